@@ -1,0 +1,3 @@
+from bunzai.cli.entry import main
+
+main()

@@ -1,0 +1,58 @@
+"""The error taxonomy: one code per kind of failure, shared by the CLI and MCP.
+
+An error is raised where the problem is known, with a sentence a person can act on and a
+hint; it is rendered in one place (`bunzai.cli.output`). Exit codes: 1 refusal, 2 usage,
+3 internal fault.
+"""
+
+from __future__ import annotations
+
+REFUSAL = 1
+USAGE = 2
+INTERNAL = 3
+
+# code -> exit status. A code is part of the public contract: scripts match on it.
+CODES: dict[str, int] = {
+    "not_found": REFUSAL,  # no piece, asset, graveyard entry or file by that name
+    "ambiguous_ref": REFUSAL,  # a bare id that several kinds hold
+    "invalid_id": REFUSAL,  # an id that is not a safe slug
+    "invalid_input": REFUSAL,  # input that does not validate against the model
+    "invalid_json": REFUSAL,  # text that is not JSON (or is too large / too deep)
+    "invalid_draft": REFUSAL,  # a document that is not a bunzai draft
+    "invalid_piece": REFUSAL,  # a stored file that does not parse as a canonical piece
+    "invalid_promptbook": REFUSAL,  # a promptbook that breaks a decoder rule
+    "bad_pointer": REFUSAL,  # a malformed or missing RFC 6901 pointer
+    "unknown_kind": REFUSAL,  # a kind name bunzai does not have
+    "too_large": REFUSAL,  # input over a limit in bunzai.limits
+    "too_deep": REFUSAL,  # JSON nested deeper than bunzai.limits allows
+    "stale": REFUSAL,  # the stored revision is not the one expected
+    "occupied": REFUSAL,  # create-only write onto a taken id or name
+    "confirmation_required": REFUSAL,  # a write that needs --yes or a terminal to ask on
+    "lock_timeout": REFUSAL,  # another writer held the lock for too long
+    "studio_missing": REFUSAL,  # no studio at the path given
+    "usage": USAGE,  # bad command-line usage
+    "internal": INTERNAL,  # a bug: please report it
+}
+
+
+class BunzaiError(Exception):
+    """A failure with a stable code, a message for people, and a hint on what to do next."""
+
+    def __init__(self, code: str, message: str, hint: str = "", **details: object) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.details = details
+
+    @property
+    def exit_code(self) -> int:
+        return CODES[self.code]
+
+    def to_json(self) -> dict:
+        error: dict[str, object] = {"code": self.code, "message": self.message, "hint": self.hint}
+        if self.details:
+            error["details"] = self.details
+        return {"error": error}

@@ -1,0 +1,105 @@
+"""The common shape of every canonical piece, and the small types the kinds share.
+
+Every piece has `kind`, `id` (a safe slug), `name`, `body` (the kind's typed fields),
+`profiles` (per-platform settings the canonical model names), `assets` (ordered, named
+media links) and `original` (the escrow: the native document the piece came from, kept
+whole, with its format id). Unknown keys are refused here: what the canonical model cannot
+express lives in the escrow, never in an untyped corner of the body.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+
+from bunzai.model.ids import id_problem
+
+
+def _check_id(value: str) -> str:
+    problem = id_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+SafeId = Annotated[str, AfterValidator(_check_id)]
+"""A piece id: `[a-z0-9][a-z0-9._-]{0,127}`, see bunzai.model.ids."""
+
+Json = JsonValue
+"""Any JSON value, kept as written (extensions, escrowed documents, sealed payloads)."""
+
+JsonObject = dict[str, JsonValue]
+
+
+class Model(BaseModel):
+    """Base of every canonical model: unknown fields are an error, not silently kept."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class AssetRef(Model):
+    """A reference to a content-addressed file in the studio's `assets/` folder."""
+
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the file's bytes, lowercase hex.")
+    ext: str = Field(pattern=r"^[a-z0-9]{1,10}$", description="File extension without the dot, lowercase.")
+    mime: str = Field(default="", description="MIME type when known, e.g. image/png.")
+
+
+class AssetLink(Model):
+    """One named media entry of a piece, in order (CCv3 `data.assets`, CHARX members ...)."""
+
+    role: str = Field(description="What the media is for: icon, background, emotion, user_icon, or an app type (x_...).")
+    name: str = Field(default="", description="The name the platform gives it (main, joy ...).")
+    ext: str = Field(default="", description="Declared extension, lowercase, no dot; 'unknown' when unknown.")
+    asset: AssetRef | None = Field(default=None, description="The stored file, when the media was embedded.")
+    uri: str | None = Field(default=None, description="Where the media lives when not stored: http(s), data:, ccdefault: ...")
+
+
+class Escrow(Model):
+    """The native document a piece was imported from, kept whole.
+
+    Exporting back to the same format starts from this document and applies the canonical
+    edits, so nothing the canonical model does not name is ever lost.
+    """
+
+    format: str = Field(description="Adapter format id, e.g. sillytavern.card.v2.")
+    document: JsonValue = Field(default=None, description="The native JSON document, exactly as read.")
+    files: dict[str, AssetRef] = Field(
+        default_factory=dict,
+        description="Binary members kept byte-for-byte (archive members, image chunks), by their native name.",
+    )
+
+
+class PieceBase(Model):
+    """Fields shared by all nine kinds. Each kind narrows `kind` and types `body`."""
+
+    kind: str
+    id: SafeId = Field(description="Safe slug, unique within the kind.")
+    name: str = Field(description="Display name.")
+    profiles: dict[str, JsonObject] = Field(
+        default_factory=dict,
+        description="Per-platform settings the canonical model names, keyed by platform id.",
+    )
+    assets: list[AssetLink] = Field(default_factory=list, description="Ordered, named media of this piece.")
+    original: Escrow | None = Field(default=None, description="The escrowed native document, when imported.")
+
+    def asset_refs(self) -> list[AssetRef]:
+        """Every stored asset this piece refers to, in document order, without repeats."""
+        seen: dict[str, AssetRef] = {}
+        _collect_refs(self, seen)
+        return list(seen.values())
+
+
+def _collect_refs(value: Any, seen: dict[str, AssetRef]) -> None:
+    if isinstance(value, AssetRef):
+        seen.setdefault(value.sha256, value)
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            _collect_refs(getattr(value, name), seen)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _collect_refs(item, seen)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _collect_refs(item, seen)
