@@ -30,6 +30,7 @@ CODES: dict[str, int] = {
     "confirmation_required": REFUSAL,  # a write that needs --yes or a terminal to ask on
     "lock_timeout": REFUSAL,  # another writer held the lock for too long
     "studio_missing": REFUSAL,  # no studio at the path given
+    "corrupt_asset": REFUSAL,  # a stored asset whose bytes no longer match its sha256 name
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

@@ -25,6 +25,10 @@ ASSET_MAX_BYTES = 64 * 1024 * 1024
 # How many change-log bytes are read backwards to find the last `seq`; one record is a
 # few hundred bytes, so this always covers the last line.
 CHANGELOG_TAIL_BYTES = 64 * 1024
+# Names tried when two burials of one id fall on the same microsecond stamp: each try
+# moves the stamp one microsecond on, so a clash can only come from other writers burying
+# the same id at once; 1000 tries is a millisecond of stamps, far beyond any real race.
+GRAVEYARD_NAME_ATTEMPTS = 1000
 
 # --- reading ---------------------------------------------------------------------------
 # Default and largest page for `read --pointer`: characters of a string, items of an

@@ -1,2 +1,68 @@
-def main() -> None:
-    print("bunzai: under construction")
+"""The `bunzai` console script: run the Typer app, render every failure as JSON.
+
+`bunzai --version` is answered before Typer is imported: it is the command scripts call to
+probe for bunzai, and it should cost no more than starting Python.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:
+        from bunzai import __version__
+
+        sys.stdout.write(f"bunzai {__version__}\n")
+        sys.exit(0)
+    sys.exit(run(args))
+
+
+def run(args: list[str]) -> int:
+    """Run one command; return its exit code. Errors become JSON documents here, once."""
+    from bunzai.cli.output import render_error
+    from bunzai.errors import BunzaiError
+
+    try:
+        from typer.main import get_command
+
+        from bunzai.cli.app import app
+
+        command = get_command(app)
+        result = command.main(args=args, prog_name="bunzai", standalone_mode=False)
+        return result if isinstance(result, int) else 0
+    except BunzaiError as error:
+        return render_error(error)
+    except KeyboardInterrupt:
+        return render_error(BunzaiError("usage", "interrupted", "nothing was written after the interruption"))
+    except Exception as error:  # noqa: BLE001 - the one place every failure is rendered
+        usage = _usage_error(error)
+        if usage is not None:
+            return render_error(usage)
+        if os.environ.get("BUNZAI_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        return render_error(
+            BunzaiError(
+                "internal",
+                f"internal error: {type(error).__name__}: {error}",
+                "this is a bug in bunzai; run again with BUNZAI_DEBUG=1 for the traceback and report it",
+            )
+        )
+
+
+def _usage_error(error: Exception):
+    """Typer/Click usage errors carry exit_code 2 and a formatted message."""
+    from bunzai.errors import BunzaiError
+
+    if getattr(error, "exit_code", None) == 2 and hasattr(error, "format_message"):
+        message = error.format_message()
+        ctx = getattr(error, "ctx", None)
+        hint = f"see `{ctx.command_path} --help`" if ctx is not None else "see `bunzai --help`"
+        return BunzaiError("usage", message, hint)
+    if type(error).__name__ == "Abort":
+        return BunzaiError("usage", "aborted", "nothing was written")
+    return None

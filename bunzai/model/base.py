@@ -9,7 +9,7 @@ express lives in the escrow, never in an untyped corner of the body.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
 
@@ -35,7 +35,8 @@ JsonObject = dict[str, JsonValue]
 class Model(BaseModel):
     """Base of every canonical model: unknown fields are an error, not silently kept."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # NaN and infinities have no JSON spelling: refusing them keeps every piece dumpable.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
 class AssetRef(Model):
@@ -44,6 +45,37 @@ class AssetRef(Model):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the file's bytes, lowercase hex.")
     ext: str = Field(pattern=r"^[a-z0-9]{1,10}$", description="File extension without the dot, lowercase.")
     mime: str = Field(default="", description="MIME type when known, e.g. image/png.")
+
+
+Role = Literal["system", "user", "assistant"]
+"""Who a prompt message speaks as. Platforms encode it as strings or ints 0/1/2."""
+
+GenerationType = Literal["normal", "continue", "impersonate", "swipe", "regenerate", "quiet"]
+"""The kinds of generation a trigger list may name; an empty trigger list means all."""
+
+
+class PresentationLink(Model):
+    """A link shown beside a piece on a shelf or card page."""
+
+    label: str = Field(default="", description="Text shown for the link.")
+    url: str = Field(default="", description="Where the link points.")
+
+
+class Presentation(Model):
+    """How a piece is shown to people. Never sent to a model."""
+
+    palette: dict[str, str] = Field(
+        default_factory=dict,
+        description="Named colours, e.g. {'name': '#c0392b', 'dialogue': '#eeeeee', 'box': '#222222'}.",
+    )
+    background: AssetRef | None = Field(default=None, description="Background image shown behind the piece.")
+    field_order: list[str] = Field(
+        default_factory=list, description="Body field names in the order a page shows them; unlisted fields follow."
+    )
+    spoilers: list[str] = Field(
+        default_factory=list, description="Body field names a page hides behind a spoiler toggle."
+    )
+    links: list[PresentationLink] = Field(default_factory=list, description="Links shown with the piece.")
 
 
 class AssetLink(Model):

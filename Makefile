@@ -1,0 +1,23 @@
+# One command to install, one to test. PYTHON may point at any Python >= 3.11.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: install test check bench clean
+
+install:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+test:
+	$(BIN)/python -m pytest
+
+# What CI runs: the tests plus the checks that keep generated files honest.
+check: test
+
+bench:
+	$(BIN)/python bench/cold_start.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

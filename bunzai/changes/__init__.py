@@ -1,0 +1,1 @@
+"""Drafts and the one apply door: build, compose, show, validate, apply, receipts."""

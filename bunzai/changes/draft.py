@@ -1,0 +1,98 @@
+"""The draft document: what a change proposes, over which baseline, and why.
+
+    {"type": "bunzai.draft", "format": 1, "target": {"kind", "id"}, "mode": "create"|"update",
+     "baseline": <revision or null>, "operations": [{"op", "input", "warnings"}],
+     "changes": [{"op", "path", "before", "after"}], "warnings": [...], "impact": [...],
+     "proposed": <the complete canonical piece>}
+
+A draft never touches the studio; `bunzai apply` is the only door through which it writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.changes.diff import diff_json
+from bunzai.errors import BunzaiError
+from bunzai.model.ids import id_problem
+
+DRAFT_TYPE = "bunzai.draft"
+DRAFT_FORMAT = 1
+MODES = ("create", "update")
+
+
+def new_draft(
+    *,
+    mode: str,
+    proposed: dict,
+    operations: list[dict],
+    baseline: str | None = None,
+    before: dict | None = None,
+    impact: list | None = None,
+) -> dict:
+    """A draft proposing `proposed`; for updates `before` is the stored piece at `baseline`."""
+    if mode == "create":
+        changes = _creation_changes(proposed)
+    else:
+        changes = diff_json(before or {}, proposed)
+    warnings = [w for op in operations for w in op.get("warnings", [])]
+    return {
+        "type": DRAFT_TYPE,
+        "format": DRAFT_FORMAT,
+        "target": {"kind": proposed["kind"], "id": proposed["id"]},
+        "mode": mode,
+        "baseline": baseline,
+        "operations": operations,
+        "changes": changes,
+        "warnings": warnings,
+        "impact": impact or [],
+        "proposed": proposed,
+    }
+
+
+def _creation_changes(proposed: dict) -> list[dict]:
+    """One row for the new piece, then one per field that differs from the kind's defaults."""
+    from bunzai.model import dump_piece, piece_class
+
+    blank = dump_piece(piece_class(proposed["kind"])(id=proposed["id"], name=proposed["name"]))
+    head = {"op": "add", "path": "", "after": {k: proposed[k] for k in ("kind", "id", "name")}}
+    return [head] + [dict(row, op="add") for row in diff_json(blank, proposed)]
+
+
+def parse_draft(doc: Any) -> dict:
+    """Check that `doc` is a draft; return it. BunzaiError invalid_draft names what is wrong."""
+
+    def bad(why: str) -> BunzaiError:
+        return BunzaiError("invalid_draft", f"not a bunzai draft: {why}", "drafts come from `bunzai create`, `import`, `duplicate` or `cap run`")
+
+    if not isinstance(doc, dict):
+        raise bad("expected a JSON object")
+    if doc.get("type") != DRAFT_TYPE:
+        raise bad(f"type is {doc.get('type')!r}, expected {DRAFT_TYPE!r}")
+    if doc.get("format") != DRAFT_FORMAT:
+        raise bad(f"format {doc.get('format')!r} is not one this bunzai reads ({DRAFT_FORMAT})")
+    if doc.get("mode") not in MODES:
+        raise bad(f"mode must be one of {', '.join(MODES)}")
+    target = doc.get("target")
+    if not isinstance(target, dict) or not isinstance(target.get("kind"), str):
+        raise bad("target must be {kind, id}")
+    problem = id_problem(target.get("id"))
+    if problem:
+        raise BunzaiError("invalid_id", f"draft target id: {problem}", "ids are lowercase slugs like ada-lovelace")
+    proposed = doc.get("proposed")
+    if not isinstance(proposed, dict):
+        raise bad("proposed must be the complete piece")
+    if proposed.get("kind") != target["kind"] or proposed.get("id") != target["id"]:
+        raise bad("the proposed piece is not the draft's target")
+    baseline = doc.get("baseline")
+    if doc["mode"] == "update" and not isinstance(baseline, str):
+        raise bad("an update draft needs its baseline revision")
+    if doc["mode"] == "create" and baseline is not None:
+        raise bad("a create draft has no baseline")
+    if not isinstance(doc.get("operations", []), list):
+        raise bad("operations must be a list")
+    return doc
+
+
+def target_ref(doc: dict) -> str:
+    return f"{doc['target']['kind']}/{doc['target']['id']}"

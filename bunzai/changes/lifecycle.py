@@ -1,0 +1,85 @@
+"""Lifecycle writes that are not edits: delete, bury, restore. Each answers with a receipt."""
+
+from __future__ import annotations
+
+from bunzai.changes.receipts import receipt
+from bunzai.errors import BunzaiError
+
+# Kinds other pieces can point at: deleting one may leave a dangling reference.
+REFERENCED_KINDS = ("lorebook", "pack", "regex")
+
+
+def _resolve_or_none(studio, ref: str) -> tuple[str | None, str]:
+    """(kind, id) for a ref; (kind or None, id) when nothing by that name exists."""
+    from bunzai.store.pieces import resolve_ref
+
+    try:
+        return resolve_ref(studio, ref)
+    except BunzaiError as error:
+        if error.code != "not_found":
+            raise
+        kind, _, piece_id = ref.rpartition("/")
+        return (kind or None), piece_id
+
+
+def _references_note(kind: str | None) -> dict:
+    if kind in REFERENCED_KINDS:
+        return {"references_checked": False,
+                "note": f"pieces that refer to this {kind} were not checked; they may now point at nothing"}
+    return {}
+
+
+def delete_ref(studio, ref: str, revision: str | None) -> dict:
+    """Delete a piece for good (reads it first). A miss or a revision mismatch is stale."""
+    from bunzai.store.pieces import delete_piece
+
+    kind, piece_id = _resolve_or_none(studio, ref)
+    target = {"kind": kind, "id": piece_id}
+    if kind is None:
+        return receipt("stale", op="delete", target=target, reason="missing", message=f"no piece {ref!r}; nothing was written")
+    try:
+        result = delete_piece(studio, kind, piece_id, revision)
+    except BunzaiError as error:
+        if error.code in ("stale", "not_found"):
+            current = error.details.get("current")
+            return receipt("stale", op="delete", target=target, reason="missing" if current is None else "changed",
+                           revision=current, message="nothing was written")
+        raise
+    return receipt("applied", op="delete", target=target, revision=None, seq=result.seq,
+                   deleted_revision=result.revision, **_references_note(kind))
+
+
+def bury_ref(studio, ref: str, revision: str | None) -> dict:
+    """Move a piece to the graveyard, restorable with `graveyard restore`."""
+    from bunzai.store.graveyard import bury_piece
+    from bunzai.store.pieces import resolve_ref
+
+    kind, piece_id = resolve_ref(studio, ref)
+    target = {"kind": kind, "id": piece_id}
+    try:
+        buried = bury_piece(studio, kind, piece_id, revision)
+    except BunzaiError as error:
+        if error.code == "stale":
+            current = error.details.get("current")
+            return receipt("stale", op="bury", target=target, reason="missing" if current is None else "changed",
+                           revision=current, message="nothing was written")
+        raise
+    return receipt("applied", op="bury", target=target, revision=buried["revision"], seq=buried["seq"],
+                   entry=buried["entry"], **_references_note(kind))
+
+
+def restore_entry(studio, entry: str) -> dict:
+    """Put a buried piece back under its id; refused when the id was taken since."""
+    from bunzai.store.graveyard import restore_entry as restore
+
+    kind, _, rest = entry.partition("/")
+    target = {"kind": kind or None, "id": rest.partition("@")[0] or None}
+    try:
+        result = restore(studio, entry)
+    except BunzaiError as error:
+        if error.code == "occupied":
+            return receipt("stale", op="restore", target=target, reason="occupied", entry=entry,
+                           message=f"{kind}/{target['id']} was taken since it was buried; nothing was written")
+        raise
+    return receipt("applied", op="restore", target={"kind": result.kind, "id": result.id}, revision=result.revision,
+                   seq=result.seq, entry=entry, path=result.path.relative_to(studio.root).as_posix())

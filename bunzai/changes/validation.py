@@ -1,0 +1,55 @@
+"""Validate a canonical piece document, turning pydantic's errors into one coded error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
+
+
+def check_kind(kind: Any) -> str:
+    if kind not in KIND_NAMES:
+        raise BunzaiError("unknown_kind", f"{kind!r} is not a kind bunzai knows", "kinds: " + ", ".join(KIND_NAMES))
+    return kind
+
+
+def validate_piece(data: Any):
+    """The validated piece for `data`, or BunzaiError invalid_input / invalid_promptbook."""
+    from pydantic import ValidationError
+
+    from bunzai.model import parse_piece
+
+    if not isinstance(data, dict):
+        raise BunzaiError("invalid_input", "a piece is a JSON object")
+    check_kind(data.get("kind"))
+    try:
+        return parse_piece(data)
+    except ValidationError as error:
+        raise _coded(error) from None
+
+
+def _coded(error) -> BunzaiError:
+    problems = []
+    rule = None
+    for item in error.errors(include_url=False):
+        where = "/" + "/".join(str(part) for part in item["loc"]) if item["loc"] else "/"
+        problems.append({"path": where, "problem": item["msg"]})
+        if item["type"] == "promptbook_rule" and rule is None:
+            rule = (item.get("ctx") or {}).get("rule")
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    if rule is not None:
+        return BunzaiError(
+            "invalid_promptbook",
+            f"promptbook rule {rule}: {first['problem']}",
+            "fix the phases so every decoder rule holds; see `bunzai schema promptbook`",
+            rule=rule,
+            problems=problems,
+        )
+    return BunzaiError(
+        "invalid_input",
+        f"{first['path']}: {first['problem']}{more}",
+        "see `bunzai schema KIND` for the fields a piece may have",
+        problems=problems,
+    )

@@ -1,0 +1,43 @@
+"""The Typer application: global options, then one module per command group."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from bunzai.cli import apply_cmd, draft_cmd, graveyard_cmd, lifecycle_cmd, pieces_cmd, studio_cmd
+from bunzai.cli.context import Globals
+
+app = typer.Typer(
+    name="bunzai",
+    help="A studio for AI-roleplay content: cards, lorebooks, presets and more. Every command prints JSON.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from bunzai import __version__
+
+        typer.echo(f"bunzai {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    studio: Annotated[Optional[str], typer.Option("--studio", help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).")] = None,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    ctx.obj = Globals(studio=studio)
+
+
+for module in (studio_cmd, pieces_cmd, lifecycle_cmd, apply_cmd):
+    module.register(app)
+app.add_typer(draft_cmd.app, name="draft")
+app.add_typer(graveyard_cmd.app, name="graveyard")

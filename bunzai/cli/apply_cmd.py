@@ -1,0 +1,56 @@
+"""`bunzai apply`: the one door through which drafts are written."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from bunzai.cli.context import studio_of
+from bunzai.cli.output import emit, emit_lines, pass_error_on
+
+
+def apply(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help="Draft file, or - for stdin: one draft, a JSON array, or JSON lines.")] = "-",
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without showing the review and asking.")] = False,
+) -> int:
+    """Apply drafts: review each (unless --yes), check the stored revision, save, verify, print a receipt.
+
+    Example: bunzai create character --input '{"name": "Ada Lovelace"}' | bunzai apply --yes
+    """
+    from bunzai.changes.apply import apply_draft, discard
+    from bunzai.changes.draft import parse_draft
+    from bunzai.changes.receipts import exit_code
+    from bunzai.changes.review import review_card
+    from bunzai.cli.inputs import read_documents
+
+    docs, single = read_documents(source)
+    for doc in docs:
+        if isinstance(doc, dict) and "error" in doc:
+            return pass_error_on(doc)
+    drafts = [parse_draft(doc) for doc in docs]  # refuse a malformed batch before any write
+    studio = studio_of(ctx)
+    terminal = None
+    if not yes:
+        from bunzai.cli.confirm import require_terminal
+
+        terminal = require_terminal("apply")
+    receipts = []
+    for draft in drafts:
+        if terminal is not None:
+            from bunzai.cli.confirm import ask
+
+            if not ask(terminal, review_card(draft), "Apply?"):
+                receipts.append(discard(draft))
+                continue
+        receipts.append(apply_draft(studio, draft))
+    if single:
+        emit(receipts[0])
+    else:
+        emit_lines(receipts)
+    return exit_code(receipts)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(apply)

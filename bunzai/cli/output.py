@@ -1,0 +1,67 @@
+"""Where every command's result and every error is rendered: JSON on stdout, words on stderr.
+
+A command prints exactly one JSON document (pretty on a terminal, one compact line in a
+pipe) or JSON lines for commands that stream many results. An error is the document
+`{"error": {"code", "message", "hint"}}` on stdout plus one human line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from bunzai.errors import BunzaiError
+
+
+def to_text(doc: Any, *, pretty: bool | None = None) -> str:
+    if pretty is None:
+        pretty = sys.stdout.isatty()
+    if pretty:
+        return json.dumps(doc, indent=2, ensure_ascii=False)
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def emit(doc: Any) -> None:
+    """Print one JSON document on stdout."""
+    sys.stdout.write(to_text(doc) + "\n")
+    sys.stdout.flush()
+
+
+def emit_line(doc: Any) -> None:
+    """Print one JSON line (for streaming commands: always compact, one per line)."""
+    sys.stdout.write(to_text(doc, pretty=False) + "\n")
+    sys.stdout.flush()
+
+
+def emit_lines(docs: Iterable[Any]) -> None:
+    for doc in docs:
+        emit_line(doc)
+
+
+def say(text: str) -> None:
+    """A human line on stderr (progress, notes); never on stdout."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def render_error(error: BunzaiError) -> int:
+    """Print an error document and its stderr line; return the exit code."""
+    emit(error.to_json())
+    line = f"bunzai: {error.code}: {error.message}"
+    if error.hint:
+        line += f" ({error.hint})"
+    say(line)
+    return error.exit_code
+
+
+def pass_error_on(doc: dict) -> int:
+    """A draft that is itself an error document: print it unchanged, exit as a refusal."""
+    emit(doc)
+    err = doc.get("error") if isinstance(doc.get("error"), dict) else {}
+    code = str(err.get("code", "error"))
+    say(f"bunzai: {code}: {err.get('message', 'the input was an error document')}")
+    from bunzai.errors import CODES, REFUSAL
+
+    return CODES.get(code, REFUSAL)

@@ -1,0 +1,28 @@
+"""`bunzai init`: make a studio folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from bunzai.cli.output import emit
+
+
+def init(
+    directory: Annotated[Optional[Path], typer.Argument(help="Folder to make a studio of (default: the current folder).")] = None,
+) -> int:
+    """Make DIR a studio (bunzai.toml and the kind folders); an existing studio is left as it is.
+
+    Example: bunzai init my-studio
+    """
+    from bunzai.store.studio import init_studio
+
+    studio, created = init_studio(directory or Path.cwd())
+    emit({"studio": str(studio.root), "created": created})
+    return 0
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(init)

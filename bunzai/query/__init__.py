@@ -1,0 +1,1 @@
+"""Reading the studio: JSON pointers, outlines, bounded pages and search."""

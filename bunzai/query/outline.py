@@ -1,0 +1,67 @@
+"""Outlines and bounded pages: reading a long piece a screen at a time."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bunzai.errors import BunzaiError
+from bunzai.limits import OUTLINE_PREVIEW_CHARS, READ_PAGE_DEFAULT, READ_PAGE_MAX
+from bunzai.query.pointer import join, resolve
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def outline(document: Any, pointer: str = "") -> dict:
+    """The immediate children of the value at `pointer`, each with its pointer, type and size."""
+    value = resolve(document, pointer)
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        raise BunzaiError("bad_pointer", f"{pointer or '(root)'} is a {type_name(value)}: it has no children", "read it with --pointer")
+    return {"pointer": pointer, "type": type_name(value), "children": [_row(join(pointer, key), child) for key, child in items]}
+
+
+def _row(pointer: str, value: Any) -> dict:
+    row: dict[str, Any] = {"pointer": pointer, "type": type_name(value)}
+    if isinstance(value, (dict, list, str)):
+        row["size"] = len(value)
+    if isinstance(value, str):
+        row["preview"] = value if len(value) <= OUTLINE_PREVIEW_CHARS else value[: OUTLINE_PREVIEW_CHARS - 1] + "…"
+    elif not isinstance(value, (dict, list)):
+        row["preview"] = json.dumps(value)
+    return row
+
+
+def page(document: Any, pointer: str, offset: int = 0, limit: int | None = None) -> dict:
+    """The value at `pointer`; strings, arrays and objects paged by `offset` and `limit`."""
+    if offset < 0:
+        raise BunzaiError("invalid_input", "--offset may not be negative")
+    limit = READ_PAGE_DEFAULT if limit is None else limit
+    if not 1 <= limit <= READ_PAGE_MAX:
+        raise BunzaiError("invalid_input", f"--limit must be between 1 and {READ_PAGE_MAX}")
+    value = resolve(document, pointer)
+    result: dict[str, Any] = {"pointer": pointer, "type": type_name(value)}
+    if isinstance(value, (str, list)):
+        part = value[offset : offset + limit]
+    elif isinstance(value, dict):
+        keys = list(value)[offset : offset + limit]
+        part = {key: value[key] for key in keys}
+    else:
+        result["value"] = value
+        return result
+    end = offset + len(part)
+    result.update(length=len(value), offset=offset, limit=limit, value=part, next_offset=end if end < len(value) else None)
+    return result

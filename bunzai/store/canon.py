@@ -1,0 +1,122 @@
+"""Canonical bytes, revisions, and bounded JSON parsing.
+
+A piece is stored as `json.dumps(sort_keys=True, indent=2, ensure_ascii=False)` plus a
+newline, in UTF-8. Its revision is the SHA-256 of the file's bytes, whatever they are, so a
+hand edit (even whitespace) is a new revision.
+
+`load_json_bytes` is the one parser for JSON that bunzai did not write itself (piece files,
+drafts, `--input`): it refuses documents over `limits.JSON_MAX_BYTES` and nesting over
+`limits.JSON_MAX_DEPTH` *before* `json.loads` sees them, so hostile input can neither
+exhaust memory nor hit Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from itertools import accumulate
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+
+# A JSON string (escapes included); DOTALL so an escaped byte is any byte.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# Keep only brackets, mapped to signed bytes: opening -> +1 (0x01), closing -> -1 (0xff).
+_BRACKETS_ONLY = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def canonical_bytes(data: Any) -> bytes:
+    """The stored form of a piece: sorted keys, 2-space indent, newline at end, UTF-8."""
+    try:
+        text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+        return (text + "\n").encode("utf-8")
+    except RecursionError:
+        raise BunzaiError(
+            "too_deep",
+            f"the document nests deeper than {limits.JSON_MAX_DEPTH} levels",
+            hint="flatten the document",
+        ) from None
+    except (TypeError, ValueError) as error:  # non-JSON values, NaN, mixed keys, lone surrogates
+        raise BunzaiError(
+            "invalid_input",
+            f"the document cannot be stored as JSON: {error}",
+            hint="use only JSON values: objects with string keys, arrays, strings, finite numbers, true/false/null",
+        ) from None
+
+
+def revision_of(raw: bytes) -> str:
+    """The revision of a stored file: SHA-256 of its bytes, lowercase hex."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep `raw` nests arrays and objects (0 for a scalar), brackets in strings ignored.
+
+    Linear and iterative: safe on any input, however deep.
+    """
+    structure = _JSON_STRING.sub(b"", raw).translate(_BRACKETS_ONLY, _NOT_BRACKETS)
+    if not structure:
+        return 0
+    return max(0, max(accumulate(memoryview(structure).cast("b"))))
+
+
+def check_json_bounds(raw: bytes, *, what: str) -> None:
+    """Refuse `raw` when it is over the size or depth limit (too_large / too_deep)."""
+    if len(raw) > limits.JSON_MAX_BYTES:
+        raise BunzaiError(
+            "too_large",
+            f"{what} is {len(raw)} bytes; bunzai reads at most {limits.JSON_MAX_BYTES} bytes of JSON",
+            hint="split the document, or move large media into assets",
+        )
+    if raw.count(b"[") + raw.count(b"{") <= limits.JSON_MAX_DEPTH:
+        return  # cannot nest deeper than it has brackets: skip the scan
+    depth = json_depth(raw)
+    if depth > limits.JSON_MAX_DEPTH:
+        raise BunzaiError(
+            "too_deep",
+            f"{what} nests {depth} levels deep; bunzai reads at most {limits.JSON_MAX_DEPTH}",
+            hint="flatten the document",
+        )
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load_json_bytes(raw: bytes | str, *, what: str) -> Any:
+    """Parse JSON from a user or a file, within `limits`; `what` names it in messages.
+
+    Raises BunzaiError too_large, too_deep or invalid_json (not UTF-8, not JSON, NaN or
+    Infinity, integers too long to convert). A UTF-8 byte-order mark is accepted.
+    """
+    if isinstance(raw, str):
+        try:
+            raw = raw.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise BunzaiError(
+                "invalid_json", f"{what} is not valid text: {error.reason}", hint="send UTF-8 text"
+            ) from None
+    check_json_bounds(raw, what=what)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BunzaiError(
+            "invalid_json",
+            f"{what} is not UTF-8 text (bad byte at offset {error.start})",
+            hint="save the file as UTF-8",
+        ) from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise BunzaiError(
+            "invalid_json",
+            f"{what} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            hint="check the document with a JSON validator",
+        ) from None
+    except (ValueError, RecursionError) as error:
+        raise BunzaiError(
+            "invalid_json", f"{what} is not valid JSON: {error}", hint="check the document with a JSON validator"
+        ) from None

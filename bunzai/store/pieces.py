@@ -1,0 +1,314 @@
+"""Canonical pieces on disk: `<studio>/<kind>/<id>.json`.
+
+Reads return a `Stored` (data, raw bytes, revision). Writes go through one path each:
+
+- `create_piece`  create-only: an occupied id is refused, never overwritten, never renamed
+- `update_piece`  compare-and-swap on the revision: re-read under the lock, compare,
+                  replace, re-read and verify
+- `delete_piece`  compare-and-swap removal
+
+Every write holds the per-path lock, appends one change-log record (its `seq` is in the
+`WriteResult`), and leaves the studio as it was when it fails: a refused write writes
+nothing, and a write whose change-log record cannot be appended is undone. The store checks
+only what it needs (a JSON object whose `kind` and `id` match its path); validating the
+body against the model is the caller's job.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
+from bunzai.model.ids import is_safe_id
+from bunzai.store.atomic import is_temp_name, remove_file, replace_file, write_new
+from bunzai.store.canon import canonical_bytes, check_json_bounds, load_json_bytes, revision_of
+from bunzai.store.changelog import append_change
+from bunzai.store.locks import path_lock
+from bunzai.store.studio import Studio, check_id, check_kind
+
+PIECE_SUFFIX = ".json"
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A piece as stored: its parsed data, the exact bytes, and their revision."""
+
+    kind: str
+    id: str
+    path: Path
+    data: dict
+    raw: bytes
+    revision: str
+
+
+@dataclass
+class WriteResult:
+    """What a write did. For a delete or a burial, `revision` is the one removed."""
+
+    kind: str
+    id: str
+    path: Path
+    revision: str
+    seq: int
+
+
+def piece_lock_key(kind: str, piece_id: str) -> str:
+    return f"{kind}/{piece_id}"
+
+
+def ref_of(kind: str, piece_id: str) -> str:
+    return f"{kind}/{piece_id}"
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def read_raw(path: Path, *, what: str) -> bytes | None:
+    """The bytes of a stored file, None when it does not exist; bounded by JSON_MAX_BYTES."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        if size > limits.JSON_MAX_BYTES:
+            raise BunzaiError(
+                "too_large",
+                f"{what} is {size} bytes; bunzai reads at most {limits.JSON_MAX_BYTES}",
+                hint="the file was not written by bunzai; shrink it or move it out of the studio",
+            )
+        chunks = []
+        remaining = limits.JSON_MAX_BYTES + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        raw = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if len(raw) > limits.JSON_MAX_BYTES:  # grew while being read
+        raise BunzaiError(
+            "too_large", f"{what} is over {limits.JSON_MAX_BYTES} bytes", hint="shrink the file"
+        )
+    return raw
+
+
+def parse_stored(kind: str, piece_id: str, path: Path, raw: bytes) -> Stored:
+    """A `Stored` from a file's bytes; BunzaiError invalid_piece when they are not one."""
+    ref = ref_of(kind, piece_id)
+    try:
+        data = load_json_bytes(raw, what=f"the file of {ref}")
+    except BunzaiError as error:
+        raise BunzaiError(
+            "invalid_piece",
+            error.message,
+            hint=f"fix or remove {path}",
+            reason=error.code,
+        ) from None
+    if not isinstance(data, dict):
+        raise BunzaiError("invalid_piece", f"the file of {ref} is not a JSON object", hint=f"fix or remove {path}")
+    if data.get("kind") != kind or data.get("id") != piece_id:
+        raise BunzaiError(
+            "invalid_piece",
+            f"the file of {ref} says it is {data.get('kind')!r}/{data.get('id')!r}",
+            hint=f"make its kind and id match its path, or rename {path}",
+        )
+    return Stored(kind, piece_id, path, data, raw, revision_of(raw))
+
+
+def try_read(studio: Studio, kind: str, piece_id: str) -> Stored | None:
+    """The stored piece, or None when there is none (other problems raise)."""
+    path = studio.piece_path(kind, piece_id)
+    raw = read_raw(path, what=ref_of(kind, piece_id))
+    if raw is None:
+        return None
+    return parse_stored(kind, piece_id, path, raw)
+
+
+def read_stored(studio: Studio, kind: str, piece_id: str) -> Stored:
+    """The stored piece; BunzaiError not_found when there is none."""
+    stored = try_read(studio, kind, piece_id)
+    if stored is None:
+        raise not_found_error(kind, piece_id)
+    return stored
+
+
+def not_found_error(kind: str, piece_id: str) -> BunzaiError:
+    return BunzaiError("not_found", f"no {kind} with id {piece_id!r}", hint="see `bunzai list`")
+
+
+def list_stored(studio: Studio, kind: str | None = None) -> list[tuple[str, str]]:
+    """(kind, id) of every stored piece, sorted; temp files, non-JSON files, hidden files
+    and unsafe names are skipped. At most `limits.WALK_MAX_ENTRIES` folder entries are
+    looked at (too_large beyond)."""
+    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
+    found: list[tuple[str, str]] = []
+    seen = 0
+    for name in kinds:
+        try:
+            entries = os.scandir(studio.root / name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with entries:
+            for entry in entries:
+                seen += 1
+                if seen > limits.WALK_MAX_ENTRIES:
+                    raise BunzaiError(
+                        "too_large",
+                        f"the studio holds more than {limits.WALK_MAX_ENTRIES} files in its kind folders",
+                        hint="move files that are not pieces out of the studio",
+                    )
+                if is_temp_name(entry.name) or not entry.name.endswith(PIECE_SUFFIX):
+                    continue
+                stem = entry.name[: -len(PIECE_SUFFIX)]
+                if is_safe_id(stem) and entry.is_file():
+                    found.append((name, stem))
+    found.sort()
+    return found
+
+
+def resolve_ref(studio: Studio, ref: str) -> tuple[str, str]:
+    """(kind, id) of an existing piece named `kind/id` or by a bare id unique across kinds."""
+    if not isinstance(ref, str):
+        raise BunzaiError("invalid_id", f"{ref!r} is not a piece reference", hint="write kind/id or an id")
+    if "/" in ref:
+        kind, piece_id = ref.split("/", 1)
+        path = studio.piece_path(kind, piece_id)
+        if not path.is_file():
+            raise not_found_error(kind, piece_id)
+        return kind, piece_id
+    check_id(ref)
+    matches = [kind for kind in KIND_NAMES if (studio.root / kind / f"{ref}{PIECE_SUFFIX}").is_file()]
+    if not matches:
+        raise BunzaiError("not_found", f"no piece with id {ref!r}", hint="see `bunzai list`")
+    if len(matches) > 1:
+        refs = [ref_of(kind, ref) for kind in matches]
+        raise BunzaiError(
+            "ambiguous_ref",
+            f"{ref!r} names {len(matches)} pieces: {', '.join(refs)}",
+            hint=f"write the kind too, e.g. {refs[0]}",
+            matches=refs,
+        )
+    return matches[0], ref
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _target_of(data: Any) -> tuple[str, str]:
+    """(kind, id) named inside a piece document, both checked."""
+    if not isinstance(data, dict):
+        raise BunzaiError("invalid_input", "a piece is a JSON object", hint="send an object with kind and id")
+    return check_kind(data.get("kind")), check_id(data.get("id"))
+
+
+def _piece_bytes(data: dict, kind: str, piece_id: str) -> bytes:
+    """The canonical bytes of `data`, refused when bunzai could not read them back."""
+    raw = canonical_bytes(data)
+    check_json_bounds(raw, what=ref_of(kind, piece_id))
+    return raw
+
+
+def _verify_written(path: Path, raw: bytes, ref: str) -> None:
+    if read_raw(path, what=ref) != raw:
+        raise BunzaiError(
+            "internal",
+            f"{ref} did not read back as written",
+            hint="another program wrote to the studio at the same moment, or the disk is failing",
+        )
+
+
+def stale_error(ref: str, expected: str | None, current: str | None) -> BunzaiError:
+    if current is None:
+        message = f"{ref} no longer exists (expected revision {expected})"
+    else:
+        message = f"{ref} changed since it was read (expected revision {expected}, found {current})"
+    return BunzaiError(
+        "stale", message, hint="read it again and redo the change; nothing was written", current=current
+    )
+
+
+def create_piece(studio: Studio, data: dict) -> WriteResult:
+    """Store a new piece; BunzaiError occupied when its id is taken (nothing written)."""
+    kind, piece_id = _target_of(data)
+    path = studio.piece_path(kind, piece_id)
+    ref = ref_of(kind, piece_id)
+    raw = _piece_bytes(data, kind, piece_id)
+    with path_lock(studio, piece_lock_key(kind, piece_id)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            write_new(path, raw)
+        except BunzaiError as error:
+            if error.code == "occupied":
+                raise BunzaiError(
+                    "occupied",
+                    f"{ref} already exists; nothing was written",
+                    hint="choose another id, or update the existing piece with its revision",
+                ) from None
+            raise
+        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
+        try:
+            seq = append_change(studio, kind=kind, id=piece_id, revision=revision_of(raw), op="create")
+        except BaseException:
+            undo_quietly(lambda: remove_file(path))
+            raise
+    return WriteResult(kind, piece_id, path, revision_of(raw), seq)
+
+
+def update_piece(studio: Studio, data: dict, expected_revision: str) -> WriteResult:
+    """Replace a piece if its stored revision is still `expected_revision` (else stale)."""
+    kind, piece_id = _target_of(data)
+    path = studio.piece_path(kind, piece_id)
+    ref = ref_of(kind, piece_id)
+    raw = _piece_bytes(data, kind, piece_id)
+    with path_lock(studio, piece_lock_key(kind, piece_id)):
+        before = read_raw(path, what=ref)
+        current = None if before is None else revision_of(before)
+        if current is None or current != expected_revision:
+            raise stale_error(ref, expected_revision, current)
+        replace_file(path, raw)
+        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
+        try:
+            seq = append_change(studio, kind=kind, id=piece_id, revision=revision_of(raw), op="update")
+        except BaseException:
+            undo_quietly(lambda: replace_file(path, before))
+            raise
+    return WriteResult(kind, piece_id, path, revision_of(raw), seq)
+
+
+def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str | None = None) -> WriteResult:
+    """Remove a piece; with `expected_revision`, only if it is still that revision.
+
+    Works on the bytes alone, so a damaged file can be deleted too.
+    """
+    path = studio.piece_path(kind, piece_id)
+    ref = ref_of(kind, piece_id)
+    with path_lock(studio, piece_lock_key(kind, piece_id)):
+        before = read_raw(path, what=ref)
+        current = None if before is None else revision_of(before)
+        if expected_revision is not None and current != expected_revision:
+            raise stale_error(ref, expected_revision, current)
+        if before is None:
+            raise not_found_error(kind, piece_id)
+        remove_file(path)
+        try:
+            seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")
+        except BaseException:
+            undo_quietly(lambda: write_new(path, before))
+            raise
+    return WriteResult(kind, piece_id, path, current, seq)
+
+
+def undo_quietly(action: Any) -> None:
+    """Best effort to put the studio back after a failed write; the first error wins."""
+    try:
+        action()
+    except Exception:  # noqa: BLE001 - the original failure is the one to report
+        pass

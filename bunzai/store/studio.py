@@ -1,0 +1,210 @@
+"""The studio folder: where it is, how it is laid out, and creating it.
+
+    <studio>/
+      bunzai.toml                 settings, written with tomli-w
+      <kind>/<id>.json            one canonical piece
+      assets/<sha256>.<ext>       content-addressed media
+      Graveyard/<kind>/<id>@<utc>.json
+      Export/<utc> Kit <id>/
+      .bunzai/changes.jsonl       change log
+      .bunzai/locks/              per-path lock files
+      .bunzai/drafts/             drafts kept by `bunzai.changes`
+
+Every path helper validates what it is given (kind, id, hash, extension) before a path is
+built, so a hostile name never reaches the file system. Linux only (see `bunzai.store`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomli_w
+
+from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
+from bunzai.model.ids import id_problem
+
+STUDIO_FILE = "bunzai.toml"
+STUDIO_FORMAT = 1
+ENV_STUDIO = "BUNZAI_STUDIO"
+
+_SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
+_EXT = re.compile(r"[a-z0-9]{1,10}", re.ASCII)  # the pattern of bunzai.model.base.AssetRef.ext
+
+
+def check_kind(kind: object) -> str:
+    """`kind` when it is a kind bunzai has; BunzaiError unknown_kind otherwise."""
+    if not isinstance(kind, str) or kind not in KIND_NAMES:
+        raise BunzaiError(
+            "unknown_kind",
+            f"{kind!r} is not a kind bunzai knows",
+            hint="kinds: " + ", ".join(KIND_NAMES),
+        )
+    return kind
+
+
+def check_id(piece_id: object) -> str:
+    """`piece_id` when it is a safe id; BunzaiError invalid_id naming the problem otherwise."""
+    problem = id_problem(piece_id)
+    if problem:
+        raise BunzaiError(
+            "invalid_id",
+            f"{piece_id!r} is not a valid id: {problem}",
+            hint="use lowercase letters, digits, '.', '_' and '-', e.g. ada-lovelace",
+        )
+    return piece_id  # type: ignore[return-value]
+
+
+def check_sha256(sha256: object) -> str:
+    if not isinstance(sha256, str) or not _SHA256.fullmatch(sha256):
+        raise BunzaiError(
+            "invalid_input",
+            f"{sha256!r} is not a SHA-256 hash",
+            hint="an asset hash is 64 lowercase hex digits",
+        )
+    return sha256
+
+
+def check_ext(ext: object) -> str:
+    if not isinstance(ext, str) or not _EXT.fullmatch(ext):
+        raise BunzaiError(
+            "invalid_input",
+            f"{ext!r} is not a file extension bunzai stores",
+            hint="an asset extension is 1 to 10 lowercase letters or digits, without the dot (png)",
+        )
+    return ext
+
+
+@dataclass(frozen=True)
+class Studio:
+    """A studio folder. Building one touches nothing; see `find_studio` and `init_studio`."""
+
+    root: Path
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "root", Path(self.root))
+
+    @property
+    def settings_path(self) -> Path:
+        return self.root / STUDIO_FILE
+
+    def kind_dir(self, kind: str) -> Path:
+        return self.root / check_kind(kind)
+
+    def piece_path(self, kind: str, piece_id: str) -> Path:
+        """`<root>/<kind>/<id>.json`, after checking the kind and the id."""
+        check_kind(kind)
+        check_id(piece_id)
+        return self.root / kind / f"{piece_id}.json"
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.root / "assets"
+
+    def asset_path(self, sha256: str, ext: str) -> Path:
+        """`<root>/assets/<sha256>.<ext>`, after checking the hash and the extension."""
+        check_sha256(sha256)
+        check_ext(ext)
+        return self.assets_dir / f"{sha256}.{ext}"
+
+    @property
+    def graveyard_dir(self) -> Path:
+        return self.root / "Graveyard"
+
+    @property
+    def export_dir(self) -> Path:
+        return self.root / "Export"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".bunzai"
+
+    @property
+    def changes_log(self) -> Path:
+        return self.state_dir / "changes.jsonl"
+
+    @property
+    def locks_dir(self) -> Path:
+        return self.state_dir / "locks"
+
+    @property
+    def drafts_dir(self) -> Path:
+        return self.state_dir / "drafts"
+
+
+def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
+    """Create a studio at `path` (or complete one); returns it and whether it was created.
+
+    Idempotent: an existing `bunzai.toml` is never rewritten; missing folders are added.
+    """
+    from bunzai.store.atomic import write_new
+
+    root = Path(path).expanduser().absolute()
+    if root.exists() and not root.is_dir():
+        raise BunzaiError(
+            "studio_missing",
+            f"{root} exists and is not a folder",
+            hint="choose another path for the studio",
+        )
+    studio = Studio(root)
+    root.mkdir(parents=True, exist_ok=True)
+    settings = tomli_w.dumps({"studio": {"format": STUDIO_FORMAT}}).encode("utf-8")
+    try:
+        write_new(studio.settings_path, settings)
+        created = True
+    except BunzaiError as error:
+        if error.code != "occupied":
+            raise
+        created = False
+    for folder in (
+        *(root / kind for kind in KIND_NAMES),
+        studio.assets_dir,
+        studio.graveyard_dir,
+        studio.export_dir,
+        studio.locks_dir,
+        studio.drafts_dir,
+    ):
+        folder.mkdir(parents=True, exist_ok=True)
+    return studio, created
+
+
+def _existing_studio(path: str, source: str, base: Path) -> Studio:
+    root = base / Path(path).expanduser()  # a relative path is taken from `cwd`
+    if not (root / STUDIO_FILE).is_file():
+        raise BunzaiError(
+            "studio_missing",
+            f"no studio at {root} (given by {source}): it holds no {STUDIO_FILE}",
+            hint=f"create one with `bunzai init {root}`",
+        )
+    return Studio(root)
+
+
+def find_studio(
+    explicit: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> Studio:
+    """The studio to work in: `--studio`, then $BUNZAI_STUDIO, then the nearest folder
+    upward from `cwd` holding `bunzai.toml`, then `<home>/.bunzai/studio` (created on
+    first use). `env`, `cwd` and `home` default to the process's own; relative paths in
+    `explicit` and the environment are taken from `cwd`.
+    """
+    start = Path(os.getcwd() if cwd is None else cwd).absolute()
+    if explicit is not None and os.fspath(explicit) != "":
+        return _existing_studio(os.fspath(explicit), "--studio", start)
+    environ = os.environ if env is None else env
+    from_env = environ.get(ENV_STUDIO, "")
+    if from_env:
+        return _existing_studio(from_env, ENV_STUDIO, start)
+    for folder in (start, *start.parents):
+        if (folder / STUDIO_FILE).is_file():
+            return Studio(folder)
+    home_dir = Path.home() if home is None else Path(home)
+    studio, _ = init_studio(home_dir / ".bunzai" / "studio")
+    return studio
