@@ -8,7 +8,8 @@ the caller refuses unless --yes was given.
 from __future__ import annotations
 
 import os
-import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from bunzai.errors import BunzaiError
 
@@ -35,30 +36,36 @@ def require_terminal(action: str) -> int:
 
 
 def ask(fd: int, card: str, question: str) -> bool:
-    """Show `card`, ask `question` on the terminal `fd`; True for yes."""
-    os.write(fd, (card + "\n" + question + " [Y/n] ").encode("utf-8", "replace"))
-    while True:
-        key = _read_key(fd)
-        if key in YES:
-            os.write(fd, b"yes\n")
-            return True
-        if key in NO or key == "":
-            os.write(fd, b"no\n")
-            return False
+    """Show `card`, ask `question` on the terminal `fd`; True for yes.
+
+    The terminal goes into cbreak mode *before* the question is written, so a key
+    pressed the moment the question appears is not lost to a mode switch.
+    """
+    with _single_keys(fd):
+        os.write(fd, (card + "\n" + question + " [Y/n] ").encode("utf-8", "replace"))
+        while True:
+            key = os.read(fd, 1).decode("utf-8", "replace")
+            if key in YES:
+                os.write(fd, b"yes\n")
+                return True
+            if key in NO or key == "":
+                os.write(fd, b"no\n")
+                return False
 
 
-def _read_key(fd: int) -> str:
+@contextmanager
+def _single_keys(fd: int) -> Iterator[None]:
+    """Read key by key without echo; a terminal that cannot do it is read as it is."""
     try:
         import termios
         import tty
 
         old = termios.tcgetattr(fd)
-    except (ImportError, OSError, Exception):  # not a real tty: read a line instead
-        data = os.read(fd, 64).decode("utf-8", "replace")
-        return data[:1]
+    except (ImportError, OSError):
+        yield
+        return
+    tty.setcbreak(fd, termios.TCSANOW)
     try:
-        tty.setraw(fd)
-        return os.read(fd, 1).decode("utf-8", "replace")
+        yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        sys.stderr.flush()

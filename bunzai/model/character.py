@@ -27,7 +27,9 @@ class CharacterMedia(Model):
         default="none",
         description="How the character is shown: none (portrait only), sprites, live2d, generated (image generation).",
     )
-    face: str = Field(default="", description="Expression label shown when nothing else applies; '' = the pack's default.")
+    face: str = Field(
+        default="", description="Expression label shown when nothing else applies; '' = the pack's default."
+    )
 
 
 class CharacterLinks(Model):
@@ -72,7 +74,9 @@ class SealedScript(Model):
     read the payload in its native `format`.
     """
 
-    format: str = Field(default="", description="Payload format, e.g. sillytavern.regex, risu.customscript, risu.trigger.")
+    format: str = Field(
+        default="", description="Payload format, e.g. sillytavern.regex, risu.customscript, risu.trigger."
+    )
     name: str = Field(default="", description="The script's name as its platform shows it.")
     payload: Json = Field(default=None, description="The native payload, verbatim. Never executed.")
 
@@ -91,7 +95,9 @@ class VariantOverrides(Model):
     group_only_greetings: list[str] | None = Field(default=None, description="Group-only greetings in this variant.")
     example_messages: str | None = Field(default=None, description="Example messages in this variant.")
     system_prompt: str | None = Field(default=None, description="System prompt in this variant.")
-    post_history_instructions: str | None = Field(default=None, description="Post-history instructions in this variant.")
+    post_history_instructions: str | None = Field(
+        default=None, description="Post-history instructions in this variant."
+    )
     creator_notes: str | None = Field(default=None, description="Creator notes in this variant.")
     tags: list[str] | None = Field(default=None, description="Tags in this variant.")
     portrait: AssetRef | None = Field(default=None, description="Portrait in this variant.")
@@ -170,9 +176,13 @@ class CharacterBody(Model):
     scenario: str = Field(default="", description="The situation the chat starts in.")
     first_message: str = Field(default="", description="The character's first message.")
     alternate_greetings: list[str] = Field(default_factory=list, description="Other first messages (swipes).")
-    group_only_greetings: list[str] = Field(default_factory=list, description="First messages used only in group chats.")
+    group_only_greetings: list[str] = Field(
+        default_factory=list, description="First messages used only in group chats."
+    )
     example_messages: str = Field(default="", description="Example dialogue, blocks separated by <START>.")
-    system_prompt: str = Field(default="", description="Replaces the user's system prompt; '' = keep it. {{original}} kept.")
+    system_prompt: str = Field(
+        default="", description="Replaces the user's system prompt; '' = keep it. {{original}} kept."
+    )
     post_history_instructions: str = Field(default="", description="Instructions placed after the chat history.")
     creator_notes: str = Field(default="", description="Notes for people; never sent to the model.")
     creator_notes_multilingual: dict[str, str] = Field(
@@ -183,16 +193,24 @@ class CharacterBody(Model):
     version: str = Field(default="", description="The card's version string (`character_version`).")
     rating: Rating = Field(default="unrated", description="Content rating: unrated, sfw, nsfw.")
     content_warnings: list[str] = Field(default_factory=list, description="Content warnings shown before use.")
-    source: list[str] = Field(default_factory=list, description="Where the card came from: ids or URLs (CCv3); append only.")
-    creation_date: int | None = Field(default=None, ge=0, description="Creation time, unix seconds UTC; None = unknown.")
-    modification_date: int | None = Field(default=None, ge=0, description="Last change, unix seconds UTC; None = unknown.")
+    source: list[str] = Field(
+        default_factory=list, description="Where the card came from: ids or URLs (CCv3); append only."
+    )
+    creation_date: int | None = Field(
+        default=None, ge=0, description="Creation time, unix seconds UTC; None = unknown."
+    )
+    modification_date: int | None = Field(
+        default=None, ge=0, description="Last change, unix seconds UTC; None = unknown."
+    )
     portrait: AssetRef | None = Field(default=None, description="The main portrait (CCv3 icon 'main', the PNG image).")
     media: CharacterMedia = Field(default_factory=CharacterMedia, description="Expression pack and how it is shown.")
     links: CharacterLinks = Field(default_factory=CharacterLinks, description="Lorebooks and behaviour sets by id.")
     depth_prompt: DepthPrompt = Field(default_factory=DepthPrompt, description="Character's note at a depth.")
     book: CharacterBook | None = Field(default=None, description="The embedded lorebook; None = the card has none.")
     variants: list[CharacterVariant] = Field(default_factory=list, description="Named variants; ids are unique.")
-    settings: CharacterSettings = Field(default_factory=CharacterSettings, description="Talkativeness, favourite flag, chat variables and token bias.")
+    settings: CharacterSettings = Field(
+        default_factory=CharacterSettings, description="Talkativeness, favourite flag, chat variables and token bias."
+    )
     behavior_scripts: list[SealedScript] = Field(
         default_factory=list, description="Embedded regex/trigger payloads, sealed: stored, never executed."
     )

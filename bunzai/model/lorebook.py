@@ -45,8 +45,12 @@ class Key(Model):
 class EntryGroup(Model):
     """Inclusion-group membership: of the activated entries of one group, only one is inserted."""
 
-    names: list[str] = Field(default_factory=list, description="Groups this entry belongs to (SillyTavern: comma list).")
-    override: bool = Field(default=False, description="Prioritize: this entry wins its groups by `order`, not by chance.")
+    names: list[str] = Field(
+        default_factory=list, description="Groups this entry belongs to (SillyTavern: comma list)."
+    )
+    override: bool = Field(
+        default=False, description="Prioritize: this entry wins its groups by `order`, not by chance."
+    )
     weight: int = Field(default=100, ge=0, description="Relative chance of winning a group draw.")
     use_group_scoring: bool | None = Field(
         default=None, description="Pick the group winner by key-match score; None = book/global setting."
@@ -65,9 +69,13 @@ class LoreEntry(Model):
     """One lorebook entry."""
 
     uid: int | str = Field(default=0, description="Entry id, unique in the book (int on most platforms, str on CCv3).")
-    title: str = Field(default="", description="Memo / title (SillyTavern `comment`, CCv2 `comment`/`name`). Not inserted.")
+    title: str = Field(
+        default="", description="Memo / title (SillyTavern `comment`, CCv2 `comment`/`name`). Not inserted."
+    )
     keys: list[Key] = Field(default_factory=list, description="Primary keys; any one matching activates the entry.")
-    secondary_keys: list[Key] = Field(default_factory=list, description="Secondary keys, combined per `selective_logic`.")
+    secondary_keys: list[Key] = Field(
+        default_factory=list, description="Secondary keys, combined per `selective_logic`."
+    )
     selective: bool = Field(default=True, description="Apply the secondary-key filter when secondary keys exist.")
     selective_logic: SelectiveLogic = Field(
         default="and_any", description="How secondary keys combine: and_any, not_all, not_any, and_all."
@@ -123,7 +131,9 @@ class BookSettings(Model):
     token_budget: int | None = Field(default=None, ge=0, description="Most tokens the book may insert.")
     recursive_scanning: bool | None = Field(default=None, description="Inserted content may activate more entries.")
     max_recursion_steps: int | None = Field(default=None, ge=0, description="Recursion depth limit; 0 = unlimited.")
-    min_activations: int | None = Field(default=None, ge=0, description="Keep scanning deeper until this many entries fire.")
+    min_activations: int | None = Field(
+        default=None, ge=0, description="Keep scanning deeper until this many entries fire."
+    )
     case_sensitive: bool | None = Field(default=None, description="Case-sensitive key match.")
     match_whole_words: bool | None = Field(default=None, description="Keys match whole words only.")
     use_group_scoring: bool | None = Field(default=None, description="Inclusion groups pick by match score.")
@@ -154,4 +164,6 @@ class Lorebook(PieceBase):
     """A standalone lorebook (SillyTavern world, lorebook_v3, Risu/Agnai book)."""
 
     kind: Literal["lorebook"] = Field(default="lorebook", description="Always 'lorebook'.")
-    body: LorebookBody = Field(default_factory=LorebookBody, description="The book's description, settings and entries.")
+    body: LorebookBody = Field(
+        default_factory=LorebookBody, description="The book's description, settings and entries."
+    )

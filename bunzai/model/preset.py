@@ -55,14 +55,18 @@ class PromptBlock(Model):
     role: Role = Field(default="system", description="Role of the message the block becomes.")
     content: str = Field(default="", description="The block's text (macros kept verbatim); '' on markers.")
     enabled: bool = Field(default=True, description="On, where no `orders` entry says otherwise.")
-    marker: bool = Field(default=False, description="A placeholder the frontend fills (chat history, descriptions ...).")
+    marker: bool = Field(
+        default=False, description="A placeholder the frontend fills (chat history, descriptions ...)."
+    )
     system_prompt: bool = Field(default=False, description="A built-in block of the frontend rather than a user block.")
     position: Literal["relative", "absolute"] = Field(
         default="relative", description="relative: in layout order; absolute: injected into the chat at `depth`."
     )
     depth: int = Field(default=4, ge=0, description="Messages from the end, for position absolute.")
     injection_order: int = Field(default=100, description="Order among blocks injected at the same depth.")
-    triggers: list[GenerationType] = Field(default_factory=list, description="Generation types it applies to; empty = all.")
+    triggers: list[GenerationType] = Field(
+        default_factory=list, description="Generation types it applies to; empty = all."
+    )
     forbid_overrides: bool = Field(default=False, description="A character card may not replace this block.")
 
 

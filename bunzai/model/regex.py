@@ -35,8 +35,12 @@ class RegexRule(Model):
     substitute_macros: Literal["none", "raw", "escaped"] = Field(
         default="none", description="Expand macros in the pattern: none, raw, or regex-escaped."
     )
-    min_depth: int | None = Field(default=None, ge=-1, description="Skip messages newer than this depth; None = no limit.")
-    max_depth: int | None = Field(default=None, ge=0, description="Skip messages older than this depth; None = no limit.")
+    min_depth: int | None = Field(
+        default=None, ge=-1, description="Skip messages newer than this depth; None = no limit."
+    )
+    max_depth: int | None = Field(
+        default=None, ge=0, description="Skip messages older than this depth; None = no limit."
+    )
     extensions: JsonObject = Field(default_factory=dict, description="Namespaced app data carried with the rule.")
 
 

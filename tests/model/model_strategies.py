@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, JsonValue
 
 from bunzai.model import parse_piece, piece_class
-from bunzai.model.base import AssetRef, _check_id
+from bunzai.model.base import AssetRef, SafeId
 from bunzai.model.character import CharacterBody, CharacterVariant, VariantField, VariantOverrides
 from bunzai.model.htmldoc import HtmlDocBody
 from bunzai.model.ids import is_safe_id
@@ -27,6 +27,7 @@ from bunzai.model.preset import PresetBody
 from bunzai.model.promptbook import PromptbookBody
 from bunzai.model.quickreply import QuickReplySetBody
 
+_SAFE_ID_MARKS = SafeId.__metadata__  # the validator that makes a str a SafeId
 texts = st.text(max_size=12)
 safe_ids = st.from_regex(r"[a-z0-9][a-z0-9._-]{0,15}", fullmatch=True).filter(is_safe_id)
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | texts
@@ -74,7 +75,7 @@ def _annotation(annotation: Any, metadata: typing.Sequence[Any]) -> st.SearchStr
         return json_values
     if annotation is type(None):
         return st.none()
-    if any(getattr(m, "func", None) is _check_id for m in metadata):
+    if any(m in _SAFE_ID_MARKS for m in metadata):
         return safe_ids
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Annotated:

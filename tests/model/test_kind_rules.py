@@ -27,7 +27,8 @@ def refused(kind: str, body: dict) -> str:
 
 
 def test_a_plain_string_key_is_a_literal_key():
-    book = piece("lorebook", {"entries": [{"uid": 1, "keys": ["dragon", {"text": "wyrm(s)?", "regex": True, "flags": "i"}]}]})
+    regex_key = {"text": "wyrm(s)?", "regex": True, "flags": "i"}
+    book = piece("lorebook", {"entries": [{"uid": 1, "keys": ["dragon", regex_key]}]})
     keys = book.body.entries[0].keys
     assert (keys[0].text, keys[0].regex) == ("dragon", False)
     assert (keys[1].text, keys[1].regex, keys[1].flags) == ("wyrm(s)?", True, "i")
@@ -75,9 +76,10 @@ def test_an_overlay_variant_inherits_everything_it_does_not_override():
 
 
 def test_a_standalone_variant_takes_only_what_it_inherits():
-    card = piece("character", {"description": "tall", "personality": "kind", "portrait": {"sha256": SHA, "ext": "png"},
-                               "variants": [{"id": "child", "mode": "standalone", "inherit": ["personality", "portrait"],
-                                             "overrides": {"description": "small"}}]})
+    child = {"id": "child", "mode": "standalone", "inherit": ["personality", "portrait"],
+             "overrides": {"description": "small"}}
+    portrait = {"sha256": SHA, "ext": "png"}
+    card = piece("character", {"description": "tall", "personality": "kind", "portrait": portrait, "variants": [child]})
     name, body = card.variant("child")
     assert (name, body.description, body.personality) == ("Ada", "small", "kind")
     assert body.portrait.sha256 == SHA
