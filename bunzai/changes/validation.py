@@ -42,7 +42,7 @@ def _coded(error) -> BunzaiError:
     if rule is not None:
         return BunzaiError(
             "invalid_promptbook",
-            f"promptbook rule {rule}: {first['problem']}",
+            first["problem"] if first["problem"].startswith(f"{rule}:") else f"{rule}: {first['problem']}",
             "fix the phases so every decoder rule holds; see `bunzai schema promptbook`",
             rule=rule,
             problems=problems,

@@ -1,4 +1,4 @@
-"""Every `console` example in docs/ runs, in a fresh studio, and prints what the page says.
+"""Every `console` example in docs/ and the README runs, in a fresh studio, and prints what the page says.
 
 A page is one scenario: its examples run in order in one studio. A line `$ command` is run
 with bash; a trailing `# exits N` says the exit status it must have (else 0). The lines after
@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = sorted(DOCS.rglob("*.md"))
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md")) + [ROOT / "README.md"]
 _BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 _EXIT = re.compile(r"#\s*exits\s+(\d+)\s*$")
 
@@ -54,7 +55,7 @@ def parse_json_output(text: str):
         return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if examples(p)], ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize("page", [p for p in PAGES if examples(p)], ids=lambda p: str(p.relative_to(ROOT)))
 def test_page_examples_run_as_documented(page: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

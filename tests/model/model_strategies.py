@@ -62,7 +62,7 @@ def model_documents(model: type[BaseModel]) -> st.SearchStrategy[dict]:
     fields = {}
     for name, info in model.model_fields.items():
         strategy = _annotation(info.annotation, info.metadata)
-        unique = _UNIQUE_BY.get((model, name))
+        unique = next((_UNIQUE_BY[base, name] for base in model.__mro__ if (base, name) in _UNIQUE_BY), None)
         if unique is not None:
             item = _annotation(typing.get_args(info.annotation)[0], ())
             strategy = st.lists(item, max_size=3, unique_by=unique)
