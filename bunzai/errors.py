@@ -31,6 +31,11 @@ CODES: dict[str, int] = {
     "lock_timeout": REFUSAL,  # another writer held the lock for too long
     "studio_missing": REFUSAL,  # no studio at the path given
     "corrupt_asset": REFUSAL,  # a stored asset whose bytes no longer match its sha256 name
+    "unknown_format": REFUSAL,  # a format id no adapter registers
+    "unsupported": REFUSAL,  # a format that cannot read/write this file or kind
+    "unrecognized_file": REFUSAL,  # no adapter claims the file
+    "corrupt_file": REFUSAL,  # a damaged container: truncated PNG, bad CRC, bad base64/UTF-8
+    "unsafe_archive": REFUSAL,  # zip bomb, oversized member, ../ or absolute names, duplicates
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

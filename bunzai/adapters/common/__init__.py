@@ -1,0 +1,1 @@
+"""Codecs several spokes share (not a spoke: registers nothing)."""

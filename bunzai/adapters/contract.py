@@ -1,0 +1,145 @@
+"""The adapter contract: what every spoke declares and does.
+
+An adapter reads one platform-native file into canonical pieces (`read`) and writes one
+canonical piece back into that format (`write`), naming every loss. It never knows about
+another adapter: every crossing goes through the canonical model (the hub).
+
+    class MyFormat(Adapter):
+        format_id = "sillytavern.world"
+        label = "SillyTavern world info"
+        kinds = ("lorebook",)
+        extensions = (".json",)
+        container = "text"
+
+        def sniff(self, data, name, parsed): ...   # 0.0 .. 1.0
+        def read(self, data, name, parsed): ...    # -> Decoded
+        def write(self, piece, media): ...         # -> Encoded
+
+    register(MyFormat())   # at the bottom of the module (bunzai.adapters.registry)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from bunzai.model.base import AssetRef, PieceBase
+
+LossAction = Literal["dropped", "flattened", "translated", "kept_in_escrow"]
+LOSS_ACTIONS: tuple[str, ...] = ("dropped", "flattened", "translated", "kept_in_escrow")
+Container = Literal["image", "archive", "text", "folder"]
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One thing a crossing does not carry as it is.
+
+    pointer: RFC 6901 pointer into the canonical piece ("/body/book/entries/3/position").
+    action:  dropped | flattened | translated | kept_in_escrow.
+    why:     a sentence a person can act on.
+    code:    a stable dotted code, e.g. "book.position.collapsed", listed in the format's docs.
+    """
+
+    pointer: str
+    action: LossAction
+    why: str
+    code: str
+
+    def __post_init__(self) -> None:
+        if self.action not in LOSS_ACTIONS:
+            raise ValueError(f"unknown loss action {self.action!r}")
+
+    def to_json(self) -> dict:
+        return {"pointer": self.pointer, "action": self.action, "why": self.why, "code": self.code}
+
+
+@dataclass(frozen=True)
+class Blob:
+    """Media bytes read from a file, to be stored as a studio asset on apply."""
+
+    data: bytes
+    ext: str
+    mime: str = ""
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    def ref(self) -> AssetRef:
+        from bunzai.model.base import AssetRef
+
+        return AssetRef(sha256=self.sha256, ext=self.ext, mime=self.mime)
+
+
+@dataclass
+class Decoded:
+    """What `read` returns: the pieces a file carries and the media they refer to.
+
+    pieces[0] is the primary piece (the card, the world, the preset); further pieces are
+    carried with it (a card's embedded book as a lorebook) and are referenced from it.
+    Every AssetRef in the pieces must have its bytes in `blobs`.
+    """
+
+    pieces: list[PieceBase]
+    blobs: list[Blob] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Encoded:
+    """What `write` returns: the file's bytes and every loss of the crossing."""
+
+    data: bytes
+    losses: list[Loss] = field(default_factory=list)
+
+
+MediaSource = Callable[["AssetRef"], bytes]
+"""Gives the bytes of a stored asset (from the studio, or from the blobs of a one-off convert)."""
+
+
+class Adapter:
+    """Base class of every adapter. Subclasses set the attributes and implement the methods."""
+
+    format_id: str = ""
+    label: str = ""
+    kinds: tuple[str, ...] = ()
+    extensions: tuple[str, ...] = ()  # lowercase, with the dot; the first is used on export
+    container: Container = "text"
+    can_read: bool = True
+    can_write: bool = True
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        """How sure this adapter is that it reads the file: 0.0 (no) to 1.0 (certain).
+
+        `parsed` is the JSON/YAML document for text files (parsed once, within limits) and
+        None for images and archives. Sniffing never raises.
+        """
+        return 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        """Native file -> canonical pieces; raise BunzaiError (a coded error) on bad input."""
+        raise _cannot("read", self)
+
+    def write(self, piece: PieceBase, media: MediaSource) -> Encoded:
+        """Canonical piece -> native file bytes and the losses of the crossing."""
+        raise _cannot("write", self)
+
+    def describe(self) -> dict:
+        return {
+            "format": self.format_id,
+            "label": self.label,
+            "kinds": list(self.kinds),
+            "extensions": list(self.extensions),
+            "container": self.container,
+            "read": self.can_read,
+            "write": self.can_write,
+        }
+
+
+def _cannot(what: str, adapter: Adapter) -> Exception:
+    from bunzai.errors import BunzaiError
+
+    return BunzaiError("unsupported", f"{adapter.format_id} cannot {what} files", "see `bunzai formats`")

@@ -1,0 +1,106 @@
+"""Take one file to the adapter that claims it, through one three-way branch.
+
+    image container (PNG, JPEG, WEBP, GIF)  -> adapters with container "image"
+    archive container (ZIP, JPEG+ZIP)       -> adapters with container "archive"
+    text (JSON, YAML)                       -> parsed once, within limits, then "text" adapters
+
+Each candidate sniffs; the most confident wins. When nothing claims the file, the error
+says what the file looked like, so a person knows what they gave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bunzai.adapters.contract import Adapter, Decoded
+from bunzai.errors import BunzaiError
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ZIP_MAGIC = b"PK\x03\x04"
+JPEG_MAGIC = b"\xff\xd8\xff"
+
+
+@dataclass
+class Inspected:
+    adapter: Adapter
+    container: str
+    parsed: Any
+    confidence: float
+
+
+def container_of(data: bytes, name: str) -> str:
+    """'image', 'archive' or 'text', from the bytes (never from the name alone)."""
+    if data.startswith(ZIP_MAGIC):
+        return "archive"
+    if data.startswith(JPEG_MAGIC):
+        # A JPEG with a ZIP appended is a CHARX polyglot (RisuAI writes these).
+        return "archive" if ZIP_MAGIC in data[2:] and _has_zip_directory(data) else "image"
+    if data.startswith(PNG_MAGIC) or data[:4] == b"RIFF" and data[8:12] == b"WEBP" or data[:6] in (b"GIF87a", b"GIF89a"):
+        return "image"
+    return "text"
+
+
+def _has_zip_directory(data: bytes) -> bool:
+    return b"PK\x05\x06" in data[-65_557:]  # end-of-central-directory record, within its max comment
+
+
+def parse_text(data: bytes, name: str) -> Any:
+    """JSON (or YAML for .yaml/.yml names), within the limits; BunzaiError when neither."""
+    from bunzai.store.canon import load_json_bytes
+
+    if Path(name).suffix.lower() in (".yaml", ".yml"):
+        from bunzai.adapters.common.yamltext import load_yaml_bytes
+
+        return load_yaml_bytes(data, what=name)
+    return load_json_bytes(data, what=name or "the file")
+
+
+def inspect_bytes(data: bytes, name: str) -> Inspected:
+    from bunzai.adapters.registry import all_adapters
+
+    container = container_of(data, name)
+    parsed = parse_text(data, name) if container == "text" else None
+    best: tuple[float, Adapter] | None = None
+    for adapter in all_adapters():
+        if adapter.container != container or not adapter.can_read:
+            continue
+        try:
+            score = float(adapter.sniff(data, name, parsed))
+        except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the file
+            score = 0.0
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, adapter)
+    if best is None:
+        raise BunzaiError("unrecognized_file", f"{name or 'the file'}: {describe(data, container, parsed)}, which no format claims",
+                          "see `bunzai formats` for what bunzai reads")
+    return Inspected(best[1], container, parsed, best[0])
+
+
+def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Adapter, Decoded]:
+    """Read a file's bytes into pieces, by the named format or by sniffing."""
+    if format_id is not None:
+        from bunzai.adapters.registry import get_adapter
+
+        adapter = get_adapter(format_id)
+        container = container_of(data, name)
+        parsed = parse_text(data, name) if adapter.container == "text" and container == "text" else None
+        return adapter, adapter.read(data, name, parsed)
+    found = inspect_bytes(data, name)
+    return found.adapter, found.adapter.read(data, name, found.parsed)
+
+
+def describe(data: bytes, container: str, parsed: Any) -> str:
+    """What a file looked like, in a few words."""
+    if container == "image":
+        kind = "PNG" if data.startswith(PNG_MAGIC) else "JPEG" if data.startswith(JPEG_MAGIC) else "WEBP or GIF"
+        return f"a {kind} image without character card metadata"
+    if container == "archive":
+        return "a ZIP archive without a card.json or a known layout"
+    if isinstance(parsed, dict):
+        keys = ", ".join(sorted(map(str, parsed))[:8])
+        return f"a JSON object with keys {keys or '(none)'}"
+    if isinstance(parsed, list):
+        return f"a JSON array of {len(parsed)} items"
+    return f"a JSON {type(parsed).__name__}"

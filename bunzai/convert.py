@@ -1,0 +1,105 @@
+"""The one crossing: a canonical piece to a platform file, with every loss named.
+
+`transfer` shows this result and `export` writes it, so a preview can never report other
+losses than the write that follows it. The losses are the adapter's own (with their
+reasons), completed by a check: the written bytes are read back through the same adapter
+and every canonical field that did not survive, and that no declared loss covers, is
+reported too. A crossing therefore cannot drop a field silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from bunzai.adapters.contract import Adapter, Loss, MediaSource
+
+# Parts of a piece compared after the read-back. `id` is the studio's, not the file's;
+# `original` is the escrow, reported on its own below.
+_COMPARED = ("name", "body", "assets", "profiles")
+
+
+@dataclass
+class Crossing:
+    format: str
+    label: str
+    file_name: str
+    data: bytes
+    losses: list[Loss] = field(default_factory=list)
+
+    def report(self) -> dict:
+        return {
+            "format": self.format,
+            "label": self.label,
+            "file_name": self.file_name,
+            "size": len(self.data),
+            "sha256": hashlib.sha256(self.data).hexdigest(),
+            "losses": [loss.to_json() for loss in self.losses],
+        }
+
+
+def convert_piece(piece, target_format: str, media: MediaSource) -> Crossing:
+    """Write `piece` as `target_format`; the bytes, the file name and every loss."""
+    from bunzai.adapters.registry import writer_for
+
+    adapter = writer_for(target_format, piece.kind)
+    encoded = adapter.write(piece, media)
+    losses = list(encoded.losses)
+    losses += _escrow_losses(piece, adapter, losses)
+    losses += _unreported_losses(piece, adapter, encoded.data, losses)
+    return Crossing(adapter.format_id, adapter.label, piece.id + adapter.extensions[0], encoded.data, losses)
+
+
+def convert_stored_piece(studio, piece, target_format: str) -> Crossing:
+    """The crossing for a piece on the shelf: its media come from the studio's assets."""
+    from bunzai.store.assets import read_asset
+
+    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext))
+
+
+def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
+    original = piece.original
+    if original is None or original.format == adapter.format_id or _covered("/original", declared):
+        return []
+    return [Loss("/original", "kept_in_escrow",
+                 f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "
+                 f"and is not written to {adapter.format_id}", "escrow.other_format")]
+
+
+def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss]) -> list[Loss]:
+    if not adapter.can_read:
+        return []
+    from bunzai.changes.diff import diff_json
+    from bunzai.model import dump_piece
+
+    try:
+        decoded = adapter.read(data, piece.id + adapter.extensions[0], _parsed(adapter, data))
+    except Exception as error:  # noqa: BLE001 - an unreadable result is itself the loss to report
+        return [Loss("", "dropped", f"the written file does not read back through {adapter.format_id}: {error}",
+                     "crossing.unreadable")]
+    if not decoded.pieces:
+        return [Loss("", "dropped", "the written file reads back as no piece", "crossing.unreadable")]
+    before, after = dump_piece(piece), dump_piece(decoded.pieces[0])
+    found: list[Loss] = []
+    for part in _COMPARED:
+        for change in diff_json(before.get(part), after.get(part), f"/{part}"):
+            pointer = change["path"]
+            if _covered(pointer, declared + found):
+                continue
+            found.append(Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is",
+                              "crossing.not_carried"))
+    return found
+
+
+def _parsed(adapter: Adapter, data: bytes):
+    if adapter.container != "text":
+        return None
+    from bunzai.adapters.inspect import parse_text
+
+    return parse_text(data, "x" + adapter.extensions[0])
+
+
+def _covered(pointer: str, losses: list[Loss]) -> bool:
+    """A loss at /a/b covers /a/b and everything under it."""
+    return any(pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
+               for loss in losses)
