@@ -60,3 +60,59 @@ DRAFT_MAX_CHANGES = 2000
 # --- folders ---------------------------------------------------------------------------
 # Most pieces a single `import` or `list` walks; more is a runaway folder, not a studio.
 WALK_MAX_ENTRIES = 100_000
+
+# --- archives (ZIP: CHARX, sprite packs) -------------------------------------------------
+# Largest archive file bunzai opens. A CHARX with a few dozen full-size images, or a
+# 28-sprite pack of large PNGs, stays well under 100 MB; 256 MB refuses a runaway file
+# before it is scanned.
+ARCHIVE_MAX_BYTES = 256 * 1024 * 1024
+# Most members an archive may list. A sprite pack has ~30 images, a rich CHARX a few
+# hundred assets; 4096 is generous and keeps the central directory cheap to walk.
+ARCHIVE_MAX_MEMBERS = 4096
+# Largest single member, counted while decompressing. 32 MB matches JSON_MAX_BYTES (the
+# card.json of a CHARX) and is well above any real sprite or portrait; a 50 MB member is
+# a bomb or a video, not roleplay media.
+ARCHIVE_MEMBER_MAX_BYTES = 32 * 1024 * 1024
+# Most bytes all members may decompress to, together, counted while reading.
+# 256 MB holds every real pack and CHARX while keeping memory bounded.
+ARCHIVE_TOTAL_MAX_BYTES = 256 * 1024 * 1024
+# Highest compression ratio (uncompressed / compressed) a member may reach once it has
+# produced ARCHIVE_RATIO_FLOOR_BYTES. Images barely compress and JSON compresses 5-20x;
+# deflate tops out near 1030x, which only padding or a bomb reaches.
+ARCHIVE_MAX_RATIO = 200
+# The ratio is judged only past this many uncompressed bytes: a small run of zeros or
+# whitespace compresses far beyond any ratio and is harmless at that size.
+ARCHIVE_RATIO_FLOOR_BYTES = 1024 * 1024
+# Bytes decompressed per step while reading a member, so every check runs before
+# memory grows by more than this.
+ARCHIVE_READ_CHUNK_BYTES = 64 * 1024
+
+# --- import and folders ----------------------------------------------------------------
+# Largest single file `import`/`convert` reads into memory. Real cards, CHARX archives and
+# sprite packs stay well under 100 MB; this refuses a stray disk image before reading it.
+IMPORT_FILE_MAX_BYTES = 256 * 1024 * 1024
+# How deep folder walks (import of a folder, folder search) descend. Studios and export
+# folders nest 2-4 levels; 16 leaves room without following a runaway tree.
+FOLDER_WALK_MAX_DEPTH = 16
+# Files a folder-shaped piece (a sprite folder) may hold, and their total size.
+FOLDER_PIECE_MAX_FILES = 2_000
+FOLDER_PIECE_MAX_BYTES = 512 * 1024 * 1024
+# Show a progress bar on stderr when an import goes through at least this many files.
+PROGRESS_MIN_FILES = 5
+
+# --- PNG cards -------------------------------------------------------------------------
+# A card PNG is stored whole as a studio asset, so it cannot be larger than one.
+PNG_MAX_BYTES = ASSET_MAX_BYTES
+# Largest single chunk: an image's IDAT or a card's text chunk (a book with inlined
+# base64 assets). Anything bigger than a whole card is a forged length field.
+PNG_CHUNK_MAX_BYTES = PNG_MAX_BYTES
+# Chunks walked in one file. Real cards have under 50; a file of millions of empty
+# chunks would make the scan itself the attack.
+PNG_MAX_CHUNKS = 100_000
+# Most bytes a zTXt/iTXt chunk may inflate to: the base64 of the largest JSON we parse
+# (4/3 of JSON_MAX_BYTES) plus slack, so a zip bomb stops at a known size.
+PNG_TEXT_INFLATE_MAX_BYTES = JSON_MAX_BYTES * 4 // 3 + 1024
+
+# --- card media ------------------------------------------------------------------------
+# Largest data: URI decoded from a CCv3 `assets` entry: one studio asset.
+CARD_DATA_URI_MAX_BYTES = ASSET_MAX_BYTES

@@ -104,3 +104,27 @@ def describe(data: bytes, container: str, parsed: Any) -> str:
     if isinstance(parsed, list):
         return f"a JSON array of {len(parsed)} items"
     return f"a JSON {type(parsed).__name__}"
+
+
+def claim_folder(path: Path) -> tuple[Adapter, dict[str, bytes]] | None:
+    """The folder adapter that reads `path` as one piece (a sprite folder), or None.
+
+    Folder adapters sniff the folder's file names and bytes (read once, bounded); a folder
+    no adapter claims is walked file by file by the caller instead.
+    """
+    from bunzai.adapters.registry import all_adapters
+    from bunzai.files import read_folder_files
+
+    candidates = [a for a in all_adapters() if a.container == "folder" and a.can_read]
+    if not candidates:
+        return None
+    files = read_folder_files(path)
+    best: tuple[float, Adapter] | None = None
+    for adapter in candidates:
+        try:
+            score = float(adapter.sniff(b"", str(path), files))
+        except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the folder
+            score = 0.0
+        if score >= 0.5 and (best is None or score > best[0]):
+            best = (score, adapter)
+    return (best[1], files) if best else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bunzai.changes.draft import parse_draft
-from bunzai.changes.validation import validate_piece
+from bunzai.validate import validate_piece
 from bunzai.errors import BunzaiError
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.changes.draft import new_draft
-from bunzai.changes.validation import check_kind, validate_piece
+from bunzai.validate import check_kind, validate_piece
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import id_problem, slugify
 

@@ -3,7 +3,9 @@
     {"type": "bunzai.draft", "format": 1, "target": {"kind", "id"}, "mode": "create"|"update",
      "baseline": <revision or null>, "operations": [{"op", "input", "warnings"}],
      "changes": [{"op", "path", "before", "after"}], "warnings": [...], "impact": [...],
-     "proposed": <the complete canonical piece>}
+     "proposed": <the complete canonical piece>,
+     "attachments": {<sha256>: {"ext", "mime", "base64"}},   # media to store with it (import)
+     "group": {"id", "index", "size"}}                       # drafts applied all-or-none
 
 A draft never touches the studio; `bunzai apply` is the only door through which it writes.
 """
@@ -29,6 +31,8 @@ def new_draft(
     baseline: str | None = None,
     before: dict | None = None,
     impact: list | None = None,
+    attachments: dict | None = None,
+    group: dict | None = None,
 ) -> dict:
     """A draft proposing `proposed`; for updates `before` is the stored piece at `baseline`."""
     if mode == "create":
@@ -36,7 +40,7 @@ def new_draft(
     else:
         changes = diff_json(before or {}, proposed)
     warnings = [w for op in operations for w in op.get("warnings", [])]
-    return {
+    draft = {
         "type": DRAFT_TYPE,
         "format": DRAFT_FORMAT,
         "target": {"kind": proposed["kind"], "id": proposed["id"]},
@@ -48,6 +52,11 @@ def new_draft(
         "impact": impact or [],
         "proposed": proposed,
     }
+    if attachments:
+        draft["attachments"] = attachments
+    if group:
+        draft["group"] = group
+    return draft
 
 
 def _creation_changes(proposed: dict) -> list[dict]:
@@ -91,7 +100,25 @@ def parse_draft(doc: Any) -> dict:
         raise bad("a create draft has no baseline")
     if not isinstance(doc.get("operations", []), list):
         raise bad("operations must be a list")
+    _check_attachments(doc.get("attachments", {}), bad)
+    group = doc.get("group")
+    if group is not None and not (
+        isinstance(group, dict) and isinstance(group.get("id"), str) and group["id"]
+        and isinstance(group.get("index"), int) and isinstance(group.get("size"), int)
+        and 0 <= group["index"] < group["size"]
+    ):
+        raise bad("group must be {id, index, size}")
     return doc
+
+
+def _check_attachments(attachments: Any, bad) -> None:
+    if not isinstance(attachments, dict):
+        raise bad("attachments must be an object keyed by sha256")
+    for sha, item in attachments.items():
+        if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
+            raise bad(f"attachment key {str(sha)[:80]!r} is not a sha256")
+        if not (isinstance(item, dict) and isinstance(item.get("ext"), str) and isinstance(item.get("base64"), str)):
+            raise bad(f"attachment {sha[:12]}… must be {{ext, mime, base64}}")
 
 
 def target_ref(doc: dict) -> str:

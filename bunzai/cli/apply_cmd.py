@@ -19,7 +19,7 @@ def apply(
 
     Example: bunzai create character --input '{"name": "Ada Lovelace"}' | bunzai apply --yes
     """
-    from bunzai.changes.apply import apply_draft, discard
+    from bunzai.changes.apply import apply_batch
     from bunzai.changes.draft import parse_draft
     from bunzai.changes.receipts import exit_code
     from bunzai.changes.review import review_card
@@ -31,20 +31,16 @@ def apply(
             return pass_error_on(doc)
     drafts = [parse_draft(doc) for doc in docs]  # refuse a malformed batch before any write
     studio = studio_of(ctx)
-    terminal = None
+    decide = None
     if not yes:
-        from bunzai.cli.confirm import require_terminal
+        from bunzai.cli.confirm import ask, require_terminal
 
         terminal = require_terminal("apply")
-    receipts = []
-    for draft in drafts:
-        if terminal is not None:
-            from bunzai.cli.confirm import ask
 
-            if not ask(terminal, review_card(draft), "Apply?"):
-                receipts.append(discard(draft))
-                continue
-        receipts.append(apply_draft(studio, draft))
+        def decide(draft: dict) -> bool:
+            return ask(terminal, review_card(draft), "Apply?")
+
+    receipts = apply_batch(studio, drafts, decide)
     if single:
         emit(receipts[0])
     else:

@@ -66,7 +66,7 @@ def list_(
 
     Example: bunzai list --kind character
     """
-    from bunzai.changes.validation import check_kind
+    from bunzai.validate import check_kind
     from bunzai.store.pieces import list_stored, read_stored
 
     studio = studio_of(ctx)
@@ -91,7 +91,7 @@ def search(
 
     Example: bunzai search lovelace
     """
-    from bunzai.changes.validation import check_kind
+    from bunzai.validate import check_kind
     from bunzai.errors import BunzaiError
     from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
     from bunzai.query.search import rank
@@ -132,7 +132,7 @@ def schema(kind: KindArg) -> int:
 
     Example: bunzai schema lorebook
     """
-    from bunzai.changes.validation import check_kind
+    from bunzai.validate import check_kind
     from bunzai.model import json_schema
 
     emit(json_schema(check_kind(kind)))

@@ -1,4 +1,4 @@
-"""Validate a canonical piece document, turning pydantic's errors into one coded error."""
+"""Validate a canonical piece, turning pydantic's errors into one coded error (used by every layer above the model)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,197 @@
+"""The crossing: import, transfer, export, convert, formats."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from bunzai.cli.context import studio_of
+from bunzai.cli.output import emit, emit_line, render_error, say
+
+ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).")]
+
+
+def import_(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to import.")],
+    id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
+) -> int:
+    """Read platform files into create drafts, one JSON line per piece; pipe them to `bunzai apply`.
+
+    A file carrying several pieces (a card with its book) gives a group of linked drafts,
+    applied all-or-none. Nothing is written here.
+
+    Example: bunzai import Seraphina.png | bunzai apply --yes
+    """
+    from bunzai.changes.imports import drafts_from_path
+    from bunzai.errors import BunzaiError
+
+    if id is not None and (len(paths) != 1 or paths[0].is_dir()):
+        raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
+    failed = 0
+    progress = _Progress()
+    for path in paths:
+        for file, result in drafts_from_path(path, piece_id=id, format_id=format):
+            progress.step(file)
+            if isinstance(result, BunzaiError):
+                failed += 1
+                result.details.setdefault("path", str(file))
+                render_error(result)
+                continue
+            for draft in result:
+                emit_line(draft)
+    progress.done()
+    return 1 if failed else 0
+
+
+class _Progress:
+    """A one-line progress count on stderr, only when stderr is a terminal and files are many."""
+
+    def __init__(self) -> None:
+        from bunzai.limits import PROGRESS_MIN_FILES
+
+        self.count = 0
+        self.show = sys.stderr.isatty()
+        self.threshold = PROGRESS_MIN_FILES
+
+    def step(self, path: Path) -> None:
+        self.count += 1
+        if self.show and self.count >= self.threshold:
+            sys.stderr.write(f"\rimporting {self.count}: {path.name[:50]:50}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.show and self.count >= self.threshold:
+            sys.stderr.write(f"\rimported {self.count} files{' ' * 50}\n")
+
+
+def transfer(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    to: ToArg,
+) -> int:
+    """Preview a crossing: target format, file name, size and every loss. Writes nothing.
+
+    Example: bunzai transfer seraphina --to ccv1.json
+    """
+    studio = studio_of(ctx)
+    piece, stored = _stored_piece(studio, ref)
+    from bunzai.convert import convert_stored_piece
+
+    crossing = convert_stored_piece(studio, piece, to)
+    emit({"ref": f"{stored.kind}/{stored.id}", "revision": stored.revision} | crossing.report())
+    return 0
+
+
+def export(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    to: ToArg,
+) -> int:
+    """Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
+
+    Example: bunzai export seraphina --to sillytavern.card.png
+    """
+    from bunzai.changes.receipts import receipt
+    from bunzai.convert import convert_stored_piece
+    from bunzai.store.exports import write_export
+
+    studio = studio_of(ctx)
+    piece, stored = _stored_piece(studio, ref)
+    crossing = convert_stored_piece(studio, piece, to)
+    path = write_export(studio, piece.id, crossing.file_name, crossing.data)
+    report = crossing.report()
+    emit(receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
+                 path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"}))
+    return 0
+
+
+def convert(
+    file: Annotated[Path, typer.Argument(help="The file to convert.")],
+    to: ToArg,
+    output: Annotated[str, typer.Option("--output", "-o", help="Where to write the result; - for stdout.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.")] = None,
+) -> int:
+    """One-off crossing with no studio: FILE in, OUT written, the loss report as JSON.
+
+    With `-o -` the converted bytes go to stdout and the report to stderr.
+
+    Example: bunzai convert card.png --to ccv3.json -o card.json
+    """
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.convert import convert_piece
+    from bunzai.errors import BunzaiError
+    from bunzai.files import read_file_bytes
+
+    adapter, decoded = read_bytes(read_file_bytes(file), file.name, format)
+    if not decoded.pieces:
+        raise BunzaiError("unrecognized_file", f"{file}: the file holds no piece")
+    blobs = {blob.sha256: blob.data for blob in decoded.blobs}
+
+    def media(ref):
+        return blobs[ref.sha256]
+
+    crossing = convert_piece(decoded.pieces[0], to, media)
+    report = {"source": str(file), "source_format": adapter.format_id} | crossing.report()
+    if len(decoded.pieces) > 1:
+        report["not_converted"] = [f"{p.kind}/{p.id}" for p in decoded.pieces[1:]]
+    if output == "-":
+        sys.stdout.buffer.write(crossing.data)
+        sys.stdout.flush()
+        import json
+
+        say(json.dumps(report, ensure_ascii=False))
+        return 0
+    _write_output(Path(output), crossing.data, force)
+    emit(report | {"output": output})
+    return 0
+
+
+def _write_output(path: Path, data: bytes, force: bool) -> None:
+    from bunzai.errors import BunzaiError
+    from bunzai.store.atomic import replace_file, write_new
+
+    if path.is_dir():
+        raise BunzaiError("invalid_input", f"{path} is a folder", "name the output file")
+    if force:
+        replace_file(path, data)
+    else:
+        try:
+            write_new(path, data)
+        except BunzaiError as error:
+            if error.code == "occupied":
+                raise BunzaiError("occupied", f"{path} exists; nothing was written", "pass --force to replace it") from None
+            raise
+
+
+def formats() -> int:
+    """List every format: id, label, kinds, extensions, container, read/write.
+
+    Example: bunzai formats
+    """
+    from bunzai.adapters.registry import all_adapters
+
+    rows = [adapter.describe() for adapter in all_adapters()]
+    emit({"count": len(rows), "formats": rows})
+    return 0
+
+
+def _stored_piece(studio, ref: str):
+    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.validate import validate_piece
+
+    kind, piece_id = resolve_ref(studio, ref)
+    stored = read_stored(studio, kind, piece_id)
+    return validate_piece(stored.data), stored
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_)
+    app.command()(transfer)
+    app.command()(export)
+    app.command()(convert)
+    app.command()(formats)
