@@ -36,6 +36,7 @@ CODES: dict[str, int] = {
     "unrecognized_file": REFUSAL,  # no adapter claims the file
     "corrupt_file": REFUSAL,  # a damaged container: truncated PNG, bad CRC, bad base64/UTF-8
     "unsafe_archive": REFUSAL,  # zip bomb, oversized member, ../ or absolute names, duplicates
+    "not_granted": REFUSAL,  # a path outside every folder granted with `bunzai folder grant`
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

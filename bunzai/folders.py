@@ -1,0 +1,121 @@
+"""Shared folders: paths outside the studio that bunzai may read, under explicit grants.
+
+Grants are kept in `bunzai.toml` (`[folders] granted = [...]`, real paths); the studio is a
+standing grant. Every path a person gives is made absolute, resolved to its real path
+(so no symlink can carry it out of a grant) and only then checked against the grants.
+Walks skip symlinked entries and are bounded in depth and entries (bunzai.files).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from bunzai.errors import BunzaiError
+
+
+def granted_folders(studio) -> list[Path]:
+    from bunzai.store.settings import read_settings
+
+    folders = read_settings(studio).get("folders", {}).get("granted", [])
+    return [Path(folder) for folder in folders if isinstance(folder, str)]
+
+
+def _real_folder(folder: str | Path) -> Path:
+    path = Path(folder).expanduser()
+    try:
+        real = path.resolve(strict=True)
+    except (FileNotFoundError, RuntimeError):
+        raise BunzaiError("not_found", f"no folder at {path}") from None
+    if not real.is_dir():
+        raise BunzaiError("invalid_input", f"{path} is not a folder")
+    return real
+
+
+def grant(studio, folder: str | Path) -> list[str]:
+    from bunzai.store.settings import update_settings
+
+    real = str(_real_folder(folder))
+
+    def add(settings: dict) -> None:
+        granted = settings.setdefault("folders", {}).setdefault("granted", [])
+        if real not in granted:
+            granted.append(real)
+
+    return update_settings(studio, add)["folders"]["granted"]
+
+
+def revoke(studio, folder: str | Path) -> list[str]:
+    from bunzai.store.settings import update_settings
+
+    path = Path(folder).expanduser()
+    candidates = {str(path.absolute())}
+    try:
+        candidates.add(str(path.resolve(strict=True)))
+    except (FileNotFoundError, RuntimeError):
+        pass  # a folder deleted since it was granted can still be revoked by its old path
+
+    def remove(settings: dict) -> None:
+        granted = settings.get("folders", {}).get("granted", [])
+        kept = [g for g in granted if g not in candidates]
+        if len(kept) == len(granted):
+            raise BunzaiError("not_found", f"{folder} is not a granted folder", "see `bunzai folder list`")
+        settings["folders"]["granted"] = kept
+
+    return update_settings(studio, remove).get("folders", {}).get("granted", [])
+
+
+def checked_path(studio, path: str | Path) -> Path:
+    """The real path of `path`, if it lies inside the studio or a granted folder."""
+    given = Path(path).expanduser()
+    try:
+        real = given.resolve(strict=True)
+    except (FileNotFoundError, RuntimeError):
+        raise BunzaiError("not_found", f"nothing at {given}") from None
+    for folder in [studio.root.resolve(), *granted_folders(studio)]:
+        if real == folder or real.is_relative_to(folder):
+            return real
+    where = f" (it is really {real})" if real != given.absolute() else ""
+    raise BunzaiError("not_granted", f"{given} is outside the studio and every granted folder{where}",
+                      f"grant the folder that really holds it first: `bunzai folder grant {real.parent}`")
+
+
+def search(studio, query: str, limit: int) -> list[dict]:
+    """Files in granted folders whose relative path holds every word of `query`."""
+    from bunzai.files import walk_files
+    from bunzai.query.search import terms_of
+
+    terms = terms_of(query)
+    hits = []
+    for folder in granted_folders(studio):
+        if not folder.is_dir():
+            continue
+        for file in walk_files(folder):
+            relative = file.relative_to(folder).as_posix()
+            if all(term in relative.casefold() for term in terms):
+                hits.append({"folder": str(folder), "path": str(file), "relative": relative, "size": file.stat().st_size})
+                if len(hits) >= limit:
+                    return hits
+    return hits
+
+
+def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
+    """A granted file: a page of its text, or its size and hash when it is not text."""
+    from bunzai.files import read_file_bytes
+
+    real = checked_path(studio, path)
+    if real.is_dir():
+        from bunzai.files import walk_files
+
+        files = [p.relative_to(real).as_posix() for p in walk_files(real, max_depth=0)]
+        return {"path": str(real), "type": "folder", "files": files[offset : offset + limit], "count": len(files)}
+    data = read_file_bytes(real)
+    result = {"path": str(real), "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return result | {"type": "binary"}
+    part = text[offset : offset + limit]
+    end = offset + len(part)
+    return result | {"type": "text", "length": len(text), "offset": offset, "value": part,
+                     "next_offset": end if end < len(text) else None}
