@@ -1,0 +1,64 @@
+"""Shared folders: nothing outside the studio is read without a grant, and no link escapes one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def shared(tmp_path: Path) -> Path:
+    folder = tmp_path / "shared-folder"
+    (folder / "worlds").mkdir(parents=True)
+    (folder / "worlds" / "notes.txt").write_text("hello from a shared folder\n")
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("do not read")
+    os.symlink(secret, folder / "escape")
+    os.symlink(secret / "key.txt", folder / "worlds" / "key-link.txt")
+    return folder
+
+
+def test_reading_needs_a_grant(bunzai, tmp_path):
+    folder = shared(tmp_path)
+    refused = bunzai("folder", "read", str(folder / "worlds" / "notes.txt"))
+    assert refused.code == 1 and refused.json["error"]["code"] == "not_granted"
+    assert bunzai("folder", "grant", str(folder), check=True).json["folders"] == [str(folder.resolve())]
+    page = bunzai("folder", "read", str(folder / "worlds" / "notes.txt"), "--limit", "5", check=True).json
+    assert page["value"] == "hello" and page["next_offset"] == 5
+
+
+def test_a_symlink_cannot_carry_a_path_out_of_a_grant(bunzai, tmp_path):
+    folder = shared(tmp_path)
+    bunzai("folder", "grant", str(folder), check=True)
+    for path in (folder / "escape" / "key.txt", folder / "worlds" / "key-link.txt"):
+        refused = bunzai("folder", "read", str(path))
+        assert refused.code == 1 and refused.json["error"]["code"] == "not_granted"
+        assert "do not read" not in refused.stdout
+
+
+def test_search_walks_grants_and_skips_symlinks(bunzai, tmp_path):
+    folder = shared(tmp_path)
+    bunzai("folder", "grant", str(folder), check=True)
+    hits = bunzai("folder", "search", "txt", check=True).json["hits"]
+    assert [hit["relative"] for hit in hits] == ["worlds/notes.txt"]
+
+
+def test_revoke_takes_the_grant_back(bunzai, tmp_path):
+    folder = shared(tmp_path)
+    bunzai("folder", "grant", str(folder), check=True)
+    assert bunzai("folder", "revoke", str(folder), check=True).json["folders"] == []
+    assert bunzai("folder", "read", str(folder / "worlds" / "notes.txt")).json["error"]["code"] == "not_granted"
+    assert bunzai("folder", "revoke", str(folder)).json["error"]["code"] == "not_found"
+
+
+def test_folder_import_refuses_ungranted_paths(bunzai, tmp_path):
+    folder = shared(tmp_path)
+    done = bunzai("folder", "import", str(folder / "worlds" / "notes.txt"))
+    assert done.code == 1 and done.json["error"]["code"] == "not_granted"
+
+
+def test_the_studio_is_a_standing_grant(bunzai):
+    draft = bunzai("create", "character", "--input", '{"name": "Ada"}', check=True)
+    bunzai("apply", "--yes", input=draft.stdout, check=True)
+    page = bunzai("folder", "read", str(bunzai.studio / "character" / "ada.json"), check=True).json
+    assert page["type"] == "text" and '"Ada"' in page["value"]
