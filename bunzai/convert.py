@@ -59,7 +59,7 @@ def convert_stored_piece(studio, piece, target_format: str) -> Crossing:
 
 def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
     original = piece.original
-    if original is None or original.format == adapter.format_id or _covered("/original", declared):
+    if original is None or original.format == adapter.format_id or adapter.carries_escrow or _covered("/original", declared):
         return []
     return [Loss("/original", "kept_in_escrow",
                  f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "

@@ -110,6 +110,7 @@ class Adapter:
     container: Container = "text"
     can_read: bool = True
     can_write: bool = True
+    carries_escrow: bool = False  # True when the file keeps a piece's escrow whole (bunzai.native)
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         """How sure this adapter is that it reads the file: 0.0 (no) to 1.0 (certain).

@@ -63,15 +63,25 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
     container = container_of(data, name)
     parsed = parse_text(data, name) if container == "text" else None
     best: tuple[float, Adapter] | None = None
+    damage: BunzaiError | None = None
     for adapter in all_adapters():
         if adapter.container != container or not adapter.can_read:
             continue
         try:
             score = float(adapter.sniff(data, name, parsed))
+        except BunzaiError as error:  # the sniffer found the container damaged or hostile
+            damage = damage or error
+            score = 0.0
         except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the file
             score = 0.0
         if score > 0 and (best is None or score > best[0]):
             best = (score, adapter)
+    if best is None and damage is not None:
+        raise damage
+    if best is None and data.startswith(PNG_MAGIC):
+        from bunzai.adapters.common.png import read_png
+
+        read_png(data, name or "the PNG")  # a damaged PNG says so, rather than "unrecognized"
     if best is None:
         raise BunzaiError("unrecognized_file", f"{name or 'the file'}: {describe(data, container, parsed)}, which no format claims",
                           "see `bunzai formats` for what bunzai reads")

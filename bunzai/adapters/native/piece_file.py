@@ -33,6 +33,7 @@ class NativePiece(Adapter):
     kinds = KIND_NAMES
     extensions = (".bunzai.json", ".json")
     container = "text"
+    carries_escrow = True
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if isinstance(parsed, dict) and parsed.get("type") == DOC_TYPE:
