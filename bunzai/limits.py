@@ -116,3 +116,26 @@ PNG_TEXT_INFLATE_MAX_BYTES = JSON_MAX_BYTES * 4 // 3 + 1024
 # --- card media ------------------------------------------------------------------------
 # Largest data: URI decoded from a CCv3 `assets` entry: one studio asset.
 CARD_DATA_URI_MAX_BYTES = ASSET_MAX_BYTES
+
+# --- capabilities ----------------------------------------------------------------------
+# `cap find` answers with at most this many matches: enough to pick from at a glance, few
+# enough that an agent reads them all instead of paging.
+CAP_FIND_MAX_RESULTS = 5
+# Most operations one composed draft may hold; a longer chain is a script, not an edit,
+# and every operation is replayed into the review.
+DRAFT_MAX_OPERATIONS = 200
+# Largest media a capability input may carry inline as a data: URI (a pack item): one
+# studio asset. Bigger files come in with `bunzai import`.
+MEDIA_DATA_URI_MAX_BYTES = ASSET_MAX_BYTES
+
+# --- macros ----------------------------------------------------------------------------
+# Most same-family alternatives named for an absent or colliding macro: enough to choose
+# from, few enough to read in a receipt row.
+MACRO_CANDIDATES_MAX = 6
+# Largest text `macro translate` reads. A big chat-completion preset is 200-500 KB of
+# prompts; 8 MB holds a preset with every prompt inlined many times over, and translating
+# it stays well under a second.
+MACRO_TEXT_MAX_BYTES = 8 * 1024 * 1024
+# Deepest nesting of macros inside macro arguments that is translated; real presets nest 2-3
+# levels, and a bound keeps hostile input from recursing without end.
+MACRO_NESTING_MAX = 16

@@ -1,0 +1,66 @@
+"""The spec's standalone lorebook file: `{"spec": "lorebook_v3", "data": <book>}`.
+
+The book has the CCv3 `character_book` shape; SillyTavern's entry extensions are read as
+on a card (see bunzai.adapters.common.card_book).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.ccv3.json_io import escrowed, json_bytes, json_object
+from bunzai.adapters.common import card_book
+from bunzai.adapters.common.card_doc import LOREBOOK_V3_FORMAT
+from bunzai.adapters.common.drift import as_object
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+
+
+class LorebookV3Json(Adapter):
+    format_id = LOREBOOK_V3_FORMAT
+    label = "Lorebook V3 (JSON)"
+    kinds = ("lorebook",)
+    extensions = (".json",)
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.9 if isinstance(parsed, dict) and parsed.get("spec") == "lorebook_v3" else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.lorebook import Lorebook
+
+        document = json_object(data, name, parsed, self.label)
+        book, warnings = card_book.read_book(as_object(document.get("data")))
+        try:
+            piece = Lorebook.model_validate({
+                "id": piece_id_for(book["name"], name, "lorebook"), "name": book["name"],
+                "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                "original": {"format": self.format_id, "document": document},
+            })
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the lorebook'} holds values bunzai cannot read: "
+                              f"{error.errors()[0]['msg']}", "fix the value in the app that made the book") from None
+        return Decoded([piece], [], warnings)
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        base = escrowed(piece, self.format_id)
+        document = copy.deepcopy(base) if base is not None else {"spec": "lorebook_v3", "data": {}}
+        canon = piece.body.model_dump(mode="json") | {"name": piece.name}
+        prior = document.get("data") if isinstance(document.get("data"), dict) else None
+        document["data"] = card_book.write_book(prior, canon, "spec", True)
+        losses = [Loss(f"/body/settings/{key}", "dropped", f"a lorebook_v3 book has no {key}", "book.settings.not_carried")
+                  for key in card_book.settings_not_carried(canon)]
+        if piece.assets:
+            losses.append(Loss("/assets", "dropped", "a lorebook_v3 file carries no media", "book.assets.not_carried"))
+        if piece.profiles:
+            losses.append(Loss("/profiles", "dropped", "a lorebook_v3 file has no per-platform profiles",
+                               "book.profiles.not_carried"))
+        return Encoded(json_bytes(document), losses)
+
+
+register(LorebookV3Json())

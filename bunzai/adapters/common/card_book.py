@@ -1,0 +1,339 @@
+"""A card's `character_book` (CCv2/CCv3, with SillyTavern's entry extensions) <-> the canonical book.
+
+SillyTavern keeps what the V2 book has no field for in each entry's `extensions`
+(position 0-7, depth, role, probability, groups, timed effects ...; note the camelCase
+`useProbability` and `selectiveLogic`), see sillytavern-formats.md §2.5. Each canonical
+entry field has a reader and a writer here; writing over an escrowed entry changes only
+the keys whose reading differs from the canonical value, so unknown keys, key order and
+type drift survive a round trip. V3 decorators (`@@depth 4`) stay in `content` as written.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from typing import Any
+
+from bunzai.adapters.common.drift import (
+    MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list, put,
+)
+
+POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
+LOGICS = ("and_any", "not_all", "not_any", "and_all")
+ROLES = ("system", "user", "assistant")
+TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
+MATCH_FLAGS = ("match_persona_description", "match_character_description", "match_character_personality",
+               "match_character_depth_prompt", "match_scenario", "match_creator_notes")
+# `/source/flags`, every inner slash escaped: SillyTavern's test for a regex key (world-info.js).
+_REGEX_KEY = re.compile(r"^/((?:[^/\\]|\\[\s\S])+)/([dgimsuvy]*)$")
+
+# Entry `extensions` keys SillyTavern owns; the rest of `extensions` is app data that travels.
+ST_ENTRY_EXTENSIONS = frozenset({
+    "position", "exclude_recursion", "prevent_recursion", "delay_until_recursion", "display_index",
+    "probability", "useProbability", "depth", "selectiveLogic", "group", "group_override", "group_weight",
+    "scan_depth", "case_sensitive", "match_whole_words", "use_group_scoring", "automation_id", "role",
+    "vectorized", "sticky", "cooldown", "delay", "outlet_name", "triggers", "ignore_budget",
+    "character_filter", *MATCH_FLAGS,
+})
+
+
+# --- keys ------------------------------------------------------------------------------
+
+def read_key(text: str) -> dict:
+    match = _REGEX_KEY.match(text)
+    if match:
+        return {"text": match.group(1), "regex": True, "flags": match.group(2)}
+    return {"text": text, "regex": False, "flags": ""}
+
+
+def write_key(key: dict) -> str:
+    return f"/{key['text']}/{key['flags']}" if key["regex"] else key["text"]
+
+
+def _keys(raw: Any) -> list[dict]:
+    if isinstance(raw, str):  # a comma string, as some editors write it
+        raw = [part.strip() for part in raw.split(",") if part.strip()]
+    return [read_key(text) for text in as_str_list(raw)]
+
+
+# --- one entry -------------------------------------------------------------------------
+
+def _role(raw: Any) -> str:
+    if isinstance(raw, str) and raw in ROLES:
+        return raw
+    number = as_int(raw, 0)
+    return ROLES[number] if number in (0, 1, 2) else "system"
+
+
+def _logic(raw: Any) -> str:
+    number = as_int(raw, 0)
+    return LOGICS[number] if number in (0, 1, 2, 3) else "and_any"
+
+
+def _position(entry: dict, ext: dict) -> str:
+    number = as_int(ext.get("position", MISSING))
+    if number is not None and 0 <= number < len(POSITIONS):
+        return POSITIONS[number]
+    return "after_char" if entry.get("position") == "after_char" else "before_char"
+
+
+def _set_position(entry: dict, ext: dict, value: str) -> None:
+    ext["position"] = POSITIONS.index(value)
+    entry["position"] = "before_char" if value == "before_char" else "after_char"
+
+
+def _case_sensitive(entry: dict, ext: dict) -> bool | None:
+    raw = ext["case_sensitive"] if "case_sensitive" in ext else entry.get("case_sensitive")
+    return as_bool(raw, None)
+
+
+def _set_case_sensitive(entry: dict, ext: dict, value: bool | None) -> None:
+    if "case_sensitive" in entry or value is not None:
+        entry["case_sensitive"] = value
+    if "case_sensitive" in ext:
+        ext["case_sensitive"] = value
+
+
+def _group(ext: dict) -> dict:
+    names = [name.strip() for name in as_str(ext.get("group")).split(",") if name.strip()]
+    return {"names": names, "override": as_bool(ext.get("group_override"), False),
+            "weight": as_count(ext.get("group_weight"), 100), "use_group_scoring": as_bool(ext.get("use_group_scoring"), None)}
+
+
+def _set_group(ext: dict, value: dict) -> None:
+    put(ext, "group", value["names"], lambda raw: _group({"group": raw})["names"], ",".join)
+    put(ext, "group_override", value["override"], lambda raw: as_bool(raw, False))
+    put(ext, "group_weight", value["weight"], lambda raw: as_count(raw, 100))
+    put(ext, "use_group_scoring", value["use_group_scoring"], lambda raw: as_bool(raw, None))
+
+
+def _character_filter(entry: dict, ext: dict) -> dict | None:
+    raw = entry.get("character_filter", ext.get("character_filter"))
+    if not isinstance(raw, dict):
+        return None
+    return {"exclude": as_bool(raw.get("isExclude"), False), "names": as_str_list(raw.get("names")),
+            "tags": as_str_list(raw.get("tags"))}
+
+
+def _set_character_filter(entry: dict, ext: dict, value: dict | None) -> None:
+    home = ext if "character_filter" in ext and "character_filter" not in entry else entry
+    if value is None:
+        home.pop("character_filter", None)
+        return
+    native = home["character_filter"] if isinstance(home.get("character_filter"), dict) else {}
+    home["character_filter"] = native
+    put(native, "isExclude", value["exclude"], lambda raw: as_bool(raw, False))
+    put(native, "names", value["names"], as_str_list)
+    put(native, "tags", value["tags"], as_str_list)
+
+
+def _uid(entry: dict, index: int) -> int | str:
+    raw = entry.get("id", MISSING)
+    if isinstance(raw, str) and raw:
+        return raw
+    number = as_int(raw)
+    return index if number is None else number
+
+
+def _title(entry: dict) -> str:
+    return as_str(entry.get("comment")) or as_str(entry.get("name"))
+
+
+def _set_title(entry: dict, value: str) -> None:
+    entry["comment"] = value
+    if not value and "name" in entry:
+        entry["name"] = ""
+
+
+def _delay_until_recursion(raw: Any) -> bool | int:
+    if isinstance(raw, bool):
+        return raw
+    number = as_count(raw)
+    return False if number is None else number
+
+
+def _app_extensions(ext: dict) -> dict:
+    return {key: value for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
+
+
+def _set_app_extensions(ext: dict, value: dict) -> None:
+    for key in [key for key in ext if key not in ST_ENTRY_EXTENSIONS and key not in value]:
+        del ext[key]
+    for key, item in value.items():
+        if ext.get(key, MISSING) != item:
+            ext[key] = copy.deepcopy(item)
+
+
+def _ext_field(key: str, read: Callable[[Any], Any], encode: Callable[[Any], Any] | None = None):
+    return (lambda entry, ext, index: read(ext.get(key, MISSING)),
+            lambda entry, ext, value: put(ext, key, value, read, encode))
+
+
+def _entry_field(key: str, read: Callable[[Any], Any], encode: Callable[[Any], Any] | None = None):
+    return (lambda entry, ext, index: read(entry.get(key, MISSING)),
+            lambda entry, ext, value: put(entry, key, value, read, encode))
+
+
+# canonical LoreEntry field -> (read(entry, ext, index), write(entry, ext, value)); values are
+# the canonical JSON form (model_dump mode="json").
+_FIELDS: dict[str, tuple[Callable, Callable]] = {
+    "title": (lambda e, x, i: _title(e), lambda e, x, v: _set_title(e, v)),
+    "keys": _entry_field("keys", _keys, lambda v: [write_key(k) for k in v]),
+    "secondary_keys": _entry_field("secondary_keys", _keys, lambda v: [write_key(k) for k in v]),
+    "selective": _entry_field("selective", lambda raw: as_bool(raw, False)),
+    "selective_logic": _ext_field("selectiveLogic", _logic, LOGICS.index),
+    "content": _entry_field("content", as_str),
+    "enabled": _entry_field("enabled", lambda raw: as_bool(raw, True)),
+    "constant": _entry_field("constant", lambda raw: as_bool(raw, False)),
+    "vectorized": _ext_field("vectorized", lambda raw: as_bool(raw, False)),
+    "order": _entry_field("insertion_order", lambda raw: as_int(raw, 100)),
+    "priority": _entry_field("priority", as_int),
+    "position": (lambda e, x, i: _position(e, x), _set_position),
+    "depth": _ext_field("depth", lambda raw: as_count(raw, 4)),
+    "role": _ext_field("role", _role, ROLES.index),
+    "outlet": _ext_field("outlet_name", as_str),
+    "probability": _ext_field("probability", lambda raw: min(100, as_count(raw, 100))),
+    "use_probability": _ext_field("useProbability", lambda raw: as_bool(raw, True)),
+    "group": (lambda e, x, i: _group(x), lambda e, x, v: _set_group(x, v)),
+    "sticky": _ext_field("sticky", as_count),
+    "cooldown": _ext_field("cooldown", as_count),
+    "delay": _ext_field("delay", as_count),
+    "exclude_recursion": _ext_field("exclude_recursion", lambda raw: as_bool(raw, False)),
+    "prevent_recursion": _ext_field("prevent_recursion", lambda raw: as_bool(raw, False)),
+    "delay_until_recursion": _ext_field("delay_until_recursion", _delay_until_recursion),
+    "scan_depth": _ext_field("scan_depth", as_count),
+    "case_sensitive": (lambda e, x, i: _case_sensitive(e, x), _set_case_sensitive),
+    "match_whole_words": _ext_field("match_whole_words", lambda raw: as_bool(raw, None)),
+    "triggers": _ext_field("triggers", lambda raw: [t for t in as_str_list(raw) if t in TRIGGERS]),
+    "ignore_budget": _ext_field("ignore_budget", lambda raw: as_bool(raw, False)),
+    **{flag: _ext_field(flag, lambda raw: as_bool(raw, False)) for flag in MATCH_FLAGS},
+    "automation_id": _ext_field("automation_id", as_str),
+    "character_filter": (lambda e, x, i: _character_filter(e, x), _set_character_filter),
+    "display_index": _ext_field("display_index", as_int),
+    "extensions": (lambda e, x, i: _app_extensions(x), lambda e, x, v: _set_app_extensions(x, v)),
+}
+
+
+def read_entry(entry: dict, index: int) -> dict:
+    """A native book entry -> canonical LoreEntry fields (JSON form), uid apart (see `uids_of`)."""
+    ext = as_object(entry.get("extensions"))
+    return {name: read(entry, ext, index) for name, (read, _write) in _FIELDS.items()}
+
+
+def uids_of(entries: list[dict]) -> list[int | str]:
+    """Entry uids: `id`, else the index; a repeated one becomes the next free integer."""
+    seen: set[str] = set()
+    uids: list[int | str] = []
+    for index, entry in enumerate(entries):
+        uid = _uid(entry, index)
+        if str(uid) in seen:
+            uid = _free_uid(seen, index)
+        seen.add(str(uid))
+        uids.append(uid)
+    return uids
+
+
+def write_entry(base: dict, canon: dict, index: int) -> dict:
+    """`base` (a native entry or a template) with the canonical fields written over it."""
+    entry = copy.deepcopy(base)
+    ext = entry.get("extensions")
+    if not isinstance(ext, dict):
+        ext = {}
+    for name, (read, write) in _FIELDS.items():
+        if read(entry, ext, index) != canon[name]:
+            write(entry, ext, canon[name])
+    if ext or "extensions" in entry:
+        entry["extensions"] = ext
+    return entry
+
+
+def entry_template(flavor: str, v3: bool) -> dict:
+    """A new native entry, in the shape `flavor` ("sillytavern" or "spec") writes."""
+    entry: dict = {"id": 0, "keys": [], "secondary_keys": [], "comment": "", "content": "", "constant": False,
+                   "selective": True, "insertion_order": 100, "enabled": True, "position": "before_char"}
+    if v3 or flavor == "sillytavern":
+        entry["use_regex"] = True
+    if flavor == "sillytavern":
+        # The extension keys SillyTavern writes for every entry (convertWorldInfoToCharacterBook).
+        entry["extensions"] = {
+            "position": 0, "exclude_recursion": False, "display_index": 0, "probability": 100,
+            "useProbability": True, "depth": 4, "selectiveLogic": 0, "group": "", "group_override": False,
+            "group_weight": 100, "prevent_recursion": False, "delay_until_recursion": False, "scan_depth": None,
+            "match_whole_words": None, "use_group_scoring": False, "case_sensitive": None, "automation_id": "",
+            "role": 0, "vectorized": False, "sticky": None, "cooldown": None, "delay": None,
+        }
+    else:
+        entry["extensions"] = {}
+    return entry
+
+
+# --- the book --------------------------------------------------------------------------
+
+_SETTINGS = ("scan_depth", "token_budget", "recursive_scanning")
+
+
+def _book_settings(book: dict) -> dict:
+    return {"scan_depth": as_count(book.get("scan_depth")), "token_budget": as_count(book.get("token_budget")),
+            "recursive_scanning": as_bool(book.get("recursive_scanning"), None)}
+
+
+def read_book(book: dict) -> tuple[dict, list[str]]:
+    """A native `character_book` -> canonical CharacterBook fields (JSON form), and warnings."""
+    warnings: list[str] = []
+    raw_entries = book.get("entries")
+    natives = [entry for entry in raw_entries if isinstance(entry, dict)] if isinstance(raw_entries, list) else []
+    entries = [read_entry(entry, index) for index, entry in enumerate(natives)]
+    for index, (entry, uid) in enumerate(zip(entries, uids_of(natives))):
+        if uid != _uid(natives[index], index):
+            warnings.append(f"book entry {index} repeats id {_uid(natives[index], index)!r}; it reads as uid {uid}")
+        entry["uid"] = uid
+    return {"name": as_str(book.get("name")), "description": as_str(book.get("description")),
+            "settings": _book_settings(book), "entries": entries,
+            "extensions": copy.deepcopy(as_object(book.get("extensions")))}, warnings
+
+
+def _free_uid(seen: set[str], start: int) -> int:
+    candidate = start
+    while str(candidate) in seen:
+        candidate += 1
+    return candidate
+
+
+def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
+    """The native book: `base` (escrowed) or a new one, with the canonical book written over it.
+
+    Entries are matched to escrowed ones by uid, so reordering or deleting entries keeps
+    each entry's unknown keys.
+    """
+    book = copy.deepcopy(base) if isinstance(base, dict) else {"entries": [], "name": ""}
+    if flavor == "spec" and not isinstance(base, dict):
+        book["extensions"] = {}
+    put(book, "name", canon["name"], as_str)
+    put(book, "description", canon["description"], as_str)
+    settings = _book_settings(book)
+    for key in _SETTINGS:
+        if settings[key] != canon["settings"][key]:
+            book[key] = canon["settings"][key]
+    if as_object(book.get("extensions")) != canon["extensions"]:
+        book["extensions"] = copy.deepcopy(canon["extensions"])
+    old = [entry for entry in book.get("entries") if isinstance(entry, dict)] if isinstance(book.get("entries"), list) else []
+    by_uid: dict[str, dict] = {}
+    for entry, uid in zip(old, uids_of(old)):
+        by_uid.setdefault(str(uid), entry)
+    entries = [write_entry(by_uid.get(str(entry["uid"])) or entry_template(flavor, v3) | {"id": entry["uid"]}, entry, index)
+               for index, entry in enumerate(canon["entries"])]
+    # Write an `id` only where the entries would not read back as their canonical uids.
+    for _ in range(len(entries) + 1):
+        wrong = [index for index, uid in enumerate(uids_of(entries)) if uid != canon["entries"][index]["uid"]]
+        if not wrong:
+            break
+        for index in wrong:
+            entries[index]["id"] = canon["entries"][index]["uid"]
+    book["entries"] = entries
+    return book
+
+
+def settings_not_carried(canon_book: dict) -> list[str]:
+    """Book settings set in the canonical book that a card book has no key for."""
+    return [key for key, value in canon_book["settings"].items() if key not in _SETTINGS and value is not None]

@@ -1,0 +1,211 @@
+"""A whole card document <-> pieces: the character, its embedded book, its links, and the losses.
+
+A card with a `character_book` reads as two linked pieces: pieces[0] the character (the
+book travels in `body.book`), pieces[1] a lorebook with the same content, whose id is the
+character's first `links.lorebooks` entry when the card binds no other world. What a card
+shape cannot carry is named by `card_losses`, one Loss per field, with stable codes.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common import card_assets, card_book, card_fields
+from bunzai.adapters.common.drift import as_str, put
+from bunzai.adapters.common.naming import linked_id, piece_id_for
+from bunzai.adapters.contract import Blob, Decoded, Loss, MediaSource
+from bunzai.errors import BunzaiError
+
+LOREBOOK_V3_FORMAT = "lorebook_v3.json"
+# Body fields no character card format has.
+_NEVER_CARRIED = ("tagline", "rating", "content_warnings", "media", "variants", "presentation")
+
+
+@dataclass(frozen=True)
+class CardShape:
+    """What one card format carries."""
+
+    label: str
+    version: str  # "v1" | "v2" | "v3": names the loss codes (card.v2.not_carried ...)
+    fields: frozenset[str]  # plain body fields (see card_fields)
+    extensions: bool = True  # data.extensions, book, links, scripts (not in V1)
+    assets: bool = False  # data.assets
+    image: bool = False  # the file is the portrait (PNG)
+    flavor: str = "spec"  # "sillytavern": write book entries with ST's full extension keys
+
+    @property
+    def v3(self) -> bool:
+        return self.version == "v3"
+
+
+V1 = CardShape("Character Card V1", "v1", frozenset(
+    {"description", "personality", "scenario", "first_message", "example_messages"}), extensions=False)
+
+
+def card_data(document: Any) -> dict:
+    """The object holding the card fields: `data`, or the root for V1 and old Chub hybrids."""
+    if isinstance(document, dict):
+        return document["data"] if isinstance(document.get("data"), dict) else document
+    raise BunzaiError("unsupported", "a character card is a JSON object", "check that the file is a card")
+
+
+def _book_id(char_id: str, book_name: str) -> str:
+    return linked_id(char_id, "book", book_name)
+
+
+def links_of(data: dict, char_id: str) -> list[str]:
+    """The bound world's id, else the embedded book's id, else nothing."""
+    world = card_fields.world_of(data)
+    if world:
+        return [_book_id(char_id, world)]
+    book = data.get("character_book")
+    if isinstance(book, dict):
+        return [_book_id(char_id, as_str(book.get("name")))]
+    return []
+
+
+def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
+              portrait: dict | None = None, blobs: list[Blob] | None = None) -> Decoded:
+    """Card document -> Decoded (character, and its book as a lorebook piece when it has one)."""
+    from bunzai.model.character import Character
+    from bunzai.model.lorebook import Lorebook
+
+    data = card_data(document)
+    blobs = list(blobs or [])
+    warnings: list[str] = []
+    name = as_str(data.get("name"))
+    char_id = piece_id_for(name, file_name, "character")
+    body = card_fields.read_fields(data, shape.fields)
+    if not shape.extensions:
+        body = {key: value for key, value in body.items() if key in shape.fields}
+    book = None
+    raw_book = data.get("character_book") if shape.extensions else None
+    if isinstance(raw_book, dict):
+        book, warnings = card_book.read_book(raw_book)
+    if shape.extensions:
+        body["links"] = {"lorebooks": links_of(data, char_id), "regex": [], "quickreplies": []}
+    body["book"] = book
+    assets: list[dict] = []
+    if shape.assets:
+        assets, asset_blobs = card_assets.read_assets(data.get("assets"))
+        blobs += asset_blobs
+        portrait = portrait or card_assets.portrait_of(assets)
+    body["portrait"] = portrait
+    try:
+        character = Character.model_validate(
+            {"id": char_id, "name": name, "body": body, "assets": assets, "original": original})
+        pieces = [character]
+        if book is not None:
+            pieces.append(Lorebook.model_validate({
+                "id": _book_id(char_id, book["name"]), "name": book["name"] or f"{name}'s Lorebook",
+                "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                "original": {"format": LOREBOOK_V3_FORMAT, "document": {"spec": "lorebook_v3", "data": raw_book}},
+            }))
+    except ValidationError as error:
+        raise BunzaiError("corrupt_file", f"{file_name or 'the card'} holds values bunzai cannot read: "
+                          f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
+                          "fix the value in the app that made the card") from None
+    return Decoded(pieces, blobs, warnings)
+
+
+def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardShape, media: MediaSource) -> dict:
+    """The card's `data` (or V1 root): `base` (escrowed) or `template`, with the piece written over it."""
+    body = piece.body.model_dump(mode="json")
+    data = copy.deepcopy(base if isinstance(base, dict) else template)
+    current_links = links_of(data, piece.id)
+    put(data, "name", piece.name, as_str)
+    if not shape.extensions:
+        for field in shape.fields:
+            put(data, _V1_KEYS[field], body[field], as_str)
+        return data
+    card_fields.write_fields(data, body, shape.fields)
+    book_id = _book_id(piece.id, body["book"]["name"]) if body["book"] is not None else None
+    card_fields.write_world(data, body["links"]["lorebooks"], current_links, book_id)
+    if body["book"] is not None:
+        data["character_book"] = card_book.write_book(data.get("character_book"), body["book"], shape.flavor, shape.v3)
+    else:
+        data.pop("character_book", None)
+    if shape.assets:
+        links = [link.model_dump(mode="json") for link in piece.assets]
+        if links or "assets" in data:
+            data["assets"] = card_assets.write_assets(data.get("assets"), links, media)
+    return data
+
+
+_V1_KEYS = {"description": "description", "personality": "personality", "scenario": "scenario",
+            "first_message": "first_mes", "example_messages": "mes_example"}
+
+
+def card_losses(piece: Any, shape: CardShape) -> list[Loss]:
+    """Every canonical value `shape` cannot carry, one Loss each."""
+    from bunzai.model.character import CharacterBody
+
+    body = piece.body.model_dump(mode="json")
+    default = _default_body(CharacterBody)
+    losses: list[Loss] = []
+
+    def lose(pointer: str, why: str, code: str) -> None:
+        losses.append(Loss(pointer, "dropped", why, code))
+
+    for field in _NEVER_CARRIED:
+        if body[field] != default[field]:
+            lose(f"/body/{field}", f"character cards have no field for {field}", "card.field.not_carried")
+    for field in ("variables", "bias"):
+        if body["settings"][field]:
+            lose(f"/body/settings/{field}", f"character cards have no field for chat {field}", "card.field.not_carried")
+    for field in sorted(card_fields.V3_FIELDS - shape.fields):
+        if body[field] != default[field]:
+            lose(f"/body/{field}", f"{shape.label} has no {field}", f"card.{shape.version}.not_carried")
+    if not shape.extensions:
+        for field in ("depth_prompt", "book", "links", "behavior_scripts", "extensions"):
+            if body[field] != default[field]:
+                lose(f"/body/{field}", f"{shape.label} has no {field}", "card.v1.not_carried")
+        for field in ("talkativeness", "favorite"):
+            if body["settings"][field] != default["settings"][field]:
+                lose(f"/body/settings/{field}", f"{shape.label} has no {field}", "card.v1.not_carried")
+    else:
+        losses += _link_losses(body, shape)
+        for index, script in enumerate(body["behavior_scripts"]):
+            if script["format"] != "sillytavern.regex":
+                lose(f"/body/behavior_scripts/{index}", f"{shape.label} carries only SillyTavern regex scripts, "
+                     f"not {script['format'] or 'untyped'} payloads", "card.scripts.not_carried")
+        if body["book"] is not None:
+            for key in card_book.settings_not_carried(body["book"]):
+                lose(f"/body/book/settings/{key}", f"a card's character_book has no {key}", "book.settings.not_carried")
+    if piece.assets and not shape.assets:
+        lose("/assets", f"{shape.label} does not carry the card's media list (assets)", "card.assets.not_carried")
+    if piece.profiles:
+        lose("/profiles", f"{shape.label} has no place for per-platform profiles", "card.profiles.not_carried")
+    if not shape.image and body["portrait"] is not None:
+        links = [link.model_dump(mode="json") for link in piece.assets] if shape.assets else []
+        if card_assets.portrait_of(links) != body["portrait"]:
+            lose("/body/portrait", f"{shape.label} is JSON and carries no image; export as PNG to keep the portrait",
+                 "card.portrait.not_carried")
+    return losses
+
+
+def _link_losses(body: dict, shape: CardShape) -> list[Loss]:
+    losses = []
+    for index, link in enumerate(body["links"]["lorebooks"][1:], start=1):
+        losses.append(Loss(f"/body/links/lorebooks/{index}", "dropped",
+                           f"{shape.label} binds one world (extensions.world); extra books are app settings",
+                           "card.links.extra_lorebooks"))
+    for kind in ("regex", "quickreplies"):
+        if body["links"][kind]:
+            losses.append(Loss(f"/body/links/{kind}", "dropped", f"{shape.label} does not link {kind} sets",
+                               "card.links.not_carried"))
+    return losses
+
+
+_DEFAULT: dict = {}
+
+
+def _default_body(cls: Any) -> dict:
+    if not _DEFAULT:
+        _DEFAULT.update(cls().model_dump(mode="json"))
+    return _DEFAULT
+

@@ -1,0 +1,226 @@
+"""A pure-Python PNG chunk codec: walk chunks, read and replace text chunks, make a plain image.
+
+Character cards live in PNG text chunks (`chara`, `ccv3`). Reading checks every chunk's
+length and CRC, so a damaged file is refused with `corrupt_file` instead of half-read.
+Writing replaces text chunks by keyword and keeps every other chunk, and any bytes after
+IEND, exactly as they were: the image itself is never re-encoded.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import struct
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TEXT_TYPES = (b"tEXt", b"zTXt", b"iTXt")
+_HINT = "the PNG is damaged; export the card again from the app that made it"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk, by its offsets in the file: [start, end) covers length, type, data and CRC."""
+
+    type: bytes
+    start: int
+    end: int
+
+    @property
+    def data_start(self) -> int:
+        return self.start + 8
+
+    @property
+    def data_end(self) -> int:
+        return self.end - 4
+
+
+@dataclass(frozen=True)
+class TextChunk:
+    """A decoded text chunk: its keyword, its text bytes and the chunk it came from."""
+
+    keyword: str
+    text: bytes
+    chunk: Chunk
+
+
+@dataclass(frozen=True)
+class PngFile:
+    """A checked PNG: its bytes, its chunks up to IEND, and where trailing bytes start."""
+
+    data: bytes
+    chunks: list[Chunk]
+    trailer_start: int
+
+    def text_chunks(self) -> list[TextChunk]:
+        """Every tEXt, zTXt and iTXt chunk, decoded, in file order."""
+        return [_decode_text(self.data, chunk) for chunk in self.chunks if chunk.type in TEXT_TYPES]
+
+
+def _corrupt(message: str) -> BunzaiError:
+    return BunzaiError("corrupt_file", message, _HINT)
+
+
+def read_png(data: bytes, what: str = "the PNG") -> PngFile:
+    """Walk and check every chunk: signature, lengths, CRCs, IHDR first, IEND present."""
+    if len(data) > limits.PNG_MAX_BYTES:
+        raise BunzaiError("too_large", f"{what} is {len(data)} bytes; bunzai reads PNG cards up to "
+                          f"{limits.PNG_MAX_BYTES} bytes", "shrink the image and export the card again")
+    if not data.startswith(PNG_SIGNATURE):
+        raise _corrupt(f"{what} does not start with the PNG signature")
+    view = memoryview(data)
+    size, pos, chunks = len(data), len(PNG_SIGNATURE), []
+    unpack, crc32 = struct.unpack_from, zlib.crc32
+    while True:
+        if pos + 12 > size:
+            raise _corrupt(f"{what} is truncated: it ends inside a chunk header at byte {pos}, before IEND")
+        length, kind = unpack(">I4s", data, pos)
+        if length > limits.PNG_CHUNK_MAX_BYTES:
+            raise BunzaiError("too_large", f"{what} declares a {length}-byte chunk at byte {pos}; the limit is "
+                              f"{limits.PNG_CHUNK_MAX_BYTES}", _HINT)
+        if not kind.isalpha() or not kind.isascii():
+            raise _corrupt(f"{what} has an invalid chunk type {kind!r} at byte {pos}")
+        end = pos + 12 + length
+        if end > size:
+            raise _corrupt(f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs "
+                           f"{end - size} more bytes")
+        if crc32(view[pos + 4:end - 4]) != unpack(">I", data, end - 4)[0]:
+            raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {pos}")
+        chunks.append(Chunk(kind, pos, end))
+        if len(chunks) > limits.PNG_MAX_CHUNKS:
+            raise BunzaiError("too_large", f"{what} has more than {limits.PNG_MAX_CHUNKS} chunks", _HINT)
+        pos = end
+        if kind == b"IEND":
+            break
+    if chunks[0].type != b"IHDR":
+        raise _corrupt(f"{what} does not start with an IHDR chunk")
+    return PngFile(data, chunks, pos)
+
+
+def _decode_text(data: bytes, chunk: Chunk) -> TextChunk:
+    body = data[chunk.data_start:chunk.data_end]
+    keyword, sep, rest = body.partition(b"\0")
+    if not sep or not 1 <= len(keyword) <= 79:
+        raise _corrupt(f"a {chunk.type.decode('ascii')} chunk at byte {chunk.start} has no valid keyword")
+    name = keyword.decode("latin-1")
+    if chunk.type == b"tEXt":
+        return TextChunk(name, rest, chunk)
+    if chunk.type == b"zTXt":
+        if not rest or rest[0] != 0:
+            raise _corrupt(f"the zTXt chunk {name!r} uses an unknown compression method")
+        return TextChunk(name, inflate(rest[1:], name), chunk)
+    # iTXt: compression flag, method, language tag\0, translated keyword\0, UTF-8 text.
+    if len(rest) < 2:
+        raise _corrupt(f"the iTXt chunk {name!r} is truncated")
+    flag, method, tail = rest[0], rest[1], rest[2:]
+    parts = tail.split(b"\0", 2)
+    if len(parts) != 3:
+        raise _corrupt(f"the iTXt chunk {name!r} is missing its language or translated keyword")
+    text = parts[2]
+    if flag == 1:
+        if method != 0:
+            raise _corrupt(f"the iTXt chunk {name!r} uses an unknown compression method")
+        text = inflate(text, name)
+    elif flag != 0:
+        raise _corrupt(f"the iTXt chunk {name!r} has an invalid compression flag")
+    return TextChunk(name, text, chunk)
+
+
+def inflate(data: bytes, name: str) -> bytes:
+    """zlib-decompress a text chunk, refusing output past limits.PNG_TEXT_INFLATE_MAX_BYTES."""
+    limit = limits.PNG_TEXT_INFLATE_MAX_BYTES
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(data, limit + 1)
+    except zlib.error as error:
+        raise _corrupt(f"the compressed text chunk {name!r} does not decompress: {error}") from None
+    if len(out) > limit:
+        raise BunzaiError("too_large", f"the compressed text chunk {name!r} inflates past {limit} bytes", _HINT)
+    if not inflater.eof:
+        raise _corrupt(f"the compressed text chunk {name!r} is truncated")
+    return out
+
+
+def has_text_keyword(data: bytes, keywords: tuple[str, ...]) -> bool:
+    """Whether a text chunk keyed by one of `keywords` (any case) is present: headers only, no checks.
+
+    For sniffing: walks chunk headers without reading chunk data, so it is cheap on large images.
+    """
+    wanted = {keyword.lower().encode("latin-1") + b"\0" for keyword in keywords}
+    widths = {len(keyword) for keyword in wanted}
+    pos, size, walked = len(PNG_SIGNATURE), len(data), 0
+    while pos + 12 <= size and walked < limits.PNG_MAX_CHUNKS:
+        length, kind = struct.unpack_from(">I4s", data, pos)
+        if kind in TEXT_TYPES and any(data[pos + 8:pos + 8 + width].lower() in wanted for width in widths):
+            return True
+        if kind == b"IEND":
+            return False
+        pos, walked = pos + 12 + length, walked + 1
+    return False
+
+
+def find_text(png: PngFile, keyword: str) -> TextChunk | None:
+    """The first text chunk whose keyword matches `keyword` case-insensitively."""
+    wanted = keyword.lower()
+    for text in png.text_chunks():
+        if text.keyword.lower() == wanted:
+            return text
+    return None
+
+
+def text_chunk(keyword: str, text: bytes) -> bytes:
+    """A complete tEXt chunk (length, type, data, CRC). Text must be Latin-1 bytes (base64 is)."""
+    body = b"tEXt" + keyword.encode("latin-1") + b"\0" + text
+    return struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+
+
+def replace_text(png: PngFile, replaced: set[str], added: list[tuple[str, bytes]]) -> bytes:
+    """The file without text chunks keyed by `replaced` (any case), with `added` tEXt before IEND.
+
+    Every other chunk, and anything after IEND, is copied byte for byte in its place.
+    """
+    names = {name.lower() for name in replaced}
+    data, parts = png.data, [PNG_SIGNATURE]
+    for chunk in png.chunks:
+        if chunk.type == b"IEND":
+            parts.extend(text_chunk(keyword, text) for keyword, text in added)
+        elif chunk.type in TEXT_TYPES and _keyword(data, chunk).lower() in names:
+            continue
+        parts.append(data[chunk.start:chunk.end])
+    parts.append(data[png.trailer_start:])
+    return b"".join(parts)
+
+
+def _keyword(data: bytes, chunk: Chunk) -> str:
+    end = data.find(b"\0", chunk.data_start, min(chunk.data_end, chunk.data_start + 80))
+    return data[chunk.data_start:end if end >= 0 else chunk.data_start].decode("latin-1")
+
+
+def strict_base64(text: bytes, what: str) -> bytes:
+    """Decode base64, refusing anything but the base64 alphabet (line breaks allowed)."""
+    try:
+        return base64.b64decode(b"".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise _corrupt(f"{what} is not valid base64") from None
+
+
+@lru_cache(maxsize=1)
+def default_portrait() -> bytes:
+    """A small plain portrait (256x384, a soft vertical gradient) for cards without an image."""
+    width, height = 256, 384
+    rows = []
+    for y in range(height):
+        shade = 0x5a + (0x2c * y) // height
+        rows.append(b"\0" + bytes((shade, shade - 8, shade + 12)) * width)
+    raw = zlib.compress(b"".join(rows), 9)
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return PNG_SIGNATURE + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")

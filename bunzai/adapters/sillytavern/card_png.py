@@ -1,0 +1,149 @@
+"""SillyTavern PNG character cards: the card JSON in base64 `tEXt` chunks of the portrait.
+
+Read: `ccv3` wins over `chara` (as SillyTavern reads them); zTXt and iTXt chunks are read
+too. The escrow keeps both chunk documents and the original PNG bytes; the portrait is the
+image without its card chunks, so rewriting the chunks never changes it.
+Write: `chara` (V2 with the V1 copies) then `ccv3` (the same object relabelled, plus any
+V3-only field the card has), inserted before IEND; every other chunk and the image data
+stay byte for byte. A card whose fields are unchanged is written back as the original file.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+from typing import Any
+
+from bunzai.adapters.common import png
+from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, write_card_data
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "sillytavern.card.png"
+CARD_FILE = "card.png"
+CARD_KEYWORDS = ("chara", "ccv3")
+
+
+def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
+    """base64 -> UTF-8 -> JSON object, each step refused with a coded error."""
+    from bunzai.store.canon import load_json_bytes
+
+    raw = png.strict_base64(text, f"the {keyword!r} chunk of {what}")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} is not UTF-8 text "
+                          f"(bad byte at offset {error.start})", "export the card again") from None
+    document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
+    if not isinstance(document, dict):
+        raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} holds a JSON "
+                          f"{type(document).__name__}, not a card object", "export the card again")
+    return document
+
+
+def encode_chunk_json(document: dict) -> bytes:
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return base64.b64encode(text.encode("utf-8"))
+
+
+class SillyTavernCardPng(Adapter):
+    format_id = FORMAT_ID
+    label = "SillyTavern PNG character card"
+    kinds = ("character",)
+    extensions = (".png",)
+    container = "image"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.95 if data.startswith(png.PNG_SIGNATURE) and png.has_text_keyword(data, CARD_KEYWORDS) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        what = name or "the PNG"
+        image = png.read_png(data, what)
+        documents = {}
+        for keyword in CARD_KEYWORDS:
+            chunk = png.find_text(image, keyword)
+            if chunk is not None:
+                documents[keyword] = decode_chunk_json(chunk.text, keyword, what)
+        if not documents:
+            raise BunzaiError("unrecognized_file", f"{what} is a PNG without a chara or ccv3 chunk",
+                              "this image holds no character card")
+        original = Blob(data, "png", "image/png")
+        portrait = Blob(png.replace_text(image, set(CARD_KEYWORDS), []), "png", "image/png")
+        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref().model_dump()}}
+        primary = documents.get("ccv3", documents.get("chara"))
+        decoded = read_card(primary, name, ST_V3, escrow, portrait.ref().model_dump(), [original, portrait])
+        return decoded
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        losses = card_losses(piece, ST_V3)
+        escrowed = _escrowed(piece)
+        source = _escrowed_image(piece, media) if escrowed is not None else None
+        if source is not None and self._reads_as(source, piece):
+            return Encoded(source, losses)
+        if source is None:
+            source, image_losses = _image_for(piece, media)
+            losses += image_losses
+        documents = escrowed or {}
+        chara = st_document(documents.get("chara"), piece, media)
+        if isinstance(documents.get("ccv3"), dict):
+            ccv3 = copy.deepcopy(documents["ccv3"])
+            sync_mirrors(ccv3, piece, add_missing=False)
+        else:
+            ccv3 = relabel_v3(chara)
+        holder = "data" if isinstance(ccv3.get("data"), dict) else None
+        written = write_card_data(card_data(ccv3), data_template(), piece, ST_V3, media)
+        if holder:
+            ccv3["data"] = written
+        else:
+            ccv3 = written
+        chunks = [("chara", encode_chunk_json(chara)), ("ccv3", encode_chunk_json(ccv3))]
+        return Encoded(png.replace_text(png.read_png(source, "the card image"), set(CARD_KEYWORDS), chunks), losses)
+
+    def _reads_as(self, data: bytes, piece: Any) -> bool:
+        """Whether `data` already reads as `piece` (name and body): then it is the faithful output."""
+        try:
+            again = self.read(data, piece.id + ".png", None).pieces[0]
+        except BunzaiError:
+            return False
+        return again.name == piece.name and again.body == piece.body
+
+
+def _escrowed(piece: Any) -> dict | None:
+    original = piece.original
+    if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
+        return None
+    return original.document
+
+
+def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
+    """The original PNG, unless the portrait was changed since it was read."""
+    ref = piece.original.files.get(CARD_FILE)
+    if ref is None:
+        return None
+    data = media(ref)
+    portrait = piece.body.portrait
+    if portrait is not None:
+        image = png.replace_text(png.read_png(data, "the escrowed card"), set(CARD_KEYWORDS), [])
+        if Blob(image, "png").sha256 != portrait.sha256:
+            return None
+    return data
+
+
+def _image_for(piece: Any, media: MediaSource) -> tuple[bytes, list[Loss]]:
+    """The PNG to carry the card: the portrait when it is a PNG, else a plain default image."""
+    if piece.body.portrait is None:
+        return png.default_portrait(), [Loss("/body/portrait", "translated",
+                                             "the card has no portrait; a plain default image carries it",
+                                             "card.portrait.default_image")]
+    image = media(piece.body.portrait)
+    if image.startswith(png.PNG_SIGNATURE):
+        return image, []
+    return png.default_portrait(), [Loss("/body/portrait", "dropped",
+                                         "the portrait is not a PNG (a PNG card cannot hold it); a plain default "
+                                         "image carries the card", "card.portrait.not_png")]
+
+
+register(SillyTavernCardPng())
