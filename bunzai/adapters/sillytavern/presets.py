@@ -1,0 +1,161 @@
+"""What every SillyTavern preset format shares: reading, writing over the escrow, losses.
+
+One format per preset family (presets_chat.py, presets_text.py, presets_templates.py).
+A family adapter names its native keys as field rows (field_overlay.py) and may migrate
+a legacy layout on read; this base does the rest:
+
+- read: the document, migrated to the current layout, decoded into a canonical preset;
+  the document exactly as read is the escrow.
+- write: the canonical fields written over the (migrated) escrow when it is this format's,
+  else a new document; an unedited legacy document is written back as it was.
+- losses: the written file is read back and every canonical difference is named by the
+  family's rules, then by the shared ones below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.sillytavern.field_overlay import Field, decode_fields, encode_fields, same
+from bunzai.adapters.sillytavern.readback_losses import LossRule, readback_losses
+from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
+from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.model.base import Escrow
+from bunzai.model.preset import Preset, PresetBody
+
+SHARED_LOSS_RULES = (
+    LossRule("/body/family", "translated", "preset.family.changed",
+             "the file is another preset family, so the preset reads back as that family"),
+    LossRule("/body/source", "translated", "preset.source.retargeted",
+             "the file targets its own backend, so the preset reads back with that source"),
+    LossRule("/body/model", "dropped", "preset.model.dropped", "this preset file does not name a model"),
+    LossRule("/body/description", "dropped", "preset.description.dropped", "SillyTavern presets have no description"),
+    LossRule("/body/samplers/(?:extra/)?[^/]+", "dropped", "preset.sampler.dropped",
+             "this preset family has no setting for this sampler"),
+    LossRule(r"/body/prompts(?:/\d+/[^/]+)?", "dropped", "preset.prompts.dropped",
+             "this preset family has no prompt blocks (or not this part of one)"),
+    LossRule("/body/orders", "dropped", "preset.orders.dropped", "this preset family has no prompt orders"),
+    LossRule("/body/groups", "dropped", "preset.groups.dropped", "SillyTavern presets have no block groups"),
+    LossRule("/body/utility_prompts/[^/]+", "dropped", "preset.utility_prompt.dropped",
+             "this preset family has no such helper prompt"),
+    LossRule("/body/media/[^/]+", "dropped", "preset.media.dropped", "this preset family sends no media inline"),
+    LossRule("/body/attachments", "dropped", "preset.attachments.dropped",
+             "SillyTavern presets carry no attached files"),
+    LossRule("/body/templates/sequences/[^/]+", "dropped", "preset.template.sequence.dropped",
+             "this template family has no such string"),
+    LossRule("/body/templates/options/[^/]+", "dropped", "preset.template.option.dropped",
+             "this template family has no such option"),
+    LossRule("/body/extensions", "dropped", "preset.extensions.dropped", "this preset file keeps no extensions"),
+)
+
+
+class PresetAdapter(Adapter):
+    """Base of the SillyTavern preset formats; subclasses set the class attributes and `fields`."""
+
+    kinds = ("preset",)
+    extensions = (".json",)
+    container = "text"
+    family = "chat_completion"
+    source = ""  # fixed backend of the family ("" when the file names it)
+    what = "a SillyTavern preset"
+    named = False  # True: the document has a `name` key; else the file stem names it
+    name_first = True  # where a new document puts `name`
+    loss_rules: tuple[LossRule, ...] = ()
+    field_rows: tuple[Field, ...] = ()
+
+    # --- what a family defines -----------------------------------------------------------
+
+    def fields(self, native: dict | None, body: dict | None) -> tuple[Field, ...]:
+        """The field rows for this document (read: `native`; write: `body` and the prior `native`)."""
+        return self.field_rows
+
+    def migrate(self, document: dict) -> dict:
+        """The document in the current layout (a legacy layout moved over); the same object if current."""
+        return document
+
+    def decode_extra(self, document: dict, body: dict) -> None:
+        """Canonical values that are not single-key rows (prompt lists ...), set into `body`."""
+
+    def encode_extra(self, body: dict, prior: dict | None, out: dict) -> None:
+        """Native values that are not single-key rows, written into `out`."""
+
+    def legacy_loss(self) -> Loss:
+        return Loss("/original", "translated",
+                    "an edited legacy preset is written in SillyTavern's current layout, which it reads the same way",
+                    "preset.legacy.migrated")
+
+    # --- the shared read and write -------------------------------------------------------
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        document = native_object(data, name, parsed, self.what)
+        current = self.migrate(document)
+        body = decode_fields(self.fields(current, None), current)
+        self.decode_extra(current, body)
+        body["family"] = self.family
+        if self.source:
+            body["source"] = self.source
+        own_name = document.get("name") if self.named else None
+        title = own_name if isinstance(own_name, str) and own_name.strip() else file_stem(name) or "Preset"
+        try:
+            piece = Preset(id=piece_id_for(title, name, "preset"), name=title, body=PresetBody.model_validate(body),
+                           original=Escrow(format=self.format_id, document=document))
+        except ValidationError as error:
+            problem = error.errors()[0]
+            where = "/".join(str(part) for part in problem["loc"])
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable {self.label}: {where}: "
+                              f"{problem['msg']}", "check that value in the file") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        native = _escrowed(piece, self.format_id)
+        prior = self.migrate(native) if native is not None else None
+        body = piece.body.model_dump(mode="json")
+        out = encode_fields(self.fields(prior, body), body, prior)
+        self.encode_extra(body, prior, out)
+        self._write_name(piece.name, prior, out)
+        losses: list[Loss] = []
+        if native is not None and prior is not native:
+            if same(out, prior):
+                out = native  # an unedited legacy document goes back exactly as it came
+            else:
+                losses.append(self.legacy_loss())
+        data = native_json_bytes(out)
+        back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
+        fallback = LossRule("", "dropped", "preset.not_carried", f"{self.label} does not carry this value as it is")
+        losses += readback_losses(dump_piece(piece), dump_piece(back), self.loss_rules + self._name_rules()
+                                  + SHARED_LOSS_RULES, fallback)
+        return Encoded(data, losses)
+
+    def _write_name(self, name: str, prior: dict | None, out: dict) -> None:
+        if not self.named:
+            return
+        if prior is not None:
+            if isinstance(prior.get("name"), str) and prior["name"].strip() and prior["name"] != name:
+                out["name"] = name
+            return
+        if self.name_first:
+            rest = dict(out)
+            out.clear()
+            out["name"] = name
+            out.update(rest)
+        else:
+            out["name"] = name
+
+    def _name_rules(self) -> tuple[LossRule, ...]:
+        if self.named:
+            return (LossRule("/name", "flattened", "preset.name.file_stem",
+                             "the file has no name of its own, so SillyTavern names it by the file name (<id>.json)"),)
+        return (LossRule("/name", "flattened", "preset.name.file_stem",
+                         f"a {self.label} is named by its file name, and the file is written as <id>.json"),)
+
+
+def _escrowed(piece: Any, format_id: str) -> dict | None:
+    original = piece.original
+    if original is None or original.format != format_id or not isinstance(original.document, dict):
+        return None
+    return original.document

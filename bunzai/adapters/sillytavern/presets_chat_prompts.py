@@ -1,0 +1,153 @@
+"""Chat-completion prompt manager: `prompts[]` <-> blocks, `prompt_order` <-> orders.
+
+Blocks are matched to the escrowed ones by `identifier`, orders by `character_id` and
+order items by identifier (and occurrence), so unknown keys at every level survive.
+`character_id` 100000 is SillyTavern's global order; other ids are kept as their text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.adapters.sillytavern.field_overlay import (
+    MISSING,
+    Field,
+    as_bool,
+    as_int,
+    as_str,
+    choice,
+    decode_fields,
+    decimal_text,
+    encode_fields,
+    reverse,
+)
+from bunzai.errors import BunzaiError
+
+GLOBAL_CHARACTER_ID = 100000
+ROLES = {0: "system", 1: "user", 2: "assistant", "system": "system", "user": "user", "assistant": "assistant"}
+POSITIONS = {0: "relative", 1: "absolute"}
+TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
+
+
+def _triggers(value: Any) -> list[str]:
+    return [item for item in value if item in TRIGGERS] if isinstance(value, list) else []
+
+
+PROMPT_FIELDS = (
+    Field("identifier", ("identifier",), as_str("")),
+    Field("name", ("name",), as_str("")),
+    Field("system_prompt", ("system_prompt",), as_bool(False)),
+    Field("role", ("role",), choice(ROLES, "system")),
+    Field("content", ("content",), as_str("")),
+    Field("marker", ("marker",), as_bool(False)),
+    Field("injection_position", ("position",), choice(POSITIONS, "relative"), reverse(POSITIONS)),
+    Field("injection_depth", ("depth",), as_int(4, lo=0)),
+    Field("injection_order", ("injection_order",), as_int(100)),
+    Field("injection_trigger", ("triggers",), _triggers),
+    Field("forbid_overrides", ("forbid_overrides",), as_bool(False)),
+    Field("enabled", ("enabled",), as_bool(True)),
+)
+
+
+def _target(value: Any) -> str:
+    if value == GLOBAL_CHARACTER_ID and not isinstance(value, bool):
+        return "global"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else "global"
+
+
+def _character_id(target: str) -> int | str:
+    if target == "global":
+        return GLOBAL_CHARACTER_ID
+    return int(target) if decimal_text(target) else target
+
+
+ORDER_FIELDS = (Field("character_id", ("target",), _target, _character_id),)
+ITEM_FIELDS = (
+    Field("identifier", ("identifier",), as_str("")),
+    Field("enabled", ("enabled",), as_bool(True)),
+)
+
+
+def decode_prompts(document: dict) -> list[dict]:
+    blocks = [decode_fields(PROMPT_FIELDS, raw) for raw in _objects(document, "prompts")]
+    seen: set[str] = set()
+    for block in blocks:
+        if block["identifier"] in seen:
+            raise BunzaiError("corrupt_file", f"two prompts share the identifier {block['identifier']!r}",
+                              "give each prompt of the preset its own identifier")
+        seen.add(block["identifier"])
+    return blocks
+
+
+def decode_orders(document: dict) -> list[dict]:
+    orders = []
+    for raw in _objects(document, "prompt_order"):
+        order = decode_fields(ORDER_FIELDS, raw)
+        order["items"] = [decode_fields(ITEM_FIELDS, item) for item in _objects(raw, "order")]
+        orders.append(order)
+    return orders
+
+
+def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
+    known = {as_str("")(raw.get("identifier")): raw for raw in _objects(prior or {}, "prompts")}
+    out = []
+    for block in blocks:
+        raw = known.get(block["identifier"])
+        out.append(encode_fields(PROMPT_FIELDS, block, raw) if raw is not None else _new_prompt(block))
+    return out
+
+
+def _new_prompt(block: dict) -> dict:
+    native = encode_fields(PROMPT_FIELDS, block, None)
+    if block["enabled"]:
+        del native["enabled"]  # the orders say what is on; SillyTavern's prompts carry no flag
+    if block["marker"]:  # markers have no text or role of their own
+        for key, empty in (("content", ""), ("role", "system")):
+            if native.get(key) == empty:
+                del native[key]
+    return native
+
+
+def encode_orders(orders: list[dict], prior: dict | None) -> list[dict]:
+    known = {_target(raw.get("character_id")): raw for raw in _objects(prior or {}, "prompt_order")}
+    out = []
+    for order in orders:
+        raw = known.get(order["target"])
+        native = encode_fields(ORDER_FIELDS, order, raw)
+        native["order"] = _encode_items(order["items"], _objects(raw, "order") if raw is not None else [])
+        out.append(native)
+    return out
+
+
+def _encode_items(items: list[dict], prior_items: list[dict]) -> list[dict]:
+    by_identity: dict[tuple[str, int], dict] = {}
+    counts: dict[str, int] = {}
+    for raw in prior_items:
+        identifier = as_str("")(raw.get("identifier"))
+        by_identity[(identifier, counts.get(identifier, 0))] = raw
+        counts[identifier] = counts.get(identifier, 0) + 1
+    counts.clear()
+    out = []
+    for item in items:
+        occurrence = counts.get(item["identifier"], 0)
+        counts[item["identifier"]] = occurrence + 1
+        out.append(encode_fields(ITEM_FIELDS, item, by_identity.get((item["identifier"], occurrence))))
+    return out
+
+
+def global_order_for(blocks: list[dict]) -> list[dict]:
+    """The one global order a new file gets when the piece names none, so the blocks stay in use."""
+    return encode_orders([{"target": "global", "items": [{"identifier": b["identifier"], "enabled": b["enabled"]}
+                                                        for b in blocks]}], None)
+
+
+def _objects(document: dict, key: str) -> list[dict]:
+    value = document.get(key, MISSING)
+    if value is MISSING or value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise BunzaiError("corrupt_file", f"the preset's `{key}` is not a list of objects",
+                          "SillyTavern writes prompts and prompt_order as lists of objects")
+    return value

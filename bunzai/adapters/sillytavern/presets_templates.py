@@ -1,0 +1,127 @@
+"""SillyTavern templates: instruct, context, sysprompt and reasoning, one format each.
+
+A template is named strings (`templates.sequences`, under SillyTavern's key names) and a
+few typed options (`templates.options`); its `name` key names the piece. Unknown keys stay
+in the escrow.
+
+Instruct templates before 1.12.6 say `names` / `names_force_groups` (booleans) and
+`separator_sequence`; they read as `names_behavior` and `output_suffix`, as SillyTavern
+migrates them. The embedded `system_prompt` of those templates stays a named string (the
+current SillyTavern moves it to a sysprompt preset "[Migrated] <name>" when it loads it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.adapters.registry import register
+from bunzai.adapters.sillytavern.field_overlay import MISSING, Field, as_bool, as_int, as_str
+from bunzai.adapters.sillytavern.presets import PresetAdapter
+
+INSTRUCT_SEQUENCES = (
+    "input_sequence", "input_suffix", "output_sequence", "output_suffix", "system_sequence", "system_suffix",
+    "last_system_sequence", "first_input_sequence", "last_input_sequence", "first_output_sequence",
+    "last_output_sequence", "system_sequence_prefix", "system_sequence_suffix", "stop_sequence",
+    "user_alignment_message", "activation_regex", "story_string_prefix", "story_string_suffix", "system_prompt",
+)
+INSTRUCT_OPTIONS = (
+    ("wrap", as_bool(MISSING)), ("macro", as_bool(MISSING)), ("skip_examples", as_bool(MISSING)),
+    ("system_same_as_user", as_bool(MISSING)), ("sequences_as_stop_strings", as_bool(MISSING)),
+    ("names_behavior", as_str(MISSING)),
+)
+LEGACY_INSTRUCT_KEYS = ("names", "names_force_groups", "separator_sequence")
+
+CONTEXT_SEQUENCES = ("story_string", "example_separator", "chat_start")
+CONTEXT_OPTIONS = tuple(
+    [(key, as_bool(MISSING)) for key in ("use_stop_strings", "allow_jailbreak", "names_as_stop_strings",
+                                         "always_force_name2", "trim_sentences", "single_line")]
+    + [(key, as_int(MISSING)) for key in ("story_string_position", "story_string_depth", "story_string_role")]
+)
+
+
+def _rows(sequences: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> tuple[Field, ...]:
+    return (*(Field(key, ("templates", "sequences", key), as_str(MISSING)) for key in sequences),
+            *(Field(key, ("templates", "options", key), decode) for key, decode in options))
+
+
+def _strings(parsed: Any, *keys: str) -> bool:
+    return isinstance(parsed, dict) and all(isinstance(parsed.get(key), str) for key in keys)
+
+
+class TemplateAdapter(PresetAdapter):
+    named = True
+
+
+class InstructTemplate(TemplateAdapter):
+    format_id = "sillytavern.instruct"
+    label = "SillyTavern instruct template"
+    family = "instruct"
+    what = "a SillyTavern instruct template"
+    name_first = False
+    field_rows = _rows(INSTRUCT_SEQUENCES, INSTRUCT_OPTIONS)
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not _strings(parsed, "input_sequence", "output_sequence"):
+            return 0.0
+        return 0.9 if _strings(parsed, "name") else 0.6
+
+    def migrate(self, document: dict) -> dict:
+        if not any(key in document for key in LEGACY_INSTRUCT_KEYS):
+            return document
+        current = {key: value for key, value in document.items() if key not in LEGACY_INSTRUCT_KEYS}
+        if "names_behavior" not in document and ("names" in document or "names_force_groups" in document):
+            current["names_behavior"] = ("always" if document.get("names") is True
+                                         else "force" if document.get("names_force_groups") is True else "none")
+        if "separator_sequence" in document and "output_suffix" not in document:
+            current["output_suffix"] = document["separator_sequence"]
+        return current
+
+
+class ContextTemplate(TemplateAdapter):
+    format_id = "sillytavern.context"
+    label = "SillyTavern context template"
+    family = "context"
+    what = "a SillyTavern context template"
+    name_first = False
+    field_rows = _rows(CONTEXT_SEQUENCES, CONTEXT_OPTIONS)
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not _strings(parsed, "story_string"):
+            return 0.0
+        return 0.9 if _strings(parsed, "name") else 0.6
+
+
+class SyspromptTemplate(TemplateAdapter):
+    format_id = "sillytavern.sysprompt"
+    label = "SillyTavern system prompt"
+    family = "sysprompt"
+    what = "a SillyTavern system prompt preset"
+    field_rows = _rows(("content", "post_history"), ())
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not _strings(parsed, "name", "content"):
+            return 0.0
+        if set(parsed) <= {"name", "content", "post_history"}:
+            return 0.8
+        # name + content is a weak sign: other formats' objects have those keys too.
+        return 0.0 if any(key in parsed for key in ("spec", "data", "entries", "prompts", "input_sequence",
+                                                    "story_string", "prefix")) else 0.4
+
+
+class ReasoningTemplate(TemplateAdapter):
+    format_id = "sillytavern.reasoning"
+    label = "SillyTavern reasoning template"
+    family = "reasoning"
+    what = "a SillyTavern reasoning template"
+    field_rows = _rows(("prefix", "suffix", "separator"), ())
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not _strings(parsed, "name", "prefix", "suffix"):
+            return 0.0
+        return 0.85 if _strings(parsed, "separator") else 0.6
+
+
+register(InstructTemplate())
+register(ContextTemplate())
+register(SyspromptTemplate())
+register(ReasoningTemplate())

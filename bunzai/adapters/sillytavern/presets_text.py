@@ -1,0 +1,143 @@
+"""SillyTavern text-completion sampler presets: TextGen, KoboldAI and NovelAI, one format each.
+
+They share the canonical sampler fields under different native names. Every other key
+of the file is a sampler setting under its native name (`samplers.extra`), so a crossing
+between these families carries what the target also knows (rep_pen_slope, mirostat_tau
+...) and names the rest as dropped. Values are copied as written: `dry_sequence_breakers`
+stays the JSON string SillyTavern stores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.adapters.registry import register
+from bunzai.adapters.sillytavern.field_overlay import MISSING, Field, as_float, as_int, as_json, as_object, omit_none
+from bunzai.adapters.sillytavern.presets import PresetAdapter
+
+
+def _names(value: Any) -> Any:
+    return value if isinstance(value, list) and all(isinstance(item, str) for item in value) else None
+
+
+def _nonempty(value: Any) -> Any:
+    return value or MISSING
+
+
+_FLOAT, _POSITIVE, _INT, _COUNT = as_float(), as_float(None, lo=0), as_int(), as_int(None, lo=0)
+
+TEXTGEN_SAMPLERS = (
+    ("temp", "temperature", _POSITIVE), ("top_p", "top_p", _FLOAT), ("top_k", "top_k", _INT),
+    ("top_a", "top_a", _FLOAT), ("min_p", "min_p", _FLOAT), ("typical_p", "typical_p", _FLOAT), ("tfs", "tfs", _FLOAT),
+    ("rep_pen", "repetition_penalty", _FLOAT), ("rep_pen_range", "repetition_penalty_range", _INT),
+    ("freq_pen", "frequency_penalty", _FLOAT), ("presence_pen", "presence_penalty", _FLOAT), ("seed", "seed", _INT),
+    ("genamt", "max_tokens", _COUNT), ("max_length", "max_context", _COUNT), ("min_length", "min_tokens", _COUNT),
+    ("sampler_priority", "sampler_order", _names),
+)
+TEXTGEN_EXTRA = frozenset("""
+    temperature_last dynatemp min_temp max_temp dynatemp_exponent rep_pen_decay rep_pen_slope no_repeat_ngram_size
+    encoder_rep_pen epsilon_cutoff eta_cutoff penalty_alpha num_beams length_penalty smoothing_factor
+    smoothing_curve dry_allowed_length dry_multiplier dry_base dry_sequence_breakers dry_penalty_last_n
+    xtc_threshold xtc_probability mirostat_mode mirostat_tau mirostat_eta guidance_scale negative_prompt
+    grammar_string json_schema banned_tokens logit_bias add_bos_token ban_eos_token ignore_eos_token
+    skip_special_tokens spaces_between_special_tokens skew do_sample early_stopping speculative_ngram n
+    sampler_order samplers rep_pen_size
+""".split())
+
+KOBOLD_SAMPLERS = (
+    ("temp", "temperature", _POSITIVE), ("rep_pen", "repetition_penalty", _FLOAT),
+    ("rep_pen_range", "repetition_penalty_range", _INT), ("top_p", "top_p", _FLOAT), ("top_a", "top_a", _FLOAT),
+    ("top_k", "top_k", _INT), ("typical", "typical_p", _FLOAT), ("tfs", "tfs", _FLOAT),
+    ("genamt", "max_tokens", _COUNT), ("max_length", "max_context", _COUNT),
+)
+KOBOLD_EXTRA = frozenset("rep_pen_slope sampler_order mirostat mirostat_tau mirostat_eta grammar".split())
+
+NOVEL_SAMPLERS = (
+    ("temperature", "temperature", _POSITIVE), ("max_context", "max_context", _COUNT),
+    ("max_length", "max_tokens", _COUNT), ("min_length", "min_tokens", _COUNT), ("top_k", "top_k", _INT),
+    ("top_p", "top_p", _FLOAT), ("top_a", "top_a", _FLOAT), ("typical_p", "typical_p", _FLOAT),
+    ("tail_free_sampling", "tfs", _FLOAT), ("repetition_penalty", "repetition_penalty", _FLOAT),
+    ("repetition_penalty_range", "repetition_penalty_range", _INT),
+    ("repetition_penalty_frequency", "frequency_penalty", _FLOAT),
+    ("repetition_penalty_presence", "presence_penalty", _FLOAT), ("min_p", "min_p", _FLOAT),
+)
+NOVEL_EXTRA = frozenset("""
+    repetition_penalty_slope phrase_rep_pen mirostat_lr mirostat_tau math1_temp math1_quad
+    math1_quad_entropy_scale order cfg_scale banned_tokens
+""".split())
+
+_NOT_SAMPLERS = ("extensions",)
+_CORE_TEXT_KEYS = ("temp", "top_k", "top_p", "rep_pen")
+
+
+class TextPresetAdapter(PresetAdapter):
+    """A sampler-only preset family: typed samplers, the rest under `samplers.extra`."""
+
+    family = "text_completion"
+    samplers: tuple[tuple[str, str, Any], ...] = ()
+    known_extra: frozenset[str] = frozenset()
+
+    def fields(self, native: dict | None, body: dict | None) -> tuple[Field, ...]:
+        typed = [Field(key, ("samplers", name), decode, omit_none) for key, name, decode in self.samplers]
+        named = {key for key, _, _ in self.samplers} | set(_NOT_SAMPLERS)
+        extra = [key for key in (native or {}) if key not in named]
+        if body is not None:  # writing: also what the piece holds that this family knows
+            extra += [key for key in body["samplers"]["extra"] if key in self.known_extra and key not in extra]
+        return (*typed, *(Field(key, ("samplers", "extra", key), as_json) for key in extra),
+                Field("extensions", ("extensions",), as_object, _nonempty))
+
+
+class TextGenPreset(TextPresetAdapter):
+    format_id = "sillytavern.preset.textgen"
+    label = "SillyTavern TextGen preset"
+    source = "textgen"
+    what = "a SillyTavern TextGen (text-completion) preset"
+    samplers = TEXTGEN_SAMPLERS
+    known_extra = TEXTGEN_EXTRA
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.85 if _has_core_text_keys(parsed) and not _kobold_shaped(parsed) else 0.0
+
+
+class KoboldPreset(TextPresetAdapter):
+    format_id = "sillytavern.preset.kobold"
+    label = "SillyTavern KoboldAI preset"
+    source = "kobold"
+    what = "a SillyTavern KoboldAI preset"
+    samplers = KOBOLD_SAMPLERS
+    known_extra = KOBOLD_EXTRA
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.85 if _has_core_text_keys(parsed) and _kobold_shaped(parsed) else 0.0
+
+
+class NovelPreset(TextPresetAdapter):
+    format_id = "sillytavern.preset.novel"
+    label = "SillyTavern NovelAI preset"
+    source = "novel"
+    what = "a SillyTavern NovelAI preset"
+    samplers = NOVEL_SAMPLERS
+    known_extra = NOVEL_EXTRA
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not isinstance(parsed, dict) or "temperature" not in parsed or "openai_max_context" in parsed:
+            return 0.0
+        if "prompts" in parsed or "prompt_order" in parsed:
+            return 0.0
+        novel_only = ("tail_free_sampling", "phrase_rep_pen", "repetition_penalty_slope", "math1_temp")
+        return 0.8 if any(key in parsed for key in novel_only) else 0.0
+
+
+def _has_core_text_keys(parsed: Any) -> bool:
+    # SillyTavern's own test for a text-completion preset (preset-manager.js master import).
+    return isinstance(parsed, dict) and all(key in parsed for key in _CORE_TEXT_KEYS)
+
+
+def _kobold_shaped(parsed: dict) -> bool:
+    # KoboldAI presets say `typical`; TextGen says `typical_p`.
+    return "typical" in parsed and "typical_p" not in parsed
+
+
+register(TextGenPreset())
+register(KoboldPreset())
+register(NovelPreset())

@@ -1,0 +1,165 @@
+"""SillyTavern world info (`worlds/<name>.json`) <-> a canonical lorebook.
+
+The file is `{"entries": {"<uid>": Entry}, "originalData"?: V2Book, ...}`, named by its
+file stem. Entries map key by key (world_entry.py); everything else at the root
+(`originalData` included) and every unknown entry key stays in the escrow and is written
+back when the piece returns to this format.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.sillytavern.field_overlay import as_int, decode_fields, encode_fields
+from bunzai.adapters.sillytavern.field_overlay import decimal_text as _decimal
+from bunzai.adapters.sillytavern.readback_losses import LossRule, readback_losses
+from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
+from bunzai.adapters.sillytavern.world_entry import ENTRY_FIELDS, fresh_entry_extras
+from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.model.base import Escrow
+from bunzai.model.lorebook import Lorebook, LorebookBody
+
+FORMAT_ID = "sillytavern.world"
+
+LOSS_RULES = (
+    LossRule("/name", "flattened", "world.name.file_stem",
+             "a SillyTavern world is named by its file name, and the file is written as <id>.json"),
+    LossRule("/body/description", "dropped", "book.description.dropped",
+             "a SillyTavern world file has no description"),
+    LossRule("/body/settings", "dropped", "book.settings.dropped",
+             "SillyTavern keeps scan depth, budget, recursion and matching settings globally (settings.json), "
+             "not in the world file"),
+    LossRule("/body/extensions", "dropped", "book.extensions.dropped",
+             "a SillyTavern world file has no book-level extensions"),
+    LossRule(r"/body/entries/\d+/priority", "dropped", "book.entry.priority.dropped",
+             "SillyTavern entries have no budget priority; `order` alone ranks them"),
+    LossRule(r"/body/entries/\d+/uid", "translated", "world.entry.uid.renumbered",
+             "SillyTavern entry uids are integers: other uids get the lowest free number"),
+    LossRule(r"/body/entries/\d+/(?:keys|secondary_keys)", "translated", "world.key.reads_differently",
+             "SillyTavern reads a key written as /pattern/flags as a regex and anything else as text: a literal key "
+             "of that shape becomes a regex, and a regex with flags outside gimsuy or an empty pattern becomes text"),
+    LossRule(r"/body/entries/\d+/group/names", "flattened", "world.entry.group.comma_list",
+             "SillyTavern stores inclusion groups as one comma list, so names holding commas or edge spaces split"),
+)
+FALLBACK = LossRule("", "dropped", "world.not_carried", "a SillyTavern world does not carry this value as it is")
+
+
+class SillyTavernWorld(Adapter):
+    format_id = FORMAT_ID
+    label = "SillyTavern world info"
+    kinds = ("lorebook",)
+    extensions = (".json",)
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("entries"), dict):
+            return 0.0
+        entries = list(parsed["entries"].values())
+        if not all(isinstance(entry, dict) for entry in entries):
+            return 0.0
+        if not entries or any("key" in entry or "uid" in entry for entry in entries):
+            return 0.9
+        return 0.5
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        document = native_object(data, name, parsed, "a SillyTavern world")
+        entries = []
+        for _key, uid, raw in entries_by_uid(document, name):
+            values = decode_fields(ENTRY_FIELDS, raw)
+            values["uid"] = uid
+            entries.append(values)
+        title = file_stem(name) or "World"
+        try:
+            piece = Lorebook(id=piece_id_for(title, name, "world"), name=title,
+                             body=LorebookBody.model_validate({"entries": entries}),
+                             original=Escrow(format=FORMAT_ID, document=document))
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable SillyTavern world: "
+                              f"{error.errors()[0]['msg']}", "check the entries of the file") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        prior = _escrowed(piece)
+        prior_entries = {str(uid): (key, raw) for key, uid, raw in entries_by_uid(prior, "")} if prior else {}
+        body = piece.body.model_dump(mode="json")
+        native_uids = _native_uids([entry["uid"] for entry in body["entries"]])
+        entries: dict[str, dict] = {}
+        for entry, native_uid in zip(body["entries"], native_uids):
+            match = prior_entries.get(str(entry["uid"]))
+            if match is not None:
+                key, raw = match
+                entries[key] = encode_fields(ENTRY_FIELDS, entry, raw)
+            else:
+                entries[str(native_uid)] = {"uid": native_uid, **encode_fields(ENTRY_FIELDS, entry, None),
+                                            **fresh_entry_extras(entry)}
+        document = {**(prior or {}), "entries": entries}
+        data = native_json_bytes(document)
+        back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
+        return Encoded(data, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))
+
+
+def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict]]:
+    """(object key, canonical uid, entry) for each entry, uids made unique the way the file means them.
+
+    The uid is the entry's own `uid` when it is an integer not yet taken, else its object
+    key (SillyTavern keys entries by uid), else the lowest free integer.
+    """
+    entries = document.get("entries")
+    if not isinstance(entries, dict):
+        raise BunzaiError("corrupt_file",
+                          f"{name or 'the file'} is not a SillyTavern world: `entries` is not an object",
+                          "a world file is {\"entries\": {\"<uid>\": {...}}}")
+    taken: set[str] = set()
+    out = []
+    for key, raw in entries.items():
+        if not isinstance(raw, dict):
+            raise BunzaiError("corrupt_file", f"{name or 'the file'}: world entry {key!r} is not an object",
+                              "each entry of a world file is an object")
+        uid: int | str | None = as_int(None)(raw.get("uid"))
+        if uid is None or str(uid) in taken:
+            uid = int(key) if _decimal(key) else key
+        if str(uid) in taken:
+            uid = _lowest_free(taken)
+        taken.add(str(uid))
+        out.append((key, uid, raw))
+    return out
+
+
+def _native_uids(uids: list[int | str]) -> list[int]:
+    """Integer uids for the file: integers (and their digit strings) kept, others numbered anew."""
+    keep = [uid if isinstance(uid, int) else int(uid) if _decimal(uid) else None
+            for uid in uids]
+    taken: set[str] = set()
+    out: list[int | None] = []
+    for uid in keep:
+        out.append(uid if uid is not None and str(uid) not in taken else None)
+        if uid is not None:
+            taken.add(str(uid))
+    for index, uid in enumerate(out):
+        if uid is None:
+            out[index] = _lowest_free(taken)
+            taken.add(str(out[index]))
+    return out  # type: ignore[return-value]
+
+
+def _lowest_free(taken: set[str]) -> int:
+    number = 0
+    while str(number) in taken:
+        number += 1
+    return number
+
+
+def _escrowed(piece: Any) -> dict | None:
+    original = piece.original
+    if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
+        return None
+    return original.document if isinstance(original.document.get("entries"), dict) else None
+
+
+register(SillyTavernWorld())

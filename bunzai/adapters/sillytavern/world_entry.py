@@ -1,0 +1,135 @@
+"""One SillyTavern world-info entry <-> one canonical LoreEntry, key by key.
+
+The defaults are SillyTavern's (`newWorldInfoEntryDefinition`), so sparse entries from
+older files read as SillyTavern reads them. Enums follow sillytavern-formats.md §2.3:
+positions 0-7, selectiveLogic 0-3, roles 0-2 (null reads as system).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.adapters.sillytavern.field_overlay import (
+    MISSING,
+    Field,
+    as_bool,
+    as_int,
+    as_object,
+    as_str,
+    choice,
+    omit_none,
+    reverse,
+)
+from bunzai.adapters.sillytavern.world_keys import decode_keys, encode_keys
+
+POSITIONS = {0: "before_char", 1: "after_char", 2: "an_top", 3: "an_bottom", 4: "at_depth",
+             5: "em_top", 6: "em_bottom", 7: "outlet"}
+SELECTIVE_LOGIC = {0: "and_any", 1: "not_all", 2: "not_any", 3: "and_all"}
+ROLES = {0: "system", 1: "user", 2: "assistant", "system": "system", "user": "user", "assistant": "assistant"}
+_ROLE_NUMBERS = {"system": 0, "user": 1, "assistant": 2}
+TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
+
+
+def _group_names(value: Any) -> list[str]:
+    if not isinstance(value, str):
+        return []
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def _delay_until_recursion(value: Any) -> bool | int:
+    # bool or a recursion level; 0/1 stay numbers so an int file keeps its ints.
+    if isinstance(value, bool):
+        return value
+    level = as_int(None, lo=0)(value)
+    return False if level is None else level
+
+
+def _triggers(value: Any) -> list[str]:
+    return [item for item in value if item in TRIGGERS] if isinstance(value, list) else []
+
+
+def _character_filter(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return None
+    return {"exclude": as_bool(False)(value.get("isExclude")), "names": _strings(value.get("names")),
+            "tags": _strings(value.get("tags"))}
+
+
+def _strings(items: Any) -> list[str]:
+    if not isinstance(items, list):
+        return []
+    return [str(item) for item in items if isinstance(item, (str, int)) and not isinstance(item, bool)]
+
+
+def _encode_character_filter(value: Any) -> Any:
+    if value is None:
+        return MISSING
+    return {"isExclude": value["exclude"], "names": value["names"], "tags": value["tags"]}
+
+
+def _encode_role(value: str) -> int:
+    return _ROLE_NUMBERS[value]
+
+
+def _encode_extensions(value: dict) -> Any:
+    return value or MISSING
+
+
+def _flag(native: str, path: str, default: bool = False) -> Field:
+    return Field(native, (path,), as_bool(default))
+
+
+def _nullable_bool(native: str, *path: str) -> Field:
+    # null = "use the global setting"; SillyTavern writes the null, and so do we.
+    return Field(native, path, as_bool(None))
+
+
+ENTRY_FIELDS: tuple[Field, ...] = (
+    Field("key", ("keys",), decode_keys, encode_keys),
+    Field("keysecondary", ("secondary_keys",), decode_keys, encode_keys),
+    Field("comment", ("title",), as_str("")),
+    Field("content", ("content",), as_str("")),
+    _flag("constant", "constant"),
+    _flag("vectorized", "vectorized"),
+    _flag("selective", "selective", True),
+    Field("selectiveLogic", ("selective_logic",), choice(SELECTIVE_LOGIC, "and_any"), reverse(SELECTIVE_LOGIC)),
+    Field("order", ("order",), as_int(100)),
+    Field("position", ("position",), choice(POSITIONS, "before_char"), reverse(POSITIONS)),
+    Field("disable", ("enabled",), lambda v: not as_bool(False)(v), lambda enabled: not enabled),
+    _flag("ignoreBudget", "ignore_budget"),
+    _flag("excludeRecursion", "exclude_recursion"),
+    _flag("preventRecursion", "prevent_recursion"),
+    _flag("matchPersonaDescription", "match_persona_description"),
+    _flag("matchCharacterDescription", "match_character_description"),
+    _flag("matchCharacterPersonality", "match_character_personality"),
+    _flag("matchCharacterDepthPrompt", "match_character_depth_prompt"),
+    _flag("matchScenario", "match_scenario"),
+    _flag("matchCreatorNotes", "match_creator_notes"),
+    Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
+    Field("probability", ("probability",), as_int(100, lo=0, hi=100)),
+    _flag("useProbability", "use_probability", True),
+    Field("depth", ("depth",), as_int(4, lo=0)),
+    Field("outletName", ("outlet",), as_str("")),
+    Field("group", ("group", "names"), _group_names, ",".join),
+    Field("groupOverride", ("group", "override"), as_bool(False)),
+    Field("groupWeight", ("group", "weight"), as_int(100, lo=0)),
+    _nullable_bool("useGroupScoring", "group", "use_group_scoring"),
+    Field("scanDepth", ("scan_depth",), as_int(None, lo=0)),
+    _nullable_bool("caseSensitive", "case_sensitive"),
+    _nullable_bool("matchWholeWords", "match_whole_words"),
+    Field("automationId", ("automation_id",), as_str("")),
+    Field("role", ("role",), choice(ROLES, "system"), _encode_role),
+    Field("sticky", ("sticky",), as_int(None, lo=0)),
+    Field("cooldown", ("cooldown",), as_int(None, lo=0)),
+    Field("delay", ("delay",), as_int(None, lo=0)),
+    Field("triggers", ("triggers",), _triggers),
+    Field("displayIndex", ("display_index",), as_int(None), omit_none),
+    Field("characterFilter", ("character_filter",), _character_filter, _encode_character_filter),
+    Field("extensions", ("extensions",), as_object, _encode_extensions),
+)
+"""In the order SillyTavern writes a new entry's keys."""
+
+
+def fresh_entry_extras(entry: dict) -> dict:
+    """Keys a new SillyTavern entry carries that the canonical entry does not name."""
+    return {"addMemo": bool(entry.get("title"))}
