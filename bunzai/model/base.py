@@ -96,7 +96,7 @@ class Escrow(Model):
     """
 
     format: str = Field(description="Adapter format id, e.g. sillytavern.card.v2.")
-    document: JsonValue = Field(default=None, description="The native JSON document, exactly as read.")
+    document: Any = Field(default=None, description="The native JSON document, exactly as read.")
     files: dict[str, AssetRef] = Field(
         default_factory=dict,
         description="Binary members kept byte-for-byte (archive members, image chunks), by their native name.",
