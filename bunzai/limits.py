@@ -139,3 +139,6 @@ MACRO_TEXT_MAX_BYTES = 8 * 1024 * 1024
 # Deepest nesting of macros inside macro arguments that is translated; real presets nest 2-3
 # levels, and a bound keeps hostile input from recursing without end.
 MACRO_NESTING_MAX = 16
+# Distinct token spellings whose parse is remembered per process. A preset repeats a few
+# hundred spellings thousands of times; 4096 holds them all in well under a megabyte.
+MACRO_TOKEN_CACHE = 4096

@@ -1,0 +1,208 @@
+"""Loading the per-engine macro catalogs (bunzai/catalogs/<engine>.yaml) into indexed objects.
+
+A catalog declares, for one engine, how its tokens are written (`syntax`) and what each of
+its own macros means (`macros`: one entry per form, with the canonical op from ops.py). A
+file may declare variants of its engine (SillyTavern's legacy regex engine beside Macros
+2.0): a variant overrides the syntax and keeps only the entries that are not restricted to
+another variant. Files are parsed on first use and cached for the life of the process.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from bunzai.errors import BunzaiError
+from bunzai.macros import ops
+
+ArgMode = Literal["one", "split", "comma"]
+_ARGS = re.compile(r"^(\d+)(?:-(\d+)|(\+))?$")
+
+
+@cache
+def _arg_range(args: str) -> tuple[int, int | None]:
+    m = _ARGS.match(args)
+    low = int(m.group(1))
+    return low, None if m.group(3) else int(m.group(2)) if m.group(2) else low
+
+
+class CommentSyntax(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    open: str
+    close: str
+    forbid: str = "{}"  # characters that would end or break the comment early
+
+
+class Syntax(BaseModel):
+    """How one engine recognises a token (reference/macros.md §2)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    fold: Literal["case", "case_strip"] = "case"  # case_strip also drops `_`, `-` and spaces
+    flags: str = ""  # flag characters that may precede a name, e.g. "!?~>#"
+    colon: ArgMode = "one"  # what follows a single `:` after the name
+    space: ArgMode = "one"  # what follows whitespace after the name
+    separators: tuple[str, ...] = ("::",)  # default separators an entry accepts
+    shorthand: str = ""  # variable shorthand prefixes, e.g. ".$@"
+    comment: CommentSyntax | None = None  # where a note can be left for the author
+
+
+class Entry(BaseModel):
+    """One form of one macro: a name (and aliases), an argument shape, and what it means."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    aliases: tuple[str, ...] = ()
+    args: str = "0"  # "0", "1", "0-1", "2-3", "1+"
+    sep: tuple[str, ...] | None = None  # separators this form accepts (default: the syntax's)
+    op: str | None = None  # absent: the meaning is matched by name (right only where engines agree)
+    when: Literal["numeric", "text"] | None = None  # all arguments numeric / not all numeric
+    first_arg: str | None = None  # a literal first argument that selects this form (`#each bot`)
+    split_commas: bool = False  # a single argument holding commas is a list of items
+    dice: Literal["strict", "loose"] | None = None  # strict: only NdS; loose: also a bare N
+    block: Literal["block", "optional", "branch"] | None = None
+    order: tuple[str, ...] | None = None  # the engine's argument order, in canonical names
+    status: str = "current"
+    only: str | None = None  # the one variant (engine id) this form belongs to
+    note: str = ""
+
+    @field_validator("args")
+    @classmethod
+    def _args_shape(cls, value: str) -> str:
+        if not _ARGS.match(value):
+            raise ValueError(f"args must look like 0, 1-2 or 1+, not {value!r}")
+        return value
+
+    @field_validator("op")
+    @classmethod
+    def _known_op(cls, value: str | None) -> str | None:
+        if value is not None and not ops.is_known(value):
+            raise ValueError(f"op {value!r} is neither in bunzai.macros.ops nor an x.<engine>.<what> id")
+        return value
+
+    @property
+    def min_args(self) -> int:
+        return _arg_range(self.args)[0]
+
+    @property
+    def max_args(self) -> int | None:
+        return _arg_range(self.args)[1]
+
+    def accepts_count(self, count: int) -> bool:
+        top = self.max_args
+        return count >= self.min_args and (top is None or count <= top)
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+class VariantFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    title: str
+    note: str = ""
+    syntax: dict = Field(default_factory=dict)
+
+
+class CatalogFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    engine: str
+    title: str
+    partial: bool = False
+    oracle: str  # the fact file in shared/corpus/macros/ this catalog is held against
+    note: str = ""
+    syntax: Syntax
+    variants: dict[str, VariantFile] = Field(default_factory=dict)
+    macros: list[Entry]
+
+
+@dataclass
+class Catalog:
+    """One engine's catalog, indexed by folded spelling and by op."""
+
+    engine: str
+    title: str
+    partial: bool
+    oracle: str
+    note: str
+    syntax: Syntax
+    entries: list[Entry]
+    by_key: dict[str, list[Entry]] = field(default_factory=dict)
+    by_op: dict[str, list[Entry]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for entry in self.entries:
+            for spelling in entry.spellings:
+                self.by_key.setdefault(self.fold(spelling), []).append(entry)
+            if entry.op:
+                self.by_op.setdefault(entry.op, []).append(entry)
+
+    def fold(self, name: str) -> str:
+        """The engine's own name normalisation: what two spellings it treats as one."""
+        key = name.lower()
+        if self.syntax.fold == "case_strip":
+            key = key.replace("_", "").replace("-", "").replace(" ", "")
+        return key
+
+    def seps(self, entry: Entry) -> tuple[str, ...]:
+        return entry.sep if entry.sep is not None else self.syntax.separators
+
+
+def catalog_files() -> list[str]:
+    """The catalog files shipped in the package (blocks.yaml is not a macro catalog)."""
+    folder = resources.files("bunzai") / "catalogs"
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".yaml") and p.name != "blocks.yaml")
+
+
+def load_yaml_text(text: str, what: str):
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return YAML(typ="safe", pure=True).load(text)
+    except YAMLError as error:
+        raise BunzaiError("internal", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
+
+
+def catalogs_from_document(doc: dict, what: str) -> dict[str, Catalog]:
+    """The engine (and its variants) a parsed catalog document declares."""
+    from pydantic import ValidationError
+
+    try:
+        parsed = CatalogFile.model_validate(doc)
+    except ValidationError as error:
+        raise BunzaiError("internal", f"{what} does not validate: {error.errors()[0]['msg']} at {error.errors()[0]['loc']}") from None
+    found = {parsed.engine: _catalog(parsed, parsed.engine, parsed.title, parsed.note, parsed.syntax)}
+    for variant, spec in parsed.variants.items():
+        syntax = parsed.syntax.model_copy(update=spec.syntax)
+        found[variant] = _catalog(parsed, variant, spec.title, spec.note, Syntax.model_validate(syntax.model_dump()))
+    return found
+
+
+def _catalog(parsed: CatalogFile, engine: str, title: str, note: str, syntax: Syntax) -> Catalog:
+    entries = [e for e in parsed.macros if e.only in (None, engine)]
+    return Catalog(engine, title, parsed.partial, parsed.oracle, note, syntax, entries)
+
+
+@cache
+def all_catalogs() -> dict[str, Catalog]:
+    """Every engine bunzai models, by id (parsed once per process)."""
+    folder = resources.files("bunzai") / "catalogs"
+    found: dict[str, Catalog] = {}
+    for name in catalog_files():
+        text = (folder / name).read_text(encoding="utf-8")
+        found.update(catalogs_from_document(load_yaml_text(text, name), name))
+    return found
+
+
+def catalog_for(engine: str) -> Catalog | None:
+    """The catalog of an engine, or None where bunzai does not model it (answers: unchecked)."""
+    return all_catalogs().get(engine.lower())
+
+
+def engine_ids() -> list[str]:
+    return sorted(all_catalogs())

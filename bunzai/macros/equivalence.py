@@ -1,0 +1,216 @@
+"""The join on meaning: which entry a token is in its engine, and how another engine says the same.
+
+Nothing here names an engine. A token is resolved in its own catalog (by folded name,
+argument count, separator and shape), its op is looked up in the target catalog, and each
+candidate spelling is checked by reading it back with the target's own syntax: a spelling is
+only offered if the target would understand it as the same op. Adding an engine is adding a
+catalog file; every direction then follows.
+"""
+
+from __future__ import annotations
+
+from bunzai.limits import MACRO_CANDIDATES_MAX
+from bunzai.macros import ops
+from bunzai.macros.catalog import Catalog, Entry, all_catalogs
+from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token, split_top
+
+
+def resolve(cat: Catalog, token: Token, *, paired: bool | None = None) -> Entry | None:
+    """The catalog entry this engine would run for `token`, or None if it has no such macro."""
+    if token.closing:
+        return None
+    entries = cat.by_key.get(cat.fold(token.name))
+    if not entries:
+        return None
+    paired = token.paired if paired is None else paired
+    fallback = None
+    for entry in entries:
+        args = token.args
+        if entry.first_arg is not None:
+            if not args or args[0].strip().lower() != entry.first_arg:
+                continue
+            args = args[1:]
+        if not entry.accepts_count(len(args)):
+            continue
+        if args and token.shorthand is None and token.name != "//" and token.sep not in cat.seps(entry):
+            continue
+        if entry.when == "numeric" and not token.all_numeric():
+            continue
+        if entry.when == "text" and token.all_numeric():
+            continue
+        is_block = entry.block in ("block", "optional")
+        if paired and is_block or not paired and entry.block != "block":
+            return entry
+        fallback = fallback or entry
+    # A block written around a macro that has no scoped form: the opener still means this.
+    return fallback if paired else None
+
+
+def is_shorthand(cat: Catalog, entry: Entry) -> bool:
+    return bool(cat.syntax.shorthand) and entry.name[:1] in cat.syntax.shorthand and (
+        entry.name[1:] == "" or entry.name[1:] in SHORTHAND_OPERATORS
+    )
+
+
+def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name: str | None = None) -> str | None:
+    """The token `entry` written with `args` in this engine's punctuation; None if it cannot be."""
+    flags = "".join(f for f in flags if f in cat.syntax.flags)
+    if is_shorthand(cat, entry):
+        prefix, operator = entry.name[0], entry.name[1:]
+        if not args:
+            return None
+        if operator in ("", "++", "--"):
+            return "{{" + flags + prefix + args[0] + operator + "}}" if len(args) == 1 else None
+        if len(args) != 2:
+            return None
+        return "{{" + flags + f"{prefix}{args[0]} {operator} {args[1]}" + "}}"
+    if entry.first_arg is not None:
+        args = [entry.first_arg, *args]
+    name = name or entry.name
+    if entry.name == "//":
+        return "{{// " + args[0] + "}}" if args else "{{//}}"
+    if not args:
+        return "{{" + flags + name + "}}"
+    for sep in cat.seps(entry):
+        if sep == "::":
+            return "{{" + flags + name + "::" + "::".join(args) + "}}"
+        mode = cat.syntax.colon if sep == ":" else cat.syntax.space
+        if mode == "one":
+            if len(args) != 1:
+                continue
+            return "{{" + flags + name + sep + args[0] + "}}"
+        if mode == "comma":
+            lead = ": " if sep == ":" else " "
+            if any("," in a for a in args):
+                continue
+            return "{{" + flags + name + lead + ", ".join(args) + "}}"
+        if sep == " " and any(not a or any(c.isspace() for c in a) for a in args):
+            continue
+        return "{{" + flags + name + sep + sep.join(args) + "}}"
+    return None
+
+
+def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
+    """A token's arguments in canonical order, with comma lists split where the engine does."""
+    args = list(args)
+    if entry.first_arg is not None:
+        args = args[1:]
+    if entry.split_commas and len(args) == 1 and "," in args[0]:
+        args = [a.strip() for a in split_top(args[0], ",")]
+    if entry.order and entry.op and len(args) == len(entry.order):
+        names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
+        by_name = dict(zip(entry.order, args))
+        if set(by_name) == set(names):
+            args = [by_name[n] for n in names]
+    return args
+
+
+def engine_args(entry: Entry, args: list[str]) -> list[str]:
+    """Canonical arguments put in this entry's order and dialect."""
+    args = list(args)
+    if entry.order and entry.op and len(args) == len(entry.order):
+        names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
+        by_name = dict(zip(names, args))
+        if set(by_name) == set(entry.order):
+            args = [by_name[n] for n in entry.order]
+    if entry.dice == "strict" and len(args) == 1 and args[0].strip().isdigit():
+        args = [f"1d{args[0].strip()}"]
+    return args
+
+
+def _ranked(cat: Catalog, entries: list[Entry], written: str, shorthand: bool) -> list[Entry]:
+    def rank(entry: Entry):
+        same_name = any(cat.fold(s) == cat.fold(written) for s in entry.spellings)
+        return (
+            not same_name,
+            is_shorthand(cat, entry) != shorthand,
+            entry.status != "current",
+        )
+
+    return sorted(entries, key=rank)
+
+
+def portable_spelling(target: Catalog, op: str, token: Token, args: list[str], *, paired: bool) -> tuple[Entry, str] | None:
+    """How the target writes `op` with these canonical args, checked by reading it back."""
+    for entry in _ranked(target, target.by_op.get(op, []), token.name, token.shorthand is not None):
+        is_block = entry.block in ("block", "optional")
+        if paired and not is_block or not paired and entry.block == "block":
+            continue
+        these = engine_args(entry, args)
+        names = [s for s in entry.spellings if target.fold(s) == target.fold(token.name)] or [entry.name]
+        text = spell(target, entry, these, flags=token.flags, name=names[0])
+        if text is None:
+            continue
+        back = resolve(target, parse_token(text, 0, target.syntax), paired=paired)
+        if back is not None and back.op == op:
+            return entry, text
+    return None
+
+
+def by_name(target: Catalog, token: Token, *, paired: bool) -> Entry | None:
+    """The target's reading of the token exactly as written (how a collision is found)."""
+    return resolve(target, parse_token(token.raw, 0, target.syntax), paired=paired)
+
+
+def example(cat: Catalog, entry: Entry) -> str:
+    """A spelled example of an entry, with its canonical argument names as placeholders."""
+    names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)] if entry.op else []
+    want = max(entry.min_args, min(len(names), entry.max_args if entry.max_args is not None else len(names)))
+    placeholders = (names or ["x"] * want)[:want] if want else []
+    placeholders += ["x"] * (want - len(placeholders))
+    if entry.when == "numeric":
+        placeholders = [str(1 + 9 * i) for i in range(len(placeholders))]  # 1, 10: a range's ends
+    return spell(cat, entry, engine_args(entry, placeholders)) or "{{" + entry.name + "}}"
+
+
+def candidates(target: Catalog, op: str | None) -> list[dict]:
+    """Same-family alternatives the target has, nearest first (same verb, then same scope)."""
+    if not op:
+        return []
+    family = ops.family_of(op)
+    prefix, verb = op.rsplit(".", 1)[0], op.rsplit(".", 1)[-1]
+    found = []
+    seen = set()
+    for other_op, entries in target.by_op.items():
+        if other_op == op or ops.family_of(other_op) != family:
+            continue
+        entry = entries[0]
+        if entry.name in seen:
+            continue
+        seen.add(entry.name)
+        o_prefix, o_verb = other_op.rsplit(".", 1)[0], other_op.rsplit(".", 1)[-1]
+        stem = o_verb.split("_")[0] == verb.split("_")[0]
+        found.append(((o_verb != verb, not stem, o_prefix != prefix, other_op), {"op": other_op, "form": example(target, entry)}))
+    found.sort(key=lambda pair: pair[0])
+    return [c for _, c in found[:MACRO_CANDIDATES_MAX]]
+
+
+def _cross_key(name: str) -> str:
+    """A spelling compared across engines: case, `_`, `-` and spaces ignored."""
+    return name.lower().replace("_", "").replace("-", "").replace(" ", "")
+
+
+def unannotated_divergence(catalogs: dict[str, Catalog] | None = None) -> list[dict]:
+    """Names several engines share, with differing shapes, where some side declares no op.
+
+    Such a name would be matched by name alone across engines whose forms disagree, which is
+    exactly where name matching is wrong. The suite asserts this list is empty.
+    """
+    catalogs = all_catalogs() if catalogs is None else catalogs
+    shared: dict[str, dict[str, list[Entry]]] = {}
+    for engine, cat in catalogs.items():
+        for entry in cat.entries:
+            for spelling in entry.spellings:
+                shared.setdefault(_cross_key(spelling), {}).setdefault(engine, []).append(entry)
+    found = []
+    for key, per_engine in sorted(shared.items()):
+        if len(per_engine) < 2:
+            continue
+        shapes = {e: sorted({(x.args, x.block or "") for x in entries}) for e, entries in per_engine.items()}
+        if len({tuple(s) for s in shapes.values()}) < 2:
+            continue
+        bare = sorted(e for e, entries in per_engine.items() if any(x.op is None for x in entries))
+        if bare:
+            found.append({"name": key, "shapes": {e: [f"{a}{' ' + b if b else ''}" for a, b in s] for e, s in shapes.items()},
+                          "unannotated": bare})
+    return found

@@ -1,0 +1,85 @@
+"""`macro-lookup`: what a macro means in its engine, and what it becomes on another platform."""
+
+from __future__ import annotations
+
+from bunzai.errors import BunzaiError
+from bunzai.macros import ops
+from bunzai.macros.catalog import Catalog, Entry, all_catalogs, catalog_for, engine_ids
+from bunzai.macros.equivalence import example
+from bunzai.macros.syntax import parse_token
+
+
+def describe_entry(cat: Catalog, entry: Entry) -> dict:
+    doc = {
+        "name": entry.name,
+        "form": example(cat, entry),
+        "args": entry.args,
+        "op": entry.op,
+        "family": ops.family_of(entry.op) if entry.op else None,
+        "means": ops.OPS[entry.op].summary if entry.op in ops.OPS else None,
+    }
+    if entry.aliases:
+        doc["aliases"] = list(entry.aliases)
+    if entry.block:
+        doc["block"] = entry.block
+    if entry.status != "current":
+        doc["status"] = entry.status
+    if entry.note:
+        doc["note"] = entry.note
+    return doc
+
+
+def _matching(cat: Catalog, name: str) -> list[Entry]:
+    key = cat.fold(name.strip().strip("{}").strip())
+    return cat.by_key.get(key, [])
+
+
+def _engine(engine: str) -> Catalog:
+    cat = catalog_for(engine)
+    if cat is None:
+        raise BunzaiError("not_found", f"bunzai has no macro catalog for {engine!r}",
+                          f"known engines: {', '.join(engine_ids())}")
+    return cat
+
+
+def macro_lookup(name: str, engine: str | None = None, to: str | None = None) -> dict:
+    """The forms of `name` in one engine (or every engine that has it), and their fate on `to`."""
+    from bunzai.macros.translate import translate_text
+
+    name = name.strip()
+    bare = name[2:-2] if name.startswith("{{") and name.endswith("}}") else name
+    cats = [_engine(engine)] if engine else list(all_catalogs().values())
+    target = _engine(to) if to else None
+    found = []
+    for cat in cats:
+        head = parse_token("{{" + bare + "}}", 0, cat.syntax).name
+        entries = _matching(cat, head)
+        if not entries:
+            continue
+        row = {"engine": cat.engine, "forms": [describe_entry(cat, e) for e in entries]}
+        if cat.partial:
+            row["partial"] = True
+        if target is not None:
+            row["on"] = {"engine": target.engine, "forms": [_fate(cat, e, target, translate_text) for e in entries]}
+        found.append(row)
+    if not found:
+        raise BunzaiError("not_found", f"no catalog declares a macro named {bare!r}" + (f" in {engine}" if engine else ""),
+                          "check the spelling, or list an engine's macros with `bunzai macro engines`")
+    return {"name": bare, "engines": found}
+
+
+def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
+    """Translate the entry's own example form and report what happens to it."""
+    form = example(cat, entry)
+    if entry.block == "block":
+        form = form + "…{{/" + entry.name.lstrip("#:") + "}}"
+    result = translate_text(form, cat.engine, target.engine)
+    verdict = result.verdicts[0] if result.verdicts else {"verdict": "unknown"}
+    doc = {"form": form, "verdict": verdict["verdict"], "op": entry.op}
+    for key in ("to", "target_op", "candidates", "note", "comment"):
+        if key in verdict:
+            doc[key] = verdict[key]
+    same_op = target.by_op.get(entry.op or "", [])
+    if same_op:
+        doc["target_forms"] = [example(target, e) for e in same_op[:4]]
+    return doc

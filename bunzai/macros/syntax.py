@@ -1,0 +1,194 @@
+"""Reading `{{...}}` tokens the way a given engine reads them.
+
+A token is found by balanced braces (so `{{setvar::x::{{char}}}}` is one token whose second
+argument holds another), then split into flags, name and arguments by the engine's declared
+syntax (catalog `syntax:`): which flag characters exist, what a single `:` or a space after
+the name introduces, and which variable shorthand prefixes it has. Openers and `{{/name}}`
+closers are paired here, so a translator knows each block's body and its else markers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from bunzai.limits import MACRO_TOKEN_CACHE
+from bunzai.macros.catalog import Syntax
+
+_NAME = re.compile(r":?[^\s:]+")
+# The operators of the variable shorthand, longest first so `||=` wins over `||`.
+SHORTHAND_OPERATORS = ("||=", "??=", "+=", "-=", "==", "!=", ">=", "<=", "++", "--", "||", "??", "=", ">", "<")
+_SHORTHAND = re.compile(
+    r"^(?P<var>[A-Za-z_][\w-]*)\s*(?P<op>" + "|".join(re.escape(o) for o in SHORTHAND_OPERATORS) + r")?\s*(?P<value>.*)$",
+    re.S,
+)
+_NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
+
+
+@dataclass
+class Token:
+    start: int
+    end: int
+    raw: str
+    flags: str = ""
+    name: str = ""
+    args: list[str] = field(default_factory=list)
+    sep: str | None = None
+    closing: bool = False
+    shorthand: str | None = None  # the catalog name of a shorthand form, e.g. ".||="
+    partner: int | None = None  # index of the matching closer (on an opener) or opener (on a closer)
+    parent: int | None = None  # index of the innermost open block this token sits in
+
+    @property
+    def paired(self) -> bool:
+        return self.partner is not None and not self.closing
+
+    def all_numeric(self) -> bool:
+        return bool(self.args) and all(_NUMBER.match(a) for a in self.args)
+
+
+def find_tokens(text: str) -> list[tuple[int, int]]:
+    """Spans of the outermost `{{...}}` tokens, braces balanced; an unclosed `{{` is text."""
+    spans = []
+    pos = 0
+    find = text.find
+    while True:
+        start = find("{{", pos)
+        if start < 0:
+            return spans
+        depth = 1
+        i = start + 2
+        while depth:
+            nxt_open = find("{{", i)
+            nxt_close = find("}}", i)
+            if nxt_close < 0:
+                return spans
+            if 0 <= nxt_open < nxt_close:
+                depth += 1
+                i = nxt_open + 2
+            else:
+                depth -= 1
+                i = nxt_close + 2
+        spans.append((start, i))
+        pos = i
+
+
+def split_top(text: str, sep: str) -> list[str]:
+    """Split on `sep`, but never inside a nested `{{...}}`."""
+    if "{{" not in text:
+        return text.split(sep)
+    parts, depth, last, i = [], 0, 0, 0
+    while i < len(text):
+        if text.startswith("{{", i):
+            depth += 1
+            i += 2
+        elif text.startswith("}}", i) and depth:
+            depth -= 1
+            i += 2
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[last:i])
+            i += len(sep)
+            last = i
+        else:
+            i += 1
+    parts.append(text[last:])
+    return parts
+
+
+def _args_after(body: str, mode: str, sep: str) -> list[str]:
+    if mode == "one":
+        return [body.strip() if sep == " " else body]
+    if mode == "comma":
+        return [a.strip() for a in split_top(body, ",")]
+    if sep == " ":
+        return body.split()
+    return split_top(body, sep)
+
+
+def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
+    """Flags, name and arguments of one token, as this engine reads them."""
+    token = Token(start, start + len(raw), raw)
+    s = raw[2:-2].strip()
+    while s and syntax.flags and s[0] in syntax.flags and len(s) > 1 and not s.startswith("//"):
+        token.flags += s[0]
+        s = s[1:].lstrip()
+    if s.startswith("//"):
+        token.name = "//"
+        rest = s[2:].strip()
+        token.args = [rest] if rest else []
+        token.sep = " " if rest else None
+        return token
+    if s.startswith("/") and len(s) > 1:
+        token.closing = True
+        token.name = s[1:].strip()
+        return token
+    if syntax.shorthand and s[:1] in syntax.shorthand:
+        match = _SHORTHAND.match(s[1:])
+        if match:
+            operator = match.group("op") or ""
+            token.shorthand = s[0] + operator
+            token.name = token.shorthand
+            token.args = [match.group("var")]
+            value = match.group("value").strip()
+            if value or operator in ("=", "+=", "-=", "||", "??", "||=", "??=", "==", "!=", ">", ">=", "<", "<="):
+                token.args.append(value)
+            return token
+    match = _NAME.match(s)
+    if not match:
+        token.name = s
+        return token
+    token.name = match.group(0)
+    rest = s[match.end():]
+    if rest.startswith("::"):
+        token.sep = "::"
+        token.args = split_top(rest[2:], "::")
+    elif rest.startswith(":"):
+        token.sep = ":"
+        token.args = _args_after(rest[1:], syntax.colon, ":")
+    elif rest.strip():
+        body = rest.strip()
+        if syntax.space == "one" and "::" in body and len(split_top(body, "::")) > 1:
+            # `{{if cond::text}}`: a space after the name, then `::`-separated arguments.
+            token.sep = "::"
+            token.args = split_top(body, "::")
+        else:
+            token.sep = " "
+            token.args = _args_after(body, syntax.space, " ")
+    return token
+
+
+@lru_cache(maxsize=MACRO_TOKEN_CACHE)
+def _parsed(raw: str, syntax: Syntax) -> Token:
+    return parse_token(raw, 0, syntax)
+
+
+def tokenize(text: str, syntax: Syntax, fold) -> list[Token]:
+    """Every top-level token of `text`, with block openers and closers paired by folded name."""
+    tokens = []
+    for a, b in find_tokens(text):
+        seen = _parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
+        tokens.append(Token(a, b, seen.raw, seen.flags, seen.name, list(seen.args), seen.sep, seen.closing, seen.shorthand))
+    # Only a name that some closer names can open a block; the rest never enter the stack.
+    closed = {fold(t.name).lstrip("#:") for t in tokens if t.closing}
+    open_stack: list[int] = []
+    for index, token in enumerate(tokens):
+        token.parent = open_stack[-1] if open_stack else None
+        if not closed:
+            continue
+        if token.closing:
+            key = fold(token.name)
+            for depth in range(len(open_stack) - 1, -1, -1):
+                opener = tokens[open_stack[depth]]
+                if fold(opener.name.lstrip("#:")) == key.lstrip("#:") or fold(opener.name) == key:
+                    opener.partner, token.partner = index, open_stack[depth]
+                    token.parent = opener.parent
+                    del open_stack[depth:]
+                    break
+        elif token.shorthand is None and token.name != "//" and fold(token.name).lstrip("#:") in closed:
+            open_stack.append(index)
+    # Openers never closed are plain tokens: their children belong to the enclosing block.
+    for token in tokens:
+        while token.parent is not None and tokens[token.parent].partner is None:
+            token.parent = tokens[token.parent].parent
+    return tokens

@@ -1,0 +1,252 @@
+"""Translating macro text from one engine to another, with one verdict per token.
+
+Verdicts:
+- `portable`: the target has the same op; the token is re-spelled in its punctuation and form.
+- `collision`: the target reads the token as written as a different op; it is left as
+  written and flagged (a blind re-spelling would change what the prompt says).
+- `absent`: the target has neither; the token is removed and same-family candidates are named
+  (ops that must survive, like `{{original}}`, are kept and still reported).
+- `flatten`: a block the target cannot express; the body of its first branch is kept, the
+  scaffolding removed, and the dropped condition left as a comment in the target's own comment
+  syntax (never holding a brace), or only in this report where the target has no comments.
+- `unknown`: the source catalog does not know the token; it is left as written.
+An engine bunzai does not model answers `checked: false`: unknown, never clean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bunzai.limits import MACRO_NESTING_MAX
+from bunzai.macros import ops
+from bunzai.macros.catalog import Catalog, Entry, catalog_for
+from bunzai.macros.equivalence import by_name, candidates, canonical_args, portable_spelling, resolve, spell
+from bunzai.macros.syntax import Token, tokenize
+
+VERDICTS = ("portable", "collision", "absent", "flatten", "unknown")
+
+
+@dataclass
+class Translation:
+    text: str
+    verdicts: list[dict] = field(default_factory=list)
+    checked: bool = True
+    reason: str = ""
+
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(VERDICTS, 0)
+        for verdict in self.verdicts:
+            counts[verdict["verdict"]] += 1
+        return counts
+
+    def to_json(self) -> dict:
+        doc = {"checked": self.checked, "text": self.text, "counts": self.counts(), "verdicts": self.verdicts}
+        if self.reason:
+            doc["reason"] = self.reason
+        return doc
+
+
+def translate_text(text: str, source_engine: str, target_engine: str) -> Translation:
+    """`text` written for `source_engine`, rewritten for `target_engine`, with its verdicts."""
+    source, target = catalog_for(source_engine), catalog_for(target_engine)
+    missing = [e for e, c in ((source_engine, source), (target_engine, target)) if c is None]
+    if missing:
+        return Translation(text, [], False, f"bunzai has no macro catalog for {', '.join(missing)}: the macros are unchecked")
+    if "{{" not in text:
+        return Translation(text, [], True)
+    out, verdicts = _Translator(source, target).run(text, 0)
+    return Translation(out, verdicts, True)
+
+
+class _Translator:
+    def __init__(self, source: Catalog, target: Catalog) -> None:
+        self.source = source
+        self.target = target
+        # Identical plain tokens get identical answers; presets repeat {{char}} thousands of times.
+        self.memo: dict[str, tuple[str | None, list[dict]]] = {}
+        self.entries: dict[tuple[str, bool], Entry | None] = {}
+
+    def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
+        tokens = tokenize(text, self.source.syntax, self.source.fold)
+        entries = [self.resolved(t) for t in tokens]
+        edits: dict[int, str] = {}  # token index -> replacement text
+        cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
+        skipped: set[int] = set()
+        verdicts: list[dict] = []
+        for i, token in enumerate(tokens):
+            if i in skipped or token.closing:
+                continue
+            entry = entries[i]
+            if entry is None:
+                if token.name in ("else", ":else", "#else") or token.raw.strip("{} ").startswith("/"):
+                    continue  # a stray marker is scaffolding of nothing: leave it
+                verdicts.append(_verdict("unknown", token, None, note=f"{self.source.engine} has no macro read this way; left as written"))
+                continue
+            if token.paired and entry.block in ("block", "optional"):
+                args, inner = self.nested(token, depth)
+                verdicts.extend(inner)
+                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped))
+                continue
+            replacement, found = self.plain(token, entry, depth)
+            if replacement is not None:
+                edits[i] = replacement
+            verdicts.extend(found)
+        return _apply(text, tokens, edits, cuts), verdicts
+
+    def resolved(self, token: Token) -> Entry | None:
+        key = (token.raw, token.paired)
+        if key not in self.entries:
+            self.entries[key] = resolve(self.source, token)
+        return self.entries[key]
+
+    def nested(self, token: Token, depth: int) -> tuple[list[str], list[dict]]:
+        """Arguments with the macros inside them translated first."""
+        if depth >= MACRO_NESTING_MAX or not any("{{" in a for a in token.args):
+            return list(token.args), []
+        args, found = [], []
+        for arg in token.args:
+            text, verdicts = self.run(arg, depth + 1) if "{{" in arg else (arg, [])
+            args.append(text)
+            for verdict in verdicts:
+                verdict["at"] = token.start
+            found.extend(verdicts)
+        return args, found
+
+    def plain(self, token: Token, entry: Entry, depth: int) -> tuple[str | None, list[dict]]:
+        """A non-block token and the macros nested in it; identical tokens are answered once."""
+        if token.raw in self.memo:
+            replacement, found = self.memo[token.raw]
+            return replacement, [{**v, "at": token.start} for v in found]
+        args, found = self.nested(token, depth)
+        replacement, verdict = self.judge(token, entry, args)
+        found = [*found, verdict]
+        self.memo[token.raw] = (replacement, found)
+        return replacement, [{**v, "at": token.start} for v in found]
+
+    def judge(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
+        """The verdict on one non-block token, and what replaces it (None: left as written)."""
+        source, target = self.source, self.target
+        op = entry.op
+        if op is None:
+            return self.by_same_name(token, entry, args)
+        canon = canonical_args(source, entry, args)
+        found = portable_spelling(target, op, token, canon, paired=False)
+        if found is not None:
+            t_entry, text = found
+            notes = [n for n in (t_entry.note,) if n]
+            same = by_name(target, token, paired=False)
+            if same is not None and same.op != op and text != token.raw:
+                notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
+            return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
+        same = by_name(target, token, paired=False)
+        if same is not None and same.op != op:
+            return None, _verdict("collision", token, op, target_op=same.op, candidates=candidates(target, op),
+                                  note=f"{target.engine} reads this as {same.op or 'its own ' + same.name}, not {op}: left as written")
+        if same is not None:
+            return None, _verdict("portable", token, op, to=token.raw, note=same.note)
+        if ops.keeps_unresolved(op):
+            return None, _verdict("absent", token, op, kept=True, candidates=candidates(target, op),
+                                  note=f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed")
+        return "", _verdict("absent", token, op, candidates=candidates(target, op),
+                            note=f"{target.engine} has no {op}: removed")
+
+    def by_same_name(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
+        """An entry declaring no op: matched by name, which the gate allows only where engines agree."""
+        t_entry = by_name(self.target, token, paired=False)
+        if t_entry is not None:
+            text = spell(self.target, t_entry, args, flags=token.flags) or token.raw
+            return text, _verdict("portable", token, t_entry.op, to=text, note="matched by name (no op declared)")
+        return "", _verdict("absent", token, None, note=f"{self.target.engine} has no macro named {entry.name}: removed")
+
+    def block(self, i: int, tokens: list[Token], entries: list[Entry | None], args: list[str],
+              edits: dict[int, str], cuts: list, skipped: set[int]) -> dict:
+        """A paired opener: re-spell the whole block, or flatten it to its first branch."""
+        token, entry, target = tokens[i], entries[i], self.target
+        closer = token.partner
+        branches = [j for j in range(i + 1, closer) if tokens[j].parent == i and not tokens[j].closing
+                    and entries[j] is not None and entries[j].op in ("cond.else", "cond.elseif")]
+        else_closers = [j for j in range(i + 1, closer) if tokens[j].closing and tokens[j].parent == i
+                        and tokens[j].partner in branches]
+        op = entry.op
+        skipped.update(branches)
+        skipped.update(else_closers)
+        canon = canonical_args(self.source, entry, args)
+        found = portable_spelling(target, op, token, canon, paired=True) if op else None
+        t_else = self.else_spelling(entries, branches)
+        if found is not None and t_else is not False:
+            t_entry, text = found
+            edits[i] = text
+            close = "{{/" + t_entry.name.lstrip("#:") + "}}"
+            for j in else_closers:
+                edits[j] = ""
+            for j in branches:
+                edits[j] = t_else[0]
+            if branches and t_else[1]:
+                close = t_else[1] + close
+            edits[closer] = close
+            return _verdict("portable", token, op, to=text, note=t_entry.note)
+        # Flatten: keep the first branch, drop the rest and the scaffolding.
+        edits[i] = self.note(token, "kept its first branch" if op and op.startswith("cond.") else "kept its body")
+        edits[closer] = ""
+        if branches:
+            first = branches[0]
+            cuts.append((tokens[first].start, tokens[closer].start))
+            skipped.update(j for j in range(first, closer))
+        condition = " ".join(args).strip()
+        comment = edits[i] or None
+        return _verdict("flatten", token, op, to=comment or "",
+                        dropped=("the condition and the other branches" if branches else "the condition") if op and op.startswith("cond.") else "the block's scaffolding",
+                        condition=_brace_free(condition), comment=comment,
+                        note=f"{target.engine} cannot express {op or entry.name} as a block; the body of the first branch is kept"
+                             + ("" if comment else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"))
+
+    def else_spelling(self, entries: list[Entry | None], branches: list[int]):
+        """(marker, text before the closer) for the target's else; False if it has none."""
+        if not branches:
+            return ("", "")
+        if any(entries[j].op == "cond.elseif" for j in branches) and not self.target.by_op.get("cond.elseif"):
+            return False
+        t_entries = self.target.by_op.get("cond.else", [])
+        if not t_entries:
+            return False
+        t_else = t_entries[0]
+        marker = "{{" + t_else.name + "}}"
+        if t_else.block == "block":
+            return (marker, "{{/" + t_else.name.lstrip("#:") + "}}")
+        return (marker, "")
+
+    def note(self, token: Token, kept: str) -> str:
+        """The dropped opener, as a comment the target will not run: no braces inside."""
+        comment = self.target.syntax.comment
+        if comment is None:
+            return ""
+        body = _brace_free(f"bunzai: dropped {token.raw[2:-2].strip()}; {kept}")
+        body = "".join(c for c in body if c not in comment.forbid)
+        return comment.open + body + comment.close
+
+
+def _brace_free(text: str) -> str:
+    return text.replace("{", "").replace("}", "")
+
+
+def _verdict(kind: str, token: Token, op: str | None, **extra) -> dict:
+    verdict = {"verdict": kind, "token": token.raw, "at": token.start, "op": op}
+    verdict.update({k: v for k, v in extra.items() if v not in (None, "", [])})
+    return verdict
+
+
+def _apply(text: str, tokens: list[Token], edits: dict[int, str], cuts: list[tuple[int, int]]) -> str:
+    if not edits and not cuts:
+        return text
+    pieces = [(tokens[i].start, tokens[i].end, rep) for i, rep in edits.items()]
+    pieces += [(a, b, "") for a, b in cuts]
+    pieces.sort()
+    out, pos = [], 0
+    for start, end, rep in pieces:
+        if start < pos:
+            continue  # inside a removed branch
+        out.append(text[pos:start])
+        out.append(rep)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
