@@ -116,7 +116,9 @@ class Adapter:
         """How sure this adapter is that it reads the file: 0.0 (no) to 1.0 (certain).
 
         `parsed` is the JSON/YAML document for text files (parsed once, within limits) and
-        None for images and archives. Sniffing never raises.
+        None for images and archives. Sniffing raises only a BunzaiError, and only when the
+        container is damaged or hostile (corrupt_file, unsafe_archive): inspect then reports
+        that error instead of "unrecognized" when no other adapter claims the file.
         """
         return 0.0
 

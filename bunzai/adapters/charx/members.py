@@ -1,0 +1,105 @@
+"""Archive member names in a CHARX: `embeded://` resolution, file types, and names to write.
+
+An asset uri `embeded://<path>` (one d, as the spec spells it) names a member. RisuAI sets
+the uri before it sanitizes the file name, so a uri may dangle: it is resolved by exact
+path, then by basename, then by the basename as RisuAI sanitizes it. Among several
+candidates the smallest name wins, so resolution never depends on the archive's order.
+Written names are ASCII (the spec asks for it): other characters are percent-encoded.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+EMBEDDED = "embeded://"
+_ALSO_EMBEDDED = "embedded://"  # the natural spelling, seen in hand-made cards
+CARD_MEMBER = "card.json"
+_EXT = re.compile(r"^[a-z0-9]{1,10}$")
+_RISU_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+_SAFE_CHARS = " !'()+,-.;=@[]_~"
+_MIME = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif",
+         "avif": "image/avif", "apng": "image/apng", "mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav",
+         "flac": "audio/flac", "mp4": "video/mp4", "webm": "video/webm", "json": "application/json"}
+# The spec's recommended folders, by what the file is (assets/{type}/{folder}/).
+_FOLDERS = {"images": ("png", "jpg", "jpeg", "webp", "gif", "avif", "apng", "bmp", "svg"),
+            "audio": ("mp3", "wav", "ogg", "flac", "m4a", "opus"), "video": ("mp4", "webm", "mov", "avi", "mkv"),
+            "fonts": ("otf", "ttf", "woff", "woff2"), "code": ("js", "ts", "lua"), "ai": ("safetensors", "onnx"),
+            "3d": ("mmd", "obj", "glb", "gltf"), "l2d": ("moc3",)}
+
+
+def embedded_path(uri: object) -> str | None:
+    """The member path an `embeded://` uri names, or None for any other uri."""
+    if isinstance(uri, str):
+        for prefix in (EMBEDDED, _ALSO_EMBEDDED):
+            if uri.startswith(prefix):
+                return uri[len(prefix):]
+    return None
+
+
+def resolve(path: str, names: list[str]) -> str | None:
+    """The member a uri path names: exact, else by basename, else by RisuAI's sanitized basename."""
+    candidates = [name for name in names if name != CARD_MEMBER]
+    if path in candidates:
+        return path
+    if path.lstrip("/") in candidates:
+        return path.lstrip("/")
+    base = path.rsplit("/", 1)[-1]
+    for wanted in (base, risu_sanitized(base)):
+        found = sorted(name for name in candidates if name.rsplit("/", 1)[-1] == wanted)
+        if wanted and found:
+            return found[0]
+    return None
+
+
+def risu_sanitized(base: str) -> str:
+    """A file name as RisuAI's CHARX writer stores it (unsafe characters to `_`, no trailing dots)."""
+    return _RISU_UNSAFE.sub("_", base).rstrip(". ")
+
+
+def valid_ext(ext: object) -> str | None:
+    """A usable lowercase extension, or None ('unknown' and odd values are not)."""
+    if isinstance(ext, str) and _EXT.match(ext.lower()) and ext.lower() != "unknown":
+        return ext.lower()
+    return None
+
+
+def suffix_of(name: str) -> str | None:
+    base = name.rsplit("/", 1)[-1]
+    return valid_ext(base.rsplit(".", 1)[-1]) if "." in base else None
+
+
+def file_type(declared_ext: object, member: str) -> tuple[str, str]:
+    """The stored file's (ext, mime): the declared ext, else the member's suffix, else bin."""
+    ext = valid_ext(declared_ext) or suffix_of(member) or "bin"
+    return ext, _MIME.get(ext, "")
+
+
+def ascii_segment(text: str) -> str:
+    return quote(text, safe=_SAFE_CHARS)
+
+
+def ascii_name(name: str) -> str:
+    """A member name with every non-ASCII or unsafe character percent-encoded, per segment."""
+    return "/".join(ascii_segment(part) for part in name.split("/"))
+
+
+def unique(name: str, taken: set[str]) -> str:
+    """`name`, or `stem_1.ext`, `stem_2.ext` ... when taken (as RisuAI renames duplicates)."""
+    if name not in taken:
+        return name
+    stem, dot, ext = name.rpartition(".")
+    if not dot or "/" in ext:
+        stem, dot, ext = name, "", ""
+    number = 1
+    while f"{stem}_{number}{dot}{ext}" in taken:
+        number += 1
+    return f"{stem}_{number}{dot}{ext}"
+
+
+def asset_member(role: str, name: str, ext: str, index: int) -> str:
+    """Where a stored asset is written: assets/{type}/{images|audio|...}/{name}.{ext}."""
+    folder = next((key for key, exts in _FOLDERS.items() if ext in exts), "other")
+    kind = ascii_segment(role) if role not in ("", ".", "..") else "other"
+    stem = ascii_segment(name[:100]) or f"asset{index}"
+    return f"assets/{kind}/{folder}/{stem}.{ext}"
