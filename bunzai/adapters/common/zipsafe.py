@@ -1,0 +1,206 @@
+"""Read ZIP archives from untrusted bytes safely, and write them deterministically.
+
+`open_archive(data)` refuses, with `unsafe_archive`, what could hurt a reader or a later
+extraction: member names that climb out (`../`, absolute, drive letters, backslashes,
+NUL), duplicated names, too many members, a member or a total over the limits in
+`bunzai.limits`, and compression ratios only a bomb reaches. Sizes are counted while
+decompressing, in bounded steps; the sizes a header declares are only used to refuse
+early, never trusted to allow. A damaged archive is `corrupt_file`.
+
+A JPEG followed by a ZIP (a CHARX polyglot, as RisuAI writes it) opens like a ZIP:
+zipfile finds the end record at the end of the data and corrects member offsets that
+were written relative to the start of the ZIP part.
+
+`write_archive(members)` gives the same bytes for the same members: fixed timestamps,
+fixed attributes, ASCII names, deflate unless storing is smaller.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+import warnings
+import zipfile
+import zlib
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+
+ZIP_LOCAL_MAGIC = b"PK\x03\x04"
+_EOCD_MAGIC = b"PK\x05\x06"
+_EOCD_SEARCH = 65_557  # the end record (22 bytes) plus its longest comment (65535)
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a ZIP can hold
+_FILE_MODE = 0o100644 << 16  # a regular, readable file, written as from a Unix system
+_HINT = "the archive was refused unread; rebuild it with an ordinary zip tool from the files themselves"
+
+
+def _unsafe(message: str) -> BunzaiError:
+    return BunzaiError("unsafe_archive", message, _HINT)
+
+
+def _corrupt(message: str) -> BunzaiError:
+    return BunzaiError("corrupt_file", message, "the archive is damaged or truncated; export it again")
+
+
+def name_problem(name: str) -> str | None:
+    """Why a member name is unsafe to use as a path, or None when it is safe."""
+    if not name:
+        return "an empty member name"
+    if "\x00" in name:
+        return f"member name {name!r} holds a NUL character"
+    if "\\" in name:
+        return f"member name {name!r} holds a backslash (a Windows path separator)"
+    if name.startswith("/"):
+        return f"member name {name!r} is an absolute path"
+    if _DRIVE.match(name):
+        return f"member name {name!r} names a drive"
+    parts = name[:-1].split("/") if name.endswith("/") else name.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return f"member name {name!r} has an empty, '.' or '..' path segment"
+    return None
+
+
+class SafeArchive:
+    """A checked ZIP archive: file member names, and bounded reads of their bytes."""
+
+    def __init__(self, zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo]) -> None:
+        self._zf = zf
+        self._infos = infos
+        self._counted: dict[str, int] = {}  # member -> bytes, counted once towards the total
+
+    def names(self) -> list[str]:
+        """File members (not directories), in archive order."""
+        return [name for name in self._infos if not name.endswith("/")]
+
+    def has(self, name: str) -> bool:
+        return name in self._infos and not name.endswith("/")
+
+    def read(self, name: str) -> bytes:
+        """A member's bytes, refused (unsafe_archive) as soon as a limit is passed."""
+        info = self._infos.get(name)
+        if info is None or name.endswith("/"):
+            raise BunzaiError("not_found", f"the archive has no member {name!r}", "list the members with names()")
+        others = sum(self._counted.values()) - self._counted.get(name, 0)
+        data = _read_bounded(self._zf, info, limits.ARCHIVE_TOTAL_MAX_BYTES - others)
+        self._counted[name] = len(data)
+        return data
+
+
+def open_archive(data: bytes) -> SafeArchive:
+    """Check an archive's directory and open it for bounded reads."""
+    if len(data) > limits.ARCHIVE_MAX_BYTES:
+        raise BunzaiError("too_large", f"the archive is {len(data)} bytes; bunzai opens at most "
+                          f"{limits.ARCHIVE_MAX_BYTES}", "split the archive")
+    _check_end_record(data)
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infolist = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, struct.error, ValueError,
+            OSError) as error:
+        raise _corrupt(f"the archive cannot be opened: {error}") from None
+    if len(infolist) > limits.ARCHIVE_MAX_MEMBERS:
+        raise _unsafe(f"the archive lists {len(infolist)} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
+    infos: dict[str, zipfile.ZipInfo] = {}
+    declared = 0
+    for info in infolist:
+        name = info.orig_filename  # `filename` is cut at a NUL; the original shows it
+        problem = name_problem(name)
+        if problem:
+            raise _unsafe(f"the archive is refused: {problem}")
+        if name in infos:
+            raise _unsafe(f"the archive lists member {name!r} twice")
+        if info.flag_bits & 0x1:
+            raise BunzaiError("unsupported", f"member {name!r} is encrypted", "export the archive without a password")
+        _check_declared_size(info)
+        declared += info.file_size
+        infos[name] = info
+    if declared > limits.ARCHIVE_TOTAL_MAX_BYTES:
+        raise _unsafe(f"the archive declares {declared} uncompressed bytes; bunzai reads at most "
+                      f"{limits.ARCHIVE_TOTAL_MAX_BYTES}")
+    return SafeArchive(zf, infos)
+
+
+def _check_end_record(data: bytes) -> None:
+    """Refuse early what is not a ZIP, and a directory that lists too many members."""
+    at = data.rfind(_EOCD_MAGIC, max(0, len(data) - _EOCD_SEARCH))
+    if at < 0:
+        if ZIP_LOCAL_MAGIC in data:
+            raise _corrupt("the archive has no end-of-directory record: it is truncated")
+        raise BunzaiError("unrecognized_file", "the file is not a ZIP archive (no ZIP directory found)",
+                          "give a .zip, .charx or a JPEG with a CHARX appended")
+    if len(data) - at >= 22:
+        entries = struct.unpack("<H", data[at + 10:at + 12])[0]  # total entries (0xFFFF: see zip64)
+        if entries != 0xFFFF and entries > limits.ARCHIVE_MAX_MEMBERS:
+            raise _unsafe(f"the archive lists {entries} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
+
+
+def _check_declared_size(info: zipfile.ZipInfo) -> None:
+    if info.file_size > limits.ARCHIVE_MEMBER_MAX_BYTES:
+        raise _unsafe(f"member {info.orig_filename!r} declares {info.file_size} bytes; bunzai reads at most "
+                      f"{limits.ARCHIVE_MEMBER_MAX_BYTES} per member")
+    if info.file_size > limits.ARCHIVE_RATIO_FLOOR_BYTES and info.file_size > limits.ARCHIVE_MAX_RATIO * max(1, info.compress_size):
+        raise _unsafe(f"member {info.orig_filename!r} declares a compression ratio over {limits.ARCHIVE_MAX_RATIO}:1, "
+                      "as a zip bomb does")
+
+
+def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
+    """Decompress one member in steps, checking every limit after each step."""
+    name = info.orig_filename
+    # The member's data can come from at most compress_size bytes: zipfile never reads past it.
+    source = max(1, info.compress_size)
+    chunks: list[bytes] = []
+    produced = 0
+    try:
+        with zf.open(info) as stream:
+            while chunk := stream.read(limits.ARCHIVE_READ_CHUNK_BYTES):
+                produced += len(chunk)
+                if produced > limits.ARCHIVE_MEMBER_MAX_BYTES:
+                    raise _unsafe(f"member {name!r} decompresses past {limits.ARCHIVE_MEMBER_MAX_BYTES} bytes, "
+                                  "the most bunzai reads per member")
+                if produced > budget:
+                    raise _unsafe(f"the archive decompresses past {limits.ARCHIVE_TOTAL_MAX_BYTES} bytes in all, "
+                                  "the most bunzai reads from one archive")
+                if produced > limits.ARCHIVE_RATIO_FLOOR_BYTES and produced > limits.ARCHIVE_MAX_RATIO * source:
+                    raise _unsafe(f"member {name!r} decompresses at a ratio over {limits.ARCHIVE_MAX_RATIO}:1, "
+                                  "as a zip bomb does")
+                chunks.append(chunk)
+    except BunzaiError:
+        raise
+    except NotImplementedError as error:  # an unknown compression method
+        raise BunzaiError("unsupported", f"member {name!r}: {error}", "rebuild the archive with deflate") from None
+    except (zipfile.BadZipFile, EOFError, zlib.error, struct.error, ValueError, OSError, RuntimeError) as error:
+        raise _corrupt(f"member {name!r} cannot be read: {error}") from None
+    return b"".join(chunks)
+
+
+def write_archive(members: list[tuple[str, bytes]]) -> bytes:
+    """A ZIP of `members` in order; the same members always give the same bytes.
+
+    Names must be safe (see name_problem), ASCII and unique. Each member is deflated
+    unless storing it is smaller (images are already compressed).
+    """
+    seen: set[str] = set()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, data in members:
+            problem = name_problem(name) or (None if name.isascii() else f"member name {name!r} is not ASCII")
+            if problem or name in seen:
+                raise BunzaiError("invalid_input", f"cannot write the archive: {problem or f'{name!r} is listed twice'}",
+                                  "use unique, relative, ASCII member names")
+            seen.add(name)
+            info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
+            info.create_system = 3
+            info.external_attr = _FILE_MODE
+            info.compress_type = _method_for(data)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                zf.writestr(info, data, compresslevel=9)
+    return out.getvalue()
+
+
+def _method_for(data: bytes) -> int:
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = compressor.compress(data) + compressor.flush()
+    return zipfile.ZIP_DEFLATED if len(packed) < len(data) else zipfile.ZIP_STORED
