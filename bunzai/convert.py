@@ -26,9 +26,10 @@ class Crossing:
     file_name: str
     data: bytes
     losses: list[Loss] = field(default_factory=list)
+    macros: dict | None = None  # the macro translation report, when engines differ
 
     def report(self) -> dict:
-        return {
+        doc = {
             "format": self.format,
             "label": self.label,
             "file_name": self.file_name,
@@ -36,25 +37,66 @@ class Crossing:
             "sha256": hashlib.sha256(self.data).hexdigest(),
             "losses": [loss.to_json() for loss in self.losses],
         }
+        if self.macros is not None:
+            doc["macros"] = self.macros
+        return doc
 
 
-def convert_piece(piece, target_format: str, media: MediaSource) -> Crossing:
-    """Write `piece` as `target_format`; the bytes, the file name and every loss."""
+def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str | None = None) -> Crossing:
+    """Write `piece` as `target_format`; the bytes, the file name and every loss.
+
+    When the piece's text was written for one macro engine and the target is read by
+    another (the target format's engine, or `engine` where the format alone does not say,
+    e.g. Lumiverse reading SillyTavern files), the macros are translated first and the
+    verdicts join the report: absent tokens as `dropped` losses, flattened blocks as
+    `flattened`, and every verdict (portable, collision ...) under `macros`.
+    """
     from bunzai.adapters.registry import writer_for
 
     adapter = writer_for(target_format, piece.kind)
+    piece, macros, macro_losses = _translated(piece, adapter, engine)
     encoded = adapter.write(piece, media)
-    losses = list(encoded.losses)
+    losses = macro_losses + list(encoded.losses)
     losses += _escrow_losses(piece, adapter, losses)
     losses += _unreported_losses(piece, adapter, encoded.data, losses)
-    return Crossing(adapter.format_id, adapter.label, piece.id + adapter.extensions[0], encoded.data, losses)
+    return Crossing(adapter.format_id, adapter.label, piece.id + adapter.extensions[0], encoded.data, losses, macros)
 
 
-def convert_stored_piece(studio, piece, target_format: str) -> Crossing:
+def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets."""
     from bunzai.store.assets import read_asset
 
-    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext))
+    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine)
+
+
+def source_engine(piece) -> str | None:
+    """The macro engine the piece's text was written for: its original format's engine."""
+    if piece.original is None:
+        return None
+    from bunzai.adapters.registry import all_adapters
+
+    for adapter in all_adapters():
+        if adapter.format_id == piece.original.format:
+            return adapter.engine
+    return None
+
+
+def _translated(piece, adapter: Adapter, engine: str | None):
+    source, target = source_engine(piece), engine or adapter.engine
+    if source is None or target is None or source == target:
+        return piece, None, []
+    from bunzai.macros.crossing import translate_piece
+
+    translated, report = translate_piece(piece, source, target)
+    losses = []
+    for verdict in report.verdicts:
+        if verdict["verdict"] == "absent" and not verdict.get("kept"):
+            losses.append(Loss(verdict["pointer"], "dropped", f"{verdict['token']}: {target} has no such macro; removed",
+                               "macro.absent"))
+        elif verdict["verdict"] == "flatten":
+            losses.append(Loss(verdict["pointer"], "flattened", f"{verdict['token']}: {target} cannot express this block; "
+                               "its first branch was kept", "macro.flatten"))
+    return translated, report.report(), losses
 
 
 def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:

@@ -111,6 +111,7 @@ class Adapter:
     can_read: bool = True
     can_write: bool = True
     carries_escrow: bool = False  # True when the file keeps a piece's escrow whole (bunzai.native)
+    engine: str | None = None  # the macro engine that reads this format's text (a catalog id), if one does
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         """How sure this adapter is that it reads the file: 0.0 (no) to 1.0 (certain).
@@ -139,6 +140,7 @@ class Adapter:
             "container": self.container,
             "read": self.can_read,
             "write": self.can_write,
+            "engine": self.engine,
         }
 
 

@@ -12,6 +12,7 @@ from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_line, render_error, say
 
 ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).")]
+EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.")]
 
 
 def import_(
@@ -72,6 +73,7 @@ def transfer(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
     to: ToArg,
+    engine: EngineOpt = None,
 ) -> int:
     """Preview a crossing: target format, file name, size and every loss. Writes nothing.
 
@@ -81,7 +83,7 @@ def transfer(
     piece, stored = _stored_piece(studio, ref)
     from bunzai.convert import convert_stored_piece
 
-    crossing = convert_stored_piece(studio, piece, to)
+    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine))
     emit({"ref": f"{stored.kind}/{stored.id}", "revision": stored.revision} | crossing.report())
     return 0
 
@@ -90,6 +92,7 @@ def export(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
     to: ToArg,
+    engine: EngineOpt = None,
 ) -> int:
     """Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
 
@@ -101,7 +104,7 @@ def export(
 
     studio = studio_of(ctx)
     piece, stored = _stored_piece(studio, ref)
-    crossing = convert_stored_piece(studio, piece, to)
+    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine))
     path = write_export(studio, piece.id, crossing.file_name, crossing.data)
     report = crossing.report()
     emit(receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
@@ -178,6 +181,18 @@ def formats() -> int:
     rows = [adapter.describe() for adapter in all_adapters()]
     emit({"count": len(rows), "formats": rows})
     return 0
+
+
+def _engine(engine: str | None) -> str | None:
+    """A target engine named on the command line must be one bunzai has a catalog for."""
+    if engine is None:
+        return None
+    from bunzai.errors import BunzaiError
+    from bunzai.macros.catalog import engine_ids
+
+    if engine not in engine_ids():
+        raise BunzaiError("not_found", f"no macro engine {engine!r}", "engines: " + ", ".join(engine_ids()))
+    return engine
 
 
 def _stored_piece(studio, ref: str):

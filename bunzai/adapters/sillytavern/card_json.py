@@ -20,6 +20,7 @@ _TOP_LEVEL_COPIES = ("avatar", "creatorcomment", "first_mes", "mes_example", "ta
 
 
 class SillyTavernCardJson(Adapter):
+    engine = "sillytavern"  # SillyTavern expands the macros in this file's text
     format_id = FORMAT_ID
     label = "SillyTavern JSON character card"
     kinds = ("character",)

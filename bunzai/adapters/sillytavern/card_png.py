@@ -50,6 +50,7 @@ def encode_chunk_json(document: dict) -> bytes:
 
 
 class SillyTavernCardPng(Adapter):
+    engine = "sillytavern"  # SillyTavern expands the macros in this file's text
     format_id = FORMAT_ID
     label = "SillyTavern PNG character card"
     kinds = ("character",)

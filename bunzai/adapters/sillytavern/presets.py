@@ -56,6 +56,7 @@ SHARED_LOSS_RULES = (
 
 class PresetAdapter(Adapter):
     """Base of the SillyTavern preset formats; subclasses set the class attributes and `fields`."""
+    engine = "sillytavern"  # SillyTavern expands the macros in this file's text
 
     kinds = ("preset",)
     extensions = (".json",)

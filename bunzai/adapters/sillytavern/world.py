@@ -51,6 +51,7 @@ FALLBACK = LossRule("", "dropped", "world.not_carried", "a SillyTavern world doe
 
 
 class SillyTavernWorld(Adapter):
+    engine = "sillytavern"  # SillyTavern expands the macros in this file's text
     format_id = FORMAT_ID
     label = "SillyTavern world info"
     kinds = ("lorebook",)

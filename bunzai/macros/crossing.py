@@ -1,0 +1,97 @@
+"""Macros in a crossing: every text field that an engine expands, translated source -> target.
+
+The fields are named per kind as RFC 6901 patterns over the canonical piece (`*` is any
+array index or object key). Each verdict carries the pointer of its field, so the
+crossing report says where every token was and what became of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Text that a frontend runs through its macro engine, per kind. Names, tags, creator
+# notes and ids are never expanded, so they are never translated.
+MACRO_FIELDS: dict[str, tuple[str, ...]] = {
+    "character": (
+        "/body/description", "/body/personality", "/body/scenario", "/body/first_message",
+        "/body/alternate_greetings/*", "/body/group_only_greetings/*", "/body/example_messages",
+        "/body/system_prompt", "/body/post_history_instructions", "/body/depth_prompt/text",
+        "/body/book/entries/*/content",
+    ),
+    "lorebook": ("/body/entries/*/content",),
+    "preset": ("/body/prompts/*/content", "/body/utility_prompts/*", "/body/templates/sequences/*"),
+    "persona": ("/body/description",),
+    "regex": ("/body/rules/*/replacement",),
+}
+
+
+@dataclass
+class PieceTranslation:
+    source: str
+    target: str
+    checked: bool = True
+    reason: str = ""
+    verdicts: list[dict] = field(default_factory=list)
+
+    def report(self) -> dict:
+        from bunzai.macros.translate import VERDICTS
+
+        counts = dict.fromkeys(VERDICTS, 0)
+        for verdict in self.verdicts:
+            counts[verdict["verdict"]] = counts.get(verdict["verdict"], 0) + 1
+        doc = {"from": self.source, "to": self.target, "checked": self.checked, "counts": counts, "verdicts": self.verdicts}
+        if self.reason:
+            doc["reason"] = self.reason
+        return doc
+
+
+def translate_piece(piece, source: str, target: str):
+    """(the piece with its macro text rewritten for `target`, the translation report)."""
+    from bunzai.macros.translate import translate_text
+    from bunzai.model import dump_piece
+    from bunzai.validate import validate_piece
+
+    result = PieceTranslation(source, target)
+    doc = dump_piece(piece)
+    changed = False
+    for pattern in MACRO_FIELDS.get(piece.kind, ()):
+        for pointer, holder, key in _matches(doc, pattern):
+            text = holder[key]
+            if "{{" not in text:
+                continue
+            translation = translate_text(text, source, target)
+            if not translation.checked:
+                result.checked, result.reason = False, translation.reason
+                return piece, result
+            result.verdicts += [{"pointer": pointer, **verdict} for verdict in translation.verdicts]
+            if translation.text != text:
+                holder[key] = translation.text
+                changed = True
+    return (validate_piece(doc) if changed else piece), result
+
+
+def _matches(doc: Any, pattern: str):
+    """(pointer, container, key) for every string the pattern names in `doc`."""
+    from bunzai.query.pointer import escape
+
+    parts = pattern.strip("/").split("/")
+    frontier: list[tuple[str, Any]] = [("", doc)]
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        next_frontier = []
+        for pointer, value in frontier:
+            if isinstance(value, dict):
+                keys = list(value) if part == "*" else [part] if part in value else []
+            elif isinstance(value, list) and part == "*":
+                keys = list(range(len(value)))
+            else:
+                keys = []
+            for key in keys:
+                child_pointer = f"{pointer}/{escape(str(key))}"
+                if last:
+                    if isinstance(value[key], str):
+                        yield child_pointer, value, key
+                else:
+                    next_frontier.append((child_pointer, value[key]))
+        frontier = next_frontier

@@ -1,0 +1,67 @@
+"""Crossings translate macros from the source engine to the target's, and report every verdict."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import corpus_path
+
+PRESET = {
+    "temperature": 1, "openai_max_context": 4095,
+    "prompts": [
+        {"identifier": "main", "name": "Main Prompt", "role": "system", "system_prompt": True,
+         "content": "Roll {{random::1::10}}. {{setvar::mood::calm}}{{// a note for authors}} {{original}} {{char}}"},
+        {"identifier": "chatHistory", "name": "Chat History", "system_prompt": True, "marker": True},
+    ],
+    "prompt_order": [{"character_id": 100000, "order": [{"identifier": "main", "enabled": True},
+                                                         {"identifier": "chatHistory", "enabled": True}]}],
+}
+
+
+@pytest.fixture
+def preset(bunzai, tmp_path):
+    path = tmp_path / "Macro test.json"
+    path.write_text(json.dumps(PRESET, indent=4))
+    drafts = bunzai("import", str(path), check=True)
+    return bunzai("apply", "--yes", input=drafts.stdout, check=True).json["target"]["id"]
+
+
+def test_same_engine_crossing_translates_nothing(bunzai, preset):
+    report = bunzai("transfer", preset, "--to", "sillytavern.preset.chat", check=True).json
+    assert "macros" not in report
+
+
+def test_a_named_engine_translates_and_reports_every_token(bunzai, preset):
+    report = bunzai("transfer", preset, "--to", "sillytavern.preset.chat", "--engine", "agnai", check=True).json
+    macros = report["macros"]
+    assert macros["from"] == "sillytavern" and macros["to"] == "agnai" and macros["checked"] is True
+    tokens = {v["token"]: v for v in macros["verdicts"]}
+    assert tokens["{{// a note for authors}}"]["verdict"] == "absent"
+    assert tokens["{{original}}"].get("kept") or tokens["{{original}}"]["verdict"] == "portable"
+    dropped = [loss for loss in report["losses"] if loss["code"] == "macro.absent"]
+    assert any(loss["pointer"] == "/body/prompts/0/content" for loss in dropped)
+
+
+def test_the_exported_file_carries_the_translated_text(bunzai, preset):
+    done = bunzai("export", preset, "--to", "sillytavern.preset.chat", "--engine", "agnai", check=True).json
+    written = json.loads((bunzai.studio / done["path"]).read_text())
+    content = written["prompts"][0]["content"]
+    assert "{{//" not in content
+    assert "{{original}}" in content
+    assert done["macros"]["counts"]["absent"] >= 1
+
+
+def test_an_unknown_engine_is_refused(bunzai, preset):
+    done = bunzai("transfer", preset, "--to", "sillytavern.preset.chat", "--engine", "nowhere")
+    assert done.code == 1 and done.json["error"]["code"] == "not_found"
+
+
+def test_the_default_preset_crosses_to_lumiverse_and_back_unchanged(bunzai):
+    path = corpus_path("sillytavern", "presets", "openai", "Default.json")
+    drafts = bunzai("import", str(path), check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    report = bunzai("transfer", "default", "--to", "sillytavern.preset.chat", "--engine", "lumiverse", check=True).json
+    assert report["macros"]["counts"]["portable"] > 0
+    assert not [loss for loss in report["losses"] if loss["code"] == "crossing.not_carried"]
