@@ -159,6 +159,14 @@ def catalog_files() -> list[str]:
 
 
 def load_yaml_text(text: str, what: str):
+    """A shipped catalog file's document: from the JSON copy when it is current, else parsed."""
+    from bunzai.macros.catalog_cache import cached_document
+
+    doc = cached_document(what, text)
+    return doc if doc is not None else parse_yaml_text(text, what)
+
+
+def parse_yaml_text(text: str, what: str):
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
