@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check bench clean
+.PHONY: install test check capabilities bench clean
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ test:
 
 # What CI runs: the tests plus the checks that keep generated files honest.
 check: test
+	$(BIN)/bunzai cap check
+
+# Regenerate the capability catalog and docs/capabilities.md from the capability folders.
+capabilities:
+	$(BIN)/bunzai cap check --write
 
 bench:
 	$(BIN)/python bench/cold_start.py

@@ -37,6 +37,9 @@ CODES: dict[str, int] = {
     "corrupt_file": REFUSAL,  # a damaged container: truncated PNG, bad CRC, bad base64/UTF-8
     "unsafe_archive": REFUSAL,  # zip bomb, oversized member, ../ or absolute names, duplicates
     "not_granted": REFUSAL,  # a path outside every folder granted with `bunzai folder grant`
+    "forbidden_change": REFUSAL,  # a capability changed what it may not: kind, id, escrow, or anything (read)
+    "invalid_capability": REFUSAL,  # a capability module that breaks the contract (duplicate id, bad CAPABILITY)
+    "out_of_date": REFUSAL,  # a generated file (the capability catalog, its docs) differs from its sources
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

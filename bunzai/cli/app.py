@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from bunzai.cli import apply_cmd, crossing_cmd, draft_cmd, folder_cmd, graveyard_cmd, lifecycle_cmd, pieces_cmd, studio_cmd
+from bunzai.cli import apply_cmd, cap_cmd, crossing_cmd, draft_cmd, folder_cmd, graveyard_cmd, lifecycle_cmd, pieces_cmd, studio_cmd
 from bunzai.cli import macro_cmd
 from bunzai.cli.context import Globals
 
@@ -43,5 +43,6 @@ for module in (studio_cmd, pieces_cmd, lifecycle_cmd, apply_cmd, crossing_cmd):
 app.add_typer(draft_cmd.app, name="draft")
 app.add_typer(graveyard_cmd.app, name="graveyard")
 app.add_typer(folder_cmd.app, name="folder")
+app.add_typer(cap_cmd.app, name="cap")
 macro_cmd.register(app)
 app.add_typer(macro_cmd.app, name="macro")

@@ -1,4 +1,8 @@
-"""`bunzai draft show|validate`: look at a draft without writing anything."""
+"""`bunzai draft list|show|validate|discard`: look at drafts, and the ones saved in the studio.
+
+Drafts saved by `cap run --save` live in `.bunzai/drafts/<name>.json`; show and validate
+take such a NAME as well as a FILE or `-`. Nothing here writes a piece.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +13,37 @@ import typer
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_lines, pass_error_on
 
-app = typer.Typer(help="Look at drafts without writing: show, validate.", no_args_is_help=True)
+app = typer.Typer(help="Look at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
 
-SourceArg = Annotated[str, typer.Argument(help="Draft file, or - for stdin (one draft, a JSON array, or JSON lines).")]
+SourceArg = Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")]
 
 
-def _drafts(source: str):
+def _drafts(source: str, ctx: typer.Context | None = None):
     from bunzai.changes.draft import parse_draft
     from bunzai.cli.inputs import read_documents
 
+    saved = _saved(source, ctx)
+    if saved is not None:
+        return [saved], None, True
     docs, single = read_documents(source)
     for doc in docs:
         if isinstance(doc, dict) and "error" in doc:
             return None, doc, single
     return [parse_draft(doc) for doc in docs], None, single
+
+
+def _saved(source: str, ctx: typer.Context | None):
+    """The saved draft a bare NAME refers to (a file of that name wins), else None."""
+    from pathlib import Path
+
+    from bunzai.model.ids import is_safe_id
+
+    if ctx is None or source == "-" or source.startswith("@") or Path(source).exists() or not is_safe_id(source):
+        return None
+    from bunzai.changes.saved import read_saved, saved_path
+
+    studio = studio_of(ctx)
+    return read_saved(studio, source) if saved_path(studio, source).is_file() else None
 
 
 def _print(results: list, single: bool) -> None:
@@ -33,14 +54,14 @@ def _print(results: list, single: bool) -> None:
 
 
 @app.command()
-def show(source: SourceArg = "-") -> int:
+def show(ctx: typer.Context, source: SourceArg = "-") -> int:
     """Print the draft with its review card as text; writes nothing.
 
     Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft show
     """
     from bunzai.changes.review import review_card
 
-    drafts, error, single = _drafts(source)
+    drafts, error, single = _drafts(source, ctx)
     if error is not None:
         return pass_error_on(error)
     _print([dict(draft, review=review_card(draft)) for draft in drafts], single)
@@ -55,10 +76,34 @@ def validate(ctx: typer.Context, source: SourceArg = "-") -> int:
     """
     from bunzai.changes.check import validate_draft
 
-    drafts, error, single = _drafts(source)
+    drafts, error, single = _drafts(source, ctx)
     if error is not None:
         return pass_error_on(error)
     studio = studio_of(ctx)
     results = [validate_draft(studio, draft) for draft in drafts]
     _print(results, single)
     return 0 if all(r["would_apply"] for r in results) else 1
+
+
+@app.command("list")
+def list_(ctx: typer.Context) -> int:
+    """The drafts saved in the studio (`cap run --save`): target, mode, baseline, stale or not.
+
+    Example: bunzai draft list
+    """
+    from bunzai.changes.saved import list_saved
+
+    emit({"drafts": list_saved(studio_of(ctx))})
+    return 0
+
+
+@app.command()
+def discard(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The saved draft's name (see `bunzai draft list`).")]) -> int:
+    """Remove a saved draft; prints a `discarded` receipt. No piece is touched.
+
+    Example: bunzai draft discard seraphina-rename
+    """
+    from bunzai.changes.saved import discard_saved
+
+    emit(discard_saved(studio_of(ctx), name))
+    return 0

@@ -22,10 +22,10 @@ def create(
 
     Example: bunzai create character --input '{"name": "Ada Lovelace"}' | bunzai apply --yes
     """
-    from bunzai.changes.create import create_draft
+    from bunzai.capabilities.creation import create_piece_draft
     from bunzai.cli.inputs import read_json_option
 
-    emit(create_draft(kind, read_json_option(input), piece_id=id))
+    emit(create_piece_draft(kind, read_json_option(input), piece_id=id))
     return 0
 
 

@@ -1,0 +1,1 @@
+"""Helpers the capability folders share (partial updates, list edits); no capabilities here."""

@@ -1,0 +1,59 @@
+"""Composing an operation onto a draft: one more step over the same immutable baseline.
+
+The operation starts from the draft's proposed piece; its record (input, warnings, impact)
+is appended to the draft's operations; the draft's changes are recomputed against the
+ORIGINAL baseline piece, which is re-read from the studio and must still be at the draft's
+baseline revision (else `stale`: composing onto a draft whose piece moved on would build
+a diff against the wrong piece). A create draft has no baseline: its changes are the
+creation rows. Aggregate warnings are the operations' warnings in order; aggregate
+impact is the de-duplicated union of the draft's and the new operation's impact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.errors import BunzaiError
+
+
+def compose_capability(cap, draft: dict, raw_input: Any, stored=None) -> dict:
+    """The draft with `cap` applied on top. `stored` is the studio's piece for an update draft."""
+    from bunzai.capabilities.runner import preview_step, read_result
+    from bunzai.changes.draft import new_draft, parse_draft
+    from bunzai.limits import DRAFT_MAX_OPERATIONS
+
+    draft = parse_draft(draft)
+    if cap.mode == "create":
+        raise BunzaiError("invalid_input", f"{cap.id} starts a new draft; it cannot compose onto one", "run it without --draft")
+    target = draft["target"]
+    before = None
+    if draft["mode"] == "update":
+        current = None if stored is None else stored.revision
+        if current != draft["baseline"]:
+            ref = f"{target['kind']}/{target['id']}"
+            why = "no longer exists" if current is None else "changed since the draft was made"
+            raise BunzaiError("stale", f"{ref} {why}; the draft's baseline is gone, so nothing can compose onto it",
+                              "make the draft again from the stored piece", expected=draft["baseline"], current=current)
+        before = stored.data
+    proposed, record, result = preview_step(cap, draft["proposed"], raw_input)
+    if cap.effect == "read":
+        return read_result(cap, proposed, record, result)
+    operations = list(draft.get("operations", [])) + [record]
+    if len(operations) > DRAFT_MAX_OPERATIONS:
+        raise BunzaiError("too_large", f"a draft holds at most {DRAFT_MAX_OPERATIONS} operations",
+                          "apply this draft, then start a new one")
+    impact = _union(list(draft.get("impact", [])) + record["impact"])
+    return new_draft(mode=draft["mode"], proposed=proposed, operations=operations, baseline=draft["baseline"],
+                     before=before, impact=impact, attachments=draft.get("attachments"), group=draft.get("group"))
+
+
+def _union(items: list) -> list:
+    import json
+
+    seen, out = set(), []
+    for item in items:
+        key = json.dumps(item, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

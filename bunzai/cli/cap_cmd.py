@@ -1,0 +1,173 @@
+"""`bunzai cap`: find, browse, describe and run capabilities; check the catalog.
+
+Compact form: `bunzai cap` browses, `bunzai cap ID` describes an exact id, and
+`bunzai cap WORDS...` searches. Subcommands keep their names.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from typer.core import TyperGroup
+
+from bunzai.cli.output import emit
+
+
+class _CompactGroup(TyperGroup):
+    """Reads `cap WORDS` as `cap lookup WORDS` and a bare `cap` as `cap browse`."""
+
+    def parse_args(self, ctx, args):
+        if not args:
+            args = ["browse"]
+        elif args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["lookup", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(cls=_CompactGroup, help="Capabilities: typed edits that make drafts. `bunzai cap [QUERY|ID]`.")
+
+
+@app.command()
+def find(
+    query: Annotated[list[str], typer.Argument(help="A few words, e.g. rename character.")],
+    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only capabilities of this kind.")] = None,
+) -> int:
+    """At most five capabilities for the words, best first, each with why it matched.
+
+    Example: bunzai cap find rename character
+    """
+    from bunzai.capabilities.discovery import visible_capabilities
+    from bunzai.capabilities.search import rank
+
+    if kind is not None:
+        from bunzai.validate import check_kind
+
+        check_kind(kind)
+    text = " ".join(query)
+    emit({"query": text, "kind": kind, "matches": rank(visible_capabilities(), text, kind=kind)})
+    return 0
+
+
+@app.command()
+def browse(path: Annotated[str, typer.Argument(help="DOMAIN[/KIND[/AREA]], e.g. content/character; empty for the top.")] = "") -> int:
+    """Walk domain -> kind -> area -> action, without schemas.
+
+    Example: bunzai cap browse content/character
+    """
+    from bunzai.capabilities.browse import browse as walk
+    from bunzai.capabilities.discovery import visible_capabilities
+
+    emit(walk(visible_capabilities(), path))
+    return 0
+
+
+@app.command()
+def describe(cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capability id, e.g. character.identity.update.")]) -> int:
+    """One capability with its full input JSON Schema.
+
+    Example: bunzai cap describe character.greetings.update
+    """
+    from bunzai.capabilities.discovery import find_capability
+
+    emit(find_capability(cap_id, include_hidden=False).describe(schema=True))
+    return 0
+
+
+@app.command(hidden=True)
+def lookup(words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]) -> int:
+    """The compact form: an exact id describes, anything else searches."""
+    from bunzai.capabilities.discovery import visible_capabilities
+
+    if len(words) == 1 and any(cap.id == words[0] for cap in visible_capabilities()):
+        return describe(words[0])
+    return find(words)
+
+
+@app.command()
+def run(
+    ctx: typer.Context,
+    cap_id: Annotated[str, typer.Argument(metavar="ID", help="The capability id.")],
+    ref: Annotated[Optional[str], typer.Argument(metavar="REF", help="kind/id of the piece (not for create capabilities; optional with --draft).")] = None,
+    input: Annotated[str, typer.Option("--input", "-i", help="The input: JSON object, @FILE or - for stdin.")] = "{}",
+    draft: Annotated[Optional[str], typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")] = None,
+    id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (create capabilities).")] = None,
+    save: Annotated[bool, typer.Option("--save", help="Also save the draft in the studio's draft area (see `bunzai draft list`).")] = False,
+    name: Annotated[Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")] = None,
+) -> int:
+    """Run a capability: print the draft it proposes (pipe it to `bunzai apply`). Writes no piece.
+
+    Example: bunzai cap run character.identity.update character/seraphina --input '{"nickname": "Sera"}' | bunzai apply --yes
+    """
+    from bunzai.capabilities.discovery import find_capability
+    from bunzai.capabilities.runner import run_capability
+    from bunzai.cli.context import studio_of
+    from bunzai.cli.inputs import read_json_option
+    from bunzai.errors import BunzaiError
+
+    if draft == "-" and input == "-":
+        raise BunzaiError("usage", "--input and --draft cannot both read stdin", "put one of them in a file (@FILE)")
+    cap = find_capability(cap_id)
+    raw = read_json_option(input)
+    studio = studio_of(ctx)
+    if draft is not None:
+        result = _compose(studio, cap, draft, ref, raw)
+        if result is None or "error" in result:
+            from bunzai.cli.output import pass_error_on
+
+            return pass_error_on(result)
+    elif cap.mode == "create":
+        if ref is not None:
+            raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
+        result = run_capability(cap, None, raw, piece_id=id)
+    else:
+        from bunzai.store.pieces import read_stored, resolve_ref
+
+        if ref is None:
+            raise BunzaiError("usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...")
+        kind, piece_id = resolve_ref(studio, ref)
+        stored = read_stored(studio, kind, piece_id)
+        result = run_capability(cap, stored.data, raw, baseline=stored.revision)
+    if save and result.get("type") == "bunzai.draft":
+        from bunzai.changes.saved import save_draft
+
+        result = dict(result, saved=save_draft(studio, result, name))
+    emit(result)
+    return 0
+
+
+def _compose(studio, cap, source: str, ref: str | None, raw) -> dict | None:
+    from bunzai.capabilities.compose import compose_capability
+    from bunzai.cli.inputs import read_documents
+    from bunzai.errors import BunzaiError
+    from bunzai.store.pieces import resolve_ref, try_read
+
+    docs, single = read_documents(source)
+    if not single or not isinstance(docs[0], dict):
+        raise BunzaiError("invalid_draft", "--draft takes one draft", "compose onto one piece's draft at a time")
+    doc = docs[0]
+    if "error" in doc:
+        return doc
+    target = doc.get("target") if isinstance(doc.get("target"), dict) else {}
+    if ref is not None and doc.get("mode") == "update":
+        kind, piece_id = resolve_ref(studio, ref)
+        if (kind, piece_id) != (target.get("kind"), target.get("id")):
+            raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
+                              "leave out REF with --draft, or give the draft's own target")
+    stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
+    return compose_capability(cap, doc, raw, stored)
+
+
+@app.command()
+def check(write: Annotated[bool, typer.Option("--write", help="Regenerate bunzai/generated/capabilities.json and docs/capabilities.md instead of refusing.")] = False) -> int:
+    """Regenerate the capability catalog from the folders; fail with a diff when the committed one differs.
+
+    Example: bunzai cap check
+    """
+    from bunzai.capabilities.catalog import check_catalog
+    from bunzai.capabilities.docs_page import check_docs_page
+
+    summary = check_catalog(write=write)
+    summary["docs"] = check_docs_page(write=write)
+    emit(summary)
+    return 0
