@@ -1,0 +1,220 @@
+"""SillyTavern quick-reply sets: v2 set files, and legacy v1 files migrated on read.
+
+A v1 file (`quickReplySlots[].mes` ...) is read the way ST migrates it when it loads a set
+from disk; the escrow keeps the v1 document. Writing always gives a v2 set, because ST's
+importer refuses files without an integer `version`: a v1 piece written back to this
+format is the v2 set ST itself would make of it, and the loss `quickreply.v1.upgraded`
+says so. A v2 piece written back starts from its escrowed set, so unknown keys survive.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any
+
+from bunzai.adapters.common.drift import as_bool, as_int, as_str
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.sillytavern.st_json import native_json_bytes
+from bunzai.errors import BunzaiError
+from bunzai.model.base import Escrow
+from bunzai.model.quickreply import ContextLink, QuickReply, QuickReplySet, QuickReplySetBody, QuickReplySettings
+
+FORMAT_ID = "sillytavern.quickreply"
+
+# canonical auto_execute value -> v2 key -> v1 slot key, in ST's order
+_AUTO = (("startup", "executeOnStartup", "autoExecute_appStartup"), ("user", "executeOnUser", "autoExecute_userMessage"),
+         ("ai", "executeOnAi", "autoExecute_botMessage"), ("chat_change", "executeOnChatChange", "autoExecute_chatLoad"),
+         ("group_member_draft", "executeOnGroupMemberDraft", "autoExecute_groupMemberDraft"),
+         ("new_chat", "executeOnNewChat", "autoExecute_newChat"),
+         ("before_generation", "executeBeforeGeneration", "autoExecute_beforeGeneration"))
+_SETTINGS = (("disable_send", "disableSend"), ("place_before_input", "placeBeforeInput"), ("inject_input", "injectInput"),
+             ("only_border_color", "onlyBorderColor"))
+_V1_ONLY = ("quickReplyEnabled", "numberOfSlots", "selectedPreset", "quickReplySlots", "quickActionEnabled",
+            "placeBeforeInputEnabled", "AutoInputInject")
+_V1_SLOT = ("mes", "hidden", "enabled", "contextMenu") + tuple(v1 for _, _, v1 in _AUTO)
+_NO_COLOR = "transparent"  # ST's default colour: the theme's own
+
+
+def _bool(value: Any, default: bool = False) -> bool:
+    return bool(as_bool(value, default))
+
+
+def is_v1(document: Any) -> bool:
+    return isinstance(document, dict) and document.get("version") != 2 and isinstance(document.get("quickReplySlots"), list)
+
+
+def migrate_v1(document: dict) -> dict:
+    """The v2 set SillyTavern saves after loading a v1 file (index.js loadSets, then its
+    defaults for what v1 lacks); keys ST does not know are carried along."""
+    migrated = {"version": 2, "name": document.get("name", ""), "disableSend": document.get("quickActionEnabled", False),
+                "placeBeforeInput": document.get("placeBeforeInputEnabled", False),
+                "injectInput": document.get("AutoInputInject", False), "color": _NO_COLOR, "onlyBorderColor": False}
+    items = []
+    for index, slot in enumerate(document["quickReplySlots"]):
+        slot = slot if isinstance(slot, dict) else {}
+        item = {"id": index + 1, "icon": "", "showLabel": False, "label": slot.get("label", ""),
+                "title": slot.get("title", ""), "message": slot.get("mes", ""),
+                "contextList": [{"set": link.get("preset"), "isChained": link.get("chain")}
+                                for link in slot.get("contextMenu") or [] if isinstance(link, dict)],
+                "preventAutoExecute": True, "isHidden": slot.get("hidden", False)}
+        item.update({v2: slot.get(v1, False) for _, v2, v1 in _AUTO})
+        item["automationId"] = slot.get("automationId", "")
+        item.update({key: value for key, value in slot.items() if key not in _V1_SLOT and key not in item})
+        items.append(item)
+    migrated["qrList"] = items
+    migrated["idIndex"] = len(items) + 1
+    migrated.update({key: value for key, value in document.items() if key not in _V1_ONLY and key not in migrated})
+    return migrated
+
+
+def _set_id(name: Any) -> str:
+    return piece_id_for(as_str(name), "", "set")
+
+
+def item_from_native(item: dict, index: int) -> QuickReply:
+    links = item.get("contextList") if isinstance(item.get("contextList"), list) else []
+    number = as_int(item.get("id"))
+    return QuickReply(
+        id=number if number is not None and number >= 0 else index + 1,
+        label=as_str(item.get("label")),
+        icon=as_str(item.get("icon")),
+        show_label=_bool(item.get("showLabel")),
+        title=as_str(item.get("title")),
+        message=as_str(item.get("message")),
+        hidden=_bool(item.get("isHidden")),
+        auto_execute=[value for value, v2, _ in _AUTO if _bool(item.get(v2))],
+        prevent_auto_execute=_bool(item.get("preventAutoExecute"), default=True),
+        context_list=[ContextLink(set=_set_id(link.get("set")), chained=_bool(link.get("isChained")))
+                      for link in links if isinstance(link, dict) and link.get("set")],
+        automation_id=as_str(item.get("automationId")),
+    )
+
+
+def body_from_native(document: dict, warnings: list[str]) -> QuickReplySetBody:
+    native = document.get("qrList") if isinstance(document.get("qrList"), list) else []
+    items: list[QuickReply] = []
+    for index, raw in enumerate(native):
+        item = item_from_native(raw if isinstance(raw, dict) else {}, index)
+        taken = {known.id for known in items}
+        if item.id in taken:
+            fresh = max(taken) + 1
+            warnings.append(f"quick reply {index + 1} repeats id {item.id}; it is given id {fresh}")
+            item = item.model_copy(update={"id": fresh})
+        items.append(item)
+    color = as_str(document.get("color"))
+    settings = QuickReplySettings(color="" if color == _NO_COLOR else color,
+                                  **{field: _bool(document.get(key)) for field, key in _SETTINGS})
+    return QuickReplySetBody(settings=settings, items=items)
+
+
+class SillyTavernQuickReplies(Adapter):
+    format_id = FORMAT_ID
+    label = "SillyTavern quick-reply set"
+    kinds = ("quickreply",)
+    extensions = (".json",)
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not isinstance(parsed, dict):
+            return 0.0
+        if isinstance(parsed.get("qrList"), list) and "version" in parsed:
+            return 0.95
+        return 0.9 if is_v1(parsed) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        if parsed is None:
+            from bunzai.adapters.inspect import parse_text
+
+            parsed = parseas_str(data, name)
+        if not isinstance(parsed, dict) or not (is_v1(parsed) or isinstance(parsed.get("qrList"), list)):
+            raise BunzaiError("invalid_input", f"{name or 'the file'} is not a SillyTavern quick-reply set",
+                              "a set has a qrList (v2) or quickReplySlots (v1)")
+        warnings: list[str] = []
+        native = migrate_v1(parsed) if is_v1(parsed) else parsed
+        title = as_str(native.get("name")) or PurePath(name).stem
+        piece = QuickReplySet(id=piece_id_for(title, name, "quick-replies"), name=title,
+                              body=body_from_native(native, warnings), original=Escrow(format=FORMAT_ID, document=parsed))
+        return Decoded(pieces=[piece], warnings=warnings)
+
+    def write(self, piece: QuickReplySet, media: MediaSource) -> Encoded:
+        losses: list[Loss] = []
+        escrow = piece.original.document if piece.original and piece.original.format == FORMAT_ID else None
+        if is_v1(escrow):
+            losses.append(Loss("/original", "translated", "SillyTavern imports only v2 quick-reply sets, so the v1 file "
+                               "is written as the v2 set SillyTavern migrates it to; the v1-only keys "
+                               "(quickReplyEnabled, numberOfSlots, selectedPreset, slot enabled) stay in escrow",
+                               "quickreply.v1.upgraded"))
+            escrow = migrate_v1(escrow)
+        base = dict(escrow) if isinstance(escrow, dict) else {}
+        previous = body_from_native(base, []) if base else None
+        document = base or {"version": 2}
+        document["version"] = 2
+        if not base or as_str(base.get("name")) != piece.name:
+            document["name"] = piece.name
+        settings = piece.body.settings
+        for field, key in _SETTINGS:
+            if previous is None or getattr(previous.settings, field) != getattr(settings, field):
+                document[key] = getattr(settings, field)
+        if previous is None or previous.settings.color != settings.color:
+            document["color"] = settings.color or _NO_COLOR
+        document["qrList"] = _items_out(piece, base.get("qrList") if isinstance(base.get("qrList"), list) else [], losses)
+        top = max((item.id for item in piece.body.items), default=0)
+        old_index = as_int(base.get("idIndex"))
+        if old_index is None or old_index <= top and (previous is None or previous.items != piece.body.items):
+            document["idIndex"] = top + 1
+        for field in ("description", "extensions"):
+            if getattr(piece.body, field):
+                losses.append(Loss(f"/body/{field}", "dropped", f"SillyTavern quick-reply sets have no {field}",
+                                   f"quickreply.set.{field}.dropped"))
+        if not piece.name.strip():
+            losses.append(Loss("/name", "translated", "a set without a name is read back under its file's name",
+                               "quickreply.set.name.empty"))
+        for field in ("profiles", "assets"):
+            if getattr(piece, field):
+                losses.append(Loss(f"/{field}", "dropped", f"SillyTavern quick-reply sets carry no {field}",
+                                   f"quickreply.set.{field}.dropped"))
+        return Encoded(native_json_bytes(document), losses)
+
+
+def _items_out(piece: QuickReplySet, escrowed: list, losses: list[Loss]) -> list[dict]:
+    natives = [item if isinstance(item, dict) else {} for item in escrowed]
+    by_id = {as_int(item.get("id")): item for item in natives if as_int(item.get("id")) is not None}
+    out = []
+    for index, item in enumerate(piece.body.items):
+        base = by_id.get(item.id) or {}
+        out.append(_item_out(item, dict(base), f"/body/items/{index}", losses))
+    return out
+
+
+def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> dict:
+    previous = item_from_native(native, item.id - 1) if native else None
+    changed = (lambda field: previous is None or getattr(previous, field) != getattr(item, field))
+    if changed("id"):
+        native["id"] = item.id
+    for field, key in (("icon", "icon"), ("show_label", "showLabel"), ("label", "label"), ("title", "title"),
+                       ("message", "message")):
+        if changed(field):
+            native[key] = getattr(item, field)
+    if changed("context_list"):
+        native["contextList"] = [{"set": link.set, "isChained": link.chained} for link in item.context_list]
+        if item.context_list:
+            losses.append(Loss(f"{at}/context_list", "translated", "context links name sets by their bunzai id; "
+                               "SillyTavern looks sets up by name, so rename the link if the set's name differs",
+                               "quickreply.context.set_by_id"))
+    if changed("prevent_auto_execute"):
+        native["preventAutoExecute"] = item.prevent_auto_execute
+    if changed("hidden"):
+        native["isHidden"] = item.hidden
+    if changed("auto_execute"):
+        native.update({v2: value in item.auto_execute for value, v2, _ in _AUTO})
+        if item.auto_execute != [value for value, _, _ in _AUTO if value in item.auto_execute]:
+            losses.append(Loss(f"{at}/auto_execute", "translated", "SillyTavern keeps one flag per event, so the "
+                               "events read back once each, in its order", "quickreply.item.auto_execute.normalised"))
+    if changed("automation_id"):
+        native["automationId"] = item.automation_id
+    return native
+
+
+register(SillyTavernQuickReplies())

@@ -1,0 +1,265 @@
+"""SillyTavern expression sprites: a flat ZIP (what `/upload-zip` takes) or a sprite folder.
+
+Every image file is one item; its label is the lowercased file stem, where `joy-1.png`
+and `joy.alt.png` are more sprites of `joy` (ST's multi-sprite naming). Other files
+(`_emotions.json`, `_animator.json`) are kept byte-for-byte in the escrow and written
+back. The default face is `neutral` when present, else the first label: ST has no
+per-pack default, so it is not written. Folders are read only; a pack is written as a
+deterministic ZIP.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from pathlib import PurePath, PurePosixPath
+from typing import Any
+
+from bunzai.adapters.common.zipsafe import open_archive, write_archive
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+from bunzai.model.base import Escrow
+from bunzai.model.ids import slugify
+from bunzai.model.pack import Pack, PackBody, PackItem
+
+ZIP_FORMAT = "sillytavern.sprites"
+FOLDER_FORMAT = "sillytavern.sprites.folder"
+
+# DEFAULT_EXPRESSIONS of the expressions extension (talkinghead is its Talking Head image).
+DEFAULT_LABELS = (
+    "talkinghead", "admiration", "amusement", "anger", "annoyance", "approval", "caring", "confusion", "curiosity",
+    "desire", "disappointment", "disapproval", "disgust", "embarrassment", "excitement", "fear", "gratitude", "grief",
+    "joy", "love", "nervousness", "optimism", "pride", "realization", "relief", "remorse", "sadness", "surprise",
+    "neutral",
+)
+_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
+          (b"GIF89a", "image/gif"), (b"BM", "image/bmp"))
+_CARD_CHUNK = re.compile(rb"tEXt(?i:chara|ccv3)\x00")
+_IGNORED = ("__MACOSX/",)
+
+
+def mime_of(name: str, data: bytes) -> str:
+    """The image type from the bytes when known, else from the file name; '' when not an image."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    for magic, mime in _MAGIC:
+        if data.startswith(magic):
+            return mime
+    guessed = mimetypes.guess_type(name)[0] or ""
+    return guessed if guessed.startswith("image/") else ""
+
+
+def label_of(file_name: str) -> str:
+    """The expression a sprite file shows: `joy.png`, `joy-1.png`, `joy.alt.png` -> joy."""
+    stem = PurePath(file_name).stem.lower()
+    head = stem.split(".", 1)[0] or stem
+    prefix, dash, suffix = head.partition("-")
+    if dash and prefix and (suffix.isdigit() or prefix in DEFAULT_LABELS):
+        return prefix
+    return head
+
+
+def _layout(names: list[str]) -> dict[str, str]:
+    """Image file name -> item id (slug of the stem, made unique in order)."""
+    ids: dict[str, str] = {}
+    taken: set[str] = set()
+    for index, name in enumerate(names):
+        candidate = slugify(PurePath(name).stem) or f"sprite-{index + 1}"
+        chosen, number = candidate, 2
+        while chosen in taken:
+            chosen, number = f"{candidate[:120]}-{number}", number + 1
+        taken.add(chosen)
+        ids[name] = chosen
+    return ids
+
+
+def decode_members(members: list[tuple[str, bytes]], title: str, source: str, fmt: str) -> Decoded:
+    """Files of a pack (in order) -> one Pack piece, its blobs and warnings."""
+    warnings: list[str] = []
+    images = [(name, data, mime_of(name, data)) for name, data in members]
+    image_names = [name for name, _, mime in images if mime]
+    ids = _layout(image_names)
+    items, blobs, files = [], [], {}
+    for name, data, mime in images:
+        blob = Blob(data, _ext(name, mime), mime)
+        blobs.append(blob)
+        if not mime:
+            files[name] = blob.ref()
+            continue
+        label = label_of(name)
+        if label not in DEFAULT_LABELS:
+            warnings.append(f"{name}: {label!r} is not one of SillyTavern's default expressions (a custom label)")
+        items.append(PackItem(id=ids[name], label=label, asset=blob.ref(), mime=mime))
+    labels = [item.label for item in items]
+    body = PackBody(items=items, default_face="neutral" if "neutral" in labels else labels[0] if labels else "")
+    piece = Pack(id=piece_id_for(title, source, "sprites"), name=title, body=body,
+                 original=Escrow(format=fmt, document={"members": [name for name, _ in members]}, files=files))
+    return Decoded(pieces=[piece], blobs=blobs, warnings=warnings)
+
+
+def _ext(name: str, mime: str) -> str:
+    ext = PurePath(name).suffix.lower().lstrip(".")
+    if re.fullmatch(r"[a-z0-9]{1,10}", ext):
+        return ext
+    guessed = (mimetypes.guess_extension(mime) or ".bin").lstrip(".") if mime else "bin"
+    return guessed if re.fullmatch(r"[a-z0-9]{1,10}", guessed) else "bin"
+
+
+def _sniff_files(files: list[tuple[str, bytes]]) -> float:
+    """How sure a set of files is a sprite pack: images only, no card, known labels."""
+    names = [name for name, _ in files]
+    if not files or any(PurePath(name).name.lower() in ("card.json", "manifest.json") for name in names):
+        return 0.0
+    images = [(name, data) for name, data in files if mime_of(name, data)]
+    if not images or any(_CARD_CHUNK.search(data[:1 << 20]) for _, data in images):
+        return 0.0
+    others = [name for name in names if not mime_of(name, b"") and PurePath(name).name.startswith("_")]
+    if len(images) + len(others) != len(files):
+        return 0.2
+    return 0.9 if any(label_of(name) in DEFAULT_LABELS for name, _ in images) else 0.4
+
+
+class SillyTavernSpriteZip(Adapter):
+    format_id = ZIP_FORMAT
+    label = "SillyTavern sprite pack (zip)"
+    kinds = ("pack",)
+    extensions = (".zip",)
+    container = "archive"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        try:
+            archive = open_archive(data)
+            if len(archive.names()) > 400:
+                return 0.0
+            return _sniff_files([(member, archive.read(member)) for member in _members(archive.names())])
+        except BunzaiError:
+            return 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        archive = open_archive(data)
+        names = _members(archive.names())
+        flat = [(PurePosixPath(member).name, archive.read(member)) for member in names]
+        decoded_warnings = []
+        if any("/" in member for member in names):
+            decoded_warnings.append("SillyTavern expects a flat zip; files inside folders were read by their file names")
+        if len({member for member, _ in flat}) != len(flat):
+            raise BunzaiError("unsafe_archive", "two files in the zip have the same file name in different folders",
+                              "SillyTavern unpacks a flat zip: give each sprite a unique file name")
+        decoded = decode_members(flat, PurePath(name).stem or "sprites", name, ZIP_FORMAT)
+        decoded.warnings[:0] = decoded_warnings
+        return decoded
+
+    def write(self, piece: Pack, media: MediaSource) -> Encoded:
+        losses: list[Loss] = []
+        original = piece.original if piece.original and piece.original.format in (ZIP_FORMAT, FOLDER_FORMAT) else None
+        if original and original.format == FOLDER_FORMAT:
+            losses.append(Loss("/original", "translated", "the sprite folder is written as the flat zip SillyTavern's "
+                               "upload takes; its other files go along", "pack.folder_as_zip"))
+        kept = original.files if original else {}
+        images = [name for name in _escrow_members(original) if name not in kept]
+        known = {item_id: name for name, item_id in _layout(images).items()}
+        members, used = [], set()
+        for index, item in enumerate(piece.body.items):
+            at = f"/body/items/{index}"
+            if item.asset is None:
+                continue
+            name = known.get(item.id)
+            if name is None or label_of(name) != item.label or PurePath(name).suffix.lower().lstrip(".") != item.asset.ext:
+                name = _file_name(item.label or item.id, item.asset.ext, used)
+            used.add(name.lower())
+            members.append((name, media(item.asset), item, at))
+        for name, ref in kept.items():
+            if name.lower() not in used:
+                used.add(name.lower())
+                members.append((name, media(ref), None, ""))
+        imageless = [item.id for item in piece.body.items if item.asset is None]
+        if imageless:
+            losses.append(Loss("/body/items", "dropped", f"items without a stored image are left out: "
+                               f"{', '.join(imageless)}", "pack.item.no_image"))
+        losses += _read_back_losses(piece, members)
+        data = write_archive([(name, data) for name, data, _, _ in members])
+        return Encoded(data, losses)
+
+
+def _members(names: list[str]) -> list[str]:
+    return [name for name in names if not name.startswith(_IGNORED) and not PurePosixPath(name).name.startswith(".")]
+
+
+def _escrow_members(original: Escrow | None) -> list[str]:
+    document = original.document if original else None
+    members = document.get("members") if isinstance(document, dict) else None
+    return [name for name in members if isinstance(name, str)] if isinstance(members, list) else []
+
+
+def _file_name(label: str, ext: str, used: set[str]) -> str:
+    stem = re.sub(r"[^a-z0-9_-]+", "_", label.lower()).strip("_") or "sprite"
+    name, number = f"{stem}.{ext}", 1
+    while name.lower() in used:
+        name, number = f"{stem}-{number}.{ext}", number + 1
+    return name
+
+
+def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | None, str]]) -> list[Loss]:
+    """What reading the written zip gives that differs from the piece, named up front."""
+    losses: list[Loss] = []
+    ids = _layout([name for name, _, item, _ in members if item is not None])
+    for name, data, item, at in members:
+        if item is None:
+            continue
+        if ids[name] != item.id:
+            losses.append(Loss(f"{at}/id", "translated", f"SillyTavern names sprites by file; the item is read back "
+                               f"as {ids[name]!r} from {name!r}", "pack.item.id.from_file_name"))
+        if label_of(name) != item.label:
+            losses.append(Loss(f"{at}/label", "translated", f"the label {item.label!r} is not a file-name label; "
+                               f"it is written as {label_of(name)!r}", "pack.item.label.renamed"))
+        for pointer, mime in ((f"{at}/mime", item.mime), (f"{at}/asset/mime", item.asset.mime)):
+            if mime_of(name, data) != mime:
+                losses.append(Loss(pointer, "translated", "SillyTavern takes the type from the file itself",
+                                   "pack.item.mime.detected"))
+    labels = [label_of(name) for name, _, item, _ in members if item is not None]
+    face = "neutral" if "neutral" in labels else labels[0] if labels else ""
+    body = piece.body
+    if body.default_face != face:
+        losses.append(Loss("/body/default_face", "dropped", "SillyTavern has no per-pack default face (its fallback "
+                           "expression is a global setting)", "pack.default_face.dropped"))
+    for field in ("groups", "description", "extensions"):
+        if getattr(body, field):
+            losses.append(Loss(f"/body/{field}", "dropped", f"a SillyTavern sprite pack has no {field}",
+                               f"pack.{field}.dropped"))
+    if piece.assets:
+        losses.append(Loss("/assets", "dropped", "a sprite pack carries only its sprites", "pack.assets.dropped"))
+    if piece.profiles:
+        losses.append(Loss("/profiles", "dropped", "a sprite pack carries no per-platform profiles",
+                           "pack.profiles.dropped"))
+    if piece.name != piece.id:
+        losses.append(Loss("/name", "translated", "a sprite zip has no name inside; it is named by its file (and "
+                           "SillyTavern's sprite folder by the character's name)", "pack.name.file_name"))
+    return losses
+
+
+class SillyTavernSpriteFolder(Adapter):
+    format_id = FOLDER_FORMAT
+    label = "SillyTavern sprite folder"
+    kinds = ("pack",)
+    extensions = ()
+    container = "folder"
+    can_write = False
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not isinstance(parsed, dict):
+            return 0.0
+        return _sniff_files(sorted(parsed.items()))
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        if not isinstance(parsed, dict):
+            raise BunzaiError("invalid_input", f"{name} was not read as a folder", "give the sprite folder's path")
+        files = sorted((file_name, content) for file_name, content in parsed.items()
+                       if not file_name.startswith(".") and "/" not in file_name)
+        title = PurePath(name).name or "sprites"
+        return decode_members(files, title, title, FOLDER_FORMAT)
+
+
+register(SillyTavernSpriteZip())
+register(SillyTavernSpriteFolder())

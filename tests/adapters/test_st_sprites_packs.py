@@ -1,0 +1,153 @@
+"""SillyTavern sprite packs: flat zips and sprite folders read into packs; packs write as zips."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from conftest import corpus_path
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from st_side_formats_support import random_pieces, undeclared, media_of
+
+from bunzai.adapters.common.zipsafe import open_archive, write_archive
+from bunzai.adapters.contract import Blob
+from bunzai.adapters.inspect import read_bytes
+from bunzai.adapters.registry import get_adapter, writer_for
+from bunzai.adapters.sillytavern.sprites import label_of
+from bunzai.convert import convert_piece
+from bunzai.errors import BunzaiError
+from bunzai.model.pack import Pack, PackBody, PackGroup, PackItem
+
+ZIP = "sillytavern.sprites"
+FOLDER = "sillytavern.sprites.folder"
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + bytes(13)
+
+
+def png(tag: str) -> bytes:
+    return PNG + tag.encode()
+
+
+def corpus_folder() -> tuple[str, dict[str, bytes]]:
+    folder = corpus_path("sillytavern", "characters", "sprites", "Seraphina")
+    return str(folder), {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def test_the_corpus_sprite_folder_is_claimed_and_read():
+    path, files = corpus_folder()
+    adapter = get_adapter(FOLDER)
+    assert adapter.sniff(b"", path, files) >= 0.5
+    decoded = adapter.read(b"", path, files)
+    piece = decoded.pieces[0]
+    assert (piece.kind, piece.id, piece.name, piece.body.default_face) == ("pack", "seraphina", "Seraphina", "neutral")
+    assert [(item.id, item.label, item.mime) for item in piece.body.items] == [
+        ("joy", "joy", "image/png"), ("neutral", "neutral", "image/png")]
+    assert {blob.sha256 for blob in decoded.blobs} == {item.asset.sha256 for item in piece.body.items}
+    assert decoded.warnings == []
+
+
+def test_a_sprite_folder_is_written_as_a_zip_with_the_same_sprites():
+    path, files = corpus_folder()
+    decoded = get_adapter(FOLDER).read(b"", path, files)
+    crossing = convert_piece(decoded.pieces[0], ZIP, media_of(decoded))
+    assert {loss.code for loss in crossing.losses} == {"pack.folder_as_zip", "pack.name.file_name"}
+    archive = open_archive(crossing.data)
+    assert {name: archive.read(name) for name in archive.names()} == files
+
+
+def test_folders_cannot_be_written():
+    with pytest.raises(BunzaiError) as caught:
+        writer_for(FOLDER, "pack")
+    assert caught.value.code == "unsupported"
+
+
+@pytest.mark.parametrize(("file_name", "label"), [
+    ("joy.png", "joy"), ("Joy.PNG", "joy"), ("joy-1.png", "joy"), ("joy.alt.png", "joy"), ("anger-2.webp", "anger"),
+    ("very-happy.png", "very-happy"), ("smug-2.png", "smug"), ("talkinghead.gif", "talkinghead"),
+])
+def test_labels_follow_sillytavern_file_naming(file_name, label):
+    assert label_of(file_name) == label
+
+
+def pack_zip() -> bytes:
+    return write_archive([("joy.png", png("joy")), ("joy-1.png", png("joy1")), ("joy.alt.png", png("joyalt")),
+                          ("smug.png", png("smug")), ("_emotions.json", b'{"x": 1}')])
+
+
+def test_a_zip_pack_reads_several_sprites_per_label_and_flags_custom_labels():
+    adapter, decoded = read_bytes(pack_zip(), "Ada.zip")
+    piece = decoded.pieces[0]
+    assert adapter.format_id == ZIP
+    assert [(item.id, item.label) for item in piece.body.items] == [
+        ("joy", "joy"), ("joy-1", "joy"), ("joy.alt", "joy"), ("smug", "smug")]
+    assert piece.body.default_face == "joy"  # no neutral: the first label
+    assert any("'smug'" in warning for warning in decoded.warnings)
+    assert list(piece.original.files) == ["_emotions.json"]
+
+
+def test_an_unedited_zip_pack_writes_back_byte_for_byte():
+    data = pack_zip()
+    decoded = read_bytes(data, "ada.zip")[1]
+    crossing = convert_piece(decoded.pieces[0], ZIP, media_of(decoded))
+    assert crossing.data == data
+    assert crossing.losses == []
+
+
+def test_a_new_pack_declares_what_sillytavern_cannot_hold():
+    blobs = [Blob(png("a"), "png", "image/png"), Blob(png("b"), "png", "")]
+    items = [PackItem(id="happy-face", label="Happy Face", asset=blobs[0].ref(), mime="image/png"),
+             PackItem(id="calm", label="neutral", asset=blobs[1].ref(), mime="")]
+    body = PackBody(items=items, default_face="Happy Face", groups=[PackGroup(name="g", items=["calm"])])
+    by_sha = {blob.sha256: blob.data for blob in blobs}
+    crossing = convert_piece(Pack(id="new", name="New", body=body), ZIP, lambda ref: by_sha[ref.sha256])
+    codes = {loss.code for loss in crossing.losses}
+    assert codes == {"pack.item.id.from_file_name", "pack.item.label.renamed", "pack.item.mime.detected",
+                     "pack.default_face.dropped", "pack.groups.dropped", "pack.name.file_name"}
+    assert open_archive(crossing.data).names() == ["happy_face.png", "neutral.png"]
+
+
+def test_writing_is_deterministic():
+    decoded = read_bytes(pack_zip(), "ada.zip")[1]
+    piece = decoded.pieces[0]
+    edited = piece.model_copy(update={"body": piece.body.model_copy(update={"items": piece.body.items[::-1]})})
+    first = convert_piece(edited, ZIP, media_of(decoded)).data
+    assert first == convert_piece(edited, ZIP, media_of(decoded)).data
+
+
+def test_a_zip_with_a_card_is_not_a_sprite_pack():
+    data = write_archive([("card.json", b"{}"), ("assets/icon/main.png", png("i"))])
+    assert get_adapter(ZIP).sniff(data, "x.charx", None) == 0.0
+
+
+def test_a_hostile_sprite_zip_is_refused():
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        zf.writestr("../joy.png", png("x"))
+    with pytest.raises(BunzaiError) as caught:
+        get_adapter(ZIP).read(out.getvalue(), "evil.zip", None)
+    assert caught.value.code == "unsafe_archive"
+
+
+def test_a_truncated_sprite_zip_is_corrupt():
+    data = pack_zip()
+    with pytest.raises(BunzaiError) as caught:
+        get_adapter(ZIP).read(data[: len(data) - 30], "cut.zip", None)
+    assert caught.value.code == "corrupt_file"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_canonical_pack_crossing_in_declares_every_loss(data):
+    piece = data.draw(random_pieces("pack"))
+    blobs = {}  # every stored image gets real bytes, as the studio's assets have
+    items = []
+    for item in piece.body.items:
+        if item.asset is not None:
+            blob = Blob(png(item.id), item.asset.ext, item.asset.mime)
+            blobs[blob.sha256] = blob.data
+            item = item.model_copy(update={"asset": blob.ref()})
+        items.append(item)
+    piece = piece.model_copy(update={"body": piece.body.model_copy(update={"items": items})})
+    crossing = convert_piece(piece, ZIP, lambda ref: blobs[ref.sha256])
+    assert undeclared(crossing) == []
