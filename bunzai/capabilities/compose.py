@@ -16,7 +16,7 @@ from typing import Any
 from bunzai.errors import BunzaiError
 
 
-def compose_capability(cap, draft: dict, raw_input: Any, stored=None) -> dict:
+def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=None) -> dict:
     """The draft with `cap` applied on top. `stored` is the studio's piece for an update draft."""
     from bunzai.capabilities.runner import preview_step, read_result
     from bunzai.changes.draft import new_draft, parse_draft
@@ -35,7 +35,7 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None) -> dict:
             raise BunzaiError("stale", f"{ref} {why}; the draft's baseline is gone, so nothing can compose onto it",
                               "make the draft again from the stored piece", expected=draft["baseline"], current=current)
         before = stored.data
-    proposed, record, result = preview_step(cap, draft["proposed"], raw_input)
+    proposed, record, result = preview_step(cap, draft["proposed"], raw_input, loader=loader)
     if cap.effect == "read":
         return read_result(cap, proposed, record, result)
     operations = list(draft.get("operations", [])) + [record]
@@ -43,8 +43,9 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None) -> dict:
         raise BunzaiError("too_large", f"a draft holds at most {DRAFT_MAX_OPERATIONS} operations",
                           "apply this draft, then start a new one")
     impact = _union(list(draft.get("impact", [])) + record["impact"])
+    attachments = dict(draft.get("attachments") or {}) | record.pop("attachments", {})
     return new_draft(mode=draft["mode"], proposed=proposed, operations=operations, baseline=draft["baseline"],
-                     before=before, impact=impact, attachments=draft.get("attachments"), group=draft.get("group"))
+                     before=before, impact=impact, attachments=attachments, group=draft.get("group"))
 
 
 def _union(items: list) -> list:

@@ -8,6 +8,7 @@ neither misreport nor smuggle an edit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bunzai.errors import BunzaiError
@@ -38,16 +39,24 @@ def input_error(cap, error) -> BunzaiError:
                        f"see `bunzai cap describe {cap.id}` for the input schema", problems=problems)
 
 
-def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | None = None) -> tuple[dict, dict, Any]:
+Loader = Callable[[str, str], dict]
+"""(kind, ref) -> the stored piece's canonical JSON: how the runner reads a capability's `needs`."""
+
+
+def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | None = None,
+                 loader: Loader | None = None) -> tuple[dict, dict, Any]:
     """(proposed piece, operation record, read result) for one capability on `entity`.
 
     `entity` is the canonical piece the operation starts from (None for a create);
-    `piece_id` names the new piece of a create capability when the caller chooses it.
+    `piece_id` names the new piece of a create capability when the caller chooses it;
+    `loader` reads the other pieces a capability declares in `needs`. The record holds
+    `attachments` (new media the preview decoded) when there are any: callers move them
+    into the draft's attachments.
     """
     from bunzai.model import dump_piece
     from bunzai.validate import validate_piece
 
-    inp = parse_input(cap, raw_input)
+    inp = parse_input(cap, _with_needs(cap, raw_input, loader))
     if cap.mode == "create":
         if entity is not None:
             raise BunzaiError("invalid_input", f"{cap.id} creates a new piece; it does not start from one",
@@ -69,9 +78,27 @@ def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | No
         proposed = dict(proposed, id=piece_id)
     _check_rules(cap, entity, proposed)
     proposed = dump_piece(validate_piece(proposed))
-    record = {"op": cap.id, "input": inp.model_dump(mode="json", exclude_unset=True),
+    loaded = {need.into for need in cap.needs}
+    record = {"op": cap.id, "input": inp.model_dump(mode="json", exclude_unset=True, exclude=loaded),
               "warnings": list(preview.warnings), "impact": list(preview.impact)}
+    if preview.attachments:
+        record["attachments"] = dict(preview.attachments)
     return proposed, record, preview.result
+
+
+def _with_needs(cap, raw: Any, loader: Loader | None) -> Any:
+    """The raw input with every declared `needs` piece loaded into its `into` field."""
+    if not cap.needs or not isinstance(raw, dict):
+        return raw
+    raw = dict(raw)
+    for need in cap.needs:
+        ref = raw.get(need.ref)
+        if not isinstance(ref, str) or not ref:
+            continue  # the input model reports the missing field
+        if loader is None:
+            raise BunzaiError("invalid_input", f"{cap.id} reads {need.kind} {ref!r}, and no studio was given to read it from")
+        raw[need.into] = loader(need.kind, ref)
+    return raw
 
 
 def _call_preview(cap, start, inp):
@@ -111,7 +138,8 @@ def _check_rules(cap, before: dict | None, after: dict) -> None:
                           "canonical edits change the canonical fields; the escrow is written back as it was read")
 
 
-def run_capability(cap, entity: dict | None, raw_input: Any, *, baseline: str | None = None, piece_id: str | None = None) -> dict:
+def run_capability(cap, entity: dict | None, raw_input: Any, *, baseline: str | None = None, piece_id: str | None = None,
+                   loader: Loader | None = None) -> dict:
     """A draft for one operation (or, for a read capability, its result document).
 
     `entity` is the stored piece's data (None for a create capability) and `baseline` its
@@ -119,11 +147,12 @@ def run_capability(cap, entity: dict | None, raw_input: Any, *, baseline: str | 
     """
     from bunzai.changes.draft import new_draft
 
-    proposed, record, result = preview_step(cap, entity, raw_input, piece_id=piece_id)
+    proposed, record, result = preview_step(cap, entity, raw_input, piece_id=piece_id, loader=loader)
     if cap.effect == "read":
         return read_result(cap, proposed, record, result)
+    attachments = record.pop("attachments", None)
     if cap.mode == "create":
-        return new_draft(mode="create", proposed=proposed, operations=[record], impact=record["impact"])
+        return new_draft(mode="create", proposed=proposed, operations=[record], impact=record["impact"], attachments=attachments)
     if baseline is None:
         raise BunzaiError("invalid_input", f"{cap.id}: an update needs the baseline revision of the stored piece")
     from bunzai.model import dump_piece
@@ -131,7 +160,7 @@ def run_capability(cap, entity: dict | None, raw_input: Any, *, baseline: str | 
 
     before = dump_piece(validate_piece(entity))  # a stored piece is already this; a hand-made one gets its defaults
     return new_draft(mode="update", proposed=proposed, operations=[record], baseline=baseline, before=before,
-                     impact=record["impact"])
+                     impact=record["impact"], attachments=attachments)
 
 
 def read_result(cap, entity: dict, record: dict, result: Any) -> dict:

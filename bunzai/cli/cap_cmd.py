@@ -110,8 +110,9 @@ def run(
     cap = find_capability(cap_id)
     raw = read_json_option(input)
     studio = studio_of(ctx)
+    loader = _loader(studio)
     if draft is not None:
-        result = _compose(studio, cap, draft, ref, raw)
+        result = _compose(studio, cap, draft, ref, raw, loader)
         if result is None or "error" in result:
             from bunzai.cli.output import pass_error_on
 
@@ -119,7 +120,7 @@ def run(
     elif cap.mode == "create":
         if ref is not None:
             raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
-        result = run_capability(cap, None, raw, piece_id=id)
+        result = run_capability(cap, None, raw, piece_id=id, loader=loader)
     else:
         from bunzai.store.pieces import read_stored, resolve_ref
 
@@ -127,7 +128,7 @@ def run(
             raise BunzaiError("usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...")
         kind, piece_id = resolve_ref(studio, ref)
         stored = read_stored(studio, kind, piece_id)
-        result = run_capability(cap, stored.data, raw, baseline=stored.revision)
+        result = run_capability(cap, stored.data, raw, baseline=stored.revision, loader=loader)
     if save and result.get("type") == "bunzai.draft":
         from bunzai.changes.saved import save_draft
 
@@ -136,7 +137,22 @@ def run(
     return 0
 
 
-def _compose(studio, cap, source: str, ref: str | None, raw) -> dict | None:
+def _loader(studio):
+    """Reads the pieces a capability declares in `needs` (by id or kind/id) from the studio."""
+
+    def load(kind: str, ref: str) -> dict:
+        from bunzai.errors import BunzaiError
+        from bunzai.store.pieces import read_stored
+
+        ref_kind, _, piece_id = ref.rpartition("/")
+        if ref_kind and ref_kind != kind:
+            raise BunzaiError("invalid_input", f"{ref} is not a {kind}", f"name a {kind} by its id")
+        return read_stored(studio, kind, piece_id).data
+
+    return load
+
+
+def _compose(studio, cap, source: str, ref: str | None, raw, loader=None) -> dict | None:
     from bunzai.capabilities.compose import compose_capability
     from bunzai.cli.inputs import read_documents
     from bunzai.errors import BunzaiError
@@ -155,7 +171,7 @@ def _compose(studio, cap, source: str, ref: str | None, raw) -> dict | None:
             raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
                               "leave out REF with --draft, or give the draft's own target")
     stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
-    return compose_capability(cap, doc, raw, stored)
+    return compose_capability(cap, doc, raw, stored, loader)
 
 
 @app.command()

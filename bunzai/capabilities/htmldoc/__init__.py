@@ -1,0 +1,1 @@
+"""HTML-document capabilities: the document's markup (sealed: stored, never executed or rendered) and its descriptions."""

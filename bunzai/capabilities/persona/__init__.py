@@ -1,0 +1,1 @@
+"""Persona capabilities: identity text, structured profile, prompt injection, presentation."""

@@ -1,0 +1,36 @@
+"""persona.identity.update: the persona's name, description (what the model reads) and brief."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from bunzai.capabilities.common.patching import given, merge_patch, nothing_given, piece_json, propose
+from bunzai.capabilities.contract import Capability, Preview
+from bunzai.model.base import Model
+
+
+class IdentityInput(Model):
+    """Only the fields given change; null resets a text to empty."""
+
+    name: str | None = Field(default=None, description="The name {{user}} stands for; omit to keep.")
+    description: str | None = Field(
+        default=None, description="First-person text injected into the prompt ({{persona}}); omit to keep."
+    )
+    brief: str | None = Field(default=None, description="One-line summary for shelves, never injected; omit to keep.")
+
+
+def preview_identity(entity, data: IdentityInput) -> Preview:
+    patch = given(data)
+    doc = piece_json(entity)
+    if "name" in patch:
+        doc["name"] = patch.pop("name")
+    doc["body"] = merge_patch(doc["body"], patch)
+    return Preview(entity=propose(doc), warnings=nothing_given(given(data), "identity"))
+
+
+CAPABILITY = Capability(
+    id="persona.identity.update", kind="persona", area="identity", action="update",
+    summary="Rename a persona or change its description or one-line brief.",
+    aliases=("rename persona", "persona name", "persona description", "user description", "persona brief"),
+    input_model=IdentityInput, preview=preview_identity,
+)

@@ -1,0 +1,1 @@
+"""Preset capabilities: settings, samplers, prompt blocks (add, update, remove, reorder, enable, copy) and groups."""

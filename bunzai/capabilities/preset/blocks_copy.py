@@ -1,0 +1,102 @@
+"""preset.blocks.copy: prompt blocks copied from ANOTHER preset into this one.
+
+The capability cannot read the studio, so it declares a Need: the runner resolves the
+`source` ref and puts that preset's canonical JSON in `source_preset` before preview.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from bunzai.capabilities.common.patching import piece_json, propose, refuse
+from bunzai.capabilities.common.positions import Placement, unique_key
+from bunzai.capabilities.common.preset_blocks import (
+    ORDERS_MODE_DESCRIPTION, OrdersMode, block_identifiers, insert_blocks, remove_blocks,
+)
+from bunzai.capabilities.contract import Capability, Need, Preview
+from bunzai.model.base import JsonObject
+
+
+class BlocksCopyInput(Placement):
+    """Which blocks of which preset, where they go here, and what happens on a clash."""
+
+    source: str = Field(min_length=1, description="The preset to copy from: its id, or preset/<id>.")
+    identifiers: list[str] = Field(min_length=1, description="Identifiers of the source blocks to copy, in the order wanted.")
+    on_conflict: Literal["refuse", "replace", "rename"] = Field(
+        default="refuse",
+        description="When this preset already has a block with that identifier: refuse, replace it, "
+        "or rename the copy (identifier-2 ...).",
+    )
+    add_to_orders: OrdersMode = Field(default="all", description=ORDERS_MODE_DESCRIPTION)
+    source_preset: JsonObject | None = Field(
+        default=None,
+        description="Filled by bunzai from `source` (the stored preset, canonical JSON); give it only to copy "
+        "from a preset that is not stored.",
+    )
+
+
+def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
+    from bunzai.validate import validate_piece
+
+    if data.source_preset is None:
+        raise refuse("the source preset was not loaded", "run this through `bunzai cap run`, which loads `source`")
+    source = validate_piece(data.source_preset)
+    if source.kind != "preset":
+        raise refuse(f"the source is a {source.kind}, not a preset")
+    by_id = {block.identifier: block for block in source.body.prompts}
+    unknown = [name for name in data.identifiers if name not in by_id]
+    if unknown:
+        raise refuse(f"preset {source.id!r} has no block " + ", ".join(map(repr, unknown)),
+                     "its blocks: " + (", ".join(map(repr, by_id)) or "(none)"))
+    if len(set(data.identifiers)) != len(data.identifiers):
+        raise refuse("`identifiers` lists a block twice")
+    source_state = _global_state(source)
+    doc = piece_json(entity)
+    body = doc["body"]
+    taken = set(block_identifiers(body))
+    blocks, enabled, warnings = [], {}, []
+    for name in data.identifiers:
+        block = by_id[name].model_dump(mode="json")
+        if name in taken:
+            if data.on_conflict == "refuse":
+                raise refuse(f"this preset already has a block {name!r}",
+                             "set on_conflict to replace or rename")
+            if data.on_conflict == "rename":
+                block["identifier"] = unique_key(name, taken | set(data.identifiers))
+                warnings.append(f"block {name!r} was copied as {block['identifier']!r}")
+            else:
+                warnings.append(f"block {name!r} replaces this preset's block of that identifier")
+        taken.add(block["identifier"])
+        blocks.append(block)
+        enabled[block["identifier"]] = source_state.get(name, block["enabled"])
+    if data.on_conflict == "replace":
+        replaced = {block["identifier"] for block in blocks} & set(block_identifiers(body))
+        _check_anchor(data, replaced)
+        remove_blocks(body, replaced)
+    insert_blocks(body, blocks, data, data.add_to_orders, enabled)
+    return Preview(entity=propose(doc), warnings=warnings)
+
+
+def _global_state(source) -> dict[str, bool]:
+    """On/off of each block in the source's global order (what a person saw there)."""
+    for order in source.body.orders:
+        if order.target == "global":
+            return {item.identifier: item.enabled for item in order.items}
+    return {}
+
+
+def _check_anchor(data: BlocksCopyInput, replaced: set[str]) -> None:
+    anchor = data.before if data.before is not None else data.after
+    if anchor in replaced:
+        raise refuse(f"the placement anchor {anchor!r} is one of the blocks being replaced", "anchor on another block")
+
+
+CAPABILITY = Capability(
+    id="preset.blocks.copy", kind="preset", area="blocks", action="copy",
+    summary="Copy prompt blocks from another preset into this one, placed in its block list and orders.",
+    aliases=("copy prompt from preset", "import prompt blocks", "copy blocks", "reuse prompt", "borrow prompt"),
+    input_model=BlocksCopyInput, preview=preview_blocks_copy,
+    needs=(Need(ref="source", kind="preset", into="source_preset"),),
+)

@@ -1,0 +1,58 @@
+"""preset.blocks.enable: turn prompt blocks on or off, in every prompt order or in one."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from bunzai.capabilities.common.patching import piece_json, propose, refuse
+from bunzai.capabilities.common.preset_blocks import check_known
+from bunzai.capabilities.contract import Capability, Preview
+from bunzai.model.base import Model
+
+
+class BlocksEnableInput(Model):
+    """Which blocks, on or off, and where."""
+
+    identifiers: list[str] = Field(min_length=1, description="Identifiers of the blocks to switch.")
+    enabled: bool = Field(default=True, description="true turns them on, false turns them off.")
+    target: str | None = Field(
+        default=None,
+        description="Only this prompt order ('global' or a character key); default: the block itself and every order.",
+    )
+
+
+def preview_blocks_enable(entity, data: BlocksEnableInput) -> Preview:
+    doc = piece_json(entity)
+    body = doc["body"]
+    check_known(body, data.identifiers)
+    wanted = set(data.identifiers)
+    orders = body["orders"]
+    if data.target is not None:
+        orders = [order for order in orders if order["target"] == data.target]
+        if not orders:
+            raise refuse(f"the preset has no prompt order {data.target!r}",
+                         "orders: " + (", ".join(repr(order["target"]) for order in body["orders"]) or "(none)"))
+    else:
+        for block in body["prompts"]:
+            if block["identifier"] in wanted:
+                block["enabled"] = data.enabled
+    listed: set[str] = set()
+    for order in orders:
+        for item in order["items"]:
+            if item["identifier"] in wanted:
+                item["enabled"] = data.enabled
+                listed.add(item["identifier"])
+    warnings = []
+    if body["orders"]:
+        warnings = [f"block {name!r} is in no {'such ' if data.target else ''}prompt order; "
+                    + ("nothing changed for it" if data.target else "only its own flag changed")
+                    for name in data.identifiers if name not in listed]
+    return Preview(entity=propose(doc), warnings=warnings)
+
+
+CAPABILITY = Capability(
+    id="preset.blocks.enable", kind="preset", area="blocks", action="enable",
+    summary="Turn prompt blocks of a preset on or off, in every prompt order or in one.",
+    aliases=("enable prompt", "disable prompt", "toggle prompt", "turn off prompt", "switch block"),
+    input_model=BlocksEnableInput, preview=preview_blocks_enable,
+)

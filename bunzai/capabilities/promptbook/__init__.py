@@ -1,0 +1,5 @@
+"""Promptbook capabilities: settings, phases (add, update, remove, reorder), cards, reads and together groups.
+
+Every preview re-validates the whole promptbook, so a decoder rule broken by an edit is
+refused with the rule's name (invalid_promptbook, details.rule).
+"""

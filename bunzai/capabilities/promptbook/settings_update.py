@@ -1,0 +1,33 @@
+"""promptbook.settings.update: the promptbook's name and description."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from bunzai.capabilities.common.patching import given, merge_patch, nothing_given, piece_json, propose
+from bunzai.capabilities.contract import Capability, Preview
+from bunzai.model.base import Model
+
+
+class SettingsInput(Model):
+    """Only the fields given change."""
+
+    name: str | None = Field(default=None, description="Display name; omit to keep.")
+    description: str | None = Field(default=None, description="What the promptbook does; omit to keep.")
+
+
+def preview_settings(entity, data: SettingsInput) -> Preview:
+    patch = given(data)
+    doc = piece_json(entity)
+    if "name" in patch:
+        doc["name"] = patch.pop("name")
+    doc["body"] = merge_patch(doc["body"], patch)
+    return Preview(entity=propose(doc), warnings=nothing_given(given(data), "settings"))
+
+
+CAPABILITY = Capability(
+    id="promptbook.settings.update", kind="promptbook", area="settings", action="update",
+    summary="Rename a promptbook or change its description.",
+    aliases=("rename promptbook", "promptbook description"),
+    input_model=SettingsInput, preview=preview_settings,
+)

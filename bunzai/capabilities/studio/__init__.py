@@ -1,0 +1,1 @@
+"""Studio capabilities: `studio.<kind>.create` for the eight lifecycle kinds (a new piece from a rich, typed input)."""

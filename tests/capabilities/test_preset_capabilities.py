@@ -1,0 +1,198 @@
+"""Preset capabilities on SillyTavern's Default chat-completion preset: settings, samplers, blocks, groups, copy."""
+
+from __future__ import annotations
+
+import pytest
+
+from bundle_support import ST_CHAT_PRESET, ST_TEXTGEN_PRESET, corpus_piece, edited, preview, refusal
+
+
+@pytest.fixture
+def preset() -> dict:
+    return corpus_piece(ST_CHAT_PRESET, "preset")
+
+
+def _order(piece: dict, target: str) -> list[str]:
+    return [item["identifier"] for order in piece["body"]["orders"] if order["target"] == target for item in order["items"]]
+
+
+def test_settings_update_changes_only_the_fields_given(preset) -> None:
+    result = preview("preset.settings.update", preset, {
+        "name": "Storyteller", "model": "gpt-4o", "utility_prompts": {"new_chat": "[Begin]", "continue_nudge": None},
+        "media": {"image_inlining": True}, "templates": {"sequences": {"prefix": "<think>"}},
+    })
+
+    def edit(p):
+        p["name"] = "Storyteller"
+        p["body"]["model"] = "gpt-4o"
+        p["body"]["utility_prompts"]["new_chat"] = "[Begin]"
+        del p["body"]["utility_prompts"]["continue_nudge"]
+        p["body"]["media"]["image_inlining"] = True
+        p["body"]["templates"]["sequences"] = {"prefix": "<think>"}
+    assert result.after == edited(preset, edit)
+    assert {c["path"] for c in result.changes} == {
+        "/name", "/body/model", "/body/utility_prompts/new_chat", "/body/utility_prompts/continue_nudge",
+        "/body/media/image_inlining", "/body/templates/sequences/prefix"}
+    assert result.warnings == []
+
+
+def test_settings_update_warns_when_the_family_changes(preset) -> None:
+    result = preview("preset.settings.update", preset, {"family": "text_completion"})
+    assert result.changes == [{"op": "replace", "path": "/body/family", "before": "chat_completion", "after": "text_completion"}]
+    assert result.warnings == ["the family changes from chat_completion to text_completion: exports now write the new family's format"]
+
+
+def test_samplers_update_sets_and_unsets_samplers(preset) -> None:
+    result = preview("preset.samplers.update", preset, {"temperature": 0.7, "top_p": None, "extra": {"n": None, "mirostat_tau": 5}})
+    assert result.changes == [
+        {"op": "add", "path": "/body/samplers/extra/mirostat_tau", "after": 5},
+        {"op": "remove", "path": "/body/samplers/extra/n", "before": 1},
+        {"op": "replace", "path": "/body/samplers/temperature", "before": 1.0, "after": 0.7},
+        {"op": "replace", "path": "/body/samplers/top_p", "before": 1.0, "after": None},
+    ]
+    assert result.warnings == []
+
+
+def test_samplers_update_on_a_text_completion_preset() -> None:
+    piece = corpus_piece(ST_TEXTGEN_PRESET, "preset")
+    result = preview("preset.samplers.update", piece, {"min_p": 0.05})
+    assert result.after == edited(piece, lambda p: p["body"]["samplers"].update(min_p=0.05))
+    assert [c["path"] for c in result.changes] == ["/body/samplers/min_p"]
+
+
+def test_samplers_update_with_nothing_given_warns(preset) -> None:
+    result = preview("preset.samplers.update", preset, {})
+    assert result.changes == [] and result.warnings == ["no sampler field was given; nothing changes"]
+
+
+def test_blocks_add_places_the_block_in_the_list_and_every_order(preset) -> None:
+    result = preview("preset.blocks.add", preset, {"blocks": [{"name": "Style Guide", "content": "Write vividly."}], "after": "main"})
+    block = {"identifier": "style-guide", "name": "Style Guide", "role": "system", "content": "Write vividly.", "enabled": True,
+             "marker": False, "system_prompt": False, "position": "relative", "depth": 4, "injection_order": 100,
+             "triggers": [], "forbid_overrides": False}
+
+    def edit(p):
+        p["body"]["prompts"].insert(1, block)
+        for order in p["body"]["orders"]:
+            order["items"].insert(1, {"identifier": "style-guide", "enabled": True})
+    assert result.after == edited(preset, edit)
+    assert [c["path"] for c in result.changes] == ["/body/orders/0/items", "/body/orders/1/items", "/body/prompts"]
+    assert result.warnings == ["block 'Style Guide' was given the identifier 'style-guide'"]
+
+
+def test_blocks_add_refuses_an_identifier_in_use(preset) -> None:
+    error = refusal("preset.blocks.add", preset, {"blocks": [{"identifier": "main", "name": "Again"}]})
+    assert error.code == "invalid_input" and "'main'" in error.message
+
+
+def test_blocks_update_edits_and_renames_a_block_everywhere(preset) -> None:
+    result = preview("preset.blocks.update", preset, {"identifier": "jailbreak", "content": "Stay in character.", "new_identifier": "post"})
+
+    def edit(p):
+        for block in p["body"]["prompts"]:
+            if block["identifier"] == "jailbreak":
+                block.update(content="Stay in character.", identifier="post")
+        for order in p["body"]["orders"]:
+            for item in order["items"]:
+                if item["identifier"] == "jailbreak":
+                    item["identifier"] = "post"
+    assert result.after == edited(preset, edit)
+    assert sorted(c["path"] for c in result.changes) == [
+        "/body/orders/0/items/10/identifier", "/body/orders/1/items/11/identifier",
+        "/body/prompts/3/content", "/body/prompts/3/identifier"]
+    assert result.warnings == []
+
+
+def test_blocks_update_warns_about_content_on_a_marker(preset) -> None:
+    result = preview("preset.blocks.update", preset, {"identifier": "chatHistory", "content": "ignored"})
+    assert result.warnings == ["block 'chatHistory' is a marker: the frontend fills it and ignores its content"]
+
+
+def test_blocks_remove_takes_the_block_out_of_orders_and_groups(preset) -> None:
+    start = edited(preset, lambda p: p["body"]["groups"].append({"id": "g", "name": "G", "blocks": ["nsfw", "main"], "enabled": True}))
+    result = preview("preset.blocks.remove", start, {"identifiers": ["nsfw"]})
+
+    def edit(p):
+        p["body"]["prompts"] = [b for b in p["body"]["prompts"] if b["identifier"] != "nsfw"]
+        for order in p["body"]["orders"]:
+            order["items"] = [i for i in order["items"] if i["identifier"] != "nsfw"]
+        p["body"]["groups"][0]["blocks"] = ["main"]
+    assert result.after == edited(start, edit)
+    assert result.warnings == ["block 'nsfw' is built into the frontend, which may add it back"]
+
+
+def test_blocks_reorder_moves_a_block_in_one_order(preset) -> None:
+    result = preview("preset.blocks.reorder", preset, {"move": "jailbreak", "before": "main"})
+    assert _order(result.after, "global") == ["jailbreak"] + [i for i in _order(preset, "global") if i != "jailbreak"]
+    assert _order(result.after, "100001") == _order(preset, "100001")
+    assert result.after["body"]["prompts"] == preset["body"]["prompts"]
+    assert all(c["path"].startswith("/body/orders/0/items/") for c in result.changes) and result.warnings == []
+
+
+def test_blocks_reorder_refuses_an_incomplete_order(preset) -> None:
+    error = refusal("preset.blocks.reorder", preset, {"order": ["main"]})
+    assert error.code == "invalid_input" and "missing" in error.message
+
+
+def test_blocks_enable_switches_the_block_in_every_order(preset) -> None:
+    result = preview("preset.blocks.enable", preset, {"identifiers": ["enhanceDefinitions"]})
+    assert result.changes == [
+        {"op": "replace", "path": "/body/orders/0/items/5/enabled", "before": False, "after": True},
+        {"op": "replace", "path": "/body/orders/1/items/6/enabled", "before": False, "after": True},
+    ]
+    assert result.warnings == []
+
+
+def test_blocks_enable_in_one_order_only(preset) -> None:
+    result = preview("preset.blocks.enable", preset, {"identifiers": ["main"], "enabled": False, "target": "100001"})
+    assert result.changes == [{"op": "replace", "path": "/body/orders/1/items/0/enabled", "before": True, "after": False}]
+
+
+def test_blocks_copy_takes_blocks_from_another_preset(preset) -> None:
+    source = edited(preset, lambda p: p.update(id="other"))
+    source["body"]["prompts"].append({"identifier": "tone", "name": "Tone", "content": "Be gentle.", "enabled": True})
+    source["body"]["orders"][0]["items"].append({"identifier": "tone", "enabled": False})
+    result = preview("preset.blocks.copy", preset, {
+        "source": "preset/other", "identifiers": ["tone", "main"], "on_conflict": "rename",
+        "add_to_orders": "global", "source_preset": source})
+    new = [b for b in result.after["body"]["prompts"] if b["identifier"] in ("tone", "main-2")]
+    assert [(b["identifier"], b["content"]) for b in new] == [("tone", "Be gentle."), ("main-2", preset["body"]["prompts"][0]["content"])]
+    # the copies keep the on/off state they had in the source's global order, and join only the global order
+    assert result.after["body"]["orders"][0]["items"][-2:] == [{"identifier": "tone", "enabled": False}, {"identifier": "main-2", "enabled": True}]
+    assert _order(result.after, "100001") == _order(preset, "100001")
+    assert [c["path"] for c in result.changes] == ["/body/orders/0/items", "/body/prompts"]
+    assert result.warnings == ["block 'main' was copied as 'main-2'"]
+
+
+def test_blocks_copy_refuses_a_clash_by_default_and_needs_the_source(preset) -> None:
+    assert "already has a block 'main'" in refusal("preset.blocks.copy", preset, {
+        "source": "other", "identifiers": ["main"], "source_preset": preset}).message
+    assert refusal("preset.blocks.copy", preset, {"source": "other", "identifiers": ["main"]}).hint.startswith("run this through")
+
+
+def test_blocks_copy_declares_the_source_it_needs() -> None:
+    from bunzai.capabilities.contract import Need
+    from bunzai.capabilities.discovery import find_capability
+
+    cap = find_capability("preset.blocks.copy")
+    assert cap.needs == (Need(ref="source", kind="preset", into="source_preset"),)
+    assert cap.describe()["needs"] == [{"ref": "source", "kind": "preset", "into": "source_preset"}]
+
+
+def test_groups_add_update_remove(preset) -> None:
+    added = preview("preset.groups.add", preset, {"groups": [{"name": "Core", "blocks": ["main", "nsfw"]}]})
+    group = {"id": "core", "name": "Core", "blocks": ["main", "nsfw"], "enabled": True}
+    assert added.changes == [{"op": "replace", "path": "/body/groups", "before": [], "after": [group]}]
+    assert added.warnings == ["group 'Core' was given the id 'core'"]
+    updated = preview("preset.groups.update", added.after, {"id": "core", "enabled": False, "blocks": ["main"]})
+    assert updated.changes == [
+        {"op": "replace", "path": "/body/groups/0/blocks", "before": ["main", "nsfw"], "after": ["main"]},
+        {"op": "replace", "path": "/body/groups/0/enabled", "before": True, "after": False},
+    ]
+    removed = preview("preset.groups.remove", updated.after, {"ids": ["core"]})
+    assert removed.after == preset
+
+
+def test_groups_refuse_unknown_blocks(preset) -> None:
+    error = refusal("preset.groups.add", preset, {"groups": [{"name": "X", "blocks": ["nope"]}]})
+    assert error.code == "invalid_input" and "'nope'" in error.message
