@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check capabilities bench clean
+.PHONY: install test check capabilities catalogs crossings bench clean
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,18 @@ check: test
 capabilities:
 	$(BIN)/bunzai cap check --write
 
+# Regenerate the JSON copy of the macro catalogs after editing bunzai/catalogs/*.yaml.
+catalogs:
+	$(BIN)/python -m bunzai.macros.catalog_cache
+
+# Regenerate docs/crossings.md (the crossing matrix) after changing a card format.
+crossings:
+	$(BIN)/python -m bunzai.crossings > docs/crossings.md
+
 bench:
 	$(BIN)/python bench/cold_start.py
+	$(BIN)/python bench/parse_cards.py
+	$(BIN)/python bench/translate.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
