@@ -1,0 +1,105 @@
+"""BYAF's JSON documents <-> canonical character fields, under the strict v1 schemas.
+
+character.json: `name` (short, the name the model sees) -> nickname when it differs from
+`displayName` (the piece name); `persona` -> description; `isNSFW` -> rating; dates;
+`loreItems` -> the embedded book; `images` -> portrait and assets (archive side).
+The first scenario: `narrative` -> scenario, `firstMessages[0]` -> first message,
+`exampleMessages` -> example messages, `formattingInstructions` -> system prompt. Its
+samplers, chat, template and grammar, and every further scenario, stay in the escrow.
+Every object is written with exactly the keys its schema allows (additionalProperties
+is false throughout), so unknown keys cannot travel in a BYAF file.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, iso_of, lore_items, seconds_of
+from bunzai.adapters.common.drift import as_bool, as_str
+
+CHARACTER_KEYS = ("schemaVersion", "$schema", "id", "name", "displayName", "isNSFW", "persona", "createdAt",
+                  "updatedAt", "loreItems", "images")
+MANIFEST_KEYS = ("schemaVersion", "$schema", "createdAt", "author", "characters", "scenarios")
+SCENARIO_KEYS = ("schemaVersion", "$schema", "title", "model", "formattingInstructions", "minP", "minPEnabled",
+                 "temperature", "repeatPenalty", "repeatLastN", "topK", "topP", "backgroundImage", "exampleMessages",
+                 "canDeleteExampleMessages", "firstMessages", "narrative", "promptTemplate", "grammar", "messages")
+# A new scenario's settings: Backyard's usual defaults for a fresh chat.
+NEW_SCENARIO = {"schemaVersion": 1, "formattingInstructions": "", "minP": 0.1, "minPEnabled": True, "temperature": 0.8,
+                "repeatPenalty": 1.05, "repeatLastN": 256, "topK": 30, "topP": 0.9, "exampleMessages": [],
+                "canDeleteExampleMessages": False, "firstMessages": [], "narrative": "", "promptTemplate": None,
+                "grammar": None, "messages": []}
+
+
+def character_fields(character: dict, scenario: dict) -> tuple[str, dict]:
+    """(piece name, body fields) from character.json and the first scenario."""
+    short, full = as_str(character.get("name")), as_str(character.get("displayName"))
+    name = full or short or "Character"
+    firsts = [m for m in scenario.get("firstMessages") or [] if isinstance(m, dict)]
+    examples = [as_str(m.get("text")) for m in scenario.get("exampleMessages") or [] if isinstance(m, dict)]
+    return name, {
+        "nickname": short if short and short != name else "",
+        "description": as_str(character.get("persona")),
+        "rating": "nsfw" if as_bool(character.get("isNSFW"), False) else "sfw",
+        "creation_date": seconds_of(character.get("createdAt")),
+        "modification_date": seconds_of(character.get("updatedAt")),
+        "book": book_of(character.get("loreItems")),
+        "scenario": as_str(scenario.get("narrative")),
+        "first_message": as_str(firsts[0].get("text")) if firsts else "",
+        "example_messages": examples_of(examples),
+        "system_prompt": as_str(scenario.get("formattingInstructions")),
+    }
+
+
+def only(document: dict, keys: tuple[str, ...]) -> dict:
+    return {key: document[key] for key in keys if key in document}
+
+
+def write_character(prior: dict | None, char_id: str, name: str, body: dict, images: list[dict]) -> dict:
+    doc = only(copy.deepcopy(prior), CHARACTER_KEYS) if prior else {"schemaVersion": 1, "id": char_id}
+    doc["schemaVersion"] = 1
+    doc["id"] = char_id
+    doc["name"] = body["nickname"] or name
+    doc["displayName"] = name
+    doc["isNSFW"] = body["rating"] == "nsfw"
+    doc["persona"] = body["description"]
+    doc["createdAt"] = iso_of(body["creation_date"], doc.get("createdAt"))
+    doc["updatedAt"] = iso_of(body["modification_date"], doc.get("updatedAt"))
+    doc["loreItems"] = lore_items(body["book"], doc.get("loreItems"))
+    doc["images"] = images
+    return {key: doc[key] for key in CHARACTER_KEYS if key in doc}
+
+
+def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
+    doc = only(copy.deepcopy(prior), SCENARIO_KEYS) if prior else copy.deepcopy(NEW_SCENARIO)
+    for key, value in NEW_SCENARIO.items():
+        doc.setdefault(key, copy.deepcopy(value))
+    _, was = character_fields({}, doc)
+    if was["scenario"] != body["scenario"]:
+        doc["narrative"] = body["scenario"]
+    if was["system_prompt"] != body["system_prompt"]:
+        doc["formattingInstructions"] = body["system_prompt"]
+    if was["first_message"] != body["first_message"] or _first_id(doc) not in (None, char_id):
+        doc["firstMessages"] = [{"characterID": char_id, "text": body["first_message"]}] if body["first_message"] else []
+    if was["example_messages"] != body["example_messages"]:
+        doc["exampleMessages"] = [{"characterID": char_id, "text": text} for text in example_texts(body["example_messages"])]
+    else:
+        for message in doc["exampleMessages"]:
+            if isinstance(message, dict):
+                message["characterID"] = char_id
+    return {key: doc[key] for key in SCENARIO_KEYS if key in doc}
+
+
+def _first_id(doc: dict) -> Any:
+    firsts = doc.get("firstMessages")
+    if isinstance(firsts, list) and firsts and isinstance(firsts[0], dict):
+        return firsts[0].get("characterID")
+    return None
+
+
+def write_manifest(prior: dict | None, character_path: str, scenario_paths: list[str], created: str) -> dict:
+    doc = only(copy.deepcopy(prior), MANIFEST_KEYS) if prior else {"schemaVersion": 1, "createdAt": created}
+    doc["schemaVersion"] = 1
+    doc["characters"] = [character_path]
+    doc["scenarios"] = scenario_paths
+    return {key: doc[key] for key in MANIFEST_KEYS if key in doc}

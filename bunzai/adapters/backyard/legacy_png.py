@@ -1,0 +1,140 @@
+"""Legacy Faraday / Backyard character PNGs (read only).
+
+The character lives in the PNG's `eXIf` chunk: a TIFF structure whose Exif IFD holds a
+UserComment (tag 0x9286) = the charset prefix `ASCII\\0\\0\\0` + the JSON `{version,
+character: {aiName, aiDisplayName, aiPersona, basePrompt, customDialogue, firstMessage,
+scenario, loreItems, ...}}`, plain (version 1) or base64 (later versions). The PNG itself
+is the portrait. bunzai reads these files but does not write them: Backyard exports BYAF
+now, and which keys its importer requires of a new legacy document is not documented
+(write `backyard.byaf` instead).
+"""
+
+from __future__ import annotations
+
+import binascii
+import struct
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai import limits
+from bunzai.adapters.backyard.texts import book_of, seconds_of, single_brace_warning
+from bunzai.adapters.common.drift import as_bool, as_str
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.png import read_png, strict_base64
+from bunzai.adapters.contract import Adapter, Blob, Decoded
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "backyard.png"
+EXIF_IFD_POINTER = 0x8769
+USER_COMMENT = 0x9286
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _corrupt(message: str) -> BunzaiError:
+    return BunzaiError("corrupt_file", message, "export the character again from Backyard AI")
+
+
+def user_comment(exif: bytes) -> bytes | None:
+    """The UserComment bytes of a TIFF/EXIF block, or None when it has none."""
+    if exif[:4] not in (b"MM\x00*", b"II*\x00"):
+        return None
+    order = ">" if exif[:2] == b"MM" else "<"
+
+    def entries(offset: int) -> dict[int, tuple[int, int, bytes]]:
+        if offset + 2 > len(exif):
+            raise _corrupt("the EXIF block is truncated")
+        count = struct.unpack_from(order + "H", exif, offset)[0]
+        if offset + 2 + 12 * count > len(exif):
+            raise _corrupt("the EXIF block is truncated inside a directory")
+        found = {}
+        for index in range(count):
+            tag, kind, number = struct.unpack_from(order + "HHI", exif, offset + 2 + 12 * index)
+            found[tag] = (kind, number, exif[offset + 10 + 12 * index: offset + 14 + 12 * index])
+        return found
+
+    ifd0 = entries(struct.unpack_from(order + "I", exif, 4)[0])
+    if EXIF_IFD_POINTER not in ifd0:
+        return None
+    exif_ifd = entries(struct.unpack_from(order + "I", ifd0[EXIF_IFD_POINTER][2])[0])
+    if USER_COMMENT not in exif_ifd:
+        return None
+    _, count, value = exif_ifd[USER_COMMENT]
+    if count <= 4:
+        return value[:count]
+    start = struct.unpack_from(order + "I", value)[0]
+    if start + count > len(exif):
+        raise _corrupt("the EXIF UserComment runs past the end of its block")
+    return exif[start:start + count]
+
+
+def legacy_document(data: bytes, name: str) -> Any | None:
+    """The JSON document in a legacy Backyard PNG, or None when the PNG carries none."""
+    png = read_png(data, name or "the PNG")
+    for chunk in png.chunks:
+        if chunk.type != b"eXIf":
+            continue
+        comment = user_comment(data[chunk.data_start:chunk.data_end])
+        if comment is None or not comment.startswith(b"ASCII\x00\x00\x00"):
+            continue
+        text = comment[8:].rstrip(b"\x00").strip()
+        if len(text) > limits.PNG_TEXT_INFLATE_MAX_BYTES:
+            raise BunzaiError("too_large", f"{name or 'the PNG'} holds a {len(text)}-byte character", "")
+        raw = text if text.startswith(b"{") else strict_base64(text, "the EXIF UserComment")
+        from bunzai.store.canon import load_json_bytes
+
+        return load_json_bytes(raw, what=f"{name or 'the PNG'} (EXIF UserComment)")
+    return None
+
+
+class BackyardLegacyPng(Adapter):
+    format_id = FORMAT_ID
+    label = "Backyard AI / Faraday legacy character PNG"
+    kinds = ("character",)
+    extensions = (".png",)
+    container = "image"
+    can_write = False
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not data.startswith(PNG_MAGIC) or b"eXIf" not in data or b"ASCII\x00\x00\x00" not in data:
+            return 0.0
+        document = legacy_document(data, name)
+        return 0.9 if isinstance(document, dict) and isinstance(document.get("character"), dict) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        try:
+            document = legacy_document(data, name)
+        except (struct.error, binascii.Error) as error:
+            raise _corrupt(f"{name or 'the PNG'} has a damaged EXIF block: {error}") from None
+        if not isinstance(document, dict) or not isinstance(document.get("character"), dict):
+            raise BunzaiError("unrecognized_file", f"{name or 'the PNG'} carries no Backyard character",
+                              "give the PNG Faraday or Backyard AI exported")
+        character = document["character"]
+        short, full = as_str(character.get("aiName")), as_str(character.get("aiDisplayName"))
+        title = full or short or "Character"
+        portrait = Blob(data, "png", "image/png")
+        body = {
+            "nickname": short if short and short != title else "",
+            "description": as_str(character.get("aiPersona")),
+            "system_prompt": as_str(character.get("basePrompt")),
+            "example_messages": as_str(character.get("customDialogue")),
+            "first_message": as_str(character.get("firstMessage")),
+            "scenario": as_str(character.get("scenario")),
+            "rating": "nsfw" if as_bool(character.get("isNSFW"), False) else "sfw",
+            "creation_date": seconds_of(character.get("createdAt")),
+            "modification_date": seconds_of(character.get("updatedAt")),
+            "book": book_of(character.get("loreItems")),
+            "portrait": portrait.ref().model_dump(mode="json"),
+        }
+        from bunzai.model.character import Character
+
+        try:
+            piece = Character.model_validate({"id": piece_id_for(title, name, "character"), "name": title, "body": body,
+                                              "original": {"format": FORMAT_ID, "document": document}})
+        except ValidationError as error:
+            raise _corrupt(f"{name or 'the PNG'} holds a value bunzai cannot read: {error.errors()[0]['msg']}") from None
+        return Decoded([piece], [portrait], single_brace_warning(body))
+
+
+register(BackyardLegacyPng())

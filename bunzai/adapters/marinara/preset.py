@@ -1,0 +1,284 @@
+"""Marinara Engine prompt presets (`.marinara.json`, type `marinara_preset`) <-> a chat-completion preset.
+
+Read: the envelope's sections, groups, order and samplers (preset_rows.py) become the
+canonical preset; the envelope exactly as read is the escrow (choice blocks, variables,
+wrap format, ids, dates, the parameters no sampler names ...).
+Write: over the escrowed envelope when it is this format's, row by row: a value is written
+only where the canonical one differs from what the escrowed row reads as, and a nested
+JSON string is re-encoded only when its decoded value was edited, so an unedited preset
+goes back byte for byte. A preset from elsewhere gets a new envelope. The written file is
+read back and every canonical difference is named by a loss rule below.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.readback import LossRule, readback_losses, same
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.marinara import preset_rows as pr
+from bunzai.adapters.marinara.envelope import (
+    FIXED_EXPORTED_AT,
+    decode_nested,
+    encode_nested,
+    envelope_of,
+    envelope_type,
+    file_bytes,
+    new_envelope,
+    put_bool,
+    row_id,
+)
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.model.base import Escrow
+from bunzai.model.preset import Preset, PresetBody
+
+FORMAT_ID = "marinara.preset"
+TYPE = "marinara_preset"
+
+LOSS_RULES = (
+    LossRule("/body/family", "translated", "marinara.preset.family.changed",
+             "Marinara presets are chat-completion prompt presets, so the preset reads back as one"),
+    LossRule("/body/source", "dropped", "marinara.preset.source.dropped",
+             "a Marinara preset names no API; the connection chooses it"),
+    LossRule("/body/model", "dropped", "marinara.preset.model.dropped",
+             "a Marinara preset names no model; the connection chooses it"),
+    LossRule("/body/samplers/(?:extra/)?[^/]+", "dropped", "marinara.preset.sampler.dropped",
+             "Marinara's generation parameters have no such sampler"),
+    LossRule(r"/body/prompts/\d+/enabled", "translated", "marinara.preset.enabled.from_order",
+             "a Marinara section is on or off once; the file takes the value of the order it writes"),
+    LossRule(r"/body/prompts/\d+/system_prompt", "dropped", "marinara.preset.block.system_flag",
+             "Marinara sections have no built-in/user distinction"),
+    LossRule(r"/body/prompts/\d+/triggers", "dropped", "marinara.preset.block.triggers",
+             "Marinara sections apply to every generation type"),
+    LossRule(r"/body/prompts(?:/\d+/[^/]+)?", "dropped", "marinara.preset.block.not_carried",
+             "Marinara sections do not carry this part of the block"),
+    LossRule("/body/orders", "translated", "marinara.preset.orders.single",
+             "a Marinara preset has one global section order; the file gets the global one (or the last)"),
+    LossRule(r"/body/groups(?:/\d+/blocks)?", "translated", "marinara.preset.groups.by_section",
+             "a Marinara group holds the sections that name it, in section order"),
+    LossRule("/body/utility_prompts/[^/]+", "dropped", "marinara.preset.utility_prompt.dropped",
+             "Marinara presets have no such helper prompt"),
+    LossRule("/body/media/[^/]+", "dropped", "marinara.preset.media.dropped",
+             "media inlining is a connection setting in Marinara, not a preset one"),
+    LossRule("/body/attachments", "dropped", "marinara.preset.attachments.dropped",
+             "Marinara presets carry no attached files"),
+    LossRule("/body/templates", "dropped", "marinara.preset.templates.dropped",
+             "Marinara presets have no instruct/context templates"),
+    LossRule("/body/extensions", "dropped", "marinara.preset.extensions.dropped",
+             "Marinara presets keep no extensions object"),
+    LossRule("/profiles", "dropped", "marinara.preset.profiles.dropped", "a Marinara preset has no per-platform profiles"),
+    LossRule("/assets", "dropped", "marinara.preset.assets.dropped", "a Marinara preset carries no media"),
+)
+FALLBACK = LossRule("", "dropped", "marinara.preset.not_carried", "a Marinara preset does not carry this value as it is")
+
+
+class MarinaraPreset(Adapter):
+    format_id = FORMAT_ID
+    label = "Marinara Engine preset"
+    kinds = ("preset",)
+    extensions = (".marinara.json", ".json")
+    container = "text"
+    engine = "marinara"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.95 if envelope_type(parsed) == TYPE and isinstance(parsed["data"].get("preset"), dict) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        envelope = envelope_of(data, name, parsed, TYPE)
+        preset = envelope["data"].get("preset")
+        title = as_str(preset.get("name")) if isinstance(preset, dict) else ""
+        title = title if title.strip() else "Marinara preset"
+        try:
+            piece = Preset(id=piece_id_for(title, name, "preset"), name=title,
+                           body=PresetBody.model_validate(pr.body_of(envelope)),
+                           original=Escrow(format=FORMAT_ID, document=envelope))
+        except ValidationError as error:
+            problem = error.errors()[0]
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable Marinara preset: "
+                              f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
+                              "check that value in the file") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        prior = piece.original.document if piece.original is not None and piece.original.format == FORMAT_ID \
+            and isinstance(piece.original.document, dict) and envelope_type(piece.original.document) == TYPE else None
+        document = _written(piece, copy.deepcopy(prior) if prior is not None else None)
+        data = file_bytes(document)
+        back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
+        declared = _marker_losses(piece)
+        return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK,
+                                                        declared))
+
+
+def _marker_losses(piece: Any) -> list[Loss]:
+    losses = []
+    for index, block in enumerate(piece.body.prompts):
+        if block.marker and _slot(block.identifier) is None and not _own(piece, block.identifier):
+            losses.append(Loss(f"/body/prompts/{index}", "dropped",
+                               f"Marinara Engine has no slot for the marker {block.identifier!r}: the section is "
+                               "written as a marker naming it, which Marinara leaves empty",
+                               "marinara.preset.marker.unmapped"))
+    return losses
+
+
+def _own(piece: Any, identifier: str) -> bool:
+    original = piece.original
+    if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
+        return False
+    sections = pr.rows(original.document.get("data", {}).get("sections"))
+    return identifier in pr.identifiers_of(sections)
+
+
+def _slot(identifier: str) -> str | None:
+    if identifier in pr.MARINARA_SLOTS:
+        return identifier
+    return pr.SLOT_FOR_ST_MARKER.get(identifier)
+
+
+def _written(piece: Any, document: dict | None) -> dict:
+    body = piece.body.model_dump(mode="json")
+    if document is None:
+        preset_id = row_id("preset", piece.id)
+        preset = {"id": preset_id, "name": piece.name, "description": body["description"], "sectionOrder": "[]",
+                  "groupOrder": "[]", "variableGroups": "[]", "variableValues": "{}", "parameters": "{}",
+                  "wrapFormat": "xml", "defaultChoices": "{}", "isDefault": "false", "author": "",
+                  "createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT}
+        document = new_envelope(TYPE, {"preset": preset, "sections": [], "groups": [], "choiceBlocks": []})
+        twin = pr.body_of(document)
+    else:
+        if not isinstance(document["data"].get("preset"), dict):
+            document["data"]["preset"] = {}
+        twin = pr.body_of(document)
+    data = document["data"]
+    preset = data["preset"]
+    preset_id = as_str(preset.get("id")) or row_id("preset", piece.id)
+    if as_str(preset.get("name")) != piece.name:
+        preset["name"] = piece.name
+    if twin["description"] != body["description"]:
+        preset["description"] = body["description"]
+    _write_samplers(preset, body["samplers"], twin["samplers"])
+    order = _chosen_order(body["orders"])
+    group_of = {ident: group["id"] or row_id("group", piece.id, group["name"])
+                for group in body["groups"] for ident in group["blocks"]}
+    sections = _write_sections(data, body["prompts"], twin, order, group_of, preset_id, piece.id)
+    _write_section_order(preset, sections, body["prompts"], order, twin)
+    _write_groups(data, preset, body["groups"], twin, preset_id, piece.id)
+    return document
+
+
+def _write_samplers(preset: dict, samplers: dict, twin: dict) -> None:
+    wanted = {name: samplers[name] for _, name, _ in pr.SAMPLERS if samplers.get(name) is not None}
+    if same(wanted, {k: v for k, v in twin.items() if v is not None}):
+        return
+    params = decode_nested(preset.get("parameters"), {})
+    for key, name, _ in pr.SAMPLERS:
+        if name in wanted:
+            params[key] = wanted[name]
+        else:
+            params.pop(key, None)
+    preset["parameters"] = encode_nested(params)
+
+
+def _chosen_order(orders: list[dict]) -> dict | None:
+    for order in orders:
+        if order["target"] == "global":
+            return order
+    return orders[-1] if orders else None
+
+
+def _write_sections(data: dict, blocks: list[dict], twin: dict, order: dict | None, group_of: dict,
+                    preset_id: str, piece_id: str) -> list[dict]:
+    old_rows = pr.rows(data.get("sections"))
+    old = {ident: (row, block) for row, ident, block in zip(old_rows, pr.identifiers_of(old_rows), twin["prompts"])}
+    enabled_in_order = {item["identifier"]: item["enabled"] for item in (order or {}).get("items", [])}
+    written = []
+    for block in blocks:
+        ident = block["identifier"]
+        row, was = old.get(ident, (None, None))
+        if row is None:
+            row = _new_section(block, preset_id, piece_id)
+            was = pr.block_of(row, ident)
+        _patch_section(row, block, was, enabled_in_order.get(ident, block["enabled"]))
+        wanted_group = group_of.get(ident)
+        if (as_str(row.get("groupId")) or None) != wanted_group:
+            row["groupId"] = wanted_group
+        written.append(row)
+    data["sections"] = written
+    return written
+
+
+def _new_section(block: dict, preset_id: str, piece_id: str) -> dict:
+    slot = _slot(block["identifier"]) or block["identifier"]
+    return {"id": row_id("section", piece_id, block["identifier"]), "presetId": preset_id,
+            "identifier": block["identifier"], "name": block["name"], "content": block["content"],
+            "role": block["role"], "enabled": "true" if block["enabled"] else "false",
+            "isMarker": "true" if block["marker"] else "false", "groupId": None,
+            "markerConfig": encode_nested({"type": slot}) if block["marker"] else None,
+            "injectionPosition": "depth" if block["position"] == "absolute" else "ordered",
+            "injectionDepth": block["depth"],
+            "injectionOrder": block["injection_order"], "wrapInXml": "false", "xmlTagName": "",
+            "forbidOverrides": "true" if block["forbid_overrides"] else "false"}
+
+
+def _patch_section(row: dict, block: dict, was: dict, enabled: bool) -> None:
+    for key, native in (("name", "name"), ("content", "content"), ("role", "role")):
+        if block[key] != was[key]:
+            row[native] = block[key]
+    if enabled != was["enabled"]:
+        put_bool(row, "enabled", enabled, True)
+    if block["marker"] != was["marker"]:
+        put_bool(row, "isMarker", block["marker"], False)
+        if block["marker"] and not decode_nested(row.get("markerConfig"), {}):
+            row["markerConfig"] = encode_nested({"type": _slot(block["identifier"]) or block["identifier"]})
+    if block["forbid_overrides"] != was["forbid_overrides"]:
+        put_bool(row, "forbidOverrides", block["forbid_overrides"], False)
+    if block["position"] != was["position"]:
+        row["injectionPosition"] = "depth" if block["position"] == "absolute" else "ordered"
+    if block["depth"] != was["depth"]:
+        row["injectionDepth"] = block["depth"]
+    if block["injection_order"] != was["injection_order"]:
+        row["injectionOrder"] = block["injection_order"]
+
+
+def _write_section_order(preset: dict, sections: list[dict], blocks: list[dict], order: dict | None,
+                         twin: dict) -> None:
+    id_of = {block["identifier"]: row["id"] for block, row in zip(blocks, sections)}
+    wanted = [item["identifier"] for item in order["items"] if item["identifier"] in id_of] if order else []
+    wanted += [block["identifier"] for block in blocks if block["identifier"] not in wanted]
+    before = [item["identifier"] for item in twin["orders"][0]["items"]] if twin["orders"] else None
+    if wanted != before:
+        preset["sectionOrder"] = encode_nested([id_of[ident] for ident in wanted])
+
+
+def _write_groups(data: dict, preset: dict, groups: list[dict], twin: dict, preset_id: str, piece_id: str) -> None:
+    old = {as_str(row.get("id")): row for row in pr.rows(data.get("groups"))}
+    was = {group["id"]: group for group in twin["groups"]}
+    written = []
+    for index, group in enumerate(groups):
+        gid = group["id"] or row_id("group", piece_id, group["name"])
+        row = old.get(gid)
+        if row is None:
+            row = {"id": gid, "presetId": preset_id, "name": group["name"], "parentGroupId": None,
+                   "order": (index + 1) * 100, "enabled": "true" if group["enabled"] else "false",
+                   "createdAt": FIXED_EXPORTED_AT}
+        else:
+            if group["name"] != was[gid]["name"]:
+                row["name"] = group["name"]
+            if group["enabled"] != was[gid]["enabled"]:
+                put_bool(row, "enabled", group["enabled"], True)
+        written.append(row)
+    if written != pr.rows(data.get("groups")) or "groups" not in data:
+        data["groups"] = written
+    ids = [row["id"] for row in written]
+    if decode_nested(preset.get("groupOrder"), None) != ids and (ids or "groupOrder" in preset):
+        preset["groupOrder"] = encode_nested(ids)
+
+
+register(MarinaraPreset())

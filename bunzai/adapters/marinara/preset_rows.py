@@ -1,0 +1,123 @@
+"""Marinara preset rows <-> canonical preset parts: sections (blocks), groups, the order, samplers.
+
+A section is a prompt block: `identifier`, `name`, `content`, `role`, `enabled`,
+`isMarker` (+ `markerConfig`, a JSON string naming the slot it fills), `injectionPosition`
+("ordered" in layout order, "depth" injected into the chat at `injectionDepth`),
+`injectionOrder`, `forbidOverrides`; `wrapInXml`/`xmlTagName` and the row ids stay in the
+escrow. `sectionOrder` (a JSON string of section ids) is the one global order; a group is
+`{id, name, enabled, parentGroupId, order}` and its blocks are the sections naming it in
+`groupId`. Samplers live in `parameters` (a JSON string) under camelCase names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.adapters.common.drift import as_count, as_float, as_int, as_str
+from bunzai.adapters.marinara.envelope import decode_nested, wire_bool
+
+# Marinara `parameters` key -> canonical sampler, and how to read it.
+SAMPLERS: tuple[tuple[str, str, str], ...] = (
+    ("temperature", "temperature", "float0"),
+    ("topP", "top_p", "float"),
+    ("topK", "top_k", "int"),
+    ("minP", "min_p", "float"),
+    ("maxTokens", "max_tokens", "count"),
+    ("maxContext", "max_context", "count"),
+    ("frequencyPenalty", "frequency_penalty", "float"),
+    ("presencePenalty", "presence_penalty", "float"),
+    ("stopSequences", "stop_sequences", "strings"),
+)
+# Marker slots Marinara fills (markerConfig.type), as its default preset names them.
+MARINARA_SLOTS = ("lorebook", "character", "persona", "chat_summary", "dialogue_examples", "chat_history")
+# SillyTavern's marker identifiers whose content a Marinara slot holds.
+SLOT_FOR_ST_MARKER = {"chatHistory": "chat_history", "dialogueExamples": "dialogue_examples",
+                      "worldInfoBefore": "lorebook", "charDescription": "character",
+                      "personaDescription": "persona"}
+ROLES = ("system", "user", "assistant")
+
+
+def read_sampler(raw: Any, how: str) -> Any:
+    if how == "strings":
+        return [item for item in raw if isinstance(item, str)] if isinstance(raw, list) else None
+    if how == "int":
+        return as_int(raw, None)
+    if how == "count":
+        return as_count(raw, None)
+    number = as_float(raw, float("nan"))
+    if number != number or how == "float0" and number < 0:  # NaN: unreadable; temperature >= 0
+        return None
+    return number
+
+
+def samplers_of(preset: dict) -> dict:
+    params = decode_nested(preset.get("parameters"), {})
+    return {name: read_sampler(params.get(key), how) for key, name, how in SAMPLERS if key in params}
+
+
+def identifiers_of(sections: list[dict]) -> list[str]:
+    """Each section's block identifier: its `identifier`, else its id; made unique in order."""
+    seen: set[str] = set()
+    out = []
+    for index, row in enumerate(sections):
+        ident = as_str(row.get("identifier")) or as_str(row.get("id")) or f"section-{index}"
+        while ident in seen:
+            ident = f"{ident}-{as_str(row.get('id')) or index}"
+        seen.add(ident)
+        out.append(ident)
+    return out
+
+
+def block_of(row: dict, identifier: str) -> dict:
+    role = row.get("role")
+    return {
+        "identifier": identifier,
+        "name": as_str(row.get("name")),
+        "role": role if role in ROLES else "system",
+        "content": as_str(row.get("content")),
+        "enabled": wire_bool(row.get("enabled"), True),
+        "marker": wire_bool(row.get("isMarker"), False),
+        "position": "absolute" if row.get("injectionPosition") == "depth" else "relative",
+        "depth": as_count(row.get("injectionDepth"), 0),
+        "injection_order": as_int(row.get("injectionOrder"), 100),
+        "forbid_overrides": wire_bool(row.get("forbidOverrides"), False),
+    }
+
+
+def order_of(preset: dict, sections: list[dict], identifiers: list[str]) -> list[dict]:
+    ids = decode_nested(preset.get("sectionOrder"), None)
+    if not isinstance(ids, list):
+        return []
+    by_id = {as_str(row.get("id")): (row, ident) for row, ident in zip(sections, identifiers)}
+    items = [{"identifier": by_id[sid][1], "enabled": wire_bool(by_id[sid][0].get("enabled"), True)}
+             for sid in ids if isinstance(sid, str) and sid in by_id]
+    return [{"target": "global", "items": items}]
+
+
+def groups_of(groups: list[dict], sections: list[dict], identifiers: list[str]) -> list[dict]:
+    out = []
+    for row in groups:
+        gid = as_str(row.get("id"))
+        out.append({"id": gid, "name": as_str(row.get("name")), "enabled": wire_bool(row.get("enabled"), True),
+                    "blocks": [ident for sec, ident in zip(sections, identifiers) if as_str(sec.get("groupId")) == gid]})
+    return out
+
+
+def rows(value: Any) -> list[dict]:
+    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
+
+
+def body_of(envelope: dict) -> dict:
+    """The canonical preset body a `marinara_preset` envelope stands for."""
+    data = envelope["data"]
+    preset = data.get("preset") if isinstance(data.get("preset"), dict) else {}
+    sections, groups = rows(data.get("sections")), rows(data.get("groups"))
+    identifiers = identifiers_of(sections)
+    return {
+        "family": "chat_completion",
+        "description": as_str(preset.get("description")),
+        "samplers": samplers_of(preset),
+        "prompts": [block_of(row, ident) for row, ident in zip(sections, identifiers)],
+        "orders": order_of(preset, sections, identifiers),
+        "groups": groups_of(groups, sections, identifiers),
+    }
