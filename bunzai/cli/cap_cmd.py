@@ -76,12 +76,23 @@ def describe(cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capabil
 
 @app.command(hidden=True)
 def lookup(words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]) -> int:
-    """The compact form: an exact id describes, anything else searches."""
+    """The compact form: an exact id describes, a browse path (`content/character`) browses,
+    anything else searches."""
     from bunzai.capabilities.discovery import visible_capabilities
 
-    if len(words) == 1 and any(cap.id == words[0] for cap in visible_capabilities()):
+    capabilities = visible_capabilities()
+    if len(words) == 1 and any(cap.id == words[0] for cap in capabilities):
         return describe(words[0])
+    if len(words) == 1 and _is_browse_path(words[0], capabilities):
+        return browse(words[0])
     return find(words)
+
+
+def _is_browse_path(word: str, capabilities: list) -> bool:
+    """`content`, `studio`, `content/character`, `content/character/identity` are paths to browse."""
+    parts = word.strip("/").split("/")
+    domains = {cap.domain for cap in capabilities}
+    return bool(parts) and parts[0] in domains and (len(parts) == 1 or "/" in word)
 
 
 @app.command()

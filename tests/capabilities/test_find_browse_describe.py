@@ -78,3 +78,10 @@ def test_hidden_capabilities_never_appear(monkeypatch) -> None:
 
     with pytest.raises(BunzaiError):
         discovery.find_capability("character.secret.update", include_hidden=False)
+
+
+def test_a_compact_path_browses_instead_of_searching(bunzai) -> None:
+    walked = bunzai("cap", "content/character", check=True).json
+    assert walked["path"] == "content/character"
+    assert "character.identity.update" in {a["id"] for area in walked["areas"] for a in area["actions"]}
+    assert bunzai("cap", "studio", check=True).json["path"] == "studio"
