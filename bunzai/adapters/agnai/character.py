@@ -1,0 +1,137 @@
+"""Agnai's native character export ("Agnaistic" JSON): the stored character minus `_id`.
+
+`{kind: "character", name, description (creator notes), persona, greeting, scenario,
+sampleChat, ... characterBook?, extensions?}` (common/types/library.ts), written with a
+2-space indent by web/pages/Character/DownloadModal.tsx. Agnai reads a file as native when
+`kind` is "character" or when it has name, persona, greeting, scenario and sampleChat. The
+embedded `characterBook` is a memory book and reads as a linked lorebook piece too.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.agnai import card_lists, character_fields, import_losses
+from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object, escrowed
+from bunzai.adapters.agnai.memory_book import FORMAT_ID as BOOK_FORMAT, book_losses, read_memory_book, write_memory_book
+from bunzai.adapters.agnai.persona import is_structured, render_persona
+from bunzai.adapters.common.card_doc import CardShape, card_losses
+from bunzai.adapters.common.drift import as_str, put
+from bunzai.adapters.common.naming import linked_id, piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "agnai.character.json"
+_NATIVE_KEYS = ("name", "persona", "greeting", "scenario", "sampleChat")
+# personality is listed as carried: it is folded into the persona, reported on its own.
+SHAPE = CardShape("Agnai character", "agnai", frozenset({
+    "description", "personality", "scenario", "first_message", "alternate_greetings", "example_messages",
+    "system_prompt", "post_history_instructions", "creator_notes", "tags", "creator", "version",
+    "creation_date", "modification_date"}))
+
+
+def is_native_character(parsed: Any) -> bool:
+    """Agnai's own test (port.ts getImportFormat)."""
+    return isinstance(parsed, dict) and (parsed.get("kind") == "character" or all(k in parsed for k in _NATIVE_KEYS))
+
+
+def _template() -> dict:
+    return {"kind": "character", "name": "", "description": "", "persona": {"kind": "text", "attributes": {"text": [""]}},
+            "greeting": "", "scenario": "", "sampleChat": "", "tags": []}
+
+
+def _book_id(char_id: str, book_name: str) -> str:
+    return linked_id(char_id, "book", book_name)
+
+
+class AgnaiCharacter(Adapter):
+    engine = ENGINE
+    format_id = FORMAT_ID
+    label = "Agnai character (native JSON)"
+    kinds = ("character",)
+    extensions = (".json",)
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not is_native_character(parsed) or "spec" in parsed:
+            return 0.0
+        return 0.95 if parsed.get("kind") == "character" else 0.8
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.character import Character
+        from bunzai.model.lorebook import Lorebook
+
+        document = agnai_object(data, name, parsed, "an Agnai character")
+        char_name = as_str(document.get("name"))
+        char_id = piece_id_for(char_name, name, "character")
+        body = character_fields.read_body(document)
+        raw_book = document.get("characterBook")
+        book = read_memory_book(raw_book) if isinstance(raw_book, dict) else None
+        body["book"] = book
+        body["links"] = {"lorebooks": [_book_id(char_id, book["name"])] if book else [], "regex": [], "quickreplies": []}
+        try:
+            pieces = [Character.model_validate({"id": char_id, "name": char_name, "body": body,
+                                                "original": {"format": FORMAT_ID, "document": document}})]
+            if book is not None:
+                pieces.append(Lorebook.model_validate({
+                    "id": _book_id(char_id, book["name"]), "name": book["name"] or f"{char_name}'s Lorebook",
+                    "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                    "original": {"format": BOOK_FORMAT, "document": copy.deepcopy(raw_book)},
+                }))
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the character'} holds values bunzai cannot read: "
+                              f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
+                              "fix the value in Agnai and export the character again") from None
+        return Decoded(pieces)
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        base = escrowed(piece, FORMAT_ID)
+        document = copy.deepcopy(base) if base is not None else _template()
+        body = piece.body.model_dump(mode="json")
+        losses = self._persona_losses(document, piece)
+        put(document, "name", piece.name, as_str)
+        character_fields.write_body(document, piece.name, body)
+        if body["book"] is not None:
+            document["characterBook"] = write_memory_book(document.get("characterBook"), body["book"])
+        else:
+            document.pop("characterBook", None)
+        return Encoded(agnai_json_bytes(document), losses + character_losses(piece))
+
+    @staticmethod
+    def _persona_losses(document: dict, piece: Any) -> list[Loss]:
+        persona = document.get("persona")
+        if is_structured(persona) and render_persona(piece.name, persona) != piece.body.description:
+            return [Loss("/body/description", "flattened", "the description no longer matches Agnai's structured "
+                         "persona (its attributes); it is written as a text persona", "agnai.persona.to_text")]
+        return []
+
+
+def character_losses(piece: Any) -> list[Loss]:
+    """What an Agnai native character cannot hold, and what Agnai rewrites on import."""
+    body = piece.body
+    losses = [loss for loss in card_losses(piece, SHAPE) if not loss.pointer.startswith("/body/links/lorebooks")]
+    losses += import_losses.personality_folded(piece)
+    if body.personality:
+        losses.append(Loss("/body/description", "flattened", "the personality is appended to the description "
+                           "(Agnai's persona text)", "agnai.personality.folded"))
+    losses += card_lists.shrinking_lists(piece, "an Agnai character", None)
+    if import_losses.crossing_into(piece, FORMAT_ID):
+        losses += import_losses.rewritten_text(piece)
+    if body.depth_prompt.role != "system":
+        losses.append(Loss("/body/depth_prompt/role", "dropped", "Agnai's depth insert has no role",
+                           "agnai.depth_prompt.role"))
+    own_book = [_book_id(piece.id, body.book.name)] if body.book is not None else []
+    if body.links.lorebooks != own_book:
+        losses.append(Loss("/body/links/lorebooks", "dropped", "an Agnai character binds no lorebook beside its own "
+                           "memory book", "card.links.not_carried"))
+    if body.book is not None:
+        losses += [loss for loss in book_losses(body.book.model_dump(mode="json"), "/body/book", "an Agnai memory book")
+                   if loss.code != "book.settings.not_carried"]  # card_losses names those
+    return losses
+
+
+register(AgnaiCharacter())

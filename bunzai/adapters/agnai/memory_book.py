@@ -1,0 +1,107 @@
+"""Agnai memory books: `{kind: "memory", name, description, entries: [...]}`.
+
+Agnai exports a book as the stored document minus `_id` and `userId`, with a 2-space
+indent (web/pages/Memory/Memory.tsx `encodeBook`); a character's `characterBook` has the
+same shape. `scanDepth`, `tokenBudget`, `recursiveScanning` and `extensions` are the V2
+book fields Agnai keeps unused. Agnai's import drops entries without text.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.agnai import memory_entries
+from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object, escrowed
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_object, as_str, put
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "agnai.memory.json"
+_SETTINGS = {"scan_depth": ("scanDepth", as_count), "token_budget": ("tokenBudget", as_count),
+             "recursive_scanning": ("recursiveScanning", lambda raw: as_bool(raw, None))}
+ENTRY_FIELDS = frozenset(memory_entries.FIELDS)
+
+
+def read_memory_book(book: dict) -> dict:
+    """A native memory book -> canonical CharacterBook fields (JSON form): name, description, settings ..."""
+    natives = [e for e in book.get("entries") if isinstance(e, dict)] if isinstance(book.get("entries"), list) else []
+    entries = []
+    for entry, uid in zip(natives, memory_entries.uids_of(natives)):
+        entries.append(memory_entries.read_entry(entry) | {"uid": uid})
+    settings = {field: read(book.get(key, MISSING)) for field, (key, read) in _SETTINGS.items()}
+    return {"name": as_str(book.get("name")), "description": as_str(book.get("description")),
+            "settings": settings, "entries": entries, "extensions": copy.deepcopy(as_object(book.get("extensions")))}
+
+
+def write_memory_book(base: dict | None, canon: dict) -> dict:
+    """The native book: `base` (escrowed) or a new one, with the canonical book written over it."""
+    book = copy.deepcopy(base) if isinstance(base, dict) else {"kind": "memory", "name": "", "description": "",
+                                                               "entries": []}
+    put(book, "name", canon["name"], as_str)
+    put(book, "description", canon["description"], as_str)
+    book["entries"] = memory_entries.write_entries(book.get("entries"), canon["entries"])
+    for field, (key, read) in _SETTINGS.items():
+        put(book, key, canon["settings"][field], read)
+    if as_object(book.get("extensions")) != canon["extensions"]:
+        book["extensions"] = copy.deepcopy(canon["extensions"])
+    return book
+
+
+def book_losses(canon: dict, pointer: str, where: str, carried: frozenset[str] = ENTRY_FIELDS) -> list[Loss]:
+    """What a canonical book loses in an Agnai memory book (settings, entry fields)."""
+    losses = [Loss(f"{pointer}/settings/{key}", "dropped", f"{where} has no {key}", "book.settings.not_carried")
+              for key, value in canon["settings"].items() if key not in _SETTINGS and value is not None]
+    return losses + memory_entries.entry_losses(canon["entries"], f"{pointer}/entries", carried, where)
+
+
+class AgnaiMemoryBook(Adapter):
+    engine = ENGINE
+    format_id = FORMAT_ID
+    label = "Agnai memory book"
+    kinds = ("lorebook",)
+    extensions = (".json",)
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if isinstance(parsed, dict) and parsed.get("kind") == "memory" and isinstance(parsed.get("entries"), list):
+            return 0.95
+        return 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.lorebook import Lorebook
+
+        document = agnai_object(data, name, parsed, "an Agnai memory book")
+        book = read_memory_book(document)
+        try:
+            piece = Lorebook.model_validate({
+                "id": piece_id_for(book["name"], name, "lorebook"), "name": book["name"],
+                "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                "original": {"format": FORMAT_ID, "document": document},
+            })
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the memory book'} holds values bunzai cannot read: "
+                              f"{error.errors()[0]['msg']}", "fix the value in Agnai and export the book again") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        canon = piece.body.model_dump(mode="json") | {"name": piece.name}
+        document = write_memory_book(escrowed(piece, FORMAT_ID), canon)
+        losses = book_losses(canon, "/body", "an Agnai memory book")
+        for index, entry in enumerate(canon["entries"]):
+            if not entry["content"] and (piece.original is None or piece.original.format != FORMAT_ID):
+                losses.append(Loss(f"/body/entries/{index}", "dropped", "Agnai's import skips memory entries "
+                                   "without text", "agnai.entry.empty_dropped"))
+        if piece.assets:
+            losses.append(Loss("/assets", "dropped", "an Agnai memory book carries no media", "book.assets.not_carried"))
+        if piece.profiles:
+            losses.append(Loss("/profiles", "dropped", "an Agnai memory book has no per-platform profiles",
+                               "book.profiles.not_carried"))
+        return Encoded(agnai_json_bytes(document), losses)
+
+
+register(AgnaiMemoryBook())

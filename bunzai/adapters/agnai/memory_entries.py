@@ -1,0 +1,159 @@
+"""Agnai memory-book entries <-> canonical lore entries, and what an entry loses on the way in.
+
+Agnai names the fields its own way (common/types/memory.ts): `entry` is the content,
+`keywords` the keys (plain words, `*` and `?` wildcards, never regexes), `weight` the
+insertion order (highest at the bottom), `priority` what survives the budget. The V2
+fields it keeps "so that we don't destroy them" are camelCase (`secondaryKeys`,
+`selectiveLogic`, `excludeRecursion`). It has no per-entry `extensions` and no
+`case_sensitive`: Agnai's own V2 conversion drops both (common/memory.ts).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_str, as_str_list, put
+from bunzai.adapters.contract import Loss
+
+LOGICS = ("and_any", "not_all", "not_any", "and_all")
+
+
+def _keys(raw: Any) -> list[dict]:
+    return [{"text": text, "regex": False, "flags": ""} for text in as_str_list(raw)]
+
+
+def _write_keys(keys: list[dict]) -> list[str]:
+    return [key["text"] for key in keys]
+
+
+def _logic(raw: Any) -> str:
+    number = as_int(raw, 0)
+    return LOGICS[number] if number in (0, 1, 2, 3) else "and_any"
+
+
+def _position(raw: Any) -> str:
+    return "after_char" if raw == "after_char" else "before_char"
+
+
+# canonical LoreEntry field -> (native key, read(raw), encode(value) or None). An absent
+# `weight`/`priority` reads as Agnai's import makes it: `+undefined` is NaN, coalesced to 0.
+FIELDS: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any] | None]] = {
+    "title": ("name", as_str, None),
+    "content": ("entry", as_str, None),
+    "keys": ("keywords", _keys, _write_keys),
+    "priority": ("priority", as_int, None),
+    "order": ("weight", lambda raw: as_int(raw, 0), None),
+    "enabled": ("enabled", lambda raw: as_bool(raw, True), None),
+    "secondary_keys": ("secondaryKeys", _keys, _write_keys),
+    "constant": ("constant", lambda raw: as_bool(raw, False), None),
+    "position": ("position", _position, lambda value: "before_char" if value == "before_char" else "after_char"),
+    "probability": ("probability", lambda raw: min(100, as_count(raw, 100)), None),
+    "use_probability": ("useProbability", lambda raw: as_bool(raw, True), None),
+    "selective": ("selective", lambda raw: as_bool(raw, False), None),
+    "selective_logic": ("selectiveLogic", _logic, LOGICS.index),
+    "exclude_recursion": ("excludeRecursion", lambda raw: as_bool(raw, False), None),
+}
+# What Agnai keeps when it converts a card's V2 `character_book` (memoryEntryToNative).
+FROM_CARD_BOOK = frozenset({"title", "content", "keys", "priority", "order", "enabled", "secondary_keys",
+                            "constant", "position", "selective"})
+
+
+def read_entry(entry: dict) -> dict:
+    """A native memory entry -> canonical LoreEntry fields (JSON form); uid apart."""
+    from bunzai.model.lorebook import LoreEntry
+
+    canon = LoreEntry().model_dump(mode="json")
+    for field, (key, read, _encode) in FIELDS.items():
+        canon[field] = read(entry.get(key, MISSING))
+    return canon
+
+
+def uid_of(entry: dict, index: int) -> int | str:
+    raw = entry.get("id", MISSING)
+    if isinstance(raw, str) and raw:
+        return raw
+    number = as_int(raw)
+    return index if number is None else number
+
+
+def uids_of(entries: list[dict]) -> list[int | str]:
+    """Entry uids: `id`, else the index; a repeated one becomes the next free integer."""
+    seen: set[str] = set()
+    uids: list[int | str] = []
+    for index, entry in enumerate(entries):
+        uid = uid_of(entry, index)
+        if str(uid) in seen:
+            uid = index
+            while str(uid) in seen:
+                uid += 1
+        seen.add(str(uid))
+        uids.append(uid)
+    return uids
+
+
+def entry_template() -> dict:
+    """A new native entry with the six fields Agnai's import validates."""
+    return {"name": "", "entry": "", "keywords": [], "priority": 100, "weight": 100, "enabled": True}
+
+
+def write_entry(base: dict | None, canon: dict) -> dict:
+    """`base` (an escrowed native entry) or a new one, with the canonical fields written over it."""
+    entry = copy.deepcopy(base) if isinstance(base, dict) else entry_template()
+    if not isinstance(base, dict) and canon["priority"] is None:
+        del entry["priority"]  # "book default": Agnai's import reads a missing priority as 0
+    for field, (key, read, encode) in FIELDS.items():
+        put(entry, key, canon[field], read, encode)
+    return entry
+
+
+def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
+    """Native entries for the canonical ones, each written over the escrowed entry of its uid."""
+    old = [entry for entry in base if isinstance(entry, dict)] if isinstance(base, list) else []
+    by_uid: dict[str, dict] = {}
+    for entry, uid in zip(old, uids_of(old)):
+        by_uid.setdefault(str(uid), entry)
+    entries = [write_entry(by_uid.get(str(entry["uid"])), entry) for entry in canon]
+    for _ in range(len(entries) + 1):  # write an `id` only where the index would not read back as the uid
+        wrong = [index for index, uid in enumerate(uids_of(entries)) if uid != canon[index]["uid"]]
+        if not wrong:
+            break
+        for index in wrong:
+            entries[index]["id"] = canon[index]["uid"]
+    return entries
+
+
+def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], where: str) -> list[Loss]:
+    """Every canonical entry value Agnai does not keep, one Loss each.
+
+    `carried` names the entry fields the crossing keeps; `where` says who drops the rest
+    ("an Agnai memory book", "Agnai's import of the card's book").
+    """
+    from bunzai.model.lorebook import LoreEntry
+
+    default = LoreEntry().model_dump(mode="json")
+    losses: list[Loss] = []
+    for index, entry in enumerate(entries):
+        at = f"{pointer}/{index}"
+        for field, value in entry.items():
+            if field == "uid" or field in carried or value == default[field]:
+                continue
+            if field == "extensions":
+                losses.append(Loss(f"{at}/extensions", "dropped", f"{where} has no entry extensions",
+                                   "agnai.entry.extensions.dropped"))
+            elif field == "case_sensitive":
+                losses.append(Loss(f"{at}/case_sensitive", "dropped", f"{where} has no case sensitivity per entry",
+                                   "agnai.entry.case_sensitive.dropped"))
+            else:
+                losses.append(Loss(f"{at}/{field}", "dropped", f"{where} has no {field}", "agnai.entry.not_carried"))
+        if "position" in carried and entry["position"] not in ("before_char", "after_char"):
+            losses.append(Loss(f"{at}/position", "flattened", f"{where} places entries only before or after the "
+                               f"character; {entry['position']} becomes after_char", "book.position.collapsed"))
+        for kind in ("keys", "secondary_keys"):
+            for k, key in enumerate(entry[kind]):
+                if key["regex"] and kind in carried:
+                    losses.append(Loss(f"{at}/{kind}/{k}", "flattened", "Agnai keywords are words with * and ? "
+                                       "wildcards, not regexes: the pattern is written as a plain keyword",
+                                       "agnai.entry.regex_key"))
+    return losses

@@ -1,0 +1,76 @@
+"""The old Pygmalion / "ooba" JSON character: `{char_name, char_persona, char_greeting,
+world_scenario, example_dialogue}`.
+
+text-generation-webui folded these into its `context` on load; Agnai exports and imports
+the same shape ("Textgen"). bunzai reads the five fields as written: char_persona is the
+description, world_scenario the scenario, example_dialogue the example messages. Written
+with a 4-space indent, as the example file in textgen's repository is.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.drift import MISSING, as_str, put
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.textgen.character_losses import not_carried
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "textgen.pygmalion.json"
+# body field -> native key, in the order the example file writes them
+FIELDS = {"description": "char_persona", "first_message": "char_greeting", "scenario": "world_scenario",
+          "example_messages": "example_dialogue"}
+
+
+class PygmalionJson(Adapter):
+    format_id = FORMAT_ID
+    label = "Pygmalion / text-generation-webui JSON character"
+    kinds = ("character",)
+    extensions = (".json",)
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if isinstance(parsed, dict) and "char_name" in parsed and "spec" not in parsed and "data" not in parsed:
+            return 0.8
+        return 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.character import Character
+
+        if parsed is None:
+            from bunzai.adapters.inspect import parse_text
+
+            parsed = parse_text(data, name or "x.json")
+        if not isinstance(parsed, dict):
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a Pygmalion character: it holds a JSON "
+                              f"{type(parsed).__name__}, not an object", "give the character's .json file")
+        document = copy.deepcopy(parsed)
+        char_name = as_str(document.get("char_name"))
+        body = {field: as_str(document.get(key, MISSING)) for field, key in FIELDS.items()}
+        try:
+            piece = Character.model_validate({"id": piece_id_for(char_name, name, "character"), "name": char_name,
+                                              "body": body, "original": {"format": FORMAT_ID, "document": document}})
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the character'} holds values bunzai cannot read: "
+                              f"{error.errors()[0]['msg']}", "fix the value and try again") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        original = piece.original
+        base = original.document if original is not None and original.format == FORMAT_ID else None
+        document = copy.deepcopy(base) if isinstance(base, dict) else {"char_name": "", **{key: "" for key in FIELDS.values()}}
+        put(document, "char_name", piece.name, as_str)
+        body = piece.body
+        for field, key in FIELDS.items():
+            put(document, key, getattr(body, field), as_str)
+        data = json.dumps(document, indent=4, ensure_ascii=False, allow_nan=False) + "\n"
+        return Encoded(data.encode("utf-8"), not_carried(piece, frozenset(FIELDS), "A Pygmalion JSON character"))
+
+
+register(PygmalionJson())

@@ -1,0 +1,126 @@
+"""text-generation-webui's YAML character: `{name, greeting, context}` (+ `your_name`/`user`).
+
+textgen loads `user_data/characters/<name>.yaml` (modules/chat.py `load_character`): the
+name from `name` (or `bot`, `<|bot|>`, `char_name`), the first message from `greeting`,
+and one `context` string that holds everything else the model reads.
+
+Mapping: `context` <-> description, `greeting` <-> first_message. Writing folds what has no
+key of its own into the context, as textgen's own Pygmalion import does: the scenario as a
+`Scenario: ...` paragraph and the example messages as a last paragraph (an old file's own
+`example_dialogue` key is kept instead where it has one). Reading does not unfold: the
+context is the description, as written. `your_name`/`user` is the user's name: kept in the
+escrow. Written with ruamel.yaml, keys in order, multi-line strings as `|` blocks.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.drift import MISSING, as_str, put
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.textgen.character_losses import not_carried
+from bunzai.adapters.textgen.yaml_out import yaml_bytes
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "textgen.character.yaml"
+NAME_KEYS = ("name", "bot", "<|bot|>", "char_name")
+
+
+def name_key(document: dict) -> str:
+    """The key the character's name is read from: the first non-empty of NAME_KEYS, else `name`."""
+    return next((key for key in NAME_KEYS if as_str(document.get(key))), "name")
+
+
+def fold_context(description: str, scenario: str, examples: str | None) -> str:
+    """The context for a character: the description, then the scenario and the examples as paragraphs."""
+    parts = [description, f"Scenario: {scenario}" if scenario else "", (examples or "").strip()]
+    return "\n\n".join(part for part in parts if part)
+
+
+def _jsonable(value: Any, where: str) -> Any:
+    """The YAML document as JSON values: dates as ISO text, keys as text; other tags refused."""
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item, where) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(item, where) for item in value]
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    raise BunzaiError("unsupported", f"{where} holds a YAML {type(value).__name__}, which a character file does not",
+                      "keep to text, numbers, lists and mappings")
+
+
+class TextgenYamlCharacter(Adapter):
+    format_id = FORMAT_ID
+    label = "text-generation-webui character (YAML)"
+    kinds = ("character",)
+    extensions = (".yaml", ".yml")
+    container = "text"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if not name.lower().endswith((".yaml", ".yml")) or not isinstance(parsed, dict):
+            return 0.0
+        has_name = any(key in parsed for key in NAME_KEYS)
+        return 0.8 if has_name and ("context" in parsed or "greeting" in parsed) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.character import Character
+
+        if parsed is None:
+            from bunzai.adapters.common.yamltext import load_yaml_bytes
+
+            parsed = load_yaml_bytes(data, what=name or "the YAML character")
+        if not isinstance(parsed, dict):
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a textgen character: it holds a YAML "
+                              f"{type(parsed).__name__}, not a mapping", "give the character's .yaml file")
+        document = _jsonable(copy.deepcopy(parsed), name or "the file")
+        char_name = as_str(document.get(name_key(document)))
+        body = {"description": as_str(document.get("context", MISSING)),
+                "first_message": as_str(document.get("greeting", MISSING)),
+                "example_messages": as_str(document.get("example_dialogue", MISSING))}
+        try:
+            piece = Character.model_validate({"id": piece_id_for(char_name, name, "character"), "name": char_name,
+                                              "body": body, "original": {"format": FORMAT_ID, "document": document}})
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the character'} holds values bunzai cannot read: "
+                              f"{error.errors()[0]['msg']}", "fix the value and try again") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        original = piece.original
+        base = original.document if original is not None and original.format == FORMAT_ID else None
+        document = copy.deepcopy(base) if isinstance(base, dict) else {"name": "", "greeting": "", "context": ""}
+        body = piece.body
+        own_examples = "example_dialogue" in document
+        put(document, name_key(document), piece.name, as_str)
+        put(document, "greeting", body.first_message, as_str)
+        context = fold_context(body.description, body.scenario, None if own_examples else body.example_messages)
+        put(document, "context", context, as_str)
+        if own_examples:
+            put(document, "example_dialogue", body.example_messages, as_str)
+        carried = {"description", "first_message", "example_messages", "scenario"}
+        losses = not_carried(piece, frozenset(carried), "A textgen YAML character")
+        losses += self._folded(body, own_examples)
+        return Encoded(yaml_bytes(document), losses)
+
+    @staticmethod
+    def _folded(body: Any, own_examples: bool) -> list[Loss]:
+        folded = [field for field in ("scenario", "example_messages")
+                  if getattr(body, field) and not (field == "example_messages" and own_examples)]
+        losses = [Loss(f"/body/{field}", "flattened", "a textgen character has one context: this is written into "
+                       "it as a paragraph", "textgen.context.folded") for field in folded]
+        if folded:
+            losses.append(Loss("/body/description", "flattened", "the context holds the description followed by the "
+                               f"{' and '.join(folded)}; reading it back gives them all as the description",
+                               "textgen.context.folded"))
+        return losses
+
+
+register(TextgenYamlCharacter())
