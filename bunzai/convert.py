@@ -124,13 +124,36 @@ def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss
     before, after = dump_piece(piece), dump_piece(decoded.pieces[0])
     found: list[Loss] = []
     for part in _COMPARED:
-        for change in diff_json(before.get(part), after.get(part), f"/{part}"):
+        for change in _item_changes(diff_json(before.get(part), after.get(part), f"/{part}")):
             pointer = change["path"]
             if _covered(pointer, declared + found):
                 continue
             found.append(Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is",
                               "crossing.not_carried"))
     return found
+
+
+def _item_changes(changes: list[dict]) -> list[dict]:
+    """Changes with a shortened or lengthened list split into rows per item.
+
+    diff_json reports a list whose length changed as one replace (right for drafts, where an
+    insertion is not a change of every later item); a loss is declared per item ("the
+    second lorebook link is not carried"), so here the list is compared item by item.
+    """
+    from bunzai.changes.diff import diff_json
+    from bunzai.query.pointer import join
+
+    rows = []
+    for change in changes:
+        old, new = change.get("before"), change.get("after")
+        if change["op"] == "replace" and isinstance(old, list) and isinstance(new, list):
+            common = min(len(old), len(new))
+            rows += diff_json(old[:common], new[:common], change["path"])
+            rows += [{"op": "remove", "path": join(change["path"], i)} for i in range(common, len(old))]
+            rows += [{"op": "add", "path": join(change["path"], i)} for i in range(common, len(new))]
+        else:
+            rows.append(change)
+    return rows
 
 
 def _parsed(adapter: Adapter, data: bytes):
