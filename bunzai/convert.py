@@ -111,7 +111,6 @@ def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
 def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss]) -> list[Loss]:
     if not adapter.can_read:
         return []
-    from bunzai.changes.diff import diff_json
     from bunzai.model import dump_piece
 
     try:
@@ -121,16 +120,29 @@ def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss
                      "crossing.unreadable")]
     if not decoded.pieces:
         return [Loss("", "dropped", "the written file reads back as no piece", "crossing.unreadable")]
-    before, after = dump_piece(piece), dump_piece(decoded.pieces[0])
     found: list[Loss] = []
-    for part in _COMPARED:
-        for change in _item_changes(diff_json(before.get(part), after.get(part), f"/{part}")):
-            pointer = change["path"]
-            if _covered(pointer, declared + found):
-                continue
+    for pointer in lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared):
+        if not _covered(pointer, found):
             found.append(Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is",
                               "crossing.not_carried"))
     return found
+
+
+def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
+    """Pointers of `before` (a canonical piece) that `after` did not keep and no loss names.
+
+    A list item the read-back gained (a reader linking the book it found) is not a loss.
+    """
+    from bunzai.changes.diff import diff_json
+
+    lost = []
+    for part in _COMPARED:
+        for change in _item_changes(diff_json(before.get(part), after.get(part), f"/{part}")):
+            if change["op"] == "add" and change["path"].rsplit("/", 1)[-1].isdigit():
+                continue
+            if not _covered(change["path"], declared):
+                lost.append(change["path"])
+    return lost
 
 
 def _item_changes(changes: list[dict]) -> list[dict]:

@@ -16,9 +16,6 @@ from dataclasses import dataclass, field
 
 from bunzai.adapters.contract import Blob
 
-_COMPARED = ("name", "body", "assets")
-
-
 @dataclass
 class Cell:
     source: str
@@ -71,8 +68,7 @@ def rich_character():
 
 def crossing_cell(source: str, target: str, piece, blobs: list[Blob]) -> Cell:
     from bunzai.adapters.inspect import read_bytes
-    from bunzai.changes.diff import diff_json
-    from bunzai.convert import _covered, convert_piece
+    from bunzai.convert import convert_piece, lost_pointers
     from bunzai.model import dump_piece
 
     store = {blob.sha256: blob.data for blob in blobs}
@@ -88,11 +84,7 @@ def crossing_cell(source: str, target: str, piece, blobs: list[Blob]) -> Cell:
         cell.error = f"{type(error).__name__}: {error}"
         return cell
     cell.losses = [loss.to_json() for loss in outbound.losses]
-    before, after = dump_piece(arrived), dump_piece(back.pieces[0])
-    for part in _COMPARED:
-        for change in diff_json(before[part], after[part], f"/{part}"):
-            if not _covered(change["path"], outbound.losses):
-                cell.unreported.append(change["path"])
+    cell.unreported = lost_pointers(dump_piece(arrived), dump_piece(back.pieces[0]), outbound.losses)
     return cell
 
 
