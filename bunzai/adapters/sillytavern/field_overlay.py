@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bunzai.adapters.common.readback import same  # noqa: F401  (re-exported: spokes import it from here)
+
 
 class _Missing:
     def __repr__(self) -> str:
@@ -37,23 +39,6 @@ class Field:
     path: tuple[str, ...]
     decode: Callable[[Any], Any]
     encode: Callable[[Any], Any] = _identity
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality that tells true from 1 and false from 0 (and 1 from 1.0 not)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if _number(a) and _number(b):
-        return a == b
-    return type(a) is type(b) and a == b
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def get_path(tree: Any, path: tuple[str, ...]) -> Any:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.sillytavern.field_overlay import Field, decode_fields, encode_fields, same
-from bunzai.adapters.sillytavern.readback_losses import LossRule, readback_losses
+from bunzai.adapters.common.readback import LossRule, readback_losses
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece

@@ -35,7 +35,7 @@ from bunzai.adapters.sillytavern.presets_chat_prompts import (
     encode_prompts,
     global_order_for,
 )
-from bunzai.adapters.sillytavern.readback_losses import LossRule
+from bunzai.adapters.common.readback import LossRule
 
 SAMPLERS = (
     ("temperature", "temperature", as_float(None, lo=0)),

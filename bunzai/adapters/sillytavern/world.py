@@ -17,7 +17,7 @@ from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.field_overlay import as_int, decode_fields, encode_fields
 from bunzai.adapters.sillytavern.field_overlay import decimal_text as _decimal
-from bunzai.adapters.sillytavern.readback_losses import LossRule, readback_losses
+from bunzai.adapters.common.readback import LossRule, readback_losses
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
 from bunzai.adapters.sillytavern.world_entry import ENTRY_FIELDS, fresh_entry_extras
 from bunzai.errors import BunzaiError
