@@ -9,7 +9,6 @@ piece's path: when the id was taken since the burial, nothing moves.
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -23,6 +22,7 @@ from bunzai.store.canon import revision_of
 from bunzai.store.changelog import append_change
 from bunzai.store.locks import path_lock
 from bunzai.store.pieces import (
+    scan_kind_folders,
     PIECE_SUFFIX,
     WriteResult,
     not_found_error,
@@ -126,37 +126,24 @@ def list_graveyard(studio: Studio) -> list[dict]:
     At most `limits.WALK_MAX_ENTRIES` folder entries are looked at (too_large beyond).
     """
     found: list[tuple[str, dict]] = []
-    seen = 0
-    for kind in KIND_NAMES:
-        try:
-            entries = os.scandir(studio.graveyard_dir / kind)
-        except (FileNotFoundError, NotADirectoryError):
+    for kind, item in scan_kind_folders(studio.graveyard_dir, KIND_NAMES, what="the graveyard",
+                                        hint="empty old graveyard entries"):
+        match = _ENTRY_FILE.fullmatch(item.name)
+        if is_temp_name(item.name) or match is None or not is_safe_id(match[1]):
             continue
-        with entries:
-            for item in entries:
-                seen += 1
-                if seen > limits.WALK_MAX_ENTRIES:
-                    raise BunzaiError(
-                        "too_large",
-                        f"the graveyard holds more than {limits.WALK_MAX_ENTRIES} files",
-                        hint="empty old graveyard entries",
-                    )
-                match = _ENTRY_FILE.fullmatch(item.name)
-                if is_temp_name(item.name) or match is None or not is_safe_id(match[1]):
-                    continue
-                moment = _stamp_time(match[2])
-                raw = read_raw(Path(item.path), what=item.name) if moment else None
-                if raw is None:
-                    continue
-                piece_id, stamp = match.groups()
-                row = {
-                    "entry": f"{kind}/{piece_id}@{stamp}",
-                    "kind": kind,
-                    "id": piece_id,
-                    "buried_at": _iso(moment),
-                    "revision": revision_of(raw),
-                }
-                found.append((stamp, row))
+        moment = _stamp_time(match[2])
+        raw = read_raw(Path(item.path), what=item.name) if moment else None
+        if raw is None:
+            continue
+        piece_id, stamp = match.groups()
+        row = {
+            "entry": f"{kind}/{piece_id}@{stamp}",
+            "kind": kind,
+            "id": piece_id,
+            "buried_at": _iso(moment),
+            "revision": revision_of(raw),
+        }
+        found.append((stamp, row))
     found.sort(key=lambda pair: (pair[0], pair[1]["entry"]), reverse=True)
     return [row for _, row in found]
 

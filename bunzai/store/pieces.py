@@ -17,6 +17,7 @@ body against the model is the caller's job.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,32 +145,36 @@ def not_found_error(kind: str, piece_id: str) -> BunzaiError:
     return BunzaiError("not_found", f"no {kind} with id {piece_id!r}", hint="see `bunzai list`")
 
 
-def list_stored(studio: Studio, kind: str | None = None) -> list[tuple[str, str]]:
-    """(kind, id) of every stored piece, sorted; temp files, non-JSON files, hidden files
-    and unsafe names are skipped. At most `limits.WALK_MAX_ENTRIES` folder entries are
-    looked at (too_large beyond)."""
-    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    found: list[tuple[str, str]] = []
+def scan_kind_folders(base: Path, kinds: tuple[str, ...], *, what: str, hint: str) -> Iterator[tuple[str, os.DirEntry]]:
+    """(kind, entry) for every entry of `base/<kind>/`, bounded by `limits.WALK_MAX_ENTRIES`
+    (too_large beyond, naming `what`); a missing kind folder is skipped."""
     seen = 0
-    for name in kinds:
+    for kind in kinds:
         try:
-            entries = os.scandir(studio.root / name)
+            entries = os.scandir(base / kind)
         except (FileNotFoundError, NotADirectoryError):
             continue
         with entries:
             for entry in entries:
                 seen += 1
                 if seen > limits.WALK_MAX_ENTRIES:
-                    raise BunzaiError(
-                        "too_large",
-                        f"the studio holds more than {limits.WALK_MAX_ENTRIES} files in its kind folders",
-                        hint="move files that are not pieces out of the studio",
-                    )
-                if is_temp_name(entry.name) or not entry.name.endswith(PIECE_SUFFIX):
-                    continue
-                stem = entry.name[: -len(PIECE_SUFFIX)]
-                if is_safe_id(stem) and entry.is_file():
-                    found.append((name, stem))
+                    raise BunzaiError("too_large", f"{what} holds more than {limits.WALK_MAX_ENTRIES} files", hint=hint)
+                yield kind, entry
+
+
+def list_stored(studio: Studio, kind: str | None = None) -> list[tuple[str, str]]:
+    """(kind, id) of every stored piece, sorted; temp files, non-JSON files, hidden files
+    and unsafe names are skipped. At most `limits.WALK_MAX_ENTRIES` folder entries are
+    looked at (too_large beyond)."""
+    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
+    found: list[tuple[str, str]] = []
+    for name, entry in scan_kind_folders(studio.root, kinds, what="the studio's kind folders",
+                                         hint="move files that are not pieces out of the studio"):
+        if is_temp_name(entry.name) or not entry.name.endswith(PIECE_SUFFIX):
+            continue
+        stem = entry.name[: -len(PIECE_SUFFIX)]
+        if is_safe_id(stem) and entry.is_file():
+            found.append((name, stem))
     found.sort()
     return found
 
