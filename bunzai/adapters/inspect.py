@@ -57,13 +57,29 @@ def parse_text(data: bytes, name: str) -> Any:
     return load_json_bytes(data, what=name or "the file")
 
 
+def _parse_or_error(data: bytes, name: str) -> tuple[Any, BunzaiError | None]:
+    """A text file's document, or the parse error: binary formats with no container of their
+    own (RisuAI's .risum/.risup) are then offered to the text adapters with `parsed` None."""
+    try:
+        return parse_text(data, name), None
+    except BunzaiError as error:
+        return None, error
+
+
+def _claims_binary(adapter: Adapter, data: bytes, name: str) -> bool:
+    try:
+        return float(adapter.sniff(data, name, None)) > 0
+    except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the file
+        return False
+
+
 def inspect_bytes(data: bytes, name: str) -> Inspected:
     from bunzai.adapters.registry import all_adapters
 
     container = container_of(data, name)
-    parsed = parse_text(data, name) if container == "text" else None
+    parsed, unparsed = _parse_or_error(data, name) if container == "text" else (None, None)
     best: tuple[float, Adapter] | None = None
-    damage: BunzaiError | None = None
+    damage: BunzaiError | None = unparsed
     for adapter in all_adapters():
         if adapter.container != container or not adapter.can_read:
             continue
@@ -95,7 +111,10 @@ def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Ad
 
         adapter = get_adapter(format_id)
         container = container_of(data, name)
-        parsed = parse_text(data, name) if adapter.container == "text" and container == "text" else None
+        parsed, unparsed = _parse_or_error(data, name) if adapter.container == "text" and container == "text" \
+            else (None, None)
+        if unparsed is not None and not _claims_binary(adapter, data, name):
+            raise unparsed
         return adapter, adapter.read(data, name, parsed)
     found = inspect_bytes(data, name)
     return found.adapter, found.adapter.read(data, name, found.parsed)

@@ -16,6 +16,7 @@ EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine
 
 
 def import_(
+    ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to import.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
@@ -32,6 +33,7 @@ def import_(
 
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
+    _configure_engines(ctx)
     failed = 0
     progress = _Progress()
     for path in paths:
@@ -113,6 +115,7 @@ def export(
 
 
 def convert(
+    ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The file to convert.")],
     to: ToArg,
     output: Annotated[str, typer.Option("--output", "-o", help="Where to write the result; - for stdout.")],
@@ -130,6 +133,7 @@ def convert(
     from bunzai.errors import BunzaiError
     from bunzai.files import read_file_bytes
 
+    _configure_engines(ctx)
     adapter, decoded = read_bytes(read_file_bytes(file), file.name, format)
     if not decoded.pieces:
         raise BunzaiError("unrecognized_file", f"{file}: the file holds no piece")
@@ -193,6 +197,33 @@ def _engine(engine: str | None) -> str | None:
     if engine not in engine_ids():
         raise BunzaiError("not_found", f"no macro engine {engine!r}", "engines: " + ", ".join(engine_ids()))
     return engine
+
+
+def _configure_engines(ctx: typer.Context) -> None:
+    """Hand the studio's engine checkouts (bunzai.toml `[engines]`) to the adapters that need them.
+
+    `risu` names a RisuAI checkout: its RPack table decodes .risum modules and .risup
+    presets (bunzai does not ship it; BUNZAI_RISU_ROOT is the fallback). Reading files
+    needs no studio, so one is used only when named or found, never created here.
+    """
+    import os
+
+    from bunzai.adapters.risu.rpack import configure_risu_root
+    from bunzai.cli.context import Globals
+    from bunzai.store.settings import read_settings
+    from bunzai.store.studio import ENV_STUDIO, STUDIO_FILE, find_studio
+
+    root = ctx.find_root()
+    named = root.obj.studio if isinstance(root.obj, Globals) else None
+    here = Path.cwd()
+    if not (named or os.environ.get(ENV_STUDIO) or any((f / STUDIO_FILE).is_file() for f in (here, *here.parents))):
+        return
+    studio = find_studio(named)
+    engines = read_settings(studio).get("engines")
+    risu = engines.get("risu") if isinstance(engines, dict) else None
+    if isinstance(risu, str) and risu:
+        path = Path(risu).expanduser()
+        configure_risu_root(path if path.is_absolute() else studio.root / path)
 
 
 def _stored_piece(studio, ref: str):

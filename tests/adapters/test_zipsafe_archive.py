@@ -197,3 +197,11 @@ def test_the_writer_refuses_unsafe_names(members):
     with pytest.raises(BunzaiError) as caught:
         write_archive(members)
     assert caught.value.code == "invalid_input"
+
+
+def test_an_unknown_compression_method_is_unsupported():
+    data = bytearray(plain_zip([("a.txt", b"alpha")], zipfile.ZIP_STORED))
+    for magic, method_at in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
+        at = data.find(magic)
+        data[at + method_at] = 99  # AES / unknown
+    assert refused(bytes(data)).code == "unsupported"

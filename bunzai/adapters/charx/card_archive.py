@@ -5,7 +5,8 @@ embedded book as a linked lorebook); `embeded://` assets become stored assets. E
 member but card.json (assets, `module.risum`, `x_meta/*`, app JSON at the root, members
 nothing names) is kept byte for byte in the escrow under its member name. A JPEG with the
 ZIP appended (RisuAI's polyglot) reads like the ZIP; hostile archives are refused by
-zipsafe before anything is decompressed past its limits.
+zipsafe before anything is decompressed past its limits. The reading and writing live in
+bunzai.adapters.common.charx_card, shared with RisuAI's CHARX (`risu.charx`).
 Write: card.json (4-space JSON, as RisuAI writes it) over the escrowed card, the stored
 assets once each, and, when the piece came from a CHARX, every escrowed member back under
 its name; names are ASCII, nothing is encrypted, the same piece gives the same bytes.
@@ -13,39 +14,15 @@ its name; names are ASCII, nothing is encrypted, the same piece gives the same b
 
 from __future__ import annotations
 
-import copy
-import dataclasses
-import hashlib
-import json
 from typing import Any
 
-from pydantic import ValidationError
-
-from bunzai.adapters.charx.assets import link_entries, plan_assets
-from bunzai.adapters.charx.members import CARD_MEMBER, file_type
-from bunzai.adapters.common import card_assets, card_fields
-from bunzai.adapters.common.card_doc import CardShape, card_data, card_losses, read_card, write_card_data
-from bunzai.adapters.common.zipsafe import ZIP_LOCAL_MAGIC, open_archive, write_archive
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.common.charx_card import read_charx, write_charx
+from bunzai.adapters.common.charx_members import CARD_MEMBER
+from bunzai.adapters.common.zipsafe import open_archive
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.errors import BunzaiError
 
 FORMAT_ID = "charx"
-RISU_MODULE = "module.risum"
-# The card fields CHARX carries: all of V3, its assets as members, the portrait as the main icon.
-CHARX = CardShape("CHARX (Character Card V3 archive)", "v3", card_fields.V3_FIELDS, assets=True, image=True)
-# card_doc writes assets as data: URIs; here they are members, so the card is read and written without them.
-_CARD_ONLY = dataclasses.replace(CHARX, assets=False)
-
-
-def _data_template() -> dict:
-    return {"name": "", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}, "group_only_greetings": []}
-
-
-def card_json_bytes(document: Any) -> bytes:
-    return json.dumps(document, indent=4, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
 class CharxCard(Adapter):
@@ -60,158 +37,10 @@ class CharxCard(Adapter):
         return 0.9 if parsed is None and open_archive(data).has(CARD_MEMBER) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        what = name or "the CHARX"
-        archive = open_archive(data)
-        if not archive.has(CARD_MEMBER):
-            raise BunzaiError("unrecognized_file", f"{what} is a ZIP archive without a card.json at its root",
-                              "a CHARX holds its card in card.json; this archive is something else")
-        document = _card_document(archive.read(CARD_MEMBER), what)
-        names = [member for member in archive.names() if member != CARD_MEMBER]
-        contents = {member: archive.read(member) for member in names}
-        kept = {member: Blob(contents[member], *file_type(None, member)) for member in names}
-        raw_assets = card_data(document).get("assets")
-        links, resolved, uri_blobs = link_entries(raw_assets, names, lambda member: kept[member].sha256)
-        blobs = {(b.sha256, b.ext, b.mime): b for b in kept.values()}
-        for link, member in zip(links, resolved):
-            if member is not None:
-                blob = Blob(contents[member], link["asset"]["ext"], link["asset"]["mime"])
-                blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)
-        for blob in uri_blobs:
-            blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)
-        escrow = {"format": FORMAT_ID, "document": document,
-                  "files": {member: blob.ref().model_dump(mode="json") for member, blob in kept.items()}}
-        decoded = read_card(document, name, _CARD_ONLY, escrow, card_assets.portrait_of(links), list(blobs.values()))
-        decoded.pieces[0] = _with_assets(decoded.pieces[0], links, what)
-        decoded.warnings += _read_warnings(data, raw_assets, resolved, names)
-        return decoded
+        return read_charx(data, name, FORMAT_ID)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        from bunzai.model.base import AssetRef
-
-        original = piece.original
-        own = original is not None and original.format == FORMAT_ID and isinstance(original.document, dict)
-        base = original.document if own else None
-        files = {member: ref.model_dump(mode="json") for member, ref in original.files.items()} if own else {}
-        if base is not None and not isinstance(base.get("data"), dict):  # fields at the top level (a hybrid)
-            document = data = write_card_data(base, _data_template(), piece, _CARD_ONLY, media)
-        else:
-            document = copy.deepcopy(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
-            document["data"] = data = write_card_data(document.get("data"), _data_template(), piece, _CARD_ONLY, media)
-        links, losses = _links_with_portrait(piece)
-        plan = plan_assets(data.get("assets"), links, files, media)
-        if links or isinstance(data.get("assets"), list):
-            data["assets"] = plan.entries
-        members = [(CARD_MEMBER, card_json_bytes(document))]
-        members += [(written, media(AssetRef.model_validate(files[member]))) for member, written in plan.kept.items()]
-        members += list(plan.members.items())
-        losses = card_losses(piece, CHARX) + losses + _rename_losses(plan.kept)
-        losses += _reread_losses(piece, data.get("assets"), members, files, plan.kept, losses)
-        if original is not None and not own:
-            losses.append(Loss("/original", "kept_in_escrow",
-                               f"what the {original.format} file held beyond the canonical fields (its escrowed "
-                               "document and files) stays in the studio's escrow and is not written to a CHARX",
-                               "escrow.other_format"))
-        return Encoded(write_archive(members), losses)
-
-
-def _card_document(raw: bytes, what: str) -> dict:
-    from bunzai.store.canon import load_json_bytes
-
-    document = load_json_bytes(raw, what=f"card.json in {what}")
-    if not isinstance(document, dict):
-        raise BunzaiError("corrupt_file", f"card.json in {what} holds a JSON {type(document).__name__}, "
-                          "not a card object", "export the card again")
-    return document
-
-
-def _with_assets(character: Any, links: list[dict], what: str) -> Any:
-    from bunzai.model.base import AssetLink
-
-    try:
-        assets = [AssetLink.model_validate(link) for link in links]
-    except ValidationError as error:
-        raise BunzaiError("corrupt_file", f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
-                          "fix the asset in the app that made the card") from None
-    return character.model_copy(update={"assets": assets})
-
-
-def _read_warnings(data: bytes, raw_assets: Any, resolved: list[str | None], names: list[str]) -> list[str]:
-    warnings = []
-    if not data.startswith(ZIP_LOCAL_MAGIC):
-        warnings.append("the image before the archive (a JPEG+ZIP polyglot) is not kept; "
-                        "bunzai writes the card as a plain .charx")
-    for index, (item, member) in enumerate(zip(raw_assets if isinstance(raw_assets, list) else [], resolved)):
-        uri = item.get("uri") if isinstance(item, dict) else None
-        if member is None and isinstance(uri, str) and uri.startswith(("embeded://", "embedded://")):
-            warnings.append(f"asset {index} names {uri!r}, which is not in the archive; its uri is kept as written")
-    if RISU_MODULE in names:
-        warnings.append("module.risum (RisuAI's regex scripts, triggers and lorebook copy) is kept byte for byte "
-                        "in the escrow but not read")
-    return warnings
-
-
-def _links_with_portrait(piece: Any) -> tuple[list[dict], list[Loss]]:
-    """The links to write: the portrait goes in as the main icon when no icon holds it yet."""
-    links = [link.model_dump(mode="json") for link in piece.assets]
-    portrait = piece.body.portrait.model_dump(mode="json") if piece.body.portrait is not None else None
-    if portrait is None or card_assets.portrait_of(links) == portrait:
-        return links, []
-    icons = [index for index, link in enumerate(links) if link["role"] == "icon"]
-    main = next((index for index in icons if links[index]["name"] == "main"), icons[0] if icons else None)
-    why = "a CHARX keeps the portrait as its main icon asset, so the portrait is added as that icon"
-    if main is None:
-        links.append({"role": "icon", "name": "main", "ext": portrait["ext"], "asset": portrait, "uri": None})
-        return links, [Loss("/assets", "translated", why, "charx.portrait.as_icon")]
-    if links[main]["asset"] is None and links[main]["uri"] == "ccdefault:":
-        links[main] = links[main] | {"asset": portrait, "uri": None}
-        return links, [Loss(f"/assets/{main}", "translated", why + " (in place of `ccdefault:`)",
-                            "charx.portrait.as_icon")]
-    return links, [Loss("/body/portrait", "dropped", "the card's main icon is another image, and a CHARX "
-                        "carries the portrait only as its main icon", "card.portrait.not_carried")]
-
-
-def _pointer_segment(text: str) -> str:
-    return text.replace("~", "~0").replace("/", "~1")
-
-
-def _rename_losses(kept: dict[str, str]) -> list[Loss]:
-    return [Loss(f"/original/files/{_pointer_segment(member)}", "translated",
-                 f"the member name {member!r} is not ASCII (CHARX names should be); it is written as {written!r}",
-                 "charx.member.renamed") for member, written in kept.items() if written != member]
-
-
-def _reread_losses(piece: Any, entries: Any, members: list[tuple[str, bytes]], files: dict[str, dict],
-                   kept: dict[str, str], declared: list[Loss]) -> list[Loss]:
-    """What the written assets will read back as differently (a stored file's type, a uri that resolves)."""
-    written = {name: member for member, name in kept.items()}
-    names = [name for name, _data in members]
-    contents = dict(members)
-
-    def sha_of(name: str) -> str:
-        return files[written[name]]["sha256"] if name in written else hashlib.sha256(contents[name]).hexdigest()
-
-    again, _resolved, _blobs = link_entries(entries, names, sha_of)
-    before = [link.model_dump(mode="json") for link in piece.assets]
-    covered = {loss.pointer for loss in declared}
-    losses = []
-    if len(again) != len(before) and "/assets" not in covered:
-        losses.append(Loss("/assets", "translated", "the asset list reads back differently from a CHARX",
-                           "charx.asset.resolved"))
-    elif len(again) == len(before):
-        for index, (old, new) in enumerate(zip(before, again)):
-            if old == new or f"/assets/{index}" in covered:
-                continue
-            same_file = old["asset"] is not None and new["asset"] is not None and \
-                old["asset"]["sha256"] == new["asset"]["sha256"]
-            losses.append(Loss(f"/assets/{index}", "translated",
-                               "a CHARX stores the file; its type is read back from its extension" if same_file else
-                               "the uri names a member of the written archive, so it reads back as that stored file",
-                               "charx.asset.type_inferred" if same_file else "charx.asset.resolved"))
-    portrait = piece.body.portrait.model_dump(mode="json") if piece.body.portrait is not None else None
-    if card_assets.portrait_of(again) != portrait and "/body/portrait" not in covered:
-        losses.append(Loss("/body/portrait", "translated", "a CHARX card's portrait is its main icon, "
-                           "which reads back as a different stored file (or none)", "charx.portrait.from_icon"))
-    return losses
+        return write_charx(piece, media, FORMAT_ID)
 
 
 register(CharxCard())

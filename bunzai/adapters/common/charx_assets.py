@@ -13,7 +13,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bunzai.adapters.charx.members import (
+from bunzai.adapters.common.charx_members import (
     CARD_MEMBER, EMBEDDED, ascii_name, asset_member, embedded_path, file_type, resolve, unique, valid_ext,
 )
 from bunzai.adapters.common import card_assets
@@ -55,7 +55,8 @@ class AssetPlan:
     losses: list[Loss] = field(default_factory=list)
 
 
-def plan_assets(base: object, links: list[dict], files: dict[str, dict], media: MediaSource) -> AssetPlan:
+def plan_assets(base: object, links: list[dict], files: dict[str, dict], media: MediaSource,
+                member_for: Callable[[str, str, str, int], str] = asset_member) -> AssetPlan:
     """Entries and members for `links`, over the escrowed entries `base` and members `files`."""
     from bunzai.model.base import AssetRef
 
@@ -98,7 +99,7 @@ def plan_assets(base: object, links: list[dict], files: dict[str, dict], media: 
             taken.add(member)
         if member is None:
             ext = valid_ext(link["ext"]) or ref.ext
-            member = unique(asset_member(link["role"], link["name"], ext, index), taken | {CARD_MEMBER})
+            member = unique(member_for(link["role"], link["name"], ext, index), taken | {CARD_MEMBER})
             taken.add(member)
             plan.members[member] = media(ref)
         written[ref.sha256] = member

@@ -103,3 +103,20 @@ def asset_member(role: str, name: str, ext: str, index: int) -> str:
     kind = ascii_segment(role) if role not in ("", ".", "..") else "other"
     stem = ascii_segment(name[:100]) or f"asset{index}"
     return f"assets/{kind}/{folder}/{stem}.{ext}"
+
+
+# RisuAI's folders (assets/{type}/{folder}/): `image` singular, and its own names for the rest.
+_RISU_FOLDERS = {"image": ("png", "jpg", "jpeg", "gif", "webp", "avif"), "audio": ("mp3", "wav", "ogg", "flac"),
+                 "video": ("mp4", "webm", "mov", "avi", "mkv"), "model": ("mmd", "obj"),
+                 "ai": ("safetensors", "cpkt", "onnx"), "fonts": ("otf", "ttf", "woff", "woff2"),
+                 "code": ("js", "ts", "lua")}
+RISU_TYPES = ("emotion", "background", "user_icon", "icon", "other")
+RISU_FOLDER_NAMES = frozenset(_RISU_FOLDERS) | {"other"}
+
+
+def risu_asset_member(role: str, name: str, ext: str, index: int) -> str:
+    """Where RisuAI writes an asset: assets/{type}/{image|audio|...}/{name}.{ext}; other types under `other`."""
+    folder = next((key for key, exts in _RISU_FOLDERS.items() if ext in exts), "other")
+    kind = role if role in RISU_TYPES else "other"
+    stem = ascii_segment(risu_sanitized(name[:100])) or f"asset_{index}"
+    return f"assets/{kind}/{folder}/{stem}.{ext}"

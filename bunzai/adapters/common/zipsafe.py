@@ -33,6 +33,7 @@ _EOCD_SEARCH = 65_557  # the end record (22 bytes) plus its longest comment (655
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a ZIP can hold
 _FILE_MODE = 0o100644 << 16  # a regular, readable file, written as from a Unix system
+_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 _HINT = "the archive was refused unread; rebuild it with an ordinary zip tool from the files themselves"
 
 
@@ -97,8 +98,8 @@ def open_archive(data: bytes) -> SafeArchive:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infolist = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, struct.error, ValueError,
-            OSError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, EOFError, struct.error, ValueError,
+            OSError) as error:  # RuntimeError: a zip version zipfile does not implement
         raise _corrupt(f"the archive cannot be opened: {error}") from None
     if len(infolist) > limits.ARCHIVE_MAX_MEMBERS:
         raise _unsafe(f"the archive lists {len(infolist)} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
@@ -148,6 +149,9 @@ def _check_declared_size(info: zipfile.ZipInfo) -> None:
 def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
     """Decompress one member in steps, checking every limit after each step."""
     name = info.orig_filename
+    if info.compress_type not in _METHODS:
+        raise BunzaiError("unsupported", f"member {name!r} uses compression method {info.compress_type}, which bunzai "
+                          "does not read", "rebuild the archive with deflate")
     # The member's data can come from at most compress_size bytes: zipfile never reads past it.
     source = max(1, info.compress_size)
     chunks: list[bytes] = []
@@ -168,8 +172,6 @@ def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> by
                 chunks.append(chunk)
     except BunzaiError:
         raise
-    except NotImplementedError as error:  # an unknown compression method
-        raise BunzaiError("unsupported", f"member {name!r}: {error}", "rebuild the archive with deflate") from None
     except (zipfile.BadZipFile, EOFError, zlib.error, struct.error, ValueError, OSError, RuntimeError) as error:
         raise _corrupt(f"member {name!r} cannot be read: {error}") from None
     return b"".join(chunks)

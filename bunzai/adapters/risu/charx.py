@@ -1,0 +1,244 @@
+"""RisuAI's CHARX (`.charx`, or a JPEG with the ZIP appended), as RisuAI writes and reads it.
+
+RisuAI writes assets to `assets/<type>/<image|audio|...>/<name>.<ext>` (`image` singular,
+`x-risu-asset` under `other`), an `x_meta/<name>.json` beside each, then `module.risum`,
+then `card.json` (4-space JSON). Its regex scripts and triggers live only in the module,
+and the lorebook is in both places: on import the module's copy wins. bunzai reads the
+card as any CHARX (common.charx_card), then, when a RisuAI checkout gives the RPack
+table, the module: its lorebook replaces the card's book, its scripts and triggers
+become sealed behaviour scripts (`risu.customscript`, `risu.trigger`). Without a table
+the module is kept byte for byte and a `not_decoded` warning says so.
+Writing keeps RisuAI's member order and layout. The module is written back as it was
+while the book and scripts are those it holds; when they changed, it is re-encoded with
+the table (or, with none, the change is a declared loss).
+The generic `charx` adapter keeps plain CHARX: this one claims an archive only when it is
+laid out as RisuAI writes (no member outside card.json, module.risum, x_meta/ and
+assets/<type>/<RisuAI folder>/) and shows a RisuAI mark (module.risum, x_meta/, an
+`image` folder, or extensions.risuai in card.json).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import struct
+from typing import Any
+
+from bunzai.adapters.common.charx_card import read_charx, write_charx
+from bunzai.adapters.common.charx_members import CARD_MEMBER, RISU_FOLDER_NAMES, risu_asset_member
+from bunzai.adapters.common.zipsafe import open_archive
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.risu import rpack
+from bunzai.adapters.risu.lorebook import read_entries, write_entries
+from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "risu.charx"
+SCRIPT = "risu.customscript"
+TRIGGER = "risu.trigger"
+
+
+def _risu_layout(names: list[str]) -> bool:
+    for name in names:
+        parts = name.split("/")
+        if name in (CARD_MEMBER, MODULE_MEMBER) or (len(parts) == 2 and parts[0] == "x_meta"):
+            continue
+        if len(parts) == 4 and parts[0] == "assets" and parts[2] in RISU_FOLDER_NAMES:
+            continue
+        return False
+    return True
+
+
+def _risu_marks(names: list[str], card: bytes) -> bool:
+    if MODULE_MEMBER in names or any(n.startswith("x_meta/") for n in names):
+        return True
+    if any(len(p := n.split("/")) == 4 and p[0] == "assets" and p[2] == "image" for n in names):
+        return True
+    return b'"risuai"' in card
+
+
+def _module_of(files: dict[str, bytes], what: str) -> tuple[dict | None, str]:
+    """The decoded module, or None and why not ('' when there is no module)."""
+    raw = files.get(MODULE_MEMBER)
+    if raw is None:
+        return None, ""
+    table, why = rpack.current_table()
+    if table is None:
+        return None, why
+    document, assets = decode_module(raw, table, f"module.risum in {what}")
+    module = document["module"]
+    module["\0assets"] = assets  # the asset blocks, carried to a re-encoding; never a JSON key of RisuAI's
+    return module, ""
+
+
+def _sealed(module: dict) -> list[dict]:
+    scripts = []
+    for key, fmt in (("regex", SCRIPT), ("trigger", TRIGGER)):
+        for item in module.get(key) if isinstance(module.get(key), list) else []:
+            name = item.get("comment") if isinstance(item, dict) and isinstance(item.get("comment"), str) else ""
+            scripts.append({"format": fmt, "name": name, "payload": copy.deepcopy(item)})
+    return scripts
+
+
+def _apply_module(decoded: Decoded, module: dict) -> None:
+    """The module's copy of the book wins; its scripts and triggers become sealed scripts."""
+    character = decoded.pieces[0]
+    body = character.body.model_dump(mode="json")
+    body["behavior_scripts"] = body["behavior_scripts"] + _sealed(module)
+    if isinstance(module.get("lorebook"), list) and (module["lorebook"] or body["book"] is not None):
+        entries = _entries(module["lorebook"])
+        book = body["book"] or {"name": ""}
+        body["book"] = book | {"entries": entries}
+        if len(decoded.pieces) > 1 and decoded.pieces[1].kind == "lorebook":
+            lore = decoded.pieces[1]
+            decoded.pieces[1] = lore.model_validate(lore.model_dump(mode="json") | {
+                "body": lore.body.model_dump(mode="json") | {"entries": entries}})
+    decoded.pieces[0] = character.model_validate(character.model_dump(mode="json") | {"body": body})
+
+
+def _entries(raw: list) -> list[dict]:
+    """Module lore entries as canonical entries, every default filled (as a stored book holds them)."""
+    from bunzai.model.lorebook import LoreEntry
+
+    return [LoreEntry.model_validate(entry).model_dump(mode="json") for entry in read_entries(raw)]
+
+
+def _risu_order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
+    """RisuAI's order: each asset after its x_meta, then module.risum, card.json last."""
+    module = [(name, data) for name, data in members if name == MODULE_MEMBER]
+    meta = {name.split("/", 1)[1].rsplit(".", 1)[0]: (name, data) for name, data in members
+            if name.startswith("x_meta/")}
+    ordered: list[tuple[str, bytes]] = []
+    for name, data in members:
+        if name == MODULE_MEMBER or name.startswith("x_meta/"):
+            continue
+        stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if stem in meta:
+            ordered.append(meta.pop(stem))
+        ordered.append((name, data))
+    return ordered + list(meta.values()) + module + [(CARD_MEMBER, card)]
+
+
+def _encode_module(module: dict, table: rpack.Table) -> bytes:
+    assets = module.pop("\0assets", [])
+    main = table.encode(json.dumps({"module": module, "type": "risuModule"}, indent=2,
+                                   ensure_ascii=False).encode("utf-8"))
+    blocks = b"".join(b"\x01" + struct.pack("<I", len(asset)) + table.encode(asset) for asset in assets)
+    return bytes([111, 0]) + struct.pack("<I", len(main)) + main + blocks + b"\x00"
+
+
+class RisuCharx(Adapter):
+    format_id = FORMAT_ID
+    label = "RisuAI CHARX character card"
+    kinds = ("character",)
+    extensions = (".charx", ".jpg")
+    container = "archive"
+    engine = "risuai"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if parsed is not None:
+            return 0.0
+        archive = open_archive(data)
+        names = archive.names()
+        if not archive.has(CARD_MEMBER) or not _risu_layout(names):
+            return 0.0
+        return 0.95 if _risu_marks(names, archive.read(CARD_MEMBER)) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        decoded = read_charx(data, name, FORMAT_ID, module_warning=False)
+        files = self._files(decoded)
+        module, why = _module_of(files, name or "the CHARX")
+        if module is not None:
+            _apply_module(decoded, module)
+        elif why:
+            decoded.warnings.append(f"not_decoded: module.risum in {name or 'the CHARX'} (RisuAI's regex scripts, "
+                                    f"triggers and lorebook copy) is kept byte for byte but not read: {why}. "
+                                    f"Hint: {rpack.NOT_DECODED_HINT}")
+        return decoded
+
+    @staticmethod
+    def _files(decoded: Decoded) -> dict[str, bytes]:
+        blobs = {blob.sha256: blob.data for blob in decoded.blobs}
+        original = decoded.pieces[0].original
+        return {member: blobs[ref.sha256] for member, ref in original.files.items()} if original else {}
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        original = piece.original
+        own = original is not None and original.format == FORMAT_ID
+        files = {member: media(ref) for member, ref in original.files.items()} if own else {}
+        module, _why = _module_of(files, "the escrowed CHARX") if own else (None, "")
+        body = piece.body.model_dump(mode="json")
+        risu = [s for s in body["behavior_scripts"] if s["format"] in (SCRIPT, TRIGGER)]
+        others = [s for s in body["behavior_scripts"] if s["format"] not in (SCRIPT, TRIGGER)]
+        losses: list[Loss] = []
+        card_body = body | {"behavior_scripts": others}
+        table, why = rpack.current_table()
+        if module is not None:
+            held = _sealed(module)
+            book = body["book"]
+            module_entries = _entries(module["lorebook"]) if isinstance(module.get("lorebook"), list) else None
+            same_book = module_entries is not None and book is not None and book["entries"] == module_entries
+            if same_book:  # card.json keeps its own copy of the book as written
+                card_body["book"] = self._card_book(original)
+            if risu != held or not same_book:
+                files[MODULE_MEMBER] = self._rebuilt(module, risu, book, table)
+        elif risu:
+            if table is not None:
+                files[MODULE_MEMBER] = self._rebuilt({"name": f"{piece.name} Module",
+                                                      "description": f"Module for {piece.name}",
+                                                      "id": piece.id}, risu, body["book"], table)
+            else:
+                losses.append(Loss("/body/behavior_scripts", "dropped", "RisuAI keeps regex scripts and triggers in "
+                                   f"module.risum, which needs the RPack table ({why})", "risu.module.not_written"))
+        card_piece = piece.model_copy(update={"body": piece.body.model_validate(card_body)})
+        if own:
+            card_piece = card_piece.model_copy(update={"original": original.model_copy(update={
+                "files": {k: v for k, v in original.files.items() if k != MODULE_MEMBER}})})
+        store = dict(files)
+        encoded = write_charx(card_piece, media, FORMAT_ID, self._order(store), risu_asset_member)
+        encoded.losses = [loss for loss in encoded.losses if loss.code != "card.scripts.not_carried"] + losses
+        for index, script in enumerate(body["behavior_scripts"]):
+            if script["format"] not in ("sillytavern.regex", SCRIPT, TRIGGER):
+                encoded.losses.append(Loss(f"/body/behavior_scripts/{index}", "dropped", "a RisuAI CHARX carries "
+                                           "RisuAI scripts and triggers (in module.risum) and SillyTavern regex "
+                                           f"scripts, not {script['format'] or 'untyped'} payloads",
+                                           "card.scripts.not_carried"))
+        carried = [s for s in body["behavior_scripts"] if s["format"] == "sillytavern.regex"] + \
+            (risu if MODULE_MEMBER in files else [])
+        if carried != body["behavior_scripts"] and not any(
+                loss.pointer == "/body/behavior_scripts" for loss in encoded.losses):
+            encoded.losses.append(Loss("/body/behavior_scripts", "translated", "a RisuAI CHARX reads SillyTavern "
+                                       "scripts (card.json) before RisuAI's (module.risum), without the ones it "
+                                       "cannot carry", "risu.scripts.order"))
+        return encoded
+
+    @staticmethod
+    def _order(store: dict[str, bytes]):
+        def order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
+            if MODULE_MEMBER in store:
+                members = members + [(MODULE_MEMBER, store[MODULE_MEMBER])]
+            return _risu_order(members, card)
+        return order
+
+    @staticmethod
+    def _card_book(original: Any) -> dict | None:
+        from bunzai.adapters.common.card_book import read_book
+        from bunzai.adapters.common.card_doc import card_data
+
+        raw = card_data(original.document).get("character_book")
+        return read_book(raw)[0] if isinstance(raw, dict) else None
+
+    @staticmethod
+    def _rebuilt(module: dict, scripts: list[dict], book: dict | None, table: rpack.Table | None) -> bytes:
+        if table is None:
+            raise BunzaiError("unsupported", "the card's RisuAI module must be re-encoded and no RPack table is "
+                              "configured", rpack.NOT_DECODED_HINT)
+        module = copy.deepcopy(module)
+        module["regex"] = [s["payload"] for s in scripts if s["format"] == SCRIPT]
+        module["trigger"] = [s["payload"] for s in scripts if s["format"] == TRIGGER]
+        module["lorebook"] = write_entries(module.get("lorebook"), book["entries"] if book else [])
+        return _encode_module(module, table)
+
+
+register(RisuCharx())

@@ -1,0 +1,105 @@
+"""RisuAI's lorebook export `{type: "risu", ver: 1, data: [loreBook ...]}` <-> a canonical lorebook.
+
+RisuAI writes the export as compact JSON (`JSON.stringify` without indent) and reads any
+object with `type: "risu"` and a `data` list. Entries map as lore_entries says; the
+document's other keys stay in the escrow and are written back on a same-format write.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.registry import register
+from bunzai.adapters.risu.lore_entries import entry_losses, read_entry, write_entry
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "risu.lorebook"
+
+
+def is_risu_lorebook(parsed: Any) -> bool:
+    return isinstance(parsed, dict) and parsed.get("type") == "risu" and isinstance(parsed.get("data"), list)
+
+
+def read_entries(raw: Any) -> list[dict]:
+    return [read_entry(item, index) for index, item in enumerate(raw if isinstance(raw, list) else [])]
+
+
+def write_entries(base: Any, entries: list[dict]) -> list[dict]:
+    old = base if isinstance(base, list) else []
+    return [write_entry(old[index] if index < len(old) else None, entry, index) for index, entry in enumerate(entries)]
+
+
+def book_losses(body: dict, prefix: str) -> list[Loss]:
+    """What RisuAI's lore list cannot carry of a canonical lorebook body (`prefix` points at the body)."""
+    from bunzai.model.lorebook import LoreEntry
+
+    default = LoreEntry().model_dump(mode="json")
+    losses = []
+    for index, entry in enumerate(body["entries"]):
+        losses += entry_losses(entry, index, f"{prefix}/entries", default)
+    for key, value in body["settings"].items():
+        if value is not None:
+            losses.append(Loss(f"{prefix}/settings/{key}", "dropped", "a RisuAI lore list has no book settings "
+                               "(they are chat settings in RisuAI)", "risu.book.settings"))
+    if body["description"]:
+        losses.append(Loss(f"{prefix}/description", "dropped", "a RisuAI lore list has no description",
+                           "risu.book.description"))
+    if body["extensions"]:
+        losses.append(Loss(f"{prefix}/extensions", "dropped", "a RisuAI lore list has no book-level app data",
+                           "risu.book.extensions"))
+    return losses
+
+
+class RisuLorebook(Adapter):
+    format_id = FORMAT_ID
+    label = "RisuAI lorebook export"
+    kinds = ("lorebook",)
+    extensions = (".json", ".lorebook")
+    container = "text"
+    engine = "risuai"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.9 if is_risu_lorebook(parsed) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.lorebook import Lorebook
+
+        if not is_risu_lorebook(parsed):
+            raise BunzaiError("unsupported", f"{name or 'the file'} is not a RisuAI lorebook export",
+                              'a RisuAI lorebook is {"type": "risu", "data": [...]}')
+        title = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else "RisuAI lorebook"
+        try:
+            piece = Lorebook.model_validate({
+                "id": piece_id_for(title, name, "lorebook"), "name": title,
+                "body": {"entries": read_entries(parsed["data"])},
+                "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)}})
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{name or 'the lorebook'} holds values bunzai cannot read: "
+                              f"{error.errors()[0]['msg']}", "fix the entry in RisuAI") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        original = piece.original
+        own = original is not None and original.format == FORMAT_ID and is_risu_lorebook(original.document)
+        document = copy.deepcopy(original.document) if own else {"type": "risu", "ver": 1, "data": []}
+        body = piece.body.model_dump(mode="json")
+        document["data"] = write_entries(document["data"] if own else None, body["entries"])
+        losses = book_losses(body, "/body")
+        if piece.name != piece.id:
+            losses.append(Loss("/name", "translated", "a RisuAI export has no name: the file name is the name",
+                               "risu.name.file_name"))
+        if piece.assets:
+            losses.append(Loss("/assets", "dropped", "a RisuAI lorebook export carries no media", "risu.assets"))
+        if piece.profiles:
+            losses.append(Loss("/profiles", "dropped", "a RisuAI lorebook export has no per-platform profiles",
+                               "risu.profiles"))
+        return Encoded(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), losses)
+
+
+register(RisuLorebook())

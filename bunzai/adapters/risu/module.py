@@ -1,0 +1,163 @@
+"""RisuAI modules (`.risum`) -> a lorebook piece and, when the module has scripts, a regex piece.
+
+The binary: `u8 111` magic, `u8 0` version, `u32le` length, RPack(JSON `{module, type:
+"risuModule"}`), then per asset `u8 1`, `u32le` length, RPack(bytes), ended by `u8 0`.
+A module maps to canonical pieces this way: pieces[0] is a lorebook named after the module
+(its description, its lore entries); when the module has regex scripts, pieces[1] is a
+regex set whose escrow is a RisuAI regex export, so it writes back as `risu.regex`
+unchanged. Triggers, Lua/cjs code, toggles and asset names are code or RisuAI settings:
+they stay sealed in the lorebook's escrow (the decoded module JSON), never executed; the
+module's own bytes and its assets are kept byte for byte in the escrow files.
+Without a RisuAI checkout (see rpack) the module is not decoded: the lorebook is empty,
+the bytes are escrowed, and a `not_decoded` warning says how to configure one.
+bunzai does not write `.risum` (the lorebook and regex pieces write as their RisuAI exports).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai import limits
+from bunzai.adapters.common.naming import linked_id, piece_id_for
+from bunzai.adapters.contract import Adapter, Blob, Decoded
+from bunzai.adapters.registry import register
+from bunzai.adapters.risu import rpack
+from bunzai.adapters.risu.lorebook import read_entries
+from bunzai.adapters.risu.regex import read_scripts
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "risu.module"
+MAGIC = 111
+MODULE_MEMBER = "module.risum"
+
+
+def looks_like_module(data: bytes) -> bool:
+    return len(data) >= 7 and data[0] == MAGIC and data[1] == 0 and \
+        6 + struct.unpack("<I", data[2:6])[0] < len(data)
+
+
+def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, list[bytes]]:
+    """The module JSON document and the bytes of its assets, in order."""
+    def corrupt(why: str) -> BunzaiError:
+        return BunzaiError("corrupt_file", f"{what} is not a RisuAI module RisuAI could read: {why}",
+                           "export the module again from RisuAI")
+
+    if len(data) < 6 or data[0] != MAGIC:
+        raise corrupt("it does not start with the module magic byte 111")
+    if data[1] != 0:
+        raise corrupt(f"module format version {data[1]} (bunzai reads version 0)")
+    at = 2
+
+    def block() -> bytes:
+        nonlocal at
+        if at + 4 > len(data):
+            raise corrupt("it ends inside a length")
+        size = struct.unpack("<I", data[at:at + 4])[0]
+        if at + 4 + size > len(data):
+            raise corrupt("a block is longer than the file")
+        chunk = data[at + 4:at + 4 + size]
+        at += 4 + size
+        return table.decode(chunk)
+
+    from bunzai.store.canon import load_json_bytes
+
+    try:
+        document = load_json_bytes(block(), what=f"the module JSON in {what}")
+    except BunzaiError as error:
+        if error.code == "invalid_json":
+            raise corrupt("its JSON does not decode (is the RPack table RisuAI's?)") from None
+        raise
+    if not isinstance(document, dict) or document.get("type") != "risuModule" or \
+            not isinstance(document.get("module"), dict):
+        raise corrupt('its JSON is not {"type": "risuModule", "module": {...}}')
+    assets: list[bytes] = []
+    while True:
+        if at >= len(data):
+            raise corrupt("it ends without its end mark")
+        mark = data[at]
+        at += 1
+        if mark == 0:
+            break
+        if mark != 1:
+            raise corrupt(f"unknown block mark {mark}")
+        if len(assets) >= limits.ARCHIVE_MAX_MEMBERS:
+            raise BunzaiError("too_large", f"{what} holds more than {limits.ARCHIVE_MAX_MEMBERS} assets",
+                              "split the module")
+        assets.append(block())
+    return document, assets
+
+
+def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
+    """The pieces a module's bytes read as (see the module docstring)."""
+    from bunzai.model.lorebook import Lorebook
+    from bunzai.model.regex import RegexSet
+
+    what = file_name or "the module"
+    raw = Blob(data, "risum", "application/octet-stream")
+    files = {MODULE_MEMBER: raw.ref().model_dump(mode="json")}
+    table, why = rpack.current_table()
+    stem = file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if file_name else ""
+    if table is None:
+        book = Lorebook.model_validate({"id": piece_id_for(name or stem, file_name, "module"),
+                                        "name": name or stem or "RisuAI module",
+                                        "original": {"format": FORMAT_ID, "document": None, "files": files}})
+        return Decoded([book], [raw], [f"not_decoded: {what} is a RisuAI module; {why}, so its lorebook, regex "
+                                       f"scripts and triggers are not read (its bytes are kept in the escrow). "
+                                       f"Hint: {rpack.NOT_DECODED_HINT}"])
+    document, assets = decode_module(data, table, what)
+    module = document["module"]
+    blobs = [raw]
+    names = module.get("assets") if isinstance(module.get("assets"), list) else []
+    for index, content in enumerate(assets):
+        entry = names[index] if index < len(names) and isinstance(names[index], list) else []
+        ext = str(entry[2]).lower() if len(entry) > 2 and str(entry[2]).isalnum() and len(str(entry[2])) <= 10 else "bin"
+        blob = Blob(content, ext)
+        blobs.append(blob)
+        files[f"assets/{index}.{ext}"] = blob.ref().model_dump(mode="json")
+    title = module.get("name") if isinstance(module.get("name"), str) and module.get("name") else name or stem
+    book_id = piece_id_for(title, file_name, "module")
+    description = module.get("description") if isinstance(module.get("description"), str) else ""
+    warnings = []
+    try:
+        pieces: list[Any] = [Lorebook.model_validate({
+            "id": book_id, "name": title or "RisuAI module",
+            "body": {"description": description, "entries": read_entries(module.get("lorebook"))},
+            "original": {"format": FORMAT_ID, "document": document, "files": files}})]
+        if isinstance(module.get("regex"), list) and module["regex"]:
+            pieces.append(RegexSet.model_validate({
+                "id": linked_id(book_id, "regex"), "name": f"{title} regex",
+                "body": {"rules": read_scripts(module["regex"])},
+                "original": {"format": "risu.regex", "document": {"type": "regex", "data": module["regex"]}}}))
+    except ValidationError as error:
+        raise BunzaiError("corrupt_file", f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                          "fix the module in RisuAI") from None
+    sealed = [key for key in ("trigger", "cjs") if module.get(key)]
+    if sealed:
+        warnings.append(f"{what}: its {' and '.join(sealed)} (RisuAI code) are kept sealed in the lorebook's "
+                        "escrow, never run")
+    return Decoded(pieces, blobs, warnings)
+
+
+class RisuModule(Adapter):
+    format_id = FORMAT_ID
+    label = "RisuAI module (.risum)"
+    kinds = ("lorebook", "regex")
+    extensions = (".risum",)
+    container = "text"  # a binary file: inspect offers it to text adapters with no parsed document
+    can_write = False
+    engine = "risuai"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if parsed is not None:
+            return 0.0
+        return 0.9 if looks_like_module(data) and name.lower().endswith(".risum") else \
+            0.5 if looks_like_module(data) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        return module_pieces(data, "", name)
+
+
+register(RisuModule())

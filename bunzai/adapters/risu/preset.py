@@ -1,0 +1,182 @@
+"""RisuAI presets (`.risup`, `.risupreset`) -> a canonical preset.
+
+`.risup` = RPack(gzip(msgpack({presetVersion, type: "preset", preset: AES-GCM(msgpack(
+botPreset))}))) with key SHA-256("risupreset") and a zero IV; `.risupreset` is the same
+without RPack. bunzai maps the parts every frontend has: mainPrompt, jailbreak and
+globalNote as prompt blocks (main, jailbreak, globalNote), the prompt template items as
+blocks in their order (`promptTemplate`), the samplers (RisuAI keeps temperature and the
+penalties x100), maxContext/maxResponse, the model; everything else stays in the escrow
+(the decoded botPreset document and the file's bytes). Without a RisuAI checkout a
+`.risup` is not decoded (see rpack); a `.risupreset` needs no table. Read-only.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import zlib
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai import limits
+from bunzai.adapters.common.drift import as_float, as_int, as_str
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.contract import Adapter, Blob, Decoded
+from bunzai.adapters.registry import register
+from bunzai.adapters.risu import aesgcm, rpack
+from bunzai.adapters.risu.msgpack_read import unpack
+from bunzai.errors import BunzaiError
+
+FORMAT_ID = "risu.preset"
+KEY = hashlib.sha256(b"risupreset").digest()
+IV = bytes(12)
+_GZIP = b"\x1f\x8b"
+_ROLES = {"user": "user", "bot": "assistant", "system": "system"}
+
+
+def _inflate(data: bytes, what: str) -> bytes:
+    """gzip or zlib, as fflate's decompressSync accepts, bounded."""
+    try:
+        if data.startswith(_GZIP):
+            stream = gzip.GzipFile(fileobj=io.BytesIO(data))
+            out = stream.read(limits.JSON_MAX_BYTES + 1)
+        else:
+            inflater = zlib.decompressobj()
+            out = inflater.decompress(data, limits.JSON_MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise BunzaiError("corrupt_file", f"{what} does not decompress: {error}", "export the preset again") from None
+    if len(out) > limits.JSON_MAX_BYTES:
+        raise BunzaiError("too_large", f"{what} decompresses past {limits.JSON_MAX_BYTES} bytes",
+                          "the file is not a preset RisuAI writes")
+    return out
+
+
+def decode_preset(data: bytes, what: str) -> tuple[dict, dict]:
+    """(the outer envelope without its sealed bytes, the botPreset) of gzip'd preset bytes."""
+    outer = unpack(_inflate(data, what), what)
+    if not isinstance(outer, dict) or outer.get("type") != "preset":
+        raise BunzaiError("corrupt_file", f"{what} is not a RisuAI preset (no type: preset inside)",
+                          "export the preset again from RisuAI")
+    sealed = outer.get("preset", outer.get("pres"))
+    if not isinstance(sealed, bytes):
+        raise BunzaiError("corrupt_file", f"{what} holds no encrypted preset", "export the preset again from RisuAI")
+    inner = unpack(aesgcm.decrypt(KEY, IV, sealed, what), what)
+    if not isinstance(inner, dict):
+        raise BunzaiError("corrupt_file", f"{what}: the preset is not an object", "export the preset again")
+    envelope = {key: value for key, value in outer.items() if key not in ("preset", "pres")}
+    return envelope, _jsonable(inner)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, bytes):
+        import base64
+
+        return {"$bytes": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    return value
+
+
+def _hundredths(value: Any) -> float | None:
+    number = as_float(value, float("nan"))
+    return None if number != number else number / 100
+
+
+def _blocks(preset: dict) -> list[dict]:
+    blocks = []
+    for identifier, key in (("main", "mainPrompt"), ("jailbreak", "jailbreak"), ("globalNote", "globalNote")):
+        if isinstance(preset.get(key), str):
+            blocks.append({"identifier": identifier, "name": key, "content": preset[key]})
+    for index, item in enumerate(preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []):
+        if not isinstance(item, dict):
+            continue
+        kind = as_str(item.get("type"))
+        text = item.get("text", item.get("innerFormat", item.get("defaultText", "")))
+        blocks.append({"identifier": f"template-{index}", "name": as_str(item.get("name")) or kind,
+                       "role": _ROLES.get(as_str(item.get("role")), "system"), "content": as_str(text),
+                       "marker": kind not in ("plain", "jailbreak", "cot", "chatML")})
+    return blocks
+
+
+def preset_body(preset: dict) -> dict:
+    samplers = {
+        "temperature": _nonneg(_hundredths(preset.get("temperature"))),
+        "frequency_penalty": _hundredths(preset.get("frequencyPenalty")),
+        "presence_penalty": _hundredths(preset.get("PresensePenalty")),
+        "top_p": _number(preset.get("top_p")), "top_k": as_int(preset.get("top_k"), None),
+        "min_p": _number(preset.get("min_p")), "top_a": _number(preset.get("top_a")),
+        "repetition_penalty": _number(preset.get("repetition_penalty")),
+        "max_context": _count(preset.get("maxContext")), "max_tokens": _count(preset.get("maxResponse")),
+    }
+    blocks = _blocks(preset)
+    return {"family": "chat_completion", "model": as_str(preset.get("aiModel")),
+            "samplers": samplers, "prompts": blocks,
+            "orders": [{"target": "global", "items": [{"identifier": b["identifier"]} for b in blocks]}] if blocks else []}
+
+
+def _number(value: Any) -> float | None:
+    number = as_float(value, float("nan"))
+    return None if number != number else number
+
+
+def _nonneg(value: float | None) -> float | None:
+    return value if value is None or value >= 0 else None
+
+
+def _count(value: Any) -> int | None:
+    number = as_int(value, None)
+    return number if number is None or number >= 0 else None
+
+
+class RisuPreset(Adapter):
+    format_id = FORMAT_ID
+    label = "RisuAI preset (.risup / .risupreset)"
+    kinds = ("preset",)
+    extensions = (".risup", ".risupreset")
+    container = "text"  # a binary file: inspect offers it to text adapters with no parsed document
+    can_write = False
+    engine = "risuai"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        if parsed is not None:
+            return 0.0
+        lowered = name.lower()
+        return 0.9 if lowered.endswith((".risup", ".risupreset")) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        from bunzai.model.preset import Preset
+
+        what = name or "the preset"
+        raw = Blob(data, "risup", "application/octet-stream")
+        files = {"preset": raw.ref().model_dump(mode="json")}
+        stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else ""
+        packed = not data.startswith(_GZIP) and not name.lower().endswith(".risupreset")
+        if packed:
+            table, why = rpack.current_table()
+            if table is None:
+                piece = Preset.model_validate({"id": piece_id_for(stem, name, "preset"), "name": stem or "RisuAI preset",
+                                               "original": {"format": FORMAT_ID, "document": None, "files": files}})
+                return Decoded([piece], [raw], [f"not_decoded: {what} is a RisuAI preset; {why}, so its prompts and "
+                                                f"settings are not read (its bytes are kept in the escrow). "
+                                                f"Hint: {rpack.NOT_DECODED_HINT}"])
+            data = table.decode(data)
+        envelope, preset = decode_preset(data, what)
+        title = as_str(preset.get("name")) or stem or "RisuAI preset"
+        try:
+            piece = Preset.model_validate({
+                "id": piece_id_for(title, name, "preset"), "name": title, "body": preset_body(preset),
+                "original": {"format": FORMAT_ID, "document": {"envelope": _jsonable(envelope), "preset": preset},
+                             "files": files}})
+        except ValidationError as error:
+            raise BunzaiError("corrupt_file", f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                              "fix the preset in RisuAI") from None
+        return Decoded([piece], [raw], [])
+
+
+register(RisuPreset())

@@ -1,0 +1,131 @@
+"""RisuAI custom scripts (`customscript`) <-> canonical regex rules.
+
+A script is `{comment, in, out, type, flag?, ableFlag?}`. `type` names the one text it runs
+on, mapped explicitly: editinput -> user_input, editoutput -> ai_output, editprocess ->
+request, editdisplay -> display, edittrans -> translation, disabled -> the rule is off.
+The flag string is only read when `ableFlag` (else RisuAI uses `g`); it may embed
+`<order N>`, `<cbs>`, `<move_top>` ... tokens (comma lists allowed), which RisuAI strips
+before compiling. bunzai does the same: the JS letters become `flags` (letters outside
+dgimsuvy dropped, repeats removed, none left -> `u`, as RisuAI compiles them), `<cbs>` is
+`substitute_macros: raw`, and the other tokens travel in `extensions.risuai.flag_tokens`;
+writing over the escrowed script keeps the flag string as written when it reads the same.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from bunzai.adapters.common.drift import MISSING, as_bool, as_object, as_str
+from bunzai.adapters.contract import Loss
+
+EXT_KEY = "risuai"
+TYPE_TO_PLACEMENT = {"editinput": "user_input", "editoutput": "ai_output", "editprocess": "request",
+                     "editdisplay": "display", "edittrans": "translation"}
+PLACEMENT_TO_TYPE = {value: key for key, value in TYPE_TO_PLACEMENT.items()}
+_MAPPED = ("comment", "in", "out", "type", "flag", "ableFlag")
+_TOKEN = re.compile(r"<(.+?)>")
+_JS_FLAGS = "dgimsuvy"
+# Canonical rule fields a Risu script has no place for.
+_NOT_CARRIED = ("id", "trim_strings", "markdown_only", "prompt_only", "run_on_edit", "min_depth", "max_depth")
+
+
+def parse_flag(flag: Any, able: Any) -> tuple[str, list[str]]:
+    """(the JS flags RisuAI compiles with, the `<...>` tokens in order)."""
+    if not as_bool(able, False) or not isinstance(flag, str) or not flag:
+        return "g", []
+    tokens: list[str] = []
+    letters = flag
+    if "<" in flag:
+        for found in _TOKEN.findall(flag):
+            tokens += [part.strip() for part in found.split(",")]
+        letters = _TOKEN.sub("", flag)
+    kept = "".join(dict.fromkeys(letter for letter in letters.strip() if letter in _JS_FLAGS))
+    return kept or "u", tokens
+
+
+def read_script(native: Any) -> dict:
+    """One customscript -> a canonical RegexRule (JSON form)."""
+    script = as_object(native)
+    flags, tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
+    kind = as_str(script.get("type"))
+    extras = {key: copy.deepcopy(value) for key, value in script.items() if key not in _MAPPED}
+    others = [token for token in tokens if token != "cbs"]
+    if others:
+        extras["flag_tokens"] = others
+    if kind not in TYPE_TO_PLACEMENT and kind != "disabled":
+        extras["type"] = script.get("type")
+    return {"name": as_str(script.get("comment")), "pattern": as_str(script.get("in")),
+            "replacement": as_str(script.get("out")), "flags": flags,
+            "placements": [TYPE_TO_PLACEMENT[kind]] if kind in TYPE_TO_PLACEMENT else [],
+            "disabled": kind == "disabled", "substitute_macros": "raw" if "cbs" in tokens else "none",
+            "extensions": {EXT_KEY: extras} if extras else {}}
+
+
+def write_script(base: Any, rule: dict) -> dict:
+    """A customscript for `rule`, over `base` (an escrowed script) when there is one."""
+    script = copy.deepcopy(base) if isinstance(base, dict) else {"comment": "", "in": "", "out": "",
+                                                                 "type": "editoutput"}
+    extras = dict(as_object(rule["extensions"].get(EXT_KEY)))
+    tokens = extras.pop("flag_tokens", [])
+    raw_type = extras.pop("type", MISSING)
+    for key in [key for key in script if key not in _MAPPED and key not in extras]:
+        del script[key]
+    for key, value in extras.items():
+        if key not in _MAPPED and script.get(key, MISSING) != value:
+            script[key] = copy.deepcopy(value)
+    current = read_script(script)
+    for field, key in (("name", "comment"), ("pattern", "in"), ("replacement", "out")):
+        if current[field] != rule[field]:
+            script[key] = rule[field]
+    if (current["placements"], current["disabled"], as_object(current["extensions"].get(EXT_KEY)).get("type", MISSING)) != \
+            (rule["placements"], rule["disabled"], raw_type):
+        if rule["disabled"]:
+            script["type"] = "disabled"
+        elif rule["placements"] and rule["placements"][0] in PLACEMENT_TO_TYPE:
+            script["type"] = PLACEMENT_TO_TYPE[rule["placements"][0]]
+        elif raw_type is not MISSING:
+            script["type"] = raw_type
+        else:
+            script["type"] = "editoutput"
+    wanted_tokens = [token for token in tokens if isinstance(token, str)]
+    if rule["substitute_macros"] != "none":
+        wanted_tokens = ["cbs"] + wanted_tokens
+    now_flags, now_tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
+    if (now_flags, sorted(now_tokens)) != (rule["flags"], sorted(wanted_tokens)):
+        letters = "" if rule["flags"] == "u" and wanted_tokens else rule["flags"]
+        script["flag"] = letters + "".join(f"<{token}>" for token in wanted_tokens)
+        script["ableFlag"] = True
+    return script
+
+
+def script_losses(rule: dict, index: int, prefix: str, default: dict) -> list[Loss]:
+    losses = []
+    at = f"{prefix}/{index}"
+    for field in _NOT_CARRIED:
+        if rule[field] != default[field]:
+            losses.append(Loss(f"{at}/{field}", "dropped", f"a RisuAI regex script has no {field}",
+                               "risu.regex.not_carried"))
+    if rule["disabled"] and rule["placements"]:
+        losses.append(Loss(f"{at}/placements", "dropped", "a disabled RisuAI script has type `disabled`, which "
+                           "forgets what it ran on", "risu.regex.disabled_type"))
+    elif len(rule["placements"]) > 1 or any(p not in PLACEMENT_TO_TYPE for p in rule["placements"]):
+        losses.append(Loss(f"{at}/placements", "flattened", "a RisuAI script runs on one text (its type: input, "
+                           "output, request, display or translation); the others are dropped",
+                           "risu.regex.placement"))
+    elif not rule["placements"] and not rule["disabled"] and \
+            as_object(rule["extensions"].get(EXT_KEY)).get("type", MISSING) is MISSING:
+        losses.append(Loss(f"{at}/placements", "translated", "a RisuAI script needs a type; it runs on AI output",
+                           "risu.regex.placement"))
+    if rule["flags"] == "":
+        losses.append(Loss(f"{at}/flags", "translated", "RisuAI compiles a script with no flags as `g`",
+                           "risu.regex.flags"))
+    if rule["substitute_macros"] == "escaped":
+        losses.append(Loss(f"{at}/substitute_macros", "translated", "RisuAI's <cbs> substitutes macros raw, "
+                           "not regex-escaped", "risu.regex.cbs_raw"))
+    other = {key: value for key, value in rule["extensions"].items() if key != EXT_KEY}
+    if other:
+        losses.append(Loss(f"{at}/extensions", "dropped", "a RisuAI script keeps only its own keys "
+                           "(extensions.risuai)", "risu.regex.extensions"))
+    return losses

@@ -1,0 +1,148 @@
+"""RisuAI CHARX: sniffing above plain CHARX, the module's book and scripts, round trips, hostile archives."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cards_support import cross, read
+from risu_support import fake_checkout, module_bytes, opened, zip_of
+
+from bunzai.adapters.common import png
+from bunzai.adapters.inspect import read_bytes
+from bunzai.adapters.risu import rpack
+from bunzai.convert import convert_piece
+from bunzai.errors import BunzaiError
+
+ICON = png.default_portrait()
+JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 64 + b"\xff\xd9"
+LORE = [{"key": "glade, grove", "secondkey": "", "insertorder": 100, "comment": "Glade", "content": "A glade.",
+         "mode": "normal", "alwaysActive": False, "selective": False}]
+MODULE = {"name": "Ada Module", "description": "Module for Ada", "id": "m", "lorebook": LORE,
+          "regex": [{"comment": "caps", "in": "a", "out": "A", "type": "editoutput"}],
+          "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}]}
+
+
+def card() -> dict:
+    return {"spec": "chara_card_v3", "spec_version": "3.0", "data": {
+        "name": "Ada", "description": "d", "personality": "", "scenario": "", "first_mes": "hi", "mes_example": "",
+        "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
+        "tags": [], "creator": "", "character_version": "1", "group_only_greetings": [], "nickname": "",
+        "extensions": {"risuai": {"bias": [], "viewScreen": "none"}, "depth_prompt": {"depth": 0, "prompt": ""}},
+        "character_book": {"scan_depth": 7, "token_budget": 500, "recursive_scanning": False, "extensions": {},
+                           "entries": [{"keys": ["glade", "grove"], "content": "A glade.", "extensions": {},
+                                        "enabled": True, "insertion_order": 100, "constant": False,
+                                        "selective": False, "name": "Glade", "comment": "Glade",
+                                        "case_sensitive": False, "use_regex": False}]},
+        "assets": [{"type": "icon", "uri": "embeded://assets/icon/image/main.png", "name": "main", "ext": "png"},
+                   {"type": "x-risu-asset", "uri": "embeded://assets/other/image/no:te.png", "name": "no:te",
+                    "ext": "png"},
+                   {"type": "icon", "uri": "ccdefault:", "name": "main", "ext": "png"}]}}
+
+
+def members(module: bytes) -> list[tuple[str, bytes]]:
+    return [("x_meta/main.json", b'{"type":"PNG"}'), ("assets/icon/image/main.png", ICON),
+            ("x_meta/no_te.json", b'{"type":"PNG"}'), ("assets/other/image/no_te.png", ICON + b"x"),
+            ("module.risum", module), ("card.json", json.dumps(card(), indent=4).encode())]
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
+    made = fake_checkout(tmp_path)
+    rpack.configure_risu_root(tmp_path, verify_hash=False)
+    yield made
+    rpack.configure_risu_root(None)
+
+
+@pytest.fixture
+def no_table(monkeypatch):
+    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
+    rpack.configure_risu_root(None)
+
+
+def test_a_risu_laid_out_archive_is_claimed_above_plain_charx(no_table):
+    adapter, _decoded, _media = read(zip_of(members(b"\x6f\x00\x00\x00\x00\x00\x00")), "ada.charx")
+    assert adapter.format_id == "risu.charx"
+    plain = [("card.json", json.dumps(card()).encode()), ("assets/icon/images/main.png", ICON)]
+    assert read(zip_of(plain), "ada.charx")[0].format_id == "charx"
+
+
+def test_the_module_book_wins_and_its_scripts_become_sealed_scripts(table):
+    module = dict(MODULE, lorebook=[dict(LORE[0], content="The module's glade.")])
+    _adapter, decoded, _media = read(zip_of(members(module_bytes(module, table))), "ada.charx")
+    character = decoded.pieces[0]
+    assert character.body.book.entries[0].content == "The module's glade."
+    assert decoded.pieces[1].body.entries[0].content == "The module's glade."
+    assert [(s.format, s.name) for s in character.body.behavior_scripts] == [("risu.customscript", "caps"),
+                                                                              ("risu.trigger", "start")]
+    assert character.body.extensions["risuai"]["viewScreen"] == "none"
+    assert character.assets[1].asset is not None  # the dangling `no:te` uri resolves by sanitized basename
+
+
+def test_without_a_table_the_module_is_kept_and_not_decoded(no_table, table=None):
+    items = members(b"\x6f\x00\x02\x00\x00\x00{}\x00")
+    _adapter, decoded, _media = read(zip_of(items), "ada.charx")
+    assert any(w.startswith("not_decoded:") for w in decoded.warnings)
+    crossing = cross(zip_of(items), "ada.charx")
+    assert dict(opened(crossing.data))["module.risum"] == items[4][1]
+
+
+def test_a_same_format_round_trip_keeps_order_members_and_card_json(table):
+    items = members(module_bytes(MODULE, table))
+    crossing = cross(zip_of(items), "ada.charx")
+    written = opened(crossing.data)
+    assert [name for name, _ in written] == [name for name, _ in items]
+    assert json.loads(dict(written)["card.json"]) == card()
+    assert {n: d for n, d in written if n != "card.json"} == {n: d for n, d in items if n != "card.json"}
+    assert crossing.losses == []
+
+
+def test_an_edited_script_re_encodes_the_module(table):
+    _adapter, decoded, media = read(zip_of(members(module_bytes(MODULE, table))), "ada.charx")
+    piece = decoded.pieces[0]
+    scripts = [s.model_copy(update={"payload": dict(s.payload, out="AA")}) if s.name == "caps" else s
+               for s in piece.body.behavior_scripts]
+    piece = piece.model_copy(update={"body": piece.body.model_copy(update={"behavior_scripts": scripts})})
+    crossing = convert_piece(piece, "risu.charx", media)
+    again = read_bytes(crossing.data, "ada.charx")[1].pieces[0]
+    assert again.body.behavior_scripts[0].payload["out"] == "AA"
+    assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
+def test_a_jpeg_polyglot_reads(no_table):
+    adapter, decoded, _media = read(JPEG + zip_of(members(b"\x6f\x00\x00\x00\x00\x00\x00")), "ada.jpg")
+    assert adapter.format_id == "risu.charx" and decoded.pieces[0].name == "Ada"
+
+
+def test_a_crossing_from_a_plain_card_writes_risu_layout_and_names_losses(table):
+    from bunzai.model.character import Character
+
+    piece = Character(id="ada", name="Ada", body={"behavior_scripts": [
+        {"format": "risu.customscript", "name": "caps", "payload": {"comment": "caps", "in": "a", "out": "A",
+                                                                    "type": "editoutput"}},
+        {"format": "lua", "name": "x", "payload": "print()"}]},
+        assets=[{"role": "emotion", "name": "joy", "ext": "png", "asset": {"sha256": "0" * 64, "ext": "png"}}])
+    crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
+    names = [name for name, _ in opened(crossing.data)]
+    assert names == ["assets/emotion/image/joy.png", "module.risum", "card.json"]
+    assert ("/body/behavior_scripts/1", "card.scripts.not_carried") in {(l.pointer, l.code) for l in crossing.losses}
+    assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+@pytest.mark.parametrize("items", [
+    [("../card.json", b"{}"), ("card.json", b"{}")],
+    [("/abs/x.png", b"x"), ("card.json", b"{}")],
+    [("card.json", b"{}"), ("card.json", b"{}")],
+])
+def test_hostile_archives_give_coded_errors(items, no_table):
+    with pytest.raises(BunzaiError) as raised:
+        read_bytes(zip_of(items), "bad.charx", "risu.charx")
+    assert raised.value.code == "unsafe_archive"
+
+
+def test_a_jpeg_without_a_zip_is_refused(no_table):
+    with pytest.raises(BunzaiError) as raised:
+        read_bytes(JPEG, "photo.jpg", "risu.charx")
+    assert raised.value.code in ("unrecognized_file", "corrupt_file")

@@ -1,0 +1,85 @@
+"""RisuAI lorebook exports: entries read, same-format round trips, unknown keys, crossings."""
+
+from __future__ import annotations
+
+import json
+
+from cards_support import read
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bunzai.convert import convert_piece
+
+ENTRY = {"key": "dragon, wyrm", "secondkey": "fire", "insertorder": 120, "comment": "Dragons",
+         "content": "@@depth 2\nDragons breathe fire, {{user}}.", "mode": "normal", "alwaysActive": False,
+         "selective": True, "extentions": {"risu_case_sensitive": True}, "activationPercent": 40,
+         "folder": "folder-1", "loreCache": {"key": "x", "data": []}}
+FOLDER = {"key": "", "secondkey": "", "insertorder": 100, "comment": "Places", "content": "", "mode": "folder",
+          "alwaysActive": False, "selective": False, "bookVersion": 2}
+REGEX = {"key": "/shadow(fang)?s?/i, /wolf/", "secondkey": "", "insertorder": 5, "comment": "Beasts",
+         "content": "Beasts.", "mode": "normal", "alwaysActive": True, "selective": False, "useRegex": True}
+
+
+def export(*entries) -> bytes:
+    return json.dumps({"type": "risu", "ver": 1, "data": list(entries or (ENTRY, FOLDER, REGEX))}).encode()
+
+
+def test_a_risu_lorebook_reads_its_entries_as_canonical_ones():
+    adapter, decoded, _media = read(export(), "lorebook_export.json")
+    assert adapter.format_id == "risu.lorebook"
+    dragon, folder, beasts = decoded.pieces[0].body.entries
+    assert [k.text for k in dragon.keys] == ["dragon", "wyrm"] and dragon.secondary_keys[0].text == "fire"
+    assert (dragon.order, dragon.selective, dragon.case_sensitive) == (120, True, True)
+    assert (dragon.probability, dragon.use_probability) == (40, True)
+    assert dragon.content.startswith("@@depth 2\n")  # decorators kept as written
+    assert dragon.extensions["risuai"]["mode"] == "normal" and dragon.extensions["risuai"]["folder"] == "folder-1"
+    assert folder.extensions["risuai"]["mode"] == "folder"
+    assert [(k.text, k.regex, k.flags) for k in beasts.keys] == [("shadow(fang)?s?", True, "i"), ("wolf", True, "")]
+    assert beasts.constant
+
+
+def test_a_same_format_round_trip_is_json_equal():
+    _adapter, decoded, media = read(export(), "lorebook_export.json")
+    crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
+    assert json.loads(crossing.data) == json.loads(export())
+    assert [loss.code for loss in crossing.losses] == ["risu.name.file_name"] or crossing.losses == []
+
+
+def test_an_edit_writes_only_its_field():
+    _adapter, decoded, media = read(export(), "lorebook_export.json")
+    piece = decoded.pieces[0]
+    entries = [e.model_copy(update={"order": 7}) if e.uid == 0 else e for e in piece.body.entries]
+    piece = piece.model_copy(update={"body": piece.body.model_copy(update={"entries": entries})})
+    written = json.loads(convert_piece(piece, "risu.lorebook", media).data)
+    expected = json.loads(export())
+    expected["data"][0]["insertorder"] = 7
+    assert written == expected
+
+
+def test_a_crossing_from_a_sillytavern_style_book_names_what_risu_cannot_hold():
+    from bunzai.model.lorebook import Lorebook
+
+    piece = Lorebook(id="b", name="b", body={"entries": [
+        {"uid": 0, "keys": ["a,b"], "position": "at_depth", "depth": 2, "sticky": 3, "enabled": False}]})
+    crossing = convert_piece(piece, "risu.lorebook", lambda ref: b"")
+    codes = {(loss.pointer, loss.code) for loss in crossing.losses}
+    assert ("/body/entries/0/keys", "risu.key.comma_split") in codes
+    for field in ("position", "depth", "sticky", "enabled"):
+        assert (f"/body/entries/0/{field}", "risu.entry.not_carried") in codes
+    assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
+_KEY = st.text("abcdefghij_", min_size=1, max_size=6).map(lambda key: "x_" + key)
+_VALUE = st.one_of(st.integers(-5, 5), st.text(max_size=5), st.booleans(), st.none())
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(root=st.dictionaries(_KEY, _VALUE, max_size=3), entry=st.dictionaries(_KEY, _VALUE, max_size=3),
+       inner=st.dictionaries(_KEY, _VALUE, max_size=3))
+def test_unknown_keys_at_every_level_survive_a_same_format_round_trip(root, entry, inner):
+    document = {"type": "risu", "ver": 1, "data": [ENTRY | entry | {"extentions": ENTRY["extentions"] | inner},
+                                                   FOLDER]} | root
+    _adapter, decoded, media = read(json.dumps(document).encode(), "book.json")
+    crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
+    assert json.loads(crossing.data) == document
+    assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
