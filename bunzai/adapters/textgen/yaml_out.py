@@ -2,7 +2,8 @@
 strings as `|` block scalars, no line folding.
 
 The pretty form is checked by reading it back; where the emitter could not keep a value
-exact in it, the plain form is written instead, so the file always reads as the document.
+exact in it, the plain form is written instead, and as a last resort the form with non-ASCII
+escaped, so the file always reads as the document.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ _NO_FOLDING = 1 << 20
 def yaml_bytes(document: Any) -> bytes:
     from bunzai.adapters.common.yamltext import load_yaml_bytes
 
-    pretty = _dump(_styled(document))
-    if load_yaml_bytes(pretty, what="the written YAML") == document:
-        return pretty
-    return _dump(document)
+    for attempt in (_dump(_styled(document)), _dump(document)):
+        if load_yaml_bytes(attempt, what="the written YAML") == document:
+            return attempt
+    # Characters YAML treats as line breaks (NEL, LS, PS) only survive escaped.
+    return _dump(document, escape_unicode=True)
 
 
 def _styled(value: Any) -> Any:
@@ -42,12 +44,12 @@ def _block_safe(text: str) -> bool:
             and all(line == line.rstrip(" ") for line in text.split("\n")))
 
 
-def _dump(document: Any) -> bytes:
+def _dump(document: Any, *, escape_unicode: bool = False) -> bytes:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
     yaml.width = _NO_FOLDING
-    yaml.allow_unicode = True
+    yaml.allow_unicode = not escape_unicode
     yaml.indent(mapping=2, sequence=4, offset=2)
     out = io.StringIO()
     yaml.dump(document, out)
