@@ -78,7 +78,7 @@ class AgnaiCardV3(Adapter):
         sync_root(document, document["data"])
         if base is None:
             document = with_root_first(document)
-        losses = card_losses(piece, SHAPE)
+        losses = card_losses(piece, SHAPE, self.format_id)
         if import_losses.crossing_into(piece, FORMAT_ID):
             losses += import_losses.personality_folded(piece) + read_as_v1_losses(piece)
             losses += import_losses.rewritten_text(piece, ("first_message", "scenario", "example_messages"))

@@ -113,7 +113,7 @@ class AgnaiCharacter(Adapter):
 def character_losses(piece: Any) -> list[Loss]:
     """What an Agnai native character cannot hold, and what Agnai rewrites on import."""
     body = piece.body
-    losses = [loss for loss in card_losses(piece, SHAPE) if not loss.pointer.startswith("/body/links/lorebooks")]
+    losses = [loss for loss in card_losses(piece, SHAPE, FORMAT_ID) if not loss.pointer.startswith("/body/links/lorebooks")]
     losses += import_losses.personality_folded(piece)
     if body.personality:
         losses.append(Loss("/body/description", "flattened", "the personality is appended to the description "

@@ -70,7 +70,7 @@ class AgnaiTavernCard(Adapter):
         sync_root(document, document["data"])
         if base is None:
             document = with_root_first(document)
-        losses = card_losses(piece, SHAPE) + card_lists.shrinking_lists(piece, "an Agnai Tavern card")
+        losses = card_losses(piece, SHAPE, self.format_id) + card_lists.shrinking_lists(piece, "an Agnai Tavern card")
         if import_losses.crossing_into(piece, FORMAT_ID):
             losses += import_losses.personality_folded(piece) + agnai_book_losses(piece)
             losses += import_losses.rewritten_text(piece)

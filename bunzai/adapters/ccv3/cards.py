@@ -54,7 +54,7 @@ class _SpecCard(Adapter):
         else:
             document = copy.deepcopy(base) if base is not None else {"spec": self.spec, "spec_version": self.spec_version}
             document["data"] = write_card_data(document.get("data"), template, piece, self.shape, media)
-        return Encoded(json_bytes(document), card_losses(piece, self.shape))
+        return Encoded(json_bytes(document), card_losses(piece, self.shape, self.format_id))
 
 
 class CardV2Json(_SpecCard):
@@ -91,7 +91,7 @@ class CardV1Json(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         template = {key: "" for key in V1_KEYS}
         document = write_card_data(escrowed(piece, self.format_id), template, piece, V1, media)
-        return Encoded(json_bytes(document), card_losses(piece, V1))
+        return Encoded(json_bytes(document), card_losses(piece, V1, self.format_id))
 
 
 register(CardV1Json())

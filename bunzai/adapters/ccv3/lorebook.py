@@ -55,6 +55,8 @@ class LorebookV3Json(Adapter):
         document["data"] = card_book.write_book(prior, canon, "spec", True)
         losses = [Loss(f"/body/settings/{key}", "dropped", f"a lorebook_v3 book has no {key}", "book.settings.not_carried")
                   for key in card_book.settings_not_carried(canon)]
+        if piece.original is None or piece.original.format != self.format_id:
+            losses += card_book.positions_flattened(canon, "/body")
         if piece.assets:
             losses.append(Loss("/assets", "dropped", "a lorebook_v3 file carries no media", "book.assets.not_carried"))
         if piece.profiles:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import (
     MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list, put,
 )
@@ -337,3 +338,23 @@ def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
 def settings_not_carried(canon_book: dict) -> list[str]:
     """Book settings set in the canonical book that a card book has no key for."""
     return [key for key, value in canon_book["settings"].items() if key not in _SETTINGS and value is not None]
+
+
+# The two positions a V2/V3 book entry's own `position` field can name.
+SPEC_POSITIONS = ("before_char", "after_char")
+
+
+def positions_flattened(canon_book: dict, pointer: str) -> list[Loss]:
+    """A note per entry whose position the spec's `position` field cannot name.
+
+    The entry is written with `position: after_char` and its exact position in
+    `extensions.position` (as SillyTavern writes it): SillyTavern reads it back exactly,
+    apps that follow only the spec place the entry after the character.
+    """
+    return [
+        Loss(f"{pointer}/entries/{index}/position", "flattened",
+             f"a card book's position is before_char or after_char: {entry['position']} is written as after_char, "
+             "with the exact position in extensions.position, which only SillyTavern reads", "book.position.collapsed")
+        for index, entry in enumerate(canon_book.get("entries", []))
+        if entry.get("position") not in SPEC_POSITIONS
+    ]

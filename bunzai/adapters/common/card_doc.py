@@ -140,8 +140,12 @@ _V1_KEYS = {"description": "description", "personality": "personality", "scenari
             "first_message": "first_mes", "example_messages": "mes_example"}
 
 
-def card_losses(piece: Any, shape: CardShape) -> list[Loss]:
-    """Every canonical value `shape` cannot carry, one Loss each."""
+def card_losses(piece: Any, shape: CardShape, format_id: str = "") -> list[Loss]:
+    """Every canonical value `shape` cannot carry, one Loss each.
+
+    `format_id` is the format being written: a piece that came from it already had its
+    book positions flattened there, so re-writing it notes nothing new.
+    """
     from bunzai.model.character import CharacterBody
 
     body = piece.body.model_dump(mode="json")
@@ -176,6 +180,8 @@ def card_losses(piece: Any, shape: CardShape) -> list[Loss]:
         if body["book"] is not None:
             for key in card_book.settings_not_carried(body["book"]):
                 lose(f"/body/book/settings/{key}", f"a card's character_book has no {key}", "book.settings.not_carried")
+            if piece.original is None or piece.original.format != format_id:
+                losses += card_book.positions_flattened(body["book"], "/body/book")
     if piece.assets and not shape.assets:
         lose("/assets", f"{shape.label} does not carry the card's media list (assets)", "card.assets.not_carried")
     if piece.profiles:

@@ -105,7 +105,7 @@ def write_charx(piece: Any, media: MediaSource, format_id: str,
     members = [(written, media(AssetRef.model_validate(files[member]))) for member, written in plan.kept.items()]
     members += list(plan.members.items())
     members = order(members, card_json_bytes(document))
-    losses = card_losses(piece, CHARX) + losses + _rename_losses(plan.kept)
+    losses = card_losses(piece, CHARX, format_id) + losses + _rename_losses(plan.kept)
     losses += _reread_losses(piece, data.get("assets"), members, files, plan.kept, losses)
     if original is not None and not own:
         losses.append(Loss("/original", "kept_in_escrow",

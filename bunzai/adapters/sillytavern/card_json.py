@@ -40,7 +40,7 @@ class SillyTavernCardJson(Adapter):
         original = piece.original
         base = original.document if original is not None and original.format == FORMAT_ID else None
         document = st_document(base, piece, media)
-        return Encoded(native_json_bytes(document), card_losses(piece, ST_V2))
+        return Encoded(native_json_bytes(document), card_losses(piece, ST_V2, self.format_id))
 
 
 register(SillyTavernCardJson())

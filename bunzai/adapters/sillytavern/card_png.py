@@ -79,7 +79,7 @@ class SillyTavernCardPng(Adapter):
         return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        losses = card_losses(piece, ST_V3)
+        losses = card_losses(piece, ST_V3, self.format_id)
         escrowed = _escrowed(piece)
         source = _escrowed_image(piece, media) if escrowed is not None else None
         if source is not None and self._reads_as(source, piece):
