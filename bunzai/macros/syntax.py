@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from bunzai.limits import MACRO_TOKEN_CACHE
 from bunzai.macros.catalog import Syntax
@@ -158,9 +157,19 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     return token
 
 
-@lru_cache(maxsize=MACRO_TOKEN_CACHE)
+_PARSED: dict[tuple[str, int], tuple[Syntax, Token]] = {}
+
+
 def _parsed(raw: str, syntax: Syntax) -> Token:
-    return parse_token(raw, 0, syntax)
+    # Keyed by the syntax object's identity (hashing a pydantic model per token cost half a
+    # translation); the entry holds the syntax itself, so its id cannot be reused meanwhile.
+    key = (raw, id(syntax))
+    hit = _PARSED.get(key)
+    if hit is None or hit[0] is not syntax:
+        if len(_PARSED) >= MACRO_TOKEN_CACHE:
+            _PARSED.clear()
+        hit = _PARSED[key] = (syntax, parse_token(raw, 0, syntax))
+    return hit[1]
 
 
 def tokenize(text: str, syntax: Syntax, fold) -> list[Token]:
