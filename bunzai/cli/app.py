@@ -32,7 +32,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     ctx: typer.Context,
-    studio: Annotated[Optional[str], typer.Option("--studio", help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).")] = None,
+    studio: Annotated[Optional[str], typer.Option("--studio", metavar="DIR", help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).")] = None,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
 ) -> None:
     ctx.obj = Globals(studio=studio)
