@@ -42,19 +42,22 @@ class Crossing:
         return doc
 
 
-def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str | None = None) -> Crossing:
+def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str | None = None,
+                  source: str | None = None) -> Crossing:
     """Write `piece` as `target_format`; the bytes, the file name and every loss.
 
     When the piece's text was written for one macro engine and the target is read by
     another (the target format's engine, or `engine` where the format alone does not say,
-    e.g. Lumiverse reading SillyTavern files), the macros are translated first and the
+    e.g. Lumiverse reading SillyTavern files; `source` names the engine the text was written
+    for when the piece's original format does not say, e.g. a piece authored in bunzai), the
+    macros are translated first and the
     verdicts join the report: absent tokens as `dropped` losses, flattened blocks as
     `flattened`, and every verdict (portable, collision ...) under `macros`.
     """
     from bunzai.adapters.registry import writer_for
 
     adapter = writer_for(target_format, piece.kind)
-    piece, macros, macro_losses = _translated(piece, adapter, engine)
+    piece, macros, macro_losses = _translated(piece, adapter, engine, source)
     encoded = adapter.write(piece, media)
     losses = macro_losses + list(encoded.losses)
     losses += _escrow_losses(piece, adapter, losses)
@@ -62,11 +65,13 @@ def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str 
     return Crossing(adapter.format_id, adapter.label, piece.id + adapter.extensions[0], encoded.data, losses, macros)
 
 
-def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None) -> Crossing:
+def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
+                         source: str | None = None) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets."""
     from bunzai.store.assets import read_asset
 
-    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine)
+    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
+                         source=source)
 
 
 def source_engine(piece) -> str | None:
@@ -81,8 +86,8 @@ def source_engine(piece) -> str | None:
     return None
 
 
-def _translated(piece, adapter: Adapter, engine: str | None):
-    source, target = source_engine(piece), engine or adapter.engine
+def _translated(piece, adapter: Adapter, engine: str | None, source: str | None = None):
+    source, target = source or source_engine(piece), engine or adapter.engine
     if source is None or target is None or source == target:
         return piece, None, []
     from bunzai.macros.crossing import translate_piece

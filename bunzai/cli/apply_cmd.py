@@ -12,7 +12,7 @@ from bunzai.cli.output import emit, emit_lines, pass_error_on
 
 def apply(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help="Draft file, or - for stdin: one draft, a JSON array, or JSON lines.")] = "-",
+    source: Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")] = "-",
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without showing the review and asking.")] = False,
 ) -> int:
     """Apply drafts: review each (unless --yes), check the stored revision, save, verify, print a receipt.
@@ -25,7 +25,10 @@ def apply(
     from bunzai.changes.review import review_card
     from bunzai.cli.inputs import read_documents
 
-    docs, single = read_documents(source)
+    from bunzai.cli.draft_cmd import saved_draft
+
+    saved = saved_draft(source, ctx)
+    docs, single = ([saved], True) if saved is not None else read_documents(source)
     for doc in docs:
         if isinstance(doc, dict) and "error" in doc:
             return pass_error_on(doc)

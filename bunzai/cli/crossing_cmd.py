@@ -12,6 +12,7 @@ from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_line, render_error, say
 
 ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).")]
+FromEngineOpt = Annotated[Optional[str], typer.Option("--from-engine", help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).")]
 EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.")]
 
 
@@ -76,6 +77,7 @@ def transfer(
     ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
     to: ToArg,
     engine: EngineOpt = None,
+    from_engine: FromEngineOpt = None,
 ) -> int:
     """Preview a crossing: target format, file name, size and every loss. Writes nothing.
 
@@ -85,7 +87,7 @@ def transfer(
     piece, stored = _stored_piece(studio, ref)
     from bunzai.convert import convert_stored_piece
 
-    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine))
+    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
     emit({"ref": f"{stored.kind}/{stored.id}", "revision": stored.revision} | crossing.report())
     return 0
 
@@ -95,6 +97,7 @@ def export(
     ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
     to: ToArg,
     engine: EngineOpt = None,
+    from_engine: FromEngineOpt = None,
 ) -> int:
     """Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
 
@@ -106,7 +109,7 @@ def export(
 
     studio = studio_of(ctx)
     piece, stored = _stored_piece(studio, ref)
-    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine))
+    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
     path = write_export(studio, piece.id, crossing.file_name, crossing.data)
     report = crossing.report()
     emit(receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,

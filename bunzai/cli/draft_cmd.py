@@ -22,7 +22,7 @@ def _drafts(source: str, ctx: typer.Context | None = None):
     from bunzai.changes.draft import parse_draft
     from bunzai.cli.inputs import read_documents
 
-    saved = _saved(source, ctx)
+    saved = saved_draft(source, ctx)
     if saved is not None:
         return [saved], None, True
     docs, single = read_documents(source)
@@ -32,7 +32,7 @@ def _drafts(source: str, ctx: typer.Context | None = None):
     return [parse_draft(doc) for doc in docs], None, single
 
 
-def _saved(source: str, ctx: typer.Context | None):
+def saved_draft(source: str, ctx: typer.Context | None):
     """The saved draft a bare NAME refers to (a file of that name wins), else None."""
     from pathlib import Path
 

@@ -130,3 +130,13 @@ def _keys(doc, prefix="") -> set[str]:
     if isinstance(doc, dict):
         return {prefix + k for k in doc} | {key for k, v in doc.items() for key in _keys(v, f"{prefix}{k}/")}
     return set()
+
+
+def test_apply_takes_the_name_of_a_saved_draft(bunzai) -> None:
+    created = bunzai("create", "character", "--input", '{"name": "Ada"}', check=True)
+    bunzai("apply", "--yes", input=created.stdout, check=True)
+    bunzai("cap", "run", "character.identity.update", "character/ada", "--input", '{"nickname": "Countess"}',
+           "--save", "--name", "rename-ada", check=True)
+    done = bunzai("apply", "rename-ada", "--yes", check=True).json
+    assert done["status"] == "applied"
+    assert bunzai("read", "character/ada", "--pointer", "/body/nickname", check=True).json["value"] == "Countess"

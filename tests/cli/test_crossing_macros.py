@@ -65,3 +65,15 @@ def test_the_default_preset_crosses_to_lumiverse_and_back_unchanged(bunzai):
     report = bunzai("transfer", "default", "--to", "sillytavern.preset.chat", "--engine", "lumiverse", check=True).json
     assert report["macros"]["counts"]["portable"] > 0
     assert not [loss for loss in report["losses"] if loss["code"] == "crossing.not_carried"]
+
+
+def test_a_piece_made_in_bunzai_translates_from_the_engine_named(bunzai):
+    draft = bunzai("create", "preset", "--input", json.dumps({
+        "name": "Authored", "family": "chat_completion",
+        "prompts": [{"identifier": "main", "name": "Main", "content": "{{// note}} Hello {{char}}"}]}), check=True)
+    bunzai("apply", "--yes", input=draft.stdout, check=True)
+    plain = bunzai("transfer", "authored", "--to", "sillytavern.preset.chat", "--engine", "agnai", check=True).json
+    assert "macros" not in plain  # no original: the source engine is unknown, nothing is guessed
+    named = bunzai("transfer", "authored", "--to", "sillytavern.preset.chat", "--engine", "agnai",
+                   "--from-engine", "sillytavern", check=True).json
+    assert named["macros"]["from"] == "sillytavern" and named["macros"]["counts"]["absent"] >= 1
