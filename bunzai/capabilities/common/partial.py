@@ -1,8 +1,9 @@
 """Partial updates: only the fields an input gives change.
 
-A field left out keeps its value. `null` clears a field only where the model lets it be
-empty (its default is None: a portrait, a scan depth that falls back to the platform's);
-elsewhere `null` is read as "leave it", so no input can make a piece invalid by omission.
+A field left out keeps its value; `null` resets a field to its default (None where the model
+lets it be empty: a portrait, a scan depth that falls back to the platform's). This is the
+same rule as the RFC 7386 merge patch in `patching.py`, so every update capability reads a
+`null` the same way.
 """
 
 from __future__ import annotations
@@ -20,9 +21,7 @@ def merge_partial(obj: BaseModel, patch: dict) -> BaseModel:
     fields = type(obj).model_fields
     data = obj.model_dump(mode="json")
     for key, value in patch.items():
-        if value is None and fields[key].default is not None:
-            continue
-        data[key] = value
+        data[key] = fields[key].get_default(call_default_factory=True) if value is None else value
     return type(obj).model_validate(data)
 
 
