@@ -55,3 +55,17 @@ def nothing_given(patch: dict, what: str) -> list[str]:
 
 def refuse(message: str, hint: str = "") -> BunzaiError:
     return BunzaiError("invalid_input", message, hint)
+
+
+def name_and_body_preview(entity, data, what: str):
+    """The preview of an update whose `name` renames the piece and whose other fields merge
+    into the body (settings and identity updates of several kinds)."""
+    from bunzai.capabilities.contract import Preview
+
+    patch = given(data)
+    warnings = nothing_given(patch, what)
+    doc = piece_json(entity)
+    if "name" in patch:
+        doc["name"] = patch.pop("name")
+    doc["body"] = merge_patch(doc["body"], patch)
+    return Preview(entity=propose(doc), warnings=warnings)

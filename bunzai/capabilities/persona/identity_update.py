@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from bunzai.capabilities.common.patching import given, merge_patch, nothing_given, piece_json, propose
+from bunzai.capabilities.common.patching import name_and_body_preview
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 
@@ -20,12 +20,7 @@ class IdentityInput(Model):
 
 
 def preview_identity(entity, data: IdentityInput) -> Preview:
-    patch = given(data)
-    doc = piece_json(entity)
-    if "name" in patch:
-        doc["name"] = patch.pop("name")
-    doc["body"] = merge_patch(doc["body"], patch)
-    return Preview(entity=propose(doc), warnings=nothing_given(given(data), "identity"))
+    return name_and_body_preview(entity, data, "identity")
 
 
 CAPABILITY = Capability(

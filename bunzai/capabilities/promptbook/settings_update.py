@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from bunzai.capabilities.common.patching import given, merge_patch, nothing_given, piece_json, propose
+from bunzai.capabilities.common.patching import name_and_body_preview
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 
@@ -17,12 +17,7 @@ class SettingsInput(Model):
 
 
 def preview_settings(entity, data: SettingsInput) -> Preview:
-    patch = given(data)
-    doc = piece_json(entity)
-    if "name" in patch:
-        doc["name"] = patch.pop("name")
-    doc["body"] = merge_patch(doc["body"], patch)
-    return Preview(entity=propose(doc), warnings=nothing_given(given(data), "settings"))
+    return name_and_body_preview(entity, data, "settings")
 
 
 CAPABILITY = Capability(
