@@ -16,6 +16,7 @@ body against the model is the caller's job.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -70,11 +71,20 @@ def ref_of(kind: str, piece_id: str) -> str:
 
 
 def read_raw(path: Path, *, what: str) -> bytes | None:
-    """The bytes of a stored file, None when it does not exist; bounded by JSON_MAX_BYTES."""
+    """The bytes of a stored file, None when it does not exist; bounded by JSON_MAX_BYTES.
+
+    A piece file that is a symlink is refused: it could make the studio read (and then
+    rewrite through `update`) a file outside it.
+    """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
     except FileNotFoundError:
         return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise BunzaiError("invalid_piece", f"{what} is a symbolic link; bunzai reads only regular files in a studio",
+                              hint="replace the link with the file itself") from None
+        raise
     try:
         size = os.fstat(fd).st_size
         if size > limits.JSON_MAX_BYTES:
@@ -173,7 +183,7 @@ def list_stored(studio: Studio, kind: str | None = None) -> list[tuple[str, str]
         if is_temp_name(entry.name) or not entry.name.endswith(PIECE_SUFFIX):
             continue
         stem = entry.name[: -len(PIECE_SUFFIX)]
-        if is_safe_id(stem) and entry.is_file():
+        if is_safe_id(stem) and entry.is_file(follow_symlinks=False):  # a linked file is not a piece
             found.append((name, stem))
     found.sort()
     return found

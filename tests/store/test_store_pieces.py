@@ -217,3 +217,22 @@ def test_any_json_piece_round_trips_through_create_and_read_byte_identically(dat
         assert stored.revision == result.revision
         assert canonical_bytes(stored.data) == stored.raw
         assert list_stored(studio) == [(data["kind"], data["id"])]
+
+
+def test_a_piece_file_that_is_a_symlink_is_refused(tmp_path):
+    import os
+
+    from bunzai.errors import BunzaiError
+    from bunzai.store.pieces import read_stored
+    from bunzai.store.studio import init_studio
+
+    studio, _ = init_studio(tmp_path / "studio")
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"kind": "character", "id": "ada", "name": "Ada"}')
+    os.symlink(outside, studio.piece_path("character", "ada"))
+    try:
+        read_stored(studio, "character", "ada")
+    except BunzaiError as error:
+        assert error.code == "invalid_piece"
+    else:
+        raise AssertionError("a symlinked piece file was read")
