@@ -49,6 +49,19 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterato
         stack.extend(reversed(subfolders))  # popped in name order
 
 
+def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
+    """(regular files, subfolders) directly in `folder`, sorted, without symlinks or hidden entries."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as error:
+        raise BunzaiError("invalid_input", f"cannot list {folder}: {error.strerror}") from None
+    if len(entries) > WALK_MAX_ENTRIES:
+        raise BunzaiError("too_large", f"{folder} holds more than {WALK_MAX_ENTRIES} entries")
+    visible = [e for e in entries if not e.name.startswith(".") and not e.is_symlink()]
+    return ([Path(e.path) for e in visible if e.is_file(follow_symlinks=False)],
+            [Path(e.path) for e in visible if e.is_dir(follow_symlinks=False)])
+
+
 def read_folder_files(root: Path) -> dict[str, bytes]:
     """Every regular file directly in `root` (a folder-shaped piece), by name, bounded."""
     files: dict[str, bytes] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from bunzai.changes.draft import new_draft
@@ -28,23 +29,65 @@ def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id
     return _drafts(adapter, decoded, str(path), digest.hexdigest(), piece_id)
 
 
-def drafts_from_path(path: Path, *, piece_id: str | None = None, format_id: str | None = None) -> Iterator[tuple[Path, list[dict] | BunzaiError]]:
-    """(file, its drafts or the error reading it) for a file, or for every file in a folder."""
-    from bunzai.adapters.inspect import claim_folder
-    from bunzai.files import read_file_bytes, walk_files
+@dataclass(frozen=True)
+class Skipped:
+    """A file a folder walk passed over: no format claims it (a README, a loose image)."""
 
-    if path.is_dir():
-        claimed = claim_folder(path) if format_id is None else None
-        if claimed is not None:
-            yield path, drafts_from_folder(path, *claimed, piece_id=piece_id)
-            return
-        for file in walk_files(path):
-            try:
-                yield file, drafts_from_bytes(read_file_bytes(file), file.name, format_id=format_id)
-            except BunzaiError as error:
-                yield file, error
+    reason: str
+
+
+def drafts_from_path(path: Path, *, piece_id: str | None = None,
+                     format_id: str | None = None) -> Iterator[tuple[Path, list[dict] | BunzaiError | Skipped]]:
+    """(file, its drafts or the error reading it) for a file, or for everything in a folder.
+
+    A folder a format claims as one piece (a sprite folder) is imported whole, at the top or
+    anywhere inside a walked folder. In a walk, files no format claims are Skipped, not
+    errors (a data folder holds notes and loose images); damaged and hostile files are
+    errors. A single file named on the command line is always read, so its error shows.
+    """
+    from bunzai.files import read_file_bytes
+
+    if not path.is_dir():
+        yield path, drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id)
         return
-    yield path, drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id)
+    yield from _walk(path, 0, piece_id, format_id, [0])
+
+
+def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None, seen: list[int]):
+    from bunzai.adapters.inspect import claim_folder
+    from bunzai.files import list_folder, read_file_bytes
+    from bunzai.limits import FOLDER_WALK_MAX_DEPTH
+
+    claimed = claim_folder(folder) if format_id is None else None
+    if claimed is not None:
+        yield folder, drafts_from_folder(folder, *claimed, piece_id=piece_id)
+        return
+    from bunzai.limits import WALK_MAX_ENTRIES
+
+    files, folders = list_folder(folder)
+    seen[0] += len(files) + len(folders)
+    if seen[0] > WALK_MAX_ENTRIES:
+        raise BunzaiError("too_large", f"the folders walked hold more than {WALK_MAX_ENTRIES} entries",
+                          "import a smaller folder")
+    for file in files:
+        try:
+            yield file, drafts_from_bytes(read_file_bytes(file), file.name, format_id=format_id)
+        except BunzaiError as error:
+            yield file, Skipped(error.message) if _unclaimed(error, file) else error
+    if depth < FOLDER_WALK_MAX_DEPTH:
+        for sub in folders:
+            yield from _walk(sub, depth + 1, None, format_id, seen)
+
+
+def _unclaimed(error: BunzaiError, file: Path) -> bool:
+    """Whether a walk may pass over the file: nothing claims it, and it does not look damaged."""
+    if error.code == "unrecognized_file":
+        return True
+    if error.code == "invalid_json":  # text no format reads: notes, licences, scripts
+        from bunzai.adapters.registry import all_adapters
+
+        return not any(file.name.lower().endswith(ext) for a in all_adapters() for ext in a.extensions)
+    return False
 
 
 def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None) -> list[dict]:

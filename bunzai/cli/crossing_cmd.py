@@ -29,17 +29,21 @@ def import_(
 
     Example: bunzai import Seraphina.png | bunzai apply --yes
     """
-    from bunzai.changes.imports import drafts_from_path
+    from bunzai.changes.imports import Skipped, drafts_from_path
     from bunzai.errors import BunzaiError
 
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
     _configure_engines(ctx)
     failed = 0
+    skipped: list[str] = []
     progress = _Progress()
     for path in paths:
         for file, result in drafts_from_path(path, piece_id=id, format_id=format):
             progress.step(file)
+            if isinstance(result, Skipped):
+                skipped.append(file.name)
+                continue
             if isinstance(result, BunzaiError):
                 failed += 1
                 result.details.setdefault("path", str(file))
@@ -48,6 +52,9 @@ def import_(
             for draft in result:
                 emit_line(draft)
     progress.done()
+    if skipped:
+        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        say(f"bunzai: skipped {len(skipped)} file(s) no format claims: {shown}")
     return 1 if failed else 0
 
 

@@ -130,3 +130,25 @@ def test_a_group_applies_all_or_none(bunzai):
     fresh = group_drafts(bunzai, ["Alpha", "Beta"])
     done = bunzai("apply", "--yes", input="\n".join(json.dumps(d) for d in fresh), check=True)
     assert [r["status"] for r in done.lines] == ["applied", "applied"]
+
+
+def test_a_folder_walk_skips_files_no_format_claims_and_imports_the_rest(bunzai, tmp_path):
+    make_ada(bunzai)
+    exported = bunzai.studio / bunzai("export", "ada-lovelace", "--to", "bunzai.native", check=True).json["path"]
+    folder = tmp_path / "data"
+    (folder / "nested").mkdir(parents=True)
+    (folder / "README.md").write_text("# notes, not a piece\n")
+    (folder / "nested" / "ada.bunzai.json").write_bytes(exported.read_bytes())
+    done = bunzai("import", str(folder))
+    assert done.code == 0
+    assert [d["target"]["id"] for d in done.lines] == ["ada-lovelace"]
+    assert "skipped 1 file" in done.stderr and "README.md" in done.stderr
+
+
+def test_a_damaged_file_in_a_folder_is_an_error_line(bunzai, tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "broken.json").write_text('{"kind": "character", "id": ')
+    done = bunzai("import", str(folder))
+    assert done.code == 1
+    assert done.json["error"]["code"] == "invalid_json"
