@@ -12,12 +12,11 @@ and unknown keys survive.
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timezone
 from typing import Any
 
 from bunzai.adapters.agnai.persona import render_persona, text_persona
 from bunzai.adapters.common import card_fields
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_object, as_str, as_str_list, put
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_object, as_str, as_str_list, iso_seconds, iso_time, put
 
 # body field -> (native key, read(raw))
 PLAIN = {
@@ -33,25 +32,6 @@ PLAIN = {
     "version": ("characterVersion", as_str),
 }
 
-
-def iso_seconds(raw: Any) -> int | None:
-    """Unix seconds of an ISO time as JavaScript writes it ('2024-05-01T10:00:00.000Z'); None when not one."""
-    if not isinstance(raw, str) or not raw:
-        return None
-    try:
-        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    seconds = int(moment.timestamp())
-    return seconds if seconds >= 0 else None
-
-
-def iso_time(seconds: int | None) -> str | None:
-    if seconds is None:
-        return None
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 def _insert(raw: Any) -> dict:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, iso_of, lore_items, seconds_of
-from bunzai.adapters.common.drift import as_bool, as_str
+from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, iso_of, lore_items
+from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 
 CHARACTER_KEYS = ("schemaVersion", "$schema", "id", "name", "displayName", "isNSFW", "persona", "createdAt",
                   "updatedAt", "loreItems", "images")
@@ -41,8 +41,8 @@ def character_fields(character: dict, scenario: dict) -> tuple[str, dict]:
         "nickname": short if short and short != name else "",
         "description": as_str(character.get("persona")),
         "rating": "nsfw" if as_bool(character.get("isNSFW"), False) else "sfw",
-        "creation_date": seconds_of(character.get("createdAt")),
-        "modification_date": seconds_of(character.get("updatedAt")),
+        "creation_date": iso_seconds(character.get("createdAt")),
+        "modification_date": iso_seconds(character.get("updatedAt")),
         "book": book_of(character.get("loreItems")),
         "scenario": as_str(scenario.get("narrative")),
         "first_message": as_str(firsts[0].get("text")) if firsts else "",

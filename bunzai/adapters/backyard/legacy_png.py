@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from bunzai import limits
-from bunzai.adapters.backyard.texts import book_of, seconds_of, single_brace_warning
-from bunzai.adapters.common.drift import as_bool, as_str
+from bunzai.adapters.backyard.texts import book_of, single_brace_warning
+from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import read_png, strict_base64
 from bunzai.adapters.contract import Adapter, Blob, Decoded
@@ -122,8 +122,8 @@ class BackyardLegacyPng(Adapter):
             "first_message": as_str(character.get("firstMessage")),
             "scenario": as_str(character.get("scenario")),
             "rating": "nsfw" if as_bool(character.get("isNSFW"), False) else "sfw",
-            "creation_date": seconds_of(character.get("createdAt")),
-            "modification_date": seconds_of(character.get("updatedAt")),
+            "creation_date": iso_seconds(character.get("createdAt")),
+            "modification_date": iso_seconds(character.get("updatedAt")),
             "book": book_of(character.get("loreItems")),
             "portrait": portrait.ref().model_dump(mode="json"),
         }

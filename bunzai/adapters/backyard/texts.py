@@ -14,10 +14,9 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
 from typing import Any
 
-from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.drift import as_str, iso_seconds, iso_time
 from bunzai.adapters.contract import Loss
 
 SINGLE_BRACE = re.compile(r"(?<!\{)\{(?:character|user)\}(?!\})")
@@ -29,26 +28,14 @@ FALLBACK_DATE = "2000-01-01T00:00:00.000Z"
 TEXT_FIELDS = ("description", "scenario", "first_message", "example_messages", "system_prompt")
 
 
-def seconds_of(raw: Any) -> int | None:
-    if not isinstance(raw, str) or not raw:
-        return None
-    try:
-        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    seconds = int(moment.timestamp())
-    return seconds if seconds >= 0 else None
-
 
 def iso_of(seconds: int | None, prior: Any) -> str:
     """The ISO string for `seconds`: the prior string when it reads as the same second."""
     if seconds is None:
-        return prior if isinstance(prior, str) and seconds_of(prior) is None and prior else FALLBACK_DATE
-    if seconds_of(prior) == seconds:
+        return prior if isinstance(prior, str) and iso_seconds(prior) is None and prior else FALLBACK_DATE
+    if iso_seconds(prior) == seconds:
         return prior
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return iso_time(seconds)
 
 
 def book_of(items: Any) -> dict | None:

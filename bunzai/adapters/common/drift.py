@@ -8,6 +8,7 @@ the native value itself stays in the escrow.
 from __future__ import annotations
 
 import math
+from datetime import datetime, timezone
 from typing import Any
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
@@ -63,6 +64,28 @@ def as_bool(value: Any, default: bool | None = False) -> bool | None:
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
     return default
+
+
+def iso_seconds(value: Any) -> int | None:
+    """Unix seconds of an ISO 8601 time as JavaScript writes it ('2024-05-01T10:00:00.000Z');
+    None when it is not one (or lies before 1970). A time without a zone is read as UTC."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    seconds = int(moment.timestamp())
+    return seconds if seconds >= 0 else None
+
+
+def iso_time(seconds: int | None) -> str | None:
+    """`seconds` as JavaScript's Date.toISOString writes it ('2024-05-01T10:00:00.000Z'); None stays None."""
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 def as_str_list(value: Any) -> list[str]:
