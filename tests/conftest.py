@@ -11,21 +11,9 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # so test modules can import testkit
 
-
-def corpus_path(*parts: str) -> Path:
-    """A path in ../shared/corpus; the test is skipped, with the reason, where it is absent."""
-    path = CORPUS.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"corpus file {path} is absent (../shared/corpus is not beside this checkout)")
-    return path
-
-
-def bunzai_executable() -> list[str]:
-    script = Path(sys.executable).with_name("bunzai")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "bunzai"]
+from testkit import bunzai_executable  # noqa: E402
 
 
 @dataclass

@@ -22,7 +22,6 @@ def apply(
     from bunzai.changes.apply import apply_batch
     from bunzai.changes.draft import parse_draft
     from bunzai.changes.receipts import exit_code
-    from bunzai.changes.review import review_card
     from bunzai.cli.inputs import read_documents
 
     from bunzai.cli.draft_cmd import saved_draft
@@ -34,21 +33,21 @@ def apply(
             return pass_error_on(doc)
     drafts = [parse_draft(doc) for doc in docs]  # refuse a malformed batch before any write
     studio = studio_of(ctx)
-    decide = None
-    if not yes:
-        from bunzai.cli.confirm import ask, require_terminal
-
-        terminal = require_terminal("apply")
-
-        def decide(draft: dict) -> bool:
-            return ask(terminal, review_card(draft), "Apply?")
-
-    receipts = apply_batch(studio, drafts, decide)
+    receipts = apply_batch(studio, drafts, None if yes else _asker())
     if single:
         emit(receipts[0])
     else:
         emit_lines(receipts)
     return exit_code(receipts)
+
+
+def _asker():
+    """Asks on the terminal about each draft, showing its review card (refuses without one)."""
+    from bunzai.changes.review import review_card
+    from bunzai.cli.confirm import ask, require_terminal
+
+    terminal = require_terminal("apply")
+    return lambda draft: ask(terminal, review_card(draft), "Apply?")
 
 
 def register(app: typer.Typer) -> None:

@@ -22,14 +22,13 @@ from bunzai.store.canon import revision_of
 from bunzai.store.changelog import append_change
 from bunzai.store.locks import path_lock
 from bunzai.store.pieces import (
+    existing_bytes,
     scan_kind_folders,
     PIECE_SUFFIX,
     WriteResult,
-    not_found_error,
     piece_lock_key,
     read_raw,
     ref_of,
-    stale_error,
     undo_quietly,
 )
 from bunzai.store.studio import Studio, check_id, check_kind
@@ -75,14 +74,8 @@ def entry_path(studio: Studio, kind: str, piece_id: str, stamp: str) -> Path:
 def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str | None = None) -> dict:
     """Move a piece to the graveyard; returns {entry, kind, id, revision, seq}."""
     path = studio.piece_path(kind, piece_id)
-    ref = ref_of(kind, piece_id)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
-        raw = read_raw(path, what=ref)
-        current = None if raw is None else revision_of(raw)
-        if expected_revision is not None and current != expected_revision:
-            raise stale_error(ref, expected_revision, current)
-        if raw is None:
-            raise not_found_error(kind, piece_id)
+        raw, current = existing_bytes(path, kind, piece_id, expected_revision)
         grave = _write_entry(studio, kind, piece_id, raw)
         try:
             remove_file(path)

@@ -298,20 +298,27 @@ def update_piece(studio: Studio, data: dict, expected_revision: str) -> WriteRes
     return WriteResult(kind, piece_id, path, revision_of(raw), seq)
 
 
+def existing_bytes(path: Path, kind: str, piece_id: str, expected_revision: str | None) -> tuple[bytes, str]:
+    """(bytes, revision) of a piece about to be removed, called under its lock: stale when it is
+    not at `expected_revision` (if given), not_found when it is missing."""
+    ref = ref_of(kind, piece_id)
+    raw = read_raw(path, what=ref)
+    current = None if raw is None else revision_of(raw)
+    if expected_revision is not None and current != expected_revision:
+        raise stale_error(ref, expected_revision, current)
+    if raw is None:
+        raise not_found_error(kind, piece_id)
+    return raw, current
+
+
 def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str | None = None) -> WriteResult:
     """Remove a piece; with `expected_revision`, only if it is still that revision.
 
     Works on the bytes alone, so a damaged file can be deleted too.
     """
     path = studio.piece_path(kind, piece_id)
-    ref = ref_of(kind, piece_id)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
-        before = read_raw(path, what=ref)
-        current = None if before is None else revision_of(before)
-        if expected_revision is not None and current != expected_revision:
-            raise stale_error(ref, expected_revision, current)
-        if before is None:
-            raise not_found_error(kind, piece_id)
+        before, current = existing_bytes(path, kind, piece_id, expected_revision)
         remove_file(path)
         try:
             seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")

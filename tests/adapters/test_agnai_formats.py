@@ -8,7 +8,7 @@ import json
 import pytest
 from agnai_textgen_support import media, rich_character
 from cards_support import cross, edit_body, not_carried, read
-from conftest import CORPUS
+from testkit import CORPUS
 
 from bunzai.adapters.inspect import inspect_bytes
 from bunzai.convert import convert_piece

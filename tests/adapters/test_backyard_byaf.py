@@ -13,7 +13,7 @@ import pytest
 from bunzai.adapters.inspect import read_bytes
 from bunzai.convert import convert_piece
 from bunzai.model.character import Character
-from conftest import corpus_path
+from testkit import corpus_path
 
 SCHEMAS = {"manifest": "byaf-manifest.schema.json", "character": "byaf-character.schema.json",
            "scenario": "byaf-scenario.schema.json"}

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from cards_support import cross, edit_body, not_carried, png_documents, read
-from conftest import corpus_path
+from testkit import corpus_path
 
 from bunzai.adapters.common import png
 from bunzai.errors import BunzaiError

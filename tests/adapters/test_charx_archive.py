@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 from cards_support import cross, edit_body, not_carried, read
-from conftest import corpus_path
+from testkit import corpus_path
 
 from bunzai.adapters.common import png
 from bunzai.adapters.inspect import read_bytes

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from testkit import CORPUS
 
 FOLDERS = ("sillytavern", "card-architect")
 

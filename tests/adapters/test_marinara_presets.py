@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bunzai.adapters.inspect import read_bytes
 from bunzai.convert import convert_piece
-from conftest import corpus_path
+from testkit import corpus_path
 
 
 def no_media(ref):

@@ -12,7 +12,7 @@ from bunzai.adapters.registry import all_adapters, get_adapter
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 from bunzai.model.preset import Preset, PresetBody
-from conftest import CORPUS, corpus_path
+from testkit import CORPUS, corpus_path
 
 PRESETS = CORPUS / "sillytavern" / "presets"
 FORMAT_OF_FOLDER = {

@@ -6,7 +6,7 @@ import copy
 import json
 
 import pytest
-from conftest import corpus_path
+from testkit import corpus_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from st_side_formats_support import random_pieces, undeclared, read_json, round_trip, unknown_keys
@@ -138,3 +138,13 @@ def test_unknown_keys_in_set_items_and_links_survive_a_round_trip(root, item, li
 def test_any_canonical_quick_reply_set_crossing_in_declares_every_loss(data):
     piece = data.draw(random_pieces("quickreply"))
     assert undeclared(round_trip(piece, FORMAT)) == []
+
+
+def test_a_set_reads_when_the_caller_did_not_parse_it() -> None:
+    import json
+
+    from bunzai.adapters.registry import get_adapter
+
+    document = {"version": 2, "name": "Tools", "qrList": [{"id": 1, "label": "Hi", "message": "/echo hi"}]}
+    decoded = get_adapter("sillytavern.quickreply").read(json.dumps(document).encode(), "Tools.json", None)
+    assert decoded.pieces[0].name == "Tools"

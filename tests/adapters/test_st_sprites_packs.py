@@ -6,7 +6,7 @@ import io
 import zipfile
 
 import pytest
-from conftest import corpus_path
+from testkit import corpus_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from st_side_formats_support import random_pieces, undeclared, media_of

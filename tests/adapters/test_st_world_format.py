@@ -11,7 +11,7 @@ from bunzai.adapters.registry import get_adapter
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 from bunzai.model.lorebook import Lorebook, LorebookBody, LoreEntry
-from conftest import corpus_path
+from testkit import corpus_path
 
 WORLD = "sillytavern.world"
 CORPUS_WORLDS = ("Eldoria.json", "Eldoria.pre-2024-09.json")

@@ -8,7 +8,7 @@ import json
 import pytest
 from agnai_textgen_support import media, rich_character
 from cards_support import cross, edit_body, not_carried, read
-from conftest import CORPUS, corpus_path
+from testkit import CORPUS, corpus_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import pty
 import select
@@ -11,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import bunzai_executable
+from testkit import bunzai_executable
 
 
 def run_on_terminal(bunzai, args: list[str], draft_file, key: bytes) -> tuple[int, str]:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import corpus_path
+from testkit import corpus_path
 
 PRESET = {
     "temperature": 1, "openai_max_context": 4095,

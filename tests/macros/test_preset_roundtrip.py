@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import corpus_path
+from testkit import corpus_path
 
 from bunzai.macros.translate import translate_text
 

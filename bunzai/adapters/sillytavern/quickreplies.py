@@ -127,7 +127,7 @@ class SillyTavernQuickReplies(Adapter):
         if parsed is None:
             from bunzai.adapters.inspect import parse_text
 
-            parsed = parseas_str(data, name)
+            parsed = parse_text(data, name)
         if not isinstance(parsed, dict) or not (is_v1(parsed) or isinstance(parsed.get("qrList"), list)):
             raise BunzaiError("invalid_input", f"{name or 'the file'} is not a SillyTavern quick-reply set",
                               "a set has a qrList (v2) or quickReplySlots (v1)")
