@@ -15,6 +15,7 @@ test:
 
 # What CI runs: the tests plus the checks that keep generated files honest.
 check: test
+	$(BIN)/python -m pyflakes bunzai tests bench
 	$(BIN)/bunzai cap check
 
 # Regenerate the capability catalog and docs/capabilities.md from the capability folders.

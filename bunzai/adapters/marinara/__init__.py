@@ -1,3 +1,5 @@
 """Marinara Engine: `.marinara.json` exports (presets, characters)."""
 
-from bunzai.adapters.marinara import preset  # noqa: F401  (registers the adapter)
+from bunzai.adapters.marinara import preset  # importing the module registers its adapter
+
+__all__ = ["preset"]
