@@ -50,16 +50,16 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterato
 
 
 def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
-    """(regular files, subfolders) directly in `folder`, sorted, without symlinks or hidden entries."""
+    """(regular files, subfolders) directly in `folder`, sorted, without symlinks or hidden
+    entries. No cap on the count: a walk takes the files one at a time."""
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        with os.scandir(folder) as listing:
+            entries = [entry for entry in listing if not entry.name.startswith(".") and not entry.is_symlink()]
     except OSError as error:
         raise BunzaiError("invalid_input", f"cannot list {folder}: {error.strerror}") from None
-    if len(entries) > WALK_MAX_ENTRIES:
-        raise BunzaiError("too_large", f"{folder} holds more than {WALK_MAX_ENTRIES} entries")
-    visible = [e for e in entries if not e.name.startswith(".") and not e.is_symlink()]
-    return ([Path(e.path) for e in visible if e.is_file(follow_symlinks=False)],
-            [Path(e.path) for e in visible if e.is_dir(follow_symlinks=False)])
+    entries.sort(key=lambda e: e.name)
+    return ([Path(e.path) for e in entries if e.is_file(follow_symlinks=False)],
+            [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)])
 
 
 def read_folder_files(root: Path) -> dict[str, bytes]:

@@ -34,6 +34,22 @@ CHANGELOG_TAIL_BYTES = 64 * 1024
 # the same id at once; 1000 tries is a millisecond of stamps, far beyond any real race.
 GRAVEYARD_NAME_ATTEMPTS = 1000
 
+# --- apply ---------------------------------------------------------------------------
+# Writes committed together (group commit): their folders and the change log are fsynced
+# once per window, and their receipts printed after it. 256 pieces make the per-window
+# fsyncs a rounding error next to the pieces' own, while a window's receipts stay a few
+# hundred lines.
+APPLY_WINDOW_WRITES = 256
+# A window is committed after this long even when not full, so receipts keep flowing
+# while a slow producer (an import parsing big cards) feeds the pipe.
+APPLY_WINDOW_SECONDS = 0.5
+# Groups (a card and its book) waiting for their other drafts at once. Import sends each
+# group's drafts together, so one is open at a time; 1,000 bounds memory on a hostile stream.
+APPLY_OPEN_GROUPS_MAX = 1_000
+# Drafts one group may declare: a card with its book and a few linked pieces is 2-5;
+# a file that carries a whole library (a RisuAI module) a few hundred.
+DRAFT_GROUP_MAX = 10_000
+
 # --- reading ---------------------------------------------------------------------------
 # Default and largest page for `read --pointer`: characters of a string, items of an
 # array or keys of an object. 4000 characters is about a screen and a page of a prompt.

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -57,14 +58,30 @@ class Loss:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a blob's bytes sit in what the adapter read, so an import draft can name the
+    place instead of carrying the bytes (`bunzai apply` reads them from there).
+
+    One of: `spans`, byte ranges [start, end) of the file read, concatenated (a PNG's
+    portrait is the file without its card chunks); `member`, a member of the ZIP archive
+    read; `file`, a file of the folder read (folder-shaped pieces).
+    """
+
+    spans: tuple[tuple[int, int], ...] = ()
+    member: str = ""
+    file: str = ""
+
+
+@dataclass(frozen=True)
 class Blob:
     """Media bytes read from a file, to be stored as a studio asset on apply."""
 
     data: bytes
     ext: str
     mime: str = ""
+    origin: Origin | None = None  # where `data` is in the file read; None: only in memory
 
-    @property
+    @cached_property  # a blob is named by its hash several times while a file is read
     def sha256(self) -> str:
         return hashlib.sha256(self.data).hexdigest()
 
@@ -122,6 +139,12 @@ class Adapter:
         that error instead of "unrecognized" when no other adapter claims the file.
         """
         return 0.0
+
+    def sniff_names(self, names: list[str]) -> float:
+        """Folder adapters: how likely a folder holding these file names is one piece, judged
+        before any file is read (a folder of thousands of cards must not be read to say no).
+        `sniff` then decides on the bytes. 1.0 means "the names alone cannot tell"."""
+        return 1.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         """Native file -> canonical pieces; raise BunzaiError (a coded error) on bad input."""

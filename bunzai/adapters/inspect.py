@@ -138,22 +138,35 @@ def describe(data: bytes, container: str, parsed: Any) -> str:
 def claim_folder(path: Path) -> tuple[Adapter, dict[str, bytes]] | None:
     """The folder adapter that reads `path` as one piece (a sprite folder), or None.
 
-    Folder adapters sniff the folder's file names and bytes (read once, bounded); a folder
+    Folder adapters first judge the folder by its file names (`sniff_names`, nothing read);
+    only a folder some adapter may claim is read (bounded) and sniffed by its bytes. A folder
     no adapter claims is walked file by file by the caller instead.
     """
     from bunzai.adapters.registry import all_adapters
-    from bunzai.files import read_folder_files
+    from bunzai.files import list_folder, read_folder_files
+    from bunzai.limits import FOLDER_PIECE_MAX_FILES
 
     candidates = [a for a in all_adapters() if a.container == "folder" and a.can_read]
     if not candidates:
         return None
-    files = read_folder_files(path)
+    files, _ = list_folder(path)
+    if not files or len(files) > FOLDER_PIECE_MAX_FILES:
+        return None
+    names = [file.name for file in files]
+    candidates = [a for a in candidates if _score(lambda a=a: a.sniff_names(names)) >= 0.5]
+    if not candidates:
+        return None
+    contents = read_folder_files(path)
     best: tuple[float, Adapter] | None = None
     for adapter in candidates:
-        try:
-            score = float(adapter.sniff(b"", str(path), files))
-        except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the folder
-            score = 0.0
+        score = _score(lambda: adapter.sniff(b"", str(path), contents))
         if score >= 0.5 and (best is None or score > best[0]):
             best = (score, adapter)
-    return (best[1], files) if best else None
+    return (best[1], contents) if best else None
+
+
+def _score(sniff) -> float:
+    try:
+        return float(sniff())
+    except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the folder
+        return 0.0

@@ -4,7 +4,8 @@
      "baseline": <revision or null>, "operations": [{"op", "input", "warnings"}],
      "changes": [{"op", "path", "before", "after"}], "warnings": [...], "impact": [...],
      "proposed": <the complete canonical piece>,
-     "attachments": {<sha256>: {"ext", "mime", "base64"}},   # media to store with it (import)
+     "attachments": {<sha256>: {"ext", "mime", "base64"} or {"ext", "mime", "size", "from"}},
+                                                             # media to store with it (changes/media.py)
      "group": {"id", "index", "size"}}                       # drafts applied all-or-none
 
 A draft never touches the studio; `bunzai apply` is the only door through which it writes.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.changes.diff import diff_json
+from bunzai.changes.media import attachment_problem
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import id_problem
 
@@ -117,8 +119,9 @@ def _check_attachments(attachments: Any, bad) -> None:
     for sha, item in attachments.items():
         if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
             raise bad(f"attachment key {str(sha)[:80]!r} is not a sha256")
-        if not (isinstance(item, dict) and isinstance(item.get("ext"), str) and isinstance(item.get("base64"), str)):
-            raise bad(f"attachment {sha[:12]}… must be {{ext, mime, base64}}")
+        problem = attachment_problem(item)
+        if problem:
+            raise bad(f"attachment {sha[:12]}… {problem}")
 
 
 def target_ref(doc: dict) -> str:

@@ -5,33 +5,38 @@ Nothing is written here: the drafts carry the pieces and their media to `bunzai 
 
 from __future__ import annotations
 
-import base64
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from bunzai.changes.draft import new_draft
+from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import id_problem
 
 
-def drafts_from_bytes(data: bytes, name: str, *, piece_id: str | None = None, format_id: str | None = None) -> list[dict]:
+def drafts_from_bytes(data: bytes, name: str, *, piece_id: str | None = None, format_id: str | None = None,
+                      source: Path | None = None) -> list[dict]:
+    """Drafts for a file's bytes; with `source` (the file's absolute path), media the reader
+    can place in the file are named by place instead of carried (see `changes.media`)."""
     from bunzai.adapters.inspect import read_bytes
 
     adapter, decoded = read_bytes(data, name, format_id)
-    return _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), piece_id)
+    return _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), piece_id, source)
 
 
 def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id: str | None = None) -> list[dict]:
     decoded = adapter.read(b"", str(path), files)
     digest = hashlib.sha256(b"".join(name.encode() + hashlib.sha256(blob).digest() for name, blob in sorted(files.items())))
-    return _drafts(adapter, decoded, str(path), digest.hexdigest(), piece_id)
+    return _drafts(adapter, decoded, str(path), digest.hexdigest(), piece_id, Path(os.path.abspath(path)))
 
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file a folder walk passed over: no format claims it (a README, a loose image)."""
+    """A file a walk passed over: no format claims it (a README, a loose image), or it lies
+    deeper than the walk goes."""
 
     reason: str
 
@@ -44,39 +49,42 @@ def drafts_from_path(path: Path, *, piece_id: str | None = None,
     anywhere inside a walked folder. In a walk, files no format claims are Skipped, not
     errors (a data folder holds notes and loose images); damaged and hostile files are
     errors. A single file named on the command line is always read, so its error shows.
+    Folders are walked as a stream, one file in memory at a time, with no cap on the count.
     """
     from bunzai.files import read_file_bytes
 
     if not path.is_dir():
-        yield path, drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id)
+        source = Path(os.path.abspath(path))
+        yield path, drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id,
+                                      source=source)
         return
-    yield from _walk(path, 0, piece_id, format_id, [0])
+    yield from _walk(path, 0, piece_id, format_id)
 
 
-def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None, seen: list[int]):
+def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None):
     from bunzai.adapters.inspect import claim_folder
     from bunzai.files import list_folder, read_file_bytes
     from bunzai.limits import FOLDER_WALK_MAX_DEPTH
 
     claimed = claim_folder(folder) if format_id is None else None
     if claimed is not None:
-        yield folder, drafts_from_folder(folder, *claimed, piece_id=piece_id)
+        try:
+            yield folder, drafts_from_folder(folder, *claimed, piece_id=piece_id)
+        except BunzaiError as error:
+            yield folder, error
         return
-    from bunzai.limits import WALK_MAX_ENTRIES
-
     files, folders = list_folder(folder)
-    seen[0] += len(files) + len(folders)
-    if seen[0] > WALK_MAX_ENTRIES:
-        raise BunzaiError("too_large", f"the folders walked hold more than {WALK_MAX_ENTRIES} entries",
-                          "import a smaller folder")
     for file in files:
         try:
-            yield file, drafts_from_bytes(read_file_bytes(file), file.name, format_id=format_id)
+            data = read_file_bytes(file)
+            yield file, drafts_from_bytes(data, file.name, format_id=format_id, source=Path(os.path.abspath(file)))
         except BunzaiError as error:
             yield file, Skipped(error.message) if _unclaimed(error, file) else error
-    if depth < FOLDER_WALK_MAX_DEPTH:
-        for sub in folders:
-            yield from _walk(sub, depth + 1, None, format_id, seen)
+    for sub in folders:
+        if depth < FOLDER_WALK_MAX_DEPTH:
+            yield from _walk(sub, depth + 1, None, format_id)
+        else:
+            yield sub, Skipped(f"deeper than {FOLDER_WALK_MAX_DEPTH} folders; import it on its own")
 
 
 def _unclaimed(error: BunzaiError, file: Path) -> bool:
@@ -90,7 +98,7 @@ def _unclaimed(error: BunzaiError, file: Path) -> bool:
     return False
 
 
-def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None) -> list[dict]:
+def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, source: Path | None = None) -> list[dict]:
     from bunzai.model import dump_piece
 
     if not decoded.pieces:
@@ -111,11 +119,11 @@ def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None) -> l
         operation = {"op": "import", "input": {"file": name, "format": adapter.format_id},
                      "warnings": list(decoded.warnings) if index == 0 else []}
         drafts.append(new_draft(mode="create", proposed=doc, operations=[operation],
-                                attachments=_attachments(piece, blobs, name), group=group))
+                                attachments=_attachments(piece, blobs, name, source), group=group))
     return drafts
 
 
-def _attachments(piece, blobs: dict, name: str) -> dict:
+def _attachments(piece, blobs: dict, name: str, source: Path | None) -> dict:
     refs = list(piece.asset_refs())
     if piece.original is not None:
         refs += list(piece.original.files.values())
@@ -125,7 +133,7 @@ def _attachments(piece, blobs: dict, name: str) -> dict:
         if blob is None:
             raise BunzaiError("internal", f"{name}: the reader referred to media it did not return ({ref.sha256[:12]}…)",
                               "this is a bug in the format's reader; please report it")
-        attachments[ref.sha256] = {"ext": ref.ext, "mime": ref.mime, "base64": base64.b64encode(blob.data).decode("ascii")}
+        attachments[ref.sha256] = attachment_of(blob, source) | {"ext": ref.ext, "mime": ref.mime}
     return attachments
 
 

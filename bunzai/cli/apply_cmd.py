@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from bunzai.cli.context import studio_of
-from bunzai.cli.output import emit, emit_lines, pass_error_on
+from bunzai.cli.output import emit, emit_line
 
 
 def apply(
@@ -17,28 +17,39 @@ def apply(
 ) -> int:
     """Apply drafts: review each (unless --yes), check the stored revision, save, verify, print a receipt.
 
+    Reads and applies one draft at a time, so a pipe from `bunzai import` of any size works;
+    receipts come out as JSON lines as their writes become durable (one document when one
+    draft came in). Exit 1 when anything was refused or failed.
+
     Example: bunzai create character --input '{"name": "Ada Lovelace"}' | bunzai apply --yes
     """
-    from bunzai.changes.apply import apply_batch
-    from bunzai.changes.draft import parse_draft
-    from bunzai.changes.receipts import exit_code
-    from bunzai.cli.inputs import read_documents
-
+    from bunzai.changes.apply import apply_stream
     from bunzai.cli.draft_cmd import saved_draft
+    from bunzai.cli.inputs import document_stream
+    from bunzai.cli.progress import Progress
 
     saved = saved_draft(source, ctx)
-    docs, single = ([saved], True) if saved is not None else read_documents(source)
-    for doc in docs:
-        if isinstance(doc, dict) and "error" in doc:
-            return pass_error_on(doc)
-    drafts = [parse_draft(doc) for doc in docs]  # refuse a malformed batch before any write
+    stream = None if saved is not None else document_stream(source)
     studio = studio_of(ctx)
-    receipts = apply_batch(studio, drafts, None if yes else _asker())
-    if single:
-        emit(receipts[0])
-    else:
-        emit_lines(receipts)
-    return exit_code(receipts)
+    docs = [saved] if saved is not None else stream
+    outputs = apply_stream(studio, docs, None if yes else _asker(), idle=stream.would_block if stream else None)
+    progress = Progress("applied", after=2)
+    held, streaming, refused = None, False, False
+    for out in outputs:
+        refused = refused or out.get("status") not in ("applied", "discarded")
+        target = out.get("target") or {}
+        progress.step(f"{target.get('kind', 'error')}/{target.get('id', '')}")
+        if held is None and not streaming:
+            held = out
+            continue
+        if not streaming:
+            emit_line(held)
+            streaming = True
+        emit_line(out)
+    progress.done()
+    if held is not None and not streaming:
+        (emit if stream is None or stream.single else emit_line)(held)
+    return 1 if refused else 0
 
 
 def _asker():

@@ -60,3 +60,24 @@ def read_documents(source: str) -> tuple[list[Any], bool]:
     if isinstance(doc, list):
         return doc, False
     return [doc], True
+
+
+def document_stream(source: str):
+    """The documents of `source` ('-' for stdin, '@path' or a path), read one at a time."""
+    import os
+
+    from bunzai.changes.documents import DocumentStream
+
+    if source == "-":
+        return DocumentStream(sys.stdin.fileno(), "standard input")
+    path = Path(source[1:] if source.startswith("@") else source)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
+    except OSError as exc:
+        raise BunzaiError("invalid_input", f"cannot read {path}: {exc.strerror}") from None
+    if path.is_dir():
+        os.close(fd)
+        raise BunzaiError("invalid_input", f"{path} is a folder, not a JSON file")
+    return DocumentStream(fd, str(path))

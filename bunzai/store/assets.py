@@ -1,7 +1,7 @@
 """Media, content-addressed: `<studio>/assets/<sha256>.<ext>`, immutable once written.
 
 `put_asset` returns the `AssetRef` shape ({sha256, ext, mime}) pieces use to refer to a
-file. Storing bytes that are already there reuses the file; a file found damaged (its bytes
+file. Storing bytes that are already there reuses the file (checked against its hash); a file found damaged (its bytes
 no longer hash to its name) is rewritten from the good bytes. `read_asset` verifies the hash
 on every read.
 """
@@ -13,8 +13,7 @@ import os
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.store.atomic import replace_file, write_new
-from bunzai.store.locks import path_lock
+from bunzai.store.atomic import Batch, replace_file, write_new
 from bunzai.store.studio import Studio, check_ext
 
 
@@ -46,30 +45,34 @@ def _read_bounded(path: os.PathLike[str], what: str) -> bytes | None:
     return data
 
 
-def put_asset(studio: Studio, data: bytes, ext: str, mime: str = "") -> dict:
-    """Store `data` as an asset; returns {sha256, ext, mime}."""
+def put_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: str | None = None,
+              batch: Batch | None = None) -> dict:
+    """Store `data` as an asset; returns {sha256, ext, mime}.
+
+    `sha256` is the hash of `data` when the caller has just computed it (apply checks every
+    medium against its draft's hash), so the bytes are not hashed twice. No lock is needed:
+    the name is the content, a create is create-only, and a repair writes the same bytes.
+    """
     ext = normalize_ext(ext)
     data = bytes(data)
     _check_size(len(data), "the asset")
-    sha256 = hashlib.sha256(data).hexdigest()
+    sha256 = sha256 or hashlib.sha256(data).hexdigest()
     path = studio.asset_path(sha256, ext)
-    with path_lock(studio, f"assets/{path.name}"):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            write_new(path, data)
-        except BunzaiError as error:
-            if error.code != "occupied":
-                raise
-            existing = _read_bounded(path, path.name)
-            if existing is None or hashlib.sha256(existing).hexdigest() != sha256:
-                replace_file(path, data)  # damaged or vanished: put the good bytes back
-        written = _read_bounded(path, path.name)
-        if written is None or hashlib.sha256(written).hexdigest() != sha256:
-            raise BunzaiError(
-                "internal",
-                f"asset {path.name} did not read back as written",
-                hint="the disk may be failing; check it and try again",
-            )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_new(path, data, batch)
+    except BunzaiError as error:
+        if error.code != "occupied":
+            raise
+        existing = _read_bounded(path, path.name)
+        if existing is None or hashlib.sha256(existing).hexdigest() != sha256:
+            replace_file(path, data, batch)  # damaged or vanished: put the good bytes back
+    if _read_bounded(path, path.name) != data:
+        raise BunzaiError(
+            "internal",
+            f"asset {path.name} did not read back as written",
+            hint="the disk may be failing; check it and try again",
+        )
     return {"sha256": sha256, "ext": ext, "mime": mime}
 
 

@@ -1,16 +1,28 @@
-"""The append-only change log, `.bunzai/changes.jsonl`: one JSON line per successful write.
+"""The append-only change log, `.bunzai/changes.jsonl`: one JSON line per write.
 
     {"seq": 12, "time": "2026-11-30T05:15:00.123456Z", "session": "...", "kind": "character",
-     "id": "ada", "revision": "<sha256>", "op": "update"}
+     "id": "ada", "revision": "<sha256>", "op": "update", "base": "<sha256>"}
 
-`seq` is strictly increasing across processes: appends take the change-log lock, read the
-last `seq` from the file's tail (at most `limits.CHANGELOG_TAIL_BYTES`), write one line and
-fsync. A line torn by a killed writer is skipped by readers and never reused; the next
-record starts on a fresh line. `session` is $BUNZAI_SESSION, or a random id per process.
+A record is written *before* the write it names lands (the store logs its intent, then
+renames), so a writer killed at any point never leaves a piece revision on disk that the log
+does not name. A killed writer may leave a record whose write never landed: the piece is
+then still at the record's `base` (update: the revision it replaced; create and restore:
+absent; delete and bury: still at `revision`). `bunzai doctor` reads the log that way.
+`revision` is the revision written (create, update, restore) or removed (delete, bury);
+`base` appears on updates.
+
+`seq` is strictly increasing across processes: appends take an exclusive `flock` on the log
+file itself and number the record after the last one. A writer remembers where its own last
+record ended; when the file is still exactly that long nobody else appended and the next
+seq is known without reading anything. Otherwise it reads the last `seq` from the file's
+tail (at most `limits.CHANGELOG_TAIL_BYTES`). A line torn by a killed writer is skipped by
+readers and never reused; the next record starts on a fresh line. An append is fsynced at
+once, or at its `Batch`'s commit. `session` is $BUNZAI_SESSION, or a random id per process.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
@@ -19,22 +31,14 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.store.locks import path_lock
+from bunzai.store.atomic import Batch
+from bunzai.store.locks import flock_waiting
 from bunzai.store.studio import Studio
 
 OPS = ("create", "update", "delete", "bury", "restore")
 ENV_SESSION = "BUNZAI_SESSION"
-_LOCK_KEY = ".bunzai/changes.jsonl"
 
 _process_session = ""
-
-
-def _forget_session() -> None:
-    global _process_session
-    _process_session = ""
-
-
-os.register_at_fork(after_in_child=_forget_session)
 
 
 def current_session() -> str:
@@ -85,48 +89,103 @@ def _last_seq(fd: int, size: int) -> tuple[int, bool]:
     return max(seqs, default=0), not tail.endswith(b"\n")
 
 
-def append_change(studio: Studio, *, kind: str, id: str, revision: str | None, op: str) -> int:  # noqa: A002
-    """Append one record under the change-log lock; returns its seq."""
-    if op not in OPS:
-        raise ValueError(f"unknown change op {op!r}")
-    studio.state_dir.mkdir(parents=True, exist_ok=True)
-    with path_lock(studio, _LOCK_KEY):
-        fd = os.open(studio.changes_log, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
+class _Log:
+    """One process's open handle on a studio's log, and where its own last record ended."""
+
+    def __init__(self, path: os.PathLike[str]) -> None:
+        self.path = path
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
+        self.end: tuple[int, int, int] | None = None  # (inode, size after our record, its seq)
+        self.dirty = False
+
+    def still_current(self) -> bool:
+        """Whether the path still names our open file (the log was not moved aside)."""
         try:
-            size = os.fstat(fd).st_size
-            last, torn = _last_seq(fd, size)
+            return os.stat(self.path).st_ino == os.fstat(self.fd).st_ino
+        except FileNotFoundError:
+            return False
+
+    def append(self, fields: dict) -> int:
+        flock_waiting(self.fd, "the change log")
+        try:
+            stat = os.fstat(self.fd)
+            if self.end is not None and self.end[:2] == (stat.st_ino, stat.st_size):
+                last, torn = self.end[2], False
+            else:
+                last, torn = _last_seq(self.fd, stat.st_size)
             seq = last + 1
-            record = {
-                "seq": seq,
-                "time": utc_now_iso(),
-                "session": current_session(),
-                "kind": kind,
-                "id": id,
-                "revision": revision,
-                "op": op,
-            }
-            line = json.dumps(record, ensure_ascii=False) + "\n"
+            line = json.dumps({"seq": seq, "time": utc_now_iso(), "session": current_session(), **fields},
+                              ensure_ascii=False) + "\n"
             if torn:
                 line = "\n" + line
             data = memoryview(line.encode("utf-8"))
             while data:
-                data = data[os.write(fd, data) :]
-            os.fsync(fd)
+                data = data[os.write(self.fd, data):]
+            self.end = (stat.st_ino, os.fstat(self.fd).st_size, seq)
+            self.dirty = True
         finally:
-            os.close(fd)
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+        return seq
+
+    def sync(self) -> None:
+        if self.dirty:
+            os.fsync(self.fd)
+            self.dirty = False
+
+
+_logs: dict[str, _Log] = {}
+
+
+def _forget_after_fork() -> None:
+    global _process_session
+    _process_session = ""
+    _logs.clear()  # the child opens its own handles (inherited fds share the offset and flock)
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def _log_of(studio: Studio) -> _Log:
+    key = os.fspath(studio.changes_log)
+    log = _logs.get(key)
+    if log is None or not log.still_current():
+        if log is not None:
+            os.close(log.fd)
+        studio.state_dir.mkdir(parents=True, exist_ok=True)
+        log = _logs[key] = _Log(studio.changes_log)
+    return log
+
+
+def append_change(studio: Studio, *, kind: str, id: str, revision: str | None, op: str,  # noqa: A002
+                  base: str | None = None, batch: Batch | None = None) -> int:
+    """Append one record; returns its seq. Durable now, or at `batch`'s commit."""
+    if op not in OPS:
+        raise ValueError(f"unknown change op {op!r}")
+    fields: dict[str, Any] = {"kind": kind, "id": id, "revision": revision, "op": op}
+    if op == "update":
+        fields["base"] = base
+    log = _log_of(studio)
+    seq = log.append(fields)
+    if batch is None:
+        log.sync()
+    else:
+        batch.on_commit(log.sync)
     return seq
 
 
 def read_changes(studio: Studio, since: int = 0) -> list[dict[str, Any]]:
     """Every readable record with seq > `since`, in log order."""
+    return list(iter_changes(studio, since))
+
+
+def iter_changes(studio: Studio, since: int = 0):
+    """Every readable record with seq > `since`, in log order, one at a time."""
     try:
         handle = open(studio.changes_log, "rb")
     except FileNotFoundError:
-        return []
-    records = []
+        return
     with handle:
         for line in handle:
             record = _parse_record(line)
             if record is not None and record["seq"] > since:
-                records.append(record)
-    return records
+                yield record

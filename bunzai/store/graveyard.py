@@ -9,6 +9,7 @@ piece's path: when the id was taken since the burial, nothing moves.
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -78,16 +79,11 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
         raw, current = existing_bytes(path, kind, piece_id, expected_revision)
         grave = _write_entry(studio, kind, piece_id, raw)
         try:
-            remove_file(path)
-        except BaseException:
-            undo_quietly(lambda: remove_file(grave))
-            raise
-        try:
             seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="bury")
         except BaseException:
-            undo_quietly(lambda: write_new(path, raw))
             undo_quietly(lambda: remove_file(grave))
             raise
+        remove_file(path)  # the record names the burial first; a piece still here is "not landed"
     stamp = grave.name[len(piece_id) + 1 : -len(PIECE_SUFFIX)]
     return {"entry": f"{kind}/{piece_id}@{stamp}", "kind": kind, "id": piece_id, "revision": current, "seq": seq}
 
@@ -141,6 +137,14 @@ def list_graveyard(studio: Studio) -> list[dict]:
     return [row for _, row in found]
 
 
+def _taken(ref: str, entry: str) -> BunzaiError:
+    return BunzaiError(
+        "occupied",
+        f"{ref} was taken since the burial; nothing was restored",
+        hint=f"bury or delete the current {ref} first, then restore {entry}",
+    )
+
+
 def restore_entry(studio: Studio, entry: str) -> WriteResult:
     """Put a buried piece back at its path; occupied when its id was taken since."""
     kind, piece_id, stamp = parse_entry(entry)
@@ -151,27 +155,16 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
         raw = read_raw(grave, what=entry)
         if raw is None:
             raise BunzaiError("not_found", f"no graveyard entry {entry}", hint="see `bunzai graveyard`")
+        if os.path.lexists(path):
+            raise _taken(ref, entry)
         path.parent.mkdir(parents=True, exist_ok=True)
+        revision = revision_of(raw)
+        seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="restore")
         try:
             write_new(path, raw)
         except BunzaiError as error:
-            if error.code == "occupied":
-                raise BunzaiError(
-                    "occupied",
-                    f"{ref} was taken since the burial; nothing was restored",
-                    hint=f"bury or delete the current {ref} first, then restore {entry}",
-                ) from None
+            if error.code == "occupied":  # a writer that ignores bunzai's locks got there first
+                raise _taken(ref, entry) from None
             raise
-        try:
-            remove_file(grave)
-        except BaseException:
-            undo_quietly(lambda: remove_file(path))
-            raise
-        revision = revision_of(raw)
-        try:
-            seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="restore")
-        except BaseException:
-            undo_quietly(lambda: write_new(grave, raw))
-            undo_quietly(lambda: remove_file(path))
-            raise
+        remove_file(grave)
     return WriteResult(kind, piece_id, path, revision, seq)

@@ -2,13 +2,18 @@
 
 A lock is an exclusive `flock` on `.bunzai/locks/<name>.lock`, where the name is a readable
 slug of the key plus a hash of it (so distinct keys never share a file). The kernel drops
-the lock when its holder dies, so a killed writer never leaves the studio locked. Lock files
-are never deleted: deleting one while another process waits on it would split the lock.
+the lock when its holder dies, so a killed writer never leaves the studio locked.
+
+The holder removes the lock file before it lets go, so no lock file outlives its write (a
+studio of 10,000 pieces does not keep 10,000 lock files). A waiter may then hold a lock on a
+file that is no longer at the path; after taking the lock it checks that the path still
+names the very file it locked, and starts again when it does not. Only a killed writer can
+leave a lock file behind; `bunzai doctor` reports it and `--repair` removes it.
 
 Waiting polls every `limits.LOCK_POLL_SECONDS` up to `limits.LOCK_TIMEOUT_SECONDS`, then
 fails with `lock_timeout`. Locks are not re-entrant: taking the same key twice in one
 process waits on itself. Keys are taken in one order everywhere: a piece, then a graveyard
-entry, then the change log.
+entry. The change log is locked on its own file (see `changelog`).
 """
 
 from __future__ import annotations
@@ -27,43 +32,67 @@ from bunzai.errors import BunzaiError
 from bunzai.store.studio import Studio
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+", re.ASCII)
+LOCK_SUFFIX = ".lock"
 
 
 def lock_file_name(key: str) -> str:
     """`<slug>-<hash>.lock`: readable, safe as a file name, one per key."""
     slug = _UNSAFE.sub("_", key.lower()).strip("._-")[:60] or "lock"
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return f"{slug}-{digest}.lock"
+    return f"{slug}-{digest}{LOCK_SUFFIX}"
 
 
 def lock_path(studio: Studio, key: str) -> Path:
     return studio.locks_dir / lock_file_name(key)
 
 
+def flock_waiting(fd: int, what: str) -> None:
+    """Take an exclusive flock on `fd`, polling until `limits.LOCK_TIMEOUT_SECONDS` (lock_timeout)."""
+    deadline = time.monotonic() + limits.LOCK_TIMEOUT_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise BunzaiError(
+                    "lock_timeout",
+                    f"another writer held the lock on {what} for over {limits.LOCK_TIMEOUT_SECONDS:g} s",
+                    hint="try again; if it persists, look for a stuck bunzai process",
+                ) from None
+            time.sleep(limits.LOCK_POLL_SECONDS)
+
+
+def _locked_fd(path: Path, key: str) -> int:
+    """An fd holding the flock of the file that is at `path` now (see the module docstring)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+        try:
+            flock_waiting(fd, key)
+            try:
+                current = os.stat(path, follow_symlinks=False).st_ino
+            except FileNotFoundError:
+                current = None
+            if current == os.fstat(fd).st_ino:
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the holder before us removed the file: lock the new one
+
+
 @contextmanager
 def path_lock(studio: Studio, key: str) -> Iterator[None]:
     """Hold the exclusive lock named `key` for the duration of the block."""
     path = lock_path(studio, key)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    fd = _locked_fd(path, key)
     try:
-        deadline = time.monotonic() + limits.LOCK_TIMEOUT_SECONDS
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise BunzaiError(
-                        "lock_timeout",
-                        f"another writer held the lock on {key} for over "
-                        f"{limits.LOCK_TIMEOUT_SECONDS:g} s",
-                        hint="try again; if it persists, look for a stuck bunzai process",
-                    ) from None
-                time.sleep(limits.LOCK_POLL_SECONDS)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        yield
     finally:
-        os.close(fd)
+        try:
+            os.unlink(path)  # still ours: nobody else can have replaced it while we hold it
+        except FileNotFoundError:
+            pass
+        finally:
+            os.close(fd)  # closing drops the flock

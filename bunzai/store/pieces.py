@@ -7,9 +7,10 @@ Reads return a `Stored` (data, raw bytes, revision). Writes go through one path 
                   replace, re-read and verify
 - `delete_piece`  compare-and-swap removal
 
-Every write holds the per-path lock, appends one change-log record (its `seq` is in the
-`WriteResult`), and leaves the studio as it was when it fails: a refused write writes
-nothing, and a write whose change-log record cannot be appended is undone. The store checks
+Every write holds the per-path lock and appends one change-log record *before* its file
+lands (its `seq` is in the `WriteResult`; see `changelog` for why), and leaves the studio as
+it was when it fails: a refused write writes nothing, and a write whose change-log record
+cannot be appended is not made. The store checks
 only what it needs (a JSON object whose `kind` and `id` match its path); validating the
 body against the model is the caller's job.
 """
@@ -27,7 +28,7 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
-from bunzai.store.atomic import is_temp_name, remove_file, replace_file, write_new
+from bunzai.store.atomic import Batch, is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import canonical_bytes, check_json_bounds, load_json_bytes, revision_of
 from bunzai.store.changelog import append_change
 from bunzai.store.locks import path_lock
@@ -250,52 +251,69 @@ def stale_error(ref: str, expected: str | None, current: str | None) -> BunzaiEr
     )
 
 
-def create_piece(studio: Studio, data: dict) -> WriteResult:
-    """Store a new piece; BunzaiError occupied when its id is taken (nothing written)."""
+def create_piece(studio: Studio, data: dict, batch: Batch | None = None) -> WriteResult:
+    """Store a new piece; BunzaiError occupied when its id is taken (nothing written).
+
+    The change-log record goes first (see `changelog`), then the file takes its name. With a
+    `batch`, the folder's and the log's fsyncs wait for the batch's commit.
+    """
     kind, piece_id = _target_of(data)
     path = studio.piece_path(kind, piece_id)
     ref = ref_of(kind, piece_id)
     raw = _piece_bytes(data, kind, piece_id)
+    revision = revision_of(raw)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
+        if os.path.lexists(path):
+            raise _occupied(ref)
         path.parent.mkdir(parents=True, exist_ok=True)
+        temp = write_temp(path, raw)
         try:
-            write_new(path, raw)
-        except BunzaiError as error:
-            if error.code == "occupied":
-                raise BunzaiError(
-                    "occupied",
-                    f"{ref} already exists; nothing was written",
-                    hint="choose another id, or update the existing piece with its revision",
-                ) from None
-            raise
-        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
-        try:
-            seq = append_change(studio, kind=kind, id=piece_id, revision=revision_of(raw), op="create")
+            seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="create", batch=batch)
         except BaseException:
-            undo_quietly(lambda: remove_file(path))
+            unlink_quietly(temp)
             raise
-    return WriteResult(kind, piece_id, path, revision_of(raw), seq)
+        try:
+            link_temp(temp, path)
+        except BunzaiError as error:
+            if error.code == "occupied":  # a writer that ignores bunzai's locks got there first
+                raise _occupied(ref) from None
+            raise
+        settle(path.parent, batch)
+        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
+    return WriteResult(kind, piece_id, path, revision, seq)
 
 
-def update_piece(studio: Studio, data: dict, expected_revision: str) -> WriteResult:
+def _occupied(ref: str) -> BunzaiError:
+    return BunzaiError(
+        "occupied",
+        f"{ref} already exists; nothing was written",
+        hint="choose another id, or update the existing piece with its revision",
+    )
+
+
+def update_piece(studio: Studio, data: dict, expected_revision: str, batch: Batch | None = None) -> WriteResult:
     """Replace a piece if its stored revision is still `expected_revision` (else stale)."""
     kind, piece_id = _target_of(data)
     path = studio.piece_path(kind, piece_id)
     ref = ref_of(kind, piece_id)
     raw = _piece_bytes(data, kind, piece_id)
+    revision = revision_of(raw)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
         before = read_raw(path, what=ref)
         current = None if before is None else revision_of(before)
         if current is None or current != expected_revision:
             raise stale_error(ref, expected_revision, current)
-        replace_file(path, raw)
-        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
+        temp = write_temp(path, raw)
         try:
-            seq = append_change(studio, kind=kind, id=piece_id, revision=revision_of(raw), op="update")
+            seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="update", base=current,
+                                batch=batch)
         except BaseException:
-            undo_quietly(lambda: replace_file(path, before))
+            unlink_quietly(temp)
             raise
-    return WriteResult(kind, piece_id, path, revision_of(raw), seq)
+        rename_temp(temp, path)
+        settle(path.parent, batch)
+        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
+    return WriteResult(kind, piece_id, path, revision, seq)
 
 
 def existing_bytes(path: Path, kind: str, piece_id: str, expected_revision: str | None) -> tuple[bytes, str]:
@@ -318,13 +336,9 @@ def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: st
     """
     path = studio.piece_path(kind, piece_id)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
-        before, current = existing_bytes(path, kind, piece_id, expected_revision)
+        _, current = existing_bytes(path, kind, piece_id, expected_revision)
+        seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")
         remove_file(path)
-        try:
-            seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")
-        except BaseException:
-            undo_quietly(lambda: write_new(path, before))
-            raise
     return WriteResult(kind, piece_id, path, current, seq)
 
 

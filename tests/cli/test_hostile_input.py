@@ -68,11 +68,13 @@ def test_a_document_that_is_not_a_draft_is_refused(bunzai):
     assert done.code == 1 and done.json["error"]["code"] == "invalid_draft"
 
 
-def test_a_batch_with_one_bad_draft_writes_nothing(bunzai):
+def test_a_stream_with_one_bad_draft_applies_the_good_one_and_refuses_the_bad(bunzai):
     good = bunzai("create", "character", "--input", '{"name": "Ada"}', check=True).stdout.strip()
-    done = bunzai("apply", "--yes", input=good + "\n" + '{"type": "bunzai.draft"}\n')
-    assert done.code == 1 and done.json["error"]["code"] == "invalid_draft"
-    assert not (bunzai.studio / "character" / "ada.json").exists()
+    done = bunzai("apply", "--yes", input='{"type": "bunzai.draft"}\n' + good + "\n")
+    refused, applied = done.lines
+    assert done.code == 1 and refused["error"]["code"] == "invalid_draft"
+    assert applied["status"] == "applied"
+    assert (bunzai.studio / "character" / "ada.json").exists()
 
 
 def test_an_invalid_proposed_piece_fails_and_writes_nothing(bunzai):

@@ -31,7 +31,7 @@ from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.readback import LossRule, readback_losses
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
@@ -126,14 +126,15 @@ class ByafArchive(Adapter):
                 warnings.append(f"backyard.images.missing: character.json lists {path!r}, which the archive lacks")
                 continue
             ext = posixpath.splitext(member)[1][1:].lower()
-            blob = Blob(archive.read(member), ext if ext in IMAGE_EXTS else "bin", IMAGE_EXTS.get(ext, ""))
+            blob = Blob(archive.read(member), ext if ext in IMAGE_EXTS else "bin", IMAGE_EXTS.get(ext, ""),
+                        Origin(member=member))
             blobs.append(blob)
             files[member] = blob.ref()
             assets.append({"role": "icon", "name": str(image.get("label") or ""), "ext": blob.ext,
                            "asset": blob.ref().model_dump(mode="json")})
         for member in archive.names():
             if member not in documents and member not in files:
-                blob = Blob(archive.read(member), "bin")
+                blob = Blob(archive.read(member), "bin", origin=Origin(member=member))
                 blobs.append(blob)
                 files[member] = blob.ref()
         fields["portrait"] = assets[0]["asset"] if assets else None

@@ -22,7 +22,7 @@ from bunzai.adapters.backyard.texts import book_of, single_brace_warning
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import read_png, strict_base64
-from bunzai.adapters.contract import Adapter, Blob, Decoded
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 
@@ -113,7 +113,7 @@ class BackyardLegacyPng(Adapter):
         character = document["character"]
         short, full = as_str(character.get("aiName")), as_str(character.get("aiDisplayName"))
         title = full or short or "Character"
-        portrait = Blob(data, "png", "image/png")
+        portrait = Blob(data, "png", "image/png", Origin(spans=((0, len(data)),)))
         body = {
             "nickname": short if short and short != title else "",
             "description": as_str(character.get("aiPersona")),

@@ -29,7 +29,7 @@ from bunzai.adapters.common.charx_assets import link_entries, plan_assets
 from bunzai.adapters.common.charx_members import CARD_MEMBER, asset_member, file_type
 from bunzai.adapters.common.card_doc import CardShape, card_data, card_losses, read_card, write_card_data
 from bunzai.adapters.common.zipsafe import ZIP_LOCAL_MAGIC, open_archive, write_archive
-from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.errors import BunzaiError
 
 RISU_MODULE = "module.risum"
@@ -59,13 +59,13 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
     document = _card_document(archive.read(CARD_MEMBER), what)
     names = [member for member in archive.names() if member != CARD_MEMBER]
     contents = {member: archive.read(member) for member in names}
-    kept = {member: Blob(contents[member], *file_type(None, member)) for member in names}
+    kept = {member: Blob(contents[member], *file_type(None, member), Origin(member=member)) for member in names}
     raw_assets = card_data(document).get("assets")
     links, resolved, uri_blobs = link_entries(raw_assets, names, lambda member: kept[member].sha256)
     blobs = {(b.sha256, b.ext, b.mime): b for b in kept.values()}
     for link, member in zip(links, resolved):
         if member is not None:
-            blob = Blob(contents[member], link["asset"]["ext"], link["asset"]["mime"])
+            blob = Blob(contents[member], link["asset"]["ext"], link["asset"]["mime"], Origin(member=member))
             blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)
     for blob in uri_blobs:
         blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)

@@ -184,16 +184,31 @@ def replace_text(png: PngFile, replaced: set[str], added: list[tuple[str, bytes]
 
     Every other chunk, and anything after IEND, is copied byte for byte in its place.
     """
-    names = {name.lower() for name in replaced}
-    data, parts = png.data, [PNG_SIGNATURE]
-    for chunk in png.chunks:
-        if chunk.type == b"IEND":
-            parts.extend(text_chunk(keyword, text) for keyword, text in added)
-        elif chunk.type in TEXT_TYPES and _keyword(data, chunk).lower() in names:
-            continue
-        parts.append(data[chunk.start:chunk.end])
-    parts.append(data[png.trailer_start:])
+    spans = kept_spans(png, replaced)
+    data = png.data
+    parts = [data[start:end] for start, end in spans[:-2]]
+    parts.extend(text_chunk(keyword, text) for keyword, text in added)
+    parts.extend(data[start:end] for start, end in spans[-2:])
     return b"".join(parts)
+
+
+def kept_spans(png: PngFile, replaced: set[str]) -> list[tuple[int, int]]:
+    """Byte spans of the file that `replace_text(png, replaced, [])` copies, in order.
+
+    Always ends with the IEND chunk and the trailer (possibly empty), so added chunks go
+    before the last two spans. A draft names an image by these spans instead of its bytes.
+    """
+    names = {name.lower() for name in replaced}
+    data, spans = png.data, [(0, len(PNG_SIGNATURE))]
+    for chunk in png.chunks:
+        if chunk.type in TEXT_TYPES and _keyword(data, chunk).lower() in names:
+            continue
+        if chunk.type != b"IEND" and spans[-1][1] == chunk.start:
+            spans[-1] = (spans[-1][0], chunk.end)  # adjacent chunks make one span
+        else:
+            spans.append((chunk.start, chunk.end))
+    spans.append((png.trailer_start, len(data)))
+    return spans
 
 
 def _keyword(data: bytes, chunk: Chunk) -> str:

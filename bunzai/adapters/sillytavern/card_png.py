@@ -17,7 +17,7 @@ from typing import Any
 
 from bunzai.adapters.common import png
 from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, write_card_data
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
 from bunzai.errors import BunzaiError
@@ -71,8 +71,9 @@ class SillyTavernCardPng(Adapter):
         if not documents:
             raise BunzaiError("unrecognized_file", f"{what} is a PNG without a chara or ccv3 chunk",
                               "this image holds no character card")
-        original = Blob(data, "png", "image/png")
-        portrait = Blob(png.replace_text(image, set(CARD_KEYWORDS), []), "png", "image/png")
+        original = Blob(data, "png", "image/png", Origin(spans=((0, len(data)),)))
+        spans = tuple(png.kept_spans(image, set(CARD_KEYWORDS)))
+        portrait = Blob(b"".join(data[start:end] for start, end in spans), "png", "image/png", Origin(spans=spans))
         escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref().model_dump()}}
         primary = documents.get("ccv3", documents.get("chara"))
         decoded = read_card(primary, name, ST_V3, escrow, portrait.ref().model_dump(), [original, portrait])

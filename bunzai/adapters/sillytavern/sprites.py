@@ -16,7 +16,7 @@ from pathlib import PurePath, PurePosixPath
 from typing import Any
 
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
@@ -75,15 +75,17 @@ def _layout(names: list[str]) -> dict[str, str]:
     return ids
 
 
-def decode_members(members: list[tuple[str, bytes]], title: str, source: str, fmt: str) -> Decoded:
-    """Files of a pack (in order) -> one Pack piece, its blobs and warnings."""
+def decode_members(members: list[tuple[str, bytes]], title: str, source: str, fmt: str,
+                   origins: dict[str, Origin]) -> Decoded:
+    """Files of a pack (in order) -> one Pack piece, its blobs and warnings; `origins` says
+    where each file's bytes are (a zip member, a file of the folder)."""
     warnings: list[str] = []
     images = [(name, data, mime_of(name, data)) for name, data in members]
     image_names = [name for name, _, mime in images if mime]
     ids = _layout(image_names)
     items, blobs, files = [], [], {}
     for name, data, mime in images:
-        blob = Blob(data, _ext(name, mime), mime)
+        blob = Blob(data, _ext(name, mime), mime, origins.get(name))
         blobs.append(blob)
         if not mime:
             files[name] = blob.ref()
@@ -105,6 +107,18 @@ def _ext(name: str, mime: str) -> str:
         return ext
     guessed = (mimetypes.guess_extension(mime) or ".bin").lstrip(".") if mime else "bin"
     return guessed if re.fullmatch(r"[a-z0-9]{1,10}", guessed) else "bin"
+
+
+def _sniff_names(names: list[str]) -> float:
+    """How sure file names alone are of a sprite pack: images (by extension) named for
+    expressions, no card or manifest; the bytes are checked after (`_sniff_files`)."""
+    if not names or any(PurePath(name).name.lower() in ("card.json", "manifest.json") for name in names):
+        return 0.0
+    images = [name for name in names if mime_of(name, b"")]
+    others = [name for name in names if not mime_of(name, b"") and PurePath(name).name.startswith("_")]
+    if not images or len(images) + len(others) != len(names):
+        return 0.0
+    return 0.9 if any(label_of(name) in DEFAULT_LABELS for name in images) else 0.4
 
 
 def _sniff_files(files: list[tuple[str, bytes]]) -> float:
@@ -141,13 +155,14 @@ class SillyTavernSpriteZip(Adapter):
         archive = open_archive(data)
         names = _members(archive.names())
         flat = [(PurePosixPath(member).name, archive.read(member)) for member in names]
+        origins = {PurePosixPath(member).name: Origin(member=member) for member in names}
         decoded_warnings = []
         if any("/" in member for member in names):
             decoded_warnings.append("SillyTavern expects a flat zip; files inside folders were read by their file names")
         if len({member for member, _ in flat}) != len(flat):
             raise BunzaiError("unsafe_archive", "two files in the zip have the same file name in different folders",
                               "SillyTavern unpacks a flat zip: give each sprite a unique file name")
-        decoded = decode_members(flat, PurePath(name).stem or "sprites", name, ZIP_FORMAT)
+        decoded = decode_members(flat, PurePath(name).stem or "sprites", name, ZIP_FORMAT, origins)
         decoded.warnings[:0] = decoded_warnings
         return decoded
 
@@ -247,6 +262,9 @@ class SillyTavernSpriteFolder(Adapter):
     container = "folder"
     can_write = False
 
+    def sniff_names(self, names: list[str]) -> float:
+        return _sniff_names(names)
+
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if not isinstance(parsed, dict):
             return 0.0
@@ -258,7 +276,7 @@ class SillyTavernSpriteFolder(Adapter):
         files = sorted((file_name, content) for file_name, content in parsed.items()
                        if not file_name.startswith(".") and "/" not in file_name)
         title = PurePath(name).name or "sprites"
-        return decode_members(files, title, title, FOLDER_FORMAT)
+        return decode_members(files, title, title, FOLDER_FORMAT, {file: Origin(file=file) for file, _ in files})
 
 
 register(SillyTavernSpriteZip())
