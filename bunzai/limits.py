@@ -40,6 +40,11 @@ GRAVEYARD_NAME_ATTEMPTS = 1000
 # fsyncs a rounding error next to the pieces' own, while a window's receipts stay a few
 # hundred lines.
 APPLY_WINDOW_WRITES = 256
+# Bytes a window may hold staged (pieces and media read from their sources) before it is
+# committed: bounds apply's memory whatever the cards weigh (30 Seraphina-sized cards).
+APPLY_WINDOW_BYTES = 32 * 1024 * 1024
+# How long apply waits for more input before committing the open window anyway.
+APPLY_IDLE_SECONDS = 0.05
 # A window is committed after this long even when not full, so receipts keep flowing
 # while a slow producer (an import parsing big cards) feeds the pipe.
 APPLY_WINDOW_SECONDS = 0.5
@@ -49,6 +54,12 @@ APPLY_OPEN_GROUPS_MAX = 1_000
 # Drafts one group may declare: a card with its book and a few linked pieces is 2-5;
 # a file that carries a whole library (a RisuAI module) a few hundred.
 DRAFT_GROUP_MAX = 10_000
+
+# --- doctor --------------------------------------------------------------------------
+# A temp file whose writer is still running is left alone unless it is older than this:
+# no write keeps a temp file for an hour, so an older one is left over whatever its pid says
+# (a pid may be reused, and a studio on a shared disk sees other machines' pids).
+DOCTOR_TEMP_GRACE_SECONDS = 3600
 
 # --- reading ---------------------------------------------------------------------------
 # Default and largest page for `read --pointer`: characters of a string, items of an

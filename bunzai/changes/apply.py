@@ -9,26 +9,30 @@ immutable, so storing them first changes no piece).
 
 `apply_stream` takes drafts one at a time, so a stream of any length is applied in bounded
 memory: each group as soon as all its drafts have arrived. Writes are committed in batch
-windows (group commit): every file is fsynced as it is written, and the folders' and the
-change log's fsyncs happen once per window; a window's receipts are handed out only after
-its commit, so a receipt never says applied for a write that is not durable.
+windows (group commit, `store.batch`): a window's drafts are validated and their bytes
+written to temp files as they come; at the window's end one sync makes them durable, each
+piece then lands under its lock with its revision check (change-log record first), and one
+more sync makes the names and the log durable. A window's receipts are handed out only
+after that, so a receipt never says applied for a write that is not durable.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from bunzai import limits
+from bunzai.changes.documents import IDLE
 from bunzai.changes.draft import parse_draft
 from bunzai.changes.media import SourceReader
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
-from bunzai.store.assets import put_asset
-from bunzai.store.atomic import Batch
-from bunzai.store.pieces import create_piece, delete_piece, try_read, update_piece
+from bunzai.store.assets import StagedAsset, land_asset, stage_asset
+from bunzai.store.batch import Batch
+from bunzai.store.pieces import Staged, delete_piece, land_create, land_update, stage_piece, try_read, update_piece
 from bunzai.validate import validate_piece
 
 Decide = Callable[[dict], bool]
@@ -39,40 +43,45 @@ def apply_batch(studio, drafts: list[dict], decide: Decide | None = None) -> lis
     return list(apply_stream(studio, drafts, decide))
 
 
-def apply_stream(studio, docs: Iterable[Any], decide: Decide | None = None, *,
-                 idle: Callable[[], bool] | None = None) -> Iterator[dict]:
-    """Apply documents as they arrive; yield one output per input document, in order of
-    completion: a receipt, or the document itself when it is an error document (a file an
-    import could not read) or a refusal of a document that is not a draft.
+def apply_stream(studio, docs: Iterable[Any], decide: Decide | None = None) -> Iterator[dict]:
+    """Apply documents as they arrive; yield one output per input document: a receipt, or the
+    document itself when it is an error document (a file an import could not read), or the
+    refusal of a document that is not a draft. Outputs come in input order, a batch window
+    at a time, each window after its commit.
 
-    `docs` yields parsed documents, or BunzaiError for a document that could not be read.
-    `idle()`, when given, tells whether the source would block: the open window is then
-    committed first, so receipts are never held back waiting for more input.
+    `docs` yields parsed documents, BunzaiError for a document that could not be read, and
+    `documents.IDLE` when the input paused (the open window is then committed at once).
     """
     window = _Window(studio)
+    try:
+        yield from _apply_all(window, docs, decide)
+    finally:
+        window.batch.close()
+
+
+def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> Iterator[dict]:
     groups = _Groups()
     for doc in docs:
+        if doc is IDLE:
+            yield from window.commit()
+            continue
         if isinstance(doc, BunzaiError):
-            window.hold([doc.to_json()])
+            window.hold(doc.to_json())
         elif isinstance(doc, dict) and "error" in doc and "type" not in doc:
-            window.hold([doc])  # passed on as it is: an import's word about a file it could not read
+            window.hold(doc)  # passed on as it is: an import's word about a file it could not read
         else:
             try:
-                draft = parse_draft(doc)
+                unit = groups.add(parse_draft(doc))
             except BunzaiError as error:
-                window.hold([error.to_json()])
-            else:
-                try:
-                    unit = groups.add(draft)
-                except BunzaiError as error:
-                    window.hold([error.to_json()])
-                    unit = None
-                if unit is not None:
-                    window.apply_unit(unit, decide)
-        if window.full() or (idle is not None and window.pending() and idle()):
+                window.hold(error.to_json())
+                unit = None
+            if unit is not None:
+                window.take(unit, decide)
+        if window.full():
             yield from window.commit()
     for unit in groups.incomplete():
-        window.hold([_incomplete(draft) for draft in unit])
+        for draft in unit:
+            window.hold(_incomplete(draft))
     yield from window.commit()
 
 
@@ -113,73 +122,118 @@ def _incomplete(draft: dict) -> dict:
                            "none of the group was written")
 
 
+@dataclass
+class _Staged:
+    """A draft made ready to land: its piece and new media in temp files, its media refs."""
+
+    draft: dict
+    piece: Staged
+    media: list[StagedAsset]
+    refs: list[tuple[str, str]]  # (sha256, ext) of every asset the piece refers to
+
+
 class _Window:
-    """Outputs waiting for their batch's commit, and the batch itself."""
+    """One batch window: drafts staged as they come (validated, bytes in temp files), then at
+    `commit` made durable together, landed unit by unit under their locks, and committed."""
 
     def __init__(self, studio) -> None:
         self.studio = studio
-        self.batch = Batch()
+        self.batch = Batch(studio.root)
         self.reader = SourceReader()
-        self.outputs: list[dict] = []
+        self.slots: list[dict | list] = []  # outputs, and units (lists of _Staged or receipts)
+        self.media: dict[tuple[str, str], StagedAsset] = {}  # staged in this window, by (sha256, ext)
         self.writes = 0
+        self.bytes = 0
         self.started = 0.0
 
-    def hold(self, outputs: list[dict]) -> None:
-        if not self.outputs:
-            self.started = time.monotonic()
-        self.outputs += outputs
+    def hold(self, output: dict) -> None:
+        self._note()
+        self.slots.append(output)
 
-    def pending(self) -> bool:
-        return bool(self.outputs)
+    def take(self, unit: list[dict], decide: Decide | None) -> None:
+        self._note()
+        if decide is not None and not all(decide(draft) for draft in unit):
+            self.slots.extend(discard(draft) for draft in unit)
+            return
+        self.slots.append([self._stage(draft) for draft in unit])
+        self.writes += len(unit)
 
     def full(self) -> bool:
-        return (self.writes >= limits.APPLY_WINDOW_WRITES
-                or bool(self.outputs) and time.monotonic() - self.started >= limits.APPLY_WINDOW_SECONDS)
-
-    def apply_unit(self, unit: list[dict], decide: Decide | None) -> None:
-        if decide is not None and not all(decide(draft) for draft in unit):
-            self.hold([discard(draft) for draft in unit])
-        elif len(unit) == 1:
-            self.hold([self._apply_one(unit[0])])
-        else:
-            self.hold(self._apply_group(unit))
+        return (self.writes >= limits.APPLY_WINDOW_WRITES or self.bytes >= limits.APPLY_WINDOW_BYTES
+                or bool(self.slots) and time.monotonic() - self.started >= limits.APPLY_WINDOW_SECONDS)
 
     def commit(self) -> list[dict]:
-        self.batch.commit()
-        outputs, self.outputs, self.writes = self.outputs, [], 0
+        """Land everything staged, commit, and return the window's outputs in order."""
+        if not self.slots:
+            return []
+        outputs: list[dict] = []
+        try:
+            self.batch.sync_data()
+            for slot in self.slots:
+                outputs += self._land(slot) if isinstance(slot, list) else [slot]
+            self.batch.commit()
+        finally:
+            for staged in self.media.values():
+                staged.drop()
+            for slot in self.slots:
+                for item in slot if isinstance(slot, list) else ():
+                    if isinstance(item, _Staged):
+                        item.piece.drop()
+            self.slots, self.media, self.writes, self.bytes = [], {}, 0, 0
         return outputs
 
-    def _apply_one(self, draft: dict) -> dict:
-        prepared = _prepare(self.studio, draft, self.reader, self.batch)
-        if prepared.get("type") == "bunzai.receipt":
-            return prepared
-        return self._write(draft, prepared)
+    def _note(self) -> None:
+        if not self.slots:
+            self.started = time.monotonic()
 
-    def _write(self, draft: dict, data: dict) -> dict:
-        self.writes += 1
-        return _write(self.studio, draft, data, self.batch)
+    def _stage(self, draft: dict) -> _Staged | dict:
+        """The draft's piece and media staged, or its failed receipt."""
+        try:
+            piece = validate_piece(draft["proposed"])
+            media = [self._stage_medium(sha256, item) for sha256, item in draft.get("attachments", {}).items()]
+            staged = stage_piece(self.studio, dump_piece(piece), self.batch)
+        except BunzaiError as error:
+            return receipt("failed", op=draft["mode"], target=draft["target"], reason=error.code, message=error.message)
+        self.bytes += len(staged.raw)
+        refs = [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
+        if piece.original is not None:
+            refs += [(ref.sha256, ref.ext) for ref in piece.original.files.values()]
+        return _Staged(draft, staged, media, refs)
 
-    def _apply_group(self, drafts: list[dict]) -> list[dict]:
-        """All drafts of a group, or none: check every one first, undo written ones on a late refusal."""
-        prepared = [_prepare(self.studio, draft, self.reader, self.batch) for draft in drafts]
-        blocked = [i for i, p in enumerate(prepared) if p.get("type") == "bunzai.receipt"]
-        for i, draft in enumerate(drafts):
-            if i not in blocked:
-                refusal = _precheck(self.studio, draft)
-                if refusal is not None:
-                    prepared[i] = refusal
-                    blocked.append(i)
-        if blocked:
-            return [prepared[i] if i in blocked else _held_back(draft) for i, draft in enumerate(drafts)]
+    def _stage_medium(self, sha256: str, item: dict) -> StagedAsset:
+        staged = self.media.get((sha256, item["ext"]))
+        if staged is None:
+            data = self.reader.read(sha256, item)
+            self.bytes += len(data)
+            staged = stage_asset(self.studio, data, item["ext"], item.get("mime", ""), sha256=sha256, batch=self.batch)
+            self.media[(sha256, item["ext"])] = staged
+        return staged
+
+    def _land(self, unit: list) -> list[dict]:
+        """Land a unit's drafts all-or-none: check every one first, undo written ones on a late refusal."""
+        results: list[dict | None] = [item if isinstance(item, dict) else _precheck(self.studio, item)
+                                      for item in unit]
+        for i, item in enumerate(unit):
+            if results[i] is None:
+                missing = _missing_media(self.studio, item)
+                if missing:
+                    results[i] = receipt("failed", op=item.draft["mode"], target=item.draft["target"],
+                                         reason="not_found", message=missing)
+        if any(result is not None for result in results):
+            return [result if result is not None else _held_back(item.draft) for result, item in zip(results, unit)]
+        for item in unit:
+            for staged in item.media:
+                land_asset(staged, self.batch)
         done: list[tuple[dict, dict, dict | None]] = []
-        for draft, data in zip(drafts, prepared):
+        for index, item in enumerate(unit):
+            draft = item.draft
             before = try_read(self.studio, draft["target"]["kind"], draft["target"]["id"]) \
                 if draft["mode"] == "update" else None
-            result = self._write(draft, data)
+            result = _land_piece(self.studio, item, self.batch)
             if result["status"] != "applied":
                 _undo(self.studio, done)
-                return ([_held_back(d) for d in drafts[: len(done)]] + [result]
-                        + [_held_back(d) for d in drafts[len(done) + 1:]])
+                return ([_held_back(d) for d, _, _ in done] + [result]
+                        + [_held_back(other.draft) for other in unit[index + 1:]])
             done.append((draft, result, before.data if before else None))
         return [result for _, result, _ in done]
 
@@ -195,21 +249,10 @@ def discard(doc: dict) -> dict:
                    message="the draft was not applied")
 
 
-def _prepare(studio, draft: dict, reader: SourceReader, batch: Batch) -> dict:
-    """The canonical data to store, or a failed receipt."""
-    target, mode = draft["target"], draft["mode"]
-    try:
-        piece = validate_piece(draft["proposed"])
-        for sha256, item in draft.get("attachments", {}).items():
-            put_asset(studio, reader.read(sha256, item), item["ext"], item.get("mime", ""), sha256=sha256, batch=batch)
-        _check_assets_present(studio, piece)
-    except BunzaiError as error:
-        return receipt("failed", op=mode, target=target, reason=error.code, message=error.message)
-    return dump_piece(piece)
-
-
-def _precheck(studio, draft: dict) -> dict | None:
-    """A stale receipt when the draft's target is not where its mode expects it, else None."""
+def _precheck(studio, item: _Staged) -> dict | None:
+    """A stale receipt when the draft's target is not where its mode expects it, else None.
+    (The store checks again under the lock; this lets a group refuse before writing any.)"""
+    draft = item.draft
     target = draft["target"]
     current = _current_revision(studio, target)
     if draft["mode"] == "create" and current is not None:
@@ -222,13 +265,23 @@ def _precheck(studio, draft: dict) -> dict | None:
     return None
 
 
-def _write(studio, draft: dict, data: dict, batch: Batch) -> dict:
+def _missing_media(studio, item: _Staged) -> str:
+    """Why the piece cannot be stored for want of media (neither in the studio nor carried), or ''."""
+    carried = {staged.ref["sha256"] for staged in item.media}
+    for sha256, ext in item.refs:
+        if sha256 not in carried and not studio.asset_path(sha256, ext).is_file():
+            return f"asset {sha256[:12]}….{ext} is not in the studio; import the file that carries it, or attach it"
+    return ""
+
+
+def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
+    draft = item.draft
     target, mode = draft["target"], draft["mode"]
     try:
         if mode == "create":
-            result = create_piece(studio, data, batch)
+            result = land_create(studio, item.piece, batch)
         else:
-            result = update_piece(studio, data, draft["baseline"], batch)
+            result = land_update(studio, item.piece, draft["baseline"], batch)
     except BunzaiError as error:
         if error.code == "occupied":
             return receipt("stale", op=mode, target=target, reason="occupied", revision=_current_revision(studio, target),
@@ -255,16 +308,6 @@ def _undo(studio, done: list[tuple[dict, dict, dict | None]]) -> None:
 def _held_back(draft: dict) -> dict:
     return receipt("stale", op=draft["mode"], target=draft["target"], reason="group",
                    message="another draft of its group was refused, so none of the group was written")
-
-
-def _check_assets_present(studio, piece) -> None:
-    refs = list(piece.asset_refs())
-    if piece.original is not None:
-        refs += list(piece.original.files.values())
-    for ref in refs:
-        if not studio.asset_path(ref.sha256, ref.ext).is_file():
-            raise BunzaiError("not_found", f"asset {ref.sha256[:12]}….{ref.ext} is not in the studio",
-                              "import the file that carries it, or attach it to the draft")
 
 
 def _current_revision(studio, target: dict) -> str | None:

@@ -31,12 +31,22 @@ def _refuse(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-class DocumentStream:
-    """Iterate to get each document (or a BunzaiError for one that was refused)."""
+class Idle:
+    """Yielded between documents when the input has paused: a consumer holding work (apply's
+    open batch window) finishes it rather than wait."""
 
-    def __init__(self, fd: int, what: str) -> None:
+
+IDLE = Idle()
+
+
+class DocumentStream:
+    """Iterate to get each document (or a BunzaiError for one that was refused); with
+    `patience`, `IDLE` too, when no input came for that many seconds between documents."""
+
+    def __init__(self, fd: int, what: str, *, patience: float | None = None) -> None:
         self.fd = fd
         self.what = what
+        self.patience = patience
         self.count = 0
         self.array = False
         self._text = ""
@@ -48,16 +58,6 @@ class DocumentStream:
     def single(self) -> bool:
         """Whether the input held exactly one document, not inside an array."""
         return self.count == 1 and not self.array
-
-    def would_block(self) -> bool:
-        """Whether reading the next document would wait for more input (nothing buffered)."""
-        if self._eof or self._text.find("\n", self._pos) >= 0:
-            return False
-        try:
-            ready, _, _ = select.select([self.fd], [], [], 0)
-        except (OSError, ValueError):
-            return False
-        return not ready
 
     def __iter__(self) -> Iterator[Any]:
         try:
@@ -75,14 +75,18 @@ class DocumentStream:
             yield error
 
     def _sequence(self) -> Iterator[Any]:
-        while not self._at_end():
-            yield self._document()
+        while True:
+            yield from self._pause()
             self._skip_space()
+            if self._at_end():
+                return
+            yield self._document()
 
     def _elements(self) -> Iterator[Any]:
-        self._skip_space()
         first = True
         while True:
+            yield from self._pause()
+            self._skip_space()
             if self._at_end():
                 raise self._broken("the array is not closed")
             if self._text[self._pos] == "]":
@@ -98,7 +102,20 @@ class DocumentStream:
                 self._skip_space()
             first = False
             yield self._document()
-            self._skip_space()
+
+    def _pause(self) -> Iterator[Idle]:
+        """IDLE when nothing is buffered past this point and no input comes within `patience`."""
+        if self.patience is None or self._eof:
+            return
+        self._pos = _SPACE.match(self._text, self._pos).end()
+        if self._text.find("\n", self._pos) >= 0:
+            return  # a whole line is buffered: no waiting for it
+        try:
+            ready, _, _ = select.select([self.fd], [], [], self.patience)
+        except (OSError, ValueError):
+            return
+        if not ready:
+            yield IDLE
 
     def _document(self) -> Any:
         """The next document, reading more input until it is complete."""
@@ -138,14 +155,13 @@ class DocumentStream:
         if pending > limits.JSON_MAX_BYTES:
             raise BunzaiError("too_large", f"a document in {self.what} is over {limits.JSON_MAX_BYTES} bytes",
                               "split the document, or move large media into assets")
-        want = max(_READ_BYTES, pending)
-        chunks = []
-        while want > 0 and not self._eof:
-            data = os.read(self.fd, min(want, 1 << 24))
+        chunks, got = [], 0
+        while not self._eof and (not chunks or got < pending):  # one read between documents
+            data = os.read(self.fd, max(_READ_BYTES, min(pending - got, 1 << 24)))
             if not data:
                 self._eof = True
             chunks.append(data)
-            want -= len(data)
+            got += len(data)
         try:
             text = self._utf8.decode(b"".join(chunks), final=self._eof)
         except UnicodeDecodeError as error:

@@ -32,7 +32,7 @@ def apply(
     stream = None if saved is not None else document_stream(source)
     studio = studio_of(ctx)
     docs = [saved] if saved is not None else stream
-    outputs = apply_stream(studio, docs, None if yes else _asker(), idle=stream.would_block if stream else None)
+    outputs = apply_stream(studio, docs, None if yes else _asker())
     progress = Progress("applied", after=2)
     held, streaming, refused = None, False, False
     for out in outputs:

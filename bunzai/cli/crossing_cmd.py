@@ -29,20 +29,22 @@ def import_(
 
     Example: bunzai import Seraphina.png | bunzai apply --yes
     """
+    from bunzai import limits
     from bunzai.changes.imports import Skipped, drafts_from_path
+    from bunzai.cli.progress import Progress
     from bunzai.errors import BunzaiError
 
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
     _configure_engines(ctx)
     failed = 0
-    skipped: list[str] = []
-    progress = _Progress()
+    skipped: list[tuple[str, str]] = []
+    progress = Progress("importing", after=limits.PROGRESS_MIN_FILES)
     for path in paths:
         for file, result in drafts_from_path(path, piece_id=id, format_id=format):
-            progress.step(file)
+            progress.step(file.name)
             if isinstance(result, Skipped):
-                skipped.append(file.name)
+                skipped.append((file.name, result.reason))
                 continue
             if isinstance(result, BunzaiError):
                 failed += 1
@@ -53,30 +55,13 @@ def import_(
                 emit_line(draft)
     progress.done()
     if skipped:
-        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
-        say(f"bunzai: skipped {len(skipped)} file(s) no format claims: {shown}")
+        shown = ", ".join(name for name, _ in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        say(f"bunzai: skipped {len(skipped)} file(s) or folder(s): {shown}")
+        deep = [name for name, reason in skipped if reason.startswith("deeper")]
+        if deep:
+            say(f"bunzai: {len(deep)} folder(s) lie deeper than {limits.FOLDER_WALK_MAX_DEPTH} levels and were "
+                f"not walked: {', '.join(deep[:5])}; import them on their own")
     return 1 if failed else 0
-
-
-class _Progress:
-    """A one-line progress count on stderr, only when stderr is a terminal and files are many."""
-
-    def __init__(self) -> None:
-        from bunzai.limits import PROGRESS_MIN_FILES
-
-        self.count = 0
-        self.show = sys.stderr.isatty()
-        self.threshold = PROGRESS_MIN_FILES
-
-    def step(self, path: Path) -> None:
-        self.count += 1
-        if self.show and self.count >= self.threshold:
-            sys.stderr.write(f"\rimporting {self.count}: {path.name[:50]:50}")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.show and self.count >= self.threshold:
-            sys.stderr.write(f"\rimported {self.count} files{' ' * 50}\n")
 
 
 def transfer(

@@ -67,9 +67,10 @@ def document_stream(source: str):
     import os
 
     from bunzai.changes.documents import DocumentStream
+    from bunzai.limits import APPLY_IDLE_SECONDS
 
     if source == "-":
-        return DocumentStream(sys.stdin.fileno(), "standard input")
+        return DocumentStream(sys.stdin.fileno(), "standard input", patience=APPLY_IDLE_SECONDS)
     path = Path(source[1:] if source.startswith("@") else source)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)

@@ -24,5 +24,22 @@ def init(
     return 0
 
 
+def doctor(
+    ctx: typer.Context,
+    repair: Annotated[bool, typer.Option("--repair", help="Remove temp files and lock files of writers that are gone, and orphan assets; nothing else.")] = False,
+) -> int:
+    """Check a studio: pieces parse and validate, the change log agrees, no leftovers; exit 1 on problems.
+
+    Example: bunzai doctor --repair
+    """
+    from bunzai.cli.context import studio_of
+    from bunzai.store.doctor import examine
+
+    report = examine(studio_of(ctx), repair=repair)
+    emit(report)
+    return 0 if report["clean"] else 1
+
+
 def register(app: typer.Typer) -> None:
     app.command()(init)
+    app.command()(doctor)

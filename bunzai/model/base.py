@@ -123,15 +123,22 @@ class PieceBase(Model):
         return list(seen.values())
 
 
+_LEAVES = (str, int, float, bool, type(None))
+
+
 def _collect_refs(value: Any, seen: dict[str, AssetRef]) -> None:
-    if isinstance(value, AssetRef):
-        seen.setdefault(value.sha256, value)
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            _collect_refs(getattr(value, name), seen)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _collect_refs(item, seen)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _collect_refs(item, seen)
+    """Every AssetRef under `value`, depth first in field order (a stack, not recursion: a
+    piece is walked once per import and apply, and its text fields are most of its nodes)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _LEAVES):
+            continue
+        if isinstance(item, AssetRef):
+            seen.setdefault(item.sha256, item)
+        elif isinstance(item, BaseModel):
+            stack.extend(reversed(item.__dict__.values()))
+        elif isinstance(item, dict):
+            stack.extend(reversed(item.values()))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))

@@ -1,8 +1,9 @@
 """Media, content-addressed: `<studio>/assets/<sha256>.<ext>`, immutable once written.
 
-`put_asset` returns the `AssetRef` shape ({sha256, ext, mime}) pieces use to refer to a
-file. Storing bytes that are already there reuses the file (checked against its hash); a file found damaged (its bytes
-no longer hash to its name) is rewritten from the good bytes. `read_asset` verifies the hash
+`put_asset` (or `stage_asset` then `land_asset`, in a batch) returns the `AssetRef` shape
+({sha256, ext, mime}) pieces use to refer to a file. Storing bytes that are already there
+reuses the file (checked against its hash); a file found damaged (its bytes no longer hash
+to its name) is rewritten from the good bytes. `read_asset` verifies the hash
 on every read.
 """
 
@@ -10,11 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.store.atomic import Batch, replace_file, write_new
+from bunzai.store.atomic import settle, unlink_quietly, write_temp
 from bunzai.store.studio import Studio, check_ext
+
+if TYPE_CHECKING:
+    from bunzai.store.batch import Batch
 
 
 def normalize_ext(ext: str) -> str:
@@ -45,35 +52,62 @@ def _read_bounded(path: os.PathLike[str], what: str) -> bytes | None:
     return data
 
 
-def put_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: str | None = None,
-              batch: Batch | None = None) -> dict:
-    """Store `data` as an asset; returns {sha256, ext, mime}.
+@dataclass
+class StagedAsset:
+    """An asset's bytes in a temp file beside its path (`temp` None: already stored)."""
+
+    ref: dict
+    path: Path
+    temp: Path | None
+
+    def drop(self) -> None:
+        if self.temp is not None:
+            unlink_quietly(self.temp)
+            self.temp = None
+
+
+def stage_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: str | None = None,
+                batch: Batch | None = None) -> StagedAsset:
+    """Check an asset and write it to a temp file, unless the studio holds it already.
 
     `sha256` is the hash of `data` when the caller has just computed it (apply checks every
-    medium against its draft's hash), so the bytes are not hashed twice. No lock is needed:
-    the name is the content, a create is create-only, and a repair writes the same bytes.
+    medium against its draft's hash), so the bytes are not hashed twice. A stored file that
+    no longer hashes to its name is damaged: the good bytes are staged to replace it.
     """
     ext = normalize_ext(ext)
-    data = bytes(data)
     _check_size(len(data), "the asset")
     sha256 = sha256 or hashlib.sha256(data).hexdigest()
     path = studio.asset_path(sha256, ext)
+    ref = {"sha256": sha256, "ext": ext, "mime": mime}
+    existing = _read_bounded(path, path.name)
+    if existing is not None and hashlib.sha256(existing).hexdigest() == sha256:
+        return StagedAsset(ref, path, None)
     path.parent.mkdir(parents=True, exist_ok=True)
+    return StagedAsset(ref, path, write_temp(path, data, batch))
+
+
+def land_asset(staged: StagedAsset, batch: Batch | None = None) -> dict:
+    """Give a staged asset its name (in a batch, its bytes must be durable already). No lock is
+    needed: the name is the content, so whoever lands first lands the same bytes."""
+    if staged.temp is None:
+        return staged.ref
+    temp, staged.temp = staged.temp, None
     try:
-        write_new(path, data, batch)
-    except BunzaiError as error:
-        if error.code != "occupied":
-            raise
-        existing = _read_bounded(path, path.name)
-        if existing is None or hashlib.sha256(existing).hexdigest() != sha256:
-            replace_file(path, data, batch)  # damaged or vanished: put the good bytes back
-    if _read_bounded(path, path.name) != data:
-        raise BunzaiError(
-            "internal",
-            f"asset {path.name} did not read back as written",
-            hint="the disk may be failing; check it and try again",
-        )
-    return {"sha256": sha256, "ext": ext, "mime": mime}
+        try:
+            os.link(temp, staged.path)
+        except FileExistsError:  # landed since it was staged, or damaged: keep it only when good
+            existing = _read_bounded(staged.path, staged.path.name)
+            if existing is None or hashlib.sha256(existing).hexdigest() != staged.ref["sha256"]:
+                os.replace(temp, staged.path)
+    finally:
+        unlink_quietly(temp)
+    settle(staged.path.parent, batch)
+    return staged.ref
+
+
+def put_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: str | None = None) -> dict:
+    """Store `data` as an asset now; returns {sha256, ext, mime}."""
+    return land_asset(stage_asset(studio, bytes(data), ext, mime, sha256=sha256))
 
 
 def read_asset(studio: Studio, sha256: str, ext: str) -> bytes:

@@ -5,11 +5,12 @@
   taken, so a create can never overwrite, even against a writer that ignores bunzai's locks.
 - `replace_file(path, data)`: the temp file is renamed over the final name (`os.replace`).
 
-Both make the new name durable by fsyncing the folder afterwards, or, given a `Batch`,
-leave that fsync to the batch's `commit` (one fsync per folder per batch window: the group
-commit of `bunzai apply`). Temp files are named `.<name>.<random>.tmp`: hidden, and not
+Both make the new name durable by fsyncing the folder afterwards, or, given a
+`store.batch.Batch`, leave the syncs to the batch (the group commit of `bunzai apply`).
+Temp files are named `.<name>.<pid>-<random>.tmp`: hidden, and not
 ending in the final extension, so listings and reads skip them; they are removed on any
-failure (a SIGKILL can still leave one behind: `bunzai doctor --repair` sweeps those).
+failure. A SIGKILL can still leave one behind: `bunzai doctor --repair` sweeps those whose
+writer (the pid in the name) is gone.
 """
 
 from __future__ import annotations
@@ -17,15 +18,26 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bunzai.errors import BunzaiError
+
+if TYPE_CHECKING:
+    from bunzai.store.batch import Batch
 
 TEMP_SUFFIX = ".tmp"
 
 
 def is_temp_name(name: str) -> bool:
-    """Whether a file name is one of our temp files (`.<name>.<random>.tmp`)."""
+    """Whether a file name is one of our temp files (`.<name>.<pid>-<random>.tmp`)."""
     return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+def temp_writer(name: str) -> int | None:
+    """The pid of the process that wrote a temp file, when its name says."""
+    tail = name[: -len(TEMP_SUFFIX)].rsplit(".", 1)[-1]
+    pid, dash, _ = tail.partition("-")
+    return int(pid) if dash and pid.isdigit() else None
 
 
 def fsync_dir(folder: Path) -> None:
@@ -36,34 +48,6 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-class Batch:
-    """Folder fsyncs (and the change log's fsync) deferred to the end of a batch window.
-
-    Every file's own bytes are still fsynced before its name appears; what a batch defers is
-    making the names durable, once per folder, in `commit`. A caller reports a write as done
-    only after `commit` returns.
-    """
-
-    def __init__(self) -> None:
-        self.folders: set[Path] = set()
-        self.syncs: list = []  # callables run at commit (the change log's fsync)
-
-    def touched(self, folder: Path) -> None:
-        self.folders.add(Path(folder))
-
-    def on_commit(self, sync) -> None:
-        if sync not in self.syncs:
-            self.syncs.append(sync)
-
-    def commit(self) -> None:
-        folders, self.folders = sorted(self.folders), set()
-        for folder in folders:
-            fsync_dir(folder)
-        syncs, self.syncs = self.syncs, []
-        for sync in syncs:
-            sync()
-
-
 def settle(folder: Path, batch: Batch | None) -> None:
     """Make a new name in `folder` durable now, or at the batch's commit."""
     if batch is None:
@@ -72,16 +56,19 @@ def settle(folder: Path, batch: Batch | None) -> None:
         batch.touched(folder)
 
 
-def write_temp(path: Path, data: bytes) -> Path:
-    """A fsynced temp file beside `path` holding `data`."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(8)}{TEMP_SUFFIX}")
+def write_temp(path: Path, data: bytes, batch: Batch | None = None) -> Path:
+    """A temp file beside `path` holding `data`: fsynced, or left for the batch's `sync_data`."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if batch is not None and batch.defers_data:
+            batch.wrote()
+        else:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         unlink_quietly(temp)
@@ -124,14 +111,20 @@ def rename_temp(temp: Path, path: Path) -> None:
 def write_new(path: Path, data: bytes, batch: Batch | None = None) -> None:
     """Create `path` holding `data`; BunzaiError occupied when the name is taken."""
     path = Path(path)
-    link_temp(write_temp(path, data), path)
+    temp = write_temp(path, data, batch)
+    if batch is not None:
+        batch.sync_data()
+    link_temp(temp, path)
     settle(path.parent, batch)
 
 
 def replace_file(path: Path, data: bytes, batch: Batch | None = None) -> None:
     """Write `data` to `path`, replacing what is there in one rename."""
     path = Path(path)
-    rename_temp(write_temp(path, data), path)
+    temp = write_temp(path, data, batch)
+    if batch is not None:
+        batch.sync_data()
+    rename_temp(temp, path)
     settle(path.parent, batch)
 
 

@@ -27,13 +27,15 @@ import json
 import os
 import secrets
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.store.atomic import Batch
 from bunzai.store.locks import flock_waiting
 from bunzai.store.studio import Studio
+
+if TYPE_CHECKING:
+    from bunzai.store.batch import Batch
 
 OPS = ("create", "update", "delete", "bury", "restore")
 ENV_SESSION = "BUNZAI_SESSION"

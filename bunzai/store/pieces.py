@@ -22,17 +22,20 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
-from bunzai.store.atomic import Batch, is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
+from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import canonical_bytes, check_json_bounds, load_json_bytes, revision_of
 from bunzai.store.changelog import append_change
 from bunzai.store.locks import path_lock
 from bunzai.store.studio import Studio, check_id, check_kind
+
+if TYPE_CHECKING:
+    from bunzai.store.batch import Batch
 
 PIECE_SUFFIX = ".json"
 
@@ -251,36 +254,89 @@ def stale_error(ref: str, expected: str | None, current: str | None) -> BunzaiEr
     )
 
 
-def create_piece(studio: Studio, data: dict, batch: Batch | None = None) -> WriteResult:
-    """Store a new piece; BunzaiError occupied when its id is taken (nothing written).
+@dataclass
+class Staged:
+    """A piece's bytes written to a temp file beside its path, waiting to land (see `land_*`)."""
 
-    The change-log record goes first (see `changelog`), then the file takes its name. With a
-    `batch`, the folder's and the log's fsyncs wait for the batch's commit.
-    """
+    kind: str
+    id: str
+    path: Path
+    raw: bytes
+    revision: str
+    temp: Path | None
+
+    def drop(self) -> None:
+        """Remove the temp file of a write that will not land."""
+        if self.temp is not None:
+            unlink_quietly(self.temp)
+            self.temp = None
+
+
+def stage_piece(studio: Studio, data: dict, batch: Batch | None = None) -> Staged:
+    """Check a piece document and write its bytes to a temp file beside its path (no lock
+    yet: the compare-and-swap happens when it lands)."""
     kind, piece_id = _target_of(data)
     path = studio.piece_path(kind, piece_id)
-    ref = ref_of(kind, piece_id)
     raw = _piece_bytes(data, kind, piece_id)
-    revision = revision_of(raw)
-    with path_lock(studio, piece_lock_key(kind, piece_id)):
-        if os.path.lexists(path):
-            raise _occupied(ref)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = write_temp(path, raw)
-        try:
-            seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="create", batch=batch)
-        except BaseException:
-            unlink_quietly(temp)
-            raise
-        try:
-            link_temp(temp, path)
-        except BunzaiError as error:
-            if error.code == "occupied":  # a writer that ignores bunzai's locks got there first
-                raise _occupied(ref) from None
-            raise
-        settle(path.parent, batch)
-        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
-    return WriteResult(kind, piece_id, path, revision, seq)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Staged(kind, piece_id, path, raw, revision_of(raw), write_temp(path, raw, batch))
+
+
+def land_create(studio: Studio, staged: Staged, batch: Batch | None = None) -> WriteResult:
+    """Give a staged piece its name, create-only: occupied when the id is taken (nothing written).
+
+    The change-log record goes first (see `changelog`), then the file takes its name. In a
+    batch, the file's bytes must be durable already (`Batch.sync_data`).
+    """
+    ref = ref_of(staged.kind, staged.id)
+    try:
+        with path_lock(studio, piece_lock_key(staged.kind, staged.id)):
+            if os.path.lexists(staged.path):
+                raise _occupied(ref)
+            seq = append_change(studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="create",
+                                batch=batch)
+            temp, staged.temp = staged.temp, None
+            try:
+                link_temp(temp, staged.path)
+            except BunzaiError as error:
+                if error.code == "occupied":  # a writer that ignores bunzai's locks got there first
+                    raise _occupied(ref) from None
+                raise
+            settle(staged.path.parent, batch)
+            _verify_written(staged.path, staged.raw, ref)  # on failure, other bytes are there: leave them
+    finally:
+        staged.drop()
+    return WriteResult(staged.kind, staged.id, staged.path, staged.revision, seq)
+
+
+def land_update(studio: Studio, staged: Staged, expected_revision: str, batch: Batch | None = None) -> WriteResult:
+    """Move a staged piece over the stored one if that is still `expected_revision` (else stale)."""
+    ref = ref_of(staged.kind, staged.id)
+    try:
+        with path_lock(studio, piece_lock_key(staged.kind, staged.id)):
+            before = read_raw(staged.path, what=ref)
+            current = None if before is None else revision_of(before)
+            if current is None or current != expected_revision:
+                raise stale_error(ref, expected_revision, current)
+            seq = append_change(studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="update",
+                                base=current, batch=batch)
+            temp, staged.temp = staged.temp, None
+            rename_temp(temp, staged.path)
+            settle(staged.path.parent, batch)
+            _verify_written(staged.path, staged.raw, ref)  # on failure, other bytes are there: leave them
+    finally:
+        staged.drop()
+    return WriteResult(staged.kind, staged.id, staged.path, staged.revision, seq)
+
+
+def create_piece(studio: Studio, data: dict) -> WriteResult:
+    """Store a new piece now; BunzaiError occupied when its id is taken (nothing written)."""
+    return land_create(studio, stage_piece(studio, data))
+
+
+def update_piece(studio: Studio, data: dict, expected_revision: str) -> WriteResult:
+    """Replace a piece now if its stored revision is still `expected_revision` (else stale)."""
+    return land_update(studio, stage_piece(studio, data), expected_revision)
 
 
 def _occupied(ref: str) -> BunzaiError:
@@ -289,31 +345,6 @@ def _occupied(ref: str) -> BunzaiError:
         f"{ref} already exists; nothing was written",
         hint="choose another id, or update the existing piece with its revision",
     )
-
-
-def update_piece(studio: Studio, data: dict, expected_revision: str, batch: Batch | None = None) -> WriteResult:
-    """Replace a piece if its stored revision is still `expected_revision` (else stale)."""
-    kind, piece_id = _target_of(data)
-    path = studio.piece_path(kind, piece_id)
-    ref = ref_of(kind, piece_id)
-    raw = _piece_bytes(data, kind, piece_id)
-    revision = revision_of(raw)
-    with path_lock(studio, piece_lock_key(kind, piece_id)):
-        before = read_raw(path, what=ref)
-        current = None if before is None else revision_of(before)
-        if current is None or current != expected_revision:
-            raise stale_error(ref, expected_revision, current)
-        temp = write_temp(path, raw)
-        try:
-            seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="update", base=current,
-                                batch=batch)
-        except BaseException:
-            unlink_quietly(temp)
-            raise
-        rename_temp(temp, path)
-        settle(path.parent, batch)
-        _verify_written(path, raw, ref)  # on failure, other bytes are there: leave them
-    return WriteResult(kind, piece_id, path, revision, seq)
 
 
 def existing_bytes(path: Path, kind: str, piece_id: str, expected_revision: str | None) -> tuple[bytes, str]:

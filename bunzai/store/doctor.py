@@ -1,0 +1,259 @@
+"""`bunzai doctor`: what a studio holds that it should not, and the safe repairs.
+
+Checks, each a row in `problems` when it fails:
+
+- `piece`        every piece file parses, names its own kind and id, and validates;
+- `log`          the change log and the pieces agree: every piece's revision on disk is the
+                 one its latest record wrote, or that record's write never landed (a writer
+                 killed between logging its intent and its rename: noted, not a problem);
+- `temp_file`    no temp file is left by a writer that is gone;
+- `orphan_asset` every asset is referred to by a piece, a buried piece or a saved draft;
+- `lock_file`    no lock file is left by a writer that is gone.
+
+`repair` removes temp files of dead writers, orphan assets and stray lock files, and nothing
+else: a damaged piece or a hand edit is for a person to look at. It first takes the studio's
+writers lock exclusively (`store.batch`), so it never sweeps what a running apply staged.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
+from bunzai.store.atomic import is_temp_name, temp_writer
+from bunzai.store.batch import writers_lock
+from bunzai.store.changelog import iter_changes
+from bunzai.store.locks import LOCK_SUFFIX
+from bunzai.store.canon import load_json_bytes
+from bunzai.store.pieces import list_stored, read_raw, read_stored
+from bunzai.store.studio import Studio
+from bunzai.validate import validate_piece
+
+_WRITTEN = ("create", "update", "restore")  # ops after which the piece is at `revision`
+_HEX64 = re.compile(rb"[0-9a-f]{64}")
+
+
+def examine(studio: Studio, *, repair: bool = False) -> dict:
+    """The doctor's report (and, with `repair`, what it removed)."""
+    writers = writers_lock(studio.root, fcntl.LOCK_EX) if repair else None
+    try:
+        problems: list[dict] = []
+        notes: list[str] = []
+        pieces = _check_pieces(studio, problems)
+        records = _check_log(studio, pieces, problems, notes)
+        assets = _check_assets(studio, problems)
+        _check_temps(studio, problems)
+        _check_locks(studio, problems)
+        repaired = _repair(problems) if repair else []
+        left = [p for p in problems if not p.get("repaired")]
+        for problem in problems:
+            problem.pop("repaired", None)
+            problem.pop("fixable", None)
+        return {"studio": str(studio.root), "clean": not left, "pieces": len(pieces), "assets": assets,
+                "log_records": records, "problems": left, "notes": notes, "repaired": repaired}
+    finally:
+        if writers is not None:
+            os.close(writers)
+
+
+def _problem(check: str, path: Path | str, message: str, **extra: Any) -> dict:
+    return {"check": check, "path": str(path), "message": message, **extra}
+
+
+def _check_pieces(studio: Studio, problems: list[dict]) -> dict[tuple[str, str], str]:
+    """{(kind, id): revision} of every piece file, noting those that do not read or validate."""
+    pieces = {}
+    for kind, piece_id in list_stored(studio):
+        path = studio.piece_path(kind, piece_id)
+        try:
+            stored = read_stored(studio, kind, piece_id)
+        except BunzaiError as error:
+            problems.append(_problem("piece", path, error.message, code=error.code))
+            continue
+        pieces[(kind, piece_id)] = stored.revision
+        try:
+            validate_piece(stored.data)
+        except BunzaiError as error:
+            problems.append(_problem("piece", path, f"{kind}/{piece_id} does not validate: {error.message}",
+                                     code=error.code))
+    return pieces
+
+
+def _check_log(studio: Studio, pieces: dict[tuple[str, str], str], problems: list[dict], notes: list[str]) -> int:
+    latest: dict[tuple[str, str], dict] = {}
+    count = 0
+    for record in iter_changes(studio):
+        count += 1
+        key = (record.get("kind"), record.get("id"))
+        if isinstance(key[0], str) and isinstance(key[1], str):
+            latest[key] = record
+    for key in sorted(set(latest) | set(pieces)):
+        on_disk = pieces.get(key)
+        record = latest.get(key)
+        ref = f"{key[0]}/{key[1]}"
+        if record is None:
+            problems.append(_problem("log", studio.root / key[0] / f"{key[1]}.json",
+                                     f"{ref} is on disk but the change log has no record of it (made by hand, "
+                                     "or before this studio kept a log)"))
+            continue
+        landed, unlanded = _states(record)
+        if on_disk == landed:
+            continue
+        if on_disk == unlanded:
+            notes.append(f"{ref}: the {record.get('op')} logged as seq {record.get('seq')} never landed "
+                         "(its writer stopped first); the piece is as it was before it")
+            continue
+        what = "is gone" if on_disk is None else f"is at revision {on_disk[:12]}…"
+        problems.append(_problem("log", studio.root / key[0] / f"{key[1]}.json",
+                                 f"{ref} {what}, which its latest change-log record (seq {record.get('seq')}) "
+                                 "does not explain: it was changed outside bunzai"))
+    return count
+
+
+def _states(record: dict) -> tuple[str | None, str | None]:
+    """(revision on disk if the record's write landed, revision on disk if it did not)."""
+    op, revision = record.get("op"), record.get("revision")
+    if op in _WRITTEN:
+        return revision, record.get("base") if op == "update" else None
+    return None, revision  # delete, bury
+
+
+def _check_assets(studio: Studio, problems: list[dict]) -> int:
+    used = _referenced_hashes(studio)
+    count = 0
+    for entry in _entries(studio.assets_dir):
+        if is_temp_name(entry.name):
+            continue
+        count += 1
+        if entry.name.partition(".")[0] not in used:
+            problems.append(_problem("orphan_asset", entry.path,
+                                     f"assets/{entry.name} is referred to by no piece, buried piece or saved draft",
+                                     fixable=True))
+    return count
+
+
+def _referenced_hashes(studio: Studio) -> set[str]:
+    """Every sha256 named anywhere in pieces, graveyard entries and saved drafts (damaged
+    files included, read as far as they parse: their media are never taken from them)."""
+    used: set[str] = set()
+    folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
+    folders.append(studio.drafts_dir)
+    for folder in folders:
+        for entry in _entries(folder):
+            if is_temp_name(entry.name) or not entry.name.endswith(".json"):
+                continue
+            try:
+                raw = read_raw(Path(entry.path), what=entry.name)
+                if raw is None:
+                    continue
+                _collect_hashes(load_json_bytes(raw, what=entry.name), used)
+            except BunzaiError:
+                used.update(_hashes_in_text(raw or b""))
+    return used
+
+
+def _collect_hashes(value: Any, used: set[str]) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            sha = item.get("sha256")
+            if isinstance(sha, str):
+                used.add(sha)
+            stack.extend(item.values())
+            stack.extend(key for key in item if len(key) == 64)  # attachments are keyed by hash
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _hashes_in_text(raw: bytes) -> set[str]:
+    return {match.decode("ascii") for match in _HEX64.findall(raw)}
+
+
+def _check_temps(studio: Studio, problems: list[dict]) -> None:
+    folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
+    folders += [studio.assets_dir, studio.drafts_dir, studio.root]
+    for folder in folders:
+        for entry in _entries(folder):
+            if not is_temp_name(entry.name):
+                continue
+            pid = temp_writer(entry.name)
+            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
+            if pid is not None and _alive(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
+                continue  # a live writer's file, mid-write
+            problems.append(_problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind",
+                                     fixable=True))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _check_locks(studio: Studio, problems: list[dict]) -> None:
+    for entry in _entries(studio.locks_dir):
+        if entry.name.endswith(LOCK_SUFFIX) and not _held(Path(entry.path)):
+            problems.append(_problem("lock_file", entry.path, f"{entry.name} is a lock file no process holds",
+                                     fixable=True))
+
+
+def _held(path: Path) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def _repair(problems: list[dict]) -> list[dict]:
+    """Remove what is safe to remove; returns what was removed."""
+    repaired = []
+    for problem in problems:
+        if not problem.get("fixable"):
+            continue
+        path = Path(problem["path"])
+        if problem["check"] == "lock_file" and _held(path):
+            continue
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            continue
+        problem["repaired"] = True
+        repaired.append({"check": problem["check"], "path": problem["path"], "action": "removed"})
+    return repaired
+
+
+def _entries(folder: Path) -> Iterator[os.DirEntry]:
+    """Regular files directly in `folder` (none when it is missing), symlinks left out."""
+    try:
+        listing = os.scandir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    with listing:
+        for entry in listing:
+            if entry.is_file(follow_symlinks=False):
+                yield entry
