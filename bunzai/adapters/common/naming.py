@@ -28,3 +28,10 @@ def piece_id_for(name: str, file_name: str = "", fallback: str = "piece") -> str
 def linked_id(owner_id: str, suffix: str, name: str = "") -> str:
     """Id of a piece carried inside another (a card's book): the name's slug, else owner-suffix."""
     return slugify(name) or f"{owner_id[: ID_MAX_LENGTH - len(suffix) - 1]}-{suffix}"
+
+
+def typed_id(piece_id: str, suffix: str) -> str:
+    """`piece_id` followed by `-suffix` (a type the platform keeps apart), within the id length."""
+    if not suffix:
+        return piece_id
+    return f"{piece_id[: ID_MAX_LENGTH - len(suffix) - 1].rstrip('-._')}-{suffix}"
