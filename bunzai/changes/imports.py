@@ -144,16 +144,27 @@ def _rename(docs: list[dict], new: str) -> None:
     for doc in docs[1:]:
         if doc["id"].startswith(old + "-") and id_problem(new + doc["id"][len(old):]) is None:
             mapping[(doc["kind"], doc["id"])] = new + doc["id"][len(old):]
+    relink_ids(docs, mapping)
+
+
+def relink_ids(docs: list[dict], mapping: dict[tuple[str, str], str]) -> None:
+    """Give the pieces of one file new ids ((kind, old id) -> new id), in place, and update
+    every link among them to the new ids."""
     for doc in docs:
         doc["id"] = mapping.get((doc["kind"], doc["id"]), doc["id"])
-    renamed = {old_id: new_id for (_, old_id), new_id in mapping.items()}
     for doc in docs:
         for path in _LINKS.get(doc["kind"], ()):
             holder = doc["body"]
             for key in path[:-1]:
                 holder = holder.get(key) if isinstance(holder.get(key), dict) else {}
             value = holder.get(path[-1])
+            renamed = {old_id: new_id for (kind, old_id), new_id in mapping.items() if kind == _LINKED_KIND[path[-1]]}
             if isinstance(value, str) and value in renamed:
                 holder[path[-1]] = renamed[value]
             elif isinstance(value, list):
                 holder[path[-1]] = [renamed.get(item, item) for item in value]
+
+
+# The kind a link names, by the link's last key in _LINKS.
+_LINKED_KIND = {"lorebooks": "lorebook", "regex": "regex", "quickreplies": "quickreply", "pack": "pack",
+                "lorebook": "lorebook"}

@@ -21,6 +21,7 @@ def import_(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to import.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
+    on_conflict: Annotated[str, typer.Option("--on-conflict", help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).")] = "refuse",
 ) -> int:
     """Read platform files into create drafts, one JSON line per piece; pipe them to `bunzai apply`.
 
@@ -35,11 +36,12 @@ def import_(
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
     _configure_engines(ctx)
+    conflicts = _conflict_policy(ctx, on_conflict)
     failed = 0
     skipped: list[str] = []
     progress = _Progress()
     for path in paths:
-        for file, result in drafts_from_path(path, piece_id=id, format_id=format):
+        for file, result in conflicts.apply(drafts_from_path(path, piece_id=id, format_id=format)):
             progress.step(file)
             if isinstance(result, Skipped):
                 skipped.append(file.name)
@@ -55,7 +57,18 @@ def import_(
     if skipped:
         shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
         say(f"bunzai: skipped {len(skipped)} file(s) no format claims: {shown}")
+    if conflicts.summary():
+        say(conflicts.summary())
     return 1 if failed else 0
+
+
+def _conflict_policy(ctx: typer.Context, name: str):
+    """The --on-conflict policy; skip and suffix read the studio's ids once."""
+    from bunzai.changes.conflicts import ConflictPolicy, check_policy, studio_ids
+
+    if check_policy(name) == "refuse":
+        return ConflictPolicy(name, ())
+    return ConflictPolicy(name, studio_ids(studio_of(ctx)))
 
 
 class _Progress:
