@@ -114,19 +114,31 @@ def transfer(
 
 def export(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
-    to: ToArg,
+    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False)] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).")] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
+    into: Annotated[Optional[Path], typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder.")] = None,
+    layout: Annotated[Optional[str], typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder).")] = None,
 ) -> int:
     """Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
 
+    With --into DIR --layout sillytavern, write pieces (all when none is named) where
+    SillyTavern looks for them, create-only, and print one report.
+
     Example: bunzai export seraphina --to sillytavern.card.png
     """
+    if into is not None or layout is not None:
+        return _export_library(ctx, refs or [], into, layout, to)
     from bunzai.changes.receipts import receipt
     from bunzai.convert import convert_stored_piece
+    from bunzai.errors import BunzaiError
     from bunzai.store.exports import write_export
 
+    if not refs or len(refs) != 1 or to is None:
+        raise BunzaiError("usage", "export takes one piece and --to FORMAT (or --into DIR --layout LAYOUT)",
+                          "bunzai export seraphina --to sillytavern.card.png")
+    ref = refs[0]
     studio = studio_of(ctx)
     piece, stored = _stored_piece(studio, ref)
     crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
@@ -135,6 +147,18 @@ def export(
     emit(receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
                  path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"}))
     return 0
+
+
+def _export_library(ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None, to: str | None) -> int:
+    from bunzai.errors import BunzaiError
+    from bunzai.library_export import export_library
+
+    if into is None or layout is None or to is not None:
+        raise BunzaiError("usage", "a library export takes --into DIR and --layout LAYOUT, and no --to",
+                          "bunzai export --into ST --layout sillytavern")
+    report = export_library(studio_of(ctx), into, layout, refs)
+    emit(report.to_json())
+    return 1 if report.failed else 0
 
 
 def convert(
