@@ -15,7 +15,7 @@ import unicodedata
 from anyascii import anyascii
 
 ID_MAX_LENGTH = 128  # mirrored in bunzai.limits; the model may not import bunzai
-NAME_HASH_LENGTH = 6  # hex digits of a name's hash in its id: 16M values, short enough to read past
+NAME_HASH_LENGTH = 6  # mirrored in bunzai.limits, with its reason
 _SAFE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,127}", re.ASCII)
 _WINDOWS_RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.ASCII)
 

@@ -37,3 +37,11 @@ def test_a_name_with_nothing_usable_gets_a_hash_after_the_file_stem_or_fallback(
 def test_long_names_stay_within_the_id_length():
     assert is_safe_id(slugify("雪" * 400))
     assert is_safe_id(piece_id_for("★" * 10, "a" * 300 + ".png"))
+
+
+def test_the_hash_length_mirrors_the_limit():
+    from bunzai import limits
+    from bunzai.model import ids
+
+    assert ids.NAME_HASH_LENGTH == limits.NAME_HASH_LENGTH
+    assert len(name_hash("雪")) == limits.NAME_HASH_LENGTH

@@ -32,6 +32,7 @@ from bunzai.adapters.sillytavern.personas import FORMAT_ID as PERSONAS_FORMAT
 from bunzai.adapters.sillytavern.regex import FORMAT_ID as REGEX_FORMAT
 from bunzai.adapters.sillytavern.sprites import ZIP_FORMAT as SPRITES_FORMAT
 from bunzai.adapters.sillytavern.world import FORMAT_ID as WORLD_FORMAT
+from bunzai.limits import EXPORT_STEM_MAX_BYTES
 
 
 @dataclass(frozen=True)
@@ -187,14 +188,13 @@ def _recorded_stem(recorded: PurePosixPath | None, folder: str, extension: str) 
 # SillyTavern uses, removes the same ones).
 _UNSAFE = re.compile(r'[/\\?<>:*|"\x00-\x1f\x80-\x9f]')
 _RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
-STEM_MAX_BYTES = 200  # well under the 255-byte file-name limit, leaving room for the extension
 
 
 def file_stem_for(name: str, fallback: str) -> str:
     """A file stem made from a display name as SillyTavern sanitizes it; `fallback` (a safe id)
     when nothing is left. Never a path: no separators, no `.` or `..`."""
     stem = _UNSAFE.sub("", unicodedata.normalize("NFC", name)).strip().rstrip(". ")
-    while len(stem.encode("utf-8")) > STEM_MAX_BYTES:
+    while len(stem.encode("utf-8")) > EXPORT_STEM_MAX_BYTES:
         stem = stem[:-1]
     if not stem or stem in (".", "..") or _RESERVED.fullmatch(stem):
         return fallback
