@@ -165,3 +165,14 @@ def test_a_plain_folder_is_not_a_user_folder(tmp_path):
     assert not is_user_folder(tmp_path)
     (tmp_path / "settings.json").write_text("{}")
     assert is_user_folder(tmp_path)
+
+
+def test_pieces_made_elsewhere_go_to_their_kinds_folder_under_their_name(bunzai, tmp_path):
+    for kind, doc in (("character", '{"name": "Ada Lovelace"}'),
+                      ("preset", '{"name": "Mine", "family": "text_completion"}'),
+                      ("htmldoc", '{"name": "Page"}')):
+        bunzai("apply", "--yes", input=bunzai("create", kind, "--input", doc, check=True).stdout, check=True)
+    report = bunzai("export", "--into", str(tmp_path / "out"), "--layout", "sillytavern", check=True).json
+    assert sorted(entry["path"] for entry in report["written"]) == ["TextGen Settings/Mine.json",
+                                                                    "characters/Ada Lovelace.png"]
+    assert [entry["ref"] for entry in report["not_written"]] == ["htmldoc/page"]

@@ -166,11 +166,11 @@ def _shelf_of(piece: Any) -> Shelf | None:
             return shelf
     if piece.kind != "preset":
         return next((shelf for shelf in SHELVES if shelf.kind == piece.kind), None)
+    # A preset made elsewhere: the folder of its family, of its backend where the family has
+    # several (TextGen, KoboldAI, NovelAI), else the family's first (TextGen Settings).
     family, source = piece.body.family, piece.body.source
-    for shelf in SHELVES:
-        if shelf.kind == "preset" and shelf.family == family and (not shelf.source or shelf.source == source):
-            return shelf
-    return next(shelf for shelf in SHELVES if shelf.family == "chat_completion") if family == "chat_completion" else None
+    candidates = [shelf for shelf in SHELVES if shelf.kind == "preset" and shelf.family == family]
+    return next((shelf for shelf in candidates if shelf.source == source), candidates[0] if candidates else None)
 
 
 def _recorded_stem(recorded: PurePosixPath | None, folder: str, extension: str) -> str:
