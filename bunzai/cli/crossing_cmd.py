@@ -129,7 +129,7 @@ def export(
     Example: bunzai export seraphina --to sillytavern.card.png
     """
     if into is not None or layout is not None:
-        return _export_library(ctx, refs or [], into, layout, to)
+        return _export_library(ctx, refs or [], into, layout, to or engine or from_engine)
     from bunzai.changes.receipts import receipt
     from bunzai.convert import convert_stored_piece
     from bunzai.errors import BunzaiError
@@ -149,12 +149,14 @@ def export(
     return 0
 
 
-def _export_library(ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None, to: str | None) -> int:
+def _export_library(ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None,
+                    single: str | None) -> int:
     from bunzai.errors import BunzaiError
     from bunzai.library_export import export_library
 
-    if into is None or layout is None or to is not None:
-        raise BunzaiError("usage", "a library export takes --into DIR and --layout LAYOUT, and no --to",
+    if into is None or layout is None or single:
+        raise BunzaiError("usage", "a library export takes --into DIR and --layout LAYOUT, and no --to or --engine "
+                          "(the layout names each piece's format)",
                           "bunzai export --into ST --layout sillytavern")
     report = export_library(studio_of(ctx), into, layout, refs)
     emit(report.to_json())
