@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.model.ids import is_safe_id, name_hash, slugify
 
@@ -45,3 +48,10 @@ def test_the_hash_length_mirrors_the_limit():
 
     assert ids.NAME_HASH_LENGTH == limits.NAME_HASH_LENGTH
     assert len(name_hash("雪")) == limits.NAME_HASH_LENGTH
+
+
+@given(st.text(max_size=300), st.text(max_size=50))
+def test_any_name_gives_a_safe_id_or_nothing(name, stem):
+    slug = slugify(name)
+    assert slug == "" or is_safe_id(slug)
+    assert is_safe_id(piece_id_for(name, stem.replace("/", "") + ".json", "character"))
