@@ -173,3 +173,12 @@ MACRO_NESTING_MAX = 16
 # Distinct token spellings whose parse is remembered per process. A preset repeats a few
 # hundred spellings thousands of times; 4096 holds them all in well under a megabyte.
 MACRO_TOKEN_CACHE = 4096
+
+# --- library import and export ------------------------------------------------------------
+# Hex digits of a name's SHA-256 that follow a transliterated id (`xuenai-d00ba6`): 16.7
+# million values keep the names of one library apart, and six digits stay readable.
+# Mirrored in bunzai.model.ids (the model may not import bunzai).
+NAME_HASH_LENGTH = 6
+# Longest file stem, in UTF-8 bytes, a library export writes: file systems allow 255 bytes
+# per name, and 200 leaves room for the extension and a platform's own suffixes.
+EXPORT_STEM_MAX_BYTES = 200

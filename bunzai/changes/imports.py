@@ -61,11 +61,20 @@ def drafts_from_path(path: Path, *, piece_id: str | None = None,
     yield from _walk(path, 0, piece_id, format_id)
 
 
+def _is_user_folder(path: Path) -> bool:
+    from bunzai.adapters.sillytavern.user_folder import is_user_folder
+
+    return is_user_folder(path)
+
+
 def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None):
     from bunzai.adapters.inspect import claim_folder
     from bunzai.files import list_folder, read_file_bytes
     from bunzai.limits import FOLDER_WALK_MAX_DEPTH
 
+    if piece_id is None and format_id is None and _is_user_folder(folder):  # anywhere in a walk
+        yield from drafts_from_user_folder(folder)
+        return
     claimed = claim_folder(folder) if format_id is None else None
     if claimed is not None:
         try:
@@ -152,16 +161,169 @@ def _rename(docs: list[dict], new: str) -> None:
     for doc in docs[1:]:
         if doc["id"].startswith(old + "-") and id_problem(new + doc["id"][len(old):]) is None:
             mapping[(doc["kind"], doc["id"])] = new + doc["id"][len(old):]
+    relink_ids(docs, mapping)
+
+
+def relink_ids(docs: list[dict], mapping: dict[tuple[str, str], str]) -> None:
+    """Give the pieces of one file new ids ((kind, old id) -> new id), in place, and update
+    every link among them to the new ids."""
     for doc in docs:
         doc["id"] = mapping.get((doc["kind"], doc["id"]), doc["id"])
-    renamed = {old_id: new_id for (_, old_id), new_id in mapping.items()}
     for doc in docs:
         for path in _LINKS.get(doc["kind"], ()):
             holder = doc["body"]
             for key in path[:-1]:
                 holder = holder.get(key) if isinstance(holder.get(key), dict) else {}
             value = holder.get(path[-1])
+            renamed = {old_id: new_id for (kind, old_id), new_id in mapping.items() if kind == _LINKED_KIND[path[-1]]}
             if isinstance(value, str) and value in renamed:
                 holder[path[-1]] = renamed[value]
             elif isinstance(value, list):
                 holder[path[-1]] = [renamed.get(item, item) for item in value]
+
+
+# The kind a link names, by the link's last key in _LINKS.
+_LINKED_KIND = {"lorebooks": "lorebook", "regex": "regex", "quickreplies": "quickreply", "pack": "pack",
+                "lorebook": "lorebook"}
+
+
+def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | BunzaiError | Skipped]]:
+    """(file, its drafts or the error reading it) for a SillyTavern user folder, shelf by shelf.
+
+    Each piece records where it was read (`original.source`, relative to `root`) so an export
+    writes it back under the same name. Worlds come first: a card bound to a world whose file
+    is in worlds/ links to that world, and its embedded copy is not drafted again (the card
+    keeps it in its body). Personas and global regex scripts are read from settings.json,
+    each persona with its image from User Avatars/. Folders SillyTavern keeps no pieces in
+    (chats, backgrounds ...) are passed over; folders and files the layout does not know are
+    walked as any folder.
+    """
+    from bunzai.adapters.sillytavern import user_folder as st
+    from bunzai.files import list_folder
+
+    files, folders = list_folder(root)
+    worlds: set[str] = set()
+    shelves = [st.shelf_for_folder("worlds")] + [s for s in st.SHELVES if s.folder != "worlds"]
+    for shelf in shelves:
+        folder = root / shelf.folder
+        if not folder.is_dir():
+            continue
+        shelf_files, shelf_folders = list_folder(folder)
+        for file in shelf_files:
+            forced = shelf.format_id if file.suffix.lower() == shelf.extension and shelf.kind != "character" else None
+            result = _shelf_file(root, file, forced, worlds)
+            if isinstance(result, list) and shelf.folder == "worlds":
+                worlds.update(draft["target"]["id"] for draft in result)
+            yield file, result
+        for sub in shelf_folders:
+            if shelf.folder == st.CHARACTERS:
+                yield sub, _sprite_folder(root, sub)
+            else:
+                yield from drafts_from_path(sub)
+    avatars = root / st.AVATARS
+    used: set[str] = set()
+    if (root / st.SETTINGS_FILE).is_file():
+        yield from _settings_pieces(root, avatars, used)
+    if avatars.is_dir():
+        for file in list_folder(avatars)[0]:
+            if file.name not in used:
+                yield file, Skipped("an avatar image no persona in settings.json uses")
+    known = {shelf.folder for shelf in st.SHELVES} | {st.AVATARS}
+    for sub in folders:
+        if sub.name in st.NOT_PIECES:
+            yield sub, Skipped("SillyTavern keeps no pieces in this folder (chats, backgrounds, UI state)")
+        elif sub.name not in known:
+            yield from drafts_from_path(sub)
+    for file in files:
+        if file.name != st.SETTINGS_FILE:
+            yield file, _walked_file(file)
+
+
+def _relative(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _shelf_file(root: Path, file: Path, format_id: str | None, worlds: set[str]) -> list[dict] | BunzaiError | Skipped:
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.files import read_file_bytes
+
+    try:
+        data = read_file_bytes(file)
+        adapter, decoded = read_bytes(data, file.name, format_id)
+    except BunzaiError as error:
+        return Skipped(error.message) if _unclaimed(error, file) else error
+    decoded.pieces[:] = decoded.pieces[:1] + [piece for piece in decoded.pieces[1:]
+                                              if not (piece.kind == "lorebook" and piece.id in worlds)]
+    _record_source(decoded.pieces[0], _relative(root, file))
+    try:
+        return _drafts(adapter, decoded, file.name, hashlib.sha256(data).hexdigest(), None, _absolute(file))
+    except BunzaiError as error:
+        return error
+
+
+def _absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
+def _sprite_folder(root: Path, folder: Path) -> list[dict] | BunzaiError | Skipped:
+    from bunzai.adapters.inspect import claim_folder
+
+    try:
+        claimed = claim_folder(folder)
+        if claimed is None:
+            return Skipped("a folder in characters/ that holds no sprites")
+        adapter, files = claimed
+        decoded = adapter.read(b"", str(folder), files)
+        _record_source(decoded.pieces[0], _relative(root, folder))
+        digest = hashlib.sha256(b"".join(n.encode() + hashlib.sha256(b).digest() for n, b in sorted(files.items())))
+        return _drafts(adapter, decoded, str(folder), digest.hexdigest(), None, _absolute(folder))
+    except BunzaiError as error:
+        return error
+
+
+def _settings_pieces(root: Path, avatars: Path, used: set[str]):
+    """Personas (with their avatar images) and global regex scripts kept in settings.json."""
+    from bunzai.adapters.contract import Blob, Origin
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.adapters.sillytavern import user_folder as st
+    from bunzai.adapters.sillytavern.sprites import mime_of
+    from bunzai.files import read_file_bytes
+
+    path = root / st.SETTINGS_FILE
+    try:
+        documents = st.settings_documents(read_file_bytes(path))
+    except BunzaiError as error:
+        yield path, error
+        return
+    for name, format_id, data in documents:
+        try:
+            adapter, decoded = read_bytes(data, name, format_id)
+            for piece in decoded.pieces:
+                _record_source(piece, st.SETTINGS_FILE)
+                avatar = st.persona_avatar(piece)
+                image = avatars / avatar if avatar and "/" not in avatar and "\\" not in avatar else None
+                if image is not None and image.is_file() and not image.is_symlink():
+                    blob_data = read_file_bytes(image)
+                    mime = mime_of(image.name, blob_data)
+                    if mime:
+                        blob = Blob(blob_data, mime.split("/")[1].replace("jpeg", "jpg"), mime, Origin(file=avatar))
+                        piece.body.portrait = blob.ref()
+                        decoded.blobs.append(blob)
+                        used.add(avatar)
+            yield path, _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), None, _absolute(avatars))
+        except BunzaiError as error:
+            yield path, error
+
+
+def _record_source(piece, relative: str) -> None:
+    if piece.original is not None:
+        piece.original.source = relative
+
+
+def _walked_file(file: Path) -> list[dict] | BunzaiError | Skipped:
+    from bunzai.files import read_file_bytes
+
+    try:
+        return drafts_from_bytes(read_file_bytes(file), file.name, source=_absolute(file))
+    except BunzaiError as error:
+        return Skipped(error.message) if _unclaimed(error, file) else error

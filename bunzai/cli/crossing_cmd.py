@@ -21,6 +21,7 @@ def import_(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to import.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
+    on_conflict: Annotated[str, typer.Option("--on-conflict", help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).")] = "refuse",
 ) -> int:
     """Read platform files into create drafts, one JSON line per piece; pipe them to `bunzai apply`.
 
@@ -37,11 +38,12 @@ def import_(
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
     _configure_engines(ctx)
+    conflicts = _conflict_policy(ctx, on_conflict)
     failed = 0
     skipped: list[tuple[str, str]] = []
     progress = Progress("importing", after=limits.PROGRESS_MIN_FILES)
     for path in paths:
-        for file, result in drafts_from_path(path, piece_id=id, format_id=format):
+        for file, result in conflicts.apply(drafts_from_path(path, piece_id=id, format_id=format)):
             progress.step(file.name)
             if isinstance(result, Skipped):
                 skipped.append((file.name, result.reason))
@@ -61,7 +63,18 @@ def import_(
         if deep:
             say(f"bunzai: {len(deep)} folder(s) lie deeper than {limits.FOLDER_WALK_MAX_DEPTH} levels and were "
                 f"not walked: {', '.join(deep[:5])}; import them on their own")
+    if conflicts.summary():
+        say(conflicts.summary())
     return 1 if failed else 0
+
+
+def _conflict_policy(ctx: typer.Context, name: str):
+    """The --on-conflict policy; skip and suffix read the studio's ids once."""
+    from bunzai.changes.conflicts import ConflictPolicy, check_policy, studio_ids
+
+    if check_policy(name) == "refuse":
+        return ConflictPolicy(name, ())
+    return ConflictPolicy(name, studio_ids(studio_of(ctx)))
 
 
 def transfer(
@@ -86,19 +99,31 @@ def transfer(
 
 def export(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
-    to: ToArg,
+    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False)] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).")] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
+    into: Annotated[Optional[Path], typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder.")] = None,
+    layout: Annotated[Optional[str], typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder).")] = None,
 ) -> int:
     """Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
 
+    With --into DIR --layout sillytavern, write pieces (all when none is named) where
+    SillyTavern looks for them, create-only, and print one report.
+
     Example: bunzai export seraphina --to sillytavern.card.png
     """
+    if into is not None or layout is not None:
+        return _export_library(ctx, refs or [], into, layout, to or engine or from_engine)
     from bunzai.changes.receipts import receipt
     from bunzai.convert import convert_stored_piece
+    from bunzai.errors import BunzaiError
     from bunzai.store.exports import write_export
 
+    if not refs or len(refs) != 1 or to is None:
+        raise BunzaiError("usage", "export takes one piece and --to FORMAT (or --into DIR --layout LAYOUT)",
+                          "bunzai export seraphina --to sillytavern.card.png")
+    ref = refs[0]
     studio = studio_of(ctx)
     piece, stored = _stored_piece(studio, ref)
     crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
@@ -107,6 +132,20 @@ def export(
     emit(receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
                  path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"}))
     return 0
+
+
+def _export_library(ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None,
+                    single: str | None) -> int:
+    from bunzai.errors import BunzaiError
+    from bunzai.library_export import export_library
+
+    if into is None or layout is None or single:
+        raise BunzaiError("usage", "a library export takes --into DIR and --layout LAYOUT, and no --to or --engine "
+                          "(the layout names each piece's format)",
+                          "bunzai export --into ST --layout sillytavern")
+    report = export_library(studio_of(ctx), into, layout, refs)
+    emit(report.to_json())
+    return 1 if report.failed else 0
 
 
 def convert(

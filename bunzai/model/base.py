@@ -101,6 +101,11 @@ class Escrow(Model):
         default_factory=dict,
         description="Binary members kept byte-for-byte (archive members, image chunks), by their native name.",
     )
+    source: str | None = Field(
+        default=None,
+        description="Where the document was read, relative to the folder imported, '/'-separated "
+        "(`worlds/Eldoria.json` in a SillyTavern user folder), so an export writes it back under that name.",
+    )
 
 
 class PieceBase(Model):

@@ -8,10 +8,14 @@ every system a studio may be copied to. Look-alike Unicode, path separators, NUL
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
+from anyascii import anyascii
+
 ID_MAX_LENGTH = 128  # mirrored in bunzai.limits; the model may not import bunzai
+NAME_HASH_LENGTH = 6  # mirrored in bunzai.limits, with its reason
 _SAFE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,127}", re.ASCII)
 _WINDOWS_RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.ASCII)
 
@@ -43,13 +47,31 @@ def is_safe_id(value: object) -> bool:
 def slugify(name: str) -> str:
     """A safe id derived from a display name ('Ada Lovelace' -> 'ada-lovelace').
 
-    Accents are folded to ASCII; anything else outside the pattern becomes '-'. Returns
-    '' when nothing usable is left (a name in a non-Latin script): callers then ask for --id.
+    Latin letters with accents are folded to ASCII ('Élodie' -> 'elodie'). A name in
+    another script is transliterated and followed by a short hash of the name
+    ('雪乃' -> 'xuenai-<6 hex>'), so two names that transliterate alike ('雪' and 'Xue')
+    still give two ids. Anything else outside the pattern becomes '-'. Returns '' when
+    nothing usable is left (a name of symbols only): callers then use `name_hash`.
     """
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    slug = re.sub(r"[^a-z0-9._-]+", "-", folded.lower())
-    slug = re.sub(r"-{2,}", "-", slug).strip("-._")
-    slug = slug[:ID_MAX_LENGTH].rstrip("-._")
+    normal = unicodedata.normalize("NFKC", name)
+    folded = unicodedata.normalize("NFKD", normal).encode("ascii", "ignore").decode("ascii")
+    transliterated = anyascii(normal)
+    slug = _slug(transliterated)
+    if slug and _slug(folded) != slug:
+        suffix = "-" + name_hash(name)
+        slug = slug[: ID_MAX_LENGTH - len(suffix)].rstrip("-._") + suffix
     if _WINDOWS_RESERVED.fullmatch(slug):
         slug = f"{slug}-1"
     return slug if is_safe_id(slug) else ""
+
+
+def name_hash(name: str) -> str:
+    """A short stable hash of a name (NFC, UTF-8): the part of an id that keeps names apart."""
+    data = unicodedata.normalize("NFC", name).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:NAME_HASH_LENGTH]
+
+
+def _slug(ascii_text: str) -> str:
+    slug = re.sub(r"[^a-z0-9._-]+", "-", ascii_text.lower())
+    slug = re.sub(r"-{2,}", "-", slug).strip("-._")
+    return slug[:ID_MAX_LENGTH].rstrip("-._")

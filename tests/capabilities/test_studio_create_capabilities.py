@@ -28,7 +28,8 @@ def test_create_from_just_a_name_gives_the_kinds_defaults(kind) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_create_takes_an_explicit_id_and_refuses_a_name_without_a_slug(kind) -> None:
     assert preview(f"studio.{kind}.create", None, {"name": "Ада", "id": "ada"}).after["id"] == "ada"
-    error = refusal(f"studio.{kind}.create", None, {"name": "Ада"})
+    assert preview(f"studio.{kind}.create", None, {"name": "Ада"}).after["id"].startswith("ada-")
+    error = refusal(f"studio.{kind}.create", None, {"name": "★☆"})
     assert error.code == "invalid_id" and '"id"' in error.hint
     assert refusal(f"studio.{kind}.create", None, {"name": "x", "id": "Bad Id"}).code == "invalid_id"
 

@@ -57,14 +57,28 @@ def _book_id(char_id: str, book_name: str) -> str:
     return linked_id(char_id, "book", book_name)
 
 
-def links_of(data: dict, char_id: str) -> list[str]:
-    """The bound world's id, else the embedded book's id, else nothing."""
+def world_id(world: str) -> str:
+    """The id of the world file named `world` (SillyTavern's `worlds/<world>.json`)."""
+    return piece_id_for(world, "", "world")
+
+
+def book_id_of(data: dict, char_id: str) -> str:
+    """The id of the card's embedded book: the world it is bound to, else its own name's.
+
+    SillyTavern writes a bound world into the card as its book on every save, so the book
+    and `worlds/<world>.json` are one world and share one id.
+    """
     world = card_fields.world_of(data)
     if world:
-        return [_book_id(char_id, world)]
+        return world_id(world)
     book = data.get("character_book")
-    if isinstance(book, dict):
-        return [_book_id(char_id, as_str(book.get("name")))]
+    return _book_id(char_id, as_str(book.get("name")) if isinstance(book, dict) else "")
+
+
+def links_of(data: dict, char_id: str) -> list[str]:
+    """The bound world's id, else the embedded book's id, else nothing."""
+    if card_fields.world_of(data) or isinstance(data.get("character_book"), dict):
+        return [book_id_of(data, char_id)]
     return []
 
 
@@ -101,7 +115,7 @@ def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
         pieces = [character]
         if book is not None:
             pieces.append(Lorebook.model_validate({
-                "id": _book_id(char_id, book["name"]), "name": book["name"] or f"{name}'s Lorebook",
+                "id": book_id_of(data, char_id), "name": book["name"] or f"{name}'s Lorebook",
                 "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
                 "original": {"format": LOREBOOK_V3_FORMAT, "document": {"spec": "lorebook_v3", "data": raw_book}},
             }))

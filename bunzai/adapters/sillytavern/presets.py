@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.naming import piece_id_for, typed_id
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.sillytavern.field_overlay import Field, decode_fields, encode_fields, same
 from bunzai.adapters.common.readback import LossRule, readback_losses
@@ -65,6 +65,10 @@ class PresetAdapter(Adapter):
     source = ""  # fixed backend of the family ("" when the file names it)
     what = "a SillyTavern preset"
     named = False  # True: the document has a `name` key; else the file stem names it
+    # Follows the name's slug in the piece id: SillyTavern keeps each preset type in its own
+    # folder, so `instruct/ChatML.json` and `context/ChatML.json` are two pieces. Chat-completion
+    # presets, the common case, keep the plain slug.
+    id_suffix = ""
     name_first = True  # where a new document puts `name`
     loss_rules: tuple[LossRule, ...] = ()
     field_rows: tuple[Field, ...] = ()
@@ -103,7 +107,7 @@ class PresetAdapter(Adapter):
         own_name = document.get("name") if self.named else None
         title = own_name if isinstance(own_name, str) and own_name.strip() else file_stem(name) or "Preset"
         try:
-            piece = Preset(id=piece_id_for(title, name, "preset"), name=title, body=PresetBody.model_validate(body),
+            piece = Preset(id=typed_id(piece_id_for(title, name, "preset"), self.id_suffix), name=title, body=PresetBody.model_validate(body),
                            original=Escrow(format=self.format_id, document=document))
         except ValidationError as error:
             problem = error.errors()[0]

@@ -56,6 +56,7 @@ class InstructTemplate(TemplateAdapter):
     format_id = "sillytavern.instruct"
     label = "SillyTavern instruct template"
     family = "instruct"
+    id_suffix = "instruct"
     what = "a SillyTavern instruct template"
     name_first = False
     field_rows = _rows(INSTRUCT_SEQUENCES, INSTRUCT_OPTIONS)
@@ -81,6 +82,7 @@ class ContextTemplate(TemplateAdapter):
     format_id = "sillytavern.context"
     label = "SillyTavern context template"
     family = "context"
+    id_suffix = "context"
     what = "a SillyTavern context template"
     name_first = False
     field_rows = _rows(CONTEXT_SEQUENCES, CONTEXT_OPTIONS)
@@ -95,6 +97,7 @@ class SyspromptTemplate(TemplateAdapter):
     format_id = "sillytavern.sysprompt"
     label = "SillyTavern system prompt"
     family = "sysprompt"
+    id_suffix = "sysprompt"
     what = "a SillyTavern system prompt preset"
     field_rows = _rows(("content", "post_history"), ())
 
@@ -112,6 +115,7 @@ class ReasoningTemplate(TemplateAdapter):
     format_id = "sillytavern.reasoning"
     label = "SillyTavern reasoning template"
     family = "reasoning"
+    id_suffix = "reasoning"
     what = "a SillyTavern reasoning template"
     field_rows = _rows(("prefix", "suffix", "separator"), ())
 

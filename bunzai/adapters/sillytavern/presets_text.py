@@ -91,6 +91,7 @@ class TextGenPreset(TextPresetAdapter):
     format_id = "sillytavern.preset.textgen"
     label = "SillyTavern TextGen preset"
     source = "textgen"
+    id_suffix = "textgen"
     what = "a SillyTavern TextGen (text-completion) preset"
     samplers = TEXTGEN_SAMPLERS
     known_extra = TEXTGEN_EXTRA
@@ -103,6 +104,7 @@ class KoboldPreset(TextPresetAdapter):
     format_id = "sillytavern.preset.kobold"
     label = "SillyTavern KoboldAI preset"
     source = "kobold"
+    id_suffix = "kobold"
     what = "a SillyTavern KoboldAI preset"
     samplers = KOBOLD_SAMPLERS
     known_extra = KOBOLD_EXTRA
@@ -115,6 +117,7 @@ class NovelPreset(TextPresetAdapter):
     format_id = "sillytavern.preset.novel"
     label = "SillyTavern NovelAI preset"
     source = "novel"
+    id_suffix = "novel"
     what = "a SillyTavern NovelAI preset"
     samplers = NOVEL_SAMPLERS
     known_extra = NOVEL_EXTRA

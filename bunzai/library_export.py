@@ -1,0 +1,147 @@
+"""Export a whole library into a platform's own folder layout (SillyTavern's user folder).
+
+Every piece goes through the one crossing (`convert_stored_piece`) to the format its
+folder holds, and is written where the platform looks for it, under the file name the
+platform uses: the file it was imported from when it came from such a folder
+(`Escrow.source`), else its name as the platform sanitizes it. Writes are create-only
+(`store.atomic.write_new`): an existing file is left alone and reported. Paths are built
+from the layout's folder names and checked file stems only, so no piece name can reach
+outside the folder. The result is one report: written, skipped (existing), not written,
+and every loss.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bunzai.adapters.sillytavern import user_folder as st
+from bunzai.convert import convert_stored_piece
+from bunzai.errors import BunzaiError
+from bunzai.store.assets import read_asset
+from bunzai.store.atomic import write_new
+from bunzai.store.pieces import list_stored, read_stored, resolve_ref
+from bunzai.validate import validate_piece
+
+LAYOUTS = ("sillytavern",)
+
+
+@dataclass
+class LibraryReport:
+    into: Path
+    written: list[dict] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)  # an existing file, left alone
+    not_written: list[dict] = field(default_factory=list)  # no place in the layout, or a refusal
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"into": str(self.into), "layout": "sillytavern", "counts": {
+            "written": len(self.written), "skipped_existing": len(self.skipped), "not_written": len(self.not_written)},
+            "written": self.written, "skipped_existing": self.skipped, "not_written": self.not_written,
+            "notes": self.notes}
+
+    @property
+    def failed(self) -> bool:
+        return any("error" in item for item in self.not_written)
+
+
+def export_library(studio, into: Path, layout: str, refs: list[str] | None = None) -> LibraryReport:
+    """Write the pieces named by `refs` (every piece when none) into `into` laid out as `layout`."""
+    if layout not in LAYOUTS:
+        raise BunzaiError("usage", f"--layout {layout!r} is not a known layout", "layouts: " + ", ".join(LAYOUTS))
+    if into.exists() and not into.is_dir():
+        raise BunzaiError("invalid_input", f"{into} is not a folder", "name a folder (it is created when missing)")
+    into.mkdir(parents=True, exist_ok=True)
+    targets = [resolve_ref(studio, ref) for ref in refs] if refs else list_stored(studio)
+    report = LibraryReport(into)
+    report.notes.append(f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
+                        f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read")
+    for kind, piece_id in targets:
+        ref = f"{kind}/{piece_id}"
+        try:
+            piece = validate_piece(read_stored(studio, kind, piece_id).data)
+            _export_piece(studio, piece, ref, report)
+        except BunzaiError as error:
+            report.not_written.append({"ref": ref, "error": error.to_json()["error"]})
+    return report
+
+
+def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
+    place = st.place_of(piece)
+    if place is None:
+        report.not_written.append({"ref": ref, "reason": f"SillyTavern has no file for a {piece.kind} piece"})
+        return
+    crossing = convert_stored_piece(studio, piece, place.format_id)
+    losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, place)]
+    if piece.kind == "pack":
+        folder = _folder(report.into, f"{place.folder}/{place.stem}")
+        for name, data in _zip_members(crossing.data):
+            _write(report, ref, folder / name, data, place, losses)
+            losses = []  # the pack's losses are reported once, with its first file
+        return
+    folder = _folder(report.into, place.folder)
+    _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses)
+    if piece.kind == "persona" and piece.body.portrait is not None:
+        avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
+        if st.file_stem_for(avatar, "") == avatar:
+            image = read_asset(studio, piece.body.portrait.sha256, piece.body.portrait.ext)
+            _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
+
+
+# Losses a crossing names because it writes `<id>.json` or a zip; a library export writes
+# the file under the piece's own name, and unpacks the sprite zip into its folder.
+_NAMED_BY_FILE = ("world.name.file_stem", "preset.name.file_stem", "pack.name.file_name", "regex.set.name.file_name")
+
+
+def _not_lost(loss, piece, place) -> bool:
+    if loss.code == "pack.folder_as_zip":
+        return True
+    if loss.code == "persona.portrait.dropped":
+        return True  # the image is written to User Avatars/ beside the backup
+    return loss.code in _NAMED_BY_FILE and place.stem == piece.name
+
+
+def _write(report: LibraryReport, ref: str, path: Path, data: bytes, place, losses: list[dict]) -> None:
+    relative = path.relative_to(report.into).as_posix()
+    try:
+        write_new(path, data)
+    except BunzaiError as error:
+        if error.code != "occupied":
+            raise
+        report.skipped.append({"ref": ref, "path": relative})
+        return
+    entry = {"ref": ref, "path": relative, "losses": losses}
+    if place is not None:
+        entry["format"] = place.format_id
+        if place.note:
+            entry["note"] = place.note
+    report.written.append(entry)
+
+
+def _folder(root: Path, relative: str) -> Path:
+    """`root/relative`, created; refused when any part of it is a link (it could lead outside)."""
+    path = root
+    for part in relative.split("/"):
+        if st.file_stem_for(part, "") != part:
+            raise BunzaiError("invalid_input", f"{part!r} is not a plain folder name")
+        path = path / part
+        if path.is_symlink():
+            raise BunzaiError("invalid_input", f"{path} is a link; nothing is written through links",
+                              "export into a folder without links")
+        path.mkdir(exist_ok=True)
+    return path
+
+
+def _zip_members(data: bytes) -> list[tuple[str, bytes]]:
+    """The files of a flat sprite zip (as the crossing wrote it), with checked names."""
+    members = []
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            if st.file_stem_for(info.filename, "") != info.filename:
+                raise BunzaiError("invalid_input", f"sprite file name {info.filename!r} is not a plain file name")
+            members.append((info.filename, archive.read(info)))
+    return members
