@@ -40,6 +40,9 @@ CODES: dict[str, int] = {
     "forbidden_change": REFUSAL,  # a capability changed what it may not: kind, id, escrow, or anything (read)
     "invalid_capability": REFUSAL,  # a capability module that breaks the contract (duplicate id, bad CAPABILITY)
     "out_of_date": REFUSAL,  # a generated file (the capability catalog, its docs) differs from its sources
+    "invalid_regex": REFUSAL,  # a JavaScript pattern (or its flags) that does not compile
+    "regex_timeout": REFUSAL,  # a pattern that ran out of time (catastrophic backtracking) or memory
+    "regex_no_match": REFUSAL,  # a pattern that matched nothing where a match was required (a drawing's sample)
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }
