@@ -1,8 +1,8 @@
 """Probing a pattern where regex content enters bunzai: does it compile, does it run out of
 time on a probe? Answers are warnings, never refusals: a stored rule is the user's to keep.
 
-`rule_problems` is the one check (lint uses it too); `rule_warnings` words it for a
-capability draft; `pattern_warnings` walks a whole piece (an import draft's proposal).
+`rule_problems` is the one check (lint uses it too); `pattern_probe_warnings` words it
+for a capability draft; `piece_probe_warnings` walks a whole piece (an import's proposal).
 Each run is bounded by REGEX_PROBE_SECONDS (or the caller's seconds), and one piece by
 REGEX_PROBE_MAX_RULES rules.
 """
@@ -84,12 +84,12 @@ def rule_problems(pattern: str, flags: str, *, seconds: float = limits.REGEX_PRO
     return []
 
 
-def rule_warnings(pattern: str, flags: str, what: str) -> list[str]:
+def pattern_probe_warnings(pattern: str, flags: str, what: str) -> list[str]:
     """The problems of one rule's pattern as draft warnings (`what` names the rule)."""
     return [f"{what}: the pattern {problem['message']}" for problem in rule_problems(pattern, flags)]
 
 
-def pattern_warnings(piece: dict) -> list[str]:
+def piece_probe_warnings(piece: dict) -> list[str]:
     """Warnings for every rule pattern of a canonical regex piece (JSON form); [] for other kinds.
 
     Bounded: at most REGEX_PROBE_MAX_RULES rules are probed, the rest named as not probed.
