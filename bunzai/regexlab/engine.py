@@ -73,7 +73,7 @@ def _run_error(request: dict[str, Any], message: str, seconds: float) -> BunzaiE
     length = len(request.get("text") or "") + sum(len(t) for t in request.get("texts") or [])
     if "interrupted" in first:
         return BunzaiError("regex_timeout", f"the pattern {pattern} ran out of time ({seconds:g} s) on {length} characters",
-                           "it backtracks catastrophically: make the nested quantifier possessive-like, e.g. (a+)+ -> a+, "
+                           "it backtracks catastrophically: unnest the repeated group, e.g. (a+)+ -> a+, "
                            "and see `bunzai regex-lab lint`", pattern=pattern, seconds=seconds)
     if "out of memory" in first or "stack overflow" in first:
         return BunzaiError("regex_timeout", f"the pattern {pattern} ran out of memory on {length} characters",
