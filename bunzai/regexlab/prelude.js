@@ -111,7 +111,7 @@ var bunzai = (function () {
     function matchList(text, re, max) {
         var found = [];
         var total = 0;
-        var many = re.global || re.sticky;
+        var many = re.global;
         re.lastIndex = 0;
         while (true) {
             var m = re.exec(text);
@@ -127,6 +127,7 @@ var bunzai = (function () {
                     });
                 }
                 found.push({
+                    index: m.index,
                     start: start,
                     end: start + cp(m[0], m[0].length),
                     match: m[0],
