@@ -88,3 +88,8 @@ def test_html_will_draw_reads_a_file_and_a_studio_drawing(bunzai, tmp_path) -> N
     from_studio = bunzai("html-will-draw", "htmldoc/card", check=True).json
     assert from_file == from_studio
     assert [h["handler"] for h in from_file["inline_handlers"]] == ["onclick"]
+
+
+def test_half_an_emoji_in_a_result_is_printed_as_an_escape_not_a_crash(bunzai) -> None:
+    out = bunzai("regex-lab", "try", "/./g", "--text", "\U0001f642", check=True)
+    assert [m["match"] for m in out.json["matches"]] == ["\ud83d", "\ude42"] and "\\ud83d" in out.stdout
