@@ -39,7 +39,7 @@ def lint_set(piece: dict) -> dict[str, Any]:
     """{set, platform, rules, findings, clean} for a canonical regex piece (JSON form)."""
     if not isinstance(piece, dict) or piece.get("kind") != "regex":
         raise BunzaiError("invalid_input", "lint reads a regex set", "name a regex piece or a SillyTavern/RisuAI regex file")
-    rules = [rule for rule in (piece.get("body") or {}).get("rules") or [] if isinstance(rule, dict)]
+    rules = [_as_run(rule) for rule in (piece.get("body") or {}).get("rules") or [] if isinstance(rule, dict)]
     if len(rules) > limits.REGEX_LINT_MAX_RULES:
         raise BunzaiError("too_large", f"the set has {len(rules)} rules, over {limits.REGEX_LINT_MAX_RULES}",
                           "split it into smaller sets")
@@ -64,6 +64,13 @@ def lint_set(piece: dict) -> dict[str, Any]:
     findings += _shadow_findings(rules, compiled, platform, deadline)
     findings.sort(key=lambda f: (f["rule"], f["kind"]))
     return {"set": piece.get("id"), "platform": platform, "rules": len(rules), "findings": findings, "clean": not findings}
+
+
+def _as_run(rule: dict) -> dict:
+    """The rule as it runs: a pattern whose macros are expanded first has a plain word for each."""
+    if rule.get("substitute_macros") in ("raw", "escaped"):
+        return dict(rule, pattern=probe.macros_as_words(str(rule.get("pattern") or "")))
+    return rule
 
 
 class _Rule:

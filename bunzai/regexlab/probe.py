@@ -9,6 +9,7 @@ REGEX_PROBE_MAX_RULES rules.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -56,9 +57,23 @@ def confirm_backtracking(pattern: str, flags: str, *, seconds: float, tries: int
     return None
 
 
-def rule_problems(pattern: str, flags: str, *, seconds: float = limits.REGEX_PROBE_SECONDS,
+_MACRO = re.compile(r"\{\{[^{}]*\}\}")
+
+
+def macros_as_words(pattern: str) -> str:
+    """The pattern with each {{macro}} standing for a plain word, as an expanded value would."""
+    return _MACRO.sub("macro", pattern)
+
+
+def rule_problems(pattern: str, flags: str, *, substitute: str = "none", seconds: float = limits.REGEX_PROBE_SECONDS,
                   tries: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
-    """[{kind: does_not_compile|out_of_time|catastrophic_backtracking, message, ...}] for one pattern."""
+    """[{kind: does_not_compile|out_of_time|catastrophic_backtracking, message, ...}] for one pattern.
+
+    A pattern whose macros are expanded before it runs (`substitute` raw or escaped) is
+    probed with each `{{macro}}` standing for a plain word, as a value would.
+    """
+    if substitute in ("raw", "escaped"):
+        pattern = macros_as_words(pattern)
     if not pattern:
         return []
     try:
@@ -84,9 +99,9 @@ def rule_problems(pattern: str, flags: str, *, seconds: float = limits.REGEX_PRO
     return []
 
 
-def pattern_probe_warnings(pattern: str, flags: str, what: str) -> list[str]:
+def pattern_probe_warnings(pattern: str, flags: str, what: str, substitute: str = "none") -> list[str]:
     """The problems of one rule's pattern as draft warnings (`what` names the rule)."""
-    return [f"{what}: the pattern {problem['message']}" for problem in rule_problems(pattern, flags)]
+    return [f"{what}: the pattern {problem['message']}" for problem in rule_problems(pattern, flags, substitute=substitute)]
 
 
 def piece_probe_warnings(piece: dict) -> list[str]:
@@ -105,7 +120,8 @@ def piece_probe_warnings(piece: dict) -> list[str]:
             warnings.append(f"rules from {index} on were not probed (time budget of {limits.REGEX_LINT_BUDGET_SECONDS:g} s spent)")
             break
         warnings += [f"{what}: the pattern {problem['message']}"
-                     for problem in rule_problems(str(rule.get("pattern") or ""), str(rule.get("flags") or ""), deadline=deadline)]
+                     for problem in rule_problems(str(rule.get("pattern") or ""), str(rule.get("flags") or ""),
+                                                  substitute=str(rule.get("substitute_macros") or "none"), deadline=deadline)]
     if len(rules) > limits.REGEX_PROBE_MAX_RULES:
         warnings.append(f"{len(rules) - limits.REGEX_PROBE_MAX_RULES} rules past the first {limits.REGEX_PROBE_MAX_RULES} were not probed")
     return warnings

@@ -93,3 +93,11 @@ def test_html_will_draw_reads_a_file_and_a_studio_drawing(bunzai, tmp_path) -> N
 def test_half_an_emoji_in_a_result_is_printed_as_an_escape_not_a_crash(bunzai) -> None:
     out = bunzai("regex-lab", "try", "/./g", "--text", "\U0001f642", check=True)
     assert [m["match"] for m in out.json["matches"]] == ["\ud83d", "\ude42"] and "\\ud83d" in out.stdout
+
+
+def test_lint_reads_a_studio_set_by_its_ref(bunzai) -> None:
+    create = bunzai("create", "regex", "--input", json.dumps({"name": "Mine", "rules": [
+        {"name": "nowhere", "pattern": "x", "placements": []}, {"name": "fine", "pattern": "y", "placements": ["ai_output"]}]}))
+    bunzai("apply", "--yes", input=create.stdout, check=True)
+    report = bunzai("regex-lab", "lint", "regex/mine", check=True).json
+    assert report["set"] == "mine" and [(f["name"], f["kind"]) for f in report["findings"]] == [("nowhere", "runs_on_nothing")]

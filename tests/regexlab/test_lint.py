@@ -123,3 +123,9 @@ def test_corpus_regex_files_lint_without_false_findings() -> None:
             if piece.kind == "regex":
                 report = lint_set(dump_piece(piece))
                 assert not [f for f in report["findings"] if f["kind"] in ("does_not_compile", "catastrophic_backtracking")], path
+
+
+def test_a_pattern_with_macros_expanded_first_is_judged_with_a_word_in_their_place() -> None:
+    report = lint_set(regex_set(rule("name", "^{{char}}:\\s*", flags="u", substitute_macros="escaped")))
+    assert report["findings"] == []
+    assert lint_set(regex_set(rule("name", "^{{char}}:\\s*", flags="u")))["findings"][0]["kind"] == "does_not_compile"

@@ -33,7 +33,7 @@ def rule_warnings(rule: dict) -> list[str]:
     what = f"rule {rule['name'] or rule['id'] or '(unnamed)'!r}"
     check_flags(rule["flags"], what)
     warnings = pattern_warnings(rule["pattern"], what)
-    warnings += pattern_probe_warnings(rule["pattern"], rule["flags"], what)
+    warnings += pattern_probe_warnings(rule["pattern"], rule["flags"], what, rule["substitute_macros"])
     if not rule["placements"] and not rule["disabled"]:
         warnings.append(f"{what} has no placement, so it runs on nothing")
     if len(set(rule["placements"])) != len(rule["placements"]):
