@@ -36,12 +36,12 @@ var bunzai = (function () {
         }
     }
 
-    // Index in code points (Python's string index) of a UTF-16 index.
-    function cp(text, index) {
+    // Code points (Python's string index) in text[from, to), counted in UTF-16 units.
+    function cp(text, from, to) {
         var n = 0;
-        for (var i = 0; i < index; i++) {
+        for (var i = from; i < to; i++) {
             var c = text.charCodeAt(i);
-            if (c >= 0xd800 && c <= 0xdbff && i + 1 < index) {
+            if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
                 var d = text.charCodeAt(i + 1);
                 if (d >= 0xdc00 && d <= 0xdfff) i++;
             }
@@ -112,13 +112,17 @@ var bunzai = (function () {
         var found = [];
         var total = 0;
         var many = re.global;
+        var seen = 0, seenCp = 0;  // code points are counted on from the last match, never from 0 again
         re.lastIndex = 0;
         while (true) {
             var m = re.exec(text);
             if (m === null) break;
             total++;
             if (found.length < max) {
-                var start = cp(text, m.index);
+                if (m.index < seen) { seen = 0; seenCp = 0; }
+                seenCp += cp(text, seen, m.index);
+                seen = m.index;
+                var start = seenCp;
                 var named = null;
                 if (m.groups) {
                     named = {};
@@ -129,7 +133,7 @@ var bunzai = (function () {
                 found.push({
                     index: m.index,
                     start: start,
-                    end: start + cp(m[0], m[0].length),
+                    end: start + cp(m[0], 0, m[0].length),
                     match: m[0],
                     groups: m.slice(1).map(function (g) { return g === undefined ? null : g; }),
                     named: named
