@@ -148,8 +148,9 @@ MACRO_NESTING_MAX = 16
 MACRO_TOKEN_CACHE = 4096
 
 # --- regex lab (bunzai/regexlab: users' patterns run in an embedded ECMAScript engine) ---
-# Longest any one run of a pattern may take. A real roleplay rule over a long message
-# finishes in milliseconds; a pattern still running after 1 s is backtracking
+# Longest any one run of a pattern may take, in the engine's CPU time (QuickJS counts
+# CPU, so on a loaded machine the wall time is longer). A real roleplay rule over a long
+# message finishes in milliseconds; a pattern still running after 1 s is backtracking
 # catastrophically, and QuickJS interrupts it (the run is refused as `regex_timeout`).
 REGEX_RUN_SECONDS = 1.0
 # The probe run when regex content enters (capability drafts, imports): a warning, not a

@@ -3,7 +3,7 @@
 
 Every run is bounded: the text by REGEX_TEXT_MAX_CHARS, the pattern by
 REGEX_PATTERN_MAX_CHARS, memory by REGEX_ENGINE_MEMORY_BYTES, and time by a QuickJS
-interrupt (REGEX_RUN_SECONDS unless the caller gives less). A run that runs out of time is
+interrupt (REGEX_RUN_SECONDS of CPU time unless the caller gives less). A run that runs out of time is
 the coded refusal `regex_timeout`, naming the pattern. One engine context serves the whole
 process; the module `_quickjs` is imported on the first run, never at start-up.
 """

@@ -40,7 +40,7 @@ def confirm_backtracking(pattern: str, flags: str, *, seconds: float, tries: int
         return None
     tried = 0
     for node in syntax.nested_quantifiers(tree):
-        prefix = "".join(syntax._sample(item, 0, {}) for item in syntax.prefix_of(tree, node))
+        prefix = "".join(syntax.sample_of(item, 0, {}) for item in syntax.prefix_of(tree, node))
         pumps = syntax.samples(node.children[0].children[0], 3) + ["a", "0", " ", "aa "]
         for pump in dict.fromkeys(p for p in pumps if p):
             for tail in ("!", "\u0000"):

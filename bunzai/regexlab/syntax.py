@@ -295,6 +295,8 @@ def _count(node: Node) -> str:
 
 
 def describe(node: Node) -> str:
+    if node.kind == "text":
+        return f"the text {node.text!r}"
     if node.kind == "literal":
         return f"the character {node.text!r}"
     if node.kind == "dot":
@@ -332,7 +334,9 @@ def describe(node: Node) -> str:
         if node.group == "modifiers":
             return f"with flags {node.name!r} inside: {inside}"
         return f"a {node.group} (checks without consuming): {inside}"
-    return _phrase(node)
+    if node.kind in ("alt", "seq"):
+        return _phrase(node)
+    return f"the part {node.text!r}"
 
 
 def _phrase(node: Node) -> str:
@@ -360,20 +364,16 @@ def _merge_literals(items: list[Node]) -> list[Node]:
     return [Node("literal", m.text) if m.kind == "text" and len(m.text) == 1 else m for m in merged]
 
 
-def describe_text(node: Node) -> str:
-    return f"the text {node.text!r}"
-
-
 def clauses(tree: Node) -> list[dict]:
     """The top-level clauses, in order: [{clause, means, parts?}], alternatives as branches."""
     def rows(seq: Node) -> list[dict]:
         out = []
         for item in _merge_literals(seq.children):
-            row = {"clause": item.text, "means": describe_text(item) if item.kind == "text" else describe(item)}
+            row = {"clause": item.text, "means": describe(item)}
             inner = item.children[0] if item.kind == "quant" else item
             if inner.kind == "group" and inner.children[0].children:
                 parts = branches(inner.children[0])
-                if len(parts) > 1 or "either" in parts[0] or "parts" in parts[0]:
+                if len(parts) > 1 or (parts and ("either" in parts[0] or "parts" in parts[0])):
                     row["parts"] = parts
             out.append(row)
         return out
@@ -395,7 +395,7 @@ def samples(tree: Node, count: int) -> list[str]:
     taken in turn). Unchecked: the caller keeps those the engine agrees match."""
     out: list[str] = []
     for variant in range(count * 2):
-        text = _sample(tree, variant, {})
+        text = sample_of(tree, variant, {})
         if text not in out:
             out.append(text)
         if len(out) >= count:
@@ -403,12 +403,13 @@ def samples(tree: Node, count: int) -> list[str]:
     return out
 
 
-def _sample(node: Node, variant: int, captured: dict) -> str:
+def sample_of(node: Node, variant: int, captured: dict) -> str:
+    """One string built to match `node` (the `variant` picks alternatives and repeat counts)."""
     kind = node.kind
     if kind == "alt":
-        return _sample(node.children[variant % len(node.children)], variant // len(node.children), captured)
+        return sample_of(node.children[variant % len(node.children)], variant // len(node.children), captured)
     if kind == "seq":
-        return "".join(_sample(child, variant, captured) for child in node.children)
+        return "".join(sample_of(child, variant, captured) for child in node.children)
     if kind == "literal":
         return node.text
     if kind == "dot":
@@ -420,10 +421,9 @@ def _sample(node: Node, variant: int, captured: dict) -> str:
             return _SAMPLE[node.name]
         if node.name in _CHAR_ESCAPES:
             return _CHAR_ESCAPES[node.name]
-        if node.name == "x" and len(node.text) == 4:
-            return chr(int(node.text[2:], 16))
-        if node.name == "u" and len(node.text) == 6:
-            return chr(int(node.text[2:], 16))
+        digits = node.text[2:]
+        if node.name in "xu" and len(digits) in (2, 4) and all(c in "0123456789abcdefABCDEF" for c in digits):
+            return chr(int(digits, 16))
         if node.name in "pP":
             return "a"
         return node.name
@@ -433,11 +433,11 @@ def _sample(node: Node, variant: int, captured: dict) -> str:
         return captured.get(node.name or node.number, "")
     if kind == "quant":
         reps = max(node.low, 1) if variant % 2 == 0 else max(node.low, min(2, node.high if node.high != INFINITE else 2))
-        return "".join(_sample(node.children[0], variant // 2, captured) for _ in range(reps))
+        return "".join(sample_of(node.children[0], variant // 2, captured) for _ in range(reps))
     if kind == "group":
         if node.group in ("lookahead", "negative lookahead", "lookbehind", "negative lookbehind"):
             return ""
-        text = _sample(node.children[0], variant, captured)
+        text = sample_of(node.children[0], variant, captured)
         if node.number:
             captured[node.number] = text
             if node.name:

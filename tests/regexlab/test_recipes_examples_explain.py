@@ -65,3 +65,8 @@ def test_explain_reads_alternatives_as_branches() -> None:
 def test_explain_of_a_broken_pattern_says_so_without_refusing() -> None:
     told = explain_pattern("(unclosed")
     assert told["compiles"] is False and "error" in told
+
+
+def test_explain_words_text_inside_groups() -> None:
+    told = explain_pattern("(abc|de)x")
+    assert told["clauses"][0]["means"] == "group 1 (captured): either (the text 'abc') or (the text 'de')"
