@@ -20,7 +20,7 @@ FLAG_WORDS = {
 
 
 def explain_pattern(find: str, *, platform: str = "javascript", flags: str | None = None) -> dict[str, Any]:
-    """{pattern, flags, compiles, error?, groups, clauses, flag_meanings}."""
+    """{pattern, flags, compiles, error?, group_count, group_names, clauses, flag_meanings}."""
     parsed = parse_find(find, platform, flags)
     pattern, used = parsed["pattern"], parsed["flags"]
     answer = engine.call({"op": "compile", "pattern": pattern, "flags": used})
@@ -28,7 +28,7 @@ def explain_pattern(find: str, *, platform: str = "javascript", flags: str | Non
     if "error" in answer:
         result["error"] = answer["error"]
     else:
-        result["groups"] = answer["groups"]["count"]
+        result["group_count"] = answer["groups"]["count"]
         result["group_names"] = answer["groups"]["names"]
     try:
         result["clauses"] = syntax.clauses(syntax.parse(pattern))

@@ -73,7 +73,7 @@ def try_pattern(find: str, text: str, *, replace: str | None = None, platform: s
                                       parsed["pattern"], parsed["flags"])
     result: dict[str, Any] = {
         "platform": platform, "pattern": found["pattern"], "flags": found["flags"],
-        "groups": found["groups"]["count"], "group_names": found["groups"]["names"],
+        "group_count": found["groups"]["count"], "group_names": found["groups"]["names"],
         "count": found["total"], "matches": found["matches"],
     }
     if found["total"] > len(found["matches"]):

@@ -51,7 +51,7 @@ def test_from_examples_scores_honestly_when_examples_conflict() -> None:
 
 def test_explain_reads_clauses_groups_and_flags() -> None:
     told = explain_pattern(r"/\[OOC:(?<note>.*?)\]/gi")
-    assert told["compiles"] and told["groups"] == 1 and told["group_names"] == ["note"]
+    assert told["compiles"] and told["group_count"] == 1 and told["group_names"] == ["note"]
     assert [c["clause"] for c in told["clauses"]] == ["\\[", "OOC:", "(?<note>.*?)", "\\]"]
     assert "lazy" in told["clauses"][2]["means"] and "ignore case" in told["flag_meanings"]["i"]
 
