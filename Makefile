@@ -34,6 +34,7 @@ bench:
 	$(BIN)/python bench/cold_start.py
 	$(BIN)/python bench/parse_cards.py
 	$(BIN)/python bench/translate.py
+	$(BIN)/python bench/regexlab.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -42,6 +42,9 @@ CODES: dict[str, int] = {
     "out_of_date": REFUSAL,  # a generated file (the capability catalog, its docs) differs from its sources
     "source_changed": REFUSAL,  # a file a draft names media in changed since the draft was made
     "source_missing": REFUSAL,  # a file a draft names media in is gone
+    "invalid_regex": REFUSAL,  # a JavaScript pattern (or its flags) that does not compile
+    "regex_timeout": REFUSAL,  # a pattern that ran out of time (catastrophic backtracking) or memory
+    "regex_no_match": REFUSAL,  # a pattern that matched nothing where a match was required (a drawing's sample)
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

@@ -182,3 +182,44 @@ NAME_HASH_LENGTH = 6
 # Longest file stem, in UTF-8 bytes, a library export writes: file systems allow 255 bytes
 # per name, and 200 leaves room for the extension and a platform's own suffixes.
 EXPORT_STEM_MAX_BYTES = 200
+# --- regex lab (bunzai/regexlab: users' patterns run in an embedded ECMAScript engine) ---
+# Longest any one run of a pattern may take, in the engine's CPU time (QuickJS counts
+# CPU, so on a loaded machine the wall time is longer). A real roleplay rule over a long
+# message finishes in milliseconds; a pattern still running after 1 s is backtracking
+# catastrophically, and QuickJS interrupts it (the run is refused as `regex_timeout`).
+REGEX_RUN_SECONDS = 1.0
+# The probe run when regex content enters (capability drafts, imports): a warning, not a
+# refusal, so it may be short; 0.1 s still lets a sound pattern scan a long probe text.
+REGEX_PROBE_SECONDS = 0.1
+# Rules probed in one import or one draft; past it the rest are named as not probed, so a
+# file of thousands of rules cannot make an import take minutes.
+REGEX_PROBE_MAX_RULES = 200
+# Each bounded run `lint` makes on a crafted input to confirm a backtracking risk, and the
+# time all of one lint's confirming runs may take together.
+REGEX_LINT_PROBE_SECONDS = 0.25
+REGEX_LINT_BUDGET_SECONDS = 10.0
+# Length of the crafted input: 30 repetitions give a nested quantifier 2^30 ways to fail,
+# far past any time limit, while a sound pattern reads them in microseconds.
+REGEX_PUMP_REPEATS = 30
+# Most candidate inputs tried per suspect pattern (characters and literals of the pattern).
+REGEX_PUMP_TRIES = 12
+# Largest text a pattern runs over (characters). A long chat message is 10-50 k characters;
+# 1 M covers a whole exported chat and keeps the engine's memory small.
+REGEX_TEXT_MAX_CHARS = 1_000_000
+# Longest pattern accepted. Hand-written rules are under 1 k; generated word lists reach
+# a few thousand characters.
+REGEX_PATTERN_MAX_CHARS = 50_000
+# Memory the embedded engine may allocate: the text, its copies and a backtracking stack.
+REGEX_ENGINE_MEMORY_BYTES = 256 * 1024 * 1024
+# Matches listed by `try`; more are counted, not shown, so the answer stays readable.
+REGEX_MATCHES_SHOWN = 200
+# Candidates `race` compares side by side, and rules `lint` reads in one set.
+REGEX_RACE_MAX_CANDIDATES = 16
+REGEX_LINT_MAX_RULES = 1000
+# Example strings `from-examples` reads (match and no-match together).
+REGEX_EXAMPLES_MAX = 200
+# Samples built per rule to test whether an earlier rule leaves it anything to match.
+REGEX_WITNESSES_PER_RULE = 6
+# Largest drawing (HTML) `regex-from-drawing` and `html-will-draw` read: a status panel
+# is a few kilobytes; 2 MB holds inline SVG and CSS with room to spare.
+DRAWING_MAX_BYTES = 2 * 1024 * 1024

@@ -15,6 +15,7 @@ from bunzai.changes.draft import new_draft
 from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import id_problem
+from bunzai.regexlab.probe import piece_probe_warnings
 
 
 def drafts_from_bytes(data: bytes, name: str, *, piece_id: str | None = None, format_id: str | None = None,
@@ -127,6 +128,7 @@ def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, sour
             group = {"id": f"import-{digest[:16]}", "index": index, "size": size}
         operation = {"op": "import", "input": {"file": name, "format": adapter.format_id},
                      "warnings": list(decoded.warnings) if index == 0 else []}
+        operation["warnings"] += piece_probe_warnings(doc)  # patterns that do not compile or run out of time
         drafts.append(new_draft(mode="create", proposed=doc, operations=[operation],
                                 attachments=_attachments(piece, blobs, name, source), group=group))
     return drafts

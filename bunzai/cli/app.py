@@ -46,3 +46,7 @@ app.add_typer(folder_cmd.app, name="folder")
 app.add_typer(cap_cmd.app, name="cap")
 macro_cmd.register(app)
 app.add_typer(macro_cmd.app, name="macro")
+from bunzai.cli import regexlab_cmd  # noqa: E402 - appended so branches merge cleanly
+
+regexlab_cmd.register(app)
+app.add_typer(regexlab_cmd.app, name="regex-lab")

@@ -18,9 +18,13 @@ from bunzai.errors import BunzaiError
 def to_text(doc: Any, *, pretty: bool | None = None) -> str:
     if pretty is None:
         pretty = sys.stdout.isatty()
-    if pretty:
-        return json.dumps(doc, indent=2, ensure_ascii=False)
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    options = {"indent": 2} if pretty else {"separators": (",", ":")}
+    text = json.dumps(doc, ensure_ascii=False, **options)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (half an emoji) has no UTF-8: write it as \udXXX
+        text = json.dumps(doc, ensure_ascii=True, **options)
+    return text
 
 
 def emit(doc: Any) -> None:

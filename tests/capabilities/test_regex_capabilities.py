@@ -42,6 +42,8 @@ def test_rules_add_warns_about_catastrophic_patterns_and_missing_placements(rege
     result = preview("regex.rules.add", regex_set, {"rules": [{"name": "Bad", "pattern": "(a+)+$"}]})
     assert result.warnings == [
         "rule 'Bad': the pattern nests quantifiers (like (a+)+), which can backtrack catastrophically",
+        "rule 'Bad': the pattern backtracks catastrophically: (a+)+ nests quantifiers, and a crafted 31-character input"
+        " ran out of time (0.1 s)",
         "rule 'Bad' has no placement, so it runs on nothing",
     ]
 

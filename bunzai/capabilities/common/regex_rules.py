@@ -1,9 +1,10 @@
-"""Addressing and checking the rules of a regex set (stored data; nothing here runs a pattern)."""
+"""Addressing and checking the rules of a regex set (stored data; patterns are only probed, bounded, in the regex engine)."""
 
 from __future__ import annotations
 
 from bunzai.capabilities.common.patching import refuse
 from bunzai.capabilities.common.regex_checks import check_flags, pattern_warnings
+from bunzai.regexlab.probe import pattern_probe_warnings
 
 RULE_REF_DESCRIPTION = "The rule: its id, its name (when no id matches and the name is unique), or its 0-based index."
 
@@ -27,10 +28,12 @@ def rule_index(rules: list[dict], ref: str | int) -> int:
 
 
 def rule_warnings(rule: dict) -> list[str]:
-    """Refuse bad flags; warn about the pattern text, placements and depths. Never compiles it."""
+    """Refuse bad flags; warn about the pattern (its text, and a bounded probe in the regex
+    engine: does it compile, does it run out of time), placements and depths."""
     what = f"rule {rule['name'] or rule['id'] or '(unnamed)'!r}"
     check_flags(rule["flags"], what)
     warnings = pattern_warnings(rule["pattern"], what)
+    warnings += pattern_probe_warnings(rule["pattern"], rule["flags"], what, rule["substitute_macros"])
     if not rule["placements"] and not rule["disabled"]:
         warnings.append(f"{what} has no placement, so it runs on nothing")
     if len(set(rule["placements"])) != len(rule["placements"]):

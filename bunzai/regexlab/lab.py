@@ -1,0 +1,128 @@
+"""Running patterns the way a platform does: `try` (matches and the replaced text) and `race`
+(several candidates over one text, side by side).
+
+A find-regex is read as its platform reads it:
+
+- `javascript`: `/pattern/flags` is a literal; anything else is a bare pattern with no flags.
+- `sillytavern`: SillyTavern's reading (`/(\\/?)(.+)\\1([a-z]*)/i`): a bare pattern gets no
+  flags, so it is case-sensitive and replaces the first match only; unknown or repeated flags
+  make it compile the whole string.
+- `risuai`: the text is the pattern (RisuAI stores IN without slashes) with `g` unless
+  flags are given.
+
+`flags`, when given, overrides: the text is then a bare pattern with those flags. The
+replacement follows the platform's convention (see prelude.js): SillyTavern's `{{match}}`,
+`$N`/`$<name>` with trim strings and macros; RisuAI's native `$1`/`$&`/`$<name>`/`$$`;
+plain JavaScript `String.prototype.replace`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.regexlab import engine
+
+PLATFORMS = ("javascript", "sillytavern", "risuai")
+SUBSTITUTE_MODES = ("none", "raw", "escaped")
+
+
+def check_platform(platform: str) -> str:
+    if platform not in PLATFORMS:
+        raise BunzaiError("invalid_input", f"{platform!r} is not a platform the regex lab models",
+                          f"platforms: {', '.join(PLATFORMS)}")
+    return platform
+
+
+def parse_find(find: str, platform: str = "javascript", flags: str | None = None) -> dict[str, Any]:
+    """{pattern, flags, whole} as the platform reads `find`; `whole` when no /.../ was read."""
+    check_platform(platform)
+    if flags is not None:
+        return {"pattern": find, "flags": flags, "whole": True}
+    if platform == "risuai":
+        return {"pattern": find, "flags": "g", "whole": True}
+    return engine.call({"op": "parse", "platform": platform, "find": find})
+
+
+def rule_request(pattern: str, flags: str, *, replacement: str = "", platform: str = "javascript",
+                 trim_strings: list[str] | tuple[str, ...] = (), macros: dict[str, str] | None = None,
+                 substitute: str = "none", no_end_newline: bool = False) -> dict[str, Any]:
+    """The engine's view of one rule (what prelude.js reads)."""
+    if substitute not in SUBSTITUTE_MODES:
+        raise BunzaiError("invalid_input", f"{substitute!r} is not a macro substitution mode",
+                          f"modes: {', '.join(SUBSTITUTE_MODES)}")
+    return {"pattern": pattern, "flags": flags, "replacement": replacement, "convention": check_platform(platform),
+            "trims": list(trim_strings), "macros": {k.lower(): v for k, v in (macros or {}).items()},
+            "substitute": substitute, "noEndNewline": no_end_newline}
+
+
+def try_pattern(find: str, text: str, *, replace: str | None = None, platform: str = "javascript",
+                flags: str | None = None, trim_strings: list[str] | tuple[str, ...] = (),
+                macros: dict[str, str] | None = None, substitute: str = "none") -> dict[str, Any]:
+    """Every match of `find` in `text` (span, groups, named groups) and, with `replace`, the text after.
+
+    Spans are code-point offsets into `text`. A pattern that does not compile is refused
+    (`invalid_regex`); one that runs out of time is refused (`regex_timeout`).
+    """
+    parsed = parse_find(find, platform, flags)
+    request = rule_request(parsed["pattern"], parsed["flags"], replacement=replace or "", platform=platform,
+                           trim_strings=trim_strings, macros=macros, substitute=substitute)
+    found = engine.compiled_or_refuse(engine.call(dict(request, op="match", text=text, max=limits.REGEX_MATCHES_SHOWN)),
+                                      parsed["pattern"], parsed["flags"])
+    result: dict[str, Any] = {
+        "platform": platform, "pattern": found["pattern"], "flags": found["flags"],
+        "group_count": found["groups"]["count"], "group_names": found["groups"]["names"],
+        "count": found["total"], "matches": found["matches"],
+    }
+    if found["total"] > len(found["matches"]):
+        result["matches_shown"] = len(found["matches"])
+    notes = _notes(find, parsed, platform)
+    if replace is not None:
+        result["replacement"] = replace
+        result["result"] = engine.call(dict(request, op="replace", text=text))["result"]
+    if notes:
+        result["notes"] = notes
+    return result
+
+
+def _notes(find: str, parsed: dict[str, Any], platform: str) -> list[str]:
+    notes = []
+    if platform == "sillytavern" and parsed["whole"] and find.startswith("/") and len(find) > 1:
+        notes.append("SillyTavern did not read flags here (unknown or repeated): the whole string is the pattern")
+    if "g" not in parsed["flags"] and "y" not in parsed["flags"]:
+        notes.append("no g flag: only the first match is replaced")
+    return notes
+
+
+def race_patterns(finds: list[str], text: str, *, replace: str | None = None, platform: str = "javascript",
+                  flags: str | None = None) -> dict[str, Any]:
+    """Several candidate patterns over one text: each one's matches, replaced text and time.
+
+    A candidate that does not compile or runs out of time is reported in its row, not
+    refused: the race is for comparing. Times are wall-clock milliseconds of one run.
+    """
+    if not finds:
+        raise BunzaiError("usage", "race needs at least one pattern", "e.g. bunzai regex-lab race 'a+' 'a*' --text aaa")
+    if len(finds) > limits.REGEX_RACE_MAX_CANDIDATES:
+        raise BunzaiError("too_large", f"{len(finds)} candidates, over {limits.REGEX_RACE_MAX_CANDIDATES}",
+                          "race fewer at once")
+    rows = []
+    for find in finds:
+        started = time.perf_counter()
+        try:
+            tried = try_pattern(find, text, replace=replace, platform=platform, flags=flags)
+        except BunzaiError as error:
+            if error.code not in ("invalid_regex", "regex_timeout"):
+                raise
+            rows.append({"find": find, "error": {"code": error.code, "message": error.message}})
+            continue
+        elapsed = (time.perf_counter() - started) * 1000
+        row = {"find": find, "count": tried["count"], "matches": [m["match"] for m in tried["matches"]],
+               "ms": round(elapsed, 3)}
+        if "result" in tried:
+            row["result"] = tried["result"]
+        rows.append(row)
+    same = {row.get("result", None) if replace is not None else tuple(row.get("matches", ())) for row in rows if "error" not in row}
+    return {"platform": platform, "text": text, "candidates": rows, "agree": len(same) <= 1}

@@ -1,0 +1,207 @@
+"""`lint`: a whole regex set checked rule by rule, in the engine, with nothing stored.
+
+Findings, one kind each:
+
+- `does_not_compile`: JavaScript refuses the pattern with its flags.
+- `catastrophic_backtracking` / `out_of_time`: the pattern nests quantifiers and a crafted
+  input ran out of time (confirmed, never guessed from the shape alone), or it ran out of
+  time on an ordinary probe message.
+- `never_matches`: an earlier rule, on the same texts, rewrites every sample this rule
+  matches into text it no longer matches.
+- `flag_does_nothing`: `i` with no letter, `m` with no anchor, `s` with no dot, `g` on a
+  pattern anchored at the start without `m`, `d` in a replacement.
+- `missing_group`: the replacement refers to a group the pattern does not have.
+- `runs_on_nothing`: no placement, or a depth range no message is in.
+
+Rules run in list order; a disabled rule is only checked for compiling.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.regexlab import engine, probe, syntax
+
+
+def platform_of_set(piece: dict) -> str:
+    """The replacement convention a set's rules follow: RisuAI for sets read from RisuAI."""
+    original = piece.get("original") or {}
+    if str(original.get("format") or "").startswith("risu"):
+        return "risuai"
+    return "sillytavern"
+
+
+def lint_set(piece: dict) -> dict[str, Any]:
+    """{set, platform, rules, findings, clean} for a canonical regex piece (JSON form)."""
+    if not isinstance(piece, dict) or piece.get("kind") != "regex":
+        raise BunzaiError("invalid_input", "lint reads a regex set", "name a regex piece or a SillyTavern/RisuAI regex file")
+    rules = [_as_run(rule) for rule in (piece.get("body") or {}).get("rules") or [] if isinstance(rule, dict)]
+    if len(rules) > limits.REGEX_LINT_MAX_RULES:
+        raise BunzaiError("too_large", f"the set has {len(rules)} rules, over {limits.REGEX_LINT_MAX_RULES}",
+                          "split it into smaller sets")
+    platform = platform_of_set(piece)
+    deadline = time.monotonic() + limits.REGEX_LINT_BUDGET_SECONDS
+    findings: list[dict[str, Any]] = []
+    compiled: dict[int, dict] = {}
+    for index, rule in enumerate(rules):
+        row = _Rule(index, rule)
+        problems = probe.rule_problems(row.pattern, row.flags, seconds=limits.REGEX_LINT_PROBE_SECONDS,
+                                       tries=limits.REGEX_PUMP_TRIES, deadline=deadline)
+        for problem in problems:
+            extra = {"input": problem["input"]} if "input" in problem else {}
+            findings.append(row.finding(problem["kind"], f"the pattern {problem['message']}", **extra))
+        if problems or not row.pattern or row.disabled:
+            continue
+        answer = engine.call({"op": "compile", "pattern": row.pattern, "flags": row.flags})
+        compiled[index] = answer["groups"]
+        findings += _placement_findings(row)
+        findings += _flag_findings(row)
+        findings += _group_findings(row, answer["groups"], platform)
+    findings += _shadow_findings(rules, compiled, platform, deadline)
+    findings.sort(key=lambda f: (f["rule"], f["kind"]))
+    return {"set": piece.get("id"), "platform": platform, "rules": len(rules), "findings": findings, "clean": not findings}
+
+
+def _as_run(rule: dict) -> dict:
+    """The rule as it runs: a pattern whose macros are expanded first has a plain word for each."""
+    if rule.get("substitute_macros") in ("raw", "escaped"):
+        return dict(rule, pattern=probe.macros_as_words(str(rule.get("pattern") or "")))
+    return rule
+
+
+class _Rule:
+    def __init__(self, index: int, rule: dict) -> None:
+        self.index = index
+        self.rule = rule
+        self.pattern = str(rule.get("pattern") or "")
+        self.flags = str(rule.get("flags") or "")
+        self.disabled = bool(rule.get("disabled"))
+        self.name = str(rule.get("name") or rule.get("id") or f"#{index}")
+
+    def finding(self, kind: str, message: str, **extra: Any) -> dict[str, Any]:
+        return {"rule": self.index, "name": self.name, "kind": kind, "message": message, **extra}
+
+
+def _placement_findings(row: _Rule) -> list[dict]:
+    rule, found = row.rule, []
+    if not rule.get("placements"):
+        found.append(row.finding("runs_on_nothing", "the rule has no placement, so it runs on no text"))
+    low, high = rule.get("min_depth"), rule.get("max_depth")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        found.append(row.finding("runs_on_nothing", f"min_depth {low} is above max_depth {high}: no message is at such a depth"))
+    return found
+
+
+def _flag_findings(row: _Rule) -> list[dict]:
+    try:
+        tree = syntax.parse(row.pattern)
+    except syntax.PatternSyntaxError:
+        return []
+    used = syntax.uses(tree)
+    reasons = {"i": "the pattern has no letter for it to fold", "m": "the pattern has no ^ or $ for it to move",
+               "s": "the pattern has no . for it to widen"}
+    found = [row.finding("flag_does_nothing", f"flag {flag!r} does nothing: {reasons[flag]}")
+             for flag in "ims" if flag in row.flags and not used[flag]]
+    if "d" in row.flags:
+        found.append(row.finding("flag_does_nothing", "flag 'd' does nothing here: it records match positions, which a replacement never reads"))
+    if "g" in row.flags and "m" not in row.flags and _anchored_at_start(tree):
+        found.append(row.finding("flag_does_nothing", "flag 'g' does nothing: the pattern is anchored at the start of the text (^ without m), so it matches once at most"))
+    return found
+
+
+def _anchored_at_start(tree: syntax.Node) -> bool:
+    return all(branch.children and branch.children[0].kind == "start" for branch in tree.children)
+
+
+_ST_REF = re.compile(r"\$(\d+)|\$<([^>]+)>")
+_JS_REF = re.compile(r"\$(\d{1,2})|\$<([^>]*)>|\$\$")
+
+
+def _group_findings(row: _Rule, groups: dict, platform: str) -> list[dict]:
+    replacement = str(row.rule.get("replacement") or "")
+    count, names = groups["count"], set(groups["names"])
+    missing: list[str] = []
+    pattern = _ST_REF if platform == "sillytavern" else _JS_REF
+    for match in pattern.finditer(replacement):
+        number, name = match.group(1), match.group(2)
+        if number is not None:
+            value = int(number)
+            if platform != "sillytavern" and len(number) == 2 and value > count and int(number[0]) <= count:
+                continue  # JavaScript reads $12 as $1 then "2" when there is no group 12
+            if (platform == "sillytavern" and value > count) or (platform != "sillytavern" and value > count and value > 0):
+                missing.append(match.group(0))
+        elif name is not None and name not in names:
+            missing.append(match.group(0))
+    if not missing:
+        return []
+    has = f"{count} group{'s' if count != 1 else ''}" + (f" (named {', '.join(sorted(names))})" if names else "")
+    effect = ("inserts the match position, the whole text or nothing in its place" if platform == "sillytavern"
+              else "is left as written, or inserts nothing")
+    return [row.finding("missing_group", f"the replacement refers to {', '.join(dict.fromkeys(missing))}, but the pattern has {has}; "
+                                         f"on {platform} that {effect}")]
+
+
+def _runs_together(first: dict, second: dict) -> bool:
+    """Two rules meet the same texts: a shared placement and the same display/prompt scope."""
+    shared = set(first.get("placements") or []) & set(second.get("placements") or [])
+    return bool(shared) and bool(first.get("markdown_only")) == bool(second.get("markdown_only")) \
+        and bool(first.get("prompt_only")) == bool(second.get("prompt_only"))
+
+
+def _request(rule: dict, platform: str) -> dict[str, Any]:
+    return {"pattern": str(rule.get("pattern") or ""), "flags": str(rule.get("flags") or ""),
+            "replacement": str(rule.get("replacement") or ""), "convention": platform,
+            "trims": list(rule.get("trim_strings") or []), "macros": {}, "substitute": "none", "noEndNewline": True}
+
+
+def _shadow_findings(rules: list[dict], compiled: dict[int, dict], platform: str, deadline: float) -> list[dict]:
+    found = []
+    for later in sorted(compiled):
+        if time.monotonic() > deadline:
+            break
+        rule = rules[later]
+        witnesses = _witnesses(rule)
+        if not witnesses:
+            continue
+        for earlier in sorted(i for i in compiled if i < later):
+            if not _runs_together(rules[earlier], rule):
+                continue
+            try:
+                after = engine.call(dict(_request(rules[earlier], platform), op="chain", texts=witnesses, rules=[]),
+                                    seconds=limits.REGEX_LINT_PROBE_SECONDS)["results"]
+                still = engine.call({"op": "test", "pattern": rule["pattern"], "flags": rule["flags"], "texts": after},
+                                    seconds=limits.REGEX_LINT_PROBE_SECONDS)["results"]
+            except BunzaiError as error:
+                if error.code == "regex_timeout":
+                    continue
+                raise
+            if not any(still):
+                row = _Rule(later, rule)
+                found.append(row.finding(
+                    "never_matches",
+                    f"never matches after rule {rules[earlier].get('name') or earlier!r} (#{earlier}): on every sample it "
+                    f"matches (e.g. {witnesses[0]!r}), that rule leaves it nothing to match ({after[0]!r})",
+                    after=earlier))
+                break
+    return found
+
+
+def _witnesses(rule: dict) -> list[str]:
+    """Strings built from the rule's pattern that the engine confirms it matches."""
+    try:
+        built = syntax.samples(syntax.parse(rule["pattern"]), limits.REGEX_WITNESSES_PER_RULE)
+    except syntax.PatternSyntaxError:
+        return []
+    built = [text for text in built if text]
+    if not built:
+        return []
+    try:
+        hits = engine.call({"op": "test", "pattern": rule["pattern"], "flags": rule["flags"], "texts": built},
+                           seconds=limits.REGEX_LINT_PROBE_SECONDS)["results"]
+    except BunzaiError:
+        return []
+    return [text for text, hit in zip(built, hits) if hit]

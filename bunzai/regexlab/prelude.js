@@ -1,0 +1,199 @@
+// bunzai's helpers inside the embedded ECMAScript engine (QuickJS). Written for bunzai:
+// each function takes one JSON string and returns one JSON string, so Python and the
+// engine share nothing but text. The platform rules here follow the behaviour described
+// in docs/commands/regex-lab.md; the regexes themselves are the engine's own RegExp.
+var bunzai = (function () {
+    "use strict";
+
+    // SillyTavern reads a findRegex string as /(\/?)(.+)\1([a-z]*)/i; flags it does not
+    // know (or repeated ones) make it hand the whole string to RegExp with no flags.
+    function stParse(text) {
+        var m = /(\/?)(.+)\1([a-z]*)/i.exec(text);
+        if (m === null) return { pattern: text, flags: "", whole: true };
+        if (m[3] && !/^(?!.*?(.).*?\1)[gmixXsuUAJ]+$/.test(m[3])) return { pattern: text, flags: "", whole: true };
+        return { pattern: m[2], flags: m[3], whole: false };
+    }
+
+    // A plain JavaScript literal: /pattern/flags when the text is written that way, else a bare
+    // pattern with the default flags.
+    function literalParse(text, bareFlags) {
+        var m = /^\/([\s\S]+)\/([a-z]*)$/i.exec(text);
+        if (m === null) return { pattern: text, flags: bareFlags, whole: true };
+        return { pattern: m[1], flags: m[2], whole: false };
+    }
+
+    function parse(a) {
+        if (a.platform === "sillytavern") return stParse(a.find);
+        if (a.platform === "risuai") return { pattern: a.find, flags: "g", whole: true };
+        return literalParse(a.find, "");
+    }
+
+    function compile(pattern, flags) {
+        try {
+            return { re: new RegExp(pattern, flags) };
+        } catch (e) {
+            return { error: String(e && e.message || e) };
+        }
+    }
+
+    // Code points (Python's string index) in text[from, to), counted in UTF-16 units.
+    function cp(text, from, to) {
+        var n = 0;
+        for (var i = from; i < to; i++) {
+            var c = text.charCodeAt(i);
+            if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+                var d = text.charCodeAt(i + 1);
+                if (d >= 0xdc00 && d <= 0xdfff) i++;
+            }
+            n++;
+        }
+        return n;
+    }
+
+    function escapeRegex(value) {
+        return String(value).replace(/[\n\r\t\v\f\0.^$*+?{}[\]\\/|()]/g, function (s) {
+            var named = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\f": "\\f", "\0": "\\0" };
+            return named[s] || "\\" + s;
+        });
+    }
+
+    // {{name}} for each given macro, case-insensitive; unknown macros stay as written.
+    function macros(text, values, escape) {
+        if (!values) return text;
+        return text.replace(/\{\{([^{}]*)\}\}/g, function (whole, name) {
+            var key = name.trim().toLowerCase();
+            if (!Object.prototype.hasOwnProperty.call(values, key)) return whole;
+            return escape ? escapeRegex(values[key]) : String(values[key]);
+        });
+    }
+
+    function effectivePattern(a) {
+        if (a.substitute === "raw") return macros(a.pattern, a.macros, false);
+        if (a.substitute === "escaped") return macros(a.pattern, a.macros, true);
+        return a.pattern;
+    }
+
+    // SillyTavern replaces with a function: {{match}} means $0; each $N or $<name> is the
+    // capture with the trim strings removed (nothing when absent or empty); $&, $$, $` and
+    // $' are not special; macros are expanded in the result.
+    function stReplace(text, re, a) {
+        return text.replace(re, function () {
+            var args = Array.prototype.slice.call(arguments);
+            var groups = typeof args[args.length - 1] === "object" ? args[args.length - 1] : undefined;
+            var template = a.replacement.replace(/{{match}}/gi, "$0");
+            var filled = template.replace(/\$(\d+)|\$<([^>]+)>/g, function (whole, num, name) {
+                var value = num !== undefined ? args[Number(num)] : (groups ? groups[name] : undefined);
+                if (!value) return "";
+                if (typeof value !== "string") return String(value);
+                for (var i = 0; i < a.trims.length; i++) {
+                    value = value.split(macros(a.trims[i], a.macros, false)).join("");
+                }
+                return value;
+            });
+            return macros(filled, a.macros, false);
+        });
+    }
+
+    // RisuAI hands OUT to String.prototype.replace (so $1, $&, $<name>, $$ work), after
+    // its macros; an OUT ending in ">" gets a newline unless the no_end_nl flag is set.
+    function risuReplace(text, re, a) {
+        var out = macros(a.replacement, a.macros, false);
+        if (out.slice(-1) === ">" && !a.noEndNewline) out += "\n";
+        return text.replace(re, out);
+    }
+
+    function replaceWith(text, re, a) {
+        if (a.convention === "sillytavern") return stReplace(text, re, a);
+        if (a.convention === "risuai") return risuReplace(text, re, a);
+        return text.replace(re, a.replacement);
+    }
+
+    function matchList(text, re, max) {
+        var found = [];
+        var total = 0;
+        var many = re.global;
+        var seen = 0, seenCp = 0;  // code points are counted on from the last match, never from 0 again
+        re.lastIndex = 0;
+        while (true) {
+            var m = re.exec(text);
+            if (m === null) break;
+            total++;
+            if (found.length < max) {
+                if (m.index < seen) { seen = 0; seenCp = 0; }
+                seenCp += cp(text, seen, m.index);
+                seen = m.index;
+                var start = seenCp;
+                var named = null;
+                if (m.groups) {
+                    named = {};
+                    Object.keys(m.groups).forEach(function (k) {
+                        named[k] = m.groups[k] === undefined ? null : m.groups[k];
+                    });
+                }
+                found.push({
+                    index: m.index,
+                    start: start,
+                    end: start + cp(m[0], 0, m[0].length),
+                    match: m[0],
+                    groups: m.slice(1).map(function (g) { return g === undefined ? null : g; }),
+                    named: named
+                });
+            }
+            if (!many) break;
+            if (m[0].length === 0) {
+                // step over an empty match as matchAll does (a whole code point with u or v)
+                var c = text.charCodeAt(re.lastIndex);
+                var wide = (re.unicode || re.unicodeSets) && c >= 0xd800 && c <= 0xdbff;
+                re.lastIndex += wide ? 2 : 1;
+                if (re.lastIndex > text.length) break;
+            }
+        }
+        return { matches: found, total: total };
+    }
+
+    function groupInfo(re) {
+        // Any pattern matches the empty string once an empty alternative is added.
+        var m = new RegExp("(?:" + re.source + ")|", re.flags.replace(/[gy]/g, "")).exec("");
+        return { count: m.length - 1, names: m.groups ? Object.keys(m.groups) : [] };
+    }
+
+    // One entry point: {op, ...} in, {ok, ...} or {error} out. Interrupts (time, memory)
+    // are not caught: they reach Python as exceptions.
+    function call(json) {
+        var a = JSON.parse(json);
+        if (a.op === "parse") return JSON.stringify(parse(a));
+        var pattern = effectivePattern(a);
+        var compiled = compile(pattern, a.flags);
+        if (compiled.error) return JSON.stringify({ error: compiled.error, pattern: pattern });
+        var re = compiled.re;
+        var out = { pattern: pattern, flags: re.flags };
+        if (a.op === "compile") {
+            out.groups = groupInfo(re);
+        } else if (a.op === "match") {
+            var listed = matchList(a.text, re, a.max);
+            out.matches = listed.matches;
+            out.total = listed.total;
+            out.groups = groupInfo(re);
+        } else if (a.op === "replace") {
+            out.result = replaceWith(a.text, re, a);
+        } else if (a.op === "test") {
+            out.results = a.texts.map(function (t) { re.lastIndex = 0; return re.test(t); });
+        } else if (a.op === "chain") {
+            // this rule, then each of a.rules in order, over each text: the texts after
+            out.results = a.texts.map(function (t) {
+                re.lastIndex = 0;
+                t = replaceWith(t, re, a);
+                a.rules.forEach(function (r) {
+                    var c = compile(effectivePattern(r), r.flags);
+                    if (!c.error) t = replaceWith(t, c.re, r);
+                });
+                return t;
+            });
+        } else {
+            return JSON.stringify({ error: "unknown operation " + a.op });
+        }
+        return JSON.stringify(out);
+    }
+
+    return { call: call };
+})();
