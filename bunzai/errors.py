@@ -40,6 +40,8 @@ CODES: dict[str, int] = {
     "forbidden_change": REFUSAL,  # a capability changed what it may not: kind, id, escrow, or anything (read)
     "invalid_capability": REFUSAL,  # a capability module that breaks the contract (duplicate id, bad CAPABILITY)
     "out_of_date": REFUSAL,  # a generated file (the capability catalog, its docs) differs from its sources
+    "unsafe_path": REFUSAL,  # a path that leaves its root: `..`, absolute, a symlink (docs pages)
+    "self_review": REFUSAL,  # a reviewer approving a summary they stamped themselves
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

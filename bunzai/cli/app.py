@@ -46,3 +46,6 @@ app.add_typer(folder_cmd.app, name="folder")
 app.add_typer(cap_cmd.app, name="cap")
 macro_cmd.register(app)
 app.add_typer(macro_cmd.app, name="macro")
+from bunzai.cli import docs_cmd  # noqa: E402
+
+app.add_typer(docs_cmd.app, name="docs")
