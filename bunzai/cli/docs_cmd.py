@@ -80,7 +80,7 @@ def query(action: Annotated[str, typer.Option("--action", "-a", help="browse, ou
           section: _Section = None, offset: _Offset = 0, limit: _Limit = None) -> int:
     """One verb for scripts: the same answers as browse, outline, search and read.
 
-    Example: bunzai docs query --action search --query "macro collision"
+    Example: bunzai docs query --action search --query "stale revision"
     """
     from bunzai.docs.query import query as run
 
