@@ -65,7 +65,7 @@ def read(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/expo
          offset: _Offset = 0, limit: _Limit = None) -> int:
     """Page text, 1,000 to 12,000 characters at a time; next_offset continues.
 
-    Example: bunzai docs read commands/export --section where-exports-are-written
+    Example: bunzai docs read macros --section verdicts
     """
     from bunzai.docs.query import read as run
 

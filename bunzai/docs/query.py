@@ -229,8 +229,9 @@ def _build_index(docs: Docs) -> tuple[bm25.Index, list[dict]]:
                 bag[term] += WEIGHT_HEADING
             for term in bm25.terms(summary):
                 bag[term] += WEIGHT_SUMMARY
-            for term, count in topic_bag.items():
-                bag[term] += WEIGHT_TOPIC * count
+            if chunk.slug is None:  # the page's topics describe the page, so they weigh on its intro
+                for term, count in topic_bag.items():
+                    bag[term] += WEIGHT_TOPIC * count
             index.add(bag)
             chunks.append({"page": page_id, "section": chunk.slug, "heading": chunk.headings[-1], "text": body, "summary": summary})
     return index, chunks
