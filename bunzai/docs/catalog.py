@@ -11,13 +11,13 @@ is sorted and has no times, so after a merge it is simply regenerated.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
 
 from bunzai.docs import markdown
-from bunzai.docs.pages import CHECKOUT_ROOT, scan_pages
+from bunzai.docs.pages import CHECKOUT_ROOT, scan_pages, text_hash
+from bunzai.docs.summaries import summary_status
 from bunzai.errors import BunzaiError
 from bunzai.files import read_text_nofollow
 from bunzai.limits import DOCS_PAGE_MAX_BYTES
@@ -29,14 +29,8 @@ CATALOG_FORMAT = 1
 DIFF_MAX_LINES = 200
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def build_catalog(docs: Path = CHECKOUT_ROOT) -> dict:
     """The catalog document for the pages under `docs` (a checkout's docs/ folder)."""
-    from bunzai.docs.summaries import summary_status
-
     pages = []
     for page_id, relative in scan_pages(docs):
         text = read_text_nofollow(docs / relative, DOCS_PAGE_MAX_BYTES)

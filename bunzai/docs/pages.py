@@ -9,6 +9,8 @@ refuses malformed ids, `..`, absolute paths and ids the catalog does not declare
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import re
 from pathlib import Path
 
@@ -50,12 +52,15 @@ def page_file(page_id: object, pages: dict, root: Path) -> Path:
     page_id = check_page_id(page_id)
     entry = pages.get(page_id)
     if entry is None:
-        import difflib
-
         close = difflib.get_close_matches(page_id, list(pages), n=3)
         hint = ("did you mean " + ", ".join(close) + "?") if close else "see `bunzai docs browse` or `bunzai docs search WORDS`"
         raise BunzaiError("not_found", f"no docs page {page_id!r}", hint)
     return contained_path(root, entry["path"])
+
+
+def text_hash(text: str) -> str:
+    """The source hash of a page: SHA-256 of its UTF-8 bytes (what reviews and the catalog bind to)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def read_page(page_id: object, pages: dict, root: Path) -> str:

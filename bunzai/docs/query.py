@@ -8,13 +8,14 @@ has the hash the review was bound to; otherwise the page is navigated by its hea
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from pathlib import Path
 
 from bunzai.docs import bm25, markdown
-from bunzai.docs.catalog import CATALOG_PATH, load_catalog, text_hash
-from bunzai.docs.pages import check_page_id, docs_root, read_page
+from bunzai.docs.catalog import CATALOG_PATH, load_catalog
+from bunzai.docs.pages import check_page_id, docs_root, read_page, text_hash
 from bunzai.errors import BunzaiError
 from bunzai.limits import (DOCS_BROWSE_DEFAULT, DOCS_BROWSE_MAX, DOCS_ID_MAX_CHARS, DOCS_QUERY_MAX_CHARS, DOCS_READ_DEFAULT,
                            DOCS_READ_MAX, DOCS_READ_MIN, DOCS_SEARCH_DEFAULT, DOCS_SEARCH_MAX, DOCS_SNIPPET_CHARS, SEARCH_MAX_TERMS)
@@ -194,8 +195,6 @@ def _section(page: str, parts: list[markdown.Section], slug: str) -> markdown.Se
     for part in parts:
         if part.slug == slug:
             return part
-    import difflib
-
     close = difflib.get_close_matches(slug, [part.slug for part in parts], n=3)
     hint = ("did you mean " + ", ".join(close) + "?") if close else f"see `bunzai docs outline {page}`"
     raise BunzaiError("not_found", f"{page} has no section {slug!r}", hint)

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bunzai.docs import markdown
-from bunzai.docs.pages import CHECKOUT_ROOT, check_page_id, scan_pages
+from bunzai.docs.pages import CHECKOUT_ROOT, check_page_id, scan_pages, text_hash
 from bunzai.errors import BunzaiError
 from bunzai.files import read_text_nofollow
 from bunzai.limits import (DOCS_PAGE_MAX_BYTES, DOCS_REVIEW_NOTES_MAX_CHARS, DOCS_SUMMARY_MAX_CHARS, DOCS_TOPIC_MAX_CHARS,
@@ -61,10 +61,6 @@ def content_hash(content: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _page_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def summary_status(page_id: str, text: str, docs: Path = CHECKOUT_ROOT) -> dict:
     """{"page", "status", ...}: approved (with "content") or what is missing, with the next step."""
     sidecar = _read_json(sidecar_path(page_id, docs))
@@ -74,7 +70,7 @@ def summary_status(page_id: str, text: str, docs: Path = CHECKOUT_ROOT) -> dict:
     if not isinstance(stamp, dict):
         return _status(page_id, "unstamped")
     content = reviewed_content(sidecar)
-    source, summary = _page_hash(text), content_hash(content)
+    source, summary = text_hash(text), content_hash(content)
     if stamp.get("source_sha256") != source or stamp.get("summary_sha256") != summary:
         return _status(page_id, "stamp_stale")
     receipt = _read_json(receipt_path(page_id, docs))
@@ -118,7 +114,7 @@ def stamp(page_id: str, reviewer: str, docs: Path = CHECKOUT_ROOT) -> dict:
         raise BunzaiError("not_found", f"no summary for {page_id}", f"run `bunzai docs summaries scaffold {page_id}` first")
     content = _checked_content(page_id, sidecar, text)
     sidecar = dict(content)
-    sidecar["stamp"] = {"by": reviewer, "source_sha256": _page_hash(text), "summary_sha256": content_hash(content)}
+    sidecar["stamp"] = {"by": reviewer, "source_sha256": text_hash(text), "summary_sha256": content_hash(content)}
     _write_json(path, sidecar)
     return {"page": page_id, "status": "stamped", "by": reviewer, "summary_sha256": sidecar["stamp"]["summary_sha256"],
             "next": f"someone else runs: bunzai docs summaries review {page_id} APPROVE --notes '...' --reviewer THEM"}
@@ -140,7 +136,7 @@ def review(page_id: str, verdict: str, notes: str, reviewer: str, docs: Path = C
         raise BunzaiError("stale", f"the summary of {page_id} is not stamped", f"its author runs `bunzai docs summaries stamp {page_id} --reviewer THEM` first")
     stamped = sidecar["stamp"]
     content = reviewed_content(sidecar)
-    source, summary = _page_hash(text), content_hash(content)
+    source, summary = text_hash(text), content_hash(content)
     if stamped.get("source_sha256") != source or stamped.get("summary_sha256") != summary:
         raise BunzaiError("stale", f"{page_id} or its summary changed after the stamp", f"restamp: `bunzai docs summaries stamp {page_id} --reviewer AUTHOR`")
     if verdict == "approve" and stamped.get("by") == reviewer:
