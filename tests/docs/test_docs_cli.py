@@ -42,3 +42,11 @@ def test_a_read_window_out_of_bounds_is_a_usage_error(bare_bunzai) -> None:
 def test_index_check_and_summaries_check_pass_on_the_committed_files(bare_bunzai) -> None:
     assert bare_bunzai("docs", "index", "--check").json["status"] == "ok"
     assert bare_bunzai("docs", "summaries", "check").json["status"] == "ok"
+
+
+def test_summaries_commands_refuse_self_approval_and_a_second_scaffold(bare_bunzai) -> None:
+    self_review = bare_bunzai("docs", "summaries", "review", "commands/export", "APPROVE", "--notes", "mine", "--reviewer", "docs-author")
+    assert self_review.code == 1 and self_review.json["error"]["code"] == "self_review"
+    again = bare_bunzai("docs", "summaries", "scaffold", "commands/export")
+    assert again.code == 1 and again.json["error"]["code"] == "occupied"
+    assert bare_bunzai("docs", "summaries", "check").json["status"] == "ok"  # nothing was written
