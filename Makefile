@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check capabilities catalogs crossings bench clean
+.PHONY: install test check capabilities catalogs crossings bench clean docs-index
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,8 @@ test:
 check: test
 	$(BIN)/python -m pyflakes bunzai tests bench
 	$(BIN)/bunzai cap check
+	$(BIN)/bunzai docs index --check
+	$(BIN)/bunzai docs summaries check
 
 # Regenerate the capability catalog and docs/capabilities.md from the capability folders.
 capabilities:
@@ -35,6 +37,11 @@ bench:
 	$(BIN)/python bench/parse_cards.py
 	$(BIN)/python bench/translate.py
 	$(BIN)/python bench/regexlab.py
+	$(BIN)/python bench/docs_search.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+
+# Regenerate the docs catalog (bunzai/generated/docs.json) after adding or editing a page or a summary.
+docs-index:
+	$(BIN)/bunzai docs index

@@ -45,6 +45,8 @@ CODES: dict[str, int] = {
     "invalid_regex": REFUSAL,  # a JavaScript pattern (or its flags) that does not compile
     "regex_timeout": REFUSAL,  # a pattern that ran out of time (catastrophic backtracking) or memory
     "regex_no_match": REFUSAL,  # a pattern that matched nothing where a match was required (a drawing's sample)
+    "unsafe_path": REFUSAL,  # a path that leaves its root: `..`, absolute, a symlink (docs pages)
+    "self_review": REFUSAL,  # a reviewer approving a summary they stamped themselves
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,3 +76,49 @@ def read_folder_files(root: Path) -> dict[str, bytes]:
             raise BunzaiError("too_large", f"{root} holds more than {FOLDER_PIECE_MAX_BYTES} bytes")
         files[path.name] = data
     return files
+
+
+def contained_path(root: Path, relative: str) -> Path:
+    """`root/relative`, refused (unsafe_path) unless it stays beneath `root` with no symlink on the way.
+
+    Checked on the names and with lstat only, so nothing is opened: an absolute path, a
+    `..`, `.` or empty part, a backslash or NUL, or any symlink from `root` down is refused.
+    """
+    if not isinstance(relative, str) or not relative or "\x00" in relative or "\\" in relative:
+        raise BunzaiError("unsafe_path", f"{relative!r} is not a relative path", "name a path beneath the folder, with / between parts")
+    if relative.startswith("/") or (len(relative) > 1 and relative[1] == ":"):
+        raise BunzaiError("unsafe_path", f"{relative!r} is absolute", "name a path beneath the folder, not from the root of the disk")
+    parts = relative.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise BunzaiError("unsafe_path", f"{relative!r} steps outside its folder or has an empty part", "`..`, `.` and `//` are refused")
+    path = root
+    for part in parts:
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            raise BunzaiError("not_found", f"no file at {relative}", "check the name") from None
+        if stat.S_ISLNK(mode):
+            raise BunzaiError("unsafe_path", f"{relative!r} goes through a symlink ({part})", "links are never followed; put the file itself there")
+    return path
+
+
+def read_text_nofollow(path: Path, max_bytes: int) -> str:
+    """A regular file's UTF-8 text, opened without following a final symlink, bounded."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise BunzaiError("not_found", f"no file at {path}", "check the name") from None
+    except OSError as error:
+        raise BunzaiError("unsafe_path", f"cannot open {path}: {error.strerror}", "links are never followed") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise BunzaiError("invalid_input", f"{path} is not a regular file")
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise BunzaiError("too_large", f"{path} is over {max_bytes} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BunzaiError("invalid_input", f"{path} is not UTF-8 text (byte {error.start})") from None

@@ -223,3 +223,33 @@ REGEX_WITNESSES_PER_RULE = 6
 # Largest drawing (HTML) `regex-from-drawing` and `html-will-draw` read: a status panel
 # is a few kilobytes; 2 MB holds inline SVG and CSS with room to spare.
 DRAWING_MAX_BYTES = 2 * 1024 * 1024
+# --- docs query ------------------------------------------------------------------------
+# `docs browse` rows: 12 fit on a screen and in an agent's glance; 25 at most keeps one
+# answer small enough that paging with --offset is the way to walk a long collection.
+DOCS_BROWSE_DEFAULT = 12
+DOCS_BROWSE_MAX = 25
+# `docs search` hits: the same reasoning as browse; past 25 hits a better query beats paging.
+DOCS_SEARCH_DEFAULT = 12
+DOCS_SEARCH_MAX = 25
+# `docs read` window in characters. 1,000 is the least worth a call (a few paragraphs);
+# 12,000 (about 3,000 tokens) is the most one answer should put in an agent's context;
+# 4,000 by default is a screenful of prose, like READ_PAGE_DEFAULT.
+DOCS_READ_MIN = 1000
+DOCS_READ_DEFAULT = 4000
+DOCS_READ_MAX = 12_000
+# Largest docs page read. The generated capability reference is the biggest page (about
+# 300 KB); 2 MB leaves it room to grow while refusing a runaway file.
+DOCS_PAGE_MAX_BYTES = 2 * 1024 * 1024
+# Longest page id or section slug accepted: ids are a folder or two and a file stem.
+DOCS_ID_MAX_CHARS = 200
+# Longest search query read; past a few sentences more words only dilute the ranking
+# (only the first SEARCH_MAX_TERMS distinct words are scored anyway).
+DOCS_QUERY_MAX_CHARS = 500
+# Characters of a chunk shown as a search snippet: a line or two, enough to judge a hit.
+DOCS_SNIPPET_CHARS = 200
+# A reviewed summary is one to three lines: 400 characters for a page or a section,
+# at most 12 topics of at most 40 characters, review notes up to 2,000 characters.
+DOCS_SUMMARY_MAX_CHARS = 400
+DOCS_TOPICS_MAX = 12
+DOCS_TOPIC_MAX_CHARS = 40
+DOCS_REVIEW_NOTES_MAX_CHARS = 2000

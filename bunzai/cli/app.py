@@ -50,3 +50,6 @@ from bunzai.cli import regexlab_cmd  # noqa: E402 - appended so branches merge c
 
 regexlab_cmd.register(app)
 app.add_typer(regexlab_cmd.app, name="regex-lab")
+from bunzai.cli import docs_cmd  # noqa: E402
+
+app.add_typer(docs_cmd.app, name="docs")

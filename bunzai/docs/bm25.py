@@ -1,0 +1,74 @@
+"""A small BM25 index over weighted bags of words: no dependencies, built in memory.
+
+Okapi BM25 with the usual k1 = 1.2 and b = 0.75. A document is a bag of terms whose counts
+are already weighted by field (a heading word counts more than a body word); its length is
+the sum of those weights. Terms are lower-case words and numbers with a light plural
+stemmer, so "exports" finds "export"; a short stop list keeps "the" from scoring.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+K1 = 1.2
+B = 0.75
+_WORD = re.compile(r"[a-z0-9]+")
+STOP_WORDS = frozenset(
+    "a an and are as at be by can do does for from has have how i if in into is it its of on or "
+    "so that the their then there these this to was what when where which who why will with you your".split()
+)
+
+
+def stem(word: str) -> str:
+    """A plural or verb -s form brought to its base: exports -> export, entries -> entry."""
+    if len(word) <= 3 or word.isdigit():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of a text, in order (stop words dropped)."""
+    return [stem(word) for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
+
+
+class Index:
+    """Documents added as weighted term counts; `rank` scores a query against all of them."""
+
+    def __init__(self) -> None:
+        self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._lengths: list[float] = []
+
+    def add(self, bag: Counter) -> int:
+        doc = len(self._lengths)
+        for term, weight in bag.items():
+            self._postings.setdefault(term, []).append((doc, float(weight)))
+        self._lengths.append(float(sum(bag.values())))
+        return doc
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    def rank(self, query_terms: list[str]) -> list[tuple[float, int]]:
+        """(score, document) for every document matching a term, best first, ties by document order."""
+        count = len(self._lengths)
+        if not count:
+            return []
+        average = sum(self._lengths) / count or 1.0
+        scores: dict[int, float] = {}
+        for term in dict.fromkeys(query_terms):
+            postings = self._postings.get(term)
+            if not postings:
+                continue
+            idf = math.log(1.0 + (count - len(postings) + 0.5) / (len(postings) + 0.5))
+            for doc, tf in postings:
+                norm = K1 * (1.0 - B + B * self._lengths[doc] / average)
+                scores[doc] = scores.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + norm)
+        return sorted(((score, doc) for doc, score in scores.items()), key=lambda pair: (-pair[0], pair[1]))

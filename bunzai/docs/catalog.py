@@ -1,0 +1,94 @@
+"""The docs catalog: bunzai/generated/docs.json, regenerated from the pages under docs/.
+
+It names every page (id, path, title, collection, size, source hash) and carries, for a page
+whose summary is approved and current, that summary, its topics and its section summaries.
+Queries read the catalog, never a folder listing, so only declared pages are reachable.
+`bunzai docs index` writes it; `bunzai docs index --check` refuses (with a diff) when the
+committed file differs, so a page added or edited without regenerating fails CI. The file
+is sorted and has no times, so after a merge it is simply regenerated.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from bunzai.docs import markdown
+from bunzai.docs.pages import CHECKOUT_ROOT, scan_pages, text_hash
+from bunzai.docs.summaries import summary_status
+from bunzai.errors import BunzaiError
+from bunzai.files import read_text_nofollow
+from bunzai.limits import DOCS_PAGE_MAX_BYTES
+
+CATALOG_PATH = Path(__file__).resolve().parents[1] / "generated" / "docs.json"
+CATALOG_TYPE = "bunzai.docs.catalog"
+CATALOG_FORMAT = 1
+# Lines of the unified diff shown in a drift error; the rest is counted, not printed.
+DIFF_MAX_LINES = 200
+
+
+def build_catalog(docs: Path = CHECKOUT_ROOT) -> dict:
+    """The catalog document for the pages under `docs` (a checkout's docs/ folder)."""
+    pages = []
+    for page_id, relative in scan_pages(docs):
+        text = read_text_nofollow(docs / relative, DOCS_PAGE_MAX_BYTES)
+        parts = markdown.sections(text)
+        entry = {
+            "id": page_id,
+            "path": relative,
+            "title": markdown.page_title(text, page_id),
+            "collection": page_id.rpartition("/")[0],
+            "sha256": text_hash(text),
+            "chars": len(text),
+            "sections": sum(1 for part in parts if part.level == 2),
+        }
+        status = summary_status(page_id, text, docs)
+        entry["summary_status"] = status["status"]
+        if status["status"] == "approved":
+            content = status["content"]
+            entry["summary"] = content["summary"]
+            entry["topics"] = content["topics"]
+            if content["sections"]:
+                entry["section_summaries"] = content["sections"]
+        pages.append(entry)
+    return {"type": CATALOG_TYPE, "format": CATALOG_FORMAT, "pages": pages}
+
+
+def catalog_text(catalog: dict) -> str:
+    return json.dumps(catalog, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def index_catalog(docs: Path = CHECKOUT_ROOT, path: Path = CATALOG_PATH, *, check: bool = False) -> dict:
+    """Regenerate the catalog and write it; with `check` refuse (out_of_date) instead when it differs."""
+    if not docs.is_dir():
+        raise BunzaiError("unsupported", f"no docs folder at {docs}", "the catalog is generated in a source checkout of bunzai")
+    catalog = build_catalog(docs)
+    fresh = catalog_text(catalog)
+    committed = path.read_text(encoding="utf-8") if path.is_file() else ""
+    pages = catalog["pages"]
+    summary = {"status": "ok", "pages": len(pages), "path": str(path),
+               "summaries_approved": sum(1 for page in pages if page["summary_status"] == "approved")}
+    if fresh == committed:
+        return summary
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(fresh, encoding="utf-8")
+        load_catalog.cache_clear()
+        return dict(summary, status="written")
+    diff = list(difflib.unified_diff(committed.splitlines(), fresh.splitlines(),
+                                     f"{path.name} (committed)", f"{path.name} (from docs/)", lineterm=""))
+    shown = diff[:DIFF_MAX_LINES]
+    if len(diff) > DIFF_MAX_LINES:
+        shown.append(f"... {len(diff) - DIFF_MAX_LINES} more diff lines")
+    raise BunzaiError("out_of_date", f"{path.name} differs from the pages under docs/:\n" + "\n".join(shown),
+                      "run `bunzai docs index` (or `make docs-index`) and commit the result", diff=shown)
+
+
+@lru_cache(maxsize=4)
+def load_catalog(path: Path = CATALOG_PATH) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BunzaiError("out_of_date", f"{path} is missing", "run `bunzai docs index`") from None
