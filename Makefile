@@ -36,6 +36,7 @@ bench:
 	$(BIN)/python bench/cold_start.py
 	$(BIN)/python bench/parse_cards.py
 	$(BIN)/python bench/translate.py
+	$(BIN)/python bench/library.py
 	$(BIN)/python bench/regexlab.py
 	$(BIN)/python bench/docs_search.py
 
