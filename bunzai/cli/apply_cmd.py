@@ -33,7 +33,7 @@ def apply(
     studio = studio_of(ctx)
     docs = [saved] if saved is not None else stream
     outputs = apply_stream(studio, docs, None if yes else _asker())
-    progress = Progress("applied", after=2)
+    progress = Progress("applying", "applied", after=2)
     held, streaming, refused = None, False, False
     for out in outputs:
         refused = refused or out.get("status") not in ("applied", "discarded")

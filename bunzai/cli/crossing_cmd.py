@@ -41,7 +41,7 @@ def import_(
     conflicts = _conflict_policy(ctx, on_conflict)
     failed = 0
     skipped: list[tuple[str, str]] = []
-    progress = Progress("importing", after=limits.PROGRESS_MIN_FILES)
+    progress = Progress("importing", "imported", after=limits.PROGRESS_MIN_FILES)
     for path in paths:
         for file, result in conflicts.apply(drafts_from_path(path, piece_id=id, format_id=format)):
             progress.step(file.name)

@@ -11,8 +11,9 @@ import time
 
 
 class Progress:
-    def __init__(self, verb: str, *, after: int = 0, every: float = 0.1) -> None:
-        self.verb = verb
+    def __init__(self, verb: str, finished: str, *, after: int = 0, every: float = 0.1) -> None:
+        self.verb = verb  # "importing", shown while it runs
+        self.finished = finished  # "imported", shown at the end
         self.count = 0
         self.after = after  # show nothing for runs shorter than this many items
         self.every = every  # seconds between redraws
@@ -35,5 +36,5 @@ class Progress:
     def done(self) -> None:
         if self.show and self.count >= self.after and self.drawn:
             elapsed = time.monotonic() - self.started
-            sys.stderr.write(f"\r{self.verb} {self.count} in {elapsed:.1f} s{' ' * 60}\n")
+            sys.stderr.write(f"\r{self.finished} {self.count} in {elapsed:.1f} s{' ' * 60}\n")
             sys.stderr.flush()

@@ -114,3 +114,28 @@ def test_a_single_draft_still_answers_with_one_document(bunzai) -> None:
     draft = bunzai("create", "character", "--input", '{"name": "Ada"}', check=True).stdout
     done = bunzai("apply", "--yes", input=draft)
     assert done.code == 0 and done.json["status"] == "applied"
+
+
+def test_progress_goes_to_a_terminal_on_stderr_and_never_touches_stdout(bunzai, tmp_path: Path) -> None:
+    import os
+    import pty
+
+    write_cards(tmp_path / "cards", [f"Keeper {n}" for n in range(8)])
+    quiet = bunzai("import", str(tmp_path / "cards"), check=True)
+    master, slave = pty.openpty()
+    proc = subprocess.run(bunzai_executable() + ["import", str(tmp_path / "cards")], stdout=subprocess.PIPE,
+                          stderr=slave, env=bunzai.env(), cwd=bunzai.cwd, timeout=60)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    assert proc.returncode == 0
+    assert b"importing 5" in shown and b"imported 8 in" in shown
+    assert proc.stdout.decode() == quiet.stdout and quiet.stderr == ""
