@@ -7,6 +7,8 @@ hint; it is rendered in one place (`bunzai.cli.output`). Exit codes: 1 refusal, 
 
 from __future__ import annotations
 
+import errno
+
 REFUSAL = 1
 USAGE = 2
 INTERNAL = 3
@@ -47,6 +49,9 @@ CODES: dict[str, int] = {
     "regex_no_match": REFUSAL,  # a pattern that matched nothing where a match was required (a drawing's sample)
     "unsafe_path": REFUSAL,  # a path that leaves its root: `..`, absolute, a symlink (docs pages)
     "self_review": REFUSAL,  # a reviewer approving a summary they stamped themselves
+    "studio_read_only": REFUSAL,  # the file system refuses writes (mounted read-only)
+    "disk_full": REFUSAL,  # no space left on the device, or the disk quota is used up
+    "permission_denied": REFUSAL,  # the operating system does not let bunzai read or write a file
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }
@@ -73,3 +78,22 @@ class BunzaiError(Exception):
         if self.details:
             error["details"] = self.details
         return {"error": error}
+
+
+_OS_ERRORS = {
+    errno.EROFS: ("studio_read_only", "the file system is read-only", "remount it writable, or work on a copy"),
+    errno.ENOSPC: ("disk_full", "no space is left on the device", "free some space and run the command again"),
+    errno.EDQUOT: ("disk_full", "the disk quota is used up", "free some space and run the command again"),
+    errno.EACCES: ("permission_denied", "permission denied", "check who owns the file or folder"),
+    errno.EPERM: ("permission_denied", "operation not permitted", "check who owns the file or folder"),
+}
+
+
+def from_os_error(error: OSError) -> BunzaiError | None:
+    """The coded refusal for an environment fault (read-only, full, forbidden), else None."""
+    known = _OS_ERRORS.get(error.errno)
+    if known is None:
+        return None
+    code, what, hint = known
+    where = f": {error.filename}" if error.filename else ""
+    return BunzaiError(code, f"{what}{where}; nothing was half-written", hint)

@@ -11,18 +11,41 @@ from bunzai.errors import BunzaiError
 from bunzai.limits import FOLDER_PIECE_MAX_BYTES, FOLDER_PIECE_MAX_FILES, FOLDER_WALK_MAX_DEPTH, IMPORT_FILE_MAX_BYTES, WALK_MAX_ENTRIES
 
 
-def read_file_bytes(path: Path) -> bytes:
-    """A file's bytes, refusing folders, missing files and files over the import limit."""
+def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
+    """A regular file's bytes, up to `limit`. Folders, missing files, FIFOs, devices and
+    sockets are refused before anything is read (a FIFO is opened without waiting for a
+    writer, so naming one never hangs), and the size is checked on the open file."""
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except FileNotFoundError:
         raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
-    if path.is_dir():
-        raise BunzaiError("invalid_input", f"{path} is a folder")
-    if size > IMPORT_FILE_MAX_BYTES:
-        raise BunzaiError("too_large", f"{path} has {size} bytes, over the {IMPORT_FILE_MAX_BYTES}-byte import limit")
-    with path.open("rb") as handle:
-        return handle.read(IMPORT_FILE_MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise BunzaiError("invalid_input", f"{path} is a folder") from None
+    except OSError as error:
+        raise BunzaiError("invalid_input", f"cannot read {path}: {error.strerror}", "check the path") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BunzaiError("invalid_input", f"{path} is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            raise BunzaiError("invalid_input", f"{path} is not a regular file (a FIFO, device or socket)",
+                              "bunzai reads only regular files", special=True)
+        if info.st_size > limit:
+            raise BunzaiError("too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit")
+        os.set_blocking(fd, True)
+        chunks, remaining = [], limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise BunzaiError("too_large", f"{path} grew past the {limit}-byte import limit while it was read")
+    return data
 
 
 def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterator[Path]:
@@ -51,16 +74,19 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterato
 
 
 def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
-    """(regular files, subfolders) directly in `folder`, sorted, without symlinks or hidden
-    entries. No cap on the count: a walk takes the files one at a time."""
+    """(files, subfolders) directly in `folder`, sorted, without symlinks or hidden entries.
+    Files include FIFOs, devices and sockets, which `read_file_bytes` refuses by name, so a
+    walk can say it passed them over. No cap on the count: a walk takes them one at a time."""
     try:
         with os.scandir(folder) as listing:
             entries = [entry for entry in listing if not entry.name.startswith(".") and not entry.is_symlink()]
     except OSError as error:
         raise BunzaiError("invalid_input", f"cannot list {folder}: {error.strerror}") from None
     entries.sort(key=lambda e: e.name)
-    return ([Path(e.path) for e in entries if e.is_file(follow_symlinks=False)],
-            [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)])
+    files, folders = [], []
+    for entry in entries:
+        (folders if entry.is_dir(follow_symlinks=False) else files).append(Path(entry.path))
+    return files, folders
 
 
 def read_folder_files(root: Path) -> dict[str, bytes]:

@@ -28,7 +28,7 @@ from bunzai.changes.documents import IDLE
 from bunzai.changes.draft import parse_draft
 from bunzai.changes.media import SourceReader
 from bunzai.changes.receipts import receipt
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.model import dump_piece
 from bunzai.store.assets import StagedAsset, land_asset, stage_asset
 from bunzai.store.batch import Batch
@@ -192,7 +192,8 @@ class _Window:
             piece = validate_piece(draft["proposed"])
             media = [self._stage_medium(sha256, item) for sha256, item in draft.get("attachments", {}).items()]
             staged = stage_piece(self.studio, dump_piece(piece), self.batch)
-        except BunzaiError as error:
+        except (BunzaiError, OSError) as error:
+            error = _coded(error)
             return receipt("failed", op=draft["mode"], target=draft["target"], reason=error.code, message=error.message)
         self.bytes += len(staged.raw)
         refs = [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
@@ -282,7 +283,8 @@ def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
             result = land_create(studio, item.piece, batch)
         else:
             result = land_update(studio, item.piece, draft["baseline"], batch)
-    except BunzaiError as error:
+    except (BunzaiError, OSError) as error:
+        error = _coded(error)
         if error.code == "occupied":
             return receipt("stale", op=mode, target=target, reason="occupied", revision=_current_revision(studio, target),
                            message=f"{target['kind']}/{target['id']} already exists; nothing was written")
@@ -293,6 +295,16 @@ def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
         return receipt("failed", op=mode, target=target, reason=error.code, message=error.message)
     return receipt("applied", op=mode, target=target, revision=result.revision, seq=result.seq,
                    path=result.path.relative_to(studio.root).as_posix())
+
+
+def _coded(error: BunzaiError | OSError) -> BunzaiError:
+    """A BunzaiError as it is; an environment fault (read-only, full disk) as its coded refusal."""
+    if isinstance(error, BunzaiError):
+        return error
+    coded = from_os_error(error)
+    if coded is None:
+        raise error
+    return coded
 
 
 def _undo(studio, done: list[tuple[dict, dict, dict | None]]) -> None:

@@ -99,7 +99,7 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
 
 def _unclaimed(error: BunzaiError, file: Path) -> bool:
     """Whether a walk may pass over the file: nothing claims it, and it does not look damaged."""
-    if error.code == "unrecognized_file":
+    if error.code == "unrecognized_file" or error.details.get("special"):
         return True
     if error.code == "invalid_json":  # text no format reads: notes, licences, scripts
         from bunzai.adapters.registry import all_adapters

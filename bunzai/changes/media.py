@@ -20,13 +20,13 @@ import base64
 import binascii
 import hashlib
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
 from bunzai import limits
 from bunzai.adapters.common.zipsafe import open_archive
 from bunzai.errors import BunzaiError
+from bunzai.files import read_file_bytes
 
 
 def attachment_of(blob, source: Path | None) -> dict:
@@ -123,30 +123,12 @@ class SourceReader:
 
 def _read_source(path: str) -> bytes:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-    except FileNotFoundError:
-        raise BunzaiError("source_missing", f"{path}, named by the draft, is gone",
-                          "import the file again, or restore it; nothing was written for this draft") from None
-    except OSError as error:
-        raise BunzaiError("source_missing", f"{path}, named by the draft, cannot be read: {error.strerror}",
-                          "import the file again; nothing was written for this draft") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise BunzaiError("source_changed", f"{path}, named by the draft, is no longer a regular file",
-                              "import the file again; nothing was written for this draft")
-        if info.st_size > limits.IMPORT_FILE_MAX_BYTES:
-            raise _changed(path, "", f"it grew to {info.st_size} bytes")
-        chunks, remaining = [], limits.IMPORT_FILE_MAX_BYTES + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        return read_file_bytes(Path(path))
+    except BunzaiError as error:
+        if error.code == "not_found":
+            raise BunzaiError("source_missing", f"{path}, named by the draft, is gone",
+                              "import the file again, or restore it; nothing was written for this draft") from None
+        raise _changed(path, "", error.message) from None
 
 
 def _changed(path: str, sha256: str, why: str) -> BunzaiError:

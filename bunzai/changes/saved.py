@@ -35,7 +35,7 @@ def save_draft(studio, draft: dict, name: str | None = None) -> dict:
     parse_draft(draft)
     name = name or default_name(draft)
     path = saved_path(studio, name)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    studio.writable_dir(path.parent)
     write_new(path, canonical_bytes(draft))
     return {"name": name, "path": path.relative_to(studio.root).as_posix()}
 

@@ -35,23 +35,37 @@ def run(args: list[str]) -> int:
         return result if isinstance(result, int) else 0
     except BunzaiError as error:
         return render_error(error)
+    except OSError as error:
+        from bunzai.errors import from_os_error
+
+        coded = from_os_error(error)
+        if coded is None:
+            return _internal(error)
+        return render_error(coded)
     except KeyboardInterrupt:
         return render_error(BunzaiError("usage", "interrupted", "nothing was written after the interruption"))
     except Exception as error:  # noqa: BLE001 - the one place every failure is rendered
         usage = _usage_error(error)
         if usage is not None:
             return render_error(usage)
-        if os.environ.get("BUNZAI_DEBUG"):
-            import traceback
+        return _internal(error)
 
-            traceback.print_exc()
-        return render_error(
-            BunzaiError(
-                "internal",
-                f"internal error: {type(error).__name__}: {error}",
-                "this is a bug in bunzai; run again with BUNZAI_DEBUG=1 for the traceback and report it",
-            )
+
+def _internal(error: Exception) -> int:
+    from bunzai.cli.output import render_error
+    from bunzai.errors import BunzaiError
+
+    if os.environ.get("BUNZAI_DEBUG"):
+        import traceback
+
+        traceback.print_exc()
+    return render_error(
+        BunzaiError(
+            "internal",
+            f"internal error: {type(error).__name__}: {error}",
+            "this is a bug in bunzai; run again with BUNZAI_DEBUG=1 for the traceback and report it",
         )
+    )
 
 
 def _usage_error(error: Exception):

@@ -82,7 +82,7 @@ def stage_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256
     existing = _read_bounded(path, path.name)
     if existing is not None and hashlib.sha256(existing).hexdigest() == sha256:
         return StagedAsset(ref, path, None)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    studio.writable_dir(path.parent)
     return StagedAsset(ref, path, write_temp(path, data, batch))
 
 

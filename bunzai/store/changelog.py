@@ -96,7 +96,7 @@ class _Log:
 
     def __init__(self, path: os.PathLike[str]) -> None:
         self.path = path
-        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
         self.end: tuple[int, int, int] | None = None  # (inode, size after our record, its seq)
         self.dirty = False
 
@@ -153,7 +153,7 @@ def _log_of(studio: Studio) -> _Log:
     if log is None or not log.still_current():
         if log is not None:
             os.close(log.fd)
-        studio.state_dir.mkdir(parents=True, exist_ok=True)
+        studio.writable_dir(studio.state_dir)
         log = _logs[key] = _Log(studio.changes_log)
     return log
 

@@ -28,7 +28,7 @@ def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, 
     check_id(piece_id)
     if "/" in file_name or "\\" in file_name or "\x00" in file_name or file_name in ("", ".", "..") or not file_name.startswith(piece_id):
         raise BunzaiError("invalid_input", f"export file name {file_name!r} is not <id><extension>")
-    studio.export_dir.mkdir(parents=True, exist_ok=True)
+    studio.writable_dir(studio.export_dir)
     folder = studio.export_dir / f"{export_stamp(now)} Kit {piece_id}"
     try:
         folder.mkdir()

@@ -75,6 +75,7 @@ def entry_path(studio: Studio, kind: str, piece_id: str, stamp: str) -> Path:
 def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str | None = None) -> dict:
     """Move a piece to the graveyard; returns {entry, kind, id, revision, seq}."""
     path = studio.piece_path(kind, piece_id)
+    studio.writable_dir(path.parent)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
         raw, current = existing_bytes(path, kind, piece_id, expected_revision)
         grave = _write_entry(studio, kind, piece_id, raw)
@@ -90,8 +91,7 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
 
 def _write_entry(studio: Studio, kind: str, piece_id: str, raw: bytes) -> Path:
     """A new graveyard file holding `raw`, create-only under a fresh stamp."""
-    folder = studio.graveyard_dir / kind
-    folder.mkdir(parents=True, exist_ok=True)
+    studio.writable_dir(studio.graveyard_dir / kind)
     moment = datetime.now(timezone.utc)
     for _ in range(limits.GRAVEYARD_NAME_ATTEMPTS):
         grave = entry_path(studio, kind, piece_id, _stamp_of(moment))
@@ -157,7 +157,7 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
             raise BunzaiError("not_found", f"no graveyard entry {entry}", hint="see `bunzai graveyard`")
         if os.path.lexists(path):
             raise _taken(ref, entry)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        studio.writable_dir(path.parent)
         revision = revision_of(raw)
         seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="restore")
         try:

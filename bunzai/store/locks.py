@@ -65,7 +65,6 @@ def flock_waiting(fd: int, what: str) -> None:
 
 def _locked_fd(path: Path, key: str) -> int:
     """An fd holding the flock of the file that is at `path` now (see the module docstring)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
         try:
@@ -86,6 +85,7 @@ def _locked_fd(path: Path, key: str) -> int:
 def path_lock(studio: Studio, key: str) -> Iterator[None]:
     """Hold the exclusive lock named `key` for the duration of the block."""
     path = lock_path(studio, key)
+    studio.writable_dir(path.parent)
     fd = _locked_fd(path, key)
     try:
         yield

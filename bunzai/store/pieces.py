@@ -278,7 +278,7 @@ def stage_piece(studio: Studio, data: dict, batch: Batch | None = None) -> Stage
     kind, piece_id = _target_of(data)
     path = studio.piece_path(kind, piece_id)
     raw = _piece_bytes(data, kind, piece_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    studio.writable_dir(path.parent)
     return Staged(kind, piece_id, path, raw, revision_of(raw), write_temp(path, raw, batch))
 
 
@@ -366,6 +366,7 @@ def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: st
     Works on the bytes alone, so a damaged file can be deleted too.
     """
     path = studio.piece_path(kind, piece_id)
+    studio.writable_dir(path.parent)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
         _, current = existing_bytes(path, kind, piece_id, expected_revision)
         seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +136,33 @@ class Studio:
     def drafts_dir(self) -> Path:
         return self.state_dir / "drafts"
 
+    def writable_dir(self, folder: Path) -> Path:
+        """`folder`, a folder inside the studio, made where missing; refused (unsafe_path) when
+        any part of it below the studio's root is a symlink or not a folder, so no write can
+        land outside the studio through a linked `Export/`, `character/` or `.bunzai/`."""
+        folder = Path(folder)
+        try:
+            parts = folder.relative_to(self.root).parts
+        except ValueError:
+            raise BunzaiError("unsafe_path", f"{folder} is outside the studio {self.root}",
+                              "bunzai writes only inside its studio") from None
+        path = self.root
+        for part in parts:
+            path = path / part
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                try:
+                    os.mkdir(path)
+                except FileExistsError:
+                    pass
+                mode = os.lstat(path).st_mode
+            if not stat.S_ISDIR(mode):
+                what = "a symbolic link" if stat.S_ISLNK(mode) else "not a folder"
+                raise BunzaiError("unsafe_path", f"{path.relative_to(self.root)} in the studio is {what}; "
+                                  "bunzai will not write through it", f"make {path} a plain folder of the studio")
+        return folder
+
 
 def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
     """Create a studio at `path` (or complete one); returns it and whether it was created.
@@ -168,7 +196,7 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
         studio.locks_dir,
         studio.drafts_dir,
     ):
-        folder.mkdir(parents=True, exist_ok=True)
+        studio.writable_dir(folder)
     return studio, created
 
 

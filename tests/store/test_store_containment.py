@@ -1,0 +1,60 @@
+"""No write leaves the studio: a folder of the studio replaced by a symlink is refused (issue 17)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bunzai.errors import BunzaiError
+from bunzai.store.assets import put_asset
+from bunzai.store.exports import write_export
+from bunzai.store.graveyard import bury_piece
+from bunzai.store.pieces import create_piece, delete_piece
+from bunzai.store.studio import Studio
+
+
+def piece(piece_id: str = "ada") -> dict:
+    return {"kind": "character", "id": piece_id, "name": "Ada"}
+
+
+def link_out(studio: Studio, folder: Path, outside: Path) -> None:
+    """Replace `folder` of the studio by a symlink to an empty folder outside it."""
+    outside.mkdir()
+    if folder.exists():
+        shutil.rmtree(folder)
+    os.symlink(outside, folder)
+
+
+WRITES = {
+    "Export": lambda s: write_export(s, "ada", "ada.json", b"{}"),
+    "character": lambda s: create_piece(s, piece("bob")),
+    "assets": lambda s: put_asset(s, b"image", "png"),
+    "Graveyard": lambda s: bury_piece(s, "character", "ada"),
+    ".bunzai": lambda s: create_piece(s, piece("bob")),
+}
+
+
+@pytest.mark.parametrize("folder", sorted(WRITES))
+def test_a_symlinked_studio_folder_is_refused_and_nothing_lands_outside(studio: Studio, tmp_path: Path, folder: str) -> None:
+    create_piece(studio, piece())
+    outside = tmp_path / "outside"
+    link_out(studio, studio.root / folder, outside)
+    with pytest.raises(BunzaiError) as caught:
+        WRITES[folder](studio)
+    assert caught.value.code == "unsafe_path"
+    assert list(outside.iterdir()) == []
+
+
+def test_a_delete_through_a_symlinked_kind_folder_is_refused(studio: Studio, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "ada.json").write_text('{"kind": "character", "id": "ada", "name": "Ada"}')
+    shutil.rmtree(studio.root / "character")
+    os.symlink(outside, studio.root / "character")
+    with pytest.raises(BunzaiError) as caught:
+        delete_piece(studio, "character", "ada")
+    assert caught.value.code == "unsafe_path"
+    assert (outside / "ada.json").exists()
