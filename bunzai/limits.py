@@ -84,6 +84,9 @@ REVIEW_MAX_ROWS = 12
 REVIEW_VALUE_CHARS = 100
 
 # --- change lists ----------------------------------------------------------------------
+# Longest value a create draft's change row repeats (the piece itself is in `proposed`):
+# enough to review any field at a glance; a 5 MB preset is not copied into its changes.
+DRAFT_CHANGE_VALUE_CHARS = 2000
 # A draft lists at most this many changes; past it the list ends with a summary row.
 # A whole new lorebook is one change (its creation), so this only bounds pathological diffs.
 DRAFT_MAX_CHANGES = 2000

@@ -2,7 +2,7 @@
 
     {"type": "bunzai.draft", "format": 1, "target": {"kind", "id"}, "mode": "create"|"update",
      "baseline": <revision or null>, "operations": [{"op", "input", "warnings"}],
-     "changes": [{"op", "path", "before", "after"}], "warnings": [...], "impact": [...],
+     "changes": [{"op", "path", "before", "after"[, "cut"]}], "warnings": [...], "impact": [...],
      "proposed": <the complete canonical piece>,
      "attachments": {<sha256>: {"ext", "mime", "base64"} or {"ext", "mime", "size", "from"}},
                                                              # media to store with it (changes/media.py)
@@ -13,8 +13,10 @@ A draft never touches the studio; `bunzai apply` is the only door through which 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from bunzai import limits
 from bunzai.changes.diff import diff_json
 from bunzai.changes.media import attachment_problem
 from bunzai.errors import BunzaiError
@@ -62,12 +64,33 @@ def new_draft(
 
 
 def _creation_changes(proposed: dict) -> list[dict]:
-    """One row for the new piece, then one per field that differs from the kind's defaults."""
+    """One row for the new piece, then one per field that differs from the kind's defaults.
+
+    A create's rows are for the review: the piece itself is in `proposed`, so a long value is
+    cut (`cut` gives its full length) and the escrowed native document is named, not
+    repeated. A 5 MB preset makes a draft of twice its text, not four times.
+    """
     from bunzai.model import dump_piece, piece_class
 
     blank = dump_piece(piece_class(proposed["kind"])(id=proposed["id"], name=proposed["name"]))
     head = {"op": "add", "path": "", "after": {k: proposed[k] for k in ("kind", "id", "name")}}
-    return [head] + [dict(row, op="add") for row in diff_json(blank, proposed)]
+    return [head] + [_shortened(dict(row, op="add")) for row in diff_json(blank, proposed)]
+
+
+def _shortened(row: dict) -> dict:
+    value = row.get("after")
+    limit = limits.DRAFT_CHANGE_VALUE_CHARS
+    if row["path"] == "/original" or row["path"].startswith("/original/"):
+        text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+        row["after"] = "(the native document the piece was read from, kept in escrow)"
+        row["cut"] = len(text)
+    elif isinstance(value, str) and len(value) > limit:
+        row["after"], row["cut"] = value[:limit] + "…", len(value)
+    elif isinstance(value, (dict, list)):
+        text = json.dumps(value, ensure_ascii=False)
+        if len(text) > limit:
+            row["after"], row["cut"] = text[:limit] + "…", len(text)
+    return row
 
 
 def parse_draft(doc: Any) -> dict:

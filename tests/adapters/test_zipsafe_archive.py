@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 import warnings
 import zipfile
 
@@ -205,3 +206,27 @@ def test_an_unknown_compression_method_is_unsupported():
         at = data.find(magic)
         data[at + method_at] = 99  # AES / unknown
     assert refused(bytes(data)).code == "unsupported"
+
+
+def _many_members(count: int) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for index in range(count):
+            archive.writestr(f"m{index}", b"")
+    return buffer.getvalue()
+
+
+def test_a_zip64_directory_of_seventy_thousand_members_is_refused_from_its_count() -> None:
+    data = _many_members(70_000)  # past 65,535 entries zipfile writes zip64 records
+    with pytest.raises(BunzaiError) as caught:
+        open_archive(data)
+    assert caught.value.code == "unsafe_archive" and "70000" in caught.value.message
+
+
+def test_a_directory_that_understates_its_count_is_counted_by_its_headers() -> None:
+    data = bytearray(_many_members(5_000))
+    at = data.rfind(b"PK\x05\x06")
+    struct.pack_into("<HH", data, at + 8, 10, 10)  # the end record claims ten members
+    with pytest.raises(BunzaiError) as caught:
+        open_archive(bytes(data))
+    assert caught.value.code == "unsafe_archive" and "more than" in caught.value.message

@@ -123,18 +123,42 @@ def open_archive(data: bytes) -> SafeArchive:
     return SafeArchive(zf, infos)
 
 
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_RECORD = b"PK\x06\x06"
+_ZIP64_RECORD_SEARCH = 1 << 16  # the record may carry an extensible data sector before the locator
+_CENTRAL_MAGIC = b"PK\x01\x02"
+
+
 def _check_end_record(data: bytes) -> None:
-    """Refuse early what is not a ZIP, and a directory that lists too many members."""
+    """Refuse early what is not a ZIP, and a directory that lists too many members: the
+    central directory's entries are counted from their headers (zip64 included) before
+    `zipfile` parses any of them, so 100,000 members cost a count, not 100,000 objects."""
     at = data.rfind(_EOCD_MAGIC, max(0, len(data) - _EOCD_SEARCH))
     if at < 0:
         if ZIP_LOCAL_MAGIC in data:
             raise _corrupt("the archive has no end-of-directory record: it is truncated")
         raise BunzaiError("unrecognized_file", "the file is not a ZIP archive (no ZIP directory found)",
                           "give a .zip, .charx or a JPEG with a CHARX appended")
-    if len(data) - at >= 22:
-        entries = struct.unpack("<H", data[at + 10:at + 12])[0]  # total entries (0xFFFF: see zip64)
-        if entries != 0xFFFF and entries > limits.ARCHIVE_MAX_MEMBERS:
-            raise _unsafe(f"the archive lists {entries} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
+    if len(data) - at < 22:
+        return  # a cut record: zipfile refuses it with its own message
+    declared, size = struct.unpack_from("<H", data, at + 10)[0], struct.unpack_from("<I", data, at + 12)[0]
+    end = at
+    locator = at - 20
+    if locator >= 0 and data[locator:locator + 4] == _ZIP64_LOCATOR:
+        record = data.rfind(_ZIP64_RECORD, max(0, locator - _ZIP64_RECORD_SEARCH), locator)
+        if record >= 0 and locator - record >= 56:
+            declared, size = struct.unpack_from("<QQ", data, record + 32)
+            end = record
+    if declared > limits.ARCHIVE_MAX_MEMBERS:
+        raise _unsafe(f"the archive lists {declared} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
+    counted, pos = 0, max(0, end - size)
+    while pos + 46 <= end and data[pos:pos + 4] == _CENTRAL_MAGIC:
+        counted += 1
+        if counted > limits.ARCHIVE_MAX_MEMBERS:
+            raise _unsafe(f"the archive holds more than {limits.ARCHIVE_MAX_MEMBERS} members; bunzai opens at most "
+                          f"{limits.ARCHIVE_MAX_MEMBERS}")
+        names, extra, comment = struct.unpack_from("<HHH", data, pos + 28)
+        pos += 46 + names + extra + comment
 
 
 def _check_declared_size(info: zipfile.ZipInfo) -> None:

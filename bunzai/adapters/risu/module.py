@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from bunzai import limits
 from bunzai.adapters.common.naming import linked_id, piece_id_for
-from bunzai.adapters.contract import Adapter, Blob, Decoded
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import read_entries
@@ -96,7 +96,7 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     from bunzai.model.regex import RegexSet
 
     what = file_name or "the module"
-    raw = Blob(data, "risum", "application/octet-stream")
+    raw = Blob(data, "risum", "application/octet-stream", Origin(spans=((0, len(data)),)))
     files = {MODULE_MEMBER: raw.ref().model_dump(mode="json")}
     table, why = rpack.current_table()
     stem = file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if file_name else ""

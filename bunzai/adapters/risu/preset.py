@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from bunzai import limits
 from bunzai.adapters.common.drift import as_float, as_int, as_str
 from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.contract import Adapter, Blob, Decoded
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_read import unpack
@@ -153,7 +153,7 @@ class RisuPreset(Adapter):
         from bunzai.model.preset import Preset
 
         what = name or "the preset"
-        raw = Blob(data, "risup", "application/octet-stream")
+        raw = Blob(data, "risup", "application/octet-stream", Origin(spans=((0, len(data)),)))
         files = {"preset": raw.ref().model_dump(mode="json")}
         stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else ""
         packed = not data.startswith(_GZIP) and not name.lower().endswith(".risupreset")
