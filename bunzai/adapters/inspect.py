@@ -106,6 +106,17 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
 
 def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Adapter, Decoded]:
     """Read a file's bytes into pieces, by the named format or by sniffing."""
+    from bunzai.store.canon import counting_replacements
+
+    with counting_replacements() as replaced:
+        adapter, decoded = _read(data, name, format_id)
+    if replaced[0]:
+        decoded.warnings.append(f"{name or 'the file'}: {replaced[0]} lone UTF-16 surrogate(s) (half an emoji, "
+                                "as some JavaScript writes) were replaced by U+FFFD")
+    return adapter, decoded
+
+
+def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decoded]:
     if format_id is not None:
         from bunzai.adapters.registry import get_adapter
 

@@ -20,15 +20,11 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.store.canon import check_json_bounds
+from bunzai.store.canon import check_json_bounds, finite_float, refuse_constant
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _READ_BYTES = 1 << 16
-_DECODER = json.JSONDecoder(parse_constant=lambda name: _refuse(name))
-
-
-def _refuse(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+_DECODER = json.JSONDecoder(parse_constant=refuse_constant, parse_float=finite_float)
 
 
 class Idle:

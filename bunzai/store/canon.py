@@ -15,6 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import accumulate
 from typing import Any
 
@@ -144,15 +147,69 @@ def check_json_bounds(raw: bytes, *, what: str) -> None:
         )
 
 
-def _refuse_constant(name: str) -> Any:
+def refuse_constant(name: str) -> Any:
+    """json's parse_constant: NaN and Infinity are not JSON."""
     raise ValueError(f"{name} is not a JSON number")
+
+
+def finite_float(text: str) -> float:
+    """json's parse_float: a number too large for a float (1e400) is refused, as a writer
+    would refuse the infinity it becomes, so read and write agree on what a number is."""
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise ValueError(f"{text} is too large for a number")
+    return value
+
+
+_LONE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a UTF-16 surrogate written as an escape
+_replaced: ContextVar[list[int] | None] = ContextVar("bunzai_surrogates_replaced", default=None)
+
+
+@contextmanager
+def counting_replacements() -> Iterator[list[int]]:
+    """Count, in `box[0]`, the lone surrogates `load_json_bytes` replaces within the block."""
+    box = [0]
+    token = _replaced.set(box)
+    try:
+        yield box
+    finally:
+        _replaced.reset(token)
+
+
+def _replace_lone_surrogates(doc: Any) -> tuple[Any, int]:
+    """`doc` with every lone UTF-16 surrogate (half an emoji, as JavaScript may write) in its
+    strings and keys replaced by U+FFFD, and how many were replaced. Such text cannot be
+    written as UTF-8, so it is mended where it enters rather than refused later."""
+    count = 0
+
+    def mend(text: str) -> str:
+        nonlocal count
+        found = len(_SURROGATE.findall(text))
+        count += found
+        return _SURROGATE.sub("\ufffd", text) if found else text
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return mend(value)
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if isinstance(value, dict):
+            return {mend(key): walk(item) for key, item in value.items()}
+        return value
+
+    return walk(doc), count
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load_json_bytes(raw: bytes | str, *, what: str) -> Any:
     """Parse JSON from a user or a file, within `limits`; `what` names it in messages.
 
     Raises BunzaiError too_large, too_deep or invalid_json (not UTF-8, not JSON, NaN or
-    Infinity, integers too long to convert). A UTF-8 byte-order mark is accepted.
+    Infinity, numbers too large for a float, integers too long to convert). A UTF-8
+    byte-order mark is accepted. Lone UTF-16 surrogates written as escapes (`"\\ud800"`)
+    are replaced by U+FFFD and counted (see `counting_replacements`).
     """
     if isinstance(raw, str):
         try:
@@ -171,7 +228,7 @@ def load_json_bytes(raw: bytes | str, *, what: str) -> Any:
             hint="save the file as UTF-8",
         ) from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        doc = json.loads(text, parse_constant=refuse_constant, parse_float=finite_float)
     except json.JSONDecodeError as error:
         raise BunzaiError(
             "invalid_json",
@@ -182,3 +239,9 @@ def load_json_bytes(raw: bytes | str, *, what: str) -> Any:
         raise BunzaiError(
             "invalid_json", f"{what} is not valid JSON: {error}", hint="check the document with a JSON validator"
         ) from None
+    if _LONE_ESCAPE.search(raw):
+        doc, count = _replace_lone_surrogates(doc)
+        box = _replaced.get()
+        if count and box is not None:
+            box[0] += count
+    return doc
