@@ -13,6 +13,10 @@ JSON_MAX_BYTES = 32 * 1024 * 1024
 # Deepest nesting accepted. Real platform documents nest under 20 levels; 200 keeps
 # json.loads and pydantic far from Python's recursion limit on hostile input.
 JSON_MAX_DEPTH = 200
+# Depth allowed in bunzai's own pieces and drafts: they hold a document read from outside
+# a few levels down (draft > proposed > original > document, or an extension inside a body),
+# so a document import accepted is never refused by apply or the store as too deep.
+WRAPPED_JSON_MAX_DEPTH = JSON_MAX_DEPTH + 8
 # Values a YAML document may expand to. An alias (`*a`) repeats a subtree without its
 # bytes, so nine nested lists of nine aliases expand to 387 million values from 400 bytes
 # (a "billion laughs"); real YAML characters hold a few dozen values.

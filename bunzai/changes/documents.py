@@ -138,9 +138,10 @@ class DocumentStream:
     def _checked(self, value: Any, start: int, end: int) -> Any:
         """`value`, or the refusal of a document over the size or depth limit."""
         text = self._text
-        if end - start > limits.JSON_MAX_BYTES or text.count("{", start, end) + text.count("[", start, end) > limits.JSON_MAX_DEPTH:
+        if end - start > limits.JSON_MAX_BYTES or text.count("{", start, end) + text.count("[", start, end) > limits.WRAPPED_JSON_MAX_DEPTH:
             try:
-                check_json_bounds(text[start:end].encode("utf-8", "surrogatepass"), what=f"document {self.count} of {self.what}")
+                check_json_bounds(text[start:end].encode("utf-8", "surrogatepass"), what=f"document {self.count} of {self.what}",
+                                  max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
             except BunzaiError as error:
                 return error
         return value

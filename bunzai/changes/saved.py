@@ -42,6 +42,7 @@ def save_draft(studio, draft: dict, name: str | None = None) -> dict:
 
 def read_saved(studio, name: str) -> dict:
     from bunzai.changes.draft import parse_draft
+    from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
     from bunzai.store.canon import load_json_bytes
     from bunzai.store.pieces import read_raw
 
@@ -49,7 +50,7 @@ def read_saved(studio, name: str) -> dict:
     raw = read_raw(path, what=f"draft {name}")
     if raw is None:
         raise BunzaiError("not_found", f"no saved draft {name!r}", "see `bunzai draft list`")
-    return parse_draft(load_json_bytes(raw, what=f"draft {name}"))
+    return parse_draft(load_json_bytes(raw, what=f"draft {name}", max_depth=WRAPPED_JSON_MAX_DEPTH))
 
 
 def saved_names(studio) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bunzai.errors import BunzaiError
+from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
 from bunzai.store.canon import load_json_bytes
 
 
@@ -53,10 +54,10 @@ def read_documents(source: str) -> tuple[list[Any], bool]:
     lines = [line for line in raw.splitlines() if line.strip()]
     if len(lines) > 1 and all(line.lstrip()[:1] in (b"{", b"[") for line in lines):
         try:
-            return [load_json_bytes(line, what=where) for line in lines], False
+            return [load_json_bytes(line, what=where, max_depth=WRAPPED_JSON_MAX_DEPTH) for line in lines], False
         except BunzaiError:
             pass  # not JSON lines: a pretty-printed document spans several lines
-    doc = load_json_bytes(raw, what=where)
+    doc = load_json_bytes(raw, what=where, max_depth=WRAPPED_JSON_MAX_DEPTH)
     if isinstance(doc, list):
         return doc, False
     return [doc], True

@@ -128,21 +128,25 @@ def json_depth(raw: bytes) -> int:
     return max(0, max(accumulate(memoryview(structure).cast("b"))))
 
 
-def check_json_bounds(raw: bytes, *, what: str) -> None:
-    """Refuse `raw` when it is over the size or depth limit (too_large / too_deep)."""
+def check_json_bounds(raw: bytes, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> None:
+    """Refuse `raw` when it is over the size or depth limit (too_large / too_deep).
+
+    `max_depth` is `limits.JSON_MAX_DEPTH` for documents from outside, and
+    `limits.WRAPPED_JSON_MAX_DEPTH` for bunzai's own pieces and drafts, which wrap such a
+    document a few levels deeper: what import accepts, apply and the store accept too."""
     if len(raw) > limits.JSON_MAX_BYTES:
         raise BunzaiError(
             "too_large",
             f"{what} is {len(raw)} bytes; bunzai reads at most {limits.JSON_MAX_BYTES} bytes of JSON",
             hint="split the document, or move large media into assets",
         )
-    if raw.count(b"[") + raw.count(b"{") <= limits.JSON_MAX_DEPTH:
+    if raw.count(b"[") + raw.count(b"{") <= max_depth:
         return  # cannot nest deeper than it has brackets: skip the scan
     depth = json_depth(raw)
-    if depth > limits.JSON_MAX_DEPTH:
+    if depth > max_depth:
         raise BunzaiError(
             "too_deep",
-            f"{what} nests {depth} levels deep; bunzai reads at most {limits.JSON_MAX_DEPTH}",
+            f"{what} nests {depth} levels deep; bunzai reads at most {max_depth}",
             hint="flatten the document",
         )
 
@@ -203,7 +207,7 @@ def _replace_lone_surrogates(doc: Any) -> tuple[Any, int]:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def load_json_bytes(raw: bytes | str, *, what: str) -> Any:
+def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> Any:
     """Parse JSON from a user or a file, within `limits`; `what` names it in messages.
 
     Raises BunzaiError too_large, too_deep or invalid_json (not UTF-8, not JSON, NaN or
@@ -218,7 +222,7 @@ def load_json_bytes(raw: bytes | str, *, what: str) -> Any:
             raise BunzaiError(
                 "invalid_json", f"{what} is not valid text: {error.reason}", hint="send UTF-8 text"
             ) from None
-    check_json_bounds(raw, what=what)
+    check_json_bounds(raw, what=what, max_depth=max_depth)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

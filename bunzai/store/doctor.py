@@ -155,7 +155,7 @@ def _referenced_hashes(studio: Studio) -> set[str]:
                 raw = read_raw(Path(entry.path), what=entry.name)
                 if raw is None:
                     continue
-                _collect_hashes(load_json_bytes(raw, what=entry.name), used)
+                _collect_hashes(load_json_bytes(raw, what=entry.name, max_depth=limits.WRAPPED_JSON_MAX_DEPTH), used)
             except BunzaiError:
                 used.update(_hashes_in_text(raw or b""))
     return used

@@ -119,7 +119,7 @@ def parse_stored(kind: str, piece_id: str, path: Path, raw: bytes) -> Stored:
     """A `Stored` from a file's bytes; BunzaiError invalid_piece when they are not one."""
     ref = ref_of(kind, piece_id)
     try:
-        data = load_json_bytes(raw, what=f"the file of {ref}")
+        data = load_json_bytes(raw, what=f"the file of {ref}", max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
     except BunzaiError as error:
         raise BunzaiError(
             "invalid_piece",
@@ -231,7 +231,7 @@ def _target_of(data: Any) -> tuple[str, str]:
 def _piece_bytes(data: dict, kind: str, piece_id: str) -> bytes:
     """The canonical bytes of `data`, refused when bunzai could not read them back."""
     raw = canonical_bytes(data)
-    check_json_bounds(raw, what=ref_of(kind, piece_id))
+    check_json_bounds(raw, what=ref_of(kind, piece_id), max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
     return raw
 
 

@@ -28,3 +28,25 @@ def test_a_number_too_large_for_a_float_is_refused_on_read_by_every_command(bunz
         done = bunzai(*args)
         assert done.code == 1 and done.json["error"]["code"] in ("invalid_json", "corrupt_file")
         assert "too large" in done.json["error"]["message"]
+
+
+def nested(depth: int) -> object:
+    value: object = "leaf"
+    for _ in range(depth):
+        value = {"x": value}
+    return value
+
+
+def test_what_import_accepts_apply_accepts_too_at_the_depth_limit(bunzai, tmp_path: Path) -> None:
+    from bunzai import limits
+
+    card = json.loads(json.dumps(CARD))
+    card["data"]["extensions"] = {"deep": nested(limits.JSON_MAX_DEPTH - 4)}  # the file nests 199 levels
+    (tmp_path / "deep.json").write_text(json.dumps(card))
+    imported = bunzai("import", str(tmp_path / "deep.json"))
+    assert imported.code == 0
+    assert bunzai("apply", "--yes", input=imported.stdout).json["status"] == "applied"
+    card["data"]["extensions"] = {"deep": nested(limits.JSON_MAX_DEPTH)}
+    (tmp_path / "deeper.json").write_text(json.dumps(card))
+    refused = bunzai("import", str(tmp_path / "deeper.json"))
+    assert refused.code == 1 and refused.json["error"]["code"] == "too_deep"
