@@ -37,6 +37,7 @@ bench:
 	$(BIN)/python bench/parse_cards.py
 	$(BIN)/python bench/translate.py
 	$(BIN)/python bench/library.py
+	$(BIN)/python bench/fuzz.py
 	$(BIN)/python bench/regexlab.py
 	$(BIN)/python bench/docs_search.py
 

@@ -249,9 +249,9 @@ def _patch_section(row: dict, block: dict, was: dict, enabled: bool) -> None:
 
 def _write_section_order(preset: dict, sections: list[dict], blocks: list[dict], order: dict | None,
                          twin: dict) -> None:
-    id_of = {block["identifier"]: row["id"] for block, row in zip(blocks, sections)}
+    id_of = {block["identifier"]: row["id"] for block, row in zip(blocks, sections) if isinstance(row.get("id"), str)}
     wanted = [item["identifier"] for item in order["items"] if item["identifier"] in id_of] if order else []
-    wanted += [block["identifier"] for block in blocks if block["identifier"] not in wanted]
+    wanted += [block["identifier"] for block in blocks if block["identifier"] not in wanted and block["identifier"] in id_of]
     before = [item["identifier"] for item in twin["orders"][0]["items"]] if twin["orders"] else None
     if wanted != before:
         preset["sectionOrder"] = encode_nested([id_of[ident] for ident in wanted])

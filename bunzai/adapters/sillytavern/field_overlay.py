@@ -114,9 +114,14 @@ def _to_number(value: Any) -> int | float | None:
             value = float(value.strip())
         except ValueError:
             return None
-    if isinstance(value, (int, float)) and math.isfinite(value):
+    if isinstance(value, int):
+        return value if abs(value) <= _EXACT_INT else None  # past 2**53 no platform keeps it exact
+    if isinstance(value, float) and math.isfinite(value):
         return value
     return None
+
+
+_EXACT_INT = 2**53
 
 
 def as_bool(default: Any = False) -> Callable[[Any], Any]:

@@ -1,0 +1,47 @@
+"""Every reader under mutation: seeds from real files, wrong types at any key and damaged
+bytes; anything but a coded refusal is a crash (a small budget per CI run; bench/fuzz.py
+runs a large one). Crash groups found by fuzzing stay here as regression tests."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fuzzkit import Outcome, mutate, read_and_follow_through, run_one, seeds
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from testkit import corpus_path
+
+SEEDS = seeds()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
+def test_no_mutated_file_crashes_a_reader_or_what_follows_it(seed, rng) -> None:
+    outcome = Outcome()
+    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through)
+    assert not outcome.crashes, next(iter(outcome.crashes.values()))[3]
+
+
+def test_an_integer_past_float_range_in_a_world_entry_is_not_a_crash() -> None:
+    """OverflowError in sillytavern/field_overlay.py: `math.isfinite(2**1024)`."""
+    world = json.loads(corpus_path("sillytavern", "worlds", "Eldoria.json").read_bytes())
+    entry = next(iter(world["entries"].values()))
+    entry["order"] = 10**400
+    outcome = Outcome()
+    run_one(json.dumps(world).encode(), "Eldoria.json", outcome, read_and_follow_through)
+    assert not outcome.crashes and outcome.accepted == 1
+
+
+def test_a_marinara_section_without_an_id_is_not_a_crash_on_write() -> None:
+    """KeyError 'id' in marinara/preset.py when a section row lost its id."""
+    preset = json.loads(corpus_path("marinara-engine", "default-preset.marinara.json").read_bytes())
+    text = json.dumps(preset)
+    holder = preset.get("data", preset)
+    sections = holder.get("sections") if isinstance(holder, dict) else None
+    if not isinstance(sections, list) or not sections:
+        pytest.skip("the corpus preset has no sections list to damage")
+    del sections[0]["id"]
+    outcome = Outcome()
+    run_one(json.dumps(preset).encode(), "default-preset.marinara.json", outcome, read_and_follow_through)
+    assert not outcome.crashes and text != json.dumps(preset)
