@@ -45,3 +45,12 @@ def test_a_marinara_section_without_an_id_is_not_a_crash_on_write() -> None:
     outcome = Outcome()
     run_one(json.dumps(preset).encode(), "default-preset.marinara.json", outcome, read_and_follow_through)
     assert not outcome.crashes and text != json.dumps(preset)
+
+
+def test_an_integer_past_float_range_in_a_card_extension_is_not_a_crash_on_write() -> None:
+    """OverflowError in common/drift.py `as_float` while writing SillyTavern's talkativeness mirror."""
+    card = json.loads(corpus_path("sillytavern", "characters", "extracted", "seraphina.v2-only.chara.json").read_bytes())
+    card["data"].setdefault("extensions", {})["talkativeness"] = 10**400
+    outcome = Outcome()
+    run_one(json.dumps(card).encode(), "seraphina.json", outcome, read_and_follow_through)
+    assert not outcome.crashes

@@ -51,7 +51,7 @@ def as_float(value: Any, default: float) -> float:
         return default
     try:
         number = float(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past float range
         return default
     return number if math.isfinite(number) else default
 
