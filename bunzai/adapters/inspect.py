@@ -106,13 +106,18 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
 
 def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Adapter, Decoded]:
     """Read a file's bytes into pieces, by the named format or by sniffing."""
-    from bunzai.store.canon import counting_replacements
+    from bunzai.store.canon import read_notes
 
-    with counting_replacements() as replaced:
+    with read_notes() as notes:
         adapter, decoded = _read(data, name, format_id)
-    if replaced[0]:
-        decoded.warnings.append(f"{name or 'the file'}: {replaced[0]} lone UTF-16 surrogate(s) (half an emoji, "
+    what = name or "the file"
+    if notes.surrogates:
+        decoded.warnings.append(f"{what}: {notes.surrogates} lone UTF-16 surrogate(s) (half an emoji, "
                                 "as some JavaScript writes) were replaced by U+FFFD")
+    if notes.duplicate_keys:
+        keys = ", ".join(sorted(set(notes.duplicate_keys))[:8])
+        decoded.warnings.append(f"{what}: an object repeats the key(s) {keys}; the last value of each was kept, "
+                                "as the platforms' JavaScript does")
     return adapter, decoded
 
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
@@ -166,18 +167,38 @@ def finite_float(text: str) -> float:
 
 
 _LONE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a UTF-16 surrogate written as an escape
-_replaced: ContextVar[list[int] | None] = ContextVar("bunzai_surrogates_replaced", default=None)
+@dataclass
+class ReadNotes:
+    """What `load_json_bytes` mended or noticed while reading, for the reader's warnings."""
+
+    surrogates: int = 0  # lone surrogates replaced by U+FFFD
+    duplicate_keys: list[str] = field(default_factory=list)  # keys an object held twice (last one kept)
+
+
+_notes: ContextVar[ReadNotes | None] = ContextVar("bunzai_read_notes", default=None)
 
 
 @contextmanager
-def counting_replacements() -> Iterator[list[int]]:
-    """Count, in `box[0]`, the lone surrogates `load_json_bytes` replaces within the block."""
-    box = [0]
-    token = _replaced.set(box)
+def read_notes() -> Iterator[ReadNotes]:
+    """Collect what every `load_json_bytes` within the block mended or noticed."""
+    notes = ReadNotes()
+    token = _notes.set(notes)
     try:
-        yield box
+        yield notes
     finally:
-        _replaced.reset(token)
+        _notes.reset(token)
+
+
+def _keep_last(pairs: list[tuple[str, Any]]) -> dict:
+    """json's object_pairs_hook: an object as JavaScript's JSON.parse (every platform) builds
+    it, the last of a repeated key winning, with the repeated keys noted."""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        notes = _notes.get()
+        if notes is not None:
+            seen: set[str] = set()
+            notes.duplicate_keys += [key for key, _ in pairs if key in seen or seen.add(key)]
+    return made
 
 
 def _replace_lone_surrogates(doc: Any) -> tuple[Any, int]:
@@ -213,7 +234,8 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
     Raises BunzaiError too_large, too_deep or invalid_json (not UTF-8, not JSON, NaN or
     Infinity, numbers too large for a float, integers too long to convert). A UTF-8
     byte-order mark is accepted. Lone UTF-16 surrogates written as escapes (`"\\ud800"`)
-    are replaced by U+FFFD and counted (see `counting_replacements`).
+    are replaced by U+FFFD; a key repeated in an object keeps its last value, as JavaScript's
+    JSON.parse does. Both are noted (see `read_notes`) so readers can say so.
     """
     if isinstance(raw, str):
         try:
@@ -232,7 +254,7 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
             hint="save the file as UTF-8",
         ) from None
     try:
-        doc = json.loads(text, parse_constant=refuse_constant, parse_float=finite_float)
+        doc = json.loads(text, parse_constant=refuse_constant, parse_float=finite_float, object_pairs_hook=_keep_last)
     except json.JSONDecodeError as error:
         raise BunzaiError(
             "invalid_json",
@@ -245,7 +267,7 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
         ) from None
     if _LONE_ESCAPE.search(raw):
         doc, count = _replace_lone_surrogates(doc)
-        box = _replaced.get()
-        if count and box is not None:
-            box[0] += count
+        notes = _notes.get()
+        if notes is not None:
+            notes.surrogates += count
     return doc

@@ -50,3 +50,11 @@ def test_what_import_accepts_apply_accepts_too_at_the_depth_limit(bunzai, tmp_pa
     (tmp_path / "deeper.json").write_text(json.dumps(card))
     refused = bunzai("import", str(tmp_path / "deeper.json"))
     assert refused.code == 1 and refused.json["error"]["code"] == "too_deep"
+
+
+def test_a_repeated_key_keeps_its_last_value_as_javascript_does_and_is_reported(bunzai, tmp_path: Path) -> None:
+    text = json.dumps(CARD).replace('"name": "Zed"', '"name": "First", "name": "Zed"')
+    (tmp_path / "twice.json").write_text(text)
+    [draft] = bunzai("import", str(tmp_path / "twice.json"), check=True).lines
+    assert draft["proposed"]["name"] == "Zed"
+    assert any("repeats the key(s) name" in warning for warning in draft["warnings"])
