@@ -41,7 +41,8 @@ class Seed:
 
 def seeds() -> list[Seed]:
     """Real files from ../shared/corpus (where present) and files the tests make."""
-    found = [Seed("card-png", "made.png", v2_card_png("Made Card", description="a card the tests make"))]
+    made = v2_card_png("Made Card", description="a card the tests make")
+    found = [Seed("card-png", "made.png", made), Seed("native", "made.bunzai.json", _native_of(made))]
     patterns = {
         "card-png": ["sillytavern/characters/*.png"],
         "card-json": ["card-architect/*.json", "sillytavern/characters/extracted/*.json"],
@@ -57,6 +58,16 @@ def seeds() -> list[Seed]:
                 if path.is_file() and path.name != "SOURCES.md" and "schema" not in path.name:
                     found.append(Seed(family, path.name, path.read_bytes()))
     return found
+
+
+def _native_of(card: bytes) -> bytes:
+    """The card as a bunzai.native file (the piece with its assets inline)."""
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.convert import convert_piece
+
+    _, decoded = read_bytes(card, "made.png")
+    blobs = {blob.sha256: blob.data for blob in decoded.blobs}
+    return convert_piece(decoded.pieces[0], "bunzai.native", lambda ref: blobs[ref.sha256]).data
 
 
 # --- mutations ---------------------------------------------------------------------------

@@ -54,3 +54,23 @@ def test_an_integer_past_float_range_in_a_card_extension_is_not_a_crash_on_write
     outcome = Outcome()
     run_one(json.dumps(card).encode(), "seraphina.json", outcome, read_and_follow_through)
     assert not outcome.crashes
+
+
+def test_native_assets_of_the_wrong_type_are_a_coded_refusal() -> None:
+    """AttributeError in native/piece_file.py when /assets is not an object."""
+    from fuzzkit import _native_of
+    from testkit import v2_card_png
+
+    doc = json.loads(_native_of(v2_card_png("Ada")))
+    for wrong in (5, "x", [1]):
+        doc["assets"] = wrong
+        outcome = Outcome()
+        run_one(json.dumps(doc).encode(), "ada.bunzai.json", outcome, read_and_follow_through)
+        assert not outcome.crashes and outcome.refused == 1
+
+
+def test_a_yaml_integer_of_thousands_of_digits_is_a_coded_refusal() -> None:
+    """ValueError (int max digits) out of ruamel.yaml in common/yamltext.py."""
+    outcome = Outcome()
+    run_one(b"name: Bob\ngreeting: " + b"9" * 5000 + b"\n", "bob.yaml", outcome, read_and_follow_through)
+    assert not outcome.crashes and outcome.refused == 1

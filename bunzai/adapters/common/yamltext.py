@@ -23,6 +23,9 @@ def load_yaml_bytes(data: bytes, *, what: str) -> Any:
         doc = yaml.load(text)
     except (YAMLError, RecursionError) as error:
         raise BunzaiError("invalid_json", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
+    except ValueError as error:  # an integer of thousands of digits, a bad date or base64 value
+        raise BunzaiError("invalid_json", f"{what} holds a value YAML cannot read: {error}",
+                          "write long numbers as text") from None
     _check_depth(doc, what)
     return doc
 

@@ -47,7 +47,11 @@ class NativePiece(Adapter):
             if parsed.get("format") != DOC_FORMAT:
                 raise BunzaiError("unsupported", f"bunzai.native format {parsed.get('format')!r} is not one this bunzai reads")
             piece = validate_piece(parsed.get("piece"))
-            blobs = [_blob(key, value) for key, value in (parsed.get("assets") or {}).items()]
+            assets = parsed.get("assets") or {}
+            if not isinstance(assets, dict):
+                raise BunzaiError("corrupt_file", f"{name}: /assets is a {type(assets).__name__}, not an object "
+                                  "of files by <sha256>.<ext>", "export the piece again")
+            blobs = [_blob(key, value) for key, value in assets.items()]
         elif _is_piece(parsed):
             piece, blobs = validate_piece(parsed), []
         else:
