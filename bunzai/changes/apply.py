@@ -18,6 +18,7 @@ after that, so a receipt never says applied for a write that is not durable.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -255,6 +256,8 @@ def _precheck(studio, item: _Staged) -> dict | None:
     (The store checks again under the lock; this lets a group refuse before writing any.)"""
     draft = item.draft
     target = draft["target"]
+    if draft["mode"] == "create" and not os.path.lexists(item.piece.path):
+        return None  # the common case of an import, answered with a stat
     current = _current_revision(studio, target)
     if draft["mode"] == "create" and current is not None:
         return receipt("stale", op="create", target=target, reason="occupied", revision=current,

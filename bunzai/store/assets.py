@@ -79,9 +79,10 @@ def stage_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256
     sha256 = sha256 or hashlib.sha256(data).hexdigest()
     path = studio.asset_path(sha256, ext)
     ref = {"sha256": sha256, "ext": ext, "mime": mime}
-    existing = _read_bounded(path, path.name)
-    if existing is not None and hashlib.sha256(existing).hexdigest() == sha256:
-        return StagedAsset(ref, path, None)
+    if os.path.lexists(path):  # a stat, not an open: most media of an import are new
+        existing = _read_bounded(path, path.name)
+        if existing is not None and hashlib.sha256(existing).hexdigest() == sha256:
+            return StagedAsset(ref, path, None)
     studio.writable_dir(path.parent)
     return StagedAsset(ref, path, write_temp(path, data, batch))
 
