@@ -55,7 +55,7 @@ def test_limits_hold_per_document_not_per_stream(monkeypatch) -> None:
     line = b'{"x": "' + b"y" * 900 + b'"}\n'
     assert read_all(line * 50)[0] == [{"x": "y" * 900}] * 50  # 46 KB in all, each under 1,000
     assert read_all(b'{"x": "' + b"y" * 5000 + b'"}\n')[0] == ["too_large"]
-    monkeypatch.setattr(limits, "JSON_MAX_DEPTH", 5)
+    monkeypatch.setattr(limits, "WRAPPED_JSON_MAX_DEPTH", 5)
     assert read_all(b'{"a": [[[[[[1]]]]]]}\n{"ok": 1}')[0] == ["too_deep", {"ok": 1}]
 
 

@@ -141,7 +141,7 @@ def test_failed_change_log_append_undoes_the_write(studio: Studio, snapshot, mon
 
 
 def test_writes_refuse_documents_bunzai_could_not_read_back(studio: Studio, monkeypatch) -> None:
-    monkeypatch.setattr(limits, "JSON_MAX_DEPTH", 5)
+    monkeypatch.setattr(limits, "WRAPPED_JSON_MAX_DEPTH", 5)
     with pytest.raises(BunzaiError) as caught:
         create_piece(studio, piece(body=[[[[[[1]]]]]]))
     assert caught.value.code == "too_deep"
