@@ -33,19 +33,25 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
         if info.st_size > limit:
             raise BunzaiError("too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit")
         os.set_blocking(fd, True)
-        chunks, remaining = [], limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_up_to(fd, limit + 1)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:
         raise BunzaiError("too_large", f"{path} grew past the {limit}-byte import limit while it was read")
     return data
+
+
+def read_up_to(fd: int, count: int) -> bytes:
+    """At most `count` bytes from an open file, read in steps (a file may be shorter than its
+    size said, or grow while it is read: the caller compares the length with its limit)."""
+    chunks, remaining = [], count
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
 
 
 def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterator[Path]:

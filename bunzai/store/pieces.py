@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.files import read_up_to
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
@@ -97,15 +98,7 @@ def read_raw(path: Path, *, what: str) -> bytes | None:
                 f"{what} is {size} bytes; bunzai reads at most {limits.JSON_MAX_BYTES}",
                 hint="the file was not written by bunzai; shrink it or move it out of the studio",
             )
-        chunks = []
-        remaining = limits.JSON_MAX_BYTES + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        raw = b"".join(chunks)
+        raw = read_up_to(fd, limits.JSON_MAX_BYTES + 1)
     finally:
         os.close(fd)
     if len(raw) > limits.JSON_MAX_BYTES:  # grew while being read
