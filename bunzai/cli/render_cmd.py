@@ -17,14 +17,18 @@ Regex = Annotated[list[str], typer.Option("--regex", help="A regex set whose pro
 Chat = Annotated[Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")]
 Seed = Annotated[int, typer.Option("--seed", help="Seed for {{random}}, {{pick}}, {{roll}}, lorebook probability and groups.")]
 Note = Annotated[str, typer.Option("--authors-note", help="The chat's author's note (injected at depth 4 as system).")]
+Instruct = Annotated[Optional[str], typer.Option("--instruct", help="Text completion: the instruct template (a preset of family instruct).")]
+Context = Annotated[Optional[str], typer.Option("--context", help="Text completion: the context template (a preset of family context).")]
+Sysprompt = Annotated[Optional[str], typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")]
 
 
-def _gather(ctx: typer.Context, preset: str, character: str, persona, lorebook, regex, chat) -> dict:
+def _gather(ctx: typer.Context, preset: str, character: str, persona, lorebook, regex, chat, instruct=None, context=None,
+            sysprompt=None) -> dict:
     from bunzai.cli.context import studio_of
     from bunzai.render.render import gather
 
     return gather(studio_of(ctx), preset, character, persona_ref=persona, lorebook_refs=lorebook,
-                  regex_refs=regex, chat_file=chat)
+                  regex_refs=regex, chat_file=chat, instruct_ref=instruct, context_ref=context, sysprompt_ref=sysprompt)
 
 
 def render(
@@ -38,20 +42,27 @@ def render(
     stage: Annotated[Optional[str], typer.Option("--stage", help="Only this stage: raw, lore, macros, regex or final.")] = None,
     seed: Seed = 0,
     authors_note: Note = "",
+    instruct: Instruct = None,
+    context: Context = None,
+    sysprompt: Sysprompt = None,
     text: Annotated[bool, typer.Option("--text", help="Print the final prompt as readable text instead of JSON.")] = False,
 ) -> int:
     """The prompt a preset sends, in stages raw, lore, macros, regex, final, with which block and source each part came from.
+    Chat completion from a chat-completion preset; text completion from a context template (with --instruct, --sysprompt).
 
     Example: bunzai render default --character seraphina --chat chat.jsonl --stage final
     """
     from bunzai.cli.output import emit
     from bunzai.render.render import render as run
 
-    doc = run(_gather(ctx, preset, character, persona, lorebook, regex, chat), seed=seed,
+    doc = run(_gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt), seed=seed,
               stage="final" if text else stage, authors_note=authors_note)
     if text:
         import sys
 
+        if doc.get("prompt") is not None:
+            sys.stdout.write(doc["prompt"].rstrip("\n") + "\n")
+            return 0
         for message in doc["messages"]:
             sys.stdout.write(f"--- {message['role']} · {message['block']} · {message['source']} · ~{message['tokens']} tokens\n")
             sys.stdout.write(message["content"].rstrip("\n") + "\n")
@@ -71,6 +82,9 @@ def preset_verify(
     seed: Seed = 0,
     authors_note: Note = "",
     engine: Annotated[Optional[str], typer.Option("--engine", help="Also report macros this engine reads differently (e.g. risuai).")] = None,
+    instruct: Instruct = None,
+    context: Context = None,
+    sysprompt: Sysprompt = None,
 ) -> int:
     """Render a preset and report what would not work: unknown macros, empty blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules. Exit 1 with findings.
 
@@ -79,7 +93,7 @@ def preset_verify(
     from bunzai.cli.output import emit
     from bunzai.render.verify import verify
 
-    doc = verify(_gather(ctx, preset, character, persona, lorebook, regex, chat), seed=seed, engine=engine,
+    doc = verify(_gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt), seed=seed, engine=engine,
                  authors_note=authors_note)
     emit(doc)
     return 0 if doc["clean"] else 1

@@ -10,7 +10,10 @@ Stages, each a list of messages {role, content, block, source}:
 - `final`: what would be sent: empty messages dropped, each with a token estimate
   (character-based: ceil(characters / 3.35), SillyTavern's fallback ratio; no tokenizer runs).
 
-Only chat-completion presets are rendered; other families are refused with a coded error.
+A chat-completion preset is assembled by bunzai.render.chat_completion; a context template
+(with an instruct and a sysprompt template, or an instruct/context preset with --context) by
+bunzai.render.text_completion, whose `final` stage adds the instruct sequences and whose
+`prompt` is the one string a text-completion backend receives.
 """
 
 from __future__ import annotations
@@ -103,9 +106,19 @@ def read_chat(path: str) -> list[dict]:
 
 def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | None = None,
            lorebook_refs: list[str] | tuple[str, ...] = (), regex_refs: list[str] | tuple[str, ...] = (),
-           chat_file: str | None = None) -> dict:
+           chat_file: str | None = None, instruct_ref: str | None = None, context_ref: str | None = None,
+           sysprompt_ref: str | None = None) -> dict:
     """Every piece a render reads, loaded from the studio."""
     preset_id, preset = load_piece(studio, preset_ref, "preset")
+    templates = {}
+    for family, ref in (("instruct", instruct_ref), ("context", context_ref), ("sysprompt", sysprompt_ref)):
+        if ref:
+            template_id, data = load_piece(studio, ref, "preset")
+            found = (data.get("body") or {}).get("family")
+            if found != family:
+                raise BunzaiError("invalid_input", f"preset/{template_id} is a {found} preset, not a {family} template",
+                                  f"give a {family} preset to --{family}")
+            templates[family] = (template_id, data.get("body") or {})
     character_id, character = load_piece(studio, character_ref, "character")
     persona_id, persona = load_piece(studio, persona_ref, "persona") if persona_ref else (None, None)
     body = character.get("body") or {}
@@ -132,7 +145,7 @@ def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | No
             regex_sets.append({"id": piece_id, "body": data.get("body") or {}})
     return {"preset_id": preset_id, "preset": preset, "character_id": character_id, "character": character,
             "persona_id": persona_id, "persona": persona, "books": books, "regex": regex_sets,
-            "chat": read_chat(chat_file) if chat_file else None}
+            "chat": read_chat(chat_file) if chat_file else None, "templates": templates}
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -163,9 +176,16 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
         raise BunzaiError("usage", f"{stage!r} is not a stage", f"stages: {', '.join(STAGES)}")
     preset = loaded["preset"].get("body") or {}
     family = preset.get("family", "chat_completion")
-    if family != "chat_completion":
-        raise BunzaiError("unsupported", f"preset/{loaded['preset_id']} is a {family} preset; bunzai renders chat-completion presets",
-                          "text-completion (instruct + context) rendering is not built yet: see docs/render-vs-engine.md")
+    templates = dict(loaded.get("templates") or {})
+    if family in ("instruct", "context", "sysprompt"):
+        templates.setdefault(family, (loaded["preset_id"], preset))
+    text_mode = family != "chat_completion"
+    if text_mode and "context" not in templates:
+        raise BunzaiError("usage", f"preset/{loaded['preset_id']} is of family {family}: a text-completion render needs a context template",
+                          "add --context ID (a context preset, e.g. default-context)")
+    if family == "reasoning":
+        raise BunzaiError("unsupported", f"preset/{loaded['preset_id']} is a reasoning template; it is not a prompt layout",
+                          "render a chat-completion preset, or a context/instruct template")
     card = loaded["character"].get("body") or {}
     name = card.get("nickname") or loaded["character"].get("name") or loaded["character_id"]
     chat = loaded["chat"]
@@ -192,10 +212,22 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
     context.outlets = {k: "\n".join(v) for k, v in outlets.items()}
     inputs = Inputs(loaded["preset_id"], preset, loaded["character_id"], card, loaded["persona_id"],
                     (loaded["persona"] or {}).get("body"), chat, activation.fired, authors_note)
-    parts, notes = assemble(inputs)
+    if text_mode:
+        from bunzai.render.text_completion import assemble_text
+
+        def build(fired: list[dict]) -> tuple[list[dict], list[str]]:
+            inputs.lore = fired
+            return assemble_text(inputs, templates["context"][1], (templates.get("instruct") or (None, None))[1],
+                                 (templates.get("sysprompt") or (None, None))[1], speaker, templates["context"][0])
+
+        raw_parts, _ = build([])
+        parts, notes = build(activation.fired)
+    else:
+        parts, notes = assemble(inputs)
+        raw_parts = [p for p in parts if not p.get("lore")]
 
     stages: dict[str, list[dict]] = {}
-    stages["raw"] = [_shown(p) for p in parts if not p.get("lore")]
+    stages["raw"] = [_shown(p) for p in raw_parts]
     stages["lore"] = [_shown(p) for p in parts]
     evaluated = []
     for part in parts:
@@ -208,6 +240,15 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
     stages["macros"] = [_shown(p) for p in evaluated]
     after_regex, regex_report = apply_prompt_regex(evaluated, loaded["regex"], context)
     stages["regex"] = [_shown(p) for p in after_regex]
+    prompt = None
+    if text_mode:
+        from bunzai.render.text_completion import wrap
+
+        def expand(text: str) -> str:
+            return MacroEvaluator(context, engine).evaluate(text, "instruct").text
+
+        after_regex, prompt = wrap(after_regex, (templates.get("instruct") or (None, None))[1], templates["context"][1],
+                                   speaker, expand)
     final = []
     for part in after_regex:
         if not part["content"].strip():
@@ -216,7 +257,7 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
         shown["tokens"] = lore_mod.estimate_tokens(part["content"])
         final.append(shown)
     stages["final"] = final
-    target, _ = active_order(preset)
+    target = "text_completion" if text_mode else active_order(preset)[0]
     doc: dict[str, Any] = {
         "preset": f"preset/{loaded['preset_id']}", "character": f"character/{loaded['character_id']}",
         "persona": f"persona/{loaded['persona_id']}" if loaded["persona_id"] else None,
@@ -227,6 +268,12 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
         "unevaluated": [p for p in problems if p["kind"] not in ("unknown", "unresolved")],
         "lore": activation.to_json(), "regex": regex_report, "notes": notes,
     }
+    if text_mode:
+        doc["mode"] = "text_completion"
+        doc["templates"] = {family: f"preset/{pid}" for family, (pid, _) in sorted(templates.items())}
+        doc["prompt"] = prompt
+    else:
+        doc["mode"] = "chat_completion"
     if stage is None:
         doc["stages"] = stages
     else:
