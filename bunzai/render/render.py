@@ -135,9 +135,9 @@ def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | No
             continue  # a linked book not in the studio: the embedded copy below stands in
         piece_id, data = load_piece(studio, ref, "lorebook")
         seen.add(piece_id)
-        books.append({"id": piece_id, "body": data.get("body") or {}})
+        books.append({"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}})
     if body.get("book") and not (set(links) & seen):
-        books.append({"id": f"{character_id}-book", "body": body["book"]})
+        books.append({"id": f"{character_id}-book", "ref": f"character/{character_id}#/body/book", "body": body["book"]})
     regex_sets = []
     for ref in list(regex_refs) + list((body.get("links") or {}).get("regex") or []):
         piece_id, data = load_piece(studio, ref, "regex")
@@ -261,7 +261,7 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
     doc: dict[str, Any] = {
         "preset": f"preset/{loaded['preset_id']}", "character": f"character/{loaded['character_id']}",
         "persona": f"persona/{loaded['persona_id']}" if loaded["persona_id"] else None,
-        "lorebooks": [f"lorebook/{b['id']}" if not b["id"].endswith("-book") else b["id"] for b in loaded["books"]],
+        "lorebooks": [b.get("ref", f"lorebook/{b['id']}") for b in loaded["books"]],
         "engine": engine, "seed": seed, "clock": context.clock.isoformat(), "order": target,
         "token_estimate": TOKEN_ESTIMATE, "tokens": sum(m["tokens"] for m in final),
         "unresolved": [p for p in problems if p["kind"] in ("unknown", "unresolved")],

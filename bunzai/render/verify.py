@@ -34,7 +34,8 @@ def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_no
     notes: list[str] = list(doc["notes"])
     for problem in doc["unresolved"]:
         pointer = problem["where"]
-        finding = {"kind": f"{problem['kind']}_macro", "piece": _piece_of(pointer, loaded, pid), "pointer": _pointer(pointer),
+        finding = {"kind": f"{problem['kind']}_macro", "piece": _piece_of(pointer, loaded, _template_owner(pointer, loaded, pid)),
+                   "pointer": _pointer(pointer),
                    "block": problem.get("block"), "token": problem["token"], "line": problem["line"],
                    "column": problem["column"], "message": problem["message"]}
         if "did_you_mean" in problem:
@@ -75,6 +76,14 @@ def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_no
             "findings": findings, "notes": notes, "engine": engine, "seed": seed}
 
 
+def _template_owner(where: str, loaded: dict, pid: str) -> str:
+    """The context template holding a story string or chat start (else the preset itself)."""
+    templates = loaded.get("templates") or {}
+    if where.startswith("/body/templates/") and "context" in templates:
+        return f"preset/{templates['context'][0]}"
+    return pid
+
+
 def _order_index(preset: dict, target: str) -> int:
     for number, order in enumerate(preset.get("orders") or []):
         if order.get("target") == target:
@@ -103,11 +112,11 @@ def _pointer(where: str) -> str:
 def _lore_findings(books: list[dict], budget: int) -> list[dict]:
     found = []
     for book in books:
-        ref = f"lorebook/{book['id']}"
+        ref, _, inside = book.get("ref", f"lorebook/{book['id']}").partition("#")
         for number, entry in enumerate(book["body"].get("entries") or []):
             if not entry.get("enabled", True):
                 continue
-            pointer = f"/body/entries/{number}"
+            pointer = f"{inside or '/body'}/entries/{number}"
             uid = entry.get("uid")
             if not entry.get("constant") and not entry.get("vectorized"):
                 keys = [k for k in entry.get("keys") or [] if (k.get("text") or "").strip()]

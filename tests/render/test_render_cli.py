@@ -124,3 +124,27 @@ def test_bad_inputs_are_coded_refusals(seraphina, tmp_path: Path) -> None:
     refused = bunzai("render", "default", "-c", "seraphina", "--chat", str(bad))
     assert refused.code == 1 and refused.json["error"]["code"] == "invalid_input"
     assert bunzai("render", "default", "-c", "seraphina", "--chat", str(tmp_path / "missing.json")).json["error"]["code"] == "not_found"
+
+
+def test_a_card_book_is_scanned_and_checked(bunzai, tmp_path: Path) -> None:
+    _import(bunzai, corpus_path("sillytavern", "presets", "openai", "Default.json"))
+    book = {"name": "Notes", "entries": [
+        {"keys": ["tower"], "content": "The tower is old.", "enabled": True, "insertion_order": 100, "id": 0},
+        {"keys": [], "content": "Never reached.", "enabled": True, "insertion_order": 100, "id": 1}]}
+    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {
+        "name": "Ivo", "description": "A guard of {{user}}.", "first_message": "Halt.", "character_book": book}}
+    path = tmp_path / "ivo.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    _import(bunzai, path)
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "Who built the tower?"}]), encoding="utf-8")
+    # The importer stores the card's book as a lorebook the card links (docs/library.md).
+    [linked] = bunzai("read", "character/ivo", check=True).json["piece"]["body"]["links"]["lorebooks"]
+    doc = bunzai("render", "default", "-c", "ivo", "--chat", str(chat), check=True).json
+    assert doc["lorebooks"] == [f"lorebook/{linked}"]
+    assert [e["fired"] for e in doc["lore"]["entries"]] == [True, False]
+    verdict = bunzai("preset-verify", "default", "-c", "ivo", "--chat", str(chat))
+    assert verdict.code == 1
+    [finding] = verdict.json["findings"]
+    assert finding["kind"] == "lore_never_activates" and finding["piece"] == f"lorebook/{linked}"
+    assert finding["pointer"] == "/body/entries/1"
