@@ -148,3 +148,23 @@ def test_a_card_book_is_scanned_and_checked(bunzai, tmp_path: Path) -> None:
     [finding] = verdict.json["findings"]
     assert finding["kind"] == "lore_never_activates" and finding["piece"] == f"lorebook/{linked}"
     assert finding["pointer"] == "/body/entries/1"
+
+
+def test_random_and_roll_differ_across_seeds_in_a_render(seraphina, tmp_path: Path) -> None:
+    bunzai, chat = seraphina
+    preset = json.loads(corpus_path("sillytavern", "presets", "openai", "Default.json").read_text(encoding="utf-8"))
+    main = next(p for p in preset["prompts"] if p["identifier"] == "main")
+    main["content"] += " Mood: {{random::calm::wary::glad::tired::bold::shy}}. Luck: {{roll:1d1000000}}."
+    dice = tmp_path / "Dice.json"
+    dice.write_text(json.dumps(preset), encoding="utf-8")
+    _import(bunzai, dice)
+
+    def main_text(seed: int) -> str:
+        doc = bunzai("render", "dice", "-c", "seraphina", "--chat", str(chat), "--stage", "macros", "--seed", str(seed),
+                     check=True).json
+        return next(m["content"] for m in doc["messages"] if m["block"] == "main")
+
+    texts = {seed: main_text(seed) for seed in range(4)}
+    assert main_text(2) == texts[2]
+    assert len(set(texts.values())) > 1
+    assert all("{{" not in text for text in texts.values())
