@@ -275,3 +275,8 @@ RENDER_WI_BUDGET_PERCENT = 25
 RENDER_DEFAULT_SCAN_DEPTH = 2
 # Characters per token of the estimate: SillyTavern's own fallback ratio when no tokenizer runs.
 RENDER_CHARS_PER_TOKEN = 3.35
+# A SillyTavern checkout's macro engine run headless under node: loading the modules and
+# evaluating a few hundred texts takes well under a second; 20 s bounds a checkout that hangs.
+RENDER_ST_ENGINE_SECONDS = 20
+# Texts sent to the checkout's engine in one render: every block of a large preset fits.
+RENDER_ST_ENGINE_MAX_TEXTS = 2000

@@ -22,6 +22,13 @@ Context = Annotated[Optional[str], typer.Option("--context", help="Text completi
 Sysprompt = Annotated[Optional[str], typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")]
 
 
+def _st_root(ctx: typer.Context) -> str | None:
+    from bunzai.cli.context import studio_of
+    from bunzai.render.st_real import configured_root
+
+    return configured_root(studio_of(ctx))
+
+
 def _gather(ctx: typer.Context, preset: str, character: str, persona, lorebook, regex, chat, instruct=None, context=None,
             sysprompt=None) -> dict:
     from bunzai.cli.context import studio_of
@@ -56,7 +63,7 @@ def render(
     from bunzai.render.render import render as run
 
     doc = run(_gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt), seed=seed,
-              stage="final" if text else stage, authors_note=authors_note)
+              stage="final" if text else stage, authors_note=authors_note, st_root=_st_root(ctx))
     if text:
         import sys
 
@@ -94,7 +101,7 @@ def preset_verify(
     from bunzai.render.verify import verify
 
     doc = verify(_gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt), seed=seed, engine=engine,
-                 authors_note=authors_note)
+                 authors_note=authors_note, st_root=_st_root(ctx))
     emit(doc)
     return 0 if doc["clean"] else 1
 

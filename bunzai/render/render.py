@@ -170,7 +170,7 @@ def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str |
 
 
 def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_note: str = "",
-           engine: str = "sillytavern") -> dict[str, Any]:
+           engine: str = "sillytavern", st_root: str | None = None) -> dict[str, Any]:
     """The staged render of `loaded` (from `gather`)."""
     if stage is not None and stage not in STAGES:
         raise BunzaiError("usage", f"{stage!r} is not a stage", f"stages: {', '.join(STAGES)}")
@@ -229,6 +229,14 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
     stages: dict[str, list[dict]] = {}
     stages["raw"] = [_shown(p) for p in raw_parts]
     stages["lore"] = [_shown(p) for p in parts]
+    real_engine = None
+    if st_root:
+        from dataclasses import replace
+
+        from bunzai.render.st_real import compare
+
+        real_engine = compare(st_root, [(p["pointer"], p["content"]) for p in parts],
+                              replace(context, variables=dict(context.variables), global_variables=dict(context.global_variables)))
     evaluated = []
     for part in parts:
         context.original, context.original_used = part.get("original"), False
@@ -268,6 +276,8 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
         "unevaluated": [p for p in problems if p["kind"] not in ("unknown", "unresolved")],
         "lore": activation.to_json(), "regex": regex_report, "notes": notes,
     }
+    if real_engine is not None:
+        doc["real_engine"] = real_engine
     if text_mode:
         doc["mode"] = "text_completion"
         doc["templates"] = {family: f"preset/{pid}" for family, (pid, _) in sorted(templates.items())}

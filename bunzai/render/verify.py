@@ -26,8 +26,9 @@ from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, active_
 from bunzai.render.render import render
 
 
-def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_note: str = "") -> dict[str, Any]:
-    doc = render(loaded, seed=seed, stage="final", authors_note=authors_note)
+def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_note: str = "",
+           st_root: str | None = None) -> dict[str, Any]:
+    doc = render(loaded, seed=seed, stage="final", authors_note=authors_note, st_root=st_root)
     preset = loaded["preset"].get("body") or {}
     pid = f"preset/{loaded['preset_id']}"
     findings: list[dict] = []
@@ -72,8 +73,11 @@ def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_no
     findings += _regex_findings(loaded["regex"])
     if engine:
         findings += _engine_findings(preset, pid, blocks, items, engine)
-    return {"preset": pid, "character": doc["character"], "clean": not findings, "count": len(findings),
-            "findings": findings, "notes": notes, "engine": engine, "seed": seed}
+    result = {"preset": pid, "character": doc["character"], "clean": not findings, "count": len(findings),
+              "findings": findings, "notes": notes, "engine": engine, "seed": seed}
+    if "real_engine" in doc:
+        result["real_engine"] = doc["real_engine"]  # bunzai's own agreement, not a finding about the preset
+    return result
 
 
 def _template_owner(where: str, loaded: dict, pid: str) -> str:
