@@ -260,3 +260,30 @@ DOCS_SUMMARY_MAX_CHARS = 400
 DOCS_TOPICS_MAX = 12
 DOCS_TOPIC_MAX_CHARS = 40
 DOCS_REVIEW_NOTES_MAX_CHARS = 2000
+
+# --- render (bunzai render, preset-verify) ------------------------------------------------
+# {{space::n}} / {{newline::n}} repeat at most 1,000 times: more is a typo, not a layout.
+RENDER_REPEAT_MAX = 1000
+# {{roll}} throws at most 1,000 dice: enough for any table-top formula, bounded in time.
+RENDER_DICE_MAX = 1000
+# Messages read from a --chat file: a long roleplay is a few thousand messages; past 10,000
+# the render would not fit any context anyway.
+RENDER_CHAT_MAX_MESSAGES = 10_000
+# Largest --chat file read (bytes): 10,000 long messages of a few KB each.
+RENDER_CHAT_MAX_BYTES = 64 * 1024 * 1024
+# Lorebook recursion steps when the book says 0 (unlimited): SillyTavern stops when nothing
+# new activates; 50 bounds a book whose entries keep activating each other.
+RENDER_RECURSION_MAX = 50
+# SillyTavern's default world-info budget is 25% of the context; with no context size in
+# the preset, SillyTavern's default context (4,095 tokens) is assumed.
+RENDER_DEFAULT_CONTEXT = 4095
+RENDER_WI_BUDGET_PERCENT = 25
+# Messages SillyTavern scans for lorebook keys when neither entry nor book says (its default).
+RENDER_DEFAULT_SCAN_DEPTH = 2
+# Characters per token of the estimate: SillyTavern's own fallback ratio when no tokenizer runs.
+RENDER_CHARS_PER_TOKEN = 3.35
+# A SillyTavern checkout's macro engine run headless under node: loading the modules and
+# evaluating a few hundred texts takes well under a second; 20 s bounds a checkout that hangs.
+RENDER_ST_ENGINE_SECONDS = 20
+# Texts sent to the checkout's engine in one render: every block of a large preset fits.
+RENDER_ST_ENGINE_MAX_TEXTS = 2000

@@ -53,3 +53,9 @@ app.add_typer(regexlab_cmd.app, name="regex-lab")
 from bunzai.cli import docs_cmd  # noqa: E402
 
 app.add_typer(docs_cmd.app, name="docs")
+from bunzai.cli import render_cmd  # noqa: E402
+
+render_cmd.register(app)
+from bunzai.cli import promptbook_cmd  # noqa: E402
+
+app.add_typer(promptbook_cmd.app, name="promptbook")

@@ -1,0 +1,59 @@
+"""`bunzai promptbook try-line|rehearse`: a promptbook tried without a model. Reads only.
+
+Thin: parse, call bunzai.render.promptbook, print one JSON document.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(help="Try a promptbook without a model: which phases fire on a line, each phase's prompt.",
+                  no_args_is_help=True)
+
+
+@app.command("try-line")
+def try_line(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(help="A promptbook (id or promptbook/id).")],
+    line: Annotated[str, typer.Argument(help="A user line, as it would be sent.")],
+) -> int:
+    """Which phases' conditions fire on a line, and why. Cards, tools and model-picked skills are not simulated.
+
+    Example: bunzai promptbook try-line my-book "I draw my sword"
+    """
+    from bunzai.cli.context import studio_of
+    from bunzai.cli.output import emit
+    from bunzai.render.promptbook import load_promptbook, try_line as run
+
+    book_id, book = load_promptbook(studio_of(ctx), ref)
+    emit(run(book_id, book, line))
+    return 0
+
+
+@app.command()
+def rehearse(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(help="A promptbook (id or promptbook/id).")],
+    character: Annotated[Optional[str], typer.Option("--character", "-c", help="The card, for phases that name none.")] = None,
+    preset: Annotated[Optional[str], typer.Option("--preset", help="The preset, for phases that name none (the chat's).")] = None,
+    persona: Annotated[Optional[str], typer.Option("--persona", help="The user's persona.")] = None,
+    lorebook: Annotated[list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan. Repeatable.")] = [],
+    chat: Annotated[Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")] = None,
+    line: Annotated[Optional[str], typer.Option("--line", help="The user line conditions are tried on (default: the chat's last user message).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for random macros and lorebook draws.")] = 0,
+) -> int:
+    """Each enabled phase's preset rendered as `bunzai render` would, private outputs as placeholders, the reply labelled reply-only.
+
+    Example: bunzai promptbook rehearse my-book --character seraphina --preset default
+    """
+    from bunzai.cli.context import studio_of
+    from bunzai.cli.output import emit
+    from bunzai.render.promptbook import load_promptbook, rehearse as run
+
+    studio = studio_of(ctx)
+    book_id, book = load_promptbook(studio, ref)
+    emit(run(studio, book_id, book, character=character, preset=preset, persona=persona, lorebooks=lorebook,
+             chat_file=chat, seed=seed, line=line))
+    return 0

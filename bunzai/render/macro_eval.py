@@ -1,0 +1,454 @@
+"""Evaluating SillyTavern macros the way its Macros 2.0 engine does, built on the catalog.
+
+A token is read with the catalog's syntax (bunzai.macros.syntax), resolved to its entry and
+canonical op (bunzai.macros.equivalence.resolve), and the op is evaluated here against a
+`MacroContext`: names, card and persona fields, the chat, variables, a seed and a fixed
+clock. Nothing is left to chance: `{{random}}`, `{{pick}}` and `{{roll}}` draw from a
+generator seeded by (seed, where, offset), and time macros read the context's clock.
+
+Every token that is not evaluated is reported with where it sits (`where`, offset, line,
+column) and, for an unknown name, the closest names in the catalog (`did_you_mean`).
+A token bunzai knows but cannot evaluate headless (an extension's value, an image prefix)
+is reported as `unevaluated` and left as written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from bunzai import limits
+from bunzai.macros.catalog import Catalog, catalog_for
+from bunzai.macros.equivalence import resolve
+from bunzai.macros.syntax import Token, tokenize
+
+FIXED_CLOCK = datetime(2025, 1, 1, 12, 0, 0, tzinfo=timezone.utc)
+_FALSY = {"", "false", "off", "0", "no"}
+_DICE = re.compile(r"^\s*(\d*)\s*(?:d\s*(\d+))?\s*([+-]\s*\d+)?\s*$", re.I)
+_NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
+
+
+@dataclass
+class MacroContext:
+    """What the macros read: names, card fields, the chat, variables, a seed and a clock."""
+
+    user: str = "User"
+    char: str = ""
+    description: str = ""
+    personality: str = ""
+    scenario: str = ""
+    persona: str = ""
+    examples: str = ""
+    system_prompt: str = ""
+    post_history: str = ""
+    depth_prompt: str = ""
+    creator_notes: str = ""
+    version: str = ""
+    first_message: str = ""
+    greetings: list[str] = field(default_factory=list)
+    authors_note: str = ""
+    model: str = ""
+    max_context: int = 0
+    max_response: int = 0
+    example_separator: str = ""
+    chat_start: str = ""
+    chat: list[dict] = field(default_factory=list)  # {role, name, content}
+    variables: dict[str, str] = field(default_factory=dict)
+    global_variables: dict[str, str] = field(default_factory=dict)
+    outlets: dict[str, str] = field(default_factory=dict)
+    seed: int = 0
+    clock: datetime = FIXED_CLOCK
+    original: str | None = None  # {{original}}: the text a character override replaces
+    original_used: bool = False
+
+
+@dataclass
+class Evaluated:
+    text: str
+    problems: list[dict]
+
+
+class MacroEvaluator:
+    """Evaluates macro text for one engine (its catalog) against one context."""
+
+    def __init__(self, context: MacroContext, engine: str = "sillytavern") -> None:
+        cat = catalog_for(engine)
+        if cat is None:
+            from bunzai.errors import BunzaiError
+
+            raise BunzaiError("invalid_input", f"bunzai has no macro catalog for {engine!r}", "engines: see `bunzai macro-lookup`")
+        self.cat: Catalog = cat
+        self.ctx = context
+        self.engine = engine
+
+    # --- public -------------------------------------------------------------------------
+    def evaluate(self, text: str, where: str) -> Evaluated:
+        problems: list[dict] = []
+        out = self._run(text, where, 0, text, problems, 0)
+        out = _trim_markers(out)
+        return Evaluated(out, problems)
+
+    # --- the walk -----------------------------------------------------------------------
+    def _run(self, text: str, where: str, base: int, whole: str, problems: list[dict], depth: int) -> str:
+        if "{{" not in text:
+            return text
+        if depth > limits.MACRO_NESTING_MAX:
+            problems.append(self._problem("too_deep", text[:40], where, base, whole, "macros nested too deep"))
+            return text
+        tokens = tokenize(text, self.cat.syntax, self.cat.fold)
+        pieces: list[str] = []
+        pos = 0
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            if token.parent is not None:
+                index += 1
+                continue
+            pieces.append(text[pos:token.start])
+            if token.paired:
+                closer = tokens[token.partner]
+                body_tokens = [i for i in range(index + 1, token.partner) if tokens[i].parent == index]
+                pieces.append(self._block(text, tokens, index, body_tokens, where, base, whole, problems, depth))
+                pos = closer.end
+                index = token.partner + 1
+                continue
+            pieces.append(self._token(token, where, base, whole, problems, depth))
+            pos = token.end
+            index += 1
+        pieces.append(text[pos:])
+        return "".join(pieces)
+
+    def _token(self, token: Token, where: str, base: int, whole: str, problems: list[dict], depth: int) -> str:
+        if token.name == "//":
+            return ""
+        if token.closing:
+            problems.append(self._problem("unresolved", token.raw, where, base + token.start, whole,
+                                          f"a closing {token.raw} with no opening tag"))
+            return token.raw
+        entry = resolve(self.cat, token)
+        if entry is None:
+            problems.append(self._unknown(token, where, base, whole))
+            return token.raw
+        args = [self._run(a, where, base + token.start, whole, problems, depth + 1) for a in token.args]
+        value = self._op(entry.op or "", token, args, where, base + token.start)
+        if value is None:
+            problems.append(self._problem("unevaluated", token.raw, where, base + token.start, whole,
+                                          f"bunzai does not evaluate {entry.op or entry.name} headless; left as written"))
+            return token.raw
+        return value
+
+    def _block(self, text: str, tokens: list[Token], index: int, children: list[int], where: str, base: int, whole: str,
+               problems: list[dict], depth: int) -> str:
+        opener = tokens[index]
+        closer = tokens[opener.partner]
+        entry = resolve(self.cat, opener)
+        if entry is None:
+            problems.append(self._unknown(opener, where, base, whole))
+            return text[opener.start:closer.end]
+        keep_space = "#" in opener.flags
+        op = entry.op or ""
+        if op == "cond.if":
+            elses = [i for i in children if tokens[i].name.lower() == "else" and not tokens[i].closing]
+            cut = tokens[elses[0]] if elses else None
+            then_part = text[opener.end:cut.start] if cut else text[opener.end:closer.start]
+            else_part = text[cut.end:closer.start] if cut else ""
+            truthy = self._condition(opener.args[0] if opener.args else "", where, base + opener.start, whole, problems, depth)
+            chosen, offset = (then_part, opener.end) if truthy else (else_part, cut.end if cut else closer.start)
+            out = self._run(chosen, where, base + offset, whole, problems, depth + 1)
+            return out if keep_space else _dedent_trim(out)
+        body = self._run(text[opener.end:closer.start], where, base + opener.end, whole, problems, depth + 1)
+        if not keep_space:
+            body = _dedent_trim(body)
+        if op == "comment":
+            return ""
+        args = [self._run(a, where, base + opener.start, whole, problems, depth + 1) for a in opener.args] + [body]
+        value = self._op(op, opener, args, where, base + opener.start)
+        if value is None:
+            problems.append(self._problem("unevaluated", opener.raw, where, base + opener.start, whole,
+                                          f"bunzai does not evaluate the block {opener.raw} headless"))
+            return text[opener.start:closer.end]
+        return value
+
+    def _condition(self, raw: str, where: str, base: int, whole: str, problems: list[dict], depth: int) -> bool:
+        raw = raw.strip()
+        negate = raw.startswith("!")
+        if negate:
+            raw = raw[1:].strip()
+        if raw and "{{" not in raw and re.fullmatch(r"[A-Za-z_][\w.-]*", raw):
+            probe = tokenize("{{" + raw + "}}", self.cat.syntax, self.cat.fold)[0]
+            entry = resolve(self.cat, probe)
+            value = self._op(entry.op or "", probe, [], where, base) if entry is not None else None
+            value = raw if value is None else value
+        else:
+            value = self._run(raw, where, base, whole, problems, depth + 1)
+        truthy = value.strip().lower() not in _FALSY
+        return truthy != negate
+
+    # --- the ops ------------------------------------------------------------------------
+    def _rng(self, where: str, offset: int) -> random.Random:
+        digest = hashlib.sha256(f"{self.ctx.seed}\x00{where}\x00{offset}".encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    def _op(self, op: str, token: Token, args: list[str], where: str, offset: int) -> str | None:
+        c = self.ctx
+        simple = {
+            "user.name": c.user, "char.name": c.char, "group.members": c.char, "group.members_unmuted": c.char,
+            "group.others": "", "card.description": c.description, "card.personality": c.personality,
+            "card.scenario": c.scenario, "card.examples": _examples(c.examples, c.example_separator),
+            "card.examples_raw": c.examples, "card.system_prompt": c.system_prompt,
+            "card.post_history": c.post_history, "card.depth_prompt": c.depth_prompt,
+            "card.creator_notes": c.creator_notes, "card.version": c.version, "persona.description": c.persona,
+            "prompt.system": c.system_prompt, "prompt.system_default": "", "prompt.example_separator": c.example_separator,
+            "prompt.chat_start": c.chat_start, "prompt.authors_note": c.authors_note, "prompt.summary": "",
+            "prompt.reasoning_prefix": "", "prompt.reasoning_suffix": "", "prompt.reasoning_separator": "",
+            "instruct.sequence": "", "text.noop": "", "gen.banned_word": "", "comment": "",
+            "sys.model": c.model, "sys.max_prompt": str(max(c.max_context - c.max_response, 0)),
+            "sys.max_context": str(c.max_context), "sys.max_response": str(c.max_response),
+            "sys.is_mobile": "false", "sys.has_extension": "false", "chat.input_draft": "",
+            "chat.last_generation_type": "normal", "time.idle": "just now",
+        }
+        if op in simple:
+            return simple[op]
+        if op == "text.space":
+            return " " * _count(args)
+        if op == "text.newline":
+            return "\n" * _count(args)
+        if op == "text.trim_around":
+            return _TRIM_MARK
+        if op == "text.trim":
+            return args[-1].strip() if args else ""
+        if op == "text.reverse":
+            return args[0][::-1] if args else ""
+        if op == "cond.if":
+            if len(args) >= 2:
+                truthy = args[0].strip().lower() not in _FALSY
+                return args[1] if truthy else ""
+            return None
+        if op == "card.first_message":
+            if args and args[0].strip().isdigit():
+                n = int(args[0])
+                return c.greetings[n - 1] if 0 < n <= len(c.greetings) else ""
+            return c.first_message
+        if op == "prompt.original":
+            if c.original is None or c.original_used:
+                return ""
+            c.original_used = True
+            return c.original
+        if op == "wi.outlet":
+            return c.outlets.get(args[0].strip(), "") if args else ""
+        if op.startswith("chat."):
+            return self._chat(op)
+        if op in ("random.pick", "random.pick_stable"):
+            items = _items(args, token)
+            if not items:
+                return ""
+            return self._rng(where if op == "random.pick" else "pick", offset).choice(items)
+        if op == "dice.roll":
+            return _roll(args[0] if args else "", self._rng(where, offset))
+        if op in ("time.now", "date.now", "weekday.now", "time.format", "time.diff"):
+            return self._time(op, token, args)
+        if op.startswith("var.") or op.startswith("gvar."):
+            return self._var(op, token, args)
+        return None
+
+    def _chat(self, op: str) -> str | None:
+        chat = self.ctx.chat
+        last = len(chat) - 1
+
+        def last_of(role: str) -> str:
+            for message in reversed(chat):
+                if message.get("role") == role:
+                    return message.get("content", "")
+            return ""
+
+        values = {
+            "chat.last_message": chat[-1].get("content", "") if chat else "",
+            "chat.last_message_id": str(last) if chat else "",
+            "chat.last_user_message": last_of("user"),
+            "chat.last_char_message": last_of("assistant"),
+            "chat.first_included_id": "0" if chat else "",
+            "chat.first_displayed_id": "0" if chat else "",
+            "chat.last_swipe_id": "1" if chat else "",
+            "chat.current_swipe_id": "1" if chat else "",
+            "chat.id_range": f"0-{last}" if chat else "",
+        }
+        return values.get(op)
+
+    def _time(self, op: str, token: Token, args: list[str]) -> str | None:
+        now = self.ctx.clock
+        if op == "time.now" and args:
+            shift = re.fullmatch(r"\s*UTC([+-]\d+(?:\.\d+)?)\s*", args[0])
+            if not shift:
+                return ""
+            now = now.astimezone(timezone.utc) + timedelta(hours=float(shift.group(1)))
+        name = token.name.lower()
+        if op == "time.now":
+            return now.strftime("%H:%M") if name == "isotime" else _moment(now, "LT")
+        if op == "date.now":
+            return now.strftime("%Y-%m-%d") if name == "isodate" else _moment(now, "LL")
+        if op == "weekday.now":
+            return now.strftime("%A")
+        if op == "time.format":
+            return _moment(now, args[0] if args else "")
+        return None
+
+    def _var(self, op: str, token: Token, args: list[str]) -> str | None:
+        store = self.ctx.global_variables if op.startswith("gvar.") else self.ctx.variables
+        what = op.split(".", 1)[1]
+        name = args[0].strip() if args else ""
+        value = args[1] if len(args) > 1 else ""
+        current = store.get(name, "")
+        if what == "get":
+            return current
+        if what == "set":
+            store[name] = value
+            return ""
+        if what in ("add", "sub"):
+            if _NUMBER.match(current or "0") and _NUMBER.match(value):
+                number = float(current or 0) + (float(value) if what == "add" else -float(value))
+                store[name] = _num(number)
+            else:
+                store[name] = current + value
+            return ""
+        if what in ("inc", "dec"):
+            number = float(current) if _NUMBER.match(current or "") else 0.0
+            store[name] = _num(number + (1 if what == "inc" else -1))
+            return store[name]
+        if what == "has":
+            return "true" if name in store else "false"
+        if what == "del":
+            store.pop(name, None)
+            return ""
+        lazy = (token.shorthand or "").endswith(("||", "||="))
+        missing = (not current) if lazy else name not in store
+        if what == "get_or":
+            return value if missing else current
+        if what == "set_default":
+            if missing:
+                store[name] = value
+            return store[name]
+        if what == "compare":
+            operator = (token.shorthand or "")[1:]
+            return "true" if _compare(current, value, operator) else "false"
+        return None
+
+    # --- problems -----------------------------------------------------------------------
+    def _unknown(self, token: Token, where: str, base: int, whole: str) -> dict:
+        names = sorted({s for e in self.cat.entries for s in e.spellings if s[:1].isalpha()})
+        close = difflib.get_close_matches(token.name, names, n=3, cutoff=0.6)
+        if not close:
+            lowered = {n.lower(): n for n in names}
+            close = [lowered[m] for m in difflib.get_close_matches(token.name.lower(), list(lowered), n=3, cutoff=0.6)]
+        problem = self._problem("unknown", token.raw, where, base + token.start, whole,
+                                f"{token.raw} is not a {self.cat.title} macro (or not with these arguments)")
+        if close:
+            problem["did_you_mean"] = ["{{" + name + "}}" for name in close]
+            problem["message"] += f"; did you mean {{{{{close[0]}}}}}?"
+        return problem
+
+    def _problem(self, kind: str, raw: str, where: str, offset: int, whole: str, message: str) -> dict:
+        line = whole.count("\n", 0, offset) + 1
+        column = offset - (whole.rfind("\n", 0, offset) + 1) + 1
+        return {"kind": kind, "token": raw, "where": where, "offset": offset, "line": line, "column": column,
+                "message": message}
+
+
+_TRIM_MARK = "\x00bunzai-trim\x00"
+
+
+def _trim_markers(text: str) -> str:
+    if _TRIM_MARK not in text:
+        return text
+    return re.sub(r"\s*" + re.escape(_TRIM_MARK) + r"\s*", "", text)
+
+
+def _dedent_trim(text: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(text).strip()
+
+
+def _count(args: list[str]) -> int:
+    if args and args[0].strip().isdigit():
+        return min(int(args[0]), limits.RENDER_REPEAT_MAX)
+    return 1
+
+
+def _items(args: list[str], token: Token) -> list[str]:
+    if len(args) == 1:
+        parts = re.split(r"(?<!\\),", args[0])
+        return [p.strip().replace("\\,", ",") for p in parts]
+    return [a.strip() for a in args]
+
+
+def _roll(formula: str, rng: random.Random) -> str:
+    match = _DICE.match(formula)
+    if not match or not (match.group(1) or match.group(2)):
+        return ""
+    if match.group(2) is None:  # a bare N is 1dN
+        count, sides = 1, int(match.group(1))
+    else:
+        count, sides = int(match.group(1) or 1), int(match.group(2))
+    if sides <= 0 or count > limits.RENDER_DICE_MAX:
+        return ""
+    bonus = int(match.group(3).replace(" ", "")) if match.group(3) else 0
+    return str(sum(rng.randint(1, sides) for _ in range(count)) + bonus)
+
+
+def _examples(raw: str, separator: str) -> str:
+    if not raw.strip():
+        return ""
+    blocks = [b.strip() for b in re.split(r"<START>", raw, flags=re.I) if b.strip()]
+    head = separator or "<START>"
+    return "\n".join(f"{head}\n{b}" for b in blocks)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def _compare(left: str, right: str, operator: str) -> bool:
+    if _NUMBER.match(left or "") and _NUMBER.match(right or ""):
+        a, b = float(left), float(right)
+    else:
+        a, b = left, right  # type: ignore[assignment]
+    return {"==": a == b, "!=": a != b, ">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}.get(operator, False)
+
+
+_MOMENT = [("dddd", "%A"), ("ddd", "%a"), ("MMMM", "%B"), ("MMM", "%b"), ("YYYY", "%Y"), ("YY", "%y"),
+           ("MM", "%m"), ("DD", "%d"), ("HH", "%H"), ("hh", "%I"), ("mm", "%M"), ("ss", "%S"), ("A", "%p")]
+
+
+def _moment(now: datetime, pattern: str) -> str:
+    """The moment.js formats the macros use (LT, LL and the common tokens), in English."""
+    if pattern == "LT":
+        return now.strftime("%I:%M %p").lstrip("0")
+    if pattern == "LL":
+        return f"{now.strftime('%B')} {now.day}, {now.year}"
+    out, i = [], 0
+    while i < len(pattern):
+        for token, code in _MOMENT:
+            if pattern.startswith(token, i):
+                out.append(now.strftime(code))
+                i += len(token)
+                break
+        else:
+            if pattern[i] == "D":
+                out.append(str(now.day))
+            elif pattern[i] == "H":
+                out.append(str(now.hour))
+            elif pattern[i] == "M":
+                out.append(str(now.month))
+            else:
+                out.append(pattern[i])
+            i += 1
+    return "".join(out)
+
+
+def unresolved_only(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [p for p in problems if p["kind"] in ("unknown", "unresolved")]

@@ -1,0 +1,112 @@
+"""Promptbooks without a model: `try-line` (which phases' conditions fire on a line, and why)
+and `rehearse` (each enabled phase's preset rendered through bunzai.render).
+
+A phase condition is read as:
+- `/pattern/flags`: a JavaScript regex, run in the regex lab's engine, matched against the line;
+- anything else: keywords separated by `,` or `|`; the condition fires when the line holds
+  one of them as a whole word, ignoring case.
+A phase with no condition always runs. Nothing is generated: cards' behaviour, tools and
+model-picked skills are not simulated, and a private phase's output is a placeholder.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bunzai.errors import BunzaiError
+
+NOT_SIMULATED = ("cards, tools and model-picked skills are not simulated; no model is called, so a phase's "
+                 "output is a placeholder")
+
+
+def load_promptbook(studio, ref: str) -> tuple[str, dict]:
+    from bunzai.render.render import load_piece
+
+    return load_piece(studio, ref, "promptbook")
+
+
+def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
+    """(fires, why) of one phase condition on one line."""
+    if condition is None or not condition.strip():
+        return True, "no condition: the phase always runs"
+    text = condition.strip()
+    literal = re.fullmatch(r"/(.+)/([dgimsuvy]*)", text, re.S)
+    if literal:
+        from bunzai.regexlab import engine
+
+        answer = engine.call({"op": "test", "pattern": literal.group(1), "flags": literal.group(2).replace("g", ""),
+                              "texts": [line]})
+        if "error" in answer:
+            return False, f"the condition {text} does not compile: {answer['error']}"
+        fired = bool(answer["results"][0])
+        return fired, f"the regex {text} {'matches' if fired else 'does not match'} the line"
+    keywords = [k.strip() for k in re.split(r"[,|]", text) if k.strip()]
+    for keyword in keywords:
+        if re.search(r"(?<!\w)" + re.escape(keyword) + r"(?!\w)", line, re.I):
+            return True, f"the line holds the keyword {keyword!r}"
+    return False, f"the line holds none of the keywords {keywords}"
+
+
+def try_line(book_id: str, book: dict, line: str) -> dict[str, Any]:
+    rows = []
+    for phase in (book.get("body") or {}).get("phases") or []:
+        row = {"phase": phase["id"], "stage": phase.get("stage", "private"), "condition": phase.get("condition")}
+        if not phase.get("enabled", True):
+            row.update(runs=False, why="disabled")
+        else:
+            fires, why = condition_fires(phase.get("condition"), line)
+            row.update(runs=fires, why=why)
+        rows.append(row)
+    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "not_simulated": NOT_SIMULATED}
+
+
+def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset: str | None, persona: str | None = None,
+             lorebooks: list[str] | tuple[str, ...] = (), chat_file: str | None = None, seed: int = 0,
+             line: str | None = None) -> dict[str, Any]:
+    """Every enabled phase rendered with its preset and card (or the ones given), in running order."""
+    from bunzai.render.render import gather, read_chat, render
+    from bunzai.store.pieces import try_read
+
+    chat = read_chat(chat_file) if chat_file else []
+    if line is None:
+        line = next((m["content"] for m in reversed(chat) if m["role"] == "user"), "")
+    rows = []
+    ran: dict[str, bool] = {}
+    for phase in (book.get("body") or {}).get("phases") or []:
+        row: dict[str, Any] = {"phase": phase["id"], "stage": phase.get("stage", "private")}
+        rows.append(row)
+        if not phase.get("enabled", True):
+            row.update(runs=False, why="disabled")
+            continue
+        fires, why = condition_fires(phase.get("condition"), line)
+        row.update(runs=fires, why=why)
+        ran[phase["id"]] = fires
+        missing = [f"character/{card}" for card in phase.get("cards") or [] if try_read(studio, "character", card) is None]
+        if phase.get("preset") and try_read(studio, "preset", phase["preset"]) is None:
+            missing.append(f"preset/{phase['preset']}")
+        if missing:
+            row["missing"] = missing
+            row["render"] = None
+            row["why_not_rendered"] = "the phase names pieces the studio does not hold"
+            continue
+        card = (phase.get("cards") or [None])[0] or character
+        chosen = phase.get("preset") or preset
+        if card is None or chosen is None:
+            raise BunzaiError("usage", f"phase {phase['id']!r} names no {'card' if card is None else 'preset'}",
+                              "give --character and --preset for phases that use the chat's")
+        loaded = gather(studio, chosen, card, persona_ref=persona, lorebook_refs=lorebooks, chat_file=chat_file)
+        doc = render(loaded, seed=seed, stage="final")
+        messages = doc["messages"]
+        for read in phase.get("reads") or []:
+            placeholder = (f"[output of phase {read!r}: not generated in a rehearsal]" if ran.get(read)
+                           else f"[phase {read!r} does not run on this line: no output]")
+            messages.append({"role": "system", "content": placeholder,
+                             "block": "phase_output", "source": f"promptbook:{book_id}#{read}", "tokens": 0})
+        row["render"] = {"preset": doc["preset"], "character": doc["character"], "messages": messages,
+                         "tokens": doc["tokens"], "unresolved": doc["unresolved"]}
+        if row["stage"] == "private":
+            row["output"] = f"[private output of phase {phase['id']!r}: not generated]"
+        if row["stage"] == "reply":
+            row["forecast"] = "reply-only: this render is what the model sees for the visible reply"
+    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "not_simulated": NOT_SIMULATED}

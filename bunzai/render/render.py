@@ -1,0 +1,352 @@
+"""`bunzai render`: a preset assembled with a character, a persona, lorebooks and a chat, in stages.
+
+Stages, each a list of messages {role, content, block, source}:
+
+- `raw`: the blocks in prompt order and the chat, macros as written, no lorebook text;
+- `lore`: with the entries the chat activates (world info before/after, at depth, author's
+  note, example messages), as written;
+- `macros`: every macro evaluated (bunzai.render.macro_eval; seeded, fixed clock);
+- `regex`: prompt-placement regex rules applied in the regex lab's engine;
+- `final`: what would be sent: empty messages dropped, each with a token estimate
+  (character-based: ceil(characters / 3.35), SillyTavern's fallback ratio; no tokenizer runs).
+
+A chat-completion preset is assembled by bunzai.render.chat_completion; a context template
+(with an instruct and a sysprompt template, or an instruct/context preset with --context) by
+bunzai.render.text_completion, whose `final` stage adds the instruct sequences and whose
+`prompt` is the one string a text-completion backend receives.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.render import lore as lore_mod
+from bunzai.render.chat_completion import Inputs, active_order, assemble
+from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+
+STAGES = ("raw", "lore", "macros", "regex", "final")
+TOKEN_ESTIMATE = "characters / 3.35 (SillyTavern's fallback ratio; no tokenizer)"
+
+
+# --- loading -------------------------------------------------------------------------------
+def load_piece(studio, ref: str, kind: str) -> tuple[str, dict]:
+    """(id, stored document) of a studio piece of `kind`, by `id` or `kind/id`."""
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    if "/" not in ref:
+        ref = f"{kind}/{ref}"
+    found_kind, piece_id = resolve_ref(studio, ref)
+    if found_kind != kind:
+        raise BunzaiError("invalid_input", f"{found_kind}/{piece_id} is not a {kind}", f"name a {kind}")
+    return piece_id, read_stored(studio, kind, piece_id).data
+
+
+def read_chat(path: str) -> list[dict]:
+    """A chat file: SillyTavern JSONL (a header line, then messages) or a JSON list of messages.
+
+    Each message becomes {role, name, content}. A plain list item may be {role, content[, name]}
+    or SillyTavern's {name, is_user, is_system, mes}.
+    """
+    source = Path(path)
+    try:
+        with source.open("rb") as handle:
+            data = handle.read(limits.RENDER_CHAT_MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise BunzaiError("not_found", f"no chat file at {source}", "check the path") from None
+    except IsADirectoryError:
+        raise BunzaiError("invalid_input", f"{source} is a folder, not a chat file") from None
+    if len(data) > limits.RENDER_CHAT_MAX_BYTES:
+        raise BunzaiError("too_large", f"{source} is over {limits.RENDER_CHAT_MAX_BYTES} bytes", "render a shorter chat")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BunzaiError("invalid_input", f"{source} is not UTF-8 text") from None
+    items: list[Any]
+    try:
+        parsed = json.loads(text)
+        items = parsed if isinstance(parsed, list) else [parsed]
+    except json.JSONDecodeError:
+        items = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                items.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise BunzaiError("invalid_json", f"{source} line {number} is not JSON: {error.msg}",
+                                  "give a SillyTavern chat .jsonl or a JSON list of {role, content}") from None
+    messages = []
+    for number, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise BunzaiError("invalid_input", f"{source}: message {number} is not an object",
+                              "each message is {role, content} or SillyTavern's {name, is_user, mes}")
+        if "mes" in item:
+            role = "user" if item.get("is_user") else "system" if item.get("is_system") else "assistant"
+            messages.append({"role": role, "name": str(item.get("name") or ""), "content": str(item.get("mes") or "")})
+        elif "content" in item or "role" in item:
+            role = item.get("role", "user")
+            if role not in ("user", "assistant", "system"):
+                raise BunzaiError("invalid_input", f"{source}: message {number} has role {role!r}",
+                                  "roles: user, assistant, system")
+            messages.append({"role": role, "name": str(item.get("name") or ""), "content": str(item.get("content") or "")})
+        elif "user_name" in item or "character_name" in item or "chat_metadata" in item:
+            continue  # the JSONL header line
+        else:
+            raise BunzaiError("invalid_input", f"{source}: message {number} has no content",
+                              "each message is {role, content} or SillyTavern's {name, is_user, mes}")
+    if len(messages) > limits.RENDER_CHAT_MAX_MESSAGES:
+        raise BunzaiError("too_large", f"{source} holds {len(messages)} messages, over {limits.RENDER_CHAT_MAX_MESSAGES}",
+                          "render the last part of the chat")
+    return messages
+
+
+def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | None = None,
+           lorebook_refs: list[str] | tuple[str, ...] = (), regex_refs: list[str] | tuple[str, ...] = (),
+           chat_file: str | None = None, instruct_ref: str | None = None, context_ref: str | None = None,
+           sysprompt_ref: str | None = None) -> dict:
+    """Every piece a render reads, loaded from the studio."""
+    preset_id, preset = load_piece(studio, preset_ref, "preset")
+    templates = {}
+    for family, ref in (("instruct", instruct_ref), ("context", context_ref), ("sysprompt", sysprompt_ref)):
+        if ref:
+            template_id, data = load_piece(studio, ref, "preset")
+            found = (data.get("body") or {}).get("family")
+            if found != family:
+                raise BunzaiError("invalid_input", f"preset/{template_id} is a {found} preset, not a {family} template",
+                                  f"give a {family} preset to --{family}")
+            templates[family] = (template_id, data.get("body") or {})
+    character_id, character = load_piece(studio, character_ref, "character")
+    persona_id, persona = load_piece(studio, persona_ref, "persona") if persona_ref else (None, None)
+    body = character.get("body") or {}
+    books: list[dict] = []
+    seen: set[str] = set()
+    links = (body.get("links") or {}).get("lorebooks") or []
+    from bunzai.store.pieces import try_read
+
+    for ref in list(lorebook_refs) + links:
+        book_id = ref.split("/", 1)[1] if ref.startswith("lorebook/") else ref
+        if book_id in seen:
+            continue
+        if ref in links and ref not in lorebook_refs and try_read(studio, "lorebook", book_id) is None:
+            continue  # a linked book not in the studio: the embedded copy below stands in
+        piece_id, data = load_piece(studio, ref, "lorebook")
+        seen.add(piece_id)
+        books.append({"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}})
+    if body.get("book") and not (set(links) & seen):
+        books.append({"id": f"{character_id}-book", "ref": f"character/{character_id}#/body/book", "body": body["book"]})
+    regex_sets = []
+    for ref in list(regex_refs) + list((body.get("links") or {}).get("regex") or []):
+        piece_id, data = load_piece(studio, ref, "regex")
+        if piece_id not in {r["id"] for r in regex_sets}:
+            regex_sets.append({"id": piece_id, "body": data.get("body") or {}})
+    return {"preset_id": preset_id, "preset": preset, "character_id": character_id, "character": character,
+            "persona_id": persona_id, "persona": persona, "books": books, "regex": regex_sets,
+            "chat": read_chat(chat_file) if chat_file else None, "templates": templates}
+
+
+# --- rendering ------------------------------------------------------------------------------
+def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str | None = None) -> MacroContext:
+    card = loaded["character"].get("body") or {}
+    persona = (loaded["persona"] or {}).get("body") or {}
+    preset = loaded["preset"].get("body") or {}
+    samplers = preset.get("samplers") or {}
+    name = card.get("nickname") or loaded["character"].get("name") or loaded["character_id"]
+    return MacroContext(
+        user=user_name or (loaded["persona"] or {}).get("name") or "User", char=name,
+        description=card.get("description", ""), personality=card.get("personality", ""), scenario=card.get("scenario", ""),
+        persona=persona.get("description", ""), examples=card.get("example_messages", ""),
+        system_prompt=card.get("system_prompt", ""), post_history=card.get("post_history_instructions", ""),
+        depth_prompt=(card.get("depth_prompt") or {}).get("text", ""), creator_notes=card.get("creator_notes", ""),
+        version=card.get("version", ""), first_message=card.get("first_message", ""),
+        greetings=list(card.get("alternate_greetings") or []), model=preset.get("model", ""),
+        max_context=int(samplers.get("max_context") or 0), max_response=int(samplers.get("max_tokens") or 0),
+        example_separator=(preset.get("utility_prompts") or {}).get("new_example_chat", ""),
+        chat_start=(preset.get("utility_prompts") or {}).get("new_chat", ""),
+        chat=chat, variables=dict((card.get("settings") or {}).get("variables") or {}), seed=seed)
+
+
+def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_note: str = "",
+           engine: str = "sillytavern", st_root: str | None = None) -> dict[str, Any]:
+    """The staged render of `loaded` (from `gather`)."""
+    if stage is not None and stage not in STAGES:
+        raise BunzaiError("usage", f"{stage!r} is not a stage", f"stages: {', '.join(STAGES)}")
+    preset = loaded["preset"].get("body") or {}
+    family = preset.get("family", "chat_completion")
+    templates = dict(loaded.get("templates") or {})
+    if family in ("instruct", "context", "sysprompt"):
+        templates.setdefault(family, (loaded["preset_id"], preset))
+    text_mode = family != "chat_completion"
+    if text_mode and "context" not in templates:
+        raise BunzaiError("usage", f"preset/{loaded['preset_id']} is of family {family}: a text-completion render needs a context template",
+                          "add --context ID (a context preset, e.g. default-context)")
+    if family == "reasoning":
+        raise BunzaiError("unsupported", f"preset/{loaded['preset_id']} is a reasoning template; it is not a prompt layout",
+                          "render a chat-completion preset, or a context/instruct template")
+    card = loaded["character"].get("body") or {}
+    name = card.get("nickname") or loaded["character"].get("name") or loaded["character_id"]
+    chat = loaded["chat"]
+    if chat is None:
+        chat = [{"role": "assistant", "name": name, "content": card.get("first_message", "")}] if card.get("first_message") else []
+    context = macro_context(loaded, chat, seed)
+    evaluator = MacroEvaluator(context, engine)
+    problems: list[dict] = []
+
+    def substitute(text: str) -> str:
+        return MacroEvaluator(context, engine).evaluate(text, "lorebook").text if "{{" in text else text
+
+    speaker = {"user": context.user, "assistant": context.char}
+    activation = lore_mod.activate(
+        loaded["books"], chat, seed=seed, substitute=substitute, include_names=speaker,
+        max_context=int((preset.get("samplers") or {}).get("max_context") or 0) or None,
+        extra_sources={"persona": context.persona, "description": context.description, "personality": context.personality,
+                       "depth_prompt": context.depth_prompt, "scenario": context.scenario,
+                       "creator_notes": context.creator_notes})
+    outlets: dict[str, list[str]] = {}
+    for entry in activation.fired:
+        if entry["position"] == "outlet" and entry["outlet"]:
+            outlets.setdefault(entry["outlet"], []).append(entry["content"])
+    context.outlets = {k: "\n".join(v) for k, v in outlets.items()}
+    inputs = Inputs(loaded["preset_id"], preset, loaded["character_id"], card, loaded["persona_id"],
+                    (loaded["persona"] or {}).get("body"), chat, activation.fired, authors_note)
+    if text_mode:
+        from bunzai.render.text_completion import assemble_text
+
+        def build(fired: list[dict]) -> tuple[list[dict], list[str]]:
+            inputs.lore = fired
+            return assemble_text(inputs, templates["context"][1], (templates.get("instruct") or (None, None))[1],
+                                 (templates.get("sysprompt") or (None, None))[1], speaker, templates["context"][0])
+
+        raw_parts, _ = build([])
+        parts, notes = build(activation.fired)
+    else:
+        parts, notes = assemble(inputs)
+        raw_parts = [p for p in parts if not p.get("lore")]
+
+    stages: dict[str, list[dict]] = {}
+    stages["raw"] = [_shown(p) for p in raw_parts]
+    stages["lore"] = [_shown(p) for p in parts]
+    real_engine = None
+    if st_root:
+        from dataclasses import replace
+
+        from bunzai.render.st_real import compare
+
+        real_engine = compare(st_root, [(p["pointer"], p["content"]) for p in parts],
+                              replace(context, variables=dict(context.variables), global_variables=dict(context.global_variables)))
+    evaluated = []
+    for part in parts:
+        context.original, context.original_used = part.get("original"), False
+        result = evaluator.evaluate(part["content"], part["pointer"])
+        for problem in result.problems:
+            problem["block"] = part["block"]
+        problems.extend(result.problems)
+        evaluated.append(dict(part, content=result.text))
+    stages["macros"] = [_shown(p) for p in evaluated]
+    after_regex, regex_report = apply_prompt_regex(evaluated, loaded["regex"], context)
+    stages["regex"] = [_shown(p) for p in after_regex]
+    prompt = None
+    if text_mode:
+        from bunzai.render.text_completion import wrap
+
+        def expand(text: str) -> str:
+            return MacroEvaluator(context, engine).evaluate(text, "instruct").text
+
+        after_regex, prompt = wrap(after_regex, (templates.get("instruct") or (None, None))[1], templates["context"][1],
+                                   speaker, expand)
+    final = []
+    for part in after_regex:
+        if not part["content"].strip():
+            continue
+        shown = _shown(part)
+        shown["tokens"] = lore_mod.estimate_tokens(part["content"])
+        final.append(shown)
+    stages["final"] = final
+    target = "text_completion" if text_mode else active_order(preset)[0]
+    doc: dict[str, Any] = {
+        "preset": f"preset/{loaded['preset_id']}", "character": f"character/{loaded['character_id']}",
+        "persona": f"persona/{loaded['persona_id']}" if loaded["persona_id"] else None,
+        "lorebooks": [b.get("ref", f"lorebook/{b['id']}") for b in loaded["books"]],
+        "engine": engine, "seed": seed, "clock": context.clock.isoformat(), "order": target,
+        "token_estimate": TOKEN_ESTIMATE, "tokens": sum(m["tokens"] for m in final),
+        "unresolved": [p for p in problems if p["kind"] in ("unknown", "unresolved")],
+        "unevaluated": [p for p in problems if p["kind"] not in ("unknown", "unresolved")],
+        "lore": activation.to_json(), "regex": regex_report, "notes": notes,
+    }
+    if real_engine is not None:
+        doc["real_engine"] = real_engine
+    if text_mode:
+        doc["mode"] = "text_completion"
+        doc["templates"] = {family: f"preset/{pid}" for family, (pid, _) in sorted(templates.items())}
+        doc["prompt"] = prompt
+    else:
+        doc["mode"] = "chat_completion"
+    if stage is None:
+        doc["stages"] = stages
+    else:
+        doc["stage"] = stage
+        doc["messages"] = stages[stage]
+    return doc
+
+
+def _shown(part: dict) -> dict:
+    shown = {"role": part["role"], "content": part["content"], "block": part["block"], "source": part["source"]}
+    if "depth" in part:
+        shown["depth"] = part["depth"]
+    return shown
+
+
+# --- the regex stage ------------------------------------------------------------------------
+def _placement_of(part: dict) -> str | None:
+    if part.get("lore"):
+        return "world_info"
+    if part["block"] == "chatHistory" and "chat_index" in part:
+        return "user_input" if part["role"] == "user" else "ai_output" if part["role"] == "assistant" else None
+    return None
+
+
+def apply_prompt_regex(parts: list[dict], regex_sets: list[dict], context: MacroContext) -> tuple[list[dict], list[dict]]:
+    """Prompt-only rules (not markdown-only, not disabled) over chat messages and world info,
+    within their depth range, in the regex lab's engine, in set order then rule order."""
+    from bunzai.regexlab import engine
+    from bunzai.regexlab.lab import rule_request
+
+    report: list[dict] = []
+    out = [dict(p) for p in parts]
+    for regex_set in regex_sets:
+        for number, rule in enumerate((regex_set["body"].get("rules") or [])):
+            row = {"set": regex_set["id"], "rule": number, "name": rule.get("name", ""), "applied_to": []}
+            report.append(row)
+            if rule.get("disabled"):
+                row["skipped"] = "disabled"
+                continue
+            if rule.get("markdown_only"):
+                row["skipped"] = "markdown only: changes the display, never the prompt"
+                continue
+            if not rule.get("prompt_only"):
+                row["skipped"] = "not prompt-only: SillyTavern applied it when the message was stored"
+                continue
+            request = rule_request(rule.get("pattern", ""), rule.get("flags", ""), replacement=rule.get("replacement", ""),
+                                   platform="sillytavern", trim_strings=rule.get("trim_strings") or [],
+                                   macros={"user": context.user, "char": context.char},
+                                   substitute=rule.get("substitute_macros", "none"))
+            for index, part in enumerate(out):
+                placement = _placement_of(part)
+                if placement is None or placement not in (rule.get("placements") or []):
+                    continue
+                depth = part.get("depth")
+                if placement != "world_info" and depth is not None:
+                    low, high = rule.get("min_depth"), rule.get("max_depth")
+                    if low is not None and low >= 0 and depth < low or high is not None and depth > high:
+                        continue
+                answer = engine.call(dict(request, op="replace", text=part["content"]))
+                if "error" in answer:
+                    row["error"] = answer["error"]
+                    break
+                if answer["result"] != part["content"]:
+                    row["applied_to"].append(part["source"])
+                    out[index] = dict(part, content=answer["result"])
+    return out, report

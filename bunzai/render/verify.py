@@ -1,0 +1,180 @@
+"""`bunzai preset-verify`: render a preset and report what would go wrong in a chat.
+
+Findings (each with a `kind`, a `pointer` into the piece it is about, and a message):
+
+- `unknown_macro` / `unresolved_macro`: a token the engine would not resolve, with its line
+  and column and a did-you-mean from the catalog;
+- `empty_block`: a user block, enabled in the active order, with no text (SillyTavern's
+  built-in slots `main`, `nsfw`, `jailbreak`, `enhanceDefinitions` are empty by design
+  and only noted);
+- `marker_without_source`: a marker nothing fills;
+- `unreachable_block`: a block with text that no order holds, or an order item naming no block;
+- `lore_never_activates`: an enabled entry with no usable key (none, only blank keys, a
+  regex key that does not compile, or probability 0);
+- `lore_over_budget`: an entry whose text alone is over the book's token budget;
+- `regex_never_applies`: a rule that runs on nothing at its placement (regex lab lint);
+- `engine_divergence`: with `--engine`, a macro that the other engine reads differently
+  (bunzai.macros.translate verdicts other than portable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.render import lore as lore_mod
+from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, active_order
+from bunzai.render.render import render
+
+
+def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_note: str = "",
+           st_root: str | None = None) -> dict[str, Any]:
+    doc = render(loaded, seed=seed, stage="final", authors_note=authors_note, st_root=st_root)
+    preset = loaded["preset"].get("body") or {}
+    pid = f"preset/{loaded['preset_id']}"
+    findings: list[dict] = []
+    notes: list[str] = list(doc["notes"])
+    for problem in doc["unresolved"]:
+        pointer = problem["where"]
+        finding = {"kind": f"{problem['kind']}_macro", "piece": _piece_of(pointer, loaded, _template_owner(pointer, loaded, pid)),
+                   "pointer": _pointer(pointer),
+                   "block": problem.get("block"), "token": problem["token"], "line": problem["line"],
+                   "column": problem["column"], "message": problem["message"]}
+        if "did_you_mean" in problem:
+            finding["did_you_mean"] = problem["did_you_mean"]
+        findings.append(finding)
+    blocks = {b.get("identifier"): (i, b) for i, b in enumerate(preset.get("prompts") or [])}
+    target, items = active_order(preset)
+    ordered = {item.get("identifier") for order in preset.get("orders") or [] for item in order.get("items") or []}
+    for number, item in enumerate(items):
+        identifier = item.get("identifier")
+        if identifier not in blocks:
+            findings.append({"kind": "unreachable_block", "piece": pid, "pointer": f"/body/orders/{_order_index(preset, target)}/items/{number}",
+                             "block": identifier, "message": f"the {target} order names {identifier!r}, which no block has"})
+            continue
+        index, block = blocks[identifier]
+        if not item.get("enabled", True):
+            continue
+        if block.get("marker"):
+            if identifier not in KNOWN_MARKERS:
+                findings.append({"kind": "marker_without_source", "piece": pid, "pointer": f"/body/prompts/{index}",
+                                 "block": identifier, "message": f"marker {identifier!r} is enabled but nothing fills it"})
+            continue
+        if not (block.get("content") or "").strip():
+            if identifier in BUILT_IN_SLOTS or block.get("system_prompt") and identifier in BUILT_IN_SLOTS:
+                notes.append(f"built-in block {identifier!r} is enabled and empty (SillyTavern's default; it sends nothing)")
+                continue
+            findings.append({"kind": "empty_block", "piece": pid, "pointer": f"/body/prompts/{index}/content",
+                             "block": identifier, "message": f"block {block.get('name') or identifier!r} is enabled in the {target} order but empty"})
+    for identifier, (index, block) in blocks.items():
+        if identifier not in ordered and not block.get("marker") and (block.get("content") or "").strip():
+            findings.append({"kind": "unreachable_block", "piece": pid, "pointer": f"/body/prompts/{index}",
+                             "block": identifier, "message": f"block {block.get('name') or identifier!r} is in no prompt order, so it is never sent"})
+    findings += _lore_findings(loaded["books"], doc["lore"]["budget"])
+    findings += _regex_findings(loaded["regex"])
+    if engine:
+        findings += _engine_findings(preset, pid, blocks, items, engine)
+    result = {"preset": pid, "character": doc["character"], "clean": not findings, "count": len(findings),
+              "findings": findings, "notes": notes, "engine": engine, "seed": seed}
+    if "real_engine" in doc:
+        result["real_engine"] = doc["real_engine"]  # bunzai's own agreement, not a finding about the preset
+    return result
+
+
+def _template_owner(where: str, loaded: dict, pid: str) -> str:
+    """The context template holding a story string or chat start (else the preset itself)."""
+    templates = loaded.get("templates") or {}
+    if where.startswith("/body/templates/") and "context" in templates:
+        return f"preset/{templates['context'][0]}"
+    return pid
+
+
+def _order_index(preset: dict, target: str) -> int:
+    for number, order in enumerate(preset.get("orders") or []):
+        if order.get("target") == target:
+            return number
+    return 0
+
+
+def _piece_of(where: str, loaded: dict, pid: str) -> str:
+    if where.startswith("character:"):
+        return f"character/{loaded['character_id']}"
+    if where.startswith("persona:"):
+        return f"persona/{loaded['persona_id']}"
+    if where.startswith("lorebook:"):
+        return where.split("#", 1)[0].replace(":", "/")
+    if where.startswith("chat:"):
+        return "chat"
+    return pid
+
+
+def _pointer(where: str) -> str:
+    if where.startswith(("character:", "persona:")):
+        return where.split(":", 1)[1]
+    return where
+
+
+def _lore_findings(books: list[dict], budget: int) -> list[dict]:
+    found = []
+    for book in books:
+        ref, _, inside = book.get("ref", f"lorebook/{book['id']}").partition("#")
+        for number, entry in enumerate(book["body"].get("entries") or []):
+            if not entry.get("enabled", True):
+                continue
+            pointer = f"{inside or '/body'}/entries/{number}"
+            uid = entry.get("uid")
+            if not entry.get("constant") and not entry.get("vectorized"):
+                keys = [k for k in entry.get("keys") or [] if (k.get("text") or "").strip()]
+                broken = [k for k in keys if k.get("regex") and lore_mod.regex_key_error(k["text"], k.get("flags") or "")]
+                if not keys or len(broken) == len(keys):
+                    why = "it has no key" if not keys else "none of its regex keys compiles"
+                    found.append({"kind": "lore_never_activates", "piece": ref, "pointer": pointer, "uid": uid,
+                                  "message": f"entry {uid} ({entry.get('title', '')}) can never activate: {why}"})
+                    continue
+            if entry.get("use_probability", True) and entry.get("probability", 100) == 0:
+                found.append({"kind": "lore_never_activates", "piece": ref, "pointer": f"{pointer}/probability", "uid": uid,
+                              "message": f"entry {uid} has probability 0, so it never inserts"})
+                continue
+            tokens = lore_mod.estimate_tokens(entry.get("content") or "")
+            if tokens > budget and not entry.get("ignore_budget"):
+                found.append({"kind": "lore_over_budget", "piece": ref, "pointer": f"{pointer}/content", "uid": uid,
+                              "message": f"entry {uid} is about {tokens} tokens, over the whole budget of {budget}: it never fits"})
+    return found
+
+
+def _regex_findings(regex_sets: list[dict]) -> list[dict]:
+    from bunzai.regexlab.lint import lint_set
+
+    found = []
+    for regex_set in regex_sets:
+        report = lint_set({"kind": "regex", "id": regex_set["id"], "body": regex_set["body"]})
+        for finding in report.get("findings") or []:
+            if finding.get("kind") == "runs_on_nothing":
+                found.append({"kind": "regex_never_applies", "piece": f"regex/{regex_set['id']}",
+                              "pointer": f"/body/rules/{finding.get('rule')}", "message": finding.get("message", "")})
+    return found
+
+
+def _engine_findings(preset: dict, pid: str, blocks: dict, items: list[dict], engine: str) -> list[dict]:
+    from bunzai.macros.translate import translate_text
+
+    found = []
+    for item in items:
+        identifier = item.get("identifier")
+        if not item.get("enabled", True) or identifier not in blocks:
+            continue
+        index, block = blocks[identifier]
+        text = block.get("content") or ""
+        if "{{" not in text:
+            continue
+        translation = translate_text(text, "sillytavern", engine)
+        if not translation.checked:
+            found.append({"kind": "engine_divergence", "piece": pid, "pointer": f"/body/prompts/{index}/content",
+                          "block": identifier, "message": translation.reason})
+            continue
+        for verdict in translation.verdicts:
+            if verdict["verdict"] == "portable":
+                continue
+            found.append({"kind": "engine_divergence", "piece": pid, "pointer": f"/body/prompts/{index}/content",
+                          "block": identifier, "token": verdict.get("token"), "verdict": verdict["verdict"],
+                          "message": f"{verdict.get('token')} is {verdict['verdict']} on {engine}"})
+    return found

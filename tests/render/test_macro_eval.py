@@ -1,0 +1,103 @@
+"""The built-in SillyTavern macro evaluator: a table of macro texts and their values,
+seeded randomness, and unresolved tokens reported with where they are."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+
+
+def run(text: str, **context) -> str:
+    ctx = MacroContext(user="Ann", char="Sera", description="A healer.", persona="A traveller.",
+                       chat=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}], **context)
+    out = MacroEvaluator(ctx).evaluate(text, "test")
+    assert out.problems == [], out.problems
+    return out.text
+
+
+CASES = [
+    ("{{user}} meets {{char}}", "Ann meets Sera"),
+    ("{{CHAR}}", "Sera"),
+    ("{{description}}", "A healer."),
+    ("{{persona}}", "A traveller."),
+    ("{{setvar::mood::calm}}{{getvar::mood}}", "calm"),
+    ("{{setvar::n::2}}{{addvar::n::3}}{{getvar::n}}", "5"),
+    ("{{incvar::k}}{{incvar::k}}", "12"),
+    ("{{.x = 4}}{{.x}}", "4"),
+    ("{{.y || none}}", "none"),
+    ("{{$g = 1}}{{$g++}}", "2"),
+    ("{{.a = 3}}{{.a > 2}}", "true"),
+    ("{{if description}}yes{{else}}no{{/if}}", "yes"),
+    ("{{if !description}}yes{{else}}no{{/if}}", "no"),
+    ("{{if scenario}}yes{{else}}no{{/if}}", "no"),
+    ("{{if 1::shown}}", "shown"),
+    ("a{{// a note }}b", "ab"),
+    ("{{reverse::abc}}", "cba"),
+    ("x{{newline}}y", "x\ny"),
+    ("{{space::3}}", "   "),
+    ("{{noop}}", ""),
+    ("{{lastMessage}}", "hello"),
+    ("{{lastUserMessage}}", "hi"),
+    ("{{lastMessageId}}", "1"),
+    ("{{date}}", "January 1, 2025"),
+    ("{{isodate}}", "2025-01-01"),
+    ("{{isotime}}", "12:00"),
+    ("{{time}}", "12:00 PM"),
+    ("{{weekday}}", "Wednesday"),
+    ("{{datetimeformat YYYY/MM/DD}}", "2025/01/01"),
+    ("{{getvar::{{char}}_x}}", ""),
+    ("{{setvar::{{char}}_x::7}}{{getvar::Sera_x}}", "7"),
+    ("{{trim}}\n\ntext", "text"),
+    ("{{random::only}}", "only"),
+    ("{{roll:1d1}}", "1"),
+    ("{{roll:1d1+4}}", "5"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_macro_table(text: str, expected: str) -> None:
+    assert run(text) == expected
+
+
+def test_unknown_macro_is_reported_where_it_is_with_a_suggestion() -> None:
+    out = MacroEvaluator(MacroContext(char="Sera")).evaluate("line one\nHello {{charr}}!", "/body/prompts/0/content")
+    assert out.text == "line one\nHello {{charr}}!"
+    [problem] = out.problems
+    assert problem["kind"] == "unknown" and problem["token"] == "{{charr}}"
+    assert (problem["line"], problem["column"], problem["offset"]) == (2, 7, 15)
+    assert problem["did_you_mean"][0] == "{{char}}"
+    assert problem["where"] == "/body/prompts/0/content"
+
+
+def test_a_stray_closer_is_unresolved() -> None:
+    out = MacroEvaluator(MacroContext()).evaluate("a {{/if}} b", "x")
+    assert [p["kind"] for p in out.problems] == ["unresolved"]
+
+
+def evaluate(text: str, seed: int) -> str:
+    return MacroEvaluator(MacroContext(seed=seed)).evaluate(text, "where").text
+
+
+def test_random_and_roll_follow_the_seed() -> None:
+    text = "{{random::a::b::c::d::e::f::g::h}} {{roll:1d1000000}}"
+    assert evaluate(text, 3) == evaluate(text, 3)
+    assert len({evaluate(text, seed) for seed in range(6)}) > 1
+    rolls = {evaluate("{{roll:1d1000000}}", seed) for seed in range(6)}
+    picks = {evaluate("{{random::a::b::c::d::e::f::g::h}}", seed) for seed in range(12)}
+    assert len(rolls) > 1 and len(picks) > 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31), st.integers(min_value=1, max_value=20), st.integers(min_value=1, max_value=50))
+def test_a_roll_stays_in_its_range(seed: int, count: int, sides: int) -> None:
+    value = int(evaluate(f"{{{{roll:{count}d{sides}}}}}", seed))
+    assert count <= value <= count * sides
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters="{}"), max_size=60))
+def test_text_without_macros_is_unchanged(text: str) -> None:
+    assert evaluate(text, 0) == text
