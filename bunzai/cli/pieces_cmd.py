@@ -8,6 +8,7 @@ import typer
 
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
+from bunzai.model import KIND_NAMES
 
 KindArg = Annotated[str, typer.Argument(help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.")]
 RefArg = Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")]
@@ -66,36 +67,30 @@ def list_(
 
     Example: bunzai list --kind character
     """
-    from bunzai.validate import check_kind
-    from bunzai.store.pieces import list_stored, read_stored
+    from bunzai.query.index import list_pieces
+    from bunzai.store.studio import check_kind
 
     studio = studio_of(ctx)
-    if kind is not None:
-        check_kind(kind)
-    rows = []
-    for piece_kind, piece_id in list_stored(studio, kind):
-        stored = read_stored(studio, piece_kind, piece_id)
-        name = stored.data.get("name") if isinstance(stored.data, dict) else None
-        rows.append({"kind": piece_kind, "id": piece_id, "name": name, "revision": stored.revision})
+    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
+    rows = list_pieces(studio, kinds)
     emit({"count": len(rows), "pieces": rows})
     return 0
 
 
 def search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="Words to look for (all must appear).")],
+    query: Annotated[str, typer.Argument(help='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.')],
     kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits to print.")] = None,
 ) -> int:
-    """Search names, tags and text fields; each hit names the field (pointer) and shows a snippet.
+    """Search names, tags and text fields, ranked by BM25; each hit names the field (pointer) and shows a snippet.
 
     Example: bunzai search lovelace
     """
-    from bunzai.validate import check_kind
     from bunzai.errors import BunzaiError
     from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
-    from bunzai.query.search import rank
-    from bunzai.store.pieces import list_stored, read_stored
+    from bunzai.query.index import search_pieces
+    from bunzai.store.studio import check_kind
 
     limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
     if not 1 <= limit <= SEARCH_MAX_LIMIT:
@@ -103,8 +98,8 @@ def search(
     if kind is not None:
         check_kind(kind)
     studio = studio_of(ctx)
-    documents = (read_stored(studio, k, i).data for k, i in list_stored(studio, kind))
-    hits = rank(documents, query, limit)
+    kinds = KIND_NAMES if kind is None else (kind,)
+    hits = search_pieces(studio, kinds, query, limit)
     emit({"query": query, "count": len(hits), "hits": hits})
     return 0
 
