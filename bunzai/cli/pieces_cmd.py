@@ -6,9 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from bunzai.cli.context import studio_of
+from bunzai.cli.context import studio_of, studio_option
 from bunzai.cli.output import emit
-from bunzai.model import KIND_NAMES
 
 KindArg = Annotated[str, typer.Argument(help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.")]
 RefArg = Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")]
@@ -42,21 +41,9 @@ def read(
 
     Example: bunzai read character/ada-lovelace --pointer /body/description --limit 200
     """
-    from bunzai.query.outline import outline as outline_of
-    from bunzai.query.outline import page
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.cli.hot import read_command
 
-    studio = studio_of(ctx)
-    kind, piece_id = resolve_ref(studio, ref)
-    stored = read_stored(studio, kind, piece_id)
-    head = {"kind": kind, "id": piece_id, "revision": stored.revision, "path": stored.path.relative_to(studio.root).as_posix()}
-    if outline:
-        emit(head | outline_of(stored.data, pointer or ""))
-    elif pointer is not None or limit is not None or offset:
-        emit(head | page(stored.data, pointer or "", offset, limit))
-    else:
-        emit(head | {"piece": stored.data})
-    return 0
+    return read_command(studio_option(ctx), ref, outline, pointer, offset, limit)
 
 
 def list_(
@@ -67,14 +54,9 @@ def list_(
 
     Example: bunzai list --kind character
     """
-    from bunzai.query.index import list_pieces
-    from bunzai.store.studio import check_kind
+    from bunzai.cli.hot import list_command
 
-    studio = studio_of(ctx)
-    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    rows = list_pieces(studio, kinds)
-    emit({"count": len(rows), "pieces": rows})
-    return 0
+    return list_command(studio_option(ctx), kind)
 
 
 def search(
@@ -87,21 +69,9 @@ def search(
 
     Example: bunzai search lovelace
     """
-    from bunzai.errors import BunzaiError
-    from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
-    from bunzai.query.index import search_pieces
-    from bunzai.store.studio import check_kind
+    from bunzai.cli.hot import search_command
 
-    limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
-    if not 1 <= limit <= SEARCH_MAX_LIMIT:
-        raise BunzaiError("invalid_input", f"--limit must be between 1 and {SEARCH_MAX_LIMIT}")
-    if kind is not None:
-        check_kind(kind)
-    studio = studio_of(ctx)
-    kinds = KIND_NAMES if kind is None else (kind,)
-    hits = search_pieces(studio, kinds, query, limit)
-    emit({"query": query, "count": len(hits), "hits": hits})
-    return 0
+    return search_command(studio_option(ctx), query, kind, limit)
 
 
 def duplicate(

@@ -43,7 +43,7 @@ from bunzai.store.pieces import PIECE_SUFFIX, parse_stored, read_raw, ref_of, sc
 from bunzai.store.studio import Studio
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "1"
+INDEX_FORMAT = "2"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.
@@ -292,6 +292,20 @@ def _refresh_kind(connection: sqlite3.Connection, studio: Studio, kind: str, on_
                            (rowid, *columns))
 
 
+def _answer(studio: Studio, kinds: tuple[str, ...], ask):
+    """`ask(connection)` on a fresh index; an index SQLite fails to read is built again once."""
+    for attempt in (1, 2):
+        connection = fresh_index(studio, kinds)
+        try:
+            return ask(connection)
+        except sqlite3.DatabaseError:
+            if attempt == 2 or connection.execute("PRAGMA database_list").fetchone()[2] == "":
+                raise
+            _remove(studio.state_dir / INDEX_NAME)
+        finally:
+            connection.close()
+
+
 def fresh_index(studio: Studio, kinds: tuple[str, ...]) -> sqlite3.Connection:
     """The studio's index with every piece of `kinds` as it is on disk now."""
     connection = _open(studio)
@@ -322,15 +336,14 @@ def _raise_first_error(connection: sqlite3.Connection, kinds: tuple[str, ...]) -
 def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> list[dict]:
     """kind, id, name and revision of every piece of `kinds`, sorted by kind then id; the
     error of the first damaged piece when one is."""
-    connection = fresh_index(studio, kinds)
-    try:
+    def ask(connection: sqlite3.Connection) -> list:
         _raise_first_error(connection, kinds)
         marks = ",".join("?" * len(kinds))
-        rows = connection.execute(
+        return connection.execute(
             f"SELECT kind, id, name, name_json, revision FROM files WHERE kind IN ({marks}) ORDER BY kind, id",
             kinds).fetchall()
-    finally:
-        connection.close()
+
+    rows = _answer(studio, kinds, ask)
     return [{"kind": kind, "id": piece_id, "name": name if name_json is None else json.loads(name_json),
              "revision": revision} for kind, piece_id, name, name_json, revision in rows]
 
@@ -341,18 +354,17 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
     parsed = parse_query(query)
     if not parsed.match:
         return []
-    connection = fresh_index(studio, kinds)
-    try:
+    def ask(connection: sqlite3.Connection) -> list:
         _raise_first_error(connection, kinds)
         marks = ",".join("?" * len(kinds))
         weights = ", ".join(str(w) for w in _WEIGHTS)
-        rows = connection.execute(
+        return connection.execute(
             f"SELECT f.kind, f.id, f.name, f.name_json, -bm25(text, {weights}) AS score, f.fields "
             f"FROM text JOIN files AS f ON f.rowid = text.rowid "
             f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?",
             (parsed.match, *kinds, limit)).fetchall()
-    finally:
-        connection.close()
+
+    rows = _answer(studio, kinds, ask)
     hits = []
     for kind, piece_id, name, name_json, score, fields in rows:
         pointer, snippet = best_field(json.loads(fields), parsed.words)

@@ -159,3 +159,12 @@ def test_a_name_that_is_not_a_string_is_listed_as_stored(tmp_path):
         piece = {"kind": "persona", "id": piece_id} | ({} if name is None else {"name": name})
         (studio.root / "persona" / f"{piece_id}.json").write_text(json.dumps(piece))
     assert [p["name"] for p in list_pieces(studio, KIND_NAMES)] == [7, None, ["x"]]
+
+
+def test_an_index_with_a_wrong_schema_is_rebuilt(bunzai):
+    fill(bunzai)
+    first = answers(bunzai)
+    index = bunzai.studio / ".bunzai" / INDEX_NAME
+    with sqlite3.connect(index) as connection:
+        connection.execute("ALTER TABLE files RENAME COLUMN name_json TO something_else")
+    assert answers(bunzai) == first
