@@ -40,6 +40,8 @@ bench:
 	$(BIN)/python bench/fuzz.py
 	$(BIN)/python bench/regexlab.py
 	$(BIN)/python bench/docs_search.py
+	$(BIN)/python bench/studio_index.py
+	$(BIN)/python bench/compare.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -80,6 +80,12 @@ SEARCH_MAX_LIMIT = 200
 SEARCH_MAX_TERMS = 16
 # Characters of context on each side of a hit in a snippet.
 SNIPPET_CONTEXT_CHARS = 60
+# The studio index (`.bunzai/index.sqlite`) trusts a piece file's (inode, size, mtime, ctime)
+# only when its mtime and ctime are this much older than the moment the index last read it:
+# a hand edit within the same clock tick as that read, keeping the size, would otherwise go
+# unseen. Two seconds covers the coarsest file-system clocks (FAT keeps 2 s); a younger file
+# is read again and compared by revision, which costs one small read per recently written piece.
+INDEX_RACY_SECONDS = 2.0
 
 # --- review ----------------------------------------------------------------------------
 # The apply review card shows at most this many before/after rows, each value cut to

@@ -214,11 +214,9 @@ def formats() -> int:
 
     Example: bunzai formats
     """
-    from bunzai.adapters.registry import all_adapters
+    from bunzai.cli.hot import formats_command
 
-    rows = [adapter.describe() for adapter in all_adapters()]
-    emit({"count": len(rows), "formats": rows})
-    return 0
+    return formats_command()
 
 
 def _engine(engine: str | None) -> str | None:

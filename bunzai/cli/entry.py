@@ -1,7 +1,8 @@
 """The `bunzai` console script: run the Typer app, render every failure as JSON.
 
 `bunzai --version` is answered before Typer is imported: it is the command scripts call to
-probe for bunzai, and it should cost no more than starting Python.
+probe for bunzai, and it should cost no more than starting Python. So are the plain forms of
+`read`, `list`, `search` and `formats` (see `bunzai.cli.hot`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ def run(args: list[str]) -> int:
     from bunzai.errors import BunzaiError
 
     try:
+        from bunzai.cli.hot import fast_command
+
+        fast = fast_command(args)
+        if fast is not None:  # a hot command in its plain form: no Typer to import (see hot.py)
+            return fast()
         from typer.main import get_command
 
         from bunzai.cli.app import app

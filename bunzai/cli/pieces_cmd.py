@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from bunzai.cli.context import studio_of
+from bunzai.cli.context import studio_of, studio_option
 from bunzai.cli.output import emit
 
 KindArg = Annotated[str, typer.Argument(help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.")]
@@ -41,21 +41,9 @@ def read(
 
     Example: bunzai read character/ada-lovelace --pointer /body/description --limit 200
     """
-    from bunzai.query.outline import outline as outline_of
-    from bunzai.query.outline import page
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.cli.hot import read_command
 
-    studio = studio_of(ctx)
-    kind, piece_id = resolve_ref(studio, ref)
-    stored = read_stored(studio, kind, piece_id)
-    head = {"kind": kind, "id": piece_id, "revision": stored.revision, "path": stored.path.relative_to(studio.root).as_posix()}
-    if outline:
-        emit(head | outline_of(stored.data, pointer or ""))
-    elif pointer is not None or limit is not None or offset:
-        emit(head | page(stored.data, pointer or "", offset, limit))
-    else:
-        emit(head | {"piece": stored.data})
-    return 0
+    return read_command(studio_option(ctx), ref, outline, pointer, offset, limit)
 
 
 def list_(
@@ -66,47 +54,24 @@ def list_(
 
     Example: bunzai list --kind character
     """
-    from bunzai.validate import check_kind
-    from bunzai.store.pieces import list_stored, read_stored
+    from bunzai.cli.hot import list_command
 
-    studio = studio_of(ctx)
-    if kind is not None:
-        check_kind(kind)
-    rows = []
-    for piece_kind, piece_id in list_stored(studio, kind):
-        stored = read_stored(studio, piece_kind, piece_id)
-        name = stored.data.get("name") if isinstance(stored.data, dict) else None
-        rows.append({"kind": piece_kind, "id": piece_id, "name": name, "revision": stored.revision})
-    emit({"count": len(rows), "pieces": rows})
-    return 0
+    return list_command(studio_option(ctx), kind)
 
 
 def search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="Words to look for (all must appear).")],
+    query: Annotated[str, typer.Argument(help='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.')],
     kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits to print.")] = None,
 ) -> int:
-    """Search names, tags and text fields; each hit names the field (pointer) and shows a snippet.
+    """Search names, tags and text fields, ranked by BM25; each hit names the field (pointer) and shows a snippet.
 
     Example: bunzai search lovelace
     """
-    from bunzai.validate import check_kind
-    from bunzai.errors import BunzaiError
-    from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
-    from bunzai.query.search import rank
-    from bunzai.store.pieces import list_stored, read_stored
+    from bunzai.cli.hot import search_command
 
-    limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
-    if not 1 <= limit <= SEARCH_MAX_LIMIT:
-        raise BunzaiError("invalid_input", f"--limit must be between 1 and {SEARCH_MAX_LIMIT}")
-    if kind is not None:
-        check_kind(kind)
-    studio = studio_of(ctx)
-    documents = (read_stored(studio, k, i).data for k, i in list_stored(studio, kind))
-    hits = rank(documents, query, limit)
-    emit({"query": query, "count": len(hits), "hits": hits})
-    return 0
+    return search_command(studio_option(ctx), query, kind, limit)
 
 
 def duplicate(

@@ -12,7 +12,6 @@ import hashlib
 import re
 import unicodedata
 
-from anyascii import anyascii
 
 ID_MAX_LENGTH = 128  # mirrored in bunzai.limits; the model may not import bunzai
 NAME_HASH_LENGTH = 6  # mirrored in bunzai.limits, with its reason
@@ -53,6 +52,8 @@ def slugify(name: str) -> str:
     still give two ids. Anything else outside the pattern becomes '-'. Returns '' when
     nothing usable is left (a name of symbols only): callers then use `name_hash`.
     """
+    from anyascii import anyascii  # here, not at import: reading a piece never needs it
+
     normal = unicodedata.normalize("NFKC", name)
     folded = unicodedata.normalize("NFKD", normal).encode("ascii", "ignore").decode("ascii")
     transliterated = anyascii(normal)

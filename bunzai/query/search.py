@@ -1,16 +1,15 @@
-"""Search over the studio: ranked by where the words appear (names, tags, then text).
+"""Search helpers: the text fields of a piece, and the field a hit shows.
 
-A piece scores for each query word found in its text fields, weighted by field: its name
-counts most, then tags and short identity fields, then long prose. Escrowed native
-documents are not searched (they repeat the body). Each hit names the best-matching
-field by its pointer and shows a snippet around the first match. Ties break on kind and
-id, so the order is the same on every run.
+Ranking lives in `bunzai.query.index` (SQLite FTS5, BM25). Escrowed native documents are
+not searched (they repeat the body). Each hit names its best-matching field by pointer,
+weighted as the ranking is (name, then tags and short identity fields, then prose), and
+shows a snippet around the first match.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from bunzai.limits import SEARCH_MAX_TERMS, SNIPPET_CONTEXT_CHARS
@@ -46,47 +45,29 @@ def _weight(pointer: str) -> float:
     return 1.0
 
 
-def score_piece(document: dict, terms: list[str]) -> tuple[float, str, str] | None:
-    """(score, best pointer, snippet) for a piece, or None when a word is missing entirely."""
-    found: set[str] = set()
-    total = 0.0
+def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
+    """(pointer, snippet) of the field where `words` weigh most (by field weight and count),
+    the snippet around its first match; the first field when none holds a word as written."""
     best: tuple[float, str, str, int] | None = None
-    for pointer, text in text_fields(document):
+    for pointer, text in fields:
         folded = text.casefold()
         field_score = 0.0
         first = -1
-        for term in terms:
-            count = folded.count(term)
-            if count:
-                found.add(term)
-                field_score += _weight(pointer) * (1.0 + min(count, 10) / 10)
-                position = folded.find(term)
+        for word in words:
+            position = folded.find(word)
+            if position >= 0:
+                field_score += _weight(pointer) * (1.0 + min(folded.count(word), 10) / 10)
                 first = position if first < 0 else min(first, position)
-        if field_score:
-            total += field_score
-            if best is None or field_score > best[0]:
-                best = (field_score, pointer, text, first)
-    if best is None or len(found) < len(terms):
-        return None
-    return total, best[1], _snippet(best[2], best[3])
+        if field_score and (best is None or field_score > best[0]):
+            best = (field_score, pointer, text, first)
+    if best is None:
+        if not fields:
+            return "", ""
+        return fields[0][0], _snippet(fields[0][1], 0)
+    return best[1], _snippet(best[2], best[3])
 
 
 def _snippet(text: str, at: int) -> str:
     start = max(0, at - SNIPPET_CONTEXT_CHARS)
     end = min(len(text), at + SNIPPET_CONTEXT_CHARS)
     return ("…" if start else "") + text[start:end].replace("\n", " ") + ("…" if end < len(text) else "")
-
-
-def rank(pieces: Iterable[dict], query: str, limit: int) -> list[dict]:
-    terms = terms_of(query)
-    if not terms:
-        return []
-    hits = []
-    for document in pieces:
-        scored = score_piece(document, terms)
-        if scored:
-            score, pointer, snippet = scored
-            hits.append({"kind": document.get("kind"), "id": document.get("id"), "name": document.get("name"),
-                         "score": round(score, 3), "pointer": pointer, "snippet": snippet})
-    hits.sort(key=lambda h: (-h["score"], str(h["kind"]), str(h["id"])))
-    return hits[:limit]

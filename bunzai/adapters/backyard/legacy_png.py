@@ -21,7 +21,7 @@ from bunzai import limits
 from bunzai.adapters.backyard.texts import book_of, single_brace_warning
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.common.png import read_png, strict_base64
+from bunzai.adapters.common.png import chunk_headers, read_png, strict_base64
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
@@ -97,7 +97,9 @@ class BackyardLegacyPng(Adapter):
     can_write = False
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        if not data.startswith(PNG_MAGIC) or b"eXIf" not in data or b"ASCII\x00\x00\x00" not in data:
+        if not data.startswith(PNG_MAGIC) or not any(
+                chunk.type == b"eXIf" and b"ASCII\x00\x00\x00" in data[chunk.data_start:chunk.data_end]
+                for chunk in chunk_headers(data)):  # chunk names, then the EXIF chunk only
             return 0.0
         document = legacy_document(data, name)
         return 0.9 if isinstance(document, dict) and isinstance(document.get("character"), dict) else 0.0

@@ -146,6 +146,31 @@ def inflate(data: bytes, name: str) -> bytes:
     return out
 
 
+def chunk_headers(data: bytes) -> list[Chunk]:
+    """The chunks a PNG's headers name, up to IEND: no CRC or type checks, no chunk data read.
+
+    For sniffing: a damaged file gives what its headers say as far as they go (the reader
+    that claims it checks everything with `read_png`). At most `limits.PNG_MAX_CHUNKS`.
+    """
+    chunks: list[Chunk] = []
+    pos, size = len(PNG_SIGNATURE), len(data)
+    while pos + 12 <= size and len(chunks) < limits.PNG_MAX_CHUNKS:
+        length, kind = struct.unpack_from(">I4s", data, pos)
+        end = pos + 12 + length
+        if end > size:
+            break
+        chunks.append(Chunk(kind, pos, end))
+        if kind == b"IEND":
+            break
+        pos = end
+    return chunks
+
+
+def text_of(data: bytes, chunk: Chunk) -> TextChunk:
+    """One text chunk decoded (tEXt, zTXt or iTXt), without walking the rest of the file."""
+    return _decode_text(data, chunk)
+
+
 def has_text_keyword(data: bytes, keywords: tuple[str, ...]) -> bool:
     """Whether a text chunk keyed by one of `keywords` (any case) is present: headers only, no checks.
 

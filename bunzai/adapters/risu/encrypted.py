@@ -20,11 +20,17 @@ MARK = b"rcc||"
 
 
 def _sealed(data: bytes) -> bool:
+    """Whether a chara or ccv3 text chunk starts with the rcc mark: chunk headers and those
+    chunks only (the reader checks the whole file)."""
     if not data.startswith(b"\x89PNG") or not png.has_text_keyword(data, ("chara", "ccv3")):
         return False
-    file = png.read_png(data)
-    return any(chunk.keyword.lower() in ("chara", "ccv3") and chunk.text.lstrip().startswith(MARK)
-               for chunk in file.text_chunks())
+    for chunk in png.chunk_headers(data):
+        if chunk.type not in png.TEXT_TYPES:
+            continue
+        keyword = data[chunk.data_start:chunk.data_start + 6].partition(b"\0")[0].lower()
+        if keyword in (b"chara", b"ccv3") and png.text_of(data, chunk).text.lstrip().startswith(MARK):
+            return True
+    return False
 
 
 class RisuEncryptedCard(Adapter):
@@ -41,6 +47,8 @@ class RisuEncryptedCard(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         what = name or "the card"
+        if data.startswith(b"\x89PNG") and png.has_text_keyword(data, ("chara", "ccv3")):
+            png.read_png(data)  # a damaged card says so first, as it did when the sniff checked it all
         if not _sealed(data):
             raise BunzaiError("unsupported", f"{what} is not a RisuAI encrypted card", "import it without --format")
         raise BunzaiError("unsupported", f"{what} is a RisuAI encrypted card (rcc||rccv1): bunzai does not decrypt "

@@ -1,0 +1,258 @@
+"""bunzai beside its peers on the same cards, in one run: parse time and fidelity. Writes docs/benchmarks.md.
+
+Peers, installed from the package index into the bench's own virtual environment (created
+outside the checkout, at $BUNZAI_BENCH_VENV or <tmp>/bunzai-bench-venv, and reused):
+
+- tavern-card (`parse_png_card`), aichar (`load_character_card`), card-forge
+  (`forge.helper.extract_card_data`);
+- character-foundry from npm where `node` exists (it is not in the npm index this machine
+  reaches, so it is reported as not installed when it cannot be found).
+
+Cards: the 552 KB Seraphina PNG from ../shared/corpus (V3 with a lorebook) when present, and a
+small Character Card V2 PNG made here (about 2 KB, with the V1 mirror fields SillyTavern writes). Each reader parses COPIES copies in its own process;
+the time is CPU time of the parse loop (time.process_time), so imports and start-up are not
+counted. The floor is what any reader must do: scan the chunks, base64-decode the card chunk
+and json.loads it.
+
+Fidelity: every non-empty string in the card's own JSON (under `data`) is a field to keep; a
+reader keeps it when the same string appears among the strings of what it returns. bunzai's
+escrow (`original`, the native document kept whole) is left out, so only modelled fields count.
+
+    .venv/bin/python bench/compare.py [COPIES]          # default 1000
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import platform
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SERAPHINA = ROOT.parent / "shared" / "corpus" / "sillytavern" / "characters" / "default_Seraphina.png"
+PEERS = {"tavern-card": "tavern-card", "aichar": "aichar", "card-forge": "card-forge"}
+PAGE = ROOT / "docs" / "benchmarks.md"
+
+DRIVER = r'''
+import base64, json, struct, sys, time
+reader, path, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(path, "rb").read()
+
+def floor(blob):
+    pos, text = 8, None
+    while pos < len(blob):
+        length, kind = struct.unpack_from(">I4s", blob, pos)
+        if kind == b"tEXt":
+            key, _, value = blob[pos + 8:pos + 8 + length].partition(b"\0")
+            if key == b"ccv3" or (key == b"chara" and text is None):
+                text = value
+        pos += 12 + length
+        if kind == b"IEND":
+            break
+    return json.loads(base64.b64decode(text))
+
+if reader == "floor":
+    parse, dump = floor, lambda r: r
+elif reader == "bunzai":
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.adapters.registry import all_adapters
+    all_adapters()
+    parse = lambda blob: read_bytes(blob, "card.png")
+    def dump(result):
+        pieces = [p.model_dump(mode="json") for p in result[1].pieces]
+        for piece in pieces:
+            piece.pop("original", None)
+        return pieces
+elif reader == "tavern-card":
+    from tavern_card import parse_png_card
+    parse, dump = parse_png_card, lambda r: r
+elif reader == "aichar":
+    import aichar
+    parse = aichar.load_character_card
+    dump = lambda r: json.loads(r.export_json("sillytavern"))
+elif reader == "card-forge":
+    import io, contextlib
+    from forge.helper import extract_card_data
+    def parse(blob):
+        with contextlib.redirect_stdout(io.StringIO()):
+            return extract_card_data(io.BytesIO(blob))
+    dump = lambda r: None if r is None else json.loads(r.model_dump_json())
+result = parse(data)
+start = time.process_time()
+for _ in range(copies):
+    parse(bytes(data))
+seconds = time.process_time() - start
+print(json.dumps({"seconds": seconds, "output": dump(result)}, default=str))
+'''
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def small_card() -> bytes:
+    """A small Character Card V2 PNG (about 2 KB): a 16x16 portrait and a chara chunk."""
+    raw = b"".join(b"\0" + bytes((40, 90, 160)) * 16 for _ in range(16))
+    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {
+        "name": "Mira Vale", "description": "A cartographer who maps the rivers of a drowned city. " * 6,
+        "personality": "patient, wry, curious", "scenario": "Aboard a flat-bottomed boat at dawn.",
+        "first_mes": "*Mira unrolls a damp chart.* You came for the north channel, didn't you?",
+        "mes_example": "<START>\n{{user}}: Where does this lead?\n{{char}}: Somewhere the maps stop.",
+        "creator_notes": "Slow-burn exploration.", "system_prompt": "", "post_history_instructions": "",
+        "alternate_greetings": ["*The fog lifts.* Early start, then.", "*She taps the compass.* It lies today."],
+        "tags": ["explorer", "fantasy"], "creator": "bench", "character_version": "1.0", "extensions": {}}}
+    for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example"):
+        card[key] = card["data"][key]  # the V1 mirror SillyTavern writes beside `data`
+    text = b"chara\0" + base64.b64encode(json.dumps(card).encode())
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
+            + _chunk(b"tEXt", text) + _chunk(b"IDAT", zlib.compress(raw)) + _chunk(b"IEND", b""))
+
+
+def strings(value, out: set[str]) -> set[str]:
+    if isinstance(value, str):
+        if value.strip():
+            out.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            strings(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            strings(item, out)
+    return out
+
+
+def bench_python() -> tuple[Path | None, dict[str, str]]:
+    """The bench venv's python and, per peer, why it is missing ('' when installed)."""
+    venv = Path(os.environ.get("BUNZAI_BENCH_VENV") or Path(tempfile.gettempdir()) / "bunzai-bench-venv")
+    python = venv / "bin" / "python"
+    missing = {}
+    if not python.exists():
+        made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
+        if made.returncode:
+            return None, {peer: f"no virtual environment: {made.stderr.strip()[-200:]}" for peer in PEERS}
+    for peer, package in PEERS.items():
+        module = {"tavern-card": "tavern_card", "aichar": "aichar", "card-forge": "forge.helper"}[peer]
+        if subprocess.run([python, "-c", f"import {module}"], capture_output=True).returncode == 0:
+            missing[peer] = ""
+            continue
+        done = subprocess.run([python, "-m", "pip", "install", "--quiet", package], capture_output=True, text=True)
+        missing[peer] = "" if done.returncode == 0 else f"pip install {package} failed: {done.stderr.strip()[-200:]}"
+    return python, missing
+
+
+def run(python: Path, reader: str, card: Path, copies: int) -> dict:
+    done = subprocess.run([str(python), "-c", DRIVER, reader, str(card), str(copies)], capture_output=True, text=True)
+    if done.returncode:
+        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1][:200]}
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}; shared with other jobs, so only ratios within one run mean much")
+
+
+def main(copies: int) -> int:
+    python, missing = bench_python()
+    node = shutil.which("node")
+    notes = []
+    if node:
+        notes.append("character-foundry (npm): not run; the package is not in the npm index this machine reaches")
+    else:
+        notes.append("character-foundry (npm): not run; `node` is not installed")
+    readers = ["floor", "bunzai"] + [peer for peer in PEERS if python is not None and not missing.get(peer)]
+    for peer, why in missing.items():
+        if why:
+            notes.append(f"{peer}: not installed ({why})")
+    with tempfile.TemporaryDirectory() as folder:
+        cards = []
+        if SERAPHINA.exists():
+            cards.append(("Seraphina (V3 + lorebook)", SERAPHINA))
+        else:
+            notes.append(f"the 552 KB Seraphina card is absent ({SERAPHINA}); only the small card was measured")
+        small = Path(folder) / "small-v2.png"
+        small.write_bytes(small_card())
+        cards.append(("small V2 card", small))
+        results: dict[str, dict[str, dict]] = {}
+        for label, card in cards:
+            source = json.loads(json.dumps(run(Path(sys.executable), "floor", card, 1)["output"]))
+            fields = strings(source.get("data", source), set())
+            results[label] = {"_size": {"bytes": card.stat().st_size, "fields": len(fields)}}
+            for reader in readers:
+                interpreter = Path(sys.executable) if reader in ("floor", "bunzai") else python
+                outcome = run(interpreter, reader, card, copies)
+                if "error" not in outcome:
+                    kept = strings(outcome.pop("output"), set())
+                    outcome["kept"] = len(fields & kept)
+                results[label][reader] = outcome
+    lines = _page(copies, results, readers, notes)
+    PAGE.write_text(_spliced(PAGE.read_text(encoding="utf-8") if PAGE.exists() else "# Benchmarks\n", lines))
+    print("\n".join(lines))
+    print(f"\nwrote {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+BEGIN = "<!-- begin bench/compare.py: this part is rewritten by each run of the script -->"
+END = "<!-- end bench/compare.py -->"
+
+
+def _spliced(page: str, lines: list[str]) -> str:
+    """The page with this script's part (between its markers) replaced; the rest is kept."""
+    part = "\n".join([BEGIN, *lines, END])
+    if BEGIN in page and END in page:
+        return page[:page.index(BEGIN)] + part + page[page.index(END) + len(END):]
+    return page.rstrip() + "\n\n" + part + "\n"
+
+
+def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> list[str]:
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [f"Written by `bench/compare.py` on {stamp}. Machine: {machine()}.", "",
+             "## Parsing cards beside the peers", "",
+             f"Each reader parses {copies} copies of a card in its own process; the time is the CPU time of the",
+             "parse loop only. *Kept* counts the card's non-empty strings (under `data`) found among the",
+             "strings the reader returns; bunzai's escrow of the native document is left out of that count.", ""]
+    for label, rows in results.items():
+        size = rows["_size"]
+        floor = rows.get("floor", {}).get("seconds")
+        lines += [f"### {label}: {size['bytes']:,} bytes, {size['fields']} fields", "",
+                  "| reader | CPU s | x floor | x bunzai | fields kept |", "|---|---|---|---|---|"]
+        mine = rows.get("bunzai", {}).get("seconds")
+        for reader in readers:
+            row = rows.get(reader, {})
+            if "error" in row:
+                lines.append(f"| {reader} | failed: {row['error']} | | | |")
+                continue
+            seconds = row["seconds"]
+            lines.append(f"| {reader} | {seconds:.3f} | {seconds / floor:.1f}x | "
+                         f"{seconds / mine:.2f}x | {row['kept']} of {size['fields']} |")
+        behind = [r for r in readers if r not in ("floor", "bunzai") and "seconds" in rows.get(r, {})
+                  and rows[r]["seconds"] < mine]
+        lines.append("")
+        if behind:
+            lines.append(f"bunzai is behind {', '.join(behind)} on this card (parse time); bunzai's time includes "
+                         "hashing the original and the portrait, and validating the canonical model.")
+        else:
+            lines.append("bunzai is not behind any peer measured on this card (parse time).")
+        lines.append("")
+    lines += ["### Not measured", ""] + [f"- {note}" for note in notes] + [""]
+    return lines
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000))

@@ -1,0 +1,116 @@
+"""`bunzai list` and `bunzai search` in studios of 1,000 and 10,000 pieces, with the studio index.
+
+Writes N character pieces (canonical JSON, a few hundred words of prose each) straight into a
+fresh studio, then times, per size, in one run:
+
+- the floor: a Python process that reads and parses every piece file (what `list` and
+  `search` did before the index);
+- `bunzai list` and `bunzai search` the first time (the index is built from the files);
+- the same commands warm (the index is fresh: each file is only stat'ed);
+- after one piece is edited by hand (one file is read again).
+
+CPU time is user+system of the child process (getrusage), wall time beside it. Goal (issue 10):
+warm `list` and `search` at most 0.1 s and flat from 1,000 to 10,000 pieces.
+
+    .venv/bin/python bench/studio_index.py [N ...]        # default: 1000 10000
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+RUNS = 5
+COMMON = ("lantern river harbour engine winter garden letter mirror castle violin forest archive signal "
+          "copper meadow thunder compass orchard beacon velvet").split()
+SYLLABLES = ("ka", "lo", "mi", "ren", "tor", "vel", "sa", "qui", "dan", "op", "eth", "ur")
+# A vocabulary of about 1,700 words, drawn with a long tail as prose is: common words appear in
+# most pieces, most words in few.
+WORDS = COMMON + [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES]
+
+FLOOR = """
+import json, os, sys
+root = sys.argv[1]
+names = []
+for kind in sorted(os.listdir(root)):
+    folder = os.path.join(root, kind)
+    if kind.startswith('.') or not os.path.isdir(folder):
+        continue
+    for name in sorted(os.listdir(folder)):
+        if name.endswith('.json'):
+            with open(os.path.join(folder, name), 'rb') as f:
+                names.append(json.loads(f.read()).get('name'))
+print(len(names))
+"""
+
+
+def make_studio(root: Path, count: int) -> None:
+    subprocess.run([BIN / "bunzai", "init", str(root)], check=True, stdout=subprocess.DEVNULL)
+    rng = random.Random(count)
+    folder = root / "character"
+    for n in range(count):
+        prose = " ".join(WORDS[min(int(rng.paretovariate(0.7)) - 1, len(WORDS) - 1)] for _ in range(300))
+        piece = {"kind": "character", "id": f"c{n:05d}", "name": f"Character {n} {rng.choice(WORDS).title()}",
+                 "body": {"description": prose, "tags": [rng.choice(COMMON)], "personality": prose[:400]}}
+        (folder / f"c{n:05d}.json").write_text(json.dumps(piece, ensure_ascii=False, sort_keys=True))
+
+
+def run(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(cpu s, wall s) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def best(cmd: list[str], env: dict) -> tuple[float, float]:
+    times = [run(cmd, env) for _ in range(RUNS)]
+    return min(t[0] for t in times), statistics.median(t[1] for t in times)
+
+
+def main(sizes: list[int]) -> None:
+    bunzai = str(BIN / "bunzai")
+    print(f"{'pieces':>7} {'measure':38} {'cpu s':>7} {'wall s':>7}")
+    rows = []
+    for count in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            studio = Path(tmp) / "studio"
+            make_studio(studio, count)
+            env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(studio))
+            cases = [("python reads every piece (floor)", [sys.executable, "-c", FLOOR, str(studio)], True)]
+            cases.append(("bunzai list, first (builds the index)", [bunzai, "list"], False))
+            cases.append(("bunzai list, warm", [bunzai, "list"], True))
+            cases.append(("bunzai search, warm", [bunzai, "search", "kaloren"], True))
+            cases.append(("bunzai search common words, warm", [bunzai, "search", "lantern river"], True))
+            cases.append(("bunzai search phrase, warm", [bunzai, "search", '"lantern river"'], True))
+            cases.append(("bunzai search prefix, warm", [bunzai, "search", "vel*"], True))
+            for label, cmd, repeat in cases:
+                cpu, wall = best(cmd, env) if repeat else run(cmd, env)
+                rows.append((count, label, cpu, wall))
+                print(f"{count:>7} {label:38} {cpu:7.3f} {wall:7.3f}")
+            edited = studio / "character" / "c00000.json"
+            edited.write_text(edited.read_text().replace("Character", "Lanthorn"))
+            cpu, wall = run([bunzai, "search", "lanthorn"], env)
+            rows.append((count, "bunzai search after a hand edit", cpu, wall))
+            print(f"{count:>7} {'bunzai search after a hand edit':38} {cpu:7.3f} {wall:7.3f}")
+    if len(sizes) > 1:
+        small, large = sizes[0], sizes[-1]
+        for label in ("bunzai list, warm", "bunzai search, warm"):
+            a = next(r[2] for r in rows if r[0] == small and r[1] == label)
+            b = next(r[2] for r in rows if r[0] == large and r[1] == label)
+            print(f"{label}: {large} pieces / {small} pieces = {b / a:.2f}x cpu")
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [1000, 10000])

@@ -1,0 +1,373 @@
+"""The studio index, `.bunzai/index.sqlite`: what `list` and `search` read instead of every file.
+
+The piece files stay the only truth; the index is a cache of them that any reader brings up
+to date before it answers. One row per piece file records the file's (inode, size, mtime,
+ctime) as last read, its revision and name, its text fields, and any error reading it gave;
+an FTS5 table holds the text for search, ranked by BM25 with the name weighing most, then
+tags, then short identity fields, then prose.
+
+Bringing it up to date (`fresh_index`) lists the kind folders and stats each file (no file
+is read). A kind whose listing (names and stats) has the digest recorded for it, taken when
+every file was already older than `limits.INDEX_RACY_SECONDS`, is fresh as it is. Otherwise,
+row by row: a file whose stat differs from its row, a new file, and a file whose mtime or ctime
+is within `limits.INDEX_RACY_SECONDS` of when its row was made (a hand edit in the same clock
+tick keeping the size would otherwise go unseen) are read again; rows whose file is gone are
+dropped. So a piece written by `apply`, by another program or by hand shows up in the next
+`list` or `search`, and `apply` itself never waits on the index: a window of a thousand pieces
+costs the next reader a thousand small reads once, not every apply an SQLite transaction.
+
+A missing index is built from the files; one SQLite cannot open or read (damaged, another
+format) is removed and built again; where the studio's `.bunzai/` folder cannot hold one (read
+only), the index is built in memory for the one command. Deleting it never changes an answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from stat import S_ISREG
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.model.ids import is_safe_id
+from bunzai.query.search import best_field, text_fields
+from bunzai.store.atomic import is_temp_name
+from bunzai.store.canon import revision_of
+from bunzai.store.pieces import PIECE_SUFFIX, parse_stored, read_raw, ref_of, scan_kind_folders
+from bunzai.store.studio import Studio
+
+INDEX_NAME = "index.sqlite"
+INDEX_FORMAT = "2"
+
+# FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
+# identity fields, then every other text field.
+_COLUMNS = ("name", "tags", "short", "prose")
+_WEIGHTS = (8.0, 4.0, 3.0, 1.0)
+_SHORT = ("/body/nickname", "/body/tagline", "/body/title")
+_SHORT_CHILDREN = tuple(pointer + "/" for pointer in _SHORT)
+
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE files (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, ino INTEGER, "
+    "size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, checked_ns INTEGER, revision TEXT, name TEXT, "
+    "name_json TEXT, fields TEXT, error TEXT, UNIQUE (kind, id))",
+    "CREATE INDEX files_damaged ON files (kind, id) WHERE error IS NOT NULL",
+    "CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, tokenize = 'unicode61')",
+)
+
+_WORD = re.compile(r"\w+")
+_QUERY_PART = re.compile(r'"([^"]*)"?|(\w+)(\*?)')
+
+
+@dataclass(frozen=True)
+class Query:
+    """A search query as FTS5 MATCH text, and the words that pick each hit's snippet."""
+
+    match: str
+    words: list[str]
+
+
+def parse_query(query: str) -> Query:
+    """Words (all must appear), `"a phrase"` (those words in that order) and `pref*` (any
+    word starting so). Everything else is a separator: no FTS5 syntax reaches SQLite."""
+    parts: list[str] = []
+    words: list[str] = []
+    for match in _QUERY_PART.finditer(query):
+        phrase, word, star = match.groups()
+        if word is not None:
+            folded = word.casefold()
+            part = f'"{folded}"' + ("*" if star else "")
+            found = [folded]
+        else:
+            found = [w.casefold() for w in _WORD.findall(phrase or "")]
+            part = '"' + " ".join(found) + '"' if found else ""
+        if part and part not in parts and len(parts) < limits.SEARCH_MAX_TERMS:
+            parts.append(part)
+            words.extend(w for w in found if w not in words)
+    return Query(" ".join(parts), words)
+
+
+# --- keeping it fresh ----------------------------------------------------------------------
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, timeout=limits.LOCK_TIMEOUT_SECONDS, isolation_level=None)
+    connection.execute("PRAGMA synchronous = OFF")  # a cache: a torn index is rebuilt from the files
+    return connection
+
+
+def _ready(connection: sqlite3.Connection) -> bool:
+    """Whether the database holds this index format (creating it when empty)."""
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        connection.execute("BEGIN IMMEDIATE")
+        for statement in _SCHEMA:
+            connection.execute(statement)
+        connection.execute("INSERT INTO meta VALUES ('format', ?)", (INDEX_FORMAT,))
+        connection.execute("COMMIT")
+        return True
+    row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in tables else None
+    return row is not None and row[0] == INDEX_FORMAT and {"files", "text"} <= tables
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass
+
+
+def _open(studio: Studio) -> sqlite3.Connection:
+    """The studio's index database; rebuilt when damaged; in memory where it cannot be kept."""
+    path = studio.state_dir / INDEX_NAME
+    for _ in range(2):
+        try:
+            if not os.access(studio.state_dir, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+                break
+            connection = _connect(path)
+            if _ready(connection):
+                return connection
+            connection.close()
+        except sqlite3.DatabaseError:
+            pass
+        _remove(path)  # damaged or another format: the files hold the truth, build it again
+    connection = _connect(":memory:")
+    _ready(connection)
+    return connection
+
+
+Stat = tuple[int, int, int, int]  # (inode, size, mtime_ns, ctime_ns)
+
+
+def _scan(studio: Studio, kinds: tuple[str, ...]) -> dict[str, dict[str, Stat]]:
+    """kind -> {stem: stat} of every regular `*.json` file in the kind folders (`_pieces` keeps
+    the ones `bunzai.store.pieces.list_stored` names)."""
+    found: dict[str, dict[str, Stat]] = {kind: {} for kind in kinds}
+    for kind, entry in scan_kind_folders(studio.root, kinds, what="the studio's kind folders",
+                                         hint="move files that are not pieces out of the studio"):
+        name = entry.name
+        if not name.endswith(PIECE_SUFFIX):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        if S_ISREG(st.st_mode):  # a linked file is not a piece
+            found[kind][name[: -len(PIECE_SUFFIX)]] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    return found
+
+
+def _pieces(stats: dict[str, Stat]) -> dict[str, Stat]:
+    return {stem: stat for stem, stat in stats.items()
+            if not is_temp_name(stem + PIECE_SUFFIX) and is_safe_id(stem)}
+
+
+def _signature(stats: dict[str, Stat]) -> str:
+    """One digest of a kind folder's listing (names and stats), to skip comparing row by row."""
+    listing = "\n".join(f"{name} {ino} {size} {mtime} {ctime}" for name, (ino, size, mtime, ctime) in sorted(stats.items()))
+    return hashlib.sha1(listing.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _columns(document: dict) -> tuple[list[list[str]], tuple[str, str, str, str]]:
+    fields = [[pointer, text] for pointer, text in text_fields(document)]
+    buckets: dict[str, list[str]] = {column: [] for column in _COLUMNS}
+    for pointer, text in fields:
+        if pointer == "/name":
+            column = "name"
+        elif pointer == "/body/tags" or pointer.startswith("/body/tags/"):
+            column = "tags"
+        elif pointer in _SHORT or pointer.startswith(_SHORT_CHILDREN):
+            column = "short"
+        else:
+            column = "prose"
+        buckets[column].append(text)
+    return fields, tuple("\n".join(buckets[column]) for column in _COLUMNS)  # type: ignore[return-value]
+
+
+def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
+    """(revision, name, name_json, fields, error, columns) of a piece file (name_json holds a
+    name that is not a string), None when it is gone."""
+    path = studio.root / kind / f"{piece_id}{PIECE_SUFFIX}"
+    ref = ref_of(kind, piece_id)
+    raw = None
+    try:
+        raw = read_raw(path, what=ref)
+        if raw is None:
+            return None
+        stored = parse_stored(kind, piece_id, path, raw)
+    except BunzaiError as error:
+        return None if raw is None else revision_of(raw), None, None, None, json.dumps(error.to_json()["error"]), ("",) * 4
+    fields, columns = _columns(stored.data)
+    name = stored.data.get("name")
+    name_json = None if name is None or isinstance(name, str) else json.dumps(name, ensure_ascii=False)
+    return (stored.revision, None if name_json else name, name_json, json.dumps(fields, ensure_ascii=False),
+            None, columns)
+
+
+def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, ...]) -> None:
+    """Bring the rows of `kinds` up to date with the files (see the module docstring).
+
+    Each kind folder's listing has a signature in `meta`, with the time it was taken: when the
+    listing is the same and every file is older than that time by `limits.INDEX_RACY_SECONDS`,
+    the kind's rows are fresh without comparing them one by one.
+    """
+    racy_ns = int(limits.INDEX_RACY_SECONDS * 1e9)
+    scanned_at = time.time_ns()
+    marks = ",".join("?" * len(kinds))
+    signatures = dict(connection.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})",
+                                         tuple(f"listing:{kind}" for kind in kinds)))
+    on_disk = _scan(studio, kinds)
+    changed: list[tuple[str, str, str]] = []  # (kind, signature, scanned_at)
+    for kind in kinds:
+        stats = on_disk[kind]
+        signature = _signature(stats)
+        newest = max((max(stat[2], stat[3]) for stat in stats.values()), default=0)
+        recorded = signatures.get(f"listing:{kind}", "").split(" ")
+        if len(recorded) == 2 and recorded[1] == signature and newest + racy_ns <= int(recorded[0]):
+            continue
+        changed.append((kind, signature, str(scanned_at)))
+    if not changed:
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for kind, signature, when in changed:
+            _refresh_kind(connection, studio, kind, _pieces(on_disk[kind]), racy_ns)
+            connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"listing:{kind}", f"{when} {signature}"))
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _drop(connection: sqlite3.Connection, rowid: int) -> None:
+    connection.execute("DELETE FROM files WHERE rowid = ?", (rowid,))
+    connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
+
+
+def _refresh_kind(connection: sqlite3.Connection, studio: Studio, kind: str, on_disk: dict[str, Stat],
+                  racy_ns: int) -> None:
+    known = {piece_id: (rowid, (ino, size, mtime, ctime), checked, revision)
+             for rowid, piece_id, ino, size, mtime, ctime, checked, revision in connection.execute(
+                 "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision FROM files WHERE kind = ?",
+                 (kind,))}
+    for piece_id, row in known.items():
+        if piece_id not in on_disk:
+            _drop(connection, row[0])
+    for piece_id in sorted(on_disk):
+        stat = on_disk[piece_id]
+        row = known.get(piece_id)
+        if row is not None and row[1] == stat and max(stat[2], stat[3]) + racy_ns <= row[2]:
+            continue
+        checked = time.time_ns()
+        read = _read_row(studio, kind, piece_id)
+        if read is None:  # removed since the scan
+            if row is not None:
+                _drop(connection, row[0])
+            continue
+        revision, name, name_json, fields, error, columns = read
+        if row is not None and error is None and revision == row[3]:  # same bytes: only the stat moved
+            connection.execute("UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ? "
+                               "WHERE rowid = ?", (*stat, checked, row[0]))
+            continue
+        values = (*stat, checked, revision, name, name_json, fields, error)
+        if row is None:
+            rowid = connection.execute(
+                "INSERT INTO files (kind, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision, name, name_json, "
+                "fields, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (kind, piece_id, *values)).lastrowid
+        else:
+            rowid = row[0]
+            connection.execute(
+                "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ?, revision = ?, "
+                "name = ?, name_json = ?, fields = ?, error = ? WHERE rowid = ?", (*values, rowid))
+            connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
+        connection.execute("INSERT INTO text (rowid, name, tags, short, prose) VALUES (?, ?, ?, ?, ?)",
+                           (rowid, *columns))
+
+
+def _answer(studio: Studio, kinds: tuple[str, ...], ask):
+    """`ask(connection)` on a fresh index; an index SQLite fails to read is built again once."""
+    for attempt in (1, 2):
+        connection = fresh_index(studio, kinds)
+        try:
+            return ask(connection)
+        except sqlite3.DatabaseError:
+            if attempt == 2 or connection.execute("PRAGMA database_list").fetchone()[2] == "":
+                raise
+            _remove(studio.state_dir / INDEX_NAME)
+        finally:
+            connection.close()
+
+
+def fresh_index(studio: Studio, kinds: tuple[str, ...]) -> sqlite3.Connection:
+    """The studio's index with every piece of `kinds` as it is on disk now."""
+    connection = _open(studio)
+    try:
+        _refresh(connection, studio, kinds)
+    except sqlite3.DatabaseError:
+        connection.close()
+        _remove(studio.state_dir / INDEX_NAME)
+        connection = _open(studio)
+        _refresh(connection, studio, kinds)
+    return connection
+
+
+def _raise_first_error(connection: sqlite3.Connection, kinds: tuple[str, ...]) -> None:
+    """The error of the first damaged piece (by kind, id), as reading it would raise."""
+    marks = ",".join("?" * len(kinds))
+    row = connection.execute(
+        f"SELECT error FROM files WHERE kind IN ({marks}) AND error IS NOT NULL ORDER BY kind, id LIMIT 1",
+        kinds).fetchone()
+    if row is not None:
+        error = json.loads(row[0])
+        raise BunzaiError(error["code"], error["message"], error.get("hint", ""), **error.get("details", {}))
+
+
+# --- answering -----------------------------------------------------------------------------
+
+
+def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> list[dict]:
+    """kind, id, name and revision of every piece of `kinds`, sorted by kind then id; the
+    error of the first damaged piece when one is."""
+    def ask(connection: sqlite3.Connection) -> list:
+        _raise_first_error(connection, kinds)
+        marks = ",".join("?" * len(kinds))
+        return connection.execute(
+            f"SELECT kind, id, name, name_json, revision FROM files WHERE kind IN ({marks}) ORDER BY kind, id",
+            kinds).fetchall()
+
+    rows = _answer(studio, kinds, ask)
+    return [{"kind": kind, "id": piece_id, "name": name if name_json is None else json.loads(name_json),
+             "revision": revision} for kind, piece_id, name, name_json, revision in rows]
+
+
+def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int) -> list[dict]:
+    """The best `limit` pieces of `kinds` for `query` (see `parse_query`), by BM25 (higher
+    score first, then kind and id); each names its best-matching field and shows a snippet."""
+    parsed = parse_query(query)
+    if not parsed.match:
+        return []
+    def ask(connection: sqlite3.Connection) -> list:
+        _raise_first_error(connection, kinds)
+        marks = ",".join("?" * len(kinds))
+        weights = ", ".join(str(w) for w in _WEIGHTS)
+        return connection.execute(
+            f"SELECT f.kind, f.id, f.name, f.name_json, -bm25(text, {weights}) AS score, f.fields "
+            f"FROM text JOIN files AS f ON f.rowid = text.rowid "
+            f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?",
+            (parsed.match, *kinds, limit)).fetchall()
+
+    rows = _answer(studio, kinds, ask)
+    hits = []
+    for kind, piece_id, name, name_json, score, fields in rows:
+        pointer, snippet = best_field(json.loads(fields), parsed.words)
+        hits.append({"kind": kind, "id": piece_id, "name": name if name_json is None else json.loads(name_json), "score": round(score, 6),
+                     "pointer": pointer, "snippet": snippet})
+    return hits

@@ -1,0 +1,170 @@
+"""The studio index: `list` and `search` answer from `.bunzai/index.sqlite`, kept true to the files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bunzai.query.index import INDEX_NAME, list_pieces, parse_query, search_pieces
+from bunzai.store.studio import init_studio
+from bunzai.model import KIND_NAMES
+
+PIECES = (
+    {"name": "Ada Lovelace", "tags": ["math"], "description": "Wrote the first program for the Analytical Engine."},
+    {"name": "Charles Babbage", "description": "Designed the Analytical Engine; Lovelace wrote its first program."},
+    {"name": "Mary Somerville", "tagline": "Queen of science", "description": "Translated Laplace."},
+)
+
+
+def fill(bunzai, pieces=PIECES):
+    for piece in pieces:
+        draft = bunzai("create", "character", "--input", json.dumps(piece), check=True)
+        bunzai("apply", "--yes", input=draft.stdout, check=True)
+
+
+def answers(bunzai):
+    return [bunzai(*args).stdout for args in (
+        ("list",), ("list", "--kind", "character"), ("search", "lovelace"), ("search", '"analytical engine"'),
+        ("search", "lov*"), ("search", "science", "--kind", "character"), ("search", "nothing-here"),
+    )]
+
+
+def test_deleting_the_index_changes_no_answer(bunzai):
+    fill(bunzai)
+    first = answers(bunzai)
+    index = bunzai.studio / ".bunzai" / INDEX_NAME
+    assert index.is_file()
+    index.unlink()
+    assert answers(bunzai) == first
+    assert index.is_file()
+
+
+def test_a_damaged_index_is_rebuilt(bunzai):
+    fill(bunzai)
+    first = answers(bunzai)
+    index = bunzai.studio / ".bunzai" / INDEX_NAME
+    index.write_bytes(b"this is not an SQLite database" * 100)
+    assert answers(bunzai) == first
+    with sqlite3.connect(index) as connection:
+        assert connection.execute("SELECT count(*) FROM files").fetchone()[0] == len(PIECES)
+
+
+def test_an_index_of_another_format_is_rebuilt(bunzai):
+    fill(bunzai)
+    first = answers(bunzai)
+    index = bunzai.studio / ".bunzai" / INDEX_NAME
+    with sqlite3.connect(index) as connection:
+        connection.execute("UPDATE meta SET value = 'other' WHERE key = 'format'")
+        connection.execute("DELETE FROM files")
+    assert answers(bunzai) == first
+
+
+def test_a_hand_edit_shows_up_in_the_next_search(bunzai):
+    fill(bunzai)
+    assert bunzai("search", "laplace", check=True).json["count"] == 1
+    path = bunzai.studio / "character" / "mary-somerville.json"
+    raw = path.read_bytes()
+    path.write_bytes(raw.replace(b"Laplace", b"Lagrang"))  # same size, same second
+    assert bunzai("search", "laplace", check=True).json["count"] == 0
+    hits = bunzai("search", "lagrang", check=True).json["hits"]
+    assert [h["id"] for h in hits] == ["mary-somerville"]
+    listed = bunzai("list", check=True).json["pieces"]
+    read = bunzai("read", "character/mary-somerville", check=True).json
+    assert [p["revision"] for p in listed if p["id"] == "mary-somerville"] == [read["revision"]]
+
+
+def test_pieces_added_and_removed_by_hand_are_seen(bunzai):
+    fill(bunzai)
+    bunzai("list", check=True)
+    (bunzai.studio / "character" / "ada-lovelace.json").unlink()
+    copy = json.loads((bunzai.studio / "character" / "charles-babbage.json").read_text())
+    copy["id"] = "babbage-2"
+    (bunzai.studio / "character" / "babbage-2.json").write_text(json.dumps(copy))
+    ids = [p["id"] for p in bunzai("list", check=True).json["pieces"]]
+    assert ids == ["babbage-2", "charles-babbage", "mary-somerville"]
+    assert {h["id"] for h in bunzai("search", "babbage", check=True).json["hits"]} == {"babbage-2", "charles-babbage"}
+
+
+def test_a_damaged_piece_is_refused_as_before(bunzai):
+    fill(bunzai)
+    bunzai("list", check=True)
+    (bunzai.studio / "character" / "charles-babbage.json").write_text("{not json")
+    for args in (("list",), ("search", "lovelace")):
+        result = bunzai(*args)
+        assert result.code == 1 and json.loads(result.stdout)["error"]["code"] == "invalid_piece"
+    assert bunzai("list", "--kind", "lorebook", check=True).json["count"] == 0
+
+
+def test_search_ranks_the_name_first_and_filters_by_kind(bunzai):
+    fill(bunzai)
+    hits = bunzai("search", "lovelace", check=True).json["hits"]
+    assert [h["id"] for h in hits] == ["ada-lovelace", "charles-babbage"]
+    assert hits[0]["pointer"] == "/name" and hits[1]["pointer"] == "/body/description"
+    assert hits[0]["score"] > hits[1]["score"]
+    assert bunzai("search", "lovelace", "--kind", "lorebook", check=True).json["count"] == 0
+
+
+def test_phrase_and_prefix_queries(bunzai):
+    fill(bunzai)
+    assert bunzai("search", '"engine analytical"', check=True).json["count"] == 0
+    assert bunzai("search", '"analytical engine"', check=True).json["count"] == 2
+    assert bunzai("search", "somer", check=True).json["count"] == 0
+    assert [h["id"] for h in bunzai("search", "somer*", check=True).json["hits"]] == ["mary-somerville"]
+
+
+def test_a_studio_without_a_state_folder_still_answers(tmp_path):
+    studio, _ = init_studio(tmp_path / "studio")
+    (studio.root / "character" / "ada.json").write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada"}))
+    shutil.rmtree(studio.state_dir)
+    assert [p["id"] for p in list_pieces(studio, KIND_NAMES)] == ["ada"]
+    assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
+    assert not studio.state_dir.exists()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_any_query_is_valid_fts5(query):
+    parsed = parse_query(query)
+    with sqlite3.connect(":memory:") as connection:
+        connection.execute("CREATE VIRTUAL TABLE t USING fts5(a)")
+        connection.execute("INSERT INTO t VALUES ('some text')")
+        if parsed.match:
+            connection.execute("SELECT * FROM t WHERE t MATCH ?", (parsed.match,)).fetchall()
+        else:
+            assert not any(ch.isalnum() for ch in query) or not parsed.words
+
+
+def test_the_index_lists_exactly_the_files_the_store_lists(tmp_path):
+    from bunzai.store.pieces import list_stored
+
+    studio, _ = init_studio(tmp_path / "studio")
+    folder = studio.root / "character"
+    (folder / "ada.json").write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada"}))
+    for odd in (".ada.json", "Bad Name.json", ".ada.json.123-abc.tmp", "notes.txt", "UPPER.json"):
+        (folder / odd).write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada"}))
+    (folder / "linked.json").symlink_to(folder / "ada.json")
+    (folder / "folder.json").mkdir()
+    expected = [{"kind": k, "id": i} for k, i in list_stored(studio)]
+    assert [{"kind": p["kind"], "id": p["id"]} for p in list_pieces(studio, KIND_NAMES)] == expected
+    assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
+
+
+def test_a_name_that_is_not_a_string_is_listed_as_stored(tmp_path):
+    studio, _ = init_studio(tmp_path / "studio")
+    for piece_id, name in (("a", 7), ("b", None), ("c", ["x"])):
+        piece = {"kind": "persona", "id": piece_id} | ({} if name is None else {"name": name})
+        (studio.root / "persona" / f"{piece_id}.json").write_text(json.dumps(piece))
+    assert [p["name"] for p in list_pieces(studio, KIND_NAMES)] == [7, None, ["x"]]
+
+
+def test_an_index_with_a_wrong_schema_is_rebuilt(bunzai):
+    fill(bunzai)
+    first = answers(bunzai)
+    index = bunzai.studio / ".bunzai" / INDEX_NAME
+    with sqlite3.connect(index) as connection:
+        connection.execute("ALTER TABLE files RENAME COLUMN name_json TO something_else")
+    assert answers(bunzai) == first
