@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bunzai.cli.output import emit
+from bunzai.cli.output import emit, say
 
 _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 
@@ -47,8 +47,11 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
 
     studio = find_studio(studio_option)
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    rows = list_pieces(studio, kinds)
-    emit({"count": len(rows), "pieces": rows})
+    rows, damaged = list_pieces(studio, kinds)
+    emit({"count": len(rows), "pieces": rows, "damaged": damaged})
+    if damaged:
+        say(f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
+            "(see `bunzai doctor`)")
     return 0
 
 

@@ -319,33 +319,32 @@ def fresh_index(studio: Studio, kinds: tuple[str, ...]) -> sqlite3.Connection:
     return connection
 
 
-def _raise_first_error(connection: sqlite3.Connection, kinds: tuple[str, ...]) -> None:
-    """The error of the first damaged piece (by kind, id), as reading it would raise."""
+def damaged_pieces(connection: sqlite3.Connection, kinds: tuple[str, ...]) -> list[dict]:
+    """Every piece file of `kinds` that does not read as a piece: kind, id and the problem."""
     marks = ",".join("?" * len(kinds))
-    row = connection.execute(
-        f"SELECT error FROM files WHERE kind IN ({marks}) AND error IS NOT NULL ORDER BY kind, id LIMIT 1",
-        kinds).fetchone()
-    if row is not None:
-        error = json.loads(row[0])
-        raise BunzaiError(error["code"], error["message"], error.get("hint", ""), **error.get("details", {}))
+    rows = connection.execute(
+        f"SELECT kind, id, error FROM files WHERE kind IN ({marks}) AND error IS NOT NULL ORDER BY kind, id",
+        kinds).fetchall()
+    return [{"kind": kind, "id": piece_id, "code": json.loads(error)["code"], "problem": json.loads(error)["message"]}
+            for kind, piece_id, error in rows]
 
 
 # --- answering -----------------------------------------------------------------------------
 
 
-def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> list[dict]:
-    """kind, id, name and revision of every piece of `kinds`, sorted by kind then id; the
-    error of the first damaged piece when one is."""
-    def ask(connection: sqlite3.Connection) -> list:
-        _raise_first_error(connection, kinds)
+def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
+    """(kind, id, name and revision of every piece of `kinds`, sorted by kind then id; the
+    damaged piece files, each with its problem). One damaged file never hides the rest."""
+    def ask(connection: sqlite3.Connection) -> tuple[list, list[dict]]:
         marks = ",".join("?" * len(kinds))
-        return connection.execute(
-            f"SELECT kind, id, name, name_json, revision FROM files WHERE kind IN ({marks}) ORDER BY kind, id",
-            kinds).fetchall()
+        rows = connection.execute(
+            f"SELECT kind, id, name, name_json, revision FROM files WHERE kind IN ({marks}) AND error IS NULL "
+            "ORDER BY kind, id", kinds).fetchall()
+        return rows, damaged_pieces(connection, kinds)
 
-    rows = _answer(studio, kinds, ask)
+    rows, damaged = _answer(studio, kinds, ask)
     return [{"kind": kind, "id": piece_id, "name": name if name_json is None else json.loads(name_json),
-             "revision": revision} for kind, piece_id, name, name_json, revision in rows]
+             "revision": revision} for kind, piece_id, name, name_json, revision in rows], damaged
 
 
 def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int) -> list[dict]:
@@ -355,7 +354,6 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
     if not parsed.match:
         return []
     def ask(connection: sqlite3.Connection) -> list:
-        _raise_first_error(connection, kinds)
         marks = ",".join("?" * len(kinds))
         weights = ", ".join(str(w) for w in _WEIGHTS)
         return connection.execute(

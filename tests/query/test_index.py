@@ -89,13 +89,16 @@ def test_pieces_added_and_removed_by_hand_are_seen(bunzai):
     assert {h["id"] for h in bunzai("search", "babbage", check=True).json["hits"]} == {"babbage-2", "charles-babbage"}
 
 
-def test_a_damaged_piece_is_refused_as_before(bunzai):
+def test_a_damaged_piece_is_listed_as_damaged_and_the_rest_keep_working(bunzai):
     fill(bunzai)
     bunzai("list", check=True)
     (bunzai.studio / "character" / "charles-babbage.json").write_text("{not json")
-    for args in (("list",), ("search", "lovelace")):
-        result = bunzai(*args)
-        assert result.code == 1 and json.loads(result.stdout)["error"]["code"] == "invalid_piece"
+    listed = bunzai("list", check=True)
+    assert [p["id"] for p in listed.json["pieces"]] == ["ada-lovelace", "mary-somerville"]
+    assert [(d["kind"], d["id"], d["code"]) for d in listed.json["damaged"]] == [("character", "charles-babbage", "invalid_piece")]
+    assert "damaged" in listed.stderr
+    assert bunzai("search", "somerville", check=True).json["count"] == 1
+    assert bunzai("search", "babbage", check=True).json["count"] == 0
     assert bunzai("list", "--kind", "lorebook", check=True).json["count"] == 0
 
 
@@ -120,7 +123,7 @@ def test_a_studio_without_a_state_folder_still_answers(tmp_path):
     studio, _ = init_studio(tmp_path / "studio")
     (studio.root / "character" / "ada.json").write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada"}))
     shutil.rmtree(studio.state_dir)
-    assert [p["id"] for p in list_pieces(studio, KIND_NAMES)] == ["ada"]
+    assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == ["ada"]
     assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
     assert not studio.state_dir.exists()
 
@@ -149,7 +152,7 @@ def test_the_index_lists_exactly_the_files_the_store_lists(tmp_path):
     (folder / "linked.json").symlink_to(folder / "ada.json")
     (folder / "folder.json").mkdir()
     expected = [{"kind": k, "id": i} for k, i in list_stored(studio)]
-    assert [{"kind": p["kind"], "id": p["id"]} for p in list_pieces(studio, KIND_NAMES)] == expected
+    assert [{"kind": p["kind"], "id": p["id"]} for p in list_pieces(studio, KIND_NAMES)[0]] == expected
     assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
 
 
@@ -158,7 +161,7 @@ def test_a_name_that_is_not_a_string_is_listed_as_stored(tmp_path):
     for piece_id, name in (("a", 7), ("b", None), ("c", ["x"])):
         piece = {"kind": "persona", "id": piece_id} | ({} if name is None else {"name": name})
         (studio.root / "persona" / f"{piece_id}.json").write_text(json.dumps(piece))
-    assert [p["name"] for p in list_pieces(studio, KIND_NAMES)] == [7, None, ["x"]]
+    assert [p["name"] for p in list_pieces(studio, KIND_NAMES)[0]] == [7, None, ["x"]]
 
 
 def test_an_index_with_a_wrong_schema_is_rebuilt(bunzai):
