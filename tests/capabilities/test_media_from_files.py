@@ -255,3 +255,19 @@ def test_a_preset_pdf_attachment_travels_through_a_native_export_and_back(bunzai
     piece = bunzai("--studio", str(other), "read", "preset/chatty", check=True).json["piece"]
     ref = piece["body"]["attachments"][0]["asset"]
     assert (other / "assets" / f"{ref['sha256']}.{ref['ext']}").read_bytes() == PDF
+
+
+def test_backgrounds_and_persona_avatars_take_files_too(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "bg.png").write_bytes(make_png(30))
+    (tmp_path / "me.png").write_bytes(make_png(31))
+    (tmp_path / "doc.pdf").write_bytes(PDF)
+    monkeypatch.chdir(tmp_path)
+    bg_sha, me_sha = (hashlib.sha256(make_png(n)).hexdigest() for n in (30, 31))
+    card = preview("studio.character.create", None, {"name": "Nova"}).after
+    shown = preview("character.presentation.update", card, {"background": "@bg.png"})
+    assert shown.after["body"]["presentation"]["background"]["sha256"] == bg_sha and set(shown.attachments) == {bg_sha}
+    persona = preview("studio.persona.create", None, {"name": "Me", "portrait": "@me.png"})
+    assert persona.after["body"]["portrait"]["sha256"] == me_sha and set(persona.attachments) == {me_sha}
+    both = preview("persona.presentation.update", persona.after, {"portrait": None, "presentation": {"background": "@bg.png"}})
+    assert both.after["body"]["portrait"] is None and both.after["body"]["presentation"]["background"]["sha256"] == bg_sha
+    assert "application/pdf" in refusal("character.presentation.update", card, {"background": "@doc.pdf"}).message

@@ -50,17 +50,20 @@ class Collected:
         return media
 
 
-def portrait_ref(ref: str | AssetRef | None, collected: Collected) -> AssetRef | None:
-    """The stored asset a portrait ref stands for (None removes the portrait); a URL is refused."""
+def portrait_ref(ref: str | AssetRef | None, collected: Collected, what: str = "portrait") -> AssetRef | None:
+    """The stored image a ref stands for (None removes it); a URL or a non-image is refused."""
     if ref is None:
         return None
-    media = collected.take(resolve_media(ref, "portrait", accept=IMAGES))
+    media = collected.take(resolve_media(ref, what, accept=IMAGES))
     if media.asset is None:
-        raise refuse("portrait: a portrait must be stored in the studio; a URL is not downloaded",
+        raise refuse(f"{what}: the image must be stored in the studio; a URL is not downloaded",
                      "download the image and give it as @path")
     if media.mime and not media.mime.startswith("image/"):
-        raise refuse(f"portrait: the stored asset is {media.mime}, not an image")
+        raise refuse(f"{what}: the stored asset is {media.mime}, not an image")
     return media.asset
+
+
+IMAGE_DESCRIPTION = "An image. " + MEDIA_REF_DESCRIPTION
 
 
 def add_links(links: list[dict], items: list[MediaItemInput], collected: Collected) -> list[dict]:
