@@ -101,6 +101,7 @@ def test_a_declared_type_that_disagrees_is_a_warning(tmp_path: Path, monkeypatch
     (None, "not_found", "no file at"), (b"", "invalid_input", "is empty"),
     (b"\x00\x01\x02\x03binary", "invalid_input", "type bunzai does not know"),
     (b"just text\n", "invalid_input", "is text/plain"),
+    (make_png(11)[:-5] + b"XXXXX", "invalid_input", "is a damaged PNG"),
 ])
 def test_unusable_files_are_refused_naming_the_file(tmp_path: Path, monkeypatch, content, code, named) -> None:
     if content is not None:

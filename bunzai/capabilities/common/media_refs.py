@@ -195,6 +195,13 @@ def _checked_type(data: bytes, name: str, label: str, what: str, accept: tuple[s
         raise refuse(f"{what}: {label} is of a type bunzai does not know (not PNG, JPEG, WebP, GIF, AVIF, PDF or text)",
                      "give an image, a PDF or a UTF-8 text file")
     suffix = PurePosixPath(name).suffix.lower().lstrip(".")
+    if sniffed == "image/png":
+        from bunzai.adapters.common.png import read_png
+
+        try:
+            read_png(data, label)  # a damaged PNG would be stored, then refused by every card export
+        except BunzaiError as error:
+            raise refuse(f"{what}: {label} is a damaged PNG: {error.message}", "save the image again and retry") from None
     if accept is not None and not sniffed.startswith(accept):
         named = f" although it is named .{suffix}" if suffix else ""
         raise refuse(f"{what}: {label} is {sniffed} (sniffed from its bytes){named}; this takes only "
