@@ -293,3 +293,15 @@ RENDER_CHARS_PER_TOKEN = 3.35
 RENDER_ST_ENGINE_SECONDS = 20
 # Texts sent to the checkout's engine in one render: every block of a large preset fits.
 RENDER_ST_ENGINE_MAX_TEXTS = 2000
+# --- media from files ------------------------------------------------------------------
+# Largest local file a media reference (@path, file:path, an archive member) may name: one
+# studio asset, the same bound as an asset stored by import.
+MEDIA_FILE_MAX_BYTES = ASSET_MAX_BYTES
+# Most media one input may name (a pack's folder of sprites, a character's extra media).
+# SillyTavern's default expression set is 28 labels; a big multi-sprite pack has a few
+# hundred files. Each file is read once to hash and sniff, so the bound keeps a draft's
+# making to seconds.
+MEDIA_REFS_MAX = 400
+# Bytes read to decide whether an unrecognised file is text (UTF-8 without NUL bytes):
+# enough to see past a short header, cheap on a 64 MB file.
+MEDIA_TEXT_SNIFF_BYTES = 64 * 1024

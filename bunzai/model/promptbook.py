@@ -28,6 +28,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from bunzai.model.base import Model, PieceBase, SafeId
+from bunzai.model.preset import Attachment
 
 Stage = Literal["private", "reply", "after"]
 _STAGE_RANK = {"private": 0, "reply": 1, "after": 2}
@@ -67,6 +68,7 @@ class PromptbookBody(Model):
     phases: list[Phase] = Field(
         default_factory=_default_phases, description="Phases in running order; see the decoder rules."
     )
+    attachments: list[Attachment] = Field(default_factory=list, description="Files travelling with the promptbook.")
 
     @model_validator(mode="after")
     def _decoder_rules(self) -> PromptbookBody:

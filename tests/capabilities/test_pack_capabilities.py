@@ -53,7 +53,7 @@ def test_items_add_from_a_stored_asset(pack) -> None:
 
 @pytest.mark.parametrize("media,problem", [
     ("data:text/html;base64,PGI+", "not a media type"), ("data:image/png;base64,@@@", "not valid base64"),
-    ("ftp://example.com/a.png", "must be a data: URI"), ("data:image/png,raw", "must be base64"),
+    ("ftp://example.com/a.png", "is not a media reference"), ("data:image/png,raw", "must be base64"),
 ])
 def test_items_refuse_media_that_is_not_an_image_ref(pack, media, problem) -> None:
     assert problem in refusal("pack.items.add", pack, {"items": [{"label": "x", "media": media}]}).message
@@ -62,7 +62,7 @@ def test_items_refuse_media_that_is_not_an_image_ref(pack, media, problem) -> No
 def test_items_add_warns_when_bytes_are_not_what_the_uri_declares(pack) -> None:
     uri = "data:image/png;base64," + base64.b64encode(b"GIF89a....").decode()
     assert preview("pack.items.add", pack, {"items": [{"label": "x", "media": uri}]}).warnings == [
-        "item 'x': the bytes do not look like image/png, which the data: URI declares"]
+        "item 'x': the bytes do not look like image/png, which the data: URI declares (they look like image/gif)"]
 
 
 def test_items_update_relabels_and_the_default_face_follows(pack) -> None:

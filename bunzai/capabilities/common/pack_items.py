@@ -1,6 +1,7 @@
-"""Pack items given to capabilities: id, label, media ref (data: URI, URL or stored asset), MIME type.
+"""Pack items given to capabilities: id, label, media ref (file, data: URI, URL or stored asset), MIME type,
+or a whole folder of sprites (`from_folder`), named by file stem as SillyTavern names expression sprites.
 
-A data: URI becomes a stored asset through the preview's attachments. A URL is not
+A file or data: URI becomes a stored asset through the preview's attachments. A URL is not
 fetched: the item keeps no stored image and the URL is kept as the piece's asset link
 (role `emotion`, named after the item id), so it travels with the pack.
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from bunzai.capabilities.common.media_refs import MEDIA_REF_DESCRIPTION, resolve_media
+from pathlib import Path
+
+from bunzai.capabilities.common.media_refs import MEDIA_REF_DESCRIPTION, VISUALS, folder_files, resolve_media
 from bunzai.capabilities.common.patching import refuse
 from bunzai.capabilities.common.positions import unique_key
 from bunzai.model.base import AssetRef, Model
@@ -59,10 +62,10 @@ def new_item(doc: dict, spec: PackItemInput, taken: set[str], added: Added) -> d
 
 def set_media(doc: dict, item: dict, ref: str | AssetRef, mime: str | None, added: Added) -> None:
     """Point `item` at the media `ref` stands for (dropping any URL link it had)."""
-    media = resolve_media(ref, f"item {item['id']!r}")
+    media = resolve_media(ref, f"item {item['id']!r}", accept=VISUALS, declared=mime)
     drop_links(doc, {item["id"]})
     item["asset"] = media.asset.model_dump(mode="json") if media.asset else None
-    item["mime"] = mime or media.mime
+    item["mime"] = media.mime if media.attachments else mime or media.mime
     if media.url is not None:
         doc["assets"].append({"role": URL_LINK_ROLE, "name": item["id"], "ext": media.ext or "unknown",
                               "asset": None, "uri": media.url})
@@ -79,3 +82,36 @@ def rename_links(doc: dict, old: str, new: str) -> None:
     for link in doc["assets"]:
         if link["role"] == URL_LINK_ROLE and link["asset"] is None and link["name"] == old:
             link["name"] = new
+
+
+FROM_FOLDER_DESCRIPTION = (
+    "A folder of sprite images (relative to the working folder): one item per image, in file-name order, its id "
+    "the file stem as a slug and its label the expression SillyTavern reads from the name (joy.png, joy-1.png -> "
+    "joy). Files starting with _ and files that are not images by name are skipped."
+)
+_SPRITE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".avif", ".bmp", ".webm", ".mp4")
+
+
+def folder_items(doc: dict, folder: str, taken: set[str], added: Added) -> list[dict]:
+    """New items for every sprite image in `folder` (ids unique against `taken`)."""
+    from bunzai.adapters.sillytavern.sprites import label_of
+
+    items = []
+    for path in folder_files(folder, "from_folder"):
+        if path.suffix.lower() not in _SPRITE_SUFFIXES:
+            added.warnings.append(f"from_folder: {path.name} is not an image by its name; skipped")
+            continue
+        item_id = unique_key(slugify(path.stem) or "sprite", taken)
+        taken.add(item_id)
+        item = {"id": item_id, "label": label_of(path.name), "asset": None, "mime": ""}
+        set_media(doc, item, "@" + str(Path(path)), None, added)
+        items.append(item)
+    if not items:
+        raise refuse(f"from_folder: {folder} holds no sprite images", "sprites are .png, .webp, .gif, .jpg ... files")
+    return items
+
+
+def face_from_labels(items: list[dict]) -> str:
+    """SillyTavern's choice of face: `neutral` when a sprite has it, else the first label."""
+    labels = [item["label"] for item in items]
+    return "neutral" if "neutral" in labels else labels[0] if labels else ""

@@ -1,0 +1,14 @@
+"""promptbook.attachments.manage: files travelling with the promptbook added, replaced and removed."""
+
+from __future__ import annotations
+
+from bunzai.capabilities.common.attachments import AttachmentsInput, preview_attachments
+from bunzai.capabilities.contract import Capability
+
+CAPABILITY = Capability(
+    id="promptbook.attachments.manage", kind="promptbook", area="attachments", action="manage",
+    summary="Add, replace or remove files travelling with a promptbook (images, PDFs, text) from local files, "
+            "with name, MIME type and enabled flag.",
+    aliases=("attach file", "add attachment", "attach pdf", "remove attachment", "replace attachment", "promptbook files"),
+    input_model=AttachmentsInput, preview=preview_attachments,
+)
