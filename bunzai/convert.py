@@ -125,12 +125,14 @@ def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss
                      "crossing.unreadable")]
     if not decoded.pieces:
         return [Loss("", "dropped", "the written file reads back as no piece", "crossing.unreadable")]
+    from bunzai.adapters.common.card_doc import family_losses
+
     found: list[Loss] = []
     for pointer in lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared):
         if not _covered(pointer, found):
             found.append(Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is",
                               "crossing.not_carried"))
-    return found
+    return found + family_losses(piece, decoded.pieces[0], adapter.label)
 
 
 def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
