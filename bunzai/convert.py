@@ -27,6 +27,7 @@ class Crossing:
     data: bytes
     losses: list[Loss] = field(default_factory=list)
     macros: dict | None = None  # the macro translation report, when engines differ
+    book: dict | None = None  # the linked lorebook a character's export embedded (linked_book)
 
     def report(self) -> dict:
         doc = {
@@ -39,6 +40,8 @@ class Crossing:
         }
         if self.macros is not None:
             doc["macros"] = self.macros
+        if self.book is not None:
+            doc["book"] = self.book
         return doc
 
 
@@ -70,8 +73,42 @@ def convert_stored_piece(studio, piece, target_format: str, *, engine: str | Non
     """The crossing for a piece on the shelf: its media come from the studio's assets."""
     from bunzai.store.assets import read_asset
 
-    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
-                         source=source)
+    piece, book = linked_book(studio, piece)
+    crossing = convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
+                             source=source)
+    crossing.book = book
+    return crossing
+
+
+def linked_book(studio, piece):
+    """A character with its linked lorebook piece embedded as that piece is now.
+
+    SillyTavern re-embeds a card's bound world on every save; so does an export here: when
+    the character's first linked lorebook is on the shelf, its current content replaces the
+    book copied at import. Returns the piece and what was embedded ({ref, revision,
+    differs_from_import}), or the piece unchanged and None.
+    """
+    if piece.kind != "character" or not piece.body.links.lorebooks:
+        return piece, None
+    from bunzai.store.pieces import try_read
+    from bunzai.validate import validate_piece
+
+    book_id = piece.body.links.lorebooks[0]
+    stored = try_read(studio, "lorebook", book_id)
+    if stored is None:
+        return piece, None
+    lorebook = validate_piece(stored.data)
+    before = piece.body.book
+    name = before.name if before is not None and lorebook.name == f"{piece.name}'s Lorebook" else lorebook.name
+    current = lorebook.body.model_dump(mode="json") | {"name": name}
+    differs = before is None or before.model_dump(mode="json") != current
+    report = {"ref": f"lorebook/{book_id}", "revision": stored.revision, "differs_from_import": differs}
+    if not differs:
+        return piece, report
+    from bunzai.model.character import CharacterBook
+
+    body = piece.body.model_copy(update={"book": CharacterBook.model_validate(current)})
+    return piece.model_copy(update={"body": body}), report
 
 
 def source_engine(piece) -> str | None:
