@@ -224,3 +224,67 @@ def _covered(pointer: str, losses: list[Loss]) -> bool:
     """A loss at /a/b covers /a/b and everything under it."""
     return any(pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
                for loss in losses)
+
+
+def impact_formats(kind: str) -> list[str]:
+    """The formats a draft's impact is computed for: the card family for characters (the
+    formats a character is exported to), else every format that writes and reads `kind`."""
+    from bunzai.adapters.common.card_doc import CARD_FAMILY
+    from bunzai.adapters.registry import all_adapters
+
+    formats = [a.format_id for a in all_adapters()
+               if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"]
+    return [f for f in formats if f in CARD_FAMILY] if kind == "character" else formats
+
+
+def platform_impact(before: dict | None, proposed: dict, attachments: dict | None = None) -> list[dict]:
+    """Which formats would not carry a draft's change, computed by crossing it.
+
+    The proposed piece (without its escrow: the change is in its canonical fields) is
+    written to each format of `impact_formats` and read back; every changed pointer
+    (`before` -> `proposed`; for a new piece, the whole piece) that the read-back does not
+    keep is one row: {platform, pointer, note}. Media come from the draft's attachments;
+    any other asset reads as a plain default image.
+    """
+    import base64
+
+    from bunzai.adapters.common.png import default_portrait
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.changes.diff import diff_json
+    from bunzai.limits import IMPACT_POINTERS_SHOWN
+    from bunzai.model import dump_piece
+    from bunzai.validate import validate_piece
+
+    piece = validate_piece(dict(proposed, original=None))
+    target = dump_piece(piece)
+    changed = None if before is None else [c["path"] for c in _item_changes(diff_json(
+        {k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, ""))]
+    if changed == []:
+        return []
+    stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}
+
+    def media(ref):
+        return stored.get(ref.sha256) or default_portrait()
+
+    rows: list[dict] = []
+    for fmt in impact_formats(piece.kind):
+        try:
+            crossing = convert_piece(piece, fmt, media)
+            _adapter, decoded = read_bytes(crossing.data, crossing.file_name, fmt)
+            lost = lost_pointers(target, dump_piece(decoded.pieces[0]), [])
+        except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
+            rows.append({"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"})
+            continue
+        if changed is None:
+            if lost:
+                more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
+                rows.append({"platform": fmt, "pointer": "", "note": f"{crossing.label} does not carry "
+                             f"{', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}"})
+            continue
+        for pointer in changed:
+            hit = [p for p in lost if p == pointer or p.startswith(pointer + "/") or pointer.startswith(p + "/")]
+            if hit:
+                why = next((loss.why for loss in crossing.losses if _covered(hit[0], [loss])), "")
+                rows.append({"platform": fmt, "pointer": pointer,
+                             "note": f"{crossing.label} does not carry this change" + (f": {why}" if why else "")})
+    return rows

@@ -253,3 +253,8 @@ DOCS_SUMMARY_MAX_CHARS = 400
 DOCS_TOPICS_MAX = 12
 DOCS_TOPIC_MAX_CHARS = 40
 DOCS_REVIEW_NOTES_MAX_CHARS = 2000
+
+# Platform impact (capabilities/runner.py, convert.platform_impact): a draft of a new piece
+# names at most this many pointers per format it would not fully carry; beyond that a count
+# says how many more, so a draft stays readable whatever the piece holds.
+IMPACT_POINTERS_SHOWN = 8

@@ -78,3 +78,13 @@ def test_an_export_embeds_the_linked_lorebook_as_it_is_now(bunzai):
     receipt = bunzai("export", "seraphina", "--to", "sillytavern.card.png", check=True).json
     book = _png_card_book(bunzai.studio / receipt["path"])
     assert book["entries"][0]["content"] == "Eldoria, edited after import."
+
+
+def test_a_nickname_draft_reports_impact_on_the_v2_formats_and_none_on_v3(bunzai):
+    png = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    bunzai("apply", "--yes", input=bunzai("import", str(png), check=True).stdout, check=True)
+    draft = bunzai("cap", "run", "character.identity.update", "seraphina", "--input", '{"nickname": "Sera"}',
+                   check=True).json
+    platforms = {row["platform"] for row in draft["impact"]}
+    assert platforms == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json"}
+    assert all(row["pointer"] == "/body/nickname" for row in draft["impact"])
