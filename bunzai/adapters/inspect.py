@@ -138,7 +138,7 @@ def _refuse_other_shape(adapter: Adapter, data: bytes, name: str, container: str
         return
     what = f"{name or 'the file'} is not a {adapter.label} file"
     if adapter.container != container:
-        raise BunzaiError("unsupported", f"{what}: it is {_container_words(data, container)}",
+        raise BunzaiError("unrecognized_file", f"{what}: it is {_container_words(data, container)}",
                           "leave out --format to let bunzai recognise the file")
     try:
         other = inspect_bytes(data, name).adapter
@@ -148,7 +148,7 @@ def _refuse_other_shape(adapter: Adapter, data: bytes, name: str, container: str
         return
     reads_as = f": it reads as {other.label} ({other.format_id})" if other is not None else \
         f": {describe(data, container, parsed)}"
-    raise BunzaiError("unsupported", what + reads_as, "leave out --format to let bunzai recognise the file")
+    raise BunzaiError("unrecognized_file", what + reads_as, "leave out --format to let bunzai recognise the file")
 
 
 def _claims(adapter: Adapter, data: bytes, name: str, parsed: Any) -> bool:

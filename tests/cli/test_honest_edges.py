@@ -21,7 +21,7 @@ def test_a_format_whose_shape_the_file_lacks_is_refused_and_drafts_nothing(bunza
     for fmt, words in (("ccv2.json", "reads as SillyTavern world info"), ("sillytavern.card.png", "it is text")):
         refused = bunzai("import", str(world), "--format", fmt)
         assert refused.code == 1, fmt
-        assert refused.json["error"]["code"] == "unsupported"
+        assert refused.json["error"]["code"] == "unrecognized_file"
         assert words in refused.json["error"]["message"]
     assert bunzai("list", check=True).json["pieces"] == []
 

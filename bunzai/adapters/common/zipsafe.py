@@ -76,6 +76,10 @@ class SafeArchive:
         """File members (not directories), in archive order."""
         return [name for name in self._infos if not name.endswith("/")]
 
+    def prefix_length(self) -> int:
+        """Bytes before the first member (a JPEG cover a polyglot archive is appended to)."""
+        return min((info.header_offset for info in self._infos.values()), default=0)
+
     def entries(self) -> list[str]:
         """Every member name in archive order, directory entries (`name/`) included."""
         return list(self._infos)
