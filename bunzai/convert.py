@@ -69,11 +69,15 @@ def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str 
 
 
 def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
-                         source: str | None = None) -> Crossing:
-    """The crossing for a piece on the shelf: its media come from the studio's assets."""
+                         source: str | None = None, current_book: bool = True) -> Crossing:
+    """The crossing for a piece on the shelf: its media come from the studio's assets.
+
+    A character embeds its linked lorebook as it is now (`linked_book`), unless
+    `current_book` is False (a user-folder export, which writes the world beside it).
+    """
     from bunzai.store.assets import read_asset
 
-    piece, book = linked_book(studio, piece)
+    piece, book = linked_book(studio, piece) if current_book else (piece, None)
     crossing = convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
                              source=source)
     crossing.book = book

@@ -132,11 +132,13 @@ def _refuse_other_shape(adapter: Adapter, data: bytes, name: str, container: str
     The named format may be forced on a file its sniffer would not pick (a plain V2 card
     read as SillyTavern's export); what is refused is a file that is another kind of
     thing: of another container, or claimed by a format of another kind (a lorebook read
-    as a card), or claimed by nothing at all.
+    as a card). A file nothing claims goes to the named reader, which says what it lacks.
     """
     if adapter.container == container and _claims(adapter, data, name, parsed):
         return
     what = f"{name or 'the file'} is not a {adapter.label} file"
+    if adapter.container != container and data[:4] in (b"\x89PNG", b"PK\x03\x04", b"PK\x05\x06"):
+        return  # a damaged PNG or ZIP: its reader says what is wrong
     if adapter.container != container:
         raise BunzaiError("unrecognized_file", f"{what}: it is {_container_words(data, container)}",
                           "leave out --format to let bunzai recognise the file")
@@ -144,11 +146,10 @@ def _refuse_other_shape(adapter: Adapter, data: bytes, name: str, container: str
         other = inspect_bytes(data, name).adapter
     except BunzaiError:
         other = None
-    if other is not None and set(other.kinds) & set(adapter.kinds):
-        return
-    reads_as = f": it reads as {other.label} ({other.format_id})" if other is not None else \
-        f": {describe(data, container, parsed)}"
-    raise BunzaiError("unrecognized_file", what + reads_as, "leave out --format to let bunzai recognise the file")
+    if other is None or set(other.kinds) & set(adapter.kinds):
+        return  # nothing else claims it: the named format's reader says what it lacks
+    raise BunzaiError("unrecognized_file", f"{what}: it reads as {other.label} ({other.format_id})",
+                      "leave out --format to let bunzai recognise the file")
 
 
 def _claims(adapter: Adapter, data: bytes, name: str, parsed: Any) -> bool:
