@@ -27,6 +27,7 @@ class Crossing:
     data: bytes
     losses: list[Loss] = field(default_factory=list)
     macros: dict | None = None  # the macro translation report, when engines differ
+    book: dict | None = None  # the linked lorebook a character's export embedded (linked_book)
 
     def report(self) -> dict:
         doc = {
@@ -39,6 +40,8 @@ class Crossing:
         }
         if self.macros is not None:
             doc["macros"] = self.macros
+        if self.book is not None:
+            doc["book"] = self.book
         return doc
 
 
@@ -66,12 +69,50 @@ def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str 
 
 
 def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
-                         source: str | None = None) -> Crossing:
-    """The crossing for a piece on the shelf: its media come from the studio's assets."""
+                         source: str | None = None, current_book: bool = True) -> Crossing:
+    """The crossing for a piece on the shelf: its media come from the studio's assets.
+
+    A character embeds its linked lorebook as it is now (`linked_book`), unless
+    `current_book` is False (a user-folder export, which writes the world beside it).
+    """
     from bunzai.store.assets import read_asset
 
-    return convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
-                         source=source)
+    piece, book = linked_book(studio, piece) if current_book else (piece, None)
+    crossing = convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
+                             source=source)
+    crossing.book = book
+    return crossing
+
+
+def linked_book(studio, piece):
+    """A character with its linked lorebook piece embedded as that piece is now.
+
+    SillyTavern re-embeds a card's bound world on every save; so does an export here: when
+    the character's first linked lorebook is on the shelf, its current content replaces the
+    book copied at import. Returns the piece and what was embedded ({ref, revision,
+    differs_from_import}), or the piece unchanged and None.
+    """
+    if piece.kind != "character" or not piece.body.links.lorebooks:
+        return piece, None
+    from bunzai.store.pieces import try_read
+    from bunzai.validate import validate_piece
+
+    book_id = piece.body.links.lorebooks[0]
+    stored = try_read(studio, "lorebook", book_id)
+    if stored is None:
+        return piece, None
+    lorebook = validate_piece(stored.data)
+    before = piece.body.book
+    name = before.name if before is not None and lorebook.name == f"{piece.name}'s Lorebook" else lorebook.name
+    current = lorebook.body.model_dump(mode="json") | {"name": name}
+    differs = before is None or before.model_dump(mode="json") != current
+    report = {"ref": f"lorebook/{book_id}", "revision": stored.revision, "differs_from_import": differs}
+    if not differs:
+        return piece, report
+    from bunzai.model.character import CharacterBook
+
+    body = piece.body.model_copy(update={"book": CharacterBook.model_validate(current)})
+    return piece.model_copy(update={"body": body}), report
 
 
 def source_engine(piece) -> str | None:
@@ -125,12 +166,14 @@ def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss
                      "crossing.unreadable")]
     if not decoded.pieces:
         return [Loss("", "dropped", "the written file reads back as no piece", "crossing.unreadable")]
+    from bunzai.adapters.common.card_doc import family_losses
+
     found: list[Loss] = []
     for pointer in lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared):
         if not _covered(pointer, found):
             found.append(Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is",
                               "crossing.not_carried"))
-    return found
+    return found + family_losses(piece, decoded.pieces[0], adapter.label)
 
 
 def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
@@ -185,3 +228,67 @@ def _covered(pointer: str, losses: list[Loss]) -> bool:
     """A loss at /a/b covers /a/b and everything under it."""
     return any(pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
                for loss in losses)
+
+
+def impact_formats(kind: str) -> list[str]:
+    """The formats a draft's impact is computed for: the card family for characters (the
+    formats a character is exported to), else every format that writes and reads `kind`."""
+    from bunzai.adapters.common.card_doc import CARD_FAMILY
+    from bunzai.adapters.registry import all_adapters
+
+    formats = [a.format_id for a in all_adapters()
+               if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"]
+    return [f for f in formats if f in CARD_FAMILY] if kind == "character" else formats
+
+
+def platform_impact(before: dict | None, proposed: dict, attachments: dict | None = None) -> list[dict]:
+    """Which formats would not carry a draft's change, computed by crossing it.
+
+    The proposed piece (without its escrow: the change is in its canonical fields) is
+    written to each format of `impact_formats` and read back; every changed pointer
+    (`before` -> `proposed`; for a new piece, the whole piece) that the read-back does not
+    keep is one row: {platform, pointer, note}. Media come from the draft's attachments;
+    any other asset reads as a plain default image.
+    """
+    import base64
+
+    from bunzai.adapters.common.png import default_portrait
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.changes.diff import diff_json
+    from bunzai.limits import IMPACT_POINTERS_SHOWN
+    from bunzai.model import dump_piece
+    from bunzai.validate import validate_piece
+
+    piece = validate_piece(dict(proposed, original=None))
+    target = dump_piece(piece)
+    changed = None if before is None else [c["path"] for c in _item_changes(diff_json(
+        {k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, ""))]
+    if changed == []:
+        return []
+    stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}
+
+    def media(ref):
+        return stored.get(ref.sha256) or default_portrait()
+
+    rows: list[dict] = []
+    for fmt in impact_formats(piece.kind):
+        try:
+            crossing = convert_piece(piece, fmt, media)
+            _adapter, decoded = read_bytes(crossing.data, crossing.file_name, fmt)
+            lost = lost_pointers(target, dump_piece(decoded.pieces[0]), [])
+        except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
+            rows.append({"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"})
+            continue
+        if changed is None:
+            if lost:
+                more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
+                rows.append({"platform": fmt, "pointer": "", "note": f"{crossing.label} does not carry "
+                             f"{', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}"})
+            continue
+        for pointer in changed:
+            hit = [p for p in lost if p == pointer or p.startswith(pointer + "/") or pointer.startswith(p + "/")]
+            if hit:
+                why = next((loss.why for loss in crossing.losses if _covered(hit[0], [loss])), "")
+                rows.append({"platform": fmt, "pointer": pointer,
+                             "note": f"{crossing.label} does not carry this change" + (f": {why}" if why else "")})
+    return rows

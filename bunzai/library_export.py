@@ -73,7 +73,8 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
     if place is None:
         report.not_written.append({"ref": ref, "reason": f"SillyTavern has no file for a {piece.kind} piece"})
         return
-    crossing = convert_stored_piece(studio, piece, place.format_id)
+    # The bound world is written beside the card as its own file: the card keeps its copy as imported.
+    crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False)
     losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, place)]
     if piece.kind == "pack":
         folder = _folder(report.into, f"{place.folder}/{place.stem}")

@@ -305,3 +305,7 @@ MEDIA_REFS_MAX = 400
 # Bytes read to decide whether an unrecognised file is text (UTF-8 without NUL bytes):
 # enough to see past a short header, cheap on a 64 MB file.
 MEDIA_TEXT_SNIFF_BYTES = 64 * 1024
+# Platform impact (capabilities/runner.py, convert.platform_impact): a draft of a new piece
+# names at most this many pointers per format it would not fully carry; beyond that a count
+# says how many more, so a draft stays readable whatever the piece holds.
+IMPACT_POINTERS_SHOWN = 8

@@ -92,6 +92,11 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
             score = 0.0
         if score > 0 and (best is None or score > best[0]):
             best = (score, adapter)
+    promised = _BINARY_NAMES.get(Path(name).suffix.lower()) if name else None
+    if best is None and container == "text" and promised is not None:
+        raise BunzaiError("unrecognized_file", f"{name} is not a {promised}: its bytes are "
+                          f"{'text' if unparsed is not None else describe(data, container, parsed)}, "
+                          f"not a {promised}", "the file was renamed or saved wrongly; export it again")
     if best is None and damage is not None:
         raise damage
     if best is None and data.startswith(PNG_MAGIC):
@@ -131,9 +136,57 @@ def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decod
             else (None, None)
         if unparsed is not None and not _claims_binary(adapter, data, name):
             raise unparsed
+        _refuse_other_shape(adapter, data, name, container, parsed)
         return adapter, adapter.read(data, name, parsed)
     found = inspect_bytes(data, name)
     return found.adapter, found.adapter.read(data, name, found.parsed)
+
+
+def _refuse_other_shape(adapter: Adapter, data: bytes, name: str, container: str, parsed: Any) -> None:
+    """An explicit format the file does not have is refused, not read into an empty piece.
+
+    The named format may be forced on a file its sniffer would not pick (a plain V2 card
+    read as SillyTavern's export); what is refused is a file that is another kind of
+    thing: of another container, or claimed by a format of another kind (a lorebook read
+    as a card). A file nothing claims goes to the named reader, which says what it lacks.
+    """
+    if adapter.container == container and _claims(adapter, data, name, parsed):
+        return
+    what = f"{name or 'the file'} is not a {adapter.label} file"
+    if adapter.container != container and data[:4] in (b"\x89PNG", b"PK\x03\x04", b"PK\x05\x06"):
+        return  # a damaged PNG or ZIP: its reader says what is wrong
+    if adapter.container != container:
+        raise BunzaiError("unrecognized_file", f"{what}: it is {_container_words(data, container)}",
+                          "leave out --format to let bunzai recognise the file")
+    try:
+        other = inspect_bytes(data, name).adapter
+    except BunzaiError:
+        other = None
+    if other is None or set(other.kinds) & set(adapter.kinds):
+        return  # nothing else claims it: the named format's reader says what it lacks
+    raise BunzaiError("unrecognized_file", f"{what}: it reads as {other.label} ({other.format_id})",
+                      "leave out --format to let bunzai recognise the file")
+
+
+def _claims(adapter: Adapter, data: bytes, name: str, parsed: Any) -> bool:
+    try:
+        return float(adapter.sniff(data, name, parsed)) > 0
+    except BunzaiError:
+        return True  # a damaged container of this format: its reader says what is wrong
+    except Exception:  # noqa: BLE001 - a sniffer that trips does not claim the file
+        return False
+
+
+def _container_words(data: bytes, container: str) -> str:
+    if container == "image":
+        return "an image"
+    return "a ZIP archive" if container == "archive" else "text"
+
+
+# File name endings that promise a binary container: a text file named so is refused as
+# "not a PNG" (and so on), not reported as broken JSON.
+_BINARY_NAMES = {".png": "PNG", ".apng": "PNG", ".webp": "WEBP", ".jpg": "JPEG", ".jpeg": "JPEG",
+                 ".charx": "CHARX (ZIP) archive", ".byaf": "BYAF (ZIP) archive", ".zip": "ZIP archive"}
 
 
 def describe(data: bytes, container: str, parsed: Any) -> str:

@@ -83,6 +83,11 @@ def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | No
               "warnings": list(preview.warnings), "impact": list(preview.impact)}
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
+    if cap.effect != "read":
+        from bunzai.convert import platform_impact
+
+        record["impact"] += [row for row in platform_impact(entity, proposed, preview.attachments)
+                             if row not in record["impact"]]
     return proposed, record, preview.result
 
 

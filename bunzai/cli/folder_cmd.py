@@ -105,4 +105,5 @@ def import_(
     from bunzai.folders import checked_path
 
     studio = studio_of(ctx)
-    return import_paths([checked_path(studio, path) for path in paths], id=id)
+    return import_paths(ctx, [checked_path(studio, path) for path in paths], id=id, format=None,
+                        on_conflict="refuse")

@@ -244,3 +244,21 @@ def test_a_damaged_byaf_gives_a_coded_error():
     with pytest.raises(BunzaiError) as error:
         read_bytes(raw[: len(raw) // 2], "cut.byaf", "backyard.byaf")
     assert error.value.code == "corrupt_file"
+
+
+@pytest.mark.parametrize("name", ["1.byaf", "3.byaf"])
+def test_a_round_trip_keeps_the_directory_entries_in_their_order(name):
+    import io
+    import zipfile
+
+    raw = corpus_path("backyard-byaf", name).read_bytes()
+    _, decoded = read_bytes(raw, name)
+    edited = decoded.pieces[0].model_copy(update={"name": "Renamed"})
+    for piece in (decoded.pieces[0], edited):
+        crossing = convert_piece(piece, "backyard.byaf", media_of(decoded))
+        listed = [info.filename for info in zipfile.ZipFile(io.BytesIO(crossing.data)).infolist()]
+        original = [info.filename for info in zipfile.ZipFile(io.BytesIO(raw)).infolist()]
+        assert [n for n in listed if n.endswith("/")] == [n for n in original if n.endswith("/")]
+        assert listed == original
+        assert all(info.is_dir() for info in zipfile.ZipFile(io.BytesIO(crossing.data)).infolist()
+                   if info.filename.endswith("/"))

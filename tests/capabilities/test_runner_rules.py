@@ -86,7 +86,24 @@ def test_update_drafts_carry_the_baseline_and_exact_changes() -> None:
     draft = run_capability(cap, _piece(), {"nickname": "Countess"}, baseline="b" * 64)
     assert draft["mode"] == "update" and draft["baseline"] == "b" * 64
     assert draft["changes"] == [{"op": "replace", "path": "/body/nickname", "before": "", "after": "Countess"}]
-    assert draft["operations"][0] == {"op": "character.identity.update", "input": {"nickname": "Countess"}, "warnings": [], "impact": []}
+    operation = draft["operations"][0]
+    assert {k: operation[k] for k in ("op", "input", "warnings")} == \
+        {"op": "character.identity.update", "input": {"nickname": "Countess"}, "warnings": []}
+    assert operation["impact"] == draft["impact"]
+
+
+def test_impact_is_computed_by_crossing_the_proposed_piece() -> None:
+    from bunzai.convert import impact_formats
+
+    nickname = run_capability(find_capability("character.identity.update"), _piece(), {"nickname": "Countess"},
+                              baseline="b" * 64)
+    lost = {row["platform"] for row in nickname["impact"] if row["pointer"] == "/body/nickname"}
+    assert lost == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json"}  # the V2 formats; V3 keeps it
+    variant = run_capability(find_capability("character.variants.manage"), _piece(),
+                             {"action": "add", "id": "winter", "name": "Winter"}, baseline="b" * 64)
+    assert {row["platform"] for row in variant["impact"]} == set(impact_formats("character"))
+    same = run_capability(find_capability("character.identity.update"), _piece(), {"nickname": ""}, baseline="b" * 64)
+    assert same["impact"] == []
 
 
 def test_create_capabilities_make_create_drafts() -> None:

@@ -47,3 +47,44 @@ def test_a_preset_to_a_card_format_is_refused_with_a_reason(bunzai):
     assert refused.code == 1
     assert refused.json["error"]["code"] == "unsupported"
     assert "not a preset" in refused.json["error"]["message"]
+
+
+def _png_card_book(path) -> dict:
+    import base64
+    import struct
+
+    data, offset = path.read_bytes(), 8
+    while offset < len(data):
+        (length,) = struct.unpack(">I", data[offset:offset + 4])
+        if data[offset + 4:offset + 8] == b"tEXt":
+            keyword, _, text = data[offset + 8:offset + 8 + length].partition(b"\0")
+            if keyword == b"ccv3":
+                return json.loads(base64.b64decode(text))["data"]["character_book"]
+        offset += 12 + length
+    raise AssertionError("no ccv3 chunk")
+
+
+def test_an_export_embeds_the_linked_lorebook_as_it_is_now(bunzai):
+    png = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    bunzai("apply", "--yes", input=bunzai("import", str(png), check=True).stdout, check=True)
+    before = bunzai("transfer", "seraphina", "--to", "sillytavern.card.png", check=True).json
+    assert before["book"] == {"ref": "lorebook/eldoria", "revision": before["book"]["revision"],
+                              "differs_from_import": False}
+    edit = json.dumps({"index": 0, "set": {"content": "Eldoria, edited after import."}})
+    draft = bunzai("cap", "run", "lorebook.entries.update", "lorebook/eldoria", "--input", edit, check=True).stdout
+    bunzai("apply", "--yes", input=draft, check=True)
+    report = bunzai("transfer", "seraphina", "--to", "sillytavern.card.png", check=True).json
+    assert report["book"]["differs_from_import"] is True
+    receipt = bunzai("export", "seraphina", "--to", "sillytavern.card.png", check=True).json
+    book = _png_card_book(bunzai.studio / receipt["path"])
+    assert book["entries"][0]["content"] == "Eldoria, edited after import."
+
+
+def test_a_nickname_draft_reports_impact_on_the_v2_formats_and_none_on_v3(bunzai):
+    png = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    bunzai("apply", "--yes", input=bunzai("import", str(png), check=True).stdout, check=True)
+    draft = bunzai("cap", "run", "character.identity.update", "seraphina", "--input", '{"nickname": "Sera"}',
+                   check=True).json
+    platforms = {row["platform"] for row in draft["impact"]}
+    assert platforms == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json"}
+    assert all(row["pointer"] == "/body/nickname" for row in draft["impact"])

@@ -62,3 +62,22 @@ def test_the_studio_is_a_standing_grant(bunzai):
     bunzai("apply", "--yes", input=draft.stdout, check=True)
     page = bunzai("folder", "read", str(bunzai.studio / "character" / "ada.json"), check=True).json
     assert page["type"] == "text" and '"Ada"' in page["value"]
+
+
+def test_folder_import_drafts_a_granted_file_and_a_granted_folder(bunzai, tmp_path):
+    import shutil
+
+    from testkit import corpus_path
+
+    folder = tmp_path / "st"
+    (folder / "worlds").mkdir(parents=True)
+    shutil.copy(corpus_path("sillytavern", "worlds", "Eldoria.json"), folder / "worlds" / "Eldoria.json")
+    shutil.copy(corpus_path("sillytavern", "characters", "default_Seraphina.png"), folder / "Seraphina.png")
+    refused = bunzai("folder", "import", str(folder / "Seraphina.png"))
+    assert refused.code == 1 and refused.json["error"]["code"] == "not_granted"
+    bunzai("folder", "grant", str(folder), check=True)
+    one = bunzai("folder", "import", str(folder / "worlds" / "Eldoria.json"), check=True).lines
+    assert [(d["target"]["kind"], d["target"]["id"]) for d in one] == [("lorebook", "eldoria")]
+    every = bunzai("folder", "import", str(folder), check=True).lines
+    assert {(d["target"]["kind"], d["target"]["id"]) for d in every} >= {("character", "seraphina"), ("lorebook", "eldoria")}
+    assert all(d["type"] == "bunzai.draft" for d in every)

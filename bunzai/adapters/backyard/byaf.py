@@ -73,6 +73,11 @@ CHARACTER_RULES = (
 FALLBACK = LossRule("", "dropped", "backyard.not_carried", "a Backyard file does not carry this value as it is")
 
 
+# Escrow key holding the archive's member order with its directory entries, when it has
+# any (the other keys are the member paths of the JSON documents the manifest lists).
+LAYOUT = "#layout"
+
+
 def _json(data: bytes, what: str) -> Any:
     from bunzai.store.canon import load_json_bytes
 
@@ -137,6 +142,8 @@ class ByafArchive(Adapter):
                 blob = Blob(archive.read(member), "bin", origin=Origin(member=member))
                 blobs.append(blob)
                 files[member] = blob.ref()
+        if any(entry.endswith("/") for entry in archive.entries()):
+            documents[LAYOUT] = archive.entries()  # directory entries and member order, written back
         fields["portrait"] = assets[0]["asset"] if assets else None
         warnings += single_brace_warning(fields)
         from bunzai.model.character import Character
@@ -177,6 +184,7 @@ class ByafArchive(Adapter):
         written = {name for name, _ in members}
         members += [(member, media(ref)) for member, ref in files.items() if member not in written
                     and not member.startswith(folder + "/images/")]
+        members = _laid_out(members, prior.get(LAYOUT))
         losses += _stripped_keys(prior, manifest, char_path, scenario_paths)
         if piece.original is None or not piece.original.format.startswith("backyard."):
             losses += double_brace_losses(body)  # a note for crossings into Backyard, not within it
@@ -188,6 +196,17 @@ class ByafArchive(Adapter):
                                 [loss for loss in losses if not loss.pointer.startswith("/body/book/entries/")])
         disabled = disabled_entry_losses(piece.body.book.model_dump(mode="json") if piece.body.book else None)
         return Encoded(data, losses + disabled + _renumbered(found, piece))
+
+
+def _laid_out(members: list[tuple[str, bytes]], layout: Any) -> list[tuple[str, bytes]]:
+    """The members with the escrowed archive's directory entries, in its member order
+    (members it did not have come after, in the order they are written)."""
+    if not isinstance(layout, list):
+        return members
+    names = {name for name, _ in members}
+    rank = {name: index for index, name in enumerate(layout) if isinstance(name, str)}
+    entries = members + [(name, b"") for name in rank if name.endswith("/") and name not in names]
+    return sorted(entries, key=lambda item: rank.get(item[0], len(rank)))
 
 
 def js_json(document: Any) -> bytes:

@@ -335,6 +335,29 @@ def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
     return book
 
 
+# The keys the V2 spec requires of a book entry (V3 adds `use_regex`), with the value a
+# missing key reads as, so filling them in changes no reading.
+_REQUIRED_ENTRY = {"keys": [], "content": "", "extensions": {}, "enabled": True, "insertion_order": 100}
+
+
+def complete_required(book: dict, v3: bool) -> None:
+    """Add the keys the spec requires of a book and its entries where a written book lacks them.
+
+    Only for a book written to a format other than the one it came from: a same-format
+    round trip keeps a file that lacked them as it was.
+    """
+    if not isinstance(book.get("extensions"), dict):
+        book["extensions"] = {}
+    for entry in book.get("entries") or []:
+        if not isinstance(entry, dict):
+            continue
+        for key, value in _REQUIRED_ENTRY.items():
+            if key not in entry:
+                entry[key] = copy.deepcopy(value)
+        if v3 and "use_regex" not in entry:
+            entry["use_regex"] = True
+
+
 def settings_not_carried(canon_book: dict) -> list[str]:
     """Book settings set in the canonical book that a card book has no key for."""
     return [key for key, value in canon_book["settings"].items() if key not in _SETTINGS and value is not None]

@@ -21,6 +21,15 @@ from bunzai.adapters.contract import Blob, Decoded, Loss, MediaSource
 from bunzai.errors import BunzaiError
 
 LOREBOOK_V3_FORMAT = "lorebook_v3.json"
+# The card family: formats whose file holds one V2/V3 card document (`spec`, `data`). A piece
+# read from one of them is written to another over the source's own `data`, so every key
+# the target's `data` can hold (extensions at any value, book and entry fields, unknown
+# keys) travels; what it cannot hold is named pointer by pointer (`family_losses`).
+CARD_FAMILY = frozenset({"sillytavern.card.png", "sillytavern.card.json", "ccv2.json", "ccv3.json", "charx",
+                         "risu.charx", "agnai.tavern.json"})
+# `data` keys a writer builds from the piece alone: a CHARX's or V3 JSON's asset list names
+# members and data: URIs of its own file.
+_WRITER_OWNED = ("assets",)
 # Body fields no character card format has.
 _NEVER_CARRIED = ("tagline", "rating", "content_warnings", "media", "variants", "presentation")
 
@@ -126,10 +135,52 @@ def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
     return Decoded(pieces, blobs, warnings)
 
 
+def family_document(original: Any) -> tuple[str, dict] | None:
+    """The card document a card-family escrow holds, and where it sits under /original/document."""
+    if original is None or original.format not in CARD_FAMILY or not isinstance(original.document, dict):
+        return None
+    document = original.document
+    if original.format == "sillytavern.card.png":
+        for keyword in ("ccv3", "chara"):
+            if isinstance(document.get(keyword), dict):
+                return f"/{keyword}", document[keyword]
+        return None
+    return "", document
+
+
+def sibling_data(piece: Any, shape: CardShape) -> dict | None:
+    """The `data` of the card-family file the piece was read from, cut to what `shape` names.
+
+    Used as the base of a write to another card format: canonical fields the shape lacks
+    (V3-only ones in V2) and writer-owned keys are removed; everything else stays.
+    """
+    found = family_document(piece.original)
+    if found is None or not shape.extensions or not isinstance(found[1].get("data"), dict):
+        return None
+    data = copy.deepcopy(found[1]["data"])
+    for field in card_fields.V3_FIELDS - shape.fields:
+        data.pop(card_fields.data_key(field), None)
+    for key in _WRITER_OWNED:
+        data.pop(key, None)
+    return data
+
+
 def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardShape, media: MediaSource) -> dict:
-    """The card's `data` (or V1 root): `base` (escrowed) or `template`, with the piece written over it."""
+    """The card's `data` (or V1 root), with the piece written over it.
+
+    Over `base` (the target format's own escrow) when there is one, so a same-format round
+    trip stays identical; else over the `data` of the card-family file the piece came from
+    (`sibling_data`), completed with the template's keys (every field the spec requires);
+    else over the template.
+    """
     body = piece.body.model_dump(mode="json")
-    data = copy.deepcopy(base if isinstance(base, dict) else template)
+    if isinstance(base, dict):
+        data = copy.deepcopy(base)
+    else:
+        data = sibling_data(piece, shape) or {}
+        for key, value in template.items():
+            if key not in data:
+                data[key] = copy.deepcopy(value)
     current_links = links_of(data, piece.id)
     put(data, "name", piece.name, as_str)
     if not shape.extensions:
@@ -141,6 +192,8 @@ def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardSh
     card_fields.write_world(data, body["links"]["lorebooks"], current_links, book_id)
     if body["book"] is not None:
         data["character_book"] = card_book.write_book(data.get("character_book"), body["book"], shape.flavor, shape.v3)
+        if not isinstance(base, dict):
+            card_book.complete_required(data["character_book"], shape.v3)
     else:
         data.pop("character_book", None)
     if shape.assets:
@@ -229,3 +282,42 @@ def _default_body(cls: Any) -> dict:
         _DEFAULT.update(cls().model_dump(mode="json"))
     return _DEFAULT
 
+
+
+def family_losses(source: Any, written: Any, label: str) -> list[Loss]:
+    """What the card-family file `source` came from held in `data` and the file written for
+    `written` (its read-back) does not: one Loss per pointer, under /original/document.
+
+    A key the target has no place for is `dropped`; a value it holds differently (an asset
+    list naming the target's own members) is `translated`. Same-format writes report nothing.
+    """
+    before, after = family_document(source.original), family_document(written.original)
+    if before is None or after is None or source.original.format == written.original.format:
+        return []
+    old, new = before[1].get("data"), after[1].get("data")
+    if not isinstance(old, dict):
+        return []
+    losses: list[Loss] = []
+    _compare(old, new if isinstance(new, dict) else {}, f"/original/document{before[0]}/data", label, losses)
+    return losses
+
+
+def _segment(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss]) -> None:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in old.items():
+            here = f"{pointer}/{_segment(key)}"
+            if key not in new:
+                losses.append(Loss(here, "dropped", f"{label} has no place for {here.split('/data', 1)[1]}",
+                                   "card.key.not_carried"))
+            else:
+                _compare(value, new[key], here, label, losses)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for index, (value, other) in enumerate(zip(old, new)):
+            _compare(value, other, f"{pointer}/{index}", label, losses)
+    elif old != new or type(old) is not type(new):
+        losses.append(Loss(pointer, "translated", f"{label} holds {pointer.split('/data', 1)[1]} differently "
+                           "(written from the canonical value)", "card.key.rewritten"))

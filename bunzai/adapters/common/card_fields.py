@@ -65,6 +65,12 @@ _PLAIN: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "modification_date": ("modification_date", _date),
 }
 V2_FIELDS = frozenset(_PLAIN) - set(V3_ONLY)
+
+
+def data_key(field: str) -> str:
+    """The card `data` key of a canonical body field (`first_message` -> `first_mes`)."""
+    return _PLAIN[field][0]
+
 V3_FIELDS = frozenset(_PLAIN)
 
 

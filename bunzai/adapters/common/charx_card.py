@@ -33,6 +33,9 @@ from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource, 
 from bunzai.errors import BunzaiError
 
 RISU_MODULE = "module.risum"
+# Escrow file key of the image a JPEG+ZIP polyglot's archive is appended to (not a member:
+# member names never start with `#` in what bunzai writes, and this key is never written as one).
+COVER = "#cover.jpg"
 # The card fields CHARX carries: all of V3, its assets as members, the portrait as the main icon.
 CHARX = CardShape("CHARX (Character Card V3 archive)", "v3", card_fields.V3_FIELDS, assets=True, image=True)
 # card_doc writes assets as data: URIs; here they are members, so the card is read and written without them.
@@ -71,6 +74,11 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
         blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)
     escrow = {"format": format_id, "document": document,
               "files": {member: blob.ref().model_dump(mode="json") for member, blob in kept.items()}}
+    cover_length = archive.prefix_length() if not data.startswith(ZIP_LOCAL_MAGIC) else 0
+    if cover_length:
+        cover = Blob(data[:cover_length], "jpg", "image/jpeg", Origin(spans=((0, cover_length),)))
+        blobs.setdefault((cover.sha256, cover.ext, cover.mime), cover)
+        escrow["files"][COVER] = cover.ref().model_dump(mode="json")
     decoded = read_card(document, name, _CARD_ONLY, escrow, card_assets.portrait_of(links), list(blobs.values()))
     decoded.pieces[0] = _with_assets(decoded.pieces[0], links, what)
     decoded.warnings += _read_warnings(data, raw_assets, resolved, names, module_warning)
@@ -93,6 +101,7 @@ def write_charx(piece: Any, media: MediaSource, format_id: str,
     own = original is not None and original.format == format_id and isinstance(original.document, dict)
     base = original.document if own else None
     files = {member: ref.model_dump(mode="json") for member, ref in original.files.items()} if own else {}
+    cover = files.pop(COVER, None)
     if base is not None and not isinstance(base.get("data"), dict):  # fields at the top level (a hybrid)
         document = data = write_card_data(base, _data_template(), piece, _CARD_ONLY, media)
     else:
@@ -112,7 +121,10 @@ def write_charx(piece: Any, media: MediaSource, format_id: str,
                            f"what the {original.format} file held beyond the canonical fields (its escrowed "
                            "document and files) stays in the studio's escrow and is not written to a CHARX",
                            "escrow.other_format"))
-    return Encoded(write_archive(members), losses)
+    archive = write_archive(members)
+    if cover is not None:  # the JPEG+ZIP polyglot it was: the cover image, then the archive
+        archive = media(AssetRef.model_validate(cover)) + archive
+    return Encoded(archive, losses)
 
 
 def _card_document(raw: bytes, what: str) -> dict:
@@ -139,9 +151,6 @@ def _with_assets(character: Any, links: list[dict], what: str) -> Any:
 def _read_warnings(data: bytes, raw_assets: Any, resolved: list[str | None], names: list[str],
                    module_warning: bool) -> list[str]:
     warnings = []
-    if not data.startswith(ZIP_LOCAL_MAGIC):
-        warnings.append("the image before the archive (a JPEG+ZIP polyglot) is not kept; "
-                        "bunzai writes the card as a plain .charx")
     for index, (item, member) in enumerate(zip(raw_assets if isinstance(raw_assets, list) else [], resolved)):
         uri = item.get("uri") if isinstance(item, dict) else None
         if member is None and isinstance(uri, str) and uri.startswith(("embeded://", "embedded://")):

@@ -33,6 +33,7 @@ _EOCD_SEARCH = 65_557  # the end record (22 bytes) plus its longest comment (655
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a ZIP can hold
 _FILE_MODE = 0o100644 << 16  # a regular, readable file, written as from a Unix system
+_DIR_MODE = (0o40755 << 16) | 0x10  # a directory (Unix mode and the MS-DOS directory bit)
 _METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 _HINT = "the archive was refused unread; rebuild it with an ordinary zip tool from the files themselves"
 
@@ -74,6 +75,14 @@ class SafeArchive:
     def names(self) -> list[str]:
         """File members (not directories), in archive order."""
         return [name for name in self._infos if not name.endswith("/")]
+
+    def prefix_length(self) -> int:
+        """Bytes before the first member (a JPEG cover a polyglot archive is appended to)."""
+        return min((info.header_offset for info in self._infos.values()), default=0)
+
+    def entries(self) -> list[str]:
+        """Every member name in archive order, directory entries (`name/`) included."""
+        return list(self._infos)
 
     def has(self, name: str) -> bool:
         return name in self._infos and not name.endswith("/")
@@ -218,6 +227,14 @@ def write_archive(members: list[tuple[str, bytes]]) -> bytes:
             seen.add(name)
             info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
             info.create_system = 3
+            if name.endswith("/"):  # a directory entry: no data, stored
+                if data:
+                    raise BunzaiError("invalid_input", f"cannot write the archive: directory entry {name!r} has data",
+                                      "a name ending in / is a directory")
+                info.external_attr = _DIR_MODE
+                info.compress_type = zipfile.ZIP_STORED
+                zf.writestr(info, b"")
+                continue
             info.external_attr = _FILE_MODE
             info.compress_type = _method_for(data)
             with warnings.catch_warnings():

@@ -42,7 +42,8 @@ def _document_template() -> dict:
 def st_document(base: Any, piece: Any, media: MediaSource, shape: CardShape = ST_V2) -> dict:
     """The V2 document for `piece`, written over `base` (an escrowed document) when there is one."""
     doc = copy.deepcopy(base) if isinstance(base, dict) else _document_template()
-    doc["data"] = write_card_data(doc.get("data"), data_template(), piece, shape, media)
+    doc["data"] = write_card_data(doc.get("data") if isinstance(base, dict) else None, data_template(), piece, shape,
+                                  media)
     sync_mirrors(doc, piece, add_missing=True)
     return doc
 

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from bunzai.adapters.common import png
-from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, write_card_data
+from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
@@ -90,13 +90,17 @@ class SillyTavernCardPng(Adapter):
             losses += image_losses
         documents = escrowed or {}
         chara = st_document(documents.get("chara"), piece, media)
-        if isinstance(documents.get("ccv3"), dict):
+        own_ccv3 = isinstance(documents.get("ccv3"), dict)
+        if own_ccv3:
             ccv3 = copy.deepcopy(documents["ccv3"])
             sync_mirrors(ccv3, piece, add_missing=False)
         else:
             ccv3 = relabel_v3(chara)
         holder = "data" if isinstance(ccv3.get("data"), dict) else None
-        written = write_card_data(card_data(ccv3), data_template(), piece, ST_V3, media)
+        # A card from another format of the family: the ccv3 chunk is written over that card's
+        # own data (its V3 fields kept), not over the V2 chunk cut to V2.
+        base = card_data(ccv3) if own_ccv3 or escrowed is not None or sibling_data(piece, ST_V3) is None else None
+        written = write_card_data(base, data_template(), piece, ST_V3, media)
         if holder:
             ccv3["data"] = written
         else:
