@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
 
 def test_search_ranks_the_export_section_on_where_exports_are_written_first(bare_bunzai) -> None:
     result = bare_bunzai("docs", "search", "export containment")
@@ -45,7 +50,8 @@ def test_index_check_and_summaries_check_pass_on_the_committed_files(bare_bunzai
 
 
 def test_summaries_commands_refuse_self_approval_and_a_second_scaffold(bare_bunzai) -> None:
-    self_review = bare_bunzai("docs", "summaries", "review", "commands/export", "APPROVE", "--notes", "mine", "--reviewer", "docs-author")
+    stamper = json.loads((DOCS / "summaries" / "commands" / "export.json").read_text())["stamp"]["by"]
+    self_review = bare_bunzai("docs", "summaries", "review", "commands/export", "APPROVE", "--notes", "mine", "--reviewer", stamper)
     assert self_review.code == 1 and self_review.json["error"]["code"] == "self_review"
     again = bare_bunzai("docs", "summaries", "scaffold", "commands/export")
     assert again.code == 1 and again.json["error"]["code"] == "occupied"
