@@ -22,7 +22,7 @@ def to_text(doc: Any, *, pretty: bool | None = None) -> str:
     text = json.dumps(doc, ensure_ascii=False, **options)
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (half an emoji) has no UTF-8: write it as \udXXX
+    except UnicodeEncodeError:  # a lone surrogate (half an emoji) has no UTF-8: write it as a \u escape
         text = json.dumps(doc, ensure_ascii=True, **options)
     return text
 
