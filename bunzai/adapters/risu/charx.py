@@ -20,8 +20,6 @@ assets/<type>/<RisuAI folder>/) and shows a RisuAI mark (module.risum, x_meta/, 
 from __future__ import annotations
 
 import copy
-import json
-import struct
 from typing import Any
 
 from bunzai.adapters.common.charx_card import read_charx, write_charx
@@ -31,7 +29,7 @@ from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSourc
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import read_entries, write_entries
-from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module
+from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module, encode_module
 from bunzai.errors import BunzaiError
 
 FORMAT_ID = "risu.charx"
@@ -118,14 +116,6 @@ def _risu_order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str
             ordered.append(meta.pop(stem))
         ordered.append((name, data))
     return ordered + list(meta.values()) + module + [(CARD_MEMBER, card)]
-
-
-def _encode_module(module: dict, table: rpack.Table) -> bytes:
-    assets = module.pop("\0assets", [])
-    main = table.encode(json.dumps({"module": module, "type": "risuModule"}, indent=2,
-                                   ensure_ascii=False).encode("utf-8"))
-    blocks = b"".join(b"\x01" + struct.pack("<I", len(asset)) + table.encode(asset) for asset in assets)
-    return bytes([111, 0]) + struct.pack("<I", len(main)) + main + blocks + b"\x00"
 
 
 class RisuCharx(Adapter):
@@ -238,7 +228,7 @@ class RisuCharx(Adapter):
         module["regex"] = [s["payload"] for s in scripts if s["format"] == SCRIPT]
         module["trigger"] = [s["payload"] for s in scripts if s["format"] == TRIGGER]
         module["lorebook"] = write_entries(module.get("lorebook"), book["entries"] if book else [])
-        return _encode_module(module, table)
+        return encode_module(module, module.pop("\0assets", []), table)
 
 
 register(RisuCharx())
