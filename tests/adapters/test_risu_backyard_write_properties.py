@@ -16,7 +16,7 @@ from bunzai.convert import convert_piece
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                            HealthCheck.function_scoped_fixture])
-LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**64 - 1), st.floats(allow_nan=False,
+LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.floats(allow_nan=False,
                  allow_infinity=False).filter(lambda x: not x.is_integer()), st.text(max_size=40),
                  st.binary(max_size=40))
 VALUE = st.recursive(LEAF, lambda inner: st.lists(inner, max_size=20) | st.dictionaries(st.text(max_size=8), inner,

@@ -120,6 +120,8 @@ def test_msgpack_writes_what_the_reader_reads():
              "b": b"\x00" * 300, "c": None, "d": True, "e": False, "f": {str(i): i for i in range(20)},
              "g": list(range(17))}
     assert unpack(pack(value), "test") == value
+    # beyond 32 bits msgpackr writes a float64 (its 64-bit integer forms decode as BigInt in RisuAI)
+    assert pack(2**40)[0] == 0xCB and pack(-2**31) == b"\xd2\x80\x00\x00\x00" and pack(2**32 - 1)[0] == 0xCE
 
 
 def open_risup(data: bytes, table: rpack.Table) -> tuple[dict, dict]:

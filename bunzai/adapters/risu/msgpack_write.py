@@ -1,7 +1,7 @@
 """A small MessagePack writer, for the two msgpack layers of a `.risup` preset.
 
 It writes what msgpackr (RisuAI's encoder) writes for JSON-like values: the smallest
-integer and string forms, float64 for other numbers, bin for bytes, nil, booleans, maps
+integer form up to 32 bits and string forms, float64 for other numbers, bin for bytes, nil, booleans, maps
 and arrays. msgpack_read reads all of it back; RisuAI's msgpackr decodes plain MessagePack.
 """
 
@@ -61,14 +61,14 @@ def _pack(value: Any, out: list[bytes], depth: int) -> None:
 
 
 def _int(value: int) -> bytes:
+    """As msgpackr writes a JavaScript number that is an integer: the smallest 8/16/32-bit form,
+    a float64 beyond 32 bits (msgpackr's uint64/int64 forms decode as BigInt, which RisuAI does not expect)."""
     if 0 <= value < 128:
         return bytes([value])
     if -32 <= value < 0:
         return struct.pack(">b", value)
-    for code, fmt in ((0xCC, "B"), (0xCD, "H"), (0xCE, "I"), (0xCF, "Q")) if value >= 0 else \
-            ((0xD0, "b"), (0xD1, "h"), (0xD2, "i"), (0xD3, "q")):
-        try:
+    for code, fmt, low, high in ((0xCC, "B", 0, 1 << 8), (0xCD, "H", 0, 1 << 16), (0xCE, "I", 0, 1 << 32),
+                                 (0xD0, "b", -(1 << 7), 0), (0xD1, "h", -(1 << 15), 0), (0xD2, "i", -(1 << 31), 0)):
+        if low <= value < high:
             return bytes([code]) + struct.pack(">" + fmt, value)
-        except struct.error:
-            continue
-    return b"\xcb" + struct.pack(">d", float(value))  # past 64 bits: a JavaScript number is a double anyway
+    return b"\xcb" + struct.pack(">d", float(value))
