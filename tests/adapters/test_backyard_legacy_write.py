@@ -130,3 +130,14 @@ def test_a_portrait_that_is_not_a_png_is_replaced_with_a_named_loss():
     crossing = convert_piece(piece, "backyard.png", lambda ref: b"\xff\xd8\xff\xe0 jpeg \xff\xd9")
     assert crossing.data.startswith(png.PNG_SIGNATURE)
     assert "backyard.png.portrait_type" in {loss.code for loss in crossing.losses}
+
+
+def test_a_portrait_carrying_a_card_chunk_is_written_without_it():
+    import base64 as b64
+
+    card = png.replace_text(png.read_png(png.default_portrait()), set(),
+                            [("chara", b64.b64encode(b'{"name": "Other"}')), ("Software", b"Paint")])
+    piece = Character.model_validate({"id": "j", "name": "J", "body": {"portrait": {"sha256": "0" * 64, "ext": "png"}}})
+    crossing = convert_piece(piece, "backyard.png", lambda ref: card)
+    assert [t.keyword for t in png.read_png(crossing.data).text_chunks()] == ["Software"]
+    assert read_bytes(crossing.data, "j.png")[0].format_id == "backyard.png"

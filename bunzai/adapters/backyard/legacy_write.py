@@ -24,7 +24,7 @@ from bunzai.adapters.backyard import byaf
 from bunzai.adapters.backyard.byaf_docs import NEW_SCENARIO
 from bunzai.adapters.backyard.texts import disabled_entry_losses, double_brace_losses, iso_of, lore_items
 from bunzai.adapters.common.jsjson import stringify
-from bunzai.adapters.common.png import PNG_SIGNATURE, chunk_headers, default_portrait
+from bunzai.adapters.common.png import PNG_SIGNATURE, TEXT_TYPES, chunk_headers, default_portrait
 from bunzai.adapters.common.readback import LossRule, readback_losses
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 
@@ -92,13 +92,20 @@ def exif_block(comment: bytes) -> bytes:
             + comment)
 
 
+def _card_text(image: bytes, header: Any) -> bool:
+    """A character card's text chunk (chara, ccv3): left out, so no card reader claims the file too
+    (Backyard's own writer re-encodes the image, which drops every text chunk)."""
+    keyword = image[header.data_start:header.data_start + 6].partition(b"\0")[0].lower()
+    return header.type in TEXT_TYPES and keyword in (b"chara", b"ccv3")
+
+
 def with_exif(image: bytes, exif: bytes) -> bytes:
     """The PNG with its eXIf chunks replaced by one holding `exif`, placed before the first IDAT."""
     chunk = struct.pack(">I", len(exif)) + b"eXIf" + exif + struct.pack(">I", zlib.crc32(b"eXIf" + exif))
     parts, placed = [image[:len(PNG_SIGNATURE)]], False
     chunks = chunk_headers(image)
     for header in chunks:
-        if header.type == b"eXIf":
+        if header.type == b"eXIf" or _card_text(image, header):
             continue
         if not placed and header.type in (b"IDAT", b"IEND"):
             parts.append(chunk)
