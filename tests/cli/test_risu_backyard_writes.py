@@ -45,3 +45,17 @@ def test_a_sillytavern_card_converts_to_a_legacy_backyard_png_and_back(bunzai, t
     back = bunzai("convert", str(out), "--to", "ccv3.json", "-o", str(tmp_path / "back.json"), check=True).json
     assert back["source_format"] == "backyard.png"
     assert json.loads((tmp_path / "back.json").read_text())["data"]["name"] == "Seraphina"
+
+
+def test_transfer_and_export_read_the_studios_risu_setting(bunzai, tmp_path):
+    source = tmp_path / "weather.json"
+    source.write_text(json.dumps(LORE))
+    bunzai("apply", "--yes", input=bunzai("import", str(source), check=True).stdout, check=True)
+    before = bunzai("transfer", "lorebook/weather", "--to", "risu.module")
+    assert before.code == 1 and "no RisuAI checkout is configured" in before.json["error"]["message"]
+    fake_checkout(tmp_path / "RisuAI")
+    settings = bunzai.studio / "bunzai.toml"
+    settings.write_text(settings.read_text() + f'\n[engines]\nrisu = "{tmp_path / "RisuAI"}"\n')
+    for command in ("transfer", "export"):
+        refused = bunzai(command, "lorebook/weather", "--to", "risu.module")
+        assert refused.code == 1 and "SHA-256" in refused.json["error"]["message"], command
