@@ -185,3 +185,24 @@ def test_draft_impact_counts_risu_modules_and_presets_only_with_a_table(table, m
     assert "risu.module" in impact_formats("lorebook") and "risu.preset" in impact_formats("preset")
     rpack.configure_risu_root(None)
     assert "risu.module" not in impact_formats("regex") and "risu.preset" not in impact_formats("preset")
+
+
+def test_a_module_imported_without_a_table_is_decoded_when_one_is_configured_later(tmp_path, monkeypatch):
+    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
+    rpack.configure_risu_root(None)
+    table = fake_checkout(tmp_path)
+    _adapter, decoded, media = read(module_bytes(MODULE, table, [b"sky"]), "weather.risum")
+    book = decoded.pieces[0]
+    assert book.original.document is None
+    from bunzai.model.lorebook import LoreEntry
+
+    book = book.model_copy(update={"body": book.body.model_copy(update={"entries": [LoreEntry(content="New.")]})})
+    with pytest.raises(BunzaiError):
+        convert_piece(book, "risu.module", media)
+    rpack.configure_risu_root(tmp_path, verify_hash=False)
+    try:
+        module, blocks = risu_read_module(convert_piece(book, "risu.module", media).data, table)
+    finally:
+        rpack.configure_risu_root(None)
+    assert [entry["content"] for entry in module["lorebook"]] == ["New."]
+    assert module["trigger"] == MODULE["trigger"] and blocks == [b"sky"]
