@@ -221,6 +221,8 @@ def _parsed(adapter: Adapter, data: bytes):
         return None
     from bunzai.adapters.inspect import parse_text
 
+    if adapter.format_id in ("risu.module", "risu.preset"):  # binary, read with no document (as inspect does)
+        return None
     return parse_text(data, "x" + adapter.extensions[0])
 
 
@@ -232,12 +234,17 @@ def _covered(pointer: str, losses: list[Loss]) -> bool:
 
 def impact_formats(kind: str) -> list[str]:
     """The formats a draft's impact is computed for: the card family for characters (the
-    formats a character is exported to), else every format that writes and reads `kind`."""
+    formats a character is exported to), else every format that writes and reads `kind`
+    (RisuAI's .risum and .risup only when the RPack table is configured)."""
     from bunzai.adapters.common.card_doc import CARD_FAMILY
     from bunzai.adapters.registry import all_adapters
 
+    from bunzai.adapters.risu import rpack
+
     formats = [a.format_id for a in all_adapters()
                if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"]
+    if rpack.current_table()[0] is None:  # .risum/.risup cannot be written at all: no impact to compute
+        formats = [f for f in formats if f not in rpack.TABLE_WRITERS]
     return [f for f in formats if f in CARD_FAMILY] if kind == "character" else formats
 
 

@@ -89,6 +89,7 @@ def transfer(
     Example: bunzai transfer seraphina --to ccv1.json
     """
     studio = studio_of(ctx)
+    _configure_engines(ctx)  # .risum/.risup and a re-encoded RisuAI module need the RPack table
     piece, stored = _stored_piece(studio, ref)
     from bunzai.convert import convert_stored_piece
 
@@ -125,6 +126,7 @@ def export(
                           "bunzai export seraphina --to sillytavern.card.png")
     ref = refs[0]
     studio = studio_of(ctx)
+    _configure_engines(ctx)
     piece, stored = _stored_piece(studio, ref)
     crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
     path = write_export(studio, piece.id, crossing.file_name, crossing.data)
@@ -234,8 +236,8 @@ def _engine(engine: str | None) -> str | None:
 def _configure_engines(ctx: typer.Context) -> None:
     """Hand the studio's engine checkouts (bunzai.toml `[engines]`) to the adapters that need them.
 
-    `risu` names a RisuAI checkout: its RPack table decodes .risum modules and .risup
-    presets (bunzai does not ship it; BUNZAI_RISU_ROOT is the fallback). Reading files
+    `risu` names a RisuAI checkout: its RPack table decodes and encodes .risum modules and
+    .risup presets (bunzai does not ship it; BUNZAI_RISU_ROOT is the fallback). Reading files
     needs no studio, so one is used only when named or found, never created here.
     """
     import os

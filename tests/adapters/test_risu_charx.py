@@ -125,7 +125,7 @@ def test_a_crossing_from_a_plain_card_writes_risu_layout_and_names_losses(table)
         assets=[{"role": "emotion", "name": "joy", "ext": "png", "asset": {"sha256": "0" * 64, "ext": "png"}}])
     crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
     names = [name for name, _ in opened(crossing.data)]
-    assert names == ["assets/emotion/image/joy.png", "module.risum", "card.json"]
+    assert names == ["x_meta/joy.json", "assets/emotion/image/joy.png", "module.risum", "card.json"]
     assert ("/body/behavior_scripts/1", "card.scripts.not_carried") in {(l.pointer, l.code) for l in crossing.losses}
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
@@ -146,3 +146,58 @@ def test_a_jpeg_without_a_zip_is_refused(no_table):
     with pytest.raises(BunzaiError) as raised:
         read_bytes(JPEG, "photo.jpg", "risu.charx")
     assert raised.value.code in ("unrecognized_file", "corrupt_file")
+
+
+def test_new_assets_get_the_x_meta_note_risuai_writes_and_kept_ones_keep_theirs(no_table):
+    from bunzai.model.base import AssetLink
+
+    _adapter, decoded, media = read(zip_of(members(b"\x6f\x00\x00\x00\x00\x00\x00")), "ada.charx")
+    piece = decoded.pieces[0]
+    tagged = png.replace_text(png.read_png(ICON), set(), [("Software", b"Paint"), ("Comment", b"caf\xc3\xa9")])
+    photo = JPEG
+    extra = {"tagged": tagged, "photo": photo}
+    links = [AssetLink.model_validate({"role": "emotion", "name": name, "ext": "png" if name == "tagged" else "jpg",
+                                       "asset": {"sha256": "%064x" % index, "ext": "png"}})
+             for index, name in enumerate(extra, 1)]
+    stored = {"%064x" % index: data for index, data in enumerate(extra.values(), 1)}
+    piece = piece.model_copy(update={"assets": list(piece.assets) + links})
+    crossing = convert_piece(piece, "risu.charx", lambda ref: stored.get(ref.sha256) or media(ref))
+    written = opened(crossing.data)
+    names = [name for name, _data in written]
+    files = dict(written)
+    assert json.loads(files["x_meta/tagged.json"]) == {"Software": "Paint", "Comment": "café"}
+    assert files["x_meta/tagged.json"].startswith(b'{\n    "Software"')  # JSON.stringify(x, null, 4)
+    assert files["x_meta/photo.json"] == b'{"type":"JPEG"}'
+    assert names.index("x_meta/tagged.json") == names.index("assets/emotion/image/tagged.png") - 1
+    assert files["x_meta/main.json"] == b'{"type":"PNG"}' and names.count("x_meta/main.json") == 1
+    again = read_bytes(crossing.data, "ada.charx")[1].pieces[0]
+    assert {link.name for link in again.assets} >= {"tagged", "photo"}
+
+
+def test_a_same_format_round_trip_adds_no_x_meta(no_table):
+    items = [item for item in members(b"\x6f\x00\x00\x00\x00\x00\x00") if item[0] != "x_meta/no_te.json"]
+    crossing = cross(zip_of(items), "ada.charx")
+    assert [name for name, _data in opened(crossing.data)] == [name for name, _data in items]
+
+
+def test_a_jpeg_polyglot_keeps_its_jpeg_cover_on_the_way_back(table):
+    import io
+    import zipfile
+
+    source = JPEG + zip_of(members(module_bytes(MODULE, table)))
+    adapter, decoded, media = read(source, "ada.jpg")
+    assert adapter.format_id == "risu.charx"
+    piece = decoded.pieces[0]
+    scripts = [s.model_copy(update={"payload": dict(s.payload, out="AA")}) if s.name == "caps" else s
+               for s in piece.body.behavior_scripts]
+    edited = piece.model_copy(update={"name": "Ada B.", "body": piece.body.model_copy(
+        update={"behavior_scripts": scripts})})
+    for candidate in (piece, edited):
+        crossing = convert_piece(candidate, "risu.charx", media)
+        assert crossing.data.startswith(JPEG) and crossing.data[len(JPEG):len(JPEG) + 4] == b"PK\x03\x04"
+        assert zipfile.ZipFile(io.BytesIO(crossing.data)).testzip() is None
+        again = read_bytes(crossing.data, "again.jpg")[1].pieces[0]
+        assert again.name == candidate.name and again.body.behavior_scripts == candidate.body.behavior_scripts
+    unedited = convert_piece(piece, "risu.charx", media).data
+    assert unedited[:len(JPEG)] == JPEG and opened(unedited) == opened(source)  # every member as it was
+    assert not convert_piece(piece, "ccv3.json", media).data.startswith(JPEG)

@@ -1,12 +1,10 @@
-"""Legacy Faraday / Backyard character PNGs (read only).
+"""Legacy Faraday / Backyard character PNGs.
 
 The character lives in the PNG's `eXIf` chunk: a TIFF structure whose Exif IFD holds a
 UserComment (tag 0x9286) = the charset prefix `ASCII\\0\\0\\0` + the JSON `{version,
 character: {aiName, aiDisplayName, aiPersona, basePrompt, customDialogue, firstMessage,
 scenario, loreItems, ...}}`, plain (version 1) or base64 (later versions). The PNG itself
-is the portrait. bunzai reads these files but does not write them: Backyard exports BYAF
-now, and which keys its importer requires of a new legacy document is not documented
-(write `backyard.byaf` instead).
+is the portrait. Written by legacy_write, in the V4 shape Backyard's own library writes.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from bunzai.adapters.backyard.texts import book_of, single_brace_warning
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import chunk_headers, read_png, strict_base64
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 
@@ -94,7 +92,6 @@ class BackyardLegacyPng(Adapter):
     kinds = ("character",)
     extensions = (".png",)
     container = "image"
-    can_write = False
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if not data.startswith(PNG_MAGIC) or not any(
@@ -137,6 +134,11 @@ class BackyardLegacyPng(Adapter):
         except ValidationError as error:
             raise _corrupt(f"{name or 'the PNG'} holds a value bunzai cannot read: {error.errors()[0]['msg']}") from None
         return Decoded([piece], [portrait], single_brace_warning(body))
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        from bunzai.adapters.backyard.legacy_write import write_legacy_png
+
+        return write_legacy_png(piece, media)
 
 
 register(BackyardLegacyPng())

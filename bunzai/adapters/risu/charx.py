@@ -8,7 +8,8 @@ card as any CHARX (common.charx_card), then, when a RisuAI checkout gives the RP
 table, the module: its lorebook replaces the card's book, its scripts and triggers
 become sealed behaviour scripts (`risu.customscript`, `risu.trigger`). Without a table
 the module is kept byte for byte and a `not_decoded` warning says so.
-Writing keeps RisuAI's member order and layout. The module is written back as it was
+Writing keeps RisuAI's member order and layout; an asset the file did not have gets the
+`x_meta/<name>.json` note RisuAI writes beside each asset (xmeta). The module is written back as it was
 while the book and scripts are those it holds; when they changed, it is re-encoded with
 the table (or, with none, the change is a declared loss).
 The generic `charx` adapter keeps plain CHARX: this one claims an archive only when it is
@@ -20,8 +21,6 @@ assets/<type>/<RisuAI folder>/) and shows a RisuAI mark (module.risum, x_meta/, 
 from __future__ import annotations
 
 import copy
-import json
-import struct
 from typing import Any
 
 from bunzai.adapters.common.charx_card import read_charx, write_charx
@@ -31,7 +30,8 @@ from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSourc
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import read_entries, write_entries
-from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module
+from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module, encode_module
+from bunzai.adapters.risu.xmeta import meta_member, x_meta
 from bunzai.errors import BunzaiError
 
 FORMAT_ID = "risu.charx"
@@ -118,14 +118,6 @@ def _risu_order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str
             ordered.append(meta.pop(stem))
         ordered.append((name, data))
     return ordered + list(meta.values()) + module + [(CARD_MEMBER, card)]
-
-
-def _encode_module(module: dict, table: rpack.Table) -> bytes:
-    assets = module.pop("\0assets", [])
-    main = table.encode(json.dumps({"module": module, "type": "risuModule"}, indent=2,
-                                   ensure_ascii=False).encode("utf-8"))
-    blocks = b"".join(b"\x01" + struct.pack("<I", len(asset)) + table.encode(asset) for asset in assets)
-    return bytes([111, 0]) + struct.pack("<I", len(main)) + main + blocks + b"\x00"
 
 
 class RisuCharx(Adapter):
@@ -218,6 +210,12 @@ class RisuCharx(Adapter):
         def order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
             if MODULE_MEMBER in store:
                 members = members + [(MODULE_MEMBER, store[MODULE_MEMBER])]
+            names = {name for name, _data in members}
+            for name, data in list(members):  # a new asset gets the x_meta note RisuAI writes beside it
+                meta = meta_member(name)
+                if name.startswith("assets/") and name not in store and meta not in names:
+                    members.append((meta, x_meta(data)))
+                    names.add(meta)
             return _risu_order(members, card)
         return order
 
@@ -238,7 +236,7 @@ class RisuCharx(Adapter):
         module["regex"] = [s["payload"] for s in scripts if s["format"] == SCRIPT]
         module["trigger"] = [s["payload"] for s in scripts if s["format"] == TRIGGER]
         module["lorebook"] = write_entries(module.get("lorebook"), book["entries"] if book else [])
-        return _encode_module(module, table)
+        return encode_module(module, module.pop("\0assets", []), table)
 
 
 register(RisuCharx())

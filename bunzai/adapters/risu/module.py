@@ -10,7 +10,8 @@ they stay sealed in the lorebook's escrow (the decoded module JSON), never execu
 module's own bytes and its assets are kept byte for byte in the escrow files.
 Without a RisuAI checkout (see rpack) the module is not decoded: the lorebook is empty,
 the bytes are escrowed, and a `not_decoded` warning says how to configure one.
-bunzai does not write `.risum` (the lorebook and regex pieces write as their RisuAI exports).
+Writing (module_write) needs the table too, except to give back unchanged the bytes of a
+module that was never decoded.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pydantic import ValidationError
 
 from bunzai import limits
 from bunzai.adapters.common.naming import linked_id, piece_id_for
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import read_entries
@@ -37,6 +38,19 @@ MODULE_MEMBER = "module.risum"
 def looks_like_module(data: bytes) -> bool:
     return len(data) >= 7 and data[0] == MAGIC and data[1] == 0 and \
         6 + struct.unpack("<I", data[2:6])[0] < len(data)
+
+
+def encode_module(module: dict, assets: list[bytes], table: rpack.Table) -> bytes:
+    """The `.risum` bytes of a module document, as RisuAI's exportModule writes them: the JSON
+    indented by 2 with each asset's data slot emptied, then one block per asset."""
+    module = dict(module)
+    module["assets"] = [[entry[0] if entry else "", "", entry[2] if len(entry) > 2 else ""]
+                        for entry in (item if isinstance(item, list) else [] for item in module.get("assets") or [])]
+    from bunzai.adapters.common.jsjson import stringify
+
+    main = table.encode(stringify({"module": module, "type": "risuModule"}, 2).encode("utf-8"))
+    blocks = b"".join(b"\x01" + struct.pack("<I", len(asset)) + table.encode(asset) for asset in assets)
+    return bytes([MAGIC, 0]) + struct.pack("<I", len(main)) + main + blocks + b"\x00"
 
 
 def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, list[bytes]]:
@@ -147,7 +161,6 @@ class RisuModule(Adapter):
     kinds = ("lorebook", "regex")
     extensions = (".risum",)
     container = "text"  # a binary file: inspect offers it to text adapters with no parsed document
-    can_write = False
     engine = "risuai"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
@@ -158,6 +171,11 @@ class RisuModule(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         return module_pieces(data, "", name)
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        from bunzai.adapters.risu.module_write import write_module
+
+        return write_module(piece, media)
 
 
 register(RisuModule())

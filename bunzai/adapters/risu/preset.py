@@ -7,7 +7,8 @@ globalNote as prompt blocks (main, jailbreak, globalNote), the prompt template i
 blocks in their order (`promptTemplate`), the samplers (RisuAI keeps temperature and the
 penalties x100), maxContext/maxResponse, the model; everything else stays in the escrow
 (the decoded botPreset document and the file's bytes). Without a RisuAI checkout a
-`.risup` is not decoded (see rpack); a `.risupreset` needs no table. Read-only.
+`.risup` is not decoded (see rpack); a `.risupreset` needs no table. Written as `.risup`
+by preset_write (which needs the table).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pydantic import ValidationError
 from bunzai import limits
 from bunzai.adapters.common.drift import as_float, as_int, as_str
 from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Origin
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_read import unpack
@@ -140,7 +141,6 @@ class RisuPreset(Adapter):
     kinds = ("preset",)
     extensions = (".risup", ".risupreset")
     container = "text"  # a binary file: inspect offers it to text adapters with no parsed document
-    can_write = False
     engine = "risuai"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
@@ -177,6 +177,11 @@ class RisuPreset(Adapter):
             raise BunzaiError("corrupt_file", f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
                               "fix the preset in RisuAI") from None
         return Decoded([piece], [raw], [])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        from bunzai.adapters.risu.preset_write import write_preset
+
+        return write_preset(piece, media)
 
 
 register(RisuPreset())

@@ -26,6 +26,9 @@ TABLE_SHA256 = "428e939c41617140ef2fad0420d9163cc80ce7c9b2f5e620223a25acc8afd498
 NOT_DECODED_HINT = (f"set `[engines] risu = \"<path of a RisuAI checkout>\"` in the studio's bunzai.toml, or "
                     f"{ENV_ROOT}, to a RisuAI checkout holding {TABLE_PATH}")
 
+# The formats that cannot write a byte without the table (a RisuAI CHARX can, declaring a loss).
+TABLE_WRITERS = ("risu.module", "risu.preset")
+
 _configured: Path | None = None
 _verify = True
 

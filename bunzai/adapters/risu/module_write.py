@@ -1,0 +1,91 @@
+"""Writing `.risum`: a lorebook piece (with the module it came from) or a regex set, as a RisuAI module.
+
+A lorebook read from a module goes back into that module: its name, description and lore
+entries replace the module's, everything else of the module (regex scripts as they were
+read, triggers, Lua/cjs code, toggles, namespace, assets) is written back as it was. A
+lorebook from elsewhere becomes a new module holding its entries; a regex set becomes a
+module holding its scripts. RPack needs the table of a RisuAI checkout (see rpack): with
+none, the only module written is one never decoded and unchanged (its bytes as they
+were); anything else is refused with the setting to make. RisuAI gives every imported
+module a new id, so the id written is only a placeholder (the piece's id).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from bunzai.adapters.contract import Encoded, Loss, MediaSource
+from bunzai.adapters.risu import rpack
+from bunzai.adapters.risu.lorebook import book_losses, write_entries
+from bunzai.adapters.risu.module import FORMAT_ID, MODULE_MEMBER, decode_module, encode_module
+from bunzai.adapters.risu.regex import set_losses, write_scripts
+from bunzai.errors import BunzaiError
+
+
+def _need_table(what: str) -> rpack.Table:
+    table, why = rpack.current_table()
+    if table is None:
+        raise BunzaiError("unsupported", f"writing {what} as a RisuAI module (.risum) needs the RPack table, and "
+                          f"{why}", rpack.NOT_DECODED_HINT)
+    return table
+
+
+def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes], bytes | None]:
+    """(the module document, its asset blocks, the module's bytes) a piece read from a module keeps."""
+    original = piece.original
+    if original is None or original.format != FORMAT_ID:
+        return None, [], None
+    raw_ref = original.files.get(MODULE_MEMBER)
+    raw = media(raw_ref) if raw_ref is not None else None
+    document = original.document
+    if isinstance(document, dict) and isinstance(document.get("module"), dict):
+        slots = sorted(((int(key.split("/")[1].split(".")[0]), ref) for key, ref in original.files.items()
+                        if key.startswith("assets/") and key.split("/")[1].split(".")[0].isdigit()))
+        return copy.deepcopy(document), [media(ref) for _index, ref in slots], raw
+    return None, [], raw
+
+
+def _common_losses(piece: Any) -> list[Loss]:
+    losses = []
+    if piece.assets:
+        losses.append(Loss("/assets", "dropped", "a RisuAI module's assets are the ones it was read with; a "
+                           "piece's media links are not written into it", "risu.assets"))
+    if piece.profiles:
+        losses.append(Loss("/profiles", "dropped", "a RisuAI module has no per-platform profiles", "risu.profiles"))
+    return losses
+
+
+def write_module(piece: Any, media: MediaSource) -> Encoded:
+    if piece.kind == "regex":
+        return _regex_module(piece)
+    if piece.kind != "lorebook":
+        raise BunzaiError("unsupported", f"a RisuAI module holds a lorebook or regex scripts, not a {piece.kind}",
+                          "export it in a format of its kind (see `bunzai formats`)")
+    document, assets, raw = _escrowed(piece, media)
+    body = piece.body.model_dump(mode="json")
+    if document is None and raw is not None:  # read without a table: decode now, or give it back unchanged
+        table, _why = rpack.current_table()
+        if table is None and not body["entries"] and not body["description"]:
+            return Encoded(raw, _common_losses(piece))
+        document, assets = decode_module(raw, _need_table(f"the lorebook {piece.id!r}"), "the escrowed module")
+    table = _need_table(f"the lorebook {piece.id!r}")
+    module = document["module"] if document is not None else {"name": piece.name, "description": "", "id": piece.id}
+    module["name"] = piece.name
+    module["description"] = body["description"]
+    module["lorebook"] = write_entries(module.get("lorebook"), body["entries"])
+    names = module.get("assets") if isinstance(module.get("assets"), list) else []
+    module["assets"] = names[:len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
+    losses = [loss for loss in book_losses(body, "/body") if loss.code != "risu.book.description"]
+    return Encoded(encode_module(module, assets, table), losses + _common_losses(piece))
+
+
+def _regex_module(piece: Any) -> Encoded:
+    table = _need_table(f"the regex set {piece.id!r}")
+    original = piece.original
+    base = original.document.get("data") if original is not None and original.format == "risu.regex" and \
+        isinstance(original.document, dict) else None
+    body = piece.body.model_dump(mode="json")
+    module = {"name": piece.name, "description": "", "id": piece.id,
+              "regex": write_scripts(base, body["rules"])}
+    return Encoded(encode_module(module, [], table), set_losses(body, "/body") + _common_losses(piece))

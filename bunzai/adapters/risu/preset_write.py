@@ -1,0 +1,163 @@
+"""Writing `.risup`: a canonical preset as RisuAI's downloadPreset writes it.
+
+RPack(gzip(msgpack({presetVersion: 2, type: "preset", preset: AES-GCM(msgpack(botPreset))}))).
+A preset read from a RisuAI preset starts from its escrowed botPreset (so the ~90 keys
+bunzai does not map go back as they were); any other preset starts empty (RisuAI fills
+every missing key from its preset template on import). The mapped parts are written over
+it: name, mainPrompt/jailbreak/globalNote, the prompt template, samplers (temperature and
+the penalties x100), context and response sizes, the model. A prompt layout from another
+frontend becomes template items as RisuAI's own SillyTavern import makes them. The losses
+are what the written botPreset reads back without (common.readback).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import gzip
+from typing import Any
+
+from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.contract import Encoded, Loss, MediaSource
+from bunzai.adapters.risu import aesgcm, rpack
+from bunzai.adapters.risu.msgpack_write import pack
+from bunzai.adapters.risu.preset import FORMAT_ID, IV, KEY, preset_body
+from bunzai.errors import BunzaiError
+
+FIELDS = {"main": "mainPrompt", "jailbreak": "jailbreak", "globalNote": "globalNote"}
+_ROLES = {"assistant": "bot", "user": "user", "system": "system"}
+# SillyTavern's marker blocks RisuAI's own import turns into template items (others it skips).
+MARKERS = {"chatHistory": {"type": "chat", "rangeEnd": "end", "rangeStart": 0}, "worldInfoBefore": {"type": "lorebook"},
+           "charDescription": {"type": "description"}, "personaDescription": {"type": "persona"}}
+TEXT_KINDS = ("plain", "jailbreak", "cot", "chatML")
+
+RULES = (
+    LossRule("/name", "translated", "risu.preset.name", "RisuAI presets keep their name inside the file"),
+    LossRule("/body/prompts", "translated", "risu.preset.template",
+             "RisuAI's prompt template has items, not named blocks: blocks read back as template-<n> items (markers "
+             "RisuAI has no item for are not written)"),
+    LossRule("/body/orders", "translated", "risu.preset.order",
+             "RisuAI's template order is the only order: disabled blocks are left out, per-character orders dropped"),
+    LossRule(r"/body/samplers/(?:temperature|frequency_penalty|presence_penalty)", "translated",
+             "risu.preset.hundredths", "RisuAI keeps this sampler x100 as a number; a value below 0 is not read"),
+    LossRule("/body/samplers/[^/]+", "dropped", "risu.preset.sampler", "a RisuAI preset has no such sampler"),
+    LossRule("/body/family", "translated", "risu.preset.family", "a RisuAI preset is a chat-completion preset"),
+    LossRule("/body/[^/]+", "dropped", "risu.preset.field", "a RisuAI preset has no such field"),
+    LossRule("/assets", "dropped", "risu.assets", "a RisuAI preset carries no media"),
+    LossRule("/profiles", "dropped", "risu.profiles", "a RisuAI preset has no per-platform profiles"),
+)
+FALLBACK = LossRule("", "dropped", "risu.preset.not_carried", "a RisuAI preset does not carry this value as it is")
+
+
+def revive(value: Any) -> Any:
+    """The escrowed JSON back as msgpack values: {"$bytes": base64} -> bytes."""
+    if isinstance(value, dict):
+        if set(value) == {"$bytes"} and isinstance(value["$bytes"], str):
+            return base64.b64decode(value["$bytes"])
+        return {key: revive(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [revive(item) for item in value]
+    return value
+
+
+def _escrow(piece: Any) -> tuple[dict, dict] | None:
+    original = piece.original
+    if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
+        return None
+    preset, envelope = original.document.get("preset"), original.document.get("envelope")
+    if not isinstance(preset, dict):
+        return None
+    return copy.deepcopy(preset), copy.deepcopy(envelope) if isinstance(envelope, dict) else {}
+
+
+def _item_of(block: dict, prior: Any) -> dict | None:
+    """A template item for a block: the prior item with its text replaced, or a new one."""
+    if isinstance(prior, dict):
+        item = copy.deepcopy(prior)
+        key = next((k for k in ("text", "innerFormat", "defaultText") if k in item), None)
+        if key is not None or block["content"]:
+            item[key or ("text" if item.get("type") in TEXT_KINDS else "innerFormat")] = block["content"]
+        if item.get("type") in TEXT_KINDS:
+            item["role"] = _ROLES[block["role"]]
+        return item
+    if block["marker"]:
+        return copy.deepcopy(MARKERS[block["identifier"]]) if block["identifier"] in MARKERS else None
+    kind = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}.get(
+        block["identifier"], ("plain", "normal"))
+    item = {"type": kind[0], "type2": kind[1], "text": block["content"], "role": _ROLES[block["role"]]}
+    if block["name"]:
+        item["name"] = block["name"]
+    return item
+
+
+def _ordered(body: dict) -> list[dict]:
+    """The blocks in the global order (enabled ones only) when there is one, else as listed."""
+    blocks = {block["identifier"]: block for block in body["prompts"]}
+    order = next((o for o in body["orders"] if o["target"] == "global"), None)
+    if order is None:
+        return [block for block in body["prompts"] if block["enabled"]]
+    return [blocks[item["identifier"]] for item in order["items"]
+            if item["enabled"] and item["identifier"] in blocks and blocks[item["identifier"]]["enabled"]]
+
+
+def bot_preset(piece: Any) -> tuple[dict, dict]:
+    """(the botPreset, the envelope) a preset piece writes as."""
+    escrow = _escrow(piece)
+    preset, envelope = escrow if escrow is not None else ({}, {})
+    body = piece.body.model_dump(mode="json")
+    preset["name"] = piece.name
+    prior = preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
+    template = []
+    for block in _ordered(body):
+        identifier = block["identifier"]
+        if escrow is not None and identifier in FIELDS:
+            continue
+        index = identifier.removeprefix("template-")
+        old = prior[int(index)] if escrow is not None and index.isdigit() and int(index) < len(prior) else None
+        item = _item_of(block, old)
+        if item is not None:
+            template.append(item)
+    for identifier, key in FIELDS.items():
+        block = next((b for b in body["prompts"] if b["identifier"] == identifier), None)
+        if escrow is not None and block is not None:
+            preset[key] = block["content"]
+        elif escrow is not None:
+            preset.pop(key, None)
+    if template or prior or escrow is None:
+        preset["promptTemplate"] = template
+    samplers = body["samplers"]
+    for key, name, scale in (("temperature", "temperature", 100), ("frequency_penalty", "frequencyPenalty", 100),
+                             ("presence_penalty", "PresensePenalty", 100), ("top_p", "top_p", 1),
+                             ("top_k", "top_k", 1), ("min_p", "min_p", 1), ("top_a", "top_a", 1),
+                             ("repetition_penalty", "repetition_penalty", 1), ("max_context", "maxContext", 1),
+                             ("max_tokens", "maxResponse", 1)):
+        if samplers[key] is not None:
+            preset[name] = round(samplers[key] * scale, 10) if scale != 1 else samplers[key]
+    if body["model"]:
+        preset["aiModel"] = body["model"]
+    return preset, {"presetVersion": 2, "type": "preset"} | {k: v for k, v in envelope.items() if k != "type"}
+
+
+def packed(preset: dict, envelope: dict) -> bytes:
+    """gzip(msgpack(envelope + the sealed botPreset)): a `.risupreset`, a `.risup` before RPack."""
+    sealed = aesgcm.encrypt(KEY, IV, pack(revive(preset)))
+    return gzip.compress(pack(revive(envelope) | {"preset": sealed}), mtime=0)
+
+
+def write_preset(piece: Any, media: MediaSource) -> Encoded:
+    from bunzai.model import dump_piece
+    from bunzai.model.preset import Preset
+
+    table, why = rpack.current_table()
+    if table is None:
+        raise BunzaiError("unsupported", f"writing a RisuAI preset (.risup) needs the RPack table, and {why}",
+                          rpack.NOT_DECODED_HINT)
+    preset, envelope = bot_preset(piece)
+    data = table.encode(packed(preset, envelope))
+    back = Preset.model_validate({"id": piece.id, "name": preset["name"], "body": preset_body(preset)})
+    declared: list[Loss] = []
+    if piece.original is not None and _escrow(piece) is None:
+        declared.append(Loss("/original", "kept_in_escrow", f"what the {piece.original.format} file held beyond "
+                             "the canonical fields stays in the studio's escrow and is not written to a RisuAI "
+                             "preset", "escrow.other_format"))
+    return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), RULES, FALLBACK))
