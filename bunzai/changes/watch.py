@@ -43,9 +43,10 @@ def _count(value: Any, what: str) -> int:
 # --- the window of records after a point ---------------------------------------------
 
 
-def _window(studio, start: int, after_seq: int, limit: int) -> tuple[list, dict, bool]:
+def _window(studio, start: int, after_seq: int, limit: int, passed: list | None = None) -> tuple[list, dict, bool]:
     """Up to `limit` records with seq > `after_seq` from byte `start`; the first later record
-    of each of their pieces (so `landed` can judge them); whether more records followed."""
+    of each of their pieces (so `landed` can judge them); whether more records followed.
+    `passed`, when given, gets the end of the last record skipped before the window."""
     from bunzai.store.feed import entries_from
 
     window: list = []
@@ -53,6 +54,8 @@ def _window(studio, start: int, after_seq: int, limit: int) -> tuple[list, dict,
     more = False
     for entry in entries_from(studio, start):
         if entry.seq <= after_seq:
+            if passed is not None and not window:
+                passed[:] = [entry.end]
             continue
         if len(window) < limit:
             window.append(entry)
@@ -66,11 +69,11 @@ def _window(studio, start: int, after_seq: int, limit: int) -> tuple[list, dict,
     return window, following, more
 
 
-def _landed_window(studio, start: int, after_seq: int, limit: int) -> tuple[list, list, bool]:
+def _landed_window(studio, start: int, after_seq: int, limit: int, passed: list | None = None) -> tuple[list, list, bool]:
     """(window, landed entries of it, more) — see `_window`."""
     from bunzai.store.feed import landed
 
-    window, following, more = _window(studio, start, after_seq, limit)
+    window, following, more = _window(studio, start, after_seq, limit, passed)
     verdicts = landed(studio, window, following)
     return window, [entry for entry, ok in zip(window, verdicts) if ok], more
 
@@ -224,12 +227,20 @@ def _file_stat(path) -> tuple[int, int, int] | None:
 class _ChangedSince:
     def __init__(self, studio, seq: int) -> None:
         self.studio, self.seq = studio, seq
+        self.start, self.inode = 0, None  # records before `start` are known to be at or below `seq`
 
     def paths(self) -> list:
         return []
 
     def check(self) -> dict | None:
-        _, landed_entries, _ = _landed_window(self.studio, 0, self.seq, limits.CHANGES_MAX_REPORTED)
+        from bunzai.store.feed import signature
+
+        sig = signature(self.studio)
+        if sig is None or sig[0] != self.inode or sig[1] < self.start:  # a new or cut log: read it all
+            self.start, self.inode = 0, None if sig is None else sig[0]
+        passed = [self.start]
+        _, landed_entries, _ = _landed_window(self.studio, self.start, self.seq, limits.CHANGES_MAX_REPORTED, passed)
+        self.start = passed[0]
         if landed_entries:
             first = landed_entries[0].record
             return {"change": {**change_row(first), "session": first.get("session")}}
