@@ -225,3 +225,31 @@ def test_a_malformed_condition_is_refused_before_waiting(studio: Studio, kwargs:
     with pytest.raises(BunzaiError) as caught:
         studio_wait(studio, **kwargs)
     assert caught.value.code in ("invalid_input", "invalid_id", "unknown_kind")
+
+
+def test_the_library_functions_take_a_studio_path_as_well(studio: Studio) -> None:
+    assert studio_changes(str(studio.root), "agent")["basis"] == "first-read"
+    assert studio_wait(studio.root, changed_since=0, timeout=0)["met"] is False
+    with pytest.raises(BunzaiError) as caught:
+        studio_changes(str(studio.root / "nowhere"), "agent")
+    assert caught.value.code == "studio_missing"
+
+
+def test_wait_reads_a_log_moved_aside_and_started_again_from_its_start(studio: Studio) -> None:
+    write(studio, "person", "a")
+    write(studio, "person", "b")
+    assert studio_wait(studio, changed_since=2, timeout=0)["met"] is False
+
+    def restart() -> None:
+        os.replace(studio.changes_log, studio.changes_log.with_name("old.jsonl"))
+        write(studio, "person", "c")  # seq 1 of the new log
+        write(studio, "person", "d")
+        write(studio, "person", "e")  # seq 3: above 2
+
+    timer = threading.Timer(0.3, restart)
+    timer.start()
+    try:
+        doc = studio_wait(studio, changed_since=2, timeout=limits.WAIT_MAX_SECONDS)
+    finally:
+        timer.join()
+    assert doc["met"] is True and doc["change"]["ref"] == "character/e"
