@@ -4,10 +4,14 @@ feed: offsets, unfinished lines, and which records landed."""
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bunzai import limits
 from bunzai.store.canon import revision_of
@@ -17,7 +21,7 @@ from bunzai.store.feed import entries_from, entry_ending_at, last_entry, landed
 from bunzai.store.history import keep_revision, piece_history_dir, read_revision
 from bunzai.store.locks import path_lock
 from bunzai.store.pieces import create_piece, delete_piece, piece_lock_key, update_piece
-from bunzai.store.studio import Studio
+from bunzai.store.studio import Studio, init_studio
 
 
 def piece(piece_id: str = "ada", **fields: object) -> dict:
@@ -154,3 +158,52 @@ def test_a_writer_between_its_record_and_its_rename_is_waited_for(studio: Studio
 def _write(path, data: bytes):
     path.write_bytes(data)
     return path
+
+
+# A property: whatever mix of real writes and writes killed after their record (a "ghost":
+# the intent logged, the rename never made), `landed` is true exactly for the real ones.
+_OPS = st.lists(st.tuples(st.sampled_from(["write", "delete", "bury", "restore"]), st.sampled_from(["a", "b"]),
+                          st.booleans()), max_size=16)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_OPS)
+def test_landed_is_true_exactly_for_the_writes_that_were_made(steps) -> None:
+    from bunzai.store.graveyard import bury_piece, list_graveyard, restore_entry
+    from bunzai.store.pieces import try_read
+
+    with tempfile.TemporaryDirectory() as folder:
+        studio, _ = init_studio(Path(folder) / "s")
+        expected: list[bool] = []
+        for n, (op, name, ghost) in enumerate(steps):
+            stored = try_read(studio, "character", name)
+            if op == "write":
+                if ghost:
+                    if stored is None:
+                        append_change(studio, kind="character", id=name, revision="e" * 64, op="create")
+                    else:
+                        append_change(studio, kind="character", id=name, revision="e" * 64, op="update",
+                                      base=stored.revision)
+                elif stored is None:
+                    create_piece(studio, piece(name, name=f"{name}{n}"))
+                else:
+                    update_piece(studio, piece(name, name=f"{name}{n}"), stored.revision)
+            elif op in ("delete", "bury"):
+                if stored is None:
+                    continue
+                if ghost:
+                    append_change(studio, kind="character", id=name, revision=stored.revision, op=op)
+                elif op == "delete":
+                    delete_piece(studio, "character", name, stored.revision)
+                else:
+                    bury_piece(studio, "character", name, stored.revision)
+            else:
+                graves = [row for row in list_graveyard(studio) if row["id"] == name]
+                if stored is not None or not graves:
+                    continue
+                if ghost:
+                    append_change(studio, kind="character", id=name, revision=graves[0]["revision"], op="restore")
+                else:
+                    restore_entry(studio, graves[0]["entry"])
+            expected.append(not ghost)
+        assert landed(studio, list(entries_from(studio))) == expected
