@@ -170,6 +170,8 @@ def _report(studio, basis: str, base: dict, session: str, start: int, after_seq:
     last = window[-1] if window else None
     if move is not None and last is not None:
         move(studio, session, seq=last.seq, end=last.end, time=last.record.get("time"))
+    if last is not None and last.seq > base["head"]:  # appended while this was being read
+        base = {**base, "head": last.seq}
     doc = {"basis": basis, **base, "since": after_seq, "next": last.seq if last else after_seq,
            "count": len(reported), "truncated": more, "by_session": _grouped(reported, session)}
     if len(window) > len(reported):
