@@ -52,6 +52,8 @@ CODES: dict[str, int] = {
     "studio_read_only": REFUSAL,  # the file system refuses writes (mounted read-only)
     "disk_full": REFUSAL,  # no space left on the device, or the disk quota is used up
     "permission_denied": REFUSAL,  # the operating system does not let bunzai read or write a file
+    "revert_forbidden": REFUSAL,  # a revert of a piece another session (or a hand edit) changed since
+    "revert_unavailable": REFUSAL,  # a revert whose earlier revision the studio no longer holds
     "usage": USAGE,  # bad command-line usage
     "internal": INTERNAL,  # a bug: please report it
 }

@@ -309,3 +309,24 @@ MEDIA_TEXT_SNIFF_BYTES = 64 * 1024
 # names at most this many pointers per format it would not fully carry; beyond that a count
 # says how many more, so a draft stays readable whatever the piece holds.
 IMPACT_POINTERS_SHOWN = 8
+# --- watching a studio (changes, wait, revert) ------------------------------------------
+# A session label names a cursor file (.bunzai/cursors/<session>.json): a short slug, like
+# the random 16-hex-digit id a process makes for itself.
+SESSION_MAX_LENGTH = 64
+# Changes one `bunzai changes` reports; the cursor moves only past what was reported, so
+# the next call continues. 500 rows keep one answer a readable page for a person or a model.
+CHANGES_MAX_REPORTED = 500
+# `bunzai wait`: the default and the longest wait. 55 s stays under the 60 s a typical MCP
+# client or HTTP proxy allows one call; 15 s answers an idle agent reasonably soon.
+WAIT_DEFAULT_SECONDS = 15.0
+WAIT_MAX_SECONDS = 55.0
+# How often a waiting process stats the change log (and a watched piece): one stat of one
+# file each 50 ms is invisible on a machine, and a change is seen within a blink.
+WAIT_POLL_SECONDS = 0.05
+# Earlier revisions of one piece kept for `bunzai revert` (.bunzai/history/<kind>/<id>/):
+# an edit session rarely touches one piece more than a few dozen times; older ones are
+# pruned as new ones are written, so history is bounded by pieces x 32.
+HISTORY_PER_PIECE = 32
+# This session's own changes one `bunzai revert` undoes (newest first); a longer session is
+# reverted by running it again.
+REVERT_MAX_CHANGES = 500

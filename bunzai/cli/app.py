@@ -59,3 +59,6 @@ render_cmd.register(app)
 from bunzai.cli import promptbook_cmd  # noqa: E402
 
 app.add_typer(promptbook_cmd.app, name="promptbook")
+from bunzai.cli import watch_cmd  # noqa: E402
+
+watch_cmd.register(app)

@@ -18,6 +18,10 @@ seq is known without reading anything. Otherwise it reads the last `seq` from th
 tail (at most `limits.CHANGELOG_TAIL_BYTES`). A line torn by a killed writer is skipped by
 readers and never reused; the next record starts on a fresh line. An append is fsynced at
 once, or at its `Batch`'s commit. `session` is $BUNZAI_SESSION, or a random id per process.
+
+`annotated(session=..., revert_of=seq)` marks the records appended inside its block: `bunzai
+revert` writes under the session it undoes, each record naming the seq it reverts, so a
+second revert does not undo the first.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ import fcntl
 import json
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +48,8 @@ OPS = ("create", "update", "delete", "bury", "restore")
 ENV_SESSION = "BUNZAI_SESSION"
 
 _process_session = ""
+_ANNOTATION_KEYS = ("session", "revert_of")
+_annotation: ContextVar[dict[str, Any]] = ContextVar("bunzai_change_annotation", default={})
 
 
 def current_session() -> str:
@@ -52,6 +61,19 @@ def current_session() -> str:
     if not _process_session:
         _process_session = secrets.token_hex(8)
     return _process_session
+
+
+@contextmanager
+def annotated(**fields: Any) -> Iterator[None]:
+    """Records appended inside the block carry `fields` (`session` replaces the process's)."""
+    unknown = set(fields) - set(_ANNOTATION_KEYS)
+    if unknown:
+        raise ValueError(f"unknown change-record annotation {sorted(unknown)}")
+    token = _annotation.set({**_annotation.get(), **fields})
+    try:
+        yield
+    finally:
+        _annotation.reset(token)
 
 
 def utc_now_iso() -> str:
@@ -166,6 +188,7 @@ def append_change(studio: Studio, *, kind: str, id: str, revision: str | None, o
     fields: dict[str, Any] = {"kind": kind, "id": id, "revision": revision, "op": op}
     if op == "update":
         fields["base"] = base
+    fields.update(_annotation.get())
     log = _log_of(studio)
     seq = log.append(fields)
     if batch is None:

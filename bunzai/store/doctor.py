@@ -6,7 +6,8 @@ Checks, each a row in `problems` when it fails:
 - `log`          the change log and the pieces agree: every piece's revision on disk is the
                  one its latest record wrote, or that record's write never landed (a writer
                  killed between logging its intent and its rename: noted, not a problem);
-- `temp_file`    no temp file is left by a writer that is gone;
+- `temp_file`    no temp file is left by a writer that is gone (in the kind folders, the
+                 graveyard, assets, drafts, cursors and revert history);
 - `orphan_asset` every asset is referred to by a piece, a buried piece or a saved draft;
 - `lock_file`    no lock file is left by a writer that is gone.
 
@@ -181,7 +182,8 @@ def _hashes_in_text(raw: bytes) -> set[str]:
 
 def _check_temps(studio: Studio, problems: list[dict]) -> None:
     folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
-    folders += [studio.assets_dir, studio.drafts_dir, studio.root]
+    folders += [studio.assets_dir, studio.drafts_dir, studio.root, studio.cursors_dir]
+    folders += _history_folders(studio)
     for folder in folders:
         for entry in _entries(folder):
             if not is_temp_name(entry.name):
@@ -192,6 +194,19 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
                 continue  # a live writer's file, mid-write
             problems.append(_problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind",
                                      fixable=True))
+
+
+def _history_folders(studio: Studio) -> list[Path]:
+    """`.bunzai/history/<kind>/<id>/` of every piece with kept revisions (symlinks left out)."""
+    folders = []
+    for kind in KIND_NAMES:
+        try:
+            listing = os.scandir(studio.history_dir / kind)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with listing:
+            folders += [Path(entry.path) for entry in listing if entry.is_dir(follow_symlinks=False)]
+    return folders
 
 
 def _alive(pid: int) -> bool:

@@ -7,8 +7,8 @@ Reads return a `Stored` (data, raw bytes, revision). Writes go through one path 
                   replace, re-read and verify
 - `delete_piece`  compare-and-swap removal
 
-Every write holds the per-path lock and appends one change-log record *before* its file
-lands (its `seq` is in the `WriteResult`; see `changelog` for why), and leaves the studio as
+Every write holds the per-path lock, keeps the revision an update or delete replaces
+(`history`), and appends one change-log record *before* its file lands (its `seq` is in the `WriteResult`; see `changelog` for why), and leaves the studio as
 it was when it fails: a refused write writes nothing, and a write whose change-log record
 cannot be appended is not made. The store checks
 only what it needs (a JSON object whose `kind` and `id` match its path); validating the
@@ -32,6 +32,7 @@ from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import canonical_bytes, check_json_bounds, load_json_bytes, revision_of
 from bunzai.store.changelog import append_change
+from bunzai.store.history import forget, keep_revision
 from bunzai.store.locks import path_lock
 from bunzai.store.studio import Studio, check_id, check_kind
 
@@ -311,8 +312,13 @@ def land_update(studio: Studio, staged: Staged, expected_revision: str, batch: B
             current = None if before is None else revision_of(before)
             if current is None or current != expected_revision:
                 raise stale_error(ref, expected_revision, current)
-            seq = append_change(studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="update",
-                                base=current, batch=batch)
+            kept = keep_revision(studio, staged.kind, staged.id, before, batch) if current != staged.revision else None
+            try:  # the revision replaced is what `bunzai revert` puts back: kept before the record
+                seq = append_change(studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="update",
+                                    base=current, batch=batch)
+            except BaseException:
+                forget(kept)
+                raise
             temp, staged.temp = staged.temp, None
             rename_temp(temp, staged.path)
             settle(staged.path.parent, batch)
@@ -361,8 +367,13 @@ def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: st
     path = studio.piece_path(kind, piece_id)
     studio.writable_dir(path.parent)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
-        _, current = existing_bytes(path, kind, piece_id, expected_revision)
-        seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")
+        raw, current = existing_bytes(path, kind, piece_id, expected_revision)
+        kept = keep_revision(studio, kind, piece_id, raw)  # what `bunzai revert` puts back; kept before the record
+        try:
+            seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="delete")
+        except BaseException:
+            forget(kept)
+            raise
         remove_file(path)
     return WriteResult(kind, piece_id, path, current, seq)
 

@@ -9,6 +9,8 @@
       .bunzai/changes.jsonl       change log
       .bunzai/locks/              per-path lock files
       .bunzai/drafts/             drafts kept by `bunzai.changes`
+      .bunzai/history/<kind>/<id>/<revision>.json   earlier revisions, for `bunzai revert`
+      .bunzai/cursors/<session>.json                where each session last read the log
 
 Every path helper validates what it is given (kind, id, hash, extension) before a path is
 built, so a hostile name never reaches the file system. Linux only (see `bunzai.store`).
@@ -136,6 +138,14 @@ class Studio:
     def drafts_dir(self) -> Path:
         return self.state_dir / "drafts"
 
+    @property
+    def history_dir(self) -> Path:
+        return self.state_dir / "history"
+
+    @property
+    def cursors_dir(self) -> Path:
+        return self.state_dir / "cursors"
+
     def writable_dir(self, folder: Path) -> Path:
         """`folder`, a folder inside the studio, made where missing; refused (unsafe_path) when
         any part of it below the studio's root is a symlink or not a folder, so no write can
@@ -195,6 +205,8 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
         studio.export_dir,
         studio.locks_dir,
         studio.drafts_dir,
+        studio.cursors_dir,
+        *(studio.history_dir / kind for kind in KIND_NAMES),
     ):
         studio.writable_dir(folder)
     return studio, created

@@ -1,0 +1,160 @@
+"""`studio_revert`: undo one session's own changes, newest first, each through the write doors.
+
+For each change the session made (read from the change log; only writes that landed, and not
+the ones a revert already undid):
+
+- update  -> an update draft back to the revision it replaced (kept in `.bunzai/history`),
+             applied through `apply` with the revision the change wrote as its baseline;
+- create, restore -> buried (to the graveyard), only if the piece is still that revision;
+- delete  -> created again from the revision kept when it was deleted;
+- bury    -> its graveyard entry restored.
+
+A piece another session changed after this session's change is left as that session left
+it (`revert_forbidden`, naming the session and seq); so is one changed by hand (its revision
+is not the one the change wrote). A revision history no longer holds, or a graveyard entry
+gone, is `revert_unavailable`. The revert's own records carry the reverted session's label
+and `revert_of` (the seq they undo), so reverting again does not undo the revert.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bunzai import limits
+from bunzai.changes.watch import ATTRIBUTION, as_studio, session_or_current
+
+STATUSES = ("reverted", "forbidden", "unavailable", "failed")
+
+
+def studio_revert(studio: Any = None, session: str | None = None) -> dict:
+    """Undo `session`'s own changes (default: this process's session), newest first; one row per
+    change: reverted, forbidden (revert_forbidden), unavailable (revert_unavailable) or failed."""
+    from bunzai.store.feed import entries_from, landed
+
+    studio = as_studio(studio)
+    session = session_or_current(session)
+    touched = {entry.piece for entry in entries_from(studio) if entry.record.get("session") == session}
+    entries = [entry for entry in entries_from(studio) if entry.piece in touched]
+    landed_entries = [entry for entry, ok in zip(entries, landed(studio, entries)) if ok]
+    undone = {entry.record["revert_of"] for entry in landed_entries if isinstance(entry.record.get("revert_of"), int)}
+    own = [entry for entry in landed_entries if entry.record.get("session") == session
+           and "revert_of" not in entry.record and entry.seq not in undone]
+    own.reverse()
+    todo, truncated = own[: limits.REVERT_MAX_CHANGES], len(own) > limits.REVERT_MAX_CHANGES
+    wrote: dict[tuple[str, str], tuple[bool, str | None]] = {}  # where this run's reverts left each piece
+    rows = []
+    for entry in todo:
+        row = _revert_one(studio, session, entry, landed_entries, wrote.get(entry.piece))
+        receipt = row.get("receipt") or {}
+        if row["status"] == "reverted" and receipt:
+            wrote[entry.piece] = (receipt.get("op") in ("create", "update", "restore"), receipt.get("revision"))
+        rows.append(row)
+    doc: dict[str, Any] = {"session": session, **{status: sum(r["status"] == status for r in rows) for status in STATUSES},
+                           "truncated": truncated, "changes": rows, "attribution": ATTRIBUTION}
+    if truncated:
+        doc["note"] = f"only the newest {limits.REVERT_MAX_CHANGES} changes were looked at: run revert again for the rest"
+    return doc
+
+
+def _row(entry, status: str, message: str, **extra: Any) -> dict:
+    record = entry.record
+    row = {"seq": record["seq"], "op": record["op"], "ref": f"{record['kind']}/{record['id']}", "status": status}
+    code = {"forbidden": "revert_forbidden", "unavailable": "revert_unavailable"}.get(status)
+    if code:
+        row["code"] = code
+    row["message"] = message
+    row.update(extra)
+    return row
+
+
+def _revert_one(studio, session: str, entry, landed_entries: list, left: tuple | None) -> dict:
+    from bunzai.store.changelog import annotated
+    from bunzai.store.feed import outcome, state_of
+
+    later = next((other for other in landed_entries if other.piece == entry.piece and other.seq > entry.seq
+                  and other.record.get("session") != session), None)
+    if later is not None:
+        by = later.record.get("session")
+        return _row(entry, "forbidden", f"session {by!r} changed it after (seq {later.seq}); left as that session left it",
+                    by={"session": by, "seq": later.seq})
+    present, revision = state_of(studio, *entry.piece)
+    if (present, revision) not in (outcome(entry.record), left):  # `left`: a newer change of it reverted just now
+        now = f"at revision {revision}" if present and revision else ("present" if present else "gone")
+        return _row(entry, "forbidden", f"it is {now}, not as this change left it (changed outside the change log, "
+                    "or by a later change of this session that was not reverted); left as it is", revision=revision)
+    with annotated(session=session, revert_of=entry.seq):
+        return _UNDO[entry.record["op"]](studio, session, entry)
+
+
+def _receipt_row(entry, done: dict) -> dict:
+    if done.get("status") == "applied":
+        return _row(entry, "reverted", "undone", receipt=done)
+    if done.get("status") == "stale":
+        return _row(entry, "forbidden", "it changed while it was being reverted; left as it is", receipt=done)
+    return _row(entry, "failed", done.get("message") or "the write was refused", receipt=done)
+
+
+def _operation(session: str, entry) -> list[dict]:
+    return [{"op": "revert", "input": {"session": session, "seq": entry.seq, "undoes": entry.record["op"]},
+             "warnings": []}]
+
+
+def _kept(studio, entry, revision: str):
+    """The kept piece document of `revision`, or None when history no longer holds it."""
+    from bunzai.store.history import read_revision
+
+    raw = read_revision(studio, entry.record["kind"], entry.record["id"], revision)
+    return None if raw is None else json.loads(raw)
+
+
+def _undo_update(studio, session: str, entry) -> dict:
+    from bunzai.changes.apply import apply_draft
+    from bunzai.changes.draft import new_draft
+    from bunzai.store.pieces import read_stored
+
+    record = entry.record
+    if record.get("base") == record["revision"]:
+        return _row(entry, "reverted", "the change wrote the revision it replaced: nothing to undo")
+    before = _kept(studio, entry, record.get("base"))
+    if before is None:
+        return _row(entry, "unavailable", f"the revision it replaced ({str(record.get('base'))[:12]}…) is no longer "
+                    "kept (history keeps the newest revisions of each piece)")
+    current = read_stored(studio, record["kind"], record["id"])
+    draft = new_draft(mode="update", proposed=before, baseline=current.revision, before=current.data,
+                      operations=_operation(session, entry))
+    return _receipt_row(entry, apply_draft(studio, draft))
+
+
+def _undo_create(studio, session: str, entry) -> dict:
+    from bunzai.changes.lifecycle import bury_ref
+
+    record = entry.record
+    return _receipt_row(entry, bury_ref(studio, f"{record['kind']}/{record['id']}", record["revision"]))
+
+
+def _undo_delete(studio, session: str, entry) -> dict:
+    from bunzai.changes.apply import apply_draft
+    from bunzai.changes.draft import new_draft
+
+    piece = _kept(studio, entry, entry.record["revision"])
+    if piece is None:
+        return _row(entry, "unavailable", "the deleted revision is no longer kept")
+    draft = new_draft(mode="create", proposed=piece, operations=_operation(session, entry))
+    return _receipt_row(entry, apply_draft(studio, draft))
+
+
+def _undo_bury(studio, session: str, entry) -> dict:
+    from bunzai.changes.lifecycle import restore_entry
+    from bunzai.store.graveyard import list_graveyard
+
+    record = entry.record
+    graves = [row for row in list_graveyard(studio) if row["kind"] == record["kind"] and row["id"] == record["id"]
+              and row["revision"] == record["revision"]]
+    if not graves:
+        return _row(entry, "unavailable", "its graveyard entry is gone")
+    return _receipt_row(entry, restore_entry(studio, graves[0]["entry"]))
+
+
+_UNDO = {"update": _undo_update, "create": _undo_create, "restore": _undo_create, "delete": _undo_delete,
+         "bury": _undo_bury}

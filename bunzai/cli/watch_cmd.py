@@ -1,0 +1,73 @@
+"""`bunzai changes`, `bunzai wait` and `bunzai revert`: watching a studio through its change log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from bunzai.cli.context import studio_of
+from bunzai.cli.output import emit
+
+
+def changes(
+    ctx: typer.Context,
+    since: Annotated[Optional[int], typer.Option("--since", metavar="SEQ", help="Report the changes after this seq; the session's cursor is left where it is.")] = None,
+    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="Whose cursor (default: $BUNZAI_SESSION, else this process's random id).")] = None,
+) -> int:
+    """What changed since this session last read, grouped by the session that made each change.
+
+    Example: BUNZAI_SESSION=agent-1 bunzai changes
+    """
+    from bunzai.changes.watch import studio_changes
+
+    emit(studio_changes(studio_of(ctx), session, since))
+    return 0
+
+
+def wait(
+    ctx: typer.Context,
+    changed_since: Annotated[Optional[int], typer.Option("--changed-since", metavar="SEQ", help="Until a change with a seq above SEQ lands.")] = None,
+    piece_exists: Annotated[Optional[str], typer.Option("--piece-exists", metavar="REF", help="Until kind/id (or an id) exists.")] = None,
+    revision_changed: Annotated[Optional[str], typer.Option("--revision-changed", metavar="REF@REV", help="Until the piece is at another revision, or gone.")] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="S", help="Seconds to wait at most (default 15, at most 55).")] = None,
+) -> int:
+    """Wait until one condition holds, or the timeout: `met` says which (a timeout exits 0).
+
+    Example: bunzai wait --changed-since 12 --timeout 30
+    """
+    from bunzai.changes.watch import studio_wait
+
+    emit(studio_wait(studio_of(ctx), changed_since=changed_since, piece_exists=piece_exists,
+                     revision_changed=revision_changed, timeout=timeout))
+    return 0
+
+
+def revert(
+    ctx: typer.Context,
+    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="The session whose changes to undo (default: $BUNZAI_SESSION).")] = None,
+) -> int:
+    """Undo a session's own changes, newest first; pieces another session changed since are left.
+
+    Example: bunzai revert --session agent-1
+    """
+    import os
+
+    from bunzai.changes.revert import studio_revert
+    from bunzai.errors import BunzaiError
+    from bunzai.store.changelog import ENV_SESSION
+
+    if session is None:
+        session = os.environ.get(ENV_SESSION) or None
+        if session is None:
+            raise BunzaiError("usage", "revert needs the session whose changes to undo",
+                              hint="pass --session ID, or set BUNZAI_SESSION")
+    done = studio_revert(studio_of(ctx), session)
+    emit(done)
+    return 0 if done["forbidden"] + done["unavailable"] + done["failed"] == 0 else 1
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(changes)
+    app.command()(wait)
+    app.command()(revert)

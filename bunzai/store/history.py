@@ -1,0 +1,100 @@
+"""Earlier revisions of pieces, kept for `bunzai revert`: `.bunzai/history/<kind>/<id>/<revision>.json`.
+
+An update keeps the bytes it replaces, and a delete the bytes it removes, under the piece's
+lock and before its change-log record is appended, so every logged update or delete whose
+write landed has the revision it undid on hand (while history holds it). A file is named by
+the revision of its bytes: it is written create-only (a revision already kept is not written
+again) and checked against its name when read, so a file torn by a crash reads as absent,
+never as another revision.
+
+In a batch (`bunzai apply`'s group commit) the file's bytes are not fsynced one by one: the
+batch's commit `syncfs` makes them durable with the rest of the window. Each piece keeps at
+most `limits.HISTORY_PER_PIECE` revisions; older ones are pruned when a new one is kept.
+Temp files a killed writer leaves here are swept by `bunzai doctor --repair`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.store.atomic import is_temp_name, link_temp, settle, unlink_quietly, write_temp
+from bunzai.store.canon import revision_of
+from bunzai.store.studio import Studio, check_id, check_kind
+
+if TYPE_CHECKING:
+    from bunzai.store.batch import Batch
+
+_REVISION = re.compile(r"[0-9a-f]{64}", re.ASCII)
+SUFFIX = ".json"
+
+
+def piece_history_dir(studio: Studio, kind: str, piece_id: str) -> Path:
+    return studio.history_dir / check_kind(kind) / check_id(piece_id)
+
+
+def keep_revision(studio: Studio, kind: str, piece_id: str, raw: bytes, batch: Batch | None = None) -> Path | None:
+    """Keep `raw` (a revision of the piece about to be replaced or removed); call under its lock.
+    Returns the file when this call wrote it (a write that then fails removes it), else None."""
+    folder = studio.writable_dir(piece_history_dir(studio, kind, piece_id))
+    path = folder / f"{revision_of(raw)}{SUFFIX}"
+    if os.path.lexists(path):
+        return None  # content-addressed: the same bytes are kept already
+    temp = write_temp(path, raw, batch)
+    try:
+        link_temp(temp, path)
+    except BunzaiError as error:
+        if error.code != "occupied":
+            raise
+        return None
+    settle(folder, batch)
+    _prune(folder, keep=path.name)
+    return path
+
+
+def forget(kept: Path | None) -> None:
+    """Remove a revision kept for a write that did not happen (call under the piece's lock, which
+    every writer of that folder holds), and the piece's folder when that leaves it empty."""
+    if kept is None:
+        return
+    unlink_quietly(kept)
+    try:
+        os.rmdir(kept.parent)
+    except OSError:
+        pass  # other revisions are kept there
+
+
+def _prune(folder: Path, keep: str) -> None:
+    """Remove the oldest kept revisions beyond `limits.HISTORY_PER_PIECE`."""
+    kept: list[tuple[int, str]] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if is_temp_name(entry.name) or not entry.name.endswith(SUFFIX):
+                continue
+            kept.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+    kept.sort()
+    excess = len(kept) - limits.HISTORY_PER_PIECE
+    for _, name in kept:
+        if excess <= 0:
+            break
+        if name != keep:
+            unlink_quietly(folder / name)
+            excess -= 1
+
+
+def read_revision(studio: Studio, kind: str, piece_id: str, revision: object) -> bytes | None:
+    """The kept bytes of `revision` of a piece, None when history no longer holds them (or the
+    file kept is not that revision: torn by a crash, or edited by hand)."""
+    from bunzai.store.pieces import read_raw
+
+    if not isinstance(revision, str) or not _REVISION.fullmatch(revision):
+        return None
+    path = piece_history_dir(studio, kind, piece_id) / f"{revision}{SUFFIX}"
+    raw = read_raw(path, what=f"history of {kind}/{piece_id}")
+    if raw is None or revision_of(raw) != revision:
+        return None
+    return raw
