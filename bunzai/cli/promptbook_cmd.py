@@ -27,8 +27,9 @@ def try_line(
     from bunzai.cli.output import emit
     from bunzai.render.promptbook import load_promptbook, try_line as run
 
-    book_id, book = load_promptbook(studio_of(ctx), ref)
-    emit(run(book_id, book, line))
+    studio = studio_of(ctx)
+    book_id, book = load_promptbook(studio, ref)
+    emit(run(studio, book_id, book, line))
     return 0
 
 

@@ -15,6 +15,7 @@ bunzai.model.promptbook).
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, JsonValue, field_validator, model_validator
@@ -79,10 +80,19 @@ class Dice(Model):
     id: SafeId = Field(description="Id, unique among the promptbook's dice.")
     name: str = Field(default="", description="Name shown to people, e.g. 'Attack roll'.")
     notation: str = Field(
-        pattern=DICE_NOTATION,
         description="Dice notation: NdS terms (N dice of S sides; N defaults to 1), then + or - more dice "
                     "or whole numbers, e.g. 2d6+1, d20, 1d8+1d6-2.",
+        json_schema_extra={"pattern": DICE_NOTATION},
     )
+
+    @field_validator("notation")
+    @classmethod
+    def _notation(cls, value: str) -> str:
+        # Checked here rather than by `pattern=` so the refusal reads as dice, not as a regex.
+        if not re.fullmatch(DICE_NOTATION, value):
+            raise ValueError(f"{value!r} is not dice notation; write NdS terms joined by + or -, "
+                             "starting with a die: 2d6+1, d20, 1d8+1d6-2")
+        return value
 
 
 TrackerValue = str | int | float | bool

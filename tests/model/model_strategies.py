@@ -25,7 +25,7 @@ from bunzai.model.lorebook import LorebookBody
 from bunzai.model.pack import PackBody
 from bunzai.model.preset import PresetBody
 from bunzai.model.promptbook import PromptbookBody
-from bunzai.model.promptbook_library import PromptbookLibrary, Tool, Tracker
+from bunzai.model.promptbook_library import DICE_NOTATION, Dice, PromptbookLibrary, Tool, Tracker
 from bunzai.model.quickreply import QuickReplySetBody
 
 _SAFE_ID_MARKS = SafeId.__metadata__  # the validator that makes a str a SafeId
@@ -202,10 +202,15 @@ def _tools() -> st.SearchStrategy[dict]:
     return st.fixed_dictionaries({"id": safe_ids, "name": texts, "description": texts, "parameters": schema})
 
 
+def _dice() -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries({"id": safe_ids, "name": texts, "notation": st.from_regex(DICE_NOTATION, fullmatch=True)})
+
+
 _CUSTOM = {
     CharacterVariant: _variants,
     PackBody: _packs,
     Tool: _tools,
+    Dice: _dice,
     PromptbookBody: lambda: st.fixed_dictionaries({"description": texts, "phases": valid_phase_lists(),
                                                    "library": model_documents(PromptbookLibrary)}),
 }
