@@ -270,7 +270,8 @@ DOCS_REVIEW_NOTES_MAX_CHARS = 2000
 # --- render (bunzai render, preset-verify) ------------------------------------------------
 # {{space::n}} / {{newline::n}} repeat at most 1,000 times: more is a typo, not a layout.
 RENDER_REPEAT_MAX = 1000
-# {{roll}} throws at most 1,000 dice: enough for any table-top formula, bounded in time.
+# {{roll}} (and a promptbook's dice in a rehearsal) throw at most 1,000 dice: enough for any
+# table-top formula, bounded in time.
 RENDER_DICE_MAX = 1000
 # Messages read from a --chat file: a long roleplay is a few thousand messages; past 10,000
 # the render would not fit any context anyway.

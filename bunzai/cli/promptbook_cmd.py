@@ -19,7 +19,9 @@ def try_line(
     ref: Annotated[str, typer.Argument(help="A promptbook (id or promptbook/id).")],
     line: Annotated[str, typer.Argument(help="A user line, as it would be sent.")],
 ) -> int:
-    """Which phases' conditions fire on a line, and why. Cards, tools and model-picked skills are not simulated.
+    """Which phases' conditions fire on a line, and why; each phase's library uses checked (missing ones are findings).
+
+    Cards, tools and model-picked skills are not simulated.
 
     Example: bunzai promptbook try-line my-book "I draw my sword"
     """
@@ -27,8 +29,9 @@ def try_line(
     from bunzai.cli.output import emit
     from bunzai.render.promptbook import load_promptbook, try_line as run
 
-    book_id, book = load_promptbook(studio_of(ctx), ref)
-    emit(run(book_id, book, line))
+    studio = studio_of(ctx)
+    book_id, book = load_promptbook(studio, ref)
+    emit(run(studio, book_id, book, line))
     return 0
 
 
@@ -45,6 +48,8 @@ def rehearse(
     seed: Annotated[int, typer.Option("--seed", help="Seed for random macros and lorebook draws.")] = 0,
 ) -> int:
     """Each enabled phase's preset rendered as `bunzai render` would, private outputs as placeholders, the reply labelled reply-only.
+
+    Each phase's library uses are listed (dice rolled as a seeded forecast, regex pieces applied); missing ones are findings.
 
     Example: bunzai promptbook rehearse my-book --character seraphina --preset default
     """

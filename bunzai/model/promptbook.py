@@ -14,6 +14,9 @@ promptbook something a runner can execute without guessing; each refusal names i
 - invalid_together_group: phases sharing a `together` group run at the same time, so the
   members of a group are adjacent in the list, of the same stage, not the reply stage, at
   least two, and none reads another member (its output would not exist yet).
+- duplicate_library_id: ids are unique within each kind of the promptbook's library
+  (bunzai.model.promptbook_library). A phase's `uses` naming an id that does not exist is
+  not refused: rendering reports it.
 
 The rules are checked in that order and the first broken one is reported. The default
 body holds one reply phase, so a promptbook created from just a name is valid; an
@@ -29,6 +32,7 @@ from pydantic_core import PydanticCustomError
 
 from bunzai.model.base import Model, PieceBase, SafeId
 from bunzai.model.preset import Attachment
+from bunzai.model.promptbook_library import LIBRARY_KINDS, PhaseUses, PromptbookLibrary
 
 Stage = Literal["private", "reply", "after"]
 _STAGE_RANK = {"private": 0, "reply": 1, "after": 2}
@@ -51,6 +55,11 @@ class Phase(Model):
     together: str | None = Field(
         default=None, min_length=1, description="Together group: adjacent phases sharing it run at the same time."
     )
+    uses: PhaseUses = Field(
+        default_factory=PhaseUses,
+        description="Library items the phase carries, by id per kind: script sheets, skills, tools, dice and "
+                    "trackers from the promptbook's library, regex pieces from the studio.",
+    )
 
 
 def _default_phases() -> list[Phase]:
@@ -62,11 +71,15 @@ def _refuse(rule: str, message: str) -> PydanticCustomError:
 
 
 class PromptbookBody(Model):
-    """The phases of a turn, in running order."""
+    """The phases of a turn, in running order, and the library their `uses` name."""
 
     description: str = Field(default="", description="What the promptbook does.")
     phases: list[Phase] = Field(
         default_factory=_default_phases, description="Phases in running order; see the decoder rules."
+    )
+    library: PromptbookLibrary = Field(
+        default_factory=PromptbookLibrary,
+        description="Script sheets, skills, tools, dice and trackers the phases use by id.",
     )
     attachments: list[Attachment] = Field(default_factory=list, description="Files travelling with the promptbook.")
 
@@ -77,6 +90,7 @@ class PromptbookBody(Model):
         _check_one_reply(self.phases)
         _check_reads(self.phases)
         _check_together_groups(self.phases)
+        _check_library_ids(self.library)
         return self
 
 
@@ -136,6 +150,15 @@ def _check_together_groups(phases: list[Phase]) -> None:
             problem = "has a member reading another member, whose output does not exist yet"
         if problem:
             raise _refuse("invalid_together_group", f"together group {group!r} {problem}")
+
+
+def _check_library_ids(library: PromptbookLibrary) -> None:
+    for kind in LIBRARY_KINDS:
+        seen: set[str] = set()
+        for item in getattr(library, kind):
+            if item.id in seen:
+                raise _refuse("duplicate_library_id", f"two {kind} in the library share the id {item.id!r}")
+            seen.add(item.id)
 
 
 class Promptbook(PieceBase):

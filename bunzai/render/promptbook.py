@@ -7,6 +7,11 @@ A phase condition is read as:
   one of them as a whole word, ignoring case.
 A phase with no condition always runs. Nothing is generated: cards' behaviour, tools and
 model-picked skills are not simulated, and a private phase's output is a placeholder.
+
+Both commands check what each phase `uses` (bunzai.render.promptbook_uses): every id found
+is listed, every id missing is a `missing_reference` finding. A rehearsal also reports a
+card or preset a phase names but the studio lacks as a `missing_piece` finding, applies a
+phase's regex pieces in its render, and rolls its dice as a seeded forecast.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ from typing import Any
 
 from bunzai.errors import BunzaiError
 
-NOT_SIMULATED = ("cards, tools and model-picked skills are not simulated; no model is called, so a phase's "
-                 "output is a placeholder")
+NOT_SIMULATED = ("cards, tools and model-picked skills are not simulated; script sheets, skills, tools and "
+                 "trackers a phase uses are listed, not applied; no model is called, so a phase's output is a placeholder")
 
 
 def load_promptbook(studio, ref: str) -> tuple[str, dict]:
@@ -48,23 +53,30 @@ def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
     return False, f"the line holds none of the keywords {keywords}"
 
 
-def try_line(book_id: str, book: dict, line: str) -> dict[str, Any]:
+def try_line(studio, book_id: str, book: dict, line: str) -> dict[str, Any]:
+    from bunzai.render.promptbook_uses import phase_uses
+
     rows = []
-    for phase in (book.get("body") or {}).get("phases") or []:
+    findings: list[dict] = []
+    for index, phase in enumerate((book.get("body") or {}).get("phases") or []):
         row = {"phase": phase["id"], "stage": phase.get("stage", "private"), "condition": phase.get("condition")}
         if not phase.get("enabled", True):
             row.update(runs=False, why="disabled")
         else:
             fires, why = condition_fires(phase.get("condition"), line)
             row.update(runs=fires, why=why)
+        row["uses"], found = phase_uses(studio, book_id, book, index)
+        findings += found
         rows.append(row)
-    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "not_simulated": NOT_SIMULATED}
+    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "findings": findings,
+            "not_simulated": NOT_SIMULATED}
 
 
 def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset: str | None, persona: str | None = None,
              lorebooks: list[str] | tuple[str, ...] = (), chat_file: str | None = None, seed: int = 0,
              line: str | None = None) -> dict[str, Any]:
     """Every enabled phase rendered with its preset and card (or the ones given), in running order."""
+    from bunzai.render.promptbook_uses import phase_uses, present_regex_ids
     from bunzai.render.render import gather, read_chat, render
     from bunzai.store.pieces import try_read
 
@@ -72,19 +84,29 @@ def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset:
     if line is None:
         line = next((m["content"] for m in reversed(chat) if m["role"] == "user"), "")
     rows = []
+    findings: list[dict] = []
     ran: dict[str, bool] = {}
-    for phase in (book.get("body") or {}).get("phases") or []:
+    for index, phase in enumerate((book.get("body") or {}).get("phases") or []):
         row: dict[str, Any] = {"phase": phase["id"], "stage": phase.get("stage", "private")}
         rows.append(row)
         if not phase.get("enabled", True):
             row.update(runs=False, why="disabled")
+            row["uses"], found = phase_uses(studio, book_id, book, index)
+            findings += found
             continue
         fires, why = condition_fires(phase.get("condition"), line)
         row.update(runs=fires, why=why)
         ran[phase["id"]] = fires
-        missing = [f"character/{card}" for card in phase.get("cards") or [] if try_read(studio, "character", card) is None]
+        row["uses"], found = phase_uses(studio, book_id, book, index, detail=True, seed=seed)
+        findings += found
+        missing = []
+        for position, card in enumerate(phase.get("cards") or []):
+            if try_read(studio, "character", card) is None:
+                missing.append(f"character/{card}")
+                findings.append(_missing_piece(book_id, phase["id"], f"/body/phases/{index}/cards/{position}", f"character/{card}"))
         if phase.get("preset") and try_read(studio, "preset", phase["preset"]) is None:
             missing.append(f"preset/{phase['preset']}")
+            findings.append(_missing_piece(book_id, phase["id"], f"/body/phases/{index}/preset", f"preset/{phase['preset']}"))
         if missing:
             row["missing"] = missing
             row["render"] = None
@@ -95,7 +117,8 @@ def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset:
         if card is None or chosen is None:
             raise BunzaiError("usage", f"phase {phase['id']!r} names no {'card' if card is None else 'preset'}",
                               "give --character and --preset for phases that use the chat's")
-        loaded = gather(studio, chosen, card, persona_ref=persona, lorebook_refs=lorebooks, chat_file=chat_file)
+        loaded = gather(studio, chosen, card, persona_ref=persona, lorebook_refs=lorebooks, chat_file=chat_file,
+                        regex_refs=[f"regex/{regex_id}" for regex_id in present_regex_ids(row["uses"])])
         doc = render(loaded, seed=seed, stage="final")
         messages = doc["messages"]
         for read in phase.get("reads") or []:
@@ -104,9 +127,15 @@ def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset:
             messages.append({"role": "system", "content": placeholder,
                              "block": "phase_output", "source": f"promptbook:{book_id}#{read}", "tokens": 0})
         row["render"] = {"preset": doc["preset"], "character": doc["character"], "messages": messages,
-                         "tokens": doc["tokens"], "unresolved": doc["unresolved"]}
+                         "tokens": doc["tokens"], "unresolved": doc["unresolved"], "regex": doc["regex"]}
         if row["stage"] == "private":
             row["output"] = f"[private output of phase {phase['id']!r}: not generated]"
         if row["stage"] == "reply":
             row["forecast"] = "reply-only: this render is what the model sees for the visible reply"
-    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "not_simulated": NOT_SIMULATED}
+    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "findings": findings,
+            "not_simulated": NOT_SIMULATED}
+
+
+def _missing_piece(book_id: str, phase_id: str, pointer: str, ref: str) -> dict:
+    return {"kind": "missing_piece", "piece": f"promptbook/{book_id}", "pointer": pointer, "phase": phase_id, "ref": ref,
+            "message": f"phase {phase_id!r} names {ref}, which the studio does not hold"}

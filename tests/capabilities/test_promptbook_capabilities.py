@@ -9,7 +9,8 @@ from bundle_support import edited, preview, refusal
 
 def _phase(phase_id: str, stage: str, **fields) -> dict:
     base = {"id": phase_id, "name": "", "stage": stage, "enabled": True, "preset": None, "cards": [], "agent": "",
-            "model": "", "reply_token_budget": None, "condition": None, "reads": [], "together": None}
+            "model": "", "reply_token_budget": None, "condition": None, "reads": [], "together": None,
+            "uses": {kind: [] for kind in ("scripts", "skills", "tools", "dice", "regex", "trackers")}}
     return base | fields
 
 
@@ -102,3 +103,71 @@ def test_together_groups_join_and_dissolve(book) -> None:
 def test_together_groups_refuse_a_lone_member_or_the_reply(book) -> None:
     assert refusal("promptbook.together.update", book, {"group": "solo", "phases": ["plan"]}).details["rule"] == "invalid_together_group"
     assert refusal("promptbook.together.update", book, {"group": "g", "phases": ["plan", "reply"]}).details["rule"] == "invalid_together_group"
+
+
+_LIBRARY = {"dice": [{"id": "attack", "name": "Attack", "notation": "1d20+3"}],
+            "skills": [{"id": "parry", "name": "Parry", "description": "when a blow comes", "instructions": "Parry."}]}
+
+
+def test_library_manage_puts_items_and_replaces_by_id(book) -> None:
+    result = preview("promptbook.library.manage", book, {"put": _LIBRARY})
+    library = result.after["body"]["library"]
+    assert library["dice"] == _LIBRARY["dice"] and library["skills"] == _LIBRARY["skills"] and result.warnings == []
+    again = preview("promptbook.library.manage", result.after, {"put": {"dice": [
+        {"id": "attack", "name": "Heavy attack", "notation": "2d10"}, {"id": "flee", "notation": "d6"}]}})
+    assert [(d["id"], d["notation"]) for d in again.after["body"]["library"]["dice"]] == [("attack", "2d10"), ("flee", "d6")]
+    assert again.warnings == ["dice item 'attack' is replaced"]
+
+
+@pytest.mark.parametrize(("put", "problem"), [
+    ({"dice": [{"id": "x", "notation": "2d"}]}, "/put/dice/0/notation"),
+    ({"dice": [{"id": "x", "notation": "5"}]}, "/put/dice/0/notation"),
+    ({"tools": [{"id": "t", "parameters": {"type": "array"}}]}, "/put/tools/0/parameters"),
+    ({"trackers": [{"id": "hp", "fields": [{"name": "hp"}, {"name": "hp"}]}]}, "/put/trackers/0"),
+    ({"skills": [{"id": "Bad Id"}]}, "/put/skills/0/id"),
+])
+def test_library_manage_refuses_a_malformed_item(put, problem) -> None:
+    from pydantic import ValidationError
+
+    from bunzai.capabilities.discovery import find_capability
+
+    with pytest.raises(ValidationError) as caught:
+        find_capability("promptbook.library.manage").input_model.model_validate({"put": put})
+    assert ["/" + "/".join(map(str, error["loc"])) for error in caught.value.errors()] == [problem]
+
+
+def test_library_manage_refuses_nothing_to_do_and_an_absent_id(book) -> None:
+    assert refusal("promptbook.library.manage", book, {}).code == "invalid_input"
+    error = refusal("promptbook.library.manage", book, {"remove": {"skills": ["ghost"]}})
+    assert "no skills item 'ghost'" in error.message
+
+
+def test_library_manage_remove_warns_about_uses_or_drops_them(book) -> None:
+    stocked = preview("promptbook.library.manage", book, {"put": _LIBRARY}).after
+    used = preview("promptbook.uses.update", stocked, {"phase": "plan", "library": "dice", "ids": ["attack"]}).after
+    kept = preview("promptbook.library.manage", used, {"remove": {"dice": ["attack"]}})
+    assert kept.after["body"]["library"]["dice"] == [] and kept.after["body"]["phases"][0]["uses"]["dice"] == ["attack"]
+    assert kept.warnings == ["phase 'plan' still uses dice 'attack', now missing; rehearse reports it (drop_uses takes it out)"]
+    dropped = preview("promptbook.library.manage", used, {"remove": {"dice": ["attack"]}, "drop_uses": True})
+    assert dropped.after["body"]["phases"][0]["uses"]["dice"] == []
+    assert dropped.warnings == ["phase 'plan' no longer uses dice 'attack'"]
+
+
+def test_uses_update_sets_adds_and_removes_ids_per_kind(book) -> None:
+    stocked = preview("promptbook.library.manage", book, {"put": _LIBRARY}).after
+    result = preview("promptbook.uses.update", stocked, {"phase": "reply", "library": "skills", "ids": ["parry"]})
+    assert result.changes == [{"op": "replace", "path": "/body/phases/1/uses/skills", "before": [], "after": ["parry"]}]
+    assert result.warnings == []
+    regex = preview("promptbook.uses.update", result.after, {"phase": "reply", "library": "regex", "action": "add",
+                                                              "ids": ["cleanup"]})
+    assert regex.after["body"]["phases"][1]["uses"]["regex"] == ["cleanup"] and regex.warnings == []
+    ahead = preview("promptbook.uses.update", stocked, {"phase": "plan", "library": "tools", "ids": ["search"]})
+    assert ahead.warnings == ["the library holds no tools item 'search' yet; rehearse reports it missing"]
+    removed = preview("promptbook.uses.update", result.after, {"phase": "reply", "library": "skills", "action": "remove",
+                                                                "ids": ["parry"]})
+    assert removed.after == stocked
+
+
+def test_uses_update_refuses_bad_ids_and_an_unknown_phase(book) -> None:
+    assert refusal("promptbook.uses.update", book, {"phase": "plan", "library": "skills", "ids": ["Not An Id"]}).code == "invalid_input"
+    assert refusal("promptbook.uses.update", book, {"phase": "nope", "library": "dice", "ids": ["x"]}).code == "invalid_input"

@@ -25,6 +25,7 @@ from bunzai.model.lorebook import LorebookBody
 from bunzai.model.pack import PackBody
 from bunzai.model.preset import PresetBody
 from bunzai.model.promptbook import PromptbookBody
+from bunzai.model.promptbook_library import DICE_NOTATION, Dice, PromptbookLibrary, Tool, Tracker
 from bunzai.model.quickreply import QuickReplySetBody
 
 _SAFE_ID_MARKS = SafeId.__metadata__  # the validator that makes a str a SafeId
@@ -52,6 +53,8 @@ _UNIQUE_BY = {
     (PresetBody, "prompts"): lambda block: block["identifier"],
     (QuickReplySetBody, "items"): lambda item: item["id"],
     (HtmlDocBody, "slots"): lambda slot: slot["name"],
+    **{(PromptbookLibrary, kind): (lambda item: item["id"]) for kind in PromptbookLibrary.model_fields},
+    (Tracker, "fields"): lambda field: field["name"],
 }
 
 
@@ -192,10 +195,24 @@ def valid_phase_lists(draw) -> list[dict]:
     return phases
 
 
+def _tools() -> st.SearchStrategy[dict]:
+    # A tool's parameters are an object schema; the rest of the schema is free JSON.
+    schema = st.fixed_dictionaries({"type": st.just("object"), "properties": json_objects},
+                                   optional={"required": st.lists(texts, max_size=2), "description": texts})
+    return st.fixed_dictionaries({"id": safe_ids, "name": texts, "description": texts, "parameters": schema})
+
+
+def _dice() -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries({"id": safe_ids, "name": texts, "notation": st.from_regex(DICE_NOTATION, fullmatch=True)})
+
+
 _CUSTOM = {
     CharacterVariant: _variants,
     PackBody: _packs,
-    PromptbookBody: lambda: st.fixed_dictionaries({"description": texts, "phases": valid_phase_lists()}),
+    Tool: _tools,
+    Dice: _dice,
+    PromptbookBody: lambda: st.fixed_dictionaries({"description": texts, "phases": valid_phase_lists(),
+                                                   "library": model_documents(PromptbookLibrary)}),
 }
 
 

@@ -165,3 +165,47 @@ def test_randomly_broken_promptbooks_are_refused_with_the_broken_rule(phases, br
     parse_piece(book(*phases))  # valid before breaking
     expected = breaker(phases, data.draw)
     assert refused_rule(book(*phases)) == expected
+
+
+def library_book(library: dict, uses: dict | None = None) -> dict:
+    document = book(phase("reply", "reply", uses=uses or {}))
+    document["body"]["library"] = library
+    return document
+
+
+def test_library_ids_are_unique_per_kind_only():
+    assert refused_rule(library_book({"dice": [{"id": "a", "notation": "d6"}, {"id": "a", "notation": "d8"}]})) \
+        == "duplicate_library_id"
+    parse_piece(library_book({"dice": [{"id": "a", "notation": "d6"}], "skills": [{"id": "a"}], "tools": [{"id": "a"}],
+                              "scripts": [{"id": "a"}], "trackers": [{"id": "a"}]}))
+
+
+def test_uses_may_name_ids_the_library_lacks():
+    piece = parse_piece(library_book({}, {"skills": ["ghost"], "regex": ["cleanup"]}))
+    assert piece.body.phases[0].uses.skills == ["ghost"] and piece.body.phases[0].uses.regex == ["cleanup"]
+
+
+@pytest.mark.parametrize("notation", ["2d6+1", "d20", "1d8 + 1d6 - 2", "3D6-1", "d100+0"])
+def test_dice_notation_accepted(notation):
+    parse_piece(library_book({"dice": [{"id": "x", "notation": notation}]}))
+
+
+@pytest.mark.parametrize("notation", ["", "6", "3+d6", "0d6", "2d0", "2d", "d6+", "2x6", "1d6*2", "-d6", "d6 d6"])
+def test_dice_notation_refused(notation):
+    with pytest.raises(ValidationError) as caught:
+        parse_piece(library_book({"dice": [{"id": "x", "notation": notation}]}))
+    assert "not dice notation" in str(caught.value)
+
+
+@pytest.mark.parametrize("parameters", [{"type": "string"}, {"properties": []}, {"type": "object", "required": "x"}])
+def test_tool_parameters_must_be_an_object_schema(parameters):
+    with pytest.raises(ValidationError):
+        parse_piece(library_book({"tools": [{"id": "t", "parameters": parameters}]}))
+
+
+def test_tracker_values_keep_their_type_and_names_are_unique():
+    piece = parse_piece(library_book({"trackers": [{"id": "hp", "fields": [
+        {"name": "hp", "initial": 20}, {"name": "armed", "initial": True}, {"name": "mood", "initial": "calm"}]}]}))
+    assert [f.initial for f in piece.body.library.trackers[0].fields] == [20, True, "calm"]
+    with pytest.raises(ValidationError):
+        parse_piece(library_book({"trackers": [{"id": "hp", "fields": [{"name": "hp"}, {"name": "hp"}]}]}))

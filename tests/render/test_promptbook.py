@@ -86,3 +86,89 @@ def test_rehearse_reports_missing_pieces(book) -> None:
     _create(book, {"name": "Ghost", "phases": [{"id": "reply", "stage": "reply", "cards": ["nobody"], "preset": "default"}]})
     doc = book("promptbook", "rehearse", "ghost", check=True).json
     assert doc["phases"][0]["missing"] == ["character/nobody"] and doc["phases"][0]["render"] is None
+
+
+def test_dice_rolls_stay_in_range_and_follow_the_seed() -> None:
+    import random
+
+    from bunzai import limits
+    from bunzai.render.dice import roll
+
+    for seed in range(50):
+        rolled = roll("2d6+1d4-2", random.Random(seed))
+        assert len(rolled["rolls"]) == 2 and all(1 <= face <= 6 for face in rolled["rolls"][0])
+        assert rolled["total"] == sum(rolled["rolls"][0]) + rolled["rolls"][1][0] - 2
+        assert roll("2d6+1d4-2", random.Random(seed)) == rolled
+    assert len({roll("d20", random.Random(seed))["total"] for seed in range(20)}) > 1
+    assert "error" in roll(f"{limits.RENDER_DICE_MAX}d6+1d6", random.Random(0))
+
+
+_LIBRARY = {
+    "scripts": [{"id": "beats", "name": "Fight beats", "text": "Open, exchange, turn."}],
+    "skills": [{"id": "parry", "name": "Parry", "description": "when a blow comes", "instructions": "Describe the parry."}],
+    "tools": [{"id": "inventory", "name": "inventory", "parameters": {"type": "object", "properties": {"item": {"type": "string"}}}}],
+    "dice": [{"id": "attack", "name": "Attack", "notation": "1d20+3"}],
+    "trackers": [{"id": "hp", "name": "Health", "fields": [{"name": "hp", "initial": 20}]}],
+}
+
+
+@pytest.fixture
+def stocked(book):
+    draft = book("create", "regex", "--input", json.dumps({"name": "Blades", "rules": [
+        {"name": "sword to blade", "pattern": "sword", "flags": "gi", "replacement": "blade", "placements": ["user_input"],
+         "prompt_only": True}]}), check=True)
+    book("apply", "--yes", input=draft.stdout, check=True)
+    _create(book, {"name": "Armed", "library": _LIBRARY, "phases": [
+        {"id": "tactics", "stage": "private", "uses": {"dice": ["attack", "defence"], "regex": ["blades", "ghost"],
+                                                        "scripts": ["beats"], "tools": ["inventory"], "trackers": ["hp"]}},
+        {"id": "aside", "stage": "private", "enabled": False, "uses": {"skills": ["nowhere"]}},
+        {"id": "reply", "stage": "reply", "reads": ["tactics"], "uses": {"skills": ["parry"]}}]})
+    return book
+
+
+def _pointers(doc: dict) -> list[str]:
+    return [finding["pointer"] for finding in doc["findings"]]
+
+
+def test_try_line_reports_present_and_missing_library_items(stocked) -> None:
+    doc = stocked("promptbook", "try-line", "armed", "I draw my sword.", check=True).json
+    rows = {p["phase"]: p for p in doc["phases"]}
+    present = rows["tactics"]["uses"]["present"]
+    assert [item["id"] for item in present["dice"]] == ["attack"] and present["regex"] == [{"id": "blades", "name": "Blades"}]
+    assert {kind for kind in present} == {"scripts", "tools", "dice", "regex", "trackers"}
+    assert [(m["library"], m["id"]) for m in rows["tactics"]["uses"]["missing"]] == [("dice", "defence"), ("regex", "ghost")]
+    assert rows["reply"]["uses"] == {"present": {"skills": [{"id": "parry", "name": "Parry"}]}, "missing": []}
+    # A disabled phase's broken reference is still a finding: it breaks when the phase is turned on.
+    assert _pointers(doc) == ["/body/phases/0/uses/dice/1", "/body/phases/0/uses/regex/1", "/body/phases/1/uses/skills/0"]
+    assert {f["kind"] for f in doc["findings"]} == {"missing_reference"}
+
+
+def test_rehearse_shows_what_each_phase_carries(stocked, tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "I raise my sword."}]), encoding="utf-8")
+    args = ("promptbook", "rehearse", "armed", "--character", "seraphina", "--preset", "default", "--chat", str(chat))
+    doc = stocked(*args, "--seed", "7", check=True).json
+    rows = {p["phase"]: p for p in doc["phases"]}
+    carried = rows["tactics"]["uses"]["present"]
+    attack = carried["dice"][0]
+    assert attack["notation"] == "1d20+3" and attack["forecast"]["label"].startswith("forecast with seed 7")
+    assert attack["forecast"]["total"] == attack["forecast"]["rolls"][0][0] + 3
+    assert carried["tools"][0]["parameters"] == ["item"] and carried["trackers"][0]["fields"] == {"hp": 20}
+    assert carried["scripts"][0]["tokens"] > 0 and rows["reply"]["uses"]["present"]["skills"][0]["description"]
+    # The phase's regex piece runs in its render: the user's line reaches the prompt rewritten.
+    contents = [m["content"] for m in rows["tactics"]["render"]["messages"]]
+    assert any("I raise my blade." in text for text in contents), contents
+    assert not any("I raise my blade." in m["content"] for m in rows["reply"]["render"]["messages"])
+    assert _pointers(doc) == ["/body/phases/0/uses/dice/1", "/body/phases/0/uses/regex/1", "/body/phases/1/uses/skills/0"]
+    assert stocked(*args, "--seed", "7", check=True).json == doc
+    totals = {json.dumps(stocked(*args, "--seed", str(seed), check=True).json["phases"][0]["uses"]["present"]["dice"])
+              for seed in range(4)}
+    assert len(totals) > 1
+
+
+def test_rehearse_reports_missing_cards_as_findings(book) -> None:
+    _create(book, {"name": "Lost", "phases": [{"id": "reply", "stage": "reply", "cards": ["seraphina", "nobody"],
+                                               "preset": "gone"}]})
+    doc = book("promptbook", "rehearse", "lost", check=True).json
+    assert [(f["kind"], f["pointer"], f["ref"]) for f in doc["findings"]] == [
+        ("missing_piece", "/body/phases/0/cards/1", "character/nobody"), ("missing_piece", "/body/phases/0/preset", "preset/gone")]
