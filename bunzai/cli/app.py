@@ -59,3 +59,6 @@ render_cmd.register(app)
 from bunzai.cli import promptbook_cmd  # noqa: E402
 
 app.add_typer(promptbook_cmd.app, name="promptbook")
+from bunzai.cli import mcp_cmd  # noqa: E402
+
+mcp_cmd.register(app)
