@@ -103,25 +103,29 @@ def _walk(value: Any, budget: Budget, counts: dict[str, int]) -> Any:
         budget.left -= cost
         return text
     if isinstance(value, dict):
-        if budget.left <= 0:
+        names = [(clean(str(key), counts), item) for key, item in value.items()]
+        cost = 2 + sum(_size(name) for name, _ in names)
+        if cost > budget.left:  # not even the keys fit: the whole object is cut
             counts["cut"] += 1
+            budget.left -= _size(CUT)
             return CUT
-        budget.left -= 2
-        out = {}
-        for key, item in value.items():
-            name = clean(str(key), counts)
-            budget.left -= _size(name)
-            out[name] = _walk(item, budget, counts)
-        return out
+        budget.left -= cost
+        return {name: _walk(item, budget, counts) for name, item in names}
     if isinstance(value, (list, tuple)):
-        if budget.left <= 0:
+        if budget.left < 2:
             counts["cut"] += 1
+            budget.left -= _size(CUT)
             return CUT
         budget.left -= 2
         return [_walk(item, budget, counts) for item in value]
     if hasattr(value, "value") and type(value).__name__ == "Untrusted":  # nested marker: already untrusted
         return _walk(value.value, budget, counts)
-    budget.left -= _size(value)
+    cost = _size(value)
+    if cost > budget.left:
+        counts["cut"] += 1
+        budget.left -= _size(CUT)
+        return CUT
+    budget.left -= cost
     return value
 
 

@@ -11,27 +11,30 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.changes.apply import apply_draft
+    from bunzai.changes.apply import apply_batch
+    from bunzai.changes.draft import parse_draft
     from bunzai.errors import BunzaiError
     from bunzai.tools import drafts
 
     doc, saved = drafts.find(ctx, args.draft)
-    receipt = apply_draft(ctx.studio, doc)
-    if receipt.get("status") != "applied":
+    receipts = apply_batch(ctx.studio, [parse_draft(item) for item in (doc if isinstance(doc, list) else [doc])])
+    refused = [receipt for receipt in receipts if receipt.get("status") != "applied"]
+    if refused:
+        receipt = refused[0]
         from bunzai.errors import CODES
 
         reason = str(receipt.get("reason") or "")
         code = "stale" if receipt.get("status") == "stale" else reason if reason in CODES else "invalid_draft"
         raise BunzaiError(code, f"draft {args.draft} was not applied: {receipt.get('message') or reason}",
                           "read the piece again and make the draft anew" if code == "stale" else "see the receipt",
-                          receipt=receipt)
+                          receipts=receipts)
     if saved:
         from bunzai.changes.saved import discard_saved
 
         discard_saved(ctx.studio, args.draft)
     else:
         ctx.drafts.pop(args.draft, None)
-    return receipt
+    return receipts[0] if len(receipts) == 1 else {"receipts": receipts}
 
 
 TOOL = Tool(name="change_apply", title="Apply a draft", input_model=Args, effect="apply", run=run,

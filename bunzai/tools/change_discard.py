@@ -20,7 +20,8 @@ def run(ctx, args: Args):
 
         return discard_saved(ctx.studio, args.draft)
     ctx.drafts.pop(args.draft)
-    return receipt("discarded", op=doc.get("mode", "update"), target=doc.get("target"), reason="discarded", draft=args.draft)
+    first = doc[0] if isinstance(doc, list) else doc
+    return receipt("discarded", op=first.get("mode", "update"), target=first.get("target"), reason="discarded", draft=args.draft)
 
 
 TOOL = Tool(name="change_discard", title="Discard a draft", input_model=Args, effect="draft", run=run,

@@ -24,8 +24,9 @@ def run(ctx, args: Args):
     from bunzai.changes.review import review_card
 
     doc, _ = drafts.find(ctx, args.draft)
-    return drafts.summary(args.draft, doc) | {"review": untrusted(review_card(doc)),
-                                               "validation": untrusted(validate_draft(ctx.studio, doc))}
+    items = doc if isinstance(doc, list) else [doc]
+    return drafts.summary(args.draft, doc) | {"review": untrusted([review_card(item) for item in items]),
+                                               "validation": untrusted([validate_draft(ctx.studio, item) for item in items])}
 
 
 TOOL = Tool(name="change_query", title="Look at drafts", input_model=Args, effect="read", run=run,

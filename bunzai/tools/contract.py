@@ -91,13 +91,14 @@ class Tool:
     title: str = ""
     open_world: bool = False  # true for tools that reach outside the studio (granted folders)
     idempotent: bool | None = None  # default: read and delete are, draft and apply are not
+    destructive: bool | None = None  # default: apply and delete are (a bury or an export, create-only, is not)
     available: Callable[[Context], bool] | None = None
     schema: dict | None = None  # an input schema given as JSON Schema (else the input model's)
 
     def annotations(self) -> dict:
         """MCP tool annotations from the effect (hints for the client, not promises)."""
         idempotent = self.effect in ("read", "delete") if self.idempotent is None else self.idempotent
-        doc = {"readOnlyHint": self.effect == "read", "destructiveHint": self.effect in ("apply", "delete"),
+        doc = {"readOnlyHint": self.effect == "read", "destructiveHint": self.effect in ("apply", "delete") if self.destructive is None else self.destructive,
                "idempotentHint": idempotent, "openWorldHint": self.open_world}
         if self.title:
             doc["title"] = self.title

@@ -7,8 +7,9 @@ from bunzai.errors import BunzaiError
 from bunzai.tools.contract import untrusted
 
 
-def keep(ctx, draft: dict, name: str | None = None) -> str:
-    """Hold `draft` in the session under `name` (a new draft-N when None); its name."""
+def keep(ctx, draft: dict | list, name: str | None = None) -> str:
+    """Hold `draft` in the session under `name` (a new draft-N when None); its name. A list is
+    a group of linked drafts (a card and its book), applied all-or-none."""
     from bunzai.limits import MCP_SESSION_DRAFTS_MAX
 
     if name is None:
@@ -21,7 +22,7 @@ def keep(ctx, draft: dict, name: str | None = None) -> str:
     return name
 
 
-def find(ctx, name: str) -> tuple[dict, bool]:
+def find(ctx, name: str) -> tuple[dict | list, bool]:
     """(the draft called `name`, whether it is a saved one) from the session, else the studio's saved drafts."""
     if name in ctx.drafts:
         return ctx.drafts[name], False
@@ -34,8 +35,11 @@ def find(ctx, name: str) -> tuple[dict, bool]:
                       "change_query lists the drafts; a capability tool makes one")
 
 
-def summary(name: str, draft: dict) -> dict:
+def summary(name: str, draft: dict | list) -> dict:
     """What an agent needs to judge a draft; author-written values inside the envelope."""
+    if isinstance(draft, list):
+        return {"draft": name, "group": [{key: value for key, value in summary(name, item).items() if key != "draft"}
+                                         for item in draft]}
     doc = {"draft": name, "target": draft.get("target"), "mode": draft.get("mode"), "baseline": draft.get("baseline"),
            "operations": [op.get("op") for op in draft.get("operations", []) if isinstance(op, dict)],
            "changes": untrusted(draft.get("changes", [])), "warnings": untrusted(draft.get("warnings", [])),
