@@ -74,7 +74,9 @@ READ_PAGE_MAX = 200_000
 OUTLINE_PREVIEW_CHARS = 80
 
 # --- search ----------------------------------------------------------------------------
+# Hits `search` prints when no --limit is given: a screenful, the first page a person reads.
 SEARCH_DEFAULT_LIMIT = 10
+# Most hits one search may ask for: every hit carries a snippet, so 200 keeps one answer small.
 SEARCH_MAX_LIMIT = 200
 # Query words considered; more only slows ranking without changing the top hits.
 SEARCH_MAX_TERMS = 16
