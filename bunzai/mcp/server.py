@@ -160,6 +160,7 @@ class Server:
         elicitation = isinstance(capabilities.get("elicitation"), dict)
         self.ctx.elicit = self._elicit if elicitation else None
         self.dispatcher = Dispatcher(self.ctx, read_only=self.read_only, elicitation=elicitation)
+        threading.Thread(target=_warm, name="bunzai-mcp-warm", daemon=True).start()
         return {"protocolVersion": self.version,
                 "capabilities": {"tools": {"listChanged": True}},
                 "serverInfo": {"name": "bunzai", "version": __version__},
@@ -187,6 +188,18 @@ class Server:
             raise BunzaiError("unsupported", f"the client refused the question: {error.get('message', 'no reason given')}",
                               "ask in the conversation instead")
         return answer.get("result") if isinstance(answer.get("result"), dict) else {"action": "cancel"}
+
+
+def _warm() -> None:
+    """Import the tools (and pydantic) while the client reads the initialize answer, so the
+    first tools/list does not pay for it. Importing runs no tool: the regex engine stays
+    on the main thread."""
+    try:
+        from bunzai.tools.discovery import all_tools
+
+        all_tools()
+    except Exception:  # noqa: BLE001 - a broken tool module is reported by the tools/list that needs it
+        pass
 
 
 def serve(studio_arg: str | None, *, read_only: bool = False) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import threading
 from functools import lru_cache
 
 from bunzai.errors import BunzaiError
@@ -47,9 +48,19 @@ def discover(package: str = ROOT_PACKAGE) -> list:
     return [found[name][1] for name in sorted(found)]
 
 
+_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def all_tools() -> tuple:
+def _found() -> tuple:
     return tuple(discover())
+
+
+def all_tools() -> tuple:
+    """Every tool, found once; the lock keeps the server's warm-up thread and a first call from
+    walking the folder at the same time."""
+    with _LOCK:
+        return _found()
 
 
 def find_tool(name: str):
