@@ -3,7 +3,7 @@
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
-from bunzai.tools.contract import Tool
+from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
@@ -28,7 +28,7 @@ def run(ctx, args: Args):
             elif result:
                 name = drafts.keep(ctx, result if len(result) > 1 else result[0])
                 made.append(drafts.summary(name, result if len(result) > 1 else result[0]))
-    return {"drafts": made, "failed": failed, "skipped": skipped,
+    return {"drafts": made, "failed": untrusted(failed), "skipped": skipped,
             "hint": "apply each with change_apply (a card with its book is one draft, applied all-or-none)"}
 
 

@@ -3,7 +3,7 @@
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
-from bunzai.tools.contract import Tool
+from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
@@ -13,7 +13,8 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.query.reading import art_of
 
-    return art_of(ctx.studio, args.ref)
+    doc = art_of(ctx.studio, args.ref)
+    return doc | {"art": untrusted(doc["art"])}  # pointers hold the piece's own keys
 
 
 TOOL = Tool(name="studio_art", title="Where a piece's art is", input_model=Args, effect="read", run=run,

@@ -8,6 +8,11 @@ from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
+# Keys bunzai makes (ids, hashes, sizes); losses, the linked book's report and the rest quote the piece.
+PLAIN = frozenset({"type", "status", "reason", "op", "target", "ref", "revision", "seq", "path", "format", "label",
+                   "file_name", "size", "sha256"})
+
+
 class Args(ToolArgs):
     ref: str = Field(description="kind/id of the piece.")
     to: str = Field(description="Target format id, e.g. sillytavern.card.png.")
@@ -20,7 +25,7 @@ def run(ctx, args: Args):
 
     configure_engines(ctx.studio)
     done = export_piece(ctx.studio, args.ref, args.to, engine=args.engine, source=args.from_engine)
-    return {key: value for key, value in done.items() if key != "losses"} | {"losses": untrusted(done.get("losses", []))}
+    return {key: value if key in PLAIN else untrusted(value) for key, value in done.items()}
 
 
 TOOL = Tool(name="studio_export", title="Export a piece", input_model=Args, effect="apply", run=run, destructive=False,

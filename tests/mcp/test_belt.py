@@ -82,7 +82,7 @@ def test_list_search_and_art(session):
     assert hits["count"] == 1 and hits["hits"]["untrusted"] is True
     art = session("studio_art", ref="character/ada")
     assert art["count"] >= 1
-    portrait = art["art"][0]
+    portrait = art["art"]["data"][0]
     assert portrait["ext"] == "png" and portrait["stored"] and portrait["path"].startswith("assets/")
     assert "base64" not in json.dumps(art)
 
@@ -150,7 +150,7 @@ def test_granted_folders_only(session, bunzai, tmp_path):
     assert found["count"] == 1
     (tmp_path / "cards" / "Bea.png").write_bytes(v2_card_png("Bea"))
     imported = session("folder_import", paths=[str(tmp_path / "cards" / "Bea.png")])
-    assert len(imported["drafts"]) == 1 and imported["failed"] == []
+    assert len(imported["drafts"]) == 1 and imported["failed"]["data"] == []
     assert session("change_apply", draft=imported["drafts"][0]["draft"])["status"] == "applied"
     assert session("studio_read", ref="character/bea")["piece"]["data"]["name"] == "Bea"
 
