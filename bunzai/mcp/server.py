@@ -204,9 +204,14 @@ def _warm() -> None:
 
 def serve(studio_arg: str | None, *, read_only: bool = False) -> int:
     """Resolve the studio as the CLI does, say so on stderr (one line), and serve stdio until EOF."""
+    from bunzai.errors import BunzaiError
     from bunzai.store.studio import find_studio
 
-    studio = find_studio(studio_arg)
+    try:
+        studio = find_studio(studio_arg)
+    except BunzaiError as error:  # stdout is the client's: only frames go there, so the refusal goes to stderr
+        sys.stderr.write(f"bunzai mcp: {error.code}: {error.message} ({error.hint})\n")
+        return error.exit_code
     mode = "read-only" if read_only else "read-write"
     sys.stderr.write(f"bunzai mcp: serving studio {studio.root} ({mode}) on stdio\n")
     sys.stderr.flush()

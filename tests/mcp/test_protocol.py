@@ -143,3 +143,25 @@ TOOL = Tool(name="{name}", description="Echo a word back.", input_model=Args, ef
         assert called["structuredContent"]["echo"]["omitted"]["invisible"] == 1
     finally:
         module.unlink()
+
+
+def test_a_missing_studio_writes_nothing_on_stdout(bunzai, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"HOME": str(bunzai.home)}
+    proc = subprocess.run(bunzai_executable() + ["mcp", str(tmp_path / "nowhere")], input=b"", capture_output=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert "studio_missing" in proc.stderr.decode()
+
+
+def test_global_studio_option_and_read_only(bunzai):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"HOME": str(bunzai.home)}
+    frames = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+                                                                               "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+              {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    data = "".join(json.dumps(frame) + "\n" for frame in frames).encode()
+    proc = subprocess.run(bunzai_executable() + ["--studio", str(bunzai.studio), "mcp", "--read-only"], input=data,
+                          capture_output=True, env=env, cwd=bunzai.home, timeout=60)
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    names = {tool["name"] for tool in answers[1]["result"]["tools"]}
+    assert "studio_read" in names and "change_apply" not in names
+    assert f"serving studio {bunzai.studio}" in proc.stderr.decode() and "read-only" in proc.stderr.decode()
