@@ -342,3 +342,14 @@ MCP_FRAME_MAX_BYTES = JSON_MAX_BYTES + 64 * 1024
 # How long a tool waits for the client's answer to an elicitation (ask_choice) before
 # taking it as cancelled: a person reads and answers in well under ten minutes.
 MCP_ELICIT_TIMEOUT_SECONDS = 600.0
+# Bytes kept free in a handle for the trusted part of a result (ids, revisions, counts) around
+# the enveloped data: those are a few hundred bytes in every tool's result.
+MCP_RESULT_FRAME_BYTES = 4_096
+# ask_choice: the longest question, and most answers, one elicitation may show a person
+# (a question is a sentence or two; a longer list of answers is a search, not a choice).
+MCP_ASK_QUESTION_MAX_CHARS = 2_000
+MCP_ASK_CHOICES_MAX = 20
+# folder_import: paths one call may name (each may be a folder of any size, walked as a stream).
+MCP_IMPORT_PATHS_MAX = 64
+# Longest tool name: the clients (Claude, Cursor) accept names of up to 64 characters.
+MCP_TOOL_NAME_MAX_CHARS = 64

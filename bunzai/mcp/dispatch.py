@@ -101,17 +101,17 @@ class Dispatcher:
         return self._result(name, result, version)
 
     def _result(self, name: str, result: Any, version: str) -> dict:
-        from bunzai.limits import MCP_HANDLE_MAX_BYTES, MCP_RESULT_INLINE_MAX_CHARS
+        from bunzai.limits import MCP_HANDLE_MAX_BYTES, MCP_RESULT_FRAME_BYTES, MCP_RESULT_INLINE_MAX_CHARS
         from bunzai.mcp.envelope import seal
 
-        budget = MCP_HANDLE_MAX_BYTES - 4096  # room for the trusted frame around the data
+        budget = MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES
         while True:
             doc, cut = seal(result, budget)
             text = _text(doc)
             size = len(text.encode("utf-8", "surrogatepass"))
             if size <= MCP_HANDLE_MAX_BYTES or budget <= 0:
                 break
-            budget -= size - MCP_HANDLE_MAX_BYTES + 4096
+            budget -= size - MCP_HANDLE_MAX_BYTES + MCP_RESULT_FRAME_BYTES
         self.ctx.cut_values = self.ctx.cut_values or cut
         if len(text) > MCP_RESULT_INLINE_MAX_CHARS:
             doc = self.ctx.handles.keep(text, name)

@@ -88,8 +88,9 @@ class Server:
             params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
             if "requestId" in params:
                 self.cancelled.add(params["requestId"])
-                for event, _ in list(self.pending.values()):  # an elicitation waiting inside it gives up
-                    event.set()
+                if params["requestId"] == self.current:  # a question the running call waits on is given up
+                    for event, _ in list(self.pending.values()):
+                        event.set()
             return
         self.inbox.put(frame)
 

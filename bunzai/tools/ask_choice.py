@@ -5,13 +5,15 @@ Present only when the client declared elicitation; the answer is the person's, n
 
 from pydantic import Field
 
+from bunzai.limits import MCP_ASK_CHOICES_MAX, MCP_ASK_QUESTION_MAX_CHARS
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
 
 
 class Args(ToolArgs):
-    question: str = Field(min_length=1, max_length=2000, description="The question, in a sentence the person can answer.")
-    choices: list[str] = Field(min_length=2, max_length=20, description="The answers to choose from (2 to 20).")
+    question: str = Field(min_length=1, max_length=MCP_ASK_QUESTION_MAX_CHARS, description="The question, in a sentence the person can answer.")
+    choices: list[str] = Field(min_length=2, max_length=MCP_ASK_CHOICES_MAX,
+                               description=f"The answers to choose from (2 to {MCP_ASK_CHOICES_MAX}).")
 
 
 def run(ctx, args: Args):

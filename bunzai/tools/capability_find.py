@@ -18,6 +18,7 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.capabilities.discovery import find_capability, visible_capabilities
     from bunzai.errors import BunzaiError
+    from bunzai.limits import MCP_REVEALED_TOOLS_MAX
 
     asked = [name for name in ("query", "browse", "describe") if getattr(args, name) is not None]
     if len(asked) != 1:
@@ -32,7 +33,7 @@ def run(ctx, args: Args):
 
         doc = browse(capabilities, args.browse)
         under = [cap for cap in capabilities if f"{cap.domain}/{cap.kind}/{cap.area}/".startswith(args.browse.strip("/") + "/")]
-        found = under if len(under) <= 5 else []
+        found = under if len(under) <= MCP_REVEALED_TOOLS_MAX else []
     else:
         from bunzai.capabilities.search import rank
 

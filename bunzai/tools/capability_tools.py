@@ -22,7 +22,9 @@ class CapabilityArgs(ToolArgs):
 
 
 def tool_name(cap_id: str) -> str:
-    return "cap_" + cap_id.replace(".", "_").replace("-", "_")
+    from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
+
+    return ("cap_" + cap_id.replace(".", "_").replace("-", "_"))[:MCP_TOOL_NAME_MAX_CHARS]
 
 
 def capability_tool(cap) -> Tool:

@@ -14,10 +14,11 @@ import threading
 from functools import lru_cache
 
 from bunzai.errors import BunzaiError
+from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
 
 ROOT_PACKAGE = "bunzai.tools"
-# MCP clients accept tool names of letters, digits, `_` and `-` up to 64 characters.
-NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+# MCP clients accept tool names of letters, digits, `_` and `-`; bunzai's are snake_case.
+NAME = re.compile(rf"[a-z][a-z0-9_]{{0,{MCP_TOOL_NAME_MAX_CHARS - 1}}}")
 
 
 def discover(package: str = ROOT_PACKAGE) -> list:

@@ -2,12 +2,13 @@
 
 from pydantic import Field
 
+from bunzai.limits import MCP_IMPORT_PATHS_MAX
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    paths: list[str] = Field(min_length=1, max_length=64, description="Files or folders inside granted folders.")
+    paths: list[str] = Field(min_length=1, max_length=MCP_IMPORT_PATHS_MAX, description="Files or folders inside granted folders.")
 
 
 def run(ctx, args: Args):

@@ -4,13 +4,14 @@ from typing import Optional
 
 from pydantic import Field
 
+from bunzai.limits import SEARCH_MAX_LIMIT
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
     query: str = Field(description="Words every hit's path must hold, e.g. seraphina png.")
-    limit: Optional[int] = Field(None, ge=1, le=200, description="Most hits.")
+    limit: Optional[int] = Field(None, ge=1, le=SEARCH_MAX_LIMIT, description="Most hits.")
 
 
 def run(ctx, args: Args):
