@@ -95,9 +95,9 @@ class Dispatcher:
             from bunzai.errors import from_os_error
 
             coded = from_os_error(error)
-            if coded is None:
-                raise
-            return self._error(coded, version)
+            return self._error(coded if coded is not None else _internal(error), version)
+        except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
+            return self._error(_internal(error), version)
         return self._result(name, result, version)
 
     def _result(self, name: str, result: Any, version: str) -> dict:
@@ -127,6 +127,17 @@ class Dispatcher:
         if at_least(version, STRUCTURED_FROM):
             out["structuredContent"] = doc
         return out
+
+
+def _internal(error: Exception) -> BunzaiError:
+    import os
+
+    if os.environ.get("BUNZAI_DEBUG"):
+        import traceback
+
+        traceback.print_exc()
+    return BunzaiError("internal", f"internal error: {type(error).__name__}: {error}",
+                       "this is a bug in bunzai; run the server with BUNZAI_DEBUG=1 for the traceback and report it")
 
 
 def _text(doc: Any) -> str:

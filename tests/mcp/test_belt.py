@@ -175,3 +175,15 @@ def test_lookups_docs_and_regex(session):
 def test_preset_tools_refuse_missing_pieces(session):
     assert session.error("preset_verify", preset="nope", character="ada")["code"] == "not_found"
     assert session.error("preset_copy_blocks", ref="preset/nope", input={})["code"] == "not_found"
+
+
+def test_a_tool_that_fails_is_an_internal_error_result(session, monkeypatch):
+    import bunzai.query.reading as reading
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(reading, "list_shelf", broken)
+    error = session.error("studio_list")
+    assert error["code"] == "internal" and "boom" in error["message"]
+    assert session("studio_read", ref="ada")["id"] == "ada"  # the session goes on
