@@ -143,6 +143,8 @@ TOOL = Tool(name="{name}", description="Echo a word back.", input_model=Args, ef
         assert called["structuredContent"]["echo"]["omitted"]["invisible"] == 1
     finally:
         module.unlink()
+        for compiled in (module.parent / "__pycache__").glob(f"{name}.*.pyc"):
+            compiled.unlink()
 
 
 def test_a_missing_studio_writes_nothing_on_stdout(bunzai, tmp_path):
