@@ -114,7 +114,10 @@ class Dispatcher:
             budget -= size - MCP_HANDLE_MAX_BYTES + MCP_RESULT_FRAME_BYTES
         self.ctx.cut_values = self.ctx.cut_values or cut
         if len(text) > MCP_RESULT_INLINE_MAX_CHARS:
-            doc = self.ctx.handles.keep(text, name)
+            try:
+                doc = self.ctx.handles.keep(text, name)
+            except BunzaiError as error:  # even cut to fit, the result is too large to hold
+                return self._error(error, version)
             text = _text(doc)
         out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
         if at_least(version, STRUCTURED_FROM):

@@ -48,17 +48,6 @@ def untrusted(value: Any) -> Untrusted:
     return Untrusted(value)
 
 
-def plain(value: Any) -> Any:
-    """The value with every Untrusted marker removed (what the CLI prints)."""
-    if isinstance(value, Untrusted):
-        return plain(value.value)
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
-
-
 @dataclass
 class Context:
     """What a tool may use: the studio, the session's drafts, and the server's callbacks.

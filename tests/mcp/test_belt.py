@@ -187,3 +187,39 @@ def test_a_tool_that_fails_is_an_internal_error_result(session, monkeypatch):
     error = session.error("studio_list")
     assert error["code"] == "internal" and "boom" in error["message"]
     assert session("studio_read", ref="ada")["id"] == "ada"  # the session goes on
+
+
+def test_a_piece_too_large_for_a_handle_is_cut_to_fit(session, bunzai):
+    huge = "word " * 300_000  # 1,500,000 characters: more than one handle holds
+    drafts = bunzai("create", "character", "--input", "-", input=json.dumps({"name": "Huge", "description": huge}), check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    held = session("studio_read", ref="character/huge")
+    envelope = held["piece"]  # the one value too large is cut, so the rest fits inline
+    assert envelope["truncated"] is True and envelope["data"]["body"]["description"] == "…"
+    assert envelope["data"]["name"] == "Huge"
+    assert envelope["omitted"]["cut_chars"] >= len(huge)
+    assert session.ctx.cut_values
+    part = session("studio_read", ref="character/huge", pointer="/body/description", offset=1_000, limit=50)
+    assert part["page"]["data"]["value"] == huge[1_000:1_050]
+
+
+def test_many_values_past_a_handle_are_cut_and_the_rest_held(session, bunzai):
+    from bunzai.limits import MCP_HANDLE_MAX_BYTES
+
+    greetings = [f"{n:03d} " + "g" * 9_996 for n in range(150)]  # 1,500,000 characters in 150 values
+    drafts = bunzai("create", "character", "--input", "-", input=json.dumps({"name": "Many", "alternate_greetings": greetings}),
+                    check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    held = session("studio_read", ref="character/many")
+    assert held["bytes"] <= MCP_HANDLE_MAX_BYTES
+    whole, offset = [], 0
+    while offset is not None:
+        page = session("result_query", handle=held["handle"], offset=offset)
+        whole.append(page["text"]["data"])
+        offset = page["next_offset"]
+    envelope = json.loads("".join(whole))["piece"]
+    kept = envelope["data"]["body"]["alternate_greetings"]
+    assert len(kept) == 150 and kept[0] == greetings[0] and kept[-1] == "…"
+    cut = kept.count("…")
+    assert envelope["truncated"] and envelope["omitted"]["cut"] == cut and 40 <= cut < 150
+    assert kept[: 150 - cut] == greetings[: 150 - cut]  # values are kept whole or cut whole, in order

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bunzai.mcp.envelope import CUT, NOTE, clean, holds_cut, seal
-from bunzai.tools.contract import plain, untrusted
+from bunzai.tools.contract import untrusted
 
 STRIPPED = ["\x00", "\x07", "\r", "\x1b", "\x7f", "\x85", "\x9f", "\u202a", "\u202e", "\u2066", "\u2069", "\u200b",
             "\u200e", "\u2060", "\ufeff", "\u00ad", "\U000e0041", "\ud800", "\udfff"]
@@ -85,6 +85,3 @@ def test_holds_cut_finds_the_mark_anywhere():
     assert holds_cut({"input": {"tags": ["a", CUT]}}) == "/input/tags/1"
     assert holds_cut({"input": {"name": CUT + "x"}}) is None
 
-
-def test_plain_removes_markers():
-    assert plain({"a": untrusted([untrusted("x")])}) == {"a": ["x"]}
