@@ -27,10 +27,8 @@ INSTRUCTIONS = ("bunzai serves one studio of AI-roleplay pieces (cards, lorebook
 
 class Server:
     def __init__(self, studio, *, read_only: bool = False, stdin=None, stdout=None) -> None:
-        import os
-        import time
-
         from bunzai.mcp.handles import Handles
+        from bunzai.store.changelog import current_session
         from bunzai.tools.contract import Context
 
         self.wire = Wire(stdout or sys.stdout.buffer)
@@ -45,8 +43,8 @@ class Server:
         self.current: Any = None
         self.closed = threading.Event()
         self._ids = itertools.count(1)
-        self.ctx = Context(studio=studio, read_only=read_only, handles=Handles(),
-                           session_id=f"mcp-{os.getpid()}-{int(time.time())}",
+        # The change log's session ($BUNZAI_SESSION or one id per process): the server's writes carry it.
+        self.ctx = Context(studio=studio, read_only=read_only, handles=Handles(), session_id=current_session(),
                            cancelled=lambda: self.current in self.cancelled)
         self.dispatcher = None
 

@@ -223,3 +223,11 @@ def test_many_values_past_a_handle_are_cut_and_the_rest_held(session, bunzai):
     cut = kept.count("…")
     assert envelope["truncated"] and envelope["omitted"]["cut"] == cut and 40 <= cut < 150
     assert kept[: 150 - cut] == greetings[: 150 - cut]  # values are kept whole or cut whole, in order
+
+
+def test_the_server_session_is_the_change_log_session(bunzai, monkeypatch):
+    from bunzai.mcp.server import Server
+
+    monkeypatch.setenv("BUNZAI_SESSION", "agent-7")
+    server = Server(Studio(bunzai.studio), stdin=None, stdout=None)
+    assert server.ctx.session_id == "agent-7"
