@@ -214,4 +214,6 @@ def serve(studio_arg: str | None, *, read_only: bool = False) -> int:
     mode = "read-only" if read_only else "read-write"
     sys.stderr.write(f"bunzai mcp: serving studio {studio.root} ({mode}) on stdio\n")
     sys.stderr.flush()
-    return Server(studio, read_only=read_only).serve()
+    frames = sys.stdout.buffer
+    sys.stdout = sys.stderr  # stdout is the client's: a stray print anywhere lands on stderr, not among the frames
+    return Server(studio, read_only=read_only, stdout=frames).serve()

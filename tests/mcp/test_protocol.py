@@ -130,8 +130,12 @@ class Args(ToolArgs):
     word: str = Field(description="A word.")
 
 
-TOOL = Tool(name="{name}", description="Echo a word back.", input_model=Args, effect="read",
-            run=lambda ctx, args: {{"echo": untrusted(args.word)}})
+def run(ctx, args):
+    print("a stray print must not reach the client")  # stdout is the client's
+    return {{"echo": untrusted(args.word)}}
+
+
+TOOL = Tool(name="{name}", description="Echo a word back.", input_model=Args, effect="read", run=run)
 ''')
     try:
         server = wire()
