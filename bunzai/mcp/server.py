@@ -54,7 +54,10 @@ class Server:
 
         try:
             for frame in read_frames(self.stdin, MCP_FRAME_MAX_BYTES):
-                self._route(frame)
+                try:
+                    self._route(frame)
+                except Exception as error:  # noqa: BLE001 - a bug in routing one frame must not stop the reader
+                    self.wire.error(_id_of(frame), ProtocolError(INTERNAL_ERROR, f"internal error: {type(error).__name__}: {error}"))
         finally:
             self.closed.set()
             for event, _ in list(self.pending.values()):
@@ -69,8 +72,7 @@ class Server:
             self.wire.error(None, ProtocolError(INVALID_REQUEST, "JSON-RPC batches are not supported; send one message per line"))
             return
         if not isinstance(frame, dict) or frame.get("jsonrpc") != "2.0":
-            self.wire.error(frame.get("id") if isinstance(frame, dict) else None,
-                            ProtocolError(INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
+            self.wire.error(_id_of(frame), ProtocolError(INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
             return
         method = frame.get("method")
         if method is None and "id" in frame:  # the client's answer to one of our requests
@@ -79,12 +81,15 @@ class Server:
                 waiting[1].append(frame)
                 waiting[0].set()
             return
+        if "id" in frame and _id_of(frame) is None:
+            self.wire.error(None, ProtocolError(INVALID_REQUEST, "an id is a string or a number"))
+            return
         if method == "ping" and "id" in frame:
             self.wire.result(frame["id"], {})
             return
         if method == "notifications/cancelled":
             params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
-            if "requestId" in params:
+            if _id_of({"id": params.get("requestId")}) is not None:
                 self.cancelled.add(params["requestId"])
                 if params["requestId"] == self.current:  # a question the running call waits on is given up
                     for event, _ in list(self.pending.values()):
@@ -187,6 +192,12 @@ class Server:
             raise BunzaiError("unsupported", f"the client refused the question: {error.get('message', 'no reason given')}",
                               "ask in the conversation instead")
         return answer.get("result") if isinstance(answer.get("result"), dict) else {"action": "cancel"}
+
+
+def _id_of(frame: Any) -> str | int | None:
+    """The frame's id when it is one JSON-RPC allows (a string or a number), else None."""
+    value = frame.get("id") if isinstance(frame, dict) else None
+    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
 
 
 def _warm() -> None:
