@@ -112,7 +112,13 @@ def _walk(value: Any, budget: Budget, counts: dict[str, int]) -> Any:
             budget.left -= _size(CUT)
             return CUT
         budget.left -= cost
-        return {name: _walk(item, budget, counts) for name, item in names}
+        out: dict[str, Any] = {}
+        for name, item in names:
+            if name in out:  # two keys that differ only in stripped characters: the later is cut, not merged
+                counts["cut"] += 1
+                continue
+            out[name] = _walk(item, budget, counts)
+        return out
     if isinstance(value, (list, tuple)):
         if budget.left < 2:
             counts["cut"] += 1

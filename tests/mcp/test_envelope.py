@@ -85,3 +85,8 @@ def test_holds_cut_finds_the_mark_anywhere():
     assert holds_cut({"input": {"tags": ["a", CUT]}}) == "/input/tags/1"
     assert holds_cut({"input": {"name": CUT + "x"}}) is None
 
+
+
+def test_keys_equal_once_cleaned_are_not_merged_silently():
+    doc, cut = seal({"d": untrusted({"name": 1, "na\u200bme": 2})}, 10_000)
+    assert doc["d"]["data"] == {"name": 1} and cut and doc["d"]["omitted"]["cut"] == 1
