@@ -231,3 +231,16 @@ def test_the_server_session_is_the_change_log_session(bunzai, monkeypatch):
     monkeypatch.setenv("BUNZAI_SESSION", "agent-7")
     server = Server(Studio(bunzai.studio), stdin=None, stdout=None)
     assert server.ctx.session_id == "agent-7"
+
+
+def test_the_cli_and_the_tools_give_the_same_answers(session, bunzai):
+    listed = bunzai("list", check=True).json
+    tool = session("studio_list")
+    assert tool["pieces"]["data"] == listed["pieces"] and tool["count"] == listed["count"]
+    read = bunzai("read", "ada", check=True).json
+    piece = session("studio_read", ref="ada")
+    assert piece["piece"]["data"] == read["piece"] and piece["revision"] == read["revision"]
+    hits = bunzai("search", "lighthouse", check=True).json
+    assert session("studio_search", query="lighthouse")["hits"]["data"] == hits["hits"]
+    crossing = bunzai("transfer", "ada", "--to", "ccv3.json", check=True).json
+    assert session("studio_transfer", ref="ada", to="ccv3.json")["losses"]["data"] == crossing["losses"]
