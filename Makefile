@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check capabilities catalogs crossings bench clean docs-index
+.PHONY: install test check capabilities catalogs crossings bench clean docs-index pages
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,13 @@ check: test
 	$(BIN)/bunzai cap check
 	$(BIN)/bunzai docs index --check
 	$(BIN)/bunzai docs summaries check
+	$(BIN)/python -m bunzai.docs.limits_page --check
+	$(BIN)/python -m bunzai.mcp.docs_page --check
+
+# Regenerate docs/limits.md (from bunzai/limits.py) and docs/mcp-tools.md (from bunzai/tools/).
+pages:
+	$(BIN)/python -m bunzai.docs.limits_page --write
+	$(BIN)/python -m bunzai.mcp.docs_page --write
 
 # Regenerate the capability catalog and docs/capabilities.md from the capability folders.
 capabilities:
@@ -41,6 +48,7 @@ bench:
 	$(BIN)/python bench/regexlab.py
 	$(BIN)/python bench/docs_search.py
 	$(BIN)/python bench/studio_index.py
+	$(BIN)/python bench/mcp_start.py
 	$(BIN)/python bench/compare.py
 
 clean:

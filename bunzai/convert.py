@@ -299,3 +299,67 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
                 rows.append({"platform": fmt, "pointer": pointer,
                              "note": f"{crossing.label} does not carry this change" + (f": {why}" if why else "")})
     return rows
+
+
+# --- the crossing of a stored piece, as `transfer` and `export` (CLI and MCP) run it -------
+
+def check_engine(engine: str | None) -> str | None:
+    """A target engine named by a caller must be one bunzai has a macro catalog for."""
+    if engine is None:
+        return None
+    from bunzai.errors import BunzaiError
+    from bunzai.macros.catalog import engine_ids
+
+    if engine not in engine_ids():
+        raise BunzaiError("not_found", f"no macro engine {engine!r}", "engines: " + ", ".join(engine_ids()))
+    return engine
+
+
+def stored_piece(studio, ref: str):
+    """(validated piece, Stored) for a kind/id or bare id."""
+    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.validate import validate_piece
+
+    kind, piece_id = resolve_ref(studio, ref)
+    stored = read_stored(studio, kind, piece_id)
+    return validate_piece(stored.data), stored
+
+
+def configure_engines(studio) -> None:
+    """Hand the studio's engine checkouts (bunzai.toml `[engines]`) to the adapters that need them.
+
+    `risu` names a RisuAI checkout: its RPack table decodes and encodes .risum modules and
+    .risup presets (bunzai does not ship it; BUNZAI_RISU_ROOT is the fallback).
+    """
+    from pathlib import Path
+
+    from bunzai.adapters.risu.rpack import configure_risu_root
+    from bunzai.store.settings import read_settings
+
+    engines = read_settings(studio).get("engines")
+    risu = engines.get("risu") if isinstance(engines, dict) else None
+    if isinstance(risu, str) and risu:
+        path = Path(risu).expanduser()
+        configure_risu_root(path if path.is_absolute() else studio.root / path)
+
+
+def transfer_report(studio, ref: str, to: str, *, engine: str | None = None, source: str | None = None) -> dict:
+    """What crossing a stored piece into `to` costs: target, file name, size, every loss. Writes nothing."""
+    configure_engines(studio)  # .risum/.risup and a re-encoded RisuAI module need the RPack table
+    piece, stored = stored_piece(studio, ref)
+    crossing = convert_stored_piece(studio, piece, to, engine=check_engine(engine), source=check_engine(source))
+    return {"ref": f"{stored.kind}/{stored.id}", "revision": stored.revision} | crossing.report()
+
+
+def export_piece(studio, ref: str, to: str, *, engine: str | None = None, source: str | None = None) -> dict:
+    """Write the crossing into a fresh Export/<UTC> Kit <id>/ folder; the receipt."""
+    from bunzai.changes.receipts import receipt
+    from bunzai.store.exports import write_export
+
+    configure_engines(studio)  # .risum/.risup and a re-encoded RisuAI module need the RPack table
+    piece, stored = stored_piece(studio, ref)
+    crossing = convert_stored_piece(studio, piece, to, engine=check_engine(engine), source=check_engine(source))
+    path = write_export(studio, piece.id, crossing.file_name, crossing.data)
+    report = crossing.report()
+    return receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
+                   path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"})

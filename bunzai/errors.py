@@ -41,6 +41,7 @@ CODES: dict[str, int] = {
     "not_granted": REFUSAL,  # a path outside every folder granted with `bunzai folder grant`
     "forbidden_change": REFUSAL,  # a capability changed what it may not: kind, id, escrow, or anything (read)
     "invalid_capability": REFUSAL,  # a capability module that breaks the contract (duplicate id, bad CAPABILITY)
+    "invalid_tool": REFUSAL,  # a tool module (bunzai/tools/) that breaks the contract (duplicate name, bad TOOL)
     "out_of_date": REFUSAL,  # a generated file (the capability catalog, its docs) differs from its sources
     "source_changed": REFUSAL,  # a file a draft names media in changed since the draft was made
     "source_missing": REFUSAL,  # a file a draft names media in is gone

@@ -74,7 +74,9 @@ READ_PAGE_MAX = 200_000
 OUTLINE_PREVIEW_CHARS = 80
 
 # --- search ----------------------------------------------------------------------------
+# Hits `search` prints when no --limit is given: a screenful, the first page a person reads.
 SEARCH_DEFAULT_LIMIT = 10
+# Most hits one search may ask for: every hit carries a snippet, so 200 keeps one answer small.
 SEARCH_MAX_LIMIT = 200
 # Query words considered; more only slows ranking without changing the top hits.
 SEARCH_MAX_TERMS = 16
@@ -331,3 +333,45 @@ HISTORY_PER_PIECE = 32
 # This session's own changes one `bunzai revert` undoes (newest first); a longer session is
 # reverted by running it again.
 REVERT_MAX_CHANGES = 500
+# --- MCP server (bunzai mcp) -------------------------------------------------------------
+# A tool result whose JSON text is longer than this goes into a result handle instead of
+# the reply: 64,000 characters is a whole Seraphina-sized card (about 20,000) three times
+# over, and about 16,000 tokens, a fair share of an agent's context for one answer.
+MCP_RESULT_INLINE_MAX_CHARS = 64_000
+# The start of a handled result sent with its handle, so the agent sees what it holds.
+MCP_RESULT_PEEK_CHARS = 4_096
+# One result_query read: three pages of the inline size's order would flood the context.
+MCP_RESULT_READ_MAX_CHARS = 12_000
+# Rows one literal result_query search returns; each row names its offset to read from.
+MCP_RESULT_SEARCH_MAX_ROWS = 50
+# Characters shown around each literal search hit.
+MCP_RESULT_SEARCH_CONTEXT_CHARS = 80
+# Result handles a session keeps; the oldest is evicted first beyond any of these bounds.
+MCP_HANDLES_MAX = 24
+# The largest result (UTF-8 bytes of its JSON text) one handle holds: a 200,000-character
+# lorebook fits; beyond it the envelope cuts values (to `…`) until the result fits.
+MCP_HANDLE_MAX_BYTES = 1_000_000
+# All handles of a session together: the server's memory stays bounded whatever it reads.
+MCP_HANDLES_TOTAL_MAX_BYTES = 4_000_000
+# Capabilities one capability_find reveals as callable tools (the same five `cap find` shows).
+MCP_REVEALED_TOOLS_MAX = CAP_FIND_MAX_RESULTS
+# Drafts a session holds (made by capability tools, kept until applied or discarded):
+# an agent works on a few pieces at once; 64 bounds memory when one forgets to discard.
+MCP_SESSION_DRAFTS_MAX = 64
+# The longest JSON-RPC line the server reads: the largest JSON input bunzai accepts, with
+# room for its framing. A longer line is refused as a parse error, not read into memory.
+MCP_FRAME_MAX_BYTES = JSON_MAX_BYTES + 64 * 1024
+# How long a tool waits for the client's answer to an elicitation (ask_choice) before
+# taking it as cancelled: a person reads and answers in well under ten minutes.
+MCP_ELICIT_TIMEOUT_SECONDS = 600.0
+# Bytes kept free in a handle for the trusted part of a result (ids, revisions, counts) around
+# the enveloped data: those are a few hundred bytes in every tool's result.
+MCP_RESULT_FRAME_BYTES = 4_096
+# ask_choice: the longest question, and most answers, one elicitation may show a person
+# (a question is a sentence or two; a longer list of answers is a search, not a choice).
+MCP_ASK_QUESTION_MAX_CHARS = 2_000
+MCP_ASK_CHOICES_MAX = 20
+# folder_import: paths one call may name (each may be a folder of any size, walked as a stream).
+MCP_IMPORT_PATHS_MAX = 64
+# Longest tool name: the clients (Claude, Cursor) accept names of up to 64 characters.
+MCP_TOOL_NAME_MAX_CHARS = 64

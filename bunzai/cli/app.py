@@ -62,3 +62,6 @@ app.add_typer(promptbook_cmd.app, name="promptbook")
 from bunzai.cli import watch_cmd  # noqa: E402
 
 watch_cmd.register(app)
+from bunzai.cli import mcp_cmd  # noqa: E402
+
+mcp_cmd.register(app)

@@ -111,7 +111,7 @@ def run(
     Example: bunzai cap run character.identity.update character/seraphina --input '{"nickname": "Sera"}' | bunzai apply --yes
     """
     from bunzai.capabilities.discovery import find_capability
-    from bunzai.capabilities.runner import run_capability
+    from bunzai.capabilities.studio_run import run_on_studio
     from bunzai.cli.context import studio_of
     from bunzai.cli.inputs import read_json_option
     from bunzai.errors import BunzaiError
@@ -121,25 +121,14 @@ def run(
     cap = find_capability(cap_id)
     raw = read_json_option(input)
     studio = studio_of(ctx)
-    loader = _loader(studio)
     if draft is not None:
-        result = _compose(studio, cap, draft, ref, raw, loader)
+        result = _compose(studio, cap, draft, ref, raw)
         if result is None or "error" in result:
             from bunzai.cli.output import pass_error_on
 
             return pass_error_on(result)
-    elif cap.mode == "create":
-        if ref is not None:
-            raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
-        result = run_capability(cap, None, raw, piece_id=id, loader=loader)
     else:
-        from bunzai.store.pieces import read_stored, resolve_ref
-
-        if ref is None:
-            raise BunzaiError("usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...")
-        kind, piece_id = resolve_ref(studio, ref)
-        stored = read_stored(studio, kind, piece_id)
-        result = run_capability(cap, stored.data, raw, baseline=stored.revision, loader=loader)
+        result = run_on_studio(studio, cap, ref, raw, piece_id=id)
     if save and result.get("type") == "bunzai.draft":
         from bunzai.changes.saved import save_draft
 
@@ -148,26 +137,10 @@ def run(
     return 0
 
 
-def _loader(studio):
-    """Reads the pieces a capability declares in `needs` (by id or kind/id) from the studio."""
-
-    def load(kind: str, ref: str) -> dict:
-        from bunzai.errors import BunzaiError
-        from bunzai.store.pieces import read_stored
-
-        ref_kind, _, piece_id = ref.rpartition("/")
-        if ref_kind and ref_kind != kind:
-            raise BunzaiError("invalid_input", f"{ref} is not a {kind}", f"name a {kind} by its id")
-        return read_stored(studio, kind, piece_id).data
-
-    return load
-
-
-def _compose(studio, cap, source: str, ref: str | None, raw, loader=None) -> dict | None:
-    from bunzai.capabilities.compose import compose_capability
+def _compose(studio, cap, source: str, ref: str | None, raw) -> dict | None:
+    from bunzai.capabilities.studio_run import compose_on_studio
     from bunzai.cli.inputs import read_documents
     from bunzai.errors import BunzaiError
-    from bunzai.store.pieces import resolve_ref, try_read
 
     docs, single = read_documents(source)
     if not single or not isinstance(docs[0], dict):
@@ -175,14 +148,7 @@ def _compose(studio, cap, source: str, ref: str | None, raw, loader=None) -> dic
     doc = docs[0]
     if "error" in doc:
         return doc
-    target = doc.get("target") if isinstance(doc.get("target"), dict) else {}
-    if ref is not None and doc.get("mode") == "update":
-        kind, piece_id = resolve_ref(studio, ref)
-        if (kind, piece_id) != (target.get("kind"), target.get("id")):
-            raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
-                              "leave out REF with --draft, or give the draft's own target")
-    stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
-    return compose_capability(cap, doc, raw, stored, loader)
+    return compose_on_studio(studio, cap, doc, ref, raw)
 
 
 @app.command()

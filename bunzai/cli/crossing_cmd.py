@@ -88,13 +88,9 @@ def transfer(
 
     Example: bunzai transfer seraphina --to ccv1.json
     """
-    studio = studio_of(ctx)
-    _configure_engines(ctx)  # .risum/.risup and a re-encoded RisuAI module need the RPack table
-    piece, stored = _stored_piece(studio, ref)
-    from bunzai.convert import convert_stored_piece
+    from bunzai.convert import transfer_report
 
-    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
-    emit({"ref": f"{stored.kind}/{stored.id}", "revision": stored.revision} | crossing.report())
+    emit(transfer_report(studio_of(ctx), ref, to, engine=engine, source=from_engine))
     return 0
 
 
@@ -116,23 +112,13 @@ def export(
     """
     if into is not None or layout is not None:
         return _export_library(ctx, refs or [], into, layout, to or engine or from_engine)
-    from bunzai.changes.receipts import receipt
-    from bunzai.convert import convert_stored_piece
+    from bunzai.convert import export_piece
     from bunzai.errors import BunzaiError
-    from bunzai.store.exports import write_export
 
     if not refs or len(refs) != 1 or to is None:
         raise BunzaiError("usage", "export takes one piece and --to FORMAT (or --into DIR --layout LAYOUT)",
                           "bunzai export seraphina --to sillytavern.card.png")
-    ref = refs[0]
-    studio = studio_of(ctx)
-    _configure_engines(ctx)
-    piece, stored = _stored_piece(studio, ref)
-    crossing = convert_stored_piece(studio, piece, to, engine=_engine(engine), source=_engine(from_engine))
-    path = write_export(studio, piece.id, crossing.file_name, crossing.data)
-    report = crossing.report()
-    emit(receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
-                 path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"}))
+    emit(export_piece(studio_of(ctx), refs[0], to, engine=engine, source=from_engine))
     return 0
 
 
@@ -221,30 +207,15 @@ def formats() -> int:
     return formats_command()
 
 
-def _engine(engine: str | None) -> str | None:
-    """A target engine named on the command line must be one bunzai has a catalog for."""
-    if engine is None:
-        return None
-    from bunzai.errors import BunzaiError
-    from bunzai.macros.catalog import engine_ids
-
-    if engine not in engine_ids():
-        raise BunzaiError("not_found", f"no macro engine {engine!r}", "engines: " + ", ".join(engine_ids()))
-    return engine
-
-
 def _configure_engines(ctx: typer.Context) -> None:
-    """Hand the studio's engine checkouts (bunzai.toml `[engines]`) to the adapters that need them.
+    """Hand the studio's engine checkouts to the adapters (see convert.configure_engines).
 
-    `risu` names a RisuAI checkout: its RPack table decodes and encodes .risum modules and
-    .risup presets (bunzai does not ship it; BUNZAI_RISU_ROOT is the fallback). Reading files
-    needs no studio, so one is used only when named or found, never created here.
+    Reading files needs no studio, so one is used only when named or found, never created here.
     """
     import os
 
-    from bunzai.adapters.risu.rpack import configure_risu_root
     from bunzai.cli.context import Globals
-    from bunzai.store.settings import read_settings
+    from bunzai.convert import configure_engines
     from bunzai.store.studio import ENV_STUDIO, STUDIO_FILE, find_studio
 
     root = ctx.find_root()
@@ -252,21 +223,7 @@ def _configure_engines(ctx: typer.Context) -> None:
     here = Path.cwd()
     if not (named or os.environ.get(ENV_STUDIO) or any((f / STUDIO_FILE).is_file() for f in (here, *here.parents))):
         return
-    studio = find_studio(named)
-    engines = read_settings(studio).get("engines")
-    risu = engines.get("risu") if isinstance(engines, dict) else None
-    if isinstance(risu, str) and risu:
-        path = Path(risu).expanduser()
-        configure_risu_root(path if path.is_absolute() else studio.root / path)
-
-
-def _stored_piece(studio, ref: str):
-    from bunzai.store.pieces import read_stored, resolve_ref
-    from bunzai.validate import validate_piece
-
-    kind, piece_id = resolve_ref(studio, ref)
-    stored = read_stored(studio, kind, piece_id)
-    return validate_piece(stored.data), stored
+    configure_engines(find_studio(named))
 
 
 def register(app: typer.Typer) -> None:

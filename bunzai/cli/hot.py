@@ -1,4 +1,4 @@
-"""The hot commands without Typer: `read`, `list`, `search` and `formats`.
+"""The hot commands without Typer: `read`, `list`, `search`, `formats` and `mcp`.
 
 Typer (with its Click and pydantic) costs more to import than these commands cost to run, so
 `bunzai.cli.entry` first offers the arguments to `fast_command`. It understands only the plain
@@ -22,54 +22,31 @@ _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 
 def read_command(studio_option: str | None, ref: str, outline: bool, pointer: str | None, offset: int,
                  limit: int | None) -> int:
-    from bunzai.query.outline import outline as outline_of
-    from bunzai.query.outline import page
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.query.reading import read_piece
     from bunzai.store.studio import find_studio
 
-    studio = find_studio(studio_option)
-    kind, piece_id = resolve_ref(studio, ref)
-    stored = read_stored(studio, kind, piece_id)
-    head = {"kind": kind, "id": piece_id, "revision": stored.revision, "path": stored.path.relative_to(studio.root).as_posix()}
-    if outline:
-        emit(head | outline_of(stored.data, pointer or ""))
-    elif pointer is not None or limit is not None or offset:
-        emit(head | page(stored.data, pointer or "", offset, limit))
-    else:
-        emit(head | {"piece": stored.data})
+    doc, _ = read_piece(find_studio(studio_option), ref, outline=outline, pointer=pointer, offset=offset, limit=limit)
+    emit(doc)
     return 0
 
 
 def list_command(studio_option: str | None, kind: str | None) -> int:
-    from bunzai.model import KIND_NAMES
-    from bunzai.query.index import list_pieces
-    from bunzai.store.studio import check_kind, find_studio
+    from bunzai.query.reading import list_shelf
+    from bunzai.store.studio import find_studio
 
-    studio = find_studio(studio_option)
-    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    rows, damaged = list_pieces(studio, kinds)
-    emit({"count": len(rows), "pieces": rows, "damaged": damaged})
-    if damaged:
-        say(f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
+    doc = list_shelf(find_studio(studio_option), kind)
+    emit(doc)
+    if doc["damaged"]:
+        say(f"bunzai: {len(doc['damaged'])} piece file(s) do not read as pieces and are listed under `damaged` "
             "(see `bunzai doctor`)")
     return 0
 
 
 def search_command(studio_option: str | None, query: str, kind: str | None, limit: int | None) -> int:
-    from bunzai.errors import BunzaiError
-    from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
-    from bunzai.model import KIND_NAMES
-    from bunzai.query.index import search_pieces
-    from bunzai.store.studio import check_kind, find_studio
+    from bunzai.query.reading import search_shelf
+    from bunzai.store.studio import find_studio
 
-    limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
-    if not 1 <= limit <= SEARCH_MAX_LIMIT:
-        raise BunzaiError("invalid_input", f"--limit must be between 1 and {SEARCH_MAX_LIMIT}")
-    if kind is not None:
-        check_kind(kind)
-    studio = find_studio(studio_option)
-    hits = search_pieces(studio, KIND_NAMES if kind is None else (kind,), query, limit)
-    emit({"query": query, "count": len(hits), "hits": hits})
+    emit(search_shelf(find_studio(studio_option), query, kind, limit))
     return 0
 
 
@@ -115,6 +92,8 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
         studio, rest = rest[1], rest[2:]
     elif rest and rest[0].startswith("--studio=") and _plain(rest[0][len("--studio="):] or "x"):
         studio, rest = rest[0][len("--studio="):], rest[1:]
+    if rest and rest[0] == "mcp":
+        return _mcp_command(studio, rest[1:])
     if not rest or rest[0] not in _COMMANDS:
         return None
     name = rest[0]
@@ -167,3 +146,19 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
     if name == "search":
         return lambda: search_command(studio, **values)  # type: ignore[arg-type]
     return formats_command
+
+
+def _mcp_command(studio: str | None, tokens: list[str]) -> Callable[[], int] | None:
+    """`mcp [STUDIO] [--read-only]`: the server starts without Typer, so a client's first
+    answer comes as soon as Python is up."""
+    flags = [token for token in tokens if token == "--read-only"]
+    named = [token for token in tokens if token != "--read-only"]
+    if len(flags) > 1 or len(named) > 1 or not all(_plain(token) for token in named):
+        return None
+
+    def run() -> int:
+        from bunzai.mcp.server import serve
+
+        return serve(named[0] if named else studio, read_only=bool(flags))
+
+    return run

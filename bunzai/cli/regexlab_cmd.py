@@ -33,16 +33,9 @@ def _text_of(ctx: typer.Context, text: Optional[str], file: Optional[str], ref: 
     if file is not None:
         return _read_text(file)
     from bunzai.cli.context import studio_of
-    from bunzai.query.pointer import resolve
-    from bunzai.query.search import text_fields
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.query.reading import piece_text
 
-    studio = studio_of(ctx)
-    kind, piece_id = resolve_ref(studio, ref)
-    value = resolve(read_stored(studio, kind, piece_id).data, pointer)
-    if isinstance(value, str):
-        return value
-    return "\n\n".join(found for _, found in text_fields(value))
+    return piece_text(studio_of(ctx), ref, pointer)
 
 
 def _read_text(source: str) -> str:
@@ -178,11 +171,9 @@ def _regex_piece(ctx: typer.Context, source: str) -> dict:
             raise BunzaiError("invalid_input", f"{path} holds no regex set", "lint reads SillyTavern and RisuAI regex files")
         return sets[0]
     from bunzai.cli.context import studio_of
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.query.reading import stored_data
 
-    studio = studio_of(ctx)
-    kind, piece_id = resolve_ref(studio, source)
-    return read_stored(studio, kind, piece_id).data
+    return stored_data(studio_of(ctx), source)
 
 
 @app.command()
@@ -251,21 +242,14 @@ def regex_from_drawing(
 
 def _drawing(ctx: typer.Context, source: str) -> tuple[str, str, list[str]]:
     """(markup, name, declared slots) of an HTML file or a studio htmldoc."""
-    from bunzai.errors import BunzaiError
 
     path = Path(source)
     if path.is_file() or source == "-":
         return _read_text(source), path.stem if source != "-" else "drawing", []
     from bunzai.cli.context import studio_of
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.query.reading import stored_drawing
 
-    studio = studio_of(ctx)
-    kind, piece_id = resolve_ref(studio, source)
-    if kind != "htmldoc":
-        raise BunzaiError("invalid_input", f"{kind}/{piece_id} is not a drawing", "name an htmldoc or an HTML file")
-    data = read_stored(studio, kind, piece_id).data
-    body = data.get("body") or {}
-    return str(body.get("markup") or ""), str(data.get("name") or piece_id), [s.get("name") for s in body.get("slots") or []]
+    return stored_drawing(studio_of(ctx), source)
 
 
 def html_will_draw(

@@ -1,0 +1,55 @@
+"""Running a capability against a studio: look up the stored piece, load what it `needs`,
+compose onto a draft. `bunzai cap run` and the MCP capability tools both call these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunzai.errors import BunzaiError
+
+
+def studio_loader(studio):
+    """Reads the pieces a capability declares in `needs` (by id or kind/id) from the studio."""
+
+    def load(kind: str, ref: str) -> dict:
+        from bunzai.store.pieces import read_stored
+
+        ref_kind, _, piece_id = ref.rpartition("/")
+        if ref_kind and ref_kind != kind:
+            raise BunzaiError("invalid_input", f"{ref} is not a {kind}", f"name a {kind} by its id")
+        return read_stored(studio, kind, piece_id).data
+
+    return load
+
+
+def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | None = None) -> dict:
+    """The draft (or read result) of `cap` on the stored piece `ref`, or a new piece (create)."""
+    from bunzai.capabilities.runner import run_capability
+
+    loader = studio_loader(studio)
+    if cap.mode == "create":
+        if ref is not None:
+            raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
+        return run_capability(cap, None, raw, piece_id=piece_id, loader=loader)
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    if ref is None:
+        raise BunzaiError("usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...")
+    kind, stored_id = resolve_ref(studio, ref)
+    stored = read_stored(studio, kind, stored_id)
+    return run_capability(cap, stored.data, raw, baseline=stored.revision, loader=loader)
+
+
+def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any) -> dict:
+    """`doc` (a draft) with `cap` applied on top, checked against the stored piece's revision."""
+    from bunzai.capabilities.compose import compose_capability
+    from bunzai.store.pieces import resolve_ref, try_read
+
+    target = doc.get("target") if isinstance(doc.get("target"), dict) else {}
+    if ref is not None and doc.get("mode") == "update":
+        kind, piece_id = resolve_ref(studio, ref)
+        if (kind, piece_id) != (target.get("kind"), target.get("id")):
+            raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
+                              "leave out REF with --draft, or give the draft's own target")
+    stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
+    return compose_capability(cap, doc, raw, stored, studio_loader(studio))

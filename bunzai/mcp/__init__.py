@@ -1,0 +1,1 @@
+"""The MCP stdio server: protocol, dispatcher, envelope and result handles (`bunzai mcp`)."""

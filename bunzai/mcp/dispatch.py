@@ -1,0 +1,175 @@
+"""The dispatcher: which tools this session has, and one tool call from arguments to result.
+
+The belt comes from `bunzai/tools/` (discovery); `--read-only` leaves every draft, apply and
+delete tool out, so such a tool is unknown rather than refused. Capability tools are added by
+`capability_find` (at most five at a time; each find replaces the set).
+
+A malformed argument is a ProtocolError (InvalidParams) naming it; every other refusal is a
+tool result with `isError` and the BunzaiError's code and hint. Results are sealed (the
+envelope), and a result whose JSON is over MCP_RESULT_INLINE_MAX_CHARS becomes a handle.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bunzai.errors import BunzaiError
+from bunzai.mcp.protocol import INVALID_PARAMS, STRUCTURED_FROM, ProtocolError, at_least
+
+
+class Dispatcher:
+    def __init__(self, ctx, *, read_only: bool = False, elicitation: bool = False) -> None:
+        from bunzai.tools.contract import WRITING_EFFECTS
+
+        self.ctx = ctx
+        self.read_only = read_only
+        self.elicitation = elicitation
+        self._writing = WRITING_EFFECTS
+        self.revealed: list = []  # capability tools made callable by the last capability_find
+        self.changed = False  # the tool list changed since the client last heard
+        ctx.reveal = self.reveal
+
+    def belt(self) -> list:
+        from bunzai.tools.discovery import all_tools
+
+        tools = []
+        for tool in all_tools():
+            if self.read_only and tool.effect in self._writing:
+                continue
+            if tool.available is not None and not tool.available(self.ctx):
+                continue
+            tools.append(tool)
+        return tools
+
+    def tools(self) -> dict:
+        table = {tool.name: tool for tool in self.belt()}
+        for tool in self.revealed:
+            table.setdefault(tool.name, tool)
+        return table
+
+    def reveal(self, capabilities: list) -> list[str]:
+        """Make these capabilities callable (replacing the last set); the names of their tools."""
+        from bunzai.limits import MCP_REVEALED_TOOLS_MAX
+        from bunzai.tools.capability_tools import capability_tool
+
+        if self.read_only:
+            capabilities = [cap for cap in capabilities if cap.effect == "read"]
+        tools = [capability_tool(cap) for cap in capabilities[:MCP_REVEALED_TOOLS_MAX]]
+        if [t.name for t in tools] != [t.name for t in self.revealed]:
+            self.changed = True
+        self.revealed = tools
+        return [tool.name for tool in tools]
+
+    def list_tools(self, version: str) -> list[dict]:
+        from bunzai.mcp.protocol import ANNOTATIONS_FROM
+
+        rows = []
+        for tool in self.tools().values():
+            row = tool.describe()
+            if not at_least(version, ANNOTATIONS_FROM):
+                row.pop("annotations")
+            if tool.title and at_least(version, STRUCTURED_FROM):
+                row["title"] = tool.title
+            rows.append(row)
+        return rows
+
+    def call(self, name: Any, arguments: Any, version: str) -> dict:
+        if not isinstance(name, str):
+            raise ProtocolError(INVALID_PARAMS, "tools/call needs the tool's name", {"argument": "name"})
+        tool = self.tools().get(name)
+        if tool is None:
+            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name})
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise ProtocolError(INVALID_PARAMS, "arguments must be a JSON object", {"argument": "arguments"})
+        args = _validated(tool, arguments)
+        try:
+            if tool.effect in ("draft", "apply") and self.ctx.cut_values:
+                _refuse_cut(arguments)
+            result = tool.run(self.ctx, args)
+        except BunzaiError as error:
+            return self._error(error, version)
+        except OSError as error:
+            from bunzai.errors import from_os_error
+
+            coded = from_os_error(error)
+            return self._error(coded if coded is not None else _internal(error), version)
+        except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
+            return self._error(_internal(error), version)
+        return self._result(name, result, version)
+
+    def _result(self, name: str, result: Any, version: str) -> dict:
+        from bunzai.limits import MCP_HANDLE_MAX_BYTES, MCP_RESULT_FRAME_BYTES, MCP_RESULT_INLINE_MAX_CHARS
+        from bunzai.mcp.envelope import seal
+
+        budget = MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES
+        while True:
+            doc, cut = seal(result, budget)
+            text = _text(doc)
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size <= MCP_HANDLE_MAX_BYTES or budget <= 0:
+                break
+            budget -= size - MCP_HANDLE_MAX_BYTES + MCP_RESULT_FRAME_BYTES
+        self.ctx.cut_values = self.ctx.cut_values or cut
+        if len(text) > MCP_RESULT_INLINE_MAX_CHARS:
+            try:
+                doc = self.ctx.handles.keep(text, name)
+            except BunzaiError as error:  # even cut to fit, the result is too large to hold
+                return self._error(error, version)
+            text = _text(doc)
+        out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
+        if at_least(version, STRUCTURED_FROM):
+            out["structuredContent"] = doc if isinstance(doc, dict) else {"result": doc}
+        return out
+
+    def _error(self, error: BunzaiError, version: str) -> dict:
+        doc = error.to_json()
+        out: dict[str, Any] = {"content": [{"type": "text", "text": _text(doc)}], "isError": True}
+        if at_least(version, STRUCTURED_FROM):
+            out["structuredContent"] = doc
+        return out
+
+
+def _internal(error: Exception) -> BunzaiError:
+    import os
+
+    if os.environ.get("BUNZAI_DEBUG"):
+        import traceback
+
+        traceback.print_exc()
+    return BunzaiError("internal", f"internal error: {type(error).__name__}: {error}",
+                       "this is a bug in bunzai; run the server with BUNZAI_DEBUG=1 for the traceback and report it")
+
+
+def _text(doc: Any) -> str:
+    try:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return json.dumps(doc, ensure_ascii=True, separators=(",", ":"))
+
+
+def _validated(tool, arguments: dict):
+    """The tool's input model; InvalidParams naming the first bad argument otherwise."""
+    from pydantic import ValidationError
+
+    try:
+        return tool.input_model.model_validate(arguments)
+    except ValidationError as error:
+        problems = [{"argument": ".".join(str(p) for p in item["loc"]) or "(arguments)", "problem": item["msg"]}
+                    for item in error.errors(include_url=False)]
+        first = problems[0]
+        raise ProtocolError(INVALID_PARAMS, f"invalid argument {first['argument']!r} for {tool.name}: {first['problem']}",
+                            {"argument": first["argument"], "problems": problems}) from None
+
+
+def _refuse_cut(arguments: dict) -> None:
+    from bunzai.mcp.envelope import CUT, holds_cut
+
+    where = holds_cut(arguments)
+    if where is not None:
+        raise BunzaiError("invalid_input", f"argument {where or '/'} is {CUT!r}, the mark of a value cut from a truncated result",
+                          "read the whole value (studio_read with pointer, offset and limit, or result_query) and send that")

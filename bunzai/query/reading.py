@@ -1,0 +1,133 @@
+"""The read commands' answers as documents: read a piece, list the shelf, search it.
+
+`bunzai read/list/search` print these, and the MCP tools studio_read, studio_list and
+studio_search return them, so both give the same answer. Light imports only: the CLI's hot
+path runs this without pydantic.
+"""
+
+from __future__ import annotations
+
+
+def read_piece(studio, ref: str, *, outline: bool = False, pointer: str | None = None, offset: int = 0,
+               limit: int | None = None) -> tuple[dict, str]:
+    """(head, what) with what "piece", "outline" or "page"; head holds kind, id, revision, path
+    and the answer under `piece`, or the outline/page keys."""
+    from bunzai.query.outline import outline as outline_of
+    from bunzai.query.outline import page
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    kind, piece_id = resolve_ref(studio, ref)
+    stored = read_stored(studio, kind, piece_id)
+    head = {"kind": kind, "id": piece_id, "revision": stored.revision, "path": stored.path.relative_to(studio.root).as_posix()}
+    if outline:
+        return head | outline_of(stored.data, pointer or ""), "outline"
+    if pointer is not None or limit is not None or offset:
+        return head | page(stored.data, pointer or "", offset, limit), "page"
+    return head | {"piece": stored.data}, "piece"
+
+
+def list_shelf(studio, kind: str | None = None) -> dict:
+    """{count, pieces, damaged}: every piece (or one kind's) with kind, id, name, revision."""
+    from bunzai.model import KIND_NAMES
+    from bunzai.query.index import list_pieces
+    from bunzai.store.studio import check_kind
+
+    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
+    rows, damaged = list_pieces(studio, kinds)
+    return {"count": len(rows), "pieces": rows, "damaged": damaged}
+
+
+def search_shelf(studio, query: str, kind: str | None = None, limit: int | None = None) -> dict:
+    """{query, count, hits}: BM25-ranked hits naming the field (pointer) with a snippet."""
+    from bunzai.errors import BunzaiError
+    from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
+    from bunzai.model import KIND_NAMES
+    from bunzai.query.index import search_pieces
+    from bunzai.store.studio import check_kind
+
+    limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
+    if not 1 <= limit <= SEARCH_MAX_LIMIT:
+        raise BunzaiError("invalid_input", f"--limit must be between 1 and {SEARCH_MAX_LIMIT}")
+    if kind is not None:
+        check_kind(kind)
+    hits = search_pieces(studio, KIND_NAMES if kind is None else (kind,), query, limit)
+    return {"query": query, "count": len(hits), "hits": hits}
+
+
+def piece_text(studio, ref: str, pointer: str = "/body") -> str:
+    """The text at `pointer` in a stored piece; every string under it, joined, when not a string."""
+    from bunzai.query.pointer import resolve
+    from bunzai.query.search import text_fields
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    kind, piece_id = resolve_ref(studio, ref)
+    value = resolve(read_stored(studio, kind, piece_id).data, pointer)
+    if isinstance(value, str):
+        return value
+    return "\n\n".join(found for _, found in text_fields(value))
+
+
+def stored_data(studio, ref: str, kind: str | None = None) -> dict:
+    """A stored piece's data; invalid_input when it is not of `kind`."""
+    from bunzai.errors import BunzaiError
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    found, piece_id = resolve_ref(studio, ref)
+    if kind is not None and found != kind:
+        raise BunzaiError("invalid_input", f"{found}/{piece_id} is not a {kind}", f"name a {kind}")
+    return read_stored(studio, found, piece_id).data
+
+
+def stored_drawing(studio, ref: str) -> tuple[str, str, list[str]]:
+    """(markup, name, declared slots) of a studio htmldoc."""
+    from bunzai.errors import BunzaiError
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    kind, piece_id = resolve_ref(studio, ref)
+    if kind != "htmldoc":
+        raise BunzaiError("invalid_input", f"{kind}/{piece_id} is not a drawing", "name an htmldoc or an HTML file")
+    data = read_stored(studio, kind, piece_id).data
+    body = data.get("body") or {}
+    return (str(body.get("markup") or ""), str(data.get("name") or data.get("id")),
+            [s.get("name") for s in body.get("slots") or []])
+
+
+def art_of(studio, ref: str) -> dict:
+    """Where a piece's media is (pointer, stored file, type, size), never the bytes."""
+    from bunzai.store.pieces import read_stored, resolve_ref
+
+    kind, piece_id = resolve_ref(studio, ref)
+    data = read_stored(studio, kind, piece_id).data
+    rows: list[dict] = []
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get("sha256"), str) and isinstance(value.get("ext"), str) and pointer != "/original":
+                path = studio.asset_path(value["sha256"], value["ext"]) if _asset_like(value) else None
+                rows.append({"pointer": pointer or "/", "sha256": value["sha256"], "ext": value["ext"],
+                             "mime": value.get("mime", ""), "path": path.relative_to(studio.root).as_posix() if path else None,
+                             "stored": bool(path and path.is_file()), "size": path.stat().st_size if path and path.is_file() else None})
+                continue
+            if pointer == "/original":
+                continue
+            stack.extend((f"{pointer}/{_escape(key)}", item) for key, item in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{index}", item) for index, item in reversed(list(enumerate(value))))
+    return {"kind": kind, "id": piece_id, "count": len(rows), "art": rows}
+
+
+def _asset_like(value: dict) -> bool:
+    from bunzai.errors import BunzaiError
+    from bunzai.store.studio import check_ext, check_sha256
+
+    try:
+        check_sha256(value["sha256"])
+        check_ext(value["ext"])
+    except BunzaiError:
+        return False
+    return True
+
+
+def _escape(key: object) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")

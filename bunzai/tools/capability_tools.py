@@ -1,0 +1,65 @@
+"""A capability as a tool: what `capability_find` reveals. Its arguments are the piece (`ref`),
+the capability's `input`, optionally a session `draft` to compose onto, the new piece's `id`
+(create capabilities), and `save` / `name` to keep the draft in the studio as a named draft."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from pydantic import Field
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool, untrusted
+
+
+class CapabilityArgs(ToolArgs):
+    ref: Optional[str] = Field(None, description="kind/id of the piece to work on (not for create capabilities).")
+    input: dict[str, Any] = Field(default_factory=dict, description="The capability's input (see its schema).")
+    draft: Optional[str] = Field(None, description="A draft of this session to compose onto (draft-N).")
+    id: Optional[str] = Field(None, description="Id of the new piece (create capabilities).")
+    save: bool = Field(False, description="Also save the draft in the studio's draft area.")
+    name: Optional[str] = Field(None, description="Name of the saved draft (with save).")
+
+
+def tool_name(cap_id: str) -> str:
+    from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
+
+    return ("cap_" + cap_id.replace(".", "_").replace("-", "_"))[:MCP_TOOL_NAME_MAX_CHARS]
+
+
+def capability_tool(cap) -> Tool:
+    def run(ctx, args: CapabilityArgs) -> Any:
+        return run_capability_tool(ctx, cap, args)
+
+    schema = CapabilityArgs.model_json_schema()
+    schema.pop("title", None)
+    inner = cap.input_model.model_json_schema()
+    defs = inner.pop("$defs", None)
+    schema["properties"]["input"] = dict(inner, description="The capability's input.")
+    if defs:
+        schema["$defs"] = defs
+    effect = "read" if cap.effect == "read" else "draft"
+    kind = "makes a draft (nothing is written until change_apply)" if effect == "draft" else "reads, changes nothing"
+    return Tool(name=tool_name(cap.id), description=f"{cap.summary} Capability {cap.id}; {kind}.",
+                input_model=CapabilityArgs, effect=effect, run=run, schema=schema)
+
+
+def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
+    from bunzai.capabilities.studio_run import compose_on_studio, run_on_studio
+    from bunzai.tools import drafts
+
+    name = None
+    if args.draft is not None:
+        doc, saved = drafts.find(ctx, args.draft)
+        result = compose_on_studio(ctx.studio, cap, doc, args.ref, args.input)
+        name = None if saved else args.draft
+    else:
+        result = run_on_studio(ctx.studio, cap, args.ref, args.input, piece_id=args.id)
+    if result.get("type") != "bunzai.draft":
+        return {"capability": cap.id, "target": result.get("target"), "result": untrusted(result.get("result")),
+                "warnings": untrusted(result.get("warnings", []))}
+    if args.save:
+        from bunzai.changes.saved import save_draft
+
+        result = dict(result, saved=save_draft(ctx.studio, result, args.name))
+    return drafts.summary(drafts.keep(ctx, result, name), result)

@@ -1,0 +1,42 @@
+"""change_apply: write a draft through the one apply door (revision checked)."""
+
+from pydantic import Field
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool
+
+
+class Args(ToolArgs):
+    draft: str = Field(description="The draft's name: draft-N from a capability tool, or a saved draft's name.")
+
+
+def run(ctx, args: Args):
+    from bunzai.changes.apply import apply_batch
+    from bunzai.changes.draft import parse_draft
+    from bunzai.errors import BunzaiError
+    from bunzai.tools import drafts
+
+    doc, saved = drafts.find(ctx, args.draft)
+    receipts = apply_batch(ctx.studio, [parse_draft(item) for item in (doc if isinstance(doc, list) else [doc])])
+    refused = [receipt for receipt in receipts if receipt.get("status") != "applied"]
+    if refused:
+        receipt = refused[0]
+        from bunzai.errors import CODES
+
+        reason = str(receipt.get("reason") or "")
+        code = "stale" if receipt.get("status") == "stale" else reason if reason in CODES else "invalid_draft"
+        raise BunzaiError(code, f"draft {args.draft} was not applied: {receipt.get('message') or reason}",
+                          "read the piece again and make the draft anew" if code == "stale" else "see the receipt",
+                          receipts=receipts)
+    if saved:
+        from bunzai.changes.saved import discard_saved
+
+        discard_saved(ctx.studio, args.draft)
+    else:
+        ctx.drafts.pop(args.draft, None)
+    return receipts[0] if len(receipts) == 1 else {"receipts": receipts}
+
+
+TOOL = Tool(name="change_apply", title="Apply a draft", input_model=Args, effect="apply", run=run,
+            description="Apply a draft: check that the stored piece is still the draft's baseline, write it, and "
+                        "return the receipt (a changed piece is refused as stale, nothing written).")

@@ -1,0 +1,42 @@
+"""preset_verify: render a preset and report what would not work (`bunzai preset-verify`)."""
+
+from typing import Optional
+
+from pydantic import Field
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool, untrusted
+
+
+class Args(ToolArgs):
+    preset: str = Field(description="A chat-completion preset (id or preset/id).")
+    character: str = Field(description="The character (id or character/id).")
+    persona: Optional[str] = Field(None, description="A persona.")
+    lorebooks: list[str] = Field(default_factory=list, description="Lorebooks to activate.")
+    regex: list[str] = Field(default_factory=list, description="Regex sets to run.")
+    engine: Optional[str] = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
+    seed: int = Field(0, description="Seed for random macros.")
+
+
+def _engine_present(ctx) -> bool:
+    """The render runs regex stages in the embedded ECMAScript engine; without it the tool is absent."""
+    import importlib.util
+
+    return importlib.util.find_spec("_quickjs") is not None
+
+
+def run(ctx, args: Args):
+    from bunzai.render.render import gather
+    from bunzai.render.st_real import configured_root
+    from bunzai.render.verify import verify
+
+    pieces = gather(ctx.studio, args.preset, args.character, persona_ref=args.persona, lorebook_refs=args.lorebooks,
+                    regex_refs=args.regex)
+    doc = verify(pieces, seed=args.seed, engine=args.engine, st_root=configured_root(ctx.studio))
+    return {"clean": doc.get("clean"), "report": untrusted(doc)}
+
+
+TOOL = Tool(name="preset_verify", title="Verify a preset", input_model=Args, effect="read", run=run,
+            available=_engine_present,
+            description="Render a preset with a character and report what would not work: unknown macros, empty "
+                        "blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules.")

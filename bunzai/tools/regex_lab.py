@@ -1,0 +1,75 @@
+"""regex_lab: users' JavaScript regexes run as SillyTavern and RisuAI run them (`bunzai regex-lab`).
+
+Every action runs in the one embedded engine of this process; the server runs tools on one thread.
+"""
+
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool, untrusted
+
+
+class Args(ToolArgs):
+    action: Literal["try", "race", "explain", "lint", "recipes", "from_examples"] = Field(
+        description="try (matches and replacement), race (candidates side by side), explain, lint (a studio regex set), "
+                    "recipes (common rules), from_examples (a pattern from examples).")
+    pattern: Optional[str] = Field(None, description="try/explain: the find-regex, /pattern/flags or bare with flags.")
+    patterns: list[str] = Field(default_factory=list, description="race: two or more candidate patterns.")
+    text: Optional[str] = Field(None, description="try/race: the text to run over (or give ref).")
+    ref: Optional[str] = Field(None, description="try: a piece whose text to run over; lint: the regex set (kind/id).")
+    pointer: str = Field("/body", description="try with ref: the JSON pointer of the text.")
+    replace: Optional[str] = Field(None, description="try/race: also show the text after this replacement.")
+    platform: Literal["javascript", "sillytavern", "risuai"] = Field("javascript", description="How pattern and replacement are read.")
+    flags: Optional[str] = Field(None, description="Flags; the pattern is then bare (no /.../).")
+    name: Optional[str] = Field(None, description="recipes: one recipe by name.")
+    match: list[str] = Field(default_factory=list, description="from_examples: strings the pattern must match.")
+    no_match: list[str] = Field(default_factory=list, description="from_examples: strings it must not match.")
+
+
+def run(ctx, args: Args):
+    from bunzai.errors import BunzaiError
+
+    if args.action == "try":
+        from bunzai.regexlab.lab import try_pattern
+
+        if args.pattern is None or (args.text is None) == (args.ref is None):
+            raise BunzaiError("invalid_input", "try takes a pattern and the text one way: text or ref")
+        text = args.text if args.text is not None else _piece_text(ctx, args)
+        return untrusted(try_pattern(args.pattern, text, replace=args.replace, platform=args.platform, flags=args.flags))
+    if args.action == "race":
+        from bunzai.regexlab.lab import race_patterns
+
+        return untrusted(race_patterns(args.patterns, args.text or "", replace=args.replace, platform=args.platform, flags=args.flags))
+    if args.action == "explain":
+        from bunzai.regexlab.explain import explain_pattern
+
+        if args.pattern is None:
+            raise BunzaiError("invalid_input", "explain takes a pattern")
+        return untrusted(explain_pattern(args.pattern, platform=args.platform, flags=args.flags))
+    if args.action == "lint":
+        from bunzai.query.reading import stored_data
+        from bunzai.regexlab.lint import lint_set
+
+        if args.ref is None:
+            raise BunzaiError("invalid_input", "lint takes the regex set as ref (kind/id)")
+        return untrusted(lint_set(stored_data(ctx.studio, args.ref, "regex")))
+    if args.action == "recipes":
+        from bunzai.regexlab.recipes import recipes
+
+        return recipes(args.name)
+    from bunzai.regexlab.examples import from_examples
+
+    return untrusted(from_examples(args.match, args.no_match))
+
+
+def _piece_text(ctx, args: Args) -> str:
+    from bunzai.query.reading import piece_text
+
+    return piece_text(ctx.studio, args.ref, args.pointer)
+
+
+TOOL = Tool(name="regex_lab", title="Regex lab", input_model=Args, effect="read", run=run,
+            description="Run JavaScript regexes as SillyTavern and RisuAI do: try one on a text or a piece, race "
+                        "candidates, explain a pattern, lint a stored regex set, list recipes, build one from examples.")

@@ -1,0 +1,19 @@
+"""studio_graveyard: the buried pieces, newest first (`bunzai graveyard list`)."""
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool
+
+
+class Args(ToolArgs):
+    pass
+
+
+def run(ctx, args: Args):
+    from bunzai.store.graveyard import list_graveyard
+
+    entries = list_graveyard(ctx.studio)
+    return {"count": len(entries), "entries": entries}
+
+
+TOOL = Tool(name="studio_graveyard", title="List buried pieces", input_model=Args, effect="read", run=run,
+            description="List the buried pieces (restorable with `bunzai graveyard restore`), newest first.")

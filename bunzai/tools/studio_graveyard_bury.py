@@ -1,0 +1,24 @@
+"""studio_graveyard_bury: move a piece to the graveyard (`bunzai bury`)."""
+
+from typing import Optional
+
+from pydantic import Field
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool
+
+
+class Args(ToolArgs):
+    ref: str = Field(description="kind/id of the piece.")
+    revision: Optional[str] = Field(None, description="Bury only if the stored revision is this one.")
+
+
+def run(ctx, args: Args):
+    from bunzai.changes.lifecycle import bury_ref
+
+    return bury_ref(ctx.studio, args.ref, args.revision)
+
+
+TOOL = Tool(name="studio_graveyard_bury", title="Bury a piece", input_model=Args, effect="delete", run=run,
+            destructive=False, idempotent=False,
+            description="Move a piece to the graveyard: it leaves the shelf and can be restored later.")

@@ -1,0 +1,24 @@
+"""studio_revert: undo this session's own changes, newest first (`bunzai revert`)."""
+
+from bunzai.tools.args import ToolArgs
+from bunzai.tools.contract import Tool, untrusted
+
+
+class Args(ToolArgs):
+    pass
+
+
+def run(ctx, args: Args):
+    from bunzai.changes.revert import studio_revert
+
+    report = studio_revert(ctx.studio, ctx.session_id or None)
+    # Rows name other sessions' self-declared labels (who changed a piece since): data, not authority.
+    report["changes"] = untrusted(report["changes"])
+    return report
+
+
+TOOL = Tool(name="studio_revert", title="Undo this session's changes", input_model=Args, effect="apply", run=run,
+            description="Undo the changes this session applied, newest first, each through the apply door with its "
+                        "revision check. A piece another session (or a person) changed since is left as they left it "
+                        "(revert_forbidden); a revision no longer kept is revert_unavailable. Only this session's "
+                        "own writes are ever undone.")

@@ -1,0 +1,246 @@
+"""The belt's tools, called through the dispatcher in-process (the wire is tested in test_client/test_protocol)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bunzai.mcp.dispatch import Dispatcher
+from bunzai.mcp.handles import Handles
+from bunzai.mcp.protocol import ProtocolError
+from bunzai.store.studio import Studio
+from bunzai.tools.contract import WRITING_EFFECTS, Context
+from bunzai.tools.discovery import all_tools
+from testkit import v2_card_png
+
+VERSION = "2025-06-18"
+
+
+class Session:
+    def __init__(self, studio_root, *, read_only=False) -> None:
+        self.ctx = Context(studio=Studio(studio_root), read_only=read_only, handles=Handles())
+        self.dispatcher = Dispatcher(self.ctx, read_only=read_only)
+
+    def raw(self, tool, **arguments) -> dict:
+        return self.dispatcher.call(tool, arguments, VERSION)
+
+    def __call__(self, tool, **arguments):
+        result = self.raw(tool, **arguments)
+        assert not result["isError"], result["content"][0]["text"]
+        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+        return result["structuredContent"]
+
+    def error(self, tool, **arguments) -> dict:
+        result = self.raw(tool, **arguments)
+        assert result["isError"], result
+        return result["structuredContent"]["error"]
+
+
+@pytest.fixture
+def session(bunzai, tmp_path):
+    card = tmp_path / "cards" / "Ada.png"
+    card.parent.mkdir()
+    card.write_bytes(v2_card_png("Ada", description="Ada keeps the lighthouse."))
+    bunzai("apply", "--yes", input=bunzai("import", str(card), check=True).stdout, check=True)
+    return Session(bunzai.studio)
+
+
+def test_every_tool_has_a_description_a_schema_and_an_effect():
+    tools = all_tools()
+    assert len({tool.name for tool in tools}) == len(tools)
+    for tool in tools:
+        described = tool.describe()
+        assert described["description"].endswith(".") and len(described["description"]) >= 40, tool.name
+        assert described["inputSchema"]["type"] == "object"
+        assert described["inputSchema"].get("additionalProperties") is False, tool.name
+        assert set(described["annotations"]) == {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} | (
+            {"title"} if tool.title else set())
+        assert described["annotations"]["readOnlyHint"] == (tool.effect == "read")
+
+
+def test_read_only_leaves_out_every_writing_tool(bunzai):
+    names = {tool.name for tool in Session(bunzai.studio, read_only=True).dispatcher.belt()}
+    writing = {tool.name for tool in all_tools() if tool.effect in WRITING_EFFECTS}
+    assert writing and not names & writing
+    assert "studio_read" in names and "ask_choice" not in names  # no elicitation declared
+
+
+def test_unknown_tool_and_bad_arguments_are_invalid_params(session):
+    with pytest.raises(ProtocolError) as raised:
+        session.raw("no_such_tool")
+    assert raised.value.code == -32602
+    with pytest.raises(ProtocolError) as raised:
+        session.raw("studio_read", ref="ada", offset=-1)
+    assert raised.value.code == -32602 and raised.value.data["argument"] == "offset"
+
+
+def test_list_search_and_art(session):
+    listed = session("studio_list", kind="character")
+    assert listed["count"] == 1 and listed["pieces"]["data"][0]["id"] == "ada"
+    hits = session("studio_search", query="lighthouse")
+    assert hits["count"] == 1 and hits["hits"]["untrusted"] is True
+    art = session("studio_art", ref="character/ada")
+    assert art["count"] >= 1
+    portrait = art["art"]["data"][0]
+    assert portrait["ext"] == "png" and portrait["stored"] and portrait["path"].startswith("assets/")
+    assert "base64" not in json.dumps(art)
+
+
+def test_outline_and_page(session):
+    outline = session("studio_read", ref="ada", outline=True, pointer="/body")
+    assert outline["as"] == "outline" and any(row["pointer"] == "/body/description" for row in outline["outline"]["data"]["children"])
+    page = session("studio_read", ref="ada", pointer="/body/description", offset=4, limit=5)
+    assert page["page"]["data"]["value"] == "keeps"
+
+
+def test_draft_compose_discard_and_cut_values_refused(session):
+    session("capability_find", describe="character.identity.update")
+    made = session("cap_character_identity_update", ref="ada", input={"nickname": "Addie"})
+    more = session("cap_character_identity_update", draft=made["draft"], input={"name": "Ada L."})
+    assert more["draft"] == made["draft"] and len(more["operations"]) == 2
+    shown = session("change_query", draft=made["draft"])
+    assert shown["validation"]["data"][0]["would_apply"] is True
+    assert session("change_discard", draft=made["draft"])["status"] == "discarded"
+    assert session("change_query")["session"] == []
+    session.ctx.cut_values = True  # as after a truncated result
+    error = session.error("cap_character_identity_update", ref="ada", input={"name": "…"})
+    assert error["code"] == "invalid_input" and "/input/name" in error["message"]
+
+
+def test_saved_draft_applies_by_name(session):
+    session("capability_find", query="rename character")
+    made = session("cap_character_identity_update", ref="ada", input={"name": "Ada S."}, save=True, name="ada-rename")
+    assert made["saved"]
+    assert any(row.get("name") == "ada-rename" for row in session("change_query")["saved"]["data"])
+    session.ctx.drafts.clear()  # a new session: only the saved draft is left
+    assert session("change_apply", draft="ada-rename")["status"] == "applied"
+    assert session("studio_read", ref="ada")["piece"]["data"]["name"] == "Ada S."
+
+
+def test_stale_apply_is_refused_with_a_code(session, bunzai):
+    session("capability_find", query="rename character")
+    made = session("cap_character_identity_update", ref="ada", input={"name": "First"})
+    piped = bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"name": "Other"}', check=True)
+    bunzai("apply", "--yes", input=piped.stdout, check=True)
+    error = session.error("change_apply", draft=made["draft"])
+    assert error["code"] == "stale" and error["hint"]
+
+
+def test_transfer_export_bury_graveyard_delete(session, bunzai):
+    crossing = session("studio_transfer", ref="ada", to="ccv3.json")
+    assert crossing["ref"] == "character/ada" and crossing["losses"]["untrusted"] is True
+    exported = session("studio_export", ref="ada", to="ccv3.json")
+    assert exported["status"] == "applied" and exported["path"].startswith("Export/")
+    assert (bunzai.studio / exported["path"]).is_file()
+    bunzai("apply", "--yes", input=bunzai("duplicate", "ada", "ada-2", check=True).stdout, check=True)
+    assert session("studio_graveyard_bury", ref="ada-2")["status"] == "applied"
+    assert session("studio_graveyard")["count"] == 1
+    assert session("studio_delete", ref="ada")["status"] == "applied"
+    assert session("studio_list")["count"] == 0
+    assert session.error("studio_transfer", ref="ada", to="ccv3.json")["code"] == "not_found"
+
+
+def test_granted_folders_only(session, bunzai, tmp_path):
+    outside = session.error("folder_import", paths=[str(tmp_path / "cards" / "Ada.png")])
+    assert outside["code"] == "not_granted" and outside["hint"]
+    assert session("folder_search", query="ada")["count"] == 0
+    bunzai("folder", "grant", str(tmp_path / "cards"), check=True)
+    found = session("folder_search", query="ada png")
+    assert found["count"] == 1
+    (tmp_path / "cards" / "Bea.png").write_bytes(v2_card_png("Bea"))
+    imported = session("folder_import", paths=[str(tmp_path / "cards" / "Bea.png")])
+    assert len(imported["drafts"]) == 1 and imported["failed"]["data"] == []
+    assert session("change_apply", draft=imported["drafts"][0]["draft"])["status"] == "applied"
+    assert session("studio_read", ref="character/bea")["piece"]["data"]["name"] == "Bea"
+
+
+def test_lookups_docs_and_regex(session):
+    assert session("docs_query", action="search", query="export")["hits"]
+    assert session("macro_lookup", name="random")["engines"]
+    assert session("block_lookup")["kinds"]
+    tried = session("regex_lab", action="try", pattern=r"/\*(.+?)\*/g", text="Hi *waves*", replace="<i>$1</i>")
+    assert tried["untrusted"] is True and tried["data"]["matches"]
+    on_piece = session("regex_lab", action="try", pattern="/light\\w+/g", ref="ada", pointer="/body/description")
+    assert on_piece["data"]["matches"][0]["match"] == "lighthouse"
+    assert session("regex_lab", action="explain", pattern="/a+/g")["data"]
+    assert session("regex_lab", action="recipes")
+    drawn = session("html_will_draw", markup='<div onclick="x()"><script>1</script>hi</div>')
+    assert drawn["untrusted"] is True
+    rule = session("regex_from_drawing", markup="<b>{{mood}}</b>", pattern=r"/\[mood:(\w+)\]/g", slots={"mood": 1})
+    assert rule["data"]["rules"]
+    assert session.error("regex_lab", action="try", pattern="/a/", text="a", ref="ada")["code"] == "invalid_input"
+
+
+def test_preset_tools_refuse_missing_pieces(session):
+    assert session.error("preset_verify", preset="nope", character="ada")["code"] == "not_found"
+    assert session.error("preset_copy_blocks", ref="preset/nope", input={})["code"] == "not_found"
+
+
+def test_a_tool_that_fails_is_an_internal_error_result(session, monkeypatch):
+    import bunzai.query.reading as reading
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(reading, "list_shelf", broken)
+    error = session.error("studio_list")
+    assert error["code"] == "internal" and "boom" in error["message"]
+    assert session("studio_read", ref="ada")["id"] == "ada"  # the session goes on
+
+
+def test_a_piece_too_large_for_a_handle_is_cut_to_fit(session, bunzai):
+    huge = "word " * 300_000  # 1,500,000 characters: more than one handle holds
+    drafts = bunzai("create", "character", "--input", "-", input=json.dumps({"name": "Huge", "description": huge}), check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    held = session("studio_read", ref="character/huge")
+    envelope = held["piece"]  # the one value too large is cut, so the rest fits inline
+    assert envelope["truncated"] is True and envelope["data"]["body"]["description"] == "…"
+    assert envelope["data"]["name"] == "Huge"
+    assert envelope["omitted"]["cut_chars"] >= len(huge)
+    assert session.ctx.cut_values
+    part = session("studio_read", ref="character/huge", pointer="/body/description", offset=1_000, limit=50)
+    assert part["page"]["data"]["value"] == huge[1_000:1_050]
+
+
+def test_many_values_past_a_handle_are_cut_and_the_rest_held(session, bunzai):
+    from bunzai.limits import MCP_HANDLE_MAX_BYTES
+
+    greetings = [f"{n:03d} " + "g" * 9_996 for n in range(150)]  # 1,500,000 characters in 150 values
+    drafts = bunzai("create", "character", "--input", "-", input=json.dumps({"name": "Many", "alternate_greetings": greetings}),
+                    check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    held = session("studio_read", ref="character/many")
+    assert held["bytes"] <= MCP_HANDLE_MAX_BYTES
+    whole, offset = [], 0
+    while offset is not None:
+        page = session("result_query", handle=held["handle"], offset=offset)
+        whole.append(page["text"]["data"])
+        offset = page["next_offset"]
+    envelope = json.loads("".join(whole))["piece"]
+    kept = envelope["data"]["body"]["alternate_greetings"]
+    assert len(kept) == 150 and kept[0] == greetings[0] and kept[-1] == "…"
+    cut = kept.count("…")
+    assert envelope["truncated"] and envelope["omitted"]["cut"] == cut and 40 <= cut < 150
+    assert kept[: 150 - cut] == greetings[: 150 - cut]  # values are kept whole or cut whole, in order
+
+
+def test_the_server_session_is_the_change_log_session(bunzai, monkeypatch):
+    from bunzai.mcp.server import Server
+
+    monkeypatch.setenv("BUNZAI_SESSION", "agent-7")
+    server = Server(Studio(bunzai.studio), stdin=None, stdout=None)
+    assert server.ctx.session_id == "agent-7"
+
+
+def test_the_cli_and_the_tools_give_the_same_answers(session, bunzai):
+    listed = bunzai("list", check=True).json
+    tool = session("studio_list")
+    assert tool["pieces"]["data"] == listed["pieces"] and tool["count"] == listed["count"]
+    read = bunzai("read", "ada", check=True).json
+    piece = session("studio_read", ref="ada")
+    assert piece["piece"]["data"] == read["piece"] and piece["revision"] == read["revision"]
+    hits = bunzai("search", "lighthouse", check=True).json
+    assert session("studio_search", query="lighthouse")["hits"]["data"] == hits["hits"]
+    crossing = bunzai("transfer", "ada", "--to", "ccv3.json", check=True).json
+    assert session("studio_transfer", ref="ada", to="ccv3.json")["losses"]["data"] == crossing["losses"]
