@@ -99,12 +99,13 @@ def _is_browse_path(word: str, capabilities: list) -> bool:
 def run(
     ctx: typer.Context,
     cap_id: Annotated[str, typer.Argument(metavar="ID", help="The capability id.")],
-    ref: Annotated[Optional[str], typer.Argument(metavar="REF", help="kind/id of the piece (not for create capabilities; optional with --draft).")] = None,
+    ref: Annotated[Optional[str], typer.Argument(metavar="REF", help="kind/id of the piece (not for create capabilities; optional with --draft); character/ID#book names a character's embedded book.")] = None,
     input: Annotated[str, typer.Option("--input", "-i", help="The input: JSON object, @FILE or - for stdin.")] = "{}",
     draft: Annotated[Optional[str], typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")] = None,
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (create capabilities).")] = None,
     save: Annotated[bool, typer.Option("--save", help="Also save the draft in the studio's draft area (see `bunzai draft list`).")] = False,
     name: Annotated[Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")] = None,
+    embedded: Annotated[bool, typer.Option("--embedded", help="Lorebook capabilities: work on REF's embedded book (REF is a character), as character/ID#book does.")] = False,
 ) -> int:
     """Run a capability: print the draft it proposes (pipe it to `bunzai apply`). Writes no piece.
 
@@ -118,16 +119,29 @@ def run(
 
     if draft == "-" and input == "-":
         raise BunzaiError("usage", "--input and --draft cannot both read stdin", "put one of them in a file (@FILE)")
+    from bunzai.capabilities.embedded import split_book_ref
+
     cap = find_capability(cap_id)
+    ref, embedded = split_book_ref(ref, embedded)
     raw = read_json_option(input)
     studio = studio_of(ctx)
     loader = _loader(studio)
     if draft is not None:
-        result = _compose(studio, cap, draft, ref, raw, loader)
+        result = _compose(studio, cap, draft, ref, raw, loader, embedded)
         if result is None or "error" in result:
             from bunzai.cli.output import pass_error_on
 
             return pass_error_on(result)
+    elif embedded:
+        from bunzai.capabilities.embedded import run_embedded
+        from bunzai.store.pieces import read_stored, resolve_ref
+
+        if ref is None:
+            raise BunzaiError("usage", "--embedded needs the character whose book to work on",
+                              f"e.g. bunzai cap run {cap.id} character/ID#book --input ...")
+        kind, piece_id = resolve_ref(studio, ref)
+        stored = read_stored(studio, kind, piece_id)
+        result = run_embedded(cap, stored.data, raw, baseline=stored.revision, loader=loader)
     elif cap.mode == "create":
         if ref is not None:
             raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
@@ -163,7 +177,7 @@ def _loader(studio):
     return load
 
 
-def _compose(studio, cap, source: str, ref: str | None, raw, loader=None) -> dict | None:
+def _compose(studio, cap, source: str, ref: str | None, raw, loader=None, embedded: bool = False) -> dict | None:
     from bunzai.capabilities.compose import compose_capability
     from bunzai.cli.inputs import read_documents
     from bunzai.errors import BunzaiError
@@ -182,7 +196,7 @@ def _compose(studio, cap, source: str, ref: str | None, raw, loader=None) -> dic
             raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
                               "leave out REF with --draft, or give the draft's own target")
     stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
-    return compose_capability(cap, doc, raw, stored, loader)
+    return compose_capability(cap, doc, raw, stored, loader, embedded=embedded)
 
 
 @app.command()
