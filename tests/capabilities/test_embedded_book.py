@@ -132,3 +132,42 @@ def test_the_book_lent_to_a_capability_goes_back_whole():
     assert lent == {"kind": "lorebook", "id": "ada", "name": "World",
                     "body": {"description": "d", "entries": [], "extensions": {"k": 1}}}
     assert with_book(character, lent) == character
+
+
+def _book_cap(preview, **kw):
+    from bunzai.capabilities.contract import Capability
+    from bunzai.model.base import Model
+
+    class Empty(Model):
+        pass
+
+    return Capability(id="lorebook.test.probe", kind="lorebook", area="test", action="probe", summary="test",
+                      input_model=Empty, preview=preview, **kw)
+
+
+CARD = {"kind": "character", "id": "ada", "name": "Ada",
+        "body": {"book": {"name": "World", "entries": [{"uid": 0, "content": "A forest."}]}}}
+
+
+def test_a_read_capability_reads_the_embedded_book_and_names_it_in_the_target():
+    from bunzai.capabilities.contract import Preview
+    from bunzai.capabilities.embedded import run_embedded
+
+    cap = _book_cap(lambda piece, inp: Preview(piece, result=[e.content for e in piece.body.entries]), effect="read")
+    found = run_embedded(cap, CARD, {}, baseline="a" * 64)
+    assert found["result"] == ["A forest."]
+    assert found["target"] == {"kind": "character", "id": "ada", "on": "/body/book"}
+
+
+def test_the_runner_rules_hold_on_the_lent_book():
+    from bunzai.capabilities.contract import Preview
+    from bunzai.capabilities.embedded import run_embedded
+
+    moved = _book_cap(lambda piece, inp: Preview(piece.model_copy(update={"id": "elsewhere"})))
+    with pytest.raises(BunzaiError) as caught:
+        run_embedded(moved, CARD, {}, baseline="a" * 64)
+    assert caught.value.code == "forbidden_change"
+    reader = _book_cap(lambda piece, inp: Preview(piece, result=None), effect="read")
+    with pytest.raises(BunzaiError) as caught:
+        run_embedded(reader, dict(CARD, body={}), {}, baseline="a" * 64)
+    assert caught.value.code == "invalid_input" and "no embedded book" in caught.value.message
