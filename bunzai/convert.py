@@ -28,6 +28,7 @@ class Crossing:
     losses: list[Loss] = field(default_factory=list)
     macros: dict | None = None  # the macro translation report, when engines differ
     book: dict | None = None  # the linked lorebook a character's export embedded (linked_book)
+    files: list[tuple[str, bytes]] | None = None  # a folder-shaped format: its files (file_name is the folder)
 
     def report(self) -> dict:
         doc = {
@@ -38,6 +39,11 @@ class Crossing:
             "sha256": hashlib.sha256(self.data).hexdigest(),
             "losses": [loss.to_json() for loss in self.losses],
         }
+        if self.files is not None:  # a folder has no bytes of its own: its files are listed instead
+            del doc["sha256"]
+            doc["size"] = sum(len(data) for _, data in self.files)
+            doc["files"] = [{"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                            for name, data in self.files]
         if self.macros is not None:
             doc["macros"] = self.macros
         if self.book is not None:
@@ -64,8 +70,25 @@ def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str 
     encoded = adapter.write(piece, media)
     losses = macro_losses + list(encoded.losses)
     losses += _escrow_losses(piece, adapter, losses)
-    losses += _unreported_losses(piece, adapter, encoded.data, losses)
-    return Crossing(adapter.format_id, adapter.label, piece.id + adapter.extensions[0], encoded.data, losses, macros)
+    losses += _unreported_losses(piece, adapter, encoded, losses)
+    return Crossing(adapter.format_id, adapter.label, written_name(adapter, piece, encoded), encoded.data, losses,
+                    macros, files=encoded.files)
+
+
+def written_name(adapter: Adapter, piece, encoded) -> str:
+    """The file name of a crossing: the piece id and the format's extension; a folder's own name."""
+    if encoded.files is not None:
+        return encoded.name or piece.id
+    return piece.id + adapter.extensions[0]
+
+
+def read_back(adapter: Adapter, data: bytes, name: str, files: list[tuple[str, bytes]] | None):
+    """A written file (or folder) read again through the adapter that wrote it."""
+    if files is not None:
+        return adapter.read(b"", name, dict(files))
+    from bunzai.adapters.inspect import read_bytes
+
+    return read_bytes(data, name, adapter.format_id)[1]
 
 
 def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
@@ -154,13 +177,17 @@ def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
                  f"and is not written to {adapter.format_id}", "escrow.other_format")]
 
 
-def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss]) -> list[Loss]:
+def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss]) -> list[Loss]:
     if not adapter.can_read:
         return []
     from bunzai.model import dump_piece
 
+    data, name = encoded.data, written_name(adapter, piece, encoded)
     try:
-        decoded = adapter.read(data, piece.id + adapter.extensions[0], _parsed(adapter, data))
+        if encoded.files is not None:
+            decoded = adapter.read(b"", name, dict(encoded.files))
+        else:
+            decoded = adapter.read(data, name, _parsed(adapter, data))
     except Exception as error:  # noqa: BLE001 - an unreadable result is itself the loss to report
         return [Loss("", "dropped", f"the written file does not read back through {adapter.format_id}: {error}",
                      "crossing.unreadable")]
@@ -260,7 +287,7 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
     import base64
 
     from bunzai.adapters.common.png import default_portrait
-    from bunzai.adapters.inspect import read_bytes
+    from bunzai.adapters.registry import writer_for
     from bunzai.changes.diff import diff_json
     from bunzai.limits import IMPACT_POINTERS_SHOWN
     from bunzai.model import dump_piece
@@ -281,7 +308,7 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
     for fmt in impact_formats(piece.kind):
         try:
             crossing = convert_piece(piece, fmt, media)
-            _adapter, decoded = read_bytes(crossing.data, crossing.file_name, fmt)
+            decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
             lost = lost_pointers(target, dump_piece(decoded.pieces[0]), [])
         except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
             rows.append({"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"})
@@ -354,12 +381,15 @@ def transfer_report(studio, ref: str, to: str, *, engine: str | None = None, sou
 def export_piece(studio, ref: str, to: str, *, engine: str | None = None, source: str | None = None) -> dict:
     """Write the crossing into a fresh Export/<UTC> Kit <id>/ folder; the receipt."""
     from bunzai.changes.receipts import receipt
-    from bunzai.store.exports import write_export
+    from bunzai.store.exports import write_export, write_export_folder
 
     configure_engines(studio)  # .risum/.risup and a re-encoded RisuAI module need the RPack table
     piece, stored = stored_piece(studio, ref)
     crossing = convert_stored_piece(studio, piece, to, engine=check_engine(engine), source=check_engine(source))
-    path = write_export(studio, piece.id, crossing.file_name, crossing.data)
+    if crossing.files is not None:  # a folder-shaped format (a sprite folder)
+        path = write_export_folder(studio, piece.id, crossing.file_name, crossing.files)
+    else:
+        path = write_export(studio, piece.id, crossing.file_name, crossing.data)
     report = crossing.report()
     return receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
                    path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"})

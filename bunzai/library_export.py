@@ -12,8 +12,6 @@ and every loss.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +33,7 @@ class LibraryReport:
     skipped: list[dict] = field(default_factory=list)  # an existing file, left alone
     not_written: list[dict] = field(default_factory=list)  # no place in the layout, or a refusal
     notes: list[str] = field(default_factory=list)
+    shown_by: dict[str, list[str]] | None = None  # pack id -> folders of the characters showing it
 
     def to_json(self) -> dict:
         return {"into": str(self.into), "layout": "sillytavern", "counts": {
@@ -77,10 +76,13 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
     crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False)
     losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, place)]
     if piece.kind == "pack":
-        folder = _folder(report.into, f"{place.folder}/{place.stem}")
-        for name, data in _zip_members(crossing.data):
-            _write(report, ref, folder / name, data, place, losses)
-            losses = []  # the pack's losses are reported once, with its first file
+        for stem in _sprite_folders(studio, piece, place, report):
+            folder = _folder(report.into, f"{place.folder}/{stem}")
+            for name, data in crossing.files or []:
+                if st.file_stem_for(name, "") != name:
+                    raise BunzaiError("invalid_input", f"sprite file name {name!r} is not a plain file name")
+                _write(report, ref, folder / name, data, place, losses)
+                losses = []  # the pack's losses are reported once, with its first file
         return
     folder = _folder(report.into, place.folder)
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses)
@@ -91,14 +93,28 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
             _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
 
 
-# Losses a crossing names because it writes `<id>.json` or a zip; a library export writes
-# the file under the piece's own name, and unpacks the sprite zip into its folder.
-_NAMED_BY_FILE = ("world.name.file_stem", "preset.name.file_stem", "pack.name.file_name", "regex.set.name.file_name")
+# Losses a crossing names because it writes `<id>.json`; a library export writes the file
+# under the piece's own name.
+_NAMED_BY_FILE = ("world.name.file_stem", "preset.name.file_stem", "regex.set.name.file_name")
+
+
+def _sprite_folders(studio, piece, place, report: LibraryReport) -> list[str]:
+    """Where SillyTavern looks for a pack's sprites: `characters/<display name>/` of every
+    character showing it (`media.pack`), else the folder it was read from, else its name."""
+    if report.shown_by is None:  # read the characters once per export, on the first pack
+        report.shown_by = {}
+        for kind, piece_id in list_stored(studio):
+            if kind == "character":
+                character = validate_piece(read_stored(studio, kind, piece_id).data)
+                if character.body.media.pack:
+                    stems = report.shown_by.setdefault(character.body.media.pack, [])
+                    stem = st.file_stem_for(character.name, character.id)
+                    if stem not in stems:
+                        stems.append(stem)
+    return report.shown_by.get(piece.id) or [place.stem]
 
 
 def _not_lost(loss, piece, place) -> bool:
-    if loss.code == "pack.folder_as_zip":
-        return True
     if loss.code == "persona.portrait.dropped":
         return True  # the image is written to User Avatars/ beside the backup
     return loss.code in _NAMED_BY_FILE and place.stem == piece.name
@@ -133,16 +149,3 @@ def _folder(root: Path, relative: str) -> Path:
                               "export into a folder without links")
         path.mkdir(exist_ok=True)
     return path
-
-
-def _zip_members(data: bytes) -> list[tuple[str, bytes]]:
-    """The files of a flat sprite zip (as the crossing wrote it), with checked names."""
-    members = []
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        for info in archive.infolist():
-            if info.is_dir():
-                continue
-            if st.file_stem_for(info.filename, "") != info.filename:
-                raise BunzaiError("invalid_input", f"sprite file name {info.filename!r} is not a plain file name")
-            members.append((info.filename, archive.read(info)))
-    return members

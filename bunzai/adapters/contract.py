@@ -107,10 +107,16 @@ class Decoded:
 
 @dataclass
 class Encoded:
-    """What `write` returns: the file's bytes and every loss of the crossing."""
+    """What `write` returns: the file's bytes and every loss of the crossing.
+
+    A folder-shaped format (container "folder") returns its files instead: `files` holds
+    (plain file name, bytes) in order, `name` the folder's name, and `data` is empty.
+    """
 
     data: bytes
     losses: list[Loss] = field(default_factory=list)
+    files: list[tuple[str, bytes]] | None = None
+    name: str = ""
 
 
 MediaSource = Callable[["AssetRef"], bytes]

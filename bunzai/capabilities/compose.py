@@ -16,8 +16,9 @@ from typing import Any
 from bunzai.errors import BunzaiError
 
 
-def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=None) -> dict:
-    """The draft with `cap` applied on top. `stored` is the studio's piece for an update draft."""
+def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=None, *, embedded: bool = False) -> dict:
+    """The draft with `cap` applied on top. `stored` is the studio's piece for an update draft;
+    `embedded`: a lorebook capability on the draft's character's embedded book."""
     from bunzai.capabilities.runner import preview_step, read_result
     from bunzai.changes.draft import new_draft, parse_draft
     from bunzai.limits import DRAFT_MAX_OPERATIONS
@@ -35,7 +36,12 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
             raise BunzaiError("stale", f"{ref} {why}; the draft's baseline is gone, so nothing can compose onto it",
                               "make the draft again from the stored piece", expected=draft["baseline"], current=current)
         before = stored.data
-    proposed, record, result = preview_step(cap, draft["proposed"], raw_input, loader=loader)
+    if embedded:
+        from bunzai.capabilities.embedded import preview_embedded
+
+        proposed, record, result = preview_embedded(cap, draft["proposed"], raw_input, loader=loader)
+    else:
+        proposed, record, result = preview_step(cap, draft["proposed"], raw_input, loader=loader)
     if cap.effect == "read":
         return read_result(cap, proposed, record, result)
     operations = list(draft.get("operations", [])) + [record]

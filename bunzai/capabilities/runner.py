@@ -44,14 +44,15 @@ Loader = Callable[[str, str], dict]
 
 
 def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | None = None,
-                 loader: Loader | None = None) -> tuple[dict, dict, Any]:
+                 loader: Loader | None = None, impact: bool = True) -> tuple[dict, dict, Any]:
     """(proposed piece, operation record, read result) for one capability on `entity`.
 
     `entity` is the canonical piece the operation starts from (None for a create);
     `piece_id` names the new piece of a create capability when the caller chooses it;
     `loader` reads the other pieces a capability declares in `needs`. The record holds
     `attachments` (new media the preview decoded) when there are any: callers move them
-    into the draft's attachments.
+    into the draft's attachments. `impact=False` leaves the crossing impact to the caller
+    (an embedded book's impact is the character's, see capabilities/embedded.py).
     """
     from bunzai.model import dump_piece
     from bunzai.validate import validate_piece
@@ -83,7 +84,7 @@ def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | No
               "warnings": list(preview.warnings), "impact": list(preview.impact)}
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
-    if cap.effect != "read":
+    if cap.effect != "read" and impact:
         from bunzai.convert import platform_impact
 
         record["impact"] += [row for row in platform_impact(entity, proposed, preview.attachments)

@@ -22,11 +22,27 @@ def studio_loader(studio):
     return load
 
 
-def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | None = None) -> dict:
-    """The draft (or read result) of `cap` on the stored piece `ref`, or a new piece (create)."""
+def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | None = None,
+                  embedded: bool = False) -> dict:
+    """The draft (or read result) of `cap` on the stored piece `ref`, or a new piece (create).
+
+    `ref` may name a character's embedded book (`character/ID#book`, or `embedded`): a lorebook
+    capability then works on that book and drafts an update of the character."""
+    from bunzai.capabilities.embedded import split_book_ref
     from bunzai.capabilities.runner import run_capability
 
+    ref, embedded = split_book_ref(ref, embedded)
     loader = studio_loader(studio)
+    if embedded:
+        from bunzai.capabilities.embedded import run_embedded
+        from bunzai.store.pieces import read_stored, resolve_ref
+
+        if ref is None:
+            raise BunzaiError("usage", "--embedded needs the character whose book to work on",
+                              f"e.g. bunzai cap run {cap.id} character/ID#book --input ...")
+        kind, stored_id = resolve_ref(studio, ref)
+        stored = read_stored(studio, kind, stored_id)
+        return run_embedded(cap, stored.data, raw, baseline=stored.revision, loader=loader)
     if cap.mode == "create":
         if ref is not None:
             raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
@@ -40,9 +56,13 @@ def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | Non
     return run_capability(cap, stored.data, raw, baseline=stored.revision, loader=loader)
 
 
-def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any) -> dict:
-    """`doc` (a draft) with `cap` applied on top, checked against the stored piece's revision."""
+def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any, *, embedded: bool = False) -> dict:
+    """`doc` (a draft) with `cap` applied on top, checked against the stored piece's revision;
+    `embedded`: a lorebook capability on the draft's character's embedded book."""
     from bunzai.capabilities.compose import compose_capability
+    from bunzai.capabilities.embedded import split_book_ref
+
+    ref, embedded = split_book_ref(ref, embedded)
     from bunzai.store.pieces import resolve_ref, try_read
 
     target = doc.get("target") if isinstance(doc.get("target"), dict) else {}
@@ -52,4 +72,4 @@ def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any) -> dict
             raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
                               "leave out REF with --draft, or give the draft's own target")
     stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
-    return compose_capability(cap, doc, raw, stored, studio_loader(studio))
+    return compose_capability(cap, doc, raw, stored, studio_loader(studio), embedded=embedded)

@@ -99,12 +99,13 @@ def _is_browse_path(word: str, capabilities: list) -> bool:
 def run(
     ctx: typer.Context,
     cap_id: Annotated[str, typer.Argument(metavar="ID", help="The capability id.")],
-    ref: Annotated[Optional[str], typer.Argument(metavar="REF", help="kind/id of the piece (not for create capabilities; optional with --draft).")] = None,
+    ref: Annotated[Optional[str], typer.Argument(metavar="REF", help="kind/id of the piece (not for create capabilities; optional with --draft); character/ID#book names a character's embedded book.")] = None,
     input: Annotated[str, typer.Option("--input", "-i", help="The input: JSON object, @FILE or - for stdin.")] = "{}",
     draft: Annotated[Optional[str], typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")] = None,
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (create capabilities).")] = None,
     save: Annotated[bool, typer.Option("--save", help="Also save the draft in the studio's draft area (see `bunzai draft list`).")] = False,
     name: Annotated[Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")] = None,
+    embedded: Annotated[bool, typer.Option("--embedded", help="Lorebook capabilities: work on REF's embedded book (REF is a character), as character/ID#book does.")] = False,
 ) -> int:
     """Run a capability: print the draft it proposes (pipe it to `bunzai apply`). Writes no piece.
 
@@ -122,13 +123,13 @@ def run(
     raw = read_json_option(input)
     studio = studio_of(ctx)
     if draft is not None:
-        result = _compose(studio, cap, draft, ref, raw)
+        result = _compose(studio, cap, draft, ref, raw, embedded)
         if result is None or "error" in result:
             from bunzai.cli.output import pass_error_on
 
             return pass_error_on(result)
     else:
-        result = run_on_studio(studio, cap, ref, raw, piece_id=id)
+        result = run_on_studio(studio, cap, ref, raw, piece_id=id, embedded=embedded)
     if save and result.get("type") == "bunzai.draft":
         from bunzai.changes.saved import save_draft
 
@@ -137,7 +138,7 @@ def run(
     return 0
 
 
-def _compose(studio, cap, source: str, ref: str | None, raw) -> dict | None:
+def _compose(studio, cap, source: str, ref: str | None, raw, embedded: bool = False) -> dict | None:
     from bunzai.capabilities.studio_run import compose_on_studio
     from bunzai.cli.inputs import read_documents
     from bunzai.errors import BunzaiError
@@ -148,7 +149,7 @@ def _compose(studio, cap, source: str, ref: str | None, raw) -> dict | None:
     doc = docs[0]
     if "error" in doc:
         return doc
-    return compose_on_studio(studio, cap, doc, ref, raw)
+    return compose_on_studio(studio, cap, doc, ref, raw, embedded=embedded)
 
 
 @app.command()

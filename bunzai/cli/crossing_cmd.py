@@ -168,6 +168,10 @@ def convert(
     report = {"source": str(file), "source_format": adapter.format_id} | crossing.report()
     if len(decoded.pieces) > 1:
         report["not_converted"] = [f"{p.kind}/{p.id}" for p in decoded.pieces[1:]]
+    if crossing.files is not None:
+        _write_output_folder(Path(output), crossing.files, force)
+        emit(report | {"output": output})
+        return 0
     if output == "-":
         sys.stdout.buffer.write(crossing.data)
         sys.stdout.flush()
@@ -178,6 +182,25 @@ def convert(
     _write_output(Path(output), crossing.data, force)
     emit(report | {"output": output})
     return 0
+
+
+def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool) -> None:
+    """A folder-shaped format (a sprite folder) is written as a new folder OUT, never into one."""
+    from bunzai.errors import BunzaiError
+    from bunzai.store.atomic import write_new
+    from bunzai.store.exports import check_plain_name
+
+    for name, _ in files:
+        check_plain_name(name)
+    if str(path) == "-" or force:
+        raise BunzaiError("usage", "this format is a folder: name a new folder with -o (no stdout, no --force)",
+                          "bunzai convert sprites.zip --to sillytavern.sprites.folder -o Seraphina")
+    try:
+        path.mkdir()
+    except FileExistsError:
+        raise BunzaiError("occupied", f"{path} exists; nothing was written", "name a new folder") from None
+    for name, data in files:
+        write_new(path / name, data)
 
 
 def _write_output(path: Path, data: bytes, force: bool) -> None:

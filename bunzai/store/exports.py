@@ -1,5 +1,8 @@
 """Export folders: `<studio>/Export/<UTC timestamp> Kit <id>/<file>`, one per export, never reused.
 
+A folder-shaped format (a SillyTavern sprite folder) is written as
+`Export/<UTC timestamp> Kit <id>/<folder>/<files>`, each name checked to be a plain name.
+
 The caller names a piece and a format, never a path: the folder name is made here from
 the time and the piece id (a safe slug), and the file name from the id and the format's
 extension. The folder is created exclusively (an occupied name is refused, never
@@ -44,7 +47,45 @@ def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, 
     return path
 
 
+def write_export_folder(studio: Studio, piece_id: str, folder_name: str, files: list[tuple[str, bytes]], *,
+                        now: datetime | None = None) -> Path:
+    """Write a folder-shaped export (a sprite folder) into a fresh kit folder:
+    `Export/<UTC> Kit <id>/<folder_name>/<file>`; return the inner folder's path."""
+    check_id(piece_id)
+    for name in [folder_name] + [name for name, _ in files]:
+        check_plain_name(name)
+    if len({name.lower() for name, _ in files}) != len(files):
+        raise BunzaiError("invalid_input", "two files of the export differ only in letter case",
+                          "a folder on Windows or macOS would hold only one of them")
+    studio.writable_dir(studio.export_dir)
+    kit = studio.export_dir / f"{export_stamp(now)} Kit {piece_id}"
+    try:
+        kit.mkdir()
+    except FileExistsError:
+        raise BunzaiError("occupied", f"{kit.name} already exists; nothing was written", "export again") from None
+    try:
+        folder = kit / folder_name
+        folder.mkdir()
+        for name, data in files:
+            write_new(folder / name, data)
+        fsync_dir(folder)
+        fsync_dir(studio.export_dir)
+    except BaseException:
+        _remove_tree(kit)
+        raise
+    return folder
+
+
+def check_plain_name(name: str) -> None:
+    """A file or folder name that stays where it is put: no separator, no dot name, no NUL."""
+    if not name or "/" in name or "\\" in name or "\x00" in name or name in (".", "..") or name.startswith("."):
+        raise BunzaiError("invalid_input", f"export file name {name!r} is not a plain file name")
+
+
 def _remove_tree(folder: Path) -> None:
     for child in folder.iterdir():
-        os.unlink(child)
+        if child.is_dir() and not child.is_symlink():
+            _remove_tree(child)
+        else:
+            os.unlink(child)
     folder.rmdir()

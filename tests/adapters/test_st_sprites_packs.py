@@ -1,4 +1,4 @@
-"""SillyTavern sprite packs: flat zips and sprite folders read into packs; packs write as zips."""
+"""SillyTavern sprite packs: flat zips and sprite folders read into packs; packs write as zips or folders."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from st_side_formats_support import random_pieces, undeclared, media_of
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
 from bunzai.adapters.contract import Blob
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.registry import get_adapter, writer_for
+from bunzai.adapters.registry import get_adapter
 from bunzai.adapters.sillytavern.sprites import label_of
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
@@ -56,10 +56,45 @@ def test_a_sprite_folder_is_written_as_a_zip_with_the_same_sprites():
     assert {name: archive.read(name) for name in archive.names()} == files
 
 
-def test_folders_cannot_be_written():
-    with pytest.raises(BunzaiError) as caught:
-        writer_for(FOLDER, "pack")
-    assert caught.value.code == "unsupported"
+def test_a_sprite_folder_is_written_back_as_the_same_files_under_the_same_names():
+    path, files = corpus_folder()
+    decoded = get_adapter(FOLDER).read(b"", path, files)
+    crossing = convert_piece(decoded.pieces[0], FOLDER, media_of(decoded))
+    assert crossing.losses == []
+    assert crossing.file_name == "Seraphina" and crossing.data == b""
+    assert dict(crossing.files) == files
+    assert [entry["name"] for entry in crossing.report()["files"]] == sorted(files)
+
+
+def test_a_folder_keeps_several_sprites_per_label_and_its_underscore_files():
+    files = {"joy.png": png("a"), "joy-1.png": png("b"), "joy.alt.png": png("c"), "neutral.png": png("d"),
+             "_emotions.json": b'{"joy": "happy"}'}
+    adapter = get_adapter(FOLDER)
+    decoded = adapter.read(b"", "Ada", files)
+    assert [item.label for item in decoded.pieces[0].body.items] == ["joy", "joy", "joy", "neutral"]
+    crossing = convert_piece(decoded.pieces[0], FOLDER, media_of(decoded))
+    assert dict(crossing.files) == files and crossing.losses == []
+
+
+def test_a_zip_pack_is_written_as_a_folder_named_after_the_pack():
+    data = write_archive([("joy.png", png("a")), ("neutral.png", png("b"))])
+    decoded = get_adapter(ZIP).read(data, "Sera Phina.zip", None)
+    piece = decoded.pieces[0]
+    crossing = convert_piece(piece, FOLDER, media_of(decoded))
+    assert crossing.file_name == "Sera Phina"
+    assert dict(crossing.files) == {"joy.png": png("a"), "neutral.png": png("b")}
+    assert undeclared(crossing) == []
+
+
+def test_new_sprites_in_a_folder_are_named_label_then_label_dash_number():
+    refs = {tag: Blob(png(tag), "png", "image/png") for tag in "abc"}
+    items = [PackItem(id=f"smile-{tag}", label="joy", asset=blob.ref(), mime="image/png") for tag, blob in refs.items()]
+    piece = Pack(id="ada", name="Ada: the <first>", body=PackBody(items=items, default_face="joy"))
+    crossing = convert_piece(piece, FOLDER, lambda ref: {b.sha256: b.data for b in refs.values()}[ref.sha256])
+    assert [name for name, _ in crossing.files] == ["joy.png", "joy-1.png", "joy-2.png"]
+    assert crossing.file_name == "Ada the first"  # SillyTavern's sanitized folder name
+    assert {"pack.name.folder_name", "pack.item.order.by_file_name"} <= {loss.code for loss in crossing.losses}
+    assert undeclared(crossing) == []
 
 
 @pytest.mark.parametrize(("file_name", "label"), [
@@ -149,5 +184,6 @@ def test_any_canonical_pack_crossing_in_declares_every_loss(data):
             item = item.model_copy(update={"asset": blob.ref()})
         items.append(item)
     piece = piece.model_copy(update={"body": piece.body.model_copy(update={"items": items})})
-    crossing = convert_piece(piece, ZIP, lambda ref: blobs[ref.sha256])
-    assert undeclared(crossing) == []
+    for target in (ZIP, FOLDER):
+        crossing = convert_piece(piece, target, lambda ref: blobs[ref.sha256])
+        assert undeclared(crossing) == []

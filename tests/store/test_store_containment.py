@@ -10,7 +10,7 @@ import pytest
 
 from bunzai.errors import BunzaiError
 from bunzai.store.assets import put_asset
-from bunzai.store.exports import write_export
+from bunzai.store.exports import write_export, write_export_folder
 from bunzai.store.graveyard import bury_piece
 from bunzai.store.pieces import create_piece, delete_piece
 from bunzai.store.studio import Studio
@@ -30,6 +30,7 @@ def link_out(studio: Studio, folder: Path, outside: Path) -> None:
 
 WRITES = {
     "Export": lambda s: write_export(s, "ada", "ada.json", b"{}"),
+    "Export (folder)": lambda s: write_export_folder(s, "ada", "Ada", [("joy.png", b"x")]),
     "character": lambda s: create_piece(s, piece("bob")),
     "assets": lambda s: put_asset(s, b"image", "png"),
     "Graveyard": lambda s: bury_piece(s, "character", "ada"),
@@ -41,7 +42,7 @@ WRITES = {
 def test_a_symlinked_studio_folder_is_refused_and_nothing_lands_outside(studio: Studio, tmp_path: Path, folder: str) -> None:
     create_piece(studio, piece())
     outside = tmp_path / "outside"
-    link_out(studio, studio.root / folder, outside)
+    link_out(studio, studio.root / folder.split(" ")[0], outside)
     with pytest.raises(BunzaiError) as caught:
         WRITES[folder](studio)
     assert caught.value.code == "unsafe_path"
@@ -58,3 +59,35 @@ def test_a_delete_through_a_symlinked_kind_folder_is_refused(studio: Studio, tmp
         delete_piece(studio, "character", "ada")
     assert caught.value.code == "unsafe_path"
     assert (outside / "ada.json").exists()
+
+
+@pytest.mark.parametrize(("folder_name", "files"), [
+    ("../Ada", [("joy.png", b"x")]),
+    ("Ada", [("../joy.png", b"x")]),
+    ("Ada", [("sub/joy.png", b"x")]),
+    ("Ada", [(".hidden", b"x")]),
+    ("Ada", [("joy.png", b"x"), ("JOY.png", b"y")]),  # one file on a case-insensitive disk
+])
+def test_a_folder_export_refuses_names_that_are_not_plain_and_writes_nothing(studio: Studio, folder_name, files) -> None:
+    with pytest.raises(BunzaiError) as caught:
+        write_export_folder(studio, "ada", folder_name, files)
+    assert caught.value.code == "invalid_input"
+    assert not studio.export_dir.exists() or list(studio.export_dir.iterdir()) == []
+
+
+def test_a_folder_export_that_fails_midway_leaves_no_kit_folder(studio: Studio, monkeypatch) -> None:
+    import bunzai.store.exports as exports
+
+    calls = []
+
+    def failing(path, data):
+        calls.append(path.name)
+        if len(calls) == 2:
+            raise OSError("disk full")
+        return real(path, data)
+
+    real = exports.write_new
+    monkeypatch.setattr(exports, "write_new", failing)
+    with pytest.raises(OSError):
+        write_export_folder(studio, "ada", "Ada", [("joy.png", b"x"), ("neutral.png", b"y")])
+    assert list(studio.export_dir.iterdir()) == []

@@ -4,8 +4,8 @@ Every image file is one item; its label is the lowercased file stem, where `joy-
 and `joy.alt.png` are more sprites of `joy` (ST's multi-sprite naming). Other files
 (`_emotions.json`, `_animator.json`) are kept byte-for-byte in the escrow and written
 back. The default face is `neutral` when present, else the first label: ST has no
-per-pack default, so it is not written. Folders are read only; a pack is written as a
-deterministic ZIP.
+per-pack default, so it is not written. A pack is written as a deterministic ZIP or as the
+files of a sprite folder (the same files, named the same way).
 """
 
 from __future__ import annotations
@@ -167,35 +167,41 @@ class SillyTavernSpriteZip(Adapter):
         return decoded
 
     def write(self, piece: Pack, media: MediaSource) -> Encoded:
-        losses: list[Loss] = []
-        original = piece.original if piece.original and piece.original.format in (ZIP_FORMAT, FOLDER_FORMAT) else None
-        if original and original.format == FOLDER_FORMAT:
-            losses.append(Loss("/original", "translated", "the sprite folder is written as the flat zip SillyTavern's "
-                               "upload takes; its other files go along", "pack.folder_as_zip"))
-        kept = original.files if original else {}
-        images = [name for name in _escrow_members(original) if name not in kept]
-        known = {item_id: name for name, item_id in _layout(images).items()}
-        members, used = [], set()
-        for index, item in enumerate(piece.body.items):
-            at = f"/body/items/{index}"
-            if item.asset is None:
-                continue
-            name = known.get(item.id)
-            if name is None or label_of(name) != item.label or PurePath(name).suffix.lower().lstrip(".") != item.asset.ext:
-                name = _file_name(item.label or item.id, item.asset.ext, used)
+        members, losses = pack_files(piece, media, ZIP_FORMAT)
+        return Encoded(write_archive(members), losses)
+
+
+def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple[str, bytes]], list[Loss]]:
+    """The files a pack is written as (sprites named as SillyTavern names them, then the
+    escrow's other files) and the losses, for the zip and for the folder alike."""
+    losses: list[Loss] = []
+    original = piece.original if piece.original and piece.original.format in (ZIP_FORMAT, FOLDER_FORMAT) else None
+    if original and original.format == FOLDER_FORMAT and target == ZIP_FORMAT:
+        losses.append(Loss("/original", "translated", "the sprite folder is written as the flat zip SillyTavern's "
+                           "upload takes; its other files go along", "pack.folder_as_zip"))
+    kept = original.files if original else {}
+    images = [name for name in _escrow_members(original) if name not in kept]
+    known = {item_id: name for name, item_id in _layout(images).items()}
+    members, used = [], set()
+    for index, item in enumerate(piece.body.items):
+        at = f"/body/items/{index}"
+        if item.asset is None:
+            continue
+        name = known.get(item.id)
+        if name is None or label_of(name) != item.label or PurePath(name).suffix.lower().lstrip(".") != item.asset.ext:
+            name = _file_name(item.label or item.id, item.asset.ext, used)
+        used.add(name.lower())
+        members.append((name, media(item.asset), item, at))
+    for name, ref in kept.items():
+        if name.lower() not in used:
             used.add(name.lower())
-            members.append((name, media(item.asset), item, at))
-        for name, ref in kept.items():
-            if name.lower() not in used:
-                used.add(name.lower())
-                members.append((name, media(ref), None, ""))
-        imageless = [item.id for item in piece.body.items if item.asset is None]
-        if imageless:
-            losses.append(Loss("/body/items", "dropped", f"items without a stored image are left out: "
-                               f"{', '.join(imageless)}", "pack.item.no_image"))
-        losses += _read_back_losses(piece, members)
-        data = write_archive([(name, data) for name, data, _, _ in members])
-        return Encoded(data, losses)
+            members.append((name, media(ref), None, ""))
+    imageless = [item.id for item in piece.body.items if item.asset is None]
+    if imageless:
+        losses.append(Loss("/body/items", "dropped", f"items without a stored image are left out: "
+                           f"{', '.join(imageless)}", "pack.item.no_image"))
+    losses += _read_back_losses(piece, members, target)
+    return [(name, data) for name, data, _, _ in members], losses
 
 
 def _members(names: list[str]) -> list[str]:
@@ -216,10 +222,18 @@ def _file_name(label: str, ext: str, used: set[str]) -> str:
     return name
 
 
-def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | None, str]]) -> list[Loss]:
+def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | None, str]], target: str) -> list[Loss]:
     """What reading the written zip gives that differs from the piece, named up front."""
     losses: list[Loss] = []
-    ids = _layout([name for name, _, item, _ in members if item is not None])
+    names = [name for name, _, item, _ in members if item is not None]
+    if target == FOLDER_FORMAT:  # a folder has no order: it is read by file name
+        by_name = sorted(names)
+        losses += [Loss(at, "translated", f"a sprite folder is read in file-name order; {name!r} moves to place "
+                        f"{by_name.index(name)}", "pack.item.order.by_file_name")
+                   for index, (name, at) in enumerate((name, at) for name, _, item, at in members if item is not None)
+                   if by_name[index] != name]
+        names = by_name
+    ids = _layout(names)
     for name, data, item, at in members:
         if item is None:
             continue
@@ -233,7 +247,7 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
             if mime_of(name, data) != mime:
                 losses.append(Loss(pointer, "translated", "SillyTavern takes the type from the file itself",
                                    "pack.item.mime.detected"))
-    labels = [label_of(name) for name, _, item, _ in members if item is not None]
+    labels = [label_of(name) for name in names]  # in the order the written pack is read back
     face = "neutral" if "neutral" in labels else labels[0] if labels else ""
     body = piece.body
     if body.default_face != face:
@@ -248,9 +262,15 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
     if piece.profiles:
         losses.append(Loss("/profiles", "dropped", "a sprite pack carries no per-platform profiles",
                            "pack.profiles.dropped"))
-    if piece.name != piece.id:
+    if target == ZIP_FORMAT and piece.name != piece.id:
         losses.append(Loss("/name", "translated", "a sprite zip has no name inside; it is named by its file (and "
                            "SillyTavern's sprite folder by the character's name)", "pack.name.file_name"))
+    elif target == FOLDER_FORMAT:
+        from bunzai.adapters.sillytavern.user_folder import file_stem_for
+
+        if file_stem_for(piece.name, piece.id) != piece.name:
+            losses.append(Loss("/name", "translated", "a sprite folder is named by its folder, and the name holds "
+                               "characters a folder name cannot (or is empty)", "pack.name.folder_name"))
     return losses
 
 
@@ -260,7 +280,6 @@ class SillyTavernSpriteFolder(Adapter):
     kinds = ("pack",)
     extensions = ()
     container = "folder"
-    can_write = False
 
     def sniff_names(self, names: list[str]) -> float:
         return _sniff_names(names)
@@ -277,6 +296,12 @@ class SillyTavernSpriteFolder(Adapter):
                        if not file_name.startswith(".") and "/" not in file_name)
         title = PurePath(name).name or "sprites"
         return decode_members(files, title, title, FOLDER_FORMAT, {file: Origin(file=file) for file, _ in files})
+
+    def write(self, piece: Pack, media: MediaSource) -> Encoded:
+        from bunzai.adapters.sillytavern.user_folder import file_stem_for
+
+        files, losses = pack_files(piece, media, FOLDER_FORMAT)
+        return Encoded(b"", losses, files=files, name=file_stem_for(piece.name, piece.id))
 
 
 register(SillyTavernSpriteZip())

@@ -30,7 +30,7 @@ from typing import Any
 
 from bunzai.adapters.sillytavern.personas import FORMAT_ID as PERSONAS_FORMAT
 from bunzai.adapters.sillytavern.regex import FORMAT_ID as REGEX_FORMAT
-from bunzai.adapters.sillytavern.sprites import ZIP_FORMAT as SPRITES_FORMAT
+from bunzai.adapters.sillytavern.sprites import FOLDER_FORMAT as SPRITES_FOLDER_FORMAT
 from bunzai.adapters.sillytavern.world import FORMAT_ID as WORLD_FORMAT
 from bunzai.limits import EXPORT_STEM_MAX_BYTES
 
@@ -144,7 +144,7 @@ def place_of(piece: Any) -> Place | None:
     kind = piece.kind
     if kind == "pack":
         folder = _recorded_stem(recorded, CHARACTERS, "") or file_stem_for(piece.name, piece.id)
-        return Place(CHARACTERS, folder, SPRITES_FORMAT, "/")
+        return Place(CHARACTERS, folder, SPRITES_FOLDER_FORMAT, "/")
     if kind == "persona":
         return Place(PERSONAS_FOLDER, file_stem_for(PurePosixPath(persona_avatar(piece) or piece.id).stem, piece.id),
                      PERSONAS_FORMAT, ".json", "SillyTavern keeps personas in settings.json: restore this backup in "
