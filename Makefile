@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check capabilities catalogs crossings bench clean docs-index
+.PHONY: install test check capabilities catalogs crossings hot bench clean docs-index
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,7 @@ check: test
 	$(BIN)/bunzai cap check
 	$(BIN)/bunzai docs index --check
 	$(BIN)/bunzai docs summaries check
+	$(BIN)/python -m bunzai.cli.hot_tables --check
 
 # Regenerate the capability catalog and docs/capabilities.md from the capability folders.
 capabilities:
@@ -27,6 +28,11 @@ capabilities:
 # Regenerate the JSON copy of the macro catalogs after editing bunzai/catalogs/*.yaml.
 catalogs:
 	$(BIN)/python -m bunzai.macros.catalog_cache
+
+# Regenerate bunzai/generated/hot.json (the kept answers of `bunzai formats` and `bunzai --help`)
+# after changing an adapter or a command; until then those two take the slow path.
+hot:
+	$(BIN)/python -m bunzai.cli.hot_tables
 
 # Regenerate docs/crossings.md (the crossing matrix) after changing a card format.
 crossings:
