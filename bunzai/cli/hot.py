@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Callable
 
-from bunzai.cli.output import emit, say
+from bunzai.cli.output import emit, say, to_text
 
 _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 
@@ -43,13 +43,25 @@ def read_command(studio_option: str | None, ref: str, outline: bool, pointer: st
 
 def list_command(studio_option: str | None, kind: str | None) -> int:
     from bunzai.model import KIND_NAMES
-    from bunzai.query.index import list_pieces
+    from bunzai.query.index import list_pieces, listed_pieces
     from bunzai.store.studio import check_kind, find_studio
 
     studio = find_studio(studio_option)
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    rows, damaged = list_pieces(studio, kinds)
-    emit({"count": len(rows), "pieces": rows, "damaged": damaged})
+    text = None
+    if not sys.stdout.isatty():  # compact output: the rows' JSON is kept in the index, ready to join
+        listed, damaged = listed_pieces(studio, kinds)
+        text = f'{{"count":{len(listed)},"pieces":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # (stored text never holds a lone surrogate; emit would escape one)
+            text = None
+    if text is not None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        rows, damaged = list_pieces(studio, kinds)
+        emit({"count": len(rows), "pieces": rows, "damaged": damaged})
     if damaged:
         say(f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
             "(see `bunzai doctor`)")
