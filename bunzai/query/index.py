@@ -412,10 +412,15 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
     def ask(connection: sqlite3.Connection) -> list:
         marks = ",".join("?" * len(kinds))
         weights = ", ".join(str(w) for w in _WEIGHTS)
+        # Rank in an inner query over the short rows, then fetch the text fields of the hits
+        # kept: a common word matches most pieces, and their fields are most of the index.
         return connection.execute(
-            f"SELECT f.kind, f.id, f.name, f.name_json, -bm25(text, {weights}) AS score, d.fields "
-            f"FROM text JOIN files AS f ON f.rowid = text.rowid JOIN details AS d ON d.rowid = text.rowid "
-            f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?",
+            f"SELECT f.kind, f.id, f.name, f.name_json, best.score, d.fields FROM ("
+            f"SELECT text.rowid AS rowid, -bm25(text, {weights}) AS score, f.kind AS kind, f.id AS id "
+            f"FROM text JOIN files AS f ON f.rowid = text.rowid "
+            f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
+            f"JOIN files AS f ON f.rowid = best.rowid JOIN details AS d ON d.rowid = best.rowid "
+            f"ORDER BY best.score DESC, best.kind, best.id",
             (parsed.match, *kinds, limit)).fetchall()
 
     rows = _answer(studio, kinds, ask)
