@@ -103,6 +103,10 @@ class Blob:
 
         return AssetRef(sha256=self.sha256, ext=self.ext, mime=self.mime)
 
+    def ref_json(self) -> dict:
+        """`ref()` in its JSON form, for a piece about to be validated (which checks it)."""
+        return {"sha256": self.sha256, "ext": self.ext, "mime": self.mime}
+
 
 class SpanBlob(Blob):
     """A blob made of byte spans of the file read (a PNG's portrait is the file without its

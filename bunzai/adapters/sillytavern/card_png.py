@@ -72,9 +72,9 @@ class SillyTavernCardPng(Adapter):
         original = Blob(data, "png", "image/png", Origin(spans=((0, len(data)),)))
         # The image without its card chunks, named by its spans of the file: hashed in place, never copied here.
         portrait = SpanBlob(data, tuple(png.kept_spans(image, set(CARD_KEYWORDS))), "png", "image/png")
-        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref().model_dump()}}
+        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         primary = documents.get("ccv3", documents.get("chara"))
-        decoded = read_card(primary, name, ST_V3, escrow, portrait.ref().model_dump(), [original, portrait])
+        decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])
         return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
