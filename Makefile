@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check capabilities catalogs crossings bench clean docs-index pages
+.PHONY: install test check capabilities catalogs crossings hot bench clean docs-index pages
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,7 @@ check: test
 	$(BIN)/bunzai docs summaries check
 	$(BIN)/python -m bunzai.docs.limits_page --check
 	$(BIN)/python -m bunzai.mcp.docs_page --check
+	$(BIN)/python -m bunzai.cli.hot_tables --check
 
 # Regenerate docs/limits.md (from bunzai/limits.py) and docs/mcp-tools.md (from bunzai/tools/).
 pages:
@@ -34,6 +35,11 @@ capabilities:
 # Regenerate the JSON copy of the macro catalogs after editing bunzai/catalogs/*.yaml.
 catalogs:
 	$(BIN)/python -m bunzai.macros.catalog_cache
+
+# Regenerate bunzai/generated/hot.json (the kept answers of `bunzai formats` and `bunzai --help`)
+# after changing an adapter or a command; until then those two take the slow path.
+hot:
+	$(BIN)/python -m bunzai.cli.hot_tables
 
 # Regenerate docs/crossings.md (the crossing matrix) after changing a card format.
 crossings:

@@ -72,7 +72,7 @@ class Origin:
     file: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Blob:
     """Media bytes read from a file, to be stored as a studio asset on apply."""
 
@@ -80,6 +80,19 @@ class Blob:
     ext: str
     mime: str = ""
     origin: Origin | None = None  # where `data` is in the file read; None: only in memory
+
+    def _key(self) -> tuple:
+        return (self.data, self.ext, self.mime, self.origin)
+
+    def __eq__(self, other: object) -> bool:  # a SpanBlob equals the Blob of the same bytes
+        return self._key() == other._key() if isinstance(other, Blob) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
 
     @cached_property  # a blob is named by its hash several times while a file is read
     def sha256(self) -> str:
@@ -89,6 +102,42 @@ class Blob:
         from bunzai.model.base import AssetRef
 
         return AssetRef(sha256=self.sha256, ext=self.ext, mime=self.mime)
+
+    def ref_json(self) -> dict:
+        """`ref()` in its JSON form, for a piece about to be validated (which checks it)."""
+        return {"sha256": self.sha256, "ext": self.ext, "mime": self.mime}
+
+
+class SpanBlob(Blob):
+    """A blob made of byte spans of the file read (a PNG's portrait is the file without its
+    card chunks): hashed over the spans in place, its bytes joined only when asked for.
+
+    An import names such a blob by its spans and its hash, so reading a card never copies
+    the image; `data` is built the first time something needs the bytes themselves.
+    """
+
+    def __init__(self, source: bytes, spans: tuple[tuple[int, int], ...], ext: str, mime: str = "") -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "ext", ext)
+        object.__setattr__(self, "mime", mime)
+        object.__setattr__(self, "origin", Origin(spans=spans))
+
+    @cached_property
+    def data(self) -> bytes:  # type: ignore[override]
+        view = memoryview(self.source)
+        return b"".join(view[start:end] for start, end in self.origin.spans)
+
+    @property
+    def size(self) -> int:
+        return sum(end - start for start, end in self.origin.spans)
+
+    @cached_property
+    def sha256(self) -> str:
+        digest = hashlib.sha256()
+        view = memoryview(self.source)
+        for start, end in self.origin.spans:
+            digest.update(view[start:end])
+        return digest.hexdigest()
 
 
 @dataclass

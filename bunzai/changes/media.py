@@ -41,9 +41,9 @@ def attachment_of(blob, source: Path | None) -> dict:
         where = {"path": os.fspath(source), "member": origin.member}
     else:
         where = {"path": os.fspath(source)}
-        if origin.spans != ((0, len(blob.data)),) or source.stat().st_size != len(blob.data):
+        if origin.spans != ((0, blob.size),) or source.stat().st_size != blob.size:
             where["spans"] = [list(span) for span in origin.spans]
-    return {"ext": blob.ext, "mime": blob.mime, "size": len(blob.data), "from": where}
+    return {"ext": blob.ext, "mime": blob.mime, "size": blob.size, "from": where}
 
 
 def attachment_problem(item: Any) -> str | None:

@@ -4,7 +4,7 @@ Typer (with its Click and pydantic) costs more to import than these commands cos
 `bunzai.cli.entry` first offers the arguments to `fast_command`. It understands only the plain
 forms (`--studio DIR` before the command; the command's own options as `--name VALUE`,
 `--name=VALUE` or `-k VALUE`, each at most once; integers as plain digits) and answers None for
-anything else: `--help`, an unknown or repeated option, a missing or extra argument, a value
+anything else: a command's `--help`, an unknown or repeated option, a missing or extra argument, a value
 starting with `-`. Those go to Typer, which gives the same answers and the same usage errors as
 before. The commands themselves are the functions below, which the Typer commands in
 `pieces_cmd` and `crossing_cmd` call too, so both paths run the same code.
@@ -13,9 +13,10 @@ before. The commands themselves are the functions below, which the Typer command
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 
-from bunzai.cli.output import emit, say
+from bunzai.cli.output import emit, say, to_text
 
 _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 
@@ -31,13 +32,28 @@ def read_command(studio_option: str | None, ref: str, outline: bool, pointer: st
 
 
 def list_command(studio_option: str | None, kind: str | None) -> int:
-    from bunzai.query.reading import list_shelf
-    from bunzai.store.studio import find_studio
+    from bunzai.model import KIND_NAMES
+    from bunzai.query.index import list_pieces, listed_pieces
+    from bunzai.store.studio import check_kind, find_studio
 
-    doc = list_shelf(find_studio(studio_option), kind)
-    emit(doc)
-    if doc["damaged"]:
-        say(f"bunzai: {len(doc['damaged'])} piece file(s) do not read as pieces and are listed under `damaged` "
+    studio = find_studio(studio_option)
+    kinds = KIND_NAMES if kind is None else (check_kind(kind),)
+    text = None
+    if not sys.stdout.isatty():  # compact output: the rows' JSON is kept in the index, ready to join
+        listed, damaged = listed_pieces(studio, kinds)
+        text = f'{{"count":{len(listed)},"pieces":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # (stored text never holds a lone surrogate; emit would escape one)
+            text = None
+    if text is not None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        rows, damaged = list_pieces(studio, kinds)
+        emit({"count": len(rows), "pieces": rows, "damaged": damaged})
+    if damaged:
+        say(f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
             "(see `bunzai doctor`)")
     return 0
 
@@ -51,11 +67,29 @@ def search_command(studio_option: str | None, query: str, kind: str | None, limi
 
 
 def formats_command() -> int:
-    from bunzai.adapters.registry import all_adapters
+    from bunzai.cli.hot_tables import build_formats, cached
 
-    rows = [adapter.describe() for adapter in all_adapters()]
+    rows = cached("formats")  # the registry's rows, kept under a digest of the adapter sources
+    if rows is None:
+        rows = build_formats()
     emit({"count": len(rows), "formats": rows})
     return 0
+
+
+def _kept_help() -> Callable[[], int] | None:
+    """`bunzai --help` from the kept table (see `hot_tables`), when it is current and the
+    terminal is wide enough to read the same text."""
+    from bunzai.cli.hot_tables import cached, wide_terminal
+
+    text = cached("help") if wide_terminal() else None
+    if not isinstance(text, str):
+        return None
+
+    def show() -> int:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return 0
+    return show
 
 
 # --- the fast path ---------------------------------------------------------------------------
@@ -86,6 +120,8 @@ def _plain(arg: str) -> bool:
 
 def fast_command(args: list[str]) -> Callable[[], int] | None:
     """The command to run for `args` without Typer, or None to leave them to Typer."""
+    if args in (["--help"], ["-h"]):
+        return _kept_help()
     studio: str | None = None
     rest = list(args)
     if rest and rest[0] == "--studio" and len(rest) > 1 and _plain(rest[1]):

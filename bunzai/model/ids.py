@@ -8,7 +8,6 @@ every system a studio may be copied to. Look-alike Unicode, path separators, NUL
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
@@ -69,6 +68,8 @@ def slugify(name: str) -> str:
 def name_hash(name: str) -> str:
     """A short stable hash of a name (NFC, UTF-8): the part of an id that keeps names apart."""
     data = unicodedata.normalize("NFC", name).encode("utf-8")
+    import hashlib  # here: `list` and `read` import this module and never hash a name
+
     return hashlib.sha256(data).hexdigest()[:NAME_HASH_LENGTH]
 
 

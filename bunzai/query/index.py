@@ -7,8 +7,10 @@ an FTS5 table holds the text for search, ranked by BM25 with the name weighing m
 tags, then short identity fields, then prose.
 
 Bringing it up to date (`fresh_index`) lists the kind folders and stats each file (no file
-is read). A kind whose listing (names and stats) has the digest recorded for it, taken when
-every file was already older than `limits.INDEX_RACY_SECONDS`, is fresh as it is. Otherwise,
+is read): one `os.scandir` per kind folder and one `stat` per file, the least that notices a
+piece edited in place (which changes no folder's mtime). A kind whose listing (names and
+stats, as bytes) is the one recorded for it, taken when every file was already older than
+`limits.INDEX_RACY_SECONDS`, is fresh as it is. Otherwise,
 row by row: a file whose stat differs from its row, a new file, and a file whose mtime or ctime
 is within `limits.INDEX_RACY_SECONDS` of when its row was made (a hand edit in the same clock
 tick keeping the size would otherwise go unseen) are read again; rows whose file is gone are
@@ -23,27 +25,28 @@ only), the index is built in memory for the one command. Deleting it never chang
 
 from __future__ import annotations
 
-import hashlib
 import json
+import marshal
 import os
 import re
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.model.ids import is_safe_id
-from bunzai.query.search import best_field, text_fields
-from bunzai.store.atomic import is_temp_name
-from bunzai.store.canon import revision_of
-from bunzai.store.pieces import PIECE_SUFFIX, parse_stored, read_raw, ref_of, scan_kind_folders
-from bunzai.store.studio import Studio
+
+if TYPE_CHECKING:
+    from bunzai.store.studio import Studio
+
+# A fresh index answers without reading a piece: the modules that read, parse and index one
+# are imported where a file has changed (`_pieces`, `_read_row`, `_columns`), not here.
+PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "2"
+INDEX_FORMAT = "3"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.
@@ -52,11 +55,18 @@ _WEIGHTS = (8.0, 4.0, 3.0, 1.0)
 _SHORT = ("/body/nickname", "/body/tagline", "/body/title")
 _SHORT_CHILDREN = tuple(pointer + "/" for pointer in _SHORT)
 
+# `files` holds one short row per piece file (what `list` prints, pre-rendered as `listed`);
+# the text fields a search hit shows its snippet from live apart in `details`, so listing
+# 10,000 pieces reads a few hundred pages, not every piece's text. `listings` keeps each
+# kind folder's listing as last seen (see `_refresh`).
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, ino INTEGER, "
     "size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, checked_ns INTEGER, revision TEXT, name TEXT, "
-    "name_json TEXT, fields TEXT, error TEXT, UNIQUE (kind, id))",
+    "name_json TEXT, listed TEXT, error TEXT, UNIQUE (kind, id))",
+    "CREATE TABLE details (rowid INTEGER PRIMARY KEY, fields TEXT NOT NULL)",
+    "CREATE TABLE listings (kind TEXT PRIMARY KEY, scanned_ns INTEGER NOT NULL, newest_ns INTEGER NOT NULL, "
+    "stats BLOB NOT NULL)",
     "CREATE INDEX files_damaged ON files (kind, id) WHERE error IS NOT NULL",
     "CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, tokenize = 'unicode61')",
 )
@@ -65,8 +75,7 @@ _WORD = re.compile(r"\w+")
 _QUERY_PART = re.compile(r'"([^"]*)"?|(\w+)(\*?)')
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     """A search query as FTS5 MATCH text, and the words that pick each hit's snippet."""
 
     match: str
@@ -113,7 +122,7 @@ def _ready(connection: sqlite3.Connection) -> bool:
         connection.execute("COMMIT")
         return True
     row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in tables else None
-    return row is not None and row[0] == INDEX_FORMAT and {"files", "text"} <= tables
+    return row is not None and row[0] == INDEX_FORMAT and {"files", "details", "listings", "text"} <= tables
 
 
 def _remove(path: Path) -> None:
@@ -148,34 +157,56 @@ Stat = tuple[int, int, int, int]  # (inode, size, mtime_ns, ctime_ns)
 
 def _scan(studio: Studio, kinds: tuple[str, ...]) -> dict[str, dict[str, Stat]]:
     """kind -> {stem: stat} of every regular `*.json` file in the kind folders (`_pieces` keeps
-    the ones `bunzai.store.pieces.list_stored` names)."""
-    found: dict[str, dict[str, Stat]] = {kind: {} for kind in kinds}
-    for kind, entry in scan_kind_folders(studio.root, kinds, what="the studio's kind folders",
-                                         hint="move files that are not pieces out of the studio"):
-        name = entry.name
-        if not name.endswith(PIECE_SUFFIX):
-            continue
+    the ones `bunzai.store.pieces.list_stored` names), in the folder's own order.
+
+    The loop is the floor of noticing an edit (one `stat` per file) with as little around it
+    as Python allows; it bounds the walk as `scan_kind_folders` does.
+    """
+    found: dict[str, dict[str, Stat]] = {}
+    seen, cut = 0, -len(PIECE_SUFFIX)
+    for kind in kinds:
+        stats: dict[str, Stat] = {}
+        found[kind] = stats
         try:
-            st = entry.stat(follow_symlinks=False)
-        except FileNotFoundError:
+            entries = os.scandir(studio.root / kind)
+        except (FileNotFoundError, NotADirectoryError):
             continue
-        if S_ISREG(st.st_mode):  # a linked file is not a piece
-            found[kind][name[: -len(PIECE_SUFFIX)]] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        with entries:
+            for entry in entries:
+                seen += 1
+                if seen > limits.WALK_MAX_ENTRIES:
+                    raise BunzaiError("too_large", f"the studio's kind folders hold more than {limits.WALK_MAX_ENTRIES} "
+                                      "files", hint="move files that are not pieces out of the studio")
+                name = entry.name
+                if name[cut:] != PIECE_SUFFIX:
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
+                if S_ISREG(st.st_mode):  # a linked file is not a piece
+                    stats[name[:cut]] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     return found
 
 
 def _pieces(stats: dict[str, Stat]) -> dict[str, Stat]:
+    from bunzai.model.ids import is_safe_id
+    from bunzai.store.atomic import is_temp_name
+
     return {stem: stat for stem, stat in stats.items()
             if not is_temp_name(stem + PIECE_SUFFIX) and is_safe_id(stem)}
 
 
-def _signature(stats: dict[str, Stat]) -> str:
-    """One digest of a kind folder's listing (names and stats), to skip comparing row by row."""
-    listing = "\n".join(f"{name} {ino} {size} {mtime} {ctime}" for name, (ino, size, mtime, ctime) in sorted(stats.items()))
-    return hashlib.sha1(listing.encode("utf-8", "surrogateescape")).hexdigest()
+def _listing(stats: dict[str, Stat]) -> bytes:
+    """A kind folder's listing (names and stats, in the folder's order) as bytes, to skip
+    comparing row by row. The same folder lists in the same order; a new order (or another
+    Python's marshal) only costs one comparison row by row."""
+    return marshal.dumps(stats)
 
 
 def _columns(document: dict) -> tuple[list[list[str]], tuple[str, str, str, str]]:
+    from bunzai.query.search import text_fields
+
     fields = [[pointer, text] for pointer, text in text_fields(document)]
     buckets: dict[str, list[str]] = {column: [] for column in _COLUMNS}
     for pointer, text in fields:
@@ -191,9 +222,18 @@ def _columns(document: dict) -> tuple[list[list[str]], tuple[str, str, str, str]
     return fields, tuple("\n".join(buckets[column]) for column in _COLUMNS)  # type: ignore[return-value]
 
 
+def _listed(kind: str, piece_id: str, name: Any, revision: str) -> str:
+    """The piece's row of `list` as compact JSON, as `bunzai.cli.output` writes it in a pipe."""
+    return json.dumps({"kind": kind, "id": piece_id, "name": name, "revision": revision},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
 def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
     """(revision, name, name_json, fields, error, columns) of a piece file (name_json holds a
     name that is not a string), None when it is gone."""
+    from bunzai.store.canon import revision_of
+    from bunzai.store.pieces import parse_stored, read_raw, ref_of
+
     path = studio.root / kind / f"{piece_id}{PIECE_SUFFIX}"
     ref = ref_of(kind, piece_id)
     raw = None
@@ -214,32 +254,32 @@ def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
 def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, ...]) -> None:
     """Bring the rows of `kinds` up to date with the files (see the module docstring).
 
-    Each kind folder's listing has a signature in `meta`, with the time it was taken: when the
-    listing is the same and every file is older than that time by `limits.INDEX_RACY_SECONDS`,
-    the kind's rows are fresh without comparing them one by one.
+    Each kind folder's listing is kept in `listings`, with the time it was taken and its newest
+    file time: when the listing is the same and its newest file was older than that time by
+    `limits.INDEX_RACY_SECONDS`, the kind's rows are fresh without comparing them one by one.
     """
     racy_ns = int(limits.INDEX_RACY_SECONDS * 1e9)
     scanned_at = time.time_ns()
     marks = ",".join("?" * len(kinds))
-    signatures = dict(connection.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})",
-                                         tuple(f"listing:{kind}" for kind in kinds)))
+    recorded = {kind: (scanned, newest, stats) for kind, scanned, newest, stats in connection.execute(
+        f"SELECT kind, scanned_ns, newest_ns, stats FROM listings WHERE kind IN ({marks})", kinds)}
     on_disk = _scan(studio, kinds)
-    changed: list[tuple[str, str, str]] = []  # (kind, signature, scanned_at)
+    changed: list[tuple[str, bytes]] = []  # (kind, listing)
     for kind in kinds:
-        stats = on_disk[kind]
-        signature = _signature(stats)
-        newest = max((max(stat[2], stat[3]) for stat in stats.values()), default=0)
-        recorded = signatures.get(f"listing:{kind}", "").split(" ")
-        if len(recorded) == 2 and recorded[1] == signature and newest + racy_ns <= int(recorded[0]):
+        listing = _listing(on_disk[kind])
+        known = recorded.get(kind)
+        if known is not None and known[2] == listing and known[1] + racy_ns <= known[0]:
             continue
-        changed.append((kind, signature, str(scanned_at)))
+        changed.append((kind, listing))
     if not changed:
         return
     connection.execute("BEGIN IMMEDIATE")
     try:
-        for kind, signature, when in changed:
-            _refresh_kind(connection, studio, kind, _pieces(on_disk[kind]), racy_ns)
-            connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"listing:{kind}", f"{when} {signature}"))
+        for kind, listing in changed:
+            stats = on_disk[kind]
+            _refresh_kind(connection, studio, kind, _pieces(stats), racy_ns)
+            newest = max((max(stat[2], stat[3]) for stat in stats.values()), default=0)
+            connection.execute("INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?)", (kind, scanned_at, newest, listing))
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
@@ -249,6 +289,7 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
 
 def _drop(connection: sqlite3.Connection, rowid: int) -> None:
     connection.execute("DELETE FROM files WHERE rowid = ?", (rowid,))
+    connection.execute("DELETE FROM details WHERE rowid = ?", (rowid,))
     connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
 
 
@@ -277,17 +318,20 @@ def _refresh_kind(connection: sqlite3.Connection, studio: Studio, kind: str, on_
             connection.execute("UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ? "
                                "WHERE rowid = ?", (*stat, checked, row[0]))
             continue
-        values = (*stat, checked, revision, name, name_json, fields, error)
+        listed = None if error is not None else _listed(kind, piece_id, name if name_json is None else json.loads(name_json),
+                                                        revision)
+        values = (*stat, checked, revision, name, name_json, listed, error)
         if row is None:
             rowid = connection.execute(
                 "INSERT INTO files (kind, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision, name, name_json, "
-                "fields, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (kind, piece_id, *values)).lastrowid
+                "listed, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (kind, piece_id, *values)).lastrowid
         else:
             rowid = row[0]
             connection.execute(
                 "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ?, revision = ?, "
-                "name = ?, name_json = ?, fields = ?, error = ? WHERE rowid = ?", (*values, rowid))
+                "name = ?, name_json = ?, listed = ?, error = ? WHERE rowid = ?", (*values, rowid))
             connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
+        connection.execute("INSERT OR REPLACE INTO details (rowid, fields) VALUES (?, ?)", (rowid, fields or "[]"))
         connection.execute("INSERT INTO text (rowid, name, tags, short, prose) VALUES (?, ?, ?, ?, ?)",
                            (rowid, *columns))
 
@@ -347,6 +391,18 @@ def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[dict], lis
              "revision": revision} for kind, piece_id, name, name_json, revision in rows], damaged
 
 
+def listed_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[str], list[dict]]:
+    """`list_pieces` with each row as its compact JSON text, kept in the index: what `list`
+    prints in a pipe, without making and encoding 10,000 dicts."""
+    def ask(connection: sqlite3.Connection) -> tuple[list[str], list[dict]]:
+        marks = ",".join("?" * len(kinds))
+        rows = connection.execute(f"SELECT listed FROM files WHERE kind IN ({marks}) AND error IS NULL "
+                                  "ORDER BY kind, id", kinds).fetchall()
+        return [row[0] for row in rows], damaged_pieces(connection, kinds)
+
+    return _answer(studio, kinds, ask)
+
+
 def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int) -> list[dict]:
     """The best `limit` pieces of `kinds` for `query` (see `parse_query`), by BM25 (higher
     score first, then kind and id); each names its best-matching field and shows a snippet."""
@@ -356,13 +412,20 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
     def ask(connection: sqlite3.Connection) -> list:
         marks = ",".join("?" * len(kinds))
         weights = ", ".join(str(w) for w in _WEIGHTS)
+        # Rank in an inner query over the short rows, then fetch the text fields of the hits
+        # kept: a common word matches most pieces, and their fields are most of the index.
         return connection.execute(
-            f"SELECT f.kind, f.id, f.name, f.name_json, -bm25(text, {weights}) AS score, f.fields "
+            f"SELECT f.kind, f.id, f.name, f.name_json, best.score, d.fields FROM ("
+            f"SELECT text.rowid AS rowid, -bm25(text, {weights}) AS score, f.kind AS kind, f.id AS id "
             f"FROM text JOIN files AS f ON f.rowid = text.rowid "
-            f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?",
+            f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
+            f"JOIN files AS f ON f.rowid = best.rowid JOIN details AS d ON d.rowid = best.rowid "
+            f"ORDER BY best.score DESC, best.kind, best.id",
             (parsed.match, *kinds, limit)).fetchall()
 
     rows = _answer(studio, kinds, ask)
+    from bunzai.query.search import best_field
+
     hits = []
     for kind, piece_id, name, name_json, score, fields in rows:
         pointer, snippet = best_field(json.loads(fields), parsed.words)

@@ -16,7 +16,6 @@ writer (the pid in the name) is gone.
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +57,8 @@ def settle(folder: Path, batch: Batch | None) -> None:
 
 def write_temp(path: Path, data: bytes, batch: Batch | None = None) -> Path:
     """A temp file beside `path` holding `data`: fsynced, or left for the batch's `sync_data`."""
+    import secrets  # here: reading commands import this module for `is_temp_name` and never write
+
     temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:

@@ -22,10 +22,7 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-
-import tomli_w
 
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
@@ -82,14 +79,37 @@ def check_ext(ext: object) -> str:
     return ext
 
 
-@dataclass(frozen=True)
 class Studio:
-    """A studio folder. Building one touches nothing; see `find_studio` and `init_studio`."""
+    """A studio folder. Building one touches nothing; see `find_studio` and `init_studio`.
 
+    Immutable and compared by its root, as a frozen dataclass would be; written out because
+    importing `dataclasses` (it imports `inspect`) costs half of Python's start-up, and every
+    command, `list` and `search` included, builds a Studio.
+    """
+
+    __slots__ = ("root",)
     root: Path
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "root", Path(self.root))
+    def __init__(self, root: Path | str) -> None:
+        object.__setattr__(self, "root", Path(root))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Studio is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Studio is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return self.root == other.root if type(other) is Studio else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.root,))
+
+    def __repr__(self) -> str:
+        return f"Studio(root={self.root!r})"
+
+    def __reduce__(self) -> tuple:  # copy and pickle build a new one
+        return (Studio, (self.root,))
 
     @property
     def settings_path(self) -> Path:
@@ -190,6 +210,8 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
         )
     studio = Studio(root)
     root.mkdir(parents=True, exist_ok=True)
+    import tomli_w  # here: only `init` writes the settings file; every other command only finds it
+
     settings = tomli_w.dumps({"studio": {"format": STUDIO_FORMAT}}).encode("utf-8")
     try:
         write_new(studio.settings_path, settings)

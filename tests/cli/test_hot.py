@@ -75,7 +75,7 @@ def test_plain_forms_take_the_fast_path(studio, capsys, args):
 
 @pytest.mark.parametrize("args", [
     ["read"], ["read", "a", "b"], ["read", "ada", "--help"], ["list", "--kind"], ["list", "-k", "x", "-k", "y"],
-    ["search", "-x"], ["read", "ada", "--offset", "-1"], ["read", "ada", "--offset", "07"], ["--help"],
+    ["search", "-x"], ["read", "ada", "--offset", "-1"], ["read", "ada", "--offset", "07"], ["--help", "list"],
     ["list", "--", "x"], ["read", "ada", "--outline=yes"], ["draft", "list"], ["list", "--studio", "x"],
 ])
 def test_other_forms_are_left_to_typer(args):

@@ -171,3 +171,43 @@ def test_an_index_with_a_wrong_schema_is_rebuilt(bunzai):
     with sqlite3.connect(index) as connection:
         connection.execute("ALTER TABLE files RENAME COLUMN name_json TO something_else")
     assert answers(bunzai) == first
+
+
+def test_the_kept_row_text_is_what_list_would_print(tmp_path):
+    from bunzai.cli.output import to_text
+    from bunzai.query.index import listed_pieces
+
+    studio, _ = init_studio(tmp_path / "studio")
+    names = (("a", 7), ("b", None), ("c", ["x", {"y": 1.5}]), ("d", "Élodie \u2603 \U0001f600"), ("e", 'q"uote\\n\n'))
+    for piece_id, name in names:
+        piece = {"kind": "persona", "id": piece_id} | ({} if name is None else {"name": name})
+        (studio.root / "persona" / f"{piece_id}.json").write_text(json.dumps(piece))
+    (studio.root / "character" / "broken.json").write_text("{not json")
+    rows, damaged = list_pieces(studio, KIND_NAMES)
+    listed, damaged_again = listed_pieces(studio, KIND_NAMES)
+    assert damaged_again == damaged and len(damaged) == 1
+    assert "[" + ",".join(listed) + "]" == to_text(rows, pretty=False)
+    for kinds in (("persona",), ("character",)):
+        assert "[" + ",".join(listed_pieces(studio, kinds)[0]) + "]" == to_text(list_pieces(studio, kinds)[0], pretty=False)
+
+
+def test_a_hand_edit_keeping_size_and_listing_order_is_noticed(tmp_path):
+    import os
+
+    studio, _ = init_studio(tmp_path / "studio")
+    path = studio.root / "character" / "ada.json"
+    path.write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada", "body": {"description": "alpha"}}))
+    os.utime(path, ns=(10**18, 10**18))  # long settled: the kept listing is trusted as it is
+    assert search_pieces(studio, KIND_NAMES, "alpha", 10)[0]["id"] == "ada"
+    assert search_pieces(studio, KIND_NAMES, "alpha", 10)[0]["id"] == "ada"
+    path.write_text(path.read_text().replace("alpha", "omega"))  # same size, same folder listing order
+    os.utime(path, ns=(10**18 + 1, 10**18 + 1))
+    assert search_pieces(studio, KIND_NAMES, "alpha", 10) == []
+    assert search_pieces(studio, KIND_NAMES, "omega", 10)[0]["id"] == "ada"
+
+
+def test_the_index_names_piece_files_as_the_store_does():
+    from bunzai.query import index
+    from bunzai.store import pieces
+
+    assert index.PIECE_SUFFIX == pieces.PIECE_SUFFIX

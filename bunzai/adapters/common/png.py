@@ -192,10 +192,23 @@ def has_text_keyword(data: bytes, keywords: tuple[str, ...]) -> bool:
 def find_text(png: PngFile, keyword: str) -> TextChunk | None:
     """The first text chunk whose keyword matches `keyword` case-insensitively."""
     wanted = keyword.lower()
-    for text in png.text_chunks():
-        if text.keyword.lower() == wanted:
-            return text
+    for chunk in png.chunks:  # only the chunk asked for is decoded (a card's text is large)
+        if chunk.type in TEXT_TYPES and _keyword(png.data, chunk).lower() == wanted:
+            return _decode_text(png.data, chunk)
     return None
+
+
+def find_texts(png: PngFile, keywords: tuple[str, ...]) -> dict[str, TextChunk]:
+    """keyword -> the first text chunk so keyed (case-insensitively), for each of `keywords`
+    the file has: one walk, and only those chunks decoded."""
+    wanted = {keyword.lower(): keyword for keyword in keywords}
+    found: dict[str, TextChunk] = {}
+    for chunk in png.chunks:
+        if chunk.type in TEXT_TYPES:
+            keyword = wanted.get(_keyword(png.data, chunk).lower())
+            if keyword is not None and keyword not in found:
+                found[keyword] = _decode_text(png.data, chunk)
+    return found
 
 
 def text_chunk(keyword: str, text: bytes) -> bytes:
@@ -243,6 +256,10 @@ def _keyword(data: bytes, chunk: Chunk) -> str:
 
 def strict_base64(text: bytes, what: str) -> bytes:
     """Decode base64, refusing anything but the base64 alphabet (line breaks allowed)."""
+    try:
+        return base64.b64decode(text, validate=True)  # the common case: one line, decoded without a copy
+    except (binascii.Error, ValueError):
+        pass
     try:
         return base64.b64decode(b"".join(text.split()), validate=True)
     except (binascii.Error, ValueError):

@@ -17,7 +17,7 @@ from typing import Any
 
 from bunzai.adapters.common import png
 from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin, SpanBlob
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
 from bunzai.errors import BunzaiError
@@ -63,20 +63,18 @@ class SillyTavernCardPng(Adapter):
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         what = name or "the PNG"
         image = png.read_png(data, what)
-        documents = {}
-        for keyword in CARD_KEYWORDS:
-            chunk = png.find_text(image, keyword)
-            if chunk is not None:
-                documents[keyword] = decode_chunk_json(chunk.text, keyword, what)
+        chunks = png.find_texts(image, CARD_KEYWORDS)
+        documents = {keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
+                     for keyword in CARD_KEYWORDS if keyword in chunks}
         if not documents:
             raise BunzaiError("unrecognized_file", f"{what} is a PNG without a chara or ccv3 chunk",
                               "this image holds no character card")
         original = Blob(data, "png", "image/png", Origin(spans=((0, len(data)),)))
-        spans = tuple(png.kept_spans(image, set(CARD_KEYWORDS)))
-        portrait = Blob(b"".join(data[start:end] for start, end in spans), "png", "image/png", Origin(spans=spans))
-        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref().model_dump()}}
+        # The image without its card chunks, named by its spans of the file: hashed in place, never copied here.
+        portrait = SpanBlob(data, tuple(png.kept_spans(image, set(CARD_KEYWORDS))), "png", "image/png")
+        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         primary = documents.get("ccv3", documents.get("chara"))
-        decoded = read_card(primary, name, ST_V3, escrow, portrait.ref().model_dump(), [original, portrait])
+        decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])
         return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
