@@ -62,10 +62,49 @@ def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str 
     adapter = writer_for(target_format, piece.kind)
     piece, macros, macro_losses = _translated(piece, adapter, engine, source)
     encoded = adapter.write(piece, media)
-    losses = macro_losses + list(encoded.losses)
+    file_name = export_file_name(piece, adapter)
+    losses = macro_losses + [loss for loss in encoded.losses if not _named_by_file(loss, piece, file_name)]
     losses += _escrow_losses(piece, adapter, losses)
-    losses += _unreported_losses(piece, adapter, encoded.data, losses)
-    return Crossing(adapter.format_id, adapter.label, piece.id + adapter.extensions[0], encoded.data, losses, macros)
+    losses += _unreported_losses(piece, adapter, encoded.data, losses, file_name)
+    return Crossing(adapter.format_id, adapter.label, file_name, encoded.data, losses, macros)
+
+
+def export_file_name(piece, adapter: Adapter) -> str:
+    """The file an export writes: the stem of the file the piece was imported from (its
+    `original.source`) when it has one, else the piece id; then the target's extension.
+
+    Formats named by their file (a SillyTavern world, a nameless preset) thereby keep the
+    name they were imported under.
+    """
+    stem = _source_stem(piece)
+    return (stem or piece.id) + adapter.extensions[0]
+
+
+def _source_stem(piece) -> str:
+    from pathlib import PurePosixPath
+
+    from bunzai.adapters.registry import all_adapters
+    from bunzai.adapters.sillytavern.user_folder import file_stem_for
+
+    source = piece.original.source if piece.original is not None else None
+    if not source:
+        return ""
+    name = PurePosixPath(source.replace("\\", "/")).name
+    endings = sorted({ext for a in all_adapters() if a.format_id == piece.original.format for ext in a.extensions
+                      if ext.startswith(".")}, key=len, reverse=True)
+    lowered = name.lower()
+    stem = next((name[:-len(ext)] for ext in endings if lowered.endswith(ext) and len(name) > len(ext)),
+                PurePosixPath(name).stem)
+    return file_stem_for(stem, "")
+
+
+def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
+    """A `*.name.file_stem` loss the file name answers: the file is named after the piece."""
+    if not loss.code.endswith(".name.file_stem"):
+        return False
+    from bunzai.adapters.sillytavern.st_json import file_stem
+
+    return file_stem(file_name) == piece.name
 
 
 def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
@@ -154,13 +193,13 @@ def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
                  f"and is not written to {adapter.format_id}", "escrow.other_format")]
 
 
-def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss]) -> list[Loss]:
+def _unreported_losses(piece, adapter: Adapter, data: bytes, declared: list[Loss], file_name: str = "") -> list[Loss]:
     if not adapter.can_read:
         return []
     from bunzai.model import dump_piece
 
     try:
-        decoded = adapter.read(data, piece.id + adapter.extensions[0], _parsed(adapter, data))
+        decoded = adapter.read(data, file_name or piece.id + adapter.extensions[0], _parsed(adapter, data))
     except Exception as error:  # noqa: BLE001 - an unreadable result is itself the loss to report
         return [Loss("", "dropped", f"the written file does not read back through {adapter.format_id}: {error}",
                      "crossing.unreadable")]

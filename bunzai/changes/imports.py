@@ -25,7 +25,18 @@ def drafts_from_bytes(data: bytes, name: str, *, piece_id: str | None = None, fo
     from bunzai.adapters.inspect import read_bytes
 
     adapter, decoded = read_bytes(data, name, format_id)
+    if source is not None:
+        _record_file_name(adapter, decoded, source.name)
     return _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), piece_id, source)
+
+
+def _record_file_name(adapter, decoded, file_name: str) -> None:
+    """The file's name as the source of the one piece it is the document of, so an export
+    is named like the file it came from (a card's book and a backup's many personas are
+    not named by the card's or the backup's file)."""
+    own = [piece for piece in decoded.pieces if piece.original is not None and piece.original.format == adapter.format_id]
+    if len(own) == 1 and own[0].original.source is None:
+        own[0].original.source = file_name
 
 
 def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id: str | None = None) -> list[dict]:
