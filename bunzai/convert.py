@@ -87,7 +87,7 @@ def _source_stem(piece) -> str:
     from bunzai.adapters.sillytavern.user_folder import file_stem_for
 
     source = piece.original.source if piece.original is not None else None
-    if not source:
+    if not source or "#" in source:  # one of several pieces of a file: named by its id
         return ""
     name = PurePosixPath(source.replace("\\", "/")).name
     endings = sorted({ext for a in all_adapters() if a.format_id == piece.original.format for ext in a.extensions
