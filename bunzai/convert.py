@@ -68,18 +68,18 @@ def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str 
     adapter = writer_for(target_format, piece.kind)
     piece, macros, macro_losses = _translated(piece, adapter, engine, source)
     encoded = adapter.write(piece, media)
-    losses = macro_losses + list(encoded.losses)
+    file_name = written_name(adapter, piece, encoded)
+    losses = macro_losses + [loss for loss in encoded.losses if not _named_by_file(loss, piece, file_name)]
     losses += _escrow_losses(piece, adapter, losses)
-    losses += _unreported_losses(piece, adapter, encoded, losses)
-    return Crossing(adapter.format_id, adapter.label, written_name(adapter, piece, encoded), encoded.data, losses,
-                    macros, files=encoded.files)
+    losses += _unreported_losses(piece, adapter, encoded, losses, file_name)
+    return Crossing(adapter.format_id, adapter.label, file_name, encoded.data, losses, macros, files=encoded.files)
 
 
 def written_name(adapter: Adapter, piece, encoded) -> str:
-    """The file name of a crossing: the piece id and the format's extension; a folder's own name."""
+    """The file name of a crossing (see export_file_name); a folder format's own folder name."""
     if encoded.files is not None:
         return encoded.name or piece.id
-    return piece.id + adapter.extensions[0]
+    return export_file_name(piece, adapter)
 
 
 def read_back(adapter: Adapter, data: bytes, name: str, files: list[tuple[str, bytes]] | None):
@@ -89,6 +89,44 @@ def read_back(adapter: Adapter, data: bytes, name: str, files: list[tuple[str, b
     from bunzai.adapters.inspect import read_bytes
 
     return read_bytes(data, name, adapter.format_id)[1]
+
+
+def export_file_name(piece, adapter: Adapter) -> str:
+    """The file an export writes: the stem of the file the piece was imported from (its
+    `original.source`) when it has one, else the piece id; then the target's extension.
+
+    Formats named by their file (a SillyTavern world, a nameless preset) thereby keep the
+    name they were imported under.
+    """
+    stem = _source_stem(piece)
+    return (stem or piece.id) + adapter.extensions[0]
+
+
+def _source_stem(piece) -> str:
+    from pathlib import PurePosixPath
+
+    from bunzai.adapters.registry import all_adapters
+    from bunzai.adapters.sillytavern.user_folder import file_stem_for
+
+    source = piece.original.source if piece.original is not None else None
+    if not source or "#" in source:  # one of several pieces of a file: named by its id
+        return ""
+    name = PurePosixPath(source.replace("\\", "/")).name
+    endings = sorted({ext for a in all_adapters() if a.format_id == piece.original.format for ext in a.extensions
+                      if ext.startswith(".")}, key=len, reverse=True)
+    lowered = name.lower()
+    stem = next((name[:-len(ext)] for ext in endings if lowered.endswith(ext) and len(name) > len(ext)),
+                PurePosixPath(name).stem)
+    return file_stem_for(stem, "")
+
+
+def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
+    """A `*.name.file_stem` loss the file name answers: the file is named after the piece."""
+    if not loss.code.endswith(".name.file_stem"):
+        return False
+    from bunzai.adapters.sillytavern.st_json import file_stem
+
+    return file_stem(file_name) == piece.name
 
 
 def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
@@ -177,12 +215,12 @@ def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
                  f"and is not written to {adapter.format_id}", "escrow.other_format")]
 
 
-def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss]) -> list[Loss]:
+def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], file_name: str = "") -> list[Loss]:
     if not adapter.can_read:
         return []
     from bunzai.model import dump_piece
 
-    data, name = encoded.data, written_name(adapter, piece, encoded)
+    data, name = encoded.data, file_name or written_name(adapter, piece, encoded)
     try:
         if encoded.files is not None:
             decoded = adapter.read(b"", name, dict(encoded.files))

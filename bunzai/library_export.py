@@ -13,7 +13,7 @@ and every loss.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from bunzai.adapters.sillytavern import user_folder as st
 from bunzai.convert import convert_stored_piece
@@ -57,14 +57,72 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     report = LibraryReport(into)
     report.notes.append(f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
                         f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read")
+    backups: dict[str, list[tuple[int, str, object]]] = {}  # personas read from one file, by that file
     for kind, piece_id in targets:
         ref = f"{kind}/{piece_id}"
         try:
             piece = validate_piece(read_stored(studio, kind, piece_id).data)
+            place = _backup_place(piece)
+            if place is not None:
+                backups.setdefault(place[0], []).append((place[1], ref, piece))
+                continue
             _export_piece(studio, piece, ref, report)
         except BunzaiError as error:
             report.not_written.append({"ref": ref, "error": error.to_json()["error"]})
+    for source, members in backups.items():
+        _export_backup(studio, source, sorted(members, key=lambda member: member[0]), report)
     return report
+
+
+def _backup_place(piece) -> tuple[str, int] | None:
+    """(file, place) of a persona read as one of several from a backup or settings.json."""
+    source = piece.original.source if piece.original is not None else None
+    if piece.kind != "persona" or not source or "#" not in source or piece.original.format != st.PERSONAS_FORMAT:
+        return None
+    file, _, place = source.rpartition("#")
+    return (file, int(place)) if place.isdigit() else None
+
+
+def _export_backup(studio, source: str, members: list, report: LibraryReport) -> None:
+    """The personas read from one file, written back as one backup in the file's order."""
+    import json
+
+    merged: dict = {}
+    entries = []
+    for _place, ref, piece in members:
+        crossing = convert_stored_piece(studio, piece, st.PERSONAS_FORMAT, current_book=False)
+        one = json.loads(crossing.data)
+        for key, value in one.items():
+            if key in ("personas", "persona_descriptions"):
+                merged.setdefault(key, {}).update(value)
+            elif key == "default_persona":
+                merged[key] = merged.get(key) or value
+            else:
+                merged.setdefault(key, value)
+        entries.append({"ref": ref, "losses": [loss.to_json() for loss in crossing.losses
+                                               if not _not_lost(loss, piece, None)]})
+    stem = PurePosixPath(source).stem if PurePosixPath(source).name != st.SETTINGS_FILE else "personas"
+    stem = st.file_stem_for(stem, "personas")
+    path = _folder(report.into, st.PERSONAS_FOLDER) / f"{stem}.json"
+    data = json.dumps(merged, indent=2, ensure_ascii=False).encode("utf-8")
+    relative = path.relative_to(report.into).as_posix()
+    try:
+        write_new(path, data)
+    except BunzaiError as error:
+        if error.code != "occupied":
+            raise
+        report.skipped.extend({"ref": entry["ref"], "path": relative} for entry in entries)
+        return
+    for entry in entries:
+        report.written.append(entry | {"path": relative, "format": st.PERSONAS_FORMAT,
+                                       "note": "SillyTavern keeps personas in settings.json: restore this backup in "
+                                               "Persona Management (the avatar images are in User Avatars/)"})
+    for _place, ref, piece in members:
+        if piece.body.portrait is not None:
+            avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
+            if st.file_stem_for(avatar, "") == avatar:
+                image = read_asset(studio, piece.body.portrait.sha256, piece.body.portrait.ext)
+                _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
 
 
 def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:

@@ -197,6 +197,8 @@ NAME_HASH_LENGTH = 6
 # Longest file stem, in UTF-8 bytes, a library export writes: file systems allow 255 bytes
 # per name, and 200 leaves room for the extension and a platform's own suffixes.
 EXPORT_STEM_MAX_BYTES = 200
+# Longest export file name, in UTF-8 bytes: the 255 bytes per name file systems allow.
+EXPORT_NAME_MAX_BYTES = 255
 # --- regex lab (bunzai/regexlab: users' patterns run in an embedded ECMAScript engine) ---
 # Longest any one run of a pattern may take, in the engine's CPU time (QuickJS counts
 # CPU, so on a loaded machine the wall time is longer). A real roleplay rule over a long

@@ -25,7 +25,20 @@ def drafts_from_bytes(data: bytes, name: str, *, piece_id: str | None = None, fo
     from bunzai.adapters.inspect import read_bytes
 
     adapter, decoded = read_bytes(data, name, format_id)
+    if source is not None:
+        _record_file_name(adapter, decoded, source.name)
     return _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), piece_id, source)
+
+
+def _record_file_name(adapter, decoded, file_name: str) -> None:
+    """The file's name as the source of the pieces it is the document of, so an export is
+    named like the file it came from. One of several pieces (a backup's many personas) gets
+    `<file>#<n>`, its place in the file, so an export of them all keeps their order; a
+    card's book (another format) is not named by the card's file."""
+    own = [piece for piece in decoded.pieces if piece.original is not None and piece.original.format == adapter.format_id]
+    for index, piece in enumerate(own):
+        if piece.original.source is None:
+            piece.original.source = file_name if len(own) == 1 else f"{file_name}#{index}"
 
 
 def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id: str | None = None) -> list[dict]:
@@ -300,8 +313,8 @@ def _settings_pieces(root: Path, avatars: Path, used: set[str]):
     for name, format_id, data in documents:
         try:
             adapter, decoded = read_bytes(data, name, format_id)
-            for piece in decoded.pieces:
-                _record_source(piece, st.SETTINGS_FILE)
+            for index, piece in enumerate(decoded.pieces):
+                _record_source(piece, f"{st.SETTINGS_FILE}#{index}")  # its place there: the order survives
                 avatar = st.persona_avatar(piece)
                 image = avatars / avatar if avatar and "/" not in avatar and "\\" not in avatar else None
                 if image is not None and image.is_file() and not image.is_symlink():

@@ -124,6 +124,7 @@ time.diff | a b | the time between two dates
 random.pick | items* | one of the items, drawn again at each render
 random.pick_stable | items* | one of the items, stable for the chat and position
 random.range | min max | an integer between min and max, inclusive
+random.percent | - | an integer from 0 to 100 (an argument-less random in Marinara and RoleCall)
 random.float | - | a number in [0, 1)
 dice.roll | formula | a dice roll (the formula dialect differs per engine)
 dice.roll_stable | formula | a dice roll, stable across renders

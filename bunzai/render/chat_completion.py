@@ -70,8 +70,14 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     def lore_text(entries: list[dict]) -> str:
         return "\n".join(e["content"] for e in entries if e["content"])
 
+    placed: set = set()
     for item in items:
         identifier = item.get("identifier")
+        # SillyTavern places a prompt once, at its first order entry, whose flag decides
+        # (openai.js addToChatCompletion: prompts.index / isPromptDisabledForActiveCharacter).
+        if identifier in placed:
+            continue
+        placed.add(identifier)
         if not item.get("enabled", True) or identifier not in blocks:
             continue
         index, block = blocks[identifier]

@@ -248,6 +248,8 @@ class MacroEvaluator:
             if not items:
                 return ""
             return self._rng(where if op == "random.pick" else "pick", offset).choice(items)
+        if op == "random.percent":
+            return str(self._rng(where, offset).randint(0, 100))
         if op == "dice.roll":
             return _roll(args[0] if args else "", self._rng(where, offset))
         if op in ("time.now", "date.now", "weekday.now", "time.format", "time.diff"):

@@ -4,8 +4,9 @@ A folder-shaped format (a SillyTavern sprite folder) is written as
 `Export/<UTC timestamp> Kit <id>/<folder>/<files>`, each name checked to be a plain name.
 
 The caller names a piece and a format, never a path: the folder name is made here from
-the time and the piece id (a safe slug), and the file name from the id and the format's
-extension. The folder is created exclusively (an occupied name is refused, never
+the time and the piece id (a safe slug); the file name is the crossing's (the piece id, or
+the stem of the file it was imported from, and the format's extension), refused unless it is
+one plain file name. The folder is created exclusively (an occupied name is refused, never
 replaced), the file is written create-only and synced, and a failed export leaves no
 folder behind.
 """
@@ -17,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
+from bunzai.limits import EXPORT_NAME_MAX_BYTES
 from bunzai.store.atomic import fsync_dir, write_new
 from bunzai.store.studio import Studio, check_id
 
@@ -29,8 +31,8 @@ def export_stamp(now: datetime | None = None) -> str:
 def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, now: datetime | None = None) -> Path:
     """Write one exported file into a fresh kit folder; return the file's path."""
     check_id(piece_id)
-    if "/" in file_name or "\\" in file_name or "\x00" in file_name or file_name in ("", ".", "..") or not file_name.startswith(piece_id):
-        raise BunzaiError("invalid_input", f"export file name {file_name!r} is not <id><extension>")
+    if not _plain_file_name(file_name):
+        raise BunzaiError("invalid_input", f"export file name {file_name!r} is not a plain file name")
     studio.writable_dir(studio.export_dir)
     folder = studio.export_dir / f"{export_stamp(now)} Kit {piece_id}"
     try:
@@ -77,9 +79,16 @@ def write_export_folder(studio: Studio, piece_id: str, folder_name: str, files: 
 
 
 def check_plain_name(name: str) -> None:
-    """A file or folder name that stays where it is put: no separator, no dot name, no NUL."""
-    if not name or "/" in name or "\\" in name or "\x00" in name or name in (".", "..") or name.startswith("."):
+    """A file or folder name that stays where it is put (the rule of _plain_file_name)."""
+    if not _plain_file_name(name):
         raise BunzaiError("invalid_input", f"export file name {name!r} is not a plain file name")
+
+
+def _plain_file_name(name: str) -> bool:
+    """One file name inside the kit folder: no separators or control characters, no dot files."""
+    return bool(name) and not name.startswith(".") and name.strip() == name and \
+        not any(ch in name for ch in "/\\:") and all(ord(ch) >= 32 and ord(ch) != 127 for ch in name) and \
+        len(name.encode("utf-8")) <= EXPORT_NAME_MAX_BYTES
 
 
 def _remove_tree(folder: Path) -> None:

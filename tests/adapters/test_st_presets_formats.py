@@ -201,7 +201,6 @@ def test_a_preset_is_refused_as_a_card():
 
 @pytest.mark.parametrize("format_id, document", [
     ("sillytavern.preset.chat", {"prompts": "main"}),
-    ("sillytavern.preset.chat", {"prompts": [{"identifier": "a"}, {"identifier": "a"}]}),
     ("sillytavern.preset.chat", {"prompt_order": [{"character_id": 1, "order": 3}]}),
     ("sillytavern.instruct", ["input_sequence"]),
 ])

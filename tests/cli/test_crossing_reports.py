@@ -86,5 +86,5 @@ def test_a_nickname_draft_reports_impact_on_the_v2_formats_and_none_on_v3(bunzai
     draft = bunzai("cap", "run", "character.identity.update", "seraphina", "--input", '{"nickname": "Sera"}',
                    check=True).json
     platforms = {row["platform"] for row in draft["impact"]}
-    assert platforms == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json"}
+    assert platforms == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json", "marinara.character"}  # the V2 formats
     assert all(row["pointer"] == "/body/nickname" for row in draft["impact"])

@@ -129,9 +129,9 @@ def test_export_into_a_fresh_folder_gives_back_the_same_files(bunzai, user_folde
         else:
             assert after.read_bytes() == before.read_bytes(), relative
     extra = {path for path in pieces_files(out) if path.startswith("Import in SillyTavern/")}
-    assert extra == {"Import in SillyTavern/personas/traveller.json",
+    assert extra == {"Import in SillyTavern/personas/personas.json",
                      "Import in SillyTavern/regex/Global regex scripts.json"}
-    backup = json.loads((out / "Import in SillyTavern/personas/traveller.json").read_text())
+    backup = json.loads((out / "Import in SillyTavern/personas/personas.json").read_text())
     assert backup["personas"] == {"traveller.png": "Wanderer"}
     notes = [entry for entry in report.json["written"] if "note" in entry]
     assert {entry["ref"] for entry in notes} == {"persona/wanderer", "regex/global-regex-scripts"}

@@ -137,3 +137,29 @@ def test_same_engine_translation_changes_nothing() -> None:
     text = "{{char}} {{random::a::b}} {{setvar::x::1}} {{if x}}a{{else}}b{{/if}} {{.x ||= 2}}"
     result = translate_text(text, "sillytavern", "sillytavern")
     assert result.text == text and {v["verdict"] for v in result.verdicts} == {"portable"}
+
+
+def test_rolecall_random_without_arguments_is_zero_to_a_hundred_like_marinaras() -> None:
+    result = translate_text("{{random}}", "rolecall", "marinara")
+    assert result.verdicts[0]["verdict"] == "portable" and result.text == "{{random}}"
+    for target in ("sillytavern", "lumiverse", "risuai"):  # their argument-less random is another range
+        assert translate_text("{{random}}", "rolecall", target).verdicts[0]["verdict"] != "portable", target
+
+
+def test_rolecall_random_with_three_arguments_is_a_pick() -> None:
+    result = translate_text("{{random::a::b::c}}", "rolecall", "sillytavern")
+    assert result.verdicts[0]["op"] == "random.pick" and result.verdicts[0]["verdict"] == "portable"
+    assert translate_text("{{random::1::100}}", "rolecall", "sillytavern").verdicts[0]["op"] == "random.range"
+    assert translate_text("{{random::a::b}}", "rolecall", "sillytavern").verdicts[0]["verdict"] == "unknown"
+
+
+@pytest.mark.parametrize("flag", ["!", "?", "~", ">", "#"])
+def test_every_macro_2_flag_prefix_is_read_by_name_by_the_translator_and_the_evaluator(flag) -> None:
+    from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+
+    text = "{{" + flag + "user}} {{" + flag + "if 1}}yes{{/if}} {{ " + flag + " char }}"
+    for target in ("sillytavern", "lumiverse", "marinara"):
+        verdicts = translate_text(text, "sillytavern", target).verdicts
+        assert "unknown" not in {v["verdict"] for v in verdicts}, (flag, target)
+    evaluated = MacroEvaluator(MacroContext(), "sillytavern").evaluate(text, "/x")
+    assert evaluated.problems == [] and "yes" in evaluated.text and "{{" not in evaluated.text

@@ -26,7 +26,7 @@ LOREBOOK_V3_FORMAT = "lorebook_v3.json"
 # the target's `data` can hold (extensions at any value, book and entry fields, unknown
 # keys) travels; what it cannot hold is named pointer by pointer (`family_losses`).
 CARD_FAMILY = frozenset({"sillytavern.card.png", "sillytavern.card.json", "ccv2.json", "ccv3.json", "charx",
-                         "risu.charx", "agnai.tavern.json"})
+                         "risu.charx", "agnai.tavern.json", "marinara.character"})
 # `data` keys a writer builds from the piece alone: a CHARX's or V3 JSON's asset list names
 # members and data: URIs of its own file.
 _WRITER_OWNED = ("assets",)
@@ -145,6 +145,8 @@ def family_document(original: Any) -> tuple[str, dict] | None:
             if isinstance(document.get(keyword), dict):
                 return f"/{keyword}", document[keyword]
         return None
+    if original.format == "marinara.character":  # the card sits in the export envelope's `data`
+        return ("/data", document["data"]) if isinstance(document.get("data"), dict) else None
     return "", document
 
 

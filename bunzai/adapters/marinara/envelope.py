@@ -98,3 +98,16 @@ def row_id(*parts: str) -> str:
     """A 21-character id like Marinara's nanoids, derived from `parts` (same parts, same id)."""
     digest = hashlib.sha256("\0".join(parts).encode("utf-8")).digest()
     return base64.urlsafe_b64encode(digest).decode("ascii")[:21]
+
+
+def compact_bytes(document: Any) -> bytes:
+    """As Marinara's export routes send an envelope: compact JSON.stringify, no newline."""
+    return stringify(document).encode("utf-8")
+
+
+def escrowed_envelope(piece: Any, format_id: str, kind: str) -> dict | None:
+    """The piece's escrowed envelope when it was read from `format_id` (type `kind`)."""
+    original = piece.original
+    if original is None or original.format != format_id or envelope_type(original.document) != kind:
+        return None
+    return original.document

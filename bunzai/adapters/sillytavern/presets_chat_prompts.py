@@ -3,6 +3,12 @@
 Blocks are matched to the escrowed ones by `identifier`, orders by `character_id` and
 order items by identifier (and occurrence), so unknown keys at every level survive.
 `character_id` 100000 is SillyTavern's global order; other ids are kept as their text.
+
+A repeated identifier in `prompts` is read as SillyTavern's PromptManager reads it
+(getPromptById: the first prompt with that identifier): the first is the block, a later
+one is never sent, so it is no block; it stays in the escrow and is written back where it
+stood (after the prompt that preceded it), unless its identifier's block was removed (it
+would then come alive). Repeated identifiers in an order are kept as items.
 """
 
 from __future__ import annotations
@@ -71,14 +77,31 @@ ITEM_FIELDS = (
 
 
 def decode_prompts(document: dict) -> list[dict]:
-    blocks = [decode_fields(PROMPT_FIELDS, raw) for raw in _objects(document, "prompts")]
+    """The blocks: each identifier's first prompt (a later one with it is shadowed)."""
+    blocks = []
     seen: set[str] = set()
-    for block in blocks:
-        if block["identifier"] in seen:
-            raise BunzaiError("corrupt_file", f"two prompts share the identifier {block['identifier']!r}",
-                              "give each prompt of the preset its own identifier")
-        seen.add(block["identifier"])
+    for raw in _objects(document, "prompts"):
+        block = decode_fields(PROMPT_FIELDS, raw)
+        if block["identifier"] not in seen:
+            seen.add(block["identifier"])
+            blocks.append(block)
     return blocks
+
+
+def shadowed_prompts(prior: dict | None) -> list[tuple[str | None, str, dict]]:
+    """Prompts SillyTavern never reaches (an earlier prompt has their identifier), each with
+    the identifier of the nearest block before it (None: none) and its own."""
+    out = []
+    seen: set[str] = set()
+    before: str | None = None
+    for raw in _objects(prior or {}, "prompts"):
+        identifier = as_str("")(raw.get("identifier"))
+        if identifier in seen:
+            out.append((before, identifier, raw))
+        else:
+            seen.add(identifier)
+            before = identifier
+    return out
 
 
 def decode_orders(document: dict) -> list[dict]:
@@ -91,11 +114,19 @@ def decode_orders(document: dict) -> list[dict]:
 
 
 def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
-    known = {as_str("")(raw.get("identifier")): raw for raw in _objects(prior or {}, "prompts")}
-    out = []
+    known: dict[str, dict] = {}
+    for raw in _objects(prior or {}, "prompts"):
+        known.setdefault(as_str("")(raw.get("identifier")), raw)  # the first one is the block
+    present = {block["identifier"] for block in blocks}
+    after: dict[str | None, list[dict]] = {}
+    for before, identifier, raw in shadowed_prompts(prior):
+        if identifier in present:  # a shadowed prompt whose block was removed would come alive: dropped
+            after.setdefault(before if before is None or before in present else identifier, []).append(raw)
+    out = list(after.get(None, []))
     for block in blocks:
         raw = known.get(block["identifier"])
         out.append(encode_fields(PROMPT_FIELDS, block, raw) if raw is not None else _new_prompt(block))
+        out.extend(after.get(block["identifier"], []))
     return out
 
 

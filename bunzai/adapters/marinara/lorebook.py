@@ -1,0 +1,255 @@
+"""Marinara Engine lorebooks (`.marinara.json`, type `marinara_lorebook`) <-> a lorebook.
+
+The native export (lorebooks.routes.ts GET /:id/export) is `data: {lorebook, entries,
+folders}`: the rows as lorebooks.storage.ts parses them (real booleans, arrays), entries in
+the storage's order. Marinara's import (marinara.importer.ts importLorebook) reads back what
+is mapped here and more; what the canonical model does not name (category, tags, folders,
+an entry's description, tag, locked, ephemeral, filters, relationships, schedule ...) stays
+in the escrow and is written back on a Marinara export. Writing goes over the escrowed rows,
+entry by entry (matched by id), a key rewritten only where the canonical value differs from
+what the row reads as; the written file is read back and every difference is named.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.drift import as_count, as_int, as_str, as_str_list
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.marinara.envelope import (
+    FIXED_EXPORTED_AT,
+    compact_bytes,
+    envelope_of,
+    envelope_type,
+    escrowed_envelope,
+    new_envelope,
+    row_id,
+)
+from bunzai.adapters.registry import register
+from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.model.base import Escrow
+from bunzai.model.lorebook import Lorebook, LorebookBody
+
+FORMAT_ID = "marinara.lorebook"
+TYPE = "marinara_lorebook"
+# keyword-scanner.ts testSecondaryKeys: and = every key, or = any key, not = none of them.
+LOGIC_IN = {"and": "and_all", "or": "and_any", "not": "not_any"}
+LOGIC_OUT = {value: key for key, value in LOGIC_IN.items()}
+# LorebookEntry.position: 0 before the character, 1 after it, 2 at a message depth.
+POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth"}
+POSITION_OUT = {value: key for key, value in POSITION_IN.items()}
+# additionalMatchingSources the canonical entry names.
+SOURCES = (("persona_description", "match_persona_description"),
+           ("character_description", "match_character_description"),
+           ("character_personality", "match_character_personality"),
+           ("character_scenario", "match_scenario"))
+ROLES = ("system", "user", "assistant")
+
+LOSS_RULES = (
+    LossRule(r"/body/entries/\d+/(?:keys|secondary_keys)", "translated", "marinara.lorebook.keys.regex_per_entry",
+             "Marinara reads every key of an entry as a regex (useRegex) or none, with no flags of its own"),
+    LossRule(r"/body/entries/\d+/selective_logic", "translated", "marinara.lorebook.entry.logic",
+             "Marinara's secondary-key logic is and (all), or (any) or not (none)"),
+    LossRule(r"/body/entries/\d+/position", "translated", "marinara.lorebook.entry.position",
+             "Marinara places an entry before or after the character, or at a depth"),
+    LossRule(r"/body/entries/\d+/(?:case_sensitive|match_whole_words)", "translated", "marinara.lorebook.entry.match",
+             "a Marinara entry sets its own matching; it has no book default"),
+    LossRule(r"/body/entries/\d+/(?:probability|use_probability)", "translated", "marinara.lorebook.entry.probability",
+             "a Marinara entry has a probability or none"),
+    LossRule(r"/body/entries/\d+/group", "translated", "marinara.lorebook.entry.group",
+             "a Marinara entry is in one group with a weight, and has no override or scoring flag"),
+    LossRule(r"/body/entries/\d+/uid", "translated", "marinara.lorebook.entry.id",
+             "Marinara entry ids are strings; another id gets a new one"),
+    LossRule(r"/body/entries/\d+/[^/]+", "dropped", "marinara.lorebook.entry.not_carried",
+             "a Marinara lorebook entry has no such setting"),
+    LossRule("/body/entries", "translated", "marinara.lorebook.entries.changed",
+             "the entries read back differently"),
+    LossRule("/body/settings/[^/]+", "dropped", "marinara.lorebook.settings.dropped",
+             "a Marinara lorebook has scan depth, token budget, recursion and its depth only"),
+    LossRule("/body/extensions", "dropped", "marinara.lorebook.extensions.dropped",
+             "a Marinara lorebook keeps no extensions object"),
+    LossRule("/assets", "dropped", "marinara.lorebook.assets.dropped", "a Marinara lorebook carries no media"),
+    LossRule("/profiles", "dropped", "marinara.lorebook.profiles.dropped", "a Marinara lorebook has no per-platform profiles"),
+)
+FALLBACK = LossRule("", "dropped", "marinara.lorebook.not_carried", "a Marinara lorebook does not carry this value as it is")
+
+
+def rows(value: Any) -> list[dict]:
+    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
+
+
+def _flag(value: Any, default: bool = False) -> bool:
+    return value if isinstance(value, bool) else (value == "true" if isinstance(value, str) else default)
+
+
+def _optional_count(value: Any) -> int | None:
+    return None if value is None else as_count(value, None)
+
+
+def entry_of(row: dict, index: int) -> dict:
+    regex = _flag(row.get("useRegex"))
+    keys = [{"text": key, "regex": regex} for key in as_str_list(row.get("keys"))]
+    secondary = [{"text": key, "regex": regex} for key in as_str_list(row.get("secondaryKeys"))]
+    probability = as_int(row.get("probability"), None)
+    group = as_str(row.get("group"))
+    weight = as_count(row.get("groupWeight"), None)
+    sources = set(as_str_list(row.get("additionalMatchingSources")))
+    entry = {
+        "uid": as_str(row.get("id")) or f"entry-{index}", "title": as_str(row.get("name")), "keys": keys,
+        "secondary_keys": secondary, "selective": _flag(row.get("selective")),
+        "selective_logic": LOGIC_IN.get(row.get("selectiveLogic"), "and_all"),
+        "content": as_str(row.get("content")), "enabled": _flag(row.get("enabled"), True),
+        "constant": _flag(row.get("constant")), "order": as_int(row.get("order"), 100),
+        "position": POSITION_IN.get(as_int(row.get("position"), 0), "before_char"),
+        "depth": as_count(row.get("depth"), 4), "role": row.get("role") if row.get("role") in ROLES else "system",
+        "probability": min(max(probability, 0), 100) if probability is not None else 100,
+        "use_probability": probability is not None,
+        "group": {"names": [group] if group else [], "weight": weight if weight is not None else 100},
+        "sticky": _optional_count(row.get("sticky")), "cooldown": _optional_count(row.get("cooldown")),
+        "delay": _optional_count(row.get("delay")), "prevent_recursion": _flag(row.get("preventRecursion")),
+        "scan_depth": _optional_count(row.get("scanDepth")), "case_sensitive": _flag(row.get("caseSensitive")),
+        "match_whole_words": _flag(row.get("matchWholeWords")),
+    }
+    for source, field in SOURCES:
+        entry[field] = source in sources
+    return entry
+
+
+def body_of(data: dict) -> dict:
+    book = data.get("lorebook") if isinstance(data.get("lorebook"), dict) else {}
+    settings = {"scan_depth": _optional_count(book.get("scanDepth")),
+                "token_budget": _optional_count(book.get("tokenBudget")),
+                "recursive_scanning": _flag(book.get("recursiveScanning")),
+                "max_recursion_steps": _optional_count(book.get("maxRecursionDepth"))}
+    return {"description": as_str(book.get("description")), "settings": settings,
+            "entries": [entry_of(row, index) for index, row in enumerate(rows(data.get("entries")))]}
+
+
+class MarinaraLorebook(Adapter):
+    format_id = FORMAT_ID
+    label = "Marinara Engine lorebook"
+    kinds = ("lorebook",)
+    extensions = (".marinara.json", ".json")
+    container = "text"
+    engine = "marinara"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.95 if envelope_type(parsed) == TYPE and isinstance(parsed["data"].get("lorebook"), dict) else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        envelope = envelope_of(data, name, parsed, TYPE)
+        book = envelope["data"].get("lorebook")
+        if not isinstance(book, dict):
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is a Marinara lorebook export without its "
+                              "lorebook", "export the lorebook again from Marinara Engine")
+        title = as_str(book.get("name")).strip() or "Imported Lorebook"  # importLorebook's fallback name
+        try:
+            piece = Lorebook(id=piece_id_for(title, name, "lorebook"), name=title,
+                             body=LorebookBody.model_validate(body_of(envelope["data"])),
+                             original=Escrow(format=FORMAT_ID, document=envelope))
+        except ValidationError as error:
+            problem = error.errors()[0]
+            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable Marinara lorebook: "
+                              f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
+                              "check that value in the file") from None
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        base = escrowed_envelope(piece, FORMAT_ID, TYPE)
+        if base is not None and isinstance(base["data"].get("lorebook"), dict):
+            envelope = copy.deepcopy(base)
+        else:
+            book_id = row_id("lorebook", piece.id)
+            envelope = new_envelope(TYPE, {"lorebook": {
+                "id": book_id, "name": "", "description": "", "category": "uncategorized", "scanDepth": 2,
+                "tokenBudget": 2048, "recursiveScanning": False, "maxRecursionDepth": 3, "characterId": None,
+                "personaId": None, "chatId": None, "enabled": True, "tags": [], "generatedBy": None,
+                "sourceAgentId": None, "createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT},
+                "entries": [], "folders": []})
+        data = envelope["data"]
+        book = data["lorebook"]
+        twin = body_of(data)
+        body = piece.body.model_dump(mode="json")
+        if as_str(book.get("name")) != piece.name:
+            book["name"] = piece.name
+        if body["description"] != twin["description"]:
+            book["description"] = body["description"]
+        for field, native in (("scan_depth", "scanDepth"), ("token_budget", "tokenBudget"),
+                              ("recursive_scanning", "recursiveScanning"), ("max_recursion_steps", "maxRecursionDepth")):
+            value = body["settings"][field]
+            if value is not None and value != twin["settings"][field]:
+                book[native] = value
+        old = {entry["uid"]: (row, entry) for row, entry in zip(rows(data.get("entries")), twin["entries"])}
+        written = []
+        for entry in body["entries"]:
+            row, was = old.get(entry["uid"], (None, None)) if isinstance(entry["uid"], str) else (None, None)
+            if row is None:
+                row, was = _new_row(entry, as_str(book.get("id")), piece.id), None
+            _patch(row, entry, was)
+            written.append(row)
+        if written != rows(data.get("entries")):
+            data["entries"] = written
+        out = compact_bytes(envelope)
+        back = self.read(out, piece.id + self.extensions[0], None).pieces[0]
+        return Encoded(out, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))
+
+
+def _new_row(entry: dict, book_id: str, piece_id: str) -> dict:
+    uid = entry["uid"] if isinstance(entry["uid"], str) and entry["uid"] else row_id("entry", piece_id, str(entry["uid"]))
+    # lorebookEntries' column defaults (db/schema/lorebooks.ts), parsed as the export sends them.
+    return {"id": uid, "lorebookId": book_id, "folderId": None, "name": "", "content": "", "description": "",
+            "keys": [], "secondaryKeys": [], "enabled": True, "constant": False, "selective": False,
+            "selectiveLogic": "and", "probability": None, "scanDepth": None, "matchWholeWords": False,
+            "caseSensitive": False, "useRegex": False, "characterFilterMode": "any", "characterFilterIds": [],
+            "characterTagFilterMode": "any", "characterTagFilters": [], "generationTriggerFilterMode": "any",
+            "generationTriggerFilters": [], "additionalMatchingSources": [], "position": 0, "depth": 4,
+            "order": 100, "role": "system", "sticky": None, "cooldown": None, "delay": None, "ephemeral": None,
+            "group": "", "groupWeight": None, "locked": False, "preventRecursion": False, "tag": "",
+            "relationships": {}, "dynamicState": {}, "activationConditions": [], "schedule": None,
+            "embedding": None, "createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT}
+
+
+def _patch(row: dict, entry: dict, was: dict | None) -> None:
+    """Write `entry` over `row`, only where it differs from `was` (what the row read as)."""
+    was = was or entry_of(row, 0)
+    plain = (("title", "name"), ("content", "content"), ("selective", "selective"), ("enabled", "enabled"),
+             ("constant", "constant"), ("order", "order"), ("depth", "depth"), ("role", "role"), ("sticky", "sticky"),
+             ("cooldown", "cooldown"), ("delay", "delay"), ("prevent_recursion", "preventRecursion"),
+             ("scan_depth", "scanDepth"), ("case_sensitive", "caseSensitive"),
+             ("match_whole_words", "matchWholeWords"))
+    for field, native in plain:
+        value = entry[field]
+        if field in ("case_sensitive", "match_whole_words"):
+            value = bool(value)
+        if value != was[field]:
+            row[native] = value
+    for field, native in (("keys", "keys"), ("secondary_keys", "secondaryKeys")):
+        if entry[field] != was[field]:
+            row[native] = [key["text"] for key in entry[field]]
+    regex = any(key["regex"] for key in entry["keys"] + entry["secondary_keys"])
+    if [k["regex"] for k in entry["keys"] + entry["secondary_keys"]] != [k["regex"] for k in was["keys"] + was["secondary_keys"]]:
+        row["useRegex"] = regex
+    if entry["selective_logic"] != was["selective_logic"]:
+        row["selectiveLogic"] = LOGIC_OUT.get(entry["selective_logic"], "or" if entry["selective_logic"] == "and_any" else "and")
+    if entry["position"] != was["position"]:
+        row["position"] = POSITION_OUT.get(entry["position"], 0)
+    if (entry["probability"], entry["use_probability"]) != (was["probability"], was["use_probability"]):
+        row["probability"] = entry["probability"] if entry["use_probability"] else None
+    if entry["group"]["names"] != was["group"]["names"]:
+        row["group"] = entry["group"]["names"][0] if entry["group"]["names"] else ""
+    if entry["group"]["weight"] != was["group"]["weight"]:
+        row["groupWeight"] = entry["group"]["weight"]
+    sources = [s for s in as_str_list(row.get("additionalMatchingSources"))]
+    for source, field in SOURCES:
+        if entry[field] != was[field]:
+            sources = [s for s in sources if s != source] + ([source] if entry[field] else [])
+            row["additionalMatchingSources"] = sources
+
+
+register(MarinaraLorebook())

@@ -1,0 +1,124 @@
+"""Marinara Engine personas (`.marinara.json`, type `marinara_persona`) <-> a persona.
+
+The native persona export (characters.routes.ts, buildNativePersonaEnvelope) is the
+`personas` database row (db/schema/characters.ts) without id, avatarPath and isActive, its
+dates moved to `data.metadata`. Marinara's import (marinara.importer.ts importPersona) reads
+back name, description, personality, scenario, backstory, appearance and the three colours.
+
+    name -> name; comment -> brief; description -> description
+    personality, scenario, backstory, appearance -> profile (those labels, in that order)
+    nameColor, dialogueColor, boxColor -> presentation.palette name, dialogue, box
+
+`personaStats`, `altDescriptions` and `tags` (JSON strings inside the JSON, as the row holds
+them), the dates and unknown keys stay in the escrow. Writing goes over the escrowed row,
+a key rewritten only where the canonical value differs from what it reads as; the written
+file is read back and every difference is named by a loss rule.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.marinara.envelope import (
+    FIXED_EXPORTED_AT,
+    compact_bytes,
+    envelope_of,
+    envelope_type,
+    escrowed_envelope,
+    new_envelope,
+)
+from bunzai.adapters.registry import register
+from bunzai.model import dump_piece
+from bunzai.model.base import Escrow
+from bunzai.model.persona import Persona, PersonaBody
+
+FORMAT_ID = "marinara.persona"
+TYPE = "marinara_persona"
+PROFILE_KEYS = ("personality", "scenario", "backstory", "appearance")
+PALETTE_KEYS = (("name", "nameColor"), ("dialogue", "dialogueColor"), ("box", "boxColor"))
+
+LOSS_RULES = (
+    LossRule("/body/(?:position|depth|role)", "dropped", "marinara.persona.placement.dropped",
+             "Marinara injects a persona's description with the character's; it has no placement setting"),
+    LossRule("/body/portrait", "dropped", "marinara.persona.portrait.dropped",
+             "Marinara's persona export carries no avatar image"),
+    LossRule("/body/lorebook", "dropped", "marinara.persona.lorebook.dropped",
+             "Marinara binds a lorebook to a persona on the lorebook (personaId), not in the persona export"),
+    LossRule("/body/profile/[^/]+", "dropped", "marinara.persona.profile.dropped",
+             "a Marinara persona has personality, scenario, backstory and appearance fields only"),
+    LossRule("/body/profile", "translated", "marinara.persona.profile.order",
+             "Marinara's profile fields come in a fixed order"),
+    LossRule("/body/presentation/palette/[^/]+", "dropped", "marinara.persona.palette.dropped",
+             "a Marinara persona has name, dialogue and box colours only"),
+    LossRule("/body/presentation", "dropped", "marinara.persona.presentation.dropped",
+             "a Marinara persona has no such presentation setting"),
+    LossRule("/body/extensions", "dropped", "marinara.persona.extensions.dropped",
+             "a Marinara persona keeps no extensions object"),
+    LossRule("/assets", "dropped", "marinara.persona.assets.dropped", "a Marinara persona export carries no media"),
+    LossRule("/profiles", "dropped", "marinara.persona.profiles.dropped", "a Marinara persona has no per-platform profiles"),
+)
+FALLBACK = LossRule("", "dropped", "marinara.persona.not_carried", "a Marinara persona does not carry this value as it is")
+
+
+def body_of(row: dict) -> dict:
+    profile = {key: as_str(row.get(key)) for key in PROFILE_KEYS if as_str(row.get(key))}
+    palette = {label: as_str(row.get(key)) for label, key in PALETTE_KEYS if as_str(row.get(key))}
+    return {"description": as_str(row.get("description")), "brief": as_str(row.get("comment")), "profile": profile,
+            "presentation": {"palette": palette}}
+
+
+class MarinaraPersona(Adapter):
+    format_id = FORMAT_ID
+    label = "Marinara Engine persona"
+    kinds = ("persona",)
+    extensions = (".marinara.json", ".json")
+    container = "text"
+    engine = "marinara"
+
+    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
+        return 0.95 if envelope_type(parsed) == TYPE else 0.0
+
+    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
+        envelope = envelope_of(data, name, parsed, TYPE)
+        row = envelope["data"]
+        title = as_str(row.get("name")).strip() or "Imported Persona"  # importPersona's fallback name
+        piece = Persona(id=piece_id_for(title, name, "persona"), name=title,
+                        body=PersonaBody.model_validate(body_of(row)),
+                        original=Escrow(format=FORMAT_ID, document=envelope))
+        return Decoded([piece])
+
+    def write(self, piece: Any, media: MediaSource) -> Encoded:
+        base = escrowed_envelope(piece, FORMAT_ID, TYPE)
+        if base is not None:
+            envelope = copy.deepcopy(base)
+        else:
+            row = {"name": "", "comment": "", "description": "", **{key: "" for key in PROFILE_KEYS},
+                   **{key: "" for _, key in PALETTE_KEYS}, "personaStats": "", "altDescriptions": "[]", "tags": "[]",
+                   "metadata": {"createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT}}
+            envelope = new_envelope(TYPE, row)
+        row = envelope["data"]
+        twin = body_of(row)
+        body = piece.body.model_dump(mode="json")
+        if as_str(row.get("name")) != piece.name:
+            row["name"] = piece.name
+        for key, native in (("description", "description"), ("brief", "comment")):
+            if body[key] != twin[key]:
+                row[native] = body[key]
+        for key in PROFILE_KEYS:
+            if body["profile"].get(key, "") != twin["profile"].get(key, ""):
+                row[key] = body["profile"].get(key, "")
+        palette = body["presentation"]["palette"]
+        for label, native in PALETTE_KEYS:
+            if palette.get(label, "") != twin["presentation"]["palette"].get(label, ""):
+                row[native] = palette.get(label, "")
+        data = compact_bytes(envelope)
+        back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
+        return Encoded(data, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))
+
+
+register(MarinaraPersona())
