@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fuzzkit import Outcome, mutate, read_and_follow_through, run_one, seeds
+from fuzzkit import Outcome, forced_format, mutate, read_and_follow_through, run_one, seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testkit import corpus_path
@@ -19,7 +19,7 @@ SEEDS = seeds()
 @given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
 def test_no_mutated_file_crashes_a_reader_or_what_follows_it(seed, rng) -> None:
     outcome = Outcome()
-    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through)
+    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through, forced_format(seed, rng))
     assert not outcome.crashes, next(iter(outcome.crashes.values()))[3]
 
 

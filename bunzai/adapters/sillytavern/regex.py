@@ -167,7 +167,7 @@ class SillyTavernRegex(Adapter):
                    for index, (rule, base) in enumerate(zip(piece.body.rules, _bases(piece.body.rules, escrowed)))]
         single = len(scripts) == 1 and not isinstance(original, list)
         document: Any = scripts[0] if single else scripts
-        read_back = scripts[0]["scriptName"] if single else piece.id
+        read_back = as_str(scripts[0].get("scriptName")) if single else piece.id
         if piece.name != read_back:
             losses.append(Loss("/name", "dropped", "a single-script file is named by its scriptName" if single else
                                "a file of several regex scripts has no name of its own; SillyTavern names the set "
