@@ -19,6 +19,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import tempfile
@@ -160,8 +161,7 @@ def _risu_binary_seeds() -> list[Seed]:
     table = risu_table()[1]
 
     def module(doc) -> bytes:
-        main = table.encode(json.dumps({"module": doc, "type": "risuModule"}, indent=2,
-                                       ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        main = table.encode(_dumps({"module": doc, "type": "risuModule"}))
         asset = b"\x89PNG sky"
         return (bytes([111, 0]) + struct.pack("<I", len(main)) + main + b"\x01" + struct.pack("<I", len(asset))
                 + table.encode(asset) + b"\x00")
@@ -305,7 +305,12 @@ def _carry(seed: Seed) -> None:
 
 
 def _dumps(doc) -> bytes:
-    return json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    """JSON as JavaScript writes it: UTF-8, with a lone surrogate as a \\udXXX escape."""
+    text = json.dumps(doc, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text).encode("utf-8")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _zip(members: list[tuple[str, bytes]]) -> bytes:

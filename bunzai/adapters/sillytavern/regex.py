@@ -209,13 +209,13 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
         if not rule.id:
             losses.append(Loss(f"{at}/id", "translated", "SillyTavern needs a script id; a stable uuid was made",
                                "regex.rule.id.generated"))
-    if changed("name"):
+    if changed("name") or not isinstance(script.get("scriptName"), str):  # a script SillyTavern can list
         title = piece.name or piece.id
         script["scriptName"] = rule.name or (title if len(piece.body.rules) == 1 else f"{title} {index + 1}")
         if not rule.name:
             losses.append(Loss(f"{at}/name", "translated", "SillyTavern needs a scriptName; the set's name was used",
                                "regex.rule.name.filled"))
-    if changed("pattern") or changed("flags"):
+    if changed("pattern") or changed("flags") or not isinstance(script.get("findRegex"), str):
         script["findRegex"] = _find_regex_for(rule, at, losses)
     if changed("replacement"):
         script["replaceString"] = rule.replacement
