@@ -13,6 +13,7 @@ each piece is written back to the format it came from (as export does).
 
 from __future__ import annotations
 
+import atexit
 import base64
 import gzip
 import io
@@ -193,6 +194,7 @@ def risu_table():
         for plain, packed in enumerate(encode):
             decode[packed] = plain
         root = Path(tempfile.mkdtemp(prefix="bunzai-fuzz-risu-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
         path = root / rpack.TABLE_PATH
         path.parent.mkdir(parents=True)
         path.write_bytes(bytes(encode) + bytes(decode))

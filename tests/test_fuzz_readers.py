@@ -74,3 +74,49 @@ def test_a_yaml_integer_of_thousands_of_digits_is_a_coded_refusal() -> None:
     outcome = Outcome()
     run_one(b"name: Bob\ngreeting: " + b"9" * 5000 + b"\n", "bob.yaml", outcome, read_and_follow_through)
     assert not outcome.crashes and outcome.refused == 1
+
+
+WATCH = None
+
+
+def _watch():
+    global WATCH
+    if WATCH is None:
+        from fuzzkit import StudioWatch
+
+        WATCH = StudioWatch()
+    return WATCH
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
+def test_applying_what_a_mutated_file_drafts_changes_only_the_studio_and_only_when_it_applies(seed, rng) -> None:
+    outcome = Outcome()
+    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through, forced_format(seed, rng), _watch())
+    assert not outcome.crashes and outcome.studio_changes == 0, next(iter(outcome.crashes.values()))[3]
+
+
+def test_the_studio_oracle_sees_a_write_outside_the_studio_and_a_refused_apply_that_wrote(monkeypatch) -> None:
+    from fuzzkit import StudioWatch
+
+    import bunzai.changes.apply as apply
+
+    watch = StudioWatch()
+    try:
+        def refused_but_wrote(studio, drafts):
+            (watch.parent / "outside" / "leak").write_text("x")
+            (studio.root / "stray.tmp").write_text("x")
+            return [{"status": "failed"}]
+
+        monkeypatch.setattr(apply, "apply_batch", refused_but_wrote)
+        assert watch.apply([b"{}"]) == ["outside/leak", "studio/stray.tmp"]
+
+        def applied_and_leaked(studio, drafts):
+            (watch.parent / "outside" / "leak2").write_text("x")
+            (studio.root / "piece.json").write_text("x")
+            return [{"status": "applied"}]
+
+        monkeypatch.setattr(apply, "apply_batch", applied_and_leaked)
+        assert watch.apply([b"{}"]) == ["outside/leak2"]
+    finally:
+        watch.close()
