@@ -297,13 +297,17 @@ def _carry(seed: Seed) -> None:
             seed.doc = json.loads(json.dumps(load_yaml_bytes(data, what=seed.name)))
         except (BunzaiError, ValueError, TypeError):
             return
-        seed.encode = _dumps  # JSON is YAML: the document stays a YAML file
+        seed.encode = _encode_json  # JSON is YAML: the document stays a YAML file
     else:
         try:
             seed.doc = json.loads(data)
         except ValueError:
             return
-        seed.encode = _dumps
+        seed.encode = _encode_json
+
+
+def _encode_json(doc) -> bytes:
+    return _dumps(doc)  # looked up at each call, so a test can change how numbers are written
 
 
 def _dumps(doc) -> bytes:

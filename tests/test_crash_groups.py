@@ -14,7 +14,7 @@ not repeated; the table says where each is.
 | 7  | `parameters: true` in a Marinara preset                         | here: `test_marinara_parameters_of_any_type_are_not_a_crash` |
 | 8  | a 5,000-digit integer in YAML                                   | tests/test_fuzz_readers.py `test_a_yaml_integer_of_thousands_of_digits_is_a_coded_refusal` |
 | 9  | a pydantic ValidationError out of a mutated `.risum`            | here: `test_a_risum_with_a_wrong_value_at_any_key_is_read_or_refused` |
-| 10-16 | `convert` on `1e400` in seven writers (the writers that put numbers in JSON, YAML or a PNG chunk: ccv2/ccv3/SillyTavern/Agnai JSON cards, CHARX, RisuAI CHARX, the PNG card; checked here for every character writer) | here: `test_convert_of_a_number_past_float_range_is_refused_for_every_writer`; end to end: tests/cli/test_hostile_values.py `test_a_number_too_large_for_a_float_is_refused_on_read_by_every_command` |
+| 10-16 | `convert` on `1e400` in seven writers (at 1c81005~1 a typed number of 19 formats crashed five serializers: agnai/json_io.py, ccv3/json_io.py, common/jsjson.py, common/charx_card.py, sillytavern/st_json.py; see BIG_NUMBER_SITES) | here: `test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crashed[<format>]` (each of the 19) and `test_convert_of_a_card_with_a_number_past_float_range_is_refused_for_every_writer`; end to end: tests/cli/test_hostile_values.py `test_a_number_too_large_for_a_float_is_refused_on_read_by_every_command` |
 | 17 | YAML `!!binary` values in `convert`                              | here: `test_convert_of_a_yaml_binary_value_is_refused_whatever_the_format`; the reader: tests/adapters/test_textgen_formats.py `test_hostile_yaml_gives_a_coded_error` |
 | 18 | a YAML file forced to `--format sillytavern.regex` (KeyError `scriptName`) | here: `test_a_yaml_file_forced_to_a_regex_script_converts_without_a_crash` |
 
@@ -71,11 +71,13 @@ def longest_text(doc) -> tuple | None:
 
 @pytest.mark.parametrize("family", sorted({s.family for s in SEEDS if s.doc is not None}))
 def test_a_lone_surrogate_in_a_text_field_of_every_family_is_mended_and_said(family: str) -> None:
-    seed = seed_of(family)
+    with_text = [s for s in sorted(SEEDS, key=lambda s: len(s.data))
+                 if s.family == family and s.doc is not None and longest_text(s.doc) is not None]
+    if not with_text:
+        pytest.skip(f"no {family} seed has a text field (a sprite pack holds images and names only)")
+    seed = with_text[0]
     doc = json.loads(json.dumps(seed.doc))
     path = longest_text(doc)
-    if path is None:
-        pytest.skip(f"the {family} seed has no text field (a sprite pack holds images and names only)")
     holder = doc
     for part in path[:-1]:
         holder = holder[part]
@@ -139,11 +141,66 @@ CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
 
 @pytest.mark.parametrize("to", CHARACTER_WRITERS)
 @pytest.mark.parametrize("big", ["1e400", "-1e400", "9" * 400 + ".0"])
-def test_convert_of_a_number_past_float_range_is_refused_for_every_writer(to: str, big: str) -> None:
+def test_convert_of_a_card_with_a_number_past_float_range_is_refused_for_every_writer(to: str, big: str) -> None:
     data = json.dumps(CARD).replace('"BIG"', big).encode()
     with pytest.raises(BunzaiError) as refused:
         convert_like_the_cli(data, "zed.json", to)
     assert refused.value.code in ("invalid_json", "corrupt_file") and "too large" in refused.value.message
+
+
+# Where `1e400` crashed `convert` before the fix (found by running this sweep at 1c81005~1):
+# a typed number of each format that reaches its writer. The crashes were in five
+# serializers (agnai/json_io.py, ccv3/json_io.py, common/jsjson.py, common/charx_card.py,
+# sillytavern/st_json.py) under these formats; the issue counted them as seven writers.
+BIG_NUMBER_SITES = [
+    ("agnai.card.v3.json", ("data", "character_book", "entries", 0, "id")),
+    ("agnai.character.json", ("characterBook", "entries", 0, "weight")),
+    ("agnai.memory.json", ("entries", 0, "weight")),
+    ("agnai.tavern.json", ("data", "character_book", "entries", 0, "id")),
+    ("backyard.byaf", ("scenarios/scenario1.json", "schemaVersion")),
+    ("ccv2.json", ("data", "extensions", "depth_prompt", "depth")),
+    ("ccv3.json", ("data", "character_book", "entries", 0, "insertion_order")),
+    ("charx", ("card.json", "data", "character_book", "entries", 0, "id")),
+    ("lorebook_v3.json", ("data", "entries", 0, "id")),
+    ("marinara.preset", ("version",)),
+    ("risu.charx", ("card.json", "data", "character_book", "entries", 0, "id")),
+    ("sillytavern.card.json", ("data", "extensions", "depth_prompt", "depth")),
+    ("sillytavern.context", ("story_string_position",)),
+    ("sillytavern.preset.chat", ("temperature",)),
+    ("sillytavern.preset.kobold", ("temp",)),
+    ("sillytavern.preset.novel", ("max_context",)),
+    ("sillytavern.preset.textgen", ("temp",)),
+    ("sillytavern.regex", ("placement", 0)),
+    ("sillytavern.world", ("entries", "0", "uid")),
+]
+
+
+def _holding(format_id: str, path: tuple):
+    for seed in SEEDS:
+        if seed.format_id == format_id and seed.doc is not None:
+            try:
+                value = seed.doc
+                for part in path:
+                    value = value[part]
+            except (KeyError, IndexError, TypeError):
+                continue
+            return seed
+    pytest.skip(f"no seed of {format_id} holds {path} (the corpus file is absent)")
+
+
+@pytest.mark.parametrize(("format_id", "path"), BIG_NUMBER_SITES, ids=[f for f, _ in BIG_NUMBER_SITES])
+def test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crashed(monkeypatch, format_id, path) -> None:
+    import fuzzkit
+
+    seed = _holding(format_id, path)
+    written = fuzzkit._dumps
+    monkeypatch.setattr(fuzzkit, "_dumps", lambda doc: written(doc).replace(b"Infinity", b"1e400"))
+    data = seed.encode(_replace(json.loads(json.dumps(seed.doc)), path, float("inf")))
+    assert b"1e400" in data or not data.startswith(b"{")
+    with pytest.raises(BunzaiError) as refused:
+        convert_like_the_cli(data, seed.name, format_id, format_id)
+    assert refused.value.code in ("invalid_json", "corrupt_file") and "too large" in refused.value.message
+    assert outcome_of(data, seed.name).refused == 1
 
 
 @pytest.mark.parametrize("format_id", [None, "textgen.character.yaml"] + [
