@@ -381,9 +381,45 @@ def byte_mutation(data: bytes, rng: random.Random) -> bytes:
     return bytes(data)
 
 
+_KEYS: list[str] = []
+
+
+def reader_keys() -> list[str]:
+    """Every name quoted in bunzai/adapters (the keys readers ask documents for, and some
+    words besides): a seed lacks most of them, and a reader must not trust their type
+    either (a v1 quick reply's `contextMenu` as a number crashed, though no seed had one)."""
+    if not _KEYS:
+        import bunzai.adapters as adapters
+
+        found: set[str] = set()
+        for path in Path(adapters.__file__).parent.rglob("*.py"):
+            # every quoted name: keys are also listed in tuples and tables (samplers, v1 fields)
+            found.update(re.findall(r"""["']([A-Za-z_$][\w$]{0,40})["']""", path.read_text()))
+        _KEYS[:] = sorted(found)
+    return _KEYS
+
+
+def wrong_type_at_a_known_key(doc, rng: random.Random):
+    """The document with a key some reader asks for added (or replaced) in one of its objects,
+    holding a value of any kind."""
+    doc = json.loads(json.dumps(doc))
+    objects = [path for path in _pointers(doc) if isinstance(_at(doc, path), dict)]
+    if not objects:
+        return doc
+    _at(doc, rng.choice(objects))[rng.choice(reader_keys())] = json.loads(json.dumps(rng.choice(WRONG)))
+    return doc
+
+
+def _at(doc, path: tuple):
+    for part in path:
+        doc = doc[part]
+    return doc
+
+
 def mutate(seed: Seed, rng: random.Random) -> bytes:
     if seed.doc is not None and rng.random() < 0.6:
-        return seed.encode(wrong_type_at_a_key(seed.doc, rng))
+        change = wrong_type_at_a_key if rng.random() < 0.6 else wrong_type_at_a_known_key
+        return seed.encode(change(seed.doc, rng))
     return byte_mutation(seed.data, rng)
 
 

@@ -120,3 +120,26 @@ def test_the_studio_oracle_sees_a_write_outside_the_studio_and_a_refused_apply_t
         assert watch.apply([b"{}"]) == ["outside/leak2"]
     finally:
         watch.close()
+
+
+def test_a_v1_quick_reply_context_menu_of_the_wrong_type_is_not_a_crash() -> None:
+    """TypeError in sillytavern/quickreplies.py: `contextMenu` as a number in a v1 slot (no
+    seed had the key; found once mutations added the keys readers ask for)."""
+    doc = json.loads(corpus_path("sillytavern", "quick-replies", "Default.v1.json").read_bytes())
+    for wrong in (5, 1.5, True, "x", {"a": 1}):
+        doc["quickReplySlots"][0]["contextMenu"] = wrong
+        outcome = Outcome()
+        run_one(json.dumps(doc).encode(), "Default.v1.json", outcome, read_and_follow_through)
+        assert not outcome.crashes and outcome.accepted == 1
+
+
+def test_a_risu_script_key_named_like_bunzais_own_flag_tokens_is_not_a_crash_on_write() -> None:
+    """TypeError in risu/regex_scripts.py: a script's own `flag_tokens` key (kept among its
+    extras) was taken for bunzai's list of flag tokens."""
+    doc = {"type": "regex", "data": [{"comment": "Hide", "in": "<think>", "out": "", "type": "disabled",
+                                      "flag": "<cbs>", "ableFlag": True, "flag_tokens": 1.5}]}
+    for wrong in (1.5, 7, "x", {"a": 1}, [1, "cbs"]):
+        doc["data"][0]["flag_tokens"] = wrong
+        outcome = Outcome()
+        run_one(json.dumps(doc).encode(), "scripts.json", outcome, read_and_follow_through, "risu.regex")
+        assert not outcome.crashes and outcome.accepted == 1

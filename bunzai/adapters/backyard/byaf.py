@@ -27,6 +27,7 @@ from bunzai.adapters.backyard.texts import (
     double_brace_losses,
     single_brace_warning,
 )
+from bunzai.adapters.common.drift import as_list
 from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.readback import LossRule, readback_losses
@@ -86,11 +87,6 @@ def _json(data: bytes, what: str) -> Any:
 
 
 AGAIN = "export the character again from Backyard AI"
-
-
-def _listed(value: Any) -> list:
-    """An escrowed list as written back: a damaged escrow (a native file's) starts afresh."""
-    return value if isinstance(value, list) else []
 
 
 def _corrupt(message: str) -> BunzaiError:
@@ -173,14 +169,14 @@ class ByafArchive(Adapter):
         files: dict[str, AssetRef] = dict(piece.original.files) if own else {}
         body = piece.body.model_dump(mode="json")
         manifest = prior.get(MANIFEST) if isinstance(prior.get(MANIFEST), dict) else None
-        old_chars = [p for p in _listed((manifest or {}).get("characters")) if isinstance(p, str) and p in prior]
+        old_chars = [p for p in as_list((manifest or {}).get("characters")) if isinstance(p, str) and p in prior]
         char_path = old_chars[0] if old_chars else f"characters/{piece.id}/character.json"
         char_id = _CHARACTER_PATH.match(char_path).group(1) if _CHARACTER_PATH.match(char_path) else piece.id
         folder = posixpath.dirname(char_path)
         losses: list[Loss] = []
         images, image_members = _images(piece, body, files, folder, media, losses)
         character = docs.write_character(prior.get(char_path) if old_chars else None, char_id, piece.name, body, images)
-        scenario_paths = [p for p in _listed((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
+        scenario_paths = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
         scenario_paths = scenario_paths or ["scenarios/scenario1.json"]
         scenarios = [docs.write_scenario(prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict)
                                          else None, char_id, body)]
