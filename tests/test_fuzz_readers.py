@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fuzzkit import Outcome, mutate, read_and_follow_through, run_one, seeds
+from fuzzkit import Outcome, forced_format, mutate, read_and_follow_through, run_one, seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testkit import corpus_path
@@ -19,7 +19,7 @@ SEEDS = seeds()
 @given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
 def test_no_mutated_file_crashes_a_reader_or_what_follows_it(seed, rng) -> None:
     outcome = Outcome()
-    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through)
+    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through, forced_format(seed, rng))
     assert not outcome.crashes, next(iter(outcome.crashes.values()))[3]
 
 
@@ -74,3 +74,72 @@ def test_a_yaml_integer_of_thousands_of_digits_is_a_coded_refusal() -> None:
     outcome = Outcome()
     run_one(b"name: Bob\ngreeting: " + b"9" * 5000 + b"\n", "bob.yaml", outcome, read_and_follow_through)
     assert not outcome.crashes and outcome.refused == 1
+
+
+WATCH = None
+
+
+def _watch():
+    global WATCH
+    if WATCH is None:
+        from fuzzkit import StudioWatch
+
+        WATCH = StudioWatch()
+    return WATCH
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
+def test_applying_what_a_mutated_file_drafts_changes_only_the_studio_and_only_when_it_applies(seed, rng) -> None:
+    outcome = Outcome()
+    run_one(mutate(seed, rng), seed.name, outcome, read_and_follow_through, forced_format(seed, rng), _watch())
+    assert not outcome.crashes and outcome.studio_changes == 0, next(iter(outcome.crashes.values()))[3]
+
+
+def test_the_studio_oracle_sees_a_write_outside_the_studio_and_a_refused_apply_that_wrote(monkeypatch) -> None:
+    from fuzzkit import StudioWatch
+
+    import bunzai.changes.apply as apply
+
+    watch = StudioWatch()
+    try:
+        def refused_but_wrote(studio, drafts):
+            (watch.parent / "outside" / "leak").write_text("x")
+            (studio.root / "stray.tmp").write_text("x")
+            return [{"status": "failed"}]
+
+        monkeypatch.setattr(apply, "apply_batch", refused_but_wrote)
+        assert watch.apply([b"{}"]) == ["outside/leak", "studio/stray.tmp"]
+
+        def applied_and_leaked(studio, drafts):
+            (watch.parent / "outside" / "leak2").write_text("x")
+            (studio.root / "piece.json").write_text("x")
+            return [{"status": "applied"}]
+
+        monkeypatch.setattr(apply, "apply_batch", applied_and_leaked)
+        assert watch.apply([b"{}"]) == ["outside/leak2"]
+    finally:
+        watch.close()
+
+
+def test_a_v1_quick_reply_context_menu_of_the_wrong_type_is_not_a_crash() -> None:
+    """TypeError in sillytavern/quickreplies.py: `contextMenu` as a number in a v1 slot (no
+    seed had the key; found once mutations added the keys readers ask for)."""
+    doc = json.loads(corpus_path("sillytavern", "quick-replies", "Default.v1.json").read_bytes())
+    for wrong in (5, 1.5, True, "x", {"a": 1}):
+        doc["quickReplySlots"][0]["contextMenu"] = wrong
+        outcome = Outcome()
+        run_one(json.dumps(doc).encode(), "Default.v1.json", outcome, read_and_follow_through)
+        assert not outcome.crashes and outcome.accepted == 1
+
+
+def test_a_risu_script_key_named_like_bunzais_own_flag_tokens_is_not_a_crash_on_write() -> None:
+    """TypeError in risu/regex_scripts.py: a script's own `flag_tokens` key (kept among its
+    extras) was taken for bunzai's list of flag tokens."""
+    doc = {"type": "regex", "data": [{"comment": "Hide", "in": "<think>", "out": "", "type": "disabled",
+                                      "flag": "<cbs>", "ableFlag": True, "flag_tokens": 1.5}]}
+    for wrong in (1.5, 7, "x", {"a": 1}, [1, "cbs"]):
+        doc["data"][0]["flag_tokens"] = wrong
+        outcome = Outcome()
+        run_one(json.dumps(doc).encode(), "scripts.json", outcome, read_and_follow_through, "risu.regex")
+        assert not outcome.crashes and outcome.accepted == 1

@@ -265,9 +265,14 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
         raise BunzaiError(
             "invalid_json", f"{what} is not valid JSON: {error}", hint="check the document with a JSON validator"
         ) from None
-    if _LONE_ESCAPE.search(raw):
-        doc, count = _replace_lone_surrogates(doc)
-        notes = _notes.get()
-        if notes is not None:
-            notes.surrogates += count
+    return mend_lone_surrogates(doc) if _LONE_ESCAPE.search(raw) else doc
+
+
+def mend_lone_surrogates(doc: Any) -> Any:
+    """`doc` with lone surrogates replaced by U+FFFD, counted in the read notes (for any
+    parser whose text can carry them: JSON escapes, YAML's "\\ud800")."""
+    doc, count = _replace_lone_surrogates(doc)
+    notes = _notes.get()
+    if notes is not None:
+        notes.surrogates += count
     return doc

@@ -27,9 +27,11 @@ from bunzai.adapters.backyard.texts import (
     double_brace_losses,
     single_brace_warning,
 )
+from bunzai.adapters.common.drift import as_list
 from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.shapes import list_at
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.registry import register
@@ -84,8 +86,11 @@ def _json(data: bytes, what: str) -> Any:
     return load_json_bytes(data, what=what)
 
 
+AGAIN = "export the character again from Backyard AI"
+
+
 def _corrupt(message: str) -> BunzaiError:
-    return BunzaiError("corrupt_file", message, "export the character again from Backyard AI")
+    return BunzaiError("corrupt_file", message, AGAIN)
 
 
 class ByafArchive(Adapter):
@@ -108,7 +113,7 @@ class ByafArchive(Adapter):
         manifest = _json(archive.read(MANIFEST), MANIFEST)
         if not isinstance(manifest, dict):
             raise _corrupt("manifest.json is not a JSON object")
-        characters = [p for p in manifest.get("characters") or [] if isinstance(p, str)]
+        characters = [p for p in list_at(manifest, "characters", "manifest.json /", AGAIN) if isinstance(p, str)]
         if len(characters) != 1 or not archive.has(characters[0]):
             raise _corrupt(f"a BYAF archive holds exactly one character listed in manifest.json; this one lists "
                            f"{len(characters)} (or its file is missing)")
@@ -117,14 +122,15 @@ class ByafArchive(Adapter):
         if not isinstance(character, dict):
             raise _corrupt(f"{characters[0]} is not a JSON object")
         documents[characters[0]] = character
-        scenario_paths = [p for p in manifest.get("scenarios") or [] if isinstance(p, str) and archive.has(p)]
+        scenario_paths = [p for p in list_at(manifest, "scenarios", "manifest.json /", AGAIN)
+                          if isinstance(p, str) and archive.has(p)]
         for path in scenario_paths:
             documents[path] = _json(archive.read(path), path)
         first = documents[scenario_paths[0]] if scenario_paths and isinstance(documents[scenario_paths[0]], dict) else {}
-        title, fields = docs.character_fields(character, first)
+        title, fields = docs.character_fields(character, first, scenario_paths[0] if first else "")
         folder = posixpath.dirname(characters[0])
         assets, blobs, files, warnings = [], [], {}, []
-        for image in character.get("images") or []:
+        for image in list_at(character, "images", f"{characters[0]} /", AGAIN):
             path = image.get("path") if isinstance(image, dict) else None
             member = f"{folder}/{path}" if isinstance(path, str) else ""
             if not member or not archive.has(member):
@@ -163,14 +169,14 @@ class ByafArchive(Adapter):
         files: dict[str, AssetRef] = dict(piece.original.files) if own else {}
         body = piece.body.model_dump(mode="json")
         manifest = prior.get(MANIFEST) if isinstance(prior.get(MANIFEST), dict) else None
-        old_chars = [p for p in (manifest or {}).get("characters") or [] if isinstance(p, str) and p in prior]
+        old_chars = [p for p in as_list((manifest or {}).get("characters")) if isinstance(p, str) and p in prior]
         char_path = old_chars[0] if old_chars else f"characters/{piece.id}/character.json"
         char_id = _CHARACTER_PATH.match(char_path).group(1) if _CHARACTER_PATH.match(char_path) else piece.id
         folder = posixpath.dirname(char_path)
         losses: list[Loss] = []
         images, image_members = _images(piece, body, files, folder, media, losses)
         character = docs.write_character(prior.get(char_path) if old_chars else None, char_id, piece.name, body, images)
-        scenario_paths = [p for p in (manifest or {}).get("scenarios") or [] if isinstance(p, str) and p in prior]
+        scenario_paths = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
         scenario_paths = scenario_paths or ["scenarios/scenario1.json"]
         scenarios = [docs.write_scenario(prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict)
                                          else None, char_id, body)]

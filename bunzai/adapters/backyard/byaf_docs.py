@@ -17,6 +17,7 @@ from typing import Any
 
 from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, iso_of, lore_items
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
+from bunzai.adapters.common.shapes import list_at
 
 CHARACTER_KEYS = ("schemaVersion", "$schema", "id", "name", "displayName", "isNSFW", "persona", "createdAt",
                   "updatedAt", "loreItems", "images")
@@ -31,12 +32,15 @@ NEW_SCENARIO = {"schemaVersion": 1, "formattingInstructions": "", "minP": 0.1, "
                 "grammar": None, "messages": []}
 
 
-def character_fields(character: dict, scenario: dict) -> tuple[str, dict]:
-    """(piece name, body fields) from character.json and the first scenario."""
+def character_fields(character: dict, scenario: dict, scenario_path: str = "scenario") -> tuple[str, dict]:
+    """(piece name, body fields) from character.json and the first scenario; a message list
+    that is not a list is corrupt_file naming it."""
     short, full = as_str(character.get("name")), as_str(character.get("displayName"))
     name = full or short or "Character"
-    firsts = [m for m in scenario.get("firstMessages") or [] if isinstance(m, dict)]
-    examples = [as_str(m.get("text")) for m in scenario.get("exampleMessages") or [] if isinstance(m, dict)]
+    hint = "export the character again from Backyard AI"
+    firsts = [m for m in list_at(scenario, "firstMessages", f"{scenario_path} /", hint) if isinstance(m, dict)]
+    examples = [as_str(m.get("text")) for m in list_at(scenario, "exampleMessages", f"{scenario_path} /", hint)
+                if isinstance(m, dict)]
     return name, {
         "nickname": short if short and short != name else "",
         "description": as_str(character.get("persona")),
@@ -83,7 +87,7 @@ def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
         doc["firstMessages"] = [{"characterID": char_id, "text": body["first_message"]}] if body["first_message"] else []
     if was["example_messages"] != body["example_messages"]:
         doc["exampleMessages"] = [{"characterID": char_id, "text": text} for text in example_texts(body["example_messages"])]
-    else:
+    elif isinstance(doc["exampleMessages"], list):
         for message in doc["exampleMessages"]:
             if isinstance(message, dict):
                 message["characterID"] = char_id

@@ -97,6 +97,10 @@ def as_str_list(value: Any) -> list[str]:
     return []
 
 
+def as_list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
 def as_object(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 

@@ -59,15 +59,20 @@ def file_bytes(document: Any) -> bytes:
 def decode_nested(raw: Any, default: Any) -> Any:
     """A JSON string inside the JSON, decoded; `default` when it is absent or unreadable.
 
-    An already-decoded value (an object where a string is usual) is taken as it is.
+    An already-decoded value (an object where a string is usual) is taken as it is. With a
+    default other than None, a value of another type (`"true"`, `true` for an object) reads
+    as the default; with None, the caller checks the type. Non-finite numbers (`1e400`, NaN)
+    make the string unreadable, as they would in the file itself.
     """
+    from bunzai.store.canon import finite_float, refuse_constant
+
     if isinstance(raw, str):
         try:
-            return json.loads(raw)
-        except ValueError:
+            raw = json.loads(raw, parse_constant=refuse_constant, parse_float=finite_float)
+        except (ValueError, RecursionError):
             return default
-    if raw is None:
-        return default
+    if raw is None or default is None:
+        return raw if raw is not None else default
     return raw if isinstance(raw, type(default)) else default
 
 

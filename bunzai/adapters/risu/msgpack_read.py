@@ -21,6 +21,10 @@ def unpack(data: bytes, what: str) -> Any:
     value = reader.value(0)
     if reader.at != len(data):
         raise reader.fail("stray bytes after the value")
+    if reader.surrogates:
+        from bunzai.store.canon import mend_lone_surrogates
+
+        value = mend_lone_surrogates(value)
     return value
 
 
@@ -29,6 +33,7 @@ class _Reader:
         self.data = data
         self.at = 0
         self.what = what
+        self.surrogates = False  # a string held half an emoji, as JavaScript's encoders write it
 
     def fail(self, why: str) -> BunzaiError:
         return BunzaiError("corrupt_file", f"{self.what}: the MessagePack data is damaged ({why} at byte {self.at})",
@@ -79,10 +84,17 @@ class _Reader:
         raise self.fail(f"type byte 0x{byte:02x} (an extension type) is not one RisuAI's presets use")
 
     def text(self, count: int) -> str:
+        raw = self.take(count)
         try:
-            return self.take(count).decode("utf-8")
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        try:
+            text = raw.decode("utf-8", "surrogatepass")  # a lone surrogate, encoded as if UTF-8 allowed it
         except UnicodeDecodeError:
             raise self.fail("a string that is not UTF-8") from None
+        self.surrogates = True
+        return text
 
     def array(self, count: int, depth: int) -> list:
         if count > len(self.data) - self.at:  # every item takes at least a byte

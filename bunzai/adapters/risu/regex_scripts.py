@@ -17,7 +17,7 @@ import copy
 import re
 from typing import Any
 
-from bunzai.adapters.common.drift import MISSING, as_bool, as_object, as_str
+from bunzai.adapters.common.drift import MISSING, as_bool, as_list, as_object, as_str
 from bunzai.adapters.contract import Loss
 
 EXT_KEY = "risuai"
@@ -68,7 +68,7 @@ def write_script(base: Any, rule: dict) -> dict:
     script = copy.deepcopy(base) if isinstance(base, dict) else {"comment": "", "in": "", "out": "",
                                                                  "type": "editoutput"}
     extras = dict(as_object(rule["extensions"].get(EXT_KEY)))
-    tokens = extras.pop("flag_tokens", [])
+    tokens = as_list(extras.pop("flag_tokens", []))  # a file's own key of that name may hold anything
     raw_type = extras.pop("type", MISSING)
     for key in [key for key in script if key not in _MAPPED and key not in extras]:
         del script[key]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import Any
 
-from bunzai.adapters.common.drift import as_bool, as_int, as_str
+from bunzai.adapters.common.drift import as_bool, as_int, as_list, as_str
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
@@ -57,7 +57,7 @@ def migrate_v1(document: dict) -> dict:
         item = {"id": index + 1, "icon": "", "showLabel": False, "label": slot.get("label", ""),
                 "title": slot.get("title", ""), "message": slot.get("mes", ""),
                 "contextList": [{"set": link.get("preset"), "isChained": link.get("chain")}
-                                for link in slot.get("contextMenu") or [] if isinstance(link, dict)],
+                                for link in as_list(slot.get("contextMenu")) if isinstance(link, dict)],
                 "preventAutoExecute": True, "isHidden": slot.get("hidden", False)}
         item.update({v2: slot.get(v1, False) for _, v2, v1 in _AUTO})
         item["automationId"] = slot.get("automationId", "")

@@ -167,7 +167,7 @@ class SillyTavernRegex(Adapter):
                    for index, (rule, base) in enumerate(zip(piece.body.rules, _bases(piece.body.rules, escrowed)))]
         single = len(scripts) == 1 and not isinstance(original, list)
         document: Any = scripts[0] if single else scripts
-        read_back = scripts[0]["scriptName"] if single else piece.id
+        read_back = as_str(scripts[0].get("scriptName")) if single else piece.id
         if piece.name != read_back:
             losses.append(Loss("/name", "dropped", "a single-script file is named by its scriptName" if single else
                                "a file of several regex scripts has no name of its own; SillyTavern names the set "
@@ -209,13 +209,13 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
         if not rule.id:
             losses.append(Loss(f"{at}/id", "translated", "SillyTavern needs a script id; a stable uuid was made",
                                "regex.rule.id.generated"))
-    if changed("name"):
+    if changed("name") or not isinstance(script.get("scriptName"), str):  # a script SillyTavern can list
         title = piece.name or piece.id
         script["scriptName"] = rule.name or (title if len(piece.body.rules) == 1 else f"{title} {index + 1}")
         if not rule.name:
             losses.append(Loss(f"{at}/name", "translated", "SillyTavern needs a scriptName; the set's name was used",
                                "regex.rule.name.filled"))
-    if changed("pattern") or changed("flags"):
+    if changed("pattern") or changed("flags") or not isinstance(script.get("findRegex"), str):
         script["findRegex"] = _find_regex_for(rule, at, losses)
     if changed("replacement"):
         script["replaceString"] = rule.replacement
