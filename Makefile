@@ -23,6 +23,7 @@ test:
 # What CI runs: the tests plus the checks that keep generated files honest.
 check: test
 	$(BIN)/python -m pyflakes bunzai tests bench
+	$(BIN)/lint-imports
 	$(BIN)/bunzai cap check
 	$(BIN)/bunzai docs index --check
 	$(BIN)/bunzai docs summaries check
