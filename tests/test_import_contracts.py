@@ -71,3 +71,11 @@ def test_an_adapter_importing_changes_breaks_the_build(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     assert "bunzai.adapters.zz_bad -> bunzai.changes.diff" in result.stdout
     assert "Adapters never import changes, capabilities, the CLI, tools or the MCP server BROKEN" in result.stdout.replace("\n", " ")
+
+
+def test_the_architecture_page_shows_every_contract_and_the_layers() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for contract in CONTRACTS.values():
+        assert f"- {contract['name']}\n" in page, contract["name"]
+    drawn = "\n".join(f"    {layer}" for layer in CONTRACTS["layers"]["layers"])
+    assert f"\n{drawn}\n" in page, "the layer list in docs/architecture.md differs from pyproject.toml"
