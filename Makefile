@@ -10,12 +10,20 @@ install:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 
+# The suite spreads over the machine's cores: most of its time is spent in `bunzai` subprocesses,
+# so one worker per core keeps both busy; more workers than cores only adds start-up cost.
+# `auto` counts the cores this process may use (xdist reads the CPU affinity), so a shared
+# or pinned box is not oversubscribed. Tests that must not overlap share an xdist_group.
+# WORKERS=0 runs everything in this process (for pdb).
+WORKERS ?= auto
+
 test:
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
 
 # What CI runs: the tests plus the checks that keep generated files honest.
 check: test
 	$(BIN)/python -m pyflakes bunzai tests bench
+	$(BIN)/lint-imports
 	$(BIN)/bunzai cap check
 	$(BIN)/bunzai docs index --check
 	$(BIN)/bunzai docs summaries check

@@ -15,6 +15,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # so test modules can 
 
 from testkit import bunzai_executable  # noqa: E402
 
+# Under pytest-xdist each worker keeps its own Hypothesis example database, so two workers
+# never write the same entries at once; a run without xdist keeps the default folder.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    from hypothesis import settings
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    settings.register_profile("xdist-worker", database=DirectoryBasedExampleDatabase(
+        str(Path(__file__).resolve().parents[1] / ".hypothesis" / f"examples-{_WORKER}")))
+    settings.load_profile("xdist-worker")
+
 
 @dataclass
 class Result:

@@ -6,7 +6,7 @@ from functools import cache
 from importlib import resources
 
 from bunzai.errors import BunzaiError
-from bunzai.macros.catalog import load_yaml_text
+from bunzai.macros.catalog_cache import load_yaml_text
 
 _FIELDS = ("kind", "title", "for", "built", "goes_wrong", "start")
 

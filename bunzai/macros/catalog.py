@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bunzai.errors import BunzaiError
 from bunzai.macros import ops
+from bunzai.macros.catalog_cache import load_yaml_text
 
 ArgMode = Literal["one", "split", "comma"]
 _ARGS = re.compile(r"^(\d+)(?:-(\d+)|(\+))?$")
@@ -156,24 +157,6 @@ def catalog_files() -> list[str]:
     """The catalog files shipped in the package (blocks.yaml is not a macro catalog)."""
     folder = resources.files("bunzai") / "catalogs"
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".yaml") and p.name != "blocks.yaml")
-
-
-def load_yaml_text(text: str, what: str):
-    """A shipped catalog file's document: from the JSON copy when it is current, else parsed."""
-    from bunzai.macros.catalog_cache import cached_document
-
-    doc = cached_document(what, text)
-    return doc if doc is not None else parse_yaml_text(text, what)
-
-
-def parse_yaml_text(text: str, what: str):
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
-    try:
-        return YAML(typ="safe", pure=True).load(text)
-    except YAMLError as error:
-        raise BunzaiError("internal", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
 
 
 def catalogs_from_document(doc: dict, what: str) -> dict[str, Catalog]:

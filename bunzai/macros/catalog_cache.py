@@ -4,6 +4,9 @@
 parsed document. A file whose text no longer matches its hash is parsed from YAML (so an
 edited catalog is never read stale); `python -m bunzai.macros.catalog_cache` (or
 `make catalogs`) rewrites the copy, and a test fails while it is out of date.
+
+This module turns a catalog file's text into its document (load_yaml_text); catalog.py and
+blocks.py build on it, and it imports neither (a contract in pyproject.toml holds that).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
+
+from bunzai.errors import BunzaiError
 
 CACHE_NAME = "catalogs.json"
 
@@ -37,9 +42,23 @@ def cached_document(name: str, text: str):
     return None
 
 
-def build_cache() -> dict:
-    from bunzai.macros.catalog import parse_yaml_text
+def load_yaml_text(text: str, what: str):
+    """A shipped catalog file's document: from the JSON copy when it is current, else parsed."""
+    doc = cached_document(what, text)
+    return doc if doc is not None else parse_yaml_text(text, what)
 
+
+def parse_yaml_text(text: str, what: str):
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return YAML(typ="safe", pure=True).load(text)
+    except YAMLError as error:
+        raise BunzaiError("internal", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
+
+
+def build_cache() -> dict:
     folder = resources.files("bunzai") / "catalogs"
     cache_doc = {}
     for item in sorted(folder.iterdir(), key=lambda p: p.name):

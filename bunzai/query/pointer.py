@@ -5,14 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc import escape, join
 
-
-def escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def join(pointer: str, token: str | int) -> str:
-    return f"{pointer}/{escape(str(token))}"
+__all__ = ["escape", "join", "parse", "resolve"]  # escape and join live in jsondoc (one escaping rule)
 
 
 def parse(pointer: str) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -49,10 +50,17 @@ def test_index_check_and_summaries_check_pass_on_the_committed_files(bare_bunzai
     assert bare_bunzai("docs", "summaries", "check").json["status"] == "ok"
 
 
-def test_summaries_commands_refuse_self_approval_and_a_second_scaffold(bare_bunzai) -> None:
+def test_summaries_commands_refuse_self_approval_and_a_second_scaffold(bare_bunzai, tmp_path, monkeypatch) -> None:
+    # Run on a copy of the package and its docs (first on PYTHONPATH): a refusal that wrote
+    # after all would change the copy, never the pages the tests beside this one read.
+    source = tmp_path / "src"
+    shutil.copytree(DOCS.parent / "bunzai", source / "bunzai", ignore=shutil.ignore_patterns("__pycache__", "shipped"))
+    shutil.copytree(DOCS, source / "docs")
+    monkeypatch.setenv("PYTHONPATH", str(source))
+    before = {p: p.read_bytes() for p in sorted((source / "docs").rglob("*")) if p.is_file()}
     stamper = json.loads((DOCS / "summaries" / "commands" / "export.json").read_text())["stamp"]["by"]
     self_review = bare_bunzai("docs", "summaries", "review", "commands/export", "APPROVE", "--notes", "mine", "--reviewer", stamper)
     assert self_review.code == 1 and self_review.json["error"]["code"] == "self_review"
     again = bare_bunzai("docs", "summaries", "scaffold", "commands/export")
     assert again.code == 1 and again.json["error"]["code"] == "occupied"
-    assert bare_bunzai("docs", "summaries", "check").json["status"] == "ok"  # nothing was written
+    assert {p: p.read_bytes() for p in sorted((source / "docs").rglob("*")) if p.is_file()} == before  # nothing was written

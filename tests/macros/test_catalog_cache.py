@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from bunzai.macros.catalog_cache import CACHE_NAME, build_cache, cache_text
+from bunzai.macros.catalog_cache import CACHE_NAME, build_cache, cache_text, load_yaml_text
 
 
 def test_the_catalog_cache_is_up_to_date() -> None:
@@ -13,6 +13,4 @@ def test_the_catalog_cache_is_up_to_date() -> None:
 
 
 def test_an_edited_catalog_is_parsed_not_read_from_the_cache() -> None:
-    from bunzai.macros.catalog import load_yaml_text
-
     assert load_yaml_text("engine: test\n", "agnai.yaml") == {"engine": "test"}

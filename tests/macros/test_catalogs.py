@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bunzai.macros import ops
-from bunzai.macros.catalog import all_catalogs, catalogs_from_document, load_yaml_text
+from bunzai.macros.catalog import all_catalogs, catalogs_from_document
+from bunzai.macros.catalog_cache import load_yaml_text
 from bunzai.macros.equivalence import unannotated_divergence
 
 ORACLE = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "macros"

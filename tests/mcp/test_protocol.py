@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -117,9 +118,14 @@ def test_elicitation_answer_reaches_the_tool(wire):
     assert server.receive()["result"]["structuredContent"] == {"action": "cancel", "choice": None}  # not one of the choices
 
 
-def test_a_dropped_in_module_appears_with_no_other_edit(wire, bunzai):
-    module = Path(tools_package.__file__).parent / f"zz_probe_{os.getpid()}.py"
-    name = f"zz_probe_{os.getpid()}"
+def test_a_dropped_in_module_appears_with_no_other_edit(wire, bunzai, tmp_path, monkeypatch):
+    # The module is dropped into a copy of the package, first on the server's PYTHONPATH, so the
+    # checkout's bunzai/tools/ stays as it is for the tests running beside this one.
+    package = Path(tools_package.__file__).resolve().parents[1]
+    shutil.copytree(package, tmp_path / "src" / "bunzai", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "src"))
+    name = "zz_probe"
+    module = tmp_path / "src" / "bunzai" / "tools" / f"{name}.py"
     module.write_text(f'''"""A tool dropped in by a test."""
 from pydantic import Field
 from bunzai.tools.args import ToolArgs
@@ -137,18 +143,13 @@ def run(ctx, args):
 
 TOOL = Tool(name="{name}", description="Echo a word back.", input_model=Args, effect="read", run=run)
 ''')
-    try:
-        server = wire()
-        server.initialize()
-        tools = {tool["name"]: tool for tool in server.request(1, "tools/list")["result"]["tools"]}
-        assert tools[name]["annotations"]["readOnlyHint"] is True
-        called = server.request(2, "tools/call", {"name": name, "arguments": {"word": "hi\u200b"}})["result"]
-        assert called["structuredContent"]["echo"]["data"] == "hi"
-        assert called["structuredContent"]["echo"]["omitted"]["invisible"] == 1
-    finally:
-        module.unlink()
-        for compiled in (module.parent / "__pycache__").glob(f"{name}.*.pyc"):
-            compiled.unlink()
+    server = wire()
+    server.initialize()
+    tools = {tool["name"]: tool for tool in server.request(1, "tools/list")["result"]["tools"]}
+    assert tools[name]["annotations"]["readOnlyHint"] is True
+    called = server.request(2, "tools/call", {"name": name, "arguments": {"word": "hi\u200b"}})["result"]
+    assert called["structuredContent"]["echo"]["data"] == "hi"
+    assert called["structuredContent"]["echo"]["omitted"]["invisible"] == 1
 
 
 def test_a_missing_studio_writes_nothing_on_stdout(bunzai, tmp_path):

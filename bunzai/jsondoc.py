@@ -1,0 +1,68 @@
+"""JSON values as JSON sees them: one equality rule and one walk to where two values differ.
+
+Equality is JSON Schema's (draft 2020-12, "instance equality"): two numbers are equal when
+they have the same mathematical value, so 1 and 1.0 are one number (JSON has no integer
+type; a writer that prints 1.0 for 1 has changed nothing); true and false are literals of
+their own, never numbers, so True is not 1 although Python says so; objects are equal when
+they have the same keys with equal values, arrays when they are equal item by item.
+
+The walk is what both the drafts' diff (`changes/diff.py`) and an adapter's read-back
+(`adapters/common/readback.py`) report from, so a draft and a crossing agree on what changed.
+Imports nothing of bunzai: it sits at the bottom beside errors and limits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+MISSING: Any = object()  # a side of a change where the key is absent
+
+
+def equal(a: Any, b: Any) -> bool:
+    """JSON equality: 1 == 1.0, True != 1, objects by keys, arrays item by item."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b or (type(a) is type(b) and a == b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(equal(a[key], b[key]) for key in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def escape(token: str) -> str:
+    """One RFC 6901 reference token: '~' becomes ~0 and '/' becomes ~1."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def join(pointer: str, token: str | int) -> str:
+    return f"{pointer}/{escape(str(token))}"
+
+
+def changes(before: Any, after: Any, pointer: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """(pointer, before, after) for each place two values differ, keys in sorted order.
+
+    A key on one side only gives MISSING on the other. Objects are walked key by key and
+    equal-length arrays item by item; an array that grows or shrinks differs as a whole,
+    because index-wise rows would misreport an insertion.
+    """
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(before.keys() | after.keys()):
+            old, new = before.get(key, MISSING), after.get(key, MISSING)
+            if old is MISSING or new is MISSING:
+                yield join(pointer, key), old, new
+            else:
+                yield from changes(old, new, join(pointer, key))
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (old, new) in enumerate(zip(before, after)):
+            yield from changes(old, new, join(pointer, index))
+    elif not equal(before, after):
+        yield pointer, before, after
+
+
+def differences(before: Any, after: Any, pointer: str = "") -> Iterator[str]:
+    """The pointers where two values differ (see `changes`)."""
+    for where, _, _ in changes(before, after, pointer):
+        yield where
