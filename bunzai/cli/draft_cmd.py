@@ -54,16 +54,23 @@ def _print(results: list, single: bool) -> None:
 
 
 @app.command()
-def show(ctx: typer.Context, source: SourceArg = "-") -> int:
-    """Print the draft with its review card as text; writes nothing.
+def show(ctx: typer.Context, source: SourceArg = "-",
+         text: Annotated[bool, typer.Option("--text", help="Print only the review card, as plain text (not JSON).")] = False) -> int:
+    """Print the draft with its review card; writes nothing.
 
-    Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft show
+    --text prints the review cards alone as plain text, a blank line between drafts: the one
+    answer bunzai prints as text rather than JSON (errors stay JSON).
+
+    Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft show --text
     """
     from bunzai.changes.review import review_card
 
     drafts, error, single = _drafts(source, ctx)
     if error is not None:
         return pass_error_on(error)
+    if text:
+        typer.echo("\n\n".join(review_card(draft) for draft in drafts))
+        return 0
     _print([dict(draft, review=review_card(draft)) for draft in drafts], single)
     return 0
 
