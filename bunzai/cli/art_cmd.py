@@ -15,9 +15,9 @@ def art(ctx: typer.Context,
         ref: Annotated[str, typer.Argument(help="The piece: kind/id or a bare id.")],
         out: Annotated[Optional[str], typer.Option("--out", metavar="FILE", help="Write here (create-only); default ID.EXT in the current folder.")] = None,
         show: Annotated[bool, typer.Option("--show", help="Draw the image on this terminal (kitty, iTerm2); writes a file only with --out.")] = False) -> int:
-    """Write a piece's portrait (or a pack's face) to a file, or draw it.
+    """Write or draw a piece's portrait.
 
-    Prints the file's path, MIME type, size and sha256. Never overwrites: a taken FILE is
+    Writes a piece's portrait (or a pack's face) to a new file, or draws it (--show). Prints the file's path, MIME type, size and sha256. Never overwrites: a taken FILE is
     refused. A piece with no stored image is refused with no_art.
 
     Example: bunzai art seraphina --out sera.png

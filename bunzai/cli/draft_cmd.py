@@ -13,7 +13,7 @@ import typer
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_lines, pass_error_on
 
-app = typer.Typer(help="Look at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
+app = typer.Typer(help="Look at drafts without writing.\n\nLook at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
 
 SourceArg = Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")]
 
@@ -77,7 +77,9 @@ def show(ctx: typer.Context, source: SourceArg = "-",
 
 @app.command()
 def validate(ctx: typer.Context, source: SourceArg = "-") -> int:
-    """Re-parse the proposed piece and compare the stored revision; writes nothing.
+    """Check that a draft would apply now.
+
+    Re-parse the proposed piece and compare the stored revision; writes nothing.
 
     Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft validate
     """
@@ -94,7 +96,9 @@ def validate(ctx: typer.Context, source: SourceArg = "-") -> int:
 
 @app.command("list")
 def list_(ctx: typer.Context) -> int:
-    """The drafts saved in the studio (`cap run --save`): target, mode, baseline, stale or not.
+    """List the drafts saved in the studio.
+
+    The drafts saved in the studio (`cap run --save`): target, mode, baseline, stale or not.
 
     Example: bunzai draft list
     """
@@ -106,7 +110,9 @@ def list_(ctx: typer.Context) -> int:
 
 @app.command()
 def discard(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The saved draft's name (see `bunzai draft list`).")]) -> int:
-    """Remove a saved draft; prints a `discarded` receipt. No piece is touched.
+    """Remove a saved draft.
+
+    Remove a saved draft; prints a `discarded` receipt. No piece is touched.
 
     Example: bunzai draft discard seraphina-rename
     """
