@@ -30,11 +30,14 @@ check: test
 	$(BIN)/python -m bunzai.docs.limits_page --check
 	$(BIN)/python -m bunzai.mcp.docs_page --check
 	$(BIN)/python -m bunzai.cli.hot_tables --check
+	$(BIN)/python -m bunzai.docs.errors_page --check
 
-# Regenerate docs/limits.md (from bunzai/limits.py) and docs/mcp-tools.md (from bunzai/tools/).
+# Regenerate docs/limits.md (from bunzai/limits.py), docs/mcp-tools.md (from bunzai/tools/) and
+# the error table in docs/cli.md (from bunzai/errors.py).
 pages:
 	$(BIN)/python -m bunzai.docs.limits_page --write
 	$(BIN)/python -m bunzai.mcp.docs_page --write
+	$(BIN)/python -m bunzai.docs.errors_page --write
 
 # Regenerate the capability catalog and docs/capabilities.md from the capability folders.
 capabilities:

@@ -94,6 +94,10 @@ INDEX_RACY_SECONDS = 2.0
 # this many characters, so a huge draft still fits on one terminal screen.
 REVIEW_MAX_ROWS = 12
 REVIEW_VALUE_CHARS = 100
+# A long string's change is shown word by word: this many unchanged words either side of a
+# change, and the whole row cut at this many characters (several changes still fit).
+REVIEW_CONTEXT_WORDS = 4
+REVIEW_DIFF_CHARS = 400
 
 # --- change lists ----------------------------------------------------------------------
 # Longest value a create draft's change row repeats (the piece itself is in `proposed`):

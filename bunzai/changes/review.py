@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bunzai.limits import REVIEW_MAX_ROWS, REVIEW_VALUE_CHARS
+from bunzai.limits import REVIEW_CONTEXT_WORDS, REVIEW_DIFF_CHARS, REVIEW_MAX_ROWS, REVIEW_VALUE_CHARS
 
 _MARK = {"add": "+", "remove": "-", "replace": "~"}
 
@@ -32,16 +32,28 @@ def review_card(draft: dict) -> str:
 def _row(change: dict) -> str:
     mark = _MARK.get(change["op"], "?")
     path = change["path"] or "(piece)"
+    if change["op"] == "replace" and _long_text(change.get("before"), change.get("after")):
+        from bunzai.changes.word_diff import render
+
+        words = render(change["before"], change["after"], REVIEW_CONTEXT_WORDS)
+        return f"  {mark} {path} (words): {_cut(words, REVIEW_DIFF_CHARS)}"
     if change["op"] == "replace":
         return f"  {mark} {path}: {_show(change['before'])} -> {_show(change['after'])}"
     value = change.get("after") if change["op"] == "add" else change.get("before")
     return f"  {mark} {path}: {_show(value)}"
 
 
+def _long_text(before: Any, after: Any) -> bool:
+    """Two strings too long (or too many lines) to show whole: their words are compared."""
+    if not (isinstance(before, str) and isinstance(after, str)):
+        return False
+    return any(len(text) > REVIEW_VALUE_CHARS or "\n" in text for text in (before, after))
+
+
 def _show(value: Any) -> str:
     return _cut(json.dumps(value, ensure_ascii=False))
 
 
-def _cut(text: str) -> str:
+def _cut(text: str, limit: int = REVIEW_VALUE_CHARS) -> str:
     text = text.replace("\n", "\\n")
-    return text if len(text) <= REVIEW_VALUE_CHARS else text[: REVIEW_VALUE_CHARS - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

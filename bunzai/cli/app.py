@@ -65,3 +65,6 @@ watch_cmd.register(app)
 from bunzai.cli import mcp_cmd  # noqa: E402
 
 mcp_cmd.register(app)
+from bunzai.cli import art_cmd  # noqa: E402
+
+art_cmd.register(app)

@@ -15,13 +15,15 @@ def apply(
     source: Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")] = "-",
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without showing the review and asking.")] = False,
 ) -> int:
-    """Apply drafts: review each (unless --yes), check the stored revision, save, verify, print a receipt.
+    """Apply drafts: review, check, save, receipt.
+
+    Apply drafts: review each (unless --yes), check the stored revision, save, verify, print a receipt.
 
     Reads and applies one draft at a time, so a pipe from `bunzai import` of any size works;
     receipts come out as JSON lines as their writes become durable (one document when one
     draft came in). Exit 1 when anything was refused or failed.
 
-    Example: bunzai create character --input '{"name": "Ada Lovelace"}' | bunzai apply --yes
+    Example: bunzai create character --input '{"name": "Grace Hopper"}' | bunzai apply --yes
     """
     from bunzai.changes.apply import apply_stream
     from bunzai.cli.draft_cmd import saved_draft

@@ -25,7 +25,7 @@ class _CompactGroup(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-app = typer.Typer(cls=_CompactGroup, help="Capabilities: typed edits that make drafts. `bunzai cap [QUERY|ID]`.")
+app = typer.Typer(cls=_CompactGroup, help="Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts. `bunzai cap [QUERY|ID]`.")
 
 
 @app.command()
@@ -33,7 +33,9 @@ def find(
     query: Annotated[list[str], typer.Argument(help="A few words, e.g. rename character.")],
     kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only capabilities of this kind.")] = None,
 ) -> int:
-    """At most five capabilities for the words, best first, each with why it matched.
+    """At most five capabilities for some words.
+
+    At most five capabilities for the words, best first, each with why it matched.
 
     Example: bunzai cap find rename character
     """
@@ -76,7 +78,9 @@ def describe(cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capabil
 
 @app.command(hidden=True)
 def lookup(words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]) -> int:
-    """The compact form: an exact id describes, a browse path (`content/character`) browses,
+    """Describe, browse or search, by what you give.
+
+    The compact form: an exact id describes, a browse path (`content/character`) browses,
     anything else searches."""
     from bunzai.capabilities.discovery import visible_capabilities
 
@@ -107,7 +111,9 @@ def run(
     name: Annotated[Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")] = None,
     embedded: Annotated[bool, typer.Option("--embedded", help="Lorebook capabilities: work on REF's embedded book (REF is a character), as character/ID#book does.")] = False,
 ) -> int:
-    """Run a capability: print the draft it proposes (pipe it to `bunzai apply`). Writes no piece.
+    """Run a capability: print the draft it proposes.
+
+    Run a capability: print the draft it proposes (pipe it to `bunzai apply`). Writes no piece.
 
     Example: bunzai cap run character.identity.update character/seraphina --input '{"nickname": "Sera"}' | bunzai apply --yes
     """
@@ -154,7 +160,9 @@ def _compose(studio, cap, source: str, ref: str | None, raw, embedded: bool = Fa
 
 @app.command()
 def check(write: Annotated[bool, typer.Option("--write", help="Regenerate bunzai/generated/capabilities.json and docs/capabilities.md instead of refusing.")] = False) -> int:
-    """Regenerate the capability catalog from the folders; fail with a diff when the committed one differs.
+    """Regenerate the capability catalog, or check it.
+
+    Regenerate the capability catalog from the folders; fail with a diff when the committed one differs.
 
     Example: bunzai cap check
     """

@@ -23,12 +23,14 @@ def import_(
     format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
     on_conflict: Annotated[str, typer.Option("--on-conflict", help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).")] = "refuse",
 ) -> int:
-    """Read platform files into create drafts, one JSON line per piece; pipe them to `bunzai apply`.
+    """Read platform files into create drafts.
+
+    Read platform files into create drafts, one JSON line per piece; pipe them to `bunzai apply`.
 
     A file carrying several pieces (a card with its book) gives a group of linked drafts,
     applied all-or-none. Nothing is written here.
 
-    Example: bunzai import Seraphina.png | bunzai apply --yes
+    Example: bunzai import ChatML.json | bunzai apply --yes
     """
     from bunzai import limits
     from bunzai.changes.imports import Skipped, drafts_from_path
@@ -84,7 +86,9 @@ def transfer(
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
 ) -> int:
-    """Preview a crossing: target format, file name, size and every loss. Writes nothing.
+    """Preview a crossing and its losses.
+
+    Preview a crossing: target format, file name, size and every loss. Writes nothing.
 
     Example: bunzai transfer seraphina --to ccv1.json
     """
@@ -103,7 +107,9 @@ def export(
     into: Annotated[Optional[Path], typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder.")] = None,
     layout: Annotated[Optional[str], typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder).")] = None,
 ) -> int:
-    """Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
+    """Write a crossing into a fresh export folder.
+
+    Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
 
     With --into DIR --layout sillytavern, write pieces (all when none is named) where
     SillyTavern looks for them, create-only, and print one report.
@@ -144,7 +150,9 @@ def convert(
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.")] = None,
 ) -> int:
-    """One-off crossing with no studio: FILE in, OUT written, the loss report as JSON.
+    """Convert one file with no studio; report losses.
+
+    One-off crossing with no studio: FILE in, OUT written, the loss report as JSON.
 
     With `-o -` the converted bytes go to stdout and the report to stderr.
 
@@ -221,7 +229,9 @@ def _write_output(path: Path, data: bytes, force: bool) -> None:
 
 
 def formats() -> int:
-    """List every format: id, label, kinds, extensions, container, read/write.
+    """List every format bunzai reads or writes.
+
+    List every format: id, label, kinds, extensions, container, read/write.
 
     Example: bunzai formats
     """

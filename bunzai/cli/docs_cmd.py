@@ -12,7 +12,7 @@ import typer
 
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Ask bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
+app = typer.Typer(help="Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
                   no_args_is_help=True)
 summaries_app = typer.Typer(help="Reviewed page summaries: scaffold, stamp, review, check.", no_args_is_help=True)
 app.add_typer(summaries_app, name="summaries")
@@ -26,7 +26,9 @@ _Reviewer = Annotated[str, typer.Option("--reviewer", help="Your reviewer id, e.
 @app.command()
 def browse(collection: Annotated[str, typer.Argument(help="A collection, e.g. commands; empty for the top.")] = "",
            limit: _Limit = None, offset: _Offset = 0) -> int:
-    """Collections and pages (titles, approved summaries), never page text.
+    """Collections and pages, never page text.
+
+    Collections and pages (titles, approved summaries), never page text.
 
     Example: bunzai docs browse commands --limit 5
     """
@@ -38,7 +40,9 @@ def browse(collection: Annotated[str, typer.Argument(help="A collection, e.g. co
 
 @app.command()
 def outline(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/export.")], section: _Section = None) -> int:
-    """A page's summary and its H2 map with child counts; --section expands one branch.
+    """A page's summary and its section map.
+
+    A page's summary and its H2 map with child counts; --section expands one branch.
 
     Example: bunzai docs outline macros
     """
@@ -50,7 +54,9 @@ def outline(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/e
 
 @app.command()
 def search(words: Annotated[list[str], typer.Argument(help="A few words, e.g. export containment.")], limit: _Limit = None) -> int:
-    """Sections ranked by BM25 over text, headings, titles, summaries and topics.
+    """Search the docs' sections, ranked by BM25.
+
+    Sections ranked by BM25 over text, headings, titles, summaries and topics.
 
     Example: bunzai docs search export containment
     """
@@ -63,7 +69,9 @@ def search(words: Annotated[list[str], typer.Argument(help="A few words, e.g. ex
 @app.command()
 def read(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/export.")], section: _Section = None,
          offset: _Offset = 0, limit: _Limit = None) -> int:
-    """Page text, 1,000 to 12,000 characters at a time; next_offset continues.
+    """Page text, a slice at a time.
+
+    Page text, 1,000 to 12,000 characters at a time; next_offset continues.
 
     Example: bunzai docs read macros --section verdicts
     """
@@ -78,7 +86,9 @@ def query(action: Annotated[str, typer.Option("--action", "-a", help="browse, ou
           page: Annotated[Optional[str], typer.Option("--page", "-p", help="A page id (outline, read) or collection (browse).")] = None,
           text: Annotated[Optional[str], typer.Option("--query", "-q", help="The words to search for (search).")] = None,
           section: _Section = None, offset: _Offset = 0, limit: _Limit = None) -> int:
-    """One verb for scripts: the same answers as browse, outline, search and read.
+    """One verb for scripts over the docs.
+
+    One verb for scripts: the same answers as browse, outline, search and read.
 
     Example: bunzai docs query --action search --query "stale revision"
     """
@@ -90,7 +100,9 @@ def query(action: Annotated[str, typer.Option("--action", "-a", help="browse, ou
 
 @app.command()
 def index(check: Annotated[bool, typer.Option("--check", help="Write nothing; fail when the committed catalog differs.")] = False) -> int:
-    """Regenerate the docs catalog (bunzai/generated/docs.json) from docs/.
+    """Regenerate the docs catalog.
+
+    Regenerate the docs catalog (bunzai/generated/docs.json) from docs/.
 
     Example: bunzai docs index --check
     """
@@ -104,7 +116,9 @@ def index(check: Annotated[bool, typer.Option("--check", help="Write nothing; fa
 def scaffold(page: Annotated[str, typer.Argument(help="The page id.")],
              summary: Annotated[str, typer.Option("--summary", help="The page summary: one to three lines.")] = "",
              topics: Annotated[str, typer.Option("--topics", help="Comma-separated topic words.")] = "") -> int:
-    """Create docs/summaries/PAGE.json with the summary, topics and an empty entry per section.
+    """Create a page's summary file.
+
+    Create docs/summaries/PAGE.json with the summary, topics and an empty entry per section.
 
     Example: bunzai docs summaries scaffold commands/doctor --summary "What doctor checks." --topics doctor,health
     """
@@ -116,7 +130,9 @@ def scaffold(page: Annotated[str, typer.Argument(help="The page id.")],
 
 @summaries_app.command()
 def stamp(page: Annotated[str, typer.Argument(help="The page id.")], reviewer: _Reviewer = ...) -> int:
-    """Check the summary against the page and bind it to both hashes, as its author.
+    """Check a summary and bind it, as its author.
+
+    Check the summary against the page and bind it to both hashes, as its author.
 
     Example: bunzai docs summaries stamp commands/doctor --reviewer docs-author
     """
@@ -131,7 +147,9 @@ def review(page: Annotated[str, typer.Argument(help="The page id.")],
            verdict: Annotated[str, typer.Argument(metavar="APPROVE|BLOCK", help="The verdict.")],
            notes: Annotated[str, typer.Option("--notes", help="What you checked, or what must change.")] = ...,
            reviewer: _Reviewer = ...) -> int:
-    """Approve or block a stamped summary; nobody approves a summary they stamped.
+    """Approve or block a stamped summary.
+
+    Approve or block a stamped summary; nobody approves a summary they stamped.
 
     Example: bunzai docs summaries review commands/doctor APPROVE --notes "matches the page" --reviewer docs-reviewer
     """
@@ -143,7 +161,9 @@ def review(page: Annotated[str, typer.Argument(help="The page id.")],
 
 @summaries_app.command("check")
 def check_summaries() -> int:
-    """Fail, naming the next command per page, unless every page's summary is approved and current.
+    """Fail unless every summary is approved and current.
+
+    Fail, naming the next command per page, unless every page's summary is approved and current.
 
     Example: bunzai docs summaries check
     """

@@ -13,7 +13,7 @@ import typer
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_lines, pass_error_on
 
-app = typer.Typer(help="Look at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
+app = typer.Typer(help="Look at drafts without writing.\n\nLook at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
 
 SourceArg = Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")]
 
@@ -54,23 +54,32 @@ def _print(results: list, single: bool) -> None:
 
 
 @app.command()
-def show(ctx: typer.Context, source: SourceArg = "-") -> int:
-    """Print the draft with its review card as text; writes nothing.
+def show(ctx: typer.Context, source: SourceArg = "-",
+         text: Annotated[bool, typer.Option("--text", help="Print only the review card, as plain text (not JSON).")] = False) -> int:
+    """Print the draft with its review card; writes nothing.
 
-    Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft show
+    --text prints the review cards alone as plain text, a blank line between drafts: the one
+    answer bunzai prints as text rather than JSON (errors stay JSON).
+
+    Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft show --text
     """
     from bunzai.changes.review import review_card
 
     drafts, error, single = _drafts(source, ctx)
     if error is not None:
         return pass_error_on(error)
+    if text:
+        typer.echo("\n\n".join(review_card(draft) for draft in drafts))
+        return 0
     _print([dict(draft, review=review_card(draft)) for draft in drafts], single)
     return 0
 
 
 @app.command()
 def validate(ctx: typer.Context, source: SourceArg = "-") -> int:
-    """Re-parse the proposed piece and compare the stored revision; writes nothing.
+    """Check that a draft would apply now.
+
+    Re-parse the proposed piece and compare the stored revision; writes nothing.
 
     Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft validate
     """
@@ -87,7 +96,9 @@ def validate(ctx: typer.Context, source: SourceArg = "-") -> int:
 
 @app.command("list")
 def list_(ctx: typer.Context) -> int:
-    """The drafts saved in the studio (`cap run --save`): target, mode, baseline, stale or not.
+    """List the drafts saved in the studio.
+
+    The drafts saved in the studio (`cap run --save`): target, mode, baseline, stale or not.
 
     Example: bunzai draft list
     """
@@ -99,7 +110,9 @@ def list_(ctx: typer.Context) -> int:
 
 @app.command()
 def discard(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The saved draft's name (see `bunzai draft list`).")]) -> int:
-    """Remove a saved draft; prints a `discarded` receipt. No piece is touched.
+    """Remove a saved draft.
+
+    Remove a saved draft; prints a `discarded` receipt. No piece is touched.
 
     Example: bunzai draft discard seraphina-rename
     """

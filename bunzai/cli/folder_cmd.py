@@ -10,7 +10,7 @@ import typer
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Folders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
+app = typer.Typer(help="Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
                   no_args_is_help=True)
 
 
@@ -57,9 +57,11 @@ def search(
     query: Annotated[str, typer.Argument(help="Words every hit's path must hold.")],
     limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits.")] = None,
 ) -> int:
-    """Find files in granted folders by name (every word must appear in the path).
+    """Find files in granted folders by name.
 
-    Example: bunzai folder search seraphina png
+    Find files in granted folders by name (every word must appear in the path).
+
+    Example: bunzai folder search "seraphina png"
     """
     from bunzai.folders import search as search_folders
     from bunzai.limits import SEARCH_DEFAULT_LIMIT
@@ -76,7 +78,9 @@ def read(
     offset: Annotated[int, typer.Option("--offset", help="First character of the page.")] = 0,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Characters in the page.")] = None,
 ) -> int:
-    """Read a granted file a page at a time (text), or its size and hash (binary).
+    """Read a granted file, a page at a time.
+
+    Read a granted file a page at a time (text), or its size and hash (binary).
 
     Example: bunzai folder read ~/SillyTavern/data/default-user/worlds/Eldoria.json --limit 200
     """
@@ -97,9 +101,11 @@ def import_(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders inside granted folders.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
 ) -> int:
-    """Import from granted folders (one-way: drafts on stdout, as `bunzai import`).
+    """Import from granted folders.
 
-    Example: bunzai folder import ~/SillyTavern/data/default-user/worlds | bunzai apply --yes
+    Import from granted folders (one-way: drafts on stdout, as `bunzai import`).
+
+    Example: bunzai folder import ~/SillyTavern/data/default-user/worlds/Moonfall.json | bunzai apply --yes
     """
     from bunzai.cli.crossing_cmd import import_ as import_paths
     from bunzai.folders import checked_path

@@ -30,7 +30,9 @@ def restore(
     ctx: typer.Context,
     entry: Annotated[str, typer.Argument(help="An entry from `graveyard list`, e.g. character/ada-2@20261130T051500123456Z.")],
 ) -> int:
-    """Put a buried piece back; refused (stale, occupied) when its id was taken since.
+    """Put a buried piece back.
+
+    Put a buried piece back; refused (stale, occupied) when its id was taken since.
 
     Example: bunzai graveyard restore character/ada-2@20261130T051500123456Z
     """

@@ -16,7 +16,9 @@ def delete(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
     revision: Annotated[Optional[str], typer.Option("--revision", help="Delete only if the stored revision is this one.")] = None,
 ) -> int:
-    """Delete a piece for good. A missing piece or another revision is a stale receipt; nothing is written.
+    """Delete a piece for good.
+
+    Delete a piece for good. A missing piece or another revision is a stale receipt; nothing is written.
 
     Example: bunzai delete character/ada-2 --yes
     """
@@ -42,7 +44,9 @@ def bury(
     ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
     revision: Annotated[Optional[str], typer.Option("--revision", help="Bury only if the stored revision is this one.")] = None,
 ) -> int:
-    """Move a piece to the graveyard (restorable with `bunzai graveyard restore`).
+    """Move a piece to the graveyard.
+
+    Move a piece to the graveyard (restorable with `bunzai graveyard restore`).
 
     Example: bunzai bury character/ada-2
     """

@@ -14,7 +14,7 @@ import typer
 
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Macros across engines: translate text, list the engines bunzai models.", no_args_is_help=True)
+app = typer.Typer(help="Macros across engines.\n\nMacros across engines: translate text, list the engines bunzai models.", no_args_is_help=True)
 
 
 @app.command()
@@ -23,7 +23,9 @@ def translate(
     from_: Annotated[str, typer.Option("--from", help="The engine the text was written for.")] = ...,
     to: Annotated[str, typer.Option("--to", help="The engine to translate it for.")] = ...,
 ) -> int:
-    """Translate the macros of a text from one engine to another, with one verdict per token.
+    """Translate a text's macros between engines.
+
+    Translate the macros of a text from one engine to another, with one verdict per token.
 
     Verdicts: portable (re-spelled), collision (kept, flagged), absent (removed, candidates
     named), flatten (block kept as its first branch), unknown (not in the source catalog).
@@ -41,7 +43,9 @@ def translate(
 
 @app.command()
 def engines() -> int:
-    """List the engines bunzai has macro catalogs for, with their sizes.
+    """List the engines with macro catalogs.
+
+    List the engines bunzai has macro catalogs for, with their sizes.
 
     Example: bunzai macro engines
     """
@@ -65,7 +69,9 @@ def macro_lookup(
     engine: Annotated[Optional[str], typer.Option("--engine", help="Only this engine's forms.")] = None,
     to: Annotated[Optional[str], typer.Option("--to", help="Also say what each form becomes on this engine.")] = None,
 ) -> int:
-    """What a macro does in an engine (op, forms, notes) and what it is on another platform.
+    """What a macro does in each engine.
+
+    What a macro does in an engine (op, forms, notes) and what it is on another platform.
 
     Example: bunzai macro-lookup random --engine rolecall --to sillytavern
     """
@@ -78,7 +84,9 @@ def macro_lookup(
 def block_lookup(
     kind: Annotated[Optional[str], typer.Argument(help="A kind of prompt block; omit to list them.")] = None,
 ) -> int:
-    """Kinds of prompt block: what each is for, how it is built, what goes wrong, a starting block.
+    """Kinds of prompt block, with a starting block.
+
+    Kinds of prompt block: what each is for, how it is built, what goes wrong, a starting block.
 
     Example: bunzai block-lookup tracker
     """

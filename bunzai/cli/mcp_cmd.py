@@ -12,7 +12,9 @@ def mcp(
     studio: Annotated[Optional[str], typer.Argument(metavar="STUDIO", help="Studio folder (else what --studio, BUNZAI_STUDIO or the nearest bunzai.toml say).")] = None,
     read_only: Annotated[bool, typer.Option("--read-only", help="Serve no tool that drafts, applies or deletes.")] = False,
 ) -> int:
-    """Serve the studio as MCP tools on stdio (for Claude Code, Cursor, Codex, Zed).
+    """Serve the studio as MCP tools on stdio.
+
+    Serve the studio as MCP tools on stdio (for Claude Code, Cursor, Codex, Zed).
 
     Example: claude mcp add bunzai -- bunzai mcp ~/my-studio
     """

@@ -18,9 +18,11 @@ def create(
     input: Annotated[str, typer.Option("--input", "-i", help="JSON object, @FILE or - for stdin: {\"name\": ..., <body fields>}.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (default: the name as a slug).")] = None,
 ) -> int:
-    """Print a create draft for a new piece; pipe it to `bunzai apply` to store it.
+    """Print a create draft for a new piece.
 
-    Example: bunzai create character --input '{"name": "Ada Lovelace"}' | bunzai apply --yes
+    Print a create draft for a new piece; pipe it to `bunzai apply` to store it.
+
+    Example: bunzai create character --input '{"name": "Grace Hopper"}' | bunzai apply --yes
     """
     from bunzai.capabilities.creation import create_piece_draft
     from bunzai.cli.inputs import read_json_option
@@ -37,7 +39,9 @@ def read(
     offset: Annotated[int, typer.Option("--offset", help="First character/item/key of the page.")] = 0,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Characters/items/keys in the page.")] = None,
 ) -> int:
-    """Print a stored piece with its revision, an outline of it, or one page of a long value.
+    """Print a stored piece, an outline or a page.
+
+    Print a stored piece with its revision, an outline of it, or one page of a long value.
 
     Example: bunzai read character/ada-lovelace --pointer /body/description --limit 200
     """
@@ -50,7 +54,9 @@ def list_(
     ctx: typer.Context,
     kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.")] = None,
 ) -> int:
-    """List the pieces on the shelf (kind, id, name, revision).
+    """List the pieces on the shelf.
+
+    List the pieces on the shelf (kind, id, name, revision).
 
     Example: bunzai list --kind character
     """
@@ -65,7 +71,9 @@ def search(
     kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits to print.")] = None,
 ) -> int:
-    """Search names, tags and text fields, ranked by BM25; each hit names the field (pointer) and shows a snippet.
+    """Search the shelf, ranked by BM25.
+
+    Search names, tags and text fields, ranked by BM25; each hit names the field (pointer) and shows a snippet.
 
     Example: bunzai search lovelace
     """
@@ -79,9 +87,11 @@ def duplicate(
     ref: RefArg,
     new_id: Annotated[str, typer.Argument(help="Id of the copy.")],
 ) -> int:
-    """Print a create draft copying a piece (body, profiles, escrow) under a new id.
+    """Print a draft copying a piece under a new id.
 
-    Example: bunzai duplicate ada-lovelace ada-2 | bunzai apply --yes
+    Print a create draft copying a piece (body, profiles, escrow) under a new id.
+
+    Example: bunzai duplicate ada-lovelace ada-3 | bunzai apply --yes
     """
     from bunzai.changes.create import duplicate_draft
     from bunzai.store.pieces import read_stored, resolve_ref

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-app = typer.Typer(help="Try a promptbook without a model: which phases fire on a line, each phase's prompt.",
+app = typer.Typer(help="Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each phase's prompt.",
                   no_args_is_help=True)
 
 
@@ -19,7 +19,9 @@ def try_line(
     ref: Annotated[str, typer.Argument(help="A promptbook (id or promptbook/id).")],
     line: Annotated[str, typer.Argument(help="A user line, as it would be sent.")],
 ) -> int:
-    """Which phases' conditions fire on a line, and why; each phase's library uses checked (missing ones are findings).
+    """Which phases fire on a line, and why.
+
+    Which phases' conditions fire on a line, and why; each phase's library uses checked (missing ones are findings).
 
     Cards, tools and model-picked skills are not simulated.
 
@@ -47,7 +49,9 @@ def rehearse(
     line: Annotated[Optional[str], typer.Option("--line", help="The user line conditions are tried on (default: the chat's last user message).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for random macros and lorebook draws.")] = 0,
 ) -> int:
-    """Each enabled phase's preset rendered as `bunzai render` would, private outputs as placeholders, the reply labelled reply-only.
+    """Each enabled phase's preset, rendered.
+
+    Each enabled phase's preset rendered as `bunzai render` would, private outputs as placeholders, the reply labelled reply-only.
 
     Each phase's library uses are listed (dice rolled as a seeded forecast, regex pieces applied); missing ones are findings.
 

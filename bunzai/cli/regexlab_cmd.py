@@ -14,7 +14,7 @@ import typer
 
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Run JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
+app = typer.Typer(help="Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
                   no_args_is_help=True)
 
 Platform = Annotated[str, typer.Option("--platform", "-p", help="How the pattern and replacement are read: javascript, sillytavern or risuai.")]
@@ -92,7 +92,9 @@ def try_(
     macro: Annotated[list[str], typer.Option("--macro", help="A macro value NAME=VALUE, e.g. user=Ann. Repeatable.")] = [],
     substitute: Annotated[str, typer.Option("--substitute", help="Macros in the pattern: none, raw or escaped.")] = "none",
 ) -> int:
-    """Every match with its span, groups and named groups; with --replace, the text after.
+    """Every match with its span and groups.
+
+    Every match with its span, groups and named groups; with --replace, the text after.
 
     Example: bunzai regex-lab try '/\\*(.+?)\\*/g' --text 'Hi *waves*' --replace '<i>$1</i>'
     """
@@ -112,7 +114,9 @@ def race(
     platform: Platform = "javascript",
     flags: Flags = None,
 ) -> int:
-    """Candidates side by side on one text: matches, replaced text, time (ms, one run).
+    """Candidates side by side on one text.
+
+    Candidates side by side on one text: matches, replaced text, time (ms, one run).
 
     Example: bunzai regex-lab race '/a+/g' '/(a+)+$/' --text aaab
     """
@@ -128,7 +132,9 @@ def explain(
     platform: Platform = "javascript",
     flags: Flags = None,
 ) -> int:
-    """The pattern in plain words, clause by clause, and what its flags do.
+    """The pattern in plain words.
+
+    The pattern in plain words, clause by clause, and what its flags do.
 
     Example: bunzai regex-lab explain '/\\[OOC:(.*?)\\]/gi'
     """
@@ -143,7 +149,9 @@ def lint(
     ctx: typer.Context,
     source: Annotated[str, typer.Argument(metavar="REF|FILE", help="A studio regex set, or a SillyTavern/RisuAI regex file.")],
 ) -> int:
-    """Check a whole regex set: patterns that do not compile or backtrack catastrophically,
+    """Check a whole regex set.
+
+    Check a whole regex set: patterns that do not compile or backtrack catastrophically,
     rules an earlier rule leaves nothing to match, flags that do nothing, missing groups,
     placements and depths that exclude every message.
 
@@ -180,7 +188,9 @@ def _regex_piece(ctx: typer.Context, source: str) -> dict:
 def recipes(
     name: Annotated[Optional[str], typer.Argument(help="One recipe, with the rule to add; omit to list them.")] = None,
 ) -> int:
-    """Common roleplay rules (italic narration, thoughts, OOC removal, HTML cleanup, hiding a tracker ...), each with a sample and its result.
+    """Common roleplay rules, each with a sample.
+
+    Common roleplay rules (italic narration, thoughts, OOC removal, HTML cleanup, hiding a tracker ...), each with a sample and its result.
 
     Example: bunzai regex-lab recipes ooc-removal
     """
@@ -195,7 +205,9 @@ def from_examples(
     match: Annotated[list[str], typer.Option("--match", "-m", help="A string the pattern must match. Repeatable.")] = [],
     no_match: Annotated[list[str], typer.Option("--no-match", "-n", help="A string it must not match. Repeatable.")] = [],
 ) -> int:
-    """A candidate pattern built from examples, with its score on them.
+    """A candidate pattern built from examples.
+
+    A candidate pattern built from examples, with its score on them.
 
     Example: bunzai regex-lab from-examples --match '*waves*' --match '*smiles*' --no-match 'plain'
     """
@@ -216,7 +228,9 @@ def regex_from_drawing(
     name: Annotated[Optional[str], typer.Option("--name", help="The rule's name (default: the drawing's).")] = None,
     report: Annotated[bool, typer.Option("--report", help="Print the warnings and the sample's result with the rule.")] = False,
 ) -> int:
-    """A drawing turned into a regex replacement: prints a rule ready for `regex.rules.add`.
+    """Turn a drawing into a regex replacement rule.
+
+    A drawing turned into a regex replacement: prints a rule ready for `regex.rules.add`.
 
     Example: bunzai regex-from-drawing card.html --pattern '/\\[mood:(\\w+)\\]/g' --slot mood=1 | bunzai cap run regex.rules.add regex/display --input -
     """
@@ -256,7 +270,9 @@ def html_will_draw(
     ctx: typer.Context,
     drawing: Annotated[str, typer.Argument(metavar="FILE|REF", help="An HTML file, - for stdin, or a studio htmldoc.")],
 ) -> int:
-    """What a sealed preview strips from a drawing, which http(s) addresses cannot load, which handlers never fire. Not a safety check.
+    """What a sealed preview strips from a drawing.
+
+    What a sealed preview strips from a drawing, which http(s) addresses cannot load, which handlers never fire. Not a safety check.
 
     Example: bunzai html-will-draw card.html
     """

@@ -54,7 +54,9 @@ def render(
     sysprompt: Sysprompt = None,
     text: Annotated[bool, typer.Option("--text", help="Print the final prompt as readable text instead of JSON.")] = False,
 ) -> int:
-    """The prompt a preset sends, in stages raw, lore, macros, regex, final, with which block and source each part came from.
+    """The prompt a preset sends, stage by stage.
+
+    The prompt a preset sends, in stages raw, lore, macros, regex, final, with which block and source each part came from.
     Chat completion from a chat-completion preset; text completion from a context template (with --instruct, --sysprompt).
 
     Example: bunzai render default --character seraphina --chat chat.jsonl --stage final
@@ -93,7 +95,9 @@ def preset_verify(
     context: Context = None,
     sysprompt: Sysprompt = None,
 ) -> int:
-    """Render a preset and report what would not work: unknown macros, empty blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules. Exit 1 with findings.
+    """Report what in a preset would not work.
+
+    Render a preset and report what would not work: unknown macros, empty blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules. Exit 1 with findings.
 
     Example: bunzai preset-verify default --character seraphina
     """

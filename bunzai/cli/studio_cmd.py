@@ -13,7 +13,9 @@ from bunzai.cli.output import emit
 def init(
     directory: Annotated[Optional[Path], typer.Argument(help="Folder to make a studio of (default: the current folder).")] = None,
 ) -> int:
-    """Make DIR a studio (bunzai.toml and the kind folders); an existing studio is left as it is.
+    """Make a folder a studio.
+
+    Make DIR a studio (bunzai.toml and the kind folders); an existing studio is left as it is.
 
     Example: bunzai init my-studio
     """
@@ -28,7 +30,9 @@ def doctor(
     ctx: typer.Context,
     repair: Annotated[bool, typer.Option("--repair", help="Remove temp files and lock files of writers that are gone, and orphan assets; nothing else.")] = False,
 ) -> int:
-    """Check a studio: pieces parse and validate, the change log agrees, no leftovers; exit 1 on problems.
+    """Check a studio; exit 1 on problems.
+
+    Check a studio: pieces parse and validate, the change log agrees, no leftovers; exit 1 on problems.
 
     Example: bunzai doctor --repair
     """

@@ -15,7 +15,9 @@ def changes(
     since: Annotated[Optional[int], typer.Option("--since", metavar="SEQ", help="Report the changes after this seq; the session's cursor is left where it is.")] = None,
     session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="Whose cursor (default: $BUNZAI_SESSION, else this process's random id).")] = None,
 ) -> int:
-    """What changed since this session last read, grouped by the session that made each change.
+    """What changed since this session last read.
+
+    What changed since this session last read, grouped by the session that made each change.
 
     Example: BUNZAI_SESSION=agent-1 bunzai changes
     """
@@ -32,7 +34,9 @@ def wait(
     revision_changed: Annotated[Optional[str], typer.Option("--revision-changed", metavar="REF@REV", help="Until the piece is at another revision, or gone.")] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="S", help="Seconds to wait at most (default 15, at most 55).")] = None,
 ) -> int:
-    """Wait until one condition holds, or the timeout: `met` says which (a timeout exits 0).
+    """Wait until a condition holds, or time out.
+
+    Wait until one condition holds, or the timeout: `met` says which (a timeout exits 0).
 
     Example: bunzai wait --changed-since 12 --timeout 30
     """
@@ -47,7 +51,9 @@ def revert(
     ctx: typer.Context,
     session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="The session whose changes to undo (default: $BUNZAI_SESSION).")] = None,
 ) -> int:
-    """Undo a session's own changes, newest first; pieces another session changed since are left.
+    """Undo a session's own changes, newest first.
+
+    Undo a session's own changes, newest first; pieces another session changed since are left.
 
     Example: bunzai revert --session agent-1
     """

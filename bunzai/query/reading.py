@@ -131,3 +131,37 @@ def _asset_like(value: dict) -> bool:
 
 def _escape(key: object) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def main_art(studio, ref: str) -> dict:
+    """The one image that stands for a piece: its portrait, else (a pack) the item showing the
+    default face, else the pack's first item. A row of `art_of`; no_art when there is none
+    or its file is not in the studio."""
+    from bunzai.errors import BunzaiError
+
+    found = art_of(studio, ref)
+    rows = {row["pointer"]: row for row in found["art"]}
+    name = f"{found['kind']}/{found['id']}"
+    choice = rows.get("/body/portrait") or _pack_face(studio, found, rows)
+    if choice is None:
+        raise BunzaiError("no_art", f"{name} has no portrait or face image",
+                          "see `bunzai read` for its media; add a portrait with a character.media capability")
+    if not choice["stored"]:
+        raise BunzaiError("no_art", f"{name}'s image at {choice['pointer']} is not stored in the studio",
+                          "import the piece again with its image")
+    return found | {"art": choice}
+
+
+def _pack_face(studio, found: dict, rows: dict) -> dict | None:
+    if found["kind"] != "pack":
+        return None
+    from bunzai.store.pieces import read_stored
+
+    body = read_stored(studio, "pack", found["id"]).data.get("body") or {}
+    items = body.get("items") or []
+    pointers = [f"/body/items/{index}/asset" for index, item in enumerate(items)]
+    faces = [p for p, item in zip(pointers, items) if body.get("default_face") and item.get("label") == body["default_face"]]
+    for pointer in faces + pointers:
+        if pointer in rows:
+            return rows[pointer]
+    return None

@@ -1,8 +1,8 @@
 """The studio on disk: layout, revisions, locked create-only and compare-and-swap writes,
 assets, graveyard and change log (DESIGN §3).
 
-Linux only: writes rely on POSIX hard links, `os.replace`, `fsync` of folders and
-`fcntl.flock`.
+Linux and macOS only (POSIX): writes rely on hard links, `os.replace`, `fsync` of folders
+(`syncfs` where Linux has it, see `batch`) and `fcntl.flock`.
 
 One module per thing held:
 

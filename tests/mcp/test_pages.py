@@ -47,3 +47,27 @@ def test_tools_page_names_every_tool():
     text = open(check_tools_page.__globals__["PAGE_PATH"], encoding="utf-8").read()
     for tool in all_tools():
         assert f"## `{tool.name}`" in text and tool.description in text
+
+
+def test_error_table_is_current_and_lists_every_code(tmp_path):
+    from bunzai.docs.errors_page import START, check_errors_page, render
+    from bunzai.errors import ERRORS
+
+    assert check_errors_page() in ("ok", "absent")
+    page = tmp_path / "cli.md"
+    page.write_text(f"# CLI\n\n{START}\n| old |\n<!-- end of error codes -->\n\nafter\n", encoding="utf-8")
+    fresh = render(page)
+    assert all(f"| `{code}` | {status} | " in fresh for code, (status, _) in ERRORS.items())
+    assert fresh.endswith("\n\nafter\n") and "| old |" not in fresh
+    with pytest.raises(BunzaiError) as raised:
+        check_errors_page(path=page)
+    assert raised.value.code == "out_of_date"
+    page.write_text("no markers\n", encoding="utf-8")
+    with pytest.raises(BunzaiError):
+        render(page)
+
+
+def test_every_error_code_has_a_one_line_meaning():
+    from bunzai.errors import ERRORS
+
+    assert all(meaning and "\n" not in meaning for _, meaning in ERRORS.values())

@@ -1,0 +1,89 @@
+"""The review card shows a long string's change word by word, and `draft show --text` prints it."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bunzai.changes.review import review_card
+from bunzai.changes.word_diff import render, tokens, word_ops
+
+LONG = ("In the heart of the ancient wood there lives a guardian, and she watches over the old quiet forest "
+        "with care, tending every root and every bough for as long as anyone in the valley remembers.")
+
+
+def _card(before, after) -> str:
+    change = {"op": "replace", "path": "/body/description", "before": before, "after": after}
+    return review_card({"mode": "update", "target": {"kind": "character", "id": "sera"}, "baseline": "r1", "changes": [change]})
+
+
+def test_a_one_word_change_in_a_long_description_is_visible() -> None:
+    card = _card(LONG, LONG.replace("quiet", "gentle"))
+    row = card.splitlines()[2]
+    assert "[-quiet-]{+gentle+}" in row and "the old [-quiet-]{+gentle+} forest" in row
+    assert row.startswith("  ~ /body/description (words): …") and row.endswith("…")
+    assert "remembers" not in row and "heart" not in row  # unchanged text far from the change is left out
+
+
+def test_changes_at_both_ends_keep_their_context_and_elide_the_middle() -> None:
+    after = "At" + LONG[2:].replace("remembers.", "recalls.")
+    row = _card(LONG, after).splitlines()[2]
+    assert row.count("[-") == 2 and "[-In-]{+At+} the heart of" in row and "valley [-remembers.-]{+recalls.+}" in row
+    assert "…" in row and "guardian" not in row
+
+
+def test_short_values_and_non_strings_keep_the_before_after_row() -> None:
+    assert '"Ada" -> "Countess"' in _card("Ada", "Countess")
+    assert "[1, 2] -> [1, 3]" in _card([1, 2], [1, 3])
+    assert "(words)" in _card("line one\nline two", "line one\nline 2")  # several lines count as long text
+
+
+def test_a_huge_diff_is_cut_to_its_limit() -> None:
+    from bunzai.limits import REVIEW_DIFF_CHARS
+
+    before = " ".join(f"w{i}" for i in range(2000))
+    after = " ".join(f"w{i}" if i % 3 else f"x{i}" for i in range(2000))
+    row = _card(before, after).splitlines()[2]
+    assert len(row) <= REVIEW_DIFF_CHARS + len("  ~ /body/description (words): ")
+
+
+def test_tokens_join_back() -> None:
+    assert "".join(tokens("  two  words\n")) == "  two  words\n"
+
+
+_text = st.lists(st.sampled_from(["the", "old", "quiet", "forest", " ", "  ", "\n", "é", "gentle,", "a"]), max_size=40).map("".join)
+
+
+@given(_text, _text)
+def test_word_ops_rebuild_before_and_after(before: str, after: str) -> None:
+    ops = word_ops(before, after)
+    assert "".join(text for op, text in ops if op != "insert") == before
+    assert "".join(text for op, text in ops if op != "delete") == after
+
+
+@given(_text, _text)
+def test_the_uncut_rendering_applied_to_before_gives_after(before: str, after: str) -> None:
+    shown = render(before, after, None)
+    assert _apply(shown) == after and _apply(shown, keep="-") == before
+
+
+def _apply(shown: str, keep: str = "+") -> str:
+    """Reads a rendering back: keeps `{+...+}` (or `[-...-]`) text and drops the other side."""
+    import re
+
+    drop = r"\[-(.*?)-\]" if keep == "+" else r"\{\+(.*?)\+\}"
+    take = r"\{\+(.*?)\+\}" if keep == "+" else r"\[-(.*?)-\]"
+    return re.sub(take, r"\1", re.sub(drop, "", shown, flags=re.S), flags=re.S)
+
+
+def test_draft_show_text_prints_the_review_of_a_one_word_edit(bunzai) -> None:
+    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", json.dumps({"name": "Sera", "first_message": LONG})).stdout,
+           check=True)
+    draft = bunzai("cap", "run", "character.greetings.update", "sera", "--input",
+                   json.dumps({"first_message": LONG.replace("quiet", "gentle")}), check=True)
+    shown = bunzai("draft", "show", "--text", input=draft.stdout, check=True)
+    assert shown.stdout.startswith("update character/sera\n") and "[-quiet-]{+gentle+}" in shown.stdout
+    assert "{" not in shown.stdout.splitlines()[0]  # text, not JSON
+    assert "[-quiet-]{+gentle+}" in bunzai("draft", "show", input=draft.stdout, check=True).json["review"]
