@@ -254,3 +254,78 @@ def test_a_same_format_round_trip_of_a_card_lacking_required_fields_stays_identi
     crossing = _cross(data, "sparse.json", "ccv2.json", "ccv2.json")
     assert json.loads(crossing.data) == sparse
     assert validate(crossing.data, "ccv2.json") != []  # the validator can fail
+
+
+# --- SillyTavern's own validator, where a checkout is configured -----------------------
+
+_ST_VALIDATOR_RUNNER = r"""
+const fs = require('fs');
+const source = fs.readFileSync(process.argv[1], 'utf8');  // node -e: argv[1] is the first argument
+const mod = { exports: {} };
+new Function('module', 'exports', source)(mod, mod.exports);
+const cases = JSON.parse(fs.readFileSync(0, 'utf8'));
+const out = cases.map(([version, card]) => {
+    const validator = new mod.exports.TavernCardValidator(card);
+    const ok = version === 'v2' ? validator.validateV2() : validator.validateV3();
+    return ok ? null : validator.lastValidationError;
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _st_validator() -> str:
+    import os
+    import shutil
+    from pathlib import Path
+
+    root = os.environ.get("BUNZAI_ST_ROOT")
+    if not root:
+        pytest.skip("no SillyTavern checkout configured for the tests (set BUNZAI_ST_ROOT to one)")
+    script = Path(root) / "src" / "validator" / "TavernCardValidator.js"
+    if not script.is_file():
+        pytest.skip(f"{script} is missing: BUNZAI_ST_ROOT is not a SillyTavern checkout")
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: SillyTavern's validator runs in node")
+    return str(script)
+
+
+def _versioned_documents(data: bytes, fmt: str) -> list[tuple[str, dict]]:
+    documents = card_documents(data, fmt)
+    if fmt == "sillytavern.card.png":
+        return [("v2", documents["/chara"]), ("v3", documents["/ccv3"])]
+    return [("v3" if fmt in ("ccv3.json", "charx", "risu.charx") else "v2", documents[""])]
+
+
+def test_every_export_passes_sillytavern_s_own_validator():
+    """Where a SillyTavern checkout and node are present: every card the crossings write (each
+    seed into every other family format, and a plain character into each) passes
+    TavernCardValidator's validateV2 / validateV3, the checks SillyTavern's import runs."""
+    import subprocess
+
+    from bunzai.crossings import rich_character
+
+    script = _st_validator()
+    cases, names = [], []
+    for seed, seed_format in _seeds():
+        for fmt in FAMILY:
+            if fmt == seed_format:
+                continue  # a same-format round trip keeps the file as it was, valid or not
+            for version, document in _versioned_documents(file_as(seed, fmt), fmt):
+                cases.append([version, document])
+                names.append(f"{seed} -> {fmt} ({version})")
+    piece, blobs = rich_character()
+    store = {blob.sha256: blob.data for blob in blobs}
+    for fmt in FAMILY:
+        crossing = convert_piece(piece.model_copy(update={"original": None}), fmt, lambda ref: store[ref.sha256])
+        for version, document in _versioned_documents(crossing.data, fmt):
+            cases.append([version, document])
+            names.append(f"plain character -> {fmt} ({version})")
+    control = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Sparse", "description": "d"}}
+    done = subprocess.run(["node", "-e", _ST_VALIDATOR_RUNNER, script], input=json.dumps(cases + [["v2", control]]),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    *verdicts, refused = json.loads(done.stdout)
+    assert refused == "data.personality"  # the validator can fail: a card lacking V2's required fields
+    assert len(verdicts) == len(cases) >= 40
+    failed = [f"{name}: {error}" for name, error in zip(names, verdicts) if error is not None]
+    assert failed == []
