@@ -228,6 +228,17 @@ def _replace_lone_surrogates(doc: Any) -> tuple[Any, int]:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+_DECODER: list[json.JSONDecoder] = []
+
+
+def _decoder() -> json.JSONDecoder:
+    """One decoder for every read (json.loads with hooks builds a new one per call)."""
+    if not _DECODER:
+        _DECODER.append(json.JSONDecoder(parse_constant=refuse_constant, parse_float=finite_float,
+                                         object_pairs_hook=_keep_last))
+    return _DECODER[0]
+
+
 def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> Any:
     """Parse JSON from a user or a file, within `limits`; `what` names it in messages.
 
@@ -254,7 +265,7 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
             hint="save the file as UTF-8",
         ) from None
     try:
-        doc = json.loads(text, parse_constant=refuse_constant, parse_float=finite_float, object_pairs_hook=_keep_last)
+        doc = _decoder().decode(text)
     except json.JSONDecodeError as error:
         raise BunzaiError(
             "invalid_json",
