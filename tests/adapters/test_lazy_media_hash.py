@@ -102,3 +102,13 @@ def test_a_blob_hashed_already_gives_a_plain_ref():
     assert type(blob.ref()) is LazyAssetRef
     assert blob.sha256 == hashlib.sha256(b"abc").hexdigest()
     assert type(blob.ref()) is AssetRef and blob.ref().sha256 == blob.sha256
+
+
+def test_chunk_headers_are_walked_once_per_file_and_never_kept_for_mutable_bytes():
+    data = card_png({"chara": CARD})
+    assert png.chunk_headers(data) is png.chunk_headers(data)  # every image sniffer asks in turn
+    assert png.chunk_headers(bytes(bytearray(data))) == png.chunk_headers(data)
+    changing = bytearray(data)
+    first = png.chunk_headers(changing)
+    changing[:] = changing[:-12]  # IEND cut off: a mutable buffer is walked again
+    assert png.chunk_headers(changing) == first[:-1]

@@ -173,7 +173,22 @@ def chunk_headers(data: bytes) -> list[Chunk]:
 
     For sniffing: a damaged file gives what its headers say as far as they go (the reader
     that claims it checks everything with `read_png`). At most `limits.PNG_MAX_CHUNKS`.
+    Every image sniffer asks about the same file in turn, so the last walk of an immutable
+    `bytes` is kept and given again (the list is shared: callers only read it).
     """
+    last = _LAST_HEADERS
+    if last and last[0] is data:
+        return last[1]
+    chunks = _walk_headers(data)
+    if type(data) is bytes:
+        _LAST_HEADERS[:] = [data, chunks]
+    return chunks
+
+
+_LAST_HEADERS: list = []  # [the bytes last walked by chunk_headers, their chunks]
+
+
+def _walk_headers(data: bytes) -> list[Chunk]:
     chunks: list[Chunk] = []
     pos, size = len(PNG_SIGNATURE), len(data)
     while pos + 12 <= size and len(chunks) < limits.PNG_MAX_CHUNKS:

@@ -47,6 +47,25 @@ def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
     return document
 
 
+def _twins(chunks: dict, what: str) -> dict | None:
+    """Both card documents, the `chara` one built from the `ccv3` one it mirrors (see
+    card_twins); None when that cannot be shown, and each chunk is read on its own (which
+    also gives any error, in the usual order)."""
+    from bunzai.adapters.sillytavern.card_twins import top_level, twin_document
+    from bunzai.store.canon import json_decoder, json_text
+
+    try:
+        texts = [json_text(png.strict_base64(chunks[keyword].text, keyword), what=keyword) for keyword in ("ccv3", "chara")]
+        if None in texts:
+            return None
+        decoder = json_decoder()
+        parsed = top_level(texts[0], decoder)
+        chara = twin_document(parsed[0], parsed[1], texts[0], texts[1], decoder) if parsed else None
+    except Exception:  # noqa: BLE001 - any doubt: the chunks are read one by one, with their errors
+        return None
+    return None if chara is None else {"chara": chara, "ccv3": parsed[0]}
+
+
 def _once(check):
     """`check`, run at most once (the original and the portrait share it); a failure runs again."""
     done = []
@@ -78,8 +97,10 @@ class SillyTavernCardPng(Adapter):
         what = name or "the PNG"
         image = png.read_png(data, what, defer=True)  # image-data CRCs: checked before the image is hashed
         chunks = png.find_texts(image, CARD_KEYWORDS)
-        documents = {keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
-                     for keyword in CARD_KEYWORDS if keyword in chunks}
+        documents = _twins(chunks, what) if len(chunks) == 2 else None
+        if documents is None:
+            documents = {keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
+                         for keyword in CARD_KEYWORDS if keyword in chunks}
         if not documents:
             raise BunzaiError("unrecognized_file", f"{what} is a PNG without a chara or ccv3 chunk",
                               "this image holds no character card")
