@@ -248,8 +248,8 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
         lines.append("")
         if behind:
             lines.append(f"bunzai is behind {', '.join(behind)} on this card (parse time): beyond the floor, it "
-                         "decodes every card chunk for the escrow (a PNG from SillyTavern carries two), reads "
-                         "and validates the canonical model (pydantic) and sniffs the file for every format.")
+                         "base64-decodes every card chunk for the escrow (a PNG from SillyTavern carries two), "
+                         "reads and validates the canonical model (pydantic) and sniffs the file for every format.")
         else:
             lines.append("bunzai is not behind any peer measured on this card (parse time).")
         lines.append("")
