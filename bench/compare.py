@@ -12,9 +12,9 @@ Cards: the 552 KB Seraphina PNG from ../shared/corpus (V3 with a lorebook) when 
 small Character Card V2 PNG made here (about 2 KB, with the V1 mirror fields SillyTavern writes). Each reader parses COPIES copies in its own process;
 the time is CPU time of the parse loop (time.process_time), so imports and start-up are not
 counted. The floor is what any reader must do: scan the chunks, base64-decode the card chunk
-and json.loads it. `floor+hashes` adds what bunzai's design does at every read: the SHA-256 of
-the file and of the portrait (the file without its card chunks), by which a draft and the
-canonical piece name them.
+and json.loads it. bunzai's reading hashes no media: the canonical piece names the original
+file and the portrait by lazily hashed references (`LazyAssetRef`), whose SHA-256 is made when
+an import draft, a store or a convert asks for it, so it is not in the parse time.
 
 Fidelity: every non-empty string in the card's own JSON (under `data`) is a field to keep; a
 reader keeps it when the same string appears among the strings of what it returns. bunzai's
@@ -61,32 +61,8 @@ def floor(blob):
             break
     return json.loads(base64.b64decode(text))
 
-def portrait_spans(blob):
-    pos, spans = 8, [(0, 8)]
-    while pos < len(blob):
-        length, kind = struct.unpack_from(">I4s", blob, pos)
-        key = blob[pos + 8:pos + 14].partition(b"\0")[0] if kind == b"tEXt" else None
-        if key not in (b"chara", b"ccv3"):
-            spans.append((pos, pos + 12 + length))
-        pos += 12 + length
-        if kind == b"IEND":
-            break
-    return spans
-
-def floor_hashed(blob):
-    import hashlib
-    result = floor(blob)
-    hashlib.sha256(blob).hexdigest()
-    digest, view = hashlib.sha256(), memoryview(blob)
-    for start, end in portrait_spans(blob):
-        digest.update(view[start:end])
-    digest.hexdigest()
-    return result
-
 if reader == "floor":
     parse, dump = floor, lambda r: r
-elif reader == "floor+hashes":
-    parse, dump = floor_hashed, lambda r: r
 elif reader == "bunzai":
     from bunzai.adapters.inspect import read_bytes
     from bunzai.adapters.registry import all_adapters
@@ -202,7 +178,7 @@ def main(copies: int) -> int:
         notes.append("character-foundry (npm): not run; the package is not in the npm index this machine reaches")
     else:
         notes.append("character-foundry (npm): not run; `node` is not installed")
-    readers = ["floor", "floor+hashes", "bunzai"] + [peer for peer in PEERS if python is not None and not missing.get(peer)]
+    readers = ["floor", "bunzai"] + [peer for peer in PEERS if python is not None and not missing.get(peer)]
     for peer, why in missing.items():
         if why:
             notes.append(f"{peer}: not installed ({why})")
@@ -221,7 +197,7 @@ def main(copies: int) -> int:
             fields = strings(source.get("data", source), set())
             results[label] = {"_size": {"bytes": card.stat().st_size, "fields": len(fields)}}
             for reader in readers:
-                interpreter = Path(sys.executable) if reader in ("floor", "floor+hashes", "bunzai") else python
+                interpreter = Path(sys.executable) if reader in ("floor", "bunzai") else python
                 outcome = run(interpreter, reader, card, copies)
                 if "error" not in outcome:
                     kept = strings(outcome.pop("output"), set())
@@ -251,8 +227,7 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
     lines = [f"Written by `bench/compare.py` on {stamp}. Machine: {machine()}.", "",
              "## Parsing cards beside the peers", "",
              f"Each reader parses {copies} copies of a card in its own process; the time is the CPU time of the",
-             "parse loop only; `floor+hashes` is the floor plus the SHA-256 of the file and of its portrait "
-             "(how bunzai names them). *Kept* counts the card's non-empty strings (under `data`) found among the",
+             "parse loop only (bunzai hashes no media while reading: see the module's docstring). *Kept* counts the card's non-empty strings (under `data`) found among the",
              "strings the reader returns; bunzai's escrow of the native document is left out of that count.", ""]
     for label, rows in results.items():
         size = rows["_size"]
@@ -268,17 +243,13 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
             seconds = row["seconds"]
             lines.append(f"| {reader} | {seconds:.3f} | {seconds / floor:.1f}x | "
                          f"{seconds / mine:.2f}x | {row['kept']} of {size['fields']} |")
-        behind = [r for r in readers if r not in ("floor", "floor+hashes", "bunzai") and "seconds" in rows.get(r, {})
+        behind = [r for r in readers if r not in ("floor", "bunzai") and "seconds" in rows.get(r, {})
                   and rows[r]["seconds"] < mine]
         lines.append("")
-        hashed = rows.get("floor+hashes", {}).get("seconds")
         if behind:
-            lines.append(f"bunzai is behind {', '.join(behind)} on this card (parse time). bunzai's reading names "
-                         "the original and the portrait by their SHA-256 (an import draft and the canonical "
-                         "piece refer to them so)"
-                         + (f": that floor is {hashed / floor:.1f}x the plain floor, and bunzai is "
-                            f"{mine / hashed:.1f}x it" if hashed and floor and mine else "")
-                         + "; the rest is building and validating the canonical model (pydantic) and the escrow.")
+            lines.append(f"bunzai is behind {', '.join(behind)} on this card (parse time): beyond the floor, it "
+                         "base64-decodes every card chunk for the escrow (a PNG from SillyTavern carries two), "
+                         "reads and validates the canonical model (pydantic) and sniffs the file for every format.")
         else:
             lines.append("bunzai is not behind any peer measured on this card (parse time).")
         lines.append("")

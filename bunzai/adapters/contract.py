@@ -94,18 +94,22 @@ class Blob:
     def size(self) -> int:
         return len(self.data)
 
-    @cached_property  # a blob is named by its hash several times while a file is read
+    @cached_property  # a blob is named by its hash several times while a file is imported
     def sha256(self) -> str:
         return hashlib.sha256(self.data).hexdigest()
 
     def ref(self) -> AssetRef:
-        from bunzai.model.base import AssetRef
+        """The AssetRef naming this blob, hashed only when something asks for its sha256
+        (a draft, a store, a convert): reading a file never hashes its media."""
+        from bunzai.model.base import AssetRef, LazyAssetRef
 
-        return AssetRef(sha256=self.sha256, ext=self.ext, mime=self.mime)
+        if "sha256" in self.__dict__:
+            return AssetRef.model_construct(sha256=self.sha256, ext=self.ext, mime=self.mime)
+        return LazyAssetRef.of(lambda: self.sha256, self.ext, self.mime)
 
-    def ref_json(self) -> dict:
-        """`ref()` in its JSON form, for a piece about to be validated (which checks it)."""
-        return {"sha256": self.sha256, "ext": self.ext, "mime": self.mime}
+    def ref_json(self) -> AssetRef:
+        """`ref()`, for a piece about to be validated (which takes the ref as it is)."""
+        return self.ref()
 
 
 class SpanBlob(Blob):
@@ -114,18 +118,32 @@ class SpanBlob(Blob):
 
     An import names such a blob by its spans and its hash, so reading a card never copies
     the image; `data` is built the first time something needs the bytes themselves.
+    `check`, when given, runs once before the bytes are first hashed or joined: a reader
+    that left part of the file unchecked (a PNG's image-data CRCs) refuses damage there,
+    before anything is stored.
     """
 
-    def __init__(self, source: bytes, spans: tuple[tuple[int, int], ...], ext: str, mime: str = "") -> None:
+    def __init__(self, source: bytes, spans: tuple[tuple[int, int], ...], ext: str, mime: str = "",
+                 check: Callable[[], None] | None = None) -> None:
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "ext", ext)
         object.__setattr__(self, "mime", mime)
         object.__setattr__(self, "origin", Origin(spans=spans))
+        object.__setattr__(self, "check", check)
+
+    def _checked(self) -> None:
+        if self.check is not None:
+            self.check()
+            object.__setattr__(self, "check", None)
 
     @cached_property
     def data(self) -> bytes:  # type: ignore[override]
+        self._checked()
+        spans = self.origin.spans
+        if spans == ((0, len(self.source)),) and isinstance(self.source, bytes):
+            return self.source  # the whole file: no copy
         view = memoryview(self.source)
-        return b"".join(view[start:end] for start, end in self.origin.spans)
+        return b"".join(view[start:end] for start, end in spans)
 
     @property
     def size(self) -> int:
@@ -133,6 +151,7 @@ class SpanBlob(Blob):
 
     @cached_property
     def sha256(self) -> str:
+        self._checked()
         digest = hashlib.sha256()
         view = memoryview(self.source)
         for start, end in self.origin.spans:

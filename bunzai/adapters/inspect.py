@@ -92,7 +92,7 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
             score = 0.0
         if score > 0 and (best is None or score > best[0]):
             best = (score, adapter)
-    promised = _BINARY_NAMES.get(Path(name).suffix.lower()) if name else None
+    promised = _BINARY_NAMES.get(Path(name).suffix.lower()) if name and best is None else None
     if best is None and container == "text" and promised is not None:
         raise BunzaiError("unrecognized_file", f"{name} is not a {promised}: its bytes are "
                           f"{'text' if unparsed is not None else describe(data, container, parsed)}, "

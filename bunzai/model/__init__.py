@@ -46,8 +46,18 @@ def parse_piece(data: Any) -> PieceBase:
 
 
 def dump_piece(piece: PieceBase) -> dict:
-    """The canonical JSON form of a piece: every field, defaults included."""
-    return piece.model_dump(mode="json")
+    """The canonical JSON form of a piece: every field, defaults included.
+
+    A piece just read names its media by LazyAssetRefs, hashed here; when hashing one fails
+    (a damaged image, found only now), that error is raised as it is, not wrapped by pydantic.
+    """
+    from pydantic_core import PydanticSerializationError
+
+    try:
+        return piece.model_dump(mode="json")
+    except PydanticSerializationError:
+        piece.asset_refs()  # hashes every lazy ref directly: raises the error it met
+        raise
 
 
 def json_schema(kind: str) -> dict:

@@ -9,9 +9,11 @@ express lives in the escrow, never in an untyped corner of the body.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, model_serializer
 
 from bunzai.model.ids import id_problem
 
@@ -46,6 +48,53 @@ class AssetRef(Model):
     ext: str = Field(pattern=r"^[a-z0-9]{1,10}$", description="File extension without the dot, lowercase.")
     mime: str = Field(default="", description="MIME type when known, e.g. image/png.")
 
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        if "sha256" not in self.__dict__:  # a LazyAssetRef not yet hashed: hash it now
+            self.sha256  # noqa: B018 - resolving fills the field in
+        return handler(self)
+
+
+class LazyAssetRef(AssetRef):
+    """An AssetRef whose `sha256` is computed the first time it is asked for.
+
+    Reading a file names its media this way, so a read that only looks at the text never
+    hashes the image: the hash is made when a draft, a store or a convert needs it (reading
+    the field, dumping the piece, comparing it). `digest` gives the lowercase hex SHA-256.
+    """
+
+    _digest: Any = PrivateAttr(default=None)
+
+    @classmethod
+    def of(cls, digest: Callable[[], str], ext: str, mime: str = "") -> LazyAssetRef:
+        if not _EXT.fullmatch(ext):
+            raise ValueError(f"asset extension {ext!r} is not 1-10 lowercase letters or digits")
+        # What model_construct does, written out: a card read makes two of these, and
+        # model_construct's generality costs more than hashing a small image would.
+        ref = cls.__new__(cls)
+        object.__setattr__(ref, "__dict__", {"ext": ext, "mime": mime})
+        object.__setattr__(ref, "__pydantic_fields_set__", {"ext", "mime"})
+        object.__setattr__(ref, "__pydantic_extra__", None)
+        object.__setattr__(ref, "__pydantic_private__", {"_digest": digest})
+        return ref
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "sha256":
+            return super().__getattr__(name)
+        value = self._digest()
+        # In field order, as a validated AssetRef holds them (dumps keep that order).
+        fields = self.__dict__
+        object.__setattr__(self, "__dict__", {"sha256": value, **fields})
+        self.__pydantic_fields_set__.add("sha256")
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AssetRef):
+            return NotImplemented
+        return (self.sha256, self.ext, self.mime) == (other.sha256, other.ext, other.mime)
+
+
+_EXT = re.compile(r"[a-z0-9]{1,10}")
 
 Role = Literal["system", "user", "assistant"]
 """Who a prompt message speaks as. Platforms encode it as strings or ints 0/1/2."""

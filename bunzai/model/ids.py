@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 
 ID_MAX_LENGTH = 128  # mirrored in bunzai.limits; the model may not import bunzai
@@ -42,6 +43,7 @@ def is_safe_id(value: object) -> bool:
     return id_problem(value) is None
 
 
+@lru_cache(maxsize=256)  # pure; a card's read asks for the same names' slugs several times
 def slugify(name: str) -> str:
     """A safe id derived from a display name ('Ada Lovelace' -> 'ada-lovelace').
 

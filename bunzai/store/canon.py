@@ -228,6 +228,33 @@ def _replace_lone_surrogates(doc: Any) -> tuple[Any, int]:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+_DECODER: list[json.JSONDecoder] = []
+
+
+def _decoder() -> json.JSONDecoder:
+    """One decoder for every read (json.loads with hooks builds a new one per call)."""
+    if not _DECODER:
+        _DECODER.append(json.JSONDecoder(parse_constant=refuse_constant, parse_float=finite_float,
+                                         object_pairs_hook=_keep_last))
+    return _DECODER[0]
+
+
+def json_decoder() -> json.JSONDecoder:
+    """The decoder `load_json_bytes` parses with (its hooks: last key wins and is noted, NaN,
+    Infinity and numbers too large for a float refused), for a reader that drives its scanner."""
+    return _decoder()
+
+
+def json_text(raw: bytes, *, what: str) -> str | None:
+    """`raw` as text for `json_decoder`, within the limits `load_json_bytes` checks; None when
+    it holds an escaped lone surrogate (which `load_json_bytes` mends). UnicodeDecodeError
+    when it is not UTF-8."""
+    check_json_bounds(raw, what=what)
+    if _LONE_ESCAPE.search(raw):
+        return None
+    return raw.decode("utf-8-sig")
+
+
 def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> Any:
     """Parse JSON from a user or a file, within `limits`; `what` names it in messages.
 
@@ -254,7 +281,7 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
             hint="save the file as UTF-8",
         ) from None
     try:
-        doc = json.loads(text, parse_constant=refuse_constant, parse_float=finite_float, object_pairs_hook=_keep_last)
+        doc = _decoder().decode(text)
     except json.JSONDecodeError as error:
         raise BunzaiError(
             "invalid_json",

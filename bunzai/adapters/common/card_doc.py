@@ -109,8 +109,9 @@ def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
     raw_book = data.get("character_book") if shape.extensions else None
     if isinstance(raw_book, dict):
         book, warnings = card_book.read_book(raw_book)
+    lorebooks = links_of(data, char_id) if shape.extensions else []
     if shape.extensions:
-        body["links"] = {"lorebooks": links_of(data, char_id), "regex": [], "quickreplies": []}
+        body["links"] = {"lorebooks": lorebooks, "regex": [], "quickreplies": []}
     body["book"] = book
     assets: list[dict] = []
     if shape.assets:
@@ -124,7 +125,7 @@ def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
         pieces = [character]
         if book is not None:
             pieces.append(Lorebook.model_validate({
-                "id": book_id_of(data, char_id), "name": book["name"] or f"{name}'s Lorebook",
+                "id": lorebooks[0] if lorebooks else book_id_of(data, char_id), "name": book["name"] or f"{name}'s Lorebook",
                 "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
                 "original": {"format": LOREBOOK_V3_FORMAT, "document": {"spec": "lorebook_v3", "data": raw_book}},
             }))

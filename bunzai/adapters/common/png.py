@@ -56,6 +56,7 @@ class PngFile:
     data: bytes
     chunks: list[Chunk]
     trailer_start: int
+    unchecked: tuple[Chunk, ...] = ()  # image-data chunks whose CRC `read_png(defer=True)` left to `check_crcs`
 
     def text_chunks(self) -> list[TextChunk]:
         """Every tEXt, zTXt and iTXt chunk, decoded, in file order."""
@@ -66,15 +67,25 @@ def _corrupt(message: str) -> BunzaiError:
     return BunzaiError("corrupt_file", message, _HINT)
 
 
-def read_png(data: bytes, what: str = "the PNG") -> PngFile:
-    """Walk and check every chunk: signature, lengths, CRCs, IHDR first, IEND present."""
+# Chunks holding only image data (PNG and APNG frames): their CRCs may be checked later,
+# when the image's bytes are hashed or stored, since no text is read from them.
+IMAGE_DATA_TYPES = (b"IDAT", b"fdAT")
+
+
+def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False) -> PngFile:
+    """Walk and check every chunk: signature, lengths, CRCs, IHDR first, IEND present.
+
+    With `defer`, the CRCs of image-data chunks are not checked here but listed in
+    `unchecked`, for `check_crcs` to check before the image is hashed or stored: a reader
+    that only wants the text does not pay for checksumming the whole image.
+    """
     if len(data) > limits.PNG_MAX_BYTES:
         raise BunzaiError("too_large", f"{what} is {len(data)} bytes; bunzai reads PNG cards up to "
                           f"{limits.PNG_MAX_BYTES} bytes", "shrink the image and export the card again")
     if not data.startswith(PNG_SIGNATURE):
         raise _corrupt(f"{what} does not start with the PNG signature")
     view = memoryview(data)
-    size, pos, chunks = len(data), len(PNG_SIGNATURE), []
+    size, pos, chunks, unchecked = len(data), len(PNG_SIGNATURE), [], []
     unpack, crc32 = struct.unpack_from, zlib.crc32
     while True:
         if pos + 12 > size:
@@ -89,9 +100,12 @@ def read_png(data: bytes, what: str = "the PNG") -> PngFile:
         if end > size:
             raise _corrupt(f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs "
                            f"{end - size} more bytes")
-        if crc32(view[pos + 4:end - 4]) != unpack(">I", data, end - 4)[0]:
+        chunk = Chunk(kind, pos, end)
+        if defer and kind in IMAGE_DATA_TYPES:
+            unchecked.append(chunk)
+        elif crc32(view[pos + 4:end - 4]) != unpack(">I", data, end - 4)[0]:
             raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {pos}")
-        chunks.append(Chunk(kind, pos, end))
+        chunks.append(chunk)
         if len(chunks) > limits.PNG_MAX_CHUNKS:
             raise BunzaiError("too_large", f"{what} has more than {limits.PNG_MAX_CHUNKS} chunks", _HINT)
         pos = end
@@ -99,7 +113,15 @@ def read_png(data: bytes, what: str = "the PNG") -> PngFile:
             break
     if chunks[0].type != b"IHDR":
         raise _corrupt(f"{what} does not start with an IHDR chunk")
-    return PngFile(data, chunks, pos)
+    return PngFile(data, chunks, pos, tuple(unchecked))
+
+
+def check_crcs(png: PngFile, what: str = "the PNG") -> None:
+    """Check the CRCs `read_png(defer=True)` left unchecked; corrupt_file on a bad one."""
+    view, unpack = memoryview(png.data), struct.unpack_from
+    for chunk in png.unchecked:
+        if zlib.crc32(view[chunk.start + 4:chunk.end - 4]) != unpack(">I", png.data, chunk.end - 4)[0]:
+            raise _corrupt(f"{what} has a bad CRC in the {chunk.type.decode('ascii')} chunk at byte {chunk.start}")
 
 
 def _decode_text(data: bytes, chunk: Chunk) -> TextChunk:
@@ -151,7 +173,22 @@ def chunk_headers(data: bytes) -> list[Chunk]:
 
     For sniffing: a damaged file gives what its headers say as far as they go (the reader
     that claims it checks everything with `read_png`). At most `limits.PNG_MAX_CHUNKS`.
+    Every image sniffer asks about the same file in turn, so the last walk of an immutable
+    `bytes` is kept and given again (the list is shared: callers only read it).
     """
+    last = _LAST_HEADERS
+    if last and last[0] is data:
+        return last[1]
+    chunks = _walk_headers(data)
+    if type(data) is bytes:
+        _LAST_HEADERS[:] = [data, chunks]
+    return chunks
+
+
+_LAST_HEADERS: list = []  # [the bytes last walked by chunk_headers, their chunks]
+
+
+def _walk_headers(data: bytes) -> list[Chunk]:
     chunks: list[Chunk] = []
     pos, size = len(PNG_SIGNATURE), len(data)
     while pos + 12 <= size and len(chunks) < limits.PNG_MAX_CHUNKS:

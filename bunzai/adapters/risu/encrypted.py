@@ -8,6 +8,7 @@ so, with `unsupported`, instead of a confusing "corrupt base64" from them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bunzai.adapters.common import png
@@ -28,9 +29,17 @@ def _sealed(data: bytes) -> bool:
         if chunk.type not in png.TEXT_TYPES:
             continue
         keyword = data[chunk.data_start:chunk.data_start + 6].partition(b"\0")[0].lower()
-        if keyword in (b"chara", b"ccv3") and png.text_of(data, chunk).text.lstrip().startswith(MARK):
+        if keyword not in (b"chara", b"ccv3"):
+            continue
+        if chunk.type == b"tEXt":  # plain text: look at its start in place, without copying the chunk
+            if _MARKED.match(data, chunk.data_start + len(keyword) + 1, chunk.data_end):
+                return True
+        elif png.text_of(data, chunk).text.lstrip().startswith(MARK):
             return True
     return False
+
+
+_MARKED = re.compile(rb"\s*" + re.escape(MARK))  # the mark after any ASCII whitespace (as bytes.lstrip strips)
 
 
 class RisuEncryptedCard(Adapter):

@@ -17,7 +17,7 @@ from typing import Any
 
 from bunzai.adapters.common import png
 from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin, SpanBlob
+from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, SpanBlob
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
 from bunzai.errors import BunzaiError
@@ -33,15 +33,48 @@ def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
 
     raw = png.strict_base64(text, f"the {keyword!r} chunk of {what}")
     try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} is not UTF-8 text "
-                          f"(bad byte at offset {error.start})", "export the card again") from None
-    document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
+        document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
+    except BunzaiError:
+        try:  # UTF-8 is checked only on failure: the JSON reader decodes the text once
+            raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} is not UTF-8 text "
+                              f"(bad byte at offset {error.start})", "export the card again") from None
+        raise
     if not isinstance(document, dict):
         raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} holds a JSON "
                           f"{type(document).__name__}, not a card object", "export the card again")
     return document
+
+
+def _twins(chunks: dict, what: str) -> dict | None:
+    """Both card documents, the `chara` one built from the `ccv3` one it mirrors (see
+    card_twins); None when that cannot be shown, and each chunk is read on its own (which
+    also gives any error, in the usual order)."""
+    from bunzai.adapters.sillytavern.card_twins import top_level, twin_document
+    from bunzai.store.canon import json_decoder, json_text
+
+    try:
+        texts = [json_text(png.strict_base64(chunks[keyword].text, keyword), what=keyword) for keyword in ("ccv3", "chara")]
+        if None in texts:
+            return None
+        decoder = json_decoder()
+        parsed = top_level(texts[0], decoder)
+        chara = twin_document(parsed[0], parsed[1], texts[0], texts[1], decoder) if parsed else None
+    except Exception:  # noqa: BLE001 - any doubt: the chunks are read one by one, with their errors
+        return None
+    return None if chara is None else {"chara": chara, "ccv3": parsed[0]}
+
+
+def _once(check):
+    """`check`, run at most once (the original and the portrait share it); a failure runs again."""
+    done = []
+
+    def run() -> None:
+        if not done:
+            check()
+            done.append(True)
+    return run
 
 
 def encode_chunk_json(document: dict) -> bytes:
@@ -62,16 +95,20 @@ class SillyTavernCardPng(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         what = name or "the PNG"
-        image = png.read_png(data, what)
+        image = png.read_png(data, what, defer=True)  # image-data CRCs: checked before the image is hashed
         chunks = png.find_texts(image, CARD_KEYWORDS)
-        documents = {keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
-                     for keyword in CARD_KEYWORDS if keyword in chunks}
+        documents = _twins(chunks, what) if len(chunks) == 2 else None
+        if documents is None:
+            documents = {keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
+                         for keyword in CARD_KEYWORDS if keyword in chunks}
         if not documents:
             raise BunzaiError("unrecognized_file", f"{what} is a PNG without a chara or ccv3 chunk",
                               "this image holds no character card")
-        original = Blob(data, "png", "image/png", Origin(spans=((0, len(data)),)))
-        # The image without its card chunks, named by its spans of the file: hashed in place, never copied here.
-        portrait = SpanBlob(data, tuple(png.kept_spans(image, set(CARD_KEYWORDS))), "png", "image/png")
+        check = _once(lambda: png.check_crcs(image, what)) if image.unchecked else None
+        original = SpanBlob(data, ((0, len(data)),), "png", "image/png", check)
+        # The image without its card chunks, named by its spans of the file: hashed in place, never
+        # copied here; both are hashed only when a draft, a store or a convert asks (LazyAssetRef).
+        portrait = SpanBlob(data, tuple(png.kept_spans(image, set(CARD_KEYWORDS))), "png", "image/png", check)
         escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         primary = documents.get("ccv3", documents.get("chara"))
         decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])

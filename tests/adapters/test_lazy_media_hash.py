@@ -1,0 +1,114 @@
+"""Reading a PNG card hashes nothing: its media are named by LazyAssetRefs, hashed when a
+draft, a dump or a convert asks, and a damaged image is refused there, before anything is stored."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from cards_support import card_png
+
+from bunzai.adapters.common import png
+from bunzai.adapters.contract import Blob
+from bunzai.adapters.inspect import read_bytes
+from bunzai.changes.imports import drafts_from_bytes
+from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.model.base import AssetRef, LazyAssetRef
+from bunzai.model.character import Character
+
+CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
+        "data": {"name": "Ada", "description": "d", "first_mes": "hi", "extensions": {},
+                 "character_book": {"name": "B", "entries": [{"keys": ["k"], "content": "c", "id": 1}]}}}
+
+
+def _read(data: bytes):
+    return read_bytes(data, "card.png")[1]
+
+
+def _idat(data: bytes) -> png.Chunk:
+    return next(chunk for chunk in png.read_png(data).chunks if chunk.type == b"IDAT")
+
+
+def test_reading_a_card_hashes_neither_the_file_nor_the_portrait():
+    data = card_png({"chara": CARD})
+    decoded = _read(data)
+    character = decoded.pieces[0]
+    refs = [character.body.portrait, character.original.files["card.png"]]
+    assert all(isinstance(ref, LazyAssetRef) and "sha256" not in ref.__dict__ for ref in refs)
+    assert all("sha256" not in blob.__dict__ for blob in decoded.blobs)
+    portrait = png.replace_text(png.read_png(data), {"chara", "ccv3"}, [])
+    assert character.body.portrait.sha256 == hashlib.sha256(portrait).hexdigest()
+    assert character.original.files["card.png"].sha256 == hashlib.sha256(data).hexdigest()
+
+
+def test_a_lazy_ref_dumps_and_compares_as_the_plain_ref():
+    decoded = _read(card_png({"chara": CARD}))
+    character = decoded.pieces[0]
+    dumped = character.model_dump(mode="json")  # hashes on the way out, in field order
+    assert list(dumped["body"]["portrait"]) == ["sha256", "ext", "mime"]
+    assert json.loads(_read(card_png({"chara": CARD})).pieces[0].model_dump_json()) == dumped
+    again = Character.model_validate(dumped)
+    assert type(again.body.portrait) is AssetRef
+    assert again == character and character == again
+    assert again.body.portrait == character.body.portrait and character.body.portrait == again.body.portrait
+    other = AssetRef(sha256="0" * 64, ext="png", mime="image/png")
+    assert character.body.portrait != other and other != character.body.portrait
+
+
+def test_a_lazy_ref_dumped_before_being_asked_carries_its_hash():
+    decoded = _read(card_png({"chara": CARD}))
+    ref = decoded.pieces[0].body.portrait
+    assert "sha256" not in ref.__dict__
+    assert ref.model_dump()["sha256"] == decoded.blobs[1].sha256
+
+
+def test_an_import_draft_names_the_media_by_their_hashes():
+    data = card_png({"chara": CARD})
+    drafts = drafts_from_bytes(data, "card.png")
+    proposed = drafts[0]["proposed"]
+    assert proposed["original"]["files"]["card.png"]["sha256"] == hashlib.sha256(data).hexdigest()
+    assert proposed["body"]["portrait"]["sha256"] in drafts[0]["attachments"]
+
+
+def test_damaged_image_data_is_refused_when_the_image_is_named():
+    data = bytearray(card_png({"chara": CARD}))
+    data[_idat(bytes(data)).data_start + 3] ^= 0xFF  # inside the image data: only its CRC tells
+    damaged = bytes(data)
+    decoded = _read(damaged)  # the text reads: nothing here needs the image
+    assert decoded.pieces[0].name == "Ada"
+    for ask in (lambda: decoded.pieces[0].body.portrait.sha256, lambda: dump_piece(decoded.pieces[0]),
+                lambda: decoded.blobs[0].data, lambda: drafts_from_bytes(damaged, "card.png")):
+        with pytest.raises(BunzaiError) as caught:
+            ask()
+        assert caught.value.code == "corrupt_file" and "bad CRC in the IDAT chunk" in caught.value.message
+
+
+def test_read_png_checks_every_crc_unless_told_to_defer_image_data():
+    data = bytearray(card_png({"chara": CARD}))
+    data[_idat(bytes(data)).data_start + 3] ^= 0xFF
+    with pytest.raises(BunzaiError):
+        png.read_png(bytes(data))
+    image = png.read_png(bytes(data), defer=True)
+    assert [chunk.type for chunk in image.unchecked] == [b"IDAT"]
+    with pytest.raises(BunzaiError):
+        png.check_crcs(image)
+    png.check_crcs(png.read_png(card_png({"chara": CARD}), defer=True))  # a sound file passes
+
+
+def test_a_blob_hashed_already_gives_a_plain_ref():
+    blob = Blob(b"abc", "png", "image/png")
+    assert type(blob.ref()) is LazyAssetRef
+    assert blob.sha256 == hashlib.sha256(b"abc").hexdigest()
+    assert type(blob.ref()) is AssetRef and blob.ref().sha256 == blob.sha256
+
+
+def test_chunk_headers_are_walked_once_per_file_and_never_kept_for_mutable_bytes():
+    data = card_png({"chara": CARD})
+    assert png.chunk_headers(data) is png.chunk_headers(data)  # every image sniffer asks in turn
+    assert png.chunk_headers(bytes(bytearray(data))) == png.chunk_headers(data)
+    changing = bytearray(data)
+    first = png.chunk_headers(changing)
+    changing[:] = changing[:-12]  # IEND cut off: a mutable buffer is walked again
+    assert png.chunk_headers(changing) == first[:-1]
