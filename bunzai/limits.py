@@ -375,3 +375,8 @@ MCP_ASK_CHOICES_MAX = 20
 MCP_IMPORT_PATHS_MAX = 64
 # Longest tool name: the clients (Claude, Cursor) accept names of up to 64 characters.
 MCP_TOOL_NAME_MAX_CHARS = 64
+# --- did-you-mean -----------------------------------------------------------------------
+# Most spellings one error suggests (a hint is one line), and how alike a spelling must be
+# (difflib's ratio; 0.6 is difflib's own default: `sera` -> `seraphina` is 0.62).
+SUGGEST_MAX = 3
+SUGGEST_CUTOFF = 0.6

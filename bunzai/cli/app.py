@@ -6,11 +6,14 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli import apply_cmd, cap_cmd, crossing_cmd, draft_cmd, folder_cmd, graveyard_cmd, lifecycle_cmd, pieces_cmd, studio_cmd
 from bunzai.cli import macro_cmd
 from bunzai.cli.context import Globals
 
 app = typer.Typer(
+    cls=SuggestingGroup,
     name="bunzai",
     help="A studio for AI-roleplay content: cards, lorebooks, presets and more. Every command prints JSON.",
     no_args_is_help=True,

@@ -23,18 +23,18 @@ _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 def read_command(studio_option: str | None, ref: str, outline: bool, pointer: str | None, offset: int,
                  limit: int | None) -> int:
     from bunzai.query.reading import read_piece
-    from bunzai.store.studio import find_studio
+    from bunzai.cli.studio_choice import open_studio
 
-    doc, _ = read_piece(find_studio(studio_option), ref, outline=outline, pointer=pointer, offset=offset, limit=limit)
+    doc, _ = read_piece(open_studio(studio_option), ref, outline=outline, pointer=pointer, offset=offset, limit=limit)
     emit(doc)
     return 0
 
 
 def list_command(studio_option: str | None, kind: str | None) -> int:
     from bunzai.query.reading import list_shelf
-    from bunzai.store.studio import find_studio
+    from bunzai.cli.studio_choice import open_studio
 
-    doc = list_shelf(find_studio(studio_option), kind)
+    doc = list_shelf(open_studio(studio_option), kind)
     emit(doc)
     if doc["damaged"]:
         say(f"bunzai: {len(doc['damaged'])} piece file(s) do not read as pieces and are listed under `damaged` "
@@ -44,9 +44,9 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
 
 def search_command(studio_option: str | None, query: str, kind: str | None, limit: int | None) -> int:
     from bunzai.query.reading import search_shelf
-    from bunzai.store.studio import find_studio
+    from bunzai.cli.studio_choice import open_studio
 
-    emit(search_shelf(find_studio(studio_option), query, kind, limit))
+    emit(search_shelf(open_studio(studio_option), query, kind, limit))
     return 0
 
 

@@ -23,7 +23,7 @@ def delete(
     from bunzai.changes.lifecycle import delete_ref
     from bunzai.changes.receipts import exit_code, receipt
 
-    studio = studio_of(ctx)
+    studio = studio_of(ctx, writes=True)
     if not yes:
         from bunzai.cli.confirm import ask, require_terminal
 
@@ -49,7 +49,7 @@ def bury(
     from bunzai.changes.lifecycle import bury_ref
     from bunzai.changes.receipts import exit_code
 
-    done = bury_ref(studio_of(ctx), ref, revision)
+    done = bury_ref(studio_of(ctx, writes=True), ref, revision)
     emit(done)
     return exit_code([done])
 
