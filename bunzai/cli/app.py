@@ -17,7 +17,6 @@ app = typer.Typer(
     name="bunzai",
     help="A studio for AI-roleplay content: cards, lorebooks, presets and more. Every command prints JSON.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},

@@ -8,19 +8,20 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli import completion
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_line, render_error, say
 
-ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).")]
-FromEngineOpt = Annotated[Optional[str], typer.Option("--from-engine", help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).")]
-EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.")]
+ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)]
+FromEngineOpt = Annotated[Optional[str], typer.Option("--from-engine", help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).", autocompletion=completion.engines)]
+EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.", autocompletion=completion.engines)]
 
 
 def import_(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to import; - reads one file from stdin.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
-    format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.", autocompletion=completion.formats)] = None,
     on_conflict: Annotated[str, typer.Option("--on-conflict", help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).")] = "refuse",
 ) -> int:
     """Read platform files into create drafts, one JSON line per piece; pipe them to `bunzai apply`.
@@ -81,7 +82,7 @@ def _conflict_policy(ctx: typer.Context, name: str):
 
 def transfer(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
     to: ToArg,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
@@ -98,8 +99,8 @@ def transfer(
 
 def export(
     ctx: typer.Context,
-    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False)] = None,
-    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).")] = None,
+    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False, autocompletion=completion.piece_refs)] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
     into: Annotated[Optional[Path], typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder.")] = None,
@@ -144,7 +145,7 @@ def convert(
     to: ToArg,
     output: Annotated[str, typer.Option("--output", "-o", help="Where to write the result; - for stdout.")],
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
-    format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.", autocompletion=completion.formats)] = None,
 ) -> int:
     """One-off crossing with no studio: FILE in, OUT written, the loss report as JSON.
 

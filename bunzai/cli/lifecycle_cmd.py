@@ -6,13 +6,14 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli import completion
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
 
 def delete(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
     revision: Annotated[Optional[str], typer.Option("--revision", help="Delete only if the stored revision is this one.")] = None,
 ) -> int:
@@ -39,7 +40,7 @@ def delete(
 
 def bury(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
     revision: Annotated[Optional[str], typer.Option("--revision", help="Bury only if the stored revision is this one.")] = None,
 ) -> int:
     """Move a piece to the graveyard (restorable with `bunzai graveyard restore`).
