@@ -380,3 +380,8 @@ MCP_TOOL_NAME_MAX_CHARS = 64
 # (difflib's ratio; 0.6 is difflib's own default: `sera` -> `seraphina` is 0.62).
 SUGGEST_MAX = 3
 SUGGEST_CUTOFF = 0.6
+# --- --table output ---------------------------------------------------------------------
+# Hex digits of a revision or hash shown in a table (12 tells revisions apart in any studio
+# a person reads as a table), and the widest cell before it is cut with "…".
+TABLE_HASH_CHARS = 12
+TABLE_CELL_MAX_CHARS = 60

@@ -36,8 +36,14 @@ def main(
     ctx: typer.Context,
     studio: Annotated[Optional[str], typer.Option("--studio", metavar="DIR", help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).")] = None,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+    table: Annotated[bool, typer.Option("--table", help="Print list-like answers as aligned columns (also BUNZAI_OUTPUT=table).")] = False,
+    nl: Annotated[bool, typer.Option("--nl", help="Print list-like answers as one JSON object per line.")] = False,
 ) -> None:
     ctx.obj = Globals(studio=studio)
+    if table or nl:  # `bunzai.cli.entry` takes these out first; this serves the app run in-process
+        from bunzai.cli.output import set_output_mode
+
+        set_output_mode("table" if table else "nl")
 
 
 for module in (studio_cmd, pieces_cmd, lifecycle_cmd, apply_cmd, crossing_cmd):
