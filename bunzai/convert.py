@@ -372,11 +372,12 @@ def check_engine(engine: str | None) -> str | None:
     """A target engine named by a caller must be one bunzai has a macro catalog for."""
     if engine is None:
         return None
-    from bunzai.errors import BunzaiError
+    from bunzai.errors import unknown_name
     from bunzai.macros.catalog import engine_ids
 
     if engine not in engine_ids():
-        raise BunzaiError("not_found", f"no macro engine {engine!r}", "engines: " + ", ".join(engine_ids()))
+        known = engine_ids()
+        raise unknown_name("not_found", f"no macro engine {engine!r}", engine, known, "engines: " + ", ".join(known))
     return engine
 
 

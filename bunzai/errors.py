@@ -26,7 +26,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "invalid_piece": (REFUSAL, "a stored file that does not parse as a canonical piece"),
     "invalid_promptbook": (REFUSAL, "a promptbook breaking a decoder rule (the rule is named)"),
     "bad_pointer": (REFUSAL, "a malformed or missing RFC 6901 pointer"),
-    "unknown_kind": (REFUSAL, "a kind name bunzai does not have"),
+    "unknown_kind": (USAGE, "a kind name bunzai does not have (a mistyped argument, like an unknown command)"),
     "too_large": (REFUSAL, "input over a limit in bunzai.limits (docs/limits.md)"),
     "too_deep": (REFUSAL, "JSON nested deeper than bunzai.limits allows"),
     "stale": (REFUSAL, "the stored revision is not the one the caller expected"),
@@ -86,6 +86,41 @@ class BunzaiError(Exception):
         if self.details:
             error["details"] = self.details
         return {"error": error}
+
+
+def suggestions(word: object, choices) -> list[str]:
+    """Known spellings close to `word`, best first: names that start with it, then
+    difflib's nearest (at most `limits.SUGGEST_MAX`)."""
+    if not isinstance(word, str) or not word:
+        return []
+    import difflib
+
+    from bunzai.limits import SUGGEST_CUTOFF, SUGGEST_MAX
+
+    known = sorted({choice for choice in choices if choice != word})
+    found = [choice for choice in known if choice.startswith(word)]
+    found += difflib.get_close_matches(word, known, n=SUGGEST_MAX, cutoff=SUGGEST_CUTOFF)
+    return list(dict.fromkeys(found))[:SUGGEST_MAX]
+
+
+def did_you_mean(word: object, choices, otherwise: str = "") -> str:
+    """A hint naming the close spellings of `word` ("did you mean a, b?"), then `otherwise`."""
+    return _hint(suggestions(word, choices), otherwise)
+
+
+def _hint(close: list[str], otherwise: str) -> str:
+    if not close:
+        return otherwise
+    text = "did you mean " + ", ".join(close) + "?"
+    return f"{text} ({otherwise})" if otherwise else text
+
+
+def unknown_name(code: str, message: str, word: object, choices, otherwise: str = "",
+                 close: list[str] | None = None) -> BunzaiError:
+    """A refusal of an unknown name whose hint suggests the known names spelled like it (also
+    listed under details.suggestions, when there are any). `close` overrides the spellings."""
+    close = suggestions(word, choices) if close is None else close
+    return BunzaiError(code, message, _hint(close, otherwise), **({"suggestions": close} if close else {}))
 
 
 _OS_ERRORS = {

@@ -41,6 +41,19 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     return data
 
 
+def read_stdin_bytes(limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
+    """Standard input's bytes (`-` in place of a file), up to `limit`; too_large beyond, and
+    invalid_input when it is empty (nothing was piped in)."""
+    import sys
+
+    data = read_up_to(sys.stdin.fileno(), limit + 1)
+    if len(data) > limit:
+        raise BunzaiError("too_large", f"standard input holds more than the {limit}-byte import limit")
+    if not data:
+        raise BunzaiError("invalid_input", "standard input is empty", "pipe a file in, e.g. `bunzai import - < card.png`")
+    return data
+
+
 def read_up_to(fd: int, count: int) -> bytes:
     """At most `count` bytes from an open file, read in steps (a file may be shorter than its
     size said, or grow while it is read: the caller compares the length with its limit)."""

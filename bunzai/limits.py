@@ -381,3 +381,13 @@ MCP_ASK_CHOICES_MAX = 20
 MCP_IMPORT_PATHS_MAX = 64
 # Longest tool name: the clients (Claude, Cursor) accept names of up to 64 characters.
 MCP_TOOL_NAME_MAX_CHARS = 64
+# --- did-you-mean -----------------------------------------------------------------------
+# Most spellings one error suggests (a hint is one line), and how alike a spelling must be
+# (difflib's ratio; 0.6 is difflib's own default: `sera` -> `seraphina` is 0.62).
+SUGGEST_MAX = 3
+SUGGEST_CUTOFF = 0.6
+# --- --table output ---------------------------------------------------------------------
+# Hex digits of a revision or hash shown in a table (12 tells revisions apart in any studio
+# a person reads as a table), and the widest cell before it is cut with "…".
+TABLE_HASH_CHARS = 12
+TABLE_CELL_MAX_CHARS = 60

@@ -10,7 +10,10 @@ from bunzai.model import KIND_NAMES
 
 def check_kind(kind: Any) -> str:
     if kind not in KIND_NAMES:
-        raise BunzaiError("unknown_kind", f"{kind!r} is not a kind bunzai knows", "kinds: " + ", ".join(KIND_NAMES))
+        from bunzai.errors import unknown_name
+
+        raise unknown_name("unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES,
+                           "kinds: " + ", ".join(KIND_NAMES))
     return kind
 
 

@@ -10,7 +10,7 @@ import importlib
 import pkgutil
 
 from bunzai.adapters.contract import Adapter
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, suggestions, unknown_name
 
 _ADAPTERS: dict[str, Adapter] = {}
 _loaded = False
@@ -52,11 +52,9 @@ def get_adapter(format_id: str) -> Adapter:
     try:
         return _ADAPTERS[format_id]
     except KeyError:
-        raise BunzaiError(
-            "unknown_format",
-            f"no format {format_id!r}",
-            "formats: " + ", ".join(sorted(_ADAPTERS)) + " (see `bunzai formats`)",
-        ) from None
+        close = suggestions(format_id, _ADAPTERS)
+        otherwise = "see `bunzai formats`" if close else "formats: " + ", ".join(sorted(_ADAPTERS)) + " (see `bunzai formats`)"
+        raise unknown_name("unknown_format", f"no format {format_id!r}", format_id, _ADAPTERS, otherwise, close=close) from None
 
 
 def writer_for(format_id: str, kind: str) -> Adapter:

@@ -65,8 +65,11 @@ def drafts_from_path(path: Path, *, piece_id: str | None = None,
     errors. A single file named on the command line is always read, so its error shows.
     Folders are walked as a stream, one file in memory at a time, with no cap on the count.
     """
-    from bunzai.files import read_file_bytes
+    from bunzai.files import read_file_bytes, read_stdin_bytes
 
+    if str(path) == "-":  # standard input: the format is sniffed from the bytes (or given)
+        yield path, drafts_from_bytes(read_stdin_bytes(), "-", piece_id=piece_id, format_id=format_id)
+        return
     if not path.is_dir():
         source = Path(os.path.abspath(path))
         yield path, drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id,

@@ -6,15 +6,17 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli import apply_cmd, cap_cmd, crossing_cmd, draft_cmd, folder_cmd, graveyard_cmd, lifecycle_cmd, pieces_cmd, studio_cmd
 from bunzai.cli import macro_cmd
 from bunzai.cli.context import Globals
 
 app = typer.Typer(
+    cls=SuggestingGroup,
     name="bunzai",
     help="A studio for AI-roleplay content: cards, lorebooks, presets and more. Every command prints JSON.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -34,8 +36,14 @@ def main(
     ctx: typer.Context,
     studio: Annotated[Optional[str], typer.Option("--studio", metavar="DIR", help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).")] = None,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+    table: Annotated[bool, typer.Option("--table", help="Print list-like answers as aligned columns (also BUNZAI_OUTPUT=table).")] = False,
+    nl: Annotated[bool, typer.Option("--nl", help="Print list-like answers as one JSON object per line.")] = False,
 ) -> None:
     ctx.obj = Globals(studio=studio)
+    if table or nl:  # `bunzai.cli.entry` takes these out first; this serves the app run in-process
+        from bunzai.cli.output import set_output_mode
+
+        set_output_mode("table" if table else "nl")
 
 
 for module in (studio_cmd, pieces_cmd, lifecycle_cmd, apply_cmd, crossing_cmd):

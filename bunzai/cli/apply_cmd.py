@@ -32,7 +32,7 @@ def apply(
 
     saved = saved_draft(source, ctx)
     stream = None if saved is not None else document_stream(source)
-    studio = studio_of(ctx)
+    studio = studio_of(ctx, writes=True)
     docs = [saved] if saved is not None else stream
     outputs = apply_stream(studio, docs, None if yes else _asker())
     progress = Progress("applying", "applied", after=2)

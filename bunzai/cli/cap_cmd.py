@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperGroup
 
+from bunzai.cli.groups import SuggestingGroup
 from bunzai.cli.output import emit
 
 
-class _CompactGroup(TyperGroup):
+class _CompactGroup(SuggestingGroup):
     """Reads `cap WORDS` as `cap lookup WORDS` and a bare `cap` as `cap browse`."""
 
     def parse_args(self, ctx, args):
@@ -77,7 +77,7 @@ def describe(cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capabil
 
 
 @app.command(hidden=True)
-def lookup(words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]) -> int:
+def lookup(ctx: typer.Context, words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]) -> int:
     """Describe, browse or search, by what you give.
 
     The compact form: an exact id describes, a browse path (`content/character`) browses,
@@ -89,7 +89,36 @@ def lookup(words: Annotated[list[str], typer.Argument(help="An exact id, or word
         return describe(words[0])
     if len(words) == 1 and _is_browse_path(words[0], capabilities):
         return browse(words[0])
+    if len(words) == 1 and not _any_match(words[0]):
+        _refuse_mistyped_subcommand(ctx, words[0])
     return find(words)
+
+
+def _any_match(word: str) -> bool:
+    from bunzai.capabilities.discovery import visible_capabilities
+    from bunzai.capabilities.search import rank
+
+    return bool(rank(visible_capabilities(), word))
+
+
+def _refuse_mistyped_subcommand(ctx: typer.Context, word: str) -> None:
+    """`cap lst`: a word that finds nothing and is spelled like a subcommand is a usage error."""
+    from bunzai.cli.groups import unknown_command
+    from bunzai.errors import suggestions
+
+    parent = ctx.parent  # the `cap` group's context
+    if parent is None:
+        return
+    group = parent.command
+    names = [name for name in group.list_commands(parent) if not group.get_command(parent, name).hidden]
+    spellings = {**_FAMILIAR, **{name: name for name in names}}
+    meant = list(dict.fromkeys(spellings[close] for close in suggestions(word, spellings)))
+    if meant:
+        raise unknown_command(parent, group, word, close=meant)
+
+
+# Words people reach for that `cap` spells otherwise (`cap lst` means browse).
+_FAMILIAR = {"list": "browse", "ls": "browse", "search": "find", "show": "describe", "info": "describe"}
 
 
 def _is_browse_path(word: str, capabilities: list) -> bool:
@@ -127,7 +156,7 @@ def run(
         raise BunzaiError("usage", "--input and --draft cannot both read stdin", "put one of them in a file (@FILE)")
     cap = find_capability(cap_id)
     raw = read_json_option(input)
-    studio = studio_of(ctx)
+    studio = studio_of(ctx, writes=save)
     if draft is not None:
         result = _compose(studio, cap, draft, ref, raw, embedded)
         if result is None or "error" in result:

@@ -19,8 +19,9 @@ def studio_option(ctx: typer.Context) -> str | None:
     return options.studio
 
 
-def studio_of(ctx: typer.Context):
-    """The studio this command works in: --studio, BUNZAI_STUDIO, nearest bunzai.toml, ~/.bunzai/studio."""
-    from bunzai.store.studio import find_studio
+def studio_of(ctx: typer.Context, *, writes: bool = False):
+    """The studio this command works in: --studio, BUNZAI_STUDIO, nearest bunzai.toml, ~/.bunzai/studio
+    (created on first use only by a command that `writes`; see `bunzai.cli.studio_choice`)."""
+    from bunzai.cli.studio_choice import open_studio
 
-    return find_studio(studio_option(ctx))
+    return open_studio(studio_option(ctx), writes=writes)

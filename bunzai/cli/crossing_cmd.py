@@ -8,19 +8,20 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli import completion
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_line, render_error, say
 
-ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).")]
-FromEngineOpt = Annotated[Optional[str], typer.Option("--from-engine", help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).")]
-EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.")]
+ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)]
+FromEngineOpt = Annotated[Optional[str], typer.Option("--from-engine", help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).", autocompletion=completion.engines)]
+EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.", autocompletion=completion.engines)]
 
 
 def import_(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders to import.")],
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to import; - reads one file from stdin.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
-    format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.", autocompletion=completion.formats)] = None,
     on_conflict: Annotated[str, typer.Option("--on-conflict", help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).")] = "refuse",
 ) -> int:
     """Read platform files into create drafts.
@@ -37,6 +38,8 @@ def import_(
     from bunzai.cli.progress import Progress
     from bunzai.errors import BunzaiError
 
+    if sum(str(path) == "-" for path in paths) > 1:
+        raise BunzaiError("usage", "standard input (-) can be read once", "name - at most once")
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
     _configure_engines(ctx)
@@ -81,7 +84,7 @@ def _conflict_policy(ctx: typer.Context, name: str):
 
 def transfer(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
     to: ToArg,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
@@ -100,8 +103,8 @@ def transfer(
 
 def export(
     ctx: typer.Context,
-    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False)] = None,
-    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).")] = None,
+    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False, autocompletion=completion.piece_refs)] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
     into: Annotated[Optional[Path], typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder.")] = None,
@@ -124,7 +127,7 @@ def export(
     if not refs or len(refs) != 1 or to is None:
         raise BunzaiError("usage", "export takes one piece and --to FORMAT (or --into DIR --layout LAYOUT)",
                           "bunzai export seraphina --to sillytavern.card.png")
-    emit(export_piece(studio_of(ctx), refs[0], to, engine=engine, source=from_engine))
+    emit(export_piece(studio_of(ctx, writes=True), refs[0], to, engine=engine, source=from_engine))
     return 0
 
 
@@ -137,18 +140,18 @@ def _export_library(ctx: typer.Context, refs: list[str], into: Path | None, layo
         raise BunzaiError("usage", "a library export takes --into DIR and --layout LAYOUT, and no --to or --engine "
                           "(the layout names each piece's format)",
                           "bunzai export --into ST --layout sillytavern")
-    report = export_library(studio_of(ctx), into, layout, refs)
+    report = export_library(studio_of(ctx, writes=True), into, layout, refs)
     emit(report.to_json())
     return 1 if report.failed else 0
 
 
 def convert(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="The file to convert.")],
+    file: Annotated[Path, typer.Argument(help="The file to convert; - reads it from stdin.")],
     to: ToArg,
     output: Annotated[str, typer.Option("--output", "-o", help="Where to write the result; - for stdout.")],
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
-    format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.", autocompletion=completion.formats)] = None,
 ) -> int:
     """Convert one file with no studio; report losses.
 
@@ -161,10 +164,11 @@ def convert(
     from bunzai.adapters.inspect import read_bytes
     from bunzai.convert import convert_piece
     from bunzai.errors import BunzaiError
-    from bunzai.files import read_file_bytes
+    from bunzai.files import read_file_bytes, read_stdin_bytes
 
     _configure_engines(ctx)
-    adapter, decoded = read_bytes(read_file_bytes(file), file.name, format)
+    stdin = str(file) == "-"  # the format is then sniffed from the bytes alone (or given)
+    adapter, decoded = read_bytes(read_stdin_bytes() if stdin else read_file_bytes(file), "-" if stdin else file.name, format)
     if not decoded.pieces:
         raise BunzaiError("unrecognized_file", f"{file}: the file holds no piece")
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}

@@ -10,11 +10,13 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
+app = typer.Typer(cls=SuggestingGroup, help="Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
                   no_args_is_help=True)
-summaries_app = typer.Typer(help="Reviewed page summaries: scaffold, stamp, review, check.", no_args_is_help=True)
+summaries_app = typer.Typer(cls=SuggestingGroup, help="Reviewed page summaries: scaffold, stamp, review, check.", no_args_is_help=True)
 app.add_typer(summaries_app, name="summaries")
 
 _Limit = Annotated[Optional[int], typer.Option("--limit", "-n", help="How many rows (browse, search) or characters (read).")]

@@ -10,10 +10,12 @@ from typing import Annotated
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_lines, pass_error_on
 
-app = typer.Typer(help="Look at drafts without writing.\n\nLook at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
+app = typer.Typer(cls=SuggestingGroup, help="Look at drafts without writing.\n\nLook at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
 
 SourceArg = Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")]
 
@@ -42,7 +44,14 @@ def saved_draft(source: str, ctx: typer.Context | None):
         return None
     from bunzai.changes.saved import read_saved, saved_path
 
-    studio = studio_of(ctx)
+    from bunzai.errors import BunzaiError
+
+    try:
+        studio = studio_of(ctx)
+    except BunzaiError as error:  # no studio: the name is then a file that is not there
+        if error.code != "studio_missing":
+            raise
+        return None
     return read_saved(studio, source) if saved_path(studio, source).is_file() else None
 
 

@@ -27,6 +27,7 @@ def run(args: list[str]) -> int:
     from bunzai.errors import BunzaiError
 
     try:
+        args = output_flags(studio_first(args))
         from bunzai.cli.hot import fast_command
 
         fast = fast_command(args)
@@ -55,6 +56,50 @@ def run(args: list[str]) -> int:
         if usage is not None:
             return render_error(usage)
         return _internal(error)
+
+
+def studio_first(args: list[str]) -> list[str]:
+    """`--studio DIR` may come after the command too (`bunzai list --studio X`): it is moved
+    to the front, where the global option lives. Only before a `--`; given twice, a usage error."""
+    from bunzai.errors import BunzaiError
+
+    end = args.index("--") if "--" in args else len(args)
+    found: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < end:
+        token = args[index]
+        if token == "--studio" and index + 1 < end:
+            found.append(args[index + 1])
+            index += 2
+            continue
+        if token.startswith("--studio="):
+            found.append(token[len("--studio="):])
+            index += 1
+            continue
+        rest.append(token)
+        index += 1
+    if not found:
+        return args
+    if len(found) > 1:
+        raise BunzaiError("usage", "--studio is given more than once", "give one --studio DIR")
+    return ["--studio", found[0], *rest, *args[end:]]
+
+
+def output_flags(args: list[str]) -> list[str]:
+    """`--table` and `--nl` may come anywhere before a `--`: they choose how list-like answers
+    print (see `bunzai.cli.output`) and are taken out here, so both paths see the same command."""
+    from bunzai.cli.output import set_output_mode
+    from bunzai.errors import BunzaiError
+
+    end = args.index("--") if "--" in args else len(args)
+    flags = [token for token in args[:end] if token in ("--table", "--nl")]
+    if not flags:
+        return args
+    if len(set(flags)) > 1:
+        raise BunzaiError("usage", "--table and --nl cannot be given together", "choose one")
+    set_output_mode(flags[0][2:])
+    return [token for token in args[:end] if token not in ("--table", "--nl")] + args[end:]
 
 
 def _internal(error: Exception) -> int:

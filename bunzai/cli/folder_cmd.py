@@ -7,10 +7,12 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
+app = typer.Typer(cls=SuggestingGroup, help="Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
                   no_args_is_help=True)
 
 
@@ -22,7 +24,7 @@ def grant(ctx: typer.Context, folder: Annotated[Path, typer.Argument(help="Folde
     """
     from bunzai.folders import grant as grant_folder
 
-    emit({"folders": grant_folder(studio_of(ctx), folder)})
+    emit({"folders": grant_folder(studio_of(ctx, writes=True), folder)})
     return 0
 
 
@@ -34,7 +36,7 @@ def revoke(ctx: typer.Context, folder: Annotated[Path, typer.Argument(help="Gran
     """
     from bunzai.folders import revoke as revoke_folder
 
-    emit({"folders": revoke_folder(studio_of(ctx), folder)})
+    emit({"folders": revoke_folder(studio_of(ctx, writes=True), folder)})
     return 0
 
 

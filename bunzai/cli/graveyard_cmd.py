@@ -6,10 +6,12 @@ from typing import Annotated
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Buried pieces: list them, restore one.", no_args_is_help=True)
+app = typer.Typer(cls=SuggestingGroup, help="Buried pieces: list them, restore one.", no_args_is_help=True)
 
 
 @app.command("list")
@@ -39,6 +41,6 @@ def restore(
     from bunzai.changes.lifecycle import restore_entry
     from bunzai.changes.receipts import exit_code
 
-    done = restore_entry(studio_of(ctx), entry)
+    done = restore_entry(studio_of(ctx, writes=True), entry)
     emit(done)
     return exit_code([done])

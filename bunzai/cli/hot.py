@@ -24,9 +24,9 @@ _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 def read_command(studio_option: str | None, ref: str, outline: bool, pointer: str | None, offset: int,
                  limit: int | None) -> int:
     from bunzai.query.reading import read_piece
-    from bunzai.store.studio import find_studio
+    from bunzai.cli.studio_choice import open_studio
 
-    doc, _ = read_piece(find_studio(studio_option), ref, outline=outline, pointer=pointer, offset=offset, limit=limit)
+    doc, _ = read_piece(open_studio(studio_option), ref, outline=outline, pointer=pointer, offset=offset, limit=limit)
     emit(doc)
     return 0
 
@@ -34,12 +34,14 @@ def read_command(studio_option: str | None, ref: str, outline: bool, pointer: st
 def list_command(studio_option: str | None, kind: str | None) -> int:
     from bunzai.model import KIND_NAMES
     from bunzai.query.index import list_pieces, listed_pieces
-    from bunzai.store.studio import check_kind, find_studio
+    from bunzai.cli.output import output_mode
+    from bunzai.cli.studio_choice import open_studio
+    from bunzai.store.studio import check_kind
 
-    studio = find_studio(studio_option)
+    studio = open_studio(studio_option)
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
     text = None
-    if not sys.stdout.isatty():  # compact output: the rows' JSON is kept in the index, ready to join
+    if not sys.stdout.isatty() and output_mode() == "json":  # compact: the rows' JSON is kept in the index
         listed, damaged = listed_pieces(studio, kinds)
         text = f'{{"count":{len(listed)},"pieces":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
         try:
@@ -60,9 +62,9 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
 
 def search_command(studio_option: str | None, query: str, kind: str | None, limit: int | None) -> int:
     from bunzai.query.reading import search_shelf
-    from bunzai.store.studio import find_studio
+    from bunzai.cli.studio_choice import open_studio
 
-    emit(search_shelf(find_studio(studio_option), query, kind, limit))
+    emit(search_shelf(open_studio(studio_option), query, kind, limit))
     return 0
 
 

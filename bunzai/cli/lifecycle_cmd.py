@@ -6,13 +6,14 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli import completion
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
 
 def delete(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
     revision: Annotated[Optional[str], typer.Option("--revision", help="Delete only if the stored revision is this one.")] = None,
 ) -> int:
@@ -25,7 +26,7 @@ def delete(
     from bunzai.changes.lifecycle import delete_ref
     from bunzai.changes.receipts import exit_code, receipt
 
-    studio = studio_of(ctx)
+    studio = studio_of(ctx, writes=True)
     if not yes:
         from bunzai.cli.confirm import ask, require_terminal
 
@@ -41,7 +42,7 @@ def delete(
 
 def bury(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")],
+    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
     revision: Annotated[Optional[str], typer.Option("--revision", help="Bury only if the stored revision is this one.")] = None,
 ) -> int:
     """Move a piece to the graveyard.
@@ -53,7 +54,7 @@ def bury(
     from bunzai.changes.lifecycle import bury_ref
     from bunzai.changes.receipts import exit_code
 
-    done = bury_ref(studio_of(ctx), ref, revision)
+    done = bury_ref(studio_of(ctx, writes=True), ref, revision)
     emit(done)
     return exit_code([done])
 

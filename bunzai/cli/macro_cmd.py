@@ -12,9 +12,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Macros across engines.\n\nMacros across engines: translate text, list the engines bunzai models.", no_args_is_help=True)
+app = typer.Typer(cls=SuggestingGroup, help="Macros across engines.\n\nMacros across engines: translate text, list the engines bunzai models.", no_args_is_help=True)
 
 
 @app.command()

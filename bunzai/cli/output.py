@@ -27,8 +27,42 @@ def to_text(doc: Any, *, pretty: bool | None = None) -> str:
     return text
 
 
+# How list-like answers print: "json" (the default), "table" (--table or BUNZAI_OUTPUT=table:
+# aligned columns for people) or "nl" (--nl: one JSON object per item, per line).
+OUTPUT_MODES = ("json", "table", "nl")
+_mode: str | None = None
+
+
+def set_output_mode(mode: str) -> None:
+    global _mode
+    _mode = mode
+
+
+def output_mode() -> str:
+    """--table / --nl when given, else $BUNZAI_OUTPUT when it names a mode, else json."""
+    if _mode is not None:
+        return _mode
+    import os
+
+    chosen = os.environ.get("BUNZAI_OUTPUT", "json")
+    return chosen if chosen in OUTPUT_MODES else "json"
+
+
 def emit(doc: Any) -> None:
-    """Print one JSON document on stdout."""
+    """Print one JSON document on stdout (a list-like answer as a table or JSON lines when
+    that output was chosen; see `bunzai.cli.table`)."""
+    mode = output_mode()
+    if mode != "json" and isinstance(doc, dict) and "error" not in doc:
+        from bunzai.cli.table import items_of, table_text
+
+        items = items_of(doc)
+        if items is not None:
+            if mode == "nl":
+                emit_lines(items)
+                return
+            sys.stdout.write(table_text(items))
+            sys.stdout.flush()
+            return
     sys.stdout.write(to_text(doc) + "\n")
     sys.stdout.flush()
 

@@ -6,11 +6,14 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli import completion
 from bunzai.cli.context import studio_of, studio_option
 from bunzai.cli.output import emit
 
-KindArg = Annotated[str, typer.Argument(help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.")]
-RefArg = Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.")]
+KindArg = Annotated[str, typer.Argument(help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.",
+                                        autocompletion=completion.kinds)]
+RefArg = Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)]
+KindOpt = Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.", autocompletion=completion.kinds)]
 
 
 def create(
@@ -52,7 +55,7 @@ def read(
 
 def list_(
     ctx: typer.Context,
-    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.")] = None,
+    kind: KindOpt = None,
 ) -> int:
     """List the pieces on the shelf.
 
@@ -68,7 +71,7 @@ def list_(
 def search(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.')],
-    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.")] = None,
+    kind: KindOpt = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits to print.")] = None,
 ) -> int:
     """Search the shelf, ranked by BM25.

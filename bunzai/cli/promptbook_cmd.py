@@ -9,7 +9,9 @@ from typing import Annotated, Optional
 
 import typer
 
-app = typer.Typer(help="Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each phase's prompt.",
+from bunzai.cli.groups import SuggestingGroup
+
+app = typer.Typer(cls=SuggestingGroup, help="Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each phase's prompt.",
                   no_args_is_help=True)
 
 

@@ -12,9 +12,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from bunzai.cli.groups import SuggestingGroup
+
 from bunzai.cli.output import emit
 
-app = typer.Typer(help="Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
+app = typer.Typer(cls=SuggestingGroup, help="Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
                   no_args_is_help=True)
 
 Platform = Annotated[str, typer.Option("--platform", "-p", help="How the pattern and replacement are read: javascript, sillytavern or risuai.")]

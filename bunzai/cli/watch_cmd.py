@@ -68,7 +68,7 @@ def revert(
         if session is None:
             raise BunzaiError("usage", "revert needs the session whose changes to undo",
                               hint="pass --session ID, or set BUNZAI_SESSION")
-    done = studio_revert(studio_of(ctx), session)
+    done = studio_revert(studio_of(ctx, writes=True), session)
     emit(done)
     return 0 if done["forbidden"] + done["unavailable"] + done["failed"] == 0 else 1
 

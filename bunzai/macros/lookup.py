@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, unknown_name
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs, catalog_for, engine_ids
 from bunzai.macros.equivalence import example
@@ -37,8 +37,9 @@ def _matching(cat: Catalog, name: str) -> list[Entry]:
 def _engine(engine: str) -> Catalog:
     cat = catalog_for(engine)
     if cat is None:
-        raise BunzaiError("not_found", f"bunzai has no macro catalog for {engine!r}",
-                          f"known engines: {', '.join(engine_ids())}")
+        known = engine_ids()
+        raise unknown_name("not_found", f"bunzai has no macro catalog for {engine!r}", engine, known,
+                           f"known engines: {', '.join(known)}")
     return cat
 
 

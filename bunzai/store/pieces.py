@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, unknown_name
 from bunzai.files import read_up_to
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
@@ -145,12 +145,28 @@ def read_stored(studio: Studio, kind: str, piece_id: str) -> Stored:
     """The stored piece; BunzaiError not_found when there is none."""
     stored = try_read(studio, kind, piece_id)
     if stored is None:
-        raise not_found_error(kind, piece_id)
+        raise not_found_error(kind, piece_id, studio)
     return stored
 
 
-def not_found_error(kind: str, piece_id: str) -> BunzaiError:
-    return BunzaiError("not_found", f"no {kind} with id {piece_id!r}", hint="see `bunzai list`")
+def not_found_error(kind: str, piece_id: str, studio: Studio | None = None) -> BunzaiError:
+    """not_found for kind/id; given the studio, the hint names the ids of that kind spelled alike."""
+    close = _close_ids(studio, piece_id, (kind,)) if studio is not None else []
+    return unknown_name("not_found", f"no {kind} with id {piece_id!r}", piece_id, (), "see `bunzai list`", close=close)
+
+
+def _close_ids(studio: Studio, word: str, kinds: tuple[str, ...]) -> list[str]:
+    """Refs of stored pieces whose id is spelled like `word` (kind/id when a kind is given)."""
+    from bunzai.errors import suggestions
+
+    try:
+        stored = list_stored(studio) if len(kinds) != 1 else list_stored(studio, kinds[0])
+    except BunzaiError:  # a runaway folder: no suggestion rather than a second error
+        return []
+    by_id: dict[str, list[str]] = {}
+    for kind, piece_id in stored:
+        by_id.setdefault(piece_id, []).append(ref_of(kind, piece_id))
+    return [ref for piece_id in suggestions(word, by_id) for ref in by_id[piece_id]][:limits.SUGGEST_MAX]
 
 
 def scan_kind_folders(base: Path, kinds: tuple[str, ...], *, what: str, hint: str) -> Iterator[tuple[str, os.DirEntry]]:
@@ -195,12 +211,13 @@ def resolve_ref(studio: Studio, ref: str) -> tuple[str, str]:
         kind, piece_id = ref.split("/", 1)
         path = studio.piece_path(kind, piece_id)
         if not path.is_file():
-            raise not_found_error(kind, piece_id)
+            raise not_found_error(kind, piece_id, studio)
         return kind, piece_id
     check_id(ref)
     matches = [kind for kind in KIND_NAMES if (studio.root / kind / f"{ref}{PIECE_SUFFIX}").is_file()]
     if not matches:
-        raise BunzaiError("not_found", f"no piece with id {ref!r}", hint="see `bunzai list`")
+        close = _close_ids(studio, ref, KIND_NAMES)
+        raise unknown_name("not_found", f"no piece with id {ref!r}", ref, (), "see `bunzai list`", close=close)
     if len(matches) > 1:
         refs = [ref_of(kind, ref) for kind in matches]
         raise BunzaiError(

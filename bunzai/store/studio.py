@@ -24,7 +24,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, unknown_name
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import id_problem
 
@@ -39,11 +39,8 @@ _EXT = re.compile(r"[a-z0-9]{1,10}", re.ASCII)  # the pattern of bunzai.model.ba
 def check_kind(kind: object) -> str:
     """`kind` when it is a kind bunzai has; BunzaiError unknown_kind otherwise."""
     if not isinstance(kind, str) or kind not in KIND_NAMES:
-        raise BunzaiError(
-            "unknown_kind",
-            f"{kind!r} is not a kind bunzai knows",
-            hint="kinds: " + ", ".join(KIND_NAMES),
-        )
+        raise unknown_name("unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES,
+                           "kinds: " + ", ".join(KIND_NAMES))
     return kind
 
 
@@ -251,11 +248,13 @@ def find_studio(
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
     home: str | os.PathLike[str] | None = None,
+    create: bool = True,
 ) -> Studio:
     """The studio to work in: `--studio`, then $BUNZAI_STUDIO, then the nearest folder
     upward from `cwd` holding `bunzai.toml`, then `<home>/.bunzai/studio` (created on
-    first use). `env`, `cwd` and `home` default to the process's own; relative paths in
-    `explicit` and the environment are taken from `cwd`.
+    first use unless `create` is false: then studio_missing). `env`, `cwd` and `home`
+    default to the process's own; relative paths in `explicit` and the environment are
+    taken from `cwd`.
     """
     start = Path(os.getcwd() if cwd is None else cwd).absolute()
     if explicit is not None and os.fspath(explicit) != "":
@@ -267,6 +266,17 @@ def find_studio(
     for folder in (start, *start.parents):
         if (folder / STUDIO_FILE).is_file():
             return Studio(folder)
-    home_dir = Path.home() if home is None else Path(home)
-    studio, _ = init_studio(home_dir / ".bunzai" / "studio")
+    default = default_studio_root(home)
+    if not create and not (default / STUDIO_FILE).is_file():
+        raise BunzaiError(
+            "studio_missing",
+            f"no studio chosen (no --studio, {ENV_STUDIO} or {STUDIO_FILE} upward) and none at {default}",
+            hint=f"create one with `bunzai init {default}`, or give --studio DIR",
+        )
+    studio, _ = init_studio(default)
     return studio
+
+
+def default_studio_root(home: str | os.PathLike[str] | None = None) -> Path:
+    """`<home>/.bunzai/studio`: the studio used when nothing else names one."""
+    return (Path.home() if home is None else Path(home)) / ".bunzai" / "studio"

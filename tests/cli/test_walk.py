@@ -135,9 +135,9 @@ def test_apply_without_yes_and_without_terminal_refuses(bunzai):
 
 def test_an_error_document_is_passed_on(bunzai):
     failed = bunzai("create", "nonsense", "--input", ADA)
-    assert failed.code == 1 and failed.json["error"]["code"] == "unknown_kind"
+    assert failed.code == 2 and failed.json["error"]["code"] == "unknown_kind"  # a mistyped kind is usage
     passed = bunzai("apply", "--yes", input=failed.stdout)
-    assert passed.code == 1
+    assert passed.code == 1  # apply refuses the error it was given
     assert passed.json == failed.json
 
 

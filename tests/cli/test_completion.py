@@ -1,0 +1,64 @@
+"""Shell completion: commands, options, kinds, format ids, engines and piece refs from the studio."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from testkit import bunzai_executable
+
+
+def complete(bunzai, line: str) -> list[str]:
+    """What bash completion offers for `line` (the word being completed is its last)."""
+    words = line.split(" ")
+    env = bunzai.env() | {"_BUNZAI_COMPLETE": "complete_bash", "COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1)}
+    proc = subprocess.run(bunzai_executable(), env=env, capture_output=True, cwd=bunzai.cwd, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.decode("utf-8").split()
+
+
+@pytest.fixture
+def shelf(bunzai):
+    for name in ("Seraphina", "Serge"):
+        draft = bunzai("create", "character", "--input", f'{{"name": "{name}"}}', check=True).stdout
+        bunzai("apply", "--yes", input=draft, check=True)
+    draft = bunzai("create", "lorebook", "--input", '{"name": "Eldoria"}', check=True).stdout
+    bunzai("apply", "--yes", input=draft, check=True)
+    return bunzai
+
+
+@pytest.mark.parametrize(("line", "offered"), [
+    ("bunzai read se", ["seraphina", "serge"]),
+    ("bunzai read character/ser", ["character/seraphina", "character/serge"]),
+    ("bunzai read eld", ["eldoria"]),
+    ("bunzai bury seraph", ["seraphina"]),
+    ("bunzai export serg", ["serge"]),
+    ("bunzai li", ["list"]),
+    ("bunzai list --ki", ["--kind"]),
+    ("bunzai list --kind lo", ["lorebook"]),
+    ("bunzai create ch", ["character"]),
+    ("bunzai export seraphina --to sillytavern.card.p", ["sillytavern.card.png"]),
+    ("bunzai transfer seraphina --to x --engine risu", ["risuai"]),
+    ("bunzai draft sh", ["show"]),
+])
+def test_completion_offers(shelf, line, offered):
+    assert complete(shelf, line) == offered
+
+
+def test_studio_option_chooses_where_refs_come_from(shelf, tmp_path):
+    other = tmp_path / "other"
+    shelf("init", str(other), check=True)
+    assert complete(shelf, f"bunzai --studio {other} read se") == []
+
+
+def test_no_studio_completes_nothing_and_creates_nothing(bare_bunzai):
+    assert complete(bare_bunzai, "bunzai read se") == []
+    assert not (bare_bunzai.home / ".bunzai").exists()
+
+
+def test_install_completion_for_bash(bare_bunzai):
+    installed = bare_bunzai("--install-completion", "bash")
+    assert installed.code == 0, installed.stderr
+    script = bare_bunzai.home / ".bash_completions" / "bunzai.sh"
+    assert "_BUNZAI_COMPLETE=complete_bash" in script.read_text()
+    assert str(script) in (bare_bunzai.home / ".bashrc").read_text()

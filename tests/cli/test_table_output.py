@@ -1,0 +1,61 @@
+"""--table, BUNZAI_OUTPUT=table and --nl: list-like answers for people, and one object per line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bunzai.cli.table import cell, items_of, table_text
+
+
+@pytest.fixture
+def shelf(bunzai):
+    for name in ("Ada Lovelace", "Seraphina", "Merlin"):
+        draft = bunzai("create", "character", "--input", json.dumps({"name": name}), check=True).stdout
+        bunzai("apply", "--yes", input=draft, check=True)
+    return bunzai
+
+
+@pytest.mark.parametrize("args", [["list", "--table"], ["--table", "list"], ["list", "-k", "character", "--table"]])
+def test_three_pieces_fit_in_five_lines(shelf, args):
+    answer = shelf(*args)
+    assert answer.code == 0
+    lines = answer.stdout.splitlines()
+    assert len(lines) == 4 and lines[0].split() == ["KIND", "ID", "NAME", "REVISION"]
+    revisions = {piece["id"]: piece["revision"] for piece in shelf("list").json["pieces"]}
+    row = next(line for line in lines if "seraphina" in line)
+    assert row.split()[-1] == revisions["seraphina"][:12]
+    starts = {line.index(token) for line, token in zip(lines, ["ID", "ada-lovelace", "merlin", "seraphina"])}
+    assert len(starts) == 1  # the column is aligned
+
+
+def test_environment_chooses_table(shelf):
+    shelf_env = shelf.env
+    shelf.env = lambda: shelf_env() | {"BUNZAI_OUTPUT": "table"}
+    assert shelf("list").stdout.startswith("KIND")
+    shelf.env = lambda: shelf_env() | {"BUNZAI_OUTPUT": "nonsense"}
+    assert shelf("list").json["count"] == 3  # an unknown value keeps JSON
+
+
+def test_nl_prints_one_object_per_line(shelf):
+    answer = shelf("list", "--nl")
+    assert [item["id"] for item in answer.lines] == ["ada-lovelace", "merlin", "seraphina"]
+
+
+def test_json_stays_the_default_and_errors_stay_json(shelf):
+    assert shelf("list").json["count"] == 3
+    error = shelf("read", "nobody", "--table")
+    assert error.code == 1 and error.json["error"]["code"] == "not_found"
+    assert shelf("read", "merlin", "--table").json["piece"]["name"] == "Merlin"  # not list-like: JSON
+    both = shelf("list", "--table", "--nl")
+    assert both.code == 2 and both.json["error"]["code"] == "usage"
+
+
+def test_table_shapes():
+    assert items_of({"count": 0, "pieces": [], "damaged": []}) is None
+    assert items_of({"pieces": [{"a": 1}], "damaged": [{"b": 2}]}) is None
+    assert cell("f" * 64) == "f" * 12 and cell(["a", "b"]) == "a, b" and cell(None) == "" and cell(True) == "yes"
+    assert cell("x" * 100).endswith("…") and len(cell("x" * 100)) == 60
+    assert cell("two\nlines") == "two lines"
+    assert table_text([{"a": "1", "b": "22"}, {"a": "333"}]) == "A    B\n1    22\n333\n"
