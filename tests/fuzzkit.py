@@ -522,7 +522,8 @@ def read_and_follow_through(data: bytes, name: str, format_id: str | None = None
         canonical_bytes(dump_piece(piece))
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}
     if adapter.can_write and decoded.pieces and decoded.pieces[0].kind in adapter.kinds:
-        convert_piece(decoded.pieces[0], adapter.format_id, lambda ref: blobs[ref.sha256])
+        with risu_decoding():  # writing .risum/.risup needs the table as reading does
+            convert_piece(decoded.pieces[0], adapter.format_id, lambda ref: blobs[ref.sha256])
     return drafts
 
 

@@ -98,7 +98,7 @@ def test_impact_is_computed_by_crossing_the_proposed_piece() -> None:
     nickname = run_capability(find_capability("character.identity.update"), _piece(), {"nickname": "Countess"},
                               baseline="b" * 64)
     lost = {row["platform"] for row in nickname["impact"] if row["pointer"] == "/body/nickname"}
-    assert lost == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json"}  # the V2 formats; V3 keeps it
+    assert lost == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json", "marinara.character"}  # V2; V3 keeps it
     variant = run_capability(find_capability("character.variants.manage"), _piece(),
                              {"action": "add", "id": "winter", "name": "Winter"}, baseline="b" * 64)
     assert {row["platform"] for row in variant["impact"]} == set(impact_formats("character"))

@@ -18,7 +18,7 @@ def test_search_ranks_the_export_section_on_where_exports_are_written_first(bare
 
 
 def test_search_for_macro_collision_random_finds_the_macros_page(bare_bunzai) -> None:
-    hits = bare_bunzai("docs", "search", "macro collision random", "--limit", "3").json["hits"]
+    hits = bare_bunzai("docs", "search", "macro collision random", "--limit", "5").json["hits"]
     assert "macros" in [hit["page"] for hit in hits]
 
 
