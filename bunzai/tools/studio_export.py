@@ -21,9 +21,8 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.convert import configure_engines, export_piece
+    from bunzai.convert import export_piece  # it hands the studio's engine checkouts to the adapters
 
-    configure_engines(ctx.studio)
     done = export_piece(ctx.studio, args.ref, args.to, engine=args.engine, source=args.from_engine)
     return {key: value if key in PLAIN else untrusted(value) for key, value in done.items()}
 

@@ -21,9 +21,8 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.convert import configure_engines, transfer_report
+    from bunzai.convert import transfer_report  # it hands the studio's engine checkouts to the adapters
 
-    configure_engines(ctx.studio)
     report = transfer_report(ctx.studio, args.ref, args.to, engine=args.engine, source=args.from_engine)
     return {key: value if key in PLAIN else untrusted(value) for key, value in report.items()}
 
