@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test check capabilities catalogs crossings hot bench clean docs-index pages
+.PHONY: install test check format capabilities catalogs crossings hot bench clean docs-index pages
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,8 @@ test:
 
 # What CI runs: the tests plus the checks that keep generated files honest.
 check: test
-	$(BIN)/python -m pyflakes bunzai tests bench
+	$(BIN)/ruff check bunzai tests bench
+	$(BIN)/ruff format --check bunzai tests bench
 	$(BIN)/lint-imports
 	$(BIN)/bunzai cap check
 	$(BIN)/bunzai docs index --check
@@ -31,6 +32,11 @@ check: test
 	$(BIN)/python -m bunzai.mcp.docs_page --check
 	$(BIN)/python -m bunzai.cli.hot_tables --check
 	$(BIN)/python -m bunzai.docs.errors_page --check
+
+# Format the code and apply ruff's safe fixes; `make check` fails until this has run.
+format:
+	$(BIN)/ruff format bunzai tests bench
+	$(BIN)/ruff check --fix bunzai tests bench
 
 # Regenerate docs/limits.md (from bunzai/limits.py), docs/mcp-tools.md (from bunzai/tools/) and
 # the error table in docs/cli.md (from bunzai/errors.py).

@@ -40,7 +40,12 @@ def main(runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(Path(tmp) / "studio"))
         subprocess.run([bunzai_cmd, "init", env["BUNZAI_STUDIO"]], env=env, check=True, stdout=subprocess.DEVNULL)
-        draft = subprocess.run([bunzai_cmd, "create", "character", "--input", '{"name": "Ada Lovelace"}'], env=env, check=True, capture_output=True).stdout
+        draft = subprocess.run(
+            [bunzai_cmd, "create", "character", "--input", '{"name": "Ada Lovelace"}'],
+            env=env,
+            check=True,
+            capture_output=True,
+        ).stdout
         subprocess.run([bunzai_cmd, "apply", "--yes"], input=draft, env=env, check=True, stdout=subprocess.DEVNULL)
         cases = {
             "python -c pass": [sys.executable, "-c", "pass"],

@@ -43,7 +43,7 @@ SERAPHINA = ROOT.parent / "shared" / "corpus" / "sillytavern" / "characters" / "
 PEERS = {"tavern-card": "tavern-card", "aichar": "aichar", "card-forge": "card-forge"}
 PAGE = ROOT / "docs" / "benchmarks.md"
 
-DRIVER = r'''
+DRIVER = r"""
 import base64, json, struct, sys, time
 reader, path, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
 data = open(path, "rb").read()
@@ -93,7 +93,7 @@ for _ in range(copies):
     parse(bytes(data))
 seconds = time.process_time() - start
 print(json.dumps({"seconds": seconds, "output": dump(result)}, default=str))
-'''
+"""
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
@@ -103,19 +103,36 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
 def small_card() -> bytes:
     """A small Character Card V2 PNG (about 2 KB): a 16x16 portrait and a chara chunk."""
     raw = b"".join(b"\0" + bytes((40, 90, 160)) * 16 for _ in range(16))
-    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {
-        "name": "Mira Vale", "description": "A cartographer who maps the rivers of a drowned city. " * 6,
-        "personality": "patient, wry, curious", "scenario": "Aboard a flat-bottomed boat at dawn.",
-        "first_mes": "*Mira unrolls a damp chart.* You came for the north channel, didn't you?",
-        "mes_example": "<START>\n{{user}}: Where does this lead?\n{{char}}: Somewhere the maps stop.",
-        "creator_notes": "Slow-burn exploration.", "system_prompt": "", "post_history_instructions": "",
-        "alternate_greetings": ["*The fog lifts.* Early start, then.", "*She taps the compass.* It lies today."],
-        "tags": ["explorer", "fantasy"], "creator": "bench", "character_version": "1.0", "extensions": {}}}
+    card = {
+        "spec": "chara_card_v2",
+        "spec_version": "2.0",
+        "data": {
+            "name": "Mira Vale",
+            "description": "A cartographer who maps the rivers of a drowned city. " * 6,
+            "personality": "patient, wry, curious",
+            "scenario": "Aboard a flat-bottomed boat at dawn.",
+            "first_mes": "*Mira unrolls a damp chart.* You came for the north channel, didn't you?",
+            "mes_example": "<START>\n{{user}}: Where does this lead?\n{{char}}: Somewhere the maps stop.",
+            "creator_notes": "Slow-burn exploration.",
+            "system_prompt": "",
+            "post_history_instructions": "",
+            "alternate_greetings": ["*The fog lifts.* Early start, then.", "*She taps the compass.* It lies today."],
+            "tags": ["explorer", "fantasy"],
+            "creator": "bench",
+            "character_version": "1.0",
+            "extensions": {},
+        },
+    }
     for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example"):
         card[key] = card["data"][key]  # the V1 mirror SillyTavern writes beside `data`
     text = b"chara\0" + base64.b64encode(json.dumps(card).encode())
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
-            + _chunk(b"tEXt", text) + _chunk(b"IDAT", zlib.compress(raw)) + _chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
+        + _chunk(b"tEXt", text)
+        + _chunk(b"IDAT", zlib.compress(raw))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def strings(value, out: set[str]) -> set[str]:
@@ -166,8 +183,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}; shared with other jobs, so only ratios within one run mean much")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}; shared with other jobs, so only ratios within one run mean much"
+    )
 
 
 def main(copies: int) -> int:
@@ -218,22 +237,31 @@ def _spliced(page: str, lines: list[str]) -> str:
     """The page with this script's part (between its markers) replaced; the rest is kept."""
     part = "\n".join([BEGIN, *lines, END])
     if BEGIN in page and END in page:
-        return page[:page.index(BEGIN)] + part + page[page.index(END) + len(END):]
+        return page[: page.index(BEGIN)] + part + page[page.index(END) + len(END) :]
     return page.rstrip() + "\n\n" + part + "\n"
 
 
 def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> list[str]:
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lines = [f"Written by `bench/compare.py` on {stamp}. Machine: {machine()}.", "",
-             "## Parsing cards beside the peers", "",
-             f"Each reader parses {copies} copies of a card in its own process; the time is the CPU time of the",
-             "parse loop only (bunzai hashes no media while reading: see the module's docstring). *Kept* counts the card's non-empty strings (under `data`) found among the",
-             "strings the reader returns; bunzai's escrow of the native document is left out of that count.", ""]
+    lines = [
+        f"Written by `bench/compare.py` on {stamp}. Machine: {machine()}.",
+        "",
+        "## Parsing cards beside the peers",
+        "",
+        f"Each reader parses {copies} copies of a card in its own process; the time is the CPU time of the",
+        "parse loop only (bunzai hashes no media while reading: see the module's docstring). *Kept* counts the card's non-empty strings (under `data`) found among the",
+        "strings the reader returns; bunzai's escrow of the native document is left out of that count.",
+        "",
+    ]
     for label, rows in results.items():
         size = rows["_size"]
         floor = rows.get("floor", {}).get("seconds")
-        lines += [f"### {label}: {size['bytes']:,} bytes, {size['fields']} fields", "",
-                  "| reader | CPU s | x floor | x bunzai | fields kept |", "|---|---|---|---|---|"]
+        lines += [
+            f"### {label}: {size['bytes']:,} bytes, {size['fields']} fields",
+            "",
+            "| reader | CPU s | x floor | x bunzai | fields kept |",
+            "|---|---|---|---|---|",
+        ]
         mine = rows.get("bunzai", {}).get("seconds")
         for reader in readers:
             row = rows.get(reader, {})
@@ -241,15 +269,22 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
                 lines.append(f"| {reader} | failed: {row['error']} | | | |")
                 continue
             seconds = row["seconds"]
-            lines.append(f"| {reader} | {seconds:.3f} | {seconds / floor:.1f}x | "
-                         f"{seconds / mine:.2f}x | {row['kept']} of {size['fields']} |")
-        behind = [r for r in readers if r not in ("floor", "bunzai") and "seconds" in rows.get(r, {})
-                  and rows[r]["seconds"] < mine]
+            lines.append(
+                f"| {reader} | {seconds:.3f} | {seconds / floor:.1f}x | "
+                f"{seconds / mine:.2f}x | {row['kept']} of {size['fields']} |"
+            )
+        behind = [
+            r
+            for r in readers
+            if r not in ("floor", "bunzai") and "seconds" in rows.get(r, {}) and rows[r]["seconds"] < mine
+        ]
         lines.append("")
         if behind:
-            lines.append(f"bunzai is behind {', '.join(behind)} on this card (parse time): beyond the floor, it "
-                         "base64-decodes every card chunk for the escrow (a PNG from SillyTavern carries two), "
-                         "reads and validates the canonical model (pydantic) and sniffs the file for every format.")
+            lines.append(
+                f"bunzai is behind {', '.join(behind)} on this card (parse time): beyond the floor, it "
+                "base64-decodes every card chunk for the escrow (a PNG from SillyTavern carries two), "
+                "reads and validates the canonical model (pydantic) and sniffs the file for every format."
+            )
         else:
             lines.append("bunzai is not behind any peer measured on this card (parse time).")
         lines.append("")

@@ -14,8 +14,16 @@ from pathlib import Path
 
 from bunzai.docs.query import default_docs, search
 
-QUERIES = ("export containment", "macro collision random", "lorebook entries update", "how writes happen",
-           "sillytavern preset prompts", "apply stale revision", "charx assets", "graveyard restore")
+QUERIES = (
+    "export containment",
+    "macro collision random",
+    "lorebook entries update",
+    "how writes happen",
+    "sillytavern preset prompts",
+    "apply stale revision",
+    "charx assets",
+    "graveyard restore",
+)
 RUNS = 20
 
 
@@ -23,22 +31,28 @@ def main() -> None:
     started = time.perf_counter()
     docs = default_docs()
     search("warm up", docs=docs)
-    print(f"catalog loaded and index built on the first query in {time.perf_counter() - started:.3f} s "
-          f"({len(docs.search_index()[1])} chunks from {len(docs.pages)} pages)")
+    print(
+        f"catalog loaded and index built on the first query in {time.perf_counter() - started:.3f} s "
+        f"({len(docs.search_index()[1])} chunks from {len(docs.pages)} pages)"
+    )
     for query in QUERIES:
         times = []
         for _ in range(RUNS):
             start = time.perf_counter()
             search(query, docs=docs)
             times.append(time.perf_counter() - start)
-        print(f"search {query!r:32} median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.2f} ms (goal < 50 ms)")
+        print(
+            f"search {query!r:32} median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.2f} ms (goal < 50 ms)"
+        )
     bunzai = str(Path(sys.executable).with_name("bunzai"))
     times = []
     for _ in range(5):
         start = time.perf_counter()
         subprocess.run([bunzai, "docs", "search", "export containment"], stdout=subprocess.DEVNULL, check=True)
         times.append(time.perf_counter() - start)
-    print(f"whole command `bunzai docs search export containment` (start-up included): median {statistics.median(times):.3f} s")
+    print(
+        f"whole command `bunzai docs search export containment` (start-up included): median {statistics.median(times):.3f} s"
+    )
 
 
 if __name__ == "__main__":

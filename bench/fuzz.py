@@ -40,10 +40,23 @@ ROUND = 500  # inputs per family per round: families take turns, so a stopped ru
 
 
 def _report(family: str, members: list, outcome: Outcome, seconds: float, state: str) -> None:
-    print(json.dumps({"family": family, "state": state, "seeds": len(members), "tried": outcome.tried,
-                      "refused": outcome.refused, "accepted": outcome.accepted, "applied": outcome.applied,
-                      "crashes": sum(c[0] for c in outcome.crashes.values()),
-                      "studio_changes": outcome.studio_changes, "seconds": round(seconds, 1)}), flush=True)
+    print(
+        json.dumps(
+            {
+                "family": family,
+                "state": state,
+                "seeds": len(members),
+                "tried": outcome.tried,
+                "refused": outcome.refused,
+                "accepted": outcome.accepted,
+                "applied": outcome.applied,
+                "crashes": sum(c[0] for c in outcome.crashes.values()),
+                "studio_changes": outcome.studio_changes,
+                "seconds": round(seconds, 1),
+            }
+        ),
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -69,32 +82,53 @@ def main() -> int:
                 for _ in range(min(ROUND, budget - outcome.tried)):
                     seed = rng.choice(members)
                     data, forced = mutate(seed, rng), forced_format(seed, rng)
-                    run_one(data, seed.name, outcome, read_and_follow_through, forced,
-                            watches[family] if rng.randrange(APPLY_EVERY) == 0 else None)
+                    run_one(
+                        data,
+                        seed.name,
+                        outcome,
+                        read_and_follow_through,
+                        forced,
+                        watches[family] if rng.randrange(APPLY_EVERY) == 0 else None,
+                    )
                 seconds[family] += time.perf_counter() - started
             rounds += 1
             if rounds % PROGRESS_ROUNDS == 0:
-                print(json.dumps({"round": rounds, "tried": sum(o.tried for o in outcomes.values()),
-                                  "crashes": sum(c[0] for o in outcomes.values() for c in o.crashes.values())}),
-                      flush=True)
+                print(
+                    json.dumps(
+                        {
+                            "round": rounds,
+                            "tried": sum(o.tried for o in outcomes.values()),
+                            "crashes": sum(c[0] for o in outcomes.values() for c in o.crashes.values()),
+                        }
+                    ),
+                    flush=True,
+                )
     except KeyboardInterrupt:  # SIGTERM too: the figures so far are still worth printing
         stopped = True
     total = Outcome()
     for family, members in sorted(families.items()):
         watches[family].close()
         total.add(outcomes[family])
-        _report(family, members, outcomes[family], seconds[family],
-                "stopped" if stopped and outcomes[family].tried < budget else "done")
+        _report(
+            family,
+            members,
+            outcomes[family],
+            seconds[family],
+            "stopped" if stopped and outcomes[family].tried < budget else "done",
+        )
     keep = Path(tempfile.mkdtemp(prefix="bunzai-fuzz-"))
     for index, (group, (count, data, name, trace)) in enumerate(sorted(total.crashes.items())):
         path = keep / f"crash-{index}-{name}"
         path.write_bytes(data)
         print(json.dumps({"crash_group": group, "count": count, "reproducer": str(path)}), flush=True)
         print(trace, file=sys.stderr)
-    print(f"fuzz: {total.tried} inputs, {total.refused} clean refusals, {total.accepted} accepted "
-          f"({total.applied} applied to a scratch studio), {sum(c[0] for c in total.crashes.values())} crashes "
-          f"in {len(total.crashes)} group(s), {total.studio_changes} studio changes"
-          + (" (stopped before the budget)" if stopped else ""), flush=True)
+    print(
+        f"fuzz: {total.tried} inputs, {total.refused} clean refusals, {total.accepted} accepted "
+        f"({total.applied} applied to a scratch studio), {sum(c[0] for c in total.crashes.values())} crashes "
+        f"in {len(total.crashes)} group(s), {total.studio_changes} studio changes"
+        + (" (stopped before the budget)" if stopped else ""),
+        flush=True,
+    )
     return 1 if total.crashes or total.studio_changes else 0
 
 

@@ -46,15 +46,25 @@ def portrait(seed: int) -> bytes:
 def card_png(index: int) -> bytes:
     name = f"Bench Character {index}"
     data = {
-        "name": name, "description": f"{name} keeps a lighthouse on the northern coast. " * 8,
-        "personality": "patient, dry humour, fond of storms", "scenario": "A storm night at the lighthouse.",
+        "name": name,
+        "description": f"{name} keeps a lighthouse on the northern coast. " * 8,
+        "personality": "patient, dry humour, fond of storms",
+        "scenario": "A storm night at the lighthouse.",
         "first_mes": f"*{name} looks up from the logbook.* You made it through the storm.",
-        "mes_example": "<START>\n{{user}}: Is the lamp lit?\n{{char}}: Always.", "creator_notes": "bench card",
-        "system_prompt": "", "post_history_instructions": "", "alternate_greetings": ["Another night, another ship."],
-        "tags": ["bench", "lighthouse"], "creator": "bench", "character_version": "1.0", "extensions": {},
+        "mes_example": "<START>\n{{user}}: Is the lamp lit?\n{{char}}: Always.",
+        "creator_notes": "bench card",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": ["Another night, another ship."],
+        "tags": ["bench", "lighthouse"],
+        "creator": "bench",
+        "character_version": "1.0",
+        "extensions": {},
     }
     card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
-    card.update({key: data[key] for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example")})
+    card.update(
+        {key: data[key] for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example")}
+    )
     text = base64.b64encode(json.dumps(card).encode("utf-8"))
     return portrait(index) + _chunk(b"tEXt", b"chara\0" + text) + _chunk(b"IEND", b"")
 
@@ -89,8 +99,9 @@ def bunzai_pipe(cards: Path, studio: Path) -> dict:
     env = dict(os.environ, BUNZAI_STUDIO=str(studio))
     start = time.perf_counter()
     importer = subprocess.Popen([BIN / "bunzai", "import", cards], stdout=subprocess.PIPE, env=env)
-    applier = subprocess.Popen([BIN / "bunzai", "apply", "--yes"], stdin=importer.stdout,
-                               stdout=subprocess.PIPE, env=env)
+    applier = subprocess.Popen(
+        [BIN / "bunzai", "apply", "--yes"], stdin=importer.stdout, stdout=subprocess.PIPE, env=env
+    )
     importer.stdout.close()
     receipts = 0
     applied = 0
@@ -100,9 +111,15 @@ def bunzai_pipe(cards: Path, studio: Path) -> dict:
     _, import_status, import_usage = os.wait4(importer.pid, 0)
     _, apply_status, apply_usage = os.wait4(applier.pid, 0)
     wall = time.perf_counter() - start
-    return {"wall": wall, "receipts": receipts, "applied": applied,
-            "import_exit": os.waitstatus_to_exitcode(import_status), "apply_exit": os.waitstatus_to_exitcode(apply_status),
-            "import_rss_mb": import_usage.ru_maxrss / 1024, "apply_rss_mb": apply_usage.ru_maxrss / 1024}
+    return {
+        "wall": wall,
+        "receipts": receipts,
+        "applied": applied,
+        "import_exit": os.waitstatus_to_exitcode(import_status),
+        "apply_exit": os.waitstatus_to_exitcode(apply_status),
+        "import_rss_mb": import_usage.ru_maxrss / 1024,
+        "apply_rss_mb": apply_usage.ru_maxrss / 1024,
+    }
 
 
 def studio_files(studio: Path) -> tuple[int, int]:
@@ -124,11 +141,18 @@ def run(count: int, work: Path) -> dict:
     result = bunzai_pipe(cards, work / f"studio-{count}")
     held, locks = studio_files(work / f"studio-{count}")
     shutil.rmtree(work / f"floor-{count}")
-    return {"cards": count, "floor_s": round(floor_s, 2), "bunzai_s": round(result["wall"], 2),
-            "ratio": round(result["wall"] / floor_s, 2), "applied": result["applied"],
-            "exit": [result["import_exit"], result["apply_exit"]],
-            "apply_rss_mb": round(result["apply_rss_mb"], 1), "import_rss_mb": round(result["import_rss_mb"], 1),
-            "files_per_card": round(held / count, 2), "lock_files": locks}
+    return {
+        "cards": count,
+        "floor_s": round(floor_s, 2),
+        "bunzai_s": round(result["wall"], 2),
+        "ratio": round(result["wall"] / floor_s, 2),
+        "applied": result["applied"],
+        "exit": [result["import_exit"], result["apply_exit"]],
+        "apply_rss_mb": round(result["apply_rss_mb"], 1),
+        "import_rss_mb": round(result["import_rss_mb"], 1),
+        "files_per_card": round(held / count, 2),
+        "lock_files": locks,
+    }
 
 
 def main() -> int:
@@ -139,9 +163,11 @@ def main() -> int:
         print(json.dumps(row))
     worst = max(row["ratio"] for row in rows)
     rss = [row["apply_rss_mb"] for row in rows]
-    print(f"library: worst ratio {worst:.2f}x the atomic-write floor (goal 2.5x); apply peak RSS "
-          f"{', '.join(f'{r:.0f}' for r in rss)} MB (goal <= 150, flat); files per card "
-          f"{max(row['files_per_card'] for row in rows)} (goal <= 3); lock files {sum(r['lock_files'] for r in rows)}")
+    print(
+        f"library: worst ratio {worst:.2f}x the atomic-write floor (goal 2.5x); apply peak RSS "
+        f"{', '.join(f'{r:.0f}' for r in rss)} MB (goal <= 150, flat); files per card "
+        f"{max(row['files_per_card'] for row in rows)} (goal <= 3); lock files {sum(r['lock_files'] for r in rows)}"
+    )
     return 0
 
 

@@ -31,16 +31,34 @@ def _frame(proc, message: dict) -> None:
 def one_run(command: list[str], env: dict) -> tuple[float, float, float]:
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    _frame(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                  "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+    _frame(
+        proc,
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        },
+    )
     assert json.loads(proc.stdout.readline())["id"] == 1
     started = time.perf_counter() - start
     _frame(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
     times = []
     for request_id in (2, 3):
         before = time.perf_counter()
-        _frame(proc, {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                      "params": {"name": "studio_read", "arguments": {"ref": "character/ada-lovelace"}}})
+        _frame(
+            proc,
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "tools/call",
+                "params": {"name": "studio_read", "arguments": {"ref": "character/ada-lovelace"}},
+            },
+        )
         answer = json.loads(proc.stdout.readline())
         assert answer["id"] == request_id and not answer["result"]["isError"], answer
         times.append(time.perf_counter() - before)
@@ -64,11 +82,27 @@ def main(runs: int) -> None:
         studio = str(Path(tmp) / "studio")
         env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"HOME": tmp}
         subprocess.run([bunzai_cmd, "init", studio], env=env, check=True, stdout=subprocess.DEVNULL)
-        draft = subprocess.run([bunzai_cmd, "--studio", studio, "create", "character", "--input",
-                                '{"name": "Ada Lovelace", "description": "Writes the first program."}'],
-                               env=env, check=True, capture_output=True).stdout
-        subprocess.run([bunzai_cmd, "--studio", studio, "apply", "--yes"], input=draft, env=env, check=True,
-                       stdout=subprocess.DEVNULL)
+        draft = subprocess.run(
+            [
+                bunzai_cmd,
+                "--studio",
+                studio,
+                "create",
+                "character",
+                "--input",
+                '{"name": "Ada Lovelace", "description": "Writes the first program."}',
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(
+            [bunzai_cmd, "--studio", studio, "apply", "--yes"],
+            input=draft,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         starts, firsts, warms, passes = [], [], [], []
         for _ in range(runs):  # interleaved, so a noisy neighbour slows both alike
             started, first, warm = one_run([bunzai_cmd, "mcp", studio], env)
@@ -77,9 +111,12 @@ def main(runs: int) -> None:
             warms.append(warm)
             passes.append(python_pass(env))
     base = statistics.median(passes)
-    rows = [("python -c pass", base), ("bunzai mcp: start to initialize answer", statistics.median(starts)),
-            ("studio_read round trip, first call", statistics.median(firsts)),
-            ("studio_read round trip, warm", statistics.median(warms))]
+    rows = [
+        ("python -c pass", base),
+        ("bunzai mcp: start to initialize answer", statistics.median(starts)),
+        ("studio_read round trip, first call", statistics.median(firsts)),
+        ("studio_read round trip, warm", statistics.median(warms)),
+    ]
     print(f"bunzai mcp, median of {runs} runs (wall time)")
     print(f"{'case':<42} {'ms':>8} {'x python -c pass':>18}")
     for name, value in rows:

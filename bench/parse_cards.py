@@ -16,7 +16,14 @@ import tempfile
 import time
 from pathlib import Path
 
-CARD = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "sillytavern" / "characters" / "default_Seraphina.png"
+CARD = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared"
+    / "corpus"
+    / "sillytavern"
+    / "characters"
+    / "default_Seraphina.png"
+)
 
 
 def floor(paths: list[Path]) -> None:
@@ -25,8 +32,8 @@ def floor(paths: list[Path]) -> None:
         pos, text = 8, None
         while pos < len(data):
             length, kind = struct.unpack_from(">I4s", data, pos)
-            if kind == b"tEXt" and data[pos + 8:pos + 13] == b"ccv3\0":
-                text = data[pos + 13:pos + 8 + length]
+            if kind == b"tEXt" and data[pos + 8 : pos + 13] == b"ccv3\0":
+                text = data[pos + 13 : pos + 8 + length]
             pos += 12 + length
             if kind == b"IEND":
                 break

@@ -19,8 +19,10 @@ def ms(seconds: float) -> str:
 
 def main() -> None:
     code = "import time; t = time.perf_counter(); import _quickjs; print(time.perf_counter() - t)"
-    imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
-               for _ in range(5)]
+    imports = [
+        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        for _ in range(5)
+    ]
     print(f"import _quickjs (fresh process, median of 5): {ms(statistics.median(imports))}")
 
     from bunzai.errors import BunzaiError

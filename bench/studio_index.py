@@ -33,8 +33,10 @@ from pathlib import Path
 
 BIN = Path(sys.executable).parent
 RUNS = 5
-COMMON = ("lantern river harbour engine winter garden letter mirror castle violin forest archive signal "
-          "copper meadow thunder compass orchard beacon velvet").split()
+COMMON = (
+    "lantern river harbour engine winter garden letter mirror castle violin forest archive signal "
+    "copper meadow thunder compass orchard beacon velvet"
+).split()
 SYLLABLES = ("ka", "lo", "mi", "ren", "tor", "vel", "sa", "qui", "dan", "op", "eth", "ur")
 # A vocabulary of about 1,700 words, drawn with a long tail as prose is: common words appear in
 # most pieces, most words in few.
@@ -77,8 +79,12 @@ def make_studio(root: Path, count: int) -> None:
     folder = root / "character"
     for n in range(count):
         prose = " ".join(WORDS[min(int(rng.paretovariate(0.7)) - 1, len(WORDS) - 1)] for _ in range(300))
-        piece = {"kind": "character", "id": f"c{n:05d}", "name": f"Character {n} {rng.choice(WORDS).title()}",
-                 "body": {"description": prose, "tags": [rng.choice(COMMON)], "personality": prose[:400]}}
+        piece = {
+            "kind": "character",
+            "id": f"c{n:05d}",
+            "name": f"Character {n} {rng.choice(WORDS).title()}",
+            "body": {"description": prose, "tags": [rng.choice(COMMON)], "personality": prose[:400]},
+        }
         (folder / f"c{n:05d}.json").write_text(json.dumps(piece, ensure_ascii=False, sort_keys=True))
 
 
@@ -106,9 +112,11 @@ def main(sizes: list[int]) -> None:
             studio = Path(tmp) / "studio"
             make_studio(studio, count)
             env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(studio))
-            cases = [("python -c pass", [sys.executable, "-c", "pass"], True),
-                     ("python stats every piece (stat floor)", [sys.executable, "-c", STAT_FLOOR, str(studio)], True),
-                     ("python reads every piece (floor)", [sys.executable, "-c", FLOOR, str(studio)], True)]
+            cases = [
+                ("python -c pass", [sys.executable, "-c", "pass"], True),
+                ("python stats every piece (stat floor)", [sys.executable, "-c", STAT_FLOOR, str(studio)], True),
+                ("python reads every piece (floor)", [sys.executable, "-c", FLOOR, str(studio)], True),
+            ]
             cases.append(("bunzai list, first (builds the index)", [bunzai, "list"], False))
             cases.append(("bunzai list, warm", [bunzai, "list"], True))
             cases.append(("bunzai search, warm", [bunzai, "search", "kaloren"], True))
@@ -134,8 +142,10 @@ def main(sizes: list[int]) -> None:
         got = {r[1]: r[2] for r in rows if r[0] == count}
         stat_floor = got["python stats every piece (stat floor)"]
         for label in ("bunzai list, warm", "bunzai search, warm"):
-            print(f"{count} pieces, {label}: {got[label] / stat_floor:.2f}x the stat floor, "
-                  f"{got[label] - stat_floor:.3f} s above it")
+            print(
+                f"{count} pieces, {label}: {got[label] / stat_floor:.2f}x the stat floor, "
+                f"{got[label] - stat_floor:.3f} s above it"
+            )
 
 
 if __name__ == "__main__":

@@ -42,8 +42,10 @@ class Crossing:
         if self.files is not None:  # a folder has no bytes of its own: its files are listed instead
             del doc["sha256"]
             doc["size"] = sum(len(data) for _, data in self.files)
-            doc["files"] = [{"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-                            for name, data in self.files]
+            doc["files"] = [
+                {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                for name, data in self.files
+            ]
         if self.macros is not None:
             doc["macros"] = self.macros
         if self.book is not None:
@@ -51,8 +53,9 @@ class Crossing:
         return doc
 
 
-def convert_piece(piece, target_format: str, media: MediaSource, *, engine: str | None = None,
-                  source: str | None = None) -> Crossing:
+def convert_piece(
+    piece, target_format: str, media: MediaSource, *, engine: str | None = None, source: str | None = None
+) -> Crossing:
     """Write `piece` as `target_format`; the bytes, the file name and every loss.
 
     When the piece's text was written for one macro engine and the target is read by
@@ -112,11 +115,22 @@ def _source_stem(piece) -> str:
     if not source or "#" in source:  # one of several pieces of a file: named by its id
         return ""
     name = PurePosixPath(source.replace("\\", "/")).name
-    endings = sorted({ext for a in all_adapters() if a.format_id == piece.original.format for ext in a.extensions
-                      if ext.startswith(".")}, key=len, reverse=True)
+    endings = sorted(
+        {
+            ext
+            for a in all_adapters()
+            if a.format_id == piece.original.format
+            for ext in a.extensions
+            if ext.startswith(".")
+        },
+        key=len,
+        reverse=True,
+    )
     lowered = name.lower()
-    stem = next((name[:-len(ext)] for ext in endings if lowered.endswith(ext) and len(name) > len(ext)),
-                PurePosixPath(name).stem)
+    stem = next(
+        (name[: -len(ext)] for ext in endings if lowered.endswith(ext) and len(name) > len(ext)),
+        PurePosixPath(name).stem,
+    )
     return file_stem_for(stem, "")
 
 
@@ -129,8 +143,15 @@ def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
     return file_stem(file_name) == piece.name
 
 
-def convert_stored_piece(studio, piece, target_format: str, *, engine: str | None = None,
-                         source: str | None = None, current_book: bool = True) -> Crossing:
+def convert_stored_piece(
+    studio,
+    piece,
+    target_format: str,
+    *,
+    engine: str | None = None,
+    source: str | None = None,
+    current_book: bool = True,
+) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets.
 
     A character embeds its linked lorebook as it is now (`linked_book`), unless
@@ -139,8 +160,9 @@ def convert_stored_piece(studio, piece, target_format: str, *, engine: str | Non
     from bunzai.store.assets import read_asset
 
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
-    crossing = convert_piece(piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine,
-                             source=source)
+    crossing = convert_piece(
+        piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine, source=source
+    )
     crossing.book = book
     return crossing
 
@@ -198,21 +220,44 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
     losses = []
     for verdict in report.verdicts:
         if verdict["verdict"] == "absent" and not verdict.get("kept"):
-            losses.append(Loss(verdict["pointer"], "dropped", f"{verdict['token']}: {target} has no such macro; removed",
-                               "macro.absent"))
+            losses.append(
+                Loss(
+                    verdict["pointer"],
+                    "dropped",
+                    f"{verdict['token']}: {target} has no such macro; removed",
+                    "macro.absent",
+                )
+            )
         elif verdict["verdict"] == "flatten":
-            losses.append(Loss(verdict["pointer"], "flattened", f"{verdict['token']}: {target} cannot express this block; "
-                               "its first branch was kept", "macro.flatten"))
+            losses.append(
+                Loss(
+                    verdict["pointer"],
+                    "flattened",
+                    f"{verdict['token']}: {target} cannot express this block; its first branch was kept",
+                    "macro.flatten",
+                )
+            )
     return translated, report.report(), losses
 
 
 def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
     original = piece.original
-    if original is None or original.format == adapter.format_id or adapter.carries_escrow or _covered("/original", declared):
+    if (
+        original is None
+        or original.format == adapter.format_id
+        or adapter.carries_escrow
+        or _covered("/original", declared)
+    ):
         return []
-    return [Loss("/original", "kept_in_escrow",
-                 f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "
-                 f"and is not written to {adapter.format_id}", "escrow.other_format")]
+    return [
+        Loss(
+            "/original",
+            "kept_in_escrow",
+            f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "
+            f"and is not written to {adapter.format_id}",
+            "escrow.other_format",
+        )
+    ]
 
 
 def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], file_name: str = "") -> list[Loss]:
@@ -227,8 +272,14 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
         else:
             decoded = adapter.read(data, name, _parsed(adapter, data))
     except Exception as error:  # noqa: BLE001 - an unreadable result is itself the loss to report
-        return [Loss("", "dropped", f"the written file does not read back through {adapter.format_id}: {error}",
-                     "crossing.unreadable")]
+        return [
+            Loss(
+                "",
+                "dropped",
+                f"the written file does not read back through {adapter.format_id}: {error}",
+                "crossing.unreadable",
+            )
+        ]
     if not decoded.pieces:
         return [Loss("", "dropped", "the written file reads back as no piece", "crossing.unreadable")]
     from bunzai.adapters.common.card_doc import family_losses
@@ -236,8 +287,9 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     found: list[Loss] = []
     for pointer in lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared):
         if not _covered(pointer, found):
-            found.append(Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is",
-                              "crossing.not_carried"))
+            found.append(
+                Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is", "crossing.not_carried")
+            )
     return found + family_losses(piece, decoded.pieces[0], adapter.label)
 
 
@@ -293,8 +345,10 @@ def _parsed(adapter: Adapter, data: bytes):
 
 def _covered(pointer: str, losses: list[Loss]) -> bool:
     """A loss at /a/b covers /a/b and everything under it."""
-    return any(pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
-               for loss in losses)
+    return any(
+        pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
+        for loss in losses
+    )
 
 
 def impact_formats(kind: str) -> list[str]:
@@ -306,8 +360,11 @@ def impact_formats(kind: str) -> list[str]:
 
     from bunzai.adapters.risu import rpack
 
-    formats = [a.format_id for a in all_adapters()
-               if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"]
+    formats = [
+        a.format_id
+        for a in all_adapters()
+        if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"
+    ]
     if rpack.current_table()[0] is None:  # .risum/.risup cannot be written at all: no impact to compute
         formats = [f for f in formats if f not in rpack.TABLE_WRITERS]
     return [f for f in formats if f in CARD_FAMILY] if kind == "character" else formats
@@ -333,8 +390,16 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
 
     piece = validate_piece(dict(proposed, original=None))
     target = dump_piece(piece)
-    changed = None if before is None else [c["path"] for c in _item_changes(diff_json(
-        {k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, ""))]
+    changed = (
+        None
+        if before is None
+        else [
+            c["path"]
+            for c in _item_changes(
+                diff_json({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
+            )
+        ]
+    )
     if changed == []:
         return []
     stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}
@@ -354,19 +419,30 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
         if changed is None:
             if lost:
                 more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
-                rows.append({"platform": fmt, "pointer": "", "note": f"{crossing.label} does not carry "
-                             f"{', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}"})
+                rows.append(
+                    {
+                        "platform": fmt,
+                        "pointer": "",
+                        "note": f"{crossing.label} does not carry {', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}",
+                    }
+                )
             continue
         for pointer in changed:
             hit = [p for p in lost if p == pointer or p.startswith(pointer + "/") or pointer.startswith(p + "/")]
             if hit:
                 why = next((loss.why for loss in crossing.losses if _covered(hit[0], [loss])), "")
-                rows.append({"platform": fmt, "pointer": pointer,
-                             "note": f"{crossing.label} does not carry this change" + (f": {why}" if why else "")})
+                rows.append(
+                    {
+                        "platform": fmt,
+                        "pointer": pointer,
+                        "note": f"{crossing.label} does not carry this change" + (f": {why}" if why else ""),
+                    }
+                )
     return rows
 
 
 # --- the crossing of a stored piece, as `transfer` and `export` (CLI and MCP) run it -------
+
 
 def check_engine(engine: str | None) -> str | None:
     """A target engine named by a caller must be one bunzai has a macro catalog for."""
@@ -430,5 +506,11 @@ def export_piece(studio, ref: str, to: str, *, engine: str | None = None, source
     else:
         path = write_export(studio, piece.id, crossing.file_name, crossing.data)
     report = crossing.report()
-    return receipt("applied", op="export", target={"kind": stored.kind, "id": stored.id}, revision=stored.revision,
-                   path=path.relative_to(studio.root).as_posix(), **{k: v for k, v in report.items() if k != "file_name"})
+    return receipt(
+        "applied",
+        op="export",
+        target={"kind": stored.kind, "id": stored.id},
+        revision=stored.revision,
+        path=path.relative_to(studio.root).as_posix(),
+        **{k: v for k, v in report.items() if k != "file_name"},
+    )

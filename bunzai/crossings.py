@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from bunzai.adapters.contract import Blob
 
+
 @dataclass
 class Cell:
     source: str
@@ -28,8 +29,11 @@ class Cell:
 def card_formats() -> list[str]:
     from bunzai.adapters.registry import all_adapters
 
-    return [a.format_id for a in all_adapters()
-            if "character" in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"]
+    return [
+        a.format_id
+        for a in all_adapters()
+        if "character" in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"
+    ]
 
 
 def rich_character():
@@ -39,30 +43,67 @@ def rich_character():
 
     portrait = Blob(default_portrait(), "png", "image/png")
     entries = [
-        {"uid": 0, "title": "Eldoria", "keys": [{"text": "eldoria"}, {"text": "forest"}], "content": "{{char}} guards Eldoria.",
-         "order": 100, "position": "before_char"},
-        {"uid": 1, "title": "Shadowfangs", "keys": [{"text": "shadow(fang)?s?", "regex": True, "flags": "i"}],
-         "secondary_keys": [{"text": "wolf"}], "selective": True, "selective_logic": "not_any",
-         "content": "Beasts of the dark.", "order": 50, "position": "at_depth", "depth": 2, "role": "assistant",
-         "probability": 80, "use_probability": True, "sticky": 2, "extensions": {"x_custom": {"weight": 3}}},
+        {
+            "uid": 0,
+            "title": "Eldoria",
+            "keys": [{"text": "eldoria"}, {"text": "forest"}],
+            "content": "{{char}} guards Eldoria.",
+            "order": 100,
+            "position": "before_char",
+        },
+        {
+            "uid": 1,
+            "title": "Shadowfangs",
+            "keys": [{"text": "shadow(fang)?s?", "regex": True, "flags": "i"}],
+            "secondary_keys": [{"text": "wolf"}],
+            "selective": True,
+            "selective_logic": "not_any",
+            "content": "Beasts of the dark.",
+            "order": 50,
+            "position": "at_depth",
+            "depth": 2,
+            "role": "assistant",
+            "probability": 80,
+            "use_probability": True,
+            "sticky": 2,
+            "extensions": {"x_custom": {"weight": 3}},
+        },
     ]
     body = {
-        "nickname": "Sera", "tagline": "Guardian of the glade", "description": "{{char}} is a forest guardian.",
-        "personality": "caring, protective", "scenario": "{{user}} wakes in the glade.",
-        "first_message": "*You wake.* Hello, {{user}}.", "alternate_greetings": ["Welcome back.", "You again?"],
-        "group_only_greetings": ["Hello, everyone."], "example_messages": "<START>\n{{user}}: Hi\n{{char}}: Hello.",
-        "system_prompt": "{{original}} Stay in character.", "post_history_instructions": "Be kind.",
-        "creator_notes": "A gentle guardian.", "creator_notes_multilingual": {"fr": "Une gardienne."},
-        "tags": ["fantasy", "guardian"], "creator": "bunzai tests", "version": "1.2", "rating": "sfw",
-        "content_warnings": ["mild peril"], "source": ["https://example.org/seraphina"],
-        "creation_date": 1700000000, "modification_date": 1700000500,
-        "portrait": portrait.ref().model_dump(), "depth_prompt": {"text": "Remember the forest.", "depth": 3, "role": "system"},
-        "book": {"name": "Eldoria", "entries": entries}, "links": {"lorebooks": ["eldoria"]},
+        "nickname": "Sera",
+        "tagline": "Guardian of the glade",
+        "description": "{{char}} is a forest guardian.",
+        "personality": "caring, protective",
+        "scenario": "{{user}} wakes in the glade.",
+        "first_message": "*You wake.* Hello, {{user}}.",
+        "alternate_greetings": ["Welcome back.", "You again?"],
+        "group_only_greetings": ["Hello, everyone."],
+        "example_messages": "<START>\n{{user}}: Hi\n{{char}}: Hello.",
+        "system_prompt": "{{original}} Stay in character.",
+        "post_history_instructions": "Be kind.",
+        "creator_notes": "A gentle guardian.",
+        "creator_notes_multilingual": {"fr": "Une gardienne."},
+        "tags": ["fantasy", "guardian"],
+        "creator": "bunzai tests",
+        "version": "1.2",
+        "rating": "sfw",
+        "content_warnings": ["mild peril"],
+        "source": ["https://example.org/seraphina"],
+        "creation_date": 1700000000,
+        "modification_date": 1700000500,
+        "portrait": portrait.ref().model_dump(),
+        "depth_prompt": {"text": "Remember the forest.", "depth": 3, "role": "system"},
+        "book": {"name": "Eldoria", "entries": entries},
+        "links": {"lorebooks": ["eldoria"]},
         "settings": {"talkativeness": 0.7, "favorite": True},
         "extensions": {"x_app": {"colour": "green"}},
     }
-    piece = Character(id="seraphina", name="Seraphina", body=body,
-                      assets=[{"role": "background", "name": "glade", "ext": "png", "uri": "https://example.org/glade.png"}])
+    piece = Character(
+        id="seraphina",
+        name="Seraphina",
+        body=body,
+        assets=[{"role": "background", "name": "glade", "ext": "png", "uri": "https://example.org/glade.png"}],
+    )
     return piece, [portrait]
 
 

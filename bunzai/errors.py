@@ -44,19 +44,31 @@ ERRORS: dict[str, tuple[int, str]] = {
     "forbidden_change": (REFUSAL, "a capability changed what it may not: kind, id, escrow, or anything (read)"),
     "invalid_capability": (REFUSAL, "a capability module that breaks the contract (duplicate id, bad CAPABILITY)"),
     "invalid_tool": (REFUSAL, "a module in `bunzai/tools/` that breaks the tool contract (a bad or duplicate `TOOL`)"),
-    "out_of_date": (REFUSAL, "a generated file (the capability catalog, a generated docs page) differs from its sources"),
+    "out_of_date": (
+        REFUSAL,
+        "a generated file (the capability catalog, a generated docs page) differs from its sources",
+    ),
     "source_changed": (REFUSAL, "a file a draft names media in changed since the draft was made (import it again)"),
     "source_missing": (REFUSAL, "a file a draft names media in is gone"),
     "invalid_regex": (REFUSAL, "a JavaScript pattern (with its flags) that does not compile"),
     "regex_timeout": (REFUSAL, "a pattern that ran out of time (catastrophic backtracking) or memory"),
     "regex_no_match": (REFUSAL, "a pattern that matched nothing where a match was required (a drawing's sample)"),
-    "unsafe_path": (REFUSAL, "a path that leaves its folder: `..`, absolute, through a symlink, or a studio folder replaced by a symlink"),
+    "unsafe_path": (
+        REFUSAL,
+        "a path that leaves its folder: `..`, absolute, through a symlink, or a studio folder replaced by a symlink",
+    ),
     "self_review": (REFUSAL, "approving a docs summary you stamped yourself"),
     "studio_read_only": (REFUSAL, "the file system refuses writes (mounted read-only); nothing was half-written"),
     "disk_full": (REFUSAL, "no space left on the device, or the disk quota is used up; nothing was half-written"),
     "permission_denied": (REFUSAL, "the operating system does not let bunzai read or write a file"),
-    "revert_forbidden": (REFUSAL, "`bunzai revert`: another session (or a hand edit) changed the piece since; it is left as it is"),
-    "revert_unavailable": (REFUSAL, "`bunzai revert`: the earlier revision is no longer kept, or the graveyard entry is gone"),
+    "revert_forbidden": (
+        REFUSAL,
+        "`bunzai revert`: another session (or a hand edit) changed the piece since; it is left as it is",
+    ),
+    "revert_unavailable": (
+        REFUSAL,
+        "`bunzai revert`: the earlier revision is no longer kept, or the graveyard entry is gone",
+    ),
     "no_art": (REFUSAL, "`bunzai art`: the piece holds no stored image (portrait, face or item) to write"),
     "no_inline_images": (REFUSAL, "`bunzai art --show`: this terminal cannot draw images (kitty and iTerm2 can)"),
     "usage": (USAGE, "bad command-line usage: unknown option, missing argument"),
@@ -115,8 +127,9 @@ def _hint(close: list[str], otherwise: str) -> str:
     return f"{text} ({otherwise})" if otherwise else text
 
 
-def unknown_name(code: str, message: str, word: object, choices, otherwise: str = "",
-                 close: list[str] | None = None) -> BunzaiError:
+def unknown_name(
+    code: str, message: str, word: object, choices, otherwise: str = "", close: list[str] | None = None
+) -> BunzaiError:
     """A refusal of an unknown name whose hint suggests the known names spelled like it (also
     listed under details.suggestions, when there are any). `close` overrides the spellings."""
     close = suggestions(word, choices) if close is None else close

@@ -8,7 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
-from bunzai.limits import FOLDER_PIECE_MAX_BYTES, FOLDER_PIECE_MAX_FILES, FOLDER_WALK_MAX_DEPTH, IMPORT_FILE_MAX_BYTES, WALK_MAX_ENTRIES
+from bunzai.limits import (
+    FOLDER_PIECE_MAX_BYTES,
+    FOLDER_PIECE_MAX_FILES,
+    FOLDER_WALK_MAX_DEPTH,
+    IMPORT_FILE_MAX_BYTES,
+    WALK_MAX_ENTRIES,
+)
 
 
 def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
@@ -28,8 +34,12 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
         if stat.S_ISDIR(info.st_mode):
             raise BunzaiError("invalid_input", f"{path} is a folder")
         if not stat.S_ISREG(info.st_mode):
-            raise BunzaiError("invalid_input", f"{path} is not a regular file (a FIFO, device or socket)",
-                              "bunzai reads only regular files", special=True)
+            raise BunzaiError(
+                "invalid_input",
+                f"{path} is not a regular file (a FIFO, device or socket)",
+                "bunzai reads only regular files",
+                special=True,
+            )
         if info.st_size > limit:
             raise BunzaiError("too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit")
         os.set_blocking(fd, True)
@@ -50,7 +60,9 @@ def read_stdin_bytes(limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     if len(data) > limit:
         raise BunzaiError("too_large", f"standard input holds more than the {limit}-byte import limit")
     if not data:
-        raise BunzaiError("invalid_input", "standard input is empty", "pipe a file in, e.g. `bunzai import - < card.png`")
+        raise BunzaiError(
+            "invalid_input", "standard input is empty", "pipe a file in, e.g. `bunzai import - < card.png`"
+        )
     return data
 
 
@@ -130,12 +142,22 @@ def contained_path(root: Path, relative: str) -> Path:
     `..`, `.` or empty part, a backslash or NUL, or any symlink from `root` down is refused.
     """
     if not isinstance(relative, str) or not relative or "\x00" in relative or "\\" in relative:
-        raise BunzaiError("unsafe_path", f"{relative!r} is not a relative path", "name a path beneath the folder, with / between parts")
+        raise BunzaiError(
+            "unsafe_path",
+            f"{relative!r} is not a relative path",
+            "name a path beneath the folder, with / between parts",
+        )
     if relative.startswith("/") or (len(relative) > 1 and relative[1] == ":"):
-        raise BunzaiError("unsafe_path", f"{relative!r} is absolute", "name a path beneath the folder, not from the root of the disk")
+        raise BunzaiError(
+            "unsafe_path", f"{relative!r} is absolute", "name a path beneath the folder, not from the root of the disk"
+        )
     parts = relative.split("/")
     if any(part in ("", ".", "..") for part in parts):
-        raise BunzaiError("unsafe_path", f"{relative!r} steps outside its folder or has an empty part", "`..`, `.` and `//` are refused")
+        raise BunzaiError(
+            "unsafe_path",
+            f"{relative!r} steps outside its folder or has an empty part",
+            "`..`, `.` and `//` are refused",
+        )
     path = root
     for part in parts:
         path = path / part
@@ -144,7 +166,11 @@ def contained_path(root: Path, relative: str) -> Path:
         except FileNotFoundError:
             raise BunzaiError("not_found", f"no file at {relative}", "check the name") from None
         if stat.S_ISLNK(mode):
-            raise BunzaiError("unsafe_path", f"{relative!r} goes through a symlink ({part})", "links are never followed; put the file itself there")
+            raise BunzaiError(
+                "unsafe_path",
+                f"{relative!r} goes through a symlink ({part})",
+                "links are never followed; put the file itself there",
+            )
     return path
 
 

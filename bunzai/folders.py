@@ -76,8 +76,11 @@ def checked_path(studio, path: str | Path) -> Path:
         if real == folder or real.is_relative_to(folder):
             return real
     where = f" (it is really {real})" if real != given.absolute() else ""
-    raise BunzaiError("not_granted", f"{given} is outside the studio and every granted folder{where}",
-                      f"grant the folder that really holds it first: `bunzai folder grant {real.parent}`")
+    raise BunzaiError(
+        "not_granted",
+        f"{given} is outside the studio and every granted folder{where}",
+        f"grant the folder that really holds it first: `bunzai folder grant {real.parent}`",
+    )
 
 
 def search(studio, query: str, limit: int) -> list[dict]:
@@ -93,7 +96,9 @@ def search(studio, query: str, limit: int) -> list[dict]:
         for file in walk_files(folder):
             relative = file.relative_to(folder).as_posix()
             if all(term in relative.casefold() for term in terms):
-                hits.append({"folder": str(folder), "path": str(file), "relative": relative, "size": file.stat().st_size})
+                hits.append(
+                    {"folder": str(folder), "path": str(file), "relative": relative, "size": file.stat().st_size}
+                )
                 if len(hits) >= limit:
                     return hits
     return hits
@@ -117,5 +122,10 @@ def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
         return result | {"type": "binary"}
     part = text[offset : offset + limit]
     end = offset + len(part)
-    return result | {"type": "text", "length": len(text), "offset": offset, "value": part,
-                     "next_offset": end if end < len(text) else None}
+    return result | {
+        "type": "text",
+        "length": len(text),
+        "offset": offset,
+        "value": part,
+        "next_offset": end if end < len(text) else None,
+    }

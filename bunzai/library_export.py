@@ -36,10 +36,19 @@ class LibraryReport:
     shown_by: dict[str, list[str]] | None = None  # pack id -> folders of the characters showing it
 
     def to_json(self) -> dict:
-        return {"into": str(self.into), "layout": "sillytavern", "counts": {
-            "written": len(self.written), "skipped_existing": len(self.skipped), "not_written": len(self.not_written)},
-            "written": self.written, "skipped_existing": self.skipped, "not_written": self.not_written,
-            "notes": self.notes}
+        return {
+            "into": str(self.into),
+            "layout": "sillytavern",
+            "counts": {
+                "written": len(self.written),
+                "skipped_existing": len(self.skipped),
+                "not_written": len(self.not_written),
+            },
+            "written": self.written,
+            "skipped_existing": self.skipped,
+            "not_written": self.not_written,
+            "notes": self.notes,
+        }
 
     @property
     def failed(self) -> bool:
@@ -55,8 +64,10 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     into.mkdir(parents=True, exist_ok=True)
     targets = [resolve_ref(studio, ref) for ref in refs] if refs else list_stored(studio)
     report = LibraryReport(into)
-    report.notes.append(f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
-                        f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read")
+    report.notes.append(
+        f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
+        f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read"
+    )
     backups: dict[str, list[tuple[int, str, object]]] = {}  # personas read from one file, by that file
     for kind, piece_id in targets:
         ref = f"{kind}/{piece_id}"
@@ -99,8 +110,9 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
                 merged[key] = merged.get(key) or value
             else:
                 merged.setdefault(key, value)
-        entries.append({"ref": ref, "losses": [loss.to_json() for loss in crossing.losses
-                                               if not _not_lost(loss, piece, None)]})
+        entries.append(
+            {"ref": ref, "losses": [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, None)]}
+        )
     stem = PurePosixPath(source).stem if PurePosixPath(source).name != st.SETTINGS_FILE else "personas"
     stem = st.file_stem_for(stem, "personas")
     path = _folder(report.into, st.PERSONAS_FOLDER) / f"{stem}.json"
@@ -114,9 +126,15 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
         report.skipped.extend({"ref": entry["ref"], "path": relative} for entry in entries)
         return
     for entry in entries:
-        report.written.append(entry | {"path": relative, "format": st.PERSONAS_FORMAT,
-                                       "note": "SillyTavern keeps personas in settings.json: restore this backup in "
-                                               "Persona Management (the avatar images are in User Avatars/)"})
+        report.written.append(
+            entry
+            | {
+                "path": relative,
+                "format": st.PERSONAS_FORMAT,
+                "note": "SillyTavern keeps personas in settings.json: restore this backup in "
+                "Persona Management (the avatar images are in User Avatars/)",
+            }
+        )
     for _place, ref, piece in members:
         if piece.body.portrait is not None:
             avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
@@ -203,7 +221,10 @@ def _folder(root: Path, relative: str) -> Path:
             raise BunzaiError("invalid_input", f"{part!r} is not a plain folder name")
         path = path / part
         if path.is_symlink():
-            raise BunzaiError("invalid_input", f"{path} is a link; nothing is written through links",
-                              "export into a folder without links")
+            raise BunzaiError(
+                "invalid_input",
+                f"{path} is a link; nothing is written through links",
+                "export into a folder without links",
+            )
         path.mkdir(exist_ok=True)
     return path

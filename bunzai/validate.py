@@ -12,8 +12,9 @@ def check_kind(kind: Any) -> str:
     if kind not in KIND_NAMES:
         from bunzai.errors import unknown_name
 
-        raise unknown_name("unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES,
-                           "kinds: " + ", ".join(KIND_NAMES))
+        raise unknown_name(
+            "unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES, "kinds: " + ", ".join(KIND_NAMES)
+        )
     return kind
 
 

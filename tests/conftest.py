@@ -22,8 +22,12 @@ if _WORKER:
     from hypothesis import settings
     from hypothesis.database import DirectoryBasedExampleDatabase
 
-    settings.register_profile("xdist-worker", database=DirectoryBasedExampleDatabase(
-        str(Path(__file__).resolve().parents[1] / ".hypothesis" / f"examples-{_WORKER}")))
+    settings.register_profile(
+        "xdist-worker",
+        database=DirectoryBasedExampleDatabase(
+            str(Path(__file__).resolve().parents[1] / ".hypothesis" / f"examples-{_WORKER}")
+        ),
+    )
     settings.load_profile("xdist-worker")
 
 

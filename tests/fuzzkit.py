@@ -40,8 +40,28 @@ from bunzai.errors import BunzaiError
 
 # Values put where a document had something else: every JSON type, edge numbers, text that
 # broke readers before (a lone surrogate, written as an escape so the JSON stays valid).
-WRONG = [None, True, False, 0, -1, 2**63, 10**400, 1.5, -0.0, 1e308, "", "x", "\ud800", "../../etc/passwd",
-         [], [None], [[[]]], {}, {"": None}, {"name": 5}]
+WRONG = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    2**63,
+    10**400,
+    1.5,
+    -0.0,
+    1e308,
+    "",
+    "x",
+    "\ud800",
+    "../../etc/passwd",
+    [],
+    [None],
+    [[[]]],
+    {},
+    {"": None},
+    {"name": 5},
+]
 
 
 @dataclass
@@ -55,31 +75,91 @@ class Seed:
 
 
 # Small documents of the formats no corpus file holds (shapes from ../shared/reference).
-PERSONAS = {"personas": {"user-default.png": "User", "1712345678901-Ada.png": "Ada"},
-            "persona_descriptions": {"user-default.png": {"description": "I am {{user}}.", "position": 0, "depth": 2,
-                                                          "role": 0},
-                                     "1712345678901-Ada.png": {"description": "Ada.", "position": 4, "depth": 3,
-                                                               "role": 1, "lorebook": "Engine", "title": "Countess",
-                                                               "connections": [{"type": "character", "id": "C.png"}]}},
-            "default_persona": "user-default.png"}
-ST_REGEX = [{"id": "0b7e3f52-7a4c-4f0e-9d7a-3f1c2b9d8e11", "scriptName": "Strip OOC", "findRegex": "/\\(OOC:.*?\\)/gi",
-             "replaceString": "", "trimStrings": [], "placement": [2], "disabled": False, "markdownOnly": True,
-             "promptOnly": False, "runOnEdit": True, "substituteRegex": False, "minDepth": None, "maxDepth": None},
-            {"id": "a1b2c3d4-0000-4000-8000-000000000001", "scriptName": "Hide", "findRegex": "<think>[\\s\\S]*?</think>",
-             "replaceString": "{{match}}", "trimStrings": ["<think>"], "placement": [6, 1], "disabled": True,
-             "markdownOnly": False, "promptOnly": True, "runOnEdit": False, "substituteRegex": 2, "minDepth": -1,
-             "maxDepth": 3}]
-RISU_MODULE = {"name": "Weather", "description": "rain and sun", "id": "m-1",
-               "lorebook": [{"key": "rain", "secondkey": "", "insertorder": 100, "comment": "Rain", "content": "Wet.",
-                             "mode": "normal", "alwaysActive": False, "selective": False}],
-               "regex": [{"comment": "caps", "in": "rain", "out": "RAIN", "type": "editdisplay"}],
-               "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}],
-               "assets": [["sky", "", "png"]]}
-RISU_PRESET = {"name": "Warm", "mainPrompt": "Be {{char}}.", "jailbreak": "Stay.", "globalNote": "Note.",
-               "temperature": 80, "frequencyPenalty": 30, "PresensePenalty": 20, "maxContext": 8000,
-               "maxResponse": 300, "top_p": 0.9, "aiModel": "gpt",
-               "promptTemplate": [{"type": "plain", "type2": "main", "text": "Main", "role": "system"},
-                                  {"type": "chat", "rangeStart": 0, "rangeEnd": "end"}]}
+PERSONAS = {
+    "personas": {"user-default.png": "User", "1712345678901-Ada.png": "Ada"},
+    "persona_descriptions": {
+        "user-default.png": {"description": "I am {{user}}.", "position": 0, "depth": 2, "role": 0},
+        "1712345678901-Ada.png": {
+            "description": "Ada.",
+            "position": 4,
+            "depth": 3,
+            "role": 1,
+            "lorebook": "Engine",
+            "title": "Countess",
+            "connections": [{"type": "character", "id": "C.png"}],
+        },
+    },
+    "default_persona": "user-default.png",
+}
+ST_REGEX = [
+    {
+        "id": "0b7e3f52-7a4c-4f0e-9d7a-3f1c2b9d8e11",
+        "scriptName": "Strip OOC",
+        "findRegex": "/\\(OOC:.*?\\)/gi",
+        "replaceString": "",
+        "trimStrings": [],
+        "placement": [2],
+        "disabled": False,
+        "markdownOnly": True,
+        "promptOnly": False,
+        "runOnEdit": True,
+        "substituteRegex": False,
+        "minDepth": None,
+        "maxDepth": None,
+    },
+    {
+        "id": "a1b2c3d4-0000-4000-8000-000000000001",
+        "scriptName": "Hide",
+        "findRegex": "<think>[\\s\\S]*?</think>",
+        "replaceString": "{{match}}",
+        "trimStrings": ["<think>"],
+        "placement": [6, 1],
+        "disabled": True,
+        "markdownOnly": False,
+        "promptOnly": True,
+        "runOnEdit": False,
+        "substituteRegex": 2,
+        "minDepth": -1,
+        "maxDepth": 3,
+    },
+]
+RISU_MODULE = {
+    "name": "Weather",
+    "description": "rain and sun",
+    "id": "m-1",
+    "lorebook": [
+        {
+            "key": "rain",
+            "secondkey": "",
+            "insertorder": 100,
+            "comment": "Rain",
+            "content": "Wet.",
+            "mode": "normal",
+            "alwaysActive": False,
+            "selective": False,
+        }
+    ],
+    "regex": [{"comment": "caps", "in": "rain", "out": "RAIN", "type": "editdisplay"}],
+    "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}],
+    "assets": [["sky", "", "png"]],
+}
+RISU_PRESET = {
+    "name": "Warm",
+    "mainPrompt": "Be {{char}}.",
+    "jailbreak": "Stay.",
+    "globalNote": "Note.",
+    "temperature": 80,
+    "frequencyPenalty": 30,
+    "PresensePenalty": 20,
+    "maxContext": 8000,
+    "maxResponse": 300,
+    "top_p": 0.9,
+    "aiModel": "gpt",
+    "promptTemplate": [
+        {"type": "plain", "type2": "main", "text": "Main", "role": "system"},
+        {"type": "chat", "rangeStart": 0, "rangeEnd": "end"},
+    ],
+}
 SPRITE_PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + bytes(13)
 
 # Families whose seeds are JSON files in the corpus; pieces of these are also written into
@@ -88,10 +168,18 @@ CORPUS_GLOBS = {
     "card-png": ["sillytavern/characters/*.png"],
     "card-json": ["card-architect/*.json", "sillytavern/characters/extracted/*.json"],
     "world": ["sillytavern/worlds/*.json"],
-    "preset": ["sillytavern/presets/openai/*.json", "sillytavern/presets/kobold/*.json",
-               "sillytavern/presets/novel/*.json", "sillytavern/presets/textgen/*.json"],
-    "st-template": ["sillytavern/presets/instruct/*.json", "sillytavern/presets/context/*.json",
-                    "sillytavern/presets/sysprompt/*.json", "sillytavern/presets/reasoning/*.json"],
+    "preset": [
+        "sillytavern/presets/openai/*.json",
+        "sillytavern/presets/kobold/*.json",
+        "sillytavern/presets/novel/*.json",
+        "sillytavern/presets/textgen/*.json",
+    ],
+    "st-template": [
+        "sillytavern/presets/instruct/*.json",
+        "sillytavern/presets/context/*.json",
+        "sillytavern/presets/sysprompt/*.json",
+        "sillytavern/presets/reasoning/*.json",
+    ],
     "marinara": ["marinara-engine/*.json"],
     "quickreply": ["sillytavern/quick-replies/*.json"],
     "backyard": ["backyard-byaf/*.byaf", "backyard-byaf/*.png"],
@@ -99,9 +187,16 @@ CORPUS_GLOBS = {
 }
 # (family, format) written from the corpus (or made) pieces of each kind.
 WRITTEN = {
-    "character": [("charx", "charx"), ("risu-charx", "risu.charx"), ("backyard", "backyard.byaf"),
-                  ("agnai", "agnai.character.json"), ("agnai", "agnai.card.v3.json"), ("agnai", "agnai.tavern.json"),
-                  ("textgen", "textgen.character.yaml"), ("card-json", "ccv3.json")],
+    "character": [
+        ("charx", "charx"),
+        ("risu-charx", "risu.charx"),
+        ("backyard", "backyard.byaf"),
+        ("agnai", "agnai.character.json"),
+        ("agnai", "agnai.card.v3.json"),
+        ("agnai", "agnai.tavern.json"),
+        ("textgen", "textgen.character.yaml"),
+        ("card-json", "ccv3.json"),
+    ],
     "lorebook": [("risu-lorebook", "risu.lorebook"), ("agnai", "agnai.memory.json"), ("world", "lorebook_v3.json")],
     "regex": [("risu-regex", "risu.regex")],
 }
@@ -114,13 +209,26 @@ def seeds() -> list[Seed]:
     from bunzai.adapters.inspect import read_bytes
 
     made = v2_card_png("Made Card", description="a card the tests make")
-    found = [Seed("card-png", "made.png", made), Seed("native", "made.bunzai.json", _native_of(made)),
-             Seed("persona", "personas.json", json.dumps(PERSONAS, indent=2).encode(), "sillytavern.personas"),
-             Seed("st-regex", "script.json", json.dumps(ST_REGEX[0], indent=4).encode(), "sillytavern.regex"),
-             Seed("st-regex", "scripts.json", json.dumps(ST_REGEX, indent=4).encode(), "sillytavern.regex"),
-             Seed("sprites", "Ada.zip", write_archive([("joy.png", SPRITE_PNG + b"joy"), ("joy-1.png", SPRITE_PNG),
-                                                       ("smug.png", SPRITE_PNG + b"s"), ("_e.json", b'{"x": 1}')]),
-                  "sillytavern.sprites")]
+    found = [
+        Seed("card-png", "made.png", made),
+        Seed("native", "made.bunzai.json", _native_of(made)),
+        Seed("persona", "personas.json", json.dumps(PERSONAS, indent=2).encode(), "sillytavern.personas"),
+        Seed("st-regex", "script.json", json.dumps(ST_REGEX[0], indent=4).encode(), "sillytavern.regex"),
+        Seed("st-regex", "scripts.json", json.dumps(ST_REGEX, indent=4).encode(), "sillytavern.regex"),
+        Seed(
+            "sprites",
+            "Ada.zip",
+            write_archive(
+                [
+                    ("joy.png", SPRITE_PNG + b"joy"),
+                    ("joy-1.png", SPRITE_PNG),
+                    ("smug.png", SPRITE_PNG + b"s"),
+                    ("_e.json", b'{"x": 1}'),
+                ]
+            ),
+            "sillytavern.sprites",
+        ),
+    ]
     found += _risu_binary_seeds()
     for family, globs in CORPUS_GLOBS.items():
         for pattern in globs:
@@ -129,8 +237,11 @@ def seeds() -> list[Seed]:
                     found.append(Seed(family, path.name, path.read_bytes()))
     # Written from the small made card and the corpus card JSON (no image): archives holding
     # a 500 KB portrait would make each input of their family a hundred times slower to try.
-    sources = [seed for seed in found if seed.name in ("made.png", "seraphina.v2-only.chara.json")
-               or seed.family in ("world", "st-regex")]
+    sources = [
+        seed
+        for seed in found
+        if seed.name in ("made.png", "seraphina.v2-only.chara.json") or seed.family in ("world", "st-regex")
+    ]
     for seed in sources:
         try:
             _adapter, decoded = read_bytes(seed.data, seed.name)
@@ -164,8 +275,15 @@ def _risu_binary_seeds() -> list[Seed]:
     def module(doc) -> bytes:
         main = table.encode(_dumps({"module": doc, "type": "risuModule"}))
         asset = b"\x89PNG sky"
-        return (bytes([111, 0]) + struct.pack("<I", len(main)) + main + b"\x01" + struct.pack("<I", len(asset))
-                + table.encode(asset) + b"\x00")
+        return (
+            bytes([111, 0])
+            + struct.pack("<I", len(main))
+            + main
+            + b"\x01"
+            + struct.pack("<I", len(asset))
+            + table.encode(asset)
+            + b"\x00"
+        )
 
     def risupreset(doc) -> bytes:
         sealed = aesgcm.encrypt(KEY, IV, _packb(doc))
@@ -174,9 +292,11 @@ def _risu_binary_seeds() -> list[Seed]:
     def risup(doc) -> bytes:
         return table.encode(risupreset(doc))
 
-    return [Seed("risu-module", "weather.risum", module(RISU_MODULE), "risu.module", RISU_MODULE, module),
-            Seed("risu-preset", "warm.risupreset", risupreset(RISU_PRESET), "risu.preset", RISU_PRESET, risupreset),
-            Seed("risu-preset", "warm.risup", risup(RISU_PRESET), "risu.preset", RISU_PRESET, risup)]
+    return [
+        Seed("risu-module", "weather.risum", module(RISU_MODULE), "risu.module", RISU_MODULE, module),
+        Seed("risu-preset", "warm.risupreset", risupreset(RISU_PRESET), "risu.preset", RISU_PRESET, risupreset),
+        Seed("risu-preset", "warm.risup", risup(RISU_PRESET), "risu.preset", RISU_PRESET, risup),
+    ]
 
 
 _TABLE: list = []
@@ -223,7 +343,7 @@ def _packb(value) -> bytes:
     if isinstance(value, int):
         if 0 <= value < 128:
             return bytes([value])
-        if -2**63 <= value < 2**63:
+        if -(2**63) <= value < 2**63:
             return b"\xd3" + struct.pack(">q", value)
         return b"\xcf" + struct.pack(">Q", value % 2**64)  # out of range: wrapped, still a number
     if isinstance(value, float):
@@ -373,11 +493,11 @@ def byte_mutation(data: bytes, rng: random.Random) -> bytes:
         data[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
     elif choice == 3 and data:
         start = rng.randrange(len(data))
-        piece = data[start:start + rng.randint(1, 4096)]
+        piece = data[start : start + rng.randint(1, 4096)]
         data[start:start] = piece * rng.randint(1, 4)
     elif data:
         at = rng.randrange(len(data))
-        data[at:at + 4] = rng.choice([b"\xff\xff\xff\xff", b"\x7f\xff\xff\xff", b"\x00\x00\x00\x00"])
+        data[at : at + 4] = rng.choice([b"\xff\xff\xff\xff", b"\x7f\xff\xff\xff", b"\x00\x00\x00\x00"])
     return bytes(data)
 
 
@@ -475,8 +595,14 @@ def crash_group(error: BaseException) -> str:
     return f"{type(error).__name__} at {where}"
 
 
-def run_one(data: bytes, name: str, outcome: Outcome, check: Callable[..., object], format_id: str | None = None,
-            studio: StudioWatch | None = None) -> None:
+def run_one(
+    data: bytes,
+    name: str,
+    outcome: Outcome,
+    check: Callable[..., object],
+    format_id: str | None = None,
+    studio: StudioWatch | None = None,
+) -> None:
     """Try one input; with `studio`, an accepted input's drafts are also applied there."""
     outcome.tried += 1
     try:
@@ -516,8 +642,10 @@ def read_and_follow_through(data: bytes, name: str, format_id: str | None = None
 
     with risu_decoding():
         adapter, decoded = read_bytes(data, name, format_id)
-    drafts = [json.dumps(draft, ensure_ascii=False).encode("utf-8")
-              for draft in _drafts(adapter, decoded, name, "0" * 64, None)]
+    drafts = [
+        json.dumps(draft, ensure_ascii=False).encode("utf-8")
+        for draft in _drafts(adapter, decoded, name, "0" * 64, None)
+    ]
     for piece in decoded.pieces:
         canonical_bytes(dump_piece(piece))
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}
@@ -559,8 +687,9 @@ class StudioWatch:
         after = self.snapshot()
         changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
         applied = any(receipt.get("status") == "applied" for receipt in receipts)
-        return sorted(path for path in changed
-                      if not applied or not path.startswith("studio" + os.sep) or path.endswith(".tmp"))
+        return sorted(
+            path for path in changed if not applied or not path.startswith("studio" + os.sep) or path.endswith(".tmp")
+        )
 
     def close(self) -> None:
         shutil.rmtree(self.parent, ignore_errors=True)

@@ -38,8 +38,10 @@ SEEDS = seeds()
 
 
 def seed_of(family: str, prefix: str = ""):
-    return min((s for s in SEEDS if s.family == family and s.doc is not None and s.name.startswith(prefix)),
-               key=lambda s: len(s.data))
+    return min(
+        (s for s in SEEDS if s.family == family and s.doc is not None and s.name.startswith(prefix)),
+        key=lambda s: len(s.data),
+    )
 
 
 def outcome_of(data: bytes, name: str, format_id: str | None = None) -> Outcome:
@@ -71,8 +73,11 @@ def longest_text(doc) -> tuple | None:
 
 @pytest.mark.parametrize("family", sorted({s.family for s in SEEDS if s.doc is not None}))
 def test_a_lone_surrogate_in_a_text_field_of_every_family_is_mended_and_said(family: str) -> None:
-    with_text = [s for s in sorted(SEEDS, key=lambda s: len(s.data))
-                 if s.family == family and s.doc is not None and longest_text(s.doc) is not None]
+    with_text = [
+        s
+        for s in sorted(SEEDS, key=lambda s: len(s.data))
+        if s.family == family and s.doc is not None and longest_text(s.doc) is not None
+    ]
     if not with_text:
         pytest.skip(f"no {family} seed has a text field (a sprite pack holds images and names only)")
     seed = with_text[0]
@@ -90,13 +95,18 @@ def test_a_lone_surrogate_in_a_text_field_of_every_family_is_mended_and_said(fam
     assert any("surrogate" in warning for draft in drafts for warning in json.loads(draft).get("warnings", []))
 
 
-BYAF_LISTS = [("manifest.json", "characters"), ("manifest.json", "scenarios"),
-              ("characters/made-card/character.json", "images"), ("scenarios/scenario1.json", "firstMessages"),
-              ("scenarios/scenario1.json", "exampleMessages")]
+BYAF_LISTS = [
+    ("manifest.json", "characters"),
+    ("manifest.json", "scenarios"),
+    ("characters/made-card/character.json", "images"),
+    ("scenarios/scenario1.json", "firstMessages"),
+    ("scenarios/scenario1.json", "exampleMessages"),
+]
 
 
-@pytest.mark.parametrize(("member", "key"), BYAF_LISTS,
-                         ids=[f"{m.split('/')[0].split('.')[0].rstrip('s')}-{k}" for m, k in BYAF_LISTS])
+@pytest.mark.parametrize(
+    ("member", "key"), BYAF_LISTS, ids=[f"{m.split('/')[0].split('.')[0].rstrip('s')}-{k}" for m, k in BYAF_LISTS]
+)
 @pytest.mark.parametrize("wrong", [5, 1.5, True, "x", {"a": 1}])
 def test_a_byaf_list_of_the_wrong_type_is_corrupt_file_naming_its_pointer(member: str, key: str, wrong) -> None:
     seed = seed_of("backyard", "made")
@@ -135,8 +145,11 @@ def test_a_risum_with_a_wrong_value_at_any_key_is_read_or_refused() -> None:
 
 
 CHARACTER_WRITERS = sorted(a.format_id for a in all_adapters() if a.can_write and "character" in a.kinds)
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
-        "data": {"name": "Zed", "description": "d", "first_mes": "hi", "extensions": {"depth": "BIG"}}}
+CARD = {
+    "spec": "chara_card_v2",
+    "spec_version": "2.0",
+    "data": {"name": "Zed", "description": "d", "first_mes": "hi", "extensions": {"depth": "BIG"}},
+}
 
 
 @pytest.mark.parametrize("to", CHARACTER_WRITERS)
@@ -189,7 +202,9 @@ def _holding(format_id: str, path: tuple):
 
 
 @pytest.mark.parametrize(("format_id", "path"), BIG_NUMBER_SITES, ids=[f for f, _ in BIG_NUMBER_SITES])
-def test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crashed(monkeypatch, format_id, path) -> None:
+def test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crashed(
+    monkeypatch, format_id, path
+) -> None:
     import fuzzkit
 
     seed = _holding(format_id, path)
@@ -203,8 +218,11 @@ def test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crash
     assert outcome_of(data, seed.name).refused == 1
 
 
-@pytest.mark.parametrize("format_id", [None, "textgen.character.yaml"] + [
-    a.format_id for a in all_adapters() if a.container == "text" and a.format_id != "textgen.character.yaml"])
+@pytest.mark.parametrize(
+    "format_id",
+    [None, "textgen.character.yaml"]
+    + [a.format_id for a in all_adapters() if a.container == "text" and a.format_id != "textgen.character.yaml"],
+)
 def test_convert_of_a_yaml_binary_value_is_refused_whatever_the_format(format_id: str | None) -> None:
     data = b"name: Bob\ncontext: !!binary aGk=\ngreeting: hi\n"
     with pytest.raises(BunzaiError) as refused:

@@ -49,7 +49,9 @@ def test_a_marinara_section_without_an_id_is_not_a_crash_on_write() -> None:
 
 def test_an_integer_past_float_range_in_a_card_extension_is_not_a_crash_on_write() -> None:
     """OverflowError in common/drift.py `as_float` while writing SillyTavern's talkativeness mirror."""
-    card = json.loads(corpus_path("sillytavern", "characters", "extracted", "seraphina.v2-only.chara.json").read_bytes())
+    card = json.loads(
+        corpus_path("sillytavern", "characters", "extracted", "seraphina.v2-only.chara.json").read_bytes()
+    )
     card["data"].setdefault("extensions", {})["talkativeness"] = 10**400
     outcome = Outcome()
     run_one(json.dumps(card).encode(), "seraphina.json", outcome, read_and_follow_through)
@@ -103,6 +105,7 @@ def test_the_studio_oracle_sees_a_write_outside_the_studio_and_a_refused_apply_t
 
     watch = StudioWatch()
     try:
+
         def refused_but_wrote(studio, drafts):
             (watch.parent / "outside" / "leak").write_text("x")
             (studio.root / "stray.tmp").write_text("x")
@@ -136,8 +139,20 @@ def test_a_v1_quick_reply_context_menu_of_the_wrong_type_is_not_a_crash() -> Non
 def test_a_risu_script_key_named_like_bunzais_own_flag_tokens_is_not_a_crash_on_write() -> None:
     """TypeError in risu/regex_scripts.py: a script's own `flag_tokens` key (kept among its
     extras) was taken for bunzai's list of flag tokens."""
-    doc = {"type": "regex", "data": [{"comment": "Hide", "in": "<think>", "out": "", "type": "disabled",
-                                      "flag": "<cbs>", "ableFlag": True, "flag_tokens": 1.5}]}
+    doc = {
+        "type": "regex",
+        "data": [
+            {
+                "comment": "Hide",
+                "in": "<think>",
+                "out": "",
+                "type": "disabled",
+                "flag": "<cbs>",
+                "ableFlag": True,
+                "flag_tokens": 1.5,
+            }
+        ],
+    }
     for wrong in (1.5, 7, "x", {"a": 1}, [1, "cbs"]):
         doc["data"][0]["flag_tokens"] = wrong
         outcome = Outcome()

@@ -18,8 +18,10 @@ import bunzai
 import bunzai.adapters
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTRACTS = {c["id"]: c for c in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-             ["tool"]["importlinter"]["contracts"]}
+CONTRACTS = {
+    c["id"]: c
+    for c in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+}
 TOP = {info.name for info in pkgutil.iter_modules(bunzai.__path__)} - {"__main__"}
 
 
@@ -46,9 +48,14 @@ def test_every_spoke_is_independent_of_the_others() -> None:
 
 def lint_imports(source: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(source)}
-    return subprocess.run([str(Path(sys.executable).with_name("lint-imports")), "--no-cache",
-                           "--config", str(source / "pyproject.toml")],
-                          cwd=source, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(Path(sys.executable).with_name("lint-imports")), "--no-cache", "--config", str(source / "pyproject.toml")],
+        cwd=source,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def copy_of_the_package(tmp_path: Path) -> Path:
@@ -66,11 +73,16 @@ def test_the_checkout_keeps_every_contract(tmp_path: Path) -> None:
 def test_an_adapter_importing_changes_breaks_the_build(tmp_path: Path) -> None:
     source = copy_of_the_package(tmp_path)
     (source / "bunzai" / "adapters" / "zz_bad.py").write_text(
-        '"""An adapter that reaches up into drafts."""\n\nfrom bunzai.changes import diff  # noqa: F401\n', encoding="utf-8")
+        '"""An adapter that reaches up into drafts."""\n\nfrom bunzai.changes import diff  # noqa: F401\n',
+        encoding="utf-8",
+    )
     result = lint_imports(source)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "bunzai.adapters.zz_bad -> bunzai.changes.diff" in result.stdout
-    assert "Adapters never import changes, capabilities, the CLI, tools or the MCP server BROKEN" in result.stdout.replace("\n", " ")
+    assert (
+        "Adapters never import changes, capabilities, the CLI, tools or the MCP server BROKEN"
+        in result.stdout.replace("\n", " ")
+    )
 
 
 def test_the_architecture_page_shows_every_contract_and_the_layers() -> None:

@@ -14,8 +14,9 @@ from bunzai.query.pointer import resolve
 
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False) | st.text(max_size=3)
 keys = st.sampled_from(["a", "b", "x/y", "t~1", ""])
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
-                      max_leaves=12)
+values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3), max_leaves=12
+)
 
 
 def test_true_is_not_one_but_one_is_one_point_zero() -> None:

@@ -36,17 +36,37 @@ def bunzai_executable() -> list[str]:
 def v2_card_png(name: str, *, description: str = "", seed: int = 0) -> bytes:
     """A Character Card V2 PNG as SillyTavern writes one: a small image whose colour comes from
     `seed`, and the card in a base64 `chara` tEXt chunk before IEND."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     rgb = bytes(((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256))
     image = zlib.compress(b"".join(b"\0" + rgb * 8 for _ in range(8)))
-    data = {"name": name, "description": description or f"{name} keeps the lighthouse.", "personality": "",
-            "scenario": "", "first_mes": f"Hello from {name}.", "mes_example": "", "creator_notes": "",
-            "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [], "tags": [],
-            "creator": "tests", "character_version": "1", "extensions": {}}
+    data = {
+        "name": name,
+        "description": description or f"{name} keeps the lighthouse.",
+        "personality": "",
+        "scenario": "",
+        "first_mes": f"Hello from {name}.",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "tests",
+        "character_version": "1",
+        "extensions": {},
+    }
     card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
-    card.update({key: data[key] for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example")})
+    card.update(
+        {key: data[key] for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example")}
+    )
     text = base64.b64encode(json.dumps(card, ensure_ascii=False).encode("utf-8"))
-    return (PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0)) + chunk(b"IDAT", image)
-            + text_chunk("chara", text) + chunk(b"IEND", b""))
+    return (
+        PNG_SIGNATURE
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", image)
+        + text_chunk("chara", text)
+        + chunk(b"IEND", b"")
+    )

@@ -123,8 +123,14 @@ class SpanBlob(Blob):
     before anything is stored.
     """
 
-    def __init__(self, source: bytes, spans: tuple[tuple[int, int], ...], ext: str, mime: str = "",
-                 check: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        source: bytes,
+        spans: tuple[tuple[int, int], ...],
+        ext: str,
+        mime: str = "",
+        check: Callable[[], None] | None = None,
+    ) -> None:
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "ext", ext)
         object.__setattr__(self, "mime", mime)

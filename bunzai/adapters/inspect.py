@@ -37,7 +37,12 @@ def container_of(data: bytes, name: str) -> str:
     if data.startswith(JPEG_MAGIC):
         # A JPEG with a ZIP appended is a CHARX polyglot (RisuAI writes these).
         return "archive" if ZIP_MAGIC in data[2:] and _has_zip_directory(data) else "image"
-    if data.startswith(PNG_MAGIC) or data[:4] == b"RIFF" and data[8:12] == b"WEBP" or data[:6] in (b"GIF87a", b"GIF89a"):
+    if (
+        data.startswith(PNG_MAGIC)
+        or data[:4] == b"RIFF"
+        and data[8:12] == b"WEBP"
+        or data[:6] in (b"GIF87a", b"GIF89a")
+    ):
         return "image"
     return "text"
 
@@ -94,9 +99,13 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
             best = (score, adapter)
     promised = _BINARY_NAMES.get(Path(name).suffix.lower()) if name and best is None else None
     if best is None and container == "text" and promised is not None:
-        raise BunzaiError("unrecognized_file", f"{name} is not a {promised}: its bytes are "
-                          f"{'text' if unparsed is not None else describe(data, container, parsed)}, "
-                          f"not a {promised}", "the file was renamed or saved wrongly; export it again")
+        raise BunzaiError(
+            "unrecognized_file",
+            f"{name} is not a {promised}: its bytes are "
+            f"{'text' if unparsed is not None else describe(data, container, parsed)}, "
+            f"not a {promised}",
+            "the file was renamed or saved wrongly; export it again",
+        )
     if best is None and damage is not None:
         raise damage
     if best is None and data.startswith(PNG_MAGIC):
@@ -104,8 +113,11 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
 
         read_png(data, name or "the PNG")  # a damaged PNG says so, rather than "unrecognized"
     if best is None:
-        raise BunzaiError("unrecognized_file", f"{name or 'the file'}: {describe(data, container, parsed)}, which no format claims",
-                          "see `bunzai formats` for what bunzai reads")
+        raise BunzaiError(
+            "unrecognized_file",
+            f"{name or 'the file'}: {describe(data, container, parsed)}, which no format claims",
+            "see `bunzai formats` for what bunzai reads",
+        )
     return Inspected(best[1], container, parsed, best[0])
 
 
@@ -117,12 +129,16 @@ def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Ad
         adapter, decoded = _read(data, name, format_id)
     what = name or "the file"
     if notes.surrogates:
-        decoded.warnings.append(f"{what}: {notes.surrogates} lone UTF-16 surrogate(s) (half an emoji, "
-                                "as some JavaScript writes) were replaced by U+FFFD")
+        decoded.warnings.append(
+            f"{what}: {notes.surrogates} lone UTF-16 surrogate(s) (half an emoji, "
+            "as some JavaScript writes) were replaced by U+FFFD"
+        )
     if notes.duplicate_keys:
         keys = ", ".join(sorted(set(notes.duplicate_keys))[:8])
-        decoded.warnings.append(f"{what}: an object repeats the key(s) {keys}; the last value of each was kept, "
-                                "as the platforms' JavaScript does")
+        decoded.warnings.append(
+            f"{what}: an object repeats the key(s) {keys}; the last value of each was kept, "
+            "as the platforms' JavaScript does"
+        )
     return adapter, decoded
 
 
@@ -132,8 +148,9 @@ def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decod
 
         adapter = get_adapter(format_id)
         container = container_of(data, name)
-        parsed, unparsed = _parse_or_error(data, name) if adapter.container == "text" and container == "text" \
-            else (None, None)
+        parsed, unparsed = (
+            _parse_or_error(data, name) if adapter.container == "text" and container == "text" else (None, None)
+        )
         if unparsed is not None and not _claims_binary(adapter, data, name):
             raise unparsed
         _refuse_other_shape(adapter, data, name, container, parsed)
@@ -156,16 +173,22 @@ def _refuse_other_shape(adapter: Adapter, data: bytes, name: str, container: str
     if adapter.container != container and data[:4] in (b"\x89PNG", b"PK\x03\x04", b"PK\x05\x06"):
         return  # a damaged PNG or ZIP: its reader says what is wrong
     if adapter.container != container:
-        raise BunzaiError("unrecognized_file", f"{what}: it is {_container_words(data, container)}",
-                          "leave out --format to let bunzai recognise the file")
+        raise BunzaiError(
+            "unrecognized_file",
+            f"{what}: it is {_container_words(data, container)}",
+            "leave out --format to let bunzai recognise the file",
+        )
     try:
         other = inspect_bytes(data, name).adapter
     except BunzaiError:
         other = None
     if other is None or set(other.kinds) & set(adapter.kinds):
         return  # nothing else claims it: the named format's reader says what it lacks
-    raise BunzaiError("unrecognized_file", f"{what}: it reads as {other.label} ({other.format_id})",
-                      "leave out --format to let bunzai recognise the file")
+    raise BunzaiError(
+        "unrecognized_file",
+        f"{what}: it reads as {other.label} ({other.format_id})",
+        "leave out --format to let bunzai recognise the file",
+    )
 
 
 def _claims(adapter: Adapter, data: bytes, name: str, parsed: Any) -> bool:
@@ -185,8 +208,16 @@ def _container_words(data: bytes, container: str) -> str:
 
 # File name endings that promise a binary container: a text file named so is refused as
 # "not a PNG" (and so on), not reported as broken JSON.
-_BINARY_NAMES = {".png": "PNG", ".apng": "PNG", ".webp": "WEBP", ".jpg": "JPEG", ".jpeg": "JPEG",
-                 ".charx": "CHARX (ZIP) archive", ".byaf": "BYAF (ZIP) archive", ".zip": "ZIP archive"}
+_BINARY_NAMES = {
+    ".png": "PNG",
+    ".apng": "PNG",
+    ".webp": "WEBP",
+    ".jpg": "JPEG",
+    ".jpeg": "JPEG",
+    ".charx": "CHARX (ZIP) archive",
+    ".byaf": "BYAF (ZIP) archive",
+    ".zip": "ZIP archive",
+}
 
 
 def describe(data: bytes, container: str, parsed: Any) -> str:

@@ -53,15 +53,21 @@ def get_adapter(format_id: str) -> Adapter:
         return _ADAPTERS[format_id]
     except KeyError:
         close = suggestions(format_id, _ADAPTERS)
-        otherwise = "see `bunzai formats`" if close else "formats: " + ", ".join(sorted(_ADAPTERS)) + " (see `bunzai formats`)"
-        raise unknown_name("unknown_format", f"no format {format_id!r}", format_id, _ADAPTERS, otherwise, close=close) from None
+        otherwise = (
+            "see `bunzai formats`" if close else "formats: " + ", ".join(sorted(_ADAPTERS)) + " (see `bunzai formats`)"
+        )
+        raise unknown_name(
+            "unknown_format", f"no format {format_id!r}", format_id, _ADAPTERS, otherwise, close=close
+        ) from None
 
 
 def writer_for(format_id: str, kind: str) -> Adapter:
     """The adapter that writes `kind` as `format_id`, or a clear refusal."""
     adapter = get_adapter(format_id)
     if not adapter.can_write:
-        raise BunzaiError("unsupported", f"{format_id} is read-only in bunzai", "see `bunzai formats` for writable formats")
+        raise BunzaiError(
+            "unsupported", f"{format_id} is read-only in bunzai", "see `bunzai formats` for writable formats"
+        )
     if kind not in adapter.kinds:
         writers = [a.format_id for a in all_adapters() if a.can_write and kind in a.kinds]
         raise BunzaiError(

@@ -15,12 +15,17 @@ def browse(capabilities: list, path: str = "") -> dict:
     if parts and parts[0] not in domains:
         parts = ["content"] + parts  # a bare kind: `character` is `content/character`
     if len(parts) > 3:
-        raise BunzaiError("not_found", f"{path!r} is deeper than domain/kind/area", "e.g. `bunzai cap browse content/character`")
+        raise BunzaiError(
+            "not_found", f"{path!r} is deeper than domain/kind/area", "e.g. `bunzai cap browse content/character`"
+        )
     level = ("domain", "kind", "area")
     chosen = [c for c in capabilities if all(getattr(c, level[i]) == part for i, part in enumerate(parts))]
     if parts and not chosen:
-        raise BunzaiError("not_found", f"nothing to browse at {'/'.join(parts)!r}",
-                          "start from `bunzai cap browse`; domains: " + ", ".join(domains))
+        raise BunzaiError(
+            "not_found",
+            f"nothing to browse at {'/'.join(parts)!r}",
+            "start from `bunzai cap browse`; domains: " + ", ".join(domains),
+        )
     here = "/".join(parts)
     if len(parts) == 3:
         return {"path": here, "actions": [_action(c) for c in sorted(chosen, key=lambda c: c.id)]}
@@ -28,17 +33,27 @@ def browse(capabilities: list, path: str = "") -> dict:
         areas: dict[str, list] = {}
         for cap in sorted(chosen, key=lambda c: (c.area, c.id)):
             areas.setdefault(cap.area, []).append(_action(cap))
-        return {"path": here, "areas": [{"area": a, "path": f"{here}/{a}", "actions": acts} for a, acts in areas.items()]}
+        return {
+            "path": here,
+            "areas": [{"area": a, "path": f"{here}/{a}", "actions": acts} for a, acts in areas.items()],
+        }
     key = "kind" if parts else "domain"
     groups: dict[str, set] = {}
     for cap in chosen:
         groups.setdefault(getattr(cap, key), set()).add(cap.kind if not parts else cap.area)
     listed = "kinds" if not parts else "areas"
-    return {"path": here, f"{key}s": [
-        {key: name, "path": f"{here}/{name}".lstrip("/"), listed: sorted(groups[name]),
-         "capabilities": sum(1 for c in chosen if getattr(c, key) == name)}
-        for name in sorted(groups)
-    ]}
+    return {
+        "path": here,
+        f"{key}s": [
+            {
+                key: name,
+                "path": f"{here}/{name}".lstrip("/"),
+                listed: sorted(groups[name]),
+                "capabilities": sum(1 for c in chosen if getattr(c, key) == name),
+            }
+            for name in sorted(groups)
+        ],
+    }
 
 
 def _action(cap) -> dict:

@@ -44,14 +44,24 @@ def check_catalog(package: str | None = None, path: Path = CATALOG_PATH, *, writ
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(fresh, encoding="utf-8")
         return dict(summary, status="written")
-    diff = list(difflib.unified_diff(committed.splitlines(), fresh.splitlines(),
-                                     f"{path.name} (committed)", f"{path.name} (from the folders)", lineterm=""))
+    diff = list(
+        difflib.unified_diff(
+            committed.splitlines(),
+            fresh.splitlines(),
+            f"{path.name} (committed)",
+            f"{path.name} (from the folders)",
+            lineterm="",
+        )
+    )
     shown = diff[:DIFF_MAX_LINES]
     if len(diff) > DIFF_MAX_LINES:
         shown.append(f"... {len(diff) - DIFF_MAX_LINES} more diff lines")
-    raise BunzaiError("out_of_date", f"{path.name} differs from the capability folders:\n" + "\n".join(shown),
-                      "run `bunzai cap check --write` (or `make capabilities`) and commit the result",
-                      diff=shown)
+    raise BunzaiError(
+        "out_of_date",
+        f"{path.name} differs from the capability folders:\n" + "\n".join(shown),
+        "run `bunzai cap check --write` (or `make capabilities`) and commit the result",
+        diff=shown,
+    )
 
 
 def read_catalog(path: Path = CATALOG_PATH) -> dict:

@@ -25,7 +25,9 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
 
     draft = parse_draft(draft)
     if cap.mode == "create":
-        raise BunzaiError("invalid_input", f"{cap.id} starts a new draft; it cannot compose onto one", "run it without --draft")
+        raise BunzaiError(
+            "invalid_input", f"{cap.id} starts a new draft; it cannot compose onto one", "run it without --draft"
+        )
     target = draft["target"]
     before = None
     if draft["mode"] == "update":
@@ -33,8 +35,13 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
         if current != draft["baseline"]:
             ref = f"{target['kind']}/{target['id']}"
             why = "no longer exists" if current is None else "changed since the draft was made"
-            raise BunzaiError("stale", f"{ref} {why}; the draft's baseline is gone, so nothing can compose onto it",
-                              "make the draft again from the stored piece", expected=draft["baseline"], current=current)
+            raise BunzaiError(
+                "stale",
+                f"{ref} {why}; the draft's baseline is gone, so nothing can compose onto it",
+                "make the draft again from the stored piece",
+                expected=draft["baseline"],
+                current=current,
+            )
         before = stored.data
     if embedded:
         from bunzai.capabilities.embedded import preview_embedded
@@ -46,12 +53,23 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
         return read_result(cap, proposed, record, result)
     operations = list(draft.get("operations", [])) + [record]
     if len(operations) > DRAFT_MAX_OPERATIONS:
-        raise BunzaiError("too_large", f"a draft holds at most {DRAFT_MAX_OPERATIONS} operations",
-                          "apply this draft, then start a new one")
+        raise BunzaiError(
+            "too_large",
+            f"a draft holds at most {DRAFT_MAX_OPERATIONS} operations",
+            "apply this draft, then start a new one",
+        )
     impact = _union(list(draft.get("impact", [])) + record["impact"])
     attachments = dict(draft.get("attachments") or {}) | record.pop("attachments", {})
-    return new_draft(mode=draft["mode"], proposed=proposed, operations=operations, baseline=draft["baseline"],
-                     before=before, impact=impact, attachments=attachments, group=draft.get("group"))
+    return new_draft(
+        mode=draft["mode"],
+        proposed=proposed,
+        operations=operations,
+        baseline=draft["baseline"],
+        before=before,
+        impact=impact,
+        attachments=attachments,
+        group=draft.get("group"),
+    )
 
 
 def _union(items: list) -> list:

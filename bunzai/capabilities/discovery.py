@@ -47,14 +47,23 @@ def discover(package: str = ROOT_PACKAGE) -> list[Found]:
             if cap is None:
                 continue
             if not isinstance(cap, Capability):
-                raise BunzaiError("invalid_capability", f"{name}: CAPABILITY is a {type(cap).__name__}, not a Capability",
-                                  "build it with bunzai.capabilities.contract.Capability(...)")
+                raise BunzaiError(
+                    "invalid_capability",
+                    f"{name}: CAPABILITY is a {type(cap).__name__}, not a Capability",
+                    "build it with bunzai.capabilities.contract.Capability(...)",
+                )
             if cap.kind not in KIND_NAMES:
-                raise BunzaiError("invalid_capability", f"{name}: kind {cap.kind!r} is not a kind bunzai knows",
-                                  "kinds: " + ", ".join(KIND_NAMES))
+                raise BunzaiError(
+                    "invalid_capability",
+                    f"{name}: kind {cap.kind!r} is not a kind bunzai knows",
+                    "kinds: " + ", ".join(KIND_NAMES),
+                )
             if cap.id in found:
-                raise BunzaiError("invalid_capability", f"capability id {cap.id!r} is defined twice: in {found[cap.id].module} and in {name}",
-                                  "ids are stable and unique; rename one of them")
+                raise BunzaiError(
+                    "invalid_capability",
+                    f"capability id {cap.id!r} is defined twice: in {found[cap.id].module} and in {name}",
+                    "ids are stable and unique; rename one of them",
+                )
             found[cap.id] = Found(name, cap)
     return [found[key] for key in sorted(found)]
 
@@ -76,7 +85,11 @@ def find_capability(cap_id: str, *, include_hidden: bool = True):
         import difflib
 
         close = difflib.get_close_matches(cap_id, [c.id for c in all_capabilities() if c.exposure != "hidden"], n=3)
-        hint = ("did you mean " + ", ".join(close) + "?") if close else "see `bunzai cap browse` or `bunzai cap find WORDS`"
+        hint = (
+            ("did you mean " + ", ".join(close) + "?")
+            if close
+            else "see `bunzai cap browse` or `bunzai cap find WORDS`"
+        )
         raise BunzaiError("not_found", f"no capability {cap_id!r}", hint)
     return cap
 

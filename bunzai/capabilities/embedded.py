@@ -29,8 +29,9 @@ def split_book_ref(ref: str | None, embedded: bool) -> tuple[str | None, bool]:
     if embedded and ref is not None and "/" not in ref:
         ref = f"character/{ref}"
     if embedded and ref is not None and not ref.startswith("character/"):
-        raise BunzaiError("invalid_input", f"{ref}: only a character has an embedded book",
-                          "name a character: character/ID#book")
+        raise BunzaiError(
+            "invalid_input", f"{ref}: only a character has an embedded book", "name a character: character/ID#book"
+        )
     return ref, embedded
 
 
@@ -55,25 +56,34 @@ def preview_embedded(cap, character: dict, raw_input: Any, *, loader=None) -> tu
     from bunzai.validate import validate_piece
 
     if cap.kind != "lorebook":
-        raise BunzaiError("invalid_input", f"{cap.id} works on {cap.kind} pieces; a character's embedded book takes "
-                          "lorebook capabilities", f"run {cap.id} on the character itself (without #book)")
+        raise BunzaiError(
+            "invalid_input",
+            f"{cap.id} works on {cap.kind} pieces; a character's embedded book takes lorebook capabilities",
+            f"run {cap.id} on the character itself (without #book)",
+        )
     if cap.mode == "create":
         raise BunzaiError("invalid_input", f"{cap.id} creates a new piece; it does not work on an embedded book")
     if character.get("kind") != "character":
-        raise BunzaiError("invalid_input", f"{character.get('kind')}/{character.get('id')} is not a character; "
-                          "only a character has an embedded book")
+        raise BunzaiError(
+            "invalid_input",
+            f"{character.get('kind')}/{character.get('id')} is not a character; only a character has an embedded book",
+        )
     before = dump_piece(validate_piece(character))
     if before["body"].get("book") is None and cap.effect == "read":
-        raise BunzaiError("invalid_input", f"character/{before['id']} has no embedded book",
-                          "lorebook.entries.create on character/ID#book starts one")
+        raise BunzaiError(
+            "invalid_input",
+            f"character/{before['id']} has no embedded book",
+            "lorebook.entries.create on character/ID#book starts one",
+        )
     book, record, result = preview_step(cap, book_piece(before), raw_input, loader=loader, impact=False)
     record["on"] = BOOK_POINTER
     if cap.effect == "read":
         return before, record, result
     proposed = dump_piece(validate_piece(with_book(before, book)))
     record["warnings"] += _linked_warning(before, loader)
-    record["impact"] += [row for row in platform_impact(before, proposed, record.get("attachments"))
-                         if row not in record["impact"]]
+    record["impact"] += [
+        row for row in platform_impact(before, proposed, record.get("attachments")) if row not in record["impact"]
+    ]
     return proposed, record, result
 
 
@@ -90,8 +100,15 @@ def run_embedded(cap, character: dict, raw_input: Any, *, baseline: str, loader=
         document["target"]["on"] = BOOK_POINTER
         return document
     attachments = record.pop("attachments", None)
-    return new_draft(mode="update", proposed=proposed, operations=[record], baseline=baseline,
-                     before=dump_piece(validate_piece(character)), impact=record["impact"], attachments=attachments)
+    return new_draft(
+        mode="update",
+        proposed=proposed,
+        operations=[record],
+        baseline=baseline,
+        before=dump_piece(validate_piece(character)),
+        impact=record["impact"],
+        attachments=attachments,
+    )
 
 
 def _linked_warning(character: dict, loader) -> list[str]:
@@ -104,5 +121,7 @@ def _linked_warning(character: dict, loader) -> list[str]:
         loader("lorebook", links[0])
     except BunzaiError:
         return []
-    return [f"character/{character['id']} is linked to lorebook/{links[0]}: an export embeds that piece as it is "
-            f"now, not this copy; edit lorebook/{links[0]} for the change to reach exported cards"]
+    return [
+        f"character/{character['id']} is linked to lorebook/{links[0]}: an export embeds that piece as it is "
+        f"now, not this copy; edit lorebook/{links[0]} for the change to reach exported cards"
+    ]

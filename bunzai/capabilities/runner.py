@@ -23,7 +23,9 @@ def parse_input(cap, raw: Any):
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise BunzaiError("invalid_input", f"{cap.id} takes a JSON object as input", f"see `bunzai cap describe {cap.id}`")
+        raise BunzaiError(
+            "invalid_input", f"{cap.id} takes a JSON object as input", f"see `bunzai cap describe {cap.id}`"
+        )
     try:
         return cap.input_model.model_validate(raw)
     except ValidationError as error:
@@ -31,20 +33,33 @@ def parse_input(cap, raw: Any):
 
 
 def input_error(cap, error) -> BunzaiError:
-    problems = [{"field": ".".join(str(p) for p in item["loc"]) or "(input)", "problem": item["msg"]}
-                for item in error.errors(include_url=False)]
+    problems = [
+        {"field": ".".join(str(p) for p in item["loc"]) or "(input)", "problem": item["msg"]}
+        for item in error.errors(include_url=False)
+    ]
     first = problems[0]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return BunzaiError("invalid_input", f"{cap.id}: input field {first['field']!r}: {first['problem']}{more}",
-                       f"see `bunzai cap describe {cap.id}` for the input schema", problems=problems)
+    return BunzaiError(
+        "invalid_input",
+        f"{cap.id}: input field {first['field']!r}: {first['problem']}{more}",
+        f"see `bunzai cap describe {cap.id}` for the input schema",
+        problems=problems,
+    )
 
 
 Loader = Callable[[str, str], dict]
 """(kind, ref) -> the stored piece's canonical JSON: how the runner reads a capability's `needs`."""
 
 
-def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | None = None,
-                 loader: Loader | None = None, impact: bool = True) -> tuple[dict, dict, Any]:
+def preview_step(
+    cap,
+    entity: dict | None,
+    raw_input: Any,
+    *,
+    piece_id: str | None = None,
+    loader: Loader | None = None,
+    impact: bool = True,
+) -> tuple[dict, dict, Any]:
     """(proposed piece, operation record, read result) for one capability on `entity`.
 
     `entity` is the canonical piece the operation starts from (None for a create);
@@ -60,35 +75,52 @@ def preview_step(cap, entity: dict | None, raw_input: Any, *, piece_id: str | No
     inp = parse_input(cap, _with_needs(cap, raw_input, loader))
     if cap.mode == "create":
         if entity is not None:
-            raise BunzaiError("invalid_input", f"{cap.id} creates a new piece; it does not start from one",
-                              "leave out the piece reference and --draft")
+            raise BunzaiError(
+                "invalid_input",
+                f"{cap.id} creates a new piece; it does not start from one",
+                "leave out the piece reference and --draft",
+            )
         start = None
     else:
         if entity is None:
-            raise BunzaiError("invalid_input", f"{cap.id} works on a stored {cap.kind}; name one", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...")
+            raise BunzaiError(
+                "invalid_input",
+                f"{cap.id} works on a stored {cap.kind}; name one",
+                f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...",
+            )
         if entity.get("kind") != cap.kind:
-            raise BunzaiError("invalid_input", f"{cap.id} works on {cap.kind} pieces; {entity.get('kind')}/{entity.get('id')} is a {entity.get('kind')}",
-                              f"see `bunzai cap find --kind {entity.get('kind')} ...`")
+            raise BunzaiError(
+                "invalid_input",
+                f"{cap.id} works on {cap.kind} pieces; {entity.get('kind')}/{entity.get('id')} is a {entity.get('kind')}",
+                f"see `bunzai cap find --kind {entity.get('kind')} ...`",
+            )
         start = validate_piece(entity)  # a fresh object: the capability cannot touch `entity`
         entity = dump_piece(start)  # compare like with like: defaults filled in
     preview = _call_preview(cap, start, inp)
     proposed = dump_piece(preview.entity) if hasattr(preview.entity, "model_dump") else preview.entity
     if not isinstance(proposed, dict):
-        raise BunzaiError("forbidden_change", f"{cap.id} returned no piece", "a preview returns the complete proposed entity")
+        raise BunzaiError(
+            "forbidden_change", f"{cap.id} returned no piece", "a preview returns the complete proposed entity"
+        )
     if cap.mode == "create" and piece_id is not None:
         proposed = dict(proposed, id=piece_id)
     _check_rules(cap, entity, proposed)
     proposed = dump_piece(validate_piece(proposed))
     loaded = {need.into for need in cap.needs}
-    record = {"op": cap.id, "input": inp.model_dump(mode="json", exclude_unset=True, exclude=loaded),
-              "warnings": list(preview.warnings), "impact": list(preview.impact)}
+    record = {
+        "op": cap.id,
+        "input": inp.model_dump(mode="json", exclude_unset=True, exclude=loaded),
+        "warnings": list(preview.warnings),
+        "impact": list(preview.impact),
+    }
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
     if cap.effect != "read" and impact:
         from bunzai.convert import platform_impact
 
-        record["impact"] += [row for row in platform_impact(entity, proposed, preview.attachments)
-                             if row not in record["impact"]]
+        record["impact"] += [
+            row for row in platform_impact(entity, proposed, preview.attachments) if row not in record["impact"]
+        ]
     return proposed, record, preview.result
 
 
@@ -102,7 +134,9 @@ def _with_needs(cap, raw: Any, loader: Loader | None) -> Any:
         if not isinstance(ref, str) or not ref:
             continue  # the input model reports the missing field
         if loader is None:
-            raise BunzaiError("invalid_input", f"{cap.id} reads {need.kind} {ref!r}, and no studio was given to read it from")
+            raise BunzaiError(
+                "invalid_input", f"{cap.id} reads {need.kind} {ref!r}, and no studio was given to read it from"
+            )
         raw[need.into] = loader(need.kind, ref)
     return raw
 
@@ -124,7 +158,9 @@ def _call_preview(cap, start, inp):
 
 def _check_rules(cap, before: dict | None, after: dict) -> None:
     if after.get("kind") != cap.kind:
-        raise BunzaiError("forbidden_change", f"{cap.id} proposed a {after.get('kind')!r} piece; it works on {cap.kind}")
+        raise BunzaiError(
+            "forbidden_change", f"{cap.id} proposed a {after.get('kind')!r} piece; it works on {cap.kind}"
+        )
     if before is None:
         return
     if cap.effect == "read":
@@ -132,20 +168,36 @@ def _check_rules(cap, before: dict | None, after: dict) -> None:
         from bunzai.validate import validate_piece
 
         if dump_piece(validate_piece(after)) != dump_piece(validate_piece(before)):
-            raise BunzaiError("forbidden_change", f"{cap.id} is a read capability but changed the piece",
-                              "a read capability returns the entity unchanged; this is a bug in the capability")
+            raise BunzaiError(
+                "forbidden_change",
+                f"{cap.id} is a read capability but changed the piece",
+                "a read capability returns the entity unchanged; this is a bug in the capability",
+            )
         return
     for key in ("kind", "id"):
         if after.get(key) != before.get(key):
-            raise BunzaiError("forbidden_change", f"{cap.id} tried to change the piece's {key} ({before.get(key)!r} -> {after.get(key)!r})",
-                              "a capability edits a piece; it never moves it (duplicate it instead)")
+            raise BunzaiError(
+                "forbidden_change",
+                f"{cap.id} tried to change the piece's {key} ({before.get(key)!r} -> {after.get(key)!r})",
+                "a capability edits a piece; it never moves it (duplicate it instead)",
+            )
     if after.get("original") != before.get("original"):
-        raise BunzaiError("forbidden_change", f"{cap.id} tried to rewrite the escrowed original",
-                          "canonical edits change the canonical fields; the escrow is written back as it was read")
+        raise BunzaiError(
+            "forbidden_change",
+            f"{cap.id} tried to rewrite the escrowed original",
+            "canonical edits change the canonical fields; the escrow is written back as it was read",
+        )
 
 
-def run_capability(cap, entity: dict | None, raw_input: Any, *, baseline: str | None = None, piece_id: str | None = None,
-                   loader: Loader | None = None) -> dict:
+def run_capability(
+    cap,
+    entity: dict | None,
+    raw_input: Any,
+    *,
+    baseline: str | None = None,
+    piece_id: str | None = None,
+    loader: Loader | None = None,
+) -> dict:
     """A draft for one operation (or, for a read capability, its result document).
 
     `entity` is the stored piece's data (None for a create capability) and `baseline` its
@@ -158,17 +210,33 @@ def run_capability(cap, entity: dict | None, raw_input: Any, *, baseline: str | 
         return read_result(cap, proposed, record, result)
     attachments = record.pop("attachments", None)
     if cap.mode == "create":
-        return new_draft(mode="create", proposed=proposed, operations=[record], impact=record["impact"], attachments=attachments)
+        return new_draft(
+            mode="create", proposed=proposed, operations=[record], impact=record["impact"], attachments=attachments
+        )
     if baseline is None:
         raise BunzaiError("invalid_input", f"{cap.id}: an update needs the baseline revision of the stored piece")
     from bunzai.model import dump_piece
     from bunzai.validate import validate_piece
 
     before = dump_piece(validate_piece(entity))  # a stored piece is already this; a hand-made one gets its defaults
-    return new_draft(mode="update", proposed=proposed, operations=[record], baseline=baseline, before=before,
-                     impact=record["impact"], attachments=attachments)
+    return new_draft(
+        mode="update",
+        proposed=proposed,
+        operations=[record],
+        baseline=baseline,
+        before=before,
+        impact=record["impact"],
+        attachments=attachments,
+    )
 
 
 def read_result(cap, entity: dict, record: dict, result: Any) -> dict:
-    return {"type": RESULT_TYPE, "capability": cap.id, "target": {"kind": entity["kind"], "id": entity["id"]},
-            "input": record["input"], "result": result, "warnings": record["warnings"], "impact": record["impact"]}
+    return {
+        "type": RESULT_TYPE,
+        "capability": cap.id,
+        "target": {"kind": entity["kind"], "id": entity["id"]},
+        "input": record["input"],
+        "result": result,
+        "warnings": record["warnings"],
+        "impact": record["impact"],
+    }

@@ -17,13 +17,30 @@ _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("a an the of to for in on my this that it its and or with from into".split())
 # Everyday verbs -> the action words of capability ids.
 _SYNONYMS = {
-    "edit": "update", "change": "update", "modify": "update", "set": "update", "fix": "update",
-    "delete": "remove", "drop": "remove", "erase": "remove",
-    "new": "create", "make": "create", "add": "create",
-    "copy": "duplicate", "clone": "duplicate",
-    "sort": "reorder", "move": "reorder", "order": "reorder",
-    "turn": "enable", "disable": "enable", "activate": "enable",
-    "world": "lorebook", "worldinfo": "lorebook", "book": "lorebook", "card": "character", "bot": "character",
+    "edit": "update",
+    "change": "update",
+    "modify": "update",
+    "set": "update",
+    "fix": "update",
+    "delete": "remove",
+    "drop": "remove",
+    "erase": "remove",
+    "new": "create",
+    "make": "create",
+    "add": "create",
+    "copy": "duplicate",
+    "clone": "duplicate",
+    "sort": "reorder",
+    "move": "reorder",
+    "order": "reorder",
+    "turn": "enable",
+    "disable": "enable",
+    "activate": "enable",
+    "world": "lorebook",
+    "worldinfo": "lorebook",
+    "book": "lorebook",
+    "card": "character",
+    "bot": "character",
 }
 # Points per kind of match; an alias phrase is the author's own word for the operation.
 _ALIAS_PHRASE, _ID_WORD, _ALIAS_WORD, _KIND, _SUMMARY_WORD = 8, 4, 3, 2, 1

@@ -22,8 +22,9 @@ def studio_loader(studio):
     return load
 
 
-def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | None = None,
-                  embedded: bool = False) -> dict:
+def run_on_studio(
+    studio, cap, ref: str | None, raw: Any, *, piece_id: str | None = None, embedded: bool = False
+) -> dict:
     """The draft (or read result) of `cap` on the stored piece `ref`, or a new piece (create).
 
     `ref` may name a character's embedded book (`character/ID#book`, or `embedded`): a lorebook
@@ -38,8 +39,11 @@ def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | Non
         from bunzai.store.pieces import read_stored, resolve_ref
 
         if ref is None:
-            raise BunzaiError("usage", "--embedded needs the character whose book to work on",
-                              f"e.g. bunzai cap run {cap.id} character/ID#book --input ...")
+            raise BunzaiError(
+                "usage",
+                "--embedded needs the character whose book to work on",
+                f"e.g. bunzai cap run {cap.id} character/ID#book --input ...",
+            )
         kind, stored_id = resolve_ref(studio, ref)
         stored = read_stored(studio, kind, stored_id)
         return run_embedded(cap, stored.data, raw, baseline=stored.revision, loader=loader)
@@ -50,7 +54,9 @@ def run_on_studio(studio, cap, ref: str | None, raw: Any, *, piece_id: str | Non
     from bunzai.store.pieces import read_stored, resolve_ref
 
     if ref is None:
-        raise BunzaiError("usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ...")
+        raise BunzaiError(
+            "usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ..."
+        )
     kind, stored_id = resolve_ref(studio, ref)
     stored = read_stored(studio, kind, stored_id)
     return run_capability(cap, stored.data, raw, baseline=stored.revision, loader=loader)
@@ -69,7 +75,12 @@ def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any, *, embe
     if ref is not None and doc.get("mode") == "update":
         kind, piece_id = resolve_ref(studio, ref)
         if (kind, piece_id) != (target.get("kind"), target.get("id")):
-            raise BunzaiError("invalid_input", f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
-                              "leave out REF with --draft, or give the draft's own target")
-    stored = try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
+            raise BunzaiError(
+                "invalid_input",
+                f"{ref} is not the draft's target {target.get('kind')}/{target.get('id')}",
+                "leave out REF with --draft, or give the draft's own target",
+            )
+    stored = (
+        try_read(studio, target["kind"], target["id"]) if doc.get("mode") == "update" and target.get("kind") else None
+    )
     return compose_capability(cap, doc, raw, stored, studio_loader(studio), embedded=embedded)

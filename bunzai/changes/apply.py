@@ -97,13 +97,20 @@ class _Groups:
         if group is None:
             return [draft]
         if group["size"] > limits.DRAFT_GROUP_MAX:
-            raise BunzaiError("too_large", f"group {group['id']} declares {group['size']} drafts; "
-                              f"apply holds at most {limits.DRAFT_GROUP_MAX} in one group", "split the group")
+            raise BunzaiError(
+                "too_large",
+                f"group {group['id']} declares {group['size']} drafts; "
+                f"apply holds at most {limits.DRAFT_GROUP_MAX} in one group",
+                "split the group",
+            )
         members = self.open.get(group["id"])
         if members is None:
             if len(self.open) >= limits.APPLY_OPEN_GROUPS_MAX:
-                raise BunzaiError("too_large", f"more than {limits.APPLY_OPEN_GROUPS_MAX} groups are open at once "
-                                  "in the stream", "send each group's drafts together, as `bunzai import` does")
+                raise BunzaiError(
+                    "too_large",
+                    f"more than {limits.APPLY_OPEN_GROUPS_MAX} groups are open at once in the stream",
+                    "send each group's drafts together, as `bunzai import` does",
+                )
             members = self.open[group["id"]] = []
         members.append(draft)
         if len(members) < group["size"]:
@@ -118,9 +125,14 @@ class _Groups:
 
 def _incomplete(draft: dict) -> dict:
     group = draft["group"]
-    return receipt("failed", op=draft["mode"], target=draft["target"], reason="group_incomplete",
-                   message=f"the stream ended before all {group['size']} drafts of group {group['id']} arrived; "
-                           "none of the group was written")
+    return receipt(
+        "failed",
+        op=draft["mode"],
+        target=draft["target"],
+        reason="group_incomplete",
+        message=f"the stream ended before all {group['size']} drafts of group {group['id']} arrived; "
+        "none of the group was written",
+    )
 
 
 @dataclass
@@ -160,8 +172,12 @@ class _Window:
         self.writes += len(unit)
 
     def full(self) -> bool:
-        return (self.writes >= limits.APPLY_WINDOW_WRITES or self.bytes >= limits.APPLY_WINDOW_BYTES
-                or bool(self.slots) and time.monotonic() - self.started >= limits.APPLY_WINDOW_SECONDS)
+        return (
+            self.writes >= limits.APPLY_WINDOW_WRITES
+            or self.bytes >= limits.APPLY_WINDOW_BYTES
+            or bool(self.slots)
+            and time.monotonic() - self.started >= limits.APPLY_WINDOW_SECONDS
+        )
 
     def commit(self) -> list[dict]:
         """Land everything staged, commit, and return the window's outputs in order."""
@@ -213,14 +229,18 @@ class _Window:
 
     def _land(self, unit: list) -> list[dict]:
         """Land a unit's drafts all-or-none: check every one first, undo written ones on a late refusal."""
-        results: list[dict | None] = [item if isinstance(item, dict) else _precheck(self.studio, item)
-                                      for item in unit]
+        results: list[dict | None] = [item if isinstance(item, dict) else _precheck(self.studio, item) for item in unit]
         for i, item in enumerate(unit):
             if results[i] is None:
                 missing = _missing_media(self.studio, item)
                 if missing:
-                    results[i] = receipt("failed", op=item.draft["mode"], target=item.draft["target"],
-                                         reason="not_found", message=missing)
+                    results[i] = receipt(
+                        "failed",
+                        op=item.draft["mode"],
+                        target=item.draft["target"],
+                        reason="not_found",
+                        message=missing,
+                    )
         if any(result is not None for result in results):
             return [result if result is not None else _held_back(item.draft) for result, item in zip(results, unit)]
         for item in unit:
@@ -229,13 +249,19 @@ class _Window:
         done: list[tuple[dict, dict, dict | None]] = []
         for index, item in enumerate(unit):
             draft = item.draft
-            before = try_read(self.studio, draft["target"]["kind"], draft["target"]["id"]) \
-                if draft["mode"] == "update" else None
+            before = (
+                try_read(self.studio, draft["target"]["kind"], draft["target"]["id"])
+                if draft["mode"] == "update"
+                else None
+            )
             result = _land_piece(self.studio, item, self.batch)
             if result["status"] != "applied":
                 _undo(self.studio, done)
-                return ([_held_back(d) for d, _, _ in done] + [result]
-                        + [_held_back(other.draft) for other in unit[index + 1:]])
+                return (
+                    [_held_back(d) for d, _, _ in done]
+                    + [result]
+                    + [_held_back(other.draft) for other in unit[index + 1 :]]
+                )
             done.append((draft, result, before.data if before else None))
         return [result for _, result, _ in done]
 
@@ -247,8 +273,9 @@ def apply_draft(studio, doc: dict) -> dict:
 
 def discard(doc: dict) -> dict:
     draft = parse_draft(doc)
-    return receipt("discarded", op=draft["mode"], target=draft["target"], reason="declined",
-                   message="the draft was not applied")
+    return receipt(
+        "discarded", op=draft["mode"], target=draft["target"], reason="declined", message="the draft was not applied"
+    )
 
 
 def _precheck(studio, item: _Staged) -> dict | None:
@@ -260,12 +287,19 @@ def _precheck(studio, item: _Staged) -> dict | None:
         return None  # the common case of an import, answered with a stat
     current = _current_revision(studio, target)
     if draft["mode"] == "create" and current is not None:
-        return receipt("stale", op="create", target=target, reason="occupied", revision=current,
-                       message=f"{target['kind']}/{target['id']} already exists; nothing was written")
+        return receipt(
+            "stale",
+            op="create",
+            target=target,
+            reason="occupied",
+            revision=current,
+            message=f"{target['kind']}/{target['id']} already exists; nothing was written",
+        )
     if draft["mode"] == "update" and current != draft["baseline"]:
         why = "missing" if current is None else "changed"
-        return receipt("stale", op="update", target=target, reason=why, revision=current,
-                       message=_stale_message(target, why))
+        return receipt(
+            "stale", op="update", target=target, reason=why, revision=current, message=_stale_message(target, why)
+        )
     return None
 
 
@@ -289,15 +323,29 @@ def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
     except (BunzaiError, OSError) as error:
         error = _coded(error)
         if error.code == "occupied":
-            return receipt("stale", op=mode, target=target, reason="occupied", revision=_current_revision(studio, target),
-                           message=f"{target['kind']}/{target['id']} already exists; nothing was written")
+            return receipt(
+                "stale",
+                op=mode,
+                target=target,
+                reason="occupied",
+                revision=_current_revision(studio, target),
+                message=f"{target['kind']}/{target['id']} already exists; nothing was written",
+            )
         if error.code == "stale":
             current = error.details.get("current")
             why = "missing" if current is None else "changed"
-            return receipt("stale", op=mode, target=target, reason=why, revision=current, message=_stale_message(target, why))
+            return receipt(
+                "stale", op=mode, target=target, reason=why, revision=current, message=_stale_message(target, why)
+            )
         return receipt("failed", op=mode, target=target, reason=error.code, message=error.message)
-    return receipt("applied", op=mode, target=target, revision=result.revision, seq=result.seq,
-                   path=result.path.relative_to(studio.root).as_posix())
+    return receipt(
+        "applied",
+        op=mode,
+        target=target,
+        revision=result.revision,
+        seq=result.seq,
+        path=result.path.relative_to(studio.root).as_posix(),
+    )
 
 
 def _coded(error: BunzaiError | OSError) -> BunzaiError:
@@ -321,8 +369,13 @@ def _undo(studio, done: list[tuple[dict, dict, dict | None]]) -> None:
 
 
 def _held_back(draft: dict) -> dict:
-    return receipt("stale", op=draft["mode"], target=draft["target"], reason="group",
-                   message="another draft of its group was refused, so none of the group was written")
+    return receipt(
+        "stale",
+        op=draft["mode"],
+        target=draft["target"],
+        reason="group",
+        message="another draft of its group was refused, so none of the group was written",
+    )
 
 
 def _current_revision(studio, target: dict) -> str | None:

@@ -31,8 +31,11 @@ POLICIES = ("refuse", "skip", "suffix")
 
 def check_policy(policy: str) -> str:
     if policy not in POLICIES:
-        raise BunzaiError("usage", f"--on-conflict {policy!r} is not one of {', '.join(POLICIES)}",
-                          "refuse (the default) lets apply refuse taken ids; skip drops them; suffix renames them")
+        raise BunzaiError(
+            "usage",
+            f"--on-conflict {policy!r} is not one of {', '.join(POLICIES)}",
+            "refuse (the default) lets apply refuse taken ids; skip drops them; suffix renames them",
+        )
     return policy
 
 

@@ -22,22 +22,28 @@ def create_draft(kind: str, payload: Any, *, piece_id: str | None = None) -> dic
     """
     check_kind(kind)
     if not isinstance(payload, dict):
-        raise BunzaiError("invalid_input", "the input is a JSON object, e.g. {\"name\": \"Ada Lovelace\"}")
+        raise BunzaiError("invalid_input", 'the input is a JSON object, e.g. {"name": "Ada Lovelace"}')
     name = payload.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise BunzaiError("invalid_input", "the input needs a non-empty \"name\"", 'e.g. --input \'{"name": "Ada Lovelace"}\'')
+        raise BunzaiError(
+            "invalid_input", 'the input needs a non-empty "name"', 'e.g. --input \'{"name": "Ada Lovelace"}\''
+        )
     new_id = _choose_id(name, piece_id if piece_id is not None else payload.get("id"))
     rest = {k: v for k, v in payload.items() if k not in ("name", "id", "kind")}
     nested = [k for k in _PIECE_KEYS if k in rest]
     if nested and len(nested) != len(rest):
         stray = sorted(set(rest) - set(_PIECE_KEYS))
-        raise BunzaiError("invalid_input", f"give body fields either flat or under \"body\", not both (flat: {', '.join(stray)})")
+        raise BunzaiError(
+            "invalid_input", f'give body fields either flat or under "body", not both (flat: {", ".join(stray)})'
+        )
     data = {"kind": kind, "id": new_id, "name": name}
     data.update(rest if nested else {"body": rest})
     piece = validate_piece(data)
     from bunzai.model import dump_piece
 
-    return new_draft(mode="create", proposed=dump_piece(piece), operations=[{"op": "create", "input": payload, "warnings": []}])
+    return new_draft(
+        mode="create", proposed=dump_piece(piece), operations=[{"op": "create", "input": payload, "warnings": []}]
+    )
 
 
 def duplicate_draft(stored, new_id: str) -> dict:
@@ -50,7 +56,9 @@ def duplicate_draft(stored, new_id: str) -> dict:
     data = dict(stored.data, id=new_id)
     piece = validate_piece(data)
     source = {"from": f"{stored.kind}/{stored.id}", "revision": stored.revision, "id": new_id}
-    return new_draft(mode="create", proposed=dump_piece(piece), operations=[{"op": "duplicate", "input": source, "warnings": []}])
+    return new_draft(
+        mode="create", proposed=dump_piece(piece), operations=[{"op": "duplicate", "input": source, "warnings": []}]
+    )
 
 
 def _choose_id(name: str, given: Any) -> str:
@@ -61,5 +69,7 @@ def _choose_id(name: str, given: Any) -> str:
         return given
     slug = slugify(name)
     if not slug:
-        raise BunzaiError("invalid_id", f"no id can be made from the name {name!r}", "give one with --id, e.g. --id my-character")
+        raise BunzaiError(
+            "invalid_id", f"no id can be made from the name {name!r}", "give one with --id, e.g. --id my-character"
+        )
     return slug

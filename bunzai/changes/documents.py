@@ -59,8 +59,9 @@ class DocumentStream:
         try:
             self._skip_space()
             if self._at_end():
-                raise BunzaiError("invalid_json", f"{self.what} is empty",
-                                  "pipe a draft in, e.g. `bunzai create ... | bunzai apply`")
+                raise BunzaiError(
+                    "invalid_json", f"{self.what} is empty", "pipe a draft in, e.g. `bunzai create ... | bunzai apply`"
+                )
             if self._text[self._pos] == "[":
                 self.array = True
                 self._pos += 1
@@ -124,8 +125,9 @@ class DocumentStream:
                 self._more(len(self._text) - self._pos)
                 continue
             except RecursionError:
-                raise BunzaiError("too_deep", f"a document in {self.what} nests deeper than bunzai reads",
-                                  "flatten the document") from None
+                raise BunzaiError(
+                    "too_deep", f"a document in {self.what} nests deeper than bunzai reads", "flatten the document"
+                ) from None
             except ValueError as error:
                 raise self._broken(str(error)) from None
             if end == len(self._text) and not self._eof and not isinstance(value, (dict, list, str)):
@@ -138,10 +140,16 @@ class DocumentStream:
     def _checked(self, value: Any, start: int, end: int) -> Any:
         """`value`, or the refusal of a document over the size or depth limit."""
         text = self._text
-        if end - start > limits.JSON_MAX_BYTES or text.count("{", start, end) + text.count("[", start, end) > limits.WRAPPED_JSON_MAX_DEPTH:
+        if (
+            end - start > limits.JSON_MAX_BYTES
+            or text.count("{", start, end) + text.count("[", start, end) > limits.WRAPPED_JSON_MAX_DEPTH
+        ):
             try:
-                check_json_bounds(text[start:end].encode("utf-8", "surrogatepass"), what=f"document {self.count} of {self.what}",
-                                  max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
+                check_json_bounds(
+                    text[start:end].encode("utf-8", "surrogatepass"),
+                    what=f"document {self.count} of {self.what}",
+                    max_depth=limits.WRAPPED_JSON_MAX_DEPTH,
+                )
             except BunzaiError as error:
                 return error
         return value
@@ -150,8 +158,11 @@ class DocumentStream:
         """Read more input: at least as much again as the unfinished document (so a big one is
         re-parsed a logarithmic number of times), refusing one past the size limit."""
         if pending > limits.JSON_MAX_BYTES:
-            raise BunzaiError("too_large", f"a document in {self.what} is over {limits.JSON_MAX_BYTES} bytes",
-                              "split the document, or move large media into assets")
+            raise BunzaiError(
+                "too_large",
+                f"a document in {self.what} is over {limits.JSON_MAX_BYTES} bytes",
+                "split the document, or move large media into assets",
+            )
         chunks, got = [], 0
         while not self._eof and (not chunks or got < pending):  # one read between documents
             data = os.read(self.fd, max(_READ_BYTES, min(pending - got, 1 << 24)))
@@ -162,9 +173,10 @@ class DocumentStream:
         try:
             text = self._utf8.decode(b"".join(chunks), final=self._eof)
         except UnicodeDecodeError as error:
-            raise BunzaiError("invalid_json", f"{self.what} is not UTF-8 text ({error.reason})",
-                              "send UTF-8 text") from None
-        self._text = self._text[self._pos:] + text
+            raise BunzaiError(
+                "invalid_json", f"{self.what} is not UTF-8 text ({error.reason})", "send UTF-8 text"
+            ) from None
+        self._text = self._text[self._pos :] + text
         self._pos = 0
 
     def _skip_space(self) -> None:
@@ -178,5 +190,8 @@ class DocumentStream:
         return self._pos >= len(self._text) and self._eof
 
     def _broken(self, why: str) -> BunzaiError:
-        return BunzaiError("invalid_json", f"{self.what} is not valid JSON after {self.count} document(s): {why}",
-                           "check the input; the documents before this point were applied")
+        return BunzaiError(
+            "invalid_json",
+            f"{self.what} is not valid JSON after {self.count} document(s): {why}",
+            "check the input; the documents before this point were applied",
+        )

@@ -97,7 +97,11 @@ def parse_draft(doc: Any) -> dict:
     """Check that `doc` is a draft; return it. BunzaiError invalid_draft names what is wrong."""
 
     def bad(why: str) -> BunzaiError:
-        return BunzaiError("invalid_draft", f"not a bunzai draft: {why}", "drafts come from `bunzai create`, `import`, `duplicate` or `cap run`")
+        return BunzaiError(
+            "invalid_draft",
+            f"not a bunzai draft: {why}",
+            "drafts come from `bunzai create`, `import`, `duplicate` or `cap run`",
+        )
 
     if not isinstance(doc, dict):
         raise bad("expected a JSON object")
@@ -128,8 +132,11 @@ def parse_draft(doc: Any) -> dict:
     _check_attachments(doc.get("attachments", {}), bad)
     group = doc.get("group")
     if group is not None and not (
-        isinstance(group, dict) and isinstance(group.get("id"), str) and group["id"]
-        and isinstance(group.get("index"), int) and isinstance(group.get("size"), int)
+        isinstance(group, dict)
+        and isinstance(group.get("id"), str)
+        and group["id"]
+        and isinstance(group.get("index"), int)
+        and isinstance(group.get("size"), int)
         and 0 <= group["index"] < group["size"]
     ):
         raise bad("group must be {id, index, size}")

@@ -18,8 +18,9 @@ from bunzai.model.ids import id_problem
 from bunzai.regexlab.probe import piece_probe_warnings
 
 
-def drafts_from_bytes(data: bytes, name: str, *, piece_id: str | None = None, format_id: str | None = None,
-                      source: Path | None = None) -> list[dict]:
+def drafts_from_bytes(
+    data: bytes, name: str, *, piece_id: str | None = None, format_id: str | None = None, source: Path | None = None
+) -> list[dict]:
     """Drafts for a file's bytes; with `source` (the file's absolute path), media the reader
     can place in the file are named by place instead of carried (see `changes.media`)."""
     from bunzai.adapters.inspect import read_bytes
@@ -35,7 +36,9 @@ def _record_file_name(adapter, decoded, file_name: str) -> None:
     named like the file it came from. One of several pieces (a backup's many personas) gets
     `<file>#<n>`, its place in the file, so an export of them all keeps their order; a
     card's book (another format) is not named by the card's file."""
-    own = [piece for piece in decoded.pieces if piece.original is not None and piece.original.format == adapter.format_id]
+    own = [
+        piece for piece in decoded.pieces if piece.original is not None and piece.original.format == adapter.format_id
+    ]
     for index, piece in enumerate(own):
         if piece.original.source is None:
             piece.original.source = file_name if len(own) == 1 else f"{file_name}#{index}"
@@ -43,7 +46,9 @@ def _record_file_name(adapter, decoded, file_name: str) -> None:
 
 def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id: str | None = None) -> list[dict]:
     decoded = adapter.read(b"", str(path), files)
-    digest = hashlib.sha256(b"".join(name.encode() + hashlib.sha256(blob).digest() for name, blob in sorted(files.items())))
+    digest = hashlib.sha256(
+        b"".join(name.encode() + hashlib.sha256(blob).digest() for name, blob in sorted(files.items()))
+    )
     return _drafts(adapter, decoded, str(path), digest.hexdigest(), piece_id, Path(os.path.abspath(path)))
 
 
@@ -55,8 +60,9 @@ class Skipped:
     reason: str
 
 
-def drafts_from_path(path: Path, *, piece_id: str | None = None,
-                     format_id: str | None = None) -> Iterator[tuple[Path, list[dict] | BunzaiError | Skipped]]:
+def drafts_from_path(
+    path: Path, *, piece_id: str | None = None, format_id: str | None = None
+) -> Iterator[tuple[Path, list[dict] | BunzaiError | Skipped]]:
     """(file, its drafts or the error reading it) for a file, or for everything in a folder.
 
     A folder a format claims as one piece (a sprite folder) is imported whole, at the top or
@@ -72,8 +78,10 @@ def drafts_from_path(path: Path, *, piece_id: str | None = None,
         return
     if not path.is_dir():
         source = Path(os.path.abspath(path))
-        yield path, drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id,
-                                      source=source)
+        yield (
+            path,
+            drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id, source=source),
+        )
         return
     yield from _walk(path, 0, piece_id, format_id)
 
@@ -133,7 +141,9 @@ def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, sour
     if piece_id is not None:
         problem = id_problem(piece_id)
         if problem:
-            raise BunzaiError("invalid_id", f"--id {piece_id!r}: {problem}", "ids are lowercase slugs like ada-lovelace")
+            raise BunzaiError(
+                "invalid_id", f"--id {piece_id!r}: {problem}", "ids are lowercase slugs like ada-lovelace"
+            )
         _rename(docs, piece_id)
     blobs = {blob.sha256: blob for blob in decoded.blobs}
     group = None
@@ -142,11 +152,21 @@ def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, sour
     for index, (piece, doc) in enumerate(zip(decoded.pieces, docs)):
         if size > 1:
             group = {"id": f"import-{digest[:16]}", "index": index, "size": size}
-        operation = {"op": "import", "input": {"file": name, "format": adapter.format_id},
-                     "warnings": list(decoded.warnings) if index == 0 else []}
+        operation = {
+            "op": "import",
+            "input": {"file": name, "format": adapter.format_id},
+            "warnings": list(decoded.warnings) if index == 0 else [],
+        }
         operation["warnings"] += piece_probe_warnings(doc)  # patterns that do not compile or run out of time
-        drafts.append(new_draft(mode="create", proposed=doc, operations=[operation],
-                                attachments=_attachments(piece, blobs, name, source), group=group))
+        drafts.append(
+            new_draft(
+                mode="create",
+                proposed=doc,
+                operations=[operation],
+                attachments=_attachments(piece, blobs, name, source),
+                group=group,
+            )
+        )
     return drafts
 
 
@@ -158,8 +178,11 @@ def _attachments(piece, blobs: dict, name: str, source: Path | None) -> dict:
     for ref in refs:
         blob = blobs.get(ref.sha256)
         if blob is None:
-            raise BunzaiError("internal", f"{name}: the reader referred to media it did not return ({ref.sha256[:12]}…)",
-                              "this is a bug in the format's reader; please report it")
+            raise BunzaiError(
+                "internal",
+                f"{name}: the reader referred to media it did not return ({ref.sha256[:12]}…)",
+                "this is a bug in the format's reader; please report it",
+            )
         attachments[ref.sha256] = attachment_of(blob, source) | {"ext": ref.ext, "mime": ref.mime}
     return attachments
 
@@ -177,8 +200,8 @@ def _rename(docs: list[dict], new: str) -> None:
     old = docs[0]["id"]
     mapping = {(docs[0]["kind"], old): new}
     for doc in docs[1:]:
-        if doc["id"].startswith(old + "-") and id_problem(new + doc["id"][len(old):]) is None:
-            mapping[(doc["kind"], doc["id"])] = new + doc["id"][len(old):]
+        if doc["id"].startswith(old + "-") and id_problem(new + doc["id"][len(old) :]) is None:
+            mapping[(doc["kind"], doc["id"])] = new + doc["id"][len(old) :]
     relink_ids(docs, mapping)
 
 
@@ -201,8 +224,13 @@ def relink_ids(docs: list[dict], mapping: dict[tuple[str, str], str]) -> None:
 
 
 # The kind a link names, by the link's last key in _LINKS.
-_LINKED_KIND = {"lorebooks": "lorebook", "regex": "regex", "quickreplies": "quickreply", "pack": "pack",
-                "lorebook": "lorebook"}
+_LINKED_KIND = {
+    "lorebooks": "lorebook",
+    "regex": "regex",
+    "quickreplies": "quickreply",
+    "pack": "pack",
+    "lorebook": "lorebook",
+}
 
 
 def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | BunzaiError | Skipped]]:
@@ -270,8 +298,9 @@ def _shelf_file(root: Path, file: Path, format_id: str | None, worlds: set[str])
         adapter, decoded = read_bytes(data, file.name, format_id)
     except BunzaiError as error:
         return Skipped(error.message) if _unclaimed(error, file) else error
-    decoded.pieces[:] = decoded.pieces[:1] + [piece for piece in decoded.pieces[1:]
-                                              if not (piece.kind == "lorebook" and piece.id in worlds)]
+    decoded.pieces[:] = decoded.pieces[:1] + [
+        piece for piece in decoded.pieces[1:] if not (piece.kind == "lorebook" and piece.id in worlds)
+    ]
     _record_source(decoded.pieces[0], _relative(root, file))
     try:
         return _drafts(adapter, decoded, file.name, hashlib.sha256(data).hexdigest(), None, _absolute(file))

@@ -24,8 +24,10 @@ def _resolve_or_none(studio, ref: str) -> tuple[str | None, str]:
 
 def _references_note(kind: str | None) -> dict:
     if kind in REFERENCED_KINDS:
-        return {"references_checked": False,
-                "note": f"pieces that refer to this {kind} were not checked; they may now point at nothing"}
+        return {
+            "references_checked": False,
+            "note": f"pieces that refer to this {kind} were not checked; they may now point at nothing",
+        }
     return {}
 
 
@@ -36,17 +38,32 @@ def delete_ref(studio, ref: str, revision: str | None) -> dict:
     kind, piece_id = _resolve_or_none(studio, ref)
     target = {"kind": kind, "id": piece_id}
     if kind is None:
-        return receipt("stale", op="delete", target=target, reason="missing", message=f"no piece {ref!r}; nothing was written")
+        return receipt(
+            "stale", op="delete", target=target, reason="missing", message=f"no piece {ref!r}; nothing was written"
+        )
     try:
         result = delete_piece(studio, kind, piece_id, revision)
     except BunzaiError as error:
         if error.code in ("stale", "not_found"):
             current = error.details.get("current")
-            return receipt("stale", op="delete", target=target, reason="missing" if current is None else "changed",
-                           revision=current, message="nothing was written")
+            return receipt(
+                "stale",
+                op="delete",
+                target=target,
+                reason="missing" if current is None else "changed",
+                revision=current,
+                message="nothing was written",
+            )
         raise
-    return receipt("applied", op="delete", target=target, revision=None, seq=result.seq,
-                   deleted_revision=result.revision, **_references_note(kind))
+    return receipt(
+        "applied",
+        op="delete",
+        target=target,
+        revision=None,
+        seq=result.seq,
+        deleted_revision=result.revision,
+        **_references_note(kind),
+    )
 
 
 def bury_ref(studio, ref: str, revision: str | None) -> dict:
@@ -61,11 +78,24 @@ def bury_ref(studio, ref: str, revision: str | None) -> dict:
     except BunzaiError as error:
         if error.code == "stale":
             current = error.details.get("current")
-            return receipt("stale", op="bury", target=target, reason="missing" if current is None else "changed",
-                           revision=current, message="nothing was written")
+            return receipt(
+                "stale",
+                op="bury",
+                target=target,
+                reason="missing" if current is None else "changed",
+                revision=current,
+                message="nothing was written",
+            )
         raise
-    return receipt("applied", op="bury", target=target, revision=buried["revision"], seq=buried["seq"],
-                   entry=buried["entry"], **_references_note(kind))
+    return receipt(
+        "applied",
+        op="bury",
+        target=target,
+        revision=buried["revision"],
+        seq=buried["seq"],
+        entry=buried["entry"],
+        **_references_note(kind),
+    )
 
 
 def restore_entry(studio, entry: str) -> dict:
@@ -78,8 +108,21 @@ def restore_entry(studio, entry: str) -> dict:
         result = restore(studio, entry)
     except BunzaiError as error:
         if error.code == "occupied":
-            return receipt("stale", op="restore", target=target, reason="occupied", entry=entry,
-                           message=f"{kind}/{target['id']} was taken since it was buried; nothing was written")
+            return receipt(
+                "stale",
+                op="restore",
+                target=target,
+                reason="occupied",
+                entry=entry,
+                message=f"{kind}/{target['id']} was taken since it was buried; nothing was written",
+            )
         raise
-    return receipt("applied", op="restore", target={"kind": result.kind, "id": result.id}, revision=result.revision,
-                   seq=result.seq, entry=entry, path=result.path.relative_to(studio.root).as_posix())
+    return receipt(
+        "applied",
+        op="restore",
+        target={"kind": result.kind, "id": result.id},
+        revision=result.revision,
+        seq=result.seq,
+        entry=entry,
+        path=result.path.relative_to(studio.root).as_posix(),
+    )

@@ -62,8 +62,11 @@ def attachment_problem(item: Any) -> str | None:
         return "from.member must be a string"
     spans = where.get("spans", [])
     if not isinstance(spans, list) or not all(
-        isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in span)
-        and 0 <= span[0] <= span[1] for span in spans
+        isinstance(span, list)
+        and len(span) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in span)
+        and 0 <= span[0] <= span[1]
+        for span in spans
     ):
         return "from.spans must be [[start, end], ...] byte ranges"
     if spans and sum(end - start for start, end in spans) != size:
@@ -126,12 +129,18 @@ def _read_source(path: str) -> bytes:
         return read_file_bytes(Path(path))
     except BunzaiError as error:
         if error.code == "not_found":
-            raise BunzaiError("source_missing", f"{path}, named by the draft, is gone",
-                              "import the file again, or restore it; nothing was written for this draft") from None
+            raise BunzaiError(
+                "source_missing",
+                f"{path}, named by the draft, is gone",
+                "import the file again, or restore it; nothing was written for this draft",
+            ) from None
         raise _changed(path, "", error.message) from None
 
 
 def _changed(path: str, sha256: str, why: str) -> BunzaiError:
     what = f"medium {sha256[:12]}… in " if sha256 else ""
-    return BunzaiError("source_changed", f"{what}{path} changed since the draft was made: {why}",
-                       "import the file again to make a fresh draft; nothing was written for this draft")
+    return BunzaiError(
+        "source_changed",
+        f"{what}{path} changed since the draft was made: {why}",
+        "import the file again to make a fresh draft; nothing was written for this draft",
+    )

@@ -1,9 +1,9 @@
 """Receipts: the one answer every write gives, whatever happened.
 
-    {"type": "bunzai.receipt", "status": "applied"|"stale"|"discarded"|"failed",
-     "reason": <why, when not applied>, "op": ..., "target": {"kind", "id"},
-     "revision": <stored revision after the write, or the current one when stale>,
-     "seq": <change-log sequence of the write, or null>, ...}
+{"type": "bunzai.receipt", "status": "applied"|"stale"|"discarded"|"failed",
+ "reason": <why, when not applied>, "op": ..., "target": {"kind", "id"},
+ "revision": <stored revision after the write, or the current one when stale>,
+ "seq": <change-log sequence of the write, or null>, ...}
 """
 
 from __future__ import annotations

@@ -38,8 +38,11 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
     entries = [entry for entry in entries_from(studio) if entry.piece in touched]
     landed_entries = [entry for entry, ok in zip(entries, landed(studio, entries)) if ok]
     undone = {entry.record["revert_of"] for entry in landed_entries if isinstance(entry.record.get("revert_of"), int)}
-    own = [entry for entry in landed_entries if entry.record.get("session") == session
-           and "revert_of" not in entry.record and entry.seq not in undone]
+    own = [
+        entry
+        for entry in landed_entries
+        if entry.record.get("session") == session and "revert_of" not in entry.record and entry.seq not in undone
+    ]
     own.reverse()
     todo, truncated = own[: limits.REVERT_MAX_CHANGES], len(own) > limits.REVERT_MAX_CHANGES
     wrote: dict[tuple[str, str], tuple[bool, str | None]] = {}  # where this run's reverts left each piece
@@ -50,10 +53,17 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
         if row["status"] == "reverted" and receipt:
             wrote[entry.piece] = (receipt.get("op") in ("create", "update", "restore"), receipt.get("revision"))
         rows.append(row)
-    doc: dict[str, Any] = {"session": session, **{status: sum(r["status"] == status for r in rows) for status in STATUSES},
-                           "truncated": truncated, "changes": rows, "attribution": ATTRIBUTION}
+    doc: dict[str, Any] = {
+        "session": session,
+        **{status: sum(r["status"] == status for r in rows) for status in STATUSES},
+        "truncated": truncated,
+        "changes": rows,
+        "attribution": ATTRIBUTION,
+    }
     if truncated:
-        doc["note"] = f"only the newest {limits.REVERT_MAX_CHANGES} changes were looked at: run revert again for the rest"
+        doc["note"] = (
+            f"only the newest {limits.REVERT_MAX_CHANGES} changes were looked at: run revert again for the rest"
+        )
     return doc
 
 
@@ -72,17 +82,32 @@ def _revert_one(studio, session: str, entry, landed_entries: list, left: tuple |
     from bunzai.store.changelog import annotated
     from bunzai.store.feed import outcome, state_of
 
-    later = next((other for other in landed_entries if other.piece == entry.piece and other.seq > entry.seq
-                  and other.record.get("session") != session), None)
+    later = next(
+        (
+            other
+            for other in landed_entries
+            if other.piece == entry.piece and other.seq > entry.seq and other.record.get("session") != session
+        ),
+        None,
+    )
     if later is not None:
         by = later.record.get("session")
-        return _row(entry, "forbidden", f"session {by!r} changed it after (seq {later.seq}); left as that session left it",
-                    by={"session": by, "seq": later.seq})
+        return _row(
+            entry,
+            "forbidden",
+            f"session {by!r} changed it after (seq {later.seq}); left as that session left it",
+            by={"session": by, "seq": later.seq},
+        )
     present, revision = state_of(studio, *entry.piece)
     if (present, revision) not in (outcome(entry.record), left):  # `left`: a newer change of it reverted just now
         now = f"at revision {revision}" if present and revision else ("present" if present else "gone")
-        return _row(entry, "forbidden", f"it is {now}, not as this change left it (changed outside the change log, "
-                    "or by a later change of this session that was not reverted); left as it is", revision=revision)
+        return _row(
+            entry,
+            "forbidden",
+            f"it is {now}, not as this change left it (changed outside the change log, "
+            "or by a later change of this session that was not reverted); left as it is",
+            revision=revision,
+        )
     with annotated(session=session, revert_of=entry.seq):
         return _UNDO[entry.record["op"]](studio, session, entry)
 
@@ -96,8 +121,9 @@ def _receipt_row(entry, done: dict) -> dict:
 
 
 def _operation(session: str, entry) -> list[dict]:
-    return [{"op": "revert", "input": {"session": session, "seq": entry.seq, "undoes": entry.record["op"]},
-             "warnings": []}]
+    return [
+        {"op": "revert", "input": {"session": session, "seq": entry.seq, "undoes": entry.record["op"]}, "warnings": []}
+    ]
 
 
 def _kept(studio, entry, revision: str):
@@ -118,11 +144,20 @@ def _undo_update(studio, session: str, entry) -> dict:
         return _row(entry, "reverted", "the change wrote the revision it replaced: nothing to undo")
     before = _kept(studio, entry, record.get("base"))
     if before is None:
-        return _row(entry, "unavailable", f"the revision it replaced ({str(record.get('base'))[:12]}…) is no longer "
-                    "kept (history keeps the newest revisions of each piece)")
+        return _row(
+            entry,
+            "unavailable",
+            f"the revision it replaced ({str(record.get('base'))[:12]}…) is no longer "
+            "kept (history keeps the newest revisions of each piece)",
+        )
     current = read_stored(studio, record["kind"], record["id"])
-    draft = new_draft(mode="update", proposed=before, baseline=current.revision, before=current.data,
-                      operations=_operation(session, entry))
+    draft = new_draft(
+        mode="update",
+        proposed=before,
+        baseline=current.revision,
+        before=current.data,
+        operations=_operation(session, entry),
+    )
     return _receipt_row(entry, apply_draft(studio, draft))
 
 
@@ -149,12 +184,20 @@ def _undo_bury(studio, session: str, entry) -> dict:
     from bunzai.store.graveyard import list_graveyard
 
     record = entry.record
-    graves = [row for row in list_graveyard(studio) if row["kind"] == record["kind"] and row["id"] == record["id"]
-              and row["revision"] == record["revision"]]
+    graves = [
+        row
+        for row in list_graveyard(studio)
+        if row["kind"] == record["kind"] and row["id"] == record["id"] and row["revision"] == record["revision"]
+    ]
     if not graves:
         return _row(entry, "unavailable", "its graveyard entry is gone")
     return _receipt_row(entry, restore_entry(studio, graves[0]["entry"]))
 
 
-_UNDO = {"update": _undo_update, "create": _undo_create, "restore": _undo_create, "delete": _undo_delete,
-         "bury": _undo_bury}
+_UNDO = {
+    "update": _undo_update,
+    "create": _undo_create,
+    "restore": _undo_create,
+    "delete": _undo_delete,
+    "bury": _undo_bury,
+}

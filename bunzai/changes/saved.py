@@ -18,7 +18,9 @@ SUFFIX = ".json"
 def saved_path(studio, name: str) -> Path:
     problem = id_problem(name)
     if problem:
-        raise BunzaiError("invalid_id", f"draft name {name!r}: {problem}", "draft names are slugs like seraphina-rename")
+        raise BunzaiError(
+            "invalid_id", f"draft name {name!r}: {problem}", "draft names are slugs like seraphina-rename"
+        )
     return studio.drafts_dir / f"{name}{SUFFIX}"
 
 
@@ -60,8 +62,11 @@ def saved_names(studio) -> list[str]:
     folder = studio.drafts_dir
     if not folder.is_dir():
         return []
-    return sorted(p.stem for p in folder.iterdir()
-                  if p.suffix == SUFFIX and not is_temp_name(p.name) and is_safe_id(p.stem) and p.is_file())
+    return sorted(
+        p.stem
+        for p in folder.iterdir()
+        if p.suffix == SUFFIX and not is_temp_name(p.name) and is_safe_id(p.stem) and p.is_file()
+    )
 
 
 def list_saved(studio) -> list[dict]:
@@ -76,9 +81,18 @@ def list_saved(studio) -> list[dict]:
             rows.append({"name": name, "error": {"code": error.code, "message": error.message}})
             continue
         check = validate_draft(studio, draft)
-        rows.append({"name": name, "target": draft["target"], "mode": draft["mode"], "baseline": draft["baseline"],
-                     "operations": [op.get("op") for op in draft.get("operations", [])],
-                     "stale": check["stale"], "reason": check["reason"], "valid": check["valid"]})
+        rows.append(
+            {
+                "name": name,
+                "target": draft["target"],
+                "mode": draft["mode"],
+                "baseline": draft["baseline"],
+                "operations": [op.get("op") for op in draft.get("operations", [])],
+                "stale": check["stale"],
+                "reason": check["reason"],
+                "valid": check["valid"],
+            }
+        )
     return rows
 
 
@@ -88,5 +102,11 @@ def discard_saved(studio, name: str) -> dict:
 
     draft = read_saved(studio, name)
     remove_file(saved_path(studio, name))
-    return receipt("discarded", op=draft["mode"], target=draft["target"], reason="discarded", name=name,
-                   message=f"saved draft {name} was removed; no piece was touched")
+    return receipt(
+        "discarded",
+        op=draft["mode"],
+        target=draft["target"],
+        reason="discarded",
+        name=name,
+        message=f"saved draft {name} was removed; no piece was touched",
+    )

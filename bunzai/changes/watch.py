@@ -15,8 +15,9 @@ from typing import Any
 from bunzai import limits
 from bunzai.errors import BunzaiError
 
-ATTRIBUTION = ("session labels are self-declared by the process that wrote each change: "
-               "they attribute, they do not authenticate")
+ATTRIBUTION = (
+    "session labels are self-declared by the process that wrote each change: they attribute, they do not authenticate"
+)
 
 
 def as_studio(studio: Any):
@@ -35,8 +36,11 @@ def session_or_current(session: str | None) -> str:
 
 def _count(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise BunzaiError("invalid_input", f"{what} must be a whole number of 0 or more, not {value!r}",
-                          hint="a seq is the number a change log record carries (see `bunzai changes`)")
+        raise BunzaiError(
+            "invalid_input",
+            f"{what} must be a whole number of 0 or more, not {value!r}",
+            hint="a seq is the number a change log record carries (see `bunzai changes`)",
+        )
     return value
 
 
@@ -69,7 +73,9 @@ def _window(studio, start: int, after_seq: int, limit: int, passed: list | None 
     return window, following, more
 
 
-def _landed_window(studio, start: int, after_seq: int, limit: int, passed: list | None = None) -> tuple[list, list, bool]:
+def _landed_window(
+    studio, start: int, after_seq: int, limit: int, passed: list | None = None
+) -> tuple[list, list, bool]:
     """(window, landed entries of it, more) — see `_window`."""
     from bunzai.store.feed import landed
 
@@ -122,25 +128,43 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
 
     def at_head(basis: str, note: str, *, move: bool = True) -> dict:
         if move:
-            write_cursor(studio, session, seq=head, end=last.end if last else 0,
-                         time=last.record.get("time") if last else None)
-        return {"basis": basis, **base, "since": None, "next": head, "count": 0, "truncated": False,
-                "by_session": [], "note": note}
+            write_cursor(
+                studio, session, seq=head, end=last.end if last else 0, time=last.record.get("time") if last else None
+            )
+        return {
+            "basis": basis,
+            **base,
+            "since": None,
+            "next": head,
+            "count": 0,
+            "truncated": False,
+            "by_session": [],
+            "note": note,
+        }
 
     if since is not None:
         since = _count(since, "since")
         if since > head:
-            return at_head("resync", f"seq {since} is beyond the log's last record ({head}); "
-                           "read again with --since from the head", move=False)
+            return at_head(
+                "resync",
+                f"seq {since} is beyond the log's last record ({head}); read again with --since from the head",
+                move=False,
+            )
         return _report(studio, "since-seq", base, session, 0, since, move=None)
     cursor = read_cursor(studio, session)
     if cursor is None:
-        return at_head("first-read", "this session had not read the log yet: changes made before now "
-                       f"are not reported; later ones will be, from seq {head}")
+        return at_head(
+            "first-read",
+            "this session had not read the log yet: changes made before now "
+            f"are not reported; later ones will be, from seq {head}",
+        )
     start = None if cursor.get("damaged") else _anchor(studio, cursor)
     if start is None:
-        return at_head("resync", "the log no longer holds this session's cursor (it was moved aside, cut or "
-                       f"rewritten): changes before now are not reported; later ones will be, from seq {head}")
+        return at_head(
+            "resync",
+            "the log no longer holds this session's cursor (it was moved aside, cut or "
+            f"rewritten): changes before now are not reported; later ones will be, from seq {head}",
+        )
     return _report(studio, "since-cursor", base, session, start, cursor["seq"], move=write_cursor)
 
 
@@ -172,13 +196,23 @@ def _report(studio, basis: str, base: dict, session: str, start: int, after_seq:
         move(studio, session, seq=last.seq, end=last.end, time=last.record.get("time"))
     if last is not None and last.seq > base["head"]:  # appended while this was being read
         base = {**base, "head": last.seq}
-    doc = {"basis": basis, **base, "since": after_seq, "next": last.seq if last else after_seq,
-           "count": len(reported), "truncated": more, "by_session": _grouped(reported, session)}
+    doc = {
+        "basis": basis,
+        **base,
+        "since": after_seq,
+        "next": last.seq if last else after_seq,
+        "count": len(reported),
+        "truncated": more,
+        "by_session": _grouped(reported, session),
+    }
     if len(window) > len(reported):
         doc["not_landed"] = len(window) - len(reported)  # logged intents whose writer stopped first
     if more:
-        doc["note"] = (f"more than {limits.CHANGES_MAX_REPORTED} changes: read again for the rest"
-                       if move is not None else f"read again with --since {doc['next']} for the rest")
+        doc["note"] = (
+            f"more than {limits.CHANGES_MAX_REPORTED} changes: read again for the rest"
+            if move is not None
+            else f"read again with --since {doc['next']} for the rest"
+        )
     return doc
 
 
@@ -189,8 +223,11 @@ def _timeout(value: Any) -> float:
     if value is None:
         return limits.WAIT_DEFAULT_SECONDS
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= limits.WAIT_MAX_SECONDS:
-        raise BunzaiError("invalid_input", f"timeout must be between 0 and {limits.WAIT_MAX_SECONDS:g} seconds, "
-                          f"not {value!r}", hint=f"the default is {limits.WAIT_DEFAULT_SECONDS:g} s; wait again for longer")
+        raise BunzaiError(
+            "invalid_input",
+            f"timeout must be between 0 and {limits.WAIT_MAX_SECONDS:g} seconds, not {value!r}",
+            hint=f"the default is {limits.WAIT_DEFAULT_SECONDS:g} s; wait again for longer",
+        )
     return float(value)
 
 
@@ -213,8 +250,11 @@ def _revision_target(value: Any) -> tuple[list[tuple[str, str]], str]:
 
     ref, at, revision = value.rpartition("@") if isinstance(value, str) else ("", "", "")
     if not at or not re.fullmatch(r"[0-9a-f]{64}", revision):
-        raise BunzaiError("invalid_input", f"{str(value)[:120]!r} is not REF@REVISION",
-                          hint="e.g. character/ada@<the 64-hex-digit revision a receipt or `bunzai read` gives>")
+        raise BunzaiError(
+            "invalid_input",
+            f"{str(value)[:120]!r} is not REF@REVISION",
+            hint="e.g. character/ada@<the 64-hex-digit revision a receipt or `bunzai read` gives>",
+        )
     return _piece_places(ref), revision
 
 
@@ -276,8 +316,12 @@ class _RevisionChanged:
             held = [place for place in places if state_of(studio, *place)[0]]
             if len(held) > 1:
                 refs = [f"{kind}/{piece_id}" for kind, piece_id in held]
-                raise BunzaiError("ambiguous_ref", f"{places[0][1]!r} names {len(held)} pieces: {', '.join(refs)}",
-                                  hint=f"write the kind too, e.g. {refs[0]}", matches=refs)
+                raise BunzaiError(
+                    "ambiguous_ref",
+                    f"{places[0][1]!r} names {len(held)} pieces: {', '.join(refs)}",
+                    hint=f"write the kind too, e.g. {refs[0]}",
+                    matches=refs,
+                )
             places = held or places[:0]
         self.places = places
 
@@ -296,8 +340,14 @@ class _RevisionChanged:
         return {"ref": f"{kind}/{piece_id}", "exists": present, "revision": revision}
 
 
-def studio_wait(studio: Any = None, *, changed_since: int | None = None, piece_exists: str | None = None,
-                revision_changed: str | None = None, timeout: float | None = None) -> dict:
+def studio_wait(
+    studio: Any = None,
+    *,
+    changed_since: int | None = None,
+    piece_exists: str | None = None,
+    revision_changed: str | None = None,
+    timeout: float | None = None,
+) -> dict:
     """Block until one condition holds or `timeout` seconds pass (default and most in limits.py).
 
     Exactly one of: `changed_since` (a landed change with a seq above it), `piece_exists`
@@ -306,14 +356,24 @@ def studio_wait(studio: Any = None, *, changed_since: int | None = None, piece_e
     (`met: false`), not an error. The log (and the watched piece) is stat-polled every
     `limits.WAIT_POLL_SECONDS`; the condition is checked again only when they changed.
     """
-    given = {name: value for name, value in (("changed_since", changed_since), ("piece_exists", piece_exists),
-                                             ("revision_changed", revision_changed)) if value is not None}
+    given = {
+        name: value
+        for name, value in (
+            ("changed_since", changed_since),
+            ("piece_exists", piece_exists),
+            ("revision_changed", revision_changed),
+        )
+        if value is not None
+    }
     if len(given) != 1:
-        raise BunzaiError("invalid_input", f"wait takes exactly one condition; {len(given)} were given",
-                          hint="give one of changed_since, piece_exists, revision_changed")
+        raise BunzaiError(
+            "invalid_input",
+            f"wait takes exactly one condition; {len(given)} were given",
+            hint="give one of changed_since, piece_exists, revision_changed",
+        )
     seconds = _timeout(timeout)
     studio = as_studio(studio)
-    (name, value), = given.items()
+    ((name, value),) = given.items()
     if name == "changed_since":
         condition: Any = _ChangedSince(studio, _count(value, "changed_since"))
     elif name == "piece_exists":
@@ -347,5 +407,11 @@ def _waited(studio, met: bool, described: dict, seconds: float, started: float, 
     from bunzai.store.feed import last_entry
 
     last = last_entry(studio)
-    return {"met": met, "condition": described, "timeout_seconds": seconds,
-            "waited_seconds": round(time.monotonic() - started, 3), "head": last.seq if last else 0, **found}
+    return {
+        "met": met,
+        "condition": described,
+        "timeout_seconds": seconds,
+        "waited_seconds": round(time.monotonic() - started, 3),
+        "head": last.seq if last else 0,
+        **found,
+    }

@@ -45,7 +45,9 @@ def render(before: str, after: str, context: int | None) -> str:
         elif op == "insert":
             parts.append(f"{{+{text}+}}")
         else:
-            parts.append(text if context is None else _trim(text, context, first=index == 0, last=index == len(ops) - 1))
+            parts.append(
+                text if context is None else _trim(text, context, first=index == 0, last=index == len(ops) - 1)
+            )
     return "".join(parts)
 
 

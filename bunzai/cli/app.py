@@ -8,7 +8,17 @@ import typer
 
 from bunzai.cli.groups import SuggestingGroup
 
-from bunzai.cli import apply_cmd, cap_cmd, crossing_cmd, draft_cmd, folder_cmd, graveyard_cmd, lifecycle_cmd, pieces_cmd, studio_cmd
+from bunzai.cli import (
+    apply_cmd,
+    cap_cmd,
+    crossing_cmd,
+    draft_cmd,
+    folder_cmd,
+    graveyard_cmd,
+    lifecycle_cmd,
+    pieces_cmd,
+    studio_cmd,
+)
 from bunzai.cli import macro_cmd
 from bunzai.cli.context import Globals
 
@@ -34,9 +44,20 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     ctx: typer.Context,
-    studio: Annotated[Optional[str], typer.Option("--studio", metavar="DIR", help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).")] = None,
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
-    table: Annotated[bool, typer.Option("--table", help="Print list-like answers as aligned columns (also BUNZAI_OUTPUT=table).")] = False,
+    studio: Annotated[
+        Optional[str],
+        typer.Option(
+            "--studio",
+            metavar="DIR",
+            help="Studio folder (else BUNZAI_STUDIO, the nearest bunzai.toml upward, ~/.bunzai/studio).",
+        ),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+    table: Annotated[
+        bool, typer.Option("--table", help="Print list-like answers as aligned columns (also BUNZAI_OUTPUT=table).")
+    ] = False,
     nl: Annotated[bool, typer.Option("--nl", help="Print list-like answers as one JSON object per line.")] = False,
 ) -> None:
     ctx.obj = Globals(studio=studio)

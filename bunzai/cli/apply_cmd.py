@@ -12,7 +12,12 @@ from bunzai.cli.output import emit, emit_line
 
 def apply(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")] = "-",
+    source: Annotated[
+        str,
+        typer.Argument(
+            help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft."
+        ),
+    ] = "-",
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without showing the review and asking.")] = False,
 ) -> int:
     """Apply drafts: review, check, save, receipt.

@@ -11,10 +11,18 @@ from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
 
-def art(ctx: typer.Context,
-        ref: Annotated[str, typer.Argument(help="The piece: kind/id or a bare id.")],
-        out: Annotated[Optional[str], typer.Option("--out", metavar="FILE", help="Write here (create-only); default ID.EXT in the current folder.")] = None,
-        show: Annotated[bool, typer.Option("--show", help="Draw the image on this terminal (kitty, iTerm2); writes a file only with --out.")] = False) -> int:
+def art(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(help="The piece: kind/id or a bare id.")],
+    out: Annotated[
+        Optional[str],
+        typer.Option("--out", metavar="FILE", help="Write here (create-only); default ID.EXT in the current folder."),
+    ] = None,
+    show: Annotated[
+        bool,
+        typer.Option("--show", help="Draw the image on this terminal (kitty, iTerm2); writes a file only with --out."),
+    ] = False,
+) -> int:
     """Write or draw a piece's portrait.
 
     Writes a piece's portrait (or a pack's face) to a new file, or draws it (--show). Prints the file's path, MIME type, size and sha256. Never overwrites: a taken FILE is
@@ -35,10 +43,15 @@ def art(ctx: typer.Context,
     mime = row["mime"] or _mime_of(row["ext"])
     kind = terminal_image.protocol() if show else None
     if show and (kind is None or not sys.stderr.isatty()):
-        raise BunzaiError("no_inline_images", "this terminal cannot show images (kitty and iTerm2 can)",
-                          "run it in kitty or iTerm2, or write the file with --out and open it")
+        raise BunzaiError(
+            "no_inline_images",
+            "this terminal cannot show images (kitty and iTerm2 can)",
+            "run it in kitty or iTerm2, or write the file with --out and open it",
+        )
     if show and not terminal_image.can_draw(kind, mime):
-        raise BunzaiError("no_inline_images", f"{kind} draws PNG images only, not {mime}", "write it with --out and open it")
+        raise BunzaiError(
+            "no_inline_images", f"{kind} draws PNG images only, not {mime}", "write it with --out and open it"
+        )
     data = (studio.root / row["path"]).read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if digest != row["sha256"]:
@@ -49,8 +62,18 @@ def art(ctx: typer.Context,
     if kind is not None:
         sys.stderr.write(terminal_image.escape(kind, data, mime))
         sys.stderr.flush()
-    emit({"kind": found["kind"], "id": found["id"], "pointer": row["pointer"], "path": str(target) if target else None,
-          "mime": mime, "size": len(data), "sha256": digest, "shown": kind})
+    emit(
+        {
+            "kind": found["kind"],
+            "id": found["id"],
+            "pointer": row["pointer"],
+            "path": str(target) if target else None,
+            "mime": mime,
+            "size": len(data),
+            "sha256": digest,
+            "shown": kind,
+        }
+    )
     return 0
 
 
@@ -60,7 +83,9 @@ def _write_new(path: Path, data: bytes) -> None:
     try:
         handle = open(path, "xb")
     except FileExistsError:
-        raise BunzaiError("occupied", f"{path} already exists; bunzai art never overwrites", "name another file with --out") from None
+        raise BunzaiError(
+            "occupied", f"{path} already exists; bunzai art never overwrites", "name another file with --out"
+        ) from None
     except FileNotFoundError:
         raise BunzaiError("not_found", f"no folder for {path}", "create the folder first") from None
     try:

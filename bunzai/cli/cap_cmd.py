@@ -25,7 +25,10 @@ class _CompactGroup(SuggestingGroup):
         return super().parse_args(ctx, args)
 
 
-app = typer.Typer(cls=_CompactGroup, help="Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts. `bunzai cap [QUERY|ID]`.")
+app = typer.Typer(
+    cls=_CompactGroup,
+    help="Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts. `bunzai cap [QUERY|ID]`.",
+)
 
 
 @app.command()
@@ -52,7 +55,9 @@ def find(
 
 
 @app.command()
-def browse(path: Annotated[str, typer.Argument(help="DOMAIN[/KIND[/AREA]], e.g. content/character; empty for the top.")] = "") -> int:
+def browse(
+    path: Annotated[str, typer.Argument(help="DOMAIN[/KIND[/AREA]], e.g. content/character; empty for the top.")] = "",
+) -> int:
     """Walk domain -> kind -> area -> action, without schemas.
 
     Example: bunzai cap browse content/character
@@ -65,7 +70,9 @@ def browse(path: Annotated[str, typer.Argument(help="DOMAIN[/KIND[/AREA]], e.g. 
 
 
 @app.command()
-def describe(cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capability id, e.g. character.identity.update.")]) -> int:
+def describe(
+    cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capability id, e.g. character.identity.update.")],
+) -> int:
     """One capability with its full input JSON Schema.
 
     Example: bunzai cap describe character.greetings.update
@@ -77,7 +84,9 @@ def describe(cap_id: Annotated[str, typer.Argument(metavar="ID", help="A capabil
 
 
 @app.command(hidden=True)
-def lookup(ctx: typer.Context, words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]) -> int:
+def lookup(
+    ctx: typer.Context, words: Annotated[list[str], typer.Argument(help="An exact id, or words to search for.")]
+) -> int:
     """Describe, browse or search, by what you give.
 
     The compact form: an exact id describes, a browse path (`content/character`) browses,
@@ -132,13 +141,31 @@ def _is_browse_path(word: str, capabilities: list) -> bool:
 def run(
     ctx: typer.Context,
     cap_id: Annotated[str, typer.Argument(metavar="ID", help="The capability id.")],
-    ref: Annotated[Optional[str], typer.Argument(metavar="REF", help="kind/id of the piece (not for create capabilities; optional with --draft); character/ID#book names a character's embedded book.")] = None,
+    ref: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="REF",
+            help="kind/id of the piece (not for create capabilities; optional with --draft); character/ID#book names a character's embedded book.",
+        ),
+    ] = None,
     input: Annotated[str, typer.Option("--input", "-i", help="The input: JSON object, @FILE or - for stdin.")] = "{}",
-    draft: Annotated[Optional[str], typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")] = None,
+    draft: Annotated[
+        Optional[str], typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")
+    ] = None,
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (create capabilities).")] = None,
-    save: Annotated[bool, typer.Option("--save", help="Also save the draft in the studio's draft area (see `bunzai draft list`).")] = False,
-    name: Annotated[Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")] = None,
-    embedded: Annotated[bool, typer.Option("--embedded", help="Lorebook capabilities: work on REF's embedded book (REF is a character), as character/ID#book does.")] = False,
+    save: Annotated[
+        bool, typer.Option("--save", help="Also save the draft in the studio's draft area (see `bunzai draft list`).")
+    ] = False,
+    name: Annotated[
+        Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")
+    ] = None,
+    embedded: Annotated[
+        bool,
+        typer.Option(
+            "--embedded",
+            help="Lorebook capabilities: work on REF's embedded book (REF is a character), as character/ID#book does.",
+        ),
+    ] = False,
 ) -> int:
     """Run a capability: print the draft it proposes.
 
@@ -188,7 +215,15 @@ def _compose(studio, cap, source: str, ref: str | None, raw, embedded: bool = Fa
 
 
 @app.command()
-def check(write: Annotated[bool, typer.Option("--write", help="Regenerate bunzai/generated/capabilities.json and docs/capabilities.md instead of refusing.")] = False) -> int:
+def check(
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Regenerate bunzai/generated/capabilities.json and docs/capabilities.md instead of refusing.",
+        ),
+    ] = False,
+) -> int:
     """Regenerate the capability catalog, or check it.
 
     Regenerate the capability catalog from the folders; fail with a diff when the committed one differs.

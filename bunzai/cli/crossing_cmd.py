@@ -12,17 +12,42 @@ from bunzai.cli import completion
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_line, render_error, say
 
-ToArg = Annotated[str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)]
-FromEngineOpt = Annotated[Optional[str], typer.Option("--from-engine", help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).", autocompletion=completion.engines)]
-EngineOpt = Annotated[Optional[str], typer.Option("--engine", help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.", autocompletion=completion.engines)]
+ToArg = Annotated[
+    str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)
+]
+FromEngineOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--from-engine",
+        help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).",
+        autocompletion=completion.engines,
+    ),
+]
+EngineOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--engine",
+        help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.",
+        autocompletion=completion.engines,
+    ),
+]
 
 
 def import_(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to import; - reads one file from stdin.")],
     id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
-    format: Annotated[Optional[str], typer.Option("--format", help="Read as this format instead of sniffing.", autocompletion=completion.formats)] = None,
-    on_conflict: Annotated[str, typer.Option("--on-conflict", help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).")] = "refuse",
+    format: Annotated[
+        Optional[str],
+        typer.Option("--format", help="Read as this format instead of sniffing.", autocompletion=completion.formats),
+    ] = None,
+    on_conflict: Annotated[
+        str,
+        typer.Option(
+            "--on-conflict",
+            help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).",
+        ),
+    ] = "refuse",
 ) -> int:
     """Read platform files into create drafts.
 
@@ -62,12 +87,16 @@ def import_(
                 emit_line(draft)
     progress.done()
     if skipped:
-        shown = ", ".join(name for name, _ in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        shown = ", ".join(name for name, _ in skipped[:5]) + (
+            f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+        )
         say(f"bunzai: skipped {len(skipped)} file(s) or folder(s): {shown}")
         deep = [name for name, reason in skipped if reason.startswith("deeper")]
         if deep:
-            say(f"bunzai: {len(deep)} folder(s) lie deeper than {limits.FOLDER_WALK_MAX_DEPTH} levels and were "
-                f"not walked: {', '.join(deep[:5])}; import them on their own")
+            say(
+                f"bunzai: {len(deep)} folder(s) lie deeper than {limits.FOLDER_WALK_MAX_DEPTH} levels and were "
+                f"not walked: {', '.join(deep[:5])}; import them on their own"
+            )
     if conflicts.summary():
         say(conflicts.summary())
     return 1 if failed else 0
@@ -84,7 +113,9 @@ def _conflict_policy(ctx: typer.Context, name: str):
 
 def transfer(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
+    ref: Annotated[
+        str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
+    ],
     to: ToArg,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
@@ -103,12 +134,28 @@ def transfer(
 
 def export(
     ctx: typer.Context,
-    refs: Annotated[Optional[list[str]], typer.Argument(help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).", show_default=False, autocompletion=completion.piece_refs)] = None,
-    to: Annotated[Optional[str], typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)] = None,
+    refs: Annotated[
+        Optional[list[str]],
+        typer.Argument(
+            help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).",
+            show_default=False,
+            autocompletion=completion.piece_refs,
+        ),
+    ] = None,
+    to: Annotated[
+        Optional[str],
+        typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats),
+    ] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
-    into: Annotated[Optional[Path], typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder.")] = None,
-    layout: Annotated[Optional[str], typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder).")] = None,
+    into: Annotated[
+        Optional[Path],
+        typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder."),
+    ] = None,
+    layout: Annotated[
+        Optional[str],
+        typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder)."),
+    ] = None,
 ) -> int:
     """Write a crossing into a fresh export folder.
 
@@ -125,21 +172,28 @@ def export(
     from bunzai.errors import BunzaiError
 
     if not refs or len(refs) != 1 or to is None:
-        raise BunzaiError("usage", "export takes one piece and --to FORMAT (or --into DIR --layout LAYOUT)",
-                          "bunzai export seraphina --to sillytavern.card.png")
+        raise BunzaiError(
+            "usage",
+            "export takes one piece and --to FORMAT (or --into DIR --layout LAYOUT)",
+            "bunzai export seraphina --to sillytavern.card.png",
+        )
     emit(export_piece(studio_of(ctx, writes=True), refs[0], to, engine=engine, source=from_engine))
     return 0
 
 
-def _export_library(ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None,
-                    single: str | None) -> int:
+def _export_library(
+    ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None, single: str | None
+) -> int:
     from bunzai.errors import BunzaiError
     from bunzai.library_export import export_library
 
     if into is None or layout is None or single:
-        raise BunzaiError("usage", "a library export takes --into DIR and --layout LAYOUT, and no --to or --engine "
-                          "(the layout names each piece's format)",
-                          "bunzai export --into ST --layout sillytavern")
+        raise BunzaiError(
+            "usage",
+            "a library export takes --into DIR and --layout LAYOUT, and no --to or --engine "
+            "(the layout names each piece's format)",
+            "bunzai export --into ST --layout sillytavern",
+        )
     report = export_library(studio_of(ctx, writes=True), into, layout, refs)
     emit(report.to_json())
     return 1 if report.failed else 0
@@ -151,7 +205,12 @@ def convert(
     to: ToArg,
     output: Annotated[str, typer.Option("--output", "-o", help="Where to write the result; - for stdout.")],
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
-    format: Annotated[Optional[str], typer.Option("--format", help="Read FILE as this format instead of sniffing.", autocompletion=completion.formats)] = None,
+    format: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format", help="Read FILE as this format instead of sniffing.", autocompletion=completion.formats
+        ),
+    ] = None,
 ) -> int:
     """Convert one file with no studio; report losses.
 
@@ -168,7 +227,9 @@ def convert(
 
     _configure_engines(ctx)
     stdin = str(file) == "-"  # the format is then sniffed from the bytes alone (or given)
-    adapter, decoded = read_bytes(read_stdin_bytes() if stdin else read_file_bytes(file), "-" if stdin else file.name, format)
+    adapter, decoded = read_bytes(
+        read_stdin_bytes() if stdin else read_file_bytes(file), "-" if stdin else file.name, format
+    )
     if not decoded.pieces:
         raise BunzaiError("unrecognized_file", f"{file}: the file holds no piece")
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}
@@ -205,8 +266,11 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
     for name, _ in files:
         check_plain_name(name)
     if str(path) == "-" or force:
-        raise BunzaiError("usage", "this format is a folder: name a new folder with -o (no stdout, no --force)",
-                          "bunzai convert sprites.zip --to sillytavern.sprites.folder -o Seraphina")
+        raise BunzaiError(
+            "usage",
+            "this format is a folder: name a new folder with -o (no stdout, no --force)",
+            "bunzai convert sprites.zip --to sillytavern.sprites.folder -o Seraphina",
+        )
     try:
         path.mkdir()
     except FileExistsError:
@@ -228,7 +292,9 @@ def _write_output(path: Path, data: bytes, force: bool) -> None:
             write_new(path, data)
         except BunzaiError as error:
             if error.code == "occupied":
-                raise BunzaiError("occupied", f"{path} exists; nothing was written", "pass --force to replace it") from None
+                raise BunzaiError(
+                    "occupied", f"{path} exists; nothing was written", "pass --force to replace it"
+                ) from None
             raise
 
 

@@ -14,20 +14,30 @@ from bunzai.cli.groups import SuggestingGroup
 
 from bunzai.cli.output import emit
 
-app = typer.Typer(cls=SuggestingGroup, help="Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
-                  no_args_is_help=True)
-summaries_app = typer.Typer(cls=SuggestingGroup, help="Reviewed page summaries: scaffold, stamp, review, check.", no_args_is_help=True)
+app = typer.Typer(
+    cls=SuggestingGroup,
+    help="Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
+    no_args_is_help=True,
+)
+summaries_app = typer.Typer(
+    cls=SuggestingGroup, help="Reviewed page summaries: scaffold, stamp, review, check.", no_args_is_help=True
+)
 app.add_typer(summaries_app, name="summaries")
 
-_Limit = Annotated[Optional[int], typer.Option("--limit", "-n", help="How many rows (browse, search) or characters (read).")]
+_Limit = Annotated[
+    Optional[int], typer.Option("--limit", "-n", help="How many rows (browse, search) or characters (read).")
+]
 _Offset = Annotated[int, typer.Option("--offset", help="Where to start: a row (browse) or a character (read).")]
 _Section = Annotated[Optional[str], typer.Option("--section", "-s", help="A section slug, as outline names it.")]
 _Reviewer = Annotated[str, typer.Option("--reviewer", help="Your reviewer id, e.g. docs-author.")]
 
 
 @app.command()
-def browse(collection: Annotated[str, typer.Argument(help="A collection, e.g. commands; empty for the top.")] = "",
-           limit: _Limit = None, offset: _Offset = 0) -> int:
+def browse(
+    collection: Annotated[str, typer.Argument(help="A collection, e.g. commands; empty for the top.")] = "",
+    limit: _Limit = None,
+    offset: _Offset = 0,
+) -> int:
     """Collections and pages, never page text.
 
     Collections and pages (titles, approved summaries), never page text.
@@ -41,7 +51,9 @@ def browse(collection: Annotated[str, typer.Argument(help="A collection, e.g. co
 
 
 @app.command()
-def outline(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/export.")], section: _Section = None) -> int:
+def outline(
+    page: Annotated[str, typer.Argument(help="A page id, e.g. commands/export.")], section: _Section = None
+) -> int:
     """A page's summary and its section map.
 
     A page's summary and its H2 map with child counts; --section expands one branch.
@@ -55,7 +67,9 @@ def outline(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/e
 
 
 @app.command()
-def search(words: Annotated[list[str], typer.Argument(help="A few words, e.g. export containment.")], limit: _Limit = None) -> int:
+def search(
+    words: Annotated[list[str], typer.Argument(help="A few words, e.g. export containment.")], limit: _Limit = None
+) -> int:
     """Search the docs' sections, ranked by BM25.
 
     Sections ranked by BM25 over text, headings, titles, summaries and topics.
@@ -69,8 +83,12 @@ def search(words: Annotated[list[str], typer.Argument(help="A few words, e.g. ex
 
 
 @app.command()
-def read(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/export.")], section: _Section = None,
-         offset: _Offset = 0, limit: _Limit = None) -> int:
+def read(
+    page: Annotated[str, typer.Argument(help="A page id, e.g. commands/export.")],
+    section: _Section = None,
+    offset: _Offset = 0,
+    limit: _Limit = None,
+) -> int:
     """Page text, a slice at a time.
 
     Page text, 1,000 to 12,000 characters at a time; next_offset continues.
@@ -84,10 +102,16 @@ def read(page: Annotated[str, typer.Argument(help="A page id, e.g. commands/expo
 
 
 @app.command()
-def query(action: Annotated[str, typer.Option("--action", "-a", help="browse, outline, search or read.")] = ...,
-          page: Annotated[Optional[str], typer.Option("--page", "-p", help="A page id (outline, read) or collection (browse).")] = None,
-          text: Annotated[Optional[str], typer.Option("--query", "-q", help="The words to search for (search).")] = None,
-          section: _Section = None, offset: _Offset = 0, limit: _Limit = None) -> int:
+def query(
+    action: Annotated[str, typer.Option("--action", "-a", help="browse, outline, search or read.")] = ...,
+    page: Annotated[
+        Optional[str], typer.Option("--page", "-p", help="A page id (outline, read) or collection (browse).")
+    ] = None,
+    text: Annotated[Optional[str], typer.Option("--query", "-q", help="The words to search for (search).")] = None,
+    section: _Section = None,
+    offset: _Offset = 0,
+    limit: _Limit = None,
+) -> int:
     """One verb for scripts over the docs.
 
     One verb for scripts: the same answers as browse, outline, search and read.
@@ -101,7 +125,11 @@ def query(action: Annotated[str, typer.Option("--action", "-a", help="browse, ou
 
 
 @app.command()
-def index(check: Annotated[bool, typer.Option("--check", help="Write nothing; fail when the committed catalog differs.")] = False) -> int:
+def index(
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; fail when the committed catalog differs.")
+    ] = False,
+) -> int:
     """Regenerate the docs catalog.
 
     Regenerate the docs catalog (bunzai/generated/docs.json) from docs/.
@@ -115,9 +143,11 @@ def index(check: Annotated[bool, typer.Option("--check", help="Write nothing; fa
 
 
 @summaries_app.command()
-def scaffold(page: Annotated[str, typer.Argument(help="The page id.")],
-             summary: Annotated[str, typer.Option("--summary", help="The page summary: one to three lines.")] = "",
-             topics: Annotated[str, typer.Option("--topics", help="Comma-separated topic words.")] = "") -> int:
+def scaffold(
+    page: Annotated[str, typer.Argument(help="The page id.")],
+    summary: Annotated[str, typer.Option("--summary", help="The page summary: one to three lines.")] = "",
+    topics: Annotated[str, typer.Option("--topics", help="Comma-separated topic words.")] = "",
+) -> int:
     """Create a page's summary file.
 
     Create docs/summaries/PAGE.json with the summary, topics and an empty entry per section.
@@ -145,10 +175,12 @@ def stamp(page: Annotated[str, typer.Argument(help="The page id.")], reviewer: _
 
 
 @summaries_app.command()
-def review(page: Annotated[str, typer.Argument(help="The page id.")],
-           verdict: Annotated[str, typer.Argument(metavar="APPROVE|BLOCK", help="The verdict.")],
-           notes: Annotated[str, typer.Option("--notes", help="What you checked, or what must change.")] = ...,
-           reviewer: _Reviewer = ...) -> int:
+def review(
+    page: Annotated[str, typer.Argument(help="The page id.")],
+    verdict: Annotated[str, typer.Argument(metavar="APPROVE|BLOCK", help="The verdict.")],
+    notes: Annotated[str, typer.Option("--notes", help="What you checked, or what must change.")] = ...,
+    reviewer: _Reviewer = ...,
+) -> int:
     """Approve or block a stamped summary.
 
     Approve or block a stamped summary; nobody approves a summary they stamped.

@@ -15,9 +15,18 @@ from bunzai.cli.groups import SuggestingGroup
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_lines, pass_error_on
 
-app = typer.Typer(cls=SuggestingGroup, help="Look at drafts without writing.\n\nLook at drafts without writing: list, show, validate, discard.", no_args_is_help=True)
+app = typer.Typer(
+    cls=SuggestingGroup,
+    help="Look at drafts without writing.\n\nLook at drafts without writing: list, show, validate, discard.",
+    no_args_is_help=True,
+)
 
-SourceArg = Annotated[str, typer.Argument(help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft.")]
+SourceArg = Annotated[
+    str,
+    typer.Argument(
+        help="Draft file, - for stdin (one draft, a JSON array, or JSON lines), or the NAME of a saved draft."
+    ),
+]
 
 
 def _drafts(source: str, ctx: typer.Context | None = None):
@@ -63,8 +72,11 @@ def _print(results: list, single: bool) -> None:
 
 
 @app.command()
-def show(ctx: typer.Context, source: SourceArg = "-",
-         text: Annotated[bool, typer.Option("--text", help="Print only the review card, as plain text (not JSON).")] = False) -> int:
+def show(
+    ctx: typer.Context,
+    source: SourceArg = "-",
+    text: Annotated[bool, typer.Option("--text", help="Print only the review card, as plain text (not JSON).")] = False,
+) -> int:
     """Print the draft with its review card; writes nothing.
 
     --text prints the review cards alone as plain text, a blank line between drafts: the one
@@ -118,7 +130,9 @@ def list_(ctx: typer.Context) -> int:
 
 
 @app.command()
-def discard(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The saved draft's name (see `bunzai draft list`).")]) -> int:
+def discard(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The saved draft's name (see `bunzai draft list`).")]
+) -> int:
     """Remove a saved draft.
 
     Remove a saved draft; prints a `discarded` receipt. No piece is touched.

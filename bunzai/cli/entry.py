@@ -74,7 +74,7 @@ def studio_first(args: list[str]) -> list[str]:
             index += 2
             continue
         if token.startswith("--studio="):
-            found.append(token[len("--studio="):])
+            found.append(token[len("--studio=") :])
             index += 1
             continue
         rest.append(token)

@@ -12,8 +12,11 @@ from bunzai.cli.groups import SuggestingGroup
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit
 
-app = typer.Typer(cls=SuggestingGroup, help="Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    cls=SuggestingGroup,
+    help="Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
+    no_args_is_help=True,
+)
 
 
 @app.command()
@@ -113,5 +116,4 @@ def import_(
     from bunzai.folders import checked_path
 
     studio = studio_of(ctx)
-    return import_paths(ctx, [checked_path(studio, path) for path in paths], id=id, format=None,
-                        on_conflict="refuse")
+    return import_paths(ctx, [checked_path(studio, path) for path in paths], id=id, format=None, on_conflict="refuse")

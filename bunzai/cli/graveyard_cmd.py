@@ -30,7 +30,9 @@ def list_entries(ctx: typer.Context) -> int:
 @app.command()
 def restore(
     ctx: typer.Context,
-    entry: Annotated[str, typer.Argument(help="An entry from `graveyard list`, e.g. character/ada-2@20261130T051500123456Z.")],
+    entry: Annotated[
+        str, typer.Argument(help="An entry from `graveyard list`, e.g. character/ada-2@20261130T051500123456Z.")
+    ],
 ) -> int:
     """Put a buried piece back.
 

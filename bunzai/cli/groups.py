@@ -13,8 +13,9 @@ def unknown_command(ctx, group, name: str, close: list[str] | None = None):
 
     visible = [command for command in group.list_commands(ctx) if not group.get_command(ctx, command).hidden]
     where = ctx.command_path
-    return unknown_name("usage", f"`{where}` has no command {name!r}", name, visible, f"see `{where} --help`",
-                        close=close)
+    return unknown_name(
+        "usage", f"`{where}` has no command {name!r}", name, visible, f"see `{where} --help`", close=close
+    )
 
 
 class SuggestingGroup(TyperGroup):

@@ -21,8 +21,9 @@ from bunzai.cli.output import emit, say, to_text
 _INT = re.compile(r"0|[1-9][0-9]{0,17}", re.ASCII)
 
 
-def read_command(studio_option: str | None, ref: str, outline: bool, pointer: str | None, offset: int,
-                 limit: int | None) -> int:
+def read_command(
+    studio_option: str | None, ref: str, outline: bool, pointer: str | None, offset: int, limit: int | None
+) -> int:
     from bunzai.query.reading import read_piece
     from bunzai.cli.studio_choice import open_studio
 
@@ -55,8 +56,10 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
         rows, damaged = list_pieces(studio, kinds)
         emit({"count": len(rows), "pieces": rows, "damaged": damaged})
     if damaged:
-        say(f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
-            "(see `bunzai doctor`)")
+        say(
+            f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
+            "(see `bunzai doctor`)"
+        )
     return 0
 
 
@@ -91,6 +94,7 @@ def _kept_help() -> Callable[[], int] | None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return 0
+
     return show
 
 
@@ -99,14 +103,26 @@ def _kept_help() -> Callable[[], int] | None:
 # command -> (positional argument names, {option spelling: (parameter, "str" | "int" | "flag")})
 _STR, _INTEGER, _FLAG = "str", "int", "flag"
 _COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, str]]]] = {
-    "read": (("ref",), {"--outline": ("outline", _FLAG), "--pointer": ("pointer", _STR), "-p": ("pointer", _STR),
-                        "--offset": ("offset", _INTEGER), "--limit": ("limit", _INTEGER)}),
+    "read": (
+        ("ref",),
+        {
+            "--outline": ("outline", _FLAG),
+            "--pointer": ("pointer", _STR),
+            "-p": ("pointer", _STR),
+            "--offset": ("offset", _INTEGER),
+            "--limit": ("limit", _INTEGER),
+        },
+    ),
     "list": ((), {"--kind": ("kind", _STR), "-k": ("kind", _STR)}),
     "search": (("query",), {"--kind": ("kind", _STR), "-k": ("kind", _STR), "--limit": ("limit", _INTEGER)}),
     "formats": ((), {}),
 }
-_DEFAULTS = {"read": {"outline": False, "pointer": None, "offset": 0, "limit": None},
-             "list": {"kind": None}, "search": {"kind": None, "limit": None}, "formats": {}}
+_DEFAULTS = {
+    "read": {"outline": False, "pointer": None, "offset": 0, "limit": None},
+    "list": {"kind": None},
+    "search": {"kind": None, "limit": None},
+    "formats": {},
+}
 
 
 def _plain(arg: str) -> bool:
@@ -128,8 +144,8 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
     rest = list(args)
     if rest and rest[0] == "--studio" and len(rest) > 1 and _plain(rest[1]):
         studio, rest = rest[1], rest[2:]
-    elif rest and rest[0].startswith("--studio=") and _plain(rest[0][len("--studio="):] or "x"):
-        studio, rest = rest[0][len("--studio="):], rest[1:]
+    elif rest and rest[0].startswith("--studio=") and _plain(rest[0][len("--studio=") :] or "x"):
+        studio, rest = rest[0][len("--studio=") :], rest[1:]
     if rest and rest[0] == "mcp":
         return _mcp_command(studio, rest[1:])
     if not rest or rest[0] not in _COMMANDS:

@@ -103,8 +103,10 @@ def build_help() -> str:
 
 
 def build_table() -> dict:
-    return {"formats": {"digest": sources_digest("adapters"), "value": build_formats()},
-            "help": {"digest": sources_digest("cli"), "value": build_help()}}
+    return {
+        "formats": {"digest": sources_digest("adapters"), "value": build_formats()},
+        "help": {"digest": sources_digest("cli"), "value": build_help()},
+    }
 
 
 def table_text(table: dict) -> str:

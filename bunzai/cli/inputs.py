@@ -50,7 +50,9 @@ def read_documents(source: str) -> tuple[list[Any], bool]:
     raw, where = read_source_bytes(source)
     text = raw.lstrip()
     if not text:
-        raise BunzaiError("invalid_json", f"{where} is empty", "pipe a draft in, e.g. `bunzai create ... | bunzai apply`")
+        raise BunzaiError(
+            "invalid_json", f"{where} is empty", "pipe a draft in, e.g. `bunzai create ... | bunzai apply`"
+        )
     lines = [line for line in raw.splitlines() if line.strip()]
     if len(lines) > 1 and all(line.lstrip()[:1] in (b"{", b"[") for line in lines):
         try:

@@ -13,9 +13,13 @@ from bunzai.cli.output import emit
 
 def delete(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
+    ref: Annotated[
+        str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
+    ],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
-    revision: Annotated[Optional[str], typer.Option("--revision", help="Delete only if the stored revision is this one.")] = None,
+    revision: Annotated[
+        Optional[str], typer.Option("--revision", help="Delete only if the stored revision is this one.")
+    ] = None,
 ) -> int:
     """Delete a piece for good.
 
@@ -42,8 +46,12 @@ def delete(
 
 def bury(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)],
-    revision: Annotated[Optional[str], typer.Option("--revision", help="Bury only if the stored revision is this one.")] = None,
+    ref: Annotated[
+        str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
+    ],
+    revision: Annotated[
+        Optional[str], typer.Option("--revision", help="Bury only if the stored revision is this one.")
+    ] = None,
 ) -> int:
     """Move a piece to the graveyard.
 

@@ -16,7 +16,11 @@ from bunzai.cli.groups import SuggestingGroup
 
 from bunzai.cli.output import emit
 
-app = typer.Typer(cls=SuggestingGroup, help="Macros across engines.\n\nMacros across engines: translate text, list the engines bunzai models.", no_args_is_help=True)
+app = typer.Typer(
+    cls=SuggestingGroup,
+    help="Macros across engines.\n\nMacros across engines: translate text, list the engines bunzai models.",
+    no_args_is_help=True,
+)
 
 
 @app.command()
@@ -55,8 +59,14 @@ def engines() -> int:
 
     rows = []
     for engine, cat in sorted(all_catalogs().items()):
-        row = {"engine": engine, "title": cat.title, "forms": len(cat.entries),
-               "names": len(cat.by_key), "ops": len(cat.by_op), "comment": cat.syntax.comment is not None}
+        row = {
+            "engine": engine,
+            "title": cat.title,
+            "forms": len(cat.entries),
+            "names": len(cat.by_key),
+            "ops": len(cat.by_op),
+            "comment": cat.syntax.comment is not None,
+        }
         if cat.partial:
             row["partial"] = True
         if cat.note:
@@ -116,7 +126,9 @@ def _read_text(source: str) -> str:
             raise BunzaiError("invalid_input", f"{path} is a folder, not a text file") from None
         where = str(path)
     if len(data) > MACRO_TEXT_MAX_BYTES:
-        raise BunzaiError("too_large", f"{where} is over {MACRO_TEXT_MAX_BYTES} bytes", "translate the prompts one at a time")
+        raise BunzaiError(
+            "too_large", f"{where} is over {MACRO_TEXT_MAX_BYTES} bytes", "translate the prompts one at a time"
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -9,8 +9,15 @@ import typer
 
 def mcp(
     ctx: typer.Context,
-    studio: Annotated[Optional[str], typer.Argument(metavar="STUDIO", help="Studio folder (else what --studio, BUNZAI_STUDIO or the nearest bunzai.toml say).")] = None,
-    read_only: Annotated[bool, typer.Option("--read-only", help="Serve no tool that drafts, applies or deletes.")] = False,
+    studio: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="STUDIO", help="Studio folder (else what --studio, BUNZAI_STUDIO or the nearest bunzai.toml say)."
+        ),
+    ] = None,
+    read_only: Annotated[
+        bool, typer.Option("--read-only", help="Serve no tool that drafts, applies or deletes.")
+    ] = False,
 ) -> int:
     """Serve the studio as MCP tools on stdio.
 

@@ -10,16 +10,29 @@ from bunzai.cli import completion
 from bunzai.cli.context import studio_of, studio_option
 from bunzai.cli.output import emit
 
-KindArg = Annotated[str, typer.Argument(help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.",
-                                        autocompletion=completion.kinds)]
-RefArg = Annotated[str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)]
-KindOpt = Annotated[Optional[str], typer.Option("--kind", "-k", help="Only this kind.", autocompletion=completion.kinds)]
+KindArg = Annotated[
+    str,
+    typer.Argument(
+        help="character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.",
+        autocompletion=completion.kinds,
+    ),
+]
+RefArg = Annotated[
+    str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
+]
+KindOpt = Annotated[
+    Optional[str], typer.Option("--kind", "-k", help="Only this kind.", autocompletion=completion.kinds)
+]
 
 
 def create(
     kind: KindArg,
-    input: Annotated[str, typer.Option("--input", "-i", help="JSON object, @FILE or - for stdin: {\"name\": ..., <body fields>}.")],
-    id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (default: the name as a slug).")] = None,
+    input: Annotated[
+        str, typer.Option("--input", "-i", help='JSON object, @FILE or - for stdin: {"name": ..., <body fields>}.')
+    ],
+    id: Annotated[
+        Optional[str], typer.Option("--id", help="Id of the new piece (default: the name as a slug).")
+    ] = None,
 ) -> int:
     """Print a create draft for a new piece.
 
@@ -37,8 +50,12 @@ def create(
 def read(
     ctx: typer.Context,
     ref: RefArg,
-    outline: Annotated[bool, typer.Option("--outline", help="List the immediate children (of --pointer) as JSON pointers.")] = False,
-    pointer: Annotated[Optional[str], typer.Option("--pointer", "-p", help="RFC 6901 pointer into the piece, e.g. /body/description.")] = None,
+    outline: Annotated[
+        bool, typer.Option("--outline", help="List the immediate children (of --pointer) as JSON pointers.")
+    ] = False,
+    pointer: Annotated[
+        Optional[str], typer.Option("--pointer", "-p", help="RFC 6901 pointer into the piece, e.g. /body/description.")
+    ] = None,
     offset: Annotated[int, typer.Option("--offset", help="First character/item/key of the page.")] = 0,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Characters/items/keys in the page.")] = None,
 ) -> int:
@@ -70,7 +87,12 @@ def list_(
 
 def search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.')],
+    query: Annotated[
+        str,
+        typer.Argument(
+            help='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.'
+        ),
+    ],
     kind: KindOpt = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits to print.")] = None,
 ) -> int:

@@ -11,8 +11,11 @@ import typer
 
 from bunzai.cli.groups import SuggestingGroup
 
-app = typer.Typer(cls=SuggestingGroup, help="Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each phase's prompt.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    cls=SuggestingGroup,
+    help="Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each phase's prompt.",
+    no_args_is_help=True,
+)
 
 
 @app.command("try-line")
@@ -43,12 +46,21 @@ def try_line(
 def rehearse(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(help="A promptbook (id or promptbook/id).")],
-    character: Annotated[Optional[str], typer.Option("--character", "-c", help="The card, for phases that name none.")] = None,
-    preset: Annotated[Optional[str], typer.Option("--preset", help="The preset, for phases that name none (the chat's).")] = None,
+    character: Annotated[
+        Optional[str], typer.Option("--character", "-c", help="The card, for phases that name none.")
+    ] = None,
+    preset: Annotated[
+        Optional[str], typer.Option("--preset", help="The preset, for phases that name none (the chat's).")
+    ] = None,
     persona: Annotated[Optional[str], typer.Option("--persona", help="The user's persona.")] = None,
     lorebook: Annotated[list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan. Repeatable.")] = [],
-    chat: Annotated[Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")] = None,
-    line: Annotated[Optional[str], typer.Option("--line", help="The user line conditions are tried on (default: the chat's last user message).")] = None,
+    chat: Annotated[
+        Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")
+    ] = None,
+    line: Annotated[
+        Optional[str],
+        typer.Option("--line", help="The user line conditions are tried on (default: the chat's last user message)."),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for random macros and lorebook draws.")] = 0,
 ) -> int:
     """Each enabled phase's preset, rendered.
@@ -65,6 +77,18 @@ def rehearse(
 
     studio = studio_of(ctx)
     book_id, book = load_promptbook(studio, ref)
-    emit(run(studio, book_id, book, character=character, preset=preset, persona=persona, lorebooks=lorebook,
-             chat_file=chat, seed=seed, line=line))
+    emit(
+        run(
+            studio,
+            book_id,
+            book,
+            character=character,
+            preset=preset,
+            persona=persona,
+            lorebooks=lorebook,
+            chat_file=chat,
+            seed=seed,
+            line=line,
+        )
+    )
     return 0

@@ -16,10 +16,18 @@ from bunzai.cli.groups import SuggestingGroup
 
 from bunzai.cli.output import emit
 
-app = typer.Typer(cls=SuggestingGroup, help="Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    cls=SuggestingGroup,
+    help="Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
+    no_args_is_help=True,
+)
 
-Platform = Annotated[str, typer.Option("--platform", "-p", help="How the pattern and replacement are read: javascript, sillytavern or risuai.")]
+Platform = Annotated[
+    str,
+    typer.Option(
+        "--platform", "-p", help="How the pattern and replacement are read: javascript, sillytavern or risuai."
+    ),
+]
 Flags = Annotated[Optional[str], typer.Option("--flags", help="Flags; the pattern is then bare (no /.../).")]
 
 
@@ -29,7 +37,9 @@ def _text_of(ctx: typer.Context, text: Optional[str], file: Optional[str], ref: 
 
     given = [value for value in (text, file, ref) if value is not None]
     if len(given) != 1:
-        raise BunzaiError("usage", "give the text one way: --text T, --file F or a piece REF", "e.g. --text 'Hello *world*'")
+        raise BunzaiError(
+            "usage", "give the text one way: --text T, --file F or a piece REF", "e.g. --text 'Hello *world*'"
+        )
     if text is not None:
         return text
     if file is not None:
@@ -83,16 +93,31 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
 def try_(
     ctx: typer.Context,
     pattern: Annotated[str, typer.Argument(help="The find-regex: /pattern/flags or a bare pattern.")],
-    ref: Annotated[Optional[str], typer.Argument(metavar="[REF]", help="A studio piece whose text to run over (see --pointer).")] = None,
+    ref: Annotated[
+        Optional[str], typer.Argument(metavar="[REF]", help="A studio piece whose text to run over (see --pointer).")
+    ] = None,
     text: Annotated[Optional[str], typer.Option("--text", "-t", help="The text to run over.")] = None,
-    file: Annotated[Optional[str], typer.Option("--file", "-f", help="A text file to run over, or - for stdin.")] = None,
-    pointer: Annotated[str, typer.Option("--pointer", help="With REF: the JSON pointer of the text (all its strings when not a string).")] = "/body",
-    replace: Annotated[Optional[str], typer.Option("--replace", "-r", help="Also show the text after this replacement.")] = None,
+    file: Annotated[
+        Optional[str], typer.Option("--file", "-f", help="A text file to run over, or - for stdin.")
+    ] = None,
+    pointer: Annotated[
+        str,
+        typer.Option("--pointer", help="With REF: the JSON pointer of the text (all its strings when not a string)."),
+    ] = "/body",
+    replace: Annotated[
+        Optional[str], typer.Option("--replace", "-r", help="Also show the text after this replacement.")
+    ] = None,
     platform: Platform = "javascript",
     flags: Flags = None,
-    trim: Annotated[list[str], typer.Option("--trim", help="A trim string (SillyTavern): removed from each capture. Repeatable.")] = [],
-    macro: Annotated[list[str], typer.Option("--macro", help="A macro value NAME=VALUE, e.g. user=Ann. Repeatable.")] = [],
-    substitute: Annotated[str, typer.Option("--substitute", help="Macros in the pattern: none, raw or escaped.")] = "none",
+    trim: Annotated[
+        list[str], typer.Option("--trim", help="A trim string (SillyTavern): removed from each capture. Repeatable.")
+    ] = [],
+    macro: Annotated[
+        list[str], typer.Option("--macro", help="A macro value NAME=VALUE, e.g. user=Ann. Repeatable.")
+    ] = [],
+    substitute: Annotated[
+        str, typer.Option("--substitute", help="Macros in the pattern: none, raw or escaped.")
+    ] = "none",
 ) -> int:
     """Every match with its span and groups.
 
@@ -103,8 +128,18 @@ def try_(
     from bunzai.regexlab.lab import try_pattern
 
     source = _text_of(ctx, text, file, ref, pointer)
-    emit(try_pattern(pattern, source, replace=replace, platform=platform, flags=flags, trim_strings=trim,
-                     macros=_pairs(macro, "--macro"), substitute=substitute))
+    emit(
+        try_pattern(
+            pattern,
+            source,
+            replace=replace,
+            platform=platform,
+            flags=flags,
+            trim_strings=trim,
+            macros=_pairs(macro, "--macro"),
+            substitute=substitute,
+        )
+    )
     return 0
 
 
@@ -149,7 +184,9 @@ def explain(
 @app.command()
 def lint(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(metavar="REF|FILE", help="A studio regex set, or a SillyTavern/RisuAI regex file.")],
+    source: Annotated[
+        str, typer.Argument(metavar="REF|FILE", help="A studio regex set, or a SillyTavern/RisuAI regex file.")
+    ],
 ) -> int:
     """Check a whole regex set.
 
@@ -178,7 +215,9 @@ def _regex_piece(ctx: typer.Context, source: str) -> dict:
         _, decoded = read_bytes(read_file_bytes(path), path.name)
         sets = [dump_piece(piece) for piece in decoded.pieces if piece.kind == "regex"]
         if not sets:
-            raise BunzaiError("invalid_input", f"{path} holds no regex set", "lint reads SillyTavern and RisuAI regex files")
+            raise BunzaiError(
+                "invalid_input", f"{path} holds no regex set", "lint reads SillyTavern and RisuAI regex files"
+            )
         return sets[0]
     from bunzai.cli.context import studio_of
     from bunzai.query.reading import stored_data
@@ -204,8 +243,12 @@ def recipes(
 
 @app.command("from-examples")
 def from_examples(
-    match: Annotated[list[str], typer.Option("--match", "-m", help="A string the pattern must match. Repeatable.")] = [],
-    no_match: Annotated[list[str], typer.Option("--no-match", "-n", help="A string it must not match. Repeatable.")] = [],
+    match: Annotated[
+        list[str], typer.Option("--match", "-m", help="A string the pattern must match. Repeatable.")
+    ] = [],
+    no_match: Annotated[
+        list[str], typer.Option("--no-match", "-n", help="A string it must not match. Repeatable.")
+    ] = [],
 ) -> int:
     """A candidate pattern built from examples.
 
@@ -223,12 +266,18 @@ def regex_from_drawing(
     ctx: typer.Context,
     drawing: Annotated[str, typer.Argument(metavar="HTMLDOC", help="A studio htmldoc, or an HTML file.")],
     pattern: Annotated[str, typer.Option("--pattern", help="The find-regex whose captures fill the slots.")] = ...,
-    slot: Annotated[list[str], typer.Option("--slot", help="NAME=N: the slot NAME is capture N (0 = the whole match). Repeatable.")] = [],
-    sample: Annotated[Optional[str], typer.Option("--sample", help="A text the rule must match; it is run in the engine.")] = None,
+    slot: Annotated[
+        list[str], typer.Option("--slot", help="NAME=N: the slot NAME is capture N (0 = the whole match). Repeatable.")
+    ] = [],
+    sample: Annotated[
+        Optional[str], typer.Option("--sample", help="A text the rule must match; it is run in the engine.")
+    ] = None,
     platform: Platform = "javascript",
     flags: Flags = None,
     name: Annotated[Optional[str], typer.Option("--name", help="The rule's name (default: the drawing's).")] = None,
-    report: Annotated[bool, typer.Option("--report", help="Print the warnings and the sample's result with the rule.")] = False,
+    report: Annotated[
+        bool, typer.Option("--report", help="Print the warnings and the sample's result with the rule.")
+    ] = False,
 ) -> int:
     """Turn a drawing into a regex replacement rule.
 
@@ -246,8 +295,9 @@ def regex_from_drawing(
         if not value.strip().isdigit():
             raise BunzaiError("usage", f"--slot {key}={value}: the capture must be a number", f"e.g. --slot {key}=1")
         slots[key] = int(value)
-    result = build(markup, pattern, slots, sample=sample, platform=platform, flags=flags, name=name or title,
-                   declared=declared)
+    result = build(
+        markup, pattern, slots, sample=sample, platform=platform, flags=flags, name=name or title, declared=declared
+    )
     for warning in result["warnings"]:
         say(f"bunzai: warning: {warning}")
     if "sample" in result and not report:

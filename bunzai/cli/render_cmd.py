@@ -12,14 +12,30 @@ import typer
 
 Character = Annotated[str, typer.Option("--character", "-c", help="The character (id or character/id).")]
 Persona = Annotated[Optional[str], typer.Option("--persona", help="The user's persona (id or persona/id).")]
-Lorebook = Annotated[list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan, besides the character's. Repeatable.")]
-Regex = Annotated[list[str], typer.Option("--regex", help="A regex set whose prompt rules apply, besides the character's. Repeatable.")]
-Chat = Annotated[Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")]
-Seed = Annotated[int, typer.Option("--seed", help="Seed for {{random}}, {{pick}}, {{roll}}, lorebook probability and groups.")]
+Lorebook = Annotated[
+    list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan, besides the character's. Repeatable.")
+]
+Regex = Annotated[
+    list[str],
+    typer.Option("--regex", help="A regex set whose prompt rules apply, besides the character's. Repeatable."),
+]
+Chat = Annotated[
+    Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")
+]
+Seed = Annotated[
+    int, typer.Option("--seed", help="Seed for {{random}}, {{pick}}, {{roll}}, lorebook probability and groups.")
+]
 Note = Annotated[str, typer.Option("--authors-note", help="The chat's author's note (injected at depth 4 as system).")]
-Instruct = Annotated[Optional[str], typer.Option("--instruct", help="Text completion: the instruct template (a preset of family instruct).")]
-Context = Annotated[Optional[str], typer.Option("--context", help="Text completion: the context template (a preset of family context).")]
-Sysprompt = Annotated[Optional[str], typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")]
+Instruct = Annotated[
+    Optional[str],
+    typer.Option("--instruct", help="Text completion: the instruct template (a preset of family instruct)."),
+]
+Context = Annotated[
+    Optional[str], typer.Option("--context", help="Text completion: the context template (a preset of family context).")
+]
+Sysprompt = Annotated[
+    Optional[str], typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")
+]
 
 
 def _st_root(ctx: typer.Context) -> str | None:
@@ -29,13 +45,33 @@ def _st_root(ctx: typer.Context) -> str | None:
     return configured_root(studio_of(ctx))
 
 
-def _gather(ctx: typer.Context, preset: str, character: str, persona, lorebook, regex, chat, instruct=None, context=None,
-            sysprompt=None) -> dict:
+def _gather(
+    ctx: typer.Context,
+    preset: str,
+    character: str,
+    persona,
+    lorebook,
+    regex,
+    chat,
+    instruct=None,
+    context=None,
+    sysprompt=None,
+) -> dict:
     from bunzai.cli.context import studio_of
     from bunzai.render.render import gather
 
-    return gather(studio_of(ctx), preset, character, persona_ref=persona, lorebook_refs=lorebook,
-                  regex_refs=regex, chat_file=chat, instruct_ref=instruct, context_ref=context, sysprompt_ref=sysprompt)
+    return gather(
+        studio_of(ctx),
+        preset,
+        character,
+        persona_ref=persona,
+        lorebook_refs=lorebook,
+        regex_refs=regex,
+        chat_file=chat,
+        instruct_ref=instruct,
+        context_ref=context,
+        sysprompt_ref=sysprompt,
+    )
 
 
 def render(
@@ -46,13 +82,17 @@ def render(
     lorebook: Lorebook = [],
     regex: Regex = [],
     chat: Chat = None,
-    stage: Annotated[Optional[str], typer.Option("--stage", help="Only this stage: raw, lore, macros, regex or final.")] = None,
+    stage: Annotated[
+        Optional[str], typer.Option("--stage", help="Only this stage: raw, lore, macros, regex or final.")
+    ] = None,
     seed: Seed = 0,
     authors_note: Note = "",
     instruct: Instruct = None,
     context: Context = None,
     sysprompt: Sysprompt = None,
-    text: Annotated[bool, typer.Option("--text", help="Print the final prompt as readable text instead of JSON.")] = False,
+    text: Annotated[
+        bool, typer.Option("--text", help="Print the final prompt as readable text instead of JSON.")
+    ] = False,
 ) -> int:
     """The prompt a preset sends, stage by stage.
 
@@ -64,8 +104,13 @@ def render(
     from bunzai.cli.output import emit
     from bunzai.render.render import render as run
 
-    doc = run(_gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt), seed=seed,
-              stage="final" if text else stage, authors_note=authors_note, st_root=_st_root(ctx))
+    doc = run(
+        _gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt),
+        seed=seed,
+        stage="final" if text else stage,
+        authors_note=authors_note,
+        st_root=_st_root(ctx),
+    )
     if text:
         import sys
 
@@ -73,7 +118,9 @@ def render(
             sys.stdout.write(doc["prompt"].rstrip("\n") + "\n")
             return 0
         for message in doc["messages"]:
-            sys.stdout.write(f"--- {message['role']} · {message['block']} · {message['source']} · ~{message['tokens']} tokens\n")
+            sys.stdout.write(
+                f"--- {message['role']} · {message['block']} · {message['source']} · ~{message['tokens']} tokens\n"
+            )
             sys.stdout.write(message["content"].rstrip("\n") + "\n")
         return 0
     emit(doc)
@@ -90,7 +137,9 @@ def preset_verify(
     chat: Chat = None,
     seed: Seed = 0,
     authors_note: Note = "",
-    engine: Annotated[Optional[str], typer.Option("--engine", help="Also report macros this engine reads differently (e.g. risuai).")] = None,
+    engine: Annotated[
+        Optional[str], typer.Option("--engine", help="Also report macros this engine reads differently (e.g. risuai).")
+    ] = None,
     instruct: Instruct = None,
     context: Context = None,
     sysprompt: Sysprompt = None,
@@ -104,8 +153,13 @@ def preset_verify(
     from bunzai.cli.output import emit
     from bunzai.render.verify import verify
 
-    doc = verify(_gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt), seed=seed, engine=engine,
-                 authors_note=authors_note, st_root=_st_root(ctx))
+    doc = verify(
+        _gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt),
+        seed=seed,
+        engine=engine,
+        authors_note=authors_note,
+        st_root=_st_root(ctx),
+    )
     emit(doc)
     return 0 if doc["clean"] else 1
 

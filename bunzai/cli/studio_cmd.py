@@ -11,7 +11,9 @@ from bunzai.cli.output import emit
 
 
 def init(
-    directory: Annotated[Optional[Path], typer.Argument(help="Folder to make a studio of (default: the current folder).")] = None,
+    directory: Annotated[
+        Optional[Path], typer.Argument(help="Folder to make a studio of (default: the current folder).")
+    ] = None,
 ) -> int:
     """Make a folder a studio.
 
@@ -28,7 +30,13 @@ def init(
 
 def doctor(
     ctx: typer.Context,
-    repair: Annotated[bool, typer.Option("--repair", help="Remove temp files and lock files of writers that are gone, and orphan assets; nothing else.")] = False,
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair",
+            help="Remove temp files and lock files of writers that are gone, and orphan assets; nothing else.",
+        ),
+    ] = False,
 ) -> int:
     """Check a studio; exit 1 on problems.
 

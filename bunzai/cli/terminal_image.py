@@ -13,7 +13,7 @@ _CHUNK = 4096  # kitty takes the base64 payload in chunks of at most 4096 bytes
 
 
 def protocol(environ=os.environ) -> str | None:
-    """"kitty", "iterm2" or None for the terminal these variables describe."""
+    """ "kitty", "iterm2" or None for the terminal these variables describe."""
     if environ.get("TERM") == "xterm-kitty" or environ.get("KITTY_WINDOW_ID"):
         return "kitty"
     if environ.get("TERM_PROGRAM") == "iTerm.app":
@@ -26,7 +26,7 @@ def escape(kind: str, data: bytes, mime: str) -> str:
     payload = base64.b64encode(data).decode("ascii")
     if kind == "iterm2":
         return f"\x1b]1337;File=inline=1;size={len(data)};preserveAspectRatio=1:{payload}\x07\n"
-    chunks = [payload[i:i + _CHUNK] for i in range(0, len(payload), _CHUNK)] or [""]
+    chunks = [payload[i : i + _CHUNK] for i in range(0, len(payload), _CHUNK)] or [""]
     out = []
     for index, chunk in enumerate(chunks):
         more = 1 if index < len(chunks) - 1 else 0

@@ -12,8 +12,20 @@ from bunzai.cli.output import emit
 
 def changes(
     ctx: typer.Context,
-    since: Annotated[Optional[int], typer.Option("--since", metavar="SEQ", help="Report the changes after this seq; the session's cursor is left where it is.")] = None,
-    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="Whose cursor (default: $BUNZAI_SESSION, else this process's random id).")] = None,
+    since: Annotated[
+        Optional[int],
+        typer.Option(
+            "--since",
+            metavar="SEQ",
+            help="Report the changes after this seq; the session's cursor is left where it is.",
+        ),
+    ] = None,
+    session: Annotated[
+        Optional[str],
+        typer.Option(
+            "--session", metavar="ID", help="Whose cursor (default: $BUNZAI_SESSION, else this process's random id)."
+        ),
+    ] = None,
 ) -> int:
     """What changed since this session last read.
 
@@ -29,10 +41,20 @@ def changes(
 
 def wait(
     ctx: typer.Context,
-    changed_since: Annotated[Optional[int], typer.Option("--changed-since", metavar="SEQ", help="Until a change with a seq above SEQ lands.")] = None,
-    piece_exists: Annotated[Optional[str], typer.Option("--piece-exists", metavar="REF", help="Until kind/id (or an id) exists.")] = None,
-    revision_changed: Annotated[Optional[str], typer.Option("--revision-changed", metavar="REF@REV", help="Until the piece is at another revision, or gone.")] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="S", help="Seconds to wait at most (default 15, at most 55).")] = None,
+    changed_since: Annotated[
+        Optional[int], typer.Option("--changed-since", metavar="SEQ", help="Until a change with a seq above SEQ lands.")
+    ] = None,
+    piece_exists: Annotated[
+        Optional[str], typer.Option("--piece-exists", metavar="REF", help="Until kind/id (or an id) exists.")
+    ] = None,
+    revision_changed: Annotated[
+        Optional[str],
+        typer.Option("--revision-changed", metavar="REF@REV", help="Until the piece is at another revision, or gone."),
+    ] = None,
+    timeout: Annotated[
+        Optional[float],
+        typer.Option("--timeout", metavar="S", help="Seconds to wait at most (default 15, at most 55)."),
+    ] = None,
 ) -> int:
     """Wait until a condition holds, or time out.
 
@@ -42,14 +64,24 @@ def wait(
     """
     from bunzai.changes.watch import studio_wait
 
-    emit(studio_wait(studio_of(ctx), changed_since=changed_since, piece_exists=piece_exists,
-                     revision_changed=revision_changed, timeout=timeout))
+    emit(
+        studio_wait(
+            studio_of(ctx),
+            changed_since=changed_since,
+            piece_exists=piece_exists,
+            revision_changed=revision_changed,
+            timeout=timeout,
+        )
+    )
     return 0
 
 
 def revert(
     ctx: typer.Context,
-    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help="The session whose changes to undo (default: $BUNZAI_SESSION).")] = None,
+    session: Annotated[
+        Optional[str],
+        typer.Option("--session", metavar="ID", help="The session whose changes to undo (default: $BUNZAI_SESSION)."),
+    ] = None,
 ) -> int:
     """Undo a session's own changes, newest first.
 
@@ -66,8 +98,11 @@ def revert(
     if session is None:
         session = os.environ.get(ENV_SESSION) or None
         if session is None:
-            raise BunzaiError("usage", "revert needs the session whose changes to undo",
-                              hint="pass --session ID, or set BUNZAI_SESSION")
+            raise BunzaiError(
+                "usage",
+                "revert needs the session whose changes to undo",
+                hint="pass --session ID, or set BUNZAI_SESSION",
+            )
     done = studio_revert(studio_of(ctx, writes=True), session)
     emit(done)
     return 0 if done["forbidden"] + done["unavailable"] + done["failed"] == 0 else 1

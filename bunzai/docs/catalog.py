@@ -63,13 +63,19 @@ def catalog_text(catalog: dict) -> str:
 def index_catalog(docs: Path = CHECKOUT_ROOT, path: Path = CATALOG_PATH, *, check: bool = False) -> dict:
     """Regenerate the catalog and write it; with `check` refuse (out_of_date) instead when it differs."""
     if not docs.is_dir():
-        raise BunzaiError("unsupported", f"no docs folder at {docs}", "the catalog is generated in a source checkout of bunzai")
+        raise BunzaiError(
+            "unsupported", f"no docs folder at {docs}", "the catalog is generated in a source checkout of bunzai"
+        )
     catalog = build_catalog(docs)
     fresh = catalog_text(catalog)
     committed = path.read_text(encoding="utf-8") if path.is_file() else ""
     pages = catalog["pages"]
-    summary = {"status": "ok", "pages": len(pages), "path": str(path),
-               "summaries_approved": sum(1 for page in pages if page["summary_status"] == "approved")}
+    summary = {
+        "status": "ok",
+        "pages": len(pages),
+        "path": str(path),
+        "summaries_approved": sum(1 for page in pages if page["summary_status"] == "approved"),
+    }
     if fresh == committed:
         return summary
     if not check:
@@ -77,13 +83,24 @@ def index_catalog(docs: Path = CHECKOUT_ROOT, path: Path = CATALOG_PATH, *, chec
         path.write_text(fresh, encoding="utf-8")
         load_catalog.cache_clear()
         return dict(summary, status="written")
-    diff = list(difflib.unified_diff(committed.splitlines(), fresh.splitlines(),
-                                     f"{path.name} (committed)", f"{path.name} (from docs/)", lineterm=""))
+    diff = list(
+        difflib.unified_diff(
+            committed.splitlines(),
+            fresh.splitlines(),
+            f"{path.name} (committed)",
+            f"{path.name} (from docs/)",
+            lineterm="",
+        )
+    )
     shown = diff[:DIFF_MAX_LINES]
     if len(diff) > DIFF_MAX_LINES:
         shown.append(f"... {len(diff) - DIFF_MAX_LINES} more diff lines")
-    raise BunzaiError("out_of_date", f"{path.name} differs from the pages under docs/:\n" + "\n".join(shown),
-                      "run `bunzai docs index` (or `make docs-index`) and commit the result", diff=shown)
+    raise BunzaiError(
+        "out_of_date",
+        f"{path.name} differs from the pages under docs/:\n" + "\n".join(shown),
+        "run `bunzai docs index` (or `make docs-index`) and commit the result",
+        diff=shown,
+    )
 
 
 @lru_cache(maxsize=4)

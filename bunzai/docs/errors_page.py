@@ -22,7 +22,9 @@ def table() -> str:
     from bunzai.errors import ERRORS
 
     lines = ["| code | exit | meaning |", "|---|---|---|"]
-    lines += [f"| `{code}` | {status} | {meaning.replace('|', chr(92) + '|')} |" for code, (status, meaning) in ERRORS.items()]
+    lines += [
+        f"| `{code}` | {status} | {meaning.replace('|', chr(92) + '|')} |" for code, (status, meaning) in ERRORS.items()
+    ]
     return "\n".join(lines)
 
 
@@ -32,7 +34,9 @@ def render(path: Path = PAGE_PATH) -> str:
 
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     if START not in text or END not in text:
-        raise BunzaiError("out_of_date", f"{path.name} has lost its error-table markers", f"put back {START!r} and {END!r}")
+        raise BunzaiError(
+            "out_of_date", f"{path.name} has lost its error-table markers", f"put back {START!r} and {END!r}"
+        )
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
     return f"{head}{START}\n{table()}\n{END}{tail}"

@@ -15,7 +15,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def check_page(path: Path, fresh: str, *, write: bool, source: str, command: str) -> str:
-    """"ok", "written" or "absent" (no docs/ folder: an installed copy); out_of_date when it differs."""
+    """ "ok", "written" or "absent" (no docs/ folder: an installed copy); out_of_date when it differs."""
     if not path.parent.is_dir():
         return "absent"
     committed = path.read_text(encoding="utf-8") if path.is_file() else ""
@@ -24,10 +24,21 @@ def check_page(path: Path, fresh: str, *, write: bool, source: str, command: str
     if write:
         path.write_text(fresh, encoding="utf-8")
         return "written"
-    diff = list(difflib.unified_diff(committed.splitlines(), fresh.splitlines(), f"{path.name} (committed)",
-                                     f"{path.name} (from {source})", lineterm=""))[:200]
-    raise BunzaiError("out_of_date", f"{path.name} differs from {source}:\n" + "\n".join(diff),
-                      f"run `{command}` and commit the result", diff=diff)
+    diff = list(
+        difflib.unified_diff(
+            committed.splitlines(),
+            fresh.splitlines(),
+            f"{path.name} (committed)",
+            f"{path.name} (from {source})",
+            lineterm="",
+        )
+    )[:200]
+    raise BunzaiError(
+        "out_of_date",
+        f"{path.name} differs from {source}:\n" + "\n".join(diff),
+        f"run `{command}` and commit the result",
+        diff=diff,
+    )
 
 
 def main(render, path: Path, source: str, command: str) -> int:

@@ -62,7 +62,7 @@ def sections(text: str) -> list[Section]:
         seen[base] = count + 1
         slug = base if count == 0 else f"{base}-{count}"
         end = len(text)
-        for later_level, _t, later_start, _e in found[index + 1:]:
+        for later_level, _t, later_start, _e in found[index + 1 :]:
             if later_level <= level:
                 end = later_start
                 break

@@ -35,15 +35,29 @@ def docs_root() -> Path:
 def check_page_id(page_id: object) -> str:
     """The id itself, or unsafe_path/invalid_id; nothing is looked up or opened."""
     if not isinstance(page_id, str) or not page_id:
-        raise BunzaiError("invalid_id", "a page id is a non-empty text like commands/import", "see `bunzai docs browse`")
+        raise BunzaiError(
+            "invalid_id", "a page id is a non-empty text like commands/import", "see `bunzai docs browse`"
+        )
     if len(page_id) > DOCS_ID_MAX_CHARS:
-        raise BunzaiError("invalid_id", f"page id is {len(page_id)} characters, over {DOCS_ID_MAX_CHARS}", "see `bunzai docs browse`")
+        raise BunzaiError(
+            "invalid_id", f"page id is {len(page_id)} characters, over {DOCS_ID_MAX_CHARS}", "see `bunzai docs browse`"
+        )
     if page_id.startswith("/") or "\\" in page_id or "\x00" in page_id or (len(page_id) > 1 and page_id[1] == ":"):
-        raise BunzaiError("unsafe_path", f"{page_id!r} is a path, not a page id", "name a page by its id, e.g. commands/import (see `bunzai docs browse`)")
+        raise BunzaiError(
+            "unsafe_path",
+            f"{page_id!r} is a path, not a page id",
+            "name a page by its id, e.g. commands/import (see `bunzai docs browse`)",
+        )
     if any(part in ("..", ".", "") for part in page_id.split("/")):
-        raise BunzaiError("unsafe_path", f"{page_id!r} steps outside the docs", "`..`, `.` and empty parts are refused; see `bunzai docs browse`")
+        raise BunzaiError(
+            "unsafe_path",
+            f"{page_id!r} steps outside the docs",
+            "`..`, `.` and empty parts are refused; see `bunzai docs browse`",
+        )
     if not PAGE_ID.fullmatch(page_id):
-        raise BunzaiError("invalid_id", f"{page_id!r} is not a page id (lower-case parts joined by /)", "see `bunzai docs browse`")
+        raise BunzaiError(
+            "invalid_id", f"{page_id!r} is not a page id (lower-case parts joined by /)", "see `bunzai docs browse`"
+        )
     return page_id
 
 
@@ -53,7 +67,11 @@ def page_file(page_id: object, pages: dict, root: Path) -> Path:
     entry = pages.get(page_id)
     if entry is None:
         close = difflib.get_close_matches(page_id, list(pages), n=3)
-        hint = ("did you mean " + ", ".join(close) + "?") if close else "see `bunzai docs browse` or `bunzai docs search WORDS`"
+        hint = (
+            ("did you mean " + ", ".join(close) + "?")
+            if close
+            else "see `bunzai docs browse` or `bunzai docs search WORDS`"
+        )
         raise BunzaiError("not_found", f"no docs page {page_id!r}", hint)
     return contained_path(root, entry["path"])
 
@@ -81,7 +99,10 @@ def scan_pages(root: Path) -> list[tuple[str, str]]:
             continue
         page_id = relative[: -len(".md")]
         if not PAGE_ID.fullmatch(page_id):
-            raise BunzaiError("invalid_id", f"docs page {relative} cannot have an id: {page_id!r} is not lower-case parts joined by /",
-                              "rename the file: lower-case letters, digits, '.', '_' and '-'")
+            raise BunzaiError(
+                "invalid_id",
+                f"docs page {relative} cannot have an id: {page_id!r} is not lower-case parts joined by /",
+                "rename the file: lower-case letters, digits, '.', '_' and '-'",
+            )
         found.append((page_id, relative))
     return sorted(found)

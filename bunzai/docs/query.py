@@ -17,8 +17,19 @@ from bunzai.docs import bm25, markdown
 from bunzai.docs.catalog import CATALOG_PATH, load_catalog
 from bunzai.docs.pages import check_page_id, docs_root, read_page, text_hash
 from bunzai.errors import BunzaiError
-from bunzai.limits import (DOCS_BROWSE_DEFAULT, DOCS_BROWSE_MAX, DOCS_ID_MAX_CHARS, DOCS_QUERY_MAX_CHARS, DOCS_READ_DEFAULT,
-                           DOCS_READ_MAX, DOCS_READ_MIN, DOCS_SEARCH_DEFAULT, DOCS_SEARCH_MAX, DOCS_SNIPPET_CHARS, SEARCH_MAX_TERMS)
+from bunzai.limits import (
+    DOCS_BROWSE_DEFAULT,
+    DOCS_BROWSE_MAX,
+    DOCS_ID_MAX_CHARS,
+    DOCS_QUERY_MAX_CHARS,
+    DOCS_READ_DEFAULT,
+    DOCS_READ_MAX,
+    DOCS_READ_MIN,
+    DOCS_SEARCH_DEFAULT,
+    DOCS_SEARCH_MAX,
+    DOCS_SNIPPET_CHARS,
+    SEARCH_MAX_TERMS,
+)
 
 ACTIONS = ("browse", "outline", "search", "read")
 # Field weights of a search chunk: words in its headings and topics say most about it.
@@ -45,7 +56,11 @@ class Docs:
         entry = self.pages[page_id]
         if "summary" not in entry or text_hash(text) != entry.get("sha256"):
             return {}
-        return {"summary": entry["summary"], "topics": entry.get("topics", []), "sections": entry.get("section_summaries", {})}
+        return {
+            "summary": entry["summary"],
+            "topics": entry.get("topics", []),
+            "sections": entry.get("section_summaries", {}),
+        }
 
     def search_index(self) -> tuple[bm25.Index, list[dict]]:
         """The BM25 index over every page's chunks, built on the first call."""
@@ -75,7 +90,11 @@ def browse(collection: str = "", *, limit: int | None = None, offset: int = 0, d
         check_page_id(prefix)
     below = [page for page in docs.pages.values() if prefix == "" or page["id"].startswith(prefix + "/")]
     if prefix and not below:
-        hint = f"{prefix} is a page: `bunzai docs outline {prefix}`" if prefix in docs.pages else "see `bunzai docs browse`"
+        hint = (
+            f"{prefix} is a page: `bunzai docs outline {prefix}`"
+            if prefix in docs.pages
+            else "see `bunzai docs browse`"
+        )
         raise BunzaiError("not_found", f"no docs collection {prefix!r}", hint)
     depth = prefix.count("/") + 1 if prefix else 0
     collections: Counter = Counter()
@@ -91,10 +110,16 @@ def browse(collection: str = "", *, limit: int | None = None, offset: int = 0, d
             pages.append(row)
     entries = [{"type": "collection", "id": name, "pages": count} for name, count in sorted(collections.items())]
     entries += sorted(pages, key=lambda row: row["id"])
-    window = entries[offset: offset + limit]
+    window = entries[offset : offset + limit]
     following = offset + len(window)
-    return {"collection": prefix, "total": len(entries), "offset": offset, "limit": limit, "entries": window,
-            "next_offset": following if following < len(entries) else None}
+    return {
+        "collection": prefix,
+        "total": len(entries),
+        "offset": offset,
+        "limit": limit,
+        "entries": window,
+        "next_offset": following if following < len(entries) else None,
+    }
 
 
 def outline(page: str, *, section: str | None = None, docs: Docs | None = None) -> dict:
@@ -104,8 +129,12 @@ def outline(page: str, *, section: str | None = None, docs: Docs | None = None) 
     entry = docs.pages[page]
     notes = docs.summaries(page, text)
     parts = markdown.sections(text)
-    result: dict = {"page": page, "title": entry["title"], "chars": len(text),
-                    "summary_status": "approved" if notes else "headings only"}
+    result: dict = {
+        "page": page,
+        "title": entry["title"],
+        "chars": len(text),
+        "summary_status": "approved" if notes else "headings only",
+    }
     if notes:
         result["summary"] = notes["summary"]
         result["topics"] = notes["topics"]
@@ -135,21 +164,30 @@ def search(query: str, *, limit: int | None = None, docs: Docs | None = None) ->
     if not isinstance(query, str) or not query.strip():
         raise BunzaiError("usage", "a search needs a few words", "e.g. bunzai docs search export containment")
     if len(query) > DOCS_QUERY_MAX_CHARS:
-        raise BunzaiError("too_large", f"the query is {len(query)} characters, over {DOCS_QUERY_MAX_CHARS}", "ask with a few words")
+        raise BunzaiError(
+            "too_large", f"the query is {len(query)} characters, over {DOCS_QUERY_MAX_CHARS}", "ask with a few words"
+        )
     wanted = list(dict.fromkeys(bm25.terms(query)))[:SEARCH_MAX_TERMS]
     index, chunks = docs.search_index()
     hits = []
     for score, doc in index.rank(wanted)[:limit]:
         chunk = chunks[doc]
-        hit = {"page": chunk["page"], "section": chunk["section"], "heading": chunk["heading"],
-               "score": round(score, 4), "snippet": _snippet(chunk["text"], wanted)}
+        hit = {
+            "page": chunk["page"],
+            "section": chunk["section"],
+            "heading": chunk["heading"],
+            "score": round(score, 4),
+            "snippet": _snippet(chunk["text"], wanted),
+        }
         if chunk.get("summary"):
             hit["summary"] = chunk["summary"]
         hits.append(hit)
     return {"query": query, "terms": wanted, "chunks": len(chunks), "hits": hits}
 
 
-def read(page: str, *, section: str | None = None, offset: int = 0, limit: int | None = None, docs: Docs | None = None) -> dict:
+def read(
+    page: str, *, section: str | None = None, offset: int = 0, limit: int | None = None, docs: Docs | None = None
+) -> dict:
     """Up to `limit` characters of the page (or one section) from `offset`, with the next offset."""
     docs = docs or default_docs()
     limit = _bounded(limit, DOCS_READ_DEFAULT, DOCS_READ_MIN, DOCS_READ_MAX, "--limit")
@@ -157,21 +195,40 @@ def read(page: str, *, section: str | None = None, offset: int = 0, limit: int |
     text = docs.text(page)
     if section is not None:
         chosen = _section(page, markdown.sections(text), section)
-        text = text[chosen.start: chosen.end]
+        text = text[chosen.start : chosen.end]
     if offset > len(text):
-        raise BunzaiError("invalid_input", f"offset {offset} is past the end ({len(text)} characters)", "start again from --offset 0")
+        raise BunzaiError(
+            "invalid_input", f"offset {offset} is past the end ({len(text)} characters)", "start again from --offset 0"
+        )
     end = min(len(text), offset + limit)
     if end < len(text):
         newline = text.rfind("\n", offset, end)
         if newline + 1 > offset + limit // 2:  # end on a line when one ends in the second half
             end = newline + 1
-    return {"page": page, "title": docs.pages[page]["title"], "section": section, "offset": offset, "limit": limit,
-            "chars": len(text), "text": text[offset:end], "next_offset": end if end < len(text) else None,
-            "done": end >= len(text)}
+    return {
+        "page": page,
+        "title": docs.pages[page]["title"],
+        "section": section,
+        "offset": offset,
+        "limit": limit,
+        "chars": len(text),
+        "text": text[offset:end],
+        "next_offset": end if end < len(text) else None,
+        "done": end >= len(text),
+    }
 
 
-def query(action: str, *, page: str | None = None, section: str | None = None, collection: str | None = None,
-          text: str | None = None, offset: int = 0, limit: int | None = None, docs: Docs | None = None) -> dict:
+def query(
+    action: str,
+    *,
+    page: str | None = None,
+    section: str | None = None,
+    collection: str | None = None,
+    text: str | None = None,
+    offset: int = 0,
+    limit: int | None = None,
+    docs: Docs | None = None,
+) -> dict:
     """The one verb: `action` is browse, outline, search or read; the other values as those take them."""
     if action not in ACTIONS:
         raise BunzaiError("usage", f"unknown action {action!r}", "actions: " + ", ".join(ACTIONS))
@@ -181,7 +238,11 @@ def query(action: str, *, page: str | None = None, section: str | None = None, c
         result = search(text or "", limit=limit, docs=docs)
     else:
         if not page:
-            raise BunzaiError("usage", f"--action {action} needs a page", f"e.g. bunzai docs query --action {action} --page commands/import")
+            raise BunzaiError(
+                "usage",
+                f"--action {action} needs a page",
+                f"e.g. bunzai docs query --action {action} --page commands/import",
+            )
         if action == "outline":
             result = outline(page, section=section, docs=docs)
         else:
@@ -219,7 +280,7 @@ def _build_index(docs: Docs) -> tuple[bm25.Index, list[dict]]:
         section_notes = notes.get("sections", {})
         topic_bag = Counter(term for topic in notes.get("topics", []) for term in bm25.terms(topic))
         for chunk in markdown.chunks(text, entry["title"]):
-            body = text[chunk.start: chunk.end]
+            body = text[chunk.start : chunk.end]
             if chunk.slug is not None:
                 body = body.split("\n", 1)[1] if "\n" in body else ""
             summary = notes.get("summary", "") if chunk.slug is None else section_notes.get(chunk.slug, "")
@@ -232,7 +293,15 @@ def _build_index(docs: Docs) -> tuple[bm25.Index, list[dict]]:
                 for term, count in topic_bag.items():
                     bag[term] += WEIGHT_TOPIC * count
             index.add(bag)
-            chunks.append({"page": page_id, "section": chunk.slug, "heading": chunk.headings[-1], "text": body, "summary": summary})
+            chunks.append(
+                {
+                    "page": page_id,
+                    "section": chunk.slug,
+                    "heading": chunk.headings[-1],
+                    "text": body,
+                    "summary": summary,
+                }
+            )
     return index, chunks
 
 
@@ -245,5 +314,5 @@ def _snippet(body: str, wanted: list[str]) -> str:
     lower = flat.lower()
     first = min((pos for pos in (lower.find(term) for term in wanted if term) if pos >= 0), default=0)
     start = max(0, first - DOCS_SNIPPET_CHARS // 4)
-    piece = flat[start: start + DOCS_SNIPPET_CHARS]
+    piece = flat[start : start + DOCS_SNIPPET_CHARS]
     return ("…" if start else "") + piece + ("…" if start + DOCS_SNIPPET_CHARS < len(flat) else "")

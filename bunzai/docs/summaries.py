@@ -23,8 +23,14 @@ from bunzai.docs import markdown
 from bunzai.docs.pages import CHECKOUT_ROOT, check_page_id, scan_pages, text_hash
 from bunzai.errors import BunzaiError
 from bunzai.files import read_text_nofollow
-from bunzai.limits import (DOCS_PAGE_MAX_BYTES, DOCS_REVIEW_NOTES_MAX_CHARS, DOCS_SUMMARY_MAX_CHARS, DOCS_TOPIC_MAX_CHARS,
-                           DOCS_TOPICS_MAX, JSON_MAX_BYTES)
+from bunzai.limits import (
+    DOCS_PAGE_MAX_BYTES,
+    DOCS_REVIEW_NOTES_MAX_CHARS,
+    DOCS_SUMMARY_MAX_CHARS,
+    DOCS_TOPIC_MAX_CHARS,
+    DOCS_TOPICS_MAX,
+    JSON_MAX_BYTES,
+)
 
 SIDECARS = "summaries"
 RECEIPTS = "summary-reviews"
@@ -52,8 +58,12 @@ def receipt_path(page_id: str, docs: Path = CHECKOUT_ROOT) -> Path:
 
 def reviewed_content(sidecar: dict) -> dict:
     """The fields a review approves: the page id, the summary, its topics, section summaries."""
-    return {"page": sidecar.get("page"), "summary": sidecar.get("summary", ""),
-            "topics": list(sidecar.get("topics", [])), "sections": dict(sidecar.get("sections", {}))}
+    return {
+        "page": sidecar.get("page"),
+        "summary": sidecar.get("summary", ""),
+        "topics": list(sidecar.get("topics", [])),
+        "sections": dict(sidecar.get("sections", {})),
+    }
 
 
 def content_hash(content: dict) -> str:
@@ -95,13 +105,23 @@ def scaffold(page_id: str, *, summary: str = "", topics: list[str] | None = None
     text = _page_text(page_id, docs)
     path = sidecar_path(page_id, docs)
     if path.exists():
-        raise BunzaiError("occupied", f"{_shown(path, docs)} already exists", "edit it, then `bunzai docs summaries stamp`")
-    sidecar = {"page": page_id, "summary": summary.strip(), "topics": _clean_topics(topics or []),
-               "sections": {part.slug: "" for part in markdown.sections(text)}}
+        raise BunzaiError(
+            "occupied", f"{_shown(path, docs)} already exists", "edit it, then `bunzai docs summaries stamp`"
+        )
+    sidecar = {
+        "page": page_id,
+        "summary": summary.strip(),
+        "topics": _clean_topics(topics or []),
+        "sections": {part.slug: "" for part in markdown.sections(text)},
+    }
     _write_json(path, sidecar)
-    return {"page": page_id, "status": "scaffolded", "path": _shown(path, docs),
-            "next": "fill in the summary (and any section summaries), then: "
-                    f"bunzai docs summaries stamp {page_id} --reviewer YOU"}
+    return {
+        "page": page_id,
+        "status": "scaffolded",
+        "path": _shown(path, docs),
+        "next": "fill in the summary (and any section summaries), then: "
+        f"bunzai docs summaries stamp {page_id} --reviewer YOU",
+    }
 
 
 def stamp(page_id: str, reviewer: str, docs: Path = CHECKOUT_ROOT) -> dict:
@@ -111,13 +131,20 @@ def stamp(page_id: str, reviewer: str, docs: Path = CHECKOUT_ROOT) -> dict:
     path = sidecar_path(page_id, docs)
     sidecar = _read_json(path)
     if sidecar is None:
-        raise BunzaiError("not_found", f"no summary for {page_id}", f"run `bunzai docs summaries scaffold {page_id}` first")
+        raise BunzaiError(
+            "not_found", f"no summary for {page_id}", f"run `bunzai docs summaries scaffold {page_id}` first"
+        )
     content = _checked_content(page_id, sidecar, text)
     sidecar = dict(content)
     sidecar["stamp"] = {"by": reviewer, "source_sha256": text_hash(text), "summary_sha256": content_hash(content)}
     _write_json(path, sidecar)
-    return {"page": page_id, "status": "stamped", "by": reviewer, "summary_sha256": sidecar["stamp"]["summary_sha256"],
-            "next": f"someone else runs: bunzai docs summaries review {page_id} APPROVE --notes '...' --reviewer THEM"}
+    return {
+        "page": page_id,
+        "status": "stamped",
+        "by": reviewer,
+        "summary_sha256": sidecar["stamp"]["summary_sha256"],
+        "next": f"someone else runs: bunzai docs summaries review {page_id} APPROVE --notes '...' --reviewer THEM",
+    }
 
 
 def review(page_id: str, verdict: str, notes: str, reviewer: str, docs: Path = CHECKOUT_ROOT) -> dict:
@@ -125,37 +152,71 @@ def review(page_id: str, verdict: str, notes: str, reviewer: str, docs: Path = C
     reviewer = _check_reviewer(reviewer)
     verdict = str(verdict).lower()
     if verdict not in VERDICTS:
-        raise BunzaiError("usage", f"verdict {verdict!r} is neither APPROVE nor BLOCK", "bunzai docs summaries review PAGE APPROVE|BLOCK --notes ... --reviewer ID")
+        raise BunzaiError(
+            "usage",
+            f"verdict {verdict!r} is neither APPROVE nor BLOCK",
+            "bunzai docs summaries review PAGE APPROVE|BLOCK --notes ... --reviewer ID",
+        )
     notes = (notes or "").strip()
     if not notes or len(notes) > DOCS_REVIEW_NOTES_MAX_CHARS:
-        raise BunzaiError("invalid_input", f"review notes must say what was checked, in 1 to {DOCS_REVIEW_NOTES_MAX_CHARS} characters",
-                          "e.g. --notes 'read the page; the summary names its three sections correctly'")
+        raise BunzaiError(
+            "invalid_input",
+            f"review notes must say what was checked, in 1 to {DOCS_REVIEW_NOTES_MAX_CHARS} characters",
+            "e.g. --notes 'read the page; the summary names its three sections correctly'",
+        )
     text = _page_text(page_id, docs)
     sidecar = _read_json(sidecar_path(page_id, docs))
     if sidecar is None or not isinstance(sidecar.get("stamp"), dict):
-        raise BunzaiError("stale", f"the summary of {page_id} is not stamped", f"its author runs `bunzai docs summaries stamp {page_id} --reviewer THEM` first")
+        raise BunzaiError(
+            "stale",
+            f"the summary of {page_id} is not stamped",
+            f"its author runs `bunzai docs summaries stamp {page_id} --reviewer THEM` first",
+        )
     stamped = sidecar["stamp"]
     content = reviewed_content(sidecar)
     source, summary = text_hash(text), content_hash(content)
     if stamped.get("source_sha256") != source or stamped.get("summary_sha256") != summary:
-        raise BunzaiError("stale", f"{page_id} or its summary changed after the stamp", f"restamp: `bunzai docs summaries stamp {page_id} --reviewer AUTHOR`")
+        raise BunzaiError(
+            "stale",
+            f"{page_id} or its summary changed after the stamp",
+            f"restamp: `bunzai docs summaries stamp {page_id} --reviewer AUTHOR`",
+        )
     if verdict == "approve" and stamped.get("by") == reviewer:
-        raise BunzaiError("self_review", f"{reviewer} stamped this summary and may not approve it", "ask another reviewer id")
-    receipt = {"type": RECEIPT_TYPE, "page": page_id, "verdict": verdict, "reviewer": reviewer, "stamped_by": stamped.get("by"),
-               "notes": notes, "source_sha256": source, "summary_sha256": summary,
-               "reviewed_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        raise BunzaiError(
+            "self_review", f"{reviewer} stamped this summary and may not approve it", "ask another reviewer id"
+        )
+    receipt = {
+        "type": RECEIPT_TYPE,
+        "page": page_id,
+        "verdict": verdict,
+        "reviewer": reviewer,
+        "stamped_by": stamped.get("by"),
+        "notes": notes,
+        "source_sha256": source,
+        "summary_sha256": summary,
+        "reviewed_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
     path = receipt_path(page_id, docs)
     _write_json(path, receipt)
-    return {"page": page_id, "status": "approved" if verdict == "approve" else "blocked", "receipt": _shown(path, docs),
-            "next": "regenerate the catalog: bunzai docs index"}
+    return {
+        "page": page_id,
+        "status": "approved" if verdict == "approve" else "blocked",
+        "receipt": _shown(path, docs),
+        "next": "regenerate the catalog: bunzai docs index",
+    }
 
 
 def check(docs: Path = CHECKOUT_ROOT) -> dict:
     """Every page's summary status; out_of_date (listing the pages and next steps) unless all are approved."""
     if not docs.is_dir():
-        raise BunzaiError("unsupported", f"no docs folder at {docs}", "summaries are checked in a source checkout of bunzai")
+        raise BunzaiError(
+            "unsupported", f"no docs folder at {docs}", "summaries are checked in a source checkout of bunzai"
+        )
     pages = scan_pages(docs)
-    rows = [summary_status(page_id, read_text_nofollow(docs / relative, DOCS_PAGE_MAX_BYTES), docs) for page_id, relative in pages]
+    rows = [
+        summary_status(page_id, read_text_nofollow(docs / relative, DOCS_PAGE_MAX_BYTES), docs)
+        for page_id, relative in pages
+    ]
     known = {page_id for page_id, _relative in pages}
     for folder in (SIDECARS, RECEIPTS):
         root = docs / folder
@@ -164,24 +225,35 @@ def check(docs: Path = CHECKOUT_ROOT) -> dict:
                 page_id = path.relative_to(root).as_posix()[: -len(".json")]
                 if page_id not in known:
                     rows.append(_status(page_id, "orphan"))
-    failing = [{key: value for key, value in row.items() if key != "content"} for row in rows if row["status"] != "approved"]
+    failing = [
+        {key: value for key, value in row.items() if key != "content"} for row in rows if row["status"] != "approved"
+    ]
     approved = sum(1 for row in rows if row["status"] == "approved")
     if failing:
         names = ", ".join(f"{row['page']} ({row['status']})" for row in failing[:20])
         more = f" and {len(failing) - 20} more" if len(failing) > 20 else ""
-        raise BunzaiError("out_of_date", f"{len(failing)} docs page(s) lack an approved, current summary: {names}{more}",
-                          "each row under details.pages names the next command; see docs/how-to/add-a-docs-page.md",
-                          pages=failing, approved=approved)
+        raise BunzaiError(
+            "out_of_date",
+            f"{len(failing)} docs page(s) lack an approved, current summary: {names}{more}",
+            "each row under details.pages names the next command; see docs/how-to/add-a-docs-page.md",
+            pages=failing,
+            approved=approved,
+        )
     return {"status": "ok", "pages": len(pages), "approved": approved}
 
 
 def _checked_content(page_id: str, sidecar: dict, text: str) -> dict:
     if not isinstance(sidecar, dict) or sidecar.get("page") != page_id:
-        raise BunzaiError("invalid_input", f"docs/summaries/{page_id}.json must be an object whose \"page\" is {page_id!r}")
+        raise BunzaiError(
+            "invalid_input", f'docs/summaries/{page_id}.json must be an object whose "page" is {page_id!r}'
+        )
     summary = sidecar.get("summary")
     if not isinstance(summary, str) or not summary.strip() or len(summary) > DOCS_SUMMARY_MAX_CHARS:
-        raise BunzaiError("invalid_input", f"the summary of {page_id} must be 1 to {DOCS_SUMMARY_MAX_CHARS} characters",
-                          "one to three lines saying what the page answers")
+        raise BunzaiError(
+            "invalid_input",
+            f"the summary of {page_id} must be 1 to {DOCS_SUMMARY_MAX_CHARS} characters",
+            "one to three lines saying what the page answers",
+        )
     topics = sidecar.get("topics", [])
     if not isinstance(topics, list) or not all(isinstance(topic, str) for topic in topics):
         raise BunzaiError("invalid_input", f"the topics of {page_id} must be a list of words")
@@ -192,13 +264,23 @@ def _checked_content(page_id: str, sidecar: dict, text: str) -> dict:
     kept = {}
     for slug, line in sections.items():
         if not isinstance(line, str) or len(line) > DOCS_SUMMARY_MAX_CHARS:
-            raise BunzaiError("invalid_input", f"section {slug!r} of {page_id}: a summary is text of at most {DOCS_SUMMARY_MAX_CHARS} characters")
+            raise BunzaiError(
+                "invalid_input",
+                f"section {slug!r} of {page_id}: a summary is text of at most {DOCS_SUMMARY_MAX_CHARS} characters",
+            )
         if not line.strip():
             continue
         if slug not in slugs:
-            raise BunzaiError("invalid_input", f"{page_id} has no section {slug!r}", "sections: " + ", ".join(sorted(slugs)))
+            raise BunzaiError(
+                "invalid_input", f"{page_id} has no section {slug!r}", "sections: " + ", ".join(sorted(slugs))
+            )
         kept[slug] = line.strip()
-    return {"page": page_id, "summary": summary.strip(), "topics": _clean_topics(topics), "sections": dict(sorted(kept.items()))}
+    return {
+        "page": page_id,
+        "summary": summary.strip(),
+        "topics": _clean_topics(topics),
+        "sections": dict(sorted(kept.items())),
+    }
 
 
 def _clean_topics(topics: list[str]) -> list[str]:
@@ -208,14 +290,20 @@ def _clean_topics(topics: list[str]) -> list[str]:
         if topic and topic not in cleaned:
             cleaned.append(topic)
     if len(cleaned) > DOCS_TOPICS_MAX or any(len(topic) > DOCS_TOPIC_MAX_CHARS for topic in cleaned):
-        raise BunzaiError("invalid_input", f"at most {DOCS_TOPICS_MAX} topics of at most {DOCS_TOPIC_MAX_CHARS} characters")
+        raise BunzaiError(
+            "invalid_input", f"at most {DOCS_TOPICS_MAX} topics of at most {DOCS_TOPIC_MAX_CHARS} characters"
+        )
     return cleaned
 
 
 def _check_reviewer(reviewer: str) -> str:
     reviewer = (reviewer or "").strip()
     if not reviewer or len(reviewer) > DOCS_TOPIC_MAX_CHARS or any(ch.isspace() for ch in reviewer):
-        raise BunzaiError("usage", "--reviewer takes an id without spaces, e.g. docs-author", "the same id always names the same person")
+        raise BunzaiError(
+            "usage",
+            "--reviewer takes an id without spaces, e.g. docs-author",
+            "the same id always names the same person",
+        )
     return reviewer
 
 

@@ -14,9 +14,16 @@ from typing import Any
 # notes and ids are never expanded, so they are never translated.
 MACRO_FIELDS: dict[str, tuple[str, ...]] = {
     "character": (
-        "/body/description", "/body/personality", "/body/scenario", "/body/first_message",
-        "/body/alternate_greetings/*", "/body/group_only_greetings/*", "/body/example_messages",
-        "/body/system_prompt", "/body/post_history_instructions", "/body/depth_prompt/text",
+        "/body/description",
+        "/body/personality",
+        "/body/scenario",
+        "/body/first_message",
+        "/body/alternate_greetings/*",
+        "/body/group_only_greetings/*",
+        "/body/example_messages",
+        "/body/system_prompt",
+        "/body/post_history_instructions",
+        "/body/depth_prompt/text",
         "/body/book/entries/*/content",
     ),
     "lorebook": ("/body/entries/*/content",),
@@ -40,7 +47,13 @@ class PieceTranslation:
         counts = dict.fromkeys(VERDICTS, 0)
         for verdict in self.verdicts:
             counts[verdict["verdict"]] = counts.get(verdict["verdict"], 0) + 1
-        doc = {"from": self.source, "to": self.target, "checked": self.checked, "counts": counts, "verdicts": self.verdicts}
+        doc = {
+            "from": self.source,
+            "to": self.target,
+            "checked": self.checked,
+            "counts": counts,
+            "verdicts": self.verdicts,
+        }
         if self.reason:
             doc["reason"] = self.reason
         return doc

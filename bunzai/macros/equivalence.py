@@ -47,8 +47,10 @@ def resolve(cat: Catalog, token: Token, *, paired: bool | None = None) -> Entry 
 
 
 def is_shorthand(cat: Catalog, entry: Entry) -> bool:
-    return bool(cat.syntax.shorthand) and entry.name[:1] in cat.syntax.shorthand and (
-        entry.name[1:] == "" or entry.name[1:] in SHORTHAND_OPERATORS
+    return (
+        bool(cat.syntax.shorthand)
+        and entry.name[:1] in cat.syntax.shorthand
+        and (entry.name[1:] == "" or entry.name[1:] in SHORTHAND_OPERATORS)
     )
 
 
@@ -130,7 +132,9 @@ def _ranked(cat: Catalog, entries: list[Entry], written: str, shorthand: bool) -
     return sorted(entries, key=rank)
 
 
-def portable_spelling(target: Catalog, op: str, token: Token, args: list[str], *, paired: bool) -> tuple[Entry, str] | None:
+def portable_spelling(
+    target: Catalog, op: str, token: Token, args: list[str], *, paired: bool
+) -> tuple[Entry, str] | None:
     """How the target writes `op` with these canonical args, checked by reading it back."""
     for entry in _ranked(target, target.by_op.get(op, []), token.name, token.shorthand is not None):
         is_block = entry.block in ("block", "optional")
@@ -180,7 +184,9 @@ def candidates(target: Catalog, op: str | None) -> list[dict]:
         seen.add(entry.name)
         o_prefix, o_verb = other_op.rsplit(".", 1)[0], other_op.rsplit(".", 1)[-1]
         stem = o_verb.split("_")[0] == verb.split("_")[0]
-        found.append(((o_verb != verb, not stem, o_prefix != prefix, other_op), {"op": other_op, "form": example(target, entry)}))
+        found.append(
+            ((o_verb != verb, not stem, o_prefix != prefix, other_op), {"op": other_op, "form": example(target, entry)})
+        )
     found.sort(key=lambda pair: pair[0])
     return [c for _, c in found[:MACRO_CANDIDATES_MAX]]
 
@@ -211,6 +217,11 @@ def unannotated_divergence(catalogs: dict[str, Catalog] | None = None) -> list[d
             continue
         bare = sorted(e for e, entries in per_engine.items() if any(x.op is None for x in entries))
         if bare:
-            found.append({"name": key, "shapes": {e: [f"{a}{' ' + b if b else ''}" for a, b in s] for e, s in shapes.items()},
-                          "unannotated": bare})
+            found.append(
+                {
+                    "name": key,
+                    "shapes": {e: [f"{a}{' ' + b if b else ''}" for a, b in s] for e, s in shapes.items()},
+                    "unannotated": bare,
+                }
+            )
     return found

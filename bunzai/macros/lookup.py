@@ -38,8 +38,13 @@ def _engine(engine: str) -> Catalog:
     cat = catalog_for(engine)
     if cat is None:
         known = engine_ids()
-        raise unknown_name("not_found", f"bunzai has no macro catalog for {engine!r}", engine, known,
-                           f"known engines: {', '.join(known)}")
+        raise unknown_name(
+            "not_found",
+            f"bunzai has no macro catalog for {engine!r}",
+            engine,
+            known,
+            f"known engines: {', '.join(known)}",
+        )
     return cat
 
 
@@ -64,8 +69,11 @@ def macro_lookup(name: str, engine: str | None = None, to: str | None = None) ->
             row["on"] = {"engine": target.engine, "forms": [_fate(cat, e, target, translate_text) for e in entries]}
         found.append(row)
     if not found:
-        raise BunzaiError("not_found", f"no catalog declares a macro named {bare!r}" + (f" in {engine}" if engine else ""),
-                          "check the spelling, or list an engine's macros with `bunzai macro engines`")
+        raise BunzaiError(
+            "not_found",
+            f"no catalog declares a macro named {bare!r}" + (f" in {engine}" if engine else ""),
+            "check the spelling, or list an engine's macros with `bunzai macro engines`",
+        )
     return {"name": bare, "engines": found}
 
 

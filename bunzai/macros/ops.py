@@ -27,16 +27,38 @@ class Op:
 # The variable scopes share one family on purpose: an absent `var.set_default` should name the
 # target's `var.set`, and an absent `var.set` should name its `tvar.set` (with the scope caveat).
 _FAMILY_OF_PREFIX = {
-    "char": "names", "user": "names", "group": "names",
-    "card": "card", "persona": "persona", "pronoun": "persona",
-    "prompt": "prompt", "instruct": "prompt", "wi": "prompt", "ltm": "prompt",
-    "chat": "chat", "sys": "sys",
-    "time": "time", "date": "time", "weekday": "time", "datetime": "time",
-    "random": "random", "dice": "random",
-    "var": "variables", "gvar": "variables", "tvar": "variables", "pvar": "variables",
-    "cond": "control", "loop": "control", "block": "control", "func": "control",
-    "comment": "comment", "text": "text", "gen": "text",
-    "math": "math", "logic": "logic", "list": "list",
+    "char": "names",
+    "user": "names",
+    "group": "names",
+    "card": "card",
+    "persona": "persona",
+    "pronoun": "persona",
+    "prompt": "prompt",
+    "instruct": "prompt",
+    "wi": "prompt",
+    "ltm": "prompt",
+    "chat": "chat",
+    "sys": "sys",
+    "time": "time",
+    "date": "time",
+    "weekday": "time",
+    "datetime": "time",
+    "random": "random",
+    "dice": "random",
+    "var": "variables",
+    "gvar": "variables",
+    "tvar": "variables",
+    "pvar": "variables",
+    "cond": "control",
+    "loop": "control",
+    "block": "control",
+    "func": "control",
+    "comment": "comment",
+    "text": "text",
+    "gen": "text",
+    "math": "math",
+    "logic": "logic",
+    "list": "list",
 }
 
 # id | args (space separated, "-" for none) | summary. Kept as one table so the vocabulary
@@ -233,9 +255,18 @@ list.some_pred | list | whether the body holds for some item
 
 # Ops whose body is a block between an opener and `{{/name}}`.
 _BLOCK_OPS = {
-    "cond.if", "cond.unless", "loop.each", "loop.each_history", "loop.each_char", "block.raw",
-    "block.lowpriority", "block.insert_at_depth", "func.define", "list.filter_pred",
-    "list.every_pred", "list.some_pred",
+    "cond.if",
+    "cond.unless",
+    "loop.each",
+    "loop.each_history",
+    "loop.each_char",
+    "block.raw",
+    "block.lowpriority",
+    "block.insert_at_depth",
+    "func.define",
+    "list.filter_pred",
+    "list.every_pred",
+    "list.some_pred",
 }
 # `{{original}}` is filled by whoever composes the prompt (a character override wrapping the
 # preset's prompt): removing it would silently drop the preset's text, so it always survives.

@@ -19,7 +19,9 @@ _NAME = re.compile(r":?[^\s:]+")
 # The operators of the variable shorthand, longest first so `||=` wins over `||`.
 SHORTHAND_OPERATORS = ("||=", "??=", "+=", "-=", "==", "!=", ">=", "<=", "++", "--", "||", "??", "=", ">", "<")
 _SHORTHAND = re.compile(
-    r"^(?P<var>[A-Za-z_][\w-]*)\s*(?P<op>" + "|".join(re.escape(o) for o in SHORTHAND_OPERATORS) + r")?\s*(?P<value>.*)$",
+    r"^(?P<var>[A-Za-z_][\w-]*)\s*(?P<op>"
+    + "|".join(re.escape(o) for o in SHORTHAND_OPERATORS)
+    + r")?\s*(?P<value>.*)$",
     re.S,
 )
 _NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
@@ -138,7 +140,7 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
         token.name = s
         return token
     token.name = match.group(0)
-    rest = s[match.end():]
+    rest = s[match.end() :]
     if rest.startswith("::"):
         token.sep = "::"
         token.args = split_top(rest[2:], "::")
@@ -177,7 +179,9 @@ def tokenize(text: str, syntax: Syntax, fold) -> list[Token]:
     tokens = []
     for a, b in find_tokens(text):
         seen = _parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
-        tokens.append(Token(a, b, seen.raw, seen.flags, seen.name, list(seen.args), seen.sep, seen.closing, seen.shorthand))
+        tokens.append(
+            Token(a, b, seen.raw, seen.flags, seen.name, list(seen.args), seen.sep, seen.closing, seen.shorthand)
+        )
     # Only a name that some closer names can open a block; the rest never enter the stack.
     closed = {fold(t.name).lstrip("#:") for t in tokens if t.closing}
     open_stack: list[int] = []

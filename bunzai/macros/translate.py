@@ -51,7 +51,9 @@ def translate_text(text: str, source_engine: str, target_engine: str) -> Transla
     source, target = catalog_for(source_engine), catalog_for(target_engine)
     missing = [e for e, c in ((source_engine, source), (target_engine, target)) if c is None]
     if missing:
-        return Translation(text, [], False, f"bunzai has no macro catalog for {', '.join(missing)}: the macros are unchecked")
+        return Translation(
+            text, [], False, f"bunzai has no macro catalog for {', '.join(missing)}: the macros are unchecked"
+        )
     if "{{" not in text:
         return Translation(text, [], True)
     out, verdicts = _Translator(source, target).run(text, 0)
@@ -80,7 +82,11 @@ class _Translator:
             if entry is None:
                 if token.name in ("else", ":else", "#else") or token.raw.strip("{} ").startswith("/"):
                     continue  # a stray marker is scaffolding of nothing: leave it
-                verdicts.append(_verdict("unknown", token, None, note=f"{self.source.engine} has no macro read this way; left as written"))
+                verdicts.append(
+                    _verdict(
+                        "unknown", token, None, note=f"{self.source.engine} has no macro read this way; left as written"
+                    )
+                )
                 continue
             if token.paired and entry.block in ("block", "optional"):
                 args, inner = self.nested(token, depth)
@@ -140,15 +146,28 @@ class _Translator:
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
         same = by_name(target, token, paired=False)
         if same is not None and same.op != op:
-            return None, _verdict("collision", token, op, target_op=same.op, candidates=candidates(target, op),
-                                  note=f"{target.engine} reads this as {same.op or 'its own ' + same.name}, not {op}: left as written")
+            return None, _verdict(
+                "collision",
+                token,
+                op,
+                target_op=same.op,
+                candidates=candidates(target, op),
+                note=f"{target.engine} reads this as {same.op or 'its own ' + same.name}, not {op}: left as written",
+            )
         if same is not None:
             return None, _verdict("portable", token, op, to=token.raw, note=same.note)
         if ops.keeps_unresolved(op):
-            return None, _verdict("absent", token, op, kept=True, candidates=candidates(target, op),
-                                  note=f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed")
-        return "", _verdict("absent", token, op, candidates=candidates(target, op),
-                            note=f"{target.engine} has no {op}: removed")
+            return None, _verdict(
+                "absent",
+                token,
+                op,
+                kept=True,
+                candidates=candidates(target, op),
+                note=f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed",
+            )
+        return "", _verdict(
+            "absent", token, op, candidates=candidates(target, op), note=f"{target.engine} has no {op}: removed"
+        )
 
     def by_same_name(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
         """An entry declaring no op: matched by name, which the gate allows only where engines agree."""
@@ -156,17 +175,36 @@ class _Translator:
         if t_entry is not None:
             text = spell(self.target, t_entry, args, flags=token.flags) or token.raw
             return text, _verdict("portable", token, t_entry.op, to=text, note="matched by name (no op declared)")
-        return "", _verdict("absent", token, None, note=f"{self.target.engine} has no macro named {entry.name}: removed")
+        return "", _verdict(
+            "absent", token, None, note=f"{self.target.engine} has no macro named {entry.name}: removed"
+        )
 
-    def block(self, i: int, tokens: list[Token], entries: list[Entry | None], args: list[str],
-              edits: dict[int, str], cuts: list, skipped: set[int]) -> dict:
+    def block(
+        self,
+        i: int,
+        tokens: list[Token],
+        entries: list[Entry | None],
+        args: list[str],
+        edits: dict[int, str],
+        cuts: list,
+        skipped: set[int],
+    ) -> dict:
         """A paired opener: re-spell the whole block, or flatten it to its first branch."""
         token, entry, target = tokens[i], entries[i], self.target
         closer = token.partner
-        branches = [j for j in range(i + 1, closer) if tokens[j].parent == i and not tokens[j].closing
-                    and entries[j] is not None and entries[j].op in ("cond.else", "cond.elseif")]
-        else_closers = [j for j in range(i + 1, closer) if tokens[j].closing and tokens[j].parent == i
-                        and tokens[j].partner in branches]
+        branches = [
+            j
+            for j in range(i + 1, closer)
+            if tokens[j].parent == i
+            and not tokens[j].closing
+            and entries[j] is not None
+            and entries[j].op in ("cond.else", "cond.elseif")
+        ]
+        else_closers = [
+            j
+            for j in range(i + 1, closer)
+            if tokens[j].closing and tokens[j].parent == i and tokens[j].partner in branches
+        ]
         op = entry.op
         skipped.update(branches)
         skipped.update(else_closers)
@@ -194,11 +232,23 @@ class _Translator:
             skipped.update(j for j in range(first, closer))
         condition = " ".join(args).strip()
         comment = edits[i] or None
-        return _verdict("flatten", token, op, to=comment or "",
-                        dropped=("the condition and the other branches" if branches else "the condition") if op and op.startswith("cond.") else "the block's scaffolding",
-                        condition=_brace_free(condition), comment=comment,
-                        note=f"{target.engine} cannot express {op or entry.name} as a block; the body of the first branch is kept"
-                             + ("" if comment else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"))
+        return _verdict(
+            "flatten",
+            token,
+            op,
+            to=comment or "",
+            dropped=("the condition and the other branches" if branches else "the condition")
+            if op and op.startswith("cond.")
+            else "the block's scaffolding",
+            condition=_brace_free(condition),
+            comment=comment,
+            note=f"{target.engine} cannot express {op or entry.name} as a block; the body of the first branch is kept"
+            + (
+                ""
+                if comment
+                else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"
+            ),
+        )
 
     def else_spelling(self, entries: list[Entry | None], branches: list[int]):
         """(marker, text before the closer) for the target's else; False if it has none."""

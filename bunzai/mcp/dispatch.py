@@ -139,8 +139,11 @@ def _internal(error: Exception) -> BunzaiError:
         import traceback
 
         traceback.print_exc()
-    return BunzaiError("internal", f"internal error: {type(error).__name__}: {error}",
-                       "this is a bug in bunzai; run the server with BUNZAI_DEBUG=1 for the traceback and report it")
+    return BunzaiError(
+        "internal",
+        f"internal error: {type(error).__name__}: {error}",
+        "this is a bug in bunzai; run the server with BUNZAI_DEBUG=1 for the traceback and report it",
+    )
 
 
 def _text(doc: Any) -> str:
@@ -159,11 +162,16 @@ def _validated(tool, arguments: dict):
     try:
         return tool.input_model.model_validate(arguments)
     except ValidationError as error:
-        problems = [{"argument": ".".join(str(p) for p in item["loc"]) or "(arguments)", "problem": item["msg"]}
-                    for item in error.errors(include_url=False)]
+        problems = [
+            {"argument": ".".join(str(p) for p in item["loc"]) or "(arguments)", "problem": item["msg"]}
+            for item in error.errors(include_url=False)
+        ]
         first = problems[0]
-        raise ProtocolError(INVALID_PARAMS, f"invalid argument {first['argument']!r} for {tool.name}: {first['problem']}",
-                            {"argument": first["argument"], "problems": problems}) from None
+        raise ProtocolError(
+            INVALID_PARAMS,
+            f"invalid argument {first['argument']!r} for {tool.name}: {first['problem']}",
+            {"argument": first["argument"], "problems": problems},
+        ) from None
 
 
 def _refuse_cut(arguments: dict) -> None:
@@ -171,5 +179,8 @@ def _refuse_cut(arguments: dict) -> None:
 
     where = holds_cut(arguments)
     if where is not None:
-        raise BunzaiError("invalid_input", f"argument {where or '/'} is {CUT!r}, the mark of a value cut from a truncated result",
-                          "read the whole value (studio_read with pointer, offset and limit, or result_query) and send that")
+        raise BunzaiError(
+            "invalid_input",
+            f"argument {where or '/'} is {CUT!r}, the mark of a value cut from a truncated result",
+            "read the whole value (studio_read with pointer, offset and limit, or result_query) and send that",
+        )

@@ -25,9 +25,11 @@ CUT = "…"
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
 _BIDI = "\u202a-\u202e\u2066-\u2069"
 # Unicode category Cf (format characters), Unicode 14; the bidi ones are counted as bidi.
-_FORMAT = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2060-\u2064"
-           "\u206a-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
-           "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
+_FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2060-\u2064"
+    "\u206a-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
 _SURROGATES = "\ud800-\udfff"
 _SUSPECT = re.compile(f"[{_CONTROLS}{_BIDI}{_FORMAT}{_SURROGATES}]")
 _ZWJ = "\u200d"

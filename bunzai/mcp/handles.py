@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from bunzai.errors import BunzaiError
-from bunzai.limits import (MCP_HANDLE_MAX_BYTES, MCP_HANDLES_MAX, MCP_HANDLES_TOTAL_MAX_BYTES, MCP_RESULT_PEEK_CHARS,
-                           MCP_RESULT_READ_MAX_CHARS, MCP_RESULT_SEARCH_CONTEXT_CHARS, MCP_RESULT_SEARCH_MAX_ROWS)
+from bunzai.limits import (
+    MCP_HANDLE_MAX_BYTES,
+    MCP_HANDLES_MAX,
+    MCP_HANDLES_TOTAL_MAX_BYTES,
+    MCP_RESULT_PEEK_CHARS,
+    MCP_RESULT_READ_MAX_CHARS,
+    MCP_RESULT_SEARCH_CONTEXT_CHARS,
+    MCP_RESULT_SEARCH_MAX_ROWS,
+)
 
 
 class Handles:
@@ -26,8 +33,11 @@ class Handles:
 
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MCP_HANDLE_MAX_BYTES:
-            raise BunzaiError("too_large", f"a result of {size} bytes is over the {MCP_HANDLE_MAX_BYTES} a handle holds",
-                              "read a part of it (a pointer, an outline, a smaller limit)")
+            raise BunzaiError(
+                "too_large",
+                f"a result of {size} bytes is over the {MCP_HANDLE_MAX_BYTES} a handle holds",
+                "read a part of it (a pointer, an outline, a smaller limit)",
+            )
         handle = f"result-{self._next}"
         self._next += 1
         self._held[handle] = (text, size, tool)
@@ -35,22 +45,35 @@ class Handles:
         while len(self._held) > MCP_HANDLES_MAX or self.total > MCP_HANDLES_TOTAL_MAX_BYTES:
             _, (_, dropped, _) = self._held.popitem(last=False)
             self.total -= dropped
-        return {"handle": handle, "tool": tool, "chars": len(text), "bytes": size,
-                "peek": envelope_text(text[:MCP_RESULT_PEEK_CHARS], truncated=len(text) > MCP_RESULT_PEEK_CHARS),
-                "hint": f"the result is over the inline size; read it with result_query (handle {handle!r}, "
-                        f"action read with offset and limit up to {MCP_RESULT_READ_MAX_CHARS}, or search)"}
+        return {
+            "handle": handle,
+            "tool": tool,
+            "chars": len(text),
+            "bytes": size,
+            "peek": envelope_text(text[:MCP_RESULT_PEEK_CHARS], truncated=len(text) > MCP_RESULT_PEEK_CHARS),
+            "hint": f"the result is over the inline size; read it with result_query (handle {handle!r}, "
+            f"action read with offset and limit up to {MCP_RESULT_READ_MAX_CHARS}, or search)",
+        }
 
     def _text(self, handle: str) -> str:
         held = self._held.get(handle)
         if held is None:
-            raise BunzaiError("not_found", f"no result handle {handle!r} in this session",
-                              f"handles live in memory, the newest {MCP_HANDLES_MAX} at most; run the tool again")
+            raise BunzaiError(
+                "not_found",
+                f"no result handle {handle!r} in this session",
+                f"handles live in memory, the newest {MCP_HANDLES_MAX} at most; run the tool again",
+            )
         return held[0]
 
     def stats(self, handle: str) -> dict:
         text = self._text(handle)
-        return {"handle": handle, "tool": self._held[handle][2], "chars": len(text), "bytes": self._held[handle][1],
-                "lines": text.count("\n") + 1}
+        return {
+            "handle": handle,
+            "tool": self._held[handle][2],
+            "chars": len(text),
+            "bytes": self._held[handle][1],
+            "lines": text.count("\n") + 1,
+        }
 
     def read(self, handle: str, offset: int, limit: int | None) -> dict:
         from bunzai.mcp.envelope import envelope_text
@@ -58,11 +81,18 @@ class Handles:
         text = self._text(handle)
         limit = MCP_RESULT_READ_MAX_CHARS if limit is None else limit
         if offset < 0 or not 1 <= limit <= MCP_RESULT_READ_MAX_CHARS:
-            raise BunzaiError("invalid_input", f"offset must be >= 0 and limit between 1 and {MCP_RESULT_READ_MAX_CHARS}")
+            raise BunzaiError(
+                "invalid_input", f"offset must be >= 0 and limit between 1 and {MCP_RESULT_READ_MAX_CHARS}"
+            )
         end = min(len(text), offset + limit)
-        return {"handle": handle, "offset": offset, "end": end, "chars": len(text),
-                "next_offset": end if end < len(text) else None,
-                "text": envelope_text(text[offset:end], truncated=end < len(text))}
+        return {
+            "handle": handle,
+            "offset": offset,
+            "end": end,
+            "chars": len(text),
+            "next_offset": end if end < len(text) else None,
+            "text": envelope_text(text[offset:end], truncated=end < len(text)),
+        }
 
     def search(self, handle: str, query: str, offset: int = 0) -> dict:
         """Literal, case-sensitive occurrences of `query` from `offset`, at most MCP_RESULT_SEARCH_MAX_ROWS."""
@@ -74,9 +104,20 @@ class Handles:
         rows, at = [], text.find(query, max(offset, 0))
         while at >= 0 and len(rows) < MCP_RESULT_SEARCH_MAX_ROWS:
             start = max(0, at - MCP_RESULT_SEARCH_CONTEXT_CHARS)
-            rows.append({"offset": at, "context_offset": start,
-                         "context": text[start:at + len(query) + MCP_RESULT_SEARCH_CONTEXT_CHARS]})
+            rows.append(
+                {
+                    "offset": at,
+                    "context_offset": start,
+                    "context": text[start : at + len(query) + MCP_RESULT_SEARCH_CONTEXT_CHARS],
+                }
+            )
             at = text.find(query, at + max(1, len(query)))
         more = at >= 0
-        return {"handle": handle, "query": envelope_text(query), "count": len(rows), "more": more,
-                "next_offset": at if more else None, "rows": [dict(row, context=envelope_text(row["context"])) for row in rows]}
+        return {
+            "handle": handle,
+            "query": envelope_text(query),
+            "count": len(rows),
+            "more": more,
+            "next_offset": at if more else None,
+            "rows": [dict(row, context=envelope_text(row["context"])) for row in rows],
+        }

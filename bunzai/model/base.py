@@ -130,11 +130,15 @@ class Presentation(Model):
 class AssetLink(Model):
     """One named media entry of a piece, in order (CCv3 `data.assets`, CHARX members ...)."""
 
-    role: str = Field(description="What the media is for: icon, background, emotion, user_icon, or an app type (x_...).")
+    role: str = Field(
+        description="What the media is for: icon, background, emotion, user_icon, or an app type (x_...)."
+    )
     name: str = Field(default="", description="The name the platform gives it (main, joy ...).")
     ext: str = Field(default="", description="Declared extension, lowercase, no dot; 'unknown' when unknown.")
     asset: AssetRef | None = Field(default=None, description="The stored file, when the media was embedded.")
-    uri: str | None = Field(default=None, description="Where the media lives when not stored: http(s), data:, ccdefault: ...")
+    uri: str | None = Field(
+        default=None, description="Where the media lives when not stored: http(s), data:, ccdefault: ..."
+    )
 
 
 class Escrow(Model):

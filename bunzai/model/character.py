@@ -111,9 +111,23 @@ class VariantOverrides(Model):
 
 
 VariantField = Literal[
-    "nickname", "tagline", "description", "personality", "scenario", "first_message",
-    "alternate_greetings", "group_only_greetings", "example_messages", "system_prompt",
-    "post_history_instructions", "creator_notes", "tags", "portrait", "media", "depth_prompt", "links",
+    "nickname",
+    "tagline",
+    "description",
+    "personality",
+    "scenario",
+    "first_message",
+    "alternate_greetings",
+    "group_only_greetings",
+    "example_messages",
+    "system_prompt",
+    "post_history_instructions",
+    "creator_notes",
+    "tags",
+    "portrait",
+    "media",
+    "depth_prompt",
+    "links",
 ]
 
 

@@ -19,9 +19,7 @@ from pydantic import Field, model_validator
 from bunzai.model.base import GenerationType, JsonObject, Model, PieceBase, Role
 
 SelectiveLogic = Literal["and_any", "not_all", "not_any", "and_all"]
-EntryPosition = Literal[
-    "before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet"
-]
+EntryPosition = Literal["before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet"]
 
 _JS_FLAGS = r"^[dgimsuvy]*$"
 

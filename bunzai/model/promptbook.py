@@ -58,7 +58,7 @@ class Phase(Model):
     uses: PhaseUses = Field(
         default_factory=PhaseUses,
         description="Library items the phase carries, by id per kind: script sheets, skills, tools, dice and "
-                    "trackers from the promptbook's library, regex pieces from the studio.",
+        "trackers from the promptbook's library, regex pieces from the studio.",
     )
 
 

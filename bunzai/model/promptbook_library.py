@@ -58,7 +58,7 @@ class Tool(Model):
     parameters: dict[str, JsonValue] = Field(
         default_factory=lambda: {"type": "object", "properties": {}},
         description="JSON Schema of the arguments: an object schema (`type` object, `properties` an object), "
-                    "as function-calling APIs and MCP tools take it.",
+        "as function-calling APIs and MCP tools take it.",
     )
 
     @field_validator("parameters")
@@ -81,7 +81,7 @@ class Dice(Model):
     name: str = Field(default="", description="Name shown to people, e.g. 'Attack roll'.")
     notation: str = Field(
         description="Dice notation: NdS terms (N dice of S sides; N defaults to 1), then + or - more dice "
-                    "or whole numbers, e.g. 2d6+1, d20, 1d8+1d6-2.",
+        "or whole numbers, e.g. 2d6+1, d20, 1d8+1d6-2.",
         json_schema_extra={"pattern": DICE_NOTATION},
     )
 
@@ -90,8 +90,10 @@ class Dice(Model):
     def _notation(cls, value: str) -> str:
         # Checked here rather than by `pattern=` so the refusal reads as dice, not as a regex.
         if not re.fullmatch(DICE_NOTATION, value):
-            raise ValueError(f"{value!r} is not dice notation; write NdS terms joined by + or -, "
-                             "starting with a die: 2d6+1, d20, 1d8+1d6-2")
+            raise ValueError(
+                f"{value!r} is not dice notation; write NdS terms joined by + or -, "
+                "starting with a die: 2d6+1, d20, 1d8+1d6-2"
+            )
         return value
 
 
@@ -102,7 +104,9 @@ class TrackerField(Model):
     """One value a tracker keeps."""
 
     name: str = Field(min_length=1, description="The field's name, unique in its tracker, e.g. 'hp'.")
-    initial: TrackerValue = Field(default="", description="The value at the start of a chat: text, number or true/false.")
+    initial: TrackerValue = Field(
+        default="", description="The value at the start of a chat: text, number or true/false."
+    )
     description: str = Field(default="", description="What the value means.")
 
 

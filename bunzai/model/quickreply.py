@@ -11,9 +11,7 @@ from pydantic import Field, model_validator
 
 from bunzai.model.base import JsonObject, Model, PieceBase, SafeId
 
-AutoExecute = Literal[
-    "startup", "user", "ai", "chat_change", "group_member_draft", "new_chat", "before_generation"
-]
+AutoExecute = Literal["startup", "user", "ai", "chat_change", "group_member_draft", "new_chat", "before_generation"]
 
 
 class ContextLink(Model):

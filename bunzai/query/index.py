@@ -175,8 +175,11 @@ def _scan(studio: Studio, kinds: tuple[str, ...]) -> dict[str, dict[str, Stat]]:
             for entry in entries:
                 seen += 1
                 if seen > limits.WALK_MAX_ENTRIES:
-                    raise BunzaiError("too_large", f"the studio's kind folders hold more than {limits.WALK_MAX_ENTRIES} "
-                                      "files", hint="move files that are not pieces out of the studio")
+                    raise BunzaiError(
+                        "too_large",
+                        f"the studio's kind folders hold more than {limits.WALK_MAX_ENTRIES} files",
+                        hint="move files that are not pieces out of the studio",
+                    )
                 name = entry.name
                 if name[cut:] != PIECE_SUFFIX:
                     continue
@@ -193,8 +196,7 @@ def _pieces(stats: dict[str, Stat]) -> dict[str, Stat]:
     from bunzai.model.ids import is_safe_id
     from bunzai.store.atomic import is_temp_name
 
-    return {stem: stat for stem, stat in stats.items()
-            if not is_temp_name(stem + PIECE_SUFFIX) and is_safe_id(stem)}
+    return {stem: stat for stem, stat in stats.items() if not is_temp_name(stem + PIECE_SUFFIX) and is_safe_id(stem)}
 
 
 def _listing(stats: dict[str, Stat]) -> bytes:
@@ -224,8 +226,9 @@ def _columns(document: dict) -> tuple[list[list[str]], tuple[str, str, str, str]
 
 def _listed(kind: str, piece_id: str, name: Any, revision: str) -> str:
     """The piece's row of `list` as compact JSON, as `bunzai.cli.output` writes it in a pipe."""
-    return json.dumps({"kind": kind, "id": piece_id, "name": name, "revision": revision},
-                      ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(
+        {"kind": kind, "id": piece_id, "name": name, "revision": revision}, ensure_ascii=False, separators=(",", ":")
+    )
 
 
 def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
@@ -243,12 +246,25 @@ def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
             return None
         stored = parse_stored(kind, piece_id, path, raw)
     except BunzaiError as error:
-        return None if raw is None else revision_of(raw), None, None, None, json.dumps(error.to_json()["error"]), ("",) * 4
+        return (
+            None if raw is None else revision_of(raw),
+            None,
+            None,
+            None,
+            json.dumps(error.to_json()["error"]),
+            ("",) * 4,
+        )
     fields, columns = _columns(stored.data)
     name = stored.data.get("name")
     name_json = None if name is None or isinstance(name, str) else json.dumps(name, ensure_ascii=False)
-    return (stored.revision, None if name_json else name, name_json, json.dumps(fields, ensure_ascii=False),
-            None, columns)
+    return (
+        stored.revision,
+        None if name_json else name,
+        name_json,
+        json.dumps(fields, ensure_ascii=False),
+        None,
+        columns,
+    )
 
 
 def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, ...]) -> None:
@@ -261,8 +277,12 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
     racy_ns = int(limits.INDEX_RACY_SECONDS * 1e9)
     scanned_at = time.time_ns()
     marks = ",".join("?" * len(kinds))
-    recorded = {kind: (scanned, newest, stats) for kind, scanned, newest, stats in connection.execute(
-        f"SELECT kind, scanned_ns, newest_ns, stats FROM listings WHERE kind IN ({marks})", kinds)}
+    recorded = {
+        kind: (scanned, newest, stats)
+        for kind, scanned, newest, stats in connection.execute(
+            f"SELECT kind, scanned_ns, newest_ns, stats FROM listings WHERE kind IN ({marks})", kinds
+        )
+    }
     on_disk = _scan(studio, kinds)
     changed: list[tuple[str, bytes]] = []  # (kind, listing)
     for kind in kinds:
@@ -279,7 +299,9 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
             stats = on_disk[kind]
             _refresh_kind(connection, studio, kind, _pieces(stats), racy_ns)
             newest = max((max(stat[2], stat[3]) for stat in stats.values()), default=0)
-            connection.execute("INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?)", (kind, scanned_at, newest, listing))
+            connection.execute(
+                "INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?)", (kind, scanned_at, newest, listing)
+            )
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
@@ -293,12 +315,15 @@ def _drop(connection: sqlite3.Connection, rowid: int) -> None:
     connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
 
 
-def _refresh_kind(connection: sqlite3.Connection, studio: Studio, kind: str, on_disk: dict[str, Stat],
-                  racy_ns: int) -> None:
-    known = {piece_id: (rowid, (ino, size, mtime, ctime), checked, revision)
-             for rowid, piece_id, ino, size, mtime, ctime, checked, revision in connection.execute(
-                 "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision FROM files WHERE kind = ?",
-                 (kind,))}
+def _refresh_kind(
+    connection: sqlite3.Connection, studio: Studio, kind: str, on_disk: dict[str, Stat], racy_ns: int
+) -> None:
+    known = {
+        piece_id: (rowid, (ino, size, mtime, ctime), checked, revision)
+        for rowid, piece_id, ino, size, mtime, ctime, checked, revision in connection.execute(
+            "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision FROM files WHERE kind = ?", (kind,)
+        )
+    }
     for piece_id, row in known.items():
         if piece_id not in on_disk:
             _drop(connection, row[0])
@@ -315,25 +340,35 @@ def _refresh_kind(connection: sqlite3.Connection, studio: Studio, kind: str, on_
             continue
         revision, name, name_json, fields, error, columns = read
         if row is not None and error is None and revision == row[3]:  # same bytes: only the stat moved
-            connection.execute("UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ? "
-                               "WHERE rowid = ?", (*stat, checked, row[0]))
+            connection.execute(
+                "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ? WHERE rowid = ?",
+                (*stat, checked, row[0]),
+            )
             continue
-        listed = None if error is not None else _listed(kind, piece_id, name if name_json is None else json.loads(name_json),
-                                                        revision)
+        listed = (
+            None
+            if error is not None
+            else _listed(kind, piece_id, name if name_json is None else json.loads(name_json), revision)
+        )
         values = (*stat, checked, revision, name, name_json, listed, error)
         if row is None:
             rowid = connection.execute(
                 "INSERT INTO files (kind, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision, name, name_json, "
-                "listed, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (kind, piece_id, *values)).lastrowid
+                "listed, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (kind, piece_id, *values),
+            ).lastrowid
         else:
             rowid = row[0]
             connection.execute(
                 "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ?, revision = ?, "
-                "name = ?, name_json = ?, listed = ?, error = ? WHERE rowid = ?", (*values, rowid))
+                "name = ?, name_json = ?, listed = ?, error = ? WHERE rowid = ?",
+                (*values, rowid),
+            )
             connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
         connection.execute("INSERT OR REPLACE INTO details (rowid, fields) VALUES (?, ?)", (rowid, fields or "[]"))
-        connection.execute("INSERT INTO text (rowid, name, tags, short, prose) VALUES (?, ?, ?, ?, ?)",
-                           (rowid, *columns))
+        connection.execute(
+            "INSERT INTO text (rowid, name, tags, short, prose) VALUES (?, ?, ?, ?, ?)", (rowid, *columns)
+        )
 
 
 def _answer(studio: Studio, kinds: tuple[str, ...], ask):
@@ -367,10 +402,12 @@ def damaged_pieces(connection: sqlite3.Connection, kinds: tuple[str, ...]) -> li
     """Every piece file of `kinds` that does not read as a piece: kind, id and the problem."""
     marks = ",".join("?" * len(kinds))
     rows = connection.execute(
-        f"SELECT kind, id, error FROM files WHERE kind IN ({marks}) AND error IS NOT NULL ORDER BY kind, id",
-        kinds).fetchall()
-    return [{"kind": kind, "id": piece_id, "code": json.loads(error)["code"], "problem": json.loads(error)["message"]}
-            for kind, piece_id, error in rows]
+        f"SELECT kind, id, error FROM files WHERE kind IN ({marks}) AND error IS NOT NULL ORDER BY kind, id", kinds
+    ).fetchall()
+    return [
+        {"kind": kind, "id": piece_id, "code": json.loads(error)["code"], "problem": json.loads(error)["message"]}
+        for kind, piece_id, error in rows
+    ]
 
 
 # --- answering -----------------------------------------------------------------------------
@@ -379,25 +416,37 @@ def damaged_pieces(connection: sqlite3.Connection, kinds: tuple[str, ...]) -> li
 def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
     """(kind, id, name and revision of every piece of `kinds`, sorted by kind then id; the
     damaged piece files, each with its problem). One damaged file never hides the rest."""
+
     def ask(connection: sqlite3.Connection) -> tuple[list, list[dict]]:
         marks = ",".join("?" * len(kinds))
         rows = connection.execute(
             f"SELECT kind, id, name, name_json, revision FROM files WHERE kind IN ({marks}) AND error IS NULL "
-            "ORDER BY kind, id", kinds).fetchall()
+            "ORDER BY kind, id",
+            kinds,
+        ).fetchall()
         return rows, damaged_pieces(connection, kinds)
 
     rows, damaged = _answer(studio, kinds, ask)
-    return [{"kind": kind, "id": piece_id, "name": name if name_json is None else json.loads(name_json),
-             "revision": revision} for kind, piece_id, name, name_json, revision in rows], damaged
+    return [
+        {
+            "kind": kind,
+            "id": piece_id,
+            "name": name if name_json is None else json.loads(name_json),
+            "revision": revision,
+        }
+        for kind, piece_id, name, name_json, revision in rows
+    ], damaged
 
 
 def listed_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[str], list[dict]]:
     """`list_pieces` with each row as its compact JSON text, kept in the index: what `list`
     prints in a pipe, without making and encoding 10,000 dicts."""
+
     def ask(connection: sqlite3.Connection) -> tuple[list[str], list[dict]]:
         marks = ",".join("?" * len(kinds))
-        rows = connection.execute(f"SELECT listed FROM files WHERE kind IN ({marks}) AND error IS NULL "
-                                  "ORDER BY kind, id", kinds).fetchall()
+        rows = connection.execute(
+            f"SELECT listed FROM files WHERE kind IN ({marks}) AND error IS NULL ORDER BY kind, id", kinds
+        ).fetchall()
         return [row[0] for row in rows], damaged_pieces(connection, kinds)
 
     return _answer(studio, kinds, ask)
@@ -409,6 +458,7 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
     parsed = parse_query(query)
     if not parsed.match:
         return []
+
     def ask(connection: sqlite3.Connection) -> list:
         marks = ",".join("?" * len(kinds))
         weights = ", ".join(str(w) for w in _WEIGHTS)
@@ -421,7 +471,8 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
             f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
             f"JOIN files AS f ON f.rowid = best.rowid JOIN details AS d ON d.rowid = best.rowid "
             f"ORDER BY best.score DESC, best.kind, best.id",
-            (parsed.match, *kinds, limit)).fetchall()
+            (parsed.match, *kinds, limit),
+        ).fetchall()
 
     rows = _answer(studio, kinds, ask)
     from bunzai.query.search import best_field
@@ -429,6 +480,14 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
     hits = []
     for kind, piece_id, name, name_json, score, fields in rows:
         pointer, snippet = best_field(json.loads(fields), parsed.words)
-        hits.append({"kind": kind, "id": piece_id, "name": name if name_json is None else json.loads(name_json), "score": round(score, 6),
-                     "pointer": pointer, "snippet": snippet})
+        hits.append(
+            {
+                "kind": kind,
+                "id": piece_id,
+                "name": name if name_json is None else json.loads(name_json),
+                "score": round(score, 6),
+                "pointer": pointer,
+                "snippet": snippet,
+            }
+        )
     return hits

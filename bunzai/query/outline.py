@@ -30,8 +30,16 @@ def outline(document: Any, pointer: str = "") -> dict:
     elif isinstance(value, list):
         items = enumerate(value)
     else:
-        raise BunzaiError("bad_pointer", f"{pointer or '(root)'} is a {type_name(value)}: it has no children", "read it with --pointer")
-    return {"pointer": pointer, "type": type_name(value), "children": [_row(join(pointer, key), child) for key, child in items]}
+        raise BunzaiError(
+            "bad_pointer",
+            f"{pointer or '(root)'} is a {type_name(value)}: it has no children",
+            "read it with --pointer",
+        )
+    return {
+        "pointer": pointer,
+        "type": type_name(value),
+        "children": [_row(join(pointer, key), child) for key, child in items],
+    }
 
 
 def _row(pointer: str, value: Any) -> dict:
@@ -63,5 +71,7 @@ def page(document: Any, pointer: str, offset: int = 0, limit: int | None = None)
         result["value"] = value
         return result
     end = offset + len(part)
-    result.update(length=len(value), offset=offset, limit=limit, value=part, next_offset=end if end < len(value) else None)
+    result.update(
+        length=len(value), offset=offset, limit=limit, value=part, next_offset=end if end < len(value) else None
+    )
     return result

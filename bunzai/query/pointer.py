@@ -15,11 +15,17 @@ def parse(pointer: str) -> list[str]:
     if pointer == "":
         return []
     if not pointer.startswith("/"):
-        raise BunzaiError("bad_pointer", f"{pointer!r} is not a JSON pointer", "a pointer is '' or starts with '/', e.g. /body/description")
+        raise BunzaiError(
+            "bad_pointer",
+            f"{pointer!r} is not a JSON pointer",
+            "a pointer is '' or starts with '/', e.g. /body/description",
+        )
     tokens = []
     for raw in pointer[1:].split("/"):
         if "~" in raw.replace("~0", "").replace("~1", ""):
-            raise BunzaiError("bad_pointer", f"{pointer!r} has a '~' not followed by 0 or 1", "escape '~' as ~0 and '/' as ~1")
+            raise BunzaiError(
+                "bad_pointer", f"{pointer!r} has a '~' not followed by 0 or 1", "escape '~' as ~0 and '/' as ~1"
+            )
         tokens.append(raw.replace("~1", "/").replace("~0", "~"))
     return tokens
 

@@ -8,8 +8,9 @@ path runs this without pydantic.
 from __future__ import annotations
 
 
-def read_piece(studio, ref: str, *, outline: bool = False, pointer: str | None = None, offset: int = 0,
-               limit: int | None = None) -> tuple[dict, str]:
+def read_piece(
+    studio, ref: str, *, outline: bool = False, pointer: str | None = None, offset: int = 0, limit: int | None = None
+) -> tuple[dict, str]:
     """(head, what) with what "piece", "outline" or "page"; head holds kind, id, revision, path
     and the answer under `piece`, or the outline/page keys."""
     from bunzai.query.outline import outline as outline_of
@@ -18,7 +19,12 @@ def read_piece(studio, ref: str, *, outline: bool = False, pointer: str | None =
 
     kind, piece_id = resolve_ref(studio, ref)
     stored = read_stored(studio, kind, piece_id)
-    head = {"kind": kind, "id": piece_id, "revision": stored.revision, "path": stored.path.relative_to(studio.root).as_posix()}
+    head = {
+        "kind": kind,
+        "id": piece_id,
+        "revision": stored.revision,
+        "path": stored.path.relative_to(studio.root).as_posix(),
+    }
     if outline:
         return head | outline_of(stored.data, pointer or ""), "outline"
     if pointer is not None or limit is not None or offset:
@@ -88,8 +94,11 @@ def stored_drawing(studio, ref: str) -> tuple[str, str, list[str]]:
         raise BunzaiError("invalid_input", f"{kind}/{piece_id} is not a drawing", "name an htmldoc or an HTML file")
     data = read_stored(studio, kind, piece_id).data
     body = data.get("body") or {}
-    return (str(body.get("markup") or ""), str(data.get("name") or data.get("id")),
-            [s.get("name") for s in body.get("slots") or []])
+    return (
+        str(body.get("markup") or ""),
+        str(data.get("name") or data.get("id")),
+        [s.get("name") for s in body.get("slots") or []],
+    )
 
 
 def art_of(studio, ref: str) -> dict:
@@ -105,9 +114,17 @@ def art_of(studio, ref: str) -> dict:
         if isinstance(value, dict):
             if isinstance(value.get("sha256"), str) and isinstance(value.get("ext"), str) and pointer != "/original":
                 path = studio.asset_path(value["sha256"], value["ext"]) if _asset_like(value) else None
-                rows.append({"pointer": pointer or "/", "sha256": value["sha256"], "ext": value["ext"],
-                             "mime": value.get("mime", ""), "path": path.relative_to(studio.root).as_posix() if path else None,
-                             "stored": bool(path and path.is_file()), "size": path.stat().st_size if path and path.is_file() else None})
+                rows.append(
+                    {
+                        "pointer": pointer or "/",
+                        "sha256": value["sha256"],
+                        "ext": value["ext"],
+                        "mime": value.get("mime", ""),
+                        "path": path.relative_to(studio.root).as_posix() if path else None,
+                        "stored": bool(path and path.is_file()),
+                        "size": path.stat().st_size if path and path.is_file() else None,
+                    }
+                )
                 continue
             if pointer == "/original":
                 continue
@@ -144,11 +161,17 @@ def main_art(studio, ref: str) -> dict:
     name = f"{found['kind']}/{found['id']}"
     choice = rows.get("/body/portrait") or _pack_face(studio, found, rows)
     if choice is None:
-        raise BunzaiError("no_art", f"{name} has no portrait or face image",
-                          "see `bunzai read` for its media; add a portrait with a character.media capability")
+        raise BunzaiError(
+            "no_art",
+            f"{name} has no portrait or face image",
+            "see `bunzai read` for its media; add a portrait with a character.media capability",
+        )
     if not choice["stored"]:
-        raise BunzaiError("no_art", f"{name}'s image at {choice['pointer']} is not stored in the studio",
-                          "import the piece again with its image")
+        raise BunzaiError(
+            "no_art",
+            f"{name}'s image at {choice['pointer']} is not stored in the studio",
+            "import the piece again with its image",
+        )
     return found | {"art": choice}
 
 
@@ -160,7 +183,9 @@ def _pack_face(studio, found: dict, rows: dict) -> dict | None:
     body = read_stored(studio, "pack", found["id"]).data.get("body") or {}
     items = body.get("items") or []
     pointers = [f"/body/items/{index}/asset" for index, item in enumerate(items)]
-    faces = [p for p, item in zip(pointers, items) if body.get("default_face") and item.get("label") == body["default_face"]]
+    faces = [
+        p for p, item in zip(pointers, items) if body.get("default_face") and item.get("label") == body["default_face"]
+    ]
     for pointer in faces + pointers:
         if pointer in rows:
             return rows[pointer]

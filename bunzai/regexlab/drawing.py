@@ -37,52 +37,84 @@ def _reference(number: int, platform: str) -> str:
     return "$&" if number == 0 else f"${number:02d}"
 
 
-def regex_from_drawing(markup: str, find: str, slots: dict[str, int], *, sample: str | None = None,
-                       platform: str = "javascript", flags: str | None = None, name: str = "drawing",
-                       declared: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+def regex_from_drawing(
+    markup: str,
+    find: str,
+    slots: dict[str, int],
+    *,
+    sample: str | None = None,
+    platform: str = "javascript",
+    flags: str | None = None,
+    name: str = "drawing",
+    declared: list[str] | tuple[str, ...] = (),
+) -> dict[str, Any]:
     """{rules: [rule], warnings, sample?}: a rule ready for `regex.rules.add`, and the sample's run."""
     check_platform(platform)
     if len(markup.encode("utf-8")) > limits.DRAWING_MAX_BYTES:
         raise BunzaiError("too_large", f"the drawing is over {limits.DRAWING_MAX_BYTES} bytes", "draw a smaller piece")
     parsed = parse_find(find, platform, flags)
     pattern, used = parsed["pattern"], parsed["flags"]
-    compiled = engine.compiled_or_refuse(engine.call({"op": "compile", "pattern": pattern, "flags": used}), pattern, used)
+    compiled = engine.compiled_or_refuse(
+        engine.call({"op": "compile", "pattern": pattern, "flags": used}), pattern, used
+    )
     count = compiled["groups"]["count"]
     for slot, number in slots.items():
         if number < 0 or number > count:
-            raise BunzaiError("invalid_input",
-                              f"slot {slot!r} is capture {number}, but the pattern {engine.shown(pattern, used)} has "
-                              f"{count} capture group{'s' if count != 1 else ''}",
-                              f"give {slot} a number from 0 (the whole match) to {count}", slot=slot, capture=number)
+            raise BunzaiError(
+                "invalid_input",
+                f"slot {slot!r} is capture {number}, but the pattern {engine.shown(pattern, used)} has "
+                f"{count} capture group{'s' if count != 1 else ''}",
+                f"give {slot} a number from 0 (the whole match) to {count}",
+                slot=slot,
+                capture=number,
+            )
     flat = flatten(markup)
     warnings: list[str] = []
     if platform == "sillytavern":
         replacement = flat
         if re.search(r"\$(\d|<)", flat):
-            warnings.append("the drawing holds $ before a digit or <, which SillyTavern reads as a capture reference "
-                            "(its replacements have no escape); write it as &#36; instead")
+            warnings.append(
+                "the drawing holds $ before a digit or <, which SillyTavern reads as a capture reference "
+                "(its replacements have no escape); write it as &#36; instead"
+            )
     else:
         replacement = flat.replace("$", "$$")
     for slot, number in slots.items():
         spelled = re.compile(r"\{\{\s*(?:slot::\s*)?" + re.escape(slot) + r"\s*\}\}")
         if not spelled.search(replacement):
-            raise BunzaiError("invalid_input", f"slot {slot!r} is not in the drawing",
-                              f"write it in the markup as {{{{slot::{slot}}}}} or {{{{{slot}}}}}", slot=slot)
+            raise BunzaiError(
+                "invalid_input",
+                f"slot {slot!r} is not in the drawing",
+                f"write it in the markup as {{{{slot::{slot}}}}} or {{{{{slot}}}}}",
+                slot=slot,
+            )
         reference = _reference(number, platform)
         replacement = spelled.sub(lambda _: reference, replacement)
     unfilled = [slot for slot in declared if slot not in slots]
     if unfilled:
         warnings.append(f"declared slots without a capture: {', '.join(unfilled)} (they stay as written)")
-    rule = {"name": name, "pattern": pattern, "flags": used, "replacement": replacement,
-            "placements": ["ai_output"], "markdown_only": True}
+    rule = {
+        "name": name,
+        "pattern": pattern,
+        "flags": used,
+        "replacement": replacement,
+        "placements": ["ai_output"],
+        "markdown_only": True,
+    }
     result: dict[str, Any] = {"rules": [rule], "warnings": warnings}
     if sample is not None:
         request = rule_request(pattern, used, replacement=replacement, platform=platform)
         found = engine.call(dict(request, op="match", text=sample, max=limits.REGEX_MATCHES_SHOWN))
         if found["total"] == 0:
-            raise BunzaiError("regex_no_match", f"the pattern {engine.shown(pattern, used)} matched nothing in the sample",
-                              "the rule would never draw: fix the pattern or give a sample it should match",
-                              sample=sample[:200])
-        result["sample"] = {"text": sample, "matches": found["total"],
-                            "result": engine.call(dict(request, op="replace", text=sample))["result"]}
+            raise BunzaiError(
+                "regex_no_match",
+                f"the pattern {engine.shown(pattern, used)} matched nothing in the sample",
+                "the rule would never draw: fix the pattern or give a sample it should match",
+                sample=sample[:200],
+            )
+        result["sample"] = {
+            "text": sample,
+            "matches": found["total"],
+            "result": engine.call(dict(request, op="replace", text=sample))["result"],
+        }
     return result

@@ -58,13 +58,19 @@ def call(request: dict[str, Any], *, seconds: float = limits.REGEX_RUN_SECONDS) 
 def _check_sizes(request: dict[str, Any]) -> None:
     pattern = request.get("pattern") or request.get("find") or ""
     if len(pattern) > limits.REGEX_PATTERN_MAX_CHARS:
-        raise BunzaiError("too_large", f"the pattern is {len(pattern)} characters, over {limits.REGEX_PATTERN_MAX_CHARS}",
-                          "split it into several rules")
+        raise BunzaiError(
+            "too_large",
+            f"the pattern is {len(pattern)} characters, over {limits.REGEX_PATTERN_MAX_CHARS}",
+            "split it into several rules",
+        )
     texts = [request.get("text") or ""] + list(request.get("texts") or [])
     size = sum(len(text) for text in texts)
     if size > limits.REGEX_TEXT_MAX_CHARS:
-        raise BunzaiError("too_large", f"the text is {size} characters, over {limits.REGEX_TEXT_MAX_CHARS}",
-                          "try the pattern on a shorter excerpt")
+        raise BunzaiError(
+            "too_large",
+            f"the text is {size} characters, over {limits.REGEX_TEXT_MAX_CHARS}",
+            "try the pattern on a shorter excerpt",
+        )
 
 
 def _run_error(request: dict[str, Any], message: str, seconds: float) -> BunzaiError:
@@ -72,20 +78,35 @@ def _run_error(request: dict[str, Any], message: str, seconds: float) -> BunzaiE
     pattern = shown(request.get("pattern") or request.get("find") or "", request.get("flags") or "")
     length = len(request.get("text") or "") + sum(len(t) for t in request.get("texts") or [])
     if "interrupted" in first:
-        return BunzaiError("regex_timeout", f"the pattern {pattern} ran out of time ({seconds:g} s) on {length} characters",
-                           "it backtracks catastrophically: unnest the repeated group, e.g. (a+)+ -> a+, "
-                           "and see `bunzai regex-lab lint`", pattern=pattern, seconds=seconds)
+        return BunzaiError(
+            "regex_timeout",
+            f"the pattern {pattern} ran out of time ({seconds:g} s) on {length} characters",
+            "it backtracks catastrophically: unnest the repeated group, e.g. (a+)+ -> a+, "
+            "and see `bunzai regex-lab lint`",
+            pattern=pattern,
+            seconds=seconds,
+        )
     if "out of memory" in first or "stack overflow" in first:
-        return BunzaiError("regex_timeout", f"the pattern {pattern} ran out of memory on {length} characters",
-                           "try a shorter text, or a pattern that keeps less state", pattern=pattern)
-    return BunzaiError("internal", f"the regex engine failed on {pattern}: {first}",
-                       "this is a bug in bunzai; please report it with the pattern")
+        return BunzaiError(
+            "regex_timeout",
+            f"the pattern {pattern} ran out of memory on {length} characters",
+            "try a shorter text, or a pattern that keeps less state",
+            pattern=pattern,
+        )
+    return BunzaiError(
+        "internal",
+        f"the regex engine failed on {pattern}: {first}",
+        "this is a bug in bunzai; please report it with the pattern",
+    )
 
 
 def compiled_or_refuse(answer: dict[str, Any], pattern: str, flags: str) -> dict[str, Any]:
     """The answer of a run, or `invalid_regex` naming the pattern when it did not compile."""
     if "error" in answer:
-        raise BunzaiError("invalid_regex", f"the pattern {shown(pattern, flags)} does not compile: {answer['error']}",
-                          "check brackets and escapes; `bunzai regex-lab explain` reads it clause by clause",
-                          pattern=shown(pattern, flags))
+        raise BunzaiError(
+            "invalid_regex",
+            f"the pattern {shown(pattern, flags)} does not compile: {answer['error']}",
+            "check brackets and escapes; `bunzai regex-lab explain` reads it clause by clause",
+            pattern=shown(pattern, flags),
+        )
     return answer

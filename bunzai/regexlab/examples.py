@@ -36,7 +36,7 @@ def _wrapped(matches: list[str]) -> str | None:
     tail = os.path.commonprefix([m[::-1] for m in matches])[::-1]
     tag = re.match(r"<(\w+)[^>]*>", head)
     if tag and tail.endswith(f"</{tag.group(1)}>"):
-        head, tail = head[:tag.end()], f"</{tag.group(1)}>"
+        head, tail = head[: tag.end()], f"</{tag.group(1)}>"
     else:
         # a delimiter is punctuation: a shared letter or space is content
         head = re.match(r"[^\w\s]{0,3}", head).group(0)
@@ -93,28 +93,47 @@ def score(pattern: str, flags: str, matches: list[str], non_matches: list[str]) 
         if not any(m["match"] == text for m in found):
             missed.append(text)
     if non_matches:
-        hits = engine.call({"op": "test", "pattern": pattern, "flags": flags.replace("g", ""), "texts": non_matches})["results"]
+        hits = engine.call({"op": "test", "pattern": pattern, "flags": flags.replace("g", ""), "texts": non_matches})[
+            "results"
+        ]
         wrong = [text for text, hit in zip(non_matches, hits) if hit]
     total = len(matches) + len(non_matches)
     right = total - len(missed) - len(wrong)
-    return {"score": round(right / total, 4) if total else 0.0, "right": right, "of": total,
-            "missed": missed, "wrongly_matched": wrong}
+    return {
+        "score": round(right / total, 4) if total else 0.0,
+        "right": right,
+        "of": total,
+        "missed": missed,
+        "wrongly_matched": wrong,
+    }
 
 
 def from_examples(matches: list[str], non_matches: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """{pattern, flags, find, how, score, candidates} built from the examples."""
     matches, non_matches = [m for m in matches if m], list(non_matches)
     if not matches:
-        raise BunzaiError("usage", "give at least one --match example", "e.g. bunzai regex-lab from-examples --match '*waves*'")
+        raise BunzaiError(
+            "usage", "give at least one --match example", "e.g. bunzai regex-lab from-examples --match '*waves*'"
+        )
     if len(matches) + len(non_matches) > limits.REGEX_EXAMPLES_MAX:
-        raise BunzaiError("too_large", f"{len(matches) + len(non_matches)} examples, over {limits.REGEX_EXAMPLES_MAX}",
-                          "give fewer, more varied examples")
+        raise BunzaiError(
+            "too_large",
+            f"{len(matches) + len(non_matches)} examples, over {limits.REGEX_EXAMPLES_MAX}",
+            "give fewer, more varied examples",
+        )
     built = [("wrapped", _wrapped(matches)), ("shape", _shape(matches)), ("literal", _literal(matches))]
     rows = []
     for how, pattern in built:
         if pattern is None:
             continue
-        rows.append({"how": how, "pattern": pattern, "flags": "g", "find": f"/{pattern}/g",
-                     **score(pattern, "g", matches, non_matches)})
+        rows.append(
+            {
+                "how": how,
+                "pattern": pattern,
+                "flags": "g",
+                "find": f"/{pattern}/g",
+                **score(pattern, "g", matches, non_matches),
+            }
+        )
     best = max(rows, key=lambda row: row["score"])  # max keeps the first (most general) of equals
     return {**best, "candidates": rows}

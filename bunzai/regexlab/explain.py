@@ -24,7 +24,12 @@ def explain_pattern(find: str, *, platform: str = "javascript", flags: str | Non
     parsed = parse_find(find, platform, flags)
     pattern, used = parsed["pattern"], parsed["flags"]
     answer = engine.call({"op": "compile", "pattern": pattern, "flags": used})
-    result: dict[str, Any] = {"platform": platform, "pattern": pattern, "flags": used, "compiles": "error" not in answer}
+    result: dict[str, Any] = {
+        "platform": platform,
+        "pattern": pattern,
+        "flags": used,
+        "compiles": "error" not in answer,
+    }
     if "error" in answer:
         result["error"] = answer["error"]
     else:

@@ -31,8 +31,11 @@ SUBSTITUTE_MODES = ("none", "raw", "escaped")
 
 def check_platform(platform: str) -> str:
     if platform not in PLATFORMS:
-        raise BunzaiError("invalid_input", f"{platform!r} is not a platform the regex lab models",
-                          f"platforms: {', '.join(PLATFORMS)}")
+        raise BunzaiError(
+            "invalid_input",
+            f"{platform!r} is not a platform the regex lab models",
+            f"platforms: {', '.join(PLATFORMS)}",
+        )
     return platform
 
 
@@ -46,35 +49,73 @@ def parse_find(find: str, platform: str = "javascript", flags: str | None = None
     return engine.call({"op": "parse", "platform": platform, "find": find})
 
 
-def rule_request(pattern: str, flags: str, *, replacement: str = "", platform: str = "javascript",
-                 trim_strings: list[str] | tuple[str, ...] = (), macros: dict[str, str] | None = None,
-                 substitute: str = "none", no_end_newline: bool = False) -> dict[str, Any]:
+def rule_request(
+    pattern: str,
+    flags: str,
+    *,
+    replacement: str = "",
+    platform: str = "javascript",
+    trim_strings: list[str] | tuple[str, ...] = (),
+    macros: dict[str, str] | None = None,
+    substitute: str = "none",
+    no_end_newline: bool = False,
+) -> dict[str, Any]:
     """The engine's view of one rule (what prelude.js reads)."""
     if substitute not in SUBSTITUTE_MODES:
-        raise BunzaiError("invalid_input", f"{substitute!r} is not a macro substitution mode",
-                          f"modes: {', '.join(SUBSTITUTE_MODES)}")
-    return {"pattern": pattern, "flags": flags, "replacement": replacement, "convention": check_platform(platform),
-            "trims": list(trim_strings), "macros": {k.lower(): v for k, v in (macros or {}).items()},
-            "substitute": substitute, "noEndNewline": no_end_newline}
+        raise BunzaiError(
+            "invalid_input", f"{substitute!r} is not a macro substitution mode", f"modes: {', '.join(SUBSTITUTE_MODES)}"
+        )
+    return {
+        "pattern": pattern,
+        "flags": flags,
+        "replacement": replacement,
+        "convention": check_platform(platform),
+        "trims": list(trim_strings),
+        "macros": {k.lower(): v for k, v in (macros or {}).items()},
+        "substitute": substitute,
+        "noEndNewline": no_end_newline,
+    }
 
 
-def try_pattern(find: str, text: str, *, replace: str | None = None, platform: str = "javascript",
-                flags: str | None = None, trim_strings: list[str] | tuple[str, ...] = (),
-                macros: dict[str, str] | None = None, substitute: str = "none") -> dict[str, Any]:
+def try_pattern(
+    find: str,
+    text: str,
+    *,
+    replace: str | None = None,
+    platform: str = "javascript",
+    flags: str | None = None,
+    trim_strings: list[str] | tuple[str, ...] = (),
+    macros: dict[str, str] | None = None,
+    substitute: str = "none",
+) -> dict[str, Any]:
     """Every match of `find` in `text` (span, groups, named groups) and, with `replace`, the text after.
 
     Spans are code-point offsets into `text`. A pattern that does not compile is refused
     (`invalid_regex`); one that runs out of time is refused (`regex_timeout`).
     """
     parsed = parse_find(find, platform, flags)
-    request = rule_request(parsed["pattern"], parsed["flags"], replacement=replace or "", platform=platform,
-                           trim_strings=trim_strings, macros=macros, substitute=substitute)
-    found = engine.compiled_or_refuse(engine.call(dict(request, op="match", text=text, max=limits.REGEX_MATCHES_SHOWN)),
-                                      parsed["pattern"], parsed["flags"])
+    request = rule_request(
+        parsed["pattern"],
+        parsed["flags"],
+        replacement=replace or "",
+        platform=platform,
+        trim_strings=trim_strings,
+        macros=macros,
+        substitute=substitute,
+    )
+    found = engine.compiled_or_refuse(
+        engine.call(dict(request, op="match", text=text, max=limits.REGEX_MATCHES_SHOWN)),
+        parsed["pattern"],
+        parsed["flags"],
+    )
     result: dict[str, Any] = {
-        "platform": platform, "pattern": found["pattern"], "flags": found["flags"],
-        "group_count": found["groups"]["count"], "group_names": found["groups"]["names"],
-        "count": found["total"], "matches": found["matches"],
+        "platform": platform,
+        "pattern": found["pattern"],
+        "flags": found["flags"],
+        "group_count": found["groups"]["count"],
+        "group_names": found["groups"]["names"],
+        "count": found["total"],
+        "matches": found["matches"],
     }
     if found["total"] > len(found["matches"]):
         result["matches_shown"] = len(found["matches"])
@@ -96,8 +137,9 @@ def _notes(find: str, parsed: dict[str, Any], platform: str) -> list[str]:
     return notes
 
 
-def race_patterns(finds: list[str], text: str, *, replace: str | None = None, platform: str = "javascript",
-                  flags: str | None = None) -> dict[str, Any]:
+def race_patterns(
+    finds: list[str], text: str, *, replace: str | None = None, platform: str = "javascript", flags: str | None = None
+) -> dict[str, Any]:
     """Several candidate patterns over one text: each one's matches, replaced text and time.
 
     A candidate that does not compile or runs out of time is reported in its row, not
@@ -106,8 +148,9 @@ def race_patterns(finds: list[str], text: str, *, replace: str | None = None, pl
     if not finds:
         raise BunzaiError("usage", "race needs at least one pattern", "e.g. bunzai regex-lab race 'a+' 'a*' --text aaa")
     if len(finds) > limits.REGEX_RACE_MAX_CANDIDATES:
-        raise BunzaiError("too_large", f"{len(finds)} candidates, over {limits.REGEX_RACE_MAX_CANDIDATES}",
-                          "race fewer at once")
+        raise BunzaiError(
+            "too_large", f"{len(finds)} candidates, over {limits.REGEX_RACE_MAX_CANDIDATES}", "race fewer at once"
+        )
     rows = []
     for find in finds:
         started = time.perf_counter()
@@ -119,10 +162,18 @@ def race_patterns(finds: list[str], text: str, *, replace: str | None = None, pl
             rows.append({"find": find, "error": {"code": error.code, "message": error.message}})
             continue
         elapsed = (time.perf_counter() - started) * 1000
-        row = {"find": find, "count": tried["count"], "matches": [m["match"] for m in tried["matches"]],
-               "ms": round(elapsed, 3)}
+        row = {
+            "find": find,
+            "count": tried["count"],
+            "matches": [m["match"] for m in tried["matches"]],
+            "ms": round(elapsed, 3),
+        }
         if "result" in tried:
             row["result"] = tried["result"]
         rows.append(row)
-    same = {row.get("result", None) if replace is not None else tuple(row.get("matches", ())) for row in rows if "error" not in row}
+    same = {
+        row.get("result", None) if replace is not None else tuple(row.get("matches", ()))
+        for row in rows
+        if "error" not in row
+    }
     return {"platform": platform, "text": text, "candidates": rows, "agree": len(same) <= 1}

@@ -38,19 +38,29 @@ def platform_of_set(piece: dict) -> str:
 def lint_set(piece: dict) -> dict[str, Any]:
     """{set, platform, rules, findings, clean} for a canonical regex piece (JSON form)."""
     if not isinstance(piece, dict) or piece.get("kind") != "regex":
-        raise BunzaiError("invalid_input", "lint reads a regex set", "name a regex piece or a SillyTavern/RisuAI regex file")
+        raise BunzaiError(
+            "invalid_input", "lint reads a regex set", "name a regex piece or a SillyTavern/RisuAI regex file"
+        )
     rules = [_as_run(rule) for rule in (piece.get("body") or {}).get("rules") or [] if isinstance(rule, dict)]
     if len(rules) > limits.REGEX_LINT_MAX_RULES:
-        raise BunzaiError("too_large", f"the set has {len(rules)} rules, over {limits.REGEX_LINT_MAX_RULES}",
-                          "split it into smaller sets")
+        raise BunzaiError(
+            "too_large",
+            f"the set has {len(rules)} rules, over {limits.REGEX_LINT_MAX_RULES}",
+            "split it into smaller sets",
+        )
     platform = platform_of_set(piece)
     deadline = time.monotonic() + limits.REGEX_LINT_BUDGET_SECONDS
     findings: list[dict[str, Any]] = []
     compiled: dict[int, dict] = {}
     for index, rule in enumerate(rules):
         row = _Rule(index, rule)
-        problems = probe.rule_problems(row.pattern, row.flags, seconds=limits.REGEX_LINT_PROBE_SECONDS,
-                                       tries=limits.REGEX_PUMP_TRIES, deadline=deadline)
+        problems = probe.rule_problems(
+            row.pattern,
+            row.flags,
+            seconds=limits.REGEX_LINT_PROBE_SECONDS,
+            tries=limits.REGEX_PUMP_TRIES,
+            deadline=deadline,
+        )
         for problem in problems:
             extra = {"input": problem["input"]} if "input" in problem else {}
             findings.append(row.finding(problem["kind"], f"the pattern {problem['message']}", **extra))
@@ -63,7 +73,13 @@ def lint_set(piece: dict) -> dict[str, Any]:
         findings += _group_findings(row, answer["groups"], platform)
     findings += _shadow_findings(rules, compiled, platform, deadline)
     findings.sort(key=lambda f: (f["rule"], f["kind"]))
-    return {"set": piece.get("id"), "platform": platform, "rules": len(rules), "findings": findings, "clean": not findings}
+    return {
+        "set": piece.get("id"),
+        "platform": platform,
+        "rules": len(rules),
+        "findings": findings,
+        "clean": not findings,
+    }
 
 
 def _as_run(rule: dict) -> dict:
@@ -92,7 +108,9 @@ def _placement_findings(row: _Rule) -> list[dict]:
         found.append(row.finding("runs_on_nothing", "the rule has no placement, so it runs on no text"))
     low, high = rule.get("min_depth"), rule.get("max_depth")
     if isinstance(low, int) and isinstance(high, int) and low > high:
-        found.append(row.finding("runs_on_nothing", f"min_depth {low} is above max_depth {high}: no message is at such a depth"))
+        found.append(
+            row.finding("runs_on_nothing", f"min_depth {low} is above max_depth {high}: no message is at such a depth")
+        )
     return found
 
 
@@ -102,14 +120,30 @@ def _flag_findings(row: _Rule) -> list[dict]:
     except syntax.PatternSyntaxError:
         return []
     used = syntax.uses(tree)
-    reasons = {"i": "the pattern has no letter for it to fold", "m": "the pattern has no ^ or $ for it to move",
-               "s": "the pattern has no . for it to widen"}
-    found = [row.finding("flag_does_nothing", f"flag {flag!r} does nothing: {reasons[flag]}")
-             for flag in "ims" if flag in row.flags and not used[flag]]
+    reasons = {
+        "i": "the pattern has no letter for it to fold",
+        "m": "the pattern has no ^ or $ for it to move",
+        "s": "the pattern has no . for it to widen",
+    }
+    found = [
+        row.finding("flag_does_nothing", f"flag {flag!r} does nothing: {reasons[flag]}")
+        for flag in "ims"
+        if flag in row.flags and not used[flag]
+    ]
     if "d" in row.flags:
-        found.append(row.finding("flag_does_nothing", "flag 'd' does nothing here: it records match positions, which a replacement never reads"))
+        found.append(
+            row.finding(
+                "flag_does_nothing",
+                "flag 'd' does nothing here: it records match positions, which a replacement never reads",
+            )
+        )
     if "g" in row.flags and "m" not in row.flags and _anchored_at_start(tree):
-        found.append(row.finding("flag_does_nothing", "flag 'g' does nothing: the pattern is anchored at the start of the text (^ without m), so it matches once at most"))
+        found.append(
+            row.finding(
+                "flag_does_nothing",
+                "flag 'g' does nothing: the pattern is anchored at the start of the text (^ without m), so it matches once at most",
+            )
+        )
     return found
 
 
@@ -132,30 +166,50 @@ def _group_findings(row: _Rule, groups: dict, platform: str) -> list[dict]:
             value = int(number)
             if platform != "sillytavern" and len(number) == 2 and value > count and int(number[0]) <= count:
                 continue  # JavaScript reads $12 as $1 then "2" when there is no group 12
-            if (platform == "sillytavern" and value > count) or (platform != "sillytavern" and value > count and value > 0):
+            if (platform == "sillytavern" and value > count) or (
+                platform != "sillytavern" and value > count and value > 0
+            ):
                 missing.append(match.group(0))
         elif name is not None and name not in names:
             missing.append(match.group(0))
     if not missing:
         return []
     has = f"{count} group{'s' if count != 1 else ''}" + (f" (named {', '.join(sorted(names))})" if names else "")
-    effect = ("inserts the match position, the whole text or nothing in its place" if platform == "sillytavern"
-              else "is left as written, or inserts nothing")
-    return [row.finding("missing_group", f"the replacement refers to {', '.join(dict.fromkeys(missing))}, but the pattern has {has}; "
-                                         f"on {platform} that {effect}")]
+    effect = (
+        "inserts the match position, the whole text or nothing in its place"
+        if platform == "sillytavern"
+        else "is left as written, or inserts nothing"
+    )
+    return [
+        row.finding(
+            "missing_group",
+            f"the replacement refers to {', '.join(dict.fromkeys(missing))}, but the pattern has {has}; "
+            f"on {platform} that {effect}",
+        )
+    ]
 
 
 def _runs_together(first: dict, second: dict) -> bool:
     """Two rules meet the same texts: a shared placement and the same display/prompt scope."""
     shared = set(first.get("placements") or []) & set(second.get("placements") or [])
-    return bool(shared) and bool(first.get("markdown_only")) == bool(second.get("markdown_only")) \
+    return (
+        bool(shared)
+        and bool(first.get("markdown_only")) == bool(second.get("markdown_only"))
         and bool(first.get("prompt_only")) == bool(second.get("prompt_only"))
+    )
 
 
 def _request(rule: dict, platform: str) -> dict[str, Any]:
-    return {"pattern": str(rule.get("pattern") or ""), "flags": str(rule.get("flags") or ""),
-            "replacement": str(rule.get("replacement") or ""), "convention": platform,
-            "trims": list(rule.get("trim_strings") or []), "macros": {}, "substitute": "none", "noEndNewline": True}
+    return {
+        "pattern": str(rule.get("pattern") or ""),
+        "flags": str(rule.get("flags") or ""),
+        "replacement": str(rule.get("replacement") or ""),
+        "convention": platform,
+        "trims": list(rule.get("trim_strings") or []),
+        "macros": {},
+        "substitute": "none",
+        "noEndNewline": True,
+    }
 
 
 def _shadow_findings(rules: list[dict], compiled: dict[int, dict], platform: str, deadline: float) -> list[dict]:
@@ -171,21 +225,28 @@ def _shadow_findings(rules: list[dict], compiled: dict[int, dict], platform: str
             if not _runs_together(rules[earlier], rule):
                 continue
             try:
-                after = engine.call(dict(_request(rules[earlier], platform), op="chain", texts=witnesses, rules=[]),
-                                    seconds=limits.REGEX_LINT_PROBE_SECONDS)["results"]
-                still = engine.call({"op": "test", "pattern": rule["pattern"], "flags": rule["flags"], "texts": after},
-                                    seconds=limits.REGEX_LINT_PROBE_SECONDS)["results"]
+                after = engine.call(
+                    dict(_request(rules[earlier], platform), op="chain", texts=witnesses, rules=[]),
+                    seconds=limits.REGEX_LINT_PROBE_SECONDS,
+                )["results"]
+                still = engine.call(
+                    {"op": "test", "pattern": rule["pattern"], "flags": rule["flags"], "texts": after},
+                    seconds=limits.REGEX_LINT_PROBE_SECONDS,
+                )["results"]
             except BunzaiError as error:
                 if error.code == "regex_timeout":
                     continue
                 raise
             if not any(still):
                 row = _Rule(later, rule)
-                found.append(row.finding(
-                    "never_matches",
-                    f"never matches after rule {rules[earlier].get('name') or earlier!r} (#{earlier}): on every sample it "
-                    f"matches (e.g. {witnesses[0]!r}), that rule leaves it nothing to match ({after[0]!r})",
-                    after=earlier))
+                found.append(
+                    row.finding(
+                        "never_matches",
+                        f"never matches after rule {rules[earlier].get('name') or earlier!r} (#{earlier}): on every sample it "
+                        f"matches (e.g. {witnesses[0]!r}), that rule leaves it nothing to match ({after[0]!r})",
+                        after=earlier,
+                    )
+                )
                 break
     return found
 
@@ -200,8 +261,10 @@ def _witnesses(rule: dict) -> list[str]:
     if not built:
         return []
     try:
-        hits = engine.call({"op": "test", "pattern": rule["pattern"], "flags": rule["flags"], "texts": built},
-                           seconds=limits.REGEX_LINT_PROBE_SECONDS)["results"]
+        hits = engine.call(
+            {"op": "test", "pattern": rule["pattern"], "flags": rule["flags"], "texts": built},
+            seconds=limits.REGEX_LINT_PROBE_SECONDS,
+        )["results"]
     except BunzaiError:
         return []
     return [text for text, hit in zip(built, hits) if hit]

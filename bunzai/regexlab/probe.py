@@ -21,13 +21,14 @@ from bunzai.regexlab import engine, syntax
 # a tracker block, line breaks and non-ASCII letters. Sound patterns scan it in microseconds.
 PROBE_TEXT = (
     '*She glances at the door, then back at you.* "Are you sure?" she asks. (I hope so.)\n'
-    "<div class=\"status\"><b>HP:</b> 12/20 — Mood: wary</div>\n"
+    '<div class="status"><b>HP:</b> 12/20 — Mood: wary</div>\n'
     "[OOC: keep it short] `code` **bold** _italic_ ~~gone~~ — café, naïve, 東京, 🙂\n"
 ) * 8
 
 
-def confirm_backtracking(pattern: str, flags: str, *, seconds: float, tries: int,
-                         deadline: float | None = None) -> dict[str, Any] | None:
+def confirm_backtracking(
+    pattern: str, flags: str, *, seconds: float, tries: int, deadline: float | None = None
+) -> dict[str, Any] | None:
     """A crafted input on which the pattern runs out of time, or None when none was found.
 
     Only patterns with the nested-quantifier shape are tried: the input repeats a sample of
@@ -65,8 +66,15 @@ def macros_as_words(pattern: str) -> str:
     return _MACRO.sub("macro", pattern)
 
 
-def rule_problems(pattern: str, flags: str, *, substitute: str = "none", seconds: float = limits.REGEX_PROBE_SECONDS,
-                  tries: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
+def rule_problems(
+    pattern: str,
+    flags: str,
+    *,
+    substitute: str = "none",
+    seconds: float = limits.REGEX_PROBE_SECONDS,
+    tries: int = 3,
+    deadline: float | None = None,
+) -> list[dict[str, Any]]:
     """[{kind: does_not_compile|out_of_time|catastrophic_backtracking, message, ...}] for one pattern.
 
     A pattern whose macros are expanded before it runs (`substitute` raw or escaped) is
@@ -89,19 +97,30 @@ def rule_problems(pattern: str, flags: str, *, substitute: str = "none", seconds
     except BunzaiError as error:
         if error.code != "regex_timeout":
             raise
-        return [{"kind": "out_of_time", "message": f"ran out of time ({seconds:g} s) on a {len(PROBE_TEXT)}-character probe message"}]
+        return [
+            {
+                "kind": "out_of_time",
+                "message": f"ran out of time ({seconds:g} s) on a {len(PROBE_TEXT)}-character probe message",
+            }
+        ]
     found = confirm_backtracking(pattern, flags, seconds=seconds, tries=tries, deadline=deadline)
     if found:
-        return [{"kind": "catastrophic_backtracking",
-                 "message": f"backtracks catastrophically: {found['clause']} nests quantifiers, and a crafted "
-                            f"{len(found['input'])}-character input ran out of time ({seconds:g} s)",
-                 "input": found["input"]}]
+        return [
+            {
+                "kind": "catastrophic_backtracking",
+                "message": f"backtracks catastrophically: {found['clause']} nests quantifiers, and a crafted "
+                f"{len(found['input'])}-character input ran out of time ({seconds:g} s)",
+                "input": found["input"],
+            }
+        ]
     return []
 
 
 def pattern_probe_warnings(pattern: str, flags: str, what: str, substitute: str = "none") -> list[str]:
     """The problems of one rule's pattern as draft warnings (`what` names the rule)."""
-    return [f"{what}: the pattern {problem['message']}" for problem in rule_problems(pattern, flags, substitute=substitute)]
+    return [
+        f"{what}: the pattern {problem['message']}" for problem in rule_problems(pattern, flags, substitute=substitute)
+    ]
 
 
 def piece_probe_warnings(piece: dict) -> list[str]:
@@ -114,14 +133,24 @@ def piece_probe_warnings(piece: dict) -> list[str]:
     rules = [rule for rule in (piece.get("body") or {}).get("rules") or [] if isinstance(rule, dict)]
     warnings: list[str] = []
     deadline = time.monotonic() + limits.REGEX_LINT_BUDGET_SECONDS
-    for index, rule in enumerate(rules[:limits.REGEX_PROBE_MAX_RULES]):
+    for index, rule in enumerate(rules[: limits.REGEX_PROBE_MAX_RULES]):
         what = f"rule {rule.get('name') or rule.get('id') or index!r}"
         if time.monotonic() > deadline:
-            warnings.append(f"rules from {index} on were not probed (time budget of {limits.REGEX_LINT_BUDGET_SECONDS:g} s spent)")
+            warnings.append(
+                f"rules from {index} on were not probed (time budget of {limits.REGEX_LINT_BUDGET_SECONDS:g} s spent)"
+            )
             break
-        warnings += [f"{what}: the pattern {problem['message']}"
-                     for problem in rule_problems(str(rule.get("pattern") or ""), str(rule.get("flags") or ""),
-                                                  substitute=str(rule.get("substitute_macros") or "none"), deadline=deadline)]
+        warnings += [
+            f"{what}: the pattern {problem['message']}"
+            for problem in rule_problems(
+                str(rule.get("pattern") or ""),
+                str(rule.get("flags") or ""),
+                substitute=str(rule.get("substitute_macros") or "none"),
+                deadline=deadline,
+            )
+        ]
     if len(rules) > limits.REGEX_PROBE_MAX_RULES:
-        warnings.append(f"{len(rules) - limits.REGEX_PROBE_MAX_RULES} rules past the first {limits.REGEX_PROBE_MAX_RULES} were not probed")
+        warnings.append(
+            f"{len(rules) - limits.REGEX_PROBE_MAX_RULES} rules past the first {limits.REGEX_PROBE_MAX_RULES} were not probed"
+        )
     return warnings

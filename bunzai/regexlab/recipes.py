@@ -15,31 +15,38 @@ RECIPES: list[dict[str, Any]] = [
     {
         "name": "italic-narration",
         "summary": "Wrap *narration* in an element a theme can style (the asterisks go).",
-        "find": r"/\*([^*\n]+)\*/g", "replace": '<em class="narration">$1</em>',
-        "placements": ["ai_output"], "markdown_only": True,
+        "find": r"/\*([^*\n]+)\*/g",
+        "replace": '<em class="narration">$1</em>',
+        "placements": ["ai_output"],
+        "markdown_only": True,
         "sample": "*She smiles.* Hello there. *Waves.*",
         "expected": '<em class="narration">She smiles.</em> Hello there. <em class="narration">Waves.</em>',
     },
     {
         "name": "thoughts",
         "summary": "Show `thoughts in backticks` as a thought bubble rather than code.",
-        "find": r"/`([^`\n]+)`/g", "replace": '<span class="thought">($1)</span>',
-        "placements": ["ai_output"], "markdown_only": True,
+        "find": r"/`([^`\n]+)`/g",
+        "replace": '<span class="thought">($1)</span>',
+        "placements": ["ai_output"],
+        "markdown_only": True,
         "sample": "I should leave. `Or should I?`",
         "expected": 'I should leave. <span class="thought">(Or should I?)</span>',
     },
     {
         "name": "ooc-removal",
         "summary": "Remove out-of-character notes like (OOC: ...) or [OOC: ...] from what the model sees.",
-        "find": r"/\s*[\[(]OOC:[^\])]*[\])]/gi", "replace": "",
-        "placements": ["user_input", "ai_output"], "prompt_only": True,
+        "find": r"/\s*[\[(]OOC:[^\])]*[\])]/gi",
+        "replace": "",
+        "placements": ["user_input", "ai_output"],
+        "prompt_only": True,
         "sample": "Let's go to the market. (OOC: keep replies short)",
         "expected": "Let's go to the market.",
     },
     {
         "name": "html-cleanup",
         "summary": "Strip layout tags (div, span, p, font) a model copied into its reply, keeping their text.",
-        "find": r"/<\/?(?:div|span|p|font)\b[^>]*>/gi", "replace": "",
+        "find": r"/<\/?(?:div|span|p|font)\b[^>]*>/gi",
+        "replace": "",
         "placements": ["ai_output"],
         "sample": '<div class="reply"><p>The rain <font color="red">stops</font>.</p></div>',
         "expected": "The rain stops.",
@@ -47,40 +54,49 @@ RECIPES: list[dict[str, Any]] = [
     {
         "name": "hide-tracker",
         "summary": "Hide a <tracker>...</tracker> status block from the chat display; the model still sees it.",
-        "find": r"/\n?<tracker>[\s\S]*?<\/tracker>/g", "replace": "",
-        "placements": ["ai_output"], "markdown_only": True,
+        "find": r"/\n?<tracker>[\s\S]*?<\/tracker>/g",
+        "replace": "",
+        "placements": ["ai_output"],
+        "markdown_only": True,
         "sample": "The door creaks open.\n<tracker>\nHP: 12/20\nMood: wary\n</tracker>",
         "expected": "The door creaks open.",
     },
     {
         "name": "curly-quotes",
-        "summary": "Turn straight \"dialogue quotes\" into curly ones.",
-        "find": r'/"([^"\n]+)"/g', "replace": "\u201c$1\u201d",
-        "placements": ["ai_output"], "markdown_only": True,
+        "summary": 'Turn straight "dialogue quotes" into curly ones.',
+        "find": r'/"([^"\n]+)"/g',
+        "replace": "\u201c$1\u201d",
+        "placements": ["ai_output"],
+        "markdown_only": True,
         "sample": 'She said, "Come in."',
         "expected": "She said, \u201cCome in.\u201d",
     },
     {
         "name": "trim-unfinished-sentence",
         "summary": "Cut a reply that stopped mid-sentence back to its last finished sentence.",
-        "find": r"/([.!?*\"\u201d])[^.!?*\"\u201d]*$/", "replace": "$1",
+        "find": r"/([.!?*\"\u201d])[^.!?*\"\u201d]*$/",
+        "replace": "$1",
         "placements": ["ai_output"],
-        "sample": "She nods. \"Follow me.\" Then she turns and",
-        "expected": "She nods. \"Follow me.\"",
+        "sample": 'She nods. "Follow me." Then she turns and',
+        "expected": 'She nods. "Follow me."',
     },
     {
         "name": "collapse-blank-lines",
         "summary": "Collapse runs of blank lines into one blank line.",
-        "find": r"/\n{3,}/g", "replace": "\n\n",
+        "find": r"/\n{3,}/g",
+        "replace": "\n\n",
         "placements": ["ai_output"],
         "sample": "One.\n\n\n\nTwo.",
         "expected": "One.\n\nTwo.",
     },
     {
         "name": "strip-name-prefix",
-        "summary": "Remove a \"{{char}}:\" the model wrote at the start of its reply (the pattern expands {{char}} first).",
-        "find": r"/^\s*{{char}}:\s*/", "replace": "", "substitute_macros": "escaped",
-        "placements": ["ai_output"], "macros": {"char": "Seraphina"},
+        "summary": 'Remove a "{{char}}:" the model wrote at the start of its reply (the pattern expands {{char}} first).',
+        "find": r"/^\s*{{char}}:\s*/",
+        "replace": "",
+        "substitute_macros": "escaped",
+        "placements": ["ai_output"],
+        "macros": {"char": "Seraphina"},
         "sample": "Seraphina: Welcome back.",
         "expected": "Welcome back.",
     },
@@ -96,15 +112,26 @@ def _recipe(name: str) -> dict[str, Any]:
 
 def run_recipe(recipe: dict[str, Any]) -> str:
     """The recipe's sample after its rule, as SillyTavern runs it."""
-    return try_pattern(recipe["find"], recipe["sample"], replace=recipe["replace"], platform="sillytavern",
-                       macros=recipe.get("macros"), substitute=recipe.get("substitute_macros", "none"))["result"]
+    return try_pattern(
+        recipe["find"],
+        recipe["sample"],
+        replace=recipe["replace"],
+        platform="sillytavern",
+        macros=recipe.get("macros"),
+        substitute=recipe.get("substitute_macros", "none"),
+    )["result"]
 
 
 def recipe_rule(recipe: dict[str, Any]) -> dict[str, Any]:
     """The recipe as a canonical rule (the input of `regex.rules.add`)."""
     parsed = parse_find(recipe["find"], "sillytavern")
-    rule = {"name": recipe["name"], "pattern": parsed["pattern"], "flags": parsed["flags"],
-            "replacement": recipe["replace"], "placements": recipe["placements"]}
+    rule = {
+        "name": recipe["name"],
+        "pattern": parsed["pattern"],
+        "flags": parsed["flags"],
+        "replacement": recipe["replace"],
+        "placements": recipe["placements"],
+    }
     for key in ("markdown_only", "prompt_only", "substitute_macros"):
         if key in recipe:
             rule[key] = recipe[key]
@@ -114,8 +141,19 @@ def recipe_rule(recipe: dict[str, Any]) -> dict[str, Any]:
 def recipes(name: str | None = None) -> dict[str, Any]:
     """The catalog (each recipe with its sample and result), or one recipe with its rule."""
     if name is None:
-        return {"recipes": [{"name": r["name"], "summary": r["summary"], "find": r["find"], "replace": r["replace"],
-                             "sample": r["sample"], "result": run_recipe(r)} for r in RECIPES]}
+        return {
+            "recipes": [
+                {
+                    "name": r["name"],
+                    "summary": r["summary"],
+                    "find": r["find"],
+                    "replace": r["replace"],
+                    "sample": r["sample"],
+                    "result": run_recipe(r),
+                }
+                for r in RECIPES
+            ]
+        }
     recipe = _recipe(name)
     shown = {key: value for key, value in recipe.items() if key != "expected"}
     return {**shown, "platform": "sillytavern", "result": run_recipe(recipe), "input": {"rules": [recipe_rule(recipe)]}}

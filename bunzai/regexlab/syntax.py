@@ -19,7 +19,9 @@ class Node:
     kind: str  # alt, seq, group, quant, class, escape, dot, start, end, literal, backref, boundary
     text: str
     children: list[Node] = field(default_factory=list)
-    group: str = ""  # capture, named, noncapture, lookahead, negative lookahead, lookbehind, negative lookbehind, modifiers
+    group: str = (
+        ""  # capture, named, noncapture, lookahead, negative lookahead, lookbehind, negative lookbehind, modifiers
+    )
     name: str = ""
     low: int = 0
     high: int = 0
@@ -33,10 +35,20 @@ class PatternSyntaxError(ValueError):
 
 
 _ESCAPE_WORDS = {
-    "d": "a digit", "D": "a character that is not a digit", "w": "a word character (letter, digit or _)",
-    "W": "a character that is not a word character", "s": "a whitespace character",
-    "S": "a character that is not whitespace", "b": "a word boundary", "B": "a place that is not a word boundary",
-    "n": "a line feed", "r": "a carriage return", "t": "a tab", "f": "a form feed", "v": "a vertical tab", "0": "a NUL character",
+    "d": "a digit",
+    "D": "a character that is not a digit",
+    "w": "a word character (letter, digit or _)",
+    "W": "a character that is not a word character",
+    "s": "a whitespace character",
+    "S": "a character that is not whitespace",
+    "b": "a word boundary",
+    "B": "a place that is not a word boundary",
+    "n": "a line feed",
+    "r": "a carriage return",
+    "t": "a tab",
+    "f": "a form feed",
+    "v": "a vertical tab",
+    "0": "a NUL character",
 }
 _CHAR_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "f": "\f", "v": "\v", "0": "\0"}
 _SAMPLE = {"d": "0", "D": "a", "w": "a", "W": "!", "s": " ", "S": "x"}
@@ -60,7 +72,7 @@ class _Reader:
             branches.append(self.seq())
         if stop and self.peek() != stop:
             raise PatternSyntaxError(f"missing {stop!r} for the group opened before position {start}")
-        return Node("alt", self.s[start:self.i], branches)
+        return Node("alt", self.s[start : self.i], branches)
 
     def seq(self) -> Node:
         start = self.i
@@ -68,7 +80,7 @@ class _Reader:
         while self.i < len(self.s) and self.peek() not in "|)":
             atom = self.atom()
             items.append(self.quantified(atom))
-        return Node("seq", self.s[start:self.i], items)
+        return Node("seq", self.s[start : self.i], items)
 
     def quantified(self, atom: Node) -> Node:
         start = self.i
@@ -85,9 +97,14 @@ class _Reader:
             self.i += 1
         elif c == "{":
             close = self.s.find("}", self.i)
-            body = self.s[self.i + 1:close] if close > 0 else ""
+            body = self.s[self.i + 1 : close] if close > 0 else ""
             parts = body.split(",")
-            if close > 0 and 1 <= len(parts) <= 2 and parts[0].isdigit() and (len(parts) == 1 or parts[1] == "" or parts[1].isdigit()):
+            if (
+                close > 0
+                and 1 <= len(parts) <= 2
+                and parts[0].isdigit()
+                and (len(parts) == 1 or parts[1] == "" or parts[1].isdigit())
+            ):
                 low = int(parts[0])
                 high = low if len(parts) == 1 else (INFINITE if parts[1] == "" else int(parts[1]))
                 self.i = close + 1
@@ -98,7 +115,7 @@ class _Reader:
         lazy = self.peek() == "?"
         if lazy:
             self.i += 1
-        return Node("quant", atom.text + self.s[start:self.i], [atom], low=low, high=high, lazy=lazy)
+        return Node("quant", atom.text + self.s[start : self.i], [atom], low=low, high=high, lazy=lazy)
 
     def atom(self) -> Node:
         start = self.i
@@ -141,13 +158,13 @@ class _Reader:
             close = self.s.find(">", self.i)
             if close < 0:
                 raise PatternSyntaxError(f"unfinished group name at position {start}")
-            kind, name = "named", self.s[self.i + 2:close]
+            kind, name = "named", self.s[self.i + 2 : close]
             self.i = close + 1
         elif self.peek() == "?":
             close = self.s.find(":", self.i)
             if close < 0:
                 raise PatternSyntaxError(f"unknown group at position {start}")
-            kind, name = "modifiers", self.s[self.i + 1:close]
+            kind, name = "modifiers", self.s[self.i + 1 : close]
             self.i = close + 1
         number = 0
         if kind in ("capture", "named"):
@@ -155,7 +172,7 @@ class _Reader:
             number = self.captures
         body = self.alt(stop=")")
         self.i += 1
-        return Node("group", self.s[start:self.i], [body], group=kind, name=name, number=number)
+        return Node("group", self.s[start : self.i], [body], group=kind, name=name, number=number)
 
     def char_class(self, start: int) -> Node:
         negated = self.peek() == "^"
@@ -173,7 +190,7 @@ class _Reader:
                 depth -= 1
                 if depth == 0:
                     self.i += 1
-                    return Node("class", self.s[start:self.i], negated=negated)
+                    return Node("class", self.s[start : self.i], negated=negated)
             self.i += 1
         raise PatternSyntaxError(f"missing ']' for the class opened at position {start}")
 
@@ -183,19 +200,19 @@ class _Reader:
             raise PatternSyntaxError("the pattern ends with a lone backslash")
         self.i += 1
         if c in "bB":
-            return Node("boundary", self.s[start:self.i], name=c)
+            return Node("boundary", self.s[start : self.i], name=c)
         if c.isdigit() and c != "0":
             while self.peek().isdigit():
                 self.i += 1
-            return Node("backref", self.s[start:self.i], number=int(self.s[start + 1:self.i]))
+            return Node("backref", self.s[start : self.i], number=int(self.s[start + 1 : self.i]))
         if c == "k" and self.peek() == "<":
             close = self.s.find(">", self.i)
             self.i = close + 1 if close > 0 else len(self.s)
-            return Node("backref", self.s[start:self.i], name=self.s[start + 3:self.i - 1])
+            return Node("backref", self.s[start : self.i], name=self.s[start + 3 : self.i - 1])
         if c in "pP" and self.peek() == "{":
             close = self.s.find("}", self.i)
             self.i = close + 1 if close > 0 else len(self.s)
-            return Node("escape", self.s[start:self.i], name=c, negated=c == "P")
+            return Node("escape", self.s[start : self.i], name=c, negated=c == "P")
         if c == "u" and self.peek() == "{":
             close = self.s.find("}", self.i)
             self.i = close + 1 if close > 0 else len(self.s)
@@ -205,7 +222,7 @@ class _Reader:
             self.i += 2
         elif c == "c":
             self.i += 1
-        return Node("escape", self.s[start:self.i], name=c)
+        return Node("escape", self.s[start : self.i], name=c)
 
 
 def parse(source: str) -> Node:
@@ -225,6 +242,7 @@ def walk(node: Node):
 
 def prefix_of(tree: Node, target: Node) -> list[Node]:
     """The clauses that come before `target` in its sequence, outermost first."""
+
     def search(node: Node, before: list[Node]) -> list[Node] | None:
         if node is target:
             return before
@@ -250,8 +268,10 @@ def nested_quantifiers(tree: Node) -> list[Node]:
     for node in walk(tree):
         if node.kind == "quant" and (node.high == INFINITE or node.high > 1):
             inner = node.children[0]
-            if inner.kind == "group" and inner.group in ("capture", "named", "noncapture") and any(
-                n.kind == "quant" and n.high == INFINITE for n in walk(inner)
+            if (
+                inner.kind == "group"
+                and inner.group in ("capture", "named", "noncapture")
+                and any(n.kind == "quant" and n.high == INFINITE for n in walk(inner))
             ):
                 found.append(node)
     return found
@@ -366,6 +386,7 @@ def _merge_literals(items: list[Node]) -> list[Node]:
 
 def clauses(tree: Node) -> list[dict]:
     """The top-level clauses, in order: [{clause, means, parts?}], alternatives as branches."""
+
     def rows(seq: Node) -> list[dict]:
         out = []
         for item in _merge_literals(seq.children):
@@ -381,8 +402,13 @@ def clauses(tree: Node) -> list[dict]:
     def branches(alt: Node) -> list:
         if len(alt.children) == 1:
             return rows(alt.children[0])
-        return [{"clause": alt.text, "means": f"one of {len(alt.children)} alternatives, tried left to right",
-                 "either": [rows(branch) for branch in alt.children]}]
+        return [
+            {
+                "clause": alt.text,
+                "means": f"one of {len(alt.children)} alternatives, tried left to right",
+                "either": [rows(branch) for branch in alt.children],
+            }
+        ]
 
     return branches(tree)
 
@@ -432,7 +458,9 @@ def sample_of(node: Node, variant: int, captured: dict) -> str:
     if kind == "backref":
         return captured.get(node.name or node.number, "")
     if kind == "quant":
-        reps = max(node.low, 1) if variant % 2 == 0 else max(node.low, min(2, node.high if node.high != INFINITE else 2))
+        reps = (
+            max(node.low, 1) if variant % 2 == 0 else max(node.low, min(2, node.high if node.high != INFINITE else 2))
+        )
         return "".join(sample_of(node.children[0], variant // 2, captured) for _ in range(reps))
     if kind == "group":
         if node.group in ("lookahead", "negative lookahead", "lookbehind", "negative lookbehind"):

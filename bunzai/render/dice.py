@@ -17,8 +17,10 @@ _TERM = re.compile(r"([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))")
 
 def roll(notation: str, rng: random.Random) -> dict:
     """{"total", "rolls": [[die results] per dice term]}, or {"error"} past limits.RENDER_DICE_MAX dice."""
-    terms = [(sign, int(count or 1) if sides else None, int(sides) if sides else None, int(number or 0))
-             for sign, count, sides, number in _TERM.findall(notation.replace(" ", ""))]
+    terms = [
+        (sign, int(count or 1) if sides else None, int(sides) if sides else None, int(number or 0))
+        for sign, count, sides, number in _TERM.findall(notation.replace(" ", ""))
+    ]
     thrown = sum(count for _, count, _, _ in terms if count)
     if thrown > limits.RENDER_DICE_MAX:
         return {"error": f"{notation} throws {thrown} dice; a rehearsal rolls at most {limits.RENDER_DICE_MAX}"}

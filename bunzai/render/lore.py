@@ -41,8 +41,12 @@ class LoreResult:
     used: int = 0
 
     def to_json(self) -> dict:
-        return {"budget": self.budget, "used_tokens": self.used, "token_estimate": "characters / 3.35",
-                "entries": self.entries}
+        return {
+            "budget": self.budget,
+            "used_tokens": self.used,
+            "token_estimate": "characters / 3.35",
+            "entries": self.entries,
+        }
 
 
 def _rng(seed: int, *parts: Any) -> random.Random:
@@ -88,9 +92,16 @@ def regex_key_error(pattern: str, flags: str) -> str | None:
     return answer.get("error")
 
 
-def activate(books: list[dict], chat: list[dict], *, seed: int = 0, substitute: Callable[[str], str] = lambda s: s,
-             extra_sources: dict[str, str] | None = None, max_context: int | None = None,
-             include_names: dict[str, str] | None = None) -> LoreResult:
+def activate(
+    books: list[dict],
+    chat: list[dict],
+    *,
+    seed: int = 0,
+    substitute: Callable[[str], str] = lambda s: s,
+    extra_sources: dict[str, str] | None = None,
+    max_context: int | None = None,
+    include_names: dict[str, str] | None = None,
+) -> LoreResult:
     """Which entries of `books` ({id, body}) the chat activates, and why each did or did not.
 
     `chat` is oldest first ({role, name, content}); `substitute` evaluates macros in keys;
@@ -98,8 +109,14 @@ def activate(books: list[dict], chat: list[dict], *, seed: int = 0, substitute: 
     """
     extra_sources = extra_sources or {}
     context = max_context or limits.RENDER_DEFAULT_CONTEXT
-    budget_setting = next((b["body"].get("settings", {}).get("token_budget") for b in books
-                           if b["body"].get("settings", {}).get("token_budget")), None)
+    budget_setting = next(
+        (
+            b["body"].get("settings", {}).get("token_budget")
+            for b in books
+            if b["body"].get("settings", {}).get("token_budget")
+        ),
+        None,
+    )
     budget = budget_setting or context * limits.RENDER_WI_BUDGET_PERCENT // 100
     result = LoreResult(budget=budget)
     rows: list[dict] = []
@@ -113,8 +130,14 @@ def activate(books: list[dict], chat: list[dict], *, seed: int = 0, substitute: 
     for row in rows:
         entry = row["entry"]
         key = (row["book"], str(entry.get("uid")))
-        verdict = {"book": row["book"], "uid": entry.get("uid"), "title": entry.get("title", ""),
-                   "position": entry.get("position", "before_char"), "order": entry.get("order", 100), "fired": False}
+        verdict = {
+            "book": row["book"],
+            "uid": entry.get("uid"),
+            "title": entry.get("title", ""),
+            "position": entry.get("position", "before_char"),
+            "order": entry.get("order", 100),
+            "fired": False,
+        }
         verdicts[key] = verdict
         if not entry.get("enabled", True):
             verdict["reason"] = "disabled"
@@ -149,7 +172,9 @@ def activate(books: list[dict], chat: list[dict], *, seed: int = 0, substitute: 
     recursive = any(r["settings"].get("recursive_scanning") is True for r in rows)
     steps = 0
     frontier = [r for r in active if not r["entry"].get("prevent_recursion")]
-    max_steps = min((r["settings"].get("max_recursion_steps") or limits.RENDER_RECURSION_MAX) for r in rows) if rows else 0
+    max_steps = (
+        min((r["settings"].get("max_recursion_steps") or limits.RENDER_RECURSION_MAX) for r in rows) if rows else 0
+    )
     while recursive and frontier and steps < max_steps:
         steps += 1
         text = "\n".join(substitute(r["entry"].get("content") or "") for r in frontier)
@@ -196,9 +221,18 @@ def activate(books: list[dict], chat: list[dict], *, seed: int = 0, substitute: 
     # Insertion: by order, lower first (higher order is placed later, closer to the end).
     for row, content in sorted(kept, key=lambda rc: int(rc[0]["entry"].get("order", 100))):
         entry = row["entry"]
-        result.fired.append({"book": row["book"], "uid": entry.get("uid"), "position": entry.get("position", "before_char"),
-                             "order": entry.get("order", 100), "depth": entry.get("depth", 4),
-                             "role": entry.get("role", "system"), "outlet": entry.get("outlet", ""), "content": content})
+        result.fired.append(
+            {
+                "book": row["book"],
+                "uid": entry.get("uid"),
+                "position": entry.get("position", "before_char"),
+                "order": entry.get("order", 100),
+                "depth": entry.get("depth", 4),
+                "role": entry.get("role", "system"),
+                "outlet": entry.get("outlet", ""),
+                "content": content,
+            }
+        )
     for verdict in verdicts.values():
         if "why" in verdict and not verdict["fired"] and "reason" not in verdict:
             verdict["reason"] = "dropped"
@@ -224,9 +258,14 @@ def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: d
         lines.append(f"{name}: {message.get('content', '')}" if names and name else message.get("content", ""))
     texts = {"chat": "\x01".join(lines)} if lines else {}
     entry = row["entry"]
-    for flag, source in (("match_persona_description", "persona"), ("match_character_description", "description"),
-                         ("match_character_personality", "personality"), ("match_character_depth_prompt", "depth_prompt"),
-                         ("match_scenario", "scenario"), ("match_creator_notes", "creator_notes")):
+    for flag, source in (
+        ("match_persona_description", "persona"),
+        ("match_character_description", "description"),
+        ("match_character_personality", "personality"),
+        ("match_character_depth_prompt", "depth_prompt"),
+        ("match_scenario", "scenario"),
+        ("match_creator_notes", "creator_notes"),
+    ):
         if entry.get(flag) and extra.get(source):
             texts[source] = extra[source]
     return texts
@@ -304,6 +343,7 @@ def _groups(active: list[dict], verdicts: dict, seed: int) -> list[dict]:
         for member in members:
             if member is not winner:
                 losers.add(id(member))
-                verdicts[(member["book"], str(member["entry"].get("uid")))]["reason"] = \
+                verdicts[(member["book"], str(member["entry"].get("uid")))]["reason"] = (
                     f"lost inclusion group {name!r} to uid {winner['entry'].get('uid')} ({how})"
+                )
     return [r for r in active if id(r) not in losers]

@@ -81,7 +81,9 @@ class MacroEvaluator:
         if cat is None:
             from bunzai.errors import BunzaiError
 
-            raise BunzaiError("invalid_input", f"bunzai has no macro catalog for {engine!r}", "engines: see `bunzai macro-lookup`")
+            raise BunzaiError(
+                "invalid_input", f"bunzai has no macro catalog for {engine!r}", "engines: see `bunzai macro-lookup`"
+            )
         self.cat: Catalog = cat
         self.ctx = context
         self.engine = engine
@@ -109,7 +111,7 @@ class MacroEvaluator:
             if token.parent is not None:
                 index += 1
                 continue
-            pieces.append(text[pos:token.start])
+            pieces.append(text[pos : token.start])
             if token.paired:
                 closer = tokens[token.partner]
                 body_tokens = [i for i in range(index + 1, token.partner) if tokens[i].parent == index]
@@ -127,8 +129,16 @@ class MacroEvaluator:
         if token.name == "//":
             return ""
         if token.closing:
-            problems.append(self._problem("unresolved", token.raw, where, base + token.start, whole,
-                                          f"a closing {token.raw} with no opening tag"))
+            problems.append(
+                self._problem(
+                    "unresolved",
+                    token.raw,
+                    where,
+                    base + token.start,
+                    whole,
+                    f"a closing {token.raw} with no opening tag",
+                )
+            )
             return token.raw
         entry = resolve(self.cat, token)
         if entry is None:
@@ -137,31 +147,51 @@ class MacroEvaluator:
         args = [self._run(a, where, base + token.start, whole, problems, depth + 1) for a in token.args]
         value = self._op(entry.op or "", token, args, where, base + token.start)
         if value is None:
-            problems.append(self._problem("unevaluated", token.raw, where, base + token.start, whole,
-                                          f"bunzai does not evaluate {entry.op or entry.name} headless; left as written"))
+            problems.append(
+                self._problem(
+                    "unevaluated",
+                    token.raw,
+                    where,
+                    base + token.start,
+                    whole,
+                    f"bunzai does not evaluate {entry.op or entry.name} headless; left as written",
+                )
+            )
             return token.raw
         return value
 
-    def _block(self, text: str, tokens: list[Token], index: int, children: list[int], where: str, base: int, whole: str,
-               problems: list[dict], depth: int) -> str:
+    def _block(
+        self,
+        text: str,
+        tokens: list[Token],
+        index: int,
+        children: list[int],
+        where: str,
+        base: int,
+        whole: str,
+        problems: list[dict],
+        depth: int,
+    ) -> str:
         opener = tokens[index]
         closer = tokens[opener.partner]
         entry = resolve(self.cat, opener)
         if entry is None:
             problems.append(self._unknown(opener, where, base, whole))
-            return text[opener.start:closer.end]
+            return text[opener.start : closer.end]
         keep_space = "#" in opener.flags
         op = entry.op or ""
         if op == "cond.if":
             elses = [i for i in children if tokens[i].name.lower() == "else" and not tokens[i].closing]
             cut = tokens[elses[0]] if elses else None
-            then_part = text[opener.end:cut.start] if cut else text[opener.end:closer.start]
-            else_part = text[cut.end:closer.start] if cut else ""
-            truthy = self._condition(opener.args[0] if opener.args else "", where, base + opener.start, whole, problems, depth)
+            then_part = text[opener.end : cut.start] if cut else text[opener.end : closer.start]
+            else_part = text[cut.end : closer.start] if cut else ""
+            truthy = self._condition(
+                opener.args[0] if opener.args else "", where, base + opener.start, whole, problems, depth
+            )
             chosen, offset = (then_part, opener.end) if truthy else (else_part, cut.end if cut else closer.start)
             out = self._run(chosen, where, base + offset, whole, problems, depth + 1)
             return out if keep_space else _dedent_trim(out)
-        body = self._run(text[opener.end:closer.start], where, base + opener.end, whole, problems, depth + 1)
+        body = self._run(text[opener.end : closer.start], where, base + opener.end, whole, problems, depth + 1)
         if not keep_space:
             body = _dedent_trim(body)
         if op == "comment":
@@ -169,9 +199,17 @@ class MacroEvaluator:
         args = [self._run(a, where, base + opener.start, whole, problems, depth + 1) for a in opener.args] + [body]
         value = self._op(op, opener, args, where, base + opener.start)
         if value is None:
-            problems.append(self._problem("unevaluated", opener.raw, where, base + opener.start, whole,
-                                          f"bunzai does not evaluate the block {opener.raw} headless"))
-            return text[opener.start:closer.end]
+            problems.append(
+                self._problem(
+                    "unevaluated",
+                    opener.raw,
+                    where,
+                    base + opener.start,
+                    whole,
+                    f"bunzai does not evaluate the block {opener.raw} headless",
+                )
+            )
+            return text[opener.start : closer.end]
         return value
 
     def _condition(self, raw: str, where: str, base: int, whole: str, problems: list[dict], depth: int) -> bool:
@@ -197,20 +235,44 @@ class MacroEvaluator:
     def _op(self, op: str, token: Token, args: list[str], where: str, offset: int) -> str | None:
         c = self.ctx
         simple = {
-            "user.name": c.user, "char.name": c.char, "group.members": c.char, "group.members_unmuted": c.char,
-            "group.others": "", "card.description": c.description, "card.personality": c.personality,
-            "card.scenario": c.scenario, "card.examples": _examples(c.examples, c.example_separator),
-            "card.examples_raw": c.examples, "card.system_prompt": c.system_prompt,
-            "card.post_history": c.post_history, "card.depth_prompt": c.depth_prompt,
-            "card.creator_notes": c.creator_notes, "card.version": c.version, "persona.description": c.persona,
-            "prompt.system": c.system_prompt, "prompt.system_default": "", "prompt.example_separator": c.example_separator,
-            "prompt.chat_start": c.chat_start, "prompt.authors_note": c.authors_note, "prompt.summary": "",
-            "prompt.reasoning_prefix": "", "prompt.reasoning_suffix": "", "prompt.reasoning_separator": "",
-            "instruct.sequence": "", "text.noop": "", "gen.banned_word": "", "comment": "",
-            "sys.model": c.model, "sys.max_prompt": str(max(c.max_context - c.max_response, 0)),
-            "sys.max_context": str(c.max_context), "sys.max_response": str(c.max_response),
-            "sys.is_mobile": "false", "sys.has_extension": "false", "chat.input_draft": "",
-            "chat.last_generation_type": "normal", "time.idle": "just now",
+            "user.name": c.user,
+            "char.name": c.char,
+            "group.members": c.char,
+            "group.members_unmuted": c.char,
+            "group.others": "",
+            "card.description": c.description,
+            "card.personality": c.personality,
+            "card.scenario": c.scenario,
+            "card.examples": _examples(c.examples, c.example_separator),
+            "card.examples_raw": c.examples,
+            "card.system_prompt": c.system_prompt,
+            "card.post_history": c.post_history,
+            "card.depth_prompt": c.depth_prompt,
+            "card.creator_notes": c.creator_notes,
+            "card.version": c.version,
+            "persona.description": c.persona,
+            "prompt.system": c.system_prompt,
+            "prompt.system_default": "",
+            "prompt.example_separator": c.example_separator,
+            "prompt.chat_start": c.chat_start,
+            "prompt.authors_note": c.authors_note,
+            "prompt.summary": "",
+            "prompt.reasoning_prefix": "",
+            "prompt.reasoning_suffix": "",
+            "prompt.reasoning_separator": "",
+            "instruct.sequence": "",
+            "text.noop": "",
+            "gen.banned_word": "",
+            "comment": "",
+            "sys.model": c.model,
+            "sys.max_prompt": str(max(c.max_context - c.max_response, 0)),
+            "sys.max_context": str(c.max_context),
+            "sys.max_response": str(c.max_response),
+            "sys.is_mobile": "false",
+            "sys.has_extension": "false",
+            "chat.input_draft": "",
+            "chat.last_generation_type": "normal",
+            "time.idle": "just now",
         }
         if op in simple:
             return simple[op]
@@ -346,8 +408,14 @@ class MacroEvaluator:
         if not close:
             lowered = {n.lower(): n for n in names}
             close = [lowered[m] for m in difflib.get_close_matches(token.name.lower(), list(lowered), n=3, cutoff=0.6)]
-        problem = self._problem("unknown", token.raw, where, base + token.start, whole,
-                                f"{token.raw} is not a {self.cat.title} macro (or not with these arguments)")
+        problem = self._problem(
+            "unknown",
+            token.raw,
+            where,
+            base + token.start,
+            whole,
+            f"{token.raw} is not a {self.cat.title} macro (or not with these arguments)",
+        )
         if close:
             problem["did_you_mean"] = ["{{" + name + "}}" for name in close]
             problem["message"] += f"; did you mean {{{{{close[0]}}}}}?"
@@ -356,8 +424,15 @@ class MacroEvaluator:
     def _problem(self, kind: str, raw: str, where: str, offset: int, whole: str, message: str) -> dict:
         line = whole.count("\n", 0, offset) + 1
         column = offset - (whole.rfind("\n", 0, offset) + 1) + 1
-        return {"kind": kind, "token": raw, "where": where, "offset": offset, "line": line, "column": column,
-                "message": message}
+        return {
+            "kind": kind,
+            "token": raw,
+            "where": where,
+            "offset": offset,
+            "line": line,
+            "column": column,
+            "message": message,
+        }
 
 
 _TRIM_MARK = "\x00bunzai-trim\x00"
@@ -422,8 +497,21 @@ def _compare(left: str, right: str, operator: str) -> bool:
     return {"==": a == b, "!=": a != b, ">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}.get(operator, False)
 
 
-_MOMENT = [("dddd", "%A"), ("ddd", "%a"), ("MMMM", "%B"), ("MMM", "%b"), ("YYYY", "%Y"), ("YY", "%y"),
-           ("MM", "%m"), ("DD", "%d"), ("HH", "%H"), ("hh", "%I"), ("mm", "%M"), ("ss", "%S"), ("A", "%p")]
+_MOMENT = [
+    ("dddd", "%A"),
+    ("ddd", "%a"),
+    ("MMMM", "%B"),
+    ("MMM", "%b"),
+    ("YYYY", "%Y"),
+    ("YY", "%y"),
+    ("MM", "%m"),
+    ("DD", "%d"),
+    ("HH", "%H"),
+    ("hh", "%I"),
+    ("mm", "%M"),
+    ("ss", "%S"),
+    ("A", "%p"),
+]
 
 
 def _moment(now: datetime, pattern: str) -> str:

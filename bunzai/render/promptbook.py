@@ -21,8 +21,10 @@ from typing import Any
 
 from bunzai.errors import BunzaiError
 
-NOT_SIMULATED = ("cards, tools and model-picked skills are not simulated; script sheets, skills, tools and "
-                 "trackers a phase uses are listed, not applied; no model is called, so a phase's output is a placeholder")
+NOT_SIMULATED = (
+    "cards, tools and model-picked skills are not simulated; script sheets, skills, tools and "
+    "trackers a phase uses are listed, not applied; no model is called, so a phase's output is a placeholder"
+)
 
 
 def load_promptbook(studio, ref: str) -> tuple[str, dict]:
@@ -40,8 +42,9 @@ def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
     if literal:
         from bunzai.regexlab import engine
 
-        answer = engine.call({"op": "test", "pattern": literal.group(1), "flags": literal.group(2).replace("g", ""),
-                              "texts": [line]})
+        answer = engine.call(
+            {"op": "test", "pattern": literal.group(1), "flags": literal.group(2).replace("g", ""), "texts": [line]}
+        )
         if "error" in answer:
             return False, f"the condition {text} does not compile: {answer['error']}"
         fired = bool(answer["results"][0])
@@ -68,13 +71,28 @@ def try_line(studio, book_id: str, book: dict, line: str) -> dict[str, Any]:
         row["uses"], found = phase_uses(studio, book_id, book, index)
         findings += found
         rows.append(row)
-    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "findings": findings,
-            "not_simulated": NOT_SIMULATED}
+    return {
+        "promptbook": f"promptbook/{book_id}",
+        "line": line,
+        "phases": rows,
+        "findings": findings,
+        "not_simulated": NOT_SIMULATED,
+    }
 
 
-def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset: str | None, persona: str | None = None,
-             lorebooks: list[str] | tuple[str, ...] = (), chat_file: str | None = None, seed: int = 0,
-             line: str | None = None) -> dict[str, Any]:
+def rehearse(
+    studio,
+    book_id: str,
+    book: dict,
+    *,
+    character: str | None,
+    preset: str | None,
+    persona: str | None = None,
+    lorebooks: list[str] | tuple[str, ...] = (),
+    chat_file: str | None = None,
+    seed: int = 0,
+    line: str | None = None,
+) -> dict[str, Any]:
     """Every enabled phase rendered with its preset and card (or the ones given), in running order."""
     from bunzai.render.promptbook_uses import phase_uses, present_regex_ids
     from bunzai.render.render import gather, read_chat, render
@@ -103,10 +121,14 @@ def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset:
         for position, card in enumerate(phase.get("cards") or []):
             if try_read(studio, "character", card) is None:
                 missing.append(f"character/{card}")
-                findings.append(_missing_piece(book_id, phase["id"], f"/body/phases/{index}/cards/{position}", f"character/{card}"))
+                findings.append(
+                    _missing_piece(book_id, phase["id"], f"/body/phases/{index}/cards/{position}", f"character/{card}")
+                )
         if phase.get("preset") and try_read(studio, "preset", phase["preset"]) is None:
             missing.append(f"preset/{phase['preset']}")
-            findings.append(_missing_piece(book_id, phase["id"], f"/body/phases/{index}/preset", f"preset/{phase['preset']}"))
+            findings.append(
+                _missing_piece(book_id, phase["id"], f"/body/phases/{index}/preset", f"preset/{phase['preset']}")
+            )
         if missing:
             row["missing"] = missing
             row["render"] = None
@@ -115,27 +137,64 @@ def rehearse(studio, book_id: str, book: dict, *, character: str | None, preset:
         card = (phase.get("cards") or [None])[0] or character
         chosen = phase.get("preset") or preset
         if card is None or chosen is None:
-            raise BunzaiError("usage", f"phase {phase['id']!r} names no {'card' if card is None else 'preset'}",
-                              "give --character and --preset for phases that use the chat's")
-        loaded = gather(studio, chosen, card, persona_ref=persona, lorebook_refs=lorebooks, chat_file=chat_file,
-                        regex_refs=[f"regex/{regex_id}" for regex_id in present_regex_ids(row["uses"])])
+            raise BunzaiError(
+                "usage",
+                f"phase {phase['id']!r} names no {'card' if card is None else 'preset'}",
+                "give --character and --preset for phases that use the chat's",
+            )
+        loaded = gather(
+            studio,
+            chosen,
+            card,
+            persona_ref=persona,
+            lorebook_refs=lorebooks,
+            chat_file=chat_file,
+            regex_refs=[f"regex/{regex_id}" for regex_id in present_regex_ids(row["uses"])],
+        )
         doc = render(loaded, seed=seed, stage="final")
         messages = doc["messages"]
         for read in phase.get("reads") or []:
-            placeholder = (f"[output of phase {read!r}: not generated in a rehearsal]" if ran.get(read)
-                           else f"[phase {read!r} does not run on this line: no output]")
-            messages.append({"role": "system", "content": placeholder,
-                             "block": "phase_output", "source": f"promptbook:{book_id}#{read}", "tokens": 0})
-        row["render"] = {"preset": doc["preset"], "character": doc["character"], "messages": messages,
-                         "tokens": doc["tokens"], "unresolved": doc["unresolved"], "regex": doc["regex"]}
+            placeholder = (
+                f"[output of phase {read!r}: not generated in a rehearsal]"
+                if ran.get(read)
+                else f"[phase {read!r} does not run on this line: no output]"
+            )
+            messages.append(
+                {
+                    "role": "system",
+                    "content": placeholder,
+                    "block": "phase_output",
+                    "source": f"promptbook:{book_id}#{read}",
+                    "tokens": 0,
+                }
+            )
+        row["render"] = {
+            "preset": doc["preset"],
+            "character": doc["character"],
+            "messages": messages,
+            "tokens": doc["tokens"],
+            "unresolved": doc["unresolved"],
+            "regex": doc["regex"],
+        }
         if row["stage"] == "private":
             row["output"] = f"[private output of phase {phase['id']!r}: not generated]"
         if row["stage"] == "reply":
             row["forecast"] = "reply-only: this render is what the model sees for the visible reply"
-    return {"promptbook": f"promptbook/{book_id}", "line": line, "phases": rows, "findings": findings,
-            "not_simulated": NOT_SIMULATED}
+    return {
+        "promptbook": f"promptbook/{book_id}",
+        "line": line,
+        "phases": rows,
+        "findings": findings,
+        "not_simulated": NOT_SIMULATED,
+    }
 
 
 def _missing_piece(book_id: str, phase_id: str, pointer: str, ref: str) -> dict:
-    return {"kind": "missing_piece", "piece": f"promptbook/{book_id}", "pointer": pointer, "phase": phase_id, "ref": ref,
-            "message": f"phase {phase_id!r} names {ref}, which the studio does not hold"}
+    return {
+        "kind": "missing_piece",
+        "piece": f"promptbook/{book_id}",
+        "pointer": pointer,
+        "phase": phase_id,
+        "ref": ref,
+        "message": f"phase {phase_id!r} names {ref}, which the studio does not hold",
+    }

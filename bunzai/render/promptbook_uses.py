@@ -16,12 +16,19 @@ from typing import Any
 
 from bunzai.model.promptbook_library import USE_KINDS
 
-_SINGULAR = {"scripts": "script sheet", "skills": "skill", "tools": "tool", "dice": "dice", "regex": "regex piece",
-             "trackers": "tracker"}
+_SINGULAR = {
+    "scripts": "script sheet",
+    "skills": "skill",
+    "tools": "tool",
+    "dice": "dice",
+    "regex": "regex piece",
+    "trackers": "tracker",
+}
 
 
-def phase_uses(studio, book_id: str, book: dict, index: int, *, detail: bool = False,
-               seed: int = 0) -> tuple[dict[str, Any], list[dict]]:
+def phase_uses(
+    studio, book_id: str, book: dict, index: int, *, detail: bool = False, seed: int = 0
+) -> tuple[dict[str, Any], list[dict]]:
     """({"present": {kind: [item]}, "missing": [...]}, findings) for phase `index` of `book`."""
     body = book.get("body") or {}
     phase = body["phases"][index]
@@ -37,10 +44,18 @@ def phase_uses(studio, book_id: str, book: dict, index: int, *, detail: bool = F
             if item is None:
                 where = "the studio" if kind == "regex" else "the promptbook's library"
                 missing.append({"library": kind, "id": item_id, "pointer": pointer})
-                findings.append({"kind": "missing_reference", "piece": f"promptbook/{book_id}", "pointer": pointer,
-                                 "phase": phase["id"], "library": kind, "id": item_id,
-                                 "message": f"phase {phase['id']!r} uses {_SINGULAR[kind]} {item_id!r}, "
-                                            f"which {where} does not hold"})
+                findings.append(
+                    {
+                        "kind": "missing_reference",
+                        "piece": f"promptbook/{book_id}",
+                        "pointer": pointer,
+                        "phase": phase["id"],
+                        "library": kind,
+                        "id": item_id,
+                        "message": f"phase {phase['id']!r} uses {_SINGULAR[kind]} {item_id!r}, "
+                        f"which {where} does not hold",
+                    }
+                )
                 continue
             shown = _shown(kind, item, detail)
             if detail and kind == "dice":
@@ -66,7 +81,11 @@ def _regex_piece(studio, item_id: str) -> dict | None:
     stored = try_read(studio, "regex", item_id)
     if stored is None:
         return None
-    return {"id": item_id, "name": stored.data.get("name", ""), "rules": len((stored.data.get("body") or {}).get("rules") or [])}
+    return {
+        "id": item_id,
+        "name": stored.data.get("name", ""),
+        "rules": len((stored.data.get("body") or {}).get("rules") or []),
+    }
 
 
 def _shown(kind: str, item: dict, detail: bool) -> dict:

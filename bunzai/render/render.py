@@ -60,7 +60,9 @@ def read_chat(path: str) -> list[dict]:
     except IsADirectoryError:
         raise BunzaiError("invalid_input", f"{source} is a folder, not a chat file") from None
     if len(data) > limits.RENDER_CHAT_MAX_BYTES:
-        raise BunzaiError("too_large", f"{source} is over {limits.RENDER_CHAT_MAX_BYTES} bytes", "render a shorter chat")
+        raise BunzaiError(
+            "too_large", f"{source} is over {limits.RENDER_CHAT_MAX_BYTES} bytes", "render a shorter chat"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -77,37 +79,61 @@ def read_chat(path: str) -> list[dict]:
             try:
                 items.append(json.loads(line))
             except json.JSONDecodeError as error:
-                raise BunzaiError("invalid_json", f"{source} line {number} is not JSON: {error.msg}",
-                                  "give a SillyTavern chat .jsonl or a JSON list of {role, content}") from None
+                raise BunzaiError(
+                    "invalid_json",
+                    f"{source} line {number} is not JSON: {error.msg}",
+                    "give a SillyTavern chat .jsonl or a JSON list of {role, content}",
+                ) from None
     messages = []
     for number, item in enumerate(items):
         if not isinstance(item, dict):
-            raise BunzaiError("invalid_input", f"{source}: message {number} is not an object",
-                              "each message is {role, content} or SillyTavern's {name, is_user, mes}")
+            raise BunzaiError(
+                "invalid_input",
+                f"{source}: message {number} is not an object",
+                "each message is {role, content} or SillyTavern's {name, is_user, mes}",
+            )
         if "mes" in item:
             role = "user" if item.get("is_user") else "system" if item.get("is_system") else "assistant"
             messages.append({"role": role, "name": str(item.get("name") or ""), "content": str(item.get("mes") or "")})
         elif "content" in item or "role" in item:
             role = item.get("role", "user")
             if role not in ("user", "assistant", "system"):
-                raise BunzaiError("invalid_input", f"{source}: message {number} has role {role!r}",
-                                  "roles: user, assistant, system")
-            messages.append({"role": role, "name": str(item.get("name") or ""), "content": str(item.get("content") or "")})
+                raise BunzaiError(
+                    "invalid_input", f"{source}: message {number} has role {role!r}", "roles: user, assistant, system"
+                )
+            messages.append(
+                {"role": role, "name": str(item.get("name") or ""), "content": str(item.get("content") or "")}
+            )
         elif "user_name" in item or "character_name" in item or "chat_metadata" in item:
             continue  # the JSONL header line
         else:
-            raise BunzaiError("invalid_input", f"{source}: message {number} has no content",
-                              "each message is {role, content} or SillyTavern's {name, is_user, mes}")
+            raise BunzaiError(
+                "invalid_input",
+                f"{source}: message {number} has no content",
+                "each message is {role, content} or SillyTavern's {name, is_user, mes}",
+            )
     if len(messages) > limits.RENDER_CHAT_MAX_MESSAGES:
-        raise BunzaiError("too_large", f"{source} holds {len(messages)} messages, over {limits.RENDER_CHAT_MAX_MESSAGES}",
-                          "render the last part of the chat")
+        raise BunzaiError(
+            "too_large",
+            f"{source} holds {len(messages)} messages, over {limits.RENDER_CHAT_MAX_MESSAGES}",
+            "render the last part of the chat",
+        )
     return messages
 
 
-def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | None = None,
-           lorebook_refs: list[str] | tuple[str, ...] = (), regex_refs: list[str] | tuple[str, ...] = (),
-           chat_file: str | None = None, instruct_ref: str | None = None, context_ref: str | None = None,
-           sysprompt_ref: str | None = None) -> dict:
+def gather(
+    studio,
+    preset_ref: str,
+    character_ref: str,
+    *,
+    persona_ref: str | None = None,
+    lorebook_refs: list[str] | tuple[str, ...] = (),
+    regex_refs: list[str] | tuple[str, ...] = (),
+    chat_file: str | None = None,
+    instruct_ref: str | None = None,
+    context_ref: str | None = None,
+    sysprompt_ref: str | None = None,
+) -> dict:
     """Every piece a render reads, loaded from the studio."""
     preset_id, preset = load_piece(studio, preset_ref, "preset")
     templates = {}
@@ -116,8 +142,11 @@ def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | No
             template_id, data = load_piece(studio, ref, "preset")
             found = (data.get("body") or {}).get("family")
             if found != family:
-                raise BunzaiError("invalid_input", f"preset/{template_id} is a {found} preset, not a {family} template",
-                                  f"give a {family} preset to --{family}")
+                raise BunzaiError(
+                    "invalid_input",
+                    f"preset/{template_id} is a {found} preset, not a {family} template",
+                    f"give a {family} preset to --{family}",
+                )
             templates[family] = (template_id, data.get("body") or {})
     character_id, character = load_piece(studio, character_ref, "character")
     persona_id, persona = load_piece(studio, persona_ref, "persona") if persona_ref else (None, None)
@@ -137,15 +166,26 @@ def gather(studio, preset_ref: str, character_ref: str, *, persona_ref: str | No
         seen.add(piece_id)
         books.append({"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}})
     if body.get("book") and not (set(links) & seen):
-        books.append({"id": f"{character_id}-book", "ref": f"character/{character_id}#/body/book", "body": body["book"]})
+        books.append(
+            {"id": f"{character_id}-book", "ref": f"character/{character_id}#/body/book", "body": body["book"]}
+        )
     regex_sets = []
     for ref in list(regex_refs) + list((body.get("links") or {}).get("regex") or []):
         piece_id, data = load_piece(studio, ref, "regex")
         if piece_id not in {r["id"] for r in regex_sets}:
             regex_sets.append({"id": piece_id, "body": data.get("body") or {}})
-    return {"preset_id": preset_id, "preset": preset, "character_id": character_id, "character": character,
-            "persona_id": persona_id, "persona": persona, "books": books, "regex": regex_sets,
-            "chat": read_chat(chat_file) if chat_file else None, "templates": templates}
+    return {
+        "preset_id": preset_id,
+        "preset": preset,
+        "character_id": character_id,
+        "character": character,
+        "persona_id": persona_id,
+        "persona": persona,
+        "books": books,
+        "regex": regex_sets,
+        "chat": read_chat(chat_file) if chat_file else None,
+        "templates": templates,
+    }
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -156,21 +196,40 @@ def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str |
     samplers = preset.get("samplers") or {}
     name = card.get("nickname") or loaded["character"].get("name") or loaded["character_id"]
     return MacroContext(
-        user=user_name or (loaded["persona"] or {}).get("name") or "User", char=name,
-        description=card.get("description", ""), personality=card.get("personality", ""), scenario=card.get("scenario", ""),
-        persona=persona.get("description", ""), examples=card.get("example_messages", ""),
-        system_prompt=card.get("system_prompt", ""), post_history=card.get("post_history_instructions", ""),
-        depth_prompt=(card.get("depth_prompt") or {}).get("text", ""), creator_notes=card.get("creator_notes", ""),
-        version=card.get("version", ""), first_message=card.get("first_message", ""),
-        greetings=list(card.get("alternate_greetings") or []), model=preset.get("model", ""),
-        max_context=int(samplers.get("max_context") or 0), max_response=int(samplers.get("max_tokens") or 0),
+        user=user_name or (loaded["persona"] or {}).get("name") or "User",
+        char=name,
+        description=card.get("description", ""),
+        personality=card.get("personality", ""),
+        scenario=card.get("scenario", ""),
+        persona=persona.get("description", ""),
+        examples=card.get("example_messages", ""),
+        system_prompt=card.get("system_prompt", ""),
+        post_history=card.get("post_history_instructions", ""),
+        depth_prompt=(card.get("depth_prompt") or {}).get("text", ""),
+        creator_notes=card.get("creator_notes", ""),
+        version=card.get("version", ""),
+        first_message=card.get("first_message", ""),
+        greetings=list(card.get("alternate_greetings") or []),
+        model=preset.get("model", ""),
+        max_context=int(samplers.get("max_context") or 0),
+        max_response=int(samplers.get("max_tokens") or 0),
         example_separator=(preset.get("utility_prompts") or {}).get("new_example_chat", ""),
         chat_start=(preset.get("utility_prompts") or {}).get("new_chat", ""),
-        chat=chat, variables=dict((card.get("settings") or {}).get("variables") or {}), seed=seed)
+        chat=chat,
+        variables=dict((card.get("settings") or {}).get("variables") or {}),
+        seed=seed,
+    )
 
 
-def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_note: str = "",
-           engine: str = "sillytavern", st_root: str | None = None) -> dict[str, Any]:
+def render(
+    loaded: dict,
+    *,
+    seed: int = 0,
+    stage: str | None = None,
+    authors_note: str = "",
+    engine: str = "sillytavern",
+    st_root: str | None = None,
+) -> dict[str, Any]:
     """The staged render of `loaded` (from `gather`)."""
     if stage is not None and stage not in STAGES:
         raise BunzaiError("usage", f"{stage!r} is not a stage", f"stages: {', '.join(STAGES)}")
@@ -181,16 +240,26 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
         templates.setdefault(family, (loaded["preset_id"], preset))
     text_mode = family != "chat_completion"
     if text_mode and "context" not in templates:
-        raise BunzaiError("usage", f"preset/{loaded['preset_id']} is of family {family}: a text-completion render needs a context template",
-                          "add --context ID (a context preset, e.g. default-context)")
+        raise BunzaiError(
+            "usage",
+            f"preset/{loaded['preset_id']} is of family {family}: a text-completion render needs a context template",
+            "add --context ID (a context preset, e.g. default-context)",
+        )
     if family == "reasoning":
-        raise BunzaiError("unsupported", f"preset/{loaded['preset_id']} is a reasoning template; it is not a prompt layout",
-                          "render a chat-completion preset, or a context/instruct template")
+        raise BunzaiError(
+            "unsupported",
+            f"preset/{loaded['preset_id']} is a reasoning template; it is not a prompt layout",
+            "render a chat-completion preset, or a context/instruct template",
+        )
     card = loaded["character"].get("body") or {}
     name = card.get("nickname") or loaded["character"].get("name") or loaded["character_id"]
     chat = loaded["chat"]
     if chat is None:
-        chat = [{"role": "assistant", "name": name, "content": card.get("first_message", "")}] if card.get("first_message") else []
+        chat = (
+            [{"role": "assistant", "name": name, "content": card.get("first_message", "")}]
+            if card.get("first_message")
+            else []
+        )
     context = macro_context(loaded, chat, seed)
     evaluator = MacroEvaluator(context, engine)
     problems: list[dict] = []
@@ -200,25 +269,50 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
 
     speaker = {"user": context.user, "assistant": context.char}
     activation = lore_mod.activate(
-        loaded["books"], chat, seed=seed, substitute=substitute, include_names=speaker,
+        loaded["books"],
+        chat,
+        seed=seed,
+        substitute=substitute,
+        include_names=speaker,
         max_context=int((preset.get("samplers") or {}).get("max_context") or 0) or None,
-        extra_sources={"persona": context.persona, "description": context.description, "personality": context.personality,
-                       "depth_prompt": context.depth_prompt, "scenario": context.scenario,
-                       "creator_notes": context.creator_notes})
+        extra_sources={
+            "persona": context.persona,
+            "description": context.description,
+            "personality": context.personality,
+            "depth_prompt": context.depth_prompt,
+            "scenario": context.scenario,
+            "creator_notes": context.creator_notes,
+        },
+    )
     outlets: dict[str, list[str]] = {}
     for entry in activation.fired:
         if entry["position"] == "outlet" and entry["outlet"]:
             outlets.setdefault(entry["outlet"], []).append(entry["content"])
     context.outlets = {k: "\n".join(v) for k, v in outlets.items()}
-    inputs = Inputs(loaded["preset_id"], preset, loaded["character_id"], card, loaded["persona_id"],
-                    (loaded["persona"] or {}).get("body"), chat, activation.fired, authors_note)
+    inputs = Inputs(
+        loaded["preset_id"],
+        preset,
+        loaded["character_id"],
+        card,
+        loaded["persona_id"],
+        (loaded["persona"] or {}).get("body"),
+        chat,
+        activation.fired,
+        authors_note,
+    )
     if text_mode:
         from bunzai.render.text_completion import assemble_text
 
         def build(fired: list[dict]) -> tuple[list[dict], list[str]]:
             inputs.lore = fired
-            return assemble_text(inputs, templates["context"][1], (templates.get("instruct") or (None, None))[1],
-                                 (templates.get("sysprompt") or (None, None))[1], speaker, templates["context"][0])
+            return assemble_text(
+                inputs,
+                templates["context"][1],
+                (templates.get("instruct") or (None, None))[1],
+                (templates.get("sysprompt") or (None, None))[1],
+                speaker,
+                templates["context"][0],
+            )
 
         raw_parts, _ = build([])
         parts, notes = build(activation.fired)
@@ -235,8 +329,11 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
 
         from bunzai.render.st_real import compare
 
-        real_engine = compare(st_root, [(p["pointer"], p["content"]) for p in parts],
-                              replace(context, variables=dict(context.variables), global_variables=dict(context.global_variables)))
+        real_engine = compare(
+            st_root,
+            [(p["pointer"], p["content"]) for p in parts],
+            replace(context, variables=dict(context.variables), global_variables=dict(context.global_variables)),
+        )
     evaluated = []
     for part in parts:
         context.original, context.original_used = part.get("original"), False
@@ -255,8 +352,9 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
         def expand(text: str) -> str:
             return MacroEvaluator(context, engine).evaluate(text, "instruct").text
 
-        after_regex, prompt = wrap(after_regex, (templates.get("instruct") or (None, None))[1], templates["context"][1],
-                                   speaker, expand)
+        after_regex, prompt = wrap(
+            after_regex, (templates.get("instruct") or (None, None))[1], templates["context"][1], speaker, expand
+        )
     final = []
     for part in after_regex:
         if not part["content"].strip():
@@ -267,14 +365,21 @@ def render(loaded: dict, *, seed: int = 0, stage: str | None = None, authors_not
     stages["final"] = final
     target = "text_completion" if text_mode else active_order(preset)[0]
     doc: dict[str, Any] = {
-        "preset": f"preset/{loaded['preset_id']}", "character": f"character/{loaded['character_id']}",
+        "preset": f"preset/{loaded['preset_id']}",
+        "character": f"character/{loaded['character_id']}",
         "persona": f"persona/{loaded['persona_id']}" if loaded["persona_id"] else None,
         "lorebooks": [b.get("ref", f"lorebook/{b['id']}") for b in loaded["books"]],
-        "engine": engine, "seed": seed, "clock": context.clock.isoformat(), "order": target,
-        "token_estimate": TOKEN_ESTIMATE, "tokens": sum(m["tokens"] for m in final),
+        "engine": engine,
+        "seed": seed,
+        "clock": context.clock.isoformat(),
+        "order": target,
+        "token_estimate": TOKEN_ESTIMATE,
+        "tokens": sum(m["tokens"] for m in final),
         "unresolved": [p for p in problems if p["kind"] in ("unknown", "unresolved")],
         "unevaluated": [p for p in problems if p["kind"] not in ("unknown", "unresolved")],
-        "lore": activation.to_json(), "regex": regex_report, "notes": notes,
+        "lore": activation.to_json(),
+        "regex": regex_report,
+        "notes": notes,
     }
     if real_engine is not None:
         doc["real_engine"] = real_engine
@@ -308,7 +413,9 @@ def _placement_of(part: dict) -> str | None:
     return None
 
 
-def apply_prompt_regex(parts: list[dict], regex_sets: list[dict], context: MacroContext) -> tuple[list[dict], list[dict]]:
+def apply_prompt_regex(
+    parts: list[dict], regex_sets: list[dict], context: MacroContext
+) -> tuple[list[dict], list[dict]]:
     """Prompt-only rules (not markdown-only, not disabled) over chat messages and world info,
     within their depth range, in the regex lab's engine, in set order then rule order."""
     from bunzai.regexlab import engine
@@ -329,10 +436,15 @@ def apply_prompt_regex(parts: list[dict], regex_sets: list[dict], context: Macro
             if not rule.get("prompt_only"):
                 row["skipped"] = "not prompt-only: SillyTavern applied it when the message was stored"
                 continue
-            request = rule_request(rule.get("pattern", ""), rule.get("flags", ""), replacement=rule.get("replacement", ""),
-                                   platform="sillytavern", trim_strings=rule.get("trim_strings") or [],
-                                   macros={"user": context.user, "char": context.char},
-                                   substitute=rule.get("substitute_macros", "none"))
+            request = rule_request(
+                rule.get("pattern", ""),
+                rule.get("flags", ""),
+                replacement=rule.get("replacement", ""),
+                platform="sillytavern",
+                trim_strings=rule.get("trim_strings") or [],
+                macros={"user": context.user, "char": context.char},
+                substitute=rule.get("substitute_macros", "none"),
+            )
             for index, part in enumerate(out):
                 placement = _placement_of(part)
                 if placement is None or placement not in (rule.get("placements") or []):

@@ -57,5 +57,7 @@ REMOTE_SCHEMES = ("http://", "https://", "//")
 # Schemes that are script: removed with the attribute that holds them.
 SCRIPT_SCHEMES = ("javascript:", "vbscript:")
 
-NOTE = ("a read of the markup against bunzai's seal policy (bunzai/render/seal_policy.py), "
-        "not a safety check: markup that passes is not thereby safe to run anywhere")
+NOTE = (
+    "a read of the markup against bunzai's seal policy (bunzai/render/seal_policy.py), "
+    "not a safety check: markup that passes is not thereby safe to run anywhere"
+)

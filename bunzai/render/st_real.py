@@ -50,12 +50,26 @@ def configured_root(studio=None) -> str | None:
 
 
 def _env(context: MacroContext) -> dict[str, str]:
-    return {"user": context.user, "char": context.char, "group": context.char, "description": context.description,
-            "personality": context.personality, "scenario": context.scenario, "persona": context.persona,
-            "mesExamples": context.examples, "mesExamplesRaw": context.examples, "charPrompt": context.system_prompt,
-            "charJailbreak": context.post_history, "charInstruction": context.post_history,
-            "charDepthPrompt": context.depth_prompt, "creatorNotes": context.creator_notes,
-            "charVersion": context.version, "char_version": context.version, "model": context.model, "original": ""}
+    return {
+        "user": context.user,
+        "char": context.char,
+        "group": context.char,
+        "description": context.description,
+        "personality": context.personality,
+        "scenario": context.scenario,
+        "persona": context.persona,
+        "mesExamples": context.examples,
+        "mesExamplesRaw": context.examples,
+        "charPrompt": context.system_prompt,
+        "charJailbreak": context.post_history,
+        "charInstruction": context.post_history,
+        "charDepthPrompt": context.depth_prompt,
+        "creatorNotes": context.creator_notes,
+        "charVersion": context.version,
+        "char_version": context.version,
+        "model": context.model,
+        "original": "",
+    }
 
 
 def run_engine(root: str, texts: list[str], context: MacroContext) -> dict[str, Any]:
@@ -64,16 +78,34 @@ def run_engine(root: str, texts: list[str], context: MacroContext) -> dict[str, 
     if node is None:
         return {"available": False, "reason": "node is not on the PATH, so the checkout's macro engine cannot run"}
     if not (Path(root) / "public" / "scripts" / "macros.js").is_file():
-        return {"available": False, "reason": f"{root} holds no public/scripts/macros.js: not a SillyTavern checkout bunzai can load"}
-    request = {"root": str(root), "now": context.clock.isoformat(), "env": _env(context), "max_context": context.max_context,
-               "chat": [{"role": m.get("role"), "content": m.get("content", "")} for m in context.chat],
-               "variables": dict(context.variables), "global_variables": dict(context.global_variables),
-               "texts": texts[:limits.RENDER_ST_ENGINE_MAX_TEXTS]}
+        return {
+            "available": False,
+            "reason": f"{root} holds no public/scripts/macros.js: not a SillyTavern checkout bunzai can load",
+        }
+    request = {
+        "root": str(root),
+        "now": context.clock.isoformat(),
+        "env": _env(context),
+        "max_context": context.max_context,
+        "chat": [{"role": m.get("role"), "content": m.get("content", "")} for m in context.chat],
+        "variables": dict(context.variables),
+        "global_variables": dict(context.global_variables),
+        "texts": texts[: limits.RENDER_ST_ENGINE_MAX_TEXTS],
+    }
     try:
-        proc = subprocess.run([node, str(HARNESS)], input=json.dumps(request), capture_output=True, text=True,
-                              timeout=limits.RENDER_ST_ENGINE_SECONDS, env=dict(os.environ, TZ="UTC"))
+        proc = subprocess.run(
+            [node, str(HARNESS)],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            timeout=limits.RENDER_ST_ENGINE_SECONDS,
+            env=dict(os.environ, TZ="UTC"),
+        )
     except subprocess.TimeoutExpired:
-        return {"available": False, "reason": f"the checkout's macro engine did not answer in {limits.RENDER_ST_ENGINE_SECONDS} s"}
+        return {
+            "available": False,
+            "reason": f"the checkout's macro engine did not answer in {limits.RENDER_ST_ENGINE_SECONDS} s",
+        }
     try:
         answer = json.loads(proc.stdout or "{}")
     except json.JSONDecodeError:

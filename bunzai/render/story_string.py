@@ -18,8 +18,23 @@ from __future__ import annotations
 
 import re
 
-PARAMS = ("description", "personality", "persona", "scenario", "system", "char", "user", "wiBefore", "loreBefore",
-          "wiAfter", "loreAfter", "mesExamples", "mesExamplesRaw", "anchorBefore", "anchorAfter")
+PARAMS = (
+    "description",
+    "personality",
+    "persona",
+    "scenario",
+    "system",
+    "char",
+    "user",
+    "wiBefore",
+    "loreBefore",
+    "wiAfter",
+    "loreAfter",
+    "mesExamples",
+    "mesExamplesRaw",
+    "anchorBefore",
+    "anchorAfter",
+)
 _TAG = re.compile(r"\{\{\s*(#if|#unless|else|/if|/unless)\s*([A-Za-z_][\w]*)?\s*\}\}|\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 
 
@@ -37,7 +52,7 @@ def _render(text: str, pos: int, params: dict[str, str], closing: str | None) ->
         if match is None:
             pieces.append(text[pos:])
             return "".join(pieces), len(text)
-        pieces.append(text[pos:match.start()])
+        pieces.append(text[pos : match.start()])
         tag, name, plain = match.group(1), match.group(2), match.group(3)
         if plain is not None:
             if plain in params:

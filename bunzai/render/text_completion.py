@@ -31,8 +31,9 @@ def options(preset: dict | None) -> dict:
     return ((preset or {}).get("templates") or {}).get("options") or {}
 
 
-def assemble_text(inputs: Inputs, context: dict, instruct: dict | None, sysprompt: dict | None,
-                  names: dict[str, str], context_id: str) -> tuple[list[dict], list[str]]:
+def assemble_text(
+    inputs: Inputs, context: dict, instruct: dict | None, sysprompt: dict | None, names: dict[str, str], context_id: str
+) -> tuple[list[dict], list[str]]:
     """The parts of a text-completion prompt, in order, and notes."""
     card = inputs.character
     ctx = sequences(context)
@@ -45,39 +46,92 @@ def assemble_text(inputs: Inputs, context: dict, instruct: dict | None, syspromp
     blocks = [b.strip() for b in re.split(r"<START>", raw_examples or "", flags=re.I) if b.strip()]
     examples = "\n".join(f"{separator}\n{b}" if separator else b for b in blocks)
     persona = inputs.persona or {}
-    params = {"description": card.get("description", ""), "personality": card.get("personality", ""),
-              "persona": persona.get("description", "") if persona.get("position", "in_prompt") == "in_prompt" else "",
-              "scenario": card.get("scenario", ""), "system": system, "char": names["assistant"], "user": names["user"],
-              "wiBefore": lore_before, "loreBefore": lore_before, "wiAfter": lore_after, "loreAfter": lore_after,
-              "mesExamples": examples, "mesExamplesRaw": raw_examples, "anchorBefore": "", "anchorAfter": ""}
+    params = {
+        "description": card.get("description", ""),
+        "personality": card.get("personality", ""),
+        "persona": persona.get("description", "") if persona.get("position", "in_prompt") == "in_prompt" else "",
+        "scenario": card.get("scenario", ""),
+        "system": system,
+        "char": names["assistant"],
+        "user": names["user"],
+        "wiBefore": lore_before,
+        "loreBefore": lore_before,
+        "wiAfter": lore_after,
+        "loreAfter": lore_after,
+        "mesExamples": examples,
+        "mesExamplesRaw": raw_examples,
+        "anchorBefore": "",
+        "anchorAfter": "",
+    }
     template = ctx.get("story_string", "")
     story = render_story_string(template, params)
     source = f"preset:{context_id}#story_string"
-    lore_sources = [f"lorebook:{e['book']}#{e['uid']}" for e in inputs.lore if e["position"] in ("before_char", "after_char")]
-    parts = [{"role": "system", "content": story, "block": "story_string", "pointer": "/body/templates/sequences/story_string",
-              "source": ", ".join([source] + lore_sources), "lore": bool(lore_sources)}]
+    lore_sources = [
+        f"lorebook:{e['book']}#{e['uid']}" for e in inputs.lore if e["position"] in ("before_char", "after_char")
+    ]
+    parts = [
+        {
+            "role": "system",
+            "content": story,
+            "block": "story_string",
+            "pointer": "/body/templates/sequences/story_string",
+            "source": ", ".join([source] + lore_sources),
+            "lore": bool(lore_sources),
+        }
+    ]
     instruct_opts = options(instruct)
     if blocks and "mesExamples" not in template and not instruct_opts.get("skip_examples"):
         for number, block in enumerate(blocks):
-            parts.append({"role": "system", "content": f"{separator}\n{block}" if separator else block, "block": "dialogueExamples",
-                          "pointer": "character:/body/example_messages", "source": f"character:{inputs.character_id}/example_messages#{number}"})
+            parts.append(
+                {
+                    "role": "system",
+                    "content": f"{separator}\n{block}" if separator else block,
+                    "block": "dialogueExamples",
+                    "pointer": "character:/body/example_messages",
+                    "source": f"character:{inputs.character_id}/example_messages#{number}",
+                }
+            )
     if ctx.get("chat_start"):
-        parts.append({"role": "system", "content": ctx["chat_start"], "block": "chat_start",
-                      "pointer": "/body/templates/sequences/chat_start", "source": f"preset:{context_id}#chat_start"})
+        parts.append(
+            {
+                "role": "system",
+                "content": ctx["chat_start"],
+                "block": "chat_start",
+                "pointer": "/body/templates/sequences/chat_start",
+                "source": f"preset:{context_id}#chat_start",
+            }
+        )
     marker = {"block": "chatHistory", "pointer": "marker:chatHistory"}
-    history = _history(inputs, {"new_chat": ""}, marker, [], {pos: [e for e in inputs.lore if e["position"] == pos] for pos in
-                       ("an_top", "an_bottom", "at_depth")}, persona.get("position", "in_prompt") if inputs.persona else "none",
-                       persona.get("description", ""), notes)
+    history = _history(
+        inputs,
+        {"new_chat": ""},
+        marker,
+        [],
+        {pos: [e for e in inputs.lore if e["position"] == pos] for pos in ("an_top", "an_bottom", "at_depth")},
+        persona.get("position", "in_prompt") if inputs.persona else "none",
+        persona.get("description", ""),
+        notes,
+    )
     parts.extend(history)
     if sequences(sysprompt).get("post_history") or card.get("post_history_instructions"):
         text = card.get("post_history_instructions") or sequences(sysprompt).get("post_history", "")
-        parts.append({"role": "system", "content": text, "block": "post_history", "pointer": "post_history",
-                      "source": f"character:{inputs.character_id}/post_history_instructions" if card.get("post_history_instructions")
-                      else "sysprompt#post_history"})
+        parts.append(
+            {
+                "role": "system",
+                "content": text,
+                "block": "post_history",
+                "pointer": "post_history",
+                "source": f"character:{inputs.character_id}/post_history_instructions"
+                if card.get("post_history_instructions")
+                else "sysprompt#post_history",
+            }
+        )
     return parts, notes
 
 
-def wrap(parts: list[dict], instruct: dict | None, context: dict, names: dict[str, str], expand) -> tuple[list[dict], str]:
+def wrap(
+    parts: list[dict], instruct: dict | None, context: dict, names: dict[str, str], expand
+) -> tuple[list[dict], str]:
     """The parts with their instruct sequences, and the whole prompt string."""
     seq = sequences(instruct)
     opts = options(instruct)
@@ -98,10 +152,17 @@ def wrap(parts: list[dict], instruct: dict | None, context: dict, names: dict[st
             continue
         role = part["role"]
         if instruct is None:
-            wrapped = f"{names[role]}: {text}\n" if "chat_index" in part and role in ("user", "assistant") else text.rstrip("\n") + "\n"
+            wrapped = (
+                f"{names[role]}: {text}\n"
+                if "chat_index" in part and role in ("user", "assistant")
+                else text.rstrip("\n") + "\n"
+            )
         elif part["block"] == "story_string":
-            prefix = s("story_string_prefix") if "story_string_prefix" in seq else (
-                s("system_sequence") + newline if s("system_sequence") else "")
+            prefix = (
+                s("story_string_prefix")
+                if "story_string_prefix" in seq
+                else (s("system_sequence") + newline if s("system_sequence") else "")
+            )
             suffix = s("story_string_suffix") if "story_string_suffix" in seq else s("system_suffix")
             wrapped = prefix + text.rstrip("\n") + "\n" + suffix
         elif role in ("user", "assistant") and "chat_index" in part:
@@ -109,7 +170,11 @@ def wrap(parts: list[dict], instruct: dict | None, context: dict, names: dict[st
             if role == "user":
                 wrapped = s("input_sequence") + newline + named + text + (s("input_suffix") or newline)
             else:
-                opener = s("first_output_sequence") if part is first_assistant and s("first_output_sequence") else s("output_sequence")
+                opener = (
+                    s("first_output_sequence")
+                    if part is first_assistant and s("first_output_sequence")
+                    else s("output_sequence")
+                )
                 wrapped = opener + newline + named + text + (s("output_suffix") or newline)
         elif part["block"] in ("dialogueExamples", "chat_start"):
             wrapped = text + "\n"
@@ -119,6 +184,13 @@ def wrap(parts: list[dict], instruct: dict | None, context: dict, names: dict[st
     last = (s("last_output_sequence") or s("output_sequence")) if instruct else ""
     named = f"{names['assistant']}:" if (behaviour in ("always",) or force_char) else ""
     tail = last + newline + named if instruct else f"{names['assistant']}:"
-    out.append({"role": "assistant", "content": tail, "block": "reply_start", "source": "instruct#last_output_sequence" if instruct
-                else "context#name", "pointer": "reply_start"})
+    out.append(
+        {
+            "role": "assistant",
+            "content": tail,
+            "block": "reply_start",
+            "source": "instruct#last_output_sequence" if instruct else "context#name",
+            "pointer": "reply_start",
+        }
+    )
     return out, "".join(p["content"] for p in out)

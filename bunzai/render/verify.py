@@ -26,8 +26,9 @@ from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, active_
 from bunzai.render.render import render
 
 
-def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_note: str = "",
-           st_root: str | None = None) -> dict[str, Any]:
+def verify(
+    loaded: dict, *, seed: int = 0, engine: str | None = None, authors_note: str = "", st_root: str | None = None
+) -> dict[str, Any]:
     doc = render(loaded, seed=seed, stage="final", authors_note=authors_note, st_root=st_root)
     preset = loaded["preset"].get("body") or {}
     pid = f"preset/{loaded['preset_id']}"
@@ -35,10 +36,16 @@ def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_no
     notes: list[str] = list(doc["notes"])
     for problem in doc["unresolved"]:
         pointer = problem["where"]
-        finding = {"kind": f"{problem['kind']}_macro", "piece": _piece_of(pointer, loaded, _template_owner(pointer, loaded, pid)),
-                   "pointer": _pointer(pointer),
-                   "block": problem.get("block"), "token": problem["token"], "line": problem["line"],
-                   "column": problem["column"], "message": problem["message"]}
+        finding = {
+            "kind": f"{problem['kind']}_macro",
+            "piece": _piece_of(pointer, loaded, _template_owner(pointer, loaded, pid)),
+            "pointer": _pointer(pointer),
+            "block": problem.get("block"),
+            "token": problem["token"],
+            "line": problem["line"],
+            "column": problem["column"],
+            "message": problem["message"],
+        }
         if "did_you_mean" in problem:
             finding["did_you_mean"] = problem["did_you_mean"]
         findings.append(finding)
@@ -48,33 +55,71 @@ def verify(loaded: dict, *, seed: int = 0, engine: str | None = None, authors_no
     for number, item in enumerate(items):
         identifier = item.get("identifier")
         if identifier not in blocks:
-            findings.append({"kind": "unreachable_block", "piece": pid, "pointer": f"/body/orders/{_order_index(preset, target)}/items/{number}",
-                             "block": identifier, "message": f"the {target} order names {identifier!r}, which no block has"})
+            findings.append(
+                {
+                    "kind": "unreachable_block",
+                    "piece": pid,
+                    "pointer": f"/body/orders/{_order_index(preset, target)}/items/{number}",
+                    "block": identifier,
+                    "message": f"the {target} order names {identifier!r}, which no block has",
+                }
+            )
             continue
         index, block = blocks[identifier]
         if not item.get("enabled", True):
             continue
         if block.get("marker"):
             if identifier not in KNOWN_MARKERS:
-                findings.append({"kind": "marker_without_source", "piece": pid, "pointer": f"/body/prompts/{index}",
-                                 "block": identifier, "message": f"marker {identifier!r} is enabled but nothing fills it"})
+                findings.append(
+                    {
+                        "kind": "marker_without_source",
+                        "piece": pid,
+                        "pointer": f"/body/prompts/{index}",
+                        "block": identifier,
+                        "message": f"marker {identifier!r} is enabled but nothing fills it",
+                    }
+                )
             continue
         if not (block.get("content") or "").strip():
             if identifier in BUILT_IN_SLOTS or block.get("system_prompt") and identifier in BUILT_IN_SLOTS:
-                notes.append(f"built-in block {identifier!r} is enabled and empty (SillyTavern's default; it sends nothing)")
+                notes.append(
+                    f"built-in block {identifier!r} is enabled and empty (SillyTavern's default; it sends nothing)"
+                )
                 continue
-            findings.append({"kind": "empty_block", "piece": pid, "pointer": f"/body/prompts/{index}/content",
-                             "block": identifier, "message": f"block {block.get('name') or identifier!r} is enabled in the {target} order but empty"})
+            findings.append(
+                {
+                    "kind": "empty_block",
+                    "piece": pid,
+                    "pointer": f"/body/prompts/{index}/content",
+                    "block": identifier,
+                    "message": f"block {block.get('name') or identifier!r} is enabled in the {target} order but empty",
+                }
+            )
     for identifier, (index, block) in blocks.items():
         if identifier not in ordered and not block.get("marker") and (block.get("content") or "").strip():
-            findings.append({"kind": "unreachable_block", "piece": pid, "pointer": f"/body/prompts/{index}",
-                             "block": identifier, "message": f"block {block.get('name') or identifier!r} is in no prompt order, so it is never sent"})
+            findings.append(
+                {
+                    "kind": "unreachable_block",
+                    "piece": pid,
+                    "pointer": f"/body/prompts/{index}",
+                    "block": identifier,
+                    "message": f"block {block.get('name') or identifier!r} is in no prompt order, so it is never sent",
+                }
+            )
     findings += _lore_findings(loaded["books"], doc["lore"]["budget"])
     findings += _regex_findings(loaded["regex"])
     if engine:
         findings += _engine_findings(preset, pid, blocks, items, engine)
-    result = {"preset": pid, "character": doc["character"], "clean": not findings, "count": len(findings),
-              "findings": findings, "notes": notes, "engine": engine, "seed": seed}
+    result = {
+        "preset": pid,
+        "character": doc["character"],
+        "clean": not findings,
+        "count": len(findings),
+        "findings": findings,
+        "notes": notes,
+        "engine": engine,
+        "seed": seed,
+    }
     if "real_engine" in doc:
         result["real_engine"] = doc["real_engine"]  # bunzai's own agreement, not a finding about the preset
     return result
@@ -124,20 +169,43 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
             uid = entry.get("uid")
             if not entry.get("constant") and not entry.get("vectorized"):
                 keys = [k for k in entry.get("keys") or [] if (k.get("text") or "").strip()]
-                broken = [k for k in keys if k.get("regex") and lore_mod.regex_key_error(k["text"], k.get("flags") or "")]
+                broken = [
+                    k for k in keys if k.get("regex") and lore_mod.regex_key_error(k["text"], k.get("flags") or "")
+                ]
                 if not keys or len(broken) == len(keys):
                     why = "it has no key" if not keys else "none of its regex keys compiles"
-                    found.append({"kind": "lore_never_activates", "piece": ref, "pointer": pointer, "uid": uid,
-                                  "message": f"entry {uid} ({entry.get('title', '')}) can never activate: {why}"})
+                    found.append(
+                        {
+                            "kind": "lore_never_activates",
+                            "piece": ref,
+                            "pointer": pointer,
+                            "uid": uid,
+                            "message": f"entry {uid} ({entry.get('title', '')}) can never activate: {why}",
+                        }
+                    )
                     continue
             if entry.get("use_probability", True) and entry.get("probability", 100) == 0:
-                found.append({"kind": "lore_never_activates", "piece": ref, "pointer": f"{pointer}/probability", "uid": uid,
-                              "message": f"entry {uid} has probability 0, so it never inserts"})
+                found.append(
+                    {
+                        "kind": "lore_never_activates",
+                        "piece": ref,
+                        "pointer": f"{pointer}/probability",
+                        "uid": uid,
+                        "message": f"entry {uid} has probability 0, so it never inserts",
+                    }
+                )
                 continue
             tokens = lore_mod.estimate_tokens(entry.get("content") or "")
             if tokens > budget and not entry.get("ignore_budget"):
-                found.append({"kind": "lore_over_budget", "piece": ref, "pointer": f"{pointer}/content", "uid": uid,
-                              "message": f"entry {uid} is about {tokens} tokens, over the whole budget of {budget}: it never fits"})
+                found.append(
+                    {
+                        "kind": "lore_over_budget",
+                        "piece": ref,
+                        "pointer": f"{pointer}/content",
+                        "uid": uid,
+                        "message": f"entry {uid} is about {tokens} tokens, over the whole budget of {budget}: it never fits",
+                    }
+                )
     return found
 
 
@@ -149,8 +217,14 @@ def _regex_findings(regex_sets: list[dict]) -> list[dict]:
         report = lint_set({"kind": "regex", "id": regex_set["id"], "body": regex_set["body"]})
         for finding in report.get("findings") or []:
             if finding.get("kind") == "runs_on_nothing":
-                found.append({"kind": "regex_never_applies", "piece": f"regex/{regex_set['id']}",
-                              "pointer": f"/body/rules/{finding.get('rule')}", "message": finding.get("message", "")})
+                found.append(
+                    {
+                        "kind": "regex_never_applies",
+                        "piece": f"regex/{regex_set['id']}",
+                        "pointer": f"/body/rules/{finding.get('rule')}",
+                        "message": finding.get("message", ""),
+                    }
+                )
     return found
 
 
@@ -168,13 +242,28 @@ def _engine_findings(preset: dict, pid: str, blocks: dict, items: list[dict], en
             continue
         translation = translate_text(text, "sillytavern", engine)
         if not translation.checked:
-            found.append({"kind": "engine_divergence", "piece": pid, "pointer": f"/body/prompts/{index}/content",
-                          "block": identifier, "message": translation.reason})
+            found.append(
+                {
+                    "kind": "engine_divergence",
+                    "piece": pid,
+                    "pointer": f"/body/prompts/{index}/content",
+                    "block": identifier,
+                    "message": translation.reason,
+                }
+            )
             continue
         for verdict in translation.verdicts:
             if verdict["verdict"] == "portable":
                 continue
-            found.append({"kind": "engine_divergence", "piece": pid, "pointer": f"/body/prompts/{index}/content",
-                          "block": identifier, "token": verdict.get("token"), "verdict": verdict["verdict"],
-                          "message": f"{verdict.get('token')} is {verdict['verdict']} on {engine}"})
+            found.append(
+                {
+                    "kind": "engine_divergence",
+                    "piece": pid,
+                    "pointer": f"/body/prompts/{index}/content",
+                    "block": identifier,
+                    "token": verdict.get("token"),
+                    "verdict": verdict["verdict"],
+                    "message": f"{verdict.get('token')} is {verdict['verdict']} on {engine}",
+                }
+            )
     return found

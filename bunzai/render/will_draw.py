@@ -42,11 +42,13 @@ class _Reader(HTMLParser):
             if name.startswith(policy.HANDLER_PREFIX) and len(name) > 2:
                 self.handlers.append({"handler": name, "tag": tag, "line": line, "code": value[:80]})
             elif name in policy.STRIPPED_ATTRIBUTES:
-                self.stripped_attributes.append({"attribute": name, "tag": tag, "line": line,
-                                                 "why": policy.STRIPPED_ATTRIBUTES[name]})
+                self.stripped_attributes.append(
+                    {"attribute": name, "tag": tag, "line": line, "why": policy.STRIPPED_ATTRIBUTES[name]}
+                )
             elif name in policy.URL_ATTRIBUTES and value.strip().lower().startswith(policy.SCRIPT_SCHEMES):
-                self.stripped_attributes.append({"attribute": name, "tag": tag, "line": line,
-                                                 "why": "a script address never runs"})
+                self.stripped_attributes.append(
+                    {"attribute": name, "tag": tag, "line": line, "why": "a script address never runs"}
+                )
             if name in policy.URL_ATTRIBUTES and _remote(value):
                 self.remote.append({"url": value.strip(), "tag": tag, "attribute": name, "line": line})
             elif name in policy.SRCSET_ATTRIBUTES:
@@ -71,13 +73,17 @@ class _Reader(HTMLParser):
         for match in _CSS_URL.finditer(css):
             url = match.group(2) or match.group(4) or ""
             if _remote(url):
-                self.remote.append({"url": url, "tag": tag, "attribute": "style" if tag != "style" else "css", "line": line})
+                self.remote.append(
+                    {"url": url, "tag": tag, "attribute": "style" if tag != "style" else "css", "line": line}
+                )
 
 
 def html_will_draw(markup: str) -> dict[str, Any]:
     """{stripped_tags, stripped_attributes, inline_handlers, remote_references, draws_as_written, note}."""
     if len(markup.encode("utf-8")) > limits.DRAWING_MAX_BYTES:
-        raise BunzaiError("too_large", f"the markup is over {limits.DRAWING_MAX_BYTES} bytes", "check one drawing at a time")
+        raise BunzaiError(
+            "too_large", f"the markup is over {limits.DRAWING_MAX_BYTES} bytes", "check one drawing at a time"
+        )
     reader = _Reader()
     reader.feed(markup)
     reader.close()

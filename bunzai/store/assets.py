@@ -66,8 +66,9 @@ class StagedAsset:
             self.temp = None
 
 
-def stage_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: str | None = None,
-                batch: Batch | None = None) -> StagedAsset:
+def stage_asset(
+    studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: str | None = None, batch: Batch | None = None
+) -> StagedAsset:
     """Check an asset and write it to a temp file, unless the studio holds it already.
 
     `sha256` is the hash of `data` when the caller has just computed it (apply checks every

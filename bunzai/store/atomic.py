@@ -86,8 +86,9 @@ def unlink_quietly(path: Path) -> None:
 
 
 def occupied_error(path: Path) -> BunzaiError:
-    return BunzaiError("occupied", f"{path.name} already exists in {path.parent}",
-                       hint="choose another name; nothing was written")
+    return BunzaiError(
+        "occupied", f"{path.name} already exists in {path.parent}", hint="choose another name; nothing was written"
+    )
 
 
 def link_temp(temp: Path, path: Path) -> None:

@@ -41,8 +41,11 @@ def writers_lock(root: Path, mode: int) -> int | None:
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 os.close(fd)
-                raise BunzaiError("lock_timeout", "another bunzai process held the studio for over "
-                                  f"{limits.LOCK_TIMEOUT_SECONDS:g} s", "try again when it is done") from None
+                raise BunzaiError(
+                    "lock_timeout",
+                    f"another bunzai process held the studio for over {limits.LOCK_TIMEOUT_SECONDS:g} s",
+                    "try again when it is done",
+                ) from None
             time.sleep(limits.LOCK_POLL_SECONDS)
 
 

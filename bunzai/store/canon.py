@@ -167,6 +167,8 @@ def finite_float(text: str) -> float:
 
 
 _LONE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a UTF-16 surrogate written as an escape
+
+
 @dataclass
 class ReadNotes:
     """What `load_json_bytes` mended or noticed while reading, for the reader's warnings."""
@@ -234,8 +236,9 @@ _DECODER: list[json.JSONDecoder] = []
 def _decoder() -> json.JSONDecoder:
     """One decoder for every read (json.loads with hooks builds a new one per call)."""
     if not _DECODER:
-        _DECODER.append(json.JSONDecoder(parse_constant=refuse_constant, parse_float=finite_float,
-                                         object_pairs_hook=_keep_last))
+        _DECODER.append(
+            json.JSONDecoder(parse_constant=refuse_constant, parse_float=finite_float, object_pairs_hook=_keep_last)
+        )
     return _DECODER[0]
 
 

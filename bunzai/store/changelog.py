@@ -138,13 +138,17 @@ class _Log:
             else:
                 last, torn = _last_seq(self.fd, stat.st_size)
             seq = last + 1
-            line = json.dumps({"seq": seq, "time": utc_now_iso(), "session": current_session(), **fields},
-                              ensure_ascii=False) + "\n"
+            line = (
+                json.dumps(
+                    {"seq": seq, "time": utc_now_iso(), "session": current_session(), **fields}, ensure_ascii=False
+                )
+                + "\n"
+            )
             if torn:
                 line = "\n" + line
             data = memoryview(line.encode("utf-8"))
             while data:
-                data = data[os.write(self.fd, data):]
+                data = data[os.write(self.fd, data) :]
             self.end = (stat.st_ino, os.fstat(self.fd).st_size, seq)
             self.dirty = True
         finally:
@@ -180,8 +184,16 @@ def _log_of(studio: Studio) -> _Log:
     return log
 
 
-def append_change(studio: Studio, *, kind: str, id: str, revision: str | None, op: str,  # noqa: A002
-                  base: str | None = None, batch: Batch | None = None) -> int:
+def append_change(
+    studio: Studio,
+    *,
+    kind: str,
+    id: str,
+    revision: str | None,
+    op: str,  # noqa: A002
+    base: str | None = None,
+    batch: Batch | None = None,
+) -> int:
     """Append one record; returns its seq. Durable now, or at `batch`'s commit."""
     if op not in OPS:
         raise ValueError(f"unknown change op {op!r}")

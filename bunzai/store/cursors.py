@@ -34,7 +34,7 @@ def check_session(session: object) -> str:
             "invalid_input",
             f"{str(session)[:80]!r} is not a session id bunzai keeps a cursor for",
             hint=f"use up to {limits.SESSION_MAX_LENGTH} letters, digits, '.', '_' or '-' "
-                 "(set BUNZAI_SESSION, or pass --session)",
+            "(set BUNZAI_SESSION, or pass --session)",
         )
     return session
 
@@ -54,9 +54,14 @@ def read_cursor(studio: Studio, session: str) -> dict[str, Any] | None:
         doc = json.loads(raw)
     except ValueError:
         return {"damaged": True}
-    if not (isinstance(doc, dict) and all(isinstance(doc.get(key), int) and not isinstance(doc.get(key), bool)
-                                          and doc[key] >= 0 for key in ("seq", "end"))
-            and (doc.get("time") is None or isinstance(doc.get("time"), str))):
+    if not (
+        isinstance(doc, dict)
+        and all(
+            isinstance(doc.get(key), int) and not isinstance(doc.get(key), bool) and doc[key] >= 0
+            for key in ("seq", "end")
+        )
+        and (doc.get("time") is None or isinstance(doc.get("time"), str))
+    ):
         return {"damaged": True}
     return doc
 

@@ -59,8 +59,16 @@ def examine(studio: Studio, *, repair: bool = False) -> dict:
         for problem in problems:
             problem.pop("repaired", None)
             problem.pop("fixable", None)
-        return {"studio": str(studio.root), "clean": not left, "pieces": len(pieces), "assets": assets,
-                "log_records": records, "problems": left, "notes": notes, "repaired": repaired}
+        return {
+            "studio": str(studio.root),
+            "clean": not left,
+            "pieces": len(pieces),
+            "assets": assets,
+            "log_records": records,
+            "problems": left,
+            "notes": notes,
+            "repaired": repaired,
+        }
     finally:
         if writers is not None:
             os.close(writers)
@@ -84,8 +92,9 @@ def _check_pieces(studio: Studio, problems: list[dict]) -> dict[tuple[str, str],
         try:
             validate_piece(stored.data)
         except BunzaiError as error:
-            problems.append(_problem("piece", path, f"{kind}/{piece_id} does not validate: {error.message}",
-                                     code=error.code))
+            problems.append(
+                _problem("piece", path, f"{kind}/{piece_id} does not validate: {error.message}", code=error.code)
+            )
     return pieces
 
 
@@ -102,21 +111,33 @@ def _check_log(studio: Studio, pieces: dict[tuple[str, str], str], problems: lis
         record = latest.get(key)
         ref = f"{key[0]}/{key[1]}"
         if record is None:
-            problems.append(_problem("log", studio.root / key[0] / f"{key[1]}.json",
-                                     f"{ref} is on disk but the change log has no record of it (made by hand, "
-                                     "or before this studio kept a log)"))
+            problems.append(
+                _problem(
+                    "log",
+                    studio.root / key[0] / f"{key[1]}.json",
+                    f"{ref} is on disk but the change log has no record of it (made by hand, "
+                    "or before this studio kept a log)",
+                )
+            )
             continue
         landed, unlanded = _states(record)
         if on_disk == landed:
             continue
         if on_disk == unlanded:
-            notes.append(f"{ref}: the {record.get('op')} logged as seq {record.get('seq')} never landed "
-                         "(its writer stopped first); the piece is as it was before it")
+            notes.append(
+                f"{ref}: the {record.get('op')} logged as seq {record.get('seq')} never landed "
+                "(its writer stopped first); the piece is as it was before it"
+            )
             continue
         what = "is gone" if on_disk is None else f"is at revision {on_disk[:12]}…"
-        problems.append(_problem("log", studio.root / key[0] / f"{key[1]}.json",
-                                 f"{ref} {what}, which its latest change-log record (seq {record.get('seq')}) "
-                                 "does not explain: it was changed outside bunzai"))
+        problems.append(
+            _problem(
+                "log",
+                studio.root / key[0] / f"{key[1]}.json",
+                f"{ref} {what}, which its latest change-log record (seq {record.get('seq')}) "
+                "does not explain: it was changed outside bunzai",
+            )
+        )
     return count
 
 
@@ -136,9 +157,14 @@ def _check_assets(studio: Studio, problems: list[dict]) -> int:
             continue
         count += 1
         if entry.name.partition(".")[0] not in used:
-            problems.append(_problem("orphan_asset", entry.path,
-                                     f"assets/{entry.name} is referred to by no piece, buried piece or saved draft",
-                                     fixable=True))
+            problems.append(
+                _problem(
+                    "orphan_asset",
+                    entry.path,
+                    f"assets/{entry.name} is referred to by no piece, buried piece or saved draft",
+                    fixable=True,
+                )
+            )
     return count
 
 
@@ -192,8 +218,9 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             age = time.time() - entry.stat(follow_symlinks=False).st_mtime
             if pid is not None and _alive(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
                 continue  # a live writer's file, mid-write
-            problems.append(_problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind",
-                                     fixable=True))
+            problems.append(
+                _problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind", fixable=True)
+            )
 
 
 def _history_folders(studio: Studio) -> list[Path]:
@@ -222,8 +249,9 @@ def _alive(pid: int) -> bool:
 def _check_locks(studio: Studio, problems: list[dict]) -> None:
     for entry in _entries(studio.locks_dir):
         if entry.name.endswith(LOCK_SUFFIX) and not _held(Path(entry.path)):
-            problems.append(_problem("lock_file", entry.path, f"{entry.name} is a lock file no process holds",
-                                     fixable=True))
+            problems.append(
+                _problem("lock_file", entry.path, f"{entry.name} is a lock file no process holds", fixable=True)
+            )
 
 
 def _held(path: Path) -> bool:

@@ -49,16 +49,20 @@ def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, 
     return path
 
 
-def write_export_folder(studio: Studio, piece_id: str, folder_name: str, files: list[tuple[str, bytes]], *,
-                        now: datetime | None = None) -> Path:
+def write_export_folder(
+    studio: Studio, piece_id: str, folder_name: str, files: list[tuple[str, bytes]], *, now: datetime | None = None
+) -> Path:
     """Write a folder-shaped export (a sprite folder) into a fresh kit folder:
     `Export/<UTC> Kit <id>/<folder_name>/<file>`; return the inner folder's path."""
     check_id(piece_id)
     for name in [folder_name] + [name for name, _ in files]:
         check_plain_name(name)
     if len({name.lower() for name, _ in files}) != len(files):
-        raise BunzaiError("invalid_input", "two files of the export differ only in letter case",
-                          "a folder on Windows or macOS would hold only one of them")
+        raise BunzaiError(
+            "invalid_input",
+            "two files of the export differ only in letter case",
+            "a folder on Windows or macOS would hold only one of them",
+        )
     studio.writable_dir(studio.export_dir)
     kit = studio.export_dir / f"{export_stamp(now)} Kit {piece_id}"
     try:
@@ -86,9 +90,14 @@ def check_plain_name(name: str) -> None:
 
 def _plain_file_name(name: str) -> bool:
     """One file name inside the kit folder: no separators or control characters, no dot files."""
-    return bool(name) and not name.startswith(".") and name.strip() == name and \
-        not any(ch in name for ch in "/\\:") and all(ord(ch) >= 32 and ord(ch) != 127 for ch in name) and \
-        len(name.encode("utf-8")) <= EXPORT_NAME_MAX_BYTES
+    return (
+        bool(name)
+        and not name.startswith(".")
+        and name.strip() == name
+        and not any(ch in name for ch in "/\\:")
+        and all(ord(ch) >= 32 and ord(ch) != 127 for ch in name)
+        and len(name.encode("utf-8")) <= EXPORT_NAME_MAX_BYTES
+    )
 
 
 def _remove_tree(folder: Path) -> None:

@@ -57,8 +57,12 @@ def signature(studio: Studio) -> tuple[int, int, int] | None:
 
 def _well_formed(record: dict[str, Any] | None) -> bool:
     """A record naming a piece bunzai could have written (foreign or damaged lines are skipped)."""
-    return (record is not None and record.get("op") in OPS and record.get("kind") in KIND_NAMES
-            and is_safe_id(record.get("id")))
+    return (
+        record is not None
+        and record.get("op") in OPS
+        and record.get("kind") in KIND_NAMES
+        and is_safe_id(record.get("id"))
+    )
 
 
 def entries_from(studio: Studio, offset: int = 0, *, mid_line: bool = False) -> Iterator[Entry]:

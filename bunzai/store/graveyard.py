@@ -115,8 +115,9 @@ def list_graveyard(studio: Studio) -> list[dict]:
     At most `limits.WALK_MAX_ENTRIES` folder entries are looked at (too_large beyond).
     """
     found: list[tuple[str, dict]] = []
-    for kind, item in scan_kind_folders(studio.graveyard_dir, KIND_NAMES, what="the graveyard",
-                                        hint="empty old graveyard entries"):
+    for kind, item in scan_kind_folders(
+        studio.graveyard_dir, KIND_NAMES, what="the graveyard", hint="empty old graveyard entries"
+    ):
         match = _ENTRY_FILE.fullmatch(item.name)
         if is_temp_name(item.name) or match is None or not is_safe_id(match[1]):
             continue

@@ -88,8 +88,11 @@ def read_raw(path: Path, *, what: str) -> bytes | None:
         return None
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise BunzaiError("invalid_piece", f"{what} is a symbolic link; bunzai reads only regular files in a studio",
-                              hint="replace the link with the file itself") from None
+            raise BunzaiError(
+                "invalid_piece",
+                f"{what} is a symbolic link; bunzai reads only regular files in a studio",
+                hint="replace the link with the file itself",
+            ) from None
         raise
     try:
         size = os.fstat(fd).st_size
@@ -103,9 +106,7 @@ def read_raw(path: Path, *, what: str) -> bytes | None:
     finally:
         os.close(fd)
     if len(raw) > limits.JSON_MAX_BYTES:  # grew while being read
-        raise BunzaiError(
-            "too_large", f"{what} is over {limits.JSON_MAX_BYTES} bytes", hint="shrink the file"
-        )
+        raise BunzaiError("too_large", f"{what} is over {limits.JSON_MAX_BYTES} bytes", hint="shrink the file")
     return raw
 
 
@@ -166,7 +167,7 @@ def _close_ids(studio: Studio, word: str, kinds: tuple[str, ...]) -> list[str]:
     by_id: dict[str, list[str]] = {}
     for kind, piece_id in stored:
         by_id.setdefault(piece_id, []).append(ref_of(kind, piece_id))
-    return [ref for piece_id in suggestions(word, by_id) for ref in by_id[piece_id]][:limits.SUGGEST_MAX]
+    return [ref for piece_id in suggestions(word, by_id) for ref in by_id[piece_id]][: limits.SUGGEST_MAX]
 
 
 def scan_kind_folders(base: Path, kinds: tuple[str, ...], *, what: str, hint: str) -> Iterator[tuple[str, os.DirEntry]]:
@@ -192,8 +193,9 @@ def list_stored(studio: Studio, kind: str | None = None) -> list[tuple[str, str]
     looked at (too_large beyond)."""
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
     found: list[tuple[str, str]] = []
-    for name, entry in scan_kind_folders(studio.root, kinds, what="the studio's kind folders",
-                                         hint="move files that are not pieces out of the studio"):
+    for name, entry in scan_kind_folders(
+        studio.root, kinds, what="the studio's kind folders", hint="move files that are not pieces out of the studio"
+    ):
         if is_temp_name(entry.name) or not entry.name.endswith(PIECE_SUFFIX):
             continue
         stem = entry.name[: -len(PIECE_SUFFIX)]
@@ -260,9 +262,7 @@ def stale_error(ref: str, expected: str | None, current: str | None) -> BunzaiEr
         message = f"{ref} no longer exists (expected revision {expected})"
     else:
         message = f"{ref} changed since it was read (expected revision {expected}, found {current})"
-    return BunzaiError(
-        "stale", message, hint="read it again and redo the change; nothing was written", current=current
-    )
+    return BunzaiError("stale", message, hint="read it again and redo the change; nothing was written", current=current)
 
 
 @dataclass
@@ -304,8 +304,9 @@ def land_create(studio: Studio, staged: Staged, batch: Batch | None = None) -> W
         with path_lock(studio, piece_lock_key(staged.kind, staged.id)):
             if os.path.lexists(staged.path):
                 raise _occupied(ref)
-            seq = append_change(studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="create",
-                                batch=batch)
+            seq = append_change(
+                studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="create", batch=batch
+            )
             temp, staged.temp = staged.temp, None
             try:
                 link_temp(temp, staged.path)
@@ -331,8 +332,15 @@ def land_update(studio: Studio, staged: Staged, expected_revision: str, batch: B
                 raise stale_error(ref, expected_revision, current)
             kept = keep_revision(studio, staged.kind, staged.id, before, batch) if current != staged.revision else None
             try:  # the revision replaced is what `bunzai revert` puts back: kept before the record
-                seq = append_change(studio, kind=staged.kind, id=staged.id, revision=staged.revision, op="update",
-                                    base=current, batch=batch)
+                seq = append_change(
+                    studio,
+                    kind=staged.kind,
+                    id=staged.id,
+                    revision=staged.revision,
+                    op="update",
+                    base=current,
+                    batch=batch,
+                )
             except BaseException:
                 forget(kept)
                 raise

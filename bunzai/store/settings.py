@@ -18,9 +18,13 @@ def read_settings(studio: Studio) -> dict:
         with studio.settings_path.open("rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError:
-        raise BunzaiError("studio_missing", f"no bunzai.toml in {studio.root}", f"create one with `bunzai init {studio.root}`") from None
+        raise BunzaiError(
+            "studio_missing", f"no bunzai.toml in {studio.root}", f"create one with `bunzai init {studio.root}`"
+        ) from None
     except tomllib.TOMLDecodeError as error:
-        raise BunzaiError("invalid_input", f"{studio.settings_path} is not valid TOML: {error}", "fix the file by hand") from None
+        raise BunzaiError(
+            "invalid_input", f"{studio.settings_path} is not valid TOML: {error}", "fix the file by hand"
+        ) from None
 
 
 def update_settings(studio: Studio, change: Callable[[dict], None]) -> dict:

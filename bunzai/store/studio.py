@@ -39,8 +39,9 @@ _EXT = re.compile(r"[a-z0-9]{1,10}", re.ASCII)  # the pattern of bunzai.model.ba
 def check_kind(kind: object) -> str:
     """`kind` when it is a kind bunzai has; BunzaiError unknown_kind otherwise."""
     if not isinstance(kind, str) or kind not in KIND_NAMES:
-        raise unknown_name("unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES,
-                           "kinds: " + ", ".join(KIND_NAMES))
+        raise unknown_name(
+            "unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES, "kinds: " + ", ".join(KIND_NAMES)
+        )
     return kind
 
 
@@ -171,8 +172,9 @@ class Studio:
         try:
             parts = folder.relative_to(self.root).parts
         except ValueError:
-            raise BunzaiError("unsafe_path", f"{folder} is outside the studio {self.root}",
-                              "bunzai writes only inside its studio") from None
+            raise BunzaiError(
+                "unsafe_path", f"{folder} is outside the studio {self.root}", "bunzai writes only inside its studio"
+            ) from None
         path = self.root
         for part in parts:
             path = path / part
@@ -186,8 +188,11 @@ class Studio:
                 mode = os.lstat(path).st_mode
             if not stat.S_ISDIR(mode):
                 what = "a symbolic link" if stat.S_ISLNK(mode) else "not a folder"
-                raise BunzaiError("unsafe_path", f"{path.relative_to(self.root)} in the studio is {what}; "
-                                  "bunzai will not write through it", f"make {path} a plain folder of the studio")
+                raise BunzaiError(
+                    "unsafe_path",
+                    f"{path.relative_to(self.root)} in the studio is {what}; bunzai will not write through it",
+                    f"make {path} a plain folder of the studio",
+                )
         return folder
 
 

@@ -11,14 +11,24 @@ from bunzai.tools.contract import Tool
 
 
 class Args(ToolArgs):
-    question: str = Field(min_length=1, max_length=MCP_ASK_QUESTION_MAX_CHARS, description="The question, in a sentence the person can answer.")
-    choices: list[str] = Field(min_length=2, max_length=MCP_ASK_CHOICES_MAX,
-                               description=f"The answers to choose from (2 to {MCP_ASK_CHOICES_MAX}).")
+    question: str = Field(
+        min_length=1,
+        max_length=MCP_ASK_QUESTION_MAX_CHARS,
+        description="The question, in a sentence the person can answer.",
+    )
+    choices: list[str] = Field(
+        min_length=2,
+        max_length=MCP_ASK_CHOICES_MAX,
+        description=f"The answers to choose from (2 to {MCP_ASK_CHOICES_MAX}).",
+    )
 
 
 def run(ctx, args: Args):
-    schema = {"type": "object", "properties": {"choice": {"type": "string", "title": "Choice", "enum": args.choices}},
-              "required": ["choice"]}
+    schema = {
+        "type": "object",
+        "properties": {"choice": {"type": "string", "title": "Choice", "enum": args.choices}},
+        "required": ["choice"],
+    }
     answer = ctx.elicit(args.question, schema)
     action = answer.get("action") if answer.get("action") in ("accept", "decline", "cancel") else "cancel"
     content = answer.get("content") if isinstance(answer.get("content"), dict) else {}
@@ -28,7 +38,13 @@ def run(ctx, args: Args):
     return {"action": "accept", "choice": choice}
 
 
-TOOL = Tool(name="ask_choice", title="Ask the person", input_model=Args, effect="read", run=run,
-            available=lambda ctx: ctx.elicit is not None,
-            description="Ask the person at the client one question with a fixed set of answers; returns the choice, "
-                        "or that they declined or cancelled.")
+TOOL = Tool(
+    name="ask_choice",
+    title="Ask the person",
+    input_model=Args,
+    effect="read",
+    run=run,
+    available=lambda ctx: ctx.elicit is not None,
+    description="Ask the person at the client one question with a fixed set of answers; returns the choice, "
+    "or that they declined or cancelled.",
+)

@@ -18,5 +18,11 @@ def run(ctx, args: Args):
     return block_lookup(args.kind)
 
 
-TOOL = Tool(name="block_lookup", title="Look up a prompt block", input_model=Args, effect="read", run=run,
-            description="Kinds of prompt block: what each is for, how it is built, what goes wrong, and a starting block.")
+TOOL = Tool(
+    name="block_lookup",
+    title="Look up a prompt block",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Kinds of prompt block: what each is for, how it is built, what goes wrong, and a starting block.",
+)

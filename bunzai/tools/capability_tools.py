@@ -40,8 +40,14 @@ def capability_tool(cap) -> Tool:
         schema["$defs"] = defs
     effect = "read" if cap.effect == "read" else "draft"
     kind = "makes a draft (nothing is written until change_apply)" if effect == "draft" else "reads, changes nothing"
-    return Tool(name=tool_name(cap.id), description=f"{cap.summary} Capability {cap.id}; {kind}.",
-                input_model=CapabilityArgs, effect=effect, run=run, schema=schema)
+    return Tool(
+        name=tool_name(cap.id),
+        description=f"{cap.summary} Capability {cap.id}; {kind}.",
+        input_model=CapabilityArgs,
+        effect=effect,
+        run=run,
+        schema=schema,
+    )
 
 
 def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
@@ -56,8 +62,12 @@ def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
     else:
         result = run_on_studio(ctx.studio, cap, args.ref, args.input, piece_id=args.id)
     if result.get("type") != "bunzai.draft":
-        return {"capability": cap.id, "target": result.get("target"), "result": untrusted(result.get("result")),
-                "warnings": untrusted(result.get("warnings", []))}
+        return {
+            "capability": cap.id,
+            "target": result.get("target"),
+            "result": untrusted(result.get("result")),
+            "warnings": untrusted(result.get("warnings", [])),
+        }
     if args.save:
         from bunzai.changes.saved import save_draft
 

@@ -25,9 +25,12 @@ def run(ctx, args: Args):
 
         reason = str(receipt.get("reason") or "")
         code = "stale" if receipt.get("status") == "stale" else reason if reason in CODES else "invalid_draft"
-        raise BunzaiError(code, f"draft {args.draft} was not applied: {receipt.get('message') or reason}",
-                          "read the piece again and make the draft anew" if code == "stale" else "see the receipt",
-                          receipts=receipts)
+        raise BunzaiError(
+            code,
+            f"draft {args.draft} was not applied: {receipt.get('message') or reason}",
+            "read the piece again and make the draft anew" if code == "stale" else "see the receipt",
+            receipts=receipts,
+        )
     if saved:
         from bunzai.changes.saved import discard_saved
 
@@ -37,6 +40,12 @@ def run(ctx, args: Args):
     return receipts[0] if len(receipts) == 1 else {"receipts": receipts}
 
 
-TOOL = Tool(name="change_apply", title="Apply a draft", input_model=Args, effect="apply", run=run,
-            description="Apply a draft: check that the stored piece is still the draft's baseline, write it, and "
-                        "return the receipt (a changed piece is refused as stale, nothing written).")
+TOOL = Tool(
+    name="change_apply",
+    title="Apply a draft",
+    input_model=Args,
+    effect="apply",
+    run=run,
+    description="Apply a draft: check that the stored piece is still the draft's baseline, write it, and "
+    "return the receipt (a changed piece is refused as stale, nothing written).",
+)

@@ -21,8 +21,16 @@ def run(ctx, args: Args):
         return discard_saved(ctx.studio, args.draft)
     ctx.drafts.pop(args.draft)
     first = doc[0] if isinstance(doc, list) else doc
-    return receipt("discarded", op=first.get("mode", "update"), target=first.get("target"), reason="discarded", draft=args.draft)
+    return receipt(
+        "discarded", op=first.get("mode", "update"), target=first.get("target"), reason="discarded", draft=args.draft
+    )
 
 
-TOOL = Tool(name="change_discard", title="Discard a draft", input_model=Args, effect="draft", run=run,
-            description="Discard a draft (of this session, or saved in the studio) without writing any piece.")
+TOOL = Tool(
+    name="change_discard",
+    title="Discard a draft",
+    input_model=Args,
+    effect="draft",
+    run=run,
+    description="Discard a draft (of this session, or saved in the studio) without writing any piece.",
+)

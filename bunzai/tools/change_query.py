@@ -9,7 +9,9 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    draft: Optional[str] = Field(None, description="A draft's name (draft-N, or a saved draft's name); omit to list them.")
+    draft: Optional[str] = Field(
+        None, description="A draft's name (draft-N, or a saved draft's name); omit to list them."
+    )
 
 
 def run(ctx, args: Args):
@@ -25,10 +27,18 @@ def run(ctx, args: Args):
 
     doc, _ = drafts.find(ctx, args.draft)
     items = doc if isinstance(doc, list) else [doc]
-    return drafts.summary(args.draft, doc) | {"review": untrusted([review_card(item) for item in items]),
-                                               "validation": untrusted([validate_draft(ctx.studio, item) for item in items])}
+    return drafts.summary(args.draft, doc) | {
+        "review": untrusted([review_card(item) for item in items]),
+        "validation": untrusted([validate_draft(ctx.studio, item) for item in items]),
+    }
 
 
-TOOL = Tool(name="change_query", title="Look at drafts", input_model=Args, effect="read", run=run,
-            description="List the drafts this session made and those saved in the studio, or show one draft with "
-                        "its review (before/after rows) and whether it would apply now.")
+TOOL = Tool(
+    name="change_query",
+    title="Look at drafts",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="List the drafts this session made and those saved in the studio, or show one draft with "
+    "its review (before/after rows) and whether it would apply now.",
+)

@@ -87,8 +87,12 @@ class Tool:
     def annotations(self) -> dict:
         """MCP tool annotations from the effect (hints for the client, not promises)."""
         idempotent = self.effect in ("read", "delete") if self.idempotent is None else self.idempotent
-        doc = {"readOnlyHint": self.effect == "read", "destructiveHint": self.effect in ("apply", "delete") if self.destructive is None else self.destructive,
-               "idempotentHint": idempotent, "openWorldHint": self.open_world}
+        doc = {
+            "readOnlyHint": self.effect == "read",
+            "destructiveHint": self.effect in ("apply", "delete") if self.destructive is None else self.destructive,
+            "idempotentHint": idempotent,
+            "openWorldHint": self.open_world,
+        }
         if self.title:
             doc["title"] = self.title
         return doc
@@ -102,6 +106,9 @@ class Tool:
         return schema
 
     def describe(self) -> dict:
-        return {"name": self.name, "description": self.description, "inputSchema": self.input_schema(),
-                "annotations": self.annotations()}
-
+        return {
+            "name": self.name,
+            "description": self.description,
+            "inputSchema": self.input_schema(),
+            "annotations": self.annotations(),
+        }

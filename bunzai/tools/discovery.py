@@ -36,15 +36,24 @@ def discover(package: str = ROOT_PACKAGE) -> list:
             continue
         where = f"{package}.{info.name}"
         if not isinstance(tool, Tool):
-            raise BunzaiError("invalid_tool", f"{where}: TOOL is a {type(tool).__name__}, not a Tool",
-                              "build it with bunzai.tools.contract.Tool(...)")
+            raise BunzaiError(
+                "invalid_tool",
+                f"{where}: TOOL is a {type(tool).__name__}, not a Tool",
+                "build it with bunzai.tools.contract.Tool(...)",
+            )
         if not NAME.fullmatch(tool.name) or tool.effect not in EFFECTS or not tool.description.strip():
-            raise BunzaiError("invalid_tool", f"{where}: tool {tool.name!r} needs a name of [a-z0-9_], "
-                              "an effect of read/draft/apply/delete and a description",
-                              "see bunzai/tools/contract.py")
+            raise BunzaiError(
+                "invalid_tool",
+                f"{where}: tool {tool.name!r} needs a name of [a-z0-9_], "
+                "an effect of read/draft/apply/delete and a description",
+                "see bunzai/tools/contract.py",
+            )
         if tool.name in found:
-            raise BunzaiError("invalid_tool", f"tool {tool.name!r} is defined twice: in {found[tool.name][0]} and in {where}",
-                              "tool names are unique; rename one of them")
+            raise BunzaiError(
+                "invalid_tool",
+                f"tool {tool.name!r} is defined twice: in {found[tool.name][0]} and in {where}",
+                "tool names are unique; rename one of them",
+            )
         found[tool.name] = (where, tool)
     return [found[name][1] for name in sorted(found)]
 

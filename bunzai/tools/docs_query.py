@@ -10,7 +10,9 @@ from bunzai.tools.contract import Tool
 
 class Args(ToolArgs):
     action: Literal["browse", "outline", "search", "read"] = Field(description="browse, outline, search or read.")
-    page: Optional[str] = Field(None, description="A page id (outline, read), e.g. commands/export, or a collection (browse).")
+    page: Optional[str] = Field(
+        None, description="A page id (outline, read), e.g. commands/export, or a collection (browse)."
+    )
     query: Optional[str] = Field(None, description="search: a few words.")
     section: Optional[str] = Field(None, description="outline/read: a section's slug.")
     offset: int = Field(0, ge=0, description="read: first character.")
@@ -20,9 +22,17 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.docs.query import query
 
-    return query(args.action, page=args.page, text=args.query, section=args.section, offset=args.offset, limit=args.limit)
+    return query(
+        args.action, page=args.page, text=args.query, section=args.section, offset=args.offset, limit=args.limit
+    )
 
 
-TOOL = Tool(name="docs_query", title="Read bunzai's docs", input_model=Args, effect="read", run=run,
-            description="Browse, search, outline or read bunzai's documentation (commands, formats, limits, errors) "
-                        "in bounded pages.")
+TOOL = Tool(
+    name="docs_query",
+    title="Read bunzai's docs",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Browse, search, outline or read bunzai's documentation (commands, formats, limits, errors) "
+    "in bounded pages.",
+)

@@ -8,7 +8,9 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    paths: list[str] = Field(min_length=1, max_length=MCP_IMPORT_PATHS_MAX, description="Files or folders inside granted folders.")
+    paths: list[str] = Field(
+        min_length=1, max_length=MCP_IMPORT_PATHS_MAX, description="Files or folders inside granted folders."
+    )
 
 
 def run(ctx, args: Args):
@@ -29,11 +31,21 @@ def run(ctx, args: Args):
             elif result:
                 name = drafts.keep(ctx, result if len(result) > 1 else result[0])
                 made.append(drafts.summary(name, result if len(result) > 1 else result[0]))
-    return {"drafts": made, "failed": untrusted(failed), "skipped": skipped,
-            "hint": "apply each with change_apply (a card with its book is one draft, applied all-or-none)"}
+    return {
+        "drafts": made,
+        "failed": untrusted(failed),
+        "skipped": skipped,
+        "hint": "apply each with change_apply (a card with its book is one draft, applied all-or-none)",
+    }
 
 
-TOOL = Tool(name="folder_import", title="Import from granted folders", input_model=Args, effect="draft", run=run,
-            open_world=True,
-            description="Read platform files (cards, lorebooks, presets ...) from granted folders into drafts of this "
-                        "session; nothing is written until change_apply.")
+TOOL = Tool(
+    name="folder_import",
+    title="Import from granted folders",
+    input_model=Args,
+    effect="draft",
+    run=run,
+    open_world=True,
+    description="Read platform files (cards, lorebooks, presets ...) from granted folders into drafts of this "
+    "session; nothing is written until change_apply.",
+)

@@ -22,7 +22,13 @@ def run(ctx, args: Args):
     return {"query": args.query, "count": len(hits), "hits": untrusted(hits)}
 
 
-TOOL = Tool(name="folder_search", title="Search granted folders", input_model=Args, effect="read", run=run,
-            open_world=True,
-            description="Find files by name in the folders the person granted (`bunzai folder grant`); nothing "
-                        "outside them is searched.")
+TOOL = Tool(
+    name="folder_search",
+    title="Search granted folders",
+    input_model=Args,
+    effect="read",
+    run=run,
+    open_world=True,
+    description="Find files by name in the folders the person granted (`bunzai folder grant`); nothing "
+    "outside them is searched.",
+)

@@ -28,6 +28,12 @@ def run(ctx, args: Args):
     return untrusted(html_will_draw(markup))
 
 
-TOOL = Tool(name="html_will_draw", title="What a drawing will draw", input_model=Args, effect="read", run=run,
-            description="Say what a sealed preview strips from an HTML drawing, which addresses cannot load and which "
-                        "handlers never fire. Not a safety check.")
+TOOL = Tool(
+    name="html_will_draw",
+    title="What a drawing will draw",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Say what a sealed preview strips from an HTML drawing, which addresses cannot load and which "
+    "handlers never fire. Not a safety check.",
+)

@@ -20,5 +20,11 @@ def run(ctx, args: Args):
     return macro_lookup(args.name, args.engine, args.to)
 
 
-TOOL = Tool(name="macro_lookup", title="Look up a macro", input_model=Args, effect="read", run=run,
-            description="What a macro does on an engine (operation, forms, notes) and what it becomes on another platform.")
+TOOL = Tool(
+    name="macro_lookup",
+    title="Look up a macro",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="What a macro does on an engine (operation, forms, notes) and what it becomes on another platform.",
+)

@@ -30,13 +30,25 @@ def run(ctx, args: Args):
     from bunzai.render.st_real import configured_root
     from bunzai.render.verify import verify
 
-    pieces = gather(ctx.studio, args.preset, args.character, persona_ref=args.persona, lorebook_refs=args.lorebooks,
-                    regex_refs=args.regex)
+    pieces = gather(
+        ctx.studio,
+        args.preset,
+        args.character,
+        persona_ref=args.persona,
+        lorebook_refs=args.lorebooks,
+        regex_refs=args.regex,
+    )
     doc = verify(pieces, seed=args.seed, engine=args.engine, st_root=configured_root(ctx.studio))
     return {"clean": doc.get("clean"), "report": untrusted(doc)}
 
 
-TOOL = Tool(name="preset_verify", title="Verify a preset", input_model=Args, effect="read", run=run,
-            available=_engine_present,
-            description="Render a preset with a character and report what would not work: unknown macros, empty "
-                        "blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules.")
+TOOL = Tool(
+    name="preset_verify",
+    title="Verify a preset",
+    input_model=Args,
+    effect="read",
+    run=run,
+    available=_engine_present,
+    description="Render a preset with a character and report what would not work: unknown macros, empty "
+    "blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules.",
+)

@@ -12,9 +12,13 @@ class Args(ToolArgs):
     drawing: Optional[str] = Field(None, description="A studio htmldoc (kind/id); or give markup.")
     markup: Optional[str] = Field(None, description="The HTML of the drawing, when it is not in the studio.")
     pattern: str = Field(description="The find-regex whose captures fill the slots.")
-    slots: dict[str, int] = Field(default_factory=dict, description="Slot name -> capture number (0 = the whole match).")
+    slots: dict[str, int] = Field(
+        default_factory=dict, description="Slot name -> capture number (0 = the whole match)."
+    )
     sample: Optional[str] = Field(None, description="A text the rule must match; it is run in the engine.")
-    platform: Literal["javascript", "sillytavern", "risuai"] = Field("javascript", description="How the pattern is read.")
+    platform: Literal["javascript", "sillytavern", "risuai"] = Field(
+        "javascript", description="How the pattern is read."
+    )
     flags: Optional[str] = Field(None, description="Flags; the pattern is then bare.")
     name: Optional[str] = Field(None, description="The rule's name (default: the drawing's).")
 
@@ -31,10 +35,26 @@ def run(ctx, args: Args):
         markup, title, declared = stored_drawing(ctx.studio, args.drawing)
     else:
         markup, title, declared = args.markup, "drawing", []
-    return untrusted(regex_from_drawing(markup, args.pattern, args.slots, sample=args.sample, platform=args.platform,
-                                        flags=args.flags, name=args.name or title, declared=declared))
+    return untrusted(
+        regex_from_drawing(
+            markup,
+            args.pattern,
+            args.slots,
+            sample=args.sample,
+            platform=args.platform,
+            flags=args.flags,
+            name=args.name or title,
+            declared=declared,
+        )
+    )
 
 
-TOOL = Tool(name="regex_from_drawing", title="Regex from a drawing", input_model=Args, effect="read", run=run,
-            description="Turn an HTML drawing into a regex replacement rule whose captures fill its slots, ready for "
-                        "the regex.rules.add capability; with a sample, the rule is run on it.")
+TOOL = Tool(
+    name="regex_from_drawing",
+    title="Regex from a drawing",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Turn an HTML drawing into a regex replacement rule whose captures fill its slots, ready for "
+    "the regex.rules.add capability; with a sample, the rule is run on it.",
+)

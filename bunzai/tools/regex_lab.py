@@ -14,14 +14,17 @@ from bunzai.tools.contract import Tool, untrusted
 class Args(ToolArgs):
     action: Literal["try", "race", "explain", "lint", "recipes", "from_examples"] = Field(
         description="try (matches and replacement), race (candidates side by side), explain, lint (a studio regex set), "
-                    "recipes (common rules), from_examples (a pattern from examples).")
+        "recipes (common rules), from_examples (a pattern from examples)."
+    )
     pattern: Optional[str] = Field(None, description="try/explain: the find-regex, /pattern/flags or bare with flags.")
     patterns: list[str] = Field(default_factory=list, description="race: two or more candidate patterns.")
     text: Optional[str] = Field(None, description="try/race: the text to run over (or give ref).")
     ref: Optional[str] = Field(None, description="try: a piece whose text to run over; lint: the regex set (kind/id).")
     pointer: str = Field("/body", description="try with ref: the JSON pointer of the text.")
     replace: Optional[str] = Field(None, description="try/race: also show the text after this replacement.")
-    platform: Literal["javascript", "sillytavern", "risuai"] = Field("javascript", description="How pattern and replacement are read.")
+    platform: Literal["javascript", "sillytavern", "risuai"] = Field(
+        "javascript", description="How pattern and replacement are read."
+    )
     flags: Optional[str] = Field(None, description="Flags; the pattern is then bare (no /.../).")
     name: Optional[str] = Field(None, description="recipes: one recipe by name.")
     match: list[str] = Field(default_factory=list, description="from_examples: strings the pattern must match.")
@@ -37,11 +40,17 @@ def run(ctx, args: Args):
         if args.pattern is None or (args.text is None) == (args.ref is None):
             raise BunzaiError("invalid_input", "try takes a pattern and the text one way: text or ref")
         text = args.text if args.text is not None else _piece_text(ctx, args)
-        return untrusted(try_pattern(args.pattern, text, replace=args.replace, platform=args.platform, flags=args.flags))
+        return untrusted(
+            try_pattern(args.pattern, text, replace=args.replace, platform=args.platform, flags=args.flags)
+        )
     if args.action == "race":
         from bunzai.regexlab.lab import race_patterns
 
-        return untrusted(race_patterns(args.patterns, args.text or "", replace=args.replace, platform=args.platform, flags=args.flags))
+        return untrusted(
+            race_patterns(
+                args.patterns, args.text or "", replace=args.replace, platform=args.platform, flags=args.flags
+            )
+        )
     if args.action == "explain":
         from bunzai.regexlab.explain import explain_pattern
 
@@ -70,6 +79,12 @@ def _piece_text(ctx, args: Args) -> str:
     return piece_text(ctx.studio, args.ref, args.pointer)
 
 
-TOOL = Tool(name="regex_lab", title="Regex lab", input_model=Args, effect="read", run=run,
-            description="Run JavaScript regexes as SillyTavern and RisuAI do: try one on a text or a piece, race "
-                        "candidates, explain a pattern, lint a stored regex set, list recipes, build one from examples.")
+TOOL = Tool(
+    name="regex_lab",
+    title="Regex lab",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Run JavaScript regexes as SillyTavern and RisuAI do: try one on a text or a piece, race "
+    "candidates, explain a pattern, lint a stored regex set, list recipes, build one from examples.",
+)

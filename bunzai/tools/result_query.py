@@ -10,7 +10,9 @@ from bunzai.tools.contract import Tool
 
 class Args(ToolArgs):
     handle: str = Field(description="The result-N handle a long result came back as.")
-    action: Literal["stats", "read", "search"] = Field("read", description="stats (size), read (a page) or search (literal text).")
+    action: Literal["stats", "read", "search"] = Field(
+        "read", description="stats (size), read (a page) or search (literal text)."
+    )
     offset: int = Field(0, ge=0, description="read: first character of the page; search: where to start.")
     limit: Optional[int] = Field(None, ge=1, description="read: characters in the page (at most 12,000).")
     query: Optional[str] = Field(None, description="search: the literal text to find (case-sensitive).")
@@ -24,6 +26,12 @@ def run(ctx, args: Args):
     return ctx.handles.search(args.handle, args.query or "", args.offset)
 
 
-TOOL = Tool(name="result_query", title="Read a result handle", input_model=Args, effect="read", run=run,
-            description="Read a result too long for one reply by its handle: its size (stats), a page of up to "
-                        "12,000 characters from an offset (read), or the offsets of a literal text (search, 50 rows).")
+TOOL = Tool(
+    name="result_query",
+    title="Read a result handle",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Read a result too long for one reply by its handle: its size (stats), a page of up to "
+    "12,000 characters from an offset (read), or the offsets of a literal text (search, 50 rows).",
+)

@@ -17,6 +17,12 @@ def run(ctx, args: Args):
     return doc | {"art": untrusted(doc["art"])}  # pointers hold the piece's own keys
 
 
-TOOL = Tool(name="studio_art", title="Where a piece's art is", input_model=Args, effect="read", run=run,
-            description="List a piece's media (portrait, sprites, backgrounds): where each is referenced (pointer), "
-                        "its stored file, type and size. Never the image bytes.")
+TOOL = Tool(
+    name="studio_art",
+    title="Where a piece's art is",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="List a piece's media (portrait, sprites, backgrounds): where each is referenced (pointer), "
+    "its stored file, type and size. Never the image bytes.",
+)

@@ -10,7 +10,9 @@ from bunzai.tools.contract import Tool
 
 class Args(ToolArgs):
     ref: str = Field(description="kind/id of the piece.")
-    revision: Optional[str] = Field(None, description="Delete only if the stored revision is this one (from studio_read).")
+    revision: Optional[str] = Field(
+        None, description="Delete only if the stored revision is this one (from studio_read)."
+    )
 
 
 def run(ctx, args: Args):
@@ -19,6 +21,12 @@ def run(ctx, args: Args):
     return delete_ref(ctx.studio, args.ref, args.revision)
 
 
-TOOL = Tool(name="studio_delete", title="Delete a piece", input_model=Args, effect="delete", run=run,
-            description="Delete a piece for good (not to the graveyard; studio_graveyard_bury keeps it restorable). "
-                        "With revision, only if the piece is still that revision.")
+TOOL = Tool(
+    name="studio_delete",
+    title="Delete a piece",
+    input_model=Args,
+    effect="delete",
+    run=run,
+    description="Delete a piece for good (not to the graveyard; studio_graveyard_bury keeps it restorable). "
+    "With revision, only if the piece is still that revision.",
+)

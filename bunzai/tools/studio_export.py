@@ -9,8 +9,24 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 # Keys bunzai makes (ids, hashes, sizes); losses, the linked book's report and the rest quote the piece.
-PLAIN = frozenset({"type", "status", "reason", "op", "target", "ref", "revision", "seq", "path", "format", "label",
-                   "file_name", "size", "sha256"})
+PLAIN = frozenset(
+    {
+        "type",
+        "status",
+        "reason",
+        "op",
+        "target",
+        "ref",
+        "revision",
+        "seq",
+        "path",
+        "format",
+        "label",
+        "file_name",
+        "size",
+        "sha256",
+    }
+)
 
 
 class Args(ToolArgs):
@@ -27,6 +43,13 @@ def run(ctx, args: Args):
     return {key: value if key in PLAIN else untrusted(value) for key, value in done.items()}
 
 
-TOOL = Tool(name="studio_export", title="Export a piece", input_model=Args, effect="apply", run=run, destructive=False,
-            description="Export a piece into another format, written into a new Export/<time> Kit <id>/ folder of "
-                        "the studio (never over a file); returns the path and the losses.")
+TOOL = Tool(
+    name="studio_export",
+    title="Export a piece",
+    input_model=Args,
+    effect="apply",
+    run=run,
+    destructive=False,
+    description="Export a piece into another format, written into a new Export/<time> Kit <id>/ folder of "
+    "the studio (never over a file); returns the path and the losses.",
+)

@@ -15,5 +15,11 @@ def run(ctx, args: Args):
     return {"count": len(entries), "entries": entries}
 
 
-TOOL = Tool(name="studio_graveyard", title="List buried pieces", input_model=Args, effect="read", run=run,
-            description="List the buried pieces (restorable with `bunzai graveyard restore`), newest first.")
+TOOL = Tool(
+    name="studio_graveyard",
+    title="List buried pieces",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="List the buried pieces (restorable with `bunzai graveyard restore`), newest first.",
+)

@@ -19,6 +19,13 @@ def run(ctx, args: Args):
     return bury_ref(ctx.studio, args.ref, args.revision)
 
 
-TOOL = Tool(name="studio_graveyard_bury", title="Bury a piece", input_model=Args, effect="delete", run=run,
-            destructive=False, idempotent=False,
-            description="Move a piece to the graveyard: it leaves the shelf and can be restored later.")
+TOOL = Tool(
+    name="studio_graveyard_bury",
+    title="Bury a piece",
+    input_model=Args,
+    effect="delete",
+    run=run,
+    destructive=False,
+    idempotent=False,
+    description="Move a piece to the graveyard: it leaves the shelf and can be restored later.",
+)

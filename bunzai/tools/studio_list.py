@@ -9,7 +9,10 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    kind: Optional[str] = Field(None, description="Only this kind: character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.")
+    kind: Optional[str] = Field(
+        None,
+        description="Only this kind: character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.",
+    )
 
 
 def run(ctx, args: Args):
@@ -19,5 +22,11 @@ def run(ctx, args: Args):
     return {"count": doc["count"], "pieces": untrusted(doc["pieces"]), "damaged": doc["damaged"]}
 
 
-TOOL = Tool(name="studio_list", title="List pieces", input_model=Args, effect="read", run=run,
-            description="List the pieces in the studio (kind, id, name, revision), optionally of one kind.")
+TOOL = Tool(
+    name="studio_list",
+    title="List pieces",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="List the pieces in the studio (kind, id, name, revision), optionally of one kind.",
+)

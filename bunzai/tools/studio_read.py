@@ -10,7 +10,9 @@ from bunzai.tools.contract import Tool, untrusted
 
 class Args(ToolArgs):
     ref: str = Field(description="kind/id of the piece, or an id only one kind holds (e.g. character/seraphina).")
-    outline: bool = Field(False, description="List the immediate children (of pointer) as JSON pointers instead of values.")
+    outline: bool = Field(
+        False, description="List the immediate children (of pointer) as JSON pointers instead of values."
+    )
     pointer: Optional[str] = Field(None, description="RFC 6901 pointer into the piece, e.g. /body/description.")
     offset: int = Field(0, ge=0, description="First character/item/key of the page.")
     limit: Optional[int] = Field(None, ge=1, description="Characters/items/keys in the page.")
@@ -19,13 +21,20 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.query.reading import read_piece
 
-    doc, what = read_piece(ctx.studio, args.ref, outline=args.outline, pointer=args.pointer, offset=args.offset,
-                           limit=args.limit)
+    doc, what = read_piece(
+        ctx.studio, args.ref, outline=args.outline, pointer=args.pointer, offset=args.offset, limit=args.limit
+    )
     head = {key: doc[key] for key in ("kind", "id", "revision", "path")}
     rest = {key: value for key, value in doc.items() if key not in head}
     return head | {"as": what, what: untrusted(rest["piece"] if what == "piece" else rest)}
 
 
-TOOL = Tool(name="studio_read", title="Read a piece", input_model=Args, effect="read", run=run,
-            description="Read a stored piece with its revision: whole (a long one comes back as a result handle), "
-                        "as an outline of JSON pointers, or one page of a long value (pointer, offset, limit).")
+TOOL = Tool(
+    name="studio_read",
+    title="Read a piece",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Read a stored piece with its revision: whole (a long one comes back as a result handle), "
+    "as an outline of JSON pointers, or one page of a long value (pointer, offset, limit).",
+)

@@ -17,8 +17,14 @@ def run(ctx, args: Args):
     return report
 
 
-TOOL = Tool(name="studio_revert", title="Undo this session's changes", input_model=Args, effect="apply", run=run,
-            description="Undo the changes this session applied, newest first, each through the apply door with its "
-                        "revision check. A piece another session (or a person) changed since is left as they left it "
-                        "(revert_forbidden); a revision no longer kept is revert_unavailable. Only this session's "
-                        "own writes are ever undone.")
+TOOL = Tool(
+    name="studio_revert",
+    title="Undo this session's changes",
+    input_model=Args,
+    effect="apply",
+    run=run,
+    description="Undo the changes this session applied, newest first, each through the apply door with its "
+    "revision check. A piece another session (or a person) changed since is left as they left it "
+    "(revert_forbidden); a revision no longer kept is revert_unavailable. Only this session's "
+    "own writes are ever undone.",
+)

@@ -9,7 +9,9 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    query: str = Field(description='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.')
+    query: str = Field(
+        description='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.'
+    )
     kind: Optional[str] = Field(None, description="Only this kind.")
     limit: Optional[int] = Field(None, ge=1, description="Most hits to return.")
 
@@ -21,5 +23,11 @@ def run(ctx, args: Args):
     return {"query": args.query, "count": doc["count"], "hits": untrusted(doc["hits"])}
 
 
-TOOL = Tool(name="studio_search", title="Search the studio", input_model=Args, effect="read", run=run,
-            description="Search the pieces' names, tags and text fields; each hit names the piece, the field (pointer) and a snippet.")
+TOOL = Tool(
+    name="studio_search",
+    title="Search the studio",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Search the pieces' names, tags and text fields; each hit names the piece, the field (pointer) and a snippet.",
+)

@@ -9,8 +9,24 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 # Keys bunzai makes (ids, hashes, sizes); losses, the linked book's report and the rest quote the piece.
-PLAIN = frozenset({"type", "status", "reason", "op", "target", "ref", "revision", "seq", "path", "format", "label",
-                   "file_name", "size", "sha256"})
+PLAIN = frozenset(
+    {
+        "type",
+        "status",
+        "reason",
+        "op",
+        "target",
+        "ref",
+        "revision",
+        "seq",
+        "path",
+        "format",
+        "label",
+        "file_name",
+        "size",
+        "sha256",
+    }
+)
 
 
 class Args(ToolArgs):
@@ -27,6 +43,12 @@ def run(ctx, args: Args):
     return {key: value if key in PLAIN else untrusted(value) for key, value in report.items()}
 
 
-TOOL = Tool(name="studio_transfer", title="Preview a crossing", input_model=Args, effect="read", run=run,
-            description="Preview converting a piece into another platform's format: file name, size and every field "
-                        "that would not survive. Writes nothing.")
+TOOL = Tool(
+    name="studio_transfer",
+    title="Preview a crossing",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Preview converting a piece into another platform's format: file name, size and every field "
+    "that would not survive. Writes nothing.",
+)

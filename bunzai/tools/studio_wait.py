@@ -11,10 +11,14 @@ from bunzai.tools.contract import Tool, untrusted
 class Args(ToolArgs):
     changedSince: Optional[int] = Field(None, ge=0, description="Wait for a landed change with a seq above this one.")
     pieceExists: Optional[str] = Field(None, description="Wait until this piece (kind/id) exists.")
-    revisionChanged: Optional[str] = Field(None, description="kind/id@revision: wait until the piece is no longer "
-                                                             "that revision.")
-    timeout: Optional[float] = Field(None, gt=0, description="Seconds to wait (15 by default, 55 at most); "
-                                                             "a timeout is an answer (met false), not an error.")
+    revisionChanged: Optional[str] = Field(
+        None, description="kind/id@revision: wait until the piece is no longer that revision."
+    )
+    timeout: Optional[float] = Field(
+        None,
+        gt=0,
+        description="Seconds to wait (15 by default, 55 at most); a timeout is an answer (met false), not an error.",
+    )
 
     @model_validator(mode="after")
     def _one_condition(self):
@@ -27,14 +31,25 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.changes.watch import studio_wait
 
-    result = studio_wait(ctx.studio, changed_since=args.changedSince, piece_exists=args.pieceExists,
-                         revision_changed=args.revisionChanged, timeout=args.timeout)
+    result = studio_wait(
+        ctx.studio,
+        changed_since=args.changedSince,
+        piece_exists=args.pieceExists,
+        revision_changed=args.revisionChanged,
+        timeout=args.timeout,
+    )
     if "change" in result:  # carries the writer's self-declared session label
         result["change"] = untrusted(result["change"])
     return result
 
 
-TOOL = Tool(name="studio_wait", title="Wait for a change", input_model=Args, effect="read", run=run,
-            description="Block until one condition holds: a change lands after seq changedSince, a piece exists, "
-                        "or a piece's revision changes; or until the timeout (15 s default, 55 s most). Nothing is "
-                        "evaluated. Use instead of sleeping and polling.")
+TOOL = Tool(
+    name="studio_wait",
+    title="Wait for a change",
+    input_model=Args,
+    effect="read",
+    run=run,
+    description="Block until one condition holds: a change lands after seq changedSince, a piece exists, "
+    "or a piece's revision changes; or until the timeout (15 s default, 55 s most). Nothing is "
+    "evaluated. Use instead of sleeping and polling.",
+)

@@ -30,9 +30,11 @@ def round_trip(piece, format_id: str, decoded: Decoded | None = None) -> Crossin
 # Unknown keys: names no platform uses, values any JSON.
 unknown_keys = st.dictionaries(
     st.text("abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8).map(lambda key: "x_" + key),
-    st.recursive(st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=12),
-                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-                 max_leaves=6),
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=12),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=6,
+    ),
     max_size=3,
 )
 

@@ -18,41 +18,105 @@ AGNAI_FORMATS = ["agnai.character.json", "agnai.tavern.json", "agnai.card.v3.jso
 
 
 def memory_book() -> dict:
-    return {"kind": "memory", "name": "Eldoria", "description": "the land", "entries": [
-        {"name": "Tower", "entry": "The tower glows.", "keywords": ["tower", "spire*"], "priority": 10,
-         "weight": 5, "enabled": True, "id": 0, "comment": "", "secondaryKeys": ["night"], "selective": True,
-         "selectiveLogic": 1, "position": "after_char", "probability": 50, "useProbability": True},
-        {"name": "Gate", "entry": "A gate.", "keywords": ["gate"], "priority": "3", "weight": 1.0, "enabled": True}],
-        "scanDepth": 50, "tokenBudget": 500, "recursiveScanning": False, "extensions": {"chub": {"id": 1}}}
+    return {
+        "kind": "memory",
+        "name": "Eldoria",
+        "description": "the land",
+        "entries": [
+            {
+                "name": "Tower",
+                "entry": "The tower glows.",
+                "keywords": ["tower", "spire*"],
+                "priority": 10,
+                "weight": 5,
+                "enabled": True,
+                "id": 0,
+                "comment": "",
+                "secondaryKeys": ["night"],
+                "selective": True,
+                "selectiveLogic": 1,
+                "position": "after_char",
+                "probability": 50,
+                "useProbability": True,
+            },
+            {"name": "Gate", "entry": "A gate.", "keywords": ["gate"], "priority": "3", "weight": 1.0, "enabled": True},
+        ],
+        "scanDepth": 50,
+        "tokenBudget": 500,
+        "recursiveScanning": False,
+        "extensions": {"chub": {"id": 1}},
+    }
 
 
 def native_character(persona: dict | None = None) -> dict:
     return {
-        "kind": "character", "userId": "u1", "name": "Seraphina", "description": "A guardian (creator notes).",
-        "appearance": "green eyes", "avatar": "/assets/abc.png",
+        "kind": "character",
+        "userId": "u1",
+        "name": "Seraphina",
+        "description": "A guardian (creator notes).",
+        "appearance": "green eyes",
+        "avatar": "/assets/abc.png",
         "persona": persona or {"kind": "wpp", "attributes": {"species": ["elf"], "mind": ["kind", "brave"]}},
-        "greeting": "*She smiles* Hello {{user}}.", "scenario": "A forest.", "sampleChat": "{{user}}: hi\n{{char}}: hi",
-        "culture": "en-us", "tags": ["fantasy"], "visualType": "sprite", "createdAt": "2024-05-01T10:00:00.000Z",
-        "updatedAt": "2024-05-02T10:00:00.123Z", "favorite": True, "voice": {"service": "webspeechsynthesis"},
-        "alternateGreetings": ["Hi again."], "characterBook": memory_book(), "extensions": {"depth_prompt": {
-            "prompt": "old", "depth": 4}, "talkativeness": "0.6", "chub": {"id": 7}},
-        "systemPrompt": "sys {{original}}", "postHistoryInstructions": "", "insert": {"depth": 3, "prompt": "note"},
-        "creator": "me", "characterVersion": "1.2",
+        "greeting": "*She smiles* Hello {{user}}.",
+        "scenario": "A forest.",
+        "sampleChat": "{{user}}: hi\n{{char}}: hi",
+        "culture": "en-us",
+        "tags": ["fantasy"],
+        "visualType": "sprite",
+        "createdAt": "2024-05-01T10:00:00.000Z",
+        "updatedAt": "2024-05-02T10:00:00.123Z",
+        "favorite": True,
+        "voice": {"service": "webspeechsynthesis"},
+        "alternateGreetings": ["Hi again."],
+        "characterBook": memory_book(),
+        "extensions": {"depth_prompt": {"prompt": "old", "depth": 4}, "talkativeness": "0.6", "chub": {"id": 7}},
+        "systemPrompt": "sys {{original}}",
+        "postHistoryInstructions": "",
+        "insert": {"depth": 3, "prompt": "note"},
+        "creator": "me",
+        "characterVersion": "1.2",
     }
 
 
 def tavern_export() -> dict:
     """The shape of Agnai's exportCharacter(char, 'tavern')."""
     persona = {"kind": "text", "attributes": {"text": ["A kind elf."]}}
-    data = {"name": "Seraphina", "first_mes": "Hello.", "scenario": "A forest.", "description": "A kind elf.",
-            "personality": "", "mes_example": "", "creator_notes": "notes", "system_prompt": "",
-            "post_history_instructions": "", "alternate_greetings": [],
-            "character_book": {"name": "Eldoria", "description": "", "entries": [
-                {"keys": ["tower"], "content": "c", "extensions": {}, "enabled": True, "insertion_order": 5,
-                 "name": "Tower", "priority": 100, "id": 0, "selective": False, "constant": False}],
-                "extensions": {}, "scan_depth": 50},
-            "tags": [], "creator": "", "character_version": "",
-            "extensions": {"depth_prompt": {"depth": 4, "prompt": ""}, "agnai": {"persona": persona, "voice": {}}}}
+    data = {
+        "name": "Seraphina",
+        "first_mes": "Hello.",
+        "scenario": "A forest.",
+        "description": "A kind elf.",
+        "personality": "",
+        "mes_example": "",
+        "creator_notes": "notes",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "character_book": {
+            "name": "Eldoria",
+            "description": "",
+            "entries": [
+                {
+                    "keys": ["tower"],
+                    "content": "c",
+                    "extensions": {},
+                    "enabled": True,
+                    "insertion_order": 5,
+                    "name": "Tower",
+                    "priority": 100,
+                    "id": 0,
+                    "selective": False,
+                    "constant": False,
+                }
+            ],
+            "extensions": {},
+            "scan_depth": 50,
+        },
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {"depth_prompt": {"depth": 4, "prompt": ""}, "agnai": {"persona": persona, "voice": {}}},
+    }
     root = {key: data[key] for key in ("name", "first_mes", "scenario", "description", "personality", "mes_example")}
     return root | {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
 
@@ -62,6 +126,7 @@ def _bytes(document: dict) -> bytes:
 
 
 # --- the corpus ------------------------------------------------------------------------
+
 
 def test_the_agnai_corpus_holds_only_a_json_schema_which_is_not_a_piece():
     """Agnai ships no sample character or book; its corpus folder holds the JSON Schema of
@@ -80,12 +145,16 @@ def test_the_agnai_corpus_holds_only_a_json_schema_which_is_not_a_piece():
 
 # --- sniffing ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("document", "expected"), [
-    (native_character(), "agnai.character.json"),
-    ({k: v for k, v in native_character().items() if k != "kind"}, "agnai.character.json"),
-    (memory_book(), "agnai.memory.json"),
-    (tavern_export(), "agnai.tavern.json"),
-])
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (native_character(), "agnai.character.json"),
+        ({k: v for k, v in native_character().items() if k != "kind"}, "agnai.character.json"),
+        (memory_book(), "agnai.memory.json"),
+        (tavern_export(), "agnai.tavern.json"),
+    ],
+)
 def test_each_agnai_file_is_claimed_by_its_format(document, expected):
     assert inspect_bytes(_bytes(document), "x.json").adapter.format_id == expected
 
@@ -97,13 +166,17 @@ def test_a_sillytavern_json_card_with_an_agnai_extension_stays_sillytavern():
 
 # --- native characters -------------------------------------------------------------------
 
+
 def test_native_character_reads_persona_as_description_and_book_as_linked_lorebook():
     _adapter, decoded, _media = read(_bytes(native_character()), "sera.json")
     character, book = decoded.pieces
     body = character.body
     assert body.description == '[character("Seraphina") {\nspecies("elf")\nmind("kind" + "brave")\n}]'
     assert (body.first_message, body.example_messages, body.creator_notes) == (
-        "*She smiles* Hello {{user}}.", "{{user}}: hi\n{{char}}: hi", "A guardian (creator notes).")
+        "*She smiles* Hello {{user}}.",
+        "{{user}}: hi\n{{char}}: hi",
+        "A guardian (creator notes).",
+    )
     assert (body.depth_prompt.text, body.depth_prompt.depth) == ("note", 3)
     assert body.settings.favorite is True and body.settings.talkativeness == 0.6
     assert body.creation_date == 1714557600 and body.extensions == {"chub": {"id": 7}}
@@ -134,6 +207,7 @@ def test_every_persona_kind_survives_an_unedited_round_trip(kind):
 
 # --- memory books ------------------------------------------------------------------------
 
+
 def test_memory_book_round_trip_is_byte_equal_and_edits_keep_unknown_keys():
     data = json.dumps(memory_book(), indent=2).encode()
     crossing = cross(data, "book.json")
@@ -151,10 +225,23 @@ def test_memory_book_round_trip_is_byte_equal_and_edits_keep_unknown_keys():
 
 
 def test_a_book_crossing_into_agnai_names_dropped_extensions_and_case_sensitivity():
-    document = {"spec": "lorebook_v3", "data": {"name": "L", "entries": [
-        {"keys": ["k"], "content": "c", "enabled": True, "insertion_order": 1, "case_sensitive": True,
-         "extensions": {"app": 1}},
-        {"keys": ["e"], "content": "", "enabled": True, "insertion_order": 2, "extensions": {}}]}}
+    document = {
+        "spec": "lorebook_v3",
+        "data": {
+            "name": "L",
+            "entries": [
+                {
+                    "keys": ["k"],
+                    "content": "c",
+                    "enabled": True,
+                    "insertion_order": 1,
+                    "case_sensitive": True,
+                    "extensions": {"app": 1},
+                },
+                {"keys": ["e"], "content": "", "enabled": True, "insertion_order": 2, "extensions": {}},
+            ],
+        },
+    }
     crossing = cross(json.dumps(document).encode(), "l.json", "agnai.memory.json")
     codes = {(loss.pointer, loss.code) for loss in crossing.losses}
     assert ("/body/entries/0/extensions", "agnai.entry.extensions.dropped") in codes
@@ -168,6 +255,7 @@ def test_a_book_crossing_into_agnai_names_dropped_extensions_and_case_sensitivit
 
 
 # --- the Tavern export and the V3 writer ----------------------------------------------------
+
 
 def test_tavern_export_round_trip_is_json_equal_and_reports_agnai_import_losses():
     crossing = cross(_bytes(tavern_export()), "sera.json")
@@ -202,6 +290,7 @@ def test_v3_for_agnai_files_are_still_claimed_by_the_ccv3_reader():
 
 # --- crossings of a rich character ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("target", AGNAI_FORMATS)
 def test_a_rich_character_crossing_into_agnai_names_every_field_it_drops(target):
     crossing = convert_piece(rich_character(), target, media)
@@ -216,8 +305,13 @@ def test_a_rich_book_crossing_into_an_agnai_memory_book_names_every_field_it_dro
     from bunzai.model.lorebook import Lorebook
 
     book = rich_character().body.book.model_dump(mode="json")
-    piece = Lorebook.model_validate({"id": "lore", "name": "Lore", "body": {
-        key: book[key] for key in ("description", "settings", "entries", "extensions")}})
+    piece = Lorebook.model_validate(
+        {
+            "id": "lore",
+            "name": "Lore",
+            "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+        }
+    )
     crossing = convert_piece(piece, "agnai.memory.json", media)
     assert not_carried(crossing) == []
 
@@ -231,8 +325,9 @@ def test_agnai_adapters_declare_the_agnai_macro_engine():
 
 # --- hostile input -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("format_id", [*AGNAI_FORMATS, "agnai.memory.json"])
-@pytest.mark.parametrize("data", [b"[1, 2]", b"{\"kind\": \"character\", ", b"\"text\""])
+@pytest.mark.parametrize("data", [b"[1, 2]", b'{"kind": "character", ', b'"text"'])
 def test_bad_input_gives_a_coded_error(format_id, data):
     from bunzai.adapters.inspect import read_bytes
 
@@ -243,8 +338,14 @@ def test_bad_input_gives_a_coded_error(format_id, data):
 
 def test_type_drift_and_nulls_read_as_defaults():
     document = native_character()
-    document |= {"greeting": None, "tags": "oops", "favorite": "true", "insert": {"depth": "2", "prompt": None},
-                 "createdAt": "not a date", "characterBook": copy.deepcopy(memory_book())}
+    document |= {
+        "greeting": None,
+        "tags": "oops",
+        "favorite": "true",
+        "insert": {"depth": "2", "prompt": None},
+        "createdAt": "not a date",
+        "characterBook": copy.deepcopy(memory_book()),
+    }
     document["characterBook"]["entries"][0] |= {"keywords": None, "weight": "x", "enabled": "false"}
     data = _bytes(document)
     _adapter, decoded, _media = read(data, "x.json")

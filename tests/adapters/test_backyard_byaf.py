@@ -15,8 +15,11 @@ from bunzai.convert import convert_piece
 from bunzai.model.character import Character
 from testkit import corpus_path
 
-SCHEMAS = {"manifest": "byaf-manifest.schema.json", "character": "byaf-character.schema.json",
-           "scenario": "byaf-scenario.schema.json"}
+SCHEMAS = {
+    "manifest": "byaf-manifest.schema.json",
+    "character": "byaf-character.schema.json",
+    "scenario": "byaf-scenario.schema.json",
+}
 
 
 def media_of(decoded):
@@ -43,9 +46,14 @@ def schema_problems(value, node: dict, where: str = "") -> list[str]:
     kinds = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
     if types is not None:
         names = types if isinstance(types, list) else [types]
-        ok = any(isinstance(value, (int, float)) and not isinstance(value, bool) if t == "number"
-                 else isinstance(value, int) and not isinstance(value, bool) if t == "integer"
-                 else isinstance(value, kinds[t]) for t in names)
+        ok = any(
+            isinstance(value, (int, float)) and not isinstance(value, bool)
+            if t == "number"
+            else isinstance(value, int) and not isinstance(value, bool)
+            if t == "integer"
+            else isinstance(value, kinds[t])
+            for t in names
+        )
         if not ok:
             return [f"{where}: {value!r} is not {types}"]
     if "const" in node and value != node["const"]:
@@ -160,31 +168,57 @@ def rich_character() -> tuple[Character, dict]:
 
     portrait = Blob(default_portrait(), "png", "image/png")
     background = Blob(b"\x89PNG-not-really-a-background", "png", "image/png")
-    piece = Character.model_validate({
-        "id": "mira", "name": "Mira Vale",
-        "body": {
-            "nickname": "Mira", "tagline": "Lighthouse keeper", "description": "{{char}} keeps the light.",
-            "personality": "calm", "scenario": "A storm night with {{user}}.", "first_message": "Come in, {{user}}.",
-            "alternate_greetings": ["Another greeting"], "group_only_greetings": ["Hello all"],
-            "example_messages": "<START>\n{{user}}: hi\n{{char}}: hello\n<START>\n{{user}}: bye\n{{char}}: farewell",
-            "system_prompt": "Write as {{char}}.", "post_history_instructions": "Stay in character.",
-            "creator_notes": "notes", "tags": ["sea"], "creator": "someone", "version": "2", "rating": "unrated",
-            "creation_date": 1700000000, "modification_date": None,
-            "portrait": portrait.ref().model_dump(mode="json"),
-            "depth_prompt": {"text": "depth note", "depth": 2, "role": "system"},
-            "settings": {"talkativeness": 0.9, "favorite": True},
-            "extensions": {"x_app": {"a": 1}},
-            "book": {"name": "Lore", "description": "a book", "entries": [
-                {"uid": 7, "keys": [{"text": "light"}, {"text": "lamp"}], "secondary_keys": [{"text": "night"}],
-                 "content": "The light turns.", "position": "at_depth", "depth": 2},
-                {"uid": 9, "keys": [{"text": "storm"}], "content": "A storm.", "enabled": False},
-                {"uid": 11, "keys": [{"text": "boat"}], "content": "A boat for {{user}}."}]},
-        },
-        "assets": [{"role": "icon", "name": "main", "ext": "png", "asset": portrait.ref().model_dump(mode="json")},
-                   {"role": "background", "name": "bg", "ext": "png",
-                    "asset": background.ref().model_dump(mode="json")}],
-        "profiles": {"risuai": {"x": 1}},
-    })
+    piece = Character.model_validate(
+        {
+            "id": "mira",
+            "name": "Mira Vale",
+            "body": {
+                "nickname": "Mira",
+                "tagline": "Lighthouse keeper",
+                "description": "{{char}} keeps the light.",
+                "personality": "calm",
+                "scenario": "A storm night with {{user}}.",
+                "first_message": "Come in, {{user}}.",
+                "alternate_greetings": ["Another greeting"],
+                "group_only_greetings": ["Hello all"],
+                "example_messages": "<START>\n{{user}}: hi\n{{char}}: hello\n<START>\n{{user}}: bye\n{{char}}: farewell",
+                "system_prompt": "Write as {{char}}.",
+                "post_history_instructions": "Stay in character.",
+                "creator_notes": "notes",
+                "tags": ["sea"],
+                "creator": "someone",
+                "version": "2",
+                "rating": "unrated",
+                "creation_date": 1700000000,
+                "modification_date": None,
+                "portrait": portrait.ref().model_dump(mode="json"),
+                "depth_prompt": {"text": "depth note", "depth": 2, "role": "system"},
+                "settings": {"talkativeness": 0.9, "favorite": True},
+                "extensions": {"x_app": {"a": 1}},
+                "book": {
+                    "name": "Lore",
+                    "description": "a book",
+                    "entries": [
+                        {
+                            "uid": 7,
+                            "keys": [{"text": "light"}, {"text": "lamp"}],
+                            "secondary_keys": [{"text": "night"}],
+                            "content": "The light turns.",
+                            "position": "at_depth",
+                            "depth": 2,
+                        },
+                        {"uid": 9, "keys": [{"text": "storm"}], "content": "A storm.", "enabled": False},
+                        {"uid": 11, "keys": [{"text": "boat"}], "content": "A boat for {{user}}."},
+                    ],
+                },
+            },
+            "assets": [
+                {"role": "icon", "name": "main", "ext": "png", "asset": portrait.ref().model_dump(mode="json")},
+                {"role": "background", "name": "bg", "ext": "png", "asset": background.ref().model_dump(mode="json")},
+            ],
+            "profiles": {"risuai": {"x": 1}},
+        }
+    )
     return piece, {portrait.sha256: portrait.data, background.sha256: background.data}
 
 
@@ -194,9 +228,20 @@ def test_a_rich_character_crossing_into_byaf_lists_every_field_it_drops():
     codes = {loss.pointer: loss.code for loss in out.losses}
     assert "crossing.not_carried" not in codes.values(), out.losses
     assert byaf_problems(out.data) == []
-    for field in ("tagline", "personality", "alternate_greetings", "group_only_greetings",
-                  "post_history_instructions", "creator_notes", "tags", "creator", "version", "depth_prompt",
-                  "settings", "extensions"):
+    for field in (
+        "tagline",
+        "personality",
+        "alternate_greetings",
+        "group_only_greetings",
+        "post_history_instructions",
+        "creator_notes",
+        "tags",
+        "creator",
+        "version",
+        "depth_prompt",
+        "settings",
+        "extensions",
+    ):
         assert codes.get(f"/body/{field}") == "backyard.field.not_carried", field
     assert codes["/body/rating"] == "backyard.rating.binary"
     assert codes["/body/modification_date"] == "backyard.dates.required"
@@ -207,7 +252,11 @@ def test_a_rich_character_crossing_into_byaf_lists_every_field_it_drops():
     assert codes["/assets/1"] == "backyard.assets.not_carried"
     assert codes["/profiles"] == "backyard.profiles.dropped"
     notes = [loss for loss in out.losses if loss.code == "backyard.placeholders.double_brace"]
-    assert {loss.pointer for loss in notes} >= {"/body/description", "/body/first_message", "/body/book/entries/2/content"}
+    assert {loss.pointer for loss in notes} >= {
+        "/body/description",
+        "/body/first_message",
+        "/body/book/entries/2/content",
+    }
     # placeholders are copied as written, never rewritten
     _, back = read_bytes(out.data, "mira.byaf")
     back = back.pieces[0]
@@ -257,5 +306,8 @@ def test_a_round_trip_keeps_the_directory_entries_in_their_order(name):
         original = [info.filename for info in zipfile.ZipFile(io.BytesIO(raw)).infolist()]
         assert [n for n in listed if n.endswith("/")] == [n for n in original if n.endswith("/")]
         assert listed == original
-        assert all(info.is_dir() for info in zipfile.ZipFile(io.BytesIO(crossing.data)).infolist()
-                   if info.filename.endswith("/"))
+        assert all(
+            info.is_dir()
+            for info in zipfile.ZipFile(io.BytesIO(crossing.data)).infolist()
+            if info.filename.endswith("/")
+        )

@@ -9,13 +9,22 @@ from pathlib import Path
 
 import pytest
 
-MANIFEST = json.dumps({"schemaVersion": 1, "createdAt": "2025-01-01T00:00:00.000Z",
-                       "characters": ["characters/a/character.json"], "scenarios": ["scenarios/s.json"]}).encode()
+MANIFEST = json.dumps(
+    {
+        "schemaVersion": 1,
+        "createdAt": "2025-01-01T00:00:00.000Z",
+        "characters": ["characters/a/character.json"],
+        "scenarios": ["scenarios/s.json"],
+    }
+).encode()
 
 
 def snapshot(studio: Path) -> list:
-    return sorted((p.relative_to(studio).as_posix(), p.read_bytes() if p.is_file() else b"")
-                  for p in studio.rglob("*") if ".bunzai/locks" not in p.as_posix())
+    return sorted(
+        (p.relative_to(studio).as_posix(), p.read_bytes() if p.is_file() else b"")
+        for p in studio.rglob("*")
+        if ".bunzai/locks" not in p.as_posix()
+    )
 
 
 def byaf_with(extra: list[tuple[str, bytes]]) -> bytes:

@@ -19,11 +19,32 @@ from testkit import corpus_path
 LEGACY = ("legacy-faraday-v1.png", "legacy-backyard-v4.png")
 STR, NUM, BOOL, LIST = str, (int, float), bool, list
 # BackyardCharacterExportV4 in ahoylabs/byaf src/character-image/types/character-exports.ts (zod).
-V4_KEYS = {"Chat": LIST, "id": STR, "updatedAt": "date", "createdAt": "date", "aiDisplayName": STR,
-           "customDialogue": STR, "basePrompt": STR, "model": STR, "scenario": STR, "temperature": NUM,
-           "repeatPenalty": NUM, "repeatLastN": NUM, "isNSFW": BOOL, "aiName": STR, "aiPersona": STR, "topK": NUM,
-           "topP": NUM, "firstMessage": (str, type(None)), "grammar": (str, type(None)), "loreItems": LIST,
-           "minP": NUM, "minPEnabled": BOOL, "promptTemplate": (str, type(None)), "canDeleteCustomDialogue": BOOL}
+V4_KEYS = {
+    "Chat": LIST,
+    "id": STR,
+    "updatedAt": "date",
+    "createdAt": "date",
+    "aiDisplayName": STR,
+    "customDialogue": STR,
+    "basePrompt": STR,
+    "model": STR,
+    "scenario": STR,
+    "temperature": NUM,
+    "repeatPenalty": NUM,
+    "repeatLastN": NUM,
+    "isNSFW": BOOL,
+    "aiName": STR,
+    "aiPersona": STR,
+    "topK": NUM,
+    "topP": NUM,
+    "firstMessage": (str, type(None)),
+    "grammar": (str, type(None)),
+    "loreItems": LIST,
+    "minP": NUM,
+    "minPEnabled": BOOL,
+    "promptTemplate": (str, type(None)),
+    "canDeleteCustomDialogue": BOOL,
+}
 TEMPLATES = (None, "general", "ChatML", "Llama3", "Gemma2", "CommandR", "MistralInstruct")
 
 
@@ -34,7 +55,7 @@ def media_of(decoded):
 
 def backyard_document(data: bytes) -> dict:
     """What parseCharacterPng sees: the EXIF UserComment, base64-decoded when it is strict base64."""
-    exif = next(data[c.data_start:c.data_end] for c in png.read_png(data).chunks if c.type == b"eXIf")
+    exif = next(data[c.data_start : c.data_end] for c in png.read_png(data).chunks if c.type == b"eXIf")
     comment = user_comment(exif)
     assert comment.startswith(b"ASCII\x00\x00\x00")
     text = comment[8:]
@@ -75,14 +96,19 @@ def test_an_edit_is_written_into_the_exif_and_the_rest_of_the_document_kept(name
     data = corpus_path("backyard-byaf", name).read_bytes()
     _adapter, decoded = read_bytes(data, name)
     piece = decoded.pieces[0]
-    edited = piece.model_copy(update={"name": "Renamed", "body": piece.body.model_copy(
-        update={"scenario": "A new scene.", "first_message": "Hello."})})
+    edited = piece.model_copy(
+        update={
+            "name": "Renamed",
+            "body": piece.body.model_copy(update={"scenario": "A new scene.", "first_message": "Hello."}),
+        }
+    )
     crossing = convert_piece(edited, "backyard.png", media_of(decoded))
     document = backyard_document(crossing.data)
     before = decoded.pieces[0].original.document
     assert document["version"] == before["version"]
-    assert document["character"] | {"aiDisplayName": "x", "scenario": "x", "firstMessage": "x"} == \
-        before["character"] | {"aiDisplayName": "x", "scenario": "x", "firstMessage": "x"}
+    assert document["character"] | {"aiDisplayName": "x", "scenario": "x", "firstMessage": "x"} == before[
+        "character"
+    ] | {"aiDisplayName": "x", "scenario": "x", "firstMessage": "x"}
     back = read_bytes(crossing.data, "again.png")
     assert back[0].format_id == "backyard.png"
     again = back[1].pieces[0]
@@ -95,10 +121,25 @@ def test_an_edit_is_written_into_the_exif_and_the_rest_of_the_document_kept(name
 
 
 def test_a_new_character_is_written_in_the_v4_shape_backyard_accepts():
-    piece = Character.model_validate({"id": "mira", "name": "Mira", "body": {
-        "nickname": "Mi", "description": "A ferrywoman.", "first_message": "", "rating": "nsfw",
-        "tags": ["boats"], "book": {"entries": [{"keys": [{"text": "river"}, {"text": "ford"}], "content": "Wide.", "uid": 1},
-                                                {"keys": [{"text": "off"}], "content": "x", "enabled": False, "uid": 2}]}}})
+    piece = Character.model_validate(
+        {
+            "id": "mira",
+            "name": "Mira",
+            "body": {
+                "nickname": "Mi",
+                "description": "A ferrywoman.",
+                "first_message": "",
+                "rating": "nsfw",
+                "tags": ["boats"],
+                "book": {
+                    "entries": [
+                        {"keys": [{"text": "river"}, {"text": "ford"}], "content": "Wide.", "uid": 1},
+                        {"keys": [{"text": "off"}], "content": "x", "enabled": False, "uid": 2},
+                    ]
+                },
+            },
+        }
+    )
     crossing = convert_piece(piece, "backyard.png", lambda ref: b"")
     document = backyard_document(crossing.data)
     assert v4_problems(document) == []
@@ -106,8 +147,11 @@ def test_a_new_character_is_written_in_the_v4_shape_backyard_accepts():
     assert (character["aiDisplayName"], character["aiName"], character["isNSFW"]) == ("Mira", "Mi", True)
     assert character["firstMessage"] is None and [i["key"] for i in character["loreItems"]] == ["river"]
     codes = {(loss.pointer, loss.code) for loss in crossing.losses}
-    assert {("/body/tags", "backyard.field.not_carried"), ("/body/book/entries/0/keys", "backyard.lore.one_key"),
-            ("/body/book/entries/1", "backyard.lore.disabled")} <= codes
+    assert {
+        ("/body/tags", "backyard.field.not_carried"),
+        ("/body/book/entries/0/keys", "backyard.lore.one_key"),
+        ("/body/book/entries/1", "backyard.lore.disabled"),
+    } <= codes
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 
@@ -135,8 +179,11 @@ def test_a_portrait_that_is_not_a_png_is_replaced_with_a_named_loss():
 def test_a_portrait_carrying_a_card_chunk_is_written_without_it():
     import base64 as b64
 
-    card = png.replace_text(png.read_png(png.default_portrait()), set(),
-                            [("chara", b64.b64encode(b'{"name": "Other"}')), ("Software", b"Paint")])
+    card = png.replace_text(
+        png.read_png(png.default_portrait()),
+        set(),
+        [("chara", b64.b64encode(b'{"name": "Other"}')), ("Software", b"Paint")],
+    )
     piece = Character.model_validate({"id": "j", "name": "J", "body": {"portrait": {"sha256": "0" * 64, "ext": "png"}}})
     crossing = convert_piece(piece, "backyard.png", lambda ref: card)
     assert [t.keyword for t in png.read_png(crossing.data).text_chunks()] == ["Software"]

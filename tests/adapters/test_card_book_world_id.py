@@ -8,10 +8,23 @@ from bunzai.adapters.inspect import read_bytes
 
 
 def card(world: str, book_name: str) -> bytes:
-    data = {"name": "Mira", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {"world": world},
-            "character_book": {"name": book_name, "entries": [], "extensions": {}}}
+    data = {
+        "name": "Mira",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {"world": world},
+        "character_book": {"name": book_name, "entries": [], "extensions": {}},
+    }
     return json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}).encode()
 
 

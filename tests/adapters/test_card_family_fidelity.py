@@ -22,20 +22,28 @@ from testkit import corpus_path
 
 from bunzai.convert import convert_piece
 
-FAMILY = ["sillytavern.card.png", "sillytavern.card.json", "ccv2.json", "ccv3.json", "charx", "risu.charx",
-          "agnai.tavern.json"]
+FAMILY = [
+    "sillytavern.card.png",
+    "sillytavern.card.json",
+    "ccv2.json",
+    "ccv3.json",
+    "charx",
+    "risu.charx",
+    "agnai.tavern.json",
+]
 EXTENSION = {"sillytavern.card.png": ".png", "charx": ".charx", "risu.charx": ".charx"}
 
 
 # --- reading the files without bunzai ----------------------------------------------------
 
+
 def png_text_chunks(data: bytes) -> dict[str, bytes]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     chunks, offset = {}, 8
     while offset < len(data):
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        kind = data[offset + 4:offset + 8]
-        body = data[offset + 8:offset + 8 + length]
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        kind = data[offset + 4 : offset + 8]
+        body = data[offset + 8 : offset + 8 + length]
         if kind == b"tEXt":
             keyword, _, text = body.partition(b"\0")
             chunks[keyword.decode("latin-1")] = text
@@ -46,8 +54,11 @@ def png_text_chunks(data: bytes) -> dict[str, bytes]:
 def card_documents(data: bytes, format_id: str) -> dict[str, dict]:
     """{where: card document}: a PNG's chunks by keyword, else the one document under ""."""
     if format_id == "sillytavern.card.png":
-        return {f"/{key}": json.loads(base64.b64decode(text)) for key, text in png_text_chunks(data).items()
-                if key in ("chara", "ccv3")}
+        return {
+            f"/{key}": json.loads(base64.b64decode(text))
+            for key, text in png_text_chunks(data).items()
+            if key in ("chara", "ccv3")
+        }
     if format_id in ("charx", "risu.charx"):
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             return {"": json.loads(archive.read("card.json"))}
@@ -87,8 +98,19 @@ def at(document, pointer: str):
 
 # --- a validator from the specs' required fields -------------------------------------------
 
-_V2_STRINGS = ("name", "description", "personality", "scenario", "first_mes", "mes_example", "creator_notes",
-               "system_prompt", "post_history_instructions", "creator", "character_version")
+_V2_STRINGS = (
+    "name",
+    "description",
+    "personality",
+    "scenario",
+    "first_mes",
+    "mes_example",
+    "creator_notes",
+    "system_prompt",
+    "post_history_instructions",
+    "creator",
+    "character_version",
+)
 
 
 def spec_errors(document: dict, version: str) -> list[str]:
@@ -112,14 +134,25 @@ def spec_errors(document: dict, version: str) -> list[str]:
         errors.append("data.extensions is not an object")
     book = data.get("character_book")
     if book is not None:
-        if not isinstance(book, dict) or not isinstance(book.get("extensions"), dict) or \
-                not isinstance(book.get("entries"), list):
+        if (
+            not isinstance(book, dict)
+            or not isinstance(book.get("extensions"), dict)
+            or not isinstance(book.get("entries"), list)
+        ):
             return errors + ["character_book lacks extensions or entries"]
         for index, entry in enumerate(book["entries"]):
-            required = {"keys": list, "content": str, "extensions": dict, "enabled": bool, "insertion_order": (int, float)}
+            required = {
+                "keys": list,
+                "content": str,
+                "extensions": dict,
+                "enabled": bool,
+                "insertion_order": (int, float),
+            }
             if version == "v3":
                 required["use_regex"] = bool
-            errors += [f"entry {index}: {key}" for key, kind in required.items() if not isinstance(entry.get(key), kind)]
+            errors += [
+                f"entry {index}: {key}" for key, kind in required.items() if not isinstance(entry.get(key), kind)
+            ]
     return errors
 
 
@@ -133,33 +166,79 @@ def validate(data: bytes, format_id: str) -> list[str]:
 
 # --- the seeds --------------------------------------------------------------------------
 
+
 def generated_card() -> bytes:
     """A V2 card with non-default SillyTavern extensions and unknown keys at every level."""
-    entry = {"keys": ["eldoria", "forest"], "content": "The forest of Eldoria.", "extensions": {
-        "position": 4, "depth": 2, "role": 1, "probability": 70, "useProbability": True, "x_entry_app": {"w": 3}},
-        "enabled": True, "insertion_order": 40, "case_sensitive": True, "name": "Eldoria entry", "priority": 7,
-        "id": 0, "comment": "the forest", "selective": True, "secondary_keys": ["glade"], "constant": False,
-        "position": "after_char", "use_regex": False, "x_unknown_entry": [1, {"deep": True}]}
-    book = {"name": "Eldoria", "description": "The book of the forest.", "scan_depth": 5, "token_budget": 300,
-            "recursive_scanning": True, "extensions": {"x_book_app": "kept"}, "entries": [entry],
-            "x_unknown_book": {"level": "book"}}
-    data = {"name": "Lyra", "description": "{{char}} keeps the glade.", "personality": "calm", "scenario": "a glade",
-            "first_mes": "Hello.", "mes_example": "<START>\n{{char}}: Hi.", "creator_notes": "notes",
-            "system_prompt": "sys", "post_history_instructions": "phi", "alternate_greetings": ["Hi again."],
-            "tags": ["forest"], "creator": "tests", "character_version": "2",
-            "extensions": {"talkativeness": 0.9, "fav": True, "world": "Eldoria",
-                           "depth_prompt": {"prompt": "Remember the glade.", "depth": 2, "role": "user"},
-                           "x_card_app": {"colour": "green", "list": [1, 2]}},
-            "character_book": book, "x_unknown_data": {"level": "data"}}
+    entry = {
+        "keys": ["eldoria", "forest"],
+        "content": "The forest of Eldoria.",
+        "extensions": {
+            "position": 4,
+            "depth": 2,
+            "role": 1,
+            "probability": 70,
+            "useProbability": True,
+            "x_entry_app": {"w": 3},
+        },
+        "enabled": True,
+        "insertion_order": 40,
+        "case_sensitive": True,
+        "name": "Eldoria entry",
+        "priority": 7,
+        "id": 0,
+        "comment": "the forest",
+        "selective": True,
+        "secondary_keys": ["glade"],
+        "constant": False,
+        "position": "after_char",
+        "use_regex": False,
+        "x_unknown_entry": [1, {"deep": True}],
+    }
+    book = {
+        "name": "Eldoria",
+        "description": "The book of the forest.",
+        "scan_depth": 5,
+        "token_budget": 300,
+        "recursive_scanning": True,
+        "extensions": {"x_book_app": "kept"},
+        "entries": [entry],
+        "x_unknown_book": {"level": "book"},
+    }
+    data = {
+        "name": "Lyra",
+        "description": "{{char}} keeps the glade.",
+        "personality": "calm",
+        "scenario": "a glade",
+        "first_mes": "Hello.",
+        "mes_example": "<START>\n{{char}}: Hi.",
+        "creator_notes": "notes",
+        "system_prompt": "sys",
+        "post_history_instructions": "phi",
+        "alternate_greetings": ["Hi again."],
+        "tags": ["forest"],
+        "creator": "tests",
+        "character_version": "2",
+        "extensions": {
+            "talkativeness": 0.9,
+            "fav": True,
+            "world": "Eldoria",
+            "depth_prompt": {"prompt": "Remember the glade.", "depth": 2, "role": "user"},
+            "x_card_app": {"colour": "green", "list": [1, 2]},
+        },
+        "character_book": book,
+        "x_unknown_data": {"level": "data"},
+    }
     return json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}).encode("utf-8")
 
 
 def _seeds() -> list[tuple[str, str]]:
     seeds = [("generated", "ccv2.json")]
-    for parts, fmt in [(("sillytavern", "characters", "default_Seraphina.png"), "sillytavern.card.png"),
-                       (("sillytavern", "characters", "default_Seraphina.v2-only.png"), "sillytavern.card.png"),
-                       (("card-architect", "test-ccv2-amanda.json"), "ccv2.json"),
-                       (("card-architect", "test-ccv3-jem.json"), "ccv3.json")]:
+    for parts, fmt in [
+        (("sillytavern", "characters", "default_Seraphina.png"), "sillytavern.card.png"),
+        (("sillytavern", "characters", "default_Seraphina.v2-only.png"), "sillytavern.card.png"),
+        (("card-architect", "test-ccv2-amanda.json"), "ccv2.json"),
+        (("card-architect", "test-ccv3-jem.json"), "ccv3.json"),
+    ]:
         seeds.append(("/".join(parts), fmt))
     return seeds
 
@@ -184,8 +263,9 @@ def file_as(seed: str, fmt: str) -> bytes:
     seed_format = dict(_seeds())[seed]
     if (seed, fmt) not in _FILES:
         data = _seed_bytes(seed)
-        _FILES[(seed, fmt)] = data if fmt == seed_format else _cross(data, "seed" + _ext(seed_format), seed_format,
-                                                                       fmt).data
+        _FILES[(seed, fmt)] = (
+            data if fmt == seed_format else _cross(data, "seed" + _ext(seed_format), seed_format, fmt).data
+        )
     return _FILES[(seed, fmt)]
 
 
@@ -196,7 +276,9 @@ def _ext(fmt: str) -> str:
 CASES = [(seed, a, b) for seed, _fmt in _seeds() for a in FAMILY for b in FAMILY if a != b]
 
 
-@pytest.mark.parametrize(("seed", "source", "target"), CASES, ids=[f"{s.rsplit('/', 1)[-1]}:{a}->{b}" for s, a, b in CASES])
+@pytest.mark.parametrize(
+    ("seed", "source", "target"), CASES, ids=[f"{s.rsplit('/', 1)[-1]}:{a}->{b}" for s, a, b in CASES]
+)
 def test_every_pointer_of_the_source_card_arrives_or_is_named(seed, source, target):
     data = file_as(seed, source)
     crossing = _cross(data, "card" + _ext(source), source, target)
@@ -223,8 +305,11 @@ def test_the_generated_card_keeps_sillytavern_extensions_and_unknown_keys_in_eve
         assert data["x_unknown_data"] == {"level": "data"}, target
         assert data["character_book"]["x_unknown_book"] == {"level": "book"}, target
         entry = data["character_book"]["entries"][0]
-        assert (entry["name"], entry["case_sensitive"], entry["x_unknown_entry"]) == \
-            ("Eldoria entry", True, [1, {"deep": True}]), target
+        assert (entry["name"], entry["case_sensitive"], entry["x_unknown_entry"]) == (
+            "Eldoria entry",
+            True,
+            [1, {"deep": True}],
+        ), target
 
 
 def test_v3_only_keys_crossing_to_v2_are_named_at_their_pointer():
@@ -321,8 +406,13 @@ def test_every_export_passes_sillytavern_s_own_validator():
             cases.append([version, document])
             names.append(f"plain character -> {fmt} ({version})")
     control = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Sparse", "description": "d"}}
-    done = subprocess.run(["node", "-e", _ST_VALIDATOR_RUNNER, script], input=json.dumps(cases + [["v2", control]]),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["node", "-e", _ST_VALIDATOR_RUNNER, script],
+        input=json.dumps(cases + [["v2", control]]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     *verdicts, refused = json.loads(done.stdout)
     assert refused == "data.personality"  # the validator can fail: a card lacking V2's required fields

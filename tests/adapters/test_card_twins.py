@@ -15,14 +15,20 @@ from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.sillytavern.card_twins import top_level, twin_document
 from bunzai.store.canon import json_decoder
 
-DATA = {"name": "Ada", "description": "d “quoted” ✓", "first_mes": "hi", "extensions": {"spec": "x"},
-        "character_book": {"name": "B", "entries": [{"keys": ["k"], "content": "c", "id": 1}]}}
+DATA = {
+    "name": "Ada",
+    "description": "d “quoted” ✓",
+    "first_mes": "hi",
+    "extensions": {"spec": "x"},
+    "character_book": {"name": "B", "entries": [{"keys": ["k"], "content": "c", "id": 1}]},
+}
 
 
 def _texts(chara: str, ccv3: str) -> bytes:
     base = png.read_png(png.default_portrait())
-    return png.replace_text(base, set(), [("chara", base64.b64encode(chara.encode())),
-                                          ("ccv3", base64.b64encode(ccv3.encode()))])
+    return png.replace_text(
+        base, set(), [("chara", base64.b64encode(chara.encode())), ("ccv3", base64.b64encode(ccv3.encode()))]
+    )
 
 
 def _escrowed(data: bytes) -> dict:
@@ -45,8 +51,11 @@ def test_a_difference_anywhere_else_is_not_taken_from_the_twin():
     decoder = json_decoder()
     ccv3 = _card("chara_card_v3", "3.0")
     first, spans = top_level(ccv3, decoder)
-    for chara in (_card("chara_card_v2", "2.0", DATA | {"extensions": {"spec": "y"}}),  # a nested `spec`
-                  _card("chara_card_v2", "2.0", DATA | {"name": "Adb"}), _card("chara_card_v2", "2.00")):
+    for chara in (
+        _card("chara_card_v2", "2.0", DATA | {"extensions": {"spec": "y"}}),  # a nested `spec`
+        _card("chara_card_v2", "2.0", DATA | {"name": "Adb"}),
+        _card("chara_card_v2", "2.00"),
+    ):
         assert twin_document(first, spans, ccv3, chara, decoder) is None
         assert _escrowed(_texts(chara, ccv3)) == {"chara": json.loads(chara), "ccv3": json.loads(ccv3)}
 
@@ -71,15 +80,19 @@ def test_twins_share_nothing_a_writer_edits():
     assert json.loads(json.dumps(decoded.pieces[0].original.document)) == before
 
 
-_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-                       max_leaves=8)
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.sampled_from(["spec", "spec_version", "data", "name", "x"]), _values, max_size=5),
-       st.dictionaries(st.sampled_from(["spec", "spec_version", "data", "name", "x"]), _values, max_size=5),
-       st.booleans())
+@given(
+    st.dictionaries(st.sampled_from(["spec", "spec_version", "data", "name", "x"]), _values, max_size=5),
+    st.dictionaries(st.sampled_from(["spec", "spec_version", "data", "name", "x"]), _values, max_size=5),
+    st.booleans(),
+)
 def test_the_escrow_holds_what_parsing_each_chunk_gives(first, second, relabel):
     if relabel:  # the usual case: the same object relabelled
         second = dict(first, spec=second.get("spec", "v"), spec_version=second.get("spec_version", 1))
@@ -88,5 +101,7 @@ def test_the_escrow_holds_what_parsing_each_chunk_gives(first, second, relabel):
 
 
 def test_the_bench_card_pair_reads_as_before():
-    data = card_png({"chara": json.loads(_card("chara_card_v2", "2.0")), "ccv3": json.loads(_card("chara_card_v3", "3.0"))})
+    data = card_png(
+        {"chara": json.loads(_card("chara_card_v2", "2.0")), "ccv3": json.loads(_card("chara_card_v3", "3.0"))}
+    )
     assert _escrowed(data)["chara"]["spec"] == "chara_card_v2"

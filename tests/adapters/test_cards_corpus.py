@@ -12,11 +12,14 @@ from bunzai.adapters.common import png
 from bunzai.errors import BunzaiError
 
 PNG_CARDS = ["default_Seraphina.png", "default_Seraphina.v2-only.png"]
-JSON_CARDS = [("sillytavern", "characters", "extracted", "seraphina.chara.json"),
-              ("sillytavern", "characters", "extracted", "seraphina.ccv3.json"),
-              ("sillytavern", "characters", "extracted", "seraphina.v2-only.chara.json"),
-              ("card-architect", "test-card.json"), ("card-architect", "test-ccv2-amanda.json"),
-              ("card-architect", "test-ccv3-jem.json")]
+JSON_CARDS = [
+    ("sillytavern", "characters", "extracted", "seraphina.chara.json"),
+    ("sillytavern", "characters", "extracted", "seraphina.ccv3.json"),
+    ("sillytavern", "characters", "extracted", "seraphina.v2-only.chara.json"),
+    ("card-architect", "test-card.json"),
+    ("card-architect", "test-ccv2-amanda.json"),
+    ("card-architect", "test-ccv3-jem.json"),
+]
 CARD_FORMATS = ["sillytavern.card.png", "sillytavern.card.json", "ccv1.json", "ccv2.json", "ccv3.json"]
 
 
@@ -34,8 +37,10 @@ def test_png_card_reads_as_character_and_linked_book(name):
     assert character.body.links.lorebooks == ["eldoria"]
     assert character.body.book.entries == book.body.entries
     assert character.body.portrait is not None
-    assert {blob.sha256 for blob in decoded.blobs} >= {character.body.portrait.sha256,
-                                                       character.original.files["card.png"].sha256}
+    assert {blob.sha256 for blob in decoded.blobs} >= {
+        character.body.portrait.sha256,
+        character.original.files["card.png"].sha256,
+    }
 
 
 def test_the_ccv3_chunk_wins_and_both_chunks_are_escrowed():
@@ -57,7 +62,7 @@ def test_edited_png_card_keeps_every_other_chunk_and_key(name):
     crossing = cross(data, name, edit=edit_body(description="changed"))
     assert not_carried(crossing) == []
     before, after = png.read_png(data), png.read_png(crossing.data)
-    others = lambda image: [image.data[c.start:c.end] for c in image.chunks if c.type not in png.TEXT_TYPES]  # noqa: E731
+    others = lambda image: [image.data[c.start : c.end] for c in image.chunks if c.type not in png.TEXT_TYPES]  # noqa: E731
     assert others(before) == others(after)
     old, new = png_documents(data), png_documents(crossing.data)
     for keyword in new:
@@ -102,8 +107,12 @@ def test_v3_to_v1_reports_everything_v1_lacks():
 
 def test_v3_only_fields_are_reported_when_crossing_to_v2():
     data = corpus_path("card-architect", "test-card.json").read_bytes()
-    crossing = cross(data, "luna.json", "ccv2.json",
-                     edit=edit_body(nickname="Lu", source=["https://example.org"], creation_date=1700000000))
+    crossing = cross(
+        data,
+        "luna.json",
+        "ccv2.json",
+        edit=edit_body(nickname="Lu", source=["https://example.org"], creation_date=1700000000),
+    )
     lost = {loss.pointer for loss in crossing.losses if loss.code == "card.v2.not_carried"}
     assert lost == {"/body/nickname", "/body/source", "/body/creation_date"}
     assert not_carried(crossing) == []
@@ -118,15 +127,27 @@ def test_book_mirror_link_adds_no_world_binding():
 def test_st_entry_extensions_map_to_canonical_fields():
     _adapter, decoded, _media = read(_png("default_Seraphina.png"), "s.png")
     entry = decoded.pieces[0].body.book.entries[0]
-    assert (entry.uid, entry.title, entry.position, entry.use_probability, entry.selective_logic) == \
-        (0, "eldoria", "before_char", True, "and_any")
+    assert (entry.uid, entry.title, entry.position, entry.use_probability, entry.selective_logic) == (
+        0,
+        "eldoria",
+        "before_char",
+        True,
+        "and_any",
+    )
     assert [key.text for key in entry.keys][:2] == ["eldoria", "wood"]
     assert decoded.pieces[0].body.settings.talkativeness == 0.5  # written as the string "0.5"
 
 
 def test_v1_card_reads_its_six_fields_and_writes_only_them():
-    v1 = {"name": "Ada", "description": "d", "personality": "p", "scenario": "s", "first_mes": "hi",
-          "mes_example": "<START>", "chat": "x"}
+    v1 = {
+        "name": "Ada",
+        "description": "d",
+        "personality": "p",
+        "scenario": "s",
+        "first_mes": "hi",
+        "mes_example": "<START>",
+        "chat": "x",
+    }
     adapter, decoded, _media = read(json.dumps(v1).encode(), "ada.json")
     assert adapter.format_id == "ccv1.json" and decoded.pieces[0].body.first_message == "hi"
     assert json.loads(cross(json.dumps(v1).encode(), "ada.json").data) == v1
@@ -140,17 +161,26 @@ def test_hybrid_v2_with_fields_at_the_top_reads_and_keeps_its_shape():
 
 
 def test_millisecond_dates_read_as_seconds():
-    card = {"spec": "chara_card_v3", "spec_version": "3.0",
-            "data": {"name": "Ada", "creation_date": 1700000000123, "modification_date": 1700000001}}
+    card = {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {"name": "Ada", "creation_date": 1700000000123, "modification_date": 1700000001},
+    }
     _adapter, decoded, _media = read(json.dumps(card).encode(), "ada.json")
     assert (decoded.pieces[0].body.creation_date, decoded.pieces[0].body.modification_date) == (1700000000, 1700000001)
 
 
 def test_regex_scripts_are_sealed_and_data_uri_assets_become_blobs():
     script = {"scriptName": "tidy", "findRegex": "/a/g", "replaceString": "b"}
-    card = {"spec": "chara_card_v3", "spec_version": "3.0",
-            "data": {"name": "Ada", "extensions": {"regex_scripts": [script], "app": {"x": 1}},
-                     "assets": [{"type": "icon", "name": "main", "ext": "png", "uri": "data:image/png;base64,iVBORw0KGgo="}]}}
+    card = {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {
+            "name": "Ada",
+            "extensions": {"regex_scripts": [script], "app": {"x": 1}},
+            "assets": [{"type": "icon", "name": "main", "ext": "png", "uri": "data:image/png;base64,iVBORw0KGgo="}],
+        },
+    }
     _adapter, decoded, media = read(json.dumps(card).encode(), "ada.json")
     body = decoded.pieces[0].body
     assert body.behavior_scripts[0].model_dump() == {"format": "sillytavern.regex", "name": "tidy", "payload": script}
@@ -160,8 +190,11 @@ def test_regex_scripts_are_sealed_and_data_uri_assets_become_blobs():
 
 
 def test_bad_data_uri_is_corrupt():
-    card = {"spec": "chara_card_v3", "spec_version": "3.0",
-            "data": {"name": "Ada", "assets": [{"type": "icon", "uri": "data:image/png;base64,@@@"}]}}
+    card = {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {"name": "Ada", "assets": [{"type": "icon", "uri": "data:image/png;base64,@@@"}]},
+    }
     with pytest.raises(BunzaiError) as caught:
         read(json.dumps(card).encode(), "ada.json")
     assert caught.value.code == "corrupt_file"

@@ -14,10 +14,26 @@ from bunzai import limits
 from bunzai.adapters.common import png
 from bunzai.errors import BunzaiError
 
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
-        "data": {"name": "Ada", "description": "d", "personality": "", "scenario": "", "first_mes": "hi",
-                 "mes_example": "", "creator_notes": "", "system_prompt": "", "post_history_instructions": "",
-                 "alternate_greetings": [], "tags": [], "creator": "", "character_version": "", "extensions": {}}}
+CARD = {
+    "spec": "chara_card_v2",
+    "spec_version": "2.0",
+    "data": {
+        "name": "Ada",
+        "description": "d",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "hi",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    },
+}
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
@@ -65,8 +81,10 @@ def test_not_a_png_is_corrupt():
     assert _code(b"\x89PNG\r\n\x1a\x0b" + b"\0" * 40) == "corrupt_file"
 
 
-@pytest.mark.parametrize("payload", [b"not*base64!", base64.b64encode(b"\xff\xfe{}"), base64.b64encode(b"[1, 2]"),
-                                     base64.b64encode(b"{not json")])
+@pytest.mark.parametrize(
+    "payload",
+    [b"not*base64!", base64.b64encode(b"\xff\xfe{}"), base64.b64encode(b"[1, 2]"), base64.b64encode(b"{not json")],
+)
 def test_bad_card_chunks_give_coded_errors(payload):
     assert _code(_with_chunk(_chunk(b"tEXt", b"chara\0" + payload))) in ("corrupt_file", "invalid_json")
 
@@ -83,9 +101,11 @@ def test_ztxt_bomb_stops_at_the_limit(monkeypatch):
 
 def test_ztxt_and_itxt_cards_read():
     text = base64.b64encode(json.dumps(CARD).encode())
-    for chunk in (_chunk(b"zTXt", b"chara\0\0" + zlib.compress(text)),
-                  _chunk(b"iTXt", b"Chara\0\1\0en\0\0" + zlib.compress(text)),
-                  _chunk(b"iTXt", b"CHARA\0\0\0\0\0" + text)):
+    for chunk in (
+        _chunk(b"zTXt", b"chara\0\0" + zlib.compress(text)),
+        _chunk(b"iTXt", b"Chara\0\1\0en\0\0" + zlib.compress(text)),
+        _chunk(b"iTXt", b"CHARA\0\0\0\0\0" + text),
+    ):
         _adapter, decoded, _media = read(_with_chunk(chunk), "ada.png")
         assert decoded.pieces[0].name == "Ada"
 
@@ -103,8 +123,9 @@ def test_ccv3_only_card_reads_and_writes_both_chunks():
 
 
 def test_chunk_keywords_are_replaced_case_insensitively_and_others_kept():
-    data = _with_chunk(_chunk(b"tEXt", b"Comment\0hello")
-                       + _chunk(b"tEXt", b"CHARA\0" + base64.b64encode(json.dumps(CARD).encode())))
+    data = _with_chunk(
+        _chunk(b"tEXt", b"Comment\0hello") + _chunk(b"tEXt", b"CHARA\0" + base64.b64encode(json.dumps(CARD).encode()))
+    )
     written = cross(data, "ada.png", edit=lambda p: p.model_copy(update={"name": "Bea"}))
     keywords = [text.keyword for text in png.read_png(written.data).text_chunks()]
     assert keywords == ["Comment", "chara", "ccv3"]
@@ -119,5 +140,7 @@ def test_trailing_bytes_after_iend_are_kept():
 def test_card_without_portrait_gets_the_default_image_and_says_so():
     data = json.dumps(CARD).encode()
     crossing = cross(data, "ada.json", "sillytavern.card.png")
-    assert [loss.code for loss in crossing.losses if loss.pointer == "/body/portrait"] == ["card.portrait.default_image"]
+    assert [loss.code for loss in crossing.losses if loss.pointer == "/body/portrait"] == [
+        "card.portrait.default_image"
+    ]
     assert png_documents(crossing.data)["chara"]["data"]["name"] == "Ada"

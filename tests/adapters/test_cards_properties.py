@@ -9,36 +9,73 @@ from cards_support import card_png, cross, edit_body, not_carried, png_documents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=12))
-VALUE = st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-                     max_leaves=6)
-UNKNOWN = st.dictionaries(st.text("abcdefghij_", min_size=1, max_size=8).map(lambda key: "zz_" + key), VALUE,
-                          min_size=1, max_size=3)
+LEAF = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=12))
+VALUE = st.recursive(
+    LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+UNKNOWN = st.dictionaries(
+    st.text("abcdefghij_", min_size=1, max_size=8).map(lambda key: "zz_" + key), VALUE, min_size=1, max_size=3
+)
 PLACES = ("root", "data", "extensions", "book", "book_extensions", "entry", "entry_extensions", "asset")
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _card(spec: str) -> dict:
-    data = {"name": "Ada", "description": "d", "personality": "p", "scenario": "s", "first_mes": "hi",
-            "mes_example": "", "creator_notes": "", "system_prompt": "", "post_history_instructions": "",
-            "alternate_greetings": ["yo"], "tags": ["t"], "creator": "c", "character_version": "1",
-            "extensions": {"depth_prompt": {"prompt": "note", "depth": 2, "role": "user"}},
-            "character_book": {"name": "Lore", "extensions": {}, "entries": [
-                {"keys": ["k", "/re+/i"], "content": "@@depth 2\nc", "extensions": {"position": 4, "role": 1},
-                 "enabled": True, "insertion_order": 10, "id": 1},
-                {"keys": ["j"], "content": "c2", "extensions": {}, "enabled": False, "insertion_order": 5}]}}
+    data = {
+        "name": "Ada",
+        "description": "d",
+        "personality": "p",
+        "scenario": "s",
+        "first_mes": "hi",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": ["yo"],
+        "tags": ["t"],
+        "creator": "c",
+        "character_version": "1",
+        "extensions": {"depth_prompt": {"prompt": "note", "depth": 2, "role": "user"}},
+        "character_book": {
+            "name": "Lore",
+            "extensions": {},
+            "entries": [
+                {
+                    "keys": ["k", "/re+/i"],
+                    "content": "@@depth 2\nc",
+                    "extensions": {"position": 4, "role": 1},
+                    "enabled": True,
+                    "insertion_order": 10,
+                    "id": 1,
+                },
+                {"keys": ["j"], "content": "c2", "extensions": {}, "enabled": False, "insertion_order": 5},
+            ],
+        },
+    }
     if spec == "chara_card_v3":
-        data |= {"group_only_greetings": [], "nickname": "A",
-                 "assets": [{"type": "icon", "uri": "ccdefault:", "name": "main", "ext": "png"}]}
+        data |= {
+            "group_only_greetings": [],
+            "nickname": "A",
+            "assets": [{"type": "icon", "uri": "ccdefault:", "name": "main", "ext": "png"}],
+        }
     return {"spec": spec, "spec_version": "3.0" if spec == "chara_card_v3" else "2.0", "data": data}
 
 
 def _sprinkle(card: dict, extra: dict[str, dict]) -> dict:
     card = copy.deepcopy(card)
     data, book = card["data"], card["data"]["character_book"]
-    homes = {"root": card, "data": data, "extensions": data["extensions"], "book": book,
-             "book_extensions": book["extensions"], "entry": book["entries"][0],
-             "entry_extensions": book["entries"][1]["extensions"], "asset": (data.get("assets") or [{}])[0]}
+    homes = {
+        "root": card,
+        "data": data,
+        "extensions": data["extensions"],
+        "book": book,
+        "book_extensions": book["extensions"],
+        "entry": book["entries"][0],
+        "entry_extensions": book["entries"][1]["extensions"],
+        "asset": (data.get("assets") or [{}])[0],
+    }
     for place, keys in extra.items():
         homes[place].update(keys)
     return card
@@ -88,8 +125,12 @@ def test_lorebook_v3_keeps_unknown_keys(extra):
 
 
 @SETTINGS
-@given(nickname=st.text(max_size=8), source=st.lists(st.text(max_size=8), max_size=2),
-       date=st.none() | st.integers(1, 2 * 10**9), notes=st.dictionaries(st.sampled_from(["en", "ja"]), st.text(max_size=5)))
+@given(
+    nickname=st.text(max_size=8),
+    source=st.lists(st.text(max_size=8), max_size=2),
+    date=st.none() | st.integers(1, 2 * 10**9),
+    notes=st.dictionaries(st.sampled_from(["en", "ja"]), st.text(max_size=5)),
+)
 def test_crossings_to_v2_and_v1_report_every_field_they_do_not_carry(nickname, source, date, notes):
     card = json.dumps(_card("chara_card_v3")).encode()
     edit = edit_body(nickname=nickname, source=source, creation_date=date, creator_notes_multilingual=notes)

@@ -21,27 +21,59 @@ JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" +
 
 
 def card(**data) -> dict:
-    base = {"name": "Ada", "description": "d", "personality": "p", "scenario": "", "first_mes": "hi",
-            "mes_example": "", "creator_notes": "", "system_prompt": "", "post_history_instructions": "",
-            "alternate_greetings": [], "tags": ["t"], "creator": "c", "character_version": "1",
-            "extensions": {"risuai": {"bias": []}}, "group_only_greetings": [], "nickname": "",
-            "character_book": {"name": "Lore", "extensions": {}, "entries": [
-                {"keys": ["k"], "content": "c", "extensions": {}, "enabled": True, "insertion_order": 1,
-                 "use_regex": False, "id": 1}]},
-            "assets": [{"type": "icon", "uri": "embeded://assets/icon/images/main.png", "name": "main", "ext": "png"},
-                       {"type": "emotion", "uri": "embeded://assets/emotion/image/joy.png", "name": "joy",
-                        "ext": "png"},
-                       {"type": "background", "uri": "https://example.com/bg.jpg", "name": "main", "ext": "jpg"},
-                       {"type": "x-risu-asset", "uri": "data:text/plain;base64,aGk=", "name": "note", "ext": "txt"}]}
+    base = {
+        "name": "Ada",
+        "description": "d",
+        "personality": "p",
+        "scenario": "",
+        "first_mes": "hi",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": ["t"],
+        "creator": "c",
+        "character_version": "1",
+        "extensions": {"risuai": {"bias": []}},
+        "group_only_greetings": [],
+        "nickname": "",
+        "character_book": {
+            "name": "Lore",
+            "extensions": {},
+            "entries": [
+                {
+                    "keys": ["k"],
+                    "content": "c",
+                    "extensions": {},
+                    "enabled": True,
+                    "insertion_order": 1,
+                    "use_regex": False,
+                    "id": 1,
+                }
+            ],
+        },
+        "assets": [
+            {"type": "icon", "uri": "embeded://assets/icon/images/main.png", "name": "main", "ext": "png"},
+            {"type": "emotion", "uri": "embeded://assets/emotion/image/joy.png", "name": "joy", "ext": "png"},
+            {"type": "background", "uri": "https://example.com/bg.jpg", "name": "main", "ext": "jpg"},
+            {"type": "x-risu-asset", "uri": "data:text/plain;base64,aGk=", "name": "note", "ext": "txt"},
+        ],
+    }
     return {"spec": "chara_card_v3", "spec_version": "3.0", "data": base | data}
 
 
 def members(document: dict | None = None) -> list[tuple[str, bytes]]:
     """RisuAI's order: assets and x_meta, then module.risum, then card.json; plus an app file and a stray."""
-    return [("assets/icon/images/main.png", ICON), ("assets/emotion/image/joy.png", JOY),
-            ("x_meta/main.json", b'{"type":"PNG"}'), ("module.risum", b"\x6f\x00\x04\x00\x00\x00fake\x00"),
-            ("lumiverse_modules.json", b'{"modules": []}\n'), ("extras/readme.txt", b"not named by the card"),
-            ("card.json", json.dumps(document or card(), indent=4).encode())]
+    return [
+        ("assets/icon/images/main.png", ICON),
+        ("assets/emotion/image/joy.png", JOY),
+        ("x_meta/main.json", b'{"type":"PNG"}'),
+        ("module.risum", b"\x6f\x00\x04\x00\x00\x00fake\x00"),
+        ("lumiverse_modules.json", b'{"modules": []}\n'),
+        ("extras/readme.txt", b"not named by the card"),
+        ("card.json", json.dumps(document or card(), indent=4).encode()),
+    ]
 
 
 def charx(items: list[tuple[str, bytes]]) -> bytes:
@@ -89,8 +121,11 @@ def test_a_dangling_embedded_uri_resolves_by_basename():
     document = card()
     document["data"]["assets"][0]["uri"] = "embeded://assets/icon/image/main.png"  # the member is under images/
     document["data"]["assets"][1]["uri"] = "embeded://assets/emotion/image/jo:y.png"  # Risu sanitized jo:y -> jo_y
-    items = [("assets/icon/images/main.png", ICON), ("assets/emotion/image/jo_y.png", JOY),
-             ("card.json", json.dumps(document).encode())]
+    items = [
+        ("assets/icon/images/main.png", ICON),
+        ("assets/emotion/image/jo_y.png", JOY),
+        ("card.json", json.dumps(document).encode()),
+    ]
     _adapter, decoded, _media = read(charx(items), "ada.charx")
     icon, joy = decoded.pieces[0].assets[:2]
     assert icon.asset is not None and joy.asset is not None
@@ -118,7 +153,7 @@ def test_a_jpeg_zip_polyglot_keeps_its_jpeg_cover_on_the_way_back():
     source = JPEG + charx(members())
     for edit in (None, lambda piece: piece.model_copy(update={"name": "Ada B."})):
         crossing = cross(source, "ada.jpg", "charx", edit)
-        assert crossing.data.startswith(JPEG) and crossing.data[len(JPEG):len(JPEG) + 4] == b"PK\x03\x04"
+        assert crossing.data.startswith(JPEG) and crossing.data[len(JPEG) : len(JPEG) + 4] == b"PK\x03\x04"
         assert zipfile.ZipFile(io.BytesIO(crossing.data)).testzip() is None
         _adapter, again, _media = read(crossing.data, "again.jpg")
         assert again.pieces[0].name == ("Ada" if edit is None else "Ada B.")
@@ -196,9 +231,18 @@ def test_crossing_to_a_png_card_reports_the_assets_it_cannot_carry():
 
 
 def test_a_json_card_crossing_to_charx_stores_its_media_as_members():
-    json_card = json.dumps(card(assets=[{"type": "icon", "uri": "data:image/png;base64,"
-                                         + __import__("base64").b64encode(ICON).decode(), "name": "main",
-                                         "ext": "png"}])).encode()
+    json_card = json.dumps(
+        card(
+            assets=[
+                {
+                    "type": "icon",
+                    "uri": "data:image/png;base64," + __import__("base64").b64encode(ICON).decode(),
+                    "name": "main",
+                    "ext": "png",
+                }
+            ]
+        )
+    ).encode()
     crossing = cross(json_card, "ada.json", "charx")
     written = opened(crossing.data)
     assert written["assets/icon/images/main.png"] == ICON
@@ -273,13 +317,15 @@ def test_a_jpeg_without_a_zip_read_as_charx_is_refused_with_a_code():
 def test_importing_a_hostile_charx_writes_nothing(bunzai, tmp_path, name):
     path = tmp_path / f"{name}.charx"
     path.write_bytes(HOSTILE[name][0])
-    before = sorted(p.relative_to(bunzai.studio).as_posix() for p in bunzai.studio.rglob("*")
-                    if ".bunzai/locks" not in p.as_posix())
+    before = sorted(
+        p.relative_to(bunzai.studio).as_posix() for p in bunzai.studio.rglob("*") if ".bunzai/locks" not in p.as_posix()
+    )
     done = bunzai("import", str(path))
     assert done.code == 1 and "Traceback" not in done.stderr
     assert done.json["error"]["code"] in HOSTILE[name][1]
-    after = sorted(p.relative_to(bunzai.studio).as_posix() for p in bunzai.studio.rglob("*")
-                   if ".bunzai/locks" not in p.as_posix())
+    after = sorted(
+        p.relative_to(bunzai.studio).as_posix() for p in bunzai.studio.rglob("*") if ".bunzai/locks" not in p.as_posix()
+    )
     assert after == before
 
 

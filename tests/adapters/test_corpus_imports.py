@@ -21,7 +21,9 @@ def corpus_files() -> list[Path]:
     for folder in FOLDERS:
         root = CORPUS / folder
         if root.is_dir():
-            files += [p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix != ".md" and "sprites" not in p.parts]
+            files += [
+                p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix != ".md" and "sprites" not in p.parts
+            ]
     return files
 
 

@@ -31,4 +31,6 @@ def test_a_format_crossing_to_itself_loses_nothing(rich):
 
 def test_the_crossing_matrix_page_is_current():
     page = Path(__file__).resolve().parents[2] / "docs" / "crossings.md"
-    assert page.read_text(encoding="utf-8") == markdown(matrix()), "run `python -m bunzai.crossings > docs/crossings.md`"
+    assert page.read_text(encoding="utf-8") == markdown(matrix()), (
+        "run `python -m bunzai.crossings > docs/crossings.md`"
+    )

@@ -18,9 +18,17 @@ from bunzai.model import dump_piece
 from bunzai.model.base import AssetRef, LazyAssetRef
 from bunzai.model.character import Character
 
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
-        "data": {"name": "Ada", "description": "d", "first_mes": "hi", "extensions": {},
-                 "character_book": {"name": "B", "entries": [{"keys": ["k"], "content": "c", "id": 1}]}}}
+CARD = {
+    "spec": "chara_card_v2",
+    "spec_version": "2.0",
+    "data": {
+        "name": "Ada",
+        "description": "d",
+        "first_mes": "hi",
+        "extensions": {},
+        "character_book": {"name": "B", "entries": [{"keys": ["k"], "content": "c", "id": 1}]},
+    },
+}
 
 
 def _read(data: bytes):
@@ -78,8 +86,12 @@ def test_damaged_image_data_is_refused_when_the_image_is_named():
     damaged = bytes(data)
     decoded = _read(damaged)  # the text reads: nothing here needs the image
     assert decoded.pieces[0].name == "Ada"
-    for ask in (lambda: decoded.pieces[0].body.portrait.sha256, lambda: dump_piece(decoded.pieces[0]),
-                lambda: decoded.blobs[0].data, lambda: drafts_from_bytes(damaged, "card.png")):
+    for ask in (
+        lambda: decoded.pieces[0].body.portrait.sha256,
+        lambda: dump_piece(decoded.pieces[0]),
+        lambda: decoded.blobs[0].data,
+        lambda: drafts_from_bytes(damaged, "card.png"),
+    ):
         with pytest.raises(BunzaiError) as caught:
             ask()
         assert caught.value.code == "corrupt_file" and "bad CRC in the IDAT chunk" in caught.value.message

@@ -31,6 +31,7 @@ def cross(piece, target: str):
 
 # --- characters --------------------------------------------------------------------------
 
+
 def test_a_character_export_reads_as_its_card_and_book():
     adapter, decoded = read(character_export())
     character, book = decoded.pieces
@@ -67,8 +68,12 @@ def test_every_pointer_of_a_marinara_card_arrives_in_another_card_format_or_is_n
     before = json.loads(character_export())["data"]["data"]
     _where, after = primary(card_documents(crossing.data, target))
     named = [loss.pointer for loss in crossing.losses if loss.code != "escrow.other_format"]
-    missing = [pointer for pointer, value in leaves(before) if at(after["data"], pointer) != value
-               and not any(f"/original/document/data/data{pointer}".startswith(p) for p in named)]
+    missing = [
+        pointer
+        for pointer, value in leaves(before)
+        if at(after["data"], pointer) != value
+        and not any(f"/original/document/data/data{pointer}".startswith(p) for p in named)
+    ]
     assert missing == []
     assert spec_errors(after, "v3" if target == "ccv3.json" else "v2") == []
 
@@ -87,8 +92,12 @@ def test_a_card_crossing_into_marinara_keeps_every_key_or_names_it(source):
     assert spec_errors(card, "v2") == []  # Marinara's characterCardV2Schema is V2
     named = [loss.pointer for loss in crossing.losses if loss.code != "escrow.other_format"]
     before = json.loads(data)["data"]
-    missing = [pointer for pointer, value in leaves(before) if at(card["data"], pointer) != value
-               and not any(f"/original/document/data{pointer}".startswith(p) for p in named)]
+    missing = [
+        pointer
+        for pointer, value in leaves(before)
+        if at(card["data"], pointer) != value
+        and not any(f"/original/document/data{pointer}".startswith(p) for p in named)
+    ]
     assert missing == []
     assert card["data"]["extensions"]["world"] == "Eldoria"
     assert card["data"]["x_unknown_data"] == {"level": "data"}
@@ -106,13 +115,17 @@ def test_a_marinara_card_and_a_v2_card_are_told_apart():
 
 # --- personas ----------------------------------------------------------------------------
 
+
 def test_a_persona_export_reads_its_fields():
     adapter, decoded = read(persona_export())
     persona = decoded.pieces[0]
     assert adapter.format_id == "marinara.persona"
     assert (persona.id, persona.name, persona.body.brief) == ("luca", "Luca", "the regular")
-    assert persona.body.profile == {"personality": "curious", "backstory": "Walked from Rome.",
-                                    "appearance": "Dusty boots."}
+    assert persona.body.profile == {
+        "personality": "curious",
+        "backstory": "Walked from Rome.",
+        "appearance": "Dusty boots.",
+    }
     assert persona.body.presentation.palette == {"name": "#c0392b", "box": "#222222"}
 
 
@@ -129,9 +142,13 @@ def test_a_persona_export_round_trips_json_equal_and_an_edit_touches_one_key():
 
 
 def test_a_sillytavern_persona_crossing_into_marinara_names_what_it_cannot_hold():
-    backup = {"personas": {"me.png": "Me"}, "persona_descriptions": {"me.png": {
-        "description": "I am here.", "position": 4, "depth": 3, "role": 1, "lorebook": "Eldoria"}},
-        "default_persona": None}
+    backup = {
+        "personas": {"me.png": "Me"},
+        "persona_descriptions": {
+            "me.png": {"description": "I am here.", "position": 4, "depth": 3, "role": 1, "lorebook": "Eldoria"}
+        },
+        "default_persona": None,
+    }
     _adapter, decoded = read_bytes(json.dumps(backup).encode(), "personas.json")
     crossing = cross(decoded.pieces[0], "marinara.persona")
     codes = {loss.pointer: loss.code for loss in crossing.losses}
@@ -143,18 +160,28 @@ def test_a_sillytavern_persona_crossing_into_marinara_names_what_it_cannot_hold(
 
 # --- lorebooks ---------------------------------------------------------------------------
 
+
 def test_a_lorebook_export_reads_its_settings_and_entries():
     adapter, decoded = read(lorebook_export())
     book = decoded.pieces[0]
     assert adapter.format_id == "marinara.lorebook"
     assert (book.id, book.name, book.body.description) == ("italy", "Italy", "Places of Italy.")
     settings_ = book.body.settings
-    assert (settings_.scan_depth, settings_.token_budget, settings_.recursive_scanning,
-            settings_.max_recursion_steps) == (3, 1024, True, 2)
+    assert (
+        settings_.scan_depth,
+        settings_.token_budget,
+        settings_.recursive_scanning,
+        settings_.max_recursion_steps,
+    ) == (3, 1024, True, 2)
     rome = book.body.entries[1]
     assert [(k.text, k.regex) for k in rome.keys] == [("rom(e|a)", True)]
-    assert (rome.selective_logic, rome.position, rome.depth, rome.role, rome.probability) == \
-        ("not_any", "at_depth", 3, "user", 60)
+    assert (rome.selective_logic, rome.position, rome.depth, rome.role, rome.probability) == (
+        "not_any",
+        "at_depth",
+        3,
+        "user",
+        60,
+    )
     assert (rome.group.names, rome.group.weight, rome.sticky, rome.case_sensitive) == (["cities"], 80, 2, True)
     assert rome.match_persona_description is True and rome.prevent_recursion is True
 
@@ -198,9 +225,24 @@ def test_a_lorebook_crosses_out_and_back_with_every_difference_named(target):
 
 
 def test_a_sillytavern_world_crossing_into_marinara_names_entry_settings_marinara_lacks():
-    world = {"entries": {"0": {"uid": 0, "key": ["dragon"], "keysecondary": ["fire", "cave"], "content": "A dragon.",
-                               "comment": "Dragon", "selectiveLogic": 1, "position": 4, "depth": 2, "outletName": "",
-                               "excludeRecursion": True, "disable": False, "order": 10}}}
+    world = {
+        "entries": {
+            "0": {
+                "uid": 0,
+                "key": ["dragon"],
+                "keysecondary": ["fire", "cave"],
+                "content": "A dragon.",
+                "comment": "Dragon",
+                "selectiveLogic": 1,
+                "position": 4,
+                "depth": 2,
+                "outletName": "",
+                "excludeRecursion": True,
+                "disable": False,
+                "order": 10,
+            }
+        }
+    }
     _adapter, decoded = read_bytes(json.dumps(world).encode(), "Beasts.json", "sillytavern.world")
     crossing = cross(decoded.pieces[0], "marinara.lorebook")
     codes = {loss.pointer: loss.code for loss in crossing.losses}
@@ -212,15 +254,21 @@ def test_a_sillytavern_world_crossing_into_marinara_names_entry_settings_marinar
 
 # --- chat presets, sniffing ----------------------------------------------------------------
 
+
 def test_a_chat_preset_is_refused_as_what_it_is():
     with pytest.raises(BunzaiError) as refused:
         read(chat_preset_export(), "slow-burn.marinara-chat-preset.json")
     assert refused.value.code == "unsupported" and "chat preset" in refused.value.message
 
 
-@pytest.mark.parametrize(("data", "fmt"), [(character_export(), "marinara.character"),
-                                           (persona_export(), "marinara.persona"),
-                                           (lorebook_export(), "marinara.lorebook")])
+@pytest.mark.parametrize(
+    ("data", "fmt"),
+    [
+        (character_export(), "marinara.character"),
+        (persona_export(), "marinara.persona"),
+        (lorebook_export(), "marinara.lorebook"),
+    ],
+)
 def test_an_envelope_of_another_type_is_refused_when_named(data, fmt):
     other = json.loads(data)
     other["type"] = "marinara_profile"

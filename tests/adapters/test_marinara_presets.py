@@ -44,7 +44,13 @@ def test_the_corpus_preset_reads_its_blocks_groups_order_and_samplers():
     assert body.samplers.temperature == 1 and body.samplers.max_context == 128000 and body.samplers.top_k == 0
     assert body.prompts[0].content == "You are {{role}}!"
     assert [b.identifier for b in body.prompts if b.marker] == [
-        "lorebook", "character", "persona", "chat_summary", "dialogue_examples", "chat_history"]
+        "lorebook",
+        "character",
+        "persona",
+        "chat_summary",
+        "dialogue_examples",
+        "chat_history",
+    ]
     assert body.groups[0].name == "Lore" and body.groups[0].blocks[0] == "lorebook"
     assert len(body.orders[0].items) == len(body.prompts)
 
@@ -79,18 +85,29 @@ def test_an_edit_rewrites_only_what_was_edited_and_keeps_nested_strings_as_they_
 
 
 keys = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=3, max_size=10).map(lambda k: "x_" + k)
-values = st.one_of(st.integers(-5, 5), st.text(max_size=8), st.booleans(), st.none(),
-                   st.lists(st.integers(0, 3), max_size=2))
+values = st.one_of(
+    st.integers(-5, 5), st.text(max_size=8), st.booleans(), st.none(), st.lists(st.integers(0, 3), max_size=2)
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(extra=st.dictionaries(st.sampled_from(["root", "data", "preset", "section", "group", "choice", "parameters"]),
-                             st.dictionaries(keys, values, min_size=1, max_size=3), min_size=1))
+@given(
+    extra=st.dictionaries(
+        st.sampled_from(["root", "data", "preset", "section", "group", "choice", "parameters"]),
+        st.dictionaries(keys, values, min_size=1, max_size=3),
+        min_size=1,
+    )
+)
 def test_unknown_keys_at_every_level_survive_a_same_format_round_trip(extra):
     document = json.loads(corpus_preset())
-    places = {"root": document, "data": document["data"], "preset": document["data"]["preset"],
-              "section": document["data"]["sections"][2], "group": document["data"]["groups"][0],
-              "choice": document["data"]["choiceBlocks"][0]}
+    places = {
+        "root": document,
+        "data": document["data"],
+        "preset": document["data"]["preset"],
+        "section": document["data"]["sections"][2],
+        "group": document["data"]["groups"][0],
+        "choice": document["data"]["choiceBlocks"][0],
+    }
     for where, added in extra.items():
         if where == "parameters":
             params = json.loads(document["data"]["preset"]["parameters"]) | added
@@ -107,7 +124,9 @@ def test_unknown_keys_at_every_level_survive_a_same_format_round_trip(extra):
     expected["data"]["sections"][2]["name"] = "Characters (edited)"
     params = json.loads(expected["data"]["preset"]["parameters"]) | {"temperature": 0.5}
     expected["data"]["preset"]["parameters"] = json.dumps(params, separators=(",", ":"))
-    assert json.loads(written["data"]["preset"].pop("parameters")) == json.loads(expected["data"]["preset"].pop("parameters"))
+    assert json.loads(written["data"]["preset"].pop("parameters")) == json.loads(
+        expected["data"]["preset"].pop("parameters")
+    )
     assert written == expected
 
 
@@ -151,8 +170,11 @@ def test_a_crossing_from_sillytavern_names_every_loss_with_a_marinara_code():
     out = convert_piece(piece, "marinara.preset", no_media)
     codes = {loss.code for loss in out.losses}
     assert "crossing.not_carried" not in codes
-    assert {"marinara.preset.utility_prompt.dropped", "marinara.preset.orders.single",
-            "marinara.preset.marker.unmapped"} <= codes
+    assert {
+        "marinara.preset.utility_prompt.dropped",
+        "marinara.preset.orders.single",
+        "marinara.preset.marker.unmapped",
+    } <= codes
     document = json.loads(out.data)
     assert document["type"] == "marinara_preset" and document["version"] == 1
     section = document["data"]["sections"][0]

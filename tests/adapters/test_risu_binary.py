@@ -12,17 +12,44 @@ from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.risu import rpack
 from bunzai.errors import BunzaiError
 
-MODULE = {"name": "Weather", "description": "rain and sun", "id": "m-1",
-          "lorebook": [{"key": "rain", "secondkey": "", "insertorder": 100, "comment": "Rain", "content": "Wet.",
-                        "mode": "normal", "alwaysActive": False, "selective": False}],
-          "regex": [{"comment": "caps", "in": "rain", "out": "RAIN", "type": "editdisplay"}],
-          "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}],
-          "assets": [["sky", "", "png"]]}
-PRESET = {"name": "Warm", "mainPrompt": "Be {{char}}.", "jailbreak": "Stay in role.", "globalNote": "Note.",
-          "temperature": 80, "frequencyPenalty": 30, "PresensePenalty": 20, "maxContext": 8000, "maxResponse": 300,
-          "top_p": 0.9, "aiModel": "gpt", "promptTemplate": [
-              {"type": "plain", "type2": "main", "text": "Main text", "role": "system"},
-              {"type": "chat", "rangeStart": 0, "rangeEnd": "end"}], "someOther": {"kept": True}}
+MODULE = {
+    "name": "Weather",
+    "description": "rain and sun",
+    "id": "m-1",
+    "lorebook": [
+        {
+            "key": "rain",
+            "secondkey": "",
+            "insertorder": 100,
+            "comment": "Rain",
+            "content": "Wet.",
+            "mode": "normal",
+            "alwaysActive": False,
+            "selective": False,
+        }
+    ],
+    "regex": [{"comment": "caps", "in": "rain", "out": "RAIN", "type": "editdisplay"}],
+    "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}],
+    "assets": [["sky", "", "png"]],
+}
+PRESET = {
+    "name": "Warm",
+    "mainPrompt": "Be {{char}}.",
+    "jailbreak": "Stay in role.",
+    "globalNote": "Note.",
+    "temperature": 80,
+    "frequencyPenalty": 30,
+    "PresensePenalty": 20,
+    "maxContext": 8000,
+    "maxResponse": 300,
+    "top_p": 0.9,
+    "aiModel": "gpt",
+    "promptTemplate": [
+        {"type": "plain", "type2": "main", "text": "Main text", "role": "system"},
+        {"type": "chat", "rangeStart": 0, "rangeEnd": "end"},
+    ],
+    "someOther": {"kept": True},
+}
 
 
 @pytest.fixture
@@ -79,8 +106,13 @@ def test_a_risup_decodes_to_a_preset_with_the_fixture_table(checkout):
     _adapter, decoded = read_bytes(risup_bytes(PRESET, checkout), "warm.risup")
     preset = decoded.pieces[0]
     assert preset.name == "Warm"
-    assert [block.identifier for block in preset.body.prompts] == ["main", "jailbreak", "globalNote",
-                                                                   "template-0", "template-1"]
+    assert [block.identifier for block in preset.body.prompts] == [
+        "main",
+        "jailbreak",
+        "globalNote",
+        "template-0",
+        "template-1",
+    ]
     assert preset.body.prompts[0].content == "Be {{char}}."
     assert preset.body.samplers.temperature == 0.8 and preset.body.samplers.max_context == 8000
     assert preset.original.document["preset"]["someOther"] == {"kept": True}

@@ -16,34 +16,93 @@ from bunzai.errors import BunzaiError
 
 ICON = png.default_portrait()
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 64 + b"\xff\xd9"
-LORE = [{"key": "glade, grove", "secondkey": "", "insertorder": 100, "comment": "Glade", "content": "A glade.",
-         "mode": "normal", "alwaysActive": False, "selective": False}]
-MODULE = {"name": "Ada Module", "description": "Module for Ada", "id": "m", "lorebook": LORE,
-          "regex": [{"comment": "caps", "in": "a", "out": "A", "type": "editoutput"}],
-          "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}]}
+LORE = [
+    {
+        "key": "glade, grove",
+        "secondkey": "",
+        "insertorder": 100,
+        "comment": "Glade",
+        "content": "A glade.",
+        "mode": "normal",
+        "alwaysActive": False,
+        "selective": False,
+    }
+]
+MODULE = {
+    "name": "Ada Module",
+    "description": "Module for Ada",
+    "id": "m",
+    "lorebook": LORE,
+    "regex": [{"comment": "caps", "in": "a", "out": "A", "type": "editoutput"}],
+    "trigger": [{"comment": "start", "type": "start", "conditions": [], "effect": []}],
+}
 
 
 def card() -> dict:
-    return {"spec": "chara_card_v3", "spec_version": "3.0", "data": {
-        "name": "Ada", "description": "d", "personality": "", "scenario": "", "first_mes": "hi", "mes_example": "",
-        "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-        "tags": [], "creator": "", "character_version": "1", "group_only_greetings": [], "nickname": "",
-        "extensions": {"risuai": {"bias": [], "viewScreen": "none"}, "depth_prompt": {"depth": 0, "prompt": ""}},
-        "character_book": {"scan_depth": 7, "token_budget": 500, "recursive_scanning": False, "extensions": {},
-                           "entries": [{"keys": ["glade", "grove"], "content": "A glade.", "extensions": {},
-                                        "enabled": True, "insertion_order": 100, "constant": False,
-                                        "selective": False, "name": "Glade", "comment": "Glade",
-                                        "case_sensitive": False, "use_regex": False}]},
-        "assets": [{"type": "icon", "uri": "embeded://assets/icon/image/main.png", "name": "main", "ext": "png"},
-                   {"type": "x-risu-asset", "uri": "embeded://assets/other/image/no:te.png", "name": "no:te",
-                    "ext": "png"},
-                   {"type": "icon", "uri": "ccdefault:", "name": "main", "ext": "png"}]}}
+    return {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {
+            "name": "Ada",
+            "description": "d",
+            "personality": "",
+            "scenario": "",
+            "first_mes": "hi",
+            "mes_example": "",
+            "creator_notes": "",
+            "system_prompt": "",
+            "post_history_instructions": "",
+            "alternate_greetings": [],
+            "tags": [],
+            "creator": "",
+            "character_version": "1",
+            "group_only_greetings": [],
+            "nickname": "",
+            "extensions": {"risuai": {"bias": [], "viewScreen": "none"}, "depth_prompt": {"depth": 0, "prompt": ""}},
+            "character_book": {
+                "scan_depth": 7,
+                "token_budget": 500,
+                "recursive_scanning": False,
+                "extensions": {},
+                "entries": [
+                    {
+                        "keys": ["glade", "grove"],
+                        "content": "A glade.",
+                        "extensions": {},
+                        "enabled": True,
+                        "insertion_order": 100,
+                        "constant": False,
+                        "selective": False,
+                        "name": "Glade",
+                        "comment": "Glade",
+                        "case_sensitive": False,
+                        "use_regex": False,
+                    }
+                ],
+            },
+            "assets": [
+                {"type": "icon", "uri": "embeded://assets/icon/image/main.png", "name": "main", "ext": "png"},
+                {
+                    "type": "x-risu-asset",
+                    "uri": "embeded://assets/other/image/no:te.png",
+                    "name": "no:te",
+                    "ext": "png",
+                },
+                {"type": "icon", "uri": "ccdefault:", "name": "main", "ext": "png"},
+            ],
+        },
+    }
 
 
 def members(module: bytes) -> list[tuple[str, bytes]]:
-    return [("x_meta/main.json", b'{"type":"PNG"}'), ("assets/icon/image/main.png", ICON),
-            ("x_meta/no_te.json", b'{"type":"PNG"}'), ("assets/other/image/no_te.png", ICON + b"x"),
-            ("module.risum", module), ("card.json", json.dumps(card(), indent=4).encode())]
+    return [
+        ("x_meta/main.json", b'{"type":"PNG"}'),
+        ("assets/icon/image/main.png", ICON),
+        ("x_meta/no_te.json", b'{"type":"PNG"}'),
+        ("assets/other/image/no_te.png", ICON + b"x"),
+        ("module.risum", module),
+        ("card.json", json.dumps(card(), indent=4).encode()),
+    ]
 
 
 @pytest.fixture
@@ -74,8 +133,10 @@ def test_the_module_book_wins_and_its_scripts_become_sealed_scripts(table):
     character = decoded.pieces[0]
     assert character.body.book.entries[0].content == "The module's glade."
     assert decoded.pieces[1].body.entries[0].content == "The module's glade."
-    assert [(s.format, s.name) for s in character.body.behavior_scripts] == [("risu.customscript", "caps"),
-                                                                              ("risu.trigger", "start")]
+    assert [(s.format, s.name) for s in character.body.behavior_scripts] == [
+        ("risu.customscript", "caps"),
+        ("risu.trigger", "start"),
+    ]
     assert character.body.extensions["risuai"]["viewScreen"] == "none"
     assert character.assets[1].asset is not None  # the dangling `no:te` uri resolves by sanitized basename
 
@@ -101,8 +162,10 @@ def test_a_same_format_round_trip_keeps_order_members_and_card_json(table):
 def test_an_edited_script_re_encodes_the_module(table):
     _adapter, decoded, media = read(zip_of(members(module_bytes(MODULE, table))), "ada.charx")
     piece = decoded.pieces[0]
-    scripts = [s.model_copy(update={"payload": dict(s.payload, out="AA")}) if s.name == "caps" else s
-               for s in piece.body.behavior_scripts]
+    scripts = [
+        s.model_copy(update={"payload": dict(s.payload, out="AA")}) if s.name == "caps" else s
+        for s in piece.body.behavior_scripts
+    ]
     piece = piece.model_copy(update={"body": piece.body.model_copy(update={"behavior_scripts": scripts})})
     crossing = convert_piece(piece, "risu.charx", media)
     again = read_bytes(crossing.data, "ada.charx")[1].pieces[0]
@@ -118,11 +181,21 @@ def test_a_jpeg_polyglot_reads(no_table):
 def test_a_crossing_from_a_plain_card_writes_risu_layout_and_names_losses(table):
     from bunzai.model.character import Character
 
-    piece = Character(id="ada", name="Ada", body={"behavior_scripts": [
-        {"format": "risu.customscript", "name": "caps", "payload": {"comment": "caps", "in": "a", "out": "A",
-                                                                    "type": "editoutput"}},
-        {"format": "lua", "name": "x", "payload": "print()"}]},
-        assets=[{"role": "emotion", "name": "joy", "ext": "png", "asset": {"sha256": "0" * 64, "ext": "png"}}])
+    piece = Character(
+        id="ada",
+        name="Ada",
+        body={
+            "behavior_scripts": [
+                {
+                    "format": "risu.customscript",
+                    "name": "caps",
+                    "payload": {"comment": "caps", "in": "a", "out": "A", "type": "editoutput"},
+                },
+                {"format": "lua", "name": "x", "payload": "print()"},
+            ]
+        },
+        assets=[{"role": "emotion", "name": "joy", "ext": "png", "asset": {"sha256": "0" * 64, "ext": "png"}}],
+    )
     crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
     names = [name for name, _ in opened(crossing.data)]
     assert names == ["x_meta/joy.json", "assets/emotion/image/joy.png", "module.risum", "card.json"]
@@ -131,11 +204,14 @@ def test_a_crossing_from_a_plain_card_writes_risu_layout_and_names_losses(table)
 
 
 @pytest.mark.filterwarnings("ignore:Duplicate name")
-@pytest.mark.parametrize("items", [
-    [("../card.json", b"{}"), ("card.json", b"{}")],
-    [("/abs/x.png", b"x"), ("card.json", b"{}")],
-    [("card.json", b"{}"), ("card.json", b"{}")],
-])
+@pytest.mark.parametrize(
+    "items",
+    [
+        [("../card.json", b"{}"), ("card.json", b"{}")],
+        [("/abs/x.png", b"x"), ("card.json", b"{}")],
+        [("card.json", b"{}"), ("card.json", b"{}")],
+    ],
+)
 def test_hostile_archives_give_coded_errors(items, no_table):
     with pytest.raises(BunzaiError) as raised:
         read_bytes(zip_of(items), "bad.charx", "risu.charx")
@@ -156,9 +232,17 @@ def test_new_assets_get_the_x_meta_note_risuai_writes_and_kept_ones_keep_theirs(
     tagged = png.replace_text(png.read_png(ICON), set(), [("Software", b"Paint"), ("Comment", b"caf\xc3\xa9")])
     photo = JPEG
     extra = {"tagged": tagged, "photo": photo}
-    links = [AssetLink.model_validate({"role": "emotion", "name": name, "ext": "png" if name == "tagged" else "jpg",
-                                       "asset": {"sha256": "%064x" % index, "ext": "png"}})
-             for index, name in enumerate(extra, 1)]
+    links = [
+        AssetLink.model_validate(
+            {
+                "role": "emotion",
+                "name": name,
+                "ext": "png" if name == "tagged" else "jpg",
+                "asset": {"sha256": "%064x" % index, "ext": "png"},
+            }
+        )
+        for index, name in enumerate(extra, 1)
+    ]
     stored = {"%064x" % index: data for index, data in enumerate(extra.values(), 1)}
     piece = piece.model_copy(update={"assets": list(piece.assets) + links})
     crossing = convert_piece(piece, "risu.charx", lambda ref: stored.get(ref.sha256) or media(ref))
@@ -188,16 +272,19 @@ def test_a_jpeg_polyglot_keeps_its_jpeg_cover_on_the_way_back(table):
     adapter, decoded, media = read(source, "ada.jpg")
     assert adapter.format_id == "risu.charx"
     piece = decoded.pieces[0]
-    scripts = [s.model_copy(update={"payload": dict(s.payload, out="AA")}) if s.name == "caps" else s
-               for s in piece.body.behavior_scripts]
-    edited = piece.model_copy(update={"name": "Ada B.", "body": piece.body.model_copy(
-        update={"behavior_scripts": scripts})})
+    scripts = [
+        s.model_copy(update={"payload": dict(s.payload, out="AA")}) if s.name == "caps" else s
+        for s in piece.body.behavior_scripts
+    ]
+    edited = piece.model_copy(
+        update={"name": "Ada B.", "body": piece.body.model_copy(update={"behavior_scripts": scripts})}
+    )
     for candidate in (piece, edited):
         crossing = convert_piece(candidate, "risu.charx", media)
-        assert crossing.data.startswith(JPEG) and crossing.data[len(JPEG):len(JPEG) + 4] == b"PK\x03\x04"
+        assert crossing.data.startswith(JPEG) and crossing.data[len(JPEG) : len(JPEG) + 4] == b"PK\x03\x04"
         assert zipfile.ZipFile(io.BytesIO(crossing.data)).testzip() is None
         again = read_bytes(crossing.data, "again.jpg")[1].pieces[0]
         assert again.name == candidate.name and again.body.behavior_scripts == candidate.body.behavior_scripts
     unedited = convert_piece(piece, "risu.charx", media).data
-    assert unedited[:len(JPEG)] == JPEG and opened(unedited) == opened(source)  # every member as it was
+    assert unedited[: len(JPEG)] == JPEG and opened(unedited) == opened(source)  # every member as it was
     assert not convert_piece(piece, "ccv3.json", media).data.startswith(JPEG)

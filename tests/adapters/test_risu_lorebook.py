@@ -10,14 +10,42 @@ from hypothesis import strategies as st
 
 from bunzai.convert import convert_piece
 
-ENTRY = {"key": "dragon, wyrm", "secondkey": "fire", "insertorder": 120, "comment": "Dragons",
-         "content": "@@depth 2\nDragons breathe fire, {{user}}.", "mode": "normal", "alwaysActive": False,
-         "selective": True, "extentions": {"risu_case_sensitive": True}, "activationPercent": 40,
-         "folder": "folder-1", "loreCache": {"key": "x", "data": []}}
-FOLDER = {"key": "", "secondkey": "", "insertorder": 100, "comment": "Places", "content": "", "mode": "folder",
-          "alwaysActive": False, "selective": False, "bookVersion": 2}
-REGEX = {"key": "/shadow(fang)?s?/i, /wolf/", "secondkey": "", "insertorder": 5, "comment": "Beasts",
-         "content": "Beasts.", "mode": "normal", "alwaysActive": True, "selective": False, "useRegex": True}
+ENTRY = {
+    "key": "dragon, wyrm",
+    "secondkey": "fire",
+    "insertorder": 120,
+    "comment": "Dragons",
+    "content": "@@depth 2\nDragons breathe fire, {{user}}.",
+    "mode": "normal",
+    "alwaysActive": False,
+    "selective": True,
+    "extentions": {"risu_case_sensitive": True},
+    "activationPercent": 40,
+    "folder": "folder-1",
+    "loreCache": {"key": "x", "data": []},
+}
+FOLDER = {
+    "key": "",
+    "secondkey": "",
+    "insertorder": 100,
+    "comment": "Places",
+    "content": "",
+    "mode": "folder",
+    "alwaysActive": False,
+    "selective": False,
+    "bookVersion": 2,
+}
+REGEX = {
+    "key": "/shadow(fang)?s?/i, /wolf/",
+    "secondkey": "",
+    "insertorder": 5,
+    "comment": "Beasts",
+    "content": "Beasts.",
+    "mode": "normal",
+    "alwaysActive": True,
+    "selective": False,
+    "useRegex": True,
+}
 
 
 def export(*entries) -> bytes:
@@ -59,8 +87,13 @@ def test_an_edit_writes_only_its_field():
 def test_a_crossing_from_a_sillytavern_style_book_names_what_risu_cannot_hold():
     from bunzai.model.lorebook import Lorebook
 
-    piece = Lorebook(id="b", name="b", body={"entries": [
-        {"uid": 0, "keys": ["a,b"], "position": "at_depth", "depth": 2, "sticky": 3, "enabled": False}]})
+    piece = Lorebook(
+        id="b",
+        name="b",
+        body={
+            "entries": [{"uid": 0, "keys": ["a,b"], "position": "at_depth", "depth": 2, "sticky": 3, "enabled": False}]
+        },
+    )
     crossing = convert_piece(piece, "risu.lorebook", lambda ref: b"")
     codes = {(loss.pointer, loss.code) for loss in crossing.losses}
     assert ("/body/entries/0/keys", "risu.key.comma_split") in codes
@@ -74,11 +107,17 @@ _VALUE = st.one_of(st.integers(-5, 5), st.text(max_size=5), st.booleans(), st.no
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
-@given(root=st.dictionaries(_KEY, _VALUE, max_size=3), entry=st.dictionaries(_KEY, _VALUE, max_size=3),
-       inner=st.dictionaries(_KEY, _VALUE, max_size=3))
+@given(
+    root=st.dictionaries(_KEY, _VALUE, max_size=3),
+    entry=st.dictionaries(_KEY, _VALUE, max_size=3),
+    inner=st.dictionaries(_KEY, _VALUE, max_size=3),
+)
 def test_unknown_keys_at_every_level_survive_a_same_format_round_trip(root, entry, inner):
-    document = {"type": "risu", "ver": 1, "data": [ENTRY | entry | {"extentions": ENTRY["extentions"] | inner},
-                                                   FOLDER]} | root
+    document = {
+        "type": "risu",
+        "ver": 1,
+        "data": [ENTRY | entry | {"extentions": ENTRY["extentions"] | inner}, FOLDER],
+    } | root
     _adapter, decoded, media = read(json.dumps(document).encode(), "book.json")
     crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
     assert json.loads(crossing.data) == document

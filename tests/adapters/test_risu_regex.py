@@ -12,10 +12,22 @@ from hypothesis import strategies as st
 from bunzai.convert import convert_piece
 
 SCRIPTS = [
-    {"comment": "hide thoughts", "in": "<think>[\\s\\S]*?</think>", "out": "", "type": "editdisplay",
-     "flag": "<order 5>gi<cbs>", "ableFlag": True},
-    {"comment": "emotes", "in": "\\*(.+?)\\*", "out": "<i>$1</i>", "type": "editoutput", "flag": "g<move_top,no_end_nl>",
-     "ableFlag": True},
+    {
+        "comment": "hide thoughts",
+        "in": "<think>[\\s\\S]*?</think>",
+        "out": "",
+        "type": "editdisplay",
+        "flag": "<order 5>gi<cbs>",
+        "ableFlag": True,
+    },
+    {
+        "comment": "emotes",
+        "in": "\\*(.+?)\\*",
+        "out": "<i>$1</i>",
+        "type": "editoutput",
+        "flag": "g<move_top,no_end_nl>",
+        "ableFlag": True,
+    },
     {"comment": "off", "in": "a", "out": "b", "type": "disabled"},
     {"comment": "ignored flag", "in": "x", "out": "y", "type": "editinput", "flag": "i", "ableFlag": False},
     {"comment": "only tokens", "in": "z", "out": "w", "type": "edittrans", "flag": "<order 1>", "ableFlag": True},
@@ -56,14 +68,22 @@ def test_changing_flags_keeps_the_tokens():
     assert written["flag"] == "g<cbs><order 5>" and written["ableFlag"] is True
 
 
-@pytest.mark.parametrize(("placements", "kind"), [(["user_input"], "editinput"), (["ai_output"], "editoutput"),
-                                                   (["request"], "editprocess"), (["display"], "editdisplay"),
-                                                   (["translation"], "edittrans")])
+@pytest.mark.parametrize(
+    ("placements", "kind"),
+    [
+        (["user_input"], "editinput"),
+        (["ai_output"], "editoutput"),
+        (["request"], "editprocess"),
+        (["display"], "editdisplay"),
+        (["translation"], "edittrans"),
+    ],
+)
 def test_each_placement_writes_its_risu_type(placements, kind):
     from bunzai.model.regex import RegexSet
 
-    piece = RegexSet(id="r", name="r", body={"rules": [{"name": "n", "pattern": "a", "flags": "g",
-                                                        "placements": placements}]})
+    piece = RegexSet(
+        id="r", name="r", body={"rules": [{"name": "n", "pattern": "a", "flags": "g", "placements": placements}]}
+    )
     crossing = convert_piece(piece, "risu.regex", lambda ref: b"")
     assert json.loads(crossing.data)["data"][0]["type"] == kind
     assert crossing.losses == []
@@ -72,13 +92,33 @@ def test_each_placement_writes_its_risu_type(placements, kind):
 def test_a_sillytavern_style_rule_reports_what_risu_cannot_hold():
     from bunzai.model.regex import RegexSet
 
-    piece = RegexSet(id="r", name="Rules", body={"rules": [
-        {"id": "u1", "name": "n", "pattern": "a", "flags": "", "placements": ["user_input", "ai_output"],
-         "trim_strings": ["x"], "min_depth": 1, "substitute_macros": "escaped"}]})
+    piece = RegexSet(
+        id="r",
+        name="Rules",
+        body={
+            "rules": [
+                {
+                    "id": "u1",
+                    "name": "n",
+                    "pattern": "a",
+                    "flags": "",
+                    "placements": ["user_input", "ai_output"],
+                    "trim_strings": ["x"],
+                    "min_depth": 1,
+                    "substitute_macros": "escaped",
+                }
+            ]
+        },
+    )
     crossing = convert_piece(piece, "risu.regex", lambda ref: b"")
     codes = {loss.code for loss in crossing.losses}
-    assert {"risu.regex.not_carried", "risu.regex.placement", "risu.regex.flags", "risu.regex.cbs_raw",
-            "risu.name.file_name"} <= codes
+    assert {
+        "risu.regex.not_carried",
+        "risu.regex.placement",
+        "risu.regex.flags",
+        "risu.regex.cbs_raw",
+        "risu.name.file_name",
+    } <= codes
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 

@@ -40,13 +40,13 @@ def risu_read_module(data: bytes, table: rpack.Table) -> tuple[dict, list[bytes]
     """RisuAI's readModule, step by step: magic, version, the main block, asset blocks into assets[i][1]."""
     assert data[0] == 111 and data[1] == 0
     size = struct.unpack("<I", data[2:6])[0]
-    main = json.loads(table.decode(data[6:6 + size]))
+    main = json.loads(table.decode(data[6 : 6 + size]))
     assert main["type"] == "risuModule"
     at, blocks = 6 + size, []
     while data[at] != 0:
         assert data[at] == 1
-        length = struct.unpack("<I", data[at + 1:at + 5])[0]
-        blocks.append(table.decode(data[at + 5:at + 5 + length]))
+        length = struct.unpack("<I", data[at + 1 : at + 5])[0]
+        blocks.append(table.decode(data[at + 5 : at + 5 + length]))
         main["module"]["assets"][len(blocks) - 1][1] = "filled"  # RisuAI indexes assets by block: it must exist
         at += 5 + length
     assert at == len(data) - 1
@@ -116,12 +116,18 @@ def test_a_module_never_decoded_goes_back_unchanged_without_a_table(no_table, tm
 
 
 def test_msgpack_writes_what_the_reader_reads():
-    value = {"a": [0, 1, -1, -33, 127, 128, 255, 256, 65536, 2**32, -2**40, 0.5, "x" * 31, "y" * 32, "z" * 70000],
-             "b": b"\x00" * 300, "c": None, "d": True, "e": False, "f": {str(i): i for i in range(20)},
-             "g": list(range(17))}
+    value = {
+        "a": [0, 1, -1, -33, 127, 128, 255, 256, 65536, 2**32, -(2**40), 0.5, "x" * 31, "y" * 32, "z" * 70000],
+        "b": b"\x00" * 300,
+        "c": None,
+        "d": True,
+        "e": False,
+        "f": {str(i): i for i in range(20)},
+        "g": list(range(17)),
+    }
     assert unpack(pack(value), "test") == value
     # beyond 32 bits msgpackr writes a float64 (its 64-bit integer forms decode as BigInt in RisuAI)
-    assert pack(2**40)[0] == 0xCB and pack(-2**31) == b"\xd2\x80\x00\x00\x00" and pack(2**32 - 1)[0] == 0xCE
+    assert pack(2**40)[0] == 0xCB and pack(-(2**31)) == b"\xd2\x80\x00\x00\x00" and pack(2**32 - 1)[0] == 0xCE
 
 
 def open_risup(data: bytes, table: rpack.Table) -> tuple[dict, dict]:
@@ -143,11 +149,14 @@ def test_an_unedited_preset_round_trips(table):
 def test_an_edited_preset_writes_its_edits_into_the_bot_preset(table):
     _adapter, decoded, media = read(risup_bytes(PRESET, table), "warm.risup")
     preset = decoded.pieces[0]
-    prompts = [block.model_copy(update={"content": "Edited."}) if block.identifier in ("main", "template-0")
-               else block for block in preset.body.prompts]
+    prompts = [
+        block.model_copy(update={"content": "Edited."}) if block.identifier in ("main", "template-0") else block
+        for block in preset.body.prompts
+    ]
     samplers = preset.body.samplers.model_copy(update={"temperature": 1.1, "max_tokens": 512})
-    preset = preset.model_copy(update={"body": preset.body.model_copy(update={"prompts": prompts,
-                                                                             "samplers": samplers})})
+    preset = preset.model_copy(
+        update={"body": preset.body.model_copy(update={"prompts": prompts, "samplers": samplers})}
+    )
     crossing = convert_piece(preset, "risu.preset", media)
     _outer, inner = open_risup(crossing.data, table)
     assert inner["mainPrompt"] == "Edited." and inner["promptTemplate"][0]["text"] == "Edited."
@@ -160,18 +169,28 @@ def test_an_edited_preset_writes_its_edits_into_the_bot_preset(table):
 def test_a_sillytavern_preset_becomes_template_items_as_risuai_imports_them(table):
     from bunzai.model.preset import Preset
 
-    preset = Preset.model_validate({"id": "st", "name": "ST", "body": {
-        "samplers": {"temperature": 0.7, "top_p": 0.95, "seed": 5},
-        "prompts": [{"identifier": "main", "name": "Main", "content": "Be {{char}}."},
+    preset = Preset.model_validate(
+        {
+            "id": "st",
+            "name": "ST",
+            "body": {
+                "samplers": {"temperature": 0.7, "top_p": 0.95, "seed": 5},
+                "prompts": [
+                    {"identifier": "main", "name": "Main", "content": "Be {{char}}."},
                     {"identifier": "chatHistory", "name": "Chat History", "marker": True},
                     {"identifier": "dialogueExamples", "name": "Examples", "marker": True},
-                    {"identifier": "custom", "name": "Custom", "role": "assistant", "content": "ok"}]}})
+                    {"identifier": "custom", "name": "Custom", "role": "assistant", "content": "ok"},
+                ],
+            },
+        }
+    )
     crossing = convert_piece(preset, "risu.preset", lambda ref: b"")
     _outer, inner = open_risup(crossing.data, table)
     assert inner["promptTemplate"] == [
         {"type": "plain", "type2": "main", "text": "Be {{char}}.", "role": "system", "name": "Main"},
         {"type": "chat", "rangeEnd": "end", "rangeStart": 0},
-        {"type": "plain", "type2": "normal", "text": "ok", "role": "bot", "name": "Custom"}]
+        {"type": "plain", "type2": "normal", "text": "ok", "role": "bot", "name": "Custom"},
+    ]
     assert inner["temperature"] == 70 and inner["top_p"] == 0.95 and inner["name"] == "ST"
     codes = {(loss.pointer, loss.code) for loss in crossing.losses}
     assert ("/body/samplers/seed", "risu.preset.sampler") in codes

@@ -16,13 +16,23 @@ from bunzai.model.persona import Persona, PersonaBody
 FORMAT = "sillytavern.personas"
 
 BACKUP = {
-    "personas": {"user-default.png": "User", "1712345678901-Ada.png": "Ada", "1712345678902-Ada.png": "Ada",
-                 "old.png": "Legacy"},
+    "personas": {
+        "user-default.png": "User",
+        "1712345678901-Ada.png": "Ada",
+        "1712345678902-Ada.png": "Ada",
+        "old.png": "Legacy",
+    },
     "persona_descriptions": {
         "user-default.png": {"description": "I am {{user}}.", "position": 0, "depth": 2, "role": 0},
-        "1712345678901-Ada.png": {"description": "Ada, a mathematician.", "position": 4, "depth": 3, "role": 1,
-                                  "lorebook": "Analytical Engine", "title": "Countess",
-                                  "connections": [{"type": "character", "id": "Charles.png"}]},
+        "1712345678901-Ada.png": {
+            "description": "Ada, a mathematician.",
+            "position": 4,
+            "depth": 3,
+            "role": 1,
+            "lorebook": "Analytical Engine",
+            "title": "Countess",
+            "connections": [{"type": "character", "id": "Charles.png"}],
+        },
         "1712345678902-Ada.png": {"description": "Another Ada.", "position": 9, "depth": "5", "role": "assistant"},
         "old.png": {"description": "Placed after the character.", "position": 1},
     },
@@ -33,10 +43,19 @@ BACKUP = {
 def test_each_avatar_becomes_its_own_persona_with_unique_ids():
     pieces = read_json(BACKUP, "personas_20250101.json").pieces
     assert [(piece.kind, piece.id, piece.name) for piece in pieces] == [
-        ("persona", "user", "User"), ("persona", "ada", "Ada"), ("persona", "ada-2", "Ada"), ("persona", "legacy", "Legacy")]
+        ("persona", "user", "User"),
+        ("persona", "ada", "Ada"),
+        ("persona", "ada-2", "Ada"),
+        ("persona", "legacy", "Legacy"),
+    ]
     ada = pieces[1].body
     assert (ada.position, ada.depth, ada.role, ada.lorebook, ada.brief) == (
-        "at_depth", 3, "user", "analytical-engine", "Countess")
+        "at_depth",
+        3,
+        "user",
+        "analytical-engine",
+        "Countess",
+    )
     other = pieces[2].body
     assert (other.position, other.depth, other.role) == ("none", 5, "assistant")
     assert (pieces[3].body.position, pieces[3].body.depth, pieces[3].body.role) == ("in_prompt", 2, "system")
@@ -47,7 +66,8 @@ def test_each_escrow_keeps_its_own_avatar_entry():
     assert pieces[0].original.document == {
         "personas": {"user-default.png": "User"},
         "persona_descriptions": {"user-default.png": BACKUP["persona_descriptions"]["user-default.png"]},
-        "default_persona": "user-default.png"}
+        "default_persona": "user-default.png",
+    }
     assert pieces[1].original.document["default_persona"] is None
     assert pieces[1].original.document["persona_descriptions"]["1712345678901-Ada.png"]["connections"]
 
@@ -65,9 +85,11 @@ def test_an_unedited_persona_writes_back_as_a_backup_of_just_it(index):
 
 
 def test_a_one_persona_backup_round_trips_json_equal_with_two_space_indent():
-    document = {"personas": {"a.png": "A"}, "persona_descriptions": {"a.png": {"description": "x", "position": 2,
-                                                                              "depth": 2, "role": 0}},
-                "default_persona": "a.png"}
+    document = {
+        "personas": {"a.png": "A"},
+        "persona_descriptions": {"a.png": {"description": "x", "position": 2, "depth": 2, "role": 0}},
+        "default_persona": "a.png",
+    }
     crossing = round_trip(read_json(document, "p.json").pieces[0], FORMAT)
     assert crossing.data.decode("utf-8") == json.dumps(document, indent=2, ensure_ascii=False)
 
@@ -80,16 +102,27 @@ def test_an_edit_rewrites_only_the_changed_fields():
 
 
 def test_a_new_persona_declares_what_a_backup_cannot_hold():
-    body = PersonaBody(description="Me.", position="bottom_an", role="assistant", lorebook="my-world",
-                       profile={"age": "30"}, extensions={"x": 1})
+    body = PersonaBody(
+        description="Me.",
+        position="bottom_an",
+        role="assistant",
+        lorebook="my-world",
+        profile={"age": "30"},
+        extensions={"x": 1},
+    )
     crossing = round_trip(Persona(id="me", name="Me", body=body), FORMAT)
-    assert {loss.code for loss in crossing.losses} == {"persona.lorebook.by_id", "persona.profile.dropped",
-                                                        "persona.extensions.dropped"}
+    assert {loss.code for loss in crossing.losses} == {
+        "persona.lorebook.by_id",
+        "persona.profile.dropped",
+        "persona.extensions.dropped",
+    }
     assert json.loads(crossing.data) == {
         "personas": {"me.png": "Me"},
-        "persona_descriptions": {"me.png": {"description": "Me.", "position": 3, "depth": 2, "role": 2,
-                                            "lorebook": "my-world"}},
-        "default_persona": None}
+        "persona_descriptions": {
+            "me.png": {"description": "Me.", "position": 3, "depth": 2, "role": 2, "lorebook": "my-world"}
+        },
+        "default_persona": None,
+    }
 
 
 def test_a_backup_without_personas_is_refused():
@@ -108,7 +141,10 @@ def test_unknown_keys_in_the_root_and_description_entries_survive(root, entry):
     piece = read_json(document, "personas.json").pieces[1]
     written = json.loads(round_trip(piece, FORMAT).data)
     assert written == piece.original.document
-    assert written["persona_descriptions"]["1712345678901-Ada.png"] == document["persona_descriptions"]["1712345678901-Ada.png"]
+    assert (
+        written["persona_descriptions"]["1712345678901-Ada.png"]
+        == document["persona_descriptions"]["1712345678901-Ada.png"]
+    )
     assert all(written[key] == value for key, value in root.items())
 
 

@@ -46,8 +46,10 @@ def read(document: dict):
 def test_the_first_prompt_with_an_identifier_is_the_block():
     piece = read(with_repeats())
     mains = [block for block in piece.body.prompts if block.identifier == "main"]
-    assert len(mains) == 1 and mains[0].content == next(
-        p for p in default_preset()["prompts"] if p["identifier"] == "main")["content"]
+    assert (
+        len(mains) == 1
+        and mains[0].content == next(p for p in default_preset()["prompts"] if p["identifier"] == "main")["content"]
+    )
     items = [item.identifier for item in piece.body.orders[0].items if item.identifier == "main"]
     assert len(items) == 2  # the order keeps both entries
 
@@ -62,8 +64,9 @@ def test_a_preset_with_repeated_identifiers_round_trips_json_equal():
 def test_an_edit_keeps_the_shadowed_prompt_where_it_stood():
     document = with_repeats()
     piece = read(document)
-    blocks = [b.model_copy(update={"content": "Edited main."}) if b.identifier == "main" else b
-              for b in piece.body.prompts]
+    blocks = [
+        b.model_copy(update={"content": "Edited main."}) if b.identifier == "main" else b for b in piece.body.prompts
+    ]
     edited = piece.model_copy(update={"body": piece.body.model_copy(update={"prompts": blocks})})
     written = json.loads(convert_piece(edited, "sillytavern.preset.chat", no_media).data)
     contents = [p.get("content") for p in written["prompts"] if p["identifier"] == "main"]

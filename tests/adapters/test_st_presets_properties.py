@@ -15,7 +15,7 @@ from bunzai.convert import convert_piece
 PROPERTY = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )
@@ -23,18 +23,42 @@ json_values = st.recursive(
 unknown = st.dictionaries(st.text(min_size=1, max_size=8).map(lambda s: "zz_" + s), json_values, max_size=3)
 
 CHAT_BASE = {
-    "chat_completion_source": "openai", "openai_model": "gpt-4o", "temperature": 0.8, "openai_max_context": 8000,
-    "openai_max_tokens": 300, "top_p": 1, "impersonation_prompt": "[Impersonate]", "wi_format": "{0}",
+    "chat_completion_source": "openai",
+    "openai_model": "gpt-4o",
+    "temperature": 0.8,
+    "openai_max_context": 8000,
+    "openai_max_tokens": 300,
+    "top_p": 1,
+    "impersonation_prompt": "[Impersonate]",
+    "wi_format": "{0}",
     "prompts": [
-        {"identifier": "main", "name": "Main Prompt", "system_prompt": True, "role": "system",
-         "content": "Be {{char}}."},
+        {
+            "identifier": "main",
+            "name": "Main Prompt",
+            "system_prompt": True,
+            "role": "system",
+            "content": "Be {{char}}.",
+        },
         {"identifier": "chatHistory", "name": "Chat History", "system_prompt": True, "marker": True},
-        {"identifier": "x1", "name": "Note", "role": "user", "content": "hi", "injection_position": 1,
-         "injection_depth": 2},
+        {
+            "identifier": "x1",
+            "name": "Note",
+            "role": "user",
+            "content": "hi",
+            "injection_position": 1,
+            "injection_depth": 2,
+        },
     ],
-    "prompt_order": [{"character_id": 100000, "order": [
-        {"identifier": "main", "enabled": True}, {"identifier": "chatHistory", "enabled": True},
-        {"identifier": "x1", "enabled": False}]}],
+    "prompt_order": [
+        {
+            "character_id": 100000,
+            "order": [
+                {"identifier": "main", "enabled": True},
+                {"identifier": "chatHistory", "enabled": True},
+                {"identifier": "x1", "enabled": False},
+            ],
+        }
+    ],
     "extensions": {"regex_scripts": []},
 }
 TEXT_BASES = {
@@ -59,8 +83,14 @@ def write(piece, format_id: str):
 
 
 @PROPERTY
-@given(root=unknown, prompts=st.lists(unknown, min_size=3, max_size=3), order=unknown,
-       items=st.lists(unknown, min_size=3, max_size=3), extensions=unknown, edit=st.booleans())
+@given(
+    root=unknown,
+    prompts=st.lists(unknown, min_size=3, max_size=3),
+    order=unknown,
+    items=st.lists(unknown, min_size=3, max_size=3),
+    extensions=unknown,
+    edit=st.booleans(),
+)
 def test_unknown_keys_at_every_level_of_a_chat_preset_survive(root, prompts, order, items, extensions, edit):
     document = copy.deepcopy(CHAT_BASE)
     document.update(root)

@@ -19,27 +19,54 @@ FORMAT = "sillytavern.quickreply"
 
 
 def qr_item(number: int, **changes) -> dict:
-    item = {"id": number, "icon": "fa-dice", "showLabel": False, "label": f"Roll {number}", "title": "Roll a die",
-            "message": "/roll 1d20 | /echo {{pipe}}", "contextList": [{"set": "Dice", "isChained": True}],
-            "preventAutoExecute": True, "isHidden": False, "executeOnStartup": False, "executeOnUser": True,
-            "executeOnAi": False, "executeOnChatChange": False, "executeOnGroupMemberDraft": False,
-            "executeOnNewChat": False, "executeBeforeGeneration": False, "automationId": ""}
+    item = {
+        "id": number,
+        "icon": "fa-dice",
+        "showLabel": False,
+        "label": f"Roll {number}",
+        "title": "Roll a die",
+        "message": "/roll 1d20 | /echo {{pipe}}",
+        "contextList": [{"set": "Dice", "isChained": True}],
+        "preventAutoExecute": True,
+        "isHidden": False,
+        "executeOnStartup": False,
+        "executeOnUser": True,
+        "executeOnAi": False,
+        "executeOnChatChange": False,
+        "executeOnGroupMemberDraft": False,
+        "executeOnNewChat": False,
+        "executeBeforeGeneration": False,
+        "automationId": "",
+    }
     return item | changes
 
 
-V2_SET = {"version": 2, "name": "Dice", "disableSend": False, "placeBeforeInput": True, "injectInput": False,
-          "color": "rgba(255, 0, 0, 1)", "onlyBorderColor": True, "qrList": [qr_item(1), qr_item(3, isHidden="true")],
-          "idIndex": 4}
+V2_SET = {
+    "version": 2,
+    "name": "Dice",
+    "disableSend": False,
+    "placeBeforeInput": True,
+    "injectInput": False,
+    "color": "rgba(255, 0, 0, 1)",
+    "onlyBorderColor": True,
+    "qrList": [qr_item(1), qr_item(3, isHidden="true")],
+    "idIndex": 4,
+}
 
 
 def test_a_v2_set_reads_its_settings_and_items():
     piece = read_json(V2_SET, "Dice.json").pieces[0]
     assert (piece.kind, piece.id, piece.name) == ("quickreply", "dice", "Dice")
-    assert piece.body.settings == QuickReplySettings(place_before_input=True, color="rgba(255, 0, 0, 1)",
-                                                     only_border_color=True)
+    assert piece.body.settings == QuickReplySettings(
+        place_before_input=True, color="rgba(255, 0, 0, 1)", only_border_color=True
+    )
     first, second = piece.body.items
     assert (first.id, first.icon, first.auto_execute, first.context_list) == (
-        1, "fa-dice", ["user"], [ContextLink(set="dice", chained=True)])
+        1,
+        "fa-dice",
+        ["user"],
+        [ContextLink(set="dice", chained=True)],
+    )
     assert (second.id, second.hidden) == (3, True)
 
 
@@ -56,7 +83,10 @@ def test_the_corpus_v1_set_is_migrated_as_sillytavern_migrates_it():
     piece = decoded.pieces[0]
     assert adapter.format_id == FORMAT and piece.original.document == json.loads(data)
     assert [(item.id, item.label, item.message) for item in piece.body.items] == [
-        (1, "HELP", "/?"), (2, "New Chat", "/newchat"), (3, "Match UI to Background", "/bgcol")]
+        (1, "HELP", "/?"),
+        (2, "New Chat", "/newchat"),
+        (3, "Match UI to Background", "/bgcol"),
+    ]
     assert all(item.prevent_auto_execute and not item.auto_execute for item in piece.body.items)
 
 
@@ -66,20 +96,45 @@ def test_a_v1_set_is_written_back_as_the_v2_set_sillytavern_would_load():
     crossing = round_trip(piece, FORMAT)
     written = json.loads(crossing.data)
     assert [loss.code for loss in crossing.losses] == ["quickreply.v1.upgraded"]
-    assert (written["version"], written["name"], written["color"], written["idIndex"]) == (2, "Default", "transparent", 4)
+    assert (written["version"], written["name"], written["color"], written["idIndex"]) == (
+        2,
+        "Default",
+        "transparent",
+        4,
+    )
     assert [(item["id"], item["label"], item["message"]) for item in written["qrList"]] == [
-        (1, "HELP", "/?"), (2, "New Chat", "/newchat"), (3, "Match UI to Background", "/bgcol")]
+        (1, "HELP", "/?"),
+        (2, "New Chat", "/newchat"),
+        (3, "Match UI to Background", "/bgcol"),
+    ]
     assert "quickReplySlots" not in written
     assert read_json(written, "Default.json").pieces[0].body == piece.body
 
 
 def test_v1_slot_fields_map_to_their_v2_names():
-    v1 = {"name": "Old", "quickActionEnabled": True, "AutoInputInject": True, "x_root": 1,
-          "quickReplySlots": [{"mes": "hi", "label": "Hi", "hidden": True, "autoExecute_chatLoad": True,
-                               "contextMenu": [{"preset": "Other", "chain": True}], "x_slot": [1]}]}
+    v1 = {
+        "name": "Old",
+        "quickActionEnabled": True,
+        "AutoInputInject": True,
+        "x_root": 1,
+        "quickReplySlots": [
+            {
+                "mes": "hi",
+                "label": "Hi",
+                "hidden": True,
+                "autoExecute_chatLoad": True,
+                "contextMenu": [{"preset": "Other", "chain": True}],
+                "x_slot": [1],
+            }
+        ],
+    }
     piece = read_json(v1, "Old.json").pieces[0]
     item = piece.body.items[0]
-    assert (item.hidden, item.auto_execute, item.context_list) == (True, ["chat_change"], [ContextLink(set="other", chained=True)])
+    assert (item.hidden, item.auto_execute, item.context_list) == (
+        True,
+        ["chat_change"],
+        [ContextLink(set="other", chained=True)],
+    )
     assert piece.body.settings.disable_send and piece.body.settings.inject_input
     written = json.loads(round_trip(piece, FORMAT).data)
     assert written["x_root"] == 1 and written["qrList"][0]["x_slot"] == [1]
@@ -98,11 +153,16 @@ def test_an_edited_item_keeps_its_unknown_keys():
 
 def test_a_new_set_declares_what_sillytavern_cannot_hold():
     items = [QuickReply(id=1, label="Go", message="/go", context_list=[ContextLink(set="other-set")])]
-    piece = QuickReplySet(id="new", name="New", body=QuickReplySetBody(description="d", items=items, extensions={"a": 1}))
+    piece = QuickReplySet(
+        id="new", name="New", body=QuickReplySetBody(description="d", items=items, extensions={"a": 1})
+    )
     crossing = round_trip(piece, FORMAT)
     codes = {loss.code for loss in crossing.losses}
-    assert codes == {"quickreply.context.set_by_id", "quickreply.set.description.dropped",
-                     "quickreply.set.extensions.dropped"}
+    assert codes == {
+        "quickreply.context.set_by_id",
+        "quickreply.set.description.dropped",
+        "quickreply.set.extensions.dropped",
+    }
     written = json.loads(crossing.data)
     assert (written["version"], written["color"], written["idIndex"]) == (2, "transparent", 2)
     assert written["qrList"][0]["preventAutoExecute"] is True

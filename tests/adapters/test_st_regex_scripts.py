@@ -18,21 +18,51 @@ FORMAT = "sillytavern.regex"
 
 # As ST 1.12.6 exports a script (4-space JSON): substituteRegex a bool, minDepth NaN -> null.
 OLD_SCRIPT = {
-    "id": "0b7e3f52-7a4c-4f0e-9d7a-3f1c2b9d8e11", "scriptName": "Strip OOC", "findRegex": "/\\(OOC:.*?\\)/gi",
-    "replaceString": "", "trimStrings": [], "placement": [2], "disabled": False, "markdownOnly": True,
-    "promptOnly": False, "runOnEdit": True, "substituteRegex": False, "minDepth": None, "maxDepth": None,
+    "id": "0b7e3f52-7a4c-4f0e-9d7a-3f1c2b9d8e11",
+    "scriptName": "Strip OOC",
+    "findRegex": "/\\(OOC:.*?\\)/gi",
+    "replaceString": "",
+    "trimStrings": [],
+    "placement": [2],
+    "disabled": False,
+    "markdownOnly": True,
+    "promptOnly": False,
+    "runOnEdit": True,
+    "substituteRegex": False,
+    "minDepth": None,
+    "maxDepth": None,
 }
 # As newer ST writes it: substituteRegex an int, reasoning placement, minDepth -1.
 NEW_SCRIPT = {
-    "id": "a1b2c3d4-0000-4000-8000-000000000001", "scriptName": "Hide thoughts", "findRegex": "<think>[\\s\\S]*?</think>",
-    "replaceString": "{{match}}", "trimStrings": ["<think>", "</think>"], "placement": [6, 1], "disabled": True,
-    "markdownOnly": False, "promptOnly": True, "runOnEdit": False, "substituteRegex": 2, "minDepth": -1, "maxDepth": 3,
+    "id": "a1b2c3d4-0000-4000-8000-000000000001",
+    "scriptName": "Hide thoughts",
+    "findRegex": "<think>[\\s\\S]*?</think>",
+    "replaceString": "{{match}}",
+    "trimStrings": ["<think>", "</think>"],
+    "placement": [6, 1],
+    "disabled": True,
+    "markdownOnly": False,
+    "promptOnly": True,
+    "runOnEdit": False,
+    "substituteRegex": 2,
+    "minDepth": -1,
+    "maxDepth": 3,
 }
 # Legacy placements (0 markdown display, 4 sendAs) and type drift as hand-edited files carry it.
 DRIFT_SCRIPT = {
-    "id": 17, "scriptName": "Legacy", "findRegex": "/name/", "replaceString": None, "trimStrings": "x",
-    "placement": [0, 4, 3, 9], "disabled": "false", "markdownOnly": 1, "promptOnly": 0, "runOnEdit": "true",
-    "substituteRegex": "1", "minDepth": "", "maxDepth": "4",
+    "id": 17,
+    "scriptName": "Legacy",
+    "findRegex": "/name/",
+    "replaceString": None,
+    "trimStrings": "x",
+    "placement": [0, 4, 3, 9],
+    "disabled": "false",
+    "markdownOnly": 1,
+    "promptOnly": 0,
+    "runOnEdit": "true",
+    "substituteRegex": "1",
+    "minDepth": "",
+    "maxDepth": "4",
 }
 
 
@@ -88,11 +118,19 @@ def test_legacy_placements_and_type_drift_are_normalised():
     assert (rule.substitute_macros, rule.min_depth, rule.max_depth) == ("raw", None, 4)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("/a/b/gi", ("a/b", "gi")), ("abc", ("abc", "")), ("/abc", ("/abc", "")), ("abc/g", ("abc/g", "")),
-    ("/x/y", ("/x/y", "")),  # y is not a flag ST lets through: the whole string is the pattern
-    ("/a/gg", ("/a/gg", "")), ("/a/", ("a", "")), ("", ("", "")),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/a/b/gi", ("a/b", "gi")),
+        ("abc", ("abc", "")),
+        ("/abc", ("/abc", "")),
+        ("abc/g", ("abc/g", "")),
+        ("/x/y", ("/x/y", "")),  # y is not a flag ST lets through: the whole string is the pattern
+        ("/a/gg", ("/a/gg", "")),
+        ("/a/", ("a", "")),
+        ("", ("", "")),
+    ],
+)
 def test_find_regex_is_parsed_as_sillytavern_parses_it(text, expected):
     assert parse_find_regex(text)[:2] == expected
 
@@ -112,9 +150,16 @@ def test_a_new_set_declares_what_sillytavern_cannot_hold():
     piece = RegexSet(id="fresh", name="Fresh", body=RegexSetBody(description="d", rules=rules, extensions={"y": 2}))
     crossing = round_trip(piece, FORMAT)
     codes = {loss.code for loss in crossing.losses}
-    assert codes >= {"regex.rule.id.generated", "regex.rule.name.filled", "regex.rule.flags.dropped",
-                     "regex.rule.pattern.line_breaks", "regex.rule.placement.unsupported",
-                     "regex.rule.extensions.dropped", "regex.set.description.dropped", "regex.set.extensions.dropped"}
+    assert codes >= {
+        "regex.rule.id.generated",
+        "regex.rule.name.filled",
+        "regex.rule.flags.dropped",
+        "regex.rule.pattern.line_breaks",
+        "regex.rule.placement.unsupported",
+        "regex.rule.extensions.dropped",
+        "regex.set.description.dropped",
+        "regex.set.extensions.dropped",
+    }
     assert "crossing.not_carried" not in codes
     written = json.loads(crossing.data)
     assert written["findRegex"] == "/a\\nb/g" and written["placement"] == [2] and written["scriptName"] == "Fresh"

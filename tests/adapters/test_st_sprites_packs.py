@@ -42,7 +42,9 @@ def test_the_corpus_sprite_folder_is_claimed_and_read():
     piece = decoded.pieces[0]
     assert (piece.kind, piece.id, piece.name, piece.body.default_face) == ("pack", "seraphina", "Seraphina", "neutral")
     assert [(item.id, item.label, item.mime) for item in piece.body.items] == [
-        ("joy", "joy", "image/png"), ("neutral", "neutral", "image/png")]
+        ("joy", "joy", "image/png"),
+        ("neutral", "neutral", "image/png"),
+    ]
     assert {blob.sha256 for blob in decoded.blobs} == {item.asset.sha256 for item in piece.body.items}
     assert decoded.warnings == []
 
@@ -67,8 +69,13 @@ def test_a_sprite_folder_is_written_back_as_the_same_files_under_the_same_names(
 
 
 def test_a_folder_keeps_several_sprites_per_label_and_its_underscore_files():
-    files = {"joy.png": png("a"), "joy-1.png": png("b"), "joy.alt.png": png("c"), "neutral.png": png("d"),
-             "_emotions.json": b'{"joy": "happy"}'}
+    files = {
+        "joy.png": png("a"),
+        "joy-1.png": png("b"),
+        "joy.alt.png": png("c"),
+        "neutral.png": png("d"),
+        "_emotions.json": b'{"joy": "happy"}',
+    }
     adapter = get_adapter(FOLDER)
     decoded = adapter.read(b"", "Ada", files)
     assert [item.label for item in decoded.pieces[0].body.items] == ["joy", "joy", "joy", "neutral"]
@@ -97,17 +104,33 @@ def test_new_sprites_in_a_folder_are_named_label_then_label_dash_number():
     assert undeclared(crossing) == []
 
 
-@pytest.mark.parametrize(("file_name", "label"), [
-    ("joy.png", "joy"), ("Joy.PNG", "joy"), ("joy-1.png", "joy"), ("joy.alt.png", "joy"), ("anger-2.webp", "anger"),
-    ("very-happy.png", "very-happy"), ("smug-2.png", "smug"), ("talkinghead.gif", "talkinghead"),
-])
+@pytest.mark.parametrize(
+    ("file_name", "label"),
+    [
+        ("joy.png", "joy"),
+        ("Joy.PNG", "joy"),
+        ("joy-1.png", "joy"),
+        ("joy.alt.png", "joy"),
+        ("anger-2.webp", "anger"),
+        ("very-happy.png", "very-happy"),
+        ("smug-2.png", "smug"),
+        ("talkinghead.gif", "talkinghead"),
+    ],
+)
 def test_labels_follow_sillytavern_file_naming(file_name, label):
     assert label_of(file_name) == label
 
 
 def pack_zip() -> bytes:
-    return write_archive([("joy.png", png("joy")), ("joy-1.png", png("joy1")), ("joy.alt.png", png("joyalt")),
-                          ("smug.png", png("smug")), ("_emotions.json", b'{"x": 1}')])
+    return write_archive(
+        [
+            ("joy.png", png("joy")),
+            ("joy-1.png", png("joy1")),
+            ("joy.alt.png", png("joyalt")),
+            ("smug.png", png("smug")),
+            ("_emotions.json", b'{"x": 1}'),
+        ]
+    )
 
 
 def test_a_zip_pack_reads_several_sprites_per_label_and_flags_custom_labels():
@@ -115,7 +138,11 @@ def test_a_zip_pack_reads_several_sprites_per_label_and_flags_custom_labels():
     piece = decoded.pieces[0]
     assert adapter.format_id == ZIP
     assert [(item.id, item.label) for item in piece.body.items] == [
-        ("joy", "joy"), ("joy-1", "joy"), ("joy.alt", "joy"), ("smug", "smug")]
+        ("joy", "joy"),
+        ("joy-1", "joy"),
+        ("joy.alt", "joy"),
+        ("smug", "smug"),
+    ]
     assert piece.body.default_face == "joy"  # no neutral: the first label
     assert any("'smug'" in warning for warning in decoded.warnings)
     assert list(piece.original.files) == ["_emotions.json"]
@@ -131,14 +158,22 @@ def test_an_unedited_zip_pack_writes_back_byte_for_byte():
 
 def test_a_new_pack_declares_what_sillytavern_cannot_hold():
     blobs = [Blob(png("a"), "png", "image/png"), Blob(png("b"), "png", "")]
-    items = [PackItem(id="happy-face", label="Happy Face", asset=blobs[0].ref(), mime="image/png"),
-             PackItem(id="calm", label="neutral", asset=blobs[1].ref(), mime="")]
+    items = [
+        PackItem(id="happy-face", label="Happy Face", asset=blobs[0].ref(), mime="image/png"),
+        PackItem(id="calm", label="neutral", asset=blobs[1].ref(), mime=""),
+    ]
     body = PackBody(items=items, default_face="Happy Face", groups=[PackGroup(name="g", items=["calm"])])
     by_sha = {blob.sha256: blob.data for blob in blobs}
     crossing = convert_piece(Pack(id="new", name="New", body=body), ZIP, lambda ref: by_sha[ref.sha256])
     codes = {loss.code for loss in crossing.losses}
-    assert codes == {"pack.item.id.from_file_name", "pack.item.label.renamed", "pack.item.mime.detected",
-                     "pack.default_face.dropped", "pack.groups.dropped", "pack.name.file_name"}
+    assert codes == {
+        "pack.item.id.from_file_name",
+        "pack.item.label.renamed",
+        "pack.item.mime.detected",
+        "pack.default_face.dropped",
+        "pack.groups.dropped",
+        "pack.name.file_name",
+    }
     assert open_archive(crossing.data).names() == ["happy_face.png", "neutral.png"]
 
 

@@ -69,8 +69,10 @@ def test_null_role_and_zero_timers_are_kept_as_written():
     assert entry["content"] == "edited" and entry["role"] is None and entry["sticky"] == 0
 
 
-@pytest.mark.parametrize("number, name", list(enumerate(
-    ["before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet"])))
+@pytest.mark.parametrize(
+    "number, name",
+    list(enumerate(["before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet"])),
+)
 def test_every_position_reads_and_writes_back(number, name):
     piece = read_world({"entries": {"5": {"uid": 5, "key": ["k"], "position": number, "outletName": "o"}}})
     assert piece.body.entries[0].position == name
@@ -92,25 +94,45 @@ def test_regex_keys_read_as_regex_and_write_back_exactly():
     piece = read_world({"entries": {"0": {"uid": 0, "key": keys}}})
     read = piece.body.entries[0].keys
     assert [(k.text, k.regex, k.flags) for k in read] == [
-        ("dragon(s)?", True, "i"), ("a\\/b", True, ""), ("/a/b/", False, ""), ("plain", False, ""),
-        ("\\x01{{user}}:[^\\x01]*?hi", True, "")]
+        ("dragon(s)?", True, "i"),
+        ("a\\/b", True, ""),
+        ("/a/b/", False, ""),
+        ("plain", False, ""),
+        ("\\x01{{user}}:[^\\x01]*?hi", True, ""),
+    ]
     written, _ = round_trip(piece.model_copy(update={"original": None}))
     assert written["entries"]["0"]["key"] == keys
 
 
 def test_a_canonical_regex_with_a_bare_slash_is_escaped_for_sillytavern():
-    book = Lorebook(id="b", name="b", body=LorebookBody(entries=[LoreEntry(uid=1, keys=[
-        {"text": "a/b", "regex": True, "flags": "i"}])]))
+    book = Lorebook(
+        id="b",
+        name="b",
+        body=LorebookBody(entries=[LoreEntry(uid=1, keys=[{"text": "a/b", "regex": True, "flags": "i"}])]),
+    )
     written, losses = round_trip(book)
     assert written["entries"]["1"]["key"] == ["/a\\/b/i"]
     assert [loss.code for loss in losses if "keys" in loss.pointer] == ["world.key.reads_differently"]
 
 
 def test_newer_entry_fields_map():
-    entry = {"uid": 3, "key": ["x"], "delayUntilRecursion": 2, "characterFilter": {"isExclude": True, "names": ["Sera"],
-             "tags": []}, "triggers": ["normal", "swipe"], "ignoreBudget": True, "matchScenario": True,
-             "outletName": "side", "group": "a, b", "groupOverride": True, "useGroupScoring": True, "role": 2,
-             "sticky": 3, "automationId": "qr1", "disable": True}
+    entry = {
+        "uid": 3,
+        "key": ["x"],
+        "delayUntilRecursion": 2,
+        "characterFilter": {"isExclude": True, "names": ["Sera"], "tags": []},
+        "triggers": ["normal", "swipe"],
+        "ignoreBudget": True,
+        "matchScenario": True,
+        "outletName": "side",
+        "group": "a, b",
+        "groupOverride": True,
+        "useGroupScoring": True,
+        "role": 2,
+        "sticky": 3,
+        "automationId": "qr1",
+        "disable": True,
+    }
     read = read_world({"entries": {"3": entry}}).body.entries[0]
     assert read.delay_until_recursion == 2 and read.character_filter.exclude and read.character_filter.names == ["Sera"]
     assert read.triggers == ["normal", "swipe"] and read.ignore_budget and read.match_scenario
@@ -120,8 +142,9 @@ def test_newer_entry_fields_map():
 
 
 def test_delay_until_recursion_keeps_bool_and_int():
-    piece = read_world({"entries": {"0": {"uid": 0, "delayUntilRecursion": True},
-                                    "1": {"uid": 1, "delayUntilRecursion": 0}}})
+    piece = read_world(
+        {"entries": {"0": {"uid": 0, "delayUntilRecursion": True}, "1": {"uid": 1, "delayUntilRecursion": 0}}}
+    )
     assert piece.body.entries[0].delay_until_recursion is True
     written, _ = round_trip(piece.model_copy(update={"original": None}))
     assert written["entries"]["0"]["delayUntilRecursion"] is True
@@ -134,8 +157,11 @@ def test_display_index_and_order_are_separate():
 
 
 def test_unknown_root_and_entry_keys_survive_a_round_trip():
-    document = {"entries": {"7": {"uid": 7, "key": ["k"], "futureKey": {"x": [1]}}},
-                "originalData": {"name": "Book", "entries": []}, "bunzaiTest": 1}
+    document = {
+        "entries": {"7": {"uid": 7, "key": ["k"], "futureKey": {"x": [1]}}},
+        "originalData": {"name": "Book", "entries": []},
+        "bunzaiTest": 1,
+    }
     piece = read_world(document)
     piece.body.entries[0].content = "new"
     written, _ = round_trip(piece)
@@ -151,12 +177,25 @@ def test_non_integer_uids_are_renumbered_with_a_loss():
 
 
 def test_book_fields_sillytavern_keeps_elsewhere_are_declared_lost():
-    book = Lorebook(id="b", name="b", body=LorebookBody.model_validate({
-        "description": "d", "settings": {"scan_depth": 3}, "extensions": {"x": 1},
-        "entries": [{"uid": 0, "priority": 5}]}))
+    book = Lorebook(
+        id="b",
+        name="b",
+        body=LorebookBody.model_validate(
+            {
+                "description": "d",
+                "settings": {"scan_depth": 3},
+                "extensions": {"x": 1},
+                "entries": [{"uid": 0, "priority": 5}],
+            }
+        ),
+    )
     codes = {loss.code for loss in round_trip(book)[1]}
-    assert {"book.description.dropped", "book.settings.dropped", "book.extensions.dropped",
-            "book.entry.priority.dropped"} <= codes
+    assert {
+        "book.description.dropped",
+        "book.settings.dropped",
+        "book.extensions.dropped",
+        "book.entry.priority.dropped",
+    } <= codes
     assert "crossing.not_carried" not in codes
 
 
@@ -165,9 +204,15 @@ def test_written_world_uses_four_space_indent():
     assert data == b'{\n    "entries": {}\n}'
 
 
-@pytest.mark.parametrize("document", [
-    {"entries": []}, {"entries": {"0": "text"}}, {"entries": 5}, [1, 2],
-])
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"entries": []},
+        {"entries": {"0": "text"}},
+        {"entries": 5},
+        [1, 2],
+    ],
+)
 def test_what_is_not_a_world_is_refused_with_a_code(document):
     with pytest.raises(BunzaiError) as error:
         read_world(document)
@@ -181,8 +226,22 @@ def test_garbled_json_is_refused_with_a_code():
 
 
 def test_type_drift_reads_without_error():
-    piece = read_world({"entries": {"0": {"uid": "0", "key": "solo", "order": "50", "probability": 250,
-                                          "depth": -1, "role": "1", "position": 99, "group": None}}})
+    piece = read_world(
+        {
+            "entries": {
+                "0": {
+                    "uid": "0",
+                    "key": "solo",
+                    "order": "50",
+                    "probability": 250,
+                    "depth": -1,
+                    "role": "1",
+                    "position": 99,
+                    "group": None,
+                }
+            }
+        }
+    )
     entry = piece.body.entries[0]
     assert entry.keys[0].text == "solo" and entry.order == 50 and entry.probability == 100
     assert entry.depth == 4 and entry.role == "user" and entry.position == "before_char"

@@ -15,7 +15,7 @@ WORLD = "sillytavern.world"
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )
@@ -40,14 +40,19 @@ def test_unknown_keys_at_root_and_in_entries_survive_a_same_format_round_trip(ro
     assert written == document
 
 
-keys = st.builds(lambda text, regex, flags: {"text": text, "regex": regex, "flags": flags if regex else ""},
-                 st.text(min_size=1, max_size=6), st.booleans(), st.sampled_from(["", "i", "gi", "v", "s"]))
+keys = st.builds(
+    lambda text, regex, flags: {"text": text, "regex": regex, "flags": flags if regex else ""},
+    st.text(min_size=1, max_size=6),
+    st.booleans(),
+    st.sampled_from(["", "i", "gi", "v", "s"]),
+)
 entries = st.builds(
     lambda uid, **fields: LoreEntry(uid=uid, **fields),
     uid=st.integers(0, 50) | st.text(min_size=1, max_size=4),
     keys=st.lists(keys, max_size=3),
-    position=st.sampled_from(["before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom",
-                              "outlet"]),
+    position=st.sampled_from(
+        ["before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet"]
+    ),
     selective_logic=st.sampled_from(["and_any", "not_all", "not_any", "and_all"]),
     role=st.sampled_from(["system", "user", "assistant"]),
     sticky=st.none() | st.integers(0, 9),

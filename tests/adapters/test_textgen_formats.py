@@ -18,8 +18,11 @@ from bunzai.adapters.textgen.yaml_out import yaml_bytes
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 
-FORMATS = {"Example.yaml": "textgen.character.yaml", "Assistant.yaml": "textgen.character.yaml",
-           "Example.pygmalion.json": "textgen.pygmalion.json"}
+FORMATS = {
+    "Example.yaml": "textgen.character.yaml",
+    "Assistant.yaml": "textgen.character.yaml",
+    "Example.pygmalion.json": "textgen.pygmalion.json",
+}
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -71,8 +74,9 @@ def test_edited_yaml_keeps_key_order_block_scalars_and_the_users_name():
 
 
 def test_scenario_and_examples_are_folded_into_the_context_and_reported():
-    crossing = cross(_corpus("Example.yaml"), "Example.yaml",
-                     edit=edit_body(scenario="A lab.", example_messages="{{user}}: hi"))
+    crossing = cross(
+        _corpus("Example.yaml"), "Example.yaml", edit=edit_body(scenario="A lab.", example_messages="{{user}}: hi")
+    )
     context = load_yaml_bytes(crossing.data, what="x")["context"]
     assert context.endswith("\n\nScenario: A lab.\n\n{{user}}: hi")
     assert {loss.code for loss in crossing.losses} == {"textgen.context.folded"}
@@ -97,11 +101,17 @@ def test_textgen_formats_have_no_macro_engine():
 
 # --- unknown keys -----------------------------------------------------------------------------
 
-LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=12))
-VALUE = st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("abc", min_size=1, max_size=5), inner, max_size=3),
-                     max_leaves=6)
-UNKNOWN = st.dictionaries(st.text("abcdefghij_", min_size=1, max_size=8).map(lambda key: "zz_" + key), VALUE,
-                          min_size=1, max_size=3)
+LEAF = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=12))
+VALUE = st.recursive(
+    LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text("abc", min_size=1, max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+UNKNOWN = st.dictionaries(
+    st.text("abcdefghij_", min_size=1, max_size=8).map(lambda key: "zz_" + key), VALUE, min_size=1, max_size=3
+)
 
 
 @SETTINGS
@@ -126,19 +136,23 @@ def test_pygmalion_json_keeps_unknown_keys(extra):
 
 # --- hostile input -----------------------------------------------------------------------------
 
+
 def _alias_bomb() -> bytes:
     lines = ["name: x", 'a0: &a0 ["x","x","x","x","x","x","x","x","x"]']
     lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
     return "\n".join(lines).encode()
 
 
-@pytest.mark.parametrize(("data", "code"), [
-    (_alias_bomb(), "too_large"),
-    (b"name: x\ncontext: &a [*a]\n", "too_deep"),
-    (b"name: [unclosed\n", "invalid_json"),
-    (b"- a list\n", "corrupt_file"),
-    (b"name: x\ncontext: !!binary aGk=\n", "unsupported"),
-])
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        (_alias_bomb(), "too_large"),
+        (b"name: x\ncontext: &a [*a]\n", "too_deep"),
+        (b"name: [unclosed\n", "invalid_json"),
+        (b"- a list\n", "corrupt_file"),
+        (b"name: x\ncontext: !!binary aGk=\n", "unsupported"),
+    ],
+)
 def test_hostile_yaml_gives_a_coded_error(data, code):
     from bunzai.adapters.inspect import read_bytes
 

@@ -100,10 +100,20 @@ def test_the_total_of_all_members_is_bounded_while_reading(monkeypatch):
     assert caught.value.code == "unsafe_archive"
 
 
-@pytest.mark.parametrize("name", [
-    "../evil.png", "a/../../evil.png", "/etc/passwd", "C:/Windows/evil.dll", "c:evil", "a\\..\\evil.png",
-    "sprites\\joy.png", "./joy.png", "a//b.png",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../evil.png",
+        "a/../../evil.png",
+        "/etc/passwd",
+        "C:/Windows/evil.dll",
+        "c:evil",
+        "a\\..\\evil.png",
+        "sprites\\joy.png",
+        "./joy.png",
+        "a//b.png",
+    ],
+)
 def test_member_names_that_could_escape_are_refused(name):
     error = refused(plain_zip([("ok.png", b"x"), (name, b"y")]))
     assert error.code == "unsafe_archive"
@@ -142,7 +152,7 @@ def test_a_garbled_member_is_corrupt():
 def test_a_garbled_directory_is_corrupt():
     data = bytearray(plain_zip([("a.txt", b"alpha")]))
     at = data.rfind(b"PK\x01\x02")
-    data[at + 4:at + 40] = b"\xff" * 36
+    data[at + 4 : at + 40] = b"\xff" * 36
     assert refused(bytes(data)).code == "corrupt_file"
 
 
@@ -191,9 +201,15 @@ def test_the_writer_stores_what_deflate_cannot_shrink():
         assert {info.date_time for info in zf.infolist()} == {(1980, 1, 1, 0, 0, 0)}
 
 
-@pytest.mark.parametrize("members", [
-    [("../x.png", b"")], [("joyé.png", b"")], [("a.png", b""), ("a.png", b"")], [("/abs", b"")],
-])
+@pytest.mark.parametrize(
+    "members",
+    [
+        [("../x.png", b"")],
+        [("joyé.png", b"")],
+        [("a.png", b""), ("a.png", b"")],
+        [("/abs", b"")],
+    ],
+)
 def test_the_writer_refuses_unsafe_names(members):
     with pytest.raises(BunzaiError) as caught:
         write_archive(members)

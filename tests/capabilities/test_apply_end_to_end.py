@@ -51,23 +51,57 @@ def _applies(bunzai, cap_id: str, ref: str, payload: dict) -> None:
 
 
 def test_a_draft_made_stale_by_another_apply_writes_nothing(bunzai) -> None:
-    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Ada"}', "--id", "ada2").stdout, check=True)
-    first = bunzai("cap", "run", "character.identity.update", "character/ada2", "--input", '{"nickname": "A"}', check=True)
-    second = bunzai("cap", "run", "character.identity.update", "character/ada2", "--input", '{"nickname": "B"}', check=True)
+    bunzai(
+        "apply",
+        "--yes",
+        input=bunzai("create", "character", "--input", '{"name": "Ada"}', "--id", "ada2").stdout,
+        check=True,
+    )
+    first = bunzai(
+        "cap", "run", "character.identity.update", "character/ada2", "--input", '{"nickname": "A"}', check=True
+    )
+    second = bunzai(
+        "cap", "run", "character.identity.update", "character/ada2", "--input", '{"nickname": "B"}', check=True
+    )
     bunzai("apply", "--yes", input=second.stdout, check=True)
     before = _stored(bunzai, "character/ada2")
     stale = bunzai("apply", "--yes", input=first.stdout)
     assert stale.code == 1 and stale.json["status"] == "stale" and stale.json["reason"] == "changed"
     assert _stored(bunzai, "character/ada2") == before and before["body"]["nickname"] == "B"
-    composed = bunzai("cap", "run", "character.greetings.update", "--draft", "-", "--input", '{"first_message": "Hi"}', input=first.stdout)
+    composed = bunzai(
+        "cap",
+        "run",
+        "character.greetings.update",
+        "--draft",
+        "-",
+        "--input",
+        '{"first_message": "Hi"}',
+        input=first.stdout,
+    )
     assert composed.code == 1 and composed.json["error"]["code"] == "stale"
 
 
 def test_composed_drafts_keep_per_operation_warnings_and_diff_against_the_baseline(bunzai) -> None:
-    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Ada", "first_message": "Ada waves."}').stdout, check=True)
-    first = bunzai("cap", "run", "character.identity.update", "character/ada", "--input", '{"name": "Countess"}', check=True)
-    second = bunzai("cap", "run", "character.greetings.update", "--draft", "-", "--input", '{"first_message": "{{char}} waves."}',
-                    input=first.stdout, check=True).json
+    bunzai(
+        "apply",
+        "--yes",
+        input=bunzai("create", "character", "--input", '{"name": "Ada", "first_message": "Ada waves."}').stdout,
+        check=True,
+    )
+    first = bunzai(
+        "cap", "run", "character.identity.update", "character/ada", "--input", '{"name": "Countess"}', check=True
+    )
+    second = bunzai(
+        "cap",
+        "run",
+        "character.greetings.update",
+        "--draft",
+        "-",
+        "--input",
+        '{"first_message": "{{char}} waves."}',
+        input=first.stdout,
+        check=True,
+    ).json
     assert [op["op"] for op in second["operations"]] == ["character.identity.update", "character.greetings.update"]
     assert second["operations"][0]["warnings"] and second["baseline"] == first.json["baseline"]
     assert {c["path"] for c in second["changes"]} == {"/name", "/body/first_message"}
@@ -79,26 +113,65 @@ def test_composed_drafts_keep_per_operation_warnings_and_diff_against_the_baseli
 
 def test_saved_drafts_list_validate_and_discard(bunzai) -> None:
     bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Ada"}').stdout, check=True)
-    saved = bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"tagline": "t"}', "--save", "--name", "ada-tag", check=True).json
+    saved = bunzai(
+        "cap",
+        "run",
+        "character.identity.update",
+        "ada",
+        "--input",
+        '{"tagline": "t"}',
+        "--save",
+        "--name",
+        "ada-tag",
+        check=True,
+    ).json
     assert saved["saved"]["name"] == "ada-tag"
-    again = bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"tagline": "t"}', "--save", "--name", "ada-tag")
+    again = bunzai(
+        "cap", "run", "character.identity.update", "ada", "--input", '{"tagline": "t"}', "--save", "--name", "ada-tag"
+    )
     assert again.code == 1 and again.json["error"]["code"] == "occupied"
     rows = bunzai("draft", "list", check=True).json["drafts"]
-    assert rows == [{"name": "ada-tag", "target": {"kind": "character", "id": "ada"}, "mode": "update", "baseline": saved["baseline"],
-                     "operations": ["character.identity.update"], "stale": False, "reason": None, "valid": True}]
+    assert rows == [
+        {
+            "name": "ada-tag",
+            "target": {"kind": "character", "id": "ada"},
+            "mode": "update",
+            "baseline": saved["baseline"],
+            "operations": ["character.identity.update"],
+            "stale": False,
+            "reason": None,
+            "valid": True,
+        }
+    ]
     assert bunzai("draft", "show", "ada-tag", check=True).json["review"]
     assert bunzai("draft", "validate", "ada-tag", check=True).json["would_apply"] is True
-    bunzai("apply", "--yes", input=bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"nickname": "x"}').stdout, check=True)
+    bunzai(
+        "apply",
+        "--yes",
+        input=bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"nickname": "x"}').stdout,
+        check=True,
+    )
     assert bunzai("draft", "list", check=True).json["drafts"][0]["stale"] is True
     done = bunzai("draft", "discard", "ada-tag", check=True).json
     assert done["status"] == "discarded" and bunzai("draft", "list", check=True).json["drafts"] == []
 
 
 def test_create_keeps_working_with_or_without_a_creation_capability(bunzai) -> None:
-    draft = bunzai("create", "lorebook", "--input", '{"name": "Eldoria", "description": "A forest kingdom"}', "--id", "eldoria-book", check=True).json
+    draft = bunzai(
+        "create",
+        "lorebook",
+        "--input",
+        '{"name": "Eldoria", "description": "A forest kingdom"}',
+        "--id",
+        "eldoria-book",
+        check=True,
+    ).json
     assert draft["mode"] == "create" and draft["target"] == {"kind": "lorebook", "id": "eldoria-book"}
     assert draft["proposed"]["body"]["description"] == "A forest kingdom"
-    assert bunzai("create", "character", "--input", '{"name": "Ada"}', "--id", "../escape").json["error"]["code"] == "invalid_id"
+    assert (
+        bunzai("create", "character", "--input", '{"name": "Ada"}', "--id", "../escape").json["error"]["code"]
+        == "invalid_id"
+    )
 
 
 def test_journey_import_rename_add_greeting_apply_export_png(bunzai, tmp_path) -> None:
@@ -107,16 +180,33 @@ def test_journey_import_rename_add_greeting_apply_export_png(bunzai, tmp_path) -
     if "sillytavern.card.png" not in {a.format_id for a in all_adapters()}:
         pytest.skip("sillytavern.card.png is not registered yet")
     _import(bunzai, SERAPHINA)
-    renamed = bunzai("cap", "run", "character.identity.update", "character/seraphina", "--input", '{"name": "Sera"}', check=True)
-    composed = bunzai("cap", "run", "character.greetings.update", "--draft", "-", "--input",
-                      '{"alternate": {"add": ["*Sera hums by the fire.*"]}}', input=renamed.stdout, check=True)
+    renamed = bunzai(
+        "cap", "run", "character.identity.update", "character/seraphina", "--input", '{"name": "Sera"}', check=True
+    )
+    composed = bunzai(
+        "cap",
+        "run",
+        "character.greetings.update",
+        "--draft",
+        "-",
+        "--input",
+        '{"alternate": {"add": ["*Sera hums by the fire.*"]}}',
+        input=renamed.stdout,
+        check=True,
+    )
     assert bunzai("apply", "--yes", input=composed.stdout, check=True).json["status"] == "applied"
     receipt = bunzai("export", "seraphina", "--to", "sillytavern.card.png", check=True).json
     exported = (bunzai.studio / receipt["path"]).read_bytes()
     from bunzai.changes.imports import drafts_from_bytes
 
-    back = next(d["proposed"] for d in drafts_from_bytes(exported, "seraphina.png") if d["target"]["kind"] == "character")
-    first = next(d["proposed"] for d in drafts_from_bytes(SERAPHINA.read_bytes(), SERAPHINA.name) if d["target"]["kind"] == "character")
+    back = next(
+        d["proposed"] for d in drafts_from_bytes(exported, "seraphina.png") if d["target"]["kind"] == "character"
+    )
+    first = next(
+        d["proposed"]
+        for d in drafts_from_bytes(SERAPHINA.read_bytes(), SERAPHINA.name)
+        if d["target"]["kind"] == "character"
+    )
     assert back["name"] == "Sera"
     assert back["body"]["alternate_greetings"] == first["body"]["alternate_greetings"] + ["*Sera hums by the fire.*"]
     for field, value in first["body"].items():  # every other field the original had is carried
@@ -135,8 +225,18 @@ def _keys(doc, prefix="") -> set[str]:
 def test_apply_takes_the_name_of_a_saved_draft(bunzai) -> None:
     created = bunzai("create", "character", "--input", '{"name": "Ada"}', check=True)
     bunzai("apply", "--yes", input=created.stdout, check=True)
-    bunzai("cap", "run", "character.identity.update", "character/ada", "--input", '{"nickname": "Countess"}',
-           "--save", "--name", "rename-ada", check=True)
+    bunzai(
+        "cap",
+        "run",
+        "character.identity.update",
+        "character/ada",
+        "--input",
+        '{"nickname": "Countess"}',
+        "--save",
+        "--name",
+        "rename-ada",
+        check=True,
+    )
     done = bunzai("apply", "rename-ada", "--yes", check=True).json
     assert done["status"] == "applied"
     assert bunzai("read", "character/ada", "--pointer", "/body/nickname", check=True).json["value"] == "Countess"

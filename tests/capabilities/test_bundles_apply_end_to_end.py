@@ -32,12 +32,17 @@ def _chain(bunzai, create: tuple[str, dict], ref: str, steps: list[tuple[str, di
 
 
 def test_persona_capabilities_apply(bunzai) -> None:
-    _chain(bunzai, ("studio.persona.create", {"name": "Mira", "description": "I map coasts."}), "persona/mira", [
-        ("persona.identity.update", {"brief": "A mapmaker."}),
-        ("persona.profile.update", {"labels": {"age": "34"}}),
-        ("persona.injection.update", {"position": "at_depth", "depth": 1}),
-        ("persona.presentation.update", {"presentation": {"palette": {"name": "#c0392b"}}}),
-    ])
+    _chain(
+        bunzai,
+        ("studio.persona.create", {"name": "Mira", "description": "I map coasts."}),
+        "persona/mira",
+        [
+            ("persona.identity.update", {"brief": "A mapmaker."}),
+            ("persona.profile.update", {"labels": {"age": "34"}}),
+            ("persona.injection.update", {"position": "at_depth", "depth": 1}),
+            ("persona.presentation.update", {"presentation": {"palette": {"name": "#c0392b"}}}),
+        ],
+    )
 
 
 def test_preset_capabilities_apply(bunzai) -> None:
@@ -50,7 +55,10 @@ def test_preset_capabilities_apply(bunzai) -> None:
     for cap_id, payload in [
         ("preset.settings.update", {"description": "Mine now."}),
         ("preset.samplers.update", {"temperature": 0.8}),
-        ("preset.blocks.add", {"blocks": [{"identifier": "tone", "name": "Tone", "content": "Gentle."}], "after": "main"}),
+        (
+            "preset.blocks.add",
+            {"blocks": [{"identifier": "tone", "name": "Tone", "content": "Gentle."}], "after": "main"},
+        ),
         ("preset.blocks.update", {"identifier": "tone", "content": "Warm."}),
         ("preset.blocks.reorder", {"move": "tone", "to": 0}),
         ("preset.blocks.enable", {"identifiers": ["tone"], "enabled": False}),
@@ -63,20 +71,36 @@ def test_preset_capabilities_apply(bunzai) -> None:
 
 
 def test_preset_blocks_copy_applies(bunzai) -> None:
-    _run_and_apply(bunzai, "studio.preset.create", None, {"name": "A", "prompts": [{"identifier": "tone", "content": "Gentle."}]})
+    _run_and_apply(
+        bunzai, "studio.preset.create", None, {"name": "A", "prompts": [{"identifier": "tone", "content": "Gentle."}]}
+    )
     _run_and_apply(bunzai, "studio.preset.create", None, {"name": "B"})
     _run_and_apply(bunzai, "preset.blocks.copy", "preset/b", {"source": "preset/a", "identifiers": ["tone"]})
 
 
 def test_regex_capabilities_apply(bunzai) -> None:
-    _chain(bunzai, ("studio.regex.create", {"name": "Tidy", "rules": [{"id": "r1", "name": "Trim", "pattern": "\\s+$", "placements": ["ai_output"]}]}),
-           "regex/tidy", [
-        ("regex.settings.update", {"description": "Cleans replies."}),
-        ("regex.rules.add", {"rules": [{"id": "r2", "name": "Dash", "pattern": "--", "replacement": "—", "placements": ["ai_output"]}]}),
-        ("regex.rules.update", {"rule": "r2", "flags": "g"}),
-        ("regex.rules.reorder", {"order": ["r2", "r1"]}),
-        ("regex.rules.remove", {"rules": ["r1"]}),
-    ])
+    _chain(
+        bunzai,
+        (
+            "studio.regex.create",
+            {"name": "Tidy", "rules": [{"id": "r1", "name": "Trim", "pattern": "\\s+$", "placements": ["ai_output"]}]},
+        ),
+        "regex/tidy",
+        [
+            ("regex.settings.update", {"description": "Cleans replies."}),
+            (
+                "regex.rules.add",
+                {
+                    "rules": [
+                        {"id": "r2", "name": "Dash", "pattern": "--", "replacement": "—", "placements": ["ai_output"]}
+                    ]
+                },
+            ),
+            ("regex.rules.update", {"rule": "r2", "flags": "g"}),
+            ("regex.rules.reorder", {"order": ["r2", "r1"]}),
+            ("regex.rules.remove", {"rules": ["r1"]}),
+        ],
+    )
 
 
 def test_quickreply_capabilities_apply(bunzai) -> None:
@@ -97,25 +121,39 @@ def test_quickreply_capabilities_apply(bunzai) -> None:
 
 
 def test_pack_capabilities_apply(bunzai) -> None:
-    _chain(bunzai, ("studio.pack.create", {"name": "Faces", "items": [{"label": "joy", "media": "https://example.com/joy.png"},
-                                                                      {"label": "sad"}]}), "pack/faces", [
-        ("pack.settings.update", {"default_face": "joy"}),
-        ("pack.items.update", {"id": "sad", "label": "gloomy"}),
-        ("pack.groups.add", {"groups": [{"name": "All", "items": ["joy", "sad"]}]}),
-        ("pack.groups.update", {"name": "All", "items": ["joy"]}),
-        ("pack.groups.remove", {"names": ["All"]}),
-        ("pack.items.remove", {"ids": ["sad"]}),
-    ])
+    _chain(
+        bunzai,
+        (
+            "studio.pack.create",
+            {"name": "Faces", "items": [{"label": "joy", "media": "https://example.com/joy.png"}, {"label": "sad"}]},
+        ),
+        "pack/faces",
+        [
+            ("pack.settings.update", {"default_face": "joy"}),
+            ("pack.items.update", {"id": "sad", "label": "gloomy"}),
+            ("pack.groups.add", {"groups": [{"name": "All", "items": ["joy", "sad"]}]}),
+            ("pack.groups.update", {"name": "All", "items": ["joy"]}),
+            ("pack.groups.remove", {"names": ["All"]}),
+            ("pack.items.remove", {"ids": ["sad"]}),
+        ],
+    )
 
 
 def test_pack_items_from_a_data_uri_apply(bunzai) -> None:
-    _run_and_apply(bunzai, "studio.pack.create", None, {"name": "Faces", "items": [{"label": "joy", "media": DATA_URI}]})
+    _run_and_apply(
+        bunzai, "studio.pack.create", None, {"name": "Faces", "items": [{"label": "joy", "media": DATA_URI}]}
+    )
 
 
 def test_htmldoc_capabilities_apply(bunzai) -> None:
-    _chain(bunzai, ("studio.htmldoc.create", {"name": "Tavern map", "markup": "<div>Bar</div>"}), "htmldoc/tavern-map", [
-        ("htmldoc.document.update", {"markup": "<svg></svg>", "tags": ["map"]}),
-    ])
+    _chain(
+        bunzai,
+        ("studio.htmldoc.create", {"name": "Tavern map", "markup": "<div>Bar</div>"}),
+        "htmldoc/tavern-map",
+        [
+            ("htmldoc.document.update", {"markup": "<svg></svg>", "tags": ["map"]}),
+        ],
+    )
 
 
 def test_promptbook_capabilities_apply(bunzai) -> None:
@@ -138,17 +176,30 @@ def test_promptbook_capabilities_apply(bunzai) -> None:
 def test_promptbook_rule_breaks_are_refused_by_the_command(bunzai) -> None:
     created = bunzai("create", "promptbook", "--input", json.dumps({"name": "Deep"}))
     assert bunzai("apply", "--yes", input=created.stdout).json["status"] == "applied"
-    refused = bunzai("cap", "run", "promptbook.phases.add", "promptbook/deep", "--input", json.dumps({"phases": [{"id": "r2", "stage": "reply"}]}))
+    refused = bunzai(
+        "cap",
+        "run",
+        "promptbook.phases.add",
+        "promptbook/deep",
+        "--input",
+        json.dumps({"phases": [{"id": "r2", "stage": "reply"}]}),
+    )
     assert refused.code == 1
     assert refused.json["error"]["code"] == "invalid_promptbook"
     assert refused.json["error"]["message"].startswith("reply_phase_count:")
 
 
-@pytest.mark.parametrize("kind,payload", [
-    ("character", {"name": "Ada", "first_message": "Hello.", "book": {"entries": [{"keys": ["engine"], "content": "x"}]}}),
-    ("lorebook", {"name": "Ada", "entries": [{"keys": [{"text": "eng(ine)?", "regex": True}], "content": "x"}]}),
-    ("preset", {"name": "Ada", "prompts": [{"name": "Main", "content": "x"}], "samplers": {"temperature": 0.9}}),
-    ("quickreply", {"name": "Ada", "items": [{"label": "Go", "message": "go"}]}),
-])
+@pytest.mark.parametrize(
+    "kind,payload",
+    [
+        (
+            "character",
+            {"name": "Ada", "first_message": "Hello.", "book": {"entries": [{"keys": ["engine"], "content": "x"}]}},
+        ),
+        ("lorebook", {"name": "Ada", "entries": [{"keys": [{"text": "eng(ine)?", "regex": True}], "content": "x"}]}),
+        ("preset", {"name": "Ada", "prompts": [{"name": "Main", "content": "x"}], "samplers": {"temperature": 0.9}}),
+        ("quickreply", {"name": "Ada", "items": [{"label": "Go", "message": "go"}]}),
+    ],
+)
 def test_create_capabilities_apply(bunzai, kind, payload) -> None:
     _run_and_apply(bunzai, f"studio.{kind}.create", None, payload)

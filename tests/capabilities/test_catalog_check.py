@@ -51,7 +51,8 @@ def test_adding_a_module_without_regenerating_fails_with_a_diff(copy_of_package)
     name, folder, catalog = copy_of_package
     source = (folder / "character" / "identity_update.py").read_text(encoding="utf-8")
     (folder / "character" / "nickname_only.py").write_text(
-        source.replace('id="character.identity.update"', 'id="character.nickname.update"'), encoding="utf-8")
+        source.replace('id="character.identity.update"', 'id="character.nickname.update"'), encoding="utf-8"
+    )
     with pytest.raises(BunzaiError) as caught:
         check_catalog(name, catalog)
     assert caught.value.code == "out_of_date"

@@ -23,7 +23,18 @@ def test_settings_update_changes_only_what_is_given() -> None:
 
 def test_entries_update_by_uid_with_regex_keys() -> None:
     piece = eldoria()
-    draft = run("lorebook.entries.update", piece, {"uid": 1, "set": {"keys": [{"text": "shadow ?fang", "regex": True, "flags": "i"}], "position": "at_depth", "depth": 2}})
+    draft = run(
+        "lorebook.entries.update",
+        piece,
+        {
+            "uid": 1,
+            "set": {
+                "keys": [{"text": "shadow ?fang", "regex": True, "flags": "i"}],
+                "position": "at_depth",
+                "depth": 2,
+            },
+        },
+    )
     expected = copy.deepcopy(piece)
     entry = expected["body"]["entries"][1]
     entry.update(keys=[{"text": "shadow ?fang", "regex": True, "flags": "i"}], position="at_depth", depth=2)
@@ -35,7 +46,9 @@ def test_entries_update_by_uid_with_regex_keys() -> None:
 def test_entries_update_by_index_and_refuses_two_selectors() -> None:
     piece = eldoria()
     draft = run("lorebook.entries.update", piece, {"index": -1, "set": {"content": "Power."}})
-    assert draft["proposed"]["body"]["entries"][-1]["content"] == "Power." and paths(draft) == ["/body/entries/3/content"]
+    assert draft["proposed"]["body"]["entries"][-1]["content"] == "Power." and paths(draft) == [
+        "/body/entries/3/content"
+    ]
     with pytest.raises(BunzaiError) as caught:
         run("lorebook.entries.update", piece, {"uid": 0, "index": 0, "set": {}})
     assert "'uid' / 'index'" in caught.value.message
@@ -77,10 +90,17 @@ def test_entries_remove_by_uid() -> None:
 
 def test_entries_create_gives_next_uids_and_accepts_plain_keys() -> None:
     piece = eldoria()
-    draft = run("lorebook.entries.create", piece, {"entries": [{"title": "river", "keys": ["river", "Silverrun"], "content": "A river."}, {"title": "empty"}]})
+    draft = run(
+        "lorebook.entries.create",
+        piece,
+        {"entries": [{"title": "river", "keys": ["river", "Silverrun"], "content": "A river."}, {"title": "empty"}]},
+    )
     new = draft["proposed"]["body"]["entries"][4:]
     assert [e["uid"] for e in new] == [4, 5]
-    assert new[0]["keys"] == [{"text": "river", "regex": False, "flags": ""}, {"text": "Silverrun", "regex": False, "flags": ""}]
+    assert new[0]["keys"] == [
+        {"text": "river", "regex": False, "flags": ""},
+        {"text": "Silverrun", "regex": False, "flags": ""},
+    ]
     assert draft["proposed"]["body"]["entries"][:4] == piece["body"]["entries"]
     assert len(draft["warnings"]) == 1 and "5 (empty)" in draft["warnings"][0]
 
@@ -90,6 +110,8 @@ def test_entries_duplicate_places_the_copy_after_the_original() -> None:
     draft = run("lorebook.entries.duplicate", piece, {"uid": 1})
     entries = draft["proposed"]["body"]["entries"]
     source = piece["body"]["entries"][1]
-    assert entries[2] == dict(source, uid=4, title=f"{source['title']} (copy)", display_index=source["display_index"] + 1)
+    assert entries[2] == dict(
+        source, uid=4, title=f"{source['title']} (copy)", display_index=source["display_index"] + 1
+    )
     assert [e["uid"] for e in entries] == [0, 1, 4, 2, 3]
     assert "activate together" in draft["warnings"][0]

@@ -25,11 +25,17 @@ EXPRESSIONS = ("admiration", "anger", "joy", "neutral", "sadness", "surprise")
 
 def make_png(seed: int, size: int = 3) -> bytes:
     """A small, valid RGB PNG whose pixels depend on `seed`."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
     row = b"\x00" + bytes((seed * 37 + i) % 256 for i in range(size * 3))
-    return (png.PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
+    return (
+        png.PNG_SIGNATURE
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(row * size))
+        + chunk(b"IEND", b"")
+    )
 
 
 PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
@@ -37,12 +43,21 @@ PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</R
 
 # --- sniffing and resolving ------------------------------------------------------------
 
-@pytest.mark.parametrize("data,mime", [
-    (make_png(1), "image/png"), (b"\xff\xd8\xff\xe0\x00\x10JFIF", "image/jpeg"), (b"GIF89a\x01\x00", "image/gif"),
-    (b"RIFF\x10\x00\x00\x00WEBPVP8 ", "image/webp"), (b"\x00\x00\x00\x1cftypavif\x00\x00", "image/avif"),
-    (PDF, "application/pdf"), ("héllo\n".encode(), "text/plain"), (b"\x00\x01\x02\xff", ""),
-    (b"\xc3\x28 not utf-8", ""),
-])
+
+@pytest.mark.parametrize(
+    "data,mime",
+    [
+        (make_png(1), "image/png"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", "image/jpeg"),
+        (b"GIF89a\x01\x00", "image/gif"),
+        (b"RIFF\x10\x00\x00\x00WEBPVP8 ", "image/webp"),
+        (b"\x00\x00\x00\x1cftypavif\x00\x00", "image/avif"),
+        (PDF, "application/pdf"),
+        ("héllo\n".encode(), "text/plain"),
+        (b"\x00\x01\x02\xff", ""),
+        (b"\xc3\x28 not utf-8", ""),
+    ],
+)
 def test_sniff_names_the_type_from_the_bytes(data: bytes, mime: str) -> None:
     assert sniff_mime(data) == mime
 
@@ -63,7 +78,12 @@ def test_a_file_ref_becomes_a_whole_file_attachment_by_place(tmp_path: Path, mon
         media = resolve_media(ref, "portrait")
         assert media.asset.sha256 == sha and media.mime == "image/png" and media.name == "nova.png"
         attachment = media.attachments[sha]
-        assert attachment == {"ext": "png", "mime": "image/png", "size": len(image), "from": {"path": str(tmp_path / "nova.png")}}
+        assert attachment == {
+            "ext": "png",
+            "mime": "image/png",
+            "size": len(image),
+            "from": {"path": str(tmp_path / "nova.png")},
+        }
         assert attachment_problem(attachment) is None
         assert SourceReader().read(sha, attachment) == image  # what apply reads is the file, hash-checked
 
@@ -97,12 +117,16 @@ def test_a_declared_type_that_disagrees_is_a_warning(tmp_path: Path, monkeypatch
     assert any("declared type image/webp disagrees" in w for w in media.warnings)
 
 
-@pytest.mark.parametrize("content,code,named", [
-    (None, "not_found", "no file at"), (b"", "invalid_input", "is empty"),
-    (b"\x00\x01\x02\x03binary", "invalid_input", "type bunzai does not know"),
-    (b"just text\n", "invalid_input", "is text/plain"),
-    (make_png(11)[:-5] + b"XXXXX", "invalid_input", "is a damaged PNG"),
-])
+@pytest.mark.parametrize(
+    "content,code,named",
+    [
+        (None, "not_found", "no file at"),
+        (b"", "invalid_input", "is empty"),
+        (b"\x00\x01\x02\x03binary", "invalid_input", "type bunzai does not know"),
+        (b"just text\n", "invalid_input", "is text/plain"),
+        (make_png(11)[:-5] + b"XXXXX", "invalid_input", "is a damaged PNG"),
+    ],
+)
 def test_unusable_files_are_refused_naming_the_file(tmp_path: Path, monkeypatch, content, code, named) -> None:
     if content is not None:
         (tmp_path / "face.png").write_bytes(content)
@@ -126,25 +150,43 @@ def test_an_oversized_file_is_refused(tmp_path: Path, monkeypatch) -> None:
 
 # --- capabilities ----------------------------------------------------------------------
 
+
 def test_character_media_update_sets_portrait_and_additional_media(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "nova.png").write_bytes(make_png(6))
     (tmp_path / "beach.png").write_bytes(make_png(7))
     monkeypatch.chdir(tmp_path)
     start = preview("studio.character.create", None, {"name": "Nova"}).after
-    result = preview("character.media.update", start, {
-        "portrait": "@nova.png", "additional_media": [{"role": "background", "media": "@beach.png"},
-                                                      {"role": "expression", "name": "joy", "media": "https://x.test/joy.webp"}]})
+    result = preview(
+        "character.media.update",
+        start,
+        {
+            "portrait": "@nova.png",
+            "additional_media": [
+                {"role": "background", "media": "@beach.png"},
+                {"role": "expression", "name": "joy", "media": "https://x.test/joy.webp"},
+            ],
+        },
+    )
     portrait_sha = hashlib.sha256(make_png(6)).hexdigest()
     assert result.after["body"]["portrait"]["sha256"] == portrait_sha
     assert [(a["role"], a["name"], a["ext"], a["uri"]) for a in result.after["assets"]] == [
-        ("background", "beach", "png", None), ("emotion", "joy", "webp", "https://x.test/joy.webp")]
+        ("background", "beach", "png", None),
+        ("emotion", "joy", "webp", "https://x.test/joy.webp"),
+    ]
     assert set(result.attachments) == {portrait_sha, hashlib.sha256(make_png(7)).hexdigest()}
-    again = preview("character.media.update", result.after, {"additional_media": [{"role": "background", "name": "beach", "media": "@nova.png"}]})
+    again = preview(
+        "character.media.update",
+        result.after,
+        {"additional_media": [{"role": "background", "name": "beach", "media": "@nova.png"}]},
+    )
     assert [a["name"] for a in again.after["assets"]] == ["joy", "beach"]  # same role and name: replaced
 
 
 def test_a_portrait_url_is_refused(tmp_path: Path) -> None:
-    assert "URL is not downloaded" in refusal("studio.character.create", None, {"name": "N", "portrait": "https://x.test/a.png"}).message
+    assert (
+        "URL is not downloaded"
+        in refusal("studio.character.create", None, {"name": "N", "portrait": "https://x.test/a.png"}).message
+    )
 
 
 def test_pack_items_add_from_a_folder_keeps_a_default_face(tmp_path: Path, monkeypatch) -> None:
@@ -160,7 +202,9 @@ def test_pack_items_add_from_a_folder_keeps_a_default_face(tmp_path: Path, monke
     assert made.warnings == ["from_folder: notes.txt is not an image by its name; skipped"]
     chosen = preview("studio.pack.create", None, {"name": "Faces", "from_folder": "faces", "default_face": "joy"})
     assert chosen.after["body"]["default_face"] == "joy"
-    added = preview("pack.items.add", preview("studio.pack.create", None, {"name": "Empty"}).after, {"from_folder": "faces"})
+    added = preview(
+        "pack.items.add", preview("studio.pack.create", None, {"name": "Empty"}).after, {"from_folder": "faces"}
+    )
     assert [i["id"] for i in added.after["body"]["items"]] == ["joy-1", "joy", "neutral"]
     assert added.after["body"]["default_face"] == "neutral"
     assert "needs `items` or `from_folder`" in refusal("pack.items.add", added.after, {}).message
@@ -175,21 +219,57 @@ def test_attachments_add_replace_remove(tmp_path: Path, monkeypatch, kind: str) 
     from bunzai.validate import validate_piece
 
     start = dump_piece(validate_piece({"kind": kind, "id": "p", "name": "P"}))
-    added = preview(f"{kind}.attachments.manage", start, {"add": [{"media": "@guide.pdf", "mime": "text/plain"},
-                                                                  {"media": "@notes.md", "name": "Notes", "enabled": False}]})
+    added = preview(
+        f"{kind}.attachments.manage",
+        start,
+        {
+            "add": [
+                {"media": "@guide.pdf", "mime": "text/plain"},
+                {"media": "@notes.md", "name": "Notes", "enabled": False},
+            ]
+        },
+    )
     pdf_sha = hashlib.sha256(PDF).hexdigest()
     assert added.after["body"]["attachments"] == [
-        {"name": "guide.pdf", "mime": "application/pdf", "asset": {"sha256": pdf_sha, "ext": "pdf", "mime": "application/pdf"}, "enabled": True},
-        {"name": "Notes", "mime": "text/plain", "asset": {"sha256": hashlib.sha256(b"# notes\n").hexdigest(), "ext": "md", "mime": "text/plain"}, "enabled": False}]
-    assert added.warnings == ["add[0]: the declared type text/plain disagrees with the bytes (application/pdf); it is stored as application/pdf"]
-    changed = preview(f"{kind}.attachments.manage", added.after, {"remove": ["Notes"], "replace": [{"name": "guide.pdf", "new_name": "Guide", "enabled": False}]})
+        {
+            "name": "guide.pdf",
+            "mime": "application/pdf",
+            "asset": {"sha256": pdf_sha, "ext": "pdf", "mime": "application/pdf"},
+            "enabled": True,
+        },
+        {
+            "name": "Notes",
+            "mime": "text/plain",
+            "asset": {"sha256": hashlib.sha256(b"# notes\n").hexdigest(), "ext": "md", "mime": "text/plain"},
+            "enabled": False,
+        },
+    ]
+    assert added.warnings == [
+        "add[0]: the declared type text/plain disagrees with the bytes (application/pdf); it is stored as application/pdf"
+    ]
+    changed = preview(
+        f"{kind}.attachments.manage",
+        added.after,
+        {"remove": ["Notes"], "replace": [{"name": "guide.pdf", "new_name": "Guide", "enabled": False}]},
+    )
     assert [(a["name"], a["enabled"]) for a in changed.after["body"]["attachments"]] == [("Guide", False)]
-    assert "no attachment named 'nope'" in refusal(f"{kind}.attachments.manage", added.after, {"remove": ["nope"]}).message
-    assert "would be named 'Notes'" in refusal(f"{kind}.attachments.manage", added.after, {"add": [{"media": "@notes.md", "name": "Notes"}]}).message
-    assert "URL is not downloaded" in refusal(f"{kind}.attachments.manage", start, {"add": [{"media": "https://x.test/a.pdf"}]}).message
+    assert (
+        "no attachment named 'nope'" in refusal(f"{kind}.attachments.manage", added.after, {"remove": ["nope"]}).message
+    )
+    assert (
+        "would be named 'Notes'"
+        in refusal(
+            f"{kind}.attachments.manage", added.after, {"add": [{"media": "@notes.md", "name": "Notes"}]}
+        ).message
+    )
+    assert (
+        "URL is not downloaded"
+        in refusal(f"{kind}.attachments.manage", start, {"add": [{"media": "https://x.test/a.pdf"}]}).message
+    )
 
 
 # --- end to end, through the real command ----------------------------------------------
+
 
 def _studio_file(bunzai, receipt: dict) -> bytes:
     return (bunzai.studio / receipt["path"]).read_bytes()
@@ -243,8 +323,15 @@ def test_a_pack_from_a_folder_exports_to_a_sprite_folder_with_the_same_names(bun
 
 def test_a_preset_pdf_attachment_travels_through_a_native_export_and_back(bunzai, tmp_path: Path) -> None:
     (bunzai.cwd / "guide.pdf").write_bytes(PDF)
-    bunzai("apply", "--yes", input=bunzai("create", "preset", "--input", '{"name": "Chatty"}', check=True).stdout, check=True)
-    draft = bunzai("cap", "run", "preset.attachments.manage", "chatty", "--input", '{"add": [{"media": "@guide.pdf"}]}', check=True)
+    bunzai(
+        "apply",
+        "--yes",
+        input=bunzai("create", "preset", "--input", '{"name": "Chatty"}', check=True).stdout,
+        check=True,
+    )
+    draft = bunzai(
+        "cap", "run", "preset.attachments.manage", "chatty", "--input", '{"add": [{"media": "@guide.pdf"}]}', check=True
+    )
     bunzai("apply", "--yes", input=draft.stdout, check=True)
     exported = bunzai("export", "chatty", "--to", "bunzai.native", check=True).json
     native = tmp_path / "chatty.bunzai.json"
@@ -269,6 +356,10 @@ def test_backgrounds_and_persona_avatars_take_files_too(tmp_path: Path, monkeypa
     assert shown.after["body"]["presentation"]["background"]["sha256"] == bg_sha and set(shown.attachments) == {bg_sha}
     persona = preview("studio.persona.create", None, {"name": "Me", "portrait": "@me.png"})
     assert persona.after["body"]["portrait"]["sha256"] == me_sha and set(persona.attachments) == {me_sha}
-    both = preview("persona.presentation.update", persona.after, {"portrait": None, "presentation": {"background": "@bg.png"}})
-    assert both.after["body"]["portrait"] is None and both.after["body"]["presentation"]["background"]["sha256"] == bg_sha
+    both = preview(
+        "persona.presentation.update", persona.after, {"portrait": None, "presentation": {"background": "@bg.png"}}
+    )
+    assert (
+        both.after["body"]["portrait"] is None and both.after["body"]["presentation"]["background"]["sha256"] == bg_sha
+    )
     assert "application/pdf" in refusal("character.presentation.update", card, {"background": "@doc.pdf"}).message

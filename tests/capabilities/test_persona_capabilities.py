@@ -11,8 +11,12 @@ SHA = "a" * 64
 
 @pytest.fixture
 def persona() -> dict:
-    return {"kind": "persona", "id": "mira", "name": "Mira",
-            "body": {"description": "I am Mira, a cartographer.", "profile": {"age": "34", "pronouns": "she/her"}}}
+    return {
+        "kind": "persona",
+        "id": "mira",
+        "name": "Mira",
+        "body": {"description": "I am Mira, a cartographer.", "profile": {"age": "34", "pronouns": "she/her"}},
+    }
 
 
 def _full(piece: dict) -> dict:
@@ -24,7 +28,9 @@ def _full(piece: dict) -> dict:
 
 def test_identity_update_renames_and_rewrites(persona) -> None:
     result = preview("persona.identity.update", persona, {"name": "Mira Vale", "brief": "A wandering mapmaker."})
-    assert result.after == edited(_full(persona), lambda p: (p.update(name="Mira Vale"), p["body"].update(brief="A wandering mapmaker.")))
+    assert result.after == edited(
+        _full(persona), lambda p: (p.update(name="Mira Vale"), p["body"].update(brief="A wandering mapmaker."))
+    )
     assert result.changes == [
         {"op": "replace", "path": "/body/brief", "before": "", "after": "A wandering mapmaker."},
         {"op": "replace", "path": "/name", "before": "Mira", "after": "Mira Vale"},
@@ -40,8 +46,10 @@ def test_identity_update_with_nothing_given_warns(persona) -> None:
 def test_profile_update_sets_and_removes_labels(persona) -> None:
     result = preview("persona.profile.update", persona, {"labels": {"home": "Port Ash", "age": None}})
     assert result.after["body"]["profile"] == {"home": "Port Ash", "pronouns": "she/her"}
-    assert result.changes == [{"op": "remove", "path": "/body/profile/age", "before": "34"},
-                              {"op": "add", "path": "/body/profile/home", "after": "Port Ash"}]
+    assert result.changes == [
+        {"op": "remove", "path": "/body/profile/age", "before": "34"},
+        {"op": "add", "path": "/body/profile/home", "after": "Port Ash"},
+    ]
     assert result.warnings == []
 
 
@@ -72,10 +80,19 @@ def test_injection_update_warns_when_depth_does_not_apply(persona) -> None:
 
 def test_presentation_update_sets_portrait_and_merges_palette(persona) -> None:
     start = edited(persona, lambda p: p["body"].update(presentation={"palette": {"name": "#111111", "box": "#222222"}}))
-    result = preview("persona.presentation.update", start, {
-        "portrait": {"sha256": SHA, "ext": "png", "mime": "image/png"},
-        "presentation": {"palette": {"box": None, "dialogue": "#eeeeee"}}})
+    result = preview(
+        "persona.presentation.update",
+        start,
+        {
+            "portrait": {"sha256": SHA, "ext": "png", "mime": "image/png"},
+            "presentation": {"palette": {"box": None, "dialogue": "#eeeeee"}},
+        },
+    )
     assert result.after["body"]["presentation"]["palette"] == {"name": "#111111", "dialogue": "#eeeeee"}
     assert result.after["body"]["portrait"] == {"sha256": SHA, "ext": "png", "mime": "image/png"}
-    assert {c["path"] for c in result.changes} == {"/body/portrait", "/body/presentation/palette/box", "/body/presentation/palette/dialogue"}
+    assert {c["path"] for c in result.changes} == {
+        "/body/portrait",
+        "/body/presentation/palette/box",
+        "/body/presentation/palette/dialogue",
+    }
     assert result.warnings == []

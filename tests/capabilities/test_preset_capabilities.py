@@ -13,14 +13,23 @@ def preset() -> dict:
 
 
 def _order(piece: dict, target: str) -> list[str]:
-    return [item["identifier"] for order in piece["body"]["orders"] if order["target"] == target for item in order["items"]]
+    return [
+        item["identifier"] for order in piece["body"]["orders"] if order["target"] == target for item in order["items"]
+    ]
 
 
 def test_settings_update_changes_only_the_fields_given(preset) -> None:
-    result = preview("preset.settings.update", preset, {
-        "name": "Storyteller", "model": "gpt-4o", "utility_prompts": {"new_chat": "[Begin]", "continue_nudge": None},
-        "media": {"image_inlining": True}, "templates": {"sequences": {"prefix": "<think>"}},
-    })
+    result = preview(
+        "preset.settings.update",
+        preset,
+        {
+            "name": "Storyteller",
+            "model": "gpt-4o",
+            "utility_prompts": {"new_chat": "[Begin]", "continue_nudge": None},
+            "media": {"image_inlining": True},
+            "templates": {"sequences": {"prefix": "<think>"}},
+        },
+    )
 
     def edit(p):
         p["name"] = "Storyteller"
@@ -29,21 +38,33 @@ def test_settings_update_changes_only_the_fields_given(preset) -> None:
         del p["body"]["utility_prompts"]["continue_nudge"]
         p["body"]["media"]["image_inlining"] = True
         p["body"]["templates"]["sequences"] = {"prefix": "<think>"}
+
     assert result.after == edited(preset, edit)
     assert {c["path"] for c in result.changes} == {
-        "/name", "/body/model", "/body/utility_prompts/new_chat", "/body/utility_prompts/continue_nudge",
-        "/body/media/image_inlining", "/body/templates/sequences/prefix"}
+        "/name",
+        "/body/model",
+        "/body/utility_prompts/new_chat",
+        "/body/utility_prompts/continue_nudge",
+        "/body/media/image_inlining",
+        "/body/templates/sequences/prefix",
+    }
     assert result.warnings == []
 
 
 def test_settings_update_warns_when_the_family_changes(preset) -> None:
     result = preview("preset.settings.update", preset, {"family": "text_completion"})
-    assert result.changes == [{"op": "replace", "path": "/body/family", "before": "chat_completion", "after": "text_completion"}]
-    assert result.warnings == ["the family changes from chat_completion to text_completion: exports now write the new family's format"]
+    assert result.changes == [
+        {"op": "replace", "path": "/body/family", "before": "chat_completion", "after": "text_completion"}
+    ]
+    assert result.warnings == [
+        "the family changes from chat_completion to text_completion: exports now write the new family's format"
+    ]
 
 
 def test_samplers_update_sets_and_unsets_samplers(preset) -> None:
-    result = preview("preset.samplers.update", preset, {"temperature": 0.7, "top_p": None, "extra": {"n": None, "mirostat_tau": 5}})
+    result = preview(
+        "preset.samplers.update", preset, {"temperature": 0.7, "top_p": None, "extra": {"n": None, "mirostat_tau": 5}}
+    )
     assert result.changes == [
         {"op": "add", "path": "/body/samplers/extra/mirostat_tau", "after": 5},
         {"op": "remove", "path": "/body/samplers/extra/n", "before": 1},
@@ -66,15 +87,29 @@ def test_samplers_update_with_nothing_given_warns(preset) -> None:
 
 
 def test_blocks_add_places_the_block_in_the_list_and_every_order(preset) -> None:
-    result = preview("preset.blocks.add", preset, {"blocks": [{"name": "Style Guide", "content": "Write vividly."}], "after": "main"})
-    block = {"identifier": "style-guide", "name": "Style Guide", "role": "system", "content": "Write vividly.", "enabled": True,
-             "marker": False, "system_prompt": False, "position": "relative", "depth": 4, "injection_order": 100,
-             "triggers": [], "forbid_overrides": False}
+    result = preview(
+        "preset.blocks.add", preset, {"blocks": [{"name": "Style Guide", "content": "Write vividly."}], "after": "main"}
+    )
+    block = {
+        "identifier": "style-guide",
+        "name": "Style Guide",
+        "role": "system",
+        "content": "Write vividly.",
+        "enabled": True,
+        "marker": False,
+        "system_prompt": False,
+        "position": "relative",
+        "depth": 4,
+        "injection_order": 100,
+        "triggers": [],
+        "forbid_overrides": False,
+    }
 
     def edit(p):
         p["body"]["prompts"].insert(1, block)
         for order in p["body"]["orders"]:
             order["items"].insert(1, {"identifier": "style-guide", "enabled": True})
+
     assert result.after == edited(preset, edit)
     assert [c["path"] for c in result.changes] == ["/body/orders/0/items", "/body/orders/1/items", "/body/prompts"]
     assert result.warnings == ["block 'Style Guide' was given the identifier 'style-guide'"]
@@ -86,7 +121,11 @@ def test_blocks_add_refuses_an_identifier_in_use(preset) -> None:
 
 
 def test_blocks_update_edits_and_renames_a_block_everywhere(preset) -> None:
-    result = preview("preset.blocks.update", preset, {"identifier": "jailbreak", "content": "Stay in character.", "new_identifier": "post"})
+    result = preview(
+        "preset.blocks.update",
+        preset,
+        {"identifier": "jailbreak", "content": "Stay in character.", "new_identifier": "post"},
+    )
 
     def edit(p):
         for block in p["body"]["prompts"]:
@@ -96,10 +135,14 @@ def test_blocks_update_edits_and_renames_a_block_everywhere(preset) -> None:
             for item in order["items"]:
                 if item["identifier"] == "jailbreak":
                     item["identifier"] = "post"
+
     assert result.after == edited(preset, edit)
     assert sorted(c["path"] for c in result.changes) == [
-        "/body/orders/0/items/10/identifier", "/body/orders/1/items/11/identifier",
-        "/body/prompts/3/content", "/body/prompts/3/identifier"]
+        "/body/orders/0/items/10/identifier",
+        "/body/orders/1/items/11/identifier",
+        "/body/prompts/3/content",
+        "/body/prompts/3/identifier",
+    ]
     assert result.warnings == []
 
 
@@ -109,7 +152,10 @@ def test_blocks_update_warns_about_content_on_a_marker(preset) -> None:
 
 
 def test_blocks_remove_takes_the_block_out_of_orders_and_groups(preset) -> None:
-    start = edited(preset, lambda p: p["body"]["groups"].append({"id": "g", "name": "G", "blocks": ["nsfw", "main"], "enabled": True}))
+    start = edited(
+        preset,
+        lambda p: p["body"]["groups"].append({"id": "g", "name": "G", "blocks": ["nsfw", "main"], "enabled": True}),
+    )
     result = preview("preset.blocks.remove", start, {"identifiers": ["nsfw"]})
 
     def edit(p):
@@ -117,6 +163,7 @@ def test_blocks_remove_takes_the_block_out_of_orders_and_groups(preset) -> None:
         for order in p["body"]["orders"]:
             order["items"] = [i for i in order["items"] if i["identifier"] != "nsfw"]
         p["body"]["groups"][0]["blocks"] = ["main"]
+
     assert result.after == edited(start, edit)
     assert result.warnings == ["block 'nsfw' is built into the frontend, which may add it back"]
 
@@ -145,29 +192,51 @@ def test_blocks_enable_switches_the_block_in_every_order(preset) -> None:
 
 def test_blocks_enable_in_one_order_only(preset) -> None:
     result = preview("preset.blocks.enable", preset, {"identifiers": ["main"], "enabled": False, "target": "100001"})
-    assert result.changes == [{"op": "replace", "path": "/body/orders/1/items/0/enabled", "before": True, "after": False}]
+    assert result.changes == [
+        {"op": "replace", "path": "/body/orders/1/items/0/enabled", "before": True, "after": False}
+    ]
 
 
 def test_blocks_copy_takes_blocks_from_another_preset(preset) -> None:
     source = edited(preset, lambda p: p.update(id="other"))
     source["body"]["prompts"].append({"identifier": "tone", "name": "Tone", "content": "Be gentle.", "enabled": True})
     source["body"]["orders"][0]["items"].append({"identifier": "tone", "enabled": False})
-    result = preview("preset.blocks.copy", preset, {
-        "source": "preset/other", "identifiers": ["tone", "main"], "on_conflict": "rename",
-        "add_to_orders": "global", "source_preset": source})
+    result = preview(
+        "preset.blocks.copy",
+        preset,
+        {
+            "source": "preset/other",
+            "identifiers": ["tone", "main"],
+            "on_conflict": "rename",
+            "add_to_orders": "global",
+            "source_preset": source,
+        },
+    )
     new = [b for b in result.after["body"]["prompts"] if b["identifier"] in ("tone", "main-2")]
-    assert [(b["identifier"], b["content"]) for b in new] == [("tone", "Be gentle."), ("main-2", preset["body"]["prompts"][0]["content"])]
+    assert [(b["identifier"], b["content"]) for b in new] == [
+        ("tone", "Be gentle."),
+        ("main-2", preset["body"]["prompts"][0]["content"]),
+    ]
     # the copies keep the on/off state they had in the source's global order, and join only the global order
-    assert result.after["body"]["orders"][0]["items"][-2:] == [{"identifier": "tone", "enabled": False}, {"identifier": "main-2", "enabled": True}]
+    assert result.after["body"]["orders"][0]["items"][-2:] == [
+        {"identifier": "tone", "enabled": False},
+        {"identifier": "main-2", "enabled": True},
+    ]
     assert _order(result.after, "100001") == _order(preset, "100001")
     assert [c["path"] for c in result.changes] == ["/body/orders/0/items", "/body/prompts"]
     assert result.warnings == ["block 'main' was copied as 'main-2'"]
 
 
 def test_blocks_copy_refuses_a_clash_by_default_and_needs_the_source(preset) -> None:
-    assert "already has a block 'main'" in refusal("preset.blocks.copy", preset, {
-        "source": "other", "identifiers": ["main"], "source_preset": preset}).message
-    assert refusal("preset.blocks.copy", preset, {"source": "other", "identifiers": ["main"]}).hint.startswith("run this through")
+    assert (
+        "already has a block 'main'"
+        in refusal(
+            "preset.blocks.copy", preset, {"source": "other", "identifiers": ["main"], "source_preset": preset}
+        ).message
+    )
+    assert refusal("preset.blocks.copy", preset, {"source": "other", "identifiers": ["main"]}).hint.startswith(
+        "run this through"
+    )
 
 
 def test_blocks_copy_declares_the_source_it_needs() -> None:

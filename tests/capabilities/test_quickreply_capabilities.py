@@ -13,12 +13,25 @@ def qr() -> dict:
 
 
 def _item(item_id: int, **fields) -> dict:
-    return {"id": item_id, "label": "", "icon": "", "show_label": False, "title": "", "message": "", "hidden": False,
-            "auto_execute": [], "prevent_auto_execute": True, "context_list": [], "automation_id": ""} | fields
+    return {
+        "id": item_id,
+        "label": "",
+        "icon": "",
+        "show_label": False,
+        "title": "",
+        "message": "",
+        "hidden": False,
+        "auto_execute": [],
+        "prevent_auto_execute": True,
+        "context_list": [],
+        "automation_id": "",
+    } | fields
 
 
 def test_settings_update(qr) -> None:
-    result = preview("quickreply.settings.update", qr, {"name": "Tools", "settings": {"color": "#336699", "disable_send": True}})
+    result = preview(
+        "quickreply.settings.update", qr, {"name": "Tools", "settings": {"color": "#336699", "disable_send": True}}
+    )
     assert result.changes == [
         {"op": "replace", "path": "/body/settings/color", "before": "", "after": "#336699"},
         {"op": "replace", "path": "/body/settings/disable_send", "before": False, "after": True},
@@ -29,18 +42,24 @@ def test_settings_update(qr) -> None:
 
 def test_items_add_takes_the_next_free_id(qr) -> None:
     result = preview("quickreply.items.add", qr, {"items": [{"label": "Roll", "message": "/roll 1d20"}], "after": 1})
-    assert result.after == edited(qr, lambda p: p["body"]["items"].insert(1, _item(4, label="Roll", message="/roll 1d20")))
+    assert result.after == edited(
+        qr, lambda p: p["body"]["items"].insert(1, _item(4, label="Roll", message="/roll 1d20"))
+    )
     assert [c["path"] for c in result.changes] == ["/body/items"] and result.warnings == []
 
 
 def test_items_add_warns_about_self_running_scripts_and_blank_buttons(qr) -> None:
     result = preview("quickreply.items.add", qr, {"items": [{"message": "/echo hi", "auto_execute": ["startup"]}]})
-    assert result.warnings == ["quick reply 4 (no label) has neither label nor icon, so its button is blank",
-                               "quick reply 4 (no label) runs STscript by itself on startup; bunzai stores it and never runs it"]
+    assert result.warnings == [
+        "quick reply 4 (no label) has neither label nor icon, so its button is blank",
+        "quick reply 4 (no label) runs STscript by itself on startup; bunzai stores it and never runs it",
+    ]
 
 
 def test_items_update_and_remove(qr) -> None:
-    updated = preview("quickreply.items.update", qr, {"id": 2, "label": "Fresh chat", "title": "Start over", "new_id": 9})
+    updated = preview(
+        "quickreply.items.update", qr, {"id": 2, "label": "Fresh chat", "title": "Start over", "new_id": 9}
+    )
     assert updated.changes == [
         {"op": "replace", "path": "/body/items/1/id", "before": 2, "after": 9},
         {"op": "replace", "path": "/body/items/1/label", "before": "New Chat", "after": "Fresh chat"},

@@ -15,26 +15,72 @@ def regex_set() -> dict:
     from bunzai.model import dump_piece
     from bunzai.validate import validate_piece
 
-    return dump_piece(validate_piece({"kind": "regex", "id": "tidy", "name": "Tidy", "body": {"rules": [
-        {"id": "r1", "name": "Strip OOC", "pattern": "\\(OOC:.*?\\)", "flags": "gi", "placements": ["ai_output"]},
-        {"id": "r2", "name": "Em dash", "pattern": "--", "replacement": "—", "flags": "g", "placements": ["ai_output", "user_input"]},
-    ]}}))
+    return dump_piece(
+        validate_piece(
+            {
+                "kind": "regex",
+                "id": "tidy",
+                "name": "Tidy",
+                "body": {
+                    "rules": [
+                        {
+                            "id": "r1",
+                            "name": "Strip OOC",
+                            "pattern": "\\(OOC:.*?\\)",
+                            "flags": "gi",
+                            "placements": ["ai_output"],
+                        },
+                        {
+                            "id": "r2",
+                            "name": "Em dash",
+                            "pattern": "--",
+                            "replacement": "—",
+                            "flags": "g",
+                            "placements": ["ai_output", "user_input"],
+                        },
+                    ]
+                },
+            }
+        )
+    )
 
 
 def test_settings_update_renames_the_set(regex_set) -> None:
     result = preview("regex.settings.update", regex_set, {"name": "Tidy up", "description": "Cleans replies."})
-    assert result.after == edited(regex_set, lambda p: (p.update(name="Tidy up"), p["body"].update(description="Cleans replies.")))
+    assert result.after == edited(
+        regex_set, lambda p: (p.update(name="Tidy up"), p["body"].update(description="Cleans replies."))
+    )
     assert [c["path"] for c in result.changes] == ["/body/description", "/name"] and result.warnings == []
 
 
 def test_rules_add_inserts_a_rule_with_an_id_from_its_name(regex_set) -> None:
-    result = preview("regex.rules.add", regex_set, {"rules": [{"name": "Hide thoughts", "pattern": "<think>[\\s\\S]*?</think>",
-                                                               "placements": ["display"], "markdown_only": True}], "before": "r2"})
+    result = preview(
+        "regex.rules.add",
+        regex_set,
+        {
+            "rules": [
+                {
+                    "name": "Hide thoughts",
+                    "pattern": "<think>[\\s\\S]*?</think>",
+                    "placements": ["display"],
+                    "markdown_only": True,
+                }
+            ],
+            "before": "r2",
+        },
+    )
     new = result.after["body"]["rules"][1]
     assert (new["id"], new["name"], new["markdown_only"]) == ("hide-thoughts", "Hide thoughts", True)
     assert result.after["body"]["rules"][0] == regex_set["body"]["rules"][0]
     assert result.after["body"]["rules"][2] == regex_set["body"]["rules"][1]
-    assert result.changes == [{"op": "replace", "path": "/body/rules", "before": regex_set["body"]["rules"], "after": result.after["body"]["rules"]}]
+    assert result.changes == [
+        {
+            "op": "replace",
+            "path": "/body/rules",
+            "before": regex_set["body"]["rules"],
+            "after": result.after["body"]["rules"],
+        }
+    ]
     assert result.warnings == []
 
 
@@ -50,7 +96,14 @@ def test_rules_add_warns_about_catastrophic_patterns_and_missing_placements(rege
 
 @pytest.mark.parametrize("flags,problem", [("gg", "given twice"), ("uv", "cannot be used together")])
 def test_rules_refuse_flags_javascript_refuses(regex_set, flags, problem) -> None:
-    assert problem in refusal("regex.rules.add", regex_set, {"rules": [{"name": "x", "pattern": "x", "flags": flags, "placements": ["display"]}]}).message
+    assert (
+        problem
+        in refusal(
+            "regex.rules.add",
+            regex_set,
+            {"rules": [{"name": "x", "pattern": "x", "flags": flags, "placements": ["display"]}]},
+        ).message
+    )
     assert problem in refusal("regex.rules.update", regex_set, {"rule": "r1", "flags": flags}).message
 
 
@@ -67,7 +120,9 @@ def test_rules_refuse_unknown_placements_and_flags_at_input(regex_set) -> None:
 
 
 def test_rules_update_changes_only_the_fields_given(regex_set) -> None:
-    result = preview("regex.rules.update", regex_set, {"rule": "Em dash", "replacement": " — ", "min_depth": 1, "max_depth": 0})
+    result = preview(
+        "regex.rules.update", regex_set, {"rule": "Em dash", "replacement": " — ", "min_depth": 1, "max_depth": 0}
+    )
     assert result.changes == [
         {"op": "replace", "path": "/body/rules/1/max_depth", "before": None, "after": 0},
         {"op": "replace", "path": "/body/rules/1/min_depth", "before": None, "after": 1},
@@ -84,7 +139,14 @@ def test_rules_reorder_and_remove(regex_set) -> None:
     assert ordered.after == moved.after
     removed = preview("regex.rules.remove", regex_set, {"rules": ["r1"]})
     assert removed.after == edited(regex_set, lambda p: p["body"].update(rules=p["body"]["rules"][1:]))
-    assert removed.changes == [{"op": "replace", "path": "/body/rules", "before": regex_set["body"]["rules"], "after": regex_set["body"]["rules"][1:]}]
+    assert removed.changes == [
+        {
+            "op": "replace",
+            "path": "/body/rules",
+            "before": regex_set["body"]["rules"],
+            "after": regex_set["body"]["rules"][1:],
+        }
+    ]
 
 
 def test_rules_are_addressed_unambiguously(regex_set) -> None:

@@ -22,8 +22,16 @@ def _piece() -> dict:
 
 
 def _cap(preview, **kw) -> Capability:
-    return Capability(id="character.test.misbehave", kind="character", area="test", action="misbehave",
-                      summary="test", input_model=Empty, preview=preview, **kw)
+    return Capability(
+        id="character.test.misbehave",
+        kind="character",
+        area="test",
+        action="misbehave",
+        summary="test",
+        input_model=Empty,
+        preview=preview,
+        **kw,
+    )
 
 
 def test_invalid_input_names_the_field() -> None:
@@ -87,20 +95,28 @@ def test_update_drafts_carry_the_baseline_and_exact_changes() -> None:
     assert draft["mode"] == "update" and draft["baseline"] == "b" * 64
     assert draft["changes"] == [{"op": "replace", "path": "/body/nickname", "before": "", "after": "Countess"}]
     operation = draft["operations"][0]
-    assert {k: operation[k] for k in ("op", "input", "warnings")} == \
-        {"op": "character.identity.update", "input": {"nickname": "Countess"}, "warnings": []}
+    assert {k: operation[k] for k in ("op", "input", "warnings")} == {
+        "op": "character.identity.update",
+        "input": {"nickname": "Countess"},
+        "warnings": [],
+    }
     assert operation["impact"] == draft["impact"]
 
 
 def test_impact_is_computed_by_crossing_the_proposed_piece() -> None:
     from bunzai.convert import impact_formats
 
-    nickname = run_capability(find_capability("character.identity.update"), _piece(), {"nickname": "Countess"},
-                              baseline="b" * 64)
+    nickname = run_capability(
+        find_capability("character.identity.update"), _piece(), {"nickname": "Countess"}, baseline="b" * 64
+    )
     lost = {row["platform"] for row in nickname["impact"] if row["pointer"] == "/body/nickname"}
     assert lost == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json", "marinara.character"}  # V2; V3 keeps it
-    variant = run_capability(find_capability("character.variants.manage"), _piece(),
-                             {"action": "add", "id": "winter", "name": "Winter"}, baseline="b" * 64)
+    variant = run_capability(
+        find_capability("character.variants.manage"),
+        _piece(),
+        {"action": "add", "id": "winter", "name": "Winter"},
+        baseline="b" * 64,
+    )
     assert {row["platform"] for row in variant["impact"]} == set(impact_formats("character"))
     same = run_capability(find_capability("character.identity.update"), _piece(), {"nickname": ""}, baseline="b" * 64)
     assert same["impact"] == []

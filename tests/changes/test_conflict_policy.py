@@ -14,10 +14,18 @@ def group(*refs: tuple[str, str, str]) -> list[dict]:
     for index, (kind, piece_id, name) in enumerate(refs):
         proposed = {"kind": kind, "id": piece_id, "name": name, "body": {}}
         if kind == "character":
-            proposed["body"] = {"links": {"lorebooks": [r[1] for r in refs if r[0] == "lorebook"], "regex": [],
-                                          "quickreplies": []}, "media": {"pack": None}}
-        drafts.append(new_draft(mode="create", proposed=proposed, operations=[],
-                                group={"id": "g", "index": index, "size": len(refs)} if len(refs) > 1 else None))
+            proposed["body"] = {
+                "links": {"lorebooks": [r[1] for r in refs if r[0] == "lorebook"], "regex": [], "quickreplies": []},
+                "media": {"pack": None},
+            }
+        drafts.append(
+            new_draft(
+                mode="create",
+                proposed=proposed,
+                operations=[],
+                group={"id": "g", "index": index, "size": len(refs)} if len(refs) > 1 else None,
+            )
+        )
     return drafts
 
 

@@ -47,7 +47,7 @@ def test_broken_input_ends_the_stream_with_invalid_json_after_the_good_documents
     assert read_all(b'[{"a": 1}] x')[0] == [{"a": 1}, "invalid_json"]
     assert read_all(b"")[0] == ["invalid_json"]
     assert read_all(b'{"a": NaN}')[0] == ["invalid_json"]
-    assert read_all(b'\xff{}')[0] == ["invalid_json"]
+    assert read_all(b"\xff{}")[0] == ["invalid_json"]
 
 
 def test_limits_hold_per_document_not_per_stream(monkeypatch) -> None:

@@ -31,8 +31,13 @@ def create(studio: Studio, session: str, name: str) -> dict:
 
 def rename(studio: Studio, session: str, piece_id: str, name: str) -> dict:
     stored = read_stored(studio, "character", piece_id)
-    draft = new_draft(mode="update", proposed={**stored.data, "name": name}, baseline=stored.revision,
-                      before=stored.data, operations=[])
+    draft = new_draft(
+        mode="update",
+        proposed={**stored.data, "name": name},
+        baseline=stored.revision,
+        before=stored.data,
+        operations=[],
+    )
     with annotated(session=session):
         return apply_draft(studio, draft)
 
@@ -47,7 +52,7 @@ def statuses(doc: dict) -> list[tuple[int, str]]:
 
 
 def test_updates_and_a_create_are_undone_newest_first(studio: Studio) -> None:
-    create(studio, "me", "Ada")          # 1
+    create(studio, "me", "Ada")  # 1
     rename(studio, "me", "ada", "Ada 2")  # 2
     rename(studio, "me", "ada", "Ada 3")  # 3
     doc = studio_revert(studio, "me")
@@ -55,16 +60,19 @@ def test_updates_and_a_create_are_undone_newest_first(studio: Studio) -> None:
     assert doc["reverted"] == 3 and doc["forbidden"] == doc["unavailable"] == doc["failed"] == 0
     assert list_stored(studio) == []  # the create was undone by burying the piece
     records = read_changes(studio)[3:]
-    assert [(r["op"], r["session"], r["revert_of"]) for r in records] == [("update", "me", 3), ("update", "me", 2),
-                                                                         ("bury", "me", 1)]
+    assert [(r["op"], r["session"], r["revert_of"]) for r in records] == [
+        ("update", "me", 3),
+        ("update", "me", 2),
+        ("bury", "me", 1),
+    ]
     assert studio_revert(studio, "me")["changes"] == []  # a revert is not undone by the next one
 
 
 def test_another_sessions_later_change_is_left_and_named(studio: Studio) -> None:
-    create(studio, "me", "Ada")            # 1
-    rename(studio, "me", "ada", "Mine")     # 2
-    create(studio, "me", "Bob")            # 3
-    rename(studio, "me", "bob", "Bob 2")    # 4
+    create(studio, "me", "Ada")  # 1
+    rename(studio, "me", "ada", "Mine")  # 2
+    create(studio, "me", "Bob")  # 3
+    rename(studio, "me", "bob", "Bob 2")  # 4
     rename(studio, "other", "ada", "Theirs")  # 5
     doc = studio_revert(studio, "me")
     assert statuses(doc) == [(4, "reverted"), (3, "reverted"), (2, "forbidden"), (1, "forbidden")]

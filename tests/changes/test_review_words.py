@@ -10,13 +10,17 @@ from hypothesis import strategies as st
 from bunzai.changes.review import review_card
 from bunzai.changes.word_diff import render, tokens, word_ops
 
-LONG = ("In the heart of the ancient wood there lives a guardian, and she watches over the old quiet forest "
-        "with care, tending every root and every bough for as long as anyone in the valley remembers.")
+LONG = (
+    "In the heart of the ancient wood there lives a guardian, and she watches over the old quiet forest "
+    "with care, tending every root and every bough for as long as anyone in the valley remembers."
+)
 
 
 def _card(before, after) -> str:
     change = {"op": "replace", "path": "/body/description", "before": before, "after": after}
-    return review_card({"mode": "update", "target": {"kind": "character", "id": "sera"}, "baseline": "r1", "changes": [change]})
+    return review_card(
+        {"mode": "update", "target": {"kind": "character", "id": "sera"}, "baseline": "r1", "changes": [change]}
+    )
 
 
 def test_a_one_word_change_in_a_long_description_is_visible() -> None:
@@ -53,7 +57,9 @@ def test_tokens_join_back() -> None:
     assert "".join(tokens("  two  words\n")) == "  two  words\n"
 
 
-_text = st.lists(st.sampled_from(["the", "old", "quiet", "forest", " ", "  ", "\n", "é", "gentle,", "a"]), max_size=40).map("".join)
+_text = st.lists(
+    st.sampled_from(["the", "old", "quiet", "forest", " ", "  ", "\n", "é", "gentle,", "a"]), max_size=40
+).map("".join)
 
 
 @given(_text, _text)
@@ -79,10 +85,21 @@ def _apply(shown: str, keep: str = "+") -> str:
 
 
 def test_draft_show_text_prints_the_review_of_a_one_word_edit(bunzai) -> None:
-    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", json.dumps({"name": "Sera", "first_message": LONG})).stdout,
-           check=True)
-    draft = bunzai("cap", "run", "character.greetings.update", "sera", "--input",
-                   json.dumps({"first_message": LONG.replace("quiet", "gentle")}), check=True)
+    bunzai(
+        "apply",
+        "--yes",
+        input=bunzai("create", "character", "--input", json.dumps({"name": "Sera", "first_message": LONG})).stdout,
+        check=True,
+    )
+    draft = bunzai(
+        "cap",
+        "run",
+        "character.greetings.update",
+        "sera",
+        "--input",
+        json.dumps({"first_message": LONG.replace("quiet", "gentle")}),
+        check=True,
+    )
     shown = bunzai("draft", "show", "--text", input=draft.stdout, check=True)
     assert shown.stdout.startswith("update character/sera\n") and "[-quiet-]{+gentle+}" in shown.stdout
     assert "{" not in shown.stdout.splitlines()[0]  # text, not JSON

@@ -132,11 +132,15 @@ def test_a_long_backlog_is_reported_a_page_at_a_time(studio: Studio, monkeypatch
 
 # A property: whatever the interleaving of writes, reads and log resets, every landed change
 # made after a reader's first read (or last resync) is reported to it exactly once, in order.
-_STEPS = st.lists(st.one_of(st.tuples(st.just("write"), st.sampled_from(["p", "q"]), st.sampled_from(["a", "b", "c"])),
-                            st.tuples(st.just("read"), st.sampled_from(["r1", "r2"]), st.none()),
-                            st.tuples(st.just("ghost"), st.none(), st.sampled_from(["a", "z"])),
-                            st.tuples(st.just("reset"), st.none(), st.none())),
-                  max_size=14)
+_STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("write"), st.sampled_from(["p", "q"]), st.sampled_from(["a", "b", "c"])),
+        st.tuples(st.just("read"), st.sampled_from(["r1", "r2"]), st.none()),
+        st.tuples(st.just("ghost"), st.none(), st.sampled_from(["a", "z"])),
+        st.tuples(st.just("reset"), st.none(), st.none()),
+    ),
+    max_size=14,
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -217,11 +221,21 @@ def test_wait_does_not_answer_for_an_intent_that_never_landed(studio: Studio) ->
     assert studio_wait(studio, changed_since=0, timeout=0.1)["met"] is False
 
 
-@pytest.mark.parametrize("kwargs", [
-    {}, {"changed_since": 1, "piece_exists": "ada"}, {"changed_since": -1}, {"changed_since": True},
-    {"piece_exists": "../x"}, {"piece_exists": "nokind/ada"}, {"revision_changed": "ada"},
-    {"revision_changed": "ada@abc"}, {"changed_since": 0, "timeout": 56}, {"changed_since": 0, "timeout": -1},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"changed_since": 1, "piece_exists": "ada"},
+        {"changed_since": -1},
+        {"changed_since": True},
+        {"piece_exists": "../x"},
+        {"piece_exists": "nokind/ada"},
+        {"revision_changed": "ada"},
+        {"revision_changed": "ada@abc"},
+        {"changed_since": 0, "timeout": 56},
+        {"changed_since": 0, "timeout": -1},
+    ],
+)
 def test_a_malformed_condition_is_refused_before_waiting(studio: Studio, kwargs: dict) -> None:
     with pytest.raises(BunzaiError) as caught:
         studio_wait(studio, **kwargs)

@@ -25,8 +25,16 @@ def test_art_writes_the_portrait_to_a_new_file_and_never_overwrites(bunzai) -> N
     done = bunzai("art", "ada", check=True).json
     written = bunzai.home / "ada.png"
     data = written.read_bytes()
-    assert done == {"kind": "character", "id": "ada", "pointer": "/body/portrait", "path": "ada.png", "mime": "image/png",
-                    "size": len(data), "sha256": hashlib.sha256(data).hexdigest(), "shown": None}
+    assert done == {
+        "kind": "character",
+        "id": "ada",
+        "pointer": "/body/portrait",
+        "path": "ada.png",
+        "mime": "image/png",
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "shown": None,
+    }
     assert done["sha256"] == portrait["sha256"] and data.startswith(b"\x89PNG")
     again = bunzai("art", "character/ada")
     assert again.code == 1 and again.json["error"]["code"] == "occupied" and written.read_bytes() == data
@@ -54,8 +62,15 @@ def test_show_refuses_on_a_terminal_without_images(bunzai) -> None:
 def _on_terminal(bunzai, env: dict, *args: str) -> tuple[int, str, bytes]:
     """Runs bunzai with stderr on a pseudo-terminal (stdout piped), as a person's terminal would."""
     main, side = pty.openpty()
-    proc = subprocess.run(bunzai_executable() + list(args), stdout=subprocess.PIPE, stderr=side, stdin=subprocess.DEVNULL,
-                          env=bunzai.env() | env, cwd=bunzai.home, timeout=60)
+    proc = subprocess.run(
+        bunzai_executable() + list(args),
+        stdout=subprocess.PIPE,
+        stderr=side,
+        stdin=subprocess.DEVNULL,
+        env=bunzai.env() | env,
+        cwd=bunzai.home,
+        timeout=60,
+    )
     os.close(side)
     drawn = b""
     while True:
@@ -76,7 +91,9 @@ def test_show_draws_with_the_kitty_and_iterm2_protocols(bunzai) -> None:
     assert code == 0, out
     assert '"shown":"kitty"' in out.replace(" ", "") and b"\x1b_Ga=T,f=100" in drawn
     assert not (bunzai.home / "ada.png").exists()  # --show alone writes no file
-    code, out, drawn = _on_terminal(bunzai, {"TERM_PROGRAM": "iTerm.app", "TERM": "xterm"}, "art", "ada", "--show", "--out", "a.png")
+    code, out, drawn = _on_terminal(
+        bunzai, {"TERM_PROGRAM": "iTerm.app", "TERM": "xterm"}, "art", "ada", "--show", "--out", "a.png"
+    )
     assert code == 0 and b"\x1b]1337;File=inline=1" in drawn and (bunzai.home / "a.png").is_file()
     payload = drawn.split(b":", 1)[1].split(b"\x07")[0]
     assert base64.b64decode(payload) == (bunzai.home / "a.png").read_bytes()

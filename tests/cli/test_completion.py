@@ -27,20 +27,23 @@ def shelf(bunzai):
     return bunzai
 
 
-@pytest.mark.parametrize(("line", "offered"), [
-    ("bunzai read se", ["seraphina", "serge"]),
-    ("bunzai read character/ser", ["character/seraphina", "character/serge"]),
-    ("bunzai read eld", ["eldoria"]),
-    ("bunzai bury seraph", ["seraphina"]),
-    ("bunzai export serg", ["serge"]),
-    ("bunzai li", ["list"]),
-    ("bunzai list --ki", ["--kind"]),
-    ("bunzai list --kind lo", ["lorebook"]),
-    ("bunzai create ch", ["character"]),
-    ("bunzai export seraphina --to sillytavern.card.p", ["sillytavern.card.png"]),
-    ("bunzai transfer seraphina --to x --engine risu", ["risuai"]),
-    ("bunzai draft sh", ["show"]),
-])
+@pytest.mark.parametrize(
+    ("line", "offered"),
+    [
+        ("bunzai read se", ["seraphina", "serge"]),
+        ("bunzai read character/ser", ["character/seraphina", "character/serge"]),
+        ("bunzai read eld", ["eldoria"]),
+        ("bunzai bury seraph", ["seraphina"]),
+        ("bunzai export serg", ["serge"]),
+        ("bunzai li", ["list"]),
+        ("bunzai list --ki", ["--kind"]),
+        ("bunzai list --kind lo", ["lorebook"]),
+        ("bunzai create ch", ["character"]),
+        ("bunzai export seraphina --to sillytavern.card.p", ["sillytavern.card.png"]),
+        ("bunzai transfer seraphina --to x --engine risu", ["risuai"]),
+        ("bunzai draft sh", ["show"]),
+    ],
+)
 def test_completion_offers(shelf, line, offered):
     assert complete(shelf, line) == offered
 

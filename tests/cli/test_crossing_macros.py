@@ -9,14 +9,24 @@ import pytest
 from testkit import corpus_path
 
 PRESET = {
-    "temperature": 1, "openai_max_context": 4095,
+    "temperature": 1,
+    "openai_max_context": 4095,
     "prompts": [
-        {"identifier": "main", "name": "Main Prompt", "role": "system", "system_prompt": True,
-         "content": "Roll {{random::1::10}}. {{setvar::mood::calm}}{{// a note for authors}} {{original}} {{char}}"},
+        {
+            "identifier": "main",
+            "name": "Main Prompt",
+            "role": "system",
+            "system_prompt": True,
+            "content": "Roll {{random::1::10}}. {{setvar::mood::calm}}{{// a note for authors}} {{original}} {{char}}",
+        },
         {"identifier": "chatHistory", "name": "Chat History", "system_prompt": True, "marker": True},
     ],
-    "prompt_order": [{"character_id": 100000, "order": [{"identifier": "main", "enabled": True},
-                                                         {"identifier": "chatHistory", "enabled": True}]}],
+    "prompt_order": [
+        {
+            "character_id": 100000,
+            "order": [{"identifier": "main", "enabled": True}, {"identifier": "chatHistory", "enabled": True}],
+        }
+    ],
 }
 
 
@@ -68,12 +78,31 @@ def test_the_default_preset_crosses_to_lumiverse_and_back_unchanged(bunzai):
 
 
 def test_a_piece_made_in_bunzai_translates_from_the_engine_named(bunzai):
-    draft = bunzai("create", "preset", "--input", json.dumps({
-        "name": "Authored", "family": "chat_completion",
-        "prompts": [{"identifier": "main", "name": "Main", "content": "{{// note}} Hello {{char}}"}]}), check=True)
+    draft = bunzai(
+        "create",
+        "preset",
+        "--input",
+        json.dumps(
+            {
+                "name": "Authored",
+                "family": "chat_completion",
+                "prompts": [{"identifier": "main", "name": "Main", "content": "{{// note}} Hello {{char}}"}],
+            }
+        ),
+        check=True,
+    )
     bunzai("apply", "--yes", input=draft.stdout, check=True)
     plain = bunzai("transfer", "authored", "--to", "sillytavern.preset.chat", "--engine", "agnai", check=True).json
     assert "macros" not in plain  # no original: the source engine is unknown, nothing is guessed
-    named = bunzai("transfer", "authored", "--to", "sillytavern.preset.chat", "--engine", "agnai",
-                   "--from-engine", "sillytavern", check=True).json
+    named = bunzai(
+        "transfer",
+        "authored",
+        "--to",
+        "sillytavern.preset.chat",
+        "--engine",
+        "agnai",
+        "--from-engine",
+        "sillytavern",
+        check=True,
+    ).json
     assert named["macros"]["from"] == "sillytavern" and named["macros"]["counts"]["absent"] >= 1

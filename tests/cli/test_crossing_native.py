@@ -111,7 +111,9 @@ def test_an_unrecognized_file_says_what_it_looked_like(bunzai, tmp_path):
 
 
 def group_drafts(bunzai, names: list[str]) -> list[dict]:
-    drafts = [json.loads(bunzai("create", "lorebook", "--input", json.dumps({"name": n}), check=True).stdout) for n in names]
+    drafts = [
+        json.loads(bunzai("create", "lorebook", "--input", json.dumps({"name": n}), check=True).stdout) for n in names
+    ]
     for index, draft in enumerate(drafts):
         draft["group"] = {"id": "g1", "index": index, "size": len(drafts)}
     return drafts

@@ -55,9 +55,9 @@ def _png_card_book(path) -> dict:
 
     data, offset = path.read_bytes(), 8
     while offset < len(data):
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        if data[offset + 4:offset + 8] == b"tEXt":
-            keyword, _, text = data[offset + 8:offset + 8 + length].partition(b"\0")
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        if data[offset + 4 : offset + 8] == b"tEXt":
+            keyword, _, text = data[offset + 8 : offset + 8 + length].partition(b"\0")
             if keyword == b"ccv3":
                 return json.loads(base64.b64decode(text))["data"]["character_book"]
         offset += 12 + length
@@ -68,8 +68,11 @@ def test_an_export_embeds_the_linked_lorebook_as_it_is_now(bunzai):
     png = corpus_path("sillytavern", "characters", "default_Seraphina.png")
     bunzai("apply", "--yes", input=bunzai("import", str(png), check=True).stdout, check=True)
     before = bunzai("transfer", "seraphina", "--to", "sillytavern.card.png", check=True).json
-    assert before["book"] == {"ref": "lorebook/eldoria", "revision": before["book"]["revision"],
-                              "differs_from_import": False}
+    assert before["book"] == {
+        "ref": "lorebook/eldoria",
+        "revision": before["book"]["revision"],
+        "differs_from_import": False,
+    }
     edit = json.dumps({"index": 0, "set": {"content": "Eldoria, edited after import."}})
     draft = bunzai("cap", "run", "lorebook.entries.update", "lorebook/eldoria", "--input", edit, check=True).stdout
     bunzai("apply", "--yes", input=draft, check=True)
@@ -83,8 +86,14 @@ def test_an_export_embeds_the_linked_lorebook_as_it_is_now(bunzai):
 def test_a_nickname_draft_reports_impact_on_the_v2_formats_and_none_on_v3(bunzai):
     png = corpus_path("sillytavern", "characters", "default_Seraphina.png")
     bunzai("apply", "--yes", input=bunzai("import", str(png), check=True).stdout, check=True)
-    draft = bunzai("cap", "run", "character.identity.update", "seraphina", "--input", '{"nickname": "Sera"}',
-                   check=True).json
+    draft = bunzai(
+        "cap", "run", "character.identity.update", "seraphina", "--input", '{"nickname": "Sera"}', check=True
+    ).json
     platforms = {row["platform"] for row in draft["impact"]}
-    assert platforms == {"ccv2.json", "sillytavern.card.json", "agnai.tavern.json", "marinara.character"}  # the V2 formats
+    assert platforms == {
+        "ccv2.json",
+        "sillytavern.card.json",
+        "agnai.tavern.json",
+        "marinara.character",
+    }  # the V2 formats
     assert all(row["pointer"] == "/body/nickname" for row in draft["impact"])

@@ -79,5 +79,8 @@ def test_folder_import_drafts_a_granted_file_and_a_granted_folder(bunzai, tmp_pa
     one = bunzai("folder", "import", str(folder / "worlds" / "Eldoria.json"), check=True).lines
     assert [(d["target"]["kind"], d["target"]["id"]) for d in one] == [("lorebook", "eldoria")]
     every = bunzai("folder", "import", str(folder), check=True).lines
-    assert {(d["target"]["kind"], d["target"]["id"]) for d in every} >= {("character", "seraphina"), ("lorebook", "eldoria")}
+    assert {(d["target"]["kind"], d["target"]["id"]) for d in every} >= {
+        ("character", "seraphina"),
+        ("lorebook", "eldoria"),
+    }
     assert all(d["type"] == "bunzai.draft" for d in every)

@@ -45,7 +45,7 @@ def _examples() -> list[tuple[str, str]]:
     for name, command, _ in _commands():
         for line in (command.help or "").splitlines():
             if line.strip().startswith("Example:"):
-                found.append((name, line.strip()[len("Example:"):].strip()))
+                found.append((name, line.strip()[len("Example:") :].strip()))
     return found
 
 
@@ -86,8 +86,12 @@ cp Seraphina.png SillyTavern/data/default-user/characters/
 
 def _env(home: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")}
-    env.update(HOME=str(home), BUNZAI_STUDIO=str(home / "studio"), CORPUS=str(CORPUS),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
+    env.update(
+        HOME=str(home),
+        BUNZAI_STUDIO=str(home / "studio"),
+        CORPUS=str(CORPUS),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+    )
     return env
 
 
@@ -113,6 +117,15 @@ def test_help_example_runs_as_printed(name: str, example: str, prepared: Path, t
     shutil.copytree(prepared, home, symlinks=True)
     if name.startswith("folder "):  # a grant keeps the real path, so it is made in this copy
         example = f"bunzai folder grant ~/SillyTavern/data/default-user >/dev/null && {example}"
-    proc = subprocess.run(["bash", "-o", "pipefail", "-c", example], cwd=home, env=_env(home), capture_output=True,
-                          text=True, timeout=120, start_new_session=True)
-    assert proc.returncode in _EXITS.get(name, (0,)), f"{name}: `{example}` exited {proc.returncode}: {proc.stdout[-800:]} {proc.stderr[-800:]}"
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", example],
+        cwd=home,
+        env=_env(home),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        start_new_session=True,
+    )
+    assert proc.returncode in _EXITS.get(name, (0,)), (
+        f"{name}: `{example}` exited {proc.returncode}: {proc.stdout[-800:]} {proc.stderr[-800:]}"
+    )

@@ -12,10 +12,26 @@ from pathlib import Path
 
 import pytest
 
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {
-    "name": "Tess", "description": "", "personality": "", "scenario": "", "first_mes": "Hi.", "mes_example": "",
-    "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-    "tags": [], "creator": "", "character_version": "", "extensions": {}}}
+CARD = {
+    "spec": "chara_card_v2",
+    "spec_version": "2.0",
+    "data": {
+        "name": "Tess",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "Hi.",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    },
+}
 
 
 def chunk(kind: bytes, data: bytes, crc: int | None = None) -> bytes:
@@ -51,8 +67,11 @@ def hostile_files() -> dict[str, bytes]:
 
 
 def snapshot(studio: Path) -> list:
-    return sorted((p.relative_to(studio).as_posix(), p.read_bytes() if p.is_file() else b"")
-                  for p in studio.rglob("*") if ".bunzai/locks" not in p.as_posix())
+    return sorted(
+        (p.relative_to(studio).as_posix(), p.read_bytes() if p.is_file() else b"")
+        for p in studio.rglob("*")
+        if ".bunzai/locks" not in p.as_posix()
+    )
 
 
 def needs_card_format():
@@ -101,11 +120,15 @@ def zip_with(members: list[tuple[str, bytes]]) -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize("members", [
-    [("card.json", json.dumps(CARD).encode()), ("../escape.txt", b"x")],
-    [("card.json", json.dumps(CARD).encode()), ("/etc/passwd", b"x")],
-    [("card.json", json.dumps(CARD).encode()), ("assets/bomb.bin", b"\x00" * (300 * 1024 * 1024))],
-], ids=["dotdot", "absolute", "bomb"])
+@pytest.mark.parametrize(
+    "members",
+    [
+        [("card.json", json.dumps(CARD).encode()), ("../escape.txt", b"x")],
+        [("card.json", json.dumps(CARD).encode()), ("/etc/passwd", b"x")],
+        [("card.json", json.dumps(CARD).encode()), ("assets/bomb.bin", b"\x00" * (300 * 1024 * 1024))],
+    ],
+    ids=["dotdot", "absolute", "bomb"],
+)
 def test_a_hostile_charx_is_refused(bunzai, tmp_path, members):
     from bunzai.adapters.registry import all_adapters
 

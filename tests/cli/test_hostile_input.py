@@ -7,7 +7,22 @@ from pathlib import Path
 
 import pytest
 
-HOSTILE_IDS = ["../x", "/abs", "a\x00b", "CON", "con", "x" * 300, ".", "..", "Ada", "аda", "ada\n", "nul.txt", "a/b", "trailing."]
+HOSTILE_IDS = [
+    "../x",
+    "/abs",
+    "a\x00b",
+    "CON",
+    "con",
+    "x" * 300,
+    ".",
+    "..",
+    "Ada",
+    "аda",
+    "ada\n",
+    "nul.txt",
+    "a/b",
+    "trailing.",
+]
 
 
 def snapshot(studio: Path) -> list:
@@ -33,8 +48,12 @@ def test_create_with_a_hostile_id_is_refused(bunzai, bad):
 @pytest.mark.parametrize("bad", [b for b in HOSTILE_IDS if "\x00" not in b], ids=repr)
 def test_reading_or_removing_a_hostile_ref_touches_nothing(bunzai, bad):
     before = snapshot(bunzai.studio)
-    for args in (["read", f"character/{bad}"], ["bury", f"character/{bad}"], ["delete", f"character/{bad}", "--yes"],
-                 ["graveyard", "restore", f"character/{bad}@20260101T000000000000Z"]):
+    for args in (
+        ["read", f"character/{bad}"],
+        ["bury", f"character/{bad}"],
+        ["delete", f"character/{bad}", "--yes"],
+        ["graveyard", "restore", f"character/{bad}@20260101T000000000000Z"],
+    ):
         done = bunzai(*args)
         assert done.code == 1, (args, done.stdout)
         assert done.json["error"]["code"] in ("invalid_id", "not_found"), (args, done.stdout)
@@ -43,8 +62,18 @@ def test_reading_or_removing_a_hostile_ref_touches_nothing(bunzai, bad):
 
 def test_a_draft_targeting_a_hostile_id_is_refused(bunzai):
     proposed = {"kind": "character", "id": "../../evil", "name": "Evil"}
-    draft = {"type": "bunzai.draft", "format": 1, "target": {"kind": "character", "id": "../../evil"}, "mode": "create",
-             "baseline": None, "operations": [], "changes": [], "warnings": [], "impact": [], "proposed": proposed}
+    draft = {
+        "type": "bunzai.draft",
+        "format": 1,
+        "target": {"kind": "character", "id": "../../evil"},
+        "mode": "create",
+        "baseline": None,
+        "operations": [],
+        "changes": [],
+        "warnings": [],
+        "impact": [],
+        "proposed": proposed,
+    }
     before = snapshot(bunzai.studio)
     done = bunzai("apply", "--yes", input=json.dumps(draft))
     assert done.code == 1 and done.json["error"]["code"] == "invalid_id"

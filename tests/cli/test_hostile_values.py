@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
-        "data": {"name": "Zed", "description": "SURROGATE", "first_mes": "hi"}}
+CARD = {
+    "spec": "chara_card_v2",
+    "spec_version": "2.0",
+    "data": {"name": "Zed", "description": "SURROGATE", "first_mes": "hi"},
+}
 
 
 def test_a_lone_surrogate_in_a_card_is_replaced_said_and_the_card_applies(bunzai, tmp_path: Path) -> None:
@@ -23,8 +26,10 @@ def test_a_lone_surrogate_in_a_card_is_replaced_said_and_the_card_applies(bunzai
 def test_a_number_too_large_for_a_float_is_refused_on_read_by_every_command(bunzai, tmp_path: Path) -> None:
     card = json.dumps(CARD).replace('"hi"', '"hi", "extensions": {"depth": 1e400}')
     (tmp_path / "big.json").write_text(card)
-    for args in (("import", str(tmp_path / "big.json")),
-                 ("convert", str(tmp_path / "big.json"), "--to", "ccv3.json", "-o", "-")):
+    for args in (
+        ("import", str(tmp_path / "big.json")),
+        ("convert", str(tmp_path / "big.json"), "--to", "ccv3.json", "-o", "-"),
+    ):
         done = bunzai(*args)
         assert done.code == 1 and done.json["error"]["code"] in ("invalid_json", "corrupt_file")
         assert "too large" in done.json["error"]["message"]

@@ -12,10 +12,46 @@ from bunzai.cli.entry import run
 from bunzai.cli.hot import fast_command
 from bunzai.store.studio import init_studio
 
-TOKENS = ("read", "list", "search", "formats", "character/ada", "ada", "nobody", "ada lovelace", '"ada"', "ada*",
-          "--outline", "--pointer", "-p", "/name", "/body", "--offset", "--limit", "5", "0", "-1", "007", "1x", "",
-          "--kind", "-k", "character", "lorebook", "nokind", "--kind=character", "--limit=2", "--pointer=/name",
-          "--studio", "--help", "-h", "--", "--version", "--outline=1", "-kcharacter")
+TOKENS = (
+    "read",
+    "list",
+    "search",
+    "formats",
+    "character/ada",
+    "ada",
+    "nobody",
+    "ada lovelace",
+    '"ada"',
+    "ada*",
+    "--outline",
+    "--pointer",
+    "-p",
+    "/name",
+    "/body",
+    "--offset",
+    "--limit",
+    "5",
+    "0",
+    "-1",
+    "007",
+    "1x",
+    "",
+    "--kind",
+    "-k",
+    "character",
+    "lorebook",
+    "nokind",
+    "--kind=character",
+    "--limit=2",
+    "--pointer=/name",
+    "--studio",
+    "--help",
+    "-h",
+    "--",
+    "--version",
+    "--outline=1",
+    "-kcharacter",
+)
 
 
 def typer_run(args):
@@ -60,12 +96,23 @@ def test_the_fast_path_answers_as_typer_does(studio, capsys, args):
     assert (code, fast.out, fast.err) == (expected, slow.out, slow.err)
 
 
-@pytest.mark.parametrize("args", [
-    ["read", "ada"], ["read", "character/ada", "--pointer", "/name"], ["read", "ada", "--outline"],
-    ["read", "ada", "-p", "/body", "--limit=3", "--offset", "2"], ["list"], ["list", "-k", "lorebook"],
-    ["search", "ada"], ["search", "prog*", "--kind", "character", "--limit", "1"], ["formats"],
-    ["--studio", "elsewhere", "list"], ["list", "--kind", "nokind"], ["search", "x", "--limit", "0"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["read", "ada"],
+        ["read", "character/ada", "--pointer", "/name"],
+        ["read", "ada", "--outline"],
+        ["read", "ada", "-p", "/body", "--limit=3", "--offset", "2"],
+        ["list"],
+        ["list", "-k", "lorebook"],
+        ["search", "ada"],
+        ["search", "prog*", "--kind", "character", "--limit", "1"],
+        ["formats"],
+        ["--studio", "elsewhere", "list"],
+        ["list", "--kind", "nokind"],
+        ["search", "x", "--limit", "0"],
+    ],
+)
 def test_plain_forms_take_the_fast_path(studio, capsys, args):
     assert fast_command(args) is not None
     code = run(list(args))
@@ -73,10 +120,23 @@ def test_plain_forms_take_the_fast_path(studio, capsys, args):
     assert (code, fast.out, fast.err) == (typer_run(list(args)), *capsys.readouterr()[:2])
 
 
-@pytest.mark.parametrize("args", [
-    ["read"], ["read", "a", "b"], ["read", "ada", "--help"], ["list", "--kind"], ["list", "-k", "x", "-k", "y"],
-    ["search", "-x"], ["read", "ada", "--offset", "-1"], ["read", "ada", "--offset", "07"], ["--help", "list"],
-    ["list", "--", "x"], ["read", "ada", "--outline=yes"], ["draft", "list"], ["list", "--studio", "x"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["read"],
+        ["read", "a", "b"],
+        ["read", "ada", "--help"],
+        ["list", "--kind"],
+        ["list", "-k", "x", "-k", "y"],
+        ["search", "-x"],
+        ["read", "ada", "--offset", "-1"],
+        ["read", "ada", "--offset", "07"],
+        ["--help", "list"],
+        ["list", "--", "x"],
+        ["read", "ada", "--outline=yes"],
+        ["draft", "list"],
+        ["list", "--studio", "x"],
+    ],
+)
 def test_other_forms_are_left_to_typer(args):
     assert fast_command(args) is None

@@ -8,9 +8,22 @@ from testkit import corpus_path
 
 
 def card(name: str) -> str:
-    data = {"name": name, "description": "d", "personality": "", "scenario": "", "first_mes": "hi", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}}
+    data = {
+        "name": name,
+        "description": "d",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "hi",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    }
     return json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data})
 
 

@@ -15,10 +15,23 @@ from bunzai.store.studio import Studio
 
 def pipe(bunzai, *import_args: str, apply_args: tuple[str, ...] = ("--yes",)) -> tuple[int, int, list, str]:
     """Run import | apply as one shell pipe; (import exit, apply exit, apply's lines, import's stderr)."""
-    importer = subprocess.Popen(bunzai_executable() + ["import", *import_args], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=bunzai.env(), cwd=bunzai.cwd, start_new_session=True)
-    applier = subprocess.run(bunzai_executable() + ["apply", *apply_args], stdin=importer.stdout, capture_output=True,
-                             env=bunzai.env(), cwd=bunzai.cwd, start_new_session=True, timeout=300)
+    importer = subprocess.Popen(
+        bunzai_executable() + ["import", *import_args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=bunzai.env(),
+        cwd=bunzai.cwd,
+        start_new_session=True,
+    )
+    applier = subprocess.run(
+        bunzai_executable() + ["apply", *apply_args],
+        stdin=importer.stdout,
+        capture_output=True,
+        env=bunzai.env(),
+        cwd=bunzai.cwd,
+        start_new_session=True,
+        timeout=300,
+    )
     importer.stdout.close()
     errors = importer.stderr.read().decode()
     importer.wait(timeout=60)
@@ -123,8 +136,14 @@ def test_progress_goes_to_a_terminal_on_stderr_and_never_touches_stdout(bunzai, 
     write_cards(tmp_path / "cards", [f"Keeper {n}" for n in range(8)])
     quiet = bunzai("import", str(tmp_path / "cards"), check=True)
     master, slave = pty.openpty()
-    proc = subprocess.run(bunzai_executable() + ["import", str(tmp_path / "cards")], stdout=subprocess.PIPE,
-                          stderr=slave, env=bunzai.env(), cwd=bunzai.cwd, timeout=60)
+    proc = subprocess.run(
+        bunzai_executable() + ["import", str(tmp_path / "cards")],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env=bunzai.env(),
+        cwd=bunzai.cwd,
+        timeout=60,
+    )
     os.close(slave)
     shown = b""
     while True:

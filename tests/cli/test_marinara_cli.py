@@ -20,8 +20,10 @@ def _import(bunzai, tmp_path: Path, name: str, data: bytes) -> None:
 def test_a_persona_and_a_lorebook_import_and_export_back_json_equal(bunzai, tmp_path):
     _import(bunzai, tmp_path, "Luca.marinara.json", persona_export())
     _import(bunzai, tmp_path, "Italy.marinara.json", lorebook_export())
-    for ref, fmt, original in (("persona/luca", "marinara.persona", persona_export()),
-                               ("lorebook/italy", "marinara.lorebook", lorebook_export())):
+    for ref, fmt, original in (
+        ("persona/luca", "marinara.persona", persona_export()),
+        ("lorebook/italy", "marinara.lorebook", lorebook_export()),
+    ):
         receipt = bunzai("export", ref, "--to", fmt, check=True).json
         assert receipt["losses"] == []
         assert json.loads((bunzai.studio / receipt["path"]).read_bytes()) == json.loads(original)

@@ -55,12 +55,16 @@ def test_a_search_word_is_still_a_search(shelf):
     assert found.code == 0 and found.json["matches"]
 
 
-@pytest.mark.parametrize("args", [["read", "sera"], ["list", "--kind", "characters"], ["search", "x", "--kind", "lorebok"]])
+@pytest.mark.parametrize(
+    "args", [["read", "sera"], ["list", "--kind", "characters"], ["search", "x", "--kind", "lorebok"]]
+)
 def test_the_fast_path_and_typer_agree(tmp_path, monkeypatch, capsys, args):
     from bunzai.store.studio import init_studio
 
     studio, _ = init_studio(tmp_path / "studio")
-    (studio.root / "character" / "seraphina.json").write_text(json.dumps({"kind": "character", "id": "seraphina", "name": "S"}))
+    (studio.root / "character" / "seraphina.json").write_text(
+        json.dumps({"kind": "character", "id": "seraphina", "name": "S"})
+    )
     monkeypatch.setenv("BUNZAI_STUDIO", str(studio.root))
     fast_code = run(list(args))
     fast = capsys.readouterr()
@@ -74,8 +78,12 @@ def test_the_fast_path_and_typer_agree(tmp_path, monkeypatch, capsys, args):
 def test_studio_after_the_command(shelf):
     studio = str(shelf.studio)
     shelf.studio = None  # no BUNZAI_STUDIO: the option alone chooses
-    for args in (["list", "--studio", studio], ["list", f"--studio={studio}"], ["read", "seraphina", "--studio", studio],
-                 ["list", "--kind", "character", "--studio", studio]):
+    for args in (
+        ["list", "--studio", studio],
+        ["list", f"--studio={studio}"],
+        ["read", "seraphina", "--studio", studio],
+        ["list", "--kind", "character", "--studio", studio],
+    ):
         answer = shelf(*args)
         assert answer.code == 0, answer.stdout
         assert "default studio" not in answer.stderr
@@ -84,8 +92,10 @@ def test_studio_after_the_command(shelf):
     assert twice.code == 2 and twice.json["error"]["code"] == "usage"
 
 
-@pytest.mark.parametrize("args", [["list"], ["read", "x"], ["search", "x"], ["draft", "list"], ["graveyard", "list"],
-                                  ["changes"], ["doctor"]])
+@pytest.mark.parametrize(
+    "args",
+    [["list"], ["read", "x"], ["search", "x"], ["draft", "list"], ["graveyard", "list"], ["changes"], ["doctor"]],
+)
 def test_a_read_only_command_never_creates_the_default_studio(bare_bunzai, args):
     answer = bare_bunzai(*args)
     assert answer.code == 1 and answer.json["error"]["code"] == "studio_missing"

@@ -9,9 +9,15 @@ BACKUP = {
     "personas": {"zed.png": "Zed", "1712345678901-Ada.png": "Ada", "mia.png": "Mia"},
     "persona_descriptions": {
         "zed.png": {"description": "Zed walks.", "position": 0, "depth": 2, "role": 0},
-        "1712345678901-Ada.png": {"description": "Ada counts.", "position": 4, "depth": 3, "role": 1,
-                                  "connections": [{"type": "character", "id": "x.png"}]},
-        "mia.png": {"description": "Mia sings.", "position": 2, "depth": 2, "role": 0, "title": "singer"}},
+        "1712345678901-Ada.png": {
+            "description": "Ada counts.",
+            "position": 4,
+            "depth": 3,
+            "role": 1,
+            "connections": [{"type": "character", "id": "x.png"}],
+        },
+        "mia.png": {"description": "Mia sings.", "position": 2, "depth": 2, "role": 0, "title": "singer"},
+    },
     "default_persona": "mia.png",
 }
 

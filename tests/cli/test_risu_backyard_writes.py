@@ -12,9 +12,22 @@ from testkit import corpus_path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adapters"))
 from risu_support import fake_checkout  # noqa: E402
 
-LORE = {"type": "risu", "ver": 1, "data": [{"key": "rain", "secondkey": "", "insertorder": 100, "comment": "Rain",
-                                            "content": "Wet.", "mode": "normal", "alwaysActive": False,
-                                            "selective": False}]}
+LORE = {
+    "type": "risu",
+    "ver": 1,
+    "data": [
+        {
+            "key": "rain",
+            "secondkey": "",
+            "insertorder": 100,
+            "comment": "Rain",
+            "content": "Wet.",
+            "mode": "normal",
+            "alwaysActive": False,
+            "selective": False,
+        }
+    ],
+}
 
 
 def test_writing_a_module_without_a_table_is_refused_naming_the_setting(bunzai, tmp_path):

@@ -33,14 +33,32 @@ LAYOUT = {
     "User Avatars/traveller.png": "characters/sprites/Seraphina/neutral.png",
 }
 SETTINGS = {
-    "power_user": {"personas": {"traveller.png": "Wanderer"},
-                   "persona_descriptions": {"traveller.png": {"description": "A traveller.", "position": 0,
-                                                             "depth": 2, "role": 0, "lorebook": ""}},
-                   "default_persona": "traveller.png"},
-    "extension_settings": {"regex": [{"id": "7c1c", "scriptName": "Trim stars", "findRegex": "/\\*+/g",
-                                      "replaceString": "", "trimStrings": [], "placement": [2], "disabled": False,
-                                      "markdownOnly": False, "promptOnly": False, "runOnEdit": True,
-                                      "substituteRegex": 0, "minDepth": None, "maxDepth": None}]},
+    "power_user": {
+        "personas": {"traveller.png": "Wanderer"},
+        "persona_descriptions": {
+            "traveller.png": {"description": "A traveller.", "position": 0, "depth": 2, "role": 0, "lorebook": ""}
+        },
+        "default_persona": "traveller.png",
+    },
+    "extension_settings": {
+        "regex": [
+            {
+                "id": "7c1c",
+                "scriptName": "Trim stars",
+                "findRegex": "/\\*+/g",
+                "replaceString": "",
+                "trimStrings": [],
+                "placement": [2],
+                "disabled": False,
+                "markdownOnly": False,
+                "promptOnly": False,
+                "runOnEdit": True,
+                "substituteRegex": 0,
+                "minDepth": None,
+                "maxDepth": None,
+            }
+        ]
+    },
 }
 
 
@@ -53,8 +71,15 @@ def user_folder(bunzai, tmp_path) -> Path:
     (root / "QuickReplies").mkdir()
     legacy = corpus_path("sillytavern", "quick-replies", "Default.v1.json")
     # SillyTavern saves sets as v2; the corpus has only a v1 file, so the test makes the v2 one.
-    bunzai("convert", str(legacy), "--to", "sillytavern.quickreply", "-o", str(root / "QuickReplies" / "Default.json"),
-           check=True)
+    bunzai(
+        "convert",
+        str(legacy),
+        "--to",
+        "sillytavern.quickreply",
+        "-o",
+        str(root / "QuickReplies" / "Default.json"),
+        check=True,
+    )
     (root / "settings.json").write_text(json.dumps(SETTINGS, indent=4), encoding="utf-8")
     (root / "chats" / "Seraphina").mkdir(parents=True)
     (root / "chats" / "Seraphina" / "Seraphina - 2024-10-18.jsonl").write_text('{"user_name": "unused"}\n')
@@ -69,8 +94,11 @@ def imported(bunzai, folder: Path, *options: str):
 
 def pieces_files(root: Path) -> list[str]:
     skip = ("settings.json", "chats/")
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                  if p.is_file() and not p.relative_to(root).as_posix().startswith(skip))
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and not p.relative_to(root).as_posix().startswith(skip)
+    )
 
 
 def test_import_then_apply_takes_every_piece_with_no_refusal(bunzai, user_folder):
@@ -79,9 +107,19 @@ def test_import_then_apply_takes_every_piece_with_no_refusal(bunzai, user_folder
     assert done.code == 0, done.stdout
     assert {line["status"] for line in done.lines} == {"applied"}
     targets = {f"{line['target']['kind']}/{line['target']['id']}" for line in done.lines}
-    assert {"preset/default", "preset/default-textgen", "preset/default-context", "preset/chatml-instruct",
-            "preset/chatml-context", "lorebook/eldoria", "character/seraphina", "pack/seraphina",
-            "persona/wanderer", "regex/global-regex-scripts", "quickreply/default"} <= targets
+    assert {
+        "preset/default",
+        "preset/default-textgen",
+        "preset/default-context",
+        "preset/chatml-instruct",
+        "preset/chatml-context",
+        "lorebook/eldoria",
+        "character/seraphina",
+        "pack/seraphina",
+        "persona/wanderer",
+        "regex/global-regex-scripts",
+        "quickreply/default",
+    } <= targets
     # every file is accounted for: it is the source of a piece, or the image of a persona
     sources = {line["proposed"]["original"]["source"] for line in drafts.lines}
     accounted = sources | {"User Avatars/traveller.png"}
@@ -89,8 +127,9 @@ def test_import_then_apply_takes_every_piece_with_no_refusal(bunzai, user_folder
         assert relative in accounted or relative.rsplit("/", 1)[0] in accounted, relative
     persona = bunzai("read", "persona/wanderer", check=True).json["piece"]
     assert persona["body"]["portrait"] is not None
-    assert bunzai("read", "character/seraphina", "--pointer", "/body/links/lorebooks",
-                  check=True).json["value"] == ["eldoria"]
+    assert bunzai("read", "character/seraphina", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
+        "eldoria"
+    ]
 
 
 def test_reimport_with_skip_writes_nothing(bunzai, user_folder):
@@ -102,8 +141,8 @@ def test_reimport_with_skip_writes_nothing(bunzai, user_folder):
 def png_cards(path: Path) -> dict:
     data, at, found = path.read_bytes(), 8, {}
     while at < len(data):
-        (length,) = struct.unpack(">I", data[at:at + 4])
-        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
         if kind == b"tEXt":
             key, _, text = body.partition(b"\x00")
             found[key.decode("latin-1")] = json.loads(base64.b64decode(text))
@@ -129,8 +168,10 @@ def test_export_into_a_fresh_folder_gives_back_the_same_files(bunzai, user_folde
         else:
             assert after.read_bytes() == before.read_bytes(), relative
     extra = {path for path in pieces_files(out) if path.startswith("Import in SillyTavern/")}
-    assert extra == {"Import in SillyTavern/personas/personas.json",
-                     "Import in SillyTavern/regex/Global regex scripts.json"}
+    assert extra == {
+        "Import in SillyTavern/personas/personas.json",
+        "Import in SillyTavern/regex/Global regex scripts.json",
+    }
     backup = json.loads((out / "Import in SillyTavern/personas/personas.json").read_text())
     assert backup["personas"] == {"traveller.png": "Wanderer"}
     notes = [entry for entry in report.json["written"] if "note" in entry]
@@ -168,11 +209,15 @@ def test_a_plain_folder_is_not_a_user_folder(tmp_path):
 
 
 def test_pieces_made_elsewhere_go_to_their_kinds_folder_under_their_name(bunzai, tmp_path):
-    for kind, doc in (("character", '{"name": "Ada Lovelace"}'),
-                      ("preset", '{"name": "Mine", "family": "text_completion"}'),
-                      ("htmldoc", '{"name": "Page"}')):
+    for kind, doc in (
+        ("character", '{"name": "Ada Lovelace"}'),
+        ("preset", '{"name": "Mine", "family": "text_completion"}'),
+        ("htmldoc", '{"name": "Page"}'),
+    ):
         bunzai("apply", "--yes", input=bunzai("create", kind, "--input", doc, check=True).stdout, check=True)
     report = bunzai("export", "--into", str(tmp_path / "out"), "--layout", "sillytavern", check=True).json
-    assert sorted(entry["path"] for entry in report["written"]) == ["TextGen Settings/Mine.json",
-                                                                    "characters/Ada Lovelace.png"]
+    assert sorted(entry["path"] for entry in report["written"]) == [
+        "TextGen Settings/Mine.json",
+        "characters/Ada Lovelace.png",
+    ]
     assert [entry["ref"] for entry in report["not_written"]] == ["htmldoc/page"]

@@ -46,21 +46,34 @@ def test_a_sprite_zip_converts_to_a_new_folder_and_never_into_an_existing_one(bu
 
 def test_a_library_export_puts_sprites_in_the_folder_of_the_card_showing_them(bunzai, tmp_path):
     zipped = tmp_path / "sera_sprites.zip"
-    zipped.write_bytes(write_archive([("joy.png", PNG + b"a"), ("joy-1.png", PNG + b"c"),
-                                      ("neutral.png", PNG + b"b")]))
+    zipped.write_bytes(write_archive([("joy.png", PNG + b"a"), ("joy-1.png", PNG + b"c"), ("neutral.png", PNG + b"b")]))
     bunzai("apply", "--yes", input=bunzai("import", str(zipped), check=True).stdout, check=True)
     card = bunzai("create", "character", "--input", '{"name": "Sera Phina"}', check=True)
     bunzai("apply", "--yes", input=card.stdout, check=True)
-    bound = bunzai("cap", "run", "character.media.update", "character/sera-phina", "--input",
-                   '{"pack": "sera_sprites", "visual": "sprites"}', check=True)
+    bound = bunzai(
+        "cap",
+        "run",
+        "character.media.update",
+        "character/sera-phina",
+        "--input",
+        '{"pack": "sera_sprites", "visual": "sprites"}',
+        check=True,
+    )
     bunzai("apply", "--yes", input=bound.stdout, check=True)
     out = tmp_path / "ST"
     report = bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True).json
     paths = sorted(entry["path"] for entry in report["written"])
-    assert paths == ["characters/Sera Phina.png", "characters/Sera Phina/joy-1.png", "characters/Sera Phina/joy.png",
-                     "characters/Sera Phina/neutral.png"]
+    assert paths == [
+        "characters/Sera Phina.png",
+        "characters/Sera Phina/joy-1.png",
+        "characters/Sera Phina/joy.png",
+        "characters/Sera Phina/neutral.png",
+    ]
     assert folder_files(out / "characters" / "Sera Phina") == {
-        "joy.png": PNG + b"a", "joy-1.png": PNG + b"c", "neutral.png": PNG + b"b"}
+        "joy.png": PNG + b"a",
+        "joy-1.png": PNG + b"c",
+        "neutral.png": PNG + b"b",
+    }
     again = bunzai("export", "--into", str(out), "--layout", "sillytavern", "pack/sera_sprites", check=True).json
     assert again["counts"] == {"written": 0, "skipped_existing": 3, "not_written": 0}
 

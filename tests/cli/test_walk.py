@@ -67,9 +67,18 @@ def test_a_hand_edit_makes_an_older_draft_stale(bunzai):
     path = bunzai.studio / "character" / "ada-lovelace.json"
     read = bunzai("read", "character/ada-lovelace", check=True).json
     proposed = dict(read["piece"], name="Ada, Countess of Lovelace")
-    draft = {"type": "bunzai.draft", "format": 1, "target": {"kind": "character", "id": "ada-lovelace"},
-             "mode": "update", "baseline": read["revision"], "operations": [], "changes": [],
-             "warnings": [], "impact": [], "proposed": proposed}
+    draft = {
+        "type": "bunzai.draft",
+        "format": 1,
+        "target": {"kind": "character", "id": "ada-lovelace"},
+        "mode": "update",
+        "baseline": read["revision"],
+        "operations": [],
+        "changes": [],
+        "warnings": [],
+        "impact": [],
+        "proposed": proposed,
+    }
     hand = json.loads(path.read_text())
     hand["body"]["nickname"] = "Ada"
     path.write_text(json.dumps(hand, indent=2, sort_keys=True) + "\n")
@@ -144,7 +153,20 @@ def test_an_error_document_is_passed_on(bunzai):
 def test_version_and_help(bare_bunzai):
     assert bare_bunzai("--version", check=True).stdout.startswith("bunzai ")
     helped = bare_bunzai("--help", check=True).stdout
-    for command in ("init", "create", "read", "list", "search", "duplicate", "delete", "bury", "graveyard", "apply", "draft", "schema"):
+    for command in (
+        "init",
+        "create",
+        "read",
+        "list",
+        "search",
+        "duplicate",
+        "delete",
+        "bury",
+        "graveyard",
+        "apply",
+        "draft",
+        "schema",
+    ):
         assert command in helped
 
 

@@ -11,9 +11,16 @@ from testkit import bunzai_executable
 
 
 def run(bunzai, session: str, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(bunzai_executable() + list(args), input=input, capture_output=True, text=True,
-                          env=bunzai.env() | {"BUNZAI_SESSION": session}, cwd=bunzai.cwd, timeout=60,
-                          start_new_session=True)
+    return subprocess.run(
+        bunzai_executable() + list(args),
+        input=input,
+        capture_output=True,
+        text=True,
+        env=bunzai.env() | {"BUNZAI_SESSION": session},
+        cwd=bunzai.cwd,
+        timeout=60,
+        start_new_session=True,
+    )
 
 
 def applied(bunzai, session: str, *draft_args: str) -> dict:
@@ -25,7 +32,9 @@ def applied(bunzai, session: str, *draft_args: str) -> dict:
 
 
 def rename(bunzai, session: str, ref: str, name: str) -> dict:
-    return applied(bunzai, session, "cap", "run", "character.identity.update", ref, "--input", json.dumps({"name": name}))
+    return applied(
+        bunzai, session, "cap", "run", "character.identity.update", ref, "--input", json.dumps({"name": name})
+    )
 
 
 def name_of(bunzai, ref: str) -> str:
@@ -40,9 +49,14 @@ def test_two_sessions_watch_wait_and_revert(bunzai) -> None:
 
     rename(bunzai, "agent", "ada", "Ada (agent)")  # 3
     rename(bunzai, "agent", "bob", "Bob (agent)")  # 4
-    waiter = subprocess.Popen(bunzai_executable() + ["wait", "--changed-since", "4", "--timeout", "55"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=bunzai.env() | {"BUNZAI_SESSION": "agent"}, start_new_session=True)
+    waiter = subprocess.Popen(
+        bunzai_executable() + ["wait", "--changed-since", "4", "--timeout", "55"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=bunzai.env() | {"BUNZAI_SESSION": "agent"},
+        start_new_session=True,
+    )
     try:
         time.sleep(1.0)
         assert waiter.poll() is None, "wait answered before anything changed"
@@ -78,8 +92,12 @@ def test_two_sessions_watch_wait_and_revert(bunzai) -> None:
 def test_wait_times_out_with_an_answer_and_refuses_bad_conditions(bunzai) -> None:
     done = run(bunzai, "agent", "wait", "--piece-exists", "character/nobody", "--timeout", "0.2")
     assert done.returncode == 0 and json.loads(done.stdout)["met"] is False
-    for args in (["wait"], ["wait", "--changed-since", "0", "--piece-exists", "x"],
-                 ["wait", "--changed-since", "0", "--timeout", "99"], ["wait", "--revision-changed", "ada@1"]):
+    for args in (
+        ["wait"],
+        ["wait", "--changed-since", "0", "--piece-exists", "x"],
+        ["wait", "--changed-since", "0", "--timeout", "99"],
+        ["wait", "--revision-changed", "ada@1"],
+    ):
         refused = run(bunzai, "agent", *args)
         assert refused.returncode == 1 and json.loads(refused.stdout)["error"]["code"] == "invalid_input", args
 

@@ -29,7 +29,9 @@ def test_browse_outline_read_and_query_answer(bare_bunzai) -> None:
     assert "where-exports-are-written" in [s["slug"] for s in outline["sections"]]
     read = bare_bunzai("docs", "read", "commands/export", "--section", "where-exports-are-written").json
     assert read["text"].startswith("## Where exports are written") and read["done"]
-    same = bare_bunzai("docs", "query", "--action", "read", "--page", "commands/export", "--section", "where-exports-are-written").json
+    same = bare_bunzai(
+        "docs", "query", "--action", "read", "--page", "commands/export", "--section", "where-exports-are-written"
+    ).json
     assert same["action"] == "read" and same["text"] == read["text"]
 
 
@@ -59,8 +61,12 @@ def test_summaries_commands_refuse_self_approval_and_a_second_scaffold(bare_bunz
     monkeypatch.setenv("PYTHONPATH", str(source))
     before = {p: p.read_bytes() for p in sorted((source / "docs").rglob("*")) if p.is_file()}
     stamper = json.loads((DOCS / "summaries" / "commands" / "export.json").read_text())["stamp"]["by"]
-    self_review = bare_bunzai("docs", "summaries", "review", "commands/export", "APPROVE", "--notes", "mine", "--reviewer", stamper)
+    self_review = bare_bunzai(
+        "docs", "summaries", "review", "commands/export", "APPROVE", "--notes", "mine", "--reviewer", stamper
+    )
     assert self_review.code == 1 and self_review.json["error"]["code"] == "self_review"
     again = bare_bunzai("docs", "summaries", "scaffold", "commands/export")
     assert again.code == 1 and again.json["error"]["code"] == "occupied"
-    assert {p: p.read_bytes() for p in sorted((source / "docs").rglob("*")) if p.is_file()} == before  # nothing was written
+    assert {
+        p: p.read_bytes() for p in sorted((source / "docs").rglob("*")) if p.is_file()
+    } == before  # nothing was written

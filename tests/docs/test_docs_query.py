@@ -18,7 +18,7 @@ from bunzai.limits import DOCS_READ_MAX
 PAGES = {
     "index.md": "# Home\n\nWelcome to the guide.\n\n## Start\n\nRead the start.\n",
     "guide/alpha.md": "# Alpha\n\nIntro about lanterns.\n\n## Lanterns\n\nLanterns glow.\n\n### Oil lanterns\n\nOil burns.\n\n"
-                      "## Rivers\n\n```console\n## not a heading\n```\nRivers flow past lanterns.\n",
+    "## Rivers\n\n```console\n## not a heading\n```\nRivers flow past lanterns.\n",
     "guide/beta.md": "# Beta\n\nNothing about lights.\n\n## Boats\n\nBoats float on rivers.\n",
     "guide/deep/gamma.md": "# Gamma\n\nDeep page.\n",
 }
@@ -52,7 +52,11 @@ def test_page_ids_are_catalog_prefixes_not_paths(docs: query.Docs) -> None:
 
 def test_sections_skip_fenced_code_and_get_unique_slugs() -> None:
     text = "# T\n\n## Same\n\n### Same\n\n```\n## fenced\n```\n\n## Same\n"
-    assert [(s.level, s.slug, s.parent) for s in markdown.sections(text)] == [(2, "same", None), (3, "same-1", "same"), (2, "same-2", None)]
+    assert [(s.level, s.slug, s.parent) for s in markdown.sections(text)] == [
+        (2, "same", None),
+        (3, "same-1", "same"),
+        (2, "same-2", None),
+    ]
 
 
 def test_browse_lists_collections_then_pages_from_the_catalog(docs: query.Docs) -> None:
@@ -128,6 +132,7 @@ def test_the_longest_page_reads_whole_through_continuation_offsets() -> None:
 @pytest.fixture
 def no_file_opens(monkeypatch):
     """Any open() or os.open() from here on fails the test."""
+
     def refuse(*args, **kwargs):
         raise AssertionError(f"a file was opened: {args[:1]}")
 
@@ -136,16 +141,21 @@ def no_file_opens(monkeypatch):
     monkeypatch.setattr(os, "open", refuse)
 
 
-@pytest.mark.parametrize("page, code", [
-    ("../README", "unsafe_path"),
-    ("/etc/passwd", "unsafe_path"),
-    ("guide/../index", "unsafe_path"),
-    ("guide\\alpha", "unsafe_path"),
-    ("C:/Windows/win.ini", "unsafe_path"),
-    ("guide/omega", "not_found"),
-    ("GUIDE/Alpha", "invalid_id"),
-])
-def test_paths_and_unknown_ids_are_refused_before_any_file_is_opened(docs: query.Docs, no_file_opens, page: str, code: str) -> None:
+@pytest.mark.parametrize(
+    "page, code",
+    [
+        ("../README", "unsafe_path"),
+        ("/etc/passwd", "unsafe_path"),
+        ("guide/../index", "unsafe_path"),
+        ("guide\\alpha", "unsafe_path"),
+        ("C:/Windows/win.ini", "unsafe_path"),
+        ("guide/omega", "not_found"),
+        ("GUIDE/Alpha", "invalid_id"),
+    ],
+)
+def test_paths_and_unknown_ids_are_refused_before_any_file_is_opened(
+    docs: query.Docs, no_file_opens, page: str, code: str
+) -> None:
     assert code_of(lambda: query.read(page, docs=docs)) == code
     assert code_of(lambda: query.outline(page, docs=docs)) == code
 

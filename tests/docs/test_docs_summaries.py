@@ -29,7 +29,9 @@ def code_of(call) -> str:
 
 
 def approve(docs: Path) -> None:
-    summaries.scaffold("guide/lanterns", summary="What lanterns burn and how wicks are kept.", topics=["light", "oil"], docs=docs)
+    summaries.scaffold(
+        "guide/lanterns", summary="What lanterns burn and how wicks are kept.", topics=["light", "oil"], docs=docs
+    )
     sidecar = summaries.sidecar_path("guide/lanterns", docs)
     doc = json.loads(sidecar.read_text())
     doc["sections"]["oil"] = "Which oil burns cleanest."
@@ -53,7 +55,10 @@ def test_a_page_without_a_summary_fails_the_check_naming_the_next_command(docs: 
 def test_scaffold_lists_every_section_and_refuses_to_overwrite(docs: Path) -> None:
     out = summaries.scaffold("guide/lanterns", docs=docs)
     assert out["path"] == "docs/summaries/guide/lanterns.json"
-    assert json.loads(summaries.sidecar_path("guide/lanterns", docs).read_text())["sections"] == {"oil": "", "wicks": ""}
+    assert json.loads(summaries.sidecar_path("guide/lanterns", docs).read_text())["sections"] == {
+        "oil": "",
+        "wicks": "",
+    }
     assert code_of(lambda: summaries.scaffold("guide/lanterns", docs=docs)) == "occupied"
     assert statuses(docs)["guide/lanterns"]["status"] == "unstamped"
 
@@ -80,7 +85,10 @@ def test_an_approved_current_summary_passes_and_enters_the_catalog(docs: Path) -
 def test_a_reviewer_may_not_approve_what_they_stamped(docs: Path) -> None:
     summaries.scaffold("guide/lanterns", summary="Lanterns.", docs=docs)
     summaries.stamp("guide/lanterns", "docs-author", docs=docs)
-    assert code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "fine", "docs-author", docs=docs)) == "self_review"
+    assert (
+        code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "fine", "docs-author", docs=docs))
+        == "self_review"
+    )
     assert statuses(docs)["guide/lanterns"]["status"] == "unreviewed"
 
 
@@ -101,7 +109,9 @@ def test_editing_the_page_fails_the_check_until_restamped_and_approved_by_anothe
     assert code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "fine", "docs-reviewer", docs=docs)) == "stale"
     summaries.stamp("guide/lanterns", "docs-author", docs=docs)
     assert statuses(docs)["guide/lanterns"]["status"] == "review_stale"
-    assert code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "ok", "docs-author", docs=docs)) == "self_review"
+    assert (
+        code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "ok", "docs-author", docs=docs)) == "self_review"
+    )
     summaries.review("guide/lanterns", "APPROVE", "read the new glass section", "docs-reviewer", docs=docs)
     assert summaries.check(docs)["approved"] == 1
 
@@ -135,7 +145,10 @@ def test_a_summary_without_its_page_is_an_orphan(docs: Path) -> None:
 def test_review_needs_notes_and_a_known_verdict(docs: Path) -> None:
     summaries.scaffold("guide/lanterns", summary="Lanterns.", docs=docs)
     summaries.stamp("guide/lanterns", "docs-author", docs=docs)
-    assert code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "  ", "docs-reviewer", docs=docs)) == "invalid_input"
+    assert (
+        code_of(lambda: summaries.review("guide/lanterns", "APPROVE", "  ", "docs-reviewer", docs=docs))
+        == "invalid_input"
+    )
     assert code_of(lambda: summaries.review("guide/lanterns", "MAYBE", "hm", "docs-reviewer", docs=docs)) == "usage"
 
 

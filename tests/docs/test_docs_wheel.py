@@ -22,7 +22,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bunzai", "docs", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
-UNAVAILABLE = ("No matching distribution", "Could not find a version", "Failed to establish a new connection", "No module named pip")
+UNAVAILABLE = (
+    "No matching distribution",
+    "Could not find a version",
+    "Failed to establish a new connection",
+    "No module named pip",
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +41,12 @@ def wheel_bunzai(tmp_path_factory) -> Path:
             shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "shipped", "*.egg-info"))
         else:
             shutil.copy2(path, source / name)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(tmp / "dist"), "-q"],
-                           capture_output=True, text=True, timeout=300)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(tmp / "dist"), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if built.returncode != 0:
         if any(sign in built.stdout + built.stderr for sign in UNAVAILABLE):
             pytest.skip(f"a wheel cannot be built here: {built.stderr.strip().splitlines()[-1:]}")
@@ -46,10 +55,20 @@ def wheel_bunzai(tmp_path_factory) -> Path:
     fresh = tmp / "venv"
     venv.EnvBuilder(with_pip=False).create(fresh)
     python = fresh / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
-    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
-                               capture_output=True, text=True, timeout=300)
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert installed.returncode == 0, installed.stderr
     (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     return fresh / "bin" / "bunzai"
@@ -65,8 +84,13 @@ def run(bunzai: Path, tmp_path: Path, *args: str) -> dict:
 
 def test_the_installed_package_is_the_wheel_not_the_checkout(wheel_bunzai: Path, tmp_path: Path) -> None:
     python = wheel_bunzai.with_name("python")
-    where = subprocess.run([str(python), "-c", "import bunzai.docs.pages as p; print(p.__file__); print(p.docs_root())"],
-                           capture_output=True, text=True, cwd=tmp_path, check=True).stdout.split()
+    where = subprocess.run(
+        [str(python), "-c", "import bunzai.docs.pages as p; print(p.__file__); print(p.docs_root())"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    ).stdout.split()
     venv_root = wheel_bunzai.parents[1]
     assert all(Path(line).is_relative_to(venv_root) for line in where), where
     assert where[1].endswith("shipped")

@@ -66,13 +66,26 @@ def test_page_examples_run_as_documented(page: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")}
     if "$CORPUS" in page.read_text(encoding="utf-8") and not CORPUS.is_dir():
         pytest.skip(f"{page.name} uses the corpus, and {CORPUS} is absent")
-    env.update(HOME=str(home), BUNZAI_STUDIO=str(tmp_path / "studio"), CORPUS=str(CORPUS),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
+    env.update(
+        HOME=str(home),
+        BUNZAI_STUDIO=str(tmp_path / "studio"),
+        CORPUS=str(CORPUS),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+    )
     subprocess.run(["bunzai", "init", env["BUNZAI_STUDIO"]], env=env, check=True, capture_output=True)
     for command, want_code, want_out in examples(page):
-        proc = subprocess.run(["bash", "-c", command], env=env, cwd=work, capture_output=True, text=True,
-                              start_new_session=True, timeout=60)
-        assert proc.returncode == want_code, f"{page.name}: `{command}` exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+        proc = subprocess.run(
+            ["bash", "-c", command],
+            env=env,
+            cwd=work,
+            capture_output=True,
+            text=True,
+            start_new_session=True,
+            timeout=60,
+        )
+        assert proc.returncode == want_code, (
+            f"{page.name}: `{command}` exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+        )
         if not want_out:
             continue
         if want_out[:1] in "{[":

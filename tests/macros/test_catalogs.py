@@ -90,4 +90,6 @@ def test_catalog_claims_no_macro_its_engine_lacks(engine: str, capsys) -> None:
             claimed.add(cat.fold(name))
     assert claimed - known == set()
     with capsys.disabled():
-        print(f"\n  {engine}: covers {len(claimed & known)}/{len(known)} oracle names ({100 * len(claimed & known) // len(known)}%)")
+        print(
+            f"\n  {engine}: covers {len(claimed & known)}/{len(known)} oracle names ({100 * len(claimed & known) // len(known)}%)"
+        )

@@ -21,7 +21,9 @@ def test_every_portable_token_comes_back_as_written() -> None:
         there = translate_text(text, "sillytavern", "marinara")
         assert there.checked and there.verdicts
         back = translate_text(there.text, "marinara", "sillytavern")
-        returned = {v["token"] for v in back.verdicts if v["verdict"] == "portable"} | {v.get("to") for v in back.verdicts}
+        returned = {v["token"] for v in back.verdicts if v["verdict"] == "portable"} | {
+            v.get("to") for v in back.verdicts
+        }
         for verdict in there.verdicts:
             if verdict["verdict"] == "portable":
                 assert verdict["token"] in returned, (verdict, back.verdicts)

@@ -46,7 +46,9 @@ async def connect(home: Path, studio: Path, *extra: str, elicit=None):
     command = bunzai_executable()
     env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")}
     env["HOME"] = str(home)
-    params = StdioServerParameters(command=command[0], args=command[1:] + ["mcp", str(studio), *extra], env=env, cwd=str(home))
+    params = StdioServerParameters(
+        command=command[0], args=command[1:] + ["mcp", str(studio), *extra], env=env, cwd=str(home)
+    )
     holder: dict = {}
 
     async def on_message(message) -> None:
@@ -68,6 +70,7 @@ async def connect(home: Path, studio: Path, *extra: str, elicit=None):
 
 def run(coroutine_fn, *args):
     """Run an async test body under anyio, bounded so a hung server fails the test."""
+
     async def bounded():
         with anyio.fail_after(120):
             return await coroutine_fn(*args)

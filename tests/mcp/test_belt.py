@@ -54,8 +54,12 @@ def test_every_tool_has_a_description_a_schema_and_an_effect():
         assert described["description"].endswith(".") and len(described["description"]) >= 40, tool.name
         assert described["inputSchema"]["type"] == "object"
         assert described["inputSchema"].get("additionalProperties") is False, tool.name
-        assert set(described["annotations"]) == {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} | (
-            {"title"} if tool.title else set())
+        assert set(described["annotations"]) == {
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        } | ({"title"} if tool.title else set())
         assert described["annotations"]["readOnlyHint"] == (tool.effect == "read")
 
 
@@ -89,7 +93,9 @@ def test_list_search_and_art(session):
 
 def test_outline_and_page(session):
     outline = session("studio_read", ref="ada", outline=True, pointer="/body")
-    assert outline["as"] == "outline" and any(row["pointer"] == "/body/description" for row in outline["outline"]["data"]["children"])
+    assert outline["as"] == "outline" and any(
+        row["pointer"] == "/body/description" for row in outline["outline"]["data"]["children"]
+    )
     page = session("studio_read", ref="ada", pointer="/body/description", offset=4, limit=5)
     assert page["page"]["data"]["value"] == "keeps"
 
@@ -191,7 +197,9 @@ def test_a_tool_that_fails_is_an_internal_error_result(session, monkeypatch):
 
 def test_a_piece_too_large_for_a_handle_is_cut_to_fit(session, bunzai):
     huge = "word " * 300_000  # 1,500,000 characters: more than one handle holds
-    drafts = bunzai("create", "character", "--input", "-", input=json.dumps({"name": "Huge", "description": huge}), check=True)
+    drafts = bunzai(
+        "create", "character", "--input", "-", input=json.dumps({"name": "Huge", "description": huge}), check=True
+    )
     bunzai("apply", "--yes", input=drafts.stdout, check=True)
     held = session("studio_read", ref="character/huge")
     envelope = held["piece"]  # the one value too large is cut, so the rest fits inline
@@ -207,8 +215,14 @@ def test_many_values_past_a_handle_are_cut_and_the_rest_held(session, bunzai):
     from bunzai.limits import MCP_HANDLE_MAX_BYTES
 
     greetings = [f"{n:03d} " + "g" * 9_996 for n in range(150)]  # 1,500,000 characters in 150 values
-    drafts = bunzai("create", "character", "--input", "-", input=json.dumps({"name": "Many", "alternate_greetings": greetings}),
-                    check=True)
+    drafts = bunzai(
+        "create",
+        "character",
+        "--input",
+        "-",
+        input=json.dumps({"name": "Many", "alternate_greetings": greetings}),
+        check=True,
+    )
     bunzai("apply", "--yes", input=drafts.stdout, check=True)
     held = session("studio_read", ref="character/many")
     assert held["bytes"] <= MCP_HANDLE_MAX_BYTES

@@ -10,8 +10,27 @@ from hypothesis import strategies as st
 from bunzai.mcp.envelope import CUT, NOTE, clean, holds_cut, seal
 from bunzai.tools.contract import untrusted
 
-STRIPPED = ["\x00", "\x07", "\r", "\x1b", "\x7f", "\x85", "\x9f", "\u202a", "\u202e", "\u2066", "\u2069", "\u200b",
-            "\u200e", "\u2060", "\ufeff", "\u00ad", "\U000e0041", "\ud800", "\udfff"]
+STRIPPED = [
+    "\x00",
+    "\x07",
+    "\r",
+    "\x1b",
+    "\x7f",
+    "\x85",
+    "\x9f",
+    "\u202a",
+    "\u202e",
+    "\u2066",
+    "\u2069",
+    "\u200b",
+    "\u200e",
+    "\u2060",
+    "\ufeff",
+    "\u00ad",
+    "\U000e0041",
+    "\ud800",
+    "\udfff",
+]
 
 
 def test_each_class_is_stripped_and_counted():
@@ -43,15 +62,24 @@ def test_clean_leaves_nothing_it_strips(text):
 def test_seal_wraps_markers_only():
     doc, cut = seal({"kind": "character", "piece": untrusted({"name": "Ada\u202e"})}, 10_000)
     assert doc["kind"] == "character" and not cut
-    assert doc["piece"] == {"untrusted": True, "note": NOTE, "data": {"name": "Ada"}, "truncated": False,
-                            "omitted": {"controls": 0, "bidi": 1, "invisible": 0, "surrogates": 0, "cut": 0, "cut_chars": 0}}
+    assert doc["piece"] == {
+        "untrusted": True,
+        "note": NOTE,
+        "data": {"name": "Ada"},
+        "truncated": False,
+        "omitted": {"controls": 0, "bidi": 1, "invisible": 0, "surrogates": 0, "cut": 0, "cut_chars": 0},
+    }
 
 
 @settings(max_examples=60)
-@given(st.recursive(st.text(max_size=40) | st.integers() | st.booleans() | st.none(),
-                    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
-                    max_leaves=40),
-       st.integers(min_value=0, max_value=2_000))
+@given(
+    st.recursive(
+        st.text(max_size=40) | st.integers() | st.booleans() | st.none(),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+        max_leaves=40,
+    ),
+    st.integers(min_value=0, max_value=2_000),
+)
 def test_caps_are_charged_on_every_leaf(value, budget):
     doc, cut = seal({"data": untrusted(value)}, budget)
     envelope = doc["data"]
@@ -84,7 +112,6 @@ def test_holds_cut_finds_the_mark_anywhere():
     assert holds_cut({"input": {"name": "Ada"}}) is None
     assert holds_cut({"input": {"tags": ["a", CUT]}}) == "/input/tags/1"
     assert holds_cut({"input": {"name": CUT + "x"}}) is None
-
 
 
 def test_keys_equal_once_cleaned_are_not_merged_silently():

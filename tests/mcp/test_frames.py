@@ -11,8 +11,12 @@ from hypothesis import strategies as st
 from bunzai.mcp.server import Server
 from bunzai.store.studio import init_studio
 
-INIT = {"jsonrpc": "2.0", "id": "i", "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": "i",
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
 
 
 def serve(studio, lines: list[bytes]) -> list[dict]:
@@ -26,13 +30,25 @@ def serve(studio, lines: list[bytes]) -> list[dict]:
 junk = st.one_of(
     st.binary(max_size=40).filter(lambda b: b"\n" not in b),
     st.text(max_size=40).map(lambda t: t.replace("\n", " ").encode("utf-8", "surrogatepass")),
-    st.sampled_from(['{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[1]}}',
-                     '{"jsonrpc":"2.0","id":{},"method":"ping"}', '{"jsonrpc":"2.0","id":"r","result":{}}',
-                     '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":3}}',
-                     '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"studio_read","arguments":[]}}']).map(str.encode),
-    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["jsonrpc", "id", "method", "params", "requestId", "x"]), inner, max_size=4),
-                 max_leaves=8).map(lambda value: json.dumps(value).encode()),
+    st.sampled_from(
+        [
+            '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[1]}}',
+            '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+            '{"jsonrpc":"2.0","id":"r","result":{}}',
+            '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":3}}',
+            '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"studio_read","arguments":[]}}',
+        ]
+    ).map(str.encode),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["jsonrpc", "id", "method", "params", "requestId", "x"]), inner, max_size=4
+            )
+        ),
+        max_leaves=8,
+    ).map(lambda value: json.dumps(value).encode()),
 )
 
 
@@ -51,7 +67,18 @@ def test_junk_never_breaks_the_framing(tmp_path, lines):
 
 def test_a_tool_call_in_process(tmp_path):
     studio, _ = init_studio(tmp_path / "studio")
-    answers = serve(studio, [json.dumps(INIT).encode(),
-                             json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                                         "params": {"name": "studio_list", "arguments": {"kind": "lorebook"}}}).encode()])
+    answers = serve(
+        studio,
+        [
+            json.dumps(INIT).encode(),
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 2,
+                    "method": "tools/call",
+                    "params": {"name": "studio_list", "arguments": {"kind": "lorebook"}},
+                }
+            ).encode(),
+        ],
+    )
     assert answers[1]["result"]["structuredContent"]["count"] == 0

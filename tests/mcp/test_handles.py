@@ -7,8 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bunzai.errors import BunzaiError
-from bunzai.limits import (MCP_HANDLE_MAX_BYTES, MCP_HANDLES_MAX, MCP_HANDLES_TOTAL_MAX_BYTES, MCP_RESULT_PEEK_CHARS,
-                           MCP_RESULT_READ_MAX_CHARS, MCP_RESULT_SEARCH_MAX_ROWS)
+from bunzai.limits import (
+    MCP_HANDLE_MAX_BYTES,
+    MCP_HANDLES_MAX,
+    MCP_HANDLES_TOTAL_MAX_BYTES,
+    MCP_RESULT_PEEK_CHARS,
+    MCP_RESULT_READ_MAX_CHARS,
+    MCP_RESULT_SEARCH_MAX_ROWS,
+)
 from bunzai.mcp.handles import Handles
 
 
@@ -21,8 +27,12 @@ def test_keep_gives_an_opaque_handle_and_a_peek():
 
 
 @settings(max_examples=40)
-@given(st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs")) | st.sampled_from("\n\t"), min_size=1, max_size=3_000),
-       st.integers(min_value=1, max_value=700))
+@given(
+    st.text(
+        st.characters(blacklist_categories=("Cc", "Cf", "Cs")) | st.sampled_from("\n\t"), min_size=1, max_size=3_000
+    ),
+    st.integers(min_value=1, max_value=700),
+)
 def test_pages_put_back_together_are_the_whole(text, limit):
     handles = Handles()
     name = handles.keep(text, "t")["handle"]
@@ -75,4 +85,4 @@ def test_handles_name_no_path():
     handles = Handles()
     for _ in range(30):
         name = handles.keep("q", "studio_read")["handle"]
-        assert name.startswith("result-") and name[len("result-"):].isdigit()
+        assert name.startswith("result-") and name[len("result-") :].isdigit()

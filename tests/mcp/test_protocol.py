@@ -18,8 +18,14 @@ from testkit import bunzai_executable
 class Wire:
     def __init__(self, bunzai, *extra: str) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"HOME": str(bunzai.home)}
-        self.proc = subprocess.Popen(bunzai_executable() + ["mcp", str(bunzai.studio), *extra], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=bunzai.home)
+        self.proc = subprocess.Popen(
+            bunzai_executable() + ["mcp", str(bunzai.studio), *extra],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=bunzai.home,
+        )
 
     def send(self, message) -> None:
         data = message if isinstance(message, bytes) else json.dumps(message).encode()
@@ -34,12 +40,21 @@ class Wire:
         return json.loads(line)
 
     def request(self, request_id, method, params=None) -> dict:
-        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, **({"params": params} if params is not None else {})})
+        self.send(
+            {"jsonrpc": "2.0", "id": request_id, "method": method, **({"params": params} if params is not None else {})}
+        )
         return self.receive()
 
     def initialize(self, version="2025-06-18", capabilities=None) -> dict:
-        answer = self.request(0, "initialize", {"protocolVersion": version, "capabilities": capabilities or {},
-                                                "clientInfo": {"name": "test", "version": "1"}})
+        answer = self.request(
+            0,
+            "initialize",
+            {
+                "protocolVersion": version,
+                "capabilities": capabilities or {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return answer
 
@@ -63,8 +78,15 @@ def wire(bunzai):
             item.proc.wait()
 
 
-@pytest.mark.parametrize("asked, answered", [("2025-06-18", "2025-06-18"), ("2025-03-26", "2025-03-26"),
-                                             ("2024-11-05", "2024-11-05"), ("2099-01-01", "2025-11-25")])
+@pytest.mark.parametrize(
+    "asked, answered",
+    [
+        ("2025-06-18", "2025-06-18"),
+        ("2025-03-26", "2025-03-26"),
+        ("2024-11-05", "2024-11-05"),
+        ("2099-01-01", "2025-11-25"),
+    ],
+)
 def test_version_negotiation(wire, asked, answered):
     server = wire()
     result = server.initialize(asked)["result"]
@@ -99,23 +121,42 @@ def test_tools_need_initialize_first(wire):
 def test_cancelled_call_gets_no_answer(wire):
     server = wire()
     server.initialize(capabilities={"elicitation": {}})
-    server.send({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                 "params": {"name": "ask_choice", "arguments": {"question": "Which?", "choices": ["a", "b"]}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "ask_choice", "arguments": {"question": "Which?", "choices": ["a", "b"]}},
+        }
+    )
     asked = server.receive()
-    assert asked["method"] == "elicitation/create" and asked["params"]["requestedSchema"]["properties"]["choice"]["enum"] == ["a", "b"]
+    assert asked["method"] == "elicitation/create" and asked["params"]["requestedSchema"]["properties"]["choice"][
+        "enum"
+    ] == ["a", "b"]
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "test"}})
     assert server.request(8, "ping") == {"jsonrpc": "2.0", "id": 8, "result": {}}
-    assert server.request(9, "tools/call", {"name": "studio_list", "arguments": {}})["id"] == 9  # nothing for 7 came first
+    assert (
+        server.request(9, "tools/call", {"name": "studio_list", "arguments": {}})["id"] == 9
+    )  # nothing for 7 came first
 
 
 def test_elicitation_answer_reaches_the_tool(wire):
     server = wire()
     server.initialize(capabilities={"elicitation": {}})
-    server.send({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                 "params": {"name": "ask_choice", "arguments": {"question": "Which?", "choices": ["a", "b"]}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "ask_choice", "arguments": {"question": "Which?", "choices": ["a", "b"]}},
+        }
+    )
     asked = server.receive()
     server.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {"choice": "z"}}})
-    assert server.receive()["result"]["structuredContent"] == {"action": "cancel", "choice": None}  # not one of the choices
+    assert server.receive()["result"]["structuredContent"] == {
+        "action": "cancel",
+        "choice": None,
+    }  # not one of the choices
 
 
 def test_a_dropped_in_module_appears_with_no_other_edit(wire, bunzai, tmp_path, monkeypatch):
@@ -154,20 +195,37 @@ TOOL = Tool(name="{name}", description="Echo a word back.", input_model=Args, ef
 
 def test_a_missing_studio_writes_nothing_on_stdout(bunzai, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"HOME": str(bunzai.home)}
-    proc = subprocess.run(bunzai_executable() + ["mcp", str(tmp_path / "nowhere")], input=b"", capture_output=True,
-                          env=env, timeout=60)
+    proc = subprocess.run(
+        bunzai_executable() + ["mcp", str(tmp_path / "nowhere")], input=b"", capture_output=True, env=env, timeout=60
+    )
     assert proc.returncode == 1 and proc.stdout == b""
     assert "studio_missing" in proc.stderr.decode()
 
 
 def test_global_studio_option_and_read_only(bunzai):
     env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"HOME": str(bunzai.home)}
-    frames = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
-                                                                               "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-              {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    frames = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
     data = "".join(json.dumps(frame) + "\n" for frame in frames).encode()
-    proc = subprocess.run(bunzai_executable() + ["--studio", str(bunzai.studio), "mcp", "--read-only"], input=data,
-                          capture_output=True, env=env, cwd=bunzai.home, timeout=60)
+    proc = subprocess.run(
+        bunzai_executable() + ["--studio", str(bunzai.studio), "mcp", "--read-only"],
+        input=data,
+        capture_output=True,
+        env=env,
+        cwd=bunzai.home,
+        timeout=60,
+    )
     answers = [json.loads(line) for line in proc.stdout.splitlines()]
     names = {tool["name"] for tool in answers[1]["result"]["tools"]}
     assert "studio_read" in names and "change_apply" not in names

@@ -13,8 +13,15 @@ from testkit import bunzai_executable
 
 
 def _cli(bunzai, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
-    done = subprocess.run(bunzai_executable() + list(args), input=input, capture_output=True, text=True,
-                          env=bunzai.env() | {"BUNZAI_SESSION": "person"}, cwd=bunzai.cwd, timeout=60)
+    done = subprocess.run(
+        bunzai_executable() + list(args),
+        input=input,
+        capture_output=True,
+        text=True,
+        env=bunzai.env() | {"BUNZAI_SESSION": "person"},
+        cwd=bunzai.cwd,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 
@@ -48,8 +55,11 @@ def test_wait_changes_and_revert_between_sessions(bunzai):
 
             async def person_later() -> None:
                 await anyio.sleep(0.5)
-                await anyio.to_thread.run_sync(lambda: _person_applies(
-                    bunzai, "cap", "run", "character.identity.update", "cy", "--input", '{"name": "Cy (person)"}'))
+                await anyio.to_thread.run_sync(
+                    lambda: _person_applies(
+                        bunzai, "cap", "run", "character.identity.update", "cy", "--input", '{"name": "Cy (person)"}'
+                    )
+                )
 
             async with anyio.create_task_group() as group:
                 group.start_soon(person_later)

@@ -197,13 +197,17 @@ def valid_phase_lists(draw) -> list[dict]:
 
 def _tools() -> st.SearchStrategy[dict]:
     # A tool's parameters are an object schema; the rest of the schema is free JSON.
-    schema = st.fixed_dictionaries({"type": st.just("object"), "properties": json_objects},
-                                   optional={"required": st.lists(texts, max_size=2), "description": texts})
+    schema = st.fixed_dictionaries(
+        {"type": st.just("object"), "properties": json_objects},
+        optional={"required": st.lists(texts, max_size=2), "description": texts},
+    )
     return st.fixed_dictionaries({"id": safe_ids, "name": texts, "description": texts, "parameters": schema})
 
 
 def _dice() -> st.SearchStrategy[dict]:
-    return st.fixed_dictionaries({"id": safe_ids, "name": texts, "notation": st.from_regex(DICE_NOTATION, fullmatch=True)})
+    return st.fixed_dictionaries(
+        {"id": safe_ids, "name": texts, "notation": st.from_regex(DICE_NOTATION, fullmatch=True)}
+    )
 
 
 _CUSTOM = {
@@ -211,8 +215,9 @@ _CUSTOM = {
     PackBody: _packs,
     Tool: _tools,
     Dice: _dice,
-    PromptbookBody: lambda: st.fixed_dictionaries({"description": texts, "phases": valid_phase_lists(),
-                                                   "library": model_documents(PromptbookLibrary)}),
+    PromptbookBody: lambda: st.fixed_dictionaries(
+        {"description": texts, "phases": valid_phase_lists(), "library": model_documents(PromptbookLibrary)}
+    ),
 }
 
 

@@ -49,8 +49,9 @@ def test_entry_settings_default_to_the_book_and_global_settings():
 
 
 def test_delay_until_recursion_keeps_bool_and_level_apart():
-    entries = piece("lorebook", {"entries": [{"uid": 0, "delay_until_recursion": True},
-                                             {"uid": 1, "delay_until_recursion": 2}]}).body.entries
+    entries = piece(
+        "lorebook", {"entries": [{"uid": 0, "delay_until_recursion": True}, {"uid": 1, "delay_until_recursion": 2}]}
+    ).body.entries
     assert entries[0].delay_until_recursion is True
     assert entries[1].delay_until_recursion == 2 and entries[1].delay_until_recursion is not True
 
@@ -69,15 +70,25 @@ def test_variant_fields_and_overrides_agree():
 
 
 def test_an_overlay_variant_inherits_everything_it_does_not_override():
-    card = piece("character", {"description": "tall", "scenario": "a forest", "variants": [
-        {"id": "winter", "overrides": {"scenario": "snow", "name": "Ada in winter"}}]})
+    card = piece(
+        "character",
+        {
+            "description": "tall",
+            "scenario": "a forest",
+            "variants": [{"id": "winter", "overrides": {"scenario": "snow", "name": "Ada in winter"}}],
+        },
+    )
     name, body = card.variant("winter")
     assert (name, body.description, body.scenario, body.variants) == ("Ada in winter", "tall", "snow", [])
 
 
 def test_a_standalone_variant_takes_only_what_it_inherits():
-    child = {"id": "child", "mode": "standalone", "inherit": ["personality", "portrait"],
-             "overrides": {"description": "small"}}
+    child = {
+        "id": "child",
+        "mode": "standalone",
+        "inherit": ["personality", "portrait"],
+        "overrides": {"description": "small"},
+    }
     portrait = {"sha256": SHA, "ext": "png"}
     card = piece("character", {"description": "tall", "personality": "kind", "portrait": portrait, "variants": [child]})
     name, body = card.variant("child")
@@ -91,8 +102,14 @@ def test_an_overlay_variant_may_not_list_inherited_fields():
 
 
 def test_a_field_is_not_both_inherited_and_overridden():
-    message = refused("character", {"variants": [{"id": "v", "mode": "standalone", "inherit": ["description"],
-                                                  "overrides": {"description": "x"}}]})
+    message = refused(
+        "character",
+        {
+            "variants": [
+                {"id": "v", "mode": "standalone", "inherit": ["description"], "overrides": {"description": "x"}}
+            ]
+        },
+    )
     assert "description" in message
 
 
@@ -138,6 +155,18 @@ def test_item_ids_are_unique_within_a_piece(kind, body):
 def test_regex_substitution_and_placements_are_named_not_numbered():
     refused("regex", {"rules": [{"substitute_macros": 1}]})
     refused("regex", {"rules": [{"placements": [2]}]})
-    rules = piece("regex", {"rules": [{"pattern": "a+", "flags": "gi", "placements": ["ai_output"],
-                                       "substitute_macros": "escaped", "min_depth": -1}]}).body.rules
+    rules = piece(
+        "regex",
+        {
+            "rules": [
+                {
+                    "pattern": "a+",
+                    "flags": "gi",
+                    "placements": ["ai_output"],
+                    "substitute_macros": "escaped",
+                    "min_depth": -1,
+                }
+            ]
+        },
+    ).body.rules
     assert rules[0].placements == ["ai_output"]

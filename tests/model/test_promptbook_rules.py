@@ -155,8 +155,13 @@ def _group_the_reply(phases, draw):
     return "invalid_together_group"
 
 
-BREAKERS = [_duplicate_an_id, _read_a_later_phase, _drop_or_double_the_reply, _move_a_stage_out_of_place,
-            _group_the_reply]
+BREAKERS = [
+    _duplicate_an_id,
+    _read_a_later_phase,
+    _drop_or_double_the_reply,
+    _move_a_stage_out_of_place,
+    _group_the_reply,
+]
 
 
 @settings(max_examples=200, deadline=None)
@@ -174,10 +179,21 @@ def library_book(library: dict, uses: dict | None = None) -> dict:
 
 
 def test_library_ids_are_unique_per_kind_only():
-    assert refused_rule(library_book({"dice": [{"id": "a", "notation": "d6"}, {"id": "a", "notation": "d8"}]})) \
+    assert (
+        refused_rule(library_book({"dice": [{"id": "a", "notation": "d6"}, {"id": "a", "notation": "d8"}]}))
         == "duplicate_library_id"
-    parse_piece(library_book({"dice": [{"id": "a", "notation": "d6"}], "skills": [{"id": "a"}], "tools": [{"id": "a"}],
-                              "scripts": [{"id": "a"}], "trackers": [{"id": "a"}]}))
+    )
+    parse_piece(
+        library_book(
+            {
+                "dice": [{"id": "a", "notation": "d6"}],
+                "skills": [{"id": "a"}],
+                "tools": [{"id": "a"}],
+                "scripts": [{"id": "a"}],
+                "trackers": [{"id": "a"}],
+            }
+        )
+    )
 
 
 def test_uses_may_name_ids_the_library_lacks():
@@ -204,8 +220,22 @@ def test_tool_parameters_must_be_an_object_schema(parameters):
 
 
 def test_tracker_values_keep_their_type_and_names_are_unique():
-    piece = parse_piece(library_book({"trackers": [{"id": "hp", "fields": [
-        {"name": "hp", "initial": 20}, {"name": "armed", "initial": True}, {"name": "mood", "initial": "calm"}]}]}))
+    piece = parse_piece(
+        library_book(
+            {
+                "trackers": [
+                    {
+                        "id": "hp",
+                        "fields": [
+                            {"name": "hp", "initial": 20},
+                            {"name": "armed", "initial": True},
+                            {"name": "mood", "initial": "calm"},
+                        ],
+                    }
+                ]
+            }
+        )
+    )
     assert [f.initial for f in piece.body.library.trackers[0].fields] == [20, True, "calm"]
     with pytest.raises(ValidationError):
         parse_piece(library_book({"trackers": [{"id": "hp", "fields": [{"name": "hp"}, {"name": "hp"}]}]}))

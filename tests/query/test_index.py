@@ -27,10 +27,18 @@ def fill(bunzai, pieces=PIECES):
 
 
 def answers(bunzai):
-    return [bunzai(*args).stdout for args in (
-        ("list",), ("list", "--kind", "character"), ("search", "lovelace"), ("search", '"analytical engine"'),
-        ("search", "lov*"), ("search", "science", "--kind", "character"), ("search", "nothing-here"),
-    )]
+    return [
+        bunzai(*args).stdout
+        for args in (
+            ("list",),
+            ("list", "--kind", "character"),
+            ("search", "lovelace"),
+            ("search", '"analytical engine"'),
+            ("search", "lov*"),
+            ("search", "science", "--kind", "character"),
+            ("search", "nothing-here"),
+        )
+    ]
 
 
 def test_deleting_the_index_changes_no_answer(bunzai):
@@ -95,7 +103,9 @@ def test_a_damaged_piece_is_listed_as_damaged_and_the_rest_keep_working(bunzai):
     (bunzai.studio / "character" / "charles-babbage.json").write_text("{not json")
     listed = bunzai("list", check=True)
     assert [p["id"] for p in listed.json["pieces"]] == ["ada-lovelace", "mary-somerville"]
-    assert [(d["kind"], d["id"], d["code"]) for d in listed.json["damaged"]] == [("character", "charles-babbage", "invalid_piece")]
+    assert [(d["kind"], d["id"], d["code"]) for d in listed.json["damaged"]] == [
+        ("character", "charles-babbage", "invalid_piece")
+    ]
     assert "damaged" in listed.stderr
     assert bunzai("search", "somerville", check=True).json["count"] == 1
     assert bunzai("search", "babbage", check=True).json["count"] == 0
@@ -188,7 +198,9 @@ def test_the_kept_row_text_is_what_list_would_print(tmp_path):
     assert damaged_again == damaged and len(damaged) == 1
     assert "[" + ",".join(listed) + "]" == to_text(rows, pretty=False)
     for kinds in (("persona",), ("character",)):
-        assert "[" + ",".join(listed_pieces(studio, kinds)[0]) + "]" == to_text(list_pieces(studio, kinds)[0], pretty=False)
+        assert "[" + ",".join(listed_pieces(studio, kinds)[0]) + "]" == to_text(
+            list_pieces(studio, kinds)[0], pretty=False
+        )
 
 
 def test_a_hand_edit_keeping_size_and_listing_order_is_noticed(tmp_path):

@@ -23,23 +23,41 @@ CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 def run_in_bunzai(case: dict) -> dict:
     if case["op"] == "platform":
         try:
-            tried = try_pattern(case["find"], case["text"], replace=case["replace"], platform=case["platform"],
-                                trim_strings=case.get("trims", ()), macros=case.get("macros"),
-                                substitute=case.get("substitute", "none"))
+            tried = try_pattern(
+                case["find"],
+                case["text"],
+                replace=case["replace"],
+                platform=case["platform"],
+                trim_strings=case.get("trims", ()),
+                macros=case.get("macros"),
+                substitute=case.get("substitute", "none"),
+            )
         except BunzaiError as error:
             assert error.code == "invalid_regex"
             return {"error": True}
         return {"result": tried["result"]}
-    request = {"pattern": case["pattern"], "flags": case["flags"], "text": case["text"], "convention": "javascript",
-               "replacement": case.get("replace", ""), "trims": [], "macros": {}, "substitute": "none"}
+    request = {
+        "pattern": case["pattern"],
+        "flags": case["flags"],
+        "text": case["text"],
+        "convention": "javascript",
+        "replacement": case.get("replace", ""),
+        "trims": [],
+        "macros": {},
+        "substitute": "none",
+    }
     if case["op"] == "replace":
         answer = engine.call(dict(request, op="replace"))
         return {"error": True} if "error" in answer else {"result": answer["result"]}
     answer = engine.call(dict(request, op="match", max=1000))
     if "error" in answer:
         return {"error": True}
-    return {"matches": [{"index": m["index"], "match": m["match"], "groups": m["groups"],
-                         "named": m["named"]} for m in answer["matches"]]}
+    return {
+        "matches": [
+            {"index": m["index"], "match": m["match"], "groups": m["groups"], "named": m["named"]}
+            for m in answer["matches"]
+        ]
+    }
 
 
 def test_the_table_has_at_least_80_cases_of_every_sort() -> None:
@@ -58,8 +76,14 @@ def node_results() -> list[dict]:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not on PATH: the table's checked-in values are used alone")
-    proc = subprocess.run([node, str(HERE / "node_cases.js")], input=json.dumps(CASES), capture_output=True,
-                          text=True, timeout=120, check=True)
+    proc = subprocess.run(
+        [node, str(HERE / "node_cases.js")],
+        input=json.dumps(CASES),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return json.loads(proc.stdout)
 
 

@@ -6,7 +6,9 @@ import json
 
 
 def test_try_prints_matches_and_the_replaced_text(bunzai) -> None:
-    out = bunzai("regex-lab", "try", "/\\*(.+?)\\*/g", "--text", "Hi *waves*", "--replace", "<i>$1</i>", check=True).json
+    out = bunzai(
+        "regex-lab", "try", "/\\*(.+?)\\*/g", "--text", "Hi *waves*", "--replace", "<i>$1</i>", check=True
+    ).json
     assert out["count"] == 1 and out["matches"][0]["groups"] == ["waves"] and out["result"] == "Hi <i>waves</i>"
 
 
@@ -20,7 +22,12 @@ def test_try_reads_a_file_or_a_piece(bunzai, tmp_path) -> None:
     text = tmp_path / "t.txt"
     text.write_text("one two", encoding="utf-8")
     assert bunzai("regex-lab", "try", "/\\w+/g", "--file", str(text), check=True).json["count"] == 2
-    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Ann", "nickname": "Nan"}').stdout, check=True)
+    bunzai(
+        "apply",
+        "--yes",
+        input=bunzai("create", "character", "--input", '{"name": "Ann", "nickname": "Nan"}').stdout,
+        check=True,
+    )
     found = bunzai("regex-lab", "try", "/N\\w+/g", "character/ann", "--pointer", "/body/nickname", check=True).json
     assert [m["match"] for m in found["matches"]] == ["Nan"]
 
@@ -35,21 +42,31 @@ def test_race_explain_recipes_and_from_examples_answer_json(bunzai) -> None:
     assert raced["candidates"][1]["error"]["code"] == "regex_timeout"
     assert bunzai("regex-lab", "explain", "a|b", check=True).json["compiles"] is True
     assert bunzai("regex-lab", "recipes", "thoughts", check=True).json["result"].startswith("I should leave.")
-    built = bunzai("regex-lab", "from-examples", "--match", "*waves*", "--match", "*nods*", "--no-match", "plain", check=True).json
+    built = bunzai(
+        "regex-lab", "from-examples", "--match", "*waves*", "--match", "*nods*", "--no-match", "plain", check=True
+    ).json
     assert built["score"] == 1.0
 
 
 def test_lint_reads_a_platform_file_and_flags_the_catastrophic_rule(bunzai, tmp_path) -> None:
     path = tmp_path / "rules.json"
-    path.write_text(json.dumps([{"scriptName": "runaway", "findRegex": "/(a+)+$/g", "replaceString": "", "placement": [2]},
-                                {"scriptName": "fine", "findRegex": "/b+/g", "replaceString": "", "placement": [2]}]))
+    path.write_text(
+        json.dumps(
+            [
+                {"scriptName": "runaway", "findRegex": "/(a+)+$/g", "replaceString": "", "placement": [2]},
+                {"scriptName": "fine", "findRegex": "/b+/g", "replaceString": "", "placement": [2]},
+            ]
+        )
+    )
     report = bunzai("regex-lab", "lint", str(path), check=True).json
     assert [(f["name"], f["kind"]) for f in report["findings"]] == [("runaway", "catastrophic_backtracking")]
 
 
 def test_an_import_with_a_broken_pattern_warns_and_still_imports(bunzai, tmp_path) -> None:
     path = tmp_path / "broken.json"
-    path.write_text(json.dumps({"scriptName": "broken", "findRegex": "/(unclosed/g", "replaceString": "", "placement": [2]}))
+    path.write_text(
+        json.dumps({"scriptName": "broken", "findRegex": "/(unclosed/g", "replaceString": "", "placement": [2]})
+    )
     drafts = bunzai("import", str(path), check=True)
     warnings = drafts.lines[0]["operations"][0]["warnings"]
     assert any("does not compile" in w for w in warnings)
@@ -62,8 +79,17 @@ def test_a_drawing_becomes_a_rule_that_cap_run_accepts(bunzai, tmp_path) -> None
     drawing = tmp_path / "card.html"
     drawing.write_text('<div class="mood">\n  {{slot::mood}} costs $3\n</div>\n', encoding="utf-8")
     bunzai("apply", "--yes", input=bunzai("create", "regex", "--input", '{"name": "Display"}').stdout, check=True)
-    rule = bunzai("regex-from-drawing", str(drawing), "--pattern", "/\\[mood:(\\w+)\\]/g", "--slot", "mood=1",
-                  "--sample", "ok [mood:calm]", check=True)
+    rule = bunzai(
+        "regex-from-drawing",
+        str(drawing),
+        "--pattern",
+        "/\\[mood:(\\w+)\\]/g",
+        "--slot",
+        "mood=1",
+        "--sample",
+        "ok [mood:calm]",
+        check=True,
+    )
     assert set(rule.json) == {"rules"} and "matched 1 time" in rule.stderr
     draft = bunzai("cap", "run", "regex.rules.add", "regex/display", "--input", "-", input=rule.stdout, check=True).json
     assert draft["proposed"]["body"]["rules"][0]["replacement"] == '<div class="mood"> $01 costs $$3 </div>'
@@ -96,8 +122,22 @@ def test_half_an_emoji_in_a_result_is_printed_as_an_escape_not_a_crash(bunzai) -
 
 
 def test_lint_reads_a_studio_set_by_its_ref(bunzai) -> None:
-    create = bunzai("create", "regex", "--input", json.dumps({"name": "Mine", "rules": [
-        {"name": "nowhere", "pattern": "x", "placements": []}, {"name": "fine", "pattern": "y", "placements": ["ai_output"]}]}))
+    create = bunzai(
+        "create",
+        "regex",
+        "--input",
+        json.dumps(
+            {
+                "name": "Mine",
+                "rules": [
+                    {"name": "nowhere", "pattern": "x", "placements": []},
+                    {"name": "fine", "pattern": "y", "placements": ["ai_output"]},
+                ],
+            }
+        ),
+    )
     bunzai("apply", "--yes", input=create.stdout, check=True)
     report = bunzai("regex-lab", "lint", "regex/mine", check=True).json
-    assert report["set"] == "mine" and [(f["name"], f["kind"]) for f in report["findings"]] == [("nowhere", "runs_on_nothing")]
+    assert report["set"] == "mine" and [(f["name"], f["kind"]) for f in report["findings"]] == [
+        ("nowhere", "runs_on_nothing")
+    ]

@@ -29,7 +29,9 @@ def test_a_sample_the_pattern_does_not_match_is_a_failure() -> None:
 
 def test_literal_dollars_survive_the_replacement_run_in_the_engine() -> None:
     made = regex_from_drawing(CARD, PATTERN, {"name": 1, "hp": 2}, sample="Hi [status:Ann=12] ok")
-    assert made["sample"]["result"] == ('Hi <div class="status"><b>Ann</b><span>HP 12 / price $5 and $1 and $&</span></div> ok')
+    assert made["sample"]["result"] == (
+        'Hi <div class="status"><b>Ann</b><span>HP 12 / price $5 and $1 and $&</span></div> ok'
+    )
     rule = made["rules"][0]
     assert rule["replacement"].count("$$") == 3 and "\n" not in rule["replacement"]
     assert (rule["pattern"], rule["flags"]) == (r"\[status:(\w+)=(\d+)\]", "g")
@@ -60,8 +62,10 @@ def test_flatten_joins_lines_between_tags_and_inside_text() -> None:
 
 
 def test_html_will_draw_names_a_form_an_external_image_and_an_onclick() -> None:
-    report = html_will_draw('<form action="/x"><input name="q"></form>\n'
-                            '<img src="https://example.com/cat.png">\n<button onclick="go()">Go</button>')
+    report = html_will_draw(
+        '<form action="/x"><input name="q"></form>\n'
+        '<img src="https://example.com/cat.png">\n<button onclick="go()">Go</button>'
+    )
     assert {t["tag"] for t in report["stripped_tags"]} >= {"form", "input", "button"}
     assert [r["url"] for r in report["remote_references"]] == ["https://example.com/cat.png"]
     assert [(h["handler"], h["tag"], h["line"]) for h in report["inline_handlers"]] == [("onclick", "button", 3)]
@@ -69,10 +73,16 @@ def test_html_will_draw_names_a_form_an_external_image_and_an_onclick() -> None:
 
 
 def test_html_will_draw_finds_remote_css_and_srcset_but_not_local_or_data_addresses() -> None:
-    report = html_will_draw('<div style="background:url(//cdn.test/a.png)"><img src="data:image/png;base64,AA" '
-                            'srcset="a.png 1x, https://x.test/b.png 2x"><img src="local.png"></div>'
-                            "<style>@import 'https://f.test/s.css';</style>")
-    assert [r["url"] for r in report["remote_references"]] == ["//cdn.test/a.png", "https://x.test/b.png", "https://f.test/s.css"]
+    report = html_will_draw(
+        '<div style="background:url(//cdn.test/a.png)"><img src="data:image/png;base64,AA" '
+        'srcset="a.png 1x, https://x.test/b.png 2x"><img src="local.png"></div>'
+        "<style>@import 'https://f.test/s.css';</style>"
+    )
+    assert [r["url"] for r in report["remote_references"]] == [
+        "//cdn.test/a.png",
+        "https://x.test/b.png",
+        "https://f.test/s.css",
+    ]
 
 
 def test_plain_markup_draws_as_written() -> None:

@@ -46,14 +46,17 @@ def test_matches_carry_spans_groups_and_named_groups() -> None:
     assert found["result"] == "é Ann said hi" and found["group_names"] == ["who"]
 
 
-@pytest.mark.parametrize("platform,find,expected", [
-    ("javascript", "/a+/gi", ("a+", "gi")),
-    ("javascript", "a+", ("a+", "")),
-    ("sillytavern", "/a+/gi", ("a+", "gi")),
-    ("sillytavern", "a+", ("a+", "")),
-    ("sillytavern", "/a+/gg", ("/a+/gg", "")),  # repeated flags: the whole string is the pattern
-    ("risuai", "a+", ("a+", "g")),
-])
+@pytest.mark.parametrize(
+    "platform,find,expected",
+    [
+        ("javascript", "/a+/gi", ("a+", "gi")),
+        ("javascript", "a+", ("a+", "")),
+        ("sillytavern", "/a+/gi", ("a+", "gi")),
+        ("sillytavern", "a+", ("a+", "")),
+        ("sillytavern", "/a+/gg", ("/a+/gg", "")),  # repeated flags: the whole string is the pattern
+        ("risuai", "a+", ("a+", "g")),
+    ],
+)
 def test_each_platform_reads_a_find_regex_its_own_way(platform, find, expected) -> None:
     parsed = parse_find(find, platform)
     assert (parsed["pattern"], parsed["flags"]) == expected

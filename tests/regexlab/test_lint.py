@@ -13,8 +13,14 @@ from bunzai.regexlab.recipes import RECIPES, recipe_rule
 
 
 def rule(name: str, pattern: str, flags: str = "g", replacement: str = "", **fields) -> dict:
-    return RegexRule(name=name, pattern=pattern, flags=flags, replacement=replacement,
-                     placements=fields.pop("placements", ["ai_output"]), **fields).model_dump(mode="json")
+    return RegexRule(
+        name=name,
+        pattern=pattern,
+        flags=flags,
+        replacement=replacement,
+        placements=fields.pop("placements", ["ai_output"]),
+        **fields,
+    ).model_dump(mode="json")
 
 
 def regex_set(*rules: dict, fmt: str | None = None) -> dict:
@@ -26,13 +32,13 @@ def regex_set(*rules: dict, fmt: str | None = None) -> dict:
 
 PLANTED = regex_set(
     rule("strip tags", "<[^>]+>"),
-    rule("bold", "<b>(.+?)</b>", replacement="**$1**"),            # never_matches: tags are gone
-    rule("broken", "(unclosed"),                                  # does_not_compile
-    rule("runaway", "(a+)+$"),                                    # catastrophic_backtracking
-    rule("digits", "\\d+", flags="gi"),                           # flag_does_nothing (i)
-    rule("swap", "(\\w+)@(\\w+)", replacement="$3"),              # missing_group
-    rule("nowhere", "zzz", placements=[]),                        # runs_on_nothing (placement)
-    rule("too deep", "qqq", min_depth=5, max_depth=2),            # runs_on_nothing (depth)
+    rule("bold", "<b>(.+?)</b>", replacement="**$1**"),  # never_matches: tags are gone
+    rule("broken", "(unclosed"),  # does_not_compile
+    rule("runaway", "(a+)+$"),  # catastrophic_backtracking
+    rule("digits", "\\d+", flags="gi"),  # flag_does_nothing (i)
+    rule("swap", "(\\w+)@(\\w+)", replacement="$3"),  # missing_group
+    rule("nowhere", "zzz", placements=[]),  # runs_on_nothing (placement)
+    rule("too deep", "qqq", min_depth=5, max_depth=2),  # runs_on_nothing (depth)
 )
 
 
@@ -61,7 +67,9 @@ def test_the_catastrophic_finding_carries_the_input_that_ran_out_of_time() -> No
     assert finding["input"].startswith("a" * 30) and "(a+)+" in finding["message"]
 
 
-@pytest.mark.parametrize("flags,pattern,word", [("m", "abc", "'m'"), ("s", "a+", "'s'"), ("d", "a", "'d'"), ("g", "^a", "'g'")])
+@pytest.mark.parametrize(
+    "flags,pattern,word", [("m", "abc", "'m'"), ("s", "a+", "'s'"), ("d", "a", "'d'"), ("g", "^a", "'g'")]
+)
 def test_flags_that_do_nothing(flags, pattern, word) -> None:
     report = lint_set(regex_set(rule("r", pattern, flags=flags)))
     assert [f["kind"] for f in report["findings"]] == ["flag_does_nothing"] and word in report["findings"][0]["message"]
@@ -84,14 +92,39 @@ def test_our_recipe_catalog_as_one_set_is_clean() -> None:
 
 
 CLEAN_ST_SCRIPTS = [
-    {"scriptName": "Narration", "findRegex": "/\\*([^*\\n]+)\\*/g", "replaceString": "<em>$1</em>", "placement": [2],
-     "markdownOnly": True, "trimStrings": []},
-    {"scriptName": "OOC", "findRegex": "/\\s*\\(OOC:[^)]*\\)/gi", "replaceString": "", "placement": [1, 2],
-     "promptOnly": True, "trimStrings": []},
-    {"scriptName": "Name", "findRegex": "/^{{char}}:\\s*/", "replaceString": "", "placement": [2], "substituteRegex": 2,
-     "trimStrings": []},
-    {"scriptName": "Thinking", "findRegex": "/<think>[\\s\\S]*?<\\/think>\\s*/g", "replaceString": "", "placement": [2],
-     "minDepth": 1, "maxDepth": 10, "trimStrings": []},
+    {
+        "scriptName": "Narration",
+        "findRegex": "/\\*([^*\\n]+)\\*/g",
+        "replaceString": "<em>$1</em>",
+        "placement": [2],
+        "markdownOnly": True,
+        "trimStrings": [],
+    },
+    {
+        "scriptName": "OOC",
+        "findRegex": "/\\s*\\(OOC:[^)]*\\)/gi",
+        "replaceString": "",
+        "placement": [1, 2],
+        "promptOnly": True,
+        "trimStrings": [],
+    },
+    {
+        "scriptName": "Name",
+        "findRegex": "/^{{char}}:\\s*/",
+        "replaceString": "",
+        "placement": [2],
+        "substituteRegex": 2,
+        "trimStrings": [],
+    },
+    {
+        "scriptName": "Thinking",
+        "findRegex": "/<think>[\\s\\S]*?<\\/think>\\s*/g",
+        "replaceString": "",
+        "placement": [2],
+        "minDepth": 1,
+        "maxDepth": 10,
+        "trimStrings": [],
+    },
 ]
 
 
@@ -122,7 +155,9 @@ def test_corpus_regex_files_lint_without_false_findings() -> None:
         for piece in decoded.pieces:
             if piece.kind == "regex":
                 report = lint_set(dump_piece(piece))
-                assert not [f for f in report["findings"] if f["kind"] in ("does_not_compile", "catastrophic_backtracking")], path
+                assert not [
+                    f for f in report["findings"] if f["kind"] in ("does_not_compile", "catastrophic_backtracking")
+                ], path
 
 
 def test_a_pattern_with_macros_expanded_first_is_judged_with_a_word_in_their_place() -> None:

@@ -7,7 +7,11 @@ from bunzai.regexlab import probe
 
 
 def piece(*patterns: str) -> dict:
-    return {"kind": "regex", "id": "p", "body": {"rules": [{"name": f"r{i}", "pattern": p, "flags": "g"} for i, p in enumerate(patterns)]}}
+    return {
+        "kind": "regex",
+        "id": "p",
+        "body": {"rules": [{"name": f"r{i}", "pattern": p, "flags": "g"} for i, p in enumerate(patterns)]},
+    }
 
 
 def test_a_broken_and_a_catastrophic_pattern_are_warned_about_by_rule() -> None:
@@ -28,7 +32,7 @@ def test_a_piece_is_probed_up_to_the_limit_and_the_rest_are_named(monkeypatch) -
 
 
 def test_a_sound_pattern_over_the_probe_message_is_quiet() -> None:
-    assert probe.rule_problems("\\*(.+?)\\*|\"[^\"]*\"|<[^>]+>", "g") == []
+    assert probe.rule_problems('\\*(.+?)\\*|"[^"]*"|<[^>]+>', "g") == []
 
 
 def test_a_capability_draft_warns_and_never_refuses_a_pattern_that_does_not_compile() -> None:
@@ -37,8 +41,9 @@ def test_a_capability_draft_warns_and_never_refuses_a_pattern_that_does_not_comp
 
     piece = {"kind": "regex", "id": "tidy", "name": "Tidy", "body": {"rules": []}}
     cap = find_capability("regex.rules.add")
-    draft = run_capability(cap, piece, {"rules": [{"name": "Bad", "pattern": "(unclosed", "placements": ["ai_output"]}]},
-                           baseline="x")
+    draft = run_capability(
+        cap, piece, {"rules": [{"name": "Bad", "pattern": "(unclosed", "placements": ["ai_output"]}]}, baseline="x"
+    )
     warnings = [w for op in draft["operations"] for w in op["warnings"]]
     assert any("'Bad': the pattern does not compile in JavaScript" in w for w in warnings)
     assert draft["proposed"]["body"]["rules"][0]["pattern"] == "(unclosed"

@@ -41,7 +41,9 @@ def test_from_examples_finds_the_delimiters_of_narration() -> None:
 
 def test_from_examples_keeps_shared_words_and_generalises_numbers() -> None:
     built = from_examples(["HP: 12/20", "HP: 3/20"], ["MP: 4/5"])
-    assert built["score"] == 1.0 and any(c["how"] == "shape" and c["pattern"] == r"HP: \d+\/20" for c in built["candidates"])
+    assert built["score"] == 1.0 and any(
+        c["how"] == "shape" and c["pattern"] == r"HP: \d+\/20" for c in built["candidates"]
+    )
 
 
 def test_from_examples_scores_honestly_when_examples_conflict() -> None:
@@ -58,8 +60,10 @@ def test_explain_reads_clauses_groups_and_flags() -> None:
 
 def test_explain_reads_alternatives_as_branches() -> None:
     told = explain_pattern("cat|dog")
-    assert told["clauses"][0]["either"] == [[{"clause": "cat", "means": "the text 'cat'"}],
-                                            [{"clause": "dog", "means": "the text 'dog'"}]]
+    assert told["clauses"][0]["either"] == [
+        [{"clause": "cat", "means": "the text 'cat'"}],
+        [{"clause": "dog", "means": "the text 'dog'"}],
+    ]
 
 
 def test_explain_of_a_broken_pattern_says_so_without_refusing() -> None:

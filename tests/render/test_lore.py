@@ -23,8 +23,12 @@ def fired(result):
 
 
 def test_keys_case_and_whole_words() -> None:
-    books = book(entry(1, ["Dragon"]), entry(2, ["cat"], match_whole_words=True), entry(3, ["Dragon"], case_sensitive=True),
-                 entry(4, ["wolf"]))
+    books = book(
+        entry(1, ["Dragon"]),
+        entry(2, ["cat"], match_whole_words=True),
+        entry(3, ["Dragon"], case_sensitive=True),
+        entry(4, ["wolf"]),
+    )
     result = activate(books, chat("a dragon and a catalogue"))
     assert fired(result) == {1: True, 2: False, 3: False, 4: False}
     assert "key 'Dragon'" in next(e for e in result.entries if e["uid"] == 1)["why"]
@@ -32,15 +36,21 @@ def test_keys_case_and_whole_words() -> None:
 
 def test_secondary_logic() -> None:
     text = chat("the king and the queen")
-    cases = {"and_any": (["queen", "x"], True), "and_all": (["queen", "x"], False),
-             "not_any": (["x", "y"], True), "not_all": (["queen", "king"], False)}
+    cases = {
+        "and_any": (["queen", "x"], True),
+        "and_all": (["queen", "x"], False),
+        "not_any": (["x", "y"], True),
+        "not_all": (["queen", "king"], False),
+    }
     for logic, (secondary, expected) in cases.items():
         books = book(entry(1, ["king"], secondary_keys=[{"text": s} for s in secondary], selective_logic=logic))
         assert fired(activate(books, text))[1] is expected, logic
 
 
 def test_regex_keys_run_in_the_engine() -> None:
-    books = book(entry(1, [{"text": "dra+gon", "regex": True, "flags": "i"}]), entry(2, [{"text": "^x", "regex": True}]))
+    books = book(
+        entry(1, [{"text": "dra+gon", "regex": True, "flags": "i"}]), entry(2, [{"text": "^x", "regex": True}])
+    )
     assert fired(activate(books, chat("DRAAAGON"))) == {1: True, 2: False}
 
 
@@ -74,9 +84,11 @@ def test_probability_is_seeded() -> None:
 
 
 def test_groups_keep_one_winner() -> None:
-    books = book(entry(1, ["a"], group={"names": ["g"], "override": False, "weight": 100}),
-                 entry(2, ["a"], group={"names": ["g"], "override": True, "weight": 100}, order=5),
-                 entry(3, ["a"], group={"names": ["g"], "override": True, "weight": 100}, order=9))
+    books = book(
+        entry(1, ["a"], group={"names": ["g"], "override": False, "weight": 100}),
+        entry(2, ["a"], group={"names": ["g"], "override": True, "weight": 100}, order=5),
+        entry(3, ["a"], group={"names": ["g"], "override": True, "weight": 100}, order=9),
+    )
     result = activate(books, chat("a"))
     assert fired(result) == {1: False, 2: False, 3: True}
     assert "lost inclusion group 'g'" in next(e for e in result.entries if e["uid"] == 1)["reason"]

@@ -11,8 +11,14 @@ from bunzai.render.macro_eval import MacroContext, MacroEvaluator
 
 
 def run(text: str, **context) -> str:
-    ctx = MacroContext(user="Ann", char="Sera", description="A healer.", persona="A traveller.",
-                       chat=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}], **context)
+    ctx = MacroContext(
+        user="Ann",
+        char="Sera",
+        description="A healer.",
+        persona="A traveller.",
+        chat=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+        **context,
+    )
     out = MacroEvaluator(ctx).evaluate(text, "test")
     assert out.problems == [], out.problems
     return out.text
@@ -91,7 +97,11 @@ def test_random_and_roll_follow_the_seed() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(min_value=0, max_value=2**31), st.integers(min_value=1, max_value=20), st.integers(min_value=1, max_value=50))
+@given(
+    st.integers(min_value=0, max_value=2**31),
+    st.integers(min_value=1, max_value=20),
+    st.integers(min_value=1, max_value=50),
+)
 def test_a_roll_stays_in_its_range(seed: int, count: int, sides: int) -> None:
     value = int(evaluate(f"{{{{roll:{count}d{sides}}}}}", seed))
     assert count <= value <= count * sides

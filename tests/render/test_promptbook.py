@@ -12,15 +12,18 @@ from bunzai.render.promptbook import condition_fires
 from testkit import corpus_path
 
 
-@pytest.mark.parametrize(("condition", "line", "fires"), [
-    (None, "anything", True),
-    ("sword", "I draw my Sword.", True),
-    ("sword", "I sit down.", False),
-    ("sword", "swordfish for dinner", False),
-    ("sword, fight | run", "We RUN now", True),
-    ("/\\bdraw(s|n)?\\b/i", "She draws", True),
-    ("/^x/", "no x at the start", False),
-])
+@pytest.mark.parametrize(
+    ("condition", "line", "fires"),
+    [
+        (None, "anything", True),
+        ("sword", "I draw my Sword.", True),
+        ("sword", "I sit down.", False),
+        ("sword", "swordfish for dinner", False),
+        ("sword, fight | run", "We RUN now", True),
+        ("/\\bdraw(s|n)?\\b/i", "She draws", True),
+        ("/^x/", "no x at the start", False),
+    ],
+)
 def test_conditions(condition, line, fires) -> None:
     assert condition_fires(condition, line)[0] is fires
 
@@ -52,10 +55,17 @@ def book(bunzai):
     for parts in (("presets", "openai", "Default.json"), ("characters", "default_Seraphina.png")):
         drafts = bunzai("import", str(corpus_path("sillytavern", *parts)), check=True)
         bunzai("apply", "--yes", input=drafts.stdout, check=True)
-    _create(bunzai, {"name": "Fights", "phases": [
-        {"id": "tactics", "stage": "private", "condition": "sword, fight"},
-        {"id": "mood", "stage": "private", "enabled": False},
-        {"id": "reply", "stage": "reply", "reads": ["tactics"], "preset": "default", "cards": ["seraphina"]}]})
+    _create(
+        bunzai,
+        {
+            "name": "Fights",
+            "phases": [
+                {"id": "tactics", "stage": "private", "condition": "sword, fight"},
+                {"id": "mood", "stage": "private", "enabled": False},
+                {"id": "reply", "stage": "reply", "reads": ["tactics"], "preset": "default", "cards": ["seraphina"]},
+            ],
+        },
+    )
     return bunzai
 
 
@@ -71,8 +81,18 @@ def test_try_line_fires_on_the_keyword_only(book) -> None:
 def test_rehearse_renders_every_enabled_phase(book, tmp_path: Path) -> None:
     chat = tmp_path / "chat.json"
     chat.write_text(json.dumps([{"role": "user", "content": "Ready to fight?"}]), encoding="utf-8")
-    doc = book("promptbook", "rehearse", "fights", "--character", "seraphina", "--preset", "default", "--chat", str(chat),
-               check=True).json
+    doc = book(
+        "promptbook",
+        "rehearse",
+        "fights",
+        "--character",
+        "seraphina",
+        "--preset",
+        "default",
+        "--chat",
+        str(chat),
+        check=True,
+    ).json
     rows = {p["phase"]: p for p in doc["phases"]}
     assert rows["mood"]["runs"] is False and "render" not in rows["mood"]
     for phase in ("tactics", "reply"):
@@ -83,7 +103,9 @@ def test_rehearse_renders_every_enabled_phase(book, tmp_path: Path) -> None:
 
 
 def test_rehearse_reports_missing_pieces(book) -> None:
-    _create(book, {"name": "Ghost", "phases": [{"id": "reply", "stage": "reply", "cards": ["nobody"], "preset": "default"}]})
+    _create(
+        book, {"name": "Ghost", "phases": [{"id": "reply", "stage": "reply", "cards": ["nobody"], "preset": "default"}]}
+    )
     doc = book("promptbook", "rehearse", "ghost", check=True).json
     assert doc["phases"][0]["missing"] == ["character/nobody"] and doc["phases"][0]["render"] is None
 
@@ -105,8 +127,16 @@ def test_dice_rolls_stay_in_range_and_follow_the_seed() -> None:
 
 _LIBRARY = {
     "scripts": [{"id": "beats", "name": "Fight beats", "text": "Open, exchange, turn."}],
-    "skills": [{"id": "parry", "name": "Parry", "description": "when a blow comes", "instructions": "Describe the parry."}],
-    "tools": [{"id": "inventory", "name": "inventory", "parameters": {"type": "object", "properties": {"item": {"type": "string"}}}}],
+    "skills": [
+        {"id": "parry", "name": "Parry", "description": "when a blow comes", "instructions": "Describe the parry."}
+    ],
+    "tools": [
+        {
+            "id": "inventory",
+            "name": "inventory",
+            "parameters": {"type": "object", "properties": {"item": {"type": "string"}}},
+        }
+    ],
     "dice": [{"id": "attack", "name": "Attack", "notation": "1d20+3"}],
     "trackers": [{"id": "hp", "name": "Health", "fields": [{"name": "hp", "initial": 20}]}],
 }
@@ -114,15 +144,50 @@ _LIBRARY = {
 
 @pytest.fixture
 def stocked(book):
-    draft = book("create", "regex", "--input", json.dumps({"name": "Blades", "rules": [
-        {"name": "sword to blade", "pattern": "sword", "flags": "gi", "replacement": "blade", "placements": ["user_input"],
-         "prompt_only": True}]}), check=True)
+    draft = book(
+        "create",
+        "regex",
+        "--input",
+        json.dumps(
+            {
+                "name": "Blades",
+                "rules": [
+                    {
+                        "name": "sword to blade",
+                        "pattern": "sword",
+                        "flags": "gi",
+                        "replacement": "blade",
+                        "placements": ["user_input"],
+                        "prompt_only": True,
+                    }
+                ],
+            }
+        ),
+        check=True,
+    )
     book("apply", "--yes", input=draft.stdout, check=True)
-    _create(book, {"name": "Armed", "library": _LIBRARY, "phases": [
-        {"id": "tactics", "stage": "private", "uses": {"dice": ["attack", "defence"], "regex": ["blades", "ghost"],
-                                                        "scripts": ["beats"], "tools": ["inventory"], "trackers": ["hp"]}},
-        {"id": "aside", "stage": "private", "enabled": False, "uses": {"skills": ["nowhere"]}},
-        {"id": "reply", "stage": "reply", "reads": ["tactics"], "uses": {"skills": ["parry"]}}]})
+    _create(
+        book,
+        {
+            "name": "Armed",
+            "library": _LIBRARY,
+            "phases": [
+                {
+                    "id": "tactics",
+                    "stage": "private",
+                    "uses": {
+                        "dice": ["attack", "defence"],
+                        "regex": ["blades", "ghost"],
+                        "scripts": ["beats"],
+                        "tools": ["inventory"],
+                        "trackers": ["hp"],
+                    },
+                },
+                {"id": "aside", "stage": "private", "enabled": False, "uses": {"skills": ["nowhere"]}},
+                {"id": "reply", "stage": "reply", "reads": ["tactics"], "uses": {"skills": ["parry"]}},
+            ],
+        },
+    )
     return book
 
 
@@ -134,12 +199,21 @@ def test_try_line_reports_present_and_missing_library_items(stocked) -> None:
     doc = stocked("promptbook", "try-line", "armed", "I draw my sword.", check=True).json
     rows = {p["phase"]: p for p in doc["phases"]}
     present = rows["tactics"]["uses"]["present"]
-    assert [item["id"] for item in present["dice"]] == ["attack"] and present["regex"] == [{"id": "blades", "name": "Blades"}]
+    assert [item["id"] for item in present["dice"]] == ["attack"] and present["regex"] == [
+        {"id": "blades", "name": "Blades"}
+    ]
     assert {kind for kind in present} == {"scripts", "tools", "dice", "regex", "trackers"}
-    assert [(m["library"], m["id"]) for m in rows["tactics"]["uses"]["missing"]] == [("dice", "defence"), ("regex", "ghost")]
+    assert [(m["library"], m["id"]) for m in rows["tactics"]["uses"]["missing"]] == [
+        ("dice", "defence"),
+        ("regex", "ghost"),
+    ]
     assert rows["reply"]["uses"] == {"present": {"skills": [{"id": "parry", "name": "Parry"}]}, "missing": []}
     # A disabled phase's broken reference is still a finding: it breaks when the phase is turned on.
-    assert _pointers(doc) == ["/body/phases/0/uses/dice/1", "/body/phases/0/uses/regex/1", "/body/phases/1/uses/skills/0"]
+    assert _pointers(doc) == [
+        "/body/phases/0/uses/dice/1",
+        "/body/phases/0/uses/regex/1",
+        "/body/phases/1/uses/skills/0",
+    ]
     assert {f["kind"] for f in doc["findings"]} == {"missing_reference"}
 
 
@@ -159,16 +233,29 @@ def test_rehearse_shows_what_each_phase_carries(stocked, tmp_path: Path) -> None
     contents = [m["content"] for m in rows["tactics"]["render"]["messages"]]
     assert any("I raise my blade." in text for text in contents), contents
     assert not any("I raise my blade." in m["content"] for m in rows["reply"]["render"]["messages"])
-    assert _pointers(doc) == ["/body/phases/0/uses/dice/1", "/body/phases/0/uses/regex/1", "/body/phases/1/uses/skills/0"]
+    assert _pointers(doc) == [
+        "/body/phases/0/uses/dice/1",
+        "/body/phases/0/uses/regex/1",
+        "/body/phases/1/uses/skills/0",
+    ]
     assert stocked(*args, "--seed", "7", check=True).json == doc
-    totals = {json.dumps(stocked(*args, "--seed", str(seed), check=True).json["phases"][0]["uses"]["present"]["dice"])
-              for seed in range(4)}
+    totals = {
+        json.dumps(stocked(*args, "--seed", str(seed), check=True).json["phases"][0]["uses"]["present"]["dice"])
+        for seed in range(4)
+    }
     assert len(totals) > 1
 
 
 def test_rehearse_reports_missing_cards_as_findings(book) -> None:
-    _create(book, {"name": "Lost", "phases": [{"id": "reply", "stage": "reply", "cards": ["seraphina", "nobody"],
-                                               "preset": "gone"}]})
+    _create(
+        book,
+        {
+            "name": "Lost",
+            "phases": [{"id": "reply", "stage": "reply", "cards": ["seraphina", "nobody"], "preset": "gone"}],
+        },
+    )
     doc = book("promptbook", "rehearse", "lost", check=True).json
     assert [(f["kind"], f["pointer"], f["ref"]) for f in doc["findings"]] == [
-        ("missing_piece", "/body/phases/0/cards/1", "character/nobody"), ("missing_piece", "/body/phases/0/preset", "preset/gone")]
+        ("missing_piece", "/body/phases/0/cards/1", "character/nobody"),
+        ("missing_piece", "/body/phases/0/preset", "preset/gone"),
+    ]

@@ -17,15 +17,49 @@ from bunzai.render.macro_eval import MacroContext
 from bunzai.render.st_real import compare, configured_root, run_engine
 
 TABLE = [
-    "{{user}}", "{{char}}", "{{USER}} and {{Char}}", "{{creatorNotes}}", "{{description}}", "{{personality}}",
-    "{{scenario}}", "{{persona}}", "{{charPrompt}}", "{{charJailbreak}}", "{{charDepthPrompt}}", "{{charVersion}}",
-    "{{char_version}}", "{{model}}", "{{group}}", "{{newline}}", "a{{newline}}b", "x\n{{trim}}\ny", "{{noop}}",
-    "{{reverse:abc}}", "{{// a note}}kept", "{{lastMessage}}", "{{lastUserMessage}}", "{{lastCharMessage}}",
-    "{{lastMessageId}}", "{{date}}", "{{time}}", "{{isodate}}", "{{isotime}}", "{{weekday}}",
-    "{{datetimeformat YYYY-MM-DD}}", "{{setvar::mood::calm}}", "{{setvar::n::1}}\n{{getvar::n}}",
-    "{{setvar::k::2}}\n{{addvar::k::3}}\n{{getvar::k}}", "{{setvar::c::1}}\n{{incvar::c}}", "{{setvar::d::5}}\n{{decvar::d}}",
-    "{{getvar::missing}}", "{{setglobalvar::g::7}}\n{{getglobalvar::g}}", "{{addglobalvar::h::2}}\n{{getglobalvar::h}}",
-    "{{incglobalvar::i}}", "{{charr}}", "plain text with no macros", "{{user}}'s {{char}}: {{description}}",
+    "{{user}}",
+    "{{char}}",
+    "{{USER}} and {{Char}}",
+    "{{creatorNotes}}",
+    "{{description}}",
+    "{{personality}}",
+    "{{scenario}}",
+    "{{persona}}",
+    "{{charPrompt}}",
+    "{{charJailbreak}}",
+    "{{charDepthPrompt}}",
+    "{{charVersion}}",
+    "{{char_version}}",
+    "{{model}}",
+    "{{group}}",
+    "{{newline}}",
+    "a{{newline}}b",
+    "x\n{{trim}}\ny",
+    "{{noop}}",
+    "{{reverse:abc}}",
+    "{{// a note}}kept",
+    "{{lastMessage}}",
+    "{{lastUserMessage}}",
+    "{{lastCharMessage}}",
+    "{{lastMessageId}}",
+    "{{date}}",
+    "{{time}}",
+    "{{isodate}}",
+    "{{isotime}}",
+    "{{weekday}}",
+    "{{datetimeformat YYYY-MM-DD}}",
+    "{{setvar::mood::calm}}",
+    "{{setvar::n::1}}\n{{getvar::n}}",
+    "{{setvar::k::2}}\n{{addvar::k::3}}\n{{getvar::k}}",
+    "{{setvar::c::1}}\n{{incvar::c}}",
+    "{{setvar::d::5}}\n{{decvar::d}}",
+    "{{getvar::missing}}",
+    "{{setglobalvar::g::7}}\n{{getglobalvar::g}}",
+    "{{addglobalvar::h::2}}\n{{getglobalvar::h}}",
+    "{{incglobalvar::i}}",
+    "{{charr}}",
+    "plain text with no macros",
+    "{{user}}'s {{char}}: {{description}}",
     "{{setvar::x::5}}{{getvar::x}}",
 ]
 # Where bunzai's evaluator and SillyTavern's legacy engine are known to differ (listed in
@@ -34,10 +68,20 @@ KNOWN = {"{{setvar::x::5}}{{getvar::x}}"}
 
 
 def context() -> MacroContext:
-    return MacroContext(user="Ann", char="Sera", description="A healer.", personality="kind", scenario="A glade.",
-                        persona="A traveller.", system_prompt="Be Sera.", post_history="Stay in character.",
-                        depth_prompt="Sera is tired.", version="1.0", model="gpt-test",
-                        chat=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}])
+    return MacroContext(
+        user="Ann",
+        char="Sera",
+        description="A healer.",
+        personality="kind",
+        scenario="A glade.",
+        persona="A traveller.",
+        system_prompt="Be Sera.",
+        post_history="Stay in character.",
+        depth_prompt="Sera is tired.",
+        version="1.0",
+        model="gpt-test",
+        chat=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+    )
 
 
 def checkout() -> str:
@@ -70,7 +114,9 @@ def test_an_unloadable_checkout_says_so(tmp_path: Path) -> None:
 def test_the_environment_outranks_the_studio_setting(bunzai, monkeypatch) -> None:
     from bunzai.store.studio import find_studio
 
-    (bunzai.studio / "bunzai.toml").write_text('[studio]\nformat = 1\n\n[engines]\nsillytavern = "st"\n', encoding="utf-8")
+    (bunzai.studio / "bunzai.toml").write_text(
+        '[studio]\nformat = 1\n\n[engines]\nsillytavern = "st"\n', encoding="utf-8"
+    )
     studio = find_studio(str(bunzai.studio))
     monkeypatch.delenv("BUNZAI_ST_ROOT", raising=False)
     assert configured_root(studio) == str(bunzai.studio / "st")
@@ -81,10 +127,17 @@ def test_the_environment_outranks_the_studio_setting(bunzai, monkeypatch) -> Non
 
 
 def test_render_reports_the_real_engine_when_configured(bunzai, tmp_path: Path) -> None:
-    (bunzai.studio / "bunzai.toml").write_text(f'[studio]\nformat = 1\n\n[engines]\nsillytavern = "{tmp_path / "no-st"}"\n',
-                                               encoding="utf-8")
-    draft = bunzai("create", "preset", "--input", '{"name": "Tiny", "prompts": [{"identifier": "main", "content": "Hi {{user}}"}],'
-                   ' "orders": [{"target": "global", "items": [{"identifier": "main"}]}]}', check=True)
+    (bunzai.studio / "bunzai.toml").write_text(
+        f'[studio]\nformat = 1\n\n[engines]\nsillytavern = "{tmp_path / "no-st"}"\n', encoding="utf-8"
+    )
+    draft = bunzai(
+        "create",
+        "preset",
+        "--input",
+        '{"name": "Tiny", "prompts": [{"identifier": "main", "content": "Hi {{user}}"}],'
+        ' "orders": [{"target": "global", "items": [{"identifier": "main"}]}]}',
+        check=True,
+    )
     bunzai("apply", "--yes", input=draft.stdout, check=True)
     card = bunzai("create", "character", "--input", '{"name": "Ivo"}', check=True)
     bunzai("apply", "--yes", input=card.stdout, check=True)

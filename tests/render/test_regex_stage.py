@@ -7,12 +7,25 @@ from bunzai.render.render import apply_prompt_regex
 
 
 def part(role, content, depth, index):
-    return {"role": role, "content": content, "block": "chatHistory", "source": f"chat:{index}", "pointer": f"chat:{index}",
-            "chat_index": index, "depth": depth}
+    return {
+        "role": role,
+        "content": content,
+        "block": "chatHistory",
+        "source": f"chat:{index}",
+        "pointer": f"chat:{index}",
+        "chat_index": index,
+        "depth": depth,
+    }
 
 
 def rules(**rule):
-    base = {"pattern": "secret", "flags": "g", "replacement": "[{{user}}]", "placements": ["user_input"], "prompt_only": True}
+    base = {
+        "pattern": "secret",
+        "flags": "g",
+        "replacement": "[{{user}}]",
+        "placements": ["user_input"],
+        "prompt_only": True,
+    }
     return [{"id": "r", "body": {"rules": [dict(base, **rule)]}}]
 
 

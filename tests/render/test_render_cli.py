@@ -38,7 +38,9 @@ def seraphina(bunzai, tmp_path: Path):
 
 def test_default_preset_renders_with_no_unresolved_macro_and_the_right_lore(seraphina) -> None:
     bunzai, chat = seraphina
-    doc = bunzai("render", "default", "--character", "seraphina", "--lorebook", "eldoria", "--chat", str(chat), check=True).json
+    doc = bunzai(
+        "render", "default", "--character", "seraphina", "--lorebook", "eldoria", "--chat", str(chat), check=True
+    ).json
     assert doc["unresolved"] == []
     world = json.loads(corpus_path("sillytavern", "worlds", "Eldoria.json").read_text(encoding="utf-8"))
     text = " ".join(m["content"] for m in CHAT).lower()
@@ -48,12 +50,16 @@ def test_default_preset_renders_with_no_unresolved_macro_and_the_right_lore(sera
     assert fired == expected
     lore_text = " ".join(m["content"] for m in doc["stages"]["final"] if m["block"] == "worldInfoBefore")
     for entry in world["entries"].values():
-        assert (entry["content"][:60].replace("{{user}}", "User").replace("{{char}}", "Seraphina")[:40] in lore_text) == expected[str(entry["uid"])] or "{{" in entry["content"][:60]
+        assert (
+            entry["content"][:60].replace("{{user}}", "User").replace("{{char}}", "Seraphina")[:40] in lore_text
+        ) == expected[str(entry["uid"])] or "{{" in entry["content"][:60]
 
 
 def test_final_messages_follow_the_preset_prompt_order(seraphina) -> None:
     bunzai, chat = seraphina
-    doc = bunzai("render", "default", "--character", "seraphina", "--chat", str(chat), "--stage", "final", check=True).json
+    doc = bunzai(
+        "render", "default", "--character", "seraphina", "--chat", str(chat), "--stage", "final", check=True
+    ).json
     preset = json.loads(corpus_path("sillytavern", "presets", "openai", "Default.json").read_text(encoding="utf-8"))
     order = next(o["order"] for o in preset["prompt_order"] if o["character_id"] == 100000)
     enabled = [item["identifier"] for item in order if item["enabled"]]
@@ -76,9 +82,19 @@ def test_verify_reports_exactly_the_typo_and_the_empty_block(seraphina, tmp_path
     main = next(p for p in preset["prompts"] if p["identifier"] == "main")
     assert "{{char}}" in main["content"]
     main["content"] = main["content"].replace("{{char}}", "{{charr}}", 1)
-    preset["prompts"].append({"identifier": "empty-note", "name": "Empty note", "role": "system", "content": "",
-                              "system_prompt": False, "marker": False})
-    next(o for o in preset["prompt_order"] if o["character_id"] == 100000)["order"].insert(1, {"identifier": "empty-note", "enabled": True})
+    preset["prompts"].append(
+        {
+            "identifier": "empty-note",
+            "name": "Empty note",
+            "role": "system",
+            "content": "",
+            "system_prompt": False,
+            "marker": False,
+        }
+    )
+    next(o for o in preset["prompt_order"] if o["character_id"] == 100000)["order"].insert(
+        1, {"identifier": "empty-note", "enabled": True}
+    )
     broken = tmp_path / "Broken.json"
     broken.write_text(json.dumps(preset), encoding="utf-8")
     _import(bunzai, broken)
@@ -99,13 +115,22 @@ def test_seeded_renders_are_identical_and_a_sillytavern_jsonl_chat_reads(seraphi
     bunzai, _ = seraphina
     jsonl = tmp_path / "chat.jsonl"
     lines = [{"user_name": "Ann", "character_name": "Seraphina", "chat_metadata": {}}]
-    lines += [{"name": "Ann" if m["role"] == "user" else "Seraphina", "is_user": m["role"] == "user", "is_system": False,
-               "mes": m["content"]} for m in CHAT]
+    lines += [
+        {
+            "name": "Ann" if m["role"] == "user" else "Seraphina",
+            "is_user": m["role"] == "user",
+            "is_system": False,
+            "mes": m["content"],
+        }
+        for m in CHAT
+    ]
     jsonl.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
     first = bunzai("render", "default", "-c", "seraphina", "--chat", str(jsonl), "--seed", "7", check=True)
     second = bunzai("render", "default", "-c", "seraphina", "--chat", str(jsonl), "--seed", "7", check=True)
     assert first.stdout == second.stdout
-    assert [m["content"] for m in first.json["stages"]["final"] if m["source"].startswith("chat:")] == [m["content"] for m in CHAT]
+    assert [m["content"] for m in first.json["stages"]["final"] if m["source"].startswith("chat:")] == [
+        m["content"] for m in CHAT
+    ]
 
 
 def test_text_mode_prints_the_final_prompt(seraphina) -> None:
@@ -123,16 +148,31 @@ def test_bad_inputs_are_coded_refusals(seraphina, tmp_path: Path) -> None:
     bad.write_text('[{"role": "narrator", "content": "x"}]', encoding="utf-8")
     refused = bunzai("render", "default", "-c", "seraphina", "--chat", str(bad))
     assert refused.code == 1 and refused.json["error"]["code"] == "invalid_input"
-    assert bunzai("render", "default", "-c", "seraphina", "--chat", str(tmp_path / "missing.json")).json["error"]["code"] == "not_found"
+    assert (
+        bunzai("render", "default", "-c", "seraphina", "--chat", str(tmp_path / "missing.json")).json["error"]["code"]
+        == "not_found"
+    )
 
 
 def test_a_card_book_is_scanned_and_checked(bunzai, tmp_path: Path) -> None:
     _import(bunzai, corpus_path("sillytavern", "presets", "openai", "Default.json"))
-    book = {"name": "Notes", "entries": [
-        {"keys": ["tower"], "content": "The tower is old.", "enabled": True, "insertion_order": 100, "id": 0},
-        {"keys": [], "content": "Never reached.", "enabled": True, "insertion_order": 100, "id": 1}]}
-    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {
-        "name": "Ivo", "description": "A guard of {{user}}.", "first_message": "Halt.", "character_book": book}}
+    book = {
+        "name": "Notes",
+        "entries": [
+            {"keys": ["tower"], "content": "The tower is old.", "enabled": True, "insertion_order": 100, "id": 0},
+            {"keys": [], "content": "Never reached.", "enabled": True, "insertion_order": 100, "id": 1},
+        ],
+    }
+    card = {
+        "spec": "chara_card_v2",
+        "spec_version": "2.0",
+        "data": {
+            "name": "Ivo",
+            "description": "A guard of {{user}}.",
+            "first_message": "Halt.",
+            "character_book": book,
+        },
+    }
     path = tmp_path / "ivo.json"
     path.write_text(json.dumps(card), encoding="utf-8")
     _import(bunzai, path)
@@ -160,8 +200,19 @@ def test_random_and_roll_differ_across_seeds_in_a_render(seraphina, tmp_path: Pa
     _import(bunzai, dice)
 
     def main_text(seed: int) -> str:
-        doc = bunzai("render", "dice", "-c", "seraphina", "--chat", str(chat), "--stage", "macros", "--seed", str(seed),
-                     check=True).json
+        doc = bunzai(
+            "render",
+            "dice",
+            "-c",
+            "seraphina",
+            "--chat",
+            str(chat),
+            "--stage",
+            "macros",
+            "--seed",
+            str(seed),
+            check=True,
+        ).json
         return next(m["content"] for m in doc["messages"] if m["block"] == "main")
 
     texts = {seed: main_text(seed) for seed in range(4)}

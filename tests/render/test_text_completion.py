@@ -12,15 +12,18 @@ from bunzai.render.story_string import render_story_string
 from testkit import corpus_path
 
 
-@pytest.mark.parametrize(("template", "params", "expected"), [
-    ("{{#if a}}A{{/if}}", {"a": "x"}, "A"),
-    ("{{#if a}}A{{/if}}", {"a": ""}, ""),
-    ("{{#if a}}A{{else}}B{{/if}}", {"a": " "}, "B"),
-    ("{{#unless a}}U{{/unless}}", {"a": ""}, "U"),
-    ("{{#if a}}{{#if b}}AB{{else}}A{{/if}}{{/if}}", {"a": "1", "b": ""}, "A"),
-    ("{{description}} {{getvar::x}} {{// note}}", {"description": "D"}, "D {{getvar::x}} {{// note}}"),
-    ("\n\n{{char}}", {"char": "Sera"}, "Sera"),
-])
+@pytest.mark.parametrize(
+    ("template", "params", "expected"),
+    [
+        ("{{#if a}}A{{/if}}", {"a": "x"}, "A"),
+        ("{{#if a}}A{{/if}}", {"a": ""}, ""),
+        ("{{#if a}}A{{else}}B{{/if}}", {"a": " "}, "B"),
+        ("{{#unless a}}U{{/unless}}", {"a": ""}, "U"),
+        ("{{#if a}}{{#if b}}AB{{else}}A{{/if}}{{/if}}", {"a": "1", "b": ""}, "A"),
+        ("{{description}} {{getvar::x}} {{// note}}", {"description": "D"}, "D {{getvar::x}} {{// note}}"),
+        ("\n\n{{char}}", {"char": "Sera"}, "Sera"),
+    ],
+)
 def test_story_string_subset(template: str, params: dict, expected: str) -> None:
     assert render_story_string(template, params) == expected
 
@@ -31,8 +34,12 @@ def _import(bunzai, path: Path, *, check: bool = True) -> None:
 
 
 def test_context_instruct_sysprompt_render(bunzai, tmp_path: Path) -> None:
-    files = {"context": ("presets", "context", "Default.json"), "instruct": ("presets", "instruct", "ChatML.json"),
-             "sysprompt": ("presets", "sysprompt", "Neutral - Chat.json"), "card": ("characters", "default_Seraphina.png")}
+    files = {
+        "context": ("presets", "context", "Default.json"),
+        "instruct": ("presets", "instruct", "ChatML.json"),
+        "sysprompt": ("presets", "sysprompt", "Neutral - Chat.json"),
+        "card": ("characters", "default_Seraphina.png"),
+    }
     for parts in files.values():
         _import(bunzai, corpus_path("sillytavern", *parts))
     instruct = json.loads(corpus_path("sillytavern", *files["instruct"]).read_text(encoding="utf-8"))
@@ -40,8 +47,19 @@ def test_context_instruct_sysprompt_render(bunzai, tmp_path: Path) -> None:
     chat = tmp_path / "chat.json"
     messages = [{"role": "user", "content": "Hello there."}, {"role": "assistant", "content": "Welcome, traveller."}]
     chat.write_text(json.dumps(messages), encoding="utf-8")
-    doc = bunzai("render", "default-context", "-c", "seraphina", "--instruct", "chatml-instruct",
-                 "--sysprompt", "neutral-chat-sysprompt", "--chat", str(chat), check=True).json
+    doc = bunzai(
+        "render",
+        "default-context",
+        "-c",
+        "seraphina",
+        "--instruct",
+        "chatml-instruct",
+        "--sysprompt",
+        "neutral-chat-sysprompt",
+        "--chat",
+        str(chat),
+        check=True,
+    ).json
     assert doc["mode"] == "text_completion" and doc["unresolved"] == []
     prompt = doc["prompt"]
     system = sysprompt["content"].replace("{{char}}", "Seraphina").replace("{{user}}", "User")
@@ -50,8 +68,18 @@ def test_context_instruct_sysprompt_render(bunzai, tmp_path: Path) -> None:
     reply_turn = instruct["output_sequence"] + "\nSeraphina: Welcome, traveller." + instruct["output_suffix"]
     assert prompt.index(user_turn) < prompt.index(reply_turn)
     assert prompt.endswith(instruct["output_sequence"] + "\nSeraphina:")
-    text = bunzai("render", "default-context", "-c", "seraphina", "--instruct", "chatml-instruct", "--chat", str(chat),
-                  "--text", check=True)
+    text = bunzai(
+        "render",
+        "default-context",
+        "-c",
+        "seraphina",
+        "--instruct",
+        "chatml-instruct",
+        "--chat",
+        str(chat),
+        "--text",
+        check=True,
+    )
     assert text.stdout.rstrip("\n").endswith("Seraphina:")
 
 

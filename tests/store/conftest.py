@@ -40,8 +40,21 @@ def tree_snapshot(root: Path, *, locks: bool = False) -> dict[str, bytes | None]
 
 
 _FILE_CALLS = (
-    "open", "stat", "lstat", "mkdir", "makedirs", "scandir", "listdir", "link", "replace",
-    "rename", "unlink", "remove", "rmdir", "access", "fsync",
+    "open",
+    "stat",
+    "lstat",
+    "mkdir",
+    "makedirs",
+    "scandir",
+    "listdir",
+    "link",
+    "replace",
+    "rename",
+    "unlink",
+    "remove",
+    "rmdir",
+    "access",
+    "fsync",
 )
 
 

@@ -35,13 +35,19 @@ def killed_apply(studio: Path, lines: list[bytes], after: float) -> list[dict]:
     """Feed drafts in small bursts (so several batch windows commit), SIGKILL apply after `after`
     seconds, and return the receipts it printed before it died."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BUNZAI_")} | {"BUNZAI_STUDIO": str(studio)}
-    proc = subprocess.Popen(bunzai_executable() + ["apply", "--yes"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        bunzai_executable() + ["apply", "--yes"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
 
     def feed() -> None:
         try:
             for start in range(0, len(lines), 5):
-                proc.stdin.write(b"".join(lines[start:start + 5]))
+                proc.stdin.write(b"".join(lines[start : start + 5]))
                 proc.stdin.flush()
                 time.sleep(0.06)
             proc.stdin.close()

@@ -56,7 +56,9 @@ def test_lock_names_are_safe_file_names_and_distinct_per_key() -> None:
     assert all(re.fullmatch(r"[a-z0-9._-]+\.lock", name) and "/" not in name for name in names)
 
 
-def test_a_held_lock_times_out_with_lock_timeout_and_the_write_does_nothing(studio: Studio, snapshot, monkeypatch) -> None:
+def test_a_held_lock_times_out_with_lock_timeout_and_the_write_does_nothing(
+    studio: Studio, snapshot, monkeypatch
+) -> None:
     monkeypatch.setattr(limits, "LOCK_TIMEOUT_SECONDS", 0.2)
     create_piece(studio, {"kind": "character", "id": "ada", "name": "Ada"})
     stored = read_stored(studio, "character", "ada")

@@ -39,7 +39,9 @@ WRITES = {
 
 
 @pytest.mark.parametrize("folder", sorted(WRITES))
-def test_a_symlinked_studio_folder_is_refused_and_nothing_lands_outside(studio: Studio, tmp_path: Path, folder: str) -> None:
+def test_a_symlinked_studio_folder_is_refused_and_nothing_lands_outside(
+    studio: Studio, tmp_path: Path, folder: str
+) -> None:
     create_piece(studio, piece())
     outside = tmp_path / "outside"
     link_out(studio, studio.root / folder.split(" ")[0], outside)
@@ -61,14 +63,19 @@ def test_a_delete_through_a_symlinked_kind_folder_is_refused(studio: Studio, tmp
     assert (outside / "ada.json").exists()
 
 
-@pytest.mark.parametrize(("folder_name", "files"), [
-    ("../Ada", [("joy.png", b"x")]),
-    ("Ada", [("../joy.png", b"x")]),
-    ("Ada", [("sub/joy.png", b"x")]),
-    ("Ada", [(".hidden", b"x")]),
-    ("Ada", [("joy.png", b"x"), ("JOY.png", b"y")]),  # one file on a case-insensitive disk
-])
-def test_a_folder_export_refuses_names_that_are_not_plain_and_writes_nothing(studio: Studio, folder_name, files) -> None:
+@pytest.mark.parametrize(
+    ("folder_name", "files"),
+    [
+        ("../Ada", [("joy.png", b"x")]),
+        ("Ada", [("../joy.png", b"x")]),
+        ("Ada", [("sub/joy.png", b"x")]),
+        ("Ada", [(".hidden", b"x")]),
+        ("Ada", [("joy.png", b"x"), ("JOY.png", b"y")]),  # one file on a case-insensitive disk
+    ],
+)
+def test_a_folder_export_refuses_names_that_are_not_plain_and_writes_nothing(
+    studio: Studio, folder_name, files
+) -> None:
     with pytest.raises(BunzaiError) as caught:
         write_export_folder(studio, "ada", folder_name, files)
     assert caught.value.code == "invalid_input"

@@ -37,9 +37,18 @@ def files_of(root) -> set[str]:
     return {os.path.relpath(os.path.join(folder, name), root) for folder, _, names in os.walk(root) for name in names}
 
 
-@pytest.mark.parametrize(("fault", "code"), [(errno.ENOSPC, "disk_full"), (errno.EROFS, "studio_read_only"),
-                                             (errno.EACCES, "permission_denied"), (errno.EDQUOT, "disk_full")])
-def test_apply_answers_an_environment_fault_with_a_coded_receipt(studio_env, tmp_path, monkeypatch, capsys, fault, code) -> None:
+@pytest.mark.parametrize(
+    ("fault", "code"),
+    [
+        (errno.ENOSPC, "disk_full"),
+        (errno.EROFS, "studio_read_only"),
+        (errno.EACCES, "permission_denied"),
+        (errno.EDQUOT, "disk_full"),
+    ],
+)
+def test_apply_answers_an_environment_fault_with_a_coded_receipt(
+    studio_env, tmp_path, monkeypatch, capsys, fault, code
+) -> None:
     draft = tmp_path / "draft.json"
     assert run(["create", "character", "--input", '{"name": "Ada"}']) == 0
     draft.write_text(capsys.readouterr().out)

@@ -98,7 +98,9 @@ def test_restore_is_refused_when_the_id_was_taken_since(studio: Studio, snapshot
         "wizard/x@20261130T051500123456Z",
     ],
 )
-def test_restore_refuses_hostile_entry_names_before_any_file_operation(studio: Studio, entry: str, refused, snapshot) -> None:
+def test_restore_refuses_hostile_entry_names_before_any_file_operation(
+    studio: Studio, entry: str, refused, snapshot
+) -> None:
     before = snapshot(studio.root, locks=True)
     error = refused(lambda: restore_entry(studio, entry))
     assert error.code in {"invalid_id", "unknown_kind"}

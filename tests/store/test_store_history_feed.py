@@ -162,8 +162,10 @@ def _write(path, data: bytes):
 
 # A property: whatever mix of real writes and writes killed after their record (a "ghost":
 # the intent logged, the rename never made), `landed` is true exactly for the real ones.
-_OPS = st.lists(st.tuples(st.sampled_from(["write", "delete", "bury", "restore"]), st.sampled_from(["a", "b"]),
-                          st.booleans()), max_size=16)
+_OPS = st.lists(
+    st.tuples(st.sampled_from(["write", "delete", "bury", "restore"]), st.sampled_from(["a", "b"]), st.booleans()),
+    max_size=16,
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -182,8 +184,9 @@ def test_landed_is_true_exactly_for_the_writes_that_were_made(steps) -> None:
                     if stored is None:
                         append_change(studio, kind="character", id=name, revision="e" * 64, op="create")
                     else:
-                        append_change(studio, kind="character", id=name, revision="e" * 64, op="update",
-                                      base=stored.revision)
+                        append_change(
+                            studio, kind="character", id=name, revision="e" * 64, op="update", base=stored.revision
+                        )
                 elif stored is None:
                     create_piece(studio, piece(name, name=f"{name}{n}"))
                 else:

@@ -40,7 +40,12 @@ def test_create_writes_canonical_bytes_and_logs_the_change(studio: Studio) -> No
     assert path.read_bytes() == canonical_bytes(piece(body={"b": 1, "a": 2}))
     assert result.revision == revision_of(path.read_bytes())
     [change] = read_changes(studio)
-    assert (change["op"], change["kind"], change["id"], change["revision"]) == ("create", "character", "ada", result.revision)
+    assert (change["op"], change["kind"], change["id"], change["revision"]) == (
+        "create",
+        "character",
+        "ada",
+        result.revision,
+    )
 
 
 def test_create_on_an_occupied_id_leaves_the_existing_bytes_identical(studio: Studio, snapshot) -> None:

@@ -22,7 +22,9 @@ while not os.path.exists(sys.argv[2]):
     time.sleep(0.001)
 """
 
-CAS_WORKER = WAIT_FOR_GO + """
+CAS_WORKER = (
+    WAIT_FOR_GO
+    + """
 import json
 from bunzai.errors import BunzaiError
 from bunzai.store.pieces import read_stored, update_piece
@@ -41,14 +43,18 @@ while applied < rounds:
         stale += 1
 print(json.dumps({"applied": applied, "stale": stale}))
 """
+)
 
-APPEND_WORKER = WAIT_FOR_GO + """
+APPEND_WORKER = (
+    WAIT_FOR_GO
+    + """
 from bunzai.store.changelog import append_change
 from bunzai.store.studio import Studio
 studio = Studio(sys.argv[1])
 for n in range(int(sys.argv[3])):
     append_change(studio, kind="persona", id="p", revision=None, op="update")
 """
+)
 
 KILL_VICTIM = """
 import sys

@@ -16,9 +16,21 @@ def shrinking_lists(piece: Any, label: str, lorebooks: int | None = 1) -> list[L
     body = piece.body
     losses = []
     if any(script.format != "sillytavern.regex" for script in body.behavior_scripts):
-        losses.append(Loss("/body/behavior_scripts", "dropped", f"{label} carries only SillyTavern regex scripts; the "
-                           "other payloads are left out of the list", "card.scripts.not_carried"))
+        losses.append(
+            Loss(
+                "/body/behavior_scripts",
+                "dropped",
+                f"{label} carries only SillyTavern regex scripts; the other payloads are left out of the list",
+                "card.scripts.not_carried",
+            )
+        )
     if lorebooks is not None and len(body.links.lorebooks) > lorebooks:
-        losses.append(Loss("/body/links/lorebooks", "dropped", f"{label} binds at most {lorebooks} lorebook(s)",
-                           "card.links.extra_lorebooks"))
+        losses.append(
+            Loss(
+                "/body/links/lorebooks",
+                "dropped",
+                f"{label} binds at most {lorebooks} lorebook(s)",
+                "card.links.extra_lorebooks",
+            )
+        )
     return losses

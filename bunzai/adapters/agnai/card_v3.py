@@ -29,9 +29,23 @@ _READ_BY_AGNAI = ("description", "personality", "scenario", "first_message", "ex
 
 
 def _data_template() -> dict:
-    return {"name": "", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}, "group_only_greetings": []}
+    return {
+        "name": "",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+        "group_only_greetings": [],
+    }
 
 
 def read_as_v1_losses(piece: Any) -> list[Loss]:
@@ -40,19 +54,45 @@ def read_as_v1_losses(piece: Any) -> list[Loss]:
 
     body = piece.body.model_dump(mode="json")
     default = CharacterBody().model_dump(mode="json")
-    carried = set(card_fields.V3_FIELDS) | {"depth_prompt", "book", "links", "behavior_scripts", "extensions", "portrait"}
+    carried = set(card_fields.V3_FIELDS) | {
+        "depth_prompt",
+        "book",
+        "links",
+        "behavior_scripts",
+        "extensions",
+        "portrait",
+    }
     losses = []
     for field in sorted(carried - set(_READ_BY_AGNAI)):
         if body[field] != default[field] and not (field == "links" and not any(body["links"].values())):
-            losses.append(Loss(f"/body/{field}", "dropped", f"the file keeps {field} in data for other apps, but "
-                               "Agnai reads a V3 card only through its V1 fields at the top level", "agnai.v3.read_as_v1"))
+            losses.append(
+                Loss(
+                    f"/body/{field}",
+                    "dropped",
+                    f"the file keeps {field} in data for other apps, but "
+                    "Agnai reads a V3 card only through its V1 fields at the top level",
+                    "agnai.v3.read_as_v1",
+                )
+            )
     for field in ("talkativeness", "favorite"):
         if body["settings"][field] != default["settings"][field]:
-            losses.append(Loss(f"/body/settings/{field}", "dropped", "Agnai reads a V3 card only through its V1 "
-                               "fields at the top level", "agnai.v3.read_as_v1"))
+            losses.append(
+                Loss(
+                    f"/body/settings/{field}",
+                    "dropped",
+                    "Agnai reads a V3 card only through its V1 fields at the top level",
+                    "agnai.v3.read_as_v1",
+                )
+            )
     if piece.assets:
-        losses.append(Loss("/assets", "dropped", "Agnai reads a V3 card only through its V1 fields; it ignores "
-                           "data.assets", "agnai.v3.read_as_v1"))
+        losses.append(
+            Loss(
+                "/assets",
+                "dropped",
+                "Agnai reads a V3 card only through its V1 fields; it ignores data.assets",
+                "agnai.v3.read_as_v1",
+            )
+        )
     return losses
 
 

@@ -28,10 +28,28 @@ from bunzai.errors import BunzaiError
 FORMAT_ID = "agnai.character.json"
 _NATIVE_KEYS = ("name", "persona", "greeting", "scenario", "sampleChat")
 # personality is listed as carried: it is folded into the persona, reported on its own.
-SHAPE = CardShape("Agnai character", "agnai", frozenset({
-    "description", "personality", "scenario", "first_message", "alternate_greetings", "example_messages",
-    "system_prompt", "post_history_instructions", "creator_notes", "tags", "creator", "version",
-    "creation_date", "modification_date"}))
+SHAPE = CardShape(
+    "Agnai character",
+    "agnai",
+    frozenset(
+        {
+            "description",
+            "personality",
+            "scenario",
+            "first_message",
+            "alternate_greetings",
+            "example_messages",
+            "system_prompt",
+            "post_history_instructions",
+            "creator_notes",
+            "tags",
+            "creator",
+            "version",
+            "creation_date",
+            "modification_date",
+        }
+    ),
+)
 
 
 def is_native_character(parsed: Any) -> bool:
@@ -40,8 +58,16 @@ def is_native_character(parsed: Any) -> bool:
 
 
 def _template() -> dict:
-    return {"kind": "character", "name": "", "description": "", "persona": {"kind": "text", "attributes": {"text": [""]}},
-            "greeting": "", "scenario": "", "sampleChat": "", "tags": []}
+    return {
+        "kind": "character",
+        "name": "",
+        "description": "",
+        "persona": {"kind": "text", "attributes": {"text": [""]}},
+        "greeting": "",
+        "scenario": "",
+        "sampleChat": "",
+        "tags": [],
+    }
 
 
 def _book_id(char_id: str, book_name: str) -> str:
@@ -72,20 +98,40 @@ class AgnaiCharacter(Adapter):
         raw_book = document.get("characterBook")
         book = read_memory_book(raw_book) if isinstance(raw_book, dict) else None
         body["book"] = book
-        body["links"] = {"lorebooks": [_book_id(char_id, book["name"])] if book else [], "regex": [], "quickreplies": []}
+        body["links"] = {
+            "lorebooks": [_book_id(char_id, book["name"])] if book else [],
+            "regex": [],
+            "quickreplies": [],
+        }
         try:
-            pieces = [Character.model_validate({"id": char_id, "name": char_name, "body": body,
-                                                "original": {"format": FORMAT_ID, "document": document}})]
+            pieces = [
+                Character.model_validate(
+                    {
+                        "id": char_id,
+                        "name": char_name,
+                        "body": body,
+                        "original": {"format": FORMAT_ID, "document": document},
+                    }
+                )
+            ]
             if book is not None:
-                pieces.append(Lorebook.model_validate({
-                    "id": _book_id(char_id, book["name"]), "name": book["name"] or f"{char_name}'s Lorebook",
-                    "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                    "original": {"format": BOOK_FORMAT, "document": copy.deepcopy(raw_book)},
-                }))
+                pieces.append(
+                    Lorebook.model_validate(
+                        {
+                            "id": _book_id(char_id, book["name"]),
+                            "name": book["name"] or f"{char_name}'s Lorebook",
+                            "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                            "original": {"format": BOOK_FORMAT, "document": copy.deepcopy(raw_book)},
+                        }
+                    )
+                )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the character'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
-                              "fix the value in Agnai and export the character again") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the character'} holds values bunzai cannot read: "
+                f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
+                "fix the value in Agnai and export the character again",
+            ) from None
         return Decoded(pieces)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -105,32 +151,57 @@ class AgnaiCharacter(Adapter):
     def _persona_losses(document: dict, piece: Any) -> list[Loss]:
         persona = document.get("persona")
         if is_structured(persona) and render_persona(piece.name, persona) != piece.body.description:
-            return [Loss("/body/description", "flattened", "the description no longer matches Agnai's structured "
-                         "persona (its attributes); it is written as a text persona", "agnai.persona.to_text")]
+            return [
+                Loss(
+                    "/body/description",
+                    "flattened",
+                    "the description no longer matches Agnai's structured "
+                    "persona (its attributes); it is written as a text persona",
+                    "agnai.persona.to_text",
+                )
+            ]
         return []
 
 
 def character_losses(piece: Any) -> list[Loss]:
     """What an Agnai native character cannot hold, and what Agnai rewrites on import."""
     body = piece.body
-    losses = [loss for loss in card_losses(piece, SHAPE, FORMAT_ID) if not loss.pointer.startswith("/body/links/lorebooks")]
+    losses = [
+        loss for loss in card_losses(piece, SHAPE, FORMAT_ID) if not loss.pointer.startswith("/body/links/lorebooks")
+    ]
     losses += import_losses.personality_folded(piece)
     if body.personality:
-        losses.append(Loss("/body/description", "flattened", "the personality is appended to the description "
-                           "(Agnai's persona text)", "agnai.personality.folded"))
+        losses.append(
+            Loss(
+                "/body/description",
+                "flattened",
+                "the personality is appended to the description (Agnai's persona text)",
+                "agnai.personality.folded",
+            )
+        )
     losses += card_lists.shrinking_lists(piece, "an Agnai character", None)
     if import_losses.crossing_into(piece, FORMAT_ID):
         losses += import_losses.rewritten_text(piece)
     if body.depth_prompt.role != "system":
-        losses.append(Loss("/body/depth_prompt/role", "dropped", "Agnai's depth insert has no role",
-                           "agnai.depth_prompt.role"))
+        losses.append(
+            Loss("/body/depth_prompt/role", "dropped", "Agnai's depth insert has no role", "agnai.depth_prompt.role")
+        )
     own_book = [_book_id(piece.id, body.book.name)] if body.book is not None else []
     if body.links.lorebooks != own_book:
-        losses.append(Loss("/body/links/lorebooks", "dropped", "an Agnai character binds no lorebook beside its own "
-                           "memory book", "card.links.not_carried"))
+        losses.append(
+            Loss(
+                "/body/links/lorebooks",
+                "dropped",
+                "an Agnai character binds no lorebook beside its own memory book",
+                "card.links.not_carried",
+            )
+        )
     if body.book is not None:
-        losses += [loss for loss in book_losses(body.book.model_dump(mode="json"), "/body/book", "an Agnai memory book")
-                   if loss.code != "book.settings.not_carried"]  # card_losses names those
+        losses += [
+            loss
+            for loss in book_losses(body.book.model_dump(mode="json"), "/body/book", "an Agnai memory book")
+            if loss.code != "book.settings.not_carried"
+        ]  # card_losses names those
     return losses
 
 

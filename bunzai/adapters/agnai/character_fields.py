@@ -16,7 +16,17 @@ from typing import Any
 
 from bunzai.adapters.agnai.persona import render_persona, text_persona
 from bunzai.adapters.common import card_fields
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_object, as_str, as_str_list, iso_seconds, iso_time, put
+from bunzai.adapters.common.drift import (
+    MISSING,
+    as_bool,
+    as_count,
+    as_object,
+    as_str,
+    as_str_list,
+    iso_seconds,
+    iso_time,
+    put,
+)
 
 # body field -> (native key, read(raw))
 PLAIN = {
@@ -31,7 +41,6 @@ PLAIN = {
     "creator": ("creator", as_str),
     "version": ("characterVersion", as_str),
 }
-
 
 
 def _insert(raw: Any) -> dict:
@@ -75,8 +84,10 @@ def _write_extensions(doc: dict, body: dict) -> None:
     holder = {"extensions": copy.deepcopy(doc["extensions"])} if isinstance(doc.get("extensions"), dict) else {}
     as_read = card_fields.read_fields(holder, frozenset())
     # depth_prompt and fav inside extensions are Agnai's stored V2 copies: left as they are.
-    ext_body = body | {"depth_prompt": as_read["depth_prompt"],
-                       "settings": body["settings"] | {"favorite": as_read["settings"]["favorite"]}}
+    ext_body = body | {
+        "depth_prompt": as_read["depth_prompt"],
+        "settings": body["settings"] | {"favorite": as_read["settings"]["favorite"]},
+    }
     card_fields.write_fields(holder, ext_body, frozenset())
     if "extensions" in holder:
         doc["extensions"] = holder["extensions"]

@@ -17,8 +17,16 @@ from typing import Any
 from bunzai.adapters.contract import Loss
 
 # body fields that land in top-level strings of the Agnai character (sanitised on import).
-_SANITISED = ("first_message", "scenario", "example_messages", "creator_notes", "system_prompt",
-              "post_history_instructions", "creator", "version")
+_SANITISED = (
+    "first_message",
+    "scenario",
+    "example_messages",
+    "creator_notes",
+    "system_prompt",
+    "post_history_instructions",
+    "creator",
+    "version",
+)
 _REWRITTEN = re.compile(r"\\n|^You:|\nYou:", re.IGNORECASE)
 
 
@@ -34,8 +42,14 @@ def crossing_into(piece: Any, format_id: str) -> bool:
 def personality_folded(piece: Any, action: str = "flattened") -> list[Loss]:
     if not piece.body.personality:
         return []
-    return [Loss("/body/personality", action, "Agnai has no personality field: it joins the personality to the "
-                 "description in one persona text", "agnai.personality.folded")]
+    return [
+        Loss(
+            "/body/personality",
+            action,
+            "Agnai has no personality field: it joins the personality to the description in one persona text",
+            "agnai.personality.folded",
+        )
+    ]
 
 
 def rewritten_text(piece: Any, fields: tuple[str, ...] = _SANITISED) -> list[Loss]:
@@ -44,6 +58,12 @@ def rewritten_text(piece: Any, fields: tuple[str, ...] = _SANITISED) -> list[Los
     for field, value in values.items():
         if isinstance(value, str) and _REWRITTEN.search(value):
             pointer = "/name" if field == "name" else f"/body/{field}"
-            losses.append(Loss(pointer, "translated", "Agnai's import turns a literal \\n into a line break and "
-                               "'You:' at a line start into '{{user}}:'", "agnai.import.text_rewritten"))
+            losses.append(
+                Loss(
+                    pointer,
+                    "translated",
+                    "Agnai's import turns a literal \\n into a line break and 'You:' at a line start into '{{user}}:'",
+                    "agnai.import.text_rewritten",
+                )
+            )
     return losses

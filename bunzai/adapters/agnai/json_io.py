@@ -22,8 +22,11 @@ def agnai_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
 
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
-        raise BunzaiError("corrupt_file", f"{name or 'the file'} is not {what}: it holds a JSON "
-                          f"{type(parsed).__name__}, not an object", f"give the {what} .json file Agnai saved")
+        raise BunzaiError(
+            "corrupt_file",
+            f"{name or 'the file'} is not {what}: it holds a JSON {type(parsed).__name__}, not an object",
+            f"give the {what} .json file Agnai saved",
+        )
     return copy.deepcopy(parsed)
 
 

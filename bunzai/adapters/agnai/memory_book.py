@@ -22,8 +22,11 @@ from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 
 FORMAT_ID = "agnai.memory.json"
-_SETTINGS = {"scan_depth": ("scanDepth", as_count), "token_budget": ("tokenBudget", as_count),
-             "recursive_scanning": ("recursiveScanning", lambda raw: as_bool(raw, None))}
+_SETTINGS = {
+    "scan_depth": ("scanDepth", as_count),
+    "token_budget": ("tokenBudget", as_count),
+    "recursive_scanning": ("recursiveScanning", lambda raw: as_bool(raw, None)),
+}
 ENTRY_FIELDS = frozenset(memory_entries.FIELDS)
 
 
@@ -34,14 +37,22 @@ def read_memory_book(book: dict) -> dict:
     for entry, uid in zip(natives, memory_entries.uids_of(natives)):
         entries.append(memory_entries.read_entry(entry) | {"uid": uid})
     settings = {field: read(book.get(key, MISSING)) for field, (key, read) in _SETTINGS.items()}
-    return {"name": as_str(book.get("name")), "description": as_str(book.get("description")),
-            "settings": settings, "entries": entries, "extensions": copy.deepcopy(as_object(book.get("extensions")))}
+    return {
+        "name": as_str(book.get("name")),
+        "description": as_str(book.get("description")),
+        "settings": settings,
+        "entries": entries,
+        "extensions": copy.deepcopy(as_object(book.get("extensions"))),
+    }
 
 
 def write_memory_book(base: dict | None, canon: dict) -> dict:
     """The native book: `base` (escrowed) or a new one, with the canonical book written over it."""
-    book = copy.deepcopy(base) if isinstance(base, dict) else {"kind": "memory", "name": "", "description": "",
-                                                               "entries": []}
+    book = (
+        copy.deepcopy(base)
+        if isinstance(base, dict)
+        else {"kind": "memory", "name": "", "description": "", "entries": []}
+    )
     put(book, "name", canon["name"], as_str)
     put(book, "description", canon["description"], as_str)
     book["entries"] = memory_entries.write_entries(book.get("entries"), canon["entries"])
@@ -54,8 +65,11 @@ def write_memory_book(base: dict | None, canon: dict) -> dict:
 
 def book_losses(canon: dict, pointer: str, where: str, carried: frozenset[str] = ENTRY_FIELDS) -> list[Loss]:
     """What a canonical book loses in an Agnai memory book (settings, entry fields)."""
-    losses = [Loss(f"{pointer}/settings/{key}", "dropped", f"{where} has no {key}", "book.settings.not_carried")
-              for key, value in canon["settings"].items() if key not in _SETTINGS and value is not None]
+    losses = [
+        Loss(f"{pointer}/settings/{key}", "dropped", f"{where} has no {key}", "book.settings.not_carried")
+        for key, value in canon["settings"].items()
+        if key not in _SETTINGS and value is not None
+    ]
     return losses + memory_entries.entry_losses(canon["entries"], f"{pointer}/entries", carried, where)
 
 
@@ -78,14 +92,20 @@ class AgnaiMemoryBook(Adapter):
         document = agnai_object(data, name, parsed, "an Agnai memory book")
         book = read_memory_book(document)
         try:
-            piece = Lorebook.model_validate({
-                "id": piece_id_for(book["name"], name, "lorebook"), "name": book["name"],
-                "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                "original": {"format": FORMAT_ID, "document": document},
-            })
+            piece = Lorebook.model_validate(
+                {
+                    "id": piece_id_for(book["name"], name, "lorebook"),
+                    "name": book["name"],
+                    "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                    "original": {"format": FORMAT_ID, "document": document},
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the memory book'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']}", "fix the value in Agnai and export the book again") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the memory book'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the value in Agnai and export the book again",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -94,13 +114,27 @@ class AgnaiMemoryBook(Adapter):
         losses = book_losses(canon, "/body", "an Agnai memory book")
         for index, entry in enumerate(canon["entries"]):
             if not entry["content"] and (piece.original is None or piece.original.format != FORMAT_ID):
-                losses.append(Loss(f"/body/entries/{index}", "dropped", "Agnai's import skips memory entries "
-                                   "without text", "agnai.entry.empty_dropped"))
+                losses.append(
+                    Loss(
+                        f"/body/entries/{index}",
+                        "dropped",
+                        "Agnai's import skips memory entries without text",
+                        "agnai.entry.empty_dropped",
+                    )
+                )
         if piece.assets:
-            losses.append(Loss("/assets", "dropped", "an Agnai memory book carries no media", "book.assets.not_carried"))
+            losses.append(
+                Loss("/assets", "dropped", "an Agnai memory book carries no media", "book.assets.not_carried")
+            )
         if piece.profiles:
-            losses.append(Loss("/profiles", "dropped", "an Agnai memory book has no per-platform profiles",
-                               "book.profiles.not_carried"))
+            losses.append(
+                Loss(
+                    "/profiles",
+                    "dropped",
+                    "an Agnai memory book has no per-platform profiles",
+                    "book.profiles.not_carried",
+                )
+            )
         return Encoded(agnai_json_bytes(document), losses)
 
 

@@ -56,8 +56,9 @@ FIELDS: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any] | None]]
     "exclude_recursion": ("excludeRecursion", lambda raw: as_bool(raw, False), None),
 }
 # What Agnai keeps when it converts a card's V2 `character_book` (memoryEntryToNative).
-FROM_CARD_BOOK = frozenset({"title", "content", "keys", "priority", "order", "enabled", "secondary_keys",
-                            "constant", "position", "selective"})
+FROM_CARD_BOOK = frozenset(
+    {"title", "content", "keys", "priority", "order", "enabled", "secondary_keys", "constant", "position", "selective"}
+)
 
 
 def read_entry(entry: dict) -> dict:
@@ -140,20 +141,45 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
             if field == "uid" or field in carried or value == default[field]:
                 continue
             if field == "extensions":
-                losses.append(Loss(f"{at}/extensions", "dropped", f"{where} has no entry extensions",
-                                   "agnai.entry.extensions.dropped"))
+                losses.append(
+                    Loss(
+                        f"{at}/extensions",
+                        "dropped",
+                        f"{where} has no entry extensions",
+                        "agnai.entry.extensions.dropped",
+                    )
+                )
             elif field == "case_sensitive":
-                losses.append(Loss(f"{at}/case_sensitive", "dropped", f"{where} has no case sensitivity per entry",
-                                   "agnai.entry.case_sensitive.dropped"))
+                losses.append(
+                    Loss(
+                        f"{at}/case_sensitive",
+                        "dropped",
+                        f"{where} has no case sensitivity per entry",
+                        "agnai.entry.case_sensitive.dropped",
+                    )
+                )
             else:
                 losses.append(Loss(f"{at}/{field}", "dropped", f"{where} has no {field}", "agnai.entry.not_carried"))
         if "position" in carried and entry["position"] not in ("before_char", "after_char"):
-            losses.append(Loss(f"{at}/position", "flattened", f"{where} places entries only before or after the "
-                               f"character; {entry['position']} becomes after_char", "book.position.collapsed"))
+            losses.append(
+                Loss(
+                    f"{at}/position",
+                    "flattened",
+                    f"{where} places entries only before or after the "
+                    f"character; {entry['position']} becomes after_char",
+                    "book.position.collapsed",
+                )
+            )
         for kind in ("keys", "secondary_keys"):
             for k, key in enumerate(entry[kind]):
                 if key["regex"] and kind in carried:
-                    losses.append(Loss(f"{at}/{kind}/{k}", "flattened", "Agnai keywords are words with * and ? "
-                                       "wildcards, not regexes: the pattern is written as a plain keyword",
-                                       "agnai.entry.regex_key"))
+                    losses.append(
+                        Loss(
+                            f"{at}/{kind}/{k}",
+                            "flattened",
+                            "Agnai keywords are words with * and ? "
+                            "wildcards, not regexes: the pattern is written as a plain keyword",
+                            "agnai.entry.regex_key",
+                        )
+                    )
     return losses

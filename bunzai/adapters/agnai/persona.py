@@ -18,8 +18,10 @@ def _attributes(persona: dict) -> list[tuple[str, list[str]]]:
     raw = persona.get("attributes")
     if not isinstance(raw, dict):
         return []
-    return [(str(key), [v if isinstance(v, str) else str(v) for v in values] if isinstance(values, list) else [])
-            for key, values in raw.items()]
+    return [
+        (str(key), [v if isinstance(v, str) else str(v) for v in values] if isinstance(values, list) else [])
+        for key, values in raw.items()
+    ]
 
 
 def render_persona(name: str, persona: Any) -> str:

@@ -27,9 +27,22 @@ _SILLYTAVERN_ROOT = ("avatar", "creatorcomment", "talkativeness", "fav", "chat",
 
 
 def _data_template() -> dict:
-    return {"name": "", "first_mes": "", "scenario": "", "description": "", "personality": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}}
+    return {
+        "name": "",
+        "first_mes": "",
+        "scenario": "",
+        "description": "",
+        "personality": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    }
 
 
 def agnai_book_losses(piece: Any) -> list[Loss]:
@@ -37,8 +50,9 @@ def agnai_book_losses(piece: Any) -> list[Loss]:
     if piece.body.book is None:
         return []
     entries = piece.body.book.model_dump(mode="json")["entries"]
-    return memory_entries.entry_losses(entries, "/body/book/entries", memory_entries.FROM_CARD_BOOK,
-                                       "Agnai's import of a card's book")
+    return memory_entries.entry_losses(
+        entries, "/body/book/entries", memory_entries.FROM_CARD_BOOK, "Agnai's import of a card's book"
+    )
 
 
 class AgnaiTavernCard(Adapter):
@@ -50,7 +64,11 @@ class AgnaiTavernCard(Adapter):
     container = "text"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        if not isinstance(parsed, dict) or parsed.get("spec") != "chara_card_v2" or not isinstance(parsed.get("data"), dict):
+        if (
+            not isinstance(parsed, dict)
+            or parsed.get("spec") != "chara_card_v2"
+            or not isinstance(parsed.get("data"), dict)
+        ):
             return 0.0
         extensions = parsed["data"].get("extensions")
         if not isinstance(extensions, dict) or not isinstance(extensions.get("agnai"), dict):

@@ -47,28 +47,69 @@ _CHARACTER_PATH = re.compile(r"^characters/([^/]+)/character\.json$")
 
 CHARACTER_RULES = (
     LossRule("/name", "translated", "backyard.name.required", "a Backyard character always has a display name"),
-    LossRule("/body/nickname", "translated", "backyard.name.short",
-             "Backyard keeps one short name; it reads back as the nickname only where it differs from the name"),
-    LossRule("/body/rating", "translated", "backyard.rating.binary",
-             "Backyard has only an NSFW flag: unrated reads back as sfw"),
-    LossRule("/body/(?:creation|modification)_date", "translated", "backyard.dates.required",
-             "Backyard requires both dates (ISO strings, to the millisecond); an unknown date is written as 2000-01-01"),
-    LossRule(r"/body/book/entries/\d+/keys", "flattened", "backyard.lore.one_key",
-             "a Backyard lore item has exactly one key: the entry keeps its first key"),
-    LossRule(r"/body/book/entries/\d+/secondary_keys", "dropped", "backyard.lore.secondary_keys",
-             "Backyard lore items have no secondary keys"),
-    LossRule(r"/body/book/entries/\d+/uid", "translated", "backyard.lore.renumbered",
-             "Backyard lore items have no ids; they read back numbered in order"),
-    LossRule(r"/body/book/entries/\d+/[^/]+", "dropped", "backyard.lore.entry_setting",
-             "a Backyard lore item is only a key and a value; this entry setting is not carried"),
-    LossRule("/body/book(?:/(?:name|description|settings|extensions))?", "dropped", "backyard.lore.book_setting",
-             "Backyard keeps lore items only: the book's name, description and settings are not carried"),
-    LossRule("/body/example_messages", "flattened", "backyard.examples.blocks",
-             "Backyard keeps example chats as separate texts; <START> lines become the boundaries between them"),
-    LossRule("/body/(?:portrait|media)", "translated", "backyard.images.portrait",
-             "the first Backyard image is the portrait"),
-    LossRule("/assets", "translated", "backyard.images.listed",
-             "Backyard lists the character's images (the portrait first); they read back as icon assets"),
+    LossRule(
+        "/body/nickname",
+        "translated",
+        "backyard.name.short",
+        "Backyard keeps one short name; it reads back as the nickname only where it differs from the name",
+    ),
+    LossRule(
+        "/body/rating",
+        "translated",
+        "backyard.rating.binary",
+        "Backyard has only an NSFW flag: unrated reads back as sfw",
+    ),
+    LossRule(
+        "/body/(?:creation|modification)_date",
+        "translated",
+        "backyard.dates.required",
+        "Backyard requires both dates (ISO strings, to the millisecond); an unknown date is written as 2000-01-01",
+    ),
+    LossRule(
+        r"/body/book/entries/\d+/keys",
+        "flattened",
+        "backyard.lore.one_key",
+        "a Backyard lore item has exactly one key: the entry keeps its first key",
+    ),
+    LossRule(
+        r"/body/book/entries/\d+/secondary_keys",
+        "dropped",
+        "backyard.lore.secondary_keys",
+        "Backyard lore items have no secondary keys",
+    ),
+    LossRule(
+        r"/body/book/entries/\d+/uid",
+        "translated",
+        "backyard.lore.renumbered",
+        "Backyard lore items have no ids; they read back numbered in order",
+    ),
+    LossRule(
+        r"/body/book/entries/\d+/[^/]+",
+        "dropped",
+        "backyard.lore.entry_setting",
+        "a Backyard lore item is only a key and a value; this entry setting is not carried",
+    ),
+    LossRule(
+        "/body/book(?:/(?:name|description|settings|extensions))?",
+        "dropped",
+        "backyard.lore.book_setting",
+        "Backyard keeps lore items only: the book's name, description and settings are not carried",
+    ),
+    LossRule(
+        "/body/example_messages",
+        "flattened",
+        "backyard.examples.blocks",
+        "Backyard keeps example chats as separate texts; <START> lines become the boundaries between them",
+    ),
+    LossRule(
+        "/body/(?:portrait|media)", "translated", "backyard.images.portrait", "the first Backyard image is the portrait"
+    ),
+    LossRule(
+        "/assets",
+        "translated",
+        "backyard.images.listed",
+        "Backyard lists the character's images (the portrait first); they read back as icon assets",
+    ),
     LossRule("/body/[^/]+", "dropped", "backyard.field.not_carried", "a Backyard character has no such field"),
     LossRule("/profiles", "dropped", "backyard.profiles.dropped", "a Backyard file has no per-platform profiles"),
 )
@@ -115,18 +156,23 @@ class ByafArchive(Adapter):
             raise _corrupt("manifest.json is not a JSON object")
         characters = [p for p in list_at(manifest, "characters", "manifest.json /", AGAIN) if isinstance(p, str)]
         if len(characters) != 1 or not archive.has(characters[0]):
-            raise _corrupt(f"a BYAF archive holds exactly one character listed in manifest.json; this one lists "
-                           f"{len(characters)} (or its file is missing)")
+            raise _corrupt(
+                f"a BYAF archive holds exactly one character listed in manifest.json; this one lists "
+                f"{len(characters)} (or its file is missing)"
+            )
         documents: dict[str, Any] = {MANIFEST: manifest}
         character = _json(archive.read(characters[0]), characters[0])
         if not isinstance(character, dict):
             raise _corrupt(f"{characters[0]} is not a JSON object")
         documents[characters[0]] = character
-        scenario_paths = [p for p in list_at(manifest, "scenarios", "manifest.json /", AGAIN)
-                          if isinstance(p, str) and archive.has(p)]
+        scenario_paths = [
+            p for p in list_at(manifest, "scenarios", "manifest.json /", AGAIN) if isinstance(p, str) and archive.has(p)
+        ]
         for path in scenario_paths:
             documents[path] = _json(archive.read(path), path)
-        first = documents[scenario_paths[0]] if scenario_paths and isinstance(documents[scenario_paths[0]], dict) else {}
+        first = (
+            documents[scenario_paths[0]] if scenario_paths and isinstance(documents[scenario_paths[0]], dict) else {}
+        )
         title, fields = docs.character_fields(character, first, scenario_paths[0] if first else "")
         folder = posixpath.dirname(characters[0])
         assets, blobs, files, warnings = [], [], {}, []
@@ -137,12 +183,22 @@ class ByafArchive(Adapter):
                 warnings.append(f"backyard.images.missing: character.json lists {path!r}, which the archive lacks")
                 continue
             ext = posixpath.splitext(member)[1][1:].lower()
-            blob = Blob(archive.read(member), ext if ext in IMAGE_EXTS else "bin", IMAGE_EXTS.get(ext, ""),
-                        Origin(member=member))
+            blob = Blob(
+                archive.read(member),
+                ext if ext in IMAGE_EXTS else "bin",
+                IMAGE_EXTS.get(ext, ""),
+                Origin(member=member),
+            )
             blobs.append(blob)
             files[member] = blob.ref()
-            assets.append({"role": "icon", "name": str(image.get("label") or ""), "ext": blob.ext,
-                           "asset": blob.ref().model_dump(mode="json")})
+            assets.append(
+                {
+                    "role": "icon",
+                    "name": str(image.get("label") or ""),
+                    "ext": blob.ext,
+                    "asset": blob.ref().model_dump(mode="json"),
+                }
+            )
         for member in archive.names():
             if member not in documents and member not in files:
                 blob = Blob(archive.read(member), "bin", origin=Origin(member=member))
@@ -155,16 +211,31 @@ class ByafArchive(Adapter):
         from bunzai.model.character import Character
 
         try:
-            piece = Character.model_validate({
-                "id": piece_id_for(title, name, "character"), "name": title, "body": fields, "assets": assets,
-                "original": {"format": FORMAT_ID, "document": documents,
-                             "files": {k: v.model_dump(mode="json") for k, v in files.items()}}})
+            piece = Character.model_validate(
+                {
+                    "id": piece_id_for(title, name, "character"),
+                    "name": title,
+                    "body": fields,
+                    "assets": assets,
+                    "original": {
+                        "format": FORMAT_ID,
+                        "document": documents,
+                        "files": {k: v.model_dump(mode="json") for k, v in files.items()},
+                    },
+                }
+            )
         except ValidationError as error:
-            raise _corrupt(f"{name or 'the archive'} holds a value bunzai cannot read: {error.errors()[0]['msg']}") from None
+            raise _corrupt(
+                f"{name or 'the archive'} holds a value bunzai cannot read: {error.errors()[0]['msg']}"
+            ) from None
         return Decoded([piece], blobs, warnings)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        own = piece.original is not None and piece.original.format == FORMAT_ID and isinstance(piece.original.document, dict)
+        own = (
+            piece.original is not None
+            and piece.original.format == FORMAT_ID
+            and isinstance(piece.original.document, dict)
+        )
         prior: dict = piece.original.document if own else {}
         files: dict[str, AssetRef] = dict(piece.original.files) if own else {}
         body = piece.body.model_dump(mode="json")
@@ -178,18 +249,26 @@ class ByafArchive(Adapter):
         character = docs.write_character(prior.get(char_path) if old_chars else None, char_id, piece.name, body, images)
         scenario_paths = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
         scenario_paths = scenario_paths or ["scenarios/scenario1.json"]
-        scenarios = [docs.write_scenario(prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict)
-                                         else None, char_id, body)]
-        scenarios += [docs.only(prior[p], docs.SCENARIO_KEYS) if isinstance(prior[p], dict) else prior[p]
-                      for p in scenario_paths[1:]]
+        scenarios = [
+            docs.write_scenario(
+                prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict) else None, char_id, body
+            )
+        ]
+        scenarios += [
+            docs.only(prior[p], docs.SCENARIO_KEYS) if isinstance(prior[p], dict) else prior[p]
+            for p in scenario_paths[1:]
+        ]
         created = character["createdAt"] if character["createdAt"] != FALLBACK_DATE else FALLBACK_DATE
         manifest_out = docs.write_manifest(manifest, char_path, scenario_paths, created)
         members = [(MANIFEST, js_json(manifest_out)), (char_path, js_json(character))]
         members += image_members
         members += [(path, js_json(doc)) for path, doc in zip(scenario_paths, scenarios)]
         written = {name for name, _ in members}
-        members += [(member, media(ref)) for member, ref in files.items() if member not in written
-                    and not member.startswith(folder + "/images/")]
+        members += [
+            (member, media(ref))
+            for member, ref in files.items()
+            if member not in written and not member.startswith(folder + "/images/")
+        ]
         members = _laid_out(members, prior.get(LAYOUT))
         losses += _stripped_keys(prior, manifest, char_path, scenario_paths)
         if piece.original is None or not piece.original.format.startswith("backyard."):
@@ -198,8 +277,13 @@ class ByafArchive(Adapter):
         back = self.read(data, piece.id + ".byaf", None).pieces[0]
         # Read-back pointers count only the written (enabled) entries: compare without the
         # disabled ones, then point the losses back at the piece's own entries.
-        found = readback_losses(_without_disabled(dump_piece(piece)), dump_piece(back), CHARACTER_RULES, FALLBACK,
-                                [loss for loss in losses if not loss.pointer.startswith("/body/book/entries/")])
+        found = readback_losses(
+            _without_disabled(dump_piece(piece)),
+            dump_piece(back),
+            CHARACTER_RULES,
+            FALLBACK,
+            [loss for loss in losses if not loss.pointer.startswith("/body/book/entries/")],
+        )
         disabled = disabled_entry_losses(piece.body.book.model_dump(mode="json") if piece.body.book else None)
         return Encoded(data, losses + disabled + _renumbered(found, piece))
 
@@ -220,8 +304,9 @@ def js_json(document: Any) -> bytes:
     return stringify(document, 2).encode("utf-8")
 
 
-def _images(piece: Any, body: dict, files: dict[str, AssetRef], folder: str, media: MediaSource,
-            losses: list[Loss]) -> tuple[list[dict], list[tuple[str, bytes]]]:
+def _images(
+    piece: Any, body: dict, files: dict[str, AssetRef], folder: str, media: MediaSource, losses: list[Loss]
+) -> tuple[list[dict], list[tuple[str, bytes]]]:
     by_sha: dict[str, list[str]] = {}  # two images may hold the same bytes under two names
     for member, ref in files.items():
         if member.startswith(folder + "/images/"):
@@ -229,10 +314,15 @@ def _images(piece: Any, body: dict, files: dict[str, AssetRef], folder: str, med
     wanted: list[tuple[str, AssetRef]] = []
     for index, link in enumerate(piece.assets):
         if link.role != "icon" or link.asset is None:
-            losses.append(Loss(f"/assets/{index}", "dropped",
-                               "Backyard keeps only the character's images (icons) stored in the file; "
-                               f"this {link.role} {'link' if link.asset is None else 'image'} is not written",
-                               "backyard.assets.not_carried"))
+            losses.append(
+                Loss(
+                    f"/assets/{index}",
+                    "dropped",
+                    "Backyard keeps only the character's images (icons) stored in the file; "
+                    f"this {link.role} {'link' if link.asset is None else 'image'} is not written",
+                    "backyard.assets.not_carried",
+                )
+            )
             continue
         wanted.append((link.name, link.asset))
     if piece.body.portrait is not None and all(ref.sha256 != piece.body.portrait.sha256 for _, ref in wanted):
@@ -241,8 +331,14 @@ def _images(piece: Any, body: dict, files: dict[str, AssetRef], folder: str, med
     for label, ref in wanted:
         ext = "jpg" if ref.ext == "jpeg" and ref.sha256 not in by_sha else ref.ext
         if ext not in IMAGE_EXTS:
-            losses.append(Loss("/assets", "dropped", f"Backyard images are PNG, JPEG, WEBP or GIF; a .{ref.ext} file "
-                               "is not written", "backyard.images.type"))
+            losses.append(
+                Loss(
+                    "/assets",
+                    "dropped",
+                    f"Backyard images are PNG, JPEG, WEBP or GIF; a .{ref.ext} file is not written",
+                    "backyard.images.type",
+                )
+            )
             continue
         member = next((m for m in by_sha.get(ref.sha256, []) if m not in used), None)
         if member is None:
@@ -252,22 +348,29 @@ def _images(piece: Any, body: dict, files: dict[str, AssetRef], folder: str, med
                 n += 1
                 member = f"{folder}/images/{stem}-{n}.{ext}"
         used.add(member)
-        images.append({"path": member[len(folder) + 1:], "label": label})
+        images.append({"path": member[len(folder) + 1 :], "label": label})
         members.append((member, media(ref)))
     return images, members
 
 
 def _stripped_keys(prior: dict, manifest: dict | None, char_path: str, scenario_paths: list[str]) -> list[Loss]:
     extra = []
-    for path, keys in [(MANIFEST, docs.MANIFEST_KEYS), (char_path, docs.CHARACTER_KEYS)] + \
-            [(p, docs.SCENARIO_KEYS) for p in scenario_paths]:
+    for path, keys in [(MANIFEST, docs.MANIFEST_KEYS), (char_path, docs.CHARACTER_KEYS)] + [
+        (p, docs.SCENARIO_KEYS) for p in scenario_paths
+    ]:
         doc = prior.get(path)
         if isinstance(doc, dict):
             extra += [f"{path}: {key}" for key in doc if key not in keys]
     if not extra:
         return []
-    return [Loss("/original", "dropped", "the BYAF schemas allow no other keys, so these are not written: "
-                 + ", ".join(extra[:10]), "backyard.schema.unknown_key")]
+    return [
+        Loss(
+            "/original",
+            "dropped",
+            "the BYAF schemas allow no other keys, so these are not written: " + ", ".join(extra[:10]),
+            "backyard.schema.unknown_key",
+        )
+    ]
 
 
 def _without_disabled(dumped: dict) -> dict:
@@ -287,7 +390,7 @@ def _renumbered(losses: list[Loss], piece: Any) -> list[Loss]:
     for loss in losses:
         found = re.match(r"^/body/book/entries/(\d+)(?=/|$)", loss.pointer)
         if found and int(found.group(1)) < len(kept):
-            pointer = f"/body/book/entries/{kept[int(found.group(1))]}" + loss.pointer[found.end():]
+            pointer = f"/body/book/entries/{kept[int(found.group(1))]}" + loss.pointer[found.end() :]
             loss = Loss(pointer, loss.action, loss.why, loss.code)
         out.append(loss)
     return out

@@ -19,17 +19,61 @@ from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, 
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 from bunzai.adapters.common.shapes import list_at
 
-CHARACTER_KEYS = ("schemaVersion", "$schema", "id", "name", "displayName", "isNSFW", "persona", "createdAt",
-                  "updatedAt", "loreItems", "images")
+CHARACTER_KEYS = (
+    "schemaVersion",
+    "$schema",
+    "id",
+    "name",
+    "displayName",
+    "isNSFW",
+    "persona",
+    "createdAt",
+    "updatedAt",
+    "loreItems",
+    "images",
+)
 MANIFEST_KEYS = ("schemaVersion", "$schema", "createdAt", "author", "characters", "scenarios")
-SCENARIO_KEYS = ("schemaVersion", "$schema", "title", "model", "formattingInstructions", "minP", "minPEnabled",
-                 "temperature", "repeatPenalty", "repeatLastN", "topK", "topP", "backgroundImage", "exampleMessages",
-                 "canDeleteExampleMessages", "firstMessages", "narrative", "promptTemplate", "grammar", "messages")
+SCENARIO_KEYS = (
+    "schemaVersion",
+    "$schema",
+    "title",
+    "model",
+    "formattingInstructions",
+    "minP",
+    "minPEnabled",
+    "temperature",
+    "repeatPenalty",
+    "repeatLastN",
+    "topK",
+    "topP",
+    "backgroundImage",
+    "exampleMessages",
+    "canDeleteExampleMessages",
+    "firstMessages",
+    "narrative",
+    "promptTemplate",
+    "grammar",
+    "messages",
+)
 # A new scenario's settings: Backyard's usual defaults for a fresh chat.
-NEW_SCENARIO = {"schemaVersion": 1, "formattingInstructions": "", "minP": 0.1, "minPEnabled": True, "temperature": 0.8,
-                "repeatPenalty": 1.05, "repeatLastN": 256, "topK": 30, "topP": 0.9, "exampleMessages": [],
-                "canDeleteExampleMessages": False, "firstMessages": [], "narrative": "", "promptTemplate": None,
-                "grammar": None, "messages": []}
+NEW_SCENARIO = {
+    "schemaVersion": 1,
+    "formattingInstructions": "",
+    "minP": 0.1,
+    "minPEnabled": True,
+    "temperature": 0.8,
+    "repeatPenalty": 1.05,
+    "repeatLastN": 256,
+    "topK": 30,
+    "topP": 0.9,
+    "exampleMessages": [],
+    "canDeleteExampleMessages": False,
+    "firstMessages": [],
+    "narrative": "",
+    "promptTemplate": None,
+    "grammar": None,
+    "messages": [],
+}
 
 
 def character_fields(character: dict, scenario: dict, scenario_path: str = "scenario") -> tuple[str, dict]:
@@ -39,8 +83,11 @@ def character_fields(character: dict, scenario: dict, scenario_path: str = "scen
     name = full or short or "Character"
     hint = "export the character again from Backyard AI"
     firsts = [m for m in list_at(scenario, "firstMessages", f"{scenario_path} /", hint) if isinstance(m, dict)]
-    examples = [as_str(m.get("text")) for m in list_at(scenario, "exampleMessages", f"{scenario_path} /", hint)
-                if isinstance(m, dict)]
+    examples = [
+        as_str(m.get("text"))
+        for m in list_at(scenario, "exampleMessages", f"{scenario_path} /", hint)
+        if isinstance(m, dict)
+    ]
     return name, {
         "nickname": short if short and short != name else "",
         "description": as_str(character.get("persona")),
@@ -84,9 +131,13 @@ def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
     if was["system_prompt"] != body["system_prompt"]:
         doc["formattingInstructions"] = body["system_prompt"]
     if was["first_message"] != body["first_message"] or _first_id(doc) not in (None, char_id):
-        doc["firstMessages"] = [{"characterID": char_id, "text": body["first_message"]}] if body["first_message"] else []
+        doc["firstMessages"] = (
+            [{"characterID": char_id, "text": body["first_message"]}] if body["first_message"] else []
+        )
     if was["example_messages"] != body["example_messages"]:
-        doc["exampleMessages"] = [{"characterID": char_id, "text": text} for text in example_texts(body["example_messages"])]
+        doc["exampleMessages"] = [
+            {"characterID": char_id, "text": text} for text in example_texts(body["example_messages"])
+        ]
     elif isinstance(doc["exampleMessages"], list):
         for message in doc["exampleMessages"]:
             if isinstance(message, dict):

@@ -49,7 +49,7 @@ def user_comment(exif: bytes) -> bytes | None:
         found = {}
         for index in range(count):
             tag, kind, number = struct.unpack_from(order + "HHI", exif, offset + 2 + 12 * index)
-            found[tag] = (kind, number, exif[offset + 10 + 12 * index: offset + 14 + 12 * index])
+            found[tag] = (kind, number, exif[offset + 10 + 12 * index : offset + 14 + 12 * index])
         return found
 
     ifd0 = entries(struct.unpack_from(order + "I", exif, 4)[0])
@@ -64,7 +64,7 @@ def user_comment(exif: bytes) -> bytes | None:
     start = struct.unpack_from(order + "I", value)[0]
     if start + count > len(exif):
         raise _corrupt("the EXIF UserComment runs past the end of its block")
-    return exif[start:start + count]
+    return exif[start : start + count]
 
 
 def legacy_document(data: bytes, name: str) -> Any | None:
@@ -73,7 +73,7 @@ def legacy_document(data: bytes, name: str) -> Any | None:
     for chunk in png.chunks:
         if chunk.type != b"eXIf":
             continue
-        comment = user_comment(data[chunk.data_start:chunk.data_end])
+        comment = user_comment(data[chunk.data_start : chunk.data_end])
         if comment is None or not comment.startswith(b"ASCII\x00\x00\x00"):
             continue
         text = comment[8:].rstrip(b"\x00").strip()
@@ -95,8 +95,9 @@ class BackyardLegacyPng(Adapter):
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if not data.startswith(PNG_MAGIC) or not any(
-                chunk.type == b"eXIf" and b"ASCII\x00\x00\x00" in data[chunk.data_start:chunk.data_end]
-                for chunk in chunk_headers(data)):  # chunk names, then the EXIF chunk only
+            chunk.type == b"eXIf" and b"ASCII\x00\x00\x00" in data[chunk.data_start : chunk.data_end]
+            for chunk in chunk_headers(data)
+        ):  # chunk names, then the EXIF chunk only
             return 0.0
         document = legacy_document(data, name)
         return 0.9 if isinstance(document, dict) and isinstance(document.get("character"), dict) else 0.0
@@ -107,8 +108,11 @@ class BackyardLegacyPng(Adapter):
         except (struct.error, binascii.Error) as error:
             raise _corrupt(f"{name or 'the PNG'} has a damaged EXIF block: {error}") from None
         if not isinstance(document, dict) or not isinstance(document.get("character"), dict):
-            raise BunzaiError("unrecognized_file", f"{name or 'the PNG'} carries no Backyard character",
-                              "give the PNG Faraday or Backyard AI exported")
+            raise BunzaiError(
+                "unrecognized_file",
+                f"{name or 'the PNG'} carries no Backyard character",
+                "give the PNG Faraday or Backyard AI exported",
+            )
         character = document["character"]
         short, full = as_str(character.get("aiName")), as_str(character.get("aiDisplayName"))
         title = full or short or "Character"
@@ -129,10 +133,18 @@ class BackyardLegacyPng(Adapter):
         from bunzai.model.character import Character
 
         try:
-            piece = Character.model_validate({"id": piece_id_for(title, name, "character"), "name": title, "body": body,
-                                              "original": {"format": FORMAT_ID, "document": document}})
+            piece = Character.model_validate(
+                {
+                    "id": piece_id_for(title, name, "character"),
+                    "name": title,
+                    "body": body,
+                    "original": {"format": FORMAT_ID, "document": document},
+                }
+            )
         except ValidationError as error:
-            raise _corrupt(f"{name or 'the PNG'} holds a value bunzai cannot read: {error.errors()[0]['msg']}") from None
+            raise _corrupt(
+                f"{name or 'the PNG'} holds a value bunzai cannot read: {error.errors()[0]['msg']}"
+            ) from None
         return Decoded([piece], [portrait], single_brace_warning(body))
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:

@@ -28,7 +28,6 @@ FALLBACK_DATE = "2000-01-01T00:00:00.000Z"
 TEXT_FIELDS = ("description", "scenario", "first_message", "example_messages", "system_prompt")
 
 
-
 def iso_of(seconds: int | None, prior: Any) -> str:
     """The ISO string for `seconds`: the prior string when it reads as the same second."""
     if seconds is None:
@@ -42,8 +41,10 @@ def book_of(items: Any) -> dict | None:
     """Lore items -> a canonical embedded book (None when there are none)."""
     if not isinstance(items, list):
         return None
-    entries = [{"uid": index, "keys": [{"text": as_str(item.get("key"))}], "content": as_str(item.get("value"))}
-               for index, item in enumerate(i for i in items if isinstance(i, dict))]
+    entries = [
+        {"uid": index, "keys": [{"text": as_str(item.get("key"))}], "content": as_str(item.get("value"))}
+        for index, item in enumerate(i for i in items if isinstance(i, dict))
+    ]
     return {"name": "", "entries": entries} if entries else None
 
 
@@ -58,7 +59,11 @@ def lore_items(book: dict | None, prior: Any) -> list[dict]:
             continue
         key = entry["keys"][0]["text"] if entry["keys"] else ""
         index = len(out)
-        if index < len(old) and as_str(old[index].get("key")) == key and as_str(old[index].get("value")) == entry["content"]:
+        if (
+            index < len(old)
+            and as_str(old[index].get("key")) == key
+            and as_str(old[index].get("value")) == entry["content"]
+        ):
             out.append(old[index])
         else:
             out.append({"key": key, "value": entry["content"]})
@@ -68,13 +73,26 @@ def lore_items(book: dict | None, prior: Any) -> list[dict]:
 def disabled_entry_losses(book: dict | None) -> list[Loss]:
     if book is None:
         return []
-    losses = [Loss(f"/body/book/entries/{index}", "dropped",
-                   "Backyard lore items are always active, so a disabled entry is not written", "backyard.lore.disabled")
-              for index, entry in enumerate(book["entries"]) if not entry["enabled"]]
+    losses = [
+        Loss(
+            f"/body/book/entries/{index}",
+            "dropped",
+            "Backyard lore items are always active, so a disabled entry is not written",
+            "backyard.lore.disabled",
+        )
+        for index, entry in enumerate(book["entries"])
+        if not entry["enabled"]
+    ]
     if losses:  # the list as a whole reads back shorter
-        losses.insert(0, Loss("/body/book/entries", "dropped",
-                              f"{len(losses)} disabled entries are not written, so the entries read back fewer "
-                              "(each is named below)", "backyard.lore.disabled"))
+        losses.insert(
+            0,
+            Loss(
+                "/body/book/entries",
+                "dropped",
+                f"{len(losses)} disabled entries are not written, so the entries read back fewer (each is named below)",
+                "backyard.lore.disabled",
+            ),
+        )
     return losses
 
 
@@ -99,9 +117,11 @@ def single_brace_warning(body: dict) -> list[str]:
         fields.append("book")
     if not fields:
         return []
-    return [f"backyard.placeholders.single_brace: {', '.join(fields)} use Backyard's single-brace {{character}} / "
-            "{user} placeholders; they are kept as written (other platforms expand {{char}} / {{user}}, "
-            "not these)"]
+    return [
+        f"backyard.placeholders.single_brace: {', '.join(fields)} use Backyard's single-brace {{character}} / "
+        "{user} placeholders; they are kept as written (other platforms expand {{char}} / {{user}}, "
+        "not these)"
+    ]
 
 
 def double_brace_losses(body: dict) -> list[Loss]:
@@ -113,8 +133,13 @@ def double_brace_losses(body: dict) -> list[Loss]:
     for pointer, text in places:
         found = sorted(set(DOUBLE_BRACE.findall(text or "")))
         if found:
-            losses.append(Loss(pointer, "flattened",
-                               f"copied as written: Backyard expands only {{character}} and {{user}}, so "
-                               f"{', '.join(found[:5])} reach the model as literal text; bunzai does not rewrite them",
-                               "backyard.placeholders.double_brace"))
+            losses.append(
+                Loss(
+                    pointer,
+                    "flattened",
+                    f"copied as written: Backyard expands only {{character}} and {{user}}, so "
+                    f"{', '.join(found[:5])} reach the model as literal text; bunzai does not rewrite them",
+                    "backyard.placeholders.double_brace",
+                )
+            )
     return losses

@@ -22,9 +22,22 @@ V3 = CardShape("Character Card V3", "v3", card_fields.V3_FIELDS, assets=True)
 
 
 def _v2_data() -> dict:
-    return {"name": "", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}}
+    return {
+        "name": "",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    }
 
 
 def _v3_data() -> dict:
@@ -52,7 +65,9 @@ class _SpecCard(Adapter):
         if base is not None and not isinstance(base.get("data"), dict):  # a hybrid: fields at the top level
             document = write_card_data(base, template, piece, self.shape, media)
         else:
-            document = copy.deepcopy(base) if base is not None else {"spec": self.spec, "spec_version": self.spec_version}
+            document = (
+                copy.deepcopy(base) if base is not None else {"spec": self.spec, "spec_version": self.spec_version}
+            )
             document["data"] = write_card_data(document.get("data"), template, piece, self.shape, media)
         return Encoded(json_bytes(document), card_losses(piece, self.shape, self.format_id))
 

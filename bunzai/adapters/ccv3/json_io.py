@@ -15,8 +15,11 @@ def json_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
 
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
-        raise BunzaiError("unsupported", f"{name or 'the file'} is not {what}: it holds a JSON "
-                          f"{type(parsed).__name__}, not an object", f"give a {what} .json file")
+        raise BunzaiError(
+            "unsupported",
+            f"{name or 'the file'} is not {what}: it holds a JSON {type(parsed).__name__}, not an object",
+            f"give a {what} .json file",
+        )
     return parsed
 
 

@@ -37,14 +37,20 @@ class LorebookV3Json(Adapter):
         document = json_object(data, name, parsed, self.label)
         book, warnings = card_book.read_book(as_object(document.get("data")))
         try:
-            piece = Lorebook.model_validate({
-                "id": piece_id_for(book["name"], name, "lorebook"), "name": book["name"],
-                "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                "original": {"format": self.format_id, "document": document},
-            })
+            piece = Lorebook.model_validate(
+                {
+                    "id": piece_id_for(book["name"], name, "lorebook"),
+                    "name": book["name"],
+                    "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                    "original": {"format": self.format_id, "document": document},
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the lorebook'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']}", "fix the value in the app that made the book") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the lorebook'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the value in the app that made the book",
+            ) from None
         return Decoded([piece], [], warnings)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -53,15 +59,23 @@ class LorebookV3Json(Adapter):
         canon = piece.body.model_dump(mode="json") | {"name": piece.name}
         prior = document.get("data") if isinstance(document.get("data"), dict) else None
         document["data"] = card_book.write_book(prior, canon, "spec", True)
-        losses = [Loss(f"/body/settings/{key}", "dropped", f"a lorebook_v3 book has no {key}", "book.settings.not_carried")
-                  for key in card_book.settings_not_carried(canon)]
+        losses = [
+            Loss(f"/body/settings/{key}", "dropped", f"a lorebook_v3 book has no {key}", "book.settings.not_carried")
+            for key in card_book.settings_not_carried(canon)
+        ]
         if piece.original is None or piece.original.format != self.format_id:
             losses += card_book.positions_flattened(canon, "/body")
         if piece.assets:
             losses.append(Loss("/assets", "dropped", "a lorebook_v3 file carries no media", "book.assets.not_carried"))
         if piece.profiles:
-            losses.append(Loss("/profiles", "dropped", "a lorebook_v3 file has no per-platform profiles",
-                               "book.profiles.not_carried"))
+            losses.append(
+                Loss(
+                    "/profiles",
+                    "dropped",
+                    "a lorebook_v3 file has no per-platform profiles",
+                    "book.profiles.not_carried",
+                )
+            )
         return Encoded(json_bytes(document), losses)
 
 

@@ -19,9 +19,19 @@ from bunzai.adapters.contract import Blob, MediaSource
 from bunzai.errors import BunzaiError
 
 _EXT = re.compile(r"^[a-z0-9]{1,10}$")
-_MIME_EXT = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif",
-             "image/avif": "avif", "audio/mpeg": "mp3", "audio/ogg": "ogg", "audio/wav": "wav",
-             "video/mp4": "mp4", "video/webm": "webm", "application/json": "json"}
+_MIME_EXT = {
+    "image/png": "png",
+    "image/jpeg": "jpg",
+    "image/webp": "webp",
+    "image/gif": "gif",
+    "image/avif": "avif",
+    "audio/mpeg": "mp3",
+    "audio/ogg": "ogg",
+    "audio/wav": "wav",
+    "video/mp4": "mp4",
+    "video/webm": "webm",
+    "application/json": "json",
+}
 
 
 def decode_data_uri(uri: str, what: str) -> tuple[bytes, str]:
@@ -32,8 +42,9 @@ def decode_data_uri(uri: str, what: str) -> tuple[bytes, str]:
     params = header.split(";")
     mime = params[0].strip().lower()
     if len(payload) > limits.CARD_DATA_URI_MAX_BYTES * 4 // 3 + 4:
-        raise BunzaiError("too_large", f"{what} is over {limits.CARD_DATA_URI_MAX_BYTES} bytes",
-                          "store large media as separate files")
+        raise BunzaiError(
+            "too_large", f"{what} is over {limits.CARD_DATA_URI_MAX_BYTES} bytes", "store large media as separate files"
+        )
     if "base64" in (p.strip().lower() for p in params[1:]):
         try:
             data = base64.b64decode("".join(payload.split()), validate=True)
@@ -65,8 +76,13 @@ def read_assets(raw: object) -> tuple[list[dict], list[Blob]]:
 
 def _read_asset(item: dict, index: int) -> tuple[dict, Blob | None]:
     uri = item.get("uri")
-    link = {"role": as_str(item.get("type")), "name": as_str(item.get("name")), "ext": as_str(item.get("ext")),
-            "asset": None, "uri": uri if isinstance(uri, str) else None}
+    link = {
+        "role": as_str(item.get("type")),
+        "name": as_str(item.get("name")),
+        "ext": as_str(item.get("ext")),
+        "asset": None,
+        "uri": uri if isinstance(uri, str) else None,
+    }
     if isinstance(uri, str) and uri[:5].lower() == "data:":
         data, mime = decode_data_uri(uri, f"asset {index} ({link['name'] or link['role']})")
         blob = Blob(data, _blob_ext(link["ext"], mime), mime)

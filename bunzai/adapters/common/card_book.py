@@ -17,29 +17,67 @@ from typing import Any
 
 from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import (
-    MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list, put,
+    MISSING,
+    as_bool,
+    as_count,
+    as_int,
+    as_object,
+    as_str,
+    as_str_list,
+    put,
 )
 
 POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
 LOGICS = ("and_any", "not_all", "not_any", "and_all")
 ROLES = ("system", "user", "assistant")
 TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
-MATCH_FLAGS = ("match_persona_description", "match_character_description", "match_character_personality",
-               "match_character_depth_prompt", "match_scenario", "match_creator_notes")
+MATCH_FLAGS = (
+    "match_persona_description",
+    "match_character_description",
+    "match_character_personality",
+    "match_character_depth_prompt",
+    "match_scenario",
+    "match_creator_notes",
+)
 # `/source/flags`, every inner slash escaped: SillyTavern's test for a regex key (world-info.js).
 _REGEX_KEY = re.compile(r"^/((?:[^/\\]|\\[\s\S])+)/([dgimsuvy]*)$")
 
 # Entry `extensions` keys SillyTavern owns; the rest of `extensions` is app data that travels.
-ST_ENTRY_EXTENSIONS = frozenset({
-    "position", "exclude_recursion", "prevent_recursion", "delay_until_recursion", "display_index",
-    "probability", "useProbability", "depth", "selectiveLogic", "group", "group_override", "group_weight",
-    "scan_depth", "case_sensitive", "match_whole_words", "use_group_scoring", "automation_id", "role",
-    "vectorized", "sticky", "cooldown", "delay", "outlet_name", "triggers", "ignore_budget",
-    "character_filter", *MATCH_FLAGS,
-})
+ST_ENTRY_EXTENSIONS = frozenset(
+    {
+        "position",
+        "exclude_recursion",
+        "prevent_recursion",
+        "delay_until_recursion",
+        "display_index",
+        "probability",
+        "useProbability",
+        "depth",
+        "selectiveLogic",
+        "group",
+        "group_override",
+        "group_weight",
+        "scan_depth",
+        "case_sensitive",
+        "match_whole_words",
+        "use_group_scoring",
+        "automation_id",
+        "role",
+        "vectorized",
+        "sticky",
+        "cooldown",
+        "delay",
+        "outlet_name",
+        "triggers",
+        "ignore_budget",
+        "character_filter",
+        *MATCH_FLAGS,
+    }
+)
 
 
 # --- keys ------------------------------------------------------------------------------
+
 
 def read_key(text: str) -> dict:
     match = _REGEX_KEY.match(text)
@@ -59,6 +97,7 @@ def _keys(raw: Any) -> list[dict]:
 
 
 # --- one entry -------------------------------------------------------------------------
+
 
 def _role(raw: Any) -> str:
     if isinstance(raw, str) and raw in ROLES:
@@ -98,8 +137,12 @@ def _set_case_sensitive(entry: dict, ext: dict, value: bool | None) -> None:
 
 def _group(ext: dict) -> dict:
     names = [name.strip() for name in as_str(ext.get("group")).split(",") if name.strip()]
-    return {"names": names, "override": as_bool(ext.get("group_override"), False),
-            "weight": as_count(ext.get("group_weight"), 100), "use_group_scoring": as_bool(ext.get("use_group_scoring"), None)}
+    return {
+        "names": names,
+        "override": as_bool(ext.get("group_override"), False),
+        "weight": as_count(ext.get("group_weight"), 100),
+        "use_group_scoring": as_bool(ext.get("use_group_scoring"), None),
+    }
 
 
 def _set_group(ext: dict, value: dict) -> None:
@@ -113,8 +156,11 @@ def _character_filter(entry: dict, ext: dict) -> dict | None:
     raw = entry.get("character_filter", ext.get("character_filter"))
     if not isinstance(raw, dict):
         return None
-    return {"exclude": as_bool(raw.get("isExclude"), False), "names": as_str_list(raw.get("names")),
-            "tags": as_str_list(raw.get("tags"))}
+    return {
+        "exclude": as_bool(raw.get("isExclude"), False),
+        "names": as_str_list(raw.get("names")),
+        "tags": as_str_list(raw.get("tags")),
+    }
 
 
 def _set_character_filter(entry: dict, ext: dict, value: dict | None) -> None:
@@ -167,13 +213,17 @@ def _set_app_extensions(ext: dict, value: dict) -> None:
 
 
 def _ext_field(key: str, read: Callable[[Any], Any], encode: Callable[[Any], Any] | None = None):
-    return (lambda entry, ext, index: read(ext.get(key, MISSING)),
-            lambda entry, ext, value: put(ext, key, value, read, encode))
+    return (
+        lambda entry, ext, index: read(ext.get(key, MISSING)),
+        lambda entry, ext, value: put(ext, key, value, read, encode),
+    )
 
 
 def _entry_field(key: str, read: Callable[[Any], Any], encode: Callable[[Any], Any] | None = None):
-    return (lambda entry, ext, index: read(entry.get(key, MISSING)),
-            lambda entry, ext, value: put(entry, key, value, read, encode))
+    return (
+        lambda entry, ext, index: read(entry.get(key, MISSING)),
+        lambda entry, ext, value: put(entry, key, value, read, encode),
+    )
 
 
 # canonical LoreEntry field -> (read(entry, ext, index), write(entry, ext, value)); values are
@@ -302,18 +352,45 @@ def write_entry(base: dict, canon: dict, index: int) -> dict:
 
 def entry_template(flavor: str, v3: bool) -> dict:
     """A new native entry, in the shape `flavor` ("sillytavern" or "spec") writes."""
-    entry: dict = {"id": 0, "keys": [], "secondary_keys": [], "comment": "", "content": "", "constant": False,
-                   "selective": True, "insertion_order": 100, "enabled": True, "position": "before_char"}
+    entry: dict = {
+        "id": 0,
+        "keys": [],
+        "secondary_keys": [],
+        "comment": "",
+        "content": "",
+        "constant": False,
+        "selective": True,
+        "insertion_order": 100,
+        "enabled": True,
+        "position": "before_char",
+    }
     if v3 or flavor == "sillytavern":
         entry["use_regex"] = True
     if flavor == "sillytavern":
         # The extension keys SillyTavern writes for every entry (convertWorldInfoToCharacterBook).
         entry["extensions"] = {
-            "position": 0, "exclude_recursion": False, "display_index": 0, "probability": 100,
-            "useProbability": True, "depth": 4, "selectiveLogic": 0, "group": "", "group_override": False,
-            "group_weight": 100, "prevent_recursion": False, "delay_until_recursion": False, "scan_depth": None,
-            "match_whole_words": None, "use_group_scoring": False, "case_sensitive": None, "automation_id": "",
-            "role": 0, "vectorized": False, "sticky": None, "cooldown": None, "delay": None,
+            "position": 0,
+            "exclude_recursion": False,
+            "display_index": 0,
+            "probability": 100,
+            "useProbability": True,
+            "depth": 4,
+            "selectiveLogic": 0,
+            "group": "",
+            "group_override": False,
+            "group_weight": 100,
+            "prevent_recursion": False,
+            "delay_until_recursion": False,
+            "scan_depth": None,
+            "match_whole_words": None,
+            "use_group_scoring": False,
+            "case_sensitive": None,
+            "automation_id": "",
+            "role": 0,
+            "vectorized": False,
+            "sticky": None,
+            "cooldown": None,
+            "delay": None,
         }
     else:
         entry["extensions"] = {}
@@ -326,8 +403,11 @@ _SETTINGS = ("scan_depth", "token_budget", "recursive_scanning")
 
 
 def _book_settings(book: dict) -> dict:
-    return {"scan_depth": as_count(book.get("scan_depth")), "token_budget": as_count(book.get("token_budget")),
-            "recursive_scanning": as_bool(book.get("recursive_scanning"), None)}
+    return {
+        "scan_depth": as_count(book.get("scan_depth")),
+        "token_budget": as_count(book.get("token_budget")),
+        "recursive_scanning": as_bool(book.get("recursive_scanning"), None),
+    }
 
 
 def read_book(book: dict) -> tuple[dict, list[str]]:
@@ -340,9 +420,13 @@ def read_book(book: dict) -> tuple[dict, list[str]]:
         if uid != _uid(natives[index], index):
             warnings.append(f"book entry {index} repeats id {_uid(natives[index], index)!r}; it reads as uid {uid}")
         entry["uid"] = uid
-    return {"name": as_str(book.get("name")), "description": as_str(book.get("description")),
-            "settings": _book_settings(book), "entries": entries,
-            "extensions": copy.deepcopy(as_object(book.get("extensions")))}, warnings
+    return {
+        "name": as_str(book.get("name")),
+        "description": as_str(book.get("description")),
+        "settings": _book_settings(book),
+        "entries": entries,
+        "extensions": copy.deepcopy(as_object(book.get("extensions"))),
+    }, warnings
 
 
 def _free_uid(seen: set[str], start: int) -> int:
@@ -369,12 +453,18 @@ def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
             book[key] = canon["settings"][key]
     if as_object(book.get("extensions")) != canon["extensions"]:
         book["extensions"] = copy.deepcopy(canon["extensions"])
-    old = [entry for entry in book.get("entries") if isinstance(entry, dict)] if isinstance(book.get("entries"), list) else []
+    old = (
+        [entry for entry in book.get("entries") if isinstance(entry, dict)]
+        if isinstance(book.get("entries"), list)
+        else []
+    )
     by_uid: dict[str, dict] = {}
     for entry, uid in zip(old, uids_of(old)):
         by_uid.setdefault(str(uid), entry)
-    entries = [write_entry(by_uid.get(str(entry["uid"])) or entry_template(flavor, v3) | {"id": entry["uid"]}, entry, index)
-               for index, entry in enumerate(canon["entries"])]
+    entries = [
+        write_entry(by_uid.get(str(entry["uid"])) or entry_template(flavor, v3) | {"id": entry["uid"]}, entry, index)
+        for index, entry in enumerate(canon["entries"])
+    ]
     # Write an `id` only where the entries would not read back as their canonical uids.
     for _ in range(len(entries) + 1):
         wrong = [index for index, uid in enumerate(uids_of(entries)) if uid != canon["entries"][index]["uid"]]
@@ -426,9 +516,13 @@ def positions_flattened(canon_book: dict, pointer: str) -> list[Loss]:
     apps that follow only the spec place the entry after the character.
     """
     return [
-        Loss(f"{pointer}/entries/{index}/position", "flattened",
-             f"a card book's position is before_char or after_char: {entry['position']} is written as after_char, "
-             "with the exact position in extensions.position, which only SillyTavern reads", "book.position.collapsed")
+        Loss(
+            f"{pointer}/entries/{index}/position",
+            "flattened",
+            f"a card book's position is before_char or after_char: {entry['position']} is written as after_char, "
+            "with the exact position in extensions.position, which only SillyTavern reads",
+            "book.position.collapsed",
+        )
         for index, entry in enumerate(canon_book.get("entries", []))
         if entry.get("position") not in SPEC_POSITIONS
     ]

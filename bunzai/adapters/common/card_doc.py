@@ -25,8 +25,18 @@ LOREBOOK_V3_FORMAT = "lorebook_v3.json"
 # read from one of them is written to another over the source's own `data`, so every key
 # the target's `data` can hold (extensions at any value, book and entry fields, unknown
 # keys) travels; what it cannot hold is named pointer by pointer (`family_losses`).
-CARD_FAMILY = frozenset({"sillytavern.card.png", "sillytavern.card.json", "ccv2.json", "ccv3.json", "charx",
-                         "risu.charx", "agnai.tavern.json", "marinara.character"})
+CARD_FAMILY = frozenset(
+    {
+        "sillytavern.card.png",
+        "sillytavern.card.json",
+        "ccv2.json",
+        "ccv3.json",
+        "charx",
+        "risu.charx",
+        "agnai.tavern.json",
+        "marinara.character",
+    }
+)
 # `data` keys a writer builds from the piece alone: a CHARX's or V3 JSON's asset list names
 # members and data: URIs of its own file.
 _WRITER_OWNED = ("assets",)
@@ -51,8 +61,12 @@ class CardShape:
         return self.version == "v3"
 
 
-V1 = CardShape("Character Card V1", "v1", frozenset(
-    {"description", "personality", "scenario", "first_message", "example_messages"}), extensions=False)
+V1 = CardShape(
+    "Character Card V1",
+    "v1",
+    frozenset({"description", "personality", "scenario", "first_message", "example_messages"}),
+    extensions=False,
+)
 
 
 def card_data(document: Any) -> dict:
@@ -91,8 +105,14 @@ def links_of(data: dict, char_id: str) -> list[str]:
     return []
 
 
-def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
-              portrait: dict | None = None, blobs: list[Blob] | None = None) -> Decoded:
+def read_card(
+    document: Any,
+    file_name: str,
+    shape: CardShape,
+    original: Any,
+    portrait: dict | None = None,
+    blobs: list[Blob] | None = None,
+) -> Decoded:
     """Card document -> Decoded (character, and its book as a lorebook piece when it has one)."""
     from bunzai.model.character import Character
     from bunzai.model.lorebook import Lorebook
@@ -121,18 +141,30 @@ def read_card(document: Any, file_name: str, shape: CardShape, original: Any,
     body["portrait"] = portrait
     try:
         character = Character.model_validate(
-            {"id": char_id, "name": name, "body": body, "assets": assets, "original": original})
+            {"id": char_id, "name": name, "body": body, "assets": assets, "original": original}
+        )
         pieces = [character]
         if book is not None:
-            pieces.append(Lorebook.model_validate({
-                "id": lorebooks[0] if lorebooks else book_id_of(data, char_id), "name": book["name"] or f"{name}'s Lorebook",
-                "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                "original": {"format": LOREBOOK_V3_FORMAT, "document": {"spec": "lorebook_v3", "data": raw_book}},
-            }))
+            pieces.append(
+                Lorebook.model_validate(
+                    {
+                        "id": lorebooks[0] if lorebooks else book_id_of(data, char_id),
+                        "name": book["name"] or f"{name}'s Lorebook",
+                        "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                        "original": {
+                            "format": LOREBOOK_V3_FORMAT,
+                            "document": {"spec": "lorebook_v3", "data": raw_book},
+                        },
+                    }
+                )
+            )
     except ValidationError as error:
-        raise BunzaiError("corrupt_file", f"{file_name or 'the card'} holds values bunzai cannot read: "
-                          f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
-                          "fix the value in the app that made the card") from None
+        raise BunzaiError(
+            "corrupt_file",
+            f"{file_name or 'the card'} holds values bunzai cannot read: "
+            f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
+            "fix the value in the app that made the card",
+        ) from None
     return Decoded(pieces, blobs, warnings)
 
 
@@ -206,8 +238,13 @@ def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardSh
     return data
 
 
-_V1_KEYS = {"description": "description", "personality": "personality", "scenario": "scenario",
-            "first_message": "first_mes", "example_messages": "mes_example"}
+_V1_KEYS = {
+    "description": "description",
+    "personality": "personality",
+    "scenario": "scenario",
+    "first_message": "first_mes",
+    "example_messages": "mes_example",
+}
 
 
 def card_losses(piece: Any, shape: CardShape, format_id: str = "") -> list[Loss]:
@@ -245,8 +282,12 @@ def card_losses(piece: Any, shape: CardShape, format_id: str = "") -> list[Loss]
         losses += _link_losses(body, shape)
         for index, script in enumerate(body["behavior_scripts"]):
             if script["format"] != "sillytavern.regex":
-                lose(f"/body/behavior_scripts/{index}", f"{shape.label} carries only SillyTavern regex scripts, "
-                     f"not {script['format'] or 'untyped'} payloads", "card.scripts.not_carried")
+                lose(
+                    f"/body/behavior_scripts/{index}",
+                    f"{shape.label} carries only SillyTavern regex scripts, "
+                    f"not {script['format'] or 'untyped'} payloads",
+                    "card.scripts.not_carried",
+                )
         if body["book"] is not None:
             for key in card_book.settings_not_carried(body["book"]):
                 lose(f"/body/book/settings/{key}", f"a card's character_book has no {key}", "book.settings.not_carried")
@@ -259,21 +300,35 @@ def card_losses(piece: Any, shape: CardShape, format_id: str = "") -> list[Loss]
     if not shape.image and body["portrait"] is not None:
         links = [link.model_dump(mode="json") for link in piece.assets] if shape.assets else []
         if card_assets.portrait_of(links) != body["portrait"]:
-            lose("/body/portrait", f"{shape.label} is JSON and carries no image; export as PNG to keep the portrait",
-                 "card.portrait.not_carried")
+            lose(
+                "/body/portrait",
+                f"{shape.label} is JSON and carries no image; export as PNG to keep the portrait",
+                "card.portrait.not_carried",
+            )
     return losses
 
 
 def _link_losses(body: dict, shape: CardShape) -> list[Loss]:
     losses = []
     for index, link in enumerate(body["links"]["lorebooks"][1:], start=1):
-        losses.append(Loss(f"/body/links/lorebooks/{index}", "dropped",
-                           f"{shape.label} binds one world (extensions.world); extra books are app settings",
-                           "card.links.extra_lorebooks"))
+        losses.append(
+            Loss(
+                f"/body/links/lorebooks/{index}",
+                "dropped",
+                f"{shape.label} binds one world (extensions.world); extra books are app settings",
+                "card.links.extra_lorebooks",
+            )
+        )
     for kind in ("regex", "quickreplies"):
         if body["links"][kind]:
-            losses.append(Loss(f"/body/links/{kind}", "dropped", f"{shape.label} does not link {kind} sets",
-                               "card.links.not_carried"))
+            losses.append(
+                Loss(
+                    f"/body/links/{kind}",
+                    "dropped",
+                    f"{shape.label} does not link {kind} sets",
+                    "card.links.not_carried",
+                )
+            )
     return losses
 
 
@@ -284,7 +339,6 @@ def _default_body(cls: Any) -> dict:
     if not _DEFAULT:
         _DEFAULT.update(cls().model_dump(mode="json"))
     return _DEFAULT
-
 
 
 def family_losses(source: Any, written: Any, label: str) -> list[Loss]:
@@ -314,13 +368,22 @@ def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss]) -
         for key, value in old.items():
             here = f"{pointer}/{_segment(key)}"
             if key not in new:
-                losses.append(Loss(here, "dropped", f"{label} has no place for {here.split('/data', 1)[1]}",
-                                   "card.key.not_carried"))
+                losses.append(
+                    Loss(
+                        here, "dropped", f"{label} has no place for {here.split('/data', 1)[1]}", "card.key.not_carried"
+                    )
+                )
             else:
                 _compare(value, new[key], here, label, losses)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for index, (value, other) in enumerate(zip(old, new)):
             _compare(value, other, f"{pointer}/{index}", label, losses)
     elif old != new or type(old) is not type(new):
-        losses.append(Loss(pointer, "translated", f"{label} holds {pointer.split('/data', 1)[1]} differently "
-                           "(written from the canonical value)", "card.key.rewritten"))
+        losses.append(
+            Loss(
+                pointer,
+                "translated",
+                f"{label} holds {pointer.split('/data', 1)[1]} differently (written from the canonical value)",
+                "card.key.rewritten",
+            )
+        )

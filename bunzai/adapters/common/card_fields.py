@@ -14,7 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from bunzai.adapters.common.drift import (
-    MISSING, as_bool, as_count, as_float, as_int, as_object, as_str, as_str_list, put,
+    MISSING,
+    as_bool,
+    as_count,
+    as_float,
+    as_int,
+    as_object,
+    as_str,
+    as_str_list,
+    put,
 )
 
 ROLES = ("system", "user", "assistant")
@@ -57,7 +65,10 @@ _PLAIN: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "post_history_instructions": ("post_history_instructions", as_str),
     "creator_notes": ("creator_notes", as_str),
     "creator_notes_multilingual": ("creator_notes_multilingual", _notes_multilingual),
-    "tags": ("tags", lambda raw: [t.strip() for t in raw.split(",") if t.strip()] if isinstance(raw, str) else as_str_list(raw)),
+    "tags": (
+        "tags",
+        lambda raw: [t.strip() for t in raw.split(",") if t.strip()] if isinstance(raw, str) else as_str_list(raw),
+    ),
     "creator": ("creator", as_str),
     "version": ("character_version", as_str),
     "source": ("source", as_str_list),
@@ -71,6 +82,7 @@ def data_key(field: str) -> str:
     """The card `data` key of a canonical body field (`first_message` -> `first_mes`)."""
     return _PLAIN[field][0]
 
+
 V3_FIELDS = frozenset(_PLAIN)
 
 
@@ -80,8 +92,11 @@ def _talkativeness(raw: Any) -> float:
 
 def _depth_prompt(raw: Any) -> dict:
     native = as_object(raw)
-    return {"text": as_str(native.get("prompt")), "depth": as_count(native.get("depth"), 4),
-            "role": _role(native.get("role"))}
+    return {
+        "text": as_str(native.get("prompt")),
+        "depth": as_count(native.get("depth"), 4),
+        "role": _role(native.get("role")),
+    }
 
 
 def _scripts(raw: Any) -> list[dict]:
@@ -97,8 +112,12 @@ def read_fields(data: dict, fields: frozenset[str]) -> dict:
     body = {field: read(data.get(key, MISSING)) for field, (key, read) in _PLAIN.items() if field in fields}
     ext = as_object(data.get("extensions"))
     body["depth_prompt"] = _depth_prompt(ext.get("depth_prompt"))
-    body["settings"] = {"talkativeness": _talkativeness(ext.get("talkativeness", MISSING)),
-                        "favorite": as_bool(ext.get("fav"), False), "variables": {}, "bias": []}
+    body["settings"] = {
+        "talkativeness": _talkativeness(ext.get("talkativeness", MISSING)),
+        "favorite": as_bool(ext.get("fav"), False),
+        "variables": {},
+        "bias": [],
+    }
     body["behavior_scripts"] = _scripts(ext.get("regex_scripts"))
     body["extensions"] = {key: copy.deepcopy(value) for key, value in ext.items() if key not in ST_CARD_EXTENSIONS}
     return body

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bunzai.adapters.common.charx_members import (
-    CARD_MEMBER, EMBEDDED, ascii_name, asset_member, embedded_path, file_type, resolve, unique, valid_ext,
+    CARD_MEMBER,
+    EMBEDDED,
+    ascii_name,
+    asset_member,
+    embedded_path,
+    file_type,
+    resolve,
+    unique,
+    valid_ext,
 )
 from bunzai.adapters.common import card_assets
 from bunzai.adapters.common.drift import as_object, as_str
@@ -23,7 +31,9 @@ from bunzai.adapters.contract import Loss, MediaSource
 _ENTRY_KEYS = ("type", "uri", "name", "ext")  # the spec's order, for entries written anew
 
 
-def link_entries(raw: object, names: list[str], sha_of: Callable[[str], str]) -> tuple[list[dict], list[str | None], list]:
+def link_entries(
+    raw: object, names: list[str], sha_of: Callable[[str], str]
+) -> tuple[list[dict], list[str | None], list]:
     """Native asset entries -> link dicts, the member each resolved to (or None), and the blobs of data: uris."""
     links: list[dict] = []
     members: list[str | None] = []
@@ -38,9 +48,15 @@ def link_entries(raw: object, names: list[str], sha_of: Callable[[str], str]) ->
             blobs += decoded
         else:
             ext, mime = file_type(entry.get("ext"), member)
-            links.append({"role": as_str(entry.get("type")), "name": as_str(entry.get("name")),
-                          "ext": as_str(entry.get("ext")), "uri": None,
-                          "asset": {"sha256": sha_of(member), "ext": ext, "mime": mime}})
+            links.append(
+                {
+                    "role": as_str(entry.get("type")),
+                    "name": as_str(entry.get("name")),
+                    "ext": as_str(entry.get("ext")),
+                    "uri": None,
+                    "asset": {"sha256": sha_of(member), "ext": ext, "mime": mime},
+                }
+            )
         members.append(member)
     return links, members, blobs
 
@@ -55,8 +71,13 @@ class AssetPlan:
     losses: list[Loss] = field(default_factory=list)
 
 
-def plan_assets(base: object, links: list[dict], files: dict[str, dict], media: MediaSource,
-                member_for: Callable[[str, str, str, int], str] = asset_member) -> AssetPlan:
+def plan_assets(
+    base: object,
+    links: list[dict],
+    files: dict[str, dict],
+    media: MediaSource,
+    member_for: Callable[[str, str, str, int], str] = asset_member,
+) -> AssetPlan:
     """Entries and members for `links`, over the escrowed entries `base` and members `files`."""
     from bunzai.model.base import AssetRef
 

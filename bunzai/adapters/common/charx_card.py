@@ -43,9 +43,23 @@ _CARD_ONLY = dataclasses.replace(CHARX, assets=False)
 
 
 def _data_template() -> dict:
-    return {"name": "", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}, "group_only_greetings": []}
+    return {
+        "name": "",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+        "group_only_greetings": [],
+    }
 
 
 def card_json_bytes(document: Any) -> bytes:
@@ -57,8 +71,11 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
     what = name or "the CHARX"
     archive = open_archive(data)
     if not archive.has(CARD_MEMBER):
-        raise BunzaiError("unrecognized_file", f"{what} is a ZIP archive without a card.json at its root",
-                          "a CHARX holds its card in card.json; this archive is something else")
+        raise BunzaiError(
+            "unrecognized_file",
+            f"{what} is a ZIP archive without a card.json at its root",
+            "a CHARX holds its card in card.json; this archive is something else",
+        )
     document = _card_document(archive.read(CARD_MEMBER), what)
     names = [member for member in archive.names() if member != CARD_MEMBER]
     contents = {member: archive.read(member) for member in names}
@@ -72,8 +89,11 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
             blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)
     for blob in uri_blobs:
         blobs.setdefault((blob.sha256, blob.ext, blob.mime), blob)
-    escrow = {"format": format_id, "document": document,
-              "files": {member: blob.ref().model_dump(mode="json") for member, blob in kept.items()}}
+    escrow = {
+        "format": format_id,
+        "document": document,
+        "files": {member: blob.ref().model_dump(mode="json") for member, blob in kept.items()},
+    }
     cover_length = archive.prefix_length() if not data.startswith(ZIP_LOCAL_MAGIC) else 0
     if cover_length:
         cover = Blob(data[:cover_length], "jpg", "image/jpeg", Origin(spans=((0, cover_length),)))
@@ -90,9 +110,13 @@ def card_first(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str,
     return [(CARD_MEMBER, card)] + members
 
 
-def write_charx(piece: Any, media: MediaSource, format_id: str,
-                order: Callable[[list[tuple[str, bytes]], bytes], list[tuple[str, bytes]]] = card_first,
-                member_for: Callable[[str, str, str, int], str] = asset_member) -> Encoded:
+def write_charx(
+    piece: Any,
+    media: MediaSource,
+    format_id: str,
+    order: Callable[[list[tuple[str, bytes]], bytes], list[tuple[str, bytes]]] = card_first,
+    member_for: Callable[[str, str, str, int], str] = asset_member,
+) -> Encoded:
     """A character -> CHARX bytes and the losses; `order` places card.json among the members,
     `member_for` names a new asset's member (the spec's layout, or RisuAI's)."""
     from bunzai.model.base import AssetRef
@@ -117,10 +141,15 @@ def write_charx(piece: Any, media: MediaSource, format_id: str,
     losses = card_losses(piece, CHARX, format_id) + losses + _rename_losses(plan.kept)
     losses += _reread_losses(piece, data.get("assets"), members, files, plan.kept, losses)
     if original is not None and not own:
-        losses.append(Loss("/original", "kept_in_escrow",
-                           f"what the {original.format} file held beyond the canonical fields (its escrowed "
-                           "document and files) stays in the studio's escrow and is not written to a CHARX",
-                           "escrow.other_format"))
+        losses.append(
+            Loss(
+                "/original",
+                "kept_in_escrow",
+                f"what the {original.format} file held beyond the canonical fields (its escrowed "
+                "document and files) stays in the studio's escrow and is not written to a CHARX",
+                "escrow.other_format",
+            )
+        )
     archive = write_archive(members)
     if cover is not None:  # the JPEG+ZIP polyglot it was: the cover image, then the archive
         archive = media(AssetRef.model_validate(cover)) + archive
@@ -132,8 +161,11 @@ def _card_document(raw: bytes, what: str) -> dict:
 
     document = load_json_bytes(raw, what=f"card.json in {what}")
     if not isinstance(document, dict):
-        raise BunzaiError("corrupt_file", f"card.json in {what} holds a JSON {type(document).__name__}, "
-                          "not a card object", "export the card again")
+        raise BunzaiError(
+            "corrupt_file",
+            f"card.json in {what} holds a JSON {type(document).__name__}, not a card object",
+            "export the card again",
+        )
     return document
 
 
@@ -143,21 +175,27 @@ def _with_assets(character: Any, links: list[dict], what: str) -> Any:
     try:
         assets = [AssetLink.model_validate(link) for link in links]
     except ValidationError as error:
-        raise BunzaiError("corrupt_file", f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
-                          "fix the asset in the app that made the card") from None
+        raise BunzaiError(
+            "corrupt_file",
+            f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
+            "fix the asset in the app that made the card",
+        ) from None
     return character.model_copy(update={"assets": assets})
 
 
-def _read_warnings(data: bytes, raw_assets: Any, resolved: list[str | None], names: list[str],
-                   module_warning: bool) -> list[str]:
+def _read_warnings(
+    data: bytes, raw_assets: Any, resolved: list[str | None], names: list[str], module_warning: bool
+) -> list[str]:
     warnings = []
     for index, (item, member) in enumerate(zip(raw_assets if isinstance(raw_assets, list) else [], resolved)):
         uri = item.get("uri") if isinstance(item, dict) else None
         if member is None and isinstance(uri, str) and uri.startswith(("embeded://", "embedded://")):
             warnings.append(f"asset {index} names {uri!r}, which is not in the archive; its uri is kept as written")
     if module_warning and RISU_MODULE in names:
-        warnings.append("module.risum (RisuAI's regex scripts, triggers and lorebook copy) is kept byte for byte "
-                        "in the escrow but not read")
+        warnings.append(
+            "module.risum (RisuAI's regex scripts, triggers and lorebook copy) is kept byte for byte "
+            "in the escrow but not read"
+        )
     return warnings
 
 
@@ -175,10 +213,17 @@ def _links_with_portrait(piece: Any) -> tuple[list[dict], list[Loss]]:
         return links, [Loss("/assets", "translated", why, "charx.portrait.as_icon")]
     if links[main]["asset"] is None and links[main]["uri"] == "ccdefault:":
         links[main] = links[main] | {"asset": portrait, "uri": None}
-        return links, [Loss(f"/assets/{main}", "translated", why + " (in place of `ccdefault:`)",
-                            "charx.portrait.as_icon")]
-    return links, [Loss("/body/portrait", "dropped", "the card's main icon is another image, and a CHARX "
-                        "carries the portrait only as its main icon", "card.portrait.not_carried")]
+        return links, [
+            Loss(f"/assets/{main}", "translated", why + " (in place of `ccdefault:`)", "charx.portrait.as_icon")
+        ]
+    return links, [
+        Loss(
+            "/body/portrait",
+            "dropped",
+            "the card's main icon is another image, and a CHARX carries the portrait only as its main icon",
+            "card.portrait.not_carried",
+        )
+    ]
 
 
 def _pointer_segment(text: str) -> str:
@@ -186,13 +231,26 @@ def _pointer_segment(text: str) -> str:
 
 
 def _rename_losses(kept: dict[str, str]) -> list[Loss]:
-    return [Loss(f"/original/files/{_pointer_segment(member)}", "translated",
-                 f"the member name {member!r} is not ASCII (CHARX names should be); it is written as {written!r}",
-                 "charx.member.renamed") for member, written in kept.items() if written != member]
+    return [
+        Loss(
+            f"/original/files/{_pointer_segment(member)}",
+            "translated",
+            f"the member name {member!r} is not ASCII (CHARX names should be); it is written as {written!r}",
+            "charx.member.renamed",
+        )
+        for member, written in kept.items()
+        if written != member
+    ]
 
 
-def _reread_losses(piece: Any, entries: Any, members: list[tuple[str, bytes]], files: dict[str, dict],
-                   kept: dict[str, str], declared: list[Loss]) -> list[Loss]:
+def _reread_losses(
+    piece: Any,
+    entries: Any,
+    members: list[tuple[str, bytes]],
+    files: dict[str, dict],
+    kept: dict[str, str],
+    declared: list[Loss],
+) -> list[Loss]:
     """What the written assets will read back as differently (a stored file's type, a uri that resolves)."""
     written = {name: member for member, name in kept.items()}
     names = [name for name, _data in members]
@@ -206,21 +264,36 @@ def _reread_losses(piece: Any, entries: Any, members: list[tuple[str, bytes]], f
     covered = {loss.pointer for loss in declared}
     losses = []
     if len(again) != len(before) and "/assets" not in covered:
-        losses.append(Loss("/assets", "translated", "the asset list reads back differently from a CHARX",
-                           "charx.asset.resolved"))
+        losses.append(
+            Loss("/assets", "translated", "the asset list reads back differently from a CHARX", "charx.asset.resolved")
+        )
     elif len(again) == len(before):
         for index, (old, new) in enumerate(zip(before, again)):
             if old == new or f"/assets/{index}" in covered:
                 continue
-            same_file = old["asset"] is not None and new["asset"] is not None and \
-                old["asset"]["sha256"] == new["asset"]["sha256"]
-            losses.append(Loss(f"/assets/{index}", "translated",
-                               "a CHARX stores the file; its type is read back from its extension" if same_file else
-                               "the uri names a member of the written archive, so it reads back as that stored file",
-                               "charx.asset.type_inferred" if same_file else "charx.asset.resolved"))
+            same_file = (
+                old["asset"] is not None
+                and new["asset"] is not None
+                and old["asset"]["sha256"] == new["asset"]["sha256"]
+            )
+            losses.append(
+                Loss(
+                    f"/assets/{index}",
+                    "translated",
+                    "a CHARX stores the file; its type is read back from its extension"
+                    if same_file
+                    else "the uri names a member of the written archive, so it reads back as that stored file",
+                    "charx.asset.type_inferred" if same_file else "charx.asset.resolved",
+                )
+            )
     portrait = piece.body.portrait.model_dump(mode="json") if piece.body.portrait is not None else None
     if card_assets.portrait_of(again) != portrait and "/body/portrait" not in covered:
-        losses.append(Loss("/body/portrait", "translated", "a CHARX card's portrait is its main icon, "
-                           "which reads back as a different stored file (or none)", "charx.portrait.from_icon"))
+        losses.append(
+            Loss(
+                "/body/portrait",
+                "translated",
+                "a CHARX card's portrait is its main icon, which reads back as a different stored file (or none)",
+                "charx.portrait.from_icon",
+            )
+        )
     return losses
-

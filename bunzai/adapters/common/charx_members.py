@@ -18,14 +18,33 @@ CARD_MEMBER = "card.json"
 _EXT = re.compile(r"^[a-z0-9]{1,10}$")
 _RISU_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 _SAFE_CHARS = " !'()+,-.;=@[]_~"
-_MIME = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif",
-         "avif": "image/avif", "apng": "image/apng", "mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav",
-         "flac": "audio/flac", "mp4": "video/mp4", "webm": "video/webm", "json": "application/json"}
+_MIME = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+    "avif": "image/avif",
+    "apng": "image/apng",
+    "mp3": "audio/mpeg",
+    "ogg": "audio/ogg",
+    "wav": "audio/wav",
+    "flac": "audio/flac",
+    "mp4": "video/mp4",
+    "webm": "video/webm",
+    "json": "application/json",
+}
 # The spec's recommended folders, by what the file is (assets/{type}/{folder}/).
-_FOLDERS = {"images": ("png", "jpg", "jpeg", "webp", "gif", "avif", "apng", "bmp", "svg"),
-            "audio": ("mp3", "wav", "ogg", "flac", "m4a", "opus"), "video": ("mp4", "webm", "mov", "avi", "mkv"),
-            "fonts": ("otf", "ttf", "woff", "woff2"), "code": ("js", "ts", "lua"), "ai": ("safetensors", "onnx"),
-            "3d": ("mmd", "obj", "glb", "gltf"), "l2d": ("moc3",)}
+_FOLDERS = {
+    "images": ("png", "jpg", "jpeg", "webp", "gif", "avif", "apng", "bmp", "svg"),
+    "audio": ("mp3", "wav", "ogg", "flac", "m4a", "opus"),
+    "video": ("mp4", "webm", "mov", "avi", "mkv"),
+    "fonts": ("otf", "ttf", "woff", "woff2"),
+    "code": ("js", "ts", "lua"),
+    "ai": ("safetensors", "onnx"),
+    "3d": ("mmd", "obj", "glb", "gltf"),
+    "l2d": ("moc3",),
+}
 
 
 def embedded_path(uri: object) -> str | None:
@@ -33,7 +52,7 @@ def embedded_path(uri: object) -> str | None:
     if isinstance(uri, str):
         for prefix in (EMBEDDED, _ALSO_EMBEDDED):
             if uri.startswith(prefix):
-                return uri[len(prefix):]
+                return uri[len(prefix) :]
     return None
 
 
@@ -106,10 +125,15 @@ def asset_member(role: str, name: str, ext: str, index: int) -> str:
 
 
 # RisuAI's folders (assets/{type}/{folder}/): `image` singular, and its own names for the rest.
-_RISU_FOLDERS = {"image": ("png", "jpg", "jpeg", "gif", "webp", "avif"), "audio": ("mp3", "wav", "ogg", "flac"),
-                 "video": ("mp4", "webm", "mov", "avi", "mkv"), "model": ("mmd", "obj"),
-                 "ai": ("safetensors", "cpkt", "onnx"), "fonts": ("otf", "ttf", "woff", "woff2"),
-                 "code": ("js", "ts", "lua")}
+_RISU_FOLDERS = {
+    "image": ("png", "jpg", "jpeg", "gif", "webp", "avif"),
+    "audio": ("mp3", "wav", "ogg", "flac"),
+    "video": ("mp4", "webm", "mov", "avi", "mkv"),
+    "model": ("mmd", "obj"),
+    "ai": ("safetensors", "cpkt", "onnx"),
+    "fonts": ("otf", "ttf", "woff", "woff2"),
+    "code": ("js", "ts", "lua"),
+}
 RISU_TYPES = ("emotion", "background", "user_icon", "icon", "other")
 RISU_FOLDER_NAMES = frozenset(_RISU_FOLDERS) | {"other"}
 

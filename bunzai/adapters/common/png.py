@@ -80,8 +80,11 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False) -> PngF
     that only wants the text does not pay for checksumming the whole image.
     """
     if len(data) > limits.PNG_MAX_BYTES:
-        raise BunzaiError("too_large", f"{what} is {len(data)} bytes; bunzai reads PNG cards up to "
-                          f"{limits.PNG_MAX_BYTES} bytes", "shrink the image and export the card again")
+        raise BunzaiError(
+            "too_large",
+            f"{what} is {len(data)} bytes; bunzai reads PNG cards up to {limits.PNG_MAX_BYTES} bytes",
+            "shrink the image and export the card again",
+        )
     if not data.startswith(PNG_SIGNATURE):
         raise _corrupt(f"{what} does not start with the PNG signature")
     view = memoryview(data)
@@ -92,18 +95,22 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False) -> PngF
             raise _corrupt(f"{what} is truncated: it ends inside a chunk header at byte {pos}, before IEND")
         length, kind = unpack(">I4s", data, pos)
         if length > limits.PNG_CHUNK_MAX_BYTES:
-            raise BunzaiError("too_large", f"{what} declares a {length}-byte chunk at byte {pos}; the limit is "
-                              f"{limits.PNG_CHUNK_MAX_BYTES}", _HINT)
+            raise BunzaiError(
+                "too_large",
+                f"{what} declares a {length}-byte chunk at byte {pos}; the limit is {limits.PNG_CHUNK_MAX_BYTES}",
+                _HINT,
+            )
         if not kind.isalpha() or not kind.isascii():
             raise _corrupt(f"{what} has an invalid chunk type {kind!r} at byte {pos}")
         end = pos + 12 + length
         if end > size:
-            raise _corrupt(f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs "
-                           f"{end - size} more bytes")
+            raise _corrupt(
+                f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs {end - size} more bytes"
+            )
         chunk = Chunk(kind, pos, end)
         if defer and kind in IMAGE_DATA_TYPES:
             unchecked.append(chunk)
-        elif crc32(view[pos + 4:end - 4]) != unpack(">I", data, end - 4)[0]:
+        elif crc32(view[pos + 4 : end - 4]) != unpack(">I", data, end - 4)[0]:
             raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {pos}")
         chunks.append(chunk)
         if len(chunks) > limits.PNG_MAX_CHUNKS:
@@ -120,12 +127,12 @@ def check_crcs(png: PngFile, what: str = "the PNG") -> None:
     """Check the CRCs `read_png(defer=True)` left unchecked; corrupt_file on a bad one."""
     view, unpack = memoryview(png.data), struct.unpack_from
     for chunk in png.unchecked:
-        if zlib.crc32(view[chunk.start + 4:chunk.end - 4]) != unpack(">I", png.data, chunk.end - 4)[0]:
+        if zlib.crc32(view[chunk.start + 4 : chunk.end - 4]) != unpack(">I", png.data, chunk.end - 4)[0]:
             raise _corrupt(f"{what} has a bad CRC in the {chunk.type.decode('ascii')} chunk at byte {chunk.start}")
 
 
 def _decode_text(data: bytes, chunk: Chunk) -> TextChunk:
-    body = data[chunk.data_start:chunk.data_end]
+    body = data[chunk.data_start : chunk.data_end]
     keyword, sep, rest = body.partition(b"\0")
     if not sep or not 1 <= len(keyword) <= 79:
         raise _corrupt(f"a {chunk.type.decode('ascii')} chunk at byte {chunk.start} has no valid keyword")
@@ -218,7 +225,7 @@ def has_text_keyword(data: bytes, keywords: tuple[str, ...]) -> bool:
     pos, size, walked = len(PNG_SIGNATURE), len(data), 0
     while pos + 12 <= size and walked < limits.PNG_MAX_CHUNKS:
         length, kind = struct.unpack_from(">I4s", data, pos)
-        if kind in TEXT_TYPES and any(data[pos + 8:pos + 8 + width].lower() in wanted for width in widths):
+        if kind in TEXT_TYPES and any(data[pos + 8 : pos + 8 + width].lower() in wanted for width in widths):
             return True
         if kind == b"IEND":
             return False
@@ -288,7 +295,7 @@ def kept_spans(png: PngFile, replaced: set[str]) -> list[tuple[int, int]]:
 
 def _keyword(data: bytes, chunk: Chunk) -> str:
     end = data.find(b"\0", chunk.data_start, min(chunk.data_end, chunk.data_start + 80))
-    return data[chunk.data_start:end if end >= 0 else chunk.data_start].decode("latin-1")
+    return data[chunk.data_start : end if end >= 0 else chunk.data_start].decode("latin-1")
 
 
 def strict_base64(text: bytes, what: str) -> bytes:
@@ -309,7 +316,7 @@ def default_portrait() -> bytes:
     width, height = 256, 384
     rows = []
     for y in range(height):
-        shade = 0x5a + (0x2c * y) // height
+        shade = 0x5A + (0x2C * y) // height
         rows.append(b"\0" + bytes((shade, shade - 8, shade + 12)) * width)
     raw = zlib.compress(b"".join(rows), 9)
 

@@ -27,8 +27,9 @@ class LossRule:
     why: str
 
 
-def readback_losses(before: dict, after: dict, rules: Sequence[LossRule], fallback: LossRule,
-                    declared: Sequence[Loss] = ()) -> list[Loss]:
+def readback_losses(
+    before: dict, after: dict, rules: Sequence[LossRule], fallback: LossRule, declared: Sequence[Loss] = ()
+) -> list[Loss]:
     """Losses covering every difference between two dumped pieces not covered by `declared`."""
     losses: dict[tuple[str, str], Loss] = {}
     for part in COMPARED:

@@ -27,8 +27,9 @@ def load_yaml_bytes(data: bytes, *, what: str) -> Any:
     except (YAMLError, RecursionError) as error:
         raise BunzaiError("invalid_json", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
     except ValueError as error:  # an integer of thousands of digits, a bad date or base64 value
-        raise BunzaiError("invalid_json", f"{what} holds a value YAML cannot read: {error}",
-                          "write long numbers as text") from None
+        raise BunzaiError(
+            "invalid_json", f"{what} holds a value YAML cannot read: {error}", "write long numbers as text"
+        ) from None
     from bunzai.store.canon import mend_lone_surrogates
 
     return mend_lone_surrogates(_json_values(doc, what))
@@ -81,8 +82,11 @@ def _json_values(doc: Any, what: str) -> Any:
 
 def _check_total(total: int, what: str) -> None:
     if total > YAML_MAX_VALUES:
-        raise BunzaiError("too_large", f"{what} expands to more than {YAML_MAX_VALUES} values "
-                          "(through YAML aliases)", "write the values out instead of repeating aliases")
+        raise BunzaiError(
+            "too_large",
+            f"{what} expands to more than {YAML_MAX_VALUES} values (through YAML aliases)",
+            "write the values out instead of repeating aliases",
+        )
 
 
 def _scalar(value: Any, what: str) -> Any:
@@ -91,12 +95,18 @@ def _scalar(value: Any, what: str) -> Any:
     if isinstance(value, float):
         if math.isfinite(value):
             return value
-        raise BunzaiError("invalid_json", f"{what} holds {value} (.inf or .nan), which is not a number JSON can hold",
-                          "write a finite number")
+        raise BunzaiError(
+            "invalid_json",
+            f"{what} holds {value} (.inf or .nan), which is not a number JSON can hold",
+            "write a finite number",
+        )
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
-    raise BunzaiError("unsupported", f"{what} holds a YAML {_tag_name(value)} value, which bunzai does not read",
-                      "keep to text, numbers, true/false, null, lists and mappings")
+    raise BunzaiError(
+        "unsupported",
+        f"{what} holds a YAML {_tag_name(value)} value, which bunzai does not read",
+        "keep to text, numbers, true/false, null, lists and mappings",
+    )
 
 
 def _key(name: Any, what: str) -> str:
@@ -106,8 +116,11 @@ def _key(name: Any, what: str) -> str:
         return json.dumps(_scalar(name, what))  # as JavaScript would key it: 1 -> "1", true -> "true"
     if isinstance(name, (datetime.date, datetime.datetime)):
         return name.isoformat()
-    raise BunzaiError("unsupported", f"{what} has a YAML {_tag_name(name)} as a mapping key; keys must be text",
-                      "write the key as text")
+    raise BunzaiError(
+        "unsupported",
+        f"{what} has a YAML {_tag_name(name)} as a mapping key; keys must be text",
+        "write the key as text",
+    )
 
 
 def _tag_name(value: Any) -> str:

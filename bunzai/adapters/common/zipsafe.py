@@ -101,14 +101,24 @@ class SafeArchive:
 def open_archive(data: bytes) -> SafeArchive:
     """Check an archive's directory and open it for bounded reads."""
     if len(data) > limits.ARCHIVE_MAX_BYTES:
-        raise BunzaiError("too_large", f"the archive is {len(data)} bytes; bunzai opens at most "
-                          f"{limits.ARCHIVE_MAX_BYTES}", "split the archive")
+        raise BunzaiError(
+            "too_large",
+            f"the archive is {len(data)} bytes; bunzai opens at most {limits.ARCHIVE_MAX_BYTES}",
+            "split the archive",
+        )
     _check_end_record(data)
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infolist = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, EOFError, struct.error, ValueError,
-            OSError) as error:  # RuntimeError: a zip version zipfile does not implement
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        RuntimeError,
+        EOFError,
+        struct.error,
+        ValueError,
+        OSError,
+    ) as error:  # RuntimeError: a zip version zipfile does not implement
         raise _corrupt(f"the archive cannot be opened: {error}") from None
     if len(infolist) > limits.ARCHIVE_MAX_MEMBERS:
         raise _unsafe(f"the archive lists {len(infolist)} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
@@ -127,8 +137,9 @@ def open_archive(data: bytes) -> SafeArchive:
         declared += info.file_size
         infos[name] = info
     if declared > limits.ARCHIVE_TOTAL_MAX_BYTES:
-        raise _unsafe(f"the archive declares {declared} uncompressed bytes; bunzai reads at most "
-                      f"{limits.ARCHIVE_TOTAL_MAX_BYTES}")
+        raise _unsafe(
+            f"the archive declares {declared} uncompressed bytes; bunzai reads at most {limits.ARCHIVE_TOTAL_MAX_BYTES}"
+        )
     return SafeArchive(zf, infos)
 
 
@@ -146,14 +157,17 @@ def _check_end_record(data: bytes) -> None:
     if at < 0:
         if ZIP_LOCAL_MAGIC in data:
             raise _corrupt("the archive has no end-of-directory record: it is truncated")
-        raise BunzaiError("unrecognized_file", "the file is not a ZIP archive (no ZIP directory found)",
-                          "give a .zip, .charx or a JPEG with a CHARX appended")
+        raise BunzaiError(
+            "unrecognized_file",
+            "the file is not a ZIP archive (no ZIP directory found)",
+            "give a .zip, .charx or a JPEG with a CHARX appended",
+        )
     if len(data) - at < 22:
         return  # a cut record: zipfile refuses it with its own message
     declared, size = struct.unpack_from("<H", data, at + 10)[0], struct.unpack_from("<I", data, at + 12)[0]
     end = at
     locator = at - 20
-    if locator >= 0 and data[locator:locator + 4] == _ZIP64_LOCATOR:
+    if locator >= 0 and data[locator : locator + 4] == _ZIP64_LOCATOR:
         record = data.rfind(_ZIP64_RECORD, max(0, locator - _ZIP64_RECORD_SEARCH), locator)
         if record >= 0 and locator - record >= 56:
             declared, size = struct.unpack_from("<QQ", data, record + 32)
@@ -161,30 +175,41 @@ def _check_end_record(data: bytes) -> None:
     if declared > limits.ARCHIVE_MAX_MEMBERS:
         raise _unsafe(f"the archive lists {declared} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
     counted, pos = 0, max(0, end - size)
-    while pos + 46 <= end and data[pos:pos + 4] == _CENTRAL_MAGIC:
+    while pos + 46 <= end and data[pos : pos + 4] == _CENTRAL_MAGIC:
         counted += 1
         if counted > limits.ARCHIVE_MAX_MEMBERS:
-            raise _unsafe(f"the archive holds more than {limits.ARCHIVE_MAX_MEMBERS} members; bunzai opens at most "
-                          f"{limits.ARCHIVE_MAX_MEMBERS}")
+            raise _unsafe(
+                f"the archive holds more than {limits.ARCHIVE_MAX_MEMBERS} members; bunzai opens at most "
+                f"{limits.ARCHIVE_MAX_MEMBERS}"
+            )
         names, extra, comment = struct.unpack_from("<HHH", data, pos + 28)
         pos += 46 + names + extra + comment
 
 
 def _check_declared_size(info: zipfile.ZipInfo) -> None:
     if info.file_size > limits.ARCHIVE_MEMBER_MAX_BYTES:
-        raise _unsafe(f"member {info.orig_filename!r} declares {info.file_size} bytes; bunzai reads at most "
-                      f"{limits.ARCHIVE_MEMBER_MAX_BYTES} per member")
-    if info.file_size > limits.ARCHIVE_RATIO_FLOOR_BYTES and info.file_size > limits.ARCHIVE_MAX_RATIO * max(1, info.compress_size):
-        raise _unsafe(f"member {info.orig_filename!r} declares a compression ratio over {limits.ARCHIVE_MAX_RATIO}:1, "
-                      "as a zip bomb does")
+        raise _unsafe(
+            f"member {info.orig_filename!r} declares {info.file_size} bytes; bunzai reads at most "
+            f"{limits.ARCHIVE_MEMBER_MAX_BYTES} per member"
+        )
+    if info.file_size > limits.ARCHIVE_RATIO_FLOOR_BYTES and info.file_size > limits.ARCHIVE_MAX_RATIO * max(
+        1, info.compress_size
+    ):
+        raise _unsafe(
+            f"member {info.orig_filename!r} declares a compression ratio over {limits.ARCHIVE_MAX_RATIO}:1, "
+            "as a zip bomb does"
+        )
 
 
 def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
     """Decompress one member in steps, checking every limit after each step."""
     name = info.orig_filename
     if info.compress_type not in _METHODS:
-        raise BunzaiError("unsupported", f"member {name!r} uses compression method {info.compress_type}, which bunzai "
-                          "does not read", "rebuild the archive with deflate")
+        raise BunzaiError(
+            "unsupported",
+            f"member {name!r} uses compression method {info.compress_type}, which bunzai does not read",
+            "rebuild the archive with deflate",
+        )
     # The member's data can come from at most compress_size bytes: zipfile never reads past it.
     source = max(1, info.compress_size)
     chunks: list[bytes] = []
@@ -194,14 +219,19 @@ def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> by
             while chunk := stream.read(limits.ARCHIVE_READ_CHUNK_BYTES):
                 produced += len(chunk)
                 if produced > limits.ARCHIVE_MEMBER_MAX_BYTES:
-                    raise _unsafe(f"member {name!r} decompresses past {limits.ARCHIVE_MEMBER_MAX_BYTES} bytes, "
-                                  "the most bunzai reads per member")
+                    raise _unsafe(
+                        f"member {name!r} decompresses past {limits.ARCHIVE_MEMBER_MAX_BYTES} bytes, "
+                        "the most bunzai reads per member"
+                    )
                 if produced > budget:
-                    raise _unsafe(f"the archive decompresses past {limits.ARCHIVE_TOTAL_MAX_BYTES} bytes in all, "
-                                  "the most bunzai reads from one archive")
+                    raise _unsafe(
+                        f"the archive decompresses past {limits.ARCHIVE_TOTAL_MAX_BYTES} bytes in all, "
+                        "the most bunzai reads from one archive"
+                    )
                 if produced > limits.ARCHIVE_RATIO_FLOOR_BYTES and produced > limits.ARCHIVE_MAX_RATIO * source:
-                    raise _unsafe(f"member {name!r} decompresses at a ratio over {limits.ARCHIVE_MAX_RATIO}:1, "
-                                  "as a zip bomb does")
+                    raise _unsafe(
+                        f"member {name!r} decompresses at a ratio over {limits.ARCHIVE_MAX_RATIO}:1, as a zip bomb does"
+                    )
                 chunks.append(chunk)
     except BunzaiError:
         raise
@@ -222,15 +252,21 @@ def write_archive(members: list[tuple[str, bytes]]) -> bytes:
         for name, data in members:
             problem = name_problem(name) or (None if name.isascii() else f"member name {name!r} is not ASCII")
             if problem or name in seen:
-                raise BunzaiError("invalid_input", f"cannot write the archive: {problem or f'{name!r} is listed twice'}",
-                                  "use unique, relative, ASCII member names")
+                raise BunzaiError(
+                    "invalid_input",
+                    f"cannot write the archive: {problem or f'{name!r} is listed twice'}",
+                    "use unique, relative, ASCII member names",
+                )
             seen.add(name)
             info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
             info.create_system = 3
             if name.endswith("/"):  # a directory entry: no data, stored
                 if data:
-                    raise BunzaiError("invalid_input", f"cannot write the archive: directory entry {name!r} has data",
-                                      "a name ending in / is a directory")
+                    raise BunzaiError(
+                        "invalid_input",
+                        f"cannot write the archive: directory entry {name!r} has data",
+                        "a name ending in / is a directory",
+                    )
                 info.external_attr = _DIR_MODE
                 info.compress_type = zipfile.ZIP_STORED
                 zf.writestr(info, b"")

@@ -36,16 +36,32 @@ SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 
 def _v2_data() -> dict:
     # characterDataSchema's fields (shared/schemas/character.schema.ts), all of V2's.
-    return {"name": "", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-            "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "alternate_greetings": [],
-            "tags": [], "creator": "", "character_version": "", "extensions": {}}
+    return {
+        "name": "",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    }
 
 
 def inner_card(envelope: dict, name: str) -> dict:
     card = envelope["data"]
     if not isinstance(card.get("data"), dict):
-        raise BunzaiError("corrupt_file", f"{name or 'the file'} is a Marinara character export without its card "
-                          "(data.data)", "export the character again from Marinara Engine")
+        raise BunzaiError(
+            "corrupt_file",
+            f"{name or 'the file'} is a Marinara character export without its card (data.data)",
+            "export the character again from Marinara Engine",
+        )
     return card
 
 
@@ -69,9 +85,15 @@ class MarinaraCharacter(Adapter):
         if base is not None and isinstance(base["data"].get("data"), dict):
             envelope = copy.deepcopy(base)
         else:
-            envelope = new_envelope(TYPE, {"spec": "chara_card_v2", "spec_version": "2.0", "data": {},
-                                           "metadata": {"createdAt": FIXED_EXPORTED_AT,
-                                                        "updatedAt": FIXED_EXPORTED_AT, "comment": ""}})
+            envelope = new_envelope(
+                TYPE,
+                {
+                    "spec": "chara_card_v2",
+                    "spec_version": "2.0",
+                    "data": {},
+                    "metadata": {"createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT, "comment": ""},
+                },
+            )
             base = None
         card = envelope["data"]
         card["data"] = write_card_data(card["data"] if base is not None else None, _v2_data(), piece, SHAPE, media)

@@ -28,8 +28,12 @@ FIXED_EXPORTED_AT = "2000-01-01T00:00:00.000Z"
 
 def envelope_type(parsed: Any) -> str | None:
     """The envelope's `type` (marinara_preset ...) when `parsed` is a Marinara export."""
-    if isinstance(parsed, dict) and isinstance(parsed.get("type"), str) and parsed["type"].startswith("marinara_") \
-            and isinstance(parsed.get("data"), dict):
+    if (
+        isinstance(parsed, dict)
+        and isinstance(parsed.get("type"), str)
+        and parsed["type"].startswith("marinara_")
+        and isinstance(parsed.get("data"), dict)
+    ):
         return parsed["type"]
     return None
 
@@ -42,8 +46,11 @@ def envelope_of(data: bytes, name: str, parsed: Any, wanted: str) -> dict:
         parsed = parse_text(data, name or "x.marinara.json")
     found = envelope_type(parsed)
     if found != wanted:
-        raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a Marinara {wanted} export "
-                          f"(its type is {found or 'missing'})", "export it again from Marinara Engine")
+        raise BunzaiError(
+            "corrupt_file",
+            f"{name or 'the file'} is not a Marinara {wanted} export (its type is {found or 'missing'})",
+            "export it again from Marinara Engine",
+        )
     return copy.deepcopy(parsed)
 
 
@@ -82,7 +89,7 @@ def encode_nested(value: Any) -> str:
 
 
 def wire_bool(raw: Any, default: bool) -> bool:
-    """"true"/"false" strings (database rows), real booleans, 0/1."""
+    """ "true"/"false" strings (database rows), real booleans, 0/1."""
     if isinstance(raw, bool):
         return raw
     if isinstance(raw, str) and raw.strip().lower() in ("true", "false"):

@@ -45,39 +45,84 @@ LOGIC_OUT = {value: key for key, value in LOGIC_IN.items()}
 POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth"}
 POSITION_OUT = {value: key for key, value in POSITION_IN.items()}
 # additionalMatchingSources the canonical entry names.
-SOURCES = (("persona_description", "match_persona_description"),
-           ("character_description", "match_character_description"),
-           ("character_personality", "match_character_personality"),
-           ("character_scenario", "match_scenario"))
+SOURCES = (
+    ("persona_description", "match_persona_description"),
+    ("character_description", "match_character_description"),
+    ("character_personality", "match_character_personality"),
+    ("character_scenario", "match_scenario"),
+)
 ROLES = ("system", "user", "assistant")
 
 LOSS_RULES = (
-    LossRule(r"/body/entries/\d+/(?:keys|secondary_keys)", "translated", "marinara.lorebook.keys.regex_per_entry",
-             "Marinara reads every key of an entry as a regex (useRegex) or none, with no flags of its own"),
-    LossRule(r"/body/entries/\d+/selective_logic", "translated", "marinara.lorebook.entry.logic",
-             "Marinara's secondary-key logic is and (all), or (any) or not (none)"),
-    LossRule(r"/body/entries/\d+/position", "translated", "marinara.lorebook.entry.position",
-             "Marinara places an entry before or after the character, or at a depth"),
-    LossRule(r"/body/entries/\d+/(?:case_sensitive|match_whole_words)", "translated", "marinara.lorebook.entry.match",
-             "a Marinara entry sets its own matching; it has no book default"),
-    LossRule(r"/body/entries/\d+/(?:probability|use_probability)", "translated", "marinara.lorebook.entry.probability",
-             "a Marinara entry has a probability or none"),
-    LossRule(r"/body/entries/\d+/group", "translated", "marinara.lorebook.entry.group",
-             "a Marinara entry is in one group with a weight, and has no override or scoring flag"),
-    LossRule(r"/body/entries/\d+/uid", "translated", "marinara.lorebook.entry.id",
-             "Marinara entry ids are strings; another id gets a new one"),
-    LossRule(r"/body/entries/\d+/[^/]+", "dropped", "marinara.lorebook.entry.not_carried",
-             "a Marinara lorebook entry has no such setting"),
-    LossRule("/body/entries", "translated", "marinara.lorebook.entries.changed",
-             "the entries read back differently"),
-    LossRule("/body/settings/[^/]+", "dropped", "marinara.lorebook.settings.dropped",
-             "a Marinara lorebook has scan depth, token budget, recursion and its depth only"),
-    LossRule("/body/extensions", "dropped", "marinara.lorebook.extensions.dropped",
-             "a Marinara lorebook keeps no extensions object"),
+    LossRule(
+        r"/body/entries/\d+/(?:keys|secondary_keys)",
+        "translated",
+        "marinara.lorebook.keys.regex_per_entry",
+        "Marinara reads every key of an entry as a regex (useRegex) or none, with no flags of its own",
+    ),
+    LossRule(
+        r"/body/entries/\d+/selective_logic",
+        "translated",
+        "marinara.lorebook.entry.logic",
+        "Marinara's secondary-key logic is and (all), or (any) or not (none)",
+    ),
+    LossRule(
+        r"/body/entries/\d+/position",
+        "translated",
+        "marinara.lorebook.entry.position",
+        "Marinara places an entry before or after the character, or at a depth",
+    ),
+    LossRule(
+        r"/body/entries/\d+/(?:case_sensitive|match_whole_words)",
+        "translated",
+        "marinara.lorebook.entry.match",
+        "a Marinara entry sets its own matching; it has no book default",
+    ),
+    LossRule(
+        r"/body/entries/\d+/(?:probability|use_probability)",
+        "translated",
+        "marinara.lorebook.entry.probability",
+        "a Marinara entry has a probability or none",
+    ),
+    LossRule(
+        r"/body/entries/\d+/group",
+        "translated",
+        "marinara.lorebook.entry.group",
+        "a Marinara entry is in one group with a weight, and has no override or scoring flag",
+    ),
+    LossRule(
+        r"/body/entries/\d+/uid",
+        "translated",
+        "marinara.lorebook.entry.id",
+        "Marinara entry ids are strings; another id gets a new one",
+    ),
+    LossRule(
+        r"/body/entries/\d+/[^/]+",
+        "dropped",
+        "marinara.lorebook.entry.not_carried",
+        "a Marinara lorebook entry has no such setting",
+    ),
+    LossRule("/body/entries", "translated", "marinara.lorebook.entries.changed", "the entries read back differently"),
+    LossRule(
+        "/body/settings/[^/]+",
+        "dropped",
+        "marinara.lorebook.settings.dropped",
+        "a Marinara lorebook has scan depth, token budget, recursion and its depth only",
+    ),
+    LossRule(
+        "/body/extensions",
+        "dropped",
+        "marinara.lorebook.extensions.dropped",
+        "a Marinara lorebook keeps no extensions object",
+    ),
     LossRule("/assets", "dropped", "marinara.lorebook.assets.dropped", "a Marinara lorebook carries no media"),
-    LossRule("/profiles", "dropped", "marinara.lorebook.profiles.dropped", "a Marinara lorebook has no per-platform profiles"),
+    LossRule(
+        "/profiles", "dropped", "marinara.lorebook.profiles.dropped", "a Marinara lorebook has no per-platform profiles"
+    ),
 )
-FALLBACK = LossRule("", "dropped", "marinara.lorebook.not_carried", "a Marinara lorebook does not carry this value as it is")
+FALLBACK = LossRule(
+    "", "dropped", "marinara.lorebook.not_carried", "a Marinara lorebook does not carry this value as it is"
+)
 
 
 def rows(value: Any) -> list[dict]:
@@ -101,19 +146,28 @@ def entry_of(row: dict, index: int) -> dict:
     weight = as_count(row.get("groupWeight"), None)
     sources = set(as_str_list(row.get("additionalMatchingSources")))
     entry = {
-        "uid": as_str(row.get("id")) or f"entry-{index}", "title": as_str(row.get("name")), "keys": keys,
-        "secondary_keys": secondary, "selective": _flag(row.get("selective")),
+        "uid": as_str(row.get("id")) or f"entry-{index}",
+        "title": as_str(row.get("name")),
+        "keys": keys,
+        "secondary_keys": secondary,
+        "selective": _flag(row.get("selective")),
         "selective_logic": LOGIC_IN.get(row.get("selectiveLogic"), "and_all"),
-        "content": as_str(row.get("content")), "enabled": _flag(row.get("enabled"), True),
-        "constant": _flag(row.get("constant")), "order": as_int(row.get("order"), 100),
+        "content": as_str(row.get("content")),
+        "enabled": _flag(row.get("enabled"), True),
+        "constant": _flag(row.get("constant")),
+        "order": as_int(row.get("order"), 100),
         "position": POSITION_IN.get(as_int(row.get("position"), 0), "before_char"),
-        "depth": as_count(row.get("depth"), 4), "role": row.get("role") if row.get("role") in ROLES else "system",
+        "depth": as_count(row.get("depth"), 4),
+        "role": row.get("role") if row.get("role") in ROLES else "system",
         "probability": min(max(probability, 0), 100) if probability is not None else 100,
         "use_probability": probability is not None,
         "group": {"names": [group] if group else [], "weight": weight if weight is not None else 100},
-        "sticky": _optional_count(row.get("sticky")), "cooldown": _optional_count(row.get("cooldown")),
-        "delay": _optional_count(row.get("delay")), "prevent_recursion": _flag(row.get("preventRecursion")),
-        "scan_depth": _optional_count(row.get("scanDepth")), "case_sensitive": _flag(row.get("caseSensitive")),
+        "sticky": _optional_count(row.get("sticky")),
+        "cooldown": _optional_count(row.get("cooldown")),
+        "delay": _optional_count(row.get("delay")),
+        "prevent_recursion": _flag(row.get("preventRecursion")),
+        "scan_depth": _optional_count(row.get("scanDepth")),
+        "case_sensitive": _flag(row.get("caseSensitive")),
         "match_whole_words": _flag(row.get("matchWholeWords")),
     }
     for source, field in SOURCES:
@@ -123,12 +177,17 @@ def entry_of(row: dict, index: int) -> dict:
 
 def body_of(data: dict) -> dict:
     book = data.get("lorebook") if isinstance(data.get("lorebook"), dict) else {}
-    settings = {"scan_depth": _optional_count(book.get("scanDepth")),
-                "token_budget": _optional_count(book.get("tokenBudget")),
-                "recursive_scanning": _flag(book.get("recursiveScanning")),
-                "max_recursion_steps": _optional_count(book.get("maxRecursionDepth"))}
-    return {"description": as_str(book.get("description")), "settings": settings,
-            "entries": [entry_of(row, index) for index, row in enumerate(rows(data.get("entries")))]}
+    settings = {
+        "scan_depth": _optional_count(book.get("scanDepth")),
+        "token_budget": _optional_count(book.get("tokenBudget")),
+        "recursive_scanning": _flag(book.get("recursiveScanning")),
+        "max_recursion_steps": _optional_count(book.get("maxRecursionDepth")),
+    }
+    return {
+        "description": as_str(book.get("description")),
+        "settings": settings,
+        "entries": [entry_of(row, index) for index, row in enumerate(rows(data.get("entries")))],
+    }
 
 
 class MarinaraLorebook(Adapter):
@@ -146,18 +205,27 @@ class MarinaraLorebook(Adapter):
         envelope = envelope_of(data, name, parsed, TYPE)
         book = envelope["data"].get("lorebook")
         if not isinstance(book, dict):
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is a Marinara lorebook export without its "
-                              "lorebook", "export the lorebook again from Marinara Engine")
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is a Marinara lorebook export without its lorebook",
+                "export the lorebook again from Marinara Engine",
+            )
         title = as_str(book.get("name")).strip() or "Imported Lorebook"  # importLorebook's fallback name
         try:
-            piece = Lorebook(id=piece_id_for(title, name, "lorebook"), name=title,
-                             body=LorebookBody.model_validate(body_of(envelope["data"])),
-                             original=Escrow(format=FORMAT_ID, document=envelope))
+            piece = Lorebook(
+                id=piece_id_for(title, name, "lorebook"),
+                name=title,
+                body=LorebookBody.model_validate(body_of(envelope["data"])),
+                original=Escrow(format=FORMAT_ID, document=envelope),
+            )
         except ValidationError as error:
             problem = error.errors()[0]
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable Marinara lorebook: "
-                              f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
-                              "check that value in the file") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is not a readable Marinara lorebook: "
+                f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
+                "check that value in the file",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -166,12 +234,32 @@ class MarinaraLorebook(Adapter):
             envelope = copy.deepcopy(base)
         else:
             book_id = row_id("lorebook", piece.id)
-            envelope = new_envelope(TYPE, {"lorebook": {
-                "id": book_id, "name": "", "description": "", "category": "uncategorized", "scanDepth": 2,
-                "tokenBudget": 2048, "recursiveScanning": False, "maxRecursionDepth": 3, "characterId": None,
-                "personaId": None, "chatId": None, "enabled": True, "tags": [], "generatedBy": None,
-                "sourceAgentId": None, "createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT},
-                "entries": [], "folders": []})
+            envelope = new_envelope(
+                TYPE,
+                {
+                    "lorebook": {
+                        "id": book_id,
+                        "name": "",
+                        "description": "",
+                        "category": "uncategorized",
+                        "scanDepth": 2,
+                        "tokenBudget": 2048,
+                        "recursiveScanning": False,
+                        "maxRecursionDepth": 3,
+                        "characterId": None,
+                        "personaId": None,
+                        "chatId": None,
+                        "enabled": True,
+                        "tags": [],
+                        "generatedBy": None,
+                        "sourceAgentId": None,
+                        "createdAt": FIXED_EXPORTED_AT,
+                        "updatedAt": FIXED_EXPORTED_AT,
+                    },
+                    "entries": [],
+                    "folders": [],
+                },
+            )
         data = envelope["data"]
         book = data["lorebook"]
         twin = body_of(data)
@@ -180,8 +268,12 @@ class MarinaraLorebook(Adapter):
             book["name"] = piece.name
         if body["description"] != twin["description"]:
             book["description"] = body["description"]
-        for field, native in (("scan_depth", "scanDepth"), ("token_budget", "tokenBudget"),
-                              ("recursive_scanning", "recursiveScanning"), ("max_recursion_steps", "maxRecursionDepth")):
+        for field, native in (
+            ("scan_depth", "scanDepth"),
+            ("token_budget", "tokenBudget"),
+            ("recursive_scanning", "recursiveScanning"),
+            ("max_recursion_steps", "maxRecursionDepth"),
+        ):
             value = body["settings"][field]
             if value is not None and value != twin["settings"][field]:
                 book[native] = value
@@ -201,28 +293,78 @@ class MarinaraLorebook(Adapter):
 
 
 def _new_row(entry: dict, book_id: str, piece_id: str) -> dict:
-    uid = entry["uid"] if isinstance(entry["uid"], str) and entry["uid"] else row_id("entry", piece_id, str(entry["uid"]))
+    uid = (
+        entry["uid"] if isinstance(entry["uid"], str) and entry["uid"] else row_id("entry", piece_id, str(entry["uid"]))
+    )
     # lorebookEntries' column defaults (db/schema/lorebooks.ts), parsed as the export sends them.
-    return {"id": uid, "lorebookId": book_id, "folderId": None, "name": "", "content": "", "description": "",
-            "keys": [], "secondaryKeys": [], "enabled": True, "constant": False, "selective": False,
-            "selectiveLogic": "and", "probability": None, "scanDepth": None, "matchWholeWords": False,
-            "caseSensitive": False, "useRegex": False, "characterFilterMode": "any", "characterFilterIds": [],
-            "characterTagFilterMode": "any", "characterTagFilters": [], "generationTriggerFilterMode": "any",
-            "generationTriggerFilters": [], "additionalMatchingSources": [], "position": 0, "depth": 4,
-            "order": 100, "role": "system", "sticky": None, "cooldown": None, "delay": None, "ephemeral": None,
-            "group": "", "groupWeight": None, "locked": False, "preventRecursion": False, "tag": "",
-            "relationships": {}, "dynamicState": {}, "activationConditions": [], "schedule": None,
-            "embedding": None, "createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT}
+    return {
+        "id": uid,
+        "lorebookId": book_id,
+        "folderId": None,
+        "name": "",
+        "content": "",
+        "description": "",
+        "keys": [],
+        "secondaryKeys": [],
+        "enabled": True,
+        "constant": False,
+        "selective": False,
+        "selectiveLogic": "and",
+        "probability": None,
+        "scanDepth": None,
+        "matchWholeWords": False,
+        "caseSensitive": False,
+        "useRegex": False,
+        "characterFilterMode": "any",
+        "characterFilterIds": [],
+        "characterTagFilterMode": "any",
+        "characterTagFilters": [],
+        "generationTriggerFilterMode": "any",
+        "generationTriggerFilters": [],
+        "additionalMatchingSources": [],
+        "position": 0,
+        "depth": 4,
+        "order": 100,
+        "role": "system",
+        "sticky": None,
+        "cooldown": None,
+        "delay": None,
+        "ephemeral": None,
+        "group": "",
+        "groupWeight": None,
+        "locked": False,
+        "preventRecursion": False,
+        "tag": "",
+        "relationships": {},
+        "dynamicState": {},
+        "activationConditions": [],
+        "schedule": None,
+        "embedding": None,
+        "createdAt": FIXED_EXPORTED_AT,
+        "updatedAt": FIXED_EXPORTED_AT,
+    }
 
 
 def _patch(row: dict, entry: dict, was: dict | None) -> None:
     """Write `entry` over `row`, only where it differs from `was` (what the row read as)."""
     was = was or entry_of(row, 0)
-    plain = (("title", "name"), ("content", "content"), ("selective", "selective"), ("enabled", "enabled"),
-             ("constant", "constant"), ("order", "order"), ("depth", "depth"), ("role", "role"), ("sticky", "sticky"),
-             ("cooldown", "cooldown"), ("delay", "delay"), ("prevent_recursion", "preventRecursion"),
-             ("scan_depth", "scanDepth"), ("case_sensitive", "caseSensitive"),
-             ("match_whole_words", "matchWholeWords"))
+    plain = (
+        ("title", "name"),
+        ("content", "content"),
+        ("selective", "selective"),
+        ("enabled", "enabled"),
+        ("constant", "constant"),
+        ("order", "order"),
+        ("depth", "depth"),
+        ("role", "role"),
+        ("sticky", "sticky"),
+        ("cooldown", "cooldown"),
+        ("delay", "delay"),
+        ("prevent_recursion", "preventRecursion"),
+        ("scan_depth", "scanDepth"),
+        ("case_sensitive", "caseSensitive"),
+        ("match_whole_words", "matchWholeWords"),
+    )
     for field, native in plain:
         value = entry[field]
         if field in ("case_sensitive", "match_whole_words"):
@@ -233,10 +375,14 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         if entry[field] != was[field]:
             row[native] = [key["text"] for key in entry[field]]
     regex = any(key["regex"] for key in entry["keys"] + entry["secondary_keys"])
-    if [k["regex"] for k in entry["keys"] + entry["secondary_keys"]] != [k["regex"] for k in was["keys"] + was["secondary_keys"]]:
+    if [k["regex"] for k in entry["keys"] + entry["secondary_keys"]] != [
+        k["regex"] for k in was["keys"] + was["secondary_keys"]
+    ]:
         row["useRegex"] = regex
     if entry["selective_logic"] != was["selective_logic"]:
-        row["selectiveLogic"] = LOGIC_OUT.get(entry["selective_logic"], "or" if entry["selective_logic"] == "and_any" else "and")
+        row["selectiveLogic"] = LOGIC_OUT.get(
+            entry["selective_logic"], "or" if entry["selective_logic"] == "and_any" else "and"
+        )
     if entry["position"] != was["position"]:
         row["position"] = POSITION_OUT.get(entry["position"], 0)
     if (entry["probability"], entry["use_probability"]) != (was["probability"], was["use_probability"]):

@@ -43,33 +43,73 @@ PROFILE_KEYS = ("personality", "scenario", "backstory", "appearance")
 PALETTE_KEYS = (("name", "nameColor"), ("dialogue", "dialogueColor"), ("box", "boxColor"))
 
 LOSS_RULES = (
-    LossRule("/body/(?:position|depth|role)", "dropped", "marinara.persona.placement.dropped",
-             "Marinara injects a persona's description with the character's; it has no placement setting"),
-    LossRule("/body/portrait", "dropped", "marinara.persona.portrait.dropped",
-             "Marinara's persona export carries no avatar image"),
-    LossRule("/body/lorebook", "dropped", "marinara.persona.lorebook.dropped",
-             "Marinara binds a lorebook to a persona on the lorebook (personaId), not in the persona export"),
-    LossRule("/body/profile/[^/]+", "dropped", "marinara.persona.profile.dropped",
-             "a Marinara persona has personality, scenario, backstory and appearance fields only"),
-    LossRule("/body/profile", "translated", "marinara.persona.profile.order",
-             "Marinara's profile fields come in a fixed order"),
-    LossRule("/body/presentation/palette/[^/]+", "dropped", "marinara.persona.palette.dropped",
-             "a Marinara persona has name, dialogue and box colours only"),
-    LossRule("/body/presentation", "dropped", "marinara.persona.presentation.dropped",
-             "a Marinara persona has no such presentation setting"),
-    LossRule("/body/extensions", "dropped", "marinara.persona.extensions.dropped",
-             "a Marinara persona keeps no extensions object"),
+    LossRule(
+        "/body/(?:position|depth|role)",
+        "dropped",
+        "marinara.persona.placement.dropped",
+        "Marinara injects a persona's description with the character's; it has no placement setting",
+    ),
+    LossRule(
+        "/body/portrait",
+        "dropped",
+        "marinara.persona.portrait.dropped",
+        "Marinara's persona export carries no avatar image",
+    ),
+    LossRule(
+        "/body/lorebook",
+        "dropped",
+        "marinara.persona.lorebook.dropped",
+        "Marinara binds a lorebook to a persona on the lorebook (personaId), not in the persona export",
+    ),
+    LossRule(
+        "/body/profile/[^/]+",
+        "dropped",
+        "marinara.persona.profile.dropped",
+        "a Marinara persona has personality, scenario, backstory and appearance fields only",
+    ),
+    LossRule(
+        "/body/profile",
+        "translated",
+        "marinara.persona.profile.order",
+        "Marinara's profile fields come in a fixed order",
+    ),
+    LossRule(
+        "/body/presentation/palette/[^/]+",
+        "dropped",
+        "marinara.persona.palette.dropped",
+        "a Marinara persona has name, dialogue and box colours only",
+    ),
+    LossRule(
+        "/body/presentation",
+        "dropped",
+        "marinara.persona.presentation.dropped",
+        "a Marinara persona has no such presentation setting",
+    ),
+    LossRule(
+        "/body/extensions",
+        "dropped",
+        "marinara.persona.extensions.dropped",
+        "a Marinara persona keeps no extensions object",
+    ),
     LossRule("/assets", "dropped", "marinara.persona.assets.dropped", "a Marinara persona export carries no media"),
-    LossRule("/profiles", "dropped", "marinara.persona.profiles.dropped", "a Marinara persona has no per-platform profiles"),
+    LossRule(
+        "/profiles", "dropped", "marinara.persona.profiles.dropped", "a Marinara persona has no per-platform profiles"
+    ),
 )
-FALLBACK = LossRule("", "dropped", "marinara.persona.not_carried", "a Marinara persona does not carry this value as it is")
+FALLBACK = LossRule(
+    "", "dropped", "marinara.persona.not_carried", "a Marinara persona does not carry this value as it is"
+)
 
 
 def body_of(row: dict) -> dict:
     profile = {key: as_str(row.get(key)) for key in PROFILE_KEYS if as_str(row.get(key))}
     palette = {label: as_str(row.get(key)) for label, key in PALETTE_KEYS if as_str(row.get(key))}
-    return {"description": as_str(row.get("description")), "brief": as_str(row.get("comment")), "profile": profile,
-            "presentation": {"palette": palette}}
+    return {
+        "description": as_str(row.get("description")),
+        "brief": as_str(row.get("comment")),
+        "profile": profile,
+        "presentation": {"palette": palette},
+    }
 
 
 class MarinaraPersona(Adapter):
@@ -87,9 +127,12 @@ class MarinaraPersona(Adapter):
         envelope = envelope_of(data, name, parsed, TYPE)
         row = envelope["data"]
         title = as_str(row.get("name")).strip() or "Imported Persona"  # importPersona's fallback name
-        piece = Persona(id=piece_id_for(title, name, "persona"), name=title,
-                        body=PersonaBody.model_validate(body_of(row)),
-                        original=Escrow(format=FORMAT_ID, document=envelope))
+        piece = Persona(
+            id=piece_id_for(title, name, "persona"),
+            name=title,
+            body=PersonaBody.model_validate(body_of(row)),
+            original=Escrow(format=FORMAT_ID, document=envelope),
+        )
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -97,9 +140,17 @@ class MarinaraPersona(Adapter):
         if base is not None:
             envelope = copy.deepcopy(base)
         else:
-            row = {"name": "", "comment": "", "description": "", **{key: "" for key in PROFILE_KEYS},
-                   **{key: "" for _, key in PALETTE_KEYS}, "personaStats": "", "altDescriptions": "[]", "tags": "[]",
-                   "metadata": {"createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT}}
+            row = {
+                "name": "",
+                "comment": "",
+                "description": "",
+                **{key: "" for key in PROFILE_KEYS},
+                **{key: "" for _, key in PALETTE_KEYS},
+                "personaStats": "",
+                "altDescriptions": "[]",
+                "tags": "[]",
+                "metadata": {"createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT},
+            }
             envelope = new_envelope(TYPE, row)
         row = envelope["data"]
         twin = body_of(row)

@@ -43,40 +43,104 @@ FORMAT_ID = "marinara.preset"
 TYPE = "marinara_preset"
 
 LOSS_RULES = (
-    LossRule("/body/family", "translated", "marinara.preset.family.changed",
-             "Marinara presets are chat-completion prompt presets, so the preset reads back as one"),
-    LossRule("/body/source", "dropped", "marinara.preset.source.dropped",
-             "a Marinara preset names no API; the connection chooses it"),
-    LossRule("/body/model", "dropped", "marinara.preset.model.dropped",
-             "a Marinara preset names no model; the connection chooses it"),
-    LossRule("/body/samplers/(?:extra/)?[^/]+", "dropped", "marinara.preset.sampler.dropped",
-             "Marinara's generation parameters have no such sampler"),
-    LossRule(r"/body/prompts/\d+/enabled", "translated", "marinara.preset.enabled.from_order",
-             "a Marinara section is on or off once; the file takes the value of the order it writes"),
-    LossRule(r"/body/prompts/\d+/system_prompt", "dropped", "marinara.preset.block.system_flag",
-             "Marinara sections have no built-in/user distinction"),
-    LossRule(r"/body/prompts/\d+/triggers", "dropped", "marinara.preset.block.triggers",
-             "Marinara sections apply to every generation type"),
-    LossRule(r"/body/prompts(?:/\d+/[^/]+)?", "dropped", "marinara.preset.block.not_carried",
-             "Marinara sections do not carry this part of the block"),
-    LossRule("/body/orders", "translated", "marinara.preset.orders.single",
-             "a Marinara preset has one global section order; the file gets the global one (or the last)"),
-    LossRule(r"/body/groups(?:/\d+/blocks)?", "translated", "marinara.preset.groups.by_section",
-             "a Marinara group holds the sections that name it, in section order"),
-    LossRule("/body/utility_prompts/[^/]+", "dropped", "marinara.preset.utility_prompt.dropped",
-             "Marinara presets have no such helper prompt"),
-    LossRule("/body/media/[^/]+", "dropped", "marinara.preset.media.dropped",
-             "media inlining is a connection setting in Marinara, not a preset one"),
-    LossRule("/body/attachments", "dropped", "marinara.preset.attachments.dropped",
-             "Marinara presets carry no attached files"),
-    LossRule("/body/templates", "dropped", "marinara.preset.templates.dropped",
-             "Marinara presets have no instruct/context templates"),
-    LossRule("/body/extensions", "dropped", "marinara.preset.extensions.dropped",
-             "Marinara presets keep no extensions object"),
-    LossRule("/profiles", "dropped", "marinara.preset.profiles.dropped", "a Marinara preset has no per-platform profiles"),
+    LossRule(
+        "/body/family",
+        "translated",
+        "marinara.preset.family.changed",
+        "Marinara presets are chat-completion prompt presets, so the preset reads back as one",
+    ),
+    LossRule(
+        "/body/source",
+        "dropped",
+        "marinara.preset.source.dropped",
+        "a Marinara preset names no API; the connection chooses it",
+    ),
+    LossRule(
+        "/body/model",
+        "dropped",
+        "marinara.preset.model.dropped",
+        "a Marinara preset names no model; the connection chooses it",
+    ),
+    LossRule(
+        "/body/samplers/(?:extra/)?[^/]+",
+        "dropped",
+        "marinara.preset.sampler.dropped",
+        "Marinara's generation parameters have no such sampler",
+    ),
+    LossRule(
+        r"/body/prompts/\d+/enabled",
+        "translated",
+        "marinara.preset.enabled.from_order",
+        "a Marinara section is on or off once; the file takes the value of the order it writes",
+    ),
+    LossRule(
+        r"/body/prompts/\d+/system_prompt",
+        "dropped",
+        "marinara.preset.block.system_flag",
+        "Marinara sections have no built-in/user distinction",
+    ),
+    LossRule(
+        r"/body/prompts/\d+/triggers",
+        "dropped",
+        "marinara.preset.block.triggers",
+        "Marinara sections apply to every generation type",
+    ),
+    LossRule(
+        r"/body/prompts(?:/\d+/[^/]+)?",
+        "dropped",
+        "marinara.preset.block.not_carried",
+        "Marinara sections do not carry this part of the block",
+    ),
+    LossRule(
+        "/body/orders",
+        "translated",
+        "marinara.preset.orders.single",
+        "a Marinara preset has one global section order; the file gets the global one (or the last)",
+    ),
+    LossRule(
+        r"/body/groups(?:/\d+/blocks)?",
+        "translated",
+        "marinara.preset.groups.by_section",
+        "a Marinara group holds the sections that name it, in section order",
+    ),
+    LossRule(
+        "/body/utility_prompts/[^/]+",
+        "dropped",
+        "marinara.preset.utility_prompt.dropped",
+        "Marinara presets have no such helper prompt",
+    ),
+    LossRule(
+        "/body/media/[^/]+",
+        "dropped",
+        "marinara.preset.media.dropped",
+        "media inlining is a connection setting in Marinara, not a preset one",
+    ),
+    LossRule(
+        "/body/attachments",
+        "dropped",
+        "marinara.preset.attachments.dropped",
+        "Marinara presets carry no attached files",
+    ),
+    LossRule(
+        "/body/templates",
+        "dropped",
+        "marinara.preset.templates.dropped",
+        "Marinara presets have no instruct/context templates",
+    ),
+    LossRule(
+        "/body/extensions",
+        "dropped",
+        "marinara.preset.extensions.dropped",
+        "Marinara presets keep no extensions object",
+    ),
+    LossRule(
+        "/profiles", "dropped", "marinara.preset.profiles.dropped", "a Marinara preset has no per-platform profiles"
+    ),
     LossRule("/assets", "dropped", "marinara.preset.assets.dropped", "a Marinara preset carries no media"),
 )
-FALLBACK = LossRule("", "dropped", "marinara.preset.not_carried", "a Marinara preset does not carry this value as it is")
+FALLBACK = LossRule(
+    "", "dropped", "marinara.preset.not_carried", "a Marinara preset does not carry this value as it is"
+)
 
 
 class MarinaraPreset(Adapter):
@@ -96,35 +160,53 @@ class MarinaraPreset(Adapter):
         title = as_str(preset.get("name")) if isinstance(preset, dict) else ""
         title = title if title.strip() else "Marinara preset"
         try:
-            piece = Preset(id=piece_id_for(title, name, "preset"), name=title,
-                           body=PresetBody.model_validate(pr.body_of(envelope)),
-                           original=Escrow(format=FORMAT_ID, document=envelope))
+            piece = Preset(
+                id=piece_id_for(title, name, "preset"),
+                name=title,
+                body=PresetBody.model_validate(pr.body_of(envelope)),
+                original=Escrow(format=FORMAT_ID, document=envelope),
+            )
         except ValidationError as error:
             problem = error.errors()[0]
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable Marinara preset: "
-                              f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
-                              "check that value in the file") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is not a readable Marinara preset: "
+                f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
+                "check that value in the file",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        prior = piece.original.document if piece.original is not None and piece.original.format == FORMAT_ID \
-            and isinstance(piece.original.document, dict) and envelope_type(piece.original.document) == TYPE else None
+        prior = (
+            piece.original.document
+            if piece.original is not None
+            and piece.original.format == FORMAT_ID
+            and isinstance(piece.original.document, dict)
+            and envelope_type(piece.original.document) == TYPE
+            else None
+        )
         document = _written(piece, copy.deepcopy(prior) if prior is not None else None)
         data = file_bytes(document)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         declared = _marker_losses(piece)
-        return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK,
-                                                        declared))
+        return Encoded(
+            data, declared + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, declared)
+        )
 
 
 def _marker_losses(piece: Any) -> list[Loss]:
     losses = []
     for index, block in enumerate(piece.body.prompts):
         if block.marker and _slot(block.identifier) is None and not _own(piece, block.identifier):
-            losses.append(Loss(f"/body/prompts/{index}", "dropped",
-                               f"Marinara Engine has no slot for the marker {block.identifier!r}: the section is "
-                               "written as a marker naming it, which Marinara leaves empty",
-                               "marinara.preset.marker.unmapped"))
+            losses.append(
+                Loss(
+                    f"/body/prompts/{index}",
+                    "dropped",
+                    f"Marinara Engine has no slot for the marker {block.identifier!r}: the section is "
+                    "written as a marker naming it, which Marinara leaves empty",
+                    "marinara.preset.marker.unmapped",
+                )
+            )
     return losses
 
 
@@ -146,10 +228,22 @@ def _written(piece: Any, document: dict | None) -> dict:
     body = piece.body.model_dump(mode="json")
     if document is None:
         preset_id = row_id("preset", piece.id)
-        preset = {"id": preset_id, "name": piece.name, "description": body["description"], "sectionOrder": "[]",
-                  "groupOrder": "[]", "variableGroups": "[]", "variableValues": "{}", "parameters": "{}",
-                  "wrapFormat": "xml", "defaultChoices": "{}", "isDefault": "false", "author": "",
-                  "createdAt": FIXED_EXPORTED_AT, "updatedAt": FIXED_EXPORTED_AT}
+        preset = {
+            "id": preset_id,
+            "name": piece.name,
+            "description": body["description"],
+            "sectionOrder": "[]",
+            "groupOrder": "[]",
+            "variableGroups": "[]",
+            "variableValues": "{}",
+            "parameters": "{}",
+            "wrapFormat": "xml",
+            "defaultChoices": "{}",
+            "isDefault": "false",
+            "author": "",
+            "createdAt": FIXED_EXPORTED_AT,
+            "updatedAt": FIXED_EXPORTED_AT,
+        }
         document = new_envelope(TYPE, {"preset": preset, "sections": [], "groups": [], "choiceBlocks": []})
         twin = pr.body_of(document)
     else:
@@ -165,8 +259,11 @@ def _written(piece: Any, document: dict | None) -> dict:
         preset["description"] = body["description"]
     _write_samplers(preset, body["samplers"], twin["samplers"])
     order = _chosen_order(body["orders"])
-    group_of = {ident: group["id"] or row_id("group", piece.id, group["name"])
-                for group in body["groups"] for ident in group["blocks"]}
+    group_of = {
+        ident: group["id"] or row_id("group", piece.id, group["name"])
+        for group in body["groups"]
+        for ident in group["blocks"]
+    }
     sections = _write_sections(data, body["prompts"], twin, order, group_of, preset_id, piece.id)
     _write_section_order(preset, sections, body["prompts"], order, twin)
     _write_groups(data, preset, body["groups"], twin, preset_id, piece.id)
@@ -193,8 +290,9 @@ def _chosen_order(orders: list[dict]) -> dict | None:
     return orders[-1] if orders else None
 
 
-def _write_sections(data: dict, blocks: list[dict], twin: dict, order: dict | None, group_of: dict,
-                    preset_id: str, piece_id: str) -> list[dict]:
+def _write_sections(
+    data: dict, blocks: list[dict], twin: dict, order: dict | None, group_of: dict, preset_id: str, piece_id: str
+) -> list[dict]:
     old_rows = pr.rows(data.get("sections"))
     old = {ident: (row, block) for row, ident, block in zip(old_rows, pr.identifiers_of(old_rows), twin["prompts"])}
     enabled_in_order = {item["identifier"]: item["enabled"] for item in (order or {}).get("items", [])}
@@ -216,15 +314,24 @@ def _write_sections(data: dict, blocks: list[dict], twin: dict, order: dict | No
 
 def _new_section(block: dict, preset_id: str, piece_id: str) -> dict:
     slot = _slot(block["identifier"]) or block["identifier"]
-    return {"id": row_id("section", piece_id, block["identifier"]), "presetId": preset_id,
-            "identifier": block["identifier"], "name": block["name"], "content": block["content"],
-            "role": block["role"], "enabled": "true" if block["enabled"] else "false",
-            "isMarker": "true" if block["marker"] else "false", "groupId": None,
-            "markerConfig": encode_nested({"type": slot}) if block["marker"] else None,
-            "injectionPosition": "depth" if block["position"] == "absolute" else "ordered",
-            "injectionDepth": block["depth"],
-            "injectionOrder": block["injection_order"], "wrapInXml": "false", "xmlTagName": "",
-            "forbidOverrides": "true" if block["forbid_overrides"] else "false"}
+    return {
+        "id": row_id("section", piece_id, block["identifier"]),
+        "presetId": preset_id,
+        "identifier": block["identifier"],
+        "name": block["name"],
+        "content": block["content"],
+        "role": block["role"],
+        "enabled": "true" if block["enabled"] else "false",
+        "isMarker": "true" if block["marker"] else "false",
+        "groupId": None,
+        "markerConfig": encode_nested({"type": slot}) if block["marker"] else None,
+        "injectionPosition": "depth" if block["position"] == "absolute" else "ordered",
+        "injectionDepth": block["depth"],
+        "injectionOrder": block["injection_order"],
+        "wrapInXml": "false",
+        "xmlTagName": "",
+        "forbidOverrides": "true" if block["forbid_overrides"] else "false",
+    }
 
 
 def _patch_section(row: dict, block: dict, was: dict, enabled: bool) -> None:
@@ -247,11 +354,14 @@ def _patch_section(row: dict, block: dict, was: dict, enabled: bool) -> None:
         row["injectionOrder"] = block["injection_order"]
 
 
-def _write_section_order(preset: dict, sections: list[dict], blocks: list[dict], order: dict | None,
-                         twin: dict) -> None:
+def _write_section_order(
+    preset: dict, sections: list[dict], blocks: list[dict], order: dict | None, twin: dict
+) -> None:
     id_of = {block["identifier"]: row["id"] for block, row in zip(blocks, sections) if isinstance(row.get("id"), str)}
     wanted = [item["identifier"] for item in order["items"] if item["identifier"] in id_of] if order else []
-    wanted += [block["identifier"] for block in blocks if block["identifier"] not in wanted and block["identifier"] in id_of]
+    wanted += [
+        block["identifier"] for block in blocks if block["identifier"] not in wanted and block["identifier"] in id_of
+    ]
     before = [item["identifier"] for item in twin["orders"][0]["items"]] if twin["orders"] else None
     if wanted != before:
         preset["sectionOrder"] = encode_nested([id_of[ident] for ident in wanted])
@@ -265,9 +375,15 @@ def _write_groups(data: dict, preset: dict, groups: list[dict], twin: dict, pres
         gid = group["id"] or row_id("group", piece_id, group["name"])
         row = old.get(gid)
         if row is None:
-            row = {"id": gid, "presetId": preset_id, "name": group["name"], "parentGroupId": None,
-                   "order": (index + 1) * 100, "enabled": "true" if group["enabled"] else "false",
-                   "createdAt": FIXED_EXPORTED_AT}
+            row = {
+                "id": gid,
+                "presetId": preset_id,
+                "name": group["name"],
+                "parentGroupId": None,
+                "order": (index + 1) * 100,
+                "enabled": "true" if group["enabled"] else "false",
+                "createdAt": FIXED_EXPORTED_AT,
+            }
         else:
             if group["name"] != was[gid]["name"]:
                 row["name"] = group["name"]

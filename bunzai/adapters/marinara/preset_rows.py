@@ -31,9 +31,13 @@ SAMPLERS: tuple[tuple[str, str, str], ...] = (
 # Marker slots Marinara fills (markerConfig.type), as its default preset names them.
 MARINARA_SLOTS = ("lorebook", "character", "persona", "chat_summary", "dialogue_examples", "chat_history")
 # SillyTavern's marker identifiers whose content a Marinara slot holds.
-SLOT_FOR_ST_MARKER = {"chatHistory": "chat_history", "dialogueExamples": "dialogue_examples",
-                      "worldInfoBefore": "lorebook", "charDescription": "character",
-                      "personaDescription": "persona"}
+SLOT_FOR_ST_MARKER = {
+    "chatHistory": "chat_history",
+    "dialogueExamples": "dialogue_examples",
+    "worldInfoBefore": "lorebook",
+    "charDescription": "character",
+    "personaDescription": "persona",
+}
 ROLES = ("system", "user", "assistant")
 
 
@@ -89,8 +93,11 @@ def order_of(preset: dict, sections: list[dict], identifiers: list[str]) -> list
     if not isinstance(ids, list):
         return []
     by_id = {as_str(row.get("id")): (row, ident) for row, ident in zip(sections, identifiers)}
-    items = [{"identifier": by_id[sid][1], "enabled": wire_bool(by_id[sid][0].get("enabled"), True)}
-             for sid in ids if isinstance(sid, str) and sid in by_id]
+    items = [
+        {"identifier": by_id[sid][1], "enabled": wire_bool(by_id[sid][0].get("enabled"), True)}
+        for sid in ids
+        if isinstance(sid, str) and sid in by_id
+    ]
     return [{"target": "global", "items": items}]
 
 
@@ -98,8 +105,14 @@ def groups_of(groups: list[dict], sections: list[dict], identifiers: list[str]) 
     out = []
     for row in groups:
         gid = as_str(row.get("id"))
-        out.append({"id": gid, "name": as_str(row.get("name")), "enabled": wire_bool(row.get("enabled"), True),
-                    "blocks": [ident for sec, ident in zip(sections, identifiers) if as_str(sec.get("groupId")) == gid]})
+        out.append(
+            {
+                "id": gid,
+                "name": as_str(row.get("name")),
+                "enabled": wire_bool(row.get("enabled"), True),
+                "blocks": [ident for sec, ident in zip(sections, identifiers) if as_str(sec.get("groupId")) == gid],
+            }
+        )
     return out
 
 

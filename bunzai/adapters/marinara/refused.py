@@ -33,10 +33,13 @@ class MarinaraChatPreset(Adapter):
         return 1.0 if envelope_type(parsed) == TYPE else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        raise BunzaiError("unsupported", f"{name or 'the file'} is a Marinara Engine chat preset: the settings new "
-                          "chats start from (connection, prompt preset, agents, tools), named by ids of the Marinara "
-                          "install it came from; bunzai has no piece for them",
-                          "export the prompt preset itself from Marinara (Presets -> Export) and import that")
+        raise BunzaiError(
+            "unsupported",
+            f"{name or 'the file'} is a Marinara Engine chat preset: the settings new "
+            "chats start from (connection, prompt preset, agents, tools), named by ids of the Marinara "
+            "install it came from; bunzai has no piece for them",
+            "export the prompt preset itself from Marinara (Presets -> Export) and import that",
+        )
 
 
 register(MarinaraChatPreset())

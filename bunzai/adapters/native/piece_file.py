@@ -45,17 +45,24 @@ class NativePiece(Adapter):
 
         if isinstance(parsed, dict) and parsed.get("type") == DOC_TYPE:
             if parsed.get("format") != DOC_FORMAT:
-                raise BunzaiError("unsupported", f"bunzai.native format {parsed.get('format')!r} is not one this bunzai reads")
+                raise BunzaiError(
+                    "unsupported", f"bunzai.native format {parsed.get('format')!r} is not one this bunzai reads"
+                )
             piece = validate_piece(parsed.get("piece"))
             assets = parsed.get("assets") or {}
             if not isinstance(assets, dict):
-                raise BunzaiError("corrupt_file", f"{name}: /assets is a {type(assets).__name__}, not an object "
-                                  "of files by <sha256>.<ext>", "export the piece again")
+                raise BunzaiError(
+                    "corrupt_file",
+                    f"{name}: /assets is a {type(assets).__name__}, not an object of files by <sha256>.<ext>",
+                    "export the piece again",
+                )
             blobs = [_blob(key, value) for key, value in assets.items()]
         elif _is_piece(parsed):
             piece, blobs = validate_piece(parsed), []
         else:
-            raise BunzaiError("unrecognized_file", f"{name}: not a bunzai piece", "a bunzai.native file has \"type\": \"bunzai.piece\"")
+            raise BunzaiError(
+                "unrecognized_file", f"{name}: not a bunzai piece", 'a bunzai.native file has "type": "bunzai.piece"'
+            )
         return Decoded([piece], blobs)
 
     def write(self, piece, media) -> Encoded:
@@ -66,7 +73,10 @@ class NativePiece(Adapter):
         if piece.original is not None:
             refs += [ref for ref in piece.original.files.values() if ref.sha256 not in {r.sha256 for r in refs}]
         for ref in refs:
-            assets[f"{ref.sha256}.{ref.ext}"] = {"mime": ref.mime, "base64": base64.b64encode(media(ref)).decode("ascii")}
+            assets[f"{ref.sha256}.{ref.ext}"] = {
+                "mime": ref.mime,
+                "base64": base64.b64encode(media(ref)).decode("ascii"),
+            }
         doc = {"type": DOC_TYPE, "format": DOC_FORMAT, "piece": dump_piece(piece), "assets": assets}
         return Encoded((json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
 

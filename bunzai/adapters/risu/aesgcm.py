@@ -31,5 +31,8 @@ def decrypt(key: bytes, iv: bytes, sealed: bytes, what: str) -> bytes:
     try:
         return AESGCM(key).decrypt(iv, sealed, None)
     except InvalidTag:
-        raise BunzaiError("corrupt_file", f"{what}: the encrypted part does not authenticate (damaged, or not "
-                          "written by RisuAI)", "export it again from RisuAI") from None
+        raise BunzaiError(
+            "corrupt_file",
+            f"{what}: the encrypted part does not authenticate (damaged, or not written by RisuAI)",
+            "export it again from RisuAI",
+        ) from None

@@ -92,8 +92,9 @@ def _apply_module(decoded: Decoded, module: dict) -> None:
         body["book"] = book | {"entries": entries}
         if len(decoded.pieces) > 1 and decoded.pieces[1].kind == "lorebook":
             lore = decoded.pieces[1]
-            decoded.pieces[1] = lore.model_validate(lore.model_dump(mode="json") | {
-                "body": lore.body.model_dump(mode="json") | {"entries": entries}})
+            decoded.pieces[1] = lore.model_validate(
+                lore.model_dump(mode="json") | {"body": lore.body.model_dump(mode="json") | {"entries": entries}}
+            )
     decoded.pieces[0] = character.model_validate(character.model_dump(mode="json") | {"body": body})
 
 
@@ -107,8 +108,9 @@ def _entries(raw: list) -> list[dict]:
 def _risu_order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
     """RisuAI's order: each asset after its x_meta, then module.risum, card.json last."""
     module = [(name, data) for name, data in members if name == MODULE_MEMBER]
-    meta = {name.split("/", 1)[1].rsplit(".", 1)[0]: (name, data) for name, data in members
-            if name.startswith("x_meta/")}
+    meta = {
+        name.split("/", 1)[1].rsplit(".", 1)[0]: (name, data) for name, data in members if name.startswith("x_meta/")
+    }
     ordered: list[tuple[str, bytes]] = []
     for name, data in members:
         if name == MODULE_MEMBER or name.startswith("x_meta/"):
@@ -144,9 +146,11 @@ class RisuCharx(Adapter):
         if module is not None:
             _apply_module(decoded, module)
         elif why:
-            decoded.warnings.append(f"not_decoded: module.risum in {name or 'the CHARX'} (RisuAI's regex scripts, "
-                                    f"triggers and lorebook copy) is kept byte for byte but not read: {why}. "
-                                    f"Hint: {rpack.NOT_DECODED_HINT}")
+            decoded.warnings.append(
+                f"not_decoded: module.risum in {name or 'the CHARX'} (RisuAI's regex scripts, "
+                f"triggers and lorebook copy) is kept byte for byte but not read: {why}. "
+                f"Hint: {rpack.NOT_DECODED_HINT}"
+            )
         return decoded
 
     @staticmethod
@@ -177,32 +181,61 @@ class RisuCharx(Adapter):
                 files[MODULE_MEMBER] = self._rebuilt(module, risu, book, table)
         elif risu:
             if table is not None:
-                files[MODULE_MEMBER] = self._rebuilt({"name": f"{piece.name} Module",
-                                                      "description": f"Module for {piece.name}",
-                                                      "id": piece.id}, risu, body["book"], table)
+                files[MODULE_MEMBER] = self._rebuilt(
+                    {"name": f"{piece.name} Module", "description": f"Module for {piece.name}", "id": piece.id},
+                    risu,
+                    body["book"],
+                    table,
+                )
             else:
-                losses.append(Loss("/body/behavior_scripts", "dropped", "RisuAI keeps regex scripts and triggers in "
-                                   f"module.risum, which needs the RPack table ({why})", "risu.module.not_written"))
+                losses.append(
+                    Loss(
+                        "/body/behavior_scripts",
+                        "dropped",
+                        f"RisuAI keeps regex scripts and triggers in module.risum, which needs the RPack table ({why})",
+                        "risu.module.not_written",
+                    )
+                )
         card_piece = piece.model_copy(update={"body": piece.body.model_validate(card_body)})
         if own:
-            card_piece = card_piece.model_copy(update={"original": original.model_copy(update={
-                "files": {k: v for k, v in original.files.items() if k != MODULE_MEMBER}})})
+            card_piece = card_piece.model_copy(
+                update={
+                    "original": original.model_copy(
+                        update={"files": {k: v for k, v in original.files.items() if k != MODULE_MEMBER}}
+                    )
+                }
+            )
         store = dict(files)
         encoded = write_charx(card_piece, media, FORMAT_ID, self._order(store), risu_asset_member)
         encoded.losses = [loss for loss in encoded.losses if loss.code != "card.scripts.not_carried"] + losses
         for index, script in enumerate(body["behavior_scripts"]):
             if script["format"] not in ("sillytavern.regex", SCRIPT, TRIGGER):
-                encoded.losses.append(Loss(f"/body/behavior_scripts/{index}", "dropped", "a RisuAI CHARX carries "
-                                           "RisuAI scripts and triggers (in module.risum) and SillyTavern regex "
-                                           f"scripts, not {script['format'] or 'untyped'} payloads",
-                                           "card.scripts.not_carried"))
-        carried = [s for s in body["behavior_scripts"] if s["format"] == "sillytavern.regex"] + \
-            (risu if MODULE_MEMBER in files else [])
+                encoded.losses.append(
+                    Loss(
+                        f"/body/behavior_scripts/{index}",
+                        "dropped",
+                        "a RisuAI CHARX carries "
+                        "RisuAI scripts and triggers (in module.risum) and SillyTavern regex "
+                        f"scripts, not {script['format'] or 'untyped'} payloads",
+                        "card.scripts.not_carried",
+                    )
+                )
+        carried = [s for s in body["behavior_scripts"] if s["format"] == "sillytavern.regex"] + (
+            risu if MODULE_MEMBER in files else []
+        )
         if carried != body["behavior_scripts"] and not any(
-                loss.pointer == "/body/behavior_scripts" for loss in encoded.losses):
-            encoded.losses.append(Loss("/body/behavior_scripts", "translated", "a RisuAI CHARX reads SillyTavern "
-                                       "scripts (card.json) before RisuAI's (module.risum), without the ones it "
-                                       "cannot carry", "risu.scripts.order"))
+            loss.pointer == "/body/behavior_scripts" for loss in encoded.losses
+        ):
+            encoded.losses.append(
+                Loss(
+                    "/body/behavior_scripts",
+                    "translated",
+                    "a RisuAI CHARX reads SillyTavern "
+                    "scripts (card.json) before RisuAI's (module.risum), without the ones it "
+                    "cannot carry",
+                    "risu.scripts.order",
+                )
+            )
         return encoded
 
     @staticmethod
@@ -217,6 +250,7 @@ class RisuCharx(Adapter):
                     members.append((meta, x_meta(data)))
                     names.add(meta)
             return _risu_order(members, card)
+
         return order
 
     @staticmethod
@@ -230,8 +264,11 @@ class RisuCharx(Adapter):
     @staticmethod
     def _rebuilt(module: dict, scripts: list[dict], book: dict | None, table: rpack.Table | None) -> bytes:
         if table is None:
-            raise BunzaiError("unsupported", "the card's RisuAI module must be re-encoded and no RPack table is "
-                              "configured", rpack.NOT_DECODED_HINT)
+            raise BunzaiError(
+                "unsupported",
+                "the card's RisuAI module must be re-encoded and no RPack table is configured",
+                rpack.NOT_DECODED_HINT,
+            )
         module = copy.deepcopy(module)
         module["regex"] = [s["payload"] for s in scripts if s["format"] == SCRIPT]
         module["trigger"] = [s["payload"] for s in scripts if s["format"] == TRIGGER]

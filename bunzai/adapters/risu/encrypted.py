@@ -28,7 +28,7 @@ def _sealed(data: bytes) -> bool:
     for chunk in png.chunk_headers(data):
         if chunk.type not in png.TEXT_TYPES:
             continue
-        keyword = data[chunk.data_start:chunk.data_start + 6].partition(b"\0")[0].lower()
+        keyword = data[chunk.data_start : chunk.data_start + 6].partition(b"\0")[0].lower()
         if keyword not in (b"chara", b"ccv3"):
             continue
         if chunk.type == b"tEXt":  # plain text: look at its start in place, without copying the chunk
@@ -60,9 +60,12 @@ class RisuEncryptedCard(Adapter):
             png.read_png(data)  # a damaged card says so first, as it did when the sniff checked it all
         if not _sealed(data):
             raise BunzaiError("unsupported", f"{what} is not a RisuAI encrypted card", "import it without --format")
-        raise BunzaiError("unsupported", f"{what} is a RisuAI encrypted card (rcc||rccv1): bunzai does not decrypt "
-                          "cards, with or without a password",
-                          "open the card in RisuAI (with its password if it has one) and export it unencrypted")
+        raise BunzaiError(
+            "unsupported",
+            f"{what} is a RisuAI encrypted card (rcc||rccv1): bunzai does not decrypt "
+            "cards, with or without a password",
+            "open the card in RisuAI (with its password if it has one) and export it unencrypted",
+        )
 
 
 register(RisuEncryptedCard())

@@ -20,18 +20,51 @@ from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as
 from bunzai.adapters.contract import Loss
 
 EXT_KEY = "risuai"
-_MAPPED = ("key", "secondkey", "insertorder", "comment", "content", "alwaysActive", "selective",
-           "activationPercent", "useRegex")
+_MAPPED = (
+    "key",
+    "secondkey",
+    "insertorder",
+    "comment",
+    "content",
+    "alwaysActive",
+    "selective",
+    "activationPercent",
+    "useRegex",
+)
 _REGEX_KEY = re.compile(r"^/(.*)/([a-z]*)$", re.S)
 _JS_FLAGS = set("dgimsuvy")
 _CASE = "risu_case_sensitive"
 # Canonical entry fields a Risu entry has no place for (decorators could say some; bunzai does not rewrite text).
-_NOT_CARRIED = ("enabled", "vectorized", "priority", "position", "depth", "role", "outlet", "group", "sticky",
-                "cooldown", "delay", "exclude_recursion", "prevent_recursion", "delay_until_recursion",
-                "scan_depth", "match_whole_words", "triggers", "ignore_budget", "match_persona_description",
-                "match_character_description", "match_character_personality", "match_character_depth_prompt",
-                "match_scenario", "match_creator_notes", "automation_id", "character_filter", "display_index",
-                "selective_logic")
+_NOT_CARRIED = (
+    "enabled",
+    "vectorized",
+    "priority",
+    "position",
+    "depth",
+    "role",
+    "outlet",
+    "group",
+    "sticky",
+    "cooldown",
+    "delay",
+    "exclude_recursion",
+    "prevent_recursion",
+    "delay_until_recursion",
+    "scan_depth",
+    "match_whole_words",
+    "triggers",
+    "ignore_budget",
+    "match_persona_description",
+    "match_character_description",
+    "match_character_personality",
+    "match_character_depth_prompt",
+    "match_scenario",
+    "match_creator_notes",
+    "automation_id",
+    "character_filter",
+    "display_index",
+    "selective_logic",
+)
 
 
 def split_keys(raw: Any, regex: bool) -> list[dict]:
@@ -70,21 +103,37 @@ def read_entry(native: Any, index: int) -> dict:
         extras["extentions"] = rest
     percent = _percent(entry.get("activationPercent"))
     return {
-        "uid": index, "title": as_str(entry.get("comment")), "content": as_str(entry.get("content")),
-        "keys": split_keys(entry.get("key"), regex), "secondary_keys": split_keys(entry.get("secondkey"), regex),
-        "selective": as_bool(entry.get("selective"), False), "constant": as_bool(entry.get("alwaysActive"), False),
-        "order": as_int(entry.get("insertorder"), 100), "probability": 100 if percent is None else percent,
-        "use_probability": percent is not None, "case_sensitive": as_bool(case, None),
+        "uid": index,
+        "title": as_str(entry.get("comment")),
+        "content": as_str(entry.get("content")),
+        "keys": split_keys(entry.get("key"), regex),
+        "secondary_keys": split_keys(entry.get("secondkey"), regex),
+        "selective": as_bool(entry.get("selective"), False),
+        "constant": as_bool(entry.get("alwaysActive"), False),
+        "order": as_int(entry.get("insertorder"), 100),
+        "probability": 100 if percent is None else percent,
+        "use_probability": percent is not None,
+        "case_sensitive": as_bool(case, None),
         "extensions": {EXT_KEY: extras} if extras else {},
     }
 
 
-
 def write_entry(base: Any, canonical: dict, index: int) -> dict:
     """A native entry for `canonical`, over `base` (an escrowed entry) when there is one."""
-    entry = copy.deepcopy(base) if isinstance(base, dict) else {
-        "key": "", "secondkey": "", "insertorder": 100, "comment": "", "content": "", "mode": "normal",
-        "alwaysActive": False, "selective": False}
+    entry = (
+        copy.deepcopy(base)
+        if isinstance(base, dict)
+        else {
+            "key": "",
+            "secondkey": "",
+            "insertorder": 100,
+            "comment": "",
+            "content": "",
+            "mode": "normal",
+            "alwaysActive": False,
+            "selective": False,
+        }
+    )
     extras = as_object(canonical["extensions"].get(EXT_KEY))
     for key in [key for key in entry if key not in _MAPPED and key not in extras]:
         del entry[key]
@@ -96,15 +145,22 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
                 entry[key] = copy.deepcopy(value)
     regex = any(key["regex"] for key in canonical["keys"] + canonical["secondary_keys"])
     current = read_entry(entry, index)
-    if current["keys"] != canonical["keys"] or current["secondary_keys"] != canonical["secondary_keys"] or \
-            as_bool(entry.get("useRegex"), False) != regex:
+    if (
+        current["keys"] != canonical["keys"]
+        or current["secondary_keys"] != canonical["secondary_keys"]
+        or as_bool(entry.get("useRegex"), False) != regex
+    ):
         if regex or "useRegex" in entry:
             entry["useRegex"] = regex
         entry["key"] = join_keys(canonical["keys"])
         entry["secondkey"] = join_keys(canonical["secondary_keys"])
-    simple = {"title": ("comment", canonical["title"]), "content": ("content", canonical["content"]),
-              "selective": ("selective", canonical["selective"]), "constant": ("alwaysActive", canonical["constant"]),
-              "order": ("insertorder", canonical["order"])}
+    simple = {
+        "title": ("comment", canonical["title"]),
+        "content": ("content", canonical["content"]),
+        "selective": ("selective", canonical["selective"]),
+        "constant": ("alwaysActive", canonical["constant"]),
+        "order": ("insertorder", canonical["order"]),
+    }
     for field, (key, value) in simple.items():
         if current[field] != value:
             entry[key] = value
@@ -130,28 +186,67 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> lis
     at = f"{prefix}/{index}"
     for field in _NOT_CARRIED:
         if canonical[field] != default[field]:
-            losses.append(Loss(f"{at}/{field}", "dropped", f"a RisuAI lore entry has no {field} (RisuAI says such "
-                               "things with decorators in the content, which bunzai does not write)",
-                               "risu.entry.not_carried"))
+            losses.append(
+                Loss(
+                    f"{at}/{field}",
+                    "dropped",
+                    f"a RisuAI lore entry has no {field} (RisuAI says such "
+                    "things with decorators in the content, which bunzai does not write)",
+                    "risu.entry.not_carried",
+                )
+            )
     for name in ("keys", "secondary_keys"):
         keys = canonical[name]
         if any("," in key["text"] for key in keys):
-            losses.append(Loss(f"{at}/{name}", "translated", "RisuAI keeps keys as one comma-joined string, so a "
-                               "key holding a comma becomes two keys", "risu.key.comma_split"))
-        elif any(key["regex"] for key in keys) and not all(key["regex"] for key in keys) or \
-                any(not key["regex"] and key["text"] != key["text"].strip() for key in keys) or \
-                any(not key["regex"] and key["flags"] for key in keys):
-            losses.append(Loss(f"{at}/{name}", "flattened", "RisuAI makes every key of an entry a regex or none "
-                               "(useRegex), and trims literal keys", "risu.key.regex_mixed"))
+            losses.append(
+                Loss(
+                    f"{at}/{name}",
+                    "translated",
+                    "RisuAI keeps keys as one comma-joined string, so a key holding a comma becomes two keys",
+                    "risu.key.comma_split",
+                )
+            )
+        elif (
+            any(key["regex"] for key in keys)
+            and not all(key["regex"] for key in keys)
+            or any(not key["regex"] and key["text"] != key["text"].strip() for key in keys)
+            or any(not key["regex"] and key["flags"] for key in keys)
+        ):
+            losses.append(
+                Loss(
+                    f"{at}/{name}",
+                    "flattened",
+                    "RisuAI makes every key of an entry a regex or none (useRegex), and trims literal keys",
+                    "risu.key.regex_mixed",
+                )
+            )
     mixed = [key["regex"] for key in canonical["keys"] + canonical["secondary_keys"]]
     if mixed and any(mixed) and not all(mixed) and not any(loss.code == "risu.key.regex_mixed" for loss in losses):
-        losses.append(Loss(f"{at}/secondary_keys", "flattened", "RisuAI makes every key of an entry a regex or "
-                           "none (useRegex)", "risu.key.regex_mixed"))
+        losses.append(
+            Loss(
+                f"{at}/secondary_keys",
+                "flattened",
+                "RisuAI makes every key of an entry a regex or none (useRegex)",
+                "risu.key.regex_mixed",
+            )
+        )
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:
-        losses.append(Loss(f"{at}/uid", "translated", "RisuAI entries have no uid: an entry's uid is its place in "
-                           "the list", "risu.entry.uid_is_index"))
+        losses.append(
+            Loss(
+                f"{at}/uid",
+                "translated",
+                "RisuAI entries have no uid: an entry's uid is its place in the list",
+                "risu.entry.uid_is_index",
+            )
+        )
     other = {key: value for key, value in canonical["extensions"].items() if key != EXT_KEY}
     if other:
-        losses.append(Loss(f"{at}/extensions", "dropped", "a RisuAI lore entry keeps only its own keys "
-                           "(extensions.risuai); other app data has no place", "risu.entry.extensions"))
+        losses.append(
+            Loss(
+                f"{at}/extensions",
+                "dropped",
+                "a RisuAI lore entry keeps only its own keys (extensions.risuai); other app data has no place",
+                "risu.entry.extensions",
+            )
+        )
     return losses

@@ -45,14 +45,27 @@ def book_losses(body: dict, prefix: str) -> list[Loss]:
         losses += entry_losses(entry, index, f"{prefix}/entries", default)
     for key, value in body["settings"].items():
         if value is not None:
-            losses.append(Loss(f"{prefix}/settings/{key}", "dropped", "a RisuAI lore list has no book settings "
-                               "(they are chat settings in RisuAI)", "risu.book.settings"))
+            losses.append(
+                Loss(
+                    f"{prefix}/settings/{key}",
+                    "dropped",
+                    "a RisuAI lore list has no book settings (they are chat settings in RisuAI)",
+                    "risu.book.settings",
+                )
+            )
     if body["description"]:
-        losses.append(Loss(f"{prefix}/description", "dropped", "a RisuAI lore list has no description",
-                           "risu.book.description"))
+        losses.append(
+            Loss(f"{prefix}/description", "dropped", "a RisuAI lore list has no description", "risu.book.description")
+        )
     if body["extensions"]:
-        losses.append(Loss(f"{prefix}/extensions", "dropped", "a RisuAI lore list has no book-level app data",
-                           "risu.book.extensions"))
+        losses.append(
+            Loss(
+                f"{prefix}/extensions",
+                "dropped",
+                "a RisuAI lore list has no book-level app data",
+                "risu.book.extensions",
+            )
+        )
     return losses
 
 
@@ -71,17 +84,27 @@ class RisuLorebook(Adapter):
         from bunzai.model.lorebook import Lorebook
 
         if not is_risu_lorebook(parsed):
-            raise BunzaiError("unsupported", f"{name or 'the file'} is not a RisuAI lorebook export",
-                              'a RisuAI lorebook is {"type": "risu", "data": [...]}')
+            raise BunzaiError(
+                "unsupported",
+                f"{name or 'the file'} is not a RisuAI lorebook export",
+                'a RisuAI lorebook is {"type": "risu", "data": [...]}',
+            )
         title = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else "RisuAI lorebook"
         try:
-            piece = Lorebook.model_validate({
-                "id": piece_id_for(title, name, "lorebook"), "name": title,
-                "body": {"entries": read_entries(parsed["data"])},
-                "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)}})
+            piece = Lorebook.model_validate(
+                {
+                    "id": piece_id_for(title, name, "lorebook"),
+                    "name": title,
+                    "body": {"entries": read_entries(parsed["data"])},
+                    "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the lorebook'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']}", "fix the entry in RisuAI") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the lorebook'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the entry in RisuAI",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -92,13 +115,20 @@ class RisuLorebook(Adapter):
         document["data"] = write_entries(document["data"] if own else None, body["entries"])
         losses = book_losses(body, "/body")
         if piece.name != piece.id:
-            losses.append(Loss("/name", "translated", "a RisuAI export has no name: the file name is the name",
-                               "risu.name.file_name"))
+            losses.append(
+                Loss(
+                    "/name",
+                    "translated",
+                    "a RisuAI export has no name: the file name is the name",
+                    "risu.name.file_name",
+                )
+            )
         if piece.assets:
             losses.append(Loss("/assets", "dropped", "a RisuAI lorebook export carries no media", "risu.assets"))
         if piece.profiles:
-            losses.append(Loss("/profiles", "dropped", "a RisuAI lorebook export has no per-platform profiles",
-                               "risu.profiles"))
+            losses.append(
+                Loss("/profiles", "dropped", "a RisuAI lorebook export has no per-platform profiles", "risu.profiles")
+            )
         return Encoded(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), losses)
 
 

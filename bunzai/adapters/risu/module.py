@@ -36,16 +36,17 @@ MODULE_MEMBER = "module.risum"
 
 
 def looks_like_module(data: bytes) -> bool:
-    return len(data) >= 7 and data[0] == MAGIC and data[1] == 0 and \
-        6 + struct.unpack("<I", data[2:6])[0] < len(data)
+    return len(data) >= 7 and data[0] == MAGIC and data[1] == 0 and 6 + struct.unpack("<I", data[2:6])[0] < len(data)
 
 
 def encode_module(module: dict, assets: list[bytes], table: rpack.Table) -> bytes:
     """The `.risum` bytes of a module document, as RisuAI's exportModule writes them: the JSON
     indented by 2 with each asset's data slot emptied, then one block per asset."""
     module = dict(module)
-    module["assets"] = [[entry[0] if entry else "", "", entry[2] if len(entry) > 2 else ""]
-                        for entry in (item if isinstance(item, list) else [] for item in module.get("assets") or [])]
+    module["assets"] = [
+        [entry[0] if entry else "", "", entry[2] if len(entry) > 2 else ""]
+        for entry in (item if isinstance(item, list) else [] for item in module.get("assets") or [])
+    ]
     from bunzai.adapters.common.jsjson import stringify
 
     main = table.encode(stringify({"module": module, "type": "risuModule"}, 2).encode("utf-8"))
@@ -55,9 +56,13 @@ def encode_module(module: dict, assets: list[bytes], table: rpack.Table) -> byte
 
 def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, list[bytes]]:
     """The module JSON document and the bytes of its assets, in order."""
+
     def corrupt(why: str) -> BunzaiError:
-        return BunzaiError("corrupt_file", f"{what} is not a RisuAI module RisuAI could read: {why}",
-                           "export the module again from RisuAI")
+        return BunzaiError(
+            "corrupt_file",
+            f"{what} is not a RisuAI module RisuAI could read: {why}",
+            "export the module again from RisuAI",
+        )
 
     if len(data) < 6 or data[0] != MAGIC:
         raise corrupt("it does not start with the module magic byte 111")
@@ -69,10 +74,10 @@ def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, lis
         nonlocal at
         if at + 4 > len(data):
             raise corrupt("it ends inside a length")
-        size = struct.unpack("<I", data[at:at + 4])[0]
+        size = struct.unpack("<I", data[at : at + 4])[0]
         if at + 4 + size > len(data):
             raise corrupt("a block is longer than the file")
-        chunk = data[at + 4:at + 4 + size]
+        chunk = data[at + 4 : at + 4 + size]
         at += 4 + size
         return table.decode(chunk)
 
@@ -84,8 +89,11 @@ def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, lis
         if error.code == "invalid_json":
             raise corrupt("its JSON does not decode (is the RPack table RisuAI's?)") from None
         raise
-    if not isinstance(document, dict) or document.get("type") != "risuModule" or \
-            not isinstance(document.get("module"), dict):
+    if (
+        not isinstance(document, dict)
+        or document.get("type") != "risuModule"
+        or not isinstance(document.get("module"), dict)
+    ):
         raise corrupt('its JSON is not {"type": "risuModule", "module": {...}}')
     assets: list[bytes] = []
     while True:
@@ -98,8 +106,9 @@ def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, lis
         if mark != 1:
             raise corrupt(f"unknown block mark {mark}")
         if len(assets) >= limits.ARCHIVE_MAX_MEMBERS:
-            raise BunzaiError("too_large", f"{what} holds more than {limits.ARCHIVE_MAX_MEMBERS} assets",
-                              "split the module")
+            raise BunzaiError(
+                "too_large", f"{what} holds more than {limits.ARCHIVE_MAX_MEMBERS} assets", "split the module"
+            )
         assets.append(block())
     return document, assets
 
@@ -115,19 +124,31 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     table, why = rpack.current_table()
     stem = file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if file_name else ""
     if table is None:
-        book = Lorebook.model_validate({"id": piece_id_for(name or stem, file_name, "module"),
-                                        "name": name or stem or "RisuAI module",
-                                        "original": {"format": FORMAT_ID, "document": None, "files": files}})
-        return Decoded([book], [raw], [f"not_decoded: {what} is a RisuAI module; {why}, so its lorebook, regex "
-                                       f"scripts and triggers are not read (its bytes are kept in the escrow). "
-                                       f"Hint: {rpack.NOT_DECODED_HINT}"])
+        book = Lorebook.model_validate(
+            {
+                "id": piece_id_for(name or stem, file_name, "module"),
+                "name": name or stem or "RisuAI module",
+                "original": {"format": FORMAT_ID, "document": None, "files": files},
+            }
+        )
+        return Decoded(
+            [book],
+            [raw],
+            [
+                f"not_decoded: {what} is a RisuAI module; {why}, so its lorebook, regex "
+                f"scripts and triggers are not read (its bytes are kept in the escrow). "
+                f"Hint: {rpack.NOT_DECODED_HINT}"
+            ],
+        )
     document, assets = decode_module(data, table, what)
     module = document["module"]
     blobs = [raw]
     names = module.get("assets") if isinstance(module.get("assets"), list) else []
     for index, content in enumerate(assets):
         entry = names[index] if index < len(names) and isinstance(names[index], list) else []
-        ext = str(entry[2]).lower() if len(entry) > 2 and str(entry[2]).isalnum() and len(str(entry[2])) <= 10 else "bin"
+        ext = (
+            str(entry[2]).lower() if len(entry) > 2 and str(entry[2]).isalnum() and len(str(entry[2])) <= 10 else "bin"
+        )
         blob = Blob(content, ext)
         blobs.append(blob)
         files[f"assets/{index}.{ext}"] = blob.ref().model_dump(mode="json")
@@ -136,22 +157,38 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     description = module.get("description") if isinstance(module.get("description"), str) else ""
     warnings = []
     try:
-        pieces: list[Any] = [Lorebook.model_validate({
-            "id": book_id, "name": title or "RisuAI module",
-            "body": {"description": description, "entries": read_entries(module.get("lorebook"))},
-            "original": {"format": FORMAT_ID, "document": document, "files": files}})]
+        pieces: list[Any] = [
+            Lorebook.model_validate(
+                {
+                    "id": book_id,
+                    "name": title or "RisuAI module",
+                    "body": {"description": description, "entries": read_entries(module.get("lorebook"))},
+                    "original": {"format": FORMAT_ID, "document": document, "files": files},
+                }
+            )
+        ]
         if isinstance(module.get("regex"), list) and module["regex"]:
-            pieces.append(RegexSet.model_validate({
-                "id": linked_id(book_id, "regex"), "name": f"{title} regex",
-                "body": {"rules": read_scripts(module["regex"])},
-                "original": {"format": "risu.regex", "document": {"type": "regex", "data": module["regex"]}}}))
+            pieces.append(
+                RegexSet.model_validate(
+                    {
+                        "id": linked_id(book_id, "regex"),
+                        "name": f"{title} regex",
+                        "body": {"rules": read_scripts(module["regex"])},
+                        "original": {"format": "risu.regex", "document": {"type": "regex", "data": module["regex"]}},
+                    }
+                )
+            )
     except ValidationError as error:
-        raise BunzaiError("corrupt_file", f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                          "fix the module in RisuAI") from None
+        raise BunzaiError(
+            "corrupt_file",
+            f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+            "fix the module in RisuAI",
+        ) from None
     sealed = [key for key in ("trigger", "cjs") if module.get(key)]
     if sealed:
-        warnings.append(f"{what}: its {' and '.join(sealed)} (RisuAI code) are kept sealed in the lorebook's "
-                        "escrow, never run")
+        warnings.append(
+            f"{what}: its {' and '.join(sealed)} (RisuAI code) are kept sealed in the lorebook's escrow, never run"
+        )
     return Decoded(pieces, blobs, warnings)
 
 
@@ -166,8 +203,13 @@ class RisuModule(Adapter):
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if parsed is not None:
             return 0.0
-        return 0.9 if looks_like_module(data) and name.lower().endswith(".risum") else \
-            0.5 if looks_like_module(data) else 0.0
+        return (
+            0.9
+            if looks_like_module(data) and name.lower().endswith(".risum")
+            else 0.5
+            if looks_like_module(data)
+            else 0.0
+        )
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         return module_pieces(data, "", name)

@@ -26,8 +26,11 @@ from bunzai.errors import BunzaiError
 def _need_table(what: str) -> rpack.Table:
     table, why = rpack.current_table()
     if table is None:
-        raise BunzaiError("unsupported", f"writing {what} as a RisuAI module (.risum) needs the RPack table, and "
-                          f"{why}", rpack.NOT_DECODED_HINT)
+        raise BunzaiError(
+            "unsupported",
+            f"writing {what} as a RisuAI module (.risum) needs the RPack table, and {why}",
+            rpack.NOT_DECODED_HINT,
+        )
     return table
 
 
@@ -40,8 +43,13 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes],
     raw = media(raw_ref) if raw_ref is not None else None
     document = original.document
     if isinstance(document, dict) and isinstance(document.get("module"), dict):
-        slots = sorted(((int(key.split("/")[1].split(".")[0]), ref) for key, ref in original.files.items()
-                        if key.startswith("assets/") and key.split("/")[1].split(".")[0].isdigit()))
+        slots = sorted(
+            (
+                (int(key.split("/")[1].split(".")[0]), ref)
+                for key, ref in original.files.items()
+                if key.startswith("assets/") and key.split("/")[1].split(".")[0].isdigit()
+            )
+        )
         return copy.deepcopy(document), [media(ref) for _index, ref in slots], raw
     return None, [], raw
 
@@ -49,8 +57,14 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes],
 def _common_losses(piece: Any) -> list[Loss]:
     losses = []
     if piece.assets:
-        losses.append(Loss("/assets", "dropped", "a RisuAI module's assets are the ones it was read with; a "
-                           "piece's media links are not written into it", "risu.assets"))
+        losses.append(
+            Loss(
+                "/assets",
+                "dropped",
+                "a RisuAI module's assets are the ones it was read with; a piece's media links are not written into it",
+                "risu.assets",
+            )
+        )
     if piece.profiles:
         losses.append(Loss("/profiles", "dropped", "a RisuAI module has no per-platform profiles", "risu.profiles"))
     return losses
@@ -60,8 +74,11 @@ def write_module(piece: Any, media: MediaSource) -> Encoded:
     if piece.kind == "regex":
         return _regex_module(piece)
     if piece.kind != "lorebook":
-        raise BunzaiError("unsupported", f"a RisuAI module holds a lorebook or regex scripts, not a {piece.kind}",
-                          "export it in a format of its kind (see `bunzai formats`)")
+        raise BunzaiError(
+            "unsupported",
+            f"a RisuAI module holds a lorebook or regex scripts, not a {piece.kind}",
+            "export it in a format of its kind (see `bunzai formats`)",
+        )
     document, assets, raw = _escrowed(piece, media)
     body = piece.body.model_dump(mode="json")
     if document is None and raw is not None:  # read without a table: decode now, or give it back unchanged
@@ -75,7 +92,7 @@ def write_module(piece: Any, media: MediaSource) -> Encoded:
     module["description"] = body["description"]
     module["lorebook"] = write_entries(module.get("lorebook"), body["entries"])
     names = module.get("assets") if isinstance(module.get("assets"), list) else []
-    module["assets"] = names[:len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
+    module["assets"] = names[: len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
     losses = [loss for loss in book_losses(body, "/body") if loss.code != "risu.book.description"]
     return Encoded(encode_module(module, assets, table), losses + _common_losses(piece))
 
@@ -83,9 +100,11 @@ def write_module(piece: Any, media: MediaSource) -> Encoded:
 def _regex_module(piece: Any) -> Encoded:
     table = _need_table(f"the regex set {piece.id!r}")
     original = piece.original
-    base = original.document.get("data") if original is not None and original.format == "risu.regex" and \
-        isinstance(original.document, dict) else None
+    base = (
+        original.document.get("data")
+        if original is not None and original.format == "risu.regex" and isinstance(original.document, dict)
+        else None
+    )
     body = piece.body.model_dump(mode="json")
-    module = {"name": piece.name, "description": "", "id": piece.id,
-              "regex": write_scripts(base, body["rules"])}
+    module = {"name": piece.name, "description": "", "id": piece.id, "regex": write_scripts(base, body["rules"])}
     return Encoded(encode_module(module, [], table), set_losses(body, "/body") + _common_losses(piece))

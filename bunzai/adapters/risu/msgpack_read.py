@@ -36,13 +36,16 @@ class _Reader:
         self.surrogates = False  # a string held half an emoji, as JavaScript's encoders write it
 
     def fail(self, why: str) -> BunzaiError:
-        return BunzaiError("corrupt_file", f"{self.what}: the MessagePack data is damaged ({why} at byte {self.at})",
-                           "export the file again from RisuAI")
+        return BunzaiError(
+            "corrupt_file",
+            f"{self.what}: the MessagePack data is damaged ({why} at byte {self.at})",
+            "export the file again from RisuAI",
+        )
 
     def take(self, count: int) -> bytes:
         if count < 0 or self.at + count > len(self.data):
             raise self.fail("it ends early")
-        chunk = self.data[self.at:self.at + count]
+        chunk = self.data[self.at : self.at + count]
         self.at += count
         return chunk
 
@@ -51,8 +54,11 @@ class _Reader:
 
     def value(self, depth: int) -> Any:
         if depth > limits.JSON_MAX_DEPTH:
-            raise BunzaiError("too_deep", f"{self.what}: MessagePack nested deeper than {limits.JSON_MAX_DEPTH}",
-                              "the file is not a preset RisuAI writes")
+            raise BunzaiError(
+                "too_deep",
+                f"{self.what}: MessagePack nested deeper than {limits.JSON_MAX_DEPTH}",
+                "the file is not a preset RisuAI writes",
+            )
         byte = self.take(1)[0]
         if byte <= 0x7F:
             return byte
@@ -70,8 +76,18 @@ class _Reader:
         sized = {0xC4: "B", 0xC5: "H", 0xC6: "I"}
         if byte in sized:
             return self.take(self.number(sized[byte]))
-        numbers = {0xCA: "f", 0xCB: "d", 0xCC: "B", 0xCD: "H", 0xCE: "I", 0xCF: "Q",
-                   0xD0: "b", 0xD1: "h", 0xD2: "i", 0xD3: "q"}
+        numbers = {
+            0xCA: "f",
+            0xCB: "d",
+            0xCC: "B",
+            0xCD: "H",
+            0xCE: "I",
+            0xCF: "Q",
+            0xD0: "b",
+            0xD1: "h",
+            0xD2: "i",
+            0xD3: "q",
+        }
         if byte in numbers:
             return self.number(numbers[byte])
         texts = {0xD9: "B", 0xDA: "H", 0xDB: "I"}

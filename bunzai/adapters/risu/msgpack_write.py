@@ -24,7 +24,7 @@ def _sized(count: int, small: tuple[int, int] | None, forms: tuple[int, int, int
     """The header of a string/bin/array/map of `count` items: a fix form when `small` allows it."""
     if small is not None and count < small[1]:
         return bytes([small[0] | count])
-    codes = dict(zip(("B", "H", "I")[-len(forms):], forms))
+    codes = dict(zip(("B", "H", "I")[-len(forms) :], forms))
     for fmt, code in codes.items():
         if count < 1 << (8 * struct.calcsize(fmt)):
             return bytes([code]) + struct.pack(">" + fmt, count)
@@ -41,7 +41,9 @@ def _pack(value: Any, out: list[bytes], depth: int) -> None:
     elif isinstance(value, int):
         out.append(_int(value))
     elif isinstance(value, float):
-        out.append(_int(int(value)) if value.is_integer() and abs(value) < 2**53 else b"\xcb" + struct.pack(">d", value))
+        out.append(
+            _int(int(value)) if value.is_integer() and abs(value) < 2**53 else b"\xcb" + struct.pack(">d", value)
+        )
     elif isinstance(value, str):
         raw = value.encode("utf-8")
         out.append(_sized(len(raw), (0xA0, 32), (0xD9, 0xDA, 0xDB)) + raw)
@@ -67,8 +69,14 @@ def _int(value: int) -> bytes:
         return bytes([value])
     if -32 <= value < 0:
         return struct.pack(">b", value)
-    for code, fmt, low, high in ((0xCC, "B", 0, 1 << 8), (0xCD, "H", 0, 1 << 16), (0xCE, "I", 0, 1 << 32),
-                                 (0xD0, "b", -(1 << 7), 0), (0xD1, "h", -(1 << 15), 0), (0xD2, "i", -(1 << 31), 0)):
+    for code, fmt, low, high in (
+        (0xCC, "B", 0, 1 << 8),
+        (0xCD, "H", 0, 1 << 16),
+        (0xCE, "I", 0, 1 << 32),
+        (0xD0, "b", -(1 << 7), 0),
+        (0xD1, "h", -(1 << 15), 0),
+        (0xD2, "i", -(1 << 31), 0),
+    ):
         if low <= value < high:
             return bytes([code]) + struct.pack(">" + fmt, value)
     return b"\xcb" + struct.pack(">d", float(value))

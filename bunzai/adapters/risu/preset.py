@@ -49,8 +49,11 @@ def _inflate(data: bytes, what: str) -> bytes:
     except (OSError, EOFError, zlib.error) as error:
         raise BunzaiError("corrupt_file", f"{what} does not decompress: {error}", "export the preset again") from None
     if len(out) > limits.JSON_MAX_BYTES:
-        raise BunzaiError("too_large", f"{what} decompresses past {limits.JSON_MAX_BYTES} bytes",
-                          "the file is not a preset RisuAI writes")
+        raise BunzaiError(
+            "too_large",
+            f"{what} decompresses past {limits.JSON_MAX_BYTES} bytes",
+            "the file is not a preset RisuAI writes",
+        )
     return out
 
 
@@ -58,8 +61,11 @@ def decode_preset(data: bytes, what: str) -> tuple[dict, dict]:
     """(the outer envelope without its sealed bytes, the botPreset) of gzip'd preset bytes."""
     outer = unpack(_inflate(data, what), what)
     if not isinstance(outer, dict) or outer.get("type") != "preset":
-        raise BunzaiError("corrupt_file", f"{what} is not a RisuAI preset (no type: preset inside)",
-                          "export the preset again from RisuAI")
+        raise BunzaiError(
+            "corrupt_file",
+            f"{what} is not a RisuAI preset (no type: preset inside)",
+            "export the preset again from RisuAI",
+        )
     sealed = outer.get("preset", outer.get("pres"))
     if not isinstance(sealed, bytes):
         raise BunzaiError("corrupt_file", f"{what} holds no encrypted preset", "export the preset again from RisuAI")
@@ -94,14 +100,22 @@ def _blocks(preset: dict) -> list[dict]:
     for identifier, key in (("main", "mainPrompt"), ("jailbreak", "jailbreak"), ("globalNote", "globalNote")):
         if isinstance(preset.get(key), str):
             blocks.append({"identifier": identifier, "name": key, "content": preset[key]})
-    for index, item in enumerate(preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []):
+    for index, item in enumerate(
+        preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
+    ):
         if not isinstance(item, dict):
             continue
         kind = as_str(item.get("type"))
         text = item.get("text", item.get("innerFormat", item.get("defaultText", "")))
-        blocks.append({"identifier": f"template-{index}", "name": as_str(item.get("name")) or kind,
-                       "role": _ROLES.get(as_str(item.get("role")), "system"), "content": as_str(text),
-                       "marker": kind not in ("plain", "jailbreak", "cot", "chatML")})
+        blocks.append(
+            {
+                "identifier": f"template-{index}",
+                "name": as_str(item.get("name")) or kind,
+                "role": _ROLES.get(as_str(item.get("role")), "system"),
+                "content": as_str(text),
+                "marker": kind not in ("plain", "jailbreak", "cot", "chatML"),
+            }
+        )
     return blocks
 
 
@@ -110,15 +124,22 @@ def preset_body(preset: dict) -> dict:
         "temperature": _nonneg(_hundredths(preset.get("temperature"))),
         "frequency_penalty": _hundredths(preset.get("frequencyPenalty")),
         "presence_penalty": _hundredths(preset.get("PresensePenalty")),
-        "top_p": _number(preset.get("top_p")), "top_k": as_int(preset.get("top_k"), None),
-        "min_p": _number(preset.get("min_p")), "top_a": _number(preset.get("top_a")),
+        "top_p": _number(preset.get("top_p")),
+        "top_k": as_int(preset.get("top_k"), None),
+        "min_p": _number(preset.get("min_p")),
+        "top_a": _number(preset.get("top_a")),
         "repetition_penalty": _number(preset.get("repetition_penalty")),
-        "max_context": _count(preset.get("maxContext")), "max_tokens": _count(preset.get("maxResponse")),
+        "max_context": _count(preset.get("maxContext")),
+        "max_tokens": _count(preset.get("maxResponse")),
     }
     blocks = _blocks(preset)
-    return {"family": "chat_completion", "model": as_str(preset.get("aiModel")),
-            "samplers": samplers, "prompts": blocks,
-            "orders": [{"target": "global", "items": [{"identifier": b["identifier"]} for b in blocks]}] if blocks else []}
+    return {
+        "family": "chat_completion",
+        "model": as_str(preset.get("aiModel")),
+        "samplers": samplers,
+        "prompts": blocks,
+        "orders": [{"target": "global", "items": [{"identifier": b["identifier"]} for b in blocks]}] if blocks else [],
+    }
 
 
 def _number(value: Any) -> float | None:
@@ -160,22 +181,44 @@ class RisuPreset(Adapter):
         if packed:
             table, why = rpack.current_table()
             if table is None:
-                piece = Preset.model_validate({"id": piece_id_for(stem, name, "preset"), "name": stem or "RisuAI preset",
-                                               "original": {"format": FORMAT_ID, "document": None, "files": files}})
-                return Decoded([piece], [raw], [f"not_decoded: {what} is a RisuAI preset; {why}, so its prompts and "
-                                                f"settings are not read (its bytes are kept in the escrow). "
-                                                f"Hint: {rpack.NOT_DECODED_HINT}"])
+                piece = Preset.model_validate(
+                    {
+                        "id": piece_id_for(stem, name, "preset"),
+                        "name": stem or "RisuAI preset",
+                        "original": {"format": FORMAT_ID, "document": None, "files": files},
+                    }
+                )
+                return Decoded(
+                    [piece],
+                    [raw],
+                    [
+                        f"not_decoded: {what} is a RisuAI preset; {why}, so its prompts and "
+                        f"settings are not read (its bytes are kept in the escrow). "
+                        f"Hint: {rpack.NOT_DECODED_HINT}"
+                    ],
+                )
             data = table.decode(data)
         envelope, preset = decode_preset(data, what)
         title = as_str(preset.get("name")) or stem or "RisuAI preset"
         try:
-            piece = Preset.model_validate({
-                "id": piece_id_for(title, name, "preset"), "name": title, "body": preset_body(preset),
-                "original": {"format": FORMAT_ID, "document": {"envelope": _jsonable(envelope), "preset": preset},
-                             "files": files}})
+            piece = Preset.model_validate(
+                {
+                    "id": piece_id_for(title, name, "preset"),
+                    "name": title,
+                    "body": preset_body(preset),
+                    "original": {
+                        "format": FORMAT_ID,
+                        "document": {"envelope": _jsonable(envelope), "preset": preset},
+                        "files": files,
+                    },
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                              "fix the preset in RisuAI") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the preset in RisuAI",
+            ) from None
         return Decoded([piece], [raw], [])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:

@@ -27,19 +27,35 @@ from bunzai.errors import BunzaiError
 FIELDS = {"main": "mainPrompt", "jailbreak": "jailbreak", "globalNote": "globalNote"}
 _ROLES = {"assistant": "bot", "user": "user", "system": "system"}
 # SillyTavern's marker blocks RisuAI's own import turns into template items (others it skips).
-MARKERS = {"chatHistory": {"type": "chat", "rangeEnd": "end", "rangeStart": 0}, "worldInfoBefore": {"type": "lorebook"},
-           "charDescription": {"type": "description"}, "personaDescription": {"type": "persona"}}
+MARKERS = {
+    "chatHistory": {"type": "chat", "rangeEnd": "end", "rangeStart": 0},
+    "worldInfoBefore": {"type": "lorebook"},
+    "charDescription": {"type": "description"},
+    "personaDescription": {"type": "persona"},
+}
 TEXT_KINDS = ("plain", "jailbreak", "cot", "chatML")
 
 RULES = (
     LossRule("/name", "translated", "risu.preset.name", "RisuAI presets keep their name inside the file"),
-    LossRule("/body/prompts", "translated", "risu.preset.template",
-             "RisuAI's prompt template has items, not named blocks: blocks read back as template-<n> items (markers "
-             "RisuAI has no item for are not written)"),
-    LossRule("/body/orders", "translated", "risu.preset.order",
-             "RisuAI's template order is the only order: disabled blocks are left out, per-character orders dropped"),
-    LossRule(r"/body/samplers/(?:temperature|frequency_penalty|presence_penalty)", "translated",
-             "risu.preset.hundredths", "RisuAI keeps this sampler x100 as a number; a value below 0 is not read"),
+    LossRule(
+        "/body/prompts",
+        "translated",
+        "risu.preset.template",
+        "RisuAI's prompt template has items, not named blocks: blocks read back as template-<n> items (markers "
+        "RisuAI has no item for are not written)",
+    ),
+    LossRule(
+        "/body/orders",
+        "translated",
+        "risu.preset.order",
+        "RisuAI's template order is the only order: disabled blocks are left out, per-character orders dropped",
+    ),
+    LossRule(
+        r"/body/samplers/(?:temperature|frequency_penalty|presence_penalty)",
+        "translated",
+        "risu.preset.hundredths",
+        "RisuAI keeps this sampler x100 as a number; a value below 0 is not read",
+    ),
     LossRule("/body/samplers/[^/]+", "dropped", "risu.preset.sampler", "a RisuAI preset has no such sampler"),
     LossRule("/body/family", "translated", "risu.preset.family", "a RisuAI preset is a chat-completion preset"),
     LossRule("/body/[^/]+", "dropped", "risu.preset.field", "a RisuAI preset has no such field"),
@@ -83,7 +99,8 @@ def _item_of(block: dict, prior: Any) -> dict | None:
     if block["marker"]:
         return copy.deepcopy(MARKERS[block["identifier"]]) if block["identifier"] in MARKERS else None
     kind = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}.get(
-        block["identifier"], ("plain", "normal"))
+        block["identifier"], ("plain", "normal")
+    )
     item = {"type": kind[0], "type2": kind[1], "text": block["content"], "role": _ROLES[block["role"]]}
     if block["name"]:
         item["name"] = block["name"]
@@ -96,8 +113,11 @@ def _ordered(body: dict) -> list[dict]:
     order = next((o for o in body["orders"] if o["target"] == "global"), None)
     if order is None:
         return [block for block in body["prompts"] if block["enabled"]]
-    return [blocks[item["identifier"]] for item in order["items"]
-            if item["enabled"] and item["identifier"] in blocks and blocks[item["identifier"]]["enabled"]]
+    return [
+        blocks[item["identifier"]]
+        for item in order["items"]
+        if item["enabled"] and item["identifier"] in blocks and blocks[item["identifier"]]["enabled"]
+    ]
 
 
 def bot_preset(piece: Any) -> tuple[dict, dict]:
@@ -126,11 +146,18 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
     if template or prior or escrow is None:
         preset["promptTemplate"] = template
     samplers = body["samplers"]
-    for key, name, scale in (("temperature", "temperature", 100), ("frequency_penalty", "frequencyPenalty", 100),
-                             ("presence_penalty", "PresensePenalty", 100), ("top_p", "top_p", 1),
-                             ("top_k", "top_k", 1), ("min_p", "min_p", 1), ("top_a", "top_a", 1),
-                             ("repetition_penalty", "repetition_penalty", 1), ("max_context", "maxContext", 1),
-                             ("max_tokens", "maxResponse", 1)):
+    for key, name, scale in (
+        ("temperature", "temperature", 100),
+        ("frequency_penalty", "frequencyPenalty", 100),
+        ("presence_penalty", "PresensePenalty", 100),
+        ("top_p", "top_p", 1),
+        ("top_k", "top_k", 1),
+        ("min_p", "min_p", 1),
+        ("top_a", "top_a", 1),
+        ("repetition_penalty", "repetition_penalty", 1),
+        ("max_context", "maxContext", 1),
+        ("max_tokens", "maxResponse", 1),
+    ):
         if samplers[key] is not None:
             preset[name] = round(samplers[key] * scale, 10) if scale != 1 else samplers[key]
     if body["model"]:
@@ -150,14 +177,22 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
 
     table, why = rpack.current_table()
     if table is None:
-        raise BunzaiError("unsupported", f"writing a RisuAI preset (.risup) needs the RPack table, and {why}",
-                          rpack.NOT_DECODED_HINT)
+        raise BunzaiError(
+            "unsupported", f"writing a RisuAI preset (.risup) needs the RPack table, and {why}", rpack.NOT_DECODED_HINT
+        )
     preset, envelope = bot_preset(piece)
     data = table.encode(packed(preset, envelope))
     back = Preset.model_validate({"id": piece.id, "name": preset["name"], "body": preset_body(preset)})
     declared: list[Loss] = []
     if piece.original is not None and _escrow(piece) is None:
-        declared.append(Loss("/original", "kept_in_escrow", f"what the {piece.original.format} file held beyond "
-                             "the canonical fields stays in the studio's escrow and is not written to a RisuAI "
-                             "preset", "escrow.other_format"))
+        declared.append(
+            Loss(
+                "/original",
+                "kept_in_escrow",
+                f"what the {piece.original.format} file held beyond "
+                "the canonical fields stays in the studio's escrow and is not written to a RisuAI "
+                "preset",
+                "escrow.other_format",
+            )
+        )
     return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), RULES, FALLBACK))

@@ -44,15 +44,17 @@ def set_losses(body: dict, prefix: str) -> list[Loss]:
         losses += script_losses(rule, index, f"{prefix}/rules", default)
     for field in ("description", "extensions"):
         if body[field]:
-            losses.append(Loss(f"{prefix}/{field}", "dropped", f"a RisuAI script list has no {field}",
-                               f"risu.regex.set_{field}"))
+            losses.append(
+                Loss(f"{prefix}/{field}", "dropped", f"a RisuAI script list has no {field}", f"risu.regex.set_{field}")
+            )
     return losses
 
 
 def name_loss(piece: Any) -> list[Loss]:
     if piece.name != piece.id:
-        return [Loss("/name", "translated", "a RisuAI export has no name: the file name is the name",
-                     "risu.name.file_name")]
+        return [
+            Loss("/name", "translated", "a RisuAI export has no name: the file name is the name", "risu.name.file_name")
+        ]
     return []
 
 
@@ -71,17 +73,27 @@ class RisuRegex(Adapter):
         from bunzai.model.regex import RegexSet
 
         if not is_risu_regex(parsed):
-            raise BunzaiError("unsupported", f"{name or 'the file'} is not a RisuAI regex export",
-                              'a RisuAI regex export is {"type": "regex", "data": [...]}')
+            raise BunzaiError(
+                "unsupported",
+                f"{name or 'the file'} is not a RisuAI regex export",
+                'a RisuAI regex export is {"type": "regex", "data": [...]}',
+            )
         title = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else "RisuAI regex"
         try:
-            piece = RegexSet.model_validate({
-                "id": piece_id_for(title, name, "regex"), "name": title,
-                "body": {"rules": read_scripts(parsed["data"])},
-                "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)}})
+            piece = RegexSet.model_validate(
+                {
+                    "id": piece_id_for(title, name, "regex"),
+                    "name": title,
+                    "body": {"rules": read_scripts(parsed["data"])},
+                    "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the regex export'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']}", "fix the script in RisuAI") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the regex export'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the script in RisuAI",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -94,8 +106,9 @@ class RisuRegex(Adapter):
         if piece.assets:
             losses.append(Loss("/assets", "dropped", "a RisuAI regex export carries no media", "risu.assets"))
         if piece.profiles:
-            losses.append(Loss("/profiles", "dropped", "a RisuAI regex export has no per-platform profiles",
-                               "risu.profiles"))
+            losses.append(
+                Loss("/profiles", "dropped", "a RisuAI regex export has no per-platform profiles", "risu.profiles")
+            )
         return Encoded(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), losses)
 
 

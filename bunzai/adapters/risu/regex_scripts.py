@@ -21,8 +21,13 @@ from bunzai.adapters.common.drift import MISSING, as_bool, as_list, as_object, a
 from bunzai.adapters.contract import Loss
 
 EXT_KEY = "risuai"
-TYPE_TO_PLACEMENT = {"editinput": "user_input", "editoutput": "ai_output", "editprocess": "request",
-                     "editdisplay": "display", "edittrans": "translation"}
+TYPE_TO_PLACEMENT = {
+    "editinput": "user_input",
+    "editoutput": "ai_output",
+    "editprocess": "request",
+    "editdisplay": "display",
+    "edittrans": "translation",
+}
 PLACEMENT_TO_TYPE = {value: key for key, value in TYPE_TO_PLACEMENT.items()}
 _MAPPED = ("comment", "in", "out", "type", "flag", "ableFlag")
 _TOKEN = re.compile(r"<(.+?)>")
@@ -56,17 +61,23 @@ def read_script(native: Any) -> dict:
         extras["flag_tokens"] = others
     if kind not in TYPE_TO_PLACEMENT and kind != "disabled":
         extras["type"] = script.get("type")
-    return {"name": as_str(script.get("comment")), "pattern": as_str(script.get("in")),
-            "replacement": as_str(script.get("out")), "flags": flags,
-            "placements": [TYPE_TO_PLACEMENT[kind]] if kind in TYPE_TO_PLACEMENT else [],
-            "disabled": kind == "disabled", "substitute_macros": "raw" if "cbs" in tokens else "none",
-            "extensions": {EXT_KEY: extras} if extras else {}}
+    return {
+        "name": as_str(script.get("comment")),
+        "pattern": as_str(script.get("in")),
+        "replacement": as_str(script.get("out")),
+        "flags": flags,
+        "placements": [TYPE_TO_PLACEMENT[kind]] if kind in TYPE_TO_PLACEMENT else [],
+        "disabled": kind == "disabled",
+        "substitute_macros": "raw" if "cbs" in tokens else "none",
+        "extensions": {EXT_KEY: extras} if extras else {},
+    }
 
 
 def write_script(base: Any, rule: dict) -> dict:
     """A customscript for `rule`, over `base` (an escrowed script) when there is one."""
-    script = copy.deepcopy(base) if isinstance(base, dict) else {"comment": "", "in": "", "out": "",
-                                                                 "type": "editoutput"}
+    script = (
+        copy.deepcopy(base) if isinstance(base, dict) else {"comment": "", "in": "", "out": "", "type": "editoutput"}
+    )
     extras = dict(as_object(rule["extensions"].get(EXT_KEY)))
     tokens = as_list(extras.pop("flag_tokens", []))  # a file's own key of that name may hold anything
     raw_type = extras.pop("type", MISSING)
@@ -79,8 +90,11 @@ def write_script(base: Any, rule: dict) -> dict:
     for field, key in (("name", "comment"), ("pattern", "in"), ("replacement", "out")):
         if current[field] != rule[field]:
             script[key] = rule[field]
-    if (current["placements"], current["disabled"], as_object(current["extensions"].get(EXT_KEY)).get("type", MISSING)) != \
-            (rule["placements"], rule["disabled"], raw_type):
+    if (
+        current["placements"],
+        current["disabled"],
+        as_object(current["extensions"].get(EXT_KEY)).get("type", MISSING),
+    ) != (rule["placements"], rule["disabled"], raw_type):
         if rule["disabled"]:
             script["type"] = "disabled"
         elif rule["placements"] and rule["placements"][0] in PLACEMENT_TO_TYPE:
@@ -105,27 +119,62 @@ def script_losses(rule: dict, index: int, prefix: str, default: dict) -> list[Lo
     at = f"{prefix}/{index}"
     for field in _NOT_CARRIED:
         if rule[field] != default[field]:
-            losses.append(Loss(f"{at}/{field}", "dropped", f"a RisuAI regex script has no {field}",
-                               "risu.regex.not_carried"))
+            losses.append(
+                Loss(f"{at}/{field}", "dropped", f"a RisuAI regex script has no {field}", "risu.regex.not_carried")
+            )
     if rule["disabled"] and rule["placements"]:
-        losses.append(Loss(f"{at}/placements", "dropped", "a disabled RisuAI script has type `disabled`, which "
-                           "forgets what it ran on", "risu.regex.disabled_type"))
+        losses.append(
+            Loss(
+                f"{at}/placements",
+                "dropped",
+                "a disabled RisuAI script has type `disabled`, which forgets what it ran on",
+                "risu.regex.disabled_type",
+            )
+        )
     elif len(rule["placements"]) > 1 or any(p not in PLACEMENT_TO_TYPE for p in rule["placements"]):
-        losses.append(Loss(f"{at}/placements", "flattened", "a RisuAI script runs on one text (its type: input, "
-                           "output, request, display or translation); the others are dropped",
-                           "risu.regex.placement"))
-    elif not rule["placements"] and not rule["disabled"] and \
-            as_object(rule["extensions"].get(EXT_KEY)).get("type", MISSING) is MISSING:
-        losses.append(Loss(f"{at}/placements", "translated", "a RisuAI script needs a type; it runs on AI output",
-                           "risu.regex.placement"))
+        losses.append(
+            Loss(
+                f"{at}/placements",
+                "flattened",
+                "a RisuAI script runs on one text (its type: input, "
+                "output, request, display or translation); the others are dropped",
+                "risu.regex.placement",
+            )
+        )
+    elif (
+        not rule["placements"]
+        and not rule["disabled"]
+        and as_object(rule["extensions"].get(EXT_KEY)).get("type", MISSING) is MISSING
+    ):
+        losses.append(
+            Loss(
+                f"{at}/placements",
+                "translated",
+                "a RisuAI script needs a type; it runs on AI output",
+                "risu.regex.placement",
+            )
+        )
     if rule["flags"] == "":
-        losses.append(Loss(f"{at}/flags", "translated", "RisuAI compiles a script with no flags as `g`",
-                           "risu.regex.flags"))
+        losses.append(
+            Loss(f"{at}/flags", "translated", "RisuAI compiles a script with no flags as `g`", "risu.regex.flags")
+        )
     if rule["substitute_macros"] == "escaped":
-        losses.append(Loss(f"{at}/substitute_macros", "translated", "RisuAI's <cbs> substitutes macros raw, "
-                           "not regex-escaped", "risu.regex.cbs_raw"))
+        losses.append(
+            Loss(
+                f"{at}/substitute_macros",
+                "translated",
+                "RisuAI's <cbs> substitutes macros raw, not regex-escaped",
+                "risu.regex.cbs_raw",
+            )
+        )
     other = {key: value for key, value in rule["extensions"].items() if key != EXT_KEY}
     if other:
-        losses.append(Loss(f"{at}/extensions", "dropped", "a RisuAI script keeps only its own keys "
-                           "(extensions.risuai)", "risu.regex.extensions"))
+        losses.append(
+            Loss(
+                f"{at}/extensions",
+                "dropped",
+                "a RisuAI script keeps only its own keys (extensions.risuai)",
+                "risu.regex.extensions",
+            )
+        )
     return losses

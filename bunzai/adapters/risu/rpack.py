@@ -23,8 +23,10 @@ ENV_ROOT = "BUNZAI_RISU_ROOT"
 TABLE_PATH = "src/ts/rpack/rpack_map.bin"
 # SHA-256 of rpack_map.bin as RisuAI ships it (card-specs.md §4.3).
 TABLE_SHA256 = "428e939c41617140ef2fad0420d9163cc80ce7c9b2f5e620223a25acc8afd498"
-NOT_DECODED_HINT = (f"set `[engines] risu = \"<path of a RisuAI checkout>\"` in the studio's bunzai.toml, or "
-                    f"{ENV_ROOT}, to a RisuAI checkout holding {TABLE_PATH}")
+NOT_DECODED_HINT = (
+    f'set `[engines] risu = "<path of a RisuAI checkout>"` in the studio\'s bunzai.toml, or '
+    f"{ENV_ROOT}, to a RisuAI checkout holding {TABLE_PATH}"
+)
 
 # The formats that cannot write a byte without the table (a RisuAI CHARX can, declaring a loss).
 TABLE_WRITERS = ("risu.module", "risu.preset")
@@ -75,16 +77,28 @@ def load_table(root: str | os.PathLike[str], *, verify_hash: bool = True) -> Tab
     try:
         raw = path.read_bytes()
     except OSError:
-        raise BunzaiError("not_found", f"no RPack table at {path}",
-                          f"point the setting at a RisuAI checkout recent enough to hold {TABLE_PATH}") from None
+        raise BunzaiError(
+            "not_found",
+            f"no RPack table at {path}",
+            f"point the setting at a RisuAI checkout recent enough to hold {TABLE_PATH}",
+        ) from None
     if verify_hash and hashlib.sha256(raw).hexdigest() != TABLE_SHA256:
-        raise BunzaiError("invalid_input", f"{path} is not the RPack table RisuAI ships (its SHA-256 differs)",
-                          "point the setting at an unmodified RisuAI checkout")
+        raise BunzaiError(
+            "invalid_input",
+            f"{path} is not the RPack table RisuAI ships (its SHA-256 differs)",
+            "point the setting at an unmodified RisuAI checkout",
+        )
     encode_map, decode_map = raw[:256], raw[256:]
-    if len(raw) != 512 or sorted(encode_map) != list(range(256)) or \
-            any(decode_map[encode_map[value]] != value for value in range(256)):
-        raise BunzaiError("invalid_input", f"{path} is not a 512-byte pair of inverse byte tables",
-                          "point the setting at an unmodified RisuAI checkout")
+    if (
+        len(raw) != 512
+        or sorted(encode_map) != list(range(256))
+        or any(decode_map[encode_map[value]] != value for value in range(256))
+    ):
+        raise BunzaiError(
+            "invalid_input",
+            f"{path} is not a 512-byte pair of inverse byte tables",
+            "point the setting at an unmodified RisuAI checkout",
+        )
     return Table(bytes(encode_map), bytes(decode_map))
 
 

@@ -36,9 +36,9 @@ def _text_chunks(data: bytes) -> dict[str, str]:
     for chunk in chunk_headers(data):  # headers only: a damaged PNG gives what it gives, as in RisuAI
         if chunk.type != b"tEXt":
             continue
-        body = data[chunk.data_start:chunk.data_end]
+        body = data[chunk.data_start : chunk.data_end]
         cut = body.find(b"\x00", 0, _KEYWORD_SPAN)
-        key, value = (body[:cut], body[cut + 1:]) if cut >= 0 else (b"", b"")
+        key, value = (body[:cut], body[cut + 1 :]) if cut >= 0 else (b"", b"")
         found[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
     return found
 

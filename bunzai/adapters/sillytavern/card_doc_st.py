@@ -24,26 +24,54 @@ ST_V3 = CardShape("SillyTavern PNG card", "v3", card_fields.V3_FIELDS, image=Tru
 
 def data_template() -> dict:
     return {
-        "name": "", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
-        "creator_notes": "", "system_prompt": "", "post_history_instructions": "", "tags": [], "creator": "",
-        "character_version": "", "alternate_greetings": [],
-        "extensions": {"talkativeness": 0.5, "fav": False, "world": "",
-                       "depth_prompt": {"prompt": "", "depth": 4, "role": "system"}},
+        "name": "",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "alternate_greetings": [],
+        "extensions": {
+            "talkativeness": 0.5,
+            "fav": False,
+            "world": "",
+            "depth_prompt": {"prompt": "", "depth": 4, "role": "system"},
+        },
         "group_only_greetings": [],
     }
 
 
 def _document_template() -> dict:
-    return {"name": "", "description": "", "personality": "", "first_mes": "", "avatar": "none", "mes_example": "",
-            "scenario": "", "talkativeness": 0.5, "fav": False, "creatorcomment": "", "spec": "chara_card_v2",
-            "spec_version": "2.0", "data": {}, "tags": []}
+    return {
+        "name": "",
+        "description": "",
+        "personality": "",
+        "first_mes": "",
+        "avatar": "none",
+        "mes_example": "",
+        "scenario": "",
+        "talkativeness": 0.5,
+        "fav": False,
+        "creatorcomment": "",
+        "spec": "chara_card_v2",
+        "spec_version": "2.0",
+        "data": {},
+        "tags": [],
+    }
 
 
 def st_document(base: Any, piece: Any, media: MediaSource, shape: CardShape = ST_V2) -> dict:
     """The V2 document for `piece`, written over `base` (an escrowed document) when there is one."""
     doc = copy.deepcopy(base) if isinstance(base, dict) else _document_template()
-    doc["data"] = write_card_data(doc.get("data") if isinstance(base, dict) else None, data_template(), piece, shape,
-                                  media)
+    doc["data"] = write_card_data(
+        doc.get("data") if isinstance(base, dict) else None, data_template(), piece, shape, media
+    )
     sync_mirrors(doc, piece, add_missing=True)
     return doc
 
@@ -59,12 +87,16 @@ def sync_mirrors(doc: dict, piece: Any, add_missing: bool) -> None:
     """The V1 copies at the top level, kept equal to the card (ST reads data.* first)."""
     body = piece.body
     mirrors: list[tuple[str, Any, Any]] = [
-        ("name", piece.name, as_str), ("description", body.description, as_str),
-        ("personality", body.personality, as_str), ("scenario", body.scenario, as_str),
-        ("first_mes", body.first_message, as_str), ("mes_example", body.example_messages, as_str),
+        ("name", piece.name, as_str),
+        ("description", body.description, as_str),
+        ("personality", body.personality, as_str),
+        ("scenario", body.scenario, as_str),
+        ("first_mes", body.first_message, as_str),
+        ("mes_example", body.example_messages, as_str),
         ("creatorcomment", body.creator_notes, as_str),
         ("talkativeness", body.settings.talkativeness, lambda raw: as_float(raw, 0.5)),
-        ("fav", body.settings.favorite, lambda raw: as_bool(raw, False)), ("tags", list(body.tags), as_str_list),
+        ("fav", body.settings.favorite, lambda raw: as_bool(raw, False)),
+        ("tags", list(body.tags), as_str_list),
     ]
     for key, value, read in mirrors:
         if key in doc or add_missing:

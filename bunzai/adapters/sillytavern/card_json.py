@@ -28,7 +28,11 @@ class SillyTavernCardJson(Adapter):
     container = "text"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        if not isinstance(parsed, dict) or parsed.get("spec") != "chara_card_v2" or not isinstance(parsed.get("data"), dict):
+        if (
+            not isinstance(parsed, dict)
+            or parsed.get("spec") != "chara_card_v2"
+            or not isinstance(parsed.get("data"), dict)
+        ):
             return 0.0
         return 0.85 if any(key in parsed for key in _TOP_LEVEL_COPIES) else 0.0
 

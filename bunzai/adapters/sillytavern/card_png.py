@@ -38,12 +38,18 @@ def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
         try:  # UTF-8 is checked only on failure: the JSON reader decodes the text once
             raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} is not UTF-8 text "
-                              f"(bad byte at offset {error.start})", "export the card again") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"the {keyword!r} chunk of {what} is not UTF-8 text (bad byte at offset {error.start})",
+                "export the card again",
+            ) from None
         raise
     if not isinstance(document, dict):
-        raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} holds a JSON "
-                          f"{type(document).__name__}, not a card object", "export the card again")
+        raise BunzaiError(
+            "corrupt_file",
+            f"the {keyword!r} chunk of {what} holds a JSON {type(document).__name__}, not a card object",
+            "export the card again",
+        )
     return document
 
 
@@ -55,7 +61,9 @@ def _twins(chunks: dict, what: str) -> dict | None:
     from bunzai.store.canon import json_decoder, json_text
 
     try:
-        texts = [json_text(png.strict_base64(chunks[keyword].text, keyword), what=keyword) for keyword in ("ccv3", "chara")]
+        texts = [
+            json_text(png.strict_base64(chunks[keyword].text, keyword), what=keyword) for keyword in ("ccv3", "chara")
+        ]
         if None in texts:
             return None
         decoder = json_decoder()
@@ -74,6 +82,7 @@ def _once(check):
         if not done:
             check()
             done.append(True)
+
     return run
 
 
@@ -99,11 +108,17 @@ class SillyTavernCardPng(Adapter):
         chunks = png.find_texts(image, CARD_KEYWORDS)
         documents = _twins(chunks, what) if len(chunks) == 2 else None
         if documents is None:
-            documents = {keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
-                         for keyword in CARD_KEYWORDS if keyword in chunks}
+            documents = {
+                keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
+                for keyword in CARD_KEYWORDS
+                if keyword in chunks
+            }
         if not documents:
-            raise BunzaiError("unrecognized_file", f"{what} is a PNG without a chara or ccv3 chunk",
-                              "this image holds no character card")
+            raise BunzaiError(
+                "unrecognized_file",
+                f"{what} is a PNG without a chara or ccv3 chunk",
+                "this image holds no character card",
+            )
         check = _once(lambda: png.check_crcs(image, what)) if image.unchecked else None
         original = SpanBlob(data, ((0, len(data)),), "png", "image/png", check)
         # The image without its card chunks, named by its spans of the file: hashed in place, never
@@ -176,15 +191,25 @@ def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
 def _image_for(piece: Any, media: MediaSource) -> tuple[bytes, list[Loss]]:
     """The PNG to carry the card: the portrait when it is a PNG, else a plain default image."""
     if piece.body.portrait is None:
-        return png.default_portrait(), [Loss("/body/portrait", "translated",
-                                             "the card has no portrait; a plain default image carries it",
-                                             "card.portrait.default_image")]
+        return png.default_portrait(), [
+            Loss(
+                "/body/portrait",
+                "translated",
+                "the card has no portrait; a plain default image carries it",
+                "card.portrait.default_image",
+            )
+        ]
     image = media(piece.body.portrait)
     if image.startswith(png.PNG_SIGNATURE):
         return image, []
-    return png.default_portrait(), [Loss("/body/portrait", "dropped",
-                                         "the portrait is not a PNG (a PNG card cannot hold it); a plain default "
-                                         "image carries the card", "card.portrait.not_png")]
+    return png.default_portrait(), [
+        Loss(
+            "/body/portrait",
+            "dropped",
+            "the portrait is not a PNG (a PNG card cannot hold it); a plain default image carries the card",
+            "card.portrait.not_png",
+        )
+    ]
 
 
 register(SillyTavernCardPng())

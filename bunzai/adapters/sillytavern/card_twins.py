@@ -24,26 +24,26 @@ def top_level(text: str, decoder: Any) -> tuple[dict, dict[str, tuple[int, int]]
     text is not one object, or repeats a top-level key."""
     space = _SPACE.match
     pos = space(text, 0).end()
-    if text[pos:pos + 1] != "{":
+    if text[pos : pos + 1] != "{":
         return None
     pos = space(text, pos + 1).end()
     document: dict = {}
     spans: dict[str, tuple[int, int]] = {}
-    if text[pos:pos + 1] == "}":
+    if text[pos : pos + 1] == "}":
         pos += 1
     else:
         while True:
-            if text[pos:pos + 1] != '"':
+            if text[pos : pos + 1] != '"':
                 return None
             key, pos = scanstring(text, pos + 1, True)
             pos = space(text, pos).end()
-            if text[pos:pos + 1] != ":" or key in document:
+            if text[pos : pos + 1] != ":" or key in document:
                 return None
             pos = space(text, pos + 1).end()
             value, end = decoder.scan_once(text, pos)
             document[key], spans[key] = value, (pos, end)
             pos = space(text, end).end()
-            mark = text[pos:pos + 1]
+            mark = text[pos : pos + 1]
             pos = space(text, pos + 1).end()
             if mark == "}":
                 break
@@ -52,8 +52,9 @@ def top_level(text: str, decoder: Any) -> tuple[dict, dict[str, tuple[int, int]]
     return (document, spans) if space(text, pos).end() == len(text) else None
 
 
-def twin_document(first: dict, spans: dict[str, tuple[int, int]], first_text: str, text: str,
-                  decoder: Any) -> dict | None:
+def twin_document(
+    first: dict, spans: dict[str, tuple[int, int]], first_text: str, text: str, decoder: Any
+) -> dict | None:
     """`text`'s document, built from `first` (parsed from `first_text`, top-level `spans`) when
     the texts differ only inside the top-level `spec` and `spec_version` values; else None.
 

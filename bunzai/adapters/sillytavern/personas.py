@@ -96,8 +96,11 @@ class SillyTavernPersonas(Adapter):
             parsed = parse_text(data, name)
         avatars = _avatars(parsed) if isinstance(parsed, dict) else []
         if not avatars:
-            raise BunzaiError("invalid_input", f"{name or 'the file'} holds no SillyTavern personas",
-                              "a persona backup has a `personas` object keyed by avatar file name")
+            raise BunzaiError(
+                "invalid_input",
+                f"{name or 'the file'} holds no SillyTavern personas",
+                "a persona backup has a `personas` object keyed by avatar file name",
+            )
         warnings: list[str] = []
         pieces, taken = [], set()
         for avatar in avatars:
@@ -107,7 +110,9 @@ class SillyTavernPersonas(Adapter):
             entry = escrow.get("persona_descriptions", {}).get(avatar)
             piece_id = _unique(piece_id_for(title, avatar, "persona"), taken)
             body = body_from_entry(entry if isinstance(entry, dict) else {}, warnings, f"persona {avatar!r}")
-            pieces.append(Persona(id=piece_id, name=title, body=body, original=Escrow(format=FORMAT_ID, document=escrow)))
+            pieces.append(
+                Persona(id=piece_id, name=title, body=body, original=Escrow(format=FORMAT_ID, document=escrow))
+            )
         return Decoded(pieces=pieces, warnings=warnings)
 
     def write(self, piece: Persona, media: MediaSource) -> Encoded:
@@ -142,7 +147,7 @@ def _unique(candidate: str, taken: set[str]) -> str:
 def _entry_out(piece: Persona, entry: dict, losses: list[Loss]) -> dict:
     body = piece.body
     previous = body_from_entry(entry, [], "") if entry else None
-    changed = (lambda field: previous is None or getattr(previous, field) != getattr(body, field))
+    changed = lambda field: previous is None or getattr(previous, field) != getattr(body, field)
     out = dict(entry)
     if changed("description"):
         out["description"] = body.description
@@ -155,9 +160,15 @@ def _entry_out(piece: Persona, entry: dict, losses: list[Loss]) -> dict:
     if changed("lorebook"):
         out["lorebook"] = body.lorebook or ""
         if body.lorebook:
-            losses.append(Loss("/body/lorebook", "translated", "the bound lorebook is written by its bunzai id; "
-                               "SillyTavern binds a world by its file name, so rename it if they differ",
-                               "persona.lorebook.by_id"))
+            losses.append(
+                Loss(
+                    "/body/lorebook",
+                    "translated",
+                    "the bound lorebook is written by its bunzai id; "
+                    "SillyTavern binds a world by its file name, so rename it if they differ",
+                    "persona.lorebook.by_id",
+                )
+            )
     if changed("brief") and (body.brief or "title" in out):
         out["title"] = body.brief
     return out
@@ -167,23 +178,48 @@ def _unkept(piece: Persona) -> list[Loss]:
     body = piece.body
     found = []
     if body.portrait is not None:
-        found.append(Loss("/body/portrait", "dropped", "persona backups hold no images; copy the avatar into "
-                          "SillyTavern's User Avatars folder yourself", "persona.portrait.dropped"))
+        found.append(
+            Loss(
+                "/body/portrait",
+                "dropped",
+                "persona backups hold no images; copy the avatar into SillyTavern's User Avatars folder yourself",
+                "persona.portrait.dropped",
+            )
+        )
     for field in ("profile", "extensions"):
         if getattr(body, field):
-            found.append(Loss(f"/body/{field}", "dropped", f"SillyTavern personas have no {field}; only the "
-                              "description is injected", f"persona.{field}.dropped"))
+            found.append(
+                Loss(
+                    f"/body/{field}",
+                    "dropped",
+                    f"SillyTavern personas have no {field}; only the description is injected",
+                    f"persona.{field}.dropped",
+                )
+            )
     if body.presentation.model_dump() != type(body.presentation)().model_dump():
-        found.append(Loss("/body/presentation", "dropped", "SillyTavern personas have no presentation settings",
-                          "persona.presentation.dropped"))
+        found.append(
+            Loss(
+                "/body/presentation",
+                "dropped",
+                "SillyTavern personas have no presentation settings",
+                "persona.presentation.dropped",
+            )
+        )
     if piece.assets:
         found.append(Loss("/assets", "dropped", "persona backups hold no media", "persona.assets.dropped"))
     if piece.profiles:
-        found.append(Loss("/profiles", "dropped", "persona backups carry no per-platform profiles",
-                          "persona.profiles.dropped"))
+        found.append(
+            Loss("/profiles", "dropped", "persona backups carry no per-platform profiles", "persona.profiles.dropped")
+        )
     if not piece.name.strip():
-        found.append(Loss("/name", "translated", "a persona without a name is read back under its avatar file's name",
-                          "persona.name.empty"))
+        found.append(
+            Loss(
+                "/name",
+                "translated",
+                "a persona without a name is read back under its avatar file's name",
+                "persona.name.empty",
+            )
+        )
     return found
 
 

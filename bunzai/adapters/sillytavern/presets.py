@@ -29,33 +29,63 @@ from bunzai.model.base import Escrow
 from bunzai.model.preset import Preset, PresetBody
 
 SHARED_LOSS_RULES = (
-    LossRule("/body/family", "translated", "preset.family.changed",
-             "the file is another preset family, so the preset reads back as that family"),
-    LossRule("/body/source", "translated", "preset.source.retargeted",
-             "the file targets its own backend, so the preset reads back with that source"),
+    LossRule(
+        "/body/family",
+        "translated",
+        "preset.family.changed",
+        "the file is another preset family, so the preset reads back as that family",
+    ),
+    LossRule(
+        "/body/source",
+        "translated",
+        "preset.source.retargeted",
+        "the file targets its own backend, so the preset reads back with that source",
+    ),
     LossRule("/body/model", "dropped", "preset.model.dropped", "this preset file does not name a model"),
     LossRule("/body/description", "dropped", "preset.description.dropped", "SillyTavern presets have no description"),
-    LossRule("/body/samplers/(?:extra/)?[^/]+", "dropped", "preset.sampler.dropped",
-             "this preset family has no setting for this sampler"),
-    LossRule(r"/body/prompts(?:/\d+/[^/]+)?", "dropped", "preset.prompts.dropped",
-             "this preset family has no prompt blocks (or not this part of one)"),
+    LossRule(
+        "/body/samplers/(?:extra/)?[^/]+",
+        "dropped",
+        "preset.sampler.dropped",
+        "this preset family has no setting for this sampler",
+    ),
+    LossRule(
+        r"/body/prompts(?:/\d+/[^/]+)?",
+        "dropped",
+        "preset.prompts.dropped",
+        "this preset family has no prompt blocks (or not this part of one)",
+    ),
     LossRule("/body/orders", "dropped", "preset.orders.dropped", "this preset family has no prompt orders"),
     LossRule("/body/groups", "dropped", "preset.groups.dropped", "SillyTavern presets have no block groups"),
-    LossRule("/body/utility_prompts/[^/]+", "dropped", "preset.utility_prompt.dropped",
-             "this preset family has no such helper prompt"),
+    LossRule(
+        "/body/utility_prompts/[^/]+",
+        "dropped",
+        "preset.utility_prompt.dropped",
+        "this preset family has no such helper prompt",
+    ),
     LossRule("/body/media/[^/]+", "dropped", "preset.media.dropped", "this preset family sends no media inline"),
-    LossRule("/body/attachments", "dropped", "preset.attachments.dropped",
-             "SillyTavern presets carry no attached files"),
-    LossRule("/body/templates/sequences/[^/]+", "dropped", "preset.template.sequence.dropped",
-             "this template family has no such string"),
-    LossRule("/body/templates/options/[^/]+", "dropped", "preset.template.option.dropped",
-             "this template family has no such option"),
+    LossRule(
+        "/body/attachments", "dropped", "preset.attachments.dropped", "SillyTavern presets carry no attached files"
+    ),
+    LossRule(
+        "/body/templates/sequences/[^/]+",
+        "dropped",
+        "preset.template.sequence.dropped",
+        "this template family has no such string",
+    ),
+    LossRule(
+        "/body/templates/options/[^/]+",
+        "dropped",
+        "preset.template.option.dropped",
+        "this template family has no such option",
+    ),
     LossRule("/body/extensions", "dropped", "preset.extensions.dropped", "this preset file keeps no extensions"),
 )
 
 
 class PresetAdapter(Adapter):
     """Base of the SillyTavern preset formats; subclasses set the class attributes and `fields`."""
+
     engine = "sillytavern"  # SillyTavern expands the macros in this file's text
 
     kinds = ("preset",)
@@ -90,9 +120,12 @@ class PresetAdapter(Adapter):
         """Native values that are not single-key rows, written into `out`."""
 
     def legacy_loss(self) -> Loss:
-        return Loss("/original", "translated",
-                    "an edited legacy preset is written in SillyTavern's current layout, which it reads the same way",
-                    "preset.legacy.migrated")
+        return Loss(
+            "/original",
+            "translated",
+            "an edited legacy preset is written in SillyTavern's current layout, which it reads the same way",
+            "preset.legacy.migrated",
+        )
 
     # --- the shared read and write -------------------------------------------------------
 
@@ -107,13 +140,20 @@ class PresetAdapter(Adapter):
         own_name = document.get("name") if self.named else None
         title = own_name if isinstance(own_name, str) and own_name.strip() else file_stem(name) or "Preset"
         try:
-            piece = Preset(id=typed_id(piece_id_for(title, name, "preset"), self.id_suffix), name=title, body=PresetBody.model_validate(body),
-                           original=Escrow(format=self.format_id, document=document))
+            piece = Preset(
+                id=typed_id(piece_id_for(title, name, "preset"), self.id_suffix),
+                name=title,
+                body=PresetBody.model_validate(body),
+                original=Escrow(format=self.format_id, document=document),
+            )
         except ValidationError as error:
             problem = error.errors()[0]
             where = "/".join(str(part) for part in problem["loc"])
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable {self.label}: {where}: "
-                              f"{problem['msg']}", "check that value in the file") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is not a readable {self.label}: {where}: {problem['msg']}",
+                "check that value in the file",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -132,8 +172,9 @@ class PresetAdapter(Adapter):
         data = native_json_bytes(out)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         fallback = LossRule("", "dropped", "preset.not_carried", f"{self.label} does not carry this value as it is")
-        losses += readback_losses(dump_piece(piece), dump_piece(back), self.loss_rules + self._name_rules()
-                                  + SHARED_LOSS_RULES, fallback)
+        losses += readback_losses(
+            dump_piece(piece), dump_piece(back), self.loss_rules + self._name_rules() + SHARED_LOSS_RULES, fallback
+        )
         return Encoded(data, losses)
 
     def _write_name(self, name: str, prior: dict | None, out: dict) -> None:
@@ -153,10 +194,22 @@ class PresetAdapter(Adapter):
 
     def _name_rules(self) -> tuple[LossRule, ...]:
         if self.named:
-            return (LossRule("/name", "flattened", "preset.name.file_stem",
-                             "the file has no name of its own, so SillyTavern names it by the file name (<id>.json)"),)
-        return (LossRule("/name", "flattened", "preset.name.file_stem",
-                         f"a {self.label} is named by its file name, and the file is written as <id>.json"),)
+            return (
+                LossRule(
+                    "/name",
+                    "flattened",
+                    "preset.name.file_stem",
+                    "the file has no name of its own, so SillyTavern names it by the file name (<id>.json)",
+                ),
+            )
+        return (
+            LossRule(
+                "/name",
+                "flattened",
+                "preset.name.file_stem",
+                f"a {self.label} is named by its file name, and the file is written as <id>.json",
+            ),
+        )
 
 
 def _escrowed(piece: Any, format_id: str) -> dict | None:

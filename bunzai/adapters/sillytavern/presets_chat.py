@@ -67,8 +67,11 @@ UTILITY_PROMPTS = {
 }
 # Sources whose model key is not `<source>_model`.
 MODEL_KEYS = {"makersuite": "google_model"}
-LEGACY_PROMPTS = (("main_prompt", "main", "Main Prompt"), ("nsfw_prompt", "nsfw", "Auxiliary Prompt"),
-                  ("jailbreak_prompt", "jailbreak", "Post-History Instructions"))
+LEGACY_PROMPTS = (
+    ("main_prompt", "main", "Main Prompt"),
+    ("nsfw_prompt", "nsfw", "Auxiliary Prompt"),
+    ("jailbreak_prompt", "jailbreak", "Post-History Instructions"),
+)
 
 
 def _keep_or_omit(value: Any) -> Any:
@@ -80,8 +83,12 @@ FIELDS = (
     Field("n", ("samplers", "extra", "n"), as_json),
     *(Field(native, ("utility_prompts", name), as_str(MISSING)) for native, name in UTILITY_PROMPTS.items()),
     Field("image_inlining", ("media", "image_inlining"), as_bool(None), omit_none),
-    Field("inline_image_quality", ("media", "image_quality"), choice({q: q for q in ("auto", "low", "high")}, None),
-          omit_none),
+    Field(
+        "inline_image_quality",
+        ("media", "image_quality"),
+        choice({q: q for q in ("auto", "low", "high")}, None),
+        omit_none,
+    ),
     Field("video_inlining", ("media", "video_inlining"), as_bool(None), omit_none),
     Field("audio_inlining", ("media", "audio_inlining"), as_bool(None), omit_none),
     Field("chat_completion_source", ("source",), as_str(""), _keep_or_omit),
@@ -99,8 +106,12 @@ class SillyTavernChatPreset(PresetAdapter):
     family = "chat_completion"
     what = "a SillyTavern chat-completion preset"
     loss_rules = (
-        LossRule("/body/orders", "translated", "preset.orders.synthesized",
-                 "SillyTavern turns blocks on and off in prompt_order: the file gets one global order of all blocks"),
+        LossRule(
+            "/body/orders",
+            "translated",
+            "preset.orders.synthesized",
+            "SillyTavern turns blocks on and off in prompt_order: the file gets one global order of all blocks",
+        ),
     )
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
@@ -127,9 +138,11 @@ class SillyTavernChatPreset(PresetAdapter):
         if "prompts" in document or not any(isinstance(document.get(key), str) for key, _, _ in LEGACY_PROMPTS):
             return document
         current = {key: value for key, value in document.items() if key not in {k for k, _, _ in LEGACY_PROMPTS}}
-        current["prompts"] = [{"name": name, "system_prompt": True, "role": "system", "content": document[key],
-                               "identifier": identifier}
-                              for key, identifier, name in LEGACY_PROMPTS if isinstance(document.get(key), str)]
+        current["prompts"] = [
+            {"name": name, "system_prompt": True, "role": "system", "content": document[key], "identifier": identifier}
+            for key, identifier, name in LEGACY_PROMPTS
+            if isinstance(document.get(key), str)
+        ]
         return current
 
     def decode_extra(self, document: dict, body: dict) -> None:

@@ -170,8 +170,10 @@ def _encode_items(items: list[dict], prior_items: list[dict]) -> list[dict]:
 
 def global_order_for(blocks: list[dict]) -> list[dict]:
     """The one global order a new file gets when the piece names none, so the blocks stay in use."""
-    return encode_orders([{"target": "global", "items": [{"identifier": b["identifier"], "enabled": b["enabled"]}
-                                                        for b in blocks]}], None)
+    return encode_orders(
+        [{"target": "global", "items": [{"identifier": b["identifier"], "enabled": b["enabled"]} for b in blocks]}],
+        None,
+    )
 
 
 def _objects(document: dict, key: str) -> list[dict]:
@@ -179,6 +181,9 @@ def _objects(document: dict, key: str) -> list[dict]:
     if value is MISSING or value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-        raise BunzaiError("corrupt_file", f"the preset's `{key}` is not a list of objects",
-                          "SillyTavern writes prompts and prompt_order as lists of objects")
+        raise BunzaiError(
+            "corrupt_file",
+            f"the preset's `{key}` is not a list of objects",
+            "SillyTavern writes prompts and prompt_order as lists of objects",
+        )
     return value

@@ -19,29 +19,58 @@ from bunzai.adapters.sillytavern.field_overlay import MISSING, Field, as_bool, a
 from bunzai.adapters.sillytavern.presets import PresetAdapter
 
 INSTRUCT_SEQUENCES = (
-    "input_sequence", "input_suffix", "output_sequence", "output_suffix", "system_sequence", "system_suffix",
-    "last_system_sequence", "first_input_sequence", "last_input_sequence", "first_output_sequence",
-    "last_output_sequence", "system_sequence_prefix", "system_sequence_suffix", "stop_sequence",
-    "user_alignment_message", "activation_regex", "story_string_prefix", "story_string_suffix", "system_prompt",
+    "input_sequence",
+    "input_suffix",
+    "output_sequence",
+    "output_suffix",
+    "system_sequence",
+    "system_suffix",
+    "last_system_sequence",
+    "first_input_sequence",
+    "last_input_sequence",
+    "first_output_sequence",
+    "last_output_sequence",
+    "system_sequence_prefix",
+    "system_sequence_suffix",
+    "stop_sequence",
+    "user_alignment_message",
+    "activation_regex",
+    "story_string_prefix",
+    "story_string_suffix",
+    "system_prompt",
 )
 INSTRUCT_OPTIONS = (
-    ("wrap", as_bool(MISSING)), ("macro", as_bool(MISSING)), ("skip_examples", as_bool(MISSING)),
-    ("system_same_as_user", as_bool(MISSING)), ("sequences_as_stop_strings", as_bool(MISSING)),
+    ("wrap", as_bool(MISSING)),
+    ("macro", as_bool(MISSING)),
+    ("skip_examples", as_bool(MISSING)),
+    ("system_same_as_user", as_bool(MISSING)),
+    ("sequences_as_stop_strings", as_bool(MISSING)),
     ("names_behavior", as_str(MISSING)),
 )
 LEGACY_INSTRUCT_KEYS = ("names", "names_force_groups", "separator_sequence")
 
 CONTEXT_SEQUENCES = ("story_string", "example_separator", "chat_start")
 CONTEXT_OPTIONS = tuple(
-    [(key, as_bool(MISSING)) for key in ("use_stop_strings", "allow_jailbreak", "names_as_stop_strings",
-                                         "always_force_name2", "trim_sentences", "single_line")]
+    [
+        (key, as_bool(MISSING))
+        for key in (
+            "use_stop_strings",
+            "allow_jailbreak",
+            "names_as_stop_strings",
+            "always_force_name2",
+            "trim_sentences",
+            "single_line",
+        )
+    ]
     + [(key, as_int(MISSING)) for key in ("story_string_position", "story_string_depth", "story_string_role")]
 )
 
 
 def _rows(sequences: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> tuple[Field, ...]:
-    return (*(Field(key, ("templates", "sequences", key), as_str(MISSING)) for key in sequences),
-            *(Field(key, ("templates", "options", key), decode) for key, decode in options))
+    return (
+        *(Field(key, ("templates", "sequences", key), as_str(MISSING)) for key in sequences),
+        *(Field(key, ("templates", "options", key), decode) for key, decode in options),
+    )
 
 
 def _strings(parsed: Any, *keys: str) -> bool:
@@ -71,8 +100,13 @@ class InstructTemplate(TemplateAdapter):
             return document
         current = {key: value for key, value in document.items() if key not in LEGACY_INSTRUCT_KEYS}
         if "names_behavior" not in document and ("names" in document or "names_force_groups" in document):
-            current["names_behavior"] = ("always" if document.get("names") is True
-                                         else "force" if document.get("names_force_groups") is True else "none")
+            current["names_behavior"] = (
+                "always"
+                if document.get("names") is True
+                else "force"
+                if document.get("names_force_groups") is True
+                else "none"
+            )
         if "separator_sequence" in document and "output_suffix" not in document:
             current["output_suffix"] = document["separator_sequence"]
         return current
@@ -107,8 +141,14 @@ class SyspromptTemplate(TemplateAdapter):
         if set(parsed) <= {"name", "content", "post_history"}:
             return 0.8
         # name + content is a weak sign: other formats' objects have those keys too.
-        return 0.0 if any(key in parsed for key in ("spec", "data", "entries", "prompts", "input_sequence",
-                                                    "story_string", "prefix")) else 0.4
+        return (
+            0.0
+            if any(
+                key in parsed
+                for key in ("spec", "data", "entries", "prompts", "input_sequence", "story_string", "prefix")
+            )
+            else 0.4
+        )
 
 
 class ReasoningTemplate(TemplateAdapter):

@@ -27,14 +27,25 @@ def _nonempty(value: Any) -> Any:
 _FLOAT, _POSITIVE, _INT, _COUNT = as_float(), as_float(None, lo=0), as_int(), as_int(None, lo=0)
 
 TEXTGEN_SAMPLERS = (
-    ("temp", "temperature", _POSITIVE), ("top_p", "top_p", _FLOAT), ("top_k", "top_k", _INT),
-    ("top_a", "top_a", _FLOAT), ("min_p", "min_p", _FLOAT), ("typical_p", "typical_p", _FLOAT), ("tfs", "tfs", _FLOAT),
-    ("rep_pen", "repetition_penalty", _FLOAT), ("rep_pen_range", "repetition_penalty_range", _INT),
-    ("freq_pen", "frequency_penalty", _FLOAT), ("presence_pen", "presence_penalty", _FLOAT), ("seed", "seed", _INT),
-    ("genamt", "max_tokens", _COUNT), ("max_length", "max_context", _COUNT), ("min_length", "min_tokens", _COUNT),
+    ("temp", "temperature", _POSITIVE),
+    ("top_p", "top_p", _FLOAT),
+    ("top_k", "top_k", _INT),
+    ("top_a", "top_a", _FLOAT),
+    ("min_p", "min_p", _FLOAT),
+    ("typical_p", "typical_p", _FLOAT),
+    ("tfs", "tfs", _FLOAT),
+    ("rep_pen", "repetition_penalty", _FLOAT),
+    ("rep_pen_range", "repetition_penalty_range", _INT),
+    ("freq_pen", "frequency_penalty", _FLOAT),
+    ("presence_pen", "presence_penalty", _FLOAT),
+    ("seed", "seed", _INT),
+    ("genamt", "max_tokens", _COUNT),
+    ("max_length", "max_context", _COUNT),
+    ("min_length", "min_tokens", _COUNT),
     ("sampler_priority", "sampler_order", _names),
 )
-TEXTGEN_EXTRA = frozenset("""
+TEXTGEN_EXTRA = frozenset(
+    """
     temperature_last dynatemp min_temp max_temp dynatemp_exponent rep_pen_decay rep_pen_slope no_repeat_ngram_size
     encoder_rep_pen epsilon_cutoff eta_cutoff penalty_alpha num_beams length_penalty smoothing_factor
     smoothing_curve dry_allowed_length dry_multiplier dry_base dry_sequence_breakers dry_penalty_last_n
@@ -42,29 +53,45 @@ TEXTGEN_EXTRA = frozenset("""
     grammar_string json_schema banned_tokens logit_bias add_bos_token ban_eos_token ignore_eos_token
     skip_special_tokens spaces_between_special_tokens skew do_sample early_stopping speculative_ngram n
     sampler_order samplers rep_pen_size
-""".split())
+""".split()
+)
 
 KOBOLD_SAMPLERS = (
-    ("temp", "temperature", _POSITIVE), ("rep_pen", "repetition_penalty", _FLOAT),
-    ("rep_pen_range", "repetition_penalty_range", _INT), ("top_p", "top_p", _FLOAT), ("top_a", "top_a", _FLOAT),
-    ("top_k", "top_k", _INT), ("typical", "typical_p", _FLOAT), ("tfs", "tfs", _FLOAT),
-    ("genamt", "max_tokens", _COUNT), ("max_length", "max_context", _COUNT),
+    ("temp", "temperature", _POSITIVE),
+    ("rep_pen", "repetition_penalty", _FLOAT),
+    ("rep_pen_range", "repetition_penalty_range", _INT),
+    ("top_p", "top_p", _FLOAT),
+    ("top_a", "top_a", _FLOAT),
+    ("top_k", "top_k", _INT),
+    ("typical", "typical_p", _FLOAT),
+    ("tfs", "tfs", _FLOAT),
+    ("genamt", "max_tokens", _COUNT),
+    ("max_length", "max_context", _COUNT),
 )
 KOBOLD_EXTRA = frozenset("rep_pen_slope sampler_order mirostat mirostat_tau mirostat_eta grammar".split())
 
 NOVEL_SAMPLERS = (
-    ("temperature", "temperature", _POSITIVE), ("max_context", "max_context", _COUNT),
-    ("max_length", "max_tokens", _COUNT), ("min_length", "min_tokens", _COUNT), ("top_k", "top_k", _INT),
-    ("top_p", "top_p", _FLOAT), ("top_a", "top_a", _FLOAT), ("typical_p", "typical_p", _FLOAT),
-    ("tail_free_sampling", "tfs", _FLOAT), ("repetition_penalty", "repetition_penalty", _FLOAT),
+    ("temperature", "temperature", _POSITIVE),
+    ("max_context", "max_context", _COUNT),
+    ("max_length", "max_tokens", _COUNT),
+    ("min_length", "min_tokens", _COUNT),
+    ("top_k", "top_k", _INT),
+    ("top_p", "top_p", _FLOAT),
+    ("top_a", "top_a", _FLOAT),
+    ("typical_p", "typical_p", _FLOAT),
+    ("tail_free_sampling", "tfs", _FLOAT),
+    ("repetition_penalty", "repetition_penalty", _FLOAT),
     ("repetition_penalty_range", "repetition_penalty_range", _INT),
     ("repetition_penalty_frequency", "frequency_penalty", _FLOAT),
-    ("repetition_penalty_presence", "presence_penalty", _FLOAT), ("min_p", "min_p", _FLOAT),
+    ("repetition_penalty_presence", "presence_penalty", _FLOAT),
+    ("min_p", "min_p", _FLOAT),
 )
-NOVEL_EXTRA = frozenset("""
+NOVEL_EXTRA = frozenset(
+    """
     repetition_penalty_slope phrase_rep_pen mirostat_lr mirostat_tau math1_temp math1_quad
     math1_quad_entropy_scale order cfg_scale banned_tokens
-""".split())
+""".split()
+)
 
 _NOT_SAMPLERS = ("extensions",)
 _CORE_TEXT_KEYS = ("temp", "top_k", "top_p", "rep_pen")
@@ -83,8 +110,11 @@ class TextPresetAdapter(PresetAdapter):
         extra = [key for key in (native or {}) if key not in named]
         if body is not None:  # writing: also what the piece holds that this family knows
             extra += [key for key in body["samplers"]["extra"] if key in self.known_extra and key not in extra]
-        return (*typed, *(Field(key, ("samplers", "extra", key), as_json) for key in extra),
-                Field("extensions", ("extensions",), as_object, _nonempty))
+        return (
+            *typed,
+            *(Field(key, ("samplers", "extra", key), as_json) for key in extra),
+            Field("extensions", ("extensions",), as_object, _nonempty),
+        )
 
 
 class TextGenPreset(TextPresetAdapter):

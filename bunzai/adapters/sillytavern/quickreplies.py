@@ -24,15 +24,30 @@ from bunzai.model.quickreply import ContextLink, QuickReply, QuickReplySet, Quic
 FORMAT_ID = "sillytavern.quickreply"
 
 # canonical auto_execute value -> v2 key -> v1 slot key, in ST's order
-_AUTO = (("startup", "executeOnStartup", "autoExecute_appStartup"), ("user", "executeOnUser", "autoExecute_userMessage"),
-         ("ai", "executeOnAi", "autoExecute_botMessage"), ("chat_change", "executeOnChatChange", "autoExecute_chatLoad"),
-         ("group_member_draft", "executeOnGroupMemberDraft", "autoExecute_groupMemberDraft"),
-         ("new_chat", "executeOnNewChat", "autoExecute_newChat"),
-         ("before_generation", "executeBeforeGeneration", "autoExecute_beforeGeneration"))
-_SETTINGS = (("disable_send", "disableSend"), ("place_before_input", "placeBeforeInput"), ("inject_input", "injectInput"),
-             ("only_border_color", "onlyBorderColor"))
-_V1_ONLY = ("quickReplyEnabled", "numberOfSlots", "selectedPreset", "quickReplySlots", "quickActionEnabled",
-            "placeBeforeInputEnabled", "AutoInputInject")
+_AUTO = (
+    ("startup", "executeOnStartup", "autoExecute_appStartup"),
+    ("user", "executeOnUser", "autoExecute_userMessage"),
+    ("ai", "executeOnAi", "autoExecute_botMessage"),
+    ("chat_change", "executeOnChatChange", "autoExecute_chatLoad"),
+    ("group_member_draft", "executeOnGroupMemberDraft", "autoExecute_groupMemberDraft"),
+    ("new_chat", "executeOnNewChat", "autoExecute_newChat"),
+    ("before_generation", "executeBeforeGeneration", "autoExecute_beforeGeneration"),
+)
+_SETTINGS = (
+    ("disable_send", "disableSend"),
+    ("place_before_input", "placeBeforeInput"),
+    ("inject_input", "injectInput"),
+    ("only_border_color", "onlyBorderColor"),
+)
+_V1_ONLY = (
+    "quickReplyEnabled",
+    "numberOfSlots",
+    "selectedPreset",
+    "quickReplySlots",
+    "quickActionEnabled",
+    "placeBeforeInputEnabled",
+    "AutoInputInject",
+)
 _V1_SLOT = ("mes", "hidden", "enabled", "contextMenu") + tuple(v1 for _, _, v1 in _AUTO)
 _NO_COLOR = "transparent"  # ST's default colour: the theme's own
 
@@ -42,23 +57,43 @@ def _bool(value: Any, default: bool = False) -> bool:
 
 
 def is_v1(document: Any) -> bool:
-    return isinstance(document, dict) and document.get("version") != 2 and isinstance(document.get("quickReplySlots"), list)
+    return (
+        isinstance(document, dict)
+        and document.get("version") != 2
+        and isinstance(document.get("quickReplySlots"), list)
+    )
 
 
 def migrate_v1(document: dict) -> dict:
     """The v2 set SillyTavern saves after loading a v1 file (index.js loadSets, then its
     defaults for what v1 lacks); keys ST does not know are carried along."""
-    migrated = {"version": 2, "name": document.get("name", ""), "disableSend": document.get("quickActionEnabled", False),
-                "placeBeforeInput": document.get("placeBeforeInputEnabled", False),
-                "injectInput": document.get("AutoInputInject", False), "color": _NO_COLOR, "onlyBorderColor": False}
+    migrated = {
+        "version": 2,
+        "name": document.get("name", ""),
+        "disableSend": document.get("quickActionEnabled", False),
+        "placeBeforeInput": document.get("placeBeforeInputEnabled", False),
+        "injectInput": document.get("AutoInputInject", False),
+        "color": _NO_COLOR,
+        "onlyBorderColor": False,
+    }
     items = []
     for index, slot in enumerate(document["quickReplySlots"]):
         slot = slot if isinstance(slot, dict) else {}
-        item = {"id": index + 1, "icon": "", "showLabel": False, "label": slot.get("label", ""),
-                "title": slot.get("title", ""), "message": slot.get("mes", ""),
-                "contextList": [{"set": link.get("preset"), "isChained": link.get("chain")}
-                                for link in as_list(slot.get("contextMenu")) if isinstance(link, dict)],
-                "preventAutoExecute": True, "isHidden": slot.get("hidden", False)}
+        item = {
+            "id": index + 1,
+            "icon": "",
+            "showLabel": False,
+            "label": slot.get("label", ""),
+            "title": slot.get("title", ""),
+            "message": slot.get("mes", ""),
+            "contextList": [
+                {"set": link.get("preset"), "isChained": link.get("chain")}
+                for link in as_list(slot.get("contextMenu"))
+                if isinstance(link, dict)
+            ],
+            "preventAutoExecute": True,
+            "isHidden": slot.get("hidden", False),
+        }
         item.update({v2: slot.get(v1, False) for _, v2, v1 in _AUTO})
         item["automationId"] = slot.get("automationId", "")
         item.update({key: value for key, value in slot.items() if key not in _V1_SLOT and key not in item})
@@ -86,8 +121,11 @@ def item_from_native(item: dict, index: int) -> QuickReply:
         hidden=_bool(item.get("isHidden")),
         auto_execute=[value for value, v2, _ in _AUTO if _bool(item.get(v2))],
         prevent_auto_execute=_bool(item.get("preventAutoExecute"), default=True),
-        context_list=[ContextLink(set=_set_id(link.get("set")), chained=_bool(link.get("isChained")))
-                      for link in links if isinstance(link, dict) and link.get("set")],
+        context_list=[
+            ContextLink(set=_set_id(link.get("set")), chained=_bool(link.get("isChained")))
+            for link in links
+            if isinstance(link, dict) and link.get("set")
+        ],
         automation_id=as_str(item.get("automationId")),
     )
 
@@ -104,8 +142,9 @@ def body_from_native(document: dict, warnings: list[str]) -> QuickReplySetBody:
             item = item.model_copy(update={"id": fresh})
         items.append(item)
     color = as_str(document.get("color"))
-    settings = QuickReplySettings(color="" if color == _NO_COLOR else color,
-                                  **{field: _bool(document.get(key)) for field, key in _SETTINGS})
+    settings = QuickReplySettings(
+        color="" if color == _NO_COLOR else color, **{field: _bool(document.get(key)) for field, key in _SETTINGS}
+    )
     return QuickReplySetBody(settings=settings, items=items)
 
 
@@ -129,23 +168,36 @@ class SillyTavernQuickReplies(Adapter):
 
             parsed = parse_text(data, name)
         if not isinstance(parsed, dict) or not (is_v1(parsed) or isinstance(parsed.get("qrList"), list)):
-            raise BunzaiError("invalid_input", f"{name or 'the file'} is not a SillyTavern quick-reply set",
-                              "a set has a qrList (v2) or quickReplySlots (v1)")
+            raise BunzaiError(
+                "invalid_input",
+                f"{name or 'the file'} is not a SillyTavern quick-reply set",
+                "a set has a qrList (v2) or quickReplySlots (v1)",
+            )
         warnings: list[str] = []
         native = migrate_v1(parsed) if is_v1(parsed) else parsed
         title = as_str(native.get("name")) or PurePath(name).stem
-        piece = QuickReplySet(id=piece_id_for(title, name, "quick-replies"), name=title,
-                              body=body_from_native(native, warnings), original=Escrow(format=FORMAT_ID, document=parsed))
+        piece = QuickReplySet(
+            id=piece_id_for(title, name, "quick-replies"),
+            name=title,
+            body=body_from_native(native, warnings),
+            original=Escrow(format=FORMAT_ID, document=parsed),
+        )
         return Decoded(pieces=[piece], warnings=warnings)
 
     def write(self, piece: QuickReplySet, media: MediaSource) -> Encoded:
         losses: list[Loss] = []
         escrow = piece.original.document if piece.original and piece.original.format == FORMAT_ID else None
         if is_v1(escrow):
-            losses.append(Loss("/original", "translated", "SillyTavern imports only v2 quick-reply sets, so the v1 file "
-                               "is written as the v2 set SillyTavern migrates it to; the v1-only keys "
-                               "(quickReplyEnabled, numberOfSlots, selectedPreset, slot enabled) stay in escrow",
-                               "quickreply.v1.upgraded"))
+            losses.append(
+                Loss(
+                    "/original",
+                    "translated",
+                    "SillyTavern imports only v2 quick-reply sets, so the v1 file "
+                    "is written as the v2 set SillyTavern migrates it to; the v1-only keys "
+                    "(quickReplyEnabled, numberOfSlots, selectedPreset, slot enabled) stay in escrow",
+                    "quickreply.v1.upgraded",
+                )
+            )
             escrow = migrate_v1(escrow)
         base = dict(escrow) if isinstance(escrow, dict) else {}
         previous = body_from_native(base, []) if base else None
@@ -159,22 +211,42 @@ class SillyTavernQuickReplies(Adapter):
                 document[key] = getattr(settings, field)
         if previous is None or previous.settings.color != settings.color:
             document["color"] = settings.color or _NO_COLOR
-        document["qrList"] = _items_out(piece, base.get("qrList") if isinstance(base.get("qrList"), list) else [], losses)
+        document["qrList"] = _items_out(
+            piece, base.get("qrList") if isinstance(base.get("qrList"), list) else [], losses
+        )
         top = max((item.id for item in piece.body.items), default=0)
         old_index = as_int(base.get("idIndex"))
         if old_index is None or old_index <= top and (previous is None or previous.items != piece.body.items):
             document["idIndex"] = top + 1
         for field in ("description", "extensions"):
             if getattr(piece.body, field):
-                losses.append(Loss(f"/body/{field}", "dropped", f"SillyTavern quick-reply sets have no {field}",
-                                   f"quickreply.set.{field}.dropped"))
+                losses.append(
+                    Loss(
+                        f"/body/{field}",
+                        "dropped",
+                        f"SillyTavern quick-reply sets have no {field}",
+                        f"quickreply.set.{field}.dropped",
+                    )
+                )
         if not piece.name.strip():
-            losses.append(Loss("/name", "translated", "a set without a name is read back under its file's name",
-                               "quickreply.set.name.empty"))
+            losses.append(
+                Loss(
+                    "/name",
+                    "translated",
+                    "a set without a name is read back under its file's name",
+                    "quickreply.set.name.empty",
+                )
+            )
         for field in ("profiles", "assets"):
             if getattr(piece, field):
-                losses.append(Loss(f"/{field}", "dropped", f"SillyTavern quick-reply sets carry no {field}",
-                                   f"quickreply.set.{field}.dropped"))
+                losses.append(
+                    Loss(
+                        f"/{field}",
+                        "dropped",
+                        f"SillyTavern quick-reply sets carry no {field}",
+                        f"quickreply.set.{field}.dropped",
+                    )
+                )
         return Encoded(native_json_bytes(document), losses)
 
 
@@ -190,19 +262,30 @@ def _items_out(piece: QuickReplySet, escrowed: list, losses: list[Loss]) -> list
 
 def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> dict:
     previous = item_from_native(native, item.id - 1) if native else None
-    changed = (lambda field: previous is None or getattr(previous, field) != getattr(item, field))
+    changed = lambda field: previous is None or getattr(previous, field) != getattr(item, field)
     if changed("id"):
         native["id"] = item.id
-    for field, key in (("icon", "icon"), ("show_label", "showLabel"), ("label", "label"), ("title", "title"),
-                       ("message", "message")):
+    for field, key in (
+        ("icon", "icon"),
+        ("show_label", "showLabel"),
+        ("label", "label"),
+        ("title", "title"),
+        ("message", "message"),
+    ):
         if changed(field):
             native[key] = getattr(item, field)
     if changed("context_list"):
         native["contextList"] = [{"set": link.set, "isChained": link.chained} for link in item.context_list]
         if item.context_list:
-            losses.append(Loss(f"{at}/context_list", "translated", "context links name sets by their bunzai id; "
-                               "SillyTavern looks sets up by name, so rename the link if the set's name differs",
-                               "quickreply.context.set_by_id"))
+            losses.append(
+                Loss(
+                    f"{at}/context_list",
+                    "translated",
+                    "context links name sets by their bunzai id; "
+                    "SillyTavern looks sets up by name, so rename the link if the set's name differs",
+                    "quickreply.context.set_by_id",
+                )
+            )
     if changed("prevent_auto_execute"):
         native["preventAutoExecute"] = item.prevent_auto_execute
     if changed("hidden"):
@@ -210,8 +293,14 @@ def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> di
     if changed("auto_execute"):
         native.update({v2: value in item.auto_execute for value, v2, _ in _AUTO})
         if item.auto_execute != [value for value, _, _ in _AUTO if value in item.auto_execute]:
-            losses.append(Loss(f"{at}/auto_execute", "translated", "SillyTavern keeps one flag per event, so the "
-                               "events read back once each, in its order", "quickreply.item.auto_execute.normalised"))
+            losses.append(
+                Loss(
+                    f"{at}/auto_execute",
+                    "translated",
+                    "SillyTavern keeps one flag per event, so the events read back once each, in its order",
+                    "quickreply.item.auto_execute.normalised",
+                )
+            )
     if changed("automation_id"):
         native["automationId"] = item.automation_id
     return native

@@ -26,8 +26,15 @@ from bunzai.model.regex import RegexRule, RegexSet, RegexSetBody
 FORMAT_ID = "sillytavern.regex"
 
 # ST's regex_placement; 0 (markdown display) and 4 (sendAs) are legacy values ST migrates.
-_PLACEMENT_IN = {0: "display", 1: "user_input", 2: "ai_output", 3: "slash_command", 4: "slash_command",
-                 5: "world_info", 6: "reasoning"}
+_PLACEMENT_IN = {
+    0: "display",
+    1: "user_input",
+    2: "ai_output",
+    3: "slash_command",
+    4: "slash_command",
+    5: "world_info",
+    6: "reasoning",
+}
 _PLACEMENT_OUT = {"display": 0, "user_input": 1, "ai_output": 2, "slash_command": 3, "world_info": 5, "reasoning": 6}
 _SUBSTITUTE_IN = {0: "none", 1: "raw", 2: "escaped"}
 _SUBSTITUTE_OUT = {"none": 0, "raw": 1, "escaped": 2}
@@ -121,8 +128,11 @@ def rule_from_script(script: dict, warnings: list[str], where: str) -> RegexRule
 def _scripts_of(document: Any) -> list[dict]:
     scripts = document if isinstance(document, list) else [document]
     if not all(isinstance(script, dict) for script in scripts):
-        raise BunzaiError("invalid_input", "a regex script file holds a script object or an array of them",
-                          "export the scripts again from SillyTavern's Regex panel")
+        raise BunzaiError(
+            "invalid_input",
+            "a regex script file holds a script object or an array of them",
+            "export the scripts again from SillyTavern's Regex panel",
+        )
     return scripts
 
 
@@ -163,23 +173,45 @@ class SillyTavernRegex(Adapter):
         losses: list[Loss] = []
         original = piece.original.document if piece.original and piece.original.format == FORMAT_ID else None
         escrowed = _scripts_of(original) if original is not None else []
-        scripts = [script_from_rule(rule, dict(base or {}), piece, index, losses)
-                   for index, (rule, base) in enumerate(zip(piece.body.rules, _bases(piece.body.rules, escrowed)))]
+        scripts = [
+            script_from_rule(rule, dict(base or {}), piece, index, losses)
+            for index, (rule, base) in enumerate(zip(piece.body.rules, _bases(piece.body.rules, escrowed)))
+        ]
         single = len(scripts) == 1 and not isinstance(original, list)
         document: Any = scripts[0] if single else scripts
         read_back = as_str(scripts[0].get("scriptName")) if single else piece.id
         if piece.name != read_back:
-            losses.append(Loss("/name", "dropped", "a single-script file is named by its scriptName" if single else
-                               "a file of several regex scripts has no name of its own; SillyTavern names the set "
-                               "by the file", "regex.set.name.script_name" if single else "regex.set.name.file_name"))
+            losses.append(
+                Loss(
+                    "/name",
+                    "dropped",
+                    "a single-script file is named by its scriptName"
+                    if single
+                    else "a file of several regex scripts has no name of its own; SillyTavern names the set "
+                    "by the file",
+                    "regex.set.name.script_name" if single else "regex.set.name.file_name",
+                )
+            )
         for field in ("description", "extensions"):
             if getattr(piece.body, field):
-                losses.append(Loss(f"/body/{field}", "dropped", f"SillyTavern regex files have no set {field}",
-                                   f"regex.set.{field}.dropped"))
+                losses.append(
+                    Loss(
+                        f"/body/{field}",
+                        "dropped",
+                        f"SillyTavern regex files have no set {field}",
+                        f"regex.set.{field}.dropped",
+                    )
+                )
         for field in ("profiles", "assets"):
             if getattr(piece, field):
-                losses.append(Loss(f"/{field}", "dropped", f"SillyTavern regex files carry no {field}",
-                                   f"regex.set.{field}.dropped"))
+                losses.append(
+                    Loss(
+                        f"/{field}",
+                        "dropped",
+                        f"SillyTavern regex files carry no {field}",
+                        f"regex.set.{field}.dropped",
+                    )
+                )
         return Encoded(native_json_bytes(document), losses)
 
 
@@ -202,19 +234,31 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
     at = f"/body/rules/{index}"
     fresh = not script
     previous = rule_from_script(script, [], "") if script else None
-    changed = (lambda field: fresh or getattr(previous, field) != getattr(rule, field))
+    changed = lambda field: fresh or getattr(previous, field) != getattr(rule, field)
 
     if fresh or previous.id != rule.id:
         script["id"] = rule.id or str(uuid.uuid5(uuid.NAMESPACE_URL, f"bunzai:{piece.id}:{index}"))
         if not rule.id:
-            losses.append(Loss(f"{at}/id", "translated", "SillyTavern needs a script id; a stable uuid was made",
-                               "regex.rule.id.generated"))
+            losses.append(
+                Loss(
+                    f"{at}/id",
+                    "translated",
+                    "SillyTavern needs a script id; a stable uuid was made",
+                    "regex.rule.id.generated",
+                )
+            )
     if changed("name") or not isinstance(script.get("scriptName"), str):  # a script SillyTavern can list
         title = piece.name or piece.id
         script["scriptName"] = rule.name or (title if len(piece.body.rules) == 1 else f"{title} {index + 1}")
         if not rule.name:
-            losses.append(Loss(f"{at}/name", "translated", "SillyTavern needs a scriptName; the set's name was used",
-                               "regex.rule.name.filled"))
+            losses.append(
+                Loss(
+                    f"{at}/name",
+                    "translated",
+                    "SillyTavern needs a scriptName; the set's name was used",
+                    "regex.rule.name.filled",
+                )
+            )
     if changed("pattern") or changed("flags") or not isinstance(script.get("findRegex"), str):
         script["findRegex"] = _find_regex_for(rule, at, losses)
     if changed("replacement"):
@@ -223,8 +267,12 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
         script["trimStrings"] = list(rule.trim_strings)
     if changed("placements"):
         script["placement"] = _placement_out(rule, at, losses)
-    for field, key in (("disabled", "disabled"), ("markdown_only", "markdownOnly"), ("prompt_only", "promptOnly"),
-                       ("run_on_edit", "runOnEdit")):
+    for field, key in (
+        ("disabled", "disabled"),
+        ("markdown_only", "markdownOnly"),
+        ("prompt_only", "promptOnly"),
+        ("run_on_edit", "runOnEdit"),
+    ):
         if changed(field):
             script[key] = getattr(rule, field)
     if changed("substitute_macros"):
@@ -234,8 +282,14 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
     if changed("max_depth"):
         script["maxDepth"] = rule.max_depth
     if rule.extensions:
-        losses.append(Loss(f"{at}/extensions", "dropped", "SillyTavern regex scripts have no extensions object",
-                           "regex.rule.extensions.dropped"))
+        losses.append(
+            Loss(
+                f"{at}/extensions",
+                "dropped",
+                "SillyTavern regex scripts have no extensions object",
+                "regex.rule.extensions.dropped",
+            )
+        )
     return script
 
 
@@ -245,28 +299,59 @@ def _find_regex_for(rule: RegexRule, at: str, losses: list[Loss]) -> str:
     if not pattern:
         flags = ""
     if flags != rule.flags:
-        losses.append(Loss(f"{at}/flags", "dropped", f"SillyTavern accepts each of the flags {''.join(sorted(_ST_FLAGS & _JS_FLAGS))} "
-                           f"once, and none on an empty pattern; {rule.flags!r} was written as {flags!r}",
-                           "regex.rule.flags.dropped"))
+        losses.append(
+            Loss(
+                f"{at}/flags",
+                "dropped",
+                f"SillyTavern accepts each of the flags {''.join(sorted(_ST_FLAGS & _JS_FLAGS))} "
+                f"once, and none on an empty pattern; {rule.flags!r} was written as {flags!r}",
+                "regex.rule.flags.dropped",
+            )
+        )
     if pattern != rule.pattern:
-        losses.append(Loss(f"{at}/pattern", "translated", "SillyTavern patterns cannot hold line breaks; they were "
-                           "written as escapes (\\n) that match the same characters", "regex.rule.pattern.line_breaks"))
+        losses.append(
+            Loss(
+                f"{at}/pattern",
+                "translated",
+                "SillyTavern patterns cannot hold line breaks; they were "
+                "written as escapes (\\n) that match the same characters",
+                "regex.rule.pattern.line_breaks",
+            )
+        )
     written = format_find_regex(pattern, flags)
     if parse_find_regex(written)[:2] != (pattern, flags):
-        losses.append(Loss(f"{at}/pattern", "translated", f"SillyTavern reads {written!r} differently from the pattern "
-                           "as stored", "regex.rule.pattern.reread"))
+        losses.append(
+            Loss(
+                f"{at}/pattern",
+                "translated",
+                f"SillyTavern reads {written!r} differently from the pattern as stored",
+                "regex.rule.pattern.reread",
+            )
+        )
     return written
 
 
 def _placement_out(rule: RegexRule, at: str, losses: list[Loss]) -> list[int]:
     out = [_PLACEMENT_OUT[p] for p in rule.placements if p in _PLACEMENT_OUT]
     if len(set(out)) != len(out):
-        losses.append(Loss(f"{at}/placements", "translated", "a placement listed twice is read back once",
-                           "regex.rule.placement.repeated"))
+        losses.append(
+            Loss(
+                f"{at}/placements",
+                "translated",
+                "a placement listed twice is read back once",
+                "regex.rule.placement.repeated",
+            )
+        )
     missing = [p for p in rule.placements if p not in _PLACEMENT_OUT]
     if missing:
-        losses.append(Loss(f"{at}/placements", "dropped", f"SillyTavern has no placement {', '.join(missing)}",
-                           "regex.rule.placement.unsupported"))
+        losses.append(
+            Loss(
+                f"{at}/placements",
+                "dropped",
+                f"SillyTavern has no placement {', '.join(missing)}",
+                "regex.rule.placement.unsupported",
+            )
+        )
     return out
 
 

@@ -29,13 +29,43 @@ FOLDER_FORMAT = "sillytavern.sprites.folder"
 
 # DEFAULT_EXPRESSIONS of the expressions extension (talkinghead is its Talking Head image).
 DEFAULT_LABELS = (
-    "talkinghead", "admiration", "amusement", "anger", "annoyance", "approval", "caring", "confusion", "curiosity",
-    "desire", "disappointment", "disapproval", "disgust", "embarrassment", "excitement", "fear", "gratitude", "grief",
-    "joy", "love", "nervousness", "optimism", "pride", "realization", "relief", "remorse", "sadness", "surprise",
+    "talkinghead",
+    "admiration",
+    "amusement",
+    "anger",
+    "annoyance",
+    "approval",
+    "caring",
+    "confusion",
+    "curiosity",
+    "desire",
+    "disappointment",
+    "disapproval",
+    "disgust",
+    "embarrassment",
+    "excitement",
+    "fear",
+    "gratitude",
+    "grief",
+    "joy",
+    "love",
+    "nervousness",
+    "optimism",
+    "pride",
+    "realization",
+    "relief",
+    "remorse",
+    "sadness",
+    "surprise",
     "neutral",
 )
-_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
-          (b"GIF89a", "image/gif"), (b"BM", "image/bmp"))
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"BM", "image/bmp"),
+)
 _CARD_CHUNK = re.compile(rb"tEXt(?i:chara|ccv3)\x00")
 _IGNORED = ("__MACOSX/",)
 
@@ -75,8 +105,9 @@ def _layout(names: list[str]) -> dict[str, str]:
     return ids
 
 
-def decode_members(members: list[tuple[str, bytes]], title: str, source: str, fmt: str,
-                   origins: dict[str, Origin]) -> Decoded:
+def decode_members(
+    members: list[tuple[str, bytes]], title: str, source: str, fmt: str, origins: dict[str, Origin]
+) -> Decoded:
     """Files of a pack (in order) -> one Pack piece, its blobs and warnings; `origins` says
     where each file's bytes are (a zip member, a file of the folder)."""
     warnings: list[str] = []
@@ -96,8 +127,12 @@ def decode_members(members: list[tuple[str, bytes]], title: str, source: str, fm
         items.append(PackItem(id=ids[name], label=label, asset=blob.ref(), mime=mime))
     labels = [item.label for item in items]
     body = PackBody(items=items, default_face="neutral" if "neutral" in labels else labels[0] if labels else "")
-    piece = Pack(id=piece_id_for(title, source, "sprites"), name=title, body=body,
-                 original=Escrow(format=fmt, document={"members": [name for name, _ in members]}, files=files))
+    piece = Pack(
+        id=piece_id_for(title, source, "sprites"),
+        name=title,
+        body=body,
+        original=Escrow(format=fmt, document={"members": [name for name, _ in members]}, files=files),
+    )
     return Decoded(pieces=[piece], blobs=blobs, warnings=warnings)
 
 
@@ -127,7 +162,7 @@ def _sniff_files(files: list[tuple[str, bytes]]) -> float:
     if not files or any(PurePath(name).name.lower() in ("card.json", "manifest.json") for name in names):
         return 0.0
     images = [(name, data) for name, data in files if mime_of(name, data)]
-    if not images or any(_CARD_CHUNK.search(data[:1 << 20]) for _, data in images):
+    if not images or any(_CARD_CHUNK.search(data[: 1 << 20]) for _, data in images):
         return 0.0
     others = [name for name in names if not mime_of(name, b"") and PurePath(name).name.startswith("_")]
     if len(images) + len(others) != len(files):
@@ -158,10 +193,15 @@ class SillyTavernSpriteZip(Adapter):
         origins = {PurePosixPath(member).name: Origin(member=member) for member in names}
         decoded_warnings = []
         if any("/" in member for member in names):
-            decoded_warnings.append("SillyTavern expects a flat zip; files inside folders were read by their file names")
+            decoded_warnings.append(
+                "SillyTavern expects a flat zip; files inside folders were read by their file names"
+            )
         if len({member for member, _ in flat}) != len(flat):
-            raise BunzaiError("unsafe_archive", "two files in the zip have the same file name in different folders",
-                              "SillyTavern unpacks a flat zip: give each sprite a unique file name")
+            raise BunzaiError(
+                "unsafe_archive",
+                "two files in the zip have the same file name in different folders",
+                "SillyTavern unpacks a flat zip: give each sprite a unique file name",
+            )
         decoded = decode_members(flat, PurePath(name).stem or "sprites", name, ZIP_FORMAT, origins)
         decoded.warnings[:0] = decoded_warnings
         return decoded
@@ -177,8 +217,14 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
     losses: list[Loss] = []
     original = piece.original if piece.original and piece.original.format in (ZIP_FORMAT, FOLDER_FORMAT) else None
     if original and original.format == FOLDER_FORMAT and target == ZIP_FORMAT:
-        losses.append(Loss("/original", "translated", "the sprite folder is written as the flat zip SillyTavern's "
-                           "upload takes; its other files go along", "pack.folder_as_zip"))
+        losses.append(
+            Loss(
+                "/original",
+                "translated",
+                "the sprite folder is written as the flat zip SillyTavern's upload takes; its other files go along",
+                "pack.folder_as_zip",
+            )
+        )
     kept = original.files if original else {}
     images = [name for name in _escrow_members(original) if name not in kept]
     known = {item_id: name for name, item_id in _layout(images).items()}
@@ -198,8 +244,14 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
             members.append((name, media(ref), None, ""))
     imageless = [item.id for item in piece.body.items if item.asset is None]
     if imageless:
-        losses.append(Loss("/body/items", "dropped", f"items without a stored image are left out: "
-                           f"{', '.join(imageless)}", "pack.item.no_image"))
+        losses.append(
+            Loss(
+                "/body/items",
+                "dropped",
+                f"items without a stored image are left out: {', '.join(imageless)}",
+                "pack.item.no_image",
+            )
+        )
     losses += _read_back_losses(piece, members, target)
     return [(name, data) for name, data, _, _ in members], losses
 
@@ -228,49 +280,95 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
     names = [name for name, _, item, _ in members if item is not None]
     if target == FOLDER_FORMAT:  # a folder has no order: it is read by file name
         by_name = sorted(names)
-        losses += [Loss(at, "translated", f"a sprite folder is read in file-name order; {name!r} moves to place "
-                        f"{by_name.index(name)}", "pack.item.order.by_file_name")
-                   for index, (name, at) in enumerate((name, at) for name, _, item, at in members if item is not None)
-                   if by_name[index] != name]
+        losses += [
+            Loss(
+                at,
+                "translated",
+                f"a sprite folder is read in file-name order; {name!r} moves to place {by_name.index(name)}",
+                "pack.item.order.by_file_name",
+            )
+            for index, (name, at) in enumerate((name, at) for name, _, item, at in members if item is not None)
+            if by_name[index] != name
+        ]
         names = by_name
     ids = _layout(names)
     for name, data, item, at in members:
         if item is None:
             continue
         if ids[name] != item.id:
-            losses.append(Loss(f"{at}/id", "translated", f"SillyTavern names sprites by file; the item is read back "
-                               f"as {ids[name]!r} from {name!r}", "pack.item.id.from_file_name"))
+            losses.append(
+                Loss(
+                    f"{at}/id",
+                    "translated",
+                    f"SillyTavern names sprites by file; the item is read back as {ids[name]!r} from {name!r}",
+                    "pack.item.id.from_file_name",
+                )
+            )
         if label_of(name) != item.label:
-            losses.append(Loss(f"{at}/label", "translated", f"the label {item.label!r} is not a file-name label; "
-                               f"it is written as {label_of(name)!r}", "pack.item.label.renamed"))
+            losses.append(
+                Loss(
+                    f"{at}/label",
+                    "translated",
+                    f"the label {item.label!r} is not a file-name label; it is written as {label_of(name)!r}",
+                    "pack.item.label.renamed",
+                )
+            )
         for pointer, mime in ((f"{at}/mime", item.mime), (f"{at}/asset/mime", item.asset.mime)):
             if mime_of(name, data) != mime:
-                losses.append(Loss(pointer, "translated", "SillyTavern takes the type from the file itself",
-                                   "pack.item.mime.detected"))
+                losses.append(
+                    Loss(
+                        pointer,
+                        "translated",
+                        "SillyTavern takes the type from the file itself",
+                        "pack.item.mime.detected",
+                    )
+                )
     labels = [label_of(name) for name in names]  # in the order the written pack is read back
     face = "neutral" if "neutral" in labels else labels[0] if labels else ""
     body = piece.body
     if body.default_face != face:
-        losses.append(Loss("/body/default_face", "dropped", "SillyTavern has no per-pack default face (its fallback "
-                           "expression is a global setting)", "pack.default_face.dropped"))
+        losses.append(
+            Loss(
+                "/body/default_face",
+                "dropped",
+                "SillyTavern has no per-pack default face (its fallback expression is a global setting)",
+                "pack.default_face.dropped",
+            )
+        )
     for field in ("groups", "description", "extensions"):
         if getattr(body, field):
-            losses.append(Loss(f"/body/{field}", "dropped", f"a SillyTavern sprite pack has no {field}",
-                               f"pack.{field}.dropped"))
+            losses.append(
+                Loss(f"/body/{field}", "dropped", f"a SillyTavern sprite pack has no {field}", f"pack.{field}.dropped")
+            )
     if piece.assets:
         losses.append(Loss("/assets", "dropped", "a sprite pack carries only its sprites", "pack.assets.dropped"))
     if piece.profiles:
-        losses.append(Loss("/profiles", "dropped", "a sprite pack carries no per-platform profiles",
-                           "pack.profiles.dropped"))
+        losses.append(
+            Loss("/profiles", "dropped", "a sprite pack carries no per-platform profiles", "pack.profiles.dropped")
+        )
     if target == ZIP_FORMAT and piece.name != piece.id:
-        losses.append(Loss("/name", "translated", "a sprite zip has no name inside; it is named by its file (and "
-                           "SillyTavern's sprite folder by the character's name)", "pack.name.file_name"))
+        losses.append(
+            Loss(
+                "/name",
+                "translated",
+                "a sprite zip has no name inside; it is named by its file (and "
+                "SillyTavern's sprite folder by the character's name)",
+                "pack.name.file_name",
+            )
+        )
     elif target == FOLDER_FORMAT:
         from bunzai.adapters.sillytavern.user_folder import file_stem_for
 
         if file_stem_for(piece.name, piece.id) != piece.name:
-            losses.append(Loss("/name", "translated", "a sprite folder is named by its folder, and the name holds "
-                               "characters a folder name cannot (or is empty)", "pack.name.folder_name"))
+            losses.append(
+                Loss(
+                    "/name",
+                    "translated",
+                    "a sprite folder is named by its folder, and the name holds "
+                    "characters a folder name cannot (or is empty)",
+                    "pack.name.folder_name",
+                )
+            )
     return losses
 
 
@@ -292,8 +390,11 @@ class SillyTavernSpriteFolder(Adapter):
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         if not isinstance(parsed, dict):
             raise BunzaiError("invalid_input", f"{name} was not read as a folder", "give the sprite folder's path")
-        files = sorted((file_name, content) for file_name, content in parsed.items()
-                       if not file_name.startswith(".") and "/" not in file_name)
+        files = sorted(
+            (file_name, content)
+            for file_name, content in parsed.items()
+            if not file_name.startswith(".") and "/" not in file_name
+        )
         title = PurePath(name).name or "sprites"
         return decode_members(files, title, title, FOLDER_FORMAT, {file: Origin(file=file) for file, _ in files})
 

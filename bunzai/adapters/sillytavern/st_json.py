@@ -28,9 +28,11 @@ def native_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
 
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
-        raise BunzaiError("corrupt_file",
-                          f"{name or 'the file'} is not {what}: it holds a JSON {type(parsed).__name__}, not an object",
-                          "give the .json file SillyTavern saved")
+        raise BunzaiError(
+            "corrupt_file",
+            f"{name or 'the file'} is not {what}: it holds a JSON {type(parsed).__name__}, not an object",
+            "give the .json file SillyTavern saved",
+        )
     return copy.deepcopy(parsed)
 
 

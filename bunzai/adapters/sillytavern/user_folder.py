@@ -64,8 +64,23 @@ CHARACTERS = "characters"
 AVATARS = "User Avatars"
 SETTINGS_FILE = "settings.json"
 # Folders of the template that hold no piece bunzai keeps (chats, backgrounds, UI state).
-NOT_PIECES = ("chats", "group chats", "groups", "backgrounds", "thumbnails", "themes", "movingUI", "extensions",
-              "assets", "user", "vectors", "backups", "layouts", "layout-assets", "messages")
+NOT_PIECES = (
+    "chats",
+    "group chats",
+    "groups",
+    "backgrounds",
+    "thumbnails",
+    "themes",
+    "movingUI",
+    "extensions",
+    "assets",
+    "user",
+    "vectors",
+    "backups",
+    "layouts",
+    "layout-assets",
+    "messages",
+)
 # Where pieces SillyTavern keeps only in settings.json are written, as import-button files.
 IMPORT_FOLDER = "Import in SillyTavern"
 PERSONAS_FOLDER = f"{IMPORT_FOLDER}/personas"
@@ -98,14 +113,18 @@ def settings_documents(data: bytes) -> list[tuple[str, str, bytes]]:
     found = []
     power = settings.get("power_user") if isinstance(settings.get("power_user"), dict) else {}
     if isinstance(power.get("personas"), dict) and power["personas"]:
-        backup = {"personas": power["personas"],
-                  "persona_descriptions": power.get("persona_descriptions") or {},
-                  "default_persona": power.get("default_persona")}
+        backup = {
+            "personas": power["personas"],
+            "persona_descriptions": power.get("persona_descriptions") or {},
+            "default_persona": power.get("default_persona"),
+        }
         found.append(("personas.json", PERSONAS_FORMAT, json.dumps(backup, ensure_ascii=False).encode("utf-8")))
     extensions = settings.get("extension_settings") if isinstance(settings.get("extension_settings"), dict) else {}
     scripts = extensions.get("regex")
     if isinstance(scripts, list) and scripts:
-        found.append((f"{GLOBAL_REGEX_NAME}.json", REGEX_FORMAT, json.dumps(scripts, ensure_ascii=False).encode("utf-8")))
+        found.append(
+            (f"{GLOBAL_REGEX_NAME}.json", REGEX_FORMAT, json.dumps(scripts, ensure_ascii=False).encode("utf-8"))
+        )
     return found
 
 
@@ -119,6 +138,7 @@ def persona_avatar(piece: Any) -> str | None:
 
 
 # --- where a piece goes when written into a user folder ---------------------------------
+
 
 @dataclass(frozen=True)
 class Place:
@@ -146,12 +166,22 @@ def place_of(piece: Any) -> Place | None:
         folder = _recorded_stem(recorded, CHARACTERS, "") or file_stem_for(piece.name, piece.id)
         return Place(CHARACTERS, folder, SPRITES_FOLDER_FORMAT, "/")
     if kind == "persona":
-        return Place(PERSONAS_FOLDER, file_stem_for(PurePosixPath(persona_avatar(piece) or piece.id).stem, piece.id),
-                     PERSONAS_FORMAT, ".json", "SillyTavern keeps personas in settings.json: restore this backup in "
-                     "Persona Management (the avatar image is in User Avatars/)")
+        return Place(
+            PERSONAS_FOLDER,
+            file_stem_for(PurePosixPath(persona_avatar(piece) or piece.id).stem, piece.id),
+            PERSONAS_FORMAT,
+            ".json",
+            "SillyTavern keeps personas in settings.json: restore this backup in "
+            "Persona Management (the avatar image is in User Avatars/)",
+        )
     if kind == "regex":
-        return Place(REGEX_FOLDER, file_stem_for(piece.name, piece.id), REGEX_FORMAT, ".json",
-                     "SillyTavern keeps global regex scripts in settings.json: import this file in the Regex panel")
+        return Place(
+            REGEX_FOLDER,
+            file_stem_for(piece.name, piece.id),
+            REGEX_FORMAT,
+            ".json",
+            "SillyTavern keeps global regex scripts in settings.json: import this file in the Regex panel",
+        )
     shelf = _shelf_of(piece)
     if shelf is None:
         return None

@@ -28,24 +28,51 @@ from bunzai.model.lorebook import Lorebook, LorebookBody
 FORMAT_ID = "sillytavern.world"
 
 LOSS_RULES = (
-    LossRule("/name", "flattened", "world.name.file_stem",
-             "a SillyTavern world is named by its file name, and the file is written as <id>.json"),
-    LossRule("/body/description", "dropped", "book.description.dropped",
-             "a SillyTavern world file has no description"),
-    LossRule("/body/settings", "dropped", "book.settings.dropped",
-             "SillyTavern keeps scan depth, budget, recursion and matching settings globally (settings.json), "
-             "not in the world file"),
-    LossRule("/body/extensions", "dropped", "book.extensions.dropped",
-             "a SillyTavern world file has no book-level extensions"),
-    LossRule(r"/body/entries/\d+/priority", "dropped", "book.entry.priority.dropped",
-             "SillyTavern entries have no budget priority; `order` alone ranks them"),
-    LossRule(r"/body/entries/\d+/uid", "translated", "world.entry.uid.renumbered",
-             "SillyTavern entry uids are integers: other uids get the lowest free number"),
-    LossRule(r"/body/entries/\d+/(?:keys|secondary_keys)", "translated", "world.key.reads_differently",
-             "SillyTavern reads a key written as /pattern/flags as a regex and anything else as text: a literal key "
-             "of that shape becomes a regex, and a regex with flags outside gimsuy or an empty pattern becomes text"),
-    LossRule(r"/body/entries/\d+/group/names", "flattened", "world.entry.group.comma_list",
-             "SillyTavern stores inclusion groups as one comma list, so names holding commas or edge spaces split"),
+    LossRule(
+        "/name",
+        "flattened",
+        "world.name.file_stem",
+        "a SillyTavern world is named by its file name, and the file is written as <id>.json",
+    ),
+    LossRule("/body/description", "dropped", "book.description.dropped", "a SillyTavern world file has no description"),
+    LossRule(
+        "/body/settings",
+        "dropped",
+        "book.settings.dropped",
+        "SillyTavern keeps scan depth, budget, recursion and matching settings globally (settings.json), "
+        "not in the world file",
+    ),
+    LossRule(
+        "/body/extensions",
+        "dropped",
+        "book.extensions.dropped",
+        "a SillyTavern world file has no book-level extensions",
+    ),
+    LossRule(
+        r"/body/entries/\d+/priority",
+        "dropped",
+        "book.entry.priority.dropped",
+        "SillyTavern entries have no budget priority; `order` alone ranks them",
+    ),
+    LossRule(
+        r"/body/entries/\d+/uid",
+        "translated",
+        "world.entry.uid.renumbered",
+        "SillyTavern entry uids are integers: other uids get the lowest free number",
+    ),
+    LossRule(
+        r"/body/entries/\d+/(?:keys|secondary_keys)",
+        "translated",
+        "world.key.reads_differently",
+        "SillyTavern reads a key written as /pattern/flags as a regex and anything else as text: a literal key "
+        "of that shape becomes a regex, and a regex with flags outside gimsuy or an empty pattern becomes text",
+    ),
+    LossRule(
+        r"/body/entries/\d+/group/names",
+        "flattened",
+        "world.entry.group.comma_list",
+        "SillyTavern stores inclusion groups as one comma list, so names holding commas or edge spaces split",
+    ),
 )
 FALLBACK = LossRule("", "dropped", "world.not_carried", "a SillyTavern world does not carry this value as it is")
 
@@ -77,12 +104,18 @@ class SillyTavernWorld(Adapter):
             entries.append(values)
         title = file_stem(name) or "World"
         try:
-            piece = Lorebook(id=piece_id_for(title, name, "world"), name=title,
-                             body=LorebookBody.model_validate({"entries": entries}),
-                             original=Escrow(format=FORMAT_ID, document=document))
+            piece = Lorebook(
+                id=piece_id_for(title, name, "world"),
+                name=title,
+                body=LorebookBody.model_validate({"entries": entries}),
+                original=Escrow(format=FORMAT_ID, document=document),
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a readable SillyTavern world: "
-                              f"{error.errors()[0]['msg']}", "check the entries of the file") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is not a readable SillyTavern world: {error.errors()[0]['msg']}",
+                "check the entries of the file",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -97,8 +130,11 @@ class SillyTavernWorld(Adapter):
                 key, raw = match
                 entries[key] = encode_fields(ENTRY_FIELDS, entry, raw)
             else:
-                entries[str(native_uid)] = {"uid": native_uid, **encode_fields(ENTRY_FIELDS, entry, None),
-                                            **fresh_entry_extras(entry)}
+                entries[str(native_uid)] = {
+                    "uid": native_uid,
+                    **encode_fields(ENTRY_FIELDS, entry, None),
+                    **fresh_entry_extras(entry),
+                }
         document = {**(prior or {}), "entries": entries}
         data = native_json_bytes(document)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
@@ -113,15 +149,20 @@ def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict
     """
     entries = document.get("entries")
     if not isinstance(entries, dict):
-        raise BunzaiError("corrupt_file",
-                          f"{name or 'the file'} is not a SillyTavern world: `entries` is not an object",
-                          "a world file is {\"entries\": {\"<uid>\": {...}}}")
+        raise BunzaiError(
+            "corrupt_file",
+            f"{name or 'the file'} is not a SillyTavern world: `entries` is not an object",
+            'a world file is {"entries": {"<uid>": {...}}}',
+        )
     taken: set[str] = set()
     out = []
     for key, raw in entries.items():
         if not isinstance(raw, dict):
-            raise BunzaiError("corrupt_file", f"{name or 'the file'}: world entry {key!r} is not an object",
-                              "each entry of a world file is an object")
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'}: world entry {key!r} is not an object",
+                "each entry of a world file is an object",
+            )
         uid: int | str | None = as_int(None)(raw.get("uid"))
         if uid is None or str(uid) in taken:
             uid = int(key) if _decimal(key) else key
@@ -134,8 +175,7 @@ def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict
 
 def _native_uids(uids: list[int | str]) -> list[int]:
     """Integer uids for the file: integers (and their digit strings) kept, others numbered anew."""
-    keep = [uid if isinstance(uid, int) else int(uid) if _decimal(uid) else None
-            for uid in uids]
+    keep = [uid if isinstance(uid, int) else int(uid) if _decimal(uid) else None for uid in uids]
     taken: set[str] = set()
     out: list[int | None] = []
     for uid in keep:

@@ -22,8 +22,16 @@ from bunzai.adapters.sillytavern.field_overlay import (
 )
 from bunzai.adapters.sillytavern.world_keys import decode_keys, encode_keys
 
-POSITIONS = {0: "before_char", 1: "after_char", 2: "an_top", 3: "an_bottom", 4: "at_depth",
-             5: "em_top", 6: "em_bottom", 7: "outlet"}
+POSITIONS = {
+    0: "before_char",
+    1: "after_char",
+    2: "an_top",
+    3: "an_bottom",
+    4: "at_depth",
+    5: "em_top",
+    6: "em_bottom",
+    7: "outlet",
+}
 SELECTIVE_LOGIC = {0: "and_any", 1: "not_all", 2: "not_any", 3: "and_all"}
 ROLES = {0: "system", 1: "user", 2: "assistant", "system": "system", "user": "user", "assistant": "assistant"}
 _ROLE_NUMBERS = {"system": 0, "user": 1, "assistant": 2}
@@ -51,8 +59,11 @@ def _triggers(value: Any) -> list[str]:
 def _character_filter(value: Any) -> Any:
     if not isinstance(value, dict):
         return None
-    return {"exclude": as_bool(False)(value.get("isExclude")), "names": _strings(value.get("names")),
-            "tags": _strings(value.get("tags"))}
+    return {
+        "exclude": as_bool(False)(value.get("isExclude")),
+        "names": _strings(value.get("names")),
+        "tags": _strings(value.get("tags")),
+    }
 
 
 def _strings(items: Any) -> list[str]:

@@ -22,16 +22,30 @@ def not_carried(piece: Any, carried: frozenset[str], label: str) -> list[Loss]:
         if field in carried or value == default[field]:
             continue
         if field == "personality":
-            losses.append(Loss("/body/personality", "dropped", f"{label} has no personality field "
-                               "(text-generation-webui drops it on its own Tavern import too)",
-                               "textgen.personality.dropped"))
+            losses.append(
+                Loss(
+                    "/body/personality",
+                    "dropped",
+                    f"{label} has no personality field (text-generation-webui drops it on its own Tavern import too)",
+                    "textgen.personality.dropped",
+                )
+            )
         elif field == "portrait":
-            losses.append(Loss("/body/portrait", "dropped", f"{label} is text; textgen shows an image with the same "
-                               "file name beside it, which bunzai does not write", "textgen.portrait.not_carried"))
+            losses.append(
+                Loss(
+                    "/body/portrait",
+                    "dropped",
+                    f"{label} is text; textgen shows an image with the same "
+                    "file name beside it, which bunzai does not write",
+                    "textgen.portrait.not_carried",
+                )
+            )
         else:
             losses.append(Loss(f"/body/{field}", "dropped", f"{label} has no {field}", "textgen.field.not_carried"))
     if piece.assets:
         losses.append(Loss("/assets", "dropped", f"{label} carries no media", "textgen.field.not_carried"))
     if piece.profiles:
-        losses.append(Loss("/profiles", "dropped", f"{label} has no per-platform profiles", "textgen.field.not_carried"))
+        losses.append(
+            Loss("/profiles", "dropped", f"{label} has no per-platform profiles", "textgen.field.not_carried")
+        )
     return losses

@@ -24,8 +24,12 @@ from bunzai.errors import BunzaiError
 
 FORMAT_ID = "textgen.pygmalion.json"
 # body field -> native key, in the order the example file writes them
-FIELDS = {"description": "char_persona", "first_message": "char_greeting", "scenario": "world_scenario",
-          "example_messages": "example_dialogue"}
+FIELDS = {
+    "description": "char_persona",
+    "first_message": "char_greeting",
+    "scenario": "world_scenario",
+    "example_messages": "example_dialogue",
+}
 
 
 class PygmalionJson(Adapter):
@@ -48,23 +52,38 @@ class PygmalionJson(Adapter):
 
             parsed = parse_text(data, name or "x.json")
         if not isinstance(parsed, dict):
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a Pygmalion character: it holds a JSON "
-                              f"{type(parsed).__name__}, not an object", "give the character's .json file")
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is not a Pygmalion character: it holds a JSON "
+                f"{type(parsed).__name__}, not an object",
+                "give the character's .json file",
+            )
         document = copy.deepcopy(parsed)
         char_name = as_str(document.get("char_name"))
         body = {field: as_str(document.get(key, MISSING)) for field, key in FIELDS.items()}
         try:
-            piece = Character.model_validate({"id": piece_id_for(char_name, name, "character"), "name": char_name,
-                                              "body": body, "original": {"format": FORMAT_ID, "document": document}})
+            piece = Character.model_validate(
+                {
+                    "id": piece_id_for(char_name, name, "character"),
+                    "name": char_name,
+                    "body": body,
+                    "original": {"format": FORMAT_ID, "document": document},
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the character'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']}", "fix the value and try again") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the character'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the value and try again",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
         base = original.document if original is not None and original.format == FORMAT_ID else None
-        document = copy.deepcopy(base) if isinstance(base, dict) else {"char_name": "", **{key: "" for key in FIELDS.values()}}
+        document = (
+            copy.deepcopy(base) if isinstance(base, dict) else {"char_name": "", **{key: "" for key in FIELDS.values()}}
+        )
         put(document, "char_name", piece.name, as_str)
         body = piece.body
         for field, key in FIELDS.items():

@@ -53,8 +53,11 @@ def _jsonable(value: Any, where: str) -> Any:
         return value.isoformat()
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
-    raise BunzaiError("unsupported", f"{where} holds a YAML {type(value).__name__}, which a character file does not",
-                      "keep to text, numbers, lists and mappings")
+    raise BunzaiError(
+        "unsupported",
+        f"{where} holds a YAML {type(value).__name__}, which a character file does not",
+        "keep to text, numbers, lists and mappings",
+    )
 
 
 class TextgenYamlCharacter(Adapter):
@@ -78,19 +81,34 @@ class TextgenYamlCharacter(Adapter):
 
             parsed = load_yaml_bytes(data, what=name or "the YAML character")
         if not isinstance(parsed, dict):
-            raise BunzaiError("corrupt_file", f"{name or 'the file'} is not a textgen character: it holds a YAML "
-                              f"{type(parsed).__name__}, not a mapping", "give the character's .yaml file")
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the file'} is not a textgen character: it holds a YAML "
+                f"{type(parsed).__name__}, not a mapping",
+                "give the character's .yaml file",
+            )
         document = _jsonable(copy.deepcopy(parsed), name or "the file")
         char_name = as_str(document.get(name_key(document)))
-        body = {"description": as_str(document.get("context", MISSING)),
-                "first_message": as_str(document.get("greeting", MISSING)),
-                "example_messages": as_str(document.get("example_dialogue", MISSING))}
+        body = {
+            "description": as_str(document.get("context", MISSING)),
+            "first_message": as_str(document.get("greeting", MISSING)),
+            "example_messages": as_str(document.get("example_dialogue", MISSING)),
+        }
         try:
-            piece = Character.model_validate({"id": piece_id_for(char_name, name, "character"), "name": char_name,
-                                              "body": body, "original": {"format": FORMAT_ID, "document": document}})
+            piece = Character.model_validate(
+                {
+                    "id": piece_id_for(char_name, name, "character"),
+                    "name": char_name,
+                    "body": body,
+                    "original": {"format": FORMAT_ID, "document": document},
+                }
+            )
         except ValidationError as error:
-            raise BunzaiError("corrupt_file", f"{name or 'the character'} holds values bunzai cannot read: "
-                              f"{error.errors()[0]['msg']}", "fix the value and try again") from None
+            raise BunzaiError(
+                "corrupt_file",
+                f"{name or 'the character'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
+                "fix the value and try again",
+            ) from None
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -112,14 +130,30 @@ class TextgenYamlCharacter(Adapter):
 
     @staticmethod
     def _folded(body: Any, own_examples: bool) -> list[Loss]:
-        folded = [field for field in ("scenario", "example_messages")
-                  if getattr(body, field) and not (field == "example_messages" and own_examples)]
-        losses = [Loss(f"/body/{field}", "flattened", "a textgen character has one context: this is written into "
-                       "it as a paragraph", "textgen.context.folded") for field in folded]
+        folded = [
+            field
+            for field in ("scenario", "example_messages")
+            if getattr(body, field) and not (field == "example_messages" and own_examples)
+        ]
+        losses = [
+            Loss(
+                f"/body/{field}",
+                "flattened",
+                "a textgen character has one context: this is written into it as a paragraph",
+                "textgen.context.folded",
+            )
+            for field in folded
+        ]
         if folded:
-            losses.append(Loss("/body/description", "flattened", "the context holds the description followed by the "
-                               f"{' and '.join(folded)}; reading it back gives them all as the description",
-                               "textgen.context.folded"))
+            losses.append(
+                Loss(
+                    "/body/description",
+                    "flattened",
+                    "the context holds the description followed by the "
+                    f"{' and '.join(folded)}; reading it back gives them all as the description",
+                    "textgen.context.folded",
+                )
+            )
         return losses
 
 

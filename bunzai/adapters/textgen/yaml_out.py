@@ -40,8 +40,11 @@ def _styled(value: Any) -> Any:
 
 def _block_safe(text: str) -> bool:
     """A `|` block keeps `text` exactly when it is printable, without CR or tabs, blank-free line ends and start."""
-    return (all(char == "\n" or char.isprintable() for char in text) and not text.startswith((" ", "\n"))
-            and all(line == line.rstrip(" ") for line in text.split("\n")))
+    return (
+        all(char == "\n" or char.isprintable() for char in text)
+        and not text.startswith((" ", "\n"))
+        and all(line == line.rstrip(" ") for line in text.split("\n"))
+    )
 
 
 def _dump(document: Any, *, escape_unicode: bool = False) -> bytes:

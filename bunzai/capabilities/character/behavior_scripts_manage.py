@@ -24,8 +24,11 @@ class ScriptOverlay(Model):
 
 class ScriptsInput(Model):
     action: Literal["add", "overlay", "remove", "reorder"] = Field(
-        description="add scripts; overlay (rewrite) parts of one; remove some; reorder all.")
-    scripts: list[SealedScript] = Field(default_factory=list, description="Scripts to add: format, name, payload (add).")
+        description="add scripts; overlay (rewrite) parts of one; remove some; reorder all."
+    )
+    scripts: list[SealedScript] = Field(
+        default_factory=list, description="Scripts to add: format, name, payload (add)."
+    )
     at: int | None = Field(default=None, ge=0, description="Where added scripts go; default: the end (add).")
     index: int | None = Field(default=None, description="The script to overlay, by position (overlay).")
     set: ScriptOverlay | None = Field(default=None, description="What to change in that script (overlay).")
@@ -45,7 +48,9 @@ def preview(piece, inp: ScriptsInput) -> Preview:
             warnings.append("a script has no format; exporters cannot tell which platform runs it")
     elif inp.action == "overlay":
         if inp.index is None or inp.set is None:
-            raise BunzaiError("invalid_input", "input fields 'index' and 'set': overlay needs the script and what to change")
+            raise BunzaiError(
+                "invalid_input", "input fields 'index' and 'set': overlay needs the script and what to change"
+            )
         i = check_index(inp.index, len(scripts), "input field 'index'")
         patch = {k: v for k, v in inp.set.model_dump(mode="json", exclude_unset=True).items()}
         patch = {k: v for k, v in patch.items() if v is not None or k == "payload"}
@@ -62,8 +67,12 @@ def preview(piece, inp: ScriptsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.behavior-scripts.manage", kind="character", area="behavior-scripts", action="manage",
+    id="character.behavior-scripts.manage",
+    kind="character",
+    area="behavior-scripts",
+    action="manage",
     summary="Add, overlay, remove or reorder a character's embedded behaviour scripts (regex, triggers, Lua), kept as sealed data.",
     aliases=("embedded regex", "card regex", "trigger script", "lua script", "behaviour script", "custom script"),
-    input_model=ScriptsInput, preview=preview,
+    input_model=ScriptsInput,
+    preview=preview,
 )

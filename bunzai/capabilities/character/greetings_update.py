@@ -21,15 +21,21 @@ class GreetingListEdit(Model):
 
     set: list[str] | None = Field(default=None, description="Replace the whole list with these greetings.")
     replace: list[Replace] = Field(default_factory=list, description="Rewrite greetings in place, by index.")
-    remove: list[int] = Field(default_factory=list, description="Remove greetings by index (indexes of the list before the removal).")
+    remove: list[int] = Field(
+        default_factory=list, description="Remove greetings by index (indexes of the list before the removal)."
+    )
     add: list[str] = Field(default_factory=list, description="Greetings to add.")
     at: int | None = Field(default=None, ge=0, description="Where `add` inserts (0 = first); default: the end.")
 
 
 class GreetingsInput(VariantTarget):
     first_message: str | None = Field(default=None, description="The character's first message. Omit to keep.")
-    alternate: GreetingListEdit | None = Field(default=None, description="Edits of the alternate greetings (swipes on the first message).")
-    group_only: GreetingListEdit | None = Field(default=None, description="Edits of the greetings used only in group chats.")
+    alternate: GreetingListEdit | None = Field(
+        default=None, description="Edits of the alternate greetings (swipes on the first message)."
+    )
+    group_only: GreetingListEdit | None = Field(
+        default=None, description="Edits of the greetings used only in group chats."
+    )
 
 
 def edit_list(items: list[str], edit: GreetingListEdit, what: str) -> list[str]:
@@ -52,9 +58,13 @@ def preview(piece, inp: GreetingsInput) -> Preview:
         if inp.first_message is not None:
             update["first_message"] = inp.first_message
         if inp.alternate is not None:
-            update["alternate_greetings"] = edit_list(body.alternate_greetings, inp.alternate, "input field 'alternate'")
+            update["alternate_greetings"] = edit_list(
+                body.alternate_greetings, inp.alternate, "input field 'alternate'"
+            )
         if inp.group_only is not None:
-            update["group_only_greetings"] = edit_list(body.group_only_greetings, inp.group_only, "input field 'group_only'")
+            update["group_only_greetings"] = edit_list(
+                body.group_only_greetings, inp.group_only, "input field 'group_only'"
+            )
         body = body.model_copy(update=update)
         first = body.first_message
         for field in ("alternate_greetings", "group_only_greetings"):
@@ -70,8 +80,20 @@ def preview(piece, inp: GreetingsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.greetings.update", kind="character", area="greetings", action="update",
+    id="character.greetings.update",
+    kind="character",
+    area="greetings",
+    action="update",
     summary="Change the first message, or add, rewrite, remove and reorder alternate and group-only greetings.",
-    aliases=("first message", "greeting", "alternate greeting", "add greeting", "swipe", "group greeting", "opening message"),
-    input_model=GreetingsInput, preview=preview,
+    aliases=(
+        "first message",
+        "greeting",
+        "alternate greeting",
+        "add greeting",
+        "swipe",
+        "group greeting",
+        "opening message",
+    ),
+    input_model=GreetingsInput,
+    preview=preview,
 )

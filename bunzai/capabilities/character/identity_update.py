@@ -10,9 +10,15 @@ from bunzai.capabilities.contract import Capability, Preview
 
 
 class IdentityInput(VariantTarget):
-    name: str | None = Field(default=None, min_length=1, description="The character's display name (the card's `name`). Omit to keep.")
-    nickname: str | None = Field(default=None, description="Name used for {{char}} in prompts when set; '' uses the name. Omit to keep.")
-    tagline: str | None = Field(default=None, description="One-line hook shown on shelves; never sent to the model. Omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, description="The character's display name (the card's `name`). Omit to keep."
+    )
+    nickname: str | None = Field(
+        default=None, description="Name used for {{char}} in prompts when set; '' uses the name. Omit to keep."
+    )
+    tagline: str | None = Field(
+        default=None, description="One-line hook shown on shelves; never sent to the model. Omit to keep."
+    )
 
 
 _GREETING_FIELDS = ("first_message", "alternate_greetings", "group_only_greetings")
@@ -42,13 +48,19 @@ def _stale_mentions(old: str, body) -> list[str]:
             where.append(field if not isinstance(value, list) else f"{field} ({hits} of {len(texts)})")
     if not where:
         return []
-    return [f"the old name {old!r} is written out in {', '.join(where)}; those texts keep it "
-            "(write {{char}} where the name should follow the card)"]
+    return [
+        f"the old name {old!r} is written out in {', '.join(where)}; those texts keep it "
+        "(write {{char}} where the name should follow the card)"
+    ]
 
 
 CAPABILITY = Capability(
-    id="character.identity.update", kind="character", area="identity", action="update",
+    id="character.identity.update",
+    kind="character",
+    area="identity",
+    action="update",
     summary="Rename a character or change its nickname ({{char}}) or tagline.",
     aliases=("rename character", "rename", "change name", "nickname", "tagline", "casting name"),
-    input_model=IdentityInput, preview=preview,
+    input_model=IdentityInput,
+    preview=preview,
 )

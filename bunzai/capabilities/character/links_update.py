@@ -18,10 +18,16 @@ class IdListEdit(Model):
 
 
 class LinksInput(VariantTarget):
-    world: SafeId | None = Field(default=None, description="Lorebook id to make the primary world (first of the bound lorebooks).")
-    lorebooks: IdListEdit | None = Field(default=None, description="Edits of the bound lorebooks (the first is the world).")
+    world: SafeId | None = Field(
+        default=None, description="Lorebook id to make the primary world (first of the bound lorebooks)."
+    )
+    lorebooks: IdListEdit | None = Field(
+        default=None, description="Edits of the bound lorebooks (the first is the world)."
+    )
     regex: IdListEdit | None = Field(default=None, description="Edits of the regex sets scoped to this character.")
-    quickreplies: IdListEdit | None = Field(default=None, description="Edits of the quick-reply sets scoped to this character.")
+    quickreplies: IdListEdit | None = Field(
+        default=None, description="Edits of the quick-reply sets scoped to this character."
+    )
 
 
 def _edit(ids: list[str], edit: IdListEdit | None) -> list[str]:
@@ -40,8 +46,13 @@ def preview(piece, inp: LinksInput) -> Preview:
         lorebooks = _edit(links.lorebooks, inp.lorebooks)
         if inp.world is not None:
             lorebooks = [inp.world] + [i for i in lorebooks if i != inp.world]
-        new = links.model_copy(update={"lorebooks": lorebooks, "regex": _edit(links.regex, inp.regex),
-                                       "quickreplies": _edit(links.quickreplies, inp.quickreplies)})
+        new = links.model_copy(
+            update={
+                "lorebooks": lorebooks,
+                "regex": _edit(links.regex, inp.regex),
+                "quickreplies": _edit(links.quickreplies, inp.quickreplies),
+            }
+        )
         for field, edit_ in (("lorebooks", inp.lorebooks), ("regex", inp.regex), ("quickreplies", inp.quickreplies)):
             absent = [i for i in (edit_.remove if edit_ else []) if i not in getattr(links, field)]
             if absent:
@@ -52,8 +63,12 @@ def preview(piece, inp: LinksInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.links.update", kind="character", area="links", action="update",
+    id="character.links.update",
+    kind="character",
+    area="links",
+    action="update",
     summary="Bind a character to its world and extra lorebooks, and to regex and quick-reply sets, by id.",
     aliases=("link lorebook", "attach world", "bind lorebook", "world info", "link regex", "quick replies"),
-    input_model=LinksInput, preview=preview,
+    input_model=LinksInput,
+    preview=preview,
 )

@@ -8,7 +8,12 @@ from pydantic import Field
 
 from bunzai.capabilities.character.target import VariantTarget, edit_character
 from bunzai.capabilities.common.character_media import (
-    PORTRAIT_DESCRIPTION, Collected, MediaItemInput, add_links, additional_media_field, portrait_ref,
+    PORTRAIT_DESCRIPTION,
+    Collected,
+    MediaItemInput,
+    add_links,
+    additional_media_field,
+    portrait_ref,
 )
 from bunzai.capabilities.common.partial import given, merge_partial
 from bunzai.capabilities.common.patching import refuse
@@ -17,12 +22,19 @@ from bunzai.model.base import AssetLink, AssetRef, SafeId
 
 
 class MediaInput(VariantTarget):
-    portrait: str | AssetRef | None = Field(default=None, description=PORTRAIT_DESCRIPTION + " null removes it. Omit to keep.")
+    portrait: str | AssetRef | None = Field(
+        default=None, description=PORTRAIT_DESCRIPTION + " null removes it. Omit to keep."
+    )
     additional_media: list[MediaItemInput] | None = additional_media_field()
-    pack: SafeId | None = Field(default=None, description="Id of the pack piece holding the expressions; null unbinds it. Omit to keep.")
+    pack: SafeId | None = Field(
+        default=None, description="Id of the pack piece holding the expressions; null unbinds it. Omit to keep."
+    )
     visual: Literal["none", "sprites", "live2d", "generated"] | None = Field(
-        default=None, description="How the character is shown: none, sprites, live2d, generated. Omit to keep.")
-    face: str | None = Field(default=None, description="Expression label shown when nothing else applies; '' = the pack's default.")
+        default=None, description="How the character is shown: none, sprites, live2d, generated. Omit to keep."
+    )
+    face: str | None = Field(
+        default=None, description="Expression label shown when nothing else applies; '' = the pack's default."
+    )
 
 
 def preview(piece, inp: MediaInput) -> Preview:
@@ -39,7 +51,9 @@ def preview(piece, inp: MediaInput) -> Preview:
             update["media"] = merge_partial(body.media, media_patch)
         body = body.model_copy(update=update)
         if body.media.visual in ("sprites", "live2d") and body.media.pack is None:
-            warnings.append(f"visual is {body.media.visual} but no pack is bound; the character shows its portrait only")
+            warnings.append(
+                f"visual is {body.media.visual} but no pack is bound; the character shows its portrait only"
+            )
         if body.media.face and body.media.pack is None:
             warnings.append("a default face is named but no pack is bound")
         return name, body
@@ -54,10 +68,23 @@ def preview(piece, inp: MediaInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.media.update", kind="character", area="media", action="update",
+    id="character.media.update",
+    kind="character",
+    area="media",
+    action="update",
     summary="Change a character's portrait (from a file, data: URI or asset), additional media, expression pack, "
-            "visual kind (sprites, live2d ...) or default face.",
-    aliases=("portrait", "avatar", "sprites", "expression pack", "live2d", "default expression", "face label",
-             "set portrait from file", "background image"),
-    input_model=MediaInput, preview=preview,
+    "visual kind (sprites, live2d ...) or default face.",
+    aliases=(
+        "portrait",
+        "avatar",
+        "sprites",
+        "expression pack",
+        "live2d",
+        "default expression",
+        "face label",
+        "set portrait from file",
+        "background image",
+    ),
+    input_model=MediaInput,
+    preview=preview,
 )

@@ -19,10 +19,15 @@ class MetadataInput(VariantTarget):
     version: str | None = Field(default=None, description="The card's version string. Omit to keep.")
     rating: Literal["unrated", "sfw", "nsfw"] | None = Field(default=None, description="Content rating. Omit to keep.")
     content_warnings: list[str] | None = Field(default=None, description="Replace the content warnings with this list.")
-    creator_notes: str | None = Field(default=None, description="Notes for people; never sent to the model. Omit to keep.")
+    creator_notes: str | None = Field(
+        default=None, description="Notes for people; never sent to the model. Omit to keep."
+    )
     creator_notes_multilingual: dict[str, str | None] | None = Field(
-        default=None, description="Creator notes by ISO 639-1 code, merged in; a code set to null is removed.")
-    add_source: list[str] = Field(default_factory=list, description="Sources (ids or URLs) to append; sources are append-only.")
+        default=None, description="Creator notes by ISO 639-1 code, merged in; a code set to null is removed."
+    )
+    add_source: list[str] = Field(
+        default_factory=list, description="Sources (ids or URLs) to append; sources are append-only."
+    )
 
 
 def preview(piece, inp: MetadataInput) -> Preview:
@@ -42,7 +47,9 @@ def preview(piece, inp: MetadataInput) -> Preview:
             notes = merge_mapping(body.creator_notes_multilingual, inp.creator_notes_multilingual)
             body = body.model_copy(update={"creator_notes_multilingual": notes})
         if inp.add_source:
-            body = body.model_copy(update={"source": list(body.source) + [s for s in inp.add_source if s not in body.source]})
+            body = body.model_copy(
+                update={"source": list(body.source) + [s for s in inp.add_source if s not in body.source]}
+            )
         if body.rating == "nsfw" and not body.content_warnings and ("rating" in patch or "content_warnings" in patch):
             warnings.append("rated nsfw with no content warnings; shelves show nothing before it opens")
         return name, body
@@ -51,8 +58,12 @@ def preview(piece, inp: MetadataInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.metadata.update", kind="character", area="metadata", action="update",
+    id="character.metadata.update",
+    kind="character",
+    area="metadata",
+    action="update",
     summary="Change a character's tags, creator, version, rating, content warnings, creator notes or sources.",
     aliases=("tags", "tag character", "creator notes", "rating", "nsfw", "content warning", "attribution", "author"),
-    input_model=MetadataInput, preview=preview,
+    input_model=MetadataInput,
+    preview=preview,
 )

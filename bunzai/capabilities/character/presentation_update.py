@@ -12,9 +12,11 @@ from bunzai.model.base import AssetRef, Model, PresentationLink
 
 class PresentationInput(Model):
     palette: dict[str, str | None] | None = Field(
-        default=None, description="Named colours merged in, e.g. {'name': '#c0392b'}; a name set to null is removed.")
-    background: str | AssetRef | None = Field(default=None, description="Background image. " + IMAGE_DESCRIPTION
-                                              + " null removes it. Omit to keep.")
+        default=None, description="Named colours merged in, e.g. {'name': '#c0392b'}; a name set to null is removed."
+    )
+    background: str | AssetRef | None = Field(
+        default=None, description="Background image. " + IMAGE_DESCRIPTION + " null removes it. Omit to keep."
+    )
     field_order: list[str] | None = Field(default=None, description="Body field names in the order a page shows them.")
     spoilers: list[str] | None = Field(default=None, description="Body field names hidden behind a spoiler toggle.")
     links: list[PresentationLink] | None = Field(default=None, description="Replace the links shown with the card.")
@@ -35,13 +37,20 @@ def preview(piece, inp: PresentationInput) -> Preview:
     unknown = sorted({f for f in new.field_order + new.spoilers if f not in CharacterBody.model_fields})
     warnings = [f"not character fields, so a page ignores them: {', '.join(unknown)}"] if unknown else []
     body = piece.body.model_copy(update={"presentation": new})
-    return Preview(piece.model_copy(update={"body": body}), warnings=collected.warnings + warnings,
-                   attachments=collected.attachments)
+    return Preview(
+        piece.model_copy(update={"body": body}),
+        warnings=collected.warnings + warnings,
+        attachments=collected.attachments,
+    )
 
 
 CAPABILITY = Capability(
-    id="character.presentation.update", kind="character", area="presentation", action="update",
+    id="character.presentation.update",
+    kind="character",
+    area="presentation",
+    action="update",
     summary="Change how a character's page looks: palette colours, background, field order, spoilers and links.",
     aliases=("colors", "colours", "palette", "background image", "spoiler", "card page layout"),
-    input_model=PresentationInput, preview=preview,
+    input_model=PresentationInput,
+    preview=preview,
 )

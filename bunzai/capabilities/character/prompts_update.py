@@ -15,17 +15,29 @@ from bunzai.model.base import Model
 class DepthPromptPatch(Model):
     text: str | None = Field(default=None, description="The note's text. Omit to keep.")
     depth: int | None = Field(default=None, ge=0, description="Messages from the end of the chat. Omit to keep.")
-    role: Literal["system", "user", "assistant"] | None = Field(default=None, description="Role of the inserted message. Omit to keep.")
+    role: Literal["system", "user", "assistant"] | None = Field(
+        default=None, description="Role of the inserted message. Omit to keep."
+    )
 
 
 class PromptsInput(VariantTarget):
-    description: str | None = Field(default=None, description="The character's description (persona prose). Omit to keep.")
+    description: str | None = Field(
+        default=None, description="The character's description (persona prose). Omit to keep."
+    )
     personality: str | None = Field(default=None, description="Personality summary. Omit to keep.")
     scenario: str | None = Field(default=None, description="The situation the chat starts in. Omit to keep.")
-    example_messages: str | None = Field(default=None, description="Example dialogue, blocks separated by <START>. Omit to keep.")
-    system_prompt: str | None = Field(default=None, description="Replaces the user's system prompt; '' keeps theirs. Omit to keep.")
-    post_history_instructions: str | None = Field(default=None, description="Instructions placed after the chat history. Omit to keep.")
-    depth_prompt: DepthPromptPatch | None = Field(default=None, description="Character's note injected at a depth; only the parts given change.")
+    example_messages: str | None = Field(
+        default=None, description="Example dialogue, blocks separated by <START>. Omit to keep."
+    )
+    system_prompt: str | None = Field(
+        default=None, description="Replaces the user's system prompt; '' keeps theirs. Omit to keep."
+    )
+    post_history_instructions: str | None = Field(
+        default=None, description="Instructions placed after the chat history. Omit to keep."
+    )
+    depth_prompt: DepthPromptPatch | None = Field(
+        default=None, description="Character's note injected at a depth; only the parts given change."
+    )
 
 
 def preview(piece, inp: PromptsInput) -> Preview:
@@ -39,16 +51,32 @@ def preview(piece, inp: PromptsInput) -> Preview:
         if inp.example_messages and "<START>" not in inp.example_messages:
             warnings.append("example_messages has no <START> line; platforms read it as one example block")
         if inp.system_prompt and "{{original}}" not in inp.system_prompt:
-            warnings.append("system_prompt replaces the user's own system prompt entirely; write {{original}} to keep theirs inside it")
+            warnings.append(
+                "system_prompt replaces the user's own system prompt entirely; write {{original}} to keep theirs inside it"
+            )
         return name, body
 
     return Preview(edit_character(piece, inp.variant, edit), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="character.prompts.update", kind="character", area="prompts", action="update",
+    id="character.prompts.update",
+    kind="character",
+    area="prompts",
+    action="update",
     summary="Change the prose a character sends to the model: description, personality, scenario, examples, system and post-history prompts, depth note.",
-    aliases=("edit description", "personality", "scenario", "example dialogue", "system prompt", "jailbreak",
-             "post history instructions", "character note", "depth prompt", "persona prose"),
-    input_model=PromptsInput, preview=preview,
+    aliases=(
+        "edit description",
+        "personality",
+        "scenario",
+        "example dialogue",
+        "system prompt",
+        "jailbreak",
+        "post history instructions",
+        "character note",
+        "depth prompt",
+        "persona prose",
+    ),
+    input_model=PromptsInput,
+    preview=preview,
 )

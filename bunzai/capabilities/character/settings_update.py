@@ -10,13 +10,20 @@ from bunzai.model.base import Json, Model
 
 
 class SettingsInput(Model):
-    talkativeness: float | None = Field(default=None, ge=0.0, le=1.0, description="Chance to speak unprompted in a group chat (0..1). Omit to keep.")
+    talkativeness: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="Chance to speak unprompted in a group chat (0..1). Omit to keep."
+    )
     favorite: bool | None = Field(default=None, description="Marked as favourite in the library. Omit to keep.")
     variables: dict[str, str | None] | None = Field(
-        default=None, description="Chat variables set when a chat starts, merged in; a variable set to null is removed.")
-    bias: list[tuple[str, float]] | None = Field(default=None, description="Replace the token bias: [text, weight] pairs.")
+        default=None, description="Chat variables set when a chat starts, merged in; a variable set to null is removed."
+    )
+    bias: list[tuple[str, float]] | None = Field(
+        default=None, description="Replace the token bias: [text, weight] pairs."
+    )
     extensions: dict[str, Json] | None = Field(
-        default=None, description="Namespaced app data merged in by namespace (e.g. {'depth_prompt': ...}); a namespace set to null is removed. Stored, never run.")
+        default=None,
+        description="Namespaced app data merged in by namespace (e.g. {'depth_prompt': ...}); a namespace set to null is removed. Stored, never run.",
+    )
 
 
 def preview(piece, inp: SettingsInput) -> Preview:
@@ -33,8 +40,12 @@ def preview(piece, inp: SettingsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.settings.update", kind="character", area="settings", action="update",
+    id="character.settings.update",
+    kind="character",
+    area="settings",
+    action="update",
     summary="Change a character's chat settings: talkativeness, favourite, chat variables, token bias, extension data.",
     aliases=("talkativeness", "favorite", "favourite", "chat variables", "token bias", "logit bias", "extensions"),
-    input_model=SettingsInput, preview=preview,
+    input_model=SettingsInput,
+    preview=preview,
 )

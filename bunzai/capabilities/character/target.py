@@ -16,8 +16,10 @@ from pydantic import Field
 from bunzai.errors import BunzaiError
 from bunzai.model.base import Model
 
-VARIANT_HELP = ("Id of a named variant of the character: the edit goes into that variant's overrides "
-                "(the base card is untouched). Leave out to edit the base card.")
+VARIANT_HELP = (
+    "Id of a named variant of the character: the edit goes into that variant's overrides "
+    "(the base card is untouched). Leave out to edit the base card."
+)
 
 
 class VariantTarget(Model):
@@ -40,8 +42,11 @@ def edit_character(piece, variant: str | None, edit: Edit):
     index = next((i for i, v in enumerate(variants) if v.id == variant), None)
     if index is None:
         known = ", ".join(v.id for v in variants) or "none"
-        raise BunzaiError("invalid_input", f"input field 'variant': {piece.id} has no variant {variant!r} (variants: {known})",
-                          "add it first with character.variants.manage")
+        raise BunzaiError(
+            "invalid_input",
+            f"input field 'variant': {piece.id} has no variant {variant!r} (variants: {known})",
+            "add it first with character.variants.manage",
+        )
     chosen = variants[index]
     old_name, old_body = chosen.resolve(piece.name, piece.body)
     new_name, new_body = edit(old_name, old_body.model_copy(deep=True))
@@ -55,12 +60,17 @@ def edit_character(piece, variant: str | None, edit: Edit):
         if old == new:
             continue
         if field not in varying:
-            raise BunzaiError("invalid_input", f"a variant cannot vary {field!r}; it belongs to the whole character",
-                              "leave out `variant` to edit the base card")
+            raise BunzaiError(
+                "invalid_input",
+                f"a variant cannot vary {field!r}; it belongs to the whole character",
+                "leave out `variant` to edit the base card",
+            )
         overrides[field] = new
         if field in inherit:
             inherit.remove(field)
-    variants[index] = chosen.model_validate(chosen.model_dump(mode="json") | {"overrides": overrides, "inherit": inherit})
+    variants[index] = chosen.model_validate(
+        chosen.model_dump(mode="json") | {"overrides": overrides, "inherit": inherit}
+    )
     body = piece.body.model_copy(update={"variants": variants})
     return piece.model_copy(update={"body": body})
 

@@ -19,15 +19,22 @@ from bunzai.model.character import VariantField, VariantOverrides
 class VariantsInput(Model):
     action: Literal["add", "remove", "rename", "mode", "inherit", "unset"] = Field(
         description="add a variant; remove it; rename its label; set its mode; set what a standalone variant "
-                    "inherits; unset overrides (the variant falls back to the base / to nothing).")
+        "inherits; unset overrides (the variant falls back to the base / to nothing)."
+    )
     id: SafeId = Field(description="The variant's id.")
     name: str | None = Field(default=None, description="Label shown to people (add, rename).")
     mode: Literal["overlay", "standalone"] | None = Field(
-        default=None, description="overlay: base + overrides; standalone: only inherited fields + overrides (add, mode).")
-    inherit: list[VariantField] | None = Field(default=None, description="Fields a standalone variant takes from the base (add, mode, inherit).")
+        default=None,
+        description="overlay: base + overrides; standalone: only inherited fields + overrides (add, mode).",
+    )
+    inherit: list[VariantField] | None = Field(
+        default=None, description="Fields a standalone variant takes from the base (add, mode, inherit)."
+    )
     overrides: VariantOverrides | None = Field(default=None, description="Fields the new variant sets (add).")
     fields: list[str] = Field(default_factory=list, description="Override fields to unset (unset).")
-    at: int | None = Field(default=None, ge=0, description="Where a new variant goes in the list; default: the end (add).")
+    at: int | None = Field(
+        default=None, ge=0, description="Where a new variant goes in the list; default: the end (add)."
+    )
 
 
 def preview(piece, inp: VariantsInput) -> Preview:
@@ -40,16 +47,25 @@ def preview(piece, inp: VariantsInput) -> Preview:
         if index is not None:
             raise BunzaiError("invalid_input", f"input field 'id': {piece.id} already has a variant {inp.id!r}")
         mode = inp.mode or "overlay"
-        new = {"id": inp.id, "name": inp.name or "", "mode": mode, "inherit": inp.inherit or [],
-               "overrides": inp.overrides.model_dump(mode="json") if inp.overrides else {}}
+        new = {
+            "id": inp.id,
+            "name": inp.name or "",
+            "mode": mode,
+            "inherit": inp.inherit or [],
+            "overrides": inp.overrides.model_dump(mode="json") if inp.overrides else {},
+        }
         if mode == "standalone" and not inp.inherit:
-            warnings.append("a standalone variant with nothing inherited starts with every field empty but its overrides")
+            warnings.append(
+                "a standalone variant with nothing inherited starts with every field empty but its overrides"
+            )
         at = len(variants) if inp.at is None else min(inp.at, len(variants))
         variants.insert(at, CharacterVariant.model_validate(new).model_dump(mode="json"))
     else:
         if index is None:
             known = ", ".join(v["id"] for v in variants) or "none"
-            raise BunzaiError("invalid_input", f"input field 'id': {piece.id} has no variant {inp.id!r} (variants: {known})")
+            raise BunzaiError(
+                "invalid_input", f"input field 'id': {piece.id} has no variant {inp.id!r} (variants: {known})"
+            )
         variant = variants[index]
         if inp.action == "remove":
             del variants[index]
@@ -63,11 +79,16 @@ def preview(piece, inp: VariantsInput) -> Preview:
             variant["mode"] = inp.mode
             variant["inherit"] = (inp.inherit or []) if inp.mode == "standalone" else []
             if inp.mode == "standalone" and not inp.inherit:
-                warnings.append("standalone with nothing inherited: every field not overridden is now empty in this variant")
+                warnings.append(
+                    "standalone with nothing inherited: every field not overridden is now empty in this variant"
+                )
         elif inp.action == "inherit":
             if variant["mode"] != "standalone":
-                raise BunzaiError("invalid_input", "input field 'inherit': an overlay variant inherits everything it does not override",
-                                  "switch it to standalone first (action mode)")
+                raise BunzaiError(
+                    "invalid_input",
+                    "input field 'inherit': an overlay variant inherits everything it does not override",
+                    "switch it to standalone first (action mode)",
+                )
             variant["inherit"] = inp.inherit or []
         elif inp.action == "unset":
             unknown = [f for f in inp.fields if f not in VariantOverrides.model_fields]
@@ -80,8 +101,12 @@ def preview(piece, inp: VariantsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="character.variants.manage", kind="character", area="variants", action="manage",
+    id="character.variants.manage",
+    kind="character",
+    area="variants",
+    action="manage",
     summary="Add, remove or rename a character variant (outfit, age, AU), set its mode or what it inherits, unset overrides.",
     aliases=("add variant", "outfit", "alternate version", "alternate universe", "variant inheritance"),
-    input_model=VariantsInput, preview=preview,
+    input_model=VariantsInput,
+    preview=preview,
 )

@@ -21,9 +21,15 @@ from bunzai.model.base import AssetRef, Model
 class AttachmentAdd(Model):
     """A new attachment."""
 
-    media: str | AssetRef = Field(description=MEDIA_REF_DESCRIPTION + " URLs are refused: an attachment carries its bytes.")
-    name: str | None = Field(default=None, min_length=1, description="Name shown to people, unique here; default: the file name.")
-    mime: str | None = Field(default=None, description="Declared MIME type; checked against the bytes (a mismatch is a warning).")
+    media: str | AssetRef = Field(
+        description=MEDIA_REF_DESCRIPTION + " URLs are refused: an attachment carries its bytes."
+    )
+    name: str | None = Field(
+        default=None, min_length=1, description="Name shown to people, unique here; default: the file name."
+    )
+    mime: str | None = Field(
+        default=None, description="Declared MIME type; checked against the bytes (a mismatch is a warning)."
+    )
     enabled: bool = Field(default=True, description="Whether it is sent.")
 
 
@@ -42,8 +48,9 @@ class AttachmentsInput(Model):
 
     remove: list[str] = Field(default_factory=list, description="Names of attachments to remove.")
     replace: list[AttachmentReplace] = Field(default_factory=list, description="Attachments to change.")
-    add: list[AttachmentAdd] = Field(default_factory=list, max_length=limits.MEDIA_REFS_MAX,
-                                     description="Attachments to add, at the end.")
+    add: list[AttachmentAdd] = Field(
+        default_factory=list, max_length=limits.MEDIA_REFS_MAX, description="Attachments to add, at the end."
+    )
 
 
 def preview_attachments(entity, data: AttachmentsInput) -> Preview:
@@ -57,8 +64,10 @@ def preview_attachments(entity, data: AttachmentsInput) -> Preview:
     def stored(ref, what: str, mime: str | None) -> dict:
         media = resolve_media(ref, what, accept=None, declared=mime)
         if media.asset is None:
-            raise refuse(f"{what}: an attachment travels with its bytes; a URL is not downloaded",
-                         "download the file and give it as @path")
+            raise refuse(
+                f"{what}: an attachment travels with its bytes; a URL is not downloaded",
+                "download the file and give it as @path",
+            )
         attachments.update(media.attachments)
         warnings.extend(media.warnings)
         return {"asset": media.asset.model_dump(mode="json"), "mime": media.mime, "name": media.name}

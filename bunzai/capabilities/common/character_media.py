@@ -26,15 +26,20 @@ class MediaItemInput(Model):
     """One additional medium of a character."""
 
     role: MediaRole = Field(description="What it is for: portrait (another icon), background, expression, other.")
-    name: str = Field(default="", description="Its name (an expression label, a background's name ...); "
-                      "default: the file stem, else the role.")
+    name: str = Field(
+        default="",
+        description="Its name (an expression label, a background's name ...); default: the file stem, else the role.",
+    )
     media: str | AssetRef = Field(description=MEDIA_REF_DESCRIPTION)
 
 
 def additional_media_field():
-    return Field(default=None, max_length=limits.MEDIA_REFS_MAX,
-                 description="Additional media with roles (portrait, background, expression, other), kept as the "
-                 "card's named assets; a medium of the same role and name is replaced.")
+    return Field(
+        default=None,
+        max_length=limits.MEDIA_REFS_MAX,
+        description="Additional media with roles (portrait, background, expression, other), kept as the "
+        "card's named assets; a medium of the same role and name is replaced.",
+    )
 
 
 class Collected:
@@ -56,8 +61,10 @@ def portrait_ref(ref: str | AssetRef | None, collected: Collected, what: str = "
         return None
     media = collected.take(resolve_media(ref, what, accept=IMAGES))
     if media.asset is None:
-        raise refuse(f"{what}: the image must be stored in the studio; a URL is not downloaded",
-                     "download the image and give it as @path")
+        raise refuse(
+            f"{what}: the image must be stored in the studio; a URL is not downloaded",
+            "download the image and give it as @path",
+        )
     if media.mime and not media.mime.startswith("image/"):
         raise refuse(f"{what}: the stored asset is {media.mime}, not an image")
     return media.asset
@@ -70,12 +77,22 @@ def add_links(links: list[dict], items: list[MediaItemInput], collected: Collect
     """`links` (a piece's asset links as JSON) with `items` added, same type and name replaced."""
     links = list(links)
     for index, item in enumerate(items):
-        media = collected.take(resolve_media(item.media, f"additional_media[{index}] ({item.role})",
-                                             accept=IMAGES if item.role in ("portrait", "background") else VISUALS))
+        media = collected.take(
+            resolve_media(
+                item.media,
+                f"additional_media[{index}] ({item.role})",
+                accept=IMAGES if item.role in ("portrait", "background") else VISUALS,
+            )
+        )
         name = item.name or (media.name.rsplit(".", 1)[0] if media.name else "") or item.role
         role = ROLE_TYPE[item.role]
-        link = {"role": role, "name": name, "ext": media.ext or "unknown",
-                "asset": media.asset.model_dump(mode="json") if media.asset else None, "uri": media.url}
+        link = {
+            "role": role,
+            "name": name,
+            "ext": media.ext or "unknown",
+            "asset": media.asset.model_dump(mode="json") if media.asset else None,
+            "uri": media.url,
+        }
         links = [old for old in links if not (old.get("role") == role and old.get("name") == name)]
         links.append(link)
     return links

@@ -39,7 +39,9 @@ class CreateInput(Model):
         if isinstance(data, dict) and isinstance(data.get("body"), dict):
             flat = [key for key in data if key not in (*_PIECE_FIELDS, "body", "kind")]
             if flat:
-                raise ValueError("give body fields either flat or under \"body\", not both (flat: " + ", ".join(sorted(flat)) + ")")
+                raise ValueError(
+                    'give body fields either flat or under "body", not both (flat: ' + ", ".join(sorted(flat)) + ")"
+                )
             rest = {key: value for key, value in data.items() if key not in ("body", "kind")}
             return rest | data["body"]
         if isinstance(data, dict) and "kind" in data:
@@ -47,7 +49,9 @@ class CreateInput(Model):
         return data
 
 
-def create_input_model(kind: str, model_name: str, doc: str, *, replace: dict[str, tuple[Any, Any]] | None = None) -> type:
+def create_input_model(
+    kind: str, model_name: str, doc: str, *, replace: dict[str, tuple[Any, Any]] | None = None
+) -> type:
     """A CreateInput subclass with every body field of `kind` at the top level.
 
     `replace` swaps a body field's (annotation, Field) for a friendlier input form (pack
@@ -85,6 +89,9 @@ def chosen_id(name: str, given_id: str | None, kind: str) -> str:
         return given_id
     slug = slugify(name)
     if not slug:
-        raise BunzaiError("invalid_id", f"no id can be made from the name {name!r}",
-                          f'give one in the input, e.g. {{"name": {name!r}, "id": "my-{kind}"}}')
+        raise BunzaiError(
+            "invalid_id",
+            f"no id can be made from the name {name!r}",
+            f'give one in the input, e.g. {{"name": {name!r}, "id": "my-{kind}"}}',
+        )
     return slug

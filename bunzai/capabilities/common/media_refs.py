@@ -35,11 +35,22 @@ from bunzai.model.base import AssetRef
 
 # MIME types a media ref may be, and the file extension each is stored under.
 MIME_EXT = {
-    "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif",
-    "image/avif": "avif", "image/bmp": "bmp", "video/webm": "webm", "video/mp4": "mp4",
-    "application/pdf": "pdf", "text/plain": "txt",
+    "image/png": "png",
+    "image/jpeg": "jpg",
+    "image/webp": "webp",
+    "image/gif": "gif",
+    "image/avif": "avif",
+    "image/bmp": "bmp",
+    "video/webm": "webm",
+    "video/mp4": "mp4",
+    "application/pdf": "pdf",
+    "text/plain": "txt",
 }
-_EXT_MIME = {ext: mime for mime, ext in MIME_EXT.items()} | {"jpeg": "image/jpeg", "text": "text/plain", "md": "text/plain"}
+_EXT_MIME = {ext: mime for mime, ext in MIME_EXT.items()} | {
+    "jpeg": "image/jpeg",
+    "text": "text/plain",
+    "md": "text/plain",
+}
 IMAGES = ("image/",)
 VISUALS = ("image/", "video/")  # what a sprite may be (SillyTavern shows webm/mp4 sprites too)
 _HASH_NAME = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,10})$")
@@ -69,7 +80,7 @@ def sniff_mime(data: bytes) -> str:
         return "video/webm"
     if data.startswith(b"BM") and len(data) >= 26:
         return "image/bmp"
-    head = data[:limits.MEDIA_TEXT_SNIFF_BYTES]
+    head = data[: limits.MEDIA_TEXT_SNIFF_BYTES]
     if data and b"\x00" not in head:
         try:
             codecs.getincrementaldecoder("utf-8")().decode(head, final=len(head) == len(data))
@@ -92,8 +103,9 @@ class Media:
     warnings: list[str] = field(default_factory=list)
 
 
-def resolve_media(ref: str | AssetRef, what: str, *, accept: tuple[str, ...] | None = VISUALS,
-                  declared: str | None = None) -> Media:
+def resolve_media(
+    ref: str | AssetRef, what: str, *, accept: tuple[str, ...] | None = VISUALS, declared: str | None = None
+) -> Media:
     """The Media a ref stands for; invalid_input / not_found / too_large when it cannot be one.
 
     `accept` lists the MIME prefixes the input takes (None: any type bunzai stores);
@@ -116,14 +128,22 @@ def resolve_media(ref: str | AssetRef, what: str, *, accept: tuple[str, ...] | N
             raise refuse(f"{what}: {text[:80]!r} is not a full http(s) URL", "e.g. https://example.com/joy.png")
         suffix = parts.path.rsplit(".", 1)[-1].lower() if "." in parts.path.rsplit("/", 1)[-1] else ""
         mime = _EXT_MIME.get(suffix, "")
-        return Media(url=text, mime=mime, ext=MIME_EXT.get(mime, ""),
-                     warnings=[f"{what}: the URL is kept as a link and not downloaded; the image is not stored in the studio"])
+        return Media(
+            url=text,
+            mime=mime,
+            ext=MIME_EXT.get(mime, ""),
+            warnings=[f"{what}: the URL is kept as a link and not downloaded; the image is not stored in the studio"],
+        )
     named = _HASH_NAME.match(text)
     if named:
         mime = declared or _EXT_MIME.get(named.group(2), "")
-        return Media(asset=AssetRef(sha256=named.group(1), ext=named.group(2), mime=mime), mime=mime, ext=named.group(2))
-    raise refuse(f"{what}: {text[:80]!r} is not a media reference",
-                 "give @path (a local file), a data: URI, an http(s) URL, or a stored asset <sha256>.<ext>")
+        return Media(
+            asset=AssetRef(sha256=named.group(1), ext=named.group(2), mime=mime), mime=mime, ext=named.group(2)
+        )
+    raise refuse(
+        f"{what}: {text[:80]!r} is not a media reference",
+        "give @path (a local file), a data: URI, an http(s) URL, or a stored asset <sha256>.<ext>",
+    )
 
 
 def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: str | None) -> Media:
@@ -147,19 +167,29 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
 
         archive = open_archive(data)
         if not archive.has(member):
-            raise BunzaiError("not_found", f"{what}: {path} holds no member {member!r}",
-                              "list the archive's members to find the name")
+            raise BunzaiError(
+                "not_found", f"{what}: {path} holds no member {member!r}", "list the archive's members to find the name"
+            )
         data = archive.read(member)
         if len(data) > limits.MEDIA_FILE_MAX_BYTES:
-            raise BunzaiError("too_large", f"{what}: {path}#{member} has {len(data)} bytes, over the "
-                              f"{limits.MEDIA_FILE_MAX_BYTES}-byte media limit")
+            raise BunzaiError(
+                "too_large",
+                f"{what}: {path}#{member} has {len(data)} bytes, over the "
+                f"{limits.MEDIA_FILE_MAX_BYTES}-byte media limit",
+            )
         name, label, origin = PurePosixPath(member).name, f"{path}#{member}", Origin(member=member)
     else:
         name, label, origin = path.name, str(path), Origin(spans=((0, len(data)),))
     mime, ext, warnings = _checked_type(data, name, label, what, accept, declared)
     blob = Blob(data, ext, mime, origin)
-    return Media(asset=blob.ref(), mime=mime, ext=ext, name=name,
-                 attachments={blob.sha256: attachment_of(blob, path)}, warnings=warnings)
+    return Media(
+        asset=blob.ref(),
+        mime=mime,
+        ext=ext,
+        name=name,
+        attachments={blob.sha256: attachment_of(blob, path)},
+        warnings=warnings,
+    )
 
 
 def _read_media_file(path: Path, what: str, *, archive: bool = False) -> bytes:
@@ -167,17 +197,24 @@ def _read_media_file(path: Path, what: str, *, archive: bool = False) -> bytes:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise BunzaiError("not_found", f"{what}: no file at {path}", "paths are relative to the working folder") from None
+        raise BunzaiError(
+            "not_found", f"{what}: no file at {path}", "paths are relative to the working folder"
+        ) from None
     except OSError as error:
         raise BunzaiError("invalid_input", f"{what}: {path} cannot be read: {error.strerror}") from None
     if not path.is_file():
         raise refuse(f"{what}: {path} is not a regular file")
     if info.st_size > limits.MEDIA_FILE_MAX_BYTES and not archive:
-        raise BunzaiError("too_large", f"{what}: {path} has {info.st_size} bytes, over the "
-                          f"{limits.MEDIA_FILE_MAX_BYTES}-byte media limit", "a studio asset holds at most that much")
+        raise BunzaiError(
+            "too_large",
+            f"{what}: {path} has {info.st_size} bytes, over the {limits.MEDIA_FILE_MAX_BYTES}-byte media limit",
+            "a studio asset holds at most that much",
+        )
     if info.st_size > limits.IMPORT_FILE_MAX_BYTES:
-        raise BunzaiError("too_large", f"{what}: {path} has {info.st_size} bytes, over the "
-                          f"{limits.IMPORT_FILE_MAX_BYTES}-byte file limit")
+        raise BunzaiError(
+            "too_large",
+            f"{what}: {path} has {info.st_size} bytes, over the {limits.IMPORT_FILE_MAX_BYTES}-byte file limit",
+        )
     try:
         with path.open("rb") as handle:
             return handle.read(limits.IMPORT_FILE_MAX_BYTES + 1)
@@ -185,15 +222,18 @@ def _read_media_file(path: Path, what: str, *, archive: bool = False) -> bytes:
         raise BunzaiError("invalid_input", f"{what}: {path} cannot be read: {error.strerror}") from None
 
 
-def _checked_type(data: bytes, name: str, label: str, what: str, accept: tuple[str, ...] | None,
-                  declared: str | None) -> tuple[str, str, list[str]]:
+def _checked_type(
+    data: bytes, name: str, label: str, what: str, accept: tuple[str, ...] | None, declared: str | None
+) -> tuple[str, str, list[str]]:
     """(MIME, stored extension, warnings) of a file's bytes; refused when unknown or not accepted."""
     if not data:
         raise refuse(f"{what}: {label} is empty")
     sniffed = sniff_mime(data)
     if not sniffed:
-        raise refuse(f"{what}: {label} is of a type bunzai does not know (not PNG, JPEG, WebP, GIF, AVIF, PDF or text)",
-                     "give an image, a PDF or a UTF-8 text file")
+        raise refuse(
+            f"{what}: {label} is of a type bunzai does not know (not PNG, JPEG, WebP, GIF, AVIF, PDF or text)",
+            "give an image, a PDF or a UTF-8 text file",
+        )
     suffix = PurePosixPath(name).suffix.lower().lstrip(".")
     if sniffed == "image/png":
         from bunzai.adapters.common.png import read_png
@@ -201,19 +241,25 @@ def _checked_type(data: bytes, name: str, label: str, what: str, accept: tuple[s
         try:
             read_png(data, label)  # a damaged PNG would be stored, then refused by every card export
         except BunzaiError as error:
-            raise refuse(f"{what}: {label} is a damaged PNG: {error.message}", "save the image again and retry") from None
+            raise refuse(
+                f"{what}: {label} is a damaged PNG: {error.message}", "save the image again and retry"
+            ) from None
     if accept is not None and not sniffed.startswith(accept):
         named = f" although it is named .{suffix}" if suffix else ""
-        raise refuse(f"{what}: {label} is {sniffed} (sniffed from its bytes){named}; this takes only "
-                     + " or ".join(prefix.rstrip("/") for prefix in accept) + " files",
-                     "give an image file (PNG, JPEG, WebP, GIF or AVIF)")
+        raise refuse(
+            f"{what}: {label} is {sniffed} (sniffed from its bytes){named}; this takes only "
+            + " or ".join(prefix.rstrip("/") for prefix in accept)
+            + " files",
+            "give an image file (PNG, JPEG, WebP, GIF or AVIF)",
+        )
     warnings = []
     by_name = _EXT_MIME.get(suffix, "")
     if by_name and by_name != sniffed:
         warnings.append(f"{what}: {label} is named .{suffix} but its bytes are {sniffed}; it is stored as {sniffed}")
     if declared and declared != sniffed:
-        warnings.append(f"{what}: the declared type {declared} disagrees with the bytes ({sniffed}); "
-                        f"it is stored as {sniffed}")
+        warnings.append(
+            f"{what}: the declared type {declared} disagrees with the bytes ({sniffed}); it is stored as {sniffed}"
+        )
     ext = MIME_EXT[sniffed]
     if sniffed == "text/plain" and re.fullmatch(r"[a-z0-9]{1,10}", suffix):
         ext = suffix  # notes.md stays .md
@@ -227,14 +273,22 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
     if not sep or "base64" not in params[1:]:
         raise refuse(f"{what}: a data: URI must be base64, e.g. data:image/png;base64,...")
     if mime not in MIME_EXT:
-        raise refuse(f"{what}: MIME type {mime or '(none)'!r} is not a media type bunzai stores",
-                     "use one of: " + ", ".join(MIME_EXT))
+        raise refuse(
+            f"{what}: MIME type {mime or '(none)'!r} is not a media type bunzai stores",
+            "use one of: " + ", ".join(MIME_EXT),
+        )
     if accept is not None and not mime.startswith(accept):
-        raise refuse(f"{what}: the data: URI holds {mime}; this takes only "
-                     + " or ".join(prefix.rstrip("/") for prefix in accept) + " media")
+        raise refuse(
+            f"{what}: the data: URI holds {mime}; this takes only "
+            + " or ".join(prefix.rstrip("/") for prefix in accept)
+            + " media"
+        )
     if len(payload) > limits.MEDIA_DATA_URI_MAX_BYTES * 4 // 3 + 4:
-        raise BunzaiError("too_large", f"{what}: the data: URI holds more than {limits.MEDIA_DATA_URI_MAX_BYTES} bytes",
-                          "give large media as a file (@path) instead")
+        raise BunzaiError(
+            "too_large",
+            f"{what}: the data: URI holds more than {limits.MEDIA_DATA_URI_MAX_BYTES} bytes",
+            "give large media as a file (@path) instead",
+        )
     try:
         data = base64.b64decode("".join(payload.split()), validate=True)
     except (binascii.Error, ValueError):
@@ -246,13 +300,20 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
     warnings = []
     sniffed = sniff_mime(data)
     if sniffed != mime and not (mime == "text/plain" and sniffed == ""):
-        warnings.append(f"{what}: the bytes do not look like {mime}, which the data: URI declares"
-                        + (f" (they look like {sniffed})" if sniffed else ""))
+        warnings.append(
+            f"{what}: the bytes do not look like {mime}, which the data: URI declares"
+            + (f" (they look like {sniffed})" if sniffed else "")
+        )
     if declared and declared != mime:
         warnings.append(f"{what}: the declared type {declared} disagrees with the data: URI's {mime}")
     attachment = {"ext": ext, "mime": mime, "base64": base64.b64encode(data).decode("ascii")}
-    return Media(asset=AssetRef(sha256=sha256, ext=ext, mime=mime), mime=mime, ext=ext,
-                 attachments={sha256: attachment}, warnings=warnings)
+    return Media(
+        asset=AssetRef(sha256=sha256, ext=ext, mime=mime),
+        mime=mime,
+        ext=ext,
+        attachments={sha256: attachment},
+        warnings=warnings,
+    )
 
 
 def folder_files(spec: str, what: str) -> list[Path]:
@@ -266,8 +327,11 @@ def folder_files(spec: str, what: str) -> list[Path]:
     files, _ = list_folder(folder)
     files = [path for path in files if not path.name.startswith("_")]  # _emotions.json and such
     if len(files) > limits.MEDIA_REFS_MAX:
-        raise BunzaiError("too_large", f"{what}: {folder} holds {len(files)} files, more than the "
-                          f"{limits.MEDIA_REFS_MAX} media one input may name")
+        raise BunzaiError(
+            "too_large",
+            f"{what}: {folder} holds {len(files)} files, more than the "
+            f"{limits.MEDIA_REFS_MAX} media one input may name",
+        )
     if not files:
         raise refuse(f"{what}: {folder} holds no files")
     return files

@@ -26,7 +26,9 @@ class PackItemInput(Model):
 
     id: str | None = Field(default=None, description="Item id, unique in the pack; default: the label as a slug.")
     label: str = Field(min_length=1, description="Expression label, e.g. joy, neutral (several items may share one).")
-    media: str | AssetRef | None = Field(default=None, description=MEDIA_REF_DESCRIPTION + " Omit for an item without an image yet.")
+    media: str | AssetRef | None = Field(
+        default=None, description=MEDIA_REF_DESCRIPTION + " Omit for an item without an image yet."
+    )
     mime: str | None = Field(default=None, description="MIME type of the image; default: the media's.")
 
 
@@ -50,7 +52,9 @@ def new_item(doc: dict, spec: PackItemInput, taken: set[str], added: Added) -> d
     if spec.id is not None:
         item_id = checked_id(spec.id, f"item {spec.label!r}")
         if item_id in taken:
-            raise refuse(f"the pack already has an item {item_id!r}", "give another id, or update it with pack.items.update")
+            raise refuse(
+                f"the pack already has an item {item_id!r}", "give another id, or update it with pack.items.update"
+            )
     else:
         item_id = unique_key(slugify(spec.label) or "item", taken)
     taken.add(item_id)
@@ -67,15 +71,19 @@ def set_media(doc: dict, item: dict, ref: str | AssetRef, mime: str | None, adde
     item["asset"] = media.asset.model_dump(mode="json") if media.asset else None
     item["mime"] = media.mime if media.attachments else mime or media.mime
     if media.url is not None:
-        doc["assets"].append({"role": URL_LINK_ROLE, "name": item["id"], "ext": media.ext or "unknown",
-                              "asset": None, "uri": media.url})
+        doc["assets"].append(
+            {"role": URL_LINK_ROLE, "name": item["id"], "ext": media.ext or "unknown", "asset": None, "uri": media.url}
+        )
     added.attachments |= media.attachments
     added.warnings += media.warnings
 
 
 def drop_links(doc: dict, item_ids: set[str]) -> None:
-    doc["assets"] = [link for link in doc["assets"]
-                     if not (link["role"] == URL_LINK_ROLE and link["asset"] is None and link["name"] in item_ids)]
+    doc["assets"] = [
+        link
+        for link in doc["assets"]
+        if not (link["role"] == URL_LINK_ROLE and link["asset"] is None and link["name"] in item_ids)
+    ]
 
 
 def rename_links(doc: dict, old: str, new: str) -> None:

@@ -41,8 +41,11 @@ def check_index(index: int, length: int, what: str) -> int:
     from bunzai.errors import BunzaiError
 
     if not -length <= index < length:
-        raise BunzaiError("invalid_input", f"{what}: index {index} is out of range (there are {length})",
-                          "indexes count from 0; -1 is the last")
+        raise BunzaiError(
+            "invalid_input",
+            f"{what}: index {index} is out of range (there are {length})",
+            "indexes count from 0; -1 is the last",
+        )
     return index % length
 
 
@@ -53,7 +56,10 @@ def check_permutation(order: list, current: list, what: str) -> None:
     if sorted(map(str, order)) != sorted(map(str, current)):
         missing = [str(x) for x in current if str(x) not in set(map(str, order))]
         extra = [str(x) for x in order if str(x) not in set(map(str, current))]
-        raise BunzaiError("invalid_input", f"{what}: the new order must name every item exactly once"
-                          + (f"; missing {', '.join(missing)}" if missing else "")
-                          + (f"; unknown {', '.join(extra)}" if extra else ""),
-                          "list them all, in the order you want")
+        raise BunzaiError(
+            "invalid_input",
+            f"{what}: the new order must name every item exactly once"
+            + (f"; missing {', '.join(missing)}" if missing else "")
+            + (f"; unknown {', '.join(extra)}" if extra else ""),
+            "list them all, in the order you want",
+        )

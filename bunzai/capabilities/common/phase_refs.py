@@ -9,7 +9,9 @@ from bunzai.capabilities.common.positions import index_of
 from bunzai.model.ids import id_problem
 
 ListAction = Literal["set", "add", "remove"]
-LIST_ACTION_DESCRIPTION = "set: replace the list; add: append those not there yet (or insert at `at`); remove: take them out."
+LIST_ACTION_DESCRIPTION = (
+    "set: replace the list; add: append those not there yet (or insert at `at`); remove: take them out."
+)
 
 
 def phase_of(doc: dict, phase_id: str) -> dict:
@@ -25,7 +27,9 @@ def checked_ids(values: list[str], what: str) -> list[str]:
     return values
 
 
-def edited_list(current: list[str], action: ListAction, values: list[str], at: int | None, what: str) -> tuple[list[str], list[str]]:
+def edited_list(
+    current: list[str], action: ListAction, values: list[str], at: int | None, what: str
+) -> tuple[list[str], list[str]]:
     """The list after `action`, and the warnings (ids added twice, removed but absent)."""
     warnings = []
     if action == "set":

@@ -35,8 +35,9 @@ def fill_identifiers(blocks: list[dict], taken: set[str]) -> list[str]:
     return warnings
 
 
-def insert_blocks(body: dict, blocks: list[dict], placement: Placement, mode: OrdersMode,
-                  enabled: dict[str, bool] | None = None) -> None:
+def insert_blocks(
+    body: dict, blocks: list[dict], placement: Placement, mode: OrdersMode, enabled: dict[str, bool] | None = None
+) -> None:
     """Put `blocks` into `prompts` at `placement` and into the orders `mode` names.
 
     In an order, the blocks go beside the anchor block when the order lists it, else at its
@@ -50,8 +51,10 @@ def insert_blocks(body: dict, blocks: list[dict], placement: Placement, mode: Or
         if mode == "global" and order["target"] != "global":
             continue
         items = order["items"]
-        new_items = [{"identifier": block["identifier"],
-                      "enabled": (enabled or {}).get(block["identifier"], block["enabled"])} for block in blocks]
+        new_items = [
+            {"identifier": block["identifier"], "enabled": (enabled or {}).get(block["identifier"], block["enabled"])}
+            for block in blocks
+        ]
         listed = [item["identifier"] for item in items]
         anchor = placement.before if placement.before is not None else placement.after
         if anchor is not None and anchor in listed:
@@ -87,9 +90,14 @@ def check_known(body: dict, identifiers: list[str], what: str = "prompt block") 
     known = block_identifiers(body)
     unknown = [name for name in identifiers if name not in known]
     if unknown:
-        raise refuse(f"no {what} " + ", ".join(map(repr, unknown)), "known: " + (", ".join(map(repr, known)) or "(none)"))
+        raise refuse(
+            f"no {what} " + ", ".join(map(repr, unknown)), "known: " + (", ".join(map(repr, known)) or "(none)")
+        )
 
 
 def marker_warnings(blocks: list[dict]) -> list[str]:
-    return [f"block {block['identifier']!r} is a marker: the frontend fills it and ignores its content"
-            for block in blocks if block["marker"] and block["content"]]
+    return [
+        f"block {block['identifier']!r} is a marker: the frontend fills it and ignores its content"
+        for block in blocks
+        if block["marker"] and block["content"]
+    ]

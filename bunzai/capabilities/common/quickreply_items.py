@@ -19,10 +19,13 @@ class ItemFields(Model):
     hidden: bool | None = Field(default=None, description="Not shown as a button (still callable).")
     auto_execute: list[AutoExecute] | None = Field(default=None, description="Events that run the item by themselves.")
     prevent_auto_execute: bool | None = Field(
-        default=None, description="Another reply cannot trigger this one automatically.",
+        default=None,
+        description="Another reply cannot trigger this one automatically.",
     )
     context_list: list[ContextLink] | None = Field(default=None, description="Sets offered in the context menu.")
-    automation_id: str | None = Field(default=None, description="Run when a lorebook entry with this automation id fires.")
+    automation_id: str | None = Field(
+        default=None, description="Run when a lorebook entry with this automation id fires."
+    )
 
 
 def item_warnings(item: dict) -> list[str]:
@@ -31,5 +34,7 @@ def item_warnings(item: dict) -> list[str]:
     if not item["label"] and not item["icon"] and not item["hidden"]:
         warnings.append(f"{what} has neither label nor icon, so its button is blank")
     if item["auto_execute"] and item["message"].lstrip().startswith("/"):
-        warnings.append(f"{what} runs STscript by itself on {', '.join(item['auto_execute'])}; bunzai stores it and never runs it")
+        warnings.append(
+            f"{what} runs STscript by itself on {', '.join(item['auto_execute'])}; bunzai stores it and never runs it"
+        )
     return warnings

@@ -14,14 +14,18 @@ from bunzai.capabilities.common.patching import refuse
 JS_FLAGS = "dgimsuvy"
 # A group whose body holds an unescaped + or *, directly followed by +, * or {n,}:
 # the nested-quantifier shape behind most catastrophic backtracking.
-_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*(?<!\\)[+*](?:[^()\\]|\\.)*\)[+*]|\((?:[^()\\]|\\.)*(?<!\\)[+*]\)\{\d+,\}")
+_NESTED_QUANTIFIER = re.compile(
+    r"\((?:[^()\\]|\\.)*(?<!\\)[+*](?:[^()\\]|\\.)*\)[+*]|\((?:[^()\\]|\\.)*(?<!\\)[+*]\)\{\d+,\}"
+)
 
 
 def check_flags(flags: str, what: str) -> None:
     """Refuse flags JavaScript would refuse: unknown letters, repeats, `u` with `v`."""
     unknown = sorted(set(flags) - set(JS_FLAGS))
     if unknown:
-        raise refuse(f"{what}: {''.join(unknown)!r} is not a JavaScript regex flag", f"flags are letters of {JS_FLAGS!r}")
+        raise refuse(
+            f"{what}: {''.join(unknown)!r} is not a JavaScript regex flag", f"flags are letters of {JS_FLAGS!r}"
+        )
     repeated = sorted({flag for flag in flags if flags.count(flag) > 1})
     if repeated:
         raise refuse(f"{what}: flag {''.join(repeated)!r} is given twice", "give each flag once, e.g. 'gi'")
@@ -35,7 +39,9 @@ def pattern_warnings(pattern: str, what: str) -> list[str]:
     if not pattern:
         warnings.append(f"{what}: the pattern is empty")
     elif len(pattern) > 1 and pattern.startswith("/") and re.search(r"/[dgimsuvy]*$", pattern[1:]):
-        warnings.append(f"{what}: the pattern looks wrapped in slashes; give the source without them and the flags apart")
+        warnings.append(
+            f"{what}: the pattern looks wrapped in slashes; give the source without them and the flags apart"
+        )
     if _NESTED_QUANTIFIER.search(pattern):
         warnings.append(f"{what}: the pattern nests quantifiers (like (a+)+), which can backtrack catastrophically")
     return warnings

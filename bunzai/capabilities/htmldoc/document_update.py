@@ -17,7 +17,9 @@ from bunzai.model.htmldoc import Slot
 class DocumentInput(Model):
     """Only the fields given change; null resets one to empty."""
 
-    markup: str | None = Field(default=None, description="The whole HTML, sealed: stored verbatim, never executed or rendered.")
+    markup: str | None = Field(
+        default=None, description="The whole HTML, sealed: stored verbatim, never executed or rendered."
+    )
     name: str | None = Field(default=None, description="Display name of the document.")
     summary: str | None = Field(default=None, description="What the document shows, in a sentence.")
     tags: list[str] | None = Field(default=None, description="Tags for shelves and search (replaces the list).")
@@ -35,14 +37,30 @@ def preview_document(entity, data: DocumentInput) -> Preview:
     if data.tags is not None and len(set(data.tags)) != len(data.tags):
         warnings.append("a tag is listed twice")
     if data.markup is not None and "<script" in data.markup.lower():
-        warnings.append("the markup holds <script>; bunzai stores it sealed and never runs it, but a frontend showing it may")
+        warnings.append(
+            "the markup holds <script>; bunzai stores it sealed and never runs it, but a frontend showing it may"
+        )
     return Preview(entity=propose(doc), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="htmldoc.document.update", kind="htmldoc", area="document", action="update",
+    id="htmldoc.document.update",
+    kind="htmldoc",
+    area="document",
+    action="update",
     summary="Edit an HTML document (wireframe, drawing, mockup, status panel, page): its markup, name, summary, tags, notes.",
-    aliases=("edit the wireframe", "wireframe", "drawing", "mockup", "html page", "layout", "edit html",
-             "status panel", "markup", "edit page"),
-    input_model=DocumentInput, preview=preview_document,
+    aliases=(
+        "edit the wireframe",
+        "wireframe",
+        "drawing",
+        "mockup",
+        "html page",
+        "layout",
+        "edit html",
+        "status panel",
+        "markup",
+        "edit page",
+    ),
+    input_model=DocumentInput,
+    preview=preview_document,
 )

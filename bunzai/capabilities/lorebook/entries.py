@@ -19,7 +19,9 @@ class EntrySelector(Model):
     """Input mix-in: one entry, by uid or by index (exactly one)."""
 
     uid: Uid | None = Field(default=None, description="The entry's uid (stable across edits; see the book's entries).")
-    index: int | None = Field(default=None, description="The entry's position in the book's list (0 = first, -1 = last).")
+    index: int | None = Field(
+        default=None, description="The entry's position in the book's list (0 = first, -1 = last)."
+    )
 
 
 def select_entry(entries: list, uid: Uid | None, index: int | None) -> int:
@@ -28,7 +30,9 @@ def select_entry(entries: list, uid: Uid | None, index: int | None) -> int:
         raise BunzaiError("invalid_input", "input fields 'uid' / 'index': name the entry by exactly one of them")
     if index is not None:
         if not -len(entries) <= index < len(entries):
-            raise BunzaiError("invalid_input", f"input field 'index': {index} is out of range (the book has {len(entries)} entries)")
+            raise BunzaiError(
+                "invalid_input", f"input field 'index': {index} is out of range (the book has {len(entries)} entries)"
+            )
         return index % len(entries)
     return position_of(entries, uid)
 
@@ -42,7 +46,9 @@ def position_of(entries: list, uid: Uid) -> int:
 
 
 def next_uid(entries: list) -> int:
-    numbers = [e.uid for e in entries if isinstance(e.uid, int)] + [int(e.uid) for e in entries if isinstance(e.uid, str) and e.uid.isdigit()]
+    numbers = [e.uid for e in entries if isinstance(e.uid, int)] + [
+        int(e.uid) for e in entries if isinstance(e.uid, str) and e.uid.isdigit()
+    ]
     return max(numbers, default=-1) + 1
 
 
@@ -55,8 +61,11 @@ EntryPatch = create_model(
     "EntryPatch",
     __base__=Model,
     __doc__="Entry fields to change; omitted fields keep their value (null clears a field that may be empty).",
-    **{name: (field.annotation | None, Field(default=None, description=field.description))
-       for name, field in LoreEntry.model_fields.items() if name != "uid"},
+    **{
+        name: (field.annotation | None, Field(default=None, description=field.description))
+        for name, field in LoreEntry.model_fields.items()
+        if name != "uid"
+    },
 )
 
 

@@ -11,7 +11,9 @@ from bunzai.model.lorebook import LoreEntry
 
 
 class CreateEntriesInput(Model):
-    entries: list[NewEntry] = Field(min_length=1, description="The new entries; keys may be plain strings (literal) or {text, regex, flags}.")
+    entries: list[NewEntry] = Field(
+        min_length=1, description="The new entries; keys may be plain strings (literal) or {text, regex, flags}."
+    )
     at: int | None = Field(default=None, ge=0, description="Where they go in the list; default: the end.")
 
 
@@ -27,15 +29,22 @@ def preview(piece, inp: CreateEntriesInput) -> Preview:
         new.append(LoreEntry.model_validate(data))
     at = len(entries) if inp.at is None else min(inp.at, len(entries))
     entries[at:at] = new
-    warnings = [f"new entry {label(e)} has no keys and is not constant: it never activates"
-                for e in new if not e.keys and not e.constant and not e.vectorized]
+    warnings = [
+        f"new entry {label(e)} has no keys and is not constant: it never activates"
+        for e in new
+        if not e.keys and not e.constant and not e.vectorized
+    ]
     body = piece.body.model_copy(update={"entries": entries})
     return Preview(piece.model_copy(update={"body": body}), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="lorebook.entries.create", kind="lorebook", area="entries", action="create",
+    id="lorebook.entries.create",
+    kind="lorebook",
+    area="entries",
+    action="create",
     summary="Add entries to a lorebook, with literal or regex keys, activation, position, depth and role.",
     aliases=("add entry", "new entry", "add world info entry", "add lore"),
-    input_model=CreateEntriesInput, preview=preview,
+    input_model=CreateEntriesInput,
+    preview=preview,
 )

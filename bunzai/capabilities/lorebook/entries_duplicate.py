@@ -33,8 +33,12 @@ def preview(piece, inp: DuplicateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="lorebook.entries.duplicate", kind="lorebook", area="entries", action="duplicate",
+    id="lorebook.entries.duplicate",
+    kind="lorebook",
+    area="entries",
+    action="duplicate",
     summary="Copy a lorebook entry under a new uid, placed right after it.",
     aliases=("copy entry", "clone entry"),
-    input_model=DuplicateInput, preview=preview,
+    input_model=DuplicateInput,
+    preview=preview,
 )

@@ -30,8 +30,12 @@ def preview(piece, inp: EnableInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="lorebook.entries.enable", kind="lorebook", area="entries", action="enable",
+    id="lorebook.entries.enable",
+    kind="lorebook",
+    area="entries",
+    action="enable",
     summary="Switch lorebook entries on or off, by uid or all at once.",
     aliases=("disable entry", "enable entry", "turn off entry", "toggle entry", "mute entry"),
-    input_model=EnableInput, preview=preview,
+    input_model=EnableInput,
+    preview=preview,
 )

@@ -28,8 +28,12 @@ def preview(piece, inp: RemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="lorebook.entries.remove", kind="lorebook", area="entries", action="remove",
+    id="lorebook.entries.remove",
+    kind="lorebook",
+    area="entries",
+    action="remove",
     summary="Remove entries from a lorebook, by uid.",
     aliases=("delete entry", "remove world info entry"),
-    input_model=RemoveInput, preview=preview,
+    input_model=RemoveInput,
+    preview=preview,
 )

@@ -11,7 +11,9 @@ from bunzai.errors import BunzaiError
 
 
 class ReorderInput(EntrySelector):
-    order: list[Uid] | None = Field(default=None, description="Every entry's uid, in the new order. Or use uid/index with `to`.")
+    order: list[Uid] | None = Field(
+        default=None, description="Every entry's uid, in the new order. Or use uid/index with `to`."
+    )
     to: int | None = Field(default=None, ge=0, description="Move the entry named by uid/index to this position.")
 
 
@@ -29,15 +31,23 @@ def preview(piece, inp: ReorderInput) -> Preview:
         entry = entries.pop(select_entry(entries, inp.uid, inp.index))
         entries.insert(min(inp.to, len(entries)), entry)
     # Editors that store a list position (SillyTavern displayIndex) get the new positions.
-    entries = [e.model_copy(update={"display_index": i}) if e.display_index is not None else e for i, e in enumerate(entries)]
+    entries = [
+        e.model_copy(update={"display_index": i}) if e.display_index is not None else e for i, e in enumerate(entries)
+    ]
     body = piece.body.model_copy(update={"entries": entries})
-    warnings = ["this is the editor order; where entries land in the prompt is their `order` field (lorebook.entries.update)"]
+    warnings = [
+        "this is the editor order; where entries land in the prompt is their `order` field (lorebook.entries.update)"
+    ]
     return Preview(piece.model_copy(update={"body": body}), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="lorebook.entries.reorder", kind="lorebook", area="entries", action="reorder",
+    id="lorebook.entries.reorder",
+    kind="lorebook",
+    area="entries",
+    action="reorder",
     summary="Reorder a lorebook's entries: give the whole new order, or move one entry to a position.",
     aliases=("move entry", "sort entries", "entry order"),
-    input_model=ReorderInput, preview=preview,
+    input_model=ReorderInput,
+    preview=preview,
 )

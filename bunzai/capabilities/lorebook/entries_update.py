@@ -10,7 +10,9 @@ from bunzai.capabilities.lorebook.entries import EntryPatch, EntrySelector, labe
 
 
 class EntryUpdateInput(EntrySelector):
-    set: EntryPatch = Field(description="The entry fields to change (keys, content, position, depth, role ...); the rest stay.")
+    set: EntryPatch = Field(
+        description="The entry fields to change (keys, content, position, depth, role ...); the rest stay."
+    )
 
 
 def preview(piece, inp: EntryUpdateInput) -> Preview:
@@ -23,7 +25,9 @@ def preview(piece, inp: EntryUpdateInput) -> Preview:
     if not entry.keys and not entry.constant and not entry.vectorized and entry.enabled:
         warnings.append(f"entry {label(entry)} has no keys and is not constant: it never activates")
     if entry.position != "at_depth" and ("depth" in patch or "role" in patch):
-        warnings.append(f"entry {label(entry)}: depth and role only apply at position at_depth (it is {entry.position})")
+        warnings.append(
+            f"entry {label(entry)}: depth and role only apply at position at_depth (it is {entry.position})"
+        )
     if entry.position == "outlet" and not entry.outlet:
         warnings.append(f"entry {label(entry)} goes to an outlet but names none")
     body = piece.body.model_copy(update={"entries": entries})
@@ -31,8 +35,12 @@ def preview(piece, inp: EntryUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="lorebook.entries.update", kind="lorebook", area="entries", action="update",
+    id="lorebook.entries.update",
+    kind="lorebook",
+    area="entries",
+    action="update",
     summary="Change one lorebook entry: its keys (literal or regex), content, activation, position, depth, role and more.",
     aliases=("edit entry", "edit world info entry", "entry keys", "keywords", "entry content", "trigger words"),
-    input_model=EntryUpdateInput, preview=preview,
+    input_model=EntryUpdateInput,
+    preview=preview,
 )

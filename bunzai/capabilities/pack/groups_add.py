@@ -30,8 +30,12 @@ def preview_groups_add(entity, data: GroupsAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.groups.add", kind="pack", area="groups", action="add",
+    id="pack.groups.add",
+    kind="pack",
+    area="groups",
+    action="add",
     summary="Add named groups of expression images to a pack (an outfit, a pose set).",
     aliases=("add outfit", "group sprites", "new sprite group", "pose set"),
-    input_model=GroupsAddInput, preview=preview_groups_add,
+    input_model=GroupsAddInput,
+    preview=preview_groups_add,
 )

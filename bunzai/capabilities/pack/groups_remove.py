@@ -26,8 +26,12 @@ def preview_groups_remove(entity, data: GroupsRemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.groups.remove", kind="pack", area="groups", action="remove",
+    id="pack.groups.remove",
+    kind="pack",
+    area="groups",
+    action="remove",
     summary="Remove groups from a pack; their expression images stay.",
     aliases=("delete outfit", "ungroup sprites", "delete sprite group"),
-    input_model=GroupsRemoveInput, preview=preview_groups_remove,
+    input_model=GroupsRemoveInput,
+    preview=preview_groups_remove,
 )

@@ -32,8 +32,12 @@ def preview_groups_update(entity, data: GroupsUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.groups.update", kind="pack", area="groups", action="update",
+    id="pack.groups.update",
+    kind="pack",
+    area="groups",
+    action="update",
     summary="Rename a group of a pack or change the expression images it holds.",
     aliases=("edit outfit", "rename sprite group", "change group items"),
-    input_model=GroupsUpdateInput, preview=preview_groups_update,
+    input_model=GroupsUpdateInput,
+    preview=preview_groups_update,
 )

@@ -6,7 +6,11 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.common.pack_items import (
-    FROM_FOLDER_DESCRIPTION, Added, PackItemInput, folder_items, new_item,
+    FROM_FOLDER_DESCRIPTION,
+    Added,
+    PackItemInput,
+    folder_items,
+    new_item,
 )
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import Placement, insertion_index
@@ -17,8 +21,11 @@ class ItemsAddInput(Placement):
     """Items to add, and where (before/after an item id, at an index; default the end)."""
 
     items: list[PackItemInput] = Field(default_factory=list, description="The new items, in order.")
-    from_folder: str | None = Field(default=None, description=FROM_FOLDER_DESCRIPTION + " Its items follow `items`; "
-                                    "when the pack has no default face, neutral (if added) becomes it.")
+    from_folder: str | None = Field(
+        default=None,
+        description=FROM_FOLDER_DESCRIPTION + " Its items follow `items`; "
+        "when the pack has no default face, neutral (if added) becomes it.",
+    )
 
 
 def preview_items_add(entity, data: ItemsAddInput) -> Preview:
@@ -39,9 +46,12 @@ def preview_items_add(entity, data: ItemsAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.items.add", kind="pack", area="items", action="add",
+    id="pack.items.add",
+    kind="pack",
+    area="items",
+    action="add",
     summary="Add expression images to a pack from files, a folder of sprites, a data: URI, an http(s) URL or a stored asset.",
-    aliases=("add sprite", "add expression", "new sprite", "add image", "upload sprite",
-             "sprites from folder"),
-    input_model=ItemsAddInput, preview=preview_items_add,
+    aliases=("add sprite", "add expression", "new sprite", "add image", "upload sprite", "sprites from folder"),
+    input_model=ItemsAddInput,
+    preview=preview_items_add,
 )

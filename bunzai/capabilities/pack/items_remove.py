@@ -35,8 +35,12 @@ def preview_items_remove(entity, data: ItemsRemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.items.remove", kind="pack", area="items", action="remove",
+    id="pack.items.remove",
+    kind="pack",
+    area="items",
+    action="remove",
     summary="Remove expression images from a pack (and from its groups).",
     aliases=("delete sprite", "remove expression", "remove image", "delete expression"),
-    input_model=ItemsRemoveInput, preview=preview_items_remove,
+    input_model=ItemsRemoveInput,
+    preview=preview_items_remove,
 )

@@ -52,8 +52,12 @@ def preview_items_update(entity, data: ItemsUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.items.update", kind="pack", area="items", action="update",
+    id="pack.items.update",
+    kind="pack",
+    area="items",
+    action="update",
     summary="Change one expression image of a pack: its id, label, image or MIME type.",
     aliases=("replace sprite", "change sprite image", "relabel sprite", "edit expression", "rename sprite"),
-    input_model=ItemsUpdateInput, preview=preview_items_update,
+    input_model=ItemsUpdateInput,
+    preview=preview_items_update,
 )

@@ -15,7 +15,8 @@ class SettingsInput(Model):
     name: str | None = Field(default=None, description="Display name of the pack; omit to keep.")
     description: str | None = Field(default=None, description="What the pack shows; omit to keep.")
     default_face: str | None = Field(
-        default=None, description="Label shown when no expression applies (an item's label); '' or null = none chosen.",
+        default=None,
+        description="Label shown when no expression applies (an item's label); '' or null = none chosen.",
     )
 
 
@@ -32,8 +33,12 @@ def preview_settings(entity, data: SettingsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="pack.settings.update", kind="pack", area="settings", action="update",
+    id="pack.settings.update",
+    kind="pack",
+    area="settings",
+    action="update",
     summary="Rename an expression pack, change its description, or choose its default face.",
     aliases=("default face", "default expression", "rename pack", "sprite pack name", "neutral face"),
-    input_model=SettingsInput, preview=preview_settings,
+    input_model=SettingsInput,
+    preview=preview_settings,
 )

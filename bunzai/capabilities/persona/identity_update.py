@@ -24,8 +24,12 @@ def preview_identity(entity, data: IdentityInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="persona.identity.update", kind="persona", area="identity", action="update",
+    id="persona.identity.update",
+    kind="persona",
+    area="identity",
+    action="update",
     summary="Rename a persona or change its description or one-line brief.",
     aliases=("rename persona", "persona name", "persona description", "user description", "persona brief"),
-    input_model=IdentityInput, preview=preview_identity,
+    input_model=IdentityInput,
+    preview=preview_identity,
 )

@@ -17,10 +17,10 @@ class InjectionInput(Model):
         default=None, description="Where the description goes: in_prompt, top_an, bottom_an, at_depth, none."
     )
     depth: int | None = Field(default=None, ge=0, description="Messages from the end, for position at_depth.")
-    role: Role | None = Field(default=None, description="Message role (system, user, assistant), for position at_depth.")
-    lorebook: str | None = Field(
-        default=None, description="Id of a lorebook bound to the persona; null unbinds it."
+    role: Role | None = Field(
+        default=None, description="Message role (system, user, assistant), for position at_depth."
     )
+    lorebook: str | None = Field(default=None, description="Id of a lorebook bound to the persona; null unbinds it.")
 
 
 def preview_injection(entity, data: InjectionInput) -> Preview:
@@ -37,8 +37,12 @@ def preview_injection(entity, data: InjectionInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="persona.injection.update", kind="persona", area="injection", action="update",
+    id="persona.injection.update",
+    kind="persona",
+    area="injection",
+    action="update",
     summary="Choose where a persona's description is injected (position, depth, role) and its bound lorebook.",
     aliases=("persona position", "persona depth", "persona injection", "persona lorebook", "inject persona"),
-    input_model=InjectionInput, preview=preview_injection,
+    input_model=InjectionInput,
+    preview=preview_injection,
 )

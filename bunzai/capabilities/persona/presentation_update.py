@@ -16,11 +16,14 @@ class PresentationPatch(Model):
     palette: dict[str, str | None] | None = Field(
         default=None, description="Named colours to set, e.g. {'name': '#c0392b'}; null removes a colour."
     )
-    background: str | AssetRef | None = Field(default=None, description="Background image. " + IMAGE_DESCRIPTION
-                                              + " null removes it.")
+    background: str | AssetRef | None = Field(
+        default=None, description="Background image. " + IMAGE_DESCRIPTION + " null removes it."
+    )
     field_order: list[str] | None = Field(default=None, description="Body field names in the order a page shows them.")
     spoilers: list[str] | None = Field(default=None, description="Body field names hidden behind a spoiler toggle.")
-    links: list[PresentationLink] | None = Field(default=None, description="Links shown with the persona (replaces the list).")
+    links: list[PresentationLink] | None = Field(
+        default=None, description="Links shown with the persona (replaces the list)."
+    )
 
 
 class PresentationInput(Model):
@@ -43,13 +46,20 @@ def preview_presentation(entity, data: PresentationInput) -> Preview:
         patch["presentation"]["background"] = ref.model_dump(mode="json") if ref else None
     doc = piece_json(entity)
     doc["body"] = merge_patch(doc["body"], patch)
-    return Preview(entity=propose(doc), warnings=collected.warnings + nothing_given(patch, "presentation"),
-                   attachments=collected.attachments)
+    return Preview(
+        entity=propose(doc),
+        warnings=collected.warnings + nothing_given(patch, "presentation"),
+        attachments=collected.attachments,
+    )
 
 
 CAPABILITY = Capability(
-    id="persona.presentation.update", kind="persona", area="presentation", action="update",
+    id="persona.presentation.update",
+    kind="persona",
+    area="presentation",
+    action="update",
     summary="Change how a persona is shown: avatar, palette, background, field order, spoilers, links.",
     aliases=("persona avatar", "persona portrait", "persona colours", "persona colors", "persona palette"),
-    input_model=PresentationInput, preview=preview_presentation,
+    input_model=PresentationInput,
+    preview=preview_presentation,
 )

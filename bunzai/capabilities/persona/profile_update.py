@@ -40,8 +40,12 @@ def preview_profile(entity, data: ProfileInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="persona.profile.update", kind="persona", area="profile", action="update",
+    id="persona.profile.update",
+    kind="persona",
+    area="profile",
+    action="update",
     summary="Set or remove the labelled facts of a persona's structured profile (age, pronouns ...).",
     aliases=("persona profile", "persona facts", "persona age", "pronouns", "user profile"),
-    input_model=ProfileInput, preview=preview_profile,
+    input_model=ProfileInput,
+    preview=preview_profile,
 )

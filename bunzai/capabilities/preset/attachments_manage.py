@@ -6,9 +6,13 @@ from bunzai.capabilities.common.attachments import AttachmentsInput, preview_att
 from bunzai.capabilities.contract import Capability
 
 CAPABILITY = Capability(
-    id="preset.attachments.manage", kind="preset", area="attachments", action="manage",
+    id="preset.attachments.manage",
+    kind="preset",
+    area="attachments",
+    action="manage",
     summary="Add, replace or remove files travelling with a preset (images, PDFs, text) from local files, "
-            "with name, MIME type and enabled flag.",
+    "with name, MIME type and enabled flag.",
     aliases=("attach file", "add attachment", "attach pdf", "remove attachment", "replace attachment", "preset files"),
-    input_model=AttachmentsInput, preview=preview_attachments,
+    input_model=AttachmentsInput,
+    preview=preview_attachments,
 )

@@ -7,7 +7,12 @@ from pydantic import Field
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import Placement
 from bunzai.capabilities.common.preset_blocks import (
-    ORDERS_MODE_DESCRIPTION, OrdersMode, block_identifiers, fill_identifiers, insert_blocks, marker_warnings,
+    ORDERS_MODE_DESCRIPTION,
+    OrdersMode,
+    block_identifiers,
+    fill_identifiers,
+    insert_blocks,
+    marker_warnings,
 )
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.preset import PromptBlock
@@ -17,7 +22,8 @@ class BlocksAddInput(Placement):
     """Blocks to add, where (before/after a block identifier, at an index; default the end), and in which orders."""
 
     blocks: list[PromptBlock] = Field(
-        min_length=1, description="The new blocks; an empty identifier is made from the name.",
+        min_length=1,
+        description="The new blocks; an empty identifier is made from the name.",
     )
     add_to_orders: OrdersMode = Field(default="all", description=ORDERS_MODE_DESCRIPTION)
 
@@ -29,8 +35,10 @@ def preview_blocks_add(entity, data: BlocksAddInput) -> Preview:
     taken = set(block_identifiers(body))
     clashes = [block["identifier"] for block in blocks if block["identifier"] in taken]
     if clashes:
-        raise refuse("the preset already has block " + ", ".join(map(repr, clashes)),
-                     "update it with preset.blocks.update, or give the new block another identifier")
+        raise refuse(
+            "the preset already has block " + ", ".join(map(repr, clashes)),
+            "update it with preset.blocks.update, or give the new block another identifier",
+        )
     warnings = fill_identifiers(blocks, taken)
     insert_blocks(body, blocks, data, data.add_to_orders)
     warnings += marker_warnings(blocks)
@@ -40,8 +48,12 @@ def preview_blocks_add(entity, data: BlocksAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="preset.blocks.add", kind="preset", area="blocks", action="add",
+    id="preset.blocks.add",
+    kind="preset",
+    area="blocks",
+    action="add",
     summary="Add prompt blocks to a preset, placed in its block list and prompt orders.",
     aliases=("add prompt", "new prompt block", "add block", "add prompt block", "add instruction"),
-    input_model=BlocksAddInput, preview=preview_blocks_add,
+    input_model=BlocksAddInput,
+    preview=preview_blocks_add,
 )

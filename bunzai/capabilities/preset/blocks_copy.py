@@ -13,7 +13,11 @@ from pydantic import Field
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import Placement, unique_key
 from bunzai.capabilities.common.preset_blocks import (
-    ORDERS_MODE_DESCRIPTION, OrdersMode, block_identifiers, insert_blocks, remove_blocks,
+    ORDERS_MODE_DESCRIPTION,
+    OrdersMode,
+    block_identifiers,
+    insert_blocks,
+    remove_blocks,
 )
 from bunzai.capabilities.contract import Capability, Need, Preview
 from bunzai.model.base import JsonObject
@@ -23,7 +27,9 @@ class BlocksCopyInput(Placement):
     """Which blocks of which preset, where they go here, and what happens on a clash."""
 
     source: str = Field(min_length=1, description="The preset to copy from: its id, or preset/<id>.")
-    identifiers: list[str] = Field(min_length=1, description="Identifiers of the source blocks to copy, in the order wanted.")
+    identifiers: list[str] = Field(
+        min_length=1, description="Identifiers of the source blocks to copy, in the order wanted."
+    )
     on_conflict: Literal["refuse", "replace", "rename"] = Field(
         default="refuse",
         description="When this preset already has a block with that identifier: refuse, replace it, "
@@ -48,8 +54,10 @@ def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
     by_id = {block.identifier: block for block in source.body.prompts}
     unknown = [name for name in data.identifiers if name not in by_id]
     if unknown:
-        raise refuse(f"preset {source.id!r} has no block " + ", ".join(map(repr, unknown)),
-                     "its blocks: " + (", ".join(map(repr, by_id)) or "(none)"))
+        raise refuse(
+            f"preset {source.id!r} has no block " + ", ".join(map(repr, unknown)),
+            "its blocks: " + (", ".join(map(repr, by_id)) or "(none)"),
+        )
     if len(set(data.identifiers)) != len(data.identifiers):
         raise refuse("`identifiers` lists a block twice")
     source_state = _global_state(source)
@@ -61,8 +69,7 @@ def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
         block = by_id[name].model_dump(mode="json")
         if name in taken:
             if data.on_conflict == "refuse":
-                raise refuse(f"this preset already has a block {name!r}",
-                             "set on_conflict to replace or rename")
+                raise refuse(f"this preset already has a block {name!r}", "set on_conflict to replace or rename")
             if data.on_conflict == "rename":
                 block["identifier"] = unique_key(name, taken | set(data.identifiers))
                 warnings.append(f"block {name!r} was copied as {block['identifier']!r}")
@@ -94,9 +101,13 @@ def _check_anchor(data: BlocksCopyInput, replaced: set[str]) -> None:
 
 
 CAPABILITY = Capability(
-    id="preset.blocks.copy", kind="preset", area="blocks", action="copy",
+    id="preset.blocks.copy",
+    kind="preset",
+    area="blocks",
+    action="copy",
     summary="Copy prompt blocks from another preset into this one, placed in its block list and orders.",
     aliases=("copy prompt from preset", "import prompt blocks", "copy blocks", "reuse prompt", "borrow prompt"),
-    input_model=BlocksCopyInput, preview=preview_blocks_copy,
+    input_model=BlocksCopyInput,
+    preview=preview_blocks_copy,
     needs=(Need(ref="source", kind="preset", into="source_preset"),),
 )

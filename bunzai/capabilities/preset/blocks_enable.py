@@ -30,8 +30,10 @@ def preview_blocks_enable(entity, data: BlocksEnableInput) -> Preview:
     if data.target is not None:
         orders = [order for order in orders if order["target"] == data.target]
         if not orders:
-            raise refuse(f"the preset has no prompt order {data.target!r}",
-                         "orders: " + (", ".join(repr(order["target"]) for order in body["orders"]) or "(none)"))
+            raise refuse(
+                f"the preset has no prompt order {data.target!r}",
+                "orders: " + (", ".join(repr(order["target"]) for order in body["orders"]) or "(none)"),
+            )
     else:
         for block in body["prompts"]:
             if block["identifier"] in wanted:
@@ -44,15 +46,22 @@ def preview_blocks_enable(entity, data: BlocksEnableInput) -> Preview:
                 listed.add(item["identifier"])
     warnings = []
     if body["orders"]:
-        warnings = [f"block {name!r} is in no {'such ' if data.target else ''}prompt order; "
-                    + ("nothing changed for it" if data.target else "only its own flag changed")
-                    for name in data.identifiers if name not in listed]
+        warnings = [
+            f"block {name!r} is in no {'such ' if data.target else ''}prompt order; "
+            + ("nothing changed for it" if data.target else "only its own flag changed")
+            for name in data.identifiers
+            if name not in listed
+        ]
     return Preview(entity=propose(doc), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="preset.blocks.enable", kind="preset", area="blocks", action="enable",
+    id="preset.blocks.enable",
+    kind="preset",
+    area="blocks",
+    action="enable",
     summary="Turn prompt blocks of a preset on or off, in every prompt order or in one.",
     aliases=("enable prompt", "disable prompt", "toggle prompt", "turn off prompt", "switch block"),
-    input_model=BlocksEnableInput, preview=preview_blocks_enable,
+    input_model=BlocksEnableInput,
+    preview=preview_blocks_enable,
 )

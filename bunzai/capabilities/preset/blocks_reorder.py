@@ -28,13 +28,19 @@ def preview_blocks_reorder(entity, data: BlocksReorderInput) -> Preview:
         if order["target"] == data.target:
             order["items"] = reordered(order["items"], "identifier", data, "block in this order")
             return Preview(entity=propose(doc))
-    raise refuse(f"the preset has no prompt order {data.target!r}",
-                 "orders: " + ", ".join(repr(order["target"]) for order in body["orders"]))
+    raise refuse(
+        f"the preset has no prompt order {data.target!r}",
+        "orders: " + ", ".join(repr(order["target"]) for order in body["orders"]),
+    )
 
 
 CAPABILITY = Capability(
-    id="preset.blocks.reorder", kind="preset", area="blocks", action="reorder",
+    id="preset.blocks.reorder",
+    kind="preset",
+    area="blocks",
+    action="reorder",
     summary="Reorder the prompt blocks of a preset's prompt order (global or per character).",
     aliases=("reorder prompts", "move prompt", "prompt order", "move block", "sort prompts"),
-    input_model=BlocksReorderInput, preview=preview_blocks_reorder,
+    input_model=BlocksReorderInput,
+    preview=preview_blocks_reorder,
 )

@@ -18,7 +18,9 @@ class BlocksUpdateInput(Model):
 
     identifier: str = Field(description="Identifier of the block to change (e.g. main, jailbreak, a uuid).")
     new_identifier: str | None = Field(
-        default=None, min_length=1, description="Rename the block; orders and groups follow.",
+        default=None,
+        min_length=1,
+        description="Rename the block; orders and groups follow.",
     )
     name: str | None = Field(default=None, description="Name shown to people.")
     role: Role | None = Field(default=None, description="Role of the message: system, user, assistant.")
@@ -26,12 +28,14 @@ class BlocksUpdateInput(Model):
     marker: bool | None = Field(default=None, description="A placeholder the frontend fills.")
     system_prompt: bool | None = Field(default=None, description="A built-in block of the frontend.")
     position: Literal["relative", "absolute"] | None = Field(
-        default=None, description="relative: in order; absolute: injected into the chat at `depth`.",
+        default=None,
+        description="relative: in order; absolute: injected into the chat at `depth`.",
     )
     depth: int | None = Field(default=None, ge=0, description="Messages from the end, for position absolute.")
     injection_order: int | None = Field(default=None, description="Order among blocks injected at the same depth.")
     triggers: list[GenerationType] | None = Field(
-        default=None, description="Generation types the block applies to; empty = all.",
+        default=None,
+        description="Generation types the block applies to; empty = all.",
     )
     forbid_overrides: bool | None = Field(default=None, description="A character card may not replace this block.")
 
@@ -54,8 +58,19 @@ def preview_blocks_update(entity, data: BlocksUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="preset.blocks.update", kind="preset", area="blocks", action="update",
+    id="preset.blocks.update",
+    kind="preset",
+    area="blocks",
+    action="update",
     summary="Edit one prompt block of a preset: its text, role, name, position, depth or flags.",
-    aliases=("edit prompt", "edit main prompt", "change prompt text", "edit block", "jailbreak prompt", "edit instruction"),
-    input_model=BlocksUpdateInput, preview=preview_blocks_update,
+    aliases=(
+        "edit prompt",
+        "edit main prompt",
+        "change prompt text",
+        "edit block",
+        "jailbreak prompt",
+        "edit instruction",
+    ),
+    input_model=BlocksUpdateInput,
+    preview=preview_blocks_update,
 )

@@ -17,7 +17,8 @@ class GroupsAddInput(Model):
     """Groups to add, after the existing ones."""
 
     groups: list[PromptGroup] = Field(
-        min_length=1, description="The new groups; an empty id is made from the name. `blocks` name existing blocks.",
+        min_length=1,
+        description="The new groups; an empty id is made from the name. `blocks` name existing blocks.",
     )
 
 
@@ -40,8 +41,12 @@ def preview_groups_add(entity, data: GroupsAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="preset.groups.add", kind="preset", area="groups", action="add",
+    id="preset.groups.add",
+    kind="preset",
+    area="groups",
+    action="add",
     summary="Add named groups of prompt blocks to a preset.",
     aliases=("add prompt group", "group prompts", "new group", "prompt folder"),
-    input_model=GroupsAddInput, preview=preview_groups_add,
+    input_model=GroupsAddInput,
+    preview=preview_groups_add,
 )

@@ -26,8 +26,12 @@ def preview_groups_remove(entity, data: GroupsRemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="preset.groups.remove", kind="preset", area="groups", action="remove",
+    id="preset.groups.remove",
+    kind="preset",
+    area="groups",
+    action="remove",
     summary="Remove prompt groups from a preset; their blocks stay.",
     aliases=("delete prompt group", "ungroup prompts"),
-    input_model=GroupsRemoveInput, preview=preview_groups_remove,
+    input_model=GroupsRemoveInput,
+    preview=preview_groups_remove,
 )

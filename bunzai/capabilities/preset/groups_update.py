@@ -17,7 +17,9 @@ class GroupsUpdateInput(Model):
     id: str = Field(description="Id of the group to change.")
     new_id: str | None = Field(default=None, min_length=1, description="Rename the group's id.")
     name: str | None = Field(default=None, description="Name shown to people.")
-    blocks: list[str] | None = Field(default=None, description="Identifiers of its blocks, in order (replaces the list).")
+    blocks: list[str] | None = Field(
+        default=None, description="Identifiers of its blocks, in order (replaces the list)."
+    )
     enabled: bool | None = Field(default=None, description="Whether the group's blocks are on.")
 
 
@@ -37,8 +39,12 @@ def preview_groups_update(entity, data: GroupsUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="preset.groups.update", kind="preset", area="groups", action="update",
+    id="preset.groups.update",
+    kind="preset",
+    area="groups",
+    action="update",
     summary="Rename a preset's prompt group, change its blocks, or turn it on or off.",
     aliases=("edit prompt group", "toggle group", "rename group"),
-    input_model=GroupsUpdateInput, preview=preview_groups_update,
+    input_model=GroupsUpdateInput,
+    preview=preview_groups_update,
 )

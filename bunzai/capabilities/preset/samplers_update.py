@@ -18,15 +18,30 @@ def preview_samplers(entity, data: SamplersInput) -> Preview:
     doc["body"]["samplers"] = merge_patch(doc["body"]["samplers"], patch)
     warnings = nothing_given(patch, "sampler")
     if entity.body.family in ("instruct", "context", "sysprompt", "reasoning") and patch:
-        warnings.append(f"a {entity.body.family} template carries no samplers on SillyTavern; "
-                        "these values are kept but not exported there")
+        warnings.append(
+            f"a {entity.body.family} template carries no samplers on SillyTavern; "
+            "these values are kept but not exported there"
+        )
     return Preview(entity=propose(doc), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="preset.samplers.update", kind="preset", area="samplers", action="update",
+    id="preset.samplers.update",
+    kind="preset",
+    area="samplers",
+    action="update",
     summary="Set a preset's samplers: temperature, top_p, top_k, min_p, penalties, context and reply size, seed.",
-    aliases=("temperature", "set temperature", "top p", "min p", "repetition penalty", "context size",
-             "max tokens", "sampler settings", "generation settings"),
-    input_model=SamplersInput, preview=preview_samplers,
+    aliases=(
+        "temperature",
+        "set temperature",
+        "top p",
+        "min p",
+        "repetition penalty",
+        "context size",
+        "max tokens",
+        "sampler settings",
+        "generation settings",
+    ),
+    input_model=SamplersInput,
+    preview=preview_samplers,
 )

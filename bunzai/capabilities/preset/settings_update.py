@@ -14,10 +14,12 @@ class TemplatesPatch(Model):
     """Template strings and options to change; null removes one."""
 
     sequences: dict[str, str | None] | None = Field(
-        default=None, description="Named template strings to set: input_sequence, story_string, content, prefix ...",
+        default=None,
+        description="Named template strings to set: input_sequence, story_string, content, prefix ...",
     )
     options: dict[str, Json] | None = Field(
-        default=None, description="Non-text template settings to set: wrap, macro, names_behavior ...",
+        default=None,
+        description="Non-text template settings to set: wrap, macro, names_behavior ...",
     )
 
 
@@ -27,14 +29,18 @@ class SettingsInput(Model):
     name: str | None = Field(default=None, description="Display name; omit to keep.")
     description: str | None = Field(default=None, description="What the preset is for (not sent); omit to keep.")
     family: Family | None = Field(
-        default=None, description="chat_completion, text_completion, instruct, context, sysprompt or reasoning.",
+        default=None,
+        description="chat_completion, text_completion, instruct, context, sysprompt or reasoning.",
     )
     source: str | None = Field(default=None, description="API or backend it targets (openai, claude, textgen ...).")
     model: str | None = Field(default=None, description="Model name it was tuned for.")
     utility_prompts: dict[str, str | None] | None = Field(
-        default=None, description="Helper prompts to set: impersonation, new_chat, continue_nudge, wi_format ...",
+        default=None,
+        description="Helper prompts to set: impersonation, new_chat, continue_nudge, wi_format ...",
     )
-    media: MediaInlining | None = Field(default=None, description="Media sent inline to the model (fields given change).")
+    media: MediaInlining | None = Field(
+        default=None, description="Media sent inline to the model (fields given change)."
+    )
     templates: TemplatesPatch | None = Field(default=None, description="Instruct/context/sysprompt/reasoning strings.")
 
 
@@ -46,15 +52,28 @@ def preview_settings(entity, data: SettingsInput) -> Preview:
     doc["body"] = merge_patch(doc["body"], patch)
     warnings = nothing_given(given(data), "settings")
     if data.family is not None and data.family != entity.body.family:
-        warnings.append(f"the family changes from {entity.body.family} to {data.family}: "
-                        "exports now write the new family's format")
+        warnings.append(
+            f"the family changes from {entity.body.family} to {data.family}: exports now write the new family's format"
+        )
     return Preview(entity=propose(doc), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="preset.settings.update", kind="preset", area="settings", action="update",
+    id="preset.settings.update",
+    kind="preset",
+    area="settings",
+    action="update",
     summary="Change a preset's name, description, family, target API or model, helper prompts, media and templates.",
-    aliases=("rename preset", "preset name", "instruct template", "story string", "context template",
-             "system prompt template", "utility prompts", "impersonation prompt"),
-    input_model=SettingsInput, preview=preview_settings,
+    aliases=(
+        "rename preset",
+        "preset name",
+        "instruct template",
+        "story string",
+        "context template",
+        "system prompt template",
+        "utility prompts",
+        "impersonation prompt",
+    ),
+    input_model=SettingsInput,
+    preview=preview_settings,
 )

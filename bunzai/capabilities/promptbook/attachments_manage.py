@@ -6,9 +6,20 @@ from bunzai.capabilities.common.attachments import AttachmentsInput, preview_att
 from bunzai.capabilities.contract import Capability
 
 CAPABILITY = Capability(
-    id="promptbook.attachments.manage", kind="promptbook", area="attachments", action="manage",
+    id="promptbook.attachments.manage",
+    kind="promptbook",
+    area="attachments",
+    action="manage",
     summary="Add, replace or remove files travelling with a promptbook (images, PDFs, text) from local files, "
-            "with name, MIME type and enabled flag.",
-    aliases=("attach file", "add attachment", "attach pdf", "remove attachment", "replace attachment", "promptbook files"),
-    input_model=AttachmentsInput, preview=preview_attachments,
+    "with name, MIME type and enabled flag.",
+    aliases=(
+        "attach file",
+        "add attachment",
+        "attach pdf",
+        "remove attachment",
+        "replace attachment",
+        "promptbook files",
+    ),
+    input_model=AttachmentsInput,
+    preview=preview_attachments,
 )

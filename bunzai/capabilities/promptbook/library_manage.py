@@ -44,8 +44,10 @@ def preview_library(entity, data: LibraryInput) -> Preview:
     removing = {kind: getattr(data.remove, kind) for kind in LIBRARY_KINDS if getattr(data.remove, kind)}
     putting = {kind: getattr(data.put, kind) for kind in LIBRARY_KINDS if getattr(data.put, kind)}
     if not (removing or putting):
-        raise refuse("give library items to put or ids to remove",
-                     'e.g. {"put": {"dice": [{"id": "attack", "name": "Attack", "notation": "1d20+3"}]}}')
+        raise refuse(
+            "give library items to put or ids to remove",
+            'e.g. {"put": {"dice": [{"id": "attack", "name": "Attack", "notation": "1d20+3"}]}}',
+        )
     doc = piece_json(entity)
     library = doc["body"]["library"]
     warnings: list[str] = []
@@ -53,7 +55,9 @@ def preview_library(entity, data: LibraryInput) -> Preview:
         held = {item["id"] for item in library[kind]}
         for item_id in ids:
             if item_id not in held:
-                raise refuse(f"the library holds no {kind} item {item_id!r}", f"held: {', '.join(sorted(held)) or 'none'}")
+                raise refuse(
+                    f"the library holds no {kind} item {item_id!r}", f"held: {', '.join(sorted(held)) or 'none'}"
+                )
         library[kind] = [item for item in library[kind] if item["id"] not in ids]
         warnings += _uses_of_removed(doc, kind, set(ids), data.drop_uses)
     for kind, items in putting.items():
@@ -82,15 +86,21 @@ def _uses_of_removed(doc: dict, kind: str, gone: set[str], drop: bool) -> list[s
             phase["uses"][kind] = [item_id for item_id in phase["uses"][kind] if item_id not in gone]
             warnings.append(f"phase {phase['id']!r} no longer uses {kind} {names}")
         else:
-            warnings.append(f"phase {phase['id']!r} still uses {kind} {names}, now missing; "
-                            "rehearse reports it (drop_uses takes it out)")
+            warnings.append(
+                f"phase {phase['id']!r} still uses {kind} {names}, now missing; "
+                "rehearse reports it (drop_uses takes it out)"
+            )
     return warnings
 
 
 CAPABILITY = Capability(
-    id="promptbook.library.manage", kind="promptbook", area="library", action="manage",
+    id="promptbook.library.manage",
+    kind="promptbook",
+    area="library",
+    action="manage",
     summary="Add, replace or remove a promptbook's library items: script sheets, skills, tools (JSON-schema "
-            "parameters), dice (notation like 2d6+1) and trackers (fields with starting values).",
+    "parameters), dice (notation like 2d6+1) and trackers (fields with starting values).",
     aliases=("add skill", "add tool", "add dice", "add tracker", "script sheet", "promptbook library", "remove skill"),
-    input_model=LibraryInput, preview=preview_library,
+    input_model=LibraryInput,
+    preview=preview_library,
 )

@@ -39,8 +39,12 @@ def preview_phases_add(entity, data: PhasesAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="promptbook.phases.add", kind="promptbook", area="phases", action="add",
+    id="promptbook.phases.add",
+    kind="promptbook",
+    area="phases",
+    action="add",
     summary="Add phases to a promptbook's turn: private thinking before the reply, alternates, after-work.",
     aliases=("add phase", "add thinking step", "new phase", "add step"),
-    input_model=PhasesAddInput, preview=preview_phases_add,
+    input_model=PhasesAddInput,
+    preview=preview_phases_add,
 )

@@ -39,8 +39,12 @@ def preview_phases_remove(entity, data: PhasesRemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="promptbook.phases.remove", kind="promptbook", area="phases", action="remove",
+    id="promptbook.phases.remove",
+    kind="promptbook",
+    area="phases",
+    action="remove",
     summary="Remove phases from a promptbook (refused while another phase reads one, unless drop_reads).",
     aliases=("delete phase", "remove step"),
-    input_model=PhasesRemoveInput, preview=preview_phases_remove,
+    input_model=PhasesRemoveInput,
+    preview=preview_phases_remove,
 )

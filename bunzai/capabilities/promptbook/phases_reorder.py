@@ -18,8 +18,12 @@ def preview_phases_reorder(entity, data: PhasesReorderInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="promptbook.phases.reorder", kind="promptbook", area="phases", action="reorder",
+    id="promptbook.phases.reorder",
+    kind="promptbook",
+    area="phases",
+    action="reorder",
     summary="Change the running order of a promptbook's phases.",
     aliases=("reorder phases", "move phase", "phase order"),
-    input_model=PhasesReorderInput, preview=preview_phases_reorder,
+    input_model=PhasesReorderInput,
+    preview=preview_phases_reorder,
 )

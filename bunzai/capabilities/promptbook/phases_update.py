@@ -23,7 +23,9 @@ class PhasesUpdateInput(Model):
     preset: str | None = Field(default=None, description="Id of the preset the phase runs; null = the chat's.")
     agent: str | None = Field(default=None, description="Agent or connection that runs the phase; '' = the chat's.")
     model: str | None = Field(default=None, description="Model name; '' = the agent's default.")
-    reply_token_budget: int | None = Field(default=None, ge=1, description="Most tokens the phase may write; null = no limit.")
+    reply_token_budget: int | None = Field(
+        default=None, ge=1, description="Most tokens the phase may write; null = no limit."
+    )
     condition: str | None = Field(default=None, description="Run only when this condition holds; null = always.")
 
 
@@ -44,8 +46,12 @@ def preview_phases_update(entity, data: PhasesUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="promptbook.phases.update", kind="promptbook", area="phases", action="update",
+    id="promptbook.phases.update",
+    kind="promptbook",
+    area="phases",
+    action="update",
     summary="Edit one phase of a promptbook: name, stage, preset, agent, model, token budget, condition, on/off.",
     aliases=("edit phase", "rename phase", "disable phase", "phase model", "phase preset"),
-    input_model=PhasesUpdateInput, preview=preview_phases_update,
+    input_model=PhasesUpdateInput,
+    preview=preview_phases_update,
 )

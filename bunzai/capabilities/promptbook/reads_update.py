@@ -5,7 +5,13 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.common.patching import piece_json, propose
-from bunzai.capabilities.common.phase_refs import LIST_ACTION_DESCRIPTION, ListAction, checked_ids, edited_list, phase_of
+from bunzai.capabilities.common.phase_refs import (
+    LIST_ACTION_DESCRIPTION,
+    ListAction,
+    checked_ids,
+    edited_list,
+    phase_of,
+)
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 
@@ -23,13 +29,19 @@ def preview_reads(entity, data: ReadsInput) -> Preview:
     doc = piece_json(entity)
     phase = phase_of(doc, data.phase)
     checked_ids(data.phases, "phase")
-    phase["reads"], warnings = edited_list(phase["reads"], data.action, data.phases, data.at, f"phase {data.phase!r} reads")
+    phase["reads"], warnings = edited_list(
+        phase["reads"], data.action, data.phases, data.at, f"phase {data.phase!r} reads"
+    )
     return Preview(entity=propose(doc), warnings=warnings)
 
 
 CAPABILITY = Capability(
-    id="promptbook.reads.update", kind="promptbook", area="reads", action="update",
+    id="promptbook.reads.update",
+    kind="promptbook",
+    area="reads",
+    action="update",
     summary="Set, add or remove the earlier phases whose output one phase of a promptbook reads.",
     aliases=("phase reads", "read output of phase", "phase inputs", "feed phase"),
-    input_model=ReadsInput, preview=preview_reads,
+    input_model=ReadsInput,
+    preview=preview_reads,
 )

@@ -21,8 +21,12 @@ def preview_settings(entity, data: SettingsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="promptbook.settings.update", kind="promptbook", area="settings", action="update",
+    id="promptbook.settings.update",
+    kind="promptbook",
+    area="settings",
+    action="update",
     summary="Rename a promptbook or change its description.",
     aliases=("rename promptbook", "promptbook description"),
-    input_model=SettingsInput, preview=preview_settings,
+    input_model=SettingsInput,
+    preview=preview_settings,
 )

@@ -20,7 +20,9 @@ class TogetherInput(Model):
         default="join",
         description="join: the listed phases join the group; leave: they leave it; dissolve: every member leaves.",
     )
-    phases: list[str] = Field(default_factory=list, description="Ids of the phases joining or leaving (not for dissolve).")
+    phases: list[str] = Field(
+        default_factory=list, description="Ids of the phases joining or leaving (not for dissolve)."
+    )
 
 
 def preview_together(entity, data: TogetherInput) -> Preview:
@@ -49,8 +51,12 @@ def preview_together(entity, data: TogetherInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="promptbook.together.update", kind="promptbook", area="together", action="update",
+    id="promptbook.together.update",
+    kind="promptbook",
+    area="together",
+    action="update",
     summary="Put phases of a promptbook into a together group (run at the same time), take them out, or dissolve it.",
     aliases=("run in parallel", "parallel phases", "together group", "run phases together"),
-    input_model=TogetherInput, preview=preview_together,
+    input_model=TogetherInput,
+    preview=preview_together,
 )

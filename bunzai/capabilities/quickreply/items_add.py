@@ -44,8 +44,12 @@ def preview_items_add(entity, data: ItemsAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="quickreply.items.add", kind="quickreply", area="items", action="add",
+    id="quickreply.items.add",
+    kind="quickreply",
+    area="items",
+    action="add",
     summary="Add quick-reply buttons to a set (a message or STscript, stored, never run).",
     aliases=("add quick reply", "new button", "add button", "add qr"),
-    input_model=ItemsAddInput, preview=preview_items_add,
+    input_model=ItemsAddInput,
+    preview=preview_items_add,
 )

@@ -26,8 +26,12 @@ def preview_items_remove(entity, data: ItemsRemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="quickreply.items.remove", kind="quickreply", area="items", action="remove",
+    id="quickreply.items.remove",
+    kind="quickreply",
+    area="items",
+    action="remove",
     summary="Remove quick-reply buttons from a set.",
     aliases=("delete quick reply", "remove button", "delete button", "delete qr"),
-    input_model=ItemsRemoveInput, preview=preview_items_remove,
+    input_model=ItemsRemoveInput,
+    preview=preview_items_remove,
 )

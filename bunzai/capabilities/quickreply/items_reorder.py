@@ -18,8 +18,12 @@ def preview_items_reorder(entity, data: ItemsReorderInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="quickreply.items.reorder", kind="quickreply", area="items", action="reorder",
+    id="quickreply.items.reorder",
+    kind="quickreply",
+    area="items",
+    action="reorder",
     summary="Change the order of the buttons of a quick-reply set.",
     aliases=("reorder quick replies", "move button", "sort buttons"),
-    input_model=ItemsReorderInput, preview=preview_items_reorder,
+    input_model=ItemsReorderInput,
+    preview=preview_items_reorder,
 )

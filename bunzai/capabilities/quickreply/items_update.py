@@ -33,8 +33,12 @@ def preview_items_update(entity, data: ItemsUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="quickreply.items.update", kind="quickreply", area="items", action="update",
+    id="quickreply.items.update",
+    kind="quickreply",
+    area="items",
+    action="update",
     summary="Edit one quick-reply button: label, message, icon, tooltip, visibility or auto-execution.",
     aliases=("edit quick reply", "edit button", "change button label", "edit qr"),
-    input_model=ItemsUpdateInput, preview=preview_items_update,
+    input_model=ItemsUpdateInput,
+    preview=preview_items_update,
 )

@@ -12,7 +12,9 @@ from bunzai.model.base import Model
 class ButtonSettings(Model):
     """Button behaviour to change; only the fields given change."""
 
-    disable_send: bool | None = Field(default=None, description="Put the message in the input box instead of sending it.")
+    disable_send: bool | None = Field(
+        default=None, description="Put the message in the input box instead of sending it."
+    )
     place_before_input: bool | None = Field(default=None, description="Put the message before the input's text.")
     inject_input: bool | None = Field(default=None, description="Inject the input's text into the message.")
     color: str | None = Field(default=None, description="Button colour (CSS); '' = theme default.")
@@ -32,8 +34,12 @@ def preview_settings(entity, data: SettingsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="quickreply.settings.update", kind="quickreply", area="settings", action="update",
+    id="quickreply.settings.update",
+    kind="quickreply",
+    area="settings",
+    action="update",
     summary="Rename a quick-reply set or change its description and button behaviour (send, inject, colour).",
     aliases=("rename quick reply set", "quick reply settings", "button colour", "button color", "disable send"),
-    input_model=SettingsInput, preview=preview_settings,
+    input_model=SettingsInput,
+    preview=preview_settings,
 )

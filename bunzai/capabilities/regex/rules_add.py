@@ -17,7 +17,8 @@ class RulesAddInput(Model):
     """Rules to add, and where (default: after the last rule; rules run in list order)."""
 
     rules: list[RegexRule] = Field(
-        min_length=1, description="The new rules; an empty id is made from the name (unique in the set).",
+        min_length=1,
+        description="The new rules; an empty id is made from the name (unique in the set).",
     )
     before: str | int | None = Field(default=None, description="Insert before this rule (id, unique name or index).")
     after: str | int | None = Field(default=None, description="Insert after this rule (id, unique name or index).")
@@ -49,8 +50,12 @@ def preview_rules_add(entity, data: RulesAddInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="regex.rules.add", kind="regex", area="rules", action="add",
+    id="regex.rules.add",
+    kind="regex",
+    area="rules",
+    action="add",
     summary="Add find/replace rules to a regex set (stored, never executed).",
     aliases=("add regex", "new regex rule", "add find replace", "add regex script"),
-    input_model=RulesAddInput, preview=preview_rules_add,
+    input_model=RulesAddInput,
+    preview=preview_rules_add,
 )

@@ -25,8 +25,12 @@ def preview_rules_remove(entity, data: RulesRemoveInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="regex.rules.remove", kind="regex", area="rules", action="remove",
+    id="regex.rules.remove",
+    kind="regex",
+    area="rules",
+    action="remove",
     summary="Remove rules from a regex set.",
     aliases=("delete regex", "remove regex rule", "delete regex script"),
-    input_model=RulesRemoveInput, preview=preview_rules_remove,
+    input_model=RulesRemoveInput,
+    preview=preview_rules_remove,
 )

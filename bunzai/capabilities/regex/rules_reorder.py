@@ -14,7 +14,8 @@ class RulesReorderInput(Model):
     """Either every rule in its new order, or one rule moved before/after another or to an index."""
 
     order: list[str | int] | None = Field(
-        default=None, description="Every rule (ids, unique names or indexes), in the new running order.",
+        default=None,
+        description="Every rule (ids, unique names or indexes), in the new running order.",
     )
     move: str | int | None = Field(default=None, description="The rule to move. " + RULE_REF_DESCRIPTION)
     before: str | int | None = Field(default=None, description="Move it just before this rule.")
@@ -38,7 +39,7 @@ def preview_rules_reorder(entity, data: RulesReorderInput) -> Preview:
     moving = rule_index(rules, data.move)
     anchor = None if data.to is not None else rule_index(rules, data.before if data.before is not None else data.after)
     item = rules[moving]
-    rest = rules[:moving] + rules[moving + 1:]
+    rest = rules[:moving] + rules[moving + 1 :]
     if data.to is not None:
         at = min(data.to, len(rest))
     else:
@@ -49,8 +50,12 @@ def preview_rules_reorder(entity, data: RulesReorderInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="regex.rules.reorder", kind="regex", area="rules", action="reorder",
+    id="regex.rules.reorder",
+    kind="regex",
+    area="rules",
+    action="reorder",
     summary="Change the order the rules of a regex set run in.",
     aliases=("reorder regex", "move regex rule", "regex order", "sort regex"),
-    input_model=RulesReorderInput, preview=preview_rules_reorder,
+    input_model=RulesReorderInput,
+    preview=preview_rules_reorder,
 )

@@ -20,12 +20,15 @@ class RulesUpdateInput(Model):
     rule: str | int = Field(description=RULE_REF_DESCRIPTION)
     id: str | None = Field(default=None, description="A new id for the rule.")
     name: str | None = Field(default=None, description="Rule name; slash commands target it.")
-    pattern: str | None = Field(default=None, description="JavaScript regex source, without slashes. Never run by bunzai.")
+    pattern: str | None = Field(
+        default=None, description="JavaScript regex source, without slashes. Never run by bunzai."
+    )
     flags: str | None = Field(default=None, description="JavaScript regex flags, letters of dgimsuvy, e.g. 'gi'.")
     replacement: str | None = Field(default=None, description="Replacement: $1, $<name>, {{match}}, macros.")
     trim_strings: list[str] | None = Field(default=None, description="Strings removed from each capture first.")
     placements: list[Placement] | None = Field(
-        default=None, description="Which texts it runs on: user_input, ai_output, slash_command, world_info, "
+        default=None,
+        description="Which texts it runs on: user_input, ai_output, slash_command, world_info, "
         "reasoning, display, request, translation.",
     )
     disabled: bool | None = Field(default=None, description="The rule is off.")
@@ -33,10 +36,15 @@ class RulesUpdateInput(Model):
     prompt_only: bool | None = Field(default=None, description="Only alters the prompt sent.")
     run_on_edit: bool | None = Field(default=None, description="Also runs when a message is edited.")
     substitute_macros: Literal["none", "raw", "escaped"] | None = Field(
-        default=None, description="Expand macros in the pattern: none, raw, or regex-escaped.",
+        default=None,
+        description="Expand macros in the pattern: none, raw, or regex-escaped.",
     )
-    min_depth: int | None = Field(default=None, ge=-1, description="Skip messages newer than this depth; null = no limit.")
-    max_depth: int | None = Field(default=None, ge=0, description="Skip messages older than this depth; null = no limit.")
+    min_depth: int | None = Field(
+        default=None, ge=-1, description="Skip messages newer than this depth; null = no limit."
+    )
+    max_depth: int | None = Field(
+        default=None, ge=0, description="Skip messages older than this depth; null = no limit."
+    )
     extensions: dict[str, Json] | None = Field(default=None, description="App data to merge (null removes a key).")
 
 
@@ -55,8 +63,12 @@ def preview_rules_update(entity, data: RulesUpdateInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="regex.rules.update", kind="regex", area="rules", action="update",
+    id="regex.rules.update",
+    kind="regex",
+    area="rules",
+    action="update",
     summary="Edit one regex rule: pattern, flags, replacement, placements, depth limits or switches.",
     aliases=("edit regex", "change pattern", "edit regex rule", "disable regex rule", "regex flags"),
-    input_model=RulesUpdateInput, preview=preview_rules_update,
+    input_model=RulesUpdateInput,
+    preview=preview_rules_update,
 )

@@ -21,8 +21,12 @@ def preview_settings(entity, data: SettingsInput) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="regex.settings.update", kind="regex", area="settings", action="update",
+    id="regex.settings.update",
+    kind="regex",
+    area="settings",
+    action="update",
     summary="Rename a regex set or change its description.",
     aliases=("rename regex set", "regex description", "rename regex"),
-    input_model=SettingsInput, preview=preview_settings,
+    input_model=SettingsInput,
+    preview=preview_settings,
 )

@@ -6,7 +6,12 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.common.character_media import (
-    PORTRAIT_DESCRIPTION, Collected, MediaItemInput, add_links, additional_media_field, portrait_ref,
+    PORTRAIT_DESCRIPTION,
+    Collected,
+    MediaItemInput,
+    add_links,
+    additional_media_field,
+    portrait_ref,
 )
 from bunzai.capabilities.common.create_inputs import body_given, create_input_model, new_piece_json
 from bunzai.capabilities.common.lore_entries import entry_warnings, fill_uids
@@ -15,12 +20,15 @@ from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import AssetRef
 
 CharacterCreateInput = create_input_model(
-    "character", "CharacterCreateInput",
+    "character",
+    "CharacterCreateInput",
     "A new character: `name`, an optional `id`, and any card fields (description, personality, scenario, "
     "first_message, alternate_greetings, tags, an embedded `book` ...), a `portrait` (@file, data: URI or stored "
     "asset) and `additional_media` with roles.",
-    replace={"portrait": (str | AssetRef | None, Field(default=None, description=PORTRAIT_DESCRIPTION)),
-             "additional_media": (list[MediaItemInput] | None, additional_media_field())},
+    replace={
+        "portrait": (str | AssetRef | None, Field(default=None, description=PORTRAIT_DESCRIPTION)),
+        "additional_media": (list[MediaItemInput] | None, additional_media_field()),
+    },
 )
 
 
@@ -51,9 +59,15 @@ def preview_character_create(entity, data) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="studio.character.create", kind="character", domain="studio", mode="create", area="character", action="create",
+    id="studio.character.create",
+    kind="character",
+    domain="studio",
+    mode="create",
+    area="character",
+    action="create",
     summary="Create a character card: name, description, personality, scenario, greetings, tags, embedded lorebook, "
-            "portrait and additional media from files.",
+    "portrait and additional media from files.",
     aliases=("new character", "create character", "new card", "make a character", "new bot"),
-    input_model=CharacterCreateInput, preview=preview_character_create,
+    input_model=CharacterCreateInput,
+    preview=preview_character_create,
 )

@@ -7,20 +7,34 @@ from pydantic import Field
 
 from bunzai.capabilities.common.create_inputs import body_given, create_input_model, new_piece_json
 from bunzai.capabilities.common.pack_items import (
-    FROM_FOLDER_DESCRIPTION, Added, PackItemInput, face_from_labels, folder_items, new_item,
+    FROM_FOLDER_DESCRIPTION,
+    Added,
+    PackItemInput,
+    face_from_labels,
+    folder_items,
+    new_item,
 )
 from bunzai.capabilities.common.patching import propose, refuse
 from bunzai.capabilities.contract import Capability, Preview
 
 PackCreateInput = create_input_model(
-    "pack", "PackCreateInput",
+    "pack",
+    "PackCreateInput",
     "A new expression pack: `name`, an optional `id`, items (label, media as @file, a data: URI, an http(s) URL "
     "or a stored asset, MIME type) or a folder of sprites (`from_folder`), the default face (an item's label; "
     "from a folder: neutral when there is one) and named groups of item ids.",
-    replace={"items": (list[PackItemInput], Field(default_factory=list, description="Images, in order; an item "
-                                                  "without an id gets its label as a slug.")),
-             "from_folder": (str | None, Field(default=None, description=FROM_FOLDER_DESCRIPTION
-                                               + " Its items follow `items`."))},
+    replace={
+        "items": (
+            list[PackItemInput],
+            Field(
+                default_factory=list, description="Images, in order; an item without an id gets its label as a slug."
+            ),
+        ),
+        "from_folder": (
+            str | None,
+            Field(default=None, description=FROM_FOLDER_DESCRIPTION + " Its items follow `items`."),
+        ),
+    },
 )
 
 
@@ -43,9 +57,15 @@ def preview_pack_create(entity, data) -> Preview:
 
 
 CAPABILITY = Capability(
-    id="studio.pack.create", kind="pack", domain="studio", mode="create", area="pack", action="create",
+    id="studio.pack.create",
+    kind="pack",
+    domain="studio",
+    mode="create",
+    area="pack",
+    action="create",
     summary="Create an expression pack: items with ids, labels, media (file, folder of sprites, data: URI, URL or "
-            "asset), MIME types, default face.",
+    "asset), MIME types, default face.",
     aliases=("new sprite pack", "new expression pack", "create sprites", "new pack", "sprites from folder"),
-    input_model=PackCreateInput, preview=preview_pack_create,
+    input_model=PackCreateInput,
+    preview=preview_pack_create,
 )

@@ -11,10 +11,16 @@ from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import AssetRef
 
 PersonaCreateInput = create_input_model(
-    "persona", "PersonaCreateInput",
+    "persona",
+    "PersonaCreateInput",
     "A new persona: `name` (what {{user}} stands for), an optional `id`, and any persona fields; the `portrait` "
     "as @file, data: URI or stored asset.",
-    replace={"portrait": (str | AssetRef | None, Field(default=None, description="The persona's avatar. " + IMAGE_DESCRIPTION))},
+    replace={
+        "portrait": (
+            str | AssetRef | None,
+            Field(default=None, description="The persona's avatar. " + IMAGE_DESCRIPTION),
+        )
+    },
 )
 
 
@@ -26,13 +32,22 @@ def preview_persona_create(entity, data) -> Preview:
     portrait = portrait_ref(data.portrait, collected)
     if portrait is not None:
         body["portrait"] = portrait.model_dump(mode="json")
-    return Preview(entity=propose(new_piece_json("persona", data, body)), warnings=collected.warnings,
-                   attachments=collected.attachments)
+    return Preview(
+        entity=propose(new_piece_json("persona", data, body)),
+        warnings=collected.warnings,
+        attachments=collected.attachments,
+    )
 
 
 CAPABILITY = Capability(
-    id="studio.persona.create", kind="persona", domain="studio", mode="create", area="persona", action="create",
+    id="studio.persona.create",
+    kind="persona",
+    domain="studio",
+    mode="create",
+    area="persona",
+    action="create",
     summary="Create a persona: name, description, brief, profile, injection position/depth/role, portrait.",
     aliases=("new persona", "create persona", "make persona", "new user persona"),
-    input_model=PersonaCreateInput, preview=preview_persona_create,
+    input_model=PersonaCreateInput,
+    preview=preview_persona_create,
 )

@@ -18,20 +18,34 @@ from bunzai.capabilities.common.create_preview import create_preview
 from bunzai.capabilities.contract import Capability
 
 STARTERS: dict[str, dict] = {
-    "blank": {"description": "A blank promptbook: the reply, nothing else.",
-              "phases": [{"id": "reply", "name": "Reply", "stage": "reply"}]},
-    "think-then-write": {"description": "Think, then write: a private planning phase, then the reply that reads it.",
-                         "phases": [{"id": "think", "name": "Think", "stage": "private"},
-                                    {"id": "reply", "name": "Write", "stage": "reply", "reads": ["think"]}]},
+    "blank": {
+        "description": "A blank promptbook: the reply, nothing else.",
+        "phases": [{"id": "reply", "name": "Reply", "stage": "reply"}],
+    },
+    "think-then-write": {
+        "description": "Think, then write: a private planning phase, then the reply that reads it.",
+        "phases": [
+            {"id": "think", "name": "Think", "stage": "private"},
+            {"id": "reply", "name": "Write", "stage": "reply", "reads": ["think"]},
+        ],
+    },
 }
 
 PromptbookCreateInput = create_input_model(
-    "promptbook", "PromptbookCreateInput",
+    "promptbook",
+    "PromptbookCreateInput",
     "A new promptbook: `name`, an optional `id`, and its phases in running order, or a `starter` "
     "(blank, think-then-write) whose phases are used when none are given.",
-    replace={"starter": (Literal["blank", "think-then-write"] | None,
-                         Field(default=None, description="A starting layout: blank (the reply only) or think-then-write "
-                                                         "(a private think phase, then the reply reading it)."))},
+    replace={
+        "starter": (
+            Literal["blank", "think-then-write"] | None,
+            Field(
+                default=None,
+                description="A starting layout: blank (the reply only) or think-then-write "
+                "(a private think phase, then the reply reading it).",
+            ),
+        )
+    },
 )
 
 
@@ -49,8 +63,14 @@ def apply_starter(body: dict) -> list[str]:
 
 
 CAPABILITY = Capability(
-    id="studio.promptbook.create", kind="promptbook", domain="studio", mode="create", area="promptbook", action="create",
+    id="studio.promptbook.create",
+    kind="promptbook",
+    domain="studio",
+    mode="create",
+    area="promptbook",
+    action="create",
     summary="Create a promptbook from its phases or a starter (blank, think-then-write).",
     aliases=("new promptbook", "create promptbook", "think then write", "blank promptbook"),
-    input_model=PromptbookCreateInput, preview=create_preview("promptbook", apply_starter),
+    input_model=PromptbookCreateInput,
+    preview=create_preview("promptbook", apply_starter),
 )

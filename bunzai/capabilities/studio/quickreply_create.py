@@ -9,7 +9,8 @@ from bunzai.capabilities.contract import Capability
 from bunzai.model.quickreply import QuickReply
 
 QuickReplyCreateInput = create_input_model(
-    "quickreply", "QuickReplyCreateInput",
+    "quickreply",
+    "QuickReplyCreateInput",
     "A new quick-reply set: `name`, an optional `id`, a description, button settings and items "
     "(items without an id get the next free one).",
 )
@@ -31,8 +32,14 @@ def complete_items(body: dict) -> list[str]:
 
 
 CAPABILITY = Capability(
-    id="studio.quickreply.create", kind="quickreply", domain="studio", mode="create", area="quickreply", action="create",
+    id="studio.quickreply.create",
+    kind="quickreply",
+    domain="studio",
+    mode="create",
+    area="quickreply",
+    action="create",
     summary="Create a quick-reply set with its buttons (label, message or STscript, icon, auto-execution).",
     aliases=("new quick reply set", "create quick replies", "new buttons", "new qr set"),
-    input_model=QuickReplyCreateInput, preview=create_preview("quickreply", complete_items),
+    input_model=QuickReplyCreateInput,
+    preview=create_preview("quickreply", complete_items),
 )

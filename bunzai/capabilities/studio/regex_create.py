@@ -11,7 +11,8 @@ from bunzai.model.ids import slugify
 from bunzai.model.regex import RegexRule
 
 RegexCreateInput = create_input_model(
-    "regex", "RegexCreateInput",
+    "regex",
+    "RegexCreateInput",
     "A new regex set: `name`, an optional `id`, a description and rules in running order (JavaScript patterns, "
     "stored, never executed; a rule without an id gets one from its name).",
 )
@@ -32,8 +33,14 @@ def complete_rules(body: dict) -> list[str]:
 
 
 CAPABILITY = Capability(
-    id="studio.regex.create", kind="regex", domain="studio", mode="create", area="regex", action="create",
+    id="studio.regex.create",
+    kind="regex",
+    domain="studio",
+    mode="create",
+    area="regex",
+    action="create",
     summary="Create a regex set with find/replace rules (patterns, flags, placements; stored, never executed).",
     aliases=("new regex set", "create regex", "new regex script", "new find replace"),
-    input_model=RegexCreateInput, preview=create_preview("regex", complete_rules),
+    input_model=RegexCreateInput,
+    preview=create_preview("regex", complete_rules),
 )
