@@ -72,6 +72,7 @@ bench:
 	$(BIN)/python bench/docs_search.py
 	$(BIN)/python bench/studio_index.py
 	$(BIN)/python bench/mcp_start.py
+	$(BIN)/python bench/risu_preset.py
 	$(BIN)/python bench/compare.py
 
 clean:

@@ -38,7 +38,8 @@ def main(runs: int) -> None:
     compileall.compile_dir(Path(bunzai.__file__).parent, quiet=1)
     bunzai_cmd = str(Path(sys.executable).with_name("bunzai"))
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(Path(tmp) / "studio"))
+        # A wide terminal (as with no terminal): the width at which the help texts are kept.
+        env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(Path(tmp) / "studio"), COLUMNS="80")
         subprocess.run([bunzai_cmd, "init", env["BUNZAI_STUDIO"]], env=env, check=True, stdout=subprocess.DEVNULL)
         draft = subprocess.run(
             [bunzai_cmd, "create", "character", "--input", '{"name": "Ada Lovelace"}'],
@@ -55,7 +56,9 @@ def main(runs: int) -> None:
             "bunzai search lovelace": [bunzai_cmd, "search", "lovelace"],
             "bunzai formats": [bunzai_cmd, "formats"],
             "bunzai --help": [bunzai_cmd, "--help"],
-            "bunzai read --help (through Typer)": [bunzai_cmd, "read", "--help"],
+            "bunzai read --help": [bunzai_cmd, "read", "--help"],
+            "bunzai search --help": [bunzai_cmd, "search", "--help"],
+            "bunzai apply --help (through Typer)": [bunzai_cmd, "apply", "--help"],
         }
         for cmd in cases.values():  # warm the page cache and the bytecode
             timed(cmd, env)

@@ -9,9 +9,10 @@ outside the checkout, at $BUNZAI_BENCH_VENV or <tmp>/bunzai-bench-venv, and reus
   reaches, so it is reported as not installed when it cannot be found).
 
 Cards: the 552 KB Seraphina PNG from ../shared/corpus (V3 with a lorebook) when present, and a
-small Character Card V2 PNG made here (about 2 KB, with the V1 mirror fields SillyTavern writes). Each reader parses COPIES copies in its own process;
-the time is CPU time of the parse loop (time.process_time), so imports and start-up are not
-counted. The floor is what any reader must do: scan the chunks, base64-decode the card chunk
+small Character Card V2 PNG made here (about 2 KB, with the V1 mirror fields SillyTavern writes).
+Each reader parses COPIES copies in its own process, ROUNDS times, the readers interleaved;
+the time is the least CPU time of the parse loop (time.process_time), so imports and
+start-up are not counted. The floor is what any reader must do: scan the chunks, base64-decode the card chunk
 and json.loads it. bunzai's reading hashes no media: the canonical piece names the original
 file and the portrait by lazily hashed references (`LazyAssetRef`), whose SHA-256 is made when
 an import draft, a store or a convert asks for it, so it is not in the parse time.
@@ -35,13 +36,14 @@ import subprocess
 import sys
 import tempfile
 import zlib
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SERAPHINA = ROOT.parent / "shared" / "corpus" / "sillytavern" / "characters" / "default_Seraphina.png"
 PEERS = {"tavern-card": "tavern-card", "aichar": "aichar", "card-forge": "card-forge"}
 PAGE = ROOT / "docs" / "benchmarks.md"
+ROUNDS = 5  # each reader's least CPU time of this many runs is kept
 
 DRIVER = r"""
 import base64, json, struct, sys, time
@@ -215,13 +217,16 @@ def main(copies: int) -> int:
             source = json.loads(json.dumps(run(Path(sys.executable), "floor", card, 1)["output"]))
             fields = strings(source.get("data", source), set())
             results[label] = {"_size": {"bytes": card.stat().st_size, "fields": len(fields)}}
-            for reader in readers:
-                interpreter = Path(sys.executable) if reader in ("floor", "bunzai") else python
-                outcome = run(interpreter, reader, card, copies)
-                if "error" not in outcome:
-                    kept = strings(outcome.pop("output"), set())
-                    outcome["kept"] = len(fields & kept)
-                results[label][reader] = outcome
+            for _ in range(ROUNDS):  # interleaved, so a noisy neighbour slows every reader alike
+                for reader in readers:
+                    interpreter = Path(sys.executable) if reader in ("floor", "bunzai") else python
+                    outcome = run(interpreter, reader, card, copies)
+                    if "error" not in outcome:
+                        kept = strings(outcome.pop("output"), set())
+                        outcome["kept"] = len(fields & kept)
+                    best = results[label].get(reader)
+                    if best is None or "error" in outcome or outcome["seconds"] < best.get("seconds", 0):
+                        results[label][reader] = outcome
     lines = _page(copies, results, readers, notes)
     PAGE.write_text(_spliced(PAGE.read_text(encoding="utf-8") if PAGE.exists() else "# Benchmarks\n", lines))
     print("\n".join(lines))
@@ -242,14 +247,16 @@ def _spliced(page: str, lines: list[str]) -> str:
 
 
 def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> list[str]:
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"Written by `bench/compare.py` on {stamp}. Machine: {machine()}.",
         "",
         "## Parsing cards beside the peers",
         "",
-        f"Each reader parses {copies} copies of a card in its own process; the time is the CPU time of the",
-        "parse loop only (bunzai hashes no media while reading: see the module's docstring). *Kept* counts the card's non-empty strings (under `data`) found among the",
+        f"Each reader parses {copies} copies of a card in its own process, {ROUNDS} times with the readers "
+        "interleaved; the time is the least CPU time of the",
+        "parse loop only (bunzai hashes no media while reading: see the module's docstring). "
+        "*Kept* counts the card's non-empty strings (under `data`) found among the",
         "strings the reader returns; bunzai's escrow of the native document is left out of that count.",
         "",
     ]
@@ -282,8 +289,10 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
         if behind:
             lines.append(
                 f"bunzai is behind {', '.join(behind)} on this card (parse time): beyond the floor, it "
-                "base64-decodes every card chunk for the escrow (a PNG from SillyTavern carries two), "
-                "reads and validates the canonical model (pydantic) and sniffs the file for every format."
+                "checks the PNG's chunks (CRCs), keeps both card chunks for the escrow (a PNG from SillyTavern "
+                "carries two; the second is compared with the first in base64, only its relabelled values "
+                "decoded), maps the book's entries, validates the canonical model (pydantic) once and sniffs "
+                "the file for every image format."
             )
         else:
             lines.append("bunzai is not behind any peer measured on this card (parse time).")

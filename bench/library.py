@@ -125,7 +125,7 @@ def bunzai_pipe(cards: Path, studio: Path) -> dict:
 def studio_files(studio: Path) -> tuple[int, int]:
     """(files that hold pieces or assets, lock files) in the studio."""
     held = locks = 0
-    for folder, _, files in os.walk(studio):
+    for _folder, _, files in os.walk(studio):
         for name in files:
             if name.endswith(".lock"):
                 locks += 1

@@ -12,7 +12,36 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from bunzai.adapters.contract import Adapter, Loss, MediaSource
+from bunzai.adapters import registry
+from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses
+from bunzai.adapters.common.losses import (
+    ESCROW_OTHER_FORMAT,
+    MACRO_ABSENT,
+    MACRO_FLATTENED,
+    UNREADABLE,
+    covered,
+    not_carried,
+)
+from bunzai.adapters.common.png import default_portrait
+from bunzai.adapters.contract import Adapter, EngineSettings, Loss, MediaSource
+from bunzai.adapters.inspect import parse_text, read_bytes
+from bunzai.adapters.registry import all_adapters, writer_for
+from bunzai.adapters.sillytavern.st_json import file_stem
+from bunzai.adapters.sillytavern.user_folder import file_stem_for
+from bunzai.changes.diff import diff_json
+from bunzai.changes.receipts import receipt
+from bunzai.errors import unknown_name
+from bunzai.limits import IMPACT_POINTERS_SHOWN
+from bunzai.macros.catalog import engine_ids
+from bunzai.macros.crossing import translate_piece
+from bunzai.model import dump_piece
+from bunzai.model.character import CharacterBook
+from bunzai.query.pointer import join
+from bunzai.store.assets import read_asset
+from bunzai.store.exports import write_export, write_export_folder
+from bunzai.store.pieces import read_stored, resolve_ref, try_read
+from bunzai.store.settings import read_settings
+from bunzai.validate import validate_piece
 
 # Parts of a piece compared after the read-back. `id` is the studio's, not the file's;
 # `original` is the escrow, reported on its own below.
@@ -66,8 +95,6 @@ def convert_piece(
     verdicts join the report: absent tokens as `dropped` losses, flattened blocks as
     `flattened`, and every verdict (portable, collision ...) under `macros`.
     """
-    from bunzai.adapters.registry import writer_for
-
     adapter = writer_for(target_format, piece.kind)
     piece, macros, macro_losses = _translated(piece, adapter, engine, source)
     encoded = adapter.write(piece, media)
@@ -89,8 +116,6 @@ def read_back(adapter: Adapter, data: bytes, name: str, files: list[tuple[str, b
     """A written file (or folder) read again through the adapter that wrote it."""
     if files is not None:
         return adapter.read(b"", name, dict(files))
-    from bunzai.adapters.inspect import read_bytes
-
     return read_bytes(data, name, adapter.format_id)[1]
 
 
@@ -107,9 +132,6 @@ def export_file_name(piece, adapter: Adapter) -> str:
 
 def _source_stem(piece) -> str:
     from pathlib import PurePosixPath
-
-    from bunzai.adapters.registry import all_adapters
-    from bunzai.adapters.sillytavern.user_folder import file_stem_for
 
     source = piece.original.source if piece.original is not None else None
     if not source or "#" in source:  # one of several pieces of a file: named by its id
@@ -134,12 +156,15 @@ def _source_stem(piece) -> str:
     return file_stem_for(stem, "")
 
 
-def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
-    """A `*.name.file_stem` loss the file name answers: the file is named after the piece."""
-    if not loss.code.endswith(".name.file_stem"):
-        return False
-    from bunzai.adapters.sillytavern.st_json import file_stem
+# Losses of a name that only the file carries: the adapter cannot know the file name, so it
+# declares them; the crossing, which names the file, drops the ones its file name answers.
+NAMED_BY_FILE = ("world.name.file_stem", "preset.name.file_stem", "regex.set.name.file_name", "pack.name.file_name")
 
+
+def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
+    """A loss of the name that the file name answers: the file is named after the piece."""
+    if loss.code not in NAMED_BY_FILE:
+        return False
     return file_stem(file_name) == piece.name
 
 
@@ -157,8 +182,6 @@ def convert_stored_piece(
     A character embeds its linked lorebook as it is now (`linked_book`), unless
     `current_book` is False (a user-folder export, which writes the world beside it).
     """
-    from bunzai.store.assets import read_asset
-
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
     crossing = convert_piece(
         piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine, source=source
@@ -177,9 +200,6 @@ def linked_book(studio, piece):
     """
     if piece.kind != "character" or not piece.body.links.lorebooks:
         return piece, None
-    from bunzai.store.pieces import try_read
-    from bunzai.validate import validate_piece
-
     book_id = piece.body.links.lorebooks[0]
     stored = try_read(studio, "lorebook", book_id)
     if stored is None:
@@ -192,8 +212,6 @@ def linked_book(studio, piece):
     report = {"ref": f"lorebook/{book_id}", "revision": stored.revision, "differs_from_import": differs}
     if not differs:
         return piece, report
-    from bunzai.model.character import CharacterBook
-
     body = piece.body.model_copy(update={"book": CharacterBook.model_validate(current)})
     return piece.model_copy(update={"body": body}), report
 
@@ -202,8 +220,6 @@ def source_engine(piece) -> str | None:
     """The macro engine the piece's text was written for: its original format's engine."""
     if piece.original is None:
         return None
-    from bunzai.adapters.registry import all_adapters
-
     for adapter in all_adapters():
         if adapter.format_id == piece.original.format:
             return adapter.engine
@@ -214,29 +230,16 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
     source, target = source or source_engine(piece), engine or adapter.engine
     if source is None or target is None or source == target:
         return piece, None, []
-    from bunzai.macros.crossing import translate_piece
-
     translated, report = translate_piece(piece, source, target)
     losses = []
     for verdict in report.verdicts:
         if verdict["verdict"] == "absent" and not verdict.get("kept"):
             losses.append(
-                Loss(
-                    verdict["pointer"],
-                    "dropped",
-                    f"{verdict['token']}: {target} has no such macro; removed",
-                    "macro.absent",
-                )
+                MACRO_ABSENT.at(verdict["pointer"], f"{verdict['token']}: {target} has no such macro; removed")
             )
         elif verdict["verdict"] == "flatten":
-            losses.append(
-                Loss(
-                    verdict["pointer"],
-                    "flattened",
-                    f"{verdict['token']}: {target} cannot express this block; its first branch was kept",
-                    "macro.flatten",
-                )
-            )
+            why = f"{verdict['token']}: {target} cannot express this block; its first branch was kept"
+            losses.append(MACRO_FLATTENED.at(verdict["pointer"], why))
     return translated, report.report(), losses
 
 
@@ -246,25 +249,19 @@ def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
         original is None
         or original.format == adapter.format_id
         or adapter.carries_escrow
-        or _covered("/original", declared)
+        or covered("/original", declared)
     ):
         return []
-    return [
-        Loss(
-            "/original",
-            "kept_in_escrow",
-            f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "
-            f"and is not written to {adapter.format_id}",
-            "escrow.other_format",
-        )
-    ]
+    why = (
+        f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "
+        f"and is not written to {adapter.format_id}"
+    )
+    return [ESCROW_OTHER_FORMAT.at("/original", why)]
 
 
 def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], file_name: str = "") -> list[Loss]:
     if not adapter.can_read:
         return []
-    from bunzai.model import dump_piece
-
     data, name = encoded.data, file_name or written_name(adapter, piece, encoded)
     try:
         if encoded.files is not None:
@@ -272,24 +269,10 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
         else:
             decoded = adapter.read(data, name, _parsed(adapter, data))
     except Exception as error:  # noqa: BLE001 - an unreadable result is itself the loss to report
-        return [
-            Loss(
-                "",
-                "dropped",
-                f"the written file does not read back through {adapter.format_id}: {error}",
-                "crossing.unreadable",
-            )
-        ]
+        return [UNREADABLE.at("", f"the written file does not read back through {adapter.format_id}: {error}")]
     if not decoded.pieces:
-        return [Loss("", "dropped", "the written file reads back as no piece", "crossing.unreadable")]
-    from bunzai.adapters.common.card_doc import family_losses
-
-    found: list[Loss] = []
-    for pointer in lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared):
-        if not _covered(pointer, found):
-            found.append(
-                Loss(pointer, "dropped", f"{adapter.label} does not carry this value as it is", "crossing.not_carried")
-            )
+        return [UNREADABLE.at("", "the written file reads back as no piece")]
+    found = not_carried(lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared), adapter.label)
     return found + family_losses(piece, decoded.pieces[0], adapter.label)
 
 
@@ -298,14 +281,12 @@ def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
 
     A list item the read-back gained (a reader linking the book it found) is not a loss.
     """
-    from bunzai.changes.diff import diff_json
-
     lost = []
     for part in _COMPARED:
         for change in _item_changes(diff_json(before.get(part), after.get(part), f"/{part}")):
             if change["op"] == "add" and change["path"].rsplit("/", 1)[-1].isdigit():
                 continue
-            if not _covered(change["path"], declared):
+            if not covered(change["path"], declared):
                 lost.append(change["path"])
     return lost
 
@@ -317,9 +298,6 @@ def _item_changes(changes: list[dict]) -> list[dict]:
     insertion is not a change of every later item); a loss is declared per item ("the
     second lorebook link is not carried"), so here the list is compared item by item.
     """
-    from bunzai.changes.diff import diff_json
-    from bunzai.query.pointer import join
-
     rows = []
     for change in changes:
         old, new = change.get("before"), change.get("after")
@@ -336,37 +314,20 @@ def _item_changes(changes: list[dict]) -> list[dict]:
 def _parsed(adapter: Adapter, data: bytes):
     if adapter.container != "text":
         return None
-    from bunzai.adapters.inspect import parse_text
-
     if adapter.format_id in ("risu.module", "risu.preset"):  # binary, read with no document (as inspect does)
         return None
     return parse_text(data, "x" + adapter.extensions[0])
-
-
-def _covered(pointer: str, losses: list[Loss]) -> bool:
-    """A loss at /a/b covers /a/b and everything under it."""
-    return any(
-        pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
-        for loss in losses
-    )
 
 
 def impact_formats(kind: str) -> list[str]:
     """The formats a draft's impact is computed for: the card family for characters (the
     formats a character is exported to), else every format that writes and reads `kind`
     (RisuAI's .risum and .risup only when the RPack table is configured)."""
-    from bunzai.adapters.common.card_doc import CARD_FAMILY
-    from bunzai.adapters.registry import all_adapters
-
-    from bunzai.adapters.risu import rpack
-
     formats = [
         a.format_id
-        for a in all_adapters()
-        if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native"
+        for a in all_adapters()  # unavailable: .risum/.risup without the RPack table
+        if kind in a.kinds and a.can_read and a.can_write and a.format_id != "bunzai.native" and not a.why_unavailable()
     ]
-    if rpack.current_table()[0] is None:  # .risum/.risup cannot be written at all: no impact to compute
-        formats = [f for f in formats if f not in rpack.TABLE_WRITERS]
     return [f for f in formats if f in CARD_FAMILY] if kind == "character" else formats
 
 
@@ -380,13 +341,6 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
     any other asset reads as a plain default image.
     """
     import base64
-
-    from bunzai.adapters.common.png import default_portrait
-    from bunzai.adapters.registry import writer_for
-    from bunzai.changes.diff import diff_json
-    from bunzai.limits import IMPACT_POINTERS_SHOWN
-    from bunzai.model import dump_piece
-    from bunzai.validate import validate_piece
 
     piece = validate_piece(dict(proposed, original=None))
     target = dump_piece(piece)
@@ -430,7 +384,7 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
         for pointer in changed:
             hit = [p for p in lost if p == pointer or p.startswith(pointer + "/") or pointer.startswith(p + "/")]
             if hit:
-                why = next((loss.why for loss in crossing.losses if _covered(hit[0], [loss])), "")
+                why = next((loss.why for loss in crossing.losses if covered(hit[0], [loss])), "")
                 rows.append(
                     {
                         "platform": fmt,
@@ -448,9 +402,6 @@ def check_engine(engine: str | None) -> str | None:
     """A target engine named by a caller must be one bunzai has a macro catalog for."""
     if engine is None:
         return None
-    from bunzai.errors import unknown_name
-    from bunzai.macros.catalog import engine_ids
-
     if engine not in engine_ids():
         known = engine_ids()
         raise unknown_name("not_found", f"no macro engine {engine!r}", engine, known, "engines: " + ", ".join(known))
@@ -459,9 +410,6 @@ def check_engine(engine: str | None) -> str | None:
 
 def stored_piece(studio, ref: str):
     """(validated piece, Stored) for a kind/id or bare id."""
-    from bunzai.store.pieces import read_stored, resolve_ref
-    from bunzai.validate import validate_piece
-
     kind, piece_id = resolve_ref(studio, ref)
     stored = read_stored(studio, kind, piece_id)
     return validate_piece(stored.data), stored
@@ -473,16 +421,7 @@ def configure_engines(studio) -> None:
     `risu` names a RisuAI checkout: its RPack table decodes and encodes .risum modules and
     .risup presets (bunzai does not ship it; BUNZAI_RISU_ROOT is the fallback).
     """
-    from pathlib import Path
-
-    from bunzai.adapters.risu.rpack import configure_risu_root
-    from bunzai.store.settings import read_settings
-
-    engines = read_settings(studio).get("engines")
-    risu = engines.get("risu") if isinstance(engines, dict) else None
-    if isinstance(risu, str) and risu:
-        path = Path(risu).expanduser()
-        configure_risu_root(path if path.is_absolute() else studio.root / path)
+    registry.configure(EngineSettings.from_engines(read_settings(studio).get("engines"), studio.root))
 
 
 def transfer_report(studio, ref: str, to: str, *, engine: str | None = None, source: str | None = None) -> dict:
@@ -495,9 +434,6 @@ def transfer_report(studio, ref: str, to: str, *, engine: str | None = None, sou
 
 def export_piece(studio, ref: str, to: str, *, engine: str | None = None, source: str | None = None) -> dict:
     """Write the crossing into a fresh Export/<UTC> Kit <id>/ folder; the receipt."""
-    from bunzai.changes.receipts import receipt
-    from bunzai.store.exports import write_export, write_export_folder
-
     configure_engines(studio)  # .risum/.risup and a re-encoded RisuAI module need the RPack table
     piece, stored = stored_piece(studio, ref)
     crossing = convert_stored_piece(studio, piece, to, engine=check_engine(engine), source=check_engine(source))

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.contract import Blob
+from bunzai.adapters.inspect import read_bytes
+from bunzai.adapters.registry import all_adapters
+from bunzai.convert import convert_piece, lost_pointers
+from bunzai.model import dump_piece
+from bunzai.model.character import Character
 
 
 @dataclass
@@ -27,8 +33,6 @@ class Cell:
 
 
 def card_formats() -> list[str]:
-    from bunzai.adapters.registry import all_adapters
-
     return [
         a.format_id
         for a in all_adapters()
@@ -38,9 +42,6 @@ def card_formats() -> list[str]:
 
 def rich_character():
     """A character using every field a card can carry, and some no card format carries."""
-    from bunzai.adapters.common.png import default_portrait
-    from bunzai.model.character import Character
-
     portrait = Blob(default_portrait(), "png", "image/png")
     entries = [
         {
@@ -108,10 +109,6 @@ def rich_character():
 
 
 def crossing_cell(source: str, target: str, piece, blobs: list[Blob]) -> Cell:
-    from bunzai.adapters.inspect import read_bytes
-    from bunzai.convert import convert_piece, lost_pointers
-    from bunzai.model import dump_piece
-
     store = {blob.sha256: blob.data for blob in blobs}
     cell = Cell(source, target)
     try:

@@ -107,7 +107,7 @@ def suggestions(word: object, choices) -> list[str]:
         return []
     import difflib
 
-    from bunzai.limits import SUGGEST_CUTOFF, SUGGEST_MAX
+    from bunzai.limits import SUGGEST_CUTOFF, SUGGEST_MAX  # lazy: bunzai formats and --help answer without limits
 
     known = sorted({choice for choice in choices if choice != word})
     found = [choice for choice in known if choice.startswith(word)]

@@ -12,11 +12,12 @@ import hashlib
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
+from bunzai.files import read_file_bytes, walk_files
+from bunzai.query.search import terms_of
+from bunzai.store.settings import read_settings, update_settings
 
 
 def granted_folders(studio) -> list[Path]:
-    from bunzai.store.settings import read_settings
-
     folders = read_settings(studio).get("folders", {}).get("granted", [])
     return [Path(folder) for folder in folders if isinstance(folder, str)]
 
@@ -33,8 +34,6 @@ def _real_folder(folder: str | Path) -> Path:
 
 
 def grant(studio, folder: str | Path) -> list[str]:
-    from bunzai.store.settings import update_settings
-
     real = str(_real_folder(folder))
 
     def add(settings: dict) -> None:
@@ -46,8 +45,6 @@ def grant(studio, folder: str | Path) -> list[str]:
 
 
 def revoke(studio, folder: str | Path) -> list[str]:
-    from bunzai.store.settings import update_settings
-
     path = Path(folder).expanduser()
     candidates = {str(path.absolute())}
     try:
@@ -85,9 +82,6 @@ def checked_path(studio, path: str | Path) -> Path:
 
 def search(studio, query: str, limit: int) -> list[dict]:
     """Files in granted folders whose relative path holds every word of `query`."""
-    from bunzai.files import walk_files
-    from bunzai.query.search import terms_of
-
     terms = terms_of(query)
     hits = []
     for folder in granted_folders(studio):
@@ -106,12 +100,8 @@ def search(studio, query: str, limit: int) -> list[dict]:
 
 def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
     """A granted file: a page of its text, or its size and hash when it is not text."""
-    from bunzai.files import read_file_bytes
-
     real = checked_path(studio, path)
     if real.is_dir():
-        from bunzai.files import walk_files
-
         files = [p.relative_to(real).as_posix() for p in walk_files(real, max_depth=0)]
         return {"path": str(real), "type": "folder", "files": files[offset : offset + limit], "count": len(files)}
     data = read_file_bytes(real)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bunzai.adapters.sillytavern import user_folder as st
-from bunzai.convert import convert_stored_piece
+from bunzai.convert import NAMED_BY_FILE, convert_stored_piece
 from bunzai.errors import BunzaiError
 from bunzai.store.assets import read_asset
 from bunzai.store.atomic import write_new
@@ -169,11 +169,6 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
             _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
 
 
-# Losses a crossing names because it writes `<id>.json`; a library export writes the file
-# under the piece's own name.
-_NAMED_BY_FILE = ("world.name.file_stem", "preset.name.file_stem", "regex.set.name.file_name")
-
-
 def _sprite_folders(studio, piece, place, report: LibraryReport) -> list[str]:
     """Where SillyTavern looks for a pack's sprites: `characters/<display name>/` of every
     character showing it (`media.pack`), else the folder it was read from, else its name."""
@@ -193,7 +188,7 @@ def _sprite_folders(studio, piece, place, report: LibraryReport) -> list[str]:
 def _not_lost(loss, piece, place) -> bool:
     if loss.code == "persona.portrait.dropped":
         return True  # the image is written to User Avatars/ beside the backup
-    return loss.code in _NAMED_BY_FILE and place.stem == piece.name
+    return loss.code in NAMED_BY_FILE and place.stem == piece.name
 
 
 def _write(report: LibraryReport, ref: str, path: Path, data: bytes, place, losses: list[dict]) -> None:

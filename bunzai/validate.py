@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.errors import BunzaiError
-from bunzai.model import KIND_NAMES
+from bunzai.errors import BunzaiError, unknown_name
+from bunzai.model import KIND_NAMES, parse_piece
 
 
 def check_kind(kind: Any) -> str:
     if kind not in KIND_NAMES:
-        from bunzai.errors import unknown_name
-
         raise unknown_name(
             "unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES, "kinds: " + ", ".join(KIND_NAMES)
         )
@@ -22,18 +20,18 @@ def validate_piece(data: Any):
     """The validated piece for `data`, or BunzaiError invalid_input / invalid_promptbook."""
     from pydantic import ValidationError
 
-    from bunzai.model import parse_piece
-
     if not isinstance(data, dict):
         raise BunzaiError("invalid_input", "a piece is a JSON object")
     check_kind(data.get("kind"))
     try:
         return parse_piece(data)
     except ValidationError as error:
-        raise _coded(error) from None
+        raise coded_validation_error(error) from None
 
 
-def _coded(error) -> BunzaiError:
+def coded_validation_error(error) -> BunzaiError:
+    """A pydantic ValidationError as the coded error a caller renders: invalid_promptbook when a
+    promptbook rule failed, else invalid_input, every problem listed with its path."""
     problems = []
     rule = None
     for item in error.errors(include_url=False):

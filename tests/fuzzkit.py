@@ -251,7 +251,7 @@ def seeds() -> list[Seed]:
         for piece in decoded.pieces[:1]:
             for family, format_id in WRITTEN.get(piece.kind, []):
                 try:
-                    crossing = convert_piece(piece, format_id, lambda ref: blobs[ref.sha256])
+                    crossing = convert_piece(piece, format_id, lambda ref, blobs=blobs: blobs[ref.sha256])
                 except BunzaiError:
                     continue
                 found.append(Seed(family, f"{Path(seed.name).stem}-{crossing.file_name}", crossing.data, format_id))
@@ -325,13 +325,15 @@ def risu_table():
 @contextmanager
 def risu_decoding():
     """RisuAI binaries decode with the fuzz table for the duration (other tests see no checkout)."""
+    from bunzai.adapters import registry
+    from bunzai.adapters.contract import EngineSettings
     from bunzai.adapters.risu import rpack
 
-    rpack.configure_risu_root(risu_table()[0], verify_hash=False)
+    registry.configure(EngineSettings(risu=risu_table()[0], risu_verify_hash=False))
     try:
         yield
     finally:
-        rpack.configure_risu_root(None)
+        rpack.configure_risu_root(None)  # forgetting is the spoke's own (a None setting changes nothing)
 
 
 def _packb(value) -> bytes:

@@ -1,22 +1,36 @@
 """The 18 crash groups of issue 17 as regression tests, each with its smallest reproducer built
 here. Each once ended in an uncaught exception (exit 3); each must now be a coded refusal
 (`corrupt_file` naming the pointer, ...) or a clean read. Groups already tested elsewhere are
-not repeated; the table says where each is.
+not repeated; the list says where each is.
 
-| #  | crash group (issue 17)                                          | tested in |
-|----|-----------------------------------------------------------------|-----------|
-| 1  | lone surrogate (`"\\ud800"`) in a text field, every format family | here: `test_a_lone_surrogate_in_a_text_field_of_every_family_is_mended_and_said`; end to end (import, apply): tests/cli/test_hostile_values.py `test_a_lone_surrogate_in_a_card_is_replaced_said_and_the_card_applies` |
-| 2  | BYAF manifest `characters` / `scenarios` as a number            | here: `test_a_byaf_list_of_the_wrong_type_is_corrupt_file_naming_its_pointer[manifest-*]` |
-| 3  | BYAF character `images` as a number                             | here: same test, `[character-images]` |
-| 4  | BYAF scenario first messages as a number (byaf_docs)            | here: same test, `[scenario-firstMessages]` |
-| 5  | BYAF scenario example messages as a number (byaf_docs)          | here: same test, `[scenario-exampleMessages]` |
-| 6  | `assets` as a number in a native piece file                     | tests/test_fuzz_readers.py `test_native_assets_of_the_wrong_type_are_a_coded_refusal` |
-| 7  | `parameters: true` in a Marinara preset                         | here: `test_marinara_parameters_of_any_type_are_not_a_crash` |
-| 8  | a 5,000-digit integer in YAML                                   | tests/test_fuzz_readers.py `test_a_yaml_integer_of_thousands_of_digits_is_a_coded_refusal` |
-| 9  | a pydantic ValidationError out of a mutated `.risum`            | here: `test_a_risum_with_a_wrong_value_at_any_key_is_read_or_refused` |
-| 10-16 | `convert` on `1e400` in seven writers (at 1c81005~1 a typed number of 19 formats crashed five serializers: agnai/json_io.py, ccv3/json_io.py, common/jsjson.py, common/charx_card.py, sillytavern/st_json.py; see BIG_NUMBER_SITES) | here: `test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crashed[<format>]` (each of the 19) and `test_convert_of_a_card_with_a_number_past_float_range_is_refused_for_every_writer`; end to end: tests/cli/test_hostile_values.py `test_a_number_too_large_for_a_float_is_refused_on_read_by_every_command` |
-| 17 | YAML `!!binary` values in `convert`                              | here: `test_convert_of_a_yaml_binary_value_is_refused_whatever_the_format`; the reader: tests/adapters/test_textgen_formats.py `test_hostile_yaml_gives_a_coded_error` |
-| 18 | a YAML file forced to `--format sillytavern.regex` (KeyError `scriptName`) | here: `test_a_yaml_file_forced_to_a_regex_script_converts_without_a_crash` |
+Crash groups of issue 17, and where each is tested:
+
+- 1: lone surrogate (`"\\ud800"`) in a text field, every format family. Tested here:
+  `test_a_lone_surrogate_in_a_text_field_of_every_family_is_mended_and_said`; end to end (import, apply):
+  tests/cli/test_hostile_values.py `test_a_lone_surrogate_in_a_card_is_replaced_said_and_the_card_applies`
+- 2: BYAF manifest `characters` / `scenarios` as a number. Tested here:
+  `test_a_byaf_list_of_the_wrong_type_is_corrupt_file_naming_its_pointer[manifest-*]`
+- 3: BYAF character `images` as a number. Tested here: same test, `[character-images]`
+- 4: BYAF scenario first messages as a number (byaf_docs). Tested here: same test, `[scenario-firstMessages]`
+- 5: BYAF scenario example messages as a number (byaf_docs). Tested here: same test, `[scenario-exampleMessages]`
+- 6: `assets` as a number in a native piece file. Tested in tests/test_fuzz_readers.py
+  `test_native_assets_of_the_wrong_type_are_a_coded_refusal`
+- 7: `parameters: true` in a Marinara preset. Tested here: `test_marinara_parameters_of_any_type_are_not_a_crash`
+- 8: a 5,000-digit integer in YAML. Tested in tests/test_fuzz_readers.py
+  `test_a_yaml_integer_of_thousands_of_digits_is_a_coded_refusal`
+- 9: a pydantic ValidationError out of a mutated `.risum`. Tested here:
+  `test_a_risum_with_a_wrong_value_at_any_key_is_read_or_refused`
+- 10-16: `convert` on `1e400` in seven writers (at 1c81005~1 a typed number of 19 formats crashed five serializers:
+  agnai/json_io.py, ccv3/json_io.py, common/jsjson.py, common/charx_card.py, sillytavern/st_json.py; see
+  BIG_NUMBER_SITES). Tested here:
+  `test_convert_of_a_number_past_float_range_is_refused_where_each_writer_crashed[<format>]` (each of the 19) and
+  `test_convert_of_a_card_with_a_number_past_float_range_is_refused_for_every_writer`; end to end:
+  tests/cli/test_hostile_values.py `test_a_number_too_large_for_a_float_is_refused_on_read_by_every_command`
+- 17: YAML `!!binary` values in `convert`. Tested here:
+  `test_convert_of_a_yaml_binary_value_is_refused_whatever_the_format`; the reader:
+  tests/adapters/test_textgen_formats.py `test_hostile_yaml_gives_a_coded_error`
+- 18: a YAML file forced to `--format sillytavern.regex` (KeyError `scriptName`). Tested here:
+  `test_a_yaml_file_forced_to_a_regex_script_converts_without_a_crash`
 
 Crashes later fuzzing found (bench/fuzz.py) are regression-tested in tests/test_fuzz_readers.py.
 """

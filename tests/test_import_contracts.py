@@ -14,6 +14,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import bunzai
 import bunzai.adapters
 
@@ -70,19 +72,20 @@ def test_the_checkout_keeps_every_contract(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_an_adapter_importing_changes_breaks_the_build(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("reaches", "contract"), [("bunzai.changes.diff", "adapters"), ("bunzai.store.canon", "adapters-store")]
+)
+def test_an_adapter_reaching_up_breaks_the_build(tmp_path: Path, reaches: str, contract: str) -> None:
     source = copy_of_the_package(tmp_path)
+    package, module = reaches.rsplit(".", 1)
     (source / "bunzai" / "adapters" / "zz_bad.py").write_text(
-        '"""An adapter that reaches up into drafts."""\n\nfrom bunzai.changes import diff  # noqa: F401\n',
-        encoding="utf-8",
+        f'"""An adapter that reaches up."""\n\nfrom {package} import {module}  # noqa: F401\n', encoding="utf-8"
     )
     result = lint_imports(source)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "bunzai.adapters.zz_bad -> bunzai.changes.diff" in result.stdout
-    assert (
-        "Adapters never import changes, capabilities, the CLI, tools or the MCP server BROKEN"
-        in result.stdout.replace("\n", " ")
-    )
+    assert f"bunzai.adapters.zz_bad -> {reaches}" in result.stdout
+    report = " ".join(result.stdout.split())
+    assert f"{CONTRACTS[contract]['name']} BROKEN" in report
 
 
 def test_the_architecture_page_shows_every_contract_and_the_layers() -> None:

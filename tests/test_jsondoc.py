@@ -7,9 +7,9 @@ import json
 
 from hypothesis import given, strategies as st
 
-from bunzai.adapters.common.readback import differences as readback_differences, same
+from bunzai.adapters.common.losses import differences as readback_differences, same
 from bunzai.changes.diff import diff_json
-from bunzai.jsondoc import MISSING, changes, differences, equal
+from bunzai.jsondoc.values import MISSING, changes, differences, equal
 from bunzai.query.pointer import resolve
 
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False) | st.text(max_size=3)

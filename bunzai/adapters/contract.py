@@ -24,10 +24,14 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from bunzai.errors import BunzaiError
+from bunzai.model.base import AssetRef, LazyAssetRef
+
 if TYPE_CHECKING:
-    from bunzai.model.base import AssetRef, PieceBase
+    from bunzai.model.base import PieceBase
 
 LossAction = Literal["dropped", "flattened", "translated", "kept_in_escrow"]
 LOSS_ACTIONS: tuple[str, ...] = ("dropped", "flattened", "translated", "kept_in_escrow")
@@ -101,8 +105,6 @@ class Blob:
     def ref(self) -> AssetRef:
         """The AssetRef naming this blob, hashed only when something asks for its sha256
         (a draft, a store, a convert): reading a file never hashes its media."""
-        from bunzai.model.base import AssetRef, LazyAssetRef
-
         if "sha256" in self.__dict__:
             return AssetRef.model_construct(sha256=self.sha256, ext=self.ext, mime=self.mime)
         return LazyAssetRef.of(lambda: self.sha256, self.ext, self.mime)
@@ -197,6 +199,29 @@ MediaSource = Callable[["AssetRef"], bytes]
 """Gives the bytes of a stored asset (from the studio, or from the blobs of a one-off convert)."""
 
 
+@dataclass(frozen=True)
+class EngineSettings:
+    """The engine checkouts adapters may need, from the studio's bunzai.toml `[engines]`.
+
+    `risu` names a RisuAI checkout (its RPack table decodes and encodes .risum and .risup;
+    BUNZAI_RISU_ROOT is the fallback). A setting left None changes nothing: what the
+    environment, or an earlier call, named still holds. `risu_verify_hash=False` is for tests
+    only, which build a table of their own that cannot match RisuAI's hash.
+    """
+
+    risu: Path | None = None
+    risu_verify_hash: bool = True
+
+    @classmethod
+    def from_engines(cls, engines: Any, root: Path) -> EngineSettings:
+        """The settings of a bunzai.toml `[engines]` table; relative paths are under `root`."""
+        risu = engines.get("risu") if isinstance(engines, dict) else None
+        if not (isinstance(risu, str) and risu):
+            return cls()
+        path = Path(risu).expanduser()
+        return cls(risu=path if path.is_absolute() else root / path)
+
+
 class Adapter:
     """Base class of every adapter. Subclasses set the attributes and implement the methods."""
 
@@ -213,8 +238,10 @@ class Adapter:
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         """How sure this adapter is that it reads the file: 0.0 (no) to 1.0 (certain).
 
-        `parsed` is the JSON/YAML document for text files (parsed once, within limits) and
-        None for images and archives. Sniffing raises only a BunzaiError, and only when the
+        `parsed` is the JSON/YAML document for text files (parsed once, within limits), the
+        walk of its chunk headers for a PNG (`png.PngHeaders`, walked once; `png.headers_of`
+        walks it when `parsed` is None, as when a format is named) and None for other images
+        and archives. `read` gets the same `parsed`. Sniffing raises only a BunzaiError, and only when the
         container is damaged or hostile (corrupt_file, unsafe_archive): inspect then reports
         that error instead of "unrecognized" when no other adapter claims the file.
         """
@@ -234,6 +261,15 @@ class Adapter:
         """Canonical piece -> native file bytes and the losses of the crossing."""
         raise _cannot("write", self)
 
+    def configure(self, settings: EngineSettings) -> None:
+        """Take the engine settings (`registry.configure` hands them to every adapter); most
+        adapters need none."""
+
+    def why_unavailable(self) -> str:
+        """'' when the adapter can write now; else why not, a sentence (an engine checkout it
+        needs is not configured)."""
+        return ""
+
     def describe(self) -> dict:
         return {
             "format": self.format_id,
@@ -248,6 +284,4 @@ class Adapter:
 
 
 def _cannot(what: str, adapter: Adapter) -> Exception:
-    from bunzai.errors import BunzaiError
-
     return BunzaiError("unsupported", f"{adapter.format_id} cannot {what} files", "see `bunzai formats`")

@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bunzai.adapters.common.png import headers as png_headers, read_png
+from bunzai.adapters.common.yamltext import load_yaml_bytes
 from bunzai.adapters.contract import Adapter, Decoded
+from bunzai.adapters.registry import all_adapters, get_adapter, readers_of
 from bunzai.errors import BunzaiError
+from bunzai.files import list_folder, read_folder_files
+from bunzai.jsondoc.reading import load_json_bytes, read_notes
+from bunzai.limits import FOLDER_PIECE_MAX_FILES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -53,11 +59,7 @@ def _has_zip_directory(data: bytes) -> bool:
 
 def parse_text(data: bytes, name: str) -> Any:
     """JSON (or YAML for .yaml/.yml names), within the limits; BunzaiError when neither."""
-    from bunzai.store.canon import load_json_bytes
-
     if Path(name).suffix.lower() in (".yaml", ".yml"):
-        from bunzai.adapters.common.yamltext import load_yaml_bytes
-
         return load_yaml_bytes(data, what=name)
     return load_json_bytes(data, what=name or "the file")
 
@@ -79,15 +81,13 @@ def _claims_binary(adapter: Adapter, data: bytes, name: str) -> bool:
 
 
 def inspect_bytes(data: bytes, name: str) -> Inspected:
-    from bunzai.adapters.registry import all_adapters
-
     container = container_of(data, name)
     parsed, unparsed = _parse_or_error(data, name) if container == "text" else (None, None)
+    if container == "image" and data.startswith(PNG_MAGIC):
+        parsed = png_headers(data)  # walked once: every image sniffer, then the reader, look at this walk
     best: tuple[float, Adapter] | None = None
     damage: BunzaiError | None = unparsed
-    for adapter in all_adapters():
-        if adapter.container != container or not adapter.can_read:
-            continue
+    for adapter in readers_of(container):
         try:
             score = float(adapter.sniff(data, name, parsed))
         except BunzaiError as error:  # the sniffer found the container damaged or hostile
@@ -109,8 +109,6 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
     if best is None and damage is not None:
         raise damage
     if best is None and data.startswith(PNG_MAGIC):
-        from bunzai.adapters.common.png import read_png
-
         read_png(data, name or "the PNG")  # a damaged PNG says so, rather than "unrecognized"
     if best is None:
         raise BunzaiError(
@@ -123,8 +121,6 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
 
 def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Adapter, Decoded]:
     """Read a file's bytes into pieces, by the named format or by sniffing."""
-    from bunzai.store.canon import read_notes
-
     with read_notes() as notes:
         adapter, decoded = _read(data, name, format_id)
     what = name or "the file"
@@ -144,8 +140,6 @@ def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Ad
 
 def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decoded]:
     if format_id is not None:
-        from bunzai.adapters.registry import get_adapter
-
         adapter = get_adapter(format_id)
         container = container_of(data, name)
         parsed, unparsed = (
@@ -242,10 +236,6 @@ def claim_folder(path: Path) -> tuple[Adapter, dict[str, bytes]] | None:
     only a folder some adapter may claim is read (bounded) and sniffed by its bytes. A folder
     no adapter claims is walked file by file by the caller instead.
     """
-    from bunzai.adapters.registry import all_adapters
-    from bunzai.files import list_folder, read_folder_files
-    from bunzai.limits import FOLDER_PIECE_MAX_FILES
-
     candidates = [a for a in all_adapters() if a.container == "folder" and a.can_read]
     if not candidates:
         return None
@@ -259,7 +249,7 @@ def claim_folder(path: Path) -> tuple[Adapter, dict[str, bytes]] | None:
     contents = read_folder_files(path)
     best: tuple[float, Adapter] | None = None
     for adapter in candidates:
-        score = _score(lambda: adapter.sniff(b"", str(path), contents))
+        score = _score(lambda adapter=adapter: adapter.sniff(b"", str(path), contents))
         if score >= 0.5 and (best is None or score > best[0]):
             best = (score, adapter)
     return (best[1], contents) if best else None

@@ -1,7 +1,9 @@
 """The hub: every format registers here; everything else asks here.
 
-Spokes are found by walking this package: every sub-package except `common` is a spoke
-and registers its adapters when imported. Adding a platform is adding a folder.
+Spokes are found by walking this package: every sub-package except `common` is a spoke,
+and every module of a spoke is imported (sorted by name; `_`-prefixed modules skipped), an
+adapter module registering its adapter at its bottom. A spoke's `__init__` holds only its
+docstring. Adding a platform is adding a folder; adding a format is adding a module.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from bunzai.adapters.contract import Adapter
+import bunzai.adapters as adapters_package
+from bunzai.adapters.contract import Adapter, EngineSettings
 from bunzai.errors import BunzaiError, suggestions, unknown_name
 
 _ADAPTERS: dict[str, Adapter] = {}
@@ -25,6 +28,7 @@ def register(adapter: Adapter) -> Adapter:
     if known is not None and type(known) is not type(adapter):
         raise ValueError(f"format id {adapter.format_id!r} registered twice")
     _ADAPTERS[adapter.format_id] = adapter
+    _READERS.clear()
     return adapter
 
 
@@ -32,18 +36,42 @@ def _load_spokes() -> None:
     global _loaded
     if _loaded:
         return
-    import bunzai.adapters as package
-
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.ispkg and info.name not in _NOT_SPOKES:
-            importlib.import_module(f"bunzai.adapters.{info.name}")
+    for spoke in _sorted_modules(adapters_package):
+        if spoke.ispkg and spoke.name not in _NOT_SPOKES:
+            found = importlib.import_module(f"bunzai.adapters.{spoke.name}")
+            for module in _sorted_modules(found):
+                if not module.name.startswith("_"):
+                    importlib.import_module(f"{found.__name__}.{module.name}")
     _loaded = True
+
+
+def _sorted_modules(package) -> list[pkgutil.ModuleInfo]:
+    """A package's modules by name: the same import order (and so registration order) everywhere."""
+    return sorted(pkgutil.iter_modules(package.__path__), key=lambda info: info.name)
+
+
+def configure(settings: EngineSettings) -> None:
+    """Hand the engine settings (the studio's `[engines]`) to every adapter: the one way in."""
+    for adapter in all_adapters():
+        adapter.configure(settings)
 
 
 def all_adapters() -> list[Adapter]:
     """Every registered adapter, sorted by format id."""
     _load_spokes()
     return [_ADAPTERS[key] for key in sorted(_ADAPTERS)]
+
+
+def readers_of(container: str) -> tuple[Adapter, ...]:
+    """The adapters that read files of `container` ("image", "archive", "text"), by format id:
+    the candidates a file of that container is sniffed by, listed once rather than per file."""
+    readers = _READERS.get(container)
+    if readers is None:
+        readers = _READERS[container] = tuple(a for a in all_adapters() if a.container == container and a.can_read)
+    return readers
+
+
+_READERS: dict[str, tuple[Adapter, ...]] = {}
 
 
 def get_adapter(format_id: str) -> Adapter:

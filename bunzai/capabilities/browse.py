@@ -10,6 +10,7 @@ from bunzai.errors import BunzaiError
 
 
 def browse(capabilities: list, path: str = "") -> dict:
+    """{path, level, count, items}: `level` names what the items are (domains, kinds, areas or actions)."""
     parts = [p for p in path.strip("/").split("/") if p] if path else []
     domains = sorted({cap.domain for cap in capabilities})
     if parts and parts[0] not in domains:
@@ -28,23 +29,22 @@ def browse(capabilities: list, path: str = "") -> dict:
         )
     here = "/".join(parts)
     if len(parts) == 3:
-        return {"path": here, "actions": [_action(c) for c in sorted(chosen, key=lambda c: c.id)]}
+        return _listing(here, "actions", [_action(c) for c in sorted(chosen, key=lambda c: c.id)])
     if len(parts) == 2:
         areas: dict[str, list] = {}
         for cap in sorted(chosen, key=lambda c: (c.area, c.id)):
             areas.setdefault(cap.area, []).append(_action(cap))
-        return {
-            "path": here,
-            "areas": [{"area": a, "path": f"{here}/{a}", "actions": acts} for a, acts in areas.items()],
-        }
+        rows = [{"area": a, "path": f"{here}/{a}", "actions": acts} for a, acts in areas.items()]
+        return _listing(here, "areas", rows)
     key = "kind" if parts else "domain"
     groups: dict[str, set] = {}
     for cap in chosen:
         groups.setdefault(getattr(cap, key), set()).add(cap.kind if not parts else cap.area)
     listed = "kinds" if not parts else "areas"
-    return {
-        "path": here,
-        f"{key}s": [
+    return _listing(
+        here,
+        f"{key}s",
+        [
             {
                 key: name,
                 "path": f"{here}/{name}".lstrip("/"),
@@ -53,7 +53,11 @@ def browse(capabilities: list, path: str = "") -> dict:
             }
             for name in sorted(groups)
         ],
-    }
+    )
+
+
+def _listing(path: str, level: str, rows: list[dict]) -> dict:
+    return {"path": path, "level": level, "count": len(rows), "items": rows}
 
 
 def _action(cap) -> dict:

@@ -11,6 +11,7 @@ import difflib
 import json
 from pathlib import Path
 
+from bunzai.capabilities.discovery import ROOT_PACKAGE, discover
 from bunzai.errors import BunzaiError
 
 CATALOG_PATH = Path(__file__).resolve().parents[1] / "generated" / "capabilities.json"
@@ -32,8 +33,6 @@ def catalog_text(catalog: dict) -> str:
 
 def check_catalog(package: str | None = None, path: Path = CATALOG_PATH, *, write: bool = False) -> dict:
     """Regenerate the catalog; with `write` store it, else refuse (out_of_date) when it differs."""
-    from bunzai.capabilities.discovery import ROOT_PACKAGE, discover
-
     found = discover(package or ROOT_PACKAGE)
     fresh = catalog_text(build_catalog(found))
     committed = path.read_text(encoding="utf-8") if path.is_file() else ""

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.capabilities.embedded import preview_embedded
+from bunzai.capabilities.runner import preview_step, read_result
+from bunzai.changes.draft import new_draft, parse_draft
 from bunzai.errors import BunzaiError
+from bunzai.limits import DRAFT_MAX_OPERATIONS
 
 
 def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=None, *, embedded: bool = False) -> dict:
     """The draft with `cap` applied on top. `stored` is the studio's piece for an update draft;
     `embedded`: a lorebook capability on the draft's character's embedded book."""
-    from bunzai.capabilities.runner import preview_step, read_result
-    from bunzai.changes.draft import new_draft, parse_draft
-    from bunzai.limits import DRAFT_MAX_OPERATIONS
-
     draft = parse_draft(draft)
     if cap.mode == "create":
         raise BunzaiError(
@@ -44,8 +44,6 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
             )
         before = stored.data
     if embedded:
-        from bunzai.capabilities.embedded import preview_embedded
-
         proposed, record, result = preview_embedded(cap, draft["proposed"], raw_input, loader=loader)
     else:
         proposed, record, result = preview_step(cap, draft["proposed"], raw_input, loader=loader)

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.capabilities.discovery import all_capabilities
+from bunzai.capabilities.runner import run_capability
+from bunzai.changes.create import create_draft
 from bunzai.errors import BunzaiError
+from bunzai.model.ids import id_problem
+from bunzai.validate import check_kind
 
 _NESTED_KEYS = ("body", "profiles", "assets")
 
 
 def creation_capability(kind: str):
     """The `studio.<kind>.create` capability, or None when no folder defines it."""
-    from bunzai.capabilities.discovery import all_capabilities
-
     for cap in all_capabilities():
         if cap.id == f"studio.{kind}.create" and cap.mode == "create":
             return cap
@@ -26,11 +29,6 @@ def creation_capability(kind: str):
 
 
 def create_piece_draft(kind: str, payload: Any, *, piece_id: str | None = None) -> dict:
-    from bunzai.capabilities.runner import run_capability
-    from bunzai.changes.create import create_draft
-    from bunzai.model.ids import id_problem
-    from bunzai.validate import check_kind
-
     check_kind(kind)
     cap = creation_capability(kind)
     if cap is None or not isinstance(payload, dict) or any(key in payload for key in _NESTED_KEYS):

@@ -12,7 +12,9 @@ import pkgutil
 from dataclasses import dataclass
 from functools import lru_cache
 
+from bunzai.capabilities.contract import Capability
 from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
 
 ROOT_PACKAGE = "bunzai.capabilities"
 # Sub-packages that hold framework helpers, not a kind's operations.
@@ -29,9 +31,6 @@ class Found:
 
 def discover(package: str = ROOT_PACKAGE) -> list[Found]:
     """Every capability under `package`, sorted by id; invalid_capability on a broken module."""
-    from bunzai.capabilities.contract import Capability
-    from bunzai.model import KIND_NAMES
-
     root = importlib.import_module(package)
     found: dict[str, Found] = {}
     for folder in sorted(pkgutil.iter_modules(root.__path__), key=lambda info: info.name):

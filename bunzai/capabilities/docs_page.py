@@ -10,6 +10,8 @@ import difflib
 import json
 from pathlib import Path
 
+from bunzai.capabilities.catalog import build_catalog
+from bunzai.capabilities.discovery import discover
 from bunzai.errors import BunzaiError
 
 PAGE_PATH = Path(__file__).resolve().parents[2] / "docs" / "capabilities.md"
@@ -39,7 +41,10 @@ def render_page(catalog: dict) -> str:
         lines += [f"## {domain}/{kind}", ""]
         for cap in sorted(items, key=lambda c: c["id"]):
             lines += [f"### `{cap['id']}`", "", cap["summary"], ""]
-            meta = f"effect: {cap['effect']} · mode: {cap['mode']} · exposure: {cap['exposure']} · platforms: {', '.join(cap['platforms'])}"
+            meta = (
+                f"effect: {cap['effect']} · mode: {cap['mode']} · exposure: {cap['exposure']} · "
+                f"platforms: {', '.join(cap['platforms'])}"
+            )
             lines += [meta, ""]
             if cap["aliases"]:
                 lines += ["Also found as: " + ", ".join(f"*{a}*" for a in cap["aliases"]), ""]
@@ -58,9 +63,6 @@ def render_page(catalog: dict) -> str:
 
 def check_docs_page(*, write: bool = False, path: Path = PAGE_PATH, catalog: dict | None = None) -> str:
     """ "ok", "written" or "absent" (no docs/ folder); out_of_date when the page differs."""
-    from bunzai.capabilities.catalog import build_catalog
-    from bunzai.capabilities.discovery import discover
-
     if not path.parent.is_dir():
         return "absent"
     fresh = render_page(catalog if catalog is not None else build_catalog(discover()))

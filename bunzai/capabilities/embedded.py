@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.capabilities.runner import preview_step, read_result
+from bunzai.changes.draft import new_draft
+from bunzai.convert import platform_impact
 from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.validate import validate_piece
 
 BOOK_SUFFIX = "#book"
 BOOK_POINTER = "/body/book"
@@ -50,11 +55,6 @@ def with_book(character: dict, lorebook: dict) -> dict:
 def preview_embedded(cap, character: dict, raw_input: Any, *, loader=None) -> tuple[dict, dict, Any]:
     """(proposed character, operation record, read result) for a lorebook capability run on
     `character`'s embedded book. The record names the book with `"on": "/body/book"`."""
-    from bunzai.capabilities.runner import preview_step
-    from bunzai.convert import platform_impact
-    from bunzai.model import dump_piece
-    from bunzai.validate import validate_piece
-
     if cap.kind != "lorebook":
         raise BunzaiError(
             "invalid_input",
@@ -89,11 +89,6 @@ def preview_embedded(cap, character: dict, raw_input: Any, *, loader=None) -> tu
 
 def run_embedded(cap, character: dict, raw_input: Any, *, baseline: str, loader=None) -> dict:
     """The update draft of the character (or, for a read capability, its result document)."""
-    from bunzai.capabilities.runner import read_result
-    from bunzai.changes.draft import new_draft
-    from bunzai.model import dump_piece
-    from bunzai.validate import validate_piece
-
     proposed, record, result = preview_embedded(cap, character, raw_input, loader=loader)
     if cap.effect == "read":
         document = read_result(cap, proposed, record, result)

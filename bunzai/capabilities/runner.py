@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bunzai.capabilities.contract import Preview
+from bunzai.changes.draft import new_draft
+from bunzai.convert import platform_impact
 from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.validate import coded_validation_error, validate_piece
 
 RESULT_TYPE = "bunzai.result"
 
@@ -69,9 +74,6 @@ def preview_step(
     into the draft's attachments. `impact=False` leaves the crossing impact to the caller
     (an embedded book's impact is the character's, see capabilities/embedded.py).
     """
-    from bunzai.model import dump_piece
-    from bunzai.validate import validate_piece
-
     inp = parse_input(cap, _with_needs(cap, raw_input, loader))
     if cap.mode == "create":
         if entity is not None:
@@ -91,7 +93,8 @@ def preview_step(
         if entity.get("kind") != cap.kind:
             raise BunzaiError(
                 "invalid_input",
-                f"{cap.id} works on {cap.kind} pieces; {entity.get('kind')}/{entity.get('id')} is a {entity.get('kind')}",
+                f"{cap.id} works on {cap.kind} pieces; "
+                f"{entity.get('kind')}/{entity.get('id')} is a {entity.get('kind')}",
                 f"see `bunzai cap find --kind {entity.get('kind')} ...`",
             )
         start = validate_piece(entity)  # a fresh object: the capability cannot touch `entity`
@@ -116,8 +119,6 @@ def preview_step(
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
     if cap.effect != "read" and impact:
-        from bunzai.convert import platform_impact
-
         record["impact"] += [
             row for row in platform_impact(entity, proposed, preview.attachments) if row not in record["impact"]
         ]
@@ -144,13 +145,10 @@ def _with_needs(cap, raw: Any, loader: Loader | None) -> Any:
 def _call_preview(cap, start, inp):
     from pydantic import ValidationError
 
-    from bunzai.capabilities.contract import Preview
-    from bunzai.validate import _coded
-
     try:
         preview = cap.preview(start, inp)
     except ValidationError as error:
-        raise _coded(error) from None  # the edit made a piece the model refuses
+        raise coded_validation_error(error) from None  # the edit made a piece the model refuses
     if not isinstance(preview, Preview):
         raise BunzaiError("forbidden_change", f"{cap.id} returned a {type(preview).__name__}, not a Preview")
     return preview
@@ -164,9 +162,6 @@ def _check_rules(cap, before: dict | None, after: dict) -> None:
     if before is None:
         return
     if cap.effect == "read":
-        from bunzai.model import dump_piece
-        from bunzai.validate import validate_piece
-
         if dump_piece(validate_piece(after)) != dump_piece(validate_piece(before)):
             raise BunzaiError(
                 "forbidden_change",
@@ -203,8 +198,6 @@ def run_capability(
     `entity` is the stored piece's data (None for a create capability) and `baseline` its
     revision: an update draft applies only while the stored revision is still that one.
     """
-    from bunzai.changes.draft import new_draft
-
     proposed, record, result = preview_step(cap, entity, raw_input, piece_id=piece_id, loader=loader)
     if cap.effect == "read":
         return read_result(cap, proposed, record, result)
@@ -215,9 +208,6 @@ def run_capability(
         )
     if baseline is None:
         raise BunzaiError("invalid_input", f"{cap.id}: an update needs the baseline revision of the stored piece")
-    from bunzai.model import dump_piece
-    from bunzai.validate import validate_piece
-
     before = dump_piece(validate_piece(entity))  # a stored piece is already this; a hand-made one gets its defaults
     return new_draft(
         mode="update",

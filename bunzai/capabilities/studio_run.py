@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.capabilities.compose import compose_capability
+from bunzai.capabilities.embedded import run_embedded, split_book_ref
+from bunzai.capabilities.runner import run_capability
 from bunzai.errors import BunzaiError
+from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 
 def studio_loader(studio):
     """Reads the pieces a capability declares in `needs` (by id or kind/id) from the studio."""
 
     def load(kind: str, ref: str) -> dict:
-        from bunzai.store.pieces import read_stored
-
         ref_kind, _, piece_id = ref.rpartition("/")
         if ref_kind and ref_kind != kind:
             raise BunzaiError("invalid_input", f"{ref} is not a {kind}", f"name a {kind} by its id")
@@ -29,15 +31,9 @@ def run_on_studio(
 
     `ref` may name a character's embedded book (`character/ID#book`, or `embedded`): a lorebook
     capability then works on that book and drafts an update of the character."""
-    from bunzai.capabilities.embedded import split_book_ref
-    from bunzai.capabilities.runner import run_capability
-
     ref, embedded = split_book_ref(ref, embedded)
     loader = studio_loader(studio)
     if embedded:
-        from bunzai.capabilities.embedded import run_embedded
-        from bunzai.store.pieces import read_stored, resolve_ref
-
         if ref is None:
             raise BunzaiError(
                 "usage",
@@ -51,8 +47,6 @@ def run_on_studio(
         if ref is not None:
             raise BunzaiError("usage", f"{cap.id} creates a piece; it takes no REF", "name the new piece with --id")
         return run_capability(cap, None, raw, piece_id=piece_id, loader=loader)
-    from bunzai.store.pieces import read_stored, resolve_ref
-
     if ref is None:
         raise BunzaiError(
             "usage", f"{cap.id} needs the piece to work on", f"e.g. bunzai cap run {cap.id} {cap.kind}/ID --input ..."
@@ -65,12 +59,7 @@ def run_on_studio(
 def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any, *, embedded: bool = False) -> dict:
     """`doc` (a draft) with `cap` applied on top, checked against the stored piece's revision;
     `embedded`: a lorebook capability on the draft's character's embedded book."""
-    from bunzai.capabilities.compose import compose_capability
-    from bunzai.capabilities.embedded import split_book_ref
-
     ref, embedded = split_book_ref(ref, embedded)
-    from bunzai.store.pieces import resolve_ref, try_read
-
     target = doc.get("target") if isinstance(doc.get("target"), dict) else {}
     if ref is not None and doc.get("mode") == "update":
         kind, piece_id = resolve_ref(studio, ref)

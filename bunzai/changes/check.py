@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from bunzai.changes.draft import parse_draft
+from bunzai.store.pieces import try_read
 from bunzai.validate import validate_piece
 from bunzai.errors import BunzaiError
 
 
 def validate_draft(studio, doc: dict) -> dict:
-    from bunzai.store.pieces import try_read
-
     draft = parse_draft(doc)
     target = draft["target"]
     problems = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.changes.draft import new_draft
+from bunzai.model import dump_piece
 from bunzai.validate import check_kind, validate_piece
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import id_problem, slugify
@@ -39,8 +40,6 @@ def create_draft(kind: str, payload: Any, *, piece_id: str | None = None) -> dic
     data = {"kind": kind, "id": new_id, "name": name}
     data.update(rest if nested else {"body": rest})
     piece = validate_piece(data)
-    from bunzai.model import dump_piece
-
     return new_draft(
         mode="create", proposed=dump_piece(piece), operations=[{"op": "create", "input": payload, "warnings": []}]
     )
@@ -51,8 +50,6 @@ def duplicate_draft(stored, new_id: str) -> dict:
     problem = id_problem(new_id)
     if problem:
         raise BunzaiError("invalid_id", f"new id {new_id!r}: {problem}", "ids are lowercase slugs like ada-2")
-    from bunzai.model import dump_piece
-
     data = dict(stored.data, id=new_id)
     piece = validate_piece(data)
     source = {"from": f"{stored.kind}/{stored.id}", "revision": stored.revision, "id": new_id}

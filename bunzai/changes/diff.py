@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.jsondoc import MISSING, changes as json_changes
+from bunzai.jsondoc.values import MISSING, changes as json_changes
 from bunzai.limits import DRAFT_MAX_CHANGES
 
 
 def diff_json(before: Any, after: Any, pointer: str = "") -> list[dict]:
     """Changes turning `before` into `after`: [{op, path, before?, after?}].
 
-    The rows are bunzai.jsondoc.changes (JSON equality: true is not 1, 1 is 1.0), the walk
+    The rows are bunzai.jsondoc.values.changes (JSON equality: true is not 1, 1 is 1.0), the walk
     an adapter's read-back uses too: objects key by key, equal-length arrays item by item, an
     array that grows or shrinks is one replace. The list is bounded by
     limits.DRAFT_MAX_CHANGES (the last row then says how many more).

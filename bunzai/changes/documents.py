@@ -20,7 +20,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.store.canon import check_json_bounds, finite_float, refuse_constant
+from bunzai.jsondoc.reading import check_json_bounds, finite_float, refuse_constant
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _READ_BYTES = 1 << 16

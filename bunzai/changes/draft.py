@@ -20,6 +20,7 @@ from bunzai import limits
 from bunzai.changes.diff import diff_json
 from bunzai.changes.media import attachment_problem
 from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece, piece_class
 from bunzai.model.ids import id_problem
 
 DRAFT_TYPE = "bunzai.draft"
@@ -70,8 +71,6 @@ def _creation_changes(proposed: dict) -> list[dict]:
     cut (`cut` gives its full length) and the escrowed native document is named, not
     repeated. A 5 MB preset makes a draft of twice its text, not four times.
     """
-    from bunzai.model import dump_piece, piece_class
-
     blank = dump_piece(piece_class(proposed["kind"])(id=proposed["id"], name=proposed["name"]))
     head = {"op": "add", "path": "", "after": {k: proposed[k] for k in ("kind", "id", "name")}}
     return [head] + [_shortened(dict(row, op="add")) for row in diff_json(blank, proposed)]

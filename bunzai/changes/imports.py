@@ -11,9 +11,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bunzai.adapters.contract import Blob, Origin
+from bunzai.adapters.inspect import claim_folder, read_bytes
+from bunzai.adapters.registry import all_adapters
+from bunzai.adapters.sillytavern import user_folder as st
+from bunzai.adapters.sillytavern.sprites import mime_of
+from bunzai.adapters.sillytavern.user_folder import is_user_folder
 from bunzai.changes.draft import new_draft
 from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
+from bunzai.files import list_folder, read_file_bytes, read_stdin_bytes
+from bunzai.limits import FOLDER_WALK_MAX_DEPTH
+from bunzai.model import dump_piece
 from bunzai.model.ids import id_problem
 from bunzai.regexlab.probe import piece_probe_warnings
 
@@ -23,8 +32,6 @@ def drafts_from_bytes(
 ) -> list[dict]:
     """Drafts for a file's bytes; with `source` (the file's absolute path), media the reader
     can place in the file are named by place instead of carried (see `changes.media`)."""
-    from bunzai.adapters.inspect import read_bytes
-
     adapter, decoded = read_bytes(data, name, format_id)
     if source is not None:
         _record_file_name(adapter, decoded, source.name)
@@ -71,8 +78,6 @@ def drafts_from_path(
     errors. A single file named on the command line is always read, so its error shows.
     Folders are walked as a stream, one file in memory at a time, with no cap on the count.
     """
-    from bunzai.files import read_file_bytes, read_stdin_bytes
-
     if str(path) == "-":  # standard input: the format is sniffed from the bytes (or given)
         yield path, drafts_from_bytes(read_stdin_bytes(), "-", piece_id=piece_id, format_id=format_id)
         return
@@ -87,16 +92,10 @@ def drafts_from_path(
 
 
 def _is_user_folder(path: Path) -> bool:
-    from bunzai.adapters.sillytavern.user_folder import is_user_folder
-
     return is_user_folder(path)
 
 
 def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None):
-    from bunzai.adapters.inspect import claim_folder
-    from bunzai.files import list_folder, read_file_bytes
-    from bunzai.limits import FOLDER_WALK_MAX_DEPTH
-
     if piece_id is None and format_id is None and _is_user_folder(folder):  # anywhere in a walk
         yield from drafts_from_user_folder(folder)
         return
@@ -126,15 +125,11 @@ def _unclaimed(error: BunzaiError, file: Path) -> bool:
     if error.code == "unrecognized_file" or error.details.get("special"):
         return True
     if error.code == "invalid_json":  # text no format reads: notes, licences, scripts
-        from bunzai.adapters.registry import all_adapters
-
         return not any(file.name.lower().endswith(ext) for a in all_adapters() for ext in a.extensions)
     return False
 
 
 def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, source: Path | None = None) -> list[dict]:
-    from bunzai.model import dump_piece
-
     if not decoded.pieces:
         raise BunzaiError("unrecognized_file", f"{name}: the file holds no piece")
     docs = [dump_piece(piece) for piece in decoded.pieces]
@@ -244,9 +239,6 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
     (chats, backgrounds ...) are passed over; folders and files the layout does not know are
     walked as any folder.
     """
-    from bunzai.adapters.sillytavern import user_folder as st
-    from bunzai.files import list_folder
-
     files, folders = list_folder(root)
     worlds: set[str] = set()
     shelves = [st.shelf_for_folder("worlds")] + [s for s in st.SHELVES if s.folder != "worlds"]
@@ -290,9 +282,6 @@ def _relative(root: Path, path: Path) -> str:
 
 
 def _shelf_file(root: Path, file: Path, format_id: str | None, worlds: set[str]) -> list[dict] | BunzaiError | Skipped:
-    from bunzai.adapters.inspect import read_bytes
-    from bunzai.files import read_file_bytes
-
     try:
         data = read_file_bytes(file)
         adapter, decoded = read_bytes(data, file.name, format_id)
@@ -313,8 +302,6 @@ def _absolute(path: Path) -> Path:
 
 
 def _sprite_folder(root: Path, folder: Path) -> list[dict] | BunzaiError | Skipped:
-    from bunzai.adapters.inspect import claim_folder
-
     try:
         claimed = claim_folder(folder)
         if claimed is None:
@@ -330,12 +317,6 @@ def _sprite_folder(root: Path, folder: Path) -> list[dict] | BunzaiError | Skipp
 
 def _settings_pieces(root: Path, avatars: Path, used: set[str]):
     """Personas (with their avatar images) and global regex scripts kept in settings.json."""
-    from bunzai.adapters.contract import Blob, Origin
-    from bunzai.adapters.inspect import read_bytes
-    from bunzai.adapters.sillytavern import user_folder as st
-    from bunzai.adapters.sillytavern.sprites import mime_of
-    from bunzai.files import read_file_bytes
-
     path = root / st.SETTINGS_FILE
     try:
         documents = st.settings_documents(read_file_bytes(path))
@@ -368,8 +349,6 @@ def _record_source(piece, relative: str) -> None:
 
 
 def _walked_file(file: Path) -> list[dict] | BunzaiError | Skipped:
-    from bunzai.files import read_file_bytes
-
     try:
         return drafts_from_bytes(read_file_bytes(file), file.name, source=_absolute(file))
     except BunzaiError as error:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError
+from bunzai.store.graveyard import bury_piece, restore_entry as restore
+from bunzai.store.pieces import delete_piece, resolve_ref
 
 # Kinds other pieces can point at: deleting one may leave a dangling reference.
 REFERENCED_KINDS = ("lorebook", "pack", "regex")
@@ -11,8 +13,6 @@ REFERENCED_KINDS = ("lorebook", "pack", "regex")
 
 def _resolve_or_none(studio, ref: str) -> tuple[str | None, str]:
     """(kind, id) for a ref; (kind or None, id) when nothing by that name exists."""
-    from bunzai.store.pieces import resolve_ref
-
     try:
         return resolve_ref(studio, ref)
     except BunzaiError as error:
@@ -33,8 +33,6 @@ def _references_note(kind: str | None) -> dict:
 
 def delete_ref(studio, ref: str, revision: str | None) -> dict:
     """Delete a piece for good (reads it first). A miss or a revision mismatch is stale."""
-    from bunzai.store.pieces import delete_piece
-
     kind, piece_id = _resolve_or_none(studio, ref)
     target = {"kind": kind, "id": piece_id}
     if kind is None:
@@ -68,9 +66,6 @@ def delete_ref(studio, ref: str, revision: str | None) -> dict:
 
 def bury_ref(studio, ref: str, revision: str | None) -> dict:
     """Move a piece to the graveyard, restorable with `graveyard restore`."""
-    from bunzai.store.graveyard import bury_piece
-    from bunzai.store.pieces import resolve_ref
-
     kind, piece_id = resolve_ref(studio, ref)
     target = {"kind": kind, "id": piece_id}
     try:
@@ -100,8 +95,6 @@ def bury_ref(studio, ref: str, revision: str | None) -> dict:
 
 def restore_entry(studio, entry: str) -> dict:
     """Put a buried piece back under its id; refused when the id was taken since."""
-    from bunzai.store.graveyard import restore_entry as restore
-
     kind, _, rest = entry.partition("/")
     target = {"kind": kind or None, "id": rest.partition("@")[0] or None}
     try:

@@ -22,7 +22,15 @@ import json
 from typing import Any
 
 from bunzai import limits
+from bunzai.changes.apply import apply_draft
+from bunzai.changes.draft import new_draft
+from bunzai.changes.lifecycle import bury_ref, restore_entry
 from bunzai.changes.watch import ATTRIBUTION, as_studio, session_or_current
+from bunzai.store.changelog import annotated
+from bunzai.store.feed import entries_from, landed, outcome, state_of
+from bunzai.store.graveyard import list_graveyard
+from bunzai.store.history import read_revision
+from bunzai.store.pieces import read_stored
 
 STATUSES = ("reverted", "forbidden", "unavailable", "failed")
 
@@ -30,8 +38,6 @@ STATUSES = ("reverted", "forbidden", "unavailable", "failed")
 def studio_revert(studio: Any = None, session: str | None = None) -> dict:
     """Undo `session`'s own changes (default: this process's session), newest first; one row per
     change: reverted, forbidden (revert_forbidden), unavailable (revert_unavailable) or failed."""
-    from bunzai.store.feed import entries_from, landed
-
     studio = as_studio(studio)
     session = session_or_current(session)
     touched = {entry.piece for entry in entries_from(studio) if entry.record.get("session") == session}
@@ -79,9 +85,6 @@ def _row(entry, status: str, message: str, **extra: Any) -> dict:
 
 
 def _revert_one(studio, session: str, entry, landed_entries: list, left: tuple | None) -> dict:
-    from bunzai.store.changelog import annotated
-    from bunzai.store.feed import outcome, state_of
-
     later = next(
         (
             other
@@ -128,17 +131,11 @@ def _operation(session: str, entry) -> list[dict]:
 
 def _kept(studio, entry, revision: str):
     """The kept piece document of `revision`, or None when history no longer holds it."""
-    from bunzai.store.history import read_revision
-
     raw = read_revision(studio, entry.record["kind"], entry.record["id"], revision)
     return None if raw is None else json.loads(raw)
 
 
 def _undo_update(studio, session: str, entry) -> dict:
-    from bunzai.changes.apply import apply_draft
-    from bunzai.changes.draft import new_draft
-    from bunzai.store.pieces import read_stored
-
     record = entry.record
     if record.get("base") == record["revision"]:
         return _row(entry, "reverted", "the change wrote the revision it replaced: nothing to undo")
@@ -162,16 +159,11 @@ def _undo_update(studio, session: str, entry) -> dict:
 
 
 def _undo_create(studio, session: str, entry) -> dict:
-    from bunzai.changes.lifecycle import bury_ref
-
     record = entry.record
     return _receipt_row(entry, bury_ref(studio, f"{record['kind']}/{record['id']}", record["revision"]))
 
 
 def _undo_delete(studio, session: str, entry) -> dict:
-    from bunzai.changes.apply import apply_draft
-    from bunzai.changes.draft import new_draft
-
     piece = _kept(studio, entry, entry.record["revision"])
     if piece is None:
         return _row(entry, "unavailable", "the deleted revision is no longer kept")
@@ -180,9 +172,6 @@ def _undo_delete(studio, session: str, entry) -> dict:
 
 
 def _undo_bury(studio, session: str, entry) -> dict:
-    from bunzai.changes.lifecycle import restore_entry
-    from bunzai.store.graveyard import list_graveyard
-
     record = entry.record
     graves = [
         row

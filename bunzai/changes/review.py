@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bunzai.changes.word_diff import render
 from bunzai.limits import REVIEW_CONTEXT_WORDS, REVIEW_DIFF_CHARS, REVIEW_MAX_ROWS, REVIEW_VALUE_CHARS
 
 _MARK = {"add": "+", "remove": "-", "replace": "~"}
@@ -33,8 +34,6 @@ def _row(change: dict) -> str:
     mark = _MARK.get(change["op"], "?")
     path = change["path"] or "(piece)"
     if change["op"] == "replace" and _long_text(change.get("before"), change.get("after")):
-        from bunzai.changes.word_diff import render
-
         words = render(change["before"], change["after"], REVIEW_CONTEXT_WORDS)
         return f"  {mark} {path} (words): {_cut(words, REVIEW_DIFF_CHARS)}"
     if change["op"] == "replace":

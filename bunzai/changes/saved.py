@@ -6,11 +6,19 @@ Saving never overwrites (an occupied name is refused) and nothing here touches a
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
+from bunzai.changes.check import validate_draft
+from bunzai.changes.draft import parse_draft
+from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError
-from bunzai.model.ids import id_problem
+from bunzai.jsondoc.reading import load_json_bytes
+from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
+from bunzai.model.ids import id_problem, is_safe_id
+from bunzai.store.atomic import is_temp_name, remove_file, write_new
+from bunzai.store.canon import canonical_bytes
+from bunzai.store.pieces import read_raw
 
 SUFFIX = ".json"
 
@@ -25,15 +33,11 @@ def saved_path(studio, name: str) -> Path:
 
 
 def default_name(draft: dict) -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dt%H%M%S%f")
+    stamp = datetime.now(UTC).strftime("%Y%m%dt%H%M%S%f")
     return f"{draft['target']['kind']}-{draft['target']['id']}-{stamp}"[:128]
 
 
 def save_draft(studio, draft: dict, name: str | None = None) -> dict:
-    from bunzai.changes.draft import parse_draft
-    from bunzai.store.atomic import write_new
-    from bunzai.store.canon import canonical_bytes
-
     parse_draft(draft)
     name = name or default_name(draft)
     path = saved_path(studio, name)
@@ -43,11 +47,6 @@ def save_draft(studio, draft: dict, name: str | None = None) -> dict:
 
 
 def read_saved(studio, name: str) -> dict:
-    from bunzai.changes.draft import parse_draft
-    from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
-    from bunzai.store.canon import load_json_bytes
-    from bunzai.store.pieces import read_raw
-
     path = saved_path(studio, name)
     raw = read_raw(path, what=f"draft {name}")
     if raw is None:
@@ -56,9 +55,6 @@ def read_saved(studio, name: str) -> dict:
 
 
 def saved_names(studio) -> list[str]:
-    from bunzai.model.ids import is_safe_id
-    from bunzai.store.atomic import is_temp_name
-
     folder = studio.drafts_dir
     if not folder.is_dir():
         return []
@@ -71,8 +67,6 @@ def saved_names(studio) -> list[str]:
 
 def list_saved(studio) -> list[dict]:
     """Each saved draft: name, target, mode, baseline, operations, and whether it is stale now."""
-    from bunzai.changes.check import validate_draft
-
     rows = []
     for name in saved_names(studio):
         try:
@@ -97,9 +91,6 @@ def list_saved(studio) -> list[dict]:
 
 
 def discard_saved(studio, name: str) -> dict:
-    from bunzai.changes.receipts import receipt
-    from bunzai.store.atomic import remove_file
-
     draft = read_saved(studio, name)
     remove_file(saved_path(studio, name))
     return receipt(

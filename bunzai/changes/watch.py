@@ -14,6 +14,11 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
+from bunzai.store.changelog import current_session
+from bunzai.store.cursors import check_session, read_cursor, write_cursor
+from bunzai.store.feed import entries_from, entry_ending_at, landed, last_entry, signature, state_of
+from bunzai.store.studio import Studio, check_id, check_kind, find_studio
 
 ATTRIBUTION = (
     "session labels are self-declared by the process that wrote each change: they attribute, they do not authenticate"
@@ -22,15 +27,10 @@ ATTRIBUTION = (
 
 def as_studio(studio: Any):
     """A `Studio` from a Studio, a path, or None (the studio the CLI would find)."""
-    from bunzai.store.studio import Studio, find_studio
-
     return studio if isinstance(studio, Studio) else find_studio(studio)
 
 
 def session_or_current(session: str | None) -> str:
-    from bunzai.store.changelog import current_session
-    from bunzai.store.cursors import check_session
-
     return check_session(current_session() if session is None else session)
 
 
@@ -51,8 +51,6 @@ def _window(studio, start: int, after_seq: int, limit: int, passed: list | None 
     """Up to `limit` records with seq > `after_seq` from byte `start`; the first later record
     of each of their pieces (so `landed` can judge them); whether more records followed.
     `passed`, when given, gets the end of the last record skipped before the window."""
-    from bunzai.store.feed import entries_from
-
     window: list = []
     following: dict[tuple[str, str], dict] = {}
     more = False
@@ -77,8 +75,6 @@ def _landed_window(
     studio, start: int, after_seq: int, limit: int, passed: list | None = None
 ) -> tuple[list, list, bool]:
     """(window, landed entries of it, more) — see `_window`."""
-    from bunzai.store.feed import landed
-
     window, following, more = _window(studio, start, after_seq, limit, passed)
     verdicts = landed(studio, window, following)
     return window, [entry for entry, ok in zip(window, verdicts) if ok], more
@@ -93,33 +89,28 @@ def change_row(record: dict) -> dict:
     return row
 
 
-def _grouped(entries: list, session: str) -> list[dict]:
-    groups: dict[str, dict] = {}
+def _items(entries: list, session: str) -> list[dict]:
+    """The reported changes in seq order, each naming the session that made it (and whether that is `session`)."""
+    rows = []
     for entry in entries:
         label = entry.record.get("session")
         label = label if isinstance(label, str) else ""
-        group = groups.get(label)
-        if group is None:
-            group = groups[label] = {"session": label, "mine": label == session, "changes": []}
-        group["changes"].append(change_row(entry.record))
-    return list(groups.values())
+        rows.append({**change_row(entry.record), "session": label, "mine": label == session})
+    return rows
 
 
 # --- studio_changes ------------------------------------------------------------------
 
 
 def studio_changes(studio: Any = None, session: str | None = None, since: int | None = None) -> dict:
-    """What changed since `session` (default: this process's) last read, grouped by the session
-    that made each change. Without `since` the session's cursor is read and moved past what is
+    """What changed since `session` (default: this process's) last read, in seq order, each change
+    naming the session that made it. Without `since` the session's cursor is read and moved past what is
     reported; with `since` the records after that seq are reported and the cursor is left alone.
 
     basis: `first-read` (no cursor yet: nothing is reported, the cursor is set at the head),
     `since-cursor`, `since-seq` (an explicit `since`), or `resync` (the cursor, or `since`, is
     beyond what the log holds, or the log was rewritten: the cursor is set at the head).
     """
-    from bunzai.store.cursors import read_cursor, write_cursor
-    from bunzai.store.feed import last_entry
-
     studio = as_studio(studio)
     session = session_or_current(session)
     last = last_entry(studio)
@@ -137,8 +128,8 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
             "since": None,
             "next": head,
             "count": 0,
+            "items": [],
             "truncated": False,
-            "by_session": [],
             "note": note,
         }
 
@@ -171,8 +162,6 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
 def _anchor(studio, cursor: dict) -> int | None:
     """The byte offset to read on from, when the log still holds the cursor's record there
     (or anywhere: a log rewritten with the same records); None when it does not."""
-    from bunzai.store.feed import entries_from, entry_ending_at
-
     if cursor["seq"] == 0:
         return 0 if cursor["end"] == 0 else None
 
@@ -202,8 +191,8 @@ def _report(studio, basis: str, base: dict, session: str, start: int, after_seq:
         "since": after_seq,
         "next": last.seq if last else after_seq,
         "count": len(reported),
+        "items": _items(reported, session),
         "truncated": more,
-        "by_session": _grouped(reported, session),
     }
     if len(window) > len(reported):
         doc["not_landed"] = len(window) - len(reported)  # logged intents whose writer stopped first
@@ -233,9 +222,6 @@ def _timeout(value: Any) -> float:
 
 def _piece_places(ref: Any) -> list[tuple[str, str]]:
     """(kind, id) places a ref may name: one for kind/id, every kind for a bare id."""
-    from bunzai.model import KIND_NAMES
-    from bunzai.store.studio import check_id, check_kind
-
     if not isinstance(ref, str) or not ref:
         raise BunzaiError("invalid_input", f"{ref!r} is not a piece reference", hint="write kind/id or an id")
     if "/" in ref:
@@ -275,8 +261,6 @@ class _ChangedSince:
         return []
 
     def check(self) -> dict | None:
-        from bunzai.store.feed import signature
-
         sig = signature(self.studio)
         if sig is None or sig[0] != self.inode or sig[1] < self.start:  # a new or cut log: read it all
             self.start, self.inode = 0, None if sig is None else sig[0]
@@ -297,8 +281,6 @@ class _PieceExists:
         return [self.studio.piece_path(kind, piece_id) for kind, piece_id in self.places]
 
     def check(self) -> dict | None:
-        from bunzai.store.feed import state_of
-
         for kind, piece_id in self.places:
             present, revision = state_of(self.studio, kind, piece_id)
             if present:
@@ -308,8 +290,6 @@ class _PieceExists:
 
 class _RevisionChanged:
     def __init__(self, studio, value: str) -> None:
-        from bunzai.store.feed import state_of
-
         self.studio = studio
         places, self.revision = _revision_target(value)
         if len(places) > 1:  # a bare id: the piece that holds it now (ambiguous when several do)
@@ -329,8 +309,6 @@ class _RevisionChanged:
         return [self.studio.piece_path(kind, piece_id) for kind, piece_id in self.places]
 
     def check(self) -> dict | None:
-        from bunzai.store.feed import state_of
-
         if not self.places:
             return {"ref": None, "exists": False, "revision": None}
         kind, piece_id = self.places[0]
@@ -384,8 +362,6 @@ def studio_wait(
 
 
 def _poll(studio, condition, described: dict, seconds: float) -> dict:
-    from bunzai.store.feed import signature
-
     started = time.monotonic()
     deadline = started + seconds
     paths = condition.paths()
@@ -404,8 +380,6 @@ def _poll(studio, condition, described: dict, seconds: float) -> dict:
 
 
 def _waited(studio, met: bool, described: dict, seconds: float, started: float, found: dict) -> dict:
-    from bunzai.store.feed import last_entry
-
     last = last_entry(studio)
     return {
         "met": met,

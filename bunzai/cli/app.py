@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+import copy
+import os
+from typing import Annotated
 
 import typer
 
@@ -45,7 +47,7 @@ def _version(value: bool) -> None:
 def main(
     ctx: typer.Context,
     studio: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--studio",
             metavar="DIR",
@@ -97,3 +99,45 @@ mcp_cmd.register(app)
 from bunzai.cli import art_cmd  # noqa: E402
 
 art_cmd.register(app)
+
+
+def command_for(args: list[str]):
+    """The click command that runs `args`, with only the subcommand they name built: turning a
+    Typer command into a click one inspects its whole signature, and building all of them
+    costs more than the rest of a command's start-up. The whole app is built when no
+    subcommand is named, for one it lacks (its usage error lists the commands spelled alike)
+    and when the shell asks for completions."""
+    from typer.main import get_command
+
+    name = _subcommand(args)
+    if name is None or os.environ.get("_BUNZAI_COMPLETE"):
+        return get_command(app)
+    commands = [info for info in app.registered_commands if _command_name(info) == name]
+    groups = [info for info in app.registered_groups if info.name == name]
+    if not commands and not groups:
+        return get_command(app)
+    one = copy.copy(app)
+    one.registered_commands, one.registered_groups = commands, groups
+    return get_command(one)
+
+
+def _command_name(info) -> str:
+    """A registered command's name, as Typer derives it (`import_` is registered by name)."""
+    return info.name or info.callback.__name__.lower().replace("_", "-")
+
+
+def _subcommand(args: list[str]) -> str | None:
+    """The subcommand `args` name after the global options, or None (options only, or one
+    this app does not know, which the whole app answers)."""
+    index = 0
+    while index < len(args):
+        token = args[index]
+        if token == "--studio":
+            index += 2
+        elif token.startswith("--studio=") or token in ("--version", "--help", "-h"):
+            index += 1
+        elif token.startswith("-"):
+            return None
+        else:
+            return token
+    return None

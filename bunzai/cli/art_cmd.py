@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,7 +15,7 @@ def art(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(help="The piece: kind/id or a bare id.")],
     out: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--out", metavar="FILE", help="Write here (create-only); default ID.EXT in the current folder."),
     ] = None,
     show: Annotated[
@@ -25,7 +25,8 @@ def art(
 ) -> int:
     """Write or draw a piece's portrait.
 
-    Writes a piece's portrait (or a pack's face) to a new file, or draws it (--show). Prints the file's path, MIME type, size and sha256. Never overwrites: a taken FILE is
+    Writes a piece's portrait (or a pack's face) to a new file, or draws it (--show). Prints the file's path, MIME
+    type, size and sha256. Never overwrites: a taken FILE is
     refused. A piece with no stored image is refused with no_art.
 
     Example: bunzai art seraphina --out sera.png

@@ -6,7 +6,7 @@ Compact form: `bunzai cap` browses, `bunzai cap ID` describes an exact id, and
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -27,14 +27,17 @@ class _CompactGroup(SuggestingGroup):
 
 app = typer.Typer(
     cls=_CompactGroup,
-    help="Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts. `bunzai cap [QUERY|ID]`.",
+    help=(
+        "Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts. `bunzai cap "
+        "[QUERY|ID]`."
+    ),
 )
 
 
 @app.command()
 def find(
     query: Annotated[list[str], typer.Argument(help="A few words, e.g. rename character.")],
-    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Only capabilities of this kind.")] = None,
+    kind: Annotated[str | None, typer.Option("--kind", "-k", help="Only capabilities of this kind.")] = None,
 ) -> int:
     """At most five capabilities for some words.
 
@@ -50,7 +53,8 @@ def find(
 
         check_kind(kind)
     text = " ".join(query)
-    emit({"query": text, "kind": kind, "matches": rank(visible_capabilities(), text, kind=kind)})
+    matches = rank(visible_capabilities(), text, kind=kind)
+    emit({"query": text, "kind": kind, "count": len(matches), "items": matches})
     return 0
 
 
@@ -142,22 +146,25 @@ def run(
     ctx: typer.Context,
     cap_id: Annotated[str, typer.Argument(metavar="ID", help="The capability id.")],
     ref: Annotated[
-        Optional[str],
+        str | None,
         typer.Argument(
             metavar="REF",
-            help="kind/id of the piece (not for create capabilities; optional with --draft); character/ID#book names a character's embedded book.",
+            help=(
+                "kind/id of the piece (not for create capabilities; optional with --draft); character/ID#book names "
+                "a character's embedded book."
+            ),
         ),
     ] = None,
     input: Annotated[str, typer.Option("--input", "-i", help="The input: JSON object, @FILE or - for stdin.")] = "{}",
     draft: Annotated[
-        Optional[str], typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")
+        str | None, typer.Option("--draft", "-d", help="Compose onto this draft: FILE or - for stdin.")
     ] = None,
-    id: Annotated[Optional[str], typer.Option("--id", help="Id of the new piece (create capabilities).")] = None,
+    id: Annotated[str | None, typer.Option("--id", help="Id of the new piece (create capabilities).")] = None,
     save: Annotated[
         bool, typer.Option("--save", help="Also save the draft in the studio's draft area (see `bunzai draft list`).")
     ] = False,
     name: Annotated[
-        Optional[str], typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")
+        str | None, typer.Option("--name", help="Name of the saved draft (with --save); default kind-id-time.")
     ] = None,
     embedded: Annotated[
         bool,
@@ -171,7 +178,8 @@ def run(
 
     Run a capability: print the draft it proposes (pipe it to `bunzai apply`). Writes no piece.
 
-    Example: bunzai cap run character.identity.update character/seraphina --input '{"nickname": "Sera"}' | bunzai apply --yes
+    Example: bunzai cap run character.identity.update character/seraphina --input '{"nickname": "Sera"}'
+    | bunzai apply --yes
     """
     from bunzai.capabilities.discovery import find_capability
     from bunzai.capabilities.studio_run import run_on_studio

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -16,18 +16,24 @@ ToArg = Annotated[
     str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)
 ]
 FromEngineOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--from-engine",
-        help="Macro engine the piece's text was written for, where its original format does not say (a piece made in bunzai).",
+        help=(
+            "Macro engine the piece's text was written for, where its original format does not say (a piece made in "
+            "bunzai)."
+        ),
         autocompletion=completion.engines,
     ),
 ]
 EngineOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--engine",
-        help="Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading SillyTavern files); see `bunzai macro engines`.",
+        help=(
+            "Macro engine that will read the file, where the format alone does not say (e.g. lumiverse reading "
+            "SillyTavern files); see `bunzai macro engines`."
+        ),
         autocompletion=completion.engines,
     ),
 ]
@@ -36,16 +42,19 @@ EngineOpt = Annotated[
 def import_(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to import; - reads one file from stdin.")],
-    id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
+    id: Annotated[str | None, typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
     format: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--format", help="Read as this format instead of sniffing.", autocompletion=completion.formats),
     ] = None,
     on_conflict: Annotated[
         str,
         typer.Option(
             "--on-conflict",
-            help="An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no draft) or suffix (-2, -3 ...).",
+            help=(
+                "An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no "
+                "draft) or suffix (-2, -3 ...)."
+            ),
         ),
     ] = "refuse",
 ) -> int:
@@ -135,7 +144,7 @@ def transfer(
 def export(
     ctx: typer.Context,
     refs: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Argument(
             help="kind/id, or an id that only one kind holds; with --into, any number (none: every piece).",
             show_default=False,
@@ -143,17 +152,17 @@ def export(
         ),
     ] = None,
     to: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats),
     ] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
     into: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder."),
     ] = None,
     layout: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder)."),
     ] = None,
 ) -> int:
@@ -206,7 +215,7 @@ def convert(
     output: Annotated[str, typer.Option("--output", "-o", help="Where to write the result; - for stdout.")],
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     format: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--format", help="Read FILE as this format instead of sniffing.", autocompletion=completion.formats
         ),

@@ -6,7 +6,7 @@ Thin: parse, call bunzai.docs, print one JSON document.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -16,7 +16,10 @@ from bunzai.cli.output import emit
 
 app = typer.Typer(
     cls=SuggestingGroup,
-    help="Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named by id (commands/import).",
+    help=(
+        "Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named "
+        "by id (commands/import)."
+    ),
     no_args_is_help=True,
 )
 summaries_app = typer.Typer(
@@ -25,10 +28,10 @@ summaries_app = typer.Typer(
 app.add_typer(summaries_app, name="summaries")
 
 _Limit = Annotated[
-    Optional[int], typer.Option("--limit", "-n", help="How many rows (browse, search) or characters (read).")
+    int | None, typer.Option("--limit", "-n", help="How many rows (browse, search) or characters (read).")
 ]
 _Offset = Annotated[int, typer.Option("--offset", help="Where to start: a row (browse) or a character (read).")]
-_Section = Annotated[Optional[str], typer.Option("--section", "-s", help="A section slug, as outline names it.")]
+_Section = Annotated[str | None, typer.Option("--section", "-s", help="A section slug, as outline names it.")]
 _Reviewer = Annotated[str, typer.Option("--reviewer", help="Your reviewer id, e.g. docs-author.")]
 
 
@@ -105,9 +108,9 @@ def read(
 def query(
     action: Annotated[str, typer.Option("--action", "-a", help="browse, outline, search or read.")] = ...,
     page: Annotated[
-        Optional[str], typer.Option("--page", "-p", help="A page id (outline, read) or collection (browse).")
+        str | None, typer.Option("--page", "-p", help="A page id (outline, read) or collection (browse).")
     ] = None,
-    text: Annotated[Optional[str], typer.Option("--query", "-q", help="The words to search for (search).")] = None,
+    text: Annotated[str | None, typer.Option("--query", "-q", help="The words to search for (search).")] = None,
     section: _Section = None,
     offset: _Offset = 0,
     limit: _Limit = None,

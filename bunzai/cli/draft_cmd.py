@@ -125,7 +125,8 @@ def list_(ctx: typer.Context) -> int:
     """
     from bunzai.changes.saved import list_saved
 
-    emit({"drafts": list_saved(studio_of(ctx))})
+    drafts = list_saved(studio_of(ctx))
+    emit({"count": len(drafts), "items": drafts})
     return 0
 
 

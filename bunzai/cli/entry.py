@@ -33,11 +33,9 @@ def run(args: list[str]) -> int:
         fast = fast_command(args)
         if fast is not None:  # a hot command in its plain form: no Typer to import (see hot.py)
             return fast()
-        from typer.main import get_command
+        from bunzai.cli.app import command_for
 
-        from bunzai.cli.app import app
-
-        command = get_command(app)
+        command = command_for(args)
         result = command.main(args=args, prog_name="bunzai", standalone_mode=False)
         return result if isinstance(result, int) else 0
     except BunzaiError as error:

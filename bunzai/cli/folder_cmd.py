@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,7 +14,10 @@ from bunzai.cli.output import emit
 
 app = typer.Typer(
     cls=SuggestingGroup,
-    help="Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, revoke, list, search, read, import.",
+    help=(
+        "Folders outside the studio bunzai may read.\n\nFolders outside the studio that bunzai may read: grant, "
+        "revoke, list, search, read, import."
+    ),
     no_args_is_help=True,
 )
 
@@ -27,7 +30,7 @@ def grant(ctx: typer.Context, folder: Annotated[Path, typer.Argument(help="Folde
     """
     from bunzai.folders import grant as grant_folder
 
-    emit({"folders": grant_folder(studio_of(ctx, writes=True), folder)})
+    emit(_folders(grant_folder(studio_of(ctx, writes=True), folder)))
     return 0
 
 
@@ -39,7 +42,7 @@ def revoke(ctx: typer.Context, folder: Annotated[Path, typer.Argument(help="Gran
     """
     from bunzai.folders import revoke as revoke_folder
 
-    emit({"folders": revoke_folder(studio_of(ctx, writes=True), folder)})
+    emit(_folders(revoke_folder(studio_of(ctx, writes=True), folder)))
     return 0
 
 
@@ -52,15 +55,20 @@ def list_folders(ctx: typer.Context) -> int:
     from bunzai.folders import granted_folders
 
     studio = studio_of(ctx)
-    emit({"studio": str(studio.root), "folders": [str(f) for f in granted_folders(studio)]})
+    emit({"studio": str(studio.root)} | _folders([str(f) for f in granted_folders(studio)]))
     return 0
+
+
+def _folders(folders: list[str]) -> dict:
+    """The granted folders, in the shape of every list-like answer."""
+    return {"count": len(folders), "items": folders}
 
 
 @app.command()
 def search(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help="Words every hit's path must hold.")],
-    limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Most hits.")] = None,
 ) -> int:
     """Find files in granted folders by name.
 
@@ -72,7 +80,7 @@ def search(
     from bunzai.limits import SEARCH_DEFAULT_LIMIT
 
     hits = search_folders(studio_of(ctx), query, limit or SEARCH_DEFAULT_LIMIT)
-    emit({"query": query, "count": len(hits), "hits": hits})
+    emit({"query": query, "count": len(hits), "items": hits})
     return 0
 
 
@@ -81,7 +89,7 @@ def read(
     ctx: typer.Context,
     path: Annotated[Path, typer.Argument(help="A file (or folder) inside a granted folder.")],
     offset: Annotated[int, typer.Option("--offset", help="First character of the page.")] = 0,
-    limit: Annotated[Optional[int], typer.Option("--limit", help="Characters in the page.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Characters in the page.")] = None,
 ) -> int:
     """Read a granted file, a page at a time.
 
@@ -104,7 +112,7 @@ def read(
 def import_(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders inside granted folders.")],
-    id: Annotated[Optional[str], typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
+    id: Annotated[str | None, typer.Option("--id", help="Id of the (first) piece; only with one file.")] = None,
 ) -> int:
     """Import from granted folders.
 

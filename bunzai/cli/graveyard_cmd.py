@@ -23,7 +23,7 @@ def list_entries(ctx: typer.Context) -> int:
     from bunzai.store.graveyard import list_graveyard
 
     entries = list_graveyard(studio_of(ctx))
-    emit({"count": len(entries), "entries": entries})
+    emit({"count": len(entries), "items": entries})
     return 0
 
 

@@ -4,9 +4,11 @@ Typer (with its Click and pydantic) costs more to import than these commands cos
 `bunzai.cli.entry` first offers the arguments to `fast_command`. It understands only the plain
 forms (`--studio DIR` before the command; the command's own options as `--name VALUE`,
 `--name=VALUE` or `-k VALUE`, each at most once; integers as plain digits) and answers None for
-anything else: a command's `--help`, an unknown or repeated option, a missing or extra argument, a value
+anything else: an unknown or repeated option, a missing or extra argument, a value
 starting with `-`. Those go to Typer, which gives the same answers and the same usage errors as
-before. The commands themselves are the functions below, which the Typer commands in
+before. `bunzai --help` and `bunzai COMMAND --help` of these commands are answered from the
+kept table (`hot_tables`) while it is current. The commands themselves are the functions below, which the Typer
+commands in
 `pieces_cmd` and `crossing_cmd` call too, so both paths run the same code.
 """
 
@@ -44,7 +46,7 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
     text = None
     if not sys.stdout.isatty() and output_mode() == "json":  # compact: the rows' JSON is kept in the index
         listed, damaged = listed_pieces(studio, kinds)
-        text = f'{{"count":{len(listed)},"pieces":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
+        text = f'{{"count":{len(listed)},"items":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:  # (stored text never holds a lone surrogate; emit would escape one)
@@ -54,7 +56,7 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
         sys.stdout.flush()
     else:
         rows, damaged = list_pieces(studio, kinds)
-        emit({"count": len(rows), "pieces": rows, "damaged": damaged})
+        emit({"count": len(rows), "items": rows, "damaged": damaged})
     if damaged:
         say(
             f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
@@ -77,16 +79,22 @@ def formats_command() -> int:
     rows = cached("formats")  # the registry's rows, kept under a digest of the adapter sources
     if rows is None:
         rows = build_formats()
-    emit({"count": len(rows), "formats": rows})
+    emit({"count": len(rows), "items": rows})
     return 0
 
 
-def _kept_help() -> Callable[[], int] | None:
-    """`bunzai --help` from the kept table (see `hot_tables`), when it is current and the
-    terminal is wide enough to read the same text."""
+def _kept_help(command_name: str | None = None) -> Callable[[], int] | None:
+    """`bunzai --help` (or `bunzai COMMAND --help`) from the kept table (see `hot_tables`),
+    when it is current and the terminal is wide enough to read the same text."""
     from bunzai.cli.hot_tables import cached, wide_terminal
 
-    text = cached("help") if wide_terminal() else None
+    if not wide_terminal():
+        return None
+    if command_name is None:
+        text = cached("help")
+    else:
+        texts = cached("command_help")
+        text = texts.get(command_name) if isinstance(texts, dict) else None
     if not isinstance(text, str):
         return None
 
@@ -140,6 +148,8 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
     """The command to run for `args` without Typer, or None to leave them to Typer."""
     if args in (["--help"], ["-h"]):
         return _kept_help()
+    if len(args) == 2 and args[0] in _COMMANDS and args[1] in ("--help", "-h"):
+        return _kept_help(args[0])
     studio: str | None = None
     rest = list(args)
     if rest and rest[0] == "--studio" and len(rest) > 1 and _plain(rest[1]):

@@ -1,6 +1,7 @@
-"""Answers of `bunzai formats` and `bunzai --help` kept ready, each under a digest of its sources.
+"""Answers of `bunzai formats`, `bunzai --help` and the hot commands' `--help` kept ready, each
+under a digest of its sources.
 
-Both answers are fixed by the code: `formats` by the adapter modules, `--help` by the Typer
+They are fixed by the code: `formats` by the adapter modules, the help texts by the Typer
 application in `bunzai/cli/`. Building them means importing every adapter (and with them
 pydantic) or every command module and Typer, several times the cost of starting Python. So
 `bunzai/generated/hot.json` holds each answer beside a digest of the source files it comes
@@ -23,7 +24,8 @@ import sys
 
 TABLE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "generated", "hot.json")
 _PACKAGE = os.path.dirname(os.path.dirname(__file__))
-SOURCES = {"formats": "adapters", "help": "cli"}  # answer -> the folder of bunzai it comes from
+SOURCES = {"formats": "adapters", "help": "cli", "command_help": "cli"}  # answer -> the folder it comes from
+HOT_COMMANDS = ("read", "list", "search", "formats")  # whose `--help` is kept (see `bunzai.cli.hot`)
 HELP_COLUMNS = 80  # Click lays help out for min(columns, 80): any terminal this wide reads the same text
 
 
@@ -78,8 +80,8 @@ def build_formats() -> list[dict]:
     return [adapter.describe() for adapter in all_adapters()]
 
 
-def build_help() -> str:
-    """`bunzai --help` as Typer prints it on a wide terminal."""
+def build_help(command_name: str | None = None) -> str:
+    """`bunzai --help` (or `bunzai COMMAND --help`) as Typer prints it on a wide terminal."""
     import io
     from contextlib import redirect_stdout
 
@@ -93,7 +95,8 @@ def build_help() -> str:
     os.environ["COLUMNS"] = str(HELP_COLUMNS)
     try:
         with redirect_stdout(out):
-            command.main(args=["--help"], prog_name="bunzai", standalone_mode=False)
+            args = ["--help"] if command_name is None else [command_name, "--help"]
+            command.main(args=args, prog_name="bunzai", standalone_mode=False)
     finally:
         if saved is None:
             del os.environ["COLUMNS"]
@@ -106,6 +109,7 @@ def build_table() -> dict:
     return {
         "formats": {"digest": sources_digest("adapters"), "value": build_formats()},
         "help": {"digest": sources_digest("cli"), "value": build_help()},
+        "command_help": {"digest": sources_digest("cli"), "value": {name: build_help(name) for name in HOT_COMMANDS}},
     }
 
 

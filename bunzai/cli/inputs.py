@@ -11,7 +11,7 @@ from typing import Any
 
 from bunzai.errors import BunzaiError
 from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
-from bunzai.store.canon import load_json_bytes
+from bunzai.jsondoc.reading import load_json_bytes
 
 
 def read_source_bytes(source: str) -> tuple[bytes, str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,7 +18,7 @@ def delete(
     ],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
     revision: Annotated[
-        Optional[str], typer.Option("--revision", help="Delete only if the stored revision is this one.")
+        str | None, typer.Option("--revision", help="Delete only if the stored revision is this one.")
     ] = None,
 ) -> int:
     """Delete a piece for good.
@@ -50,7 +50,7 @@ def bury(
         str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
     ],
     revision: Annotated[
-        Optional[str], typer.Option("--revision", help="Bury only if the stored revision is this one.")
+        str | None, typer.Option("--revision", help="Bury only if the stored revision is this one.")
     ] = None,
 ) -> int:
     """Move a piece to the graveyard.

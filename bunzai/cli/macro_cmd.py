@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -72,14 +72,14 @@ def engines() -> int:
         if cat.note:
             row["note"] = cat.note
         rows.append(row)
-    emit({"engines": rows})
+    emit({"count": len(rows), "items": rows})
     return 0
 
 
 def macro_lookup(
     name: Annotated[str, typer.Argument(help="A macro name, e.g. random or {{setvar}}.")],
-    engine: Annotated[Optional[str], typer.Option("--engine", help="Only this engine's forms.")] = None,
-    to: Annotated[Optional[str], typer.Option("--to", help="Also say what each form becomes on this engine.")] = None,
+    engine: Annotated[str | None, typer.Option("--engine", help="Only this engine's forms.")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="Also say what each form becomes on this engine.")] = None,
 ) -> int:
     """What a macro does in each engine.
 
@@ -94,7 +94,7 @@ def macro_lookup(
 
 
 def block_lookup(
-    kind: Annotated[Optional[str], typer.Argument(help="A kind of prompt block; omit to list them.")] = None,
+    kind: Annotated[str | None, typer.Argument(help="A kind of prompt block; omit to list them.")] = None,
 ) -> int:
     """Kinds of prompt block, with a starting block.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -10,7 +10,7 @@ import typer
 def mcp(
     ctx: typer.Context,
     studio: Annotated[
-        Optional[str],
+        str | None,
         typer.Argument(
             metavar="STUDIO", help="Studio folder (else what --studio, BUNZAI_STUDIO or the nearest bunzai.toml say)."
         ),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -20,9 +20,7 @@ KindArg = Annotated[
 RefArg = Annotated[
     str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
 ]
-KindOpt = Annotated[
-    Optional[str], typer.Option("--kind", "-k", help="Only this kind.", autocompletion=completion.kinds)
-]
+KindOpt = Annotated[str | None, typer.Option("--kind", "-k", help="Only this kind.", autocompletion=completion.kinds)]
 
 
 def create(
@@ -30,9 +28,7 @@ def create(
     input: Annotated[
         str, typer.Option("--input", "-i", help='JSON object, @FILE or - for stdin: {"name": ..., <body fields>}.')
     ],
-    id: Annotated[
-        Optional[str], typer.Option("--id", help="Id of the new piece (default: the name as a slug).")
-    ] = None,
+    id: Annotated[str | None, typer.Option("--id", help="Id of the new piece (default: the name as a slug).")] = None,
 ) -> int:
     """Print a create draft for a new piece.
 
@@ -54,10 +50,10 @@ def read(
         bool, typer.Option("--outline", help="List the immediate children (of --pointer) as JSON pointers.")
     ] = False,
     pointer: Annotated[
-        Optional[str], typer.Option("--pointer", "-p", help="RFC 6901 pointer into the piece, e.g. /body/description.")
+        str | None, typer.Option("--pointer", "-p", help="RFC 6901 pointer into the piece, e.g. /body/description.")
     ] = None,
     offset: Annotated[int, typer.Option("--offset", help="First character/item/key of the page.")] = 0,
-    limit: Annotated[Optional[int], typer.Option("--limit", help="Characters/items/keys in the page.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Characters/items/keys in the page.")] = None,
 ) -> int:
     """Print a stored piece, an outline or a page.
 
@@ -94,7 +90,7 @@ def search(
         ),
     ],
     kind: KindOpt = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", help="Most hits to print.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Most hits to print.")] = None,
 ) -> int:
     """Search the shelf, ranked by BM25.
 

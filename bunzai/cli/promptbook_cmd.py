@@ -5,7 +5,7 @@ Thin: parse, call bunzai.render.promptbook, print one JSON document.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -13,7 +13,10 @@ from bunzai.cli.groups import SuggestingGroup
 
 app = typer.Typer(
     cls=SuggestingGroup,
-    help="Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each phase's prompt.",
+    help=(
+        "Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each "
+        "phase's prompt."
+    ),
     no_args_is_help=True,
 )
 
@@ -47,27 +50,29 @@ def rehearse(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(help="A promptbook (id or promptbook/id).")],
     character: Annotated[
-        Optional[str], typer.Option("--character", "-c", help="The card, for phases that name none.")
+        str | None, typer.Option("--character", "-c", help="The card, for phases that name none.")
     ] = None,
     preset: Annotated[
-        Optional[str], typer.Option("--preset", help="The preset, for phases that name none (the chat's).")
+        str | None, typer.Option("--preset", help="The preset, for phases that name none (the chat's).")
     ] = None,
-    persona: Annotated[Optional[str], typer.Option("--persona", help="The user's persona.")] = None,
-    lorebook: Annotated[list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan. Repeatable.")] = [],
+    persona: Annotated[str | None, typer.Option("--persona", help="The user's persona.")] = None,
+    lorebook: Annotated[list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan. Repeatable.")] = None,
     chat: Annotated[
-        Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")
+        str | None, typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")
     ] = None,
     line: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--line", help="The user line conditions are tried on (default: the chat's last user message)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for random macros and lorebook draws.")] = 0,
 ) -> int:
     """Each enabled phase's preset, rendered.
 
-    Each enabled phase's preset rendered as `bunzai render` would, private outputs as placeholders, the reply labelled reply-only.
+    Each enabled phase's preset rendered as `bunzai render` would, private outputs as placeholders, the reply labelled
+    reply-only.
 
-    Each phase's library uses are listed (dice rolled as a seeded forecast, regex pieces applied); missing ones are findings.
+    Each phase's library uses are listed (dice rolled as a seeded forecast, regex pieces applied); missing ones are
+    findings.
 
     Example: bunzai promptbook rehearse my-book --character seraphina --preset default
     """
@@ -85,7 +90,7 @@ def rehearse(
             character=character,
             preset=preset,
             persona=persona,
-            lorebooks=lorebook,
+            lorebooks=lorebook or [],
             chat_file=chat,
             seed=seed,
             line=line,

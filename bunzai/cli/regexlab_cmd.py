@@ -8,7 +8,7 @@ Everything is imported inside the commands, so other commands never pay for the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,7 +18,10 @@ from bunzai.cli.output import emit
 
 app = typer.Typer(
     cls=SuggestingGroup,
-    help="Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, race, explain, lint. Stores nothing.",
+    help=(
+        "Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, "
+        "race, explain, lint. Stores nothing."
+    ),
     no_args_is_help=True,
 )
 
@@ -28,10 +31,10 @@ Platform = Annotated[
         "--platform", "-p", help="How the pattern and replacement are read: javascript, sillytavern or risuai."
     ),
 ]
-Flags = Annotated[Optional[str], typer.Option("--flags", help="Flags; the pattern is then bare (no /.../).")]
+Flags = Annotated[str | None, typer.Option("--flags", help="Flags; the pattern is then bare (no /.../).")]
 
 
-def _text_of(ctx: typer.Context, text: Optional[str], file: Optional[str], ref: Optional[str], pointer: str) -> str:
+def _text_of(ctx: typer.Context, text: str | None, file: str | None, ref: str | None, pointer: str) -> str:
     """The text to run over: --text, --file (or - for stdin), or a string in a studio piece."""
     from bunzai.errors import BunzaiError
 
@@ -94,27 +97,25 @@ def try_(
     ctx: typer.Context,
     pattern: Annotated[str, typer.Argument(help="The find-regex: /pattern/flags or a bare pattern.")],
     ref: Annotated[
-        Optional[str], typer.Argument(metavar="[REF]", help="A studio piece whose text to run over (see --pointer).")
+        str | None, typer.Argument(metavar="[REF]", help="A studio piece whose text to run over (see --pointer).")
     ] = None,
-    text: Annotated[Optional[str], typer.Option("--text", "-t", help="The text to run over.")] = None,
-    file: Annotated[
-        Optional[str], typer.Option("--file", "-f", help="A text file to run over, or - for stdin.")
-    ] = None,
+    text: Annotated[str | None, typer.Option("--text", "-t", help="The text to run over.")] = None,
+    file: Annotated[str | None, typer.Option("--file", "-f", help="A text file to run over, or - for stdin.")] = None,
     pointer: Annotated[
         str,
         typer.Option("--pointer", help="With REF: the JSON pointer of the text (all its strings when not a string)."),
     ] = "/body",
     replace: Annotated[
-        Optional[str], typer.Option("--replace", "-r", help="Also show the text after this replacement.")
+        str | None, typer.Option("--replace", "-r", help="Also show the text after this replacement.")
     ] = None,
     platform: Platform = "javascript",
     flags: Flags = None,
     trim: Annotated[
         list[str], typer.Option("--trim", help="A trim string (SillyTavern): removed from each capture. Repeatable.")
-    ] = [],
+    ] = None,
     macro: Annotated[
         list[str], typer.Option("--macro", help="A macro value NAME=VALUE, e.g. user=Ann. Repeatable.")
-    ] = [],
+    ] = None,
     substitute: Annotated[
         str, typer.Option("--substitute", help="Macros in the pattern: none, raw or escaped.")
     ] = "none",
@@ -135,8 +136,8 @@ def try_(
             replace=replace,
             platform=platform,
             flags=flags,
-            trim_strings=trim,
-            macros=_pairs(macro, "--macro"),
+            trim_strings=trim or [],
+            macros=_pairs(macro or [], "--macro"),
             substitute=substitute,
         )
     )
@@ -147,7 +148,7 @@ def try_(
 def race(
     patterns: Annotated[list[str], typer.Argument(help="Two or more candidate patterns.")],
     text: Annotated[str, typer.Option("--text", "-t", help="The text every candidate runs over.")] = ...,
-    replace: Annotated[Optional[str], typer.Option("--replace", "-r", help="Also compare the replaced texts.")] = None,
+    replace: Annotated[str | None, typer.Option("--replace", "-r", help="Also compare the replaced texts.")] = None,
     platform: Platform = "javascript",
     flags: Flags = None,
 ) -> int:
@@ -227,11 +228,12 @@ def _regex_piece(ctx: typer.Context, source: str) -> dict:
 
 @app.command()
 def recipes(
-    name: Annotated[Optional[str], typer.Argument(help="One recipe, with the rule to add; omit to list them.")] = None,
+    name: Annotated[str | None, typer.Argument(help="One recipe, with the rule to add; omit to list them.")] = None,
 ) -> int:
     """Common roleplay rules, each with a sample.
 
-    Common roleplay rules (italic narration, thoughts, OOC removal, HTML cleanup, hiding a tracker ...), each with a sample and its result.
+    Common roleplay rules (italic narration, thoughts, OOC removal, HTML cleanup, hiding a tracker ...), each with a
+    sample and its result.
 
     Example: bunzai regex-lab recipes ooc-removal
     """
@@ -245,10 +247,10 @@ def recipes(
 def from_examples(
     match: Annotated[
         list[str], typer.Option("--match", "-m", help="A string the pattern must match. Repeatable.")
-    ] = [],
+    ] = None,
     no_match: Annotated[
         list[str], typer.Option("--no-match", "-n", help="A string it must not match. Repeatable.")
-    ] = [],
+    ] = None,
 ) -> int:
     """A candidate pattern built from examples.
 
@@ -258,7 +260,7 @@ def from_examples(
     """
     from bunzai.regexlab.examples import from_examples as build
 
-    emit(build(match, no_match))
+    emit(build(match or [], no_match or []))
     return 0
 
 
@@ -268,13 +270,13 @@ def regex_from_drawing(
     pattern: Annotated[str, typer.Option("--pattern", help="The find-regex whose captures fill the slots.")] = ...,
     slot: Annotated[
         list[str], typer.Option("--slot", help="NAME=N: the slot NAME is capture N (0 = the whole match). Repeatable.")
-    ] = [],
+    ] = None,
     sample: Annotated[
-        Optional[str], typer.Option("--sample", help="A text the rule must match; it is run in the engine.")
+        str | None, typer.Option("--sample", help="A text the rule must match; it is run in the engine.")
     ] = None,
     platform: Platform = "javascript",
     flags: Flags = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="The rule's name (default: the drawing's).")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The rule's name (default: the drawing's).")] = None,
     report: Annotated[
         bool, typer.Option("--report", help="Print the warnings and the sample's result with the rule.")
     ] = False,
@@ -283,7 +285,8 @@ def regex_from_drawing(
 
     A drawing turned into a regex replacement: prints a rule ready for `regex.rules.add`.
 
-    Example: bunzai regex-from-drawing card.html --pattern '/\\[mood:(\\w+)\\]/g' --slot mood=1 | bunzai cap run regex.rules.add regex/display --input -
+    Example: bunzai regex-from-drawing card.html --pattern '/\\[mood:(\\w+)\\]/g' --slot mood=1
+    | bunzai cap run regex.rules.add regex/display --input -
     """
     from bunzai.cli.output import say
     from bunzai.errors import BunzaiError
@@ -291,7 +294,7 @@ def regex_from_drawing(
 
     markup, title, declared = _drawing(ctx, drawing)
     slots = {}
-    for key, value in _pairs(slot, "--slot").items():
+    for key, value in _pairs(slot or [], "--slot").items():
         if not value.strip().isdigit():
             raise BunzaiError("usage", f"--slot {key}={value}: the capture must be a number", f"e.g. --slot {key}=1")
         slots[key] = int(value)
@@ -324,7 +327,8 @@ def html_will_draw(
 ) -> int:
     """What a sealed preview strips from a drawing.
 
-    What a sealed preview strips from a drawing, which http(s) addresses cannot load, which handlers never fire. Not a safety check.
+    What a sealed preview strips from a drawing, which http(s) addresses cannot load, which handlers never fire. Not a
+    safety check.
 
     Example: bunzai html-will-draw card.html
     """

@@ -6,12 +6,12 @@ Thin: parse, call bunzai.render, print one JSON document (or, with --text, the f
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 Character = Annotated[str, typer.Option("--character", "-c", help="The character (id or character/id).")]
-Persona = Annotated[Optional[str], typer.Option("--persona", help="The user's persona (id or persona/id).")]
+Persona = Annotated[str | None, typer.Option("--persona", help="The user's persona (id or persona/id).")]
 Lorebook = Annotated[
     list[str], typer.Option("--lorebook", "-l", help="A lorebook to scan, besides the character's. Repeatable.")
 ]
@@ -20,21 +20,21 @@ Regex = Annotated[
     typer.Option("--regex", help="A regex set whose prompt rules apply, besides the character's. Repeatable."),
 ]
 Chat = Annotated[
-    Optional[str], typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")
+    str | None, typer.Option("--chat", help="A SillyTavern chat .jsonl or a JSON list of {role, content}.")
 ]
 Seed = Annotated[
     int, typer.Option("--seed", help="Seed for {{random}}, {{pick}}, {{roll}}, lorebook probability and groups.")
 ]
 Note = Annotated[str, typer.Option("--authors-note", help="The chat's author's note (injected at depth 4 as system).")]
 Instruct = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--instruct", help="Text completion: the instruct template (a preset of family instruct)."),
 ]
 Context = Annotated[
-    Optional[str], typer.Option("--context", help="Text completion: the context template (a preset of family context).")
+    str | None, typer.Option("--context", help="Text completion: the context template (a preset of family context).")
 ]
 Sysprompt = Annotated[
-    Optional[str], typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")
+    str | None, typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")
 ]
 
 
@@ -79,11 +79,11 @@ def render(
     preset: Annotated[str, typer.Argument(help="A chat-completion preset (id or preset/id).")],
     character: Character,
     persona: Persona = None,
-    lorebook: Lorebook = [],
-    regex: Regex = [],
+    lorebook: Lorebook = None,
+    regex: Regex = None,
     chat: Chat = None,
     stage: Annotated[
-        Optional[str], typer.Option("--stage", help="Only this stage: raw, lore, macros, regex or final.")
+        str | None, typer.Option("--stage", help="Only this stage: raw, lore, macros, regex or final.")
     ] = None,
     seed: Seed = 0,
     authors_note: Note = "",
@@ -96,8 +96,10 @@ def render(
 ) -> int:
     """The prompt a preset sends, stage by stage.
 
-    The prompt a preset sends, in stages raw, lore, macros, regex, final, with which block and source each part came from.
-    Chat completion from a chat-completion preset; text completion from a context template (with --instruct, --sysprompt).
+    The prompt a preset sends, in stages raw, lore, macros, regex, final, with which block and source each part came
+    from.
+    Chat completion from a chat-completion preset; text completion from a context template (with --instruct,
+    --sysprompt).
 
     Example: bunzai render default --character seraphina --chat chat.jsonl --stage final
     """
@@ -105,7 +107,7 @@ def render(
     from bunzai.render.render import render as run
 
     doc = run(
-        _gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt),
+        _gather(ctx, preset, character, persona, lorebook or [], regex or [], chat, instruct, context, sysprompt),
         seed=seed,
         stage="final" if text else stage,
         authors_note=authors_note,
@@ -132,13 +134,13 @@ def preset_verify(
     preset: Annotated[str, typer.Argument(help="A chat-completion preset (id or preset/id).")],
     character: Character,
     persona: Persona = None,
-    lorebook: Lorebook = [],
-    regex: Regex = [],
+    lorebook: Lorebook = None,
+    regex: Regex = None,
     chat: Chat = None,
     seed: Seed = 0,
     authors_note: Note = "",
     engine: Annotated[
-        Optional[str], typer.Option("--engine", help="Also report macros this engine reads differently (e.g. risuai).")
+        str | None, typer.Option("--engine", help="Also report macros this engine reads differently (e.g. risuai).")
     ] = None,
     instruct: Instruct = None,
     context: Context = None,
@@ -146,7 +148,8 @@ def preset_verify(
 ) -> int:
     """Report what in a preset would not work.
 
-    Render a preset and report what would not work: unknown macros, empty blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules. Exit 1 with findings.
+    Render a preset and report what would not work: unknown macros, empty blocks, markers with no source, unreachable
+    blocks, dead lorebook entries and regex rules. Exit 1 with findings.
 
     Example: bunzai preset-verify default --character seraphina
     """
@@ -154,7 +157,7 @@ def preset_verify(
     from bunzai.render.verify import verify
 
     doc = verify(
-        _gather(ctx, preset, character, persona, lorebook, regex, chat, instruct, context, sysprompt),
+        _gather(ctx, preset, character, persona, lorebook or [], regex or [], chat, instruct, context, sysprompt),
         seed=seed,
         engine=engine,
         authors_note=authors_note,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -12,7 +12,7 @@ from bunzai.cli.output import emit
 
 def init(
     directory: Annotated[
-        Optional[Path], typer.Argument(help="Folder to make a studio of (default: the current folder).")
+        Path | None, typer.Argument(help="Folder to make a studio of (default: the current folder).")
     ] = None,
 ) -> int:
     """Make a folder a studio.

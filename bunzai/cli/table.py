@@ -1,8 +1,9 @@
 """List-like answers as aligned columns (`--table`), for people reading a terminal.
 
-A list-like answer is a JSON object with one list of objects among its values (`pieces`,
-`drafts`, `hits`, `formats` ...). Columns are the items' keys in first-seen order; lists of
-strings print joined by commas, other nested values as compact JSON, and 64-hex revisions and hashes print as their first 12 digits.
+A list-like answer is a JSON object `{"count": N, "items": [...]}` (plus keys of its own);
+the table prints its items when they are objects. Columns are the items' keys in first-seen
+order; lists of strings print joined by commas, other nested values as compact JSON, and
+64-hex revisions and hashes print as their first 12 digits.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ _HASH = re.compile(r"[0-9a-f]{64}", re.ASCII)
 
 
 def items_of(doc: dict) -> list[dict] | None:
-    """The one non-empty list of objects in `doc` (empty lists aside), or None: then the
-    answer prints as JSON (an empty answer too, so it still says what it is)."""
-    lists = [value for value in doc.values() if isinstance(value, list) and value]
-    if len(lists) != 1 or not all(isinstance(item, dict) for item in lists[0]):
+    """The answer's non-empty `items` when they are objects, or None: then the answer prints
+    as JSON (an empty answer too, so it still says what it is)."""
+    items = doc.get("items")
+    if not isinstance(items, list) or not items or not all(isinstance(item, dict) for item in items):
         return None
-    return lists[0]
+    return items
 
 
 def cell(value: Any) -> str:

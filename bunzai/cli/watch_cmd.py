@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -13,7 +13,7 @@ from bunzai.cli.output import emit
 def changes(
     ctx: typer.Context,
     since: Annotated[
-        Optional[int],
+        int | None,
         typer.Option(
             "--since",
             metavar="SEQ",
@@ -21,7 +21,7 @@ def changes(
         ),
     ] = None,
     session: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--session", metavar="ID", help="Whose cursor (default: $BUNZAI_SESSION, else this process's random id)."
         ),
@@ -29,7 +29,7 @@ def changes(
 ) -> int:
     """What changed since this session last read.
 
-    What changed since this session last read, grouped by the session that made each change.
+    What changed since this session last read, in seq order, each change naming the session that made it.
 
     Example: BUNZAI_SESSION=agent-1 bunzai changes
     """
@@ -42,17 +42,17 @@ def changes(
 def wait(
     ctx: typer.Context,
     changed_since: Annotated[
-        Optional[int], typer.Option("--changed-since", metavar="SEQ", help="Until a change with a seq above SEQ lands.")
+        int | None, typer.Option("--changed-since", metavar="SEQ", help="Until a change with a seq above SEQ lands.")
     ] = None,
     piece_exists: Annotated[
-        Optional[str], typer.Option("--piece-exists", metavar="REF", help="Until kind/id (or an id) exists.")
+        str | None, typer.Option("--piece-exists", metavar="REF", help="Until kind/id (or an id) exists.")
     ] = None,
     revision_changed: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--revision-changed", metavar="REF@REV", help="Until the piece is at another revision, or gone."),
     ] = None,
     timeout: Annotated[
-        Optional[float],
+        float | None,
         typer.Option("--timeout", metavar="S", help="Seconds to wait at most (default 15, at most 55)."),
     ] = None,
 ) -> int:
@@ -79,7 +79,7 @@ def wait(
 def revert(
     ctx: typer.Context,
     session: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--session", metavar="ID", help="The session whose changes to undo (default: $BUNZAI_SESSION)."),
     ] = None,
 ) -> int:

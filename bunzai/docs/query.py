@@ -117,7 +117,8 @@ def browse(collection: str = "", *, limit: int | None = None, offset: int = 0, d
         "total": len(entries),
         "offset": offset,
         "limit": limit,
-        "entries": window,
+        "count": len(window),
+        "items": window,
         "next_offset": following if following < len(entries) else None,
     }
 
@@ -182,7 +183,7 @@ def search(query: str, *, limit: int | None = None, docs: Docs | None = None) ->
         if chunk.get("summary"):
             hit["summary"] = chunk["summary"]
         hits.append(hit)
-    return {"query": query, "terms": wanted, "chunks": len(chunks), "hits": hits}
+    return {"query": query, "terms": wanted, "chunks": len(chunks), "count": len(hits), "items": hits}
 
 
 def read(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from bunzai.docs import markdown
@@ -39,10 +39,19 @@ VERDICTS = ("approve", "block")
 # What each status asks for next; {page} is filled in.
 NEXT_STEP = {
     "missing": "bunzai docs summaries scaffold {page} --summary '...' --topics 'a,b'",
-    "unstamped": "write the summary in docs/summaries/{page}.json, then: bunzai docs summaries stamp {page} --reviewer YOU",
-    "stamp_stale": "the page or its summary changed since the stamp: bring docs/summaries/{page}.json up to date, then: bunzai docs summaries stamp {page} --reviewer YOU",
-    "unreviewed": "someone other than the stamper runs: bunzai docs summaries review {page} APPROVE --notes '...' --reviewer THEM",
-    "review_stale": "restamped since the last review: bunzai docs summaries review {page} APPROVE --notes '...' --reviewer THEM",
+    "unstamped": (
+        "write the summary in docs/summaries/{page}.json, then: bunzai docs summaries stamp {page} --reviewer YOU"
+    ),
+    "stamp_stale": (
+        "the page or its summary changed since the stamp: bring docs/summaries/{page}.json up to date, "
+        "then: bunzai docs summaries stamp {page} --reviewer YOU"
+    ),
+    "unreviewed": (
+        "someone other than the stamper runs: bunzai docs summaries review {page} APPROVE --notes '...' --reviewer THEM"
+    ),
+    "review_stale": (
+        "restamped since the last review: bunzai docs summaries review {page} APPROVE --notes '...' --reviewer THEM"
+    ),
     "blocked": "address the review notes in docs/summary-reviews/{page}.json, restamp, and ask for a new review",
     "orphan": "docs/summaries/{page}.json has no page: delete it and docs/summary-reviews/{page}.json",
 }
@@ -194,7 +203,7 @@ def review(page_id: str, verdict: str, notes: str, reviewer: str, docs: Path = C
         "notes": notes,
         "source_sha256": source,
         "summary_sha256": summary,
-        "reviewed_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "reviewed_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     path = receipt_path(page_id, docs)
     _write_json(path, receipt)

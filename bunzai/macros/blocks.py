@@ -26,7 +26,8 @@ def block_lookup(kind: str | None = None) -> dict:
     """Every kind (title and purpose), or one kind in full."""
     kinds = block_kinds()
     if kind is None:
-        return {"kinds": [{"kind": k["kind"], "title": k["title"], "for": k["for"]} for k in kinds]}
+        rows = [{"kind": k["kind"], "title": k["title"], "for": k["for"]} for k in kinds]
+        return {"count": len(rows), "items": rows}
     wanted = kind.strip().lower()
     for k in kinds:
         if k["kind"] == wanted:

@@ -10,6 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bunzai.macros.translate import VERDICTS, translate_text
+from bunzai.model import dump_piece
+from bunzai.query.pointer import escape
+from bunzai.validate import validate_piece
+
 # Text that a frontend runs through its macro engine, per kind. Names, tags, creator
 # notes and ids are never expanded, so they are never translated.
 MACRO_FIELDS: dict[str, tuple[str, ...]] = {
@@ -42,8 +47,6 @@ class PieceTranslation:
     verdicts: list[dict] = field(default_factory=list)
 
     def report(self) -> dict:
-        from bunzai.macros.translate import VERDICTS
-
         counts = dict.fromkeys(VERDICTS, 0)
         for verdict in self.verdicts:
             counts[verdict["verdict"]] = counts.get(verdict["verdict"], 0) + 1
@@ -61,10 +64,6 @@ class PieceTranslation:
 
 def translate_piece(piece, source: str, target: str):
     """(the piece with its macro text rewritten for `target`, the translation report)."""
-    from bunzai.macros.translate import translate_text
-    from bunzai.model import dump_piece
-    from bunzai.validate import validate_piece
-
     result = PieceTranslation(source, target)
     doc = dump_piece(piece)
     changed = False
@@ -86,8 +85,6 @@ def translate_piece(piece, source: str, target: str):
 
 def _matches(doc: Any, pattern: str):
     """(pointer, container, key) for every string the pattern names in `doc`."""
-    from bunzai.query.pointer import escape
-
     parts = pattern.strip("/").split("/")
     frontier: list[tuple[str, Any]] = [("", doc)]
     for depth, part in enumerate(parts):

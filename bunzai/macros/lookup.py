@@ -7,6 +7,7 @@ from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs, catalog_for, engine_ids
 from bunzai.macros.equivalence import example
 from bunzai.macros.syntax import parse_token
+from bunzai.macros.translate import translate_text
 
 
 def describe_entry(cat: Catalog, entry: Entry) -> dict:
@@ -50,8 +51,6 @@ def _engine(engine: str) -> Catalog:
 
 def macro_lookup(name: str, engine: str | None = None, to: str | None = None) -> dict:
     """The forms of `name` in one engine (or every engine that has it), and their fate on `to`."""
-    from bunzai.macros.translate import translate_text
-
     name = name.strip()
     bare = name[2:-2] if name.startswith("{{") and name.endswith("}}") else name
     cats = [_engine(engine)] if engine else list(all_catalogs().values())
@@ -74,7 +73,7 @@ def macro_lookup(name: str, engine: str | None = None, to: str | None = None) ->
             f"no catalog declares a macro named {bare!r}" + (f" in {engine}" if engine else ""),
             "check the spelling, or list an engine's macros with `bunzai macro engines`",
         )
-    return {"name": bare, "engines": found}
+    return {"name": bare, "count": len(found), "items": found}
 
 
 def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:

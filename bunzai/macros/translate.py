@@ -163,7 +163,9 @@ class _Translator:
                 op,
                 kept=True,
                 candidates=candidates(target, op),
-                note=f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed",
+                note=(
+                    f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed"
+                ),
             )
         return "", _verdict(
             "absent", token, op, candidates=candidates(target, op), note=f"{target.engine} has no {op}: removed"

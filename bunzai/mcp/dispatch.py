@@ -14,14 +14,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bunzai.errors import BunzaiError
-from bunzai.mcp.protocol import INVALID_PARAMS, STRUCTURED_FROM, ProtocolError, at_least
+from bunzai.errors import BunzaiError, from_os_error
+from bunzai.limits import (
+    MCP_HANDLE_MAX_BYTES,
+    MCP_RESULT_FRAME_BYTES,
+    MCP_RESULT_INLINE_MAX_CHARS,
+    MCP_REVEALED_TOOLS_MAX,
+)
+from bunzai.mcp.protocol import ANNOTATIONS_FROM, INVALID_PARAMS, STRUCTURED_FROM, ProtocolError, at_least
+from bunzai.tools.contract import WRITING_EFFECTS
 
 
 class Dispatcher:
     def __init__(self, ctx, *, read_only: bool = False, elicitation: bool = False) -> None:
-        from bunzai.tools.contract import WRITING_EFFECTS
-
         self.ctx = ctx
         self.read_only = read_only
         self.elicitation = elicitation
@@ -31,7 +36,7 @@ class Dispatcher:
         ctx.reveal = self.reveal
 
     def belt(self) -> list:
-        from bunzai.tools.discovery import all_tools
+        from bunzai.tools.discovery import all_tools  # lazy: bunzai mcp answers initialize before importing the tools
 
         tools = []
         for tool in all_tools():
@@ -50,8 +55,7 @@ class Dispatcher:
 
     def reveal(self, capabilities: list) -> list[str]:
         """Make these capabilities callable (replacing the last set); the names of their tools."""
-        from bunzai.limits import MCP_REVEALED_TOOLS_MAX
-        from bunzai.tools.capability_tools import capability_tool
+        from bunzai.tools.capability_tools import capability_tool  # lazy: as all_tools in belt()
 
         if self.read_only:
             capabilities = [cap for cap in capabilities if cap.effect == "read"]
@@ -62,8 +66,6 @@ class Dispatcher:
         return [tool.name for tool in tools]
 
     def list_tools(self, version: str) -> list[dict]:
-        from bunzai.mcp.protocol import ANNOTATIONS_FROM
-
         rows = []
         for tool in self.tools().values():
             row = tool.describe()
@@ -92,8 +94,6 @@ class Dispatcher:
         except BunzaiError as error:
             return self._error(error, version)
         except OSError as error:
-            from bunzai.errors import from_os_error
-
             coded = from_os_error(error)
             return self._error(coded if coded is not None else _internal(error), version)
         except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
@@ -101,8 +101,7 @@ class Dispatcher:
         return self._result(name, result, version)
 
     def _result(self, name: str, result: Any, version: str) -> dict:
-        from bunzai.limits import MCP_HANDLE_MAX_BYTES, MCP_RESULT_FRAME_BYTES, MCP_RESULT_INLINE_MAX_CHARS
-        from bunzai.mcp.envelope import seal
+        from bunzai.mcp.envelope import seal  # lazy: bunzai mcp answers initialize without the envelope
 
         budget = MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES
         while True:
@@ -175,7 +174,7 @@ def _validated(tool, arguments: dict):
 
 
 def _refuse_cut(arguments: dict) -> None:
-    from bunzai.mcp.envelope import CUT, holds_cut
+    from bunzai.mcp.envelope import CUT, holds_cut  # lazy: bunzai mcp answers initialize without the envelope
 
     where = holds_cut(arguments)
     if where is not None:

@@ -7,6 +7,7 @@ python -m bunzai.mcp.docs_page --write
 from __future__ import annotations
 
 from bunzai.docs.generated_page import DOCS, check_page, main
+from bunzai.tools.discovery import all_tools
 
 PAGE_PATH = DOCS / "mcp-tools.md"
 COMMAND = "python -m bunzai.mcp.docs_page --write"
@@ -30,8 +31,6 @@ def _type(schema: dict) -> str:
 
 
 def render() -> str:
-    from bunzai.tools.discovery import all_tools
-
     tools = all_tools()
     lines = [
         "# MCP tools",

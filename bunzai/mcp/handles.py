@@ -29,7 +29,7 @@ class Handles:
 
     def keep(self, text: str, tool: str) -> dict:
         """Hold `text` (one result's JSON); the reply that stands for it: handle, size, peek."""
-        from bunzai.mcp.envelope import envelope_text
+        from bunzai.mcp.envelope import envelope_text  # lazy: bunzai mcp answers initialize without the envelope
 
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MCP_HANDLE_MAX_BYTES:
@@ -76,7 +76,7 @@ class Handles:
         }
 
     def read(self, handle: str, offset: int, limit: int | None) -> dict:
-        from bunzai.mcp.envelope import envelope_text
+        from bunzai.mcp.envelope import envelope_text  # lazy: bunzai mcp answers initialize without the envelope
 
         text = self._text(handle)
         limit = MCP_RESULT_READ_MAX_CHARS if limit is None else limit
@@ -96,7 +96,7 @@ class Handles:
 
     def search(self, handle: str, query: str, offset: int = 0) -> dict:
         """Literal, case-sensitive occurrences of `query` from `offset`, at most MCP_RESULT_SEARCH_MAX_ROWS."""
-        from bunzai.mcp.envelope import envelope_text
+        from bunzai.mcp.envelope import envelope_text  # lazy: bunzai mcp answers initialize without the envelope
 
         text = self._text(handle)
         if not query:

@@ -15,6 +15,11 @@ import sys
 import threading
 from typing import Any
 
+from bunzai import __version__
+from bunzai.errors import BunzaiError
+from bunzai.limits import MCP_ELICIT_TIMEOUT_SECONDS, MCP_FRAME_MAX_BYTES
+from bunzai.mcp.dispatch import Dispatcher
+from bunzai.mcp.handles import Handles
 from bunzai.mcp.protocol import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -24,6 +29,9 @@ from bunzai.mcp.protocol import (
     negotiate,
     read_frames,
 )
+from bunzai.store.changelog import current_session
+from bunzai.store.studio import find_studio
+from bunzai.tools.contract import Context
 
 _EOF = object()
 INSTRUCTIONS = (
@@ -36,10 +44,6 @@ INSTRUCTIONS = (
 
 class Server:
     def __init__(self, studio, *, read_only: bool = False, stdin=None, stdout=None) -> None:
-        from bunzai.mcp.handles import Handles
-        from bunzai.store.changelog import current_session
-        from bunzai.tools.contract import Context
-
         self.wire = Wire(stdout or sys.stdout.buffer)
         self.stdin = stdin or sys.stdin.buffer
         self.studio = studio
@@ -64,8 +68,6 @@ class Server:
 
     # --- the reader thread -------------------------------------------------------------
     def _read(self) -> None:
-        from bunzai.limits import MCP_FRAME_MAX_BYTES
-
         try:
             for frame in read_frames(self.stdin, MCP_FRAME_MAX_BYTES):
                 try:
@@ -176,9 +178,6 @@ class Server:
         raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method}")
 
     def _initialize(self, params: dict) -> dict:
-        from bunzai import __version__
-        from bunzai.mcp.dispatch import Dispatcher
-
         self.version = negotiate(params.get("protocolVersion"))
         capabilities = params.get("capabilities") if isinstance(params.get("capabilities"), dict) else {}
         elicitation = isinstance(capabilities.get("elicitation"), dict)
@@ -194,9 +193,6 @@ class Server:
 
     def _elicit(self, message: str, schema: dict) -> dict:
         """Ask the person through the client (elicitation/create); the client's answer."""
-        from bunzai.errors import BunzaiError
-        from bunzai.limits import MCP_ELICIT_TIMEOUT_SECONDS
-
         request_id = f"bunzai-{next(self._ids)}"
         event, slot = threading.Event(), []
         self.pending[request_id] = (event, slot)
@@ -245,9 +241,6 @@ def _warm() -> None:
 
 def serve(studio_arg: str | None, *, read_only: bool = False) -> int:
     """Resolve the studio as the CLI does, say so on stderr (one line), and serve stdio until EOF."""
-    from bunzai.errors import BunzaiError
-    from bunzai.store.studio import find_studio
-
     try:
         studio = find_studio(studio_arg)
     except BunzaiError as error:  # stdout is the client's: only frames go there, so the refusal goes to stderr

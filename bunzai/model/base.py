@@ -38,7 +38,7 @@ class Model(BaseModel):
     """Base of every canonical model: unknown fields are an error, not silently kept."""
 
     # NaN and infinities have no JSON spelling: refusing them keeps every piece dumpable.
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
 
 
 class AssetRef(Model):

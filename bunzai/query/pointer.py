@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc import escape, join
+from bunzai.jsondoc.values import escape, join
 
 __all__ = ["escape", "join", "parse", "resolve"]  # escape and join live in jsondoc (one escaping rule)
 

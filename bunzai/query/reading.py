@@ -2,10 +2,18 @@
 
 `bunzai read/list/search` print these, and the MCP tools studio_read, studio_list and
 studio_search return them, so both give the same answer. Light imports only: the CLI's hot
-path runs this without pydantic.
+path runs this without pydantic. The hot paths differ: `bunzai search` answers from a fresh
+index without reading a piece file and `bunzai read` reads one without opening the index, so
+the modules only one of them needs are imported inside the functions that need them.
 """
 
 from __future__ import annotations
+
+from bunzai.errors import BunzaiError
+from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
+from bunzai.model import KIND_NAMES
+from bunzai.query.pointer import resolve
+from bunzai.store.studio import check_ext, check_kind, check_sha256
 
 
 def read_piece(
@@ -13,6 +21,7 @@ def read_piece(
 ) -> tuple[dict, str]:
     """(head, what) with what "piece", "outline" or "page"; head holds kind, id, revision, path
     and the answer under `piece`, or the outline/page keys."""
+    # lazy: bunzai search (answered from the index) imports this module but reads no piece
     from bunzai.query.outline import outline as outline_of
     from bunzai.query.outline import page
     from bunzai.store.pieces import read_stored, resolve_ref
@@ -33,23 +42,17 @@ def read_piece(
 
 
 def list_shelf(studio, kind: str | None = None) -> dict:
-    """{count, pieces, damaged}: every piece (or one kind's) with kind, id, name, revision."""
-    from bunzai.model import KIND_NAMES
-    from bunzai.query.index import list_pieces
-    from bunzai.store.studio import check_kind
+    """{count, items, damaged}: every piece (or one kind's) with kind, id, name, revision."""
+    from bunzai.query.index import list_pieces  # lazy: bunzai read imports this module but opens no index
 
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
     rows, damaged = list_pieces(studio, kinds)
-    return {"count": len(rows), "pieces": rows, "damaged": damaged}
+    return {"count": len(rows), "items": rows, "damaged": damaged}
 
 
 def search_shelf(studio, query: str, kind: str | None = None, limit: int | None = None) -> dict:
-    """{query, count, hits}: BM25-ranked hits naming the field (pointer) with a snippet."""
-    from bunzai.errors import BunzaiError
-    from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
-    from bunzai.model import KIND_NAMES
-    from bunzai.query.index import search_pieces
-    from bunzai.store.studio import check_kind
+    """{query, count, items}: BM25-ranked hits naming the field (pointer) with a snippet."""
+    from bunzai.query.index import search_pieces  # lazy: bunzai read imports this module but opens no index
 
     limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
     if not 1 <= limit <= SEARCH_MAX_LIMIT:
@@ -57,12 +60,12 @@ def search_shelf(studio, query: str, kind: str | None = None, limit: int | None 
     if kind is not None:
         check_kind(kind)
     hits = search_pieces(studio, KIND_NAMES if kind is None else (kind,), query, limit)
-    return {"query": query, "count": len(hits), "hits": hits}
+    return {"query": query, "count": len(hits), "items": hits}
 
 
 def piece_text(studio, ref: str, pointer: str = "/body") -> str:
     """The text at `pointer` in a stored piece; every string under it, joined, when not a string."""
-    from bunzai.query.pointer import resolve
+    # lazy: query.search is off the path of bunzai read, store.pieces off that of bunzai search
     from bunzai.query.search import text_fields
     from bunzai.store.pieces import read_stored, resolve_ref
 
@@ -75,8 +78,7 @@ def piece_text(studio, ref: str, pointer: str = "/body") -> str:
 
 def stored_data(studio, ref: str, kind: str | None = None) -> dict:
     """A stored piece's data; invalid_input when it is not of `kind`."""
-    from bunzai.errors import BunzaiError
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.store.pieces import read_stored, resolve_ref  # lazy: not on the path of bunzai search
 
     found, piece_id = resolve_ref(studio, ref)
     if kind is not None and found != kind:
@@ -86,8 +88,7 @@ def stored_data(studio, ref: str, kind: str | None = None) -> dict:
 
 def stored_drawing(studio, ref: str) -> tuple[str, str, list[str]]:
     """(markup, name, declared slots) of a studio htmldoc."""
-    from bunzai.errors import BunzaiError
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.store.pieces import read_stored, resolve_ref  # lazy: not on the path of bunzai search
 
     kind, piece_id = resolve_ref(studio, ref)
     if kind != "htmldoc":
@@ -103,7 +104,7 @@ def stored_drawing(studio, ref: str) -> tuple[str, str, list[str]]:
 
 def art_of(studio, ref: str) -> dict:
     """Where a piece's media is (pointer, stored file, type, size), never the bytes."""
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.store.pieces import read_stored, resolve_ref  # lazy: not on the path of bunzai search
 
     kind, piece_id = resolve_ref(studio, ref)
     data = read_stored(studio, kind, piece_id).data
@@ -131,13 +132,10 @@ def art_of(studio, ref: str) -> dict:
             stack.extend((f"{pointer}/{_escape(key)}", item) for key, item in reversed(list(value.items())))
         elif isinstance(value, list):
             stack.extend((f"{pointer}/{index}", item) for index, item in reversed(list(enumerate(value))))
-    return {"kind": kind, "id": piece_id, "count": len(rows), "art": rows}
+    return {"kind": kind, "id": piece_id, "count": len(rows), "items": rows}
 
 
 def _asset_like(value: dict) -> bool:
-    from bunzai.errors import BunzaiError
-    from bunzai.store.studio import check_ext, check_sha256
-
     try:
         check_sha256(value["sha256"])
         check_ext(value["ext"])
@@ -154,10 +152,8 @@ def main_art(studio, ref: str) -> dict:
     """The one image that stands for a piece: its portrait, else (a pack) the item showing the
     default face, else the pack's first item. A row of `art_of`; no_art when there is none
     or its file is not in the studio."""
-    from bunzai.errors import BunzaiError
-
     found = art_of(studio, ref)
-    rows = {row["pointer"]: row for row in found["art"]}
+    rows = {row["pointer"]: row for row in found["items"]}
     name = f"{found['kind']}/{found['id']}"
     choice = rows.get("/body/portrait") or _pack_face(studio, found, rows)
     if choice is None:
@@ -178,7 +174,7 @@ def main_art(studio, ref: str) -> dict:
 def _pack_face(studio, found: dict, rows: dict) -> dict | None:
     if found["kind"] != "pack":
         return None
-    from bunzai.store.pieces import read_stored
+    from bunzai.store.pieces import read_stored  # lazy: not on the path of bunzai search
 
     body = read_stored(studio, "pack", found["id"]).data.get("body") or {}
     items = body.get("items") or []

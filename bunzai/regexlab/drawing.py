@@ -89,7 +89,7 @@ def regex_from_drawing(
                 slot=slot,
             )
         reference = _reference(number, platform)
-        replacement = spelled.sub(lambda _: reference, replacement)
+        replacement = spelled.sub(lambda _, reference=reference: reference, replacement)
     unfilled = [slot for slot in declared if slot not in slots]
     if unfilled:
         warnings.append(f"declared slots without a capture: {', '.join(unfilled)} (they stay as written)")

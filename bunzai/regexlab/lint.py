@@ -141,7 +141,8 @@ def _flag_findings(row: _Rule) -> list[dict]:
         found.append(
             row.finding(
                 "flag_does_nothing",
-                "flag 'g' does nothing: the pattern is anchored at the start of the text (^ without m), so it matches once at most",
+                "flag 'g' does nothing: the pattern is anchored at the start of the text (^ without m), "
+                "so it matches once at most",
             )
         )
     return found
@@ -242,7 +243,8 @@ def _shadow_findings(rules: list[dict], compiled: dict[int, dict], platform: str
                 found.append(
                     row.finding(
                         "never_matches",
-                        f"never matches after rule {rules[earlier].get('name') or earlier!r} (#{earlier}): on every sample it "
+                        f"never matches after rule {rules[earlier].get('name') or earlier!r} (#{earlier}): "
+                        "on every sample it "
                         f"matches (e.g. {witnesses[0]!r}), that rule leaves it nothing to match ({after[0]!r})",
                         after=earlier,
                     )

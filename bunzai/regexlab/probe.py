@@ -151,6 +151,7 @@ def piece_probe_warnings(piece: dict) -> list[str]:
         ]
     if len(rules) > limits.REGEX_PROBE_MAX_RULES:
         warnings.append(
-            f"{len(rules) - limits.REGEX_PROBE_MAX_RULES} rules past the first {limits.REGEX_PROBE_MAX_RULES} were not probed"
+            f"{len(rules) - limits.REGEX_PROBE_MAX_RULES} rules past the first "
+            f"{limits.REGEX_PROBE_MAX_RULES} were not probed"
         )
     return warnings

@@ -91,7 +91,9 @@ RECIPES: list[dict[str, Any]] = [
     },
     {
         "name": "strip-name-prefix",
-        "summary": 'Remove a "{{char}}:" the model wrote at the start of its reply (the pattern expands {{char}} first).',
+        "summary": (
+            'Remove a "{{char}}:" the model wrote at the start of its reply (the pattern expands {{char}} first).'
+        ),
         "find": r"/^\s*{{char}}:\s*/",
         "replace": "",
         "substitute_macros": "escaped",
@@ -141,19 +143,18 @@ def recipe_rule(recipe: dict[str, Any]) -> dict[str, Any]:
 def recipes(name: str | None = None) -> dict[str, Any]:
     """The catalog (each recipe with its sample and result), or one recipe with its rule."""
     if name is None:
-        return {
-            "recipes": [
-                {
-                    "name": r["name"],
-                    "summary": r["summary"],
-                    "find": r["find"],
-                    "replace": r["replace"],
-                    "sample": r["sample"],
-                    "result": run_recipe(r),
-                }
-                for r in RECIPES
-            ]
-        }
+        rows = [
+            {
+                "name": r["name"],
+                "summary": r["summary"],
+                "find": r["find"],
+                "replace": r["replace"],
+                "sample": r["sample"],
+                "result": run_recipe(r),
+            }
+            for r in RECIPES
+        ]
+        return {"count": len(rows), "items": rows}
     recipe = _recipe(name)
     shown = {key: value for key, value in recipe.items() if key != "expected"}
     return {**shown, "platform": "sillytavern", "result": run_recipe(recipe), "input": {"rules": [recipe_rule(recipe)]}}

@@ -154,7 +154,9 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
         elif identifier == "dialogueExamples":
             parts.extend(_examples(card.get("example_messages", ""), utility, marker, inputs, lore_at))
         elif identifier == "chatHistory":
-            parts.extend(_history(inputs, utility, marker, injections, lore_at, persona_position, persona_text, notes))
+            parts.extend(
+                chat_history_parts(inputs, utility, marker, injections, lore_at, persona_position, persona_text, notes)
+            )
         else:
             notes.append(f"marker {identifier!r} has no source bunzai knows; it renders nothing")
     if persona_position in ("top_an", "bottom_an"):
@@ -218,7 +220,7 @@ def _speaker_chunks(block: str) -> list[tuple[str, str]]:
     return chunks
 
 
-def _history(
+def chat_history_parts(
     inputs: Inputs,
     utility: dict,
     marker: dict,

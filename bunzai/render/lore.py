@@ -23,9 +23,12 @@ import math
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.regexlab import engine
 
 
 def estimate_tokens(text: str) -> int:
@@ -74,9 +77,6 @@ class _Matcher:
 
 
 def _regex_test(pattern: str, flags: str, text: str) -> bool:
-    from bunzai.errors import BunzaiError
-    from bunzai.regexlab import engine
-
     try:
         answer = engine.call({"op": "test", "pattern": pattern, "flags": flags.replace("g", ""), "texts": [text]})
     except BunzaiError:
@@ -86,8 +86,6 @@ def _regex_test(pattern: str, flags: str, text: str) -> bool:
 
 def regex_key_error(pattern: str, flags: str) -> str | None:
     """Why a regex key does not compile, or None."""
-    from bunzai.regexlab import engine
-
     answer = engine.call({"op": "compile", "pattern": pattern, "flags": flags})
     return answer.get("error")
 

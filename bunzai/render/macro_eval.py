@@ -19,15 +19,16 @@ import hashlib
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from typing import Any
 
 from bunzai import limits
+from bunzai.errors import BunzaiError
 from bunzai.macros.catalog import Catalog, catalog_for
 from bunzai.macros.equivalence import resolve
 from bunzai.macros.syntax import Token, tokenize
 
-FIXED_CLOCK = datetime(2025, 1, 1, 12, 0, 0, tzinfo=timezone.utc)
+FIXED_CLOCK = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
 _FALSY = {"", "false", "off", "0", "no"}
 _DICE = re.compile(r"^\s*(\d*)\s*(?:d\s*(\d+))?\s*([+-]\s*\d+)?\s*$", re.I)
 _NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
@@ -79,8 +80,6 @@ class MacroEvaluator:
     def __init__(self, context: MacroContext, engine: str = "sillytavern") -> None:
         cat = catalog_for(engine)
         if cat is None:
-            from bunzai.errors import BunzaiError
-
             raise BunzaiError(
                 "invalid_input", f"bunzai has no macro catalog for {engine!r}", "engines: see `bunzai macro-lookup`"
             )
@@ -349,7 +348,7 @@ class MacroEvaluator:
             shift = re.fullmatch(r"\s*UTC([+-]\d+(?:\.\d+)?)\s*", args[0])
             if not shift:
                 return ""
-            now = now.astimezone(timezone.utc) + timedelta(hours=float(shift.group(1)))
+            now = now.astimezone(UTC) + timedelta(hours=float(shift.group(1)))
         name = token.name.lower()
         if op == "time.now":
             return now.strftime("%H:%M") if name == "isotime" else _moment(now, "LT")

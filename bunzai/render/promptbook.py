@@ -20,6 +20,10 @@ import re
 from typing import Any
 
 from bunzai.errors import BunzaiError
+from bunzai.regexlab import engine
+from bunzai.render.promptbook_uses import phase_uses, present_regex_ids
+from bunzai.render.render import gather, load_piece, read_chat, render
+from bunzai.store.pieces import try_read
 
 NOT_SIMULATED = (
     "cards, tools and model-picked skills are not simulated; script sheets, skills, tools and "
@@ -28,8 +32,6 @@ NOT_SIMULATED = (
 
 
 def load_promptbook(studio, ref: str) -> tuple[str, dict]:
-    from bunzai.render.render import load_piece
-
     return load_piece(studio, ref, "promptbook")
 
 
@@ -40,8 +42,6 @@ def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
     text = condition.strip()
     literal = re.fullmatch(r"/(.+)/([dgimsuvy]*)", text, re.S)
     if literal:
-        from bunzai.regexlab import engine
-
         answer = engine.call(
             {"op": "test", "pattern": literal.group(1), "flags": literal.group(2).replace("g", ""), "texts": [line]}
         )
@@ -57,8 +57,6 @@ def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
 
 
 def try_line(studio, book_id: str, book: dict, line: str) -> dict[str, Any]:
-    from bunzai.render.promptbook_uses import phase_uses
-
     rows = []
     findings: list[dict] = []
     for index, phase in enumerate((book.get("body") or {}).get("phases") or []):
@@ -94,10 +92,6 @@ def rehearse(
     line: str | None = None,
 ) -> dict[str, Any]:
     """Every enabled phase rendered with its preset and card (or the ones given), in running order."""
-    from bunzai.render.promptbook_uses import phase_uses, present_regex_ids
-    from bunzai.render.render import gather, read_chat, render
-    from bunzai.store.pieces import try_read
-
     chat = read_chat(chat_file) if chat_file else []
     if line is None:
         line = next((m["content"] for m in reversed(chat) if m["role"] == "user"), "")

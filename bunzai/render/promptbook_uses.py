@@ -14,7 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bunzai.model.ids import id_problem
 from bunzai.model.promptbook_library import USE_KINDS
+from bunzai.render.dice import roll
+from bunzai.render.lore import estimate_tokens
+from bunzai.store.pieces import try_read
 
 _SINGULAR = {
     "scripts": "script sheet",
@@ -73,9 +77,6 @@ def _library_item(library: dict, kind: str, item_id: str) -> dict | None:
 
 
 def _regex_piece(studio, item_id: str) -> dict | None:
-    from bunzai.model.ids import id_problem
-    from bunzai.store.pieces import try_read
-
     if id_problem(item_id):
         return None
     stored = try_read(studio, "regex", item_id)
@@ -92,8 +93,6 @@ def _shown(kind: str, item: dict, detail: bool) -> dict:
     shown = {"id": item["id"], "name": item.get("name", "")}
     if not detail:
         return shown
-    from bunzai.render.lore import estimate_tokens
-
     if kind == "scripts":
         shown["tokens"] = estimate_tokens(item.get("text", ""))
     elif kind == "skills":
@@ -101,7 +100,7 @@ def _shown(kind: str, item: dict, detail: bool) -> dict:
         shown["tokens"] = estimate_tokens(item.get("instructions", ""))
     elif kind == "tools":
         shown["description"] = item.get("description", "")
-        shown["parameters"] = list(((item.get("parameters") or {}).get("properties") or {}))
+        shown["parameters"] = list((item.get("parameters") or {}).get("properties") or {})
     elif kind == "dice":
         shown["notation"] = item["notation"]
     elif kind == "regex":
@@ -112,8 +111,6 @@ def _shown(kind: str, item: dict, detail: bool) -> dict:
 
 
 def _forecast(item: dict, seed: int, book_id: str, phase_id: str) -> dict:
-    from bunzai.render.dice import roll
-
     # One generator per (seed, book, phase, dice): adding a phase or a die leaves other rolls alone.
     rolled = roll(item["notation"], random.Random(f"{seed}:{book_id}:{phase_id}:{item['id']}"))
     rolled["label"] = f"forecast with seed {seed}: a run rolls again"

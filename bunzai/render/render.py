@@ -24,9 +24,14 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.regexlab import engine
+from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
 from bunzai.render.chat_completion import Inputs, active_order, assemble
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+from bunzai.render.st_real import compare
+from bunzai.render.text_completion import assemble_text, wrap
+from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 STAGES = ("raw", "lore", "macros", "regex", "final")
 TOKEN_ESTIMATE = "characters / 3.35 (SillyTavern's fallback ratio; no tokenizer)"
@@ -35,8 +40,6 @@ TOKEN_ESTIMATE = "characters / 3.35 (SillyTavern's fallback ratio; no tokenizer)
 # --- loading -------------------------------------------------------------------------------
 def load_piece(studio, ref: str, kind: str) -> tuple[str, dict]:
     """(id, stored document) of a studio piece of `kind`, by `id` or `kind/id`."""
-    from bunzai.store.pieces import read_stored, resolve_ref
-
     if "/" not in ref:
         ref = f"{kind}/{ref}"
     found_kind, piece_id = resolve_ref(studio, ref)
@@ -154,8 +157,6 @@ def gather(
     books: list[dict] = []
     seen: set[str] = set()
     links = (body.get("links") or {}).get("lorebooks") or []
-    from bunzai.store.pieces import try_read
-
     for ref in list(lorebook_refs) + links:
         book_id = ref.split("/", 1)[1] if ref.startswith("lorebook/") else ref
         if book_id in seen:
@@ -301,7 +302,6 @@ def render(
         authors_note,
     )
     if text_mode:
-        from bunzai.render.text_completion import assemble_text
 
         def build(fired: list[dict]) -> tuple[list[dict], list[str]]:
             inputs.lore = fired
@@ -327,8 +327,6 @@ def render(
     if st_root:
         from dataclasses import replace
 
-        from bunzai.render.st_real import compare
-
         real_engine = compare(
             st_root,
             [(p["pointer"], p["content"]) for p in parts],
@@ -347,7 +345,6 @@ def render(
     stages["regex"] = [_shown(p) for p in after_regex]
     prompt = None
     if text_mode:
-        from bunzai.render.text_completion import wrap
 
         def expand(text: str) -> str:
             return MacroEvaluator(context, engine).evaluate(text, "instruct").text
@@ -418,13 +415,10 @@ def apply_prompt_regex(
 ) -> tuple[list[dict], list[dict]]:
     """Prompt-only rules (not markdown-only, not disabled) over chat messages and world info,
     within their depth range, in the regex lab's engine, in set order then rule order."""
-    from bunzai.regexlab import engine
-    from bunzai.regexlab.lab import rule_request
-
     report: list[dict] = []
     out = [dict(p) for p in parts]
     for regex_set in regex_sets:
-        for number, rule in enumerate((regex_set["body"].get("rules") or [])):
+        for number, rule in enumerate(regex_set["body"].get("rules") or []):
             row = {"set": regex_set["id"], "rule": number, "name": rule.get("name", ""), "applied_to": []}
             report.append(row)
             if rule.get("disabled"):

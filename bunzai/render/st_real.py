@@ -25,6 +25,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+from bunzai.store.settings import read_settings
 
 ENV_ROOT = "BUNZAI_ST_ROOT"
 HARNESS = Path(__file__).with_name("st_harness.mjs")
@@ -39,8 +40,6 @@ def configured_root(studio=None) -> str | None:
         return given
     if studio is None:
         return None
-    from bunzai.store.settings import read_settings
-
     engines = read_settings(studio).get("engines")
     value = engines.get("sillytavern") if isinstance(engines, dict) else None
     if not isinstance(value, str) or not value:

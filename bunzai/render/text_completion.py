@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from bunzai.render.chat_completion import Inputs, _history
+from bunzai.render.chat_completion import Inputs, chat_history_parts
 from bunzai.render.story_string import render_story_string
 
 
@@ -102,7 +102,7 @@ def assemble_text(
             }
         )
     marker = {"block": "chatHistory", "pointer": "marker:chatHistory"}
-    history = _history(
+    history = chat_history_parts(
         inputs,
         {"new_chat": ""},
         marker,

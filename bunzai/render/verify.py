@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.macros.translate import translate_text
+from bunzai.regexlab.lint import lint_set
 from bunzai.render import lore as lore_mod
 from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, active_order
 from bunzai.render.render import render
@@ -203,15 +205,15 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
                         "piece": ref,
                         "pointer": f"{pointer}/content",
                         "uid": uid,
-                        "message": f"entry {uid} is about {tokens} tokens, over the whole budget of {budget}: it never fits",
+                        "message": (
+                            f"entry {uid} is about {tokens} tokens, over the whole budget of {budget}: it never fits"
+                        ),
                     }
                 )
     return found
 
 
 def _regex_findings(regex_sets: list[dict]) -> list[dict]:
-    from bunzai.regexlab.lint import lint_set
-
     found = []
     for regex_set in regex_sets:
         report = lint_set({"kind": "regex", "id": regex_set["id"], "body": regex_set["body"]})
@@ -229,8 +231,6 @@ def _regex_findings(regex_sets: list[dict]) -> list[dict]:
 
 
 def _engine_findings(preset: dict, pid: str, blocks: dict, items: list[dict], engine: str) -> list[dict]:
-    from bunzai.macros.translate import translate_text
-
     found = []
     for item in items:
         identifier = item.get("identifier")

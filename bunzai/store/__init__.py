@@ -7,7 +7,7 @@ Linux and macOS only (POSIX): writes rely on hard links, `os.replace`, `fsync` o
 One module per thing held:
 
 - `studio`     the folder: finding it, creating it, the path of everything in it
-- `canon`      canonical bytes, revisions, bounded JSON parsing (also used for user input)
+- `canon`      canonical bytes and revisions (bounded JSON parsing is `bunzai.jsondoc.reading`)
 - `atomic`     create-only and replacing file writes that never show a partial file
 - `locks`      per-path locks
 - `changelog`  the append-only change log

@@ -33,7 +33,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
@@ -49,7 +49,7 @@ ENV_SESSION = "BUNZAI_SESSION"
 
 _process_session = ""
 _ANNOTATION_KEYS = ("session", "revert_of")
-_annotation: ContextVar[dict[str, Any]] = ContextVar("bunzai_change_annotation", default={})
+_annotation: ContextVar[dict[str, Any] | None] = ContextVar("bunzai_change_annotation", default=None)
 
 
 def current_session() -> str:
@@ -69,7 +69,7 @@ def annotated(**fields: Any) -> Iterator[None]:
     unknown = set(fields) - set(_ANNOTATION_KEYS)
     if unknown:
         raise ValueError(f"unknown change-record annotation {sorted(unknown)}")
-    token = _annotation.set({**_annotation.get(), **fields})
+    token = _annotation.set({**(_annotation.get() or {}), **fields})
     try:
         yield
     finally:
@@ -77,10 +77,10 @@ def annotated(**fields: Any) -> Iterator[None]:
 
 
 def utc_now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _parse_record(line: bytes) -> dict[str, Any] | None:
+def parse_record(line: bytes) -> dict[str, Any] | None:
     """A change record, or None for a torn or foreign line."""
     try:
         record = json.loads(line)
@@ -103,7 +103,7 @@ def _last_seq(fd: int, size: int) -> tuple[int, bool]:
     lines = tail.split(b"\n")
     if start > 0:
         lines = lines[1:]  # the first line of the window may be cut
-    seqs = [r["seq"] for r in map(_parse_record, lines) if r is not None]
+    seqs = [r["seq"] for r in map(parse_record, lines) if r is not None]
     if not seqs and start > 0:
         raise BunzaiError(
             "internal",
@@ -200,7 +200,7 @@ def append_change(
     fields: dict[str, Any] = {"kind": kind, "id": id, "revision": revision, "op": op}
     if op == "update":
         fields["base"] = base
-    fields.update(_annotation.get())
+    fields.update(_annotation.get() or {})
     log = _log_of(studio)
     seq = log.append(fields)
     if batch is None:
@@ -223,6 +223,6 @@ def iter_changes(studio: Studio, since: int = 0):
         return
     with handle:
         for line in handle:
-            record = _parse_record(line)
+            record = parse_record(line)
             if record is not None and record["seq"] > since:
                 yield record

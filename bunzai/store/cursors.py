@@ -22,6 +22,7 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.store.atomic import replace_file
 from bunzai.store.changelog import utc_now_iso
+from bunzai.store.pieces import read_raw
 from bunzai.store.studio import Studio
 
 _SESSION = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{limits.SESSION_MAX_LENGTH - 1}}}", re.ASCII)
@@ -45,8 +46,6 @@ def cursor_path(studio: Studio, session: str) -> Path:
 
 def read_cursor(studio: Studio, session: str) -> dict[str, Any] | None:
     """The session's cursor; None when it has none; {"damaged": True} when the file is not one."""
-    from bunzai.store.pieces import read_raw
-
     raw = read_raw(cursor_path(studio, session), what=f"the cursor of session {session}")
     if raw is None:
         return None

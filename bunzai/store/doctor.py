@@ -29,12 +29,12 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, temp_writer
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import iter_changes
 from bunzai.store.locks import LOCK_SUFFIX
-from bunzai.store.canon import load_json_bytes
 from bunzai.store.pieces import list_stored, read_raw, read_stored
 from bunzai.store.studio import Studio
 from bunzai.validate import validate_piece

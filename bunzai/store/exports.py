@@ -14,7 +14,7 @@ folder behind.
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
@@ -24,7 +24,7 @@ from bunzai.store.studio import Studio, check_id
 
 
 def export_stamp(now: datetime | None = None) -> str:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     return now.strftime("%Y%m%dT%H%M%S%fZ")
 
 

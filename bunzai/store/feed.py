@@ -21,9 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bunzai import limits
+from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
-from bunzai.store.changelog import OPS, _parse_record
+from bunzai.store.canon import revision_of
+from bunzai.store.changelog import OPS, parse_record
+from bunzai.store.locks import path_lock
+from bunzai.store.pieces import piece_lock_key, read_raw
 from bunzai.store.studio import Studio
 
 _WRITTEN = ("create", "update", "restore")  # ops after which the piece is at `revision`
@@ -87,7 +91,7 @@ def entries_from(studio: Studio, offset: int = 0, *, mid_line: bool = False) -> 
                 if skip:
                     skip = False
                     continue
-                record = _parse_record(line)
+                record = parse_record(line)
                 if _well_formed(record):
                     yield Entry(record, start)
     finally:
@@ -166,11 +170,6 @@ def _judge(record: dict[str, Any], found: tuple[bool, str | None]) -> bool:
 
 
 def _disk_state(studio: Studio, kind: str, piece_id: str) -> tuple[bool, str | None]:
-    from bunzai.store.canon import revision_of
-    from bunzai.store.pieces import read_raw
-
-    from bunzai.errors import BunzaiError
-
     try:
         raw = read_raw(studio.piece_path(kind, piece_id), what=f"{kind}/{piece_id}")
     except BunzaiError:
@@ -179,9 +178,6 @@ def _disk_state(studio: Studio, kind: str, piece_id: str) -> tuple[bool, str | N
 
 
 def _judge_on_disk(studio: Studio, record: dict[str, Any]) -> bool:
-    from bunzai.store.locks import path_lock
-    from bunzai.store.pieces import piece_lock_key
-
     kind, piece_id = record["kind"], record["id"]
     if _judge(record, _disk_state(studio, kind, piece_id)):
         return True

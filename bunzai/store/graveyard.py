@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 from bunzai import limits
@@ -42,7 +42,7 @@ _ENTRY_FILE = re.compile(rf"([^/@]{{1,{limits.ID_MAX_LENGTH}}})@({_STAMP})\.json
 
 def _stamp_time(stamp: str) -> datetime | None:
     try:
-        return datetime.strptime(stamp, STAMP_FORMAT).replace(tzinfo=timezone.utc)
+        return datetime.strptime(stamp, STAMP_FORMAT).replace(tzinfo=UTC)
     except ValueError:
         return None
 
@@ -92,7 +92,7 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
 def _write_entry(studio: Studio, kind: str, piece_id: str, raw: bytes) -> Path:
     """A new graveyard file holding `raw`, create-only under a fresh stamp."""
     studio.writable_dir(studio.graveyard_dir / kind)
-    moment = datetime.now(timezone.utc)
+    moment = datetime.now(UTC)
     for _ in range(limits.GRAVEYARD_NAME_ATTEMPTS):
         grave = entry_path(studio, kind, piece_id, _stamp_of(moment))
         try:

@@ -89,7 +89,7 @@ def _prune(folder: Path, keep: str) -> None:
 def read_revision(studio: Studio, kind: str, piece_id: str, revision: object) -> bytes | None:
     """The kept bytes of `revision` of a piece, None when history no longer holds them (or the
     file kept is not that revision: torn by a crash, or edited by hand)."""
-    from bunzai.store.pieces import read_raw
+    from bunzai.store.pieces import read_raw  # lazy: breaks the cycle with bunzai.store.pieces
 
     if not isinstance(revision, str) or not _REVISION.fullmatch(revision):
         return None

@@ -8,7 +8,8 @@ Reads return a `Stored` (data, raw bytes, revision). Writes go through one path 
 - `delete_piece`  compare-and-swap removal
 
 Every write holds the per-path lock, keeps the revision an update or delete replaces
-(`history`), and appends one change-log record *before* its file lands (its `seq` is in the `WriteResult`; see `changelog` for why), and leaves the studio as
+(`history`), and appends one change-log record *before* its file lands (its `seq` is in the `WriteResult`; see
+`changelog` for why), and leaves the studio as
 it was when it fails: a refused write writes nothing, and a write whose change-log record
 cannot be appended is not made. The store checks
 only what it needs (a JSON object whose `kind` and `id` match its path); validating the
@@ -25,12 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
-from bunzai.errors import BunzaiError, unknown_name
+from bunzai.errors import BunzaiError, suggestions, unknown_name
 from bunzai.files import read_up_to
+from bunzai.jsondoc.reading import check_json_bounds, load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
-from bunzai.store.canon import canonical_bytes, check_json_bounds, load_json_bytes, revision_of
+from bunzai.store.canon import canonical_bytes, revision_of
 from bunzai.store.changelog import append_change
 from bunzai.store.history import forget, keep_revision
 from bunzai.store.locks import path_lock
@@ -158,8 +160,6 @@ def not_found_error(kind: str, piece_id: str, studio: Studio | None = None) -> B
 
 def _close_ids(studio: Studio, word: str, kinds: tuple[str, ...]) -> list[str]:
     """Refs of stored pieces whose id is spelled like `word` (kind/id when a kind is given)."""
-    from bunzai.errors import suggestions
-
     try:
         stored = list_stored(studio) if len(kinds) != 1 else list_stored(studio, kinds[0])
     except BunzaiError:  # a runaway folder: no suggestion rather than a second error

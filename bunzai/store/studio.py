@@ -201,7 +201,7 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
 
     Idempotent: an existing `bunzai.toml` is never rewritten; missing folders are added.
     """
-    from bunzai.store.atomic import write_new
+    from bunzai.store.atomic import write_new  # lazy: bunzai search and mcp's initialize open a studio, never write
 
     root = Path(path).expanduser().absolute()
     if root.exists() and not root.is_dir():

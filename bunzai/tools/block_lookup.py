@@ -1,7 +1,5 @@
 """block_lookup: kinds of prompt block, how each is built (`bunzai block-lookup`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
@@ -9,11 +7,11 @@ from bunzai.tools.contract import Tool
 
 
 class Args(ToolArgs):
-    kind: Optional[str] = Field(None, description="A kind of prompt block (e.g. tracker); omit to list them.")
+    kind: str | None = Field(None, description="A kind of prompt block (e.g. tracker); omit to list them.")
 
 
 def run(ctx, args: Args):
-    from bunzai.macros.blocks import block_lookup
+    from bunzai.macros.blocks import block_lookup  # lazy: tool discovery imports every tool before the first tools/list
 
     return block_lookup(args.kind)
 

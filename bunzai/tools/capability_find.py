@@ -1,26 +1,28 @@
 """capability_find: search, browse or describe the capabilities; the matches become callable tools."""
 
-from typing import Optional
-
 from pydantic import Field
 
+from bunzai.capabilities.browse import browse
+from bunzai.capabilities.search import rank
+from bunzai.errors import BunzaiError
+from bunzai.limits import MCP_REVEALED_TOOLS_MAX
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
+from bunzai.validate import check_kind
 
 
 class Args(ToolArgs):
-    query: Optional[str] = Field(None, description="A few words, e.g. rename character (search).")
-    browse: Optional[str] = Field(
+    query: str | None = Field(None, description="A few words, e.g. rename character (search).")
+    browse: str | None = Field(
         None, description="A path DOMAIN[/KIND[/AREA]], e.g. content/character ('' for the top)."
     )
-    describe: Optional[str] = Field(None, description="An exact capability id, e.g. character.identity.update.")
-    kind: Optional[str] = Field(None, description="search: only capabilities of this kind.")
+    describe: str | None = Field(None, description="An exact capability id, e.g. character.identity.update.")
+    kind: str | None = Field(None, description="search: only capabilities of this kind.")
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.capabilities.discovery import find_capability, visible_capabilities
-    from bunzai.errors import BunzaiError
-    from bunzai.limits import MCP_REVEALED_TOOLS_MAX
 
     asked = [name for name in ("query", "browse", "describe") if getattr(args, name) is not None]
     if len(asked) != 1:
@@ -33,8 +35,6 @@ def run(ctx, args: Args):
         cap = find_capability(args.describe, include_hidden=False)
         doc, found = cap.describe(schema=True), [cap]
     elif args.browse is not None:
-        from bunzai.capabilities.browse import browse
-
         doc = browse(capabilities, args.browse)
         under = [
             cap
@@ -43,14 +43,11 @@ def run(ctx, args: Args):
         ]
         found = under if len(under) <= MCP_REVEALED_TOOLS_MAX else []
     else:
-        from bunzai.capabilities.search import rank
-
         if args.kind is not None:
-            from bunzai.validate import check_kind
-
             check_kind(args.kind)
         matches = rank(capabilities, args.query, kind=args.kind)
-        doc, found = {"query": args.query, "matches": matches}, [by_id[row["id"]] for row in matches]
+        doc = {"query": args.query, "kind": args.kind, "count": len(matches), "items": matches}
+        found = [by_id[row["id"]] for row in matches]
     tools = ctx.reveal(found) if ctx.reveal is not None else []
     return doc | {
         "tools": tools,

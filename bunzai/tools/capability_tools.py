@@ -4,26 +4,26 @@ the capability's `input`, optionally a session `draft` to compose onto, the new 
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from pydantic import Field
 
+from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
+from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class CapabilityArgs(ToolArgs):
-    ref: Optional[str] = Field(None, description="kind/id of the piece to work on (not for create capabilities).")
+    ref: str | None = Field(None, description="kind/id of the piece to work on (not for create capabilities).")
     input: dict[str, Any] = Field(default_factory=dict, description="The capability's input (see its schema).")
-    draft: Optional[str] = Field(None, description="A draft of this session to compose onto (draft-N).")
-    id: Optional[str] = Field(None, description="Id of the new piece (create capabilities).")
+    draft: str | None = Field(None, description="A draft of this session to compose onto (draft-N).")
+    id: str | None = Field(None, description="Id of the new piece (create capabilities).")
     save: bool = Field(False, description="Also save the draft in the studio's draft area.")
-    name: Optional[str] = Field(None, description="Name of the saved draft (with save).")
+    name: str | None = Field(None, description="Name of the saved draft (with save).")
 
 
 def tool_name(cap_id: str) -> str:
-    from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
-
     return ("cap_" + cap_id.replace(".", "_").replace("-", "_"))[:MCP_TOOL_NAME_MAX_CHARS]
 
 
@@ -51,8 +51,8 @@ def capability_tool(cap) -> Tool:
 
 
 def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.capabilities.studio_run import compose_on_studio, run_on_studio
-    from bunzai.tools import drafts
 
     name = None
     if args.draft is not None:
@@ -69,7 +69,7 @@ def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
             "warnings": untrusted(result.get("warnings", [])),
         }
     if args.save:
-        from bunzai.changes.saved import save_draft
+        from bunzai.changes.saved import save_draft  # lazy: as above
 
         result = dict(result, saved=save_draft(ctx.studio, result, args.name))
     return drafts.summary(drafts.keep(ctx, result, name), result)

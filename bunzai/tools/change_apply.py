@@ -2,6 +2,8 @@
 
 from pydantic import Field
 
+from bunzai.errors import CODES, BunzaiError
+from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
 
@@ -11,18 +13,15 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.changes.apply import apply_batch
     from bunzai.changes.draft import parse_draft
-    from bunzai.errors import BunzaiError
-    from bunzai.tools import drafts
 
     doc, saved = drafts.find(ctx, args.draft)
     receipts = apply_batch(ctx.studio, [parse_draft(item) for item in (doc if isinstance(doc, list) else [doc])])
     refused = [receipt for receipt in receipts if receipt.get("status") != "applied"]
     if refused:
         receipt = refused[0]
-        from bunzai.errors import CODES
-
         reason = str(receipt.get("reason") or "")
         code = "stale" if receipt.get("status") == "stale" else reason if reason in CODES else "invalid_draft"
         raise BunzaiError(
@@ -32,7 +31,7 @@ def run(ctx, args: Args):
             receipts=receipts,
         )
     if saved:
-        from bunzai.changes.saved import discard_saved
+        from bunzai.changes.saved import discard_saved  # lazy: as above
 
         discard_saved(ctx.studio, args.draft)
     else:

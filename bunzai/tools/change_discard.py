@@ -2,6 +2,8 @@
 
 from pydantic import Field
 
+from bunzai.changes.receipts import receipt
+from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
 
@@ -11,11 +13,9 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.changes.receipts import receipt
-    from bunzai.tools import drafts
-
     doc, saved = drafts.find(ctx, args.draft)
     if saved:
+        # lazy: tool discovery imports every tool before the first tools/list
         from bunzai.changes.saved import discard_saved
 
         return discard_saved(ctx.studio, args.draft)

@@ -1,27 +1,25 @@
 """change_query: the drafts of this session and those saved in the studio; one draft with its review."""
 
-from typing import Optional
-
 from pydantic import Field
 
+from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    draft: Optional[str] = Field(
-        None, description="A draft's name (draft-N, or a saved draft's name); omit to list them."
-    )
+    draft: str | None = Field(None, description="A draft's name (draft-N, or a saved draft's name); omit to list them.")
 
 
 def run(ctx, args: Args):
-    from bunzai.tools import drafts
-
     if args.draft is None:
+        # lazy: tool discovery imports every tool before the first tools/list
         from bunzai.changes.saved import list_saved
 
         rows = [drafts.summary(name, doc) for name, doc in ctx.drafts.items()]
-        return {"session": rows, "saved": untrusted(list_saved(ctx.studio))}
+        saved = list_saved(ctx.studio)  # the items are `bunzai draft list`'s; this session's drafts ride beside them
+        return {"count": len(saved), "items": untrusted(saved), "session": rows}
+    # lazy: as above
     from bunzai.changes.check import validate_draft
     from bunzai.changes.review import review_card
 

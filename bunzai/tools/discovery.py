@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from bunzai.errors import BunzaiError
 from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
+from bunzai.tools.contract import EFFECTS, Tool
 
 ROOT_PACKAGE = "bunzai.tools"
 # MCP clients accept tool names of letters, digits, `_` and `-`; bunzai's are snake_case.
@@ -23,8 +24,6 @@ NAME = re.compile(rf"[a-z][a-z0-9_]{{0,{MCP_TOOL_NAME_MAX_CHARS - 1}}}")
 
 def discover(package: str = ROOT_PACKAGE) -> list:
     """Every tool under `package`, sorted by name; invalid_tool on a broken module."""
-    from bunzai.tools.contract import EFFECTS, Tool
-
     root = importlib.import_module(package)
     found: dict[str, tuple[str, Tool]] = {}
     for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda info: info.name):

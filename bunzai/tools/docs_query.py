@@ -1,6 +1,6 @@
 """docs_query: bunzai's own documentation, browsed, searched and read in bounded pages."""
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
@@ -10,17 +10,17 @@ from bunzai.tools.contract import Tool
 
 class Args(ToolArgs):
     action: Literal["browse", "outline", "search", "read"] = Field(description="browse, outline, search or read.")
-    page: Optional[str] = Field(
+    page: str | None = Field(
         None, description="A page id (outline, read), e.g. commands/export, or a collection (browse)."
     )
-    query: Optional[str] = Field(None, description="search: a few words.")
-    section: Optional[str] = Field(None, description="outline/read: a section's slug.")
+    query: str | None = Field(None, description="search: a few words.")
+    section: str | None = Field(None, description="outline/read: a section's slug.")
     offset: int = Field(0, ge=0, description="read: first character.")
-    limit: Optional[int] = Field(None, ge=1, description="Characters (read) or rows (browse, search).")
+    limit: int | None = Field(None, ge=1, description="Characters (read) or rows (browse, search).")
 
 
 def run(ctx, args: Args):
-    from bunzai.docs.query import query
+    from bunzai.docs.query import query  # lazy: tool discovery imports every tool before the first tools/list
 
     return query(
         args.action, page=args.page, text=args.query, section=args.section, offset=args.offset, limit=args.limit

@@ -4,14 +4,14 @@ discarded, and named `draft-N` (or by the name of a draft saved in the studio)."
 from __future__ import annotations
 
 from bunzai.errors import BunzaiError
+from bunzai.limits import MCP_SESSION_DRAFTS_MAX
+from bunzai.model.ids import is_safe_id
 from bunzai.tools.contract import untrusted
 
 
 def keep(ctx, draft: dict | list, name: str | None = None) -> str:
     """Hold `draft` in the session under `name` (a new draft-N when None); its name. A list is
     a group of linked drafts (a card and its book), applied all-or-none."""
-    from bunzai.limits import MCP_SESSION_DRAFTS_MAX
-
     if name is None:
         if len(ctx.drafts) >= MCP_SESSION_DRAFTS_MAX:
             raise BunzaiError(
@@ -29,8 +29,8 @@ def find(ctx, name: str) -> tuple[dict | list, bool]:
     """(the draft called `name`, whether it is a saved one) from the session, else the studio's saved drafts."""
     if name in ctx.drafts:
         return ctx.drafts[name], False
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.changes.saved import read_saved, saved_path
-    from bunzai.model.ids import is_safe_id
 
     if is_safe_id(name) and saved_path(ctx.studio, name).is_file():
         return read_saved(ctx.studio, name), True

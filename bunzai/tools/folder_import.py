@@ -2,7 +2,9 @@
 
 from pydantic import Field
 
+from bunzai.errors import BunzaiError
 from bunzai.limits import MCP_IMPORT_PATHS_MAX
+from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
@@ -14,11 +16,10 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.changes.imports import Skipped, drafts_from_path
     from bunzai.convert import configure_engines
-    from bunzai.errors import BunzaiError
     from bunzai.folders import checked_path
-    from bunzai.tools import drafts
 
     configure_engines(ctx.studio)
     made, failed, skipped = [], [], 0

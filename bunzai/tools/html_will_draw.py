@@ -1,27 +1,25 @@
 """html_will_draw: what a sealed preview strips from a drawing (`bunzai html-will-draw`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
+from bunzai.errors import BunzaiError
+from bunzai.query.reading import stored_drawing
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    drawing: Optional[str] = Field(None, description="A studio htmldoc (kind/id); or give markup.")
-    markup: Optional[str] = Field(None, description="The HTML, when it is not in the studio.")
+    drawing: str | None = Field(None, description="A studio htmldoc (kind/id); or give markup.")
+    markup: str | None = Field(None, description="The HTML, when it is not in the studio.")
 
 
 def run(ctx, args: Args):
-    from bunzai.errors import BunzaiError
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.render.will_draw import html_will_draw
 
     if (args.drawing is None) == (args.markup is None):
         raise BunzaiError("invalid_input", "give the drawing one way: drawing (a studio htmldoc) or markup")
     if args.drawing is not None:
-        from bunzai.query.reading import stored_drawing
-
         markup = stored_drawing(ctx.studio, args.drawing)[0]
     else:
         markup = args.markup

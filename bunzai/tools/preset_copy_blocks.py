@@ -5,6 +5,7 @@ from typing import Any
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
+from bunzai.tools.capability_tools import CapabilityArgs, run_capability_tool
 from bunzai.tools.contract import Tool
 
 
@@ -17,8 +18,8 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.capabilities.discovery import find_capability
-    from bunzai.tools.capability_tools import CapabilityArgs, run_capability_tool
 
     return run_capability_tool(
         ctx, find_capability("preset.blocks.copy"), CapabilityArgs(ref=args.ref, input=args.input)

@@ -1,7 +1,5 @@
 """preset_verify: render a preset and report what would not work (`bunzai preset-verify`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
@@ -11,10 +9,10 @@ from bunzai.tools.contract import Tool, untrusted
 class Args(ToolArgs):
     preset: str = Field(description="A chat-completion preset (id or preset/id).")
     character: str = Field(description="The character (id or character/id).")
-    persona: Optional[str] = Field(None, description="A persona.")
+    persona: str | None = Field(None, description="A persona.")
     lorebooks: list[str] = Field(default_factory=list, description="Lorebooks to activate.")
     regex: list[str] = Field(default_factory=list, description="Regex sets to run.")
-    engine: Optional[str] = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
+    engine: str | None = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
     seed: int = Field(0, description="Seed for random macros.")
 
 
@@ -26,6 +24,7 @@ def _engine_present(ctx) -> bool:
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.render.render import gather
     from bunzai.render.st_real import configured_root
     from bunzai.render.verify import verify

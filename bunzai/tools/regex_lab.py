@@ -3,38 +3,39 @@
 Every action runs in the one embedded engine of this process; the server runs tools on one thread.
 """
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
+from bunzai.errors import BunzaiError
+from bunzai.query.reading import piece_text, stored_data
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
     action: Literal["try", "race", "explain", "lint", "recipes", "from_examples"] = Field(
-        description="try (matches and replacement), race (candidates side by side), explain, lint (a studio regex set), "
-        "recipes (common rules), from_examples (a pattern from examples)."
+        description="try (matches and replacement), race (candidates side by side), explain, lint (a studio regex "
+        "set), recipes (common rules), from_examples (a pattern from examples)."
     )
-    pattern: Optional[str] = Field(None, description="try/explain: the find-regex, /pattern/flags or bare with flags.")
+    pattern: str | None = Field(None, description="try/explain: the find-regex, /pattern/flags or bare with flags.")
     patterns: list[str] = Field(default_factory=list, description="race: two or more candidate patterns.")
-    text: Optional[str] = Field(None, description="try/race: the text to run over (or give ref).")
-    ref: Optional[str] = Field(None, description="try: a piece whose text to run over; lint: the regex set (kind/id).")
+    text: str | None = Field(None, description="try/race: the text to run over (or give ref).")
+    ref: str | None = Field(None, description="try: a piece whose text to run over; lint: the regex set (kind/id).")
     pointer: str = Field("/body", description="try with ref: the JSON pointer of the text.")
-    replace: Optional[str] = Field(None, description="try/race: also show the text after this replacement.")
+    replace: str | None = Field(None, description="try/race: also show the text after this replacement.")
     platform: Literal["javascript", "sillytavern", "risuai"] = Field(
         "javascript", description="How pattern and replacement are read."
     )
-    flags: Optional[str] = Field(None, description="Flags; the pattern is then bare (no /.../).")
-    name: Optional[str] = Field(None, description="recipes: one recipe by name.")
+    flags: str | None = Field(None, description="Flags; the pattern is then bare (no /.../).")
+    name: str | None = Field(None, description="recipes: one recipe by name.")
     match: list[str] = Field(default_factory=list, description="from_examples: strings the pattern must match.")
     no_match: list[str] = Field(default_factory=list, description="from_examples: strings it must not match.")
 
 
 def run(ctx, args: Args):
-    from bunzai.errors import BunzaiError
-
     if args.action == "try":
+        # lazy: tool discovery imports every tool before the first tools/list
         from bunzai.regexlab.lab import try_pattern
 
         if args.pattern is None or (args.text is None) == (args.ref is None):
@@ -44,7 +45,7 @@ def run(ctx, args: Args):
             try_pattern(args.pattern, text, replace=args.replace, platform=args.platform, flags=args.flags)
         )
     if args.action == "race":
-        from bunzai.regexlab.lab import race_patterns
+        from bunzai.regexlab.lab import race_patterns  # lazy: as above
 
         return untrusted(
             race_patterns(
@@ -52,30 +53,27 @@ def run(ctx, args: Args):
             )
         )
     if args.action == "explain":
-        from bunzai.regexlab.explain import explain_pattern
+        from bunzai.regexlab.explain import explain_pattern  # lazy: as above
 
         if args.pattern is None:
             raise BunzaiError("invalid_input", "explain takes a pattern")
         return untrusted(explain_pattern(args.pattern, platform=args.platform, flags=args.flags))
     if args.action == "lint":
-        from bunzai.query.reading import stored_data
-        from bunzai.regexlab.lint import lint_set
+        from bunzai.regexlab.lint import lint_set  # lazy: as above
 
         if args.ref is None:
             raise BunzaiError("invalid_input", "lint takes the regex set as ref (kind/id)")
         return untrusted(lint_set(stored_data(ctx.studio, args.ref, "regex")))
     if args.action == "recipes":
-        from bunzai.regexlab.recipes import recipes
+        from bunzai.regexlab.recipes import recipes  # lazy: as above
 
         return recipes(args.name)
-    from bunzai.regexlab.examples import from_examples
+    from bunzai.regexlab.examples import from_examples  # lazy: as above
 
     return untrusted(from_examples(args.match, args.no_match))
 
 
 def _piece_text(ctx, args: Args) -> str:
-    from bunzai.query.reading import piece_text
-
     return piece_text(ctx.studio, args.ref, args.pointer)
 
 

@@ -1,6 +1,6 @@
 """result_query: stats, pages and literal searches of a result kept as a handle."""
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
@@ -14,8 +14,8 @@ class Args(ToolArgs):
         "read", description="stats (size), read (a page) or search (literal text)."
     )
     offset: int = Field(0, ge=0, description="read: first character of the page; search: where to start.")
-    limit: Optional[int] = Field(None, ge=1, description="read: characters in the page (at most 12,000).")
-    query: Optional[str] = Field(None, description="search: the literal text to find (case-sensitive).")
+    limit: int | None = Field(None, ge=1, description="read: characters in the page (at most 12,000).")
+    query: str | None = Field(None, description="search: the literal text to find (case-sensitive).")
 
 
 def run(ctx, args: Args):

@@ -2,6 +2,7 @@
 
 from pydantic import Field
 
+from bunzai.query.reading import art_of
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
@@ -11,10 +12,8 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.query.reading import art_of
-
     doc = art_of(ctx.studio, args.ref)
-    return doc | {"art": untrusted(doc["art"])}  # pointers hold the piece's own keys
+    return doc | {"items": untrusted(doc["items"])}  # pointers hold the piece's own keys
 
 
 TOOL = Tool(

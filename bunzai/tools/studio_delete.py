@@ -1,7 +1,5 @@
 """studio_delete: delete a piece for good (`bunzai delete --yes`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
@@ -10,12 +8,11 @@ from bunzai.tools.contract import Tool
 
 class Args(ToolArgs):
     ref: str = Field(description="kind/id of the piece.")
-    revision: Optional[str] = Field(
-        None, description="Delete only if the stored revision is this one (from studio_read)."
-    )
+    revision: str | None = Field(None, description="Delete only if the stored revision is this one (from studio_read).")
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.changes.lifecycle import delete_ref
 
     return delete_ref(ctx.studio, args.ref, args.revision)

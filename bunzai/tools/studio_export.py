@@ -1,52 +1,21 @@
 """studio_export: write a piece's crossing into a fresh export folder (`bunzai export`)."""
 
-from typing import Optional
-
-from pydantic import Field
-
-from bunzai.tools.args import ToolArgs
-from bunzai.tools.contract import Tool, untrusted
+from bunzai.tools.contract import Tool
+from bunzai.tools.crossing import CrossingArgs, quoted
 
 
-# Keys bunzai makes (ids, hashes, sizes); losses, the linked book's report and the rest quote the piece.
-PLAIN = frozenset(
-    {
-        "type",
-        "status",
-        "reason",
-        "op",
-        "target",
-        "ref",
-        "revision",
-        "seq",
-        "path",
-        "format",
-        "label",
-        "file_name",
-        "size",
-        "sha256",
-    }
-)
-
-
-class Args(ToolArgs):
-    ref: str = Field(description="kind/id of the piece.")
-    to: str = Field(description="Target format id, e.g. sillytavern.card.png.")
-    engine: Optional[str] = Field(None, description="Translate macros for this engine.")
-    from_engine: Optional[str] = Field(None, description="Read the piece's macros as this engine's.")
-
-
-def run(ctx, args: Args):
+def run(ctx, args: CrossingArgs):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.convert import export_piece  # it hands the studio's engine checkouts to the adapters
 
     done = export_piece(ctx.studio, args.ref, args.to, engine=args.engine, source=args.from_engine)
-    return {key: value if key in PLAIN else untrusted(value) for key, value in done.items()}
+    return quoted(done)
 
 
 TOOL = Tool(
     name="studio_export",
     title="Export a piece",
-    input_model=Args,
+    input_model=CrossingArgs,
     effect="apply",
     run=run,
     destructive=False,

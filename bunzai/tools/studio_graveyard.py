@@ -9,10 +9,11 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.store.graveyard import list_graveyard
 
     entries = list_graveyard(ctx.studio)
-    return {"count": len(entries), "entries": entries}
+    return {"count": len(entries), "items": entries}
 
 
 TOOL = Tool(

@@ -1,7 +1,5 @@
 """studio_graveyard_bury: move a piece to the graveyard (`bunzai bury`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
@@ -10,11 +8,11 @@ from bunzai.tools.contract import Tool
 
 class Args(ToolArgs):
     ref: str = Field(description="kind/id of the piece.")
-    revision: Optional[str] = Field(None, description="Bury only if the stored revision is this one.")
+    revision: str | None = Field(None, description="Bury only if the stored revision is this one.")
 
 
 def run(ctx, args: Args):
-    from bunzai.changes.lifecycle import bury_ref
+    from bunzai.changes.lifecycle import bury_ref  # lazy: tool discovery imports every tool before the first tools/list
 
     return bury_ref(ctx.studio, args.ref, args.revision)
 

@@ -1,25 +1,24 @@
 """studio_list: the pieces on the shelf (`bunzai list`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
+from bunzai.query.reading import list_shelf
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    kind: Optional[str] = Field(
+    kind: str | None = Field(
         None,
-        description="Only this kind: character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook.",
+        description=(
+            "Only this kind: character, lorebook, persona, preset, regex, quickreply, pack, htmldoc or promptbook."
+        ),
     )
 
 
 def run(ctx, args: Args):
-    from bunzai.query.reading import list_shelf
-
     doc = list_shelf(ctx.studio, args.kind)
-    return {"count": doc["count"], "pieces": untrusted(doc["pieces"]), "damaged": doc["damaged"]}
+    return {"count": doc["count"], "items": untrusted(doc["items"]), "damaged": doc["damaged"]}
 
 
 TOOL = Tool(

@@ -1,9 +1,8 @@
 """studio_read: a stored piece whole, its outline, or one page of a long value (`bunzai read`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
+from bunzai.query.reading import read_piece
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
@@ -13,14 +12,12 @@ class Args(ToolArgs):
     outline: bool = Field(
         False, description="List the immediate children (of pointer) as JSON pointers instead of values."
     )
-    pointer: Optional[str] = Field(None, description="RFC 6901 pointer into the piece, e.g. /body/description.")
+    pointer: str | None = Field(None, description="RFC 6901 pointer into the piece, e.g. /body/description.")
     offset: int = Field(0, ge=0, description="First character/item/key of the page.")
-    limit: Optional[int] = Field(None, ge=1, description="Characters/items/keys in the page.")
+    limit: int | None = Field(None, ge=1, description="Characters/items/keys in the page.")
 
 
 def run(ctx, args: Args):
-    from bunzai.query.reading import read_piece
-
     doc, what = read_piece(
         ctx.studio, args.ref, outline=args.outline, pointer=args.pointer, offset=args.offset, limit=args.limit
     )

@@ -9,6 +9,7 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
+    # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.changes.revert import studio_revert
 
     report = studio_revert(ctx.studio, ctx.session_id or None)

@@ -1,9 +1,8 @@
 """studio_search: BM25 search over names, tags and text fields (`bunzai search`)."""
 
-from typing import Optional
-
 from pydantic import Field
 
+from bunzai.query.reading import search_shelf
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
@@ -12,15 +11,13 @@ class Args(ToolArgs):
     query: str = Field(
         description='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.'
     )
-    kind: Optional[str] = Field(None, description="Only this kind.")
-    limit: Optional[int] = Field(None, ge=1, description="Most hits to return.")
+    kind: str | None = Field(None, description="Only this kind.")
+    limit: int | None = Field(None, ge=1, description="Most hits to return.")
 
 
 def run(ctx, args: Args):
-    from bunzai.query.reading import search_shelf
-
     doc = search_shelf(ctx.studio, args.query, args.kind, args.limit)
-    return {"query": args.query, "count": doc["count"], "hits": untrusted(doc["hits"])}
+    return {"query": args.query, "count": doc["count"], "items": untrusted(doc["items"])}
 
 
 TOOL = Tool(
@@ -29,5 +26,7 @@ TOOL = Tool(
     input_model=Args,
     effect="read",
     run=run,
-    description="Search the pieces' names, tags and text fields; each hit names the piece, the field (pointer) and a snippet.",
+    description=(
+        "Search the pieces' names, tags and text fields; each hit names the piece, the field (pointer) and a snippet."
+    ),
 )

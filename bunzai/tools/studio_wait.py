@@ -1,7 +1,5 @@
 """studio_wait: block until one declarative condition holds, or a timeout (`bunzai wait`)."""
 
-from typing import Optional
-
 from pydantic import Field, model_validator
 
 from bunzai.tools.args import ToolArgs
@@ -9,12 +7,12 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    changedSince: Optional[int] = Field(None, ge=0, description="Wait for a landed change with a seq above this one.")
-    pieceExists: Optional[str] = Field(None, description="Wait until this piece (kind/id) exists.")
-    revisionChanged: Optional[str] = Field(
+    changedSince: int | None = Field(None, ge=0, description="Wait for a landed change with a seq above this one.")
+    pieceExists: str | None = Field(None, description="Wait until this piece (kind/id) exists.")
+    revisionChanged: str | None = Field(
         None, description="kind/id@revision: wait until the piece is no longer that revision."
     )
-    timeout: Optional[float] = Field(
+    timeout: float | None = Field(
         None,
         gt=0,
         description="Seconds to wait (15 by default, 55 at most); a timeout is an answer (met false), not an error.",
@@ -29,7 +27,7 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.changes.watch import studio_wait
+    from bunzai.changes.watch import studio_wait  # lazy: tool discovery imports every tool before the first tools/list
 
     result = studio_wait(
         ctx.studio,

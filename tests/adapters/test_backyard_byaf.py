@@ -181,7 +181,9 @@ def rich_character() -> tuple[Character, dict]:
                 "first_message": "Come in, {{user}}.",
                 "alternate_greetings": ["Another greeting"],
                 "group_only_greetings": ["Hello all"],
-                "example_messages": "<START>\n{{user}}: hi\n{{char}}: hello\n<START>\n{{user}}: bye\n{{char}}: farewell",
+                "example_messages": (
+                    "<START>\n{{user}}: hi\n{{char}}: hello\n<START>\n{{user}}: bye\n{{char}}: farewell"
+                ),
                 "system_prompt": "Write as {{char}}.",
                 "post_history_instructions": "Stay in character.",
                 "creator_notes": "notes",

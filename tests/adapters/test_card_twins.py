@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from bunzai.adapters.common import png
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.sillytavern.card_twins import top_level, twin_document
-from bunzai.store.canon import json_decoder
+from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twin_in_base64
+from bunzai.jsondoc.reading import json_decoder
 
 DATA = {
     "name": "Ada",
@@ -105,3 +105,57 @@ def test_the_bench_card_pair_reads_as_before():
         {"chara": json.loads(_card("chara_card_v2", "2.0")), "ccv3": json.loads(_card("chara_card_v3", "3.0"))}
     )
     assert _escrowed(data)["chara"]["spec"] == "chara_card_v2"
+
+
+def _in_base64(chara: str, ccv3: str) -> dict | None:
+    decoder = json_decoder()
+    raw = ccv3.encode()
+    first, spans = top_level(ccv3, decoder)
+    return twin_in_base64(first, spans, ccv3, raw, base64.b64encode(raw), base64.b64encode(chara.encode()), decoder)
+
+
+def test_the_relabelled_chunk_is_built_from_base64_blocks_without_decoding_it():
+    chara, ccv3 = _card("chara_card_v2", "2.0"), _card("chara_card_v3", "3.0")
+    assert _in_base64(chara, ccv3) == json.loads(chara)
+    late = json.dumps({"data": DATA, "name": "Ada", "spec": "chara_card_v3", "spec_version": "3.0"}, ensure_ascii=False)
+    assert _in_base64(late.replace("v3", "v2").replace("3.0", "2.0"), late) == json.loads(
+        late.replace("v3", "v2").replace("3.0", "2.0")
+    )
+
+
+def test_a_difference_beside_the_relabelled_values_is_not_taken_from_the_blocks():
+    ccv3 = _card("chara_card_v3", "3.0")
+    for chara in (
+        _card("chara_card_v2", "2.0").replace('"spec_version"', '"spec_versioN"'),  # same block, a key
+        _card("chara_card_v2", "2.0", DATA | {"name": "Adb"}),
+        _card("chara_card_v2", "2.00"),
+        ccv3.replace("chara_card_v3", "\\ud800a_card_v"),
+    ):  # a lone surrogate, which a full read mends
+        assert _in_base64(chara, ccv3) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["spec", "spec_version", "data", "name", "x"]), _values, max_size=5),
+    _values,
+    _values,
+)
+def test_the_blocks_give_what_parsing_the_chunk_gives(first, spec, version):
+    second = dict(first, spec=spec, spec_version=version)
+    chara, ccv3 = (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) for doc in (second, first))
+    built = _in_base64(chara, ccv3)
+    assert built is None or built == json.loads(chara)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["spec", "spec_version", "data", "name", "x"]), _values, max_size=5),
+    st.sampled_from([None, 0, 1, 2]),
+    st.sampled_from(["", " ", "\n\t "]),
+)
+def test_top_level_reads_any_spacing_as_the_decoder_does(document, indent, pad):
+    text = pad + json.dumps(document, indent=indent, ensure_ascii=False) + pad
+    found, spans = top_level(text, json_decoder())
+    assert found == document and list(found) == list(document)
+    assert {key: json.loads(text[start:end]) for key, (start, end) in spans.items()} == document
+    assert top_level(text + ",", json_decoder()) is None

@@ -144,3 +144,36 @@ def test_card_without_portrait_gets_the_default_image_and_says_so():
         "card.portrait.default_image"
     ]
     assert png_documents(crossing.data)["chara"]["data"]["name"] == "Ada"
+
+
+def test_a_png_the_sniffers_walked_is_checked_as_one_walked_afresh():
+    data = card_png({"chara": {"spec": "chara_card_v2", "data": {"name": "Ada"}}}) + b"tail"
+    fresh = png.read_png(bytes(bytearray(data)), defer=True)
+    again = png.read_png(data, defer=True, walked=png.headers(data))  # the sniffers' walk, checked
+    assert (again.chunks, again.trailer_start, again.unchecked) == (fresh.chunks, fresh.trailer_start, fresh.unchecked)
+    text = next(chunk for chunk in again.chunks if chunk.type == b"tEXt")
+    broken = bytearray(data)
+    broken[text.end - 1] ^= 0xFF  # the card chunk's CRC
+    broken = bytes(broken)
+    with pytest.raises(BunzaiError, match="bad CRC in the tEXt chunk"):
+        png.read_png(broken, defer=True, walked=png.headers(broken))
+
+
+def test_the_lorebook_piece_is_what_validating_it_gives():
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.model.lorebook import Lorebook
+
+    book = {
+        "name": "B",
+        "extensions": {"x": 1},
+        "entries": [
+            {"keys": ["k"], "content": "c", "id": 1, "extensions": {}},
+            {"keys": ["j"], "content": "d", "id": 2},
+        ],
+    }
+    data = card_png({"chara": {"spec": "chara_card_v2", "data": {"name": "Ada", "character_book": book}}})
+    character, lorebook = read_bytes(data, "card.png")[1].pieces
+    again = Lorebook.model_validate(lorebook.model_dump())
+    assert again == lorebook and again.model_dump(mode="json") == lorebook.model_dump(mode="json")
+    assert lorebook.body.model_fields_set == again.body.model_fields_set
+    assert lorebook.body.entries == character.body.book.entries and len(lorebook.body.entries) == 2

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 from risu_support import fake_checkout, module_bytes, risup_bytes, risupreset_bytes
 
+from bunzai.adapters import registry
 from bunzai.adapters.common import png
+from bunzai.adapters.contract import EngineSettings
 from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.risu import rpack
 from bunzai.errors import BunzaiError
@@ -64,7 +67,7 @@ def no_checkout(monkeypatch):
 def checkout(tmp_path, monkeypatch):
     monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
     table = fake_checkout(tmp_path)
-    rpack.configure_risu_root(tmp_path, verify_hash=False)
+    registry.configure(EngineSettings(risu=tmp_path, risu_verify_hash=False))
     yield table
     rpack.configure_risu_root(None)
 
@@ -162,6 +165,27 @@ def test_the_environment_names_a_checkout(tmp_path, monkeypatch):
     monkeypatch.setenv(rpack.ENV_ROOT, str(tmp_path))
     table, why = rpack.current_table()
     assert table is None and "SHA-256" in why  # the environment never skips the hash check
+
+
+def test_the_engine_settings_reach_the_risu_adapters_through_the_registry(no_checkout, tmp_path):
+    writers = [registry.get_adapter("risu.module"), registry.get_adapter("risu.preset")]
+    assert all("no RisuAI checkout" in adapter.why_unavailable() for adapter in writers)
+    assert registry.get_adapter("risu.charx").why_unavailable() == ""  # writes without the table, declaring a loss
+    fake_checkout(tmp_path)
+    registry.configure(EngineSettings(risu=tmp_path))
+    assert all("SHA-256" in adapter.why_unavailable() for adapter in writers)  # the hash is checked by default
+    registry.configure(EngineSettings(risu=tmp_path, risu_verify_hash=False))
+    assert [adapter.why_unavailable() for adapter in writers] == ["", ""]
+    registry.configure(EngineSettings())  # a setting left None changes nothing
+    assert rpack.risu_root() == tmp_path and [adapter.why_unavailable() for adapter in writers] == ["", ""]
+
+
+def test_engine_settings_from_a_studio_engines_table(tmp_path):
+    assert EngineSettings.from_engines({"risu": "RisuAI"}, tmp_path).risu == tmp_path / "RisuAI"
+    assert EngineSettings.from_engines({"risu": "/opt/RisuAI"}, tmp_path).risu == Path("/opt/RisuAI")
+    assert EngineSettings.from_engines({"risu": "~/RisuAI"}, tmp_path).risu == Path.home() / "RisuAI"
+    for engines in (None, {}, {"risu": ""}, {"risu": 3}, ["risu"]):
+        assert EngineSettings.from_engines(engines, tmp_path) == EngineSettings()
 
 
 def test_an_encrypted_card_is_refused_with_a_clear_error():

@@ -199,7 +199,9 @@ def test_a_crossing_from_a_plain_card_writes_risu_layout_and_names_losses(table)
     crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
     names = [name for name, _ in opened(crossing.data)]
     assert names == ["x_meta/joy.json", "assets/emotion/image/joy.png", "module.risum", "card.json"]
-    assert ("/body/behavior_scripts/1", "card.scripts.not_carried") in {(l.pointer, l.code) for l in crossing.losses}
+    assert ("/body/behavior_scripts/1", "card.scripts.not_carried") in {
+        (loss.pointer, loss.code) for loss in crossing.losses
+    }
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 
@@ -238,12 +240,12 @@ def test_new_assets_get_the_x_meta_note_risuai_writes_and_kept_ones_keep_theirs(
                 "role": "emotion",
                 "name": name,
                 "ext": "png" if name == "tagged" else "jpg",
-                "asset": {"sha256": "%064x" % index, "ext": "png"},
+                "asset": {"sha256": f"{index:064x}", "ext": "png"},
             }
         )
         for index, name in enumerate(extra, 1)
     ]
-    stored = {"%064x" % index: data for index, data in enumerate(extra.values(), 1)}
+    stored = {f"{index:064x}": data for index, data in enumerate(extra.values(), 1)}
     piece = piece.model_copy(update={"assets": list(piece.assets) + links})
     crossing = convert_piece(piece, "risu.charx", lambda ref: stored.get(ref.sha256) or media(ref))
     written = opened(crossing.data)

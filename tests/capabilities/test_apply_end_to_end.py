@@ -130,7 +130,7 @@ def test_saved_drafts_list_validate_and_discard(bunzai) -> None:
         "cap", "run", "character.identity.update", "ada", "--input", '{"tagline": "t"}', "--save", "--name", "ada-tag"
     )
     assert again.code == 1 and again.json["error"]["code"] == "occupied"
-    rows = bunzai("draft", "list", check=True).json["drafts"]
+    rows = bunzai("draft", "list", check=True).json["items"]
     assert rows == [
         {
             "name": "ada-tag",
@@ -151,9 +151,9 @@ def test_saved_drafts_list_validate_and_discard(bunzai) -> None:
         input=bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"nickname": "x"}').stdout,
         check=True,
     )
-    assert bunzai("draft", "list", check=True).json["drafts"][0]["stale"] is True
+    assert bunzai("draft", "list", check=True).json["items"][0]["stale"] is True
     done = bunzai("draft", "discard", "ada-tag", check=True).json
-    assert done["status"] == "discarded" and bunzai("draft", "list", check=True).json["drafts"] == []
+    assert done["status"] == "discarded" and bunzai("draft", "list", check=True).json["items"] == []
 
 
 def test_create_keeps_working_with_or_without_a_creation_capability(bunzai) -> None:

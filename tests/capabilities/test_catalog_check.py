@@ -73,7 +73,7 @@ def test_renaming_a_module_without_regenerating_fails(copy_of_package) -> None:
 def test_changing_a_capability_without_regenerating_fails(copy_of_package) -> None:
     name, folder, catalog = copy_of_package
     path = folder / "character" / "greetings_update.py"
-    path.write_text(path.read_text(encoding="utf-8").replace('"swipe", ', ""), encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace('"swipe",', ""), encoding="utf-8")
     forget(name)
     with pytest.raises(BunzaiError) as caught:
         check_catalog(name, catalog)

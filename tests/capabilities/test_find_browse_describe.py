@@ -35,20 +35,20 @@ def test_ranking_is_stable_across_runs(bunzai) -> None:
     first = bunzai("cap", "find", "add", "greeting", check=True).json
     second = bunzai("cap", "find", "add", "greeting", check=True).json
     assert first == second
-    assert first["matches"][0]["id"] == "character.greetings.update"
+    assert first["items"][0]["id"] == "character.greetings.update"
 
 
 def test_browse_walks_domain_kind_area_without_schemas() -> None:
     caps = discovery.visible_capabilities()
     top = browse(caps)
-    assert "content" in [d["domain"] for d in top["domains"]]
+    assert "content" in [d["domain"] for d in top["items"]]
     by_path = browse(caps, "content/character")
     assert by_path == browse(caps, "character")
-    areas = {a["area"] for a in by_path["areas"]}
+    areas = {a["area"] for a in by_path["items"]}
     assert {"identity", "greetings", "variants"} <= areas
     assert "input_schema" not in str(by_path)
     leaf = browse(caps, "content/lorebook/entries")
-    assert {a["id"] for a in leaf["actions"]} >= {"lorebook.entries.update", "lorebook.entries.remove"}
+    assert {a["id"] for a in leaf["items"]} >= {"lorebook.entries.update", "lorebook.entries.remove"}
 
 
 def test_describe_gives_the_full_schema_with_descriptions(bunzai) -> None:
@@ -58,10 +58,10 @@ def test_describe_gives_the_full_schema_with_descriptions(bunzai) -> None:
 
 
 def test_compact_forms_browse_describe_and_search(bunzai) -> None:
-    assert "domains" in bunzai("cap", check=True).json
+    assert bunzai("cap", check=True).json["level"] == "domains"
     assert bunzai("cap", "character.identity.update", check=True).json["id"] == "character.identity.update"
     found = bunzai("cap", "rename", "character", check=True).json
-    assert found["matches"][0]["id"] == "character.identity.update"
+    assert found["items"][0]["id"] == "character.identity.update"
     unknown = bunzai("cap", "describe", "character.nothing.update")
     assert unknown.code == 1 and unknown.json["error"]["code"] == "not_found"
 
@@ -83,5 +83,5 @@ def test_hidden_capabilities_never_appear(monkeypatch) -> None:
 def test_a_compact_path_browses_instead_of_searching(bunzai) -> None:
     walked = bunzai("cap", "content/character", check=True).json
     assert walked["path"] == "content/character"
-    assert "character.identity.update" in {a["id"] for area in walked["areas"] for a in area["actions"]}
+    assert "character.identity.update" in {a["id"] for area in walked["items"] for a in area["actions"]}
     assert bunzai("cap", "studio", check=True).json["path"] == "studio"

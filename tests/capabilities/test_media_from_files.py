@@ -245,7 +245,8 @@ def test_attachments_add_replace_remove(tmp_path: Path, monkeypatch, kind: str) 
         },
     ]
     assert added.warnings == [
-        "add[0]: the declared type text/plain disagrees with the bytes (application/pdf); it is stored as application/pdf"
+        "add[0]: the declared type text/plain disagrees with the bytes (application/pdf); "
+        "it is stored as application/pdf"
     ]
     changed = preview(
         f"{kind}.attachments.manage",

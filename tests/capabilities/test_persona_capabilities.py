@@ -1,4 +1,7 @@
-"""Persona capabilities: identity text, structured profile, injection, presentation (no persona in the corpus: built here)."""
+"""Persona capabilities: identity text, structured profile, injection, presentation.
+
+No persona is in the corpus: one is built here.
+"""
 
 from __future__ import annotations
 

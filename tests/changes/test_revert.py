@@ -135,5 +135,5 @@ def test_revert_records_are_reported_as_the_sessions_changes(studio: Studio) -> 
     studio_changes(studio, "watcher")
     create(studio, "me", "Ada")
     studio_revert(studio, "me")
-    rows = [change for group in studio_changes(studio, "watcher")["by_session"] for change in group["changes"]]
+    rows = studio_changes(studio, "watcher")["items"]
     assert [(row["op"], row.get("revert_of")) for row in rows] == [("create", None), ("bury", 1)]

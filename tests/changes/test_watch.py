@@ -38,18 +38,21 @@ def write(studio: Studio, session: str, piece_id: str, name: str | None = None) 
 
 
 def seqs(doc: dict) -> dict[str, list[int]]:
-    return {group["session"]: [c["seq"] for c in group["changes"]] for group in doc["by_session"]}
+    found: dict[str, list[int]] = {}
+    for change in doc["items"]:
+        found.setdefault(change["session"], []).append(change["seq"])
+    return found
 
 
 def test_a_first_read_reports_nothing_and_sets_the_cursor_at_the_head(studio: Studio) -> None:
     write(studio, "person", "ada")
     write(studio, "person", "bob")
     doc = studio_changes(studio, "agent")
-    assert doc["basis"] == "first-read" and doc["head"] == 2 and doc["by_session"] == [] and doc["next"] == 2
+    assert doc["basis"] == "first-read" and doc["head"] == 2 and doc["items"] == [] and doc["next"] == 2
     assert json.loads(cursor_path(studio, "agent").read_text())["seq"] == 2
 
 
-def test_later_changes_are_reported_once_grouped_by_session(studio: Studio) -> None:
+def test_later_changes_are_reported_once_with_their_sessions(studio: Studio) -> None:
     studio_changes(studio, "agent")
     write(studio, "person", "ada")
     write(studio, "agent", "bob")
@@ -57,7 +60,7 @@ def test_later_changes_are_reported_once_grouped_by_session(studio: Studio) -> N
     doc = studio_changes(studio, "agent")
     assert doc["basis"] == "since-cursor" and doc["since"] == 0 and doc["count"] == 3
     assert seqs(doc) == {"person": [1, 3], "agent": [2]}
-    assert [g["mine"] for g in doc["by_session"]] == [False, True]
+    assert [(c["seq"], c["mine"]) for c in doc["items"]] == [(1, False), (2, True), (3, False)]
     again = studio_changes(studio, "agent")
     assert again["basis"] == "since-cursor" and again["count"] == 0 and again["since"] == 3
 
@@ -70,7 +73,7 @@ def test_an_explicit_since_reports_from_there_and_leaves_the_cursor(studio: Stud
     assert doc["basis"] == "since-seq" and seqs(doc) == {"person": [2, 3]}
     assert studio_changes(studio, "agent")["count"] == 3  # the cursor had not moved
     beyond = studio_changes(studio, "agent", since=99)
-    assert beyond["basis"] == "resync" and beyond["by_session"] == []
+    assert beyond["basis"] == "resync" and beyond["items"] == []
     with pytest.raises(BunzaiError) as caught:
         studio_changes(studio, "agent", since=-1)
     assert caught.value.code == "invalid_input"
@@ -84,7 +87,7 @@ def test_a_log_moved_aside_or_rewritten_is_a_resync(studio: Studio) -> None:
     os.rename(studio.changes_log, studio.changes_log.with_name("old.jsonl"))
     append_change(studio, kind="character", id="z", revision=None, op="delete")
     doc = studio_changes(studio, "agent")
-    assert doc["basis"] == "resync" and doc["head"] == 1 and doc["by_session"] == []
+    assert doc["basis"] == "resync" and doc["head"] == 1 and doc["items"] == []
     write(studio, "person", "c")
     assert seqs(studio_changes(studio, "agent")) == {"person": [2]}
 
@@ -153,7 +156,7 @@ def test_every_landed_change_after_the_first_read_is_reported_once(steps) -> Non
         for action, who, what in steps:
             if action == "write":
                 seq = write(studio, who, what, f"{what}{len(steps)}{id(steps)}")
-                for reader, pending in owed.items():
+                for pending in owed.values():
                     if pending is not None:
                         pending.append(seq)
             elif action == "ghost":  # a writer that logged its intent and died before its rename
@@ -172,14 +175,13 @@ def test_every_landed_change_after_the_first_read_is_reported_once(steps) -> Non
                         owed[reader], reset_since[reader] = [], True
             else:
                 doc = studio_changes(studio, who)
-                got = [c["seq"] for g in doc["by_session"] for c in g["changes"]]
+                got = [c["seq"] for c in doc["items"]]
                 if owed[who] is None:
                     assert doc["basis"] == "first-read" and got == []
                 elif doc["basis"] == "resync":
                     assert reset_since[who] and got == []
                 else:
-                    assert doc["basis"] == "since-cursor" and sorted(got) == owed[who]  # grouped by session
-                    assert all(g["changes"] == sorted(g["changes"], key=lambda c: c["seq"]) for g in doc["by_session"])
+                    assert doc["basis"] == "since-cursor" and got == owed[who]  # in seq order
                 owed[who], reset_since[who] = [], False
 
 

@@ -18,7 +18,7 @@ def studio_files(studio: Path) -> list:
 
 
 def test_formats_lists_native_with_every_kind(bunzai):
-    formats = {row["format"]: row for row in bunzai("formats", check=True).json["formats"]}
+    formats = {row["format"]: row for row in bunzai("formats", check=True).json["items"]}
     native = formats["bunzai.native"]
     assert native["read"] and native["write"]
     assert "promptbook" in native["kinds"] and len(native["kinds"]) == 9

@@ -22,7 +22,7 @@ def test_reading_needs_a_grant(bunzai, tmp_path):
     folder = shared(tmp_path)
     refused = bunzai("folder", "read", str(folder / "worlds" / "notes.txt"))
     assert refused.code == 1 and refused.json["error"]["code"] == "not_granted"
-    assert bunzai("folder", "grant", str(folder), check=True).json["folders"] == [str(folder.resolve())]
+    assert bunzai("folder", "grant", str(folder), check=True).json["items"] == [str(folder.resolve())]
     page = bunzai("folder", "read", str(folder / "worlds" / "notes.txt"), "--limit", "5", check=True).json
     assert page["value"] == "hello" and page["next_offset"] == 5
 
@@ -39,14 +39,14 @@ def test_a_symlink_cannot_carry_a_path_out_of_a_grant(bunzai, tmp_path):
 def test_search_walks_grants_and_skips_symlinks(bunzai, tmp_path):
     folder = shared(tmp_path)
     bunzai("folder", "grant", str(folder), check=True)
-    hits = bunzai("folder", "search", "txt", check=True).json["hits"]
+    hits = bunzai("folder", "search", "txt", check=True).json["items"]
     assert [hit["relative"] for hit in hits] == ["worlds/notes.txt"]
 
 
 def test_revoke_takes_the_grant_back(bunzai, tmp_path):
     folder = shared(tmp_path)
     bunzai("folder", "grant", str(folder), check=True)
-    assert bunzai("folder", "revoke", str(folder), check=True).json["folders"] == []
+    assert bunzai("folder", "revoke", str(folder), check=True).json["items"] == []
     assert bunzai("folder", "read", str(folder / "worlds" / "notes.txt")).json["error"]["code"] == "not_granted"
     assert bunzai("folder", "revoke", str(folder)).json["error"]["code"] == "not_found"
 

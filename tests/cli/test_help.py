@@ -69,17 +69,20 @@ cp Seraphina.png card.png
 cp "$CORPUS/sillytavern/presets/instruct/ChatML.json" ChatML.json
 bunzai import Seraphina.png | bunzai apply --yes >/dev/null
 bunzai import "$CORPUS/sillytavern/presets/openai/Default.json" | bunzai apply --yes >/dev/null
-bunzai create character --input '{"name": "Ada Lovelace", "description": "Lovelace wrote the first program."}' | bunzai apply --yes >/dev/null
+bunzai create character --input '{"name": "Ada Lovelace", "description": "Lovelace wrote the first program."}' \\
+  | bunzai apply --yes >/dev/null
 bunzai duplicate ada-lovelace ada-2 | bunzai apply --yes >/dev/null
 bunzai create regex --input '{"name": "Display"}' | bunzai apply --yes >/dev/null
 bunzai create regex --input '{"name": "My rules"}' | bunzai apply --yes >/dev/null
 bunzai create promptbook --input '{"name": "My book", "starter": "think-then-write"}' | bunzai apply --yes >/dev/null
-bunzai cap run character.identity.update seraphina --input '{"nickname": "Sera"}' --save --name seraphina-rename >/dev/null
+bunzai cap run character.identity.update seraphina --input '{"nickname": "Sera"}' \\
+  --save --name seraphina-rename >/dev/null
 printf '<div class="mood">{{mood}}</div>\\n' > card.html
 printf '{"user_name":"You","character_name":"Seraphina"}\\n{"name":"You","is_user":true,"mes":"Hello"}\\n' > chat.jsonl
 mkdir -p SillyTavern/data/default-user/worlds SillyTavern/data/default-user/characters
 cp "$CORPUS/sillytavern/worlds/Eldoria.json" SillyTavern/data/default-user/worlds/
-printf '{"entries": {"0": {"uid": 0, "key": ["moon"], "content": "The moon is red.", "comment": "Moon"}}}' > SillyTavern/data/default-user/worlds/Moonfall.json
+printf '{"entries": {"0": {"uid": 0, "key": ["moon"], "content": "The moon is red.", "comment": "Moon"}}}' \\
+  > SillyTavern/data/default-user/worlds/Moonfall.json
 cp Seraphina.png SillyTavern/data/default-user/characters/
 """
 

@@ -23,7 +23,7 @@ def test_a_format_whose_shape_the_file_lacks_is_refused_and_drafts_nothing(bunza
         assert refused.code == 1, fmt
         assert refused.json["error"]["code"] == "unrecognized_file"
         assert words in refused.json["error"]["message"]
-    assert bunzai("list", check=True).json["pieces"] == []
+    assert bunzai("list", check=True).json["items"] == []
 
 
 def test_a_format_of_the_same_kind_may_still_be_forced(bunzai):

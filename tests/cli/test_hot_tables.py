@@ -1,4 +1,5 @@
-"""The kept answers of `bunzai formats` and `bunzai --help` (bunzai/generated/hot.json)."""
+"""The kept answers of `bunzai formats`, `bunzai --help` and the hot commands' `--help`
+(bunzai/generated/hot.json)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ def test_the_kept_table_is_current() -> None:
 def test_the_kept_answers_are_what_the_slow_path_builds() -> None:
     assert hot_tables.cached("formats") == hot_tables.build_formats()
     assert hot_tables.cached("help") == hot_tables.build_help()
+    assert hot_tables.cached("command_help") == {name: hot_tables.build_help(name) for name in hot_tables.HOT_COMMANDS}
 
 
 def test_formats_prints_the_registry(capsys) -> None:
     assert run(["formats"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert printed == {"count": len(hot_tables.build_formats()), "formats": hot_tables.build_formats()}
+    assert printed == {"count": len(hot_tables.build_formats()), "items": hot_tables.build_formats()}
 
 
 @pytest.mark.parametrize("answer", ["formats", "help"])
@@ -60,3 +62,28 @@ def test_help_on_a_wide_terminal_is_kept_and_same_as_typer(monkeypatch, capsys, 
 def test_help_on_a_narrow_terminal_is_left_to_typer(monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "60")
     assert fast_command(["--help"]) is None
+    assert fast_command(["read", "--help"]) is None
+
+
+@pytest.mark.parametrize("name", ["read", "list", "search", "formats"])
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_a_hot_commands_help_is_kept_and_same_as_typer(monkeypatch, capsys, name, flag) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    assert fast_command([name, flag]) is not None
+    assert run([name, flag]) == 0
+    kept = capsys.readouterr().out
+    assert kept.startswith(f"Usage: bunzai {name} ")
+    monkeypatch.setattr(hot_tables, "TABLE", "/nonexistent/hot.json")  # the same through Typer
+    assert fast_command([name, flag]) is None
+    assert run([name, flag]) == 0
+    assert capsys.readouterr().out == kept
+
+
+def test_a_stale_command_help_table_is_not_used(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    table = json.loads(open(hot_tables.TABLE, encoding="utf-8").read())
+    table["command_help"]["digest"] = "00000000-1"
+    stale = tmp_path / "hot.json"
+    stale.write_text(json.dumps(table))
+    monkeypatch.setattr(hot_tables, "TABLE", str(stale))
+    assert fast_command(["search", "--help"]) is None

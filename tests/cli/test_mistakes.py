@@ -52,7 +52,7 @@ def test_no_suggestion_when_nothing_is_close(shelf):
 
 def test_a_search_word_is_still_a_search(shelf):
     found = shelf("cap", "rename")
-    assert found.code == 0 and found.json["matches"]
+    assert found.code == 0 and found.json["items"]
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ def test_studio_after_the_command(shelf):
         answer = shelf(*args)
         assert answer.code == 0, answer.stdout
         assert "default studio" not in answer.stderr
-    assert shelf("list", "--kind", "character", "--studio", studio).json["pieces"][0]["id"] == "seraphina"
+    assert shelf("list", "--kind", "character", "--studio", studio).json["items"][0]["id"] == "seraphina"
     twice = shelf("--studio", studio, "list", "--studio", studio)
     assert twice.code == 2 and twice.json["error"]["code"] == "usage"
 
@@ -110,5 +110,5 @@ def test_the_default_studio_is_named_on_stderr(bare_bunzai):
     default = bare_bunzai.home / ".bunzai" / "studio"
     assert applied.stderr.count(f"using the default studio {default}") == 1
     listed = bare_bunzai("list")
-    assert listed.json["pieces"][0]["id"] == "seraphina"
+    assert listed.json["items"][0]["id"] == "seraphina"
     assert listed.stderr.count("using the default studio") == 1

@@ -23,7 +23,7 @@ def test_three_pieces_fit_in_five_lines(shelf, args):
     assert answer.code == 0
     lines = answer.stdout.splitlines()
     assert len(lines) == 4 and lines[0].split() == ["KIND", "ID", "NAME", "REVISION"]
-    revisions = {piece["id"]: piece["revision"] for piece in shelf("list").json["pieces"]}
+    revisions = {piece["id"]: piece["revision"] for piece in shelf("list").json["items"]}
     row = next(line for line in lines if "seraphina" in line)
     assert row.split()[-1] == revisions["seraphina"][:12]
     starts = {line.index(token) for line, token in zip(lines, ["ID", "ada-lovelace", "merlin", "seraphina"])}
@@ -53,8 +53,10 @@ def test_json_stays_the_default_and_errors_stay_json(shelf):
 
 
 def test_table_shapes():
-    assert items_of({"count": 0, "pieces": [], "damaged": []}) is None
-    assert items_of({"pieces": [{"a": 1}], "damaged": [{"b": 2}]}) is None
+    assert items_of({"count": 0, "items": [], "damaged": []}) is None
+    assert items_of({"count": 1, "items": [{"a": 1}], "damaged": [{"b": 2}]}) == [{"a": 1}]
+    assert items_of({"pieces": [{"a": 1}]}) is None  # only `items` is a list answer's list
+    assert items_of({"count": 1, "items": ["/a/folder"]}) is None  # plain values print as JSON
     assert cell("f" * 64) == "f" * 12 and cell(["a", "b"]) == "a, b" and cell(None) == "" and cell(True) == "yes"
     assert cell("x" * 100).endswith("…") and len(cell("x" * 100)) == 60
     assert cell("two\nlines") == "two lines"

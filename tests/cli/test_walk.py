@@ -36,8 +36,8 @@ def test_read_returns_the_piece_with_its_revision(bunzai):
 def test_list_and_search_find_the_piece(bunzai):
     create_ada(bunzai)
     listed = bunzai("list", check=True).json
-    assert listed["count"] == 1 and listed["pieces"][0]["id"] == "ada-lovelace"
-    hits = bunzai("search", "lovelace", check=True).json["hits"]
+    assert listed["count"] == 1 and listed["items"][0]["id"] == "ada-lovelace"
+    hits = bunzai("search", "lovelace", check=True).json["items"]
     assert hits[0]["id"] == "ada-lovelace"
     assert hits[0]["pointer"] == "/name"
     assert "Lovelace" in hits[0]["snippet"]
@@ -94,7 +94,7 @@ def test_bury_list_and_restore(bunzai):
     buried = bunzai("bury", "ada-lovelace", check=True).json
     assert buried["status"] == "applied"
     assert not (bunzai.studio / "character" / "ada-lovelace.json").exists()
-    entries = bunzai("graveyard", "list", check=True).json["entries"]
+    entries = bunzai("graveyard", "list", check=True).json["items"]
     assert [e["entry"] for e in entries] == [buried["entry"]]
     restored = bunzai("graveyard", "restore", buried["entry"], check=True).json
     assert restored["status"] == "applied"

@@ -45,7 +45,7 @@ def test_two_sessions_watch_wait_and_revert(bunzai) -> None:
     applied(bunzai, "person", "create", "character", "--input", '{"name": "Ada"}')  # 1
     applied(bunzai, "person", "create", "character", "--input", '{"name": "Bob"}')  # 2
     first = json.loads(run(bunzai, "agent", "changes").stdout)
-    assert first["basis"] == "first-read" and first["head"] == 2 and first["by_session"] == []
+    assert first["basis"] == "first-read" and first["head"] == 2 and first["items"] == []
 
     rename(bunzai, "agent", "ada", "Ada (agent)")  # 3
     rename(bunzai, "agent", "bob", "Bob (agent)")  # 4
@@ -71,8 +71,8 @@ def test_two_sessions_watch_wait_and_revert(bunzai) -> None:
 
     seen = json.loads(run(bunzai, "agent", "changes").stdout)
     assert seen["basis"] == "since-cursor"
-    groups = {g["session"]: ([c["seq"] for c in g["changes"]], g["mine"]) for g in seen["by_session"]}
-    assert groups == {"agent": ([3, 4], True), "person": ([5], False)}
+    rows = [(c["seq"], c["session"], c["mine"]) for c in seen["items"]]
+    assert rows == [(3, "agent", True), (4, "agent", True), (5, "person", False)]
 
     undone = run(bunzai, "agent", "revert", "--session", "agent")
     assert undone.returncode == 1, undone.stdout  # one change could not be undone
@@ -86,7 +86,7 @@ def test_two_sessions_watch_wait_and_revert(bunzai) -> None:
     # a restarted process with the same session id continues from its cursor
     again = json.loads(run(bunzai, "agent", "changes").stdout)
     assert again["basis"] == "since-cursor" and again["since"] == 5
-    assert [(c["seq"], c.get("revert_of")) for g in again["by_session"] for c in g["changes"]] == [(6, 3)]
+    assert [(c["seq"], c.get("revert_of")) for c in again["items"]] == [(6, 3)]
 
 
 def test_wait_times_out_with_an_answer_and_refuses_bad_conditions(bunzai) -> None:

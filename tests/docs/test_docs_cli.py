@@ -12,19 +12,19 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 def test_search_ranks_the_export_section_on_where_exports_are_written_first(bare_bunzai) -> None:
     result = bare_bunzai("docs", "search", "export containment")
     assert result.code == 0, result.stdout
-    top = result.json["hits"][0]
+    top = result.json["items"][0]
     assert (top["page"], top["section"]) == ("commands/export", "where-exports-are-written")
     assert bare_bunzai("docs", "search", "export", "containment").json == result.json  # stable, words or one string
 
 
 def test_search_for_macro_collision_random_finds_the_macros_page(bare_bunzai) -> None:
-    hits = bare_bunzai("docs", "search", "macro collision random", "--limit", "5").json["hits"]
+    hits = bare_bunzai("docs", "search", "macro collision random", "--limit", "5").json["items"]
     assert "macros" in [hit["page"] for hit in hits]
 
 
 def test_browse_outline_read_and_query_answer(bare_bunzai) -> None:
     top = bare_bunzai("docs", "browse").json
-    assert {"type": "collection", "id": "commands"} in [{k: e[k] for k in ("type", "id")} for e in top["entries"]]
+    assert {"type": "collection", "id": "commands"} in [{k: e[k] for k in ("type", "id")} for e in top["items"]]
     outline = bare_bunzai("docs", "outline", "commands/export").json
     assert "where-exports-are-written" in [s["slug"] for s in outline["sections"]]
     read = bare_bunzai("docs", "read", "commands/export", "--section", "where-exports-are-written").json

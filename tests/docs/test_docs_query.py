@@ -17,7 +17,8 @@ from bunzai.limits import DOCS_READ_MAX
 
 PAGES = {
     "index.md": "# Home\n\nWelcome to the guide.\n\n## Start\n\nRead the start.\n",
-    "guide/alpha.md": "# Alpha\n\nIntro about lanterns.\n\n## Lanterns\n\nLanterns glow.\n\n### Oil lanterns\n\nOil burns.\n\n"
+    "guide/alpha.md": "# Alpha\n\nIntro about lanterns.\n\n## Lanterns\n\nLanterns glow.\n\n"
+    "### Oil lanterns\n\nOil burns.\n\n"
     "## Rivers\n\n```console\n## not a heading\n```\nRivers flow past lanterns.\n",
     "guide/beta.md": "# Beta\n\nNothing about lights.\n\n## Boats\n\nBoats float on rivers.\n",
     "guide/deep/gamma.md": "# Gamma\n\nDeep page.\n",
@@ -61,18 +62,18 @@ def test_sections_skip_fenced_code_and_get_unique_slugs() -> None:
 
 def test_browse_lists_collections_then_pages_from_the_catalog(docs: query.Docs) -> None:
     top = query.browse(docs=docs)
-    assert [(e["type"], e["id"]) for e in top["entries"]] == [("collection", "guide"), ("page", "index")]
-    assert top["entries"][0]["pages"] == 3
+    assert [(e["type"], e["id"]) for e in top["items"]] == [("collection", "guide"), ("page", "index")]
+    assert top["items"][0]["pages"] == 3
     guide = query.browse("guide", docs=docs)
-    assert [e["id"] for e in guide["entries"]] == ["guide/deep", "guide/alpha", "guide/beta"]
-    assert all("text" not in e for e in guide["entries"])
+    assert [e["id"] for e in guide["items"]] == ["guide/deep", "guide/alpha", "guide/beta"]
+    assert all("text" not in e for e in guide["items"])
 
 
 def test_browse_pages_with_limit_and_offset(docs: query.Docs) -> None:
     first = query.browse("guide", limit=2, docs=docs)
-    assert first["next_offset"] == 2 and len(first["entries"]) == 2
+    assert first["next_offset"] == 2 and len(first["items"]) == 2
     rest = query.browse("guide", limit=2, offset=2, docs=docs)
-    assert [e["id"] for e in rest["entries"]] == ["guide/beta"] and rest["next_offset"] is None
+    assert [e["id"] for e in rest["items"]] == ["guide/beta"] and rest["next_offset"] is None
 
 
 def test_browse_limit_is_bounded(docs: query.Docs) -> None:
@@ -93,14 +94,14 @@ def test_outline_collapses_h2_with_child_counts_and_expands_a_branch(docs: query
 
 def test_search_ranks_heading_chunks_and_names_page_section_snippet_score(docs: query.Docs) -> None:
     result = query.search("boats rivers", docs=docs)
-    top = result["hits"][0]
+    top = result["items"][0]
     assert (top["page"], top["section"]) == ("guide/beta", "boats")
     assert "Boats float" in top["snippet"] and top["score"] > 0
     assert query.search("boats rivers", docs=docs) == result  # stable
 
 
 def test_search_finds_plural_and_singular_alike(docs: query.Docs) -> None:
-    assert query.search("lantern", docs=docs)["hits"][0]["page"] == "guide/alpha"
+    assert query.search("lantern", docs=docs)["items"][0]["page"] == "guide/alpha"
 
 
 def test_search_of_nothing_is_refused(docs: query.Docs) -> None:
@@ -189,9 +190,9 @@ def test_the_catalog_skips_symlinked_pages_when_built(tmp_path: Path) -> None:
 
 
 def test_query_is_the_one_verb_for_every_action(docs: query.Docs) -> None:
-    assert query.query("browse", collection="guide", docs=docs)["entries"][0]["id"] == "guide/deep"
+    assert query.query("browse", collection="guide", docs=docs)["items"][0]["id"] == "guide/deep"
     assert query.query("outline", page="guide/beta", docs=docs)["sections"][0]["slug"] == "boats"
-    assert query.query("search", text="boats", docs=docs)["hits"][0]["page"] == "guide/beta"
+    assert query.query("search", text="boats", docs=docs)["items"][0]["page"] == "guide/beta"
     assert query.query("read", page="index", docs=docs)["text"] == PAGES["index.md"]
     assert code_of(lambda: query.query("read", docs=docs)) == "usage"
     assert code_of(lambda: query.query("delete", page="index", docs=docs)) == "usage"

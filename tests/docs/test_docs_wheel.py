@@ -97,7 +97,7 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(wheel_bunzai: Path,
 
 
 def test_a_wheel_install_answers_docs_search_and_read(wheel_bunzai: Path, tmp_path: Path) -> None:
-    hits = run(wheel_bunzai, tmp_path, "docs", "search", "export containment")["hits"]
+    hits = run(wheel_bunzai, tmp_path, "docs", "search", "export containment")["items"]
     assert hits[0]["page"] == "commands/export"
     read = run(wheel_bunzai, tmp_path, "docs", "read", "commands/export", "--limit", "12000")
     assert read["text"] == (ROOT / "docs" / "commands" / "export.md").read_text(encoding="utf-8")[: len(read["text"])]

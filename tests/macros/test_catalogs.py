@@ -91,5 +91,6 @@ def test_catalog_claims_no_macro_its_engine_lacks(engine: str, capsys) -> None:
     assert claimed - known == set()
     with capsys.disabled():
         print(
-            f"\n  {engine}: covers {len(claimed & known)}/{len(known)} oracle names ({100 * len(claimed & known) // len(known)}%)"
+            f"\n  {engine}: covers {len(claimed & known)}/{len(known)} oracle names "
+            f"({100 * len(claimed & known) // len(known)}%)"
         )

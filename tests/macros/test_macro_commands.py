@@ -28,13 +28,13 @@ def test_translate_of_a_missing_file_is_refused(bare_bunzai) -> None:
 
 
 def test_engines_lists_every_catalog(bare_bunzai) -> None:
-    engines = {row["engine"] for row in bare_bunzai("macro", "engines").json["engines"]}
+    engines = {row["engine"] for row in bare_bunzai("macro", "engines").json["items"]}
     assert {"sillytavern", "sillytavern-legacy", "rolecall", "lumiverse", "marinara", "risuai", "agnai"} <= engines
 
 
 def test_macro_lookup_says_what_a_form_becomes(bare_bunzai) -> None:
     doc = bare_bunzai("macro-lookup", "random", "--engine", "rolecall", "--to", "sillytavern").json
-    fate = doc["engines"][0]["on"]["forms"][0]
+    fate = doc["items"][0]["on"]["forms"][0]
     assert fate["verdict"] == "collision" and fate["op"] == "random.range"
 
 
@@ -44,7 +44,7 @@ def test_macro_lookup_of_an_unknown_name_is_refused(bare_bunzai) -> None:
 
 
 def test_block_lookup_lists_kinds_and_shows_one(bare_bunzai) -> None:
-    kinds = [k["kind"] for k in bare_bunzai("block-lookup").json["kinds"]]
+    kinds = [k["kind"] for k in bare_bunzai("block-lookup").json["items"]]
     assert "tracker" in kinds and "summary" in kinds
     tracker = bare_bunzai("block-lookup", "tracker").json
     assert tracker["goes_wrong"] and tracker["start"]

@@ -81,12 +81,12 @@ def test_unknown_tool_and_bad_arguments_are_invalid_params(session):
 
 def test_list_search_and_art(session):
     listed = session("studio_list", kind="character")
-    assert listed["count"] == 1 and listed["pieces"]["data"][0]["id"] == "ada"
+    assert listed["count"] == 1 and listed["items"]["data"][0]["id"] == "ada"
     hits = session("studio_search", query="lighthouse")
-    assert hits["count"] == 1 and hits["hits"]["untrusted"] is True
+    assert hits["count"] == 1 and hits["items"]["untrusted"] is True
     art = session("studio_art", ref="character/ada")
     assert art["count"] >= 1
-    portrait = art["art"]["data"][0]
+    portrait = art["items"]["data"][0]
     assert portrait["ext"] == "png" and portrait["stored"] and portrait["path"].startswith("assets/")
     assert "base64" not in json.dumps(art)
 
@@ -118,7 +118,7 @@ def test_saved_draft_applies_by_name(session):
     session("capability_find", query="rename character")
     made = session("cap_character_identity_update", ref="ada", input={"name": "Ada S."}, save=True, name="ada-rename")
     assert made["saved"]
-    assert any(row.get("name") == "ada-rename" for row in session("change_query")["saved"]["data"])
+    assert any(row.get("name") == "ada-rename" for row in session("change_query")["items"]["data"])
     session.ctx.drafts.clear()  # a new session: only the saved draft is left
     assert session("change_apply", draft="ada-rename")["status"] == "applied"
     assert session("studio_read", ref="ada")["piece"]["data"]["name"] == "Ada S."
@@ -162,9 +162,9 @@ def test_granted_folders_only(session, bunzai, tmp_path):
 
 
 def test_lookups_docs_and_regex(session):
-    assert session("docs_query", action="search", query="export")["hits"]
-    assert session("macro_lookup", name="random")["engines"]
-    assert session("block_lookup")["kinds"]
+    assert session("docs_query", action="search", query="export")["items"]
+    assert session("macro_lookup", name="random")["items"]
+    assert session("block_lookup")["items"]
     tried = session("regex_lab", action="try", pattern=r"/\*(.+?)\*/g", text="Hi *waves*", replace="<i>$1</i>")
     assert tried["untrusted"] is True and tried["data"]["matches"]
     on_piece = session("regex_lab", action="try", pattern="/light\\w+/g", ref="ada", pointer="/body/description")
@@ -184,12 +184,12 @@ def test_preset_tools_refuse_missing_pieces(session):
 
 
 def test_a_tool_that_fails_is_an_internal_error_result(session, monkeypatch):
-    import bunzai.query.reading as reading
+    import bunzai.tools.studio_list as studio_list
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(reading, "list_shelf", broken)
+    monkeypatch.setattr(studio_list, "list_shelf", broken)
     error = session.error("studio_list")
     assert error["code"] == "internal" and "boom" in error["message"]
     assert session("studio_read", ref="ada")["id"] == "ada"  # the session goes on
@@ -250,11 +250,44 @@ def test_the_server_session_is_the_change_log_session(bunzai, monkeypatch):
 def test_the_cli_and_the_tools_give_the_same_answers(session, bunzai):
     listed = bunzai("list", check=True).json
     tool = session("studio_list")
-    assert tool["pieces"]["data"] == listed["pieces"] and tool["count"] == listed["count"]
+    assert tool["items"]["data"] == listed["items"] and tool["count"] == listed["count"]
     read = bunzai("read", "ada", check=True).json
     piece = session("studio_read", ref="ada")
     assert piece["piece"]["data"] == read["piece"] and piece["revision"] == read["revision"]
     hits = bunzai("search", "lighthouse", check=True).json
-    assert session("studio_search", query="lighthouse")["hits"]["data"] == hits["hits"]
+    assert session("studio_search", query="lighthouse")["items"]["data"] == hits["items"]
     crossing = bunzai("transfer", "ada", "--to", "ccv3.json", check=True).json
     assert session("studio_transfer", ref="ada", to="ccv3.json")["losses"]["data"] == crossing["losses"]
+
+
+# The tools that answer a list, with arguments that give a non-empty one: each answers
+# {"count", "items"} as its CLI command does (tests/cli/test_list_shape.py walks the commands).
+_LIST_TOOLS = [
+    ("studio_list", {}),
+    ("studio_search", {"query": "lighthouse"}),
+    ("studio_art", {"ref": "character/ada"}),
+    ("studio_changes", {"since": 0}),
+    ("capability_find", {"query": "rename character"}),
+    ("capability_find", {"browse": "content/character"}),
+    ("docs_query", {"action": "search", "query": "export"}),
+    ("docs_query", {"action": "browse"}),
+    ("macro_lookup", {"name": "random"}),
+    ("block_lookup", {}),
+    ("regex_lab", {"action": "recipes"}),
+]
+
+
+@pytest.mark.parametrize("tool,arguments", [pytest.param(t, a, id=f"{t} {sorted(a)}") for t, a in _LIST_TOOLS])
+def test_a_list_tool_answers_count_and_items(session, tool, arguments):
+    doc = session(tool, **arguments)
+    doc = doc["data"] if doc.get("untrusted") is True else doc  # a whole answer may come enveloped
+    items = doc["items"]["data"] if isinstance(doc["items"], dict) else doc["items"]  # enveloped: authors' text
+    assert isinstance(items, list) and items and doc["count"] == len(items)
+
+
+def test_graveyard_and_saved_drafts_answer_count_and_items(session):
+    session("capability_find", describe="character.identity.update")
+    session("cap_character_identity_update", ref="ada", input={"nickname": "Addie"}, save=True, name="ada-nick")
+    saved = session("change_query")
+    assert saved["count"] == len(saved["items"]["data"]) == 1
+    assert session("studio_graveyard") == {"count": 0, "items": []}

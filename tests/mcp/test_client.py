@@ -126,10 +126,9 @@ def test_author_text_comes_back_only_inside_the_envelope(bunzai, tmp_path):
             text = result.content[0].text
             assert "\u202e" not in text and "\u200b" not in text
             hits = await client.doc("studio_search", {"query": "ignore previous"})
-            assert hits["count"] >= 1 and "ignore" not in json.dumps(
-                {k: v for k, v in hits.items() if k not in ("hits", "query")}
-            )
-            enveloped(hits["hits"])
+            outside = {k: v for k, v in hits.items() if k not in ("items", "query")}
+            assert hits["count"] >= 1 and "ignore" not in json.dumps(outside)
+            enveloped(hits["items"])
 
     run(body)
 

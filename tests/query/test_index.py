@@ -78,9 +78,9 @@ def test_a_hand_edit_shows_up_in_the_next_search(bunzai):
     raw = path.read_bytes()
     path.write_bytes(raw.replace(b"Laplace", b"Lagrang"))  # same size, same second
     assert bunzai("search", "laplace", check=True).json["count"] == 0
-    hits = bunzai("search", "lagrang", check=True).json["hits"]
+    hits = bunzai("search", "lagrang", check=True).json["items"]
     assert [h["id"] for h in hits] == ["mary-somerville"]
-    listed = bunzai("list", check=True).json["pieces"]
+    listed = bunzai("list", check=True).json["items"]
     read = bunzai("read", "character/mary-somerville", check=True).json
     assert [p["revision"] for p in listed if p["id"] == "mary-somerville"] == [read["revision"]]
 
@@ -92,9 +92,9 @@ def test_pieces_added_and_removed_by_hand_are_seen(bunzai):
     copy = json.loads((bunzai.studio / "character" / "charles-babbage.json").read_text())
     copy["id"] = "babbage-2"
     (bunzai.studio / "character" / "babbage-2.json").write_text(json.dumps(copy))
-    ids = [p["id"] for p in bunzai("list", check=True).json["pieces"]]
+    ids = [p["id"] for p in bunzai("list", check=True).json["items"]]
     assert ids == ["babbage-2", "charles-babbage", "mary-somerville"]
-    assert {h["id"] for h in bunzai("search", "babbage", check=True).json["hits"]} == {"babbage-2", "charles-babbage"}
+    assert {h["id"] for h in bunzai("search", "babbage", check=True).json["items"]} == {"babbage-2", "charles-babbage"}
 
 
 def test_a_damaged_piece_is_listed_as_damaged_and_the_rest_keep_working(bunzai):
@@ -102,7 +102,7 @@ def test_a_damaged_piece_is_listed_as_damaged_and_the_rest_keep_working(bunzai):
     bunzai("list", check=True)
     (bunzai.studio / "character" / "charles-babbage.json").write_text("{not json")
     listed = bunzai("list", check=True)
-    assert [p["id"] for p in listed.json["pieces"]] == ["ada-lovelace", "mary-somerville"]
+    assert [p["id"] for p in listed.json["items"]] == ["ada-lovelace", "mary-somerville"]
     assert [(d["kind"], d["id"], d["code"]) for d in listed.json["damaged"]] == [
         ("character", "charles-babbage", "invalid_piece")
     ]
@@ -114,7 +114,7 @@ def test_a_damaged_piece_is_listed_as_damaged_and_the_rest_keep_working(bunzai):
 
 def test_search_ranks_the_name_first_and_filters_by_kind(bunzai):
     fill(bunzai)
-    hits = bunzai("search", "lovelace", check=True).json["hits"]
+    hits = bunzai("search", "lovelace", check=True).json["items"]
     assert [h["id"] for h in hits] == ["ada-lovelace", "charles-babbage"]
     assert hits[0]["pointer"] == "/name" and hits[1]["pointer"] == "/body/description"
     assert hits[0]["score"] > hits[1]["score"]
@@ -126,7 +126,7 @@ def test_phrase_and_prefix_queries(bunzai):
     assert bunzai("search", '"engine analytical"', check=True).json["count"] == 0
     assert bunzai("search", '"analytical engine"', check=True).json["count"] == 2
     assert bunzai("search", "somer", check=True).json["count"] == 0
-    assert [h["id"] for h in bunzai("search", "somer*", check=True).json["hits"]] == ["mary-somerville"]
+    assert [h["id"] for h in bunzai("search", "somer*", check=True).json["items"]] == ["mary-somerville"]
 
 
 def test_a_studio_without_a_state_folder_still_answers(tmp_path):
@@ -223,3 +223,23 @@ def test_the_index_names_piece_files_as_the_store_does():
     from bunzai.store import pieces
 
     assert index.PIECE_SUFFIX == pieces.PIECE_SUFFIX
+
+
+def test_the_scan_by_descriptor_and_by_path_agree(tmp_path, monkeypatch):
+    from bunzai.query import index
+    from bunzai.store.pieces import list_stored
+
+    studio, _ = init_studio(tmp_path / "studio")
+    for n in range(3):
+        (studio.root / "character" / f"c{n}.json").write_text(
+            json.dumps({"kind": "character", "id": f"c{n}", "name": "C"})
+        )
+    shutil.rmtree(studio.root / "lorebook")  # a kind folder gone
+    (studio.root / "lorebook").write_text("not a folder")  # and in its place a file
+    shutil.rmtree(studio.root / "persona")
+    by_descriptor = index._scan(studio, KIND_NAMES)
+    monkeypatch.setattr(index, "_BY_DESCRIPTOR", False)
+    assert index._scan(studio, KIND_NAMES) == by_descriptor
+    assert sorted(by_descriptor["character"]) == ["c0", "c1", "c2"]
+    assert by_descriptor["lorebook"] == by_descriptor["persona"] == {}
+    assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == [i for _, i in list_stored(studio)]

@@ -16,7 +16,7 @@ def test_each_recipe_turns_its_sample_into_its_result(recipe) -> None:
 
 
 def test_the_catalog_covers_the_common_roleplay_rules() -> None:
-    names = {r["name"] for r in recipes()["recipes"]}
+    names = {r["name"] for r in recipes()["items"]}
     assert {"italic-narration", "thoughts", "ooc-removal", "html-cleanup", "hide-tracker"} <= names
 
 

@@ -55,5 +55,5 @@ def test_missing_assets_and_bad_names_are_refused(studio: Studio, refused) -> No
         read_asset(studio, "0" * 64, "png")
     assert caught.value.code == "not_found"
     for sha, ext in (("../" + "0" * 61, "png"), ("0" * 64, "p/ng"), ("0" * 64, ""), ("A" * 64, "png")):
-        assert refused(lambda: read_asset(studio, sha, ext)).code == "invalid_input"
+        assert refused(lambda sha=sha, ext=ext: read_asset(studio, sha, ext)).code == "invalid_input"
     assert refused(lambda: put_asset(studio, PNG, "../png")).code == "invalid_input"

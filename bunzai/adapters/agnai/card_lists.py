@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.common.card_doc import CARD_EXTRA_LOREBOOKS, CARD_SCRIPTS_NOT_CARRIED
 from bunzai.adapters.contract import Loss
 
 
@@ -16,21 +17,10 @@ def shrinking_lists(piece: Any, label: str, lorebooks: int | None = 1) -> list[L
     body = piece.body
     losses = []
     if any(script.format != "sillytavern.regex" for script in body.behavior_scripts):
-        losses.append(
-            Loss(
-                "/body/behavior_scripts",
-                "dropped",
-                f"{label} carries only SillyTavern regex scripts; the other payloads are left out of the list",
-                "card.scripts.not_carried",
-            )
-        )
+        why = f"{label} carries only SillyTavern regex scripts; the other payloads are left out of the list"
+        losses.append(CARD_SCRIPTS_NOT_CARRIED.at("/body/behavior_scripts", why))
     if lorebooks is not None and len(body.links.lorebooks) > lorebooks:
         losses.append(
-            Loss(
-                "/body/links/lorebooks",
-                "dropped",
-                f"{label} binds at most {lorebooks} lorebook(s)",
-                "card.links.extra_lorebooks",
-            )
+            CARD_EXTRA_LOREBOOKS.at("/body/links/lorebooks", f"{label} binds at most {lorebooks} lorebook(s)")
         )
     return losses

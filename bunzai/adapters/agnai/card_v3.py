@@ -19,80 +19,43 @@ from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object
 from bunzai.adapters.agnai.root_fields import sync_root, with_root_first
 from bunzai.adapters.common import card_fields
 from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, write_card_data
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
+from bunzai.model.character import CharacterBody
 
 FORMAT_ID = "agnai.card.v3.json"
 SHAPE = CardShape("Character Card V3 for Agnai", "v3", card_fields.V3_FIELDS, assets=True)
 # What Agnai reads of such a file: the V1 fields (personality folded into the persona).
 _READ_BY_AGNAI = ("description", "personality", "scenario", "first_message", "example_messages")
-
-
-def _data_template() -> dict:
-    return {
-        "name": "",
-        "description": "",
-        "personality": "",
-        "scenario": "",
-        "first_mes": "",
-        "mes_example": "",
-        "creator_notes": "",
-        "system_prompt": "",
-        "post_history_instructions": "",
-        "alternate_greetings": [],
-        "tags": [],
-        "creator": "",
-        "character_version": "",
-        "extensions": {},
-        "group_only_greetings": [],
-    }
+# What the file keeps in `data` for other apps and Agnai skips.
+_SKIPPED_BY_AGNAI = sorted(
+    (set(card_fields.V3_FIELDS) | {"depth_prompt", "book", "links", "behavior_scripts", "extensions", "portrait"})
+    - set(_READ_BY_AGNAI)
+)
+READ_AS_V1 = LossRule(
+    "(?:/assets|/body/(?:" + "|".join([*_SKIPPED_BY_AGNAI, "settings/(?:talkativeness|favorite)"]) + "))",
+    "dropped",
+    "agnai.v3.read_as_v1",
+    "Agnai reads a V3 card only through its V1 fields at the top level",
+)
 
 
 def read_as_v1_losses(piece: Any) -> list[Loss]:
     """The V3 fields Agnai skips, because it reads the card as V1."""
-    from bunzai.model.character import CharacterBody
-
     body = piece.body.model_dump(mode="json")
     default = CharacterBody().model_dump(mode="json")
-    carried = set(card_fields.V3_FIELDS) | {
-        "depth_prompt",
-        "book",
-        "links",
-        "behavior_scripts",
-        "extensions",
-        "portrait",
-    }
     losses = []
-    for field in sorted(carried - set(_READ_BY_AGNAI)):
+    for field in _SKIPPED_BY_AGNAI:
         if body[field] != default[field] and not (field == "links" and not any(body["links"].values())):
-            losses.append(
-                Loss(
-                    f"/body/{field}",
-                    "dropped",
-                    f"the file keeps {field} in data for other apps, but "
-                    "Agnai reads a V3 card only through its V1 fields at the top level",
-                    "agnai.v3.read_as_v1",
-                )
-            )
+            why = f"the file keeps {field} in data for other apps, but {READ_AS_V1.why}"
+            losses.append(READ_AS_V1.at(f"/body/{field}", why))
     for field in ("talkativeness", "favorite"):
         if body["settings"][field] != default["settings"][field]:
-            losses.append(
-                Loss(
-                    f"/body/settings/{field}",
-                    "dropped",
-                    "Agnai reads a V3 card only through its V1 fields at the top level",
-                    "agnai.v3.read_as_v1",
-                )
-            )
+            losses.append(READ_AS_V1.at(f"/body/settings/{field}"))
     if piece.assets:
-        losses.append(
-            Loss(
-                "/assets",
-                "dropped",
-                "Agnai reads a V3 card only through its V1 fields; it ignores data.assets",
-                "agnai.v3.read_as_v1",
-            )
-        )
+        why = "Agnai reads a V3 card only through its V1 fields; it ignores data.assets"
+        losses.append(READ_AS_V1.at("/assets", why))
     return losses
 
 
@@ -114,7 +77,7 @@ class AgnaiCardV3(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, FORMAT_ID)
         document = copy.deepcopy(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
-        document["data"] = write_card_data(document.get("data"), _data_template(), piece, SHAPE, media)
+        document["data"] = write_card_data(document.get("data"), card_fields.v3_data_template(), piece, SHAPE, media)
         sync_root(document, document["data"])
         if base is None:
             document = with_root_first(document)

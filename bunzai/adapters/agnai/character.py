@@ -18,12 +18,16 @@ from bunzai.adapters.agnai import card_lists, character_fields, import_losses
 from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object, escrowed
 from bunzai.adapters.agnai.memory_book import FORMAT_ID as BOOK_FORMAT, book_losses, read_memory_book, write_memory_book
 from bunzai.adapters.agnai.persona import is_structured, render_persona
-from bunzai.adapters.common.card_doc import CardShape, card_losses
-from bunzai.adapters.common.drift import as_str, put
+from bunzai.adapters.common.card_doc import CARD_LINKS_NOT_CARRIED, CardShape, card_losses
+from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.model.character import Character
+from bunzai.model.lorebook import Lorebook
 
 FORMAT_ID = "agnai.character.json"
 _NATIVE_KEYS = ("name", "persona", "greeting", "scenario", "sampleChat")
@@ -49,6 +53,15 @@ SHAPE = CardShape(
             "modification_date",
         }
     ),
+)
+PERSONA_TO_TEXT = LossRule(
+    "/body/description",
+    "flattened",
+    "agnai.persona.to_text",
+    "the description no longer matches Agnai's structured persona (its attributes); it is written as a text persona",
+)
+DEPTH_PROMPT_ROLE = LossRule(
+    "/body/depth_prompt/role", "dropped", "agnai.depth_prompt.role", "Agnai's depth insert has no role"
 )
 
 
@@ -88,9 +101,6 @@ class AgnaiCharacter(Adapter):
         return 0.95 if parsed.get("kind") == "character" else 0.8
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.character import Character
-        from bunzai.model.lorebook import Lorebook
-
         document = agnai_object(data, name, parsed, "an Agnai character")
         char_name = as_str(document.get("name"))
         char_id = piece_id_for(char_name, name, "character")
@@ -151,15 +161,7 @@ class AgnaiCharacter(Adapter):
     def _persona_losses(document: dict, piece: Any) -> list[Loss]:
         persona = document.get("persona")
         if is_structured(persona) and render_persona(piece.name, persona) != piece.body.description:
-            return [
-                Loss(
-                    "/body/description",
-                    "flattened",
-                    "the description no longer matches Agnai's structured "
-                    "persona (its attributes); it is written as a text persona",
-                    "agnai.persona.to_text",
-                )
-            ]
+            return [PERSONA_TO_TEXT.at("/body/description")]
         return []
 
 
@@ -171,31 +173,17 @@ def character_losses(piece: Any) -> list[Loss]:
     ]
     losses += import_losses.personality_folded(piece)
     if body.personality:
-        losses.append(
-            Loss(
-                "/body/description",
-                "flattened",
-                "the personality is appended to the description (Agnai's persona text)",
-                "agnai.personality.folded",
-            )
-        )
+        why = "the personality is appended to the description (Agnai's persona text)"
+        losses.append(import_losses.PERSONALITY_FOLDED.at("/body/description", why))
     losses += card_lists.shrinking_lists(piece, "an Agnai character", None)
     if import_losses.crossing_into(piece, FORMAT_ID):
         losses += import_losses.rewritten_text(piece)
     if body.depth_prompt.role != "system":
-        losses.append(
-            Loss("/body/depth_prompt/role", "dropped", "Agnai's depth insert has no role", "agnai.depth_prompt.role")
-        )
+        losses.append(DEPTH_PROMPT_ROLE.at("/body/depth_prompt/role"))
     own_book = [_book_id(piece.id, body.book.name)] if body.book is not None else []
     if body.links.lorebooks != own_book:
-        losses.append(
-            Loss(
-                "/body/links/lorebooks",
-                "dropped",
-                "an Agnai character binds no lorebook beside its own memory book",
-                "card.links.not_carried",
-            )
-        )
+        why = "an Agnai character binds no lorebook beside its own memory book"
+        losses.append(CARD_LINKS_NOT_CARRIED.at("/body/links/lorebooks", why))
     if body.book is not None:
         losses += [
             loss

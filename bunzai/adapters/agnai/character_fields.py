@@ -25,8 +25,8 @@ from bunzai.adapters.common.drift import (
     as_str_list,
     iso_seconds,
     iso_time,
-    put,
 )
+from bunzai.adapters.common.fieldmap import put
 
 # body field -> (native key, read(raw))
 PLAIN = {

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 
 # body fields that land in top-level strings of the Agnai character (sanitised on import).
@@ -29,6 +30,19 @@ _SANITISED = (
 )
 _REWRITTEN = re.compile(r"\\n|^You:|\nYou:", re.IGNORECASE)
 
+PERSONALITY_FOLDED = LossRule(
+    "/body/(?:personality|description)",
+    "flattened",
+    "agnai.personality.folded",
+    "Agnai has no personality field: it joins the personality to the description in one persona text",
+)
+TEXT_REWRITTEN = LossRule(
+    "/(?:name|body/(?:" + "|".join(_SANITISED) + "))",
+    "translated",
+    "agnai.import.text_rewritten",
+    "Agnai's import turns a literal \\n into a line break and 'You:' at a line start into '{{user}}:'",
+)
+
 
 def crossing_into(piece: Any, format_id: str) -> bool:
     """True when the piece comes from elsewhere: only then is Agnai's import of it news.
@@ -39,17 +53,8 @@ def crossing_into(piece: Any, format_id: str) -> bool:
     return piece.original is None or piece.original.format != format_id
 
 
-def personality_folded(piece: Any, action: str = "flattened") -> list[Loss]:
-    if not piece.body.personality:
-        return []
-    return [
-        Loss(
-            "/body/personality",
-            action,
-            "Agnai has no personality field: it joins the personality to the description in one persona text",
-            "agnai.personality.folded",
-        )
-    ]
+def personality_folded(piece: Any) -> list[Loss]:
+    return [PERSONALITY_FOLDED.at("/body/personality")] if piece.body.personality else []
 
 
 def rewritten_text(piece: Any, fields: tuple[str, ...] = _SANITISED) -> list[Loss]:
@@ -58,12 +63,5 @@ def rewritten_text(piece: Any, fields: tuple[str, ...] = _SANITISED) -> list[Los
     for field, value in values.items():
         if isinstance(value, str) and _REWRITTEN.search(value):
             pointer = "/name" if field == "name" else f"/body/{field}"
-            losses.append(
-                Loss(
-                    pointer,
-                    "translated",
-                    "Agnai's import turns a literal \\n into a line break and 'You:' at a line start into '{{user}}:'",
-                    "agnai.import.text_rewritten",
-                )
-            )
+            losses.append(TEXT_REWRITTEN.at(pointer))
     return losses

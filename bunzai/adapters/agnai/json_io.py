@@ -6,6 +6,7 @@ import copy
 import json
 from typing import Any
 
+from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
 
 ENGINE = "agnai"  # the macro catalog id of Agnai's template engine
@@ -18,8 +19,6 @@ def agnai_json_bytes(document: Any) -> bytes:
 def agnai_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
     """The file's JSON object (a private copy), or a coded refusal naming what was expected."""
     if parsed is None:
-        from bunzai.adapters.inspect import parse_text
-
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
         raise BunzaiError(

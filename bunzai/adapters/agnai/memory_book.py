@@ -11,15 +11,20 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pydantic import ValidationError
-
 from bunzai.adapters.agnai import memory_entries
 from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object, escrowed
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_object, as_str, put
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.book_losses import (
+    BOOK_ASSETS_NOT_CARRIED,
+    BOOK_PROFILES_NOT_CARRIED,
+    BOOK_SETTING_NOT_CARRIED,
+)
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_object, as_str
+from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.errors import BunzaiError
+from bunzai.model.lorebook import Lorebook
 
 FORMAT_ID = "agnai.memory.json"
 _SETTINGS = {
@@ -28,6 +33,9 @@ _SETTINGS = {
     "recursive_scanning": ("recursiveScanning", lambda raw: as_bool(raw, None)),
 }
 ENTRY_FIELDS = frozenset(memory_entries.FIELDS)
+EMPTY_ENTRY_DROPPED = LossRule(
+    r"/body/entries/\d+", "dropped", "agnai.entry.empty_dropped", "Agnai's import skips memory entries without text"
+)
 
 
 def read_memory_book(book: dict) -> dict:
@@ -66,7 +74,7 @@ def write_memory_book(base: dict | None, canon: dict) -> dict:
 def book_losses(canon: dict, pointer: str, where: str, carried: frozenset[str] = ENTRY_FIELDS) -> list[Loss]:
     """What a canonical book loses in an Agnai memory book (settings, entry fields)."""
     losses = [
-        Loss(f"{pointer}/settings/{key}", "dropped", f"{where} has no {key}", "book.settings.not_carried")
+        BOOK_SETTING_NOT_CARRIED.at(f"{pointer}/settings/{key}", f"{where} has no {key}")
         for key, value in canon["settings"].items()
         if key not in _SETTINGS and value is not None
     ]
@@ -87,25 +95,17 @@ class AgnaiMemoryBook(Adapter):
         return 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.lorebook import Lorebook
-
         document = agnai_object(data, name, parsed, "an Agnai memory book")
         book = read_memory_book(document)
-        try:
-            piece = Lorebook.model_validate(
-                {
-                    "id": piece_id_for(book["name"], name, "lorebook"),
-                    "name": book["name"],
-                    "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                    "original": {"format": FORMAT_ID, "document": document},
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the memory book'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the value in Agnai and export the book again",
-            ) from None
+        piece = read_piece(
+            Lorebook,
+            book["name"],
+            name,
+            "lorebook",
+            {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+            {"format": FORMAT_ID, "document": document},
+            "fix the value in Agnai and export the book again",
+        )
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -114,26 +114,12 @@ class AgnaiMemoryBook(Adapter):
         losses = book_losses(canon, "/body", "an Agnai memory book")
         for index, entry in enumerate(canon["entries"]):
             if not entry["content"] and (piece.original is None or piece.original.format != FORMAT_ID):
-                losses.append(
-                    Loss(
-                        f"/body/entries/{index}",
-                        "dropped",
-                        "Agnai's import skips memory entries without text",
-                        "agnai.entry.empty_dropped",
-                    )
-                )
+                losses.append(EMPTY_ENTRY_DROPPED.at(f"/body/entries/{index}"))
         if piece.assets:
-            losses.append(
-                Loss("/assets", "dropped", "an Agnai memory book carries no media", "book.assets.not_carried")
-            )
+            losses.append(BOOK_ASSETS_NOT_CARRIED.at("/assets", "an Agnai memory book carries no media"))
         if piece.profiles:
             losses.append(
-                Loss(
-                    "/profiles",
-                    "dropped",
-                    "an Agnai memory book has no per-platform profiles",
-                    "book.profiles.not_carried",
-                )
+                BOOK_PROFILES_NOT_CARRIED.at("/profiles", "an Agnai memory book has no per-platform profiles")
             )
         return Encoded(agnai_json_bytes(document), losses)
 

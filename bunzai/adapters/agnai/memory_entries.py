@@ -14,10 +14,32 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_str, as_str_list, put
+from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_str, as_str_list
+from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.model.lorebook import LoreEntry
 
 LOGICS = ("and_any", "not_all", "not_any", "and_all")
+# The entry losses, at a memory book's entries (/body/entries) or a card book's (/body/book/entries).
+_ENTRY = r"/body/(?:book/)?entries/\d+"
+ENTRY_EXTENSIONS_DROPPED = LossRule(
+    f"{_ENTRY}/extensions", "dropped", "agnai.entry.extensions.dropped", "Agnai has no entry extensions"
+)
+ENTRY_CASE_SENSITIVE_DROPPED = LossRule(
+    f"{_ENTRY}/case_sensitive",
+    "dropped",
+    "agnai.entry.case_sensitive.dropped",
+    "Agnai has no case sensitivity per entry",
+)
+ENTRY_NOT_CARRIED = LossRule(f"{_ENTRY}/[a-z_]+", "dropped", "agnai.entry.not_carried", "Agnai has no such entry field")
+ENTRY_REGEX_KEY = LossRule(
+    rf"{_ENTRY}/(?:keys|secondary_keys)/\d+",
+    "flattened",
+    "agnai.entry.regex_key",
+    "Agnai keywords are words with * and ? wildcards, not regexes: the pattern is written as a plain keyword",
+)
 
 
 def _keys(raw: Any) -> list[dict]:
@@ -63,8 +85,6 @@ FROM_CARD_BOOK = frozenset(
 
 def read_entry(entry: dict) -> dict:
     """A native memory entry -> canonical LoreEntry fields (JSON form); uid apart."""
-    from bunzai.model.lorebook import LoreEntry
-
     canon = LoreEntry().model_dump(mode="json")
     for field, (key, read, _encode) in FIELDS.items():
         canon[field] = read(entry.get(key, MISSING))
@@ -131,8 +151,6 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
     `carried` names the entry fields the crossing keeps; `where` says who drops the rest
     ("an Agnai memory book", "Agnai's import of the card's book").
     """
-    from bunzai.model.lorebook import LoreEntry
-
     default = LoreEntry().model_dump(mode="json")
     losses: list[Loss] = []
     for index, entry in enumerate(entries):
@@ -141,45 +159,17 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
             if field == "uid" or field in carried or value == default[field]:
                 continue
             if field == "extensions":
-                losses.append(
-                    Loss(
-                        f"{at}/extensions",
-                        "dropped",
-                        f"{where} has no entry extensions",
-                        "agnai.entry.extensions.dropped",
-                    )
-                )
+                losses.append(ENTRY_EXTENSIONS_DROPPED.at(f"{at}/extensions", f"{where} has no entry extensions"))
             elif field == "case_sensitive":
-                losses.append(
-                    Loss(
-                        f"{at}/case_sensitive",
-                        "dropped",
-                        f"{where} has no case sensitivity per entry",
-                        "agnai.entry.case_sensitive.dropped",
-                    )
-                )
+                why = f"{where} has no case sensitivity per entry"
+                losses.append(ENTRY_CASE_SENSITIVE_DROPPED.at(f"{at}/case_sensitive", why))
             else:
-                losses.append(Loss(f"{at}/{field}", "dropped", f"{where} has no {field}", "agnai.entry.not_carried"))
+                losses.append(ENTRY_NOT_CARRIED.at(f"{at}/{field}", f"{where} has no {field}"))
         if "position" in carried and entry["position"] not in ("before_char", "after_char"):
-            losses.append(
-                Loss(
-                    f"{at}/position",
-                    "flattened",
-                    f"{where} places entries only before or after the "
-                    f"character; {entry['position']} becomes after_char",
-                    "book.position.collapsed",
-                )
-            )
+            why = f"{where} places entries only before or after the character; {entry['position']} becomes after_char"
+            losses.append(POSITION_COLLAPSED.at(f"{at}/position", why))
         for kind in ("keys", "secondary_keys"):
             for k, key in enumerate(entry[kind]):
                 if key["regex"] and kind in carried:
-                    losses.append(
-                        Loss(
-                            f"{at}/{kind}/{k}",
-                            "flattened",
-                            "Agnai keywords are words with * and ? "
-                            "wildcards, not regexes: the pattern is written as a plain keyword",
-                            "agnai.entry.regex_key",
-                        )
-                    )
+                    losses.append(ENTRY_REGEX_KEY.at(f"{at}/{kind}/{k}"))
     return losses

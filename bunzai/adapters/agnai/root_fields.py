@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bunzai.adapters.common.drift import as_str, put
+from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.fieldmap import put
 
 # In the order Agnai's Tavern export writes them (common/characters.ts exportCharacter).
 V1_KEYS = ("name", "first_mes", "scenario", "description", "personality", "mes_example")

@@ -14,11 +14,11 @@ for byte; the archive itself is bunzai's deterministic ZIP.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai.adapters.backyard import byaf_docs as docs
 from bunzai.adapters.backyard.texts import (
@@ -29,15 +29,17 @@ from bunzai.adapters.backyard.texts import (
 )
 from bunzai.adapters.common.drift import as_list
 from bunzai.adapters.common.jsjson import stringify
-from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.losses import LossRule, readback_losses
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.common.shapes import list_at
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import dump_piece
 from bunzai.model.base import AssetRef
+from bunzai.model.character import Character
 from bunzai.model.ids import slugify
 
 FORMAT_ID = "backyard.byaf"
@@ -114,6 +116,22 @@ CHARACTER_RULES = (
     LossRule("/profiles", "dropped", "backyard.profiles.dropped", "a Backyard file has no per-platform profiles"),
 )
 FALLBACK = LossRule("", "dropped", "backyard.not_carried", "a Backyard file does not carry this value as it is")
+# What the writer names itself; the read-back rules above name the rest.
+ASSET_NOT_CARRIED = LossRule(
+    r"/assets/\d+",
+    "dropped",
+    "backyard.assets.not_carried",
+    "Backyard keeps only the character's images (icons) stored in the file; this link is not written",
+)
+IMAGE_TYPE = LossRule(
+    "/assets", "dropped", "backyard.images.type", "Backyard images are PNG, JPEG, WEBP or GIF; others are not written"
+)
+SCHEMA_UNKNOWN_KEY = LossRule(
+    "/original",
+    "dropped",
+    "backyard.schema.unknown_key",
+    "the BYAF schemas allow no other keys, so the escrow's other keys are not written",
+)
 
 
 # Escrow key holding the archive's member order with its directory entries, when it has
@@ -122,8 +140,6 @@ LAYOUT = "#layout"
 
 
 def _json(data: bytes, what: str) -> Any:
-    from bunzai.store.canon import load_json_bytes
-
     return load_json_bytes(data, what=what)
 
 
@@ -208,26 +224,9 @@ class ByafArchive(Adapter):
             documents[LAYOUT] = archive.entries()  # directory entries and member order, written back
         fields["portrait"] = assets[0]["asset"] if assets else None
         warnings += single_brace_warning(fields)
-        from bunzai.model.character import Character
-
-        try:
-            piece = Character.model_validate(
-                {
-                    "id": piece_id_for(title, name, "character"),
-                    "name": title,
-                    "body": fields,
-                    "assets": assets,
-                    "original": {
-                        "format": FORMAT_ID,
-                        "document": documents,
-                        "files": {k: v.model_dump(mode="json") for k, v in files.items()},
-                    },
-                }
-            )
-        except ValidationError as error:
-            raise _corrupt(
-                f"{name or 'the archive'} holds a value bunzai cannot read: {error.errors()[0]['msg']}"
-            ) from None
+        files_json = {k: v.model_dump(mode="json") for k, v in files.items()}
+        original = {"format": FORMAT_ID, "document": documents, "files": files_json}
+        piece = read_piece(Character, title, name, "character", fields, original, AGAIN, assets=assets)
         return Decoded([piece], blobs, warnings)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -314,15 +313,11 @@ def _images(
     wanted: list[tuple[str, AssetRef]] = []
     for index, link in enumerate(piece.assets):
         if link.role != "icon" or link.asset is None:
-            losses.append(
-                Loss(
-                    f"/assets/{index}",
-                    "dropped",
-                    "Backyard keeps only the character's images (icons) stored in the file; "
-                    f"this {link.role} {'link' if link.asset is None else 'image'} is not written",
-                    "backyard.assets.not_carried",
-                )
+            why = (
+                "Backyard keeps only the character's images (icons) stored in the file; "
+                f"this {link.role} {'link' if link.asset is None else 'image'} is not written"
             )
+            losses.append(ASSET_NOT_CARRIED.at(f"/assets/{index}", why))
             continue
         wanted.append((link.name, link.asset))
     if piece.body.portrait is not None and all(ref.sha256 != piece.body.portrait.sha256 for _, ref in wanted):
@@ -331,14 +326,8 @@ def _images(
     for label, ref in wanted:
         ext = "jpg" if ref.ext == "jpeg" and ref.sha256 not in by_sha else ref.ext
         if ext not in IMAGE_EXTS:
-            losses.append(
-                Loss(
-                    "/assets",
-                    "dropped",
-                    f"Backyard images are PNG, JPEG, WEBP or GIF; a .{ref.ext} file is not written",
-                    "backyard.images.type",
-                )
-            )
+            why = f"Backyard images are PNG, JPEG, WEBP or GIF; a .{ref.ext} file is not written"
+            losses.append(IMAGE_TYPE.at("/assets", why))
             continue
         member = next((m for m in by_sha.get(ref.sha256, []) if m not in used), None)
         if member is None:
@@ -364,11 +353,8 @@ def _stripped_keys(prior: dict, manifest: dict | None, char_path: str, scenario_
     if not extra:
         return []
     return [
-        Loss(
-            "/original",
-            "dropped",
-            "the BYAF schemas allow no other keys, so these are not written: " + ", ".join(extra[:10]),
-            "backyard.schema.unknown_key",
+        SCHEMA_UNKNOWN_KEY.at(
+            "/original", "the BYAF schemas allow no other keys, so these are not written: " + ", ".join(extra[:10])
         )
     ]
 
@@ -391,7 +377,7 @@ def _renumbered(losses: list[Loss], piece: Any) -> list[Loss]:
         found = re.match(r"^/body/book/entries/(\d+)(?=/|$)", loss.pointer)
         if found and int(found.group(1)) < len(kept):
             pointer = f"/body/book/entries/{kept[int(found.group(1))]}" + loss.pointer[found.end() :]
-            loss = Loss(pointer, loss.action, loss.why, loss.code)
+            loss = dataclasses.replace(loss, pointer=pointer)
         out.append(loss)
     return out
 

@@ -13,16 +13,17 @@ import binascii
 import struct
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai import limits
 from bunzai.adapters.backyard.texts import book_of, single_brace_warning
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
-from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.common.png import chunk_headers, read_png, strict_base64
+from bunzai.adapters.common.png import headers_of, read_png, strict_base64
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
+from bunzai.model.character import Character
 
 FORMAT_ID = "backyard.png"
 EXIF_IFD_POINTER = 0x8769
@@ -30,8 +31,11 @@ USER_COMMENT = 0x9286
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
+AGAIN = "export the character again from Backyard AI"
+
+
 def _corrupt(message: str) -> BunzaiError:
-    return BunzaiError("corrupt_file", message, "export the character again from Backyard AI")
+    return BunzaiError("corrupt_file", message, AGAIN)
 
 
 def user_comment(exif: bytes) -> bytes | None:
@@ -80,8 +84,6 @@ def legacy_document(data: bytes, name: str) -> Any | None:
         if len(text) > limits.PNG_TEXT_INFLATE_MAX_BYTES:
             raise BunzaiError("too_large", f"{name or 'the PNG'} holds a {len(text)}-byte character", "")
         raw = text if text.startswith(b"{") else strict_base64(text, "the EXIF UserComment")
-        from bunzai.store.canon import load_json_bytes
-
         return load_json_bytes(raw, what=f"{name or 'the PNG'} (EXIF UserComment)")
     return None
 
@@ -96,7 +98,7 @@ class BackyardLegacyPng(Adapter):
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if not data.startswith(PNG_MAGIC) or not any(
             chunk.type == b"eXIf" and b"ASCII\x00\x00\x00" in data[chunk.data_start : chunk.data_end]
-            for chunk in chunk_headers(data)
+            for chunk in headers_of(data, parsed).chunks
         ):  # chunk names, then the EXIF chunk only
             return 0.0
         document = legacy_document(data, name)
@@ -130,24 +132,12 @@ class BackyardLegacyPng(Adapter):
             "book": book_of(character.get("loreItems")),
             "portrait": portrait.ref().model_dump(mode="json"),
         }
-        from bunzai.model.character import Character
-
-        try:
-            piece = Character.model_validate(
-                {
-                    "id": piece_id_for(title, name, "character"),
-                    "name": title,
-                    "body": body,
-                    "original": {"format": FORMAT_ID, "document": document},
-                }
-            )
-        except ValidationError as error:
-            raise _corrupt(
-                f"{name or 'the PNG'} holds a value bunzai cannot read: {error.errors()[0]['msg']}"
-            ) from None
+        original = {"format": FORMAT_ID, "document": document}
+        piece = read_piece(Character, title, name, "character", body, original, AGAIN)
         return Decoded([piece], [portrait], single_brace_warning(body))
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
+        # lazy: breaks the cycle with legacy_write, which reads its output back with this reader
         from bunzai.adapters.backyard.legacy_write import write_legacy_png
 
         return write_legacy_png(piece, media)

@@ -22,11 +22,13 @@ from typing import Any
 
 from bunzai.adapters.backyard import byaf
 from bunzai.adapters.backyard.byaf_docs import NEW_SCENARIO
+from bunzai.adapters.backyard.legacy_png import BackyardLegacyPng, legacy_document as read_document
 from bunzai.adapters.backyard.texts import disabled_entry_losses, double_brace_losses, iso_of, lore_items
 from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.common.png import PNG_SIGNATURE, TEXT_TYPES, chunk_headers, default_portrait
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
+from bunzai.model import dump_piece
 
 EXIF_IFD_POINTER = 0x8769
 USER_COMMENT = 0x9286
@@ -50,6 +52,13 @@ RULES = tuple(rule for rule in byaf.CHARACTER_RULES if rule.code not in _IMAGE_C
     LossRule("/assets", "dropped", "backyard.png.assets", "a legacy Backyard PNG holds one image, the portrait"),
     LossRule("/body/[^/]+", "dropped", "backyard.field.not_carried", "a Backyard character has no such field"),
     LossRule("/profiles", "dropped", "backyard.profiles.dropped", "a Backyard file has no per-platform profiles"),
+)
+PORTRAIT_TYPE = LossRule(
+    "/body/portrait",
+    "translated",
+    "backyard.png.portrait_type",
+    "a legacy Backyard card is a PNG and bunzai does not re-encode images: a portrait of another type is "
+    "replaced by a plain default image",
 )
 
 
@@ -152,22 +161,15 @@ def with_exif(image: bytes, exif: bytes) -> bytes:
 
 
 def write_legacy_png(piece: Any, media: MediaSource) -> Encoded:
-    from bunzai.adapters.backyard.legacy_png import BackyardLegacyPng, legacy_document as read_document
-    from bunzai.model import dump_piece
-
     losses: list[Loss] = []
     portrait = media(piece.body.portrait) if piece.body.portrait is not None else None
     if portrait is not None and not portrait.startswith(PNG_SIGNATURE):
-        losses.append(
-            Loss(
-                "/body/portrait",
-                "translated",
-                f"a legacy Backyard card is a PNG and bunzai does not "
-                f"re-encode images: this .{piece.body.portrait.ext} portrait is replaced by a plain "
-                "default image",
-                "backyard.png.portrait_type",
-            )
+        why = (
+            f"a legacy Backyard card is a PNG and bunzai does not "
+            f"re-encode images: this .{piece.body.portrait.ext} portrait is replaced by a plain "
+            "default image"
         )
+        losses.append(PORTRAIT_TYPE.at("/body/portrait", why))
         portrait = None
     image = portrait if portrait is not None else default_portrait()
     document = legacy_document(piece)

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from bunzai.adapters.common.drift import as_str, iso_seconds, iso_time
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 
 SINGLE_BRACE = re.compile(r"(?<!\{)\{(?:character|user)\}(?!\})")
@@ -26,6 +27,20 @@ START = re.compile(r"^<START>[ \t]*$", re.MULTILINE)
 FALLBACK_DATE = "2000-01-01T00:00:00.000Z"
 # Canonical text fields a Backyard document carries, for the placeholder notes.
 TEXT_FIELDS = ("description", "scenario", "first_message", "example_messages", "system_prompt")
+
+LORE_DISABLED = LossRule(
+    r"/body/book/entries(?:/\d+)?",
+    "dropped",
+    "backyard.lore.disabled",
+    "Backyard lore items are always active, so a disabled entry is not written",
+)
+DOUBLE_BRACE_KEPT = LossRule(
+    r"/body/(?:" + "|".join(TEXT_FIELDS) + r"|book/entries/\d+/content)",
+    "flattened",
+    "backyard.placeholders.double_brace",
+    "copied as written: Backyard expands only {character} and {user}, so {{...}} macros reach the model as "
+    "literal text; bunzai does not rewrite them",
+)
 
 
 def iso_of(seconds: int | None, prior: Any) -> str:
@@ -74,25 +89,13 @@ def disabled_entry_losses(book: dict | None) -> list[Loss]:
     if book is None:
         return []
     losses = [
-        Loss(
-            f"/body/book/entries/{index}",
-            "dropped",
-            "Backyard lore items are always active, so a disabled entry is not written",
-            "backyard.lore.disabled",
-        )
+        LORE_DISABLED.at(f"/body/book/entries/{index}")
         for index, entry in enumerate(book["entries"])
         if not entry["enabled"]
     ]
     if losses:  # the list as a whole reads back shorter
-        losses.insert(
-            0,
-            Loss(
-                "/body/book/entries",
-                "dropped",
-                f"{len(losses)} disabled entries are not written, so the entries read back fewer (each is named below)",
-                "backyard.lore.disabled",
-            ),
-        )
+        why = f"{len(losses)} disabled entries are not written, so the entries read back fewer (each is named below)"
+        losses.insert(0, LORE_DISABLED.at("/body/book/entries", why))
     return losses
 
 
@@ -133,13 +136,9 @@ def double_brace_losses(body: dict) -> list[Loss]:
     for pointer, text in places:
         found = sorted(set(DOUBLE_BRACE.findall(text or "")))
         if found:
-            losses.append(
-                Loss(
-                    pointer,
-                    "flattened",
-                    f"copied as written: Backyard expands only {{character}} and {{user}}, so "
-                    f"{', '.join(found[:5])} reach the model as literal text; bunzai does not rewrite them",
-                    "backyard.placeholders.double_brace",
-                )
+            why = (
+                f"copied as written: Backyard expands only {{character}} and {{user}}, so "
+                f"{', '.join(found[:5])} reach the model as literal text; bunzai does not rewrite them"
             )
+            losses.append(DOUBLE_BRACE_KEPT.at(pointer, why))
     return losses

@@ -21,29 +21,6 @@ V2 = CardShape("Character Card V2", "v2", card_fields.V2_FIELDS)
 V3 = CardShape("Character Card V3", "v3", card_fields.V3_FIELDS, assets=True)
 
 
-def _v2_data() -> dict:
-    return {
-        "name": "",
-        "description": "",
-        "personality": "",
-        "scenario": "",
-        "first_mes": "",
-        "mes_example": "",
-        "creator_notes": "",
-        "system_prompt": "",
-        "post_history_instructions": "",
-        "alternate_greetings": [],
-        "tags": [],
-        "creator": "",
-        "character_version": "",
-        "extensions": {},
-    }
-
-
-def _v3_data() -> dict:
-    return _v2_data() | {"group_only_greetings": []}
-
-
 class _SpecCard(Adapter):
     kinds = ("character",)
     extensions = (".json",)
@@ -61,7 +38,7 @@ class _SpecCard(Adapter):
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, self.format_id)
-        template = _v3_data() if self.shape.v3 else _v2_data()
+        template = card_fields.v3_data_template() if self.shape.v3 else card_fields.v2_data_template()
         if base is not None and not isinstance(base.get("data"), dict):  # a hybrid: fields at the top level
             document = write_card_data(base, template, piece, self.shape, media)
         else:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
 
 
 def json_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
     """The file's JSON object: the inspector's parse, or the bytes parsed within the limits."""
     if parsed is None:
-        from bunzai.adapters.inspect import parse_text
-
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
         raise BunzaiError(

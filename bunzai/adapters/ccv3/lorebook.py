@@ -9,16 +9,19 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pydantic import ValidationError
-
 from bunzai.adapters.ccv3.json_io import escrowed, json_bytes, json_object
 from bunzai.adapters.common import card_book
+from bunzai.adapters.common.book_losses import (
+    BOOK_ASSETS_NOT_CARRIED,
+    BOOK_PROFILES_NOT_CARRIED,
+    BOOK_SETTING_NOT_CARRIED,
+)
 from bunzai.adapters.common.card_doc import LOREBOOK_V3_FORMAT
 from bunzai.adapters.common.drift import as_object
-from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.common.read_piece import read_piece
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.errors import BunzaiError
+from bunzai.model.lorebook import Lorebook
 
 
 class LorebookV3Json(Adapter):
@@ -32,25 +35,17 @@ class LorebookV3Json(Adapter):
         return 0.9 if isinstance(parsed, dict) and parsed.get("spec") == "lorebook_v3" else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.lorebook import Lorebook
-
         document = json_object(data, name, parsed, self.label)
         book, warnings = card_book.read_book(as_object(document.get("data")))
-        try:
-            piece = Lorebook.model_validate(
-                {
-                    "id": piece_id_for(book["name"], name, "lorebook"),
-                    "name": book["name"],
-                    "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                    "original": {"format": self.format_id, "document": document},
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the lorebook'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the value in the app that made the book",
-            ) from None
+        piece = read_piece(
+            Lorebook,
+            book["name"],
+            name,
+            "lorebook",
+            {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+            {"format": self.format_id, "document": document},
+            "fix the value in the app that made the book",
+        )
         return Decoded([piece], [], warnings)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -60,22 +55,15 @@ class LorebookV3Json(Adapter):
         prior = document.get("data") if isinstance(document.get("data"), dict) else None
         document["data"] = card_book.write_book(prior, canon, "spec", True)
         losses = [
-            Loss(f"/body/settings/{key}", "dropped", f"a lorebook_v3 book has no {key}", "book.settings.not_carried")
+            BOOK_SETTING_NOT_CARRIED.at(f"/body/settings/{key}", f"a lorebook_v3 book has no {key}")
             for key in card_book.settings_not_carried(canon)
         ]
         if piece.original is None or piece.original.format != self.format_id:
             losses += card_book.positions_flattened(canon, "/body")
         if piece.assets:
-            losses.append(Loss("/assets", "dropped", "a lorebook_v3 file carries no media", "book.assets.not_carried"))
+            losses.append(BOOK_ASSETS_NOT_CARRIED.at("/assets", "a lorebook_v3 file carries no media"))
         if piece.profiles:
-            losses.append(
-                Loss(
-                    "/profiles",
-                    "dropped",
-                    "a lorebook_v3 file has no per-platform profiles",
-                    "book.profiles.not_carried",
-                )
-            )
+            losses.append(BOOK_PROFILES_NOT_CARRIED.at("/profiles", "a lorebook_v3 file has no per-platform profiles"))
         return Encoded(json_bytes(document), losses)
 
 

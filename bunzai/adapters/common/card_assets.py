@@ -17,6 +17,7 @@ from bunzai import limits
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.contract import Blob, MediaSource
 from bunzai.errors import BunzaiError
+from bunzai.model.base import AssetRef
 
 _EXT = re.compile(r"^[a-z0-9]{1,10}$")
 _MIME_EXT = {
@@ -93,8 +94,6 @@ def _read_asset(item: dict, index: int) -> tuple[dict, Blob | None]:
 
 def write_assets(base: object, links: list[dict], media: MediaSource) -> list:
     """The native `assets` list: escrowed entries kept where they still read the same."""
-    from bunzai.model.base import AssetRef
-
     old = base if isinstance(base, list) else []
     out = []
     for index, link in enumerate(links):

@@ -11,21 +11,15 @@ type drift survive a round trip. V3 decorators (`@@depth 4`) stay in `content` a
 from __future__ import annotations
 
 import copy
+import operator
 import re
 from collections.abc import Callable
 from typing import Any
 
+from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.contract import Loss
-from bunzai.adapters.common.drift import (
-    MISSING,
-    as_bool,
-    as_count,
-    as_int,
-    as_object,
-    as_str,
-    as_str_list,
-    put,
-)
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
+from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, container, identity, put
 
 POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
 LOGICS = ("and_any", "not_all", "not_any", "and_all")
@@ -111,6 +105,10 @@ def _logic(raw: Any) -> str:
     return LOGICS[number] if number in (0, 1, 2, 3) else "and_any"
 
 
+def _ext(entry: dict) -> dict:
+    return as_object(entry.get("extensions"))
+
+
 def _position(entry: dict, ext: dict) -> str:
     number = as_int(ext.get("position", MISSING))
     if number is not None and 0 <= number < len(POSITIONS):
@@ -118,8 +116,8 @@ def _position(entry: dict, ext: dict) -> str:
     return "after_char" if entry.get("position") == "after_char" else "before_char"
 
 
-def _set_position(entry: dict, ext: dict, value: str) -> None:
-    ext["position"] = POSITIONS.index(value)
+def _set_position(entry: dict, value: str) -> None:
+    container(entry, ("extensions",))["position"] = POSITIONS.index(value)
     entry["position"] = "before_char" if value == "before_char" else "after_char"
 
 
@@ -128,28 +126,40 @@ def _case_sensitive(entry: dict, ext: dict) -> bool | None:
     return as_bool(raw, None)
 
 
-def _set_case_sensitive(entry: dict, ext: dict, value: bool | None) -> None:
+def _set_case_sensitive(entry: dict, value: bool | None) -> None:
     if "case_sensitive" in entry or value is not None:
         entry["case_sensitive"] = value
+    ext = _ext(entry)
     if "case_sensitive" in ext:
         ext["case_sensitive"] = value
 
 
-def _group(ext: dict) -> dict:
-    names = [name.strip() for name in as_str(ext.get("group")).split(",") if name.strip()]
+def _group(entry: dict, ext: dict) -> dict:
     return {
-        "names": names,
+        "names": _group_names(ext.get("group")),
         "override": as_bool(ext.get("group_override"), False),
         "weight": as_count(ext.get("group_weight"), 100),
         "use_group_scoring": as_bool(ext.get("use_group_scoring"), None),
     }
 
 
-def _set_group(ext: dict, value: dict) -> None:
-    put(ext, "group", value["names"], lambda raw: _group({"group": raw})["names"], ",".join)
-    put(ext, "group_override", value["override"], lambda raw: as_bool(raw, False))
-    put(ext, "group_weight", value["weight"], lambda raw: as_count(raw, 100))
-    put(ext, "use_group_scoring", value["use_group_scoring"], lambda raw: as_bool(raw, None))
+def _group_names(raw: Any) -> list[str]:
+    return [name.strip() for name in as_str(raw).split(",") if name.strip()]
+
+
+_GROUP = FieldMap(
+    (
+        Field("group", ("names",), _group_names, ",".join),
+        Field("group_override", ("override",), as_bool, args=(False,)),
+        Field("group_weight", ("weight",), as_count, args=(100,)),
+        Field("use_group_scoring", ("use_group_scoring",), as_bool, args=(None,)),
+    ),
+    equal=operator.eq,
+)
+
+
+def _set_group(entry: dict, value: dict) -> None:
+    _GROUP.write(container(entry, ("extensions",)), value)
 
 
 def _character_filter(entry: dict, ext: dict) -> dict | None:
@@ -163,16 +173,24 @@ def _character_filter(entry: dict, ext: dict) -> dict | None:
     }
 
 
-def _set_character_filter(entry: dict, ext: dict, value: dict | None) -> None:
+_FILTER = FieldMap(
+    (
+        Field("isExclude", ("exclude",), as_bool, args=(False,)),
+        Field("names", ("names",), as_str_list),
+        Field("tags", ("tags",), as_str_list),
+    ),
+    equal=operator.eq,
+)
+
+
+def _set_character_filter(entry: dict, value: dict | None) -> None:
+    ext = _ext(entry)
     home = ext if "character_filter" in ext and "character_filter" not in entry else entry
     if value is None:
         home.pop("character_filter", None)
         return
     native = home["character_filter"] if isinstance(home.get("character_filter"), dict) else {}
-    home["character_filter"] = native
-    put(native, "isExclude", value["exclude"], lambda raw: as_bool(raw, False))
-    put(native, "names", value["names"], as_str_list)
-    put(native, "tags", value["tags"], as_str_list)
+    home["character_filter"] = _FILTER.write(native, value)
 
 
 def _uid(entry: dict, index: int) -> int | str:
@@ -183,7 +201,7 @@ def _uid(entry: dict, index: int) -> int | str:
     return index if number is None else number
 
 
-def _title(entry: dict) -> str:
+def _title(entry: dict, ext: dict) -> str:
     return as_str(entry.get("comment")) or as_str(entry.get("name"))
 
 
@@ -200,11 +218,12 @@ def _delay_until_recursion(raw: Any) -> bool | int:
     return False if number is None else number
 
 
-def _app_extensions(ext: dict) -> dict:
+def _app_extensions(entry: dict, ext: dict) -> dict:
     return {key: value for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
 
 
-def _set_app_extensions(ext: dict, value: dict) -> None:
+def _set_app_extensions(entry: dict, value: dict) -> None:
+    ext = container(entry, ("extensions",))
     for key in [key for key in ext if key not in ST_ENTRY_EXTENSIONS and key not in value]:
         del ext[key]
     for key, item in value.items():
@@ -212,115 +231,75 @@ def _set_app_extensions(ext: dict, value: dict) -> None:
             ext[key] = copy.deepcopy(item)
 
 
-def _ext_field(key: str, read: Callable[[Any], Any], encode: Callable[[Any], Any] | None = None):
-    return (
-        lambda entry, ext, index: read(ext.get(key, MISSING)),
-        lambda entry, ext, value: put(ext, key, value, read, encode),
-    )
+def _ext_row(
+    key: str, name: str, decode: Callable[..., Any], *args: Any, encode: Callable[[Any], Any] = identity
+) -> Field:
+    return Field(("extensions", key), (name,), decode, encode, args)
 
 
-def _entry_field(key: str, read: Callable[[Any], Any], encode: Callable[[Any], Any] | None = None):
-    return (
-        lambda entry, ext, index: read(entry.get(key, MISSING)),
-        lambda entry, ext, value: put(entry, key, value, read, encode),
-    )
+def _keys_out(keys: list[dict]) -> list[str]:
+    return [write_key(key) for key in keys]
 
 
-# canonical LoreEntry field -> (read(entry, ext, index), write(entry, ext, value)); values are
-# the canonical JSON form (model_dump mode="json").
-_FIELDS: dict[str, tuple[Callable, Callable]] = {
-    "title": (lambda e, x, i: _title(e), lambda e, x, v: _set_title(e, v)),
-    "keys": _entry_field("keys", _keys, lambda v: [write_key(k) for k in v]),
-    "secondary_keys": _entry_field("secondary_keys", _keys, lambda v: [write_key(k) for k in v]),
-    "selective": _entry_field("selective", lambda raw: as_bool(raw, False)),
-    "selective_logic": _ext_field("selectiveLogic", _logic, LOGICS.index),
-    "content": _entry_field("content", as_str),
-    "enabled": _entry_field("enabled", lambda raw: as_bool(raw, True)),
-    "constant": _entry_field("constant", lambda raw: as_bool(raw, False)),
-    "vectorized": _ext_field("vectorized", lambda raw: as_bool(raw, False)),
-    "order": _entry_field("insertion_order", lambda raw: as_int(raw, 100)),
-    "priority": _entry_field("priority", as_int),
-    "position": (lambda e, x, i: _position(e, x), _set_position),
-    "depth": _ext_field("depth", lambda raw: as_count(raw, 4)),
-    "role": _ext_field("role", _role, ROLES.index),
-    "outlet": _ext_field("outlet_name", as_str),
-    "probability": _ext_field("probability", lambda raw: min(100, as_count(raw, 100))),
-    "use_probability": _ext_field("useProbability", lambda raw: as_bool(raw, True)),
-    "group": (lambda e, x, i: _group(x), lambda e, x, v: _set_group(x, v)),
-    "sticky": _ext_field("sticky", as_count),
-    "cooldown": _ext_field("cooldown", as_count),
-    "delay": _ext_field("delay", as_count),
-    "exclude_recursion": _ext_field("exclude_recursion", lambda raw: as_bool(raw, False)),
-    "prevent_recursion": _ext_field("prevent_recursion", lambda raw: as_bool(raw, False)),
-    "delay_until_recursion": _ext_field("delay_until_recursion", _delay_until_recursion),
-    "scan_depth": _ext_field("scan_depth", as_count),
-    "case_sensitive": (lambda e, x, i: _case_sensitive(e, x), _set_case_sensitive),
-    "match_whole_words": _ext_field("match_whole_words", lambda raw: as_bool(raw, None)),
-    "triggers": _ext_field("triggers", lambda raw: [t for t in as_str_list(raw) if t in TRIGGERS]),
-    "ignore_budget": _ext_field("ignore_budget", lambda raw: as_bool(raw, False)),
-    **{flag: _ext_field(flag, lambda raw: as_bool(raw, False)) for flag in MATCH_FLAGS},
-    "automation_id": _ext_field("automation_id", as_str),
-    "character_filter": (lambda e, x, i: _character_filter(e, x), _set_character_filter),
-    "display_index": _ext_field("display_index", as_int),
-    "extensions": (lambda e, x, i: _app_extensions(x), lambda e, x, v: _set_app_extensions(x, v)),
-}
+def _probability(raw: Any) -> int:
+    return min(100, as_count(raw, 100))
+
+
+def _triggers(raw: Any) -> list[str]:
+    return [t for t in as_str_list(raw) if t in TRIGGERS]
+
+
+# The canonical LoreEntry fields (JSON form, model_dump mode="json") a card book entry
+# carries, in LoreEntry's order; SillyTavern's additions live in the entry's `extensions`.
+# `!=` as the "already reads as" test, as the drift readers give plain Python values.
+ENTRY_MAP = FieldMap(
+    (
+        Whole(("title",), _title, _set_title),
+        Field("keys", ("keys",), _keys, _keys_out),
+        Field("secondary_keys", ("secondary_keys",), _keys, _keys_out),
+        Field("selective", ("selective",), as_bool, args=(False,)),
+        _ext_row("selectiveLogic", "selective_logic", _logic, encode=LOGICS.index),
+        Field("content", ("content",), as_str),
+        Field("enabled", ("enabled",), as_bool, args=(True,)),
+        Field("constant", ("constant",), as_bool, args=(False,)),
+        _ext_row("vectorized", "vectorized", as_bool, False),
+        Field("insertion_order", ("order",), as_int, args=(100,)),
+        Field("priority", ("priority",), as_int),
+        Whole(("position",), _position, _set_position),
+        _ext_row("depth", "depth", as_count, 4),
+        _ext_row("role", "role", _role, encode=ROLES.index),
+        _ext_row("outlet_name", "outlet", as_str),
+        _ext_row("probability", "probability", _probability),
+        _ext_row("useProbability", "use_probability", as_bool, True),
+        Whole(("group",), _group, _set_group),
+        _ext_row("sticky", "sticky", as_count),
+        _ext_row("cooldown", "cooldown", as_count),
+        _ext_row("delay", "delay", as_count),
+        _ext_row("exclude_recursion", "exclude_recursion", as_bool, False),
+        _ext_row("prevent_recursion", "prevent_recursion", as_bool, False),
+        _ext_row("delay_until_recursion", "delay_until_recursion", _delay_until_recursion),
+        _ext_row("scan_depth", "scan_depth", as_count),
+        Whole(("case_sensitive",), _case_sensitive, _set_case_sensitive),
+        _ext_row("match_whole_words", "match_whole_words", as_bool, None),
+        _ext_row("triggers", "triggers", _triggers),
+        _ext_row("ignore_budget", "ignore_budget", as_bool, False),
+        *(_ext_row(flag, flag, as_bool, False) for flag in MATCH_FLAGS),
+        _ext_row("automation_id", "automation_id", as_str),
+        Whole(("character_filter",), _character_filter, _set_character_filter),
+        _ext_row("display_index", "display_index", as_int),
+        Whole(("extensions",), _app_extensions, _set_app_extensions),
+    ),
+    equal=operator.eq,
+    total=True,
+)
+
+
+_decode_entry = ENTRY_MAP.decode
 
 
 def read_entry(entry: dict, index: int) -> dict:
-    """A native book entry -> canonical LoreEntry fields (JSON form), uid apart (see `uids_of`).
-
-    The readers of `_FIELDS`, written out: a book of hundreds of entries is read on every
-    import, and forty calls through the table per entry cost more than the reading itself.
-    `read_entry_by_table` is the same reading through the table (a test holds them equal).
-    Every drift reader takes None as it takes a missing key, so `.get(key)` stands for
-    `.get(key, MISSING)` here.
-    """
-    ext = as_object(entry.get("extensions"))
-    get, own = ext.get, entry.get
-    reading = {
-        "title": as_str(own("comment")) or as_str(own("name")),
-        "keys": _keys(own("keys")),
-        "secondary_keys": _keys(own("secondary_keys")),
-        "selective": as_bool(own("selective"), False),
-        "selective_logic": _logic(get("selectiveLogic")),
-        "content": as_str(own("content")),
-        "enabled": as_bool(own("enabled"), True),
-        "constant": as_bool(own("constant"), False),
-        "vectorized": as_bool(get("vectorized"), False),
-        "order": as_int(own("insertion_order"), 100),
-        "priority": as_int(own("priority")),
-        "position": _position(entry, ext),
-        "depth": as_count(get("depth"), 4),
-        "role": _role(get("role")),
-        "outlet": as_str(get("outlet_name")),
-        "probability": min(100, as_count(get("probability"), 100)),
-        "use_probability": as_bool(get("useProbability"), True),
-        "group": _group(ext),
-        "sticky": as_count(get("sticky")),
-        "cooldown": as_count(get("cooldown")),
-        "delay": as_count(get("delay")),
-        "exclude_recursion": as_bool(get("exclude_recursion"), False),
-        "prevent_recursion": as_bool(get("prevent_recursion"), False),
-        "delay_until_recursion": _delay_until_recursion(get("delay_until_recursion")),
-        "scan_depth": as_count(get("scan_depth")),
-        "case_sensitive": _case_sensitive(entry, ext),
-        "match_whole_words": as_bool(get("match_whole_words"), None),
-        "triggers": [t for t in as_str_list(get("triggers")) if t in TRIGGERS],
-        "ignore_budget": as_bool(get("ignore_budget"), False),
-    }
-    for flag in MATCH_FLAGS:
-        reading[flag] = as_bool(get(flag), False)
-    reading["automation_id"] = as_str(get("automation_id"))
-    reading["character_filter"] = _character_filter(entry, ext)
-    reading["display_index"] = as_int(get("display_index"))
-    reading["extensions"] = _app_extensions(ext)
-    return reading
-
-
-def read_entry_by_table(entry: dict, index: int) -> dict:
-    """`read_entry` through the `_FIELDS` table the writer uses (the two must read alike)."""
-    ext = as_object(entry.get("extensions"))
-    return {name: read(entry, ext, index) for name, (read, _write) in _FIELDS.items()}
+    """A native book entry -> canonical LoreEntry fields (JSON form), uid apart (see `uids_of`)."""
+    return _decode_entry(entry)
 
 
 def uids_of(entries: list[dict]) -> list[int | str]:
@@ -339,13 +318,12 @@ def uids_of(entries: list[dict]) -> list[int | str]:
 def write_entry(base: dict, canon: dict, index: int) -> dict:
     """`base` (a native entry or a template) with the canonical fields written over it."""
     entry = copy.deepcopy(base)
-    ext = entry.get("extensions")
-    if not isinstance(ext, dict):
-        ext = {}
-    for name, (read, write) in _FIELDS.items():
-        if read(entry, ext, index) != canon[name]:
-            write(entry, ext, canon[name])
-    if ext or "extensions" in entry:
+    if "extensions" in entry:
+        container(entry, ("extensions",))  # one that is not an object is written as an object
+        return ENTRY_MAP.write(entry, canon)
+    ENTRY_MAP.write(entry, canon)
+    ext = entry.pop("extensions", {})
+    if ext:  # an entry without extensions gains them only to hold a value, as their last key
         entry["extensions"] = ext
     return entry
 
@@ -415,7 +393,7 @@ def read_book(book: dict) -> tuple[dict, list[str]]:
     warnings: list[str] = []
     raw_entries = book.get("entries")
     natives = [entry for entry in raw_entries if isinstance(entry, dict)] if isinstance(raw_entries, list) else []
-    entries = [read_entry(entry, index) for index, entry in enumerate(natives)]
+    entries = [_decode_entry(entry) for entry in natives]
     for index, (entry, uid) in enumerate(zip(entries, uids_of(natives))):
         if uid != _uid(natives[index], index):
             warnings.append(f"book entry {index} repeats id {_uid(natives[index], index)!r}; it reads as uid {uid}")
@@ -516,12 +494,10 @@ def positions_flattened(canon_book: dict, pointer: str) -> list[Loss]:
     apps that follow only the spec place the entry after the character.
     """
     return [
-        Loss(
+        POSITION_COLLAPSED.at(
             f"{pointer}/entries/{index}/position",
-            "flattened",
             f"a card book's position is before_char or after_char: {entry['position']} is written as after_char, "
             "with the exact position in extensions.position, which only SillyTavern reads",
-            "book.position.collapsed",
         )
         for index, entry in enumerate(canon_book.get("entries", []))
         if entry.get("position") not in SPEC_POSITIONS

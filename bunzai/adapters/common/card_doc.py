@@ -15,10 +15,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from bunzai.adapters.common import card_assets, card_book, card_fields
-from bunzai.adapters.common.drift import as_str, put
+from bunzai.adapters.common.book_losses import BOOK_SETTING_NOT_CARRIED
+from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Blob, Decoded, Loss, MediaSource
 from bunzai.errors import BunzaiError
+from bunzai.model.character import Character, CharacterBody
+from bunzai.model.lorebook import Lorebook, LorebookBody
 
 LOREBOOK_V3_FORMAT = "lorebook_v3.json"
 # The card family: formats whose file holds one V2/V3 card document (`spec`, `data`). A piece
@@ -114,9 +119,6 @@ def read_card(
     blobs: list[Blob] | None = None,
 ) -> Decoded:
     """Card document -> Decoded (character, and its book as a lorebook piece when it has one)."""
-    from bunzai.model.character import Character
-    from bunzai.model.lorebook import Lorebook
-
     data = card_data(document)
     blobs = list(blobs or [])
     warnings: list[str] = []
@@ -150,7 +152,7 @@ def read_card(
                     {
                         "id": lorebooks[0] if lorebooks else book_id_of(data, char_id),
                         "name": book["name"] or f"{name}'s Lorebook",
-                        "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
+                        "body": _book_body(character.body.book),
                         "original": {
                             "format": LOREBOOK_V3_FORMAT,
                             "document": {"spec": "lorebook_v3", "data": raw_book},
@@ -166,6 +168,14 @@ def read_card(
             "fix the value in the app that made the card",
         ) from None
     return Decoded(pieces, blobs, warnings)
+
+
+def _book_body(book: Any) -> Any:
+    """The lorebook piece's body from the character's book, which validation has just checked
+    (a CharacterBook is a LorebookBody with a name): not validated a second time. The two
+    pieces share the validated entries; pieces are values, edited by rebuilding, never in place."""
+    fields = {key: getattr(book, key) for key in ("description", "settings", "entries", "extensions")}
+    return LorebookBody.model_construct(_fields_set=set(fields), **fields)  # all four given, as validating them set
 
 
 def family_document(original: Any) -> tuple[str, dict] | None:
@@ -238,6 +248,82 @@ def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardSh
     return data
 
 
+def _body_fields(fields) -> str:
+    return "/body/(?:" + "|".join(sorted(fields)) + ")"
+
+
+# What card_losses names, one rule per code; each loss's sentence names the format written.
+CARD_FIELD_NOT_CARRIED = LossRule(
+    _body_fields([*_NEVER_CARRIED, "settings/(?:variables|bias)"]),
+    "dropped",
+    "card.field.not_carried",
+    "character cards have no field for this",
+)
+# One rule per CardShape.version: the card fields that shape has no place for (V1 has none of
+# the V2 card's extension places either; V3 and Agnai's shape name the fields they lack).
+CARD_SHAPE_NOT_CARRIED = {
+    "v1": LossRule(
+        _body_fields(
+            [
+                *(card_fields.V3_FIELDS - V1.fields),
+                *("depth_prompt", "book", "links", "behavior_scripts", "extensions"),
+                "settings/(?:talkativeness|favorite)",
+            ]
+        ),
+        "dropped",
+        "card.v1.not_carried",
+        "a V1 card has no such field",
+    ),
+    "v2": LossRule(
+        _body_fields(card_fields.V3_FIELDS - card_fields.V2_FIELDS),
+        "dropped",
+        "card.v2.not_carried",
+        "a V2 card has no such field",
+    ),
+    "v3": LossRule(
+        _body_fields(card_fields.V3_FIELDS), "dropped", "card.v3.not_carried", "a V3 card has no such field"
+    ),
+    "agnai": LossRule(
+        _body_fields(card_fields.V3_FIELDS), "dropped", "card.agnai.not_carried", "an Agnai character has no such field"
+    ),
+}
+CARD_SCRIPTS_NOT_CARRIED = LossRule(
+    r"/body/behavior_scripts(?:/\d+)?",
+    "dropped",
+    "card.scripts.not_carried",
+    "this card format carries only SillyTavern regex scripts",
+)
+CARD_EXTRA_LOREBOOKS = LossRule(
+    r"/body/links/lorebooks(?:/\d+)?",
+    "dropped",
+    "card.links.extra_lorebooks",
+    "this card format binds one world; extra books are app settings",
+)
+CARD_LINKS_NOT_CARRIED = LossRule(
+    "/body/links/(?:lorebooks|regex|quickreplies)", "dropped", "card.links.not_carried", "this card links no such set"
+)
+CARD_ASSETS_NOT_CARRIED = LossRule(
+    "/assets", "dropped", "card.assets.not_carried", "this card format does not carry the card's media list (assets)"
+)
+CARD_PROFILES_NOT_CARRIED = LossRule(
+    "/profiles", "dropped", "card.profiles.not_carried", "this card format has no place for per-platform profiles"
+)
+CARD_PORTRAIT_NOT_CARRIED = LossRule(
+    "/body/portrait", "dropped", "card.portrait.not_carried", "this card format carries no image"
+)
+# family_losses: a key of the source file's `data` (under the escrow's card document, which
+# a PNG keeps under its keyword and a Marinara export under its envelope's `data`).
+_FAMILY_DATA = "/original/document(?:/(?:ccv3|chara|data))?/data(?:/[^/]+)+"
+CARD_KEY_NOT_CARRIED = LossRule(
+    _FAMILY_DATA, "dropped", "card.key.not_carried", "the target card format has no place for this key"
+)
+CARD_KEY_REWRITTEN = LossRule(
+    _FAMILY_DATA,
+    "translated",
+    "card.key.rewritten",
+    "the target card format holds this key differently (written from the canonical value)",
+)
+
 _V1_KEYS = {
     "description": "description",
     "personality": "personality",
@@ -253,82 +339,69 @@ def card_losses(piece: Any, shape: CardShape, format_id: str = "") -> list[Loss]
     `format_id` is the format being written: a piece that came from it already had its
     book positions flattened there, so re-writing it notes nothing new.
     """
-    from bunzai.model.character import CharacterBody
-
     body = piece.body.model_dump(mode="json")
     default = _default_body(CharacterBody)
     losses: list[Loss] = []
 
-    def lose(pointer: str, why: str, code: str) -> None:
-        losses.append(Loss(pointer, "dropped", why, code))
+    def lose(rule: LossRule, pointer: str, why: str) -> None:
+        losses.append(rule.at(pointer, why))
 
     for field in _NEVER_CARRIED:
         if body[field] != default[field]:
-            lose(f"/body/{field}", f"character cards have no field for {field}", "card.field.not_carried")
+            lose(CARD_FIELD_NOT_CARRIED, f"/body/{field}", f"character cards have no field for {field}")
     for field in ("variables", "bias"):
         if body["settings"][field]:
-            lose(f"/body/settings/{field}", f"character cards have no field for chat {field}", "card.field.not_carried")
+            lose(CARD_FIELD_NOT_CARRIED, f"/body/settings/{field}", f"character cards have no field for chat {field}")
+    shape_lacks = CARD_SHAPE_NOT_CARRIED[shape.version]
     for field in sorted(card_fields.V3_FIELDS - shape.fields):
         if body[field] != default[field]:
-            lose(f"/body/{field}", f"{shape.label} has no {field}", f"card.{shape.version}.not_carried")
+            lose(shape_lacks, f"/body/{field}", f"{shape.label} has no {field}")
     if not shape.extensions:
+        v1_lacks = CARD_SHAPE_NOT_CARRIED["v1"]
         for field in ("depth_prompt", "book", "links", "behavior_scripts", "extensions"):
             if body[field] != default[field]:
-                lose(f"/body/{field}", f"{shape.label} has no {field}", "card.v1.not_carried")
+                lose(v1_lacks, f"/body/{field}", f"{shape.label} has no {field}")
         for field in ("talkativeness", "favorite"):
             if body["settings"][field] != default["settings"][field]:
-                lose(f"/body/settings/{field}", f"{shape.label} has no {field}", "card.v1.not_carried")
+                lose(v1_lacks, f"/body/settings/{field}", f"{shape.label} has no {field}")
     else:
         losses += _link_losses(body, shape)
         for index, script in enumerate(body["behavior_scripts"]):
             if script["format"] != "sillytavern.regex":
                 lose(
+                    CARD_SCRIPTS_NOT_CARRIED,
                     f"/body/behavior_scripts/{index}",
                     f"{shape.label} carries only SillyTavern regex scripts, "
                     f"not {script['format'] or 'untyped'} payloads",
-                    "card.scripts.not_carried",
                 )
         if body["book"] is not None:
             for key in card_book.settings_not_carried(body["book"]):
-                lose(f"/body/book/settings/{key}", f"a card's character_book has no {key}", "book.settings.not_carried")
+                lose(BOOK_SETTING_NOT_CARRIED, f"/body/book/settings/{key}", f"a card's character_book has no {key}")
             if piece.original is None or piece.original.format != format_id:
                 losses += card_book.positions_flattened(body["book"], "/body/book")
     if piece.assets and not shape.assets:
-        lose("/assets", f"{shape.label} does not carry the card's media list (assets)", "card.assets.not_carried")
+        lose(CARD_ASSETS_NOT_CARRIED, "/assets", f"{shape.label} does not carry the card's media list (assets)")
     if piece.profiles:
-        lose("/profiles", f"{shape.label} has no place for per-platform profiles", "card.profiles.not_carried")
+        lose(CARD_PROFILES_NOT_CARRIED, "/profiles", f"{shape.label} has no place for per-platform profiles")
     if not shape.image and body["portrait"] is not None:
         links = [link.model_dump(mode="json") for link in piece.assets] if shape.assets else []
         if card_assets.portrait_of(links) != body["portrait"]:
             lose(
+                CARD_PORTRAIT_NOT_CARRIED,
                 "/body/portrait",
                 f"{shape.label} is JSON and carries no image; export as PNG to keep the portrait",
-                "card.portrait.not_carried",
             )
     return losses
 
 
 def _link_losses(body: dict, shape: CardShape) -> list[Loss]:
     losses = []
-    for index, link in enumerate(body["links"]["lorebooks"][1:], start=1):
-        losses.append(
-            Loss(
-                f"/body/links/lorebooks/{index}",
-                "dropped",
-                f"{shape.label} binds one world (extensions.world); extra books are app settings",
-                "card.links.extra_lorebooks",
-            )
-        )
+    for index, _link in enumerate(body["links"]["lorebooks"][1:], start=1):
+        why = f"{shape.label} binds one world (extensions.world); extra books are app settings"
+        losses.append(CARD_EXTRA_LOREBOOKS.at(f"/body/links/lorebooks/{index}", why))
     for kind in ("regex", "quickreplies"):
         if body["links"][kind]:
-            losses.append(
-                Loss(
-                    f"/body/links/{kind}",
-                    "dropped",
-                    f"{shape.label} does not link {kind} sets",
-                    "card.links.not_carried",
-                )
-            )
+            losses.append(CARD_LINKS_NOT_CARRIED.at(f"/body/links/{kind}", f"{shape.label} does not link {kind} sets"))
     return losses
 
 
@@ -368,22 +441,12 @@ def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss]) -
         for key, value in old.items():
             here = f"{pointer}/{_segment(key)}"
             if key not in new:
-                losses.append(
-                    Loss(
-                        here, "dropped", f"{label} has no place for {here.split('/data', 1)[1]}", "card.key.not_carried"
-                    )
-                )
+                losses.append(CARD_KEY_NOT_CARRIED.at(here, f"{label} has no place for {here.split('/data', 1)[1]}"))
             else:
                 _compare(value, new[key], here, label, losses)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for index, (value, other) in enumerate(zip(old, new)):
             _compare(value, other, f"{pointer}/{index}", label, losses)
     elif old != new or type(old) is not type(new):
-        losses.append(
-            Loss(
-                pointer,
-                "translated",
-                f"{label} holds {pointer.split('/data', 1)[1]} differently (written from the canonical value)",
-                "card.key.rewritten",
-            )
-        )
+        why = f"{label} holds {pointer.split('/data', 1)[1]} differently (written from the canonical value)"
+        losses.append(CARD_KEY_REWRITTEN.at(pointer, why))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from bunzai.adapters.common.drift import (
@@ -22,8 +23,8 @@ from bunzai.adapters.common.drift import (
     as_object,
     as_str,
     as_str_list,
-    put,
 )
+from bunzai.adapters.common.fieldmap import Field, FieldMap, put
 
 ROLES = ("system", "user", "assistant")
 # data.extensions keys SillyTavern owns and the body types; the rest is app data.
@@ -78,6 +79,31 @@ _PLAIN: dict[str, tuple[str, Callable[[Any], Any]]] = {
 V2_FIELDS = frozenset(_PLAIN) - set(V3_ONLY)
 
 
+def v2_data_template() -> dict:
+    """A new card's `data` object with every V2 field empty, in the spec's order."""
+    return {
+        "name": "",
+        "description": "",
+        "personality": "",
+        "scenario": "",
+        "first_mes": "",
+        "mes_example": "",
+        "creator_notes": "",
+        "system_prompt": "",
+        "post_history_instructions": "",
+        "alternate_greetings": [],
+        "tags": [],
+        "creator": "",
+        "character_version": "",
+        "extensions": {},
+    }
+
+
+def v3_data_template() -> dict:
+    """A new card's `data` object with V2's fields and V3's required `group_only_greetings`."""
+    return v2_data_template() | {"group_only_greetings": []}
+
+
 def data_key(field: str) -> str:
     """The card `data` key of a canonical body field (`first_message` -> `first_mes`)."""
     return _PLAIN[field][0]
@@ -109,7 +135,7 @@ def _scripts(raw: Any) -> list[dict]:
 
 def read_fields(data: dict, fields: frozenset[str]) -> dict:
     """Canonical body fields (JSON form) from a card's `data`, for the fields the format has."""
-    body = {field: read(data.get(key, MISSING)) for field, (key, read) in _PLAIN.items() if field in fields}
+    body = _plain_map(fields).decode(data)
     ext = as_object(data.get("extensions"))
     body["depth_prompt"] = _depth_prompt(ext.get("depth_prompt"))
     body["settings"] = {
@@ -121,6 +147,14 @@ def read_fields(data: dict, fields: frozenset[str]) -> dict:
     body["behavior_scripts"] = _scripts(ext.get("regex_scripts"))
     body["extensions"] = {key: copy.deepcopy(value) for key, value in ext.items() if key not in ST_CARD_EXTENSIONS}
     return body
+
+
+@lru_cache(maxsize=8)
+def _plain_map(fields: frozenset[str]) -> FieldMap:
+    """The `_PLAIN` rows of `fields`, in `_PLAIN`'s order, as one compiled table (a format's
+    set, compiled once); no reader of theirs gives MISSING."""
+    rows = (Field(key, (field,), read) for field, (key, read) in _PLAIN.items() if field in fields)
+    return FieldMap(rows, total=True)
 
 
 def world_of(data: dict) -> str:

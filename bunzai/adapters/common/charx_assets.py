@@ -27,6 +27,7 @@ from bunzai.adapters.common.charx_members import (
 from bunzai.adapters.common import card_assets
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.contract import Loss, MediaSource
+from bunzai.model.base import AssetRef
 
 _ENTRY_KEYS = ("type", "uri", "name", "ext")  # the spec's order, for entries written anew
 
@@ -79,8 +80,6 @@ def plan_assets(
     member_for: Callable[[str, str, str, int], str] = asset_member,
 ) -> AssetPlan:
     """Entries and members for `links`, over the escrowed entries `base` and members `files`."""
-    from bunzai.model.base import AssetRef
-
     old = base if isinstance(base, list) else []
     names = [name for name in files if name != CARD_MEMBER]
     old_links, old_members, _blobs = link_entries(old, names, lambda name: files[name]["sha256"])

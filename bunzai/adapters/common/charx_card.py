@@ -27,10 +27,20 @@ from pydantic import ValidationError
 from bunzai.adapters.common import card_assets, card_fields
 from bunzai.adapters.common.charx_assets import link_entries, plan_assets
 from bunzai.adapters.common.charx_members import CARD_MEMBER, asset_member, file_type
-from bunzai.adapters.common.card_doc import CardShape, card_data, card_losses, read_card, write_card_data
+from bunzai.adapters.common.card_doc import (
+    CARD_PORTRAIT_NOT_CARRIED,
+    CardShape,
+    card_data,
+    card_losses,
+    read_card,
+    write_card_data,
+)
+from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule
 from bunzai.adapters.common.zipsafe import ZIP_LOCAL_MAGIC, open_archive, write_archive
 from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
+from bunzai.model.base import AssetLink, AssetRef
 
 RISU_MODULE = "module.risum"
 # Escrow file key of the image a JPEG+ZIP polyglot's archive is appended to (not a member:
@@ -41,25 +51,36 @@ CHARX = CardShape("CHARX (Character Card V3 archive)", "v3", card_fields.V3_FIEL
 # card_doc writes assets as data: URIs; here they are members, so the card is read and written without them.
 _CARD_ONLY = dataclasses.replace(CHARX, assets=False)
 
-
-def _data_template() -> dict:
-    return {
-        "name": "",
-        "description": "",
-        "personality": "",
-        "scenario": "",
-        "first_mes": "",
-        "mes_example": "",
-        "creator_notes": "",
-        "system_prompt": "",
-        "post_history_instructions": "",
-        "alternate_greetings": [],
-        "tags": [],
-        "creator": "",
-        "character_version": "",
-        "extensions": {},
-        "group_only_greetings": [],
-    }
+PORTRAIT_AS_ICON = LossRule(
+    r"/assets(?:/\d+)?",
+    "translated",
+    "charx.portrait.as_icon",
+    "a CHARX keeps the portrait as its main icon asset, so the portrait is added as that icon",
+)
+MEMBER_RENAMED = LossRule(
+    "/original/files/[^/]+",
+    "translated",
+    "charx.member.renamed",
+    "the member name is not ASCII (CHARX names should be); it is written under an ASCII name",
+)
+ASSET_RESOLVED = LossRule(
+    r"/assets(?:/\d+)?",
+    "translated",
+    "charx.asset.resolved",
+    "the uri names a member of the written archive, so it reads back as that stored file",
+)
+ASSET_TYPE_INFERRED = LossRule(
+    r"/assets/\d+",
+    "translated",
+    "charx.asset.type_inferred",
+    "a CHARX stores the file; its type is read back from its extension",
+)
+PORTRAIT_FROM_ICON = LossRule(
+    "/body/portrait",
+    "translated",
+    "charx.portrait.from_icon",
+    "a CHARX card's portrait is its main icon, which reads back as a different stored file (or none)",
+)
 
 
 def card_json_bytes(document: Any) -> bytes:
@@ -119,18 +140,18 @@ def write_charx(
 ) -> Encoded:
     """A character -> CHARX bytes and the losses; `order` places card.json among the members,
     `member_for` names a new asset's member (the spec's layout, or RisuAI's)."""
-    from bunzai.model.base import AssetRef
-
     original = piece.original
     own = original is not None and original.format == format_id and isinstance(original.document, dict)
     base = original.document if own else None
     files = {member: ref.model_dump(mode="json") for member, ref in original.files.items()} if own else {}
     cover = files.pop(COVER, None)
     if base is not None and not isinstance(base.get("data"), dict):  # fields at the top level (a hybrid)
-        document = data = write_card_data(base, _data_template(), piece, _CARD_ONLY, media)
+        document = data = write_card_data(base, card_fields.v3_data_template(), piece, _CARD_ONLY, media)
     else:
         document = copy.deepcopy(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
-        document["data"] = data = write_card_data(document.get("data"), _data_template(), piece, _CARD_ONLY, media)
+        document["data"] = data = write_card_data(
+            document.get("data"), card_fields.v3_data_template(), piece, _CARD_ONLY, media
+        )
     links, losses = _links_with_portrait(piece)
     plan = plan_assets(data.get("assets"), links, files, media, member_for)
     if links or isinstance(data.get("assets"), list):
@@ -141,15 +162,11 @@ def write_charx(
     losses = card_losses(piece, CHARX, format_id) + losses + _rename_losses(plan.kept)
     losses += _reread_losses(piece, data.get("assets"), members, files, plan.kept, losses)
     if original is not None and not own:
-        losses.append(
-            Loss(
-                "/original",
-                "kept_in_escrow",
-                f"what the {original.format} file held beyond the canonical fields (its escrowed "
-                "document and files) stays in the studio's escrow and is not written to a CHARX",
-                "escrow.other_format",
-            )
+        why = (
+            f"what the {original.format} file held beyond the canonical fields (its escrowed "
+            "document and files) stays in the studio's escrow and is not written to a CHARX"
         )
+        losses.append(ESCROW_OTHER_FORMAT.at("/original", why))
     archive = write_archive(members)
     if cover is not None:  # the JPEG+ZIP polyglot it was: the cover image, then the archive
         archive = media(AssetRef.model_validate(cover)) + archive
@@ -157,8 +174,6 @@ def write_charx(
 
 
 def _card_document(raw: bytes, what: str) -> dict:
-    from bunzai.store.canon import load_json_bytes
-
     document = load_json_bytes(raw, what=f"card.json in {what}")
     if not isinstance(document, dict):
         raise BunzaiError(
@@ -170,8 +185,6 @@ def _card_document(raw: bytes, what: str) -> dict:
 
 
 def _with_assets(character: Any, links: list[dict], what: str) -> Any:
-    from bunzai.model.base import AssetLink
-
     try:
         assets = [AssetLink.model_validate(link) for link in links]
     except ValidationError as error:
@@ -207,23 +220,14 @@ def _links_with_portrait(piece: Any) -> tuple[list[dict], list[Loss]]:
         return links, []
     icons = [index for index, link in enumerate(links) if link["role"] == "icon"]
     main = next((index for index in icons if links[index]["name"] == "main"), icons[0] if icons else None)
-    why = "a CHARX keeps the portrait as its main icon asset, so the portrait is added as that icon"
     if main is None:
         links.append({"role": "icon", "name": "main", "ext": portrait["ext"], "asset": portrait, "uri": None})
-        return links, [Loss("/assets", "translated", why, "charx.portrait.as_icon")]
+        return links, [PORTRAIT_AS_ICON.at("/assets")]
     if links[main]["asset"] is None and links[main]["uri"] == "ccdefault:":
         links[main] = links[main] | {"asset": portrait, "uri": None}
-        return links, [
-            Loss(f"/assets/{main}", "translated", why + " (in place of `ccdefault:`)", "charx.portrait.as_icon")
-        ]
-    return links, [
-        Loss(
-            "/body/portrait",
-            "dropped",
-            "the card's main icon is another image, and a CHARX carries the portrait only as its main icon",
-            "card.portrait.not_carried",
-        )
-    ]
+        return links, [PORTRAIT_AS_ICON.at(f"/assets/{main}", PORTRAIT_AS_ICON.why + " (in place of `ccdefault:`)")]
+    why = "the card's main icon is another image, and a CHARX carries the portrait only as its main icon"
+    return links, [CARD_PORTRAIT_NOT_CARRIED.at("/body/portrait", why)]
 
 
 def _pointer_segment(text: str) -> str:
@@ -232,11 +236,9 @@ def _pointer_segment(text: str) -> str:
 
 def _rename_losses(kept: dict[str, str]) -> list[Loss]:
     return [
-        Loss(
+        MEMBER_RENAMED.at(
             f"/original/files/{_pointer_segment(member)}",
-            "translated",
             f"the member name {member!r} is not ASCII (CHARX names should be); it is written as {written!r}",
-            "charx.member.renamed",
         )
         for member, written in kept.items()
         if written != member
@@ -264,9 +266,7 @@ def _reread_losses(
     covered = {loss.pointer for loss in declared}
     losses = []
     if len(again) != len(before) and "/assets" not in covered:
-        losses.append(
-            Loss("/assets", "translated", "the asset list reads back differently from a CHARX", "charx.asset.resolved")
-        )
+        losses.append(ASSET_RESOLVED.at("/assets", "the asset list reads back differently from a CHARX"))
     elif len(again) == len(before):
         for index, (old, new) in enumerate(zip(before, again)):
             if old == new or f"/assets/{index}" in covered:
@@ -276,24 +276,8 @@ def _reread_losses(
                 and new["asset"] is not None
                 and old["asset"]["sha256"] == new["asset"]["sha256"]
             )
-            losses.append(
-                Loss(
-                    f"/assets/{index}",
-                    "translated",
-                    "a CHARX stores the file; its type is read back from its extension"
-                    if same_file
-                    else "the uri names a member of the written archive, so it reads back as that stored file",
-                    "charx.asset.type_inferred" if same_file else "charx.asset.resolved",
-                )
-            )
+            losses.append((ASSET_TYPE_INFERRED if same_file else ASSET_RESOLVED).at(f"/assets/{index}"))
     portrait = piece.body.portrait.model_dump(mode="json") if piece.body.portrait is not None else None
     if card_assets.portrait_of(again) != portrait and "/body/portrait" not in covered:
-        losses.append(
-            Loss(
-                "/body/portrait",
-                "translated",
-                "a CHARX card's portrait is its main icon, which reads back as a different stored file (or none)",
-                "charx.portrait.from_icon",
-            )
-        )
+        losses.append(PORTRAIT_FROM_ICON.at("/body/portrait"))
     return losses

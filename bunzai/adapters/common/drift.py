@@ -8,7 +8,7 @@ the native value itself stays in the escrow.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
@@ -76,7 +76,7 @@ def iso_seconds(value: Any) -> int | None:
     except ValueError:
         return None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     seconds = int(moment.timestamp())
     return seconds if seconds >= 0 else None
 
@@ -85,7 +85,7 @@ def iso_time(seconds: int | None) -> str | None:
     """`seconds` as JavaScript's Date.toISOString writes it ('2024-05-01T10:00:00.000Z'); None stays None."""
     if seconds is None:
         return None
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 def as_str_list(value: Any) -> list[str]:
@@ -103,13 +103,3 @@ def as_list(value: Any) -> list:
 
 def as_object(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
-
-
-def put(target: dict, key: str, value: Any, read: Any, encode: Any = None) -> None:
-    """Write `value` under `key` unless what is there already reads as `value`.
-
-    `read(raw)` is how the reader reads the key (raw is MISSING when absent); keeping an
-    equal native value as it is keeps type drift ("0.5") and absent keys untouched.
-    """
-    if read(target.get(key, MISSING)) != value:
-        target[key] = value if encode is None else encode(value)

@@ -14,6 +14,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
@@ -23,13 +24,16 @@ TEXT_TYPES = (b"tEXt", b"zTXt", b"iTXt")
 _HINT = "the PNG is damaged; export the card again from the app that made it"
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """One chunk, by its offsets in the file: [start, end) covers length, type, data and CRC."""
+class Chunk(NamedTuple):
+    """One chunk, by its offsets in the file: [start, end) covers length, type, data and CRC.
+
+    A tuple, not a dataclass: a walk makes one per chunk, and a frozen dataclass costs
+    several times more to build."""
 
     type: bytes
     start: int
     end: int
+    keyword: str = ""  # a text chunk's keyword, lowercased (as readers look it up); "" for other chunks
 
     @property
     def data_start(self) -> int:
@@ -40,8 +44,7 @@ class Chunk:
         return self.end - 4
 
 
-@dataclass(frozen=True)
-class TextChunk:
+class TextChunk(NamedTuple):
     """A decoded text chunk: its keyword, its text bytes and the chunk it came from."""
 
     keyword: str
@@ -72,12 +75,13 @@ def _corrupt(message: str) -> BunzaiError:
 IMAGE_DATA_TYPES = (b"IDAT", b"fdAT")
 
 
-def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False) -> PngFile:
+def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False, walked: PngHeaders | None = None) -> PngFile:
     """Walk and check every chunk: signature, lengths, CRCs, IHDR first, IEND present.
 
     With `defer`, the CRCs of image-data chunks are not checked here but listed in
     `unchecked`, for `check_crcs` to check before the image is hashed or stored: a reader
-    that only wants the text does not pay for checksumming the whole image.
+    that only wants the text does not pay for checksumming the whole image. `walked`, the
+    sniffers' walk of these bytes, is checked instead of walking the file again.
     """
     if len(data) > limits.PNG_MAX_BYTES:
         raise BunzaiError(
@@ -90,6 +94,20 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False) -> PngF
     view = memoryview(data)
     size, pos, chunks, unchecked = len(data), len(PNG_SIGNATURE), [], []
     unpack, crc32 = struct.unpack_from, zlib.crc32
+    if walked is not None and walked.data is data and walked.complete:  # checked, not walked again
+        for chunk in walked.chunks:
+            length, kind = chunk.end - chunk.start - 12, chunk.type
+            if length > limits.PNG_CHUNK_MAX_BYTES or not kind.isalpha() or not kind.isascii():
+                break  # the walk below says what is wrong, where
+            if defer and kind in IMAGE_DATA_TYPES:
+                unchecked.append(chunk)
+            elif crc32(view[chunk.start + 4 : chunk.end - 4]) != unpack(">I", data, chunk.end - 4)[0]:
+                raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {chunk.start}")
+        else:
+            if walked.chunks[0].type != b"IHDR":
+                raise _corrupt(f"{what} does not start with an IHDR chunk")
+            return PngFile(data, list(walked.chunks), walked.chunks[-1].end, tuple(unchecked))
+        unchecked = []
     while True:
         if pos + 12 > size:
             raise _corrupt(f"{what} is truncated: it ends inside a chunk header at byte {pos}, before IEND")
@@ -107,7 +125,7 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False) -> PngF
             raise _corrupt(
                 f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs {end - size} more bytes"
             )
-        chunk = Chunk(kind, pos, end)
+        chunk = Chunk(kind, pos, end, _keyword_of(data, kind, pos, end))
         if defer and kind in IMAGE_DATA_TYPES:
             unchecked.append(chunk)
         elif crc32(view[pos + 4 : end - 4]) != unpack(">I", data, end - 4)[0]:
@@ -176,26 +194,9 @@ def inflate(data: bytes, name: str) -> bytes:
 
 
 def chunk_headers(data: bytes) -> list[Chunk]:
-    """The chunks a PNG's headers name, up to IEND: no CRC or type checks, no chunk data read.
-
-    For sniffing: a damaged file gives what its headers say as far as they go (the reader
-    that claims it checks everything with `read_png`). At most `limits.PNG_MAX_CHUNKS`.
-    Every image sniffer asks about the same file in turn, so the last walk of an immutable
-    `bytes` is kept and given again (the list is shared: callers only read it).
-    """
-    last = _LAST_HEADERS
-    if last and last[0] is data:
-        return last[1]
-    chunks = _walk_headers(data)
-    if type(data) is bytes:
-        _LAST_HEADERS[:] = [data, chunks]
-    return chunks
-
-
-_LAST_HEADERS: list = []  # [the bytes last walked by chunk_headers, their chunks]
-
-
-def _walk_headers(data: bytes) -> list[Chunk]:
+    """The chunks a PNG's headers name, up to IEND: no CRC or type checks, no chunk data read
+    but text keywords. A damaged file gives what its headers say as far as they go (the
+    reader that claims it checks everything with `read_png`). At most `limits.PNG_MAX_CHUNKS`."""
     chunks: list[Chunk] = []
     pos, size = len(PNG_SIGNATURE), len(data)
     while pos + 12 <= size and len(chunks) < limits.PNG_MAX_CHUNKS:
@@ -203,11 +204,49 @@ def _walk_headers(data: bytes) -> list[Chunk]:
         end = pos + 12 + length
         if end > size:
             break
-        chunks.append(Chunk(kind, pos, end))
+        chunks.append(Chunk(kind, pos, end, _keyword_of(data, kind, pos, end)))
         if kind == b"IEND":
             break
         pos = end
     return chunks
+
+
+def _keyword_of(data: bytes, kind: bytes, start: int, end: int) -> str:
+    """A text chunk's keyword, lowercased ("" when it has none within 79 bytes, or is no text chunk)."""
+    if kind not in TEXT_TYPES:
+        return ""
+    cut = data.find(b"\0", start + 8, min(end - 4, start + 88))
+    return data[start + 8 : cut].decode("latin-1").lower() if cut >= 0 else ""
+
+
+class PngHeaders(NamedTuple):
+    """One walk of a PNG's chunk headers, made by `inspect` and given to every image sniffer
+    and then to the reader that claims the file (as their `parsed`), so a file is walked once.
+    Nothing in it is checked: `read_png(walked=...)` checks it."""
+
+    data: bytes
+    chunks: tuple[Chunk, ...]
+    keywords: frozenset[str]  # the text chunks' keywords, lowercased
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.chunks) and self.chunks[-1].type == b"IEND"
+
+    def has_text(self, keywords: tuple[str, ...]) -> bool:
+        """Whether a text chunk is keyed by one of `keywords` (lowercase), in any case."""
+        return any(keyword in self.keywords for keyword in keywords)
+
+
+def headers(data: bytes) -> PngHeaders:
+    chunks = tuple(chunk_headers(data))
+    return PngHeaders(data, chunks, frozenset(chunk.keyword for chunk in chunks if chunk.keyword))
+
+
+def headers_of(data: bytes, parsed: object) -> PngHeaders:
+    """The walk `inspect` made of `data` (an image reader's `parsed`), or a new one."""
+    if isinstance(parsed, PngHeaders) and parsed.data is data:
+        return parsed
+    return headers(data)
 
 
 def text_of(data: bytes, chunk: Chunk) -> TextChunk:
@@ -215,29 +254,11 @@ def text_of(data: bytes, chunk: Chunk) -> TextChunk:
     return _decode_text(data, chunk)
 
 
-def has_text_keyword(data: bytes, keywords: tuple[str, ...]) -> bool:
-    """Whether a text chunk keyed by one of `keywords` (any case) is present: headers only, no checks.
-
-    For sniffing: walks chunk headers without reading chunk data, so it is cheap on large images.
-    """
-    wanted = {keyword.lower().encode("latin-1") + b"\0" for keyword in keywords}
-    widths = {len(keyword) for keyword in wanted}
-    pos, size, walked = len(PNG_SIGNATURE), len(data), 0
-    while pos + 12 <= size and walked < limits.PNG_MAX_CHUNKS:
-        length, kind = struct.unpack_from(">I4s", data, pos)
-        if kind in TEXT_TYPES and any(data[pos + 8 : pos + 8 + width].lower() in wanted for width in widths):
-            return True
-        if kind == b"IEND":
-            return False
-        pos, walked = pos + 12 + length, walked + 1
-    return False
-
-
 def find_text(png: PngFile, keyword: str) -> TextChunk | None:
     """The first text chunk whose keyword matches `keyword` case-insensitively."""
     wanted = keyword.lower()
     for chunk in png.chunks:  # only the chunk asked for is decoded (a card's text is large)
-        if chunk.type in TEXT_TYPES and _keyword(png.data, chunk).lower() == wanted:
+        if chunk.keyword == wanted:
             return _decode_text(png.data, chunk)
     return None
 
@@ -248,10 +269,9 @@ def find_texts(png: PngFile, keywords: tuple[str, ...]) -> dict[str, TextChunk]:
     wanted = {keyword.lower(): keyword for keyword in keywords}
     found: dict[str, TextChunk] = {}
     for chunk in png.chunks:
-        if chunk.type in TEXT_TYPES:
-            keyword = wanted.get(_keyword(png.data, chunk).lower())
-            if keyword is not None and keyword not in found:
-                found[keyword] = _decode_text(png.data, chunk)
+        keyword = wanted.get(chunk.keyword) if chunk.keyword else None
+        if keyword is not None and keyword not in found:
+            found[keyword] = _decode_text(png.data, chunk)
     return found
 
 
@@ -283,7 +303,7 @@ def kept_spans(png: PngFile, replaced: set[str]) -> list[tuple[int, int]]:
     names = {name.lower() for name in replaced}
     data, spans = png.data, [(0, len(PNG_SIGNATURE))]
     for chunk in png.chunks:
-        if chunk.type in TEXT_TYPES and _keyword(data, chunk).lower() in names:
+        if chunk.keyword and chunk.keyword in names:
             continue
         if chunk.type != b"IEND" and spans[-1][1] == chunk.start:
             spans[-1] = (spans[-1][0], chunk.end)  # adjacent chunks make one span
@@ -291,11 +311,6 @@ def kept_spans(png: PngFile, replaced: set[str]) -> list[tuple[int, int]]:
             spans.append((chunk.start, chunk.end))
     spans.append((png.trailer_start, len(data)))
     return spans
-
-
-def _keyword(data: bytes, chunk: Chunk) -> str:
-    end = data.find(b"\0", chunk.data_start, min(chunk.data_end, chunk.data_start + 80))
-    return data[chunk.data_start : end if end >= 0 else chunk.data_start].decode("latin-1")
 
 
 def strict_base64(text: bytes, what: str) -> bytes:

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import mend_lone_surrogates
 from bunzai.limits import JSON_MAX_BYTES, JSON_MAX_DEPTH, YAML_MAX_VALUES
 
 
@@ -30,8 +31,6 @@ def load_yaml_bytes(data: bytes, *, what: str) -> Any:
         raise BunzaiError(
             "invalid_json", f"{what} holds a value YAML cannot read: {error}", "write long numbers as text"
         ) from None
-    from bunzai.store.canon import mend_lone_surrogates
-
     return mend_lone_surrogates(_json_values(doc, what))
 
 

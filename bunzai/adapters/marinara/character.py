@@ -34,26 +34,6 @@ TYPE = "marinara_character"
 SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 
 
-def _v2_data() -> dict:
-    # characterDataSchema's fields (shared/schemas/character.schema.ts), all of V2's.
-    return {
-        "name": "",
-        "description": "",
-        "personality": "",
-        "scenario": "",
-        "first_mes": "",
-        "mes_example": "",
-        "creator_notes": "",
-        "system_prompt": "",
-        "post_history_instructions": "",
-        "alternate_greetings": [],
-        "tags": [],
-        "creator": "",
-        "character_version": "",
-        "extensions": {},
-    }
-
-
 def inner_card(envelope: dict, name: str) -> dict:
     card = envelope["data"]
     if not isinstance(card.get("data"), dict):
@@ -96,7 +76,9 @@ class MarinaraCharacter(Adapter):
             )
             base = None
         card = envelope["data"]
-        card["data"] = write_card_data(card["data"] if base is not None else None, _v2_data(), piece, SHAPE, media)
+        card["data"] = write_card_data(
+            card["data"] if base is not None else None, card_fields.v2_data_template(), piece, SHAPE, media
+        )
         return Encoded(compact_bytes(envelope), card_losses(piece, SHAPE, self.format_id))
 
 

@@ -18,7 +18,9 @@ from typing import Any
 
 from bunzai.adapters.common.jsjson import stringify
 
+from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import finite_float, refuse_constant
 
 ENVELOPE_VERSION = 1
 # A new document needs an exportedAt; a fixed time keeps the bytes a function of the piece,
@@ -41,8 +43,6 @@ def envelope_type(parsed: Any) -> str | None:
 def envelope_of(data: bytes, name: str, parsed: Any, wanted: str) -> dict:
     """The parsed envelope (a private copy) of type `wanted`, or a coded refusal."""
     if parsed is None:
-        from bunzai.adapters.inspect import parse_text
-
         parsed = parse_text(data, name or "x.marinara.json")
     found = envelope_type(parsed)
     if found != wanted:
@@ -71,8 +71,6 @@ def decode_nested(raw: Any, default: Any) -> Any:
     as the default; with None, the caller checks the type. Non-finite numbers (`1e400`, NaN)
     make the string unreadable, as they would in the file itself.
     """
-    from bunzai.store.canon import finite_float, refuse_constant
-
     if isinstance(raw, str):
         try:
             raw = json.loads(raw, parse_constant=refuse_constant, parse_float=finite_float)

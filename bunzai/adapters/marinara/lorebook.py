@@ -15,11 +15,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai.adapters.common.drift import as_count, as_int, as_str, as_str_list
-from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.losses import LossRule, readback_losses
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
@@ -33,8 +32,7 @@ from bunzai.adapters.marinara.envelope import (
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
-from bunzai.model.base import Escrow
-from bunzai.model.lorebook import Lorebook, LorebookBody
+from bunzai.model.lorebook import Lorebook
 
 FORMAT_ID = "marinara.lorebook"
 TYPE = "marinara_lorebook"
@@ -211,22 +209,9 @@ class MarinaraLorebook(Adapter):
                 "export the lorebook again from Marinara Engine",
             )
         title = as_str(book.get("name")).strip() or "Imported Lorebook"  # importLorebook's fallback name
-        try:
-            piece = Lorebook(
-                id=piece_id_for(title, name, "lorebook"),
-                name=title,
-                body=LorebookBody.model_validate(body_of(envelope["data"])),
-                original=Escrow(format=FORMAT_ID, document=envelope),
-            )
-        except ValidationError as error:
-            problem = error.errors()[0]
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the file'} is not a readable Marinara lorebook: "
-                f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
-                "check that value in the file",
-            ) from None
-        return Decoded([piece])
+        original = {"format": FORMAT_ID, "document": envelope}
+        hint = "check that value in the file"
+        return Decoded([read_piece(Lorebook, title, name, "lorebook", body_of(envelope["data"]), original, hint)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)

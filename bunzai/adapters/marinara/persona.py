@@ -22,7 +22,7 @@ from typing import Any
 
 from bunzai.adapters.common.drift import as_str
 from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,

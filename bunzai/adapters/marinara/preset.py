@@ -15,11 +15,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai.adapters.common.drift import as_str
-from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.common.readback import LossRule, readback_losses, same
+from bunzai.adapters.common.losses import LossRule, readback_losses, same
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.marinara import preset_rows as pr
 from bunzai.adapters.marinara.envelope import (
@@ -34,10 +33,8 @@ from bunzai.adapters.marinara.envelope import (
     row_id,
 )
 from bunzai.adapters.registry import register
-from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
-from bunzai.model.base import Escrow
-from bunzai.model.preset import Preset, PresetBody
+from bunzai.model.preset import Preset
 
 FORMAT_ID = "marinara.preset"
 TYPE = "marinara_preset"
@@ -141,6 +138,14 @@ LOSS_RULES = (
 FALLBACK = LossRule(
     "", "dropped", "marinara.preset.not_carried", "a Marinara preset does not carry this value as it is"
 )
+# What the writer names itself; the read-back rules above name the rest.
+MARKER_UNMAPPED = LossRule(
+    r"/body/prompts/\d+",
+    "dropped",
+    "marinara.preset.marker.unmapped",
+    "Marinara Engine has no slot for this marker: the section is written as a marker naming it, "
+    "which Marinara leaves empty",
+)
 
 
 class MarinaraPreset(Adapter):
@@ -159,22 +164,9 @@ class MarinaraPreset(Adapter):
         preset = envelope["data"].get("preset")
         title = as_str(preset.get("name")) if isinstance(preset, dict) else ""
         title = title if title.strip() else "Marinara preset"
-        try:
-            piece = Preset(
-                id=piece_id_for(title, name, "preset"),
-                name=title,
-                body=PresetBody.model_validate(pr.body_of(envelope)),
-                original=Escrow(format=FORMAT_ID, document=envelope),
-            )
-        except ValidationError as error:
-            problem = error.errors()[0]
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the file'} is not a readable Marinara preset: "
-                f"{'/'.join(map(str, problem['loc']))}: {problem['msg']}",
-                "check that value in the file",
-            ) from None
-        return Decoded([piece])
+        original = {"format": FORMAT_ID, "document": envelope}
+        hint = "check that value in the file"
+        return Decoded([read_piece(Preset, title, name, "preset", pr.body_of(envelope), original, hint)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         prior = (
@@ -198,15 +190,11 @@ def _marker_losses(piece: Any) -> list[Loss]:
     losses = []
     for index, block in enumerate(piece.body.prompts):
         if block.marker and _slot(block.identifier) is None and not _own(piece, block.identifier):
-            losses.append(
-                Loss(
-                    f"/body/prompts/{index}",
-                    "dropped",
-                    f"Marinara Engine has no slot for the marker {block.identifier!r}: the section is "
-                    "written as a marker naming it, which Marinara leaves empty",
-                    "marinara.preset.marker.unmapped",
-                )
+            why = (
+                f"Marinara Engine has no slot for the marker {block.identifier!r}: the section is "
+                "written as a marker naming it, which Marinara leaves empty"
             )
+            losses.append(MARKER_UNMAPPED.at(f"/body/prompts/{index}", why))
     return losses
 
 

@@ -17,7 +17,8 @@ from typing import Any
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
-from bunzai.model import KIND_NAMES
+from bunzai.model import KIND_NAMES, dump_piece
+from bunzai.validate import validate_piece
 
 DOC_TYPE = "bunzai.piece"
 DOC_FORMAT = 1
@@ -41,8 +42,6 @@ class NativePiece(Adapter):
         return 0.9 if _is_piece(parsed) and "body" in parsed else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.validate import validate_piece
-
         if isinstance(parsed, dict) and parsed.get("type") == DOC_TYPE:
             if parsed.get("format") != DOC_FORMAT:
                 raise BunzaiError(
@@ -66,8 +65,6 @@ class NativePiece(Adapter):
         return Decoded([piece], blobs)
 
     def write(self, piece, media) -> Encoded:
-        from bunzai.model import dump_piece
-
         assets = {}
         refs = list(piece.asset_refs())
         if piece.original is not None:

@@ -23,8 +23,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from bunzai.adapters.common.card_book import read_book
+from bunzai.adapters.common.card_doc import CARD_SCRIPTS_NOT_CARRIED, card_data
 from bunzai.adapters.common.charx_card import read_charx, write_charx
 from bunzai.adapters.common.charx_members import CARD_MEMBER, RISU_FOLDER_NAMES, risu_asset_member
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.zipsafe import open_archive
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
@@ -33,10 +36,24 @@ from bunzai.adapters.risu.lorebook import read_entries, write_entries
 from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module, encode_module
 from bunzai.adapters.risu.xmeta import meta_member, x_meta
 from bunzai.errors import BunzaiError
+from bunzai.model.lorebook import LoreEntry
 
 FORMAT_ID = "risu.charx"
 SCRIPT = "risu.customscript"
 TRIGGER = "risu.trigger"
+MODULE_NOT_WRITTEN = LossRule(
+    "/body/behavior_scripts",
+    "dropped",
+    "risu.module.not_written",
+    "RisuAI keeps regex scripts and triggers in module.risum, which needs the RPack table",
+)
+SCRIPTS_ORDER = LossRule(
+    "/body/behavior_scripts",
+    "translated",
+    "risu.scripts.order",
+    "a RisuAI CHARX reads SillyTavern scripts (card.json) before RisuAI's (module.risum), without the ones it "
+    "cannot carry",
+)
 
 
 def _risu_layout(names: list[str]) -> bool:
@@ -100,8 +117,6 @@ def _apply_module(decoded: Decoded, module: dict) -> None:
 
 def _entries(raw: list) -> list[dict]:
     """Module lore entries as canonical entries, every default filled (as a stored book holds them)."""
-    from bunzai.model.lorebook import LoreEntry
-
     return [LoreEntry.model_validate(entry).model_dump(mode="json") for entry in read_entries(raw)]
 
 
@@ -122,7 +137,7 @@ def _risu_order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str
     return ordered + list(meta.values()) + module + [(CARD_MEMBER, card)]
 
 
-class RisuCharx(Adapter):
+class RisuCharx(rpack.NeedsTable, Adapter):
     format_id = FORMAT_ID
     label = "RisuAI CHARX character card"
     kinds = ("character",)
@@ -188,14 +203,7 @@ class RisuCharx(Adapter):
                     table,
                 )
             else:
-                losses.append(
-                    Loss(
-                        "/body/behavior_scripts",
-                        "dropped",
-                        f"RisuAI keeps regex scripts and triggers in module.risum, which needs the RPack table ({why})",
-                        "risu.module.not_written",
-                    )
-                )
+                losses.append(MODULE_NOT_WRITTEN.at("/body/behavior_scripts", f"{MODULE_NOT_WRITTEN.why} ({why})"))
         card_piece = piece.model_copy(update={"body": piece.body.model_validate(card_body)})
         if own:
             card_piece = card_piece.model_copy(
@@ -210,32 +218,19 @@ class RisuCharx(Adapter):
         encoded.losses = [loss for loss in encoded.losses if loss.code != "card.scripts.not_carried"] + losses
         for index, script in enumerate(body["behavior_scripts"]):
             if script["format"] not in ("sillytavern.regex", SCRIPT, TRIGGER):
-                encoded.losses.append(
-                    Loss(
-                        f"/body/behavior_scripts/{index}",
-                        "dropped",
-                        "a RisuAI CHARX carries "
-                        "RisuAI scripts and triggers (in module.risum) and SillyTavern regex "
-                        f"scripts, not {script['format'] or 'untyped'} payloads",
-                        "card.scripts.not_carried",
-                    )
+                why = (
+                    "a RisuAI CHARX carries "
+                    "RisuAI scripts and triggers (in module.risum) and SillyTavern regex "
+                    f"scripts, not {script['format'] or 'untyped'} payloads"
                 )
+                encoded.losses.append(CARD_SCRIPTS_NOT_CARRIED.at(f"/body/behavior_scripts/{index}", why))
         carried = [s for s in body["behavior_scripts"] if s["format"] == "sillytavern.regex"] + (
             risu if MODULE_MEMBER in files else []
         )
         if carried != body["behavior_scripts"] and not any(
             loss.pointer == "/body/behavior_scripts" for loss in encoded.losses
         ):
-            encoded.losses.append(
-                Loss(
-                    "/body/behavior_scripts",
-                    "translated",
-                    "a RisuAI CHARX reads SillyTavern "
-                    "scripts (card.json) before RisuAI's (module.risum), without the ones it "
-                    "cannot carry",
-                    "risu.scripts.order",
-                )
-            )
+            encoded.losses.append(SCRIPTS_ORDER.at("/body/behavior_scripts"))
         return encoded
 
     @staticmethod
@@ -255,9 +250,6 @@ class RisuCharx(Adapter):
 
     @staticmethod
     def _card_book(original: Any) -> dict | None:
-        from bunzai.adapters.common.card_book import read_book
-        from bunzai.adapters.common.card_doc import card_data
-
         raw = card_data(original.document).get("character_book")
         return read_book(raw)[0] if isinstance(raw, dict) else None
 

@@ -18,21 +18,22 @@ from bunzai.errors import BunzaiError
 
 FORMAT_ID = "risu.card.encrypted"
 MARK = b"rcc||"
+CARD_KEYWORDS = ("chara", "ccv3")
 
 
-def _sealed(data: bytes) -> bool:
+def _sealed(data: bytes, parsed: Any = None) -> bool:
     """Whether a chara or ccv3 text chunk starts with the rcc mark: chunk headers and those
     chunks only (the reader checks the whole file)."""
-    if not data.startswith(b"\x89PNG") or not png.has_text_keyword(data, ("chara", "ccv3")):
+    if not data.startswith(b"\x89PNG"):
         return False
-    for chunk in png.chunk_headers(data):
-        if chunk.type not in png.TEXT_TYPES:
-            continue
-        keyword = data[chunk.data_start : chunk.data_start + 6].partition(b"\0")[0].lower()
-        if keyword not in (b"chara", b"ccv3"):
+    walked = png.headers_of(data, parsed)
+    if not walked.has_text(CARD_KEYWORDS):
+        return False
+    for chunk in walked.chunks:
+        if chunk.keyword not in CARD_KEYWORDS:
             continue
         if chunk.type == b"tEXt":  # plain text: look at its start in place, without copying the chunk
-            if _MARKED.match(data, chunk.data_start + len(keyword) + 1, chunk.data_end):
+            if _MARKED.match(data, chunk.data_start + len(chunk.keyword) + 1, chunk.data_end):
                 return True
         elif png.text_of(data, chunk).text.lstrip().startswith(MARK):
             return True
@@ -52,13 +53,13 @@ class RisuEncryptedCard(Adapter):
     engine = "risuai"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 1.0 if _sealed(data) else 0.0
+        return 1.0 if _sealed(data, parsed) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         what = name or "the card"
-        if data.startswith(b"\x89PNG") and png.has_text_keyword(data, ("chara", "ccv3")):
+        if data.startswith(b"\x89PNG") and png.headers_of(data, parsed).has_text(CARD_KEYWORDS):
             png.read_png(data)  # a damaged card says so first, as it did when the sniff checked it all
-        if not _sealed(data):
+        if not _sealed(data, parsed):
             raise BunzaiError("unsupported", f"{what} is not a RisuAI encrypted card", "import it without --format")
         raise BunzaiError(
             "unsupported",

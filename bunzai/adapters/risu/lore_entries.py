@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as_str
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 
 EXT_KEY = "risuai"
@@ -180,73 +181,70 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
     return entry
 
 
+# What entry_losses names, at a lorebook body's entries (/body/entries/<n>/...).
+_ENTRY = r"/body/entries/\d+"
+ENTRY_NOT_CARRIED = LossRule(
+    _ENTRY + "/(?:" + "|".join(_NOT_CARRIED) + ")",
+    "dropped",
+    "risu.entry.not_carried",
+    "a RisuAI lore entry has no such field (RisuAI says such "
+    "things with decorators in the content, which bunzai does not write)",
+)
+KEY_COMMA_SPLIT = LossRule(
+    _ENTRY + "/(?:keys|secondary_keys)",
+    "translated",
+    "risu.key.comma_split",
+    "RisuAI keeps keys as one comma-joined string, so a key holding a comma becomes two keys",
+)
+KEY_REGEX_MIXED = LossRule(
+    _ENTRY + "/(?:keys|secondary_keys)",
+    "flattened",
+    "risu.key.regex_mixed",
+    "RisuAI makes every key of an entry a regex or none (useRegex)",
+)
+ENTRY_UID_IS_INDEX = LossRule(
+    _ENTRY + "/uid",
+    "translated",
+    "risu.entry.uid_is_index",
+    "RisuAI entries have no uid: an entry's uid is its place in the list",
+)
+ENTRY_EXTENSIONS = LossRule(
+    _ENTRY + "/extensions",
+    "dropped",
+    "risu.entry.extensions",
+    "a RisuAI lore entry keeps only its own keys (extensions.risuai); other app data has no place",
+)
+
+
 def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> list[Loss]:
     """What a Risu entry cannot carry of `canonical` (pointer prefix e.g. /body/entries)."""
     losses = []
     at = f"{prefix}/{index}"
     for field in _NOT_CARRIED:
         if canonical[field] != default[field]:
-            losses.append(
-                Loss(
-                    f"{at}/{field}",
-                    "dropped",
-                    f"a RisuAI lore entry has no {field} (RisuAI says such "
-                    "things with decorators in the content, which bunzai does not write)",
-                    "risu.entry.not_carried",
-                )
+            why = (
+                f"a RisuAI lore entry has no {field} (RisuAI says such "
+                "things with decorators in the content, which bunzai does not write)"
             )
+            losses.append(ENTRY_NOT_CARRIED.at(f"{at}/{field}", why))
     for name in ("keys", "secondary_keys"):
         keys = canonical[name]
         if any("," in key["text"] for key in keys):
-            losses.append(
-                Loss(
-                    f"{at}/{name}",
-                    "translated",
-                    "RisuAI keeps keys as one comma-joined string, so a key holding a comma becomes two keys",
-                    "risu.key.comma_split",
-                )
-            )
+            losses.append(KEY_COMMA_SPLIT.at(f"{at}/{name}"))
         elif (
             any(key["regex"] for key in keys)
             and not all(key["regex"] for key in keys)
             or any(not key["regex"] and key["text"] != key["text"].strip() for key in keys)
             or any(not key["regex"] and key["flags"] for key in keys)
         ):
-            losses.append(
-                Loss(
-                    f"{at}/{name}",
-                    "flattened",
-                    "RisuAI makes every key of an entry a regex or none (useRegex), and trims literal keys",
-                    "risu.key.regex_mixed",
-                )
-            )
+            why = "RisuAI makes every key of an entry a regex or none (useRegex), and trims literal keys"
+            losses.append(KEY_REGEX_MIXED.at(f"{at}/{name}", why))
     mixed = [key["regex"] for key in canonical["keys"] + canonical["secondary_keys"]]
     if mixed and any(mixed) and not all(mixed) and not any(loss.code == "risu.key.regex_mixed" for loss in losses):
-        losses.append(
-            Loss(
-                f"{at}/secondary_keys",
-                "flattened",
-                "RisuAI makes every key of an entry a regex or none (useRegex)",
-                "risu.key.regex_mixed",
-            )
-        )
+        losses.append(KEY_REGEX_MIXED.at(f"{at}/secondary_keys"))
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:
-        losses.append(
-            Loss(
-                f"{at}/uid",
-                "translated",
-                "RisuAI entries have no uid: an entry's uid is its place in the list",
-                "risu.entry.uid_is_index",
-            )
-        )
+        losses.append(ENTRY_UID_IS_INDEX.at(f"{at}/uid"))
     other = {key: value for key, value in canonical["extensions"].items() if key != EXT_KEY}
     if other:
-        losses.append(
-            Loss(
-                f"{at}/extensions",
-                "dropped",
-                "a RisuAI lore entry keeps only its own keys (extensions.risuai); other app data has no place",
-                "risu.entry.extensions",
-            )
-        )
+        losses.append(ENTRY_EXTENSIONS.at(f"{at}/extensions"))
     return losses

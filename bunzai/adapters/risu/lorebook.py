@@ -11,15 +11,28 @@ import copy
 import json
 from typing import Any
 
-from pydantic import ValidationError
-
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu.lore_entries import entry_losses, read_entry, write_entry
+from bunzai.adapters.risu.shared_losses import ASSETS, NAME_FILE_NAME, PROFILES
 from bunzai.errors import BunzaiError
+from bunzai.model.lorebook import LoreEntry, Lorebook
 
 FORMAT_ID = "risu.lorebook"
+BOOK_SETTINGS = LossRule(
+    "/body/settings/[a-z_]+",
+    "dropped",
+    "risu.book.settings",
+    "a RisuAI lore list has no book settings (they are chat settings in RisuAI)",
+)
+BOOK_DESCRIPTION = LossRule(
+    "/body/description", "dropped", "risu.book.description", "a RisuAI lore list has no description"
+)
+BOOK_EXTENSIONS = LossRule(
+    "/body/extensions", "dropped", "risu.book.extensions", "a RisuAI lore list has no book-level app data"
+)
 
 
 def is_risu_lorebook(parsed: Any) -> bool:
@@ -37,35 +50,17 @@ def write_entries(base: Any, entries: list[dict]) -> list[dict]:
 
 def book_losses(body: dict, prefix: str) -> list[Loss]:
     """What RisuAI's lore list cannot carry of a canonical lorebook body (`prefix` points at the body)."""
-    from bunzai.model.lorebook import LoreEntry
-
     default = LoreEntry().model_dump(mode="json")
     losses = []
     for index, entry in enumerate(body["entries"]):
         losses += entry_losses(entry, index, f"{prefix}/entries", default)
     for key, value in body["settings"].items():
         if value is not None:
-            losses.append(
-                Loss(
-                    f"{prefix}/settings/{key}",
-                    "dropped",
-                    "a RisuAI lore list has no book settings (they are chat settings in RisuAI)",
-                    "risu.book.settings",
-                )
-            )
+            losses.append(BOOK_SETTINGS.at(f"{prefix}/settings/{key}"))
     if body["description"]:
-        losses.append(
-            Loss(f"{prefix}/description", "dropped", "a RisuAI lore list has no description", "risu.book.description")
-        )
+        losses.append(BOOK_DESCRIPTION.at(f"{prefix}/description"))
     if body["extensions"]:
-        losses.append(
-            Loss(
-                f"{prefix}/extensions",
-                "dropped",
-                "a RisuAI lore list has no book-level app data",
-                "risu.book.extensions",
-            )
-        )
+        losses.append(BOOK_EXTENSIONS.at(f"{prefix}/extensions"))
     return losses
 
 
@@ -81,8 +76,6 @@ class RisuLorebook(Adapter):
         return 0.9 if is_risu_lorebook(parsed) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.lorebook import Lorebook
-
         if not is_risu_lorebook(parsed):
             raise BunzaiError(
                 "unsupported",
@@ -90,21 +83,15 @@ class RisuLorebook(Adapter):
                 'a RisuAI lorebook is {"type": "risu", "data": [...]}',
             )
         title = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else "RisuAI lorebook"
-        try:
-            piece = Lorebook.model_validate(
-                {
-                    "id": piece_id_for(title, name, "lorebook"),
-                    "name": title,
-                    "body": {"entries": read_entries(parsed["data"])},
-                    "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the lorebook'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the entry in RisuAI",
-            ) from None
+        piece = read_piece(
+            Lorebook,
+            title,
+            name,
+            "lorebook",
+            {"entries": read_entries(parsed["data"])},
+            {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
+            "fix the entry in RisuAI",
+        )
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -115,20 +102,11 @@ class RisuLorebook(Adapter):
         document["data"] = write_entries(document["data"] if own else None, body["entries"])
         losses = book_losses(body, "/body")
         if piece.name != piece.id:
-            losses.append(
-                Loss(
-                    "/name",
-                    "translated",
-                    "a RisuAI export has no name: the file name is the name",
-                    "risu.name.file_name",
-                )
-            )
+            losses.append(NAME_FILE_NAME.at("/name"))
         if piece.assets:
-            losses.append(Loss("/assets", "dropped", "a RisuAI lorebook export carries no media", "risu.assets"))
+            losses.append(ASSETS.at("/assets", "a RisuAI lorebook export carries no media"))
         if piece.profiles:
-            losses.append(
-                Loss("/profiles", "dropped", "a RisuAI lorebook export has no per-platform profiles", "risu.profiles")
-            )
+            losses.append(PROFILES.at("/profiles", "a RisuAI lorebook export has no per-platform profiles"))
         return Encoded(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), losses)
 
 

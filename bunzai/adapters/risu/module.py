@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bunzai import limits
+from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, MediaSource, Origin
 from bunzai.adapters.registry import register
@@ -29,6 +30,9 @@ from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import read_entries
 from bunzai.adapters.risu.regex import read_scripts
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
+from bunzai.model.lorebook import Lorebook
+from bunzai.model.regex import RegexSet
 
 FORMAT_ID = "risu.module"
 MAGIC = 111
@@ -47,8 +51,6 @@ def encode_module(module: dict, assets: list[bytes], table: rpack.Table) -> byte
         [entry[0] if entry else "", "", entry[2] if len(entry) > 2 else ""]
         for entry in (item if isinstance(item, list) else [] for item in module.get("assets") or [])
     ]
-    from bunzai.adapters.common.jsjson import stringify
-
     main = table.encode(stringify({"module": module, "type": "risuModule"}, 2).encode("utf-8"))
     blocks = b"".join(b"\x01" + struct.pack("<I", len(asset)) + table.encode(asset) for asset in assets)
     return bytes([MAGIC, 0]) + struct.pack("<I", len(main)) + main + blocks + b"\x00"
@@ -80,8 +82,6 @@ def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, lis
         chunk = data[at + 4 : at + 4 + size]
         at += 4 + size
         return table.decode(chunk)
-
-    from bunzai.store.canon import load_json_bytes
 
     try:
         document = load_json_bytes(block(), what=f"the module JSON in {what}")
@@ -115,9 +115,6 @@ def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, lis
 
 def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     """The pieces a module's bytes read as (see the module docstring)."""
-    from bunzai.model.lorebook import Lorebook
-    from bunzai.model.regex import RegexSet
-
     what = file_name or "the module"
     raw = Blob(data, "risum", "application/octet-stream", Origin(spans=((0, len(data)),)))
     files = {MODULE_MEMBER: raw.ref().model_dump(mode="json")}
@@ -192,7 +189,7 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     return Decoded(pieces, blobs, warnings)
 
 
-class RisuModule(Adapter):
+class RisuModule(rpack.WritesThroughTable, Adapter):
     format_id = FORMAT_ID
     label = "RisuAI module (.risum)"
     kinds = ("lorebook", "regex")
@@ -215,7 +212,7 @@ class RisuModule(Adapter):
         return module_pieces(data, "", name)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        from bunzai.adapters.risu.module_write import write_module
+        from bunzai.adapters.risu.module_write import write_module  # lazy: breaks the cycle with module_write
 
         return write_module(piece, media)
 

@@ -20,6 +20,7 @@ from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import book_losses, write_entries
 from bunzai.adapters.risu.module import FORMAT_ID, MODULE_MEMBER, decode_module, encode_module
 from bunzai.adapters.risu.regex import set_losses, write_scripts
+from bunzai.adapters.risu.shared_losses import ASSETS, PROFILES
 from bunzai.errors import BunzaiError
 
 
@@ -57,16 +58,10 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes],
 def _common_losses(piece: Any) -> list[Loss]:
     losses = []
     if piece.assets:
-        losses.append(
-            Loss(
-                "/assets",
-                "dropped",
-                "a RisuAI module's assets are the ones it was read with; a piece's media links are not written into it",
-                "risu.assets",
-            )
-        )
+        why = "a RisuAI module's assets are the ones it was read with; a piece's media links are not written into it"
+        losses.append(ASSETS.at("/assets", why))
     if piece.profiles:
-        losses.append(Loss("/profiles", "dropped", "a RisuAI module has no per-platform profiles", "risu.profiles"))
+        losses.append(PROFILES.at("/profiles", "a RisuAI module has no per-platform profiles"))
     return losses
 
 

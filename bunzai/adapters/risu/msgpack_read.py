@@ -13,6 +13,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import mend_lone_surrogates
 
 
 def unpack(data: bytes, what: str) -> Any:
@@ -22,8 +23,6 @@ def unpack(data: bytes, what: str) -> Any:
     if reader.at != len(data):
         raise reader.fail("stray bytes after the value")
     if reader.surrogates:
-        from bunzai.store.canon import mend_lone_surrogates
-
         value = mend_lone_surrogates(value)
     return value
 

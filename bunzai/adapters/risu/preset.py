@@ -19,16 +19,16 @@ import io
 import zlib
 from typing import Any
 
-from pydantic import ValidationError
-
 from bunzai import limits
 from bunzai.adapters.common.drift import as_float, as_int, as_str
 from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, MediaSource, Origin
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_read import unpack
 from bunzai.errors import BunzaiError
+from bunzai.model.preset import Preset
 
 FORMAT_ID = "risu.preset"
 KEY = hashlib.sha256(b"risupreset").digest()
@@ -156,7 +156,7 @@ def _count(value: Any) -> int | None:
     return number if number is None or number >= 0 else None
 
 
-class RisuPreset(Adapter):
+class RisuPreset(rpack.WritesThroughTable, Adapter):
     format_id = FORMAT_ID
     label = "RisuAI preset (.risup / .risupreset)"
     kinds = ("preset",)
@@ -171,8 +171,6 @@ class RisuPreset(Adapter):
         return 0.9 if lowered.endswith((".risup", ".risupreset")) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.preset import Preset
-
         what = name or "the preset"
         raw = Blob(data, "risup", "application/octet-stream", Origin(spans=((0, len(data)),)))
         files = {"preset": raw.ref().model_dump(mode="json")}
@@ -200,29 +198,19 @@ class RisuPreset(Adapter):
             data = table.decode(data)
         envelope, preset = decode_preset(data, what)
         title = as_str(preset.get("name")) or stem or "RisuAI preset"
-        try:
-            piece = Preset.model_validate(
-                {
-                    "id": piece_id_for(title, name, "preset"),
-                    "name": title,
-                    "body": preset_body(preset),
-                    "original": {
-                        "format": FORMAT_ID,
-                        "document": {"envelope": _jsonable(envelope), "preset": preset},
-                        "files": files,
-                    },
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{what} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the preset in RisuAI",
-            ) from None
+        piece = read_piece(
+            Preset,
+            title,
+            name,
+            "preset",
+            preset_body(preset),
+            {"format": FORMAT_ID, "document": {"envelope": _jsonable(envelope), "preset": preset}, "files": files},
+            "fix the preset in RisuAI",
+        )
         return Decoded([piece], [raw], [])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        from bunzai.adapters.risu.preset_write import write_preset
+        from bunzai.adapters.risu.preset_write import write_preset  # lazy: breaks the cycle with preset_write
 
         return write_preset(piece, media)
 

@@ -7,7 +7,7 @@ every missing key from its preset template on import). The mapped parts are writ
 it: name, mainPrompt/jailbreak/globalNote, the prompt template, samplers (temperature and
 the penalties x100), context and response sizes, the model. A prompt layout from another
 frontend becomes template items as RisuAI's own SillyTavern import makes them. The losses
-are what the written botPreset reads back without (common.readback).
+are what the written botPreset reads back without (common.losses).
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ import copy
 import gzip
 from typing import Any
 
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule, readback_losses
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_write import pack
 from bunzai.adapters.risu.preset import FORMAT_ID, IV, KEY, preset_body
 from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.model.preset import Preset
 
 FIELDS = {"main": "mainPrompt", "jailbreak": "jailbreak", "globalNote": "globalNote"}
 _ROLES = {"assistant": "bot", "user": "user", "system": "system"}
@@ -172,9 +174,6 @@ def packed(preset: dict, envelope: dict) -> bytes:
 
 
 def write_preset(piece: Any, media: MediaSource) -> Encoded:
-    from bunzai.model import dump_piece
-    from bunzai.model.preset import Preset
-
     table, why = rpack.current_table()
     if table is None:
         raise BunzaiError(
@@ -185,14 +184,10 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
     back = Preset.model_validate({"id": piece.id, "name": preset["name"], "body": preset_body(preset)})
     declared: list[Loss] = []
     if piece.original is not None and _escrow(piece) is None:
-        declared.append(
-            Loss(
-                "/original",
-                "kept_in_escrow",
-                f"what the {piece.original.format} file held beyond "
-                "the canonical fields stays in the studio's escrow and is not written to a RisuAI "
-                "preset",
-                "escrow.other_format",
-            )
+        why = (
+            f"what the {piece.original.format} file held beyond "
+            "the canonical fields stays in the studio's escrow and is not written to a RisuAI "
+            "preset"
         )
+        declared.append(ESCROW_OTHER_FORMAT.at("/original", why))
     return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), RULES, FALLBACK))

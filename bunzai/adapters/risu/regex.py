@@ -10,15 +10,21 @@ import copy
 import json
 from typing import Any
 
-from pydantic import ValidationError
-
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.adapters.risu.regex_scripts import read_script, script_losses, write_script
+from bunzai.adapters.risu.shared_losses import ASSETS, NAME_FILE_NAME, PROFILES
 from bunzai.errors import BunzaiError
+from bunzai.model.regex import RegexRule, RegexSet
 
 FORMAT_ID = "risu.regex"
+# The set's own fields a list of scripts has no place for, by field.
+SET_FIELD_DROPPED = {
+    field: LossRule(f"/body/{field}", "dropped", f"risu.regex.set_{field}", f"a RisuAI script list has no {field}")
+    for field in ("description", "extensions")
+}
 
 
 def is_risu_regex(parsed: Any) -> bool:
@@ -36,25 +42,19 @@ def write_scripts(base: Any, rules: list[dict]) -> list[dict]:
 
 def set_losses(body: dict, prefix: str) -> list[Loss]:
     """What a list of RisuAI scripts cannot carry of a canonical regex set body."""
-    from bunzai.model.regex import RegexRule
-
     default = RegexRule().model_dump(mode="json")
     losses = []
     for index, rule in enumerate(body["rules"]):
         losses += script_losses(rule, index, f"{prefix}/rules", default)
     for field in ("description", "extensions"):
         if body[field]:
-            losses.append(
-                Loss(f"{prefix}/{field}", "dropped", f"a RisuAI script list has no {field}", f"risu.regex.set_{field}")
-            )
+            losses.append(SET_FIELD_DROPPED[field].at(f"{prefix}/{field}"))
     return losses
 
 
 def name_loss(piece: Any) -> list[Loss]:
     if piece.name != piece.id:
-        return [
-            Loss("/name", "translated", "a RisuAI export has no name: the file name is the name", "risu.name.file_name")
-        ]
+        return [NAME_FILE_NAME.at("/name")]
     return []
 
 
@@ -70,8 +70,6 @@ class RisuRegex(Adapter):
         return 0.9 if is_risu_regex(parsed) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.regex import RegexSet
-
         if not is_risu_regex(parsed):
             raise BunzaiError(
                 "unsupported",
@@ -79,21 +77,15 @@ class RisuRegex(Adapter):
                 'a RisuAI regex export is {"type": "regex", "data": [...]}',
             )
         title = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else "RisuAI regex"
-        try:
-            piece = RegexSet.model_validate(
-                {
-                    "id": piece_id_for(title, name, "regex"),
-                    "name": title,
-                    "body": {"rules": read_scripts(parsed["data"])},
-                    "original": {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the regex export'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the script in RisuAI",
-            ) from None
+        piece = read_piece(
+            RegexSet,
+            title,
+            name,
+            "regex",
+            {"rules": read_scripts(parsed["data"])},
+            {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
+            "fix the script in RisuAI",
+        )
         return Decoded([piece])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -104,11 +96,9 @@ class RisuRegex(Adapter):
         document["data"] = write_scripts(document["data"] if own else None, body["rules"])
         losses = set_losses(body, "/body") + name_loss(piece)
         if piece.assets:
-            losses.append(Loss("/assets", "dropped", "a RisuAI regex export carries no media", "risu.assets"))
+            losses.append(ASSETS.at("/assets", "a RisuAI regex export carries no media"))
         if piece.profiles:
-            losses.append(
-                Loss("/profiles", "dropped", "a RisuAI regex export has no per-platform profiles", "risu.profiles")
-            )
+            losses.append(PROFILES.at("/profiles", "a RisuAI regex export has no per-platform profiles"))
         return Encoded(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), losses)
 
 

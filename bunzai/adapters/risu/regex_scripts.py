@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from bunzai.adapters.common.drift import MISSING, as_bool, as_list, as_object, as_str
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 
 EXT_KEY = "risuai"
@@ -114,67 +115,72 @@ def write_script(base: Any, rule: dict) -> dict:
     return script
 
 
+# What script_losses names, at a regex set body's rules (/body/rules/<n>/...).
+_RULE = r"/body/rules/\d+"
+SCRIPT_NOT_CARRIED = LossRule(
+    _RULE + "/(?:" + "|".join(_NOT_CARRIED) + ")",
+    "dropped",
+    "risu.regex.not_carried",
+    "a RisuAI regex script has no such field",
+)
+DISABLED_TYPE = LossRule(
+    _RULE + "/placements",
+    "dropped",
+    "risu.regex.disabled_type",
+    "a disabled RisuAI script has type `disabled`, which forgets what it ran on",
+)
+PLACEMENT_FLATTENED = LossRule(
+    _RULE + "/placements",
+    "flattened",
+    "risu.regex.placement",
+    "a RisuAI script runs on one text (its type: input, output, request, display or translation); "
+    "the others are dropped",
+)
+# A code means one action: a script with no placement gets one (translated), so it has its own code.
+TYPE_DEFAULTED = LossRule(
+    _RULE + "/placements",
+    "translated",
+    "risu.regex.type_defaulted",
+    "a RisuAI script needs a type; it runs on AI output",
+)
+FLAGS_DEFAULTED = LossRule(
+    _RULE + "/flags", "translated", "risu.regex.flags", "RisuAI compiles a script with no flags as `g`"
+)
+CBS_RAW = LossRule(
+    _RULE + "/substitute_macros",
+    "translated",
+    "risu.regex.cbs_raw",
+    "RisuAI's <cbs> substitutes macros raw, not regex-escaped",
+)
+SCRIPT_EXTENSIONS = LossRule(
+    _RULE + "/extensions",
+    "dropped",
+    "risu.regex.extensions",
+    "a RisuAI script keeps only its own keys (extensions.risuai)",
+)
+
+
 def script_losses(rule: dict, index: int, prefix: str, default: dict) -> list[Loss]:
     losses = []
     at = f"{prefix}/{index}"
     for field in _NOT_CARRIED:
         if rule[field] != default[field]:
-            losses.append(
-                Loss(f"{at}/{field}", "dropped", f"a RisuAI regex script has no {field}", "risu.regex.not_carried")
-            )
+            losses.append(SCRIPT_NOT_CARRIED.at(f"{at}/{field}", f"a RisuAI regex script has no {field}"))
     if rule["disabled"] and rule["placements"]:
-        losses.append(
-            Loss(
-                f"{at}/placements",
-                "dropped",
-                "a disabled RisuAI script has type `disabled`, which forgets what it ran on",
-                "risu.regex.disabled_type",
-            )
-        )
+        losses.append(DISABLED_TYPE.at(f"{at}/placements"))
     elif len(rule["placements"]) > 1 or any(p not in PLACEMENT_TO_TYPE for p in rule["placements"]):
-        losses.append(
-            Loss(
-                f"{at}/placements",
-                "flattened",
-                "a RisuAI script runs on one text (its type: input, "
-                "output, request, display or translation); the others are dropped",
-                "risu.regex.placement",
-            )
-        )
+        losses.append(PLACEMENT_FLATTENED.at(f"{at}/placements"))
     elif (
         not rule["placements"]
         and not rule["disabled"]
         and as_object(rule["extensions"].get(EXT_KEY)).get("type", MISSING) is MISSING
     ):
-        losses.append(
-            Loss(
-                f"{at}/placements",
-                "translated",
-                "a RisuAI script needs a type; it runs on AI output",
-                "risu.regex.placement",
-            )
-        )
+        losses.append(TYPE_DEFAULTED.at(f"{at}/placements"))
     if rule["flags"] == "":
-        losses.append(
-            Loss(f"{at}/flags", "translated", "RisuAI compiles a script with no flags as `g`", "risu.regex.flags")
-        )
+        losses.append(FLAGS_DEFAULTED.at(f"{at}/flags"))
     if rule["substitute_macros"] == "escaped":
-        losses.append(
-            Loss(
-                f"{at}/substitute_macros",
-                "translated",
-                "RisuAI's <cbs> substitutes macros raw, not regex-escaped",
-                "risu.regex.cbs_raw",
-            )
-        )
+        losses.append(CBS_RAW.at(f"{at}/substitute_macros"))
     other = {key: value for key, value in rule["extensions"].items() if key != EXT_KEY}
     if other:
-        losses.append(
-            Loss(
-                f"{at}/extensions",
-                "dropped",
-                "a RisuAI script keeps only its own keys (extensions.risuai)",
-                "risu.regex.extensions",
-            )
-        )
+        losses.append(SCRIPT_EXTENSIONS.at(f"{at}/extensions"))
     return losses

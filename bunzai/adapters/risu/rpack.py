@@ -3,8 +3,8 @@
 `.risum` modules and `.risup` presets pass every byte through a fixed 1:1 substitution.
 The 512-byte table (encode[256] then decode[256]) is part of RisuAI (GPL-family licence),
 so bunzai does not ship it: it reads `src/ts/rpack/rpack_map.bin` from a RisuAI checkout
-named by the studio's bunzai.toml (`[engines] risu = "<path>"`, passed in by the CLI with
-`configure_risu_root`) or by the BUNZAI_RISU_ROOT environment variable, and checks its
+named by the studio's bunzai.toml (`[engines] risu = "<path>"`, handed to the adapters that
+need it by `registry.configure`) or by the BUNZAI_RISU_ROOT environment variable, and checks its
 SHA-256 before use. Older checkouts keep the table only inside rpack_bg.wasm; they are
 refused with a hint to update. Without a table, the adapters keep the bytes in escrow and
 say `not_decoded`.
@@ -16,8 +16,12 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bunzai.errors import BunzaiError
+
+if TYPE_CHECKING:
+    from bunzai.adapters.contract import EngineSettings
 
 ENV_ROOT = "BUNZAI_RISU_ROOT"
 TABLE_PATH = "src/ts/rpack/rpack_map.bin"
@@ -28,9 +32,6 @@ NOT_DECODED_HINT = (
     f"{ENV_ROOT}, to a RisuAI checkout holding {TABLE_PATH}"
 )
 
-# The formats that cannot write a byte without the table (a RisuAI CHARX can, declaring a loss).
-TABLE_WRITERS = ("risu.module", "risu.preset")
-
 _configured: Path | None = None
 _verify = True
 
@@ -38,13 +39,31 @@ _verify = True
 def configure_risu_root(path: str | os.PathLike[str] | None, *, verify_hash: bool = True) -> None:
     """Name the RisuAI checkout to read the table from (the studio's `[engines] risu`); None forgets it.
 
-    The setting wins over BUNZAI_RISU_ROOT. The CLI calls this before reading files.
+    The setting wins over BUNZAI_RISU_ROOT. `registry.configure` reaches it through the
+    adapters' `configure` (NeedsTable); only the spoke's own tests call it directly.
     `verify_hash=False` is for tests only: they build a table of their own in the checkout
     layout, which cannot match RisuAI's hash.
     """
     global _configured, _verify
     _configured = Path(path).expanduser() if path else None
     _verify = verify_hash if path else True
+
+
+class NeedsTable:
+    """For a RisuAI adapter that reads or writes through the table: takes the checkout from
+    the engine settings (`Adapter.configure`)."""
+
+    def configure(self, settings: EngineSettings) -> None:
+        if settings.risu is not None:
+            configure_risu_root(settings.risu, verify_hash=settings.risu_verify_hash)
+
+
+class WritesThroughTable(NeedsTable):
+    """For a RisuAI adapter that cannot write a byte without the table (.risum, .risup; a
+    RisuAI CHARX can, declaring a loss)."""
+
+    def why_unavailable(self) -> str:
+        return current_table()[1]
 
 
 def risu_root() -> Path | None:

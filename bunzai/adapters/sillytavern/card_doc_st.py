@@ -9,12 +9,13 @@ SillyTavern removes it on export too.
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 from bunzai.adapters.common import card_fields
 from bunzai.adapters.common.card_doc import CardShape, write_card_data
-from bunzai.adapters.common.drift import as_bool, as_float, as_str, as_str_list, put
+from bunzai.adapters.common.drift import as_bool, as_float, as_str, as_str_list
+from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.contract import MediaSource
 
 ST_V2 = CardShape("SillyTavern card", "v2", card_fields.V2_FIELDS, flavor="sillytavern")
@@ -104,4 +105,4 @@ def sync_mirrors(doc: dict, piece: Any, add_missing: bool) -> None:
     if add_missing and "avatar" not in doc:
         doc["avatar"] = "none"
     if add_missing and "create_date" not in doc and body.creation_date:
-        doc["create_date"] = datetime.fromtimestamp(body.creation_date, timezone.utc).isoformat()
+        doc["create_date"] = datetime.fromtimestamp(body.creation_date, UTC).isoformat()

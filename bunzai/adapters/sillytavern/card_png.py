@@ -17,20 +17,33 @@ from typing import Any
 
 from bunzai.adapters.common import png
 from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, SpanBlob
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
+from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twin_in_base64
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import json_decoder, json_text, load_json_bytes
 
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
 CARD_KEYWORDS = ("chara", "ccv3")
+PORTRAIT_DEFAULT_IMAGE = LossRule(
+    "/body/portrait",
+    "translated",
+    "card.portrait.default_image",
+    "the card has no portrait; a plain default image carries it",
+)
+PORTRAIT_NOT_PNG = LossRule(
+    "/body/portrait",
+    "dropped",
+    "card.portrait.not_png",
+    "the portrait is not a PNG (a PNG card cannot hold it); a plain default image carries the card",
+)
 
 
 def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
     """base64 -> UTF-8 -> JSON object, each step refused with a coded error."""
-    from bunzai.store.canon import load_json_bytes
-
     raw = png.strict_base64(text, f"the {keyword!r} chunk of {what}")
     try:
         document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
@@ -57,18 +70,18 @@ def _twins(chunks: dict, what: str) -> dict | None:
     """Both card documents, the `chara` one built from the `ccv3` one it mirrors (see
     card_twins); None when that cannot be shown, and each chunk is read on its own (which
     also gives any error, in the usual order)."""
-    from bunzai.adapters.sillytavern.card_twins import top_level, twin_document
-    from bunzai.store.canon import json_decoder, json_text
-
     try:
-        texts = [
-            json_text(png.strict_base64(chunks[keyword].text, keyword), what=keyword) for keyword in ("ccv3", "chara")
-        ]
-        if None in texts:
-            return None
+        first_b64, b64 = chunks["ccv3"].text, chunks["chara"].text
+        first_raw = png.strict_base64(first_b64, "ccv3")
+        first_text = json_text(first_raw, what="ccv3")
         decoder = json_decoder()
-        parsed = top_level(texts[0], decoder)
-        chara = twin_document(parsed[0], parsed[1], texts[0], texts[1], decoder) if parsed else None
+        parsed = top_level(first_text, decoder) if first_text is not None else None
+        if parsed is None:
+            return None
+        chara = twin_in_base64(parsed[0], parsed[1], first_text, first_raw, first_b64, b64, decoder)
+        if chara is None:  # not shown block for block: the chara text itself is compared
+            text = json_text(png.strict_base64(b64, "chara"), what="chara")
+            chara = twin_document(parsed[0], parsed[1], first_text, text, decoder) if text is not None else None
     except Exception:  # noqa: BLE001 - any doubt: the chunks are read one by one, with their errors
         return None
     return None if chara is None else {"chara": chara, "ccv3": parsed[0]}
@@ -100,11 +113,14 @@ class SillyTavernCardPng(Adapter):
     container = "image"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 0.95 if data.startswith(png.PNG_SIGNATURE) and png.has_text_keyword(data, CARD_KEYWORDS) else 0.0
+        if not data.startswith(png.PNG_SIGNATURE):
+            return 0.0
+        return 0.95 if png.headers_of(data, parsed).has_text(CARD_KEYWORDS) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         what = name or "the PNG"
-        image = png.read_png(data, what, defer=True)  # image-data CRCs: checked before the image is hashed
+        # The sniffers' walk, checked; image-data CRCs are checked before the image is hashed.
+        image = png.read_png(data, what, defer=True, walked=png.headers_of(data, parsed))
         chunks = png.find_texts(image, CARD_KEYWORDS)
         documents = _twins(chunks, what) if len(chunks) == 2 else None
         if documents is None:
@@ -191,25 +207,11 @@ def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
 def _image_for(piece: Any, media: MediaSource) -> tuple[bytes, list[Loss]]:
     """The PNG to carry the card: the portrait when it is a PNG, else a plain default image."""
     if piece.body.portrait is None:
-        return png.default_portrait(), [
-            Loss(
-                "/body/portrait",
-                "translated",
-                "the card has no portrait; a plain default image carries it",
-                "card.portrait.default_image",
-            )
-        ]
+        return png.default_portrait(), [PORTRAIT_DEFAULT_IMAGE.at("/body/portrait")]
     image = media(piece.body.portrait)
     if image.startswith(png.PNG_SIGNATURE):
         return image, []
-    return png.default_portrait(), [
-        Loss(
-            "/body/portrait",
-            "dropped",
-            "the portrait is not a PNG (a PNG card cannot hold it); a plain default image carries the card",
-            "card.portrait.not_png",
-        )
-    ]
+    return png.default_portrait(), [PORTRAIT_NOT_PNG.at("/body/portrait")]
 
 
 register(SillyTavernCardPng())

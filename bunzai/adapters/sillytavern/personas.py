@@ -14,10 +14,12 @@ from pathlib import PurePath
 from typing import Any
 
 from bunzai.adapters.common.drift import as_int
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
-from bunzai.adapters.sillytavern.field_overlay import js_numbers
+from bunzai.adapters.common.fieldmap import js_numbers
 from bunzai.errors import BunzaiError
 from bunzai.model.base import Escrow
 from bunzai.model.persona import Persona, PersonaBody
@@ -30,6 +32,46 @@ _POSITION_OUT = {"in_prompt": 0, "top_an": 2, "bottom_an": 3, "at_depth": 4, "no
 _ROLES = ("system", "user", "assistant")
 _DEFAULT_DEPTH = 2
 _ROOT_KEYS = ("personas", "persona_descriptions", "default_persona")
+
+LOREBOOK_BY_ID = LossRule(
+    "/body/lorebook",
+    "translated",
+    "persona.lorebook.by_id",
+    "the bound lorebook is written by its bunzai id; "
+    "SillyTavern binds a world by its file name, so rename it if they differ",
+)
+PORTRAIT_DROPPED = LossRule(
+    "/body/portrait",
+    "dropped",
+    "persona.portrait.dropped",
+    "persona backups hold no images; copy the avatar into SillyTavern's User Avatars folder yourself",
+)
+# The persona fields SillyTavern has no place for, by field.
+FIELD_DROPPED = {
+    field: LossRule(
+        f"/body/{field}",
+        "dropped",
+        f"persona.{field}.dropped",
+        f"SillyTavern personas have no {field}; only the description is injected",
+    )
+    for field in ("profile", "extensions")
+}
+PRESENTATION_DROPPED = LossRule(
+    "/body/presentation",
+    "dropped",
+    "persona.presentation.dropped",
+    "SillyTavern personas have no presentation settings",
+)
+ASSETS_DROPPED = LossRule("/assets", "dropped", "persona.assets.dropped", "persona backups hold no media")
+PROFILES_DROPPED = LossRule(
+    "/profiles", "dropped", "persona.profiles.dropped", "persona backups carry no per-platform profiles"
+)
+NAME_EMPTY = LossRule(
+    "/name",
+    "translated",
+    "persona.name.empty",
+    "a persona without a name is read back under its avatar file's name",
+)
 
 
 def _role(value: Any) -> str:
@@ -91,8 +133,6 @@ class SillyTavernPersonas(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         if parsed is None:
-            from bunzai.adapters.inspect import parse_text
-
             parsed = parse_text(data, name)
         avatars = _avatars(parsed) if isinstance(parsed, dict) else []
         if not avatars:
@@ -147,7 +187,10 @@ def _unique(candidate: str, taken: set[str]) -> str:
 def _entry_out(piece: Persona, entry: dict, losses: list[Loss]) -> dict:
     body = piece.body
     previous = body_from_entry(entry, [], "") if entry else None
-    changed = lambda field: previous is None or getattr(previous, field) != getattr(body, field)
+
+    def changed(field: str) -> bool:
+        return previous is None or getattr(previous, field) != getattr(body, field)
+
     out = dict(entry)
     if changed("description"):
         out["description"] = body.description
@@ -160,15 +203,7 @@ def _entry_out(piece: Persona, entry: dict, losses: list[Loss]) -> dict:
     if changed("lorebook"):
         out["lorebook"] = body.lorebook or ""
         if body.lorebook:
-            losses.append(
-                Loss(
-                    "/body/lorebook",
-                    "translated",
-                    "the bound lorebook is written by its bunzai id; "
-                    "SillyTavern binds a world by its file name, so rename it if they differ",
-                    "persona.lorebook.by_id",
-                )
-            )
+            losses.append(LOREBOOK_BY_ID.at("/body/lorebook"))
     if changed("brief") and (body.brief or "title" in out):
         out["title"] = body.brief
     return out
@@ -178,48 +213,18 @@ def _unkept(piece: Persona) -> list[Loss]:
     body = piece.body
     found = []
     if body.portrait is not None:
-        found.append(
-            Loss(
-                "/body/portrait",
-                "dropped",
-                "persona backups hold no images; copy the avatar into SillyTavern's User Avatars folder yourself",
-                "persona.portrait.dropped",
-            )
-        )
-    for field in ("profile", "extensions"):
+        found.append(PORTRAIT_DROPPED.at("/body/portrait"))
+    for field, rule in FIELD_DROPPED.items():
         if getattr(body, field):
-            found.append(
-                Loss(
-                    f"/body/{field}",
-                    "dropped",
-                    f"SillyTavern personas have no {field}; only the description is injected",
-                    f"persona.{field}.dropped",
-                )
-            )
+            found.append(rule.at(f"/body/{field}"))
     if body.presentation.model_dump() != type(body.presentation)().model_dump():
-        found.append(
-            Loss(
-                "/body/presentation",
-                "dropped",
-                "SillyTavern personas have no presentation settings",
-                "persona.presentation.dropped",
-            )
-        )
+        found.append(PRESENTATION_DROPPED.at("/body/presentation"))
     if piece.assets:
-        found.append(Loss("/assets", "dropped", "persona backups hold no media", "persona.assets.dropped"))
+        found.append(ASSETS_DROPPED.at("/assets"))
     if piece.profiles:
-        found.append(
-            Loss("/profiles", "dropped", "persona backups carry no per-platform profiles", "persona.profiles.dropped")
-        )
+        found.append(PROFILES_DROPPED.at("/profiles"))
     if not piece.name.strip():
-        found.append(
-            Loss(
-                "/name",
-                "translated",
-                "a persona without a name is read back under its avatar file's name",
-                "persona.name.empty",
-            )
-        )
+        found.append(NAME_EMPTY.at("/name"))
     return found
 
 

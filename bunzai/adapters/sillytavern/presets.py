@@ -1,7 +1,7 @@
 """What every SillyTavern preset format shares: reading, writing over the escrow, losses.
 
 One format per preset family (presets_chat.py, presets_text.py, presets_templates.py).
-A family adapter names its native keys as field rows (field_overlay.py) and may migrate
+A family adapter names its native keys as field rows (common/fieldmap.py) and may migrate
 a legacy layout on read; this base does the rest:
 
 - read: the document, migrated to the current layout, decoded into a canonical preset;
@@ -16,17 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai.adapters.common.naming import piece_id_for, typed_id
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
-from bunzai.adapters.sillytavern.field_overlay import Field, decode_fields, encode_fields, same
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.fieldmap import Field, decode_fields, encode_fields, same
+from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
-from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
-from bunzai.model.base import Escrow
-from bunzai.model.preset import Preset, PresetBody
+from bunzai.model.preset import Preset
 
 SHARED_LOSS_RULES = (
     LossRule(
@@ -81,6 +79,13 @@ SHARED_LOSS_RULES = (
     ),
     LossRule("/body/extensions", "dropped", "preset.extensions.dropped", "this preset file keeps no extensions"),
 )
+# Named by the writer itself when it writes an edited legacy file in the current layout.
+LEGACY_MIGRATED = LossRule(
+    "/original",
+    "translated",
+    "preset.legacy.migrated",
+    "an edited legacy preset is written in SillyTavern's current layout, which it reads the same way",
+)
 
 
 class PresetAdapter(Adapter):
@@ -120,12 +125,7 @@ class PresetAdapter(Adapter):
         """Native values that are not single-key rows, written into `out`."""
 
     def legacy_loss(self) -> Loss:
-        return Loss(
-            "/original",
-            "translated",
-            "an edited legacy preset is written in SillyTavern's current layout, which it reads the same way",
-            "preset.legacy.migrated",
-        )
+        return LEGACY_MIGRATED.at("/original")
 
     # --- the shared read and write -------------------------------------------------------
 
@@ -139,22 +139,10 @@ class PresetAdapter(Adapter):
             body["source"] = self.source
         own_name = document.get("name") if self.named else None
         title = own_name if isinstance(own_name, str) and own_name.strip() else file_stem(name) or "Preset"
-        try:
-            piece = Preset(
-                id=typed_id(piece_id_for(title, name, "preset"), self.id_suffix),
-                name=title,
-                body=PresetBody.model_validate(body),
-                original=Escrow(format=self.format_id, document=document),
-            )
-        except ValidationError as error:
-            problem = error.errors()[0]
-            where = "/".join(str(part) for part in problem["loc"])
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the file'} is not a readable {self.label}: {where}: {problem['msg']}",
-                "check that value in the file",
-            ) from None
-        return Decoded([piece])
+        piece_id = typed_id(piece_id_for(title, name, "preset"), self.id_suffix)
+        original = {"format": self.format_id, "document": document}
+        hint = "check that value in the file"
+        return Decoded([read_piece(Preset, title, name, "preset", body, original, hint, piece_id=piece_id)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         native = _escrowed(piece, self.format_id)

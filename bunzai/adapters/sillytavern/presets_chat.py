@@ -15,15 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.adapters.registry import register
-from bunzai.adapters.sillytavern.field_overlay import (
+from bunzai.adapters.common.drift import as_object
+from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
-    as_bool,
-    as_float,
-    as_int,
+    bool_reader,
+    float_reader,
+    int_reader,
     as_json,
-    as_object,
-    as_str,
+    str_reader,
     choice,
     omit_none,
 )
@@ -35,20 +35,20 @@ from bunzai.adapters.sillytavern.presets_chat_prompts import (
     encode_prompts,
     global_order_for,
 )
-from bunzai.adapters.common.readback import LossRule
+from bunzai.adapters.common.losses import LossRule
 
 SAMPLERS = (
-    ("temperature", "temperature", as_float(None, lo=0)),
-    ("frequency_penalty", "frequency_penalty", as_float()),
-    ("presence_penalty", "presence_penalty", as_float()),
-    ("top_p", "top_p", as_float()),
-    ("top_k", "top_k", as_int()),
-    ("top_a", "top_a", as_float()),
-    ("min_p", "min_p", as_float()),
-    ("repetition_penalty", "repetition_penalty", as_float()),
-    ("openai_max_context", "max_context", as_int(None, lo=0)),
-    ("openai_max_tokens", "max_tokens", as_int(None, lo=0)),
-    ("seed", "seed", as_int()),
+    ("temperature", "temperature", float_reader(None, lo=0)),
+    ("frequency_penalty", "frequency_penalty", float_reader()),
+    ("presence_penalty", "presence_penalty", float_reader()),
+    ("top_p", "top_p", float_reader()),
+    ("top_k", "top_k", int_reader()),
+    ("top_a", "top_a", float_reader()),
+    ("min_p", "min_p", float_reader()),
+    ("repetition_penalty", "repetition_penalty", float_reader()),
+    ("openai_max_context", "max_context", int_reader(None, lo=0)),
+    ("openai_max_tokens", "max_tokens", int_reader(None, lo=0)),
+    ("seed", "seed", int_reader()),
 )
 UTILITY_PROMPTS = {
     "impersonation_prompt": "impersonation",
@@ -81,17 +81,17 @@ def _keep_or_omit(value: Any) -> Any:
 FIELDS = (
     *(Field(native, ("samplers", name), decode, omit_none) for native, name, decode in SAMPLERS),
     Field("n", ("samplers", "extra", "n"), as_json),
-    *(Field(native, ("utility_prompts", name), as_str(MISSING)) for native, name in UTILITY_PROMPTS.items()),
-    Field("image_inlining", ("media", "image_inlining"), as_bool(None), omit_none),
+    *(Field(native, ("utility_prompts", name), str_reader(MISSING)) for native, name in UTILITY_PROMPTS.items()),
+    Field("image_inlining", ("media", "image_inlining"), bool_reader(None), omit_none),
     Field(
         "inline_image_quality",
         ("media", "image_quality"),
         choice({q: q for q in ("auto", "low", "high")}, None),
         omit_none,
     ),
-    Field("video_inlining", ("media", "video_inlining"), as_bool(None), omit_none),
-    Field("audio_inlining", ("media", "audio_inlining"), as_bool(None), omit_none),
-    Field("chat_completion_source", ("source",), as_str(""), _keep_or_omit),
+    Field("video_inlining", ("media", "video_inlining"), bool_reader(None), omit_none),
+    Field("audio_inlining", ("media", "audio_inlining"), bool_reader(None), omit_none),
+    Field("chat_completion_source", ("source",), str_reader(""), _keep_or_omit),
     Field("extensions", ("extensions",), as_object, _keep_or_omit),
 )
 
@@ -129,10 +129,10 @@ class SillyTavernChatPreset(PresetAdapter):
         if body is not None:
             source = body["source"]
         else:
-            source = as_str("")((native or {}).get("chat_completion_source"))
+            source = str_reader("")((native or {}).get("chat_completion_source"))
         if not source:
             return FIELDS
-        return (*FIELDS, Field(model_key(source), ("model",), as_str(""), _keep_or_omit))
+        return (*FIELDS, Field(model_key(source), ("model",), str_reader(""), _keep_or_omit))
 
     def migrate(self, document: dict) -> dict:
         if "prompts" in document or not any(isinstance(document.get(key), str) for key, _, _ in LEGACY_PROMPTS):

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.sillytavern.field_overlay import (
+from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
-    as_bool,
-    as_int,
-    as_str,
+    FieldMap,
+    bool_reader,
+    int_reader,
+    str_reader,
     choice,
     decode_fields,
     decimal_text,
@@ -39,19 +40,21 @@ def _triggers(value: Any) -> list[str]:
     return [item for item in value if item in TRIGGERS] if isinstance(value, list) else []
 
 
-PROMPT_FIELDS = (
-    Field("identifier", ("identifier",), as_str("")),
-    Field("name", ("name",), as_str("")),
-    Field("system_prompt", ("system_prompt",), as_bool(False)),
-    Field("role", ("role",), choice(ROLES, "system")),
-    Field("content", ("content",), as_str("")),
-    Field("marker", ("marker",), as_bool(False)),
-    Field("injection_position", ("position",), choice(POSITIONS, "relative"), reverse(POSITIONS)),
-    Field("injection_depth", ("depth",), as_int(4, lo=0)),
-    Field("injection_order", ("injection_order",), as_int(100)),
-    Field("injection_trigger", ("triggers",), _triggers),
-    Field("forbid_overrides", ("forbid_overrides",), as_bool(False)),
-    Field("enabled", ("enabled",), as_bool(True)),
+PROMPT_FIELDS = FieldMap(
+    (
+        Field("identifier", ("identifier",), str_reader("")),
+        Field("name", ("name",), str_reader("")),
+        Field("system_prompt", ("system_prompt",), bool_reader(False)),
+        Field("role", ("role",), choice(ROLES, "system")),
+        Field("content", ("content",), str_reader("")),
+        Field("marker", ("marker",), bool_reader(False)),
+        Field("injection_position", ("position",), choice(POSITIONS, "relative"), reverse(POSITIONS)),
+        Field("injection_depth", ("depth",), int_reader(4, lo=0)),
+        Field("injection_order", ("injection_order",), int_reader(100)),
+        Field("injection_trigger", ("triggers",), _triggers),
+        Field("forbid_overrides", ("forbid_overrides",), bool_reader(False)),
+        Field("enabled", ("enabled",), bool_reader(True)),
+    )
 )
 
 
@@ -69,10 +72,12 @@ def _character_id(target: str) -> int | str:
     return int(target) if decimal_text(target) else target
 
 
-ORDER_FIELDS = (Field("character_id", ("target",), _target, _character_id),)
-ITEM_FIELDS = (
-    Field("identifier", ("identifier",), as_str("")),
-    Field("enabled", ("enabled",), as_bool(True)),
+ORDER_FIELDS = FieldMap((Field("character_id", ("target",), _target, _character_id),))
+ITEM_FIELDS = FieldMap(
+    (
+        Field("identifier", ("identifier",), str_reader("")),
+        Field("enabled", ("enabled",), bool_reader(True)),
+    )
 )
 
 
@@ -95,7 +100,7 @@ def shadowed_prompts(prior: dict | None) -> list[tuple[str | None, str, dict]]:
     seen: set[str] = set()
     before: str | None = None
     for raw in _objects(prior or {}, "prompts"):
-        identifier = as_str("")(raw.get("identifier"))
+        identifier = str_reader("")(raw.get("identifier"))
         if identifier in seen:
             out.append((before, identifier, raw))
         else:
@@ -116,7 +121,7 @@ def decode_orders(document: dict) -> list[dict]:
 def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
     known: dict[str, dict] = {}
     for raw in _objects(prior or {}, "prompts"):
-        known.setdefault(as_str("")(raw.get("identifier")), raw)  # the first one is the block
+        known.setdefault(str_reader("")(raw.get("identifier")), raw)  # the first one is the block
     present = {block["identifier"] for block in blocks}
     after: dict[str | None, list[dict]] = {}
     for before, identifier, raw in shadowed_prompts(prior):
@@ -156,7 +161,7 @@ def _encode_items(items: list[dict], prior_items: list[dict]) -> list[dict]:
     by_identity: dict[tuple[str, int], dict] = {}
     counts: dict[str, int] = {}
     for raw in prior_items:
-        identifier = as_str("")(raw.get("identifier"))
+        identifier = str_reader("")(raw.get("identifier"))
         by_identity[(identifier, counts.get(identifier, 0))] = raw
         counts[identifier] = counts.get(identifier, 0) + 1
     counts.clear()

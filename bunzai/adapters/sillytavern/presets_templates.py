@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.adapters.registry import register
-from bunzai.adapters.sillytavern.field_overlay import MISSING, Field, as_bool, as_int, as_str
+from bunzai.adapters.common.fieldmap import MISSING, Field, bool_reader, int_reader, str_reader
 from bunzai.adapters.sillytavern.presets import PresetAdapter
 
 INSTRUCT_SEQUENCES = (
@@ -40,19 +40,19 @@ INSTRUCT_SEQUENCES = (
     "system_prompt",
 )
 INSTRUCT_OPTIONS = (
-    ("wrap", as_bool(MISSING)),
-    ("macro", as_bool(MISSING)),
-    ("skip_examples", as_bool(MISSING)),
-    ("system_same_as_user", as_bool(MISSING)),
-    ("sequences_as_stop_strings", as_bool(MISSING)),
-    ("names_behavior", as_str(MISSING)),
+    ("wrap", bool_reader(MISSING)),
+    ("macro", bool_reader(MISSING)),
+    ("skip_examples", bool_reader(MISSING)),
+    ("system_same_as_user", bool_reader(MISSING)),
+    ("sequences_as_stop_strings", bool_reader(MISSING)),
+    ("names_behavior", str_reader(MISSING)),
 )
 LEGACY_INSTRUCT_KEYS = ("names", "names_force_groups", "separator_sequence")
 
 CONTEXT_SEQUENCES = ("story_string", "example_separator", "chat_start")
 CONTEXT_OPTIONS = tuple(
     [
-        (key, as_bool(MISSING))
+        (key, bool_reader(MISSING))
         for key in (
             "use_stop_strings",
             "allow_jailbreak",
@@ -62,13 +62,13 @@ CONTEXT_OPTIONS = tuple(
             "single_line",
         )
     ]
-    + [(key, as_int(MISSING)) for key in ("story_string_position", "story_string_depth", "story_string_role")]
+    + [(key, int_reader(MISSING)) for key in ("story_string_position", "story_string_depth", "story_string_role")]
 )
 
 
 def _rows(sequences: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> tuple[Field, ...]:
     return (
-        *(Field(key, ("templates", "sequences", key), as_str(MISSING)) for key in sequences),
+        *(Field(key, ("templates", "sequences", key), str_reader(MISSING)) for key in sequences),
         *(Field(key, ("templates", "options", key), decode) for key, decode in options),
     )
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.adapters.registry import register
-from bunzai.adapters.sillytavern.field_overlay import MISSING, Field, as_float, as_int, as_json, as_object, omit_none
+from bunzai.adapters.common.drift import as_object
+from bunzai.adapters.common.fieldmap import MISSING, Field, as_json, float_reader, int_reader, omit_none
 from bunzai.adapters.sillytavern.presets import PresetAdapter
 
 
@@ -24,7 +25,7 @@ def _nonempty(value: Any) -> Any:
     return value or MISSING
 
 
-_FLOAT, _POSITIVE, _INT, _COUNT = as_float(), as_float(None, lo=0), as_int(), as_int(None, lo=0)
+_FLOAT, _POSITIVE, _INT, _COUNT = float_reader(), float_reader(None, lo=0), int_reader(), int_reader(None, lo=0)
 
 TEXTGEN_SAMPLERS = (
     ("temp", "temperature", _POSITIVE),

@@ -13,8 +13,10 @@ from pathlib import PurePath
 from typing import Any
 
 from bunzai.adapters.common.drift import as_bool, as_int, as_list, as_str
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.st_json import native_json_bytes
 from bunzai.errors import BunzaiError
@@ -22,6 +24,52 @@ from bunzai.model.base import Escrow
 from bunzai.model.quickreply import ContextLink, QuickReply, QuickReplySet, QuickReplySetBody, QuickReplySettings
 
 FORMAT_ID = "sillytavern.quickreply"
+
+V1_UPGRADED = LossRule(
+    "/original",
+    "translated",
+    "quickreply.v1.upgraded",
+    "SillyTavern imports only v2 quick-reply sets, so the v1 file "
+    "is written as the v2 set SillyTavern migrates it to; the v1-only keys "
+    "(quickReplyEnabled, numberOfSlots, selectedPreset, slot enabled) stay in escrow",
+)
+# What a set file has no place for, by field: the set's own fields, then the piece's.
+SET_FIELD_DROPPED = {
+    **{
+        field: LossRule(
+            f"/body/{field}",
+            "dropped",
+            f"quickreply.set.{field}.dropped",
+            f"SillyTavern quick-reply sets have no {field}",
+        )
+        for field in ("description", "extensions")
+    },
+    **{
+        field: LossRule(
+            f"/{field}", "dropped", f"quickreply.set.{field}.dropped", f"SillyTavern quick-reply sets carry no {field}"
+        )
+        for field in ("profiles", "assets")
+    },
+}
+NAME_EMPTY = LossRule(
+    "/name",
+    "translated",
+    "quickreply.set.name.empty",
+    "a set without a name is read back under its file's name",
+)
+CONTEXT_SET_BY_ID = LossRule(
+    r"/body/items/\d+/context_list",
+    "translated",
+    "quickreply.context.set_by_id",
+    "context links name sets by their bunzai id; "
+    "SillyTavern looks sets up by name, so rename the link if the set's name differs",
+)
+AUTO_EXECUTE_NORMALISED = LossRule(
+    r"/body/items/\d+/auto_execute",
+    "translated",
+    "quickreply.item.auto_execute.normalised",
+    "SillyTavern keeps one flag per event, so the events read back once each, in its order",
+)
 
 # canonical auto_execute value -> v2 key -> v1 slot key, in ST's order
 _AUTO = (
@@ -164,8 +212,6 @@ class SillyTavernQuickReplies(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         if parsed is None:
-            from bunzai.adapters.inspect import parse_text
-
             parsed = parse_text(data, name)
         if not isinstance(parsed, dict) or not (is_v1(parsed) or isinstance(parsed.get("qrList"), list)):
             raise BunzaiError(
@@ -188,16 +234,7 @@ class SillyTavernQuickReplies(Adapter):
         losses: list[Loss] = []
         escrow = piece.original.document if piece.original and piece.original.format == FORMAT_ID else None
         if is_v1(escrow):
-            losses.append(
-                Loss(
-                    "/original",
-                    "translated",
-                    "SillyTavern imports only v2 quick-reply sets, so the v1 file "
-                    "is written as the v2 set SillyTavern migrates it to; the v1-only keys "
-                    "(quickReplyEnabled, numberOfSlots, selectedPreset, slot enabled) stay in escrow",
-                    "quickreply.v1.upgraded",
-                )
-            )
+            losses.append(V1_UPGRADED.at("/original"))
             escrow = migrate_v1(escrow)
         base = dict(escrow) if isinstance(escrow, dict) else {}
         previous = body_from_native(base, []) if base else None
@@ -220,33 +257,12 @@ class SillyTavernQuickReplies(Adapter):
             document["idIndex"] = top + 1
         for field in ("description", "extensions"):
             if getattr(piece.body, field):
-                losses.append(
-                    Loss(
-                        f"/body/{field}",
-                        "dropped",
-                        f"SillyTavern quick-reply sets have no {field}",
-                        f"quickreply.set.{field}.dropped",
-                    )
-                )
+                losses.append(SET_FIELD_DROPPED[field].at(f"/body/{field}"))
         if not piece.name.strip():
-            losses.append(
-                Loss(
-                    "/name",
-                    "translated",
-                    "a set without a name is read back under its file's name",
-                    "quickreply.set.name.empty",
-                )
-            )
+            losses.append(NAME_EMPTY.at("/name"))
         for field in ("profiles", "assets"):
             if getattr(piece, field):
-                losses.append(
-                    Loss(
-                        f"/{field}",
-                        "dropped",
-                        f"SillyTavern quick-reply sets carry no {field}",
-                        f"quickreply.set.{field}.dropped",
-                    )
-                )
+                losses.append(SET_FIELD_DROPPED[field].at(f"/{field}"))
         return Encoded(native_json_bytes(document), losses)
 
 
@@ -262,7 +278,10 @@ def _items_out(piece: QuickReplySet, escrowed: list, losses: list[Loss]) -> list
 
 def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> dict:
     previous = item_from_native(native, item.id - 1) if native else None
-    changed = lambda field: previous is None or getattr(previous, field) != getattr(item, field)
+
+    def changed(field: str) -> bool:
+        return previous is None or getattr(previous, field) != getattr(item, field)
+
     if changed("id"):
         native["id"] = item.id
     for field, key in (
@@ -277,15 +296,7 @@ def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> di
     if changed("context_list"):
         native["contextList"] = [{"set": link.set, "isChained": link.chained} for link in item.context_list]
         if item.context_list:
-            losses.append(
-                Loss(
-                    f"{at}/context_list",
-                    "translated",
-                    "context links name sets by their bunzai id; "
-                    "SillyTavern looks sets up by name, so rename the link if the set's name differs",
-                    "quickreply.context.set_by_id",
-                )
-            )
+            losses.append(CONTEXT_SET_BY_ID.at(f"{at}/context_list"))
     if changed("prevent_auto_execute"):
         native["preventAutoExecute"] = item.prevent_auto_execute
     if changed("hidden"):
@@ -293,14 +304,7 @@ def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> di
     if changed("auto_execute"):
         native.update({v2: value in item.auto_execute for value, v2, _ in _AUTO})
         if item.auto_execute != [value for value, _, _ in _AUTO if value in item.auto_execute]:
-            losses.append(
-                Loss(
-                    f"{at}/auto_execute",
-                    "translated",
-                    "SillyTavern keeps one flag per event, so the events read back once each, in its order",
-                    "quickreply.item.auto_execute.normalised",
-                )
-            )
+            losses.append(AUTO_EXECUTE_NORMALISED.at(f"{at}/auto_execute"))
     if changed("automation_id"):
         native["automationId"] = item.automation_id
     return native

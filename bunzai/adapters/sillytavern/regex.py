@@ -15,8 +15,10 @@ from pathlib import PurePath
 from typing import Any
 
 from bunzai.adapters.common.drift import as_bool, as_int, as_str, as_str_list
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.st_json import native_json_bytes
 from bunzai.errors import BunzaiError
@@ -45,6 +47,68 @@ _ST_FLAGS = set("gmixXsuUAJ")  # what ST lets through to RegExp; others make it 
 _JS_FLAGS = set("dgimsuvy")
 _LINE_BREAK = re.compile(r"(\\*)([\n\r\u2028\u2029])")
 _BREAK_ESCAPES = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+# What the writer names: the set's name and fields, then each rule's (/body/rules/<n>/...).
+SET_NAME_SCRIPT_NAME = LossRule(
+    "/name", "dropped", "regex.set.name.script_name", "a single-script file is named by its scriptName"
+)
+SET_NAME_FILE_NAME = LossRule(
+    "/name",
+    "dropped",
+    "regex.set.name.file_name",
+    "a file of several regex scripts has no name of its own; SillyTavern names the set by the file",
+)
+SET_FIELD_DROPPED = {
+    **{
+        field: LossRule(
+            f"/body/{field}", "dropped", f"regex.set.{field}.dropped", f"SillyTavern regex files have no set {field}"
+        )
+        for field in ("description", "extensions")
+    },
+    **{
+        field: LossRule(
+            f"/{field}", "dropped", f"regex.set.{field}.dropped", f"SillyTavern regex files carry no {field}"
+        )
+        for field in ("profiles", "assets")
+    },
+}
+_RULE = r"/body/rules/\d+"
+RULE_ID_GENERATED = LossRule(
+    _RULE + "/id", "translated", "regex.rule.id.generated", "SillyTavern needs a script id; a stable uuid was made"
+)
+RULE_NAME_FILLED = LossRule(
+    _RULE + "/name", "translated", "regex.rule.name.filled", "SillyTavern needs a scriptName; the set's name was used"
+)
+RULE_EXTENSIONS_DROPPED = LossRule(
+    _RULE + "/extensions",
+    "dropped",
+    "regex.rule.extensions.dropped",
+    "SillyTavern regex scripts have no extensions object",
+)
+RULE_FLAGS_DROPPED = LossRule(
+    _RULE + "/flags",
+    "dropped",
+    "regex.rule.flags.dropped",
+    "SillyTavern accepts each of its flags once, and none on an empty pattern",
+)
+PATTERN_LINE_BREAKS = LossRule(
+    _RULE + "/pattern",
+    "translated",
+    "regex.rule.pattern.line_breaks",
+    "SillyTavern patterns cannot hold line breaks; they were written as escapes (\\n) that match the same characters",
+)
+PATTERN_REREAD = LossRule(
+    _RULE + "/pattern",
+    "translated",
+    "regex.rule.pattern.reread",
+    "SillyTavern reads the written pattern differently from the pattern as stored",
+)
+PLACEMENT_REPEATED = LossRule(
+    _RULE + "/placements", "translated", "regex.rule.placement.repeated", "a placement listed twice is read back once"
+)
+PLACEMENT_UNSUPPORTED = LossRule(
+    _RULE + "/placements", "dropped", "regex.rule.placement.unsupported", "SillyTavern has no such placement"
+)
 
 
 def parse_find_regex(text: str) -> tuple[str, str, list[str]]:
@@ -153,8 +217,6 @@ class SillyTavernRegex(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         if parsed is None:
-            from bunzai.adapters.inspect import parse_text
-
             parsed = parse_text(data, name)
         scripts = _scripts_of(parsed)
         warnings: list[str] = []
@@ -179,39 +241,16 @@ class SillyTavernRegex(Adapter):
         ]
         single = len(scripts) == 1 and not isinstance(original, list)
         document: Any = scripts[0] if single else scripts
-        read_back = as_str(scripts[0].get("scriptName")) if single else piece.id
-        if piece.name != read_back:
-            losses.append(
-                Loss(
-                    "/name",
-                    "dropped",
-                    "a single-script file is named by its scriptName"
-                    if single
-                    else "a file of several regex scripts has no name of its own; SillyTavern names the set "
-                    "by the file",
-                    "regex.set.name.script_name" if single else "regex.set.name.file_name",
-                )
-            )
+        # An array file is named by its file, which the crossing names (and drops this loss
+        # when that name is the piece's): declared always, since the writer cannot see it.
+        if not single or piece.name != as_str(scripts[0].get("scriptName")):
+            losses.append((SET_NAME_SCRIPT_NAME if single else SET_NAME_FILE_NAME).at("/name"))
         for field in ("description", "extensions"):
             if getattr(piece.body, field):
-                losses.append(
-                    Loss(
-                        f"/body/{field}",
-                        "dropped",
-                        f"SillyTavern regex files have no set {field}",
-                        f"regex.set.{field}.dropped",
-                    )
-                )
+                losses.append(SET_FIELD_DROPPED[field].at(f"/body/{field}"))
         for field in ("profiles", "assets"):
             if getattr(piece, field):
-                losses.append(
-                    Loss(
-                        f"/{field}",
-                        "dropped",
-                        f"SillyTavern regex files carry no {field}",
-                        f"regex.set.{field}.dropped",
-                    )
-                )
+                losses.append(SET_FIELD_DROPPED[field].at(f"/{field}"))
         return Encoded(native_json_bytes(document), losses)
 
 
@@ -234,31 +273,19 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
     at = f"/body/rules/{index}"
     fresh = not script
     previous = rule_from_script(script, [], "") if script else None
-    changed = lambda field: fresh or getattr(previous, field) != getattr(rule, field)
+
+    def changed(field: str) -> bool:
+        return fresh or getattr(previous, field) != getattr(rule, field)
 
     if fresh or previous.id != rule.id:
         script["id"] = rule.id or str(uuid.uuid5(uuid.NAMESPACE_URL, f"bunzai:{piece.id}:{index}"))
         if not rule.id:
-            losses.append(
-                Loss(
-                    f"{at}/id",
-                    "translated",
-                    "SillyTavern needs a script id; a stable uuid was made",
-                    "regex.rule.id.generated",
-                )
-            )
+            losses.append(RULE_ID_GENERATED.at(f"{at}/id"))
     if changed("name") or not isinstance(script.get("scriptName"), str):  # a script SillyTavern can list
         title = piece.name or piece.id
         script["scriptName"] = rule.name or (title if len(piece.body.rules) == 1 else f"{title} {index + 1}")
         if not rule.name:
-            losses.append(
-                Loss(
-                    f"{at}/name",
-                    "translated",
-                    "SillyTavern needs a scriptName; the set's name was used",
-                    "regex.rule.name.filled",
-                )
-            )
+            losses.append(RULE_NAME_FILLED.at(f"{at}/name"))
     if changed("pattern") or changed("flags") or not isinstance(script.get("findRegex"), str):
         script["findRegex"] = _find_regex_for(rule, at, losses)
     if changed("replacement"):
@@ -282,14 +309,7 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
     if changed("max_depth"):
         script["maxDepth"] = rule.max_depth
     if rule.extensions:
-        losses.append(
-            Loss(
-                f"{at}/extensions",
-                "dropped",
-                "SillyTavern regex scripts have no extensions object",
-                "regex.rule.extensions.dropped",
-            )
-        )
+        losses.append(RULE_EXTENSIONS_DROPPED.at(f"{at}/extensions"))
     return script
 
 
@@ -299,59 +319,28 @@ def _find_regex_for(rule: RegexRule, at: str, losses: list[Loss]) -> str:
     if not pattern:
         flags = ""
     if flags != rule.flags:
-        losses.append(
-            Loss(
-                f"{at}/flags",
-                "dropped",
-                f"SillyTavern accepts each of the flags {''.join(sorted(_ST_FLAGS & _JS_FLAGS))} "
-                f"once, and none on an empty pattern; {rule.flags!r} was written as {flags!r}",
-                "regex.rule.flags.dropped",
-            )
+        why = (
+            f"SillyTavern accepts each of the flags {''.join(sorted(_ST_FLAGS & _JS_FLAGS))} "
+            f"once, and none on an empty pattern; {rule.flags!r} was written as {flags!r}"
         )
+        losses.append(RULE_FLAGS_DROPPED.at(f"{at}/flags", why))
     if pattern != rule.pattern:
-        losses.append(
-            Loss(
-                f"{at}/pattern",
-                "translated",
-                "SillyTavern patterns cannot hold line breaks; they were "
-                "written as escapes (\\n) that match the same characters",
-                "regex.rule.pattern.line_breaks",
-            )
-        )
+        losses.append(PATTERN_LINE_BREAKS.at(f"{at}/pattern"))
     written = format_find_regex(pattern, flags)
     if parse_find_regex(written)[:2] != (pattern, flags):
-        losses.append(
-            Loss(
-                f"{at}/pattern",
-                "translated",
-                f"SillyTavern reads {written!r} differently from the pattern as stored",
-                "regex.rule.pattern.reread",
-            )
-        )
+        why = f"SillyTavern reads {written!r} differently from the pattern as stored"
+        losses.append(PATTERN_REREAD.at(f"{at}/pattern", why))
     return written
 
 
 def _placement_out(rule: RegexRule, at: str, losses: list[Loss]) -> list[int]:
     out = [_PLACEMENT_OUT[p] for p in rule.placements if p in _PLACEMENT_OUT]
     if len(set(out)) != len(out):
-        losses.append(
-            Loss(
-                f"{at}/placements",
-                "translated",
-                "a placement listed twice is read back once",
-                "regex.rule.placement.repeated",
-            )
-        )
+        losses.append(PLACEMENT_REPEATED.at(f"{at}/placements"))
     missing = [p for p in rule.placements if p not in _PLACEMENT_OUT]
     if missing:
-        losses.append(
-            Loss(
-                f"{at}/placements",
-                "dropped",
-                f"SillyTavern has no placement {', '.join(missing)}",
-                "regex.rule.placement.unsupported",
-            )
-        )
+        why = f"SillyTavern has no placement {', '.join(missing)}"
+        losses.append(PLACEMENT_UNSUPPORTED.at(f"{at}/placements", why))
     return out
 
 

@@ -15,6 +15,7 @@ import re
 from pathlib import PurePath, PurePosixPath
 from typing import Any
 
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.adapters.common.naming import piece_id_for
@@ -211,20 +212,75 @@ class SillyTavernSpriteZip(Adapter):
         return Encoded(write_archive(members), losses)
 
 
+# What pack_files names, for the zip and the folder alike (items at /body/items/<n>/...).
+FOLDER_AS_ZIP = LossRule(
+    "/original",
+    "translated",
+    "pack.folder_as_zip",
+    "the sprite folder is written as the flat zip SillyTavern's upload takes; its other files go along",
+)
+ITEM_NO_IMAGE = LossRule("/body/items", "dropped", "pack.item.no_image", "items without a stored image are left out")
+ITEM_ORDER_BY_FILE_NAME = LossRule(
+    r"/body/items/\d+",
+    "translated",
+    "pack.item.order.by_file_name",
+    "a sprite folder is read in file-name order, so the item moves",
+)
+ITEM_ID_FROM_FILE_NAME = LossRule(
+    r"/body/items/\d+/id",
+    "translated",
+    "pack.item.id.from_file_name",
+    "SillyTavern names sprites by file; the item is read back with the id its file name gives",
+)
+ITEM_LABEL_RENAMED = LossRule(
+    r"/body/items/\d+/label",
+    "translated",
+    "pack.item.label.renamed",
+    "the label is not a file-name label; it is written as one",
+)
+ITEM_MIME_DETECTED = LossRule(
+    r"/body/items/\d+/(?:asset/)?mime",
+    "translated",
+    "pack.item.mime.detected",
+    "SillyTavern takes the type from the file itself",
+)
+DEFAULT_FACE_DROPPED = LossRule(
+    "/body/default_face",
+    "dropped",
+    "pack.default_face.dropped",
+    "SillyTavern has no per-pack default face (its fallback expression is a global setting)",
+)
+# The pack's own fields a sprite pack has no place for, by field.
+FIELD_DROPPED = {
+    field: LossRule(f"/body/{field}", "dropped", f"pack.{field}.dropped", f"a SillyTavern sprite pack has no {field}")
+    for field in ("groups", "description", "extensions")
+}
+ASSETS_DROPPED = LossRule("/assets", "dropped", "pack.assets.dropped", "a sprite pack carries only its sprites")
+PROFILES_DROPPED = LossRule(
+    "/profiles", "dropped", "pack.profiles.dropped", "a sprite pack carries no per-platform profiles"
+)
+NAME_FILE_NAME = LossRule(
+    "/name",
+    "translated",
+    "pack.name.file_name",
+    "a sprite zip has no name inside; it is named by its file (and "
+    "SillyTavern's sprite folder by the character's name)",
+)
+NAME_FOLDER_NAME = LossRule(
+    "/name",
+    "translated",
+    "pack.name.folder_name",
+    "a sprite folder is named by its folder, and the name holds characters a folder name cannot (or is empty)",
+)
+
+
 def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple[str, bytes]], list[Loss]]:
     """The files a pack is written as (sprites named as SillyTavern names them, then the
     escrow's other files) and the losses, for the zip and for the folder alike."""
     losses: list[Loss] = []
     original = piece.original if piece.original and piece.original.format in (ZIP_FORMAT, FOLDER_FORMAT) else None
     if original and original.format == FOLDER_FORMAT and target == ZIP_FORMAT:
-        losses.append(
-            Loss(
-                "/original",
-                "translated",
-                "the sprite folder is written as the flat zip SillyTavern's upload takes; its other files go along",
-                "pack.folder_as_zip",
-            )
-        )
+        losses.append(FOLDER_AS_ZIP.at("/original"))
     kept = original.files if original else {}
     images = [name for name in _escrow_members(original) if name not in kept]
     known = {item_id: name for name, item_id in _layout(images).items()}
@@ -244,14 +300,7 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
             members.append((name, media(ref), None, ""))
     imageless = [item.id for item in piece.body.items if item.asset is None]
     if imageless:
-        losses.append(
-            Loss(
-                "/body/items",
-                "dropped",
-                f"items without a stored image are left out: {', '.join(imageless)}",
-                "pack.item.no_image",
-            )
-        )
+        losses.append(ITEM_NO_IMAGE.at("/body/items", f"{ITEM_NO_IMAGE.why}: {', '.join(imageless)}"))
     losses += _read_back_losses(piece, members, target)
     return [(name, data) for name, data, _, _ in members], losses
 
@@ -281,11 +330,8 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
     if target == FOLDER_FORMAT:  # a folder has no order: it is read by file name
         by_name = sorted(names)
         losses += [
-            Loss(
-                at,
-                "translated",
-                f"a sprite folder is read in file-name order; {name!r} moves to place {by_name.index(name)}",
-                "pack.item.order.by_file_name",
+            ITEM_ORDER_BY_FILE_NAME.at(
+                at, f"a sprite folder is read in file-name order; {name!r} moves to place {by_name.index(name)}"
             )
             for index, (name, at) in enumerate((name, at) for name, _, item, at in members if item is not None)
             if by_name[index] != name
@@ -296,79 +342,33 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
         if item is None:
             continue
         if ids[name] != item.id:
-            losses.append(
-                Loss(
-                    f"{at}/id",
-                    "translated",
-                    f"SillyTavern names sprites by file; the item is read back as {ids[name]!r} from {name!r}",
-                    "pack.item.id.from_file_name",
-                )
-            )
+            why = f"SillyTavern names sprites by file; the item is read back as {ids[name]!r} from {name!r}"
+            losses.append(ITEM_ID_FROM_FILE_NAME.at(f"{at}/id", why))
         if label_of(name) != item.label:
-            losses.append(
-                Loss(
-                    f"{at}/label",
-                    "translated",
-                    f"the label {item.label!r} is not a file-name label; it is written as {label_of(name)!r}",
-                    "pack.item.label.renamed",
-                )
-            )
+            why = f"the label {item.label!r} is not a file-name label; it is written as {label_of(name)!r}"
+            losses.append(ITEM_LABEL_RENAMED.at(f"{at}/label", why))
         for pointer, mime in ((f"{at}/mime", item.mime), (f"{at}/asset/mime", item.asset.mime)):
             if mime_of(name, data) != mime:
-                losses.append(
-                    Loss(
-                        pointer,
-                        "translated",
-                        "SillyTavern takes the type from the file itself",
-                        "pack.item.mime.detected",
-                    )
-                )
+                losses.append(ITEM_MIME_DETECTED.at(pointer))
     labels = [label_of(name) for name in names]  # in the order the written pack is read back
     face = "neutral" if "neutral" in labels else labels[0] if labels else ""
     body = piece.body
     if body.default_face != face:
-        losses.append(
-            Loss(
-                "/body/default_face",
-                "dropped",
-                "SillyTavern has no per-pack default face (its fallback expression is a global setting)",
-                "pack.default_face.dropped",
-            )
-        )
-    for field in ("groups", "description", "extensions"):
+        losses.append(DEFAULT_FACE_DROPPED.at("/body/default_face"))
+    for field, rule in FIELD_DROPPED.items():
         if getattr(body, field):
-            losses.append(
-                Loss(f"/body/{field}", "dropped", f"a SillyTavern sprite pack has no {field}", f"pack.{field}.dropped")
-            )
+            losses.append(rule.at(f"/body/{field}"))
     if piece.assets:
-        losses.append(Loss("/assets", "dropped", "a sprite pack carries only its sprites", "pack.assets.dropped"))
+        losses.append(ASSETS_DROPPED.at("/assets"))
     if piece.profiles:
-        losses.append(
-            Loss("/profiles", "dropped", "a sprite pack carries no per-platform profiles", "pack.profiles.dropped")
-        )
-    if target == ZIP_FORMAT and piece.name != piece.id:
-        losses.append(
-            Loss(
-                "/name",
-                "translated",
-                "a sprite zip has no name inside; it is named by its file (and "
-                "SillyTavern's sprite folder by the character's name)",
-                "pack.name.file_name",
-            )
-        )
+        losses.append(PROFILES_DROPPED.at("/profiles"))
+    if target == ZIP_FORMAT:  # the crossing drops this when the zip is named after the pack
+        losses.append(NAME_FILE_NAME.at("/name"))
     elif target == FOLDER_FORMAT:
-        from bunzai.adapters.sillytavern.user_folder import file_stem_for
+        from bunzai.adapters.sillytavern.user_folder import file_stem_for  # lazy: breaks the cycle with user_folder
 
         if file_stem_for(piece.name, piece.id) != piece.name:
-            losses.append(
-                Loss(
-                    "/name",
-                    "translated",
-                    "a sprite folder is named by its folder, and the name holds "
-                    "characters a folder name cannot (or is empty)",
-                    "pack.name.folder_name",
-                )
-            )
+            losses.append(NAME_FOLDER_NAME.at("/name"))
     return losses
 
 
@@ -399,7 +399,7 @@ class SillyTavernSpriteFolder(Adapter):
         return decode_members(files, title, title, FOLDER_FORMAT, {file: Origin(file=file) for file, _ in files})
 
     def write(self, piece: Pack, media: MediaSource) -> Encoded:
-        from bunzai.adapters.sillytavern.user_folder import file_stem_for
+        from bunzai.adapters.sillytavern.user_folder import file_stem_for  # lazy: breaks the cycle with user_folder
 
         files, losses = pack_files(piece, media, FOLDER_FORMAT)
         return Encoded(b"", losses, files=files, name=file_stem_for(piece.name, piece.id))

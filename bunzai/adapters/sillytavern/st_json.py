@@ -12,7 +12,8 @@ import json
 from pathlib import PurePath
 from typing import Any
 
-from bunzai.adapters.sillytavern.field_overlay import js_numbers
+from bunzai.adapters.common.fieldmap import js_numbers
+from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
 
 
@@ -24,8 +25,6 @@ def native_json_bytes(document: Any) -> bytes:
 def native_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
     """The file's JSON object (a private copy), or a coded refusal naming what was expected."""
     if parsed is None:
-        from bunzai.adapters.inspect import parse_text
-
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
         raise BunzaiError(

@@ -10,20 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.adapters.sillytavern.field_overlay import as_int, decode_fields, encode_fields
-from bunzai.adapters.sillytavern.field_overlay import decimal_text as _decimal
-from bunzai.adapters.common.readback import LossRule, readback_losses
+from bunzai.adapters.common.fieldmap import int_reader, decode_fields, encode_fields
+from bunzai.adapters.common.fieldmap import decimal_text as _decimal
+from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
 from bunzai.adapters.sillytavern.world_entry import ENTRY_FIELDS, fresh_entry_extras
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
-from bunzai.model.base import Escrow
-from bunzai.model.lorebook import Lorebook, LorebookBody
+from bunzai.model.lorebook import Lorebook
 
 FORMAT_ID = "sillytavern.world"
 
@@ -103,20 +101,9 @@ class SillyTavernWorld(Adapter):
             values["uid"] = uid
             entries.append(values)
         title = file_stem(name) or "World"
-        try:
-            piece = Lorebook(
-                id=piece_id_for(title, name, "world"),
-                name=title,
-                body=LorebookBody.model_validate({"entries": entries}),
-                original=Escrow(format=FORMAT_ID, document=document),
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the file'} is not a readable SillyTavern world: {error.errors()[0]['msg']}",
-                "check the entries of the file",
-            ) from None
-        return Decoded([piece])
+        original = {"format": FORMAT_ID, "document": document}
+        hint = "check the entries of the file"
+        return Decoded([read_piece(Lorebook, title, name, "world", {"entries": entries}, original, hint)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         prior = _escrowed(piece)
@@ -163,7 +150,7 @@ def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict
                 f"{name or 'the file'}: world entry {key!r} is not an object",
                 "each entry of a world file is an object",
             )
-        uid: int | str | None = as_int(None)(raw.get("uid"))
+        uid: int | str | None = int_reader(None)(raw.get("uid"))
         if uid is None or str(uid) in taken:
             uid = int(key) if _decimal(key) else key
         if str(uid) in taken:

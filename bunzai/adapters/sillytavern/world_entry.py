@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.sillytavern.field_overlay import (
+from bunzai.adapters.common.drift import as_object
+from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
-    as_bool,
-    as_int,
-    as_object,
-    as_str,
+    FieldMap,
+    bool_reader,
+    int_reader,
+    str_reader,
     choice,
     omit_none,
     reverse,
@@ -48,7 +49,7 @@ def _delay_until_recursion(value: Any) -> bool | int:
     # bool or a recursion level; 0/1 stay numbers so an int file keeps its ints.
     if isinstance(value, bool):
         return value
-    level = as_int(None, lo=0)(value)
+    level = int_reader(None, lo=0)(value)
     return False if level is None else level
 
 
@@ -60,7 +61,7 @@ def _character_filter(value: Any) -> Any:
     if not isinstance(value, dict):
         return None
     return {
-        "exclude": as_bool(False)(value.get("isExclude")),
+        "exclude": bool_reader(False)(value.get("isExclude")),
         "names": _strings(value.get("names")),
         "tags": _strings(value.get("tags")),
     }
@@ -87,56 +88,58 @@ def _encode_extensions(value: dict) -> Any:
 
 
 def _flag(native: str, path: str, default: bool = False) -> Field:
-    return Field(native, (path,), as_bool(default))
+    return Field(native, (path,), bool_reader(default))
 
 
 def _nullable_bool(native: str, *path: str) -> Field:
     # null = "use the global setting"; SillyTavern writes the null, and so do we.
-    return Field(native, path, as_bool(None))
+    return Field(native, path, bool_reader(None))
 
 
-ENTRY_FIELDS: tuple[Field, ...] = (
-    Field("key", ("keys",), decode_keys, encode_keys),
-    Field("keysecondary", ("secondary_keys",), decode_keys, encode_keys),
-    Field("comment", ("title",), as_str("")),
-    Field("content", ("content",), as_str("")),
-    _flag("constant", "constant"),
-    _flag("vectorized", "vectorized"),
-    _flag("selective", "selective", True),
-    Field("selectiveLogic", ("selective_logic",), choice(SELECTIVE_LOGIC, "and_any"), reverse(SELECTIVE_LOGIC)),
-    Field("order", ("order",), as_int(100)),
-    Field("position", ("position",), choice(POSITIONS, "before_char"), reverse(POSITIONS)),
-    Field("disable", ("enabled",), lambda v: not as_bool(False)(v), lambda enabled: not enabled),
-    _flag("ignoreBudget", "ignore_budget"),
-    _flag("excludeRecursion", "exclude_recursion"),
-    _flag("preventRecursion", "prevent_recursion"),
-    _flag("matchPersonaDescription", "match_persona_description"),
-    _flag("matchCharacterDescription", "match_character_description"),
-    _flag("matchCharacterPersonality", "match_character_personality"),
-    _flag("matchCharacterDepthPrompt", "match_character_depth_prompt"),
-    _flag("matchScenario", "match_scenario"),
-    _flag("matchCreatorNotes", "match_creator_notes"),
-    Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
-    Field("probability", ("probability",), as_int(100, lo=0, hi=100)),
-    _flag("useProbability", "use_probability", True),
-    Field("depth", ("depth",), as_int(4, lo=0)),
-    Field("outletName", ("outlet",), as_str("")),
-    Field("group", ("group", "names"), _group_names, ",".join),
-    Field("groupOverride", ("group", "override"), as_bool(False)),
-    Field("groupWeight", ("group", "weight"), as_int(100, lo=0)),
-    _nullable_bool("useGroupScoring", "group", "use_group_scoring"),
-    Field("scanDepth", ("scan_depth",), as_int(None, lo=0)),
-    _nullable_bool("caseSensitive", "case_sensitive"),
-    _nullable_bool("matchWholeWords", "match_whole_words"),
-    Field("automationId", ("automation_id",), as_str("")),
-    Field("role", ("role",), choice(ROLES, "system"), _encode_role),
-    Field("sticky", ("sticky",), as_int(None, lo=0)),
-    Field("cooldown", ("cooldown",), as_int(None, lo=0)),
-    Field("delay", ("delay",), as_int(None, lo=0)),
-    Field("triggers", ("triggers",), _triggers),
-    Field("displayIndex", ("display_index",), as_int(None), omit_none),
-    Field("characterFilter", ("character_filter",), _character_filter, _encode_character_filter),
-    Field("extensions", ("extensions",), as_object, _encode_extensions),
+ENTRY_FIELDS = FieldMap(
+    (
+        Field("key", ("keys",), decode_keys, encode_keys),
+        Field("keysecondary", ("secondary_keys",), decode_keys, encode_keys),
+        Field("comment", ("title",), str_reader("")),
+        Field("content", ("content",), str_reader("")),
+        _flag("constant", "constant"),
+        _flag("vectorized", "vectorized"),
+        _flag("selective", "selective", True),
+        Field("selectiveLogic", ("selective_logic",), choice(SELECTIVE_LOGIC, "and_any"), reverse(SELECTIVE_LOGIC)),
+        Field("order", ("order",), int_reader(100)),
+        Field("position", ("position",), choice(POSITIONS, "before_char"), reverse(POSITIONS)),
+        Field("disable", ("enabled",), lambda v: not bool_reader(False)(v), lambda enabled: not enabled),
+        _flag("ignoreBudget", "ignore_budget"),
+        _flag("excludeRecursion", "exclude_recursion"),
+        _flag("preventRecursion", "prevent_recursion"),
+        _flag("matchPersonaDescription", "match_persona_description"),
+        _flag("matchCharacterDescription", "match_character_description"),
+        _flag("matchCharacterPersonality", "match_character_personality"),
+        _flag("matchCharacterDepthPrompt", "match_character_depth_prompt"),
+        _flag("matchScenario", "match_scenario"),
+        _flag("matchCreatorNotes", "match_creator_notes"),
+        Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
+        Field("probability", ("probability",), int_reader(100, lo=0, hi=100)),
+        _flag("useProbability", "use_probability", True),
+        Field("depth", ("depth",), int_reader(4, lo=0)),
+        Field("outletName", ("outlet",), str_reader("")),
+        Field("group", ("group", "names"), _group_names, ",".join),
+        Field("groupOverride", ("group", "override"), bool_reader(False)),
+        Field("groupWeight", ("group", "weight"), int_reader(100, lo=0)),
+        _nullable_bool("useGroupScoring", "group", "use_group_scoring"),
+        Field("scanDepth", ("scan_depth",), int_reader(None, lo=0)),
+        _nullable_bool("caseSensitive", "case_sensitive"),
+        _nullable_bool("matchWholeWords", "match_whole_words"),
+        Field("automationId", ("automation_id",), str_reader("")),
+        Field("role", ("role",), choice(ROLES, "system"), _encode_role),
+        Field("sticky", ("sticky",), int_reader(None, lo=0)),
+        Field("cooldown", ("cooldown",), int_reader(None, lo=0)),
+        Field("delay", ("delay",), int_reader(None, lo=0)),
+        Field("triggers", ("triggers",), _triggers),
+        Field("displayIndex", ("display_index",), int_reader(None), omit_none),
+        Field("characterFilter", ("character_filter",), _character_filter, _encode_character_filter),
+        Field("extensions", ("extensions",), as_object, _encode_extensions),
+    )
 )
 """In the order SillyTavern writes a new entry's keys."""
 

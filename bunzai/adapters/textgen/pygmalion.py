@@ -13,14 +13,15 @@ import copy
 import json
 from typing import Any
 
-from pydantic import ValidationError
-
-from bunzai.adapters.common.drift import MISSING, as_str, put
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.drift import MISSING, as_str
+from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.adapters.textgen.character_losses import not_carried
 from bunzai.errors import BunzaiError
+from bunzai.model.character import Character
 
 FORMAT_ID = "textgen.pygmalion.json"
 # body field -> native key, in the order the example file writes them
@@ -45,11 +46,7 @@ class PygmalionJson(Adapter):
         return 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.character import Character
-
         if parsed is None:
-            from bunzai.adapters.inspect import parse_text
-
             parsed = parse_text(data, name or "x.json")
         if not isinstance(parsed, dict):
             raise BunzaiError(
@@ -61,22 +58,9 @@ class PygmalionJson(Adapter):
         document = copy.deepcopy(parsed)
         char_name = as_str(document.get("char_name"))
         body = {field: as_str(document.get(key, MISSING)) for field, key in FIELDS.items()}
-        try:
-            piece = Character.model_validate(
-                {
-                    "id": piece_id_for(char_name, name, "character"),
-                    "name": char_name,
-                    "body": body,
-                    "original": {"format": FORMAT_ID, "document": document},
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the character'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the value and try again",
-            ) from None
-        return Decoded([piece])
+        original = {"format": FORMAT_ID, "document": document}
+        hint = "fix the value in the character's .json file"
+        return Decoded([read_piece(Character, char_name, name, "character", body, original, hint)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original

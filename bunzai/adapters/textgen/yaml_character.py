@@ -18,15 +18,16 @@ import copy
 import datetime
 from typing import Any
 
-from pydantic import ValidationError
-
-from bunzai.adapters.common.drift import MISSING, as_str, put
-from bunzai.adapters.common.naming import piece_id_for
+from bunzai.adapters.common.drift import MISSING, as_str
+from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.read_piece import read_piece
+from bunzai.adapters.common.yamltext import load_yaml_bytes
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.adapters.textgen.character_losses import not_carried
+from bunzai.adapters.textgen.character_losses import CONTEXT_FOLDED, not_carried
 from bunzai.adapters.textgen.yaml_out import yaml_bytes
 from bunzai.errors import BunzaiError
+from bunzai.model.character import Character
 
 FORMAT_ID = "textgen.character.yaml"
 NAME_KEYS = ("name", "bot", "<|bot|>", "char_name")
@@ -74,11 +75,7 @@ class TextgenYamlCharacter(Adapter):
         return 0.8 if has_name and ("context" in parsed or "greeting" in parsed) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        from bunzai.model.character import Character
-
         if parsed is None:
-            from bunzai.adapters.common.yamltext import load_yaml_bytes
-
             parsed = load_yaml_bytes(data, what=name or "the YAML character")
         if not isinstance(parsed, dict):
             raise BunzaiError(
@@ -94,22 +91,9 @@ class TextgenYamlCharacter(Adapter):
             "first_message": as_str(document.get("greeting", MISSING)),
             "example_messages": as_str(document.get("example_dialogue", MISSING)),
         }
-        try:
-            piece = Character.model_validate(
-                {
-                    "id": piece_id_for(char_name, name, "character"),
-                    "name": char_name,
-                    "body": body,
-                    "original": {"format": FORMAT_ID, "document": document},
-                }
-            )
-        except ValidationError as error:
-            raise BunzaiError(
-                "corrupt_file",
-                f"{name or 'the character'} holds values bunzai cannot read: {error.errors()[0]['msg']}",
-                "fix the value and try again",
-            ) from None
-        return Decoded([piece])
+        original = {"format": FORMAT_ID, "document": document}
+        hint = "fix the value in the character's .yaml file"
+        return Decoded([read_piece(Character, char_name, name, "character", body, original, hint)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
@@ -135,25 +119,13 @@ class TextgenYamlCharacter(Adapter):
             for field in ("scenario", "example_messages")
             if getattr(body, field) and not (field == "example_messages" and own_examples)
         ]
-        losses = [
-            Loss(
-                f"/body/{field}",
-                "flattened",
-                "a textgen character has one context: this is written into it as a paragraph",
-                "textgen.context.folded",
-            )
-            for field in folded
-        ]
+        losses = [CONTEXT_FOLDED.at(f"/body/{field}") for field in folded]
         if folded:
-            losses.append(
-                Loss(
-                    "/body/description",
-                    "flattened",
-                    "the context holds the description followed by the "
-                    f"{' and '.join(folded)}; reading it back gives them all as the description",
-                    "textgen.context.folded",
-                )
+            why = (
+                "the context holds the description followed by the "
+                f"{' and '.join(folded)}; reading it back gives them all as the description"
             )
+            losses.append(CONTEXT_FOLDED.at("/body/description", why))
         return losses
 
 

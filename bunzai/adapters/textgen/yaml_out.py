@@ -11,13 +11,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from bunzai.adapters.common.yamltext import load_yaml_bytes
+
 # Long lines stay on one line: folding a scalar is legal YAML but makes diffs noisy.
 _NO_FOLDING = 1 << 20
 
 
 def yaml_bytes(document: Any) -> bytes:
-    from bunzai.adapters.common.yamltext import load_yaml_bytes
-
     for attempt in (_dump(_styled(document)), _dump(document)):
         if load_yaml_bytes(attempt, what="the written YAML") == document:
             return attempt

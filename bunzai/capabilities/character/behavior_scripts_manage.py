@@ -71,7 +71,10 @@ CAPABILITY = Capability(
     kind="character",
     area="behavior-scripts",
     action="manage",
-    summary="Add, overlay, remove or reorder a character's embedded behaviour scripts (regex, triggers, Lua), kept as sealed data.",
+    summary=(
+        "Add, overlay, remove or reorder a character's embedded behaviour scripts (regex, triggers, Lua), "
+        "kept as sealed data."
+    ),
     aliases=("embedded regex", "card regex", "trigger script", "lua script", "behaviour script", "custom script"),
     input_model=ScriptsInput,
     preview=preview,

@@ -8,6 +8,7 @@ from bunzai.capabilities.common.character_media import IMAGE_DESCRIPTION, Collec
 from bunzai.capabilities.common.partial import given, merge_mapping, merge_partial
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import AssetRef, Model, PresentationLink
+from bunzai.model.character import CharacterBody
 
 
 class PresentationInput(Model):
@@ -23,8 +24,6 @@ class PresentationInput(Model):
 
 
 def preview(piece, inp: PresentationInput) -> Preview:
-    from bunzai.model.character import CharacterBody
-
     current = piece.body.presentation
     patch = given(inp, skip=("palette", "background"))
     collected = Collected()

@@ -52,7 +52,8 @@ def preview(piece, inp: PromptsInput) -> Preview:
             warnings.append("example_messages has no <START> line; platforms read it as one example block")
         if inp.system_prompt and "{{original}}" not in inp.system_prompt:
             warnings.append(
-                "system_prompt replaces the user's own system prompt entirely; write {{original}} to keep theirs inside it"
+                "system_prompt replaces the user's own system prompt entirely; "
+                "write {{original}} to keep theirs inside it"
             )
         return name, body
 
@@ -64,7 +65,10 @@ CAPABILITY = Capability(
     kind="character",
     area="prompts",
     action="update",
-    summary="Change the prose a character sends to the model: description, personality, scenario, examples, system and post-history prompts, depth note.",
+    summary=(
+        "Change the prose a character sends to the model: description, personality, scenario, examples, "
+        "system and post-history prompts, depth note."
+    ),
     aliases=(
         "edit description",
         "personality",

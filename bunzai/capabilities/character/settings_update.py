@@ -22,7 +22,10 @@ class SettingsInput(Model):
     )
     extensions: dict[str, Json] | None = Field(
         default=None,
-        description="Namespaced app data merged in by namespace (e.g. {'depth_prompt': ...}); a namespace set to null is removed. Stored, never run.",
+        description=(
+            "Namespaced app data merged in by namespace (e.g. {'depth_prompt': ...}); "
+            "a namespace set to null is removed. Stored, never run."
+        ),
     )
 
 

@@ -15,6 +15,7 @@ from pydantic import Field
 
 from bunzai.errors import BunzaiError
 from bunzai.model.base import Model
+from bunzai.model.character import CharacterBody, VariantOverrides
 
 VARIANT_HELP = (
     "Id of a named variant of the character: the edit goes into that variant's overrides "
@@ -36,8 +37,6 @@ def edit_character(piece, variant: str | None, edit: Edit):
     if variant is None:
         name, body = edit(piece.name, piece.body.model_copy(deep=True))
         return piece.model_copy(update={"name": name, "body": body})
-    from bunzai.model.character import CharacterBody, VariantOverrides
-
     variants = list(piece.body.variants)
     index = next((i for i, v in enumerate(variants) if v.id == variant), None)
     if index is None:

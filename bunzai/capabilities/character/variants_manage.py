@@ -13,7 +13,7 @@ from pydantic import Field
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.errors import BunzaiError
 from bunzai.model.base import Model, SafeId
-from bunzai.model.character import VariantField, VariantOverrides
+from bunzai.model.character import CharacterVariant, VariantField, VariantOverrides
 
 
 class VariantsInput(Model):
@@ -38,8 +38,6 @@ class VariantsInput(Model):
 
 
 def preview(piece, inp: VariantsInput) -> Preview:
-    from bunzai.model.character import CharacterVariant
-
     variants = [v.model_dump(mode="json") for v in piece.body.variants]
     index = next((i for i, v in enumerate(variants) if v["id"] == inp.id), None)
     warnings: list[str] = []
@@ -105,7 +103,10 @@ CAPABILITY = Capability(
     kind="character",
     area="variants",
     action="manage",
-    summary="Add, remove or rename a character variant (outfit, age, AU), set its mode or what it inherits, unset overrides.",
+    summary=(
+        "Add, remove or rename a character variant (outfit, age, AU), set its mode or what it inherits, "
+        "unset overrides."
+    ),
     aliases=("add variant", "outfit", "alternate version", "alternate universe", "variant inheritance"),
     input_model=VariantsInput,
     preview=preview,

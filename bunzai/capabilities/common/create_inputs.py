@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import Field, create_model, model_validator
 
 from bunzai.errors import BunzaiError
+from bunzai.model import piece_class
 from bunzai.model.base import JsonObject, Model
 from bunzai.model.ids import id_problem, slugify
 
@@ -57,8 +58,6 @@ def create_input_model(
     `replace` swaps a body field's (annotation, Field) for a friendlier input form (pack
     items with media refs). Every field keeps the model's description and default.
     """
-    from bunzai.model import piece_class
-
     body_class = piece_class(kind).model_fields["body"].annotation
     fields: dict[str, tuple[Any, Any]] = {}
     for name, info in body_class.model_fields.items():

@@ -29,8 +29,13 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from bunzai import limits
+from bunzai.adapters.common.png import read_png
+from bunzai.adapters.common.zipsafe import open_archive
+from bunzai.adapters.contract import Blob, Origin
 from bunzai.capabilities.common.patching import refuse
+from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
+from bunzai.files import list_folder
 from bunzai.model.base import AssetRef
 
 # MIME types a media ref may be, and the file extension each is stored under.
@@ -159,12 +164,7 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
             member = ""
     path = path.absolute()
     data = _read_media_file(path, what, archive=bool(member))
-    from bunzai.adapters.contract import Blob, Origin
-    from bunzai.changes.media import attachment_of
-
     if member:
-        from bunzai.adapters.common.zipsafe import open_archive
-
         archive = open_archive(data)
         if not archive.has(member):
             raise BunzaiError(
@@ -236,8 +236,6 @@ def _checked_type(
         )
     suffix = PurePosixPath(name).suffix.lower().lstrip(".")
     if sniffed == "image/png":
-        from bunzai.adapters.common.png import read_png
-
         try:
             read_png(data, label)  # a damaged PNG would be stored, then refused by every card export
         except BunzaiError as error:
@@ -319,8 +317,6 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
 def folder_files(spec: str, what: str) -> list[Path]:
     """The media files directly in a folder (relative to the working folder), sorted by name;
     hidden files and links are skipped. Refused when it is not a folder or holds too many."""
-    from bunzai.files import list_folder
-
     folder = Path(os.path.expanduser(spec.removeprefix("@"))).absolute()
     if not folder.is_dir():
         raise BunzaiError("not_found", f"{what}: no folder at {folder}", "paths are relative to the working folder")

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from pathlib import Path
 
+from bunzai.adapters.sillytavern.sprites import label_of
 from bunzai.capabilities.common.media_refs import MEDIA_REF_DESCRIPTION, VISUALS, folder_files, resolve_media
 from bunzai.capabilities.common.patching import refuse
 from bunzai.capabilities.common.positions import unique_key
@@ -102,8 +103,6 @@ _SPRITE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".avif", ".bmp", "
 
 def folder_items(doc: dict, folder: str, taken: set[str], added: Added) -> list[dict]:
     """New items for every sprite image in `folder` (ids unique against `taken`)."""
-    from bunzai.adapters.sillytavern.sprites import label_of
-
     items = []
     for path in folder_files(folder, "from_folder"):
         if path.suffix.lower() not in _SPRITE_SUFFIXES:

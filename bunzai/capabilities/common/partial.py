@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from bunzai.errors import BunzaiError
+
 
 def given(inp: BaseModel, *, skip: tuple[str, ...] = ()) -> dict:
     """The fields a person actually gave, as JSON-ready values (selectors in `skip` left out)."""
@@ -38,8 +40,6 @@ def merge_mapping(current: dict, patch: dict) -> dict:
 
 def check_index(index: int, length: int, what: str) -> int:
     """`index` into a list of `length` (negative counts from the end); invalid_input otherwise."""
-    from bunzai.errors import BunzaiError
-
     if not -length <= index < length:
         raise BunzaiError(
             "invalid_input",
@@ -51,8 +51,6 @@ def check_index(index: int, length: int, what: str) -> int:
 
 def check_permutation(order: list, current: list, what: str) -> None:
     """Refuse an `order` that is not exactly the items of `current`, each once."""
-    from bunzai.errors import BunzaiError
-
     if sorted(map(str, order)) != sorted(map(str, current)):
         missing = [str(x) for x in current if str(x) not in set(map(str, order))]
         extra = [str(x) for x in order if str(x) not in set(map(str, current))]

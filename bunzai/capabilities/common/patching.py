@@ -13,7 +13,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from bunzai.capabilities.contract import Preview
 from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
+from bunzai.validate import validate_piece
 
 
 def given(model, *, exclude: set[str] | frozenset[str] = frozenset()) -> dict:
@@ -36,15 +39,11 @@ def merge_patch(target: Any, patch: Any) -> Any:
 
 def piece_json(entity) -> dict:
     """A fresh, independent copy of the piece's canonical JSON, for editing."""
-    from bunzai.model import dump_piece
-
     return dump_piece(entity)
 
 
 def propose(data: dict):
     """The validated piece for edited JSON; BunzaiError (invalid_input / invalid_promptbook) otherwise."""
-    from bunzai.validate import validate_piece
-
     return validate_piece(data)
 
 
@@ -60,8 +59,6 @@ def refuse(message: str, hint: str = "") -> BunzaiError:
 def name_and_body_preview(entity, data, what: str):
     """The preview of an update whose `name` renames the piece and whose other fields merge
     into the body (settings and identity updates of several kinds)."""
-    from bunzai.capabilities.contract import Preview
-
     patch = given(data)
     warnings = nothing_given(patch, what)
     doc = piece_json(entity)

@@ -1,4 +1,7 @@
-"""Addressing and checking the rules of a regex set (stored data; patterns are only probed, bounded, in the regex engine)."""
+"""Addressing and checking the rules of a regex set.
+
+Stored data; patterns are only probed, bounded, in the regex engine.
+"""
 
 from __future__ import annotations
 

@@ -1,1 +1,4 @@
-"""HTML-document capabilities: the document's markup (sealed: stored, never executed or rendered) and its descriptions."""
+"""HTML-document capabilities: the document's markup and its descriptions.
+
+The markup is sealed: stored, never executed or rendered.
+"""

@@ -48,7 +48,10 @@ CAPABILITY = Capability(
     kind="htmldoc",
     area="document",
     action="update",
-    summary="Edit an HTML document (wireframe, drawing, mockup, status panel, page): its markup, name, summary, tags, notes.",
+    summary=(
+        "Edit an HTML document (wireframe, drawing, mockup, status panel, page): "
+        "its markup, name, summary, tags, notes."
+    ),
     aliases=(
         "edit the wireframe",
         "wireframe",

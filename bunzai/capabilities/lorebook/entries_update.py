@@ -39,7 +39,9 @@ CAPABILITY = Capability(
     kind="lorebook",
     area="entries",
     action="update",
-    summary="Change one lorebook entry: its keys (literal or regex), content, activation, position, depth, role and more.",
+    summary=(
+        "Change one lorebook entry: its keys (literal or regex), content, activation, position, depth, role and more."
+    ),
     aliases=("edit entry", "edit world info entry", "entry keys", "keywords", "entry content", "trigger words"),
     input_model=EntryUpdateInput,
     preview=preview,

@@ -50,7 +50,10 @@ CAPABILITY = Capability(
     kind="pack",
     area="items",
     action="add",
-    summary="Add expression images to a pack from files, a folder of sprites, a data: URI, an http(s) URL or a stored asset.",
+    summary=(
+        "Add expression images to a pack from files, a folder of sprites, a data: URI, an http(s) URL "
+        "or a stored asset."
+    ),
     aliases=("add sprite", "add expression", "new sprite", "add image", "upload sprite", "sprites from folder"),
     input_model=ItemsAddInput,
     preview=preview_items_add,

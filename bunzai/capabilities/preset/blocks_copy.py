@@ -21,6 +21,7 @@ from bunzai.capabilities.common.preset_blocks import (
 )
 from bunzai.capabilities.contract import Capability, Need, Preview
 from bunzai.model.base import JsonObject
+from bunzai.validate import validate_piece
 
 
 class BlocksCopyInput(Placement):
@@ -44,8 +45,6 @@ class BlocksCopyInput(Placement):
 
 
 def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
-    from bunzai.validate import validate_piece
-
     if data.source_preset is None:
         raise refuse("the source preset was not loaded", "run this through `bunzai cap run`, which loads `source`")
     source = validate_piece(data.source_preset)

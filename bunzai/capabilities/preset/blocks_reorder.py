@@ -14,7 +14,10 @@ class BlocksReorderInput(Reorder):
 
     target: str = Field(
         default="global",
-        description="Which prompt order: 'global' or a character's platform key. A preset without orders reorders its block list.",
+        description=(
+            "Which prompt order: 'global' or a character's platform key. "
+            "A preset without orders reorders its block list."
+        ),
     )
 
 

@@ -36,7 +36,9 @@ class LibraryInput(Model):
     )
     drop_uses: bool = Field(
         default=False,
-        description="Also take removed ids out of every phase's `uses`; false keeps them (rehearse reports them missing).",
+        description=(
+            "Also take removed ids out of every phase's `uses`; false keeps them (rehearse reports them missing)."
+        ),
     )
 
 

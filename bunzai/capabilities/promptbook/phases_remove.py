@@ -16,7 +16,9 @@ class PhasesRemoveInput(Model):
     ids: list[str] = Field(min_length=1, description="Ids of the phases to remove.")
     drop_reads: bool = Field(
         default=False,
-        description="Also take the removed phases out of other phases' reads; false refuses while another phase reads one.",
+        description=(
+            "Also take the removed phases out of other phases' reads; false refuses while another phase reads one."
+        ),
     )
 
 

@@ -13,7 +13,8 @@ from bunzai.model.promptbook import Stage
 
 
 class PhasesUpdateInput(Model):
-    """The phase, by id, and the fields to change; null resets one. Cards, reads, together groups and uses have their own capabilities."""
+    """The phase, by id, and the fields to change; null resets one. \
+Cards, reads, together groups and uses have their own capabilities."""
 
     id: str = Field(description="Id of the phase to change.")
     new_id: str | None = Field(default=None, description="A new id; phases reading this one follow.")

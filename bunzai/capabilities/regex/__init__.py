@@ -1,1 +1,4 @@
-"""Regex-set capabilities: settings and the rule lifecycle (add, update, reorder, remove). Rules are stored, never executed."""
+"""Regex-set capabilities: settings and the rule lifecycle (add, update, reorder, remove).
+
+Rules are stored, never executed.
+"""

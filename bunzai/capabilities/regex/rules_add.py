@@ -1,4 +1,7 @@
-"""regex.rules.add: new find/replace rules, checked as data (flags, placements) and probed, bounded, in the regex engine; never run on a chat."""
+"""regex.rules.add: new find/replace rules.
+
+Checked as data (flags, placements) and probed, bounded, in the regex engine; never run on a chat.
+"""
 
 from __future__ import annotations
 

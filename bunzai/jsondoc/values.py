@@ -7,8 +7,8 @@ their own, never numbers, so True is not 1 although Python says so; objects are 
 they have the same keys with equal values, arrays when they are equal item by item.
 
 The walk is what both the drafts' diff (`changes/diff.py`) and an adapter's read-back
-(`adapters/common/readback.py`) report from, so a draft and a crossing agree on what changed.
-Imports nothing of bunzai: it sits at the bottom beside errors and limits.
+(`adapters/common/losses.py`) report from, so a draft and a crossing agree on what changed.
+Imports nothing of bunzai.
 """
 
 from __future__ import annotations

@@ -1,0 +1,91 @@
+"""The one loss path: a loss is named by a rule read against what the written file reads back as.
+
+A writer reads its own output back and compares the canonical piece before and after;
+each difference is named by the first rule whose pattern (a regular expression over RFC
+6901 pointers, matched from the start up to a segment boundary) matches its pointer. So
+the declared losses are exactly what the file does not carry, each with a stable code.
+
+`convert` runs the same read-back once more over every crossing, as the safety net: what
+a spoke did not declare is named here by the `NOT_CARRIED` rule (and a file that does not
+read back at all by `UNREADABLE`), so no field leaves silently. `covered` is the one test
+of "a declared loss already names this pointer" both use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bunzai.adapters.contract import Loss, LossAction
+from bunzai.jsondoc.values import differences, equal
+
+COMPARED = ("name", "body", "assets", "profiles")
+same = equal  # the one JSON equality (bunzai.jsondoc.values); spokes import it by this name
+
+
+@dataclass(frozen=True)
+class LossRule:
+    pattern: str
+    action: LossAction
+    code: str
+    why: str
+
+    def at(self, pointer: str, why: str | None = None) -> Loss:
+        """This rule's loss at `pointer` (with a sentence naming the case, when given)."""
+        return Loss(pointer, self.action, self.why if why is None else why, self.code)
+
+
+# The safety net's rules (their sentences name the format, so each loss gives its own).
+NOT_CARRIED = LossRule("", "dropped", "crossing.not_carried", "the format does not carry this value as it is")
+UNREADABLE = LossRule("", "dropped", "crossing.unreadable", "the written file does not read back")
+# The crossing's own rules: macros the target engine cannot run, and the escrow of another format.
+MACRO_ABSENT = LossRule("", "dropped", "macro.absent", "the target engine has no such macro; removed")
+MACRO_FLATTENED = LossRule(
+    "", "flattened", "macro.flatten", "the target engine cannot express this block; its first branch was kept"
+)
+ESCROW_OTHER_FORMAT = LossRule(
+    "/original",
+    "kept_in_escrow",
+    "escrow.other_format",
+    "what another format's file held beyond the canonical fields stays in the studio's escrow and is not written",
+)
+
+
+def covered(pointer: str, losses: Sequence[Loss]) -> bool:
+    """A loss at /a/b covers /a/b and everything under it (a loss at "" covers the piece)."""
+    return any(
+        pointer == loss.pointer or pointer.startswith(loss.pointer.rstrip("/") + "/") or loss.pointer == ""
+        for loss in losses
+    )
+
+
+def not_carried(pointers: Sequence[str], label: str, declared: Sequence[Loss] = ()) -> list[Loss]:
+    """The safety net's losses: one per lost pointer no declared loss (nor an earlier one here) covers."""
+    found: list[Loss] = []
+    for pointer in pointers:
+        if not covered(pointer, declared) and not covered(pointer, found):
+            found.append(NOT_CARRIED.at(pointer, f"{label} does not carry this value as it is"))
+    return found
+
+
+def readback_losses(
+    before: dict, after: dict, rules: Sequence[LossRule], fallback: LossRule, declared: Sequence[Loss] = ()
+) -> list[Loss]:
+    """Losses covering every difference between two dumped pieces not covered by `declared`."""
+    losses: dict[tuple[str, str], Loss] = {}
+    for part in COMPARED:
+        for pointer in differences(before.get(part), after.get(part), f"/{part}"):
+            if any(pointer == d.pointer or pointer.startswith(d.pointer.rstrip("/") + "/") for d in declared):
+                continue
+            rule, where = _match(pointer, rules, fallback)
+            losses.setdefault((where, rule.code), rule.at(where))
+    return list(losses.values())
+
+
+def _match(pointer: str, rules: Sequence[LossRule], fallback: LossRule) -> tuple[LossRule, str]:
+    for rule in rules:
+        found = re.match(rule.pattern + r"(?=/|$)", pointer)
+        if found:
+            return rule, found.group(0)
+    return fallback, pointer

@@ -1,0 +1,44 @@
+"""The one step every single-piece reader ends with: validate the piece, or name the file and the value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bunzai.adapters.common.naming import piece_id_for
+from bunzai.errors import BunzaiError
+
+
+def read_piece(
+    model: Any,
+    name: str,
+    file_name: str,
+    kind: str,
+    body: Any,
+    original: dict,
+    hint: str,
+    *,
+    piece_id: str | None = None,
+    assets: list | None = None,
+) -> Any:
+    """`model` (Character, Lorebook…) named `name`, read from `file_name`, or corrupt_file.
+
+    The id is `piece_id`, else the name's (see `piece_id_for`, with `kind` as the fallback);
+    `hint` says where the value can be fixed. A refused value is the file's fault, so it is
+    corrupt_file naming the file and the value's place in the piece, never a validation trace.
+    """
+    fields = {"id": piece_id or piece_id_for(name, file_name, kind), "name": name, "body": body}
+    if assets is not None:
+        fields["assets"] = assets
+    fields["original"] = original
+    try:
+        return model.model_validate(fields)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = "/".join(map(str, problem["loc"]))
+        raise BunzaiError(
+            "corrupt_file",
+            f"{file_name or f'the {kind}'} holds values bunzai cannot read: {problem['msg']} at {where}",
+            hint,
+        ) from None

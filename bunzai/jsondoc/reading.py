@@ -1,0 +1,221 @@
+"""Bounded JSON parsing: the one parser for JSON that bunzai did not write itself.
+
+Piece files, drafts, `--input` and the JSON inside cards all go through `load_json_bytes`
+(or `json_text` + `json_decoder` for a reader that drives the scanner): it refuses
+documents over `limits.JSON_MAX_BYTES` and nesting over `limits.JSON_MAX_DEPTH` *before*
+`json.loads` sees them, so hostile input can neither exhaust memory nor hit Python's
+recursion limit. A repeated key keeps its last value and lone surrogates become U+FFFD,
+both noted in `read_notes` so readers can say so; NaN, Infinity and numbers too large for
+a float are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Any
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+
+# A JSON string (escapes included); DOTALL so an escaped byte is any byte.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# Keep only brackets, mapped to signed bytes: opening -> +1 (0x01), closing -> -1 (0xff).
+_BRACKETS_ONLY = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_INF = float("inf")
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep `raw` nests arrays and objects (0 for a scalar), brackets in strings ignored.
+
+    Linear and iterative: safe on any input, however deep.
+    """
+    structure = _JSON_STRING.sub(b"", raw).translate(_BRACKETS_ONLY, _NOT_BRACKETS)
+    if not structure:
+        return 0
+    return max(0, max(accumulate(memoryview(structure).cast("b"))))
+
+
+def check_json_bounds(raw: bytes, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> None:
+    """Refuse `raw` when it is over the size or depth limit (too_large / too_deep).
+
+    `max_depth` is `limits.JSON_MAX_DEPTH` for documents from outside, and
+    `limits.WRAPPED_JSON_MAX_DEPTH` for bunzai's own pieces and drafts, which wrap such a
+    document a few levels deeper: what import accepts, apply and the store accept too."""
+    if len(raw) > limits.JSON_MAX_BYTES:
+        raise BunzaiError(
+            "too_large",
+            f"{what} is {len(raw)} bytes; bunzai reads at most {limits.JSON_MAX_BYTES} bytes of JSON",
+            hint="split the document, or move large media into assets",
+        )
+    if raw.count(b"[") + raw.count(b"{") <= max_depth:
+        return  # cannot nest deeper than it has brackets: skip the scan
+    depth = json_depth(raw)
+    if depth > max_depth:
+        raise BunzaiError(
+            "too_deep",
+            f"{what} nests {depth} levels deep; bunzai reads at most {max_depth}",
+            hint="flatten the document",
+        )
+
+
+def refuse_constant(name: str) -> Any:
+    """json's parse_constant: NaN and Infinity are not JSON."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def finite_float(text: str) -> float:
+    """json's parse_float: a number too large for a float (1e400) is refused, as a writer
+    would refuse the infinity it becomes, so read and write agree on what a number is."""
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise ValueError(f"{text} is too large for a number")
+    return value
+
+
+_LONE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a UTF-16 surrogate written as an escape
+
+
+@dataclass
+class ReadNotes:
+    """What `load_json_bytes` mended or noticed while reading, for the reader's warnings."""
+
+    surrogates: int = 0  # lone surrogates replaced by U+FFFD
+    duplicate_keys: list[str] = field(default_factory=list)  # keys an object held twice (last one kept)
+
+
+_notes: ContextVar[ReadNotes | None] = ContextVar("bunzai_read_notes", default=None)
+
+
+@contextmanager
+def read_notes() -> Iterator[ReadNotes]:
+    """Collect what every `load_json_bytes` within the block mended or noticed."""
+    notes = ReadNotes()
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
+def _keep_last(pairs: list[tuple[str, Any]]) -> dict:
+    """json's object_pairs_hook: an object as JavaScript's JSON.parse (every platform) builds
+    it, the last of a repeated key winning, with the repeated keys noted."""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        notes = _notes.get()
+        if notes is not None:
+            seen: set[str] = set()
+            notes.duplicate_keys += [key for key, _ in pairs if key in seen or seen.add(key)]
+    return made
+
+
+def _replace_lone_surrogates(doc: Any) -> tuple[Any, int]:
+    """`doc` with every lone UTF-16 surrogate (half an emoji, as JavaScript may write) in its
+    strings and keys replaced by U+FFFD, and how many were replaced. Such text cannot be
+    written as UTF-8, so it is mended where it enters rather than refused later."""
+    count = 0
+
+    def mend(text: str) -> str:
+        nonlocal count
+        found = len(_SURROGATE.findall(text))
+        count += found
+        return _SURROGATE.sub("\ufffd", text) if found else text
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return mend(value)
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if isinstance(value, dict):
+            return {mend(key): walk(item) for key, item in value.items()}
+        return value
+
+    return walk(doc), count
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_DECODER: list[json.JSONDecoder] = []
+
+
+def _decoder() -> json.JSONDecoder:
+    """One decoder for every read (json.loads with hooks builds a new one per call)."""
+    if not _DECODER:
+        _DECODER.append(
+            json.JSONDecoder(parse_constant=refuse_constant, parse_float=finite_float, object_pairs_hook=_keep_last)
+        )
+    return _DECODER[0]
+
+
+def json_decoder() -> json.JSONDecoder:
+    """The decoder `load_json_bytes` parses with (its hooks: last key wins and is noted, NaN,
+    Infinity and numbers too large for a float refused), for a reader that drives its scanner."""
+    return _decoder()
+
+
+def json_text(raw: bytes, *, what: str) -> str | None:
+    """`raw` as text for `json_decoder`, within the limits `load_json_bytes` checks; None when
+    it holds an escaped lone surrogate (which `load_json_bytes` mends). UnicodeDecodeError
+    when it is not UTF-8."""
+    check_json_bounds(raw, what=what)
+    if _LONE_ESCAPE.search(raw):
+        return None
+    return raw.decode("utf-8-sig")
+
+
+def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> Any:
+    """Parse JSON from a user or a file, within `limits`; `what` names it in messages.
+
+    Raises BunzaiError too_large, too_deep or invalid_json (not UTF-8, not JSON, NaN or
+    Infinity, numbers too large for a float, integers too long to convert). A UTF-8
+    byte-order mark is accepted. Lone UTF-16 surrogates written as escapes (`"\\ud800"`)
+    are replaced by U+FFFD; a key repeated in an object keeps its last value, as JavaScript's
+    JSON.parse does. Both are noted (see `read_notes`) so readers can say so.
+    """
+    if isinstance(raw, str):
+        try:
+            raw = raw.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise BunzaiError(
+                "invalid_json", f"{what} is not valid text: {error.reason}", hint="send UTF-8 text"
+            ) from None
+    check_json_bounds(raw, what=what, max_depth=max_depth)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BunzaiError(
+            "invalid_json",
+            f"{what} is not UTF-8 text (bad byte at offset {error.start})",
+            hint="save the file as UTF-8",
+        ) from None
+    try:
+        doc = _decoder().decode(text)
+    except json.JSONDecodeError as error:
+        raise BunzaiError(
+            "invalid_json",
+            f"{what} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            hint="check the document with a JSON validator",
+        ) from None
+    except (ValueError, RecursionError) as error:
+        raise BunzaiError(
+            "invalid_json", f"{what} is not valid JSON: {error}", hint="check the document with a JSON validator"
+        ) from None
+    return mend_lone_surrogates(doc) if _LONE_ESCAPE.search(raw) else doc
+
+
+def mend_lone_surrogates(doc: Any) -> Any:
+    """`doc` with lone surrogates replaced by U+FFFD, counted in the read notes (for any
+    parser whose text can carry them: JSON escapes, YAML's "\\ud800")."""
+    doc, count = _replace_lone_surrogates(doc)
+    notes = _notes.get()
+    if notes is not None:
+        notes.surrogates += count
+    return doc
