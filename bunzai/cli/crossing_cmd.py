@@ -248,6 +248,7 @@ def convert(
 
     crossing = convert_piece(decoded.pieces[0], to, media)
     report = {"source": str(file), "source_format": adapter.format_id} | crossing.report()
+    report["warnings"] = list(decoded.warnings)  # what reading mended: repeated keys, lone surrogates
     if len(decoded.pieces) > 1:
         report["not_converted"] = [f"{p.kind}/{p.id}" for p in decoded.pieces[1:]]
     if crossing.files is not None:

@@ -104,15 +104,21 @@ def read_notes() -> Iterator[ReadNotes]:
         _notes.reset(token)
 
 
+def note_duplicate_keys(keys: list[str]) -> None:
+    """Note keys an object held more than once (the last value kept), for the reader's warning.
+    The one rule for every format bunzai parses, JSON and YAML alike: see docs/formats/index.md."""
+    notes = _notes.get()
+    if notes is not None:
+        notes.duplicate_keys += keys
+
+
 def _keep_last(pairs: list[tuple[str, Any]]) -> dict:
     """json's object_pairs_hook: an object as JavaScript's JSON.parse (every platform) builds
     it, the last of a repeated key winning, with the repeated keys noted."""
     made = dict(pairs)
     if len(made) != len(pairs):
-        notes = _notes.get()
-        if notes is not None:
-            seen: set[str] = set()
-            notes.duplicate_keys += [key for key, _ in pairs if key in seen or seen.add(key)]
+        seen: set[str] = set()
+        note_duplicate_keys([key for key, _ in pairs if key in seen or seen.add(key)])
     return made
 
 

@@ -63,3 +63,21 @@ def test_a_repeated_key_keeps_its_last_value_as_javascript_does_and_is_reported(
     [draft] = bunzai("import", str(tmp_path / "twice.json"), check=True).lines
     assert draft["proposed"]["name"] == "Zed"
     assert any("repeats the key(s) name" in warning for warning in draft["warnings"])
+
+
+def test_a_repeated_key_in_yaml_follows_the_same_rule(bunzai, tmp_path: Path) -> None:
+    # text-generation-webui reads its YAML characters with PyYAML, which keeps the last value.
+    (tmp_path / "twice.yaml").write_text("name: First\nname: Zed\ncontext: A cartographer.\ngreeting: Hello.\n")
+    [draft] = bunzai("import", str(tmp_path / "twice.yaml"), check=True).lines
+    assert draft["proposed"]["name"] == "Zed"
+    assert any("repeats the key(s) name" in warning for warning in draft["warnings"])
+
+
+def test_convert_reports_a_repeated_key_in_its_warnings(bunzai, tmp_path: Path) -> None:
+    text = json.dumps(CARD).replace('"name": "Zed"', '"name": "First", "name": "Zed"')
+    (tmp_path / "twice.json").write_text(text)
+    report = bunzai("convert", str(tmp_path / "twice.json"), "--to", "ccv3.json", "-o", str(tmp_path / "out.json"))
+    assert report.code == 0 and json.loads((tmp_path / "out.json").read_text())["data"]["name"] == "Zed"
+    assert any("repeats the key(s) name" in warning for warning in report.json["warnings"])
+    clean = bunzai("convert", str(tmp_path / "out.json"), "--to", "ccv2.json", "-o", str(tmp_path / "v2.json"))
+    assert clean.json["warnings"] == []

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import mend_lone_surrogates
+from bunzai.jsondoc.reading import mend_lone_surrogates, note_duplicate_keys
 from bunzai.limits import JSON_MAX_BYTES, JSON_MAX_DEPTH, YAML_MAX_VALUES
 
 
@@ -23,15 +23,37 @@ def load_yaml_bytes(data: bytes, *, what: str) -> Any:
     from ruamel.yaml.error import YAMLError
 
     yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _last_key_wins_constructor()
     try:
         doc = yaml.load(text)
     except (YAMLError, RecursionError) as error:
-        raise BunzaiError("invalid_json", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
+        raise BunzaiError(
+            "invalid_json",
+            f"{what} is not valid YAML: {str(error).splitlines()[0]}",
+            "check the document with a YAML validator",
+        ) from None
     except ValueError as error:  # an integer of thousands of digits, a bad date or base64 value
         raise BunzaiError(
             "invalid_json", f"{what} holds a value YAML cannot read: {error}", "write long numbers as text"
         ) from None
     return mend_lone_surrogates(_json_values(doc, what))
+
+
+def _last_key_wins_constructor() -> type:
+    """ruamel's safe constructor with bunzai's one rule for a repeated key (the rule JSON
+    follows too, see jsondoc.reading): the last value wins and the key is noted for the
+    reader's warning. ruamel refuses such a mapping; PyYAML, which text-generation-webui
+    reads its YAML characters with, keeps the last value, so refusing would refuse files the
+    platform itself loads."""
+    from ruamel.yaml.constructor import SafeConstructor
+
+    class LastKeyWins(SafeConstructor):
+        def check_mapping_key(self, node: Any, key_node: Any, mapping: Any, key: Any, value: Any) -> bool:
+            if key in mapping:
+                note_duplicate_keys([str(key)])
+            return True  # the caller then sets mapping[key] = value: the last one wins
+
+    return LastKeyWins
 
 
 def _json_values(doc: Any, what: str) -> Any:

@@ -13,14 +13,13 @@ from __future__ import annotations
 import base64
 import copy
 import hashlib
-import json
 from typing import Any
 
 from bunzai.adapters.common.jsjson import stringify
 
 from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import finite_float, refuse_constant
+from bunzai.jsondoc.reading import load_json_bytes
 
 ENVELOPE_VERSION = 1
 # A new document needs an exportedAt; a fixed time keeps the bytes a function of the piece,
@@ -73,8 +72,8 @@ def decode_nested(raw: Any, default: Any) -> Any:
     """
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw, parse_constant=refuse_constant, parse_float=finite_float)
-        except (ValueError, RecursionError):
+            raw = load_json_bytes(raw, what="a JSON string inside the file")
+        except BunzaiError:
             return default
     if raw is None or default is None:
         return raw if raw is not None else default

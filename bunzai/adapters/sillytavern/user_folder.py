@@ -32,6 +32,7 @@ from bunzai.adapters.sillytavern.personas import FORMAT_ID as PERSONAS_FORMAT
 from bunzai.adapters.sillytavern.regex import FORMAT_ID as REGEX_FORMAT
 from bunzai.adapters.sillytavern.sprites import FOLDER_FORMAT as SPRITES_FOLDER_FORMAT
 from bunzai.adapters.sillytavern.world import FORMAT_ID as WORLD_FORMAT
+from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.limits import EXPORT_STEM_MAX_BYTES
 
 
@@ -104,10 +105,7 @@ def shelf_for_folder(name: str) -> Shelf | None:
 def settings_documents(data: bytes) -> list[tuple[str, str, bytes]]:
     """(name, format id, bytes) of the piece files held inside settings.json: a persona backup
     built from `power_user` and the global regex scripts of `extension_settings.regex`."""
-    try:
-        settings = json.loads(data)
-    except ValueError:
-        return []
+    settings = load_json_bytes(data, what=SETTINGS_FILE)  # within the limits, repeated keys noted
     if not isinstance(settings, dict):
         return []
     found = []
