@@ -37,10 +37,8 @@ def piece_refs(ctx: typer.Context, incomplete: str) -> list[str]:
     from bunzai.model import KIND_NAMES
     from bunzai.store.studio import find_studio
 
-    root = ctx.find_root() if ctx is not None else None
-    option = root.params.get("studio") if root is not None else None
     try:
-        studio = find_studio(option, create=False)
+        studio = find_studio(_studio_given(ctx), create=False)
     except BunzaiError:
         return []
     held: dict[str, list[str]] = {}
@@ -67,3 +65,23 @@ def piece_refs(ctx: typer.Context, incomplete: str) -> list[str]:
             elif piece_id.startswith(incomplete):
                 offered.append(piece_id)
     return offered
+
+
+def _studio_given(ctx: typer.Context | None) -> str | None:
+    """The --studio of the line being completed, before the command or after it.
+
+    A command line is run with `--studio` moved to the front (cli.entry.studio_first), but
+    click parses the completion words as typed, so after the command it is read from them."""
+    root = ctx.find_root() if ctx is not None else None
+    option = root.params.get("studio") if root is not None else None
+    if option:
+        return option
+    from click.shell_completion import split_arg_string
+
+    words = split_arg_string(os.environ.get("COMP_WORDS", ""))[1:]
+    for index, word in enumerate(words):
+        if word == "--studio" and index + 1 < len(words):
+            return words[index + 1]
+        if word.startswith("--studio="):
+            return word[len("--studio=") :]
+    return None

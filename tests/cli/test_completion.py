@@ -52,6 +52,16 @@ def test_studio_option_chooses_where_refs_come_from(shelf, tmp_path):
     other = tmp_path / "other"
     shelf("init", str(other), check=True)
     assert complete(shelf, f"bunzai --studio {other} read se") == []
+    assert complete(shelf, f"bunzai read --studio {other} se") == []  # after the command, as it runs
+
+
+def test_studio_option_after_the_command_is_where_refs_come_from(shelf, tmp_path):
+    other = tmp_path / "other"
+    shelf("init", str(other), check=True)
+    draft = shelf("--studio", str(other), "create", "character", "--input", '{"name": "Selene"}', check=True).stdout
+    shelf("--studio", str(other), "apply", "--yes", input=draft, check=True)
+    assert complete(shelf, f"bunzai read --studio {other} se") == ["selene"]
+    assert complete(shelf, f"bunzai read --studio={other} se") == ["selene"]
 
 
 def test_no_studio_completes_nothing_and_creates_nothing(bare_bunzai):
