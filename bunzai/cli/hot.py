@@ -57,10 +57,11 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
     else:
         rows, damaged = list_pieces(studio, kinds)
         emit({"count": len(rows), "items": rows, "damaged": damaged})
-    if damaged:
+    if damaged:  # named here too: --table and --nl print the items alone
+        named = ", ".join(f"{row['kind']}/{row['id']}" for row in damaged[:5]) + (", ..." if len(damaged) > 5 else "")
         say(
-            f"bunzai: {len(damaged)} piece file(s) do not read as pieces and are listed under `damaged` "
-            "(see `bunzai doctor`)"
+            f"bunzai: {len(damaged)} piece file(s) do not read as pieces ({named}); the JSON answer lists "
+            "them under `damaged` (see `bunzai doctor`)"
         )
     return 0
 

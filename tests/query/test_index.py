@@ -107,6 +107,8 @@ def test_a_damaged_piece_is_listed_as_damaged_and_the_rest_keep_working(bunzai):
         ("character", "charles-babbage", "invalid_piece")
     ]
     assert "damaged" in listed.stderr
+    table = bunzai("list", "--table", check=True)  # a table prints the items alone: stderr names the rest
+    assert "charles-babbage" not in table.stdout and "character/charles-babbage" in table.stderr
     assert bunzai("search", "somerville", check=True).json["count"] == 1
     assert bunzai("search", "babbage", check=True).json["count"] == 0
     assert bunzai("list", "--kind", "lorebook", check=True).json["count"] == 0
