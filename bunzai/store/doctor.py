@@ -49,8 +49,8 @@ def examine(studio: Studio, *, repair: bool = False) -> dict:
     try:
         problems: list[dict] = []
         notes: list[str] = []
-        pieces = _check_pieces(studio, problems)
-        records = _check_log(studio, pieces, problems, notes)
+        pieces, damaged = _check_pieces(studio, problems)
+        records = _check_log(studio, pieces, damaged, problems, notes)
         assets = _check_assets(studio, problems)
         _check_temps(studio, problems)
         _check_locks(studio, problems)
@@ -78,15 +78,17 @@ def _problem(check: str, path: Path | str, message: str, **extra: Any) -> dict:
     return {"check": check, "path": str(path), "message": message, **extra}
 
 
-def _check_pieces(studio: Studio, problems: list[dict]) -> dict[tuple[str, str], str]:
-    """{(kind, id): revision} of every piece file, noting those that do not read or validate."""
-    pieces = {}
+def _check_pieces(studio: Studio, problems: list[dict]) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]]]:
+    """{(kind, id): revision} of every piece file, and the files that do not read; those, and
+    the pieces that do not validate, are noted as problems."""
+    pieces, damaged = {}, set()
     for kind, piece_id in list_stored(studio):
         path = studio.piece_path(kind, piece_id)
         try:
             stored = read_stored(studio, kind, piece_id)
         except BunzaiError as error:
             problems.append(_problem("piece", path, error.message, code=error.code))
+            damaged.add((kind, piece_id))
             continue
         pieces[(kind, piece_id)] = stored.revision
         try:
@@ -95,10 +97,18 @@ def _check_pieces(studio: Studio, problems: list[dict]) -> dict[tuple[str, str],
             problems.append(
                 _problem("piece", path, f"{kind}/{piece_id} does not validate: {error.message}", code=error.code)
             )
-    return pieces
+    return pieces, damaged
 
 
-def _check_log(studio: Studio, pieces: dict[tuple[str, str], str], problems: list[dict], notes: list[str]) -> int:
+def _check_log(
+    studio: Studio,
+    pieces: dict[tuple[str, str], str],
+    damaged: set[tuple[str, str]],
+    problems: list[dict],
+    notes: list[str],
+) -> int:
+    """Compare each piece with its latest record. A file that does not read (`damaged`) is
+    already a `piece` problem: it has no revision to compare, and is no sign of a lost write."""
     latest: dict[tuple[str, str], dict] = {}
     count = 0
     for record in iter_changes(studio):
@@ -106,7 +116,7 @@ def _check_log(studio: Studio, pieces: dict[tuple[str, str], str], problems: lis
         key = (record.get("kind"), record.get("id"))
         if isinstance(key[0], str) and isinstance(key[1], str):
             latest[key] = record
-    for key in sorted(set(latest) | set(pieces)):
+    for key in sorted((set(latest) | set(pieces)) - damaged):
         on_disk = pieces.get(key)
         record = latest.get(key)
         ref = f"{key[0]}/{key[1]}"

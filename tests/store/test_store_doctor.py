@@ -95,6 +95,13 @@ def test_a_damaged_piece_is_a_problem(studio: Studio) -> None:
     assert "piece" in checks(examine(studio))
 
 
+def test_a_piece_file_that_does_not_parse_is_a_problem_not_a_write_that_never_landed(studio: Studio) -> None:
+    create_piece(studio, piece())
+    studio.piece_path("character", "ada").write_text("{not json")
+    report = examine(studio)
+    assert checks(report) == ["piece"] and report["notes"] == []
+
+
 def test_appends_from_one_writer_do_not_reread_the_log(studio: Studio, monkeypatch) -> None:
     reads = []
     real = changelog._last_seq
