@@ -98,6 +98,11 @@ REVIEW_VALUE_CHARS = 100
 # change, and the whole row cut at this many characters (several changes still fit).
 REVIEW_CONTEXT_WORDS = 4
 REVIEW_DIFF_CHARS = 400
+# Most words of each side's changed middle (after the unchanged start and end are set
+# aside) that the word diff pairs up. Pairing is quadratic in the worst case (difflib's
+# matcher over repeated words); 2,000 words pair in well under a second, and a larger
+# rewrite is shown as one deletion and one insertion, cut to REVIEW_DIFF_CHARS like any row.
+REVIEW_WORD_DIFF_MAX_WORDS = 2000
 
 # --- change lists ----------------------------------------------------------------------
 # Longest value a create draft's change row repeats (the piece itself is in `proposed`):

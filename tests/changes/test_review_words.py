@@ -53,6 +53,23 @@ def test_a_huge_diff_is_cut_to_its_limit() -> None:
     assert len(row) <= REVIEW_DIFF_CHARS + len("  ~ /body/description (words): ")
 
 
+def test_a_rewrite_past_the_pairing_limit_is_one_deletion_and_one_insertion() -> None:
+    from bunzai.limits import REVIEW_WORD_DIFF_MAX_WORDS
+
+    count = REVIEW_WORD_DIFF_MAX_WORDS + 10
+    before = "Intro. " + " ".join(f"w{i}" for i in range(count)) + " Outro."
+    after = "Intro. " + " ".join(f"x{i}" for i in range(count)) + " Outro."
+    ops = word_ops(before, after)
+    assert [op for op, _ in ops] == ["equal", "delete", "insert", "equal"]
+    assert ops[0][1] == "Intro. " and ops[-1][1] == " Outro."
+    assert "".join(text for op, text in ops if op != "insert") == before
+
+
+def test_a_word_added_at_the_end_is_an_insertion_only() -> None:
+    assert render("a b c", "a b c d", 4) == "a b c{+ d+}"
+    assert render("the quiet old forest", "the quiet young forest", 4) == "the quiet [-old-]{+young+} forest"
+
+
 def test_tokens_join_back() -> None:
     assert "".join(tokens("  two  words\n")) == "  two  words\n"
 
