@@ -20,7 +20,7 @@ from bunzai.adapters.contract import Adapter, Decoded
 from bunzai.adapters.registry import all_adapters, get_adapter, readers_of
 from bunzai.errors import BunzaiError
 from bunzai.files import list_folder, read_folder_files
-from bunzai.jsondoc.reading import load_json_bytes, read_notes
+from bunzai.jsondoc.reading import ReadNotes, load_json_bytes, read_notes
 from bunzai.limits import FOLDER_PIECE_MAX_FILES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -123,19 +123,25 @@ def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Ad
     """Read a file's bytes into pieces, by the named format or by sniffing."""
     with read_notes() as notes:
         adapter, decoded = _read(data, name, format_id)
-    what = name or "the file"
+    decoded.warnings += notes_warnings(notes, name or "the file")
+    return adapter, decoded
+
+
+def notes_warnings(notes: ReadNotes, what: str) -> list[str]:
+    """The warnings a read owes its reader for what the JSON or YAML reader mended."""
+    warnings = []
     if notes.surrogates:
-        decoded.warnings.append(
+        warnings.append(
             f"{what}: {notes.surrogates} lone UTF-16 surrogate(s) (half an emoji, "
             "as some JavaScript writes) were replaced by U+FFFD"
         )
     if notes.duplicate_keys:
         keys = ", ".join(sorted(set(notes.duplicate_keys))[:8])
-        decoded.warnings.append(
+        warnings.append(
             f"{what}: an object repeats the key(s) {keys}; the last value of each was kept, "
             "as the platforms' JavaScript does"
         )
-    return adapter, decoded
+    return warnings
 
 
 def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decoded]:

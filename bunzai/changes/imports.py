@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bunzai.adapters.contract import Blob, Origin
-from bunzai.adapters.inspect import claim_folder, read_bytes
+from bunzai.adapters.inspect import claim_folder, notes_warnings, read_bytes
 from bunzai.adapters.registry import all_adapters
 from bunzai.adapters.sillytavern import user_folder as st
 from bunzai.adapters.sillytavern.sprites import mime_of
@@ -21,6 +21,7 @@ from bunzai.changes.draft import new_draft
 from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
 from bunzai.files import list_folder, read_file_bytes, read_stdin_bytes
+from bunzai.jsondoc.reading import read_notes
 from bunzai.limits import FOLDER_WALK_MAX_DEPTH
 from bunzai.model import dump_piece
 from bunzai.model.ids import id_problem
@@ -319,13 +320,16 @@ def _settings_pieces(root: Path, avatars: Path, used: set[str]):
     """Personas (with their avatar images) and global regex scripts kept in settings.json."""
     path = root / st.SETTINGS_FILE
     try:
-        documents = st.settings_documents(read_file_bytes(path))
+        with read_notes() as notes:
+            documents = st.settings_documents(read_file_bytes(path))
     except BunzaiError as error:
         yield path, error
         return
+    mended = notes_warnings(notes, st.SETTINGS_FILE)  # the pieces are read from parts taken out of it
     for name, format_id, data in documents:
         try:
             adapter, decoded = read_bytes(data, name, format_id)
+            decoded.warnings[:0] = mended
             for index, piece in enumerate(decoded.pieces):
                 _record_source(piece, f"{st.SETTINGS_FILE}#{index}")  # its place there: the order survives
                 avatar = st.persona_avatar(piece)

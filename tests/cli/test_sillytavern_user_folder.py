@@ -132,6 +132,18 @@ def test_import_then_apply_takes_every_piece_with_no_refusal(bunzai, user_folder
     ]
 
 
+def test_a_key_settings_json_repeats_is_reported_on_the_pieces_taken_from_it(bunzai, user_folder):
+    text = json.dumps(SETTINGS, indent=4).replace('"power_user": {', '"power_user": {"theme": "a", "theme": "b",', 1)
+    (user_folder / "settings.json").write_text(text, encoding="utf-8")
+    drafts = imported(bunzai, user_folder).lines
+    taken = [d for d in drafts if d["proposed"]["original"]["source"].startswith("settings.json")]
+    assert len(taken) == 2
+    for draft in taken:
+        assert any("settings.json: an object repeats the key(s) theme" in w for w in draft["warnings"])
+    others = [d for d in drafts if d not in taken]
+    assert not any("repeats the key" in w for d in others for w in d["warnings"])
+
+
 def test_reimport_with_skip_writes_nothing(bunzai, user_folder):
     bunzai("apply", "--yes", input=imported(bunzai, user_folder).stdout, check=True)
     again = imported(bunzai, user_folder, "--on-conflict", "skip")
