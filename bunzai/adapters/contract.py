@@ -230,8 +230,11 @@ class Adapter:
     kinds: tuple[str, ...] = ()
     extensions: tuple[str, ...] = ()  # lowercase, with the dot; the first is used on export
     container: Container = "text"
-    can_read: bool = True
+    can_read: bool = True  # sniffed for files of its container (a refusing adapter is too)
     can_write: bool = True
+    # Recognises its files only to refuse them with the reason (an encrypted card, a chat
+    # preset bound to one install): `bunzai formats` says it does not read them.
+    refuses_reading: bool = False
     carries_escrow: bool = False  # True when the file keeps a piece's escrow whole (bunzai.native)
     engine: str | None = None  # the macro engine that reads this format's text (a catalog id), if one does
 
@@ -277,7 +280,7 @@ class Adapter:
             "kinds": list(self.kinds),
             "extensions": list(self.extensions),
             "container": self.container,
-            "read": self.can_read,
+            "read": self.can_read and not self.refuses_reading,
             "write": self.can_write,
             "engine": self.engine,
         }

@@ -24,6 +24,17 @@ def test_formats_lists_native_with_every_kind(bunzai):
     assert "promptbook" in native["kinds"] and len(native["kinds"]) == 9
 
 
+def test_formats_recognised_only_to_be_refused_say_they_are_not_read(bunzai, tmp_path):
+    formats = {row["format"]: row for row in bunzai("formats", check=True).json["items"]}
+    for refused in ("marinara.chat_preset", "risu.card.encrypted"):
+        assert not formats[refused]["read"] and not formats[refused]["write"], refused
+    assert all(row["read"] for name, row in formats.items() if "refused" not in row["label"])
+    preset = {"type": "marinara_chat_preset", "version": 1, "data": {"name": "Daily"}}
+    (tmp_path / "daily.json").write_text(json.dumps(preset))
+    refused = bunzai("import", str(tmp_path / "daily.json"))
+    assert refused.code == 1 and refused.json["error"]["code"] == "unsupported"  # still told why
+
+
 def test_transfer_previews_and_writes_nothing(bunzai):
     make_ada(bunzai)
     before = studio_files(bunzai.studio)

@@ -27,6 +27,7 @@ class MarinaraChatPreset(Adapter):
     extensions = (".marinara-chat-preset.json",)
     container = "text"
     can_write = False
+    refuses_reading = True
     engine = "marinara"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:

@@ -50,6 +50,7 @@ class RisuEncryptedCard(Adapter):
     extensions = (".png",)
     container = "image"
     can_write = False
+    refuses_reading = True
     engine = "risuai"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
