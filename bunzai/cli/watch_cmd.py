@@ -60,7 +60,7 @@ def wait(
 
     Wait until one condition holds, or the timeout: `met` says which (a timeout exits 0).
 
-    Example: bunzai wait --changed-since 12 --timeout 30
+    Example: bunzai wait --piece-exists character/seraphina --timeout 30
     """
     from bunzai.changes.watch import studio_wait
 
