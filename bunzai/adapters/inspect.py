@@ -139,7 +139,7 @@ def notes_warnings(notes: ReadNotes, what: str) -> list[str]:
         keys = ", ".join(sorted(set(notes.duplicate_keys))[:8])
         warnings.append(
             f"{what}: an object repeats the key(s) {keys}; the last value of each was kept, "
-            "as the platforms' JavaScript does"
+            "as the platforms' own readers do"
         )
     return warnings
 
