@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bunzai.adapters.common import drift
@@ -307,16 +308,7 @@ _EXACT_INT = 2**53
 
 
 def bool_reader(default: Any = False) -> Callable[[Any], Any]:
-    def decode(value: Any) -> Any:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            return value.strip().lower() == "true"
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
-        return default
-
-    return decode
+    return partial(drift.as_bool, default=default)  # a C-level binding: no extra Python frame per value
 
 
 def str_reader(default: Any = "") -> Callable[[Any], Any]:
@@ -355,14 +347,3 @@ def omit_none(value: Any) -> Any:
 def decimal_text(text: str) -> bool:
     """True for the canonical spelling of a non-negative integer ("12", not "012" or "¹")."""
     return text.isascii() and text.isdigit() and str(int(text)) == text
-
-
-def js_numbers(value: Any) -> Any:
-    """Integral floats as ints, as JavaScript writes them (1, not 1.0)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {key: js_numbers(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [js_numbers(item) for item in value]
-    return value

@@ -19,7 +19,7 @@ from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
-from bunzai.adapters.common.fieldmap import js_numbers
+from bunzai.adapters.common.jsjson import js_numbers
 from bunzai.errors import BunzaiError
 from bunzai.model.base import Escrow
 from bunzai.model.persona import Persona, PersonaBody

@@ -12,7 +12,7 @@ import json
 from pathlib import PurePath
 from typing import Any
 
-from bunzai.adapters.common.fieldmap import js_numbers
+from bunzai.adapters.common.jsjson import js_numbers
 from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
 
