@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from bunzai.errors import BunzaiError
 from bunzai.model.base import AssetRef, LazyAssetRef
@@ -61,8 +61,7 @@ class Loss:
         return {"pointer": self.pointer, "action": self.action, "why": self.why, "code": self.code}
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a blob's bytes sit in what the adapter read, so an import draft can name the
     place instead of carrying the bytes (`bunzai apply` reads them from there).
 
@@ -133,11 +132,8 @@ class SpanBlob(Blob):
         mime: str = "",
         check: Callable[[], None] | None = None,
     ) -> None:
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "ext", ext)
-        object.__setattr__(self, "mime", mime)
-        object.__setattr__(self, "origin", Origin(spans=spans))
-        object.__setattr__(self, "check", check)
+        # Frozen: set through __dict__ (one call; a card read makes two of these).
+        self.__dict__.update(source=source, ext=ext, mime=mime, origin=Origin(spans=spans), check=check)
 
     def _checked(self) -> None:
         if self.check is not None:

@@ -67,8 +67,11 @@ class LazyAssetRef(AssetRef):
 
     @classmethod
     def of(cls, digest: Callable[[], str], ext: str, mime: str = "") -> LazyAssetRef:
-        if not _EXT.fullmatch(ext):
-            raise ValueError(f"asset extension {ext!r} is not 1-10 lowercase letters or digits")
+        if ext not in _EXTS_SEEN:
+            if not _EXT.fullmatch(ext):
+                raise ValueError(f"asset extension {ext!r} is not 1-10 lowercase letters or digits")
+            if len(_EXTS_SEEN) < 64:
+                _EXTS_SEEN.add(ext)
         # What model_construct does, written out: a card read makes two of these, and
         # model_construct's generality costs more than hashing a small image would.
         ref = cls.__new__(cls)
@@ -95,6 +98,7 @@ class LazyAssetRef(AssetRef):
 
 
 _EXT = re.compile(r"[a-z0-9]{1,10}")
+_EXTS_SEEN: set[str] = set()  # extensions `_EXT` has passed (a handful: png, webp ...)
 
 Role = Literal["system", "user", "assistant"]
 """Who a prompt message speaks as. Platforms encode it as strings or ints 0/1/2."""

@@ -28,6 +28,7 @@ from bunzai.jsondoc.reading import json_decoder, json_text, load_json_bytes
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
 CARD_KEYWORDS = ("chara", "ccv3")
+_CARD_CHUNKS = frozenset(CARD_KEYWORDS)
 PORTRAIT_DEFAULT_IMAGE = LossRule(
     "/body/portrait",
     "translated",
@@ -139,7 +140,7 @@ class SillyTavernCardPng(Adapter):
         original = SpanBlob(data, ((0, len(data)),), "png", "image/png", check)
         # The image without its card chunks, named by its spans of the file: hashed in place, never
         # copied here; both are hashed only when a draft, a store or a convert asks (LazyAssetRef).
-        portrait = SpanBlob(data, tuple(png.kept_spans(image, set(CARD_KEYWORDS))), "png", "image/png", check)
+        portrait = SpanBlob(data, tuple(png.kept_spans(image, _CARD_CHUNKS)), "png", "image/png", check)
         escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         primary = documents.get("ccv3", documents.get("chara"))
         decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])
