@@ -77,6 +77,7 @@ bench:
 	$(BIN)/python bench/mcp_start.py
 	$(BIN)/python bench/risu_preset.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/instructions.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
