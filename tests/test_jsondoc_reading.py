@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import json_depth, load_json_bytes
+from bunzai.jsondoc.reading import json_depth, load_json_bytes, parsed_depth
 
 
 def test_load_refuses_ten_thousand_deep_json_without_recursion_error() -> None:
@@ -51,3 +53,29 @@ def test_load_refuses_what_is_not_json_with_invalid_json(raw: bytes) -> None:
 def test_load_accepts_text_and_a_utf8_bom() -> None:
     assert load_json_bytes('{"a": "é"}', what="x") == {"a": "é"}
     assert load_json_bytes(b'\xef\xbb\xbf{"a": 1}', what="x") == {"a": 1}
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(alphabet='[]{}"\\ab', max_size=6)),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="[]{}ab", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES)
+def test_the_depth_of_a_parse_is_the_depth_of_its_text(value) -> None:
+    # Large documents are measured on their parse (parsed_depth), small ones never need it.
+    assert parsed_depth(value) == json_depth(json.dumps(value).encode())
+
+
+def test_a_deep_document_with_many_brackets_is_measured_on_its_parse() -> None:
+    wide = [[index] for index in range(limits.JSON_MAX_DEPTH)]  # more brackets than the limit, depth 2
+    assert load_json_bytes(json.dumps(wide).encode(), what="x") == wide
+    depth = limits.JSON_MAX_DEPTH + 1
+    for raw in (b"[" * depth + b"]" * depth, b"[" * depth + b"1," + b"]" * depth):  # valid, then broken
+        with pytest.raises(BunzaiError) as caught:
+            load_json_bytes(raw, what="x")
+        assert caught.value.code == "too_deep" and f"nests {depth} levels" in caught.value.message

@@ -159,3 +159,19 @@ def test_top_level_reads_any_spacing_as_the_decoder_does(document, indent, pad):
     assert found == document and list(found) == list(document)
     assert {key: json.loads(text[start:end]) for key, (start, end) in spans.items()} == document
     assert top_level(text + ",", json_decoder()) is None
+
+
+def test_twins_nested_past_the_limit_are_refused_for_their_depth():
+    # json_text checks only the size; the twin reader measures what it parsed.
+    import pytest
+
+    from bunzai import limits
+    from bunzai.errors import BunzaiError
+
+    deep: object = "x"
+    for _ in range(limits.JSON_MAX_DEPTH):
+        deep = [deep]
+    data = dict(DATA, extensions={"app": deep})
+    with pytest.raises(BunzaiError) as caught:
+        read_bytes(_texts(_card("chara_card_v2", "2.0", data), _card("chara_card_v3", "3.0", data)), "card.png")
+    assert caught.value.code == "too_deep"

@@ -74,7 +74,7 @@ ST_ENTRY_EXTENSIONS = frozenset(
 
 
 def read_key(text: str) -> dict:
-    match = _REGEX_KEY.match(text)
+    match = _REGEX_KEY.match(text) if text[:1] == "/" else None  # only `/source/flags` can match
     if match:
         return {"text": match.group(1), "regex": True, "flags": match.group(2)}
     return {"text": text, "regex": False, "flags": ""}
@@ -87,13 +87,17 @@ def write_key(key: dict) -> str:
 def _keys(raw: Any) -> list[dict]:
     if isinstance(raw, str):  # a comma string, as some editors write it
         raw = [part.strip() for part in raw.split(",") if part.strip()]
-    return [read_key(text) for text in as_str_list(raw)]
+    elif not isinstance(raw, list):
+        return []
+    return [read_key(text) for text in raw if isinstance(text, str)]  # as_str_list, without its copy
 
 
 # --- one entry -------------------------------------------------------------------------
 
 
 def _role(raw: Any) -> str:
+    if raw.__class__ is int and 0 <= raw <= 2:  # as SillyTavern writes it: answered without as_int
+        return ROLES[raw]
     if isinstance(raw, str) and raw in ROLES:
         return raw
     number = as_int(raw, 0)
@@ -101,7 +105,7 @@ def _role(raw: Any) -> str:
 
 
 def _logic(raw: Any) -> str:
-    number = as_int(raw, 0)
+    number = raw if raw.__class__ is int else as_int(raw, 0)
     return LOGICS[number] if number in (0, 1, 2, 3) else "and_any"
 
 
@@ -110,7 +114,9 @@ def _ext(entry: dict) -> dict:
 
 
 def _position(entry: dict, ext: dict) -> str:
-    number = as_int(ext.get("position", MISSING))
+    number = ext.get("position", MISSING)
+    if number.__class__ is not int:
+        number = as_int(number)
     if number is not None and 0 <= number < len(POSITIONS):
         return POSITIONS[number]
     return "after_char" if entry.get("position") == "after_char" else "before_char"
@@ -144,7 +150,8 @@ def _group(entry: dict, ext: dict) -> dict:
 
 
 def _group_names(raw: Any) -> list[str]:
-    return [name.strip() for name in as_str(raw).split(",") if name.strip()]
+    text = as_str(raw)
+    return [name.strip() for name in text.split(",") if name.strip()] if text else []
 
 
 _GROUP = FieldMap(
@@ -195,6 +202,8 @@ def _set_character_filter(entry: dict, value: dict | None) -> None:
 
 def _uid(entry: dict, index: int) -> int | str:
     raw = entry.get("id", MISSING)
+    if raw.__class__ is int:
+        return raw
     if isinstance(raw, str) and raw:
         return raw
     number = as_int(raw)
@@ -219,6 +228,8 @@ def _delay_until_recursion(raw: Any) -> bool | int:
 
 
 def _app_extensions(entry: dict, ext: dict) -> dict:
+    if ext.keys() <= ST_ENTRY_EXTENSIONS:  # SillyTavern's keys only, as most entries: one set test
+        return {}
     return {key: value for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
 
 
@@ -242,6 +253,8 @@ def _keys_out(keys: list[dict]) -> list[str]:
 
 
 def _probability(raw: Any) -> int:
+    if raw.__class__ is int and 0 <= raw <= 100:
+        return raw
     return min(100, as_count(raw, 100))
 
 
@@ -302,13 +315,16 @@ def read_entry(entry: dict, index: int) -> dict:
     return _decode_entry(entry)
 
 
-def uids_of(entries: list[dict]) -> list[int | str]:
-    """Entry uids: `id`, else the index; a repeated one becomes the next free integer."""
+def uids_of(entries: list[dict], repeats: list[tuple[int, int | str]] | None = None) -> list[int | str]:
+    """Entry uids: `id`, else the index; a repeated one becomes the next free integer (and,
+    with `repeats`, is listed there as (index, the uid the entry gave))."""
     seen: set[str] = set()
     uids: list[int | str] = []
     for index, entry in enumerate(entries):
         uid = _uid(entry, index)
         if str(uid) in seen:
+            if repeats is not None:
+                repeats.append((index, uid))
             uid = _free_uid(seen, index)
         seen.add(str(uid))
         uids.append(uid)
@@ -394,10 +410,11 @@ def read_book(book: dict) -> tuple[dict, list[str]]:
     raw_entries = book.get("entries")
     natives = [entry for entry in raw_entries if isinstance(entry, dict)] if isinstance(raw_entries, list) else []
     entries = [_decode_entry(entry) for entry in natives]
-    for index, (entry, uid) in enumerate(zip(entries, uids_of(natives))):
-        if uid != _uid(natives[index], index):
-            warnings.append(f"book entry {index} repeats id {_uid(natives[index], index)!r}; it reads as uid {uid}")
+    repeats: list[tuple[int, int | str]] = []
+    for entry, uid in zip(entries, uids_of(natives, repeats)):
         entry["uid"] = uid
+    for index, given in repeats:
+        warnings.append(f"book entry {index} repeats id {given!r}; it reads as uid {entries[index]['uid']}")
     return {
         "name": as_str(book.get("name")),
         "description": as_str(book.get("description")),

@@ -25,6 +25,8 @@ def as_str(value: Any, default: str = "") -> str:
 
 
 def as_int(value: Any, default: int | None = None) -> int | None:
+    if value.__class__ is int:  # the common case first (a bool's class is bool, not int)
+        return value
     if isinstance(value, bool) or value is None or value is MISSING:
         return default
     if isinstance(value, int):

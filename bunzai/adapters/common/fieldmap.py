@@ -98,12 +98,16 @@ class FieldMap:
         self._prefixes = tuple(prefixes)
         self._ops = tuple(ops)
         self._flat = all(isinstance(op[2], str) for op in ops)
-        self.decode = self._compiled_decode(args) if compiled and self._flat else self._decode_nested
+        tree = _canonical_tree(ops) if compiled and (self._flat or total) else None
+        self.decode = self._compiled_decode(args, tree) if tree is not None else self._decode_nested
 
-    def _compiled_decode(self, args: list[tuple]) -> Callable[[dict], dict]:
+    def _compiled_decode(self, args: list[tuple], tree: dict) -> Callable[[dict], dict]:
         """`decode` as one function holding a dict display: each row is a `.get` and its converter.
 
         Built once per table, it reads an entry as fast as code written out by hand would.
+        Canonical paths nest as dict displays inside it (`"group": {"names": ..., ...}`, placed
+        where the first row of the group is), which `tree` lays out; a table with nested paths
+        is compiled only when `total`, so no value is left out of a nested object.
         """
         names: dict[str, Any] = {"_M": MISSING, "_object": _object, "_dict": dict, "_E": {}}
         names.update(_str=str, _bool=bool, _int=int)
@@ -119,8 +123,8 @@ class FieldMap:
                 lines.append(f"    o{index} = _object(native, p{index})")
             lines.append(f"    g{index} = o{index}.get")
         nested = "".join(f", o{index}" for index in range(1, len(self._prefixes)))
-        items = []
-        for index, ((source, key, canon, decode, _encode), extra) in enumerate(zip(self._ops, args)):
+        values: dict[int, str] = {}
+        for index, ((source, key, _canon, decode, _encode), extra) in enumerate(zip(self._ops, args)):
             row_decode = self.rows[index].decode if key is not None else decode
             names[f"d{index}"] = row_decode
             read = f"native{nested}" if key is None else f"g{source}({key!r}, _M)"
@@ -128,15 +132,15 @@ class FieldMap:
             more = "".join(f", a{index}_{n}" for n in range(len(extra)))
             kept = _KEPT_AS_IS.get(row_decode) if key is not None else None
             if kept is None:
-                items.append(f"        {canon!r}: d{index}({read}{more}),")
+                values[index] = f"d{index}({read}{more})"
             else:  # a value already of its type, or absent, is answered without calling the reader
                 test, default = kept
                 names[f"z{index}"] = extra[0] if extra else default
-                items.append(
-                    f"        {canon!r}: v if ({test.format(v=f'(v := {read})')}) "
-                    f"else z{index} if v is _M or v is None else d{index}(v{more}),"
+                values[index] = (
+                    f"v if ({test.format(v=f'(v := {read})')}) "
+                    f"else z{index} if v is _M or v is None else d{index}(v{more})"
                 )
-        lines += ["    out = {", *items, "    }"]
+        lines += ["    out = {", *_display(tree, values, "        "), "    }"]
         lines.append(
             "    return out"
             if self._total
@@ -201,6 +205,34 @@ _KEPT_AS_IS: dict[Callable[..., Any], tuple[str, Any]] = {
     drift.as_int: ("{v}.__class__ is _int", None),
     drift.as_count: ("{v}.__class__ is _int and v >= 0", None),
 }
+
+
+def _canonical_tree(ops: tuple) -> dict | None:
+    """The canonical object's layout: key -> row index, or -> a nested layout, in the order the
+    rows first name each key; None when a path is both a value and an object's prefix."""
+    tree: dict = {}
+    for index, op in enumerate(ops):
+        path = (op[2],) if isinstance(op[2], str) else op[2]
+        node = tree
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                return None
+        if path[-1] in node:
+            return None
+        node[path[-1]] = index
+    return tree
+
+
+def _display(tree: dict, values: dict[int, str], indent: str) -> list[str]:
+    """The source lines of a dict display laid out as `tree`, each row's value from `values`."""
+    lines = []
+    for key, node in tree.items():
+        if isinstance(node, dict):
+            lines += [f"{indent}{key!r}: {{", *_display(node, values, indent + "    "), f"{indent}}},"]
+        else:
+            lines.append(f"{indent}{key!r}: {values[node]},")
+    return lines
 
 
 def _with_args(decode: Callable[..., Any], args: tuple) -> Callable[[Any], Any]:

@@ -7,7 +7,6 @@ an object.
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import PurePath
 from typing import Any
@@ -23,7 +22,11 @@ def native_json_bytes(document: Any) -> bytes:
 
 
 def native_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
-    """The file's JSON object (a private copy), or a coded refusal naming what was expected."""
+    """The file's JSON object, or a coded refusal naming what was expected.
+
+    `parsed` is this read's own parse (inspect and convert parse each file for the one read
+    they hand it to, and sniffers only look), so it becomes the escrow as it is: copying it
+    was 40% of reading a 200-entry world."""
     if parsed is None:
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
@@ -32,7 +35,7 @@ def native_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
             f"{name or 'the file'} is not {what}: it holds a JSON {type(parsed).__name__}, not an object",
             "give the .json file SillyTavern saved",
         )
-    return copy.deepcopy(parsed)
+    return parsed
 
 
 def file_stem(name: str) -> str:

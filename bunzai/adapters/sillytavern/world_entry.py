@@ -139,7 +139,8 @@ ENTRY_FIELDS = FieldMap(
         Field("displayIndex", ("display_index",), int_reader(None), omit_none),
         Field("characterFilter", ("character_filter",), _character_filter, _encode_character_filter),
         Field("extensions", ("extensions",), as_object, _encode_extensions),
-    )
+    ),
+    total=True,  # every reader gives a value (its default when the key is absent): compiled, group nested
 )
 """In the order SillyTavern writes a new entry's keys."""
 
