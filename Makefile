@@ -78,6 +78,7 @@ bench:
 	$(BIN)/python bench/risu_preset.py
 	$(BIN)/python bench/compare.py
 	$(BIN)/python bench/instructions.py
+	$(BIN)/python bench/lorebooks.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
