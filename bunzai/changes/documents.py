@@ -20,7 +20,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import check_json_bounds, finite_float, refuse_constant
+from bunzai.jsondoc.reading import check_parsed_bounds, finite_float, refuse_constant
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _READ_BYTES = 1 << 16
@@ -145,7 +145,8 @@ class DocumentStream:
             or text.count("{", start, end) + text.count("[", start, end) > limits.WRAPPED_JSON_MAX_DEPTH
         ):
             try:
-                check_json_bounds(
+                check_parsed_bounds(
+                    value,
                     text[start:end].encode("utf-8", "surrogatepass"),
                     what=f"document {self.count} of {self.what}",
                     max_depth=limits.WRAPPED_JSON_MAX_DEPTH,

@@ -1,12 +1,14 @@
 """Bounded JSON parsing: the one parser for JSON that bunzai did not write itself.
 
 Piece files, drafts, `--input` and the JSON inside cards all go through `load_json_bytes`
-(or `json_text` + `json_decoder` for a reader that drives the scanner): it refuses
-documents over `limits.JSON_MAX_BYTES` and nesting over `limits.JSON_MAX_DEPTH` *before*
-`json.loads` sees them, so hostile input can neither exhaust memory nor hit Python's
-recursion limit. A repeated key keeps its last value and lone surrogates become U+FFFD,
-both noted in `read_notes` so readers can say so; NaN, Infinity and numbers too large for
-a float are refused.
+(or `json_text` + `json_decoder` + `check_parsed_bounds` for a reader that drives the
+scanner): it refuses documents over `limits.JSON_MAX_BYTES` before parsing them, and nesting
+over `limits.JSON_MAX_DEPTH` as too_deep: a document with fewer brackets than the limit
+cannot nest past it; any other is measured on its parse, the scanner itself stopping at
+Python's recursion limit with a RecursionError that is reported as too_deep too, so hostile
+input can neither exhaust memory nor crash the reader. A repeated key keeps its last value
+and lone surrogates become U+FFFD, both noted in `read_notes` so readers can say so; NaN,
+Infinity and numbers too large for a float are refused.
 """
 
 from __future__ import annotations
@@ -38,17 +40,6 @@ def json_depth(raw: bytes) -> int:
     if not structure:
         return 0
     return max(0, max(accumulate(memoryview(structure).cast("b"))))
-
-
-def check_json_bounds(raw: bytes, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> None:
-    """Refuse `raw` when it is over the size or depth limit (too_large / too_deep).
-
-    `max_depth` is `limits.JSON_MAX_DEPTH` for documents from outside, and
-    `limits.WRAPPED_JSON_MAX_DEPTH` for bunzai's own pieces and drafts, which wrap such a
-    document a few levels deeper: what import accepts, apply and the store accept too."""
-    _check_size(raw, what)
-    if _may_nest_past(raw, max_depth):
-        _refuse_depth(json_depth(raw), what, max_depth)
 
 
 def _check_size(raw: bytes, what: str) -> None:
@@ -97,9 +88,16 @@ def parsed_depth(doc: Any) -> int:
     return deepest
 
 
-def check_depth(doc: Any, raw: bytes, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> None:
-    """Refuse `doc`, parsed from `raw`, when it nests past `max_depth` (too_deep): the depth
-    check of a document whose text was parsed after `json_text`, which checks its size only."""
+def check_parsed_bounds(doc: Any, raw: bytes, *, what: str, max_depth: int = limits.JSON_MAX_DEPTH) -> None:
+    """Refuse `doc`, with its text `raw` (parsed from it, or to be written as it), when it is
+    over the size or depth limit (too_large / too_deep). The depth is counted on `doc`
+    (`parsed_depth`), not by scanning `raw` past its strings (`json_depth`, kept for text no
+    parse could measure).
+
+    `max_depth` is `limits.JSON_MAX_DEPTH` for documents from outside, and
+    `limits.WRAPPED_JSON_MAX_DEPTH` for bunzai's own pieces and drafts, which wrap such a
+    document a few levels deeper: what import accepts, apply and the store accept too."""
+    _check_size(raw, what)
     if _may_nest_past(raw, max_depth):
         _refuse_depth(parsed_depth(doc), what, max_depth)
 
@@ -232,7 +230,7 @@ def json_decoder() -> json.JSONDecoder:
 def json_text(raw: bytes, *, what: str) -> str | None:
     """`raw` as text for `json_decoder`, within the size limit `load_json_bytes` checks; None
     when it holds an escaped lone surrogate (which `load_json_bytes` mends). UnicodeDecodeError
-    when it is not UTF-8. The caller checks what it parses with `check_depth` (the scanner
+    when it is not UTF-8. The caller checks what it parses with `check_parsed_bounds` (the scanner
     itself stops at Python's recursion limit with RecursionError, never deeper)."""
     _check_size(raw, what)
     if _LONE_ESCAPE.search(raw):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, model_serializer
@@ -67,11 +68,8 @@ class LazyAssetRef(AssetRef):
 
     @classmethod
     def of(cls, digest: Callable[[], str], ext: str, mime: str = "") -> LazyAssetRef:
-        if ext not in _EXTS_SEEN:
-            if not _EXT.fullmatch(ext):
-                raise ValueError(f"asset extension {ext!r} is not 1-10 lowercase letters or digits")
-            if len(_EXTS_SEEN) < 64:
-                _EXTS_SEEN.add(ext)
+        if not _good_ext(ext):
+            raise ValueError(f"asset extension {ext!r} is not 1-10 lowercase letters or digits")
         # What model_construct does, written out: a card read makes two of these, and
         # model_construct's generality costs more than hashing a small image would.
         ref = cls.__new__(cls)
@@ -98,7 +96,12 @@ class LazyAssetRef(AssetRef):
 
 
 _EXT = re.compile(r"[a-z0-9]{1,10}")
-_EXTS_SEEN: set[str] = set()  # extensions `_EXT` has passed (a handful: png, webp ...)
+
+
+@lru_cache(maxsize=64)  # a read names a handful of extensions (png, webp ...) over and over
+def _good_ext(ext: str) -> bool:
+    return _EXT.fullmatch(ext) is not None
+
 
 Role = Literal["system", "user", "assistant"]
 """Who a prompt message speaks as. Platforms encode it as strings or ints 0/1/2."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bunzai import limits
 from bunzai.errors import BunzaiError, suggestions, unknown_name
 from bunzai.files import read_up_to
-from bunzai.jsondoc.reading import check_json_bounds, load_json_bytes
+from bunzai.jsondoc.reading import check_parsed_bounds, load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
@@ -244,7 +244,7 @@ def _target_of(data: Any) -> tuple[str, str]:
 def _piece_bytes(data: dict, kind: str, piece_id: str) -> bytes:
     """The canonical bytes of `data`, refused when bunzai could not read them back."""
     raw = canonical_bytes(data)
-    check_json_bounds(raw, what=ref_of(kind, piece_id), max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
+    check_parsed_bounds(data, raw, what=ref_of(kind, piece_id), max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
     return raw
 
 

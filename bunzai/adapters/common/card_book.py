@@ -96,8 +96,6 @@ def _keys(raw: Any) -> list[dict]:
 
 
 def _role(raw: Any) -> str:
-    if raw.__class__ is int and 0 <= raw <= 2:  # as SillyTavern writes it: answered without as_int
-        return ROLES[raw]
     if isinstance(raw, str) and raw in ROLES:
         return raw
     number = as_int(raw, 0)
@@ -105,7 +103,7 @@ def _role(raw: Any) -> str:
 
 
 def _logic(raw: Any) -> str:
-    number = raw if raw.__class__ is int else as_int(raw, 0)
+    number = as_int(raw, 0)
     return LOGICS[number] if number in (0, 1, 2, 3) else "and_any"
 
 
@@ -114,9 +112,7 @@ def _ext(entry: dict) -> dict:
 
 
 def _position(entry: dict, ext: dict) -> str:
-    number = ext.get("position", MISSING)
-    if number.__class__ is not int:
-        number = as_int(number)
+    number = as_int(ext.get("position", MISSING))
     if number is not None and 0 <= number < len(POSITIONS):
         return POSITIONS[number]
     return "after_char" if entry.get("position") == "after_char" else "before_char"
@@ -202,8 +198,6 @@ def _set_character_filter(entry: dict, value: dict | None) -> None:
 
 def _uid(entry: dict, index: int) -> int | str:
     raw = entry.get("id", MISSING)
-    if raw.__class__ is int:
-        return raw
     if isinstance(raw, str) and raw:
         return raw
     number = as_int(raw)
@@ -253,8 +247,6 @@ def _keys_out(keys: list[dict]) -> list[str]:
 
 
 def _probability(raw: Any) -> int:
-    if raw.__class__ is int and 0 <= raw <= 100:
-        return raw
     return min(100, as_count(raw, 100))
 
 

@@ -130,7 +130,7 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False, walked:
             raise _corrupt(
                 f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs {end - size} more bytes"
             )
-        chunk = Chunk(kind, pos, end, _keyword_of(data, kind, pos, end))
+        chunk = _new_chunk((kind, pos, end, _keyword_of(data, kind, pos, end)))
         if defer and kind in IMAGE_DATA_TYPES:
             unchecked.append(chunk)
         elif crc32(view[pos + 4 : end - 4]) != unpack(">I", data, end - 4)[0]:
@@ -210,8 +210,7 @@ def chunk_headers(data: bytes) -> list[Chunk]:
         end = pos + 12 + length
         if end > size:
             break
-        # A text chunk's keyword (as _keyword_of reads it), inline: this loop runs for every image read.
-        keyword = _keyword_of(data, kind, pos, end) if kind in text_types else ""
+        keyword = _keyword_of(data, kind, pos, end) if kind in text_types else ""  # no call for image chunks
         chunks.append(_new_chunk((kind, pos, end, keyword)))
         if kind == b"IEND":
             break

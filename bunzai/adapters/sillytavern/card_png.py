@@ -23,7 +23,7 @@ from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
 from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twin_in_base64
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import check_depth, json_decoder, json_text, load_json_bytes
+from bunzai.jsondoc.reading import check_parsed_bounds, json_decoder, json_text, load_json_bytes
 
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
@@ -79,7 +79,7 @@ def _twins(chunks: dict, what: str) -> dict | None:
         parsed = top_level(first_text, decoder) if first_text is not None else None
         if parsed is None:
             return None
-        check_depth(parsed[0], first_raw, what="ccv3")  # json_text checked the size only
+        check_parsed_bounds(parsed[0], first_raw, what="ccv3")  # json_text checked the size only
         chara = twin_in_base64(parsed[0], parsed[1], first_text, first_raw, first_b64, b64, decoder)
         if chara is None:  # not shown block for block: the chara text itself is compared
             text = json_text(png.strict_base64(b64, "chara"), what="chara")
