@@ -109,6 +109,68 @@ def test_read_png_checks_every_crc_unless_told_to_defer_image_data():
     png.check_crcs(png.read_png(card_png({"chara": CARD}), defer=True))  # a sound file passes
 
 
+V3 = {**CARD, "spec": "chara_card_v3", "spec_version": "3.0"}
+
+
+def _text_chunk(data: bytes, keyword: str) -> png.Chunk:
+    return next(chunk for chunk in png.read_png(data, defer=True).chunks if chunk.keyword == keyword)
+
+
+def _crc_broken(data: bytes, keyword: str, inside: bool = False) -> bytes:
+    """`data` with the `keyword` chunk's CRC wrong: its last CRC byte flipped, or (`inside`) one
+    base64 character of its text changed, so its text is another."""
+    broken = bytearray(data)
+    chunk = _text_chunk(data, keyword)
+    if inside:
+        at = chunk.data_end - 8  # within the base64, before any padding
+        broken[at] = ord("A") if broken[at] != ord("A") else ord("B")
+    else:
+        broken[chunk.end - 1] ^= 0xFF
+    return bytes(broken)
+
+
+def test_the_twin_chara_chunk_is_checked_when_the_file_is_named():
+    # SillyTavern's two chunks: the chara one is shown to be the ccv3 one's twin in base64 and
+    # never decoded, so its CRC is checked with the image data's, before anything is stored.
+    sound = card_png({"chara": CARD, "ccv3": V3})
+    damaged = _crc_broken(sound, "chara")
+    decoded, expected = _read(damaged).pieces[0], _read(sound).pieces[0]
+    unhashed = {"portrait"}  # comparing the portraits would hash them: that refuses (below)
+    assert decoded.body.model_dump(exclude=unhashed) == expected.body.model_dump(exclude=unhashed)
+    assert decoded.original.document == expected.original.document
+    for ask in (lambda: dump_piece(decoded), lambda: drafts_from_bytes(damaged, "card.png")):
+        with pytest.raises(BunzaiError) as caught:
+            ask()
+        assert caught.value.code == "corrupt_file" and "bad CRC in the tEXt chunk" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("chunks", "keyword", "inside"),
+    [
+        ({"chara": CARD, "ccv3": V3}, "ccv3", False),  # the chunk read: checked as it is read
+        ({"chara": CARD, "ccv3": V3}, "chara", True),  # not the twin: read on its own, checked first
+        ({"chara": CARD}, "chara", False),  # the only chunk
+    ],
+)
+def test_a_card_chunk_whose_text_is_read_is_checked_at_read(chunks, keyword, inside):
+    with pytest.raises(BunzaiError) as caught:
+        _read(_crc_broken(card_png(chunks), keyword, inside))
+    assert caught.value.code == "corrupt_file" and "bad CRC in the tEXt chunk" in caught.value.message
+
+
+def test_check_chunk_checks_one_chunk_and_leaves_it_checked():
+    data = card_png({"chara": CARD, "ccv3": V3})
+    image = png.read_png(data, defer=True, lazy_text=frozenset({"chara"}))
+    chara = _text_chunk(data, "chara")
+    assert [chunk.keyword or chunk.type for chunk in image.unchecked] == [b"IDAT", "chara"]
+    assert png.check_chunk(image, chara).unchecked == tuple(c for c in image.unchecked if c is not chara)
+    broken = png.read_png(_crc_broken(data, "chara"), defer=True, lazy_text=frozenset({"chara"}))
+    with pytest.raises(BunzaiError, match="bad CRC in the tEXt chunk"):
+        png.check_chunk(broken, chara)
+    with pytest.raises(BunzaiError, match="bad CRC in the tEXt chunk"):
+        png.read_png(_crc_broken(data, "chara"), defer=True)  # not named lazy: checked
+
+
 def test_a_blob_hashed_already_gives_a_plain_ref():
     blob = Blob(b"abc", "png", "image/png")
     assert type(blob.ref()) is LazyAssetRef

@@ -80,12 +80,21 @@ def _corrupt(message: str) -> BunzaiError:
 IMAGE_DATA_TYPES = (b"IDAT", b"fdAT")
 
 
-def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False, walked: PngHeaders | None = None) -> PngFile:
+def read_png(
+    data: bytes,
+    what: str = "the PNG",
+    *,
+    defer: bool = False,
+    walked: PngHeaders | None = None,
+    lazy_text: frozenset[str] = frozenset(),
+) -> PngFile:
     """Walk and check every chunk: signature, lengths, CRCs, IHDR first, IEND present.
 
     With `defer`, the CRCs of image-data chunks are not checked here but listed in
     `unchecked`, for `check_crcs` to check before the image is hashed or stored: a reader
-    that only wants the text does not pay for checksumming the whole image. `walked`, the
+    that only wants the text does not pay for checksumming the whole image. So are those of
+    the text chunks keyed by `lazy_text` (lowercase keywords): a reader that may not need
+    their text checks one with `check_chunk` before it decodes it. `walked`, the
     sniffers' walk of these bytes, is checked instead of walking the file again.
     """
     if len(data) > limits.PNG_MAX_BYTES:
@@ -104,7 +113,7 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False, walked:
             length, kind = chunk.end - chunk.start - 12, chunk.type
             if length > limits.PNG_CHUNK_MAX_BYTES or not kind.isalpha() or not kind.isascii():
                 break  # the walk below says what is wrong, where
-            if defer and kind in IMAGE_DATA_TYPES:
+            if defer and (kind in IMAGE_DATA_TYPES or chunk.keyword and chunk.keyword in lazy_text):
                 unchecked.append(chunk)
             elif crc32(view[chunk.start + 4 : chunk.end - 4]) != unpack(">I", data, chunk.end - 4)[0]:
                 raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {chunk.start}")
@@ -131,7 +140,7 @@ def read_png(data: bytes, what: str = "the PNG", *, defer: bool = False, walked:
                 f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs {end - size} more bytes"
             )
         chunk = _new_chunk((kind, pos, end, _keyword_of(data, kind, pos, end)))
-        if defer and kind in IMAGE_DATA_TYPES:
+        if defer and (kind in IMAGE_DATA_TYPES or chunk.keyword and chunk.keyword in lazy_text):
             unchecked.append(chunk)
         elif crc32(view[pos + 4 : end - 4]) != unpack(">I", data, end - 4)[0]:
             raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {pos}")
@@ -151,7 +160,22 @@ def check_crcs(png: PngFile, what: str = "the PNG") -> None:
     view, unpack = memoryview(png.data), struct.unpack_from
     for chunk in png.unchecked:
         if zlib.crc32(view[chunk.start + 4 : chunk.end - 4]) != unpack(">I", png.data, chunk.end - 4)[0]:
-            raise _corrupt(f"{what} has a bad CRC in the {chunk.type.decode('ascii')} chunk at byte {chunk.start}")
+            raise _bad_crc(what, chunk)
+
+
+def check_chunk(png: PngFile, chunk: Chunk, what: str = "the PNG") -> PngFile:
+    """Check one chunk `read_png` left unchecked (corrupt_file when its CRC is bad); `png`
+    without it among the unchecked."""
+    if (
+        zlib.crc32(memoryview(png.data)[chunk.start + 4 : chunk.end - 4])
+        != struct.unpack_from(">I", png.data, chunk.end - 4)[0]
+    ):
+        raise _bad_crc(what, chunk)
+    return png._replace(unchecked=tuple(other for other in png.unchecked if other is not chunk))
+
+
+def _bad_crc(what: str, chunk: Chunk) -> BunzaiError:
+    return _corrupt(f"{what} has a bad CRC in the {chunk.type.decode('ascii')} chunk at byte {chunk.start}")
 
 
 def _decode_text(data: bytes, chunk: Chunk) -> TextChunk:

@@ -29,6 +29,7 @@ FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
 CARD_KEYWORDS = ("chara", "ccv3")
 _CARD_CHUNKS = frozenset(CARD_KEYWORDS)
+_TWIN_CHUNK, _NONE = frozenset({"chara"}), frozenset()
 PORTRAIT_DEFAULT_IMAGE = LossRule(
     "/body/portrait",
     "translated",
@@ -121,11 +122,17 @@ class SillyTavernCardPng(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         what = name or "the PNG"
-        # The sniffers' walk, checked; image-data CRCs are checked before the image is hashed.
-        image = png.read_png(data, what, defer=True, walked=png.headers_of(data, parsed))
+        walked = png.headers_of(data, parsed)
+        # The sniffers' walk, checked; image-data CRCs are checked before the image is hashed,
+        # and so is the `chara` chunk's when it is shown to be the `ccv3` chunk's twin (its text
+        # is then never decoded); read on its own, it is checked first.
+        lazy = _TWIN_CHUNK if walked.keywords.issuperset(_CARD_CHUNKS) else _NONE
+        image = png.read_png(data, what, defer=True, walked=walked, lazy_text=lazy)
         chunks = png.find_texts(image, CARD_KEYWORDS)
         documents = _twins(chunks, what) if len(chunks) == 2 else None
         if documents is None:
+            if lazy and "chara" in chunks:
+                image = png.check_chunk(image, chunks["chara"].chunk, what)
             documents = {
                 keyword: decode_chunk_json(chunks[keyword].text, keyword, what)
                 for keyword in CARD_KEYWORDS
