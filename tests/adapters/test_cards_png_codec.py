@@ -8,6 +8,8 @@ import struct
 import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from cards_support import card_png, cross, png_documents, read
 
 from bunzai import limits
@@ -177,3 +179,26 @@ def test_the_lorebook_piece_is_what_validating_it_gives():
     assert again == lorebook and again.model_dump(mode="json") == lorebook.model_dump(mode="json")
     assert lorebook.body.model_fields_set == again.body.model_fields_set
     assert lorebook.body.entries == character.body.book.entries and len(lorebook.body.entries) == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    body=st.binary(max_size=200)
+    | st.builds(lambda key, text: key + b"\0" + text, st.binary(max_size=90), st.binary(max_size=40))
+    | st.builds(
+        lambda size, text: b"k" * size + b"\0" + text, st.sampled_from([0, 1, 78, 79, 80, 81]), st.binary(max_size=8)
+    )
+)
+def test_a_text_chunk_keyword_is_one_to_79_bytes_before_the_first_nul(body):
+    # The reading the PNG spec gives (and the codec had as `partition`): the keyword is what
+    # precedes the first NUL, 1 to 79 bytes; anything else has no valid keyword.
+    kind = b"tEXt"
+    chunk_bytes = struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    data = png.PNG_SIGNATURE + chunk_bytes
+    chunk = png.Chunk(kind, len(png.PNG_SIGNATURE), len(data))
+    keyword, sep, rest = body.partition(b"\0")
+    if sep and 1 <= len(keyword) <= 79:
+        assert png.text_of(data, chunk) == (keyword.decode("latin-1"), rest, chunk)
+    else:
+        with pytest.raises(BunzaiError, match="no valid keyword"):
+            png.text_of(data, chunk)

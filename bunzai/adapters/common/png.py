@@ -179,11 +179,13 @@ def _bad_crc(what: str, chunk: Chunk) -> BunzaiError:
 
 
 def _decode_text(data: bytes, chunk: Chunk) -> TextChunk:
-    body = data[chunk.data_start : chunk.data_end]
-    keyword, sep, rest = body.partition(b"\0")
-    if not sep or not 1 <= len(keyword) <= 79:
+    start, end = chunk.start + 8, chunk.end - 4
+    # The keyword is 1-79 bytes before the first NUL; the text after it is sliced from the file
+    # once (slicing the chunk's data, then partitioning it, copied a card's large text twice).
+    cut = data.find(b"\0", start, min(end, start + 80))
+    if cut <= start:
         raise _corrupt(f"a {chunk.type.decode('ascii')} chunk at byte {chunk.start} has no valid keyword")
-    name = keyword.decode("latin-1")
+    name, rest = data[start:cut].decode("latin-1"), data[cut + 1 : end]
     if chunk.type == b"tEXt":
         return TextChunk(name, rest, chunk)
     if chunk.type == b"zTXt":
