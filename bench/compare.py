@@ -16,7 +16,9 @@ small Character Card V2 PNG made here (about 2 KB, with the V1 mirror fields Sil
 Each reader parses COPIES copies in its own process, ROUNDS times, the readers interleaved;
 the time is the least CPU time of the parse loop (time.process_time), so imports and
 start-up are not counted. The floor is what any reader must do: scan the chunks, base64-decode the card chunk
-and json.loads it. bunzai's reading hashes no media: the canonical piece names the original
+and json.loads it. Each Python reader's process times the floor as well, in BLOCKS blocks that
+alternate with its own, and the ratio to the floor is taken within the process: the machine's
+load, which moves a process's speed by a fifth from one run to the next, then moves both. bunzai's reading hashes no media: the canonical piece names the original
 file and the portrait by lazily hashed references (`LazyAssetRef`), whose SHA-256 is made when
 an import draft, a store or a convert asks for it, so it is not in the parse time.
 
@@ -48,6 +50,7 @@ PEERS = {"tavern-card": "tavern-card", "aichar": "aichar", "card-forge": "card-f
 NODE_PEER, NODE_PACKAGE = "character-foundry", "@character-foundry/character-foundry"
 PAGE = ROOT / "docs" / "benchmarks.md"
 ROUNDS = 5  # each reader's least CPU time of this many runs is kept
+BLOCKS = 10  # a Python reader's loop, split in this many blocks alternating with the floor's
 
 DRIVER = r"""
 import base64, json, struct, sys, time
@@ -94,11 +97,23 @@ elif reader == "card-forge":
             return extract_card_data(io.BytesIO(blob))
     dump = lambda r: None if r is None else json.loads(r.model_dump_json())
 result = parse(data)
-start = time.process_time()
-for _ in range(copies):
-    parse(bytes(data))
-seconds = time.process_time() - start
-print(json.dumps({"seconds": seconds, "output": dump(result)}, default=str))
+# Paired (a fourth argument, the number of blocks): the floor is timed in this process too, in
+# blocks alternating with the reader's, so both see the same load and their ratio is steady.
+blocks = int(sys.argv[4]) if len(sys.argv) > 4 and reader != "floor" else 0
+loops = [(parse, copies)] if not blocks else [
+    (loop, copies // blocks + (block < copies % blocks))
+    for block in range(blocks)
+    for loop in ((floor, parse) if block % 2 else (parse, floor))
+]
+spent = {parse: 0.0, floor: 0.0}
+floor(data)
+for loop, count in loops:
+    start = time.process_time()
+    for _ in range(count):
+        loop(bytes(data))
+    spent[loop] += time.process_time() - start
+paired = {"floor_seconds": spent[floor]} if blocks else {}
+print(json.dumps({"seconds": spent[parse], **paired, "output": dump(result)}, default=str))
 """
 
 
@@ -246,13 +261,15 @@ def node_version(folder: Path) -> str:
     return json.loads(package.read_text(encoding="utf-8")).get("version", "?")
 
 
-def run(runner: Path, reader: str, card: Path, copies: int) -> dict:
+def run(runner: Path, reader: str, card: Path, copies: int, blocks: int = 0) -> dict:
     """One reader's timed loop: `runner` is the Python that runs DRIVER, or for the node peer
-    the npm folder holding its driver."""
+    the npm folder holding its driver. With `blocks`, a Python reader's process times the
+    floor too, in blocks alternating with the reader's (`floor_seconds`)."""
     if reader == NODE_PEER:
         command, cwd = ["node", str(runner / "drive.cjs"), str(card), str(copies)], runner
     else:
-        command, cwd = [str(runner), "-c", DRIVER, reader, str(card), str(copies)], None
+        paired = [str(blocks)] if blocks else []
+        command, cwd = [str(runner), "-c", DRIVER, reader, str(card), str(copies), *paired], None
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if done.returncode:
         return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1][:200]}
@@ -311,13 +328,17 @@ def main(copies: int) -> int:
                     interpreter = {"floor": Path(sys.executable), "bunzai": Path(sys.executable)}.get(reader, python)
                     if reader == NODE_PEER:
                         interpreter = npm_folder
-                    outcome = run(interpreter, reader, card, copies)
+                    outcome = run(interpreter, reader, card, copies, 0 if reader == NODE_PEER else BLOCKS)
                     if "error" not in outcome:
                         kept = strings(outcome.pop("output"), set(), numbers=True)
                         outcome["kept"] = len(fields & kept)
                     best = results[label].get(reader)
+                    ratios = best.get("ratios", []) if best else []
+                    if "floor_seconds" in outcome:
+                        ratios = ratios + [outcome["seconds"] / outcome["floor_seconds"]]
                     if best is None or "error" in outcome or outcome["seconds"] < best.get("seconds", 0):
                         results[label][reader] = outcome
+                    results[label][reader]["ratios"] = ratios
     lines = _page(copies, results, readers, notes)
     PAGE.write_text(_spliced(PAGE.read_text(encoding="utf-8") if PAGE.exists() else "# Benchmarks\n", lines))
     print("\n".join(lines))
@@ -347,6 +368,10 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
         f"Each reader parses {copies} copies of a card in its own process, {ROUNDS} times with the readers "
         "interleaved; the time is the least CPU time of the",
         "parse loop only (bunzai hashes no media while reading: see the module's docstring). "
+        f"*x floor* is paired: each Python reader's process also times the floor, in {BLOCKS} blocks "
+        "alternating with its own, so both see the same load; the cell gives the median of the "
+        f"{ROUNDS} processes' ratios and their range (the node peer, timed by node, is divided by the "
+        "floor's least time instead, marked *). "
         "*Kept* counts the card's non-empty strings (under `data`) found among the",
         "strings the reader returns (a number counts as the string that spells it); bunzai's escrow of the "
         "native document is left out of that count.",
@@ -369,7 +394,7 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
                 continue
             seconds = row["seconds"]
             lines.append(
-                f"| {reader} | {seconds:.3f} | {seconds / floor:.1f}x | "
+                f"| {reader} | {seconds:.3f} | {_times_floor(row, seconds / floor if reader != 'floor' else 1.0)} | "
                 f"{seconds / mine:.2f}x | {row['kept']} of {size['fields']} |"
             )
         behind = [
@@ -389,6 +414,16 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
         lines.append("")
     lines += ["### Notes", ""] + [f"- {note}" for note in notes] + [""]
     return lines
+
+
+def _times_floor(row: dict, unpaired: float) -> str:
+    """The paired ratio's median and range over the rounds, or `unpaired` (marked *) without pairs."""
+    ratios = sorted(row.get("ratios") or [])
+    if not ratios:
+        return f"{unpaired:.1f}x" + ("" if unpaired == 1.0 else " *")
+    middle = len(ratios) // 2
+    median = ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
+    return f"{median:.1f}x ({ratios[0]:.1f}-{ratios[-1]:.1f})"
 
 
 if __name__ == "__main__":
