@@ -113,7 +113,7 @@ def read_png(
             length, kind = chunk.end - chunk.start - 12, chunk.type
             if length > limits.PNG_CHUNK_MAX_BYTES or not kind.isalpha() or not kind.isascii():
                 break  # the walk below says what is wrong, where
-            if defer and (kind in IMAGE_DATA_TYPES or chunk.keyword and chunk.keyword in lazy_text):
+            if defer and (kind in IMAGE_DATA_TYPES or lazy_text and chunk.keyword in lazy_text):
                 unchecked.append(chunk)
             elif crc32(view[chunk.start + 4 : chunk.end - 4]) != unpack(">I", data, chunk.end - 4)[0]:
                 raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {chunk.start}")
@@ -140,7 +140,7 @@ def read_png(
                 f"{what} is truncated: the {kind.decode('ascii')} chunk at byte {pos} needs {end - size} more bytes"
             )
         chunk = _new_chunk((kind, pos, end, _keyword_of(data, kind, pos, end)))
-        if defer and (kind in IMAGE_DATA_TYPES or chunk.keyword and chunk.keyword in lazy_text):
+        if defer and (kind in IMAGE_DATA_TYPES or lazy_text and chunk.keyword in lazy_text):
             unchecked.append(chunk)
         elif crc32(view[pos + 4 : end - 4]) != unpack(">I", data, end - 4)[0]:
             raise _corrupt(f"{what} has a bad CRC in the {kind.decode('ascii')} chunk at byte {pos}")

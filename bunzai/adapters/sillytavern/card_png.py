@@ -126,7 +126,7 @@ class SillyTavernCardPng(Adapter):
         # The sniffers' walk, checked; image-data CRCs are checked before the image is hashed,
         # and so is the `chara` chunk's when it is shown to be the `ccv3` chunk's twin (its text
         # is then never decoded); read on its own, it is checked first.
-        lazy = _TWIN_CHUNK if walked.keywords.issuperset(_CARD_CHUNKS) else _NONE
+        lazy = _TWIN_CHUNK if "ccv3" in walked.keywords and "chara" in walked.keywords else _NONE
         image = png.read_png(data, what, defer=True, walked=walked, lazy_text=lazy)
         chunks = png.find_texts(image, CARD_KEYWORDS)
         documents = _twins(chunks, what) if len(chunks) == 2 else None
