@@ -18,9 +18,10 @@ the time is the least CPU time of the parse loop (time.process_time), so imports
 start-up are not counted. The floor is what any reader must do: scan the chunks, base64-decode the card chunk
 and json.loads it. Each Python reader's process times the floor as well, in BLOCKS blocks that
 alternate with its own, and the ratio to the floor is taken within the process: the machine's
-load, which moves a process's speed by a fifth from one run to the next, then moves both. bunzai's reading hashes no media: the canonical piece names the original
-file and the portrait by lazily hashed references (`LazyAssetRef`), whose SHA-256 is made when
-an import draft, a store or a convert asks for it, so it is not in the parse time.
+load, which moves a process's speed by a fifth from one run to the next, then moves both.
+bunzai's reading hashes no media: the canonical piece names the original file and the
+portrait by lazily hashed references (`LazyAssetRef`), whose SHA-256 is made when an import
+draft, a store or a convert asks for it, so it is not in the parse time.
 
 Fidelity: every non-empty string in the card's own JSON (under `data`) is a field to keep; a
 reader keeps it when the same string appears among the strings of what it returns. bunzai's
