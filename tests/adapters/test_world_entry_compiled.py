@@ -14,6 +14,7 @@ SCALARS = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-3, 9),
+    st.sampled_from([99, 100, 101, 2**53, 2**53 + 1, -(2**53), -(2**53) - 1]),  # the readers' bounds
     st.sampled_from([0.5, 2.0, -1.0, 1e300]),
     st.sampled_from(["", "true", "0", "2", " 3 ", "a, b", "/x+/i", "system", "user", "normal", "swipe"]),
 )

@@ -130,7 +130,7 @@ class FieldMap:
             read = f"native{nested}" if key is None else f"g{source}({key!r}, _M)"
             names.update({f"a{index}_{n}": arg for n, arg in enumerate(extra)})
             more = "".join(f", a{index}_{n}" for n in range(len(extra)))
-            kept = _KEPT_AS_IS.get(row_decode) if key is not None else None
+            kept = _kept_as_is(row_decode) if key is not None else None
             if kept is None:
                 values[index] = f"d{index}({read}{more})"
             else:  # a value already of its type, or absent, is answered without calling the reader
@@ -205,6 +205,12 @@ _KEPT_AS_IS: dict[Callable[..., Any], tuple[str, Any]] = {
     drift.as_int: ("{v}.__class__ is _int", None),
     drift.as_count: ("{v}.__class__ is _int and v >= 0", None),
 }
+
+
+def _kept_as_is(decode: Callable[..., Any]) -> tuple[str, Any] | None:
+    """The inline test and default of a reader that keeps a value already of its type: the
+    drift readers above, or one the reader factories below made (`kept_as_is`)."""
+    return _KEPT_AS_IS.get(decode) or getattr(decode, "kept_as_is", None)
 
 
 def _canonical_tree(ops: tuple) -> dict | None:
@@ -308,6 +314,10 @@ def int_reader(default: Any = None, lo: int | None = None, hi: int | None = None
             return default
         return number
 
+    # A compiled table answers an int within the bounds (and within 2**53) without the call.
+    low = -_EXACT_INT if lo is None else max(lo, -_EXACT_INT)
+    high = _EXACT_INT if hi is None else min(hi, _EXACT_INT)
+    decode.kept_as_is = (f"{{v}}.__class__ is _int and {int(low)} <= v <= {int(high)}", default)  # type: ignore[attr-defined]
     return decode
 
 
@@ -340,11 +350,17 @@ _EXACT_INT = 2**53
 
 
 def bool_reader(default: Any = False) -> Callable[[Any], Any]:
-    return partial(drift.as_bool, default=default)  # a C-level binding: no extra Python frame per value
+    decode = partial(drift.as_bool, default=default)  # a C-level binding: no extra Python frame per value
+    decode.kept_as_is = ("{v}.__class__ is _bool", default)  # type: ignore[attr-defined]
+    return decode
 
 
 def str_reader(default: Any = "") -> Callable[[Any], Any]:
-    return lambda value: value if isinstance(value, str) else default
+    def decode(value: Any) -> Any:
+        return value if isinstance(value, str) else default
+
+    decode.kept_as_is = ("{v}.__class__ is _str", default)  # type: ignore[attr-defined]
+    return decode
 
 
 def as_json(value: Any) -> Any:
