@@ -395,7 +395,7 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
                 continue
             seconds = row["seconds"]
             lines.append(
-                f"| {reader} | {seconds:.3f} | {_times_floor(row, seconds / floor if reader != 'floor' else 1.0)} | "
+                f"| {reader} | {seconds:.3f} | {times_floor(row, seconds / floor if reader != 'floor' else 1.0)} | "
                 f"{seconds / mine:.2f}x | {row['kept']} of {size['fields']} |"
             )
         behind = [
@@ -417,7 +417,7 @@ def _page(copies: int, results: dict, readers: list[str], notes: list[str]) -> l
     return lines
 
 
-def _times_floor(row: dict, unpaired: float) -> str:
+def times_floor(row: dict, unpaired: float) -> str:
     """The paired ratio's median and range over the rounds, or `unpaired` (marked *) without pairs."""
     ratios = sorted(row.get("ratios") or [])
     if not ratios:

@@ -4,7 +4,10 @@ The entries are Eldoria's (../shared/corpus/sillytavern/worlds/Eldoria.json) rep
 new uids, so every one is a real SillyTavern entry. The floor is `json.loads` of the file
 (for the card: its JSON, as `chara_card_v2` JSON), the least any reader does. Each reader
 parses the file COPIES times in its own process, ROUNDS times interleaved; the least CPU
-time of the loop is kept, start-up and imports left out.
+time of the loop is kept, start-up and imports left out. bunzai's process times the floor
+too, in BLOCKS blocks alternating with its own, and *x floor* is the median of those
+in-process ratios with their range (as bench/compare.py gives it): the machine's load then
+moves both sides of each ratio alike.
 
     .venv/bin/python bench/lorebooks.py [COPIES] [ENTRIES]   # default 50 copies, 200 entries
 """
@@ -18,9 +21,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare import times_floor  # noqa: E402 - the bench's own module, beside this one
+
 ROOT = Path(__file__).resolve().parents[1]
 ELDORIA = ROOT.parent / "shared" / "corpus" / "sillytavern" / "worlds" / "Eldoria.json"
 ROUNDS = 5
+BLOCKS = 10  # bunzai's loop, split in this many blocks alternating with the floor's
 
 DRIVER = r"""
 import json, sys, time
@@ -34,10 +41,21 @@ else:
     all_adapters()
     parse = lambda blob: read_bytes(blob, path)
 parse(data)
-start = time.process_time()
-for _ in range(copies):
-    parse(bytes(data))
-print(json.dumps({"seconds": time.process_time() - start}))
+# bunzai's loop in blocks alternating with the floor's, timed in this process (see compare.py).
+blocks = int(sys.argv[4]) if len(sys.argv) > 4 and reader != "floor" else 0
+loops = [(parse, copies)] if not blocks else [
+    (loop, copies // blocks + (block < copies % blocks))
+    for block in range(blocks)
+    for loop in ((json.loads, parse) if block % 2 else (parse, json.loads))
+]
+spent = {parse: 0.0, json.loads: 0.0}
+for loop, count in loops:
+    start = time.process_time()
+    for _ in range(count):
+        loop(bytes(data))
+    spent[loop] += time.process_time() - start
+paired = {"floor_seconds": spent[json.loads]} if blocks else {}
+print(json.dumps({"seconds": spent[parse], **paired}))
 """
 
 
@@ -81,13 +99,14 @@ def _as_card_book(book_piece):
     return CharacterBook.model_validate({"name": "Eldoria", **book_piece.body.model_dump()})
 
 
-def run(reader: str, path: Path, copies: int) -> float:
+def run(reader: str, path: Path, copies: int) -> dict:
+    """The reader's loop time (`seconds`) and, for bunzai, the floor's in the same process."""
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, reader, str(path), str(copies)], capture_output=True, text=True
+        [sys.executable, "-c", DRIVER, reader, str(path), str(copies), str(BLOCKS)], capture_output=True, text=True
     )
     if done.returncode:
         raise SystemExit(f"{reader} failed on {path.name}: {done.stderr.strip()[-300:]}")
-    return json.loads(done.stdout.splitlines()[-1])["seconds"]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def main(copies: int, entries: int) -> int:
@@ -103,19 +122,27 @@ def main(copies: int, entries: int) -> int:
         paths[0].write_text(json.dumps(world(entries), indent=4), encoding="utf-8")
         paths[1].write_text(json.dumps(card(entries)), encoding="utf-8")
         best: dict[tuple[str, str], float] = {}
+        ratios: dict[str, list[float]] = {label: [] for label in files}
         for _ in range(ROUNDS):
             for label, path in files.items():
                 for reader in ("floor", "bunzai"):
-                    seconds = run(reader, path, copies)
+                    outcome = run(reader, path, copies)
+                    seconds = outcome["seconds"]
                     best[(label, reader)] = min(best.get((label, reader), seconds), seconds)
-        print(f"{copies} parses each, least CPU time of {ROUNDS} interleaved rounds")
+                    if "floor_seconds" in outcome:
+                        ratios[label].append(seconds / outcome["floor_seconds"])
+        print(
+            f"{copies} parses each, least CPU time of {ROUNDS} interleaved rounds; x floor paired in each "
+            f"bunzai process ({BLOCKS} alternating blocks): median (range)"
+        )
         print("| file | bytes | floor (json.loads) | bunzai | per entry | x floor |")
         print("|---|---|---|---|---|---|")
         for label, path in files.items():
             floor, mine = best[(label, "floor")], best[(label, "bunzai")]
             print(
                 f"| {label} | {path.stat().st_size:,} | {floor / copies * 1000:.2f} ms | "
-                f"{mine / copies * 1000:.2f} ms | {mine / copies / entries * 1e6:.0f} µs | {mine / floor:.1f}x |"
+                f"{mine / copies * 1000:.2f} ms | {mine / copies / entries * 1e6:.0f} µs | "
+                f"{times_floor({'ratios': ratios[label]}, mine / floor)} |"
             )
     return 0
 
