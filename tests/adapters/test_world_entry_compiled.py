@@ -54,3 +54,21 @@ def test_a_table_whose_paths_clash_is_walked_not_compiled() -> None:
     assert clash.decode.__name__ == "_decode_nested"  # "group" cannot be a value and an object at once
     nested_not_total = FieldMap([Field("b", ("group", "names"), as_str)])
     assert nested_not_total.decode.__name__ == "_decode_nested"  # absent values must be left out: walked
+
+
+KEYS = st.one_of(
+    st.text(max_size=6),
+    st.sampled_from(["/dra(g|k)on/i", "/a\\/b/", "/a/b/", "//", "/x/q", " /x/", "/"]),
+    st.builds(lambda body, flags: f"/{body}/{flags}", st.text(max_size=4), st.sampled_from(["", "i", "gim", "z"])),
+    SCALARS,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(KEYS, max_size=5), KEYS))
+def test_keys_read_as_each_key_is_read_one_by_one(value):
+    # decode_keys answers plain text keys without calling decode_key: the same keys as calling it.
+    from bunzai.adapters.sillytavern.world_keys import decode_key, decode_keys
+
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    assert decode_keys(value) == [key for key in map(decode_key, items) if key is not None]

@@ -134,10 +134,14 @@ class FieldMap:
             if kept is None:
                 values[index] = f"d{index}({read}{more})"
             else:  # a value already of its type, or absent, is answered without calling the reader
-                test, default = kept
+                test, default, *table = kept
                 names[f"z{index}"] = extra[0] if extra else default
+                answer = "v"
+                if table:  # an enum's reader: the value is looked up in its table
+                    names[f"c{index}"] = table[0]
+                    answer = f"c{index}.get(v, z{index})"
                 values[index] = (
-                    f"v if ({test.format(v=f'(v := {read})')}) "
+                    f"{answer} if ({test.format(v=f'(v := {read})')}) "
                     f"else z{index} if v is _M or v is None else d{index}(v{more})"
                 )
         lines += ["    out = {", *_display(tree, values, "        "), "    }"]
@@ -207,9 +211,10 @@ _KEPT_AS_IS: dict[Callable[..., Any], tuple[str, Any]] = {
 }
 
 
-def _kept_as_is(decode: Callable[..., Any]) -> tuple[str, Any] | None:
+def _kept_as_is(decode: Callable[..., Any]) -> tuple | None:
     """The inline test and default of a reader that keeps a value already of its type: the
-    drift readers above, or one the reader factories below made (`kept_as_is`)."""
+    drift readers above, or one the reader factories below made (`kept_as_is`); an enum's
+    reader (`choice`) adds the table an int passing the test is looked up in."""
     return _KEPT_AS_IS.get(decode) or getattr(decode, "kept_as_is", None)
 
 
@@ -380,6 +385,7 @@ def choice(values: dict[Any, Any], default: Any) -> Callable[[Any], Any]:
             value = int(value)
         return values.get(value, default) if isinstance(value, (int, str)) else default
 
+    decode.kept_as_is = ("{v}.__class__ is _int", default, values)  # type: ignore[attr-defined]
     return decode
 
 

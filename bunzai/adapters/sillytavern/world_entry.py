@@ -45,11 +45,14 @@ def _group_names(value: Any) -> list[str]:
     return [name.strip() for name in value.split(",") if name.strip()]
 
 
+_recursion_level = int_reader(None, lo=0)
+
+
 def _delay_until_recursion(value: Any) -> bool | int:
     # bool or a recursion level; 0/1 stay numbers so an int file keeps its ints.
     if isinstance(value, bool):
         return value
-    level = int_reader(None, lo=0)(value)
+    level = _recursion_level(value)
     return False if level is None else level
 
 

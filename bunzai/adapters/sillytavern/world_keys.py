@@ -47,7 +47,13 @@ def decode_keys(value: Any) -> list[dict]:
         value = [value]
     if not isinstance(value, list):
         return []
-    return [key for key in map(decode_key, value) if key is not None]
+    keys = []
+    for item in value:
+        if item.__class__ is str and item[:1] != "/":  # most keys: plain text, no call per key
+            keys.append({"text": item, "regex": False, "flags": ""})
+        elif (key := decode_key(item)) is not None:
+            keys.append(key)
+    return keys
 
 
 def encode_keys(keys: list[dict]) -> list[str]:
