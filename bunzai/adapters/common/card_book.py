@@ -19,7 +19,7 @@ from typing import Any
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
-from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, container, identity, put
+from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
 
 POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
 LOGICS = ("and_any", "not_all", "not_any", "and_all")
@@ -89,7 +89,11 @@ def _keys(raw: Any) -> list[dict]:
         raw = [part.strip() for part in raw.split(",") if part.strip()]
     elif not isinstance(raw, list):
         return []
-    return [read_key(text) for text in raw if isinstance(text, str)]  # as_str_list, without its copy
+    return [  # as_str_list, without its copy; a plain key (not starting with /) without a call
+        {"text": text, "regex": False, "flags": ""} if text[:1] != "/" else read_key(text)
+        for text in raw
+        if isinstance(text, str)
+    ]
 
 
 # --- one entry -------------------------------------------------------------------------
@@ -105,6 +109,11 @@ def _role(raw: Any) -> str:
 def _logic(raw: Any) -> str:
     number = as_int(raw, 0)
     return LOGICS[number] if number in (0, 1, 2, 3) else "and_any"
+
+
+# An int is looked up as the reader would; an absent key or a null reads as 0's name.
+answered_inline(_role, "{v}.__class__ is _int", "system", dict(enumerate(ROLES)))
+answered_inline(_logic, "{v}.__class__ is _int", "and_any", dict(enumerate(LOGICS)))
 
 
 def _ext(entry: dict) -> dict:
@@ -248,6 +257,9 @@ def _keys_out(keys: list[dict]) -> list[str]:
 
 def _probability(raw: Any) -> int:
     return min(100, as_count(raw, 100))
+
+
+answered_inline(_probability, "{v}.__class__ is _int and 0 <= v <= 100", 100)
 
 
 def _triggers(raw: Any) -> list[str]:

@@ -211,6 +211,19 @@ _KEPT_AS_IS: dict[Callable[..., Any], tuple[str, Any]] = {
 }
 
 
+def answered_inline(decode: Any, test: str, default: Any, table: dict | None = None) -> Any:
+    """Mark a row's reader so a compiled table answers some values without calling it.
+
+    `test` is an expression over `{v}` (the value; `v` after its first use) true only for
+    values the reader gives back unchanged (`_int`, `_bool`, `_str` name the types; bounds are
+    written in), or, with `table`, values it looks up there (an enum's int); `default` is what
+    it gives for an absent key or a null. Every other value still goes to the reader, so a
+    mark can only be wrong by answering a value differently from the reader: the property
+    tests compare compiled tables with walked ones."""
+    decode.kept_as_is = (test, default) if table is None else (test, default, table)
+    return decode
+
+
 def _kept_as_is(decode: Callable[..., Any]) -> tuple | None:
     """The inline test and default of a reader that keeps a value already of its type: the
     drift readers above, or one the reader factories below made (`kept_as_is`); an enum's
@@ -322,8 +335,7 @@ def int_reader(default: Any = None, lo: int | None = None, hi: int | None = None
     # A compiled table answers an int within the bounds (and within 2**53) without the call.
     low = -_EXACT_INT if lo is None else max(lo, -_EXACT_INT)
     high = _EXACT_INT if hi is None else min(hi, _EXACT_INT)
-    decode.kept_as_is = (f"{{v}}.__class__ is _int and {int(low)} <= v <= {int(high)}", default)  # type: ignore[attr-defined]
-    return decode
+    return answered_inline(decode, f"{{v}}.__class__ is _int and {int(low)} <= v <= {int(high)}", default)
 
 
 def float_reader(default: Any = None, lo: float | None = None) -> Callable[[Any], Any]:
@@ -356,16 +368,14 @@ _EXACT_INT = 2**53
 
 def bool_reader(default: Any = False) -> Callable[[Any], Any]:
     decode = partial(drift.as_bool, default=default)  # a C-level binding: no extra Python frame per value
-    decode.kept_as_is = ("{v}.__class__ is _bool", default)  # type: ignore[attr-defined]
-    return decode
+    return answered_inline(decode, "{v}.__class__ is _bool", default)
 
 
 def str_reader(default: Any = "") -> Callable[[Any], Any]:
     def decode(value: Any) -> Any:
         return value if isinstance(value, str) else default
 
-    decode.kept_as_is = ("{v}.__class__ is _str", default)  # type: ignore[attr-defined]
-    return decode
+    return answered_inline(decode, "{v}.__class__ is _str", default)
 
 
 def as_json(value: Any) -> Any:
@@ -385,8 +395,7 @@ def choice(values: dict[Any, Any], default: Any) -> Callable[[Any], Any]:
             value = int(value)
         return values.get(value, default) if isinstance(value, (int, str)) else default
 
-    decode.kept_as_is = ("{v}.__class__ is _int", default, values)  # type: ignore[attr-defined]
-    return decode
+    return answered_inline(decode, "{v}.__class__ is _int", default, values)
 
 
 def reverse(values: dict[Any, Any]) -> Callable[[Any], Any]:
