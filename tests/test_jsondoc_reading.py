@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import json_depth, load_json_bytes, parsed_depth
+from bunzai.jsondoc.reading import json_depth, load_json_bytes, may_nest_past, parsed_depth
 
 
 def test_load_refuses_ten_thousand_deep_json_without_recursion_error() -> None:
@@ -79,3 +79,21 @@ def test_a_deep_document_with_many_brackets_is_measured_on_its_parse() -> None:
         with pytest.raises(BunzaiError) as caught:
             load_json_bytes(raw, what="x")
         assert caught.value.code == "too_deep" and f"nests {depth} levels" in caught.value.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from([b"[", b"{", b"}", b"]", b"a" * 5_000, b'"x"', b"[" * 150]), max_size=60),
+    st.sampled_from([0, 1, 199, 200, 201, 1_000]),
+)
+def test_may_nest_past_counts_brackets_as_one_pass_would(parts, limit):
+    # Counted in stretches (16 KB, then doubling) that stop once past the limit: the same answer
+    # as counting every bracket, for documents of one stretch and of many.
+    raw = b"".join(parts)
+    assert may_nest_past(raw, limit) == (raw.count(b"[") + raw.count(b"{") > limit)
+
+
+@pytest.mark.parametrize("at", [0, 16_383, 16_384, 16_385, 49_151, 49_152, 114_688])
+def test_a_bracket_on_a_stretch_boundary_is_counted(at):
+    raw = b"a" * at + b"{" + b"a" * 100 + b"[" * 199  # 200 brackets, one of them at `at`
+    assert may_nest_past(raw, 199) and not may_nest_past(raw, 200)

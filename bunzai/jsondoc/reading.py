@@ -51,10 +51,21 @@ def _check_size(raw: bytes, what: str) -> None:
         )
 
 
-def _may_nest_past(raw: bytes, max_depth: int) -> bool:
+def may_nest_past(raw: bytes, max_depth: int) -> bool:
     """Whether `raw` has brackets enough to nest past `max_depth` (a document cannot nest
-    deeper than it has brackets: most have too few to need a closer look)."""
-    return raw.count(b"[") + raw.count(b"{") > max_depth
+    deeper than it has brackets: most have too few to need a closer look).
+
+    Counted in stretches that double from 16 KB, stopping once the count is past the limit:
+    a large document full of brackets (a world of hundreds of entries) is counted over its
+    first hundred KB or so, not over all of it (`bytes.count` is a byte-by-byte loop here)."""
+    count, start, stretch, size = 0, 0, 16_384, len(raw)
+    while start < size:
+        end = start + stretch
+        count += raw.count(b"[", start, end) + raw.count(b"{", start, end)
+        if count > max_depth:
+            return True
+        start, stretch = end, stretch * 2
+    return False
 
 
 def _refuse_depth(depth: int, what: str, max_depth: int) -> None:
@@ -98,7 +109,7 @@ def check_parsed_bounds(doc: Any, raw: bytes, *, what: str, max_depth: int = lim
     `limits.WRAPPED_JSON_MAX_DEPTH` for bunzai's own pieces and drafts, which wrap such a
     document a few levels deeper: what import accepts, apply and the store accept too."""
     _check_size(raw, what)
-    if _may_nest_past(raw, max_depth):
+    if may_nest_past(raw, max_depth):
         _refuse_depth(parsed_depth(doc), what, max_depth)
 
 
@@ -259,7 +270,7 @@ def load_json_bytes(raw: bytes | str, *, what: str, max_depth: int = limits.JSON
     # parse, not on the text: the scanner stops itself at Python's recursion limit (about
     # 1,000 levels, RecursionError), and counting a parsed document's levels is several
     # times cheaper than scanning its text past every string.
-    deep = _may_nest_past(raw, max_depth)
+    deep = may_nest_past(raw, max_depth)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
