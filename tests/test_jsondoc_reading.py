@@ -97,3 +97,11 @@ def test_may_nest_past_counts_brackets_as_one_pass_would(parts, limit):
 def test_a_bracket_on_a_stretch_boundary_is_counted(at):
     raw = b"a" * at + b"{" + b"a" * 100 + b"[" * 199  # 200 brackets, one of them at `at`
     assert may_nest_past(raw, 199) and not may_nest_past(raw, 200)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="[{}]a", max_size=300), st.integers(0, 300), st.integers(0, 300), st.sampled_from([0, 3, 50]))
+def test_may_nest_past_counts_a_part_of_a_text_too(text, start, end, limit):
+    # The draft stream asks about one document's part of its text, before encoding it.
+    part = text[start:end]
+    assert may_nest_past(text, limit, start, end) == (part.count("[") + part.count("{") > limit)

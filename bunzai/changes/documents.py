@@ -20,7 +20,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import check_parsed_bounds, finite_float, refuse_constant
+from bunzai.jsondoc.reading import check_parsed_bounds, finite_float, may_nest_past, refuse_constant
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _READ_BYTES = 1 << 16
@@ -140,10 +140,7 @@ class DocumentStream:
     def _checked(self, value: Any, start: int, end: int) -> Any:
         """`value`, or the refusal of a document over the size or depth limit."""
         text = self._text
-        if (
-            end - start > limits.JSON_MAX_BYTES
-            or text.count("{", start, end) + text.count("[", start, end) > limits.WRAPPED_JSON_MAX_DEPTH
-        ):
+        if end - start > limits.JSON_MAX_BYTES or may_nest_past(text, limits.WRAPPED_JSON_MAX_DEPTH, start, end):
             try:
                 check_parsed_bounds(
                     value,

@@ -51,20 +51,22 @@ def _check_size(raw: bytes, what: str) -> None:
         )
 
 
-def may_nest_past(raw: bytes, max_depth: int) -> bool:
-    """Whether `raw` has brackets enough to nest past `max_depth` (a document cannot nest
-    deeper than it has brackets: most have too few to need a closer look).
+def may_nest_past(raw: bytes | str, max_depth: int, start: int = 0, end: int | None = None) -> bool:
+    """Whether `raw` (or its part from `start` to `end`; bytes or text) has brackets enough to
+    nest past `max_depth` (a document cannot nest deeper than it has brackets: most have too
+    few to need a closer look).
 
     Counted in stretches that double from 16 KB, stopping once the count is past the limit:
     a large document full of brackets (a world of hundreds of entries) is counted over its
     first hundred KB or so, not over all of it (`bytes.count` is a byte-by-byte loop here)."""
-    count, start, stretch, size = 0, 0, 16_384, len(raw)
-    while start < size:
-        end = start + stretch
-        count += raw.count(b"[", start, end) + raw.count(b"{", start, end)
+    square, curly = ("[", "{") if isinstance(raw, str) else (b"[", b"{")
+    count, stretch, stop = 0, 16_384, len(raw) if end is None else end
+    while start < stop:
+        upto = min(start + stretch, stop)
+        count += raw.count(square, start, upto) + raw.count(curly, start, upto)
         if count > max_depth:
             return True
-        start, stretch = end, stretch * 2
+        start, stretch = upto, stretch * 2
     return False
 
 

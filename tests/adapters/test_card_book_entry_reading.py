@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bunzai.adapters.common.card_book import ENTRY_MAP, MATCH_FLAGS, ST_ENTRY_EXTENSIONS, read_entry, write_entry
+from bunzai.adapters.common.card_book import (
+    ENTRY_MAP,
+    MATCH_FLAGS,
+    ST_ENTRY_EXTENSIONS,
+    _keys,
+    read_entry,
+    read_key,
+    write_entry,
+)
 from bunzai.adapters.common.fieldmap import FieldMap
 
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-3, 9),
+    st.sampled_from([99, 100, 101, 2**53, 2**53 + 1, -(2**53) - 1]),  # the readers' bounds
     st.sampled_from([0.5, 2.0, -1.0, 1e300]),
     st.sampled_from(
         ["", "true", "False", "0", "2", "0.5", " 3 ", "a, b", "/x+/i", "system", "user", "normal", "swipe"]
@@ -65,6 +74,8 @@ WALKED = FieldMap(ENTRY_MAP.rows, compiled=False)
     st.dictionaries(st.sampled_from(ENTRY_KEYS), VALUES),
     st.one_of(st.none(), st.just("not an object"), st.dictionaries(st.sampled_from(EXT_KEYS), VALUES)),
 )
+@example({}, {"probability": 101, "role": 3, "selectiveLogic": 4, "depth": -1, "sticky": 2**53 + 1})
+@example({"insertion_order": True}, {"probability": 100, "role": 2, "selectiveLogic": 3, "depth": 0})
 def test_the_compiled_table_reads_as_walking_its_rows_does(entry, ext):
     if ext is not None:
         entry["extensions"] = ext
@@ -72,9 +83,19 @@ def test_the_compiled_table_reads_as_walking_its_rows_does(entry, ext):
 
 
 def test_the_readers_the_compiled_table_inlines_answer_absent_and_null_with_the_inlined_default():
-    from bunzai.adapters.common import fieldmap
+    from bunzai.adapters.common import drift, fieldmap  # noqa: F401 - fieldmap marks drift's readers
     from bunzai.adapters.common.drift import MISSING
 
-    for reader, (_test, default) in fieldmap._KEPT_AS_IS.items():
+    for reader in (drift.as_str, drift.as_bool, drift.as_int, drift.as_count):
+        _test, default = reader.kept_as_is
         for absent in (MISSING, None):
             assert reader(absent) == default and type(reader(absent)) is type(default), reader.__name__
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.one_of(SCALARS, st.text(max_size=5), st.sampled_from(["/a/", "/a\\/b/g", "//", "/x/q"])), max_size=5)
+)
+def test_keys_read_as_read_key_reads_each(raw):
+    # _keys answers a plain key (not starting with /) without calling read_key: the same keys.
+    assert _keys(raw) == [read_key(text) for text in raw if isinstance(text, str)]

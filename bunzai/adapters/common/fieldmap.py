@@ -199,18 +199,6 @@ class FieldMap:
         return target
 
 
-# Drift readers that give back a value already of their type unchanged (the test that says
-# so, as an expression over `v`: a bool is not an int here, as for the readers) and give
-# their default for an absent key or null (the default when the row names none). The
-# compiled decoder inlines both, and calls the reader only for values that need mending.
-_KEPT_AS_IS: dict[Callable[..., Any], tuple[str, Any]] = {
-    drift.as_str: ("{v}.__class__ is _str", ""),
-    drift.as_bool: ("{v}.__class__ is _bool", False),
-    drift.as_int: ("{v}.__class__ is _int", None),
-    drift.as_count: ("{v}.__class__ is _int and v >= 0", None),
-}
-
-
 def answered_inline(decode: Any, test: str, default: Any, table: dict | None = None) -> Any:
     """Mark a row's reader so a compiled table answers some values without calling it.
 
@@ -225,10 +213,18 @@ def answered_inline(decode: Any, test: str, default: Any, table: dict | None = N
 
 
 def _kept_as_is(decode: Callable[..., Any]) -> tuple | None:
-    """The inline test and default of a reader that keeps a value already of its type: the
-    drift readers above, or one the reader factories below made (`kept_as_is`); an enum's
-    reader (`choice`) adds the table an int passing the test is looked up in."""
-    return _KEPT_AS_IS.get(decode) or getattr(decode, "kept_as_is", None)
+    """The inline test and default `answered_inline` gave a reader (an enum's reader adds the
+    table an int passing the test is looked up in); None for a reader always called."""
+    return getattr(decode, "kept_as_is", None)
+
+
+# The drift readers give back a value already of their type unchanged (a bool is not an int
+# here, as for the readers) and their default for an absent key or a null (the default when
+# the row names none; a row's own default comes from its args).
+answered_inline(drift.as_str, "{v}.__class__ is _str", "")
+answered_inline(drift.as_bool, "{v}.__class__ is _bool", False)
+answered_inline(drift.as_int, "{v}.__class__ is _int", None)
+answered_inline(drift.as_count, "{v}.__class__ is _int and v >= 0", None)
 
 
 def _canonical_tree(ops: tuple) -> dict | None:
