@@ -247,3 +247,19 @@ def test_type_drift_reads_without_error():
     assert entry.depth == 4 and entry.role == "user" and entry.position == "before_char"
     written, _ = round_trip(piece)
     assert written["entries"]["0"]["probability"] == 250 and written["entries"]["0"]["key"] == "solo"
+
+
+@pytest.mark.parametrize(
+    ("entries", "uids"),
+    [
+        ({"0": {"uid": 0}, "1": {"uid": 1}}, [0, 1]),  # each entry's own uid
+        ({"4": {"uid": "4"}, "9": {"uid": 9.0}}, [4, 9]),  # as numbers JavaScript would read
+        ({"0": {"uid": 3}, "3": {"uid": 3}}, [3, 0]),  # a uid taken: the object key ...
+        ({"0": {"uid": 0}, "x": {"uid": 0}}, [0, "x"]),  # ... even when it is not a number
+        ({"1": {"uid": 2}, "2": {"uid": 2}, "x": {"uid": 2}}, [2, 0, "x"]),  # ... else the lowest free
+        ({"7": {}, "8": {"uid": True}, "9": {"uid": None}}, [7, 8, 9]),  # no integer uid: the key
+        ({"a": {"uid": 2}, "c": {"uid": "b"}}, [2, "c"]),  # a uid that is not a number: the key
+    ],
+)
+def test_entry_uids_are_made_unique_as_the_file_means_them(entries, uids):
+    assert [entry.uid for entry in read_world({"entries": entries}).body.entries] == uids

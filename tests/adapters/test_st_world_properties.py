@@ -79,3 +79,31 @@ def test_a_canonical_book_crossing_into_a_world_declares_every_loss(items, descr
     book = Lorebook(id="book", name="Book", body=LorebookBody(description=description, entries=items))
     crossing = convert_piece(book, WORLD, lambda ref: b"")
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
+@PROPERTY
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 6).map(str) | st.sampled_from(["a", "b"]),
+            st.none() | st.integers(-2, 6) | st.text(alphabet="ab12", max_size=2),
+        ),
+        max_size=12,
+    )
+)
+def test_entry_uids_are_unique_and_an_own_free_uid_is_kept(rows):
+    document = {"entries": {key: {"uid": uid} for key, uid in rows}}  # a repeated key: the last one, as JSON keeps it
+    piece = get_adapter(WORLD).read(json.dumps(document).encode(), "w.json", document).pieces[0]
+    read = [entry.uid for entry in piece.body.entries]
+    assert len({str(uid) for uid in read}) == len(read) == len(document["entries"])
+    taken: set[str] = set()
+    for (key, raw), uid in zip(document["entries"].items(), read):
+        own = int(raw["uid"]) if isinstance(raw["uid"], str) and raw["uid"].isdigit() else raw["uid"]
+        by_key = int(key) if key.isdigit() else key
+        if isinstance(own, int) and str(own) not in taken:
+            assert uid == own  # its own uid, free
+        elif str(by_key) not in taken:
+            assert uid == by_key  # else its object key, free
+        else:
+            assert isinstance(uid, int) and all(str(lower) in taken for lower in range(uid))  # else the lowest free
+        taken.add(str(uid))

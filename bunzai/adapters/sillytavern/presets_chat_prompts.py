@@ -34,6 +34,7 @@ GLOBAL_CHARACTER_ID = 100000
 ROLES = {0: "system", 1: "user", 2: "assistant", "system": "system", "user": "user", "assistant": "assistant"}
 POSITIONS = {0: "relative", 1: "absolute"}
 TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
+_identifier = str_reader("")  # a prompt's identifier, as its row reads it
 
 
 def _triggers(value: Any) -> list[str]:
@@ -100,7 +101,7 @@ def shadowed_prompts(prior: dict | None) -> list[tuple[str | None, str, dict]]:
     seen: set[str] = set()
     before: str | None = None
     for raw in _objects(prior or {}, "prompts"):
-        identifier = str_reader("")(raw.get("identifier"))
+        identifier = _identifier(raw.get("identifier"))
         if identifier in seen:
             out.append((before, identifier, raw))
         else:
@@ -121,7 +122,7 @@ def decode_orders(document: dict) -> list[dict]:
 def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
     known: dict[str, dict] = {}
     for raw in _objects(prior or {}, "prompts"):
-        known.setdefault(str_reader("")(raw.get("identifier")), raw)  # the first one is the block
+        known.setdefault(_identifier(raw.get("identifier")), raw)  # the first one is the block
     present = {block["identifier"] for block in blocks}
     after: dict[str | None, list[dict]] = {}
     for before, identifier, raw in shadowed_prompts(prior):
@@ -161,7 +162,7 @@ def _encode_items(items: list[dict], prior_items: list[dict]) -> list[dict]:
     by_identity: dict[tuple[str, int], dict] = {}
     counts: dict[str, int] = {}
     for raw in prior_items:
-        identifier = str_reader("")(raw.get("identifier"))
+        identifier = _identifier(raw.get("identifier"))
         by_identity[(identifier, counts.get(identifier, 0))] = raw
         counts[identifier] = counts.get(identifier, 0) + 1
     counts.clear()

@@ -128,6 +128,9 @@ class SillyTavernWorld(Adapter):
         return Encoded(data, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))
 
 
+_UID = int_reader(None)  # built once: a world of hundreds of entries reads a uid per entry
+
+
 def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict]]:
     """(object key, canonical uid, entry) for each entry, uids made unique the way the file means them.
 
@@ -150,12 +153,15 @@ def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict
                 f"{name or 'the file'}: world entry {key!r} is not an object",
                 "each entry of a world file is an object",
             )
-        uid: int | str | None = int_reader(None)(raw.get("uid"))
-        if uid is None or str(uid) in taken:
+        uid: int | str | None = _UID(raw.get("uid"))
+        text = None if uid is None else str(uid)
+        if text is None or text in taken:
             uid = int(key) if _decimal(key) else key
-        if str(uid) in taken:
-            uid = _lowest_free(taken)
-        taken.add(str(uid))
+            text = str(uid)
+            if text in taken:
+                uid = _lowest_free(taken)
+                text = str(uid)
+        taken.add(text)
         out.append((key, uid, raw))
     return out
 

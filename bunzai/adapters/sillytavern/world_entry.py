@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.common.drift import as_object
+from bunzai.adapters.common.drift import as_bool, as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
@@ -64,7 +64,7 @@ def _character_filter(value: Any) -> Any:
     if not isinstance(value, dict):
         return None
     return {
-        "exclude": bool_reader(False)(value.get("isExclude")),
+        "exclude": as_bool(value.get("isExclude")),
         "names": _strings(value.get("names")),
         "tags": _strings(value.get("tags")),
     }
