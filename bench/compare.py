@@ -53,11 +53,10 @@ PAGE = ROOT / "docs" / "benchmarks.md"
 ROUNDS = 5  # each reader's least CPU time of this many runs is kept
 BLOCKS = 10  # a Python reader's loop, split in this many blocks alternating with the floor's
 
-DRIVER = r"""
-import base64, json, struct, sys, time
-reader, path, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
-data = open(path, "rb").read()
-
+# The floor of a PNG card, as driver source (bench/ab.py's driver uses it too): walk the chunks,
+# base64-decode the card chunk (ccv3 over chara) and json.loads it.
+PNG_FLOOR = r"""
+import base64, json, struct
 def floor(blob):
     pos, text = 8, None
     while pos < len(blob):
@@ -70,6 +69,39 @@ def floor(blob):
         if kind == b"IEND":
             break
     return json.loads(base64.b64decode(text))
+"""
+
+# The timed loop every bench driver ends with (bench/lorebooks.py and bench/ab.py run it too):
+# `parse`, `floor`, `data`, `copies` and `reader` are the driver's. Paired (a fourth argument,
+# the number of blocks), the floor is timed in the same process, in blocks alternating with the
+# reader's, so both see the same load and their ratio is steady. It leaves `timing`: the
+# reader's CPU seconds, and the floor's when paired.
+PAIRED_LOOP = r"""
+blocks = int(sys.argv[4]) if len(sys.argv) > 4 and reader != "floor" else 0
+loops = [(parse, copies)] if not blocks else [
+    (loop, copies // blocks + (block < copies % blocks))
+    for block in range(blocks)
+    for loop in ((floor, parse) if block % 2 else (parse, floor))
+]
+spent = {parse: 0.0, floor: 0.0}
+floor(data)
+for loop, count in loops:
+    start = time.process_time()
+    for _ in range(count):
+        loop(bytes(data))
+    spent[loop] += time.process_time() - start
+timing = {"seconds": spent[parse], **({"floor_seconds": spent[floor]} if blocks else {})}
+"""
+
+DRIVER = (
+    r"""
+import base64, json, struct, sys, time
+reader, path, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(path, "rb").read()
+
+"""
+    + PNG_FLOOR
+    + """
 
 if reader == "floor":
     parse, dump = floor, lambda r: r
@@ -98,24 +130,12 @@ elif reader == "card-forge":
             return extract_card_data(io.BytesIO(blob))
     dump = lambda r: None if r is None else json.loads(r.model_dump_json())
 result = parse(data)
-# Paired (a fourth argument, the number of blocks): the floor is timed in this process too, in
-# blocks alternating with the reader's, so both see the same load and their ratio is steady.
-blocks = int(sys.argv[4]) if len(sys.argv) > 4 and reader != "floor" else 0
-loops = [(parse, copies)] if not blocks else [
-    (loop, copies // blocks + (block < copies % blocks))
-    for block in range(blocks)
-    for loop in ((floor, parse) if block % 2 else (parse, floor))
-]
-spent = {parse: 0.0, floor: 0.0}
-floor(data)
-for loop, count in loops:
-    start = time.process_time()
-    for _ in range(count):
-        loop(bytes(data))
-    spent[loop] += time.process_time() - start
-paired = {"floor_seconds": spent[floor]} if blocks else {}
-print(json.dumps({"seconds": spent[parse], **paired, "output": dump(result)}, default=str))
 """
+    + PAIRED_LOOP
+    + """
+print(json.dumps({**timing, "output": dump(result)}, default=str))
+"""
+)
 
 
 NODE_DRIVER = r"""

@@ -46,8 +46,13 @@ def counted(python: Path, reader: str, card: Path, copies: int) -> int | None:
         text=True,
         env=env,
     )
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    return int(found.group(1)) if done.returncode == 0 and found else None
+    return collected(done.stderr) if done.returncode == 0 else None
+
+
+def collected(stderr: str) -> int | None:
+    """The instruction count callgrind prints at exit, from the process's stderr."""
+    found = re.search(r"Collected : (\d+)", stderr)
+    return int(found.group(1)) if found else None
 
 
 def per_parse(python: Path, reader: str, card: Path, copies: int) -> float | None:

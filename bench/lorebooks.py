@@ -22,41 +22,33 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import times_floor  # noqa: E402 - the bench's own module, beside this one
+from compare import PAIRED_LOOP, times_floor  # noqa: E402 - the bench's own module, beside this one
 
 ROOT = Path(__file__).resolve().parents[1]
 ELDORIA = ROOT.parent / "shared" / "corpus" / "sillytavern" / "worlds" / "Eldoria.json"
 ROUNDS = 5
 BLOCKS = 10  # bunzai's loop, split in this many blocks alternating with the floor's
 
-DRIVER = r"""
+DRIVER = (
+    r"""
 import json, sys, time
 reader, path, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
 data = open(path, "rb").read()
+floor = json.loads
 if reader == "floor":
-    parse = json.loads
+    parse = floor
 else:
     from bunzai.adapters.inspect import read_bytes
     from bunzai.adapters.registry import all_adapters
     all_adapters()
     parse = lambda blob: read_bytes(blob, path)
 parse(data)
-# bunzai's loop in blocks alternating with the floor's, timed in this process (see compare.py).
-blocks = int(sys.argv[4]) if len(sys.argv) > 4 and reader != "floor" else 0
-loops = [(parse, copies)] if not blocks else [
-    (loop, copies // blocks + (block < copies % blocks))
-    for block in range(blocks)
-    for loop in ((json.loads, parse) if block % 2 else (parse, json.loads))
-]
-spent = {parse: 0.0, json.loads: 0.0}
-for loop, count in loops:
-    start = time.process_time()
-    for _ in range(count):
-        loop(bytes(data))
-    spent[loop] += time.process_time() - start
-paired = {"floor_seconds": spent[json.loads]} if blocks else {}
-print(json.dumps({"seconds": spent[parse], **paired}))
 """
+    + PAIRED_LOOP
+    + """
+print(json.dumps(timing))
+"""
+)
 
 
 def world(entries: int) -> dict:
