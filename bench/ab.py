@@ -99,8 +99,8 @@ def unpack(revision: str, folder: Path) -> Path:
     if done.returncode:
         raise SystemExit(f"git archive {revision} failed: {done.stderr.strip()}")
     tree = folder / "old"
-    with tarfile.open(archive) as tar:
-        tar.extractall(tree, filter="data")
+    with tarfile.open(archive) as tar:  # git's own archive; the "data" filter where Python has it (3.11.4+)
+        tar.extractall(tree, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     return tree
 
 
