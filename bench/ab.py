@@ -9,7 +9,8 @@ wrong tree is refused.
 
 - Instructions per read (valgrind callgrind, PYTHONHASHSEED=0, the driver counted with 0 and
   with N reads and differenced, as bench/instructions.py counts them) when valgrind exists:
-  the figure the machine's noise cannot move, so a 3% change shows.
+  the figure the machine's noise cannot move (the same code counts within 0.6% in the two
+  trees), so a change of a percent or two shows.
 - With `--time`, CPU time as bench/compare.py takes it: ROUNDS rounds, the two trees'
   processes alternating, each timing the floor in blocks alternating with its own reads
   (compare.PAIRED_LOOP), so the machine's load moves both sides of each ratio alike. The

@@ -253,8 +253,8 @@ def test_type_drift_reads_without_error():
     ("entries", "uids"),
     [
         ({"0": {"uid": 0}, "1": {"uid": 1}}, [0, 1]),  # each entry's own uid
-        ({"4": {"uid": "4"}, "9": {"uid": 9.0}}, [4, 9]),  # as numbers JavaScript would read
-        ({"0": {"uid": 3}, "3": {"uid": 3}}, [3, 0]),  # a uid taken: the object key ...
+        ({"a": {"uid": "4"}, "b": {"uid": 9.0}}, [4, 9]),  # as numbers JavaScript would read
+        ({"0": {"uid": 3}, "5": {"uid": 3}}, [3, 5]),  # a uid taken: the object key ...
         ({"0": {"uid": 0}, "x": {"uid": 0}}, [0, "x"]),  # ... even when it is not a number
         ({"1": {"uid": 2}, "2": {"uid": 2}, "x": {"uid": 2}}, [2, 0, "x"]),  # ... else the lowest free
         ({"7": {}, "8": {"uid": True}, "9": {"uid": None}}, [7, 8, 9]),  # no integer uid: the key
