@@ -90,9 +90,6 @@ def _encode_extensions(value: dict) -> Any:
     return value or MISSING
 
 
-_disabled = bool_reader(False)
-
-
 def _flag(native: str, path: str, default: bool = False) -> Field:
     return Field(native, (path,), bool_reader(default))
 
@@ -114,7 +111,7 @@ ENTRY_FIELDS = FieldMap(
         Field("selectiveLogic", ("selective_logic",), choice(SELECTIVE_LOGIC, "and_any"), reverse(SELECTIVE_LOGIC)),
         Field("order", ("order",), int_reader(100)),
         Field("position", ("position",), choice(POSITIONS, "before_char"), reverse(POSITIONS)),
-        Field("disable", ("enabled",), lambda v: not _disabled(v), lambda enabled: not enabled),
+        Field("disable", ("enabled",), lambda v: not as_bool(v), lambda enabled: not enabled),
         _flag("ignoreBudget", "ignore_budget"),
         _flag("excludeRecursion", "exclude_recursion"),
         _flag("preventRecursion", "prevent_recursion"),
