@@ -8,8 +8,9 @@ from bunzai.errors import BunzaiError, unknown_name
 from bunzai.model import KIND_NAMES, parse_piece
 
 
-def check_kind(kind: Any) -> str:
-    if kind not in KIND_NAMES:
+def check_kind(kind: object) -> str:
+    """`kind` when it is a kind bunzai has; BunzaiError unknown_kind otherwise."""
+    if not isinstance(kind, str) or kind not in KIND_NAMES:
         raise unknown_name(
             "unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES, "kinds: " + ", ".join(KIND_NAMES)
         )

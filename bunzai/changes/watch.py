@@ -18,7 +18,8 @@ from bunzai.model import KIND_NAMES
 from bunzai.store.changelog import current_session
 from bunzai.store.cursors import check_session, read_cursor, write_cursor
 from bunzai.store.feed import entries_from, entry_ending_at, landed, last_entry, signature, state_of
-from bunzai.store.studio import Studio, check_id, check_kind, find_studio
+from bunzai.store.studio import Studio, check_id, find_studio
+from bunzai.validate import check_kind
 
 ATTRIBUTION = (
     "session labels are self-declared by the process that wrote each change: they attribute, they do not authenticate"

@@ -39,7 +39,7 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
     from bunzai.query.index import list_pieces, listed_pieces
     from bunzai.cli.output import output_mode
     from bunzai.cli.studio_choice import open_studio
-    from bunzai.store.studio import check_kind
+    from bunzai.validate import check_kind
 
     studio = open_studio(studio_option)
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)

@@ -13,7 +13,8 @@ from bunzai.errors import BunzaiError
 from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
 from bunzai.model import KIND_NAMES
 from bunzai.query.pointer import resolve
-from bunzai.store.studio import check_ext, check_kind, check_sha256
+from bunzai.store.studio import check_ext, check_sha256
+from bunzai.validate import check_kind
 
 
 def read_piece(

@@ -32,7 +32,8 @@ from bunzai.store.pieces import (
     ref_of,
     undo_quietly,
 )
-from bunzai.store.studio import Studio, check_id, check_kind
+from bunzai.store.studio import Studio, check_id
+from bunzai.validate import check_kind
 
 STAMP_FORMAT = "%Y%m%dT%H%M%S%fZ"
 _STAMP = r"[0-9]{8}T[0-9]{12}Z"

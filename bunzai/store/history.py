@@ -24,7 +24,8 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.store.atomic import is_temp_name, link_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import revision_of
-from bunzai.store.studio import Studio, check_id, check_kind
+from bunzai.store.studio import Studio, check_id
+from bunzai.validate import check_kind
 
 if TYPE_CHECKING:
     from bunzai.store.batch import Batch

@@ -36,7 +36,8 @@ from bunzai.store.canon import canonical_bytes, revision_of
 from bunzai.store.changelog import append_change
 from bunzai.store.history import forget, keep_revision
 from bunzai.store.locks import path_lock
-from bunzai.store.studio import Studio, check_id, check_kind
+from bunzai.store.studio import Studio, check_id
+from bunzai.validate import check_kind
 
 if TYPE_CHECKING:
     from bunzai.store.batch import Batch

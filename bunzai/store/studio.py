@@ -24,9 +24,10 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from bunzai.errors import BunzaiError, unknown_name
+from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import id_problem
+from bunzai.validate import check_kind
 
 STUDIO_FILE = "bunzai.toml"
 STUDIO_FORMAT = 1
@@ -34,15 +35,6 @@ ENV_STUDIO = "BUNZAI_STUDIO"
 
 _SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 _EXT = re.compile(r"[a-z0-9]{1,10}", re.ASCII)  # the pattern of bunzai.model.base.AssetRef.ext
-
-
-def check_kind(kind: object) -> str:
-    """`kind` when it is a kind bunzai has; BunzaiError unknown_kind otherwise."""
-    if not isinstance(kind, str) or kind not in KIND_NAMES:
-        raise unknown_name(
-            "unknown_kind", f"{kind!r} is not a kind bunzai knows", kind, KIND_NAMES, "kinds: " + ", ".join(KIND_NAMES)
-        )
-    return kind
 
 
 def check_id(piece_id: object) -> str:

@@ -60,7 +60,7 @@ def test_hostile_ids_are_refused_before_any_file_operation(studio: Studio, bad: 
     assert snapshot(studio.root.parent, locks=True) == before
 
 
-@pytest.mark.parametrize("kind", ["../x", "Character", "characters", "", "assets", ".bunzai", None])
+@pytest.mark.parametrize("kind", ["../x", "Character", "characters", "", "assets", ".bunzai", None, 7, ["character"]])
 def test_unknown_kinds_are_refused_before_any_file_operation(studio: Studio, kind: object, refused, snapshot) -> None:
     before = snapshot(studio.root.parent, locks=True)
     calls = [
