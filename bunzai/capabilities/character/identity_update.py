@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.character.target import VariantTarget, edit_character, mentions
-from bunzai.capabilities.common.partial import given, merge_partial
+from bunzai.capabilities.common.partial import merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.contract import Capability, Preview
 
 
@@ -25,7 +26,7 @@ _GREETING_FIELDS = ("first_message", "alternate_greetings", "group_only_greeting
 
 
 def preview(piece, inp: IdentityInput) -> Preview:
-    patch = given(inp, skip=("variant", "name"))
+    patch = given(inp, exclude=("variant", "name"))
     warnings: list[str] = []
 
     def edit(name, body):

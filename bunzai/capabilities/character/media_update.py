@@ -15,7 +15,8 @@ from bunzai.capabilities.common.character_media import (
     additional_media_field,
     portrait_ref,
 )
-from bunzai.capabilities.common.partial import given, merge_partial
+from bunzai.capabilities.common.partial import merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.common.patching import refuse
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import AssetLink, AssetRef, SafeId
@@ -38,7 +39,7 @@ class MediaInput(VariantTarget):
 
 
 def preview(piece, inp: MediaInput) -> Preview:
-    media_patch = given(inp, skip=("variant", "portrait", "additional_media"))
+    media_patch = given(inp, exclude=("variant", "portrait", "additional_media"))
     warnings: list[str] = []
     collected = Collected()
     portrait = portrait_ref(inp.portrait, collected) if "portrait" in inp.model_fields_set else None

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from bunzai.capabilities.character.target import VariantTarget, edit_character
-from bunzai.capabilities.common.partial import given, merge_mapping, merge_partial
+from bunzai.capabilities.common.partial import merge_mapping, merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.contract import Capability, Preview
 
 
@@ -31,7 +32,9 @@ class MetadataInput(VariantTarget):
 
 
 def preview(piece, inp: MetadataInput) -> Preview:
-    patch = given(inp, skip=("variant", "tags", "add_tags", "remove_tags", "creator_notes_multilingual", "add_source"))
+    patch = given(
+        inp, exclude=("variant", "tags", "add_tags", "remove_tags", "creator_notes_multilingual", "add_source")
+    )
     warnings: list[str] = []
 
     def edit(name, body):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.common.character_media import IMAGE_DESCRIPTION, Collected, portrait_ref
-from bunzai.capabilities.common.partial import given, merge_mapping, merge_partial
+from bunzai.capabilities.common.partial import merge_mapping, merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import AssetRef, Model, PresentationLink
 from bunzai.model.character import CharacterBody
@@ -25,7 +26,7 @@ class PresentationInput(Model):
 
 def preview(piece, inp: PresentationInput) -> Preview:
     current = piece.body.presentation
-    patch = given(inp, skip=("palette", "background"))
+    patch = given(inp, exclude=("palette", "background"))
     collected = Collected()
     if "background" in inp.model_fields_set:
         ref = portrait_ref(inp.background, collected, "background")

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from bunzai.capabilities.character.target import VariantTarget, edit_character
-from bunzai.capabilities.common.partial import given, merge_partial
+from bunzai.capabilities.common.partial import merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 
@@ -41,7 +42,7 @@ class PromptsInput(VariantTarget):
 
 
 def preview(piece, inp: PromptsInput) -> Preview:
-    patch = given(inp, skip=("variant", "depth_prompt"))
+    patch = given(inp, exclude=("variant", "depth_prompt"))
     warnings: list[str] = []
 
     def edit(name, body):

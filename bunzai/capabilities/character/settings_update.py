@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from bunzai.capabilities.common.partial import given, merge_mapping, merge_partial
+from bunzai.capabilities.common.partial import merge_mapping, merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Json, Model
 
@@ -31,7 +32,7 @@ class SettingsInput(Model):
 
 def preview(piece, inp: SettingsInput) -> Preview:
     settings = piece.body.settings
-    new = merge_partial(settings, given(inp, skip=("variables", "extensions")))
+    new = merge_partial(settings, given(inp, exclude=("variables", "extensions")))
     if inp.variables is not None:
         new = new.model_copy(update={"variables": merge_mapping(settings.variables, inp.variables)})
     update = {"settings": new}

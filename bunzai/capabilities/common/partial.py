@@ -13,11 +13,6 @@ from pydantic import BaseModel
 from bunzai.errors import BunzaiError
 
 
-def given(inp: BaseModel, *, skip: tuple[str, ...] = ()) -> dict:
-    """The fields a person actually gave, as JSON-ready values (selectors in `skip` left out)."""
-    return {k: v for k, v in inp.model_dump(mode="json", exclude_unset=True).items() if k not in skip}
-
-
 def merge_partial(obj: BaseModel, patch: dict) -> BaseModel:
     """A validated copy of `obj` with the fields of `patch` set (see the module rule on null)."""
     fields = type(obj).model_fields

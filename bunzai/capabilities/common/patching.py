@@ -11,6 +11,7 @@ replaces the whole list, and null resets a field to its default (or removes a ma
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from bunzai.capabilities.contract import Preview
@@ -19,8 +20,9 @@ from bunzai.model import dump_piece
 from bunzai.validate import validate_piece
 
 
-def given(model, *, exclude: set[str] | frozenset[str] = frozenset()) -> dict:
-    """The fields the caller gave, as JSON (nested models keep only their given fields too)."""
+def given(model, *, exclude: Collection[str] = ()) -> dict:
+    """The fields the caller gave, as JSON (nested models keep only their given fields too);
+    the top-level fields in `exclude` (an input's selectors) left out."""
     return model.model_dump(mode="json", exclude_unset=True, exclude=set(exclude) or None)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from bunzai.capabilities.common.partial import given, merge_partial
+from bunzai.capabilities.common.partial import merge_partial
+from bunzai.capabilities.common.patching import given
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 
