@@ -396,3 +396,8 @@ SUGGEST_CUTOFF = 0.6
 # a person reads as a table), and the widest cell before it is cut with "…".
 TABLE_HASH_CHARS = 12
 TABLE_CELL_MAX_CHARS = 60
+# --- generated files --------------------------------------------------------------------
+# Diff lines an out_of_date error shows for a generated file (catalogs, generated pages)
+# that differs from its sources: enough to see what changed, short enough that one stale
+# file does not flood a CI log (the rest is counted, not printed).
+GENERATED_DIFF_MAX_LINES = 200

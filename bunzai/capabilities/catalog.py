@@ -7,18 +7,16 @@ renamed or changed without regenerating fails CI.
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 
 from bunzai.capabilities.discovery import ROOT_PACKAGE, discover
+from bunzai.docs.generated_page import out_of_date
 from bunzai.errors import BunzaiError
 
 CATALOG_PATH = Path(__file__).resolve().parents[1] / "generated" / "capabilities.json"
 CATALOG_TYPE = "bunzai.capabilities"
 CATALOG_FORMAT = 1
-# Lines of the unified diff shown in a drift error; the rest is counted, not printed.
-DIFF_MAX_LINES = 200
 
 
 def build_catalog(found: list) -> dict:
@@ -43,23 +41,12 @@ def check_catalog(package: str | None = None, path: Path = CATALOG_PATH, *, writ
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(fresh, encoding="utf-8")
         return dict(summary, status="written")
-    diff = list(
-        difflib.unified_diff(
-            committed.splitlines(),
-            fresh.splitlines(),
-            f"{path.name} (committed)",
-            f"{path.name} (from the folders)",
-            lineterm="",
-        )
-    )
-    shown = diff[:DIFF_MAX_LINES]
-    if len(diff) > DIFF_MAX_LINES:
-        shown.append(f"... {len(diff) - DIFF_MAX_LINES} more diff lines")
-    raise BunzaiError(
-        "out_of_date",
-        f"{path.name} differs from the capability folders:\n" + "\n".join(shown),
+    raise out_of_date(
+        path,
+        committed,
+        fresh,
+        "the capability folders",
         "run `bunzai cap check --write` (or `make capabilities`) and commit the result",
-        diff=shown,
     )
 
 

@@ -6,13 +6,12 @@ differs (`--write` rewrites both). In an installed copy without docs/ there is n
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 
 from bunzai.capabilities.catalog import build_catalog
 from bunzai.capabilities.discovery import discover
-from bunzai.errors import BunzaiError
+from bunzai.docs.generated_page import out_of_date
 
 PAGE_PATH = Path(__file__).resolve().parents[2] / "docs" / "capabilities.md"
 
@@ -72,18 +71,10 @@ def check_docs_page(*, write: bool = False, path: Path = PAGE_PATH, catalog: dic
     if write:
         path.write_text(fresh, encoding="utf-8")
         return "written"
-    diff = list(
-        difflib.unified_diff(
-            committed.splitlines(),
-            fresh.splitlines(),
-            "capabilities.md (committed)",
-            "capabilities.md (from the catalog)",
-            lineterm="",
-        )
-    )[:200]
-    raise BunzaiError(
-        "out_of_date",
-        f"{path.name} differs from the capability catalog:\n" + "\n".join(diff),
+    raise out_of_date(
+        path,
+        committed,
+        fresh,
+        "the capability catalog",
         "run `bunzai cap check --write` (or `make capabilities`) and commit the result",
-        diff=diff,
     )

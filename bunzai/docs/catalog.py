@@ -10,12 +10,12 @@ is sorted and has no times, so after a merge it is simply regenerated.
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import lru_cache
 from pathlib import Path
 
 from bunzai.docs import markdown
+from bunzai.docs.generated_page import out_of_date
 from bunzai.docs.pages import CHECKOUT_ROOT, scan_pages, text_hash
 from bunzai.docs.summaries import summary_status
 from bunzai.errors import BunzaiError
@@ -25,8 +25,6 @@ from bunzai.limits import DOCS_PAGE_MAX_BYTES
 CATALOG_PATH = Path(__file__).resolve().parents[1] / "generated" / "docs.json"
 CATALOG_TYPE = "bunzai.docs.catalog"
 CATALOG_FORMAT = 1
-# Lines of the unified diff shown in a drift error; the rest is counted, not printed.
-DIFF_MAX_LINES = 200
 
 
 def build_catalog(docs: Path = CHECKOUT_ROOT) -> dict:
@@ -83,23 +81,12 @@ def index_catalog(docs: Path = CHECKOUT_ROOT, path: Path = CATALOG_PATH, *, chec
         path.write_text(fresh, encoding="utf-8")
         load_catalog.cache_clear()
         return dict(summary, status="written")
-    diff = list(
-        difflib.unified_diff(
-            committed.splitlines(),
-            fresh.splitlines(),
-            f"{path.name} (committed)",
-            f"{path.name} (from docs/)",
-            lineterm="",
-        )
-    )
-    shown = diff[:DIFF_MAX_LINES]
-    if len(diff) > DIFF_MAX_LINES:
-        shown.append(f"... {len(diff) - DIFF_MAX_LINES} more diff lines")
-    raise BunzaiError(
-        "out_of_date",
-        f"{path.name} differs from the pages under docs/:\n" + "\n".join(shown),
+    raise out_of_date(
+        path,
+        committed,
+        fresh,
+        "the pages under docs/",
         "run `bunzai docs index` (or `make docs-index`) and commit the result",
-        diff=shown,
     )
 
 

@@ -10,6 +10,7 @@ import difflib
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
+from bunzai.limits import GENERATED_DIFF_MAX_LINES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -24,6 +25,12 @@ def check_page(path: Path, fresh: str, *, write: bool, source: str, command: str
     if write:
         path.write_text(fresh, encoding="utf-8")
         return "written"
+    raise out_of_date(path, committed, fresh, source, f"run `{command}` and commit the result")
+
+
+def out_of_date(path: Path, committed: str, fresh: str, source: str, hint: str) -> BunzaiError:
+    """The out_of_date error for a generated file that differs from `source`: the unified diff
+    from the committed text to the fresh one, cut at `limits.GENERATED_DIFF_MAX_LINES` lines."""
     diff = list(
         difflib.unified_diff(
             committed.splitlines(),
@@ -32,13 +39,11 @@ def check_page(path: Path, fresh: str, *, write: bool, source: str, command: str
             f"{path.name} (from {source})",
             lineterm="",
         )
-    )[:200]
-    raise BunzaiError(
-        "out_of_date",
-        f"{path.name} differs from {source}:\n" + "\n".join(diff),
-        f"run `{command}` and commit the result",
-        diff=diff,
     )
+    shown = diff[:GENERATED_DIFF_MAX_LINES]
+    if len(diff) > GENERATED_DIFF_MAX_LINES:
+        shown.append(f"... {len(diff) - GENERATED_DIFF_MAX_LINES} more diff lines")
+    return BunzaiError("out_of_date", f"{path.name} differs from {source}:\n" + "\n".join(shown), hint, diff=shown)
 
 
 def main(render, path: Path, source: str, command: str) -> int:

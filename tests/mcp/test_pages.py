@@ -43,6 +43,24 @@ def test_a_stale_page_is_refused(tmp_path):
     assert page.read_text() == "new\n"
 
 
+def test_a_long_diff_is_cut_at_the_limit_and_says_how_much_is_left(tmp_path):
+    from bunzai.docs.generated_page import out_of_date
+    from bunzai.limits import GENERATED_DIFF_MAX_LINES
+
+    committed = "".join(f"old {n}\n" for n in range(GENERATED_DIFF_MAX_LINES))
+    fresh = "".join(f"new {n}\n" for n in range(GENERATED_DIFF_MAX_LINES))
+    error = out_of_date(tmp_path / "x.json", committed, fresh, "the sources", "regenerate it")
+    shown = error.details["diff"]
+    # 3 header lines, then every old line removed and every new one added
+    whole = 3 + 2 * GENERATED_DIFF_MAX_LINES
+    assert len(shown) == GENERATED_DIFF_MAX_LINES + 1
+    assert shown[-1] == f"... {whole - GENERATED_DIFF_MAX_LINES} more diff lines"
+    assert shown[0] == "--- x.json (committed)" and shown[1] == "+++ x.json (from the sources)"
+    assert error.code == "out_of_date" and error.message.startswith("x.json differs from the sources:\n")
+    short = out_of_date(tmp_path / "x.json", "a\n", "b\n", "the sources", "regenerate it").details["diff"]
+    assert short[-2:] == ["-a", "+b"]
+
+
 def test_tools_page_names_every_tool():
     text = open(check_tools_page.__globals__["PAGE_PATH"], encoding="utf-8").read()
     for tool in all_tools():
