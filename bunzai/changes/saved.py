@@ -14,7 +14,7 @@ from bunzai.changes.draft import parse_draft
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import load_json_bytes
-from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
+from bunzai.limits import ID_MAX_LENGTH, WRAPPED_JSON_MAX_DEPTH
 from bunzai.model.ids import id_problem, is_safe_id
 from bunzai.store.atomic import is_temp_name, remove_file, write_new
 from bunzai.store.canon import canonical_bytes
@@ -33,8 +33,11 @@ def saved_path(studio, name: str) -> Path:
 
 
 def default_name(draft: dict) -> str:
+    """`<kind>-<id>-<time>`; a long id is cut, never the time, so two saves of drafts for one
+    piece get two names (the whole stays a valid id)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dt%H%M%S%f")
-    return f"{draft['target']['kind']}-{draft['target']['id']}-{stamp}"[:128]
+    target = f"{draft['target']['kind']}-{draft['target']['id']}"
+    return f"{target[: ID_MAX_LENGTH - len(stamp) - 1]}-{stamp}"
 
 
 def save_draft(studio, draft: dict, name: str | None = None) -> dict:
