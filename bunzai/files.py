@@ -17,6 +17,22 @@ from bunzai.limits import (
 )
 
 
+def text_name(name: str) -> str:
+    """A file name (or a path) as text a piece can hold: where the name is not UTF-8, Python
+    keeps its bytes as lone surrogates (`\\udcff`), which no JSON file can store; those bytes
+    become U+FFFD, as a terminal shows them. Any other name is returned as it is."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a surrogate no file system decoding makes
+            return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in name)
+    return name
+
+
 def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     """A regular file's bytes, up to `limit`. Folders, missing files, FIFOs, devices and
     sockets are refused before anything is read (a FIFO is opened without waiting for a

@@ -19,7 +19,7 @@ from bunzai.adapters.common.yamltext import load_yaml_bytes
 from bunzai.adapters.contract import Adapter, Decoded
 from bunzai.adapters.registry import all_adapters, get_adapter, readers_of
 from bunzai.errors import BunzaiError
-from bunzai.files import list_folder, read_folder_files
+from bunzai.files import list_folder, read_folder_files, text_name
 from bunzai.jsondoc.reading import ReadNotes, load_json_bytes, read_notes
 from bunzai.limits import FOLDER_PIECE_MAX_FILES
 
@@ -121,9 +121,17 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
 
 def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Adapter, Decoded]:
     """Read a file's bytes into pieces, by the named format or by sniffing."""
+    given = name
+    if not name.isascii():  # (most names are: no call on the read path for them)
+        name = text_name(name)
     with read_notes() as notes:
         adapter, decoded = _read(data, name, format_id)
     decoded.warnings += notes_warnings(notes, name or "the file")
+    if name is not given:
+        decoded.warnings.append(
+            f"{name}: the file's name is not UTF-8; its undecodable bytes are kept as U+FFFD "
+            "wherever the name is kept (the piece's name, its source)"
+        )
     return adapter, decoded
 
 

@@ -20,7 +20,7 @@ from bunzai.adapters.sillytavern.user_folder import is_user_folder
 from bunzai.changes.draft import new_draft
 from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
-from bunzai.files import list_folder, read_file_bytes, read_stdin_bytes
+from bunzai.files import list_folder, read_file_bytes, read_stdin_bytes, text_name
 from bunzai.jsondoc.reading import read_notes
 from bunzai.limits import FOLDER_WALK_MAX_DEPTH
 from bunzai.model import dump_piece
@@ -47,6 +47,7 @@ def _record_file_name(adapter, decoded, file_name: str) -> None:
     own = [
         piece for piece in decoded.pieces if piece.original is not None and piece.original.format == adapter.format_id
     ]
+    file_name = text_name(file_name)
     for index, piece in enumerate(own):
         if piece.original.source is None:
             piece.original.source = file_name if len(own) == 1 else f"{file_name}#{index}"
@@ -349,7 +350,7 @@ def _settings_pieces(root: Path, avatars: Path, used: set[str]):
 
 def _record_source(piece, relative: str) -> None:
     if piece.original is not None:
-        piece.original.source = relative
+        piece.original.source = text_name(relative)
 
 
 def _walked_file(file: Path) -> list[dict] | BunzaiError | Skipped:
