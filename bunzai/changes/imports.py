@@ -56,7 +56,7 @@ def _record_file_name(adapter, decoded, file_name: str) -> None:
 def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id: str | None = None) -> list[dict]:
     decoded = adapter.read(b"", str(path), files)
     digest = hashlib.sha256(
-        b"".join(name.encode() + hashlib.sha256(blob).digest() for name, blob in sorted(files.items()))
+        b"".join(os.fsencode(name) + hashlib.sha256(blob).digest() for name, blob in sorted(files.items()))
     )
     return _drafts(adapter, decoded, str(path), digest.hexdigest(), piece_id, Path(os.path.abspath(path)))
 

@@ -1,11 +1,14 @@
 """A file whose name is not UTF-8 (Linux allows any bytes; old archives unpack so) imports
 like any other: its name's undecodable bytes become U+FFFD wherever the name is kept (a
-world's name is its file name; every piece keeps its source), and the draft says so."""
+world's name is its file name, a sprite's label its file's; every piece keeps its source),
+the draft says so, and the file is still read by its own name."""
 
 from __future__ import annotations
 
 import json
 import os
+import struct
+import zlib
 from pathlib import Path
 
 from hypothesis import given
@@ -86,3 +89,40 @@ def test_a_user_folders_sources_are_mended_the_same_way(bunzai, tmp_path: Path) 
         for r in receipts
     }
     assert "worlds/Eld\ufffdria.json" in sources and "characters/Mira.png" in sources
+
+
+def _sprite(seed: int) -> bytes:
+    """A 1x1 PNG of its own colour, with no card in it."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixel = zlib.compress(b"\0" + bytes((seed, 255 - seed, 7)))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixel) + chunk(b"IEND", b"")
+
+
+def test_a_sprite_folder_with_such_a_file_imports_and_reads_the_file_by_its_own_name(bunzai, tmp_path) -> None:
+    folder = tmp_path / "Mira"
+    _in(folder, b"joy.png").write_bytes(_sprite(1))
+    _in(folder, b"f\xe9lin.png").write_bytes(_sprite(2))
+    drafts = bunzai("import", str(folder))
+    assert drafts.code == 0, drafts.stdout + drafts.stderr
+    assert any("not UTF-8" in w for w in json.loads(drafts.stdout)["operations"][0]["warnings"])
+    applied = bunzai("apply", "--yes", input=drafts.stdout)
+    assert json.loads(applied.stdout)["status"] == "applied", applied.stdout
+    items = bunzai("read", "pack/mira", "--pointer", "/body/items").json["value"]
+    label = {item["label"]: item["asset"]["sha256"] for item in items}
+    assert set(label) == {"f\ufffdlin", "joy"}
+    stored = bunzai.studio / "assets" / (label["f\ufffdlin"] + ".png")
+    assert stored.read_bytes() == _sprite(2)
+
+
+def test_two_names_that_differ_only_in_such_bytes_are_refused(bunzai, tmp_path) -> None:
+    folder = tmp_path / "Mira"
+    _in(folder, b"joy.png").write_bytes(_sprite(3))
+    _in(folder, b"f\xe9lin.png").write_bytes(_sprite(1))
+    _in(folder, b"f\xe8lin.png").write_bytes(_sprite(2))
+    done = bunzai("import", str(folder))
+    assert done.code == 1 and done.json["error"]["code"] == "invalid_input", done.stdout
+    assert "not UTF-8" in done.json["error"]["message"]

@@ -21,6 +21,7 @@ from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, Medi
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.files import text_name
 from bunzai.model.base import Escrow
 from bunzai.model.ids import slugify
 from bunzai.model.pack import Pack, PackBody, PackItem
@@ -390,13 +391,30 @@ class SillyTavernSpriteFolder(Adapter):
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         if not isinstance(parsed, dict):
             raise BunzaiError("invalid_input", f"{name} was not read as a folder", "give the sprite folder's path")
-        files = sorted(
-            (file_name, content)
-            for file_name, content in parsed.items()
+        # A name that is not UTF-8 is kept as text with U+FFFD (labels, the escrowed member
+        # list); the file is still read by its own name (Origin).
+        origins = {
+            text_name(file_name): Origin(file=file_name)
+            for file_name in parsed
             if not file_name.startswith(".") and "/" not in file_name
-        )
-        title = PurePath(name).name or "sprites"
-        return decode_members(files, title, title, FOLDER_FORMAT, {file: Origin(file=file) for file, _ in files})
+        }
+        if len(origins) < sum(1 for file_name in parsed if not file_name.startswith(".") and "/" not in file_name):
+            raise BunzaiError(
+                "invalid_input",
+                f"{text_name(name)}: two file names differ only in bytes that are not UTF-8",
+                "rename those sprites to UTF-8 names",
+            )
+        files = sorted((label, parsed[origin.file]) for label, origin in origins.items())
+        title = text_name(PurePath(name).name) or "sprites"
+        decoded = decode_members(files, title, title, FOLDER_FORMAT, origins)
+        mended = sum(1 for label, origin in origins.items() if label != origin.file)
+        if mended or title != (PurePath(name).name or "sprites"):
+            which = f"{mended} file name(s)" if mended else "the folder's name"
+            decoded.warnings.append(
+                f"{title}: {which} not UTF-8; the undecodable bytes are kept as U+FFFD in the names, "
+                "labels and escrow (the files are read by their own names)"
+            )
+        return decoded
 
     def write(self, piece: Pack, media: MediaSource) -> Encoded:
         from bunzai.adapters.sillytavern.user_folder import file_stem_for  # lazy: breaks the cycle with user_folder
