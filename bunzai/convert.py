@@ -28,7 +28,7 @@ from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.adapters.sillytavern.user_folder import file_stem_for
-from bunzai.changes.diff import diff_json
+from bunzai.changes.diff import all_changes
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
 from bunzai.limits import IMPACT_POINTERS_SHOWN
@@ -283,7 +283,7 @@ def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
     """
     lost = []
     for part in _COMPARED:
-        for change in _item_changes(diff_json(before.get(part), after.get(part), f"/{part}")):
+        for change in _item_changes(all_changes(before.get(part), after.get(part), f"/{part}")):
             if change["op"] == "add" and change["path"].rsplit("/", 1)[-1].isdigit():
                 continue
             if not covered(change["path"], declared):
@@ -294,7 +294,7 @@ def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
 def _item_changes(changes: list[dict]) -> list[dict]:
     """Changes with a shortened or lengthened list split into rows per item.
 
-    diff_json reports a list whose length changed as one replace (right for drafts, where an
+    all_changes reports a list whose length changed as one replace (right for drafts, where an
     insertion is not a change of every later item); a loss is declared per item ("the
     second lorebook link is not carried"), so here the list is compared item by item.
     """
@@ -303,7 +303,7 @@ def _item_changes(changes: list[dict]) -> list[dict]:
         old, new = change.get("before"), change.get("after")
         if change["op"] == "replace" and isinstance(old, list) and isinstance(new, list):
             common = min(len(old), len(new))
-            rows += diff_json(old[:common], new[:common], change["path"])
+            rows += all_changes(old[:common], new[:common], change["path"])
             rows += [{"op": "remove", "path": join(change["path"], i)} for i in range(common, len(old))]
             rows += [{"op": "add", "path": join(change["path"], i)} for i in range(common, len(new))]
         else:
@@ -350,7 +350,7 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
         else [
             c["path"]
             for c in _item_changes(
-                diff_json({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
+                all_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
             )
         ]
     )

@@ -16,12 +16,19 @@ def diff_json(before: Any, after: Any, pointer: str = "") -> list[dict]:
     array that grows or shrinks is one replace. The list is bounded by
     limits.DRAFT_MAX_CHANGES (the last row then says how many more).
     """
-    changes = [_row(where, old, new) for where, old, new in json_changes(before, after, pointer)]
+    changes = all_changes(before, after, pointer)
     if len(changes) > DRAFT_MAX_CHANGES:
         extra = len(changes) - DRAFT_MAX_CHANGES
         changes = changes[:DRAFT_MAX_CHANGES]
         changes.append({"op": "more", "path": pointer, "count": extra})
     return changes
+
+
+def all_changes(before: Any, after: Any, pointer: str = "") -> list[dict]:
+    """`diff_json` without its bound: every change. What a crossing's read-back is compared
+    by (convert.py), where a change past the bound would be a loss left unreported and the
+    summary row, whose path is the root, a loss of the whole piece reported wrongly."""
+    return [_row(where, old, new) for where, old, new in json_changes(before, after, pointer)]
 
 
 def _row(pointer: str, before: Any, after: Any) -> dict:
