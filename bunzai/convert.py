@@ -19,6 +19,7 @@ from bunzai.adapters.common.losses import (
     MACRO_ABSENT,
     MACRO_FLATTENED,
     UNREADABLE,
+    Cover,
     covered,
     not_carried,
 )
@@ -282,11 +283,12 @@ def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
     A list item the read-back gained (a reader linking the book it found) is not a loss.
     """
     lost = []
+    cover = Cover(declared)
     for part in _COMPARED:
         for change in _item_changes(all_changes(before.get(part), after.get(part), f"/{part}")):
             if change["op"] == "add" and change["path"].rsplit("/", 1)[-1].isdigit():
                 continue
-            if not covered(change["path"], declared):
+            if not cover(change["path"]):
                 lost.append(change["path"])
     return lost
 

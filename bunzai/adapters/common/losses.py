@@ -60,12 +60,41 @@ def covered(pointer: str, losses: Sequence[Loss]) -> bool:
     )
 
 
+class Cover:
+    """`covered` for many pointers against one set of losses: a set lookup per "/" of the
+    pointer instead of a pass over every loss. A 4,000-entry lorebook crossing to a format
+    that drops four fields an entry checks 16,000 pointers against 16,000 losses; the
+    pass made that 256 million comparisons."""
+
+    def __init__(self, losses: Sequence[Loss] = ()) -> None:
+        self._exact: set[str] = set()
+        self._stems: set[str] = set()  # a loss's pointer without trailing "/": it covers stem + "/..."
+        for loss in losses:
+            self.add(loss.pointer)
+
+    def add(self, pointer: str) -> None:
+        self._exact.add(pointer)
+        self._stems.add(pointer.rstrip("/"))
+
+    def __call__(self, pointer: str) -> bool:
+        if "" in self._exact or pointer in self._exact:
+            return True
+        cut = pointer.find("/")
+        while cut != -1:
+            if pointer[:cut] in self._stems:
+                return True
+            cut = pointer.find("/", cut + 1)
+        return False
+
+
 def not_carried(pointers: Sequence[str], label: str, declared: Sequence[Loss] = ()) -> list[Loss]:
     """The safety net's losses: one per lost pointer no declared loss (nor an earlier one here) covers."""
     found: list[Loss] = []
+    cover = Cover(declared)
     for pointer in pointers:
-        if not covered(pointer, declared) and not covered(pointer, found):
+        if not cover(pointer):
             found.append(NOT_CARRIED.at(pointer, f"{label} does not carry this value as it is"))
+            cover.add(pointer)
     return found
 
 
@@ -74,9 +103,10 @@ def readback_losses(
 ) -> list[Loss]:
     """Losses covering every difference between two dumped pieces not covered by `declared`."""
     losses: dict[tuple[str, str], Loss] = {}
+    cover = Cover(declared)
     for part in COMPARED:
         for pointer in differences(before.get(part), after.get(part), f"/{part}"):
-            if any(pointer == d.pointer or pointer.startswith(d.pointer.rstrip("/") + "/") for d in declared):
+            if cover(pointer):
                 continue
             rule, where = _match(pointer, rules, fallback)
             losses.setdefault((where, rule.code), rule.at(where))
