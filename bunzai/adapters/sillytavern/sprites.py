@@ -393,12 +393,9 @@ class SillyTavernSpriteFolder(Adapter):
             raise BunzaiError("invalid_input", f"{name} was not read as a folder", "give the sprite folder's path")
         # A name that is not UTF-8 is kept as text with U+FFFD (labels, the escrowed member
         # list); the file is still read by its own name (Origin).
-        origins = {
-            text_name(file_name): Origin(file=file_name)
-            for file_name in parsed
-            if not file_name.startswith(".") and "/" not in file_name
-        }
-        if len(origins) < sum(1 for file_name in parsed if not file_name.startswith(".") and "/" not in file_name):
+        kept = [file_name for file_name in parsed if not file_name.startswith(".") and "/" not in file_name]
+        origins = {text_name(file_name): Origin(file=file_name) for file_name in kept}
+        if len(origins) < len(kept):
             raise BunzaiError(
                 "invalid_input",
                 f"{text_name(name)}: two file names differ only in bytes that are not UTF-8",
@@ -409,7 +406,7 @@ class SillyTavernSpriteFolder(Adapter):
         decoded = decode_members(files, title, title, FOLDER_FORMAT, origins)
         mended = sum(1 for label, origin in origins.items() if label != origin.file)
         if mended or title != (PurePath(name).name or "sprites"):
-            which = f"{mended} file name(s)" if mended else "the folder's name"
+            which = f"{mended} file name(s) are" if mended else "the folder's name is"
             decoded.warnings.append(
                 f"{title}: {which} not UTF-8; the undecodable bytes are kept as U+FFFD in the names, "
                 "labels and escrow (the files are read by their own names)"
