@@ -402,10 +402,11 @@ class SillyTavernSpriteFolder(Adapter):
                 "rename those sprites to UTF-8 names",
             )
         files = sorted((label, parsed[origin.file]) for label, origin in origins.items())
-        title = text_name(PurePath(name).name) or "sprites"
+        folder = PurePath(name).name or "sprites"
+        title = text_name(folder)
         decoded = decode_members(files, title, title, FOLDER_FORMAT, origins)
         mended = sum(1 for label, origin in origins.items() if label != origin.file)
-        if mended or title != (PurePath(name).name or "sprites"):
+        if mended or title != folder:
             which = f"{mended} file name(s) are" if mended else "the folder's name is"
             decoded.warnings.append(
                 f"{title}: {which} not UTF-8; the undecodable bytes are kept as U+FFFD in the names, "
