@@ -37,7 +37,8 @@ from bunzai.macros.catalog import engine_ids
 from bunzai.macros.crossing import translate_piece
 from bunzai.model import dump_piece
 from bunzai.model.character import CharacterBook
-from bunzai.query.pointer import join
+from bunzai.jsondoc.values import equal
+from bunzai.query.pointer import join, parse
 from bunzai.store.assets import read_asset
 from bunzai.store.exports import write_export, write_export_folder
 from bunzai.store.pieces import read_stored, resolve_ref, try_read
@@ -84,7 +85,13 @@ class Crossing:
 
 
 def convert_piece(
-    piece, target_format: str, media: MediaSource, *, engine: str | None = None, source: str | None = None
+    piece,
+    target_format: str,
+    media: MediaSource,
+    *,
+    engine: str | None = None,
+    source: str | None = None,
+    check: bool = True,
 ) -> Crossing:
     """Write `piece` as `target_format`; the bytes, the file name and every loss.
 
@@ -95,6 +102,9 @@ def convert_piece(
     macros are translated first and the
     verdicts join the report: absent tokens as `dropped` losses, flattened blocks as
     `flattened`, and every verdict (portable, collision ...) under `macros`.
+
+    `check=False` leaves out the read-back check: the losses are the declared ones only.
+    For a caller that reads the written file back itself (platform_impact).
     """
     adapter = writer_for(target_format, piece.kind)
     piece, macros, macro_losses = _translated(piece, adapter, engine, source)
@@ -102,7 +112,8 @@ def convert_piece(
     file_name = written_name(adapter, piece, encoded)
     losses = macro_losses + [loss for loss in encoded.losses if not _named_by_file(loss, piece, file_name)]
     losses += _escrow_losses(piece, adapter, losses)
-    losses += _unreported_losses(piece, adapter, encoded, losses, file_name)
+    if check:
+        losses += _unreported_losses(piece, adapter, encoded, losses, file_name)
     return Crossing(adapter.format_id, adapter.label, file_name, encoded.data, losses, macros, files=encoded.files)
 
 
@@ -293,6 +304,30 @@ def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
     return lost
 
 
+def lost_along(before: dict, after: dict, pointer: str) -> str | None:
+    """The first pointer `lost_pointers(before, after, [])` lists at, above or under `pointer`,
+    or None: found by walking down `pointer` alone, so a draft's impact (one entry edited in
+    a book of thousands) compares the changed values, not the whole piece per format."""
+    part, *tokens = parse(pointer) or [""]
+    if part not in _COMPARED:
+        return None  # the id and the escrow are never compared
+    old, new, where = before.get(part), after.get(part), join("", part)
+    for token in tokens:
+        if isinstance(old, dict) and isinstance(new, dict):
+            if token not in old or token not in new:  # a key on one side only: its row, unless an add
+                return join(where, token) if token in old or (token in new and not token.isdigit()) else None
+        elif isinstance(old, list) and isinstance(new, list):
+            index = int(token) if token.isdigit() and str(int(token)) == token else len(old) + len(new)
+            if index >= min(len(old), len(new)):  # past the shorter list: a removed item is lost, an added one not
+                return join(where, token) if index < len(old) else None
+            token = index
+        else:
+            return None if equal(old, new) else where  # a value replaced here, so everything under it
+        old, new, where = old[token], new[token], join(where, token)
+    rows = _item_changes(all_changes(old, new, where))
+    return next((r["path"] for r in rows if not (r["op"] == "add" and r["path"].rsplit("/", 1)[-1].isdigit())), None)
+
+
 def _item_changes(changes: list[dict]) -> list[dict]:
     """Changes with a shortened or lengthened list split into rows per item.
 
@@ -305,7 +340,7 @@ def _item_changes(changes: list[dict]) -> list[dict]:
         old, new = change.get("before"), change.get("after")
         if change["op"] == "replace" and isinstance(old, list) and isinstance(new, list):
             common = min(len(old), len(new))
-            rows += all_changes(old[:common], new[:common], change["path"])
+            rows += _item_changes(all_changes(old[:common], new[:common], change["path"]))  # lists within, too
             rows += [{"op": "remove", "path": join(change["path"], i)} for i in range(common, len(old))]
             rows += [{"op": "add", "path": join(change["path"], i)} for i in range(common, len(new))]
         else:
@@ -366,13 +401,14 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
     rows: list[dict] = []
     for fmt in impact_formats(piece.kind):
         try:
-            crossing = convert_piece(piece, fmt, media)
+            crossing = convert_piece(piece, fmt, media, check=False)  # read back once, here
             decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
-            lost = lost_pointers(target, dump_piece(decoded.pieces[0]), [])
+            arrived = dump_piece(decoded.pieces[0])
         except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
             rows.append({"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"})
             continue
         if changed is None:
+            lost = lost_pointers(target, arrived, [])
             if lost:
                 more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
                 rows.append(
@@ -384,9 +420,11 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
                 )
             continue
         for pointer in changed:
-            hit = [p for p in lost if p == pointer or p.startswith(pointer + "/") or pointer.startswith(p + "/")]
-            if hit:
-                why = next((loss.why for loss in crossing.losses if covered(hit[0], [loss])), "")
+            hit = lost_along(target, arrived, pointer)
+            if hit is not None:
+                # the declared loss that covers it, else the read-back check's own (as convert_piece reports)
+                loss = next((loss for loss in crossing.losses if covered(hit, [loss])), None)
+                why = (loss or not_carried([hit], crossing.label)[0]).why
                 rows.append(
                     {
                         "platform": fmt,
