@@ -17,6 +17,9 @@ from collections.abc import Iterator
 from typing import Any
 
 MISSING: Any = object()  # a side of a change where the key is absent
+# Types whose two values of the same type are JSON-equal exactly when == says so (NaN != NaN
+# in both): the walk passes such equal pairs without building their pointer.
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -53,11 +56,12 @@ def changes(before: Any, after: Any, pointer: str = "") -> Iterator[tuple[str, A
             old, new = before.get(key, MISSING), after.get(key, MISSING)
             if old is MISSING or new is MISSING:
                 yield join(pointer, key), old, new
-            else:
-                yield from changes(old, new, join(pointer, key))
+            elif not (old.__class__ is new.__class__ and old.__class__ in _SCALARS and old == new):
+                yield from changes(old, new, join(pointer, key))  # (an equal scalar is passed without a pointer)
     elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
         for index, (old, new) in enumerate(zip(before, after)):
-            yield from changes(old, new, join(pointer, index))
+            if not (old.__class__ is new.__class__ and old.__class__ in _SCALARS and old == new):
+                yield from changes(old, new, join(pointer, index))
     elif not equal(before, after):
         yield pointer, before, after
 
