@@ -253,7 +253,12 @@ class Adapter:
         return 1.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        """Native file -> canonical pieces; raise BunzaiError (a coded error) on bad input."""
+        """Native file -> canonical pieces; raise BunzaiError (a coded error) on bad input.
+
+        The read owns `parsed`: its caller parsed the file for this one read (sniffers only
+        look), so a reader keeps it as the escrow as it is, without a copy (which for a big
+        lorebook took longer than the parse), and never changes it in place.
+        """
         raise _cannot("read", self)
 
     def write(self, piece: PieceBase, media: MediaSource) -> Encoded:

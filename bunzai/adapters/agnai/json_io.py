@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -17,7 +16,7 @@ def agnai_json_bytes(document: Any) -> bytes:
 
 
 def agnai_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
-    """The file's JSON object (a private copy), or a coded refusal naming what was expected."""
+    """The file's JSON object (the read's own: see Adapter.read), or a coded refusal naming what was expected."""
     if parsed is None:
         parsed = parse_text(data, name or "x.json")
     if not isinstance(parsed, dict):
@@ -26,7 +25,7 @@ def agnai_object(data: bytes, name: str, parsed: Any, what: str) -> dict:
             f"{name or 'the file'} is not {what}: it holds a JSON {type(parsed).__name__}, not an object",
             f"give the {what} .json file Agnai saved",
         )
-    return copy.deepcopy(parsed)
+    return parsed
 
 
 def escrowed(piece: Any, format_id: str) -> dict | None:

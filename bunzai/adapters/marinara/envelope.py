@@ -11,7 +11,6 @@ JavaScript's JSON.stringify writes it, so an unedited string goes back byte for 
 from __future__ import annotations
 
 import base64
-import copy
 import hashlib
 from typing import Any
 
@@ -40,7 +39,7 @@ def envelope_type(parsed: Any) -> str | None:
 
 
 def envelope_of(data: bytes, name: str, parsed: Any, wanted: str) -> dict:
-    """The parsed envelope (a private copy) of type `wanted`, or a coded refusal."""
+    """The parsed envelope of type `wanted` (the read's own: see Adapter.read), or a coded refusal."""
     if parsed is None:
         parsed = parse_text(data, name or "x.marinara.json")
     found = envelope_type(parsed)
@@ -50,7 +49,7 @@ def envelope_of(data: bytes, name: str, parsed: Any, wanted: str) -> dict:
             f"{name or 'the file'} is not a Marinara {wanted} export (its type is {found or 'missing'})",
             "export it again from Marinara Engine",
         )
-    return copy.deepcopy(parsed)
+    return parsed
 
 
 def new_envelope(kind: str, data: dict) -> dict:

@@ -89,7 +89,7 @@ class RisuLorebook(Adapter):
             name,
             "lorebook",
             {"entries": read_entries(parsed["data"])},
-            {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
+            {"format": FORMAT_ID, "document": parsed},  # the read's own (see Adapter.read)
             "fix the entry in RisuAI",
         )
         return Decoded([piece])

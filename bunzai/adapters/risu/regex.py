@@ -83,7 +83,7 @@ class RisuRegex(Adapter):
             name,
             "regex",
             {"rules": read_scripts(parsed["data"])},
-            {"format": FORMAT_ID, "document": copy.deepcopy(parsed)},
+            {"format": FORMAT_ID, "document": parsed},  # the read's own (see Adapter.read)
             "fix the script in RisuAI",
         )
         return Decoded([piece])
