@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import sys
 
-from bunzai.limits import GC_THRESHOLDS
-
 
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
@@ -21,6 +19,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.write(f"bunzai {__version__}\n")
         sys.exit(0)
     import gc
+
+    from bunzai.limits import GC_THRESHOLDS
 
     # bunzai's data are trees (parsed JSON, models of it), so the collector's full passes,
     # which the default thresholds run again and again as a big book or library is read, walk
