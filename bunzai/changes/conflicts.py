@@ -16,7 +16,8 @@ were already stored.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -74,7 +75,7 @@ class ConflictPolicy:
             self.taken.add((kind, mapping.get((kind, piece_id), piece_id)))
         if not mapping:
             return drafts
-        docs = [copy.deepcopy(draft["proposed"]) for draft in drafts]
+        docs = [copied(draft["proposed"]) for draft in drafts]
         relink_ids(docs, mapping)
         return [_with_proposed(draft, doc) for draft, doc in zip(drafts, docs)]
 

@@ -35,6 +35,19 @@ def equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def copied(value: Any) -> Any:
+    """A JSON value's own copy: its objects and arrays new, its scalars (immutable) shared.
+
+    What a writer copies an escrowed document or a template with before writing into it:
+    about five times faster than copy.deepcopy, which looks up how to copy each value and
+    remembers each one it copied (a JSON tree shares no object and holds no cycle)."""
+    if isinstance(value, dict):
+        return {key: copied(item) if isinstance(item, (dict, list)) else item for key, item in value.items()}
+    if isinstance(value, list):
+        return [copied(item) if isinstance(item, (dict, list)) else item for item in value]
+    return value
+
+
 def escape(token: str) -> str:
     """One RFC 6901 reference token: '~' becomes ~0 and '/' becomes ~1."""
     return token.replace("~", "~0").replace("/", "~1")

@@ -11,7 +11,8 @@ named.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.agnai import import_losses
@@ -76,7 +77,7 @@ class AgnaiCardV3(Adapter):
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, FORMAT_ID)
-        document = copy.deepcopy(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
+        document = copied(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
         document["data"] = write_card_data(document.get("data"), card_fields.v3_data_template(), piece, SHAPE, media)
         sync_root(document, document["data"])
         if base is None:

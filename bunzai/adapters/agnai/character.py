@@ -9,7 +9,8 @@ embedded `characterBook` is a memory book and reads as a linked lorebook piece t
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from pydantic import ValidationError
@@ -131,7 +132,7 @@ class AgnaiCharacter(Adapter):
                             "id": _book_id(char_id, book["name"]),
                             "name": book["name"] or f"{char_name}'s Lorebook",
                             "body": {key: book[key] for key in ("description", "settings", "entries", "extensions")},
-                            "original": {"format": BOOK_FORMAT, "document": copy.deepcopy(raw_book)},
+                            "original": {"format": BOOK_FORMAT, "document": copied(raw_book)},
                         }
                     )
                 )
@@ -146,7 +147,7 @@ class AgnaiCharacter(Adapter):
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, FORMAT_ID)
-        document = copy.deepcopy(base) if base is not None else _template()
+        document = copied(base) if base is not None else _template()
         body = piece.body.model_dump(mode="json")
         losses = self._persona_losses(document, piece)
         put(document, "name", piece.name, as_str)

@@ -11,7 +11,8 @@ and unknown keys survive.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.agnai.persona import render_persona, text_persona
@@ -81,7 +82,7 @@ def write_body(doc: dict, name: str, body: dict) -> None:
 
 
 def _write_extensions(doc: dict, body: dict) -> None:
-    holder = {"extensions": copy.deepcopy(doc["extensions"])} if isinstance(doc.get("extensions"), dict) else {}
+    holder = {"extensions": copied(doc["extensions"])} if isinstance(doc.get("extensions"), dict) else {}
     as_read = card_fields.read_fields(holder, frozenset())
     # depth_prompt and fav inside extensions are Agnai's stored V2 copies: left as they are.
     ext_body = body | {

@@ -8,7 +8,8 @@ book fields Agnai keeps unused. Agnai's import drops entries without text.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.agnai import memory_entries
@@ -50,24 +51,20 @@ def read_memory_book(book: dict) -> dict:
         "description": as_str(book.get("description")),
         "settings": settings,
         "entries": entries,
-        "extensions": copy.deepcopy(as_object(book.get("extensions"))),
+        "extensions": copied(as_object(book.get("extensions"))),
     }
 
 
 def write_memory_book(base: dict | None, canon: dict) -> dict:
     """The native book: `base` (escrowed) or a new one, with the canonical book written over it."""
-    book = (
-        copy.deepcopy(base)
-        if isinstance(base, dict)
-        else {"kind": "memory", "name": "", "description": "", "entries": []}
-    )
+    book = copied(base) if isinstance(base, dict) else {"kind": "memory", "name": "", "description": "", "entries": []}
     put(book, "name", canon["name"], as_str)
     put(book, "description", canon["description"], as_str)
     book["entries"] = memory_entries.write_entries(book.get("entries"), canon["entries"])
     for field, (key, read) in _SETTINGS.items():
         put(book, key, canon["settings"][field], read)
     if as_object(book.get("extensions")) != canon["extensions"]:
-        book["extensions"] = copy.deepcopy(canon["extensions"])
+        book["extensions"] = copied(canon["extensions"])
     return book
 
 

@@ -10,7 +10,8 @@ fields it keeps "so that we don't destroy them" are camelCase (`secondaryKeys`,
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from collections.abc import Callable
 from typing import Any
 
@@ -121,7 +122,7 @@ def entry_template() -> dict:
 
 def write_entry(base: dict | None, canon: dict) -> dict:
     """`base` (an escrowed native entry) or a new one, with the canonical fields written over it."""
-    entry = copy.deepcopy(base) if isinstance(base, dict) else entry_template()
+    entry = copied(base) if isinstance(base, dict) else entry_template()
     if not isinstance(base, dict) and canon["priority"] is None:
         del entry["priority"]  # "book default": Agnai's import reads a missing priority as 0
     for field, (key, read, encode) in FIELDS.items():

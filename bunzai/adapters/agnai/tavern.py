@@ -10,7 +10,8 @@ absence of SillyTavern's root keys (avatar, creatorcomment, talkativeness ...).
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.agnai import card_lists, import_losses, memory_entries
@@ -83,7 +84,7 @@ class AgnaiTavernCard(Adapter):
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, FORMAT_ID)
-        document = copy.deepcopy(base) if base is not None else {"spec": "chara_card_v2", "spec_version": "2.0"}
+        document = copied(base) if base is not None else {"spec": "chara_card_v2", "spec_version": "2.0"}
         document["data"] = write_card_data(document.get("data"), _data_template(), piece, SHAPE, media)
         sync_root(document, document["data"])
         if base is None:

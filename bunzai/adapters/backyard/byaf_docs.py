@@ -12,7 +12,8 @@ is false throughout), so unknown keys cannot travel in a BYAF file.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, iso_of, lore_items
@@ -107,7 +108,7 @@ def only(document: dict, keys: tuple[str, ...]) -> dict:
 
 
 def write_character(prior: dict | None, char_id: str, name: str, body: dict, images: list[dict]) -> dict:
-    doc = only(copy.deepcopy(prior), CHARACTER_KEYS) if prior else {"schemaVersion": 1, "id": char_id}
+    doc = only(copied(prior), CHARACTER_KEYS) if prior else {"schemaVersion": 1, "id": char_id}
     doc["schemaVersion"] = 1
     doc["id"] = char_id
     doc["name"] = body["nickname"] or name
@@ -122,9 +123,9 @@ def write_character(prior: dict | None, char_id: str, name: str, body: dict, ima
 
 
 def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
-    doc = only(copy.deepcopy(prior), SCENARIO_KEYS) if prior else copy.deepcopy(NEW_SCENARIO)
+    doc = only(copied(prior), SCENARIO_KEYS) if prior else copied(NEW_SCENARIO)
     for key, value in NEW_SCENARIO.items():
-        doc.setdefault(key, copy.deepcopy(value))
+        doc.setdefault(key, copied(value))
     _, was = character_fields({}, doc)
     if was["scenario"] != body["scenario"]:
         doc["narrative"] = body["scenario"]
@@ -153,7 +154,7 @@ def _first_id(doc: dict) -> Any:
 
 
 def write_manifest(prior: dict | None, character_path: str, scenario_paths: list[str], created: str) -> dict:
-    doc = only(copy.deepcopy(prior), MANIFEST_KEYS) if prior else {"schemaVersion": 1, "createdAt": created}
+    doc = only(copied(prior), MANIFEST_KEYS) if prior else {"schemaVersion": 1, "createdAt": created}
     doc["schemaVersion"] = 1
     doc["characters"] = [character_path]
     doc["scenarios"] = scenario_paths

@@ -14,8 +14,9 @@ replaced by a plain default portrait, with a loss.
 
 from __future__ import annotations
 
+from bunzai.jsondoc.values import copied
+
 import base64
-import copy
 import struct
 import zlib
 from typing import Any
@@ -101,7 +102,7 @@ def legacy_document(piece: Any) -> dict:
         and isinstance(original.document, dict)
         and isinstance(original.document.get("character"), dict)
     )
-    document = copy.deepcopy(original.document) if own else new_document(piece)
+    document = copied(original.document) if own else new_document(piece)
     character = document["character"]
     body = piece.body.model_dump(mode="json")
     character["aiDisplayName"] = piece.name

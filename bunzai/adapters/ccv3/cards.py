@@ -7,7 +7,8 @@ V1 is the six TavernAI fields at the top level; V2 and V3 nest the fields in `da
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.ccv3.json_io import escrowed, json_bytes, json_object
@@ -42,9 +43,7 @@ class _SpecCard(Adapter):
         if base is not None and not isinstance(base.get("data"), dict):  # a hybrid: fields at the top level
             document = write_card_data(base, template, piece, self.shape, media)
         else:
-            document = (
-                copy.deepcopy(base) if base is not None else {"spec": self.spec, "spec_version": self.spec_version}
-            )
+            document = copied(base) if base is not None else {"spec": self.spec, "spec_version": self.spec_version}
             document["data"] = write_card_data(document.get("data"), template, piece, self.shape, media)
         return Encoded(json_bytes(document), card_losses(piece, self.shape, self.format_id))
 

@@ -6,7 +6,8 @@ on a card (see bunzai.adapters.common.card_book).
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.ccv3.json_io import escrowed, json_bytes, json_object
@@ -50,7 +51,7 @@ class LorebookV3Json(Adapter):
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, self.format_id)
-        document = copy.deepcopy(base) if base is not None else {"spec": "lorebook_v3", "data": {}}
+        document = copied(base) if base is not None else {"spec": "lorebook_v3", "data": {}}
         canon = piece.body.model_dump(mode="json") | {"name": piece.name}
         prior = document.get("data") if isinstance(document.get("data"), dict) else None
         document["data"] = card_book.write_book(prior, canon, "spec", True)

@@ -7,9 +7,10 @@ Writing back keeps an escrowed asset entry untouched when it still reads as the 
 
 from __future__ import annotations
 
+from bunzai.jsondoc.values import copied
+
 import base64
 import binascii
-import copy
 import re
 from urllib.parse import unquote_to_bytes
 
@@ -99,9 +100,9 @@ def write_assets(base: object, links: list[dict], media: MediaSource) -> list:
     for index, link in enumerate(links):
         previous = old[index] if index < len(old) and isinstance(old[index], dict) else None
         if previous is not None and _same_link(previous, link):
-            out.append(copy.deepcopy(previous))
+            out.append(copied(previous))
             continue
-        item = copy.deepcopy(previous) if previous is not None else {}
+        item = copied(previous) if previous is not None else {}
         item["type"], item["name"], item["ext"] = link["role"], link["name"], link["ext"]
         if link["asset"] is not None:
             ref = AssetRef.model_validate(link["asset"])

@@ -10,7 +10,8 @@ type drift survive a round trip. V3 decorators (`@@depth 4`) stay in `content` a
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import operator
 import re
 from collections.abc import Callable
@@ -242,7 +243,7 @@ def _set_app_extensions(entry: dict, value: dict) -> None:
         del ext[key]
     for key, item in value.items():
         if ext.get(key, MISSING) != item:
-            ext[key] = copy.deepcopy(item)
+            ext[key] = copied(item)
 
 
 def _ext_row(
@@ -337,7 +338,7 @@ def uids_of(entries: list[dict], repeats: list[tuple[int, int | str]] | None = N
 
 def write_entry(base: dict, canon: dict, index: int) -> dict:
     """`base` (a native entry or a template) with the canonical fields written over it."""
-    entry = copy.deepcopy(base)
+    entry = copied(base)
     if "extensions" in entry:
         container(entry, ("extensions",))  # one that is not an object is written as an object
         return ENTRY_MAP.write(entry, canon)
@@ -424,7 +425,7 @@ def read_book(book: dict) -> tuple[dict, list[str]]:
         "description": as_str(book.get("description")),
         "settings": _book_settings(book),
         "entries": entries,
-        "extensions": copy.deepcopy(as_object(book.get("extensions"))),
+        "extensions": copied(as_object(book.get("extensions"))),
     }, warnings
 
 
@@ -441,7 +442,7 @@ def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
     Entries are matched to escrowed ones by uid, so reordering or deleting entries keeps
     each entry's unknown keys.
     """
-    book = copy.deepcopy(base) if isinstance(base, dict) else {"entries": [], "name": ""}
+    book = copied(base) if isinstance(base, dict) else {"entries": [], "name": ""}
     if flavor == "spec" and not isinstance(base, dict):
         book["extensions"] = {}
     put(book, "name", canon["name"], as_str)
@@ -451,7 +452,7 @@ def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
         if settings[key] != canon["settings"][key]:
             book[key] = canon["settings"][key]
     if as_object(book.get("extensions")) != canon["extensions"]:
-        book["extensions"] = copy.deepcopy(canon["extensions"])
+        book["extensions"] = copied(canon["extensions"])
     old = (
         [entry for entry in book.get("entries") if isinstance(entry, dict)]
         if isinstance(book.get("entries"), list)
@@ -493,7 +494,7 @@ def complete_required(book: dict, v3: bool) -> None:
             continue
         for key, value in _REQUIRED_ENTRY.items():
             if key not in entry:
-                entry[key] = copy.deepcopy(value)
+                entry[key] = copied(value)
         if v3 and "use_regex" not in entry:
             entry["use_regex"] = True
 

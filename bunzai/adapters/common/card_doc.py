@@ -8,7 +8,8 @@ shape cannot carry is named by `card_losses`, one Loss per field, with stable co
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,7 +203,7 @@ def sibling_data(piece: Any, shape: CardShape) -> dict | None:
     found = family_document(piece.original)
     if found is None or not shape.extensions or not isinstance(found[1].get("data"), dict):
         return None
-    data = copy.deepcopy(found[1]["data"])
+    data = copied(found[1]["data"])
     for field in card_fields.V3_FIELDS - shape.fields:
         data.pop(card_fields.data_key(field), None)
     for key in _WRITER_OWNED:
@@ -220,12 +221,12 @@ def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardSh
     """
     body = piece.body.model_dump(mode="json")
     if isinstance(base, dict):
-        data = copy.deepcopy(base)
+        data = copied(base)
     else:
         data = sibling_data(piece, shape) or {}
         for key, value in template.items():
             if key not in data:
-                data[key] = copy.deepcopy(value)
+                data[key] = copied(value)
     current_links = links_of(data, piece.id)
     put(data, "name", piece.name, as_str)
     if not shape.extensions:

@@ -9,7 +9,8 @@ same-format round trip leaves the document JSON-equal, unknown keys and type dri
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -129,7 +130,7 @@ def _scripts(raw: Any) -> list[dict]:
     scripts = []
     for script in raw if isinstance(raw, list) else []:
         name = as_str(script.get("scriptName")) if isinstance(script, dict) else ""
-        scripts.append({"format": "sillytavern.regex", "name": name, "payload": copy.deepcopy(script)})
+        scripts.append({"format": "sillytavern.regex", "name": name, "payload": copied(script)})
     return scripts
 
 
@@ -145,7 +146,7 @@ def read_fields(data: dict, fields: frozenset[str]) -> dict:
         "bias": [],
     }
     body["behavior_scripts"] = _scripts(ext.get("regex_scripts"))
-    body["extensions"] = {key: copy.deepcopy(value) for key, value in ext.items() if key not in ST_CARD_EXTENSIONS}
+    body["extensions"] = {key: copied(value) for key, value in ext.items() if key not in ST_CARD_EXTENSIONS}
     return body
 
 
@@ -171,7 +172,7 @@ def write_fields(data: dict, body: dict, fields: frozenset[str]) -> None:
         del ext[key]
     for key, value in body["extensions"].items():
         if key not in ST_CARD_EXTENSIONS and ext.get(key, MISSING) != value:
-            ext[key] = copy.deepcopy(value)
+            ext[key] = copied(value)
     settings = body["settings"]
     put(ext, "talkativeness", settings["talkativeness"], _talkativeness)
     put(ext, "fav", settings["favorite"], lambda raw: as_bool(raw, False))
@@ -189,7 +190,7 @@ def write_fields(data: dict, body: dict, fields: frozenset[str]) -> None:
 
 
 def _named_payload(script: dict) -> Any:
-    payload = copy.deepcopy(script["payload"])
+    payload = copied(script["payload"])
     if isinstance(payload, dict) and as_str(payload.get("scriptName")) != script["name"]:
         payload["scriptName"] = script["name"]
     return payload

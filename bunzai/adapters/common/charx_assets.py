@@ -9,7 +9,8 @@ every other stored asset is written once under assets/{type}/{folder}/{name}.{ex
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -90,11 +91,11 @@ def plan_assets(
     for index, link in enumerate(links):
         previous = old[index] if index < len(old) and isinstance(old[index], dict) else None
         if previous is not None and old_links[index] == link:
-            plan.entries.append(copy.deepcopy(previous))
+            plan.entries.append(copied(previous))
             if old_members[index] is not None and link["asset"] is not None:
                 held[index] = old_members[index]
             continue
-        plan.entries.append(copy.deepcopy(previous) if previous is not None else dict.fromkeys(_ENTRY_KEYS, ""))
+        plan.entries.append(copied(previous) if previous is not None else dict.fromkeys(_ENTRY_KEYS, ""))
         pending.append(index)
     by_sha = {files[name]["sha256"]: name for name in sorted(asset_members)}
     for name in names:

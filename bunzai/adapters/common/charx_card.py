@@ -15,7 +15,8 @@ its name; names are ASCII, nothing is encrypted, the same piece gives the same b
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import dataclasses
 import hashlib
 import json
@@ -148,7 +149,7 @@ def write_charx(
     if base is not None and not isinstance(base.get("data"), dict):  # fields at the top level (a hybrid)
         document = data = write_card_data(base, card_fields.v3_data_template(), piece, _CARD_ONLY, media)
     else:
-        document = copy.deepcopy(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
+        document = copied(base) if base is not None else {"spec": "chara_card_v3", "spec_version": "3.0"}
         document["data"] = data = write_card_data(
             document.get("data"), card_fields.v3_data_template(), piece, _CARD_ONLY, media
         )

@@ -12,7 +12,8 @@ card, which ccv2.json reads.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.common import card_fields
@@ -63,7 +64,7 @@ class MarinaraCharacter(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
         if base is not None and isinstance(base["data"].get("data"), dict):
-            envelope = copy.deepcopy(base)
+            envelope = copied(base)
         else:
             envelope = new_envelope(
                 TYPE,

@@ -12,7 +12,8 @@ what the row reads as; the written file is read back and every difference is nam
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 
@@ -216,7 +217,7 @@ class MarinaraLorebook(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
         if base is not None and isinstance(base["data"].get("lorebook"), dict):
-            envelope = copy.deepcopy(base)
+            envelope = copied(base)
         else:
             book_id = row_id("lorebook", piece.id)
             envelope = new_envelope(

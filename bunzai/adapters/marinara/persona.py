@@ -17,7 +17,8 @@ file is read back and every difference is named by a loss rule.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.common.drift import as_str
@@ -138,7 +139,7 @@ class MarinaraPersona(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
         if base is not None:
-            envelope = copy.deepcopy(base)
+            envelope = copied(base)
         else:
             row = {
                 "name": "",

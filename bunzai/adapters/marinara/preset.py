@@ -12,7 +12,8 @@ read back and every canonical difference is named by a loss rule below.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 
@@ -177,7 +178,7 @@ class MarinaraPreset(Adapter):
             and envelope_type(piece.original.document) == TYPE
             else None
         )
-        document = _written(piece, copy.deepcopy(prior) if prior is not None else None)
+        document = _written(piece, copied(prior) if prior is not None else None)
         data = file_bytes(document)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         declared = _marker_losses(piece)

@@ -20,7 +20,8 @@ assets/<type>/<RisuAI folder>/) and shows a RisuAI mark (module.risum, x_meta/, 
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.common.card_book import read_book
@@ -94,7 +95,7 @@ def _sealed(module: dict) -> list[dict]:
     for key, fmt in (("regex", SCRIPT), ("trigger", TRIGGER)):
         for item in module.get(key) if isinstance(module.get(key), list) else []:
             name = item.get("comment") if isinstance(item, dict) and isinstance(item.get("comment"), str) else ""
-            scripts.append({"format": fmt, "name": name, "payload": copy.deepcopy(item)})
+            scripts.append({"format": fmt, "name": name, "payload": copied(item)})
     return scripts
 
 
@@ -261,7 +262,7 @@ class RisuCharx(rpack.NeedsTable, Adapter):
                 "the card's RisuAI module must be re-encoded and no RPack table is configured",
                 rpack.NOT_DECODED_HINT,
             )
-        module = copy.deepcopy(module)
+        module = copied(module)
         module["regex"] = [s["payload"] for s in scripts if s["format"] == SCRIPT]
         module["trigger"] = [s["payload"] for s in scripts if s["format"] == TRIGGER]
         module["lorebook"] = write_entries(module.get("lorebook"), book["entries"] if book else [])

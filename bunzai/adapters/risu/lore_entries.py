@@ -12,7 +12,8 @@ starts from the escrowed entry so a same-format round trip is JSON-equal.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import re
 from typing import Any
 
@@ -96,7 +97,7 @@ def read_entry(native: Any, index: int) -> dict:
     """One native entry -> a canonical LoreEntry (JSON form); uid is the entry's index."""
     entry = as_object(native)
     regex = as_bool(entry.get("useRegex"), False)
-    extras = {key: copy.deepcopy(value) for key, value in entry.items() if key not in _MAPPED}
+    extras = {key: copied(value) for key, value in entry.items() if key not in _MAPPED}
     ext_native = as_object(extras.get("extentions"))
     case = ext_native.get(_CASE, MISSING)
     if isinstance(extras.get("extentions"), dict):
@@ -122,7 +123,7 @@ def read_entry(native: Any, index: int) -> dict:
 def write_entry(base: Any, canonical: dict, index: int) -> dict:
     """A native entry for `canonical`, over `base` (an escrowed entry) when there is one."""
     entry = (
-        copy.deepcopy(base)
+        copied(base)
         if isinstance(base, dict)
         else {
             "key": "",
@@ -141,9 +142,9 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
     for key, value in extras.items():
         if key not in _MAPPED:
             if key == "extentions" and isinstance(entry.get(key), dict) and _CASE in entry[key]:
-                entry[key] = copy.deepcopy(value) | {_CASE: entry[key][_CASE]}
+                entry[key] = copied(value) | {_CASE: entry[key][_CASE]}
             elif entry.get(key, MISSING) != value:
-                entry[key] = copy.deepcopy(value)
+                entry[key] = copied(value)
     regex = any(key["regex"] for key in canonical["keys"] + canonical["secondary_keys"])
     current = read_entry(entry, index)
     if (

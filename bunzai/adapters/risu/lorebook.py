@@ -7,7 +7,8 @@ document's other keys stay in the escrow and are written back on a same-format w
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import json
 from typing import Any
 
@@ -97,7 +98,7 @@ class RisuLorebook(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
         own = original is not None and original.format == FORMAT_ID and is_risu_lorebook(original.document)
-        document = copy.deepcopy(original.document) if own else {"type": "risu", "ver": 1, "data": []}
+        document = copied(original.document) if own else {"type": "risu", "ver": 1, "data": []}
         body = piece.body.model_dump(mode="json")
         document["data"] = write_entries(document["data"] if own else None, body["entries"])
         losses = book_losses(body, "/body")

@@ -12,7 +12,8 @@ module a new id, so the id written is only a placeholder (the piece's id).
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from typing import Any
 
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
@@ -51,7 +52,7 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes],
                 if key.startswith("assets/") and key.split("/")[1].split(".")[0].isdigit()
             )
         )
-        return copy.deepcopy(document), [media(ref) for _index, ref in slots], raw
+        return copied(document), [media(ref) for _index, ref in slots], raw
     return None, [], raw
 
 

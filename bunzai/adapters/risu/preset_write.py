@@ -12,8 +12,9 @@ are what the written botPreset reads back without (common.losses).
 
 from __future__ import annotations
 
+from bunzai.jsondoc.values import copied
+
 import base64
-import copy
 import gzip
 from typing import Any
 
@@ -85,13 +86,13 @@ def _escrow(piece: Any) -> tuple[dict, dict] | None:
     preset, envelope = original.document.get("preset"), original.document.get("envelope")
     if not isinstance(preset, dict):
         return None
-    return copy.deepcopy(preset), copy.deepcopy(envelope) if isinstance(envelope, dict) else {}
+    return copied(preset), copied(envelope) if isinstance(envelope, dict) else {}
 
 
 def _item_of(block: dict, prior: Any) -> dict | None:
     """A template item for a block: the prior item with its text replaced, or a new one."""
     if isinstance(prior, dict):
-        item = copy.deepcopy(prior)
+        item = copied(prior)
         key = next((k for k in ("text", "innerFormat", "defaultText") if k in item), None)
         if key is not None or block["content"]:
             item[key or ("text" if item.get("type") in TEXT_KINDS else "innerFormat")] = block["content"]
@@ -99,7 +100,7 @@ def _item_of(block: dict, prior: Any) -> dict | None:
             item["role"] = _ROLES[block["role"]]
         return item
     if block["marker"]:
-        return copy.deepcopy(MARKERS[block["identifier"]]) if block["identifier"] in MARKERS else None
+        return copied(MARKERS[block["identifier"]]) if block["identifier"] in MARKERS else None
     kind = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}.get(
         block["identifier"], ("plain", "normal")
     )

@@ -6,7 +6,8 @@ RisuAI writes it as compact JSON (`regexscript_export.json`) and reads any objec
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import json
 from typing import Any
 
@@ -91,7 +92,7 @@ class RisuRegex(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
         own = original is not None and original.format == FORMAT_ID and is_risu_regex(original.document)
-        document = copy.deepcopy(original.document) if own else {"type": "regex", "data": []}
+        document = copied(original.document) if own else {"type": "regex", "data": []}
         body = piece.body.model_dump(mode="json")
         document["data"] = write_scripts(document["data"] if own else None, body["rules"])
         losses = set_losses(body, "/body") + name_loss(piece)

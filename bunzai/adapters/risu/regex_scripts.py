@@ -13,7 +13,8 @@ writing over the escrowed script keeps the flag string as written when it reads 
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import re
 from typing import Any
 
@@ -56,7 +57,7 @@ def read_script(native: Any) -> dict:
     script = as_object(native)
     flags, tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
     kind = as_str(script.get("type"))
-    extras = {key: copy.deepcopy(value) for key, value in script.items() if key not in _MAPPED}
+    extras = {key: copied(value) for key, value in script.items() if key not in _MAPPED}
     others = [token for token in tokens if token != "cbs"]
     if others:
         extras["flag_tokens"] = others
@@ -76,9 +77,7 @@ def read_script(native: Any) -> dict:
 
 def write_script(base: Any, rule: dict) -> dict:
     """A customscript for `rule`, over `base` (an escrowed script) when there is one."""
-    script = (
-        copy.deepcopy(base) if isinstance(base, dict) else {"comment": "", "in": "", "out": "", "type": "editoutput"}
-    )
+    script = copied(base) if isinstance(base, dict) else {"comment": "", "in": "", "out": "", "type": "editoutput"}
     extras = dict(as_object(rule["extensions"].get(EXT_KEY)))
     tokens = as_list(extras.pop("flag_tokens", []))  # a file's own key of that name may hold anything
     raw_type = extras.pop("type", MISSING)
@@ -86,7 +85,7 @@ def write_script(base: Any, rule: dict) -> dict:
         del script[key]
     for key, value in extras.items():
         if key not in _MAPPED and script.get(key, MISSING) != value:
-            script[key] = copy.deepcopy(value)
+            script[key] = copied(value)
     current = read_script(script)
     for field, key in (("name", "comment"), ("pattern", "in"), ("replacement", "out")):
         if current[field] != rule[field]:

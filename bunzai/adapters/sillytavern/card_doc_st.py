@@ -8,7 +8,8 @@ SillyTavern removes it on export too.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from datetime import datetime, UTC
 from typing import Any
 
@@ -69,7 +70,7 @@ def _document_template() -> dict:
 
 def st_document(base: Any, piece: Any, media: MediaSource, shape: CardShape = ST_V2) -> dict:
     """The V2 document for `piece`, written over `base` (an escrowed document) when there is one."""
-    doc = copy.deepcopy(base) if isinstance(base, dict) else _document_template()
+    doc = copied(base) if isinstance(base, dict) else _document_template()
     doc["data"] = write_card_data(
         doc.get("data") if isinstance(base, dict) else None, data_template(), piece, shape, media
     )
@@ -79,7 +80,7 @@ def st_document(base: Any, piece: Any, media: MediaSource, shape: CardShape = ST
 
 def relabel_v3(chara: dict) -> dict:
     """The ccv3 payload as SillyTavern writes it: the V2 object with spec and version swapped."""
-    doc = copy.deepcopy(chara)
+    doc = copied(chara)
     doc["spec"], doc["spec_version"] = "chara_card_v3", "3.0"
     return doc
 

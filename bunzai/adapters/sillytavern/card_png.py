@@ -10,8 +10,9 @@ stay byte for byte. A card whose fields are unchanged is written back as the ori
 
 from __future__ import annotations
 
+from bunzai.jsondoc.values import copied
+
 import base64
-import copy
 import json
 from typing import Any
 
@@ -167,7 +168,7 @@ class SillyTavernCardPng(Adapter):
         chara = st_document(documents.get("chara"), piece, media)
         own_ccv3 = isinstance(documents.get("ccv3"), dict)
         if own_ccv3:
-            ccv3 = copy.deepcopy(documents["ccv3"])
+            ccv3 = copied(documents["ccv3"])
             sync_mirrors(ccv3, piece, add_missing=False)
         else:
             ccv3 = relabel_v3(chara)

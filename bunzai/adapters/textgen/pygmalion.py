@@ -9,7 +9,8 @@ with a 4-space indent, as the example file in textgen's repository is.
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 import json
 from typing import Any
 
@@ -55,7 +56,7 @@ class PygmalionJson(Adapter):
                 f"{type(parsed).__name__}, not an object",
                 "give the character's .json file",
             )
-        document = copy.deepcopy(parsed)
+        document = copied(parsed)
         char_name = as_str(document.get("char_name"))
         body = {field: as_str(document.get(key, MISSING)) for field, key in FIELDS.items()}
         original = {"format": FORMAT_ID, "document": document}
@@ -65,9 +66,7 @@ class PygmalionJson(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
         base = original.document if original is not None and original.format == FORMAT_ID else None
-        document = (
-            copy.deepcopy(base) if isinstance(base, dict) else {"char_name": "", **{key: "" for key in FIELDS.values()}}
-        )
+        document = copied(base) if isinstance(base, dict) else {"char_name": "", **{key: "" for key in FIELDS.values()}}
         put(document, "char_name", piece.name, as_str)
         body = piece.body
         for field, key in FIELDS.items():

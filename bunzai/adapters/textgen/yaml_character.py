@@ -14,6 +14,8 @@ escrow. Written with ruamel.yaml, keys in order, multi-line strings as `|` block
 
 from __future__ import annotations
 
+from bunzai.jsondoc.values import copied
+
 import copy
 import datetime
 from typing import Any
@@ -98,7 +100,7 @@ class TextgenYamlCharacter(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
         base = original.document if original is not None and original.format == FORMAT_ID else None
-        document = copy.deepcopy(base) if isinstance(base, dict) else {"name": "", "greeting": "", "context": ""}
+        document = copied(base) if isinstance(base, dict) else {"name": "", "greeting": "", "context": ""}
         body = piece.body
         own_examples = "example_dialogue" in document
         put(document, name_key(document), piece.name, as_str)

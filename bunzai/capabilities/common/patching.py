@@ -10,7 +10,8 @@ replaces the whole list, and null resets a field to its default (or removes a ma
 
 from __future__ import annotations
 
-import copy
+from bunzai.jsondoc.values import copied
+
 from collections.abc import Collection
 from typing import Any
 
@@ -29,8 +30,8 @@ def given(model, *, exclude: Collection[str] = ()) -> dict:
 def merge_patch(target: Any, patch: Any) -> Any:
     """RFC 7386: `patch` applied to a copy of `target`."""
     if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
-    result = copy.deepcopy(target) if isinstance(target, dict) else {}
+        return copied(patch)
+    result = copied(target) if isinstance(target, dict) else {}
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
