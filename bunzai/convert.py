@@ -32,12 +32,12 @@ from bunzai.adapters.sillytavern.user_folder import file_stem_for
 from bunzai.changes.diff import all_changes
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
+from bunzai.jsondoc.values import equal
 from bunzai.limits import IMPACT_POINTERS_SHOWN
 from bunzai.macros.catalog import engine_ids
 from bunzai.macros.crossing import translate_piece
 from bunzai.model import dump_piece
 from bunzai.model.character import CharacterBook
-from bunzai.jsondoc.values import equal
 from bunzai.query.pointer import join, parse
 from bunzai.store.assets import read_asset
 from bunzai.store.exports import write_export, write_export_folder

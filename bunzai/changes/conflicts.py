@@ -16,14 +16,13 @@ were already stored.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bunzai.changes.draft import new_draft
 from bunzai.changes.imports import relink_ids
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.limits import ID_MAX_LENGTH
 from bunzai.store.pieces import list_stored
 

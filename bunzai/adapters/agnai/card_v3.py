@@ -11,8 +11,6 @@ named.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.agnai import import_losses
@@ -23,6 +21,7 @@ from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, w
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 from bunzai.model.character import CharacterBody
 
 FORMAT_ID = "agnai.card.v3.json"

@@ -9,8 +9,6 @@ embedded `characterBook` is a memory book and reads as a linked lorebook piece t
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from pydantic import ValidationError
@@ -27,6 +25,7 @@ from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.character import Character
 from bunzai.model.lorebook import Lorebook
 

@@ -11,8 +11,6 @@ and unknown keys survive.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.agnai.persona import render_persona, text_persona
@@ -28,6 +26,7 @@ from bunzai.adapters.common.drift import (
     iso_time,
 )
 from bunzai.adapters.common.fieldmap import put
+from bunzai.jsondoc.values import copied
 
 # body field -> (native key, read(raw))
 PLAIN = {

@@ -8,8 +8,6 @@ book fields Agnai keeps unused. Agnai's import drops entries without text.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.agnai import memory_entries
@@ -25,6 +23,7 @@ from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 from bunzai.model.lorebook import Lorebook
 
 FORMAT_ID = "agnai.memory.json"

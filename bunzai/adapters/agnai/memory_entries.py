@@ -10,8 +10,6 @@ fields it keeps "so that we don't destroy them" are camelCase (`secondaryKeys`,
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +18,7 @@ from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_
 from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.jsondoc.values import copied
 from bunzai.model.lorebook import LoreEntry
 
 LOGICS = ("and_any", "not_all", "not_any", "and_all")

@@ -10,8 +10,6 @@ absence of SillyTavern's root keys (avatar, creatorcomment, talkativeness ...).
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.agnai import card_lists, import_losses, memory_entries
@@ -21,6 +19,7 @@ from bunzai.adapters.common import card_fields
 from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, write_card_data
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 
 FORMAT_ID = "agnai.tavern.json"
 SHAPE = CardShape("Agnai Tavern export", "v2", card_fields.V2_FIELDS)

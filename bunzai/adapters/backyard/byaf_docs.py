@@ -12,13 +12,12 @@ is false throughout), so unknown keys cannot travel in a BYAF file.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.backyard.texts import book_of, example_texts, examples_of, iso_of, lore_items
 from bunzai.adapters.common.drift import as_bool, as_str, iso_seconds
 from bunzai.adapters.common.shapes import list_at
+from bunzai.jsondoc.values import copied
 
 CHARACTER_KEYS = (
     "schemaVersion",

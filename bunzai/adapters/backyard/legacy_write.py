@@ -14,8 +14,6 @@ replaced by a plain default portrait, with a loss.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import base64
 import struct
 import zlib
@@ -29,6 +27,7 @@ from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.common.png import PNG_SIGNATURE, TEXT_TYPES, chunk_headers, default_portrait
 from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
+from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 
 EXIF_IFD_POINTER = 0x8769

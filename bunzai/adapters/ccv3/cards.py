@@ -7,8 +7,6 @@ V1 is the six TavernAI fields at the top level; V2 and V3 nest the fields in `da
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.ccv3.json_io import escrowed, json_bytes, json_object
@@ -16,6 +14,7 @@ from bunzai.adapters.common import card_fields
 from bunzai.adapters.common.card_doc import V1, CardShape, card_losses, read_card, write_card_data
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 
 V1_KEYS = ("name", "description", "personality", "scenario", "first_mes", "mes_example")
 V2 = CardShape("Character Card V2", "v2", card_fields.V2_FIELDS)

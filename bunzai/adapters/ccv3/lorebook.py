@@ -6,8 +6,6 @@ on a card (see bunzai.adapters.common.card_book).
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.ccv3.json_io import escrowed, json_bytes, json_object
@@ -22,6 +20,7 @@ from bunzai.adapters.common.drift import as_object
 from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 from bunzai.model.lorebook import Lorebook
 
 

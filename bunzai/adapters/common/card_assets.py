@@ -7,8 +7,6 @@ Writing back keeps an escrowed asset entry untouched when it still reads as the 
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import base64
 import binascii
 import re
@@ -18,6 +16,7 @@ from bunzai import limits
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.contract import Blob, MediaSource
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.base import AssetRef
 
 _EXT = re.compile(r"^[a-z0-9]{1,10}$")

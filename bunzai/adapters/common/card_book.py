@@ -10,8 +10,6 @@ type drift survive a round trip. V3 decorators (`@@depth 4`) stay in `content` a
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import operator
 import re
 from collections.abc import Callable
@@ -21,6 +19,7 @@ from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
+from bunzai.jsondoc.values import copied
 
 POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
 LOGICS = ("and_any", "not_all", "not_any", "and_all")

@@ -8,8 +8,6 @@ shape cannot carry is named by `card_losses`, one Loss per field, with stable co
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +21,7 @@ from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Blob, Decoded, Loss, MediaSource
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.character import Character, CharacterBody
 from bunzai.model.lorebook import Lorebook, LorebookBody
 

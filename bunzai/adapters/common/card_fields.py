@@ -9,8 +9,6 @@ same-format round trip leaves the document JSON-equal, unknown keys and type dri
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -26,6 +24,7 @@ from bunzai.adapters.common.drift import (
     as_str_list,
 )
 from bunzai.adapters.common.fieldmap import Field, FieldMap, put
+from bunzai.jsondoc.values import copied
 
 ROLES = ("system", "user", "assistant")
 # data.extensions keys SillyTavern owns and the body types; the rest is app data.

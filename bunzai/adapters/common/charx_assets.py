@@ -9,8 +9,6 @@ every other stored asset is written once under assets/{type}/{folder}/{name}.{ex
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +26,7 @@ from bunzai.adapters.common.charx_members import (
 from bunzai.adapters.common import card_assets
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.contract import Loss, MediaSource
+from bunzai.jsondoc.values import copied
 from bunzai.model.base import AssetRef
 
 _ENTRY_KEYS = ("type", "uri", "name", "ext")  # the spec's order, for entries written anew

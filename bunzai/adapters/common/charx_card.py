@@ -15,8 +15,6 @@ its name; names are ASCII, nothing is encrypted, the same piece gives the same b
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import dataclasses
 import hashlib
 import json
@@ -41,6 +39,7 @@ from bunzai.adapters.common.zipsafe import ZIP_LOCAL_MAGIC, open_archive, write_
 from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import load_json_bytes
+from bunzai.jsondoc.values import copied
 from bunzai.model.base import AssetLink, AssetRef
 
 RISU_MODULE = "module.risum"

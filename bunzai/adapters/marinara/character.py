@@ -12,8 +12,6 @@ card, which ccv2.json reads.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.common import card_fields
@@ -29,6 +27,7 @@ from bunzai.adapters.marinara.envelope import (
 )
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 
 FORMAT_ID = "marinara.character"
 TYPE = "marinara_character"

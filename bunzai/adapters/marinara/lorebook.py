@@ -12,8 +12,6 @@ what the row reads as; the written file is read back and every difference is nam
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 
@@ -32,6 +30,7 @@ from bunzai.adapters.marinara.envelope import (
 )
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 from bunzai.model.lorebook import Lorebook
 

@@ -17,8 +17,6 @@ file is read back and every difference is named by a loss rule.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.common.drift import as_str
@@ -34,6 +32,7 @@ from bunzai.adapters.marinara.envelope import (
     new_envelope,
 )
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 from bunzai.model.base import Escrow
 from bunzai.model.persona import Persona, PersonaBody

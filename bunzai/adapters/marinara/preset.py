@@ -12,8 +12,6 @@ read back and every canonical difference is named by a loss rule below.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 
@@ -34,6 +32,7 @@ from bunzai.adapters.marinara.envelope import (
     row_id,
 )
 from bunzai.adapters.registry import register
+from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 from bunzai.model.preset import Preset
 

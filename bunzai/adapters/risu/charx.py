@@ -20,8 +20,6 @@ assets/<type>/<RisuAI folder>/) and shows a RisuAI mark (module.risum, x_meta/, 
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.common.card_book import read_book
@@ -37,6 +35,7 @@ from bunzai.adapters.risu.lorebook import read_entries, write_entries
 from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module, encode_module
 from bunzai.adapters.risu.xmeta import meta_member, x_meta
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.lorebook import LoreEntry
 
 FORMAT_ID = "risu.charx"

@@ -12,14 +12,13 @@ starts from the escrowed entry so a same-format round trip is JSON-equal.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import re
 from typing import Any
 
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.jsondoc.values import copied
 
 EXT_KEY = "risuai"
 _MAPPED = (

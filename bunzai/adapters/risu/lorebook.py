@@ -7,8 +7,6 @@ document's other keys stay in the escrow and are written back on a same-format w
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import json
 from typing import Any
 
@@ -19,6 +17,7 @@ from bunzai.adapters.registry import register
 from bunzai.adapters.risu.lore_entries import entry_losses, read_entry, write_entry
 from bunzai.adapters.risu.shared_losses import ASSETS, NAME_FILE_NAME, PROFILES
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.lorebook import LoreEntry, Lorebook
 
 FORMAT_ID = "risu.lorebook"

@@ -12,8 +12,6 @@ module a new id, so the id written is only a placeholder (the piece's id).
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from typing import Any
 
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
@@ -23,6 +21,7 @@ from bunzai.adapters.risu.module import FORMAT_ID, MODULE_MEMBER, decode_module,
 from bunzai.adapters.risu.regex import set_losses, write_scripts
 from bunzai.adapters.risu.shared_losses import ASSETS, PROFILES
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 
 
 def _need_table(what: str) -> rpack.Table:

@@ -12,8 +12,6 @@ are what the written botPreset reads back without (common.losses).
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import base64
 import gzip
 from typing import Any
@@ -24,6 +22,7 @@ from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_write import pack
 from bunzai.adapters.risu.preset import FORMAT_ID, IV, KEY, preset_body
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 from bunzai.model.preset import Preset
 

@@ -6,8 +6,6 @@ RisuAI writes it as compact JSON (`regexscript_export.json`) and reads any objec
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import json
 from typing import Any
 
@@ -18,6 +16,7 @@ from bunzai.adapters.registry import register
 from bunzai.adapters.risu.regex_scripts import read_script, script_losses, write_script
 from bunzai.adapters.risu.shared_losses import ASSETS, NAME_FILE_NAME, PROFILES
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.regex import RegexRule, RegexSet
 
 FORMAT_ID = "risu.regex"

@@ -13,14 +13,13 @@ writing over the escrowed script keeps the flag string as written when it reads 
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import re
 from typing import Any
 
 from bunzai.adapters.common.drift import MISSING, as_bool, as_list, as_object, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.jsondoc.values import copied
 
 EXT_KEY = "risuai"
 TYPE_TO_PLACEMENT = {

@@ -8,8 +8,6 @@ SillyTavern removes it on export too.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from datetime import datetime, UTC
 from typing import Any
 
@@ -18,6 +16,7 @@ from bunzai.adapters.common.card_doc import CardShape, write_card_data
 from bunzai.adapters.common.drift import as_bool, as_float, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.contract import MediaSource
+from bunzai.jsondoc.values import copied
 
 ST_V2 = CardShape("SillyTavern card", "v2", card_fields.V2_FIELDS, flavor="sillytavern")
 # The ccv3 chunk: every V3 field, but no asset list (a PNG card is its own image).

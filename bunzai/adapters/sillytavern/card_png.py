@@ -10,8 +10,6 @@ stay byte for byte. A card whose fields are unchanged is written back as the ori
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import base64
 import json
 from typing import Any
@@ -25,6 +23,7 @@ from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabe
 from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twin_in_base64
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import check_parsed_bounds, json_decoder, json_text, load_json_bytes
+from bunzai.jsondoc.values import copied
 
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"

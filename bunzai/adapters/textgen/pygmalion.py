@@ -9,8 +9,6 @@ with a 4-space indent, as the example file in textgen's repository is.
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import json
 from typing import Any
 
@@ -22,6 +20,7 @@ from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.adapters.textgen.character_losses import not_carried
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.character import Character
 
 FORMAT_ID = "textgen.pygmalion.json"

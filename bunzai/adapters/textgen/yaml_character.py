@@ -14,8 +14,6 @@ escrow. Written with ruamel.yaml, keys in order, multi-line strings as `|` block
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 import copy
 import datetime
 from typing import Any
@@ -29,6 +27,7 @@ from bunzai.adapters.registry import register
 from bunzai.adapters.textgen.character_losses import CONTEXT_FOLDED, not_carried
 from bunzai.adapters.textgen.yaml_out import yaml_bytes
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model.character import Character
 
 FORMAT_ID = "textgen.character.yaml"

@@ -10,13 +10,12 @@ replaces the whole list, and null resets a field to its default (or removes a ma
 
 from __future__ import annotations
 
-from bunzai.jsondoc.values import copied
-
 from collections.abc import Collection
 from typing import Any
 
 from bunzai.capabilities.contract import Preview
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 from bunzai.validate import validate_piece
 
