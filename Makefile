@@ -79,6 +79,7 @@ bench:
 	$(BIN)/python bench/compare.py
 	$(BIN)/python bench/instructions.py
 	$(BIN)/python bench/lorebooks.py
+	$(BIN)/python bench/big_book_draft.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> None:
 
     # bunzai's data are trees (parsed JSON, models of it), so the collector's full passes,
     # which the default thresholds run again and again as a big book or library is read, walk
-    # millions of objects and find no cycle: a draft on a book of 4,000 entries spent half its time there
+    # millions of objects and find no cycle: a draft on a book of 4,000 entries spent more than half its CPU there
     gc.set_threshold(*GC_THRESHOLDS)
     sys.exit(run(args))
 

@@ -1,0 +1,111 @@
+"""A one-entry edit of a big lorebook, beside reading that book, in the same run.
+
+A draft on a book computes its platform impact: the proposed book is written to each
+lorebook format bunzai writes and read back, and each changed pointer is looked up in what
+came back. That is work in proportion to the book, so the figures that matter are how many
+reads of the same book one draft costs, and that the draft's time per entry stays the same
+as the book grows (the read's start-up weighs less in a bigger book's read, so the ratio
+to it grows a little).
+
+For each size, a studio holds a SillyTavern world of that many entries (Eldoria's, repeated
+with fresh uids: see bench/lorebooks.py) and a V2 card holding a book of as many entries. The
+commands run as a person runs them, each in its own process, ROUNDS times interleaved; the
+least CPU time of each is kept:
+
+- `bunzai read lorebook/ID`: the book read from the studio and printed;
+- `bunzai cap run lorebook.entries.enable lorebook/ID --input '{"uids": [5], "enabled": false}'`;
+- `bunzai read character/ID` and `bunzai cap run character.identity.update character/ID
+  --input '{"name": "Archie"}'`: the card renamed, its impact crossed through the card formats.
+
+    .venv/bin/python bench/big_book_draft.py [ENTRIES ...]   # default: 1000 4000
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lorebooks import ELDORIA, card, world  # noqa: E402 - the bench's own module, beside this one
+
+BIN = Path(sys.executable).parent / "bunzai"
+ROUNDS = 3
+EDIT = json.dumps({"uids": [5], "enabled": False})
+RENAME = json.dumps({"name": "Archie"})
+
+
+def cpu(args: list[str], studio: Path) -> float:
+    """CPU seconds (user + system) of one `bunzai` process, which must succeed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([str(BIN), "--studio", str(studio), *args], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def studio_with(folder: Path, entries: int) -> tuple[Path, dict[str, str]]:
+    """A fresh studio holding a world and a card's book of `entries` entries; (studio, refs by kind)."""
+    studio = folder / f"studio-{entries}"
+    world_file, card_file = folder / f"World{entries}.json", folder / f"Archivist{entries}.json"
+    world_file.write_text(json.dumps(world(entries), indent=4), encoding="utf-8")
+    card_file.write_text(json.dumps(card(entries)), encoding="utf-8")
+    subprocess.run([str(BIN), "init", str(studio)], check=True, stdout=subprocess.DEVNULL)
+    refs = {}
+    for source in (world_file, card_file):
+        drafts = subprocess.run(
+            [str(BIN), "--studio", str(studio), "import", str(source)], check=True, capture_output=True
+        ).stdout
+        done = subprocess.run(
+            [str(BIN), "--studio", str(studio), "apply", "--yes"], input=drafts, check=True, capture_output=True
+        )
+        target = json.loads(done.stdout.decode().splitlines()[0])["target"]
+        refs[target["kind"]] = f"{target['kind']}/{target['id']}"
+    return studio, refs
+
+
+COMMANDS = {  # label: (the kind it works on, the command after `bunzai`, with REF for the piece)
+    "read book": ("lorebook", ["read", "REF"]),
+    "book draft": ("lorebook", ["cap", "run", "lorebook.entries.enable", "REF", "--input", EDIT]),
+    "read card": ("character", ["read", "REF"]),
+    "card draft": ("character", ["cap", "run", "character.identity.update", "REF", "--input", RENAME]),
+}
+
+
+def main(sizes: list[int]) -> int:
+    if not ELDORIA.exists():
+        print(f"skipped: {ELDORIA} is absent (../shared/corpus is not beside this checkout)")
+        return 0
+    with tempfile.TemporaryDirectory() as folder:
+        studios = {size: studio_with(Path(folder), size) for size in sizes}
+        best: dict[tuple[int, str], float] = {}
+        for _ in range(ROUNDS):
+            for size, (studio, refs) in studios.items():
+                for label, (kind, args) in COMMANDS.items():
+                    seconds = cpu([refs[kind] if arg == "REF" else arg for arg in args], studio)
+                    best[(size, label)] = min(best.get((size, label), seconds), seconds)
+    print(f"least CPU time of {ROUNDS} interleaved rounds, each command in its own process")
+    print("| entries | piece | `read` | one-change draft | draft per entry | draft / read |")
+    print("|---|---|---|---|---|---|")
+    for size in sizes:
+        for piece in ("book", "card"):
+            read, draft = best[(size, f"read {piece}")], best[(size, f"{piece} draft")]
+            print(
+                f"| {size:,} | {piece} | {read:.2f} s | {draft:.2f} s | {draft / size * 1e3:.2f} ms | "
+                f"{draft / read:.1f}x |"
+            )
+    if len(sizes) > 1:
+        small, large = sizes[0], sizes[-1]
+        for piece in ("book", "card"):
+            growth = best[(large, f"{piece} draft")] / best[(small, f"{piece} draft")]
+            print(
+                f"{piece} draft at {large:,} entries / at {small:,}: {growth:.2f}x "
+                f"(in proportion: {large / small:.2f}x)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main([int(arg) for arg in sys.argv[1:]] or [1000, 4000]))
