@@ -398,40 +398,47 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
     def media(ref):
         return stored.get(ref.sha256) or default_portrait()
 
-    rows: list[dict] = []
-    for fmt in impact_formats(piece.kind):
-        try:
-            crossing = convert_piece(piece, fmt, media, check=False)  # read back once, here
-            decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
-            arrived = dump_piece(decoded.pieces[0])
-        except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
-            rows.append({"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"})
-            continue
-        if changed is None:
-            lost = lost_pointers(target, arrived, [])
-            if lost:
-                more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
-                rows.append(
-                    {
-                        "platform": fmt,
-                        "pointer": "",
-                        "note": f"{crossing.label} does not carry {', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}",
-                    }
-                )
-            continue
-        for pointer in changed:
-            hit = lost_along(target, arrived, pointer)
-            if hit is not None:
-                # the declared loss that covers it, else the read-back check's own (as convert_piece reports)
-                loss = next((loss for loss in crossing.losses if covered(hit, [loss])), None)
-                why = (loss or not_carried([hit], crossing.label)[0]).why
-                rows.append(
-                    {
-                        "platform": fmt,
-                        "pointer": pointer,
-                        "note": f"{crossing.label} does not carry this change" + (f": {why}" if why else ""),
-                    }
-                )
+    return [row for fmt in impact_formats(piece.kind) for row in _format_impact(piece, fmt, media, target, changed)]
+
+
+def _format_impact(piece, fmt: str, media: MediaSource, target: dict, changed: list[str] | None) -> list[dict]:
+    """platform_impact's rows for one format. A function of its own so that one format's
+    file, read-back and escrow are freed before the next is written: a book of thousands of
+    entries is several copies of itself in memory while it crosses."""
+    try:
+        crossing = convert_piece(piece, fmt, media, check=False)  # read back once, here
+        decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
+        arrived = dump_piece(decoded.pieces[0])
+    except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
+        return [{"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"}]
+    label, losses = crossing.label, crossing.losses
+    del crossing, decoded  # the file and the read-back's escrow: only `arrived` is compared
+    if changed is None:
+        lost = lost_pointers(target, arrived, [])
+        if not lost:
+            return []
+        more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
+        return [
+            {
+                "platform": fmt,
+                "pointer": "",
+                "note": f"{label} does not carry {', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}",
+            }
+        ]
+    rows = []
+    for pointer in changed:
+        hit = lost_along(target, arrived, pointer)
+        if hit is not None:
+            # the declared loss that covers it, else the read-back check's own (as convert_piece reports)
+            loss = next((loss for loss in losses if covered(hit, [loss])), None)
+            why = (loss or not_carried([hit], label)[0]).why
+            rows.append(
+                {
+                    "platform": fmt,
+                    "pointer": pointer,
+                    "note": f"{label} does not carry this change" + (f": {why}" if why else ""),
+                }
+            )
     return rows
 
 
