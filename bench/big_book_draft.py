@@ -10,7 +10,7 @@ to it grows a little).
 For each size, a studio holds a SillyTavern world of that many entries (Eldoria's, repeated
 with fresh uids: see bench/lorebooks.py) and a V2 card holding a book of as many entries. The
 commands run as a person runs them, each in its own process, ROUNDS times interleaved; the
-least CPU time of each is kept:
+least CPU time of each is kept, and the highest peak RSS of the drafts:
 
 - `bunzai read lorebook/ID`: the book read from the studio and printed;
 - `bunzai cap run lorebook.entries.enable lorebook/ID --input '{"uids": [5], "enabled": false}'`;
@@ -23,7 +23,7 @@ least CPU time of each is kept:
 from __future__ import annotations
 
 import json
-import resource
+import os
 import subprocess
 import sys
 import tempfile
@@ -38,12 +38,14 @@ EDIT = json.dumps({"uids": [5], "enabled": False})
 RENAME = json.dumps({"name": "Archie"})
 
 
-def cpu(args: list[str], studio: Path) -> float:
-    """CPU seconds (user + system) of one `bunzai` process, which must succeed."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([str(BIN), "--studio", str(studio), *args], check=True, stdout=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def cpu(args: list[str], studio: Path) -> tuple[float, float]:
+    """(CPU seconds, user + system; peak RSS in MB) of one `bunzai` process, which must succeed."""
+    child = subprocess.Popen([str(BIN), "--studio", str(studio), *args], stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"bunzai {' '.join(args[:3])} failed with exit {child.returncode}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def studio_with(folder: Path, entries: int) -> tuple[Path, dict[str, str]]:
@@ -81,20 +83,22 @@ def main(sizes: list[int]) -> int:
     with tempfile.TemporaryDirectory() as folder:
         studios = {size: studio_with(Path(folder), size) for size in sizes}
         best: dict[tuple[int, str], float] = {}
+        peak: dict[tuple[int, str], float] = {}
         for _ in range(ROUNDS):
             for size, (studio, refs) in studios.items():
                 for label, (kind, args) in COMMANDS.items():
-                    seconds = cpu([refs[kind] if arg == "REF" else arg for arg in args], studio)
+                    seconds, rss = cpu([refs[kind] if arg == "REF" else arg for arg in args], studio)
                     best[(size, label)] = min(best.get((size, label), seconds), seconds)
-    print(f"least CPU time of {ROUNDS} interleaved rounds, each command in its own process")
-    print("| entries | piece | `read` | one-change draft | draft per entry | draft / read |")
-    print("|---|---|---|---|---|---|")
+                    peak[(size, label)] = max(peak.get((size, label), 0.0), rss)
+    print(f"least CPU time (highest peak RSS) of {ROUNDS} interleaved rounds, each command in its own process")
+    print("| entries | piece | `read` | one-change draft | draft per entry | draft / read | draft peak RSS |")
+    print("|---|---|---|---|---|---|---|")
     for size in sizes:
         for piece in ("book", "card"):
             read, draft = best[(size, f"read {piece}")], best[(size, f"{piece} draft")]
             print(
                 f"| {size:,} | {piece} | {read:.2f} s | {draft:.2f} s | {draft / size * 1e3:.2f} ms | "
-                f"{draft / read:.1f}x |"
+                f"{draft / read:.1f}x | {peak[(size, f'{piece} draft')]:.0f} MB |"
             )
     if len(sizes) > 1:
         small, large = sizes[0], sizes[-1]
