@@ -293,15 +293,20 @@ def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
 
     A list item the read-back gained (a reader linking the book it found) is not a loss.
     """
-    lost = []
     cover = Cover(declared)
-    for part in _COMPARED:
-        for change in _item_changes(all_changes(before.get(part), after.get(part), f"/{part}")):
-            if change["op"] == "add" and change["path"].rsplit("/", 1)[-1].isdigit():
-                continue
-            if not cover(change["path"]):
-                lost.append(change["path"])
-    return lost
+    return [
+        path
+        for part in _COMPARED
+        for path in _lost_paths(before.get(part), after.get(part), f"/{part}")
+        if not cover(path)
+    ]
+
+
+def _lost_paths(old, new, where: str):
+    """The paths of the rows `old` -> `new` differs in, but for list items the read-back gained."""
+    for change in _item_changes(all_changes(old, new, where)):
+        if not (change["op"] == "add" and change["path"].rsplit("/", 1)[-1].isdigit()):
+            yield change["path"]
 
 
 def lost_along(before: dict, after: dict, pointer: str) -> str | None:
@@ -324,8 +329,7 @@ def lost_along(before: dict, after: dict, pointer: str) -> str | None:
         else:
             return None if equal(old, new) else where  # a value replaced here, so everything under it
         old, new, where = old[token], new[token], join(where, token)
-    rows = _item_changes(all_changes(old, new, where))
-    return next((r["path"] for r in rows if not (r["op"] == "add" and r["path"].rsplit("/", 1)[-1].isdigit())), None)
+    return next(_lost_paths(old, new, where), None)
 
 
 def _item_changes(changes: list[dict]) -> list[dict]:
