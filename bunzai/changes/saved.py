@@ -15,6 +15,7 @@ from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.limits import ID_MAX_LENGTH, WRAPPED_JSON_MAX_DEPTH
+from bunzai.model import key_order
 from bunzai.model.ids import id_problem, is_safe_id
 from bunzai.store.atomic import is_temp_name, remove_file, write_new
 from bunzai.store.canon import canonical_bytes
@@ -45,6 +46,10 @@ def save_draft(studio, draft: dict, name: str | None = None) -> dict:
     name = name or default_name(draft)
     path = saved_path(studio, name)
     studio.writable_dir(path.parent)
+    # Sorted keys, as a piece file has them: the proposed piece's escrow records its key order.
+    proposed = draft.get("proposed")
+    if isinstance(proposed, dict):
+        draft = {**draft, "proposed": key_order.recorded_in(proposed)}
     write_new(path, canonical_bytes(draft))
     return {"name": name, "path": path.relative_to(studio.root).as_posix()}
 

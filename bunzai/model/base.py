@@ -14,8 +14,18 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, model_serializer
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    PrivateAttr,
+    model_serializer,
+    model_validator,
+)
 
+from bunzai.model import key_order
 from bunzai.model.ids import id_problem
 
 
@@ -148,6 +158,13 @@ class AssetLink(Model):
     )
 
 
+class KeyOrder(Model):
+    """Each distinct key order once, and which objects of the document have it (see key_order)."""
+
+    orders: list[list[str]] = Field(description="Key orders, each a list of keys.")
+    objects: dict[str, int] = Field(description="JSON pointer of an object -> index of its order in `orders`.")
+
+
 class Escrow(Model):
     """The native document a piece was imported from, kept whole.
 
@@ -166,6 +183,20 @@ class Escrow(Model):
         description="Where the document was read, relative to the folder imported, '/'-separated "
         "(`worlds/Eldoria.json` in a SillyTavern user folder), so an export writes it back under that name.",
     )
+    key_order: KeyOrder | None = Field(
+        default=None,
+        exclude=True,
+        description="Written by the store, never by hand: the order of the keys of each object of "
+        "`document` that were not sorted as read (a piece file sorts its keys). Reading the piece puts "
+        "them back, so an export writes the document in the order it was read; dumps leave it out.",
+    )
+
+    @model_validator(mode="after")
+    def _keys_in_their_order(self) -> Escrow:
+        if self.key_order is not None:
+            key_order.restore(self.document, self.key_order.model_dump())
+            self.key_order = None  # the document holds the order now; the store records it again
+        return self
 
 
 class PieceBase(Model):

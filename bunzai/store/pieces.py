@@ -29,7 +29,7 @@ from bunzai import limits
 from bunzai.errors import BunzaiError, suggestions, unknown_name
 from bunzai.files import read_up_to
 from bunzai.jsondoc.reading import check_parsed_bounds, load_json_bytes
-from bunzai.model import KIND_NAMES
+from bunzai.model import KIND_NAMES, key_order
 from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import canonical_bytes, revision_of
@@ -244,7 +244,7 @@ def _target_of(data: Any) -> tuple[str, str]:
 
 def _piece_bytes(data: dict, kind: str, piece_id: str) -> bytes:
     """The canonical bytes of `data`, refused when bunzai could not read them back."""
-    raw = canonical_bytes(data)
+    raw = canonical_bytes(key_order.recorded_in(data))
     check_parsed_bounds(data, raw, what=ref_of(kind, piece_id), max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
     return raw
 

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from bunzai.model.key_order import recorded_in
+
 from corpus_pieces import ELDORIA, SERAPHINA
 from test_character_bundle import CASES as CHARACTER_CASES
 
@@ -47,7 +49,7 @@ def _applies(bunzai, cap_id: str, ref: str, payload: dict) -> None:
     draft = bunzai("cap", "run", cap_id, ref, "--input", json.dumps(payload), check=True)
     receipt = bunzai("apply", "--yes", input=draft.stdout, check=True).json
     assert receipt["status"] == "applied", (cap_id, receipt)
-    assert _stored(bunzai, ref) == draft.json["proposed"], cap_id
+    assert _stored(bunzai, ref) == recorded_in(draft.json["proposed"]), cap_id  # plus its escrow's key order
 
 
 def test_a_draft_made_stale_by_another_apply_writes_nothing(bunzai) -> None:

@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from bunzai.model.key_order import recorded_in
+
 from bundle_support import PNG_1X1, ST_CHAT_PRESET, ST_QUICK_REPLIES
 
 DATA_URI = "data:image/png;base64," + base64.b64encode(PNG_1X1).decode("ascii")
@@ -21,7 +23,7 @@ def _run_and_apply(bunzai, cap_id: str, ref: str | None, payload: dict) -> dict:
     assert receipt["status"] == "applied", receipt
     target = draft.json["target"]
     stored = bunzai("read", f"{target['kind']}/{target['id']}", check=True).json["piece"]
-    assert stored == draft.json["proposed"], cap_id
+    assert stored == recorded_in(draft.json["proposed"]), cap_id  # the file records its escrow's key order
     return stored
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
-from bunzai.model import KIND_NAMES, dump_piece
+from bunzai.model import KIND_NAMES, dump_piece, key_order
 from bunzai.validate import validate_piece
 
 DOC_TYPE = "bunzai.piece"
@@ -74,7 +74,9 @@ class NativePiece(Adapter):
                 "mime": ref.mime,
                 "base64": base64.b64encode(media(ref)).decode("ascii"),
             }
-        doc = {"type": DOC_TYPE, "format": DOC_FORMAT, "piece": dump_piece(piece), "assets": assets}
+        # Sorted keys, as in the studio, with the escrow's own key order recorded beside it.
+        piece_doc = key_order.recorded_in(dump_piece(piece))
+        doc = {"type": DOC_TYPE, "format": DOC_FORMAT, "piece": piece_doc, "assets": assets}
         return Encoded((json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
 
 
