@@ -102,12 +102,10 @@ def restore(document: Any, order: dict | None) -> None:
 def _reorder(value: dict, keys: list[str]) -> None:
     """`value` with `keys` first, in that order, then its other keys as they were."""
     front = {key: value[key] for key in keys if key in value}
-    if list(front) == list(value)[: len(front)]:
-        return  # already in this order
-    rest = [(key, item) for key, item in value.items() if key not in front]
+    if len(front) != len(value):  # keys the record does not name follow
+        front.update((key, item) for key, item in value.items() if key not in front)
     value.clear()
     value.update(front)
-    value.update(rest)
 
 
 def _parts(order: Any) -> tuple[list[list[str]], dict[str, int]]:
