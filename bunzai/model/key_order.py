@@ -18,6 +18,7 @@ are gone are skipped. Nothing here raises on a record that does not fit its docu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -36,29 +37,19 @@ def record(document: Any, kept: dict | None = None) -> dict | None:
     orders: list[list[str]] = []
     index_of: dict[tuple[str, ...], int] = {}
     objects: dict[str, int] = {}
-    stack: list[tuple[str, Any]] = [("", document)]
-    while stack:
-        pointer, value = stack.pop()
-        if type(value) is dict:
-            keys = list(value)
-            order: list[str] | None = None
-            if any(keys[i] > keys[i + 1] for i in range(len(keys) - 1)):
-                order = keys
-            elif pointer in old_objects:
-                order = old_orders[old_objects[pointer]]
-            if order is not None:
-                shape = tuple(order)
-                if shape not in index_of:
-                    index_of[shape] = len(orders)
-                    orders.append(list(order))
-                objects[pointer] = index_of[shape]
-            for key, item in value.items():
-                if type(item) is dict or type(item) is list:
-                    stack.append((f"{pointer}/{_escape(key)}", item))
-        elif type(value) is list:
-            for index, item in enumerate(value):
-                if type(item) is dict or type(item) is list:
-                    stack.append((f"{pointer}/{index}", item))
+    for pointer, value in _objects(document):
+        keys = list(value)
+        order: list[str] | None = None
+        if any(keys[i] > keys[i + 1] for i in range(len(keys) - 1)):
+            order = keys
+        elif pointer in old_objects:
+            order = old_orders[old_objects[pointer]]
+        if order is not None:
+            shape = tuple(order)
+            if shape not in index_of:
+                index_of[shape] = len(orders)
+                orders.append(list(order))
+            objects[pointer] = index_of[shape]
     return {"orders": orders, "objects": objects} if objects else None
 
 
@@ -83,13 +74,20 @@ def restore(document: Any, order: dict | None) -> None:
     orders, objects = _parts(order)
     if not objects:
         return
+    for pointer, value in _objects(document):
+        at = objects.get(pointer)
+        if at is not None:
+            _reorder(value, orders[at])
+
+
+def _objects(document: Any) -> Iterator[tuple[str, dict]]:
+    """(JSON pointer, object) for every object in `document`, each before its children (which
+    are looked at after the caller is done with it: `restore` reorders it in place)."""
     stack: list[tuple[str, Any]] = [("", document)]
     while stack:
         pointer, value = stack.pop()
         if type(value) is dict:
-            at = objects.get(pointer)
-            if at is not None:
-                _reorder(value, orders[at])
+            yield pointer, value
             for key, item in value.items():
                 if type(item) is dict or type(item) is list:
                     stack.append((f"{pointer}/{_escape(key)}", item))
