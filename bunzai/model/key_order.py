@@ -76,7 +76,9 @@ def restore(document: Any, order: dict | None) -> None:
         return
     for pointer, value in _objects(document):
         at = objects.get(pointer)
-        if at is not None:
+        # An order naming far more keys than its object holds does not fit it: passed over, so
+        # a hostile record (one long order named by every object) costs no more than the walk.
+        if at is not None and len(orders[at]) <= 2 * len(value) + 16:
             _reorder(value, orders[at])
 
 

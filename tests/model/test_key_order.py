@@ -84,6 +84,16 @@ def test_a_damaged_record_is_passed_over() -> None:
         assert target == document
 
 
+def test_an_order_far_longer_than_its_object_is_passed_over() -> None:
+    # One long order named by every object would make restoring cost objects x keys.
+    document = {str(n): {"b": n, "a": n} for n in range(50)}
+    long_order = ["b", "a"] + [f"k{n}" for n in range(100)]
+    restore(document, {"orders": [long_order], "objects": {f"/{n}": 0 for n in range(50)}})
+    assert all(list(value) == ["b", "a"] for value in document.values())  # left as they were
+    restore(document, {"orders": [["a", "b"] + long_order[2:20]], "objects": {"/0": 0}})
+    assert list(document["0"]) == ["a", "b"]  # a few keys more than the object holds still fit
+
+
 def test_keys_the_record_does_not_name_follow_in_their_own_order() -> None:
     target = {"a": 1, "b": 2, "new": 3, "z": 4}
     restore(target, {"orders": [["z", "gone", "b"]], "objects": {"": 0}})
