@@ -13,7 +13,8 @@ objects of a lorebook's entries share one order, so each distinct order is writt
 Pointers are RFC 6901 (`/entries/0`, the root is ""). Restoring is forgiving, since the
 order is presentation and never content: a pointer that no longer names an object is passed
 over, keys the record does not name follow in the order they have, and keys it names that
-are gone are skipped. Nothing here raises on a record that does not fit its document.
+are gone are skipped. Nothing here raises on a record that does not fit its document (the
+Escrow model refuses one that is not of this shape at all).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ def record(document: Any, kept: dict | None = None) -> dict | None:
 
     `kept` is a record this document was stored with: an object whose keys are sorted here
     takes its order from `kept` when it has one, since a document read from a piece file
-    without being restored (the store's own raw copies: undo, revert) is sorted throughout,
-    and storing it again must not forget the order it was read in."""
+    without being validated (the store's own raw copy, which a refused group's undo writes
+    back) is sorted throughout, and storing it again must not forget the order it was read in."""
     old_orders, old_objects = _parts(kept)
     orders: list[list[str]] = []
     index_of: dict[tuple[str, ...], int] = {}
