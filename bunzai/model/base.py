@@ -194,7 +194,7 @@ class Escrow(Model):
     @model_validator(mode="after")
     def _keys_in_their_order(self) -> Escrow:
         if self.key_order is not None:
-            key_order.restore(self.document, self.key_order.model_dump())
+            key_order.restore(self.document, {"orders": self.key_order.orders, "objects": self.key_order.objects})
             self.key_order = None  # the document holds the order now; the store records it again
         return self
 
