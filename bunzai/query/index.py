@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "3"
+INDEX_FORMAT = "4"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.
@@ -56,6 +56,8 @@ _COLUMNS = ("name", "tags", "short", "prose")
 _WEIGHTS = (8.0, 4.0, 3.0, 1.0)
 _SHORT = ("/body/nickname", "/body/tagline", "/body/title")
 _SHORT_CHILDREN = tuple(pointer + "/" for pointer in _SHORT)
+
+PREFIXES = "2 3"  # the prefix lengths FTS5 keeps an index for (in characters)
 
 # `files` holds one short row per piece file (what `list` prints, pre-rendered as `listed`);
 # the text fields a search hit shows its snippet from live apart in `details`, so listing
@@ -70,7 +72,11 @@ _SCHEMA = (
     "CREATE TABLE listings (kind TEXT PRIMARY KEY, scanned_ns INTEGER NOT NULL, newest_ns INTEGER NOT NULL, "
     "stats BLOB NOT NULL)",
     "CREATE INDEX files_damaged ON files (kind, id) WHERE error IS NOT NULL",
-    "CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, tokenize = 'unicode61')",
+    # Prefix indexes for prefixes of 2 and 3 characters: `ka*` reads one list instead of merging
+    # the lists of every word it starts, ten times faster at 10,000 pieces; they make the index a
+    # fifth larger and its first build of the text table about twice as long. A longer prefix
+    # starts few words, whose lists merge quickly.
+    f"CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, tokenize = 'unicode61', prefix = '{PREFIXES}')",
 )
 
 _WORD = re.compile(r"\w+")
@@ -470,6 +476,64 @@ def listed_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[str], li
     return _answer(studio, kinds, ask)
 
 
+_WEIGHTED = ", ".join(str(w) for w in _WEIGHTS)
+_HITS = (
+    "SELECT f.kind, f.id, f.name, f.name_json, {score}, d.fields FROM files AS f JOIN details AS d ON d.rowid = f.rowid"
+)
+
+
+def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, limit: int) -> list:
+    """The best `limit` rows for `match` among `kinds`: (kind, id, name, name_json, score,
+    fields), by score, then kind and id.
+
+    Where `kinds` holds every kind the index has rows of, FTS5 ranks alone and only the rows
+    kept are joined to their kind and id: a common word matches most pieces, and joining each
+    costs a fifth of the query. The kept rows are those of the full query unless the last one
+    kept ties with the next, when the order by kind and id decides which stay: then (seldom)
+    the full query runs, joining every match.
+    """
+    if all_kinds_asked(connection, kinds):
+        top = connection.execute(
+            f"SELECT rowid, -bm25(text, {_WEIGHTED}) AS score FROM text WHERE text MATCH ? ORDER BY score DESC LIMIT ?",
+            (match, limit + 1),
+        ).fetchall()
+        if len(top) <= limit or top[limit - 1][1] != top[limit][1]:
+            scores = dict(top[:limit])
+            marks = ",".join("?" * len(scores))
+            rows = connection.execute(
+                _HITS.format(score="f.rowid") + f" WHERE f.rowid IN ({marks})", tuple(scores)
+            ).fetchall()
+            hits = [
+                (kind, piece_id, name, name_json, scores[rowid], fields)
+                for kind, piece_id, name, name_json, rowid, fields in rows
+            ]
+            return sorted(hits, key=lambda hit: (-hit[4], hit[0], hit[1]))
+    return ranked_joined(connection, kinds, match, limit)
+
+
+def ranked_joined(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, limit: int) -> list:
+    """`_ranked` by one query that joins every match to its kind and id."""
+    marks = ",".join("?" * len(kinds))
+    # Rank in an inner query over the short rows, then fetch the text fields of the hits kept:
+    # a common word matches most pieces, and their fields are most of the index.
+    return connection.execute(
+        _HITS.format(score="best.score")
+        + f" JOIN (SELECT text.rowid AS rowid, -bm25(text, {_WEIGHTED}) AS score, f.kind AS kind, f.id AS id "
+        f"FROM text JOIN files AS f ON f.rowid = text.rowid "
+        f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
+        f"ON best.rowid = f.rowid ORDER BY best.score DESC, best.kind, best.id",
+        (match, *kinds, limit),
+    ).fetchall()
+
+
+def all_kinds_asked(connection: sqlite3.Connection, kinds: tuple[str, ...]) -> bool:
+    """Whether every row of the index is of one of `kinds` (a search of the whole studio).
+
+    A kind has rows only once `_refresh` has listed its folder, in the same transaction, so
+    the kinds of `listings` (a few rows) hold every kind of `files`."""
+    return all(kind in kinds for (kind,) in connection.execute("SELECT kind FROM listings"))
+
+
 def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int) -> list[dict]:
     """The best `limit` pieces of `kinds` for `query` (see `parse_query`), by BM25 (higher
     score first, then kind and id); each names its best-matching field and shows a snippet."""
@@ -478,19 +542,7 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
         return []
 
     def ask(connection: sqlite3.Connection) -> list:
-        marks = ",".join("?" * len(kinds))
-        weights = ", ".join(str(w) for w in _WEIGHTS)
-        # Rank in an inner query over the short rows, then fetch the text fields of the hits
-        # kept: a common word matches most pieces, and their fields are most of the index.
-        return connection.execute(
-            f"SELECT f.kind, f.id, f.name, f.name_json, best.score, d.fields FROM ("
-            f"SELECT text.rowid AS rowid, -bm25(text, {weights}) AS score, f.kind AS kind, f.id AS id "
-            f"FROM text JOIN files AS f ON f.rowid = text.rowid "
-            f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
-            f"JOIN files AS f ON f.rowid = best.rowid JOIN details AS d ON d.rowid = best.rowid "
-            f"ORDER BY best.score DESC, best.kind, best.id",
-            (parsed.match, *kinds, limit),
-        ).fetchall()
+        return _ranked(connection, kinds, parsed.match, limit)
 
     rows = _answer(studio, kinds, ask)
     hits = []

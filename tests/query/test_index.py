@@ -245,3 +245,55 @@ def test_the_scan_by_descriptor_and_by_path_agree(tmp_path, monkeypatch):
     assert sorted(by_descriptor["character"]) == ["c0", "c1", "c2"]
     assert by_descriptor["lorebook"] == by_descriptor["persona"] == {}
     assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == [i for _, i in list_stored(studio)]
+
+
+# A tiny vocabulary, so that pieces tie on score (as copies of one card do in a library).
+_VOCABULARY = ("ember", "frost", "ember frost", "frost ember ember", "tide")
+_ROUND = st.lists(
+    st.tuples(
+        st.sampled_from(("character", "persona")),
+        st.from_regex(r"[a-f]{1,2}", fullmatch=True),
+        st.sampled_from(_VOCABULARY),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rounds=st.lists(_ROUND, min_size=1, max_size=3),
+    query=st.sampled_from(("ember", "frost", "ember frost", '"ember frost"', "fr*", "tide")),
+    limit=st.integers(1, 6),
+)
+def test_ranking_without_the_join_keeps_the_joined_order(tmp_path_factory, rounds, query, limit):
+    """A whole-studio search ranks by FTS5 alone and joins only the rows kept; its hits are
+    those of the query that joins every match (ties broken by kind, then id), whatever order
+    the pieces were indexed in."""
+    from bunzai.query.index import fresh_index, ranked_joined
+
+    studio, _ = init_studio(tmp_path_factory.mktemp("ranking") / "studio")
+    for pieces in rounds:  # each round is indexed before the next writes: rowids follow no order
+        for kind, piece_id, text in pieces:
+            piece = {"kind": kind, "id": piece_id, "name": piece_id, "body": {"description": text}}
+            (studio.root / kind / f"{piece_id}.json").write_text(json.dumps(piece))
+        found = search_pieces(studio, KIND_NAMES, query, limit)
+    with fresh_index(studio, KIND_NAMES) as connection:
+        joined = ranked_joined(connection, KIND_NAMES, parse_query(query).match, limit)
+    assert [(h["kind"], h["id"], h["score"]) for h in found] == [(k, i, round(s, 6)) for k, i, _, _, s, _ in joined]
+
+
+def test_short_prefixes_read_the_prefix_indexes_and_count_characters(tmp_path):
+    """Prefixes of 2 and 3 characters have an FTS5 index of their own; their length is in
+    characters, so a prefix in any script finds the words it starts, as a longer one does
+    (diacritics folded, as the tokenizer folds them in every query)."""
+    studio, _ = init_studio(tmp_path / "studio")
+    for piece_id, name in (("a", "Élodie"), ("b", "Éloïse"), ("c", "雪乃ゆき"), ("d", "Elo")):
+        piece = {"kind": "character", "id": piece_id, "name": name}
+        (studio.root / "character" / f"{piece_id}.json").write_text(json.dumps(piece))
+    assert sorted(h["id"] for h in search_pieces(studio, KIND_NAMES, "él*", 10)) == ["a", "b", "d"]
+    assert sorted(h["id"] for h in search_pieces(studio, KIND_NAMES, "elo*", 10)) == ["a", "b", "d"]
+    assert sorted(h["id"] for h in search_pieces(studio, KIND_NAMES, "éloï*", 10)) == ["b"]
+    assert sorted(h["id"] for h in search_pieces(studio, KIND_NAMES, "雪乃*", 10)) == ["c"]
+    with sqlite3.connect(studio.state_dir / INDEX_NAME) as connection:
+        (sql,) = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'text'").fetchone()
+    assert "prefix = '2 3'" in sql
