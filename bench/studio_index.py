@@ -14,14 +14,23 @@ fresh studio, then times, per size, in one run:
 
 CPU time is user+system of the child process (getrusage), wall time beside it; bunzai's bytecode
 is compiled first (as an installed wheel has it). The repeated cases run RUNS times, interleaved
-so that a noisy neighbour slows all of them alike, and the least CPU time of each is printed.
+across sizes too, so that a noisy neighbour slows all of them alike, and the least CPU time of
+each is printed.
 Goal (issue 10): warm `list` and `search` at most 0.1 s and flat from 1,000 to 10,000 pieces.
 
-    .venv/bin/python bench/studio_index.py [N ...]        # default: 1000 10000
+The prose follows Zipf's law, as prose does: the word of rank r is drawn with odds 1/r, so the
+commonest word is 12% of all words and the two searched as "common words" 19%. That is heavier
+at the top than the cards in ../shared/corpus, whose commonest word ("a") is 4% of their
+words and the two commonest 7%. `--skew` draws the words as this script did until 2026-12-02
+(a Pareto tail so steep that the two commonest words are over half of all prose): a
+stress case for BM25, which visits every occurrence of a searched word in every row it matches.
+
+    .venv/bin/python bench/studio_index.py [--skew] [N ...]   # default: 1000 10000
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -40,9 +49,11 @@ COMMON = (
     "copper meadow thunder compass orchard beacon velvet"
 ).split()
 SYLLABLES = ("ka", "lo", "mi", "ren", "tor", "vel", "sa", "qui", "dan", "op", "eth", "ur")
-# A vocabulary of about 1,700 words, drawn with a long tail as prose is: common words appear in
-# most pieces, most words in few.
+# A vocabulary of 1,748 words, drawn with a long tail as prose is: common words appear in
+# every piece, most words in few. RARE is the word searched as a rare one.
 WORDS = COMMON + [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES]
+RARE = "urethvel"
+ZIPF = list(itertools.accumulate(1 / rank for rank in range(1, len(WORDS) + 1)))  # cumulative odds
 
 FLOOR = """
 import json, os, sys
@@ -77,12 +88,24 @@ print(count)
 """
 
 
-def make_studio(root: Path, count: int) -> None:
+def prose_words(rng: random.Random, skew: bool) -> list[str]:
+    """300 words of prose: Zipf's law, or with `skew` the steep tail of the earlier runs."""
+    if skew:
+        return [WORDS[min(int(rng.paretovariate(0.7)) - 1, len(WORDS) - 1)] for _ in range(300)]
+    return rng.choices(WORDS, cum_weights=ZIPF, k=300)
+
+
+def make_studio(root: Path, count: int, skew: bool = False) -> float:
+    """The studio, and the share of its prose's words that are the two searched as common."""
     subprocess.run([BIN / "bunzai", "init", str(root)], check=True, stdout=subprocess.DEVNULL)
     rng = random.Random(count)
     folder = root / "character"
+    common = total = 0
     for n in range(count):
-        prose = " ".join(WORDS[min(int(rng.paretovariate(0.7)) - 1, len(WORDS) - 1)] for _ in range(300))
+        words = prose_words(rng, skew)
+        common += sum(word in ("lantern", "river") for word in words)
+        total += len(words)
+        prose = " ".join(words)
         piece = {
             "kind": "character",
             "id": f"c{n:05d}",
@@ -90,6 +113,7 @@ def make_studio(root: Path, count: int) -> None:
             "body": {"description": prose, "tags": [rng.choice(COMMON)], "personality": prose[:400]},
         }
         (folder / f"c{n:05d}.json").write_text(json.dumps(piece, ensure_ascii=False, sort_keys=True))
+    return common / total
 
 
 def run(cmd: list[str], env: dict) -> tuple[float, float]:
@@ -102,47 +126,57 @@ def run(cmd: list[str], env: dict) -> tuple[float, float]:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
-def main(sizes: list[int]) -> None:
+def cases(studio: Path, bunzai: str) -> dict[str, list[str]]:
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python stats every piece (stat floor)": [sys.executable, "-c", STAT_FLOOR, str(studio)],
+        "python reads every piece (floor)": [sys.executable, "-c", FLOOR, str(studio)],
+        "bunzai list, warm": [bunzai, "list"],
+        "bunzai search, warm": [bunzai, "search", RARE],
+        "bunzai search common words, warm": [bunzai, "search", "lantern river"],
+        "bunzai search phrase, warm": [bunzai, "search", '"lantern river"'],
+        "bunzai search prefix, warm": [bunzai, "search", "vel*"],
+    }
+
+
+def main(sizes: list[int], skew: bool = False) -> None:
     import compileall
 
     import bunzai as package
 
     compileall.compile_dir(Path(package.__file__).parent, quiet=1)
     bunzai = str(BIN / "bunzai")
-    print(f"{'pieces':>7} {'measure':38} {'cpu s':>7} {'wall s':>7}   (least cpu of {RUNS} interleaved runs)")
+    print("prose:", "the steep tail of the earlier runs (--skew)" if skew else "Zipf's law")
+    print(f"{'pieces':>7} {'measure':38} {'cpu s':>7} {'wall s':>7}   (least cpu of {RUNS} runs, sizes interleaved)")
     rows = []
-    for count in sizes:
-        with tempfile.TemporaryDirectory() as tmp:
-            studio = Path(tmp) / "studio"
-            make_studio(studio, count)
-            env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(studio))
+    with tempfile.TemporaryDirectory() as tmp:
+        studios, envs = {}, {}
+        for count in sizes:
+            studios[count] = studio = Path(tmp) / f"studio-{count}"
+            share = make_studio(studio, count, skew)
+            print(f"{count:>7} the words searched as common are {share:.0%} of the prose")
+            envs[count] = env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(studio))
             cpu, wall = run([bunzai, "list"], env)
             rows.append((count, "bunzai list, first (builds the index)", cpu, wall))
             print(f"{count:>7} {'bunzai list, first (builds the index)':38} {cpu:7.3f} {wall:7.3f}")
-            cases = {
-                "python -c pass": [sys.executable, "-c", "pass"],
-                "python stats every piece (stat floor)": [sys.executable, "-c", STAT_FLOOR, str(studio)],
-                "python reads every piece (floor)": [sys.executable, "-c", FLOOR, str(studio)],
-                "bunzai list, warm": [bunzai, "list"],
-                "bunzai search, warm": [bunzai, "search", "kaloren"],
-                "bunzai search common words, warm": [bunzai, "search", "lantern river"],
-                "bunzai search phrase, warm": [bunzai, "search", '"lantern river"'],
-                "bunzai search prefix, warm": [bunzai, "search", "vel*"],
-            }
-            samples: dict[str, list[tuple[float, float]]] = {label: [] for label in cases}
-            for _ in range(RUNS):
-                for label, cmd in cases.items():
-                    samples[label].append(run(cmd, env))
-            for label, times in samples.items():
-                cpu, wall = min(t[0] for t in times), statistics.median(t[1] for t in times)
-                rows.append((count, label, cpu, wall))
-                print(f"{count:>7} {label:38} {cpu:7.3f} {wall:7.3f}")
-            edited = studio / "character" / "c00000.json"
+        # Every size's cases in each round, so that the machine's load, which moves by the
+        # minute here, weighs on both sizes alike and their ratio ("flat") means something.
+        samples: dict[tuple[int, str], list[tuple[float, float]]] = {}
+        for _ in range(RUNS):
+            for count in sizes:
+                for label, cmd in cases(studios[count], bunzai).items():
+                    samples.setdefault((count, label), []).append(run(cmd, envs[count]))
+        for (count, label), times in samples.items():
+            cpu, wall = min(t[0] for t in times), statistics.median(t[1] for t in times)
+            rows.append((count, label, cpu, wall))
+            print(f"{count:>7} {label:38} {cpu:7.3f} {wall:7.3f}")
+        for count in sizes:
+            edited = studios[count] / "character" / "c00000.json"
             edited.write_text(edited.read_text().replace("Character", "Lanthorn"))
-            cpu, wall = run([bunzai, "search", "lanthorn"], env)
+            cpu, wall = run([bunzai, "search", "lanthorn"], envs[count])
             rows.append((count, "bunzai search after a hand edit", cpu, wall))
             print(f"{count:>7} {'bunzai search after a hand edit':38} {cpu:7.3f} {wall:7.3f}")
-    warm = [label for label in cases if label.startswith("bunzai")]
+    warm = [label for label in cases(Path(), bunzai) if label.startswith("bunzai")]
     if len(sizes) > 1:
         small, large = sizes[0], sizes[-1]
         for label in warm:
@@ -160,4 +194,6 @@ def main(sizes: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [1000, 10000])
+    arguments = sys.argv[1:]
+    skewed = "--skew" in arguments
+    main([int(a) for a in arguments if a != "--skew"] or [1000, 10000], skewed)
