@@ -477,9 +477,15 @@ def listed_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[str], li
 
 
 _WEIGHTED = ", ".join(str(w) for w in _WEIGHTS)
-_HITS = (
-    "SELECT f.kind, f.id, f.name, f.name_json, {score}, d.fields FROM files AS f JOIN details AS d ON d.rowid = f.rowid"
-)
+
+
+def _marks(values) -> str:
+    return ",".join("?" * len(values))
+
+
+# Rows fetched past the last one kept, to see where a tie with it ends: words in most pieces
+# score nearly alike (BM25 gives them almost no weight), so such ties are common.
+TIE_ROOM = 64
 
 
 def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, limit: int) -> list:
@@ -487,40 +493,49 @@ def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, 
     fields), by score, then kind and id.
 
     Where `kinds` holds every kind the index has rows of, FTS5 ranks alone and only the rows
-    kept are joined to their kind and id: a common word matches most pieces, and joining each
-    costs a fifth of the query. The kept rows are those of the full query unless the last one
-    kept ties with the next, when the order by kind and id decides which stay: then (seldom)
-    the full query runs, joining every match.
+    that can be kept are joined to their kind and id: a common word matches most pieces, and
+    joining each costs a fifth of the query. Those are the rows scoring at least as much as
+    the last row kept; the query fetches `TIE_ROOM` rows more to find them all, and where even
+    those tie with it (seldom) the query that joins every match answers instead.
     """
     if all_kinds_asked(connection, kinds):
+        fetch = limit + TIE_ROOM
         top = connection.execute(
             f"SELECT rowid, -bm25(text, {_WEIGHTED}) AS score FROM text WHERE text MATCH ? ORDER BY score DESC LIMIT ?",
-            (match, limit + 1),
+            (match, fetch),
         ).fetchall()
-        if len(top) <= limit or top[limit - 1][1] != top[limit][1]:
-            scores = dict(top[:limit])
-            marks = ",".join("?" * len(scores))
-            rows = connection.execute(
-                _HITS.format(score="f.rowid") + f" WHERE f.rowid IN ({marks})", tuple(scores)
-            ).fetchall()
-            hits = [
-                (kind, piece_id, name, name_json, scores[rowid], fields)
-                for kind, piece_id, name, name_json, rowid, fields in rows
+        last = top[min(limit, len(top)) - 1][1] if top else 0.0
+        if len(top) < fetch or top[-1][1] != last:
+            scores = {rowid: score for rowid, score in top if score >= last}
+            kept = sorted(
+                connection.execute(
+                    f"SELECT rowid, kind, id, name, name_json FROM files WHERE rowid IN ({_marks(scores)})",
+                    tuple(scores),
+                ),
+                key=lambda row: (-scores[row[0]], row[1], row[2]),
+            )[:limit]
+            fields = dict(
+                connection.execute(
+                    f"SELECT rowid, fields FROM details WHERE rowid IN ({_marks(kept)})", [row[0] for row in kept]
+                )
+            )
+            return [
+                (kind, piece_id, name, name_json, scores[rowid], fields[rowid])
+                for rowid, kind, piece_id, name, name_json in kept
             ]
-            return sorted(hits, key=lambda hit: (-hit[4], hit[0], hit[1]))
     return ranked_joined(connection, kinds, match, limit)
 
 
 def ranked_joined(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, limit: int) -> list:
     """`_ranked` by one query that joins every match to its kind and id."""
-    marks = ",".join("?" * len(kinds))
     # Rank in an inner query over the short rows, then fetch the text fields of the hits kept:
     # a common word matches most pieces, and their fields are most of the index.
     return connection.execute(
-        _HITS.format(score="best.score")
-        + f" JOIN (SELECT text.rowid AS rowid, -bm25(text, {_WEIGHTED}) AS score, f.kind AS kind, f.id AS id "
+        "SELECT f.kind, f.id, f.name, f.name_json, best.score, d.fields FROM files AS f "
+        "JOIN details AS d ON d.rowid = f.rowid "
+        f"JOIN (SELECT text.rowid AS rowid, -bm25(text, {_WEIGHTED}) AS score, f.kind AS kind, f.id AS id "
         f"FROM text JOIN files AS f ON f.rowid = text.rowid "
-        f"WHERE text MATCH ? AND f.kind IN ({marks}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
+        f"WHERE text MATCH ? AND f.kind IN ({_marks(kinds)}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
         f"ON best.rowid = f.rowid ORDER BY best.score DESC, best.kind, best.id",
         (match, *kinds, limit),
     ).fetchall()

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bunzai.query.index import INDEX_NAME, list_pieces, parse_query, search_pieces
+from bunzai.query.search import best_field
 from bunzai.store.studio import init_studio
 from bunzai.model import KIND_NAMES
 
@@ -259,27 +260,35 @@ _ROUND = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     rounds=st.lists(_ROUND, min_size=1, max_size=3),
     query=st.sampled_from(("ember", "frost", "ember frost", '"ember frost"', "fr*", "tide")),
     limit=st.integers(1, 6),
+    room=st.integers(0, 4),
 )
-def test_ranking_without_the_join_keeps_the_joined_order(tmp_path_factory, rounds, query, limit):
-    """A whole-studio search ranks by FTS5 alone and joins only the rows kept; its hits are
-    those of the query that joins every match (ties broken by kind, then id), whatever order
-    the pieces were indexed in."""
+def test_ranking_without_the_join_keeps_the_joined_order(tmp_path_factory, rounds, query, limit, room):
+    """A whole-studio search ranks by FTS5 alone and joins only the rows that can be kept; its
+    hits are those of the query that joins every match (ties broken by kind, then id), whatever
+    order the pieces were indexed in and however far a tie runs past the room fetched for it."""
+    from unittest import mock
+
+    from bunzai.query import index
     from bunzai.query.index import fresh_index, ranked_joined
 
     studio, _ = init_studio(tmp_path_factory.mktemp("ranking") / "studio")
-    for pieces in rounds:  # each round is indexed before the next writes: rowids follow no order
-        for kind, piece_id, text in pieces:
-            piece = {"kind": kind, "id": piece_id, "name": piece_id, "body": {"description": text}}
-            (studio.root / kind / f"{piece_id}.json").write_text(json.dumps(piece))
-        found = search_pieces(studio, KIND_NAMES, query, limit)
-    with fresh_index(studio, KIND_NAMES) as connection:
-        joined = ranked_joined(connection, KIND_NAMES, parse_query(query).match, limit)
-    assert [(h["kind"], h["id"], h["score"]) for h in found] == [(k, i, round(s, 6)) for k, i, _, _, s, _ in joined]
+    with mock.patch.object(index, "TIE_ROOM", room):
+        for pieces in rounds:  # each round is indexed before the next writes: rowids follow no order
+            for kind, piece_id, text in pieces:
+                piece = {"kind": kind, "id": piece_id, "name": piece_id, "body": {"description": text}}
+                (studio.root / kind / f"{piece_id}.json").write_text(json.dumps(piece))
+            found = search_pieces(studio, KIND_NAMES, query, limit)
+    connection = fresh_index(studio, KIND_NAMES)
+    joined = ranked_joined(connection, KIND_NAMES, parse_query(query).match, limit)
+    connection.close()
+    assert [(h["kind"], h["id"], h["score"], h["snippet"]) for h in found] == [
+        (k, i, round(s, 6), best_field(json.loads(f), parse_query(query).words)[1]) for k, i, _, _, s, f in joined
+    ]
 
 
 def test_short_prefixes_read_the_prefix_indexes_and_count_characters(tmp_path):
