@@ -10,8 +10,10 @@ Bringing it up to date (`fresh_index`) lists the kind folders and stats each fil
 is read): one `os.scandir` per kind folder and one `stat` per file, the least that notices a
 piece edited in place (which changes no folder's mtime). A kind whose listing (names and
 stats, as bytes) is the one recorded for it, taken when every file was already older than
-`limits.INDEX_RACY_SECONDS`, is fresh as it is. Otherwise,
-row by row: a file whose stat differs from its row, a new file, and a file whose mtime or ctime
+`limits.INDEX_RACY_SECONDS`, is fresh as it is. Otherwise
+the rows of the files that differ from that listing (added, removed, another stat, or too young
+to trust) are compared with their files (all rows, where that is most of them or there is no
+listing): a file whose stat differs from its row, a new file, and a file whose mtime or ctime
 is within `limits.INDEX_RACY_SECONDS` of when its row was made (a hand edit in the same clock
 tick keeping the size would otherwise go unseen) are read again; rows whose file is gone are
 dropped. So a piece written by `apply`, by another program or by hand shows up in the next
@@ -30,7 +32,11 @@ import marshal
 import os
 import re
 import sqlite3
+import sys
 import time
+from array import array
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -48,7 +54,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "4"
+INDEX_FORMAT = "5"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.
@@ -70,7 +76,7 @@ _SCHEMA = (
     "name_json TEXT, listed TEXT, error TEXT, UNIQUE (kind, id))",
     "CREATE TABLE details (rowid INTEGER PRIMARY KEY, fields TEXT NOT NULL)",
     "CREATE TABLE listings (kind TEXT PRIMARY KEY, scanned_ns INTEGER NOT NULL, newest_ns INTEGER NOT NULL, "
-    "stats BLOB NOT NULL)",
+    "stats BLOB NOT NULL, packed BLOB NOT NULL)",
     "CREATE INDEX files_damaged ON files (kind, id) WHERE error IS NOT NULL",
     # Prefix indexes for prefixes of 2 and 3 characters: `ka*` reads one list instead of merging
     # the lists of every word it starts, ten times faster at 10,000 pieces; they make the index a
@@ -159,6 +165,12 @@ def _open(studio: Studio) -> sqlite3.Connection:
     _ready(connection)
     return connection
 
+
+def _marks(values) -> str:
+    return ",".join("?" * len(values))
+
+
+_CHUNK = 500  # names bound in one statement (older SQLite allows 999 parameters)
 
 Stat = tuple[int, int, int, int]  # (inode, size, mtime_ns, ctime_ns)
 _BY_DESCRIPTOR = os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
@@ -321,16 +333,76 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
     try:
         for kind, listing in changed:
             stats = on_disk[kind]
-            _refresh_kind(connection, studio, kind, _pieces(stats), racy_ns)
-            newest = max((max(stat[2], stat[3]) for stat in stats.values()), default=0)
+            before = connection.execute("SELECT scanned_ns, packed FROM listings WHERE kind = ?", (kind,)).fetchone()
+            looks = None if before is None else _to_look_at(stats, before[0], _unpacked(before[1]), racy_ns)
+            _refresh_kind(connection, studio, kind, stats, looks, racy_ns)
+            times = stats.values()
+            newest = max(max(map(itemgetter(2), times), default=0), max(map(itemgetter(3), times), default=0))
             connection.execute(
-                "INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?)", (kind, scanned_at, newest, listing)
+                "INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?, ?)",
+                (kind, scanned_at, newest, listing, _packed(stats)),
             )
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
+
+
+LOOK_SHARE = 0.25  # past this share of a kind's files to look at, its rows are read all at once
+
+
+def _to_look_at(
+    stats: dict[str, Stat], scanned_ns: int, before: dict[str, Stat] | None, racy_ns: int
+) -> list[str] | None:
+    """The names whose rows may be stale, against the kind's listing as last recorded
+    (`before`, taken at `scanned_ns`); None where that listing did not unpack, or where most
+    rows need a look.
+
+    A file with the stat it had then, and older than that listing by `racy_ns`, was fresh
+    then (its row was either checked against it or read after it) and still is: only the
+    files added, removed, changed since, or that new need their rows. So after one `apply`
+    or one hand edit in a kind of 10,000 pieces, one row is looked at, not all of them.
+    """
+    if before is None:
+        return None
+    settled = scanned_ns - racy_ns
+    looks = [name for name, stat in stats.items() if before.get(name) != stat or stat[2] > settled or stat[3] > settled]
+    looks += [name for name in before if name not in stats]
+    return None if len(looks) > LOOK_SHARE * len(stats) else looks
+
+
+def _packed(stats: dict[str, Stat]) -> bytes:
+    """A kind folder's listing for `_to_look_at`: the length of its names, its names (as the
+    file system spells them; they hold no NUL) and their stats as little-endian 64-bit integers; empty where a number
+    does not fit (that listing then does not unpack, and every row is looked at)."""
+    try:
+        numbers = array("q", chain.from_iterable(stats.values()))
+        names = "\0".join(stats).encode("utf-8", "surrogateescape")
+    except (OverflowError, UnicodeEncodeError):
+        return b""
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return len(names).to_bytes(8, "little") + names + numbers.tobytes()
+
+
+def _unpacked(blob: bytes) -> dict[str, Stat] | None:
+    """The listing `_packed` made; None where `blob` is not one."""
+    if not isinstance(blob, bytes) or len(blob) < 8:
+        return None
+    size = int.from_bytes(blob[:8], "little")
+    rest = blob[8 + size :]
+    if 8 + size > len(blob) or len(rest) % 8:
+        return None
+    names = blob[8 : 8 + size].decode("utf-8", "surrogateescape").split("\0") if size else []
+    numbers = array("q")
+    numbers.frombytes(rest)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    if len(numbers) != 4 * len(names):
+        return None
+    stat = iter(numbers)
+    return dict(zip(names, zip(stat, stat, stat, stat)))
 
 
 def _drop(connection: sqlite3.Connection, rowid: int) -> None:
@@ -340,13 +412,28 @@ def _drop(connection: sqlite3.Connection, rowid: int) -> None:
 
 
 def _refresh_kind(
-    connection: sqlite3.Connection, studio: Studio, kind: str, on_disk: dict[str, Stat], racy_ns: int
+    connection: sqlite3.Connection,
+    studio: Studio,
+    kind: str,
+    stats: dict[str, Stat],
+    looks: list[str] | None,
+    racy_ns: int,
 ) -> None:
+    """Bring the rows of `kind` up to date with `stats` (its folder as just listed), looking
+    only at the rows of `looks` where it is given (see `_to_look_at`), at all of them else."""
+    select = "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision FROM files WHERE kind = ?"
+    if looks is None:
+        on_disk = _pieces(stats)
+        rows = connection.execute(select, (kind,)).fetchall()
+    else:
+        on_disk = _pieces({name: stats[name] for name in looks if name in stats})
+        rows = []
+        for start in range(0, len(looks), _CHUNK):
+            part = looks[start : start + _CHUNK]
+            rows += connection.execute(select + f" AND id IN ({_marks(part)})", (kind, *part)).fetchall()
     known = {
         piece_id: (rowid, (ino, size, mtime, ctime), checked, revision)
-        for rowid, piece_id, ino, size, mtime, ctime, checked, revision in connection.execute(
-            "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision FROM files WHERE kind = ?", (kind,)
-        )
+        for rowid, piece_id, ino, size, mtime, ctime, checked, revision in rows
     }
     for piece_id, row in known.items():
         if piece_id not in on_disk:
@@ -477,10 +564,6 @@ def listed_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[str], li
 
 
 _WEIGHTED = ", ".join(str(w) for w in _WEIGHTS)
-
-
-def _marks(values) -> str:
-    return ",".join("?" * len(values))
 
 
 # Rows fetched past the last one kept, to see where a tie with it ends: words in most pieces

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 
@@ -306,3 +307,126 @@ def test_short_prefixes_read_the_prefix_indexes_and_count_characters(tmp_path):
     with sqlite3.connect(studio.state_dir / INDEX_NAME) as connection:
         (sql,) = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'text'").fetchone()
     assert "prefix = '2 3'" in sql
+
+
+_OPERATION = st.one_of(
+    st.tuples(
+        st.just("write"),
+        st.sampled_from(("character", "persona")),
+        st.sampled_from("abcd"),
+        st.sampled_from(("ember", "frost", "tide ember")),
+    ),
+    st.tuples(st.just("remove"), st.sampled_from(("character", "persona")), st.sampled_from("abcd"), st.none()),
+    st.tuples(st.just("touch"), st.sampled_from(("character", "persona")), st.sampled_from("abcd"), st.none()),
+    st.tuples(st.just("damage"), st.sampled_from(("character", "persona")), st.sampled_from("abcd"), st.none()),
+    st.tuples(
+        st.just("junk"),
+        st.sampled_from(("character", "persona")),
+        st.sampled_from(("Bad Name", ".hidden", "x.json.1-a.tmp")),
+        st.none(),
+    ),
+)
+
+
+class _LaterClock:
+    """`time` for the index module, 100 s ahead: every file written here is long settled."""
+
+    @staticmethod
+    def time_ns() -> int:
+        import time
+
+        return time.time_ns() + 100 * 10**9
+
+
+@settings(max_examples=40, deadline=None)
+@given(batches=st.lists(st.lists(_OPERATION, min_size=1, max_size=4), min_size=1, max_size=6))
+def test_a_stale_kind_looks_only_at_what_changed_and_answers_as_a_rebuild(tmp_path_factory, batches):
+    """After any run of writes, edits, removals, touches, damage and stray files (a batch of
+    them between two answers), the index brought up to date by looking only at the rows whose
+    files changed since the kind was last listed answers `list` and `search` as one built
+    afresh from the files does."""
+    import os
+    from unittest import mock
+
+    from bunzai.query import index
+
+    studio, _ = init_studio(tmp_path_factory.mktemp("stale") / "studio")
+    path_of = studio.state_dir / INDEX_NAME
+
+    def answers():
+        return list_pieces(studio, KIND_NAMES), [
+            search_pieces(studio, KIND_NAMES, w, 10) for w in ("ember", "frost", "tide")
+        ]
+
+    step = 0
+    with mock.patch.object(index, "time", _LaterClock), mock.patch.object(index, "LOOK_SHARE", 1.0):
+        for batch in batches:
+            for operation, kind, name, word in batch:
+                step += 1
+                path = studio.root / kind / f"{name}.json"
+                if operation == "write":
+                    path.write_text(json.dumps({"kind": kind, "id": name, "name": name, "body": {"description": word}}))
+                elif operation == "remove" and path.exists():
+                    path.unlink()
+                elif operation == "damage":
+                    path.write_text('{"kind": "' + kind)
+                elif operation == "junk":
+                    path.write_text("{}")
+                if path.exists():  # a time of its own: same size and tick can never hide a change here
+                    os.utime(path, ns=(10**18 + step, 10**18 + step))
+            kept = answers()
+            path_of.rename(path_of.with_name("kept.sqlite"))
+            rebuilt = answers()
+            path_of.unlink()
+            path_of.with_name("kept.sqlite").rename(path_of)
+            assert kept == rebuilt
+
+
+def test_what_a_stale_kind_looks_at():
+    from bunzai.query.index import _to_look_at
+
+    racy = 2 * 10**9
+    scanned = 100 * 10**9
+    old = (1, 10, 50 * 10**9, 50 * 10**9)
+    others = {f"other{n}": old for n in range(20)}
+    before = {"same": old, "moved": old, "gone": old, "young": (2, 10, 99 * 10**9, 99 * 10**9)} | others
+    stats = {
+        "same": old,
+        "moved": (1, 11, 50 * 10**9, 50 * 10**9),
+        "young": (2, 10, 99 * 10**9, 99 * 10**9),  # unchanged, but within the racy window of that listing
+        "new": old,
+        "recent": (3, 10, 50 * 10**9, 99 * 10**9),  # its ctime is: a change kept the mtime
+    } | others
+    before["recent"] = stats["recent"]
+    assert sorted(_to_look_at(stats, scanned, before, racy)) == ["gone", "moved", "new", "recent", "young"]
+    assert _to_look_at(stats, scanned, None, racy) is None
+    assert _to_look_at({"a": old}, scanned, {"b": old}, racy) is None  # most rows: read them all
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.binary(min_size=1).filter(lambda name: b"\0" not in name).map(os.fsdecode),  # as scandir names files
+        st.tuples(*[st.integers(-(2**63), 2**63 - 1)] * 4),
+        max_size=8,
+    )
+)
+def test_a_listing_packs_and_unpacks(stats):
+    from bunzai.query.index import _packed, _unpacked
+
+    assert _unpacked(_packed(stats)) == stats
+
+
+@given(st.binary(max_size=64))
+def test_any_bytes_unpack_to_a_listing_or_none(blob):
+    from bunzai.query.index import _unpacked
+
+    unpacked = _unpacked(blob)
+    assert unpacked is None or all(isinstance(v, tuple) and len(v) == 4 for v in unpacked.values())
+
+
+def test_a_listing_that_cannot_pack_does_not_unpack():
+    from bunzai.query.index import _packed, _unpacked
+
+    assert _unpacked(_packed({"a": (2**64, 1, 2, 3)})) is None
+    assert _unpacked(_packed({"\ud800": (0, 1, 2, 3)})) is None
