@@ -374,8 +374,9 @@ def _to_look_at(
 
 def _packed(stats: dict[str, Stat]) -> bytes:
     """A kind folder's listing for `_to_look_at`: the length of its names, its names (as the
-    file system spells them; they hold no NUL) and their stats as little-endian 64-bit integers; empty where a number
-    does not fit (that listing then does not unpack, and every row is looked at)."""
+    file system spells them; they hold no NUL) and their stats as little-endian 64-bit
+    integers; empty where one does not fit (that listing then does not unpack, and every row
+    is looked at)."""
     try:
         numbers = array("q", chain.from_iterable(stats.values()))
         names = "\0".join(stats).encode("utf-8", "surrogateescape")
@@ -587,7 +588,9 @@ def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, 
             f"SELECT rowid, -bm25(text, {_WEIGHTED}) AS score FROM text WHERE text MATCH ? ORDER BY score DESC LIMIT ?",
             (match, fetch),
         ).fetchall()
-        last = top[min(limit, len(top)) - 1][1] if top else 0.0
+        if not top:
+            return []
+        last = top[min(limit, len(top)) - 1][1]
         if len(top) < fetch or top[-1][1] != last:
             scores = {rowid: score for rowid, score in top if score >= last}
             kept = sorted(

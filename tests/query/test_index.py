@@ -208,8 +208,6 @@ def test_the_kept_row_text_is_what_list_would_print(tmp_path):
 
 
 def test_a_hand_edit_keeping_size_and_listing_order_is_noticed(tmp_path):
-    import os
-
     studio, _ = init_studio(tmp_path / "studio")
     path = studio.root / "character" / "ada.json"
     path.write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada", "body": {"description": "alpha"}}))
@@ -345,7 +343,6 @@ def test_a_stale_kind_looks_only_at_what_changed_and_answers_as_a_rebuild(tmp_pa
     them between two answers), the index brought up to date by looking only at the rows whose
     files changed since the kind was last listed answers `list` and `search` as one built
     afresh from the files does."""
-    import os
     from unittest import mock
 
     from bunzai.query import index
