@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import is_safe_id
-from bunzai.query.search import best_field, text_fields
+from bunzai.query.search import best_field, fold, text_fields
 
 if TYPE_CHECKING:
     from bunzai.store.studio import Studio
@@ -98,21 +98,25 @@ class Query(NamedTuple):
 
 def parse_query(query: str) -> Query:
     """Words (all must appear), `"a phrase"` (those words in that order) and `pref*` (any
-    word starting so). Everything else is a separator: no FTS5 syntax reaches SQLite."""
+    word starting so). Everything else is a separator: no FTS5 syntax reaches SQLite.
+
+    Each word reaches FTS5 as typed, in quotes, so the table's tokenizer folds it as it folded
+    the text (case, and Latin diacritics: `ß` stays `ß` on both sides, where `casefold` would
+    make it `ss` and never match); `words` holds them folded the same way, for the snippet."""
     parts: list[str] = []
+    keys: list[str] = []
     words: list[str] = []
     for match in _QUERY_PART.finditer(query):
         phrase, word, star = match.groups()
-        if word is not None:
-            folded = word.casefold()
-            part = f'"{folded}"' + ("*" if star else "")
-            found = [folded]
-        else:
-            found = [w.casefold() for w in _WORD.findall(phrase or "")]
-            part = '"' + " ".join(found) + '"' if found else ""
-        if part and part not in parts and len(parts) < limits.SEARCH_MAX_TERMS:
+        found = [word] if word is not None else _WORD.findall(phrase or "")
+        if not found:
+            continue
+        part = '"' + " ".join(found) + '"' + ("*" if star else "")
+        key = fold(part)
+        if key not in keys and len(parts) < limits.SEARCH_MAX_TERMS:
+            keys.append(key)
             parts.append(part)
-            words.extend(w for w in found if w not in words)
+            words.extend(folded for folded in map(fold, found) if folded not in words)
     return Query(" ".join(parts), words)
 
 

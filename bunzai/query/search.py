@@ -9,6 +9,7 @@ shows a snippet around the first match.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,27 @@ _SKIP = ("/original", "/assets")
 def terms_of(query: str) -> list[str]:
     words = [w for w in re.findall(r"\w+", query.casefold()) if w]
     return list(dict.fromkeys(words))[:SEARCH_MAX_TERMS]
+
+
+_FOLDS: dict[int, str] = {}  # code point -> its fold, filled as characters are met
+
+
+def _fold_char(char: str) -> str:
+    lower = char.lower()
+    base = unicodedata.normalize("NFD", lower)[0]
+    if unicodedata.name(base, "").startswith("LATIN"):  # é is e, and İ (which lowers to i and a dot) is i
+        return base
+    return lower if len(lower) == 1 else char
+
+
+def fold(text: str) -> str:
+    """`text` as the index's tokenizer (FTS5 unicode61) compares words: lower case, and Latin
+    letters without their diacritics (é is e; ά and ё keep theirs, ß stays ß). One character
+    for one, so a position in the fold is a position in `text`."""
+    for char in set(text):
+        if ord(char) not in _FOLDS:
+            _FOLDS[ord(char)] = _fold_char(char)
+    return text.translate(_FOLDS)
 
 
 def text_fields(document: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
@@ -46,11 +68,12 @@ def _weight(pointer: str) -> float:
 
 
 def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
-    """(pointer, snippet) of the field where `words` weigh most (by field weight and count),
-    the snippet around its first match; the first field when none holds a word as written."""
+    """(pointer, snippet) of the field where `words` (folded, see `fold`) weigh most (by field
+    weight and count), the snippet around its first match; the first field when none holds a
+    word."""
     best: tuple[float, str, str, int] | None = None
     for pointer, text in fields:
-        folded = text.casefold()
+        folded = fold(text)
         field_score = 0.0
         first = -1
         for word in words:

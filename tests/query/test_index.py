@@ -427,3 +427,43 @@ def test_a_listing_that_cannot_pack_does_not_unpack():
 
     assert _unpacked(_packed({"a": (2**64, 1, 2, 3)})) is None
     assert _unpacked(_packed({"\ud800": (0, 1, 2, 3)})) is None
+
+
+def test_words_fold_as_the_tokenizer_folds_them_and_the_snippet_follows(tmp_path):
+    """A word reaches FTS5 as typed and is folded there as the text was (so `ß` matches `ß`,
+    which `casefold` would have made `ss`); the snippet's field is found with the same fold,
+    so a match that only folding makes still names the field that holds it."""
+    studio, _ = init_studio(tmp_path / "studio")
+    pieces = (
+        ("a", "Éloïse Straße", "Lives on the Hauptstraße of Köln, by the café."),
+        ("b", "Αθήνα", "Ёлка"),
+        ("c", "İstanbul", "x"),
+    )
+    for piece_id, name, description in pieces:
+        piece = {
+            "kind": "character",
+            "id": piece_id,
+            "name": name,
+            "body": {"creator": "me", "description": description},
+        }
+        (studio.root / "character" / f"{piece_id}.json").write_text(json.dumps(piece))
+
+    def hits(query):
+        return [(h["id"], h["pointer"]) for h in search_pieces(studio, KIND_NAMES, query, 10)]
+
+    assert hits("eloise") == hits("ELOÏSE") == [("a", "/name")]
+    assert hits("Hauptstraße") == hits("hauptstraße") == hits("koln") == hits("CAFE") == [("a", "/body/description")]
+    assert hits("straß*") == [("a", "/name")]
+    assert hits("istanbul") == [("c", "/name")]
+    assert hits("Αθήνα") == [("b", "/name")] and hits("ёлка") == [("b", "/body/description")]
+    assert hits("αθηνα") == []  # the tokenizer folds no Greek accent
+    assert parse_query("Hauptstraße ELOÏSE").words == ["hauptstraße", "eloise"]
+
+
+@given(st.text(max_size=40))
+def test_a_fold_keeps_every_position(text):
+    from bunzai.query.search import fold
+
+    folded = fold(text)
+    assert len(folded) == len(text)
+    assert fold(folded) == folded
