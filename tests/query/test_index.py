@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bunzai.query.index import INDEX_NAME, list_pieces, parse_query, search_pieces
-from bunzai.query.search import best_field
+from bunzai.query.search import best_field, text_fields
 from bunzai.store.studio import init_studio
 from bunzai.model import KIND_NAMES
 
@@ -273,7 +273,7 @@ def test_ranking_without_the_join_keeps_the_joined_order(tmp_path_factory, round
     from unittest import mock
 
     from bunzai.query import index
-    from bunzai.query.index import fresh_index, ranked_joined
+    from bunzai.query.index import _fields, fresh_index, ranked_joined
 
     studio, _ = init_studio(tmp_path_factory.mktemp("ranking") / "studio")
     with mock.patch.object(index, "TIE_ROOM", room):
@@ -286,7 +286,7 @@ def test_ranking_without_the_join_keeps_the_joined_order(tmp_path_factory, round
     joined = ranked_joined(connection, KIND_NAMES, parse_query(query).match, limit)
     connection.close()
     assert [(h["kind"], h["id"], h["score"], h["snippet"]) for h in found] == [
-        (k, i, round(s, 6), best_field(json.loads(f), parse_query(query).words)[1]) for k, i, _, _, s, f in joined
+        (k, i, round(s, 6), best_field(_fields(*text), parse_query(query).words)[1]) for k, i, _, _, s, *text in joined
     ]
 
 
@@ -467,3 +467,29 @@ def test_a_fold_keeps_every_position(text):
     folded = fold(text)
     assert len(folded) == len(text)
     assert fold(folded) == folded
+
+
+_JSON_LEAF = st.one_of(st.text(), st.integers(), st.booleans(), st.none())
+_PIECE_BODY = st.recursive(
+    _JSON_LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+@given(name=st.text(), tags=st.lists(st.text(), max_size=3), body=_PIECE_BODY)
+def test_a_pieces_text_is_stored_once_and_cut_back_into_its_fields(name, tags, body):
+    """The text table keeps each field once, joined by column (newlines, NULs and any
+    character within a field included); the hit's fields, cut back out of what SQLite
+    returns, are the document's text fields in its order."""
+    from bunzai.query.index import _columns, _connect, _fields, _ready
+
+    document = {"kind": "character", "id": "x", "name": name, "body": {"tags": tags, "title": name, "other": body}}
+    connection = _connect(":memory:")
+    _ready(connection)
+    connection.execute(
+        "INSERT INTO text (rowid, name, tags, short, prose, layout) VALUES (1, ?, ?, ?, ?, ?)", _columns(document)
+    )
+    stored = connection.execute("SELECT name, tags, short, prose, layout FROM text WHERE rowid = 1").fetchone()
+    connection.close()
+    assert _fields(*stored) == list(text_fields(document))
