@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "6"
+INDEX_FORMAT = "7"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.

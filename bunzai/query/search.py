@@ -1,7 +1,8 @@
 """Search helpers: the text fields of a piece, and the field a hit shows.
 
 Ranking lives in `bunzai.query.index` (SQLite FTS5, BM25). Escrowed native documents are
-not searched (they repeat the body). Each hit names its best-matching field by pointer,
+not searched (they repeat the body), nor a piece's kind or its asset references (see
+`text_fields`). Each hit names its best-matching field by pointer,
 weighted as the ranking is (name, then tags and short identity fields, then prose), and
 shows a snippet around the first match.
 """
@@ -18,6 +19,7 @@ from bunzai.query.pointer import join
 
 _WEIGHTS = (("/name", 8.0), ("/body/tags", 4.0), ("/body/nickname", 4.0), ("/body/tagline", 3.0), ("/body/title", 3.0))
 _SKIP = ("/original", "/assets")
+_ASSET_REF = frozenset(("sha256", "ext", "mime"))  # the keys of an asset reference (model.base.AssetRef)
 
 
 def terms_of(query: str) -> list[str]:
@@ -47,12 +49,16 @@ def fold(text: str) -> str:
 
 
 def text_fields(document: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """Every string leaf with its pointer, outside escrow and asset links."""
-    if pointer.startswith(_SKIP):
+    """Every string leaf with its pointer, outside escrow and asset links; not the piece's
+    kind (which `--kind` asks for, and which every piece of it would match) nor an asset
+    reference's hash, extension and MIME type (`png` would match every portrait)."""
+    if pointer.startswith(_SKIP) or pointer == "/kind":
         return
     if isinstance(document, str):
         yield pointer, document
     elif isinstance(document, dict):
+        if "sha256" in document and document.keys() <= _ASSET_REF:
+            return
         for key, value in document.items():
             yield from text_fields(value, join(pointer, key))
     elif isinstance(document, list):

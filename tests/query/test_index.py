@@ -493,3 +493,22 @@ def test_a_pieces_text_is_stored_once_and_cut_back_into_its_fields(name, tags, b
     stored = connection.execute("SELECT name, tags, short, prose, layout FROM text WHERE rowid = 1").fetchone()
     connection.close()
     assert _fields(*stored) == list(text_fields(document))
+
+
+def test_the_kind_and_asset_references_are_not_searched(tmp_path):
+    """Every piece of a kind would match its kind's name, and every portrait `png`: neither is
+    text someone wrote. An object that only looks like an asset reference in part is text."""
+    studio, _ = init_studio(tmp_path / "studio")
+    portrait = {"sha256": "ab" * 32, "ext": "png", "mime": "image/png"}
+    piece = {
+        "kind": "character",
+        "id": "ada",
+        "name": "Ada",
+        "body": {"portrait": portrait, "extensions": {"x": {"sha256": "none", "note": "a png sketch"}}},
+    }
+    (studio.root / "character" / "ada.json").write_text(json.dumps(piece))
+    for word in ("character", "image", "ab" * 32):
+        assert search_pieces(studio, KIND_NAMES, word, 10) == [], word
+    (hit,) = search_pieces(studio, KIND_NAMES, "png", 10)
+    assert (hit["id"], hit["pointer"], hit["snippet"]) == ("ada", "/body/extensions/x/note", "a png sketch")
+    assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
