@@ -57,7 +57,7 @@ def text_fields(document: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
     if isinstance(document, str):
         yield pointer, document
     elif isinstance(document, dict):
-        if "sha256" in document and document.keys() <= _ASSET_REF:
+        if "sha256" in document and "ext" in document and document.keys() <= _ASSET_REF:
             return
         for key, value in document.items():
             yield from text_fields(value, join(pointer, key))
@@ -99,4 +99,5 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
 def _snippet(text: str, at: int) -> str:
     start = max(0, at - SNIPPET_CONTEXT_CHARS)
     end = min(len(text), at + SNIPPET_CONTEXT_CHARS)
-    return ("…" if start else "") + text[start:end].replace("\n", " ") + ("…" if end < len(text) else "")
+    shown = text[start:end].replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    return ("…" if start else "") + shown + ("…" if end < len(text) else "")

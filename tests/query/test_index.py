@@ -504,7 +504,10 @@ def test_the_kind_and_asset_references_are_not_searched(tmp_path):
         "kind": "character",
         "id": "ada",
         "name": "Ada",
-        "body": {"portrait": portrait, "extensions": {"x": {"sha256": "none", "note": "a png sketch"}}},
+        "body": {
+            "portrait": portrait,
+            "extensions": {"x": {"sha256": "none", "note": "a png sketch"}, "y": {"sha256": "seal"}},
+        },
     }
     (studio.root / "character" / "ada.json").write_text(json.dumps(piece))
     for word in ("character", "image", "ab" * 32):
@@ -512,3 +515,9 @@ def test_the_kind_and_asset_references_are_not_searched(tmp_path):
     (hit,) = search_pieces(studio, KIND_NAMES, "png", 10)
     assert (hit["id"], hit["pointer"], hit["snippet"]) == ("ada", "/body/extensions/x/note", "a png sketch")
     assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
+    assert [h["pointer"] for h in search_pieces(studio, KIND_NAMES, "seal", 10)] == ["/body/extensions/y/sha256"]
+
+
+def test_a_snippet_is_one_line_whatever_the_line_endings():
+    text = "line one\r\nline two\rthree\nfour"
+    assert best_field([["/body/description", text]], ["two"]) == ("/body/description", "line one line two three four")
