@@ -34,6 +34,7 @@ checks:
 	$(BIN)/python -m bunzai.docs.limits_page --check
 	$(BIN)/python -m bunzai.mcp.docs_page --check
 	$(BIN)/python -m bunzai.cli.hot_tables --check
+	$(BIN)/python -m bunzai.query.not_text --check
 	$(BIN)/python -m bunzai.docs.errors_page --check
 
 # Format the code and apply ruff's safe fixes; `make check` fails until this has run.
@@ -57,9 +58,11 @@ catalogs:
 	$(BIN)/python -m bunzai.macros.catalog_cache
 
 # Regenerate bunzai/generated/hot.json (the kept answers of `bunzai formats` and `bunzai --help`)
-# after changing an adapter or a command; until then those two take the slow path.
+# after changing an adapter or a command; until then those two take the slow path. And
+# bunzai/generated/not_text.json (the fields search leaves out) after changing the model.
 hot:
 	$(BIN)/python -m bunzai.cli.hot_tables
+	$(BIN)/python -m bunzai.query.not_text
 
 # Regenerate docs/crossings.md (the crossing matrix) after changing a card format.
 crossings:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,3 +210,20 @@ def read_text_nofollow(path: Path, max_bytes: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BunzaiError("invalid_input", f"{path} is not UTF-8 text (byte {error.start})") from None
+
+
+def write_or_check_table(path: str, text: str, *, check: bool, stale: str) -> int:
+    """Write a table generated from the code (under bunzai/generated/), or with `check` only
+    compare it with `text`: the exit status, 1 (with `stale` on stderr) when it differs."""
+    if not check:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return 0
+    try:
+        with open(path, encoding="utf-8") as handle:
+            current = handle.read() == text
+    except OSError:
+        current = False
+    if not current:
+        sys.stderr.write(stale + "\n")
+    return 0 if current else 1

@@ -118,19 +118,11 @@ def table_text(table: dict) -> str:
 
 
 def main(args: list[str]) -> int:
+    from bunzai.files import write_or_check_table
+
     text = table_text(build_table())
-    if args == ["--check"]:
-        try:
-            with open(TABLE, encoding="utf-8") as handle:
-                current = handle.read() == text
-        except OSError:
-            current = False
-        if not current:
-            sys.stderr.write("bunzai/generated/hot.json is stale: run `make hot`\n")
-        return 0 if current else 1
-    with open(TABLE, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    return 0
+    stale = "bunzai/generated/hot.json is stale: run `make hot`"
+    return write_or_check_table(TABLE, text, check=args == ["--check"], stale=stale)
 
 
 if __name__ == "__main__":

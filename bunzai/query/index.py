@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "7"
+INDEX_FORMAT = "8"
 
 # FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
 # identity fields, then every other text field.
@@ -256,12 +256,15 @@ def _listing(stats: dict[str, Stat]) -> bytes:
     return marshal.dumps(stats)
 
 
-def _columns(document: dict) -> tuple[str, str, str, str, str]:
-    """The text table's columns for a piece: its text fields joined by column, and their
-    layout, `[pointer, column, length]` for each field in the document's order (see `_fields`)."""
+def _columns(kind: str, document: dict) -> tuple[str, str, str, str, str]:
+    """The text table's columns for a piece: its text fields (not its settings: see
+    `bunzai.query.not_text`) joined by column, and their layout, `[pointer, column, length]`
+    for each field in the document's order (see `_fields`)."""
+    from bunzai.query.not_text import tree
+
     buckets: tuple[list[str], ...] = ([], [], [], [])
     layout = []
-    for pointer, text in text_fields(document):
+    for pointer, text in text_fields(document, "", tree(kind)):
         if pointer == "/name":
             column = 0
         elif pointer == "/body/tags" or pointer.startswith("/body/tags/"):
@@ -320,7 +323,7 @@ def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
         )
     name = stored.data.get("name")
     name_json = None if name is None or isinstance(name, str) else json.dumps(name, ensure_ascii=False)
-    return (stored.revision, None if name_json else name, name_json, None, _columns(stored.data))
+    return (stored.revision, None if name_json else name, name_json, None, _columns(kind, stored.data))
 
 
 def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, ...]) -> None:

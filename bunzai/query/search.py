@@ -1,8 +1,8 @@
 """Search helpers: the text fields of a piece, and the field a hit shows.
 
 Ranking lives in `bunzai.query.index` (SQLite FTS5, BM25). Escrowed native documents are
-not searched (they repeat the body), nor a piece's kind or its asset references (see
-`text_fields`). Each hit names its best-matching field by pointer,
+not searched (they repeat the body), nor the fields that hold settings rather than text (see
+`bunzai.query.not_text`). Each hit names its best-matching field by pointer,
 weighted as the ranking is (name, then tags and short identity fields, then prose), and
 shows a snippet around the first match.
 """
@@ -19,7 +19,6 @@ from bunzai.query.pointer import join
 
 _WEIGHTS = (("/name", 8.0), ("/body/tags", 4.0), ("/body/nickname", 4.0), ("/body/tagline", 3.0), ("/body/title", 3.0))
 _SKIP = ("/original", "/assets")
-_ASSET_REF = frozenset(("sha256", "ext", "mime"))  # the keys of an asset reference (model.base.AssetRef)
 
 
 def terms_of(query: str) -> list[str]:
@@ -48,22 +47,24 @@ def fold(text: str) -> str:
     return text.translate(_FOLDS)
 
 
-def text_fields(document: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """Every string leaf with its pointer, outside escrow and asset links; not the piece's
-    kind (which `--kind` asks for, and which every piece of it would match) nor an asset
-    reference's hash, extension and MIME type (`png` would match every portrait)."""
-    if pointer.startswith(_SKIP) or pointer == "/kind":
+def text_fields(document: Any, pointer: str = "", skip: dict | None = None) -> Iterator[tuple[str, str]]:
+    """Every string leaf with its pointer, outside escrow and asset links, and outside the
+    fields `skip` names: a tree of keys (`*` for any item or key) whose leaves are fields that
+    hold settings, not text (see `bunzai.query.not_text`)."""
+    if pointer.startswith(_SKIP):
         return
     if isinstance(document, str):
         yield pointer, document
     elif isinstance(document, dict):
-        if "sha256" in document and "ext" in document and document.keys() <= _ASSET_REF:
-            return
         for key, value in document.items():
-            yield from text_fields(value, join(pointer, key))
+            below = None if skip is None else skip.get(key, skip.get("*"))
+            if below is not True:
+                yield from text_fields(value, join(pointer, key), below)
     elif isinstance(document, list):
-        for index, value in enumerate(document):
-            yield from text_fields(value, join(pointer, index))
+        below = None if skip is None else skip.get("*")
+        if below is not True:
+            for index, value in enumerate(document):
+                yield from text_fields(value, join(pointer, index), below)
 
 
 def _weight(pointer: str) -> float:

@@ -483,39 +483,103 @@ def test_a_pieces_text_is_stored_once_and_cut_back_into_its_fields(name, tags, b
     character within a field included); the hit's fields, cut back out of what SQLite
     returns, are the document's text fields in its order."""
     from bunzai.query.index import _columns, _connect, _fields, _ready
+    from bunzai.query.not_text import tree
 
     document = {"kind": "character", "id": "x", "name": name, "body": {"tags": tags, "title": name, "other": body}}
     connection = _connect(":memory:")
     _ready(connection)
     connection.execute(
-        "INSERT INTO text (rowid, name, tags, short, prose, layout) VALUES (1, ?, ?, ?, ?, ?)", _columns(document)
+        "INSERT INTO text (rowid, name, tags, short, prose, layout) VALUES (1, ?, ?, ?, ?, ?)",
+        _columns("character", document),
     )
     stored = connection.execute("SELECT name, tags, short, prose, layout FROM text WHERE rowid = 1").fetchone()
     connection.close()
-    assert _fields(*stored) == list(text_fields(document))
+    assert _fields(*stored) == list(text_fields(document, "", tree("character")))
 
 
-def test_the_kind_and_asset_references_are_not_searched(tmp_path):
-    """Every piece of a kind would match its kind's name, and every portrait `png`: neither is
-    text someone wrote. An object that only looks like an asset reference in part is text."""
+def test_settings_are_not_searched_and_text_is(tmp_path):
+    """Values from a closed set that most pieces hold (a role, a rating, a kind), a stored
+    file's hash, extension and MIME type: searched, `user` would match every preset and `png`
+    every portrait. Text beside them is searched, and so is an object that only looks like a
+    stored file's reference."""
     studio, _ = init_studio(tmp_path / "studio")
-    portrait = {"sha256": "ab" * 32, "ext": "png", "mime": "image/png"}
-    piece = {
-        "kind": "character",
-        "id": "ada",
-        "name": "Ada",
-        "body": {
-            "portrait": portrait,
-            "extensions": {"x": {"sha256": "none", "note": "a png sketch"}, "y": {"sha256": "seal"}},
+    image = {"sha256": "ab" * 32, "ext": "png", "mime": "image/png"}
+    pieces = (
+        {
+            "kind": "character",
+            "id": "ada",
+            "name": "Ada",
+            "body": {
+                "rating": "nsfw",
+                "portrait": image,
+                "depth_prompt": {"role": "system", "text": "Keep the system of the world."},
+                "extensions": {"x": {"sha256": "none", "note": "a png sketch"}, "y": {"sha256": "seal"}},
+            },
         },
-    }
-    (studio.root / "character" / "ada.json").write_text(json.dumps(piece))
-    for word in ("character", "image", "ab" * 32):
-        assert search_pieces(studio, KIND_NAMES, word, 10) == [], word
-    (hit,) = search_pieces(studio, KIND_NAMES, "png", 10)
-    assert (hit["id"], hit["pointer"], hit["snippet"]) == ("ada", "/body/extensions/x/note", "a png sketch")
-    assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)] == ["ada"]
-    assert [h["pointer"] for h in search_pieces(studio, KIND_NAMES, "seal", 10)] == ["/body/extensions/y/sha256"]
+        {
+            "kind": "preset",
+            "id": "p",
+            "name": "Plain",
+            "body": {
+                "family": "chat_completion",
+                "prompts": [{"role": "user", "content": "Hello there."}],
+                "attachments": [{"mime": "image/png", "asset": image}],
+            },
+        },
+        {
+            "kind": "pack",
+            "id": "k",
+            "name": "Sprites",
+            "body": {"items": [{"name": "joy", "mime": "image/png", "asset": image}]},
+        },
+    )
+    for piece in pieces:
+        (studio.root / piece["kind"] / f"{piece['id']}.json").write_text(json.dumps(piece))
+
+    def found(query):
+        return [(h["id"], h["pointer"]) for h in search_pieces(studio, KIND_NAMES, query, 10)]
+
+    for word in ("character", "preset", "nsfw", "user", "chat_completion", "image", "ab" * 32):
+        assert found(word) == [], word
+    assert found("png") == [("ada", "/body/extensions/x/note")]
+    assert found("system") == [("ada", "/body/depth_prompt/text")]
+    assert found("seal") == [("ada", "/body/extensions/y/sha256")]
+    assert found("hello") == [("p", "/body/prompts/0/content")]
+    assert found("joy") == [("k", "/body/items/0/name")]
+
+
+def test_the_table_of_settings_is_the_models():
+    from bunzai.query.not_text import main
+
+    assert main(["--check"]) == 0, "run `make hot`"
+
+
+def test_which_fields_of_a_model_are_not_text():
+    """A `Literal` (alone, in a list or a map), a stored file's reference and a `mime` are
+    settings; a `Literal` that may also be any string is text, as is every other string."""
+    from typing import Literal
+
+    from pydantic import BaseModel
+
+    from bunzai.model.base import AssetRef
+    from bunzai.query.not_text import _not_text, _tree
+
+    class Inner(BaseModel):
+        mime: str = ""
+        note: str = ""
+
+    class Outer(BaseModel):
+        a: Literal["x"] = "x"
+        b: Literal["x"] | str = "x"
+        c: list[Literal["y"]] = []
+        d: dict[str, Literal["z"]] = {}
+        e: AssetRef | None = None
+        f: list[Inner] = []
+        g: str = ""
+
+    pointers = _not_text(Outer, "", ())
+    assert pointers == ["/a", "/c/*", "/d/*", "/e", "/f/*/mime"]
+    assert _tree(pointers) == {"a": True, "c": {"*": True}, "d": {"*": True}, "e": True, "f": {"*": {"mime": True}}}
 
 
 def test_a_snippet_is_one_line_whatever_the_line_endings():
