@@ -107,7 +107,8 @@ def parse_query(query: str) -> Query:
 
     Each word reaches FTS5 as typed, in quotes, so the table's tokenizer folds it as it folded
     the text (case, and Latin diacritics: `ß` stays `ß` on both sides, where `casefold` would
-    make it `ss` and never match); `words` holds them folded the same way, for the snippet."""
+    make it `ss` and never match); `words` holds them folded the same way, for the snippet,
+    a prefix with its `*`."""
     parts: list[str] = []
     keys: list[str] = []
     words: list[str] = []
@@ -121,7 +122,10 @@ def parse_query(query: str) -> Query:
         if key not in keys and len(parts) < limits.SEARCH_MAX_TERMS:
             keys.append(key)
             parts.append(part)
-            words.extend(folded for folded in map(fold, found) if folded not in words)
+            keyed = [fold(w) for w in found]
+            if star:  # a prefix (a single word: a phrase takes no star)
+                keyed[-1] += "*"
+            words.extend(w for w in keyed if w not in words)
     return Query(" ".join(parts), words)
 
 

@@ -75,26 +75,46 @@ def _weight(pointer: str) -> float:
 
 
 def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
-    """(pointer, snippet) of the field where `words` (folded, see `fold`) weigh most (by field
-    weight and count), the snippet around its first match; the first field when none holds a
-    word."""
-    best: tuple[float, str, str, int] | None = None
-    for pointer, text in fields:
-        folded = fold(text)
-        field_score = 0.0
-        first = -1
-        for word in words:
-            position = folded.find(word)
-            if position >= 0:
-                field_score += _weight(pointer) * (1.0 + min(folded.count(word), 10) / 10)
-                first = position if first < 0 else min(first, position)
-        if field_score and (best is None or field_score > best[0]):
-            best = (field_score, pointer, text, first)
-    if best is None:
-        if not fields:
-            return "", ""
-        return fields[0][0], _snippet(fields[0][1], 0)
-    return best[1], _snippet(best[2], best[3])
+    """(pointer, snippet) of the field where `words` (folded, see `fold`; `pref*` for a
+    prefix) weigh most (by field weight and count), the snippet around its first match.
+
+    A word counts where it stands as a word (a prefix where it starts one), as the index
+    matched it: `l*` is not shown in "Charles". Where no field holds one so (the tokenizer
+    splits words on a few characters `isalnum` keeps), any place a word appears counts; the
+    first field is shown when none holds a word at all."""
+    for whole in (True, False):
+        best: tuple[float, str, str, int] | None = None
+        for pointer, text in fields:
+            folded = fold(text)
+            field_score = 0.0
+            first = -1
+            for word in words:
+                count, position = _found(folded, word.rstrip("*"), word.endswith("*"), whole)
+                if count:
+                    field_score += _weight(pointer) * (1.0 + count / 10)
+                    first = position if first < 0 else min(first, position)
+            if field_score and (best is None or field_score > best[0]):
+                best = (field_score, pointer, text, first)
+        if best is not None:
+            return best[1], _snippet(best[2], best[3])
+    if not fields:
+        return "", ""
+    return fields[0][0], _snippet(fields[0][1], 0)
+
+
+def _found(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
+    """(how often, up to 10, and where first) `word` is in `text`: as a word (the start of
+    one for a prefix) where `whole`, anywhere else."""
+    count, first, at = 0, -1, text.find(word) if word else -1
+    while at >= 0 and count < 10:
+        end = at + len(word)
+        if not whole or (
+            (at == 0 or not text[at - 1].isalnum()) and (prefix or end == len(text) or not text[end].isalnum())
+        ):
+            count += 1
+            first = at if first < 0 else first
+        at = text.find(word, end)
+    return count, first
 
 
 def _snippet(text: str, at: int) -> str:

@@ -585,3 +585,14 @@ def test_which_fields_of_a_model_are_not_text():
 def test_a_snippet_is_one_line_whatever_the_line_endings():
     text = "line one\r\nline two\rthree\nfour"
     assert best_field([["/body/description", text]], ["two"]) == ("/body/description", "line one line two three four")
+
+
+def test_the_snippet_shows_a_word_where_it_stands_as_a_word():
+    """The field shown is one where a word of the query is a word (a prefix starts one), as
+    FTS5 matched it; where none is, any field holding it as letters is shown."""
+    fields = [["/name", "Charles Babbage"], ["/body/description", "Concatenate; Lovelace and the cat"]]
+    assert parse_query('lo* "a b" cat').words == ["lo*", "a", "b", "cat"]
+    assert best_field(fields, ["l*"]) == ("/body/description", "Concatenate; Lovelace and the cat")
+    assert best_field(fields, ["cat"]) == ("/body/description", "Concatenate; Lovelace and the cat")
+    assert best_field(fields, ["arles"]) == ("/name", "Charles Babbage")
+    assert best_field(fields, ["zebra"]) == ("/name", "Charles Babbage")
