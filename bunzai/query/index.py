@@ -56,9 +56,8 @@ PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them eq
 INDEX_NAME = "index.sqlite"
 INDEX_FORMAT = "8"
 
-# FTS columns and their BM25 weights: a piece's name counts most, then its tags, then short
-# identity fields, then every other text field.
-_COLUMNS = ("name", "tags", "short", "prose")
+# The BM25 weights of the FTS columns name, tags, short and prose (`_columns` fills them): a
+# piece's name counts most, then its tags, then short identity fields, then every other text field.
 _WEIGHTS = (8.0, 4.0, 3.0, 1.0)
 _SHORT = ("/body/nickname", "/body/tagline", "/body/title")
 _SHORT_CHILDREN = tuple(pointer + "/" for pointer in _SHORT)

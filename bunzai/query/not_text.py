@@ -1,9 +1,10 @@
 """The fields of each kind that hold settings, not text: what search leaves out.
 
-A lorebook entry's `position`, a prompt's `role: user`, a character's `rating: unrated` are
-values from a closed set that most pieces of the kind hold: searched, `user` would match every
-preset and `unrated` every character, each with a snippet of that one word. So would the
-kind itself, and a stored file's hash, extension and MIME type (`png`, every portrait).
+A lorebook entry's `position` and `selective_logic`, a prompt's `role`, a character's
+`rating: unrated` are values from a closed set that most pieces of the kind hold: searched,
+`and_any` would match nearly every lorebook and `unrated` most characters, each with a
+snippet of that one word. So would the kind itself, and a stored file's hash, extension and
+MIME type (`png`, every portrait and sprite).
 
 The canonical model says which fields those are: a field typed by a `Literal`, a reference to
 a stored file (`AssetRef`), and a field named `mime`. Reading the model means importing
@@ -17,6 +18,7 @@ while it differs from the model.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -28,17 +30,17 @@ TABLE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "generated", "n
 
 Tree = dict[str, Any]  # key (or "*") -> True (not text) or the tree below it
 
-_trees: dict[str, Tree] | None = None
-
 
 def tree(kind: str) -> Tree | None:
     """The fields of `kind` that are not text, as a tree of keys (see `text_fields`); None for
     a kind the table does not know (every field is then text)."""
-    global _trees
-    if _trees is None:
-        with open(TABLE, encoding="utf-8") as handle:
-            _trees = {name: _tree(pointers) for name, pointers in json.load(handle).items()}
-    return _trees.get(kind)
+    return _trees().get(kind)
+
+
+@functools.cache
+def _trees() -> dict[str, Tree]:
+    with open(TABLE, encoding="utf-8") as handle:
+        return {name: _tree(pointers) for name, pointers in json.load(handle).items()}
 
 
 def _tree(pointers: list[str]) -> Tree:

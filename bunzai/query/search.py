@@ -82,10 +82,10 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
     matched it: `l*` is not shown in "Charles". Where no field holds one so (the tokenizer
     splits words on a few characters `isalnum` keeps), any place a word appears counts; the
     first field is shown when none holds a word at all."""
+    folded_fields = [(pointer, text, fold(text)) for pointer, text in fields]
     for whole in (True, False):
         best: tuple[float, str, str, int] | None = None
-        for pointer, text in fields:
-            folded = fold(text)
+        for pointer, text, folded in folded_fields:
             field_score = 0.0
             first = -1
             for word in words:
