@@ -242,9 +242,26 @@ def test_the_scan_by_descriptor_and_by_path_agree(tmp_path, monkeypatch):
     by_descriptor = index._scan(studio, KIND_NAMES)
     monkeypatch.setattr(index, "_BY_DESCRIPTOR", False)
     assert index._scan(studio, KIND_NAMES) == by_descriptor
-    assert sorted(by_descriptor["character"]) == ["c0", "c1", "c2"]
-    assert by_descriptor["lorebook"] == by_descriptor["persona"] == {}
+    assert sorted(index._stats(by_descriptor["character"])) == ["c0", "c1", "c2"]
+    assert by_descriptor["lorebook"] == by_descriptor["persona"] == []
     assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == [i for _, i in list_stored(studio)]
+
+
+def test_the_scan_is_bounded_by_the_walk_limit_across_kinds(tmp_path, monkeypatch):
+    import pytest
+
+    from bunzai import limits
+    from bunzai.errors import BunzaiError
+
+    studio, _ = init_studio(tmp_path / "studio")
+    for kind, n in (("character", 0), ("character", 1), ("persona", 2)):
+        (studio.root / kind / f"p{n}.json").write_text(json.dumps({"kind": kind, "id": f"p{n}", "name": "P"}))
+    monkeypatch.setattr(limits, "WALK_MAX_ENTRIES", 3)
+    assert len(list_pieces(studio, KIND_NAMES)[0]) == 3  # three entries: at the limit, not past it
+    (studio.root / "persona" / "notes.txt").write_text("a file that is not a piece still counts")
+    with pytest.raises(BunzaiError) as caught:
+        list_pieces(studio, KIND_NAMES)
+    assert caught.value.code == "too_large"
 
 
 # A tiny vocabulary, so that pieces tie on score (as copies of one card do in a library).
