@@ -13,10 +13,14 @@ import os
 def open_studio(option: str | None, *, writes: bool = False):
     """The studio for `--studio` (None when not given); `writes` lets a writing command create
     the default studio on first use."""
-    from bunzai.store.studio import ENV_STUDIO, default_studio_root, find_studio
+    from bunzai.store.studio import ENV_STUDIO, default_studio_folder, find_studio
 
     studio = find_studio(option, create=writes)
-    if (option is None or option == "") and not os.environ.get(ENV_STUDIO) and studio.root == default_studio_root():
+    if (
+        (option is None or option == "")
+        and not os.environ.get(ENV_STUDIO)
+        and os.path.normpath(studio.folder) == os.path.normpath(default_studio_folder())
+    ):
         from bunzai.cli.output import say
 
         say(f"bunzai: using the default studio {studio.root} (choose another with --studio DIR or {ENV_STUDIO})")

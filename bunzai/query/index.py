@@ -31,25 +31,33 @@ import json
 import marshal
 import os
 import re
-import sqlite3
 import sys
 import time
 from array import array
 from itertools import chain
 from operator import itemgetter
-from pathlib import Path
 from stat import S_ISREG
+
+try:  # sqlite3's own C module: the package adds date adapters the index never uses, and imports
+    # datetime for them (2 ms of an installed bunzai's `list`); its classes are the package's
+    import _sqlite3 as sqlite3
+except ImportError:  # an interpreter that builds the module under another name
+    import sqlite3
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import is_safe_id
 from bunzai.query.search import best_field, fold, text_fields
+from bunzai.store.studio import STATE_FOLDER
 
 TYPE_CHECKING = False  # typing costs 3 ms to import; list, search and read never need it
 if TYPE_CHECKING:
     from typing import Any
 
     from bunzai.store.studio import Studio
+
+# Paths are strings here, joined by os.path: a fresh index answers without importing pathlib
+# (5 ms of an installed bunzai's start, see `Studio.folder`).
 
 # A fresh index answers without reading a piece: the modules that read, parse and index one
 # are imported where a file has changed (`_pieces`, `_read_row`, `_columns`), not here.
@@ -136,7 +144,7 @@ def parse_query(query: str) -> Query:
 # --- keeping it fresh ----------------------------------------------------------------------
 
 
-def _connect(path: Path | str) -> sqlite3.Connection:
+def _connect(path: str) -> sqlite3.Connection:
     connection = sqlite3.connect(path, timeout=limits.LOCK_TIMEOUT_SECONDS, isolation_level=None)
     connection.execute("PRAGMA synchronous = OFF")  # a cache: a torn index is rebuilt from the files
     return connection
@@ -160,7 +168,11 @@ def _ready(connection: sqlite3.Connection) -> bool:
     return row is not None and row[0] == INDEX_FORMAT and {"files", "listings", "text"} <= tables
 
 
-def _remove(path: Path) -> None:
+def _index_path(studio: Studio) -> str:
+    return os.path.join(studio.folder, STATE_FOLDER, INDEX_NAME)
+
+
+def _remove(path: str) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
         try:
             os.unlink(f"{path}{suffix}")
@@ -170,10 +182,10 @@ def _remove(path: Path) -> None:
 
 def _open(studio: Studio) -> sqlite3.Connection:
     """The studio's index database; rebuilt when damaged; in memory where it cannot be kept."""
-    path = studio.state_dir / INDEX_NAME
+    path = _index_path(studio)
     for _ in range(2):
         try:
-            if not os.access(studio.state_dir, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            if not os.access(os.path.dirname(path), os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
                 break
             connection = _connect(path)
             if _ready(connection):
@@ -213,7 +225,7 @@ def _scan(studio: Studio, kinds: tuple[str, ...]) -> dict[str, list]:
     room = limits.WALK_MAX_ENTRIES
     for kind in kinds:
         found[kind] = []
-        folder = studio.root / kind
+        folder = os.path.join(studio.folder, kind)
         try:
             descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY) if _BY_DESCRIPTOR else None
         except (FileNotFoundError, NotADirectoryError):
@@ -226,7 +238,7 @@ def _scan(studio: Studio, kinds: tuple[str, ...]) -> dict[str, list]:
     return found
 
 
-def _stat_folder(folder: Path | int, flat: list, room: int) -> int:
+def _stat_folder(folder: str | int, flat: list, room: int) -> int:
     """Add the name and stat of each regular `*.json` file in `folder` to `flat`; how many
     more entries the walk may see."""
     cut = -len(PIECE_SUFFIX)
@@ -536,7 +548,7 @@ def _answer(studio: Studio, kinds: tuple[str, ...], ask):
         except sqlite3.DatabaseError:
             if attempt == 2 or connection.execute("PRAGMA database_list").fetchone()[2] == "":
                 raise
-            _remove(studio.state_dir / INDEX_NAME)
+            _remove(_index_path(studio))
         finally:
             connection.close()
 
@@ -548,7 +560,7 @@ def fresh_index(studio: Studio, kinds: tuple[str, ...]) -> sqlite3.Connection:
         _refresh(connection, studio, kinds)
     except sqlite3.DatabaseError:
         connection.close()
-        _remove(studio.state_dir / INDEX_NAME)
+        _remove(_index_path(studio))
         connection = _open(studio)
         _refresh(connection, studio, kinds)
     return connection

@@ -21,15 +21,19 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Mapping
-from pathlib import Path
 
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import id_problem
 from bunzai.validate import check_kind
 
+TYPE_CHECKING = False  # pathlib costs 5 ms to import in an installed bunzai; list and search never need it
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
 STUDIO_FILE = "bunzai.toml"
+STATE_FOLDER = ".bunzai"
 STUDIO_FORMAT = 1
 ENV_STUDIO = "BUNZAI_STUDIO"
 
@@ -74,14 +78,32 @@ class Studio:
 
     Immutable and compared by its root, as a frozen dataclass would be; written out because
     importing `dataclasses` (it imports `inspect`) costs half of Python's start-up, and every
-    command, `list` and `search` included, builds a Studio.
+    command, `list` and `search` included, builds a Studio. For the same reason `root`, a
+    `Path`, is made on first use: `folder` is the root as a string, which is all that `list`
+    and `search` need (importing pathlib costs them a tenth of their time in an installed
+    bunzai).
     """
 
-    __slots__ = ("root",)
-    root: Path
+    __slots__ = ("folder", "_root")
+    folder: str
 
     def __init__(self, root: Path | str) -> None:
-        object.__setattr__(self, "root", Path(root))
+        if isinstance(root, str):
+            object.__setattr__(self, "_root", None)
+        else:
+            from pathlib import Path  # (already imported by the caller that made `root`)
+
+            root = Path(root)
+            object.__setattr__(self, "_root", root)
+        object.__setattr__(self, "folder", os.fspath(root))
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            from pathlib import Path
+
+            object.__setattr__(self, "_root", Path(self.folder))
+        return self._root
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}: a Studio is immutable")
@@ -134,7 +156,7 @@ class Studio:
 
     @property
     def state_dir(self) -> Path:
-        return self.root / ".bunzai"
+        return self.root / STATE_FOLDER
 
     @property
     def changes_log(self) -> Path:
@@ -160,6 +182,8 @@ class Studio:
         """`folder`, a folder inside the studio, made where missing; refused (unsafe_path) when
         any part of it below the studio's root is a symlink or not a folder, so no write can
         land outside the studio through a linked `Export/`, `character/` or `.bunzai/`."""
+        from pathlib import Path
+
         folder = Path(folder)
         try:
             parts = folder.relative_to(self.root).parts
@@ -193,6 +217,8 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
 
     Idempotent: an existing `bunzai.toml` is never rewritten; missing folders are added.
     """
+    from pathlib import Path
+
     from bunzai.store.atomic import write_new  # lazy: bunzai search and mcp's initialize open a studio, never write
 
     root = Path(path).expanduser().absolute()
@@ -228,13 +254,13 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
     return studio, created
 
 
-def _existing_studio(path: str, source: str, base: Path) -> Studio:
-    root = base / Path(path).expanduser()  # a relative path is taken from `cwd`
-    if not (root / STUDIO_FILE).is_file():
+def _existing_studio(path: str, source: str, base: str) -> Studio:
+    root = os.path.join(base, os.path.expanduser(path))  # a relative path is taken from `cwd`
+    if not os.path.isfile(os.path.join(root, STUDIO_FILE)):
         raise BunzaiError(
             "studio_missing",
-            f"no studio at {root} (given by {source}): it holds no {STUDIO_FILE}",
-            hint=f"create one with `bunzai init {root}`",
+            f"no studio at {os.path.normpath(root)} (given by {source}): it holds no {STUDIO_FILE}",
+            hint=f"create one with `bunzai init {os.path.normpath(root)}`",
         )
     return Studio(root)
 
@@ -252,19 +278,29 @@ def find_studio(
     first use unless `create` is false: then studio_missing). `env`, `cwd` and `home`
     default to the process's own; relative paths in `explicit` and the environment are
     taken from `cwd`.
+
+    Paths are strings here, walked with `os.path` as `pathlib` would walk them (each parent
+    by its name, `..` not resolved): `list` and `search` find their studio without pathlib.
     """
-    start = Path(os.getcwd() if cwd is None else cwd).absolute()
+    start = os.getcwd() if cwd is None else os.fspath(cwd)
+    if not os.path.isabs(start):
+        start = os.path.join(os.getcwd(), start)
     if explicit is not None and os.fspath(explicit) != "":
         return _existing_studio(os.fspath(explicit), "--studio", start)
     environ = os.environ if env is None else env
     from_env = environ.get(ENV_STUDIO, "")
     if from_env:
         return _existing_studio(from_env, ENV_STUDIO, start)
-    for folder in (start, *start.parents):
-        if (folder / STUDIO_FILE).is_file():
+    folder = start
+    while True:
+        if os.path.isfile(os.path.join(folder, STUDIO_FILE)):
             return Studio(folder)
-    default = default_studio_root(home)
-    if not create and not (default / STUDIO_FILE).is_file():
+        parent = os.path.dirname(folder.rstrip("/")) or "/"
+        if parent == folder:
+            break
+        folder = parent
+    default = default_studio_folder(home)
+    if not create and not os.path.isfile(os.path.join(default, STUDIO_FILE)):
         raise BunzaiError(
             "studio_missing",
             f"no studio chosen (no --studio, {ENV_STUDIO} or {STUDIO_FILE} upward) and none at {default}",
@@ -274,6 +310,14 @@ def find_studio(
     return studio
 
 
+def default_studio_folder(home: str | os.PathLike[str] | None = None) -> str:
+    """`<home>/.bunzai/studio` as a string: the studio used when nothing else names one."""
+    base = os.path.expanduser("~") if home is None else os.fspath(home)
+    return os.path.join(base, ".bunzai", "studio")
+
+
 def default_studio_root(home: str | os.PathLike[str] | None = None) -> Path:
     """`<home>/.bunzai/studio`: the studio used when nothing else names one."""
-    return (Path.home() if home is None else Path(home)) / ".bunzai" / "studio"
+    from pathlib import Path
+
+    return Path(default_studio_folder(home))

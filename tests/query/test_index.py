@@ -227,6 +227,13 @@ def test_the_index_names_piece_files_as_the_store_does():
     assert index.PIECE_SUFFIX == pieces.PIECE_SUFFIX
 
 
+def test_the_index_lies_in_the_studio_state_folder(tmp_path):
+    from bunzai.query import index
+
+    studio, _ = init_studio(tmp_path / "studio")
+    assert index._index_path(studio) == str(studio.state_dir / INDEX_NAME)
+
+
 def test_the_scan_by_descriptor_and_by_path_agree(tmp_path, monkeypatch):
     from bunzai.query import index
     from bunzai.store.pieces import list_stored
