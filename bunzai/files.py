@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import sys
 import stat
-from collections.abc import Iterator
-from pathlib import Path
 
 from bunzai.errors import BunzaiError
 from bunzai.limits import (
@@ -16,6 +14,11 @@ from bunzai.limits import (
     IMPORT_FILE_MAX_BYTES,
     WALK_MAX_ENTRIES,
 )
+
+TYPE_CHECKING = False  # pathlib and typing cost 4 and 3 ms to import; `bunzai read` needs neither
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 
 def text_name(name: str) -> str:
@@ -98,6 +101,8 @@ def read_up_to(fd: int, count: int) -> bytes:
 
 def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterator[Path]:
     """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded."""
+    from pathlib import Path
+
     seen = 0
     stack: list[tuple[Path, int]] = [(root, 0)]
     while stack:
@@ -125,6 +130,8 @@ def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
     """(files, subfolders) directly in `folder`, sorted, without symlinks or hidden entries.
     Files include FIFOs, devices and sockets, which `read_file_bytes` refuses by name, so a
     walk can say it passed them over. No cap on the count: a walk takes them one at a time."""
+    from pathlib import Path
+
     try:
         with os.scandir(folder) as listing:
             entries = [entry for entry in listing if not entry.name.startswith(".") and not entry.is_symlink()]

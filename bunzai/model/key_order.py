@@ -20,7 +20,10 @@ Escrow model refuses one that is not of this shape at all).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs 3 ms to import; `bunzai read` never needs it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _escape(key: str) -> str:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from bunzai.errors import BunzaiError
 from bunzai.limits import OUTLINE_PREVIEW_CHARS, READ_PAGE_DEFAULT, READ_PAGE_MAX
 from bunzai.query.pointer import join, resolve
+
+TYPE_CHECKING = False  # typing costs 3 ms to import; `bunzai read` never needs it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def type_name(value: Any) -> str:

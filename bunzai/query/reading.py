@@ -25,7 +25,7 @@ def read_piece(
     # lazy: bunzai search (answered from the index) imports this module but reads no piece
     from bunzai.query.outline import outline as outline_of
     from bunzai.query.outline import page
-    from bunzai.store.pieces import read_stored, resolve_ref
+    from bunzai.store.pieces import PIECE_SUFFIX, read_stored, ref_of, resolve_ref
 
     kind, piece_id = resolve_ref(studio, ref)
     stored = read_stored(studio, kind, piece_id)
@@ -33,7 +33,7 @@ def read_piece(
         "kind": kind,
         "id": piece_id,
         "revision": stored.revision,
-        "path": stored.path.relative_to(studio.root).as_posix(),
+        "path": ref_of(kind, piece_id) + PIECE_SUFFIX,  # where `piece_path` puts it, inside the studio
     }
     if outline:
         return head | outline_of(stored.data, pointer or ""), "outline"

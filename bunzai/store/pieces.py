@@ -20,10 +20,6 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError, suggestions, unknown_name
@@ -39,28 +35,76 @@ from bunzai.store.locks import path_lock
 from bunzai.store.studio import Studio, check_id
 from bunzai.validate import check_kind
 
+# pathlib, typing and dataclasses cost 4, 3 and 10 ms to import; `bunzai read` needs none of them
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
     from bunzai.store.batch import Batch
 
 PIECE_SUFFIX = ".json"
 
 
-@dataclass(frozen=True)
-class Stored:
-    """A piece as stored: its parsed data, the exact bytes, and their revision."""
+class _Record:
+    """Fields set once by position, compared and shown by value: what a dataclass would
+    make, written out (see TYPE_CHECKING above)."""
 
+    __slots__ = ()
+
+    def __init__(self, *values: object) -> None:
+        if len(values) != len(self.__slots__):
+            raise TypeError(f"{type(self).__name__} takes {len(self.__slots__)} values, not {len(values)}")
+        for name, value in zip(self.__slots__, values):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return self._values() == other._values() if type(other) is type(self) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # (as a dataclass with eq and no frozen hash)
+
+    def __reduce__(self) -> tuple:  # copy and pickle build a new one
+        return (type(self), self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({shown})"
+
+
+class Stored(_Record):
+    """A piece as stored: its parsed data, the exact bytes, and their revision. Immutable.
+
+    `file` is the path it was read from as a string; `path` makes it a Path on request."""
+
+    __slots__ = ("kind", "id", "file", "data", "raw", "revision")
     kind: str
     id: str
-    path: Path
+    file: str
     data: dict
     raw: bytes
     revision: str
 
+    @property
+    def path(self) -> Path:
+        from pathlib import Path
 
-@dataclass
-class WriteResult:
+        return Path(self.file)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Stored is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Stored is immutable")
+
+
+class WriteResult(_Record):
     """What a write did. For a delete or a burial, `revision` is the one removed."""
 
+    __slots__ = ("kind", "id", "path", "revision", "seq")
     kind: str
     id: str
     path: Path
@@ -133,12 +177,12 @@ def parse_stored(kind: str, piece_id: str, path: Path, raw: bytes) -> Stored:
             f"the file of {ref} says it is {data.get('kind')!r}/{data.get('id')!r}",
             hint=f"make its kind and id match its path, or rename {path}",
         )
-    return Stored(kind, piece_id, path, data, raw, revision_of(raw))
+    return Stored(kind, piece_id, os.fspath(path), data, raw, revision_of(raw))
 
 
 def try_read(studio: Studio, kind: str, piece_id: str) -> Stored | None:
     """The stored piece, or None when there is none (other problems raise)."""
-    path = studio.piece_path(kind, piece_id)
+    path = studio.piece_file(kind, piece_id)
     raw = read_raw(path, what=ref_of(kind, piece_id))
     if raw is None:
         return None
@@ -212,12 +256,11 @@ def resolve_ref(studio: Studio, ref: str) -> tuple[str, str]:
         raise BunzaiError("invalid_id", f"{ref!r} is not a piece reference", hint="write kind/id or an id")
     if "/" in ref:
         kind, piece_id = ref.split("/", 1)
-        path = studio.piece_path(kind, piece_id)
-        if not path.is_file():
+        if not os.path.isfile(studio.piece_file(kind, piece_id)):
             raise not_found_error(kind, piece_id, studio)
         return kind, piece_id
     check_id(ref)
-    matches = [kind for kind in KIND_NAMES if (studio.root / kind / f"{ref}{PIECE_SUFFIX}").is_file()]
+    matches = [kind for kind in KIND_NAMES if os.path.isfile(os.path.join(studio.folder, kind, ref + PIECE_SUFFIX))]
     if not matches:
         close = _close_ids(studio, ref, KIND_NAMES)
         raise unknown_name("not_found", f"no piece with id {ref!r}", ref, (), "see `bunzai list`", close=close)
@@ -266,10 +309,10 @@ def stale_error(ref: str, expected: str | None, current: str | None) -> BunzaiEr
     return BunzaiError("stale", message, hint="read it again and redo the change; nothing was written", current=current)
 
 
-@dataclass
-class Staged:
+class Staged(_Record):
     """A piece's bytes written to a temp file beside its path, waiting to land (see `land_*`)."""
 
+    __slots__ = ("kind", "id", "path", "raw", "revision", "temp")
     kind: str
     id: str
     path: Path

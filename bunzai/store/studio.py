@@ -136,6 +136,12 @@ class Studio:
         check_id(piece_id)
         return self.root / kind / f"{piece_id}.json"
 
+    def piece_file(self, kind: str, piece_id: str) -> str:
+        """`piece_path` as a string, made without pathlib (`bunzai read` imports none)."""
+        check_kind(kind)
+        check_id(piece_id)
+        return os.path.join(self.folder, kind, f"{piece_id}.json")
+
     @property
     def assets_dir(self) -> Path:
         return self.root / "assets"
