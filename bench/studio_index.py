@@ -13,7 +13,12 @@ fresh studio, then times, per size, in one run:
 - after one piece is edited by hand (one file is read again).
 
 CPU time is user+system of the child process (getrusage), wall time beside it; bunzai's bytecode
-is compiled first (as an installed wheel has it). The repeated cases run RUNS times, interleaved
+is compiled first (as an installed wheel has it). Each case runs in two environments, in the
+same rounds: the development one (`make install`, bunzai editable) and bunzai installed from a
+wheel (`bench/installed.py`), whose `python -c pass` does not import what the editable
+finder's does (pathlib, re, urllib.parse), so that bunzai pays for them itself, as a user's
+bunzai does. Each environment's floors run on its own Python. `--editable-only` skips the
+second. The repeated cases run RUNS times, interleaved
 across sizes too, so that a noisy neighbour slows all of them alike, and the least CPU time of
 each is printed.
 Goal (issue 10): warm `list` and `search` at most 0.1 s and flat from 1,000 to 10,000 pieces.
@@ -25,7 +30,7 @@ words and the two commonest 7%. `--skew` draws the words as this script did unti
 (a Pareto tail so steep that the two commonest words are over half of all prose): a
 stress case for BM25, which visits every occurrence of a searched word in every row it matches.
 
-    .venv/bin/python bench/studio_index.py [--skew] [N ...]   # default: 1000 10000
+    .venv/bin/python bench/studio_index.py [--skew] [--editable-only] [N ...]   # default: 1000 10000
 """
 
 from __future__ import annotations
@@ -126,11 +131,12 @@ def run(cmd: list[str], env: dict) -> tuple[float, float]:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
-def cases(studio: Path, bunzai: str) -> dict[str, list[str]]:
+def cases(studio: Path, bin_dir: Path) -> dict[str, list[str]]:
+    python, bunzai = str(bin_dir / "python"), str(bin_dir / "bunzai")
     return {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "python stats every piece (stat floor)": [sys.executable, "-c", STAT_FLOOR, str(studio)],
-        "python reads every piece (floor)": [sys.executable, "-c", FLOOR, str(studio)],
+        "python -c pass": [python, "-c", "pass"],
+        "python stats every piece (stat floor)": [python, "-c", STAT_FLOOR, str(studio)],
+        "python reads every piece (floor)": [python, "-c", FLOOR, str(studio)],
         "bunzai list, warm": [bunzai, "list"],
         "bunzai search, warm": [bunzai, "search", RARE],
         "bunzai search common words, warm": [bunzai, "search", "lantern river"],
@@ -139,61 +145,72 @@ def cases(studio: Path, bunzai: str) -> dict[str, list[str]]:
     }
 
 
-def main(sizes: list[int], skew: bool = False) -> None:
+def main(sizes: list[int], skew: bool = False, installed: bool = True) -> None:
     import compileall
 
     import bunzai as package
 
     compileall.compile_dir(Path(package.__file__).parent, quiet=1)
-    bunzai = str(BIN / "bunzai")
     print("prose:", "the steep tail of the earlier runs (--skew)" if skew else "Zipf's law")
-    print(f"{'pieces':>7} {'measure':38} {'cpu s':>7} {'wall s':>7}   (least cpu of {RUNS} runs, sizes interleaved)")
-    rows = []
+    rows = []  # (environment, pieces, measure, cpu, wall)
     with tempfile.TemporaryDirectory() as tmp:
+        environments = {"editable": BIN}
+        if installed:
+            from installed import installed_bin
+
+            environments["installed"] = installed_bin(Path(tmp) / "installed")
+        print(f"{'bunzai':>10} {'pieces':>7} {'measure':38} {'cpu s':>7} {'wall s':>7}   (least cpu of {RUNS} runs)")
         studios, envs = {}, {}
         for count in sizes:
             studios[count] = studio = Path(tmp) / f"studio-{count}"
             share = make_studio(studio, count, skew)
-            print(f"{count:>7} the words searched as common are {share:.0%} of the prose")
+            print(f"{'':>10} {count:>7} the words searched as common are {share:.0%} of the prose")
             envs[count] = env = dict(os.environ, HOME=tmp, BUNZAI_STUDIO=str(studio))
-            cpu, wall = run([bunzai, "list"], env)
-            rows.append((count, "bunzai list, first (builds the index)", cpu, wall))
-            print(f"{count:>7} {'bunzai list, first (builds the index)':38} {cpu:7.3f} {wall:7.3f}")
-        # Every size's cases in each round, so that the machine's load, which moves by the
-        # minute here, weighs on both sizes alike and their ratio ("flat") means something.
-        samples: dict[tuple[int, str], list[tuple[float, float]]] = {}
+            cpu, wall = run([str(BIN / "bunzai"), "list"], env)
+            rows.append(("editable", count, "bunzai list, first (builds the index)", cpu, wall))
+            print(f"{'editable':>10} {count:>7} {'bunzai list, first (builds the index)':38} {cpu:7.3f} {wall:7.3f}")
+        # Every size's and environment's cases in each round, so that the machine's load, which
+        # moves by the minute here, weighs on all of them alike and their ratios mean something.
+        samples: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
         for _ in range(RUNS):
             for count in sizes:
-                for label, cmd in cases(studios[count], bunzai).items():
-                    samples.setdefault((count, label), []).append(run(cmd, envs[count]))
-        for (count, label), times in samples.items():
+                for where, bin_dir in environments.items():
+                    for label, cmd in cases(studios[count], bin_dir).items():
+                        samples.setdefault((where, count, label), []).append(run(cmd, envs[count]))
+        for (where, count, label), times in samples.items():
             cpu, wall = min(t[0] for t in times), statistics.median(t[1] for t in times)
-            rows.append((count, label, cpu, wall))
-            print(f"{count:>7} {label:38} {cpu:7.3f} {wall:7.3f}")
+            rows.append((where, count, label, cpu, wall))
+            print(f"{where:>10} {count:>7} {label:38} {cpu:7.3f} {wall:7.3f}")
         for count in sizes:
-            edited = studios[count] / "character" / "c00000.json"
-            edited.write_text(edited.read_text().replace("Character", "Lanthorn"))
-            cpu, wall = run([bunzai, "search", "lanthorn"], envs[count])
-            rows.append((count, "bunzai search after a hand edit", cpu, wall))
-            print(f"{count:>7} {'bunzai search after a hand edit':38} {cpu:7.3f} {wall:7.3f}")
-    warm = [label for label in cases(Path(), bunzai) if label.startswith("bunzai")]
-    if len(sizes) > 1:
-        small, large = sizes[0], sizes[-1]
-        for label in warm:
-            a = next(r[2] for r in rows if r[0] == small and r[1] == label)
-            b = next(r[2] for r in rows if r[0] == large and r[1] == label)
-            print(f"{label}: {large} pieces / {small} pieces = {b / a:.2f}x cpu")
-    for count in sizes:
-        got = {r[1]: r[2] for r in rows if r[0] == count}
-        stat_floor = got["python stats every piece (stat floor)"]
-        for label in warm:
-            print(
-                f"{count} pieces, {label}: {got[label] / stat_floor:.2f}x the stat floor, "
-                f"{got[label] - stat_floor:.3f} s above it"
-            )
+            for n, (where, bin_dir) in enumerate(environments.items()):
+                edited = studios[count] / "character" / f"c{n:05d}.json"
+                edited.write_text(edited.read_text().replace("Character", "Lanthorn"))
+                cpu, wall = run([str(bin_dir / "bunzai"), "search", "lanthorn"], envs[count])
+                rows.append((where, count, "bunzai search after a hand edit", cpu, wall))
+                print(f"{where:>10} {count:>7} {'bunzai search after a hand edit':38} {cpu:7.3f} {wall:7.3f}")
+    warm = [label for label in cases(Path(), BIN) if label.startswith("bunzai")]
+    for where in environments:
+        if len(sizes) > 1:
+            small, large = sizes[0], sizes[-1]
+            for label in warm:
+                a = next(r[3] for r in rows if r[:3] == (where, small, label))
+                b = next(r[3] for r in rows if r[:3] == (where, large, label))
+                print(f"{where}: {label}: {large} pieces / {small} pieces = {b / a:.2f}x cpu")
+        for count in sizes:
+            got = {r[2]: r[3] for r in rows if r[:2] == (where, count)}
+            stat_floor = got["python stats every piece (stat floor)"]
+            for label in warm:
+                print(
+                    f"{where}: {count} pieces, {label}: {got[label] / stat_floor:.2f}x the stat floor, "
+                    f"{got[label] - stat_floor:.3f} s above it"
+                )
 
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    skewed = "--skew" in arguments
-    main([int(a) for a in arguments if a != "--skew"] or [1000, 10000], skewed)
+    flags = {"--skew", "--editable-only"}
+    main(
+        [int(a) for a in arguments if a not in flags] or [1000, 10000],
+        "--skew" in arguments,
+        "--editable-only" not in arguments,
+    )
