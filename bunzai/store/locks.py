@@ -19,7 +19,6 @@ entry. The change log is locked on its own file (see `changelog`).
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
 import time
@@ -41,6 +40,8 @@ LOCK_SUFFIX = ".lock"
 
 def lock_file_name(key: str) -> str:
     """`<slug>-<hash>.lock`: readable, safe as a file name, one per key."""
+    import hashlib  # here: `bunzai read` imports this module (through the store) and takes no lock
+
     slug = _UNSAFE.sub("_", key.lower()).strip("._-")[:60] or "lock"
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{slug}-{digest}{LOCK_SUFFIX}"

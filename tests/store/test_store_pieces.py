@@ -241,3 +241,12 @@ def test_a_piece_file_that_is_a_symlink_is_refused(tmp_path):
         assert error.code == "invalid_piece"
     else:
         raise AssertionError("a symlinked piece file was read")
+
+
+def test_a_revision_is_the_same_sha256_whichever_module_hashes_it() -> None:
+    import hashlib
+
+    from bunzai.store import canon
+
+    for raw in (b"", b"{}\n", bytes(range(256)) * 256, b"x" * (canon._SMALL_FILE + 1)):  # both sides of the cut
+        assert canon.revision_of(raw) == hashlib.sha256(raw).hexdigest()
