@@ -6,8 +6,6 @@ commands that never touch a model (`--version`, `list`) do not pay for pydantic.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # typing costs 3 ms to import; list, search and read never need it
 if TYPE_CHECKING:
     from typing import Any
@@ -32,6 +30,8 @@ KIND_NAMES: tuple[str, ...] = tuple(_KINDS)
 
 def piece_class(kind: str) -> type[PieceBase]:
     """The pydantic class of a kind. Raises KeyError for an unknown kind."""
+    import importlib  # here: it imports warnings, and `list` and `search` import this package for KIND_NAMES
+
     module_name, class_name = _KINDS[kind]
     return getattr(importlib.import_module(module_name), class_name)
 

@@ -81,7 +81,7 @@ sys.exit(code)
 # Modules that cost milliseconds to import and that these commands do without (docs/architecture.md).
 NOT_FOR = {
     "read": ("typing", "dataclasses", "inspect", "pathlib", "pydantic", "typer", "secrets", "datetime", "hashlib"),
-    "list": ("typing", "dataclasses", "inspect", "pathlib", "pydantic", "typer", "sqlite3", "datetime"),
+    "list": ("typing", "dataclasses", "inspect", "pathlib", "pydantic", "typer", "sqlite3", "datetime", "importlib"),
 }
 NOT_FOR["search"] = NOT_FOR["list"]
 
