@@ -1,27 +1,27 @@
 """A wheel built from this checkout, installed (not editable) in a fresh virtual environment,
 answers `bunzai docs search` and `bunzai docs read` from the pages it ships.
 
-The wheel is built from a copy of the sources, so the checkout gets no build/ folder. The
-fresh environment borrows the dependencies (typer, pydantic ...) of the running one through
-a .pth line, so nothing is downloaded; bunzai itself comes only from the wheel. Where the
-wheel cannot be built here (no build backend to be had offline), the test is skipped.
+`bench/installed.py` builds the wheel from a copy of the sources, so the checkout gets no
+build/ folder. The fresh environment borrows the dependencies (typer, pydantic ...) of the
+running one through a .pth line, so nothing is downloaded; bunzai itself comes only from the
+wheel. Where the wheel cannot be built here (no build backend to be had offline), the test is
+skipped.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
-import venv
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("bunzai", "docs", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+sys.path.insert(0, str(ROOT / "bench"))
+from installed import WheelNotBuilt, installed_bin  # noqa: E402 - the bench's helper, beside the tests' tree
+
 UNAVAILABLE = (
     "No matching distribution",
     "Could not find a version",
@@ -32,46 +32,13 @@ UNAVAILABLE = (
 
 @pytest.fixture(scope="module")
 def wheel_bunzai(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("wheel")
-    source = tmp / "src"
-    source.mkdir()
-    for name in SOURCES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "shipped", "*.egg-info"))
-        else:
-            shutil.copy2(path, source / name)
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(tmp / "dist"), "-q"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if built.returncode != 0:
-        if any(sign in built.stdout + built.stderr for sign in UNAVAILABLE):
-            pytest.skip(f"a wheel cannot be built here: {built.stderr.strip().splitlines()[-1:]}")
-        raise AssertionError(f"building the wheel failed:\n{built.stdout}\n{built.stderr}")
-    wheel = next((tmp / "dist").glob("bunzai-*.whl"))
-    fresh = tmp / "venv"
-    venv.EnvBuilder(with_pip=False).create(fresh)
-    python = fresh / "bin" / "python"
-    site = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
-    installed = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert installed.returncode == 0, installed.stderr
-    (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    return fresh / "bin" / "bunzai"
+    try:
+        return installed_bin(tmp_path_factory.mktemp("wheel")) / "bunzai"
+    except WheelNotBuilt as error:
+        output = str(error)
+        if any(sign in output for sign in UNAVAILABLE):
+            pytest.skip(f"a wheel cannot be built here: {output.strip().splitlines()[-1:]}")
+        raise AssertionError(f"building the wheel failed:\n{output}") from None
 
 
 def run(bunzai: Path, tmp_path: Path, *args: str) -> dict:
