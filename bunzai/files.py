@@ -15,7 +15,7 @@ from bunzai.limits import (
     WALK_MAX_ENTRIES,
 )
 
-TYPE_CHECKING = False  # pathlib and typing cost 4 and 3 ms to import; `bunzai read` needs neither
+TYPE_CHECKING = False  # pathlib and typing cost 5 and 3 ms to import; `bunzai read` needs neither
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path

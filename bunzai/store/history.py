@@ -25,7 +25,7 @@ from bunzai.store.canon import revision_of
 from bunzai.store.studio import Studio, check_id
 from bunzai.validate import check_kind
 
-TYPE_CHECKING = False  # pathlib and typing cost 4 and 3 ms to import; `bunzai read` needs neither
+TYPE_CHECKING = False  # pathlib and typing cost 5 and 3 ms to import; `bunzai read` needs neither
 if TYPE_CHECKING:
     from pathlib import Path
 
