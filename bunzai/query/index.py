@@ -340,7 +340,7 @@ def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
     from bunzai.store.canon import revision_of
     from bunzai.store.pieces import parse_stored, read_raw, ref_of
 
-    path = studio.root / kind / f"{piece_id}{PIECE_SUFFIX}"
+    path = os.path.join(studio.folder, kind, piece_id + PIECE_SUFFIX)
     ref = ref_of(kind, piece_id)
     raw = None
     try:

@@ -86,19 +86,34 @@ NOT_FOR = {
 NOT_FOR["search"] = NOT_FOR["list"]
 
 
+def light_run(bunzai, args: list[str]) -> dict:
+    """Run a command without `site` (`python -S`, bunzai found by PYTHONPATH), as nothing else
+    is imported then: in the development environment the editable finder imports pathlib and
+    re at start-up, and an installed bunzai pays for what it imports itself. Asserts it
+    imported none of `NOT_FOR` its command; returns its answer."""
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", LIGHT, json.dumps(args), *NOT_FOR[args[0]]],
+        capture_output=True,
+        text=True,
+        env={**bunzai.env(), "PYTHONPATH": str(root)},
+        cwd=bunzai.cwd,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stderr.rsplit("heavy: ", 1)[1]) == [], args
+    return json.loads(proc.stdout)
+
+
 def test_read_list_and_search_keep_to_light_modules(shelf):
-    """Run without `site` (`python -S`, bunzai found by PYTHONPATH), as nothing else is
-    imported then: in the development environment the editable finder imports pathlib and re
-    at start-up, and an installed bunzai would pay for what it imports itself."""
     import time
 
     from bunzai import limits
 
-    # Past the racy window, the index trusts its listing and reads no piece (reading one
-    # imports the store, which imports more); `list` records that settled listing.
+    # Past the racy window, the index trusts its listing and reads no piece; `list` records
+    # that settled listing.
     time.sleep(limits.INDEX_RACY_SECONDS + 0.5)
     shelf("list", check=True)
-    root = Path(__file__).resolve().parents[2]
     for args in (
         ["read", "character/ada"],
         ["read", "ada", "--outline"],
@@ -107,15 +122,13 @@ def test_read_list_and_search_keep_to_light_modules(shelf):
         ["search", '"ada"'],
         ["search", "ad*"],
     ):
-        proc = subprocess.run(
-            [sys.executable, "-S", "-c", LIGHT, json.dumps(args), *NOT_FOR[args[0]]],
-            capture_output=True,
-            text=True,
-            env={**shelf.env(), "PYTHONPATH": str(root)},
-            cwd=shelf.cwd,
-            timeout=60,
-        )
-        assert proc.returncode == 0, proc.stderr
-        answer = json.loads(proc.stdout)
+        answer = light_run(shelf, args)
         assert answer.get("count", 1) == 1 and answer.get("id", "ada") == "ada", args
-        assert json.loads(proc.stderr.rsplit("heavy: ", 1)[1]) == [], args
+
+
+def test_list_and_search_reading_pieces_into_the_index_keep_to_light_modules(shelf):
+    piece = shelf.studio / "character" / "ada.json"
+    piece.write_text(piece.read_text(encoding="utf-8").replace('"Ada"', '"Adelaide"'), encoding="utf-8")
+    assert light_run(shelf, ["search", "adelaide"])["count"] == 1  # the edited piece read again
+    (shelf.studio / ".bunzai" / "index.sqlite").unlink()
+    assert light_run(shelf, ["list"])["items"][0]["name"] == "Adelaide"  # the index built from the files
