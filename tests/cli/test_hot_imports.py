@@ -20,8 +20,6 @@ import json, sys
 from bunzai.cli.entry import run
 code = run(json.loads(sys.argv[1]))
 heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'typer'))
-if len(sys.argv) > 2:
-    heavy += sorted(m for m in set(sys.modules) - before if m == 'typing')
 sys.stderr.write('\\nheavy: ' + json.dumps(heavy) + '\\n')
 sys.exit(code)
 """
