@@ -297,14 +297,9 @@ def find_studio(
     from_env = environ.get(ENV_STUDIO, "")
     if from_env:
         return _existing_studio(from_env, ENV_STUDIO, start)
-    folder = start
-    while True:
+    for folder in upward(start):
         if os.path.isfile(os.path.join(folder, STUDIO_FILE)):
             return Studio(folder)
-        parent = os.path.dirname(folder.rstrip("/")) or "/"
-        if parent == folder:
-            break
-        folder = parent
     default = default_studio_folder(home)
     if not create and not os.path.isfile(os.path.join(default, STUDIO_FILE)):
         raise BunzaiError(
@@ -314,6 +309,15 @@ def find_studio(
         )
     studio, _ = init_studio(default)
     return studio
+
+
+def upward(start: str) -> list[str]:
+    """`start` (an absolute path) and each folder above it, up to the root, by name as
+    `Path(start)` and its `parents` name them (`..` is a folder's name, not resolved), as
+    strings: pathlib is not imported for it."""
+    parts = [part for part in start.split("/") if part and part != "."]
+    head = "//" if start.startswith("//") and not start.startswith("///") else "/"
+    return [head + "/".join(parts[:end]) for end in range(len(parts), -1, -1)]
 
 
 def default_studio_folder(home: str | os.PathLike[str] | None = None) -> str:

@@ -6,6 +6,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
@@ -104,3 +106,18 @@ def test_relative_studio_paths_are_taken_from_cwd(places: dict[str, Path]) -> No
     base = places["explicit"].parent
     assert find_studio("explicit", env={}, cwd=base, home=places["home"]) == Studio(places["explicit"])
     assert find_studio(None, env={"BUNZAI_STUDIO": "env"}, cwd=base, home=places["home"]) == Studio(places["env"])
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b c", ".", "..", "", "x.y", ".hidden", "é"]), max_size=6),
+    st.sampled_from(["/", "//", "///"]),
+    st.booleans(),
+)
+def test_upward_names_the_folders_pathlib_names(parts: list[str], head: str, trailing: bool) -> None:
+    from pathlib import PurePosixPath
+
+    from bunzai.store.studio import upward
+
+    start = head + "/".join(parts) + ("/" if trailing else "")
+    path = PurePosixPath(start)
+    assert upward(start) == [str(folder) for folder in (path, *path.parents)]
