@@ -260,7 +260,7 @@ def resolve_ref(studio: Studio, ref: str) -> tuple[str, str]:
             raise not_found_error(kind, piece_id, studio)
         return kind, piece_id
     check_id(ref)
-    matches = [kind for kind in KIND_NAMES if os.path.isfile(os.path.join(studio.folder, kind, ref + PIECE_SUFFIX))]
+    matches = [kind for kind in KIND_NAMES if os.path.isfile(studio.piece_file(kind, ref))]
     if not matches:
         close = _close_ids(studio, ref, KIND_NAMES)
         raise unknown_name("not_found", f"no piece with id {ref!r}", ref, (), "see `bunzai list`", close=close)

@@ -132,9 +132,9 @@ class Studio:
 
     def piece_path(self, kind: str, piece_id: str) -> Path:
         """`<root>/<kind>/<id>.json`, after checking the kind and the id."""
-        check_kind(kind)
-        check_id(piece_id)
-        return self.root / kind / f"{piece_id}.json"
+        from pathlib import Path
+
+        return Path(self.piece_file(kind, piece_id))
 
     def piece_file(self, kind: str, piece_id: str) -> str:
         """`piece_path` as a string, made without pathlib (`bunzai read` imports none)."""
