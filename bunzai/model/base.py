@@ -52,6 +52,19 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
 
 
+def assembled(cls: type[Model], values: dict[str, Any], private: dict[str, Any] | None = None) -> Any:
+    """A `cls` holding `values`, as they are: what `model_construct` does for values already
+    of the model's types, given in its field order (the order dumps keep), each of them set,
+    without its generality (aliases, defaults), which costs more than the rest of the build.
+    `values` becomes the instance's own dict."""
+    made = cls.__new__(cls)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(values))
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", private)
+    return made
+
+
 class AssetRef(Model):
     """A reference to a content-addressed file in the studio's `assets/` folder."""
 
@@ -80,14 +93,9 @@ class LazyAssetRef(AssetRef):
     def of(cls, digest: Callable[[], str], ext: str, mime: str = "") -> LazyAssetRef:
         if not _good_ext(ext):
             raise ValueError(f"asset extension {ext!r} is not 1-10 lowercase letters or digits")
-        # What model_construct does, written out: a card read makes two of these, and
-        # model_construct's generality costs more than hashing a small image would.
-        ref = cls.__new__(cls)
-        object.__setattr__(ref, "__dict__", {"ext": ext, "mime": mime})
-        object.__setattr__(ref, "__pydantic_fields_set__", {"ext", "mime"})
-        object.__setattr__(ref, "__pydantic_extra__", None)
-        object.__setattr__(ref, "__pydantic_private__", {"_digest": digest})
-        return ref
+        # A card read makes two of these: model_construct's generality would cost more than
+        # hashing a small image.
+        return assembled(cls, {"ext": ext, "mime": mime}, {"_digest": digest})
 
     def __getattr__(self, name: str) -> Any:
         if name != "sha256":

@@ -22,6 +22,7 @@ from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Blob, Decoded, Loss, MediaSource
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
+from bunzai.model.base import assembled
 from bunzai.model.character import Character, CharacterBody
 from bunzai.model.lorebook import Lorebook, LorebookBody
 
@@ -170,12 +171,14 @@ def read_card(
     return Decoded(pieces, blobs, warnings)
 
 
+_BOOK_FIELDS = tuple(LorebookBody.model_fields)  # every one, in order: as validating would set them
+
+
 def _book_body(book: Any) -> Any:
     """The lorebook piece's body from the character's book, which validation has just checked
     (a CharacterBook is a LorebookBody with a name): not validated a second time. The two
     pieces share the validated entries; pieces are values, edited by rebuilding, never in place."""
-    fields = {key: getattr(book, key) for key in ("description", "settings", "entries", "extensions")}
-    return LorebookBody.model_construct(_fields_set=set(fields), **fields)  # all four given, as validating them set
+    return assembled(LorebookBody, {key: getattr(book, key) for key in _BOOK_FIELDS})
 
 
 def family_document(original: Any) -> tuple[str, dict] | None:
