@@ -150,6 +150,26 @@ def _change(old: float, new: float) -> str:
     return f"{(new / old - 1) * 100:+.1f}%"
 
 
+def print_timed(trees: dict[str, Path], chosen: dict[str, Path], run_in: Path, rounds: int) -> None:
+    """The paired CPU ratio to the floor of each file under both `trees` (before, after), `rounds`
+    processes a tree, alternating which goes first, as a table with the change after over before."""
+    ratios: dict[tuple[str, str], list[float]] = {}
+    before, after = trees
+    for round_ in range(rounds):
+        for name, path in chosen.items():
+            for side in (before, after) if round_ % 2 else (after, before):
+                ratios.setdefault((name, side), []).append(timed(trees[side], path, COPIES[name], run_in))
+    print(
+        f"\nCPU time, x floor: median (range) of {rounds} processes a tree, alternating, "
+        f"each paired with its floor in {BLOCKS} blocks"
+    )
+    print(f"| file | {before} | {after} | change |\n|---|---|---|---|")
+    for name in chosen:
+        old, new = ratios[(name, before)], ratios[(name, after)]
+        shown = [compare.times_floor({"ratios": side}, 0.0) for side in (old, new)]
+        print(f"| {name} | {shown[0]} | {shown[1]} | {_change(statistics.median(old), statistics.median(new))} |")
+
+
 def main(revision: str, time_it: bool, only: set[str]) -> int:
     with tempfile.TemporaryDirectory() as folder:
         run_in = Path(folder)
@@ -171,23 +191,7 @@ def main(revision: str, time_it: bool, only: set[str]) -> int:
         else:
             print("\n(valgrind is not installed: no instruction counts)")
         if time_it:
-            ratios: dict[tuple[str, str], list[float]] = {}
-            for round_ in range(ROUNDS):
-                for name, path in chosen.items():
-                    for side in ("old", "new") if round_ % 2 else ("new", "old"):
-                        ratio = timed(trees[side], path, COPIES[name], run_in)
-                        ratios.setdefault((name, side), []).append(ratio)
-            print(
-                f"\nCPU time, x floor: median (range) of {ROUNDS} processes a tree, alternating, "
-                f"each paired with its floor in {BLOCKS} blocks"
-            )
-            print("| file | old | new | change |\n|---|---|---|---|")
-            for name in chosen:
-                old, new = ratios[(name, "old")], ratios[(name, "new")]
-                shown = [compare.times_floor({"ratios": side}, 0.0) for side in (old, new)]
-                print(
-                    f"| {name} | {shown[0]} | {shown[1]} | {_change(statistics.median(old), statistics.median(new))} |"
-                )
+            print_timed(trees, chosen, run_in, ROUNDS)
     return 0
 
 

@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -136,22 +135,7 @@ def main(rounds: int, only: set[str]) -> int:
                 raise SystemExit(f"the compiled tree reads {name} differently from the plain one")
         print(f"The working tree beside itself with {len(READ_PATH)} read-path modules compiled by Cython")
         print("(each file read to the same pieces and warnings by both trees first)")
-        ratios: dict[tuple[str, str], list[float]] = {}
-        for round_ in range(rounds):
-            for name, path in chosen.items():
-                for side in ("plain", "compiled") if round_ % 2 else ("compiled", "plain"):
-                    ratio = ab.timed(trees[side], path, ab.COPIES[name], run_in)
-                    ratios.setdefault((name, side), []).append(ratio)
-        print(
-            f"\nCPU time, x floor: median (range) of {rounds} processes a tree, alternating, "
-            f"each paired with its floor in {ab.BLOCKS} blocks"
-        )
-        print("| file | plain | compiled | change |\n|---|---|---|---|")
-        for name in chosen:
-            plain, built = ratios[(name, "plain")], ratios[(name, "compiled")]
-            shown = [compare.times_floor({"ratios": side}, 0.0) for side in (plain, built)]
-            change = statistics.median(built) / statistics.median(plain) - 1
-            print(f"| {name} | {shown[0]} | {shown[1]} | {change * 100:+.1f}% |")
+        ab.print_timed(trees, chosen, run_in, rounds)
     return 0
 
 
