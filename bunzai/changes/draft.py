@@ -14,6 +14,7 @@ A draft never touches the studio; `bunzai apply` is the only door through which 
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from bunzai import limits
@@ -71,9 +72,16 @@ def _creation_changes(proposed: dict) -> list[dict]:
     cut (`cut` gives its full length) and the escrowed native document is named, not
     repeated. A 5 MB preset makes a draft of twice its text, not four times.
     """
-    blank = dump_piece(piece_class(proposed["kind"])(id=proposed["id"], name=proposed["name"]))
+    blank = {**blank_piece(proposed["kind"]), "id": proposed["id"], "name": proposed["name"]}
     head = {"op": "add", "path": "", "after": {k: proposed[k] for k in ("kind", "id", "name")}}
     return [head] + [_shortened(dict(row, op="add")) for row in diff_json(blank, proposed)]
+
+
+@cache
+def blank_piece(kind: str) -> dict:
+    """The dump of a new piece of `kind` with every field at its default (its id and name
+    placeholders): made once per kind, not once per draft of an import. Shared: read only."""
+    return dump_piece(piece_class(kind)(id="blank", name="Blank"))
 
 
 def _shortened(row: dict) -> dict:

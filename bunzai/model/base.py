@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
-from typing import Annotated, Any, Literal
+from functools import lru_cache, cache
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -227,22 +227,40 @@ class PieceBase(Model):
         return list(seen.values())
 
 
-_LEAVES = (str, int, float, bool, type(None))
-
-
 def _collect_refs(value: Any, seen: dict[str, AssetRef]) -> None:
-    """Every AssetRef under `value`, depth first in field order (a stack, not recursion: a
-    piece is walked once per import and apply, and its text fields are most of its nodes)."""
+    """Every AssetRef under `value`, depth first in field order (a stack, not recursion).
+
+    A model is entered only by the fields whose type can hold an AssetRef (`_ref_fields`):
+    a piece is walked once per import and once per apply, and most of its nodes are text
+    and JSON values (the escrowed native document above all), which never hold one."""
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, _LEAVES):
-            continue
         if isinstance(item, AssetRef):
             seen.setdefault(item.sha256, item)
         elif isinstance(item, BaseModel):
-            stack.extend(reversed(item.__dict__.values()))
+            values = item.__dict__
+            stack.extend([values[name] for name in reversed(_ref_fields(item.__class__))])
         elif isinstance(item, dict):
             stack.extend(reversed(item.values()))
         elif isinstance(item, (list, tuple)):
             stack.extend(reversed(item))
+
+
+@cache
+def _ref_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of `cls`, in order, whose type names a model that is or holds an AssetRef
+    (alone, in a list or dict, or in a union). A field typed as a JSON value or `Any` holds
+    plain JSON once validated, never a model."""
+    return tuple(name for name, field in cls.model_fields.items() if _may_hold_ref(field.annotation, set()))
+
+
+def _may_hold_ref(annotation: Any, seen: set[type]) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if issubclass(annotation, AssetRef):
+            return True
+        if annotation in seen:  # a model that holds itself
+            return False
+        seen.add(annotation)
+        return any(_may_hold_ref(field.annotation, seen) for field in annotation.model_fields.values())
+    return any(_may_hold_ref(arg, seen) for arg in get_args(annotation))
