@@ -227,12 +227,16 @@ class PieceBase(Model):
         return list(seen.values())
 
 
-def _collect_refs(value: Any, seen: dict[str, AssetRef]) -> None:
+def _collect_refs(
+    value: Any, seen: dict[str, AssetRef], fields_of: Callable[[type], tuple[str, ...]] | None = None
+) -> None:
     """Every AssetRef under `value`, depth first in field order (a stack, not recursion).
 
-    A model is entered only by the fields whose type can hold an AssetRef (`_ref_fields`):
-    a piece is walked once per import and once per apply, and most of its nodes are text
-    and JSON values (the escrowed native document above all), which never hold one."""
+    A model is entered only by the fields `fields_of` names, by default those whose type can
+    hold an AssetRef (`_ref_fields`): a piece is walked once per import and once per apply,
+    and most of its nodes are text and JSON values (the escrowed native document above all),
+    which never hold one."""
+    fields_of = fields_of or _ref_fields
     stack = [value]
     while stack:
         item = stack.pop()
@@ -240,7 +244,7 @@ def _collect_refs(value: Any, seen: dict[str, AssetRef]) -> None:
             seen.setdefault(item.sha256, item)
         elif isinstance(item, BaseModel):
             values = item.__dict__
-            stack.extend([values[name] for name in reversed(_ref_fields(item.__class__))])
+            stack.extend([values[name] for name in reversed(fields_of(item.__class__))])
         elif isinstance(item, dict):
             stack.extend(reversed(item.values()))
         elif isinstance(item, (list, tuple)):

@@ -9,10 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model_strategies import pieces
 
-from pydantic import BaseModel
-
 from bunzai.model import KIND_NAMES, dump_piece, parse_piece
-from bunzai.model.base import AssetRef
+from bunzai.model.base import _collect_refs
 
 ROUNDTRIP = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -50,20 +48,9 @@ def test_asset_refs_finds_the_portrait(character):
 
 
 def every_ref(value) -> list:
-    """Every AssetRef under `value`, walking every field of every model (the walk asset_refs
-    makes without leaving out the fields that cannot hold one), first of each hash, in order."""
+    """The refs asset_refs finds when the walk enters every field of every model."""
     seen: dict = {}
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, AssetRef):
-            seen.setdefault(item.sha256, item)
-        elif isinstance(item, BaseModel):
-            stack.extend(reversed(item.__dict__.values()))
-        elif isinstance(item, dict):
-            stack.extend(reversed(item.values()))
-        elif isinstance(item, (list, tuple)):
-            stack.extend(reversed(item))
+    _collect_refs(value, seen, lambda cls: tuple(cls.model_fields))
     return list(seen.values())
 
 
