@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from functools import lru_cache
 
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
@@ -187,19 +188,21 @@ class Studio:
     def writable_dir(self, folder: Path) -> Path:
         """`folder`, a folder inside the studio, made where missing; refused (unsafe_path) when
         any part of it below the studio's root is a symlink or not a folder, so no write can
-        land outside the studio through a linked `Export/`, `character/` or `.bunzai/`."""
+        land outside the studio through a linked `Export/`, `character/` or `.bunzai/`.
+        Every call looks at the folders on disk; only where `folder` sits is worked out once."""
         from pathlib import Path
 
-        folder = Path(folder)
+        if not isinstance(folder, Path):
+            folder = Path(folder)
         try:
-            parts = folder.relative_to(self.root).parts
+            parts = _parts_below(self.folder, os.fspath(folder))
         except ValueError:
             raise BunzaiError(
                 "unsafe_path", f"{folder} is outside the studio {self.root}", "bunzai writes only inside its studio"
             ) from None
-        path = self.root
-        for part in parts:
-            path = path / part
+        path = self.folder
+        for depth, part in enumerate(parts, 1):
+            path = os.path.join(path, part)
             try:
                 mode = os.lstat(path).st_mode
             except FileNotFoundError:
@@ -212,10 +215,20 @@ class Studio:
                 what = "a symbolic link" if stat.S_ISLNK(mode) else "not a folder"
                 raise BunzaiError(
                     "unsafe_path",
-                    f"{path.relative_to(self.root)} in the studio is {what}; bunzai will not write through it",
+                    f"{'/'.join(parts[:depth])} in the studio is {what}; bunzai will not write through it",
                     f"make {path} a plain folder of the studio",
                 )
         return folder
+
+
+@lru_cache(maxsize=256)
+def _parts_below(root: str, folder: str) -> tuple[str, ...]:
+    """`folder`'s parts below `root`, as PurePath.relative_to gives them (ValueError when it is
+    not below): an apply asks for the same few folders for every piece, and this lexical work
+    cost most of each call."""
+    from pathlib import PurePath
+
+    return PurePath(folder).relative_to(root).parts
 
 
 def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:

@@ -98,3 +98,23 @@ def test_a_folder_export_that_fails_midway_leaves_no_kit_folder(studio: Studio, 
     with pytest.raises(OSError):
         write_export_folder(studio, "ada", "Ada", [("joy.png", b"x"), ("neutral.png", b"y")])
     assert list(studio.export_dir.iterdir()) == []
+
+
+def test_each_call_looks_at_the_folders_again(studio: Studio, tmp_path: Path) -> None:
+    # Where a folder sits below the root is worked out once; whether its parts are plain
+    # folders is asked of the disk on every call.
+    assets = studio.root / "assets"
+    assert studio.writable_dir(assets) == assets
+    link_out(studio, assets, tmp_path / "outside")
+    with pytest.raises(BunzaiError) as caught:
+        studio.writable_dir(assets)
+    assert caught.value.code == "unsafe_path"
+    assert "assets in the studio is a symbolic link" in caught.value.message
+
+
+def test_a_folder_outside_the_studio_is_refused_by_its_name(studio: Studio, tmp_path: Path) -> None:
+    studio.writable_dir(str(studio.root / "character"))  # a string is taken too
+    with pytest.raises(BunzaiError) as caught:
+        studio.writable_dir(tmp_path / "elsewhere")
+    assert caught.value.code == "unsafe_path"
+    assert not (tmp_path / "elsewhere").exists()
