@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bunzai.errors import BunzaiError
 from bunzai.store.canon import canonical_bytes, revision_of
@@ -26,3 +29,26 @@ def test_canonical_bytes_refuses_what_json_cannot_hold() -> None:
         with pytest.raises(BunzaiError) as caught:
             canonical_bytes(bad)
         assert caught.value.code == "invalid_input"
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=12),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=6), children, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_canonical_bytes_are_json_dumps_sorted_and_indented_byte_for_byte(value) -> None:
+    # A revision is the hash of these bytes: the hand-written formatter must not drift from
+    # the standard library's output that the docstring promises.
+    expected = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    assert canonical_bytes(value) == expected.encode("utf-8")
