@@ -50,6 +50,7 @@ def cases(python: str, bunzai_cmd: str) -> dict[str, list[str]]:
         "bunzai read --help": [bunzai_cmd, "read", "--help"],
         "bunzai search --help": [bunzai_cmd, "search", "--help"],
         "bunzai apply --help (through Typer)": [bunzai_cmd, "apply", "--help"],
+        "bunzai changes (through Typer)": [bunzai_cmd, "changes"],
     }
 
 

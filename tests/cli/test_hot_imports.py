@@ -68,6 +68,42 @@ def test_list_and_search_building_the_index_import_neither(shelf, args):
     assert heavy == []
 
 
+def heavy_of(bunzai, args: list[str]) -> list[str]:
+    """The pydantic and typer modules a command imported, whatever it printed."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        env=bunzai.env(),
+        cwd=bunzai.cwd,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip(), args
+    return json.loads(proc.stderr.rsplit("heavy: ", 1)[1])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["apply", "--help"],
+        ["import", "--help"],
+        ["changes"],
+        ["graveyard", "list"],
+        ["folder", "list"],
+        ["docs", "search", "studio"],
+    ],
+    ids=" ".join,
+)
+def test_commands_that_need_no_model_parse_their_arguments_without_pydantic(shelf, args):
+    """Through Typer, which these commands use, but not through pydantic: Typer 0.29 coerces
+    every parameter with a pydantic TypeAdapter, doubling such a command's start-up, which is
+    why pyproject.toml keeps Typer below 0.29."""
+    heavy = heavy_of(shelf, args)
+    assert "typer" in heavy  # (these are not hot commands: the check is of Typer's own parsing)
+    assert [module for module in heavy if module.split(".")[0] == "pydantic"] == []
+
+
 LIGHT = """
 import json, sys
 from bunzai.cli.entry import run
