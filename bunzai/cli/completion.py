@@ -76,12 +76,28 @@ def _studio_given(ctx: typer.Context | None) -> str | None:
     option = root.params.get("studio") if root is not None else None
     if option:
         return option
-    from click.shell_completion import split_arg_string
-
-    words = split_arg_string(os.environ.get("COMP_WORDS", ""))[1:]
+    words = shell_words(os.environ.get("COMP_WORDS", ""))[1:]
     for index, word in enumerate(words):
         if word == "--studio" and index + 1 < len(words):
             return words[index + 1]
         if word.startswith("--studio="):
             return word[len("--studio=") :]
     return None
+
+
+def shell_words(line: str) -> list[str]:
+    """The words of a command line being typed, as a POSIX shell splits them; an unclosed
+    quote or a trailing backslash (the word still being typed) ends the last word as it is.
+    (The standard library's shlex, not click's helper: click is not among bunzai's
+    dependencies, and Typer no longer brings it.)"""
+    import shlex
+
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
+    try:
+        words.extend(lexer)
+    except ValueError:  # the line ends inside a quote or after an escape: keep what was typed
+        words.append(lexer.token)
+    return words

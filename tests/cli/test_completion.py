@@ -64,6 +64,36 @@ def test_studio_option_after_the_command_is_where_refs_come_from(shelf, tmp_path
     assert complete(shelf, f"bunzai read --studio={other} se") == ["selene"]
 
 
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("bunzai read --studio /tmp/s se", ["bunzai", "read", "--studio", "/tmp/s", "se"]),
+        ('bunzai read --studio "/my studio" se', ["bunzai", "read", "--studio", "/my studio", "se"]),
+        ("bunzai read --studio '/my studio", ["bunzai", "read", "--studio", "/my studio"]),  # still being typed
+        ("bunzai read --studio my\\ studio se", ["bunzai", "read", "--studio", "my studio", "se"]),
+        ("bunzai read se\\", ["bunzai", "read", "se"]),  # a trailing escape: the word as typed
+        ("bunzai read #se", ["bunzai", "read", "#se"]),  # no comments in a line being typed
+        ("", []),
+    ],
+)
+def test_shell_words_split_the_line_being_typed(line, words):
+    from bunzai.cli.completion import shell_words
+
+    assert shell_words(line) == words
+
+
+def test_studio_with_a_space_after_the_command_is_where_refs_come_from(shelf, tmp_path):
+    other = tmp_path / "other studio"
+    shelf("init", str(other), check=True)
+    draft = shelf("--studio", str(other), "create", "character", "--input", '{"name": "Selene"}', check=True).stdout
+    shelf("--studio", str(other), "apply", "--yes", input=draft, check=True)
+    words = ["bunzai", "read", "--studio", f'"{other}"', "se"]
+    env = shelf.env() | {"_BUNZAI_COMPLETE": "complete_bash", "COMP_WORDS": " ".join(words), "COMP_CWORD": "4"}
+    proc = subprocess.run(bunzai_executable(), env=env, capture_output=True, cwd=shelf.cwd, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode("utf-8").split() == ["selene"]
+
+
 def test_no_studio_completes_nothing_and_creates_nothing(bare_bunzai):
     assert complete(bare_bunzai, "bunzai read se") == []
     assert not (bare_bunzai.home / ".bunzai").exists()
