@@ -79,8 +79,8 @@ def show(
 ) -> int:
     """Print the draft with its review card; writes nothing.
 
-    --text prints the review cards alone as plain text, a blank line between drafts: the one
-    answer bunzai prints as text rather than JSON (errors stay JSON).
+    --text prints the review cards alone as plain text, a blank line between drafts, for
+    people to read rather than JSON (errors stay JSON).
 
     Example: bunzai create character --input '{"name": "Ada"}' | bunzai draft show --text
     """

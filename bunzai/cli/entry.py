@@ -16,7 +16,11 @@ def main(argv: list[str] | None = None) -> None:
     if args == ["--version"]:
         from bunzai import __version__
 
-        sys.stdout.write(f"bunzai {__version__}\n")
+        try:
+            sys.stdout.write(f"bunzai {__version__}\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            sys.exit(_reader_gone())
         sys.exit(0)
     import gc
 
@@ -31,6 +35,15 @@ def main(argv: list[str] | None = None) -> None:
 
 def run(args: list[str]) -> int:
     """Run one command; return its exit code. Errors become JSON documents here, once."""
+    try:
+        code = _run(args)
+        sys.stdout.flush()  # what a command wrote without flushing meets a closed pipe here, not at exit
+        return code
+    except BrokenPipeError:  # raised printing an error document: the reader left before it
+        return _reader_gone()
+
+
+def _run(args: list[str]) -> int:
     from bunzai.cli.output import render_error
     from bunzai.errors import BunzaiError
 
@@ -48,6 +61,8 @@ def run(args: list[str]) -> int:
         return result if isinstance(result, int) else 0
     except BunzaiError as error:
         return render_error(error)
+    except BrokenPipeError:  # before OSError: nothing more can be printed, not even an error
+        return _reader_gone()
     except OSError as error:
         from bunzai.errors import from_os_error
 
@@ -106,6 +121,20 @@ def output_flags(args: list[str]) -> list[str]:
         raise BunzaiError("usage", "--table and --nl cannot be given together", "choose one")
     set_output_mode(flags[0][2:])
     return [token for token in args[:end] if token not in ("--table", "--nl")] + args[end:]
+
+
+def _reader_gone() -> int:
+    """Whoever read stdout stopped (`bunzai list --nl | head -1`): end quietly with status 1, as
+    Click ends the commands that go through Typer. The process's stdout (descriptor 1) is
+    pointed at /dev/null so that Python's own flush at exit does not fail a second time with a
+    traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except (OSError, ValueError):  # no stdout to point anywhere: nothing is left to flush
+        pass
+    return 1
 
 
 def _internal(error: Exception) -> int:

@@ -63,7 +63,7 @@ class Wire:
         except UnicodeEncodeError:  # a lone surrogate outside an envelope: escape it
             data = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
         with self._lock:
-            self._out.write(data + b"\n")
+            _write_whole(self._out, data + b"\n")
             self._out.flush()
 
     def result(self, request_id: Any, result: dict) -> None:
@@ -77,6 +77,18 @@ class Wire:
         if params is not None:
             message["params"] = params
         self.send(message)
+
+
+def _write_whole(out: BinaryIO, data: bytes) -> None:
+    """Write all of `data`. Under `python -u` or PYTHONUNBUFFERED stdout is a raw file, whose
+    write may take part of a frame (a client that leaves midway): the rest is written again, so
+    a frame is never cut without notice, and a client gone raises BrokenPipeError here."""
+    view = memoryview(data)
+    while view:
+        written = out.write(view)
+        if written is None:  # a non-blocking stdout that is full: not a stream a client reads
+            raise BlockingIOError("stdout would block")
+        view = view[written:]
 
 
 def read_frames(source: BinaryIO, max_bytes: int):

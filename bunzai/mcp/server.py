@@ -55,6 +55,7 @@ class Server:
         self.pending: dict[str, tuple[threading.Event, list]] = {}
         self.current: Any = None
         self.closed = threading.Event()
+        self.gone = False  # the client closed its end of stdout
         self._ids = itertools.count(1)
         # The change log's session ($BUNZAI_SESSION or one id per process): the server's writes carry it.
         self.ctx = Context(
@@ -72,10 +73,14 @@ class Server:
             for frame in read_frames(self.stdin, MCP_FRAME_MAX_BYTES):
                 try:
                     self._route(frame)
+                except BrokenPipeError:
+                    raise
                 except Exception as error:  # noqa: BLE001 - a bug in routing one frame must not stop the reader
                     self.wire.error(
                         _id_of(frame), ProtocolError(INTERNAL_ERROR, f"internal error: {type(error).__name__}: {error}")
                     )
+        except BrokenPipeError:  # an answer given here (a ping) found the client gone: the main thread ends
+            self.gone = True
         finally:
             self.closed.set()
             for event, _ in list(self.pending.values()):
@@ -122,6 +127,8 @@ class Server:
         threading.Thread(target=self._read, name="bunzai-mcp-reader", daemon=True).start()
         while True:
             frame = self.inbox.get()
+            if self.gone:  # requests still queued have no one to answer: none of them is run
+                return 1
             if frame is _EOF:
                 return 0
             self._handle(frame)
@@ -183,7 +190,9 @@ class Server:
         elicitation = isinstance(capabilities.get("elicitation"), dict)
         self.ctx.elicit = self._elicit if elicitation else None
         self.dispatcher = Dispatcher(self.ctx, read_only=self.read_only, elicitation=elicitation)
-        threading.Thread(target=_warm, name="bunzai-mcp-warm", daemon=True).start()
+        # Not a daemon: Python's shutdown waits for it. Killed halfway through an import, it made a
+        # session that ended soon after initialize die of SIGABRT instead of exiting.
+        threading.Thread(target=_warm, name="bunzai-mcp-warm", daemon=False).start()
         return {
             "protocolVersion": self.version,
             "capabilities": {"tools": {"listChanged": True}},
@@ -251,4 +260,14 @@ def serve(studio_arg: str | None, *, read_only: bool = False) -> int:
     sys.stderr.flush()
     frames = sys.stdout.buffer
     sys.stdout = sys.stderr  # stdout is the client's: a stray print anywhere lands on stderr, not among the frames
-    return Server(studio, read_only=read_only, stdout=frames).serve()
+    try:
+        return Server(studio, read_only=read_only, stdout=frames).serve()
+    except BrokenPipeError:
+        # The client closed its end of stdout while keeping stdin open: nothing more can reach it.
+        # The answer that failed was written after its work was done (a tool call commits first),
+        # so the process leaves at once: the reader thread is blocked reading stdin, and Python's
+        # own shutdown would abort on that stream's lock (SIGABRT, "Fatal Python error").
+        import os
+
+        sys.stderr.flush()
+        os._exit(1)
