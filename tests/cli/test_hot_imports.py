@@ -25,8 +25,8 @@ sys.exit(code)
 """
 
 
-def heavy_modules(bunzai, args: list[str]) -> tuple[dict, list[str]]:
-    """(the command's JSON answer, the pydantic and typer modules it imported)."""
+def run_counting_heavy(bunzai, args: list[str]) -> tuple[str, list[str]]:
+    """(what the command printed, the pydantic and typer modules it imported); it must succeed."""
     proc = subprocess.run(
         [sys.executable, "-c", PROGRAM, json.dumps(args)],
         capture_output=True,
@@ -36,8 +36,13 @@ def heavy_modules(bunzai, args: list[str]) -> tuple[dict, list[str]]:
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    heavy = json.loads(proc.stderr.rsplit("heavy: ", 1)[1])
-    return json.loads(proc.stdout), heavy
+    return proc.stdout, json.loads(proc.stderr.rsplit("heavy: ", 1)[1])
+
+
+def heavy_modules(bunzai, args: list[str]) -> tuple[dict, list[str]]:
+    """(the command's JSON answer, the pydantic and typer modules it imported)."""
+    printed, heavy = run_counting_heavy(bunzai, args)
+    return json.loads(printed), heavy
 
 
 @pytest.fixture
@@ -68,21 +73,6 @@ def test_list_and_search_building_the_index_import_neither(shelf, args):
     assert heavy == []
 
 
-def heavy_of(bunzai, args: list[str]) -> list[str]:
-    """The pydantic and typer modules a command imported, whatever it printed."""
-    proc = subprocess.run(
-        [sys.executable, "-c", PROGRAM, json.dumps(args)],
-        capture_output=True,
-        text=True,
-        env=bunzai.env(),
-        cwd=bunzai.cwd,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip(), args
-    return json.loads(proc.stderr.rsplit("heavy: ", 1)[1])
-
-
 @pytest.mark.parametrize(
     "args",
     [
@@ -99,7 +89,8 @@ def test_commands_that_need_no_model_parse_their_arguments_without_pydantic(shel
     """Through Typer, which these commands use, but not through pydantic: Typer 0.29 coerces
     every parameter with a pydantic TypeAdapter, doubling such a command's start-up, which is
     why pyproject.toml keeps Typer below 0.29."""
-    heavy = heavy_of(shelf, args)
+    printed, heavy = run_counting_heavy(shelf, args)
+    assert printed.strip(), args
     assert "typer" in heavy  # (these are not hot commands: the check is of Typer's own parsing)
     assert [module for module in heavy if module.split(".")[0] == "pydantic"] == []
 

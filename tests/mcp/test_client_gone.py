@@ -29,6 +29,13 @@ def frame(message: dict) -> bytes:
     return json.dumps(message).encode("utf-8") + b"\n"
 
 
+def end_of(proc: subprocess.Popen) -> tuple[int, list[str]]:
+    """(exit status, stderr's lines) of the server, which must end by itself within a minute."""
+    status = proc.wait(timeout=60)
+    proc.stdin.close()
+    return status, proc.stderr.read().decode("utf-8", "replace").splitlines()
+
+
 @pytest.mark.parametrize(
     "last",
     [
@@ -56,14 +63,11 @@ def test_a_client_that_stops_reading_ends_the_server_quietly(tmp_path, last):
         proc.stdout.close()  # the client stops reading, and keeps stdin open
         proc.stdin.write(frame({"jsonrpc": "2.0", "method": "notifications/initialized"}) + frame(last))
         proc.stdin.flush()
-        status = proc.wait(timeout=60)
-        stderr = proc.stderr.read().decode("utf-8", "replace")
+        ended = end_of(proc)
     finally:
-        if proc.poll() is None:
+        if proc.poll() is None:  # a failed step: the server is not left behind
             proc.kill()
-        proc.stdin.close()
-    assert status == 1, stderr
-    assert stderr.splitlines() == [f"bunzai mcp: serving studio {studio} (read-write) on stdio"]
+    assert ended == (1, [f"bunzai mcp: serving studio {studio} (read-write) on stdio"])
 
 
 def test_an_answer_cut_short_by_a_client_leaving_ends_the_server_even_unbuffered(tmp_path):
@@ -104,11 +108,8 @@ def test_an_answer_cut_short_by_a_client_leaving_ends_the_server_even_unbuffered
         proc.stdin.flush()
         assert proc.stdout.read(1000)  # a part of an answer larger than the pipe holds (64 KiB)
         proc.stdout.close()  # the client leaves, and keeps stdin open
-        status = proc.wait(timeout=60)
-        stderr = proc.stderr.read().decode("utf-8", "replace")
+        ended = end_of(proc)
     finally:
-        if proc.poll() is None:
+        if proc.poll() is None:  # a failed step: the server is not left behind
             proc.kill()
-        proc.stdin.close()
-    assert status == 1, stderr
-    assert stderr.splitlines() == [f"bunzai mcp: serving studio {studio} (read-write) on stdio"]
+    assert ended == (1, [f"bunzai mcp: serving studio {studio} (read-write) on stdio"])
