@@ -275,6 +275,9 @@ DOCS_ID_MAX_CHARS = 200
 # Longest search query read; past a few sentences more words only dilute the ranking
 # (only the first SEARCH_MAX_TERMS distinct words are scored anyway).
 DOCS_QUERY_MAX_CHARS = 500
+# Words whose stem the docs search remembers: the docs hold about 4,000 distinct words, and a
+# long MCP session adds its queries' words; past this, new words are stemmed each time.
+DOCS_STEM_MEMO_WORDS = 50_000
 # Characters of a chunk shown as a search snippet: a line or two, enough to judge a hit.
 DOCS_SNIPPET_CHARS = 200
 # A reviewed summary is one to three lines: 400 characters for a page or a section,

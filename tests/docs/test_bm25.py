@@ -1,0 +1,64 @@
+"""The docs search's own BM25 (bunzai/docs/bm25.py): terms, their remembered stems, ranking."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bunzai.docs import bm25
+
+
+def plain_terms(text: str) -> list[str]:
+    """What `terms` gives, computed without its memory of stems."""
+    return [bm25.stem(word) for word in bm25._WORD.findall(text.lower()) if word not in bm25.STOP_WORDS]
+
+
+@pytest.mark.parametrize(
+    ("word", "stemmed"),
+    [
+        ("exports", "export"),
+        ("entries", "entry"),
+        ("classes", "class"),
+        ("class", "class"),
+        ("status", "status"),
+        ("analysis", "analysis"),
+        ("its", "its"),  # three letters or fewer stay
+        ("1990s", "1990"),
+        ("2000", "2000"),
+    ],
+)
+def test_stem_brings_a_plural_to_its_base(word, stemmed):
+    assert bm25.stem(word) == stemmed
+
+
+WORDS = st.sampled_from(["Exports", "entries", "the", "class", "lorebooks", "a", "x1s", "Ünïcode", "ties", "cards"])
+TEXTS = st.lists(st.one_of(WORDS, st.text(max_size=12)), max_size=30).map(" ".join)
+
+
+@given(TEXTS)
+def test_terms_are_the_stems_of_the_words_left_after_stop_words(text):
+    assert bm25.terms(text) == plain_terms(text)
+
+
+@given(st.lists(TEXTS, min_size=1, max_size=5))
+def test_past_its_limit_the_memory_of_stems_stops_growing_and_terms_stay_right(texts):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bm25, "_STEMS", {})
+        patch.setattr(bm25, "DOCS_STEM_MEMO_WORDS", 3)
+        for text in texts:
+            assert bm25.terms(text) == plain_terms(text)
+        assert len(bm25._STEMS) <= 3
+
+
+def test_a_document_holding_the_rarer_term_ranks_first_and_ties_keep_their_order():
+    index = bm25.Index()
+    first = index.add(Counter({"export": 1, "card": 1}))
+    second = index.add(Counter({"card": 1, "lorebook": 1}))
+    third = index.add(Counter({"card": 1, "lorebook": 1}))
+    assert [doc for _, doc in index.rank(["lorebook", "export"])][0] == first  # in one document of three
+    ranked = index.rank(["lorebook"])
+    assert [doc for _, doc in ranked] == [second, third] and ranked[0][0] == ranked[1][0]
+    assert index.rank(["nowhere"]) == []
