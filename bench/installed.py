@@ -35,6 +35,21 @@ class WheelNotBuilt(Exception):
     that cannot be had says so there)."""
 
 
+def borrow_dependencies(python: Path) -> Path:
+    """Append the running environment's site-packages to `python`'s `sys.path` through a `.pth`
+    line (after its own packages; that folder's own `.pth` files are not run); its site-packages."""
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    return site
+
+
 def installed_bin(folder: Path) -> Path:
     """The `bin/` folder of a fresh environment in `folder` holding this checkout's wheel,
     with bunzai's bytecode compiled."""
@@ -76,15 +91,7 @@ def installed_bin(folder: Path) -> Path:
         capture_output=True,
         timeout=600,
     )
-    site = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    )
-    (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    site = borrow_dependencies(python)
     compileall.compile_dir(site / "bunzai", quiet=1)
     found = subprocess.run(  # (run outside the checkout: `python -c` puts its folder first on sys.path)
         [str(python), "-c", "import bunzai; print(bunzai.__file__)"],

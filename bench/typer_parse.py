@@ -4,9 +4,9 @@ pyproject.toml keeps Typer below 0.29, which coerces every parameter through a p
 TypeAdapter. This script shows what that choice is worth: it makes two environments of
 this checkout that differ only in Typer (each a fresh venv holding one Typer release from
 the package index and the development environment's pydantic release, the development
-environment's other packages reached through a `.pth` line, bunzai by PYTHONPATH), then
-runs commands that go through Typer in both, ROUNDS times interleaved, and prints each one's
-least CPU time (user + system of the child) and their ratio.
+environment's other packages reached through a `.pth` line, `installed.borrow_dependencies`,
+and bunzai by PYTHONPATH), then runs commands that go through Typer in both, ROUNDS times
+interleaved, and prints each one's least CPU time (user + system of the child) and their ratio.
 
     .venv/bin/python bench/typer_parse.py [ROUNDS]      # default 11; installs Typer 0.29 from the package index
 """
@@ -14,11 +14,13 @@ least CPU time (user + system of the child) and their ratio.
 from __future__ import annotations
 
 import os
-import site
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from installed import borrow_dependencies  # noqa: E402 - the bench's own module, beside this one
 
 ROOT = Path(__file__).resolve().parents[1]
 RELEASES = {"kept": "typer>=0.12,<0.29", "0.29": "typer==0.29.*"}
@@ -37,20 +39,16 @@ def environment(folder: Path, requirement: str) -> Path:
     python = folder / "bin" / "python"
     pinned = f"pydantic=={version('pydantic')}"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", requirement, pinned], check=True)
-    own = subprocess.run(
-        [str(python), "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    Path(own, "zz_development.pth").write_text(site.getsitepackages()[0] + "\n", encoding="utf-8")
+    borrow_dependencies(python)
     return python
 
 
-def cpu(python: Path, args: list[str], env: dict) -> float:
-    child = subprocess.Popen(
-        [str(python), "-c", PROGRAM, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+def cpu(python: Path, argv: list[str], env: dict) -> float:
+    """CPU seconds (user + system) of `python ARGV`, which must succeed."""
+    child = subprocess.Popen([str(python), *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"bunzai {' '.join(args)} failed under {python}")
+        raise SystemExit(f"{python} {' '.join(argv[2:] or argv)} failed")
     return usage.ru_utime + usage.ru_stime
 
 
@@ -70,24 +68,20 @@ def main(rounds: int) -> None:
         subprocess.run(
             [str(first), "-c", PROGRAM, "init", env["BUNZAI_STUDIO"]], env=env, check=True, stdout=subprocess.DEVNULL
         )
+        bunzai = ["-c", PROGRAM]
         cases = {
-            "python -c pass": None,
-            "bunzai changes": ["changes"],
-            "bunzai graveyard list": ["graveyard", "list"],
-            "bunzai docs search studio": ["docs", "search", "studio"],
-            "bunzai apply --help": ["apply", "--help"],
-            "bunzai create character (a model)": ["create", "character", "--input", '{"name": "Ada"}'],
+            "python -c pass": ["-c", "pass"],
+            "bunzai changes": [*bunzai, "changes"],
+            "bunzai graveyard list": [*bunzai, "graveyard", "list"],
+            "bunzai docs search studio": [*bunzai, "docs", "search", "studio"],
+            "bunzai apply --help": [*bunzai, "apply", "--help"],
+            "bunzai create character (a model)": [*bunzai, "create", "character", "--input", '{"name": "Ada"}'],
         }
         best: dict[tuple[str, str], float] = {}
         for round_number in range(rounds + 1):  # round 0 warms the bytecode and the page cache, untimed
-            for case, args in cases.items():
+            for case, argv in cases.items():
                 for label, python in pythons.items():
-                    if args is None:
-                        child = subprocess.Popen([str(python), "-c", "pass"], env=env)
-                        _, _, usage = os.wait4(child.pid, 0)
-                        spent = usage.ru_utime + usage.ru_stime
-                    else:
-                        spent = cpu(python, args, env)
+                    spent = cpu(python, argv, env)
                     if round_number:
                         key = (case, label)
                         best[key] = min(best.get(key, spent), spent)
