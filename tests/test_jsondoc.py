@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from bunzai.adapters.common.losses import differences as readback_differences, same
 from bunzai.changes.diff import diff_json
-from bunzai.jsondoc.values import MISSING, changes, differences, equal
+from bunzai.jsondoc.values import MISSING, changes, differences, equal, join
 from bunzai.query.pointer import resolve
 
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False) | st.text(max_size=3)
@@ -74,3 +74,50 @@ def test_equality_is_reflexive_and_survives_a_json_round_trip(a) -> None:
 @given(values, values)
 def test_equality_is_symmetric(a, b) -> None:
     assert equal(a, b) == equal(b, a)
+
+
+def _walk(before, after, pointer: str = ""):
+    """`changes` without its shortcut past equal parts: every value walked, as the reference."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(before.keys() | after.keys()):
+            old, new = before.get(key, MISSING), after.get(key, MISSING)
+            if old is MISSING or new is MISSING:
+                yield join(pointer, key), old, new
+            else:
+                yield from _walk(old, new, join(pointer, key))
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (old, new) in enumerate(zip(before, after)):
+            yield from _walk(old, new, join(pointer, index))
+    elif not equal(before, after):
+        yield pointer, before, after
+
+
+@st.composite
+def _twin(draw, value):
+    """`value` with some scalars swapped for ones Python finds equal (True for 1, 1.0 for 1)
+    and some objects' keys reordered: what a walk past equal parts must not be fooled by."""
+    if isinstance(value, dict):
+        items = [(key, draw(_twin(item))) for key, item in value.items()]
+        return dict(draw(st.permutations(items)) if draw(st.booleans()) else items)
+    if isinstance(value, list):
+        return [draw(_twin(item)) for item in value]
+    if isinstance(value, bool) or value in (0, 1):
+        return draw(st.sampled_from([value, int(value), float(value), bool(value)]))
+    if isinstance(value, float) and value.is_integer():
+        return draw(st.sampled_from([value, int(value)]))
+    return value
+
+
+@given(st.data())
+def test_the_walk_past_equal_parts_finds_what_a_walk_of_every_value_finds(data) -> None:
+    a = data.draw(values)
+    b = data.draw(_twin(a))
+    assert list(changes(a, b)) == list(_walk(a, b))
+    assert list(changes({"x": [a, a]}, {"x": [a, b]})) == list(_walk({"x": [a, a]}, {"x": [a, b]}))
+
+
+def test_true_inside_an_equal_looking_object_is_not_one() -> None:
+    before = {"entries": [{"uid": 1, "on": True}, {"uid": 2, "on": [False, 0.0]}]}
+    after = {"entries": [{"uid": 1, "on": 1}, {"uid": 2, "on": [0, 0]}]}
+    assert before == after  # Python's view
+    assert list(differences(before, after)) == ["/entries/0/on", "/entries/1/on/0"]

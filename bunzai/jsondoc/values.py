@@ -14,6 +14,7 @@ Imports nothing of bunzai.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from marshal import dumps as _marshal
 
 TYPE_CHECKING = False  # typing costs 3 ms to import; list, search and read never need it
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ MISSING: Any = object()  # a side of a change where the key is absent
 # Types whose two values of the same type are JSON-equal exactly when == says so (NaN != NaN
 # in both): the walk passes such equal pairs without building their pointer.
 _SCALARS = frozenset((str, int, float, bool, type(None)))
+_CONTAINERS = (dict, list)
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -60,23 +62,44 @@ def join(pointer: str, token: str | int) -> str:
     return f"{pointer}/{escape(str(token))}"
 
 
+def _same(old: Any, new: Any) -> bool:
+    """Whether two values are the same as far as a walk could tell, without walking them: equal
+    in Python's eyes (its containers compare in C) and of the same types throughout, which
+    marshal's bytes show (Python has True == 1; marshal writes each value with its type, and
+    version 2 shares no references, so equal values give equal bytes). Two values this calls
+    different may still be JSON-equal (1 and 1.0, keys in another order): the walk decides.
+    NaN, which no bunzai document holds, is the same as a NaN of the same bits here."""
+    if old.__class__ is not new.__class__:
+        return False
+    if old.__class__ in _SCALARS:
+        return old == new
+    if old.__class__ not in _CONTAINERS or old != new:
+        return False
+    try:
+        return _marshal(old, 2) == _marshal(new, 2)
+    except ValueError:  # a value marshal cannot write (none in a JSON document), or nested past its depth
+        return False
+
+
 def changes(before: Any, after: Any, pointer: str = "") -> Iterator[tuple[str, Any, Any]]:
     """(pointer, before, after) for each place two values differ, keys in sorted order.
 
     A key on one side only gives MISSING on the other. Objects are walked key by key and
     equal-length arrays item by item; an array that grows or shrinks differs as a whole,
-    because index-wise rows would misreport an insertion.
+    because index-wise rows would misreport an insertion. Equal parts are passed without
+    walking them (`_same`): a book of thousands of entries with one changed is compared in
+    about half the time a walk of every entry takes.
     """
     if isinstance(before, dict) and isinstance(after, dict):
         for key in sorted(before.keys() | after.keys()):
             old, new = before.get(key, MISSING), after.get(key, MISSING)
             if old is MISSING or new is MISSING:
                 yield join(pointer, key), old, new
-            elif not (old.__class__ is new.__class__ and old.__class__ in _SCALARS and old == new):
-                yield from changes(old, new, join(pointer, key))  # (an equal scalar is passed without a pointer)
+            elif not _same(old, new):
+                yield from changes(old, new, join(pointer, key))  # (an equal value is passed without a pointer)
     elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
         for index, (old, new) in enumerate(zip(before, after)):
-            if not (old.__class__ is new.__class__ and old.__class__ in _SCALARS and old == new):
+            if not _same(old, new):
                 yield from changes(old, new, join(pointer, index))
     elif not equal(before, after):
         yield pointer, before, after
