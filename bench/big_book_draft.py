@@ -1,11 +1,11 @@
 """A one-entry edit of a big lorebook, beside reading that book, in the same run.
 
-A draft on a book computes its platform impact: the proposed book is written to each
-lorebook format bunzai writes and read back, and each changed pointer is looked up in what
-came back. That is work in proportion to the book, so the figures that matter are how many
-reads of the same book one draft costs, and that the draft's time per entry stays the same
-as the book grows (the read's start-up weighs less in a bigger book's read, so the ratio
-to it grows a little).
+A draft on a book reads, validates and compares the whole book and prints it, and computes
+its platform impact: the proposed book is written to each lorebook format bunzai writes and
+read back, and each changed pointer is looked up in what came back. The impact of a change
+to a few entries crosses those entries only (changes/entry_slice.py); the rest is work in
+proportion to the book, so the figures that matter are how many reads of the same book one
+draft costs, and that the draft's time per entry stays about the same as the book grows.
 
 For each size, a studio holds a SillyTavern world of that many entries (Eldoria's, repeated
 with fresh uids: see bench/lorebooks.py) and a V2 card holding a book of as many entries. The

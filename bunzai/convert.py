@@ -30,6 +30,7 @@ from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.adapters.sillytavern.user_folder import file_stem_for
 from bunzai.changes.diff import all_changes
+from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
 from bunzai.jsondoc.values import equal
@@ -372,29 +373,36 @@ def impact_formats(kind: str) -> list[str]:
     return [f for f in formats if f in CARD_FAMILY] if kind == "character" else formats
 
 
-def platform_impact(before: dict | None, proposed: dict, attachments: dict | None = None) -> list[dict]:
+def platform_impact(
+    before: dict | None,
+    proposed: dict,
+    attachments: dict | None = None,
+    *,
+    whole: bool = False,
+    rows: list[dict] | None = None,
+) -> list[dict]:
     """Which formats would not carry a draft's change, computed by crossing it.
 
     The proposed piece (without its escrow: the change is in its canonical fields) is
     written to each format of `impact_formats` and read back; every changed pointer
     (`before` -> `proposed`; for a new piece, the whole piece) that the read-back does not
-    keep is one row: {platform, pointer, note}. Media come from the draft's attachments;
-    any other asset reads as a plain default image.
+    keep is one row: {platform, pointer, note}. A change to a few entries of a book crosses
+    those entries only (changes/entry_slice.py) to every format but an archive, unless
+    `whole`: the rows are the same.
+    `rows`, where the caller has them, are `all_changes(before, proposed)` of the two whole
+    (dumped) pieces, so that they are not walked twice. Media come from the draft's
+    attachments; any other asset reads as a plain default image.
     """
     import base64
 
-    piece = validate_piece(dict(proposed, original=None))
-    target = dump_piece(piece)
-    changed = (
-        None
-        if before is None
-        else [
-            c["path"]
-            for c in _item_changes(
-                all_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
-            )
-        ]
-    )
+    if before is None:
+        changed = None
+    else:
+        if rows is None:
+            rows = all_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
+        else:  # the compared parts' rows (a dumped piece has every part, so none is missing on one side)
+            rows = [row for row in rows if row["path"][1:].partition("/")[0] in _COMPARED]
+        changed = [c["path"] for c in _item_changes(rows)]
     if changed == []:
         return []
     stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}
@@ -402,15 +410,51 @@ def platform_impact(before: dict | None, proposed: dict, attachments: dict | Non
     def media(ref):
         return stored.get(ref.sha256) or default_portrait()
 
-    return [row for fmt in impact_formats(piece.kind) for row in _format_impact(piece, fmt, media, target, changed)]
+    sliced = entry_slice(proposed, changed) if changed is not None and not whole else None
+    crossed = {False: _crossed(sliced.piece) if sliced is not None else None}
+    rows = []
+    for fmt in impact_formats(proposed["kind"]):
+        # An archive's reader refuses a member that compresses too well (a zip bomb's mark),
+        # which only the whole piece's file can show: archives cross the whole piece.
+        if sliced is not None and registry.get_adapter(fmt).container != "archive":
+            piece, target = crossed[False]
+            found = _format_impact(piece, fmt, media, target, sliced.pointers, changed, sliced.omitted)
+            if found is not None:
+                rows += found
+                continue  # else the whole piece's file may pass the reader's size limit: crossed whole
+        if True not in crossed:
+            crossed[True] = _crossed(proposed)
+        piece, target = crossed[True]
+        rows += _format_impact(piece, fmt, media, target, changed, changed)
+    return rows
 
 
-def _format_impact(piece, fmt: str, media: MediaSource, target: dict, changed: list[str] | None) -> list[dict]:
-    """platform_impact's rows for one format. A function of its own so that one format's
-    file, read-back and escrow are freed before the next is written: a book of thousands of
-    entries is several copies of itself in memory while it crosses."""
+def _crossed(proposed: dict) -> tuple:
+    """(the piece that crosses, its dump): the proposed piece without its escrow, since the
+    change is in its canonical fields."""
+    piece = validate_piece(dict(proposed, original=None))
+    return piece, dump_piece(piece)
+
+
+def _format_impact(
+    piece,
+    fmt: str,
+    media: MediaSource,
+    target: dict,
+    changed: list[str] | None,
+    shown: list[str] | None,
+    omitted: int | None = None,
+) -> list[dict] | None:
+    """platform_impact's rows for one format, each changed pointer named as `shown` names it
+    (`changed` is renumbered when a slice of the piece crosses, and `omitted` is the measure
+    of what the slice left out: None when the whole piece's file may not fit its reader). A
+    function of its own so that one format's file, read-back and escrow are freed before the
+    next is written: a book of thousands of entries is several copies of itself in memory
+    while it crosses."""
     try:
         crossing = convert_piece(piece, fmt, media, check=False)  # read back once, here
+        if omitted is not None and not fits(crossing.data, omitted):
+            return None
         decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
         arrived = dump_piece(decoded.pieces[0])
     except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
@@ -430,7 +474,7 @@ def _format_impact(piece, fmt: str, media: MediaSource, target: dict, changed: l
             }
         ]
     rows = []
-    for pointer in changed:
+    for pointer, named in zip(changed, shown):
         hit = lost_along(target, arrived, pointer)
         if hit is not None:
             # the declared loss that covers it, else the read-back check's own (as convert_piece reports)
@@ -439,7 +483,7 @@ def _format_impact(piece, fmt: str, media: MediaSource, target: dict, changed: l
             rows.append(
                 {
                     "platform": fmt,
-                    "pointer": pointer,
+                    "pointer": named,
                     "note": f"{label} does not carry this change" + (f": {why}" if why else ""),
                 }
             )

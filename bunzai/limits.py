@@ -330,6 +330,14 @@ MEDIA_TEXT_SNIFF_BYTES = 64 * 1024
 # names at most this many pointers per format it would not fully carry; beyond that a count
 # says how many more, so a draft stays readable whatever the piece holds.
 IMPACT_POINTERS_SHOWN = 8
+# A draft on a lorebook (or a card's book) crosses only the entries its change touches
+# (changes/entry_slice.py), unless the piece nests deeper than this: a format's file may nest
+# a few levels deeper than the piece (an entry's extensions under the format's own keys), and
+# the readers refuse a file past JSON_MAX_DEPTH, so a piece near it is crossed whole, where
+# its deepest entry may be the one a slice leaves out. Twice the levels a piece may wrap a
+# document in. (Size needs no limit of its own: a format whose file of the whole piece could
+# pass its reader's size limit is crossed whole; see entry_slice.fits.)
+IMPACT_SLICE_MAX_DEPTH = JSON_MAX_DEPTH - 2 * (WRAPPED_JSON_MAX_DEPTH - JSON_MAX_DEPTH)
 # --- watching a studio (changes, wait, revert) ------------------------------------------
 # A session label names a cursor file (.bunzai/cursors/<session>.json): a short slug, like
 # the random 16-hex-digit id a process makes for itself.

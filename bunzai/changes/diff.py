@@ -16,7 +16,11 @@ def diff_json(before: Any, after: Any, pointer: str = "") -> list[dict]:
     array that grows or shrinks is one replace. The list is bounded by
     limits.DRAFT_MAX_CHANGES (the last row then says how many more).
     """
-    changes = all_changes(before, after, pointer)
+    return bounded(all_changes(before, after, pointer), pointer)
+
+
+def bounded(changes: list[dict], pointer: str = "") -> list[dict]:
+    """`all_changes` rows cut to limits.DRAFT_MAX_CHANGES, as `diff_json` gives them."""
     if len(changes) > DRAFT_MAX_CHANGES:
         extra = len(changes) - DRAFT_MAX_CHANGES
         changes = changes[:DRAFT_MAX_CHANGES]

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from bunzai import limits
-from bunzai.changes.diff import diff_json
+from bunzai.changes.diff import bounded, diff_json
 from bunzai.changes.media import attachment_problem
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece, piece_class
@@ -39,12 +39,14 @@ def new_draft(
     impact: list | None = None,
     attachments: dict | None = None,
     group: dict | None = None,
+    changes: list[dict] | None = None,
 ) -> dict:
-    """A draft proposing `proposed`; for updates `before` is the stored piece at `baseline`."""
+    """A draft proposing `proposed`; for updates `before` is the stored piece at `baseline`,
+    and `changes` may give `all_changes(before, proposed)` where the caller has made them."""
     if mode == "create":
         changes = _creation_changes(proposed)
     else:
-        changes = diff_json(before or {}, proposed)
+        changes = diff_json(before or {}, proposed) if changes is None else bounded(changes)
     warnings = [w for op in operations for w in op.get("warnings", [])]
     draft = {
         "type": DRAFT_TYPE,

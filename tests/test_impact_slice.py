@@ -1,0 +1,342 @@
+"""A draft's impact crosses only the entries its change touches (changes/entry_slice.py): the
+rows must be the ones crossing the whole piece gives, for any book and any change."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bunzai import limits
+from bunzai.adapters.common.png import default_portrait
+from bunzai.adapters.registry import get_adapter
+from bunzai.changes import entry_slice as slicing
+from bunzai.changes.entry_slice import entry_slice
+from bunzai import convert as convert_module
+from bunzai.convert import convert_piece, impact_formats, platform_impact
+from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import parsed_depth
+from bunzai.model import dump_piece
+from bunzai.model.character import CharacterBook
+from bunzai.model.lorebook import LoreEntry
+from bunzai.validate import validate_piece
+from tests.capabilities.corpus_pieces import eldoria, seraphina
+from tests.model.model_strategies import documents, model_documents
+
+ENTRY_FIELDS = sorted(LoreEntry.model_fields)
+
+
+def _valid(document: dict) -> dict | None:
+    try:
+        return dump_piece(validate_piece(document))
+    except (BunzaiError, ValueError):
+        return None
+
+
+def _entries_of(document: dict) -> list:
+    body = document["body"]
+    return body["book"]["entries"] if document["kind"] == "character" else body["entries"]
+
+
+@st.composite
+def _changed(draw, before: dict) -> dict:
+    """`before` after one to three edits: entries edited, added, removed, the book or piece renamed."""
+    after = copy.deepcopy(before)
+    for _ in range(draw(st.integers(1, 3))):
+        entries = _entries_of(after)
+        other = draw(model_documents(LoreEntry) | _plain_entries())
+        edit = draw(
+            st.sampled_from(["fields", "fields", "append", "append", "pop", "pop_first", "name", "settings", "uid"])
+        )
+        if draw(st.booleans()):  # a uid that is its entry's place, as RisuAI reads uids back
+            other["uid"] = len(entries)
+        if edit == "fields" and entries:
+            index = draw(st.integers(0, len(entries) - 1))
+            fields = draw(st.lists(st.sampled_from(ENTRY_FIELDS), min_size=1, max_size=4, unique=True))
+            entries[index] = {**entries[index], **{field: other[field] for field in fields}}
+        elif edit == "append":
+            entries.append(other)
+        elif edit == "uid" and entries:
+            index = draw(st.integers(0, len(entries) - 1))
+            entries[index]["uid"] = draw(st.sampled_from([index, len(entries), str(index), "named"]))
+        elif edit in ("pop", "pop_first") and entries:
+            entries.pop(-1 if edit == "pop" else 0)
+        elif edit == "name":
+            after["name"] = draw(st.text(max_size=8))
+        else:
+            book = after["body"]["book"] if after["kind"] == "character" else after["body"]
+            book["settings"] = draw(model_documents(CharacterBook))["settings"]
+    return after
+
+
+def _plain_entries() -> st.SearchStrategy[dict]:
+    """Entries of the fields every format carries, the rest left at their defaults: a random
+    entry is lossy enough everywhere that a verdict found for the wrong reason goes unseen."""
+    words = st.text("abc ", min_size=1, max_size=6).filter(lambda word: word.strip() == word)
+    return st.fixed_dictionaries(
+        {
+            "uid": st.integers(0, 8),
+            "content": words,
+            "keys": st.lists(words.map(lambda word: {"text": word}), max_size=2),
+        },
+        optional={
+            "enabled": st.booleans(),
+            "order": st.integers(0, 200),
+            "constant": st.booleans(),
+            "display_index": st.none() | st.integers(0, 8),
+        },
+    ).map(lambda entry: LoreEntry.model_validate(entry).model_dump(mode="json"))
+
+
+def _numbered(entries: list[dict]) -> list[dict]:
+    """Entries whose uids are their places (as SillyTavern and RisuAI number a new book)."""
+    return [{**entry, "uid": index} for index, entry in enumerate(entries)]
+
+
+def _books() -> st.SearchStrategy[dict]:
+    books = documents("lorebook").filter(lambda doc: len(doc["body"]["entries"]) >= 2)
+    plain = st.lists(_plain_entries(), min_size=2, max_size=5, unique_by=lambda entry: entry["uid"])
+    books |= st.builds(lambda doc, entries: {**doc, "body": {**doc["body"], "entries": entries}}, books, plain)
+    numbered = books.map(lambda doc: {**doc, "body": {**doc["body"], "entries": _numbered(doc["body"]["entries"])}})
+    return books | numbered
+
+
+@st.composite
+def _cards(draw) -> dict:
+    card = draw(documents("character"))
+    book = draw(model_documents(CharacterBook).filter(lambda book: len(book["entries"]) >= 2))
+    if draw(st.booleans()):
+        book["entries"] = draw(st.lists(_plain_entries(), min_size=2, max_size=5, unique_by=lambda e: e["uid"]))
+    card["body"]["book"] = {**book, "entries": _numbered(book["entries"])} if draw(st.booleans()) else book
+    return card
+
+
+def _same_rows(before: dict, after: dict) -> None:
+    before, proposed = _valid(before), _valid(after)
+    assume(before is not None and proposed is not None)
+    assert platform_impact(before, proposed) == platform_impact(before, proposed, whole=True)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.data())
+def test_a_lorebook_change_crossed_in_a_slice_names_what_the_whole_book_names(data) -> None:
+    before = data.draw(_books())
+    _same_rows(before, data.draw(_changed(before)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.data())
+def test_a_card_book_change_crossed_in_a_slice_names_what_the_whole_card_names(data) -> None:
+    before = data.draw(_cards())
+    _same_rows(before, data.draw(_changed(before)))
+
+
+@pytest.mark.parametrize("which", ["world", "card"])
+def test_real_books_name_the_same_rows_sliced_and_whole(which) -> None:
+    """Eldoria's entries and Seraphina's book, each entry's fields changed as a person would."""
+    before = eldoria() if which == "world" else seraphina()
+    before = _valid(before)
+    edits = [
+        {"enabled": False},
+        {"content": "{{char}} walks the glade. <START>", "vectorized": True},
+        {"keys": [{"text": "/glade|grove/i", "regex": True, "flags": "i"}], "position": "at_depth", "depth": 2},
+        {"sticky": 3, "cooldown": 2, "delay": 1, "character_filter": {"exclude": True, "names": ["Ada"]}},
+        {"uid": "entry-by-name", "title": "Renamed"},
+    ]
+    for index in range(len(_entries_of(before))):
+        after = copy.deepcopy(before)
+        entry = _entries_of(after)[index]
+        entry.update(edits[index % len(edits)])
+        proposed = _valid(after)
+        assert proposed is not None
+        sliced = platform_impact(before, proposed)
+        assert sliced == platform_impact(before, proposed, whole=True), index
+
+
+def test_a_slice_keeps_the_touched_entries_and_the_first_and_renumbers_the_pointers() -> None:
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in range(10)]}}
+    sliced, pointers, _ = entry_slice(book, ["/body/entries/7/content", "/name", "/body/entries/3/keys/0/text"])
+    assert [entry["uid"] for entry in sliced["body"]["entries"]] == [0, 3, 7]
+    assert pointers == ["/body/entries/2/content", "/name", "/body/entries/1/keys/0/text"]
+    assert book["body"]["entries"][9] == {"uid": 9}, "the proposed piece is not changed"
+
+
+def test_a_card_slices_its_books_entries() -> None:
+    card = {
+        "kind": "character",
+        "name": "c",
+        "body": {"book": {"name": "b", "entries": [{"uid": n} for n in range(4)]}},
+    }
+    sliced, pointers, _ = entry_slice(card, ["/body/book/entries/2/enabled", "/body/book/name"])
+    assert [entry["uid"] for entry in sliced["body"]["book"]["entries"]] == [0, 2]
+    assert sliced["body"]["book"]["name"] == "b"
+    assert pointers == ["/body/book/entries/1/enabled", "/body/book/name"]
+
+
+@pytest.mark.parametrize(
+    "pointers",
+    [
+        ["/body/entries"],  # the list replaced
+        ["/body"],
+        [""],
+        ["/body/entries/01/content"],  # not an index all_changes writes
+        ["/body/entries/2/content", "/body/entries/4"],  # an entry added: it is looked up whole
+        ["/body/entries/2/content", "/body/entries/3"],  # an entry replaced whole
+        ["/body/entries/2/uid"],  # RisuAI reads a uid back from the entry's place
+        [f"/body/entries/{n}/content" for n in range(1, 4)],  # every entry touched: nothing to leave out
+    ],
+)
+def test_a_change_not_under_single_entries_is_crossed_whole(pointers) -> None:
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in range(4)]}}
+    assert entry_slice(book, pointers) is None
+
+
+def test_an_entry_added_whose_uid_is_its_place_is_carried_by_risuai() -> None:
+    """RisuAI reads a uid back from the entry's place: the new entry's place in a slice would
+    not be its place in the book (a slice made it lost where the whole book carries it)."""
+    before = _valid(
+        {
+            "kind": "lorebook",
+            "id": "b",
+            "name": "B",
+            "body": {"entries": [{"uid": n, "content": f"c{n}"} for n in range(5)]},
+        }
+    )
+    after = copy.deepcopy(before)
+    after["body"]["entries"].append({**after["body"]["entries"][0], "uid": 5, "content": "new"})
+    rows = platform_impact(before, _valid(after))
+    assert rows == platform_impact(before, _valid(after), whole=True)
+    assert [row["pointer"] for row in rows if row["platform"] == "risu.lorebook"] == []
+
+
+def test_a_piece_without_entries_to_leave_out_is_crossed_whole() -> None:
+    assert entry_slice({"kind": "preset", "body": {"prompts": [{}, {}]}}, ["/body/prompts/1"]) is None
+    assert entry_slice({"kind": "lorebook", "body": {"entries": [{"uid": 0}]}}, ["/body/entries/0"]) is None
+
+
+def _shapes() -> dict[str, list[dict]]:
+    """Entries of the shapes that weigh most or least per byte once a writer indents them."""
+    deep: dict = {}
+    for _ in range(170):  # near IMPACT_SLICE_MAX_DEPTH, where indentation weighs most
+        deep = {"n": deep, "z": [0, 0]}
+    return {
+        "one word": [{"uid": n, "keys": [{"text": "k"}], "content": "c"} for n in range(200)],
+        "cjk": [{"uid": n, "keys": [{"text": "森"}], "content": "森の奥" * 50} for n in range(200)],
+        "long": [{"uid": n, "keys": [{"text": "k"}], "content": "x" * 3000} for n in range(200)],
+        "very long": [{"uid": n, "keys": [{"text": "k"}], "content": "x" * 400_000} for n in range(4)],
+        "zeros": [{"uid": n, "content": "c", "extensions": {"x": [0] * 500}} for n in range(100)],
+        "tokens": [{"uid": n, "content": "c", "extensions": {"x": list(range(10_000, 10_500))}} for n in range(100)],
+        "deep": [{"uid": n, "content": "c", "extensions": {"x": deep, "risuai": {"x": deep}}} for n in range(20)],
+    }
+
+
+@pytest.mark.parametrize("kind", ["lorebook", "character"])
+@pytest.mark.parametrize("shape", sorted(_shapes()))
+def test_the_entries_a_slice_leaves_out_weigh_no_more_than_fits_allows(kind, shape) -> None:
+    """Why `entry_slice.fits` may judge the whole piece's file from the slice's: in every text
+    format the left-out entries add less than its factor times their `measure` to the file,
+    and in the PNG card (two base64 copies of the compact card) less than its own."""
+    entries = _shapes()[shape]
+    card = {"description": "A long description. " * 5000, "first_message": "Hello. " * 5000}
+    body = {"entries": entries} if kind == "lorebook" else {**card, "book": {"entries": entries}}
+    proposed = dump_piece(validate_piece({"kind": kind, "id": "x", "name": "X", "body": body}))
+    pointer = "/body/entries/1/enabled" if kind == "lorebook" else "/body/book/entries/1/enabled"
+    sliced = entry_slice(proposed, [pointer])
+    whole, part = validate_piece(dict(proposed, original=None)), validate_piece(sliced.piece)
+    for fmt in impact_formats(kind):
+        if get_adapter(fmt).container == "archive":
+            continue  # always crossed whole (see the test below)
+        grown = len(_file(whole, fmt)) - len(_file(part, fmt))
+        growth = slicing._PNG_GROWTH if fmt == "sillytavern.card.png" else slicing._TEXT_GROWTH
+        assert 0 <= grown <= growth * sliced.omitted, (fmt, grown / sliced.omitted)
+
+
+def _file(piece, fmt: str) -> bytes:
+    return convert_piece(piece, fmt, lambda ref: default_portrait(), check=False).data
+
+
+def test_a_format_whose_whole_file_may_pass_its_limit_is_crossed_whole(monkeypatch) -> None:
+    """The slice's file judged too close to the reader's limit: that format crosses the whole
+    piece, and names what the whole piece's crossing names."""
+    before = _valid({"kind": "lorebook", "id": "b", "name": "B", "body": {"entries": [{"uid": n} for n in range(6)]}})
+    after = copy.deepcopy(before)
+    after["body"]["entries"][2]["enabled"] = False
+    crossed = []
+    real = convert_module._format_impact
+
+    def spy(piece, fmt, *args):
+        crossed.append((fmt, len(piece.body.entries)))
+        return real(piece, fmt, *args)
+
+    monkeypatch.setattr(convert_module, "_format_impact", spy)
+    monkeypatch.setattr(convert_module, "fits", lambda data, omitted: not data.startswith(b'{\n    "entries"'))
+    rows = platform_impact(before, _valid(after))
+    assert ("sillytavern.world", 6) in crossed and ("sillytavern.world", 2) in crossed
+    assert ("lorebook_v3.json", 6) not in crossed
+    assert rows == platform_impact(before, _valid(after), whole=True)
+
+
+def test_a_card_whose_archive_compresses_too_well_is_named_as_the_whole_card_names_it() -> None:
+    """CHARX's reader refuses a member that compresses past limits.ARCHIVE_MAX_RATIO (a zip
+    bomb's mark): only the whole card's file shows it, so archives cross the whole card."""
+    text = "x" * 20_000
+    entries = [{"uid": n, "keys": [{"text": "k"}], "content": text} for n in range(80)]
+    before = _valid({"kind": "character", "id": "padded", "name": "Padded", "body": {"book": {"entries": entries}}})
+    after = copy.deepcopy(before)
+    after["body"]["book"]["entries"][5]["enabled"] = False
+    assert entry_slice(after, ["/body/book/entries/5/enabled"]) is not None
+    rows = platform_impact(before, _valid(after))
+    assert rows == platform_impact(before, _valid(after), whole=True)
+    assert {row["platform"] for row in rows if row["note"].endswith("cannot write this piece")} == {
+        "charx",
+        "risu.charx",
+    }
+
+
+def _nested(levels: int) -> dict:
+    value: dict = {}
+    for _ in range(levels - 1):
+        value = {"n": value}
+    return value
+
+
+def _deep_piece(kind: str, depth: int) -> dict:
+    """A piece of five plain entries, the last one's extensions (kept by RisuAI under its own
+    key, by others as they are) nested so that the piece is `depth` levels deep."""
+    entries = [{"uid": n, "keys": [{"text": f"k{n}"}], "content": f"c{n}"} for n in range(5)]
+    body = {"entries": entries} if kind == "lorebook" else {"book": {"entries": entries}}
+    piece = {"kind": kind, "id": "deep", "name": "Deep", "body": body}
+    levels = depth - (4 if kind == "lorebook" else 5) - 2  # below the entry, its extensions and "risuai"
+    entries[-1]["extensions"] = {"risuai": {"n": _nested(levels)}, "n": _nested(levels + 1)}
+    assert parsed_depth(piece) == depth
+    return _valid(piece)
+
+
+@pytest.mark.parametrize("kind", ["lorebook", "character"])
+def test_a_piece_nested_as_deep_as_the_slice_limit_crosses_every_format_whole(kind) -> None:
+    """Why a piece up to IMPACT_SLICE_MAX_DEPTH may be sliced: its deepest entry crosses to
+    every format within the readers' depth limit, so leaving it out changes no row."""
+    before = _deep_piece(kind, limits.IMPACT_SLICE_MAX_DEPTH)
+    after = copy.deepcopy(before)
+    _entries_of(after)[1]["enabled"] = False
+    whole = platform_impact(before, after, whole=True)
+    assert not [row for row in whole if row["note"].endswith("cannot write this piece")]
+    assert platform_impact(before, after) == whole
+
+
+@pytest.mark.parametrize("kind", ["lorebook", "character"])
+def test_a_piece_nested_past_the_slice_limit_is_crossed_whole(kind) -> None:
+    """Deeper, a format's file of the whole piece may pass the readers' depth limit where a
+    slice without the deepest entry would not (and the store keeps pieces a few levels
+    deeper than the readers read)."""
+    before = _deep_piece(kind, limits.WRAPPED_JSON_MAX_DEPTH)
+    after = copy.deepcopy(before)
+    _entries_of(after)[1]["enabled"] = False
+    assert (
+        entry_slice(after, ["/body/entries/1/enabled", "/body/book/entries/1/enabled"][kind == "character" :]) is None
+    )
+    whole = platform_impact(before, after, whole=True)
+    assert [row for row in whole if row["note"].endswith("cannot write this piece")]
+    assert platform_impact(before, after) == whole
