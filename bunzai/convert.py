@@ -411,22 +411,20 @@ def platform_impact(
         return stored.get(ref.sha256) or default_portrait()
 
     sliced = entry_slice(proposed, changed) if changed is not None and not whole else None
-    crossed = {False: _crossed(sliced.piece) if sliced is not None else None}
-    rows = []
+    part = _crossed(sliced.piece) if sliced is not None else None
+    full = None  # the whole piece, validated only when a format needs it
+    impact = []
     for fmt in impact_formats(proposed["kind"]):
         # An archive's reader refuses a member that compresses too well (a zip bomb's mark),
         # which only the whole piece's file can show: archives cross the whole piece.
-        if sliced is not None and registry.get_adapter(fmt).container != "archive":
-            piece, target = crossed[False]
-            found = _format_impact(piece, fmt, media, target, sliced.pointers, changed, sliced.omitted)
+        if part is not None and registry.get_adapter(fmt).container != "archive":
+            found = _format_impact(*part, fmt, media, sliced.pointers, changed, sliced.omitted)
             if found is not None:
-                rows += found
+                impact += found
                 continue  # else the whole piece's file may pass the reader's size limit: crossed whole
-        if True not in crossed:
-            crossed[True] = _crossed(proposed)
-        piece, target = crossed[True]
-        rows += _format_impact(piece, fmt, media, target, changed, changed)
-    return rows
+        full = full or _crossed(proposed)
+        impact += _format_impact(*full, fmt, media, changed, changed)
+    return impact
 
 
 def _crossed(proposed: dict) -> tuple:
@@ -438,9 +436,9 @@ def _crossed(proposed: dict) -> tuple:
 
 def _format_impact(
     piece,
+    target: dict,
     fmt: str,
     media: MediaSource,
-    target: dict,
     changed: list[str] | None,
     shown: list[str] | None,
     omitted: int | None = None,

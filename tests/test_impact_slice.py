@@ -266,9 +266,9 @@ def test_a_format_whose_whole_file_may_pass_its_limit_is_crossed_whole(monkeypat
     crossed = []
     real = convert_module._format_impact
 
-    def spy(piece, fmt, *args):
+    def spy(piece, target, fmt, *args):
         crossed.append((fmt, len(piece.body.entries)))
-        return real(piece, fmt, *args)
+        return real(piece, target, fmt, *args)
 
     monkeypatch.setattr(convert_module, "_format_impact", spy)
     monkeypatch.setattr(convert_module, "fits", lambda data, omitted: not data.startswith(b'{\n    "entries"'))

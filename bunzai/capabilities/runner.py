@@ -75,17 +75,26 @@ def preview_step(
     into the draft's attachments. `impact=False` leaves the crossing impact to the caller
     (an embedded book's impact is the character's, see capabilities/embedded.py).
     """
-    proposed, record, result, _ = _preview(cap, entity, raw_input, piece_id=piece_id, loader=loader, impact=impact)
+    proposed, record, result, _ = _preview(
+        cap, entity, raw_input, piece_id=piece_id, loader=loader, impact=impact, keep_changes=False
+    )
     return proposed, record, result
 
 
 def _preview(
-    cap, entity: dict | None, raw_input: Any, *, piece_id: str | None, loader: Loader | None, impact: bool
+    cap,
+    entity: dict | None,
+    raw_input: Any,
+    *,
+    piece_id: str | None,
+    loader: Loader | None,
+    impact: bool,
+    keep_changes: bool,
 ) -> tuple[dict, dict, Any, tuple[dict, list[dict]] | None]:
-    """preview_step's answer, and for a change to a stored piece (before, all_changes(before,
-    proposed)): the piece as it was compared, and its changes, walked once for the impact and
-    the draft (a book of thousands of entries takes a tenth of a second to validate, and as
-    long to compare)."""
+    """preview_step's answer, and with `keep_changes`, for a change to a stored piece, (before,
+    all_changes(before, proposed)): the piece as it was compared, and its changes, walked once
+    for the impact and the draft (a book of thousands of entries takes a tenth of a second to
+    validate, and as long to compare)."""
     inp = parse_input(cap, _with_needs(cap, raw_input, loader))
     if cap.mode == "create":
         if entity is not None:
@@ -130,7 +139,8 @@ def _preview(
     }
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
-    compared = (entity, all_changes(entity, proposed)) if start is not None and cap.effect != "read" else None
+    keep = keep_changes and start is not None and cap.effect != "read"
+    compared = (entity, all_changes(entity, proposed)) if keep else None
     if cap.effect != "read" and impact:
         rows = compared[1] if compared is not None else None
         record["impact"] += [
@@ -214,7 +224,9 @@ def run_capability(
     `entity` is the stored piece's data (None for a create capability) and `baseline` its
     revision: an update draft applies only while the stored revision is still that one.
     """
-    proposed, record, result, compared = _preview(cap, entity, raw_input, piece_id=piece_id, loader=loader, impact=True)
+    proposed, record, result, compared = _preview(
+        cap, entity, raw_input, piece_id=piece_id, loader=loader, impact=True, keep_changes=True
+    )
     if cap.effect == "read":
         return read_result(cap, proposed, record, result)
     attachments = record.pop("attachments", None)

@@ -21,9 +21,7 @@ reader also refuses a file that compresses too well.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from bunzai.limits import IMPACT_SLICE_MAX_DEPTH, JSON_MAX_BYTES, PNG_MAX_BYTES
 
