@@ -86,12 +86,25 @@ def read_stdin_bytes(limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     return data
 
 
+def read_some(fd: int, count: int) -> bytes:
+    """`os.read`, which waits where the descriptor is a non-blocking pipe with nothing in it yet
+    (a parent may leave O_NONBLOCK on the stdin it hands over: read, it raises BlockingIOError
+    at once, and Python's buffered stdin returns None or only part of the input)."""
+    while True:
+        try:
+            return os.read(fd, count)
+        except BlockingIOError:
+            import select
+
+            select.select([fd], [], [])
+
+
 def read_up_to(fd: int, count: int) -> bytes:
     """At most `count` bytes from an open file, read in steps (a file may be shorter than its
     size said, or grow while it is read: the caller compares the length with its limit)."""
     chunks, remaining = [], count
     while remaining > 0:
-        chunk = os.read(fd, min(remaining, 1 << 20))
+        chunk = read_some(fd, min(remaining, 1 << 20))
         if not chunk:
             break
         chunks.append(chunk)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import struct
+import subprocess
 import sys
 import zlib
 from pathlib import Path
@@ -70,3 +72,23 @@ def v2_card_png(name: str, *, description: str = "", seed: int = 0) -> bytes:
         + text_chunk("chara", text)
         + chunk(b"IEND", b"")
     )
+
+
+def start_writing_into(bunzai, args: list[str], stdout_fd: int, *, buffered: bool) -> subprocess.Popen:
+    """Start `bunzai ARGS` (in the `bunzai` fixture's studio) with stdout the descriptor given,
+    which is closed here once the child holds it; stderr is a pipe. `buffered` False runs Python
+    unbuffered (PYTHONUNBUFFERED), where each write goes to the descriptor at once."""
+    env = {key: value for key, value in bunzai.env().items() if key != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    try:
+        return subprocess.Popen(
+            bunzai_executable() + list(args),
+            stdout=stdout_fd,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=bunzai.cwd,
+            start_new_session=True,
+        )
+    finally:
+        os.close(stdout_fd)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import os
 import re
 import select
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.files import read_some
 from bunzai.jsondoc.reading import check_parsed_bounds, finite_float, may_nest_past, refuse_constant
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -163,7 +163,7 @@ class DocumentStream:
             )
         chunks, got = [], 0
         while not self._eof and (not chunks or got < pending):  # one read between documents
-            data = os.read(self.fd, max(_READ_BYTES, min(pending - got, 1 << 24)))
+            data = read_some(self.fd, max(_READ_BYTES, min(pending - got, 1 << 24)))
             if not data:
                 self._eof = True
             chunks.append(data)

@@ -6,6 +6,8 @@ take such a NAME as well as a FILE or `-`. Nothing here writes a piece.
 
 from __future__ import annotations
 
+import sys
+
 from typing import Annotated
 
 import typer
@@ -90,7 +92,9 @@ def show(
     if error is not None:
         return pass_error_on(error)
     if text:
-        typer.echo("\n\n".join(review_card(draft) for draft in drafts))
+        # Through sys.stdout, not typer.echo: click writes UTF-8 bytes past an ASCII stdout's encoding.
+        sys.stdout.write("\n\n".join(review_card(draft) for draft in drafts) + "\n")
+        sys.stdout.flush()
         return 0
     _print([dict(draft, review=review_card(draft)) for draft in drafts], single)
     return 0

@@ -12,6 +12,19 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> None:
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:  # closed when bunzai started
+        from bunzai.cli.stdio import open_closed_stdio
+
+        open_closed_stdio()
+    if not _plain_stdio():  # a non-blocking or unbuffered standard stream would lose data
+        from bunzai.cli.stdio import hold_whole_stdio
+
+        hold_whole_stdio()
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):  # PYTHONIOENCODING, a legacy locale
+        from bunzai.cli.stdio import mend_stdout_encoding
+
+        mend_stdout_encoding()
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["--version"]:
         from bunzai import __version__
@@ -31,6 +44,25 @@ def main(argv: list[str] | None = None) -> None:
     # millions of objects and find no cycle: a draft on a book of 4,000 entries spent more than half its CPU there
     gc.set_threshold(*GC_THRESHOLDS)
     sys.exit(run(args))
+
+
+def _plain_stdio() -> bool:
+    """Whether stdin, stdout and stderr block and the two outputs are buffered, as Python makes
+    them for a terminal, a file or a pipe of its own: then nothing needs `bunzai.cli.stdio`,
+    whose import is spared."""
+    import io
+
+    for stream, fd, kind in (
+        (sys.stdin, 0, io.BufferedReader),
+        (sys.stdout, 1, io.BufferedWriter),
+        (sys.stderr, 2, io.BufferedWriter),
+    ):
+        try:
+            if not (isinstance(stream.buffer, kind) and os.get_blocking(fd)):
+                return False
+        except (AttributeError, OSError, ValueError):  # no stream, or not a file: left as it is
+            continue
+    return True
 
 
 def run(args: list[str]) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bunzai.errors import BunzaiError
+from bunzai.files import read_up_to
 from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
 from bunzai.jsondoc.reading import load_json_bytes
 
@@ -19,8 +20,7 @@ def read_source_bytes(source: str) -> tuple[bytes, str]:
     from bunzai.limits import JSON_MAX_BYTES
 
     if source == "-":
-        data = sys.stdin.buffer.read(JSON_MAX_BYTES + 1)
-        return data, "standard input"
+        return read_up_to(sys.stdin.fileno(), JSON_MAX_BYTES + 1), "standard input"
     path = Path(source[1:] if source.startswith("@") else source)
     try:
         with path.open("rb") as handle:

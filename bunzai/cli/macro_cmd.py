@@ -110,10 +110,11 @@ def block_lookup(
 
 def _read_text(source: str) -> str:
     from bunzai.errors import BunzaiError
+    from bunzai.files import read_up_to
     from bunzai.limits import MACRO_TEXT_MAX_BYTES
 
     if source == "-":
-        data = sys.stdin.buffer.read(MACRO_TEXT_MAX_BYTES + 1)
+        data = read_up_to(sys.stdin.fileno(), MACRO_TEXT_MAX_BYTES + 1)
         where = "standard input"
     else:
         path = Path(source)

@@ -18,10 +18,29 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def stdout_is_utf8() -> bool:
+    """Whether stdout writes UTF-8 (Python's own choice almost everywhere; PYTHONIOENCODING or a
+    legacy locale may choose otherwise). A stream without an encoding (a test's) counts as UTF-8."""
+    encoding = getattr(sys.stdout, "encoding", None)
+    if not encoding:
+        return True
+    normal = encoding.lower().replace("_", "-")
+    if normal in ("utf-8", "utf8"):
+        return True
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
 def to_text(doc: Any, *, pretty: bool | None = None) -> str:
     if pretty is None:
         pretty = sys.stdout.isatty()
     options = {"indent": 2} if pretty else {"separators": (",", ":")}
+    if not stdout_is_utf8():  # the same JSON, in ASCII with \u escapes: it survives any encoding
+        return json.dumps(doc, ensure_ascii=True, **options)
     text = json.dumps(doc, ensure_ascii=False, **options)
     try:
         text.encode("utf-8")

@@ -57,11 +57,12 @@ def _read_text(source: str) -> str:
     import sys
 
     from bunzai.errors import BunzaiError
+    from bunzai.files import read_up_to
     from bunzai.limits import DRAWING_MAX_BYTES, REGEX_TEXT_MAX_CHARS
 
     most = max(REGEX_TEXT_MAX_CHARS * 4, DRAWING_MAX_BYTES)  # characters are up to 4 UTF-8 bytes
     if source == "-":
-        data, where = sys.stdin.buffer.read(most + 1), "standard input"
+        data, where = read_up_to(sys.stdin.fileno(), most + 1), "standard input"
     else:
         path = Path(source)
         try:

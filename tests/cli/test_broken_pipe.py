@@ -13,7 +13,7 @@ import os
 import subprocess
 
 import pytest
-from testkit import bunzai_executable, corpus_path, v2_card_png
+from testkit import bunzai_executable, corpus_path, start_writing_into, v2_card_png
 
 
 def first_line_then_close(bunzai, *args: str) -> tuple[bytes, int, str]:
@@ -65,24 +65,12 @@ def into_a_closed_pipe(bunzai, args: list[str], *, buffered: bool) -> tuple[int,
     """Run `bunzai ARGS` with stdout a pipe whose reading end is closed before it starts, so its
     first write (or flush) fails; (exit status, stderr). `buffered` False runs Python unbuffered
     (PYTHONUNBUFFERED), where a write fails at once rather than at the flush."""
-    env = {key: value for key, value in bunzai.env().items() if key != "PYTHONUNBUFFERED"}
-    if not buffered:
-        env["PYTHONUNBUFFERED"] = "1"
     reading, writing = os.pipe()
     os.close(reading)
-    try:
-        proc = subprocess.run(
-            bunzai_executable() + args,
-            stdout=writing,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=bunzai.cwd,
-            start_new_session=True,
-            timeout=60,
-        )
-    finally:
-        os.close(writing)
-    return proc.returncode, proc.stderr.decode("utf-8", "replace")
+    proc = start_writing_into(bunzai, args, writing, buffered=buffered)
+    stderr = proc.stderr.read()
+    proc.wait(timeout=60)
+    return proc.returncode, stderr.decode("utf-8", "replace")
 
 
 @pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
