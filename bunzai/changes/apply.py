@@ -287,20 +287,49 @@ def _precheck(studio, item: _Staged) -> dict | None:
         return None  # the common case of an import, answered with a stat
     current = _current_revision(studio, target)
     if draft["mode"] == "create" and current is not None:
-        return receipt(
-            "stale",
-            op="create",
-            target=target,
-            reason="occupied",
-            revision=current,
-            message=f"{target['kind']}/{target['id']} already exists; nothing was written",
-        )
+        return _occupied(draft, current)
     if draft["mode"] == "update" and current != draft["baseline"]:
         why = "missing" if current is None else "changed"
         return receipt(
             "stale", op="update", target=target, reason=why, revision=current, message=_stale_message(target, why)
         )
     return None
+
+
+def _source(draft: dict) -> dict:
+    """{"source": the file an imported draft was read from} for a receipt that refuses it, or {}:
+    the piece's `original.source` (its path in a SillyTavern user folder), else the file named by
+    the draft's import operation (a card's book has no `original.source` of its own); not stdin."""
+    proposed = draft.get("proposed")
+    original = proposed.get("original") if isinstance(proposed, dict) else None
+    source = original.get("source") if isinstance(original, dict) else None
+    if isinstance(source, str) and source:
+        return {"source": source}
+    for operation in draft.get("operations") or ():
+        given = operation.get("input") if isinstance(operation, dict) and operation.get("op") == "import" else None
+        file = given.get("file") if isinstance(given, dict) else None
+        if isinstance(file, str) and file and file != "-":
+            return {"source": file}
+    return {}
+
+
+def _occupied(draft: dict, current: str | None) -> dict:
+    """The receipt of a create onto a taken id. It names the file the piece was imported from
+    (two cards of a library with one name meet here), and how to keep both."""
+    target = draft["target"]
+    return receipt(
+        "stale",
+        op=draft["mode"],
+        target=target,
+        reason="occupied",
+        revision=current,
+        message=f"{target['kind']}/{target['id']} already exists; nothing was written",
+        hint=(
+            "the id is taken: give the draft another id, or import with --on-conflict suffix (the next "
+            "free -2, -3) or skip (leave it out)"
+        ),
+        **_source(draft),
+    )
 
 
 def _missing_media(studio, item: _Staged) -> str:
@@ -323,14 +352,7 @@ def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
     except (BunzaiError, OSError) as error:
         error = _coded(error)
         if error.code == "occupied":
-            return receipt(
-                "stale",
-                op=mode,
-                target=target,
-                reason="occupied",
-                revision=_current_revision(studio, target),
-                message=f"{target['kind']}/{target['id']} already exists; nothing was written",
-            )
+            return _occupied(draft, _current_revision(studio, target))
         if error.code == "stale":
             current = error.details.get("current")
             why = "missing" if current is None else "changed"
@@ -375,6 +397,7 @@ def _held_back(draft: dict) -> dict:
         target=draft["target"],
         reason="group",
         message="another draft of its group was refused, so none of the group was written",
+        **_source(draft),
     )
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from bunzai.cli.context import studio_of
-from bunzai.cli.output import emit, emit_line
+from bunzai.cli.output import emit, emit_line, say
 
 
 def apply(
@@ -42,9 +42,14 @@ def apply(
     outputs = apply_stream(studio, docs, None if yes else _asker())
     progress = Progress("applying", "applied", after=2)
     held, streaming, refused = None, False, False
+    taken: list[str] = []  # kind/id of every create refused because the id is taken
+    named = False  # whether any of their receipts names the file it was read from
     for out in outputs:
         refused = refused or out.get("status") not in ("applied", "discarded")
         target = out.get("target") or {}
+        if out.get("reason") == "occupied":
+            taken.append(f"{target.get('kind')}/{target.get('id')}")
+            named = named or "source" in out
         progress.step(f"{target.get('kind', 'error')}/{target.get('id', '')}")
         if held is None and not streaming:
             held = out
@@ -56,6 +61,14 @@ def apply(
     progress.done()
     if held is not None and not streaming:
         (emit if stream is None or stream.single else emit_line)(held)
+    if taken:  # said on stderr too: a library's second card of one name is easy to miss among receipts
+        shown = ", ".join(taken[:5]) + (f" and {len(taken) - 5} more" if len(taken) > 5 else "")
+        keep = (
+            "their receipts name the files (`source`): import those with --on-conflict suffix to keep both"
+            if named
+            else "give them other ids to keep both"
+        )
+        say(f"bunzai: {len(taken)} draft(s) not applied because their id is taken: {shown}; {keep}")
     return 1 if refused else 0
 
 

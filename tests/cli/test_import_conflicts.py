@@ -82,3 +82,52 @@ def test_an_unknown_policy_is_a_usage_error(bunzai, tmp_path):
     (tmp_path / "a.json").write_text(card("Ada"), encoding="utf-8")
     wrong = bunzai("import", "--on-conflict", "merge", str(tmp_path / "a.json"))
     assert wrong.code == 2 and wrong.json["error"]["code"] == "usage"
+
+
+def test_an_occupied_receipt_names_the_file_and_how_to_keep_both(bunzai, tmp_path):
+    """Two cards of one library with one name: the second's receipt says which file it is."""
+    for name in ("ada.json", "ada-again.json"):
+        (tmp_path / name).write_text(card("Ada"), encoding="utf-8")
+    done = bunzai("apply", "--yes", input=bunzai("import", str(tmp_path), check=True).stdout)
+    assert done.code == 1
+    applied, refused = done.lines
+    assert applied["status"] == "applied" and "hint" not in applied
+    assert (refused["status"], refused["reason"], refused["source"]) == ("stale", "occupied", "ada.json")
+    assert "--on-conflict suffix" in refused["hint"]
+    assert "1 draft(s) not applied because their id is taken: character/ada;" in done.stderr
+    kept = bunzai("import", "--on-conflict", "suffix", str(tmp_path / "ada.json"), check=True).stdout
+    assert bunzai("apply", "--yes", input=kept, check=True).lines[0]["target"]["id"] == "ada-2"
+
+
+def test_an_occupied_receipt_of_a_draft_made_here_has_no_source(bunzai):
+    made = bunzai("create", "character", "--input", '{"name": "Grace Hopper"}', check=True).stdout
+    bunzai("apply", "--yes", input=made, check=True)
+    again = bunzai("apply", "--yes", input=made)
+    assert again.code == 1 and again.json["reason"] == "occupied" and "source" not in again.json
+    assert again.json["hint"].startswith("the id is taken")
+    assert again.stderr.rstrip().endswith("character/grace-hopper; give them other ids to keep both")
+
+
+def test_a_held_back_card_and_its_taken_book_both_name_the_file(bunzai, tmp_path):
+    """Only the book's id is taken: the book is refused (occupied) and its card held back
+    (group); both receipts name the card's file, the book by its import operation."""
+    stored = json.loads(card("Ada"))
+    stored["data"]["character_book"] = {"name": "Shared Lore", "entries": []}
+    (tmp_path / "ada.json").write_text(json.dumps(stored), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(tmp_path / "ada.json"), check=True).stdout, check=True)
+    bea = json.loads(card("Bea"))
+    bea["data"]["character_book"] = {"name": "Shared Lore", "entries": []}
+    (tmp_path / "bea.json").write_text(json.dumps(bea), encoding="utf-8")
+    done = bunzai("apply", "--yes", input=bunzai("import", str(tmp_path / "bea.json"), check=True).stdout)
+    assert done.code == 1
+    by_kind = {line["target"]["kind"]: line for line in done.lines}
+    assert (by_kind["lorebook"]["reason"], by_kind["lorebook"]["source"]) == ("occupied", "bea.json")
+    assert (by_kind["character"]["reason"], by_kind["character"]["source"]) == ("group", "bea.json")
+
+
+def test_a_draft_from_stdin_is_refused_without_a_source(bunzai, tmp_path):
+    data = card("Ada").encode("utf-8")
+    first = bunzai("import", "-", input=data, check=True).stdout
+    bunzai("apply", "--yes", input=first, check=True)
+    again = bunzai("apply", "--yes", input=first)
+    assert again.code == 1 and again.json["reason"] == "occupied" and "source" not in again.json
