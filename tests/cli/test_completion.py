@@ -100,8 +100,14 @@ def test_no_studio_completes_nothing_and_creates_nothing(bare_bunzai):
 
 
 def test_install_completion_for_bash(bare_bunzai):
-    installed = bare_bunzai("--install-completion", "bash")
-    assert installed.code == 0, installed.stderr
+    """Typer finds the shell among the command's parent processes, so it is run from bash (a
+    test run started outside any shell, in the background, would find none)."""
+    # (`; exit $?` keeps bash from replacing itself with the command, which would leave no bash)
+    command = " ".join(f"'{part}'" for part in bunzai_executable()) + " --install-completion; exit $?"
+    installed = subprocess.run(
+        ["bash", "-c", command], env=bare_bunzai.env(), cwd=bare_bunzai.cwd, capture_output=True, text=True, timeout=60
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
     script = bare_bunzai.home / ".bash_completions" / "bunzai.sh"
     assert "_BUNZAI_COMPLETE=complete_bash" in script.read_text()
     assert str(script) in (bare_bunzai.home / ".bashrc").read_text()
