@@ -43,8 +43,8 @@ def _wait(fd: int, *, write: bool) -> None:
     select.select([], [fd], []) if write else select.select([fd], [], [])
 
 
-class WholeWriter(io.RawIOBase):
-    """A raw writer over a descriptor whose `write` returns only when all of `data` is written."""
+class _Raw(io.RawIOBase):
+    """A raw stream over a standard descriptor it does not own (closing it leaves the descriptor open)."""
 
     def __init__(self, fd: int) -> None:
         super().__init__()
@@ -53,11 +53,15 @@ class WholeWriter(io.RawIOBase):
     def fileno(self) -> int:
         return self._fd
 
-    def writable(self) -> bool:
-        return True
-
     def isatty(self) -> bool:
         return os.isatty(self._fd)
+
+
+class WholeWriter(_Raw):
+    """A raw writer over a descriptor whose `write` returns only when all of `data` is written."""
+
+    def writable(self) -> bool:
+        return True
 
     def write(self, data) -> int:
         view = memoryview(data).cast("B")
@@ -72,21 +76,11 @@ class WholeWriter(io.RawIOBase):
         return total
 
 
-class WaitingReader(io.RawIOBase):
+class WaitingReader(_Raw):
     """A raw reader over a descriptor whose `readinto` waits for input rather than failing."""
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self._fd = fd
-
-    def fileno(self) -> int:
-        return self._fd
 
     def readable(self) -> bool:
         return True
-
-    def isatty(self) -> bool:
-        return os.isatty(self._fd)
 
     def readinto(self, buffer) -> int:
         data = read_some(self._fd, len(buffer))
