@@ -7,6 +7,7 @@ pipe) or JSON lines for commands that stream many results. An error is the docum
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from collections.abc import Iterable
@@ -24,13 +25,8 @@ def stdout_is_utf8() -> bool:
     encoding = getattr(sys.stdout, "encoding", None)
     if not encoding:
         return True
-    normal = encoding.lower().replace("_", "-")
-    if normal in ("utf-8", "utf8"):
-        return True
-    import codecs
-
     try:
-        return codecs.lookup(encoding).name == "utf-8"
+        return codecs.lookup(encoding).name == "utf-8"  # (codecs is loaded with the interpreter)
     except LookupError:
         return False
 

@@ -37,12 +37,6 @@ import sys
 from bunzai.files import read_some
 
 
-def _wait(fd: int, *, write: bool) -> None:
-    import select
-
-    select.select([], [fd], []) if write else select.select([fd], [], [])
-
-
 class _Raw(io.RawIOBase):
     """A raw stream over a standard descriptor it does not own (closing it leaves the descriptor open)."""
 
@@ -70,7 +64,9 @@ class WholeWriter(_Raw):
             try:
                 written = os.write(self._fd, view)
             except BlockingIOError:  # a non-blocking pipe that is full: wait until it takes more
-                _wait(self._fd, write=True)
+                import select
+
+                select.select([], [self._fd], [])
                 continue
             view = view[written:]
         return total
