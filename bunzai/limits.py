@@ -408,7 +408,8 @@ SUGGEST_MAX = 3
 SUGGEST_CUTOFF = 0.6
 # --- --table output ---------------------------------------------------------------------
 # Hex digits of a revision or hash shown in a table (12 tells revisions apart in any studio
-# a person reads as a table), and the widest cell before it is cut with "…".
+# a person reads as a table), and the widest cell, in terminal columns, before it is cut with
+# "…" ("..." on a stream that is not UTF-8).
 TABLE_HASH_CHARS = 12
 TABLE_CELL_MAX_CHARS = 60
 # --- generated files --------------------------------------------------------------------

@@ -78,7 +78,7 @@ def emit(doc: Any) -> None:
             if mode == "nl":
                 emit_lines(items)
                 return
-            sys.stdout.write(table_text(items))
+            sys.stdout.write(table_text(items, encoding=None if stdout_is_utf8() else sys.stdout.encoding))
             sys.stdout.flush()
             return
     sys.stdout.write(to_text(doc) + "\n")

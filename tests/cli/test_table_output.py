@@ -61,3 +61,45 @@ def test_table_shapes():
     assert cell("x" * 100).endswith("…") and len(cell("x" * 100)) == 60
     assert cell("two\nlines") == "two lines"
     assert table_text([{"a": "1", "b": "22"}, {"a": "333"}]) == "A    B\n1    22\n333\n"
+
+
+def test_wide_and_combining_characters_keep_the_columns_in_line():
+    from bunzai.cli.table import width
+
+    assert width("Bob 龍") == 6 and width("Zoë") == 3 and width("Zoe\u0301") == 3 and width("a\u200db") == 2
+    text = table_text(
+        [{"name": "Bob 龍", "id": "a"}, {"name": "Zoe\u0301 Ünal", "id": "b"}, {"name": "Ada", "id": "c"}]
+    )
+    lines = text.splitlines()
+    # Where the id column starts, counted in terminal columns, is the same on every line.
+    assert {width(line[: line.rindex("  ") + 2]) for line in lines} == {10}
+
+
+def test_a_wide_cell_is_cut_by_its_columns():
+    cut = cell("龍" * 100)
+    assert cut.endswith("…") and len(cut) == 30  # 29 wide characters and the ellipsis: 59 columns
+
+
+def test_a_stream_that_is_not_utf8_gets_escaped_cells_aligned_by_their_escapes():
+    text = table_text([{"name": "Zoë 龍", "id": "a"}, {"name": "Ada", "id": "b"}], encoding="ascii")
+    assert text.isascii()
+    escaped = "Zo\\xeb \\u9f8d"  # 13 columns
+    assert text.splitlines() == [f"{'NAME':13}  ID", f"{escaped}  a", f"{'Ada':13}  b"]
+    # Latin-1 holds ë: only the dragon is escaped, as the stream itself would write it.
+    latin = table_text([{"name": "Zoë 龍", "id": "a"}, {"name": "Ada", "id": "b"}], encoding="latin-1")
+    assert latin.splitlines() == [f"{'NAME':10}  ID", "Zoë \\u9f8d  a", f"{'Ada':10}  b"]
+    latin.encode("latin-1")
+    long = cell("é" * 100, encoding="ascii")
+    assert long.isascii() and long.endswith("...") and len(long) <= 60 and long[:-3].endswith("\\xe9")
+
+
+def test_list_as_a_table_on_an_ascii_stream_stays_aligned(bunzai):
+    for name in ("Zoë Ünal", "Bob 龍", "Ada"):
+        draft = bunzai("create", "persona", "--input", json.dumps({"name": name}), check=True).stdout
+        bunzai("apply", "--yes", input=draft, check=True)
+    plain = bunzai.env
+    bunzai.env = lambda: plain() | {"PYTHONIOENCODING": "ascii"}
+    lines = bunzai("list", "--table", check=True).stdout.splitlines()
+    assert all(line.isascii() for line in lines) and "Zo\\xeb \\xdcnal" in lines[-1] + lines[-2] + lines[-3]
+    starts = {len(line) - len(line.split()[-1]) for line in lines}
+    assert len(starts) == 1  # the last column starts at the same place on every line
