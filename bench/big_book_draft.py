@@ -14,6 +14,8 @@ least CPU time of each is kept, and the highest peak RSS of the drafts:
 
 - `bunzai read lorebook/ID`: the book read from the studio and printed;
 - `bunzai cap run lorebook.entries.enable lorebook/ID --input '{"uids": [5], "enabled": false}'`;
+- `bunzai cap run lorebook.entries.create lorebook/ID --input '{"entries": [...]}'`: one entry
+  added at the end (the "book append" row);
 - `bunzai read character/ID` and `bunzai cap run character.identity.update character/ID
   --input '{"name": "Archie"}'`: the card renamed, its impact crossed through the card formats.
 
@@ -36,6 +38,7 @@ BIN = Path(sys.executable).parent / "bunzai"
 ROUNDS = 3
 EDIT = json.dumps({"uids": [5], "enabled": False})
 RENAME = json.dumps({"name": "Archie"})
+APPEND = json.dumps({"entries": [{"keys": ["lantern"], "content": "{{char}} lights the lantern."}]})
 
 
 def cpu(args: list[str], studio: Path) -> tuple[float, float]:
@@ -71,6 +74,7 @@ def studio_with(folder: Path, entries: int) -> tuple[Path, dict[str, str]]:
 COMMANDS = {  # label: (the kind it works on, the command after `bunzai`, with REF for the piece)
     "read book": ("lorebook", ["read", "REF"]),
     "book draft": ("lorebook", ["cap", "run", "lorebook.entries.enable", "REF", "--input", EDIT]),
+    "book append": ("lorebook", ["cap", "run", "lorebook.entries.create", "REF", "--input", APPEND]),
     "read card": ("character", ["read", "REF"]),
     "card draft": ("character", ["cap", "run", "character.identity.update", "REF", "--input", RENAME]),
 }
@@ -91,23 +95,21 @@ def main(sizes: list[int]) -> int:
                     best[(size, label)] = min(best.get((size, label), seconds), seconds)
                     peak[(size, label)] = max(peak.get((size, label), 0.0), rss)
     print(f"least CPU time (highest peak RSS) of {ROUNDS} interleaved rounds, each command in its own process")
-    print("| entries | piece | `read` | one-change draft | draft per entry | draft / read | draft peak RSS |")
+    print("| entries | draft | `read` | one-change draft | draft per entry | draft / read | draft peak RSS |")
     print("|---|---|---|---|---|---|---|")
+    drafts = (("book", "book draft"), ("book", "book append"), ("card", "card draft"))
     for size in sizes:
-        for piece in ("book", "card"):
-            read, draft = best[(size, f"read {piece}")], best[(size, f"{piece} draft")]
+        for piece, label in drafts:
+            read, draft = best[(size, f"read {piece}")], best[(size, label)]
             print(
-                f"| {size:,} | {piece} | {read:.2f} s | {draft:.2f} s | {draft / size * 1e3:.2f} ms | "
-                f"{draft / read:.1f}x | {peak[(size, f'{piece} draft')]:.0f} MB |"
+                f"| {size:,} | {label} | {read:.2f} s | {draft:.2f} s | {draft / size * 1e3:.2f} ms | "
+                f"{draft / read:.1f}x | {peak[(size, label)]:.0f} MB |"
             )
     if len(sizes) > 1:
         small, large = sizes[0], sizes[-1]
-        for piece in ("book", "card"):
-            growth = best[(large, f"{piece} draft")] / best[(small, f"{piece} draft")]
-            print(
-                f"{piece} draft at {large:,} entries / at {small:,}: {growth:.2f}x "
-                f"(in proportion: {large / small:.2f}x)"
-            )
+        for _piece, label in drafts:
+            growth = best[(large, label)] / best[(small, label)]
+            print(f"{label} at {large:,} entries / at {small:,}: {growth:.2f}x (in proportion: {large / small:.2f}x)")
     return 0
 
 

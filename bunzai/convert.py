@@ -387,8 +387,7 @@ def platform_impact(
     written to each format of `impact_formats` and read back; every changed pointer
     (`before` -> `proposed`; for a new piece, the whole piece) that the read-back does not
     keep is one row: {platform, pointer, note}. A change to a few entries of a book crosses
-    those entries only (changes/entry_slice.py) to every format but an archive, unless
-    `whole`: the rows are the same.
+    those entries only (changes/entry_slice.py), unless `whole`: the rows are the same.
     `rows`, where the caller has them, are `all_changes(before, proposed)` of the two whole
     (dumped) pieces, so that they are not walked twice. Media come from the draft's
     attachments; any other asset reads as a plain default image.
@@ -415,9 +414,7 @@ def platform_impact(
     full = None  # the whole piece, validated only when a format needs it
     impact = []
     for fmt in impact_formats(proposed["kind"]):
-        # An archive's reader refuses a member that compresses too well (a zip bomb's mark),
-        # which only the whole piece's file can show: archives cross the whole piece.
-        if part is not None and registry.get_adapter(fmt).container != "archive":
+        if part is not None:
             found = _format_impact(*part, fmt, media, sliced.pointers, changed, sliced.omitted)
             if found is not None:
                 impact += found
@@ -451,7 +448,8 @@ def _format_impact(
     while it crosses."""
     try:
         crossing = convert_piece(piece, fmt, media, check=False)  # read back once, here
-        if omitted is not None and not fits(crossing.data, omitted):
+        archive = registry.get_adapter(fmt).container == "archive"
+        if omitted is not None and not fits(crossing.data, omitted, archive=archive):
             return None
         decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
         arrived = dump_piece(decoded.pieces[0])

@@ -128,16 +128,17 @@ ARCHIVE_MAX_BYTES = 256 * 1024 * 1024
 # Most members an archive may list. A sprite pack has ~30 images, a rich CHARX a few
 # hundred assets; 4096 is generous and keeps the central directory cheap to walk.
 ARCHIVE_MAX_MEMBERS = 4096
-# Largest single member, counted while decompressing. 32 MB matches JSON_MAX_BYTES (the
-# card.json of a CHARX) and is well above any real sprite or portrait; a 50 MB member is
-# a bomb or a video, not roleplay media.
-ARCHIVE_MEMBER_MAX_BYTES = 32 * 1024 * 1024
+# Largest single member, counted while decompressing: the largest asset the studio stores,
+# so whatever a piece holds goes into an archive and back (a CHARX may carry a video or an
+# audio asset). card.json is held to JSON_MAX_BYTES as it is parsed.
+ARCHIVE_MEMBER_MAX_BYTES = ASSET_MAX_BYTES
 # Most bytes all members may decompress to, together, counted while reading.
 # 256 MB holds every real pack and CHARX while keeping memory bounded.
 ARCHIVE_TOTAL_MAX_BYTES = 256 * 1024 * 1024
 # Highest compression ratio (uncompressed / compressed) a member may reach once it has
 # produced ARCHIVE_RATIO_FLOOR_BYTES. Images barely compress and JSON compresses 5-20x;
-# deflate tops out near 1030x, which only padding or a bomb reaches.
+# deflate tops out near 1030x, which only padding or a bomb reaches (or a book of one entry
+# repeated: bunzai's archive writer stores such a member, so this never refuses its own).
 ARCHIVE_MAX_RATIO = 200
 # The ratio is judged only past this many uncompressed bytes: a small run of zeros or
 # whitespace compresses far beyond any ratio and is harmless at that size.

@@ -158,7 +158,11 @@ def test_real_books_name_the_same_rows_sliced_and_whole(which) -> None:
 def test_a_slice_keeps_the_touched_entries_and_the_first_and_renumbers_the_pointers() -> None:
     book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in range(10)]}}
     sliced, pointers, _ = entry_slice(book, ["/body/entries/7/content", "/name", "/body/entries/3/keys/0/text"])
-    assert [entry["uid"] for entry in sliced["body"]["entries"]] == [0, 3, 7]
+    assert [entry["uid"] for entry in sliced["body"]["entries"]] == [0, 1, 2]  # each uid was its place
+    assert [entry["uid"] for entry in entry_slice(_named(book), ["/body/entries/7/content"])[0]["body"]["entries"]] == [
+        "e0",
+        "e7",
+    ]
     assert pointers == ["/body/entries/2/content", "/name", "/body/entries/1/keys/0/text"]
     assert book["body"]["entries"][9] == {"uid": 9}, "the proposed piece is not changed"
 
@@ -170,7 +174,9 @@ def test_a_card_slices_its_books_entries() -> None:
         "body": {"book": {"name": "b", "entries": [{"uid": n} for n in range(4)]}},
     }
     sliced, pointers, _ = entry_slice(card, ["/body/book/entries/2/enabled", "/body/book/name"])
-    assert [entry["uid"] for entry in sliced["body"]["book"]["entries"]] == [0, 2]
+    assert [entry["uid"] for entry in sliced["body"]["book"]["entries"]] == [0, 1]  # 2 was its place
+    assert sliced["body"]["book"]["entries"][1] is not card["body"]["book"]["entries"][2]
+    assert card["body"]["book"]["entries"][2] == {"uid": 2}, "the proposed piece is not changed"
     assert sliced["body"]["book"]["name"] == "b"
     assert pointers == ["/body/book/entries/1/enabled", "/body/book/name"]
 
@@ -182,15 +188,70 @@ def test_a_card_slices_its_books_entries() -> None:
         ["/body"],
         [""],
         ["/body/entries/01/content"],  # not an index all_changes writes
-        ["/body/entries/2/content", "/body/entries/4"],  # an entry added: it is looked up whole
-        ["/body/entries/2/content", "/body/entries/3"],  # an entry replaced whole
-        ["/body/entries/2/uid"],  # RisuAI reads a uid back from the entry's place
+        ["/body/entries/2/content", "/body/entries/4"],  # past the end: an entry removed from it
         [f"/body/entries/{n}/content" for n in range(1, 4)],  # every entry touched: nothing to leave out
     ],
 )
 def test_a_change_not_under_single_entries_is_crossed_whole(pointers) -> None:
     book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in range(4)]}}
     assert entry_slice(book, pointers) is None
+
+
+def _named(book: dict) -> dict:
+    """`book` with uids that are not places: e0, e1 ..."""
+    entries = [{**entry, "uid": f"e{n}"} for n, entry in enumerate(book["body"]["entries"])]
+    return {**book, "body": {**book["body"], "entries": entries}}
+
+
+@pytest.mark.parametrize("pointer", ["/body/entries/3", "/body/entries/2/uid"])
+def test_an_entry_replaced_whole_or_given_a_uid_is_sliced_with_its_uid_placed(pointer) -> None:
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in range(6)]}}
+    sliced = entry_slice(book, [pointer])
+    assert sliced is not None and sliced.pointers == [pointer.replace(pointer.split("/")[3], "1", 1)]
+    assert [entry["uid"] for entry in sliced.piece["body"]["entries"]] == [0, 1]
+
+
+def test_a_uid_that_would_be_its_place_only_in_the_slice_crosses_whole() -> None:
+    """Entry 4's uid is 1: lost by RisuAI at place 4, it would be kept at place 1 of a slice."""
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in (9, 5, 6, 7, 1)]}}
+    assert entry_slice(book, ["/body/entries/4/content"]) is None
+    book["body"]["entries"][4]["uid"] = 2  # neither its place in the book nor in the slice
+    assert [entry["uid"] for entry in entry_slice(book, ["/body/entries/4/content"]).piece["body"]["entries"]] == [9, 2]
+    # and where renumbering would make two uids one: entry 0's uid 1, entry 3 at place 1 of the slice
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": 1}, {"uid": 7}, {"uid": 8}, {"uid": 3}]}}
+    assert entry_slice(book, ["/body/entries/3/content"]) is None
+    book["body"]["entries"][0]["uid"] = "1"  # 1 and "1" are one uid
+    assert entry_slice(book, ["/body/entries/3/content"]) is None
+
+
+@pytest.mark.parametrize("uid", ["place", "other"])
+def test_an_entry_added_to_a_big_book_is_crossed_in_a_slice(uid, monkeypatch) -> None:
+    """lorebook.entries.create on a book of 300: every format crosses two entries, and names
+    what the whole book names (RisuAI keeps a uid that is the entry's place, loses another)."""
+    before = _valid(
+        {
+            "kind": "lorebook",
+            "id": "b",
+            "name": "B",
+            "body": {"entries": [{"uid": n, "keys": [{"text": f"k{n}"}], "content": f"c{n}"} for n in range(300)]},
+        }
+    )
+    after = copy.deepcopy(before)
+    after["body"]["entries"].append({"uid": 300 if uid == "place" else 777, "content": "new", "keys": [{"text": "n"}]})
+    crossed = []
+    real = convert_module._format_impact
+
+    def spy(piece, target, fmt, *args):
+        crossed.append(len(piece.body.entries))
+        return real(piece, target, fmt, *args)
+
+    monkeypatch.setattr(convert_module, "_format_impact", spy)
+    rows = platform_impact(before, _valid(after))
+    assert crossed and set(crossed) == {2}
+    monkeypatch.setattr(convert_module, "_format_impact", real)
+    assert rows == platform_impact(before, _valid(after), whole=True)
+    risu = [row["pointer"] for row in rows if row["platform"] == "risu.lorebook"]
+    assert risu == ([] if uid == "place" else ["/body/entries/300"])
 
 
 def test_an_entry_added_whose_uid_is_its_place_is_carried_by_risuai() -> None:
@@ -234,23 +295,57 @@ def _shapes() -> dict[str, list[dict]]:
 
 @pytest.mark.parametrize("kind", ["lorebook", "character"])
 @pytest.mark.parametrize("shape", sorted(_shapes()))
-def test_the_entries_a_slice_leaves_out_weigh_no_more_than_fits_allows(kind, shape) -> None:
+def test_the_entries_a_slice_leaves_out_weigh_no_more_than_fits_allows(kind, shape, risu_table) -> None:
     """Why `entry_slice.fits` may judge the whole piece's file from the slice's: in every text
     format the left-out entries add less than its factor times their `measure` to the file,
-    and in the PNG card (two base64 copies of the compact card) less than its own."""
+    in the PNG card (two base64 copies of the compact card) less than its own, and in an
+    archive less than the text factor to any one member and twice it to all of them (a RisuAI
+    CHARX with scripts writes the book twice: card.json and module.risum)."""
     entries = _shapes()[shape]
     card = {"description": "A long description. " * 5000, "first_message": "Hello. " * 5000}
+    script = {"format": "risu.customscript", "name": "caps", "payload": {"in": "a", "out": "A", "type": "editoutput"}}
     body = {"entries": entries} if kind == "lorebook" else {**card, "book": {"entries": entries}}
+    if kind == "character":
+        body["behavior_scripts"] = [script]
     proposed = dump_piece(validate_piece({"kind": kind, "id": "x", "name": "X", "body": body}))
     pointer = "/body/entries/1/enabled" if kind == "lorebook" else "/body/book/entries/1/enabled"
     sliced = entry_slice(proposed, [pointer])
     whole, part = validate_piece(dict(proposed, original=None)), validate_piece(sliced.piece)
     for fmt in impact_formats(kind):
         if get_adapter(fmt).container == "archive":
-            continue  # always crossed whole (see the test below)
+            big, small = _members(_file(whole, fmt)), _members(_file(part, fmt))
+            assert set(big) == set(small), fmt
+            if fmt == "risu.charx":
+                assert "module.risum" in big  # the book written twice
+            grown = {name: big[name][0] - small[name][0] for name in big}
+            assert max(grown.values()) <= slicing._TEXT_GROWTH * sliced.omitted, (fmt, grown)
+            assert 0 <= sum(grown.values()) <= slicing._ARCHIVE_GROWTH * sliced.omitted, (fmt, grown)
+            continue
         grown = len(_file(whole, fmt)) - len(_file(part, fmt))
         growth = slicing._PNG_GROWTH if fmt == "sillytavern.card.png" else slicing._TEXT_GROWTH
         assert 0 <= grown <= growth * sliced.omitted, (fmt, grown / sliced.omitted)
+
+
+@pytest.fixture
+def risu_table(tmp_path, monkeypatch):
+    """A RisuAI table of the tests' own, so that a RisuAI CHARX writes its module."""
+    from bunzai.adapters.risu import rpack
+    from tests.adapters.risu_support import fake_checkout
+
+    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
+    fake_checkout(tmp_path)
+    rpack.configure_risu_root(tmp_path, verify_hash=False)
+    yield
+    rpack.configure_risu_root(None)
+
+
+def _members(data: bytes) -> dict[str, tuple[int, int]]:
+    """Each member's (uncompressed, compressed) size."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {info.filename: (info.file_size, info.compress_size) for info in archive.infolist()}
 
 
 def _file(piece, fmt: str) -> bytes:
@@ -271,28 +366,55 @@ def test_a_format_whose_whole_file_may_pass_its_limit_is_crossed_whole(monkeypat
         return real(piece, target, fmt, *args)
 
     monkeypatch.setattr(convert_module, "_format_impact", spy)
-    monkeypatch.setattr(convert_module, "fits", lambda data, omitted: not data.startswith(b'{\n    "entries"'))
+    monkeypatch.setattr(
+        convert_module, "fits", lambda data, omitted, archive=False: not data.startswith(b'{\n    "entries"')
+    )
     rows = platform_impact(before, _valid(after))
     assert ("sillytavern.world", 6) in crossed and ("sillytavern.world", 2) in crossed
     assert ("lorebook_v3.json", 6) not in crossed
     assert rows == platform_impact(before, _valid(after), whole=True)
 
 
-def test_a_card_whose_archive_compresses_too_well_is_named_as_the_whole_card_names_it() -> None:
-    """CHARX's reader refuses a member that compresses past limits.ARCHIVE_MAX_RATIO (a zip
-    bomb's mark): only the whole card's file shows it, so archives cross the whole card."""
+def test_a_card_whose_book_deflates_past_the_bomb_ratio_crosses_its_archives_sliced(monkeypatch) -> None:
+    """A card of long repeated entries: its card.json deflates past limits.ARCHIVE_MAX_RATIO
+    (a zip bomb's mark), so the archive writer stores it and the reader takes it back; the
+    archives are crossed with the slice like every other format, and name what the whole
+    card names: nothing."""
     text = "x" * 20_000
     entries = [{"uid": n, "keys": [{"text": "k"}], "content": text} for n in range(80)]
     before = _valid({"kind": "character", "id": "padded", "name": "Padded", "body": {"book": {"entries": entries}}})
     after = copy.deepcopy(before)
     after["body"]["book"]["entries"][5]["enabled"] = False
     assert entry_slice(after, ["/body/book/entries/5/enabled"]) is not None
+    crossed = []
+    real = convert_module._format_impact
+
+    def spy(piece, target, fmt, *args):
+        crossed.append((fmt, len(piece.body.book.entries)))
+        return real(piece, target, fmt, *args)
+
+    monkeypatch.setattr(convert_module, "_format_impact", spy)
     rows = platform_impact(before, _valid(after))
+    assert ("charx", 2) in crossed and ("risu.charx", 2) in crossed
+    assert not [fmt for fmt, count in crossed if count == 80]
     assert rows == platform_impact(before, _valid(after), whole=True)
-    assert {row["platform"] for row in rows if row["note"].endswith("cannot write this piece")} == {
-        "charx",
-        "risu.charx",
-    }
+    assert not [row for row in rows if row["note"].endswith("cannot write this piece")]
+
+
+@pytest.mark.parametrize("fmt", ["charx", "risu.charx"])
+def test_an_archive_whose_whole_file_may_pass_a_member_limit_is_crossed_whole(fmt, monkeypatch) -> None:
+    """The slice's card.json judged too close to the member limit: that archive crosses the
+    whole card."""
+    monkeypatch.setattr(slicing, "ARCHIVE_MEMBER_MAX_BYTES", 40_000)
+    entries = [{"uid": n, "keys": [{"text": "k"}], "content": f"entry {n} " * 300} for n in range(40)]
+    before = _valid({"kind": "character", "id": "c", "name": "C", "body": {"book": {"entries": entries}}})
+    after = copy.deepcopy(before)
+    after["body"]["book"]["entries"][3]["enabled"] = False
+    sliced = entry_slice(after, ["/body/book/entries/3/enabled"])
+    part = _file(validate_piece(sliced.piece), fmt)
+    assert max(size for size, _ in _members(part).values()) < 40_000  # the slice alone would fit
+    assert not slicing.fits(part, sliced.omitted, archive=True)
+    assert slicing.fits(part, 0, archive=True)
 
 
 def _nested(levels: int) -> dict:

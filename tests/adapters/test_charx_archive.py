@@ -11,6 +11,7 @@ import pytest
 from cards_support import cross, edit_body, not_carried, read
 from testkit import corpus_path
 
+from bunzai import limits
 from bunzai.adapters.common import png
 from bunzai.adapters.inspect import read_bytes
 from bunzai.errors import BunzaiError
@@ -276,11 +277,11 @@ def _hostile() -> dict[str, tuple[bytes, tuple[str, ...]]]:
     big = io.BytesIO()
     with zipfile.ZipFile(big, "w") as archive:
         archive.writestr("card.json", good)
-        archive.writestr(stored, b"\x01" * (50 * 1024 * 1024), compress_type=zipfile.ZIP_STORED)
+        archive.writestr(stored, b"\x01" * (limits.ASSET_MAX_BYTES + 1), compress_type=zipfile.ZIP_STORED)
     whole = charx(members())
     return {
         "bomb": (charx([("card.json", good), ("assets/bomb.bin", b"\x00" * (20 * 1024 * 1024))]), ("unsafe_archive",)),
-        "50mb-member": (big.getvalue(), ("unsafe_archive",)),
+        "oversized-member": (big.getvalue(), ("unsafe_archive",)),
         "dotdot": (charx([("card.json", good), ("../escape.txt", b"x")]), ("unsafe_archive",)),
         "absolute": (charx([("card.json", good), ("/etc/passwd", b"x")]), ("unsafe_archive",)),
         "duplicated": (duplicated.getvalue(), ("unsafe_archive",)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import struct
 import warnings
 import zipfile
@@ -74,16 +75,22 @@ def test_a_zip_bomb_is_refused_while_reading_even_when_headers_are_not_consulted
     assert "decompresses at a ratio" in error.message
 
 
-def test_a_fifty_megabyte_member_is_refused():
-    error = refused(zeros_zip("video.bin", 50 * 1024 * 1024, zipfile.ZIP_STORED))
+def test_a_member_as_large_as_the_largest_asset_reads_back():
+    # A CHARX may carry a video: whatever the studio stores goes into an archive and back.
+    video = os.urandom(limits.ASSET_MAX_BYTES)
+    assert open_archive(write_archive([("assets/other/video/v.mp4", video)])).read("assets/other/video/v.mp4") == video
+
+
+def test_a_member_past_the_largest_asset_is_refused():
+    error = refused(zeros_zip("video.bin", limits.ASSET_MAX_BYTES + 1024 * 1024, zipfile.ZIP_STORED))
     assert error.code == "unsafe_archive"
     assert "per member" in error.message
 
 
-def test_a_fifty_megabyte_member_is_refused_while_reading(monkeypatch):
+def test_a_member_past_the_largest_asset_is_refused_while_reading(monkeypatch):
     monkeypatch.setattr(zipsafe, "_check_declared_size", lambda info: None)
     monkeypatch.setattr(limits, "ARCHIVE_MAX_RATIO", 10**9)
-    error = refused(zeros_zip("video.bin", 50 * 1024 * 1024))
+    error = refused(zeros_zip("video.bin", limits.ASSET_MAX_BYTES + 1024 * 1024))
     assert error.code == "unsafe_archive"
     assert "decompresses past" in error.message and "per member" in error.message
 
@@ -199,6 +206,17 @@ def test_the_writer_stores_what_deflate_cannot_shrink():
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         assert [info.compress_type for info in zf.infolist()] == [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]
         assert {info.date_time for info in zf.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_the_writer_stores_a_member_that_deflating_would_make_look_like_a_bomb():
+    # Two megabytes of one repeated entry deflate far past ARCHIVE_MAX_RATIO; the reader
+    # would refuse that member, so the writer stores it and reads it back.
+    text = b'{"content": "the same entry again", "keys": ["same"]},' * 40_000
+    assert len(text) > limits.ARCHIVE_RATIO_FLOOR_BYTES
+    data = write_archive([("card.json", text), ("small.txt", b"a" * 1000)])
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        assert [info.compress_type for info in zf.infolist()] == [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]
+    assert open_archive(data).read("card.json") == text
 
 
 @pytest.mark.parametrize(

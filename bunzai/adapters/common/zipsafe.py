@@ -244,7 +244,8 @@ def write_archive(members: list[tuple[str, bytes]]) -> bytes:
     """A ZIP of `members` in order; the same members always give the same bytes.
 
     Names must be safe (see name_problem), ASCII and unique. Each member is deflated
-    unless storing it is smaller (images are already compressed).
+    unless storing it is smaller (images are already compressed) or deflating it would
+    pass the ratio open_archive refuses as a bomb.
     """
     seen: set[str] = set()
     out = io.BytesIO()
@@ -282,4 +283,10 @@ def write_archive(members: list[tuple[str, bytes]]) -> bytes:
 def _method_for(data: bytes) -> int:
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
     packed = compressor.compress(data) + compressor.flush()
-    return zipfile.ZIP_DEFLATED if len(packed) < len(data) else zipfile.ZIP_STORED
+    if len(packed) >= len(data):
+        return zipfile.ZIP_STORED
+    # A member that deflates past the ratio the reader refuses (a book of one entry repeated
+    # thousands of times does) is stored, so bunzai always reads back what it wrote.
+    if len(data) > limits.ARCHIVE_RATIO_FLOOR_BYTES and len(data) > limits.ARCHIVE_MAX_RATIO * len(packed):
+        return zipfile.ZIP_STORED
+    return zipfile.ZIP_DEFLATED
