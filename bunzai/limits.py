@@ -83,10 +83,11 @@ SEARCH_MAX_TERMS = 16
 # Characters of context on each side of a hit in a snippet.
 SNIPPET_CONTEXT_CHARS = 60
 # The studio index (`.bunzai/index.sqlite`) trusts a piece file's (inode, size, mtime, ctime)
-# only when its mtime and ctime are this much older than the moment the index last read it:
-# a hand edit within the same clock tick as that read, keeping the size, would otherwise go
-# unseen. Two seconds covers the coarsest file-system clocks (FAT keeps 2 s); a younger file
-# is read again and compared by revision, which costs one small read per recently written piece.
+# only when its mtime and ctime are before the moment the index read it, on the file system's
+# clock (the index file's own mtime): a hand edit in the same tick, keeping the size, would
+# otherwise go unseen. Where the index has no file of its own (kept in memory in a read-only
+# studio) it uses the process's wall clock, and trusts a file only when it is this much older:
+# two seconds covers the coarsest file-system clocks (FAT keeps 2 s) and a little skew.
 INDEX_RACY_SECONDS = 2.0
 # Memory the index's FTS5 table may hold words in before it writes them out as a segment
 # (FTS5's `hashsize`, 1 MiB by default): a first build of 10,000 pieces writes its text about

@@ -10,12 +10,12 @@ Bringing it up to date (`fresh_index`) lists the kind folders and stats each fil
 is read): one `os.scandir` per kind folder and one `stat` per file, the least that notices a
 piece edited in place (which changes no folder's mtime). A kind whose listing (names and
 stats, as bytes) is the one recorded for it, taken when every file was already older than
-`limits.INDEX_RACY_SECONDS`, is fresh as it is. Otherwise
-the rows of the files that differ from that listing (added, removed, another stat, or too young
+the file system's clock at that moment (`_settled_before`), is fresh as it is. Otherwise the
+rows of the files that differ from that listing (added, removed, another stat, or too young
 to trust) are compared with their files (all rows, where that is most of them or there is no
-listing): a file whose stat differs from its row, a new file, and a file whose mtime or ctime
-is within `limits.INDEX_RACY_SECONDS` of when its row was made (a hand edit in the same clock
-tick keeping the size would otherwise go unseen) are read again; rows whose file is gone are
+listing): a file whose stat differs from its row, a new file, and a file changed in the same
+tick of the file system's clock as its row was read, or later (a hand edit in that tick,
+keeping the size, would otherwise go unseen) are read again; rows whose file is gone are
 dropped. So a piece written by `apply`, by another program or by hand shows up in the next
 `list` or `search`, and `apply` itself never waits on the index: a window of a thousand pieces
 costs the next reader a thousand small reads once, not every apply an SQLite transaction.
@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "8"
+INDEX_FORMAT = "9"
 
 # The BM25 weights of the FTS columns name, tags, short and prose (`_columns` fills them): a
 # piece's name counts most, then its tags, then short identity fields, then every other text field.
@@ -83,9 +83,9 @@ PREFIXES = "2 3"  # the prefix lengths FTS5 keeps an index for (in characters)
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, ino INTEGER, "
-    "size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, checked_ns INTEGER, revision TEXT, name TEXT, "
+    "size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, settled_ns INTEGER, revision TEXT, name TEXT, "
     "name_json TEXT, listed TEXT, error TEXT, UNIQUE (kind, id))",
-    "CREATE TABLE listings (kind TEXT PRIMARY KEY, scanned_ns INTEGER NOT NULL, newest_ns INTEGER NOT NULL, "
+    "CREATE TABLE listings (kind TEXT PRIMARY KEY, settled_ns INTEGER NOT NULL, newest_ns INTEGER NOT NULL, "
     "stats BLOB NOT NULL, packed BLOB NOT NULL)",
     "CREATE INDEX files_damaged ON files (kind, id) WHERE error IS NOT NULL",
     # Prefix indexes for prefixes of 2 and 3 characters: `ka*` reads one list instead of merging
@@ -364,17 +364,16 @@ def _read_row(studio: Studio, kind: str, piece_id: str) -> tuple | None:
 def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, ...]) -> None:
     """Bring the rows of `kinds` up to date with the files (see the module docstring).
 
-    Each kind folder's listing is kept in `listings`, with the time it was taken and its newest
-    file time: when the listing is the same and its newest file was older than that time by
-    `limits.INDEX_RACY_SECONDS`, the kind's rows are fresh without comparing them one by one.
+    Each kind folder's listing is kept in `listings`, with the time its files had to be older
+    than to be trusted (`_settled_before`) and its newest file time: when the listing is the
+    same and its newest file was older than that, the kind's rows are fresh without comparing
+    them one by one.
     """
-    racy_ns = int(limits.INDEX_RACY_SECONDS * 1e9)
-    scanned_at = time.time_ns()
     marks = ",".join("?" * len(kinds))
     recorded = {
         kind: (scanned, newest, stats)
         for kind, scanned, newest, stats in connection.execute(
-            f"SELECT kind, scanned_ns, newest_ns, stats FROM listings WHERE kind IN ({marks})", kinds
+            f"SELECT kind, settled_ns, newest_ns, stats FROM listings WHERE kind IN ({marks})", kinds
         )
     }
     on_disk = _scan(studio, kinds)
@@ -382,23 +381,25 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
     for kind in kinds:
         listing = _listing(on_disk[kind])
         known = recorded.get(kind)
-        if known is not None and known[2] == listing and known[1] + racy_ns <= known[0]:
+        if known is not None and known[2] == listing and known[1] < known[0]:
             continue
         changed.append((kind, listing))
     if not changed:
         return
+    # Taken after the scan and before any file is read: see `_settled_before`.
+    settled = _settled_before(connection)
     connection.execute("BEGIN IMMEDIATE")
     try:
         for kind, listing in changed:
             stats = _stats(on_disk[kind])
-            before = connection.execute("SELECT scanned_ns, packed FROM listings WHERE kind = ?", (kind,)).fetchone()
-            looks = None if before is None else _to_look_at(stats, before[0], _unpacked(before[1]), racy_ns)
-            _refresh_kind(connection, studio, kind, stats, looks, racy_ns)
+            before = connection.execute("SELECT settled_ns, packed FROM listings WHERE kind = ?", (kind,)).fetchone()
+            looks = None if before is None else _to_look_at(stats, before[0], _unpacked(before[1]))
+            _refresh_kind(connection, studio, kind, stats, looks, settled)
             times = stats.values()
             newest = max(max(map(itemgetter(2), times), default=0), max(map(itemgetter(3), times), default=0))
             connection.execute(
                 "INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?, ?)",
-                (kind, scanned_at, newest, listing, _packed(stats)),
+                (kind, settled, newest, listing, _packed(stats)),
             )
         connection.execute("COMMIT")
     except BaseException:
@@ -407,25 +408,48 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
         raise
 
 
+def _settled_before(connection: sqlite3.Connection) -> int:
+    """The time a file's mtime and ctime must both be before for its stat, taken now, to be
+    trusted from now on: any later change of the file moves its stat.
+
+    It is the file system's own clock, the clock that stamps the studio's piece files: the
+    index file's mtime, set to the present. A piece last changed before it (a tick of that
+    clock earlier at least) was changed before its row is read, so a later change gives it
+    a later mtime; one changed in the same tick might not, and is read again by the next
+    refresh, whose clock is later, as git treats a racily clean file. So a piece written by
+    `apply` is trusted by the first reader after it, and only a piece changed while a reader
+    ran is read twice. (File systems cut timestamps down to their resolution, FAT's two
+    seconds included, so a change in the same tick as the index reads as too young.) Where the
+    index is in memory or its file cannot be touched, it is the process's wall clock less
+    `limits.INDEX_RACY_SECONDS`, which covers the coarsest clocks and a little skew."""
+    path = connection.execute("PRAGMA database_list").fetchone()[2]
+    if path:
+        try:
+            os.utime(path)
+            return os.stat(path).st_mtime_ns
+        except OSError:
+            pass
+    return time.time_ns() - int(limits.INDEX_RACY_SECONDS * 1e9)
+
+
 LOOK_SHARE = 0.25  # past this share of a kind's files to look at, its rows are read all at once
 
 
-def _to_look_at(
-    stats: dict[str, Stat], scanned_ns: int, before: dict[str, Stat] | None, racy_ns: int
-) -> list[str] | None:
+def _to_look_at(stats: dict[str, Stat], settled: int, before: dict[str, Stat] | None) -> list[str] | None:
     """The names whose rows may be stale, against the kind's listing as last recorded
-    (`before`, taken at `scanned_ns`); None where that listing did not unpack, or where most
-    rows need a look.
+    (`before`, with its `settled` time, see `_settled_before`); None where that listing did
+    not unpack, or where most rows need a look.
 
-    A file with the stat it had then, and older than that listing by `racy_ns`, was fresh
-    then (its row was either checked against it or read after it) and still is: only the
-    files added, removed, changed since, or that new need their rows. So after one `apply`
-    or one hand edit in a kind of 10,000 pieces, one row is looked at, not all of them.
+    A file with the stat it had then, changed before `settled`, was fresh then (its row was
+    either checked against it or read after it) and still is: only the files added, removed,
+    changed since, or younger than that need their rows. So after one `apply` or one hand edit
+    in a kind of 10,000 pieces, one row is looked at, not all of them.
     """
     if before is None:
         return None
-    settled = scanned_ns - racy_ns
-    looks = [name for name, stat in stats.items() if before.get(name) != stat or stat[2] > settled or stat[3] > settled]
+    looks = [
+        name for name, stat in stats.items() if before.get(name) != stat or stat[2] >= settled or stat[3] >= settled
+    ]
     looks += [name for name in before if name not in stats]
     return None if len(looks) > LOOK_SHARE * len(stats) else looks
 
@@ -475,11 +499,11 @@ def _refresh_kind(
     kind: str,
     stats: dict[str, Stat],
     looks: list[str] | None,
-    racy_ns: int,
+    checked: int,
 ) -> None:
     """Bring the rows of `kind` up to date with `stats` (its folder as just listed), looking
     only at the rows of `looks` where it is given (see `_to_look_at`), at all of them else."""
-    select = "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision FROM files WHERE kind = ?"
+    select = "SELECT rowid, id, ino, size, mtime_ns, ctime_ns, settled_ns, revision FROM files WHERE kind = ?"
     if looks is None:
         on_disk = _pieces(stats)
         rows = connection.execute(select, (kind,)).fetchall()
@@ -499,9 +523,8 @@ def _refresh_kind(
     for piece_id in sorted(on_disk):
         stat = on_disk[piece_id]
         row = known.get(piece_id)
-        if row is not None and row[1] == stat and max(stat[2], stat[3]) + racy_ns <= row[2]:
+        if row is not None and row[1] == stat and max(stat[2], stat[3]) < row[2]:
             continue
-        checked = time.time_ns()
         read = _read_row(studio, kind, piece_id)
         if read is None:  # removed since the scan
             if row is not None:
@@ -510,7 +533,7 @@ def _refresh_kind(
         revision, name, name_json, error, columns = read
         if row is not None and error is None and revision == row[3]:  # same bytes: only the stat moved
             connection.execute(
-                "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ? WHERE rowid = ?",
+                "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, settled_ns = ? WHERE rowid = ?",
                 (*stat, checked, row[0]),
             )
             continue
@@ -522,14 +545,14 @@ def _refresh_kind(
         values = (*stat, checked, revision, name, name_json, listed, error)
         if row is None:
             rowid = connection.execute(
-                "INSERT INTO files (kind, id, ino, size, mtime_ns, ctime_ns, checked_ns, revision, name, name_json, "
+                "INSERT INTO files (kind, id, ino, size, mtime_ns, ctime_ns, settled_ns, revision, name, name_json, "
                 "listed, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (kind, piece_id, *values),
             ).lastrowid
         else:
             rowid = row[0]
             connection.execute(
-                "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, checked_ns = ?, revision = ?, "
+                "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, settled_ns = ?, revision = ?, "
                 "name = ?, name_json = ?, listed = ?, error = ? WHERE rowid = ?",
                 (*values, rowid),
             )

@@ -133,11 +133,9 @@ def light_run(bunzai, args: list[str]) -> dict:
 def test_read_list_and_search_keep_to_light_modules(shelf):
     import time
 
-    from bunzai import limits
-
-    # Past the racy window, the index trusts its listing and reads no piece; `list` records
-    # that settled listing.
-    time.sleep(limits.INDEX_RACY_SECONDS + 0.5)
+    # A tick of the file system's clock after the last write, the index trusts what it reads:
+    # this `list` records the settled listing, and the commands below read no piece.
+    time.sleep(0.05)
     shelf("list", check=True)
     for args in (
         ["read", "character/ada"],

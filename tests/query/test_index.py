@@ -406,22 +406,24 @@ def test_a_stale_kind_looks_only_at_what_changed_and_answers_as_a_rebuild(tmp_pa
 def test_what_a_stale_kind_looks_at():
     from bunzai.query.index import _to_look_at
 
-    racy = 2 * 10**9
-    scanned = 100 * 10**9
+    settled = 98 * 10**9  # the file system's clock when that listing was taken
     old = (1, 10, 50 * 10**9, 50 * 10**9)
     others = {f"other{n}": old for n in range(20)}
-    before = {"same": old, "moved": old, "gone": old, "young": (2, 10, 99 * 10**9, 99 * 10**9)} | others
+    tick = (2, 10, 98 * 10**9, 98 * 10**9)
+    before = {"same": old, "moved": old, "gone": old, "young": (2, 10, 99 * 10**9, 99 * 10**9), "tick": tick}
+    before |= others
     stats = {
         "same": old,
         "moved": (1, 11, 50 * 10**9, 50 * 10**9),
-        "young": (2, 10, 99 * 10**9, 99 * 10**9),  # unchanged, but within the racy window of that listing
+        "young": (2, 10, 99 * 10**9, 99 * 10**9),  # unchanged, but changed after that listing's clock
+        "tick": tick,  # and in the same tick: a change after the read could have kept this stat
         "new": old,
         "recent": (3, 10, 50 * 10**9, 99 * 10**9),  # its ctime is: a change kept the mtime
     } | others
     before["recent"] = stats["recent"]
-    assert sorted(_to_look_at(stats, scanned, before, racy)) == ["gone", "moved", "new", "recent", "young"]
-    assert _to_look_at(stats, scanned, None, racy) is None
-    assert _to_look_at({"a": old}, scanned, {"b": old}, racy) is None  # most rows: read them all
+    assert sorted(_to_look_at(stats, settled, before)) == ["gone", "moved", "new", "recent", "tick", "young"]
+    assert _to_look_at(stats, settled, None) is None
+    assert _to_look_at({"a": old}, settled, {"b": old}) is None  # most rows: read them all
 
 
 @settings(max_examples=200, deadline=None)
@@ -620,3 +622,61 @@ def test_the_snippet_shows_a_word_where_it_stands_as_a_word():
     assert best_field(fields, ["cat"]) == ("/body/description", "Concatenate; Lovelace and the cat")
     assert best_field(fields, ["arles"]) == ("/name", "Charles Babbage")
     assert best_field(fields, ["zebra"]) == ("/name", "Charles Babbage")
+
+
+def _reads_of(studio, monkeypatch) -> list[str]:
+    """The pieces each `list_pieces` of `studio` reads from now on (the index's own reader spied)."""
+    from bunzai.query import index
+
+    reads: list[str] = []
+    real = index._read_row
+
+    def spy(studio, kind, piece_id):
+        reads.append(f"{kind}/{piece_id}")
+        return real(studio, kind, piece_id)
+
+    monkeypatch.setattr(index, "_read_row", spy)
+    return reads
+
+
+def test_pieces_written_before_a_reader_are_trusted_by_it_and_not_read_again(tmp_path, monkeypatch):
+    """The index's clock is the file system's: pieces changed a tick or more before a reader
+    looked are settled when it reads them, so the next reader reads none of them again (with
+    a wall-clock margin it would have read every one a second time)."""
+    import time
+
+    studio, _ = init_studio(tmp_path / "studio")
+    for n in range(30):
+        path = studio.root / "character" / f"c{n}.json"
+        path.write_text(json.dumps({"kind": "character", "id": f"c{n}", "name": f"C{n}", "body": {}}))
+    time.sleep(0.05)  # past the file system clock's tick (a few milliseconds) of the last write
+    reads = _reads_of(studio, monkeypatch)
+    first = list_pieces(studio, KIND_NAMES)
+    assert sorted(reads) == sorted(f"character/c{n}" for n in range(30))
+    reads.clear()
+    assert list_pieces(studio, KIND_NAMES) == first and len(first[0]) == 30 and reads == []
+    settled = sqlite3.connect(studio.state_dir / INDEX_NAME).execute("SELECT settled_ns FROM listings").fetchall()
+    newest = max(max(path.stat().st_mtime_ns, path.stat().st_ctime_ns) for path in studio.root.glob("character/*"))
+    assert newest < settled[0][0] <= os.stat(studio.state_dir / INDEX_NAME).st_mtime_ns  # its own file's clock
+
+
+def test_a_piece_changed_in_the_tick_a_reader_read_it_is_read_again_by_the_next(tmp_path, monkeypatch):
+    """A piece whose mtime or ctime is not before the index's clock may have changed after it
+    was read, in the same tick, keeping its stat: the next reader reads it again, and once
+    it is older than a reader's clock, no reader reads it."""
+    from bunzai.query import index
+
+    studio, _ = init_studio(tmp_path / "studio")
+    path = studio.root / "character" / "ada.json"
+    path.write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada", "body": {}}))
+    stat = os.stat(path)
+    tick = max(stat.st_mtime_ns, stat.st_ctime_ns)
+    reads = _reads_of(studio, monkeypatch)
+    for clock, read in ((tick, ["character/ada"]), (tick, ["character/ada"]), (tick + 1, ["character/ada"])):
+        monkeypatch.setattr(index, "_settled_before", lambda connection, clock=clock: clock)
+        reads.clear()
+        assert [item["name"] for item in list_pieces(studio, KIND_NAMES)[0]] == ["Ada"]
+        assert reads == read, clock
+    reads.clear()
+    monkeypatch.setattr(index, "_settled_before", lambda connection: tick + 2)
+    assert [item["name"] for item in list_pieces(studio, KIND_NAMES)[0]] == ["Ada"] and reads == []
