@@ -62,7 +62,8 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     if into.exists() and not into.is_dir():
         raise BunzaiError("invalid_input", f"{into} is not a folder", "name a folder (it is created when missing)")
     into.mkdir(parents=True, exist_ok=True)
-    targets = [resolve_ref(studio, ref) for ref in refs] if refs else list_stored(studio)
+    # A piece named twice (`ada` and `persona/ada`) is written once.
+    targets = list(dict.fromkeys(resolve_ref(studio, ref) for ref in refs)) if refs else list_stored(studio)
     report = LibraryReport(into)
     report.notes.append(
         f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
@@ -81,7 +82,7 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
         except BunzaiError as error:
             report.not_written.append({"ref": ref, "error": error.to_json()["error"]})
     for source, members in backups.items():
-        _export_backup(studio, source, sorted(members, key=lambda member: member[0]), report)
+        _export_backup(studio, source, sorted(members, key=lambda member: member[:2]), report)  # place, ref
     return report
 
 
@@ -95,14 +96,46 @@ def _backup_place(piece) -> tuple[str, int] | None:
 
 
 def _export_backup(studio, source: str, members: list, report: LibraryReport) -> None:
-    """The personas read from one file, written back as one backup in the file's order."""
+    """The personas read from one file, written back as one backup in the file's order.
+
+    Personas from two files of the same name (two users' settings.json) share a source;
+    SillyTavern keys a persona by its avatar file, so where two of them hold the same
+    place or avatar, the second goes into a backup of its own rather than over the first.
+    """
+    import json
+
+    backups: list[tuple[set[int], set[str], list]] = []  # places, avatar keys, members
+    for place, ref, piece in members:
+        crossing = convert_stored_piece(studio, piece, st.PERSONAS_FORMAT, current_book=False)
+        one = json.loads(crossing.data)
+        keys = set(one.get("personas") or ()) | set(one.get("persona_descriptions") or ())
+        losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, None)]
+        places, taken, group = next(
+            (backup for backup in backups if place not in backup[0] and not keys & backup[1]), (set(), set(), [])
+        )
+        if not group:
+            backups.append((places, taken, group))
+        places.add(place)
+        taken.update(keys)
+        group.append((ref, piece, one, losses))
+    name = PurePosixPath(source).name
+    stem = st.file_stem_for(PurePosixPath(source).stem if name != st.SETTINGS_FILE else "personas", "personas")
+    paths = [f"{stem}.json"] + [f"{stem}-{number}.json" for number in range(2, len(backups) + 1)]
+    if len(backups) > 1:
+        report.notes.append(
+            f"personas recorded as read from {name} repeat a place or an avatar file name (two files of "
+            "that name, or one imported twice; SillyTavern keys a persona by its avatar): they are written "
+            f"as {len(backups)} backups, " + ", ".join(paths)
+        )
+    for (_places, _taken, group), file_name in zip(backups, paths, strict=True):
+        _write_backup(studio, group, _folder(report.into, st.PERSONAS_FOLDER) / file_name, report)
+
+
+def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> None:
     import json
 
     merged: dict = {}
-    entries = []
-    for _place, ref, piece in members:
-        crossing = convert_stored_piece(studio, piece, st.PERSONAS_FORMAT, current_book=False)
-        one = json.loads(crossing.data)
+    for _ref, _piece, one, _losses in group:
         for key, value in one.items():
             if key in ("personas", "persona_descriptions"):
                 merged.setdefault(key, {}).update(value)
@@ -110,12 +143,6 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
                 merged[key] = merged.get(key) or value
             else:
                 merged.setdefault(key, value)
-        entries.append(
-            {"ref": ref, "losses": [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, None)]}
-        )
-    stem = PurePosixPath(source).stem if PurePosixPath(source).name != st.SETTINGS_FILE else "personas"
-    stem = st.file_stem_for(stem, "personas")
-    path = _folder(report.into, st.PERSONAS_FOLDER) / f"{stem}.json"
     data = json.dumps(merged, indent=2, ensure_ascii=False).encode("utf-8")
     relative = path.relative_to(report.into).as_posix()
     try:
@@ -123,19 +150,20 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
     except BunzaiError as error:
         if error.code != "occupied":
             raise
-        report.skipped.extend({"ref": entry["ref"], "path": relative} for entry in entries)
+        report.skipped.extend({"ref": ref, "path": relative} for ref, *_ in group)
         return
-    for entry in entries:
+    for ref, _piece, _one, losses in group:
         report.written.append(
-            entry
-            | {
+            {
+                "ref": ref,
+                "losses": losses,
                 "path": relative,
                 "format": st.PERSONAS_FORMAT,
                 "note": "SillyTavern keeps personas in settings.json: restore this backup in "
                 "Persona Management (the avatar images are in User Avatars/)",
             }
         )
-    for _place, ref, piece in members:
+    for ref, piece, _one, _losses in group:
         if piece.body.portrait is not None:
             avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
             if st.file_stem_for(avatar, "") == avatar:
