@@ -34,6 +34,7 @@ class LibraryReport:
     not_written: list[dict] = field(default_factory=list)  # no place in the layout, or a refusal
     notes: list[str] = field(default_factory=list)
     shown_by: dict[str, list[str]] | None = None  # pack id -> folders of the characters showing it
+    claimed: dict[str, bytes] = field(default_factory=dict)  # path -> SHA-256 of the file this export put there
 
     def to_json(self) -> dict:
         return {
@@ -178,6 +179,12 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
         return
     # The bound world is written beside the card as its own file: the card keeps its copy as imported.
     crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False)
+    wanted = place.path
+    if piece.kind != "pack":
+        place, duplicate = _claimed(report, place, crossing.data)
+        if duplicate:  # a piece of this export wrote these very bytes there
+            report.skipped.append({"ref": ref, "path": place.path})
+            return
     losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, place)]
     if piece.kind == "pack":
         for stem in _sprite_folders(studio, piece, place, report):
@@ -190,11 +197,32 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
         return
     folder = _folder(report.into, place.folder)
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses)
+    if place.path != wanted and report.written and report.written[-1]["ref"] == ref:
+        report.written[-1]["renamed_from"] = wanted
     if piece.kind == "persona" and piece.body.portrait is not None:
         avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
         if st.file_stem_for(avatar, "") == avatar:
             image = read_asset(studio, piece.body.portrait.sha256, piece.body.portrait.ext)
             _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
+
+
+def _claimed(report: LibraryReport, place, data: bytes):
+    """(place, duplicate): `place`, unless another piece of this export took its file with
+    other bytes: then the name SillyTavern gives a second card or file of one name
+    (`Alice1.png`, `Alice2.png` ...); `duplicate` where a piece of this export took that
+    place with these very bytes (a piece imported twice). The same pieces in the same order
+    get the same names, so exporting again into the same folder finds every file in place."""
+    import hashlib
+    from dataclasses import replace
+
+    key = hashlib.sha256(data).digest()
+    number = 0
+    while True:
+        chosen = place if number == 0 else replace(place, stem=f"{place.stem}{number}")
+        taken = report.claimed.setdefault(chosen.path, key)
+        if taken is key or taken == key:
+            return chosen, taken is not key
+        number += 1
 
 
 def _sprite_folders(studio, piece, place, report: LibraryReport) -> list[str]:
