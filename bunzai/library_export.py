@@ -196,9 +196,8 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
                 losses = []  # the pack's losses are reported once, with its first file
         return
     folder = _folder(report.into, place.folder)
-    _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses)
-    if place.path != wanted and report.written and report.written[-1]["ref"] == ref:
-        report.written[-1]["renamed_from"] = wanted
+    renamed_from = wanted if place.path != wanted else None
+    _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
     if piece.kind == "persona" and piece.body.portrait is not None:
         avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
         if st.file_stem_for(avatar, "") == avatar:
@@ -220,7 +219,7 @@ def _claimed(report: LibraryReport, place, data: bytes):
     while True:
         chosen = place if number == 0 else replace(place, stem=f"{place.stem}{number}")
         taken = report.claimed.setdefault(chosen.path, key)
-        if taken is key or taken == key:
+        if taken == key:
             return chosen, taken is not key
         number += 1
 
@@ -247,7 +246,15 @@ def _not_lost(loss, piece, place) -> bool:
     return loss.code in NAMED_BY_FILE and place.stem == piece.name
 
 
-def _write(report: LibraryReport, ref: str, path: Path, data: bytes, place, losses: list[dict]) -> None:
+def _write(
+    report: LibraryReport,
+    ref: str,
+    path: Path,
+    data: bytes,
+    place,
+    losses: list[dict],
+    renamed_from: str | None = None,
+) -> None:
     relative = path.relative_to(report.into).as_posix()
     try:
         write_new(path, data)
@@ -257,6 +264,8 @@ def _write(report: LibraryReport, ref: str, path: Path, data: bytes, place, loss
         report.skipped.append({"ref": ref, "path": relative})
         return
     entry = {"ref": ref, "path": relative, "losses": losses}
+    if renamed_from is not None:  # another piece of this export took the file it wanted
+        entry["renamed_from"] = renamed_from
     if place is not None:
         entry["format"] = place.format_id
         if place.note:

@@ -371,8 +371,8 @@ def _refresh(connection: sqlite3.Connection, studio: Studio, kinds: tuple[str, .
     """
     marks = ",".join("?" * len(kinds))
     recorded = {
-        kind: (scanned, newest, stats)
-        for kind, scanned, newest, stats in connection.execute(
+        kind: (settled, newest, stats)
+        for kind, settled, newest, stats in connection.execute(
             f"SELECT kind, settled_ns, newest_ns, stats FROM listings WHERE kind IN ({marks})", kinds
         )
     }
@@ -499,7 +499,7 @@ def _refresh_kind(
     kind: str,
     stats: dict[str, Stat],
     looks: list[str] | None,
-    checked: int,
+    settled: int,
 ) -> None:
     """Bring the rows of `kind` up to date with `stats` (its folder as just listed), looking
     only at the rows of `looks` where it is given (see `_to_look_at`), at all of them else."""
@@ -514,8 +514,8 @@ def _refresh_kind(
             part = looks[start : start + _CHUNK]
             rows += connection.execute(select + f" AND id IN ({_marks(part)})", (kind, *part)).fetchall()
     known = {
-        piece_id: (rowid, (ino, size, mtime, ctime), checked, revision)
-        for rowid, piece_id, ino, size, mtime, ctime, checked, revision in rows
+        piece_id: (rowid, (ino, size, mtime, ctime), row_settled, revision)
+        for rowid, piece_id, ino, size, mtime, ctime, row_settled, revision in rows
     }
     for piece_id, row in known.items():
         if piece_id not in on_disk:
@@ -534,7 +534,7 @@ def _refresh_kind(
         if row is not None and error is None and revision == row[3]:  # same bytes: only the stat moved
             connection.execute(
                 "UPDATE files SET ino = ?, size = ?, mtime_ns = ?, ctime_ns = ?, settled_ns = ? WHERE rowid = ?",
-                (*stat, checked, row[0]),
+                (*stat, settled, row[0]),
             )
             continue
         listed = (
@@ -542,7 +542,7 @@ def _refresh_kind(
             if error is not None
             else _listed(kind, piece_id, name if name_json is None else json.loads(name_json), revision)
         )
-        values = (*stat, checked, revision, name, name_json, listed, error)
+        values = (*stat, settled, revision, name, name_json, listed, error)
         if row is None:
             rowid = connection.execute(
                 "INSERT INTO files (kind, id, ino, size, mtime_ns, ctime_ns, settled_ns, revision, name, name_json, "
