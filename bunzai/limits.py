@@ -124,7 +124,9 @@ WALK_MAX_ENTRIES = 100_000
 # --- archives (ZIP: CHARX, sprite packs) -------------------------------------------------
 # Largest archive file bunzai opens. A CHARX with a few dozen full-size images, or a
 # 28-sprite pack of large PNGs, stays well under 100 MB; 256 MB refuses a runaway file
-# before it is scanned.
+# before it is scanned. bunzai's archive writer refuses (too_large) an archive past this or
+# the three limits below, so it never writes one it would not open (a sprite folder may
+# hold FOLDER_PIECE_MAX_BYTES, more than one archive does).
 ARCHIVE_MAX_BYTES = 256 * 1024 * 1024
 # Most members an archive may list. A sprite pack has ~30 images, a rich CHARX a few
 # hundred assets; 4096 is generous and keeps the central directory cheap to walk.

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from st_side_formats_support import random_pieces, undeclared, media_of
 
+from bunzai import limits
 from bunzai.adapters.common.zipsafe import open_archive, write_archive
 from bunzai.adapters.contract import Blob
 from bunzai.adapters.inspect import read_bytes
@@ -56,6 +57,18 @@ def test_a_sprite_folder_is_written_as_a_zip_with_the_same_sprites():
     assert {loss.code for loss in crossing.losses} == {"pack.folder_as_zip", "pack.name.file_name"}
     archive = open_archive(crossing.data)
     assert {name: archive.read(name) for name in archive.names()} == files
+
+
+def test_a_sprite_folder_too_large_for_one_zip_is_refused_not_written_unreadable(monkeypatch):
+    # A folder may hold more than one archive may (FOLDER_PIECE_MAX_BYTES is twice
+    # ARCHIVE_TOTAL_MAX_BYTES); the zip bunzai would write must be one it reads back.
+    path, files = corpus_folder()
+    decoded = get_adapter(FOLDER).read(b"", path, files)
+    monkeypatch.setattr(limits, "ARCHIVE_TOTAL_MAX_BYTES", sum(map(len, files.values())) - 1)
+    with pytest.raises(BunzaiError) as caught:
+        convert_piece(decoded.pieces[0], ZIP, media_of(decoded))
+    assert caught.value.code == "too_large"
+    assert dict(convert_piece(decoded.pieces[0], FOLDER, media_of(decoded)).files) == files
 
 
 def test_a_sprite_folder_is_written_back_as_the_same_files_under_the_same_names():

@@ -219,6 +219,45 @@ def test_the_writer_stores_a_member_that_deflating_would_make_look_like_a_bomb()
     assert open_archive(data).read("card.json") == text
 
 
+def written_or_refused(members: list[tuple[str, bytes]], lead: bytes = b"") -> BunzaiError | None:
+    """None when the archive was written and reads back whole, else the writer's error."""
+    try:
+        data = write_archive(members, lead)
+    except BunzaiError as error:
+        return error
+    archive = open_archive(data)
+    assert [(name, archive.read(name)) for name in archive.names()] == members
+    return None
+
+
+def test_the_writer_refuses_more_members_than_the_reader_opens(monkeypatch):
+    monkeypatch.setattr(limits, "ARCHIVE_MAX_MEMBERS", 3)
+    assert written_or_refused([(f"{n}.png", b"x") for n in range(3)]) is None
+    error = written_or_refused([(f"{n}.png", b"x") for n in range(4)])
+    assert error is not None and error.code == "too_large" and "4 members" in error.message
+
+
+def test_the_writer_refuses_a_member_or_a_total_the_reader_would_refuse(monkeypatch):
+    monkeypatch.setattr(limits, "ARCHIVE_MEMBER_MAX_BYTES", 1000)
+    monkeypatch.setattr(limits, "ARCHIVE_TOTAL_MAX_BYTES", 2500)
+    pieces = [(f"{n}.bin", os.urandom(1000)) for n in range(3)]
+    assert written_or_refused(pieces[:2]) is None
+    big = written_or_refused([("big.bin", os.urandom(1001))])
+    assert big is not None and big.code == "too_large" and "'big.bin'" in big.message
+    total = written_or_refused(pieces)
+    assert total is not None and total.code == "too_large" and "3000 bytes in all" in total.message
+
+
+def test_the_writer_counts_a_polyglot_cover_in_the_file_it_writes(monkeypatch):
+    members = [("card.json", b"{}")]
+    alone = len(write_archive(members))
+    assert written_or_refused(members, JPEG) is None
+    monkeypatch.setattr(limits, "ARCHIVE_MAX_BYTES", alone + len(JPEG) - 1)
+    assert written_or_refused(members) is None
+    error = written_or_refused(members, JPEG)
+    assert error is not None and error.code == "too_large"
+
+
 @pytest.mark.parametrize(
     "members",
     [

@@ -167,10 +167,9 @@ def write_charx(
             "document and files) stays in the studio's escrow and is not written to a CHARX"
         )
         losses.append(ESCROW_OTHER_FORMAT.at("/original", why))
-    archive = write_archive(members)
-    if cover is not None:  # the JPEG+ZIP polyglot it was: the cover image, then the archive
-        archive = media(AssetRef.model_validate(cover)) + archive
-    return Encoded(archive, losses)
+    # The JPEG+ZIP polyglot it was: the cover image, then the archive.
+    lead = media(AssetRef.model_validate(cover)) if cover is not None else b""
+    return Encoded(write_archive(members, lead), losses)
 
 
 def _card_document(raw: bytes, what: str) -> dict:

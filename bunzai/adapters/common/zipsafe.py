@@ -12,7 +12,8 @@ zipfile finds the end record at the end of the data and corrects member offsets 
 were written relative to the start of the ZIP part.
 
 `write_archive(members)` gives the same bytes for the same members: fixed timestamps,
-fixed attributes, ASCII names, deflate unless storing is smaller.
+fixed attributes, ASCII names, deflate unless storing is smaller; it refuses, with
+`too_large`, an archive open_archive would refuse for its size.
 """
 
 from __future__ import annotations
@@ -240,13 +241,17 @@ def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> by
     return b"".join(chunks)
 
 
-def write_archive(members: list[tuple[str, bytes]]) -> bytes:
-    """A ZIP of `members` in order; the same members always give the same bytes.
+def write_archive(members: list[tuple[str, bytes]], lead: bytes = b"") -> bytes:
+    """`lead` then a ZIP of `members` in order; the same members always give the same bytes.
 
     Names must be safe (see name_problem), ASCII and unique. Each member is deflated
     unless storing it is smaller (images are already compressed) or deflating it would
-    pass the ratio open_archive refuses as a bomb.
+    pass the ratio open_archive refuses as a bomb. `lead` is what comes before the ZIP
+    (a CHARX polyglot's cover image). What open_archive would refuse for its size (too
+    many members, a member or a total too large, a file too long) is refused here,
+    before anything is written: bunzai reads back every archive it writes.
     """
+    _check_fits(members)
     seen: set[str] = set()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as zf:
@@ -277,7 +282,38 @@ def write_archive(members: list[tuple[str, bytes]]) -> bytes:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 zf.writestr(info, data, compresslevel=9)
-    return out.getvalue()
+    archive = lead + out.getvalue() if lead else out.getvalue()
+    if len(archive) > limits.ARCHIVE_MAX_BYTES:
+        raise _too_large(
+            f"it would be {len(archive)} bytes; bunzai opens archives of at most {limits.ARCHIVE_MAX_BYTES}"
+        )
+    return archive
+
+
+def _too_large(why: str) -> BunzaiError:
+    return BunzaiError(
+        "too_large",
+        f"cannot write the archive: {why}",
+        "write fewer or smaller files into one archive (split the pack or the card's assets)",
+    )
+
+
+def _check_fits(members: list[tuple[str, bytes]]) -> None:
+    """Refuse what open_archive would refuse for its size, so nothing unreadable is written."""
+    if len(members) > limits.ARCHIVE_MAX_MEMBERS:
+        raise _too_large(f"it would hold {len(members)} members; bunzai opens at most {limits.ARCHIVE_MAX_MEMBERS}")
+    total = 0
+    for name, data in members:
+        if len(data) > limits.ARCHIVE_MEMBER_MAX_BYTES:
+            raise _too_large(
+                f"member {name!r} is {len(data)} bytes; "
+                f"bunzai opens at most {limits.ARCHIVE_MEMBER_MAX_BYTES} per member"
+            )
+        total += len(data)
+    if total > limits.ARCHIVE_TOTAL_MAX_BYTES:
+        raise _too_large(
+            f"its members hold {total} bytes in all; bunzai reads at most {limits.ARCHIVE_TOTAL_MAX_BYTES}"
+        )
 
 
 def _method_for(data: bytes) -> int:
