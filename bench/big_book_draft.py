@@ -16,6 +16,8 @@ least CPU time of each is kept, and the highest peak RSS of the drafts:
 - `bunzai cap run lorebook.entries.enable lorebook/ID --input '{"uids": [5], "enabled": false}'`;
 - `bunzai cap run lorebook.entries.create lorebook/ID --input '{"entries": [...]}'`: one entry
   added at the end (the "book append" row);
+- `bunzai cap run lorebook.entries.remove lorebook/ID --input '{"uids": [5]}'`: one entry
+  removed (the "book remove" row);
 - `bunzai read character/ID` and `bunzai cap run character.identity.update character/ID
   --input '{"name": "Archie"}'`: the card renamed, its impact crossed through the card formats.
 
@@ -38,6 +40,7 @@ BIN = Path(sys.executable).parent / "bunzai"
 ROUNDS = 3
 EDIT = json.dumps({"uids": [5], "enabled": False})
 RENAME = json.dumps({"name": "Archie"})
+REMOVE = json.dumps({"uids": [5]})
 APPEND = json.dumps({"entries": [{"keys": ["lantern"], "content": "{{char}} lights the lantern."}]})
 
 
@@ -75,6 +78,7 @@ COMMANDS = {  # label: (the kind it works on, the command after `bunzai`, with R
     "read book": ("lorebook", ["read", "REF"]),
     "book draft": ("lorebook", ["cap", "run", "lorebook.entries.enable", "REF", "--input", EDIT]),
     "book append": ("lorebook", ["cap", "run", "lorebook.entries.create", "REF", "--input", APPEND]),
+    "book remove": ("lorebook", ["cap", "run", "lorebook.entries.remove", "REF", "--input", REMOVE]),
     "read card": ("character", ["read", "REF"]),
     "card draft": ("character", ["cap", "run", "character.identity.update", "REF", "--input", RENAME]),
 }
@@ -97,7 +101,7 @@ def main(sizes: list[int]) -> int:
     print(f"least CPU time (highest peak RSS) of {ROUNDS} interleaved rounds, each command in its own process")
     print("| entries | draft | `read` | one-change draft | draft per entry | draft / read | draft peak RSS |")
     print("|---|---|---|---|---|---|---|")
-    drafts = (("book", "book draft"), ("book", "book append"), ("card", "card draft"))
+    drafts = (("book", "book draft"), ("book", "book append"), ("book", "book remove"), ("card", "card draft"))
     for size in sizes:
         for piece, label in drafts:
             read, draft = best[(size, f"read {piece}")], best[(size, label)]

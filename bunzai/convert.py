@@ -29,7 +29,7 @@ from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.adapters.sillytavern.user_folder import file_stem_for
-from bunzai.changes.diff import all_changes
+from bunzai.changes.diff import all_changes, stretches
 from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
@@ -353,6 +353,29 @@ def _item_changes(changes: list[dict]) -> list[dict]:
     return rows
 
 
+def _draft_item_changes(changes: list[dict]) -> list[dict]:
+    """A draft's changes with a shortened or lengthened list split into rows per item, as
+    `_item_changes` splits them, but aligned (`diff.stretches`): the items a list kept are set
+    aside first, so entries taken out of (or put into) a book of thousands are their own
+    places, not a change of every later entry, and the items of each stretch between are
+    compared place for place, named at their places in the proposed list. An item taken out
+    is not a row: no format carries it back, so it cannot be lost (platform_impact asks only
+    what could be)."""
+    rows = []
+    for change in changes:
+        old, new = change.get("before"), change.get("after")
+        if not (change["op"] == "replace" and isinstance(old, list) and isinstance(new, list)):
+            rows.append(change)
+            continue
+        for i1, i2, j1, j2 in stretches(old, new):
+            common = min(i2 - i1, j2 - j1)
+            for offset in range(common):
+                where = join(change["path"], j1 + offset)
+                rows += _draft_item_changes(all_changes(old[i1 + offset], new[j1 + offset], where))
+            rows += [{"op": "add", "path": join(change["path"], place)} for place in range(j1 + common, j2)]
+    return rows
+
+
 def _parsed(adapter: Adapter, data: bytes):
     if adapter.container != "text":
         return None
@@ -401,7 +424,7 @@ def platform_impact(
             rows = all_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
         else:  # the compared parts' rows (a dumped piece has every part, so none is missing on one side)
             rows = [row for row in rows if row["path"][1:].partition("/")[0] in _COMPARED]
-        changed = [c["path"] for c in _item_changes(rows)]
+        changed = [c["path"] for c in _draft_item_changes(rows)]
     if changed == []:
         return []
     stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}
@@ -470,11 +493,12 @@ def _format_impact(
             }
         ]
     rows = []
+    declared = Cover(losses)
     for pointer, named in zip(changed, shown):
         hit = lost_along(target, arrived, pointer)
         if hit is not None:
             # the declared loss that covers it, else the read-back check's own (as convert_piece reports)
-            loss = next((loss for loss in losses if covered(hit, [loss])), None)
+            loss = declared.first(hit)
             why = (loss or not_carried([hit], label)[0]).why
             rows.append(
                 {

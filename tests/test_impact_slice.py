@@ -42,13 +42,28 @@ def _entries_of(document: dict) -> list:
 
 @st.composite
 def _changed(draw, before: dict) -> dict:
-    """`before` after one to three edits: entries edited, added, removed, the book or piece renamed."""
+    """`before` after one to three edits: entries edited, added (at the end or between),
+    removed (from anywhere), the book or piece renamed."""
     after = copy.deepcopy(before)
     for _ in range(draw(st.integers(1, 3))):
         entries = _entries_of(after)
         other = draw(model_documents(LoreEntry) | _plain_entries())
         edit = draw(
-            st.sampled_from(["fields", "fields", "append", "append", "pop", "pop_first", "name", "settings", "uid"])
+            st.sampled_from(
+                [
+                    "fields",
+                    "fields",
+                    "append",
+                    "append",
+                    "insert",
+                    "pop",
+                    "pop_first",
+                    "pop_at",
+                    "name",
+                    "settings",
+                    "uid",
+                ]
+            )
         )
         if draw(st.booleans()):  # a uid that is its entry's place, as RisuAI reads uids back
             other["uid"] = len(entries)
@@ -61,8 +76,12 @@ def _changed(draw, before: dict) -> dict:
         elif edit == "uid" and entries:
             index = draw(st.integers(0, len(entries) - 1))
             entries[index]["uid"] = draw(st.sampled_from([index, len(entries), str(index), "named"]))
+        elif edit == "insert":
+            entries.insert(draw(st.integers(0, len(entries))), other)
         elif edit in ("pop", "pop_first") and entries:
             entries.pop(-1 if edit == "pop" else 0)
+        elif edit == "pop_at" and entries:
+            entries.pop(draw(st.integers(0, len(entries) - 1)))
         elif edit == "name":
             after["name"] = draw(st.text(max_size=8))
         else:

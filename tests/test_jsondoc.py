@@ -8,7 +8,7 @@ import json
 from hypothesis import given, strategies as st
 
 from bunzai.adapters.common.losses import differences as readback_differences, same
-from bunzai.changes.diff import diff_json
+from bunzai.changes.diff import aligned, all_changes, diff_json, stretches
 from bunzai.jsondoc.values import MISSING, changes, differences, equal, join
 from bunzai.query.pointer import resolve
 
@@ -36,14 +36,40 @@ def test_diff_and_read_back_agree_on_a_nested_true_against_one() -> None:
 
 
 def test_rows_name_adds_removes_and_whole_list_replaces() -> None:
-    before = {"keep": 1, "gone": "x", "list": [1, 2], "a/b": {"c": 1}}
-    after = {"keep": 1, "new": True, "list": [1, 2, 3], "a/b": {"c": 2}}
+    before = {"keep": 1, "gone": "x", "list": [1, 2], "other": [1, 2], "a/b": {"c": 1}}
+    after = {"keep": 1, "new": True, "list": [1, 2, 3], "other": [3, 4, 5], "a/b": {"c": 2}}
     assert diff_json(before, after) == [
         {"op": "replace", "path": "/a~1b/c", "before": 1, "after": 2},
         {"op": "remove", "path": "/gone", "before": "x"},
-        {"op": "replace", "path": "/list", "before": [1, 2], "after": [1, 2, 3]},
+        {"op": "add", "path": "/list/2", "after": 3},  # kept its start: the item added is the row
         {"op": "add", "path": "/new", "after": True},
+        {"op": "replace", "path": "/other", "before": [1, 2], "after": [3, 4, 5]},  # kept nothing
     ]
+
+
+def test_a_list_that_kept_its_ends_is_told_item_by_item() -> None:
+    book = [{"uid": n} for n in range(6)]
+    assert diff_json(book, book[:2] + book[3:], "/e") == [{"op": "remove", "path": "/e/2", "before": {"uid": 2}}]
+    assert diff_json(book, book[:4] + [{"uid": 9}] + book[4:], "/e") == [
+        {"op": "add", "path": "/e/4", "after": {"uid": 9}}
+    ]
+    # uid 1 taken out and uid 3 changed: uid 2 is kept between them, so each edit is its own
+    # row, the change named at the entry's new place
+    changed = [book[0], book[2], {"uid": 33}, book[4], book[5]]
+    assert diff_json(book, changed, "/e") == [
+        {"op": "remove", "path": "/e/1", "before": {"uid": 1}},
+        {"op": "replace", "path": "/e/2/uid", "before": 3, "after": 33},
+    ]
+    # an entry moved and one taken out: the moved one is taken out and put in
+    moved = [book[5], *book[:2], *book[3:5]]
+    assert diff_json(book, moved, "/e") == [
+        {"op": "add", "path": "/e/0", "after": {"uid": 5}},
+        {"op": "remove", "path": "/e/2", "before": {"uid": 2}},
+        {"op": "remove", "path": "/e/5", "before": {"uid": 5}},
+    ]
+    # a list of the same length is compared place for place (json_changes), moves and all
+    assert [row["path"] for row in diff_json(book, [book[5], *book[:5]], "/e")][:2] == ["/e/0/uid", "/e/1/uid"]
+    assert diff_json([], [1], "/e") == [{"op": "replace", "path": "/e", "before": [], "after": [1]}]
 
 
 @given(values, values)
@@ -54,7 +80,65 @@ def test_no_change_exactly_when_equal(a, b) -> None:
 
 @given(values, values)
 def test_the_diff_and_the_read_back_report_the_same_pointers(a, b) -> None:
-    assert [row["path"] for row in diff_json(a, b, "/body")] == list(readback_differences(a, b, "/body"))
+    # the same walk; a draft's rows then tell apart the items of a list that kept its ends
+    assert [row["path"] for row in all_changes(a, b, "/body")] == list(readback_differences(a, b, "/body"))
+
+
+@given(values, values)
+def test_each_draft_row_points_at_the_values_it_names(a, b) -> None:
+    """A removed item is named at its place in `a`; an added one, and a replaced value, at
+    its place in `b` (the value it replaced may have stood elsewhere in `a`)."""
+    rows = aligned(all_changes(a, b, ""))
+    assert (rows == []) == equal(a, b)
+    for row in rows:
+        assert row["op"] != "remove" or equal(resolve(a, row["path"]), row["before"])
+        assert row["op"] == "remove" or equal(resolve(b, row["path"]), row["after"])
+
+
+_ITEMS = st.lists(st.sampled_from([0, 1, 2, True, "x", {"a": 1}, {"a": 2}, [1]]), max_size=9)
+
+
+@given(_ITEMS, _ITEMS)
+def test_a_list_s_rows_account_for_every_item(old, new) -> None:
+    """Set aside the items removed (at their old places) and added (at their new places):
+    what is left pairs up in order, and a pair differs exactly where rows name its new place."""
+    rows = aligned(all_changes({"l": old}, {"l": new}, ""))
+    if [row["path"] for row in rows] == ["/l"]:  # kept none of its items: one replace
+        assert rows[0]["op"] == "replace" and stretches(old, new) == [(0, len(old), 0, len(new))]
+        return
+    items = [row for row in rows if row["path"].count("/") == 2]  # a remove and an add may share a path
+    removed = {int(row["path"][3:]) for row in items if row["op"] == "remove"}
+    added = {int(row["path"][3:]) for row in items if row["op"] == "add"}
+    left_old = [item for n, item in enumerate(old) if n not in removed]
+    left_new = [(n, item) for n, item in enumerate(new) if n not in added]
+    assert len(left_old) == len(left_new)
+    named = {int(row["path"].split("/")[2]) for row in rows if row["op"] == "replace"}
+    for was, (n, now) in zip(left_old, left_new):
+        assert equal(was, now) == (n not in named), (was, now, n)
+
+
+def test_items_match_whatever_their_key_order_and_references() -> None:
+    # a draft built in steps compares the stored file (keys as written) with a piece built
+    # in memory (keys in the model's order, strings shared): the same entries must match
+    book = [{"uid": n, "title": f"t{n}", "keys": [f"k{n}"], "on": n % 2 == 0} for n in range(12)]
+    shared = book[3]["title"]
+    reread = [json.loads(json.dumps(dict(reversed(list(entry.items()))))) for entry in book]
+    kept = [entry for n, entry in enumerate(reread) if n not in (1, 4, 7, 10)]
+    assert shared and [row["op"] for row in diff_json(book, kept, "/e")] == ["remove"] * 4
+    assert [row["path"] for row in diff_json(book, kept, "/e")] == ["/e/1", "/e/4", "/e/7", "/e/10"]
+
+
+@given(st.integers(2, 30), st.data())
+def test_items_taken_out_anywhere_are_their_removes_alone(size, data) -> None:
+    book = [{"uid": n} for n in range(size)]
+    gone = data.draw(st.sets(st.integers(0, size - 1), min_size=1, max_size=size - 1))
+    kept = [entry for n, entry in enumerate(book) if n not in gone]
+    assert diff_json(book, kept, "/e") == [{"op": "remove", "path": f"/e/{n}", "before": book[n]} for n in sorted(gone)]
+    put = data.draw(st.lists(st.integers(0, len(kept)), min_size=1, max_size=3))
+    grown = list(kept)
+    for at in sorted(put, reverse=True):
+        grown.insert(at, {"new": at})
+    assert [row["op"] for row in diff_json(kept, grown, "/e")] == ["add"] * len(put)
 
 
 @given(values, values)

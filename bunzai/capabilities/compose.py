@@ -5,8 +5,10 @@ is appended to the draft's operations; the draft's changes are recomputed agains
 ORIGINAL baseline piece, which is re-read from the studio and must still be at the draft's
 baseline revision (else `stale`: composing onto a draft whose piece moved on would build
 a diff against the wrong piece). A create draft has no baseline: its changes are the
-creation rows. Aggregate warnings are the operations' warnings in order; aggregate
-impact is the de-duplicated union of the draft's and the new operation's impact.
+creation rows. Aggregate warnings are the operations' warnings in order. The draft's
+impact is computed again, from the baseline piece (nothing, for a create) to the new
+proposed one, since a later step may move, undo or take out what an earlier step's rows
+name; each step's own rows stay in its record.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from typing import Any
 from bunzai.capabilities.embedded import preview_embedded
 from bunzai.capabilities.runner import preview_step, read_result
 from bunzai.changes.draft import new_draft, parse_draft
+from bunzai.convert import platform_impact
 from bunzai.errors import BunzaiError
 from bunzai.limits import DRAFT_MAX_OPERATIONS
+from bunzai.model import dump_piece
+from bunzai.validate import validate_piece
 
 
 def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=None, *, embedded: bool = False) -> dict:
@@ -42,7 +47,9 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
                 expected=draft["baseline"],
                 current=current,
             )
-        before = stored.data
+        # compared as a one-step draft compares it: validated, so the file's record of its
+        # escrow's key order (`original.key_order`) is back in the document, not a row of its own
+        before = dump_piece(validate_piece(stored.data))
     if embedded:
         proposed, record, result = preview_embedded(cap, draft["proposed"], raw_input, loader=loader)
     else:
@@ -56,8 +63,11 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
             f"a draft holds at most {DRAFT_MAX_OPERATIONS} operations",
             "apply this draft, then start a new one",
         )
-    impact = _union(list(draft.get("impact", [])) + record["impact"])
     attachments = dict(draft.get("attachments") or {}) | record.pop("attachments", {})
+    # The draft's impact is the whole draft's, computed again from the stored piece (or, for a
+    # create, from nothing) to the proposed one: each step's rows name the places of its own
+    # step, which a later step may move, undo or take out.
+    impact = platform_impact(before, proposed, attachments)
     return new_draft(
         mode=draft["mode"],
         proposed=proposed,
@@ -68,15 +78,3 @@ def compose_capability(cap, draft: dict, raw_input: Any, stored=None, loader=Non
         attachments=attachments,
         group=draft.get("group"),
     )
-
-
-def _union(items: list) -> list:
-    import json
-
-    seen, out = set(), []
-    for item in items:
-        key = json.dumps(item, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return out

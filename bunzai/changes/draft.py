@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from bunzai import limits
-from bunzai.changes.diff import bounded, diff_json
+from bunzai.changes.diff import aligned, bounded, diff_json
 from bunzai.changes.media import attachment_problem
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece, piece_class
@@ -46,7 +46,7 @@ def new_draft(
     if mode == "create":
         changes = _creation_changes(proposed)
     else:
-        changes = diff_json(before or {}, proposed) if changes is None else bounded(changes)
+        changes = diff_json(before or {}, proposed) if changes is None else bounded(aligned(changes))
     warnings = [w for op in operations for w in op.get("warnings", [])]
     draft = {
         "type": DRAFT_TYPE,

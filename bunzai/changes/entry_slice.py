@@ -13,16 +13,19 @@ reads a uid back from the entry's place, so whether it keeps a uid depends on wh
 entry sits: an entry whose uid is its place in the book gets its place in the slice as its
 uid there (`_placed`), and the slice is not taken where that cannot be kept.
 
+An entry taken out is no pointer at all (convert._draft_item_changes: no format can carry it
+back), and the entries after it keep their own pointers, at their new places.
+
 The piece is crossed whole where that cannot be shown: a change to the entries list itself
-or to what holds it (a book added, removed or replaced), an entry removed (a pointer past
-the list's new end has no entry to keep), an entry whose uid is its place in the slice but
-not in the book, and a piece so deeply nested that a format's file of it could pass the
-readers' depth limit, since the whole piece may fail to cross where a few entries would not.
-convert.platform_impact also crosses the whole piece to a format whose file of it could pass
-its reader's size limits (`fits`, from the slice's file and the `measure` of what it left
-out). An archive's reader also refuses a member that compresses too well (a zip bomb's mark),
-but bunzai's archive writer stores such a member instead (zipsafe.write_archive), so that is
-never what the whole piece would show.
+or to what holds it (a book added, removed or replaced), a pointer past the list's end, an
+entry whose uid is its place in the slice but not in the book, and a piece so deeply nested
+that a format's file of it could pass the readers' depth limit, since the whole piece may
+fail to cross where a few entries would not. convert.platform_impact also crosses the whole
+piece to a format whose file of it could pass its reader's size limits (`fits`, from the
+slice's file and the `measure` of what it left out). An archive's reader also refuses a
+member that compresses too well (a zip bomb's mark), but bunzai's archive writer stores
+such a member instead (zipsafe.write_archive), so that is never what the whole piece would
+show.
 """
 
 from __future__ import annotations

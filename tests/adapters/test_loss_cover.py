@@ -34,6 +34,19 @@ def test_cover_answers_as_covered(loss_pointers: list[str], pointers: list[str])
         assert cover(pointer) == _covered(pointer, losses) == covered(pointer, losses), (pointer, loss_pointers)
 
 
+@given(st.lists(_POINTERS, max_size=8), st.lists(_POINTERS, min_size=1, max_size=12), st.lists(_POINTERS, max_size=3))
+def test_first_finds_the_first_loss_that_covers(
+    loss_pointers: list[str], pointers: list[str], added: list[str]
+) -> None:
+    # each loss told apart by its sentence, so that the first of two at one pointer is checked
+    losses = [NOT_CARRIED.at(pointer, str(place)) for place, pointer in enumerate(loss_pointers)]
+    cover = Cover(losses)
+    for pointer in added:  # pointers added later cover, but have no loss to give
+        cover.add(pointer)
+    for pointer in pointers:
+        assert cover.first(pointer) is next((loss for loss in losses if _covered(pointer, [loss])), None), pointer
+
+
 @given(st.lists(_POINTERS, max_size=12))
 def test_not_carried_keeps_the_first_of_each_covered_run(pointers: list[str]) -> None:
     found = not_carried(pointers, "X")

@@ -113,6 +113,51 @@ def test_composed_drafts_keep_per_operation_warnings_and_diff_against_the_baseli
     assert _stored(bunzai, "character/ada") == second["proposed"]
 
 
+def test_a_draft_built_in_steps_names_only_the_changes_on_an_imported_book(bunzai) -> None:
+    # the stored file records its escrow's key order and keeps its own key order; the rows
+    # compare it as a one-step draft does: the description, and the two entries taken out
+    _import(bunzai, ELDORIA)
+    first = bunzai("cap", "run", "lorebook.settings.update", "lorebook/eldoria", "--input", '{"description": "x"}')
+    second = bunzai(
+        "cap",
+        "run",
+        "lorebook.entries.remove",
+        "--draft",
+        "-",
+        "--input",
+        '{"uids": [0, 2]}',
+        input=first.stdout,
+        check=True,
+    ).json
+    stored = _stored(bunzai, "lorebook/eldoria")
+    assert [(c["op"], c["path"]) for c in second["changes"]] == [
+        ("replace", "/body/description"),
+        ("remove", "/body/entries/0"),
+        ("remove", "/body/entries/2"),
+    ]
+    assert [c["before"] for c in second["changes"][1:]] == [stored["body"]["entries"][n] for n in (0, 2)]
+    assert bunzai("apply", "--yes", input=json.dumps(second), check=True).json["status"] == "applied"
+
+
+def test_a_draft_built_in_steps_has_the_impact_of_the_whole_draft(bunzai) -> None:
+    # an entry edited (sticky: not every format carries it), then taken out: nothing is left
+    # for any format to lose; a description set and set back is no change at all
+    _import(bunzai, ELDORIA)
+
+    def step(cap: str, payload: str, draft: str | None = None, ref: str | None = "lorebook/eldoria"):
+        args = ["cap", "run", cap, *([ref] if draft is None else ["--draft", "-"]), "--input", payload]
+        return bunzai(*args, input=draft, check=True)
+
+    edited = step("lorebook.entries.update", '{"uid": 3, "set": {"sticky": 2}}')
+    assert edited.json["impact"], "sticky is not carried by every lorebook format"
+    removed = step("lorebook.entries.remove", '{"uids": [3]}', edited.stdout).json
+    assert removed["impact"] == [] and [c["op"] for c in removed["changes"]] == ["remove"]
+    assert removed["operations"][0]["impact"] == edited.json["impact"]  # each step keeps its own rows
+    there = step("lorebook.settings.update", '{"description": "x"}')
+    back = step("lorebook.settings.update", '{"description": ""}', there.stdout).json
+    assert there.json["impact"] and back["changes"] == [] and back["impact"] == []
+
+
 def test_saved_drafts_list_validate_and_discard(bunzai) -> None:
     bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Ada"}').stdout, check=True)
     saved = bunzai(

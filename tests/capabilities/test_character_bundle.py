@@ -112,7 +112,7 @@ CASES = [
         "character.links.update",
         {"world": "eldoria-2", "regex": {"add": ["st-formatting"]}},
         [_set("/body/links/lorebooks", ["eldoria-2", "eldoria"]), _set("/body/links/regex", ["st-formatting"])],
-        ["/body/links/lorebooks", "/body/links/regex"],
+        ["/body/links/lorebooks/0", "/body/links/regex"],  # one world put first; the regex list was empty
         [],
     ),
     (

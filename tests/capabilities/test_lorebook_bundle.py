@@ -82,7 +82,11 @@ def test_entries_remove_by_uid() -> None:
     draft = run("lorebook.entries.remove", piece, {"uids": [1, 2]})
     expected = copy.deepcopy(piece)
     expected["body"]["entries"] = [piece["body"]["entries"][0], piece["body"]["entries"][3]]
-    assert draft["proposed"] == expected and paths(draft) == ["/body/entries"] and draft["warnings"] == []
+    assert draft["proposed"] == expected and draft["warnings"] == []
+    # the entries kept at both ends are set aside: the two taken out are the rows
+    assert draft["changes"] == [
+        {"op": "remove", "path": f"/body/entries/{n}", "before": piece["body"]["entries"][n]} for n in (1, 2)
+    ]
     with pytest.raises(BunzaiError) as caught:
         run("lorebook.entries.remove", piece, {"uids": [99]})
     assert "uid 99" in caught.value.message

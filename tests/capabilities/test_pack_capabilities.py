@@ -36,7 +36,7 @@ def test_items_add_from_a_data_uri_carries_the_bytes_as_an_attachment(pack) -> N
         "mime": "image/png",
     }
     assert result.after == edited(pack, lambda p: p["body"]["items"].insert(1, item))
-    assert [c["path"] for c in result.changes] == ["/body/items"]
+    assert [c["path"] for c in result.changes] == ["/body/items/1"]  # put in before "neutral"
     assert result.attachments == {PNG_SHA: {"ext": "png", "mime": "image/png", "base64": DATA_URI.split(",", 1)[1]}}
     assert result.warnings == []
 
@@ -49,7 +49,7 @@ def test_items_add_from_a_url_keeps_a_link_and_warns(pack) -> None:
     assert result.after["assets"] == [
         {"role": "emotion", "name": "joy-2", "ext": "webp", "asset": None, "uri": "https://example.com/s/joy.webp"}
     ]
-    assert [c["path"] for c in result.changes] == ["/assets", "/body/items"] and result.attachments == {}
+    assert [c["path"] for c in result.changes] == ["/assets", "/body/items/2"] and result.attachments == {}
     assert result.warnings == [
         "item 'joy-2': the URL is kept as a link and not downloaded; the image is not stored in the studio"
     ]

@@ -111,7 +111,12 @@ def test_blocks_add_places_the_block_in_the_list_and_every_order(preset) -> None
             order["items"].insert(1, {"identifier": "style-guide", "enabled": True})
 
     assert result.after == edited(preset, edit)
-    assert [c["path"] for c in result.changes] == ["/body/orders/0/items", "/body/orders/1/items", "/body/prompts"]
+    # one block put in at place 1 of the list and of each order
+    assert [c["path"] for c in result.changes] == [
+        "/body/orders/0/items/1",
+        "/body/orders/1/items/1",
+        "/body/prompts/1",
+    ]
     assert result.warnings == ["block 'Style Guide' was given the identifier 'style-guide'"]
 
 
@@ -223,7 +228,13 @@ def test_blocks_copy_takes_blocks_from_another_preset(preset) -> None:
         {"identifier": "main-2", "enabled": True},
     ]
     assert _order(result.after, "100001") == _order(preset, "100001")
-    assert [c["path"] for c in result.changes] == ["/body/orders/0/items", "/body/prompts"]
+    # two blocks added at the end of the block list and of the global order
+    assert [c["path"] for c in result.changes] == [
+        "/body/orders/0/items/11",
+        "/body/orders/0/items/12",
+        "/body/prompts/12",
+        "/body/prompts/13",
+    ]
     assert result.warnings == ["block 'main' was copied as 'main-2'"]
 
 
@@ -255,7 +266,7 @@ def test_groups_add_update_remove(preset) -> None:
     assert added.warnings == ["group 'Core' was given the id 'core'"]
     updated = preview("preset.groups.update", added.after, {"id": "core", "enabled": False, "blocks": ["main"]})
     assert updated.changes == [
-        {"op": "replace", "path": "/body/groups/0/blocks", "before": ["main", "nsfw"], "after": ["main"]},
+        {"op": "remove", "path": "/body/groups/0/blocks/1", "before": "nsfw"},
         {"op": "replace", "path": "/body/groups/0/enabled", "before": True, "after": False},
     ]
     removed = preview("preset.groups.remove", updated.after, {"ids": ["core"]})

@@ -68,7 +68,7 @@ def test_phases_add_goes_last_in_its_stage_by_default(book) -> None:
     assert result.after == edited(
         book, lambda p: p["body"]["phases"].insert(1, _phase("critique", "private", reads=["plan"]))
     )
-    assert [c["path"] for c in result.changes] == ["/body/phases"] and result.warnings == []
+    assert [c["path"] for c in result.changes] == ["/body/phases/1"] and result.warnings == []
 
 
 def test_phases_add_refuses_a_second_reply_with_the_rule_named(book) -> None:
@@ -137,9 +137,7 @@ def test_reads_update_refuses_reading_a_later_phase(book) -> None:
     result = preview(
         "promptbook.reads.update", book, {"phase": "summary", "action": "add", "phases": ["plan"], "at": 0}
     )
-    assert result.changes == [
-        {"op": "replace", "path": "/body/phases/2/reads", "before": ["reply"], "after": ["plan", "reply"]}
-    ]
+    assert result.changes == [{"op": "add", "path": "/body/phases/2/reads/0", "after": "plan"}]
 
 
 def test_together_groups_join_and_dissolve(book) -> None:

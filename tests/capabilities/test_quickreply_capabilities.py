@@ -45,7 +45,7 @@ def test_items_add_takes_the_next_free_id(qr) -> None:
     assert result.after == edited(
         qr, lambda p: p["body"]["items"].insert(1, _item(4, label="Roll", message="/roll 1d20"))
     )
-    assert [c["path"] for c in result.changes] == ["/body/items"] and result.warnings == []
+    assert [c["path"] for c in result.changes] == ["/body/items/1"] and result.warnings == []
 
 
 def test_items_add_warns_about_self_running_scripts_and_blank_buttons(qr) -> None:

@@ -73,14 +73,7 @@ def test_rules_add_inserts_a_rule_with_an_id_from_its_name(regex_set) -> None:
     assert (new["id"], new["name"], new["markdown_only"]) == ("hide-thoughts", "Hide thoughts", True)
     assert result.after["body"]["rules"][0] == regex_set["body"]["rules"][0]
     assert result.after["body"]["rules"][2] == regex_set["body"]["rules"][1]
-    assert result.changes == [
-        {
-            "op": "replace",
-            "path": "/body/rules",
-            "before": regex_set["body"]["rules"],
-            "after": result.after["body"]["rules"],
-        }
-    ]
+    assert result.changes == [{"op": "add", "path": "/body/rules/1", "after": new}]
     assert result.warnings == []
 
 
@@ -139,14 +132,7 @@ def test_rules_reorder_and_remove(regex_set) -> None:
     assert ordered.after == moved.after
     removed = preview("regex.rules.remove", regex_set, {"rules": ["r1"]})
     assert removed.after == edited(regex_set, lambda p: p["body"].update(rules=p["body"]["rules"][1:]))
-    assert removed.changes == [
-        {
-            "op": "replace",
-            "path": "/body/rules",
-            "before": regex_set["body"]["rules"],
-            "after": regex_set["body"]["rules"][1:],
-        }
-    ]
+    assert removed.changes == [{"op": "remove", "path": "/body/rules/0", "before": regex_set["body"]["rules"][0]}]
 
 
 def test_rules_are_addressed_unambiguously(regex_set) -> None:
