@@ -29,7 +29,7 @@ from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.adapters.sillytavern.user_folder import file_stem_for
-from bunzai.changes.diff import all_changes, stretches
+from bunzai.changes.diff import all_changes, paired, stretches
 from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
@@ -367,12 +367,11 @@ def _draft_item_changes(changes: list[dict]) -> list[dict]:
         if not (change["op"] == "replace" and isinstance(old, list) and isinstance(new, list)):
             rows.append(change)
             continue
-        for i1, i2, j1, j2 in stretches(old, new):
-            common = min(i2 - i1, j2 - j1)
-            for offset in range(common):
-                where = join(change["path"], j1 + offset)
-                rows += _draft_item_changes(all_changes(old[i1 + offset], new[j1 + offset], where))
-            rows += [{"op": "add", "path": join(change["path"], place)} for place in range(j1 + common, j2)]
+        for was, now in paired(stretches(old, new)):
+            if was is None:
+                rows.append({"op": "add", "path": join(change["path"], now)})
+            elif now is not None:
+                rows += _draft_item_changes(all_changes(old[was], new[now], join(change["path"], now)))
     return rows
 
 

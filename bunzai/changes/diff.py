@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from bunzai.jsondoc.values import MISSING, changes as json_changes, equal
@@ -42,12 +43,8 @@ def stretches(old: list, new: list) -> list[tuple[int, int, int, int]]:
     order (patience diff's anchors). Two entries taken out of a book far apart are two
     stretches, and an entry moved is one taken out and one put in; O(n log n) in the items."""
     head, tail = kept_ends(old, new)
-    middle_old, middle_new = old[head : len(old) - tail], new[head : len(new) - tail]
-    if not middle_old or not middle_new:
-        found = [(head, head + len(middle_old), head, head + len(middle_new))]
-        return [stretch for stretch in found if stretch[0] < stretch[1] or stretch[2] < stretch[3]]
     out, i, j = [], head, head
-    for a, b in _anchors(middle_old, middle_new):
+    for a, b in _anchors(old[head : len(old) - tail], new[head : len(new) - tail]):
         if i < head + a or j < head + b:
             out.append((i, head + a, j, head + b))
         i, j = head + a + 1, head + b + 1
@@ -59,6 +56,8 @@ def stretches(old: list, new: list) -> list[tuple[int, int, int, int]]:
 def _anchors(old: list, new: list) -> list[tuple[int, int]]:
     """(place in old, place in new) of the items found exactly once in each list, the longest
     run of them in the same order in both (patience sorting over their places in `old`)."""
+    if not old or not new:
+        return []
     keys_old = [_key(item) for item in old]
     keys_new = [_key(item) for item in new]
     seen_old = Counter(keys_old)
@@ -109,13 +108,28 @@ def aligned(changes: list[dict]) -> list[dict]:
             rows.append(change)
             continue
         path = change["path"]
-        for i1, i2, j1, j2 in found:
-            common = min(i2 - i1, j2 - j1)
-            for offset in range(common):
-                rows += aligned(all_changes(old[i1 + offset], new[j1 + offset], join(path, j1 + offset)))
-            rows += [_row(join(path, place), old[place], MISSING) for place in range(i1 + common, i2)]
-            rows += [_row(join(path, place), MISSING, new[place]) for place in range(j1 + common, j2)]
+        for was, now in paired(found):
+            if now is None:
+                rows.append(_row(join(path, was), old[was], MISSING))
+            elif was is None:
+                rows.append(_row(join(path, now), MISSING, new[now]))
+            else:
+                rows += aligned(all_changes(old[was], new[now], join(path, now)))
     return rows
+
+
+def paired(found: list[tuple[int, int, int, int]]) -> Iterator[tuple[int | None, int | None]]:
+    """The places of the stretches' items, in order: `(old, new)` for the items a stretch
+    compares place for place, then `(old, None)` for those taken out and `(None, new)` for
+    those put in (past the shorter side of the stretch)."""
+    for i1, i2, j1, j2 in found:
+        common = min(i2 - i1, j2 - j1)
+        for offset in range(common):
+            yield i1 + offset, j1 + offset
+        for place in range(i1 + common, i2):
+            yield place, None
+        for place in range(j1 + common, j2):
+            yield None, place
 
 
 def bounded(changes: list[dict], pointer: str = "") -> list[dict]:

@@ -282,7 +282,7 @@ def write_archive(members: list[tuple[str, bytes]], lead: bytes = b"") -> bytes:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 zf.writestr(info, data, compresslevel=9)
-    archive = lead + out.getvalue() if lead else out.getvalue()
+    archive = lead + out.getvalue()
     if len(archive) > limits.ARCHIVE_MAX_BYTES:
         raise _too_large(
             f"it would be {len(archive)} bytes; bunzai opens archives of at most {limits.ARCHIVE_MAX_BYTES}"
