@@ -80,6 +80,7 @@ bench:
 	$(BIN)/python bench/mcp_start.py
 	$(BIN)/python bench/risu_preset.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/levels.py
 	$(BIN)/python bench/instructions.py
 	$(BIN)/python bench/lorebooks.py
 	$(BIN)/python bench/big_book_draft.py
