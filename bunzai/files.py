@@ -64,6 +64,10 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
             raise BunzaiError("too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit")
         os.set_blocking(fd, True)
         data = read_up_to(fd, limit + 1)
+    except OSError as error:  # opened, then the disk failed (EIO ...): this file's error, not the walk's end
+        raise BunzaiError(
+            "invalid_input", f"cannot read {path}: {error.strerror}", "check the disk or the file"
+        ) from None
     finally:
         os.close(fd)
     if len(data) > limit:

@@ -157,7 +157,10 @@ IMPORT_FILE_MAX_BYTES = 256 * 1024 * 1024
 # How deep folder walks (import of a folder, folder search) descend. Studios and export
 # folders nest 2-4 levels; 16 leaves room without following a runaway tree.
 FOLDER_WALK_MAX_DEPTH = 16
-# Files a folder-shaped piece (a sprite folder) may hold, and their total size.
+# Files a folder-shaped piece (a sprite folder) may hold, and their total size. A folder
+# named like one but over either is walked file by file, and the import says why when its
+# files held no piece (in a SillyTavern user folder's characters/<name>/, a too_large error
+# for that folder instead).
 FOLDER_PIECE_MAX_FILES = 2_000
 FOLDER_PIECE_MAX_BYTES = 512 * 1024 * 1024
 # Show a progress bar on stderr when an import goes through at least this many files.

@@ -21,7 +21,7 @@ from bunzai.adapters.registry import all_adapters, get_adapter, readers_of
 from bunzai.errors import BunzaiError
 from bunzai.files import list_folder, read_folder_files, text_name
 from bunzai.jsondoc.reading import ReadNotes, load_json_bytes, read_notes
-from bunzai.limits import FOLDER_PIECE_MAX_FILES
+from bunzai.limits import FOLDER_PIECE_MAX_BYTES, FOLDER_PIECE_MAX_FILES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -243,30 +243,56 @@ def describe(data: bytes, container: str, parsed: Any) -> str:
     return f"a JSON {type(parsed).__name__}"
 
 
-def claim_folder(path: Path) -> tuple[Adapter, dict[str, bytes]] | None:
+def claim_folder(path: Path, notes: list[str] | None = None) -> tuple[Adapter, dict[str, bytes]] | None:
     """The folder adapter that reads `path` as one piece (a sprite folder), or None.
 
     Folder adapters first judge the folder by its file names (`sniff_names`, nothing read);
     only a folder some adapter may claim is read (bounded) and sniffed by its bytes. A folder
     no adapter claims is walked file by file by the caller instead.
+
+    A folder whose names an adapter claims but that is over the limits of one piece
+    (`FOLDER_PIECE_MAX_FILES` files, `FOLDER_PIECE_MAX_BYTES` bytes) is not claimed either:
+    names alone cannot tell a sprite folder from a folder of cards where one card is called
+    joy.png, and the cards must still import. `notes` gets a sentence saying why.
     """
     candidates = [a for a in all_adapters() if a.container == "folder" and a.can_read]
     if not candidates:
         return None
     files, _ = list_folder(path)
-    if not files or len(files) > FOLDER_PIECE_MAX_FILES:
+    if not files:
         return None
     names = [file.name for file in files]
     candidates = [a for a in candidates if _score(lambda a=a: a.sniff_names(names)) >= 0.5]
     if not candidates:
         return None
-    contents = read_folder_files(path)
+    if len(files) > FOLDER_PIECE_MAX_FILES:
+        return _crowded(path, candidates, f"{len(files):,} files, over the {FOLDER_PIECE_MAX_FILES:,}", notes)
+    size = sum(_size(file) for file in files)  # by the listing, before a byte is read
+    if size > FOLDER_PIECE_MAX_BYTES:
+        return _crowded(path, candidates, f"{size:,} bytes, over the {FOLDER_PIECE_MAX_BYTES:,}", notes)
+    contents = read_folder_files(path)  # bounded again as it reads: a file may grow in between
     best: tuple[float, Adapter] | None = None
     for adapter in candidates:
         score = _score(lambda adapter=adapter: adapter.sniff(b"", str(path), contents))
         if score >= 0.5 and (best is None or score > best[0]):
             best = (score, adapter)
     return (best[1], contents) if best else None
+
+
+def _size(file: Path) -> int:
+    try:
+        return file.stat(follow_symlinks=False).st_size
+    except OSError:
+        return 0  # gone since the listing: the read says so
+
+
+def _crowded(path: Path, candidates: list[Adapter], what: str, notes: list[str] | None) -> None:
+    if notes is not None:
+        labels = " or ".join(sorted({adapter.label for adapter in candidates}))
+        notes.append(
+            f"{text_name(path.name)} has the file names of a {labels} but holds {what} "
+            "a folder read as one piece may hold (see `bunzai docs read limits`)"
+        )
 
 
 def _score(sniff) -> float:

@@ -64,9 +64,12 @@ def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id
 @dataclass(frozen=True)
 class Skipped:
     """A file a walk passed over: no format claims it (a README, a loose image), or it lies
-    deeper than the walk goes."""
+    deeper than the walk goes. `told`: not a file passed over but a note to say by name (a
+    folder that looked like one piece but was too large to read as one, and whose files, read
+    one by one, held no piece); it is not counted as skipped."""
 
     reason: str
+    told: bool = False
 
 
 def drafts_from_path(
@@ -101,20 +104,34 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
     if piece_id is None and format_id is None and _is_user_folder(folder):  # anywhere in a walk
         yield from drafts_from_user_folder(folder)
         return
-    claimed = claim_folder(folder) if format_id is None else None
+    notes: list[str] = []
+    try:
+        claimed = claim_folder(folder, notes) if format_id is None else None
+    except BunzaiError:  # a file of it cannot be read whole: read one by one, each says its own error
+        claimed = None
     if claimed is not None:
         try:
             yield folder, drafts_from_folder(folder, *claimed, piece_id=piece_id)
         except BunzaiError as error:
             yield folder, error
         return
-    files, folders = list_folder(folder)
+    try:
+        files, folders = list_folder(folder)
+    except BunzaiError as error:  # a folder that cannot be listed: the walk goes on past it
+        yield folder, error
+        return
+    imported = False
     for file in files:
         try:
             data = read_file_bytes(file)
-            yield file, drafts_from_bytes(data, file.name, format_id=format_id, source=Path(os.path.abspath(file)))
+            drafts = drafts_from_bytes(data, file.name, format_id=format_id, source=Path(os.path.abspath(file)))
+            imported = imported or bool(drafts)
+            yield file, drafts
         except BunzaiError as error:
             yield file, Skipped(error.message) if _unclaimed(error, file) else error
+    if not imported:  # its files were sprites after all (a folder of cards imports, and needs no word)
+        for note in notes:
+            yield folder, Skipped(f"{note}; its files were read one by one, and none is a piece on its own", told=True)
     for sub in folders:
         if depth < FOLDER_WALK_MAX_DEPTH:
             yield from _walk(sub, depth + 1, None, format_id)
@@ -248,7 +265,11 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
         folder = root / shelf.folder
         if not folder.is_dir():
             continue
-        shelf_files, shelf_folders = list_folder(folder)
+        try:
+            shelf_files, shelf_folders = list_folder(folder)
+        except BunzaiError as error:  # a shelf that cannot be listed: the rest of the library goes on
+            yield folder, error
+            continue
         for file in shelf_files:
             forced = shelf.format_id if file.suffix.lower() == shelf.extension and shelf.kind != "character" else None
             result = _shelf_file(root, file, forced, worlds)
@@ -265,7 +286,12 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
     if (root / st.SETTINGS_FILE).is_file():
         yield from _settings_pieces(root, avatars, used)
     if avatars.is_dir():
-        for file in list_folder(avatars)[0]:
+        try:
+            avatar_files = list_folder(avatars)[0]
+        except BunzaiError as error:
+            yield avatars, error
+            avatar_files = []
+        for file in avatar_files:
             if file.name not in used:
                 yield file, Skipped("an avatar image no persona in settings.json uses")
     known = {shelf.folder for shelf in st.SHELVES} | {st.AVATARS}
@@ -305,7 +331,10 @@ def _absolute(path: Path) -> Path:
 
 def _sprite_folder(root: Path, folder: Path) -> list[dict] | BunzaiError | Skipped:
     try:
-        claimed = claim_folder(folder)
+        notes: list[str] = []
+        claimed = claim_folder(folder, notes)
+        if claimed is None and notes:  # in characters/, a folder named for sprites is the character's sprites
+            return BunzaiError("too_large", notes[0], "split the sprites, or leave out the ones not shown")
         if claimed is None:
             return Skipped("a folder in characters/ that holds no sprites")
         adapter, files = claimed

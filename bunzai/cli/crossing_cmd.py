@@ -83,6 +83,9 @@ def import_(
     progress = Progress("importing", "imported", after=limits.PROGRESS_MIN_FILES)
     for path in paths:
         for file, result in conflicts.apply(drafts_from_path(path, piece_id=id, format_id=format)):
+            if isinstance(result, Skipped) and result.told:  # a note on a folder, not a file passed over
+                say(f"bunzai: {result.reason}")
+                continue
             progress.step(file.name)
             if isinstance(result, Skipped):
                 skipped.append((file.name, result.reason))

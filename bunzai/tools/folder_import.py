@@ -22,10 +22,12 @@ def run(ctx, args: Args):
     from bunzai.folders import checked_path
 
     configure_engines(ctx.studio)
-    made, failed, skipped = [], [], 0
+    made, failed, skipped, notes = [], [], 0, []
     for path in [checked_path(ctx.studio, path) for path in args.paths]:
         for file, result in drafts_from_path(path):
-            if isinstance(result, Skipped):
+            if isinstance(result, Skipped) and result.told:  # a note on a folder, not a file passed over
+                notes.append(result.reason)
+            elif isinstance(result, Skipped):
                 skipped += 1
             elif isinstance(result, BunzaiError):
                 failed.append({"path": str(file), "error": result.to_json()["error"]})
@@ -36,6 +38,7 @@ def run(ctx, args: Args):
         "drafts": made,
         "failed": untrusted(failed),
         "skipped": skipped,
+        **({"notes": untrusted(notes)} if notes else {}),
         "hint": "apply each with change_apply (a card with its book is one draft, applied all-or-none)",
     }
 
