@@ -51,5 +51,8 @@ TOOL = Tool(
     run=run,
     open_world=True,
     description="Read platform files (cards, lorebooks, presets ...) from granted folders into drafts of this "
-    "session; nothing is written until change_apply.",
+    "session; nothing is written until change_apply. Returns the drafts, the files or folders that failed with "
+    "their errors, how many files and folders were passed over (nothing claims them, or they lie deeper than the "
+    "walk goes), and, when there are any, `notes` on folders named like one piece (a sprite folder) that were too "
+    "large to read as one and held no piece.",
 )
