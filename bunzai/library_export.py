@@ -34,7 +34,9 @@ class LibraryReport:
     not_written: list[dict] = field(default_factory=list)  # no place in the layout, or a refusal
     notes: list[str] = field(default_factory=list)
     shown_by: dict[str, list[str]] | None = None  # pack id -> folders of the characters showing it
-    claimed: dict[str, bytes] = field(default_factory=dict)  # path -> SHA-256 of the file this export put there
+    # path (as `_name_key` compares it) -> SHA-256 of the file this export put there
+    claimed: dict[str, bytes] = field(default_factory=dict)
+    folds_case: bool = False  # the file system under `into` matches names without case (macOS's default)
 
     def to_json(self) -> dict:
         return {
@@ -65,7 +67,7 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     into.mkdir(parents=True, exist_ok=True)
     # A piece named twice (`ada` and `persona/ada`) is written once.
     targets = list(dict.fromkeys(resolve_ref(studio, ref) for ref in refs)) if refs else list_stored(studio)
-    report = LibraryReport(into)
+    report = LibraryReport(into, folds_case=_folds_case(into))
     report.notes.append(
         f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
         f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read"
@@ -218,10 +220,40 @@ def _claimed(report: LibraryReport, place, data: bytes):
     number = 0
     while True:
         chosen = place if number == 0 else replace(place, stem=f"{place.stem}{number}")
-        taken = report.claimed.setdefault(chosen.path, key)
+        taken = report.claimed.setdefault(_name_key(chosen.path, report.folds_case), key)
         if taken == key:
             return chosen, taken is not key
         number += 1
+
+
+def _folds_case(folder: Path) -> bool:
+    """Whether the file system under `folder` matches names without regard to case (macOS's
+    and Windows's defaults): there `Luna.png` and `luna.png` are one file, so a second card
+    must get SillyTavern's next name rather than find the first one's file "existing".
+    Probed with a file made and removed at once."""
+    import os
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix="bunzai-case-probe-", dir=folder)
+    except OSError:  # a folder that takes no file: the export's own writes say why
+        return False
+    os.close(fd)
+    try:
+        head, name = os.path.split(probe)
+        return os.path.exists(os.path.join(head, name.upper()))
+    finally:
+        os.unlink(probe)
+
+
+def _name_key(path: str, folds_case: bool) -> str:
+    """`path` as the file system tells names apart: where it folds case, also Unicode's
+    composed and decomposed forms (macOS's APFS matches both)."""
+    if not folds_case:
+        return path
+    import unicodedata
+
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", path).casefold())
 
 
 def _sprite_folders(studio, piece, place, report: LibraryReport) -> list[str]:
