@@ -29,7 +29,7 @@ from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.adapters.sillytavern.user_folder import file_stem_for
-from bunzai.changes.diff import all_changes, paired, stretches
+from bunzai.changes.diff import aligned, all_changes
 from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
@@ -353,28 +353,6 @@ def _item_changes(changes: list[dict]) -> list[dict]:
     return rows
 
 
-def _draft_item_changes(changes: list[dict]) -> list[dict]:
-    """A draft's changes with a shortened or lengthened list split into rows per item, as
-    `_item_changes` splits them, but aligned (`diff.stretches`): the items a list kept are set
-    aside first, so entries taken out of (or put into) a book of thousands are their own
-    places, not a change of every later entry, and the items of each stretch between are
-    compared place for place, named at their places in the proposed list. An item taken out
-    is not a row: no format carries it back, so it cannot be lost (platform_impact asks only
-    what could be)."""
-    rows = []
-    for change in changes:
-        old, new = change.get("before"), change.get("after")
-        if not (change["op"] == "replace" and isinstance(old, list) and isinstance(new, list)):
-            rows.append(change)
-            continue
-        for was, now in paired(stretches(old, new)):
-            if was is None:
-                rows.append({"op": "add", "path": join(change["path"], now)})
-            elif now is not None:
-                rows += _draft_item_changes(all_changes(old[was], new[now], join(change["path"], now)))
-    return rows
-
-
 def _parsed(adapter: Adapter, data: bytes):
     if adapter.container != "text":
         return None
@@ -423,7 +401,9 @@ def platform_impact(
             rows = all_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
         else:  # the compared parts' rows (a dumped piece has every part, so none is missing on one side)
             rows = [row for row in rows if row["path"][1:].partition("/")[0] in _COMPARED]
-        changed = [c["path"] for c in _draft_item_changes(rows)]
+        # item by item, aligned: entries taken out of (or put into) a book of thousands are their
+        # own places, not a change of every later entry; an item taken out is not a row
+        changed = [c["path"] for c in aligned(rows, whole=False, removed=False)]
     if changed == []:
         return []
     stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}

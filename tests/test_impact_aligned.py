@@ -1,6 +1,7 @@
 """A draft's impact names the entries a change touched: entries taken out of, or put into,
 the middle of a book are their own places, not a change of every entry after them
-(convert's `_draft_item_changes` sets aside the items the list kept: `diff.stretches`)."""
+(platform_impact's `diff.aligned(..., whole=False, removed=False)` sets aside the items the
+list kept: `diff.stretches`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bunzai import convert as convert_module
-from bunzai.changes.diff import all_changes
-from bunzai.convert import _draft_item_changes, platform_impact
+from bunzai.changes.diff import aligned, all_changes
+from bunzai.convert import platform_impact
 from bunzai.model import dump_piece
 from bunzai.validate import validate_piece
 from tests.capabilities.corpus_pieces import eldoria
@@ -23,7 +24,7 @@ _ITEMS = st.lists(st.sampled_from([0, 1, {"a": 1}, {"a": 2}, [1]]), max_size=8)
 
 
 def _rows(old: list, new: list) -> list[dict]:
-    return _draft_item_changes(all_changes({"list": old}, {"list": new}, ""))
+    return aligned(all_changes({"list": old}, {"list": new}, ""), whole=False, removed=False)
 
 
 # Items told apart, as a book's entries are by their uids (items found more than once in a

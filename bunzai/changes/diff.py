@@ -90,13 +90,17 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def aligned(changes: list[dict]) -> list[dict]:
+def aligned(changes: list[dict], *, whole: bool = True, removed: bool = True) -> list[dict]:
     """`changes` with each array that grew or shrank, but kept some of its items, told item
     by item (`stretches`): an entry taken out of a book of thousands is one `remove` (at its
     place in the old array), one put in is one `add` (at its place in the new one), and the
     items of a stretch are compared place for place, named at their places in the new array.
     An array that kept none of its items stays one `replace`, as does one that was empty (a
-    create's rows)."""
+    create's rows).
+
+    For a crossing's impact (convert.platform_impact), which asks only what an item could
+    lose: `whole=False` splits an array that kept nothing into its items too, and
+    `removed=False` leaves out the items taken out (no format carries them back)."""
     rows = []
     for change in changes:
         old, new = change.get("before"), change.get("after")
@@ -104,17 +108,18 @@ def aligned(changes: list[dict]) -> list[dict]:
             rows.append(change)
             continue
         found = stretches(old, new)
-        if found == [(0, len(old), 0, len(new))]:
+        if whole and found == [(0, len(old), 0, len(new))]:
             rows.append(change)
             continue
         path = change["path"]
         for was, now in paired(found):
             if now is None:
-                rows.append(_row(join(path, was), old[was], MISSING))
+                if removed:
+                    rows.append(_row(join(path, was), old[was], MISSING))
             elif was is None:
                 rows.append(_row(join(path, now), MISSING, new[now]))
             else:
-                rows += aligned(all_changes(old[was], new[now], join(path, now)))
+                rows += aligned(all_changes(old[was], new[now], join(path, now)), whole=whole, removed=removed)
     return rows
 
 

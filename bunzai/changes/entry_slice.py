@@ -13,8 +13,8 @@ reads a uid back from the entry's place, so whether it keeps a uid depends on wh
 entry sits: an entry whose uid is its place in the book gets its place in the slice as its
 uid there (`_placed`), and the slice is not taken where that cannot be kept.
 
-An entry taken out is no pointer at all (convert._draft_item_changes: no format can carry it
-back), and the entries after it keep their own pointers, at their new places.
+An entry taken out is no pointer at all (convert.platform_impact, by diff.aligned: no format can
+carry it back), and the entries after it keep their own pointers, at their new places.
 
 The piece is crossed whole where that cannot be shown: a change to the entries list itself
 or to what holds it (a book added, removed or replaced), a pointer past the list's end, an
