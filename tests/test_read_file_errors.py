@@ -61,3 +61,20 @@ def test_a_user_folder_shelf_that_cannot_be_listed_leaves_the_rest_of_the_librar
     results = {path.name: result for path, result in drafts_from_path(root)}
     assert isinstance(results["worlds"], BunzaiError)
     assert [draft["target"]["id"] for draft in results["Mira.png"]] == ["mira"]
+
+
+def test_a_close_that_fails_after_a_whole_read_still_gives_the_bytes(tmp_path, monkeypatch):
+    # NFS may report a write-back failure (EIO) at close; a read-only descriptor lost nothing,
+    # so the bytes read are the answer, not a raw OSError out of the import.
+    path = tmp_path / "Ada.png"
+    path.write_bytes(v2_card_png("Ada"))
+    real, closed = files.os.close, []
+
+    def close(fd: int) -> None:
+        real(fd)
+        closed.append(fd)
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(files.os, "close", close)
+    assert files.read_file_bytes(path) == path.read_bytes()
+    assert len(closed) == 1
