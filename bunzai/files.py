@@ -8,8 +8,6 @@ import stat
 
 from bunzai.errors import BunzaiError
 from bunzai.limits import (
-    FOLDER_PIECE_MAX_BYTES,
-    FOLDER_PIECE_MAX_FILES,
     FOLDER_WALK_MAX_DEPTH,
     IMPORT_FILE_MAX_BYTES,
     WALK_MAX_ENTRIES,
@@ -162,21 +160,6 @@ def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
     for entry in entries:
         (folders if entry.is_dir(follow_symlinks=False) else files).append(Path(entry.path))
     return files, folders
-
-
-def read_folder_files(root: Path) -> dict[str, bytes]:
-    """Every regular file directly in `root` (a folder-shaped piece), by name, bounded."""
-    files: dict[str, bytes] = {}
-    total = 0
-    for path in walk_files(root, max_depth=0):
-        if len(files) >= FOLDER_PIECE_MAX_FILES:
-            raise BunzaiError("too_large", f"{root} holds more than {FOLDER_PIECE_MAX_FILES} files")
-        data = read_file_bytes(path)
-        total += len(data)
-        if total > FOLDER_PIECE_MAX_BYTES:
-            raise BunzaiError("too_large", f"{root} holds more than {FOLDER_PIECE_MAX_BYTES} bytes")
-        files[path.name] = data
-    return files
 
 
 def contained_path(root: Path, relative: str) -> Path:

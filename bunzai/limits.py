@@ -157,7 +157,8 @@ IMPORT_FILE_MAX_BYTES = 256 * 1024 * 1024
 # How deep folder walks (import of a folder, folder search) descend. Studios and export
 # folders nest 2-4 levels; 16 leaves room without following a runaway tree.
 FOLDER_WALK_MAX_DEPTH = 16
-# Files a folder-shaped piece (a sprite folder) may hold, and their total size. A folder
+# Files a folder-shaped piece (a sprite folder) may hold, and their total size (regular
+# files only: a FIFO, device or socket in it is no part of it). A folder
 # named like one but over either is walked file by file, and the import says why when its
 # files held no piece (in a SillyTavern user folder's characters/<name>/, a too_large error
 # for that folder instead).

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from bunzai.adapters.common.png import headers as png_headers, read_png
@@ -19,7 +20,7 @@ from bunzai.adapters.common.yamltext import load_yaml_bytes
 from bunzai.adapters.contract import Adapter, Decoded
 from bunzai.adapters.registry import all_adapters, get_adapter, readers_of
 from bunzai.errors import BunzaiError
-from bunzai.files import list_folder, read_folder_files, text_name
+from bunzai.files import list_folder, read_file_bytes, text_name
 from bunzai.jsondoc.reading import ReadNotes, load_json_bytes, read_notes
 from bunzai.limits import FOLDER_PIECE_MAX_BYTES, FOLDER_PIECE_MAX_FILES
 
@@ -243,56 +244,78 @@ def describe(data: bytes, container: str, parsed: Any) -> str:
     return f"a JSON {type(parsed).__name__}"
 
 
-def claim_folder(path: Path, notes: list[str] | None = None) -> tuple[Adapter, dict[str, bytes]] | None:
-    """The folder adapter that reads `path` as one piece (a sprite folder), or None.
+def claim_folder(
+    path: Path, notes: list[str] | None = None, files: list[Path] | None = None
+) -> tuple[Adapter | None, dict[str, bytes]]:
+    """The folder adapter that reads `path` as one piece (a sprite folder), or None; with the
+    folder's files by name, as far as they were read whole to decide ({} when the names alone
+    settled it), so a caller that walks the folder file by file does not read them again.
+    `files` is the folder's listing (`list_folder`) when the caller has made it.
 
     Folder adapters first judge the folder by its file names (`sniff_names`, nothing read);
     only a folder some adapter may claim is read (bounded) and sniffed by its bytes. A folder
     no adapter claims is walked file by file by the caller instead.
 
     A folder whose names an adapter claims but that is over the limits of one piece
-    (`FOLDER_PIECE_MAX_FILES` files, `FOLDER_PIECE_MAX_BYTES` bytes) is not claimed either:
+    (`FOLDER_PIECE_MAX_FILES` regular files, `FOLDER_PIECE_MAX_BYTES` bytes) is not claimed either:
     names alone cannot tell a sprite folder from a folder of cards where one card is called
     joy.png, and the cards must still import. `notes` gets a sentence saying why.
     """
     candidates = [a for a in all_adapters() if a.container == "folder" and a.can_read]
     if not candidates:
-        return None
-    files, _ = list_folder(path)
-    if not files:
-        return None
+        return None, {}
+    if files is None:
+        files = list_folder(path)[0]
     names = [file.name for file in files]
-    candidates = [a for a in candidates if _score(lambda a=a: a.sniff_names(names)) >= 0.5]
+    candidates = [a for a in candidates if names and _score(lambda a=a: a.sniff_names(names)) >= 0.5]
     if not candidates:
-        return None
-    if len(files) > FOLDER_PIECE_MAX_FILES:
-        return _crowded(path, candidates, f"{len(files):,} files, over the {FOLDER_PIECE_MAX_FILES:,}", notes)
-    size = sum(_size(file) for file in files)  # by the listing, before a byte is read
+        return None, {}
+    sizes = [(file, size) for file in files if (size := _regular_size(file)) is not None]  # FIFOs are no part
+    if len(sizes) > FOLDER_PIECE_MAX_FILES:
+        return _crowded(path, candidates, f"{len(sizes):,} files, over the {FOLDER_PIECE_MAX_FILES:,}", notes)
+    size = sum(size for _, size in sizes)  # by the listing, before a byte is read
     if size > FOLDER_PIECE_MAX_BYTES:
         return _crowded(path, candidates, f"{size:,} bytes, over the {FOLDER_PIECE_MAX_BYTES:,}", notes)
-    contents = read_folder_files(path)  # bounded again as it reads: a file may grow in between
+    contents = _read_listed(path, [file for file, _ in sizes])
     best: tuple[float, Adapter] | None = None
     for adapter in candidates:
         score = _score(lambda adapter=adapter: adapter.sniff(b"", str(path), contents))
         if score >= 0.5 and (best is None or score > best[0]):
             best = (score, adapter)
-    return (best[1], contents) if best else None
+    return (best[1] if best else None), contents
 
 
-def _size(file: Path) -> int:
+def _regular_size(file: Path) -> int | None:
+    """The size of a regular file by lstat; None for a FIFO, device or socket, which no
+    piece is made of. A file gone since the listing counts 0: its read says so."""
     try:
-        return file.stat(follow_symlinks=False).st_size
+        info = file.stat(follow_symlinks=False)
     except OSError:
-        return 0  # gone since the listing: the read says so
+        return 0
+    return info.st_size if S_ISREG(info.st_mode) else None
 
 
-def _crowded(path: Path, candidates: list[Adapter], what: str, notes: list[str] | None) -> None:
+def _read_listed(path: Path, files: list[Path]) -> dict[str, bytes]:
+    """The listed files' bytes by name, bounded again as they are read: a file may grow in between."""
+    contents: dict[str, bytes] = {}
+    total = 0
+    for file in files:
+        data = read_file_bytes(file)
+        total += len(data)
+        if total > FOLDER_PIECE_MAX_BYTES:
+            raise BunzaiError("too_large", f"{path} holds more than {FOLDER_PIECE_MAX_BYTES} bytes")
+        contents[file.name] = data
+    return contents
+
+
+def _crowded(path: Path, candidates: list[Adapter], what: str, notes: list[str] | None) -> tuple[None, dict]:
     if notes is not None:
         labels = " or ".join(sorted({adapter.label for adapter in candidates}))
         notes.append(
             f"{text_name(path.name)} has the file names of a {labels} but holds {what} "
             "a folder read as one piece may hold (see `bunzai docs read limits`)"
         )
+    return None, {}
 
 
 def _score(sniff) -> float:

@@ -104,26 +104,27 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
     if piece_id is None and format_id is None and _is_user_folder(folder):  # anywhere in a walk
         yield from drafts_from_user_folder(folder)
         return
-    notes: list[str] = []
-    try:
-        claimed = claim_folder(folder, notes) if format_id is None else None
-    except BunzaiError:  # a file of it cannot be read whole: read one by one, each says its own error
-        claimed = None
-    if claimed is not None:
-        try:
-            yield folder, drafts_from_folder(folder, *claimed, piece_id=piece_id)
-        except BunzaiError as error:
-            yield folder, error
-        return
     try:
         files, folders = list_folder(folder)
     except BunzaiError as error:  # a folder that cannot be listed: the walk goes on past it
         yield folder, error
         return
+    notes: list[str] = []
+    try:
+        adapter, read = claim_folder(folder, notes, files) if format_id is None else (None, {})
+    except BunzaiError:  # a file of it cannot be read whole: read one by one, each says its own error
+        adapter, read = None, {}
+    if adapter is not None:
+        try:
+            yield folder, drafts_from_folder(folder, adapter, read, piece_id=piece_id)
+        except BunzaiError as error:
+            yield folder, error
+        return
     imported = False
     for file in files:
         try:
-            data = read_file_bytes(file)
+            # Read already when its names looked like sprites (its bytes let go as they are used).
+            data = read.pop(file.name) if file.name in read else read_file_bytes(file)
             drafts = drafts_from_bytes(data, file.name, format_id=format_id, source=Path(os.path.abspath(file)))
             imported = imported or bool(drafts)
             yield file, drafts
@@ -332,12 +333,11 @@ def _absolute(path: Path) -> Path:
 def _sprite_folder(root: Path, folder: Path) -> list[dict] | BunzaiError | Skipped:
     try:
         notes: list[str] = []
-        claimed = claim_folder(folder, notes)
-        if claimed is None and notes:  # in characters/, a folder named for sprites is the character's sprites
+        adapter, files = claim_folder(folder, notes)
+        if adapter is None and notes:  # in characters/, a folder named for sprites is the character's sprites
             return BunzaiError("too_large", notes[0], "split the sprites, or leave out the ones not shown")
-        if claimed is None:
+        if adapter is None:
             return Skipped("a folder in characters/ that holds no sprites")
-        adapter, files = claimed
         decoded = adapter.read(b"", str(folder), files)
         _record_source(decoded.pieces[0], _relative(root, folder))
         digest = hashlib.sha256(b"".join(n.encode() + hashlib.sha256(b).digest() for n, b in sorted(files.items())))

@@ -99,7 +99,7 @@ def test_a_folder_of_cards_named_like_sprites_still_imports_its_cards(tmp_path, 
     (cards / "joy.png").write_bytes(v2_card_png("Joy"))
     (cards / "mira.png").write_bytes(v2_card_png("Mira", seed=3))
     notes: list[str] = []
-    assert claim_folder(cards, notes) is None and len(notes) == 1
+    assert claim_folder(cards, notes) == (None, {}) and len(notes) == 1
     results = list(drafts_from_path(cards))
     assert {draft["target"]["id"] for _, result in results if isinstance(result, list) for draft in result} == {
         "joy",
@@ -124,3 +124,50 @@ def test_a_file_too_large_to_read_leaves_the_rest_of_its_folder_to_the_walk(tmp_
     assert isinstance(results["anger.png"], BunzaiError) and results["anger.png"].code == "too_large"
     assert isinstance(results["joy.png"], Skipped) and isinstance(results["sadness.png"], Skipped)
     assert "sprites" not in results
+
+
+def test_a_folder_its_names_claim_and_its_bytes_do_not_is_listed_once_and_read_once(tmp_path, monkeypatch):
+    # Cards called joy.png and mira.png: the names look like sprites, so the folder is read
+    # whole to sniff its bytes, which hold cards. Its walk then uses those bytes; before, it
+    # listed the folder three times and read every file twice.
+    from bunzai.changes import imports
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "joy.png").write_bytes(v2_card_png("Joy"))
+    (cards / "mira.png").write_bytes(v2_card_png("Mira", seed=3))
+    reads: list[str] = []
+    listings: list[str] = []
+    real_read, real_list = files.read_file_bytes, files.list_folder
+
+    def read(path, *args):
+        reads.append(Path(path).name)
+        return real_read(path, *args)
+
+    def listing(folder):
+        listings.append(Path(folder).name)
+        return real_list(folder)
+
+    for module in (inspect, imports):
+        monkeypatch.setattr(module, "read_file_bytes", read)
+        monkeypatch.setattr(module, "list_folder", listing)
+    results = list(drafts_from_path(cards))
+    assert sorted(draft["target"]["id"] for _, result in results for draft in result) == ["joy", "mira"]
+    assert sorted(reads) == ["joy.png", "mira.png"] and listings == ["cards"]
+
+
+def test_a_fifo_in_a_sprite_folder_is_not_counted_among_its_files(tmp_path, monkeypatch):
+    # A FIFO is no part of a pack (the read takes regular files only), so it does not push a
+    # folder with as many sprites as the limit over it.
+    import os
+
+    monkeypatch.setattr(inspect, "FOLDER_PIECE_MAX_FILES", 2)
+    sprites = tmp_path / "sprites"
+    sprites.mkdir()
+    (sprites / "joy.png").write_bytes(_sprite(1))
+    (sprites / "sadness.png").write_bytes(_sprite(2))
+    os.mkfifo(sprites / "anger.png")
+    notes: list[str] = []
+    adapter, contents = claim_folder(sprites, notes)
+    assert adapter is not None and adapter.format_id == "sillytavern.sprites.folder"
+    assert sorted(contents) == ["joy.png", "sadness.png"] and notes == []
