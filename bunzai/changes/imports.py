@@ -64,12 +64,14 @@ def drafts_from_folder(path: Path, adapter, files: dict[str, bytes], *, piece_id
 @dataclass(frozen=True)
 class Skipped:
     """A file a walk passed over: no format claims it (a README, a loose image), or it lies
-    deeper than the walk goes. `told`: not a file passed over but a note to say by name (a
-    folder that looked like one piece but was too large to read as one, and whose files, read
-    one by one, held no piece); it is not counted as skipped."""
+    deeper than the walk goes (`deep`: a folder not walked, which the import names apart).
+    `told`: not a file passed over but a note to say by name (a folder that looked like one
+    piece but was too large to read as one, and whose files, read one by one, held no
+    piece); it is not counted as skipped."""
 
     reason: str
     told: bool = False
+    deep: bool = False
 
 
 def drafts_from_path(
@@ -137,7 +139,7 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
         if depth < FOLDER_WALK_MAX_DEPTH:
             yield from _walk(sub, depth + 1, None, format_id)
         else:
-            yield sub, Skipped(f"deeper than {FOLDER_WALK_MAX_DEPTH} folders; import it on its own")
+            yield sub, Skipped(f"deeper than {FOLDER_WALK_MAX_DEPTH} folders; import it on its own", deep=True)
 
 
 def _unclaimed(error: BunzaiError, file: Path) -> bool:

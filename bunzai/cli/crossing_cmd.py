@@ -79,7 +79,7 @@ def import_(
     _configure_engines(ctx)
     conflicts = _conflict_policy(ctx, on_conflict)
     failed = 0
-    skipped: list[tuple[str, str]] = []
+    skipped: list[tuple[str, bool]] = []  # (name, whether a folder too deep to walk)
     progress = Progress("importing", "imported", after=limits.PROGRESS_MIN_FILES)
     for path in paths:
         for file, result in conflicts.apply(drafts_from_path(path, piece_id=id, format_id=format)):
@@ -88,7 +88,7 @@ def import_(
                 continue
             progress.step(file.name)
             if isinstance(result, Skipped):
-                skipped.append((file.name, result.reason))
+                skipped.append((file.name, result.deep))
                 continue
             if isinstance(result, BunzaiError):
                 failed += 1
@@ -103,7 +103,7 @@ def import_(
             f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
         )
         say(f"bunzai: skipped {len(skipped)} file(s) or folder(s): {shown}")
-        deep = [name for name, reason in skipped if reason.startswith("deeper")]
+        deep = [name for name, too_deep in skipped if too_deep]
         if deep:
             say(
                 f"bunzai: {len(deep)} folder(s) lie deeper than {limits.FOLDER_WALK_MAX_DEPTH} levels and were "
