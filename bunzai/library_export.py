@@ -147,31 +147,33 @@ def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> Non
             else:
                 merged.setdefault(key, value)
     data = json.dumps(merged, indent=2, ensure_ascii=False).encode("utf-8")
-    relative = path.relative_to(report.into).as_posix()
+    wanted = st.Place(st.PERSONAS_FOLDER, path.stem, st.PERSONAS_FORMAT, path.suffix)
+    place, duplicate = _claimed(report, wanted, data)  # two backups whose names differ only in case
+    relative = place.path
+    if duplicate:
+        report.skipped.extend({"ref": ref, "path": relative} for ref, *_ in group)
+        return
     try:
-        write_new(path, data)
+        write_new(path.with_name(f"{place.stem}{place.extension}"), data)
     except BunzaiError as error:
         if error.code != "occupied":
             raise
         report.skipped.extend({"ref": ref, "path": relative} for ref, *_ in group)
         return
     for ref, _piece, _one, losses in group:
-        report.written.append(
-            {
-                "ref": ref,
-                "losses": losses,
-                "path": relative,
-                "format": st.PERSONAS_FORMAT,
-                "note": "SillyTavern keeps personas in settings.json: restore this backup in "
-                "Persona Management (the avatar images are in User Avatars/)",
-            }
-        )
+        entry = {
+            "ref": ref,
+            "losses": losses,
+            "path": relative,
+            "format": st.PERSONAS_FORMAT,
+            "note": "SillyTavern keeps personas in settings.json: restore this backup in "
+            "Persona Management (the avatar images are in User Avatars/)",
+        }
+        if place != wanted:
+            entry["renamed_from"] = wanted.path
+        report.written.append(entry)
     for ref, piece, _one, _losses in group:
-        if piece.body.portrait is not None:
-            avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
-            if st.file_stem_for(avatar, "") == avatar:
-                image = read_asset(studio, piece.body.portrait.sha256, piece.body.portrait.ext)
-                _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
+        _write_avatar(studio, report, ref, piece)
 
 
 def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
@@ -200,11 +202,38 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
     folder = _folder(report.into, place.folder)
     renamed_from = wanted if place.path != wanted else None
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
-    if piece.kind == "persona" and piece.body.portrait is not None:
-        avatar = st.persona_avatar(piece) or f"{piece.id}.{piece.body.portrait.ext}"
-        if st.file_stem_for(avatar, "") == avatar:
-            image = read_asset(studio, piece.body.portrait.sha256, piece.body.portrait.ext)
-            _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
+    if piece.kind == "persona":
+        _write_avatar(studio, report, ref, piece)
+
+
+def _write_avatar(studio, report: LibraryReport, ref: str, piece) -> None:
+    """A persona's image into `User Avatars/`, under the file name SillyTavern keys the persona
+    by; it cannot be renamed there, so where another persona of this export took that name
+    with another image (two users' `luna.png`, or `Luna.png` on a disk that folds case), the
+    second is not written, and the report says why."""
+    import hashlib
+
+    portrait = piece.body.portrait
+    if portrait is None:
+        return
+    avatar = st.persona_avatar(piece) or f"{piece.id}.{portrait.ext}"
+    if st.file_stem_for(avatar, "") != avatar:
+        return
+    image = read_asset(studio, portrait.sha256, portrait.ext)
+    relative = f"{st.AVATARS}/{avatar}"
+    digest = hashlib.sha256(image).digest()
+    taken = report.claimed.setdefault(_name_key(relative, report.folds_case), digest)
+    if taken != digest:
+        report.not_written.append(
+            {
+                "ref": ref,
+                "path": relative,
+                "reason": "another persona of this export has an avatar of this file name with another image "
+                "(SillyTavern keys a persona by its avatar's file name, so it cannot be renamed)",
+            }
+        )
+        return
+    _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
 
 
 def _claimed(report: LibraryReport, place, data: bytes):

@@ -53,3 +53,61 @@ def test_the_probe_leaves_nothing_behind_and_sees_this_file_system(tmp_path):
     assert list(tmp_path.iterdir()) == []
     (tmp_path / "Case.txt").write_text("x")
     assert folds == (tmp_path / "CASE.TXT").exists()
+
+
+def _persona_backup(path, names: tuple[str, ...]) -> None:
+    """A backup of several personas (one of a single persona is exported as a persona file)."""
+    avatars = {f"{name.lower()}.png": name for name in names}
+    backup = {
+        "personas": avatars,
+        "persona_descriptions": {
+            avatar: {"description": f"{name} listens.", "position": 0} for avatar, name in avatars.items()
+        },
+        "default_persona": next(iter(avatars)),
+    }
+    path.write_text(json.dumps(backup), encoding="utf-8")
+
+
+def test_persona_backups_whose_names_differ_only_in_case_get_two_files_where_case_folds(bunzai, tmp_path, monkeypatch):
+    if library_export._folds_case(tmp_path):
+        pytest.skip("this file system folds case: it cannot hold both backups to import")
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    _persona_backup(backups / "Personas.json", ("Ada", "Abe"))
+    _persona_backup(backups / "personas.json", ("Bea", "Bob"))
+    bunzai("apply", "--yes", input=bunzai("import", str(backups), check=True).stdout, check=True)
+    monkeypatch.setattr(library_export, "_folds_case", lambda folder: True)
+    report = library_export.export_library(find_studio(str(bunzai.studio)), tmp_path / "ST", "sillytavern")
+    folder = "Import in SillyTavern/personas"
+    written = {entry["ref"]: (entry["path"], entry.get("renamed_from")) for entry in report.written}
+    first, second = (f"{folder}/Personas.json", None), (f"{folder}/personas1.json", f"{folder}/personas.json")
+    assert written == {"persona/ada": first, "persona/abe": first, "persona/bea": second, "persona/bob": second}
+    assert report.skipped == []
+    assert sorted(path.name for path in (tmp_path / "ST" / folder).iterdir()) == ["Personas.json", "personas1.json"]
+
+
+def _user_folder(root, avatar: str, name: str, image: bytes) -> None:
+    (root / "characters").mkdir(parents=True)
+    (root / "User Avatars").mkdir()
+    (root / "User Avatars" / avatar).write_bytes(image)
+    power = {"personas": {avatar: name}, "persona_descriptions": {avatar: {"description": name, "position": 0}}}
+    (root / "settings.json").write_text(json.dumps({"power_user": power}), encoding="utf-8")
+
+
+def test_two_users_avatars_of_one_name_with_other_images_are_not_written_over_each_other(bunzai, tmp_path):
+    # SillyTavern keys a persona by its avatar's file name, so the second cannot be renamed:
+    # it is reported as not written, with why, rather than as a file that was already there.
+    from testkit import v2_card_png
+
+    _user_folder(tmp_path / "a" / "default-user", "user.png", "Ada", v2_card_png("x", seed=1))
+    _user_folder(tmp_path / "b" / "default-user", "user.png", "Bea", v2_card_png("y", seed=2))
+    drafts = bunzai("import", str(tmp_path / "a" / "default-user"), str(tmp_path / "b" / "default-user"), check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    report = library_export.export_library(find_studio(str(bunzai.studio)), tmp_path / "ST", "sillytavern")
+    avatars = [entry for entry in report.written if entry["path"].startswith("User Avatars/")]
+    assert [entry["path"] for entry in avatars] == ["User Avatars/user.png"]
+    refused = [entry for entry in report.not_written if entry["path"] == "User Avatars/user.png"]
+    assert len(refused) == 1 and refused[0]["ref"] != avatars[0]["ref"]
+    assert "another persona of this export has an avatar of this file name" in refused[0]["reason"]
+    assert not any(entry["path"].startswith("User Avatars/") for entry in report.skipped)
+    assert not report.failed
