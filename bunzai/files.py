@@ -46,18 +46,15 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     except IsADirectoryError:
         raise BunzaiError("invalid_input", f"{path} is a folder") from None
     except OSError as error:
+        if _is_special(path):  # a socket cannot be opened at all (ENXIO): it is refused as a FIFO is
+            raise _special(path) from None
         raise BunzaiError("invalid_input", f"cannot read {path}: {error.strerror}", "check the path") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise BunzaiError("invalid_input", f"{path} is a folder")
         if not stat.S_ISREG(info.st_mode):
-            raise BunzaiError(
-                "invalid_input",
-                f"{path} is not a regular file (a FIFO, device or socket)",
-                "bunzai reads only regular files",
-                special=True,
-            )
+            raise _special(path)
         if info.st_size > limit:
             raise BunzaiError("too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit")
         os.set_blocking(fd, True)
@@ -74,6 +71,24 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     if len(data) > limit:
         raise BunzaiError("too_large", f"{path} grew past the {limit}-byte import limit while it was read")
     return data
+
+
+def _special(path: Path) -> BunzaiError:
+    return BunzaiError(
+        "invalid_input",
+        f"{path} is not a regular file (a FIFO, device or socket)",
+        "bunzai reads only regular files",
+        special=True,
+    )
+
+
+def _is_special(path: Path) -> bool:
+    """Whether `path` is there but is neither a regular file nor a folder (by lstat)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
 
 
 def read_stdin_bytes(limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:

@@ -247,9 +247,10 @@ def describe(data: bytes, container: str, parsed: Any) -> str:
 def claim_folder(
     path: Path, notes: list[str] | None = None, files: list[Path] | None = None
 ) -> tuple[Adapter | None, dict[str, bytes]]:
-    """The folder adapter that reads `path` as one piece (a sprite folder), or None; with the
-    folder's files by name, as far as they were read whole to decide ({} when the names alone
-    settled it), so a caller that walks the folder file by file does not read them again.
+    """(adapter, contents): the folder adapter that reads `path` as one piece (a sprite folder),
+    or None, and the folder's files by name as far as they were read whole to decide ({} when
+    the names alone settled it), so a caller that walks the folder file by file does not read
+    them again.
     `files` is the folder's listing (`list_folder`) when the caller has made it.
 
     Folder adapters first judge the folder by its file names (`sniff_names`, nothing read);
