@@ -111,3 +111,30 @@ def test_two_users_avatars_of_one_name_with_other_images_are_not_written_over_ea
     assert "another persona of this export has an avatar of this file name" in refused[0]["reason"]
     assert not any(entry["path"].startswith("User Avatars/") for entry in report.skipped)
     assert not report.failed
+
+
+def test_the_personas_of_settings_json_and_a_backup_called_personas_json_get_two_files(bunzai, tmp_path):
+    # Both want personas.json, on any file system: the later gets SillyTavern's next name.
+    root = tmp_path / "default-user"
+    (root / "characters").mkdir(parents=True)
+    avatars = {"ada.png": "Ada", "abe.png": "Abe"}
+    power = {
+        "personas": avatars,
+        "persona_descriptions": {a: {"description": n, "position": 0} for a, n in avatars.items()},
+    }
+    (root / "settings.json").write_text(json.dumps({"power_user": power}), encoding="utf-8")
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    _persona_backup(backups / "personas.json", ("Bea", "Bob"))
+    drafts = bunzai("import", str(root), str(backups), check=True).stdout
+    bunzai("apply", "--yes", input=drafts, check=True)
+    report = library_export.export_library(find_studio(str(bunzai.studio)), tmp_path / "ST", "sillytavern")
+    folder = tmp_path / "ST" / "Import in SillyTavern" / "personas"
+    assert sorted(path.name for path in folder.iterdir()) == ["personas.json", "personas1.json"]
+    renamed = {entry["ref"] for entry in report.written if entry.get("renamed_from")}
+    assert len(renamed) == 2 and report.skipped == []
+    held = sorted(
+        sorted(json.loads((folder / name).read_text(encoding="utf-8"))["personas"])
+        for name in ("personas.json", "personas1.json")
+    )
+    assert held == [["abe.png", "ada.png"], ["bea.png", "bob.png"]]
