@@ -82,6 +82,8 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
                 backups.setdefault(place[0], []).append((place[1], ref, piece))
                 continue
             _export_piece(studio, piece, ref, report)
+            if piece.kind == "persona":  # the image too, even where the persona's file was there
+                _write_avatar(studio, report, ref, piece)
         except BunzaiError as error:
             report.not_written.append({"ref": ref, "error": error.to_json()["error"]})
     for source, members in backups.items():
@@ -150,16 +152,26 @@ def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> Non
     wanted = st.Place(st.PERSONAS_FOLDER, path.stem, st.PERSONAS_FORMAT, path.suffix)
     place, duplicate = _claimed(report, wanted, data)  # two backups whose names differ only in case
     relative = place.path
-    if duplicate:
+    if not duplicate and _written_new(path.with_name(f"{place.stem}{place.extension}"), data):
+        _report_backup(report, group, relative, place, wanted)
+    else:  # this export wrote these very bytes there, or a file was there already
         report.skipped.extend({"ref": ref, "path": relative} for ref, *_ in group)
-        return
+    for ref, piece, _one, _losses in group:  # an image may be missing, or another, even so
+        _write_avatar(studio, report, ref, piece)
+
+
+def _written_new(path: Path, data: bytes) -> bool:
+    """Whether `data` was written as the new file `path`; False where a file is there already."""
     try:
-        write_new(path.with_name(f"{place.stem}{place.extension}"), data)
+        write_new(path, data)
     except BunzaiError as error:
         if error.code != "occupied":
             raise
-        report.skipped.extend({"ref": ref, "path": relative} for ref, *_ in group)
-        return
+        return False
+    return True
+
+
+def _report_backup(report: LibraryReport, group: list, relative: str, place, wanted) -> None:
     for ref, _piece, _one, losses in group:
         entry = {
             "ref": ref,
@@ -172,8 +184,6 @@ def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> Non
         if place != wanted:
             entry["renamed_from"] = wanted.path
         report.written.append(entry)
-    for ref, piece, _one, _losses in group:
-        _write_avatar(studio, report, ref, piece)
 
 
 def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
@@ -202,8 +212,6 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
     folder = _folder(report.into, place.folder)
     renamed_from = wanted if place.path != wanted else None
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
-    if piece.kind == "persona":
-        _write_avatar(studio, report, ref, piece)
 
 
 def _write_avatar(studio, report: LibraryReport, ref: str, piece) -> None:
@@ -317,11 +325,7 @@ def _write(
     renamed_from: str | None = None,
 ) -> None:
     relative = path.relative_to(report.into).as_posix()
-    try:
-        write_new(path, data)
-    except BunzaiError as error:
-        if error.code != "occupied":
-            raise
+    if not _written_new(path, data):
         report.skipped.append({"ref": ref, "path": relative})
         return
     entry = {"ref": ref, "path": relative, "losses": losses}

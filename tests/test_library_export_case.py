@@ -138,3 +138,26 @@ def test_the_personas_of_settings_json_and_a_backup_called_personas_json_get_two
         for name in ("personas.json", "personas1.json")
     )
     assert held == [["abe.png", "ada.png"], ["bea.png", "bob.png"]]
+
+
+def test_exporting_again_writes_an_avatar_image_that_went_missing(bunzai, tmp_path):
+    # The persona's backup is there already (skipped_existing); its image is looked at even so.
+    from testkit import v2_card_png
+
+    root = tmp_path / "default-user"
+    _user_folder(root, "ada.png", "Ada", v2_card_png("x", seed=1))
+    (root / "User Avatars" / "abe.png").write_bytes(v2_card_png("y", seed=2))
+    settings = json.loads((root / "settings.json").read_text(encoding="utf-8"))
+    settings["power_user"]["personas"]["abe.png"] = "Abe"
+    (root / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(root), check=True).stdout, check=True)
+    studio = find_studio(str(bunzai.studio))
+    first = library_export.export_library(studio, tmp_path / "ST", "sillytavern")
+    assert sorted(entry["path"] for entry in first.written if entry["path"].startswith("User Avatars/")) == [
+        "User Avatars/abe.png",
+        "User Avatars/ada.png",
+    ]
+    (tmp_path / "ST" / "User Avatars" / "abe.png").unlink()
+    again = library_export.export_library(studio, tmp_path / "ST", "sillytavern")
+    assert [entry["path"] for entry in again.written] == ["User Avatars/abe.png"]
+    assert (tmp_path / "ST" / "User Avatars" / "abe.png").read_bytes() == v2_card_png("y", seed=2)
