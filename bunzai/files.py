@@ -83,7 +83,7 @@ def _special(path: Path) -> BunzaiError:
 
 
 def _is_special(path: Path) -> bool:
-    """Whether `path` is there but is neither a regular file nor a folder (by lstat)."""
+    """Whether `path` is a FIFO, device or socket (by lstat: a link is not followed)."""
     try:
         mode = os.lstat(path).st_mode
     except OSError:

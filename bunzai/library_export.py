@@ -230,7 +230,7 @@ def _write_avatar(studio, report: LibraryReport, ref: str, piece) -> None:
     image = read_asset(studio, portrait.sha256, portrait.ext)
     relative = f"{st.AVATARS}/{avatar}"
     digest = hashlib.sha256(image).digest()
-    taken = report.claimed.setdefault(_name_key(relative, report.folds_case), digest)
+    taken = _take(report, relative, digest)
     if taken != digest:
         report.not_written.append(
             {
@@ -257,10 +257,16 @@ def _claimed(report: LibraryReport, place, data: bytes):
     number = 0
     while True:
         chosen = place if number == 0 else replace(place, stem=f"{place.stem}{number}")
-        taken = report.claimed.setdefault(_name_key(chosen.path, report.folds_case), key)
+        taken = _take(report, chosen.path, key)
         if taken == key:
             return chosen, taken is not key
         number += 1
+
+
+def _take(report: LibraryReport, path: str, digest: bytes) -> bytes:
+    """The SHA-256 of the file this export put at `path` (names compared as the file system
+    compares them), `digest` itself when the place was free: it is then claimed for it."""
+    return report.claimed.setdefault(_name_key(path, report.folds_case), digest)
 
 
 def _folds_case(folder: Path) -> bool:
