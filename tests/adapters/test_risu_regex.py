@@ -48,7 +48,8 @@ def test_flags_lose_their_tokens_and_types_map_to_placements():
     assert emotes.extensions["risuai"]["flag_tokens"] == ["move_top", "no_end_nl"]
     assert (off.disabled, off.placements) == (True, [])
     assert (ignored.flags, ignored.placements) == ("g", ["user_input"])  # ableFlag false: RisuAI uses g
-    assert (tokens.flags, tokens.placements) == ("u", ["translation"])  # no letters left: RisuAI compiles with u
+    # only tokens: RisuAI strips them and compiles `flag || 'g'` (src/ts/process/scripts.ts)
+    assert (tokens.flags, tokens.placements) == ("g", ["translation"])
     assert request.placements == ["request"]
 
 
@@ -57,6 +58,22 @@ def test_a_same_format_round_trip_is_json_equal():
     crossing = convert_piece(decoded.pieces[0], "risu.regex", media)
     assert json.loads(crossing.data) == json.loads(export())
     assert all(loss.code == "risu.name.file_name" for loss in crossing.losses)
+
+
+@pytest.mark.parametrize(
+    ("flag", "flags"), [("<cbs>", "g"), ("<order 5>", "g"), ("q<cbs>", "u"), (" ", "u"), ("", "g")]
+)
+def test_flags_compile_as_risu_compiles_them(flag, flags):
+    script = {"comment": "c", "in": "a", "out": "b", "type": "editoutput", "flag": flag, "ableFlag": True}
+    _adapter, decoded, _media = read(export([script]), "regexscript_export.json")
+    assert decoded.pieces[0].body.rules[0].flags == flags
+
+
+def test_only_tokens_cross_to_sillytavern_as_a_global_rule():
+    script = {"comment": "c", "in": "a", "out": "b", "type": "editoutput", "flag": "<order 5>", "ableFlag": True}
+    _adapter, decoded, media = read(export([script]), "regexscript_export.json")
+    written = json.loads(convert_piece(decoded.pieces[0], "sillytavern.regex", media).data)
+    assert written["findRegex"] == "/a/g"
 
 
 def test_changing_flags_keeps_the_tokens():

@@ -5,8 +5,9 @@ on, mapped explicitly: editinput -> user_input, editoutput -> ai_output, editpro
 request, editdisplay -> display, edittrans -> translation, disabled -> the rule is off.
 The flag string is only read when `ableFlag` (else RisuAI uses `g`); it may embed
 `<order N>`, `<cbs>`, `<move_top>` ... tokens (comma lists allowed), which RisuAI strips
-before compiling. bunzai does the same: the JS letters become `flags` (letters outside
-dgimsuvy dropped, repeats removed, none left -> `u`, as RisuAI compiles them), `<cbs>` is
+before compiling. bunzai does the same: the JS letters become `flags` (a flag that was only
+tokens reads as `g`; otherwise letters outside dgimsuvy dropped, repeats removed, none left ->
+`u`, as RisuAI compiles them), `<cbs>` is
 `substitute_macros: raw`, and the other tokens travel in `extensions.risuai.flag_tokens`;
 writing over the escrowed script keeps the flag string as written when it reads the same.
 """
@@ -46,7 +47,7 @@ def parse_flag(flag: Any, able: Any) -> tuple[str, list[str]]:
     if "<" in flag:
         for found in _TOKEN.findall(flag):
             tokens += [part.strip() for part in found.split(",")]
-        letters = _TOKEN.sub("", flag)
+        letters = _TOKEN.sub("", flag) or "g"  # RisuAI: `flag || 'g'` on what the tokens left
     kept = "".join(dict.fromkeys(letter for letter in letters.strip() if letter in _JS_FLAGS))
     return kept or "u", tokens
 
@@ -107,8 +108,7 @@ def write_script(base: Any, rule: dict) -> dict:
         wanted_tokens = ["cbs"] + wanted_tokens
     now_flags, now_tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
     if (now_flags, sorted(now_tokens)) != (rule["flags"], sorted(wanted_tokens)):
-        letters = "" if rule["flags"] == "u" and wanted_tokens else rule["flags"]
-        script["flag"] = letters + "".join(f"<{token}>" for token in wanted_tokens)
+        script["flag"] = rule["flags"] + "".join(f"<{token}>" for token in wanted_tokens)
         script["ableFlag"] = True
     return script
 
