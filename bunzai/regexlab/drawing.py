@@ -6,7 +6,9 @@ break in a chat message), every literal `$` is doubled (JavaScript's replacement
 and each declared slot, written `{{slot::NAME}}` or `{{NAME}}` in the markup, becomes its
 capture reference: `$01`...`$99` (two digits, so markup like `$1` + `0px` cannot read as
 group 10) or `$&` for slot 0. On SillyTavern, whose replacement has no escape, `$` is kept
-as written, slot 0 is `{{match}}`, and a `$` the engine would read as a reference is named.
+as written, slot 0 is `{{match}}`, a reference followed by a digit is closed with `{{noop}}`
+(SillyTavern reads every digit after `$`, and expands `{{noop}}` to nothing after filling the
+captures), and a `$` the engine would read as a reference is named.
 A slot past the pattern's capture count is refused, naming it. With a sample, the pair is
 run in the engine, and a pattern that matches nothing in the sample is a failure.
 """
@@ -35,6 +37,12 @@ def _reference(number: int, platform: str) -> str:
     if platform == "sillytavern":
         return "{{match}}" if number == 0 else f"${number}"
     return "$&" if number == 0 else f"${number:02d}"
+
+
+def _closed(reference: str, found: re.Match) -> str:
+    """A SillyTavern `$N` that a digit follows, closed so that the digit is not read into N."""
+    following = found.string[found.end() : found.end() + 1]
+    return reference + "{{noop}}" if following and following in "0123456789" else reference
 
 
 def regex_from_drawing(
@@ -89,7 +97,10 @@ def regex_from_drawing(
                 slot=slot,
             )
         reference = _reference(number, platform)
-        replacement = spelled.sub(lambda _, reference=reference: reference, replacement)
+        if platform == "sillytavern" and number:
+            replacement = spelled.sub(lambda found, reference=reference: _closed(reference, found), replacement)
+        else:
+            replacement = spelled.sub(lambda _, reference=reference: reference, replacement)
     unfilled = [slot for slot in declared if slot not in slots]
     if unfilled:
         warnings.append(f"declared slots without a capture: {', '.join(unfilled)} (they stay as written)")

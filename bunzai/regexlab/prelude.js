@@ -75,7 +75,7 @@ var bunzai = (function () {
 
     // SillyTavern replaces with a function: {{match}} means $0; each $N or $<name> is the
     // capture with the trim strings removed (nothing when absent or empty); $&, $$, $` and
-    // $' are not special; macros are expanded in the result.
+    // $' are not special; macros are expanded in the result ({{noop}} always, to nothing).
     function stReplace(text, re, a) {
         return text.replace(re, function () {
             var args = Array.prototype.slice.call(arguments);
@@ -90,16 +90,18 @@ var bunzai = (function () {
                 }
                 return value;
             });
-            return macros(filled, a.macros, false);
+            return macros(filled, a.macros, false).replace(/{{noop}}/gi, "");
         });
     }
 
-    // RisuAI hands OUT to String.prototype.replace (so $1, $&, $<name>, $$ work), after
-    // its macros; an OUT ending in ">" gets a newline unless the no_end_nl flag is set.
+    // RisuAI (src/ts/process/scripts.ts) turns every $n in OUT into a newline, gives an OUT
+    // ending in ">" a newline unless the no_end_nl flag is set, hands it to
+    // String.prototype.replace (so $1, $&, $<name>, $$ work) and then expands macros in the
+    // whole result, the matched text included.
     function risuReplace(text, re, a) {
-        var out = macros(a.replacement, a.macros, false);
+        var out = a.replacement.split("$n").join("\n");
         if (out.slice(-1) === ">" && !a.noEndNewline) out += "\n";
-        return text.replace(re, out);
+        return macros(text.replace(re, out), a.macros, false);
     }
 
     function replaceWith(text, re, a) {

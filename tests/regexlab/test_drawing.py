@@ -42,6 +42,13 @@ def test_slots_become_two_digit_references_so_markup_digits_cannot_extend_them()
     assert made["rules"][0]["replacement"] == "<i>$010px</i>" and made["sample"]["result"] == "<i>50px</i>"
 
 
+def test_on_sillytavern_a_slot_before_a_digit_is_closed_with_noop() -> None:
+    """SillyTavern reads every digit after `$`: `$20px` would be group 20, which is empty."""
+    made = regex_from_drawing("<i>{{w}}0px {{w}}</i>", r"/(\d)/g", {"w": 1}, platform="sillytavern", sample="5")
+    assert made["rules"][0]["replacement"] == "<i>$1{{noop}}0px $1</i>"
+    assert made["sample"]["result"] == "<i>50px 5</i>" and made["warnings"] == []
+
+
 def test_slot_zero_is_the_whole_match() -> None:
     assert regex_from_drawing("<b>{{all}}</b>", "/x+/g", {"all": 0}, sample="axxb")["sample"]["result"] == "a<b>xx</b>b"
 
