@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from bunzai.adapters import registry
 from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses
@@ -18,6 +19,8 @@ from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
     MACRO_ABSENT,
     MACRO_FLATTENED,
+    REPLACEMENT_LOST,
+    REPLACEMENT_TRANSLATED,
     UNREADABLE,
     Cover,
     covered,
@@ -241,10 +244,15 @@ def source_engine(piece) -> str | None:
 
 def _translated(piece, adapter: Adapter, engine: str | None, source: str | None = None):
     source, target = source or source_engine(piece), engine or adapter.engine
+    # A regex replacement's own syntax ({{match}}, $&, $$ ...) is respelled where {{match}}
+    # is SillyTavern's: before its macros are translated from SillyTavern, after they are to it.
+    from_st = source != "risuai"
+    piece, losses = _replacements_carried(piece, source, target) if from_st else (piece, [])
     if source is None or target is None or source == target:
-        return piece, None, []
+        return piece, None, losses
     translated, report = translate_piece(piece, source, target)
-    losses = []
+    if not from_st:
+        translated, losses = _replacements_carried(translated, source, target)
     for verdict in report.verdicts:
         if verdict["verdict"] == "absent" and not verdict.get("kept"):
             losses.append(
@@ -254,6 +262,47 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
             why = f"{verdict['token']}: {target} cannot express this block; its first branch was kept"
             losses.append(MACRO_FLATTENED.at(verdict["pointer"], why))
     return translated, report.report(), losses
+
+
+def _replacements_carried(piece, source: str | None, target: str | None) -> tuple[Any, list[Loss]]:
+    """A regex set whose replacements are read by another platform's rules, respelled for it
+    (bunzai.regexlab.replacement): a `translated` loss per rule respelled, a `dropped` one per
+    token the target cannot express. Text with no source engine is read as SillyTavern's."""
+    if piece.kind != "regex" or target is None:
+        return piece, []
+    from bunzai.regexlab import replacement
+
+    was, now = replacement.convention_of(source), replacement.convention_of(target)
+    if was == now:
+        return piece, []
+    losses: list[Loss] = []
+    rules = []
+    for index, rule in enumerate(piece.body.rules):
+        at = f"/body/rules/{index}/replacement"
+        risu = rule.extensions.get("risuai")
+        tokens = risu.get("flag_tokens") if isinstance(risu, dict) else None
+        tokens = tokens if isinstance(tokens, list) else []
+        carried = replacement.translate(
+            rule.replacement, was, now, replacement.capture_count(rule.pattern), no_end_newline="no_end_nl" in tokens
+        )
+        update: dict[str, Any] = {}
+        if carried.text != rule.replacement:
+            update["replacement"] = carried.text
+        if carried.needs_no_end_newline and "no_end_nl" not in tokens:
+            # else RisuAI adds a line break after the closing ">"
+            extensions = dict(rule.extensions)
+            extensions["risuai"] = {**(risu if isinstance(risu, dict) else {}), "flag_tokens": [*tokens, "no_end_nl"]}
+            update["extensions"] = extensions
+        respelled = [v for v in carried.verdicts if v["verdict"] == "translated"]
+        if respelled:
+            spelled = ", ".join(f"{v['token']} -> {v['to']!r}" for v in respelled)
+            losses.append(REPLACEMENT_TRANSLATED.at(at, f"respelled for {now}: {spelled}"))
+        for verdict in carried.verdicts:
+            if verdict["verdict"] == "lost":
+                losses.append(REPLACEMENT_LOST.at(at, f"{verdict['token']}: {verdict['note']}; removed"))
+        rules.append(rule.model_copy(update=update) if update else rule)
+    body = piece.body.model_copy(update={"rules": rules})
+    return piece.model_copy(update={"body": body}), losses
 
 
 def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:

@@ -44,6 +44,16 @@ MACRO_ABSENT = LossRule("", "dropped", "macro.absent", "the target engine has no
 MACRO_FLATTENED = LossRule(
     "", "flattened", "macro.flatten", "the target engine cannot express this block; its first branch was kept"
 )
+# A regex rule's replacement read by another platform's rules (bunzai.regexlab.replacement).
+REPLACEMENT_TRANSLATED = LossRule(
+    "",
+    "translated",
+    "regex.replacement.translated",
+    "the replacement was respelled for the target platform's reading of $ references and {{match}}",
+)
+REPLACEMENT_LOST = LossRule(
+    "", "dropped", "regex.replacement.lost", "the target platform cannot express this part of the replacement"
+)
 ESCROW_OTHER_FORMAT = LossRule(
     "/original",
     "kept_in_escrow",

@@ -122,6 +122,7 @@ def slice_for(document: dict, avatar: str) -> dict:
 class SillyTavernPersonas(Adapter):
     format_id = FORMAT_ID
     label = "SillyTavern persona backup"
+    engine = "sillytavern"  # SillyTavern expands the macros in a persona description
     kinds = ("persona",)
     extensions = (".json",)
     container = "text"

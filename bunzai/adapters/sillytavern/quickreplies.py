@@ -199,6 +199,7 @@ def body_from_native(document: dict, warnings: list[str]) -> QuickReplySetBody:
 class SillyTavernQuickReplies(Adapter):
     format_id = FORMAT_ID
     label = "SillyTavern quick-reply set"
+    engine = "sillytavern"  # a quick reply runs as STscript, macros expanded
     kinds = ("quickreply",)
     extensions = (".json",)
     container = "text"

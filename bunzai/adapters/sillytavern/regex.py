@@ -37,7 +37,10 @@ _PLACEMENT_IN = {
     5: "world_info",
     6: "reasoning",
 }
-_PLACEMENT_OUT = {"display": 0, "user_input": 1, "ai_output": 2, "slash_command": 3, "world_info": 5, "reasoning": 6}
+_PLACEMENT_OUT = {"user_input": 1, "ai_output": 2, "slash_command": 3, "world_info": 5, "reasoning": 6}
+# A display-only rule (RisuAI's editdisplay): 0 is legacy, which SillyTavern migrates in global
+# scripts only (to every placement, markdown and prompt only), so a card's rule would never run.
+_DISPLAY_OUT = (1, 2)
 _SUBSTITUTE_IN = {0: "none", 1: "raw", 2: "escaped"}
 _SUBSTITUTE_OUT = {"none": 0, "raw": 1, "escaped": 2}
 # regexFromString: /(\/?)(.+)\1([a-z]*)/i, unanchored; JS `.` stops at line terminators
@@ -105,6 +108,19 @@ PATTERN_REREAD = LossRule(
 )
 PLACEMENT_REPEATED = LossRule(
     _RULE + "/placements", "translated", "regex.rule.placement.repeated", "a placement listed twice is read back once"
+)
+PLACEMENT_DISPLAY = LossRule(
+    _RULE + "/placements",
+    "translated",
+    "regex.rule.placement.display",
+    "SillyTavern has no display placement that every script runs on; the rule was written to alter the display "
+    "of user input and AI output (markdown only)",
+)
+DISPLAY_MARKDOWN_ONLY = LossRule(
+    _RULE + "/markdown_only",
+    "translated",
+    "regex.rule.placement.display",
+    "a display rule is written markdown only: SillyTavern alters only the shown text",
 )
 PLACEMENT_UNSUPPORTED = LossRule(
     _RULE + "/placements", "dropped", "regex.rule.placement.unsupported", "SillyTavern has no such placement"
@@ -203,6 +219,7 @@ def _scripts_of(document: Any) -> list[dict]:
 class SillyTavernRegex(Adapter):
     format_id = FORMAT_ID
     label = "SillyTavern regex script"
+    engine = "sillytavern"  # SillyTavern expands the macros in every replaceString
     kinds = ("regex",)
     extensions = (".json",)
     container = "text"
@@ -308,6 +325,9 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
         script["minDepth"] = rule.min_depth
     if changed("max_depth"):
         script["maxDepth"] = rule.max_depth
+    if changed("placements") and "display" in rule.placements and not rule.markdown_only:
+        script["markdownOnly"] = True
+        losses.append(DISPLAY_MARKDOWN_ONLY.at(f"{at}/markdown_only"))
     if rule.extensions:
         losses.append(RULE_EXTENSIONS_DROPPED.at(f"{at}/extensions"))
     return script
@@ -337,7 +357,10 @@ def _placement_out(rule: RegexRule, at: str, losses: list[Loss]) -> list[int]:
     out = [_PLACEMENT_OUT[p] for p in rule.placements if p in _PLACEMENT_OUT]
     if len(set(out)) != len(out):
         losses.append(PLACEMENT_REPEATED.at(f"{at}/placements"))
-    missing = [p for p in rule.placements if p not in _PLACEMENT_OUT]
+    if "display" in rule.placements:
+        out = list(dict.fromkeys(out + list(_DISPLAY_OUT)))
+        losses.append(PLACEMENT_DISPLAY.at(f"{at}/placements"))
+    missing = [p for p in rule.placements if p not in _PLACEMENT_OUT and p != "display"]
     if missing:
         why = f"SillyTavern has no placement {', '.join(missing)}"
         losses.append(PLACEMENT_UNSUPPORTED.at(f"{at}/placements", why))
