@@ -21,6 +21,7 @@ from bunzai.limits import MACRO_NESTING_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_for
 from bunzai.macros.equivalence import by_name, candidates, canonical_args, portable_spelling, resolve, spell
+from bunzai.macros import conditions
 from bunzai.macros.syntax import Token, tokenize
 
 VERDICTS = ("portable", "collision", "absent", "flatten", "unknown")
@@ -211,6 +212,11 @@ class _Translator:
         skipped.update(branches)
         skipped.update(else_closers)
         canon = canonical_args(self.source, entry, args)
+        truth_note = ""
+        if op == "cond.if" and conditions.differs(self.source.engine, target.engine):
+            condition = conditions.carried(self.source.engine, target.engine, canon, self.spelled)
+            canon, truth_note = ([condition[0]], condition[1]) if condition else (canon, "")
+            op = op if condition else None  # no condition the target judges alike: flattened below
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
         t_else = self.else_spelling(entries, branches)
         if found is not None and t_else is not False:
@@ -224,7 +230,8 @@ class _Translator:
             if branches and t_else[1]:
                 close = t_else[1] + close
             edits[closer] = close
-            return _verdict("portable", token, op, to=text, note=t_entry.note)
+            return _verdict("portable", token, op, to=text, note=truth_note or t_entry.note)
+        op = entry.op
         # Flatten: keep the first branch, drop the rest and the scaffolding.
         edits[i] = self.note(token, "kept its first branch" if op and op.startswith("cond.") else "kept its body")
         edits[closer] = ""
@@ -251,6 +258,11 @@ class _Translator:
                 else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"
             ),
         )
+
+    def spelled(self, text: str) -> str | None:
+        """One source macro in the target's spelling; None unless it crosses as it is."""
+        out, verdicts = self.run(text, MACRO_NESTING_MAX - 1)
+        return out if verdicts and all(v["verdict"] == "portable" for v in verdicts) else None
 
     def else_spelling(self, entries: list[Entry | None], branches: list[int]):
         """(marker, text before the closer) for the target's else; False if it has none."""

@@ -48,7 +48,21 @@ CASES = [
         "risuai",
         "{{if description}}x{{else}}y{{/if}}",
         ["portable"],
-        "{{#when description}}x{{:else}}y{{/when}}",
+        # SillyTavern's truth spelled out (RisuAI's #when counts only 1 and true): not empty, off, false, 0
+        "{{#when {{all::{{notequal::{{description}}::}}"
+        + "".join(
+            f"::{{{{notequal::{{{{lower::{{{{trim::{{{{description}}}}}}}}}}}}::{w}}}}}" for w in ("off", "false", "0")
+        )
+        + "}}}}x{{:else}}y{{/when}}",
+    ),
+    ("sillytavern", "risuai", "{{if !yes}}x{{/if}}", ["portable"], "{{#when 0}}x{{/when}}"),
+    ("risuai", "sillytavern", "{{#if yes}}x{{/if}}", ["portable"], "{{if 0}}x{{/if}}"),
+    (
+        "risuai",
+        "sillytavern",
+        "{{#when::not::{{getvar::x}}}}x{{/when}}",
+        ["portable", "portable"],
+        "{{if !{{getvar::x}}}}x{{/if}}",
     ),
     (
         "risuai",

@@ -1,0 +1,97 @@
+"""The condition of an `if` block carried between engines that judge truth differently.
+
+SillyTavern's `{{if cond}}` (public/scripts/macros/definitions/core-macros.js) strips a leading
+`!` (which inverts), resolves the rest, reads `.name` / `$name` as a local / global variable and
+a bare macro name as that macro, and counts every value true but "" and, trimmed and in any
+case, "off", "false" and "0". RisuAI's `{{#when cond}}` and `{{#if cond}}`
+(src/ts/parser.svelte.ts, blockStartMatcher) count only "true" and "1" as true; `#when`'s
+`::`-operator forms (not, and, or, is, isnot, var ...) build a condition of their own.
+
+`carried` gives the condition, in the target's spelling, that is true exactly when the source
+condition was; None where bunzai cannot say it (the block is then flattened, and reported).
+A condition with no macro in it is judged now and written as the target's own literal truth.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai"}  # engines whose truth rule is modelled here
+_SHORTHAND = re.compile(r"^([.$])([a-zA-Z](?:[\w\-]*\w)?)$")  # MACRO_VARIABLE_SHORTHAND_PATTERN
+_FALSE_WORDS = ("off", "false", "0")
+_NAME = re.compile(r"^[A-Za-z_][\w\-]*$")
+
+
+def differs(source: str, target: str) -> bool:
+    """The two engines judge an `if` condition by different rules that bunzai models."""
+    return source in TRUTH and target in TRUTH and TRUTH[source] != TRUTH[target]
+
+
+def carried(
+    source: str, target: str, args: list[str], translate: Callable[[str], str | None]
+) -> tuple[str, str] | None:
+    """(the target's condition, a note) for a block's canonical condition args, or None.
+
+    `args` have their nested macros already in the target's spelling; `translate` turns one
+    source-engine macro (`{{description}}`) into the target's spelling, None where it cannot."""
+    if source == "sillytavern" and target == "risuai" and len(args) == 1:
+        return _st_to_risu(args[0], translate)
+    if source == "risuai" and target == "sillytavern":
+        return _risu_to_st(args)
+    return None
+
+
+def st_truthy(value: str) -> bool:
+    return value != "" and value.strip().lower() not in _FALSE_WORDS
+
+
+def risu_truthy(value: str) -> bool:
+    return value in ("true", "1")
+
+
+def _st_to_risu(condition: str, translate: Callable[[str], str | None]) -> tuple[str, str] | None:
+    inverted = condition.lstrip().startswith("!")
+    if inverted:
+        condition = condition.lstrip()[1:].lstrip()
+    value = _st_value(condition, translate)
+    if value is None:
+        return None
+    if "{{" not in value:
+        truth = st_truthy(value) != inverted
+        return ("1" if truth else "0"), "judged now: the condition holds no macro"
+    parts = [
+        f"{{{{notequal::{value}::}}}}",
+        *(f"{{{{notequal::{{{{lower::{{{{trim::{value}}}}}}}}}::{word}}}}}" for word in _FALSE_WORDS),
+    ]
+    test = "{{all::" + "::".join(parts) + "}}"
+    if inverted:
+        test = "{{not::" + test + "}}"
+    return test, "SillyTavern's truth (all but empty, off, false, 0) spelled out: RisuAI counts only 1 and true"
+
+
+def _st_value(condition: str, translate: Callable[[str], str | None]) -> str | None:
+    """What SillyTavern compares: a variable shorthand or a bare macro name resolved."""
+    shorthand = _SHORTHAND.match(condition)
+    if shorthand:
+        prefix, name = shorthand.groups()
+        return translate(f"{{{{{'getvar' if prefix == '.' else 'getglobalvar'}::{name}}}}}")
+    if _NAME.match(condition):
+        macro = translate("{{" + condition + "}}")
+        if macro is not None:
+            return macro
+    return condition
+
+
+def _risu_to_st(args: list[str]) -> tuple[str, str] | None:
+    inverted = False
+    if len(args) == 2 and args[0] == "not":
+        inverted, args = True, args[1:]
+    if len(args) != 1:
+        return None  # is, isnot, and, or, var ...: SillyTavern has no comparison to say them with
+    value = args[0]
+    if "{{" not in value:
+        truth = risu_truthy(value) != inverted
+        return ("1" if truth else "0"), "judged now: the condition holds no macro"
+    note = "RisuAI counts only 1 and true as true, SillyTavern all but empty, off, false and 0: they agree on 1 and 0"
+    return ("!" + value if inverted else value), note

@@ -1,0 +1,65 @@
+"""An `if` condition carried between SillyTavern and RisuAI is true exactly when it was:
+the RisuAI condition bunzai writes is evaluated here with RisuAI's rules for every value."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bunzai.macros.conditions import risu_truthy, st_truthy
+from bunzai.macros.translate import translate_text
+
+_INNERMOST = re.compile(r"\{\{([^{}]*)\}\}")
+_FUNCTIONS = {  # RisuAI's CBS functions the written condition uses (src/ts/cbs.ts): "1" or "0"
+    "notequal": lambda a, b: a != b,
+    "lower": lambda a: a.lower(),
+    "trim": lambda a: a.strip(),
+    "all": lambda *args: all(risu_truthy(a) for a in args),
+    "not": lambda a: not risu_truthy(a),
+}
+
+
+def risu_value(text: str, description: str) -> str:
+    """`text` with its CBS evaluated innermost first, as RisuAI's parser does."""
+    while True:
+        found = _INNERMOST.search(text)
+        if found is None:
+            return text
+        name, *args = found.group(1).split("::")
+        if name == "description":
+            value = description
+        else:
+            value = _FUNCTIONS[name](*args)
+            value = ("1" if value else "0") if isinstance(value, bool) else value
+        text = text[: found.start()] + value + text[found.end() :]
+
+
+def risu_shows(translated: str, description: str) -> bool:
+    condition = translated.removeprefix("{{#when ").rsplit("}}x{{/when}}", 1)[0]
+    return risu_truthy(risu_value(condition, description))
+
+
+_VALUES = st.one_of(
+    st.sampled_from(["", " ", "0", " 0 ", "OFF", "False", "false", "1", "true", "True", "yes", "null"]),
+    st.text(alphabet="ab01 fT", max_size=6),
+)
+
+
+@given(_VALUES)
+def test_a_sillytavern_condition_holds_in_risu_when_it_held_in_sillytavern(value: str) -> None:
+    for negated in (False, True):
+        text = "{{if " + ("!" if negated else "") + "description}}x{{/if}}"
+        translated = translate_text(text, "sillytavern", "risuai").text
+        assert risu_shows(translated, value) == (st_truthy(value) != negated)
+
+
+def test_a_literal_condition_is_judged_by_the_source_engine() -> None:
+    assert translate_text("{{if yes}}x{{/if}}", "sillytavern", "risuai").text == "{{#when 1}}x{{/when}}"
+    assert translate_text("{{#when yes}}x{{/when}}", "risuai", "sillytavern").text == "{{if 0}}x{{/if}}"
+
+
+def test_a_risu_comparison_sillytavern_cannot_say_is_flattened_and_reported() -> None:
+    result = translate_text("{{#when::{{getvar::m}}::is::sad}}x{{/when}}", "risuai", "sillytavern")
+    assert [v["verdict"] for v in result.verdicts][-1] == "flatten"
