@@ -1,14 +1,20 @@
 """SillyTavern chat-completion assembly: a preset's prompt manager turned into messages.
 
-The active order is the preset's `global` order (SillyTavern's character_id 100000); each
-enabled item becomes one part: a block's content, or a marker filled from its source
-(character description, personality and scenario through the preset's formats, persona,
-world info before/after through `wi_format`, dialogue examples, the chat history). Blocks
-with absolute position, the character's depth prompt, the author's note, a persona at
-depth and lorebook entries at depth are injected into the chat history at their depth
-with their role. The character's system prompt replaces `main`, and its post-history
-instructions replace `jailbreak`, unless the block forbids overrides; `{{original}}` in
-the override is the block's own text.
+The prompt manager (`prompt_manager`) is the preset's blocks, with SillyTavern's default
+prompt for each default identifier the preset lacks (PromptManager.checkForMissingPrompts;
+a 2023 preset's three prompts land on them), and the active order: the preset's `global`
+order (SillyTavern's character_id 100000), else its first order, else, for a preset with
+none, SillyTavern's default order. Each enabled item becomes one part: a block's content,
+or a marker filled from its source (character description, personality and scenario
+through the preset's formats, persona, world info before/after through `wi_format`,
+dialogue examples, the chat history). Every enabled block with absolute position, wherever
+the order places it, the character's depth prompt, the author's note, a persona at depth
+and lorebook entries at depth are injected into the chat history at their depth with their
+role, in SillyTavern's order (openai.js populationInjectionPrompts); `join_injections`
+makes one message of each depth, injection order and role, as SillyTavern sends them. The
+character's system prompt replaces `main`, and its post-history instructions replace
+`jailbreak`, unless the block forbids overrides; `{{original}}` in the override is the
+block's own text.
 
 A part is {role, content, block, source, pointer, chat_index?, lore?}; the stages in
 bunzai.render.render evaluate macros and regexes over these parts.
@@ -30,7 +36,57 @@ KNOWN_MARKERS = (
     "chatHistory",
 )
 BUILT_IN_SLOTS = ("main", "nsfw", "jailbreak", "enhanceDefinitions")
-_ROLE_ORDER = {"system": 0, "user": 1, "assistant": 2}
+# SillyTavern's chatCompletionDefaultPrompts (public/scripts/PromptManager.js): (identifier, name, content, marker).
+DEFAULT_PROMPTS = (
+    (
+        "main",
+        "Main Prompt",
+        "Write {{char}}'s next reply in a fictional chat between {{charIfNotGroup}} and {{user}}.",
+        False,
+    ),
+    ("nsfw", "Auxiliary Prompt", "", False),
+    ("dialogueExamples", "Chat Examples", "", True),
+    ("jailbreak", "Post-History Instructions", "", False),
+    ("chatHistory", "Chat History", "", True),
+    ("worldInfoAfter", "World Info (after)", "", True),
+    ("worldInfoBefore", "World Info (before)", "", True),
+    (
+        "enhanceDefinitions",
+        "Enhance Definitions",
+        "If you have more knowledge of {{char}}, add to the character's lore and personality to enhance them but "
+        "keep the Character Sheet's definitions absolute.",
+        False,
+    ),
+    ("charDescription", "Char Description", "", True),
+    ("charPersonality", "Char Personality", "", True),
+    ("scenario", "Scenario", "", True),
+    ("personaDescription", "Persona Description", "", True),
+)
+# SillyTavern's promptManagerDefaultPromptOrder: the order a preset with none is rendered with.
+DEFAULT_ORDER = (
+    ("main", True),
+    ("worldInfoBefore", True),
+    ("personaDescription", True),
+    ("charDescription", True),
+    ("charPersonality", True),
+    ("scenario", True),
+    ("enhanceDefinitions", False),
+    ("nsfw", True),
+    ("worldInfoAfter", True),
+    ("dialogueExamples", True),
+    ("chatHistory", True),
+    ("jailbreak", True),
+)
+DEFAULT_TARGET = "default"  # the target named for SillyTavern's default order
+# In-chat injections at one depth: SillyTavern builds one message per injection order (high to low) and role
+# (system, user, assistant) and splices them into the reversed chat, so once the chat is turned back they read
+# lowest order first and, within an order, assistant, user, system.
+_ROLE_RANK = {"assistant": 0, "user": 1, "system": 2}
+# Within one such message the preset's own in-chat prompts come first, then the extension prompts sorted by their
+# key: the author's note (2_floating_prompt), the depth prompt (DEPTH_PROMPT), the persona (PERSONA_DESCRIPTION),
+# world info at depth (customDepthWI...). Extension prompts join the order-100 messages only.
+_RANK = {"prompt": 0, "authors_note": 1, "depth_prompt": 2, "persona": 3, "world_info_depth": 4}
+EXTENSION_ORDER = 100
 
 
 @dataclass
@@ -49,27 +105,82 @@ class Inputs:
     authors_note_depth: int = 4
 
 
-def active_order(preset: dict) -> tuple[str, list[dict]]:
-    """(target, items) of the order SillyTavern's global strategy uses."""
+@dataclass
+class PromptManager:
+    """The blocks SillyTavern's prompt manager holds for a preset, and the order it sends them in."""
+
+    target: str  # the active order: "global", another order's target, or DEFAULT_TARGET (the preset has none)
+    items: list[dict]  # its items, {identifier, enabled}
+    blocks: dict[str, tuple[int | None, dict]]  # identifier -> (index in /body/prompts, None: a default; block)
+
+    def pointer(self, identifier: str) -> str:
+        """Where a block's text is: a pointer into the preset, or `default:ID` for SillyTavern's default."""
+        index = self.blocks[identifier][0]
+        return f"/body/prompts/{index}/content" if index is not None else f"default:{identifier}"
+
+    def source(self, preset_id: str, identifier: str) -> str:
+        index = self.blocks[identifier][0]
+        return f"preset:{preset_id}#{identifier}" if index is not None else f"sillytavern:default#{identifier}"
+
+
+def _default_block(identifier: str, name: str, content: str, marker: bool) -> dict:
+    return {
+        "identifier": identifier,
+        "name": name,
+        "system_prompt": True,
+        "role": "system",
+        "content": content,
+        "marker": marker,
+        "position": "relative",
+        "depth": 4,
+        "injection_order": 100,
+        "triggers": [],
+        "forbid_overrides": False,
+        "enabled": True,
+    }
+
+
+def prompt_manager(preset: dict) -> PromptManager:
+    """The prompt manager render and preset-verify both read.
+
+    Blocks: the preset's (the first one of an identifier), then SillyTavern's default prompt for each default
+    identifier the preset lacks (checkForMissingPrompts adds them on load; a 2023 preset's `main_prompt` ...
+    land on `main` ...). Order: the `global` one, else the first, else SillyTavern's default order (a preset
+    with no `prompt_order` keeps the order SillyTavern had active, which is the default one unless another
+    preset changed it).
+    """
+    blocks: dict[str, tuple[int | None, dict]] = {}
+    for index, block in enumerate(preset.get("prompts") or []):
+        blocks.setdefault(block.get("identifier"), (index, block))
+    for identifier, name, content, marker in DEFAULT_PROMPTS:
+        blocks.setdefault(identifier, (None, _default_block(identifier, name, content, marker)))
     orders = preset.get("orders") or []
-    for order in orders:
-        if order.get("target") == "global":
-            return "global", order.get("items") or []
-    if orders:
-        return orders[0].get("target", ""), orders[0].get("items") or []
-    return "blocks", [
-        {"identifier": b.get("identifier"), "enabled": b.get("enabled", True)} for b in preset.get("prompts") or []
-    ]
+    chosen = next((o for o in orders if o.get("target") == "global"), orders[0] if orders else None)
+    if chosen is None:
+        items = [{"identifier": identifier, "enabled": enabled} for identifier, enabled in DEFAULT_ORDER]
+        return PromptManager(DEFAULT_TARGET, items, blocks)
+    return PromptManager(chosen.get("target", ""), chosen.get("items") or [], blocks)
+
+
+def order_label(target: str) -> str:
+    """How a message names the active order."""
+    if target == DEFAULT_TARGET:
+        return "SillyTavern's default order (the preset has none)"
+    return f"the {target} order"
 
 
 def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     """The parts, in prompt order, and notes on what was not modelled."""
     preset, card = inputs.preset, inputs.character
-    blocks = {b.get("identifier"): (i, b) for i, b in enumerate(preset.get("prompts") or [])}
+    manager = prompt_manager(preset)
     utility = preset.get("utility_prompts") or {}
     notes: list[str] = []
     parts: list[dict] = []
-    _, items = active_order(preset)
+    if manager.target == DEFAULT_TARGET:
+        notes.append(
+            "the preset has no prompt order: SillyTavern keeps the order it had active; "
+            "this render uses SillyTavern's default order"
+        )
     lore_at = {
         pos: [e for e in inputs.lore if e["position"] == pos]
         for pos in ("before_char", "after_char", "an_top", "an_bottom", "em_top", "em_bottom", "at_depth")
@@ -83,31 +194,38 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
         return "\n".join(e["content"] for e in entries if e["content"])
 
     placed: set = set()
-    for item in items:
+    sent: list[tuple[str, dict, dict]] = []
+    for item in manager.items:
         identifier = item.get("identifier")
         # SillyTavern places a prompt once, at its first order entry, whose flag decides
         # (openai.js addToChatCompletion: prompts.index / isPromptDisabledForActiveCharacter).
         if identifier in placed:
             continue
         placed.add(identifier)
-        if not item.get("enabled", True) or identifier not in blocks:
+        if not item.get("enabled", True) or identifier not in manager.blocks:
             continue
-        index, block = blocks[identifier]
-        pointer = f"/body/prompts/{index}/content"
-        base = {"role": block.get("role", "system"), "block": identifier, "pointer": pointer}
-        if block.get("position") == "absolute" and not block.get("marker"):
-            injections.append(
-                dict(
-                    base,
-                    content=block.get("content", ""),
-                    source=f"preset:{inputs.preset_id}#{identifier}",
-                    depth=block.get("depth", 4),
-                    order=block.get("injection_order", 100),
-                )
+        block = manager.blocks[identifier][1]
+        base = {"role": block.get("role", "system"), "block": identifier, "pointer": manager.pointer(identifier)}
+        sent.append((identifier, block, base))
+    # Every enabled in-chat block is injected, wherever the order places it, before or after the
+    # chat history (openai.js populateChatCompletion: absolutePrompts from the whole collection).
+    in_chat = [row for row in sent if row[1].get("position") == "absolute" and not row[1].get("marker")]
+    for identifier, block, base in in_chat:
+        injections.append(
+            dict(
+                base,
+                content=block.get("content", ""),
+                source=manager.source(inputs.preset_id, identifier),
+                depth=block.get("depth", 4),
+                order=block.get("injection_order", 100),
+                rank="prompt",
             )
+        )
+    for identifier, block, base in sent:
+        if any(identifier == row[0] for row in in_chat):
             continue
         if not block.get("marker"):
-            content, source = block.get("content", ""), f"preset:{inputs.preset_id}#{identifier}"
+            content, source = block.get("content", ""), manager.source(inputs.preset_id, identifier)
             override = {"main": "system_prompt", "jailbreak": "post_history_instructions"}.get(identifier)
             if override and card.get(override) and not block.get("forbid_overrides"):
                 parts.append(
@@ -241,7 +359,8 @@ def chat_history_parts(
                 "block": "depth_prompt",
                 "pointer": "character:/body/depth_prompt/text",
                 "depth": depth_prompt.get("depth", 4),
-                "order": 100,
+                "order": EXTENSION_ORDER,
+                "rank": "depth_prompt",
                 "source": f"character:{inputs.character_id}/depth_prompt",
             }
         )
@@ -259,7 +378,8 @@ def chat_history_parts(
                 "block": "authors_note",
                 "pointer": "authors_note",
                 "depth": inputs.authors_note_depth,
-                "order": 100,
+                "order": EXTENSION_ORDER,
+                "rank": "authors_note",
                 "source": "authors_note",
                 "lore": bool(lore_at["an_top"] or lore_at["an_bottom"]),
             }
@@ -271,7 +391,8 @@ def chat_history_parts(
                 "role": persona.get("role", "system"),
                 "content": persona_text,
                 "block": "persona",
-                "order": 100,
+                "order": EXTENSION_ORDER,
+                "rank": "persona",
                 "pointer": "persona:/body/description",
                 "depth": persona.get("depth", 2),
                 "source": f"persona:{inputs.persona_id}/description",
@@ -286,7 +407,8 @@ def chat_history_parts(
                     "block": "world_info_depth",
                     "pointer": f"lorebook:{entry['book']}#{entry['uid']}",
                     "depth": entry.get("depth", 4),
-                    "order": entry.get("order", 100),
+                    "order": EXTENSION_ORDER,  # world info at depth is an extension prompt, whatever its entry order
+                    "rank": "world_info_depth",
                     "source": f"lorebook:{entry['book']}#{entry['uid']}",
                     "lore": True,
                 }
@@ -298,12 +420,15 @@ def chat_history_parts(
     chat = inputs.chat
     total = len(chat)
     for depth in range(max([total] + [int(p["depth"]) for p in pending]), -1, -1):
-        # Injections at depth d sit before the last d messages; several at one depth group by role.
+        # Injections at depth d sit before the last d messages, in SillyTavern's order (see _ROLE_RANK).
         here = sorted(
-            (p for p in pending if int(p["depth"]) == depth), key=lambda p: (_ROLE_ORDER.get(p["role"], 0), p["order"])
+            (p for p in pending if int(p["depth"]) == depth),
+            key=lambda p: (p["order"], _ROLE_RANK.get(p["role"], _ROLE_RANK["system"]), _RANK[p["rank"]]),
         )
         for part in here:
-            out.append({k: v for k, v in part.items() if k not in ("depth", "order")} | {"depth": int(part["depth"])})
+            shown = {k: v for k, v in part.items() if k not in ("depth", "order", "rank")}
+            group = (depth, part["order"], part["role"])
+            out.append(shown | {"depth": depth, "injection": group, "extension": part["rank"] != "prompt"})
         if depth > 0 and depth <= total:
             index = total - depth
             message = chat[index]
@@ -318,4 +443,38 @@ def chat_history_parts(
                     "source": f"chat:{index}",
                 }
             )
+    return out
+
+
+def join_injections(parts: list[dict]) -> list[dict]:
+    """The parts with each run of in-chat injections of one depth, injection order and role made one message,
+    as SillyTavern sends it (populationInjectionPrompts): the preset's prompts joined with a newline and trimmed,
+    then each extension prompt trimmed, all joined with a newline; a run with no text sends nothing."""
+    out: list[dict] = []
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        group = part.get("injection")
+        if group is None:
+            out.append(part)
+            index += 1
+            continue
+        run = [part]
+        index += 1
+        while index < len(parts) and parts[index].get("injection") == group:
+            run.append(parts[index])
+            index += 1
+        prompts = [p for p in run if not p.get("extension") and p["content"]]
+        extensions = [p for p in run if p.get("extension") and p["content"].strip()]
+        texts = ["\n".join(p["content"] for p in prompts).strip(), "\n".join(p["content"].strip() for p in extensions)]
+        content = "\n".join(text for text in texts if text)
+        used = [p for p in prompts + extensions if p["content"].strip()]
+        if not content or not used:
+            continue
+        joined = dict(used[0], content=content)
+        if len(used) > 1:
+            joined["block"] = ", ".join(dict.fromkeys(p["block"] for p in used))
+            joined["source"] = ", ".join(p["source"] for p in used)
+            joined["lore"] = any(p.get("lore") for p in used)
+        out.append(joined)
     return out

@@ -7,7 +7,8 @@ Stages, each a list of messages {role, content, block, source}:
   note, example messages), as written;
 - `macros`: every macro evaluated (bunzai.render.macro_eval; seeded, fixed clock);
 - `regex`: prompt-placement regex rules applied in the regex lab's engine;
-- `final`: what would be sent: empty messages dropped, each with a token estimate
+- `final`: what would be sent: in-chat injections of one depth, injection order and role
+  joined into one message, empty messages dropped, each with a token estimate
   (character-based: ceil(characters / 3.35), SillyTavern's fallback ratio; no tokenizer runs).
 
 A chat-completion preset is assembled by bunzai.render.chat_completion; a context template
@@ -27,7 +28,7 @@ from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
-from bunzai.render.chat_completion import Inputs, active_order, assemble
+from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
 from bunzai.render.text_completion import assemble_text, wrap
@@ -343,6 +344,7 @@ def render(
     stages["macros"] = [_shown(p) for p in evaluated]
     after_regex, regex_report = apply_prompt_regex(evaluated, loaded["regex"], context)
     stages["regex"] = [_shown(p) for p in after_regex]
+    after_regex = join_injections(after_regex)  # one message per depth, injection order and role, as sent
     prompt = None
     if text_mode:
 
@@ -360,7 +362,7 @@ def render(
         shown["tokens"] = lore_mod.estimate_tokens(part["content"])
         final.append(shown)
     stages["final"] = final
-    target = "text_completion" if text_mode else active_order(preset)[0]
+    target = "text_completion" if text_mode else prompt_manager(preset).target
     doc: dict[str, Any] = {
         "preset": f"preset/{loaded['preset_id']}",
         "character": f"character/{loaded['character_id']}",

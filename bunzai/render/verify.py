@@ -8,7 +8,8 @@ Findings (each with a `kind`, a `pointer` into the piece it is about, and a mess
   built-in slots `main`, `nsfw`, `jailbreak`, `enhanceDefinitions` are empty by design
   and only noted);
 - `marker_without_source`: a marker nothing fills;
-- `unreachable_block`: a block with text that no order holds, or an order item naming no block;
+- `unreachable_block`: a block with text that the active order (the one render sends,
+  chat_completion.prompt_manager) does not hold, or an item of that order naming no block;
 - `lore_never_activates`: an enabled entry with no usable key (none, only blank keys, a
   regex key that does not compile, or probability 0);
 - `lore_over_budget`: an entry whose text alone is over the book's token budget;
@@ -24,7 +25,7 @@ from typing import Any
 from bunzai.macros.translate import translate_text
 from bunzai.regexlab.lint import lint_set
 from bunzai.render import lore as lore_mod
-from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, active_order
+from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, PromptManager, order_label, prompt_manager
 from bunzai.render.render import render
 
 
@@ -51,9 +52,10 @@ def verify(
         if "did_you_mean" in problem:
             finding["did_you_mean"] = problem["did_you_mean"]
         findings.append(finding)
-    blocks = {b.get("identifier"): (i, b) for i, b in enumerate(preset.get("prompts") or [])}
-    target, items = active_order(preset)
-    ordered = {item.get("identifier") for order in preset.get("orders") or [] for item in order.get("items") or []}
+    manager = prompt_manager(preset)
+    blocks, target, items = manager.blocks, manager.target, manager.items
+    ordered = {item.get("identifier") for item in items}
+    label = order_label(target)
     for number, item in enumerate(items):
         identifier = item.get("identifier")
         if identifier not in blocks:
@@ -63,7 +65,7 @@ def verify(
                     "piece": pid,
                     "pointer": f"/body/orders/{_order_index(preset, target)}/items/{number}",
                     "block": identifier,
-                    "message": f"the {target} order names {identifier!r}, which no block has",
+                    "message": f"{label} names {identifier!r}, which no block has",
                 }
             )
             continue
@@ -76,7 +78,7 @@ def verify(
                     {
                         "kind": "marker_without_source",
                         "piece": pid,
-                        "pointer": f"/body/prompts/{index}",
+                        "pointer": _block_pointer(index, identifier),
                         "block": identifier,
                         "message": f"marker {identifier!r} is enabled but nothing fills it",
                     }
@@ -92,26 +94,30 @@ def verify(
                 {
                     "kind": "empty_block",
                     "piece": pid,
-                    "pointer": f"/body/prompts/{index}/content",
+                    "pointer": manager.pointer(identifier),
                     "block": identifier,
-                    "message": f"block {block.get('name') or identifier!r} is enabled in the {target} order but empty",
+                    "message": f"block {block.get('name') or identifier!r} is enabled in {label} but empty",
                 }
             )
     for identifier, (index, block) in blocks.items():
-        if identifier not in ordered and not block.get("marker") and (block.get("content") or "").strip():
-            findings.append(
-                {
-                    "kind": "unreachable_block",
-                    "piece": pid,
-                    "pointer": f"/body/prompts/{index}",
-                    "block": identifier,
-                    "message": f"block {block.get('name') or identifier!r} is in no prompt order, so it is never sent",
-                }
-            )
+        if index is None or identifier in ordered or block.get("marker") or not (block.get("content") or "").strip():
+            continue  # SillyTavern's own defaults the preset lacks are not the preset's blocks
+        name = block.get("name") or identifier
+        held = any(identifier == i.get("identifier") for o in preset.get("orders") or [] for i in o.get("items") or [])
+        where = f"only in other prompt orders, not {label}" if held else f"not in {label}"
+        findings.append(
+            {
+                "kind": "unreachable_block",
+                "piece": pid,
+                "pointer": f"/body/prompts/{index}",
+                "block": identifier,
+                "message": f"block {name!r} is {where}, so it is never sent",
+            }
+        )
     findings += _lore_findings(loaded["books"], doc["lore"]["budget"])
     findings += _regex_findings(loaded["regex"])
     if engine:
-        findings += _engine_findings(preset, pid, blocks, items, engine)
+        findings += _engine_findings(manager, pid, engine)
     result = {
         "preset": pid,
         "character": doc["character"],
@@ -133,6 +139,10 @@ def _template_owner(where: str, loaded: dict, pid: str) -> str:
     if where.startswith("/body/templates/") and "context" in templates:
         return f"preset/{templates['context'][0]}"
     return pid
+
+
+def _block_pointer(index: int | None, identifier: str) -> str:
+    return f"/body/prompts/{index}" if index is not None else f"default:{identifier}"
 
 
 def _order_index(preset: dict, target: str) -> int:
@@ -230,13 +240,15 @@ def _regex_findings(regex_sets: list[dict]) -> list[dict]:
     return found
 
 
-def _engine_findings(preset: dict, pid: str, blocks: dict, items: list[dict], engine: str) -> list[dict]:
+def _engine_findings(manager: PromptManager, pid: str, engine: str) -> list[dict]:
     found = []
-    for item in items:
+    for item in manager.items:
         identifier = item.get("identifier")
-        if not item.get("enabled", True) or identifier not in blocks:
+        if not item.get("enabled", True) or identifier not in manager.blocks:
             continue
-        index, block = blocks[identifier]
+        index, block = manager.blocks[identifier]
+        if index is None:
+            continue  # a SillyTavern default, not text of the preset's
         text = block.get("content") or ""
         if "{{" not in text:
             continue
@@ -246,7 +258,7 @@ def _engine_findings(preset: dict, pid: str, blocks: dict, items: list[dict], en
                 {
                     "kind": "engine_divergence",
                     "piece": pid,
-                    "pointer": f"/body/prompts/{index}/content",
+                    "pointer": manager.pointer(identifier),
                     "block": identifier,
                     "message": translation.reason,
                 }
@@ -259,7 +271,7 @@ def _engine_findings(preset: dict, pid: str, blocks: dict, items: list[dict], en
                 {
                     "kind": "engine_divergence",
                     "piece": pid,
-                    "pointer": f"/body/prompts/{index}/content",
+                    "pointer": manager.pointer(identifier),
                     "block": identifier,
                     "token": verdict.get("token"),
                     "verdict": verdict["verdict"],

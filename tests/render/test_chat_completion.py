@@ -1,0 +1,216 @@
+"""Chat-completion assembly as SillyTavern's prompt manager does it (public/scripts/openai.js,
+PromptManager.js): every enabled in-chat block is injected wherever the order places it;
+injections at one depth come in populationInjectionPrompts' order, one message per injection
+order and role; a preset with no prompt order gets SillyTavern's default order and default
+markers; preset-verify reads the same prompt manager as render."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from bunzai.adapters.inspect import read_bytes
+from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
+from bunzai.render.render import render
+from bunzai.render.verify import verify
+from testkit import corpus_path
+
+CHAT = [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi there"}]
+CARD = {"description": "A healer of the glade."}
+
+
+def block(identifier: str, content: str = "", *, marker: bool = False, **extra) -> dict:
+    """A canonical prompt block (the shape bunzai stores)."""
+    base = {
+        "identifier": identifier,
+        "name": identifier,
+        "system_prompt": False,
+        "role": "system",
+        "content": content,
+        "marker": marker,
+        "position": "relative",
+        "depth": 4,
+        "injection_order": 100,
+        "triggers": [],
+        "forbid_overrides": False,
+        "enabled": True,
+    }
+    return base | extra
+
+
+def in_chat(identifier: str, content: str, *, role: str = "system", depth: int = 0, order: int = 100) -> dict:
+    return block(identifier, content, role=role, position="absolute", depth=depth, injection_order=order)
+
+
+def order(*identifiers: str, disabled: tuple[str, ...] = (), target: str = "global") -> dict:
+    return {"target": target, "items": [{"identifier": i, "enabled": i not in disabled} for i in identifiers]}
+
+
+def loaded(preset: dict, *, card: dict | None = None, chat: list[dict] | None = None) -> dict:
+    """What render.gather returns, built in memory."""
+    return {
+        "preset_id": "p",
+        "preset": {"name": "P", "body": preset},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": card or dict(CARD)},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": list(CHAT if chat is None else chat),
+        "templates": {},
+    }
+
+
+def final(preset: dict, **kwargs) -> list[dict]:
+    return render(loaded(preset, **kwargs), stage="final")["messages"]
+
+
+def test_in_chat_blocks_after_the_chat_history_are_injected() -> None:
+    preset = {
+        "prompts": [
+            block("main", "Main."),
+            block("chatHistory", marker=True),
+            in_chat("late", "LATE", depth=0),
+            in_chat("mid", "MID", role="user", depth=1),
+            in_chat("off", "OFF", depth=0),
+            in_chat("orphan", "ORPHAN", depth=0),  # in no order: SillyTavern never sends it
+        ],
+        "orders": [order("main", "chatHistory", "late", "mid", "off", disabled=("off",))],
+    }
+    messages = final(preset)
+    assert [m["content"] for m in messages] == ["Main.", "[Start a new Chat]", "hello", "MID", "hi there", "LATE"]
+    late = messages[-1]
+    assert (late["block"], late["source"], late["depth"]) == ("late", "preset:p#late", 0)
+
+
+def test_injections_at_one_depth_come_in_sillytaverns_order_and_join_per_order_and_role() -> None:
+    # populationInjectionPrompts builds [200 system, 100 system, 100 user, 100 assistant, 50 user]
+    # (orders high to low, roles system, user, assistant; the extension prompts join the order-100
+    # system message after the preset's own) and splices them into the reversed chat, so the
+    # prompt reads them backwards.
+    preset = {
+        "prompts": [
+            block("main", "Main."),
+            in_chat("sys-a", "SYS-A"),
+            block("chatHistory", marker=True),
+            in_chat("sys-b", "SYS-B"),
+            in_chat("usr", "USR", role="user"),
+            in_chat("high", "HIGH", order=200),
+            in_chat("ast", "AST", role="assistant"),
+            in_chat("low", "LOW", role="user", order=50),
+        ],
+        "orders": [order("main", "sys-a", "chatHistory", "sys-b", "usr", "high", "ast", "low")],
+    }
+    card = dict(CARD, depth_prompt={"text": "DEPTH", "depth": 0, "role": "system"})
+    lore = [
+        {"position": "at_depth", "content": "LORE", "book": "b", "uid": 1, "depth": 0, "role": "system", "order": 300}
+    ]
+    inputs = Inputs("p", preset, "c", card, chat=list(CHAT), lore=lore, authors_note="AN", authors_note_depth=0)
+    parts, _ = assemble(inputs)
+    after_chat = [p["content"] for p in parts[[p.get("chat_index") for p in parts].index(1) + 1 :]]
+    assert after_chat == ["LOW", "AST", "USR", "SYS-A", "SYS-B", "AN", "DEPTH", "LORE", "HIGH"]
+    sent = join_injections(parts)
+    tail = [(p["role"], p["content"]) for p in sent[[p.get("chat_index") for p in sent].index(1) + 1 :]]
+    assert tail == [
+        ("user", "LOW"),
+        ("assistant", "AST"),
+        ("user", "USR"),
+        ("system", "SYS-A\nSYS-B\nAN\nDEPTH\nLORE"),
+        ("system", "HIGH"),
+    ]
+    joined = next(p for p in sent if p["content"].startswith("SYS-A"))
+    assert joined["block"] == "sys-a, sys-b, authors_note, depth_prompt, world_info_depth"
+    assert joined["source"] == "preset:p#sys-a, preset:p#sys-b, authors_note, character:c/depth_prompt, lorebook:b#1"
+    assert joined["depth"] == 0 and joined["lore"] is True
+
+
+def test_the_final_stage_joins_injections_and_the_earlier_stages_keep_each_part() -> None:
+    preset = {
+        "prompts": [block("chatHistory", marker=True), in_chat("a", " A "), in_chat("b", "B\n"), in_chat("e", "")],
+        "orders": [order("chatHistory", "a", "b", "e")],
+    }
+    doc = render(loaded(preset))
+    assert [m["content"] for m in doc["stages"]["regex"][-3:]] == [" A ", "B\n", ""]
+    last = doc["stages"]["final"][-1]
+    assert (last["content"], last["block"], last["depth"]) == ("A \nB", "a, b", 0)
+
+
+def test_a_preset_with_no_order_renders_sillytaverns_default_order_and_markers() -> None:
+    # A 2023 preset as the adapter stores it: three blocks, no markers, no order.
+    preset = {
+        "prompts": [
+            block("main", "MAIN", system_prompt=True),
+            block("nsfw", "AUX", system_prompt=True),
+            block("jailbreak", "PHI", system_prompt=True),
+        ],
+        "orders": [],
+    }
+    stored = copy.deepcopy(preset)
+    doc = render(loaded(preset), stage="final")
+    assert [(m["block"], m["content"]) for m in doc["messages"]] == [
+        ("main", "MAIN"),
+        ("charDescription", CARD["description"]),
+        ("nsfw", "AUX"),
+        ("chatHistory", "[Start a new Chat]"),
+        ("chatHistory", "hello"),
+        ("chatHistory", "hi there"),
+        ("jailbreak", "PHI"),
+    ]
+    assert doc["order"] == "default"
+    assert any("default order" in note for note in doc["notes"])
+    assert preset == stored  # the defaults are the render's, never written into the preset
+    result = verify(loaded(preset))
+    assert result["clean"], result["findings"]
+
+
+def test_default_prompts_fill_identifiers_the_preset_lacks() -> None:
+    # SillyTavern adds a missing default prompt on load (checkForMissingPrompts): an order naming
+    # `charDescription` and `chatHistory` sends them though the preset holds no such block.
+    preset = {"prompts": [block("main", "MAIN")], "orders": [order("main", "charDescription", "chatHistory")]}
+    assert [m["content"] for m in final(preset)] == ["MAIN", CARD["description"], "[Start a new Chat]"] + [
+        m["content"] for m in CHAT
+    ]
+    assert verify(loaded(preset))["findings"] == []
+    manager = prompt_manager(preset)
+    assert manager.blocks["main"][0] == 0 and manager.blocks["chatHistory"][0] is None
+
+
+def test_verify_flags_exactly_the_blocks_render_does_not_send() -> None:
+    only_other = {
+        "prompts": [block("main", "MAIN"), block("extra", "EXTRA")],
+        "orders": [order("main"), order("main", "extra", target="100001")],
+    }
+    assert "EXTRA" not in [m["content"] for m in final(only_other)]
+    findings = verify(loaded(only_other))["findings"]
+    assert [(f["kind"], f["block"], f["pointer"]) for f in findings] == [
+        ("unreachable_block", "extra", "/body/prompts/1")
+    ]
+    assert "only in other prompt orders, not the global order" in findings[0]["message"]
+
+    no_order = {"prompts": [block("main", "MAIN"), block("custom", "CUSTOM")], "orders": []}
+    assert "CUSTOM" not in [m["content"] for m in final(no_order)]
+    findings = verify(loaded(no_order))["findings"]
+    assert [(f["kind"], f["block"]) for f in findings] == [("unreachable_block", "custom")]
+    assert "not in SillyTavern's default order" in findings[0]["message"]
+
+
+def test_sillytaverns_2023_default_preset_sends_its_prompts_description_and_chat() -> None:
+    path = corpus_path("sillytavern", "presets", "openai", "Default.legacy-2023-12.json")
+    document = json.loads(path.read_bytes())
+    piece = read_bytes(path.read_bytes(), path.name, "sillytavern.preset.chat")[1].pieces[0]
+    preset = piece.body.model_dump(mode="json")
+    assert preset["orders"] == [] and {b["identifier"] for b in preset["prompts"]} == {"main", "nsfw", "jailbreak"}
+    messages = final(preset)
+    blocks = [m["block"] for m in messages]
+    assert blocks[:3] == ["main", "charDescription", "nsfw"] and blocks[-1] == "jailbreak"
+    assert [m["content"] for m in messages] == [
+        document["main_prompt"].replace("{{char}}", "Sera").replace("{{user}}", "User"),
+        CARD["description"],
+        document["nsfw_prompt"],
+        "[Start a new Chat]",
+        *[m["content"] for m in CHAT],
+        document["jailbreak_prompt"],
+    ]
+    result = verify(loaded(preset))
+    assert result["clean"], result["findings"]
