@@ -182,3 +182,51 @@ def test_a_crossing_from_sillytavern_names_every_loss_with_a_marinara_code():
     assert json.loads(document["data"]["preset"]["sectionOrder"])
     # the same piece written twice gives the same bytes (a preview and its export agree)
     assert convert_piece(piece, "marinara.preset", no_media).data == out.data
+
+
+def _section_order(document: dict) -> list[tuple[str, str]]:
+    rows = {row["id"]: row for row in document["data"]["sections"]}
+    return [
+        (rows[sid]["identifier"], rows[sid]["enabled"])
+        for sid in json.loads(document["data"]["preset"]["sectionOrder"])
+    ]
+
+
+def test_a_block_in_no_order_crosses_switched_off_and_says_so():
+    # SillyTavern's Default lists personaDescription in no global order, so SillyTavern never sends it.
+    piece = st_default()
+    out = convert_piece(piece, "marinara.preset", no_media)
+    order = _section_order(json.loads(out.data))
+    assert order[-1] == ("personaDescription", "false")
+    index = next(i for i, b in enumerate(piece.body.prompts) if b.identifier == "personaDescription")
+    unordered = {loss.pointer for loss in out.losses if loss.code == "marinara.preset.section.unordered"}
+    assert unordered == {f"/body/prompts/{index}", "/body/orders/0/items"}
+    # and back in SillyTavern it is still not sent: in the order, switched off
+    _, marinara = read(out.data, out.file_name)
+    back = read_bytes(convert_piece(marinara, "sillytavern.preset.chat", no_media).data, "Default.json")[1].pieces[0]
+    items = {item.identifier: item.enabled for item in back.body.orders[0].items}
+    assert items["personaDescription"] is False
+
+
+def test_a_section_the_file_kept_out_of_its_order_stays_out():
+    document = json.loads(corpus_preset())
+    order = json.loads(document["data"]["preset"]["sectionOrder"])
+    hidden = order.pop()
+    document["data"]["preset"]["sectionOrder"] = json.dumps(order, separators=(",", ":"))
+    raw = json.dumps(document, indent=2).encode()
+    _, piece = read(raw)
+    out = convert_piece(piece, "marinara.preset", no_media)
+    written = json.loads(out.data)
+    assert hidden not in json.loads(written["data"]["preset"]["sectionOrder"])
+    assert written["data"]["sections"] == document["data"]["sections"]
+    assert out.losses == []
+
+
+def test_without_an_order_every_block_is_written_as_listed():
+    piece = st_default()
+    body = piece.body.model_copy(update={"orders": []})
+    out = convert_piece(piece.model_copy(update={"body": body}), "marinara.preset", no_media)
+    order = _section_order(json.loads(out.data))
+    assert [ident for ident, _ in order] == [b.identifier for b in piece.body.prompts]
+    assert all(enabled == "true" for _, enabled in order)
+    assert not [loss for loss in out.losses if loss.code == "marinara.preset.section.unordered"]

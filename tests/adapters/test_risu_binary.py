@@ -114,8 +114,11 @@ def test_a_risup_decodes_to_a_preset_with_the_fixture_table(checkout):
         "jailbreak",
         "globalNote",
         "template-0",
-        "template-1",
+        "chatHistory",  # the whole chat: SillyTavern's marker, as RisuAI's SillyTavern import maps it
     ]
+    # RisuAI sends mainPrompt, jailbreak and globalNote only without a prompt template
+    assert [block.enabled for block in preset.body.prompts] == [False, False, False, True, True]
+    assert [item.identifier for item in preset.body.orders[0].items] == ["template-0", "chatHistory"]
     assert preset.body.prompts[0].content == "Be {{char}}."
     assert preset.body.samplers.temperature == 0.8 and preset.body.samplers.max_context == 8000
     assert preset.original.document["preset"]["someOther"] == {"kept": True}

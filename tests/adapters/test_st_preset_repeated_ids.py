@@ -74,12 +74,60 @@ def test_an_edit_keeps_the_shadowed_prompt_where_it_stood():
     assert written["prompts"][-1]["content"] == "A shadowed copy SillyTavern never sends."
 
 
-def test_removing_the_block_drops_its_shadow_so_it_cannot_come_alive():
+def test_removing_the_block_keeps_its_shadow_as_sillytavern_does_and_says_so():
+    # SillyTavern never drops a prompt for its identifier: deleting the first `main` (handleDeletePrompt
+    # splices the first match) leaves the repeat, which getPromptById then finds.
     piece = read(with_repeats())
     blocks = [b for b in piece.body.prompts if b.identifier != "main"]
     edited = piece.model_copy(update={"body": piece.body.model_copy(update={"prompts": blocks})})
-    written = json.loads(convert_piece(edited, "sillytavern.preset.chat", no_media).data)
-    assert all(p["identifier"] != "main" for p in written["prompts"])
+    crossing = convert_piece(edited, "sillytavern.preset.chat", no_media)
+    written = json.loads(crossing.data)
+    mains = [p for p in written["prompts"] if p["identifier"] == "main"]
+    assert [p["content"] for p in mains] == ["A shadowed copy SillyTavern never sends."]
+    revealed = [loss for loss in crossing.losses if loss.code == "preset.prompts.revealed"]
+    assert [(loss.pointer, loss.action) for loss in revealed] == [("/body/prompts", "translated")]
+    assert "'main'" in revealed[0].why
+    assert not [loss for loss in crossing.losses if loss.code in ("preset.prompts.dropped", "crossing.not_carried")]
+
+
+def test_a_renamed_block_leaves_its_shadow_in_the_file_where_it_stood():
+    document = with_repeats()
+    piece = read(document)
+    blocks = [b.model_copy(update={"identifier": "intro"}) if b.identifier == "main" else b for b in piece.body.prompts]
+    orders = [
+        order.model_copy(
+            update={
+                "items": [
+                    item.model_copy(update={"identifier": "intro"}) if item.identifier == "main" else item
+                    for item in order.items
+                ]
+            }
+        )
+        for order in piece.body.orders
+    ]
+    body = piece.body.model_copy(update={"prompts": blocks, "orders": orders})
+    crossing = convert_piece(piece.model_copy(update={"body": body}), "sillytavern.preset.chat", no_media)
+    written = json.loads(crossing.data)
+    assert [p["identifier"] for p in written["prompts"]] == [
+        "intro" if p["identifier"] == "main" else p["identifier"] for p in document["prompts"][:-1]
+    ] + ["main"]
+    assert written["prompts"][-1]["content"] == "A shadowed copy SillyTavern never sends."
+    assert [loss.code for loss in crossing.losses] == ["preset.prompts.revealed"]
+
+
+def test_a_shadow_is_never_written_before_the_prompt_it_repeats():
+    # Default's prompts start main, nsfw ...; the copy of main follows the last prompt. With main moved
+    # to the end of the block list, the copy must still come after it, or SillyTavern would read the copy.
+    piece = read(with_repeats())
+    blocks = [b for b in piece.body.prompts if b.identifier != "main"]
+    blocks.append(next(b for b in piece.body.prompts if b.identifier == "main"))
+    moved = piece.model_copy(update={"body": piece.body.model_copy(update={"prompts": blocks})})
+    crossing = convert_piece(moved, "sillytavern.preset.chat", no_media)
+    written = json.loads(crossing.data)
+    contents = [p.get("content") for p in written["prompts"] if p["identifier"] == "main"]
+    assert contents[1] == "A shadowed copy SillyTavern never sends." and len(contents) == 2
+    assert read_bytes(crossing.data, "Default.json", "sillytavern.preset.chat")[1].pieces[0].body == moved.body
+    assert crossing.losses == []
 
 
 @pytest.mark.parametrize("first_enabled", [True, False])

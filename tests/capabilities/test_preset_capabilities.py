@@ -276,3 +276,27 @@ def test_groups_add_update_remove(preset) -> None:
 def test_groups_refuse_unknown_blocks(preset) -> None:
     error = refusal("preset.groups.add", preset, {"groups": [{"name": "X", "blocks": ["nope"]}]})
     assert error.code == "invalid_input" and "'nope'" in error.message
+
+
+def test_renaming_a_block_keeps_a_later_prompt_with_its_old_identifier_and_says_so() -> None:
+    # SillyTavern keeps every prompt in `prompts` and reads the first with an identifier, so a later
+    # `main` that Default never reached is the `main` prompt once the first is renamed: it stays in
+    # the exported file (as it would in SillyTavern's own list), and the export names that.
+    import json
+
+    from bunzai.changes.imports import drafts_from_bytes
+    from bunzai.convert import convert_piece
+    from bunzai.model import parse_piece
+
+    if not ST_CHAT_PRESET.exists():
+        pytest.skip(f"corpus {ST_CHAT_PRESET} is absent (../shared/corpus is not beside this checkout)")
+    document = json.loads(ST_CHAT_PRESET.read_bytes())
+    document["prompts"].append({"identifier": "main", "name": "Second", "role": "system", "content": "SECOND MAIN"})
+    drafts = drafts_from_bytes(json.dumps(document, indent=4).encode(), "DupId.json")
+    piece = next(d["proposed"] for d in drafts if d["target"]["kind"] == "preset")
+    result = preview("preset.blocks.update", piece, {"identifier": "main", "new_identifier": "intro"})
+    crossing = convert_piece(parse_piece(result.after), "sillytavern.preset.chat", lambda ref: b"")
+    written = json.loads(crossing.data)
+    assert [p["content"] for p in written["prompts"] if p["identifier"] == "main"] == ["SECOND MAIN"]
+    assert "intro" in [p["identifier"] for p in written["prompts"]]
+    assert "preset.prompts.revealed" in {loss.code for loss in crossing.losses}

@@ -139,6 +139,13 @@ FALLBACK = LossRule(
     "", "dropped", "marinara.preset.not_carried", "a Marinara preset does not carry this value as it is"
 )
 # What the writer names itself; the read-back rules above name the rest.
+UNORDERED = LossRule(
+    r"/body/prompts/\d+",
+    "translated",
+    "marinara.preset.section.unordered",
+    "the block is in no prompt order, so it is never sent; Marinara's editor shows only the sections in its "
+    "order, so it is written at the end of the order, switched off",
+)
 MARKER_UNMAPPED = LossRule(
     r"/body/prompts/\d+",
     "dropped",
@@ -177,10 +184,10 @@ class MarinaraPreset(Adapter):
             and envelope_type(piece.original.document) == TYPE
             else None
         )
-        document = _written(piece, copied(prior) if prior is not None else None)
+        document, switched_off = _written(piece, copied(prior) if prior is not None else None)
         data = file_bytes(document)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
-        declared = _marker_losses(piece)
+        declared = _marker_losses(piece) + _unordered_losses(piece, switched_off)
         return Encoded(
             data, declared + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, declared)
         )
@@ -198,6 +205,33 @@ def _marker_losses(piece: Any) -> list[Loss]:
     return losses
 
 
+def _unordered_losses(piece: Any, switched_off: set[str]) -> list[Loss]:
+    """The blocks written as sections switched off at the end of the order, and the order they join."""
+    body = piece.body.model_dump(mode="json")
+    losses = []
+    for index, block in enumerate(body["prompts"]):
+        if block["identifier"] in switched_off:
+            why = (
+                f"the block {block['identifier']!r} is in no prompt order, so it is never sent; Marinara's "
+                "editor shows only the sections in its order, so it is written at the end of the order, "
+                "switched off"
+            )
+            losses.append(UNORDERED.at(f"/body/prompts/{index}", why))
+    order = _chosen_order(body["orders"])
+    if losses and order is not None:
+        where = f"/body/orders/{body['orders'].index(order)}/items"
+        losses.append(UNORDERED.at(where, "blocks in no prompt order are added at its end, switched off"))
+    return losses
+
+
+def _kept_out(twin: dict) -> set[str]:
+    """The escrowed file's sections outside its section order (hidden in Marinara, never sent): kept so."""
+    if not twin["orders"]:
+        return set()
+    listed = {item["identifier"] for item in twin["orders"][0]["items"]}
+    return {block["identifier"] for block in twin["prompts"]} - listed
+
+
 def _own(piece: Any, identifier: str) -> bool:
     original = piece.original
     if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
@@ -212,7 +246,8 @@ def _slot(identifier: str) -> str | None:
     return pr.SLOT_FOR_ST_MARKER.get(identifier)
 
 
-def _written(piece: Any, document: dict | None) -> dict:
+def _written(piece: Any, document: dict | None) -> tuple[dict, set[str]]:
+    """The envelope a piece writes as, and the blocks in no order it writes switched off."""
     body = piece.body.model_dump(mode="json")
     if document is None:
         preset_id = row_id("preset", piece.id)
@@ -252,10 +287,19 @@ def _written(piece: Any, document: dict | None) -> dict:
         for group in body["groups"]
         for ident in group["blocks"]
     }
-    sections = _write_sections(data, body["prompts"], twin, order, group_of, preset_id, piece.id)
-    _write_section_order(preset, sections, body["prompts"], order, twin)
+    # With an order, a block it does not list is never sent: a section switched off at the end of
+    # the order (Marinara's editor shows only the sections in it), unless the file kept it out.
+    kept_out = _kept_out(twin) if order is not None else set()
+    listed = {item["identifier"] for item in order["items"]} if order is not None else None
+    switched_off = {
+        block["identifier"]
+        for block in body["prompts"]
+        if listed is not None and block["identifier"] not in listed and block["identifier"] not in kept_out
+    }
+    sections = _write_sections(data, body["prompts"], twin, order, group_of, preset_id, piece.id, switched_off)
+    _write_section_order(preset, sections, body["prompts"], order, twin, kept_out)
     _write_groups(data, preset, body["groups"], twin, preset_id, piece.id)
-    return document
+    return document, switched_off
 
 
 def _write_samplers(preset: dict, samplers: dict, twin: dict) -> None:
@@ -279,7 +323,14 @@ def _chosen_order(orders: list[dict]) -> dict | None:
 
 
 def _write_sections(
-    data: dict, blocks: list[dict], twin: dict, order: dict | None, group_of: dict, preset_id: str, piece_id: str
+    data: dict,
+    blocks: list[dict],
+    twin: dict,
+    order: dict | None,
+    group_of: dict,
+    preset_id: str,
+    piece_id: str,
+    switched_off: set[str],
 ) -> list[dict]:
     old_rows = pr.rows(data.get("sections"))
     old = {ident: (row, block) for row, ident, block in zip(old_rows, pr.identifiers_of(old_rows), twin["prompts"])}
@@ -291,7 +342,8 @@ def _write_sections(
         if row is None:
             row = _new_section(block, preset_id, piece_id)
             was = pr.block_of(row, ident)
-        _patch_section(row, block, was, enabled_in_order.get(ident, block["enabled"]))
+        enabled = enabled_in_order.get(ident, block["enabled"] and ident not in switched_off)
+        _patch_section(row, block, was, enabled)
         wanted_group = group_of.get(ident)
         if (as_str(row.get("groupId")) or None) != wanted_group:
             row["groupId"] = wanted_group
@@ -343,12 +395,14 @@ def _patch_section(row: dict, block: dict, was: dict, enabled: bool) -> None:
 
 
 def _write_section_order(
-    preset: dict, sections: list[dict], blocks: list[dict], order: dict | None, twin: dict
+    preset: dict, sections: list[dict], blocks: list[dict], order: dict | None, twin: dict, kept_out: set[str]
 ) -> None:
     id_of = {block["identifier"]: row["id"] for block, row in zip(blocks, sections) if isinstance(row.get("id"), str)}
     wanted = [item["identifier"] for item in order["items"] if item["identifier"] in id_of] if order else []
     wanted += [
-        block["identifier"] for block in blocks if block["identifier"] not in wanted and block["identifier"] in id_of
+        ident
+        for ident in (block["identifier"] for block in blocks)
+        if ident not in wanted and ident in id_of and ident not in kept_out
     ]
     before = [item["identifier"] for item in twin["orders"][0]["items"]] if twin["orders"] else None
     if wanted != before:

@@ -6,7 +6,13 @@ without RPack. bunzai maps the parts every frontend has: mainPrompt, jailbreak a
 globalNote as prompt blocks (main, jailbreak, globalNote), the prompt template items as
 blocks in their order (`promptTemplate`), the samplers (RisuAI keeps temperature and the
 penalties x100), maxContext/maxResponse, the model; everything else stays in the escrow
-(the decoded botPreset document and the file's bytes). Without a RisuAI checkout a
+(the decoded botPreset document and the file's bytes).
+
+A template item of the shape RisuAI's SillyTavern import makes for a SillyTavern marker
+(MARKERS: the whole chat, lorebook, description, persona) is that marker's block (its first
+such item; a repeat, and every other item, is `template-<index>`). RisuAI sends mainPrompt,
+jailbreak and globalNote only when the preset has no prompt template (index.svelte.ts,
+`if(!promptTemplate)`), so with one they are disabled blocks in no order. Without a RisuAI checkout a
 `.risup` is not decoded (see rpack); a `.risupreset` needs no table. Written as `.risup`
 by preset_write (which needs the table).
 """
@@ -35,6 +41,18 @@ KEY = hashlib.sha256(b"risupreset").digest()
 IV = bytes(12)
 _GZIP = b"\x1f\x8b"
 _ROLES = {"user": "user", "bot": "assistant", "system": "system"}
+# SillyTavern's marker blocks RisuAI's own import (importPreset's SillyTavern branch) turns into
+# template items; it skips the other markers. preset_write writes them; read back, an item of
+# this shape is that marker again.
+MARKERS = {
+    "chatHistory": {"type": "chat", "rangeEnd": "end", "rangeStart": 0},
+    "worldInfoBefore": {"type": "lorebook"},
+    "charDescription": {"type": "description"},
+    "personaDescription": {"type": "persona"},
+}
+TEXT_KINDS = ("plain", "jailbreak", "cot", "chatML")
+# The fields RisuAI sends when the preset has no prompt template.
+LEGACY_FIELDS = {"main": "mainPrompt", "jailbreak": "jailbreak", "globalNote": "globalNote"}
 
 
 def _inflate(data: bytes, what: str) -> bytes:
@@ -95,25 +113,50 @@ def _hundredths(value: Any) -> float | None:
     return None if number != number else number / 100
 
 
-def _blocks(preset: dict) -> list[dict]:
-    blocks = []
-    for identifier, key in (("main", "mainPrompt"), ("jailbreak", "jailbreak"), ("globalNote", "globalNote")):
-        if isinstance(preset.get(key), str):
-            blocks.append({"identifier": identifier, "name": key, "content": preset[key]})
-    for index, item in enumerate(
-        preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
-    ):
+def _same(value: Any, wanted: Any) -> bool:
+    return value == wanted and isinstance(value, bool) == isinstance(wanted, bool)
+
+
+def _marker_of(item: dict) -> str | None:
+    return next((name for name, shape in MARKERS.items() if all(_same(item.get(k), v) for k, v in shape.items())), None)
+
+
+def template_identifiers(template: list) -> list[str | None]:
+    """Each template item's block identifier (None: not an object, so no block): the first item
+    of a MARKERS shape is that marker, every other item `template-<index>`."""
+    out: list[str | None] = []
+    taken: set[str] = set()
+    for index, item in enumerate(template):
         if not isinstance(item, dict):
+            out.append(None)
+            continue
+        identifier = _marker_of(item)
+        if identifier is None or identifier in taken:
+            identifier = f"template-{index}"
+        taken.add(identifier)
+        out.append(identifier)
+    return out
+
+
+def _blocks(preset: dict) -> list[dict]:
+    template = preset.get("promptTemplate")
+    templated = isinstance(template, list)  # RisuAI: any template (even []) replaces the three fields
+    blocks = []
+    for identifier, key in LEGACY_FIELDS.items():
+        if isinstance(preset.get(key), str):
+            blocks.append({"identifier": identifier, "name": key, "content": preset[key], "enabled": not templated})
+    for identifier, item in zip(template_identifiers(template) if templated else [], template or []):
+        if identifier is None:
             continue
         kind = as_str(item.get("type"))
         text = item.get("text", item.get("innerFormat", item.get("defaultText", "")))
         blocks.append(
             {
-                "identifier": f"template-{index}",
+                "identifier": identifier,
                 "name": as_str(item.get("name")) or kind,
                 "role": _ROLES.get(as_str(item.get("role")), "system"),
                 "content": as_str(text),
-                "marker": kind not in ("plain", "jailbreak", "cot", "chatML"),
+                "marker": kind not in TEXT_KINDS,
             }
         )
     return blocks
@@ -138,7 +181,11 @@ def preset_body(preset: dict) -> dict:
         "model": as_str(preset.get("aiModel")),
         "samplers": samplers,
         "prompts": blocks,
-        "orders": [{"target": "global", "items": [{"identifier": b["identifier"]} for b in blocks]}] if blocks else [],
+        "orders": [
+            {"target": "global", "items": [{"identifier": b["identifier"]} for b in blocks if b.get("enabled", True)]}
+        ]
+        if blocks
+        else [],
     }
 
 

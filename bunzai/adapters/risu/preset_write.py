@@ -6,8 +6,10 @@ bunzai does not map go back as they were); any other preset starts empty (RisuAI
 every missing key from its preset template on import). The mapped parts are written over
 it: name, mainPrompt/jailbreak/globalNote, the prompt template, samplers (temperature and
 the penalties x100), context and response sizes, the model. A prompt layout from another
-frontend becomes template items as RisuAI's own SillyTavern import makes them. The losses
-are what the written botPreset reads back without (common.losses).
+frontend becomes template items as RisuAI's own SillyTavern import makes them; a main,
+jailbreak or globalNote block it leaves out keeps its text in the field of that name, which
+RisuAI ignores beside a template. The losses are what the written botPreset reads back
+without (common.losses).
 """
 
 from __future__ import annotations
@@ -20,22 +22,23 @@ from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule, readbac
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_write import pack
-from bunzai.adapters.risu.preset import FORMAT_ID, IV, KEY, preset_body
+from bunzai.adapters.risu.preset import (
+    FORMAT_ID,
+    IV,
+    KEY,
+    LEGACY_FIELDS,
+    MARKERS,
+    TEXT_KINDS,
+    preset_body,
+    template_identifiers,
+)
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
 from bunzai.model.preset import Preset
 
-FIELDS = {"main": "mainPrompt", "jailbreak": "jailbreak", "globalNote": "globalNote"}
+FIELDS = LEGACY_FIELDS
 _ROLES = {"assistant": "bot", "user": "user", "system": "system"}
-# SillyTavern's marker blocks RisuAI's own import turns into template items (others it skips).
-MARKERS = {
-    "chatHistory": {"type": "chat", "rangeEnd": "end", "rangeStart": 0},
-    "worldInfoBefore": {"type": "lorebook"},
-    "charDescription": {"type": "description"},
-    "personaDescription": {"type": "persona"},
-}
-TEXT_KINDS = ("plain", "jailbreak", "cot", "chatML")
 
 RULES = (
     LossRule("/name", "translated", "risu.preset.name", "RisuAI presets keep their name inside the file"),
@@ -43,8 +46,9 @@ RULES = (
         "/body/prompts",
         "translated",
         "risu.preset.template",
-        "RisuAI's prompt template has items, not named blocks: blocks read back as template-<n> items (markers "
-        "RisuAI has no item for are not written)",
+        "RisuAI's prompt template has items, not named blocks: blocks read back as template-<n> items (the "
+        "markers chatHistory, worldInfoBefore, charDescription and personaDescription as themselves; other "
+        "markers RisuAI has no item for are not written)",
     ),
     LossRule(
         "/body/orders",
@@ -129,19 +133,22 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
     body = piece.body.model_dump(mode="json")
     preset["name"] = piece.name
     prior = preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
+    # the escrowed template's item for each block identifier, as preset.py reads them
+    items = {ident: item for ident, item in zip(template_identifiers(prior), prior) if ident is not None}
     template = []
-    for block in _ordered(body):
+    sent = _ordered(body)
+    for block in sent:
         identifier = block["identifier"]
         if escrow is not None and identifier in FIELDS:
             continue
-        index = identifier.removeprefix("template-")
-        old = prior[int(index)] if escrow is not None and index.isdigit() and int(index) < len(prior) else None
-        item = _item_of(block, old)
+        item = _item_of(block, items.get(identifier) if escrow is not None else None)
         if item is not None:
             template.append(item)
+    in_template = {block["identifier"] for block in sent}
     for identifier, key in FIELDS.items():
         block = next((b for b in body["prompts"] if b["identifier"] == identifier), None)
-        if escrow is not None and block is not None:
+        # a block not sent keeps its text in the field RisuAI ignores beside a template (preset.py)
+        if block is not None and (escrow is not None or identifier not in in_template):
             preset[key] = block["content"]
         elif escrow is not None:
             preset.pop(key, None)

@@ -124,6 +124,10 @@ class PresetAdapter(Adapter):
     def encode_extra(self, body: dict, prior: dict | None, out: dict) -> None:
         """Native values that are not single-key rows, written into `out`."""
 
+    def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
+        """Losses the read-back cannot see (what the engine does with a value the file keeps)."""
+        return []
+
     def legacy_loss(self) -> Loss:
         return LEGACY_MIGRATED.at("/original")
 
@@ -157,12 +161,12 @@ class PresetAdapter(Adapter):
                 out = native  # an unedited legacy document goes back exactly as it came
             else:
                 losses.append(self.legacy_loss())
+        losses += self.declared_losses(body, prior)
         data = native_json_bytes(out)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         fallback = LossRule("", "dropped", "preset.not_carried", f"{self.label} does not carry this value as it is")
-        losses += readback_losses(
-            dump_piece(piece), dump_piece(back), self.loss_rules + self._name_rules() + SHARED_LOSS_RULES, fallback
-        )
+        rules = self.loss_rules + self._name_rules() + SHARED_LOSS_RULES
+        losses += readback_losses(dump_piece(piece), dump_piece(back), rules, fallback, losses)
         return Encoded(data, losses)
 
     def _write_name(self, name: str, prior: dict | None, out: dict) -> None:

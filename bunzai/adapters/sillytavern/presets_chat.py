@@ -34,8 +34,10 @@ from bunzai.adapters.sillytavern.presets_chat_prompts import (
     encode_orders,
     encode_prompts,
     global_order_for,
+    prompt_losses,
 )
 from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.contract import Loss
 
 SAMPLERS = (
     ("temperature", "temperature", float_reader(None, lo=0)),
@@ -148,6 +150,9 @@ class SillyTavernChatPreset(PresetAdapter):
     def decode_extra(self, document: dict, body: dict) -> None:
         body["prompts"] = decode_prompts(document)
         body["orders"] = decode_orders(document)
+
+    def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
+        return prompt_losses(body["prompts"], prior)
 
     def encode_extra(self, body: dict, prior: dict | None, out: dict) -> None:
         if body["prompts"] or (prior is not None and "prompts" in prior):

@@ -7,8 +7,17 @@ order items by identifier (and occurrence), so unknown keys at every level survi
 A repeated identifier in `prompts` is read as SillyTavern's PromptManager reads it
 (getPromptById: the first prompt with that identifier): the first is the block, a later
 one is never sent, so it is no block; it stays in the escrow and is written back where it
-stood (after the prompt that preceded it), unless its identifier's block was removed (it
-would then come alive). Repeated identifiers in an order are kept as items.
+stood (after the nearest prompt before it whose block is still there, and never before the
+prompt it repeats). SillyTavern never drops a prompt for its identifier (it keeps the whole
+`prompts` list and reads the first match), so when the block of that identifier is gone
+(removed, renamed) the repeat is still written: it is then the first prompt with its
+identifier, which SillyTavern uses, and the loss `preset.prompts.revealed` says so.
+Repeated identifiers in an order are kept as items.
+
+Markers: SillyTavern fills only its own (MARKERS). A marker block it has no source for is
+sent as its own text, and a known marker's own text is not used; both are named as losses
+(`preset.marker.unknown`, `preset.marker.text_ignored`) unless the escrowed file had the
+block already.
 """
 
 from __future__ import annotations
@@ -28,9 +37,42 @@ from bunzai.adapters.common.fieldmap import (
     encode_fields,
     reverse,
 )
+from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.contract import Loss
 from bunzai.errors import BunzaiError
 
 GLOBAL_CHARACTER_ID = 100000
+# The markers SillyTavern fills from a source (PromptManager's chatCompletionDefaultPrompts,
+# marker: true); preparePromptsForChatCompletion / populateChatCompletion fill nothing else.
+MARKERS = (
+    "dialogueExamples",
+    "chatHistory",
+    "worldInfoAfter",
+    "worldInfoBefore",
+    "charDescription",
+    "charPersonality",
+    "scenario",
+    "personaDescription",
+)
+REVEALED = LossRule(
+    "/body/prompts",
+    "translated",
+    "preset.prompts.revealed",
+    "a prompt that repeated an identifier, which SillyTavern never reached, is now the first prompt with it "
+    "(its block is gone), so SillyTavern uses it",
+)
+MARKER_UNKNOWN = LossRule(
+    r"/body/prompts/\d+",
+    "dropped",
+    "preset.marker.unknown",
+    "SillyTavern has no source for this marker: it fills only its own, and sends this block as its own text",
+)
+MARKER_TEXT = LossRule(
+    r"/body/prompts/\d+/content",
+    "dropped",
+    "preset.marker.text_ignored",
+    "SillyTavern fills this marker from its source; the block's own text (a wrapper, a default) is not used",
+)
 ROLES = {0: "system", 1: "user", 2: "assistant", "system": "system", "user": "user", "assistant": "assistant"}
 POSITIONS = {0: "relative", 1: "absolute"}
 TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
@@ -94,20 +136,37 @@ def decode_prompts(document: dict) -> list[dict]:
     return blocks
 
 
-def shadowed_prompts(prior: dict | None) -> list[tuple[str | None, str, dict]]:
-    """Prompts SillyTavern never reaches (an earlier prompt has their identifier), each with
-    the identifier of the nearest block before it (None: none) and its own."""
-    out = []
+def _placed_shadows(blocks: list[dict], prior: dict | None) -> tuple[dict[str | None, list[dict]], list[dict]]:
+    """The escrow's shadowed prompts by the block each is written after (None: before the
+    first block), and those of them that are now the first prompt with their identifier.
+
+    A shadowed prompt goes after the nearest prompt before it in the file whose block is
+    still there, but never before the prompt it repeats (that would make it the one read)."""
+    place = {block["identifier"]: index for index, block in enumerate(blocks)}
+
+    def rank(anchor: str | None) -> int:
+        return -1 if anchor is None else place[anchor]
+
+    after: dict[str | None, list[dict]] = {}
+    revealed: list[dict] = []
+    floor: dict[str, str | None] = {}  # identifier -> what a repeat of it must follow
     seen: set[str] = set()
-    before: str | None = None
+    nearest: str | None = None
     for raw in _objects(prior or {}, "prompts"):
         identifier = _identifier(raw.get("identifier"))
-        if identifier in seen:
-            out.append((before, identifier, raw))
-        else:
+        if identifier not in seen:
             seen.add(identifier)
-            before = identifier
-    return out
+            if identifier in place:
+                nearest = floor[identifier] = identifier
+            continue
+        anchor = nearest
+        if identifier in floor:
+            anchor = max(anchor, floor[identifier], key=rank)
+        else:  # its block is gone: this repeat is now the first prompt with the identifier
+            revealed.append(raw)
+            floor[identifier] = anchor
+        after.setdefault(anchor, []).append(raw)
+    return after, revealed
 
 
 def decode_orders(document: dict) -> list[dict]:
@@ -119,21 +178,55 @@ def decode_orders(document: dict) -> list[dict]:
     return orders
 
 
-def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
+def _first_prompts(prior: dict | None) -> dict[str, dict]:
     known: dict[str, dict] = {}
     for raw in _objects(prior or {}, "prompts"):
         known.setdefault(_identifier(raw.get("identifier")), raw)  # the first one is the block
-    present = {block["identifier"] for block in blocks}
-    after: dict[str | None, list[dict]] = {}
-    for before, identifier, raw in shadowed_prompts(prior):
-        if identifier in present:  # a shadowed prompt whose block was removed would come alive: dropped
-            after.setdefault(before if before is None or before in present else identifier, []).append(raw)
+    return known
+
+
+def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
+    known = _first_prompts(prior)
+    after, _revealed = _placed_shadows(blocks, prior)
     out = list(after.get(None, []))
     for block in blocks:
         raw = known.get(block["identifier"])
         out.append(encode_fields(PROMPT_FIELDS, block, raw) if raw is not None else _new_prompt(block))
         out.extend(after.get(block["identifier"], []))
     return out
+
+
+def prompt_losses(blocks: list[dict], prior: dict | None) -> list[Loss]:
+    """What SillyTavern does otherwise than the blocks say: repeats that come alive, markers
+    it cannot fill or fills without the block's text (not named for a block the escrowed file had)."""
+    losses = []
+    for raw in _placed_shadows(blocks, prior)[1]:
+        identifier = _identifier(raw.get("identifier"))
+        why = (
+            f"the prompt {str_reader('')(raw.get('name'))!r} repeated the identifier {identifier!r}, so "
+            "SillyTavern never reached it; no block has that identifier now, and SillyTavern keeps every "
+            "prompt in the file and reads the first with an identifier, so this one is written and is the "
+            f"{identifier!r} prompt SillyTavern reads (sent where an order names it)"
+        )
+        losses.append(REVEALED.at(REVEALED.pattern, why))
+    own = _first_prompts(prior)
+    for index, block in enumerate(blocks):
+        identifier = block["identifier"]
+        if not block["marker"] or identifier in own:
+            continue
+        if identifier not in MARKERS:
+            why = (
+                f"SillyTavern has no source for the marker {identifier!r} ({block['name'] or 'unnamed'}): it "
+                "fills only its own (" + ", ".join(MARKERS) + "), and sends this block as its own text"
+            )
+            losses.append(MARKER_UNKNOWN.at(f"/body/prompts/{index}", why))
+        elif block["content"]:
+            why = (
+                f"SillyTavern fills the marker {identifier!r} from its source and does not use the block's "
+                "own text (a wrapper around the filled text, a default)"
+            )
+            losses.append(MARKER_TEXT.at(f"/body/prompts/{index}/content", why))
+    return losses
 
 
 def _new_prompt(block: dict) -> dict:
