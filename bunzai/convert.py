@@ -249,10 +249,11 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
     from_st = source != "risuai"
     piece, losses = _replacements_carried(piece, source, target) if from_st else (piece, [])
     if source is None or target is None or source == target:
-        return piece, None, losses
+        return _line_ends_kept(piece, source, target), None, losses
     translated, report = translate_piece(piece, source, target)
     if not from_st:
         translated, losses = _replacements_carried(translated, source, target)
+    translated = _line_ends_kept(translated, source, target)
     for verdict in report.verdicts:
         if verdict["verdict"] == "absent" and not verdict.get("kept"):
             losses.append(
@@ -279,20 +280,10 @@ def _replacements_carried(piece, source: str | None, target: str | None) -> tupl
     rules = []
     for index, rule in enumerate(piece.body.rules):
         at = f"/body/rules/{index}/replacement"
-        risu = rule.extensions.get("risuai")
-        tokens = risu.get("flag_tokens") if isinstance(risu, dict) else None
-        tokens = tokens if isinstance(tokens, list) else []
+        found = replacement.captures(rule.pattern)
         carried = replacement.translate(
-            rule.replacement, was, now, replacement.capture_count(rule.pattern), no_end_newline="no_end_nl" in tokens
+            rule.replacement, was, now, found, no_end_newline="no_end_nl" in _risu_tokens(rule)
         )
-        update: dict[str, Any] = {}
-        if carried.text != rule.replacement:
-            update["replacement"] = carried.text
-        if carried.needs_no_end_newline and "no_end_nl" not in tokens:
-            # else RisuAI adds a line break after the closing ">"
-            extensions = dict(rule.extensions)
-            extensions["risuai"] = {**(risu if isinstance(risu, dict) else {}), "flag_tokens": [*tokens, "no_end_nl"]}
-            update["extensions"] = extensions
         respelled = [v for v in carried.verdicts if v["verdict"] == "translated"]
         if respelled:
             spelled = ", ".join(f"{v['token']} -> {v['to']!r}" for v in respelled)
@@ -300,9 +291,33 @@ def _replacements_carried(piece, source: str | None, target: str | None) -> tupl
         for verdict in carried.verdicts:
             if verdict["verdict"] == "lost":
                 losses.append(REPLACEMENT_LOST.at(at, f"{verdict['token']}: {verdict['note']}; removed"))
-        rules.append(rule.model_copy(update=update) if update else rule)
-    body = piece.body.model_copy(update={"rules": rules})
-    return piece.model_copy(update={"body": body}), losses
+        rules.append(
+            rule.model_copy(update={"replacement": carried.text}) if carried.text != rule.replacement else rule
+        )
+    return piece.model_copy(update={"body": piece.body.model_copy(update={"rules": rules})}), losses
+
+
+def _risu_tokens(rule) -> list:
+    risu = rule.extensions.get("risuai")
+    tokens = risu.get("flag_tokens") if isinstance(risu, dict) else None
+    return tokens if isinstance(tokens, list) else []
+
+
+def _line_ends_kept(piece, source: str | None, target: str | None):
+    """A SillyTavern replacement ending in ">" crossing to RisuAI gets the `no_end_nl` flag token,
+    else RisuAI adds a line break after it. Judged on the final text (after macros are translated)."""
+    if piece.kind != "regex" or target != "risuai" or source == "risuai":
+        return piece
+    rules = []
+    for rule in piece.body.rules:
+        tokens = _risu_tokens(rule)
+        if rule.replacement.endswith(">") and "no_end_nl" not in tokens:
+            risu = rule.extensions.get("risuai")
+            extensions = {**rule.extensions, "risuai": {**(risu if isinstance(risu, dict) else {})}}
+            extensions["risuai"]["flag_tokens"] = [*tokens, "no_end_nl"]
+            rule = rule.model_copy(update={"extensions": extensions})
+        rules.append(rule)
+    return piece.model_copy(update={"body": piece.body.model_copy(update={"rules": rules})})
 
 
 def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:

@@ -28,17 +28,23 @@ def differs(source: str, target: str) -> bool:
     return source in TRUTH and target in TRUTH and TRUTH[source] != TRUTH[target]
 
 
-def carried(
-    source: str, target: str, args: list[str], translate: Callable[[str], str | None]
-) -> tuple[str, str] | None:
+# translate(one source macro) -> (the source knows it as a macro, its target spelling or None)
+Spell = Callable[[str], tuple[bool, str | None]]
+_AGREE = (
+    "RisuAI counts only 1 and true as true, SillyTavern all but empty, off, false and 0: they agree on 1, true, "
+    "0, false, off and empty; any other value is true in SillyTavern and false in RisuAI"
+)
+
+
+def carried(source: str, target: str, args: list[str], translate: Spell) -> tuple[str, str] | None:
     """(the target's condition, a note) for a block's canonical condition args, or None.
 
-    `args` have their nested macros already in the target's spelling; `translate` turns one
-    source-engine macro (`{{description}}`) into the target's spelling, None where it cannot."""
+    `args` have their nested macros already in the target's spelling; `translate` spells one
+    source-engine macro (`{{description}}`) for the target."""
     if source == "sillytavern" and target == "risuai" and len(args) == 1:
         return _st_to_risu(args[0], translate)
     if source == "risuai" and target == "sillytavern":
-        return _risu_to_st(args)
+        return _risu_to_st(args, translate)
     return None
 
 
@@ -50,7 +56,7 @@ def risu_truthy(value: str) -> bool:
     return value in ("true", "1")
 
 
-def _st_to_risu(condition: str, translate: Callable[[str], str | None]) -> tuple[str, str] | None:
+def _st_to_risu(condition: str, translate: Spell) -> tuple[str, str] | None:
     inverted = condition.lstrip().startswith("!")
     if inverted:
         condition = condition.lstrip()[1:].lstrip()
@@ -70,28 +76,33 @@ def _st_to_risu(condition: str, translate: Callable[[str], str | None]) -> tuple
     return test, "SillyTavern's truth (all but empty, off, false, 0) spelled out: RisuAI counts only 1 and true"
 
 
-def _st_value(condition: str, translate: Callable[[str], str | None]) -> str | None:
-    """What SillyTavern compares: a variable shorthand or a bare macro name resolved."""
+def _st_value(condition: str, translate: Spell) -> str | None:
+    """What SillyTavern compares: a variable shorthand or a bare macro name resolved (None: a
+    macro the target cannot spell)."""
     shorthand = _SHORTHAND.match(condition)
     if shorthand:
         prefix, name = shorthand.groups()
-        return translate(f"{{{{{'getvar' if prefix == '.' else 'getglobalvar'}::{name}}}}}")
+        return translate(f"{{{{{'getvar' if prefix == '.' else 'getglobalvar'}::{name}}}}}")[1]
     if _NAME.match(condition):
-        macro = translate("{{" + condition + "}}")
-        if macro is not None:
-            return macro
+        known, spelled = translate("{{" + condition + "}}")
+        if known:
+            return spelled
     return condition
 
 
-def _risu_to_st(args: list[str]) -> tuple[str, str] | None:
+def _risu_to_st(args: list[str], translate: Spell) -> tuple[str, str] | None:
     inverted = False
-    if len(args) == 2 and args[0] == "not":
+    if len(args) >= 2 and args[0] == "not":
         inverted, args = True, args[1:]
+    if len(args) == 2 and args[0] == "var":  # `#when::var::x` tests the chat variable x
+        value = translate("{{getvar::" + args[1] + "}}")[1]
+        if value is None:
+            return None
+        args = [value]
     if len(args) != 1:
-        return None  # is, isnot, and, or, var ...: SillyTavern has no comparison to say them with
+        return None  # is, isnot, and, or, toggle ...: not translated (SillyTavern compares variables only)
     value = args[0]
     if "{{" not in value:
         truth = risu_truthy(value) != inverted
         return ("1" if truth else "0"), "judged now: the condition holds no macro"
-    note = "RisuAI counts only 1 and true as true, SillyTavern all but empty, off, false and 0: they agree on 1 and 0"
-    return ("!" + value if inverted else value), note
+    return ("!" + value if inverted else value), _AGREE

@@ -259,10 +259,11 @@ class _Translator:
             ),
         )
 
-    def spelled(self, text: str) -> str | None:
-        """One source macro in the target's spelling; None unless it crosses as it is."""
+    def spelled(self, text: str) -> tuple[bool, str | None]:
+        """(the source reads `text` as a macro, its target spelling; None unless it crosses as it is)."""
         out, verdicts = self.run(text, MACRO_NESTING_MAX - 1)
-        return out if verdicts and all(v["verdict"] == "portable" for v in verdicts) else None
+        known = not any(v["verdict"] == "unknown" for v in verdicts)
+        return known, out if verdicts and all(v["verdict"] == "portable" for v in verdicts) else None
 
     def else_spelling(self, entries: list[Entry | None], branches: list[int]):
         """(marker, text before the closer) for the target's else; False if it has none."""

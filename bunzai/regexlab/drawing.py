@@ -97,7 +97,7 @@ def regex_from_drawing(
                 slot=slot,
             )
         reference = _reference(number, platform)
-        if platform == "sillytavern" and number:
+        if platform == "sillytavern":  # {{match}} is $0 there: a digit after it joins it too
             replacement = spelled.sub(lambda found, reference=reference: _closed(reference, found), replacement)
         else:
             replacement = spelled.sub(lambda _, reference=reference: reference, replacement)
@@ -112,9 +112,13 @@ def regex_from_drawing(
         "placements": ["ai_output"],
         "markdown_only": True,
     }
+    if platform == "risuai" and replacement.endswith(">"):  # else RisuAI adds a line break after the drawing
+        rule["extensions"] = {"risuai": {"flag_tokens": ["no_end_nl"]}}
     result: dict[str, Any] = {"rules": [rule], "warnings": warnings}
     if sample is not None:
-        request = rule_request(pattern, used, replacement=replacement, platform=platform)
+        request = rule_request(
+            pattern, used, replacement=replacement, platform=platform, no_end_newline="extensions" in rule
+        )
         found = engine.call(dict(request, op="match", text=sample, max=limits.REGEX_MATCHES_SHOWN))
         if found["total"] == 0:
             raise BunzaiError(

@@ -101,7 +101,18 @@ var bunzai = (function () {
     function risuReplace(text, re, a) {
         var out = a.replacement.split("$n").join("\n");
         if (out.slice(-1) === ">" && !a.noEndNewline) out += "\n";
-        return macros(text.replace(re, out), a.macros, false);
+        return risuMacros(text.replace(re, out), a);
+    }
+
+    // RisuAI expands macros over a message before its scripts run (processScriptFull), so a
+    // pattern meets the expanded text.
+    function seen(text, a) {
+        return a.convention === "risuai" ? risuMacros(text, a) : text;
+    }
+
+    // The given macros, and RisuAI's {{blank}} / {{none}}, which expand to nothing.
+    function risuMacros(text, a) {
+        return macros(text, a.macros, false).replace(/{{\s*(?:blank|none)\s*}}/gi, "");
     }
 
     function replaceWith(text, re, a) {
@@ -172,19 +183,19 @@ var bunzai = (function () {
         if (a.op === "compile") {
             out.groups = groupInfo(re);
         } else if (a.op === "match") {
-            var listed = matchList(a.text, re, a.max);
+            var listed = matchList(seen(a.text, a), re, a.max);
             out.matches = listed.matches;
             out.total = listed.total;
             out.groups = groupInfo(re);
         } else if (a.op === "replace") {
-            out.result = replaceWith(a.text, re, a);
+            out.result = replaceWith(seen(a.text, a), re, a);
         } else if (a.op === "test") {
-            out.results = a.texts.map(function (t) { re.lastIndex = 0; return re.test(t); });
+            out.results = a.texts.map(function (t) { re.lastIndex = 0; return re.test(seen(t, a)); });
         } else if (a.op === "chain") {
             // this rule, then each of a.rules in order, over each text: the texts after
             out.results = a.texts.map(function (t) {
                 re.lastIndex = 0;
-                t = replaceWith(t, re, a);
+                t = replaceWith(seen(t, a), re, a);
                 a.rules.forEach(function (r) {
                     var c = compile(effectivePattern(r), r.flags);
                     if (!c.error) t = replaceWith(t, c.re, r);

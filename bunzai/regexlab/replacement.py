@@ -11,9 +11,12 @@ The two platforms read the same replacement text differently:
   `$<name>` are JavaScript's, and any other `$` is itself.
 
 `translate` rewrites one text so the target platform draws what the source platform drew.
-A token the target cannot express is reported (`lost`) and removed. SillyTavern has no
-escape for a `$` before a digit or `<`: it is written `${{noop}}`, which its macros turn
-back into `$` after the captures are filled.
+A token the target cannot express is reported (`lost`) and removed. Neither has an escape
+for everything, so macros that expand to nothing stand between characters: SillyTavern's
+`{{noop}}` after a `$` that is no reference (`${{noop}}5`), RisuAI's `{{blank}}` inside a
+literal `$n` (`$${{blank}}n`); both expand after the captures are filled. SillyTavern fills
+`$N` past the pattern's captures from its replace callback's other arguments: the match
+position, then the whole text, then the named groups (or nothing).
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ _DIGITS = "0123456789"
 _ST_MATCH = re.compile(r"\{\{match\}\}", re.IGNORECASE)
 _ST_TOKEN = re.compile(r"\$(\d+)|\$<([^>]+)>|\$")
 _JS_TOKEN = re.compile(r"(\{\{(?i:match)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|<([^>]*)>)|\$")
+# Without named groups JavaScript reads "$<" as itself (the name form is not tried).
+_JS_TOKEN_UNNAMED = re.compile(
+    r"(\{\{(?i:match)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|(?!)(.))|\$"
+)  # (.) never takes part
+_LITERAL_DOLLAR = re.compile(r"\$(?=[\d<])")  # a $ SillyTavern would read as a reference
 _REFERENCE_END = re.compile(r"(?:\$\d+|\{\{match\}\})$")  # SillyTavern: {{match}} is $0, digits join it
 
 
@@ -37,7 +45,12 @@ class Carried:
 
     text: str
     verdicts: list[dict] = field(default_factory=list)  # {verdict: translated|lost, token, at, to?|note?}
-    needs_no_end_newline: bool = False  # SillyTavern -> RisuAI: the rule needs the no_end_nl flag token
+
+
+@dataclass(frozen=True)
+class Captures:
+    count: int  # numbered captures (named ones count too)
+    named: bool  # the pattern has a named group
 
 
 def convention_of(engine: str | None) -> str:
@@ -45,63 +58,75 @@ def convention_of(engine: str | None) -> str:
     return "risuai" if engine == "risuai" else "sillytavern"
 
 
-def capture_count(pattern: str) -> int:
-    """The pattern's numbered captures; 99 when bunzai cannot parse it (every reference may exist)."""
+def captures(pattern: str) -> Captures:
+    """The pattern's captures; every reference may exist (99, named) when bunzai cannot parse it."""
     try:
-        tree = syntax.parse(pattern)
+        groups = [node for node in syntax.walk(syntax.parse(pattern)) if node.kind == "group"]
     except (syntax.PatternSyntaxError, RecursionError):
-        return 99
-    return sum(1 for node in syntax.walk(tree) if node.kind == "group" and node.group in ("capture", "named"))
+        return Captures(99, True)
+    kinds = [node.group for node in groups]
+    return Captures(sum(kind in ("capture", "named") for kind in kinds), "named" in kinds)
 
 
-def translate(text: str, source: str, target: str, groups: int, *, no_end_newline: bool = False) -> Carried:
-    """`text` written for `source` rewritten for `target` (each 'sillytavern' or 'risuai'). `groups` is the
-    pattern's capture count: JavaScript reads `$12` by it, and SillyTavern's `$5` past it is nothing.
-    `no_end_newline`: the RisuAI rule carries the `no_end_nl` flag token."""
+def translate(text: str, source: str, target: str, found: Captures, *, no_end_newline: bool = False) -> Carried:
+    """`text` written for `source` rewritten for `target` (each 'sillytavern' or 'risuai'), for a
+    pattern with these captures. `no_end_newline`: the RisuAI rule carries the `no_end_nl` token."""
     if source == target:
         return Carried(text)
     if source == "sillytavern":
-        return _st_to_js(text, groups)
-    return _js_to_st(text, groups, no_end_newline)
+        return _st_to_js(text, found)
+    return _js_to_st(text, found, no_end_newline)
 
 
-def _st_to_js(written: str, groups: int) -> Carried:
+def _st_to_js(written: str, found: Captures) -> Carried:
     carried = Carried("")
     # SillyTavern turns {{match}} into $0 first, so digits after it join the number ({{match}}5 is $05)
     text = _ST_MATCH.sub("$0", written)
     out: list[str] = []
     at = 0
-    for found in _ST_TOKEN.finditer(text):
-        out.append(text[at : found.start()])
-        at = found.end()
-        token, number, name = found.group(0), found.group(1), found.group(2)
-        if number is not None and int(number) == 0:
-            written = "$&"
-        elif number is not None and int(number) > groups:
-            written = ""  # SillyTavern fills a capture the pattern lacks with nothing
-        elif number is not None and int(number) <= 99:
-            written = f"${int(number):02d}"  # two digits: a digit after it cannot join the number
-        elif number is not None:
-            carried.verdicts.append(_lost(token, found.start(), "JavaScript refers to captures 1 to 99 only"))
-            continue
+    for token_match in _ST_TOKEN.finditer(text):
+        out.append(text[at : token_match.start()])
+        at = token_match.end()
+        token, number, name = token_match.group(0), token_match.group(1), token_match.group(2)
+        if number is not None:
+            spelled = _st_number(int(number), found)
+            if spelled is None:
+                carried.verdicts.append(_lost(token, token_match.start(), _ST_PAST.get(int(number) - found.count, "")))
+                continue
         elif name is not None:
-            written = token
+            spelled = token if found.named else ""  # no named groups: SillyTavern fills nothing
         else:  # a $ SillyTavern leaves as written
-            written = "$$"
-        out.append(written)
-        if written != token:
-            carried.verdicts.append(_translated(token, found.start(), written))
+            spelled = "$$"
+        out.append(spelled)
+        if spelled != token:
+            carried.verdicts.append(_translated(token, token_match.start(), spelled))
     out.append(text[at:])
     joined = "".join(out)
-    while "$$n" in joined:  # RisuAI turns every "$n" into a line break first: no spelling keeps it
-        carried.verdicts.append(_lost("$", max(text.find("$"), 0), "RisuAI reads every $n as a line break"))
-        joined = joined.replace("$$n", "n", 1)
+    if "$$n" in joined:  # RisuAI turns every "$n" into a line break before the replace
+        carried.verdicts.append(_translated("$n", text.find("$n"), "$${{blank}}n"))
+        joined = joined.replace("$$n", "$${{blank}}n")
     carried.text = joined
-    carried.needs_no_end_newline = joined.endswith(">")
     return carried
 
 
-def _js_to_st(text: str, groups: int, no_end_newline: bool) -> Carried:
+_ST_PAST = {1: "SillyTavern fills it with the match position", 3: "SillyTavern fills it with the named groups"}
+
+
+def _st_number(number: int, found: Captures) -> str | None:
+    """SillyTavern's `$N` spelled for JavaScript; None where JavaScript cannot say it."""
+    if number == 0:
+        return "$&"
+    if number <= found.count:
+        return f"${number:02d}" if number <= 99 else None  # two digits: a digit after it cannot join
+    past = number - found.count
+    if past == 2:
+        return "$`$&$'"  # the replace callback's whole-text argument
+    if past == 1 or past == 3 and found.named:
+        return None
+    return ""  # nothing there: SillyTavern fills nothing
+
+
+def _js_to_st(text: str, found: Captures, no_end_newline: bool) -> Carried:
     carried = Carried("")
     source = text.replace("$n", "\n")
     if source != text:
@@ -112,29 +137,30 @@ def _js_to_st(text: str, groups: int, no_end_newline: bool) -> Carried:
         carried.verdicts.append({"verdict": "translated", "token": ">", "at": len(text) - 1, "to": ">\n", "note": note})
     out: list[str] = []
     at = 0
-    for found in _JS_TOKEN.finditer(source):
-        _append_literal(out, source[at : found.start()])
-        at = found.end()
-        token = found.group(0)
-        match_macro, dollar, amp, before, after, number, name = found.groups()
+    for token_match in (_JS_TOKEN if found.named else _JS_TOKEN_UNNAMED).finditer(source):
+        _append_literal(out, source[at : token_match.start()])
+        at = token_match.end()
+        token = token_match.group(0)
+        match_macro, dollar, amp, before, after, number, name = token_match.groups()
         if match_macro:  # RisuAI shows it as written; SillyTavern would read the whole match
-            carried.verdicts.append(_lost(token, found.start(), "SillyTavern reads {{match}} as the whole match"))
+            why = "SillyTavern reads {{match}} as the whole match"
+            carried.verdicts.append(_lost(token, token_match.start(), why))
             continue
         if amp:
-            written = "{{match}}"
+            spelled = "{{match}}"
         elif before or after:
             why = "SillyTavern has no reference to the text before or after the match"
-            carried.verdicts.append(_lost(token, found.start(), why))
+            carried.verdicts.append(_lost(token, token_match.start(), why))
             continue
         elif number is not None:
-            written = _js_number(number, groups)
-        elif name is not None:
-            written = token
+            spelled = _js_number(number, found.count)
+        elif name is not None:  # SillyTavern reads a named group too (nothing for an empty name, as JavaScript)
+            spelled = token if name else ""
         else:  # "$$" or a lone "$": a literal dollar
-            written = "$" + _NOOP if _digit_at(source, at) or source.startswith("<", at) else "$"
-        out.append(written)
-        if written != token:
-            carried.verdicts.append(_translated(token, found.start(), written))
+            spelled = "$" + _NOOP if _digit_at(source, at) or source.startswith("<", at) else "$"
+        out.append(spelled)
+        if spelled != token:
+            carried.verdicts.append(_translated(token, token_match.start(), spelled))
     _append_literal(out, source[at:])
     carried.text = "".join(out)
     return carried
@@ -145,7 +171,7 @@ def _append_literal(out: list[str], text: str) -> None:
     `<` is closed with {{noop}}, and so is a reference written just before a digit."""
     if text[:1] in _DIGITS and text and out and _REFERENCE_END.search(out[-1]):
         out.append(_NOOP)
-    out.append(re.sub(r"\$(?=[\d<])", "$" + _NOOP, text))
+    out.append(_LITERAL_DOLLAR.sub("$" + _NOOP, text))
 
 
 def _js_number(number: str, groups: int) -> str:

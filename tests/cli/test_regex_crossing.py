@@ -64,3 +64,12 @@ def test_formats_name_sillytavern_as_the_engine_of_regex_personas_and_quick_repl
     formats = {row["format"]: row for row in bunzai("formats", check=True).json["items"]}
     assert {formats[name]["engine"] for name in ("sillytavern.regex", "sillytavern.personas")} == {"sillytavern"}
     assert formats["sillytavern.quickreply"]["engine"] == "sillytavern"
+
+
+def test_a_replacement_that_ends_in_a_tag_once_its_macros_are_translated_keeps_its_line_end(bunzai, tmp_path) -> None:
+    script = dict(ST_SCRIPT, replaceString="<b>$1</b>{{// styled}}")
+    piece = imported(bunzai, tmp_path, "tag.json", script)
+    _report, document = written(bunzai, f"regex/{piece}", "risu.regex")
+    rule = document["data"][0]
+    # RisuAI adds a line break after an OUT ending in ">" unless the flag holds <no_end_nl>
+    assert rule["out"] == "<b>$01</b>" and "<no_end_nl>" in rule["flag"] and rule["ableFlag"] is True

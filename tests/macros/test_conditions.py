@@ -63,3 +63,13 @@ def test_a_literal_condition_is_judged_by_the_source_engine() -> None:
 def test_a_risu_comparison_sillytavern_cannot_say_is_flattened_and_reported() -> None:
     result = translate_text("{{#when::{{getvar::m}}::is::sad}}x{{/when}}", "risuai", "sillytavern")
     assert [v["verdict"] for v in result.verdicts][-1] == "flatten"
+
+
+def test_a_bare_macro_name_risu_cannot_spell_is_flattened_not_judged_true() -> None:
+    result = translate_text("{{if charVersion}}v{{else}}none{{/if}}", "sillytavern", "risuai")
+    assert [v["verdict"] for v in result.verdicts][-1] == "flatten" and "#when 1" not in result.text
+
+
+def test_risu_var_operator_reads_the_chat_variable() -> None:
+    result = translate_text("{{#when::not::var::x}}x{{/when}}", "risuai", "sillytavern")
+    assert result.text == "{{if !{{getvar::x}}}}x{{/if}}"

@@ -49,6 +49,20 @@ def test_on_sillytavern_a_slot_before_a_digit_is_closed_with_noop() -> None:
     assert made["sample"]["result"] == "<i>50px 5</i>" and made["warnings"] == []
 
 
+def test_on_sillytavern_slot_zero_before_a_digit_is_closed_too() -> None:
+    """SillyTavern turns {{match}} into $0 first: {{match}}5 would be group 5."""
+    made = regex_from_drawing("<i>{{all}}5px</i>", r"/\d/g", {"all": 0}, platform="sillytavern", sample="x7y")
+    assert (
+        made["rules"][0]["replacement"] == "<i>{{match}}{{noop}}5px</i>" and made["sample"]["result"] == "x<i>75px</i>y"
+    )
+
+
+def test_on_risuai_a_drawing_ending_in_a_tag_gets_the_no_end_nl_token() -> None:
+    made = regex_from_drawing("<b>{{v}}</b>", r"(\d)", {"v": 1}, platform="risuai", sample="7")
+    assert made["rules"][0]["extensions"] == {"risuai": {"flag_tokens": ["no_end_nl"]}}
+    assert made["sample"]["result"] == "<b>7</b>"  # no line break added after the drawing
+
+
 def test_slot_zero_is_the_whole_match() -> None:
     assert regex_from_drawing("<b>{{all}}</b>", "/x+/g", {"all": 0}, sample="axxb")["sample"]["result"] == "a<b>xx</b>b"
 
