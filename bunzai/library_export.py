@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bunzai.adapters.sillytavern import user_folder as st
+from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.convert import NAMED_BY_FILE, convert_stored_piece
 from bunzai.errors import BunzaiError
 from bunzai.store.assets import read_asset
@@ -199,6 +200,8 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
         if duplicate:  # a piece of this export wrote these very bytes there
             report.skipped.append({"ref": ref, "path": place.path})
             return
+        if place.path != wanted:  # renamed: its losses are those of the name it is written under
+            crossing.losses = _losses_as_named(studio, piece, place, crossing)
     losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, place)]
     if piece.kind == "pack":
         for stem in _sprite_folders(studio, piece, place, report):
@@ -212,6 +215,22 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
     folder = _folder(report.into, place.folder)
     renamed_from = wanted if place.path != wanted else None
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
+
+
+def _losses_as_named(studio, piece, place, crossing) -> list:
+    """The crossing's losses for a piece written under `place`, a name other than the one it
+    wanted (`Eldoria1.json`). The crossing names a file after the file the piece came from
+    (else its id) and leaves out the losses of a name that file name answers; a world, preset
+    or regex set that SillyTavern then calls by the other name loses its own, so the crossing
+    is made again (for its losses only: the bytes do not depend on the name) under that name."""
+    if file_stem(crossing.file_name) != piece.name:
+        return crossing.losses  # the crossing's file name did not answer the name: its loss is there
+    named = piece.model_copy(deep=True)
+    if named.original is not None:
+        named.original.source = place.path
+    else:  # named by its id, which is its name: the file it is written as stands in for it
+        named = named.model_copy(update={"id": place.stem})
+    return convert_stored_piece(studio, named, place.format_id, current_book=False).losses
 
 
 def _write_avatar(studio, report: LibraryReport, ref: str, piece) -> None:

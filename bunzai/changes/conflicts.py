@@ -10,8 +10,20 @@ were already stored.
   taken is dropped whole; a carried piece that is taken (a card's book whose world is
   already there) is dropped from its group, and the card keeps linking to the stored one.
   Re-importing a folder therefore drafts nothing.
-- `suffix` gives a taken id the next free `-2`, `-3` ... and updates the links between the
-  pieces of the group, so a card follows its renamed book.
+- `suffix` gives a taken id the next free `-2`, `-3` ... and updates the links, so a card
+  follows its renamed book: the book of its own group, and a piece of another file of the
+  same import too (a card of a SillyTavern user folder links to the world file beside it).
+
+The links follow across files because the policy remembers, for the whole stream, what
+each id read became (`became`, the last piece read with that id). The stream stays a
+stream: a SillyTavern user folder is walked worlds first (imports.drafts_from_user_folder),
+so a card's world is known before the card is, and settles at once. Only a draft linking
+to an id the stream has not read yet, but that is taken (a card bound to a world whose file
+comes later, or never: the stored one), waits for the end of the stream, when every name
+is known; such drafts are rare (SillyTavern copies a bound world into its card, and a
+copy travels in the card's own group), so memory stays flat for a library of any size.
+Buffering every draft until the end instead would hold the whole import in memory and
+print nothing until the walk is over.
 """
 
 from __future__ import annotations
@@ -20,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bunzai.changes.draft import new_draft
-from bunzai.changes.imports import relink_ids
+from bunzai.changes.imports import links_of, relink_ids
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.limits import ID_MAX_LENGTH
@@ -47,35 +59,76 @@ class ConflictPolicy:
         self.taken: set[tuple[str, str]] = set(taken)
         self.skipped: list[str] = []  # kind/id of every draft dropped
         self.renamed: list[tuple[str, str]] = []  # (kind/old-id, new id), in stream order
+        # (kind, id as read) -> the id it was given, for the last piece of the stream read with it
+        self.became: dict[tuple[str, str], str] = {}
 
     def apply(self, results: Iterable[tuple[Path, object]]) -> Iterator[tuple[Path, object]]:
+        waiting: list[tuple[Path, list[dict], dict[tuple[str, str], str]]] = []
         for path, result in results:
             if self.policy == "refuse" or not isinstance(result, list) or not result:
                 yield path, result
-                continue
-            yield path, self.settle(result)
+            elif self.policy == "skip":
+                yield path, self.settle(result)
+            else:
+                own = self._claim(result)
+                if self._waits(result, own):
+                    waiting.append((path, result, own))
+                else:
+                    yield path, self._relinked(result, own)
+        for path, drafts, own in waiting:  # every name of the import is known now
+            yield path, self._relinked(drafts, own)
 
     def settle(self, drafts: list[dict]) -> list[dict]:
-        """One file's drafts (a group or a single draft) under the policy."""
+        """One file's drafts (a group or a single draft) under the policy, at once."""
+        if self.policy == "refuse":
+            return drafts
+        if self.policy == "suffix":
+            return self._relinked(drafts, self._claim(drafts))
         refs = [(draft["target"]["kind"], draft["target"]["id"]) for draft in drafts]
-        if self.policy == "skip":
-            if refs[0] in self.taken:
-                self.skipped += [f"{kind}/{piece_id}" for kind, piece_id in refs]
-                return []
-            kept = [draft for draft, ref in zip(drafts, refs) if ref not in self.taken]
-            self.skipped += [f"{kind}/{piece_id}" for kind, piece_id in refs if (kind, piece_id) in self.taken]
-            self.taken.update(refs)
-            return _regrouped(kept) if len(kept) != len(drafts) else drafts
-        mapping: dict[tuple[str, str], str] = {}
-        for kind, piece_id in refs:
-            if (kind, piece_id) in self.taken:
-                mapping[(kind, piece_id)] = self._free(kind, piece_id)
-                self.renamed.append((f"{kind}/{piece_id}", mapping[(kind, piece_id)]))
-            self.taken.add((kind, mapping.get((kind, piece_id), piece_id)))
-        if not mapping:
+        if refs[0] in self.taken:
+            self.skipped += [f"{kind}/{piece_id}" for kind, piece_id in refs]
+            return []
+        kept = [draft for draft, ref in zip(drafts, refs) if ref not in self.taken]
+        self.skipped += [f"{kind}/{piece_id}" for kind, piece_id in refs if (kind, piece_id) in self.taken]
+        self.taken.update(refs)
+        return _regrouped(kept) if len(kept) != len(drafts) else drafts
+
+    def _claim(self, drafts: list[dict]) -> dict[tuple[str, str], str]:
+        """The ids one file's drafts get under `suffix` ((kind, id read) -> id given), claimed."""
+        own: dict[tuple[str, str], str] = {}
+        for draft in drafts:
+            ref = (draft["target"]["kind"], draft["target"]["id"])
+            given = self._free(*ref) if ref in self.taken else ref[1]
+            if given != ref[1]:
+                self.renamed.append((f"{ref[0]}/{ref[1]}", given))
+            self.taken.add((ref[0], given))
+            own[ref] = given
+            self.became[ref] = given
+        return own
+
+    def _waits(self, drafts: list[dict], own: dict[tuple[str, str], str]) -> bool:
+        """Whether a draft links to a piece of another file that the stream has not read yet
+        and that a later file could still be renamed away from (its id is taken)."""
+        return any(
+            link not in own and link not in self.became and link in self.taken
+            for draft in drafts
+            for link in links_of(draft["proposed"])
+        )
+
+    def _relinked(self, drafts: list[dict], own: dict[tuple[str, str], str]) -> list[dict]:
+        """The drafts with their own new ids, and every link following the ids given: to a
+        piece of the same file first, else to the last piece of the import read with that id."""
+        refs = [(draft["target"]["kind"], draft["target"]["id"]) for draft in drafts]
+        renamed = any(own[ref] != ref[1] for ref in refs)
+        if not renamed and not any(
+            self.became.get(link, link[1]) != link[1]
+            for draft in drafts
+            for link in links_of(draft["proposed"])
+            if link not in own
+        ):
             return drafts
         docs = [copied(draft["proposed"]) for draft in drafts]
-        relink_ids(docs, mapping)
+        relink_ids(docs, own, self.became)
         return [_with_proposed(draft, doc) for draft, doc in zip(drafts, docs)]
 
     def _free(self, kind: str, piece_id: str) -> str:

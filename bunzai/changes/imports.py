@@ -222,22 +222,49 @@ def _rename(docs: list[dict], new: str) -> None:
     relink_ids(docs, mapping)
 
 
-def relink_ids(docs: list[dict], mapping: dict[tuple[str, str], str]) -> None:
+def relink_ids(
+    docs: list[dict], mapping: dict[tuple[str, str], str], links: dict[tuple[str, str], str] | None = None
+) -> None:
     """Give the pieces of one file new ids ((kind, old id) -> new id), in place, and update
-    every link among them to the new ids."""
+    every link among them to the new ids. `links` ((kind, id) -> id), where given, is asked
+    for a link `mapping` has no entry for: a link to a piece of another file of the same
+    import (a card of a SillyTavern user folder and its world file)."""
     for doc in docs:
         doc["id"] = mapping.get((doc["kind"], doc["id"]), doc["id"])
+    others = links or {}
+
+    def follow(kind: str, value):
+        key = (kind, value)
+        return mapping[key] if key in mapping else others.get(key, value)
+
     for doc in docs:
         for path in _LINKS.get(doc["kind"], ()):
-            holder = doc["body"]
-            for key in path[:-1]:
-                holder = holder.get(key) if isinstance(holder.get(key), dict) else {}
+            holder = _link_holder(doc, path)
             value = holder.get(path[-1])
-            renamed = {old_id: new_id for (kind, old_id), new_id in mapping.items() if kind == _LINKED_KIND[path[-1]]}
-            if isinstance(value, str) and value in renamed:
-                holder[path[-1]] = renamed[value]
+            kind = _LINKED_KIND[path[-1]]
+            if isinstance(value, str):
+                holder[path[-1]] = follow(kind, value)
             elif isinstance(value, list):
-                holder[path[-1]] = [renamed.get(item, item) for item in value]
+                holder[path[-1]] = [follow(kind, item) if isinstance(item, str) else item for item in value]
+
+
+def links_of(doc: dict) -> list[tuple[str, str]]:
+    """(kind, id) of every piece `doc` links to."""
+    found = []
+    for path in _LINKS.get(doc["kind"], ()):
+        value = _link_holder(doc, path).get(path[-1])
+        kind = _LINKED_KIND[path[-1]]
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                found.append((kind, item))
+    return found
+
+
+def _link_holder(doc: dict, path: tuple[str, ...]) -> dict:
+    holder = doc["body"] if isinstance(doc.get("body"), dict) else {}
+    for key in path[:-1]:
+        holder = holder.get(key) if isinstance(holder.get(key), dict) else {}
+    return holder
 
 
 # The kind a link names, by the link's last key in _LINKS.

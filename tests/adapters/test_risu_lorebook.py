@@ -122,3 +122,36 @@ def test_unknown_keys_at_every_level_survive_a_same_format_round_trip(root, entr
     crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
     assert json.loads(crossing.data) == document
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
+def _entry_with(content: str) -> dict:
+    return {**REGEX, "key": "wolf", "useRegex": False, "content": content}
+
+
+def test_decorators_sillytavern_ignores_are_named_when_crossing_to_a_world():
+    content = "@@depth 0\n@@role assistant\n@@probability 30\nDragons are big."
+    entries = [_entry_with(content), _entry_with("@@activate\nAlways."), _entry_with("No decorators.")]
+    data = json.dumps({"type": "risu", "ver": 1, "data": entries}, separators=(",", ":")).encode()  # as RisuAI does
+    _adapter, decoded, media = read(data, "lorebook_export.json")
+    crossing = convert_piece(decoded.pieces[0], "sillytavern.world", media)
+    decorated = [loss for loss in crossing.losses if loss.code == "world.entry.decorators_ignored"]
+    assert [(loss.pointer, loss.action) for loss in decorated] == [("/body/entries/0/content", "dropped")]
+    assert "@@depth 0, @@role assistant, @@probability 30" in decorated[0].why
+    written = json.loads(crossing.data)["entries"]["0"]
+    assert written["content"] == content  # the text crosses as it is
+    # The way back to RisuAI is unchanged: byte-equal to the export.
+    assert convert_piece(decoded.pieces[0], "risu.lorebook", media).data == data
+
+
+def test_a_world_that_came_with_its_decorators_loses_nothing_written_back():
+    from bunzai.adapters.registry import get_adapter
+
+    document = {"entries": {"0": {"uid": 0, "key": ["a"], "content": "@@depth 2\n@@@activate\nText."}}}
+    raw = json.dumps(document).encode()
+    piece = get_adapter("sillytavern.world").read(raw, "W.json", json.loads(raw)).pieces[0]
+    crossing = convert_piece(piece, "sillytavern.world", lambda ref: b"")
+    assert "world.entry.decorators_ignored" not in [loss.code for loss in crossing.losses]
+    # The same content made here (no SillyTavern escrow) is named.
+    fresh = convert_piece(piece.model_copy(update={"original": None}), "sillytavern.world", lambda ref: b"")
+    [loss] = [loss for loss in fresh.losses if loss.code == "world.entry.decorators_ignored"]
+    assert "@@depth 2" in loss.why and "@@@activate" not in loss.why

@@ -95,7 +95,7 @@ def test_regex_keys_read_as_regex_and_write_back_exactly():
     read = piece.body.entries[0].keys
     assert [(k.text, k.regex, k.flags) for k in read] == [
         ("dragon(s)?", True, "i"),
-        ("a\\/b", True, ""),
+        ("a/b", True, ""),  # the pattern as JavaScript reads it
         ("/a/b/", False, ""),
         ("plain", False, ""),
         ("\\x01{{user}}:[^\\x01]*?hi", True, ""),
@@ -112,7 +112,7 @@ def test_a_canonical_regex_with_a_bare_slash_is_escaped_for_sillytavern():
     )
     written, losses = round_trip(book)
     assert written["entries"]["1"]["key"] == ["/a\\/b/i"]
-    assert [loss.code for loss in losses if "keys" in loss.pointer] == ["world.key.reads_differently"]
+    assert [loss.code for loss in losses if "keys" in loss.pointer] == []  # it reads back as a/b
 
 
 def test_newer_entry_fields_map():

@@ -61,3 +61,78 @@ def test_refuse_passes_everything_through():
 def test_an_unknown_policy_is_refused():
     with pytest.raises(BunzaiError):
         ConflictPolicy("merge", ())
+
+
+def card_bound_to(card_id: str, book_id: str) -> list[dict]:
+    """A card whose book is not in its own file (a user folder's card and its world file)."""
+    [draft] = group(("character", card_id, card_id.title()))
+    draft["proposed"]["body"]["links"]["lorebooks"] = [book_id]
+    return [draft]
+
+
+def test_suffix_a_card_follows_its_world_renamed_in_an_earlier_file():
+    policy = ConflictPolicy("suffix", {("lorebook", "eldoria")})
+    results = [
+        ("worlds/Eldoria.json", group(("lorebook", "eldoria", "Eldoria"))),
+        ("a.png", card_bound_to("sera", "eldoria")),
+    ]
+    (_, [world]), (_, [card]) = policy.apply(results)
+    assert world["target"]["id"] == "eldoria-2"
+    assert card["target"]["id"] == "sera" and card["proposed"]["body"]["links"]["lorebooks"] == ["eldoria-2"]
+
+
+def test_suffix_a_card_read_before_its_world_waits_for_the_world():
+    policy = ConflictPolicy("suffix", {("lorebook", "eldoria")})
+    results = [
+        ("a.png", card_bound_to("sera", "eldoria")),
+        ("z/Eldoria.json", group(("lorebook", "eldoria", "Eldoria"))),
+    ]
+    out = list(policy.apply(results))
+    assert [path for path, _ in out] == ["z/Eldoria.json", "a.png"]
+    assert out[1][1][0]["proposed"]["body"]["links"]["lorebooks"] == ["eldoria-2"]
+
+
+def test_suffix_a_card_follows_the_last_world_read_with_its_id():
+    """Two user folders in one import: each card links to the world of its own folder."""
+    policy = ConflictPolicy("suffix", ())
+    results = [
+        ("one/worlds/Eldoria.json", group(("lorebook", "eldoria", "Eldoria"))),
+        ("one/characters/a.png", card_bound_to("sera", "eldoria")),
+        ("two/worlds/Eldoria.json", group(("lorebook", "eldoria", "Eldoria"))),
+        ("two/characters/a.png", card_bound_to("sera", "eldoria")),
+    ]
+    links = [(d["target"]["id"], d["proposed"]["body"].get("links")) for _, [d] in policy.apply(results)]
+    assert [(piece_id, link["lorebooks"] if link else None) for piece_id, link in links] == [
+        ("eldoria", None),
+        ("sera", ["eldoria"]),
+        ("eldoria-2", None),
+        ("sera-2", ["eldoria-2"]),
+    ]
+
+
+def test_suffix_a_card_linking_a_stored_world_the_import_lacks_keeps_its_link():
+    policy = ConflictPolicy("suffix", {("lorebook", "eldoria")})
+    results = [("a.png", card_bound_to("sera", "eldoria")), ("b.json", group(("lorebook", "other", "Other")))]
+    out = list(policy.apply(results))
+    assert [path for path, _ in out] == ["b.json", "a.png"]
+    assert out[1][1][0]["proposed"]["body"]["links"]["lorebooks"] == ["eldoria"]
+
+
+def test_suffix_a_carried_book_wins_over_a_world_of_another_file():
+    policy = ConflictPolicy("suffix", {("lorebook", "eldoria")})
+    results = [
+        ("worlds/Eldoria.json", group(("lorebook", "eldoria", "Eldoria"))),
+        ("card.png", group(("character", "mira", "Mira"), ("lorebook", "eldoria", "Eldoria"))),
+    ]
+    (_, _), (_, [card, book]) = policy.apply(results)
+    assert book["target"]["id"] == "eldoria-3" and card["proposed"]["body"]["links"]["lorebooks"] == ["eldoria-3"]
+
+
+def test_skip_leaves_links_to_a_skipped_world_on_the_stored_one():
+    policy = ConflictPolicy("skip", {("lorebook", "eldoria")})
+    results = [
+        ("worlds/Eldoria.json", group(("lorebook", "eldoria", "Eldoria"))),
+        ("a.png", card_bound_to("sera", "eldoria")),
+    ]
+    (_, skipped), (_, [card]) = policy.apply(results)
+    assert skipped == [] and card["proposed"]["body"]["links"]["lorebooks"] == ["eldoria"]

@@ -49,3 +49,31 @@ def test_a_world_named_like_another_keeps_its_own_file_and_reports_the_name_it_l
     assert [loss["code"] for loss in second["losses"]] == ["world.name.file_stem"]
     first = next(entry for entry in report["written"] if entry["ref"] == "lorebook/eldoria")
     assert "world.name.file_stem" not in [loss["code"] for loss in first["losses"]]
+
+
+def test_a_world_imported_under_a_taken_file_name_reports_the_name_it_is_written_under(bunzai, tmp_path):
+    """Both worlds came from an `Eldoria.json`: the crossing names each after that file, but the
+    second is written as Eldoria1.json, so it carries the name's loss all the same."""
+    for folder, content in (("one", "A glade."), ("two", "Another.")):
+        (tmp_path / folder).mkdir()
+        world = {"entries": {"0": {"uid": 0, "key": ["glade"], "content": content}}}
+        (tmp_path / folder / "Eldoria.json").write_text(json.dumps(world), encoding="utf-8")
+        drafts = bunzai("import", "--on-conflict", "suffix", str(tmp_path / folder / "Eldoria.json"), check=True)
+        bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    report = bunzai("export", "--into", str(tmp_path / "ST"), "--layout", "sillytavern", check=True).json
+    by_ref = {entry["ref"]: entry for entry in report["written"]}
+    first, second = by_ref["lorebook/eldoria"], by_ref["lorebook/eldoria-2"]
+    assert (first["path"], first["losses"]) == ("worlds/Eldoria.json", [])
+    assert second["path"] == "worlds/Eldoria1.json" and second["renamed_from"] == "worlds/Eldoria.json"
+    assert [(loss["code"], loss["pointer"]) for loss in second["losses"]] == [("world.name.file_stem", "/name")]
+
+
+def test_a_renamed_world_named_as_its_id_reports_the_name_it_is_written_under(bunzai, tmp_path):
+    entry = {"uid": 0, "keys": [{"text": "glade"}], "content": "A glade."}
+    _create(bunzai, "lorebook", "zed", {"name": "eldoria", "entries": [entry]})
+    _create(bunzai, "lorebook", "eldoria", {"name": "eldoria", "entries": [{**entry, "content": "Another."}]})
+    out = str(tmp_path / "ST")
+    report = bunzai("export", "--into", out, "--layout", "sillytavern", "lorebook/zed", "lorebook/eldoria").json
+    second = next(entry for entry in report["written"] if entry["ref"] == "lorebook/eldoria")
+    assert second["path"] == "worlds/eldoria1.json"
+    assert [loss["code"] for loss in second["losses"]] == ["world.name.file_stem"]

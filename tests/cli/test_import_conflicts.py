@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 from testkit import corpus_path
 
@@ -131,3 +132,54 @@ def test_a_draft_from_stdin_is_refused_without_a_source(bunzai, tmp_path):
     bunzai("apply", "--yes", input=first, check=True)
     again = bunzai("apply", "--yes", input=first)
     assert again.code == 1 and again.json["reason"] == "occupied" and "source" not in again.json
+
+
+def _bound_card(name: str, world: str) -> str:
+    """A V2 card bound to a world by name, without a copy of it."""
+    data = json.loads(card(name))
+    data["data"]["extensions"] = {"world": world}
+    return json.dumps(data)
+
+
+def _world(content: str) -> str:
+    return json.dumps({"entries": {"0": {"uid": 0, "key": ["glade"], "content": content}}})
+
+
+def test_suffix_a_user_folder_card_links_to_its_renamed_world_and_exports_it(bunzai, tmp_path):
+    """The world is its own file in a SillyTavern user folder: its rename reaches the card."""
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "Eldoria.json").write_text(_world("A DIFFERENT world"), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(tmp_path / "other" / "Eldoria.json"), check=True).stdout)
+    root = tmp_path / "ST"
+    (root / "characters").mkdir(parents=True)
+    (root / "worlds").mkdir()
+    shutil.copyfile(corpus_path("sillytavern", "characters", "default_Seraphina.png"), root / "characters" / "s.png")
+    shutil.copyfile(corpus_path("sillytavern", "worlds", "Eldoria.json"), root / "worlds" / "Eldoria.json")
+    drafts = bunzai("import", "--on-conflict", "suffix", str(root), check=True)
+    assert "lorebook/eldoria -> eldoria-2" in drafts.stderr
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    links = bunzai("read", "character/seraphina", "--pointer", "/body/links/lorebooks", check=True).json
+    assert links["value"] == ["eldoria-2"]
+    report = bunzai("export", "character/seraphina", "--to", "ccv3.json", check=True).json
+    assert report["book"]["ref"] == "lorebook/eldoria-2"
+    exported = json.loads((bunzai.studio / report["path"]).read_text(encoding="utf-8"))
+    contents = [entry["content"] for entry in exported["data"]["character_book"]["entries"]]
+    assert len(contents) == 4 and "A DIFFERENT world" not in contents
+
+
+def test_suffix_a_card_read_before_its_world_file_follows_the_rename(bunzai, tmp_path):
+    """A plain folder walks its files before its subfolders: the card waits for the world."""
+    bunzai("apply", "--yes", input=bunzai("create", "lorebook", "--id", "eldoria", "--input", '{"name": "X"}').stdout)
+    (tmp_path / "lib" / "lore").mkdir(parents=True)
+    (tmp_path / "lib" / "mira.json").write_text(_bound_card("Mira", "Eldoria"), encoding="utf-8")
+    (tmp_path / "lib" / "lore" / "Eldoria.json").write_text(_world("A glade."), encoding="utf-8")
+    drafts = bunzai("import", "--on-conflict", "suffix", str(tmp_path / "lib"), check=True)
+    assert [(d["target"]["kind"], d["target"]["id"]) for d in drafts.lines] == [
+        ("lorebook", "eldoria-2"),
+        ("character", "mira"),
+    ]
+    assert drafts.lines[1]["proposed"]["body"]["links"]["lorebooks"] == ["eldoria-2"]
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    assert bunzai("read", "character/mira", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
+        "eldoria-2"
+    ]

@@ -73,15 +73,38 @@ ST_ENTRY_EXTENSIONS = frozenset(
 # --- keys ------------------------------------------------------------------------------
 
 
+# A canonical regex key holds its pattern as JavaScript reads it (`new RegExp(text, flags)`),
+# so `https?://x` and never `https?:\/\/x`: the `/pattern/flags` form escapes its inner
+# slashes when written (escape_slashes) and unescapes them when read (unescape_slashes).
+# Every format that writes that form (card books, SillyTavern worlds, RisuAI lore) uses these two.
+_ESCAPE_OR_SLASH = re.compile(r"(\\[\s\S])|/")
+
+
+def escape_slashes(pattern: str) -> str:
+    """`pattern` with every bare `/` written `\\/`, as SillyTavern requires inside `/.../flags`
+    (an escape already there, `\\/` or `\\\\`, is kept as it is)."""
+    if "/" not in pattern:
+        return pattern
+    return _ESCAPE_OR_SLASH.sub(lambda found: found.group(1) or "\\/", pattern)
+
+
+def unescape_slashes(pattern: str) -> str:
+    """`pattern` read from `/.../flags`, with each `\\/` as the `/` JavaScript reads it (other
+    escapes, `\\\\` included, kept)."""
+    if "\\/" not in pattern:
+        return pattern
+    return _ESCAPE_OR_SLASH.sub(lambda found: "/" if found.group(1) == "\\/" else found.group(0), pattern)
+
+
 def read_key(text: str) -> dict:
     match = _REGEX_KEY.match(text) if text[:1] == "/" else None  # only `/source/flags` can match
     if match:
-        return {"text": match.group(1), "regex": True, "flags": match.group(2)}
+        return {"text": unescape_slashes(match.group(1)), "regex": True, "flags": match.group(2)}
     return {"text": text, "regex": False, "flags": ""}
 
 
 def write_key(key: dict) -> str:
-    return f"/{key['text']}/{key['flags']}" if key["regex"] else key["text"]
+    return f"/{escape_slashes(key['text'])}/{key['flags']}" if key["regex"] else key["text"]
 
 
 def _keys(raw: Any) -> list[dict]:
@@ -94,6 +117,20 @@ def _keys(raw: Any) -> list[dict]:
         for text in raw
         if isinstance(text, str)
     ]
+
+
+def leading_decorators(content: str) -> list[str]:
+    """The decorator lines (`@@depth 2`, `@@@role user` ...) an entry's content starts with, as
+    V3 readers, RisuAI and SillyTavern's parseDecorators find them: every line from the first
+    on that starts with `@@`, up to the first that does not."""
+    if not content.startswith("@@"):
+        return []
+    lines = []
+    for line in content.split("\n"):
+        if not line.startswith("@@"):
+            break
+        lines.append(line)
+    return lines
 
 
 # --- one entry -------------------------------------------------------------------------

@@ -3,11 +3,12 @@
 A Risu entry: `{key: "a, b", secondkey, insertorder, comment, content, mode, alwaysActive,
 selective, extentions (sic) {risu_case_sensitive}, activationPercent, useRegex, loreCache,
 bookVersion, id, folder}`. Keys are one comma-joined string (a key holding a comma becomes
-two keys); with `useRegex` every key is `/pattern/flags`. Decorators (`@@depth 2` ...) stay
-in `content` as written. Every native key the canonical entry does not name (`mode`,
-`folder`, `loreCache`, `bookVersion`, `id`, unknown keys) travels in the entry's
-`extensions.risuai`, so it survives crossings that keep entry extensions, and writing
-starts from the escrowed entry so a same-format round trip is JSON-equal.
+two keys); with `useRegex` every key is `/pattern/flags` (the canonical text is the pattern as
+JavaScript reads it, `\\/` as `/`; written with its slashes escaped, see card_book).
+Decorators (`@@depth 2` ...) stay in `content` as written. Every native key the canonical
+entry does not name (`mode`, `folder`, `loreCache`, `bookVersion`, `id`, unknown keys)
+travels in the entry's `extensions.risuai`, so it survives crossings that keep entry
+extensions, and writing starts from the escrowed entry so a same-format round trip is JSON-equal.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bunzai.adapters.common.card_book import escape_slashes, unescape_slashes
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
@@ -77,14 +79,14 @@ def split_keys(raw: Any, regex: bool) -> list[dict]:
         found = _REGEX_KEY.match(text) if regex else None
         if found:
             flags = "".join(dict.fromkeys(flag for flag in found.group(2) if flag in _JS_FLAGS))
-            keys.append({"text": found.group(1), "regex": True, "flags": flags})
+            keys.append({"text": unescape_slashes(found.group(1)), "regex": True, "flags": flags})
         else:
             keys.append({"text": text, "regex": regex, "flags": ""})
     return keys
 
 
 def join_keys(keys: list[dict]) -> str:
-    return ", ".join(f"/{key['text']}/{key['flags']}" if key["regex"] else key["text"] for key in keys)
+    return ", ".join(f"/{escape_slashes(key['text'])}/{key['flags']}" if key["regex"] else key["text"] for key in keys)
 
 
 def _percent(raw: Any) -> int | None:

@@ -2,14 +2,18 @@
 
 SillyTavern treats a key as a regex only when it has the `/.../flags` form (flags from
 `gimsuy`) and every `/` inside the pattern is escaped as `\\/`; anything else is plain
-text. The canonical key keeps the pattern source as written between the slashes, so a
-key reads and writes back to the same string.
+text. The canonical key holds the pattern as JavaScript reads it, each `\\/` as `/` (as
+card books hold it), and is written with every bare `/` escaped again; a key that still
+reads as the canonical one is kept as written (world_entry), so a world reads and writes
+back to the same strings.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from bunzai.adapters.common.card_book import escape_slashes, unescape_slashes
 
 _REGEX_FORM = re.compile(r"/([\w\W]+?)/([gimsuy]*)\Z")
 _UNESCAPED_SLASH = re.compile(r"(^|[^\\])/")
@@ -22,7 +26,7 @@ def decode_key(value: Any) -> dict | None:
     text = value if isinstance(value, str) else str(value)
     found = _REGEX_FORM.match(text)
     if found and not _UNESCAPED_SLASH.search(found.group(1)):
-        return {"text": found.group(1), "regex": True, "flags": found.group(2)}
+        return {"text": unescape_slashes(found.group(1)), "regex": True, "flags": found.group(2)}
     return {"text": text, "regex": False, "flags": ""}
 
 
@@ -31,15 +35,6 @@ def encode_key(key: dict) -> str:
     if not key.get("regex"):
         return key.get("text", "")
     return f"/{escape_slashes(key.get('text', ''))}/{key.get('flags', '')}"
-
-
-def escape_slashes(pattern: str) -> str:
-    """Escape every `/` that is not yet escaped, as SillyTavern requires inside `/.../`."""
-    while True:
-        escaped = _UNESCAPED_SLASH.sub(lambda m: m.group(1) + "\\/", pattern)
-        if escaped == pattern:
-            return pattern
-        pattern = escaped
 
 
 def decode_keys(value: Any) -> list[dict]:
