@@ -56,9 +56,17 @@ def run_on_studio(
     return run_capability(cap, stored.data, raw, baseline=stored.revision, loader=loader)
 
 
-def compose_on_studio(studio, cap, doc: dict, ref: str | None, raw: Any, *, embedded: bool = False) -> dict:
+def compose_on_studio(studio, cap, doc: dict | list, ref: str | None, raw: Any, *, embedded: bool = False) -> dict:
     """`doc` (a draft) with `cap` applied on top, checked against the stored piece's revision;
-    `embedded`: a lorebook capability on the draft's character's embedded book."""
+    `embedded`: a lorebook capability on the draft's character's embedded book. A group of
+    drafts (a card and its book, from an import) is refused: a capability edits one piece."""
+    if not isinstance(doc, dict):
+        several = f", not a group of {len(doc)}" if isinstance(doc, list) else ""
+        raise BunzaiError(
+            "invalid_draft",
+            f"a capability composes onto one draft{several}",
+            "compose onto one piece's draft at a time: apply the group first, then run the capability on the piece",
+        )
     ref, embedded = split_book_ref(ref, embedded)
     target = doc.get("target") if isinstance(doc.get("target"), dict) else {}
     if ref is not None and doc.get("mode") == "update":

@@ -33,6 +33,7 @@ from bunzai.errors import BunzaiError, from_os_error
 from bunzai.model import dump_piece
 from bunzai.store.assets import StagedAsset, land_asset, stage_asset
 from bunzai.store.batch import Batch
+from bunzai.store.changelog import record_session
 from bunzai.store.pieces import Staged, delete_piece, land_create, land_update, stage_piece, try_read, update_piece
 from bunzai.validate import validate_piece
 
@@ -53,6 +54,7 @@ def apply_stream(studio, docs: Iterable[Any], decide: Decide | None = None) -> I
     `docs` yields parsed documents, BunzaiError for a document that could not be read, and
     `documents.IDLE` when the input paused (the open window is then committed at once).
     """
+    record_session()  # a BUNZAI_SESSION that is not a session id is refused before anything is asked or written
     window = _Window(studio)
     try:
         yield from _apply_all(window, docs, decide)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError
+from bunzai.store.changelog import record_session
 from bunzai.store.graveyard import bury_piece, restore_entry as restore
 from bunzai.store.pieces import delete_piece, resolve_ref
 
@@ -33,6 +34,7 @@ def _references_note(kind: str | None) -> dict:
 
 def delete_ref(studio, ref: str, revision: str | None) -> dict:
     """Delete a piece for good (reads it first). A miss or a revision mismatch is stale."""
+    record_session()  # refused before anything is written when BUNZAI_SESSION is not a session id
     kind, piece_id = _resolve_or_none(studio, ref)
     target = {"kind": kind, "id": piece_id}
     if kind is None:
@@ -66,6 +68,7 @@ def delete_ref(studio, ref: str, revision: str | None) -> dict:
 
 def bury_ref(studio, ref: str, revision: str | None) -> dict:
     """Move a piece to the graveyard, restorable with `graveyard restore`."""
+    record_session()
     kind, piece_id = resolve_ref(studio, ref)
     target = {"kind": kind, "id": piece_id}
     try:
@@ -95,6 +98,7 @@ def bury_ref(studio, ref: str, revision: str | None) -> dict:
 
 def restore_entry(studio, entry: str) -> dict:
     """Put a buried piece back under its id; refused when the id was taken since."""
+    record_session()
     kind, _, rest = entry.partition("/")
     target = {"kind": kind or None, "id": rest.partition("@")[0] or None}
     try:

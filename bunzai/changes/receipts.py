@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from bunzai.errors import CODES, BunzaiError
+
 RECEIPT_TYPE = "bunzai.receipt"
 STATUSES = ("applied", "stale", "discarded", "failed")
 
@@ -39,3 +41,24 @@ def receipt(
 def exit_code(receipts: list[dict]) -> int:
     """0 when every receipt applied or was discarded by the person; 1 when any was refused."""
     return 0 if all(r["status"] in ("applied", "discarded") for r in receipts) else 1
+
+
+def refusal(receipts: list[dict], what: str, stale_hint: str) -> BunzaiError | None:
+    """None when every receipt says applied; else the coded error a caller that answers a refusal
+    as an error raises (an MCP tool: `isError`, where the CLI prints the receipts and exits 1),
+    with every receipt in its details. The code is the first refused receipt's: `not_found` for
+    a delete or bury of a piece that is not there, `stale` for a piece that changed (`stale_hint`
+    then says what to do), the receipt's reason when that is a code, else `invalid_draft`."""
+    refused = [done for done in receipts if done.get("status") != "applied"]
+    if not refused:
+        return None
+    first = refused[0]
+    reason = str(first.get("reason") or "")
+    if first.get("status") == "stale" and reason == "missing" and first.get("op") in ("delete", "bury"):
+        code, hint = "not_found", "studio_list shows the pieces the studio holds"
+    elif first.get("status") == "stale":
+        code, hint = "stale", stale_hint
+    else:
+        code = reason if reason in CODES else "invalid_draft"
+        hint = str(first.get("hint") or "see the receipt")
+    return BunzaiError(code, f"{what} was refused: {first.get('message') or reason}", hint, receipts=receipts)

@@ -26,6 +26,7 @@ from bunzai.changes.apply import apply_draft
 from bunzai.changes.draft import new_draft
 from bunzai.changes.lifecycle import bury_ref, restore_entry
 from bunzai.changes.watch import ATTRIBUTION, as_studio, session_or_current
+from bunzai.errors import CODES, BunzaiError
 from bunzai.store.changelog import annotated
 from bunzai.store.feed import entries_from, landed, outcome, state_of
 from bunzai.store.graveyard import list_graveyard
@@ -71,6 +72,31 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
             f"only the newest {limits.REVERT_MAX_CHANGES} changes were looked at: run revert again for the rest"
         )
     return doc
+
+
+def revert_refusal(report: dict) -> BunzaiError | None:
+    """None when every change looked at was reverted; else the coded error a caller that answers
+    a refusal as an error raises (the MCP tool: `isError`, where the CLI prints the report and
+    exits 1), with the report as its details: `revert_forbidden` when a change was left as
+    another session (or a person) left it, else `revert_unavailable`, else the failed write's code."""
+    left = [row for row in report["changes"] if row["status"] != "reverted"]
+    if not left:
+        return None
+    if report["forbidden"]:
+        code = "revert_forbidden"
+    elif report["unavailable"]:
+        code = "revert_unavailable"
+    else:
+        reason = (left[0].get("receipt") or {}).get("reason")
+        code = reason if reason in CODES else "invalid_draft"  # a failed write's reason is its error code
+    counts = ", ".join(f"{report[status]} {status}" for status in STATUSES[1:] if report[status])
+    return BunzaiError(
+        code,
+        f"revert undid {report['reverted']} of {len(report['changes'])} change(s) of session "
+        f"{report['session']!r}; {counts}: those are left as they are",
+        "each row of details.report.changes says why; a piece another session changed since is theirs to revert",
+        report=report,
+    )
 
 
 def _row(entry, status: str, message: str, **extra: Any) -> dict:

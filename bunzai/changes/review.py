@@ -1,10 +1,16 @@
-"""The review card `apply` shows before it asks: target, bounded before/after rows, warnings."""
+"""The review card `apply` shows before it asks: target, bounded before/after rows, warnings.
+
+It goes to a terminal (`apply` asks on /dev/tty, `draft show --text` prints it), and most of
+it is what a piece's authors wrote: every text in it shows control characters, bidi
+overrides and invisible characters as escapes (`hidden_chars.escape`), and each row is one line.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from bunzai.changes.hidden_chars import escape, escape_parts
 from bunzai.changes.word_diff import render
 from bunzai.limits import REVIEW_CONTEXT_WORDS, REVIEW_DIFF_CHARS, REVIEW_MAX_ROWS, REVIEW_VALUE_CHARS
 
@@ -12,9 +18,9 @@ _MARK = {"add": "+", "remove": "-", "replace": "~"}
 
 
 def review_card(draft: dict) -> str:
-    target = f"{draft['target']['kind']}/{draft['target']['id']}"
-    base = draft.get("baseline") or "none (new piece)"
-    lines = [f"{draft['mode']} {target}", f"  baseline: {base}"]
+    target = escape(f"{draft['target']['kind']}/{draft['target']['id']}")
+    base = escape(str(draft.get("baseline") or "none (new piece)"))
+    lines = [f"{escape(str(draft['mode']))} {target}", f"  baseline: {base}"]
     changes = [c for c in draft.get("changes", []) if c.get("op") != "more"]
     hidden = sum(c.get("count", 0) for c in draft.get("changes", []) if c.get("op") == "more")
     for change in changes[:REVIEW_MAX_ROWS]:
@@ -32,7 +38,7 @@ def review_card(draft: dict) -> str:
 
 def _row(change: dict) -> str:
     mark = _MARK.get(change["op"], "?")
-    path = change["path"] or "(piece)"
+    path = escape(str(change["path"] or "(piece)"))
     if change["op"] == "replace" and _long_text(change.get("before"), change.get("after")):
         words = render(change["before"], change["after"], REVIEW_CONTEXT_WORDS)
         return f"  {mark} {path} (words): {_cut(words, REVIEW_DIFF_CHARS)}"
@@ -54,5 +60,15 @@ def _show(value: Any) -> str:
 
 
 def _cut(text: str, limit: int = REVIEW_VALUE_CHARS) -> str:
-    text = text.replace("\n", "\\n")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """`text` as one line with its hidden characters escaped, cut (at a whole escape) to `limit`
+    characters ending in `…`."""
+    parts = escape_parts(text[: limit + 1])  # an escape only lengthens a text: what is past this never shows
+    if sum(map(len, parts)) <= limit:
+        return "".join(parts)
+    kept, used = [], 0
+    for part in parts:
+        used += len(part)
+        if used > limit - 1:
+            break
+        kept.append(part)
+    return "".join(kept) + "…"

@@ -15,8 +15,8 @@ from typing import Any
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES
-from bunzai.store.changelog import current_session
-from bunzai.store.cursors import check_session, read_cursor, write_cursor
+from bunzai.store.changelog import check_session, current_session
+from bunzai.store.cursors import read_cursor, write_cursor
 from bunzai.store.feed import entries_from, entry_ending_at, landed, last_entry, signature, state_of
 from bunzai.store.studio import Studio, check_id, find_studio
 from bunzai.validate import check_kind
@@ -32,7 +32,9 @@ def as_studio(studio: Any):
 
 
 def session_or_current(session: str | None) -> str:
-    return check_session(current_session() if session is None else session)
+    """The session given (checked: a session id), else this process's (`current_session`, which
+    refuses a BUNZAI_SESSION that is not one: the same rule every write follows)."""
+    return current_session() if session is None else check_session(session)
 
 
 def _count(value: Any, what: str) -> int:

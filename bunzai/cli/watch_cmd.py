@@ -95,14 +95,13 @@ def revert(
     from bunzai.errors import BunzaiError
     from bunzai.store.changelog import ENV_SESSION
 
-    if session is None:
-        session = os.environ.get(ENV_SESSION) or None
-        if session is None:
-            raise BunzaiError(
-                "usage",
-                "revert needs the session whose changes to undo",
-                hint="pass --session ID, or set BUNZAI_SESSION",
-            )
+    if session is None and not os.environ.get(ENV_SESSION):
+        raise BunzaiError(
+            "usage",
+            "revert needs the session whose changes to undo",
+            hint="pass --session ID, or set BUNZAI_SESSION",
+        )
+    # None: $BUNZAI_SESSION, refused by the same rule as every write when it is not a session id
     done = studio_revert(studio_of(ctx, writes=True), session)
     emit(done)
     return 0 if done["forbidden"] + done["unavailable"] + done["failed"] == 0 else 1

@@ -124,7 +124,10 @@ class Dispatcher:
         return out
 
     def _error(self, error: BunzaiError, version: str) -> dict:
-        doc = error.to_json()
+        from bunzai.mcp.envelope import seal  # lazy: bunzai mcp answers initialize without the envelope
+
+        # A refusal's details may carry what authors wrote (a revert's rows): enveloped, cut to stay inline.
+        doc, _ = seal(error.to_json(), MCP_RESULT_INLINE_MAX_CHARS - MCP_RESULT_FRAME_BYTES)
         out: dict[str, Any] = {"content": [{"type": "text", "text": _text(doc)}], "isError": True}
         if at_least(version, STRUCTURED_FROM):
             out["structuredContent"] = doc

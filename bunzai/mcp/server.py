@@ -252,6 +252,7 @@ def serve(studio_arg: str | None, *, read_only: bool = False) -> int:
     """Resolve the studio as the CLI does, say so on stderr (one line), and serve stdio until EOF."""
     try:
         studio = find_studio(studio_arg)
+        current_session()  # the label of the server's writes: a BUNZAI_SESSION that is not a session id is refused
     except BunzaiError as error:  # stdout is the client's: only frames go there, so the refusal goes to stderr
         sys.stderr.write(f"bunzai mcp: {error.code}: {error.message} ({error.hint})\n")
         return error.exit_code

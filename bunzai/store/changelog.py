@@ -18,6 +18,9 @@ seq is known without reading anything. Otherwise it reads the last `seq` from th
 tail (at most `limits.CHANGELOG_TAIL_BYTES`). A line torn by a killed writer is skipped by
 readers and never reused; the next record starts on a fresh line. An append is fsynced at
 once, or at its `Batch`'s commit. `session` is $BUNZAI_SESSION, or a random id per process.
+A session id is a short slug (`check_session`): it labels the records, names the session's
+cursor file and is what `bunzai revert` is given, so a BUNZAI_SESSION that is not one is
+refused (`current_session`) before anything is written under it.
 
 `annotated(session=..., revert_of=seq)` marks the records appended inside its block: `bunzai
 revert` writes under the session it undoes, each record naming the seq it reverts, so a
@@ -29,6 +32,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -47,22 +51,54 @@ if TYPE_CHECKING:
 OPS = ("create", "update", "delete", "bury", "restore")
 ENV_SESSION = "BUNZAI_SESSION"
 
+_SESSION = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{limits.SESSION_MAX_LENGTH - 1}}}", re.ASCII)
+SESSION_FORM = (
+    f"a session id is 1 to {limits.SESSION_MAX_LENGTH} letters, digits, '.', '_' or '-', "
+    "starting with a letter or digit, e.g. claude-code or agent.1"
+)
 _process_session = ""
 _ANNOTATION_KEYS = ("session", "revert_of")
 _annotation: ContextVar[dict[str, Any] | None] = ContextVar("bunzai_change_annotation", default=None)
 
 
+def check_session(session: object) -> str:
+    """`session` when it is a session id (a record's label, a cursor file's name); invalid_input otherwise."""
+    if not isinstance(session, str) or not _SESSION.fullmatch(session):
+        raise BunzaiError(
+            "invalid_input",
+            f"{str(session)[:80]!r} is not a session id",
+            hint=f"{SESSION_FORM}; set {ENV_SESSION}, or pass --session",
+        )
+    return session
+
+
 def current_session() -> str:
-    """$BUNZAI_SESSION, or a random id made once per process."""
+    """$BUNZAI_SESSION, or a random id made once per process. A BUNZAI_SESSION that is not a
+    session id is refused (invalid_input): every writer asks for its label before it writes."""
     global _process_session
     named = os.environ.get(ENV_SESSION, "")
     if named:
+        if not _SESSION.fullmatch(named):
+            raise BunzaiError(
+                "invalid_input",
+                f"{ENV_SESSION}={named[:80]!r} is not a session id: bunzai labels its changes with it "
+                "(and `bunzai revert` undoes them by it); nothing was written",
+                hint=f"{SESSION_FORM}; set {ENV_SESSION} to one, or unset it",
+            )
         return named
     if not _process_session:
         import secrets  # here: a read imports this module (through the store) and writes no record
 
         _process_session = secrets.token_hex(8)
     return _process_session
+
+
+def record_session() -> str:
+    """The label the records appended now carry: the session `annotated` gives, else
+    `current_session()`; refused (invalid_input) when it is not a session id. A writer asks for
+    it before it writes anything, so a label `bunzai revert` would refuse is never written."""
+    annotation = _annotation.get() or {}
+    return check_session(annotation["session"]) if "session" in annotation else current_session()
 
 
 @contextmanager
@@ -142,12 +178,7 @@ class _Log:
             else:
                 last, torn = _last_seq(self.fd, stat.st_size)
             seq = last + 1
-            line = (
-                json.dumps(
-                    {"seq": seq, "time": utc_now_iso(), "session": current_session(), **fields}, ensure_ascii=False
-                )
-                + "\n"
-            )
+            line = json.dumps({"seq": seq, "time": utc_now_iso(), **fields}, ensure_ascii=False) + "\n"
             if torn:
                 line = "\n" + line
             data = memoryview(line.encode("utf-8"))
@@ -201,7 +232,7 @@ def append_change(
     """Append one record; returns its seq. Durable now, or at `batch`'s commit."""
     if op not in OPS:
         raise ValueError(f"unknown change op {op!r}")
-    fields: dict[str, Any] = {"kind": kind, "id": id, "revision": revision, "op": op}
+    fields: dict[str, Any] = {"session": record_session(), "kind": kind, "id": id, "revision": revision, "op": op}
     if op == "update":
         fields["base"] = base
     fields.update(_annotation.get() or {})

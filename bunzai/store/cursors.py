@@ -8,36 +8,21 @@ line and `time` that record's own time: together they anchor the cursor, so a lo
 aside, truncated or rewritten is noticed (the record at `end` is not that one any more)
 instead of being read from a wrong place. A cursor lives in the studio, so a process that
 restarts under the same session id continues where it left off. Session labels are chosen by
-whoever runs the process: they name a cursor and attribute changes, and grant nothing.
+whoever runs the process: they name a cursor and attribute changes, and grant nothing. A
+session id is the change log's (`changelog.check_session`), so every label a write can carry
+names a cursor.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
-from bunzai import limits
-from bunzai.errors import BunzaiError
 from bunzai.store.atomic import replace_file
-from bunzai.store.changelog import utc_now_iso
+from bunzai.store.changelog import check_session, utc_now_iso
 from bunzai.store.pieces import read_raw
 from bunzai.store.studio import Studio
-
-_SESSION = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{limits.SESSION_MAX_LENGTH - 1}}}", re.ASCII)
-
-
-def check_session(session: object) -> str:
-    """`session` when it can name a cursor file; invalid_input otherwise."""
-    if not isinstance(session, str) or not _SESSION.fullmatch(session):
-        raise BunzaiError(
-            "invalid_input",
-            f"{str(session)[:80]!r} is not a session id bunzai keeps a cursor for",
-            hint=f"use up to {limits.SESSION_MAX_LENGTH} letters, digits, '.', '_' or '-' "
-            "(set BUNZAI_SESSION, or pass --session)",
-        )
-    return session
 
 
 def cursor_path(studio: Studio, session: str) -> Path:

@@ -8,7 +8,8 @@ Checks, each a row in `problems` when it fails:
                  killed between logging its intent and its rename: noted, not a problem);
 - `temp_file`    no temp file is left by a writer that is gone (in the kind folders, the
                  graveyard, assets, drafts, cursors and revert history);
-- `orphan_asset` every asset is referred to by a piece, a buried piece or a saved draft;
+- `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft or a
+                 revision kept for revert (`.bunzai/history/`);
 - `lock_file`    no lock file is left by a writer that is gone.
 
 `repair` removes temp files of dead writers, orphan assets and stray lock files, and nothing
@@ -34,6 +35,7 @@ from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, temp_writer
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import iter_changes
+from bunzai.store.history import history_folders, kept_revisions
 from bunzai.store.locks import LOCK_SUFFIX
 from bunzai.store.pieces import list_stored, read_raw, read_stored
 from bunzai.store.studio import Studio
@@ -171,7 +173,8 @@ def _check_assets(studio: Studio, problems: list[dict]) -> int:
                 _problem(
                     "orphan_asset",
                     entry.path,
-                    f"assets/{entry.name} is referred to by no piece, buried piece or saved draft",
+                    f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
+                    "or revision kept for revert",
                     fixable=True,
                 )
             )
@@ -179,8 +182,9 @@ def _check_assets(studio: Studio, problems: list[dict]) -> int:
 
 
 def _referenced_hashes(studio: Studio) -> set[str]:
-    """Every sha256 named anywhere in pieces, graveyard entries and saved drafts (damaged
-    files included, read as far as they parse: their media are never taken from them)."""
+    """Every sha256 named anywhere in pieces, graveyard entries, saved drafts (damaged files
+    included, read as far as they parse: their media are never taken from them) and the
+    revisions history keeps (`bunzai revert` puts their media back in place)."""
     used: set[str] = set()
     folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
     folders.append(studio.drafts_dir)
@@ -195,6 +199,11 @@ def _referenced_hashes(studio: Studio) -> set[str]:
                 _collect_hashes(load_json_bytes(raw, what=entry.name, max_depth=limits.WRAPPED_JSON_MAX_DEPTH), used)
             except BunzaiError:
                 used.update(_hashes_in_text(raw or b""))
+    for raw in kept_revisions(studio):
+        try:
+            _collect_hashes(load_json_bytes(raw, what="a kept revision", max_depth=limits.WRAPPED_JSON_MAX_DEPTH), used)
+        except BunzaiError:
+            used.update(_hashes_in_text(raw))
     return used
 
 
@@ -219,7 +228,7 @@ def _hashes_in_text(raw: bytes) -> set[str]:
 def _check_temps(studio: Studio, problems: list[dict]) -> None:
     folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
     folders += [studio.assets_dir, studio.drafts_dir, studio.root, studio.cursors_dir]
-    folders += _history_folders(studio)
+    folders += [folder for _, _, folder in history_folders(studio)]
     for folder in folders:
         for entry in _entries(folder):
             if not is_temp_name(entry.name):
@@ -231,19 +240,6 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             problems.append(
                 _problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind", fixable=True)
             )
-
-
-def _history_folders(studio: Studio) -> list[Path]:
-    """`.bunzai/history/<kind>/<id>/` of every piece with kept revisions (symlinks left out)."""
-    folders = []
-    for kind in KIND_NAMES:
-        try:
-            listing = os.scandir(studio.history_dir / kind)
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        with listing:
-            folders += [Path(entry.path) for entry in listing if entry.is_dir(follow_symlinks=False)]
-    return folders
 
 
 def _alive(pid: int) -> bool:

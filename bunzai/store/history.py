@@ -10,7 +10,8 @@ never as another revision.
 In a batch (`bunzai apply`'s group commit) the file's bytes are not fsynced one by one: the
 batch's commit `syncfs` makes them durable with the rest of the window. Each piece keeps at
 most `limits.HISTORY_PER_PIECE` revisions; older ones are pruned when a new one is kept.
-Temp files a killed writer leaves here are swept by `bunzai doctor --repair`.
+Temp files a killed writer leaves here are swept by `bunzai doctor --repair`, and the media
+the kept revisions name (`kept_revisions`) are not orphans to it: revert puts them back.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import re
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, link_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import revision_of
 from bunzai.store.studio import Studio, check_id
@@ -27,6 +29,7 @@ from bunzai.validate import check_kind
 
 TYPE_CHECKING = False  # pathlib and typing cost 5 and 3 ms to import; `bunzai read` needs neither
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from bunzai.store.batch import Batch
@@ -100,3 +103,38 @@ def read_revision(studio: Studio, kind: str, piece_id: str, revision: object) ->
     if raw is None or revision_of(raw) != revision:
         return None
     return raw
+
+
+def history_folders(studio: Studio) -> list[tuple[str, str, Path]]:
+    """(kind, name, folder) of every folder of kept revisions, `.bunzai/history/<kind>/<id>/`
+    (symlinks left out)."""
+    folders = []
+    for kind in KIND_NAMES:
+        try:
+            listing = os.scandir(studio.history_dir / kind)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with listing:
+            for entry in listing:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((kind, entry.name, studio.history_dir / kind / entry.name))
+    return folders
+
+
+def kept_revisions(studio: Studio) -> Iterator[bytes]:
+    """The bytes of every revision history holds, each read by `read_revision` (so checked
+    against its name): what `bunzai revert` could still put back."""
+    for kind, piece_id, folder in history_folders(studio):
+        try:
+            listing = os.scandir(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with listing:
+            names = [entry.name for entry in listing if entry.name.endswith(SUFFIX) and not is_temp_name(entry.name)]
+        for name in names:
+            try:
+                raw = read_revision(studio, kind, piece_id, name[: -len(SUFFIX)])
+            except BunzaiError:
+                continue  # not an id, a symlink or an oversized file: revert cannot read it either
+            if raw is not None:
+                yield raw

@@ -2,7 +2,6 @@
 
 from pydantic import Field
 
-from bunzai.errors import CODES, BunzaiError
 from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
@@ -16,20 +15,13 @@ def run(ctx, args: Args):
     # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.changes.apply import apply_batch
     from bunzai.changes.draft import parse_draft
+    from bunzai.changes.receipts import refusal
 
     doc, saved = drafts.find(ctx, args.draft)
     receipts = apply_batch(ctx.studio, [parse_draft(item) for item in (doc if isinstance(doc, list) else [doc])])
-    refused = [receipt for receipt in receipts if receipt.get("status") != "applied"]
-    if refused:
-        receipt = refused[0]
-        reason = str(receipt.get("reason") or "")
-        code = "stale" if receipt.get("status") == "stale" else reason if reason in CODES else "invalid_draft"
-        raise BunzaiError(
-            code,
-            f"draft {args.draft} was not applied: {receipt.get('message') or reason}",
-            "read the piece again and make the draft anew" if code == "stale" else "see the receipt",
-            receipts=receipts,
-        )
+    refused = refusal(receipts, f"draft {args.draft}", "read the piece again and make the draft anew")
+    if refused is not None:
+        raise refused
     if saved:
         from bunzai.changes.saved import discard_saved  # lazy: as above
 

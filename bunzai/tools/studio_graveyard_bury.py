@@ -13,8 +13,13 @@ class Args(ToolArgs):
 
 def run(ctx, args: Args):
     from bunzai.changes.lifecycle import bury_ref  # lazy: tool discovery imports every tool before the first tools/list
+    from bunzai.changes.receipts import refusal
 
-    return bury_ref(ctx.studio, args.ref, args.revision)
+    done = bury_ref(ctx.studio, args.ref, args.revision)
+    refused = refusal([done], f"burying {args.ref}", "read the piece again (studio_read) and pass its revision")
+    if refused is not None:
+        raise refused  # isError, as every refusal
+    return done
 
 
 TOOL = Tool(

@@ -121,3 +121,45 @@ def test_draft_show_text_prints_the_review_of_a_one_word_edit(bunzai) -> None:
     assert shown.stdout.startswith("update character/sera\n") and "[-quiet-]{+gentle+}" in shown.stdout
     assert "{" not in shown.stdout.splitlines()[0]  # text, not JSON
     assert "[-quiet-]{+gentle+}" in bunzai("draft", "show", input=draft.stdout, check=True).json["review"]
+
+
+HOSTILE = "\x1b]0;PWNED\x07\x1b[8mhidden\x1b[0m \x9b2J \u202eevil\u202c \u200bzw \r"
+
+
+def _terminal_safe(card: str) -> bool:
+    import re
+
+    return re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b]", card) is None
+
+
+def test_a_cards_terminal_escapes_are_shown_escaped_in_every_row() -> None:
+    long_card = _card("Line one\n" + HOSTILE + " the old quiet forest", "Line one\nthe old gentle forest")
+    assert _terminal_safe(long_card) and "\\x1b]0;PWNED\\x07\\x1b[8mhidden" in long_card
+    assert "\\x9b2J" in long_card and "\\u202eevil\\u202c" in long_card and "\\u200bzw" in long_card
+    assert "\\x0d" in long_card and "Line one\\n" in long_card
+    short = _card("Ada\u202e", "A\x9bda")  # short values: JSON escapes C0, the card the rest
+    assert _terminal_safe(short) and '"Ada\\u202e" -> "A\\x9bda"' in short
+    draft = {
+        "mode": "update",
+        "target": {"kind": "character", "id": "sera"},
+        "baseline": "r1",
+        "changes": [{"op": "add", "path": "/body/extensions/\x1b[2Jk", "after": HOSTILE}],
+        "warnings": [{"message": "kept " + HOSTILE}],
+    }
+    card = review_card(draft)
+    assert _terminal_safe(card) and "/body/extensions/\\x1b[2Jk" in card and len(card.splitlines()) == 4
+
+
+def test_a_cut_never_splits_an_escape_and_an_emoji_keeps_its_joiner() -> None:
+    from bunzai.limits import REVIEW_DIFF_CHARS
+
+    row = _card("x" * 300 + "\n", "x" * 300 + "\n" + "\x1b" * 200).splitlines()[2]
+    words = row.split("(words): ", 1)[1]
+    assert len(words) <= REVIEW_DIFF_CHARS and words.endswith("\\x1b…")
+    assert "\u200d" in _card("a", "\U0001f469\u200d\U0001f4bb")  # woman technologist stays one emoji
+
+
+@given(st.text(max_size=300), st.text(max_size=300))
+def test_no_card_holds_a_raw_control_character(before: str, after: str) -> None:
+    card = _card(before, after)
+    assert _terminal_safe(card.replace("\n", ""))

@@ -81,3 +81,22 @@ def test_convert_reports_a_repeated_key_in_its_warnings(bunzai, tmp_path: Path) 
     assert any("repeats the key(s) name" in warning for warning in report.json["warnings"])
     clean = bunzai("convert", str(tmp_path / "out.json"), "--to", "ccv2.json", "-o", str(tmp_path / "v2.json"))
     assert clean.json["warnings"] == []
+
+
+def test_draft_show_text_prints_a_cards_terminal_escapes_escaped(bunzai, tmp_path: Path) -> None:
+    evil = "Line one\n\x1b]0;PWNED\x07\x1b[8mhidden\x1b[0m \x9b2J \u202eevil the old quiet forest"
+    (tmp_path / "evil.json").write_text(json.dumps({"name": "Evil", "description": evil}))
+    made = bunzai("create", "character", "--input", f"@{tmp_path / 'evil.json'}", check=True)
+    bunzai("apply", "--yes", input=made.stdout, check=True)
+    upd = bunzai(
+        "cap",
+        "run",
+        "character.prompts.update",
+        "evil",
+        "--input",
+        '{"description": "Line one\\nthe old gentle forest"}',
+    )
+    for draft in (made.stdout, upd.stdout):  # the create's card and the update's word diff
+        card = bunzai("draft", "show", "--text", input=draft, check=True).stdout
+        assert not any(char in card for char in "\x1b\x07\x9b\u202e"), card
+    assert "[-\\x1b]0;PWNED\\x07\\x1b[8mhidden\\x1b[0m \\x9b2J \\u202eevil" in card

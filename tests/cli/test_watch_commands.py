@@ -7,7 +7,7 @@ import json
 import subprocess
 import time
 
-from testkit import bunzai_executable
+from testkit import bunzai_executable, v2_card_png
 
 
 def run(bunzai, session: str, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
@@ -107,3 +107,40 @@ def test_revert_needs_a_session(bunzai) -> None:
     assert done.code == 2 and done.json["error"]["code"] == "usage"
     nothing = run(bunzai, "agent", "revert")
     assert nothing.returncode == 0 and json.loads(nothing.stdout)["changes"] == []
+
+
+def test_doctor_repair_keeps_the_media_revert_puts_back(bunzai) -> None:
+    (bunzai.cwd / "red.png").write_bytes(v2_card_png("Red", seed=1))
+    (bunzai.cwd / "blue.png").write_bytes(v2_card_png("Blue", seed=2))
+    applied(bunzai, "agent", "create", "character", "--input", '{"name": "Pix", "portrait": "@red.png"}')
+    red = json.loads(bunzai("read", "character/pix", check=True).stdout)["piece"]["body"]["portrait"]
+    applied(bunzai, "agent", "cap", "run", "character.media.update", "pix", "--input", '{"portrait": "@blue.png"}')
+    assert bunzai("doctor", check=True).json["clean"] is True  # the red portrait is history's, not an orphan
+    repaired = bunzai("doctor", "--repair", check=True).json
+    assert repaired["repaired"] == [] and repaired["assets"] == 2
+    undone = run(bunzai, "agent", "revert", "--session", "agent")
+    assert undone.returncode == 0, undone.stdout
+    assert [row["status"] for row in json.loads(undone.stdout)["changes"]] == ["reverted", "reverted"]
+    assert (bunzai.studio / "assets" / f"{red['sha256']}.{red['ext']}").read_bytes() == (
+        bunzai.cwd / "red.png"
+    ).read_bytes()
+
+
+def test_a_session_label_revert_could_not_take_is_refused_before_any_write(bunzai) -> None:
+    draft = run(bunzai, "person", "create", "persona", "--input", '{"name": "Agent Made"}').stdout
+    for label in ("claude code", "claude:main", "agent/1"):
+        for args, done in (
+            (("apply", "--yes"), run(bunzai, label, "apply", "--yes", input=draft)),
+            (("revert",), run(bunzai, label, "revert")),
+            (("mcp",), run(bunzai, label, "mcp", input="")),
+        ):
+            assert done.returncode == 1, (label, args, done.stdout, done.stderr)
+            assert f"BUNZAI_SESSION={label!r} is not a session id" in done.stderr, done.stderr
+            if args[0] != "mcp":  # the server's stdout is the client's: its refusal is on stderr alone
+                assert json.loads(done.stdout)["error"]["code"] == "invalid_input"
+    assert not (bunzai.studio / ".bunzai" / "changes.jsonl").exists()
+    assert json.loads(bunzai("list", check=True).stdout)["items"] == []
+    # a session id the log takes is one revert takes
+    assert json.loads(run(bunzai, "claude-code.1", "apply", "--yes", input=draft).stdout)["status"] == "applied"
+    undone = run(bunzai, "claude-code.1", "revert")
+    assert undone.returncode == 0 and json.loads(undone.stdout)["reverted"] == 1

@@ -291,3 +291,55 @@ def test_graveyard_and_saved_drafts_answer_count_and_items(session):
     saved = session("change_query")
     assert saved["count"] == len(saved["items"]["data"]) == 1
     assert session("studio_graveyard") == {"count": 0, "items": []}
+
+
+def test_refused_deletes_burials_and_reverts_are_error_results(session, bunzai, monkeypatch):
+    missing = session.error("studio_delete", ref="persona/nobody")
+    assert missing["code"] == "not_found" and missing["hint"]
+    assert missing["details"]["receipts"][0]["status"] == "stale"  # the receipt the CLI prints, exit 1
+    wrong = "0" * 64
+    for tool in ("studio_delete", "studio_graveyard_bury"):
+        stale = session.error(tool, ref="ada", revision=wrong)
+        assert stale["code"] == "stale" and stale["hint"], tool
+        assert stale["details"]["receipts"][0]["reason"] == "changed"
+    assert session.error("studio_graveyard_bury", ref="persona/nobody")["code"] == "not_found"
+    assert session("studio_read", ref="ada")["id"] == "ada"  # nothing was written
+
+    monkeypatch.setenv("BUNZAI_SESSION", "agent")  # the server's session: its writes and its revert
+    session.ctx.session_id = "agent"
+    session("capability_find", query="rename character")
+    made = session("cap_character_identity_update", ref="ada", input={"name": "Ada (agent)"})
+    assert session("change_apply", draft=made["draft"])["status"] == "applied"
+    piped = bunzai("cap", "run", "character.identity.update", "ada", "--input", '{"name": "Ada (person)"}')
+    bunzai("apply", "--yes", input=piped.stdout, check=True)  # another session's later change
+    forbidden = session.error("studio_revert")
+    assert forbidden["code"] == "revert_forbidden" and forbidden["hint"]
+    report = forbidden["details"]["report"]
+    assert report["forbidden"] == 1 and report["reverted"] == 0
+    [row] = report["changes"]["data"]  # rows name other sessions' labels: inside the envelope
+    assert report["changes"]["untrusted"] is True and row["code"] == "revert_forbidden"
+    assert session("studio_read", ref="ada")["piece"]["data"]["name"] == "Ada (person)"
+
+
+def test_a_capability_composed_onto_a_group_of_drafts_is_refused_with_a_code(session, bunzai, tmp_path):
+    card = {
+        "spec": "chara_card_v2",
+        "spec_version": "2.0",
+        "data": {
+            "name": "Sera",
+            "description": "A guardian.",
+            "first_mes": "Hello.",
+            "character_book": {"name": "Sera's book", "entries": [{"keys": ["glade"], "content": "A glade."}]},
+        },
+    }
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "sera.json").write_text(json.dumps(card))
+    bunzai("folder", "grant", str(tmp_path / "book"), check=True)
+    imported = session("folder_import", paths=[str(tmp_path / "book" / "sera.json")])
+    [group] = imported["drafts"]
+    assert len(group["group"]) == 2  # the card and its book
+    session("capability_find", query="rename character")
+    error = session.error(
+        "cap_character_identity_update", ref="character/sera", draft=group["draft"], input={"nickname": "Sera"}
+    )
+    assert error["code"] == "invalid_draft" and "one draft" in error["message"] and error["hint"]

@@ -30,6 +30,47 @@ def test_session_is_one_random_id_per_process_without_the_env(monkeypatch) -> No
     assert changelog.current_session() == changelog.current_session() != ""
 
 
+@pytest.mark.parametrize("label", ["claude code", "claude:main", "agent/1", "../x", "-x", "a" * 65, "é"])
+def test_a_session_label_revert_could_not_take_is_refused_before_anything_is_written(
+    studio: Studio, monkeypatch, snapshot, label: str
+) -> None:
+    from bunzai.changes.apply import apply_draft
+    from bunzai.changes.create import create_draft
+    from bunzai.changes.lifecycle import bury_ref, delete_ref
+
+    create_piece(studio, {"kind": "character", "id": "ada", "name": "Ada", "body": {}})
+    revision = read_stored(studio, "character", "ada").revision
+    before = snapshot(studio.root)
+    monkeypatch.setenv("BUNZAI_SESSION", label)
+    writes = (
+        lambda: apply_draft(studio, create_draft("character", {"name": "Bob"})),
+        lambda: delete_ref(studio, "character/ada", None),
+        lambda: bury_ref(studio, "character/ada", None),
+        lambda: update_piece(studio, {"kind": "character", "id": "ada", "name": "A", "body": {}}, revision),
+        lambda: append_change(studio, kind="character", id="ada", revision=None, op="create"),
+    )
+    for write in writes:
+        with pytest.raises(BunzaiError) as refused:
+            write()
+        assert refused.value.code == "invalid_input" and "BUNZAI_SESSION=" in refused.value.message
+        assert "letters, digits" in refused.value.hint
+    assert snapshot(studio.root) == before
+
+
+def test_a_session_id_is_one_rule_for_records_cursors_and_revert(monkeypatch) -> None:
+    from bunzai.changes.watch import session_or_current
+
+    monkeypatch.setenv("BUNZAI_SESSION", "claude-code.2_x")
+    assert changelog.record_session() == session_or_current(None) == "claude-code.2_x"
+    with changelog.annotated(session="other"):
+        assert changelog.record_session() == "other"
+    for bad in ("claude code", "x:y"):
+        with pytest.raises(BunzaiError):
+            session_or_current(bad)
+        with pytest.raises(BunzaiError), changelog.annotated(session=bad):
+            changelog.record_session()
+
+
 def test_read_changes_since_returns_only_later_records(studio: Studio) -> None:
     for n in range(5):
         append_change(studio, kind="character", id=f"p{n}", revision=None, op="create")

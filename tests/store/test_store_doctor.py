@@ -10,8 +10,9 @@ from bunzai.store import changelog
 from bunzai.store.assets import put_asset
 from bunzai.store.changelog import append_change
 from bunzai.store.doctor import examine
+from bunzai.store.history import piece_history_dir, read_revision
 from bunzai.store.locks import lock_path
-from bunzai.store.pieces import create_piece, read_stored, update_piece
+from bunzai.store.pieces import create_piece, delete_piece, read_stored, update_piece
 from bunzai.store.studio import Studio
 
 
@@ -69,6 +70,29 @@ def test_assets_of_pieces_buried_pieces_and_saved_drafts_are_not_orphans(studio:
     studio.drafts_dir.mkdir(parents=True, exist_ok=True)
     (studio.drafts_dir / "d.json").write_text(json.dumps({"proposed": {"body": {"portrait": saved}}}))
     assert examine(studio)["clean"]
+
+
+def test_assets_of_revisions_kept_for_revert_are_not_orphans(studio: Studio) -> None:
+    old = put_asset(studio, b"red portrait", "png", "image/png")
+    create_piece(studio, piece(portrait=old))
+    first = read_stored(studio, "character", "ada")
+    update_piece(studio, piece(portrait=put_asset(studio, b"blue portrait", "png", "image/png")), first.revision)
+    create_piece(studio, piece("bob", portrait=put_asset(studio, b"bob portrait", "png", "image/png")))
+    delete_piece(studio, "character", "bob")
+    report = examine(studio, repair=True)
+    assert report["clean"] and report["repaired"] == [] and report["assets"] == 3
+    assert (studio.assets_dir / f"{old['sha256']}.png").read_bytes() == b"red portrait"
+    assert read_revision(studio, "character", "ada", first.revision) is not None
+
+
+def test_an_asset_only_a_torn_kept_revision_names_is_an_orphan(studio: Studio) -> None:
+    old = put_asset(studio, b"red portrait", "png", "image/png")
+    create_piece(studio, piece(portrait=old))
+    first = read_stored(studio, "character", "ada")
+    update_piece(studio, piece(description="x"), first.revision)
+    kept = piece_history_dir(studio, "character", "ada") / f"{first.revision}.json"
+    kept.write_bytes(kept.read_bytes() + b" ")  # no longer the revision it is named by: revert cannot use it
+    assert checks(examine(studio)) == ["orphan_asset"]
 
 
 def test_a_hand_edit_and_an_unlogged_piece_are_problems_repair_leaves_alone(studio: Studio) -> None:
