@@ -87,6 +87,8 @@ def regex_from_drawing(
             )
     else:
         replacement = flat.replace("$", "$$")
+        if platform == "risuai":  # RisuAI turns every $n into a line break first; {{blank}} is nothing
+            replacement = replacement.replace("$$n", "$${{blank}}n")
     for slot, number in slots.items():
         spelled = re.compile(r"\{\{\s*(?:slot::\s*)?" + re.escape(slot) + r"\s*\}\}")
         if not spelled.search(replacement):

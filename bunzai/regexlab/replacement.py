@@ -29,11 +29,13 @@ from bunzai.regexlab import syntax
 _NOOP = "{{noop}}"
 _DIGITS = "0123456789"
 _ST_MATCH = re.compile(r"\{\{match\}\}", re.IGNORECASE)
-_ST_TOKEN = re.compile(r"\$(\d+)|\$<([^>]+)>|\$")
-_JS_TOKEN = re.compile(r"(\{\{(?i:match)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|<([^>]*)>)|\$")
+_ST_NOOP = re.compile(r"\{\{noop\}\}", re.IGNORECASE)
+_ST_TOKEN = re.compile(r"\$(\d+)|\$<([^>]+)>|\$|\{\{noop\}\}", re.IGNORECASE)
+_JS_AFTER_DOLLAR = "$&`'<0123456789"  # what makes a $ special in JavaScript's replace
+_JS_TOKEN = re.compile(r"(\{\{(?i:match|noop)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|<([^>]*)>)|\$")
 # Without named groups JavaScript reads "$<" as itself (the name form is not tried).
 _JS_TOKEN_UNNAMED = re.compile(
-    r"(\{\{(?i:match)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|(?!)(.))|\$"
+    r"(\{\{(?i:match|noop)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|(?!)(.))|\$"
 )  # (.) never takes part
 _LITERAL_DOLLAR = re.compile(r"\$(?=[\d<])")  # a $ SillyTavern would read as a reference
 _REFERENCE_END = re.compile(r"(?:\$\d+|\{\{match\}\})$")  # SillyTavern: {{match}} is $0, digits join it
@@ -88,28 +90,34 @@ def _st_to_js(written: str, found: Captures) -> Carried:
         out.append(text[at : token_match.start()])
         at = token_match.end()
         token, number, name = token_match.group(0), token_match.group(1), token_match.group(2)
-        if number is not None:
+        if token.startswith("{{"):  # {{noop}}: SillyTavern's own spacer, nothing once the $ is respelled
+            spelled = ""
+        elif number is not None:
             spelled = _st_number(int(number), found)
             if spelled is None:
-                carried.verdicts.append(_lost(token, token_match.start(), _ST_PAST.get(int(number) - found.count, "")))
+                why = _ST_PAST.get(int(number) - found.count, "")
+                carried.verdicts.append(_lost(token, token_match.start(), why))
                 continue
         elif name is not None:
             spelled = token if found.named else ""  # no named groups: SillyTavern fills nothing
-        else:  # a $ SillyTavern leaves as written
-            spelled = "$$"
+        else:  # a $ SillyTavern leaves as written: JavaScript needs $$ only where a $-form would start
+            following = _ST_NOOP.sub("", text[at : at + 40])[:1]
+            if following == "n":  # RisuAI turns every "$n" into a line break before the replace
+                spelled = "$${{blank}}"
+            else:
+                spelled = "$$" if following and following in _JS_AFTER_DOLLAR else "$"
         out.append(spelled)
         if spelled != token:
             carried.verdicts.append(_translated(token, token_match.start(), spelled))
     out.append(text[at:])
-    joined = "".join(out)
-    if "$$n" in joined:  # RisuAI turns every "$n" into a line break before the replace
-        carried.verdicts.append(_translated("$n", text.find("$n"), "$${{blank}}n"))
-        joined = joined.replace("$$n", "$${{blank}}n")
-    carried.text = joined
+    carried.text = "".join(out)
     return carried
 
 
-_ST_PAST = {1: "SillyTavern fills it with the match position", 3: "SillyTavern fills it with the named groups"}
+_ST_PAST = {
+    1: "SillyTavern fills it with the match position",
+    3: "SillyTavern fails on it (its replace callback hands it the named groups object)",
+}
 
 
 def _st_number(number: int, found: Captures) -> str | None:
@@ -143,7 +151,7 @@ def _js_to_st(text: str, found: Captures, no_end_newline: bool) -> Carried:
         token = token_match.group(0)
         match_macro, dollar, amp, before, after, number, name = token_match.groups()
         if match_macro:  # RisuAI shows it as written; SillyTavern would read the whole match
-            why = "SillyTavern reads {{match}} as the whole match"
+            why = "SillyTavern reads it as its own ({{match}} the whole match, {{noop}} nothing)"
             carried.verdicts.append(_lost(token, token_match.start(), why))
             continue
         if amp:

@@ -63,6 +63,11 @@ def test_on_risuai_a_drawing_ending_in_a_tag_gets_the_no_end_nl_token() -> None:
     assert made["sample"]["result"] == "<b>7</b>"  # no line break added after the drawing
 
 
+def test_on_risuai_a_literal_dollar_n_survives_risus_line_break_step() -> None:
+    made = regex_from_drawing("<i>$name {{v}}</i>", r"(\d)", {"v": 1}, platform="risuai", sample="a7")
+    assert made["sample"]["result"] == "a<i>$name 7</i>"
+
+
 def test_slot_zero_is_the_whole_match() -> None:
     assert regex_from_drawing("<b>{{all}}</b>", "/x+/g", {"all": 0}, sample="axxb")["sample"]["result"] == "a<b>xx</b>b"
 

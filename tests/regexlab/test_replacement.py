@@ -83,7 +83,30 @@ def test_captures_reads_numbered_and_named_groups_and_assumes_all_when_unparsed(
 
 
 _PIECES = st.sampled_from(
-    ["$", "&", "0", "1", "2", "3", "4", "5", "6", "9", "n", "<", ">", "x", " ", "{{match}}", "`", "'", "<tail>", "<b>"]
+    [
+        "$",
+        "&",
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "9",
+        "n",
+        "<",
+        ">",
+        "x",
+        " ",
+        "{{match}}",
+        "`",
+        "'",
+        "<tail>",
+        "<b>",
+        "{{noop}}",
+        "{{$f}}",
+    ]
 )
 
 
