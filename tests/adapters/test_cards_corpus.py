@@ -88,13 +88,18 @@ def test_every_crossing_names_its_losses(parts, target):
     assert not_carried(crossing) == []
 
 
-def test_v3_card_with_media_reports_assets_lost_in_png_and_v2():
+def test_v3_card_with_media_reports_assets_lost_in_v2_and_keeps_their_uris_in_png():
     data = corpus_path("card-architect", "test-ccv3-jem.json").read_bytes()
     _adapter, decoded, _media = read(data, "jem.json")
     assert len(decoded.pieces[0].assets) == 45 and decoded.pieces[0].assets[0].uri.startswith("/storage/")
-    for target in ("sillytavern.card.png", "ccv2.json", "ccv1.json"):
+    for target in ("ccv2.json", "ccv1.json"):
         codes = {loss.code for loss in cross(data, "jem.json", target).losses}
         assert "card.assets.not_carried" in codes
+    # The PNG card's ccv3 chunk is a V3 card: its asset list keeps each uri as written.
+    crossing = cross(data, "jem.json", "sillytavern.card.png")
+    assert not [loss for loss in crossing.losses if loss.pointer.startswith("/assets")]
+    _adapter, back, _media = read(crossing.data, "jem.png")
+    assert back.pieces[0].assets == decoded.pieces[0].assets
 
 
 def test_v3_to_v1_reports_everything_v1_lacks():

@@ -202,3 +202,96 @@ def test_a_text_chunk_keyword_is_one_to_79_bytes_before_the_first_nul(body):
     else:
         with pytest.raises(BunzaiError, match="no valid keyword"):
             png.text_of(data, chunk)
+
+
+# --- base64 as SillyTavern and RisuAI read it: Node's Buffer.from(text, "base64") ------------
+
+_NODE_VALUES = {
+    **{c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")},
+    ord("-"): 62,
+    ord("_"): 63,
+}
+
+
+def _node_reference(text: bytes) -> bytes:
+    """Node's decoder (src/base64-inl.h, base64_decode_group_slow) one character at a time:
+    a byte outside both alphabets is skipped, `=` stops it, each character after the first of
+    a group of four completes a byte."""
+    out, group = bytearray(), []
+    for char in text:
+        if char == ord("="):
+            break
+        if char not in _NODE_VALUES:
+            continue
+        group.append(_NODE_VALUES[char])
+        if len(group) == 2:
+            out.append((group[0] << 2 | group[1] >> 4) & 0xFF)
+        elif len(group) == 3:
+            out.append((group[1] << 4 | group[2] >> 2) & 0xFF)
+        elif len(group) == 4:
+            out.append((group[2] << 6 | group[3]) & 0xFF)
+            group = []
+    return bytes(out)
+
+
+# What `node -e 'Buffer.from(text, "base64")'` printed (Node 20) for each text.
+@pytest.mark.parametrize(
+    ("text", "decoded"),
+    [
+        (b"QUJD", b"ABC"),
+        (b"QQ", b"A"),  # no padding
+        (b"QUI", b"AB"),
+        (b"QR==", b"A"),  # spare bits ignored
+        (b"QQ=", b"A"),
+        (b"QQ==QQ==", b"A"),  # the first `=` ends the text
+        (b"QUJDRA==QUJD", b"ABCD"),
+        (b"Q=Q=", b""),
+        (b"QU JD\n", b"ABC"),  # whitespace skipped
+        (b"Q*U!J.D", b"ABC"),  # so is any other stray byte
+        (b"-_-_", b"\xfb\xff\xbf"),  # the URL-safe alphabet
+        (b"+/+/", b"\xfb\xff\xbf"),
+        (b"QUJDR", b"ABC"),  # a lone last character decodes to nothing
+    ],
+)
+def test_node_base64_decodes_as_node_does(text, decoded):
+    assert png.node_base64(text) == decoded == _node_reference(text)
+
+
+_TEXT = st.lists(st.sampled_from(list(b"QUJDRWFiYzAxMjM0+/-_= \n\t.*\xc3\x00")), max_size=40).map(bytes)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_TEXT)
+def test_the_card_decoder_reads_what_node_reads(text):
+    expected = _node_reference(text)
+    assert png.node_base64(text) == expected
+    if expected or not text.strip():
+        assert png.card_base64(text, "the chunk") == expected  # the strict fast path agrees where it accepts
+    else:
+        with pytest.raises(BunzaiError) as caught:
+            png.card_base64(text, "the chunk")
+        assert caught.value.code == "corrupt_file"
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=st.binary(max_size=60), urlsafe=st.booleans(), padded=st.booleans())
+def test_any_encoding_of_bytes_decodes_back(raw, urlsafe, padded):
+    text = (base64.urlsafe_b64encode if urlsafe else base64.b64encode)(raw)
+    text = text if padded else text.rstrip(b"=")
+    assert png.card_base64(text, "the chunk") == raw
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda raw: base64.b64encode(raw).rstrip(b"="),
+        base64.urlsafe_b64encode,
+        lambda raw: b"\n".join(base64.b64encode(raw)[i : i + 76] for i in range(0, len(base64.b64encode(raw)), 76)),
+    ],
+)
+def test_unpadded_url_safe_or_wrapped_card_chunks_read_as_sillytavern_reads_them(encode):
+    card = json.loads(json.dumps(CARD))
+    card["data"]["description"] = "ÿ?>~" * 7  # characters whose UTF-8 encodes to `+`, `/` or `=`-padded base64
+    data = _with_chunk(_chunk(b"tEXt", b"chara\0" + encode(json.dumps(card).encode())))
+    _adapter, decoded, _media = read(data, "card.png", "sillytavern.card.png")
+    assert decoded.pieces[0].body.description == card["data"]["description"]

@@ -226,7 +226,11 @@ def test_crossing_to_ccv3_json_carries_the_assets_as_data_uris():
 
 def test_crossing_to_a_png_card_reports_the_assets_it_cannot_carry():
     crossing = cross(charx(members()), "ada.charx", "sillytavern.card.png")
-    assert "card.assets.not_carried" in [loss.code for loss in crossing.losses]
+    assert [(loss.pointer, loss.code) for loss in crossing.losses if loss.pointer.startswith("/assets")] == [
+        ("/assets/0", "card.png.icon_as_default"),  # the main icon is the PNG itself: `ccdefault:`
+        ("/assets/1", "card.png.asset_not_written"),  # stored files: SillyTavern has no place for them
+        ("/assets/3", "card.png.asset_not_written"),
+    ]
     assert not_carried(crossing) == []
     assert png.read_png(crossing.data).data  # the portrait (a PNG icon) carries the card
 

@@ -290,3 +290,42 @@ def test_a_jpeg_polyglot_keeps_its_jpeg_cover_on_the_way_back(table):
     unedited = convert_piece(piece, "risu.charx", media).data
     assert unedited[: len(JPEG)] == JPEG and opened(unedited) == opened(source)  # every member as it was
     assert not convert_piece(piece, "ccv3.json", media).data.startswith(JPEG)
+
+
+def test_a_crossing_in_names_what_risuai_drops_on_import(no_table):
+    from bunzai.model.character import Character
+
+    piece = Character(
+        id="deep",
+        name="Deep",
+        body={
+            "depth_prompt": {"text": "IMPORTANT DEPTH NOTE", "depth": 3, "role": "system"},
+            "creator_notes_multilingual": {"fr": "Une note."},
+        },
+        assets=[
+            {"role": "background", "name": "glade", "ext": "png", "uri": "https://example.org/glade.png"},
+            {"role": "icon", "name": "main", "ext": "png", "uri": "ccdefault:"},
+        ],
+    )
+    crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
+    found = {(loss.pointer, loss.code, loss.action) for loss in crossing.losses}
+    assert {
+        ("/body/depth_prompt", "risu.import.depth_prompt", "dropped"),
+        ("/body/creator_notes_multilingual", "risu.import.not_read", "dropped"),
+        ("/assets/0", "risu.import.asset_skipped", "dropped"),
+    } <= found
+    assert not [pointer for pointer, _code, _action in found if pointer == "/assets/1"]  # ccdefault: is read
+    data = json.loads(dict(opened(crossing.data))["card.json"])["data"]
+    assert data["extensions"]["depth_prompt"]["prompt"] == "IMPORTANT DEPTH NOTE"  # still in the file
+
+
+def test_a_piece_read_from_a_risu_charx_reports_no_import_losses(no_table):
+    document = card()
+    document["data"]["extensions"]["depth_prompt"] = {"depth": 2, "prompt": "kept"}
+    document["data"]["creator_notes_multilingual"] = {"fr": "x"}
+    items = [
+        (name, json.dumps(document, indent=4).encode() if name == "card.json" else data)
+        for name, data in members(b"\x6f\x00\x00\x00\x00\x00\x00")
+    ]
+    crossing = cross(zip_of(items), "ada.charx", edit=lambda piece: piece)
+    assert not [loss for loss in crossing.losses if loss.code.startswith("risu.import.")]

@@ -32,11 +32,11 @@ def test_a_v3_card_to_v1_reports_everything_v1_lacks(bunzai):
         assert any(p == pointer or p.startswith(pointer + "/") for p in found), pointer
 
 
-def test_a_card_with_assets_to_a_png_reports_the_assets(bunzai):
+def test_a_card_with_assets_to_v2_reports_the_assets(bunzai):
     card = corpus_path("card-architect", "test-ccv3-jem.json")
     bunzai("apply", "--yes", input=bunzai("import", str(card), check=True).stdout, check=True)
     pieces = bunzai("list", "--kind", "character", check=True).json["items"]
-    report = bunzai("transfer", f"character/{pieces[0]['id']}", "--to", "sillytavern.card.png", check=True).json
+    report = bunzai("transfer", f"character/{pieces[0]['id']}", "--to", "ccv2.json", check=True).json
     assert codes(report).get("/assets") == "card.assets.not_carried"
 
 

@@ -358,6 +358,40 @@ def strict_base64(text: bytes, what: str) -> bytes:
         raise _corrupt(f"{what} is not valid base64") from None
 
 
+# Node's base64 decoder (Buffer.from(text, "base64"), which SillyTavern and RisuAI read card
+# chunks with) takes both alphabets: `-` and `_` are `+` and `/`.
+_URL_SAFE = bytes.maketrans(b"-_", b"+/")
+_NOT_BASE64 = bytes(
+    sorted(set(range(256)) - set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_"))
+)
+
+
+def card_base64(text: bytes, what: str) -> bytes:
+    """Decode a card chunk's base64 as SillyTavern and RisuAI do (Node's `Buffer.from(text,
+    'base64')`): the strict decode first (the common case: one padded line, no copy), then, only
+    when it refuses, `node_base64`. corrupt_file when the text holds no base64 at all."""
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        pass
+    decoded = node_base64(text)
+    if not decoded and text.strip():
+        raise _corrupt(f"{what} is not valid base64")
+    return decoded
+
+
+def node_base64(text: bytes) -> bytes:
+    """What Node's base64 decoder makes of `text` (src/base64-inl.h): it reads both alphabets,
+    skips every other byte (whitespace, stray characters), stops at the first `=` wherever it
+    is, and decodes a last group of 2 or 3 characters to 1 or 2 bytes (a lone one to nothing).
+    It never fails: what it cannot read, it skips."""
+    cut = text.find(b"=")
+    clean = (text if cut < 0 else text[:cut]).translate(_URL_SAFE, _NOT_BASE64)
+    if len(clean) % 4 == 1:
+        clean = clean[:-1]
+    return binascii.a2b_base64(clean + b"=" * (-len(clean) % 4))
+
+
 @lru_cache(maxsize=1)
 def default_portrait() -> bytes:
     """A small plain portrait (256x384, a soft vertical gradient) for cards without an image."""

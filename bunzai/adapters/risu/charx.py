@@ -47,6 +47,30 @@ MODULE_NOT_WRITTEN = LossRule(
     "risu.module.not_written",
     "RisuAI keeps regex scripts and triggers in module.risum, which needs the RPack table",
 )
+# What RisuAI's own import (characterCards.ts importCharacterCardSpec) leaves out of a card it
+# reads: noted on crossings into this format (a piece read from it was already such a file).
+IMPORT_DEPTH_PROMPT = LossRule(
+    "/body/depth_prompt",
+    "dropped",
+    "risu.import.depth_prompt",
+    "RisuAI's card import deletes extensions.depth_prompt (card.json keeps it for other apps): set the depth "
+    "prompt again in RisuAI's character settings",
+)
+IMPORT_NOT_READ = LossRule(
+    "/body/creator_notes_multilingual",
+    "dropped",
+    "risu.import.not_read",
+    "RisuAI's card import never reads this V3 field (card.json keeps it for other apps)",
+)
+IMPORT_ASSET_SKIPPED = LossRule(
+    r"/assets/\d+",
+    "dropped",
+    "risu.import.asset_skipped",
+    "RisuAI's card import takes an asset only from an embeded://, data:, __asset: or ccdefault: uri and skips "
+    "any other (card.json keeps it for other apps)",
+)
+# The uris RisuAI's import reads an asset from (any other is skipped).
+_RISU_ASSET_URIS = ("embeded://", "data:", "__asset:", "ccdefault:")
 SCRIPTS_ORDER = LossRule(
     "/body/behavior_scripts",
     "translated",
@@ -54,6 +78,23 @@ SCRIPTS_ORDER = LossRule(
     "a RisuAI CHARX reads SillyTavern scripts (card.json) before RisuAI's (module.risum), without the ones it "
     "cannot carry",
 )
+
+
+def import_losses(piece: Any) -> list[Loss]:
+    """What RisuAI's import drops from the card written for `piece` (when it crosses in)."""
+    if piece.original is not None and piece.original.format == FORMAT_ID:
+        return []
+    body = piece.body
+    losses = []
+    if body.depth_prompt != type(body.depth_prompt)():
+        losses.append(IMPORT_DEPTH_PROMPT.at("/body/depth_prompt"))
+    if body.creator_notes_multilingual:
+        losses.append(IMPORT_NOT_READ.at("/body/creator_notes_multilingual"))
+    for index, link in enumerate(piece.assets):
+        if link.asset is None and not (link.uri or "").startswith(_RISU_ASSET_URIS):
+            why = f"asset {index} ({link.name or link.role}) is named by {link.uri!r}: {IMPORT_ASSET_SKIPPED.why}"
+            losses.append(IMPORT_ASSET_SKIPPED.at(f"/assets/{index}", why))
+    return losses
 
 
 def _risu_layout(names: list[str]) -> bool:
@@ -216,6 +257,7 @@ class RisuCharx(rpack.NeedsTable, Adapter):
         store = dict(files)
         encoded = write_charx(card_piece, media, FORMAT_ID, self._order(store), risu_asset_member)
         encoded.losses = [loss for loss in encoded.losses if loss.code != "card.scripts.not_carried"] + losses
+        encoded.losses += import_losses(piece)
         for index, script in enumerate(body["behavior_scripts"]):
             if script["format"] not in ("sillytavern.regex", SCRIPT, TRIGGER):
                 why = (

@@ -3,19 +3,34 @@
 Read: `ccv3` wins over `chara` (as SillyTavern reads them); zTXt and iTXt chunks are read
 too. The escrow keeps both chunk documents and the original PNG bytes; the portrait is the
 image without its card chunks, so rewriting the chunks never changes it.
+Assets: a V3 card's `data.assets` read as the piece's asset links. RisuAI's V3 PNG export
+stores each asset's bytes in a `chara-ext-asset_:N` chunk (base64) and names it `__asset:N`:
+such a uri reads as the stored file, and its chunk is no part of the portrait. A card
+without an asset list pays nothing for this (one dict lookup); the chunks are found and
+decoded only when a uri names one.
 Write: `chara` (V2 with the V1 copies) then `ccv3` (the same object relabelled, plus any
 V3-only field the card has), inserted before IEND; every other chunk and the image data
 stay byte for byte. A card whose fields are unchanged is written back as the original file.
+Asset chunks the card was read with are written back (before `chara`) while an asset still
+holds their bytes; SillyTavern ignores them, so no other stored asset is added as one (a
+declared loss): the main icon that is the card's own image becomes `ccdefault:`.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
+import hashlib
 import json
 from typing import Any
 
-from bunzai.adapters.common import png
+from pydantic import ValidationError
+
+from bunzai import limits
+from bunzai.adapters.common import card_assets, png
 from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
+from bunzai.adapters.common.charx_members import file_type
+from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, SpanBlob
 from bunzai.adapters.registry import register
@@ -24,6 +39,7 @@ from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twi
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import check_parsed_bounds, json_decoder, json_text, load_json_bytes
 from bunzai.jsondoc.values import copied
+from bunzai.model.base import AssetLink
 
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
@@ -42,11 +58,30 @@ PORTRAIT_NOT_PNG = LossRule(
     "card.portrait.not_png",
     "the portrait is not a PNG (a PNG card cannot hold it); a plain default image carries the card",
 )
+ASSET_NOT_WRITTEN = LossRule(
+    r"/assets/\d+",
+    "dropped",
+    "card.png.asset_not_written",
+    "a PNG card carries a stored asset only in the chara-ext-asset_ chunk it was read with (RisuAI's V3 PNG), and "
+    "SillyTavern ignores those chunks, so bunzai adds none: the entry keeps its type and name with an empty uri "
+    "(export as CHARX to keep the file)",
+)
+ICON_AS_DEFAULT = LossRule(
+    r"/assets/\d+",
+    "translated",
+    "card.png.icon_as_default",
+    "the main icon is the card's own image, so it is written as `ccdefault:` (the PNG itself), read back as that uri",
+)
+# RisuAI's V3 PNG export: one `chara-ext-asset_:N` text chunk per asset (base64 of its bytes),
+# named `__asset:N` by the asset's uri (`chara-ext-asset_N` and `asset:N` are read too).
+ASSET_CHUNK = "chara-ext-asset_"
+ASSET_URIS = ("__asset:", "asset:")
+_SHAPE_WITH_ASSETS = dataclasses.replace(ST_V3, assets=True)  # for card_losses: the assets are this module's
 
 
 def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
     """base64 -> UTF-8 -> JSON object, each step refused with a coded error."""
-    raw = png.strict_base64(text, f"the {keyword!r} chunk of {what}")
+    raw = png.card_base64(text, f"the {keyword!r} chunk of {what}")
     try:
         document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
     except BunzaiError:
@@ -74,7 +109,7 @@ def _twins(chunks: dict, what: str) -> dict | None:
     also gives any error, in the usual order)."""
     try:
         first_b64, b64 = chunks["ccv3"].text, chunks["chara"].text
-        first_raw = png.strict_base64(first_b64, "ccv3")
+        first_raw = png.card_base64(first_b64, "ccv3")
         first_text = json_text(first_raw, what="ccv3")
         decoder = json_decoder()
         parsed = top_level(first_text, decoder) if first_text is not None else None
@@ -83,7 +118,7 @@ def _twins(chunks: dict, what: str) -> dict | None:
         check_parsed_bounds(parsed[0], first_raw, what="ccv3")  # json_text checked the size only
         chara = twin_in_base64(parsed[0], parsed[1], first_text, first_raw, first_b64, b64, decoder)
         if chara is None:  # not shown block for block: the chara text itself is compared
-            text = json_text(png.strict_base64(b64, "chara"), what="chara")
+            text = json_text(png.card_base64(b64, "chara"), what="chara")
             chara = twin_document(parsed[0], parsed[1], first_text, text, decoder) if text is not None else None
     except Exception:  # noqa: BLE001 - any doubt: the chunks are read one by one, with their errors
         return None
@@ -105,6 +140,110 @@ def _once(check):
 def encode_chunk_json(document: dict) -> bytes:
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return base64.b64encode(text.encode("utf-8"))
+
+
+def asset_key(uri: object) -> str | None:
+    """The chunk key an asset uri names (`__asset:3` -> "3"), or None for any other uri."""
+    if isinstance(uri, str):
+        for prefix in ASSET_URIS:
+            if uri.startswith(prefix):
+                return uri[len(prefix) :]
+    return None
+
+
+def asset_chunks(image: png.PngFile) -> dict[str, png.Chunk]:
+    """key -> the `chara-ext-asset_` chunk so keyed, as RisuAI's import keys them (the keyword
+    without `chara-ext-asset_:` or `chara-ext-asset_`, case kept; the last of a key wins)."""
+    found: dict[str, png.Chunk] = {}
+    data = image.data
+    for chunk in image.chunks:
+        if chunk.keyword.startswith(ASSET_CHUNK):  # lowercased: the exact keyword is read from the file
+            keyword = data[chunk.data_start : chunk.data_start + len(chunk.keyword)].decode("latin-1")
+            if keyword.startswith(ASSET_CHUNK):
+                key = keyword[len(ASSET_CHUNK) :]
+                found[key[1:] if key.startswith(":") else key] = chunk
+    return found
+
+
+def referenced_chunks(image: png.PngFile, raw_assets: object) -> dict[str, png.Chunk]:
+    """The asset chunks an asset list's uris name, by key; nothing is decoded. Empty at once
+    for a card without an asset list (the common case: no walk of the chunks)."""
+    if not isinstance(raw_assets, list) or not raw_assets:
+        return {}
+    keys = {key for item in raw_assets if isinstance(item, dict) and (key := asset_key(item.get("uri"))) is not None}
+    if not keys:
+        return {}
+    chunks = asset_chunks(image)
+    return {key: chunks[key] for key in keys if key in chunks}
+
+
+def asset_bytes(image: png.PngFile, chunk: png.Chunk, what: str) -> bytes:
+    """An asset chunk's bytes: its base64 text decoded as RisuAI decodes it (Node's decoder)."""
+    found = png.text_of(image.data, chunk)
+    label = f"the {found.keyword!r} chunk of {what}"
+    if len(found.text) > limits.CARD_DATA_URI_MAX_BYTES * 4 // 3 + 4:
+        raise BunzaiError(
+            "too_large",
+            f"{label} holds over {limits.CARD_DATA_URI_MAX_BYTES} bytes",
+            "store large media as separate files",
+        )
+    return png.card_base64(found.text, label)
+
+
+def _read_assets(
+    raw_assets: object, image: png.PngFile, chunks: dict[str, png.Chunk], what: str
+) -> tuple[list[dict], list[Blob], list[str]]:
+    """`data.assets` -> link dicts, the blobs they store and the warnings: a uri naming an asset
+    chunk reads as that chunk's bytes, every other uri as the card spokes read it."""
+    links: list[dict] = []
+    blobs: list[Blob] = []
+    warnings: list[str] = []
+    decoded: dict[str, bytes] = {}
+    made: dict[tuple[str, str], Blob] = {}
+    for index, item in enumerate(raw_assets if isinstance(raw_assets, list) else []):
+        entry = as_object(item)
+        uri = entry.get("uri")
+        key = asset_key(uri)
+        chunk = chunks.get(key) if key is not None else None
+        if chunk is None:
+            if key is not None and uri.startswith(ASSET_URIS[0]):
+                warnings.append(
+                    f"card.asset.missing: asset {index} names {uri!r}, but {what} has no "
+                    f"{ASSET_CHUNK}:{key} chunk; its uri is kept as written"
+                )
+            read, found = card_assets.read_assets([entry])
+            links += read
+            blobs += found
+            continue
+        if key not in decoded:
+            decoded[key] = asset_bytes(image, chunk, what)
+        ext, mime = file_type(entry.get("ext"), "")
+        blob = made.get((key, ext))
+        if blob is None:
+            made[(key, ext)] = blob = Blob(decoded[key], ext, mime)
+            blobs.append(blob)
+        links.append(
+            {
+                "role": as_str(entry.get("type")),
+                "name": as_str(entry.get("name")),
+                "ext": as_str(entry.get("ext")),
+                "asset": blob.ref_json(),
+                "uri": None,
+            }
+        )
+    return links, blobs, warnings
+
+
+def _with_assets(character: Any, links: list[dict], what: str) -> Any:
+    try:
+        assets = [AssetLink.model_validate(link) for link in links]
+    except ValidationError as error:
+        raise BunzaiError(
+            "corrupt_file",
+            f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
+            "fix the asset in the app that made the card",
+        ) from None
+    return character.model_copy(update={"assets": assets})
 
 
 class SillyTavernCardPng(Adapter):
@@ -146,20 +285,36 @@ class SillyTavernCardPng(Adapter):
             )
         check = _once(lambda: png.check_crcs(image, what)) if image.unchecked else None
         original = SpanBlob(data, ((0, len(data)),), "png", "image/png", check)
-        # The image without its card chunks, named by its spans of the file: hashed in place, never
-        # copied here; both are hashed only when a draft, a store or a convert asks (LazyAssetRef).
-        portrait = SpanBlob(data, tuple(png.kept_spans(image, _CARD_CHUNKS)), "png", "image/png", check)
-        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         primary = documents.get("ccv3", documents.get("chara"))
+        try:  # card_data, inline (every card is read here): `data`, else the top level
+            raw_assets = primary.get("data", primary).get("assets")
+        except AttributeError:  # a `data` that is not an object
+            raw_assets = primary.get("assets")
+        # The image without its card chunks (and the asset chunks the card's assets name), named
+        # by its spans of the file: hashed in place, never copied here; both are hashed only when
+        # a draft, a store or a convert asks (LazyAssetRef).
+        cut = _CARD_CHUNKS
+        if raw_assets:  # a card without assets goes by: no chunk walk
+            named = referenced_chunks(image, raw_assets)
+            if named:
+                cut = cut.union(chunk.keyword for chunk in named.values())
+        portrait = SpanBlob(data, tuple(png.kept_spans(image, cut)), "png", "image/png", check)
+        escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])
+        if raw_assets and isinstance(raw_assets, list):
+            links, blobs, warnings = _read_assets(raw_assets, image, named, what)
+            decoded.pieces[0] = _with_assets(decoded.pieces[0], links, what)
+            decoded.blobs += blobs
+            decoded.warnings += warnings
         return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        losses = card_losses(piece, ST_V3, self.format_id)
+        losses = card_losses(piece, _SHAPE_WITH_ASSETS, self.format_id)
         escrowed = _escrowed(piece)
         source = _escrowed_image(piece, media) if escrowed is not None else None
         if source is not None and self._reads_as(source, piece):
             return Encoded(source, losses)
+        from_escrow = source is not None
         if source is None:
             source, image_losses = _image_for(piece, media)
             losses += image_losses
@@ -176,20 +331,136 @@ class SillyTavernCardPng(Adapter):
         # own data (its V3 fields kept), not over the V2 chunk cut to V2.
         base = card_data(ccv3) if own_ccv3 or escrowed is not None or sibling_data(piece, ST_V3) is None else None
         written = write_card_data(base, data_template(), piece, ST_V3, media)
+        image = png.read_png(source, "the card image")
+        # The asset chunks the escrowed card names come out of its image; those an asset still
+        # holds go back in (AssetChunks), before the card chunks, as RisuAI writes them.
+        cut = set(CARD_KEYWORDS)
+        if from_escrow:
+            cut.update(chunk.keyword for chunk in referenced_chunks(image, _escrowed_assets(piece)).values())
+        if piece.assets or "assets" in written:
+            portrait = piece.body.portrait
+            is_image = portrait is not None and not any(loss.pointer == "/body/portrait" for loss in losses)
+            plan = AssetChunks(piece, media, image, cut, portrait.sha256 if is_image else None)
+            written["assets"] = plan.entries(written.get("assets"))
+            losses += plan.losses
+            added = plan.chunks
+        else:
+            added = []
         if holder:
             ccv3["data"] = written
         else:
             ccv3 = written
-        chunks = [("chara", encode_chunk_json(chara)), ("ccv3", encode_chunk_json(ccv3))]
-        return Encoded(png.replace_text(png.read_png(source, "the card image"), set(CARD_KEYWORDS), chunks), losses)
+        added += [("chara", encode_chunk_json(chara)), ("ccv3", encode_chunk_json(ccv3))]
+        data = png.replace_text(image, cut, added)
+        if len(data) > limits.PNG_MAX_BYTES:
+            raise BunzaiError(
+                "too_large",
+                f"the PNG card would be {len(data)} bytes; bunzai reads PNG cards up to {limits.PNG_MAX_BYTES}",
+                "export as CHARX, which keeps large assets as separate members",
+            )
+        return Encoded(data, losses)
 
     def _reads_as(self, data: bytes, piece: Any) -> bool:
-        """Whether `data` already reads as `piece` (name and body): then it is the faithful output."""
+        """Whether `data` already reads as `piece` (name, body and assets): then it is the faithful output."""
         try:
             again = self.read(data, piece.id + ".png", None).pieces[0]
         except BunzaiError:
             return False
-        return again.name == piece.name and again.body == piece.body
+        if again.name != piece.name or again.body != piece.body:
+            return False
+        return [link.model_dump(mode="json") for link in again.assets] == [
+            link.model_dump(mode="json") for link in piece.assets
+        ]
+
+
+class AssetChunks:
+    """The `data.assets` entries and asset chunks a write gives the piece's asset links.
+
+    A link with a uri is written as that uri. A stored asset is written as the asset chunk
+    the escrowed card held its bytes in (`__asset:<key>`, the chunk's text copied as read),
+    as the escrowed `data:` uri it was read from, or, for the main icon that is the image
+    written, as `ccdefault:`; any other keeps its entry (its place in the list) with an empty
+    uri, with a loss (ASSET_NOT_WRITTEN). An escrowed entry that still reads as the same link
+    is kept as written.
+    """
+
+    def __init__(self, piece: Any, media: MediaSource, image: png.PngFile, cut: set[str], image_sha: str | None):
+        self.piece, self.media, self.image_sha = piece, media, image_sha
+        self.links = [link.model_dump(mode="json") for link in piece.assets]
+        # Asset chunks staying in the image (not cut): their keys are not reused.
+        self.taken = {key for key, chunk in asset_chunks(image).items() if chunk.keyword not in cut}
+        self.losses: list[Loss] = []
+        self.chunks: list[tuple[str, bytes]] = []
+        self._held: dict[str, tuple[str, str, bytes]] | None = None
+        self._written: dict[str, str] = {}  # escrowed key -> key written
+
+    def entries(self, old: object) -> list:
+        old = old if isinstance(old, list) else []
+        out = []
+        for index, link in enumerate(self.links):
+            previous = old[index] if index < len(old) and isinstance(old[index], dict) else None
+            uri = self._uri(index, link, previous)
+            item = copied(previous) if previous is not None else {"type": "", "uri": "", "name": "", "ext": ""}
+            for native, field in (("type", "role"), ("name", "name"), ("ext", "ext")):
+                if previous is None or as_str(item.get(native)) != link[field]:
+                    item[native] = link[field]
+            if item.get("uri") != uri:
+                item["uri"] = uri
+            out.append(item)
+        return out
+
+    def _uri(self, index: int, link: dict, previous: dict | None) -> str:
+        asset = link["asset"]
+        if asset is None:
+            return link["uri"] if link["uri"] is not None else ""
+        uri = previous.get("uri") if previous is not None else None
+        if isinstance(uri, str) and uri[:5].lower() == "data:" and self._reads_same(previous, link):
+            return uri
+        held = self.held().get(asset["sha256"])
+        if held is not None:
+            key = self._chunk(*held)
+            return uri if isinstance(uri, str) and asset_key(uri) == key else ASSET_URIS[0] + key
+        if link["role"] == "icon" and asset["sha256"] == self.image_sha:
+            self.losses.append(ICON_AS_DEFAULT.at(f"/assets/{index}"))
+            return "ccdefault:"
+        why = f"asset {index} ({link['name'] or link['role']}) is a stored file: {ASSET_NOT_WRITTEN.why}"
+        self.losses.append(ASSET_NOT_WRITTEN.at(f"/assets/{index}", why))
+        return ""
+
+    @staticmethod
+    def _reads_same(previous: dict, link: dict) -> bool:
+        try:
+            return card_assets.read_assets([previous])[0] == [link]
+        except BunzaiError:
+            return False
+
+    def held(self) -> dict[str, tuple[str, str, bytes]]:
+        """sha256 -> (key, keyword, text) of each asset chunk the escrowed card names, decoded once."""
+        if self._held is None:
+            self._held = {}
+            original = self.piece.original
+            ref = original.files.get(CARD_FILE) if _escrowed(self.piece) is not None else None
+            if ref is not None:
+                image = png.read_png(self.media(ref), "the escrowed card")
+                for key, chunk in referenced_chunks(image, _escrowed_assets(self.piece)).items():
+                    text = png.text_of(image.data, chunk)
+                    sha = hashlib.sha256(asset_bytes(image, chunk, "the escrowed card")).hexdigest()
+                    self._held.setdefault(sha, (key, text.keyword, text.text))
+        return self._held
+
+    def _chunk(self, key: str, keyword: str, text: bytes) -> str:
+        """The key the chunk is written under (once), kept unless a chunk left in the image has it."""
+        if key not in self._written:
+            written = key
+            if key in self.taken:
+                number = 0
+                while str(number) in self.taken:
+                    number += 1
+                written, keyword = str(number), f"{ASSET_CHUNK}:{number}"
+            self.taken.add(written)
+            self._written[key] = written
+            self.chunks.append((keyword, text))
+        return self._written[key]
 
 
 def _escrowed(piece: Any) -> dict | None:
@@ -207,10 +478,20 @@ def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
     data = media(ref)
     portrait = piece.body.portrait
     if portrait is not None:
-        image = png.replace_text(png.read_png(data, "the escrowed card"), set(CARD_KEYWORDS), [])
-        if Blob(image, "png").sha256 != portrait.sha256:
+        image = png.read_png(data, "the escrowed card")
+        cut = set(CARD_KEYWORDS) | {
+            chunk.keyword for chunk in referenced_chunks(image, _escrowed_assets(piece)).values()
+        }
+        if Blob(png.replace_text(image, cut, []), "png").sha256 != portrait.sha256:
             return None
     return data
+
+
+def _escrowed_assets(piece: Any) -> object:
+    """The escrowed card's `data.assets` (of `ccv3`, else `chara`), as read."""
+    documents = _escrowed(piece) or {}
+    primary = documents.get("ccv3", documents.get("chara"))
+    return card_data(primary).get("assets") if isinstance(primary, dict) else None
 
 
 def _image_for(piece: Any, media: MediaSource) -> tuple[bytes, list[Loss]]:
