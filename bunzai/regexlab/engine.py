@@ -93,6 +93,13 @@ def _run_error(request: dict[str, Any], message: str, seconds: float) -> BunzaiE
             "try a shorter text, or a pattern that keeps less state",
             pattern=pattern,
         )
+    if "bunzai-platform: " in first:  # the platform modelled would throw on this replacement (prelude.js)
+        return BunzaiError(
+            "invalid_input",
+            first.split("bunzai-platform: ", 1)[1],
+            "refer only to the pattern's captures ($1 ... and $<name> of its named groups)",
+            pattern=pattern,
+        )
     return BunzaiError(
         "internal",
         f"the regex engine failed on {pattern}: {first}",

@@ -84,7 +84,16 @@ var bunzai = (function () {
             var filled = template.replace(/\$(\d+)|\$<([^>]+)>/g, function (whole, num, name) {
                 var value = num !== undefined ? args[Number(num)] : (groups ? groups[name] : undefined);
                 if (!value) return "";
-                if (typeof value !== "string") return String(value);
+                if (typeof value !== "string") {
+                    // past the captures: the match position (a number), the whole text, the groups object;
+                    // SillyTavern's trim step (and String of a null-prototype object) throws on them
+                    if (typeof value === "object" || a.trims.length) {
+                        throw new Error("bunzai-platform: SillyTavern fails on " + whole + ": it names " +
+                            (typeof value === "object" ? "the named groups object" : "the match position") +
+                            (typeof value === "object" ? "" : ", which its trim strings cannot be taken from"));
+                    }
+                    return String(value);
+                }
                 for (var i = 0; i < a.trims.length; i++) {
                     value = value.split(macros(a.trims[i], a.macros, false)).join("");
                 }

@@ -78,3 +78,18 @@ def test_cli_start_up_never_imports_the_engine() -> None:
     code = "import sys, bunzai.cli.app; print('_quickjs' in sys.modules, 'bunzai.regexlab.engine' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_a_sillytavern_reference_that_makes_sillytavern_throw_is_a_coded_refusal() -> None:
+    """$N past the captures reaches SillyTavern's replace callback's other arguments: its trim
+    step cannot take the match position (a number), and the named groups object throws."""
+    from bunzai.errors import BunzaiError
+    from bunzai.regexlab.lab import try_pattern
+
+    with pytest.raises(BunzaiError) as caught:
+        try_pattern("/(?<n>b)/g", "abc", replace="[$4]", platform="sillytavern")
+    assert caught.value.code == "invalid_input" and "named groups object" in caught.value.message
+    with pytest.raises(BunzaiError) as caught:
+        try_pattern("/(b)/g", "abc", replace="[$2]", platform="sillytavern", trim_strings=["x"])
+    assert caught.value.code == "invalid_input" and "match position" in caught.value.message
+    assert try_pattern("/(b)/g", "abc", replace="[$2|$3]", platform="sillytavern")["result"] == "a[1|abc]c"
