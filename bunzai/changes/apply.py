@@ -243,6 +243,19 @@ class _Window:
                         reason="not_found",
                         message=missing,
                     )
+        created: set[tuple[str, str]] = set()
+        for i, item in enumerate(unit):  # two creates of one piece: refused before either is written
+            if results[i] is None and item.draft["mode"] == "create":
+                ref = (item.draft["target"]["kind"], item.draft["target"]["id"])
+                if ref in created:
+                    results[i] = receipt(
+                        "stale",
+                        op="create",
+                        target=item.draft["target"],
+                        reason="occupied",
+                        message="another draft of its group creates the same piece",
+                    )
+                created.add(ref)
         if any(result is not None for result in results):
             return [result if result is not None else _held_back(item.draft) for result, item in zip(results, unit)]
         for item in unit:
