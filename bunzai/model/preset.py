@@ -13,6 +13,7 @@ other frontends' templates map onto), plus `templates.options` for their non-tex
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -81,9 +82,45 @@ class PromptOrder(Model):
     """The order blocks are assembled in, for everyone or for one character."""
 
     target: str = Field(
-        default="global", description="'global', or the platform key of the character this order is for."
+        default="global",
+        description=(
+            "'global' (the order sent for every character; SillyTavern's character_id 100001), or the platform "
+            "key of another order (a character's, SillyTavern's unused '100000')."
+        ),
     )
     items: list[OrderItem] = Field(default_factory=list, description="Blocks, first to last.")
+
+
+GLOBAL_ORDER = "global"  # the order the frontend uses for everyone (SillyTavern: character_id 100001)
+# The one rule for presets read from SillyTavern before bunzai mapped its orders right. bunzai
+# used to read character_id 100000 as `global` and 100001 as the order "100001"; but since Aug
+# 2023 (openai.js `promptOrder: {strategy: 'global', dummyId: 100001}`) SillyTavern uses the
+# 100001 list and ignores 100000. Now 100001 reads as `global` and 100000 as "100000", so no
+# read makes an order "100001" any more: a preset holding one was read under the old mapping,
+# and there `global` is the stale 100000 list and "100001" is the order SillyTavern uses.
+OLD_MAPPING_ACTIVE_ORDER = "100001"
+
+
+def old_sillytavern_mapping(targets: Iterable[str]) -> bool:
+    """Whether orders with these targets were read under the old SillyTavern mapping (above):
+    their `global` order is SillyTavern's unused 100000 list, and "100001" the one it uses."""
+    return OLD_MAPPING_ACTIVE_ORDER in targets
+
+
+def active_order_index(targets: Sequence[str]) -> int | None:
+    """Where, among orders with these targets, the order a frontend sends for everyone is:
+    `global` (or, in a preset read under the old SillyTavern mapping, "100001"); None when
+    there is none (SillyTavern then uses its default order)."""
+    wanted = OLD_MAPPING_ACTIVE_ORDER if old_sillytavern_mapping(targets) else GLOBAL_ORDER
+    return targets.index(wanted) if wanted in targets else None
+
+
+def order_index(targets: Sequence[str], target: str) -> int | None:
+    """Where the order a person names is: `global` names the active order (active_order_index),
+    another target its first order; None when the preset has no such order."""
+    if target == GLOBAL_ORDER:
+        return active_order_index(targets)
+    return targets.index(target) if target in targets else None
 
 
 class PromptGroup(Model):

@@ -3,18 +3,19 @@
 The prompt manager (`prompt_manager`) is the preset's blocks, with SillyTavern's default
 prompt for each default identifier the preset lacks (PromptManager.checkForMissingPrompts;
 a 2023 preset's three prompts land on them), and the active order: the preset's `global`
-order (SillyTavern's character_id 100000), else its first order, else, for a preset with
-none, SillyTavern's default order. Each enabled item becomes one part: a block's content,
-or a marker filled from its source (character description, personality and scenario
-through the preset's formats, persona, world info before/after through `wi_format`,
-dialogue examples, the chat history). Every enabled block with absolute position, wherever
-the order places it, the character's depth prompt, the author's note, a persona at depth
-and lorebook entries at depth are injected into the chat history at their depth with their
-role, in SillyTavern's order (openai.js populationInjectionPrompts); `join_injections`
-makes one message of each depth, injection order and role, as SillyTavern sends them. The
-character's system prompt replaces `main`, and its post-history instructions replace
-`jailbreak`, unless the block forbids overrides; `{{original}}` in the override is the
-block's own text.
+order (SillyTavern's character_id 100001; bunzai.model.preset.active_order_index), else
+SillyTavern's default order (which it adds for a preset whose `prompt_order` has no 100001
+list, and keeps for one with none when no other preset changed it). Each enabled item
+becomes one part: a block's content, or a marker filled from its source (character
+description, personality and scenario through the preset's formats, persona, world info
+before/after through `wi_format`, dialogue examples, the chat history). Every enabled
+block with absolute position, wherever the order places it, the character's depth prompt,
+the author's note, a persona at depth and lorebook entries at depth are injected into the
+chat history at their depth with their role, in SillyTavern's order (openai.js
+populationInjectionPrompts); `join_injections` makes one message of each depth, injection
+order and role, as SillyTavern sends them. The character's system prompt replaces `main`,
+and its post-history instructions replace `jailbreak`, unless the block forbids overrides;
+`{{original}}` in the override is the block's own text.
 
 A part is {role, content, block, source, pointer, chat_index?, lore?}; the stages in
 bunzai.render.render evaluate macros and regexes over these parts.
@@ -25,16 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-KNOWN_MARKERS = (
-    "charDescription",
-    "charPersonality",
-    "scenario",
-    "personaDescription",
-    "worldInfoBefore",
-    "worldInfoAfter",
-    "dialogueExamples",
-    "chatHistory",
-)
+from bunzai.model.preset import active_order_index
+
 BUILT_IN_SLOTS = ("main", "nsfw", "jailbreak", "enhanceDefinitions")
 # SillyTavern's chatCompletionDefaultPrompts (public/scripts/PromptManager.js): (identifier, name, content, marker).
 DEFAULT_PROMPTS = (
@@ -109,9 +102,10 @@ class Inputs:
 class PromptManager:
     """The blocks SillyTavern's prompt manager holds for a preset, and the order it sends them in."""
 
-    target: str  # the active order: "global", another order's target, or DEFAULT_TARGET (the preset has none)
+    target: str  # the active order: "global" (or "100001", see active_order_index), or DEFAULT_TARGET
     items: list[dict]  # its items, {identifier, enabled}
     blocks: dict[str, tuple[int | None, dict]]  # identifier -> (index in /body/prompts, None: a default; block)
+    passed_over: tuple[str, ...] = ()  # with DEFAULT_TARGET: the preset's orders, none of them the active one
 
     def pointer(self, identifier: str) -> str:
         """Where a block's text is: a pointer into the preset, or `default:ID` for SillyTavern's default."""
@@ -145,9 +139,10 @@ def prompt_manager(preset: dict) -> PromptManager:
 
     Blocks: the preset's (the first one of an identifier), then SillyTavern's default prompt for each default
     identifier the preset lacks (checkForMissingPrompts adds them on load; a 2023 preset's `main_prompt` ...
-    land on `main` ...). Order: the `global` one, else the first, else SillyTavern's default order (a preset
-    with no `prompt_order` keeps the order SillyTavern had active, which is the default one unless another
-    preset changed it).
+    land on `main` ...). Order: the active one (`global`), else SillyTavern's default order: a preset whose
+    orders are all others (a file with only the unused 100000 list) gets it added (sanitizeServiceSettings), and
+    one with no `prompt_order` keeps the order SillyTavern had active, the default one unless another preset
+    changed it.
     """
     blocks: dict[str, tuple[int | None, dict]] = {}
     for index, block in enumerate(preset.get("prompts") or []):
@@ -155,18 +150,30 @@ def prompt_manager(preset: dict) -> PromptManager:
     for identifier, name, content, marker in DEFAULT_PROMPTS:
         blocks.setdefault(identifier, (None, _default_block(identifier, name, content, marker)))
     orders = preset.get("orders") or []
-    chosen = next((o for o in orders if o.get("target") == "global"), orders[0] if orders else None)
-    if chosen is None:
+    targets = [o.get("target", "") for o in orders]
+    index = active_order_index(targets)
+    if index is None:
         items = [{"identifier": identifier, "enabled": enabled} for identifier, enabled in DEFAULT_ORDER]
-        return PromptManager(DEFAULT_TARGET, items, blocks)
-    return PromptManager(chosen.get("target", ""), chosen.get("items") or [], blocks)
+        return PromptManager(DEFAULT_TARGET, items, blocks, tuple(targets))
+    return PromptManager(targets[index], orders[index].get("items") or [], blocks)
 
 
-def order_label(target: str) -> str:
+def order_label(manager: PromptManager) -> str:
     """How a message names the active order."""
-    if target == DEFAULT_TARGET:
-        return "SillyTavern's default order (the preset has none)"
-    return f"the {target} order"
+    if manager.target != DEFAULT_TARGET:
+        return f"the {manager.target} order"
+    if manager.passed_over:
+        return "SillyTavern's default order (the preset has no global order)"
+    return "SillyTavern's default order (the preset has none)"
+
+
+def passed_over_note(manager: PromptManager) -> str:
+    """Why the default order is used though the preset has orders."""
+    return (
+        "the preset has no global prompt order (SillyTavern's character_id 100001), only "
+        + ", ".join(repr(target) for target in manager.passed_over)
+        + ": SillyTavern adds its default order and sends that, so this render uses SillyTavern's default order"
+    )
 
 
 def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
@@ -176,7 +183,9 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     utility = preset.get("utility_prompts") or {}
     notes: list[str] = []
     parts: list[dict] = []
-    if manager.target == DEFAULT_TARGET:
+    if manager.passed_over:
+        notes.append(passed_over_note(manager))
+    elif manager.target == DEFAULT_TARGET:
         notes.append(
             "the preset has no prompt order: SillyTavern keeps the order it had active; "
             "this render uses SillyTavern's default order"

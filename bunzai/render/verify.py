@@ -10,6 +10,9 @@ Findings (each with a `kind`, a `pointer` into the piece it is about, and a mess
 - `marker_without_source`: a marker nothing fills;
 - `unreachable_block`: a block with text that the active order (the one render sends,
   chat_completion.prompt_manager) does not hold, or an item of that order naming no block;
+- `order_not_used`: the preset has prompt orders but not the one SillyTavern uses (its global
+  order, character_id 100001; a file with only the 100000 list), so SillyTavern sends its
+  default order instead;
 - `lore_never_activates`: an enabled entry with no usable key (none, only blank keys, a
   regex key that does not compile, or probability 0);
 - `lore_over_budget`: an entry whose text alone is over the book's token budget;
@@ -22,10 +25,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.sillytavern.presets_chat_prompts import MARKERS
 from bunzai.macros.translate import translate_text
 from bunzai.regexlab.lint import lint_set
 from bunzai.render import lore as lore_mod
-from bunzai.render.chat_completion import BUILT_IN_SLOTS, KNOWN_MARKERS, PromptManager, order_label, prompt_manager
+from bunzai.render.chat_completion import (
+    BUILT_IN_SLOTS,
+    PromptManager,
+    order_label,
+    passed_over_note,
+    prompt_manager,
+)
 from bunzai.render.render import render
 
 
@@ -55,7 +65,19 @@ def verify(
     manager = prompt_manager(preset)
     blocks, target, items = manager.blocks, manager.target, manager.items
     ordered = {item.get("identifier") for item in items}
-    label = order_label(target)
+    label = order_label(manager)
+    if manager.passed_over:
+        note = passed_over_note(manager)
+        notes = [kept for kept in notes if kept != note]  # the finding says it
+        findings.append(
+            {
+                "kind": "order_not_used",
+                "piece": pid,
+                "pointer": "/body/orders",
+                "orders": list(manager.passed_over),
+                "message": note,
+            }
+        )
     for number, item in enumerate(items):
         identifier = item.get("identifier")
         if identifier not in blocks:
@@ -73,7 +95,7 @@ def verify(
         if not item.get("enabled", True):
             continue
         if block.get("marker"):
-            if identifier not in KNOWN_MARKERS:
+            if identifier not in MARKERS:
                 findings.append(
                     {
                         "kind": "marker_without_source",

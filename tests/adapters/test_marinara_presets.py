@@ -193,17 +193,22 @@ def _section_order(document: dict) -> list[tuple[str, str]]:
 
 
 def test_a_block_in_no_order_crosses_switched_off_and_says_so():
-    # SillyTavern's Default lists personaDescription in no global order, so SillyTavern never sends it.
+    # SillyTavern's Default with personaDescription taken out of its global order (the 100001 list, the one
+    # SillyTavern uses; the unused 100000 list never had it), so SillyTavern never sends it.
     piece = st_default()
+    assert [order.target for order in piece.body.orders] == ["100000", "global"]
+    active = piece.body.orders[1]
+    active.items = [item for item in active.items if item.identifier != "personaDescription"]
     out = convert_piece(piece, "marinara.preset", no_media)
     order = _section_order(json.loads(out.data))
     assert order[-1] == ("personaDescription", "false")
     index = next(i for i, b in enumerate(piece.body.prompts) if b.identifier == "personaDescription")
     unordered = {loss.pointer for loss in out.losses if loss.code == "marinara.preset.section.unordered"}
-    assert unordered == {f"/body/prompts/{index}", "/body/orders/0/items"}
+    assert unordered == {f"/body/prompts/{index}", "/body/orders/1/items"}
     # and back in SillyTavern it is still not sent: in the order, switched off
     _, marinara = read(out.data, out.file_name)
     back = read_bytes(convert_piece(marinara, "sillytavern.preset.chat", no_media).data, "Default.json")[1].pieces[0]
+    assert [order.target for order in back.body.orders] == ["global"]
     items = {item.identifier: item.enabled for item in back.body.orders[0].items}
     assert items["personaDescription"] is False
 

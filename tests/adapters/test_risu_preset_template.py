@@ -108,7 +108,9 @@ def test_a_partial_chat_range_is_not_the_whole_chat_history():
 def test_a_templated_preset_crossed_to_sillytavern_keeps_chat_description_persona_and_lore():
     crossing = convert_piece(templated_piece(), "sillytavern.preset.chat", no_media)
     written = json.loads(crossing.data)
-    order = next(o for o in written["prompt_order"] if o["character_id"] == 100000)["order"]
+    # RisuAI's one order is the global one: SillyTavern's 100001, the list it uses (100000 it ignores)
+    assert [o["character_id"] for o in written["prompt_order"]] == [100001]
+    order = written["prompt_order"][0]["order"]
     assert [item["identifier"] for item in order] == IDENTIFIERS
     assert all(item["enabled"] for item in order)
     prompts = {p["identifier"]: p for p in written["prompts"]}

@@ -27,12 +27,12 @@ def default_preset() -> dict:
 
 def with_repeats() -> dict:
     """SillyTavern's own Default preset with a copy of `main` at the end of `prompts` (as an
-    import that appended a prompt of the same id leaves it) and `main` twice in the order."""
+    import that appended a prompt of the same id leaves it) and `main` twice in the order it uses."""
     document = default_preset()
     shadow = copy.deepcopy(next(p for p in document["prompts"] if p["identifier"] == "main"))
     shadow["content"] = "A shadowed copy SillyTavern never sends."
     document["prompts"].append(shadow)
-    order = next(o for o in document["prompt_order"] if o["character_id"] == 100000)["order"]
+    order = next(o for o in document["prompt_order"] if o["character_id"] == 100001)["order"]
     order.append({"identifier": "main", "enabled": True})
     return document
 
@@ -50,7 +50,8 @@ def test_the_first_prompt_with_an_identifier_is_the_block():
         len(mains) == 1
         and mains[0].content == next(p for p in default_preset()["prompts"] if p["identifier"] == "main")["content"]
     )
-    items = [item.identifier for item in piece.body.orders[0].items if item.identifier == "main"]
+    active = next(order for order in piece.body.orders if order.target == "global")  # SillyTavern's 100001
+    items = [item.identifier for item in active.items if item.identifier == "main"]
     assert len(items) == 2  # the order keeps both entries
 
 
@@ -133,7 +134,7 @@ def test_a_shadow_is_never_written_before_the_prompt_it_repeats():
 @pytest.mark.parametrize("first_enabled", [True, False])
 def test_the_render_places_a_repeated_order_entry_once_at_its_first_place(first_enabled):
     document = with_repeats()
-    order = next(o for o in document["prompt_order"] if o["character_id"] == 100000)["order"]
+    order = next(o for o in document["prompt_order"] if o["character_id"] == 100001)["order"]
     next(item for item in order if item["identifier"] == "main")["enabled"] = first_enabled
     preset = read(document).body.model_dump(mode="json")
     parts, _notes = assemble(Inputs("default", preset, "c", {"name": "C", "description": "d"}))

@@ -107,8 +107,11 @@ def test_chat_preset_maps_prompts_orders_samplers_and_helper_prompts():
     assert body.samplers.extra == {"n": 1}
     history = next(block for block in body.prompts if block.identifier == "chatHistory")
     assert history.marker and history.content == ""
-    assert [order.target for order in body.orders] == ["global", "100001"]
-    assert body.orders[0].items[5].identifier == "enhanceDefinitions" and not body.orders[0].items[5].enabled
+    # 100001 is the order SillyTavern uses (`global`); 100000 is an unused list, kept as it is
+    assert [order.target for order in body.orders] == ["100000", "global"]
+    assert body.orders[1].items[6].identifier == "enhanceDefinitions" and not body.orders[1].items[6].enabled
+    assert body.orders[1].items[2].identifier == "personaDescription"
+    assert "personaDescription" not in [item.identifier for item in body.orders[0].items]
     assert body.utility_prompts["wi_format"] == "{0}" and "impersonation" in body.utility_prompts
     assert body.media.image_inlining is False
 
@@ -146,7 +149,7 @@ def test_injection_fields_of_a_prompt_map():
         "normal",
         "quiet",
     ]
-    assert written["prompt_order"] == [{"character_id": 100000, "order": [{"identifier": "x", "enabled": True}]}]
+    assert written["prompt_order"] == [{"character_id": 100001, "order": [{"identifier": "x", "enabled": True}]}]
 
 
 def test_legacy_chat_preset_reads_as_prompt_blocks_and_writes_back_unchanged():

@@ -174,11 +174,23 @@ def test_blocks_remove_takes_the_block_out_of_orders_and_groups(preset) -> None:
 
 
 def test_blocks_reorder_moves_a_block_in_one_order(preset) -> None:
+    # the corpus Default.json: orders 100000 (unused by SillyTavern) then global (character_id 100001)
+    assert [order["target"] for order in preset["body"]["orders"]] == ["100000", "global"]
     result = preview("preset.blocks.reorder", preset, {"move": "jailbreak", "before": "main"})
     assert _order(result.after, "global") == ["jailbreak"] + [i for i in _order(preset, "global") if i != "jailbreak"]
-    assert _order(result.after, "100001") == _order(preset, "100001")
+    assert _order(result.after, "100000") == _order(preset, "100000")
     assert result.after["body"]["prompts"] == preset["body"]["prompts"]
-    assert all(c["path"].startswith("/body/orders/0/items/") for c in result.changes) and result.warnings == []
+    assert all(c["path"].startswith("/body/orders/1/items/") for c in result.changes) and result.warnings == []
+
+
+def test_global_names_the_order_sillytavern_uses_in_a_piece_read_under_the_old_mapping(preset) -> None:
+    # bunzai used to read 100000 as `global` and 100001 as "100001": there "100001" is the active order
+    old = edited(preset, lambda p: [o.update(target=t) for o, t in zip(p["body"]["orders"], ("global", "100001"))])
+    result = preview("preset.blocks.reorder", old, {"move": "jailbreak", "before": "main"})
+    assert _order(result.after, "100001") == ["jailbreak"] + [i for i in _order(old, "100001") if i != "jailbreak"]
+    assert _order(result.after, "global") == _order(old, "global")
+    result = preview("preset.blocks.enable", old, {"identifiers": ["main"], "enabled": False, "target": "global"})
+    assert [c["path"] for c in result.changes] == ["/body/orders/1/items/0/enabled"]
 
 
 def test_blocks_reorder_refuses_an_incomplete_order(preset) -> None:
@@ -196,7 +208,11 @@ def test_blocks_enable_switches_the_block_in_every_order(preset) -> None:
 
 
 def test_blocks_enable_in_one_order_only(preset) -> None:
-    result = preview("preset.blocks.enable", preset, {"identifiers": ["main"], "enabled": False, "target": "100001"})
+    result = preview("preset.blocks.enable", preset, {"identifiers": ["main"], "enabled": False, "target": "100000"})
+    assert result.changes == [
+        {"op": "replace", "path": "/body/orders/0/items/0/enabled", "before": True, "after": False}
+    ]
+    result = preview("preset.blocks.enable", preset, {"identifiers": ["main"], "enabled": False, "target": "global"})
     assert result.changes == [
         {"op": "replace", "path": "/body/orders/1/items/0/enabled", "before": True, "after": False}
     ]
@@ -205,7 +221,7 @@ def test_blocks_enable_in_one_order_only(preset) -> None:
 def test_blocks_copy_takes_blocks_from_another_preset(preset) -> None:
     source = edited(preset, lambda p: p.update(id="other"))
     source["body"]["prompts"].append({"identifier": "tone", "name": "Tone", "content": "Be gentle.", "enabled": True})
-    source["body"]["orders"][0]["items"].append({"identifier": "tone", "enabled": False})
+    source["body"]["orders"][1]["items"].append({"identifier": "tone", "enabled": False})  # its global order
     result = preview(
         "preset.blocks.copy",
         preset,
@@ -223,15 +239,15 @@ def test_blocks_copy_takes_blocks_from_another_preset(preset) -> None:
         ("main-2", preset["body"]["prompts"][0]["content"]),
     ]
     # the copies keep the on/off state they had in the source's global order, and join only the global order
-    assert result.after["body"]["orders"][0]["items"][-2:] == [
+    assert result.after["body"]["orders"][1]["items"][-2:] == [
         {"identifier": "tone", "enabled": False},
         {"identifier": "main-2", "enabled": True},
     ]
-    assert _order(result.after, "100001") == _order(preset, "100001")
+    assert _order(result.after, "100000") == _order(preset, "100000")
     # two blocks added at the end of the block list and of the global order
     assert [c["path"] for c in result.changes] == [
-        "/body/orders/0/items/11",
-        "/body/orders/0/items/12",
+        "/body/orders/1/items/12",
+        "/body/orders/1/items/13",
         "/body/prompts/12",
         "/body/prompts/13",
     ]

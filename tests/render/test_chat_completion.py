@@ -46,15 +46,17 @@ def order(*identifiers: str, disabled: tuple[str, ...] = (), target: str = "glob
     return {"target": target, "items": [{"identifier": i, "enabled": i not in disabled} for i in identifiers]}
 
 
-def loaded(preset: dict, *, card: dict | None = None, chat: list[dict] | None = None) -> dict:
+def loaded(
+    preset: dict, *, card: dict | None = None, chat: list[dict] | None = None, persona: dict | None = None
+) -> dict:
     """What render.gather returns, built in memory."""
     return {
         "preset_id": "p",
         "preset": {"name": "P", "body": preset},
         "character_id": "c",
         "character": {"name": "Sera", "body": card or dict(CARD)},
-        "persona_id": None,
-        "persona": None,
+        "persona_id": "ada" if persona else None,
+        "persona": {"name": "Ada", "body": persona} if persona else None,
         "books": [],
         "regex": [],
         "chat": list(CHAT if chat is None else chat),
@@ -179,7 +181,7 @@ def test_default_prompts_fill_identifiers_the_preset_lacks() -> None:
 def test_verify_flags_exactly_the_blocks_render_does_not_send() -> None:
     only_other = {
         "prompts": [block("main", "MAIN"), block("extra", "EXTRA")],
-        "orders": [order("main"), order("main", "extra", target="100001")],
+        "orders": [order("main"), order("main", "extra", target="42")],
     }
     assert "EXTRA" not in [m["content"] for m in final(only_other)]
     findings = verify(loaded(only_other))["findings"]
@@ -214,3 +216,52 @@ def test_sillytaverns_2023_default_preset_sends_its_prompts_description_and_chat
     ]
     result = verify(loaded(preset))
     assert result["clean"], result["findings"]
+
+
+def test_the_sillytavern_default_preset_sends_the_persona_of_its_100001_order() -> None:
+    # SillyTavern uses the 100001 list (openai.js dummyId 100001); only that list holds personaDescription.
+    path = corpus_path("sillytavern", "presets", "openai", "Default.json")
+    piece = read_bytes(path.read_bytes(), path.name, "sillytavern.preset.chat")[1].pieces[0]
+    preset = piece.body.model_dump(mode="json")
+    persona = {"description": "Ada is a cartographer.", "position": "in_prompt"}
+    doc = render(loaded(preset, persona=persona), stage="final")
+    assert doc["order"] == "global"
+    sent = [(m["block"], m["content"]) for m in doc["messages"]]
+    assert ("personaDescription", persona["description"]) in sent
+    blocks = [block for block, _ in sent]
+    assert blocks.index("main") < blocks.index("personaDescription") < blocks.index("charDescription")
+    assert verify(loaded(preset, persona=persona))["clean"]
+
+
+def test_a_preset_read_under_the_old_mapping_renders_its_100001_order() -> None:
+    # bunzai once read 100000 as `global` and 100001 as "100001": "100001" is then the order SillyTavern uses
+    preset = {
+        "prompts": [block("main", "MAIN"), block("extra", "EXTRA")],
+        "orders": [order("main"), order("main", "extra", target="100001")],
+    }
+    doc = render(loaded(preset), stage="final")
+    assert doc["order"] == "100001" and [m["content"] for m in doc["messages"]] == ["MAIN", "EXTRA"]
+    assert verify(loaded(preset))["findings"] == []
+
+
+def test_a_preset_without_the_global_order_renders_sillytaverns_default_order_and_verify_flags_it() -> None:
+    # A file with only the 100000 list: SillyTavern adds its default order for 100001 and sends that.
+    preset = {
+        "prompts": [block("main", "MAIN"), block("extra", "EXTRA"), block("chatHistory", marker=True)],
+        "orders": [order("extra", "main", "chatHistory", target="100000")],
+    }
+    stored = copy.deepcopy(preset)
+    doc = render(loaded(preset), stage="final")
+    assert doc["order"] == "default"
+    assert [m["content"] for m in doc["messages"]][:2] == ["MAIN", CARD["description"]]
+    assert "EXTRA" not in [m["content"] for m in doc["messages"]]
+    assert any("no global prompt order" in note and "'100000'" in note for note in doc["notes"])
+    assert preset == stored
+    result = verify(loaded(preset))
+    assert [(f["kind"], f["pointer"]) for f in result["findings"]] == [
+        ("order_not_used", "/body/orders"),
+        ("unreachable_block", "/body/prompts/1"),
+    ]
+    assert result["findings"][0]["orders"] == ["100000"]
+    assert "only in other prompt orders, not SillyTavern's default order" in result["findings"][1]["message"]
+    assert not any("no global prompt order" in note for note in result["notes"])  # the finding says it

@@ -61,7 +61,7 @@ def test_final_messages_follow_the_preset_prompt_order(seraphina) -> None:
         "render", "default", "--character", "seraphina", "--chat", str(chat), "--stage", "final", check=True
     ).json
     preset = json.loads(corpus_path("sillytavern", "presets", "openai", "Default.json").read_text(encoding="utf-8"))
-    order = next(o["order"] for o in preset["prompt_order"] if o["character_id"] == 100000)
+    order = next(o["order"] for o in preset["prompt_order"] if o["character_id"] == 100001)
     enabled = [item["identifier"] for item in order if item["enabled"]]
     blocks = []
     for message in doc["messages"]:
@@ -92,7 +92,7 @@ def test_verify_reports_exactly_the_typo_and_the_empty_block(seraphina, tmp_path
             "marker": False,
         }
     )
-    next(o for o in preset["prompt_order"] if o["character_id"] == 100000)["order"].insert(
+    next(o for o in preset["prompt_order"] if o["character_id"] == 100001)["order"].insert(
         1, {"identifier": "empty-note", "enabled": True}
     )
     broken = tmp_path / "Broken.json"
@@ -109,6 +109,48 @@ def test_verify_reports_exactly_the_typo_and_the_empty_block(seraphina, tmp_path
     assert typo["pointer"] == f"/body/prompts/{index}/content" and typo["line"] >= 1
     empty = next(f for f in findings if f["kind"] == "empty_block")
     assert empty["block"] == "empty-note" and empty["pointer"] == f"/body/prompts/{len(preset['prompts']) - 1}/content"
+
+
+def test_the_default_preset_sends_the_persona_as_sillytavern_does(seraphina, tmp_path: Path) -> None:
+    # SillyTavern sends the 100001 list (openai.js dummyId 100001); of Default.json's lists only it
+    # holds personaDescription, so a persona placed in the prompt is sent after main and world info.
+    bunzai, chat = seraphina
+    backup = tmp_path / "personas.json"
+    description = "Ada maps the glade's paths."
+    backup.write_text(
+        json.dumps(
+            {
+                "personas": {"ada.png": "Ada"},
+                "persona_descriptions": {"ada.png": {"description": description, "position": 0}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    _import(bunzai, backup)
+    doc = bunzai(
+        "render", "default", "-c", "seraphina", "--persona", "ada", "--chat", str(chat), "--stage", "final", check=True
+    ).json
+    assert doc["order"] == "global" and doc["persona"] == "persona/ada"
+    persona = [m for m in doc["messages"] if m["block"] == "personaDescription"]
+    assert [(m["content"], m["source"]) for m in persona] == [(description, "persona:ada/description")]
+    blocks = [m["block"] for m in doc["messages"]]
+    assert blocks.index("main") < blocks.index("personaDescription") < blocks.index("charDescription")
+
+
+def test_a_preset_with_only_the_100000_list_renders_the_default_order_and_fails_verify(
+    seraphina, tmp_path: Path
+) -> None:
+    bunzai, chat = seraphina
+    preset = json.loads(corpus_path("sillytavern", "presets", "openai", "Default.json").read_text(encoding="utf-8"))
+    preset["prompt_order"] = [o for o in preset["prompt_order"] if o["character_id"] == 100000]
+    stale = tmp_path / "Stale.json"
+    stale.write_text(json.dumps(preset), encoding="utf-8")
+    _import(bunzai, stale)
+    doc = bunzai("render", "stale", "-c", "seraphina", "--chat", str(chat), "--stage", "final", check=True).json
+    assert doc["order"] == "default" and any("no global prompt order" in note for note in doc["notes"])
+    result = bunzai("preset-verify", "stale", "--character", "seraphina", "--chat", str(chat))
+    assert result.code == 1
+    assert [(f["kind"], f["orders"]) for f in result.json["findings"]] == [("order_not_used", ["100000"])]
 
 
 def test_seeded_renders_are_identical_and_a_sillytavern_jsonl_chat_reads(seraphina, tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from bunzai.adapters.marinara.envelope import (
 from bunzai.adapters.registry import register
 from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
-from bunzai.model.preset import Preset
+from bunzai.model.preset import Preset, active_order_index
 
 FORMAT_ID = "marinara.preset"
 TYPE = "marinara_preset"
@@ -316,9 +316,9 @@ def _write_samplers(preset: dict, samplers: dict, twin: dict) -> None:
 
 
 def _chosen_order(orders: list[dict]) -> dict | None:
-    for order in orders:
-        if order["target"] == "global":
-            return order
+    active = active_order_index([order["target"] for order in orders])
+    if active is not None:
+        return orders[active]
     return orders[-1] if orders else None
 
 

@@ -35,7 +35,7 @@ from bunzai.adapters.risu.preset import (
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
-from bunzai.model.preset import Preset
+from bunzai.model.preset import Preset, active_order_index
 
 FIELDS = LEGACY_FIELDS
 _ROLES = {"assistant": "bot", "user": "user", "system": "system"}
@@ -116,9 +116,10 @@ def _item_of(block: dict, prior: Any) -> dict | None:
 def _ordered(body: dict) -> list[dict]:
     """The blocks in the global order (enabled ones only) when there is one, else as listed."""
     blocks = {block["identifier"]: block for block in body["prompts"]}
-    order = next((o for o in body["orders"] if o["target"] == "global"), None)
-    if order is None:
+    active = active_order_index([o["target"] for o in body["orders"]])
+    if active is None:
         return [block for block in body["prompts"] if block["enabled"]]
+    order = body["orders"][active]
     return [
         blocks[item["identifier"]]
         for item in order["items"]

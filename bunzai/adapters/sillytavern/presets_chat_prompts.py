@@ -1,8 +1,17 @@
 """Chat-completion prompt manager: `prompts[]` <-> blocks, `prompt_order` <-> orders.
 
-Blocks are matched to the escrowed ones by `identifier`, orders by `character_id` and
-order items by identifier (and occurrence), so unknown keys at every level survive.
-`character_id` 100000 is SillyTavern's global order; other ids are kept as their text.
+Blocks are matched to the escrowed ones by `identifier`, orders by `character_id` (and
+occurrence) and order items by identifier (and occurrence), so unknown keys at every level
+survive.
+
+`character_id` 100001 is the order SillyTavern uses (openai.js `promptOrder: {strategy:
+'global', dummyId: 100001}`; PromptManager reads the first list whose id is 100001 as text)
+and reads as the target `global`; other ids, 100000 among them (PromptManager's own default
+dummyId, unused by chat completion since Aug 2023), are kept as their text. A file with no
+100001 list is sent with SillyTavern's default order (sanitizeServiceSettings adds it); its
+lists are read as they are. A piece read under bunzai's old mapping (100000 as `global`, 100001
+as "100001": bunzai.model.preset.old_sillytavern_mapping) is written back with that mapping, so
+it still exports to the file it came from.
 
 A repeated identifier in `prompts` is read as SillyTavern's PromptManager reads it
 (getPromptById: the first prompt with that identifier): the first is the block, a later
@@ -22,6 +31,7 @@ block already.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bunzai.adapters.common.fieldmap import (
@@ -40,8 +50,10 @@ from bunzai.adapters.common.fieldmap import (
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 from bunzai.errors import BunzaiError
+from bunzai.model.preset import GLOBAL_ORDER, old_sillytavern_mapping
 
-GLOBAL_CHARACTER_ID = 100000
+ACTIVE_CHARACTER_ID = 100001  # the order SillyTavern's chat completion uses: target `global`
+OLD_GLOBAL_CHARACTER_ID = 100000  # `global` under the old mapping (bunzai.model.preset.old_sillytavern_mapping)
 # The markers SillyTavern fills from a source (PromptManager's chatCompletionDefaultPrompts,
 # marker: true); preparePromptsForChatCompletion / populateChatCompletion fill nothing else.
 MARKERS = (
@@ -102,20 +114,39 @@ PROMPT_FIELDS = FieldMap(
 
 
 def _target(value: Any) -> str:
-    if value == GLOBAL_CHARACTER_ID and not isinstance(value, bool):
-        return "global"
+    """An order's target: `global` for the id SillyTavern compares equal to 100001 (as text),
+    else the id as text (another value, which no character has: its JSON text, '' when absent)."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else "global"
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return "" if value is MISSING else json.dumps(value, sort_keys=True)
+    text = str(value)
+    return GLOBAL_ORDER if text == str(ACTIVE_CHARACTER_ID) else text
 
 
 def _character_id(target: str) -> int | str:
-    if target == "global":
-        return GLOBAL_CHARACTER_ID
+    if target == GLOBAL_ORDER:
+        return ACTIVE_CHARACTER_ID
+    return int(target) if decimal_text(target) else target
+
+
+def _old_target(value: Any) -> str:
+    """An order's target under the old mapping (100000 is `global`), as bunzai read it then."""
+    if value == OLD_GLOBAL_CHARACTER_ID and not isinstance(value, bool):
+        return GLOBAL_ORDER
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else GLOBAL_ORDER
+
+
+def _old_character_id(target: str) -> int | str:
+    if target == GLOBAL_ORDER:
+        return OLD_GLOBAL_CHARACTER_ID
     return int(target) if decimal_text(target) else target
 
 
 ORDER_FIELDS = FieldMap((Field("character_id", ("target",), _target, _character_id),))
+OLD_ORDER_FIELDS = FieldMap((Field("character_id", ("target",), _old_target, _old_character_id),))
 ITEM_FIELDS = FieldMap(
     (
         Field("identifier", ("identifier",), str_reader("")),
@@ -241,11 +272,17 @@ def _new_prompt(block: dict) -> dict:
 
 
 def encode_orders(orders: list[dict], prior: dict | None) -> list[dict]:
-    known = {_target(raw.get("character_id")): raw for raw in _objects(prior or {}, "prompt_order")}
+    fields, target_of = ORDER_FIELDS, _target
+    if old_sillytavern_mapping([order["target"] for order in orders]):
+        fields, target_of = OLD_ORDER_FIELDS, _old_target  # `global` is the file's 100000 list
+    known: dict[str, list[dict]] = {}
+    for raw in _objects(prior or {}, "prompt_order"):
+        known.setdefault(target_of(raw.get("character_id", MISSING)), []).append(raw)
     out = []
     for order in orders:
-        raw = known.get(order["target"])
-        native = encode_fields(ORDER_FIELDS, order, raw)
+        same = known.get(order["target"])
+        raw = same.pop(0) if same else None  # two lists of one id: each its own, in turn
+        native = encode_fields(fields, order, raw)
         native["order"] = _encode_items(order["items"], _objects(raw, "order") if raw is not None else [])
         out.append(native)
     return out
@@ -268,9 +305,9 @@ def _encode_items(items: list[dict], prior_items: list[dict]) -> list[dict]:
 
 
 def global_order_for(blocks: list[dict]) -> list[dict]:
-    """The one global order a new file gets when the piece names none, so the blocks stay in use."""
+    """The one global order (100001) a new file gets when the piece names none, so the blocks stay in use."""
     return encode_orders(
-        [{"target": "global", "items": [{"identifier": b["identifier"], "enabled": b["enabled"]} for b in blocks]}],
+        [{"target": GLOBAL_ORDER, "items": [{"identifier": b["identifier"], "enabled": b["enabled"]} for b in blocks]}],
         None,
     )
 

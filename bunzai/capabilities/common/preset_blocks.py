@@ -12,6 +12,7 @@ from typing import Literal
 from bunzai.capabilities.common.patching import refuse
 from bunzai.capabilities.common.positions import Placement, insertion_index, unique_key
 from bunzai.model.ids import slugify
+from bunzai.model.preset import active_order_index
 
 OrdersMode = Literal["all", "global", "none"]
 ORDERS_MODE_DESCRIPTION = (
@@ -47,9 +48,11 @@ def insert_blocks(
     body["prompts"][index:index] = blocks
     if mode == "none":
         return
-    for order in body["orders"]:
-        if mode == "global" and order["target"] != "global":
-            continue
+    orders = body["orders"]
+    if mode == "global":
+        active = active_order_index([order["target"] for order in orders])
+        orders = [orders[active]] if active is not None else []
+    for order in orders:
         items = order["items"]
         new_items = [
             {"identifier": block["identifier"], "enabled": (enabled or {}).get(block["identifier"], block["enabled"])}

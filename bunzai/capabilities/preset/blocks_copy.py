@@ -21,6 +21,7 @@ from bunzai.capabilities.common.preset_blocks import (
 )
 from bunzai.capabilities.contract import Capability, Need, Preview
 from bunzai.model.base import JsonObject
+from bunzai.model.preset import active_order_index
 from bunzai.validate import validate_piece
 
 
@@ -87,10 +88,9 @@ def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
 
 def _global_state(source) -> dict[str, bool]:
     """On/off of each block in the source's global order (what a person saw there)."""
-    for order in source.body.orders:
-        if order.target == "global":
-            return {item.identifier: item.enabled for item in order.items}
-    return {}
+    orders = source.body.orders
+    active = active_order_index([order.target for order in orders])
+    return {} if active is None else {item.identifier: item.enabled for item in orders[active].items}
 
 
 def _check_anchor(data: BlocksCopyInput, replaced: set[str]) -> None:

@@ -8,6 +8,7 @@ from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.preset_blocks import check_known
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
+from bunzai.model.preset import order_index
 
 
 class BlocksEnableInput(Model):
@@ -17,7 +18,10 @@ class BlocksEnableInput(Model):
     enabled: bool = Field(default=True, description="true turns them on, false turns them off.")
     target: str | None = Field(
         default=None,
-        description="Only this prompt order ('global' or a character key); default: the block itself and every order.",
+        description=(
+            "Only this prompt order ('global', the one sent for every character, or another order's key); "
+            "default: the block itself and every order."
+        ),
     )
 
 
@@ -28,7 +32,8 @@ def preview_blocks_enable(entity, data: BlocksEnableInput) -> Preview:
     wanted = set(data.identifiers)
     orders = body["orders"]
     if data.target is not None:
-        orders = [order for order in orders if order["target"] == data.target]
+        index = order_index([order["target"] for order in orders], data.target)
+        orders = [orders[index]] if index is not None else []
         if not orders:
             raise refuse(
                 f"the preset has no prompt order {data.target!r}",

@@ -7,6 +7,7 @@ from pydantic import Field
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import Reorder, reordered
 from bunzai.capabilities.contract import Capability, Preview
+from bunzai.model.preset import order_index
 
 
 class BlocksReorderInput(Reorder):
@@ -15,7 +16,7 @@ class BlocksReorderInput(Reorder):
     target: str = Field(
         default="global",
         description=(
-            "Which prompt order: 'global' or a character's platform key. "
+            "Which prompt order: 'global' (the one sent for every character) or another order's platform key. "
             "A preset without orders reorders its block list."
         ),
     )
@@ -27,10 +28,11 @@ def preview_blocks_reorder(entity, data: BlocksReorderInput) -> Preview:
     if not body["orders"]:
         body["prompts"] = reordered(body["prompts"], "identifier", data, "prompt block")
         return Preview(entity=propose(doc))
-    for order in body["orders"]:
-        if order["target"] == data.target:
-            order["items"] = reordered(order["items"], "identifier", data, "block in this order")
-            return Preview(entity=propose(doc))
+    index = order_index([order["target"] for order in body["orders"]], data.target)
+    if index is not None:
+        order = body["orders"][index]
+        order["items"] = reordered(order["items"], "identifier", data, "block in this order")
+        return Preview(entity=propose(doc))
     raise refuse(
         f"the preset has no prompt order {data.target!r}",
         "orders: " + ", ".join(repr(order["target"]) for order in body["orders"]),
