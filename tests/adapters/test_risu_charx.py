@@ -205,6 +205,27 @@ def test_a_crossing_from_a_plain_card_writes_risu_layout_and_names_losses(table)
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 
+def test_an_asset_uri_naming_no_file_of_the_archive_is_written_empty_and_reported(no_table):
+    """RisuAI's import throws 'asset not found' on an embeded:// or __asset: uri with no file
+    behind it, failing the whole card; an empty uri is skipped."""
+    from bunzai.model.character import Character
+
+    piece = Character(
+        id="bo",
+        name="Bo",
+        assets=[
+            {"role": "emotion", "name": "happy", "ext": "png", "uri": "__asset:0"},
+            {"role": "background", "name": "bg", "ext": "png", "uri": "embeded://assets/background/image/bg.png"},
+        ],
+    )
+    crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
+    card = json.loads(dict(opened(crossing.data))["card.json"])
+    assert [asset["uri"] for asset in card["data"]["assets"] if asset["name"] != "main"] == ["", ""]
+    missing = [loss.pointer for loss in crossing.losses if loss.code == "risu.import.asset_missing"]
+    assert missing == ["/assets/0", "/assets/1"]
+    assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
 @pytest.mark.filterwarnings("ignore:Duplicate name")
 @pytest.mark.parametrize(
     "items",

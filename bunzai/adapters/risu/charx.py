@@ -69,8 +69,16 @@ IMPORT_ASSET_SKIPPED = LossRule(
     "RisuAI's card import takes an asset only from an embeded://, data:, __asset: or ccdefault: uri and skips "
     "any other (card.json keeps it for other apps)",
 )
+IMPORT_ASSET_MISSING = LossRule(
+    r"/assets/\d+",
+    "dropped",
+    "risu.import.asset_missing",
+    "RisuAI's card import stops the whole card with 'asset not found' on an embeded:// or __asset: uri that "
+    "names no file of the archive, so the uri is written empty (RisuAI skips the asset)",
+)
 # The uris RisuAI's import reads an asset from (any other is skipped).
 _RISU_ASSET_URIS = ("embeded://", "data:", "__asset:", "ccdefault:")
+_RISU_FILE_URIS = ("embeded://", "__asset:")  # looked up among the archive's files: a miss fails the import
 SCRIPTS_ORDER = LossRule(
     "/body/behavior_scripts",
     "translated",
@@ -95,6 +103,19 @@ def import_losses(piece: Any) -> list[Loss]:
             why = f"asset {index} ({link.name or link.role}) is named by {link.uri!r}: {IMPORT_ASSET_SKIPPED.why}"
             losses.append(IMPORT_ASSET_SKIPPED.at(f"/assets/{index}", why))
     return losses
+
+
+def _without_missing_files(piece: Any) -> tuple[Any, list[Loss]]:
+    """The piece with each asset uri that names a file the archive will not hold (no stored
+    bytes behind an embeded:// or __asset: uri) written empty, and a loss for each."""
+    losses, links = [], []
+    for index, link in enumerate(piece.assets):
+        if link.asset is None and (link.uri or "").startswith(_RISU_FILE_URIS):
+            why = f"asset {index} ({link.name or link.role}) is named by {link.uri!r}: {IMPORT_ASSET_MISSING.why}"
+            losses.append(IMPORT_ASSET_MISSING.at(f"/assets/{index}", why))
+            link = link.model_copy(update={"uri": ""})
+        links.append(link)
+    return (piece.model_copy(update={"assets": links}) if losses else piece), losses
 
 
 def _risu_layout(names: list[str]) -> bool:
@@ -254,6 +275,9 @@ class RisuCharx(rpack.NeedsTable, Adapter):
                     )
                 }
             )
+        if not own:
+            card_piece, missing = _without_missing_files(card_piece)
+            losses += missing
         store = dict(files)
         encoded = write_charx(card_piece, media, FORMAT_ID, self._order(store), risu_asset_member)
         encoded.losses = [loss for loss in encoded.losses if loss.code != "card.scripts.not_carried"] + losses
