@@ -126,9 +126,23 @@ class Dispatcher:
     def _error(self, error: BunzaiError, version: str) -> dict:
         from bunzai.mcp.envelope import seal  # lazy: bunzai mcp answers initialize without the envelope
 
-        # A refusal's details may carry what authors wrote (a revert's rows): enveloped, cut to stay inline.
-        doc, _ = seal(error.to_json(), MCP_RESULT_INLINE_MAX_CHARS - MCP_RESULT_FRAME_BYTES)
-        out: dict[str, Any] = {"content": [{"type": "text", "text": _text(doc)}], "isError": True}
+        # A refusal's details may carry what authors wrote (a revert's rows): enveloped. Details over the
+        # inline size are held as a handle, as a large result is, so none of them is cut.
+        doc, cut = seal(error.to_json(), MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES)
+        text = _text(doc)
+        if len(text) > MCP_RESULT_INLINE_MAX_CHARS and error.details:
+            try:
+                held = self.ctx.handles.keep(_text(doc["error"]["details"]), "error details")
+            except BunzaiError:
+                held = None
+            if held is not None:
+                self.ctx.cut_values = self.ctx.cut_values or cut
+                doc = dict(doc, error=dict(doc["error"], details={"held": held}))
+                text = _text(doc)
+        if len(text) > MCP_RESULT_INLINE_MAX_CHARS:  # no handle could hold it: cut to stay inline
+            doc, _ = seal(error.to_json(), MCP_RESULT_INLINE_MAX_CHARS - MCP_RESULT_FRAME_BYTES)
+            text = _text(doc)
+        out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": True}
         if at_least(version, STRUCTURED_FROM):
             out["structuredContent"] = doc
         return out

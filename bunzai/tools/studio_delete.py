@@ -30,5 +30,6 @@ TOOL = Tool(
     effect="delete",
     run=run,
     description="Delete a piece for good (not to the graveyard; studio_graveyard_bury keeps it restorable). "
-    "With revision, only if the piece is still that revision.",
+    "With revision, only if the piece is still that revision; a refusal is an error (not_found, stale) "
+    "whose details hold the receipt.",
 )

@@ -30,5 +30,6 @@ TOOL = Tool(
     run=run,
     destructive=False,
     idempotent=False,
-    description="Move a piece to the graveyard: it leaves the shelf and can be restored later.",
+    description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
+    "only if the piece is still that revision; a refusal is an error (not_found, stale).",
 )

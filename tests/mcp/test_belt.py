@@ -343,3 +343,19 @@ def test_a_capability_composed_onto_a_group_of_drafts_is_refused_with_a_code(ses
         "cap_character_identity_update", ref="character/sera", draft=group["draft"], input={"nickname": "Sera"}
     )
     assert error["code"] == "invalid_draft" and "one draft" in error["message"] and error["hint"]
+
+
+def test_a_refusal_whose_details_are_over_the_inline_size_is_held_whole_as_a_handle(session):
+    from bunzai.errors import BunzaiError
+    from bunzai.limits import MCP_RESULT_INLINE_MAX_CHARS
+
+    rows = [{"seq": n, "note": "x" * 200} for n in range(MCP_RESULT_INLINE_MAX_CHARS // 150)]
+    error = BunzaiError("revert_forbidden", "a large refusal", "see the rows", report={"rows": rows})
+    result = session.dispatcher._error(error, VERSION)
+    assert result["isError"] and len(result["content"][0]["text"]) <= MCP_RESULT_INLINE_MAX_CHARS
+    refusal = result["structuredContent"]["error"]
+    assert refusal["code"] == "revert_forbidden" and refusal["message"] == "a large refusal"
+    held = refusal["details"]["held"]
+    assert held["chars"] > MCP_RESULT_INLINE_MAX_CHARS  # nothing cut
+    last = session("result_query", handle=held["handle"], action="read", offset=held["chars"] - 2000, limit=2000)
+    assert f'"seq":{len(rows) - 1},' in last["text"]["data"]  # the last row is there to read
