@@ -62,8 +62,11 @@ def test_a_risu_lorebook_reads_its_entries_as_canonical_ones():
     assert dragon.content.startswith("@@depth 2\n")  # decorators kept as written
     assert dragon.extensions["risuai"]["mode"] == "normal" and dragon.extensions["risuai"]["folder"] == "folder-1"
     assert folder.extensions["risuai"]["mode"] == "folder"
-    assert [(k.text, k.regex, k.flags) for k in beasts.keys] == [("shadow(fang)?s?", True, "i"), ("wolf", True, "")]
+    # As RisuAI's searchMatch reads them: the opening / stays in the pattern, `/wolf/` (no flags) is skipped
+    assert [(k.text, k.regex, k.flags) for k in beasts.keys] == [("/shadow(fang)?s?", True, "i")]
     assert beasts.constant
+    [said] = decoded.warnings
+    assert said.startswith("lore entry 2 ('Beasts'): RisuAI never matches /wolf/")
 
 
 def test_a_same_format_round_trip_is_json_equal():

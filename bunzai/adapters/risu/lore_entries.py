@@ -2,9 +2,10 @@
 
 A Risu entry: `{key: "a, b", secondkey, insertorder, comment, content, mode, alwaysActive,
 selective, extentions (sic) {risu_case_sensitive}, activationPercent, useRegex, loreCache,
-bookVersion, id, folder}`. Keys are one comma-joined string (a key holding a comma becomes
-two keys); with `useRegex` every key is `/pattern/flags` (the canonical text is the pattern as
-JavaScript reads it, `\\/` as `/`; written with its slashes escaped, see card_book).
+bookVersion, id, folder}`. Keys are one comma-joined string, read and written the way RisuAI's
+searchMatch matches them (see the keys section): plain keys split on `,` and trimmed (a key
+holding a comma becomes two keys); with `useRegex` every key is a regex, read as RisuAI parses
+it and written in a layout RisuAI parses back to the canonical pattern and flags.
 Decorators (`@@depth 2` ...) stay in `content` as written. Every native key the canonical
 entry does not name (`mode`, `folder`, `loreCache`, `bookVersion`, `id`, unknown keys)
 travels in the entry's `extensions.risuai`, so it survives crossings that keep entry
@@ -16,7 +17,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bunzai.adapters.common.card_book import escape_slashes, unescape_slashes
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
@@ -34,8 +34,6 @@ _MAPPED = (
     "activationPercent",
     "useRegex",
 )
-_REGEX_KEY = re.compile(r"^/(.*)/([a-z]*)$", re.S)
-_JS_FLAGS = set("dgimsuvy")
 _CASE = "risu_case_sensitive"
 # Canonical entry fields a Risu entry has no place for (decorators could say some; bunzai does not rewrite text).
 _NOT_CARRIED = (
@@ -70,23 +68,212 @@ _NOT_CARRIED = (
 )
 
 
-def split_keys(raw: Any, regex: bool) -> list[dict]:
-    keys = []
-    for part in as_str(raw).split(","):
-        text = part.strip()
-        if not text:
+# --- keys, as RisuAI's searchMatch reads them (src/ts/process/lorebook.svelte.ts) -------------
+# `key.split(',')` (l.515), each part trimmed by JavaScript's trim() and the empty ones left out
+# (l.108). Plain keys: lowercased, spaces taken out of key and text, substring (l.166-215).
+# Regex keys (l.137-162), per key in order: one not starting with `/` ends the search (false);
+# the flags are the text after the last `/`, and a key without flags is skipped; the pattern is
+# the key with the first `/` + flags taken out, so it keeps the opening `/`; bad flags or a bad
+# pattern end the search. The parsed pattern is written into keys[0] (l.145), which the next
+# scanned message reads as a key: unless the first key and the last parsed pattern are inert,
+# the keys are tried on the oldest scanned message alone (RisuAI issue #1530).
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+_JS_SPACE += "\u2028\u2029\u202f\u205f\u3000\ufeff"
+_STOP, _SKIP = "stop", "skip"
+# What bunzai writes: `/(?!)|` before each pattern (`/(?!)` never matches, so the pattern after
+# the `|` alone decides; a fixed RisuAI that drops the opening `/` reads `(?!)|pattern` the same),
+# `d` as the flag of a key without flags (it changes nothing a test() sees), an inert first key
+# (no flags: skipped) and an inert last one (its parsed pattern `/(?!)/` has no flags, so the
+# next message skips it in keys[0]); `/` in a pattern as `\/` (or `\x2f` where `\/` would hold
+# a `/flags` RisuAI would cut instead), `,` as `\x2c`.
+_PREFIX = "/(?!)|"
+_FIRST, _LAST = "/(?!)/", "/(?!)//d"
+_NEVER = frozenset({"/(?!)", "/(?!)/"})  # parsed patterns that match nothing
+_NO_OP_FLAG = "d"
+_QUANTIFIER = re.compile(r"\{\d+,\d*\}")
+_REGEX_SPECIAL = re.compile(r"[\\^$.*+?()[\]{}|]")
+
+
+def _js_trim(text: str) -> str:
+    return text.strip(_JS_SPACE)
+
+
+def key_strings(raw: Any) -> list[str]:
+    """The keys RisuAI searches for in a `key`/`secondkey` string (l.515, l.108)."""
+    return [key for key in (_js_trim(part) for part in as_str(raw).split(",")) if key]
+
+
+def _valid_flags(flags: str) -> bool:
+    return set(flags) <= set("dgimsuvy") and len(set(flags)) == len(flags) and not {"u", "v"} <= set(flags)
+
+
+def risu_regex(key: str) -> tuple[str, str] | str:
+    """How searchMatch reads one trimmed key in regex mode: (pattern, flags), _SKIP or _STOP."""
+    if not key.startswith("/"):
+        return _STOP
+    flags = key.rsplit("/", 1)[1]
+    if not flags:
+        return _SKIP
+    if not _valid_flags(flags):
+        return _STOP  # new RegExp throws: the search returns false
+    return key.replace("/" + flags, "", 1), flags
+
+
+def _commas(pattern: str, flags: str) -> str | None:
+    """`pattern` with each literal `,` as `\\x2c`; None when a `,` is a `{m,n}` quantifier's."""
+    if "," not in pattern:
+        return pattern
+    out, depth, index, nested = [], 0, 0, "v" in flags
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            pair = pattern[index : index + 2]
+            out.append("\\x2c" if pair == "\\," else pair)
+            index += 2
             continue
-        found = _REGEX_KEY.match(text) if regex else None
-        if found:
-            flags = "".join(dict.fromkeys(flag for flag in found.group(2) if flag in _JS_FLAGS))
-            keys.append({"text": unescape_slashes(found.group(1)), "regex": True, "flags": flags})
-        else:
-            keys.append({"text": text, "regex": regex, "flags": ""})
-    return keys
+        if depth:
+            depth += 1 if char == "[" and nested else -1 if char == "]" else 0
+        elif char == "[":
+            depth = 1
+        elif char == "{" and _QUANTIFIER.match(pattern, index):
+            return None
+        out.append("\\x2c" if char == "," else char)
+        index += 1
+    return "".join(out)
 
 
-def join_keys(keys: list[dict]) -> str:
-    return ", ".join(f"/{escape_slashes(key['text'])}/{key['flags']}" if key["regex"] else key["text"] for key in keys)
+def _slashes(pattern: str, slash: str) -> str:
+    """`pattern` with each `/` and `\\/` written as `slash`."""
+    return re.sub(r"(\\[\s\S])|/", lambda found: slash if found.group(0) in ("/", "\\/") else found.group(1), pattern)
+
+
+def write_regex(text: str, flags: str) -> str | None:
+    """The RisuAI key that searchMatch reads as `text` with `flags`, or None: a `,` of a `{m,n}`
+    quantifier, or flags JavaScript refuses (RisuAI's search would end at the key)."""
+    body = _commas(text, flags)
+    flags = flags or _NO_OP_FLAG
+    if body is None or not _valid_flags(flags):
+        return None
+    for slash in ("\\/", "\\x2f"):  # \x2f leaves no `/` in the pattern for RisuAI to cut
+        key = f"{_PREFIX}{_slashes(body, slash)}/{flags}"
+        if risu_regex(key) == (key[: -len(flags) - 1], flags):
+            return key
+    return None
+
+
+_DECODE = re.compile(r"\\x2f|\\/|\\x2c|(\\[\s\S])")
+_DECODE_SLASHES = re.compile(r"\\x2f|\\/|(\\[\s\S])")
+
+
+def _decoded(pattern: str, flags: str) -> str:
+    """The canonical text of a parsed pattern: `\\/` and `\\x2f` as `/`, `\\x2c` as `,` (unless
+    that would make a quantifier's comma of it)."""
+    text = _DECODE.sub(lambda found: found.group(1) or ("," if found.group(0) == "\\x2c" else "/"), pattern)
+    if "\\x2c" in pattern and _commas(text, flags) is None:
+        text = _DECODE_SLASHES.sub(lambda found: found.group(1) or "/", pattern)
+    return text
+
+
+def _regex_keys(raw: Any) -> tuple[list[dict], list[str], list[str], bool]:
+    """(canonical keys, keys never matched, keys whose pattern keeps its opening `/`, whether
+    RisuAI tries the keys on every scanned message) of a regex-mode key string."""
+    strings = key_strings(raw)
+    keys, unread, slashed = [], [], []
+    for index, key in enumerate(strings):
+        parsed = risu_regex(key)
+        if parsed == _STOP:
+            unread += strings[index:]
+            break
+        if parsed == _SKIP:
+            if key != _FIRST:
+                unread.append(key)
+            continue
+        pattern, flags = parsed
+        if pattern in _NEVER:
+            continue
+        if pattern.startswith(_PREFIX):
+            pattern = pattern[len(_PREFIX) :]
+        elif pattern.startswith("/"):
+            slashed.append(key)
+        keys.append({"text": _decoded(pattern, flags), "regex": True, "flags": "" if flags == _NO_OP_FLAG else flags})
+    return keys, unread, slashed, _every_message(strings)
+
+
+def _every_message(strings: list[str]) -> bool:
+    """Whether searchMatch tries every key it reads on every scanned message: it writes each parsed
+    pattern into keys[0] (l.145), so the first key must be inert and the last pattern flagless."""
+    first = risu_regex(strings[0]) if strings else _SKIP
+    if first == _STOP or (first != _SKIP and first[0] not in _NEVER):
+        return False
+    last = None
+    for key in strings:
+        parsed = risu_regex(key)
+        if parsed == _STOP:
+            return False
+        if parsed != _SKIP:
+            last = parsed[0]
+    return last is None or risu_regex(last) == _SKIP
+
+
+def split_keys(raw: Any, regex: bool) -> list[dict]:
+    """Canonical keys of a `key`/`secondkey` string, as searchMatch reads it (see above)."""
+    if regex:
+        return _regex_keys(raw)[0]
+    return [{"text": key, "regex": False, "flags": ""} for key in key_strings(raw)]
+
+
+def _literal_regex(key: dict, case_sensitive: bool | None) -> str | None:
+    if not _js_trim(key["text"]):
+        return None
+    pattern = _REGEX_SPECIAL.sub(lambda found: "\\" + found.group(0), key["text"])
+    return write_regex(pattern, "" if case_sensitive else "i")  # RisuAI's plain keys ignore case (l.169-170)
+
+
+def join_keys(keys: list[dict], regex: bool | None = None, case_sensitive: bool | None = None) -> str:
+    """The `key`/`secondkey` string searchMatch reads as `keys` (in regex mode when `regex`, by
+    default when a key is a regex): plain keys comma-joined; in regex mode each key as write_regex
+    gives it (a literal one as a regex matching its text), between the inert first and last keys."""
+    if not (any(key["regex"] for key in keys) if regex is None else regex):
+        return ", ".join(key["text"] for key in keys)
+    written = [
+        write_regex(key["text"], key["flags"]) if key["regex"] else _literal_regex(key, case_sensitive) for key in keys
+    ]
+    kept = [key for key in written if key is not None]
+    return ", ".join([_FIRST, *kept, _LAST]) if kept else ""
+
+
+def key_warnings(native: Any, index: int) -> list[str]:
+    """What a reader should know of how RisuAI matches an entry's regex keys, one sentence per entry."""
+    entry = as_object(native)
+    if not as_bool(entry.get("useRegex"), False):
+        return []
+    unread, slashed, once = [], [], False
+    for name in ("key", "secondkey"):
+        keys, never, kept_slash, every = _regex_keys(entry.get(name))
+        unread += never
+        slashed += kept_slash
+        once = once or (bool(keys) and not every)
+    said = []
+    if unread:
+        said.append(
+            f"RisuAI never matches {_listed(unread)}, so they are left out (a key without flags is skipped; "
+            "one not starting with / or with flags JavaScript refuses ends the search)"
+        )
+    if slashed:
+        said.append(
+            f"RisuAI keeps the opening / of {_listed(slashed)} in the pattern (they match only text holding "
+            "that /), and so does this reading"
+        )
+    if once:
+        said.append("RisuAI tries its regex keys on the oldest scanned message alone; they read as tried on every one")
+    if not said:
+        return []
+    title = as_str(entry.get("comment"))
+    return [f"lore entry {index}{f' ({title!r})' if title else ''}: " + "; ".join(said)]
+
+
+def _listed(keys: list[str]) -> str:
+    return ", ".join(keys[:3]) + (" ..." if len(keys) > 3 else "")
 
 
 def _percent(raw: Any) -> int | None:
@@ -146,17 +333,18 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
                 entry[key] = copied(value) | {_CASE: entry[key][_CASE]}
             elif entry.get(key, MISSING) != value:
                 entry[key] = copied(value)
-    regex = any(key["regex"] for key in canonical["keys"] + canonical["secondary_keys"])
+    every = canonical["keys"] + canonical["secondary_keys"]
+    regex = any(key["regex"] for key in every)
     current = read_entry(entry, index)
     if (
         current["keys"] != canonical["keys"]
         or current["secondary_keys"] != canonical["secondary_keys"]
-        or as_bool(entry.get("useRegex"), False) != regex
+        or (as_bool(entry.get("useRegex"), False) != regex and bool(every))  # no keys read the same either way
     ):
         if regex or "useRegex" in entry:
             entry["useRegex"] = regex
-        entry["key"] = join_keys(canonical["keys"])
-        entry["secondkey"] = join_keys(canonical["secondary_keys"])
+        entry["key"] = join_keys(canonical["keys"], regex, canonical["case_sensitive"])
+        entry["secondkey"] = join_keys(canonical["secondary_keys"], regex, canonical["case_sensitive"])
     simple = {
         "title": ("comment", canonical["title"]),
         "content": ("content", canonical["content"]),
@@ -202,7 +390,16 @@ KEY_REGEX_MIXED = LossRule(
     _ENTRY + "/(?:keys|secondary_keys)",
     "flattened",
     "risu.key.regex_mixed",
-    "RisuAI makes every key of an entry a regex or none (useRegex)",
+    "RisuAI makes every key of an entry a regex or none (useRegex): literal keys beside regex ones are "
+    "written as regexes matching their text",
+)
+KEY_NOT_EXPRESSIBLE = LossRule(
+    _ENTRY + "/(?:keys|secondary_keys)",
+    "dropped",
+    "risu.key.not_expressible",
+    "RisuAI splits an entry's keys on every comma and ends its regex search at a key it cannot read: a regex "
+    "whose comma belongs to a {m,n} quantifier, or whose flags JavaScript refuses, has no key RisuAI reads "
+    "as it, and is left out",
 )
 ENTRY_UID_IS_INDEX = LossRule(
     _ENTRY + "/uid",
@@ -229,21 +426,24 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> lis
                 "things with decorators in the content, which bunzai does not write)"
             )
             losses.append(ENTRY_NOT_CARRIED.at(f"{at}/{field}", why))
+    regex = any(key["regex"] for key in canonical["keys"] + canonical["secondary_keys"])
     for name in ("keys", "secondary_keys"):
-        keys = canonical[name]
-        if any("," in key["text"] for key in keys):
-            losses.append(KEY_COMMA_SPLIT.at(f"{at}/{name}"))
-        elif (
-            any(key["regex"] for key in keys)
-            and not all(key["regex"] for key in keys)
-            or any(not key["regex"] and key["text"] != key["text"].strip() for key in keys)
-            or any(not key["regex"] and key["flags"] for key in keys)
-        ):
-            why = "RisuAI makes every key of an entry a regex or none (useRegex), and trims literal keys"
-            losses.append(KEY_REGEX_MIXED.at(f"{at}/{name}", why))
-    mixed = [key["regex"] for key in canonical["keys"] + canonical["secondary_keys"]]
-    if mixed and any(mixed) and not all(mixed) and not any(loss.code == "risu.key.regex_mixed" for loss in losses):
-        losses.append(KEY_REGEX_MIXED.at(f"{at}/secondary_keys"))
+        keys, pointer = canonical[name], f"{at}/{name}"
+        if regex:
+            lost = [key["text"] for key in keys if key["regex"] and write_regex(key["text"], key["flags"]) is None]
+            if lost:
+                why = (
+                    f"RisuAI cannot read {_listed(lost)} as written: a comma splits the key (one in a {{m,n}} "
+                    "quantifier cannot be escaped), or the flags end its search; left out"
+                )
+                losses.append(KEY_NOT_EXPRESSIBLE.at(pointer, why))
+            if any(not key["regex"] for key in keys):
+                losses.append(KEY_REGEX_MIXED.at(pointer))
+        elif any("," in key["text"] for key in keys):
+            losses.append(KEY_COMMA_SPLIT.at(pointer))
+        elif any(_js_trim(key["text"]) != key["text"] or not key["text"] or key["flags"] for key in keys):
+            why = "RisuAI trims its plain keys and leaves out empty ones; a literal key has no flags"
+            losses.append(KEY_REGEX_MIXED.at(pointer, why))
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:
         losses.append(ENTRY_UID_IS_INDEX.at(f"{at}/uid"))
     other = {key: value for key, value in canonical["extensions"].items() if key != EXT_KEY}

@@ -14,7 +14,7 @@ from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.adapters.risu.lore_entries import entry_losses, read_entry, write_entry
+from bunzai.adapters.risu.lore_entries import entry_losses, key_warnings, read_entry, write_entry
 from bunzai.adapters.risu.shared_losses import ASSETS, NAME_FILE_NAME, PROFILES
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
@@ -39,8 +39,13 @@ def is_risu_lorebook(parsed: Any) -> bool:
     return isinstance(parsed, dict) and parsed.get("type") == "risu" and isinstance(parsed.get("data"), list)
 
 
-def read_entries(raw: Any) -> list[dict]:
-    return [read_entry(item, index) for index, item in enumerate(raw if isinstance(raw, list) else [])]
+def read_entries(raw: Any, warnings: list[str] | None = None) -> list[dict]:
+    """Canonical entries of a native lore list; with `warnings`, what RisuAI's key matching
+    does that the reading cannot say (regex keys it never matches ...) is added to it."""
+    items = raw if isinstance(raw, list) else []
+    if warnings is not None:
+        warnings += [said for index, item in enumerate(items) for said in key_warnings(item, index)]
+    return [read_entry(item, index) for index, item in enumerate(items)]
 
 
 def write_entries(base: Any, entries: list[dict]) -> list[dict]:
@@ -83,16 +88,17 @@ class RisuLorebook(Adapter):
                 'a RisuAI lorebook is {"type": "risu", "data": [...]}',
             )
         title = name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if name else "RisuAI lorebook"
+        warnings: list[str] = []
         piece = read_piece(
             Lorebook,
             title,
             name,
             "lorebook",
-            {"entries": read_entries(parsed["data"])},
+            {"entries": read_entries(parsed["data"], warnings)},
             {"format": FORMAT_ID, "document": parsed},  # the read's own (see Adapter.read)
             "fix the entry in RisuAI",
         )
-        return Decoded([piece])
+        return Decoded([piece], warnings=warnings)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original

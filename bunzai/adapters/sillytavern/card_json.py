@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.common.card_book import book_decorators_ignored
 from bunzai.adapters.common.card_doc import card_losses, read_card
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
@@ -44,7 +45,10 @@ class SillyTavernCardJson(Adapter):
         original = piece.original
         base = original.document if original is not None and original.format == FORMAT_ID else None
         document = st_document(base, piece, media)
-        return Encoded(native_json_bytes(document), card_losses(piece, ST_V2, self.format_id))
+        losses = card_losses(piece, ST_V2, self.format_id)
+        if base is None:  # text written for another platform may hold decorators
+            losses += book_decorators_ignored(piece)
+        return Encoded(native_json_bytes(document), losses)
 
 
 register(SillyTavernCardJson())

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 
 from bunzai import limits
 from bunzai.adapters.common import card_assets, png
+from bunzai.adapters.common.card_book import book_decorators_ignored
 from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
 from bunzai.adapters.common.charx_members import file_type
 from bunzai.adapters.common.drift import as_object, as_str
@@ -311,6 +312,8 @@ class SillyTavernCardPng(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         losses = card_losses(piece, _SHAPE_WITH_ASSETS, self.format_id)
         escrowed = _escrowed(piece)
+        if escrowed is None:  # text written for another platform may hold decorators
+            losses += book_decorators_ignored(piece)
         source = _escrowed_image(piece, media) if escrowed is not None else None
         if source is not None and self._reads_as(source, piece):
             return Encoded(source, losses)

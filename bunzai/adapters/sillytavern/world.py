@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 
-from bunzai.adapters.common.card_book import leading_decorators
+from bunzai.adapters.common.card_book import decorators_ignored
 from bunzai.adapters.common.read_piece import read_piece
-from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.adapters.common.fieldmap import int_reader, decode_fields, encode_fields
 from bunzai.adapters.common.fieldmap import decimal_text as _decimal
@@ -73,17 +73,7 @@ LOSS_RULES = (
         "SillyTavern stores inclusion groups as one comma list, so names holding commas or edge spaces split",
     ),
 )
-DECORATORS_IGNORED = LossRule(
-    r"/body/entries/\d+/content",
-    "dropped",
-    "world.entry.decorators_ignored",
-    "SillyTavern reads only the @@activate and @@dont_activate decorators: it takes the other @@ lines at the "
-    "head of an entry's content out of the text and ignores them",
-)
 FALLBACK = LossRule("", "dropped", "world.not_carried", "a SillyTavern world does not carry this value as it is")
-# The decorators SillyTavern's parseDecorators acts on (world-info.js KNOWN_DECORATORS, compared
-# whole), and their `@@@` fallbacks; every other leading `@@` line is taken out and ignored.
-READ_DECORATORS = frozenset({"@@activate", "@@dont_activate", "@@@activate", "@@@dont_activate"})
 
 
 class SillyTavernWorld(Adapter):
@@ -140,26 +130,6 @@ class SillyTavernWorld(Adapter):
         if prior is None:  # text written for another platform (RisuAI, a V3 card) may hold decorators
             losses += decorators_ignored(body["entries"])
         return Encoded(data, losses)
-
-
-def decorators_ignored(entries: list[dict]) -> list[Loss]:
-    """A loss per entry whose content starts with decorators SillyTavern does not act on
-    (RisuAI's and the V3 spec's `@@depth`, `@@role`, `@@probability` ...).
-
-    They are not mapped onto the entry's fields: RisuAI's depth, role and chance apply in its
-    own prompt assembly and rolls, and taking the lines out would change the content, which
-    every other crossing (and the way back to RisuAI) carries as written."""
-    losses = []
-    for index, entry in enumerate(entries):
-        ignored = [line for line in leading_decorators(entry["content"]) if line not in READ_DECORATORS]
-        if ignored:
-            shown = ", ".join(line.strip()[:40] for line in ignored[:3]) + (" ..." if len(ignored) > 3 else "")
-            why = (
-                f"SillyTavern reads only the @@activate and @@dont_activate decorators: it takes {shown} out of the "
-                "content and ignores them, so the entry is placed, voiced and rolled by its own fields"
-            )
-            losses.append(DECORATORS_IGNORED.at(f"/body/entries/{index}/content", why))
-    return losses
 
 
 _UID = int_reader(None)  # built once: a world of hundreds of entries reads a uid per entry
