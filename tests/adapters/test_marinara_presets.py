@@ -43,16 +43,29 @@ def test_the_corpus_preset_reads_its_blocks_groups_order_and_samplers():
     body = piece.body
     assert body.samplers.temperature == 1 and body.samplers.max_context == 128000 and body.samplers.top_k == 0
     assert body.prompts[0].content == "You are {{role}}!"
+    # Marinara's slots read as SillyTavern's markers (SLOT_FOR_ST_MARKER, one table both ways);
+    # chat_summary has no SillyTavern marker
     assert [b.identifier for b in body.prompts if b.marker] == [
-        "lorebook",
-        "character",
-        "persona",
+        "worldInfoBefore",
+        "charDescription",
+        "personaDescription",
         "chat_summary",
-        "dialogue_examples",
-        "chat_history",
+        "dialogueExamples",
+        "chatHistory",
     ]
-    assert body.groups[0].name == "Lore" and body.groups[0].blocks[0] == "lorebook"
+    assert body.groups[0].name == "Lore" and body.groups[0].blocks[0] == "worldInfoBefore"
     assert len(body.orders[0].items) == len(body.prompts)
+
+
+def test_marinara_slots_cross_to_sillytavern_as_its_markers():
+    _, piece = read(corpus_preset())
+    crossing = convert_piece(piece, "sillytavern.preset.chat", no_media)
+    prompts = {p["identifier"]: p for p in json.loads(crossing.data)["prompts"]}
+    for marker in ("worldInfoBefore", "charDescription", "personaDescription", "dialogueExamples", "chatHistory"):
+        assert prompts[marker]["marker"] is True
+    unknown = [loss.pointer for loss in crossing.losses if loss.code == "preset.marker.unknown"]
+    index = [b.identifier for b in piece.body.prompts].index("chat_summary")
+    assert unknown == [f"/body/prompts/{index}"]  # chat_summary: SillyTavern has no such marker
 
 
 def test_a_same_format_round_trip_gives_the_same_bytes():

@@ -30,7 +30,9 @@ SAMPLERS: tuple[tuple[str, str, str], ...] = (
 )
 # Marker slots Marinara fills (markerConfig.type), as its default preset names them.
 MARINARA_SLOTS = ("lorebook", "character", "persona", "chat_summary", "dialogue_examples", "chat_history")
-# SillyTavern's marker identifiers whose content a Marinara slot holds.
+# SillyTavern's marker identifiers (the canonical markers) whose content a Marinara slot holds: the
+# one table both ways. Written, such a marker is a section of that slot; read, a marker section of
+# that slot (markerConfig.type, else its identifier) is that canonical marker. chat_summary has none.
 SLOT_FOR_ST_MARKER = {
     "chatHistory": "chat_history",
     "dialogueExamples": "dialogue_examples",
@@ -38,6 +40,7 @@ SLOT_FOR_ST_MARKER = {
     "charDescription": "character",
     "personaDescription": "persona",
 }
+ST_MARKER_FOR_SLOT = {slot: marker for marker, slot in SLOT_FOR_ST_MARKER.items()}
 ROLES = ("system", "user", "assistant")
 
 
@@ -59,12 +62,24 @@ def samplers_of(preset: dict) -> dict:
     return {name: read_sampler(params.get(key), how) for key, name, how in SAMPLERS if key in params}
 
 
+def _marker_slot(row: dict) -> str:
+    """The slot a marker section fills: its markerConfig.type, else its identifier ('' if not a marker)."""
+    if not wire_bool(row.get("isMarker"), False):
+        return ""
+    config = decode_nested(row.get("markerConfig"), {})
+    slot = config.get("type") if isinstance(config, dict) else None
+    return slot if isinstance(slot, str) and slot else as_str(row.get("identifier"))
+
+
 def identifiers_of(sections: list[dict]) -> list[str]:
-    """Each section's block identifier: its `identifier`, else its id; made unique in order."""
+    """Each section's block identifier: the canonical marker of a marker section's slot
+    (ST_MARKER_FOR_SLOT), else its `identifier`, else its id; made unique in order."""
     seen: set[str] = set()
     out = []
     for index, row in enumerate(sections):
-        ident = as_str(row.get("identifier")) or as_str(row.get("id")) or f"section-{index}"
+        ident = ST_MARKER_FOR_SLOT.get(_marker_slot(row), "")
+        ident = ident if ident and ident not in seen else ""
+        ident = ident or as_str(row.get("identifier")) or as_str(row.get("id")) or f"section-{index}"
         while ident in seen:
             ident = f"{ident}-{as_str(row.get('id')) or index}"
         seen.add(ident)

@@ -5,11 +5,14 @@ A preset read from a RisuAI preset starts from its escrowed botPreset (so the ~9
 bunzai does not map go back as they were); any other preset starts empty (RisuAI fills
 every missing key from its preset template on import). The mapped parts are written over
 it: name, mainPrompt/jailbreak/globalNote, the prompt template, samplers (temperature and
-the penalties x100), context and response sizes, the model. A prompt layout from another
-frontend becomes template items as RisuAI's own SillyTavern import makes them; a main,
-jailbreak or globalNote block it leaves out keeps its text in the field of that name, which
-RisuAI ignores beside a template. The losses are what the written botPreset reads back
-without (common.losses).
+the penalties x100), context and response sizes, the model. RisuAI sends the three fields only
+without a template, and only the template's items with one (index.svelte.ts `if(!promptTemplate)`),
+so: a preset those fields express (legacy_expresses; a preset with no blocks too) is written
+without a template; any other is written as a template holding every sent block, markers
+included (from a RisuAI preset that had none, with the items its formatingOrder sent). Items are
+made as RisuAI's own SillyTavern import makes them; a main, jailbreak or globalNote block not sent
+keeps its text in the field of that name, which RisuAI ignores beside a template. The losses are
+what the written botPreset reads back without (common.losses).
 """
 
 from __future__ import annotations
@@ -92,6 +95,41 @@ def _escrow(piece: Any) -> tuple[dict, dict] | None:
     return copied(preset), copied(envelope) if isinstance(envelope, dict) else {}
 
 
+# the marker items whose text RisuAI sends as innerFormat ({{slot}} is the filled text): persona and
+# description (index.svelte.ts, `case 'persona'` / `case 'description'`); chat and lorebook items have none
+INNER_FORMAT = ("personaDescription", "charDescription")
+# the text items RisuAI's SillyTavern import makes (importPreset), plus globalNote as RisuAI's templates write it
+_TEXT_ITEMS = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}
+_TEXT_ITEMS["globalNote"] = ("plain", "globalNote")
+# RisuAI's formatingOrder when a preset names none (database.svelte.ts, presetTemplate), and the template
+# item each of its parts is once the preset has a template (lastChat is part of the whole chat then)
+DEFAULT_FORMATING_ORDER = (
+    "main",
+    "description",
+    "personaPrompt",
+    "chats",
+    "lastChat",
+    "jailbreak",
+    "lorebook",
+    "globalNote",
+    "authorNote",
+)
+_FORMATING_MARKERS = {
+    "description": "charDescription",
+    "personaPrompt": "personaDescription",
+    "chats": "chatHistory",
+    "lorebook": "worldInfoBefore",
+    "authorNote": None,
+}
+MARKER_TEXT = LossRule(
+    "",
+    "dropped",
+    "risu.preset.marker_text",
+    "RisuAI's chat and lorebook template items carry no text (only persona and description have an "
+    "innerFormat); the marker's text is not written",
+)
+
+
 def _item_of(block: dict, prior: Any) -> dict | None:
     """A template item for a block: the prior item with its text replaced, or a new one."""
     if isinstance(prior, dict):
@@ -103,10 +141,13 @@ def _item_of(block: dict, prior: Any) -> dict | None:
             item["role"] = _ROLES[block["role"]]
         return item
     if block["marker"]:
-        return copied(MARKERS[block["identifier"]]) if block["identifier"] in MARKERS else None
-    kind = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}.get(
-        block["identifier"], ("plain", "normal")
-    )
+        if block["identifier"] not in MARKERS:
+            return None
+        item = copied(MARKERS[block["identifier"]])
+        if block["identifier"] in INNER_FORMAT and block["content"]:
+            item["innerFormat"] = block["content"]
+        return item
+    kind = _TEXT_ITEMS.get(block["identifier"], ("plain", "normal"))
     item = {"type": kind[0], "type2": kind[1], "text": block["content"], "role": _ROLES[block["role"]]}
     if block["name"]:
         item["name"] = block["name"]
@@ -127,25 +168,80 @@ def _ordered(body: dict) -> list[dict]:
     ]
 
 
+def legacy_expresses(body: dict, sent: list[dict]) -> bool:
+    """Whether mainPrompt, jailbreak and globalNote without a template send what the order sends, as
+    preset.py reads such a preset: only those blocks are sent, in that order, and every one the preset
+    has is sent (a field RisuAI finds is sent). A preset with no blocks at all sends RisuAI's defaults."""
+    sent_ids = [block["identifier"] for block in sent]
+    present = [identifier for identifier in FIELDS if any(b["identifier"] == identifier for b in body["prompts"])]
+    return sent_ids == present
+
+
+def _formating_markers(preset: dict, sent_ids: set[str]) -> dict[str | None, list[dict]]:
+    """The marker items a preset without a template sends by its formatingOrder, by the sent
+    main/jailbreak/globalNote block they follow (None: before all of them)."""
+    order = preset.get("formatingOrder")
+    order = order if isinstance(order, list) else DEFAULT_FORMATING_ORDER
+    after: dict[str | None, list[dict]] = {}
+    current: str | None = None
+    for part in order:
+        if part in FIELDS:
+            current = part if part in sent_ids else current
+        elif part in _FORMATING_MARKERS and _FORMATING_MARKERS[part] not in sent_ids:
+            marker = _FORMATING_MARKERS[part]
+            item = copied(MARKERS[marker]) if marker is not None else {"type": "authornote"}
+            if all(item not in items for items in after.values()):  # a part named twice is sent once
+                after.setdefault(current, []).append(item)
+    return after
+
+
+def _template(preset: dict, body: dict, sent: list[dict], escrow: Any, legacy: bool) -> list[dict]:
+    """Every sent block as a template item, in order; from a preset that had no template, with the
+    description, persona, chat, lorebook and author's note items its formatingOrder sent."""
+    prior = preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
+    # the escrowed template's item for each block identifier, as preset.py reads them
+    items = {ident: item for ident, item in zip(template_identifiers(prior), prior) if ident is not None}
+    after = _formating_markers(preset, {block["identifier"] for block in sent}) if legacy else {}
+    template = list(after.get(None, []))
+    for block in sent:
+        item = _item_of(block, items.get(block["identifier"]) if escrow is not None else None)
+        if item is not None:
+            template.append(item)
+        template.extend(after.get(block["identifier"], []) if block["identifier"] in FIELDS else [])
+    return template
+
+
+def marker_text_losses(body: dict) -> list[Loss]:
+    """The sent chat and lorebook markers whose text no RisuAI item carries."""
+    sent = {id(block) for block in _ordered(body)}
+    return [
+        MARKER_TEXT.at(f"/body/prompts/{index}/content")
+        for index, block in enumerate(body["prompts"])
+        if id(block) in sent
+        and block["marker"]
+        and block["content"]
+        and block["identifier"] in MARKERS
+        and block["identifier"] not in INNER_FORMAT
+    ]
+
+
 def bot_preset(piece: Any) -> tuple[dict, dict]:
-    """(the botPreset, the envelope) a preset piece writes as."""
+    """(the botPreset, the envelope) a preset piece writes as.
+
+    With a template the escrowed preset had, every sent block is a template item (a sent main,
+    jailbreak or globalNote too: RisuAI ignores those fields beside a template). Without one,
+    the three fields are written and no template when they send what the order sends
+    (legacy_expresses); otherwise the whole order is written as a template."""
     escrow = _escrow(piece)
     preset, envelope = escrow if escrow is not None else ({}, {})
     body = piece.body.model_dump(mode="json")
     preset["name"] = piece.name
-    prior = preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
-    # the escrowed template's item for each block identifier, as preset.py reads them
-    items = {ident: item for ident, item in zip(template_identifiers(prior), prior) if ident is not None}
-    template = []
+    had_template = isinstance(preset.get("promptTemplate"), list)
     sent = _ordered(body)
-    for block in sent:
-        identifier = block["identifier"]
-        if escrow is not None and identifier in FIELDS:
-            continue
-        item = _item_of(block, items.get(identifier) if escrow is not None else None)
-        if item is not None:
-            template.append(item)
-    in_template = {block["identifier"] for block in sent}
+    templated = had_template or not legacy_expresses(body, sent)
+    if templated:
+        preset["promptTemplate"] = _template(preset, body, sent, escrow, escrow is not None and not had_template)
+    in_template = {block["identifier"] for block in sent} if templated else set()
     for identifier, key in FIELDS.items():
         block = next((b for b in body["prompts"] if b["identifier"] == identifier), None)
         # a block not sent keeps its text in the field RisuAI ignores beside a template (preset.py)
@@ -153,8 +249,6 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
             preset[key] = block["content"]
         elif escrow is not None:
             preset.pop(key, None)
-    if template or prior or escrow is None:
-        preset["promptTemplate"] = template
     samplers = body["samplers"]
     for key, name, scale in (
         ("temperature", "temperature", 100),
@@ -190,7 +284,7 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
     preset, envelope = bot_preset(piece)
     data = table.encode(packed(preset, envelope))
     back = Preset.model_validate({"id": piece.id, "name": preset["name"], "body": preset_body(preset)})
-    declared: list[Loss] = []
+    declared: list[Loss] = marker_text_losses(piece.body.model_dump(mode="json"))
     if piece.original is not None and _escrow(piece) is None:
         why = (
             f"what the {piece.original.format} file held beyond "
@@ -198,4 +292,4 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
             "preset"
         )
         declared.append(ESCROW_OTHER_FORMAT.at("/original", why))
-    return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), RULES, FALLBACK))
+    return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), RULES, FALLBACK, declared))
