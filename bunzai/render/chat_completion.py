@@ -213,6 +213,9 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
         placed.add(identifier)
         if not item.get("enabled", True) or identifier not in manager.blocks:
             continue
+        triggers = manager.blocks[identifier][1].get("triggers") or []
+        if triggers and "normal" not in triggers:
+            continue  # render is a normal generation; the block is for others (impersonate, continue ...)
         block = manager.blocks[identifier][1]
         base = {"role": block.get("role", "system"), "block": identifier, "pointer": manager.pointer(identifier)}
         sent.append((identifier, block, base))

@@ -265,3 +265,17 @@ def test_a_preset_without_the_global_order_renders_sillytaverns_default_order_an
     assert result["findings"][0]["orders"] == ["100000"]
     assert "only in other prompt orders, not SillyTavern's default order" in result["findings"][1]["message"]
     assert not any("no global prompt order" in note for note in result["notes"])  # the finding says it
+
+
+def test_a_block_whose_triggers_leave_out_a_normal_generation_is_not_rendered() -> None:
+    preset = {
+        "prompts": [
+            block("main", "Main."),
+            block("imp", "ONLY ON IMPERSONATE", triggers=["impersonate"]),
+            block("both", "NORMAL TOO", triggers=["normal", "swipe"]),
+            block("chatHistory", marker=True),
+        ],
+        "orders": [order("main", "imp", "both", "chatHistory")],
+    }
+    contents = [m["content"] for m in final(preset)]
+    assert "NORMAL TOO" in contents and "ONLY ON IMPERSONATE" not in contents
