@@ -226,6 +226,17 @@ def test_an_asset_uri_naming_no_file_of_the_archive_is_written_empty_and_reporte
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 
+def test_a_v2_card_s_risu_emotions_crossing_to_charx_are_named(no_table):
+    """RisuAI reads extensions.risuai emotions only from a V2 card; a CHARX is V3."""
+    from bunzai.model.character import Character
+
+    piece = Character(id="vee", name="Vee", body={"extensions": {"risuai": {"emotions": [["happy", "__asset:1"]]}}})
+    crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
+    assert ("/body/extensions/risuai", "risu.import.v2_assets") in {
+        (loss.pointer, loss.code) for loss in crossing.losses
+    }
+
+
 @pytest.mark.filterwarnings("ignore:Duplicate name")
 @pytest.mark.parametrize(
     "items",

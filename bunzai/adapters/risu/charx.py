@@ -69,6 +69,13 @@ IMPORT_ASSET_SKIPPED = LossRule(
     "RisuAI's card import takes an asset only from an embeded://, data:, __asset: or ccdefault: uri and skips "
     "any other (card.json keeps it for other apps)",
 )
+IMPORT_V2_ASSETS = LossRule(
+    "/body/extensions/risuai",
+    "dropped",
+    "risu.import.v2_assets",
+    "RisuAI reads extensions.risuai emotions, additionalAssets and vits only from a V2 card, and a CHARX is V3: "
+    "its import takes none of them (card.json keeps them for other apps)",
+)
 IMPORT_ASSET_MISSING = LossRule(
     r"/assets/\d+",
     "dropped",
@@ -98,6 +105,9 @@ def import_losses(piece: Any) -> list[Loss]:
         losses.append(IMPORT_DEPTH_PROMPT.at("/body/depth_prompt"))
     if body.creator_notes_multilingual:
         losses.append(IMPORT_NOT_READ.at("/body/creator_notes_multilingual"))
+    risu = body.extensions.get("risuai")
+    if isinstance(risu, dict) and any(risu.get(key) for key in ("emotions", "additionalAssets", "vits")):
+        losses.append(IMPORT_V2_ASSETS.at("/body/extensions/risuai"))
     for index, link in enumerate(piece.assets):
         if link.asset is None and not (link.uri or "").startswith(_RISU_ASSET_URIS):
             why = f"asset {index} ({link.name or link.role}) is named by {link.uri!r}: {IMPORT_ASSET_SKIPPED.why}"
