@@ -38,6 +38,7 @@ class LibraryReport:
     # path (as `_name_key` compares it) -> SHA-256 of the file this export put there
     claimed: dict[str, bytes] = field(default_factory=dict)
     folds_case: bool = False  # the file system under `into` matches names without case (macOS's default)
+    packs: frozenset[str] = frozenset()  # ids of the packs this export writes
 
     def to_json(self) -> dict:
         return {
@@ -68,7 +69,8 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     into.mkdir(parents=True, exist_ok=True)
     # A piece named twice (`ada` and `persona/ada`) is written once.
     targets = list(dict.fromkeys(resolve_ref(studio, ref) for ref in refs)) if refs else list_stored(studio)
-    report = LibraryReport(into, folds_case=_folds_case(into))
+    packs = frozenset(piece_id for kind, piece_id in targets if kind == "pack")
+    report = LibraryReport(into, folds_case=_folds_case(into), packs=packs)
     report.notes.append(
         f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
         f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read"
@@ -202,7 +204,11 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
             return
         if place.path != wanted:  # renamed: its losses are those of the name it is written under
             crossing.losses = _losses_as_named(studio, piece, place, crossing)
-    losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, place)]
+    losses = [
+        loss.to_json()
+        for loss in crossing.losses
+        if not _not_lost(loss, piece, place) and not _sprites_beside(loss, piece, report)
+    ]
     if piece.kind == "pack":
         for stem in _sprite_folders(studio, piece, place, report):
             folder = _folder(report.into, f"{place.folder}/{stem}")
@@ -332,6 +338,16 @@ def _sprite_folders(studio, piece, place, report: LibraryReport) -> list[str]:
                     if stem not in stems:
                         stems.append(stem)
     return report.shown_by.get(piece.id) or [place.stem]
+
+
+def _sprites_beside(loss, piece, report: LibraryReport) -> bool:
+    """Whether a card's `/body/media` loss is made good by this export: its pack is written too,
+    into `characters/<its name>/`, where SillyTavern shows it the sprites (a default face, or a
+    visual other than sprites, has no place there and stays lost)."""
+    if piece.kind != "character" or loss.pointer != "/body/media":
+        return False
+    media = piece.body.media
+    return media.pack in report.packs and media.visual in ("none", "sprites") and not media.face
 
 
 def _not_lost(loss, piece, place) -> bool:

@@ -8,9 +8,12 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
+from bunzai.adapters.common.card_doc import card_data, family_document
+from bunzai.adapters.common.card_fields import world_of
 from bunzai.adapters.contract import Blob, Origin
 from bunzai.adapters.inspect import claim_folder, notes_warnings, read_bytes
 from bunzai.adapters.registry import all_adapters
@@ -21,7 +24,7 @@ from bunzai.changes.draft import new_draft
 from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
 from bunzai.files import list_folder, read_file_bytes, read_stdin_bytes, text_name
-from bunzai.jsondoc.reading import read_notes
+from bunzai.jsondoc.reading import load_json_bytes, read_notes
 from bunzai.limits import FOLDER_WALK_MAX_DEPTH
 from bunzai.model import dump_piece
 from bunzai.model.ids import id_problem
@@ -260,6 +263,17 @@ def links_of(doc: dict) -> list[tuple[str, str]]:
     return found
 
 
+def bound_world(doc: dict) -> str:
+    """The world a card draft's piece is bound to by name (SillyTavern's `data.extensions.world`,
+    kept in the card's escrow), else ''. Its embedded book then has that world's id
+    (card_doc.book_id_of)."""
+    original = doc.get("original") if doc.get("kind") == "character" else None
+    if not isinstance(original, dict):
+        return ""
+    found = family_document(SimpleNamespace(format=original.get("format"), document=original.get("document")))
+    return world_of(card_data(found[1])) if found is not None else ""
+
+
 def _link_holder(doc: dict, path: tuple[str, ...]) -> dict:
     holder = doc["body"] if isinstance(doc.get("body"), dict) else {}
     for key in path[:-1]:
@@ -283,10 +297,12 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
     Each piece records where it was read (`original.source`, relative to `root`) so an export
     writes it back under the same name. Worlds come first: a card bound to a world whose file
     is in worlds/ links to that world, and its embedded copy is not drafted again (the card
-    keeps it in its body). Personas and global regex scripts are read from settings.json,
-    each persona with its image from User Avatars/. Folders SillyTavern keeps no pieces in
-    (chats, backgrounds ...) are passed over; folders and files the layout does not know are
-    walked as any folder.
+    keeps it in its body). In characters/, the sprite folders come before the cards: a card
+    links to the pack of the folder SillyTavern shows it (`_Sprites`, `media.pack`), so a
+    library export writes the sprites under the character's current name. Personas and global
+    regex scripts are read from settings.json, each persona with its image from User Avatars/.
+    Folders SillyTavern keeps no pieces in (chats, backgrounds ...) are passed over; folders
+    and files the layout does not know are walked as any folder.
     """
     files, folders = list_folder(root)
     worlds: set[str] = set()
@@ -300,17 +316,20 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
         except BunzaiError as error:  # a shelf that cannot be listed: the rest of the library goes on
             yield folder, error
             continue
+        sprites = _Sprites(_expression_overrides(root) if shelf_folders and shelf.folder == st.CHARACTERS else {})
+        for sub in shelf_folders if shelf.folder == st.CHARACTERS else ():  # before the cards that show them
+            result = _sprite_folder(root, sub)
+            if isinstance(result, list) and result:
+                sprites.packs[sub.name] = result[0]["target"]["id"]
+            yield sub, result
         for file in shelf_files:
             forced = shelf.format_id if file.suffix.lower() == shelf.extension and shelf.kind != "character" else None
-            result = _shelf_file(root, file, forced, worlds)
+            result = _shelf_file(root, file, forced, worlds, sprites)
             if isinstance(result, list) and shelf.folder == "worlds":
                 worlds.update(draft["target"]["id"] for draft in result)
             yield file, result
-        for sub in shelf_folders:
-            if shelf.folder == st.CHARACTERS:
-                yield sub, _sprite_folder(root, sub)
-            else:
-                yield from drafts_from_path(sub)
+        for sub in shelf_folders if shelf.folder != st.CHARACTERS else ():
+            yield from drafts_from_path(sub)
     avatars = root / st.AVATARS
     used: set[str] = set()
     if (root / st.SETTINGS_FILE).is_file():
@@ -339,7 +358,47 @@ def _relative(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
-def _shelf_file(root: Path, file: Path, format_id: str | None, worlds: set[str]) -> list[dict] | BunzaiError | Skipped:
+@dataclass
+class _Sprites:
+    """The sprite folders of a user folder's characters/ read so far, for the cards there.
+
+    SillyTavern shows a character the sprites of `characters/<its name>/` (expressions'
+    getSpriteFolderName: the chat's name2), unless settings.json's
+    `extension_settings.expressionOverrides` names another folder for the card's avatar file
+    (`{"name": "<card file stem>", "path": "<folder>"}`)."""
+
+    overrides: dict[str, str]  # card file stem -> sprite folder it is shown from
+    packs: dict[str, str] = field(default_factory=dict)  # sprite folder name -> the id of its pack
+
+    def pack_of(self, name: str, file: Path) -> str | None:
+        return self.packs.get(self.overrides.get(file.stem, name)) if self.packs else None
+
+
+def _expression_overrides(root: Path) -> dict[str, str]:
+    """settings.json's sprite folder overrides (card file stem -> folder); {} where there are
+    none or the file cannot be read (its own error is told when its pieces are read)."""
+    path = root / st.SETTINGS_FILE
+    if not path.is_file():
+        return {}
+    try:
+        settings = load_json_bytes(read_file_bytes(path), what=st.SETTINGS_FILE)
+    except BunzaiError:
+        return {}
+    extensions = settings.get("extension_settings") if isinstance(settings, dict) else None
+    overrides = extensions.get("expressionOverrides") if isinstance(extensions, dict) else None
+    return {
+        item["name"]: item["path"]
+        for item in (overrides if isinstance(overrides, list) else ())
+        if isinstance(item, dict)
+        and isinstance(item.get("name"), str)
+        and isinstance(item.get("path"), str)
+        and item["path"]
+    }
+
+
+def _shelf_file(
+    root: Path, file: Path, format_id: str | None, worlds: set[str], sprites: _Sprites
+) -> list[dict] | BunzaiError | Skipped:
     try:
         data = read_file_bytes(file)
         adapter, decoded = read_bytes(data, file.name, format_id)
@@ -348,7 +407,11 @@ def _shelf_file(root: Path, file: Path, format_id: str | None, worlds: set[str])
     decoded.pieces[:] = decoded.pieces[:1] + [
         piece for piece in decoded.pieces[1:] if not (piece.kind == "lorebook" and piece.id in worlds)
     ]
-    _record_source(decoded.pieces[0], _relative(root, file))
+    primary = decoded.pieces[0]
+    pack = sprites.pack_of(primary.name, file) if primary.kind == "character" else None
+    if pack is not None and primary.body.media.pack is None:  # the character shows the sprites beside it
+        primary.body.media = primary.body.media.model_copy(update={"pack": pack})
+    _record_source(primary, _relative(root, file))
     try:
         return _drafts(adapter, decoded, file.name, hashlib.sha256(data).hexdigest(), None, _absolute(file))
     except BunzaiError as error:

@@ -53,7 +53,7 @@ def import_(
             "--on-conflict",
             help=(
                 "An id already in the studio or claimed earlier in this import: refuse (apply says stale), skip (no "
-                "draft) or suffix (-2, -3 ...)."
+                "draft; a card's book gets -2 where another book holds its id) or suffix (-2, -3 ...)."
             ),
         ),
     ] = "refuse",
@@ -67,6 +67,8 @@ def import_(
 
     Example: bunzai import ChatML.json | bunzai apply --yes
     """
+    from itertools import chain
+
     from bunzai import limits
     from bunzai.changes.imports import Skipped, drafts_from_path
     from bunzai.cli.progress import Progress
@@ -81,22 +83,24 @@ def import_(
     failed = 0
     skipped: list[tuple[str, bool]] = []  # (name, whether a folder too deep to walk)
     progress = Progress("importing", "imported", after=limits.PROGRESS_MIN_FILES)
-    for path in paths:
-        for file, result in conflicts.apply(drafts_from_path(path, piece_id=id, format_id=format)):
-            if isinstance(result, Skipped) and result.told:  # a note on a folder, not a file passed over
-                say(f"bunzai: {result.reason}")
-                continue
-            progress.step(file.name)
-            if isinstance(result, Skipped):
-                skipped.append((file.name, result.deep))
-                continue
-            if isinstance(result, BunzaiError):
-                failed += 1
-                result.details.setdefault("path", str(file))
-                render_error(result)
-                continue
-            for draft in result:
-                emit_line(draft)
+    # Every path in one stream, under one policy: a card held back for a world read later
+    # (--on-conflict suffix) waits for the world of any path, not only its own.
+    stream = chain.from_iterable(drafts_from_path(path, piece_id=id, format_id=format) for path in paths)
+    for file, result in conflicts.apply(stream):
+        if isinstance(result, Skipped) and result.told:  # a note on a folder, not a file passed over
+            say(f"bunzai: {result.reason}")
+            continue
+        progress.step(file.name)
+        if isinstance(result, Skipped):
+            skipped.append((file.name, result.deep))
+            continue
+        if isinstance(result, BunzaiError):
+            failed += 1
+            result.details.setdefault("path", str(file))
+            render_error(result)
+            continue
+        for draft in result:
+            emit_line(draft)
     progress.done()
     if skipped:
         shown = ", ".join(name for name, _ in skipped[:5]) + (
@@ -115,12 +119,33 @@ def import_(
 
 
 def _conflict_policy(ctx: typer.Context, name: str):
-    """The --on-conflict policy; skip and suffix read the studio's ids once."""
-    from bunzai.changes.conflicts import ConflictPolicy, check_policy, studio_ids
+    """The --on-conflict policy; skip and suffix read the studio's ids once. refuse needs no
+    studio: it looks for one only when a card's copy of its world meets an earlier copy."""
+    from bunzai.changes.conflicts import ConflictPolicy, check_policy, stored_reader, studio_ids
 
     if check_policy(name) == "refuse":
-        return ConflictPolicy(name, ())
-    return ConflictPolicy(name, studio_ids(studio_of(ctx)))
+        return ConflictPolicy(name, (), _studio_reader_when_asked(ctx))
+    studio = studio_of(ctx)
+    return ConflictPolicy(name, studio_ids(studio), stored_reader(studio))
+
+
+def _studio_reader_when_asked(ctx: typer.Context):
+    """A reader of the studio's pieces that opens the studio on its first question (none there:
+    every answer is None)."""
+    from bunzai.changes.conflicts import stored_reader
+    from bunzai.errors import BunzaiError
+
+    opened = []
+
+    def read(kind: str, piece_id: str):
+        if not opened:
+            try:
+                opened.append(stored_reader(studio_of(ctx)))
+            except BunzaiError:  # no studio to write into yet: nothing is stored
+                opened.append(lambda _kind, _id: None)
+        return opened[0](kind, piece_id)
+
+    return read
 
 
 def transfer(

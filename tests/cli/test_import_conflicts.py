@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
+import struct
+import zlib
 
 from testkit import corpus_path
+
+from bunzai.adapters.common.png import PNG_SIGNATURE, text_chunk
 
 
 def card(name: str) -> str:
@@ -183,3 +188,134 @@ def test_suffix_a_card_read_before_its_world_file_follows_the_rename(bunzai, tmp
     assert bunzai("read", "character/mira", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
         "eldoria-2"
     ]
+
+
+def _card_png(name: str, *, book: dict | None = None, world: str = "") -> bytes:
+    """A V2 card PNG (a `chara` chunk), with an embedded book and a world binding where given."""
+    data = json.loads(card(name))
+    data["data"]["extensions"] = {"world": world} if world else {}
+    if book is not None:
+        data["data"]["character_book"] = book
+    text = base64.b64encode(json.dumps(data).encode("utf-8"))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+    image = chunk(b"IDAT", zlib.compress(b"\0\0\0\0"))
+    return PNG_SIGNATURE + header + image + text_chunk("chara", text) + chunk(b"IEND", b"")
+
+
+def _book(name: str, content: str) -> dict:
+    entry = {"keys": ["k"], "content": content, "extensions": {}, "enabled": True, "insertion_order": 100}
+    return {"name": name, "entries": [entry], "extensions": {}}
+
+
+def _exported_book(bunzai, ref: str) -> list[str]:
+    report = bunzai("export", ref, "--to", "ccv3.json", check=True).json
+    exported = json.loads((bunzai.studio / report["path"]).read_text(encoding="utf-8"))
+    return [entry["content"] for entry in exported["data"]["character_book"]["entries"]]
+
+
+def test_skip_gives_a_card_book_its_own_id_where_another_cards_book_took_it(bunzai, tmp_path):
+    """Two cards' unbound books both called Lore: Bob keeps his own, and exports it."""
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    (folder / "Ann.png").write_bytes(_card_png("Ann", book=_book("Lore", "ANN SECRET")))
+    (folder / "Bob.png").write_bytes(_card_png("Bob", book=_book("Lore", "BOB SECRET")))
+    drafts = bunzai("import", "--on-conflict", "skip", str(folder), check=True)
+    assert "card book(s) under an id of their own" in drafts.stderr and "lorebook/lore -> lore-2" in drafts.stderr
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    assert bunzai("read", "character/bob", "--pointer", "/body/links/lorebooks", check=True).json["value"] == ["lore-2"]
+    assert _exported_book(bunzai, "character/bob") == ["BOB SECRET"]
+    assert _exported_book(bunzai, "character/ann") == ["ANN SECRET"]
+    again = bunzai("import", "--on-conflict", "skip", str(folder), check=True)
+    assert again.stdout == "" and "skipped 4 piece(s)" in again.stderr
+
+
+def test_skip_keeps_a_card_book_apart_from_an_unrelated_stored_book_of_its_id(bunzai, tmp_path):
+    bunzai("apply", "--yes", input=bunzai("create", "lorebook", "--id", "lore", "--input", '{"name": "Lore"}').stdout)
+    (tmp_path / "Bob.png").write_bytes(_card_png("Bob", book=_book("Lore", "BOB SECRET")))
+    drafts = bunzai("import", "--on-conflict", "skip", str(tmp_path / "Bob.png"), check=True)
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    assert _exported_book(bunzai, "character/bob") == ["BOB SECRET"]
+
+
+def test_skip_links_a_card_to_the_stored_book_with_its_name_and_entries(bunzai, tmp_path):
+    (tmp_path / "Ann.png").write_bytes(_card_png("Ann", book=_book("Lore", "THE SAME")))
+    (tmp_path / "Cid.png").write_bytes(_card_png("Cid", book=_book("Lore", "THE SAME")))
+    bunzai("apply", "--yes", input=bunzai("import", str(tmp_path / "Ann.png"), check=True).stdout, check=True)
+    drafts = bunzai("import", "--on-conflict", "skip", str(tmp_path / "Cid.png"), check=True)
+    assert [d["target"]["id"] for d in drafts.lines] == ["cid"] and "skipped 1 piece(s)" in drafts.stderr
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    assert bunzai("read", "character/cid", "--pointer", "/body/links/lorebooks", check=True).json["value"] == ["lore"]
+
+
+def _shared_world_folder(tmp_path, ann: str, bob: str):
+    """A user folder whose two cards are bound to one world, its file not there (a card pack)."""
+    root = tmp_path / "ST"
+    (root / "characters").mkdir(parents=True)
+    (root / "settings.json").write_text("{}", encoding="utf-8")
+    for name, content in (("Ann", ann), ("Bob", bob)):
+        png = _card_png(name, book=_book("Shared World", content), world="Shared World")
+        (root / "characters" / f"{name}.png").write_bytes(png)
+    return root
+
+
+def test_cards_bound_to_one_world_carrying_the_same_copy_link_to_one_book(bunzai, tmp_path):
+    root = _shared_world_folder(tmp_path, "the same", "the same")
+    drafts = bunzai("import", str(root), check=True)
+    assert [(d["target"]["kind"], d["target"]["id"]) for d in drafts.lines] == [
+        ("character", "ann"),
+        ("lorebook", "shared-world"),
+        ("character", "bob"),
+    ]
+    assert "the cards link to lorebook/shared-world" in drafts.stderr
+    done = bunzai("apply", "--yes", input=drafts.stdout)
+    assert done.code == 0 and {line["status"] for line in done.lines} == {"applied"}, done.stdout
+    for ref in ("character/ann", "character/bob"):
+        links = bunzai("read", ref, "--pointer", "/body/links/lorebooks", check=True).json["value"]
+        assert links == ["shared-world"]
+    assert _exported_book(bunzai, "character/bob") == ["the same"]
+
+
+def test_cards_bound_to_one_world_carrying_other_copies_are_told_what_to_do(bunzai, tmp_path):
+    root = _shared_world_folder(tmp_path, "one copy", "another copy")
+    drafts = bunzai("import", str(root), check=True)
+    assert len(drafts.lines) == 4
+    told = drafts.stderr
+    assert "character/bob ('Shared World')" in told and "--on-conflict skip" in told and "worlds/" in told
+    done = bunzai("apply", "--yes", input=drafts.stdout)
+    assert done.code == 1 and [line["status"] for line in done.lines][2:] == ["stale", "stale"]
+    skipped = bunzai("import", "--on-conflict", "skip", str(root), check=True)  # as SillyTavern: one world
+    assert [d["target"]["id"] for d in skipped.lines] == ["bob"] and "skipped 3 piece(s)" in skipped.stderr
+    bunzai("apply", "--yes", input=skipped.stdout, check=True)
+    assert bunzai("read", "character/bob", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
+        "shared-world"
+    ]
+
+
+def test_several_paths_are_one_import_a_card_follows_a_world_named_after_it(bunzai, tmp_path):
+    """`import card.json Eldoria.json`: the card waits for the world of the next path."""
+    bunzai("apply", "--yes", input=bunzai("create", "lorebook", "--id", "eldoria", "--input", '{"name": "X"}').stdout)
+    (tmp_path / "mira.json").write_text(_bound_card("Mira", "Eldoria"), encoding="utf-8")
+    (tmp_path / "Eldoria.json").write_text(_world("A glade."), encoding="utf-8")
+    drafts = bunzai("import", "--on-conflict", "suffix", str(tmp_path / "mira.json"), str(tmp_path / "Eldoria.json"))
+    assert drafts.code == 0, drafts.stderr
+    assert [(d["target"]["kind"], d["target"]["id"]) for d in drafts.lines] == [
+        ("lorebook", "eldoria-2"),
+        ("character", "mira"),
+    ]
+    assert drafts.lines[1]["proposed"]["body"]["links"]["lorebooks"] == ["eldoria-2"]
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    assert bunzai("read", "character/mira", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
+        "eldoria-2"
+    ]
+
+
+def test_a_path_that_cannot_be_read_still_lets_the_waiting_card_out(bunzai, tmp_path):
+    bunzai("apply", "--yes", input=bunzai("create", "lorebook", "--id", "eldoria", "--input", '{"name": "X"}').stdout)
+    (tmp_path / "mira.json").write_text(_bound_card("Mira", "Eldoria"), encoding="utf-8")
+    drafts = bunzai("import", "--on-conflict", "suffix", str(tmp_path / "mira.json"), str(tmp_path / "gone.json"))
+    assert drafts.code != 0
+    assert [d["target"]["id"] for d in drafts.lines if "target" in d] == ["mira"]

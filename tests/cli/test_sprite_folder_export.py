@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -85,3 +86,60 @@ def test_an_unbound_pack_goes_to_the_folder_named_after_it(bunzai, tmp_path):
     report = bunzai("export", "--into", str(tmp_path / "ST"), "--layout", "sillytavern", check=True).json
     assert [entry["path"] for entry in report["written"]] == ["characters/Lone/neutral.png"]
     assert report["written"][0]["format"] == "sillytavern.sprites.folder"
+
+
+def _user_folder(tmp_path: Path, sprites: str, settings: dict | None = None) -> Path:
+    """A SillyTavern user folder: the card default_Seraphina.png and a sprite folder `sprites`."""
+    root = tmp_path / "ST"
+    (root / "characters").mkdir(parents=True)
+    shutil.copyfile(
+        corpus_path("sillytavern", "characters", "default_Seraphina.png"), root / "characters" / "default_Seraphina.png"
+    )
+    shutil.copytree(corpus_path("sillytavern", "characters", "sprites", "Seraphina"), root / "characters" / sprites)
+    (root / "settings.json").write_text(json.dumps(settings or {}), encoding="utf-8")
+    return root
+
+
+def test_a_user_folder_card_links_to_its_sprites_and_a_renamed_card_takes_them_along(bunzai, tmp_path):
+    """SillyTavern shows a character the sprites of characters/<its name>/ (getSpriteFolderName)."""
+    root = _user_folder(tmp_path, "Seraphina")
+    drafts = bunzai("import", str(root), check=True)
+    assert [(d["target"]["kind"], d["target"]["id"]) for d in drafts.lines][:2] == [
+        ("pack", "seraphina"),
+        ("character", "seraphina"),
+    ]
+    bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    assert bunzai("read", "character/seraphina", "--pointer", "/body/media/pack", check=True).json["value"] == (
+        "seraphina"
+    )
+    renamed = bunzai("cap", "run", "character.identity.update", "character/seraphina", "--input", '{"name": "Sera"}')
+    bunzai("apply", "--yes", input=renamed.stdout, check=True)
+    out = tmp_path / "out"
+    report = bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True).json
+    written = {entry["path"]: entry["losses"] for entry in report["written"]}
+    assert set(written) == {
+        "characters/default_Seraphina.png",
+        "characters/Sera/joy.png",
+        "characters/Sera/neutral.png",
+    } | {path for path in written if path.startswith("worlds/")}
+    assert written["characters/default_Seraphina.png"] == []  # the sprites are beside it, where ST looks
+    assert not (out / "characters" / "Seraphina").exists()
+    alone = bunzai("export", "--into", str(tmp_path / "alone"), "--layout", "sillytavern", "character/seraphina")
+    [card] = alone.json["written"]
+    assert [loss["pointer"] for loss in card["losses"]] == ["/body/media"]  # its sprites are not written
+
+
+def test_a_sprite_folder_override_in_settings_links_the_card_to_that_folder(bunzai, tmp_path):
+    overrides = {"extension_settings": {"expressionOverrides": [{"name": "default_Seraphina", "path": "Sera alt"}]}}
+    root = _user_folder(tmp_path, "Sera alt", overrides)
+    shutil.copytree(root / "characters" / "Sera alt", root / "characters" / "Seraphina")  # not shown: overridden
+    bunzai("apply", "--yes", input=bunzai("import", str(root), check=True).stdout, check=True)
+    assert bunzai("read", "character/seraphina", "--pointer", "/body/media/pack", check=True).json["value"] == (
+        "sera-alt"
+    )
+
+
+def test_a_card_named_otherwise_than_a_sprite_folder_is_not_linked(bunzai, tmp_path):
+    root = _user_folder(tmp_path, "Someone Else")
+    bunzai("apply", "--yes", input=bunzai("import", str(root), check=True).stdout, check=True)
+    assert bunzai("read", "character/seraphina", "--pointer", "/body/media/pack", check=True).json["value"] is None
