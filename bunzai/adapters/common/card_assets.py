@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from bunzai import limits
@@ -130,3 +131,20 @@ def portrait_of(links: list[dict]) -> dict | None:
     icons = [link for link in links if link["role"] == "icon"]
     main = next((link for link in icons if link["name"] == "main"), icons[0] if icons else None)
     return main["asset"] if main else None
+
+
+def with_assets(character: Any, links: list[dict], what: str) -> Any:
+    """The character with its asset links (JSON form) validated; corrupt_file naming `what` if one is bad."""
+    from pydantic import ValidationError  # lazy: the links of most cards need no model
+
+    from bunzai.model.base import AssetLink
+
+    try:
+        assets = [AssetLink.model_validate(link) for link in links]
+    except ValidationError as error:
+        raise BunzaiError(
+            "corrupt_file",
+            f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
+            "fix the asset in the app that made the card",
+        ) from None
+    return character.model_copy(update={"assets": assets})

@@ -21,7 +21,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai.adapters.common import card_assets, card_fields
 from bunzai.adapters.common.charx_assets import link_entries, plan_assets
@@ -40,7 +39,7 @@ from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource, 
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.jsondoc.values import copied
-from bunzai.model.base import AssetLink, AssetRef
+from bunzai.model.base import AssetRef
 
 RISU_MODULE = "module.risum"
 # Escrow file key of the image a JPEG+ZIP polyglot's archive is appended to (not a member:
@@ -121,7 +120,7 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
         blobs.setdefault((cover.sha256, cover.ext, cover.mime), cover)
         escrow["files"][COVER] = cover.ref().model_dump(mode="json")
     decoded = read_card(document, name, _CARD_ONLY, escrow, card_assets.portrait_of(links), list(blobs.values()))
-    decoded.pieces[0] = _with_assets(decoded.pieces[0], links, what)
+    decoded.pieces[0] = card_assets.with_assets(decoded.pieces[0], links, what)
     decoded.warnings += _read_warnings(data, raw_assets, resolved, names, module_warning)
     return decoded
 
@@ -181,18 +180,6 @@ def _card_document(raw: bytes, what: str) -> dict:
             "export the card again",
         )
     return document
-
-
-def _with_assets(character: Any, links: list[dict], what: str) -> Any:
-    try:
-        assets = [AssetLink.model_validate(link) for link in links]
-    except ValidationError as error:
-        raise BunzaiError(
-            "corrupt_file",
-            f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
-            "fix the asset in the app that made the card",
-        ) from None
-    return character.model_copy(update={"assets": assets})
 
 
 def _read_warnings(

@@ -24,7 +24,6 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import ValidationError
 
 from bunzai import limits
 from bunzai.adapters.common import card_assets, png
@@ -40,7 +39,6 @@ from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twi
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import check_parsed_bounds, json_decoder, json_text, load_json_bytes
 from bunzai.jsondoc.values import copied
-from bunzai.model.base import AssetLink
 
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
@@ -235,18 +233,6 @@ def _read_assets(
     return links, blobs, warnings
 
 
-def _with_assets(character: Any, links: list[dict], what: str) -> Any:
-    try:
-        assets = [AssetLink.model_validate(link) for link in links]
-    except ValidationError as error:
-        raise BunzaiError(
-            "corrupt_file",
-            f"an asset of {what} cannot be read: {error.errors()[0]['msg']}",
-            "fix the asset in the app that made the card",
-        ) from None
-    return character.model_copy(update={"assets": assets})
-
-
 class SillyTavernCardPng(Adapter):
     engine = "sillytavern"  # SillyTavern expands the macros in this file's text
     format_id = FORMAT_ID
@@ -304,7 +290,7 @@ class SillyTavernCardPng(Adapter):
         decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])
         if raw_assets and isinstance(raw_assets, list):
             links, blobs, warnings = _read_assets(raw_assets, image, named, what)
-            decoded.pieces[0] = _with_assets(decoded.pieces[0], links, what)
+            decoded.pieces[0] = card_assets.with_assets(decoded.pieces[0], links, what)
             decoded.blobs += blobs
             decoded.warnings += warnings
         return decoded
