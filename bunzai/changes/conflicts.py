@@ -207,7 +207,11 @@ class ConflictPolicy:
                 earlier = self._copy_groups.get(doc["id"], [("lorebook", doc["id"])])
                 if any(self._stored(*ref) is not None for ref in earlier):
                     continue  # apply refuses the earlier copy, and this one alike
-                if self.read[doc["id"]][0] == world and self.read[doc["id"]] == _print(doc):
+                # A world file of that name is the world, as SillyTavern takes it (checkEmbeddedWorld
+                # goes by name: a card saved there differs in details, use_group_scoring false for null);
+                # an earlier card's copy must be the same copy.
+                from_file = doc["id"] not in self._copy_groups
+                if self.read[doc["id"]][0] == world and (from_file or self.read[doc["id"]] == _print(doc)):
                     self.shared.append(f"lorebook/{doc['id']}")
                     kept = [other for other in kept if other is not draft]
                 else:
@@ -283,8 +287,8 @@ class ConflictPolicy:
         if self.shared:
             shown = ", ".join(dict.fromkeys(self.shared[:5]))
             parts.append(
-                f"left out {len(self.shared)} card copy(ies) of a world identical to the one an earlier file of this "
-                f"import gives (SillyTavern keeps one world per name): the cards link to {shown}"
+                f"left out {len(self.shared)} card copy(ies) of a world an earlier file of this import gives (the "
+                f"same copy, or the world's own file; SillyTavern keeps one world per name): the cards link to {shown}"
             )
         lines = ["bunzai: " + "; ".join(parts)] if parts else []
         if self.clashes:

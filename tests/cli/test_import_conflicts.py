@@ -319,3 +319,17 @@ def test_a_path_that_cannot_be_read_still_lets_the_waiting_card_out(bunzai, tmp_
     drafts = bunzai("import", "--on-conflict", "suffix", str(tmp_path / "mira.json"), str(tmp_path / "gone.json"))
     assert drafts.code != 0
     assert [d["target"]["id"] for d in drafts.lines if "target" in d] == ["mira"]
+
+
+def test_a_card_saved_by_sillytavern_shares_the_world_file_read_before_it(bunzai) -> None:
+    """SillyTavern writes use_group_scoring false into a card's copy where the world file holds
+    null; its checkEmbeddedWorld goes by name, so the card links to the world file's book."""
+    world = corpus_path("sillytavern", "worlds", "Eldoria.json")
+    card = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    drafts = bunzai("import", str(world), str(card), check=True)
+    assert "left out 1 card copy" in drafts.stderr
+    receipts = bunzai("apply", "--yes", input=drafts.stdout, check=True).stdout.splitlines()
+    assert [json.loads(line)["target"]["id"] for line in receipts] == ["eldoria", "seraphina"]
+    assert bunzai("read", "character/seraphina", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
+        "eldoria"
+    ]
