@@ -213,10 +213,14 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
         placed.add(identifier)
         if not item.get("enabled", True) or identifier not in manager.blocks:
             continue
-        triggers = manager.blocks[identifier][1].get("triggers") or []
-        if triggers and "normal" not in triggers:
-            continue  # render is a normal generation; the block is for others (impersonate, continue ...)
         block = manager.blocks[identifier][1]
+        triggers = block.get("triggers") or []
+        if triggers and "normal" not in triggers and not block.get("marker"):
+            # render is a normal generation, so the block's text is left out (impersonate, continue ...);
+            # SillyTavern keeps main and jailbreak as empty slots a card's prompts still fill, and markers
+            if identifier not in ("main", "jailbreak"):
+                continue
+            block = dict(block, content="")
         base = {"role": block.get("role", "system"), "block": identifier, "pointer": manager.pointer(identifier)}
         sent.append((identifier, block, base))
     # Every enabled in-chat block is injected, wherever the order places it, before or after the

@@ -279,3 +279,17 @@ def test_a_block_whose_triggers_leave_out_a_normal_generation_is_not_rendered() 
     }
     contents = [m["content"] for m in final(preset)]
     assert "NORMAL TOO" in contents and "ONLY ON IMPERSONATE" not in contents
+
+
+def test_a_main_block_for_other_generations_is_an_empty_slot_the_card_still_fills() -> None:
+    preset = {
+        "prompts": [
+            block("main", "PRESET MAIN", triggers=["impersonate"]),
+            block("charDescription", marker=True, triggers=["impersonate"]),
+            block("chatHistory", marker=True),
+        ],
+        "orders": [order("main", "charDescription", "chatHistory")],
+    }
+    contents = [m["content"] for m in final(preset, card=dict(CARD, system_prompt="CARD SYSTEM"))]
+    assert contents[0] == "CARD SYSTEM" and "PRESET MAIN" not in contents
+    assert CARD["description"] in contents  # a marker is sent whatever its triggers
