@@ -248,3 +248,27 @@ def test_without_an_order_every_block_is_written_as_listed():
     assert [ident for ident, _ in order] == [b.identifier for b in piece.body.prompts]
     assert all(enabled == "true" for _, enabled in order)
     assert not [loss for loss in out.losses if loss.code == "marinara.preset.section.unordered"]
+
+
+def test_sillytavern_world_info_markers_are_marinara_s_two_world_info_slots():
+    # Marinara's MarkerType has world_info_before and world_info_after (marker-expander.ts,
+    # expandLorebook); its `lorebook` slot sends both, so neither marker is written as `lorebook`
+    st_preset = {
+        "prompts": [
+            {"identifier": "worldInfoBefore", "name": "Before", "marker": True},
+            {"identifier": "worldInfoAfter", "name": "After", "marker": True},
+        ],
+        "prompt_order": [
+            {
+                "character_id": 100001,
+                "order": [{"identifier": i, "enabled": True} for i in ("worldInfoBefore", "worldInfoAfter")],
+            }
+        ],
+    }
+    piece = read_bytes(json.dumps(st_preset).encode(), "St.json", "sillytavern.preset.chat")[1].pieces[0]
+    crossing = convert_piece(piece, "marinara.preset", no_media)
+    sections = json.loads(crossing.data)["data"]["sections"]
+    assert [json.loads(s["markerConfig"])["type"] for s in sections] == ["world_info_before", "world_info_after"]
+    assert not [loss for loss in crossing.losses if loss.code == "marinara.preset.marker.unmapped"]
+    _, back = read(crossing.data)
+    assert [b.identifier for b in back.body.prompts] == ["worldInfoBefore", "worldInfoAfter"]

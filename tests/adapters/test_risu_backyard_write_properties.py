@@ -84,7 +84,9 @@ def test_any_preset_edit_reads_back_and_keeps_the_unmapped_keys(tmp_path, main, 
         source = {"name": "P", "mainPrompt": "m", "temperature": 50, "unmapped": extra}
         _adapter, decoded, media = read(risup_bytes(source, table), "p.risup")
         preset = decoded.pieces[0]
-        prompts = [b.model_copy(update={"content": main}) for b in preset.body.prompts]
+        # an empty main is sent as nothing, so it reads back as no block (preset.py); the markers keep no text
+        main = main or "m"
+        prompts = [b.model_copy(update={"content": main}) if b.identifier == "main" else b for b in preset.body.prompts]
         samplers = preset.body.samplers.model_copy(update={"temperature": temperature / 100, "top_k": top_k})
         preset = preset.model_copy(
             update={"body": preset.body.model_copy(update={"prompts": prompts, "samplers": samplers})}

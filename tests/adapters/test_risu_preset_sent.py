@@ -96,8 +96,7 @@ def test_the_preset_s_own_formating_order_places_the_markers(table):
     assert [(item["type"], item.get("type2")) for item in inner["promptTemplate"]] == [
         ("chat", None),
         ("lorebook", None),
-        ("plain", "main"),
-        ("jailbreak", "normal"),  # the reader's order: main, jailbreak, globalNote
+        ("plain", "main"),  # no jailbreak: the formatingOrder does not send it
         ("plain", "globalNote"),
         ("description", None),
         ("plain", "normal"),
@@ -110,6 +109,17 @@ def test_a_preset_with_no_blocks_writes_no_template(table):
     assert piece.body.prompts == []
     inner, _losses = written(piece, table)
     assert "promptTemplate" not in inner and not {"mainPrompt", "jailbreak", "globalNote"} & set(inner)
+
+
+def test_a_block_removed_from_a_preset_without_a_template_is_an_empty_field(table):
+    # RisuAI's import fills a missing key from presetTemplate (its default main prompt): write "" instead
+    piece = templated_piece(LEGACY)
+    order = piece.body.orders[0]
+    order = order.model_copy(update={"items": [i for i in order.items if i.identifier != "main"]})
+    prompts = [b for b in piece.body.prompts if b.identifier != "main"]
+    piece = piece.model_copy(update={"body": piece.body.model_copy(update={"prompts": prompts, "orders": [order]})})
+    inner, losses = written(piece, table)
+    assert inner == dict(LEGACY, mainPrompt="") and losses == []
 
 
 ST = {

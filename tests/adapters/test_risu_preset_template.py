@@ -92,12 +92,48 @@ def test_the_fields_risuai_ignores_beside_a_template_are_disabled_blocks_in_no_o
 def test_without_a_template_the_fields_are_the_order():
     legacy = {k: v for k, v in TEMPLATED.items() if k != "promptTemplate"}
     body = templated_piece(legacy).body
-    assert [(b.identifier, b.enabled) for b in body.prompts] == [
-        ("main", True),
-        ("jailbreak", True),
-        ("globalNote", True),
+    # RisuAI's default formatingOrder: main, description, personaPrompt, chats, lastChat, jailbreak,
+    # lorebook, globalNote, authorNote (chats and lastChat are the one chat history)
+    sent = [
+        "main",
+        "charDescription",
+        "personaDescription",
+        "chatHistory",
+        "jailbreak",
+        "worldInfoBefore",
+        "globalNote",
+        "authorNote",
     ]
-    assert [item.identifier for item in body.orders[0].items] == ["main", "jailbreak", "globalNote"]
+    assert [(b.identifier, b.enabled, b.marker) for b in body.prompts] == [
+        (i, True, i not in ("main", "jailbreak", "globalNote")) for i in sent
+    ]
+    assert [item.identifier for item in body.orders[0].items] == sent
+
+
+def test_without_a_template_the_preset_s_formating_order_is_the_order():
+    legacy = {k: v for k, v in TEMPLATED.items() if k != "promptTemplate"}
+    legacy |= {"formatingOrder": ["chats", "main", "lorebook", "lastChat", "chats"], "globalNote": ""}
+    body = templated_piece(legacy).body
+    # the jailbreak the order leaves out is not sent; the empty globalNote sends nothing
+    assert [(b.identifier, b.enabled) for b in body.prompts] == [
+        ("chatHistory", True),
+        ("main", True),
+        ("worldInfoBefore", True),
+        ("jailbreak", False),
+    ]
+
+
+def test_a_preset_without_a_template_crossed_to_sillytavern_keeps_its_chat_and_reports_the_author_s_note():
+    legacy = {k: v for k, v in TEMPLATED.items() if k != "promptTemplate"}
+    crossing = convert_piece(templated_piece(legacy), "sillytavern.preset.chat", no_media)
+    order = json.loads(crossing.data)["prompt_order"][0]["order"]
+    assert [item["identifier"] for item in order][:4] == [
+        "main",
+        "charDescription",
+        "personaDescription",
+        "chatHistory",
+    ]
+    assert [loss.code for loss in crossing.losses if loss.code.startswith("preset.marker")] == ["preset.marker.unknown"]
 
 
 def test_a_partial_chat_range_is_not_the_whole_chat_history():

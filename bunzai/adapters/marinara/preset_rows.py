@@ -28,19 +28,32 @@ SAMPLERS: tuple[tuple[str, str, str], ...] = (
     ("presencePenalty", "presence_penalty", "float"),
     ("stopSequences", "stop_sequences", "strings"),
 )
-# Marker slots Marinara fills (markerConfig.type), as its default preset names them.
-MARINARA_SLOTS = ("lorebook", "character", "persona", "chat_summary", "dialogue_examples", "chat_history")
+# Marker slots Marinara fills (markerConfig.type): its default preset's, and the two world-info
+# positions of its MarkerType (marker-expander.ts, expandLorebook).
+MARINARA_SLOTS = (
+    "lorebook",
+    "character",
+    "persona",
+    "chat_summary",
+    "dialogue_examples",
+    "chat_history",
+    "world_info_before",
+    "world_info_after",
+)
 # SillyTavern's marker identifiers (the canonical markers) whose content a Marinara slot holds: the
 # one table both ways. Written, such a marker is a section of that slot; read, a marker section of
 # that slot (markerConfig.type, else its identifier) is that canonical marker. chat_summary has none.
 SLOT_FOR_ST_MARKER = {
     "chatHistory": "chat_history",
     "dialogueExamples": "dialogue_examples",
-    "worldInfoBefore": "lorebook",
+    "worldInfoBefore": "world_info_before",
+    "worldInfoAfter": "world_info_after",
     "charDescription": "character",
     "personaDescription": "persona",
 }
-ST_MARKER_FOR_SLOT = {slot: marker for marker, slot in SLOT_FOR_ST_MARKER.items()}
+# Read only: `lorebook` sends both world-info positions and is read as worldInfoBefore (its first
+# part); `character` (in the table) sends more than the description. Both are known gaps (the page).
+ST_MARKER_FOR_SLOT = {slot: marker for marker, slot in SLOT_FOR_ST_MARKER.items()} | {"lorebook": "worldInfoBefore"}
 ROLES = ("system", "user", "assistant")
 
 

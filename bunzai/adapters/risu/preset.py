@@ -12,7 +12,12 @@ A template item of the shape RisuAI's SillyTavern import makes for a SillyTavern
 (MARKERS: the whole chat, lorebook, description, persona) is that marker's block (its first
 such item; a repeat, and every other item, is `template-<index>`). RisuAI sends mainPrompt,
 jailbreak and globalNote only when the preset has no prompt template (index.svelte.ts,
-`if(!promptTemplate)`), so with one they are disabled blocks in no order. Without a RisuAI checkout a
+`if(!promptTemplate)`), so with one they are disabled blocks in no order. Without one RisuAI sends
+the parts of the preset's formatingOrder (its default when absent), which are read as blocks in that
+order (formating_order): the three fields (a field the order leaves out is a disabled block, an empty
+one no block), and description, personaPrompt, chats/lastChat and lorebook as the markers
+charDescription, personaDescription, chatHistory and worldInfoBefore; authorNote is a marker block
+`authorNote`, which SillyTavern has no marker for. Without a RisuAI checkout a
 `.risup` is not decoded (see rpack); a `.risupreset` needs no table. Written as `.risup`
 by preset_write (which needs the table).
 """
@@ -53,6 +58,35 @@ MARKERS = {
 TEXT_KINDS = ("plain", "jailbreak", "cot", "chatML")
 # The fields RisuAI sends when the preset has no prompt template.
 LEGACY_FIELDS = {"main": "mainPrompt", "jailbreak": "jailbreak", "globalNote": "globalNote"}
+# RisuAI's formatingOrder when a preset names none (database.svelte.ts, presetTemplate): without a
+# template RisuAI sends these parts in this order (index.svelte.ts, `for(... formatOrder ...)`).
+DEFAULT_FORMATING_ORDER = (
+    "main",
+    "description",
+    "personaPrompt",
+    "chats",
+    "lastChat",
+    "jailbreak",
+    "lorebook",
+    "globalNote",
+    "authorNote",
+)
+# Each formatingOrder part as a block: the three fields, the SillyTavern marker that sends the same
+# (MARKERS; lastChat is the end of the whole chat, so part of chatHistory), and the author's note,
+# which SillyTavern has no marker for (a marker block of its own, reported where it is not carried).
+FORMATING_BLOCKS = {
+    "main": "main",
+    "jailbreak": "jailbreak",
+    "globalNote": "globalNote",
+    "description": "charDescription",
+    "personaPrompt": "personaDescription",
+    "chats": "chatHistory",
+    "lastChat": "chatHistory",
+    "lorebook": "worldInfoBefore",
+    "authorNote": "authorNote",
+}
+# the template item of the authorNote block (RisuAI's `authornote` item sends the same)
+AUTHOR_NOTE = {"type": "authornote"}
 
 
 def _inflate(data: bytes, what: str) -> bytes:
@@ -138,9 +172,45 @@ def template_identifiers(template: list) -> list[str | None]:
     return out
 
 
+def formating_order(preset: dict) -> list[str]:
+    """The block identifiers a preset without a template sends, in its formatingOrder (RisuAI's default
+    when it names none); a part named twice, or chats and lastChat, make one block."""
+    order = preset.get("formatingOrder")
+    out: list[str] = []
+    for part in order if isinstance(order, list) else DEFAULT_FORMATING_ORDER:
+        identifier = FORMATING_BLOCKS.get(part) if isinstance(part, str) else None
+        if identifier is not None and identifier not in out:
+            out.append(identifier)
+    return out
+
+
+def _formating_blocks(preset: dict) -> list[dict]:
+    """A preset without a template: its formatingOrder's parts as blocks, in that order; a field RisuAI
+    sends as nothing (empty) is no block, and a field the order leaves out is a disabled block."""
+    fields = {i: preset[k] for i, k in LEGACY_FIELDS.items() if isinstance(preset.get(k), str) and preset[k]}
+    blocks = []
+    for identifier in formating_order(preset):
+        if identifier in LEGACY_FIELDS:
+            if identifier in fields:
+                blocks.append(
+                    {"identifier": identifier, "name": LEGACY_FIELDS[identifier], "content": fields[identifier]}
+                )
+            continue
+        blocks.append({"identifier": identifier, "name": identifier, "content": "", "marker": True})
+    sent = {block["identifier"] for block in blocks}
+    for identifier, text in fields.items():
+        if identifier not in sent:
+            blocks.append(
+                {"identifier": identifier, "name": LEGACY_FIELDS[identifier], "content": text, "enabled": False}
+            )
+    return blocks
+
+
 def _blocks(preset: dict) -> list[dict]:
     template = preset.get("promptTemplate")
     templated = isinstance(template, list)  # RisuAI: any template (even []) replaces the three fields
+    if not templated:
+        return _formating_blocks(preset)
     blocks = []
     for identifier, key in LEGACY_FIELDS.items():
         if isinstance(preset.get(key), str):

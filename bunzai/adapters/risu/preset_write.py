@@ -7,12 +7,15 @@ every missing key from its preset template on import). The mapped parts are writ
 it: name, mainPrompt/jailbreak/globalNote, the prompt template, samplers (temperature and
 the penalties x100), context and response sizes, the model. RisuAI sends the three fields only
 without a template, and only the template's items with one (index.svelte.ts `if(!promptTemplate)`),
-so: a preset those fields express (legacy_expresses; a preset with no blocks too) is written
-without a template; any other is written as a template holding every sent block, markers
-included (from a RisuAI preset that had none, with the items its formatingOrder sent). Items are
-made as RisuAI's own SillyTavern import makes them; a main, jailbreak or globalNote block not sent
-keeps its text in the field of that name, which RisuAI ignores beside a template. The losses are
-what the written botPreset reads back without (common.losses).
+and without one sends its formatingOrder's parts (read by preset.py as the three fields and the
+markers charDescription, personaDescription, chatHistory, worldInfoBefore, authorNote), so: a preset
+that order expresses (legacy_expresses) is written without a template, a block it lacks as an empty
+field (a missing key RisuAI's import would fill with its default); a preset with no blocks at all
+is written with none of the three keys (RisuAI's defaults apply); any other is written as a
+template holding every sent block, markers included. Items are made as RisuAI's own SillyTavern
+import makes them; a main, jailbreak or globalNote block not sent keeps its text in the field of
+that name, which RisuAI ignores beside a template. The losses are what the written botPreset reads
+back without (common.losses).
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_write import pack
 from bunzai.adapters.risu.preset import (
+    AUTHOR_NOTE,
     FORMAT_ID,
     IV,
     KEY,
     LEGACY_FIELDS,
     MARKERS,
     TEXT_KINDS,
+    formating_order,
     preset_body,
     template_identifiers,
 )
@@ -50,7 +55,7 @@ RULES = (
         "translated",
         "risu.preset.template",
         "RisuAI's prompt template has items, not named blocks: blocks read back as template-<n> items (the "
-        "markers chatHistory, worldInfoBefore, charDescription and personaDescription as themselves; other "
+        "markers chatHistory, worldInfoBefore, charDescription, personaDescription and authorNote as themselves; other "
         "markers RisuAI has no item for are not written)",
     ),
     LossRule(
@@ -96,31 +101,14 @@ def _escrow(piece: Any) -> tuple[dict, dict] | None:
 
 
 # the marker items whose text RisuAI sends as innerFormat ({{slot}} is the filled text): persona and
-# description (index.svelte.ts, `case 'persona'` / `case 'description'`); chat and lorebook items have none
-INNER_FORMAT = ("personaDescription", "charDescription")
+# description (index.svelte.ts, `case 'persona'` / `case 'description'`, and the author's note's
+# `case 'authornote'`); chat and lorebook items have none
+INNER_FORMAT = ("personaDescription", "charDescription", "authorNote")
+# the marker items a template can hold: SillyTavern's (MARKERS) and the author's note preset.py reads
+ITEMS = MARKERS | {"authorNote": AUTHOR_NOTE}
 # the text items RisuAI's SillyTavern import makes (importPreset), plus globalNote as RisuAI's templates write it
 _TEXT_ITEMS = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}
 _TEXT_ITEMS["globalNote"] = ("plain", "globalNote")
-# RisuAI's formatingOrder when a preset names none (database.svelte.ts, presetTemplate), and the template
-# item each of its parts is once the preset has a template (lastChat is part of the whole chat then)
-DEFAULT_FORMATING_ORDER = (
-    "main",
-    "description",
-    "personaPrompt",
-    "chats",
-    "lastChat",
-    "jailbreak",
-    "lorebook",
-    "globalNote",
-    "authorNote",
-)
-_FORMATING_MARKERS = {
-    "description": "charDescription",
-    "personaPrompt": "personaDescription",
-    "chats": "chatHistory",
-    "lorebook": "worldInfoBefore",
-    "authorNote": None,
-}
 MARKER_TEXT = LossRule(
     "",
     "dropped",
@@ -141,9 +129,9 @@ def _item_of(block: dict, prior: Any) -> dict | None:
             item["role"] = _ROLES[block["role"]]
         return item
     if block["marker"]:
-        if block["identifier"] not in MARKERS:
+        if block["identifier"] not in ITEMS:
             return None
-        item = copied(MARKERS[block["identifier"]])
+        item = copied(ITEMS[block["identifier"]])
         if block["identifier"] in INNER_FORMAT and block["content"]:
             item["innerFormat"] = block["content"]
         return item
@@ -168,46 +156,30 @@ def _ordered(body: dict) -> list[dict]:
     ]
 
 
-def legacy_expresses(body: dict, sent: list[dict]) -> bool:
-    """Whether mainPrompt, jailbreak and globalNote without a template send what the order sends, as
-    preset.py reads such a preset: only those blocks are sent, in that order, and every one the preset
-    has is sent (a field RisuAI finds is sent). A preset with no blocks at all sends RisuAI's defaults."""
-    sent_ids = [block["identifier"] for block in sent]
-    present = [identifier for identifier in FIELDS if any(b["identifier"] == identifier for b in body["prompts"])]
-    return sent_ids == present
+def legacy_expresses(preset: dict, body: dict, sent: list[dict]) -> bool:
+    """Whether the preset without a template sends what the order sends, as preset.py reads it: the
+    blocks of its formatingOrder (formating_order: the markers, and main/jailbreak/globalNote where the
+    preset has that block; a field without one is written empty), in that order, the markers without
+    text of their own. A preset with no blocks at all is written without a template too (RisuAI's
+    defaults apply)."""
+    if not body["prompts"]:
+        return True
+    present = {block["identifier"] for block in body["prompts"]}
+    expected = [i for i in formating_order(preset) if i not in FIELDS or i in present]
+    markers_bare = all(not block["content"] for block in sent if block["marker"])
+    return markers_bare and [block["identifier"] for block in sent] == expected
 
 
-def _formating_markers(preset: dict, sent_ids: set[str]) -> dict[str | None, list[dict]]:
-    """The marker items a preset without a template sends by its formatingOrder, by the sent
-    main/jailbreak/globalNote block they follow (None: before all of them)."""
-    order = preset.get("formatingOrder")
-    order = order if isinstance(order, list) else DEFAULT_FORMATING_ORDER
-    after: dict[str | None, list[dict]] = {}
-    current: str | None = None
-    for part in order:
-        if part in FIELDS:
-            current = part if part in sent_ids else current
-        elif part in _FORMATING_MARKERS and _FORMATING_MARKERS[part] not in sent_ids:
-            marker = _FORMATING_MARKERS[part]
-            item = copied(MARKERS[marker]) if marker is not None else {"type": "authornote"}
-            if all(item not in items for items in after.values()):  # a part named twice is sent once
-                after.setdefault(current, []).append(item)
-    return after
-
-
-def _template(preset: dict, body: dict, sent: list[dict], escrow: Any, legacy: bool) -> list[dict]:
-    """Every sent block as a template item, in order; from a preset that had no template, with the
-    description, persona, chat, lorebook and author's note items its formatingOrder sent."""
+def _template(preset: dict, sent: list[dict], escrow: Any) -> list[dict]:
+    """Every sent block as a template item, in order (markers RisuAI has no item for left out)."""
     prior = preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
     # the escrowed template's item for each block identifier, as preset.py reads them
     items = {ident: item for ident, item in zip(template_identifiers(prior), prior) if ident is not None}
-    after = _formating_markers(preset, {block["identifier"] for block in sent}) if legacy else {}
-    template = list(after.get(None, []))
+    template = []
     for block in sent:
         item = _item_of(block, items.get(block["identifier"]) if escrow is not None else None)
         if item is not None:
             template.append(item)
-        template.extend(after.get(block["identifier"], []) if block["identifier"] in FIELDS else [])
     return template
 
 
@@ -238,15 +210,19 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
     preset["name"] = piece.name
     had_template = isinstance(preset.get("promptTemplate"), list)
     sent = _ordered(body)
-    templated = had_template or not legacy_expresses(body, sent)
+    templated = had_template or not legacy_expresses(preset, body, sent)
     if templated:
-        preset["promptTemplate"] = _template(preset, body, sent, escrow, escrow is not None and not had_template)
+        preset["promptTemplate"] = _template(preset, sent, escrow)
     in_template = {block["identifier"] for block in sent} if templated else set()
     for identifier, key in FIELDS.items():
         block = next((b for b in body["prompts"] if b["identifier"] == identifier), None)
         # a block not sent keeps its text in the field RisuAI ignores beside a template (preset.py)
         if block is not None and (escrow is not None or identifier not in in_template):
             preset[key] = block["content"]
+        elif not templated and body["prompts"]:
+            # RisuAI's import fills a missing key from its presetTemplate (its default main prompt and
+            # jailbreak): without a template an absent block is an empty field, which sends nothing
+            preset[key] = ""
         elif escrow is not None:
             preset.pop(key, None)
     samplers = body["samplers"]
