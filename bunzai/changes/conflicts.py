@@ -210,7 +210,7 @@ class ConflictPolicy:
                 # A world file of that name is the world, as SillyTavern takes it (checkEmbeddedWorld
                 # goes by name: a card saved there differs in details, use_group_scoring false for null);
                 # an earlier card's copy must be the same copy.
-                from_file = doc["id"] not in self._copy_groups
+                from_file = doc["id"] not in self._copy_groups and self.read[doc["id"]][1] != b""  # not a card's book
                 if self.read[doc["id"]][0] == world and (from_file or self.read[doc["id"]] == _print(doc)):
                     self.shared.append(f"lorebook/{doc['id']}")
                     kept = [other for other in kept if other is not draft]

@@ -333,3 +333,12 @@ def test_a_card_saved_by_sillytavern_shares_the_world_file_read_before_it(bunzai
     assert bunzai("read", "character/seraphina", "--pointer", "/body/links/lorebooks", check=True).json["value"] == [
         "eldoria"
     ]
+
+
+def test_another_card_s_own_book_of_the_world_s_name_is_not_taken_for_the_world(bunzai, tmp_path) -> None:
+    """Only a world file is matched by name alone; another card's own (unbound) book is not the world."""
+    alpha, beta = tmp_path / "alpha.png", tmp_path / "beta.png"
+    alpha.write_bytes(_card_png("Alpha", book=_book("Eldoria", "ALPHA")))
+    beta.write_bytes(_card_png("Beta", book=_book("Eldoria", "BETA"), world="Eldoria"))
+    drafts = bunzai("import", str(alpha), str(beta), check=True)
+    assert "left out" not in drafts.stderr
