@@ -215,12 +215,16 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
             continue
         block = manager.blocks[identifier][1]
         triggers = block.get("triggers") or []
-        if triggers and "normal" not in triggers and not block.get("marker"):
-            # render is a normal generation, so the block's text is left out (impersonate, continue ...);
-            # SillyTavern keeps main and jailbreak as empty slots a card's prompts still fill, and markers
-            if identifier not in ("main", "jailbreak"):
+        if triggers and "normal" not in triggers:
+            # render is a normal generation, so a block for others (impersonate, continue ...) is left out;
+            # SillyTavern keeps main as an empty slot the card's system prompt still fills, and sends the
+            # other markers (after the order's last item: here, where the order puts them)
+            if block.get("marker") and identifier not in ("chatHistory", "dialogueExamples"):
+                pass
+            elif identifier == "main":
+                block = dict(block, content="")
+            else:
                 continue
-            block = dict(block, content="")
         base = {"role": block.get("role", "system"), "block": identifier, "pointer": manager.pointer(identifier)}
         sent.append((identifier, block, base))
     # Every enabled in-chat block is injected, wherever the order places it, before or after the

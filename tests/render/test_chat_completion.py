@@ -293,3 +293,16 @@ def test_a_main_block_for_other_generations_is_an_empty_slot_the_card_still_fill
     contents = [m["content"] for m in final(preset, card=dict(CARD, system_prompt="CARD SYSTEM"))]
     assert contents[0] == "CARD SYSTEM" and "PRESET MAIN" not in contents
     assert CARD["description"] in contents  # a marker is sent whatever its triggers
+
+
+def test_a_jailbreak_or_chat_history_for_other_generations_is_not_sent() -> None:
+    preset = {
+        "prompts": [
+            block("main", "MAIN"),
+            block("jailbreak", "PRESET JB", triggers=["impersonate"]),
+            block("chatHistory", marker=True, triggers=["impersonate"]),
+        ],
+        "orders": [order("main", "chatHistory", "jailbreak")],
+    }
+    card = dict(CARD, post_history_instructions="CARD PHI")
+    assert [m["content"] for m in final(preset, card=card)] == ["MAIN"]
