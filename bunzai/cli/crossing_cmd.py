@@ -323,6 +323,13 @@ def _write_output(path: Path, data: bytes, force: bool) -> None:
 
     if path.is_dir():
         raise BunzaiError("invalid_input", f"{path} is a folder", "name the output file")
+    if _special(path):  # /dev/null, /dev/stdout, a FIFO: written into, never replaced by a file
+        try:
+            with open(path, "wb") as out:
+                out.write(data)
+        except OSError as error:
+            raise BunzaiError("invalid_input", f"cannot write to {path}: {error.strerror}", "name a file") from None
+        return
     if force:
         replace_file(path, data)
     else:
@@ -334,6 +341,17 @@ def _write_output(path: Path, data: bytes, force: bool) -> None:
                     "occupied", f"{path} exists; nothing was written", "pass --force to replace it"
                 ) from None
             raise
+
+
+def _special(path: Path) -> bool:
+    """An existing character device or FIFO (the rename of --force would replace it by a file)."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def formats() -> int:
