@@ -177,7 +177,8 @@ def _group_findings(row: _Rule, groups: dict, platform: str) -> list[dict]:
         return []
     has = f"{count} group{'s' if count != 1 else ''}" + (f" (named {', '.join(sorted(names))})" if names else "")
     effect = (
-        "inserts the match position, the whole text or nothing in its place"
+        "inserts the match position, the whole text or nothing in its place, or fails (the named-groups object, "
+        "or the position where the rule has trim strings)"
         if platform == "sillytavern"
         else "is left as written, or inserts nothing"
     )
@@ -235,7 +236,7 @@ def _shadow_findings(rules: list[dict], compiled: dict[int, dict], platform: str
                     seconds=limits.REGEX_LINT_PROBE_SECONDS,
                 )["results"]
             except BunzaiError as error:
-                if error.code == "regex_timeout":
+                if error.code in ("regex_timeout", "invalid_input"):  # out of time, or the platform fails on it
                     continue
                 raise
             if not any(still):

@@ -164,3 +164,11 @@ def test_a_pattern_with_macros_expanded_first_is_judged_with_a_word_in_their_pla
     report = lint_set(regex_set(rule("name", "^{{char}}:\\s*", flags="u", substitute_macros="escaped")))
     assert report["findings"] == []
     assert lint_set(regex_set(rule("name", "^{{char}}:\\s*", flags="u")))["findings"][0]["kind"] == "does_not_compile"
+
+
+def test_a_rule_sillytavern_fails_on_is_a_finding_not_the_end_of_the_lint() -> None:
+    """$4 past a named pattern's capture reaches the named-groups object: SillyTavern throws
+    there, and the shadow check of the next rule used to stop the whole set with it."""
+    found = lint_set(regex_set(rule("named", "(?<n>b)", replacement="[$4]"), rule("later", r"\[b")))
+    assert [(f["name"], f["kind"]) for f in found["findings"]] == [("named", "missing_group")]
+    assert "fails" in found["findings"][0]["message"]
