@@ -46,6 +46,8 @@ FORMAT_ID = "backyard.byaf"
 MANIFEST = "manifest.json"
 IMAGE_EXTS = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"}
 _CHARACTER_PATH = re.compile(r"^characters/([^/]+)/character\.json$")
+# The only places the BYAF manifest may list a scenario (Backyard's parse-archive.ts refuses others).
+_SCENARIO_PATH = re.compile(r"^scenarios/[^/]+\.json$")
 
 CHARACTER_RULES = (
     LossRule("/name", "translated", "backyard.name.required", "a Backyard character always has a display name"),
@@ -176,14 +178,16 @@ class ByafArchive(Adapter):
                 f"a BYAF archive holds exactly one character listed in manifest.json; this one lists "
                 f"{len(characters)} (or its file is missing)"
             )
+        _check_paths(characters[0], list_at(manifest, "scenarios", "manifest.json /", AGAIN))
         documents: dict[str, Any] = {MANIFEST: manifest}
         character = _json(archive.read(characters[0]), characters[0])
         if not isinstance(character, dict):
             raise _corrupt(f"{characters[0]} is not a JSON object")
         documents[characters[0]] = character
-        scenario_paths = [
-            p for p in list_at(manifest, "scenarios", "manifest.json /", AGAIN) if isinstance(p, str) and archive.has(p)
-        ]
+        # A scenario the manifest lists twice is one member, read once (Backyard reads it twice).
+        scenario_paths = list(
+            dict.fromkeys(p for p in list_at(manifest, "scenarios", "manifest.json /", AGAIN) if archive.has(p))
+        )
         for path in scenario_paths:
             documents[path] = _json(archive.read(path), path)
         first = (
@@ -246,8 +250,8 @@ class ByafArchive(Adapter):
         losses: list[Loss] = []
         images, image_members = _images(piece, body, files, folder, media, losses)
         character = docs.write_character(prior.get(char_path) if old_chars else None, char_id, piece.name, body, images)
-        scenario_paths = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
-        scenario_paths = scenario_paths or ["scenarios/scenario1.json"]
+        listed_scenarios = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
+        scenario_paths = list(dict.fromkeys(listed_scenarios)) or ["scenarios/scenario1.json"]
         scenarios = [
             docs.write_scenario(
                 prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict) else None, char_id, body
@@ -258,15 +262,16 @@ class ByafArchive(Adapter):
             for p in scenario_paths[1:]
         ]
         created = character["createdAt"] if character["createdAt"] != FALLBACK_DATE else FALLBACK_DATE
-        manifest_out = docs.write_manifest(manifest, char_path, scenario_paths, created)
+        manifest_out = docs.write_manifest(manifest, char_path, listed_scenarios or scenario_paths, created)
         members = [(MANIFEST, js_json(manifest_out)), (char_path, js_json(character))]
         members += image_members
         members += [(path, js_json(doc)) for path, doc in zip(scenario_paths, scenarios)]
         written = {name for name, _ in members}
+        # The images character.json listed are the piece's assets, written above as they are now;
+        # a member in images/ that it did not list is kept like any other member nothing lists.
+        was_listed = _listed_images(prior.get(char_path) if old_chars else None, folder)
         members += [
-            (member, media(ref))
-            for member, ref in files.items()
-            if member not in written and not member.startswith(folder + "/images/")
+            (member, media(ref)) for member, ref in files.items() if member not in written and member not in was_listed
         ]
         members = _laid_out(members, prior.get(LAYOUT))
         losses += _stripped_keys(prior, manifest, char_path, scenario_paths)
@@ -285,6 +290,25 @@ class ByafArchive(Adapter):
         )
         disabled = disabled_entry_losses(piece.body.book.model_dump(mode="json") if piece.body.book else None)
         return Encoded(data, losses + disabled + _renumbered(found, piece))
+
+
+def _check_paths(character: str, scenarios: list) -> None:
+    """Refuse what Backyard's own reader refuses: a character or scenario listed outside its folder."""
+    if not _CHARACTER_PATH.match(character):
+        raise _corrupt(f"manifest.json lists the character as {character!r}, not characters/<id>/character.json")
+    for path in scenarios:
+        if not isinstance(path, str) or not _SCENARIO_PATH.match(path):
+            raise _corrupt(f"manifest.json lists a scenario as {path!r}, not scenarios/<name>.json")
+
+
+def _listed_images(character: Any, folder: str) -> set[str]:
+    """The image members an escrowed character.json lists (with the prefix of its folder)."""
+    images = character.get("images") if isinstance(character, dict) else None
+    return {
+        f"{folder}/{image['path']}"
+        for image in (images if isinstance(images, list) else [])
+        if isinstance(image, dict) and isinstance(image.get("path"), str)
+    }
 
 
 def _laid_out(members: list[tuple[str, bytes]], layout: Any) -> list[tuple[str, bytes]]:
