@@ -244,6 +244,8 @@ def source_engine(piece) -> str | None:
 
 def _translated(piece, adapter: Adapter, engine: str | None, source: str | None = None):
     source, target = source or source_engine(piece), engine or adapter.engine
+    if source is None and piece.kind == "regex":
+        source = "sillytavern"  # its replacements are read as SillyTavern's (below), so its macros are too
     # A regex replacement's own syntax ({{match}}, $&, $$ ...) is respelled where {{match}}
     # is SillyTavern's: before its macros are translated from SillyTavern, after they are to it.
     from_st = source != "risuai"

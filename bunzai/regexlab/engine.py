@@ -99,6 +99,7 @@ def _run_error(request: dict[str, Any], message: str, seconds: float) -> BunzaiE
             first.split("bunzai-platform: ", 1)[1],
             "refer only to the pattern's captures ($1 ... and $<name> of its named groups)",
             pattern=pattern,
+            platform_fails=True,  # the modelled platform's own code throws: a finding, not a bunzai refusal
         )
     return BunzaiError(
         "internal",

@@ -142,7 +142,8 @@ def race_patterns(
 ) -> dict[str, Any]:
     """Several candidate patterns over one text: each one's matches, replaced text and time.
 
-    A candidate that does not compile or runs out of time is reported in its row, not
+    A candidate that does not compile, runs out of time or that the platform itself fails on
+    (SillyTavern, on a `$N` naming its named-groups object) is reported in its row, not
     refused: the race is for comparing. Times are wall-clock milliseconds of one run.
     """
     if not finds:
@@ -157,7 +158,8 @@ def race_patterns(
         try:
             tried = try_pattern(find, text, replace=replace, platform=platform, flags=flags)
         except BunzaiError as error:
-            if error.code not in ("invalid_regex", "regex_timeout"):
+            # the platform failing on one candidate's replacement is a result of the race, like a timeout
+            if error.code not in ("invalid_regex", "regex_timeout") and not error.details.get("platform_fails"):
                 raise
             rows.append({"find": find, "error": {"code": error.code, "message": error.message}})
             continue

@@ -10,11 +10,15 @@ The two platforms read the same replacement text differently:
   JavaScript's `String.prototype.replace`: `$$`, `$&`, `` $` ``, `$'`, `$N`/`$NN` and
   `$<name>` are JavaScript's, and any other `$` is itself.
 
-`translate` rewrites one text so the target platform draws what the source platform drew.
+`translate` rewrites one text so the target platform draws what the source platform drew
+(once its macros are spelled for the target).
 A token the target cannot express is reported (`lost`) and removed. Neither has an escape
-for everything, so macros that expand to nothing stand between characters: SillyTavern's
-`{{noop}}` after a `$` that is no reference (`${{noop}}5`), RisuAI's `{{blank}}` inside a
-literal `$n` (`$${{blank}}n`); both expand after the captures are filled. SillyTavern fills
+for everything, so a macro that expands to nothing stands between characters: `{{noop}}`
+after a `$` that is no reference (`${{noop}}5`), and inside a literal `$n` for RisuAI
+(`$${{noop}}n`); it expands after the captures are filled. Only the replacement's own syntax
+is respelled here: its macros, the spacer with them, are left in SillyTavern's spelling, as
+the crossing translates them from SillyTavern after this (bunzai.convert), so `{{noop}}`
+reaches RisuAI as `{{blank}}` and the macro report knows it. SillyTavern fills
 `$N` past the pattern's captures from its replace callback's other arguments: the match
 position, then the whole text, then the named groups (or nothing).
 """
@@ -103,7 +107,7 @@ def _st_to_js(written: str, found: Captures) -> Carried:
         else:  # a $ SillyTavern leaves as written: JavaScript needs $$ only where a $-form would start
             following = _ST_NOOP.sub("", text[at : at + 40])[:1]
             if following == "n":  # RisuAI turns every "$n" into a line break before the replace
-                spelled = "$${{blank}}"
+                spelled = "$$" + _NOOP  # SillyTavern's spelling: the macro translation that follows makes it {{blank}}
             else:
                 spelled = "$$" if following and following in _JS_AFTER_DOLLAR else "$"
         out.append(spelled)
