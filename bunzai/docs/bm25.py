@@ -4,6 +4,10 @@ Okapi BM25 with the usual k1 = 1.2 and b = 0.75. A document is a bag of terms wh
 are already weighted by field (a heading word counts more than a body word); its length is
 the sum of those weights. Terms are lower-case words and numbers with a light plural
 stemmer, so "exports" finds "export"; a short stop list keeps "the" from scoring.
+
+`stored` gives an index as JSON-able values (the docs catalog keeps them) and `from_stored`
+takes them back, at next to no cost: a term's postings are decoded when a query first asks
+for that term.
 """
 
 from __future__ import annotations
@@ -65,12 +69,43 @@ class Index:
 
     def __init__(self) -> None:
         self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._encoded: dict[str, str] = {}  # a stored index's postings, decoded on first use
         self._lengths: list[float] = []
+
+    @classmethod
+    def from_stored(cls, lengths: list[float], postings: dict[str, str]) -> Index:
+        """The index that `stored` gave (same documents, same ranking)."""
+        index = cls()
+        index._lengths = [float(length) for length in lengths]
+        index._encoded = dict(postings)
+        return index
+
+    def stored(self) -> tuple[list[int | float], dict[str, str]]:
+        """(each document's length, {term: "0:3 5 2:2"}): a posting is the gap from the previous
+        document, then ":weight" unless the weight is 1; numbers keep their exact value."""
+        postings = {}
+        for term in sorted(set(self._postings) | set(self._encoded)):
+            previous = 0
+            parts = []
+            for doc, weight in self._postings_of(term):
+                parts.append(str(doc - previous) + ("" if weight == 1.0 else ":" + _number(weight)))
+                previous = doc
+            postings[term] = " ".join(parts)
+        return [int(length) if length.is_integer() else length for length in self._lengths], postings
+
+    def _postings_of(self, term: str) -> list[tuple[int, float]] | None:
+        postings = self._postings.get(term)
+        if postings is None and term in self._encoded:
+            postings = self._postings[term] = _decoded(self._encoded.pop(term))
+        return postings
 
     def add(self, bag: Counter) -> int:
         doc = len(self._lengths)
         for term, weight in bag.items():
-            self._postings.setdefault(term, []).append((doc, float(weight)))
+            postings = self._postings_of(term)
+            if postings is None:
+                postings = self._postings[term] = []
+            postings.append((doc, float(weight)))
         self._lengths.append(float(sum(bag.values())))
         return doc
 
@@ -85,7 +120,7 @@ class Index:
         average = sum(self._lengths) / count or 1.0
         scores: dict[int, float] = {}
         for term in dict.fromkeys(query_terms):
-            postings = self._postings.get(term)
+            postings = self._postings_of(term)
             if not postings:
                 continue
             idf = math.log(1.0 + (count - len(postings) + 0.5) / (len(postings) + 0.5))
@@ -93,3 +128,18 @@ class Index:
                 norm = K1 * (1.0 - B + B * self._lengths[doc] / average)
                 scores[doc] = scores.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + norm)
         return sorted(((score, doc) for doc, score in scores.items()), key=lambda pair: (-pair[0], pair[1]))
+
+
+def _number(value: float) -> str:
+    """A weight as short text that `float` reads back exactly (3.0 -> "3")."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _decoded(text: str) -> list[tuple[int, float]]:
+    postings = []
+    doc = 0
+    for part in text.split():
+        gap, _, weight = part.partition(":")
+        doc += int(gap)
+        postings.append((doc, float(weight) if weight else 1.0))
+    return postings

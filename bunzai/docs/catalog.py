@@ -1,7 +1,8 @@
 """The docs catalog: bunzai/generated/docs.json, regenerated from the pages under docs/.
 
 It names every page (id, path, title, collection, size, source hash) and carries, for a page
-whose summary is approved and current, that summary, its topics and its section summaries.
+whose summary is approved and current, that summary, its topics and its section summaries;
+and under "search" the pages' search index (chunks and BM25 postings, bunzai/docs/search_index.py).
 Queries read the catalog, never a folder listing, so only declared pages are reachable.
 `bunzai docs index` writes it; `bunzai docs index --check` refuses (with a diff) when the
 committed file differs, so a page added or edited without regenerating fails CI. The file
@@ -14,13 +15,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from bunzai.docs import markdown
-from bunzai.docs.generated_page import out_of_date
-from bunzai.docs.pages import CHECKOUT_ROOT, scan_pages, text_hash
-from bunzai.docs.summaries import summary_status
+from bunzai.docs.pages import CHECKOUT_ROOT
 from bunzai.errors import BunzaiError
-from bunzai.files import read_text_nofollow
-from bunzai.limits import DOCS_PAGE_MAX_BYTES
 
 CATALOG_PATH = Path(__file__).resolve().parents[1] / "generated" / "docs.json"
 CATALOG_TYPE = "bunzai.docs.catalog"
@@ -28,10 +24,19 @@ CATALOG_FORMAT = 1
 
 
 def build_catalog(docs: Path = CHECKOUT_ROOT) -> dict:
-    """The catalog document for the pages under `docs` (a checkout's docs/ folder)."""
+    """The catalog document for the pages under `docs` (a checkout's docs/ folder), with their
+    search index (`search_index.stored`), so that a search need not build it."""
+    # Here, not at the top: a search only loads the catalog and imports none of these.
+    from bunzai.docs import markdown, search_index
+    from bunzai.docs.pages import scan_pages, text_hash
+    from bunzai.docs.summaries import summary_status
+    from bunzai.files import read_text_nofollow
+    from bunzai.limits import DOCS_PAGE_MAX_BYTES
+
     pages = []
+    texts = {}
     for page_id, relative in scan_pages(docs):
-        text = read_text_nofollow(docs / relative, DOCS_PAGE_MAX_BYTES)
+        text = texts[page_id] = read_text_nofollow(docs / relative, DOCS_PAGE_MAX_BYTES)
         parts = markdown.sections(text)
         entry = {
             "id": page_id,
@@ -51,7 +56,8 @@ def build_catalog(docs: Path = CHECKOUT_ROOT) -> dict:
             if content["sections"]:
                 entry["section_summaries"] = content["sections"]
         pages.append(entry)
-    return {"type": CATALOG_TYPE, "format": CATALOG_FORMAT, "pages": pages}
+    search = search_index.stored(*search_index.build({page["id"]: page for page in pages}, texts, set(texts)))
+    return {"type": CATALOG_TYPE, "format": CATALOG_FORMAT, "pages": pages, "search": search}
 
 
 def catalog_text(catalog: dict) -> str:
@@ -81,6 +87,8 @@ def index_catalog(docs: Path = CHECKOUT_ROOT, path: Path = CATALOG_PATH, *, chec
         path.write_text(fresh, encoding="utf-8")
         load_catalog.cache_clear()
         return dict(summary, status="written")
+    from bunzai.docs.generated_page import out_of_date
+
     raise out_of_date(
         path,
         committed,

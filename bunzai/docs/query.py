@@ -8,12 +8,11 @@ has the hash the review was bound to; otherwise the page is navigated by its hea
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from pathlib import Path
 
-from bunzai.docs import bm25, markdown
+from bunzai.docs import bm25, search_index
 from bunzai.docs.catalog import CATALOG_PATH, load_catalog
 from bunzai.docs.pages import check_page_id, docs_root, read_page, text_hash
 from bunzai.errors import BunzaiError
@@ -31,12 +30,11 @@ from bunzai.limits import (
     SEARCH_MAX_TERMS,
 )
 
+TYPE_CHECKING = False  # search and browse do without markdown (its patterns) and difflib: imported where used
+if TYPE_CHECKING:
+    from bunzai.docs import markdown
+
 ACTIONS = ("browse", "outline", "search", "read")
-# Field weights of a search chunk: words in its headings and topics say most about it.
-WEIGHT_TEXT = 1
-WEIGHT_HEADING = 3
-WEIGHT_SUMMARY = 2
-WEIGHT_TOPIC = 2
 
 
 class Docs:
@@ -54,18 +52,20 @@ class Docs:
     def summaries(self, page_id: str, text: str) -> dict:
         """The page's approved summary fields, or {} when the text is not the text reviewed."""
         entry = self.pages[page_id]
-        if "summary" not in entry or text_hash(text) != entry.get("sha256"):
-            return {}
-        return {
-            "summary": entry["summary"],
-            "topics": entry.get("topics", []),
-            "sections": entry.get("section_summaries", {}),
-        }
+        return search_index.notes(entry, text_hash(text) == entry.get("sha256"))
 
     def search_index(self) -> tuple[bm25.Index, list[dict]]:
-        """The BM25 index over every page's chunks, built on the first call."""
+        """The BM25 index over every page's chunks, on the first call: the catalog's stored one
+        while every page has the hash the catalog recorded, else one built from the pages."""
         if self._search is None:
-            self._search = _build_index(self)
+            texts = {page_id: self.text(page_id) for page_id in sorted(self.pages)}
+            current = {
+                page_id for page_id, text in texts.items() if text_hash(text) == self.pages[page_id].get("sha256")
+            }
+            stored = self.catalog.get("search") if len(current) == len(texts) else None
+            self._search = search_index.load(stored, self.pages, texts) or search_index.build(
+                self.pages, texts, current
+            )
         return self._search
 
 
@@ -129,7 +129,7 @@ def outline(page: str, *, section: str | None = None, docs: Docs | None = None) 
     text = docs.text(page)
     entry = docs.pages[page]
     notes = docs.summaries(page, text)
-    parts = markdown.sections(text)
+    parts = _sections(text)
     result: dict = {
         "page": page,
         "title": entry["title"],
@@ -195,7 +195,7 @@ def read(
     offset = _bounded(offset, 0, 0, None, "--offset")
     text = docs.text(page)
     if section is not None:
-        chosen = _section(page, markdown.sections(text), section)
+        chosen = _section(page, _sections(text), section)
         text = text[chosen.start : chosen.end]
     if offset > len(text):
         raise BunzaiError(
@@ -251,12 +251,20 @@ def query(
     return {"action": action, **result}
 
 
+def _sections(text: str) -> list[markdown.Section]:
+    from bunzai.docs import markdown
+
+    return markdown.sections(text)
+
+
 def _section(page: str, parts: list[markdown.Section], slug: str) -> markdown.Section:
     if not isinstance(slug, str) or len(slug) > DOCS_ID_MAX_CHARS:
         raise BunzaiError("invalid_id", "a section slug is a short text like where-exports-are-written")
     for part in parts:
         if part.slug == slug:
             return part
+    import difflib
+
     close = difflib.get_close_matches(slug, [part.slug for part in parts], n=3)
     hint = ("did you mean " + ", ".join(close) + "?") if close else f"see `bunzai docs outline {page}`"
     raise BunzaiError("not_found", f"{page} has no section {slug!r}", hint)
@@ -269,41 +277,6 @@ def _bounded(value: int | None, default: int, low: int, high: int | None, name: 
         span = f"{low} to {high}" if high is not None else f"at least {low}"
         raise BunzaiError("usage", f"{name} must be {span}, not {value!r}", f"e.g. {name} {default}")
     return value
-
-
-def _build_index(docs: Docs) -> tuple[bm25.Index, list[dict]]:
-    index = bm25.Index()
-    chunks: list[dict] = []
-    for page_id in sorted(docs.pages):
-        entry = docs.pages[page_id]
-        text = docs.text(page_id)
-        notes = docs.summaries(page_id, text)
-        section_notes = notes.get("sections", {})
-        topic_bag = Counter(term for topic in notes.get("topics", []) for term in bm25.terms(topic))
-        for chunk in markdown.chunks(text, entry["title"]):
-            body = text[chunk.start : chunk.end]
-            if chunk.slug is not None:
-                body = body.split("\n", 1)[1] if "\n" in body else ""
-            summary = notes.get("summary", "") if chunk.slug is None else section_notes.get(chunk.slug, "")
-            bag = Counter(bm25.terms(body))
-            for term in bm25.terms(" ".join(chunk.headings)):
-                bag[term] += WEIGHT_HEADING
-            for term in bm25.terms(summary):
-                bag[term] += WEIGHT_SUMMARY
-            if chunk.slug is None:  # the page's topics describe the page, so they weigh on its intro
-                for term, count in topic_bag.items():
-                    bag[term] += WEIGHT_TOPIC * count
-            index.add(bag)
-            chunks.append(
-                {
-                    "page": page_id,
-                    "section": chunk.slug,
-                    "heading": chunk.headings[-1],
-                    "text": body,
-                    "summary": summary,
-                }
-            )
-    return index, chunks
 
 
 _SPACE = re.compile(r"\s+")

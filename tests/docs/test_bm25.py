@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -62,3 +63,29 @@ def test_a_document_holding_the_rarer_term_ranks_first_and_ties_keep_their_order
     ranked = index.rank(["lorebook"])
     assert [doc for _, doc in ranked] == [second, third] and ranked[0][0] == ranked[1][0]
     assert index.rank(["nowhere"]) == []
+
+
+BAGS = st.lists(
+    st.dictionaries(
+        st.sampled_from(["export", "card", "lorebook", "entry", "x1", "macro"]),
+        st.one_of(st.integers(1, 40), st.floats(0.25, 9.5)),
+        max_size=6,
+    ).map(Counter),
+    max_size=12,
+)
+
+
+@given(BAGS, st.lists(st.lists(st.sampled_from(["export", "card", "lorebook", "entry", "x1", "nowhere"]))))
+def test_a_stored_index_read_back_ranks_exactly_as_the_index_it_came_from(bags, queries):
+    index = bm25.Index()
+    for bag in bags:
+        index.add(bag)
+    stored = json.loads(json.dumps(index.stored()))  # as the catalog keeps it
+    loaded = bm25.Index.from_stored(*stored)
+    assert len(loaded) == len(index)
+    for terms in queries:
+        assert loaded.rank(terms) == index.rank(terms)
+    assert list(loaded.stored()) == stored  # the same again, whether or not a query decoded a term
+    loaded.add(Counter({"card": 2}))
+    index.add(Counter({"card": 2}))
+    assert loaded.rank(["card"]) == index.rank(["card"])
