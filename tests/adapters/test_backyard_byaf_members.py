@@ -88,3 +88,62 @@ def test_a_manifest_listing_a_document_outside_its_folder_is_corrupt_as_backyard
         read_bytes(byaf(scenarios, character=character), "odd.byaf", "backyard.byaf")
     assert error.value.code == "corrupt_file"
     assert "manifest.json lists" in error.value.message
+
+
+def _relisted(data: bytes, listed: str) -> bytes:
+    """The archive with character.json listing `listed` (its bytes those of avatar.png) instead."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in source.namelist():
+            member = source.read(name)
+            if name == CHARACTER:
+                doc = json.loads(member)
+                doc["images"] = [{"path": f"images/{listed}", "label": "current"}]
+                member = json.dumps(doc, indent=2).encode()
+            archive.writestr(name, member)
+        archive.writestr(f"characters/ada/images/{listed}", PNG)
+    return buffer.getvalue()
+
+
+def test_a_new_image_does_not_take_the_name_of_an_unlisted_one():
+    import hashlib
+
+    from bunzai.model.base import AssetRef
+
+    data = _relisted(byaf(["scenarios/one.json"]), "current.png")  # avatar.png is now unlisted
+    _, decoded = read_bytes(data, "ada.byaf")
+    piece = decoded.pieces[0]
+    new = b"\x89PNG\r\n\x1a\n" + b"\x03" * 40
+    portrait = AssetRef(sha256=hashlib.sha256(new).hexdigest(), ext="png", mime="image/png")
+    edited = piece.model_copy(update={"assets": [], "body": piece.body.model_copy(update={"portrait": portrait})})
+    blobs = {blob.sha256: blob.data for blob in decoded.blobs} | {portrait.sha256: new}
+    crossing = convert_piece(edited, "backyard.byaf", lambda ref: blobs[ref.sha256])
+    archive = zipfile.ZipFile(io.BytesIO(crossing.data))
+    written = {name: archive.read(name) for name in archive.namelist()}
+    assert written["characters/ada/images/avatar.png"] == PNG  # the unlisted image, as it was
+    listed = json.loads(written[CHARACTER])["images"]
+    assert [archive.read(f"characters/ada/{image['path']}") for image in listed] == [new]
+    assert listed[0]["path"] != "images/avatar.png"
+
+
+def test_an_unedited_scenario_goes_back_byte_for_byte_in_its_own_key_order():
+    # Backyard's create-archive.ts writes {...scenario, backgroundImage}: the image key last.
+    scenario = {
+        "schemaVersion": 1,
+        "formattingInstructions": "",
+        "minP": 0.1,
+        "temperature": 0.7,
+        "narrative": "A lab.",
+        "firstMessages": [],
+        "messages": [],
+        "backgroundImage": None,
+    }
+    member = json.dumps(scenario, indent=2).encode()
+    source = zipfile.ZipFile(io.BytesIO(byaf(["scenarios/one.json"])))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in source.namelist():
+            archive.writestr(name, member if name == "scenarios/one.json" else source.read(name))
+    written = round_trip(buffer.getvalue())
+    assert list(json.loads(written["scenarios/one.json"]))[:8] == list(scenario)

@@ -248,7 +248,11 @@ class ByafArchive(Adapter):
         char_id = _CHARACTER_PATH.match(char_path).group(1) if _CHARACTER_PATH.match(char_path) else piece.id
         folder = posixpath.dirname(char_path)
         losses: list[Loss] = []
-        images, image_members = _images(piece, body, files, folder, media, losses)
+        # The images character.json listed are the piece's assets, written below as they are now;
+        # a member in images/ that it did not list is kept like any other member nothing lists.
+        was_listed = _listed_images(prior.get(char_path) if old_chars else None, folder)
+        kept = {m for m in files if m.startswith(folder + "/images/") and m not in was_listed}
+        images, image_members = _images(piece, files, folder, media, losses, kept)
         character = docs.write_character(prior.get(char_path) if old_chars else None, char_id, piece.name, body, images)
         listed_scenarios = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
         scenario_paths = list(dict.fromkeys(listed_scenarios)) or ["scenarios/scenario1.json"]
@@ -267,9 +271,6 @@ class ByafArchive(Adapter):
         members += image_members
         members += [(path, js_json(doc)) for path, doc in zip(scenario_paths, scenarios)]
         written = {name for name, _ in members}
-        # The images character.json listed are the piece's assets, written above as they are now;
-        # a member in images/ that it did not list is kept like any other member nothing lists.
-        was_listed = _listed_images(prior.get(char_path) if old_chars else None, folder)
         members += [
             (member, media(ref)) for member, ref in files.items() if member not in written and member not in was_listed
         ]
@@ -328,8 +329,10 @@ def js_json(document: Any) -> bytes:
 
 
 def _images(
-    piece: Any, body: dict, files: dict[str, AssetRef], folder: str, media: MediaSource, losses: list[Loss]
+    piece: Any, files: dict[str, AssetRef], folder: str, media: MediaSource, losses: list[Loss], kept: set[str]
 ) -> tuple[list[dict], list[tuple[str, bytes]]]:
+    """The images character.json lists and their members; `kept` (members in images/ it did not
+    list, written back as they are) are names no new image may take."""
     by_sha: dict[str, list[str]] = {}  # two images may hold the same bytes under two names
     for member, ref in files.items():
         if member.startswith(folder + "/images/"):
@@ -346,7 +349,7 @@ def _images(
         wanted.append((link.name, link.asset))
     if piece.body.portrait is not None and all(ref.sha256 != piece.body.portrait.sha256 for _, ref in wanted):
         wanted.insert(0, ("avatar", piece.body.portrait))
-    images, members, used = [], [], set()
+    images, members, used = [], [], set(kept)
     for label, ref in wanted:
         ext = "jpg" if ref.ext == "jpeg" and ref.sha256 not in by_sha else ref.ext
         if ext not in IMAGE_EXTS:

@@ -103,7 +103,15 @@ def character_fields(character: dict, scenario: dict, scenario_path: str = "scen
 
 
 def only(document: dict, keys: tuple[str, ...]) -> dict:
-    return {key: document[key] for key in keys if key in document}
+    """The document's known keys, in its own order (an unedited member goes back byte for byte)."""
+    return {key: value for key, value in document.items() if key in keys}
+
+
+def laid_out(doc: dict, keys: tuple[str, ...], prior: Any) -> dict:
+    """`doc` with the keys the prior document had in its order, then new ones in `keys` order."""
+    order = [key for key in prior if key in doc] if isinstance(prior, dict) else []
+    order += [key for key in keys if key in doc and key not in order]
+    return {key: doc[key] for key in order}
 
 
 def write_character(prior: dict | None, char_id: str, name: str, body: dict, images: list[dict]) -> dict:
@@ -118,7 +126,7 @@ def write_character(prior: dict | None, char_id: str, name: str, body: dict, ima
     doc["updatedAt"] = iso_of(body["modification_date"], doc.get("updatedAt"))
     doc["loreItems"] = lore_items(body["book"], doc.get("loreItems"))
     doc["images"] = images
-    return {key: doc[key] for key in CHARACTER_KEYS if key in doc}
+    return laid_out(doc, CHARACTER_KEYS, prior)
 
 
 def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
@@ -142,7 +150,7 @@ def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
         for message in doc["exampleMessages"]:
             if isinstance(message, dict):
                 message["characterID"] = char_id
-    return {key: doc[key] for key in SCENARIO_KEYS if key in doc}
+    return laid_out(doc, SCENARIO_KEYS, prior)
 
 
 def _first_id(doc: dict) -> Any:
@@ -157,4 +165,4 @@ def write_manifest(prior: dict | None, character_path: str, scenario_paths: list
     doc["schemaVersion"] = 1
     doc["characters"] = [character_path]
     doc["scenarios"] = scenario_paths
-    return {key: doc[key] for key in MANIFEST_KEYS if key in doc}
+    return laid_out(doc, MANIFEST_KEYS, prior)
