@@ -339,11 +339,24 @@ def _occupied(draft: dict, current: str | None) -> dict:
         reason="occupied",
         revision=current,
         message=f"{target['kind']}/{target['id']} already exists; nothing was written",
-        hint=(
-            "the id is taken: give the draft another id, or import with --on-conflict suffix (the next "
-            "free -2, -3) or skip (leave it out)"
-        ),
+        hint=_occupied_hint(draft),
         **_source(draft),
+    )
+
+
+def _occupied_hint(draft: dict) -> str:
+    """What keeps both, or either, of the pieces: apply has no --on-conflict, the draft's maker may."""
+    operations = draft.get("operations") or ()
+    if any(isinstance(op, dict) and op.get("op") == "import" for op in operations):
+        return (
+            "the id is taken and apply never writes over a piece: import the file again with --on-conflict "
+            "suffix to keep both (the next free -2, -3), --id to name this one (one file), or --on-conflict "
+            "skip to leave it out; to replace the stored piece, bury it and apply this draft again"
+        )
+    return (
+        "the id is taken and apply never writes over a piece: make the draft again under another id "
+        "(`bunzai create --id`, `bunzai duplicate REF NEW_ID`) to keep both; to change the stored piece, "
+        "make an update draft (`bunzai cap run`); to replace it, bury it and apply this draft again"
     )
 
 

@@ -30,7 +30,7 @@ from bunzai.errors import CODES, BunzaiError
 from bunzai.store.changelog import annotated
 from bunzai.store.feed import entries_from, landed, outcome, state_of
 from bunzai.store.graveyard import list_graveyard
-from bunzai.store.history import read_revision
+from bunzai.store.history import needed_by_revert, read_revision
 from bunzai.store.pieces import read_stored
 
 STATUSES = ("reverted", "forbidden", "unavailable", "failed")
@@ -54,12 +54,14 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
     todo, truncated = own[: limits.REVERT_MAX_CHANGES], len(own) > limits.REVERT_MAX_CHANGES
     wrote: dict[tuple[str, str], tuple[bool, str | None]] = {}  # where this run's reverts left each piece
     rows = []
-    for entry in todo:
-        row = _revert_one(studio, session, entry, landed_entries, wrote.get(entry.piece))
-        receipt = row.get("receipt") or {}
-        if row["status"] == "reverted" and receipt:
-            wrote[entry.piece] = (receipt.get("op") in ("create", "update", "restore"), receipt.get("revision"))
-        rows.append(row)
+    # the revisions later undos put back: this run's own writes must not prune them from history
+    with needed_by_revert({need for entry in todo if (need := _needs(entry))}):
+        for entry in todo:
+            row = _revert_one(studio, session, entry, landed_entries, wrote.get(entry.piece))
+            receipt = row.get("receipt") or {}
+            if row["status"] == "reverted" and receipt:
+                wrote[entry.piece] = (receipt.get("op") in ("create", "update", "restore"), receipt.get("revision"))
+            rows.append(row)
     doc: dict[str, Any] = {
         "session": session,
         **{status: sum(r["status"] == status for r in rows) for status in STATUSES},
@@ -72,6 +74,13 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
             f"only the newest {limits.REVERT_MAX_CHANGES} changes were looked at: run revert again for the rest"
         )
     return doc
+
+
+def _needs(entry) -> tuple[str, str, str] | None:
+    """(kind, id, revision) of the kept revision undoing `entry` reads, if it reads one."""
+    record = entry.record
+    revision = {"update": record.get("base"), "delete": record.get("revision")}.get(record["op"])
+    return (record["kind"], record["id"], revision) if isinstance(revision, str) else None
 
 
 def revert_refusal(report: dict) -> BunzaiError | None:

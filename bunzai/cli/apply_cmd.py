@@ -8,6 +8,7 @@ import typer
 
 from bunzai.cli.context import studio_of
 from bunzai.cli.output import emit, emit_line, say
+from bunzai.errors import BunzaiError
 
 
 def apply(
@@ -59,12 +60,19 @@ def apply(
             streaming = True
         emit_line(out)
     progress.done()
+    if held is None and not streaming:  # `[]`: JSON lines of no receipts would print nothing at all
+        raise BunzaiError(
+            "invalid_input",
+            f"{stream.what if stream is not None else source} holds no drafts (an empty array): nothing was applied",
+            "give apply one draft or more; with nothing to apply, skip the call",
+        )
     if held is not None and not streaming:
         (emit if stream is None or stream.single else emit_line)(held)
     if taken:  # said on stderr too: a library's second card of one name is easy to miss among receipts
         shown = ", ".join(taken[:5]) + (f" and {len(taken) - 5} more" if len(taken) > 5 else "")
         keep = (
-            "their receipts name the files (`source`): import those with --on-conflict suffix to keep both"
+            "their receipts name the files (`source`): import those again with --on-conflict suffix to keep "
+            "both, or skip to leave them out"
             if named
             else "give them other ids to keep both"
         )

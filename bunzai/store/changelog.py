@@ -16,8 +16,10 @@ file itself and number the record after the last one. A writer remembers where i
 record ended; when the file is still exactly that long nobody else appended and the next
 seq is known without reading anything. Otherwise it reads the last `seq` from the file's
 tail (at most `limits.CHANGELOG_TAIL_BYTES`). A line torn by a killed writer is skipped by
-readers and never reused; the next record starts on a fresh line. An append is fsynced at
-once, or at its `Batch`'s commit. `session` is $BUNZAI_SESSION, or a random id per process.
+readers and never reused; the next record starts on a fresh line. Readers skip any other line
+that is no record too; `bunzai doctor` notes a torn one (`is_torn`) and reports the others.
+An append is fsynced at once, or at its `Batch`'s commit. `session` is $BUNZAI_SESSION, or a
+random id per process.
 A session id is a short slug (`check_session`): it labels the records, names the session's
 cursor file and is what `bunzai revert` is given, so a BUNZAI_SESSION that is not one is
 refused (`current_session`) before anything is written under it.
@@ -57,6 +59,11 @@ SESSION_FORM = (
     "starting with a letter or digit, e.g. claude-code or agent.1"
 )
 _process_session = ""
+# what a cut leaves of the token it ends in, past where the parser fails: nothing, a literal,
+# a sign, a number's '.' or exponent, a \u escape
+_CUT_TOKEN = re.compile(
+    r"|n(u(ll?)?)?|t(r(ue?)?)?|f(a(l(se?)?)?)?|-|\.|[eE][-+]?|u[0-9a-fA-F]{0,4}(\\(u[0-9a-fA-F]{0,3})?)?", re.ASCII
+)
 _ANNOTATION_KEYS = ("session", "revert_of")
 _annotation: ContextVar[dict[str, Any] | None] = ContextVar("bunzai_change_annotation", default=None)
 
@@ -252,12 +259,40 @@ def read_changes(studio: Studio, since: int = 0) -> list[dict[str, Any]]:
 
 def iter_changes(studio: Studio, since: int = 0):
     """Every readable record with seq > `since`, in log order, one at a time."""
+    for _, _, record in log_lines(studio):
+        if record is not None and record["seq"] > since:
+            yield record
+
+
+def log_lines(studio: Studio):
+    """(line number from 1, bytes, record or None) of every line of the log, in order."""
     try:
         handle = open(studio.changes_log, "rb")
     except FileNotFoundError:
         return
     with handle:
-        for line in handle:
-            record = parse_record(line)
-            if record is not None and record["seq"] > since:
-                yield record
+        for number, line in enumerate(handle, 1):
+            yield number, line, parse_record(line)
+
+
+def is_torn(line: bytes) -> bool:
+    """Whether `line` is the start of a record its writer never finished (killed mid-append, or
+    appending now): what `append` writes, cut short. Anything else unreadable is foreign."""
+    line, start = line.rstrip(b"\n"), b'{"seq": '
+    if start.startswith(line):
+        return bool(line)
+    if not line.startswith(start):
+        return False
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.reason != "unexpected end of data":
+            return False
+        text = line[: error.start].decode("utf-8", "replace")  # cut inside a character
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        # cut short: the parser failed on the token the cut ended in (it reports the token's start)
+        rest = text[error.pos :]
+        return error.msg.startswith("Unterminated string") or bool(_CUT_TOKEN.fullmatch(rest))
+    return False

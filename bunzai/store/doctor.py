@@ -6,6 +6,9 @@ Checks, each a row in `problems` when it fails:
 - `log`          the change log and the pieces agree: every piece's revision on disk is the
                  one its latest record wrote, or that record's write never landed (a writer
                  killed between logging its intent and its rename: noted, not a problem);
+- `log_line`     every line of the change log is a record, or one a killed writer left torn
+                 (noted, not a problem); readers skip any other line, so it is reported with
+                 its line number, and left for a person (the log is append-only);
 - `temp_file`    no temp file is left by a writer that is gone (in the kind folders, the
                  graveyard, assets, drafts, cursors and revert history);
 - `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft or a
@@ -13,7 +16,7 @@ Checks, each a row in `problems` when it fails:
 - `lock_file`    no lock file is left by a writer that is gone.
 
 `repair` removes temp files of dead writers, orphan assets and stray lock files, and nothing
-else: a damaged piece or a hand edit is for a person to look at. It first takes the studio's
+else: a damaged piece, a hand edit or a foreign line in the log is for a person to look at. It first takes the studio's
 writers lock exclusively (`store.batch`), so it never sweeps what a running apply staged.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import re
 import time
@@ -34,7 +38,8 @@ from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, temp_writer
 from bunzai.store.batch import writers_lock
-from bunzai.store.changelog import iter_changes
+from bunzai.store.changelog import is_torn, log_lines
+from bunzai.store.feed import _well_formed
 from bunzai.store.history import history_folders, kept_revisions
 from bunzai.store.locks import LOCK_SUFFIX
 from bunzai.store.pieces import list_stored, read_raw, read_stored
@@ -113,11 +118,12 @@ def _check_log(
     already a `piece` problem: it has no revision to compare, and is no sign of a lost write."""
     latest: dict[tuple[str, str], dict] = {}
     count = 0
-    for record in iter_changes(studio):
+    for number, line, record in log_lines(studio):
+        if not _well_formed(record):  # what the readers of the log (`store.feed`) skip
+            _check_line(studio, number, line, problems, notes)
+            continue
         count += 1
-        key = (record.get("kind"), record.get("id"))
-        if isinstance(key[0], str) and isinstance(key[1], str):
-            latest[key] = record
+        latest[(record["kind"], record["id"])] = record
     for key in sorted((set(latest) | set(pieces)) - damaged):
         on_disk = pieces.get(key)
         record = latest.get(key)
@@ -151,6 +157,29 @@ def _check_log(
             )
         )
     return count
+
+
+def _check_line(studio: Studio, number: int, line: bytes, problems: list[dict], notes: list[str]) -> None:
+    """A line that is no record: torn by a writer that stopped mid-append (a note), or foreign."""
+    where = f"line {number} of .bunzai/changes.jsonl"
+    if is_torn(line):
+        notes.append(f"{where} is a record its writer did not finish (stopped mid-append); readers skip it")
+        return
+    try:
+        json.loads(line)
+        code, what = "invalid_input", "is JSON but not a change record"
+    except ValueError:
+        code, what = "invalid_json", "is not JSON"
+    excerpt = line.rstrip(b"\n").decode("utf-8", "replace")[: limits.OUTLINE_PREVIEW_CHARS]  # a line may be long
+    problems.append(
+        _problem(
+            "log_line",
+            studio.changes_log,
+            f"{where} {what} ({excerpt!r}): bunzai did not write it; `changes`, `revert` and `wait` skip it",
+            code=code,
+            line=number,
+        )
+    )
 
 
 def _states(record: dict) -> tuple[str | None, str | None]:

@@ -9,7 +9,10 @@ never as another revision.
 
 In a batch (`bunzai apply`'s group commit) the file's bytes are not fsynced one by one: the
 batch's commit `syncfs` makes them durable with the rest of the window. Each piece keeps at
-most `limits.HISTORY_PER_PIECE` revisions; older ones are pruned when a new one is kept.
+most `limits.HISTORY_PER_PIECE` revisions; older ones are pruned when a new one is kept,
+except those a revert in progress still needs (`needed_by_revert`): a revert's first write
+keeps the piece's current bytes, which must not push out the revision its next undo puts
+back. Such a folder stays over the limit until the piece's next kept revision prunes it.
 Temp files a killed writer leaves here are swept by `bunzai doctor --repair`, and the media
 the kept revisions name (`kept_revisions`) are not orphans to it: revert puts them back.
 """
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
@@ -36,6 +41,18 @@ if TYPE_CHECKING:
 
 _REVISION = re.compile(r"[0-9a-f]{64}", re.ASCII)
 SUFFIX = ".json"
+# (kind, id, revision) the revert running in this context will still read: never pruned
+_needed: ContextVar[frozenset[tuple[str, str, str]]] = ContextVar("bunzai_history_needed", default=frozenset())
+
+
+@contextmanager
+def needed_by_revert(needed: set[tuple[str, str, str]]) -> Iterator[None]:
+    """Inside the block, pruning spares the kept revisions named in `needed` (kind, id, revision)."""
+    token = _needed.set(frozenset(needed))
+    try:
+        yield
+    finally:
+        _needed.reset(token)
 
 
 def piece_history_dir(studio: Studio, kind: str, piece_id: str) -> Path:
@@ -57,7 +74,8 @@ def keep_revision(studio: Studio, kind: str, piece_id: str, raw: bytes, batch: B
             raise
         return None
     settle(folder, batch)
-    _prune(folder, keep=path.name)
+    spared = {f"{rev}{SUFFIX}" for k, i, rev in _needed.get() if (k, i) == (kind, piece_id)}
+    _prune(folder, keep={path.name, *spared})
     return path
 
 
@@ -73,8 +91,8 @@ def forget(kept: Path | None) -> None:
         pass  # other revisions are kept there
 
 
-def _prune(folder: Path, keep: str) -> None:
-    """Remove the oldest kept revisions beyond `limits.HISTORY_PER_PIECE`."""
+def _prune(folder: Path, keep: set[str]) -> None:
+    """Remove the oldest kept revisions beyond `limits.HISTORY_PER_PIECE`, none named in `keep`."""
     kept: list[tuple[int, str]] = []
     with os.scandir(folder) as entries:
         for entry in entries:
@@ -86,7 +104,7 @@ def _prune(folder: Path, keep: str) -> None:
     for _, name in kept:
         if excess <= 0:
             break
-        if name != keep:
+        if name not in keep:
             unlink_quietly(folder / name)
             excess -= 1
 
