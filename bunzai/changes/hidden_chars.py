@@ -10,12 +10,14 @@
 The MCP envelope removes them and counts them (`bunzai.mcp.envelope.clean`); text written to
 a terminal for a person (the review `apply` shows before it asks, `draft show --text`) shows
 each as a visible escape instead (`escape`), so a card can neither drive the terminal nor
-hide what the person is confirming.
+hide what the person is confirming. JSON bunzai prints writes each as a `\\u` escape
+(`json_escaped`): the text shows no such character, and parses to the same value.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
 _BIDI = "\u202a-\u202e\u2066-\u2069"
@@ -26,13 +28,29 @@ _FORMAT = (
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
 _SURROGATES = "\ud800-\udfff"
-SUSPECT = re.compile(f"[{_CONTROLS}{_BIDI}{_FORMAT}{_SURROGATES}]")
 ZWJ = "\u200d"
 # Emoji modifiers and variation selectors that may sit between an emoji and a joiner.
 _EMOJI_TAIL = re.compile("[\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]")
-# What `escape` shows: the hidden characters, and newline and tab (a row of a review is one line).
-_SHOWN = re.compile(f"[\t\n{_CONTROLS}{_BIDI}{_FORMAT}{_SURROGATES}]")
 _NAMED = {"\n": "\\n", "\t": "\\t"}
+
+
+# The two long classes are compiled on first use (a millisecond): every command's JSON output
+# imports this module, and `json_escaped` rarely needs them.
+@cache
+def _suspect() -> re.Pattern:
+    return re.compile(f"[{_CONTROLS}{_BIDI}{_FORMAT}{_SURROGATES}]")
+
+
+@cache
+def _shown() -> re.Pattern:
+    """What `escape` shows: the hidden characters, and newline and tab (a row of a review is one line)."""
+    return re.compile(f"[\t\n{_CONTROLS}{_BIDI}{_FORMAT}{_SURROGATES}]")
+
+
+def __getattr__(name: str):
+    if name == "SUSPECT":  # the pattern of every hidden character, compiled when first asked for
+        return _suspect()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _emoji(char: str) -> bool:
@@ -65,16 +83,17 @@ def joins_emoji(text: str, index: int) -> bool:
 def escape(text: str) -> str:
     """`text` fit for a terminal, on one line: every hidden character written as a visible escape
     (`\\x1b`, `\\x9b`, `\\u202e`, `\\U000e0041`), newline as `\\n` and tab as `\\t`."""
-    if _SHOWN.search(text) is None:
+    if _shown().search(text) is None:
         return text
-    return _SHOWN.sub(lambda match: _escaped(text, match.start()), text)
+    return _shown().sub(lambda match: _escaped(text, match.start()), text)
 
 
 def escape_parts(text: str) -> list[str]:
     """`escape(text)` one character of `text` at a time, so a cut can keep whole escapes."""
-    if _SHOWN.search(text) is None:
+    shown = _shown()
+    if shown.search(text) is None:
         return list(text)
-    return [_escaped(text, index) if _SHOWN.match(char) else char for index, char in enumerate(text)]
+    return [_escaped(text, index) if shown.match(char) else char for index, char in enumerate(text)]
 
 
 def _escaped(text: str, index: int) -> str:
@@ -85,3 +104,27 @@ def _escaped(text: str, index: int) -> str:
         return char
     code = ord(char)
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def json_escaped(text: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with every hidden character written
+    as a JSON `\\uXXXX` escape (a surrogate pair past U+FFFF), but a zero-width joiner inside an
+    emoji. Outside its strings JSON text is ASCII, so each such character is inside a string,
+    where its escape parses to the same value; text that holds none is returned as it is."""
+    if text.isascii():  # the common case, at memory speed: json.dumps escaped C0 already, DEL is left
+        return text if "\x7f" not in text else _suspect().sub(_json_escape, text)
+    # Every hidden character is unprintable; `isprintable` is several times faster than a search.
+    if text.replace("\n", "").isprintable():  # (the newlines of indented JSON are all structural)
+        return text
+    return _suspect().sub(_json_escape, text)
+
+
+def _json_escape(match: re.Match) -> str:
+    char = match.group()
+    if char == ZWJ and joins_emoji(match.string, match.start()):
+        return char
+    code = ord(char)
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}"
+    return f"\\u{code:04x}"

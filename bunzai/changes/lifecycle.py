@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bunzai.changes.receipts import receipt
+from bunzai.changes.receipts import receipt, refusal
 from bunzai.errors import BunzaiError
 from bunzai.store.changelog import record_session
 from bunzai.store.graveyard import bury_piece, restore_entry as restore
@@ -12,15 +12,16 @@ from bunzai.store.pieces import delete_piece, resolve_ref
 REFERENCED_KINDS = ("lorebook", "pack", "regex")
 
 
-def _resolve_or_none(studio, ref: str) -> tuple[str | None, str]:
-    """(kind, id) for a ref; (kind or None, id) when nothing by that name exists."""
+def _resolve_or_none(studio, ref: str) -> tuple[str | None, str, list]:
+    """(kind, id, []) for a ref; (kind or None, id, the ids spelled alike) when nothing by that
+    name exists."""
     try:
-        return resolve_ref(studio, ref)
+        return (*resolve_ref(studio, ref), [])
     except BunzaiError as error:
         if error.code != "not_found":
             raise
         kind, _, piece_id = ref.rpartition("/")
-        return (kind or None), piece_id
+        return (kind or None), piece_id, list(error.details.get("suggestions") or [])
 
 
 def _references_note(kind: str | None) -> dict:
@@ -32,28 +33,55 @@ def _references_note(kind: str | None) -> dict:
     return {}
 
 
+def _refused(op: str, target: dict, error: BunzaiError, close: list | None = None) -> dict:
+    """The stale receipt of a delete or bury refused for a piece missing or at another revision
+    (with the ids spelled alike, for a piece that is not there)."""
+    current = error.details.get("current")
+    missing = f"no {target['kind']} with id {target['id']!r}; " if current is None else ""
+    return receipt(
+        "stale",
+        op=op,
+        target=target,
+        reason="missing" if current is None else "changed",
+        revision=current,
+        message=f"{missing}nothing was written",
+        **({"suggestions": close} if close else {}),
+    )
+
+
+def _missing(op: str, ref: str, close: list) -> dict:
+    """The stale receipt of a delete or bury naming a bare id no kind holds."""
+    return receipt(
+        "stale",
+        op=op,
+        target={"kind": None, "id": ref},
+        reason="missing",
+        message=f"no piece {ref!r}; nothing was written",
+        **({"suggestions": close} if close else {}),
+    )
+
+
+def lifecycle_refusal(done: dict, what: str) -> BunzaiError | None:
+    """A delete's or bury's refused receipt as the error an MCP tool raises (`receipts.refusal`,
+    the receipt in details.receipts); its hint names tools, and the ids spelled alike."""
+    refused = refusal([done], what, "read the piece again (studio_read) and pass its revision")
+    if refused is not None and refused.code == "not_found" and done.get("suggestions"):
+        refused.hint = f"did you mean {', '.join(done['suggestions'])}? ({refused.hint})"
+    return refused
+
+
 def delete_ref(studio, ref: str, revision: str | None) -> dict:
     """Delete a piece for good (reads it first). A miss or a revision mismatch is stale."""
     record_session()  # refused before anything is written when BUNZAI_SESSION is not a session id
-    kind, piece_id = _resolve_or_none(studio, ref)
+    kind, piece_id, close = _resolve_or_none(studio, ref)
     target = {"kind": kind, "id": piece_id}
     if kind is None:
-        return receipt(
-            "stale", op="delete", target=target, reason="missing", message=f"no piece {ref!r}; nothing was written"
-        )
+        return _missing("delete", ref, close)
     try:
         result = delete_piece(studio, kind, piece_id, revision)
     except BunzaiError as error:
         if error.code in ("stale", "not_found"):
-            current = error.details.get("current")
-            return receipt(
-                "stale",
-                op="delete",
-                target=target,
-                reason="missing" if current is None else "changed",
-                revision=current,
-                message="nothing was written",
-            )
+            return _refused("delete", target, error, close)
         raise
     return receipt(
         "applied",
@@ -67,23 +95,18 @@ def delete_ref(studio, ref: str, revision: str | None) -> dict:
 
 
 def bury_ref(studio, ref: str, revision: str | None) -> dict:
-    """Move a piece to the graveyard, restorable with `graveyard restore`."""
+    """Move a piece to the graveyard, restorable with `graveyard restore`. A miss or a revision
+    mismatch is stale, as for delete."""
     record_session()
-    kind, piece_id = resolve_ref(studio, ref)
+    kind, piece_id, close = _resolve_or_none(studio, ref)
     target = {"kind": kind, "id": piece_id}
+    if kind is None:
+        return _missing("bury", ref, close)
     try:
         buried = bury_piece(studio, kind, piece_id, revision)
     except BunzaiError as error:
-        if error.code == "stale":
-            current = error.details.get("current")
-            return receipt(
-                "stale",
-                op="bury",
-                target=target,
-                reason="missing" if current is None else "changed",
-                revision=current,
-                message="nothing was written",
-            )
+        if error.code in ("stale", "not_found"):
+            return _refused("bury", target, error, close)
         raise
     return receipt(
         "applied",

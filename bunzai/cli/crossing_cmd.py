@@ -10,7 +10,7 @@ import typer
 
 from bunzai.cli import completion
 from bunzai.cli.context import studio_of
-from bunzai.cli.output import emit, emit_line, render_error, say
+from bunzai.cli.output import emit, emit_line, render_error, say, to_text
 
 ToArg = Annotated[
     str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)
@@ -286,9 +286,7 @@ def convert(
     if output == "-":
         sys.stdout.buffer.write(crossing.data)
         sys.stdout.flush()
-        import json
-
-        say(json.dumps(report, ensure_ascii=False))
+        say(to_text(report, pretty=False))  # one line, hidden characters escaped like stdout's JSON
         return 0
     _write_output(Path(output), crossing.data, force)
     emit(report | {"output": output})

@@ -37,22 +37,17 @@ def read_command(
 def list_command(studio_option: str | None, kind: str | None) -> int:
     from bunzai.model import KIND_NAMES
     from bunzai.query.index import list_pieces, listed_pieces
+    from bunzai.changes.hidden_chars import json_escaped
     from bunzai.cli.output import output_mode, stdout_is_utf8
     from bunzai.cli.studio_choice import open_studio
     from bunzai.validate import check_kind
 
     studio = open_studio(studio_option)
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    text = None
     if not sys.stdout.isatty() and output_mode() == "json" and stdout_is_utf8():  # compact: rows' JSON is in the index
         listed, damaged = listed_pieces(studio, kinds)
         text = f'{{"count":{len(listed)},"items":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # (stored text never holds a lone surrogate; emit would escape one)
-            text = None
-    if text is not None:
-        sys.stdout.write(text)
+        sys.stdout.write(json_escaped(text))  # the rows as the index keeps them: escaped here, as emit does
         sys.stdout.flush()
     else:
         rows, damaged = list_pieces(studio, kinds)

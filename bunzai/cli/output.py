@@ -1,7 +1,8 @@
 """Where every command's result and every error is rendered: JSON on stdout, words on stderr.
 
 A command prints exactly one JSON document (pretty on a terminal, one compact line in a
-pipe) or JSON lines for commands that stream many results. An error is the document
+pipe) or JSON lines for commands that stream many results; characters that could drive a
+terminal or hide text are written as `\\u` escapes (`hidden_chars.json_escaped`). An error is the document
 `{"error": {"code", "message", "hint"}}` on stdout plus one human line on stderr.
 """
 
@@ -12,6 +13,7 @@ import json
 import sys
 from collections.abc import Iterable
 
+from bunzai.changes.hidden_chars import json_escaped
 from bunzai.errors import BunzaiError
 
 TYPE_CHECKING = False  # typing costs 3 ms to import; list, search and read never need it
@@ -37,12 +39,10 @@ def to_text(doc: Any, *, pretty: bool | None = None) -> str:
     options = {"indent": 2} if pretty else {"separators": (",", ":")}
     if not stdout_is_utf8():  # the same JSON, in ASCII with \u escapes: it survives any encoding
         return json.dumps(doc, ensure_ascii=True, **options)
-    text = json.dumps(doc, ensure_ascii=False, **options)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (half an emoji) has no UTF-8: write it as a \u escape
-        text = json.dumps(doc, ensure_ascii=True, **options)
-    return text
+    # Hidden characters (controls, bidi, invisible, lone surrogates) as \u escapes, always, not
+    # only on a terminal: the parsed value is the same, a pipe often ends on one (`| less -R`),
+    # and the bytes do not depend on where they go. Other text (emoji, CJK) stays readable.
+    return json_escaped(json.dumps(doc, ensure_ascii=False, **options))
 
 
 # How list-like answers print: "json" (the default), "table" (--table or BUNZAI_OUTPUT=table:

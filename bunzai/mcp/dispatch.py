@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bunzai.changes.hidden_chars import json_escaped
 from bunzai.errors import BunzaiError, from_os_error
 from bunzai.limits import (
     MCP_HANDLE_MAX_BYTES,
@@ -163,12 +164,8 @@ def _internal(error: Exception) -> BunzaiError:
 
 
 def _text(doc: Any) -> str:
-    try:
-        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return json.dumps(doc, ensure_ascii=True, separators=(",", ":"))
+    """The result as compact JSON text, hidden characters and lone surrogates as \\u escapes."""
+    return json_escaped(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
 def _validated(tool, arguments: dict):

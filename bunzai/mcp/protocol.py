@@ -1,8 +1,8 @@
 """The MCP wire: newline-delimited JSON-RPC 2.0 frames on stdio, and the protocol revisions.
 
 stdout carries only frames; a frame is one line of JSON (no embedded newline: json.dumps
-escapes them). Writes are serialised by a lock, because the reader thread answers `ping`
-while a tool runs.
+escapes them; control, bidi and invisible characters are escaped too, as in the CLI's JSON).
+Writes are serialised by a lock, because the reader thread answers `ping` while a tool runs.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import threading
 from typing import Any, BinaryIO
+
+from bunzai.changes.hidden_chars import json_escaped
 
 # Newest first: the server answers a client's revision when it knows it, else its newest.
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -57,11 +59,8 @@ class Wire:
         self._lock = threading.Lock()
 
     def send(self, message: dict) -> None:
-        try:
-            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-            data = text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate outside an envelope: escape it
-            data = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        # Hidden characters (and a lone surrogate, which has no UTF-8) outside an envelope as \u escapes.
+        data = json_escaped(json.dumps(message, ensure_ascii=False, separators=(",", ":"))).encode("utf-8")
         with self._lock:
             _write_whole(self._out, data + b"\n")
             self._out.flush()

@@ -13,11 +13,10 @@ class Args(ToolArgs):
 
 def run(ctx, args: Args):
     # lazy: tool discovery imports every tool before the first tools/list
-    from bunzai.changes.lifecycle import delete_ref
-    from bunzai.changes.receipts import refusal
+    from bunzai.changes.lifecycle import delete_ref, lifecycle_refusal
 
     done = delete_ref(ctx.studio, args.ref, args.revision)
-    refused = refusal([done], f"deleting {args.ref}", "read the piece again (studio_read) and pass its revision")
+    refused = lifecycle_refusal(done, f"deleting {args.ref}")
     if refused is not None:
         raise refused  # isError, as every refusal: not_found for a piece that is not there, stale for another revision
     return done

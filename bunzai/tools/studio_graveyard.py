@@ -22,5 +22,6 @@ TOOL = Tool(
     input_model=Args,
     effect="read",
     run=run,
-    description="List the buried pieces (restorable with `bunzai graveyard restore`), newest first.",
+    description="List the buried pieces, newest first. No tool restores one: a person does, with "
+    "`bunzai graveyard restore ENTRY`.",
 )

@@ -12,13 +12,13 @@ class Args(ToolArgs):
 
 
 def run(ctx, args: Args):
-    from bunzai.changes.lifecycle import bury_ref  # lazy: tool discovery imports every tool before the first tools/list
-    from bunzai.changes.receipts import refusal
+    # lazy: tool discovery imports every tool before the first tools/list
+    from bunzai.changes.lifecycle import bury_ref, lifecycle_refusal
 
     done = bury_ref(ctx.studio, args.ref, args.revision)
-    refused = refusal([done], f"burying {args.ref}", "read the piece again (studio_read) and pass its revision")
+    refused = lifecycle_refusal(done, f"burying {args.ref}")
     if refused is not None:
-        raise refused  # isError, as every refusal
+        raise refused  # isError, as every refusal: not_found for a piece that is not there, stale for another revision
     return done
 
 
@@ -31,5 +31,6 @@ TOOL = Tool(
     destructive=False,
     idempotent=False,
     description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
-    "only if the piece is still that revision; a refusal is an error (not_found, stale).",
+    "only if the piece is still that revision; a refusal is an error (not_found, stale) whose details hold the "
+    "receipt.",
 )
