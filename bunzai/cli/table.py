@@ -47,12 +47,17 @@ def cell(value: Any, encoding: str | None = None) -> str:
     else:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     text = " ".join(text.split())  # one line per row
-    if text.isascii() and len(text) <= TABLE_CELL_MAX_CHARS:
+    if text.isascii() and text.isprintable() and len(text) <= TABLE_CELL_MAX_CHARS:
         return text
+    parts: str | list[str] = text
+    if not text.isprintable():  # a card's ESC or bidi control must not reach the terminal raw
+        from bunzai.changes.hidden_chars import escape_parts
+
+        parts = escape_parts(text)
     if encoding is None:
-        return _cut(text, "…")
+        return _cut(parts, "…")
     # Escape first, then cut at a whole escape: the stream writes the escapes as they are.
-    return _cut([char.encode(encoding, "backslashreplace").decode(encoding) for char in text], "...")
+    return _cut([char.encode(encoding, "backslashreplace").decode(encoding) for char in parts], "...")
 
 
 def width(text: str) -> int:

@@ -103,3 +103,21 @@ def test_list_as_a_table_on_an_ascii_stream_stays_aligned(bunzai):
     assert all(line.isascii() for line in lines) and "Zo\\xeb \\xdcnal" in lines[-1] + lines[-2] + lines[-3]
     starts = {len(line) - len(line.split()[-1]) for line in lines}
     assert len(starts) == 1  # the last column starts at the same place on every line
+
+
+@pytest.mark.parametrize("hidden", ["\x1b[2J", "\x9b31m", "\u202e", "\x07", "\U000e0041"])
+def test_a_cell_never_carries_a_hidden_character_raw(hidden):
+    shown = cell(f"Ada{hidden}Lovelace")
+    assert hidden not in shown and "Ada" in shown and "Lovelace" in shown
+    assert "\\" in shown  # written as a visible escape
+
+
+def test_an_emoji_sequence_stays_as_it_is():
+    assert cell("👩\u200d🚀 pilot") == "👩\u200d🚀 pilot"
+
+
+def test_list_as_a_table_escapes_a_name_that_would_rewrite_the_terminal(bunzai):
+    draft = bunzai("create", "character", "--input", json.dumps({"name": "Eve\x1b]0;owned\x07"}), check=True).stdout
+    bunzai("apply", "--yes", input=draft, check=True)
+    table = bunzai("list", "--table", check=True).stdout
+    assert "\x1b" not in table and "\x07" not in table and "\\x1b" in table
