@@ -126,6 +126,17 @@ def test_a_page_edited_after_the_catalog_is_searched_as_it_is_now(tmp_path: Path
     assert hits[0]["snippet"] == "Zebras cross rivers."
 
 
+def test_a_page_retitled_after_the_catalog_is_searched_by_its_new_title(tmp_path: Path) -> None:
+    catalog = docs_catalog.build_catalog(write_pages(tmp_path))
+    page = tmp_path / "guide" / "alpha.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("# Alpha", "# Zebra handbook"), encoding="utf-8")
+    assert query.search("alpha", docs=query.Docs(tmp_path, catalog))["count"] == 0
+    rebuilt = docs_catalog.build_catalog(tmp_path)
+    assert query.search("zebra", docs=query.Docs(tmp_path, catalog)) == query.search(
+        "zebra", docs=query.Docs(tmp_path, rebuilt)
+    )
+
+
 def test_a_stored_index_of_another_format_is_not_used(tmp_path: Path) -> None:
     (tmp_path / "index.md").write_text(PAGES["index.md"], encoding="utf-8")
     catalog = docs_catalog.build_catalog(tmp_path)
