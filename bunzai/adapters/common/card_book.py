@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
-from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.book_losses import book_decorators_ignored as book_decorators_ignored  # SillyTavern cards
 from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
@@ -119,61 +119,6 @@ def _keys(raw: Any) -> list[dict]:
         for text in raw
         if isinstance(text, str)
     ]
-
-
-def leading_decorators(content: str) -> list[str]:
-    """The decorator lines (`@@depth 2`, `@@@role user` ...) an entry's content starts with, as
-    V3 readers, RisuAI and SillyTavern's parseDecorators find them: every line from the first
-    on that starts with `@@`, up to the first that does not."""
-    if not content.startswith("@@"):
-        return []
-    lines = []
-    for line in content.split("\n"):
-        if not line.startswith("@@"):
-            break
-        lines.append(line)
-    return lines
-
-
-DECORATORS_IGNORED = LossRule(
-    r"/body(?:/book)?/entries/\d+/content",
-    "dropped",
-    "world.entry.decorators_ignored",
-    "SillyTavern reads only the @@activate and @@dont_activate decorators: it takes the other @@ lines at the "
-    "head of an entry's content out of the text and ignores them",
-)
-# The decorators SillyTavern's parseDecorators acts on (world-info.js KNOWN_DECORATORS, compared
-# whole), and their `@@@` fallbacks; every other leading `@@` line is taken out and ignored.
-READ_DECORATORS = frozenset({"@@activate", "@@dont_activate", "@@@activate", "@@@dont_activate"})
-
-
-def decorators_ignored(entries: list[dict], prefix: str = "/body/entries") -> list[Loss]:
-    """A loss per entry whose content starts with decorators SillyTavern does not act on
-    (RisuAI's and the V3 spec's `@@depth`, `@@role`, `@@probability` ...), for a SillyTavern
-    world or a SillyTavern card's book (`prefix` points at the entries).
-
-    They are not mapped onto the entry's fields: RisuAI's depth, role and chance apply in its
-    own prompt assembly and rolls, and taking the lines out would change the content, which
-    every other crossing (and the way back to RisuAI) carries as written."""
-    losses = []
-    for index, entry in enumerate(entries):
-        ignored = [line for line in leading_decorators(entry["content"]) if line not in READ_DECORATORS]
-        if ignored:
-            shown = ", ".join(line.strip()[:40] for line in ignored[:3]) + (" ..." if len(ignored) > 3 else "")
-            why = (
-                f"SillyTavern reads only the @@activate and @@dont_activate decorators: it takes {shown} out of the "
-                "content and ignores them, so the entry is placed, voiced and rolled by its own fields"
-            )
-            losses.append(DECORATORS_IGNORED.at(f"{prefix}/{index}/content", why))
-    return losses
-
-
-def book_decorators_ignored(piece: Any) -> list[Loss]:
-    """decorators_ignored over a character's embedded book, for a SillyTavern card written from
-    another format (a card of its own format carries what SillyTavern already read)."""
-    if piece.body.book is None:
-        return []
-    return decorators_ignored([{"content": entry.content} for entry in piece.body.book.entries], "/body/book/entries")
 
 
 # --- one entry -------------------------------------------------------------------------

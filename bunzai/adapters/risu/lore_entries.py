@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as_str
+from bunzai.adapters.common.js_regex import compiles, flags_valid, js_trim
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 from bunzai.jsondoc.values import copied
@@ -74,19 +75,20 @@ _NOT_CARRIED = (
 # Regex keys (l.137-162), per key in order: one not starting with `/` ends the search (false);
 # the flags are the text after the last `/`, and a key without flags is skipped; the pattern is
 # the key with the first `/` + flags taken out, so it keeps the opening `/`; bad flags or a bad
-# pattern end the search. The parsed pattern is written into keys[0] (l.145), which the next
-# scanned message reads as a key: unless the first key and the last parsed pattern are inert,
+# pattern end the search (`new RegExp` throws: searchMatch returns false; js_regex judges the
+# pattern, and one it cannot judge reads as a regex). The parsed pattern is written into keys[0]
+# (l.145), which the next scanned message reads as a key: unless the first key and the last parsed pattern are inert,
 # the keys are tried on the oldest scanned message alone (RisuAI issue #1530).
-_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-_JS_SPACE += "\u2028\u2029\u202f\u205f\u3000\ufeff"
 _STOP, _SKIP = "stop", "skip"
 # What bunzai writes: `/(?!)|` before each pattern (`/(?!)` never matches, so the pattern after
 # the `|` alone decides; a fixed RisuAI that drops the opening `/` reads `(?!)|pattern` the same),
-# `d` as the flag of a key without flags (it changes nothing a test() sees), an inert first key
+# `d` as the flag of a key without flags (it changes nothing a test() sees; a key whose one flag
+# is `d` gets `/(?!)/|` instead, so the two read back apart), an inert first key
 # (no flags: skipped) and an inert last one (its parsed pattern `/(?!)/` has no flags, so the
 # next message skips it in keys[0]); `/` in a pattern as `\/` (or `\x2f` where `\/` would hold
 # a `/flags` RisuAI would cut instead), `,` as `\x2c`.
 _PREFIX = "/(?!)|"
+_PREFIX_D = "/(?!)/|"  # as _PREFIX (`/(?!)/` never matches either), its `d` flag kept when read
 _FIRST, _LAST = "/(?!)/", "/(?!)//d"
 _NEVER = frozenset({"/(?!)", "/(?!)/"})  # parsed patterns that match nothing
 _NO_OP_FLAG = "d"
@@ -94,17 +96,9 @@ _QUANTIFIER = re.compile(r"\{\d+,\d*\}")
 _REGEX_SPECIAL = re.compile(r"[\\^$.*+?()[\]{}|]")
 
 
-def _js_trim(text: str) -> str:
-    return text.strip(_JS_SPACE)
-
-
 def key_strings(raw: Any) -> list[str]:
     """The keys RisuAI searches for in a `key`/`secondkey` string (l.515, l.108)."""
-    return [key for key in (_js_trim(part) for part in as_str(raw).split(",")) if key]
-
-
-def _valid_flags(flags: str) -> bool:
-    return set(flags) <= set("dgimsuvy") and len(set(flags)) == len(flags) and not {"u", "v"} <= set(flags)
+    return [key for key in (js_trim(part) for part in as_str(raw).split(",")) if key]
 
 
 def risu_regex(key: str) -> tuple[str, str] | str:
@@ -114,9 +108,10 @@ def risu_regex(key: str) -> tuple[str, str] | str:
     flags = key.rsplit("/", 1)[1]
     if not flags:
         return _SKIP
-    if not _valid_flags(flags):
+    pattern = key.replace("/" + flags, "", 1)
+    if compiles(pattern, flags) is False:
         return _STOP  # new RegExp throws: the search returns false
-    return key.replace("/" + flags, "", 1), flags
+    return pattern, flags
 
 
 def _commas(pattern: str, flags: str) -> str | None:
@@ -149,13 +144,14 @@ def _slashes(pattern: str, slash: str) -> str:
 
 def write_regex(text: str, flags: str) -> str | None:
     """The RisuAI key that searchMatch reads as `text` with `flags`, or None: a `,` of a `{m,n}`
-    quantifier, or flags JavaScript refuses (RisuAI's search would end at the key)."""
+    quantifier, or flags or a pattern JavaScript refuses (RisuAI's search would end at the key)."""
     body = _commas(text, flags)
+    prefix = _PREFIX_D if flags == _NO_OP_FLAG else _PREFIX
     flags = flags or _NO_OP_FLAG
-    if body is None or not _valid_flags(flags):
+    if body is None or compiles(text, flags) is False:
         return None
     for slash in ("\\/", "\\x2f"):  # \x2f leaves no `/` in the pattern for RisuAI to cut
-        key = f"{_PREFIX}{_slashes(body, slash)}/{flags}"
+        key = f"{prefix}{_slashes(body, slash)}/{flags}"
         if risu_regex(key) == (key[: -len(flags) - 1], flags):
             return key
     return None
@@ -191,11 +187,14 @@ def _regex_keys(raw: Any) -> tuple[list[dict], list[str], list[str], bool]:
         pattern, flags = parsed
         if pattern in _NEVER:
             continue
-        if pattern.startswith(_PREFIX):
+        if pattern.startswith(_PREFIX_D):
+            pattern = pattern[len(_PREFIX_D) :]
+        elif pattern.startswith(_PREFIX):
             pattern = pattern[len(_PREFIX) :]
+            flags = "" if flags == _NO_OP_FLAG else flags
         elif pattern.startswith("/"):
             slashed.append(key)
-        keys.append({"text": _decoded(pattern, flags), "regex": True, "flags": "" if flags == _NO_OP_FLAG else flags})
+        keys.append({"text": _decoded(pattern, flags), "regex": True, "flags": flags})
     return keys, unread, slashed, _every_message(strings)
 
 
@@ -223,7 +222,7 @@ def split_keys(raw: Any, regex: bool) -> list[dict]:
 
 
 def _literal_regex(key: dict, case_sensitive: bool | None) -> str | None:
-    if not _js_trim(key["text"]):
+    if not js_trim(key["text"]):
         return None
     pattern = _REGEX_SPECIAL.sub(lambda found: "\\" + found.group(0), key["text"])
     return write_regex(pattern, "" if case_sensitive else "i")  # RisuAI's plain keys ignore case (l.169-170)
@@ -257,7 +256,7 @@ def key_warnings(native: Any, index: int) -> list[str]:
     if unread:
         said.append(
             f"RisuAI never matches {_listed(unread)}, so they are left out (a key without flags is skipped; "
-            "one not starting with / or with flags JavaScript refuses ends the search)"
+            "one not starting with /, or with flags or a pattern JavaScript refuses, ends the search)"
         )
     if slashed:
         said.append(
@@ -401,6 +400,13 @@ KEY_NOT_EXPRESSIBLE = LossRule(
     "whose comma belongs to a {m,n} quantifier, or whose flags JavaScript refuses, has no key RisuAI reads "
     "as it, and is left out",
 )
+KEY_PATTERN_REJECTED = LossRule(
+    _ENTRY + "/(?:keys|secondary_keys)",
+    "dropped",
+    "risu.key.pattern_rejected",
+    "RisuAI ends an entry's regex search at a key whose pattern JavaScript rejects, so the entry would match "
+    "nothing: the key, which never matches, is left out and the other keys work",
+)
 ENTRY_UID_IS_INDEX = LossRule(
     _ENTRY + "/uid",
     "translated",
@@ -413,6 +419,11 @@ ENTRY_EXTENSIONS = LossRule(
     "risu.entry.extensions",
     "a RisuAI lore entry keeps only its own keys (extensions.risuai); other app data has no place",
 )
+
+
+def _pattern_rejected(key: dict) -> bool:
+    """A regex key with flags JavaScript takes whose pattern it rejects."""
+    return flags_valid(key["flags"]) and compiles(key["text"], key["flags"]) is False
 
 
 def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> list[Loss]:
@@ -430,7 +441,15 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> lis
     for name in ("keys", "secondary_keys"):
         keys, pointer = canonical[name], f"{at}/{name}"
         if regex:
-            lost = [key["text"] for key in keys if key["regex"] and write_regex(key["text"], key["flags"]) is None]
+            unwritable = [key for key in keys if key["regex"] and write_regex(key["text"], key["flags"]) is None]
+            rejected = [key["text"] for key in unwritable if _pattern_rejected(key)]
+            lost = [key["text"] for key in unwritable if not _pattern_rejected(key)]
+            if rejected:
+                why = (
+                    f"JavaScript rejects the pattern of {_listed(rejected)}, and RisuAI would end the entry's regex "
+                    "search there (no key of it would match): left out"
+                )
+                losses.append(KEY_PATTERN_REJECTED.at(pointer, why))
             if lost:
                 why = (
                     f"RisuAI cannot read {_listed(lost)} as written: a comma splits the key (one in a {{m,n}} "
@@ -441,7 +460,7 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> lis
                 losses.append(KEY_REGEX_MIXED.at(pointer))
         elif any("," in key["text"] for key in keys):
             losses.append(KEY_COMMA_SPLIT.at(pointer))
-        elif any(_js_trim(key["text"]) != key["text"] or not key["text"] or key["flags"] for key in keys):
+        elif any(js_trim(key["text"]) != key["text"] or not key["text"] or key["flags"] for key in keys):
             why = "RisuAI trims its plain keys and leaves out empty ones; a literal key has no flags"
             losses.append(KEY_REGEX_MIXED.at(pointer, why))
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from bunzai.adapters.common.card_book import decorators_ignored
+from bunzai.adapters.common.book_losses import decorators_ignored
 from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
@@ -64,7 +64,8 @@ LOSS_RULES = (
         "translated",
         "world.key.reads_differently",
         "SillyTavern reads a key written as /pattern/flags as a regex and anything else as text: a literal key "
-        "of that shape becomes a regex, and a regex with flags outside gimsuy or an empty pattern becomes text",
+        "of that shape becomes a regex, and a regex with flags outside gimsuy, a repeated flag, an empty pattern or "
+        "a pattern JavaScript rejects becomes text",
     ),
     LossRule(
         r"/body/entries/\d+/group/names",
