@@ -29,7 +29,9 @@ USE_KINDS: tuple[str, ...] = ("scripts", "skills", "tools", "dice", "regex", "tr
 
 # A die is NdS (N optional, 1 and up; S 1 and up); later terms add or subtract dice or whole
 # numbers: 2d6+1, d20, 1d8+1d6-2. The first term is a die, so a notation always rolls.
-DICE_NOTATION = r"^ *([1-9][0-9]*)?[dD][1-9][0-9]* *( *[+-] *(([1-9][0-9]*)?[dD][1-9][0-9]*|[0-9]+) *)*$"
+# Spaces before an operator belong to its term and trailing spaces to the end only: two
+# places that could each take a run of spaces made a failing match backtrack exponentially.
+DICE_NOTATION = r"^ *([1-9][0-9]*)?[dD][1-9][0-9]*( *[+-] *(([1-9][0-9]*)?[dD][1-9][0-9]*|[0-9]+))* *$"
 
 
 class ScriptSheet(Model):

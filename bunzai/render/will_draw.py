@@ -53,13 +53,21 @@ class _Reader(HTMLParser):
                 self.remote.append({"url": value.strip(), "tag": tag, "attribute": name, "line": line})
             elif name in policy.SRCSET_ATTRIBUTES:
                 for part in value.split(","):
-                    url = part.strip().split(" ")[0] if part.strip() else ""
+                    url = part.split()[0] if part.split() else ""  # any whitespace ends the address
                     if _remote(url):
                         self.remote.append({"url": url, "tag": tag, "attribute": name, "line": line})
             elif name == "style":
-                self._css(value, tag, line)
+                self._css(value, tag, line, lines=False)
 
     handle_startendtag = handle_starttag
+
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        # `<![` that is not a CDATA or MS Office section (a typo, a cut-off drawing) makes the
+        # standard parser raise AssertionError; a browser reads it as a bogus comment up to `>`.
+        try:
+            return super().parse_marked_section(i, report)
+        except AssertionError:
+            return self.parse_bogus_comment(i, report)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "style":
@@ -69,12 +77,15 @@ class _Reader(HTMLParser):
         if self._in_style:
             self._css(data, "style", self.getpos()[0])
 
-    def _css(self, css: str, tag: str, line: int) -> None:
+    def _css(self, css: str, tag: str, line: int, lines: bool = True) -> None:
+        """`line` is where `css` starts: a `<style>` block's addresses are reported on their own
+        lines (`lines`), an inline style's on its tag's line, as every attribute finding is."""
         for match in _CSS_URL.finditer(css):
             url = match.group(2) or match.group(4) or ""
             if _remote(url):
+                at = line + css.count("\n", 0, match.start()) if lines else line
                 self.remote.append(
-                    {"url": url, "tag": tag, "attribute": "style" if tag != "style" else "css", "line": line}
+                    {"url": url, "tag": tag, "attribute": "style" if tag != "style" else "css", "line": at}
                 )
 
 

@@ -235,3 +235,55 @@ def test_any_canonical_pack_crossing_in_declares_every_loss(data):
     for target in (ZIP, FOLDER):
         crossing = convert_piece(piece, target, lambda ref: blobs[ref.sha256])
         assert undeclared(crossing) == []
+
+
+def test_a_new_sprite_placed_before_an_escrowed_one_of_its_label_gets_a_file_name_of_its_own():
+    decoded = read_bytes(pack_zip(), "ada.zip")[1]
+    piece = decoded.pieces[0]
+    new = Blob(png("new"), "png", "image/png")
+    items = [PackItem(id="joy-new", label="joy", asset=new.ref(), mime="image/png"), *piece.body.items]
+    edited = piece.model_copy(update={"body": piece.body.model_copy(update={"items": items})})
+    by_sha = {blob.sha256: blob.data for blob in decoded.blobs} | {new.sha256: new.data}
+    for target in (ZIP, FOLDER):
+        crossing = convert_piece(edited, target, lambda ref: by_sha[ref.sha256])
+        files = dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
+        # every escrowed sprite keeps its name; the new one takes the next free joy name
+        assert {name: files[name] for name in ("joy.png", "joy-1.png", "joy.alt.png", "smug.png")} == {
+            name: data for name, data in _members_of(pack_zip()).items() if name != "_emotions.json"
+        }
+        assert files["joy-2.png"] == new.data
+        assert undeclared(crossing) == []
+
+
+def _members_of(data: bytes) -> dict[str, bytes]:
+    archive = open_archive(data)
+    return {name: archive.read(name) for name in archive.names()}
+
+
+def test_a_sprite_zip_of_hundreds_of_sprites_is_recognised():
+    # 10 labels with 45 sprites each: more than the 400 members sniffing once gave up at.
+    labels = ("neutral", "joy", "anger", "fear", "love", "pride", "grief", "relief", "caring", "desire")
+    members = [(f"{label}-{n}.png" if n else f"{label}.png", png(f"{label}{n}")) for label in labels for n in range(45)]
+    adapter, decoded = read_bytes(write_archive(members), "Big.zip")
+    assert adapter.format_id == ZIP
+    assert len(decoded.pieces[0].body.items) == len(members) == 450
+
+
+def test_a_video_sprite_is_a_declared_loss_not_a_file_sillytavern_skips():
+    # SillyTavern's sprite list and zip upload take image files only (mime type image/*).
+    still = Blob(png("n"), "png", "image/png")
+    video = Blob(b"\x1a\x45\xdf\xa3" + b"\x00" * 28, "webm", "video/webm")
+    items = [
+        PackItem(id="joy", label="joy", asset=video.ref(), mime="video/webm"),
+        PackItem(id="neutral", label="neutral", asset=still.ref(), mime="image/png"),
+    ]
+    piece = Pack(id="ada", name="Ada", body=PackBody(items=items, default_face="neutral"))
+    by_sha = {still.sha256: still.data, video.sha256: video.data}
+    for target in (ZIP, FOLDER):
+        crossing = convert_piece(piece, target, lambda ref: by_sha[ref.sha256])
+        files = dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
+        assert files == {"neutral.png": still.data}
+        assert [(loss.pointer, loss.action) for loss in crossing.losses if loss.code == "pack.item.not_image"] == [
+            ("/body/items", "dropped")
+        ]
+        assert undeclared(crossing) == []

@@ -182,9 +182,11 @@ class SillyTavernSpriteZip(Adapter):
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         try:
             archive = open_archive(data)
-            if len(archive.names()) > 400:
+            members = _members(archive.names())
+            # A CHARX or card archive says so by name: nothing of it needs decompressing here.
+            if any(PurePosixPath(member).name.lower() in ("card.json", "manifest.json") for member in members):
                 return 0.0
-            return _sniff_files([(member, archive.read(member)) for member in _members(archive.names())])
+            return _sniff_files([(member, archive.read(member)) for member in members])
         except BunzaiError:
             return 0.0
 
@@ -221,6 +223,12 @@ FOLDER_AS_ZIP = LossRule(
     "the sprite folder is written as the flat zip SillyTavern's upload takes; its other files go along",
 )
 ITEM_NO_IMAGE = LossRule("/body/items", "dropped", "pack.item.no_image", "items without a stored image are left out")
+ITEM_NOT_IMAGE = LossRule(
+    "/body/items",
+    "dropped",
+    "pack.item.not_image",
+    "SillyTavern shows only image sprites (its sprite list and zip upload skip videos and other files)",
+)
 ITEM_ORDER_BY_FILE_NAME = LossRule(
     r"/body/items/\d+",
     "translated",
@@ -285,23 +293,32 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
     kept = original.files if original else {}
     images = [name for name in _escrow_members(original) if name not in kept]
     known = {item_id: name for name, item_id in _layout(images).items()}
-    members, used = [], set()
+    # The escrow's names are taken first, so a new sprite placed before an escrowed one of
+    # the same label is not given that sprite's file name.
+    names = {item.id: _escrow_name(known.get(item.id), item) for item in piece.body.items if item.asset is not None}
+    used = {name.lower() for name in names.values() if name} | {name.lower() for name in kept}
+    members, not_images = [], []
     for index, item in enumerate(piece.body.items):
         at = f"/body/items/{index}"
         if item.asset is None:
             continue
-        name = known.get(item.id)
-        if name is None or label_of(name) != item.label or PurePath(name).suffix.lower().lstrip(".") != item.asset.ext:
-            name = _file_name(item.label or item.id, item.asset.ext, used)
+        data = media(item.asset)
+        if not mime_of(f"sprite.{item.asset.ext}", data):  # a video: SillyTavern lists and unzips images only
+            not_images.append(item.id)
+            continue
+        name = names[item.id] or _file_name(item.label or item.id, item.asset.ext, used)
         used.add(name.lower())
-        members.append((name, media(item.asset), item, at))
+        members.append((name, data, item, at))
+    sprites = {name.lower() for name, _, _, _ in members}
     for name, ref in kept.items():
-        if name.lower() not in used:
-            used.add(name.lower())
+        if name.lower() not in sprites:
+            sprites.add(name.lower())
             members.append((name, media(ref), None, ""))
     imageless = [item.id for item in piece.body.items if item.asset is None]
     if imageless:
         losses.append(ITEM_NO_IMAGE.at("/body/items", f"{ITEM_NO_IMAGE.why}: {', '.join(imageless)}"))
+    if not_images:  # at the list, as above: the items after one left out move up
+        losses.append(ITEM_NOT_IMAGE.at("/body/items", f"{ITEM_NOT_IMAGE.why}: {', '.join(not_images)}"))
     losses += _read_back_losses(piece, members, target)
     return [(name, data) for name, data, _, _ in members], losses
 
@@ -314,6 +331,15 @@ def _escrow_members(original: Escrow | None) -> list[str]:
     document = original.document if original else None
     members = document.get("members") if isinstance(document, dict) else None
     return [name for name in members if isinstance(name, str)] if isinstance(members, list) else []
+
+
+def _escrow_name(name: str | None, item: PackItem) -> str | None:
+    """The file name the item had, while its label and type still fit it; else None."""
+    if name is None or item.asset is None:
+        return None
+    if label_of(name) != item.label or PurePath(name).suffix.lower().lstrip(".") != item.asset.ext:
+        return None
+    return name
 
 
 def _file_name(label: str, ext: str, used: set[str]) -> str:

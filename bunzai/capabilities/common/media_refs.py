@@ -57,7 +57,9 @@ _EXT_MIME = {ext: mime for mime, ext in MIME_EXT.items()} | {
     "md": "text/plain",
 }
 IMAGES = ("image/",)
-VISUALS = ("image/", "video/")  # what a sprite may be (SillyTavern shows webm/mp4 sprites too)
+# What a sprite may be. SillyTavern lists image sprites only, so a video one is a declared
+# loss when a pack crosses there (pack.item.not_image).
+VISUALS = ("image/", "video/")
 _HASH_NAME = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,10})$")
 
 MEDIA_REF_DESCRIPTION = (
@@ -294,7 +296,6 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
     if not data:
         raise refuse(f"{what}: the data: URI holds no bytes")
     sha256 = hashlib.sha256(data).hexdigest()
-    ext = MIME_EXT[mime]
     warnings = []
     sniffed = sniff_mime(data)
     if sniffed != mime and not (mime == "text/plain" and sniffed == ""):
@@ -304,6 +305,9 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
         )
     if declared and declared != mime:
         warnings.append(f"{what}: the declared type {declared} disagrees with the data: URI's {mime}")
+    if sniffed:  # as for a file: the bytes' type is checked and stored, the declared one only warned about
+        mime = _checked_type(data, "", "the data: URI", what, accept, None)[0]
+    ext = MIME_EXT[mime]
     attachment = {"ext": ext, "mime": mime, "base64": base64.b64encode(data).decode("ascii")}
     return Media(
         asset=AssetRef(sha256=sha256, ext=ext, mime=mime),
