@@ -90,6 +90,10 @@ def test_the_syntax_check_agrees_with_javascript_wherever_it_answers(pattern, fl
         ("\\-", "u", False),
         ("(?<a>x)\\k<b>", "", False),
         ("\\k<b>", "", True),  # no named groups: a plain k
+        ("(?<ab>x)\\k<a\\u0062>", "", None),  # V8 compiles: the escaped name may be the group's
+        ("(?<a\\u0062>x)\\k<ab>", "u", None),
+        ("(?<\\u{61}>x)\\k<a>", "", None),
+        ("(?<a>x)\\k<a b>", "", False),
         ("https?://x\\.com", "i", True),
         ("\\p{L}", "u", None),  # property names need Unicode's tables
         ("(?i:a)", "", None),  # regexp modifiers: newer engines only

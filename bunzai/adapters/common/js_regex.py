@@ -28,7 +28,7 @@ _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _BRACED_HEX = re.compile(r"\{([0-9a-fA-F]+)\}")
 _PROPERTY = re.compile(r"\{[^}]*\}")
 _NAME = re.compile(r"<([^>]*)>")
-_REF = re.compile(r"<([^<>()\[\]{}\\|*+?.^$/,\s-]*)>")  # `\k<name>`; other shapes are no reference
+_REF = re.compile(r"<([^<>]*)>")  # `\k<name>`: the name is judged against the groups' names
 _ASCII_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _MODIFIERS = re.compile(r"\?[ims]*(?:-[ims]*)?:")
 _OCTAL = re.compile(r"[0-3][0-7]{0,2}|[4-7][0-7]?")
@@ -193,9 +193,11 @@ class _Reader:
             return  # Annex B: `\k` is a plain `k` in a pattern without named groups
         if self.bare_k:
             raise _Bad
+        # A name spelled with escapes or beyond ASCII may equal another spelling: not judged here.
+        spelled = any("\\" in name or not name.isascii() for name in self.names)
         for name in self.refs:
             if name not in self.names:
-                if "\\" in name or not name.isascii():
+                if spelled or "\\" in name or not name.isascii():
                     self.unsure = True
                 else:
                     raise _Bad
