@@ -45,7 +45,7 @@ def build(pages: dict[str, dict], texts: dict[str, str], current: set[str]) -> t
         section_notes = page_notes.get("sections", {})
         topic_bag = Counter(term for topic in page_notes.get("topics", []) for term in bm25.terms(topic))
         # A page edited since the catalog was written may have a new title: read it from the text.
-        title = pages[page_id]["title"] if page_id in current else markdown.page_title(text, pages[page_id]["title"])
+        title = pages[page_id]["title"] if page_id in current else markdown.page_title(text, page_id)
         for chunk in markdown.chunks(text, title):
             start = chunk.start
             if chunk.slug is not None:  # a section's body starts after its heading line

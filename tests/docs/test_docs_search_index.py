@@ -137,6 +137,17 @@ def test_a_page_retitled_after_the_catalog_is_searched_by_its_new_title(tmp_path
     )
 
 
+def test_a_page_that_lost_its_title_is_searched_as_a_fresh_catalog_would(tmp_path: Path) -> None:
+    catalog = docs_catalog.build_catalog(write_pages(tmp_path))
+    page = tmp_path / "guide" / "alpha.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("# Alpha\n", ""), encoding="utf-8")
+    rebuilt = docs_catalog.build_catalog(tmp_path)
+    for words in ("guide", "alpha", "lanterns rivers"):
+        assert query.search(words, docs=query.Docs(tmp_path, catalog)) == query.search(
+            words, docs=query.Docs(tmp_path, rebuilt)
+        )
+
+
 def test_a_stored_index_of_another_format_is_not_used(tmp_path: Path) -> None:
     (tmp_path / "index.md").write_text(PAGES["index.md"], encoding="utf-8")
     catalog = docs_catalog.build_catalog(tmp_path)
