@@ -94,6 +94,8 @@ def test_the_syntax_check_agrees_with_javascript_wherever_it_answers(pattern, fl
         ("(?<a\\u0062>x)\\k<ab>", "u", None),
         ("(?<\\u{61}>x)\\k<a>", "", None),
         ("(?<a>x)\\k<a b>", "", False),
+        ("\\k<(>", "", False),  # no named groups: a plain k, then an unclosed group
+        ("\\k<x{2,1}>", "i", False),
         ("https?://x\\.com", "i", True),
         ("\\p{L}", "u", None),  # property names need Unicode's tables
         ("(?i:a)", "", None),  # regexp modifiers: newer engines only

@@ -287,3 +287,19 @@ def test_a_video_sprite_is_a_declared_loss_not_a_file_sillytavern_skips():
             ("/body/items", "dropped")
         ]
         assert undeclared(crossing) == []
+
+
+def test_an_image_stored_under_another_extension_is_written_under_its_bytes_type():
+    # SillyTavern decides by the file name (mime.lookup): joy.bin would be skipped there.
+    still = Blob(png("n"), "png", "image/png")
+    odd = Blob(png("j"), "bin", "image/png")
+    items = [
+        PackItem(id="joy", label="joy", asset=odd.ref(), mime="image/png"),
+        PackItem(id="neutral", label="neutral", asset=still.ref(), mime="image/png"),
+    ]
+    piece = Pack(id="ada", name="Ada", body=PackBody(items=items, default_face="neutral"))
+    by_sha = {still.sha256: still.data, odd.sha256: odd.data}
+    for target in (ZIP, FOLDER):
+        crossing = convert_piece(piece, target, lambda ref: by_sha[ref.sha256])
+        files = dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
+        assert files == {"joy.png": odd.data, "neutral.png": still.data}

@@ -68,6 +68,8 @@ class _Reader:
         self.names: list[str] = []
         self.refs: list[str] = []
         self.bare_k = False  # a `\k` without `<name>`
+        # Annex B: without `u` and named groups `\k` is a plain `k` and what follows is pattern.
+        self.k_refers = unicode or re.search(r"\(\?<[^=!]", pattern) is not None
         self.class_k = False
         self.unsure = False
 
@@ -190,6 +192,8 @@ class _Reader:
 
     def _references(self) -> None:
         if not (self.names or self.u):
+            if self.refs or self.bare_k:  # a `(?<` that was no group (in a class): not judged
+                self.unsure = True
             return  # Annex B: `\k` is a plain `k` in a pattern without named groups
         if self.bare_k:
             raise _Bad
@@ -217,6 +221,9 @@ class _Reader:
         if char in "bB":
             self.at += 1
             return False
+        if char == "k" and not self.k_refers:
+            self.at += 1
+            return True
         if char == "k":
             ref = _REF.match(text, self.at + 1)
             if ref is None:

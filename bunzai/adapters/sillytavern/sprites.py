@@ -253,6 +253,13 @@ ITEM_MIME_DETECTED = LossRule(
     "pack.item.mime.detected",
     "SillyTavern takes the type from the file itself",
 )
+ITEM_EXT_FROM_BYTES = LossRule(
+    r"/body/items/\d+/asset/ext",
+    "translated",
+    "pack.item.ext.from_bytes",
+    "SillyTavern lists sprites by their file name's type: an image stored under another extension is written "
+    "under its bytes' one",
+)
 DEFAULT_FACE_DROPPED = LossRule(
     "/body/default_face",
     "dropped",
@@ -303,10 +310,16 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
         if item.asset is None:
             continue
         data = media(item.asset)
-        if not mime_of(f"sprite.{item.asset.ext}", data):  # a video: SillyTavern lists and unzips images only
+        # SillyTavern lists and unzips by the file name's type (mime.lookup), images only: an image
+        # stored under another extension (.bin) is written under its bytes' one; a video is left out.
+        ext = _image_ext(item.asset.ext, data)
+        if ext is None:
             not_images.append(item.id)
             continue
-        name = names[item.id] or _file_name(item.label or item.id, item.asset.ext, used)
+        escrowed = names[item.id]
+        if escrowed and not _name_is_image(escrowed):
+            escrowed = ""
+        name = escrowed or _file_name(item.label or item.id, ext, used)
         used.add(name.lower())
         members.append((name, data, item, at))
     sprites = {name.lower() for name, _, _, _ in members}
@@ -342,6 +355,21 @@ def _escrow_name(name: str | None, item: PackItem) -> str | None:
     return name
 
 
+_BYTES_EXT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/bmp": "bmp", "image/webp": "webp"}
+
+
+def _name_is_image(name: str) -> bool:
+    return (mimetypes.guess_type(name)[0] or "").startswith("image/")
+
+
+def _image_ext(ext: str, data: bytes) -> str | None:
+    """The extension a sprite is written under so SillyTavern lists it: its own when the name
+    says image, else its bytes' type; None when it is no image (a video)."""
+    if _name_is_image(f"sprite.{ext}"):
+        return ext
+    return _BYTES_EXT.get(mime_of("", data))
+
+
 def _file_name(label: str, ext: str, used: set[str]) -> str:
     stem = re.sub(r"[^a-z0-9_-]+", "_", label.lower()).strip("_") or "sprite"
     name, number = f"{stem}.{ext}", 1
@@ -374,6 +402,8 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
         if label_of(name) != item.label:
             why = f"the label {item.label!r} is not a file-name label; it is written as {label_of(name)!r}"
             losses.append(ITEM_LABEL_RENAMED.at(f"{at}/label", why))
+        if not _name_is_image(f"sprite.{item.asset.ext}"):
+            losses.append(ITEM_EXT_FROM_BYTES.at(f"{at}/asset/ext"))
         for pointer, mime in ((f"{at}/mime", item.mime), (f"{at}/asset/mime", item.asset.mime)):
             if mime_of(name, data) != mime:
                 losses.append(ITEM_MIME_DETECTED.at(pointer))
