@@ -187,7 +187,7 @@ def test_chunks_no_uri_names_stay_in_the_portrait_and_the_file():
     assert crossing.losses == []
 
 
-def test_a_new_stored_asset_is_not_written_and_named_as_a_loss():
+def test_a_new_stored_asset_gets_a_chunk_under_a_free_key():
     _adapter, decoded, media = read(risu_png(), "risa.png")
     piece = decoded.pieces[0]
     extra = Blob(b"new sprite", "png", "image/png")
@@ -196,14 +196,23 @@ def test_a_new_stored_asset_is_not_written_and_named_as_a_loss():
     crossing = convert_piece(
         piece, "sillytavern.card.png", lambda ref: extra.data if ref == extra.ref() else media(ref)
     )
-    assert [(loss.pointer, loss.code) for loss in crossing.losses] == [("/assets/1", "card.png.asset_not_written")]
+    assert crossing.losses == []
     entries = ccv3_of(crossing.data)["data"]["assets"]
     assert [(entry["name"], entry["uri"]) for entry in entries] == [
         ("main", "ccdefault:"),
-        ("new", ""),  # its place and name kept, with no uri
+        ("new", "__asset:2"),  # 0 and 1 are the escrowed chunks', written back under their keys
         ("happy", "__asset:0"),
         ("bgm", "__asset:1"),
     ]
+    assert keywords(crossing.data) == [
+        "chara-ext-asset_:2",
+        "chara-ext-asset_:0",
+        "chara-ext-asset_:1",
+        "chara",
+        "ccv3",
+    ]
+    _adapter, back, back_media = read(crossing.data, "risa.png")
+    assert back_media(back.pieces[0].assets[1].asset) == b"new sprite"
 
 
 def test_a_kept_chunk_whose_key_the_new_image_holds_is_renumbered():
@@ -215,8 +224,8 @@ def test_a_kept_chunk_whose_key_the_new_image_holds_is_renumbered():
     crossing = convert_piece(piece, "sillytavern.card.png", lambda ref: other if ref == portrait.ref() else media(ref))
     assert [entry["uri"] for entry in ccv3_of(crossing.data)["data"]["assets"]] == [
         "ccdefault:",
+        "__asset:2",  # 0 is the image's; 1 stays the other escrowed chunk's
         "__asset:1",
-        "__asset:2",
     ]
     _adapter, back, back_media = read(crossing.data, "risa.png")
     assert [back_media(link.asset) for link in back.pieces[0].assets[1:]] == [SPRITE, BGM]

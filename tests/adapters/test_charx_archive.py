@@ -224,15 +224,16 @@ def test_crossing_to_ccv3_json_carries_the_assets_as_data_uris():
     assert not_carried(crossing) == []
 
 
-def test_crossing_to_a_png_card_reports_the_assets_it_cannot_carry():
+def test_crossing_to_a_png_card_carries_the_stored_assets_in_asset_chunks():
     crossing = cross(charx(members()), "ada.charx", "sillytavern.card.png")
     assert [(loss.pointer, loss.code) for loss in crossing.losses if loss.pointer.startswith("/assets")] == [
         ("/assets/0", "card.png.icon_as_default"),  # the main icon is the PNG itself: `ccdefault:`
-        ("/assets/1", "card.png.asset_not_written"),  # stored files: SillyTavern has no place for them
-        ("/assets/3", "card.png.asset_not_written"),
+        ("/assets/3", "card.png.asset_type_inferred"),  # text/plain: a chunk keeps the bytes, the type is its ext
     ]
     assert not_carried(crossing) == []
-    assert png.read_png(crossing.data).data  # the portrait (a PNG icon) carries the card
+    _adapter, back, media = read(crossing.data, "ada.png")
+    assert [link.uri for link in back.pieces[0].assets] == ["ccdefault:", None, "https://example.com/bg.jpg", None]
+    assert media(back.pieces[0].assets[1].asset) == JOY and media(back.pieces[0].assets[3].asset) == b"hi"
 
 
 def test_a_json_card_crossing_to_charx_stores_its_media_as_members():

@@ -4,7 +4,9 @@ Reading: an `embeded://` entry that resolves becomes a link with `asset` set (th
 bytes); any other uri reads as the card spokes read it (data: decoded, the rest kept).
 Writing plans the asset entries and the members together: an escrowed entry that still
 reads as the same link is kept as written (its original uri, its member byte for byte);
-every other stored asset is written once under assets/{type}/{folder}/{name}.{ext}.
+every other stored asset is written once under assets/{type}/{folder}/{name}.{ext}. A member
+an asset names never ends in `.json`, which RisuAI's import skips (charx_members.loadable):
+an escrowed one is renamed, and its entries' uris follow.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from bunzai.adapters.common.charx_members import (
     asset_member,
     embedded_path,
     file_type,
+    loadable,
     resolve,
     unique,
     valid_ext,
@@ -101,8 +104,13 @@ def plan_assets(
         if name not in asset_members or name in held.values():
             plan.kept[name] = ""
     taken: set[str] = set()
+
+    def kept_name(name: str) -> str:
+        written = ascii_name(name)
+        return unique(loadable(written) if name in asset_members else written, taken | {CARD_MEMBER})
+
     for name in plan.kept:
-        plan.kept[name] = unique(ascii_name(name), taken | {CARD_MEMBER})
+        plan.kept[name] = kept_name(name)
         taken.add(plan.kept[name])
     written: dict[str, str] = {}  # sha256 -> member path of the stored assets written here
     for index in pending:
@@ -115,11 +123,11 @@ def plan_assets(
         member = written.get(ref.sha256)
         if member is None and ref.sha256 in by_sha:  # the same bytes are an escrowed asset member: reuse it
             source = by_sha[ref.sha256]
-            member = plan.kept.setdefault(source, unique(ascii_name(source), taken | {CARD_MEMBER}))
+            member = plan.kept.setdefault(source, kept_name(source))
             taken.add(member)
         if member is None:
             ext = valid_ext(link["ext"]) or ref.ext
-            member = unique(member_for(link["role"], link["name"], ext, index), taken | {CARD_MEMBER})
+            member = unique(loadable(member_for(link["role"], link["name"], ext, index)), taken | {CARD_MEMBER})
             taken.add(member)
             plan.members[member] = media(ref)
         written[ref.sha256] = member

@@ -24,7 +24,7 @@ from typing import Any
 
 from bunzai.adapters.common import card_assets, card_fields
 from bunzai.adapters.common.charx_assets import link_entries, plan_assets
-from bunzai.adapters.common.charx_members import CARD_MEMBER, asset_member, file_type
+from bunzai.adapters.common.charx_members import CARD_MEMBER, LOADABLE_SUFFIX, asset_member, file_type
 from bunzai.adapters.common.card_doc import (
     CARD_PORTRAIT_NOT_CARRIED,
     CardShape,
@@ -60,7 +60,8 @@ MEMBER_RENAMED = LossRule(
     "/original/files/[^/]+",
     "translated",
     "charx.member.renamed",
-    "the member name is not ASCII (CHARX names should be); it is written under an ASCII name",
+    "the member name is not ASCII (CHARX names should be), or it is an asset's and ends in .json (which RisuAI's "
+    "import skips, refusing the card); it is written under another name, and the asset uris naming it follow",
 )
 ASSET_RESOLVED = LossRule(
     r"/assets(?:/\d+)?",
@@ -222,13 +223,21 @@ def _pointer_segment(text: str) -> str:
 
 def _rename_losses(kept: dict[str, str]) -> list[Loss]:
     return [
-        MEMBER_RENAMED.at(
-            f"/original/files/{_pointer_segment(member)}",
-            f"the member name {member!r} is not ASCII (CHARX names should be); it is written as {written!r}",
-        )
+        MEMBER_RENAMED.at(f"/original/files/{_pointer_segment(member)}", _rename_why(member, written))
         for member, written in kept.items()
         if written != member
     ]
+
+
+def _rename_why(member: str, written: str) -> str:
+    reasons = []
+    if not member.isascii():
+        reasons.append("is not ASCII (CHARX names should be)")
+    if written.endswith(LOADABLE_SUFFIX) and not member.endswith(LOADABLE_SUFFIX):
+        reasons.append("names an asset and ends in .json, a member RisuAI's import skips (it then refuses the card)")
+    if not reasons:
+        reasons.append("is taken by another member's new name")
+    return f"the member name {member!r} {' and '.join(reasons)}; it is written as {written!r}"
 
 
 def _reread_losses(

@@ -5,6 +5,7 @@ the uri before it sanitizes the file name, so a uri may dangle: it is resolved b
 path, then by basename, then by the basename as RisuAI sanitizes it. Among several
 candidates the smallest name wins, so resolution never depends on the archive's order.
 Written names are ASCII (the spec asks for it): other characters are percent-encoded.
+No asset member is written under a name ending in `.json` (see `loadable`).
 """
 
 from __future__ import annotations
@@ -101,6 +102,18 @@ def ascii_segment(text: str) -> str:
 def ascii_name(name: str) -> str:
     """A member name with every non-ASCII or unsafe character percent-encoded, per segment."""
     return "/".join(ascii_segment(part) for part in name.split("/"))
+
+
+# RisuAI's CHARX import skips every member named `*.json` but card.json (app data, x_meta notes),
+# then refuses the whole card ("asset ... not found") when an asset uri names one.
+_RISU_SKIPPED = ".json"
+LOADABLE_SUFFIX = ".bin"
+
+
+def loadable(name: str) -> str:
+    """An asset member's name as RisuAI's import loads it: `.bin` added after a `.json` end.
+    The entry's `ext` still says json, and RisuAI, SillyTavern and bunzai type the file by it."""
+    return name + LOADABLE_SUFFIX if name.endswith(_RISU_SKIPPED) else name
 
 
 def unique(name: str, taken: set[str]) -> str:

@@ -11,9 +11,12 @@ decoded only when a uri names one.
 Write: `chara` (V2 with the V1 copies) then `ccv3` (the same object relabelled, plus any
 V3-only field the card has), inserted before IEND; every other chunk and the image data
 stay byte for byte. A card whose fields are unchanged is written back as the original file.
+Both chunks carry the same `data.assets` (SillyTavern writes `ccv3` as `chara` relabelled).
 Asset chunks the card was read with are written back (before `chara`) while an asset still
-holds their bytes; SillyTavern ignores them, so no other stored asset is added as one (a
-declared loss): the main icon that is the card's own image becomes `ccdefault:`.
+holds their bytes, and every other stored asset gets a chunk of its own, as RisuAI's V3 PNG
+export writes them (RisuAI imports them; SillyTavern ignores them and keeps them when it
+saves the card): not `data:` uris, which SillyTavern would load and hold with the card's
+JSON, twice. The main icon that is the card's own image becomes `ccdefault:`.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twi
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import check_parsed_bounds, json_decoder, json_text, load_json_bytes
 from bunzai.jsondoc.values import copied
+from bunzai.model.base import AssetRef
 
 FORMAT_ID = "sillytavern.card.png"
 CARD_FILE = "card.png"
@@ -61,9 +65,14 @@ ASSET_NOT_WRITTEN = LossRule(
     r"/assets/\d+",
     "dropped",
     "card.png.asset_not_written",
-    "a PNG card carries a stored asset only in the chara-ext-asset_ chunk it was read with (RisuAI's V3 PNG), and "
-    "SillyTavern ignores those chunks, so bunzai adds none: the entry keeps its type and name with an empty uri "
-    "(export as CHARX to keep the file)",
+    "a PNG card carries a stored asset in a chara-ext-asset_ chunk, and this one would take the PNG past its size "
+    "limit: the entry keeps its type and name with an empty uri (export as CHARX to keep the file)",
+)
+ASSET_TYPE_INFERRED = LossRule(
+    r"/assets/\d+",
+    "translated",
+    "card.png.asset_type_inferred",
+    "an asset chunk holds the file's bytes alone, so its type (extension, MIME type) is read back from the entry's ext",
 )
 ICON_AS_DEFAULT = LossRule(
     r"/assets/\d+",
@@ -339,6 +348,11 @@ class SillyTavernCardPng(Adapter):
             ccv3["data"] = written
         else:
             ccv3 = written
+        # One card in both chunks: a reader of `chara` alone sees the asset list `ccv3` has.
+        if "assets" in written:
+            chara["data"]["assets"] = copied(written["assets"])
+        else:
+            chara["data"].pop("assets", None)
         added += [("chara", encode_chunk_json(chara)), ("ccv3", encode_chunk_json(ccv3))]
         data = png.replace_text(image, cut, added)
         if len(data) > limits.PNG_MAX_BYTES:
@@ -367,10 +381,11 @@ class AssetChunks:
 
     A link with a uri is written as that uri. A stored asset is written as the asset chunk
     the escrowed card held its bytes in (`__asset:<key>`, the chunk's text copied as read),
-    as the escrowed `data:` uri it was read from, or, for the main icon that is the image
-    written, as `ccdefault:`; any other keeps its entry (its place in the list) with an empty
-    uri, with a loss (ASSET_NOT_WRITTEN). An escrowed entry that still reads as the same link
-    is kept as written.
+    as the escrowed `data:` uri it was read from, for the main icon that is the image
+    written as `ccdefault:`, else as a new asset chunk (`__asset:<free key>`, one per file).
+    One that would take the PNG past limits.PNG_MAX_BYTES keeps its entry (its place in the
+    list) with an empty uri, with a loss (ASSET_NOT_WRITTEN). An escrowed entry that still
+    reads as the same link is kept as written.
     """
 
     def __init__(self, piece: Any, media: MediaSource, image: png.PngFile, cut: set[str], image_sha: str | None):
@@ -382,6 +397,8 @@ class AssetChunks:
         self.chunks: list[tuple[str, bytes]] = []
         self._held: dict[str, tuple[str, str, bytes]] | None = None
         self._written: dict[str, str] = {}  # escrowed key -> key written
+        self._added: dict[str, str | None] = {}  # sha256 -> key of the new chunk holding it (None: no room)
+        self._room = limits.PNG_MAX_BYTES - len(image.data)  # the card chunks are checked when written
 
     def entries(self, old: object) -> list:
         old = old if isinstance(old, list) else []
@@ -412,9 +429,39 @@ class AssetChunks:
         if link["role"] == "icon" and asset["sha256"] == self.image_sha:
             self.losses.append(ICON_AS_DEFAULT.at(f"/assets/{index}"))
             return "ccdefault:"
+        key = self._new_chunk(asset)
+        if key is not None:
+            if file_type(link["ext"], "") != (asset["ext"], asset["mime"]):  # as _read_assets will type it
+                self.losses.append(ASSET_TYPE_INFERRED.at(f"/assets/{index}"))
+            return ASSET_URIS[0] + key
         why = f"asset {index} ({link['name'] or link['role']}) is a stored file: {ASSET_NOT_WRITTEN.why}"
         self.losses.append(ASSET_NOT_WRITTEN.at(f"/assets/{index}", why))
         return ""
+
+    def _new_chunk(self, asset: dict) -> str | None:
+        """The key of a new chunk holding the stored asset (once per file); None when it does not fit."""
+        sha = asset["sha256"]
+        if sha not in self._added:
+            text = base64.b64encode(self.media(AssetRef.model_validate(asset)))
+            key = self._free_key()
+            keyword = f"{ASSET_CHUNK}:{key}"
+            size = len(keyword) + 1 + len(text) + 12  # the tEXt chunk: length, type, keyword, NUL, text, CRC
+            if size > self._room:
+                self._added[sha] = None
+            else:
+                self._room -= size
+                self.taken.add(key)
+                self.chunks.append((keyword, text))
+                self._added[sha] = key
+        return self._added[sha]
+
+    def _free_key(self) -> str:
+        """The smallest number no chunk in the image, written or escrowed (to be written back) holds."""
+        reserved = self.taken | {key for key, _keyword, _text in self.held().values()}
+        number = 0
+        while str(number) in reserved:
+            number += 1
+        return str(number)
 
     @staticmethod
     def _reads_same(previous: dict, link: dict) -> bool:
@@ -442,12 +489,11 @@ class AssetChunks:
         if key not in self._written:
             written = key
             if key in self.taken:
-                number = 0
-                while str(number) in self.taken:
-                    number += 1
-                written, keyword = str(number), f"{ASSET_CHUNK}:{number}"
+                written = self._free_key()
+                keyword = f"{ASSET_CHUNK}:{written}"
             self.taken.add(written)
             self._written[key] = written
+            self._room -= len(keyword) + 1 + len(text) + 12
             self.chunks.append((keyword, text))
         return self._written[key]
 
