@@ -95,6 +95,7 @@ def test_the_syntax_check_agrees_with_javascript_wherever_it_answers(pattern, fl
         ("(?<\\u{61}>x)\\k<a>", "", None),
         ("(?<a>x)\\k<a b>", "", False),
         ("\\k<(>", "", False),  # no named groups: a plain k, then an unclosed group
+        ("\\k<[>(?<a>]", "", True),  # the (?<a> is inside a class: no named group, a plain k
         ("\\k<x{2,1}>", "i", False),
         ("https?://x\\.com", "i", True),
         ("\\p{L}", "u", None),  # property names need Unicode's tables

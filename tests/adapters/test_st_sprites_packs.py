@@ -303,3 +303,14 @@ def test_an_image_stored_under_another_extension_is_written_under_its_bytes_type
         crossing = convert_piece(piece, target, lambda ref: by_sha[ref.sha256])
         files = dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
         assert files == {"joy.png": odd.data, "neutral.png": still.data}
+
+
+def test_which_names_are_images_does_not_depend_on_the_machine(monkeypatch):
+    # SillyTavern's mime-types table, not /etc/mime.types: .webp is an image, .cpt is not.
+    import mimetypes
+
+    from bunzai.adapters.sillytavern.sprites import _name_is_image
+
+    monkeypatch.setattr(mimetypes, "guess_type", lambda *_a, **_k: (None, None))
+    assert _name_is_image("joy.webp") and _name_is_image("joy.JXL") and _name_is_image("joy.jfif")
+    assert not _name_is_image("joy.cpt") and not _name_is_image("joy.bin") and not _name_is_image("joy.webm")

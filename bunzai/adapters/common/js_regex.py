@@ -57,6 +57,24 @@ class _Bad(Exception):
     """The pattern does not compile."""
 
 
+def _has_named_group(pattern: str) -> bool:
+    """Whether a `(?<name>` opens a group outside every class, as V8 scans for them first."""
+    at, in_class = 0, False
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif pattern.startswith("(?<", at) and pattern[at + 3 : at + 4] not in ("=", "!", ""):
+            return True
+        at += 1
+    return False
+
+
 class _Reader:
     def __init__(self, pattern: str, unicode: bool) -> None:
         # Without `u` JavaScript reads the pattern as UTF-16 code units (`[😀-😂]` is a bad range).
@@ -69,7 +87,7 @@ class _Reader:
         self.refs: list[str] = []
         self.bare_k = False  # a `\k` without `<name>`
         # Annex B: without `u` and named groups `\k` is a plain `k` and what follows is pattern.
-        self.k_refers = unicode or re.search(r"\(\?<[^=!]", pattern) is not None
+        self.k_refers = unicode or _has_named_group(pattern)
         self.class_k = False
         self.unsure = False
 

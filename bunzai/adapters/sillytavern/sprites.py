@@ -358,8 +358,21 @@ def _escrow_name(name: str | None, item: PackItem) -> str | None:
 _BYTES_EXT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/bmp": "bmp", "image/webp": "webp"}
 
 
+# The extensions SillyTavern's mime-types 3.0.2 looks up as image/* (from mime-db): a fixed table, not the
+# machine's /etc/mime.types, so one pack gives one zip everywhere.
+_IMAGE_EXTS = frozenset(
+    (
+        "3ds apng avci avcs avif azv b16 bmp btf btif cgm cmx dds dib djv djvu dng dpx drle dwg dxf emf exr "
+        "fbs fh fh4 fh5 fh7 fhc fits fpx fst g3 gif heic heics heif heifs hej2 ico ief jaii jais jfif jhc jls "
+        "jng jp2 jpe jpeg jpf jpg jpg2 jpgm jph jpm jpx jxl jxr jxra jxrs jxs jxsc jxsi jxss ktx ktx2 mdi mmr "
+        "npx pbm pct pcx pgm pic png pnm ppm psd pti ras rgb rlc sgi sid svg svgz t38 tap tfx tga tif tiff "
+        "uvg uvi uvvg uvvi vtf wbmp wdp webp wmf xbm xif xpm xwd"
+    ).split()
+)
+
+
 def _name_is_image(name: str) -> bool:
-    return (mimetypes.guess_type(name)[0] or "").startswith("image/")
+    return PurePath(name).suffix[1:].lower() in _IMAGE_EXTS
 
 
 def _image_ext(ext: str, data: bytes) -> str | None:
