@@ -108,7 +108,7 @@ def _escaped(text: str, index: int) -> str:
 
 def json_escaped(text: str) -> str:
     """JSON text (from `json.dumps(..., ensure_ascii=False)`) with every hidden character written
-    as a JSON `\\uXXXX` escape (a surrogate pair past U+FFFF), but a zero-width joiner inside an
+    as a JSON `\\u202e`-style escape (a surrogate pair past U+FFFF), but a zero-width joiner inside an
     emoji. Outside its strings JSON text is ASCII, so each such character is inside a string,
     where its escape parses to the same value; text that holds none is returned as it is."""
     if text.isascii():  # the common case, at memory speed: json.dumps escaped C0 already, DEL is left
