@@ -269,20 +269,25 @@ def test_a_sprite_zip_of_hundreds_of_sprites_is_recognised():
     assert len(decoded.pieces[0].body.items) == len(members) == 450
 
 
-def test_a_video_sprite_is_a_declared_loss_not_a_file_sillytavern_skips():
-    # SillyTavern's sprite list and zip upload take image files only (mime type image/*).
+def _joy_beside_neutral(joy: Blob, mime: str):
+    """(crossing, files written) for each sprite target, of a pack of `joy` and a neutral PNG."""
     still = Blob(png("n"), "png", "image/png")
-    video = Blob(b"\x1a\x45\xdf\xa3" + b"\x00" * 28, "webm", "video/webm")
     items = [
-        PackItem(id="joy", label="joy", asset=video.ref(), mime="video/webm"),
+        PackItem(id="joy", label="joy", asset=joy.ref(), mime=mime),
         PackItem(id="neutral", label="neutral", asset=still.ref(), mime="image/png"),
     ]
     piece = Pack(id="ada", name="Ada", body=PackBody(items=items, default_face="neutral"))
-    by_sha = {still.sha256: still.data, video.sha256: video.data}
+    by_sha = {still.sha256: still.data, joy.sha256: joy.data}
     for target in (ZIP, FOLDER):
         crossing = convert_piece(piece, target, lambda ref: by_sha[ref.sha256])
-        files = dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
-        assert files == {"neutral.png": still.data}
+        yield crossing, dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
+
+
+def test_a_video_sprite_is_a_declared_loss_not_a_file_sillytavern_skips():
+    # SillyTavern's sprite list and zip upload take image files only (mime type image/*).
+    video = Blob(b"\x1a\x45\xdf\xa3" + b"\x00" * 28, "webm", "video/webm")
+    for crossing, files in _joy_beside_neutral(video, "video/webm"):
+        assert files == {"neutral.png": png("n")}
         assert [(loss.pointer, loss.action) for loss in crossing.losses if loss.code == "pack.item.not_image"] == [
             ("/body/items", "dropped")
         ]
@@ -291,18 +296,9 @@ def test_a_video_sprite_is_a_declared_loss_not_a_file_sillytavern_skips():
 
 def test_an_image_stored_under_another_extension_is_written_under_its_bytes_type():
     # SillyTavern decides by the file name (mime.lookup): joy.bin would be skipped there.
-    still = Blob(png("n"), "png", "image/png")
     odd = Blob(png("j"), "bin", "image/png")
-    items = [
-        PackItem(id="joy", label="joy", asset=odd.ref(), mime="image/png"),
-        PackItem(id="neutral", label="neutral", asset=still.ref(), mime="image/png"),
-    ]
-    piece = Pack(id="ada", name="Ada", body=PackBody(items=items, default_face="neutral"))
-    by_sha = {still.sha256: still.data, odd.sha256: odd.data}
-    for target in (ZIP, FOLDER):
-        crossing = convert_piece(piece, target, lambda ref: by_sha[ref.sha256])
-        files = dict(crossing.files) if target == FOLDER else _members_of(crossing.data)
-        assert files == {"joy.png": odd.data, "neutral.png": still.data}
+    for _, files in _joy_beside_neutral(odd, "image/png"):
+        assert files == {"joy.png": odd.data, "neutral.png": png("n")}
 
 
 def test_which_names_are_images_does_not_depend_on_the_machine(monkeypatch):
