@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # so test modules can import testkit
 
@@ -17,20 +18,24 @@ from testkit import bunzai_executable  # noqa: E402
 
 from bunzai.store.studio import init_studio  # noqa: E402
 
-# Under pytest-xdist each worker keeps its own Hypothesis example database, so two workers
-# never write the same entries at once; a run without xdist keeps the default folder.
+# No test asserts on time (the machine is shared and its load moves every timing), so no
+# Hypothesis example has a deadline. Under pytest-xdist each worker keeps its own example
+# database, so two workers never write the same entries at once; a run without xdist keeps
+# the default folder.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER:
-    from hypothesis import settings
     from hypothesis.database import DirectoryBasedExampleDatabase
 
     settings.register_profile(
-        "xdist-worker",
+        "bunzai",
+        deadline=None,
         database=DirectoryBasedExampleDatabase(
             str(Path(__file__).resolve().parents[1] / ".hypothesis" / f"examples-{_WORKER}")
         ),
     )
-    settings.load_profile("xdist-worker")
+else:
+    settings.register_profile("bunzai", deadline=None)
+settings.load_profile("bunzai")
 
 
 @dataclass
