@@ -4,10 +4,14 @@ For each change the session made (read from the change log; only writes that lan
 the ones a revert already undid):
 
 - update  -> an update draft back to the revision it replaced (kept in `.bunzai/history`),
-             applied through `apply` with the revision the change wrote as its baseline;
-- create, restore -> buried (to the graveyard), only if the piece is still that revision;
+             applied through `apply` with the piece's checked revision as its baseline;
+- create, restore -> buried (to the graveyard), only if the piece is still at its checked revision;
 - delete  -> created again from the revision kept when it was deleted;
 - bury    -> its graveyard entry restored.
+
+A piece's checked revision is the one the change wrote, or the one this run's undo of a newer
+change of it wrote: apply writes a piece's canonical bytes, so putting back a revision that was
+not canonical (a hand-made file restored from the graveyard) lands under another revision.
 
 A piece another session changed after this session's change is left as that session left
 it (`revert_forbidden`, naming the session and seq); so is one changed by hand (its revision
@@ -146,8 +150,10 @@ def _revert_one(studio, session: str, entry, landed_entries: list, left: tuple |
             "or by a later change of this session that was not reverted); left as it is",
             revision=revision,
         )
+    # the undo's write holds the piece to `revision`, checked just now: a piece changed since is
+    # refused by that write (stale), never overwritten or buried
     with annotated(session=session, revert_of=entry.seq):
-        return _UNDO[entry.record["op"]](studio, session, entry)
+        return _UNDO[entry.record["op"]](studio, session, entry, revision)
 
 
 def _receipt_row(entry, done: dict) -> dict:
@@ -170,7 +176,7 @@ def _kept(studio, entry, revision: str):
     return None if raw is None else json.loads(raw)
 
 
-def _undo_update(studio, session: str, entry) -> dict:
+def _undo_update(studio, session: str, entry, revision: str | None) -> dict:
     record = entry.record
     if record.get("base") == record["revision"]:
         return _row(entry, "reverted", "the change wrote the revision it replaced: nothing to undo")
@@ -186,19 +192,19 @@ def _undo_update(studio, session: str, entry) -> dict:
     draft = new_draft(
         mode="update",
         proposed=before,
-        baseline=current.revision,
+        baseline=revision,
         before=current.data,
         operations=_operation(session, entry),
     )
     return _receipt_row(entry, apply_draft(studio, draft))
 
 
-def _undo_create(studio, session: str, entry) -> dict:
+def _undo_create(studio, session: str, entry, revision: str | None) -> dict:
     record = entry.record
-    return _receipt_row(entry, bury_ref(studio, f"{record['kind']}/{record['id']}", record["revision"]))
+    return _receipt_row(entry, bury_ref(studio, f"{record['kind']}/{record['id']}", revision))
 
 
-def _undo_delete(studio, session: str, entry) -> dict:
+def _undo_delete(studio, session: str, entry, revision: str | None) -> dict:
     piece = _kept(studio, entry, entry.record["revision"])
     if piece is None:
         return _row(entry, "unavailable", "the deleted revision is no longer kept")
@@ -206,7 +212,7 @@ def _undo_delete(studio, session: str, entry) -> dict:
     return _receipt_row(entry, apply_draft(studio, draft))
 
 
-def _undo_bury(studio, session: str, entry) -> dict:
+def _undo_bury(studio, session: str, entry, revision: str | None) -> dict:
     record = entry.record
     graves = [
         row

@@ -15,7 +15,8 @@ absent; delete and bury: still at `revision`). `bunzai doctor` reads the log tha
 file itself and number the record after the last one. A writer remembers where its own last
 record ended; when the file is still exactly that long nobody else appended and the next
 seq is known without reading anything. Otherwise it reads the last `seq` from the file's
-tail (at most `limits.CHANGELOG_TAIL_BYTES`). A line torn by a killed writer is skipped by
+tail (at most `limits.CHANGELOG_TAIL_BYTES`; all of the file when the tail holds no record),
+counting only the records readers take (`well_formed`). A line torn by a killed writer is skipped by
 readers and never reused; the next record starts on a fresh line. Readers skip any other line
 that is no record too; `bunzai doctor` notes a torn one (`is_torn`) and reports the others.
 An append is fsynced at once, or at its `Batch`'s commit. `session` is $BUNZAI_SESSION, or a
@@ -40,6 +41,8 @@ from contextvars import ContextVar
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.model import KIND_NAMES
+from bunzai.model.ids import is_safe_id
 from bunzai.store.locks import flock_waiting
 from bunzai.store.studio import Studio
 
@@ -141,8 +144,21 @@ def parse_record(line: bytes) -> dict[str, Any] | None:
     return record
 
 
+def well_formed(record: dict[str, Any] | None) -> bool:
+    """A record naming a piece bunzai could have written: what every reader of the log takes
+    (a foreign or damaged line is skipped, and never numbers the next record)."""
+    return (
+        record is not None
+        and record.get("op") in OPS
+        and record.get("kind") in KIND_NAMES
+        and is_safe_id(record.get("id"))
+    )
+
+
 def _last_seq(fd: int, size: int) -> tuple[int, bool]:
-    """The highest seq in the tail of the log, and whether the log ends mid-line."""
+    """The highest seq of a record the readers take (`well_formed`) in the tail of the log
+    (in all of it when the tail holds none), and whether the log ends mid-line. A foreign line's
+    seq is not counted: numbering after it would leave a gap no reader can explain."""
     if size == 0:
         return 0, False
     start = max(0, size - limits.CHANGELOG_TAIL_BYTES)
@@ -150,14 +166,27 @@ def _last_seq(fd: int, size: int) -> tuple[int, bool]:
     lines = tail.split(b"\n")
     if start > 0:
         lines = lines[1:]  # the first line of the window may be cut
-    seqs = [r["seq"] for r in map(parse_record, lines) if r is not None]
-    if not seqs and start > 0:
-        raise BunzaiError(
-            "internal",
-            f"the last {limits.CHANGELOG_TAIL_BYTES} bytes of the change log hold no record",
-            hint="the change log is damaged; move .bunzai/changes.jsonl aside and try again",
-        )
-    return max(seqs, default=0), not tail.endswith(b"\n")
+    last = _highest_seq(lines)
+    if last is None and start > 0:
+        last = _highest_seq(_lines_of(fd, size))
+    return last or 0, not tail.endswith(b"\n")
+
+
+def _highest_seq(lines) -> int | None:
+    return max((r["seq"] for r in map(parse_record, lines) if well_formed(r)), default=None)
+
+
+def _lines_of(fd: int, end: int) -> Iterator[bytes]:
+    """The lines of the first `end` bytes of `fd`, read a chunk at a time."""
+    position, pending = 0, b""
+    while position < end:
+        chunk = os.pread(fd, min(limits.CHANGELOG_TAIL_BYTES, end - position), position)
+        if not chunk:
+            break
+        position += len(chunk)
+        *lines, pending = (pending + chunk).split(b"\n")
+        yield from lines
+    yield pending
 
 
 class _Log:

@@ -38,8 +38,7 @@ from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, temp_writer
 from bunzai.store.batch import writers_lock
-from bunzai.store.changelog import is_torn, log_lines
-from bunzai.store.feed import _well_formed
+from bunzai.store.changelog import is_torn, log_lines, well_formed
 from bunzai.store.history import history_folders, kept_revisions
 from bunzai.store.locks import LOCK_SUFFIX
 from bunzai.store.pieces import list_stored, read_raw, read_stored
@@ -119,7 +118,7 @@ def _check_log(
     latest: dict[tuple[str, str], dict] = {}
     count = 0
     for number, line, record in log_lines(studio):
-        if not _well_formed(record):  # what the readers of the log (`store.feed`) skip
+        if not well_formed(record):  # what the readers of the log (`store.feed`) skip
             _check_line(studio, number, line, problems, notes)
             continue
         count += 1
@@ -170,7 +169,7 @@ def _check_line(studio: Studio, number: int, line: bytes, problems: list[dict], 
         code, what = "invalid_input", "is JSON but not a change record"
     except ValueError:
         code, what = "invalid_json", "is not JSON"
-    excerpt = line.rstrip(b"\n").decode("utf-8", "replace")[: limits.OUTLINE_PREVIEW_CHARS]  # a line may be long
+    excerpt = line.rstrip(b"\n").decode("utf-8", "replace")[: limits.DOCTOR_LINE_EXCERPT_CHARS]
     problems.append(
         _problem(
             "log_line",

@@ -22,10 +22,8 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.model import KIND_NAMES
-from bunzai.model.ids import is_safe_id
 from bunzai.store.canon import revision_of
-from bunzai.store.changelog import OPS, parse_record
+from bunzai.store.changelog import parse_record, well_formed
 from bunzai.store.locks import path_lock
 from bunzai.store.pieces import piece_lock_key, read_raw
 from bunzai.store.studio import Studio
@@ -59,16 +57,6 @@ def signature(studio: Studio) -> tuple[int, int, int] | None:
     return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
-def _well_formed(record: dict[str, Any] | None) -> bool:
-    """A record naming a piece bunzai could have written (foreign or damaged lines are skipped)."""
-    return (
-        record is not None
-        and record.get("op") in OPS
-        and record.get("kind") in KIND_NAMES
-        and is_safe_id(record.get("id"))
-    )
-
-
 def entries_from(studio: Studio, offset: int = 0, *, mid_line: bool = False) -> Iterator[Entry]:
     """Every well-formed record on a complete line after byte `offset`, in log order. With
     `mid_line`, `offset` may fall inside a line: that line's rest is skipped."""
@@ -92,7 +80,7 @@ def entries_from(studio: Studio, offset: int = 0, *, mid_line: bool = False) -> 
                     skip = False
                     continue
                 record = parse_record(line)
-                if _well_formed(record):
+                if well_formed(record):
                     yield Entry(record, start)
     finally:
         os.close(fd)
