@@ -304,6 +304,11 @@ RENDER_REPEAT_MAX = 1000
 # {{roll}} (and a promptbook's dice in a rehearsal) throw at most 1,000 dice: enough for any
 # table-top formula, bounded in time.
 RENDER_DICE_MAX = 1000
+# Most sides a promptbook die has, and the largest whole number its notation adds, in a
+# rehearsal: d1000 is about the largest die in table-top use. Read before converting, so a
+# term of thousands of digits is refused, not fed to int(); and 1,000 dice of this many sides
+# stay far below 2**53, a total every JSON reader holds exactly.
+RENDER_DICE_MAX_SIDES = 1_000_000
 # Messages read from a --chat file: a long roleplay is a few thousand messages; past 10,000
 # the render would not fit any context anyway.
 RENDER_CHAT_MAX_MESSAGES = 10_000

@@ -19,11 +19,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.model import dump_piece
 from bunzai.regexlab import engine
 from bunzai.render.promptbook_uses import phase_uses, present_regex_ids
 from bunzai.render.render import gather, load_piece, read_chat, render
 from bunzai.store.pieces import try_read
+from bunzai.validate import validate_piece
 
 NOT_SIMULATED = (
     "cards, tools and model-picked skills are not simulated; script sheets, skills, tools and "
@@ -32,7 +35,19 @@ NOT_SIMULATED = (
 
 
 def load_promptbook(studio, ref: str) -> tuple[str, dict]:
-    return load_piece(studio, ref, "promptbook")
+    """(id, the stored promptbook validated, defaults filled in). A hand-edited file breaking
+    the model (a condition that is not text, dice notation `1d0`, a phase without an id) is
+    refused with the model's words, as a capability on it would be, never read half-way."""
+    book_id, data = load_piece(studio, ref, "promptbook")
+    try:
+        return book_id, dump_piece(validate_piece(data))
+    except BunzaiError as error:
+        raise BunzaiError(
+            error.code,
+            f"promptbook/{book_id} as stored: {error.message}",
+            "the file was edited by hand: fix it; `bunzai schema promptbook` shows what a promptbook holds",
+            **error.details,
+        ) from None
 
 
 def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
@@ -42,9 +57,17 @@ def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
     text = condition.strip()
     literal = re.fullmatch(r"/(.+)/([dgimsuvy]*)", text, re.S)
     if literal:
-        answer = engine.call(
-            {"op": "test", "pattern": literal.group(1), "flags": literal.group(2).replace("g", ""), "texts": [line]}
-        )
+        try:
+            answer = engine.call(
+                {"op": "test", "pattern": literal.group(1), "flags": literal.group(2).replace("g", ""), "texts": [line]}
+            )
+        except BunzaiError as error:
+            # Like a pattern that does not compile, one that runs away (or is over the engine's
+            # size) is this phase's fault alone: it never fires, and every other phase is tried.
+            # A line over the engine's size is the caller's, and refused.
+            if error.code != "regex_timeout" and len(literal.group(1)) <= limits.REGEX_PATTERN_MAX_CHARS:
+                raise
+            return False, f"the condition was stopped: {error.message}; {error.hint}"
         if "error" in answer:
             return False, f"the condition {text} does not compile: {answer['error']}"
         fired = bool(answer["results"][0])
