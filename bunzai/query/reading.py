@@ -151,7 +151,8 @@ def _escape(key: object) -> str:
 
 def main_art(studio, ref: str) -> dict:
     """The one image that stands for a piece: its portrait, else (a pack) the item showing the
-    default face, else the pack's first item. A row of `art_of`; no_art when there is none
+    default face (the one whose id is the face first, as SillyTavern shows `neutral.png` before
+    `neutral-1.png`), else the pack's first item. A row of `art_of`; no_art when there is none
     or its file is not in the studio."""
     found = art_of(studio, ref)
     rows = {row["pointer"]: row for row in found["items"]}
@@ -179,11 +180,12 @@ def _pack_face(studio, found: dict, rows: dict) -> dict | None:
 
     body = read_stored(studio, "pack", found["id"]).data.get("body") or {}
     items = body.get("items") or []
-    pointers = [f"/body/items/{index}/asset" for index, item in enumerate(items)]
-    faces = [
-        p for p, item in zip(pointers, items) if body.get("default_face") and item.get("label") == body["default_face"]
-    ]
-    for pointer in faces + pointers:
+    face = body.get("default_face")
+    faces = [index for index, item in enumerate(items) if face and item.get("label") == face]
+    # As SillyTavern: the sprite whose file is named as the label comes first (neutral.png before
+    # neutral-1.png), then the others in order. An item's id is its file's stem.
+    faces.sort(key=lambda index: items[index].get("id") != face)
+    for pointer in [f"/body/items/{index}/asset" for index in faces + list(range(len(items)))]:
         if pointer in rows:
             return rows[pointer]
     return None

@@ -10,7 +10,6 @@ files of a sprite folder (the same files, named the same way).
 
 from __future__ import annotations
 
-import mimetypes
 import re
 from pathlib import PurePath, PurePosixPath
 from typing import Any
@@ -68,19 +67,63 @@ _MAGIC = (
     (b"GIF89a", "image/gif"),
     (b"BM", "image/bmp"),
 )
+_BYTES_EXT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/bmp": "bmp", "image/webp": "webp"}
+# Extension -> type for what SillyTavern's mime-types 3.0.2 (mime-db 1.54.0) looks up as image/*
+# ("ext:subtype"): a fixed table, not the machine's /etc/mime.types, so a pack reads and writes alike
+# everywhere.
+_IMAGE_TYPES = {
+    ext: f"image/{subtype}"
+    for ext, subtype in (
+        pair.split(":")
+        for pair in (
+            "3ds:x-3ds apng:apng avci:avci avcs:avcs avif:avif azv:vnd.airzip.accelerator.azv b16:vnd.pco.b16 "
+            "bmp:bmp btf:prs.btif btif:prs.btif cgm:cgm cmx:x-cmx dds:vnd.ms-dds dib:bmp djv:vnd.djvu "
+            "djvu:vnd.djvu dng:x-adobe-dng dpx:dpx drle:dicom-rle dwg:vnd.dwg dxf:vnd.dxf emf:emf exr:aces "
+            "fbs:vnd.fastbidsheet fh:x-freehand fh4:x-freehand fh5:x-freehand fh7:x-freehand fhc:x-freehand "
+            "fits:fits fpx:vnd.fpx fst:vnd.fst g3:g3fax gif:gif heic:heic heics:heic-sequence heif:heif "
+            "heifs:heif-sequence hej2:hej2k ico:vnd.microsoft.icon ief:ief jaii:jaii jais:jais jfif:pjpeg "
+            "jhc:jphc jls:jls jng:x-jng jp2:jp2 jpe:jpeg jpeg:jpeg jpf:jpx jpg:jpeg jpg2:jp2 jpgm:jpm jph:jph "
+            "jpm:jpm jpx:jpx jxl:jxl jxr:jxr jxra:jxra jxrs:jxrs jxs:jxs jxsc:jxsc jxsi:jxsi jxss:jxss ktx:ktx "
+            "ktx2:ktx2 mdi:vnd.ms-modi mmr:vnd.fujixerox.edmics-mmr npx:vnd.net-fpx pbm:x-portable-bitmap "
+            "pct:x-pict pcx:vnd.zbrush.pcx pgm:x-portable-graymap pic:x-pict png:png pnm:x-portable-anymap "
+            "ppm:x-portable-pixmap psd:vnd.adobe.photoshop pti:prs.pti ras:x-cmu-raster rgb:x-rgb "
+            "rlc:vnd.fujixerox.edmics-rlc sgi:sgi sid:x-mrsid-image svg:svg+xml svgz:svg+xml t38:t38 "
+            "tap:vnd.tencent.tap tfx:tiff-fx tga:x-tga tif:tiff tiff:tiff uvg:vnd.dece.graphic "
+            "uvi:vnd.dece.graphic uvvg:vnd.dece.graphic uvvi:vnd.dece.graphic vtf:vnd.valve.source.texture "
+            "wbmp:vnd.wap.wbmp wdp:vnd.ms-photo webp:webp wmf:wmf xbm:x-xbitmap xif:vnd.xiff xpm:x-xpixmap "
+            "xwd:x-xwindowdump"
+        ).split()
+    )
+}
+
+
+def _lookup_ext(name: str) -> str:
+    """The extension mime-types' lookup reads from a name: `joy.PNG` -> png, and a bare `png`
+    (or `.png`) is one too; '' when none."""
+    base = ("x." + name).rstrip("/").rsplit("/", 1)[-1]
+    stem, _, ext = base.rpartition(".")
+    return ext.lower() if stem else ""
+
+
+def _name_is_image(name: str) -> bool:
+    """Whether SillyTavern lists and unzips a file of this name as a sprite (mime.lookup says
+    image/*); a bare extension (`png`) is such a name, as it is for mime.lookup."""
+    return _lookup_ext(name) in _IMAGE_TYPES
+
+
 _CARD_CHUNK = re.compile(rb"tEXt(?i:chara|ccv3)\x00")
 _IGNORED = ("__MACOSX/",)
 
 
 def mime_of(name: str, data: bytes) -> str:
-    """The image type from the bytes when known, else from the file name; '' when not an image."""
+    """The image type from the bytes when known, else from the file name as SillyTavern's
+    mime-types reads it (`_IMAGE_TYPES`); '' when not an image."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
     for magic, mime in _MAGIC:
         if data.startswith(magic):
             return mime
-    guessed = mimetypes.guess_type(name)[0] or ""
-    return guessed if guessed.startswith("image/") else ""
+    return _IMAGE_TYPES.get(_lookup_ext(name), "")
 
 
 def label_of(file_name: str) -> str:
@@ -91,6 +134,20 @@ def label_of(file_name: str) -> str:
     if dash and prefix and (suffix.isdigit() or prefix in DEFAULT_LABELS):
         return prefix
     return head
+
+
+# The label SillyTavern 1.18's sprite list (/api/sprites/get) gives a file: its lowercased stem up to
+# the first `-`, `.` or backslash after the first character (a stem with a line break is kept whole).
+_LINE_ENDS = "\n\r\u2028\u2029"  # what a JavaScript `.` does not match
+_ST_LABEL = re.compile(rf"([^{_LINE_ENDS}]+?)(?:[-.\\][^{_LINE_ENDS}]*)?")
+
+
+def st_label_of(file_name: str) -> str:
+    """The label SillyTavern lists a sprite file under: `very-happy.png` -> very, where bunzai
+    (`label_of`) keeps very-happy."""
+    stem = PurePosixPath(file_name).stem.lower()
+    found = _ST_LABEL.fullmatch(stem)
+    return found.group(1) if found else stem
 
 
 def _layout(names: list[str]) -> dict[str, str]:
@@ -139,11 +196,11 @@ def decode_members(
 
 
 def _ext(name: str, mime: str) -> str:
-    ext = PurePath(name).suffix.lower().lstrip(".")
+    # A bare name SillyTavern takes for an image (a file named `png`) is its own extension.
+    ext = PurePath(name).suffix.lower().lstrip(".") or (_lookup_ext(name) if _name_is_image(name) else "")
     if re.fullmatch(r"[a-z0-9]{1,10}", ext):
         return ext
-    guessed = (mimetypes.guess_extension(mime) or ".bin").lstrip(".") if mime else "bin"
-    return guessed if re.fullmatch(r"[a-z0-9]{1,10}", guessed) else "bin"
+    return _BYTES_EXT.get(mime, "bin")
 
 
 def _sniff_names(names: list[str]) -> float:
@@ -247,6 +304,13 @@ ITEM_LABEL_RENAMED = LossRule(
     "pack.item.label.renamed",
     "the label is not a file-name label; it is written as one",
 )
+ITEM_LABEL_CUT = LossRule(
+    r"/body/items/\d+/label",
+    "translated",
+    "pack.item.label.cut",
+    "SillyTavern 1.18 cuts a sprite's label at the first '-' or '.' of its file name, and shows a sprite only "
+    "for an expression of that label: the expression with the whole label gets no sprite there",
+)
 ITEM_MIME_DETECTED = LossRule(
     r"/body/items/\d+/(?:asset/)?mime",
     "translated",
@@ -304,9 +368,8 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
     # the same label is not given that sprite's file name.
     names = {item.id: _escrow_name(known.get(item.id), item) for item in piece.body.items if item.asset is not None}
     used = {name.lower() for name in names.values() if name} | {name.lower() for name in kept}
-    members, not_images = [], []
+    written, not_images = [], []
     for index, item in enumerate(piece.body.items):
-        at = f"/body/items/{index}"
         if item.asset is None:
             continue
         data = media(item.asset)
@@ -315,13 +378,10 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
         ext = _image_ext(item.asset.ext, data)
         if ext is None:
             not_images.append(item.id)
-            continue
-        escrowed = names[item.id]
-        if escrowed and not _name_is_image(escrowed):
-            escrowed = ""
-        name = escrowed or _file_name(item.label or item.id, ext, used)
-        used.add(name.lower())
-        members.append((name, data, item, at))
+        else:
+            written.append((item, data, ext, f"/body/items/{index}"))
+    chosen = _sprite_names([(item, ext) for item, _, ext, _ in written], names, used)
+    members = [(chosen[item.id], data, item, at) for item, data, _, at in written]
     sprites = {name.lower() for name, _, _, _ in members}
     for name, ref in kept.items():
         if name.lower() not in sprites:
@@ -332,8 +392,23 @@ def pack_files(piece: Pack, media: MediaSource, target: str) -> tuple[list[tuple
         losses.append(ITEM_NO_IMAGE.at("/body/items", f"{ITEM_NO_IMAGE.why}: {', '.join(imageless)}"))
     if not_images:  # at the list, as above: the items after one left out move up
         losses.append(ITEM_NOT_IMAGE.at("/body/items", f"{ITEM_NOT_IMAGE.why}: {', '.join(not_images)}"))
-    losses += _read_back_losses(piece, members, target)
+    fresh = {name for item_id, name in chosen.items() if name != names[item_id]}  # not the escrow's own names
+    losses += _read_back_losses(piece, members, target, fresh)
     return [(name, data) for name, data, _, _ in members], losses
+
+
+def _sprite_names(
+    images: list[tuple[PackItem, str]], escrowed: dict[str, str | None], used: set[str]
+) -> dict[str, str]:
+    """Item id -> the file name it is written under: its escrowed name while it is an image's,
+    else a free `<label>.<ext>`, `<label>-1.<ext>` ... The item whose id is its label is named
+    first, so it gets `<label>.<ext>`: the file SillyTavern shows first for the label (as `bunzai art`)."""
+    chosen: dict[str, str] = {}
+    for item, ext in sorted(images, key=lambda image: image[0].id != image[0].label):
+        name = escrowed[item.id]
+        chosen[item.id] = name if name and _name_is_image(name) else _file_name(item.label or item.id, ext, used)
+        used.add(chosen[item.id].lower())
+    return chosen
 
 
 def _members(names: list[str]) -> list[str]:
@@ -350,35 +425,15 @@ def _escrow_name(name: str | None, item: PackItem) -> str | None:
     """The file name the item had, while its label and type still fit it; else None."""
     if name is None or item.asset is None:
         return None
-    if label_of(name) != item.label or PurePath(name).suffix.lower().lstrip(".") != item.asset.ext:
+    if label_of(name) != item.label or _lookup_ext(name) != item.asset.ext:
         return None
     return name
-
-
-_BYTES_EXT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/bmp": "bmp", "image/webp": "webp"}
-
-
-# The extensions SillyTavern's mime-types 3.0.2 looks up as image/* (from mime-db): a fixed table, not the
-# machine's /etc/mime.types, so one pack gives one zip everywhere.
-_IMAGE_EXTS = frozenset(
-    (
-        "3ds apng avci avcs avif azv b16 bmp btf btif cgm cmx dds dib djv djvu dng dpx drle dwg dxf emf exr "
-        "fbs fh fh4 fh5 fh7 fhc fits fpx fst g3 gif heic heics heif heifs hej2 ico ief jaii jais jfif jhc jls "
-        "jng jp2 jpe jpeg jpf jpg jpg2 jpgm jph jpm jpx jxl jxr jxra jxrs jxs jxsc jxsi jxss ktx ktx2 mdi mmr "
-        "npx pbm pct pcx pgm pic png pnm ppm psd pti ras rgb rlc sgi sid svg svgz t38 tap tfx tga tif tiff "
-        "uvg uvi uvvg uvvi vtf wbmp wdp webp wmf xbm xif xpm xwd"
-    ).split()
-)
-
-
-def _name_is_image(name: str) -> bool:
-    return PurePath(name).suffix[1:].lower() in _IMAGE_EXTS
 
 
 def _image_ext(ext: str, data: bytes) -> str | None:
     """The extension a sprite is written under so SillyTavern lists it: its own when the name
     says image, else its bytes' type; None when it is no image (a video)."""
-    if _name_is_image(f"sprite.{ext}"):
+    if _name_is_image(ext):
         return ext
     return _BYTES_EXT.get(mime_of("", data))
 
@@ -391,8 +446,12 @@ def _file_name(label: str, ext: str, used: set[str]) -> str:
     return name
 
 
-def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | None, str]], target: str) -> list[Loss]:
-    """What reading the written zip gives that differs from the piece, named up front."""
+def _read_back_losses(
+    piece: Pack, members: list[tuple[str, bytes, PackItem | None, str]], target: str, fresh: set[str]
+) -> list[Loss]:
+    """What reading the written zip gives that differs from the piece, named up front, and the
+    labels SillyTavern reads otherwise from a `fresh` name (one the sprite was not read under:
+    SillyTavern lists the others as before)."""
     losses: list[Loss] = []
     names = [name for name, _, item, _ in members if item is not None]
     if target == FOLDER_FORMAT:  # a folder has no order: it is read by file name
@@ -415,7 +474,10 @@ def _read_back_losses(piece: Pack, members: list[tuple[str, bytes, PackItem | No
         if label_of(name) != item.label:
             why = f"the label {item.label!r} is not a file-name label; it is written as {label_of(name)!r}"
             losses.append(ITEM_LABEL_RENAMED.at(f"{at}/label", why))
-        if not _name_is_image(f"sprite.{item.asset.ext}"):
+        if name in fresh and st_label_of(name) != label_of(name):
+            why = f"SillyTavern lists {name!r} under the label {st_label_of(name)!r}, not {label_of(name)!r}"
+            losses.append(ITEM_LABEL_CUT.at(f"{at}/label", f"{why}: {ITEM_LABEL_CUT.why}"))
+        if not _name_is_image(item.asset.ext):
             losses.append(ITEM_EXT_FROM_BYTES.at(f"{at}/asset/ext"))
         for pointer, mime in ((f"{at}/mime", item.mime), (f"{at}/asset/mime", item.asset.mime)):
             if mime_of(name, data) != mime:
