@@ -304,6 +304,10 @@ RENDER_REPEAT_MAX = 1000
 # {{roll}} (and a promptbook's dice in a rehearsal) throw at most 1,000 dice: enough for any
 # table-top formula, bounded in time.
 RENDER_DICE_MAX = 1000
+# Digits of a {{roll}} count, die or bonus: JavaScript's numbers (SillyTavern's dice) are whole
+# only below 2**53, and every 15-digit number is; a longer one rolls as nothing, never reaching
+# int() (which refuses 4,300 digits).
+RENDER_ROLL_MAX_DIGITS = 15
 # Most sides a promptbook die has, and the largest whole number its notation adds, in a
 # rehearsal: d1000 is about the largest die in table-top use. Read before converting, so a
 # term of thousands of digits is refused, not fed to int(); and 1,000 dice of this many sides

@@ -466,6 +466,8 @@ def _roll(formula: str, rng: random.Random) -> str:
     match = _DICE.match(formula)
     if not match or not (match.group(1) or match.group(2)):
         return ""
+    if any(len(group.lstrip("+- 0")) > limits.RENDER_ROLL_MAX_DIGITS for group in match.groups() if group):
+        return ""  # before int(), which refuses past 4,300 digits
     if match.group(2) is None:  # a bare N is 1dN
         count, sides = 1, int(match.group(1))
     else:

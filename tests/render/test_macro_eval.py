@@ -107,6 +107,20 @@ def test_a_roll_stays_in_its_range(seed: int, count: int, sides: int) -> None:
     assert count <= value <= count * sides
 
 
+@pytest.mark.parametrize(
+    "formula", ["1d" + "9" * 5000, "9" * 5000, "2d6+" + "9" * 5000, "1d" + "1" * 16, "0" * 5000 + "1d" + "9" * 16]
+)
+def test_a_roll_past_javascripts_whole_numbers_rolls_as_nothing(formula: str) -> None:
+    # int() refuses 4,300+ digits (the render failed as internal); JavaScript's dice are whole below 2**53
+    assert evaluate(f"[{{{{roll:{formula}}}}}]", 1) == "[]"
+
+
+def test_a_roll_of_fifteen_digits_still_rolls() -> None:
+    value = int(evaluate("{{roll:1d999999999999999}}", 1))
+    assert 1 <= value <= 999_999_999_999_999
+    assert int(evaluate("{{roll:" + "0" * 40 + "1d6}}", 1)) in range(1, 7)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_characters="{}"), max_size=60))
 def test_text_without_macros_is_unchanged(text: str) -> None:
