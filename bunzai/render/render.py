@@ -450,7 +450,14 @@ def apply_prompt_regex(
                     low, high = rule.get("min_depth"), rule.get("max_depth")
                     if low is not None and low >= 0 and depth < low or high is not None and depth > high:
                         continue
-                answer = engine.call(dict(request, op="replace", text=part["content"]))
+                try:
+                    answer = engine.call(dict(request, op="replace", text=part["content"]))
+                except BunzaiError as error:
+                    if error.code != "regex_timeout":
+                        raise
+                    # a runaway rule is its own row's fault, as one that does not compile: the
+                    # rest of the render stands
+                    answer = {"error": f"{error.message}; {error.hint}"}
                 if "error" in answer:
                     row["error"] = answer["error"]
                     break

@@ -43,3 +43,15 @@ def test_display_and_stored_rules_leave_the_prompt_alone() -> None:
         out, report = apply_prompt_regex(PARTS, rules(**rule), MacroContext())
         assert [p["content"] for p in out] == [p["content"] for p in PARTS]
         assert report[0]["skipped"]
+
+
+def test_a_runaway_rule_is_reported_on_its_row_and_the_next_rule_still_runs() -> None:
+    # (a+)+$ backtracks catastrophically on a's and a '!': the engine stops it (regex_timeout);
+    # the render keeps its other rules and its text, as for a rule that does not compile
+    parts = [part("user", "a" * 40 + "! secret", 0, 0)]
+    runaway = dict(rules()[0]["body"]["rules"][0], pattern="(a+)+$", flags="")
+    sets = [{"id": "r", "body": {"rules": [runaway, rules()[0]["body"]["rules"][0]]}}]
+    out, report = apply_prompt_regex(parts, sets, MacroContext(user="Ann"))
+    assert "ran out of time" in report[0]["error"]
+    assert report[1]["applied_to"] == ["chat:0"]
+    assert out[0]["content"] == "a" * 40 + "! [Ann]"
