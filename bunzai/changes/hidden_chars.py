@@ -110,7 +110,11 @@ def json_escaped(text: str) -> str:
     """JSON text (from `json.dumps(..., ensure_ascii=False)`) with every hidden character written
     as a JSON `\\u202e`-style escape (a surrogate pair past U+FFFF), but a zero-width joiner inside an
     emoji. Outside its strings JSON text is ASCII, so each such character is inside a string,
-    where its escape parses to the same value; text that holds none is returned as it is."""
+    where its escape parses to the same value; text that holds none is returned as it is.
+
+    The one value no JSON can write is a lone high surrogate followed by a lone low one: every
+    reader joins their escapes into one character. Those two are written `\\ufffd\\ufffd`, what
+    bunzai's reader makes of any lone surrogate (`jsondoc.reading`), never one character."""
     if text.isascii():  # the common case, at memory speed: json.dumps escaped C0 already, DEL is left
         return text if "\x7f" not in text else _suspect().sub(_json_escape, text)
     # Every hidden character is unprintable; `isprintable` is several times faster than a search.
@@ -120,11 +124,27 @@ def json_escaped(text: str) -> str:
 
 
 def _json_escape(match: re.Match) -> str:
-    char = match.group()
-    if char == ZWJ and joins_emoji(match.string, match.start()):
+    return json_escape_at(match.string, match.start())
+
+
+def json_escape_at(text: str, index: int) -> str:
+    """The hidden character at `index` of `text` as `json_escaped` writes it (a joiner inside an
+    emoji as it is, a lone surrogate of a high-low pair as U+FFFD)."""
+    char = text[index]
+    if char == ZWJ and joins_emoji(text, index):
         return char
+    if _halves_in_a_row(text, index):
+        return "\\ufffd"
     code = ord(char)
     if code > 0xFFFF:
         code -= 0x10000
         return f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}"
     return f"\\u{code:04x}"
+
+
+def _halves_in_a_row(text: str, index: int) -> bool:
+    """Whether the character at `index` is a high surrogate just before a low one, or that low one."""
+    code = ord(text[index])
+    if 0xD800 <= code <= 0xDBFF:
+        return index + 1 < len(text) and 0xDC00 <= ord(text[index + 1]) <= 0xDFFF
+    return 0xDC00 <= code <= 0xDFFF and index > 0 and 0xD800 <= ord(text[index - 1]) <= 0xDBFF

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from bunzai.errors import CODES, BunzaiError
+from bunzai.store.pieces import LIST_HINT_MCP
 
 RECEIPT_TYPE = "bunzai.receipt"
 STATUSES = ("applied", "stale", "discarded", "failed")
@@ -55,7 +56,7 @@ def refusal(receipts: list[dict], what: str, stale_hint: str) -> BunzaiError | N
     first = refused[0]
     reason = str(first.get("reason") or "")
     if first.get("status") == "stale" and reason == "missing" and first.get("op") in ("delete", "bury"):
-        code, hint = "not_found", "studio_list shows the pieces the studio holds"
+        code, hint = "not_found", LIST_HINT_MCP
     elif first.get("status") == "stale":
         code, hint = "stale", stale_hint
     else:

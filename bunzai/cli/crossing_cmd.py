@@ -10,7 +10,7 @@ import typer
 
 from bunzai.cli import completion
 from bunzai.cli.context import studio_of
-from bunzai.cli.output import emit, emit_line, render_error, say, to_text
+from bunzai.cli.output import emit, emit_line, render_error, say, to_text, visible
 
 ToArg = Annotated[
     str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)
@@ -80,7 +80,7 @@ def import_(
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
     _configure_engines(ctx)
     conflicts = _conflict_policy(ctx, on_conflict)
-    failed = 0
+    failed = drafted = 0
     skipped: list[tuple[str, bool]] = []  # (name, whether a folder too deep to walk)
     progress = Progress("importing", "imported", after=limits.PROGRESS_MIN_FILES)
     # Every path in one stream, under one policy: a card held back for a world read later
@@ -88,11 +88,11 @@ def import_(
     stream = chain.from_iterable(drafts_from_path(path, piece_id=id, format_id=format) for path in paths)
     for file, result in conflicts.apply(stream):
         if isinstance(result, Skipped) and result.told:  # a note on a folder, not a file passed over
-            say(f"bunzai: {result.reason}")
+            say(f"bunzai: {visible(result.reason)}")
             continue
         progress.step(file.name)
         if isinstance(result, Skipped):
-            skipped.append((file.name, result.deep))
+            skipped.append((visible(file.name), result.deep))  # a file name may hold any character
             continue
         if isinstance(result, BunzaiError):
             failed += 1
@@ -100,6 +100,7 @@ def import_(
             render_error(result)
             continue
         for draft in result:
+            drafted += 1
             emit_line(draft)
     progress.done()
     if skipped:
@@ -115,7 +116,22 @@ def import_(
             )
     if conflicts.summary():
         say(conflicts.summary())
+    if not (drafted or failed or conflicts.skipped):
+        raise _nothing_found(paths, len(skipped))
     return 1 if failed else 0
+
+
+def _nothing_found(paths: list[Path], skipped: int):
+    """The refusal of an import that found no piece at all: silence would read as success, and
+    `apply` would then complain of empty input. (Pieces left out by --on-conflict skip were found.)"""
+    from bunzai.errors import BunzaiError
+
+    where = ", ".join(str(path) for path in paths)
+    if skipped:
+        hint = f"no format claims the {skipped} file(s) or folder(s) named on stderr; see `bunzai formats`"
+    else:
+        hint = "the folder holds no file to read; hidden files and symlinks are passed over"
+    return BunzaiError("not_found", f"no piece to import in {where}", hint)
 
 
 def _conflict_policy(ctx: typer.Context, name: str):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import sys
 from collections.abc import Iterable
 
@@ -33,16 +34,23 @@ def stdout_is_utf8() -> bool:
         return False
 
 
+# Outside its strings JSON text is ASCII: a character past it is inside a string, where its \u escape
+# parses to the same value. (json.dumps's own ensure_ascii would write lone surrogates in a row as a pair.)
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+_LINE_ESCAPES = {"\n": "\\n", "\t": "\\t"}  # a human line stays one line
+
+
 def to_text(doc: Any, *, pretty: bool | None = None) -> str:
     if pretty is None:
         pretty = sys.stdout.isatty()
     options = {"indent": 2} if pretty else {"separators": (",", ":")}
-    if not stdout_is_utf8():  # the same JSON, in ASCII with \u escapes: it survives any encoding
-        return json.dumps(doc, ensure_ascii=True, **options)
     # Hidden characters (controls, bidi, invisible, lone surrogates) as \u escapes, always, not
     # only on a terminal: the parsed value is the same, a pipe often ends on one (`| less -R`),
     # and the bytes do not depend on where they go. Other text (emoji, CJK) stays readable.
-    return json_escaped(json.dumps(doc, ensure_ascii=False, **options))
+    text = json_escaped(json.dumps(doc, ensure_ascii=False, **options))
+    if not stdout_is_utf8():  # the same JSON, in ASCII with \u escapes: it survives any encoding
+        return _NON_ASCII.sub(lambda match: json.dumps(match.group())[1:-1], text)
+    return text
 
 
 # How list-like answers print: "json" (the default), "table" (--table or BUNZAI_OUTPUT=table:
@@ -102,12 +110,26 @@ def say(text: str) -> None:
     sys.stderr.flush()
 
 
+def visible(text: str) -> str:
+    """`text` for a human line on stderr: each hidden character written as the JSON on stdout
+    writes it (`\\u001b`, `\\u202e`, a surrogate pair past U+FFFF), newline and tab as `\\n` and
+    `\\t`: a message quoting a card or a file name can neither drive the terminal nor break the line."""
+    if text.isprintable():  # (every hidden character, newline and tab are unprintable)
+        return text
+    from bunzai.changes.hidden_chars import SUSPECT, json_escape_at
+
+    def shown(match: re.Match) -> str:
+        return _LINE_ESCAPES.get(match.group()) or json_escape_at(text, match.start())
+
+    return re.sub(f"[\t\n]|{SUSPECT.pattern}", shown, text)
+
+
 def render_error(error: BunzaiError) -> int:
     """Print an error document and its stderr line; return the exit code."""
     emit(error.to_json())
-    line = f"bunzai: {error.code}: {error.message}"
+    line = f"bunzai: {error.code}: {visible(error.message)}"
     if error.hint:
-        line += f" ({error.hint})"
+        line += f" ({visible(error.hint)})"
     say(line)
     return error.exit_code
 
@@ -117,7 +139,7 @@ def pass_error_on(doc: dict) -> int:
     emit(doc)
     err = doc.get("error") if isinstance(doc.get("error"), dict) else {}
     code = str(err.get("code", "error"))
-    say(f"bunzai: {code}: {err.get('message', 'the input was an error document')}")
+    say(f"bunzai: {visible(code)}: {visible(str(err.get('message', 'the input was an error document')))}")
     from bunzai.errors import CODES, REFUSAL
 
     return CODES.get(code, REFUSAL)

@@ -56,17 +56,27 @@ class Docs:
 
     def search_index(self) -> tuple[bm25.Index, list[dict]]:
         """The BM25 index over every page's chunks, on the first call: the catalog's stored one
-        while every page has the hash the catalog recorded, else one built from the pages."""
+        while every page is there with the hash the catalog recorded, else one built from the
+        pages that are there."""
         if self._search is None:
-            texts = {page_id: self.text(page_id) for page_id in sorted(self.pages)}
-            current = {
-                page_id for page_id, text in texts.items() if text_hash(text) == self.pages[page_id].get("sha256")
-            }
-            stored = self.catalog.get("search") if len(current) == len(texts) else None
-            self._search = search_index.load(stored, self.pages, texts) or search_index.build(
-                self.pages, texts, current
-            )
+            texts = self._texts_there()
+            pages = {page_id: self.pages[page_id] for page_id in texts}
+            current = {page_id for page_id, text in texts.items() if text_hash(text) == pages[page_id].get("sha256")}
+            stored = self.catalog.get("search") if len(current) == len(self.pages) else None
+            self._search = search_index.load(stored, pages, texts) or search_index.build(pages, texts, current)
         return self._search
+
+    def _texts_there(self) -> dict[str, str]:
+        """The text of every declared page whose file is there, by id: a page deleted since the
+        catalog was written is left out of a search, which the rest of the pages still answer."""
+        texts = {}
+        for page_id in sorted(self.pages):
+            try:
+                texts[page_id] = self.text(page_id)
+            except BunzaiError as error:
+                if error.code != "not_found":  # a page turned into a link, or grown too large, is still refused
+                    raise
+        return texts
 
 
 _DEFAULT: Docs | None = None

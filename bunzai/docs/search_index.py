@@ -2,9 +2,9 @@
 
 `bunzai docs index` builds it with the catalog and stores it there (the "search" key of
 bunzai/generated/docs.json): its chunks and its BM25 postings. A search loads that (`load`)
-only while every declared page still has the hash the catalog recorded, and otherwise builds
-it from the pages as they are (`build`); either way the ranking is the same
-(tests/docs/test_docs_search_index.py).
+only while every declared page is still there with the hash the catalog recorded, and
+otherwise builds it from the pages as they are (`build`; a page deleted since is left out);
+either way the ranking is the same (tests/docs/test_docs_search_index.py).
 """
 
 from __future__ import annotations
