@@ -30,7 +30,9 @@ class Progress:
             return
         self.drawn = now
         rate = self.count / max(now - self.started, 1e-6)
-        sys.stderr.write(f"\r{self.verb} {self.count} ({rate:,.0f}/s): {current[:50]:50}")
+        from bunzai.cli.output import visible  # a file name may hold an escape sequence: never sent raw
+
+        sys.stderr.write(f"\r{self.verb} {self.count} ({rate:,.0f}/s): {visible(current)[:50]:50}")
         sys.stderr.flush()
 
     def done(self) -> None:
