@@ -267,7 +267,13 @@ def test_tavern_export_round_trip_is_json_equal_and_reports_agnai_import_losses(
     assert edited.losses == []  # a round trip of Agnai's own file: only what the file cannot hold is a loss
     into = cross(_bytes(tavern_export()), "sera.json", "ccv2.json", edit=edit_body(personality="brave"))
     back = cross(into.data, "sera.json", "agnai.tavern.json")
-    assert [loss.code for loss in back.losses if loss.code.startswith("agnai.")] == ["agnai.personality.folded"]
+    # the saved persona still renders to the description: Agnai would take it and drop the
+    # personality, so the writer turns it into the folded text, and says so
+    codes = [loss.code for loss in back.losses if loss.code.startswith("agnai.")]
+    assert codes == ["agnai.saved_persona.to_text", "agnai.personality.folded"]
+    assert json.loads(back.data)["data"]["extensions"]["agnai"]["persona"]["attributes"]["text"] == [
+        "A kind elf.\nbrave"
+    ]
 
 
 def test_v3_for_agnai_duplicates_the_v1_fields_at_the_root():

@@ -13,12 +13,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bunzai.adapters.agnai import card_lists, character_fields, import_losses
+from bunzai.adapters.agnai import card_lists, character_fields, import_losses, memory_entries
 from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object, escrowed
 from bunzai.adapters.agnai.memory_book import FORMAT_ID as BOOK_FORMAT, book_losses, read_memory_book, write_memory_book
-from bunzai.adapters.agnai.persona import is_structured, render_persona
+from bunzai.adapters.agnai.persona import folded_text, is_structured, render_persona
 from bunzai.adapters.common.card_doc import CARD_LINKS_NOT_CARRIED, CardShape, card_losses
-from bunzai.adapters.common.drift import as_str
+from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import linked_id, piece_id_for
@@ -58,7 +58,8 @@ PERSONA_TO_TEXT = LossRule(
     "/body/description",
     "flattened",
     "agnai.persona.to_text",
-    "the description no longer matches Agnai's structured persona (its attributes); it is written as a text persona",
+    "the description (with any personality) no longer renders Agnai's structured persona (its attributes); "
+    "it is written as a text persona",
 )
 DEPTH_PROMPT_ROLE = LossRule(
     "/body/depth_prompt/role", "dropped", "agnai.depth_prompt.role", "Agnai's depth insert has no role"
@@ -142,7 +143,8 @@ class AgnaiCharacter(Adapter):
                 f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
                 "fix the value in Agnai and export the character again",
             ) from None
-        return Decoded(pieces)
+        where = "the character's memory book"
+        return Decoded(pieces, warnings=memory_entries.stray_warnings(as_object(raw_book).get("entries"), where))
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed(piece, FORMAT_ID)
@@ -152,6 +154,8 @@ class AgnaiCharacter(Adapter):
         put(document, "name", piece.name, as_str)
         character_fields.write_body(document, piece.name, body)
         if body["book"] is not None:
+            strays = as_object(document.get("characterBook")).get("entries")
+            losses += memory_entries.stray_losses(strays, "/original/document/characterBook/entries")
             document["characterBook"] = write_memory_book(document.get("characterBook"), body["book"])
         else:
             document.pop("characterBook", None)
@@ -159,8 +163,11 @@ class AgnaiCharacter(Adapter):
 
     @staticmethod
     def _persona_losses(document: dict, piece: Any) -> list[Loss]:
+        """A structured persona the written text no longer renders: an edited description, or
+        a personality folded into it, both replace the attributes with a text persona."""
         persona = document.get("persona")
-        if is_structured(persona) and render_persona(piece.name, persona) != piece.body.description:
+        text = folded_text(piece.body.description, piece.body.personality)
+        if is_structured(persona) and render_persona(piece.name, persona) != text:
             return [PERSONA_TO_TEXT.at("/body/description")]
         return []
 

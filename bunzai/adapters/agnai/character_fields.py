@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.agnai.persona import render_persona, text_persona
+from bunzai.adapters.agnai.persona import folded_text, render_persona, text_persona
 from bunzai.adapters.common import card_fields
 from bunzai.adapters.common.drift import (
     MISSING,
@@ -67,9 +67,9 @@ def write_body(doc: dict, name: str, body: dict) -> None:
     """Write the canonical body over a native character document (in place)."""
     for field, (key, read) in PLAIN.items():
         put(doc, key, body[field], read)
-    persona_text = "\n".join(text for text in (body["description"], body["personality"]) if text)
+    persona_text = folded_text(body["description"], body["personality"])
     if render_persona(name, doc.get("persona")) != persona_text:
-        doc["persona"] = text_persona(persona_text)
+        doc["persona"] = text_persona(persona_text, doc.get("persona"))
     put(doc, "createdAt", body["creation_date"], iso_seconds, iso_time)
     put(doc, "updatedAt", body["modification_date"], iso_seconds, iso_time)
     put(doc, "favorite", body["settings"]["favorite"], lambda raw: as_bool(raw, False))

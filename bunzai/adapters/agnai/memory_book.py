@@ -3,7 +3,8 @@
 Agnai exports a book as the stored document minus `_id` and `userId`, with a 2-space
 indent (web/pages/Memory/Memory.tsx `encodeBook`); a character's `characterBook` has the
 same shape. `scanDepth`, `tokenBudget`, `recursiveScanning` and `extensions` are the V2
-book fields Agnai keeps unused. Agnai's import drops entries without text.
+book fields Agnai keeps unused. Agnai's import drops entries without text. An item of
+`entries` that is not an object is no entry: reading warns, writing reports it left out.
 """
 
 from __future__ import annotations
@@ -102,12 +103,14 @@ class AgnaiMemoryBook(Adapter):
             {"format": FORMAT_ID, "document": document},
             "fix the value in Agnai and export the book again",
         )
-        return Decoded([piece])
+        return Decoded([piece], warnings=memory_entries.stray_warnings(document.get("entries"), "the memory book's"))
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         canon = piece.body.model_dump(mode="json") | {"name": piece.name}
-        document = write_memory_book(escrowed(piece, FORMAT_ID), canon)
+        base = escrowed(piece, FORMAT_ID)
+        document = write_memory_book(base, canon)
         losses = book_losses(canon, "/body", "an Agnai memory book")
+        losses += memory_entries.stray_losses((base or {}).get("entries"), "/original/document/entries")
         for index, entry in enumerate(canon["entries"]):
             if not entry["content"] and (piece.original is None or piece.original.format != FORMAT_ID):
                 losses.append(EMPTY_ENTRY_DROPPED.at(f"/body/entries/{index}"))

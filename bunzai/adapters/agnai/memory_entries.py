@@ -16,6 +16,7 @@ from typing import Any
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.shapes import json_type
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 from bunzai.jsondoc.values import copied
@@ -40,6 +41,32 @@ ENTRY_REGEX_KEY = LossRule(
     "agnai.entry.regex_key",
     "Agnai keywords are words with * and ? wildcards, not regexes: the pattern is written as a plain keyword",
 )
+
+NOT_AN_ENTRY = LossRule(
+    r"/original/document(?:/characterBook)?/entries/\d+",
+    "dropped",
+    "agnai.entry.not_object",
+    "an item of the book's entries that is not a JSON object is no memory entry: the written book leaves it out",
+)
+
+
+def strays(raw: Any) -> list[tuple[int, str]]:
+    """The items of a native `entries` list that are no entry (not objects): (index, JSON type)."""
+    if not isinstance(raw, list):
+        return []
+    return [(index, json_type(item)) for index, item in enumerate(raw) if not isinstance(item, dict)]
+
+
+def stray_warnings(raw: Any, where: str) -> list[str]:
+    return [f"{where} entry {index} is {kind}, not an object: it is skipped" for index, kind in strays(raw)]
+
+
+def stray_losses(raw: Any, pointer: str) -> list[Loss]:
+    """Losses for the stray items of the escrowed `entries` at `pointer`, which a write leaves out."""
+    return [
+        NOT_AN_ENTRY.at(f"{pointer}/{index}", f"entry {index} is {kind}, not a memory entry: it is left out")
+        for index, kind in strays(raw)
+    ]
 
 
 def _keys(raw: Any) -> list[dict]:

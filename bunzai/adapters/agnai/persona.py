@@ -47,8 +47,15 @@ def render_persona(name: str, persona: Any) -> str:
     return ""
 
 
-def text_persona(text: str) -> dict:
-    return {"kind": "text", "attributes": {"text": [text]}}
+def text_persona(text: str, base: Any = None) -> dict:
+    """A text persona holding `text`; over `base` (a persona object) keeps its other keys."""
+    persona = dict(base) if isinstance(base, dict) else {}
+    return persona | {"kind": "text", "attributes": {"text": [text]}}
+
+
+def folded_text(description: str, personality: str) -> str:
+    """The persona text Agnai makes of a description and a personality: joined by a newline."""
+    return "\n".join(text for text in (description, personality) if text)
 
 
 def is_structured(persona: Any) -> bool:

@@ -16,7 +16,11 @@ def sync_root(document: dict, data: dict) -> None:
 
 
 def with_root_first(document: dict) -> dict:
-    """`document` with the V1 fields first, as Agnai writes them, when it had none before."""
-    return {key: document[key] for key in V1_KEYS if key in document} | {
+    """`document` with all six V1 fields first, as Agnai writes them, when it had none before.
+
+    `sync_root` leaves an empty field out (it reads as absent), but Agnai's export always
+    writes all six, `personality: ''` included.
+    """
+    return {key: document.get(key, "") for key in V1_KEYS} | {
         key: value for key, value in document.items() if key not in V1_KEYS
     }

@@ -20,6 +20,7 @@ from bunzai.adapters.common.book_losses import book_decorators_ignored as book_d
 from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
+from bunzai.adapters.common.js_regex import JS_SPACE, compiles, js_trim
 from bunzai.jsondoc.values import copied
 
 POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
@@ -34,8 +35,10 @@ MATCH_FLAGS = (
     "match_scenario",
     "match_creator_notes",
 )
-# `/source/flags`, every inner slash escaped: SillyTavern's test for a regex key (world-info.js).
-_REGEX_KEY = re.compile(r"^/((?:[^/\\]|\\[\s\S])+)/([dgimsuvy]*)$")
+# `/source/flags` as SillyTavern's parseRegexFromString (world-info.js) matches it, and a
+# bare `/` inside the source, which makes it refuse the key.
+_REGEX_FORM = re.compile(r"/([\w\W]+?)/([gimsuy]*)\Z")
+_UNESCAPED_SLASH = re.compile(r"(^|[^\\])/")
 
 # Entry `extensions` keys SillyTavern owns; the rest of `extensions` is app data that travels.
 ST_ENTRY_EXTENSIONS = frozenset(
@@ -98,10 +101,33 @@ def unescape_slashes(pattern: str) -> str:
     return _ESCAPE_OR_SLASH.sub(lambda found: "/" if found.group(1) == "\\/" else found.group(0), pattern)
 
 
+def st_regex(text: str) -> tuple[str, str] | None:
+    """(pattern as JavaScript reads it, flags) when SillyTavern reads the key as a regex, else None.
+
+    SillyTavern reads world keys and the keys of a card's book it imports alike: trimmed as
+    the scan trims them, the `/.../flags` form with flags from `gimsuy`, every inner `/`
+    escaped, and `new RegExp` not throwing (judged by js_regex; a pattern it cannot judge,
+    or one holding a `{{macro}}`, which SillyTavern expands first, stays a regex).
+    """
+    found = _REGEX_FORM.match(js_trim(text))
+    if not found or _UNESCAPED_SLASH.search(found.group(1)):
+        return None
+    # SillyTavern unescapes the first `\/` only (String.replace); JavaScript reads the rest as `/`.
+    pattern, flags = found.group(1).replace("\\/", "/", 1), found.group(2)
+    if compiles(pattern, flags) is False and "{{" not in text:
+        return None
+    return unescape_slashes(pattern), flags
+
+
+def may_be_regex(text: str) -> bool:
+    """False for most plain keys without a call: a regex key starts with `/` or space the scan trims."""
+    return bool(text) and (text[0] == "/" or text[0] in JS_SPACE)
+
+
 def read_key(text: str) -> dict:
-    match = _REGEX_KEY.match(text) if text[:1] == "/" else None  # only `/source/flags` can match
-    if match:
-        return {"text": unescape_slashes(match.group(1)), "regex": True, "flags": match.group(2)}
+    regex = st_regex(text) if may_be_regex(text) else None
+    if regex is not None:
+        return {"text": regex[0], "regex": True, "flags": regex[1]}
     return {"text": text, "regex": False, "flags": ""}
 
 
@@ -114,8 +140,10 @@ def _keys(raw: Any) -> list[dict]:
         raw = [part.strip() for part in raw.split(",") if part.strip()]
     elif not isinstance(raw, list):
         return []
-    return [  # as_str_list, without its copy; a plain key (not starting with /) without a call
-        {"text": text, "regex": False, "flags": ""} if text[:1] != "/" else read_key(text)
+    return [  # as_str_list, without its copy; a plain key (see may_be_regex) without a call
+        read_key(text)
+        if text and (text[0] == "/" or text[0] in JS_SPACE)
+        else {"text": text, "regex": False, "flags": ""}
         for text in raw
         if isinstance(text, str)
     ]

@@ -66,11 +66,14 @@ ASSETS_DROPPED = LossRule("/assets", "dropped", "persona.assets.dropped", "perso
 PROFILES_DROPPED = LossRule(
     "/profiles", "dropped", "persona.profiles.dropped", "persona backups carry no per-platform profiles"
 )
+# What SillyTavern lists a persona without a name as (personas.js getUserAvatarBlock).
+UNNAMED = "[Unnamed Persona]"
 NAME_EMPTY = LossRule(
     "/name",
-    "translated",
+    "dropped",
     "persona.name.empty",
-    "a persona without a name is read back under its avatar file's name",
+    f"SillyTavern's restore skips the description of a persona without a name and lists it as {UNNAMED}; "
+    "it is read back under that name",
 )
 
 
@@ -147,9 +150,15 @@ class SillyTavernPersonas(Adapter):
         for avatar in avatars:
             escrow = slice_for(parsed, avatar)
             named = escrow.get("personas", {}).get(avatar)
-            title = named if isinstance(named, str) and named.strip() else PurePath(avatar).stem
+            title = named if _named(named) else UNNAMED
+            if not _named(named):
+                warnings.append(
+                    f"persona {avatar!r} has no name in `personas`: SillyTavern's restore skips its description "
+                    f"and lists it as {UNNAMED}; read under that name"
+                )
             entry = escrow.get("persona_descriptions", {}).get(avatar)
-            piece_id = _unique(piece_id_for(title, avatar, "persona"), taken)
+            stem = named if _named(named) else PurePath(avatar).stem
+            piece_id = _unique(piece_id_for(stem, avatar, "persona"), taken)
             body = body_from_entry(entry if isinstance(entry, dict) else {}, warnings, f"persona {avatar!r}")
             pieces.append(
                 Persona(id=piece_id, name=title, body=body, original=Escrow(format=FORMAT_ID, document=escrow))
@@ -163,7 +172,8 @@ class SillyTavernPersonas(Adapter):
         avatar = _avatars(base)[0] if base else f"{piece.id}.png"
         document = json.loads(json.dumps(base)) if base else {key: None for key in _ROOT_KEYS}
         names = document["personas"] if isinstance(document.get("personas"), dict) else {}
-        if names.get(avatar) != piece.name:
+        # a persona read as UNNAMED keeps its file's missing name: SillyTavern never stored that label
+        if names.get(avatar) != piece.name and not (piece.name == UNNAMED and not _named(names.get(avatar))):
             names[avatar] = piece.name
         document["personas"] = names
         entries = document["persona_descriptions"] if isinstance(document.get("persona_descriptions"), dict) else {}
@@ -173,7 +183,14 @@ class SillyTavernPersonas(Adapter):
         if "default_persona" not in document:
             document["default_persona"] = None
         losses += _unkept(piece)
+        if not _named(names.get(avatar)):
+            losses.append(NAME_EMPTY.at("/name"))
         return Encoded(json.dumps(js_numbers(document), indent=2, ensure_ascii=False).encode("utf-8"), losses)
+
+
+def _named(value: Any) -> bool:
+    """A name SillyTavern restores a persona under: its restore skips an avatar whose name is falsy."""
+    return isinstance(value, str) and value != ""
 
 
 def _unique(candidate: str, taken: set[str]) -> str:
@@ -224,8 +241,6 @@ def _unkept(piece: Persona) -> list[Loss]:
         found.append(ASSETS_DROPPED.at("/assets"))
     if piece.profiles:
         found.append(PROFILES_DROPPED.at("/profiles"))
-    if not piece.name.strip():
-        found.append(NAME_EMPTY.at("/name"))
     return found
 
 

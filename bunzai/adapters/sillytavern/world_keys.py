@@ -3,9 +3,8 @@
 A key is a regex when SillyTavern's `parseRegexFromString` (world-info.js) gives one for it,
 trimmed as the scan trims it: the `/.../flags` form with flags from `gimsuy`, every `/` inside
 the pattern escaped as `\\/`, and `new RegExp(pattern, flags)` not throwing (repeated flags,
-an unbalanced group ...); anything else is plain text. Whether the pattern compiles is judged by
-bunzai.adapters.common.js_regex, a conservative check: a pattern it cannot judge, or one
-holding a `{{macro}}` (SillyTavern expands macros in a key first), stays a regex.
+an unbalanced group ...); anything else is plain text. The test is `st_regex`, shared with the
+keys of card books (bunzai.adapters.common.card_book), which SillyTavern reads the same way.
 
 The canonical key holds the pattern as JavaScript reads it, each `\\/` as `/` (as card books
 hold it), and is written with every bare `/` escaped again; a key that still reads as the
@@ -15,26 +14,9 @@ strings.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from bunzai.adapters.common.card_book import escape_slashes, unescape_slashes
-from bunzai.adapters.common.js_regex import JS_SPACE, compiles, js_trim
-
-_REGEX_FORM = re.compile(r"/([\w\W]+?)/([gimsuy]*)\Z")
-_UNESCAPED_SLASH = re.compile(r"(^|[^\\])/")
-
-
-def st_regex(text: str) -> tuple[str, str] | None:
-    """(pattern as JavaScript reads it, flags) when SillyTavern reads the key as a regex, else None."""
-    found = _REGEX_FORM.match(js_trim(text))
-    if not found or _UNESCAPED_SLASH.search(found.group(1)):
-        return None
-    # SillyTavern unescapes the first `\/` only (String.replace); JavaScript reads the rest as `/`.
-    pattern, flags = found.group(1).replace("\\/", "/", 1), found.group(2)
-    if compiles(pattern, flags) is False and "{{" not in text:
-        return None
-    return unescape_slashes(pattern), flags
+from bunzai.adapters.common.card_book import escape_slashes, may_be_regex, st_regex
 
 
 def decode_key(value: Any) -> dict | None:
@@ -62,8 +44,8 @@ def decode_keys(value: Any) -> list[dict]:
         return []
     keys = []
     for item in value:
-        # Most keys: plain text, no call per key (a regex starts with `/`, or space the scan trims).
-        if item.__class__ is str and (not item or (item[0] != "/" and item[0] not in JS_SPACE)):
+        # Most keys: plain text, no call per key (see may_be_regex).
+        if item.__class__ is str and not may_be_regex(item):
             keys.append({"text": item, "regex": False, "flags": ""})
         elif (key := decode_key(item)) is not None:
             keys.append(key)

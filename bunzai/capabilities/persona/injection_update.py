@@ -1,12 +1,16 @@
-"""persona.injection.update: where the persona's description goes in the prompt, and its lorebook."""
+"""persona.injection.update: where the persona's description goes in the prompt, and its lorebook.
+
+The lorebook is a Need: the runner loads the stored lorebook `lorebook` names (refusing an id
+the studio does not hold with not_found and the ids spelled alike) into `lorebook_piece`.
+"""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from bunzai.capabilities.common.patching import given, merge_patch, nothing_given, piece_json, propose
-from bunzai.capabilities.contract import Capability, Preview
-from bunzai.model.base import Model, Role
+from bunzai.capabilities.contract import Capability, Need, Preview
+from bunzai.model.base import JsonObject, Model, Role
 from bunzai.model.persona import PersonaPosition
 
 
@@ -20,11 +24,18 @@ class InjectionInput(Model):
     role: Role | None = Field(
         default=None, description="Message role (system, user, assistant), for position at_depth."
     )
-    lorebook: str | None = Field(default=None, description="Id of a lorebook bound to the persona; null unbinds it.")
+    lorebook: str | None = Field(
+        default=None, description="Id (or lorebook/<id>) of a stored lorebook bound to the persona; null unbinds it."
+    )
+    lorebook_piece: JsonObject | None = Field(
+        default=None, description="Filled by bunzai from `lorebook` (the stored lorebook, canonical JSON)."
+    )
 
 
 def preview_injection(entity, data: InjectionInput) -> Preview:
-    patch = given(data)
+    patch = given(data, exclude=("lorebook_piece",))
+    if data.lorebook_piece is not None and data.lorebook:
+        patch["lorebook"] = data.lorebook_piece.get("id", data.lorebook)  # lorebook/<id> binds by its id
     doc = piece_json(entity)
     doc["body"] = merge_patch(doc["body"], patch)
     proposed = propose(doc)
@@ -45,4 +56,5 @@ CAPABILITY = Capability(
     aliases=("persona position", "persona depth", "persona injection", "persona lorebook", "inject persona"),
     input_model=InjectionInput,
     preview=preview_injection,
+    needs=(Need(ref="lorebook", kind="lorebook", into="lorebook_piece"),),
 )
