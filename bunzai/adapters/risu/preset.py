@@ -17,16 +17,24 @@ the parts of the preset's formatingOrder (its default when absent), which are re
 order (formating_order): the three fields (a field the order leaves out is a disabled block, an empty
 one no block), and description, personaPrompt, chats/lastChat and lorebook as the markers
 charDescription, personaDescription, chatHistory and worldInfoBefore; authorNote is a marker block
-`authorNote`, which SillyTavern has no marker for. Without a RisuAI checkout a
+`authorNote`, which SillyTavern has no marker for. A missing mainPrompt, jailbreak or globalNote is
+read as RisuAI's import fills it (`{...presetTemplate, ...preset}`; the default texts from the
+checkout: default_prompts), and a chat item is the whole chat wherever RisuAI slices all of it
+(_whole_chat). Read warnings say what RisuAI sends otherwise than the blocks read: a default
+bunzai had no checkout to read, a null field, an item type RisuAI has no case for, and an
+innerFormat without {{slot}} (sent in place of the part it wraps). Without a RisuAI checkout a
 `.risup` is not decoded (see rpack); a `.risupreset` needs no table. Written as `.risup`
 by preset_write (which needs the table).
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import io
+import json
+import re
 import zlib
 from typing import Any
 
@@ -85,8 +93,40 @@ FORMATING_BLOCKS = {
     "lorebook": "worldInfoBefore",
     "authorNote": "authorNote",
 }
+# RisuAI's importPreset fills a missing key from presetTemplate (database.svelte.ts); its mainPrompt and
+# jailbreak are defaultMainPrompt and defaultJailbreak (defaultPrompts.ts: a prebuilt preset's, in
+# templates.ts). That text is RisuAI's (GPL-family), so it is read from the configured checkout, as the
+# RPack table is (default_prompts).
+DEFAULTS_BINDING = "src/ts/storage/defaultPrompts.ts"
+DEFAULTS_SOURCE = "src/ts/process/templates/templates.ts"
+DEFAULTED = {"mainPrompt": "defaultMainPrompt", "jailbreak": "defaultJailbreak"}
+DEFAULTS_HINT = (
+    f'set `[engines] risu = "<path of a RisuAI checkout>"` in the studio\'s bunzai.toml, or {rpack.ENV_ROOT}, '
+    f"to a RisuAI checkout holding {DEFAULTS_BINDING} and {DEFAULTS_SOURCE}"
+)
 # the template item of the authorNote block (RisuAI's `authornote` item sends the same)
 AUTHOR_NOTE = {"type": "authornote"}
+# Every item type RisuAI's prompt builder has a case for (index.svelte.ts, `switch(card.type)`); it skips others.
+ITEM_TYPES = (
+    *TEXT_KINDS,
+    "persona",
+    "description",
+    "lorebook",
+    "postEverything",
+    "memory",
+    "authornote",
+    "chat",
+    "cache",
+)
+# The items whose part RisuAI sends through the item's innerFormat, {{slot}} standing for the part
+# (index.svelte.ts, `case 'persona'`, `'description'`, `'authornote'`, `'memory'`).
+SLOT = "{{slot}}"
+SLOTTED = {
+    "persona": "the persona",
+    "description": "the character's description",
+    "authornote": "the author's note",
+    "memory": "the chat memory",
+}
 
 
 def _inflate(data: bytes, what: str) -> bytes:
@@ -151,8 +191,49 @@ def _same(value: Any, wanted: Any) -> bool:
     return value == wanted and isinstance(value, bool) == isinstance(wanted, bool)
 
 
+def _whole_chat(item: dict) -> bool:
+    """Whether a chat item sends the whole chat as RisuAI slices it (index.svelte.ts, `case 'chat'`): a
+    rangeStart of -1000 does; a missing or null start slices from 0, and a missing end (not a null one,
+    which makes `start >= end` true and sends nothing) or 'end' slices to the end."""
+    start, end = item.get("rangeStart", None), item.get("rangeEnd", "end")
+    return _same(start, -1000) or ((start is None or _same(start, 0)) and _same(end, "end"))
+
+
 def _marker_of(item: dict) -> str | None:
+    if _same(item.get("type"), "chat"):
+        return "chatHistory" if _whole_chat(item) else None
     return next((name for name, shape in MARKERS.items() if all(_same(item.get(k), v) for k, v in shape.items())), None)
+
+
+def template_warnings(preset: dict) -> list[str]:
+    """The template items RisuAI sends otherwise than they read: an item of a type RisuAI has no case for
+    (it sends nothing), and an item whose innerFormat lacks {{slot}}: RisuAI fills the part by replacing {{slot}}
+    in the innerFormat (`.replace('{{slot}}', ...)`), so without one it sends the innerFormat's text in
+    place of the part, and the part itself is never sent."""
+    template = preset.get("promptTemplate")
+    warnings = []
+    for index, item in enumerate(template if isinstance(template, list) else []):
+        if isinstance(item, dict) and item.get("type") not in ITEM_TYPES:
+            warnings.append(
+                f"template item {index}: RisuAI has no item of type {item.get('type')!r}, so it sends nothing "
+                "for it; read as a marker block, which another platform may send as its own text"
+            )
+        if not isinstance(item, dict) or not unslotted(item):
+            continue
+        what = SLOTTED[item["type"]]
+        label = as_str(item.get("name")) or item["type"]
+        warnings.append(
+            f"template item {index} ({label}): its innerFormat has no {{{{slot}}}}, so RisuAI sends that text in "
+            f"place of {what}, which is not sent at all; read as the block's text (another platform fills the "
+            f"marker with {what} instead)"
+        )
+    return warnings
+
+
+def unslotted(item: dict) -> bool:
+    """An item of a part RisuAI wraps in innerFormat whose innerFormat (used when not empty) has no {{slot}}."""
+    text = item.get("innerFormat")
+    return item.get("type") in SLOTTED and isinstance(text, str) and bool(text) and SLOT not in text
 
 
 def template_identifiers(template: list) -> list[str | None]:
@@ -184,10 +265,82 @@ def formating_order(preset: dict) -> list[str]:
     return out
 
 
+def default_prompts() -> dict[str, str]:
+    """RisuAI's default mainPrompt and jailbreak (DEFAULTED), read from the configured checkout: {} without
+    one, and a text its source does not give as a plain string literal is left out."""
+    root = rpack.risu_root()
+    if root is None:
+        return {}
+    try:
+        with open(root / DEFAULTS_BINDING, "rb") as binding, open(root / DEFAULTS_SOURCE, "rb") as source:
+            texts = (binding.read(limits.JSON_MAX_BYTES), source.read(limits.JSON_MAX_BYTES))
+    except OSError:
+        return {}
+    return dict(_defaults_in(*(text.decode("utf-8", "replace") for text in texts)))
+
+
+@functools.lru_cache(maxsize=4)
+def _defaults_in(binding: str, source: str) -> tuple[tuple[str, str], ...]:
+    """(key, text) of each DEFAULTED key: the prebuilt preset defaultPrompts.ts binds it to, that
+    preset's string in templates.ts (up to the next preset, a key at the object's two-space indent)."""
+    found = []
+    for key, name in DEFAULTED.items():
+        bound = re.search(rf"\b{name}\s*=\s*prebuiltPresets\.(\w+)\.{key}\b", binding)
+        start = bound and re.search(rf'"{bound.group(1)}"\s*:\s*\{{', source)
+        if not start:
+            continue
+        end = re.compile(r'^  "\w+"\s*:\s*\{', re.M).search(source, start.end())
+        # the key's first value in the preset (its own: nested objects come after), when a plain string
+        value = re.compile(rf'"{key}"\s*:\s*').search(source, start.end(), end.start() if end else len(source))
+        literal = value and re.compile(r'"(?:[^"\\\n]|\\.)*"').match(source, value.end())
+        try:
+            text = json.loads(literal.group(0)) if literal else None
+        except ValueError:  # a TypeScript escape JSON has not (\', \x41): not read
+            text = None
+        if isinstance(text, str):
+            found.append((key, text))
+    return tuple(found)
+
+
+def filled_fields(preset: dict) -> dict[str, Any]:
+    """mainPrompt, jailbreak and globalNote as RisuAI's import fills them ({...presetTemplate, ...preset}):
+    a missing key is RisuAI's default (globalNote ""; the others only where the checkout gives them)."""
+    defaults = {"globalNote": ""} | (default_prompts() if not set(DEFAULTED) <= set(preset) else {})
+    return {key: preset[key] if key in preset else defaults.get(key) for key in LEGACY_FIELDS.values()}
+
+
+def default_warnings(preset: dict) -> list[str]:
+    """The sent fields RisuAI fills with what bunzai cannot read: a missing key's default where the
+    checkout gave none, and a null key, which RisuAI's setPreset (`newPres.mainPrompt ?? db.mainPrompt`)
+    replaces with the field of the preset chosen before it."""
+    if isinstance(preset.get("promptTemplate"), list):
+        return []  # beside a template the fields are not sent
+    known = filled_fields(preset)
+    order = formating_order(preset)
+    warnings = []
+    for identifier, key in LEGACY_FIELDS.items():
+        if identifier not in order or known[key] is not None:
+            continue
+        if key in preset:
+            warnings.append(
+                f"the preset's {key} is null: RisuAI keeps the {key} of the preset that was chosen before it "
+                f"and sends that, which the file does not hold, so no {identifier} block is read"
+            )
+        else:
+            warnings.append(
+                f"the preset has no {key}: RisuAI fills it with its default {key} when it imports the preset, "
+                f"and sends it; bunzai reads that text from a RisuAI checkout ({DEFAULTS_SOURCE}) and has none "
+                f"to read, so no {identifier} block is read. Hint: {DEFAULTS_HINT}"
+            )
+    return warnings
+
+
 def _formating_blocks(preset: dict) -> list[dict]:
     """A preset without a template: its formatingOrder's parts as blocks, in that order; a field RisuAI
-    sends as nothing (empty) is no block, and a field the order leaves out is a disabled block."""
-    fields = {i: preset[k] for i, k in LEGACY_FIELDS.items() if isinstance(preset.get(k), str) and preset[k]}
+    sends as nothing (empty) is no block, and a field the order leaves out is a disabled block. A missing
+    field is RisuAI's default (filled_fields)."""
+    filled = filled_fields(preset)
+    fields = {i: filled[k] for i, k in LEGACY_FIELDS.items() if isinstance(filled[k], str) and filled[k]}
     blocks = []
     for identifier in formating_order(preset):
         if identifier in LEGACY_FIELDS:
@@ -324,7 +477,7 @@ class RisuPreset(rpack.WritesThroughTable, Adapter):
             {"format": FORMAT_ID, "document": {"envelope": _jsonable(envelope), "preset": preset}, "files": files},
             "fix the preset in RisuAI",
         )
-        return Decoded([piece], [raw], [])
+        return Decoded([piece], [raw], default_warnings(preset) + template_warnings(preset))
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         from bunzai.adapters.risu.preset_write import write_preset  # lazy: breaks the cycle with preset_write

@@ -14,8 +14,10 @@ field (a missing key RisuAI's import would fill with its default); a preset with
 is written with none of the three keys (RisuAI's defaults apply); any other is written as a
 template holding every sent block, markers included. Items are made as RisuAI's own SillyTavern
 import makes them; a main, jailbreak or globalNote block not sent keeps its text in the field of
-that name, which RisuAI ignores beside a template. The losses are what the written botPreset reads
-back without (common.losses).
+that name, which RisuAI ignores beside a template; a field the escrowed preset lacked (or held as
+null) stays so while it says what RisuAI fills in. The losses are what the written botPreset reads
+back without (common.losses), the order compared once its blocks are renamed as their items read
+back (renamed_orders), and an innerFormat written without {{slot}} (inner_format_losses).
 """
 
 from __future__ import annotations
@@ -35,10 +37,14 @@ from bunzai.adapters.risu.preset import (
     KEY,
     LEGACY_FIELDS,
     MARKERS,
+    SLOT,
+    SLOTTED,
     TEXT_KINDS,
+    filled_fields,
     formating_order,
     preset_body,
     template_identifiers,
+    unslotted,
 )
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
@@ -100,6 +106,14 @@ def _escrow(piece: Any) -> tuple[dict, dict] | None:
     return copied(preset), copied(envelope) if isinstance(envelope, dict) else {}
 
 
+# the global order as written, but naming its blocks by their items' identifiers (renamed_orders)
+RENAMED = LossRule(
+    "/body/orders",
+    "translated",
+    "risu.preset.template",
+    "the order is sent as it is, but names its blocks as RisuAI's template items read back: template-<n> (the "
+    "markers as themselves)",
+)
 # the marker items whose text RisuAI sends as innerFormat ({{slot}} is the filled text): persona and
 # description (index.svelte.ts, `case 'persona'` / `case 'description'`, and the author's note's
 # `case 'authornote'`); chat and lorebook items have none
@@ -109,6 +123,12 @@ ITEMS = MARKERS | {"authorNote": AUTHOR_NOTE}
 # the text items RisuAI's SillyTavern import makes (importPreset), plus globalNote as RisuAI's templates write it
 _TEXT_ITEMS = {"main": ("plain", "main"), "jailbreak": ("jailbreak", "normal"), "nsfw": ("jailbreak", "normal")}
 _TEXT_ITEMS["globalNote"] = ("plain", "globalNote")
+UNSLOTTED = LossRule(
+    "",
+    "translated",
+    "risu.preset.inner_format",
+    "RisuAI sends an innerFormat without {{slot}} in place of the part it wraps (persona, description ...)",
+)
 MARKER_TEXT = LossRule(
     "",
     "dropped",
@@ -170,35 +190,100 @@ def legacy_expresses(preset: dict, body: dict, sent: list[dict]) -> bool:
     return markers_bare and [block["identifier"] for block in sent] == expected
 
 
-def _template(preset: dict, sent: list[dict], escrow: Any) -> list[dict]:
-    """Every sent block as a template item, in order (markers RisuAI has no item for left out)."""
+def _template(preset: dict, sent: list[dict], escrow: Any) -> list[tuple[dict, dict, Any]]:
+    """Every sent block with its template item and the escrowed item it was made from (None: a new
+    one), in order (markers RisuAI has no item for left out)."""
     prior = preset.get("promptTemplate") if isinstance(preset.get("promptTemplate"), list) else []
     # the escrowed template's item for each block identifier, as preset.py reads them
     items = {ident: item for ident, item in zip(template_identifiers(prior), prior) if ident is not None}
-    template = []
+    written = []
     for block in sent:
-        item = _item_of(block, items.get(block["identifier"]) if escrow is not None else None)
+        before = items.get(block["identifier"]) if escrow is not None else None
+        item = _item_of(block, before)
         if item is not None:
-            template.append(item)
-    return template
+            written.append((block, item, before))
+    return written
 
 
-def marker_text_losses(body: dict) -> list[Loss]:
-    """The sent chat and lorebook markers whose text no RisuAI item carries."""
-    sent = {id(block) for block in _ordered(body)}
+def renamed_orders(before: dict, written: list[tuple[dict, dict, Any]]) -> dict:
+    """The dumped piece with its order items naming each written block as its item reads back
+    (`template-<n>` or a marker): the renaming is risu.preset.template's loss, so risu.preset.order
+    is named only where RisuAI's order itself differs (a block left out, a per-character order)."""
+    identifiers = template_identifiers([item for _block, item, _before in written])
+    rename = {block["identifier"]: new for (block, _item, _before), new in zip(written, identifiers)}
+    rename = {old: new for old, new in rename.items() if new is not None and new != old}
+    if not any(item["identifier"] in rename for order in before["body"]["orders"] for item in order["items"]):
+        return before
+    orders = [
+        order
+        | {
+            "items": [
+                item | {"identifier": rename.get(item["identifier"], item["identifier"])} for item in order["items"]
+            ]
+        }
+        for order in before["body"]["orders"]
+    ]
+    return before | {"body": before["body"] | {"orders": orders}}
+
+
+def inner_format_losses(body: dict, written: list[tuple[dict, dict, Any]]) -> list[Loss]:
+    """The written persona, description, author's note and memory items whose innerFormat has no {{slot}}
+    (RisuAI sends it in place of the part), but for an escrowed item written back as it was."""
+    where = _places(body)
+    losses = []
+    for block, item, before in written:
+        if not unslotted(item) or (isinstance(before, dict) and before.get("innerFormat") == item["innerFormat"]):
+            continue
+        what = SLOTTED[item["type"]]
+        why = (
+            f"RisuAI fills {what} by replacing {SLOT} in the item's innerFormat; this text has none, so RisuAI "
+            f"sends it in place of {what}, which is not sent at all"
+        )
+        losses.append(UNSLOTTED.at(f"/body/prompts/{where[block['identifier']]}/content", why))
+    return losses
+
+
+def marker_text_losses(body: dict, written: list[tuple[dict, dict, Any]]) -> list[Loss]:
+    """The sent chat and lorebook markers whose text their item does not carry (a new item has no
+    text; an escrowed one keeps its text in the key it had, which RisuAI does not send)."""
+    where = _places(body)
     return [
-        MARKER_TEXT.at(f"/body/prompts/{index}/content")
-        for index, block in enumerate(body["prompts"])
-        if id(block) in sent
-        and block["marker"]
+        MARKER_TEXT.at(f"/body/prompts/{where[block['identifier']]}/content")
+        for block, item, _before in written
+        if block["marker"]
         and block["content"]
         and block["identifier"] in MARKERS
         and block["identifier"] not in INNER_FORMAT
+        and block["content"] not in (item.get(key) for key in ("text", "innerFormat", "defaultText"))
     ]
 
 
-def bot_preset(piece: Any) -> tuple[dict, dict]:
-    """(the botPreset, the envelope) a preset piece writes as.
+def _places(body: dict) -> dict[str, int]:
+    """Each block identifier's place in the prompts (its first)."""
+    return {block["identifier"]: index for index, block in reversed(list(enumerate(body["prompts"])))}
+
+
+def _left_to_defaults(preset: dict, unread: dict[str, bool], body: dict) -> None:
+    """The fields the escrowed preset lacked (unread: False) or held as null (True) are left so where
+    RisuAI fills them with what the piece says: a missing one where it equals its default (as preset.py
+    read it), and either where bunzai read no text for it and the piece has no block."""
+    defaults = filled_fields({})
+    present = {block["identifier"] for block in body["prompts"]}
+    for identifier, key in FIELDS.items():
+        if key not in unread:
+            continue
+        default = None if unread[key] else defaults[key]
+        if default is None and identifier not in present:
+            preset[key] = None
+            if not unread[key]:
+                del preset[key]
+        elif default is not None and preset.get(key) == default:
+            preset.pop(key, None)
+
+
+def bot_preset(piece: Any) -> tuple[dict, dict, list[tuple[dict, dict, Any]]]:
+    """(the botPreset, the envelope, the template's blocks with their items: _template) a preset piece
+    writes as.
 
     With a template the escrowed preset had, every sent block is a template item (a sent main,
     jailbreak or globalNote too: RisuAI ignores those fields beside a template). Without one,
@@ -211,9 +296,11 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
     had_template = isinstance(preset.get("promptTemplate"), list)
     sent = _ordered(body)
     templated = had_template or not legacy_expresses(preset, body, sent)
+    written = _template(preset, sent, escrow) if templated else []
     if templated:
-        preset["promptTemplate"] = _template(preset, sent, escrow)
+        preset["promptTemplate"] = [item for _block, item, _before in written]
     in_template = {block["identifier"] for block in sent} if templated else set()
+    unread = {key: key in preset for key in FIELDS.values() if preset.get(key) is None} if escrow is not None else {}
     for identifier, key in FIELDS.items():
         block = next((b for b in body["prompts"] if b["identifier"] == identifier), None)
         # a block not sent keeps its text in the field RisuAI ignores beside a template (preset.py)
@@ -225,6 +312,7 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
             preset[key] = ""
         elif escrow is not None:
             preset.pop(key, None)
+    _left_to_defaults(preset, unread, body)
     samplers = body["samplers"]
     for key, name, scale in (
         ("temperature", "temperature", 100),
@@ -242,7 +330,8 @@ def bot_preset(piece: Any) -> tuple[dict, dict]:
             preset[name] = round(samplers[key] * scale, 10) if scale != 1 else samplers[key]
     if body["model"]:
         preset["aiModel"] = body["model"]
-    return preset, {"presetVersion": 2, "type": "preset"} | {k: v for k, v in envelope.items() if k != "type"}
+    envelope = {"presetVersion": 2, "type": "preset"} | {k: v for k, v in envelope.items() if k != "type"}
+    return preset, envelope, written
 
 
 def packed(preset: dict, envelope: dict) -> bytes:
@@ -257,10 +346,11 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
         raise BunzaiError(
             "unsupported", f"writing a RisuAI preset (.risup) needs the RPack table, and {why}", rpack.NOT_DECODED_HINT
         )
-    preset, envelope = bot_preset(piece)
+    preset, envelope, written = bot_preset(piece)
     data = table.encode(packed(preset, envelope))
     back = Preset.model_validate({"id": piece.id, "name": preset["name"], "body": preset_body(preset)})
-    declared: list[Loss] = marker_text_losses(piece.body.model_dump(mode="json"))
+    body = piece.body.model_dump(mode="json")
+    declared: list[Loss] = marker_text_losses(body, written) + inner_format_losses(body, written)
     if piece.original is not None and _escrow(piece) is None:
         why = (
             f"what the {piece.original.format} file held beyond "
@@ -268,4 +358,9 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
             "preset"
         )
         declared.append(ESCROW_OTHER_FORMAT.at("/original", why))
-    return Encoded(data, declared + readback_losses(dump_piece(piece), dump_piece(back), RULES, FALLBACK, declared))
+    before = dump_piece(piece)
+    renamed = renamed_orders(before, written)
+    found = readback_losses(renamed, dump_piece(back), RULES, FALLBACK, declared)
+    if renamed is not before and not any(loss.pointer == "/body/orders" for loss in found):
+        declared.append(RENAMED.at("/body/orders"))  # the order is RisuAI's; only the names in it change
+    return Encoded(data, declared + found)
