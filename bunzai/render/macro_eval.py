@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -86,12 +87,15 @@ class MacroEvaluator:
         self.cat: Catalog = cat
         self.ctx = context
         self.engine = engine
+        # Where {{trim}} cuts, until the text is done: a mark no input can hold (a fixed one,
+        # written into a card, trimmed the card's own text away).
+        self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
 
     # --- public -------------------------------------------------------------------------
     def evaluate(self, text: str, where: str) -> Evaluated:
         problems: list[dict] = []
         out = self._run(text, where, 0, text, problems, 0)
-        out = _trim_markers(out)
+        out = _trim_markers(out, self.trim_mark)
         return Evaluated(out, problems)
 
     # --- the walk -----------------------------------------------------------------------
@@ -280,7 +284,7 @@ class MacroEvaluator:
         if op == "text.newline":
             return "\n" * _count(args)
         if op == "text.trim_around":
-            return _TRIM_MARK
+            return self.trim_mark
         if op == "text.trim":
             return args[-1].strip() if args else ""
         if op == "text.reverse":
@@ -434,13 +438,10 @@ class MacroEvaluator:
         }
 
 
-_TRIM_MARK = "\x00bunzai-trim\x00"
-
-
-def _trim_markers(text: str) -> str:
-    if _TRIM_MARK not in text:
+def _trim_markers(text: str, mark: str) -> str:
+    if mark not in text:
         return text
-    return re.sub(r"\s*" + re.escape(_TRIM_MARK) + r"\s*", "", text)
+    return re.sub(r"\s*" + re.escape(mark) + r"\s*", "", text)
 
 
 def _dedent_trim(text: str) -> str:

@@ -107,6 +107,13 @@ def test_a_roll_stays_in_its_range(seed: int, count: int, sides: int) -> None:
     assert count <= value <= count * sides
 
 
+def test_text_that_spells_the_trim_mark_is_kept() -> None:
+    # {{trim}} once left a fixed mark to cut at: a card holding that mark lost its text around it
+    for text in ("a \x00bunzai-trim\x00 b", "\x00bunzai-trim-00\x00"):
+        assert evaluate(text, 0) == text
+    assert evaluate("one  {{trim}}\n two", 0) == "onetwo"
+
+
 @pytest.mark.parametrize(
     "formula", ["1d" + "9" * 5000, "9" * 5000, "2d6+" + "9" * 5000, "1d" + "1" * 16, "0" * 5000 + "1d" + "9" * 16]
 )
