@@ -460,13 +460,22 @@ def _settings_pieces(root: Path, avatars: Path, used: set[str]):
                     blob_data = read_file_bytes(image)
                     mime = mime_of(image.name, blob_data)
                     if mime:
-                        blob = Blob(blob_data, mime.split("/")[1].replace("jpeg", "jpg"), mime, Origin(file=avatar))
+                        blob = Blob(blob_data, _avatar_ext(image.name, mime), mime, Origin(file=avatar))
                         piece.body.portrait = blob.ref()
                         decoded.blobs.append(blob)
                         used.add(avatar)
             yield path, _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), None, _absolute(avatars))
         except BunzaiError as error:
             yield path, error
+
+
+def _avatar_ext(name: str, mime: str) -> str:
+    """A persona avatar's stored extension: its type's (jpg for jpeg), else its file's own where
+    the type names none an asset can carry (svg+xml, vnd.microsoft.icon), else bin."""
+    for ext in (mime.split("/")[1].replace("jpeg", "jpg"), Path(name).suffix[1:].lower()):
+        if ext.isascii() and ext.isalnum() and ext.lower() == ext and len(ext) <= 10:
+            return ext
+    return "bin"
 
 
 def _record_source(piece, relative: str) -> None:

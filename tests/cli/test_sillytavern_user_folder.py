@@ -235,3 +235,26 @@ def test_pieces_made_elsewhere_go_to_their_kinds_folder_under_their_name(bunzai,
         "characters/Ada Lovelace.png",
     ]
     assert [entry["ref"] for entry in report["not_written"]] == ["htmldoc/page"]
+
+
+@pytest.mark.parametrize(
+    ("avatar", "data", "ext"),
+    [
+        ("face.svg", b'<svg xmlns="http://www.w3.org/2000/svg"/>', "svg"),  # image/svg+xml
+        ("face.ico", b"\x00\x00\x01\x00\x01\x00", "ico"),  # image/vnd.microsoft.icon
+        ("face.jpeg", b"\xff\xd8\xff\xe0 not much of a jpeg", "jpg"),
+    ],
+)
+def test_a_persona_avatar_of_any_image_type_is_stored_under_an_asset_extension(bunzai, tmp_path, avatar, data, ext):
+    # the extension came from the type's subtype: svg+xml was no asset extension, and import failed as internal
+    root = tmp_path / "default-user"
+    (root / "worlds").mkdir(parents=True)
+    (root / "User Avatars").mkdir()
+    (root / "User Avatars" / avatar).write_bytes(data)
+    power = {"personas": {avatar: "Ann"}, "persona_descriptions": {avatar: {"description": "A traveller."}}}
+    (root / "settings.json").write_text(json.dumps({"power_user": power}))
+    drafts = imported(bunzai, root).lines
+    assert [draft["target"]["kind"] for draft in drafts] == ["persona"]
+    assert bunzai("apply", "--yes", input="\n".join(map(json.dumps, drafts))).code == 0
+    portrait = bunzai("read", "persona/ann", "--pointer", "/body/portrait").json["value"]
+    assert portrait["ext"] == ext
