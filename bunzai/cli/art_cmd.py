@@ -41,7 +41,8 @@ def art(
     studio = studio_of(ctx)
     found = main_art(studio, ref)
     row = found["art"]
-    mime = row["mime"] or _mime_of(row["ext"])
+    data = (studio.root / row["path"]).read_bytes()
+    mime = row["mime"] or _mime_of(row["ext"], data)
     kind = terminal_image.protocol() if show else None
     if show and (kind is None or not sys.stderr.isatty()):
         raise BunzaiError(
@@ -53,7 +54,6 @@ def art(
         raise BunzaiError(
             "no_inline_images", f"{kind} draws PNG images only, not {mime}", "write it with --out and open it"
         )
-    data = (studio.root / row["path"]).read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if digest != row["sha256"]:
         raise BunzaiError("corrupt_asset", f"{row['path']} no longer matches its sha256 name", "run `bunzai doctor`")
@@ -97,10 +97,12 @@ def _write_new(path: Path, data: bytes) -> None:
         raise
 
 
-def _mime_of(ext: str) -> str:
-    import mimetypes
+def _mime_of(ext: str, data: bytes) -> str:
+    """A stored image's type when the piece names none: by its bytes, else its extension as
+    SillyTavern's table reads it (the same on every machine, not the machine's mime.types)."""
+    from bunzai.adapters.sillytavern.sprites import mime_of
 
-    return mimetypes.types_map.get(f".{ext}", "application/octet-stream")
+    return mime_of(ext, data) or "application/octet-stream"
 
 
 def register(app: typer.Typer) -> None:

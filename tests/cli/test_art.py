@@ -121,3 +121,17 @@ def test_a_pack_shows_the_item_with_its_default_face(bunzai) -> None:
     bunzai("apply", "--yes", input=bunzai("create", "pack", "--input", json.dumps(pack)).stdout, check=True)
     done = bunzai("art", "pack/faces", "--out", "face.png", check=True).json
     assert done["pointer"] == "/body/items/1/asset" and done["sha256"] == portrait["sha256"]
+
+
+def test_a_portrait_stored_without_a_type_is_typed_by_its_bytes_then_a_fixed_table(monkeypatch) -> None:
+    import mimetypes
+
+    from bunzai.cli.art_cmd import _mime_of
+
+    # never the machine's mime.types, which differs from one machine to the next
+    monkeypatch.setattr(mimetypes, "types_map", {}, raising=True)
+    monkeypatch.setattr(mimetypes, "guess_type", lambda *_a, **_k: (_ for _ in ()).throw(AssertionError("used")))
+    assert _mime_of("bin", b"RIFF\0\0\0\0WEBPVP8 ") == "image/webp"
+    assert _mime_of("png", b"\x89PNG\r\n\x1a\n") == "image/png"
+    assert _mime_of("jxl", b"\xff\x0a") == "image/jxl"
+    assert _mime_of("xyz", b"?") == "application/octet-stream"
