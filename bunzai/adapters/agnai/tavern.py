@@ -18,7 +18,14 @@ from bunzai.adapters.agnai.json_io import ENGINE, agnai_json_bytes, agnai_object
 from bunzai.adapters.agnai.persona import folded_text, render_persona, text_persona
 from bunzai.adapters.agnai.root_fields import sync_root, with_root_first
 from bunzai.adapters.common import card_fields
-from bunzai.adapters.common.card_doc import CardShape, card_data, card_losses, read_card, write_card_data
+from bunzai.adapters.common.card_doc import (
+    DERIVED_KEYS,
+    CardShape,
+    card_data,
+    card_losses,
+    read_card,
+    write_card_data,
+)
 from bunzai.adapters.common.drift import as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
@@ -64,6 +71,13 @@ def _data_template() -> dict:
 def _derived_mark(data: dict) -> dict:
     """The `extensions.agnai` bunzai writes for a card that has none: it repeats the card's text."""
     return {"persona": text_persona(folded_text(as_str(data.get("description")), as_str(data.get("personality"))))}
+
+
+def _derived_keys(data: dict) -> frozenset[str]:
+    """`/extensions/agnai` when it is the mark a writer derives (no app data: see card_doc.DERIVED_KEYS)."""
+    extensions = data.get("extensions")
+    derived = isinstance(extensions, dict) and extensions.get("agnai") == _derived_mark(data)
+    return frozenset({"/extensions/agnai"}) if derived else frozenset()
 
 
 def _mark_agnai(data: dict, piece: Any) -> list[Loss]:
@@ -155,3 +169,4 @@ class AgnaiTavernCard(Adapter):
 
 
 register(AgnaiTavernCard())
+DERIVED_KEYS[FORMAT_ID] = _derived_keys

@@ -9,6 +9,7 @@ shape cannot carry is named by `card_losses`, one Loss per field, with stable co
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -417,6 +418,12 @@ def _default_body(cls: Any) -> dict:
     return _DEFAULT
 
 
+# Per source format: the pointers under `data` its own writer derives from the card's text
+# (Agnai's persona mark, repeating description and personality), which hold no app data:
+# a target without them has lost nothing. Filled in by the adapters that write such keys.
+DERIVED_KEYS: dict[str, Callable[[dict], frozenset[str]]] = {}
+
+
 def family_losses(source: Any, written: Any, label: str) -> list[Loss]:
     """What the card-family file `source` came from held in `data` and the file written for
     `written` (its read-back) does not: one Loss per pointer, under /original/document.
@@ -431,7 +438,10 @@ def family_losses(source: Any, written: Any, label: str) -> list[Loss]:
     if not isinstance(old, dict):
         return []
     losses: list[Loss] = []
-    _compare(old, new if isinstance(new, dict) else {}, f"/original/document{before[0]}/data", label, losses)
+    at = f"/original/document{before[0]}/data"
+    derived = DERIVED_KEYS.get(source.original.format)
+    skip = frozenset(at + pointer for pointer in derived(old)) if derived else frozenset()
+    _compare(old, new if isinstance(new, dict) else {}, at, label, losses, skip)
     return losses
 
 
@@ -439,17 +449,19 @@ def _segment(key: Any) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
-def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss]) -> None:
+def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss], skip: frozenset[str]) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in old.items():
             here = f"{pointer}/{_segment(key)}"
+            if here in skip:
+                continue
             if key not in new:
                 losses.append(CARD_KEY_NOT_CARRIED.at(here, f"{label} has no place for {here.split('/data', 1)[1]}"))
             else:
-                _compare(value, new[key], here, label, losses)
+                _compare(value, new[key], here, label, losses, skip)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for index, (value, other) in enumerate(zip(old, new)):
-            _compare(value, other, f"{pointer}/{index}", label, losses)
+            _compare(value, other, f"{pointer}/{index}", label, losses, skip)
     elif old != new or type(old) is not type(new):
         why = f"{label} holds {pointer.split('/data', 1)[1]} differently (written from the canonical value)"
         losses.append(CARD_KEY_REWRITTEN.at(pointer, why))
