@@ -327,8 +327,9 @@ RENDER_DEFAULT_CONTEXT = 4095
 RENDER_WI_BUDGET_PERCENT = 25
 # Messages SillyTavern scans for lorebook keys when neither entry nor book says (its default).
 RENDER_DEFAULT_SCAN_DEPTH = 2
-# Characters per token of the estimate: SillyTavern's own fallback ratio when no tokenizer runs.
-RENDER_CHARS_PER_TOKEN = 3.35
+# UTF-8 bytes per token of the estimate: SillyTavern's own fallback when no tokenizer runs
+# (tokenizers.js guesstimate, bytes since 1.17; a character of CJK text is three of them).
+RENDER_BYTES_PER_TOKEN = 3.35
 # A SillyTavern checkout's macro engine run headless under node: loading the modules and
 # evaluating a few hundred texts takes well under a second; 20 s bounds a checkout that hangs.
 RENDER_ST_ENGINE_SECONDS = 20

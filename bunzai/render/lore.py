@@ -32,8 +32,8 @@ from bunzai.regexlab import engine
 
 
 def estimate_tokens(text: str) -> int:
-    """Character-based: ceil(characters / 3.35), SillyTavern's fallback when no tokenizer runs."""
-    return math.ceil(len(text) / limits.RENDER_CHARS_PER_TOKEN) if text else 0
+    """ceil(UTF-8 bytes / 3.35), SillyTavern's fallback when no tokenizer runs (guesstimate)."""
+    return math.ceil(len(text.encode("utf-8", "surrogatepass")) / limits.RENDER_BYTES_PER_TOKEN) if text else 0
 
 
 @dataclass
@@ -47,7 +47,7 @@ class LoreResult:
         return {
             "budget": self.budget,
             "used_tokens": self.used,
-            "token_estimate": "characters / 3.35",
+            "token_estimate": "UTF-8 bytes / 3.35",
             "entries": self.entries,
         }
 

@@ -9,7 +9,7 @@ Stages, each a list of messages {role, content, block, source}:
 - `regex`: prompt-placement regex rules applied in the regex lab's engine;
 - `final`: what would be sent: in-chat injections of one depth, injection order and role
   joined into one message, empty messages dropped, each with a token estimate
-  (character-based: ceil(characters / 3.35), SillyTavern's fallback ratio; no tokenizer runs).
+  (ceil(UTF-8 bytes / 3.35), SillyTavern's fallback when no tokenizer runs).
 
 A chat-completion preset is assembled by bunzai.render.chat_completion; a context template
 (with an instruct and a sysprompt template, or an instruct/context preset with --context) by
@@ -35,7 +35,7 @@ from bunzai.render.text_completion import assemble_text, wrap
 from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 STAGES = ("raw", "lore", "macros", "regex", "final")
-TOKEN_ESTIMATE = "characters / 3.35 (SillyTavern's fallback ratio; no tokenizer)"
+TOKEN_ESTIMATE = "UTF-8 bytes / 3.35 (SillyTavern's fallback; no tokenizer)"
 
 
 # --- loading -------------------------------------------------------------------------------
@@ -441,6 +441,7 @@ def apply_prompt_regex(
                 macros={"user": context.user, "char": context.char},
                 substitute=rule.get("substitute_macros", "none"),
             )
+            before = list(out)  # a rule that fails part-way is left out whole
             for index, part in enumerate(out):
                 placement = _placement_of(part)
                 if placement is None or placement not in (rule.get("placements") or []):
@@ -460,6 +461,7 @@ def apply_prompt_regex(
                     answer = {"error": f"{error.message}; {error.hint}"}
                 if "error" in answer:
                     row["error"] = answer["error"]
+                    out[:], row["applied_to"] = before, []
                     break
                 if answer["result"] != part["content"]:
                     row["applied_to"].append(part["source"])

@@ -22,6 +22,13 @@ def fired(result):
     return {e["uid"]: e["fired"] for e in result.entries}
 
 
+def test_tokens_are_estimated_from_utf8_bytes_as_sillytavern_does() -> None:
+    # guesstimate() in SillyTavern's tokenizers.js: Math.ceil(byteLength / 3.35) (bytes since 1.17)
+    assert estimate_tokens("a" * 67) == 20
+    assert estimate_tokens("森" * 67) == 60  # three UTF-8 bytes each
+    assert estimate_tokens("—") == 1 and estimate_tokens("") == 0
+
+
 def test_keys_case_and_whole_words() -> None:
     books = book(
         entry(1, ["Dragon"]),

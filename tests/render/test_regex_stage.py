@@ -55,3 +55,13 @@ def test_a_runaway_rule_is_reported_on_its_row_and_the_next_rule_still_runs() ->
     assert "ran out of time" in report[0]["error"]
     assert report[1]["applied_to"] == ["chat:0"]
     assert out[0]["content"] == "a" * 40 + "! [Ann]"
+
+
+def test_a_rule_that_runs_away_part_way_is_left_out_whole() -> None:
+    # the first message is short enough to finish; the second makes the same rule run away:
+    # its change to the first is taken back, as if it had never run
+    parts = [part("user", "aaa", 1, 0), part("user", "a" * 40 + "!", 0, 1)]
+    runaway = dict(rules()[0]["body"]["rules"][0], pattern="(a+)+$", flags="", replacement="Z")
+    out, report = apply_prompt_regex(parts, [{"id": "r", "body": {"rules": [runaway]}}], MacroContext())
+    assert "ran out of time" in report[0]["error"] and report[0]["applied_to"] == []
+    assert [p["content"] for p in out] == ["aaa", "a" * 40 + "!"]

@@ -71,7 +71,8 @@ def test_final_messages_follow_the_preset_prompt_order(seraphina) -> None:
     with_text = {p["identifier"] for p in preset["prompts"] if (p.get("content") or "").strip() and not p.get("marker")}
     assert {b for b in enabled if b in with_text} <= set(blocks)
     assert [m["content"] for m in doc["messages"] if m["source"].startswith("chat:")] == [m["content"] for m in CHAT]
-    assert all(m["tokens"] == -(-len(m["content"]) * 100 // 335) for m in doc["messages"])
+    # SillyTavern's fallback estimate: ceil(UTF-8 bytes / 3.35) (tokenizers.js guesstimate)
+    assert all(m["tokens"] == -(-len(m["content"].encode()) * 100 // 335) for m in doc["messages"])
 
 
 def test_verify_reports_exactly_the_typo_and_the_empty_block(seraphina, tmp_path: Path) -> None:
