@@ -39,10 +39,11 @@ class DocumentStream:
     """Iterate to get each document (or a BunzaiError for one that was refused); with
     `patience`, `IDLE` too, when no input came for that many seconds between documents."""
 
-    def __init__(self, fd: int, what: str, *, patience: float | None = None) -> None:
+    def __init__(self, fd: int, what: str, *, patience: float | None = None, allow_empty: bool = False) -> None:
         self.fd = fd
         self.what = what
         self.patience = patience
+        self.allow_empty = allow_empty  # an input of no document at all holds none, not an error
         self.count = 0
         self.array = False
         self._text = ""
@@ -58,6 +59,8 @@ class DocumentStream:
     def __iter__(self) -> Iterator[Any]:
         try:
             self._skip_space()
+            if self._at_end() and self.allow_empty:
+                return
             if self._at_end():
                 raise BunzaiError(
                     "invalid_json", f"{self.what} is empty", "pipe a draft in, e.g. `bunzai create ... | bunzai apply`"

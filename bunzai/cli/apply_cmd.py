@@ -20,6 +20,12 @@ def apply(
         ),
     ] = "-",
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without showing the review and asking.")] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty", help="Input with no draft (empty, or []) applies nothing and succeeds, for scripts."
+        ),
+    ] = False,
 ) -> int:
     """Apply drafts: review, check, save, receipt.
 
@@ -27,7 +33,8 @@ def apply(
 
     Reads and applies one draft at a time, so a pipe from `bunzai import` of any size works;
     receipts come out as JSON lines as their writes become durable (one document when one
-    draft came in). Exit 1 when anything was refused or failed.
+    draft came in). Exit 1 when anything was refused or failed. Input with no draft is refused,
+    unless --allow-empty (`import --on-conflict skip` of a library that holds nothing new).
 
     Example: bunzai create character --input '{"name": "Grace Hopper"}' | bunzai apply --yes
     """
@@ -37,7 +44,7 @@ def apply(
     from bunzai.cli.progress import Progress
 
     saved = saved_draft(source, ctx)
-    stream = None if saved is not None else document_stream(source)
+    stream = None if saved is not None else document_stream(source, allow_empty=allow_empty)
     studio = studio_of(ctx, writes=True)
     docs = [saved] if saved is not None else stream
     outputs = apply_stream(studio, docs, None if yes else _asker())
@@ -60,6 +67,9 @@ def apply(
             streaming = True
         emit_line(out)
     progress.done()
+    if held is None and not streaming and allow_empty:
+        say(f"bunzai: {stream.what if stream is not None else source} holds no drafts: nothing to apply")
+        return 0
     if held is None and not streaming:  # `[]`: JSON lines of no receipts would print nothing at all
         raise BunzaiError(
             "invalid_input",

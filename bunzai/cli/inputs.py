@@ -65,15 +65,18 @@ def read_documents(source: str) -> tuple[list[Any], bool]:
     return [doc], True
 
 
-def document_stream(source: str):
-    """The documents of `source` ('-' for stdin, '@path' or a path), read one at a time."""
+def document_stream(source: str, *, allow_empty: bool = False):
+    """The documents of `source` ('-' for stdin, '@path' or a path), read one at a time; with
+    `allow_empty`, an input of nothing but space holds no document (else it is invalid_json)."""
     import os
 
     from bunzai.changes.documents import DocumentStream
     from bunzai.limits import APPLY_IDLE_SECONDS
 
     if source == "-":
-        return DocumentStream(sys.stdin.fileno(), "standard input", patience=APPLY_IDLE_SECONDS)
+        return DocumentStream(
+            sys.stdin.fileno(), "standard input", patience=APPLY_IDLE_SECONDS, allow_empty=allow_empty
+        )
     path = Path(source[1:] if source.startswith("@") else source)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
@@ -84,4 +87,4 @@ def document_stream(source: str):
     if path.is_dir():
         os.close(fd)
         raise BunzaiError("invalid_input", f"{path} is a folder, not a JSON file")
-    return DocumentStream(fd, str(path))
+    return DocumentStream(fd, str(path), allow_empty=allow_empty)

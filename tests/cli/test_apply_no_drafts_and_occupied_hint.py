@@ -29,6 +29,26 @@ def test_an_empty_array_in_a_file_is_refused_naming_the_file(bunzai, tmp_path) -
     assert "bunzai: invalid_input:" in bunzai("apply", str(empty), "--yes").stderr  # the one line on stderr
 
 
+@pytest.mark.parametrize("given", ["", "  \n", "[]", "[ ]\n"])
+def test_allow_empty_applies_nothing_and_succeeds(bunzai, given: str) -> None:
+    done = bunzai("apply", "--yes", "--allow-empty", input=given)
+    assert (done.code, done.stdout) == (0, "")
+    assert "holds no drafts: nothing to apply" in done.stderr
+    refused = bunzai("apply", "--yes", "--allow-empty", input="{}")  # a document is still checked
+    assert refused.code == 1 and json.loads(refused.stdout)["error"]["code"] == "invalid_draft"
+
+
+def test_a_reimport_with_skip_pipes_into_apply_with_allow_empty(bunzai, tmp_path) -> None:
+    # the script that keeps a studio in step with a library: nothing new is a success, not a failure
+    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Ada", "description": "d"}}
+    (tmp_path / "ada.json").write_text(json.dumps(card), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(tmp_path), check=True).stdout, check=True)
+    again = bunzai("import", "--on-conflict", "skip", str(tmp_path), check=True).stdout
+    assert again == ""
+    assert bunzai("apply", "--yes", input=again).code == 1
+    assert bunzai("apply", "--yes", "--allow-empty", input=again).code == 0
+
+
 def test_the_hint_of_a_made_draft_onto_a_taken_id_names_no_import_option(bunzai) -> None:
     made = bunzai("create", "character", "--input", '{"name": "Grace Hopper"}', check=True).stdout
     bunzai("apply", "--yes", input=made, check=True)
