@@ -405,6 +405,9 @@ MCP_REVEALED_TOOLS_MAX = CAP_FIND_MAX_RESULTS
 # Drafts a session holds (made by capability tools, kept until applied or discarded):
 # an agent works on a few pieces at once; 64 bounds memory when one forgets to discard.
 MCP_SESSION_DRAFTS_MAX = 64
+# studio_wait over MCP waits in slices this long: a cancelled wait frees the server's one tool
+# thread within a slice, instead of holding every later call for up to WAIT_MAX_SECONDS.
+MCP_WAIT_SLICE_SECONDS = 1.0
 # The longest JSON-RPC line the server reads: the largest JSON input bunzai accepts, with
 # room for its framing. A longer line is refused as a parse error, not read into memory.
 MCP_FRAME_MAX_BYTES = JSON_MAX_BYTES + 64 * 1024

@@ -115,7 +115,7 @@ class Dispatcher:
         self.ctx.cut_values = self.ctx.cut_values or cut
         if len(text) > MCP_RESULT_INLINE_MAX_CHARS:
             try:
-                doc = self.ctx.handles.keep(text, name)
+                doc = self.ctx.handles.keep(text, name, truncated=cut)
             except BunzaiError as error:  # even cut to fit, the result is too large to hold
                 return self._error(error, version)
             text = _text(doc)
@@ -133,7 +133,7 @@ class Dispatcher:
         text = _text(doc)
         if len(text) > MCP_RESULT_INLINE_MAX_CHARS and error.details:
             try:
-                held = self.ctx.handles.keep(_text(doc["error"]["details"]), "error details")
+                held = self.ctx.handles.keep(_text(doc["error"]["details"]), "error details", truncated=cut)
             except BunzaiError:
                 held = None
             if held is not None:

@@ -24,11 +24,14 @@ from bunzai.limits import (
 class Handles:
     def __init__(self) -> None:
         self._held: OrderedDict[str, tuple[str, int, str]] = OrderedDict()  # handle -> (text, bytes, tool)
+        self._cut: set[str] = set()  # handles whose result had values cut to `…` to fit
         self._next = 1
         self.total = 0
 
-    def keep(self, text: str, tool: str) -> dict:
-        """Hold `text` (one result's JSON); the reply that stands for it: handle, size, peek."""
+    def keep(self, text: str, tool: str, *, truncated: bool = False) -> dict:
+        """Hold `text` (one result's JSON); the reply that stands for it: handle, size, peek, and
+        `truncated` when values were cut to fit (said here: the envelope that counts them may
+        close the text, hundreds of pages on)."""
         from bunzai.mcp.envelope import envelope_text  # lazy: bunzai mcp answers initialize without the envelope
 
         size = len(text.encode("utf-8", "surrogatepass"))
@@ -41,18 +44,30 @@ class Handles:
         handle = f"result-{self._next}"
         self._next += 1
         self._held[handle] = (text, size, tool)
+        if truncated:
+            self._cut.add(handle)
         self.total += size
         while len(self._held) > MCP_HANDLES_MAX or self.total > MCP_HANDLES_TOTAL_MAX_BYTES:
-            _, (_, dropped, _) = self._held.popitem(last=False)
+            dropped_handle, (_, dropped, _) = self._held.popitem(last=False)
+            self._cut.discard(dropped_handle)
             self.total -= dropped
+        hint = (
+            f"the result is over the inline size; read it with result_query (handle {handle!r}, "
+            f"action read with offset and limit up to {MCP_RESULT_READ_MAX_CHARS}, or search)"
+        )
+        if truncated:
+            hint += (
+                f"; even so it was over the {MCP_HANDLE_MAX_BYTES} bytes a handle holds, so values were cut to "
+                "'…': read the piece in parts (studio_read with outline, or pointer, offset and limit)"
+            )
         return {
             "handle": handle,
             "tool": tool,
             "chars": len(text),
             "bytes": size,
+            "truncated": truncated,
             "peek": envelope_text(text[:MCP_RESULT_PEEK_CHARS], truncated=len(text) > MCP_RESULT_PEEK_CHARS),
-            "hint": f"the result is over the inline size; read it with result_query (handle {handle!r}, "
-            f"action read with offset and limit up to {MCP_RESULT_READ_MAX_CHARS}, or search)",
+            "hint": hint,
         }
 
     def _text(self, handle: str) -> str:
@@ -72,6 +87,7 @@ class Handles:
             "tool": self._held[handle][2],
             "chars": len(text),
             "bytes": self._held[handle][1],
+            "truncated": handle in self._cut,
             "lines": text.count("\n") + 1,
         }
 
@@ -82,7 +98,15 @@ class Handles:
         limit = MCP_RESULT_READ_MAX_CHARS if limit is None else limit
         if offset < 0 or not 1 <= limit <= MCP_RESULT_READ_MAX_CHARS:
             raise BunzaiError(
-                "invalid_input", f"offset must be >= 0 and limit between 1 and {MCP_RESULT_READ_MAX_CHARS}"
+                "invalid_input",
+                f"offset must be >= 0 and limit between 1 and {MCP_RESULT_READ_MAX_CHARS}",
+                "leave limit out for the largest page",
+            )
+        if offset > len(text):  # a page past the end would answer an end before its own offset
+            raise BunzaiError(
+                "invalid_input",
+                f"offset {offset} is past the end of {handle} ({len(text)} characters)",
+                "read from offset 0; each page's next_offset says where the next one starts",
             )
         end = min(len(text), offset + limit)
         return {

@@ -100,7 +100,7 @@ class Server:
             self.wire.error(_id_of(frame), ProtocolError(INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
             return
         method = frame.get("method")
-        if method is None and "id" in frame:  # the client's answer to one of our requests
+        if method is None and "id" in frame and ("result" in frame or "error" in frame):  # an answer to our request
             waiting = self.pending.get(str(frame["id"]))
             if waiting is not None:
                 waiting[1].append(frame)
@@ -108,6 +108,9 @@ class Server:
             return
         if "id" in frame and _id_of(frame) is None:
             self.wire.error(None, ProtocolError(INVALID_REQUEST, "an id is a string or a number"))
+            return
+        if not isinstance(method, str):  # neither a request nor an answer: a client waiting on its id hears why
+            self.wire.error(_id_of(frame), ProtocolError(INVALID_REQUEST, "a request's method is a string"))
             return
         if method == "ping" and "id" in frame:
             self.wire.result(frame["id"], {})

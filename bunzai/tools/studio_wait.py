@@ -1,7 +1,10 @@
 """studio_wait: block until one declarative condition holds, or a timeout (`bunzai wait`)."""
 
+import time
+
 from pydantic import Field, model_validator
 
+from bunzai.limits import MCP_WAIT_SLICE_SECONDS, WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
@@ -15,6 +18,7 @@ class Args(ToolArgs):
     timeout: float | None = Field(
         None,
         gt=0,
+        le=WAIT_MAX_SECONDS,
         description="Seconds to wait (15 by default, 55 at most); a timeout is an answer (met false), not an error.",
     )
 
@@ -29,13 +33,20 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.changes.watch import studio_wait  # lazy: tool discovery imports every tool before the first tools/list
 
-    result = studio_wait(
-        ctx.studio,
-        changed_since=args.changedSince,
-        piece_exists=args.pieceExists,
-        revision_changed=args.revisionChanged,
-        timeout=args.timeout,
-    )
+    total = WAIT_DEFAULT_SECONDS if args.timeout is None else args.timeout
+    started = time.monotonic()
+    while True:
+        left = total - (time.monotonic() - started)
+        result = studio_wait(
+            ctx.studio,
+            changed_since=args.changedSince,
+            piece_exists=args.pieceExists,
+            revision_changed=args.revisionChanged,
+            timeout=max(0.0, min(left, MCP_WAIT_SLICE_SECONDS)),
+        )
+        if result["met"] or left <= MCP_WAIT_SLICE_SECONDS or ctx.cancelled():
+            break
+    result.update(timeout_seconds=total, waited_seconds=round(time.monotonic() - started, 3))
     if "change" in result:  # carries the writer's self-declared session label
         result["change"] = untrusted(result["change"])
     return result
