@@ -2,14 +2,16 @@
 
 A script is `{comment, in, out, type, flag?, ableFlag?}`. `type` names the one text it runs
 on, mapped explicitly: editinput -> user_input, editoutput -> ai_output, editprocess ->
-request, editdisplay -> display, edittrans -> translation, disabled -> the rule is off.
+request, editdisplay -> display, edittrans -> translation, disabled -> the rule is off. A
+markdown-only rule is written as editdisplay and a prompt-only one as editprocess (only_type).
 The flag string is only read when `ableFlag` (else RisuAI uses `g`); it may embed
 `<order N>`, `<cbs>`, `<move_top>` ... tokens (comma lists allowed), which RisuAI strips
 before compiling. bunzai does the same: the JS letters become `flags` (a flag that was only
 tokens reads as `g`; otherwise letters outside dgimsuvy dropped, repeats removed, none left ->
 `u`, as RisuAI compiles them), `<cbs>` is
 `substitute_macros: raw`, and the other tokens travel in `extensions.risuai.flag_tokens`;
-writing over the escrowed script keeps the flag string as written when it reads the same.
+writing over the escrowed script keeps the flag string as written when it reads the same, and
+empty flags are written `d` (RisuAI would compile an empty flag as `g`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ PLACEMENT_TO_TYPE = {value: key for key, value in TYPE_TO_PLACEMENT.items()}
 _MAPPED = ("comment", "in", "out", "type", "flag", "ableFlag")
 _TOKEN = re.compile(r"<(.+?)>")
 _JS_FLAGS = "dgimsuvy"
+# RisuAI compiles an empty flag as `g` (and one left empty by its filter as `u`, which changes the
+# syntax); `d` alone only adds match indices, so it matches as no flags do: the first match only.
+_FIRST_MATCH_ONLY = "d"
+# The chat messages a markdown-only (shown) or prompt-only (sent) rule may run on, as one RisuAI type.
+_SHOWN = {"user_input", "ai_output", "display"}
+_SENT = {"user_input", "ai_output", "request"}
 # Canonical rule fields a Risu script has no place for.
 _NOT_CARRIED = ("id", "trim_strings", "markdown_only", "prompt_only", "run_on_edit", "min_depth", "max_depth")
 
@@ -50,6 +58,17 @@ def parse_flag(flag: Any, able: Any) -> tuple[str, list[str]]:
         letters = _TOKEN.sub("", flag) or "g"  # RisuAI: `flag || 'g'` on what the tokens left
     kept = "".join(dict.fromkeys(letter for letter in letters.strip() if letter in _JS_FLAGS))
     return kept or "u", tokens
+
+
+def only_type(rule: dict) -> str:
+    """editdisplay for a markdown-only rule on chat messages, editprocess for a prompt-only one
+    (an output script would rewrite the stored chat); '' when neither says the rule."""
+    kinds = set(rule["placements"])
+    if rule["markdown_only"] and not rule["prompt_only"] and kinds and kinds <= _SHOWN:
+        return "editdisplay"
+    if rule["prompt_only"] and not rule["markdown_only"] and kinds and kinds <= _SENT:
+        return "editprocess"
+    return ""
 
 
 def read_script(native: Any) -> dict:
@@ -90,27 +109,32 @@ def write_script(base: Any, rule: dict) -> dict:
     for field, key in (("name", "comment"), ("pattern", "in"), ("replacement", "out")):
         if current[field] != rule[field]:
             script[key] = rule[field]
-    if (
+    typed = "" if rule["disabled"] else only_type(rule)
+    if (typed and script.get("type") != typed) or (
         current["placements"],
         current["disabled"],
         as_object(current["extensions"].get(EXT_KEY)).get("type", MISSING),
     ) != (rule["placements"], rule["disabled"], raw_type):
-        if rule["disabled"]:
-            script["type"] = "disabled"
-        elif rule["placements"] and rule["placements"][0] in PLACEMENT_TO_TYPE:
-            script["type"] = PLACEMENT_TO_TYPE[rule["placements"][0]]
-        elif raw_type is not MISSING:
-            script["type"] = raw_type
-        else:
-            script["type"] = "editoutput"
+        script["type"] = _type_out(rule, raw_type)
     wanted_tokens = [token for token in tokens if isinstance(token, str)]
     if rule["substitute_macros"] != "none":
         wanted_tokens = ["cbs"] + wanted_tokens
+    letters = rule["flags"] or _FIRST_MATCH_ONLY
     now_flags, now_tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
-    if (now_flags, sorted(now_tokens)) != (rule["flags"], sorted(wanted_tokens)):
-        script["flag"] = rule["flags"] + "".join(f"<{token}>" for token in wanted_tokens)
+    if (now_flags, sorted(now_tokens)) != (letters, sorted(wanted_tokens)):
+        script["flag"] = letters + "".join(f"<{token}>" for token in wanted_tokens)
         script["ableFlag"] = True
     return script
+
+
+def _type_out(rule: dict, raw_type: Any) -> Any:
+    if rule["disabled"]:
+        return "disabled"
+    if only_type(rule):
+        return only_type(rule)
+    if rule["placements"] and rule["placements"][0] in PLACEMENT_TO_TYPE:
+        return PLACEMENT_TO_TYPE[rule["placements"][0]]
+    return "editoutput" if raw_type is MISSING else raw_type
 
 
 # What script_losses names, at a regex set body's rules (/body/rules/<n>/...).
@@ -141,8 +165,19 @@ TYPE_DEFAULTED = LossRule(
     "risu.regex.type_defaulted",
     "a RisuAI script needs a type; it runs on AI output",
 )
+ONLY_TYPE = LossRule(
+    _RULE + "/(?:placements|markdown_only|prompt_only)",
+    "translated",
+    "risu.regex.only_type",
+    "a markdown-only rule is written as a display script and a prompt-only one as a request script, "
+    "which RisuAI runs on every message shown or sent (the user's too), never changing the chat",
+)
 FLAGS_DEFAULTED = LossRule(
-    _RULE + "/flags", "translated", "risu.regex.flags", "RisuAI compiles a script with no flags as `g`"
+    _RULE + "/flags",
+    "translated",
+    "risu.regex.flags",
+    "RisuAI compiles a script with no flags as `g` (every match); written as `d`, which like no flags "
+    "replaces the first match only",
 )
 CBS_RAW = LossRule(
     _RULE + "/substitute_macros",
@@ -161,11 +196,15 @@ SCRIPT_EXTENSIONS = LossRule(
 def script_losses(rule: dict, index: int, prefix: str, default: dict) -> list[Loss]:
     losses = []
     at = f"{prefix}/{index}"
+    typed = "" if rule["disabled"] else only_type(rule)
     for field in _NOT_CARRIED:
-        if rule[field] != default[field]:
+        if rule[field] != default[field] and not (typed and field in ("markdown_only", "prompt_only")):
             losses.append(SCRIPT_NOT_CARRIED.at(f"{at}/{field}", f"a RisuAI regex script has no {field}"))
     if rule["disabled"] and rule["placements"]:
         losses.append(DISABLED_TYPE.at(f"{at}/placements"))
+    elif typed:
+        switch = "markdown_only" if typed == "editdisplay" else "prompt_only"
+        losses += [ONLY_TYPE.at(f"{at}/{field}") for field in ("placements", switch)]
     elif len(rule["placements"]) > 1 or any(p not in PLACEMENT_TO_TYPE for p in rule["placements"]):
         losses.append(PLACEMENT_FLATTENED.at(f"{at}/placements"))
     elif (

@@ -270,14 +270,28 @@ class SillyTavernQuickReplies(Adapter):
 def _items_out(piece: QuickReplySet, escrowed: list, losses: list[Loss]) -> list[dict]:
     natives = [item if isinstance(item, dict) else {} for item in escrowed]
     by_id = {as_int(item.get("id")): item for item in natives if as_int(item.get("id")) is not None}
+    names = _set_names(piece, natives)
     out = []
     for index, item in enumerate(piece.body.items):
         base = by_id.get(item.id) or {}
-        out.append(_item_out(item, dict(base), f"/body/items/{index}", losses))
+        out.append(_item_out(item, dict(base), f"/body/items/{index}", losses, names))
     return out
 
 
-def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> dict:
+def _set_names(piece: QuickReplySet, natives: list[dict]) -> dict[str, str]:
+    """Set id -> the set name it was read from (escrowed links, then this set's own name):
+    SillyTavern finds a linked set by its name, so a rewritten link keeps the name it had."""
+    names: dict[str, str] = {}
+    for native in natives:
+        for link in as_list(native.get("contextList")):
+            if isinstance(link, dict) and isinstance(link.get("set"), str) and link["set"]:
+                names.setdefault(_set_id(link["set"]), link["set"])
+    if piece.name:
+        names.setdefault(_set_id(piece.name), piece.name)
+    return names
+
+
+def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss], names: dict[str, str]) -> dict:
     previous = item_from_native(native, item.id - 1) if native else None
 
     def changed(field: str) -> bool:
@@ -295,8 +309,10 @@ def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss]) -> di
         if changed(field):
             native[key] = getattr(item, field)
     if changed("context_list"):
-        native["contextList"] = [{"set": link.set, "isChained": link.chained} for link in item.context_list]
-        if item.context_list:
+        native["contextList"] = [
+            {"set": names.get(link.set, link.set), "isChained": link.chained} for link in item.context_list
+        ]
+        if any(link.set not in names for link in item.context_list):
             losses.append(CONTEXT_SET_BY_ID.at(f"{at}/context_list"))
     if changed("prevent_auto_execute"):
         native["preventAutoExecute"] = item.prevent_auto_execute

@@ -4,7 +4,8 @@ A file becomes one RegexSet: a single script gives a set of one rule named after
 script, an array gives a set named after the file. Patterns are parsed the way ST parses
 `findRegex` (a bare pattern has no flags) and stored, never executed. Writing back to
 this format starts from the escrowed scripts, so unknown keys survive; each native value
-is rewritten only when its canonical value changed.
+is rewritten only when its canonical value changed. Rules carrying RisuAI `<order N>` tokens
+are written in the order RisuAI runs them, since SillyTavern runs scripts in list order.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ _PLACEMENT_OUT = {"user_input": 1, "ai_output": 2, "slash_command": 3, "world_in
 # A display-only rule (RisuAI's editdisplay): 0 is legacy, which SillyTavern migrates in global
 # scripts only (to every placement, markdown and prompt only), so a card's rule would never run.
 _DISPLAY_OUT = (1, 2)
+# A request-only rule (RisuAI's editprocess: each chat message as it is sent) is SillyTavern's
+# prompt-only rule on user input and AI output; beside a placement that edits the stored chat
+# it cannot be said (prompt only would stop that edit), so it is dropped there.
+_REQUEST_OUT = (1, 2)
+_STORED = {"user_input", "ai_output", "slash_command", "world_info", "reasoning"}
 _SUBSTITUTE_IN = {0: "none", 1: "raw", 2: "escaped"}
 _SUBSTITUTE_OUT = {"none": 0, "raw": 1, "escaped": 2}
 # regexFromString: /(\/?)(.+)\1([a-z]*)/i, unanchored; JS `.` stops at line terminators
@@ -49,6 +55,7 @@ _ST_LITERAL = re.compile(r"(/?)([^\n\r\u2028\u2029]+)\1([a-zA-Z]*)")
 _ST_FLAGS = set("gmixXsuUAJ")  # what ST lets through to RegExp; others make it use the whole string
 _JS_FLAGS = set("dgimsuvy")
 _LINE_BREAK = re.compile(r"(\\*)([\n\r\u2028\u2029])")
+_RISU_ORDER_NUMBER = re.compile(r"\s*([+-]?\d+)")
 _BREAK_ESCAPES = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 # What the writer names: the set's name and fields, then each rule's (/body/rules/<n>/...).
@@ -121,6 +128,26 @@ DISPLAY_MARKDOWN_ONLY = LossRule(
     "translated",
     "regex.rule.placement.display",
     "a display rule is written markdown only: SillyTavern alters only the shown text",
+)
+PLACEMENT_REQUEST = LossRule(
+    _RULE + "/placements",
+    "translated",
+    "regex.rule.placement.request",
+    "SillyTavern has no request placement; the rule was written to alter user input and AI output in the prompt "
+    "only, as RisuAI alters each message it sends",
+)
+REQUEST_PROMPT_ONLY = LossRule(
+    _RULE + "/prompt_only",
+    "translated",
+    "regex.rule.placement.request",
+    "a request rule is written prompt only: SillyTavern alters only the text it sends",
+)
+RULE_RUN_ORDER = LossRule(
+    "/body/rules",
+    "translated",
+    "regex.rule.order.risu",
+    "RisuAI runs rules with an <order N> flag token first (highest N first); SillyTavern runs scripts "
+    "in list order, so the rules were written in the order RisuAI runs them",
 )
 PLACEMENT_UNSUPPORTED = LossRule(
     _RULE + "/placements", "dropped", "regex.rule.placement.unsupported", "SillyTavern has no such placement"
@@ -256,6 +283,7 @@ class SillyTavernRegex(Adapter):
             script_from_rule(rule, dict(base or {}), piece, index, losses)
             for index, (rule, base) in enumerate(zip(piece.body.rules, _bases(piece.body.rules, escrowed)))
         ]
+        scripts = _in_run_order(piece.body.rules, scripts, losses)
         single = len(scripts) == 1 and not isinstance(original, list)
         document: Any = scripts[0] if single else scripts
         # An array file is named by its file, which the crossing names (and drops this loss
@@ -328,6 +356,9 @@ def script_from_rule(rule: RegexRule, script: dict, piece: RegexSet, index: int,
     if changed("placements") and "display" in rule.placements and not rule.markdown_only:
         script["markdownOnly"] = True
         losses.append(DISPLAY_MARKDOWN_ONLY.at(f"{at}/markdown_only"))
+    if changed("placements") and _request_written(rule) and not rule.prompt_only:
+        script["promptOnly"] = True
+        losses.append(REQUEST_PROMPT_ONLY.at(f"{at}/prompt_only"))
     if rule.extensions:
         losses.append(RULE_EXTENSIONS_DROPPED.at(f"{at}/extensions"))
     return script
@@ -360,11 +391,42 @@ def _placement_out(rule: RegexRule, at: str, losses: list[Loss]) -> list[int]:
     if "display" in rule.placements:
         out = list(dict.fromkeys(out + list(_DISPLAY_OUT)))
         losses.append(PLACEMENT_DISPLAY.at(f"{at}/placements"))
-    missing = [p for p in rule.placements if p not in _PLACEMENT_OUT and p != "display"]
+    said = {"display", "request"} if _request_written(rule) else {"display"}
+    if "request" in said:
+        out = list(dict.fromkeys(out + list(_REQUEST_OUT)))
+        losses.append(PLACEMENT_REQUEST.at(f"{at}/placements"))
+    missing = [p for p in rule.placements if p not in _PLACEMENT_OUT and p not in said]
     if missing:
         why = f"SillyTavern has no placement {', '.join(missing)}"
         losses.append(PLACEMENT_UNSUPPORTED.at(f"{at}/placements", why))
     return out
+
+
+def _risu_order(rule: RegexRule) -> int:
+    """The N of a rule's last RisuAI `<order N>` token (parseInt: a bad number counts as 0), else 0."""
+    risu = rule.extensions.get("risuai")
+    tokens = risu.get("flag_tokens") if isinstance(risu, dict) else None
+    order = 0
+    for token in tokens if isinstance(tokens, list) else []:
+        if isinstance(token, str) and token.startswith("order "):
+            number = _RISU_ORDER_NUMBER.match(token[len("order ") :])
+            order = int(number.group(1)) if number else 0
+    return order
+
+
+def _in_run_order(rules: list[RegexRule], scripts: list[dict], losses: list[Loss]) -> list[dict]:
+    """Scripts in the order RisuAI runs the rules (a stable sort, highest order first)."""
+    order = sorted(range(len(rules)), key=lambda index: -_risu_order(rules[index]))
+    if order != list(range(len(rules))):
+        # One loss for the list: every rule after a moved one reads back at another index.
+        ordered = ", ".join(str(index + 1) for index in order if _risu_order(rules[index]))
+        why = f"RisuAI runs rules by their <order N> token, highest first (rules {ordered} have one); written so"
+        losses.append(RULE_RUN_ORDER.at("/body/rules", why))
+    return [scripts[index] for index in order]
+
+
+def _request_written(rule: RegexRule) -> bool:
+    return "request" in rule.placements and not _STORED & set(rule.placements)
 
 
 register(SillyTavernRegex())
