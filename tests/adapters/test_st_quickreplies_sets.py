@@ -175,6 +175,17 @@ def test_repeated_item_ids_are_renumbered_with_a_warning():
     assert any("repeats id 1" in warning for warning in decoded.warnings)
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=6), max_size=12))
+def test_repeated_ids_become_one_past_the_highest_so_far(ids: list[int]) -> None:
+    expected, seen = [], []
+    for item_id in ids:  # the rule, spelled out: a repeat takes one past the highest id before it
+        expected.append(max(seen) + 1 if item_id in seen else item_id)
+        seen.append(expected[-1])
+    decoded = read_json(dict(V2_SET, qrList=[qr_item(item_id) for item_id in ids]), "Dice.json")
+    assert [item.id for item in decoded.pieces[0].body.items] == expected
+
+
 def test_a_document_that_is_not_a_set_is_refused():
     from bunzai.adapters.registry import get_adapter
 

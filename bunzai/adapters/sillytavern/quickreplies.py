@@ -181,13 +181,16 @@ def item_from_native(item: dict, index: int) -> QuickReply:
 def body_from_native(document: dict, warnings: list[str]) -> QuickReplySetBody:
     native = document.get("qrList") if isinstance(document.get("qrList"), list) else []
     items: list[QuickReply] = []
+    taken: set[int] = set()  # kept as the items come, not rebuilt per item (a set of thousands)
+    highest = -1
     for index, raw in enumerate(native):
         item = item_from_native(raw if isinstance(raw, dict) else {}, index)
-        taken = {known.id for known in items}
         if item.id in taken:
-            fresh = max(taken) + 1
+            fresh = highest + 1
             warnings.append(f"quick reply {index + 1} repeats id {item.id}; it is given id {fresh}")
             item = item.model_copy(update={"id": fresh})
+        taken.add(item.id)
+        highest = max(highest, item.id)
         items.append(item)
     color = as_str(document.get("color"))
     settings = QuickReplySettings(
