@@ -4,14 +4,17 @@ Every piece goes through the one crossing (`convert_stored_piece`) to the format
 folder holds, and is written where the platform looks for it, under the file name the
 platform uses: the file it was imported from when it came from such a folder
 (`Escrow.source`), else its name as the platform sanitizes it. Writes are create-only
-(`store.atomic.write_new`): an existing file is left alone and reported. Paths are built
-from the layout's folder names and checked file stems only, so no piece name can reach
-outside the folder. The result is one report: written, skipped (existing), not written,
-and every loss.
+(`store.atomic.write_new`): an existing file is left alone and reported (`differs` where it
+is not what the export would write). Paths are built from the layout's folder names and
+checked file stems only, so no piece name can reach outside the folder. A piece whose file
+cannot be written (a file where a folder belongs, a disk that refuses it) is reported and the
+others go on. The result is one report: written, skipped (existing), not written, and every
+loss.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -64,9 +67,7 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     """Write the pieces named by `refs` (every piece when none) into `into` laid out as `layout`."""
     if layout not in LAYOUTS:
         raise BunzaiError("usage", f"--layout {layout!r} is not a known layout", "layouts: " + ", ".join(LAYOUTS))
-    if into.exists() and not into.is_dir():
-        raise BunzaiError("invalid_input", f"{into} is not a folder", "name a folder (it is created when missing)")
-    into.mkdir(parents=True, exist_ok=True)
+    _make_into(into)
     # A piece named twice (`ada` and `persona/ada`) is written once.
     targets = list(dict.fromkeys(resolve_ref(studio, ref) for ref in refs)) if refs else list_stored(studio)
     packs = frozenset(piece_id for kind, piece_id in targets if kind == "pack")
@@ -84,14 +85,44 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
             if place is not None:
                 backups.setdefault(place[0], []).append((place[1], ref, piece))
                 continue
-            _export_piece(studio, piece, ref, report)
+            written = _export_piece(studio, piece, ref, report)
             if piece.kind == "persona":  # the image too, even where the persona's file was there
-                _write_avatar(studio, report, ref, piece)
-        except BunzaiError as error:
-            report.not_written.append({"ref": ref, "error": error.to_json()["error"]})
+                _write_avatar(studio, report, ref, piece, _avatar_key(written))
+        except (BunzaiError, OSError) as error:  # one piece refused (or its file): the others go on
+            _refused(report, [ref], error)
     for source, members in backups.items():
         _export_backup(studio, source, sorted(members, key=lambda member: member[:2]), report)  # place, ref
     return report
+
+
+def _make_into(into: Path) -> None:
+    """The folder to export into, created when missing; a refusal, not a crash, where it cannot be."""
+    if into.is_symlink() and not into.exists():
+        raise BunzaiError("invalid_input", f"{into} is a link to nothing", "name a folder (it is created when missing)")
+    if into.exists() and not into.is_dir():
+        raise BunzaiError("invalid_input", f"{into} is not a folder", "name a folder (it is created when missing)")
+    try:
+        into.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _os_refusal(error) from None
+
+
+def _refused(report: LibraryReport, refs: list[str], error: BunzaiError | OSError) -> None:
+    coded = error if isinstance(error, BunzaiError) else _os_refusal(error)
+    report.not_written.extend({"ref": ref, "error": coded.to_json()["error"]} for ref in refs)
+
+
+def _os_refusal(error: OSError) -> BunzaiError:
+    """A file the system would not write (a name too long for it, a disk without hard links,
+    read-only, full): said per piece, so the report of what was written is not lost."""
+    from bunzai.errors import from_os_error
+
+    where = f"{error.filename}: " if error.filename else ""
+    return from_os_error(error) or BunzaiError(
+        "invalid_input",
+        f"{where}{error.strerror or error}; nothing was written there",
+        "check the folder exported into",
+    )
 
 
 def _backup_place(piece) -> tuple[str, int] | None:
@@ -114,7 +145,11 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
 
     backups: list[tuple[set[int], set[str], list]] = []  # places, avatar keys, members
     for place, ref, piece in members:
-        crossing = convert_stored_piece(studio, piece, st.PERSONAS_FORMAT, current_book=False)
+        try:
+            crossing = convert_stored_piece(studio, piece, st.PERSONAS_FORMAT, current_book=False)
+        except BunzaiError as error:
+            _refused(report, [ref], error)
+            continue
         one = json.loads(crossing.data)
         keys = set(one.get("personas") or ()) | set(one.get("persona_descriptions") or ())
         losses = [loss.to_json() for loss in crossing.losses if not _not_lost(loss, piece, None)]
@@ -136,7 +171,11 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
             f"as {len(backups)} backups, " + ", ".join(paths)
         )
     for (_places, _taken, group), file_name in zip(backups, paths, strict=True):
-        _write_backup(studio, group, _folder(report.into, st.PERSONAS_FOLDER) / file_name, report)
+        try:
+            folder = _folder(report.into, st.PERSONAS_FOLDER)
+            _write_backup(studio, group, folder / file_name, report)
+        except (BunzaiError, OSError) as error:
+            _refused(report, [ref for ref, *_ in group], error)
 
 
 def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> None:
@@ -158,13 +197,18 @@ def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> Non
     if not duplicate and _written_new(path.with_name(f"{place.stem}{place.extension}"), data):
         _report_backup(report, group, relative, place, wanted)
     else:  # this export wrote these very bytes there, or a file was there already
-        report.skipped.extend({"ref": ref, "path": relative} for ref, *_ in group)
-    for ref, piece, _one, _losses in group:  # an image may be missing, or another, even so
-        _write_avatar(studio, report, ref, piece)
+        report.skipped.extend(_skipped(report, ref, relative, data) for ref, *_ in group)
+    for ref, piece, one, _losses in group:  # an image may be missing, or another, even so
+        try:
+            _write_avatar(studio, report, ref, piece, _avatar_key(one))
+        except (BunzaiError, OSError) as error:
+            _refused(report, [ref], error)
 
 
 def _written_new(path: Path, data: bytes) -> bool:
     """Whether `data` was written as the new file `path`; False where a file is there already."""
+    if os.path.lexists(path):  # taken: exporting again writes and syncs no temp file only to find it so
+        return False
     try:
         write_new(path, data)
     except BunzaiError as error:
@@ -172,6 +216,26 @@ def _written_new(path: Path, data: bytes) -> bool:
             raise
         return False
     return True
+
+
+def _skipped(report: LibraryReport, ref: str, relative: str, data: bytes) -> dict:
+    """A `skipped_existing` entry; `differs` where the file there is not what this export
+    would write (the piece was edited since it was exported there, or another file has its
+    name), so an edit left unwritten is said, not silent."""
+    entry = {"ref": ref, "path": relative}
+    if not _holds(report.into / relative, data):
+        entry["differs"] = True
+    return entry
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether `path` is a plain file holding exactly `data` (its size is checked first)."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _report_backup(report: LibraryReport, group: list, relative: str, place, wanted) -> None:
@@ -189,19 +253,21 @@ def _report_backup(report: LibraryReport, group: list, relative: str, place, wan
         report.written.append(entry)
 
 
-def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
+def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | None:
+    """Write `piece` where SillyTavern looks for it; return the bytes its file holds (None where
+    SillyTavern has no file for it)."""
     place = st.place_of(piece)
     if place is None:
         report.not_written.append({"ref": ref, "reason": f"SillyTavern has no file for a {piece.kind} piece"})
-        return
+        return None
     # The bound world is written beside the card as its own file: the card keeps its copy as imported.
     crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False)
     wanted = place.path
     if piece.kind != "pack":
         place, duplicate = _claimed(report, place, crossing.data)
         if duplicate:  # a piece of this export wrote these very bytes there
-            report.skipped.append({"ref": ref, "path": place.path})
-            return
+            report.skipped.append(_skipped(report, ref, place.path, crossing.data))
+            return crossing.data
         if place.path != wanted:  # renamed: its losses are those of the name it is written under
             crossing.losses = _losses_as_named(studio, piece, place, crossing)
     losses = [
@@ -217,10 +283,11 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> None:
                     raise BunzaiError("invalid_input", f"sprite file name {name!r} is not a plain file name")
                 _write(report, ref, folder / name, data, place, losses)
                 losses = []  # the pack's losses are reported once, with its first file
-        return
+        return None
     folder = _folder(report.into, place.folder)
     renamed_from = wanted if place.path != wanted else None
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
+    return crossing.data
 
 
 def _losses_as_named(studio, piece, place, crossing) -> list:
@@ -239,17 +306,27 @@ def _losses_as_named(studio, piece, place, crossing) -> list:
     return convert_stored_piece(studio, named, place.format_id, current_book=False).losses
 
 
-def _write_avatar(studio, report: LibraryReport, ref: str, piece) -> None:
+def _avatar_key(backup: bytes | dict | None) -> str | None:
+    """The avatar file name a written one-persona backup keys its persona by."""
+    import json
+
+    document = json.loads(backup) if isinstance(backup, bytes) else backup
+    names = document.get("personas") if isinstance(document, dict) else None
+    return next(iter(names)) if isinstance(names, dict) and len(names) == 1 else None
+
+
+def _write_avatar(studio, report: LibraryReport, ref: str, piece, avatar: str | None) -> None:
     """A persona's image into `User Avatars/`, under the file name SillyTavern keys the persona
-    by; it cannot be renamed there, so where another persona of this export took that name
-    with another image (two users' `luna.png`, or `Luna.png` on a disk that folds case), the
-    second is not written, and the report says why."""
+    by (`avatar`, the key of the backup written for it: SillyTavern's restore looks for that
+    file, whatever type the image is); it cannot be renamed there, so where another persona of
+    this export took that name with another image (two users' `luna.png`, or `Luna.png` on a
+    disk that folds case), the second is not written, and the report says why."""
     import hashlib
 
     portrait = piece.body.portrait
     if portrait is None:
         return
-    avatar = st.persona_avatar(piece) or f"{piece.id}.{portrait.ext}"
+    avatar = avatar or st.persona_avatar(piece) or f"{piece.id}.png"
     if st.file_stem_for(avatar, "") != avatar:
         return
     image = read_asset(studio, portrait.sha256, portrait.ext)
@@ -367,7 +444,7 @@ def _write(
 ) -> None:
     relative = path.relative_to(report.into).as_posix()
     if not _written_new(path, data):
-        report.skipped.append({"ref": ref, "path": relative})
+        report.skipped.append(_skipped(report, ref, relative, data))
         return
     entry = {"ref": ref, "path": relative, "losses": losses}
     if renamed_from is not None:  # another piece of this export took the file it wanted
@@ -391,6 +468,12 @@ def _folder(root: Path, relative: str) -> Path:
                 "invalid_input",
                 f"{path} is a link; nothing is written through links",
                 "export into a folder without links",
+            )
+        if path.exists() and not path.is_dir():
+            raise BunzaiError(
+                "invalid_input",
+                f"{path} is a file where SillyTavern keeps a folder; nothing is written into it",
+                "move the file away and export again",
             )
         path.mkdir(exist_ok=True)
     return path

@@ -202,7 +202,7 @@ def export(
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
     into: Annotated[
-        Path | None,
+        str | None,  # a str: Path("") would be the working folder, and an empty --into names none
         typer.Option("--into", help="Write into this folder, laid out as --layout, instead of a studio kit folder."),
     ] = None,
     layout: Annotated[
@@ -235,7 +235,7 @@ def export(
 
 
 def _export_library(
-    ctx: typer.Context, refs: list[str], into: Path | None, layout: str | None, single: str | None
+    ctx: typer.Context, refs: list[str], into: str | None, layout: str | None, single: str | None
 ) -> int:
     from bunzai.errors import BunzaiError
     from bunzai.library_export import export_library
@@ -247,7 +247,9 @@ def _export_library(
             "(the layout names each piece's format)",
             "bunzai export --into ST --layout sillytavern",
         )
-    report = export_library(studio_of(ctx, writes=True), into, layout, refs)
+    if not into.strip():  # an unset variable (`--into "$ST"`) must not export into the working folder
+        raise BunzaiError("usage", "--into names no folder", "bunzai export --into ST --layout sillytavern")
+    report = export_library(studio_of(ctx, writes=True), Path(into), layout, refs)
     emit(report.to_json())
     return 1 if report.failed else 0
 

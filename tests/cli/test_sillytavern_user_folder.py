@@ -198,7 +198,7 @@ def test_export_leaves_existing_files_alone_and_reports_them(bunzai, user_folder
     (out / "worlds").mkdir(parents=True)
     (out / "worlds" / "Eldoria.json").write_text("mine")
     report = bunzai("export", "--into", str(out), "--layout", "sillytavern", "lorebook/eldoria", check=True).json
-    assert report["skipped_existing"] == [{"ref": "lorebook/eldoria", "path": "worlds/Eldoria.json"}]
+    assert report["skipped_existing"] == [{"ref": "lorebook/eldoria", "path": "worlds/Eldoria.json", "differs": True}]
     assert (out / "worlds" / "Eldoria.json").read_text() == "mine"
 
 
