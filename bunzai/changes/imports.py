@@ -9,7 +9,7 @@ import hashlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
 from bunzai.adapters.common.card_doc import card_data, family_document
@@ -334,6 +334,7 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
     used: set[str] = set()
     if (root / st.SETTINGS_FILE).is_file():
         yield from _settings_pieces(root, avatars, used)
+    yield from _exported_personas(root, avatars, used)
     if avatars.is_dir():
         try:
             avatar_files = list_folder(avatars)[0]
@@ -342,16 +343,32 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
             avatar_files = []
         for file in avatar_files:
             if file.name not in used:
-                yield file, Skipped("an avatar image no persona in settings.json uses")
+                yield file, Skipped("an avatar image no persona in settings.json (or a persona backup) uses")
     known = {shelf.folder for shelf in st.SHELVES} | {st.AVATARS}
     for sub in folders:
         if sub.name in st.NOT_PIECES:
             yield sub, Skipped("SillyTavern keeps no pieces in this folder (chats, backgrounds, UI state)")
+        elif sub.name == st.IMPORT_FOLDER:
+            yield from _import_folder(sub)
         elif sub.name not in known:
             yield from drafts_from_path(sub)
     for file in files:
         if file.name != st.SETTINGS_FILE:
             yield file, _walked_file(file)
+
+
+def _import_folder(folder: Path):
+    """`Import in SillyTavern/` but its personas/, read with their images before (`_exported_personas`)."""
+    try:
+        files, folders = list_folder(folder)
+    except BunzaiError as error:
+        yield folder, error
+        return
+    for sub in folders:
+        if sub.name != PurePosixPath(st.PERSONAS_FOLDER).name:
+            yield from drafts_from_path(sub)
+    for file in files:
+        yield file, _walked_file(file)
 
 
 def _relative(root: Path, path: Path) -> str:
@@ -454,19 +471,57 @@ def _settings_pieces(root: Path, avatars: Path, used: set[str]):
             decoded.warnings[:0] = mended
             for index, piece in enumerate(decoded.pieces):
                 _record_source(piece, f"{st.SETTINGS_FILE}#{index}")  # its place there: the order survives
-                avatar = st.persona_avatar(piece)
-                image = avatars / avatar if avatar and "/" not in avatar and "\\" not in avatar else None
-                if image is not None and image.is_file() and not image.is_symlink():
-                    blob_data = read_file_bytes(image)
-                    mime = mime_of(image.name, blob_data)
-                    if mime:
-                        blob = Blob(blob_data, _avatar_ext(image.name, mime), mime, Origin(file=avatar))
-                        piece.body.portrait = blob.ref()
-                        decoded.blobs.append(blob)
-                        used.add(avatar)
+            _attach_avatars(decoded, avatars, used)
             yield path, _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), None, _absolute(avatars))
         except BunzaiError as error:
             yield path, error
+
+
+def _exported_personas(root: Path, avatars: Path, used: set[str]):
+    """The persona backups under `Import in SillyTavern/personas/` (where a library export
+    writes the personas SillyTavern keeps in settings.json), each persona with its image from
+    User Avatars/ as from settings.json; any other file there is walked as any file."""
+    folder = root / st.PERSONAS_FOLDER
+    if not folder.is_dir():
+        return
+    try:
+        files, folders = list_folder(folder)
+    except BunzaiError as error:
+        yield folder, error
+        return
+    for file in files:
+        try:
+            data = read_file_bytes(file)
+            adapter, decoded = read_bytes(data, file.name)
+        except BunzaiError as error:
+            yield file, Skipped(error.message) if _unclaimed(error, file) else error
+            continue
+        if adapter.format_id != st.PERSONAS_FORMAT:
+            yield file, _walked_file(file)
+            continue
+        try:
+            _record_file_name(adapter, decoded, file.name)
+            _attach_avatars(decoded, avatars, used)
+            yield file, _drafts(adapter, decoded, file.name, hashlib.sha256(data).hexdigest(), None, _absolute(avatars))
+        except BunzaiError as error:
+            yield file, error
+    for sub in folders:
+        yield from drafts_from_path(sub)
+
+
+def _attach_avatars(decoded, avatars: Path, used: set[str]) -> None:
+    """Each persona's image from User Avatars/, by the avatar file its backup keys it by."""
+    for piece in decoded.pieces:
+        avatar = st.persona_avatar(piece)
+        image = avatars / avatar if avatar and "/" not in avatar and "\\" not in avatar else None
+        if image is not None and image.is_file() and not image.is_symlink():
+            blob_data = read_file_bytes(image)
+            mime = mime_of(image.name, blob_data)
+            if mime:
+                blob = Blob(blob_data, _avatar_ext(image.name, mime), mime, Origin(file=avatar))
+                piece.body.portrait = blob.ref()
+                decoded.blobs.append(blob)
+                used.add(avatar)
 
 
 def _avatar_ext(name: str, mime: str) -> str:

@@ -160,3 +160,29 @@ def test_an_empty_into_is_refused_rather_than_the_working_folder(bunzai, tmp_pat
     result = _export(bunzai, "")
     assert result.code == 2 and result.json["error"]["code"] == "usage"
     assert sorted(os.listdir(bunzai.cwd)) == before
+
+
+def test_exported_personas_come_back_with_their_images_and_export_again_the_same(bunzai, tmp_path):
+    # the export keeps personas as backups under Import in SillyTavern/personas/ (it writes no
+    # settings.json): importing it read them without their images, skipped as used by nobody
+    _create(bunzai, "persona", "wren", {"name": "Wren", "description": "A quiet reader."})
+    portrait = {"portrait": "data:image/jpeg;base64," + base64.b64encode(JPEG).decode()}
+    draft = bunzai("cap", "run", "persona.presentation.update", "wren", "--input", json.dumps(portrait), check=True)
+    bunzai("apply", "--yes", input=draft.stdout, check=True)
+    _world(bunzai, "glade", "Glade")
+    first, again = tmp_path / "ST", tmp_path / "ST-again"
+    for refs in (("persona/wren",), ("persona/wren", "lorebook/glade")):  # personas alone, and beside a world
+        out = first / str(len(refs))
+        _export(bunzai, out, *refs)
+        fresh = bunzai.__class__(bunzai.home, tmp_path / f"studio-{len(refs)}")
+        fresh("init", str(fresh.studio), check=True)
+        drafts = fresh("import", str(out), check=True)
+        assert "skipped" not in drafts.stderr
+        fresh("apply", "--yes", input=drafts.stdout, check=True)
+        image = fresh("read", "persona/wren", "--pointer", "/body/portrait", check=True).json["value"]
+        assert image["sha256"] == bunzai("read", "persona/wren", "--pointer", "/body/portrait").json["value"]["sha256"]
+        back = again / str(len(refs))
+        fresh("export", "--into", str(back), "--layout", "sillytavern", *refs, check=True)
+        files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+        assert files == sorted(p.relative_to(back).as_posix() for p in back.rglob("*") if p.is_file())
+        assert all((out / name).read_bytes() == (back / name).read_bytes() for name in files)

@@ -91,11 +91,13 @@ GLOBAL_REGEX_NAME = "Global regex scripts"
 
 def is_user_folder(path: Path) -> bool:
     """Whether `path` is laid out as a SillyTavern user folder: its settings.json beside one
-    piece folder, or two piece folders (a copy without settings)."""
+    piece folder, or two piece folders (a copy without settings), or the persona backups a
+    library export writes beside User Avatars/ (an export of personas alone)."""
     if not path.is_dir():
         return False
     shelves = sum(1 for shelf in SHELVES if (path / shelf.folder).is_dir())
-    return shelves >= 2 or (shelves >= 1 and (path / SETTINGS_FILE).is_file())
+    exported = (path / PERSONAS_FOLDER).is_dir() and (path / AVATARS).is_dir()
+    return shelves >= 2 or (shelves >= 1 and (path / SETTINGS_FILE).is_file()) or exported
 
 
 def shelf_for_folder(name: str) -> Shelf | None:
