@@ -8,6 +8,7 @@ back when the piece returns to this format.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -57,7 +58,8 @@ LOSS_RULES = (
         r"/body/entries/\d+/uid",
         "translated",
         "world.entry.uid.renumbered",
-        "SillyTavern entry uids are integers: other uids get the lowest free number",
+        "SillyTavern entry uids are integers and key the entries: other uids, and a new entry's uid that is "
+        "already a key of the file, get the lowest free number",
     ),
     LossRule(
         r"/body/entries/\d+/(?:keys|secondary_keys)",
@@ -111,14 +113,15 @@ class SillyTavernWorld(Adapter):
         prior = _escrowed(piece)
         prior_entries = {str(uid): (key, raw) for key, uid, raw in entries_by_uid(prior, "")} if prior else {}
         body = piece.body.model_dump(mode="json")
-        native_uids = _native_uids([entry["uid"] for entry in body["entries"]])
+        matches = [prior_entries.get(str(entry["uid"])) for entry in body["entries"]]
+        new_uids = iter(_new_entry_uids(body["entries"], matches))
         entries: dict[str, dict] = {}
-        for entry, native_uid in zip(body["entries"], native_uids):
-            match = prior_entries.get(str(entry["uid"]))
+        for entry, match in zip(body["entries"], matches):
             if match is not None:
                 key, raw = match
                 entries[key] = encode_fields(ENTRY_FIELDS, entry, raw)
             else:
+                native_uid = next(new_uids)
                 entries[str(native_uid)] = {
                     "uid": native_uid,
                     **encode_fields(ENTRY_FIELDS, entry, None),
@@ -150,6 +153,7 @@ def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict
             'a world file is {"entries": {"<uid>": {...}}}',
         )
     taken: set[str] = set()
+    free = _free_numbers(taken)
     out = []
     for key, raw in entries.items():
         if not isinstance(raw, dict):
@@ -164,34 +168,48 @@ def entries_by_uid(document: dict, name: str) -> list[tuple[str, int | str, dict
             uid = int(key) if _decimal(key) else key
             text = str(uid)
             if text in taken:
-                uid = _lowest_free(taken)
+                uid = next(free)
                 text = str(uid)
         taken.add(text)
         out.append((key, uid, raw))
     return out
 
 
-def _native_uids(uids: list[int | str]) -> list[int]:
-    """Integer uids for the file: integers (and their digit strings) kept, others numbered anew."""
+def _new_entry_uids(entries: list[dict], matches: list) -> list[int]:
+    """The native uids of the entries with no escrowed match, in order.
+
+    SillyTavern keys entries by uid and gives a new entry a free key (getFreeWorldEntryUid):
+    a new entry takes neither the key nor the uid of an entry written back over its escrow,
+    or it would overwrite it (a file keyed 1, 2 ... over uids 0, 1 ...).
+    """
+    kept = {str(text) for entry, match in zip(entries, matches) if match for text in (match[0], entry["uid"])}
+    return _native_uids([entry["uid"] for entry, match in zip(entries, matches) if not match], kept)
+
+
+def _native_uids(uids: list[int | str], taken: set[str]) -> list[int]:
+    """Integer uids for new entries: integers (and their digit strings) kept unless taken, others numbered anew."""
     keep = [uid if isinstance(uid, int) else int(uid) if _decimal(uid) else None for uid in uids]
-    taken: set[str] = set()
     out: list[int | None] = []
     for uid in keep:
         out.append(uid if uid is not None and str(uid) not in taken else None)
         if uid is not None:
             taken.add(str(uid))
-    for index, uid in enumerate(out):
-        if uid is None:
-            out[index] = _lowest_free(taken)
-            taken.add(str(out[index]))
-    return out  # type: ignore[return-value]
+    free = _free_numbers(taken)
+    return [next(free) if uid is None else uid for uid in out]
 
 
-def _lowest_free(taken: set[str]) -> int:
+def _free_numbers(taken: set[str]) -> Iterator[int]:
+    """The lowest integers not in `taken`, ascending, each added to it as it is given.
+
+    `taken` only grows, so the lowest free number never goes back: one pass over the numbers
+    however many are asked for (a book of thousands of text uids is numbered in linear time).
+    """
     number = 0
-    while str(number) in taken:
+    while True:
+        if str(number) not in taken:
+            taken.add(str(number))
+            yield number
         number += 1
-    return number
 
 
 def _escrowed(piece: Any) -> dict | None:

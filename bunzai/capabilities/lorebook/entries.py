@@ -38,11 +38,19 @@ def select_entry(entries: list, uid: Uid | None, index: int | None) -> int:
 
 
 def position_of(entries: list, uid: Uid) -> int:
-    for i, entry in enumerate(entries):
-        if str(entry.uid) == str(uid):
-            return i
-    known = ", ".join(str(e.uid) for e in entries[:20]) + (" …" if len(entries) > 20 else "")
-    raise BunzaiError("invalid_input", f"input field 'uid': no entry with uid {uid!r} (uids: {known or 'none'})")
+    return positions_of(entries, [uid])[0]
+
+
+def positions_of(entries: list, uids: list[Uid]) -> list[int]:
+    """The list position of each uid, found through one index of the book (not one scan per uid)."""
+    where = {str(entry.uid): i for i, entry in enumerate(entries)}
+    missing = next((uid for uid in uids if str(uid) not in where), None)
+    if missing is not None:
+        known = ", ".join(str(e.uid) for e in entries[:20]) + (" …" if len(entries) > 20 else "")
+        raise BunzaiError(
+            "invalid_input", f"input field 'uid': no entry with uid {missing!r} (uids: {known or 'none'})"
+        )
+    return [where[str(uid)] for uid in uids]
 
 
 def next_uid(entries: list) -> int:
@@ -50,6 +58,20 @@ def next_uid(entries: list) -> int:
         int(e.uid) for e in entries if isinstance(e.uid, str) and e.uid.isdigit()
     ]
     return max(numbers, default=-1) + 1
+
+
+def make_room(entries: list, index: int, count: int = 1) -> list:
+    """The entries with every display_index at or past `index` moved up `count`, freeing those places.
+
+    SillyTavern's editor lists entries by displayIndex: an entry put in the middle of a book must
+    take a free place there, or it ties with the entry already there and may be listed after it.
+    """
+    return [
+        e.model_copy(update={"display_index": e.display_index + count})
+        if e.display_index is not None and e.display_index >= index
+        else e
+        for e in entries
+    ]
 
 
 def label(entry) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.contract import Capability, Preview
-from bunzai.capabilities.lorebook.entries import NewEntry, label, next_uid
+from bunzai.capabilities.lorebook.entries import NewEntry, label, make_room, next_uid
 from bunzai.model.base import Model
 from bunzai.model.lorebook import LoreEntry
 
@@ -28,6 +28,13 @@ def preview(piece, inp: CreateEntriesInput) -> Preview:
             uid += 1
         new.append(LoreEntry.model_validate(data))
     at = len(entries) if inp.at is None else min(inp.at, len(entries))
+    place = entries[at].display_index if at < len(entries) else None
+    if place is not None:  # new entries without a place would be listed by their uid, at the end
+        entries = make_room(entries, place, len(new))
+        new = [
+            e if e.display_index is not None else e.model_copy(update={"display_index": place + n})
+            for n, e in enumerate(new)
+        ]
     entries[at:at] = new
     warnings = [
         f"new entry {label(e)} has no keys and is not constant: it never activates"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.contract import Capability, Preview
-from bunzai.capabilities.lorebook.entries import EntrySelector, label, next_uid, select_entry
+from bunzai.capabilities.lorebook.entries import EntrySelector, label, make_room, next_uid, select_entry
 
 
 class DuplicateInput(EntrySelector):
@@ -23,6 +23,7 @@ def preview(piece, inp: DuplicateInput) -> Preview:
         update["enabled"] = inp.enabled
     if source.display_index is not None:
         update["display_index"] = source.display_index + 1
+        entries = make_room(entries, source.display_index + 1)
     copy = source.model_copy(update=update, deep=True)
     entries.insert(i + 1, copy)
     warnings = []

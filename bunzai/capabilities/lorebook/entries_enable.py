@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.contract import Capability, Preview
-from bunzai.capabilities.lorebook.entries import Uid, position_of
+from bunzai.capabilities.lorebook.entries import Uid, positions_of
 from bunzai.errors import BunzaiError
 from bunzai.model.base import Model
 
@@ -20,7 +20,7 @@ def preview(piece, inp: EnableInput) -> Preview:
     entries = list(piece.body.entries)
     if inp.all == bool(inp.uids):
         raise BunzaiError("invalid_input", "input fields 'uids' / 'all': name the entries, or set all (not both)")
-    chosen = set(range(len(entries))) if inp.all else {position_of(entries, uid) for uid in inp.uids}
+    chosen = set(range(len(entries))) if inp.all else set(positions_of(entries, inp.uids))
     entries = [e.model_copy(update={"enabled": inp.enabled}) if i in chosen else e for i, e in enumerate(entries)]
     warnings = []
     if entries and not any(e.enabled for e in entries):

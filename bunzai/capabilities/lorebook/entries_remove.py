@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.contract import Capability, Preview
-from bunzai.capabilities.lorebook.entries import Uid, label, position_of
+from bunzai.capabilities.lorebook.entries import Uid, label, positions_of
 from bunzai.model.base import Model
 
 
@@ -15,7 +15,7 @@ class RemoveInput(Model):
 
 def preview(piece, inp: RemoveInput) -> Preview:
     entries = list(piece.body.entries)
-    drop = {position_of(entries, uid) for uid in inp.uids}
+    drop = set(positions_of(entries, inp.uids))
     kept = [e for i, e in enumerate(entries) if i not in drop]
     warnings = []
     constant = [label(entries[i]) for i in sorted(drop) if entries[i].constant and entries[i].enabled]

@@ -30,10 +30,9 @@ def preview(piece, inp: ReorderInput) -> Preview:
             raise BunzaiError("invalid_input", "input field 'to': say where the entry goes (or give the whole `order`)")
         entry = entries.pop(select_entry(entries, inp.uid, inp.index))
         entries.insert(min(inp.to, len(entries)), entry)
-    # Editors that store a list position (SillyTavern displayIndex) get the new positions.
-    entries = [
-        e.model_copy(update={"display_index": i}) if e.display_index is not None else e for i, e in enumerate(entries)
-    ]
+    # Every entry gets its new position, not only those that had one: SillyTavern's editor lists
+    # an entry without a displayIndex at its uid, where the new order would not show.
+    entries = [e if e.display_index == i else e.model_copy(update={"display_index": i}) for i, e in enumerate(entries)]
     body = piece.body.model_copy(update={"entries": entries})
     warnings = [
         "this is the editor order; where entries land in the prompt is their `order` field (lorebook.entries.update)"

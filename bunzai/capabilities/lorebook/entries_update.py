@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from bunzai.capabilities.common.partial import merge_partial
 from bunzai.capabilities.contract import Capability, Preview
@@ -18,7 +18,7 @@ class EntryUpdateInput(EntrySelector):
 def preview(piece, inp: EntryUpdateInput) -> Preview:
     entries = list(piece.body.entries)
     i = select_entry(entries, inp.uid, inp.index)
-    patch = inp.set.model_dump(mode="json", exclude_unset=True)
+    patch = _merge_nested(entries[i], inp.set.model_dump(mode="json", exclude_unset=True))
     entries[i] = merge_partial(entries[i], patch)
     entry = entries[i]
     warnings = []
@@ -32,6 +32,17 @@ def preview(piece, inp: EntryUpdateInput) -> Preview:
         warnings.append(f"entry {label(entry)} goes to an outlet but names none")
     body = piece.body.model_copy(update={"entries": entries})
     return Preview(piece.model_copy(update={"body": body}), warnings=warnings)
+
+
+def _merge_nested(entry, patch: dict) -> dict:
+    # A nested object given in part (`group: {override: true}`) changes only the fields given:
+    # the ones left out keep their value, as they do at the top level.
+    return {
+        key: {**getattr(entry, key).model_dump(mode="json"), **value}
+        if isinstance(value, dict) and isinstance(getattr(entry, key), BaseModel)
+        else value
+        for key, value in patch.items()
+    }
 
 
 CAPABILITY = Capability(
