@@ -25,24 +25,41 @@ def type_name(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def outline(document: Any, pointer: str = "") -> dict:
-    """The immediate children of the value at `pointer`, each with its pointer, type and size."""
+def outline(document: Any, pointer: str = "", offset: int = 0, limit: int | None = None) -> dict:
+    """The immediate children of the value at `pointer`, each with its pointer, type and size,
+    a page of them at a time as `page` pages a value (a book of thousands of entries)."""
+    limit = _checked_page(offset, limit)
     value = resolve(document, pointer)
     if isinstance(value, dict):
-        items = value.items()
+        keys = list(value)[offset : offset + limit]
+        items = [(key, value[key]) for key in keys]
     elif isinstance(value, list):
-        items = enumerate(value)
+        items = list(enumerate(value))[offset : offset + limit]
     else:
         raise BunzaiError(
             "bad_pointer",
             f"{pointer or '(root)'} is a {type_name(value)}: it has no children",
             "read it with --pointer",
         )
+    end = offset + len(items)
     return {
         "pointer": pointer,
         "type": type_name(value),
+        "size": len(value),
+        "offset": offset,
         "children": [_row(join(pointer, key), child) for key, child in items],
+        "next_offset": end if end < len(value) else None,
     }
+
+
+def _checked_page(offset: int, limit: int | None) -> int:
+    """The page's limit (READ_PAGE_DEFAULT when none is given), offset and limit checked."""
+    if offset < 0:
+        raise BunzaiError("invalid_input", "--offset may not be negative")
+    limit = READ_PAGE_DEFAULT if limit is None else limit
+    if not 1 <= limit <= READ_PAGE_MAX:
+        raise BunzaiError("invalid_input", f"--limit must be between 1 and {READ_PAGE_MAX}")
+    return limit
 
 
 def _row(pointer: str, value: Any) -> dict:
@@ -58,11 +75,7 @@ def _row(pointer: str, value: Any) -> dict:
 
 def page(document: Any, pointer: str, offset: int = 0, limit: int | None = None) -> dict:
     """The value at `pointer`; strings, arrays and objects paged by `offset` and `limit`."""
-    if offset < 0:
-        raise BunzaiError("invalid_input", "--offset may not be negative")
-    limit = READ_PAGE_DEFAULT if limit is None else limit
-    if not 1 <= limit <= READ_PAGE_MAX:
-        raise BunzaiError("invalid_input", f"--limit must be between 1 and {READ_PAGE_MAX}")
+    limit = _checked_page(offset, limit)
     value = resolve(document, pointer)
     result: dict[str, Any] = {"pointer": pointer, "type": type_name(value)}
     if isinstance(value, (str, list)):

@@ -36,7 +36,7 @@ def read_piece(
         "path": ref_of(kind, piece_id) + PIECE_SUFFIX,  # where `piece_path` puts it, inside the studio
     }
     if outline:
-        return head | outline_of(stored.data, pointer or ""), "outline"
+        return head | outline_of(stored.data, pointer or "", offset, limit), "outline"
     if pointer is not None or limit is not None or offset:
         return head | page(stored.data, pointer or "", offset, limit), "page"
     return head | {"piece": stored.data}, "piece"
