@@ -120,3 +120,13 @@ def test_convert_to_sillytavern_warns_and_names_the_ignored_text(bunzai, tmp_pat
     ignored = {loss["pointer"] for loss in report.json["losses"] if loss["code"] == "preset.marker.text_ignored"}
     persona = [p["identifier"] for p in json.loads(out.read_text())["prompts"]].index("personaDescription")
     assert f"/body/prompts/{persona}/content" in ignored
+
+
+@pytest.mark.parametrize("kind", [["persona"], {"a": 1}, 3, None])
+def test_an_item_type_that_is_no_string_is_no_slotted_part(kind) -> None:
+    # a list type raised TypeError (unhashable) in the reader: a crash on a hand-edited file
+    from bunzai.adapters.risu.preset import template_warnings, unslotted
+
+    item = {"type": kind, "innerFormat": "text without a slot"}
+    assert unslotted(item) is False
+    assert all("innerFormat" not in warning for warning in template_warnings({"promptTemplate": [item]}))

@@ -232,8 +232,8 @@ def template_warnings(preset: dict) -> list[str]:
 
 def unslotted(item: dict) -> bool:
     """An item of a part RisuAI wraps in innerFormat whose innerFormat (used when not empty) has no {{slot}}."""
-    text = item.get("innerFormat")
-    return item.get("type") in SLOTTED and isinstance(text, str) and bool(text) and SLOT not in text
+    text, kind = item.get("innerFormat"), item.get("type")
+    return isinstance(kind, str) and kind in SLOTTED and isinstance(text, str) and bool(text) and SLOT not in text
 
 
 def template_identifiers(template: list) -> list[str | None]:
