@@ -19,6 +19,7 @@ from bunzai.adapters.common.drift import as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
+    Whole,
     bool_reader,
     float_reader,
     int_reader,
@@ -80,19 +81,75 @@ def _keep_or_omit(value: Any) -> Any:
     return value if value not in ("", {}) else MISSING
 
 
+# Media inlining. SillyTavern had a toggle per medium (image_inlining, video_inlining,
+# audio_inlining); since Nov 2025 it has one, `media_inlining`, and migrates the old keys into
+# it when it loads a preset (migrateChatCompletionSettings). A file with the old keys keeps
+# them, which both SillyTaverns read; a file with only `media_inlining` reads as that value for
+# all three media and is written back with that one key.
+LEGACY_MEDIA = ("image_inlining", "video_inlining", "audio_inlining")
+_media_flag = bool_reader(None)
+_image_quality = choice({q: q for q in ("auto", "low", "high")}, None)
+
+
+def _one_toggle(native: dict) -> bool:
+    return "media_inlining" in native and not any(key in native for key in LEGACY_MEDIA)
+
+
+def _read_media(native: dict, *_nested: dict) -> dict:
+    quality = _image_quality(native.get("inline_image_quality", MISSING))
+    if _one_toggle(native):
+        flags = dict.fromkeys(LEGACY_MEDIA, _media_flag(native["media_inlining"]))
+    else:
+        flags = {key: _media_flag(native.get(key, MISSING)) for key in LEGACY_MEDIA}
+    return {**flags, "image_quality": quality}
+
+
+MEDIA_UNREAD = LossRule(
+    "/body/media",
+    "translated",
+    "preset.media.unread",
+    "this piece was imported before bunzai read SillyTavern's one media toggle (media_inlining), so it says "
+    "nothing of media; the file keeps its toggle as it was, which reads now as the setting of all three media",
+)
+
+
+def _media_unread(body: dict, prior: dict | None) -> list[Loss]:
+    """A piece read before `media_inlining` was: its media unset over a file with a set toggle."""
+    media = body["media"]
+    if prior is None or not _one_toggle(prior) or _media_flag(prior["media_inlining"]) is None:
+        return []
+    if any(media.get(key) is not None for key in LEGACY_MEDIA):
+        return []
+    return [MEDIA_UNREAD.at(MEDIA_UNREAD.pattern)]
+
+
+def _put_or_pop(target: dict, key: str, value: Any, read: Any) -> None:
+    if read(target.get(key, MISSING)) == value:
+        return  # what is there already reads as the value: kept as written
+    if value is None:
+        target.pop(key, None)
+    else:
+        target[key] = value
+
+
+def _write_media(target: dict, media: dict) -> None:
+    _put_or_pop(target, "inline_image_quality", media.get("image_quality"), _image_quality)
+    if _one_toggle(target):
+        # One toggle holds the first medium set; a medium set otherwise is named by the read-back.
+        # None for all three keeps the toggle as written (see _media_unread).
+        wanted = next((media.get(key) for key in LEGACY_MEDIA if media.get(key) is not None), None)
+        if wanted is not None:
+            _put_or_pop(target, "media_inlining", wanted, _media_flag)
+        return
+    for key in LEGACY_MEDIA:
+        _put_or_pop(target, key, media.get(key), _media_flag)
+
+
 FIELDS = (
     *(Field(native, ("samplers", name), decode, omit_none) for native, name, decode in SAMPLERS),
     Field("n", ("samplers", "extra", "n"), as_json),
     *(Field(native, ("utility_prompts", name), str_reader(MISSING)) for native, name in UTILITY_PROMPTS.items()),
-    Field("image_inlining", ("media", "image_inlining"), bool_reader(None), omit_none),
-    Field(
-        "inline_image_quality",
-        ("media", "image_quality"),
-        choice({q: q for q in ("auto", "low", "high")}, None),
-        omit_none,
-    ),
-    Field("video_inlining", ("media", "video_inlining"), bool_reader(None), omit_none),
-    Field("audio_inlining", ("media", "audio_inlining"), bool_reader(None), omit_none),
+    Whole(("media",), _read_media, _write_media),
     Field("chat_completion_source", ("source",), str_reader(""), _keep_or_omit),
     Field("extensions", ("extensions",), as_object, _keep_or_omit),
 )
@@ -108,6 +165,13 @@ class SillyTavernChatPreset(PresetAdapter):
     family = "chat_completion"
     what = "a SillyTavern chat-completion preset"
     loss_rules = (
+        LossRule(
+            "/body/media/(?:image|video|audio)_inlining",
+            "flattened",
+            "preset.media.one_toggle",
+            "SillyTavern has one media toggle (media_inlining) for images, video and audio, "
+            "and this file uses it: it holds the first medium's setting",
+        ),
         LossRule(
             "/body/orders",
             "translated",
@@ -152,7 +216,7 @@ class SillyTavernChatPreset(PresetAdapter):
         body["orders"] = decode_orders(document)
 
     def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
-        return prompt_losses(body["prompts"], prior)
+        return prompt_losses(body["prompts"], prior) + _media_unread(body, prior)
 
     def encode_extra(self, body: dict, prior: dict | None, out: dict) -> None:
         if body["prompts"] or (prior is not None and "prompts" in prior):

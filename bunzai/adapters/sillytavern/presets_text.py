@@ -14,6 +14,8 @@ from typing import Any
 from bunzai.adapters.registry import register
 from bunzai.adapters.common.drift import as_object
 from bunzai.adapters.common.fieldmap import MISSING, Field, as_json, float_reader, int_reader, omit_none
+from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.contract import Loss
 from bunzai.adapters.sillytavern.presets import PresetAdapter
 
 
@@ -62,6 +64,7 @@ KOBOLD_SAMPLERS = (
     ("rep_pen", "repetition_penalty", _FLOAT),
     ("rep_pen_range", "repetition_penalty_range", _INT),
     ("top_p", "top_p", _FLOAT),
+    ("min_p", "min_p", _FLOAT),
     ("top_a", "top_a", _FLOAT),
     ("top_k", "top_k", _INT),
     ("typical", "typical_p", _FLOAT),
@@ -87,6 +90,14 @@ NOVEL_SAMPLERS = (
     ("repetition_penalty_presence", "presence_penalty", _FLOAT),
     ("min_p", "min_p", _FLOAT),
 )
+# A NovelAI preset SillyTavern saved itself (PresetManager.getPresetSettings) says `genamt`
+# for the reply and `max_length` for the context, as the other families do; loadNovelPreset
+# then reads those two and ignores `max_context`. A file without `genamt` (SillyTavern's
+# shipped presets, NovelAI's own) says `max_length` for the reply and `max_context`.
+NOVEL_SAVED_SAMPLERS = tuple(row for row in NOVEL_SAMPLERS if row[0] not in ("max_context", "max_length")) + (
+    ("genamt", "max_tokens", _COUNT),
+    ("max_length", "max_context", _COUNT),
+)
 NOVEL_EXTRA = frozenset(
     """
     repetition_penalty_slope phrase_rep_pen mirostat_lr mirostat_tau math1_temp math1_quad
@@ -105,9 +116,14 @@ class TextPresetAdapter(PresetAdapter):
     samplers: tuple[tuple[str, str, Any], ...] = ()
     known_extra: frozenset[str] = frozenset()
 
+    def samplers_for(self, native: dict | None, body: dict | None) -> tuple[tuple[str, str, Any], ...]:
+        """The typed sampler rows of this document's layout (read: `native`; write: also `body`)."""
+        return self.samplers
+
     def fields(self, native: dict | None, body: dict | None) -> tuple[Field, ...]:
-        typed = [Field(key, ("samplers", name), decode, omit_none) for key, name, decode in self.samplers]
-        named = {key for key, _, _ in self.samplers} | set(_NOT_SAMPLERS)
+        samplers = self.samplers_for(native, body)
+        typed = [Field(key, ("samplers", name), decode, omit_none) for key, name, decode in samplers]
+        named = {key for key, _, _ in samplers} | set(_NOT_SAMPLERS)
         extra = [key for key in (native or {}) if key not in named]
         if body is not None:  # writing: also what the piece holds that this family knows
             extra += [key for key in body["samplers"]["extra"] if key in self.known_extra and key not in extra]
@@ -140,6 +156,16 @@ class KoboldPreset(TextPresetAdapter):
     samplers = KOBOLD_SAMPLERS
     known_extra = KOBOLD_EXTRA
 
+    def samplers_for(self, native: dict | None, body: dict | None) -> tuple[tuple[str, str, Any], ...]:
+        if _min_p_as_extra(native, body):
+            return tuple(row for row in KOBOLD_SAMPLERS if row[0] != "min_p")
+        return KOBOLD_SAMPLERS
+
+    def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
+        if not _min_p_as_extra(prior, body):
+            return []
+        return [STALE_KOBOLD_MIN_P.at(pointer) for pointer in ("/body/samplers/min_p", "/body/samplers/extra/min_p")]
+
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         return 0.85 if _has_core_text_keys(parsed) and _kobold_shaped(parsed) else 0.0
 
@@ -153,6 +179,15 @@ class NovelPreset(TextPresetAdapter):
     samplers = NOVEL_SAMPLERS
     known_extra = NOVEL_EXTRA
 
+    def samplers_for(self, native: dict | None, body: dict | None) -> tuple[tuple[str, str, Any], ...]:
+        saved = native is not None and "genamt" in native
+        return NOVEL_SAVED_SAMPLERS if saved and not _read_before_saved_layout(body) else NOVEL_SAMPLERS
+
+    def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
+        if prior is None or "genamt" not in prior or not _read_before_saved_layout(body):
+            return []
+        return [STALE_NOVEL.at(STALE_NOVEL.pattern)]
+
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if not isinstance(parsed, dict) or "temperature" not in parsed or "openai_max_context" in parsed:
             return 0.0
@@ -160,6 +195,40 @@ class NovelPreset(TextPresetAdapter):
             return 0.0
         novel_only = ("tail_free_sampling", "phrase_rep_pen", "repetition_penalty_slope", "math1_temp")
         return 0.8 if any(key in parsed for key in novel_only) else 0.0
+
+
+def _read_before_saved_layout(body: dict | None) -> bool:
+    """A piece read from a saved NovelAI preset before bunzai knew that layout: `genamt` is
+    under `samplers.extra` (now it is the reply size). It is written with the mapping it was
+    read with, so its file goes back as it came."""
+    return body is not None and "genamt" in body["samplers"]["extra"]
+
+
+STALE_NOVEL = LossRule(
+    "/body/samplers",
+    "translated",
+    "preset.novel.saved_layout",
+    "this piece was imported before bunzai read SillyTavern's saved NovelAI layout, so its max_tokens is the "
+    "file's context size (max_length) and its reply size is samplers.extra.genamt; the file is written back as "
+    "it was, and reads now with genamt as the reply and max_length as the context: import the file again",
+)
+
+
+def _min_p_as_extra(prior: dict | None, body: dict | None) -> bool:
+    """A KoboldAI piece read before bunzai read its `min_p` as the sampler (it is under
+    `samplers.extra`): written with the mapping it was read with, so the file goes back as it came."""
+    if prior is None or body is None or "min_p" not in prior:
+        return False
+    return "min_p" in body["samplers"]["extra"] and body["samplers"]["min_p"] is None
+
+
+STALE_KOBOLD_MIN_P = LossRule(
+    "/body/samplers",
+    "translated",
+    "preset.kobold.min_p_extra",
+    "this piece was imported before bunzai read a KoboldAI preset's min_p as the min_p sampler, so it holds "
+    "min_p under samplers.extra; the file is written as it was, and reads now with min_p as the sampler",
+)
 
 
 def _has_core_text_keys(parsed: Any) -> bool:
@@ -172,6 +241,6 @@ def _kobold_shaped(parsed: dict) -> bool:
     return "typical" in parsed and "typical_p" not in parsed
 
 
-register(TextGenPreset())
+TEXTGEN = register(TextGenPreset())
 register(KoboldPreset())
 register(NovelPreset())
