@@ -73,11 +73,15 @@ def _derived_mark(data: dict) -> dict:
     return {"persona": text_persona(folded_text(as_str(data.get("description")), as_str(data.get("personality"))))}
 
 
-def _derived_keys(data: dict) -> frozenset[str]:
+def _derived_keys(data: dict) -> dict[str, str]:
     """`/extensions/agnai` when it is the mark a writer derives (no app data: see card_doc.DERIVED_KEYS)."""
     extensions = data.get("extensions")
-    derived = isinstance(extensions, dict) and extensions.get("agnai") == _derived_mark(data)
-    return frozenset({"/extensions/agnai"}) if derived else frozenset()
+    if isinstance(extensions, dict) and extensions.get("agnai") == _derived_mark(data):
+        return {
+            "/extensions/agnai": "the mark only repeats the description and personality, from which Agnai's "
+            "import makes the same persona"
+        }
+    return {}
 
 
 def _mark_agnai(data: dict, piece: Any) -> list[Loss]:

@@ -321,6 +321,12 @@ _FAMILY_DATA = "/original/document(?:/(?:ccv3|chara|data))?/data(?:/[^/]+)+"
 CARD_KEY_NOT_CARRIED = LossRule(
     _FAMILY_DATA, "dropped", "card.key.not_carried", "the target card format has no place for this key"
 )
+CARD_KEY_DERIVED = LossRule(
+    _FAMILY_DATA,
+    "translated",
+    "card.key.derived",
+    "the key only repeated the card's own text, which the target carries (DERIVED_KEYS)",
+)
 CARD_KEY_REWRITTEN = LossRule(
     _FAMILY_DATA,
     "translated",
@@ -419,9 +425,10 @@ def _default_body(cls: Any) -> dict:
 
 
 # Per source format: the pointers under `data` its own writer derives from the card's text
-# (Agnai's persona mark, repeating description and personality), which hold no app data:
-# a target without them has lost nothing. Filled in by the adapters that write such keys.
-DERIVED_KEYS: dict[str, Callable[[dict], frozenset[str]]] = {}
+# (Agnai's persona mark, repeating description and personality), each with why: a target
+# without one carries what it said, and the loss says so (card.key.derived), not that the
+# target has no place for it. Filled in by the adapters that write such keys.
+DERIVED_KEYS: dict[str, Callable[[dict], dict[str, str]]] = {}
 
 
 def family_losses(source: Any, written: Any, label: str) -> list[Loss]:
@@ -439,9 +446,9 @@ def family_losses(source: Any, written: Any, label: str) -> list[Loss]:
         return []
     losses: list[Loss] = []
     at = f"/original/document{before[0]}/data"
-    derived = DERIVED_KEYS.get(source.original.format)
-    skip = frozenset(at + pointer for pointer in derived(old)) if derived else frozenset()
-    _compare(old, new if isinstance(new, dict) else {}, at, label, losses, skip)
+    derive = DERIVED_KEYS.get(source.original.format)
+    derived = {at + pointer: why for pointer, why in derive(old).items()} if derive else {}
+    _compare(old, new if isinstance(new, dict) else {}, at, label, losses, derived)
     return losses
 
 
@@ -449,19 +456,21 @@ def _segment(key: Any) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
-def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss], skip: frozenset[str]) -> None:
+def _compare(old: Any, new: Any, pointer: str, label: str, losses: list[Loss], derived: dict[str, str]) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in old.items():
             here = f"{pointer}/{_segment(key)}"
-            if here in skip:
-                continue
-            if key not in new:
+            if key not in new and here in derived:
+                losses.append(
+                    CARD_KEY_DERIVED.at(here, f"{label} does not keep {here.split('/data', 1)[1]}: {derived[here]}")
+                )
+            elif key not in new:
                 losses.append(CARD_KEY_NOT_CARRIED.at(here, f"{label} has no place for {here.split('/data', 1)[1]}"))
             else:
-                _compare(value, new[key], here, label, losses, skip)
+                _compare(value, new[key], here, label, losses, derived)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for index, (value, other) in enumerate(zip(old, new)):
-            _compare(value, other, f"{pointer}/{index}", label, losses, skip)
+            _compare(value, other, f"{pointer}/{index}", label, losses, derived)
     elif old != new or type(old) is not type(new):
         why = f"{label} holds {pointer.split('/data', 1)[1]} differently (written from the canonical value)"
         losses.append(CARD_KEY_REWRITTEN.at(pointer, why))
