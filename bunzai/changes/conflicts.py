@@ -337,6 +337,13 @@ def _regrouped(drafts: list[dict]) -> list[dict]:
     return out
 
 
+def policy_for(studio, policy: str) -> ConflictPolicy:
+    """The policy `policy` over `studio`: skip and suffix read its ids once; refuse leaves a
+    taken id to apply, and reads a piece only when a card's copy of its world meets it."""
+    taken = () if check_policy(policy) == "refuse" else studio_ids(studio)
+    return ConflictPolicy(policy, taken, stored_reader(studio))
+
+
 def studio_ids(studio) -> set[tuple[str, str]]:
     """(kind, id) of every piece in the studio, read once."""
     return set(list_stored(studio))

@@ -137,12 +137,11 @@ def _nothing_found(paths: list[Path], skipped: int):
 def _conflict_policy(ctx: typer.Context, name: str):
     """The --on-conflict policy; skip and suffix read the studio's ids once. refuse needs no
     studio: it looks for one only when a card's copy of its world meets an earlier copy."""
-    from bunzai.changes.conflicts import ConflictPolicy, check_policy, stored_reader, studio_ids
+    from bunzai.changes.conflicts import ConflictPolicy, check_policy, policy_for
 
     if check_policy(name) == "refuse":
         return ConflictPolicy(name, (), _studio_reader_when_asked(ctx))
-    studio = studio_of(ctx)
-    return ConflictPolicy(name, studio_ids(studio), stored_reader(studio))
+    return policy_for(studio_of(ctx), name)
 
 
 def _studio_reader_when_asked(ctx: typer.Context):

@@ -24,6 +24,7 @@ class Args(ToolArgs):
 
 def run(ctx, args: Args):
     # lazy: tool discovery imports every tool before the first tools/list
+    from bunzai.changes.conflicts import policy_for
     from bunzai.changes.imports import Skipped, drafts_from_path
     from bunzai.convert import configure_engines
     from bunzai.folders import checked_path
@@ -32,7 +33,7 @@ def run(ctx, args: Args):
     paths = [checked_path(ctx.studio, path) for path in args.paths]
     # The CLI's policy, so a card bound to a world the import also gives links to it instead of
     # carrying a second copy that apply would refuse as occupied.
-    conflicts = _policy(ctx.studio, args.on_conflict)
+    conflicts = policy_for(ctx.studio, args.on_conflict)
     made, failed, skipped, notes, stopped = [], [], 0, [], None
     stream = conflicts.apply(result for path in paths for result in drafts_from_path(path))
     for file, result in stream:
@@ -60,13 +61,6 @@ def run(ctx, args: Args):
         **({"stopped": stopped} if stopped else {}),
         "hint": "apply each with change_apply (a card with its book is one draft, applied all-or-none)",
     }
-
-
-def _policy(studio, name: str):
-    from bunzai.changes.conflicts import ConflictPolicy, stored_reader, studio_ids  # lazy: as in run
-
-    taken = () if name == "refuse" else studio_ids(studio)  # refuse leaves taken ids to apply
-    return ConflictPolicy(name, taken, stored_reader(studio))
 
 
 def _stopped(file) -> dict:
