@@ -92,3 +92,22 @@ def start_writing_into(bunzai, args: list[str], stdout_fd: int, *, buffered: boo
         )
     finally:
         os.close(stdout_fd)
+
+
+def node_asker(harness: str, script: Path):
+    """A node process running `harness` on a platform's `script`, asked one JSON question a line:
+    a module fixture's body, `yield from node_asker(_HARNESS, script)` (the process ends after)."""
+    node = subprocess.Popen(
+        ["node", "-e", harness, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+
+    def ask(question: dict):
+        node.stdin.write(json.dumps(question) + "\n")
+        node.stdin.flush()
+        return json.loads(node.stdout.readline())
+
+    try:
+        yield ask
+    finally:
+        node.stdin.close()
+        node.wait(timeout=10)

@@ -27,6 +27,18 @@ def fake_checkout(root: Path, seed: int = 7) -> rpack.Table:
     return rpack.Table(bytes(encode), bytes(decode))
 
 
+def configured_checkout(root: Path, monkeypatch):
+    """A fake checkout (`fake_checkout`) set as bunzai's RisuAI root for one test, and unset
+    after it: a fixture's body, `yield from configured_checkout(tmp_path, monkeypatch)`."""
+    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
+    table = fake_checkout(root)
+    rpack.configure_risu_root(root, verify_hash=False)
+    try:
+        yield table
+    finally:
+        rpack.configure_risu_root(None)
+
+
 def module_bytes(module: dict, table: rpack.Table, assets: list[bytes] = ()) -> bytes:
     main = table.encode(json.dumps({"module": module, "type": "risuModule"}, indent=2).encode())
     out = bytes([111, 0]) + struct.pack("<I", len(main)) + main

@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from testkit import node_asker
 from bunzai.adapters.common.decorators import only_decorators, risu_force, st_reading
 from bunzai.adapters.common.js_regex import compiles
 from bunzai.adapters.registry import get_adapter
@@ -291,18 +291,7 @@ def sillytavern():
         pytest.skip(f"{script} is missing: BUNZAI_ST_ROOT is not a SillyTavern checkout")
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    node = subprocess.Popen(
-        ["node", "-e", _HARNESS, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-
-    def ask(question: dict):
-        node.stdin.write(json.dumps(question) + "\n")
-        node.stdin.flush()
-        return json.loads(node.stdout.readline())
-
-    yield ask
-    node.stdin.close()
-    node.wait(timeout=10)
+    yield from node_asker(_HARNESS, script)
 
 
 ST_KEY = st.tuples(st.sampled_from(["", " "]), ST_PATTERN, st.text("gimsuyd", max_size=3)).map(

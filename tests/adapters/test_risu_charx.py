@@ -6,7 +6,7 @@ import json
 
 import pytest
 from cards_support import cross, read
-from risu_support import fake_checkout, module_bytes, opened, zip_of
+from risu_support import configured_checkout, module_bytes, opened, zip_of
 
 from bunzai.adapters.common import png
 from bunzai.adapters.inspect import read_bytes
@@ -107,11 +107,7 @@ def members(module: bytes) -> list[tuple[str, bytes]]:
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    made = fake_checkout(tmp_path)
-    rpack.configure_risu_root(tmp_path, verify_hash=False)
-    yield made
-    rpack.configure_risu_root(None)
+    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from cards_support import read
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from testkit import node_asker
 from bunzai.adapters.risu.lore_entries import join_keys, key_strings, key_warnings, split_keys, write_regex
 from bunzai.convert import convert_piece
 from bunzai.model.lorebook import Lorebook
@@ -209,18 +209,7 @@ def risuai():
         pytest.skip(f"{script} is missing: BUNZAI_RISU_ROOT is not a RisuAI checkout")
     if shutil.which("node") is None:
         pytest.skip("node is not installed: RisuAI's searchMatch runs in node")
-    node = subprocess.Popen(
-        ["node", "-e", _HARNESS, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-
-    def ask(question: dict):
-        node.stdin.write(json.dumps(question) + "\n")
-        node.stdin.flush()
-        return json.loads(node.stdout.readline())
-
-    yield ask
-    node.stdin.close()
-    node.wait(timeout=10)
+    yield from node_asker(_HARNESS, script)
 
 
 def test_risuai_s_own_searchmatch_behaves_as_the_reviewer_found(risuai):

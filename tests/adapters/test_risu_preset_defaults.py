@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from risu_support import fake_checkout, risupreset_bytes
+from risu_support import configured_checkout, fake_checkout, risupreset_bytes
 from test_risu_preset_template import no_media, open_risup
 
 from bunzai.adapters.inspect import read_bytes
@@ -70,11 +70,7 @@ def checkout(tmp_path, monkeypatch):
 @pytest.fixture
 def bare_checkout(tmp_path, monkeypatch):
     """A checkout with the table only (no source to read the defaults from)."""
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    table = fake_checkout(tmp_path)
-    rpack.configure_risu_root(tmp_path, verify_hash=False)
-    yield table
-    rpack.configure_risu_root(None)
+    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 @pytest.fixture

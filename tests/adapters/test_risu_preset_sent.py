@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from risu_support import fake_checkout, risupreset_bytes
+from risu_support import configured_checkout, risupreset_bytes
 from test_risu_preset_template import TEMPLATED, no_media, open_risup, templated_piece
 
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.risu import rpack
 from bunzai.convert import convert_piece
 from bunzai.model.preset import OrderItem, PromptBlock
 
@@ -32,11 +31,7 @@ LEGACY = {
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    made = fake_checkout(tmp_path)
-    rpack.configure_risu_root(tmp_path, verify_hash=False)
-    yield made
-    rpack.configure_risu_root(None)
+    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 def with_sent_block(piece, block: PromptBlock, drop: str | None = None):

@@ -14,7 +14,7 @@ import json
 
 import pytest
 from cards_support import read
-from risu_support import fake_checkout, risup_bytes, risupreset_bytes
+from risu_support import configured_checkout, risup_bytes, risupreset_bytes
 
 from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.risu import aesgcm, rpack
@@ -60,11 +60,7 @@ def no_media(ref):
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    made = fake_checkout(tmp_path)
-    rpack.configure_risu_root(tmp_path, verify_hash=False)
-    yield made
-    rpack.configure_risu_root(None)
+    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 def templated_piece(preset: dict = TEMPLATED):

@@ -8,7 +8,7 @@ import struct
 
 import pytest
 from cards_support import read
-from risu_support import fake_checkout, module_bytes, risup_bytes
+from risu_support import configured_checkout, fake_checkout, module_bytes, risup_bytes
 from test_risu_binary import MODULE, PRESET
 
 from bunzai.adapters.inspect import read_bytes
@@ -23,11 +23,7 @@ from bunzai.model import dump_piece
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    made = fake_checkout(tmp_path)
-    rpack.configure_risu_root(tmp_path, verify_hash=False)
-    yield made
-    rpack.configure_risu_root(None)
+    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -12,24 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from search_pages_support import write_pages
 from bunzai.docs import catalog as docs_catalog
 from bunzai.docs import query
 from bunzai.docs.pages import CHECKOUT_ROOT
 from bunzai.errors import BunzaiError
 from bunzai.limits import DOCS_SEARCH_MAX
-
-PAGES = {
-    "index.md": "# Home\n\nWelcome to the guide.\n\n## Start\n\nRead the start.\n",
-    "guide/alpha.md": "# Alpha\n\nIntro about lanterns.\n\n## Lanterns\n\nLanterns glow.\n\n"
-    "## Rivers\n\nRivers flow.\n",
-}
-
-
-def write_pages(root: Path) -> Path:
-    for relative, text in PAGES.items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_text(text, encoding="utf-8")
-    return root
 
 
 def test_a_page_deleted_after_the_catalog_is_left_out_and_the_rest_answer(tmp_path: Path) -> None:

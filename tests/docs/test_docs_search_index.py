@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from search_pages_support import PAGES, write_pages
 from bunzai.docs import bm25, search_index
 from bunzai.docs import catalog as docs_catalog
 from bunzai.docs import query
@@ -88,20 +89,6 @@ def test_a_search_answers_the_same_from_the_stored_index_as_from_the_pages(vocab
         text, limit=DOCS_SEARCH_MAX, docs=built
     )
     assert stored.search_index()[0] is not built.search_index()[0]
-
-
-PAGES = {
-    "index.md": "# Home\n\nWelcome to the guide.\n\n## Start\n\nRead the start.\n",
-    "guide/alpha.md": "# Alpha\n\nIntro about lanterns.\n\n## Lanterns\n\nLanterns glow.\n\n"
-    "## Rivers\n\nRivers flow.\n",
-}
-
-
-def write_pages(root: Path) -> Path:
-    for relative, text in PAGES.items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_text(text, encoding="utf-8")
-    return root
 
 
 def test_a_search_on_current_pages_loads_the_index_and_builds_nothing(tmp_path: Path, monkeypatch) -> None:
