@@ -6,6 +6,7 @@ keys exist when one is unknown.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -85,17 +86,19 @@ def reordered(items: list[dict], key: str, spec: Reorder, what: str) -> list[dic
         current = [item.get(key) for item in items]
         missing = [k for k in current if k not in spec.order]
         unknown = [k for k in spec.order if k not in current]
-        if missing or unknown or len(spec.order) != len(current):
+        if missing or unknown or Counter(map(repr, spec.order)) != Counter(map(repr, current)):
             problem = []
             if missing:
                 problem.append("missing " + ", ".join(map(repr, missing)))
             if unknown:
                 problem.append("unknown " + ", ".join(map(repr, unknown)))
             if not problem:
-                problem.append("a key is listed twice")
+                problem.append("each key must be listed as many times as items have it")
             raise refuse(f"`order` must list every {what} once: " + "; ".join(problem), f"known: {_known(items, key)}")
-        by_key = {item.get(key): item for item in items}
-        return [by_key[k] for k in spec.order]
+        return _taken_in_order(items, key, spec.order)
+    anchor = spec.before if spec.before is not None else spec.after
+    if anchor is not None and anchor == spec.move:
+        raise refuse(f"cannot move {what} {spec.move!r} before or after itself", "name another item as the anchor")
     rest = list(items)
     moving = rest.pop(index_of(rest, key, spec.move, what))
     if spec.to is not None:
@@ -106,6 +109,15 @@ def reordered(items: list[dict], key: str, spec: Reorder, what: str) -> list[dic
         index = index_of(rest, key, spec.after, what) + 1
     rest.insert(index, moving)
     return rest
+
+
+def _taken_in_order(items: list[dict], key: str, order: list) -> list[dict]:
+    """`items` in `order`. Items that share a key (files repeat ids) keep their own order, taken
+    one per mention, so none is lost or doubled; keys go by repr, as a file's key may be a list."""
+    queues: dict[str, list[dict]] = {}
+    for item in items:
+        queues.setdefault(repr(item.get(key)), []).append(item)
+    return [queues[repr(k)].pop(0) for k in order]
 
 
 def unique_key(wanted: str, taken: set[str]) -> str:
