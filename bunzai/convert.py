@@ -32,7 +32,7 @@ from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.adapters.sillytavern.user_folder import file_stem_for
-from bunzai.changes.diff import aligned, all_changes
+from bunzai.changes.diff import aligned, all_changes, draft_changes
 from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
 from bunzai.errors import unknown_name
@@ -454,7 +454,7 @@ def platform_impact(
     (`before` -> `proposed`; for a new piece, the whole piece) that the read-back does not
     keep is one row: {platform, pointer, note}. A change to a few entries of a book crosses
     those entries only (changes/entry_slice.py), unless `whole`: the rows are the same.
-    `rows`, where the caller has them, are `all_changes(before, proposed)` of the two whole
+    `rows`, where the caller has them, are `draft_changes(before, proposed)` of the two whole
     (dumped) pieces, so that they are not walked twice. Media come from the draft's
     attachments; any other asset reads as a plain default image.
     """
@@ -464,12 +464,13 @@ def platform_impact(
         changed = None
     else:
         if rows is None:
-            rows = all_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
+            rows = draft_changes({k: before.get(k) for k in _COMPARED}, {k: proposed.get(k) for k in _COMPARED}, "")
         else:  # the compared parts' rows (a dumped piece has every part, so none is missing on one side)
             rows = [row for row in rows if row["path"][1:].partition("/")[0] in _COMPARED]
         # item by item, aligned: entries taken out of (or put into) a book of thousands are their
-        # own places, not a change of every later entry; an item taken out is not a row
-        changed = [c["path"] for c in aligned(rows, whole=False, removed=False)]
+        # own places, not a change of every later entry; an item taken out is not a row, nor
+        # is a move (every format keeps its lists' order; the moved item's own changes are rows)
+        changed = [c["path"] for c in aligned(rows, whole=False, removed=False) if c["op"] != "move"]
     if changed == []:
         return []
     stored = {sha: base64.b64decode(item["base64"]) for sha, item in (attachments or {}).items() if "base64" in item}

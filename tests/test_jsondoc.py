@@ -8,7 +8,7 @@ import json
 from hypothesis import given, strategies as st
 
 from bunzai.adapters.common.losses import differences as readback_differences, same
-from bunzai.changes.diff import aligned, all_changes, diff_json, stretches
+from bunzai.changes.diff import aligned, all_changes, diff_json, draft_changes, stretches
 from bunzai.jsondoc.values import MISSING, changes, differences, equal, join
 from bunzai.query.pointer import resolve
 
@@ -16,6 +16,12 @@ scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5, allo
 keys = st.sampled_from(["a", "b", "x/y", "t~1", ""])
 values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3), max_leaves=12
+)
+# Lists of items with ids, as books, presets and rule sets hold them (changes/diff.py IDENTITY_FIELDS).
+_ID_ITEMS = st.lists(
+    st.fixed_dictionaries({"id": st.integers(0, 7) | st.sampled_from(["a", "1"]), "v": st.integers(0, 2)}),
+    max_size=8,
+    unique_by=lambda item: (type(item["id"]), item["id"]),
 )
 
 
@@ -53,22 +59,35 @@ def test_a_list_that_kept_its_ends_is_told_item_by_item() -> None:
     assert diff_json(book, book[:4] + [{"uid": 9}] + book[4:], "/e") == [
         {"op": "add", "path": "/e/4", "after": {"uid": 9}}
     ]
-    # uid 1 taken out and uid 3 changed: uid 2 is kept between them, so each edit is its own
-    # row, the change named at the entry's new place
-    changed = [book[0], book[2], {"uid": 33}, book[4], book[5]]
-    assert diff_json(book, changed, "/e") == [
-        {"op": "remove", "path": "/e/1", "before": {"uid": 1}},
-        {"op": "replace", "path": "/e/2/uid", "before": 3, "after": 33},
+    # uid 1 taken out and uid 3's title changed: uid 2 is kept between them, so each edit is
+    # its own row, the change named at the entry's new place
+    titled = [dict(entry, title=f"t{entry['uid']}") for entry in book]
+    changed = [titled[0], titled[2], dict(titled[3], title="new"), titled[4], titled[5]]
+    assert diff_json(titled, changed, "/e") == [
+        {"op": "remove", "path": "/e/1", "before": {"uid": 1, "title": "t1"}},
+        {"op": "replace", "path": "/e/2/title", "before": "t3", "after": "new"},
     ]
-    # an entry moved and one taken out: the moved one is taken out and put in
+    # a uid changed in place, to one the book lacked, is a rename (a sprite relabelled)
+    assert diff_json(book, [*book[:3], {"uid": 33}, *book[4:]], "/e") == [
+        {"op": "replace", "path": "/e/3/uid", "before": 3, "after": 33}
+    ]
+    # where the list also grew, a new uid is another entry: taken out, and put in
+    assert diff_json(book, [*book[:3], {"uid": 33}, *book[4:], {"uid": 6}], "/e") == [
+        {"op": "remove", "path": "/e/3", "before": {"uid": 3}},
+        {"op": "add", "path": "/e/3", "after": {"uid": 33}},
+        {"op": "add", "path": "/e/6", "after": {"uid": 6}},
+    ]
+    # an entry moved and one taken out: one move (from its old place to its new one)
     moved = [book[5], *book[:2], *book[3:5]]
     assert diff_json(book, moved, "/e") == [
-        {"op": "add", "path": "/e/0", "after": {"uid": 5}},
         {"op": "remove", "path": "/e/2", "before": {"uid": 2}},
-        {"op": "remove", "path": "/e/5", "before": {"uid": 5}},
+        {"op": "move", "from": "/e/5", "path": "/e/0"},
     ]
-    # a list of the same length is compared place for place (json_changes), moves and all
-    assert [row["path"] for row in diff_json(book, [book[5], *book[:5]], "/e")][:2] == ["/e/0/uid", "/e/1/uid"]
+    # in a list of the same length too: told by uid, not a change of every place it passed
+    assert diff_json(book, [book[5], *book[:5]], "/e") == [{"op": "move", "from": "/e/5", "path": "/e/0"}]
+    # items without ids are compared place for place, moves and all
+    plain = [{"n": n} for n in range(6)]
+    assert [row["path"] for row in diff_json(plain, [plain[5], *plain[:5]], "/e")][:2] == ["/e/0/n", "/e/1/n"]
     assert diff_json([], [1], "/e") == [{"op": "replace", "path": "/e", "before": [], "after": [1]}]
 
 
@@ -88,9 +107,12 @@ def test_the_diff_and_the_read_back_report_the_same_pointers(a, b) -> None:
 def test_each_draft_row_points_at_the_values_it_names(a, b) -> None:
     """A removed item is named at its place in `a`; an added one, and a replaced value, at
     its place in `b` (the value it replaced may have stood elsewhere in `a`)."""
-    rows = aligned(all_changes(a, b, ""))
+    rows = aligned(draft_changes(a, b, ""))
     assert (rows == []) == equal(a, b)
     for row in rows:
+        if row["op"] == "move":  # the same item (by id) at both places
+            assert resolve(a, row["from"])["id"] == resolve(b, row["path"])["id"]
+            continue
         assert row["op"] != "remove" or equal(resolve(a, row["path"]), row["before"])
         assert row["op"] == "remove" or equal(resolve(b, row["path"]), row["after"])
 
@@ -205,3 +227,32 @@ def test_true_inside_an_equal_looking_object_is_not_one() -> None:
     after = {"entries": [{"uid": 1, "on": 1}, {"uid": 2, "on": [0, 0]}]}
     assert before == after  # Python's view
     assert list(differences(before, after)) == ["/entries/0/on", "/entries/1/on/0"]
+
+
+@given(_ID_ITEMS, _ID_ITEMS)
+def test_rows_of_items_with_ids_replay_to_the_new_list(old, new) -> None:
+    """Take out the removed items (old places), put the moved and added ones at their new places,
+    fill the other places with the items left, in their old order, then apply the replaces:
+    that is the new list, so every item is accounted for and a move is named once."""
+    rows = aligned(draft_changes({"l": old}, {"l": new}, ""))
+    if [row["path"] for row in rows] == ["/l"]:  # no id shared (or a list was empty): one replace
+        assert rows[0]["op"] == "replace"
+        return
+    place = lambda pointer: int(pointer.split("/")[2])  # noqa: E731
+    items = [row for row in rows if row["path"].count("/") == 2]
+    removed = {place(row["path"]) for row in items if row["op"] == "remove"}
+    moved = {place(row["from"]): place(row["path"]) for row in items if row["op"] == "move"}
+    added = {place(row["path"]): row["after"] for row in items if row["op"] == "add"}
+    left = iter([copy.deepcopy(item) for n, item in enumerate(old) if n not in removed and n not in moved])
+    at = {now: copy.deepcopy(old[was]) for was, now in moved.items()}
+    rebuilt = [added[n] if n in added else at[n] if n in at else next(left) for n in range(len(new))]
+    assert next(left, None) is None
+    for row in rows:
+        if row["op"] == "replace" and row["path"].count("/") == 3:
+            rebuilt[place(row["path"])][row["path"].rsplit("/", 1)[1]] = row["after"]
+    assert rebuilt == new
+    # an item is told by its id: an id replaced is a rename in place, to an id the old list lacked
+    ids_old, ids_new = {repr(item["id"]) for item in old}, {repr(item["id"]) for item in new}
+    for row in rows:
+        if row["path"].endswith("/id"):
+            assert len(old) == len(new) and repr(row["before"]) not in ids_new and repr(row["after"]) not in ids_old

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bunzai.capabilities.contract import Preview
-from bunzai.changes.diff import all_changes
+from bunzai.changes.diff import draft_changes
 from bunzai.changes.draft import new_draft
 from bunzai.convert import platform_impact
 from bunzai.errors import BunzaiError
@@ -92,7 +92,7 @@ def _preview(
     keep_changes: bool,
 ) -> tuple[dict, dict, Any, tuple[dict, list[dict]] | None]:
     """preview_step's answer, and with `keep_changes`, for a change to a stored piece, (before,
-    all_changes(before, proposed)): the piece as it was compared, and its changes, walked once
+    draft_changes(before, proposed)): the piece as it was compared, and its changes, walked once
     for the impact and the draft (a book of thousands of entries takes a tenth of a second to
     validate, and as long to compare)."""
     inp = parse_input(cap, _with_needs(cap, raw_input, loader))
@@ -140,7 +140,7 @@ def _preview(
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
     keep = keep_changes and start is not None and cap.effect != "read"
-    compared = (entity, all_changes(entity, proposed)) if keep else None
+    compared = (entity, draft_changes(entity, proposed)) if keep else None
     if cap.effect != "read" and impact:
         rows = compared[1] if compared is not None else None
         record["impact"] += [

@@ -1,4 +1,9 @@
-"""The exact changes between two JSON documents, as RFC 6901 pointers."""
+"""The exact changes between two JSON documents, as RFC 6901 pointers.
+
+Items that carry an id (IDENTITY_FIELDS: a book's entries, a preset's blocks, a set's rules)
+are told by it: an entry moved is one `move` row (and its own changes), not a change of every
+place it passed.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,10 @@ from bunzai.jsondoc.values import MISSING, changes as json_changes, equal
 from bunzai.limits import DRAFT_MAX_CHANGES
 from bunzai.query.pointer import join
 
+# The fields that name a list's items, in the order they are tried: a lorebook entry's uid,
+# a rule's or a reply's id, a SillyTavern prompt block's identifier.
+IDENTITY_FIELDS = ("uid", "id", "identifier")
+
 
 def diff_json(before: Any, after: Any, pointer: str = "") -> list[dict]:
     """Changes turning `before` into `after`: [{op, path, before?, after?}].
@@ -19,10 +28,10 @@ def diff_json(before: Any, after: Any, pointer: str = "") -> list[dict]:
     The rows are bunzai.jsondoc.values.changes (JSON equality: true is not 1, 1 is 1.0), the walk
     an adapter's read-back uses too: objects key by key, equal-length arrays item by item, an
     array that grows or shrinks is one replace unless it kept items at its start or end
-    (`aligned`). The list is bounded by limits.DRAFT_MAX_CHANGES (the last row then says how
-    many more).
+    (`aligned`), and an array of items with ids is told by id (`draft_changes`). The list is
+    bounded by limits.DRAFT_MAX_CHANGES (the last row then says how many more).
     """
-    return bounded(aligned(all_changes(before, after, pointer)), pointer)
+    return bounded(aligned(draft_changes(before, after, pointer)), pointer)
 
 
 def kept_ends(old: list, new: list) -> tuple[int, int]:
@@ -63,7 +72,12 @@ def _anchors(old: list, new: list) -> list[tuple[int, int]]:
     seen_old = Counter(keys_old)
     once_new = {key for key, count in Counter(keys_new).items() if count == 1}
     place_old = {key: place for place, key in enumerate(keys_old) if seen_old[key] == 1 and key in once_new}
-    pairs = [(place_old[key], place) for place, key in enumerate(keys_new) if key in place_old]
+    return longest_run([(place_old[key], place) for place, key in enumerate(keys_new) if key in place_old])
+
+
+def longest_run(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of `pairs` (old place, new place), in new order, whose old places rise
+    too: the items that kept their order (patience sorting)."""
     tops: list[int] = []  # tops[k]: the old place ending the best run of k + 1 anchors so far
     ends: list[int] = []  # the pair index at each top
     before: list[int] = []  # per pair: the pair before it in its run, or -1
@@ -107,6 +121,10 @@ def aligned(changes: list[dict], *, whole: bool = True, removed: bool = True) ->
         if change["op"] != "replace" or not isinstance(old, list) or not isinstance(new, list):
             rows.append(change)
             continue
+        ids = identities(old, new) if old and new else None
+        if ids is not None and not set(ids[0]).isdisjoint(ids[1]):
+            rows += _by_id(old, new, change["path"], *ids, whole=whole, removed=removed)
+            continue
         found = stretches(old, new)
         if whole and found == [(0, len(old), 0, len(new))]:
             rows.append(change)
@@ -119,8 +137,67 @@ def aligned(changes: list[dict], *, whole: bool = True, removed: bool = True) ->
             elif was is None:
                 rows.append(_row(join(path, now), MISSING, new[now]))
             else:
-                rows += aligned(all_changes(old[was], new[now], join(path, now)), whole=whole, removed=removed)
+                rows += aligned(draft_changes(old[was], new[now], join(path, now)), whole=whole, removed=removed)
     return rows
+
+
+def _by_id(old: list, new: list, path: str, ids_old: list, ids_new: list, *, whole: bool, removed: bool) -> list:
+    """Two lists of items with ids, told by id: an item taken out is a `remove` at its old
+    place, one put in an `add` at its new place, one that left the order the others kept a
+    `move` from its old place to its new one, and each item's own changes are named at its
+    new place."""
+    place_old = {key: place for place, key in enumerate(ids_old)}
+    kept = set(longest_run([(place_old[key], place) for place, key in enumerate(ids_new) if key in place_old]))
+    rows = []
+    if removed:
+        now = set(ids_new)
+        rows += [_row(join(path, place), old[place], MISSING) for place, key in enumerate(ids_old) if key not in now]
+    for place, key in enumerate(ids_new):
+        was = place_old.get(key)
+        if was is None:
+            rows.append(_row(join(path, place), MISSING, new[place]))
+            continue
+        if (was, place) not in kept:
+            rows.append({"op": "move", "from": join(path, was), "path": join(path, place)})
+        rows += aligned(draft_changes(old[was], new[place], join(path, place)), whole=whole, removed=removed)
+    return rows
+
+
+def identities(old: list, new: list) -> tuple[list, list] | None:
+    """The ids of two lists' items, by the first of IDENTITY_FIELDS that every item of both
+    holds as a string or an integer, once on each side; None when no field does."""
+    for field in IDENTITY_FIELDS:
+        ids_old = _ids(old, field)
+        if ids_old is not None:
+            ids_new = _ids(new, field)
+            if ids_new is not None:
+                return ids_old, ids_new
+    return None
+
+
+def _ids(items: list, field: str) -> list | None:
+    ids = []
+    for item in items:
+        value = item.get(field) if item.__class__ is dict else None
+        if value.__class__ is not str and value.__class__ is not int:
+            return None
+        ids.append((value.__class__ is str, value))  # the uid 1 is not the id "1"
+    return ids if len(set(ids)) == len(ids) else None
+
+
+def _moved(old: list, new: list) -> bool:
+    """Whether two lists of the same length hold items with ids, one of them, found on both
+    sides, at another place: then the walk hands them over whole, to be told by id (`_by_id`).
+    An id changed in place, to one the old list did not hold, is a rename (a sprite relabelled):
+    its row replaces the id."""
+    if not old or old[0].__class__ is not dict:
+        return False
+    ids = identities(old, new)
+    if ids is None:
+        return False
+    ids_old, ids_new = ids
+    shared = set(ids_old).intersection(ids_new)
+    return any(a != b and (a in shared or b in shared) for a, b in zip(ids_old, ids_new))
 
 
 def paired(found: list[tuple[int, int, int, int]]) -> Iterator[tuple[int | None, int | None]]:
@@ -144,6 +221,12 @@ def bounded(changes: list[dict], pointer: str = "") -> list[dict]:
         changes = changes[:DRAFT_MAX_CHANGES]
         changes.append({"op": "more", "path": pointer, "count": extra})
     return changes
+
+
+def draft_changes(before: Any, after: Any, pointer: str = "") -> list[dict]:
+    """`all_changes`, but a list whose items (with ids) moved is one row, for `aligned` to tell
+    by id: what a draft shows and its impact crosses (a move is not a change of every place)."""
+    return [_row(where, old, new) for where, old, new in json_changes(before, after, pointer, _moved)]
 
 
 def all_changes(before: Any, after: Any, pointer: str = "") -> list[dict]:

@@ -42,7 +42,7 @@ def new_draft(
     changes: list[dict] | None = None,
 ) -> dict:
     """A draft proposing `proposed`; for updates `before` is the stored piece at `baseline`,
-    and `changes` may give `all_changes(before, proposed)` where the caller has made them."""
+    and `changes` may give `draft_changes(before, proposed)` where the caller has made them."""
     if mode == "create":
         changes = _creation_changes(proposed)
     else:

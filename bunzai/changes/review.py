@@ -14,7 +14,7 @@ from bunzai.changes.hidden_chars import escape, escape_parts
 from bunzai.changes.word_diff import render
 from bunzai.limits import REVIEW_CONTEXT_WORDS, REVIEW_DIFF_CHARS, REVIEW_MAX_ROWS, REVIEW_VALUE_CHARS
 
-_MARK = {"add": "+", "remove": "-", "replace": "~"}
+_MARK = {"add": "+", "remove": "-", "replace": "~", "move": ">"}
 
 
 def review_card(draft: dict) -> str:
@@ -39,6 +39,8 @@ def review_card(draft: dict) -> str:
 def _row(change: dict) -> str:
     mark = _MARK.get(change["op"], "?")
     path = escape(str(change["path"] or "(piece)"))
+    if change["op"] == "move":
+        return f"  {mark} {path}: moved from {escape(str(change.get('from')))}"
     if change["op"] == "replace" and _long_text(change.get("before"), change.get("after")):
         words = render(change["before"], change["after"], REVIEW_CONTEXT_WORDS)
         return f"  {mark} {path} (words): {_cut(words, REVIEW_DIFF_CHARS)}"
