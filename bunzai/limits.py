@@ -425,6 +425,10 @@ MCP_ASK_CHOICES_MAX = 20
 MCP_IMPORT_PATHS_MAX = 64
 # Longest tool name: the clients (Claude, Cursor) accept names of up to 64 characters.
 MCP_TOOL_NAME_MAX_CHARS = 64
+# studio_list: pieces one page holds, by default and at most. A row (kind, id, name, revision)
+# is about 150 characters, so a page stays well inside the inline size; a studio of thousands
+# is read page by page, each answer naming the offset of the next.
+MCP_LIST_PAGE_MAX = 200
 # --- did-you-mean -----------------------------------------------------------------------
 # Most spellings one error suggests (a hint is one line), and how alike a spelling must be
 # (difflib's ratio; 0.6 is difflib's own default: `sera` -> `seraphina` is 0.62).

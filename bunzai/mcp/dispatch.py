@@ -12,6 +12,7 @@ envelope), and a result whose JSON is over MCP_RESULT_INLINE_MAX_CHARS becomes a
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bunzai.changes.hidden_chars import json_escaped
@@ -25,6 +26,8 @@ from bunzai.limits import (
 from bunzai.mcp.protocol import ANNOTATIONS_FROM, INVALID_PARAMS, STRUCTURED_FROM, ProtocolError, at_least
 from bunzai.tools.contract import WRITING_EFFECTS
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 class Dispatcher:
     def __init__(self, ctx, *, read_only: bool = False, elicitation: bool = False) -> None:
@@ -33,6 +36,7 @@ class Dispatcher:
         self.elicitation = elicitation
         self._writing = WRITING_EFFECTS
         self.revealed: list = []  # capability tools made callable by the last capability_find
+        self._capability_of: dict = {}  # a revealed tool's name -> its capability (whose input is checked too)
         self.changed = False  # the tool list changed since the client last heard
         ctx.reveal = self.reveal
 
@@ -64,6 +68,7 @@ class Dispatcher:
         if [t.name for t in tools] != [t.name for t in self.revealed]:
             self.changed = True
         self.revealed = tools
+        self._capability_of = {tool.name: cap for tool, cap in zip(tools, capabilities, strict=False)}
         return [tool.name for tool in tools]
 
     def list_tools(self, version: str) -> list[dict]:
@@ -88,6 +93,9 @@ class Dispatcher:
         if not isinstance(arguments, dict):
             raise ProtocolError(INVALID_PARAMS, "arguments must be a JSON object", {"argument": "arguments"})
         args = _validated(tool, arguments)
+        capability = self._capability_of.get(name) if tool in self.revealed else None
+        if capability is not None and isinstance(arguments.get("input"), dict):
+            _checked(tool.name, capability.input_model, arguments["input"], prefix=("input",))
         try:
             if tool.effect in ("draft", "apply") and self.ctx.cut_values:
                 _refuse_cut(arguments)
@@ -172,19 +180,52 @@ def _validated(tool, arguments: dict):
     """The tool's input model; InvalidParams naming the first bad argument otherwise."""
     from pydantic import ValidationError
 
+    _checked(tool.name, tool.input_model, arguments)
     try:
         return tool.input_model.model_validate(arguments)
     except ValidationError as error:
-        problems = [
-            {"argument": ".".join(str(p) for p in item["loc"]) or "(arguments)", "problem": item["msg"]}
-            for item in error.errors(include_url=False)
-        ]
-        first = problems[0]
-        raise ProtocolError(
-            INVALID_PARAMS,
-            f"invalid argument {first['argument']!r} for {tool.name}: {first['problem']}",
-            {"argument": first["argument"], "problems": problems},
-        ) from None
+        raise _invalid(tool.name, error) from None
+
+
+def _checked(tool_name: str, model, arguments: dict, prefix: tuple = ()) -> None:
+    """Refuse (InvalidParams) arguments that do not match the model's JSON Schema.
+
+    pydantic's lax mode would read `true` as 1 and "5" as 5; its strict JSON mode takes JSON's
+    types as the schema states them (a boolean is no integer), enum values given as strings too.
+    The values a tool gets still come from the lax pass, which keeps lone surrogates."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate_json(json.dumps(_as_checked(arguments)), strict=True)
+    except ValidationError as error:
+        raise _invalid(tool_name, error, prefix) from None
+
+
+def _invalid(tool_name: str, error, prefix: tuple = ()) -> ProtocolError:
+    problems = [
+        {"argument": ".".join(str(p) for p in (*prefix, *item["loc"])) or "(arguments)", "problem": item["msg"]}
+        for item in error.errors(include_url=False)
+    ]
+    first = problems[0]
+    return ProtocolError(
+        INVALID_PARAMS,
+        f"invalid argument {first['argument']!r} for {tool_name}: {first['problem']}",
+        {"argument": first["argument"], "problems": problems},
+    )
+
+
+def _as_checked(value: Any) -> Any:
+    """`value` as the type check reads it: a lone surrogate (which pydantic's JSON parser refuses,
+    and the tool may take) as U+FFFD, and 5.0 as 5 (JSON Schema counts it an integer)."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {_as_checked(str(key)): _as_checked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_checked(item) for item in value]
+    return value
 
 
 def _refuse_cut(arguments: dict) -> None:

@@ -8,8 +8,9 @@ and tab, bidirectional overrides and isolates, invisible format characters (a ze
 joiner between two emoji stays) and lone surrogates (`bunzai.changes.hidden_chars`, which the
 review shown on a terminal escapes by the same classes) are removed, and counted by class in
 `omitted`, beside `data`, never inside it. Every leaf is charged against one byte budget for
-the whole result (its JSON size); a value that does not fit is cut to `…` (CUT), counted,
-and the envelope says `truncated`.
+the whole result (its JSON size); a value that does not fit is cut to `…` (CUT) and the envelope
+says `truncated`. `cut` counts the values cut; `cut_chars` every character they held (a whole
+object's or list's too: keys and strings, and the JSON text of numbers, true, false and null).
 """
 
 from __future__ import annotations
@@ -62,43 +63,57 @@ def _walk(value: Any, budget: Budget, counts: dict[str, int]) -> Any:
         text = clean(value, counts)
         cost = _size(text)
         if cost > budget.left:
-            counts["cut"] += 1
-            counts["cut_chars"] += len(text)
-            budget.left -= _size(CUT)
-            return CUT
+            return _cut(text, budget, counts)
         budget.left -= cost
         return text
     if isinstance(value, dict):
         names = [(clean(str(key), counts), item) for key, item in value.items()]
         cost = 2 + sum(_size(name) for name, _ in names)
         if cost > budget.left:  # not even the keys fit: the whole object is cut
-            counts["cut"] += 1
-            budget.left -= _size(CUT)
-            return CUT
+            return _cut(value, budget, counts)
         budget.left -= cost
         out: dict[str, Any] = {}
         for name, item in names:
             if name in out:  # two keys that differ only in stripped characters: the later is cut, not merged
                 counts["cut"] += 1
+                counts["cut_chars"] += len(name) + cut_chars(item)
                 continue
             out[name] = _walk(item, budget, counts)
         return out
     if isinstance(value, (list, tuple)):
         if budget.left < 2:
-            counts["cut"] += 1
-            budget.left -= _size(CUT)
-            return CUT
+            return _cut(value, budget, counts)
         budget.left -= 2
         return [_walk(item, budget, counts) for item in value]
     if isinstance(value, Untrusted):  # a marker inside untrusted data: already inside the envelope
         return _walk(value.value, budget, counts)
     cost = _size(value)
     if cost > budget.left:
-        counts["cut"] += 1
-        budget.left -= _size(CUT)
-        return CUT
+        return _cut(value, budget, counts)
     budget.left -= cost
     return value
+
+
+def _cut(value: Any, budget: Budget, counts: dict[str, int]) -> str:
+    """The mark that stands for `value`, counted: one cut, and every character it held."""
+    counts["cut"] += 1
+    counts["cut_chars"] += cut_chars(value)
+    budget.left -= _size(CUT)
+    return CUT
+
+
+def cut_chars(value: Any) -> int:
+    """The characters a cut value held, as the envelope would have shown them: each string's (keys
+    too, once cleaned) and the JSON text of each number, true, false and null."""
+    if isinstance(value, str):
+        return len(clean(value, {}))
+    if isinstance(value, Untrusted):
+        return cut_chars(value.value)
+    if isinstance(value, dict):
+        return sum(len(clean(str(key), {})) + cut_chars(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(cut_chars(item) for item in value)
+    return len(json.dumps(value))
 
 
 def seal(result: Any, budget: int) -> tuple[Any, bool]:

@@ -9,6 +9,7 @@ no answer; a tool may poll `ctx.cancelled()`.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import queue
 import sys
@@ -51,7 +52,11 @@ class Server:
         self.version = negotiate(None)
         self.initialized = False
         self.inbox: queue.Queue = queue.Queue()
+        # Ids of requests queued or running, and those of them the client cancelled. A cancel for any
+        # other id (answered already, never sent) is dropped, so a long session keeps no old ids.
+        self.in_flight: collections.Counter = collections.Counter()
         self.cancelled: set = set()
+        self._flight_lock = threading.Lock()  # the reader adds and cancels, the main thread retires
         self.pending: dict[str, tuple[threading.Event, list]] = {}
         self.current: Any = None
         self.closed = threading.Event()
@@ -118,11 +123,16 @@ class Server:
         if method == "notifications/cancelled":
             params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
             if _id_of({"id": params.get("requestId")}) is not None:
-                self.cancelled.add(params["requestId"])
+                with self._flight_lock:
+                    if self.in_flight[params["requestId"]] > 0:
+                        self.cancelled.add(params["requestId"])
                 if params["requestId"] == self.current:  # a question the running call waits on is given up
                     for event, _ in list(self.pending.values()):
                         event.set()
             return
+        if "id" in frame:
+            with self._flight_lock:
+                self.in_flight[frame["id"]] += 1
         self.inbox.put(frame)
 
     # --- the main thread ---------------------------------------------------------------
@@ -137,6 +147,21 @@ class Server:
             self._handle(frame)
 
     def _handle(self, frame: dict) -> None:
+        try:
+            self._run(frame)
+        finally:
+            if "id" in frame:
+                self._retire(frame["id"])
+
+    def _retire(self, request_id: Any) -> None:
+        """The request is answered (or dropped as cancelled): it leaves the in-flight ids."""
+        with self._flight_lock:
+            self.in_flight[request_id] -= 1
+            if self.in_flight[request_id] <= 0:
+                del self.in_flight[request_id]
+                self.cancelled.discard(request_id)
+
+    def _run(self, frame: dict) -> None:
         method, request_id = frame.get("method"), frame.get("id")
         is_request = "id" in frame
         if is_request and request_id in self.cancelled:
@@ -168,7 +193,6 @@ class Server:
             self.wire.notify("notifications/tools/list_changed")
         if is_request and result is not None and request_id not in self.cancelled:
             self.wire.result(request_id, result)
-        self.cancelled.discard(request_id)
 
     def _answer(self, method: Any, params: dict) -> dict | None:
         if method == "initialize":
@@ -192,10 +216,15 @@ class Server:
         capabilities = params.get("capabilities") if isinstance(params.get("capabilities"), dict) else {}
         elicitation = isinstance(capabilities.get("elicitation"), dict)
         self.ctx.elicit = self._elicit if elicitation else None
-        self.dispatcher = Dispatcher(self.ctx, read_only=self.read_only, elicitation=elicitation)
-        # Not a daemon: Python's shutdown waits for it. Killed halfway through an import, it made a
-        # session that ended soon after initialize die of SIGABRT instead of exiting.
-        threading.Thread(target=_warm, name="bunzai-mcp-warm", daemon=False).start()
+        if self.dispatcher is not None:
+            # A repeated initialize renegotiates the version and the client's capabilities; the
+            # session stays: tools revealed by capability_find, drafts and handles the client holds.
+            self.dispatcher.elicitation = elicitation
+        else:
+            self.dispatcher = Dispatcher(self.ctx, read_only=self.read_only, elicitation=elicitation)
+            # Not a daemon: Python's shutdown waits for it. Killed halfway through an import, it made a
+            # session that ended soon after initialize die of SIGABRT instead of exiting.
+            threading.Thread(target=_warm, name="bunzai-mcp-warm", daemon=False).start()
         return {
             "protocolVersion": self.version,
             "capabilities": {"tools": {"listChanged": True}},

@@ -22,13 +22,20 @@ def run(ctx, args: Args):
     refused = refusal(receipts, f"draft {args.draft}", "read the piece again and make the draft anew")
     if refused is not None:
         raise refused
-    if saved:
-        from bunzai.changes.saved import discard_saved  # lazy: as above
-
-        discard_saved(ctx.studio, args.draft)
-    else:
-        ctx.drafts.pop(args.draft, None)
+    # As `bunzai apply NAME`: a saved draft stays saved, as a draft file does (change_discard removes
+    # it); the session's copy of the draft applied, by either of its names, is done.
+    done = [
+        name for name, held in ctx.drafts.items() if name == args.draft or (saved and _saved_as(held) == args.draft)
+    ]
+    for name in done:
+        ctx.drafts.pop(name)
     return receipts[0] if len(receipts) == 1 else {"receipts": receipts}
+
+
+def _saved_as(draft) -> str | None:
+    """The name a session draft was also saved under (a capability tool's `save`), if any."""
+    saved = draft.get("saved") if isinstance(draft, dict) else None
+    return saved.get("name") if isinstance(saved, dict) else None
 
 
 TOOL = Tool(
