@@ -9,7 +9,8 @@ Findings, one kind each:
 - `never_matches`: an earlier rule, on the same texts, rewrites every sample this rule
   matches into text it no longer matches.
 - `flag_does_nothing`: `i` with no letter, `m` with no anchor, `s` with no dot, `g` on a
-  pattern anchored at the start without `m`, `d` in a replacement.
+  pattern anchored at the start without `m`, `d` in a replacement (but not alone on a RisuAI
+  rule: RisuAI compiles no flags as `g`, so a lone `d` is how it replaces the first match only).
 - `missing_group`: the replacement refers to a group the pattern does not have.
 - `runs_on_nothing`: no placement, or a depth range no message is in.
 
@@ -69,7 +70,7 @@ def lint_set(piece: dict) -> dict[str, Any]:
         answer = engine.call({"op": "compile", "pattern": row.pattern, "flags": row.flags})
         compiled[index] = answer["groups"]
         findings += _placement_findings(row)
-        findings += _flag_findings(row)
+        findings += _flag_findings(row, platform)
         findings += _group_findings(row, answer["groups"], platform)
     findings += _shadow_findings(rules, compiled, platform, deadline)
     findings.sort(key=lambda f: (f["rule"], f["kind"]))
@@ -114,7 +115,7 @@ def _placement_findings(row: _Rule) -> list[dict]:
     return found
 
 
-def _flag_findings(row: _Rule) -> list[dict]:
+def _flag_findings(row: _Rule, platform: str) -> list[dict]:
     try:
         tree = syntax.parse(row.pattern)
     except syntax.PatternSyntaxError:
@@ -125,12 +126,15 @@ def _flag_findings(row: _Rule) -> list[dict]:
         "m": "the pattern has no ^ or $ for it to move",
         "s": "the pattern has no . for it to widen",
     }
+    # RisuAI compiles a rule with no flags as `g`: there a lone flag also keeps it to its first match.
+    alone = platform == "risuai" and len(row.flags) == 1
+    keep_first = "; it is the rule's only flag, so write 'd' in its place: with none RisuAI replaces every match"
     found = [
-        row.finding("flag_does_nothing", f"flag {flag!r} does nothing: {reasons[flag]}")
+        row.finding("flag_does_nothing", f"flag {flag!r} does nothing: {reasons[flag]}" + (keep_first if alone else ""))
         for flag in "ims"
         if flag in row.flags and not used[flag]
     ]
-    if "d" in row.flags:
+    if "d" in row.flags and not (alone and row.flags == "d"):  # a lone `d` is RisuAI's "first match only"
         found.append(
             row.finding(
                 "flag_does_nothing",

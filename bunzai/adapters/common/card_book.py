@@ -18,7 +18,7 @@ from typing import Any
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.common.book_losses import book_decorators_ignored as book_decorators_ignored  # SillyTavern cards
 from bunzai.adapters.contract import Loss
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_float, as_int, as_object, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
 from bunzai.adapters.common.js_regex import JS_SPACE, compiles, js_trim
 from bunzai.jsondoc.values import copied
@@ -308,11 +308,19 @@ def _keys_out(keys: list[dict]) -> list[str]:
     return [write_key(key) for key in keys]
 
 
-def _probability(raw: Any) -> int:
-    return min(100, as_count(raw, 100))
+def read_probability(raw: Any) -> int:
+    """An entry's probability as SillyTavern's scan uses it (`Math.random() * 100 <= probability`).
+
+    Below 0 the entry never fires, so it reads 0 (SillyTavern's editor clamps it there too); above
+    100 it always fires, so 100; a fraction rounds to a whole percent; what is no number reads 100.
+    """
+    number = raw if isinstance(raw, (int, float)) and not isinstance(raw, bool) else as_float(raw, 100.0)
+    if number != number:  # NaN
+        return 100
+    return int(min(100, max(0, number)) + 0.5)
 
 
-answered_inline(_probability, "{v}.__class__ is _int and 0 <= v <= 100", 100)
+answered_inline(read_probability, "{v}.__class__ is _int and 0 <= v <= 100", 100)
 
 
 def _triggers(raw: Any) -> list[str]:
@@ -339,7 +347,7 @@ ENTRY_MAP = FieldMap(
         _ext_row("depth", "depth", as_count, 4),
         _ext_row("role", "role", _role, encode=ROLES.index),
         _ext_row("outlet_name", "outlet", as_str),
-        _ext_row("probability", "probability", _probability),
+        _ext_row("probability", "probability", read_probability),
         _ext_row("useProbability", "use_probability", as_bool, True),
         Whole(("group",), _group, _set_group),
         _ext_row("sticky", "sticky", as_count),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.common.card_book import read_probability
 from bunzai.adapters.common.drift import as_bool, as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
@@ -122,7 +123,7 @@ ENTRY_FIELDS = FieldMap(
         _flag("matchScenario", "match_scenario"),
         _flag("matchCreatorNotes", "match_creator_notes"),
         Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
-        Field("probability", ("probability",), int_reader(100, lo=0, hi=100)),
+        Field("probability", ("probability",), read_probability),
         _flag("useProbability", "use_probability", True),
         Field("depth", ("depth",), int_reader(4, lo=0)),
         Field("outletName", ("outlet",), str_reader("")),

@@ -30,6 +30,13 @@ def rule_index(rules: list[dict], ref: str | int) -> int:
     raise refuse(f"no rule {ref!r}", f"rules: {known}")
 
 
+def mints_rule_ids(doc: dict) -> bool:
+    """Whether a new rule with no id gets one made from its name: not in a set read from RisuAI,
+    whose scripts have no id, so a made one would be dropped, and reported lost, at every export."""
+    original = doc.get("original") or {}
+    return not str(original.get("format") or "").startswith("risu")
+
+
 def rule_warnings(rule: dict) -> list[str]:
     """Refuse bad flags; warn about the pattern (its text, and a bounded probe in the regex
     engine: does it compile, does it run out of time), placements and depths."""

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import unique_key
-from bunzai.capabilities.common.regex_rules import rule_index, rule_warnings
+from bunzai.capabilities.common.regex_rules import mints_rule_ids, rule_index, rule_warnings
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 from bunzai.model.ids import slugify
@@ -21,7 +21,8 @@ class RulesAddInput(Model):
 
     rules: list[RegexRule] = Field(
         min_length=1,
-        description="The new rules; an empty id is made from the name (unique in the set).",
+        description="The new rules; an empty id is made from the name (unique in the set), "
+        "except in a set read from RisuAI, whose scripts have no id.",
     )
     before: str | int | None = Field(default=None, description="Insert before this rule (id, unique name or index).")
     after: str | int | None = Field(default=None, description="Insert after this rule (id, unique name or index).")
@@ -38,14 +39,16 @@ def preview_rules_add(entity, data: RulesAddInput) -> Preview:
     elif data.after is not None:
         index = rule_index(rules, data.after) + 1
     taken = {rule["id"] for rule in rules if rule["id"]}
+    mint = mints_rule_ids(doc)
     new, warnings = [], []
     for rule in data.rules:
         item = rule.model_dump(mode="json")
         if item["id"] in taken:
             raise refuse(f"the set already has a rule {item['id']!r}", "update it with regex.rules.update")
-        if not item["id"]:
+        if not item["id"] and mint:
             item["id"] = unique_key(slugify(item["name"]) or "rule", taken)
-        taken.add(item["id"])
+        if item["id"]:
+            taken.add(item["id"])
         warnings += rule_warnings(item)
         new.append(item)
     rules[index:index] = new
