@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from bunzai.model.base import JsonObject, Model, PieceBase, SafeId
 
@@ -45,6 +45,12 @@ class QuickReplySettings(Model):
     inject_input: bool = Field(default=False, description="Inject the input's text into the message.")
     color: str = Field(default="", description="Button colour (CSS); '' = theme default.")
     only_border_color: bool = Field(default=False, description="Colour only the border.")
+
+    @field_validator("color")
+    @classmethod
+    def _transparent_is_no_color(cls, value: str) -> str:
+        # SillyTavern's own "no colour" (QuickReplySet.updateColor): one spelling, '', in the model
+        return "" if value == "transparent" else value
 
 
 class QuickReplySetBody(Model):

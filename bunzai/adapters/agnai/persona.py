@@ -48,9 +48,13 @@ def render_persona(name: str, persona: Any) -> str:
 
 
 def text_persona(text: str, base: Any = None) -> dict:
-    """A text persona holding `text`; over `base` (a persona object) keeps its other keys."""
+    """A text persona holding `text`; over `base` (a persona object) keeps its other keys, and
+    over a text persona its other attributes too, as Agnai's editor does when it sets the text
+    (`{...persona.attributes, text: [text]}`); a structured persona's attributes are replaced."""
     persona = dict(base) if isinstance(base, dict) else {}
-    return persona | {"kind": "text", "attributes": {"text": [text]}}
+    kept = persona.get("attributes") if persona.get("kind") == "text" else None
+    attributes = dict(kept) if isinstance(kept, dict) else {}
+    return persona | {"kind": "text", "attributes": attributes | {"text": [text]}}
 
 
 def folded_text(description: str, personality: str) -> str:

@@ -150,14 +150,16 @@ class SillyTavernPersonas(Adapter):
         for avatar in avatars:
             escrow = slice_for(parsed, avatar)
             named = escrow.get("personas", {}).get(avatar)
-            title = named if _named(named) else UNNAMED
+            title = _shown(named) if _named(named) else UNNAMED
             if not _named(named):
                 warnings.append(
                     f"persona {avatar!r} has no name in `personas`: SillyTavern's restore skips its description "
                     f"and lists it as {UNNAMED}; read under that name"
                 )
+            elif not isinstance(named, str):
+                warnings.append(f"persona {avatar!r} has the name {named!r}, not text; read as SillyTavern shows it")
             entry = escrow.get("persona_descriptions", {}).get(avatar)
-            stem = named if _named(named) else PurePath(avatar).stem
+            stem = title if _named(named) else PurePath(avatar).stem
             piece_id = _unique(piece_id_for(stem, avatar, "persona"), taken)
             body = body_from_entry(entry if isinstance(entry, dict) else {}, warnings, f"persona {avatar!r}")
             pieces.append(
@@ -172,8 +174,10 @@ class SillyTavernPersonas(Adapter):
         avatar = _avatars(base)[0] if base else f"{piece.id}.png"
         document = json.loads(json.dumps(base)) if base else {key: None for key in _ROOT_KEYS}
         names = document["personas"] if isinstance(document.get("personas"), dict) else {}
-        # a persona read as UNNAMED keeps its file's missing name: SillyTavern never stored that label
-        if names.get(avatar) != piece.name and not (piece.name == UNNAMED and not _named(names.get(avatar))):
+        shown = _shown(names.get(avatar)) if _named(names.get(avatar)) else UNNAMED
+        # a name is rewritten only when it shows otherwise: a number 7 read as "7" stays 7, and
+        # a persona read as UNNAMED keeps its file's missing name (SillyTavern never stored that label)
+        if shown != piece.name:
             names[avatar] = piece.name
         document["personas"] = names
         entries = document["persona_descriptions"] if isinstance(document.get("persona_descriptions"), dict) else {}
@@ -189,8 +193,27 @@ class SillyTavernPersonas(Adapter):
 
 
 def _named(value: Any) -> bool:
-    """A name SillyTavern restores a persona under: its restore skips an avatar whose name is falsy."""
-    return isinstance(value, str) and value != ""
+    """A name SillyTavern restores a persona under: its restore skips an avatar whose name is
+    falsy in JavaScript (so a number 7 names one, a 0 does not)."""
+    if isinstance(value, float):
+        return value == value and value != 0  # NaN is falsy too
+    return value is not None and value is not False and value != 0 and value != ""
+
+
+def _shown(value: Any) -> str:
+    """The text SillyTavern shows for a truthy name, String(name) as JavaScript spells it
+    (personas.js puts it in the list and in {{user}} as it is)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    if isinstance(value, list):
+        return ",".join("" if item is None else _shown(item) for item in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
 
 
 def _unique(candidate: str, taken: set[str]) -> str:

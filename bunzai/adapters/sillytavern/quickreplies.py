@@ -112,15 +112,26 @@ def is_v1(document: Any) -> bool:
     )
 
 
+def _or(mapping: dict, key: str, default: Any) -> Any:
+    """`mapping[key] ?? default`, as SillyTavern's migration reads a v1 value: null counts as absent."""
+    value = mapping.get(key)
+    return default if value is None else value
+
+
+def _v1_link(link: dict) -> dict:
+    # ST maps {preset, chain} to {set, isChained} without defaults; JSON drops an undefined one
+    return {v2: link[v1] for v1, v2 in (("preset", "set"), ("chain", "isChained")) if v1 in link}
+
+
 def migrate_v1(document: dict) -> dict:
     """The v2 set SillyTavern saves after loading a v1 file (index.js loadSets, then its
     defaults for what v1 lacks); keys ST does not know are carried along."""
     migrated = {
         "version": 2,
         "name": document.get("name", ""),
-        "disableSend": document.get("quickActionEnabled", False),
-        "placeBeforeInput": document.get("placeBeforeInputEnabled", False),
-        "injectInput": document.get("AutoInputInject", False),
+        "disableSend": _or(document, "quickActionEnabled", False),
+        "placeBeforeInput": _or(document, "placeBeforeInputEnabled", False),
+        "injectInput": _or(document, "AutoInputInject", False),
         "color": _NO_COLOR,
         "onlyBorderColor": False,
     }
@@ -131,25 +142,34 @@ def migrate_v1(document: dict) -> dict:
             "id": index + 1,
             "icon": "",
             "showLabel": False,
-            "label": slot.get("label", ""),
-            "title": slot.get("title", ""),
-            "message": slot.get("mes", ""),
-            "contextList": [
-                {"set": link.get("preset"), "isChained": link.get("chain")}
-                for link in as_list(slot.get("contextMenu"))
-                if isinstance(link, dict)
-            ],
+            "label": _or(slot, "label", ""),
+            "title": _or(slot, "title", ""),
+            "message": _or(slot, "mes", ""),
+            "contextList": [_v1_link(link) for link in as_list(slot.get("contextMenu")) if isinstance(link, dict)],
             "preventAutoExecute": True,
-            "isHidden": slot.get("hidden", False),
+            "isHidden": _or(slot, "hidden", False),
         }
-        item.update({v2: slot.get(v1, False) for _, v2, v1 in _AUTO})
-        item["automationId"] = slot.get("automationId", "")
+        item.update({v2: _or(slot, v1, False) for _, v2, v1 in _AUTO})
+        item["automationId"] = _or(slot, "automationId", "")
         item.update({key: value for key, value in slot.items() if key not in _V1_SLOT and key not in item})
         items.append(item)
     migrated["qrList"] = items
     migrated["idIndex"] = len(items) + 1
     migrated.update({key: value for key, value in document.items() if key not in _V1_ONLY and key not in migrated})
     return migrated
+
+
+def highest_issued_id(original: Escrow | None) -> int:
+    """The highest quick-reply id SillyTavern may have handed out in the escrowed set: its
+    counter `idIndex` and its items' ids. ST's addQuickReply numbers a new reply past both, so
+    an id at or under this one may name a reply ST deleted (0 when nothing is escrowed)."""
+    document = original.document if original is not None and original.format == FORMAT_ID else None
+    if not isinstance(document, dict):
+        return 0
+    if is_v1(document):
+        return len(document["quickReplySlots"])  # ST numbers v1 slots 1..n and keeps no counter for them
+    ids = [as_int(item.get("id")) for item in as_list(document.get("qrList")) if isinstance(item, dict)]
+    return max([number for number in ids + [as_int(document.get("idIndex"))] if number is not None], default=0)
 
 
 def _set_id(name: Any) -> str:

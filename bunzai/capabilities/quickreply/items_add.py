@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from bunzai.adapters.sillytavern.quickreplies import highest_issued_id
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import Placement, insertion_index
 from bunzai.capabilities.common.quickreply_items import ItemFields, item_warnings
@@ -28,11 +29,12 @@ def preview_items_add(entity, data: ItemsAddInput) -> Preview:
     items = doc["body"]["items"]
     index = insertion_index(items, "id", data, "quick reply")
     taken = {item["id"] for item in items}
+    issued = highest_issued_id(entity.original)  # SillyTavern never reuses an id it handed out
     new, warnings = [], []
     for spec in data.items:
         fields = {k: v for k, v in spec.model_dump(mode="json", exclude_unset=True).items() if v is not None}
         if spec.id is None:
-            fields["id"] = max(taken, default=0) + 1
+            fields["id"] = max(max(taken, default=0), issued) + 1
         elif spec.id in taken:
             raise refuse(f"the set already has a quick reply {spec.id}", "leave id out to get a free one")
         taken.add(fields["id"])
