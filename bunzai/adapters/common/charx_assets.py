@@ -22,7 +22,7 @@ from bunzai.adapters.common.charx_members import (
     embedded_path,
     file_type,
     loadable,
-    resolve,
+    resolver,
     unique,
     valid_ext,
 )
@@ -42,10 +42,11 @@ def link_entries(
     links: list[dict] = []
     members: list[str | None] = []
     blobs: list = []
+    resolve = resolver(names)
     for item in raw if isinstance(raw, list) else []:
         entry = as_object(item)
         path = embedded_path(entry.get("uri"))
-        member = resolve(path, names) if path is not None else None
+        member = resolve(path) if path is not None else None
         if member is None:
             read, decoded = card_assets.read_assets([entry])
             links += read

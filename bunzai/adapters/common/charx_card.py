@@ -63,6 +63,13 @@ MEMBER_RENAMED = LossRule(
     "the member name is not ASCII (CHARX names should be), or it is an asset's and ends in .json (which RisuAI's "
     "import skips, refusing the card); it is written under another name, and the asset uris naming it follow",
 )
+ICON_NAMED_MAIN = LossRule(
+    r"/assets/\d+",
+    "translated",
+    "charx.icon.named_main",
+    "the portrait's icon is written under the name `main`: a CHARX with icons names one `main`, and RisuAI "
+    "takes only the icon named `main` as the character's image",
+)
 ASSET_RESOLVED = LossRule(
     r"/assets(?:/\d+)?",
     "translated",
@@ -152,7 +159,7 @@ def write_charx(
         document["data"] = data = write_card_data(
             document.get("data"), card_fields.v3_data_template(), piece, _CARD_ONLY, media
         )
-    links, losses = _links_with_portrait(piece)
+    links, losses = _links_with_portrait(piece, crossing=not own)
     plan = plan_assets(data.get("assets"), links, files, media, member_for)
     if links or isinstance(data.get("assets"), list):
         data["assets"] = plan.entries
@@ -199,14 +206,21 @@ def _read_warnings(
     return warnings
 
 
-def _links_with_portrait(piece: Any) -> tuple[list[dict], list[Loss]]:
-    """The links to write: the portrait goes in as the main icon when no icon holds it yet."""
+def _links_with_portrait(piece: Any, crossing: bool) -> tuple[list[dict], list[Loss]]:
+    """The links to write: the portrait goes in as the main icon when no icon holds it yet;
+    crossing in, the icon holding it is named `main` when no icon has that name."""
     links = [link.model_dump(mode="json") for link in piece.assets]
     portrait = piece.body.portrait.model_dump(mode="json") if piece.body.portrait is not None else None
+    icons = [index for index, link in enumerate(links) if link["role"] == "icon"]
+    named = next((index for index in icons if links[index]["name"] == "main"), None)
+    holder = next((index for index in icons if links[index]["asset"] == portrait), None)
+    if crossing and portrait is not None and named is None and holder is not None:
+        links[holder] = links[holder] | {"name": "main"}
+        why = f"{ICON_NAMED_MAIN.why} (it was named {piece.assets[holder].name!r})"
+        return links, [ICON_NAMED_MAIN.at(f"/assets/{holder}", why)]
     if portrait is None or card_assets.portrait_of(links) == portrait:
         return links, []
-    icons = [index for index, link in enumerate(links) if link["role"] == "icon"]
-    main = next((index for index in icons if links[index]["name"] == "main"), icons[0] if icons else None)
+    main = named if named is not None else (icons[0] if icons else None)
     if main is None:
         links.append({"role": "icon", "name": "main", "ext": portrait["ext"], "asset": portrait, "uri": None})
         return links, [PORTRAIT_AS_ICON.at("/assets")]

@@ -5,7 +5,8 @@ extraction: member names that climb out (`../`, absolute, drive letters, backsla
 NUL), duplicated names, too many members, a member or a total over the limits in
 `bunzai.limits`, and compression ratios only a bomb reaches. Sizes are counted while
 decompressing, in bounded steps; the sizes a header declares are only used to refuse
-early, never trusted to allow. A damaged archive is `corrupt_file`.
+early, never trusted to allow. A damaged archive is `corrupt_file`. A name without the
+UTF-8 flag reads as UTF-8 where its bytes are (see member_name).
 
 A JPEG followed by a ZIP (a CHARX polyglot, as RisuAI writes it) opens like a ZIP:
 zipfile finds the end record at the end of the data and corrects member offsets that
@@ -35,6 +36,7 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a ZIP can hold
 _FILE_MODE = 0o100644 << 16  # a regular, readable file, written as from a Unix system
 _DIR_MODE = (0o40755 << 16) | 0x10  # a directory (Unix mode and the MS-DOS directory bit)
+_UTF8_FLAG = 0x800  # general purpose bit 11: the name and comment are UTF-8
 _METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 _HINT = "the archive was refused unread; rebuild it with an ordinary zip tool from the files themselves"
 
@@ -63,6 +65,20 @@ def name_problem(name: str) -> str | None:
     if any(part in ("", ".", "..") for part in parts):
         return f"member name {name!r} has an empty, '.' or '..' path segment"
     return None
+
+
+def member_name(info: zipfile.ZipInfo) -> str:
+    """A member's name: the original (`filename` is cut at a NUL, the original shows it), read
+    as UTF-8 where the UTF-8 flag is off but its bytes are UTF-8. Info-ZIP, macOS and most tools
+    outside Windows write names so, and the card's `embeded://` uris spell them in UTF-8; bytes
+    that are not UTF-8 keep zipfile's reading of them (code page 437, as the ZIP spec says)."""
+    name = info.orig_filename
+    if info.flag_bits & _UTF8_FLAG or name.isascii():
+        return name
+    try:
+        return name.encode("cp437").decode("utf-8")
+    except UnicodeError:
+        return name
 
 
 class SafeArchive:
@@ -126,7 +142,7 @@ def open_archive(data: bytes) -> SafeArchive:
     infos: dict[str, zipfile.ZipInfo] = {}
     declared = 0
     for info in infolist:
-        name = info.orig_filename  # `filename` is cut at a NUL; the original shows it
+        name = member_name(info)
         problem = name_problem(name)
         if problem:
             raise _unsafe(f"the archive is refused: {problem}")

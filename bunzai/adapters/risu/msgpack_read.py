@@ -1,9 +1,14 @@
 """A bounded MessagePack reader, for the two msgpack layers of a `.risup` preset.
 
 RisuAI writes presets with msgpackr, which emits plain MessagePack for JSON-like values
-(maps, arrays, strings, numbers, booleans, nil, and bin for byte arrays). Only reading is
-needed, so bunzai reads it here rather than depending on a msgpack package. Nesting and
-sizes are bounded by bunzai.limits; anything malformed is corrupt_file.
+(maps, arrays, strings, numbers, booleans, nil, and bin for byte arrays), and JavaScript's
+`undefined` (a preset key RisuAI's database never set, such as `localStopStrings`) as its
+extension 0 (`d4 00 00`). There is no JSON undefined, so it reads as JavaScript then sees it:
+a key of the top-level object is null (RisuAI's import spreads the preset over its template,
+so the key still overrides the template's default, and RisuAI reads it with `??`); a key of
+a nested object is left out (JavaScript reads an undefined property as a missing one); an
+array item is null. Nesting and sizes are bounded by bunzai.limits; anything else
+malformed is corrupt_file.
 """
 
 from __future__ import annotations
@@ -15,11 +20,15 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import mend_lone_surrogates
 
+_UNDEFINED = object()  # msgpackr's extension 0: JavaScript's undefined
+_FIXEXT1 = 0xD4
+
 
 def unpack(data: bytes, what: str) -> Any:
     """The one value `data` holds; corrupt_file when damaged or followed by stray bytes."""
     reader = _Reader(data, what)
     value = reader.value(0)
+    value = None if value is _UNDEFINED else value
     if reader.at != len(data):
         raise reader.fail("stray bytes after the value")
     if reader.surrogates:
@@ -96,6 +105,9 @@ class _Reader:
             return self.array(self.number("H" if byte == 0xDC else "I"), depth)
         if byte in (0xDE, 0xDF):
             return self.mapping(self.number("H" if byte == 0xDE else "I"), depth)
+        if byte == _FIXEXT1 and self.data[self.at : self.at + 1] == b"\x00":
+            self.take(2)  # the type and its one data byte, which msgpackr ignores
+            return _UNDEFINED
         raise self.fail(f"type byte 0x{byte:02x} (an extension type) is not one RisuAI's presets use")
 
     def text(self, count: int) -> str:
@@ -114,7 +126,8 @@ class _Reader:
     def array(self, count: int, depth: int) -> list:
         if count > len(self.data) - self.at:  # every item takes at least a byte
             raise self.fail("an array longer than the data")
-        return [self.value(depth + 1) for _ in range(count)]
+        items = [self.value(depth + 1) for _ in range(count)]
+        return [None if item is _UNDEFINED else item for item in items]
 
     def mapping(self, count: int, depth: int) -> dict:
         if 2 * count > len(self.data) - self.at:
@@ -124,5 +137,12 @@ class _Reader:
             key = self.value(depth + 1)
             if isinstance(key, (bytes, list, dict)):
                 raise self.fail("a map key that is not a string or number")
-            result[key if isinstance(key, str) else str(key)] = self.value(depth + 1)
+            if key is _UNDEFINED:
+                raise self.fail("a map key that is undefined")
+            value = self.value(depth + 1)
+            if value is _UNDEFINED:
+                if depth > 0:  # a nested key JavaScript reads as missing
+                    continue
+                value = None
+            result[key if isinstance(key, str) else str(key)] = value
         return result
