@@ -18,6 +18,9 @@ least CPU time of each is kept, and the highest peak RSS of the drafts:
   added at the end (the "book append" row);
 - `bunzai cap run lorebook.entries.remove lorebook/ID --input '{"uids": [5]}'`: one entry
   removed (the "book remove" row);
+- `bunzai cap run lorebook.entries.reorder lorebook/ID --input '{"index": -1, "to": 0}'`: the last
+  entry moved to the top (the "book move" row), which renumbers every entry's display_index as
+  SillyTavern's editor does, so its impact crosses the whole book;
 - `bunzai read character/ID` and `bunzai cap run character.identity.update character/ID
   --input '{"name": "Archie"}'`: the card renamed, its impact crossed through the card formats.
 
@@ -41,6 +44,7 @@ ROUNDS = 3
 EDIT = json.dumps({"uids": [5], "enabled": False})
 RENAME = json.dumps({"name": "Archie"})
 REMOVE = json.dumps({"uids": [5]})
+MOVE = json.dumps({"index": -1, "to": 0})  # the last entry to the top: every entry's display_index changes
 APPEND = json.dumps({"entries": [{"keys": ["lantern"], "content": "{{char}} lights the lantern."}]})
 
 
@@ -79,6 +83,7 @@ COMMANDS = {  # label: (the kind it works on, the command after `bunzai`, with R
     "book draft": ("lorebook", ["cap", "run", "lorebook.entries.enable", "REF", "--input", EDIT]),
     "book append": ("lorebook", ["cap", "run", "lorebook.entries.create", "REF", "--input", APPEND]),
     "book remove": ("lorebook", ["cap", "run", "lorebook.entries.remove", "REF", "--input", REMOVE]),
+    "book move": ("lorebook", ["cap", "run", "lorebook.entries.reorder", "REF", "--input", MOVE]),
     "read card": ("character", ["read", "REF"]),
     "card draft": ("character", ["cap", "run", "character.identity.update", "REF", "--input", RENAME]),
 }
@@ -101,7 +106,13 @@ def main(sizes: list[int]) -> int:
     print(f"least CPU time (highest peak RSS) of {ROUNDS} interleaved rounds, each command in its own process")
     print("| entries | draft | `read` | one-change draft | draft per entry | draft / read | draft peak RSS |")
     print("|---|---|---|---|---|---|---|")
-    drafts = (("book", "book draft"), ("book", "book append"), ("book", "book remove"), ("card", "card draft"))
+    drafts = (
+        ("book", "book draft"),
+        ("book", "book append"),
+        ("book", "book remove"),
+        ("book", "book move"),
+        ("card", "card draft"),
+    )
     for size in sizes:
         for piece, label in drafts:
             read, draft = best[(size, f"read {piece}")], best[(size, label)]
