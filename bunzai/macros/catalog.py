@@ -49,6 +49,7 @@ class Syntax(BaseModel):
     space: ArgMode = "one"  # what follows whitespace after the name
     separators: tuple[str, ...] = ("::",)  # default separators an entry accepts
     shorthand: str = ""  # variable shorthand prefixes, e.g. ".$@"
+    trim_args: bool = False  # the engine drops the whitespace around each argument
     comment: CommentSyntax | None = None  # where a note can be left for the author
 
 
@@ -66,6 +67,7 @@ class Entry(BaseModel):
     split_commas: bool = False  # a single argument holding commas is a list of items
     dice: Literal["strict", "loose"] | None = None  # strict: only NdS; loose: also a bare N
     block: Literal["block", "optional", "branch"] | None = None
+    own_line: bool = False  # a branch marker the engine finds only on a line of its own
     order: tuple[str, ...] | None = None  # the engine's argument order, in canonical names
     status: str = "current"
     only: str | None = None  # the one variant (engine id) this form belongs to

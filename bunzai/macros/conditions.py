@@ -10,6 +10,7 @@ case, "off", "false" and "0". RisuAI's `{{#when cond}}` and `{{#if cond}}`
 `carried` gives the condition, in the target's spelling, that is true exactly when the source
 condition was; None where bunzai cannot say it (the block is then flattened, and reported).
 A condition with no macro in it is judged now and written as the target's own literal truth.
+Agnai's `{{#if name}}` tests one placeholder by name (see `_from_agnai`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai"}  # engines whose truth rule is modelled here
+from bunzai.macros.catalog import catalog_for
+
+# Engines whose truth rule is modelled here.
+TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai", "agnai": "agnai"}
 _SHORTHAND = re.compile(r"^([.$])([a-zA-Z](?:[\w\-]*\w)?)$")  # MACRO_VARIABLE_SHORTHAND_PATTERN
 _FALSE_WORDS = ("off", "false", "0")
 _NAME = re.compile(r"^[A-Za-z_][\w\-]*$")
@@ -45,7 +49,11 @@ def carried(source: str, target: str, args: list[str], translate: Spell) -> tupl
         return _st_to_risu(args[0], translate)
     if source == "risuai" and target == "sillytavern":
         return _risu_to_st(args, translate)
-    return None
+    if source == "agnai":
+        return _from_agnai(target, args, translate)
+    if target == "agnai" and source == "sillytavern" and len(args) == 1:
+        return _st_to_agnai(args[0], translate)
+    return None  # RisuAI's 1-or-true truth has no spelling in Agnai, which tests a placeholder by name
 
 
 def st_truthy(value: str) -> bool:
@@ -106,3 +114,42 @@ def _risu_to_st(args: list[str], translate: Spell) -> tuple[str, str] | None:
         truth = risu_truthy(value) != inverted
         return ("1" if truth else "0"), "judged now: the condition holds no macro"
     return ("!" + value if inverted else value), _AGREE
+
+
+# Agnai's `{{#if name}}` (common/grammar.ts `Condition`, template-parser.ts renderCondition) tests
+# the placeholder `name`, exactly as written (the grammar folds no alias and no case there), and
+# counts it true when it renders non-empty. Any other word renders nothing: always false.
+_AGNAI_NOTE = "Agnai counts a placeholder true when it is not empty; SillyTavern also counts off, false and 0 as false"
+_BARE = re.compile(r"^\{\{([A-Za-z_][\w]*)\}\}$")
+
+
+def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, str] | None:
+    if len(args) != 1 or not _NAME.match(args[0]):
+        return None
+    name = args[0]
+    if _agnai_placeholder(name) != name:
+        return "0", f"judged now: Agnai has no placeholder {name!r}, so its #if is always false"
+    value = translate("{{" + name + "}}")[1]
+    if value is None:
+        return None
+    if target == "sillytavern":
+        bare = _BARE.match(value)  # SillyTavern resolves a bare macro name itself: {{if scenario}}
+        return (bare.group(1) if bare else value), _AGNAI_NOTE
+    if target == "risuai":
+        return "{{notequal::" + value + "::}}", "Agnai's truth (not empty) spelled out: RisuAI counts only 1 and true"
+    return None
+
+
+def _st_to_agnai(condition: str, translate: Spell) -> tuple[str, str] | None:
+    if condition.lstrip().startswith("!"):
+        return None  # Agnai's #if cannot be negated
+    found = _BARE.match(_st_value(condition, translate) or "")
+    name = _agnai_placeholder(found.group(1)) if found else None
+    return (name, _AGNAI_NOTE) if name else None
+
+
+def _agnai_placeholder(name: str) -> str | None:
+    """The placeholder name Agnai's `#if` tests for a macro Agnai reads as `{{name}}`."""
+    cat = catalog_for("agnai")
+    entries = [e for e in cat.by_key.get(cat.fold(name), []) if e.min_args == 0 and e.block is None and e.op]
+    return entries[0].name if entries else None

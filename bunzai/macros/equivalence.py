@@ -94,7 +94,7 @@ def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name:
 
 def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
     """A token's arguments in canonical order, with comma lists split where the engine does."""
-    args = list(args)
+    args = [a.strip() for a in args] if cat.syntax.trim_args else list(args)
     if entry.first_arg is not None:
         args = args[1:]
     if entry.split_commas and len(args) == 1 and "," in args[0]:
@@ -123,10 +123,11 @@ def engine_args(entry: Entry, args: list[str]) -> list[str]:
 def _ranked(cat: Catalog, entries: list[Entry], written: str, shorthand: bool) -> list[Entry]:
     def rank(entry: Entry):
         same_name = any(cat.fold(s) == cat.fold(written) for s in entry.spellings)
+        # A deprecated form last, whatever its name: RisuAI's `#if` has no `{{:else}}` (only `#when` does).
         return (
+            entry.status != "current",
             not same_name,
             is_shorthand(cat, entry) != shorthand,
-            entry.status != "current",
         )
 
     return sorted(entries, key=rank)

@@ -16,6 +16,7 @@ from bunzai.limits import MACRO_TOKEN_CACHE
 from bunzai.macros.catalog import Syntax
 
 _NAME = re.compile(r":?[^\s:]+")
+_BRACES = re.compile(r"\{\{(?!\{)|\}\}")
 # The operators of the variable shorthand, longest first so `||=` wins over `||`.
 SHORTHAND_OPERATORS = ("||=", "??=", "+=", "-=", "==", "!=", ">=", "<=", "++", "--", "||", "??", "=", ">", "<")
 _SHORTHAND = re.compile(
@@ -50,29 +51,27 @@ class Token:
 
 
 def find_tokens(text: str) -> list[tuple[int, int]]:
-    """Spans of the outermost `{{...}}` tokens, braces balanced; an unclosed `{{` is text."""
-    spans = []
-    pos = 0
-    find = text.find
-    while True:
-        start = find("{{", pos)
-        if start < 0:
-            return spans
-        depth = 1
-        i = start + 2
-        while depth:
-            nxt_open = find("{{", i)
-            nxt_close = find("}}", i)
-            if nxt_close < 0:
-                return spans
-            if 0 <= nxt_open < nxt_close:
-                depth += 1
-                i = nxt_open + 2
-            else:
-                depth -= 1
-                i = nxt_close + 2
-        spans.append((start, i))
-        pos = i
+    """Spans of the outermost `{{...}}` tokens, braces balanced.
+
+    An opener that never closes is text, and the tokens after and inside it still count, as
+    the engines' own parsers read them. In a run of three or more `{` the last two open
+    (SillyTavern's lexer reads `{{{char}}}` as a brace around `{{char}}`). One pass: a stray
+    `{{` must not cost a scan to the end of the text.
+    """
+    pairs = []
+    opened: list[int] = []
+    for match in _BRACES.finditer(text):
+        if match.group() == "{{":
+            opened.append(match.start())
+        elif opened:
+            pairs.append((opened.pop(), match.end()))
+    pairs.sort()
+    spans, end = [], 0
+    for a, b in pairs:  # pairs nest or are disjoint: the outermost are those no earlier pair holds
+        if a >= end:
+            spans.append((a, b))
+            end = b
+    return spans
 
 
 def split_top(text: str, sep: str) -> list[str]:
@@ -141,12 +140,13 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
         return token
     token.name = match.group(0)
     rest = s[match.end() :]
-    if rest.startswith("::"):
+    lead = rest.lstrip()  # `{{random :: a}}`: space before a separator is skipped (ST lexer, RisuAI's name fold)
+    if lead.startswith("::"):
         token.sep = "::"
-        token.args = split_top(rest[2:], "::")
-    elif rest.startswith(":"):
+        token.args = split_top(lead[2:], "::")
+    elif lead.startswith(":"):
         token.sep = ":"
-        token.args = _args_after(rest[1:], syntax.colon, ":")
+        token.args = _args_after(lead[1:], syntax.colon, ":")
     elif rest.strip():
         body = rest.strip()
         if syntax.space == "one" and "::" in body and len(split_top(body, "::")) > 1:

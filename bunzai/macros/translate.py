@@ -22,7 +22,7 @@ from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_for
 from bunzai.macros.equivalence import by_name, candidates, canonical_args, portable_spelling, resolve, spell
 from bunzai.macros import conditions
-from bunzai.macros.syntax import Token, tokenize
+from bunzai.macros.syntax import Token, find_tokens, tokenize
 
 VERDICTS = ("portable", "collision", "absent", "flatten", "unknown")
 
@@ -81,24 +81,28 @@ class _Translator:
                 continue
             entry = entries[i]
             if entry is None:
-                if token.name in ("else", ":else", "#else") or token.raw.strip("{} ").startswith("/"):
+                if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it
-                verdicts.append(
-                    _verdict(
-                        "unknown", token, None, note=f"{self.source.engine} has no macro read this way; left as written"
-                    )
-                )
+                verdicts.append(self.unknown(token))
                 continue
             if token.paired and entry.block in ("block", "optional"):
                 args, inner = self.nested(token, depth)
                 verdicts.extend(inner)
-                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped))
+                lost = any(_removed(v) for v in inner)
+                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text))
                 continue
             replacement, found = self.plain(token, entry, depth)
             if replacement is not None:
                 edits[i] = replacement
             verdicts.extend(found)
         return _apply(text, tokens, edits, cuts), verdicts
+
+    def unknown(self, token: Token) -> dict:
+        note = f"{self.source.engine} has no macro read this way; left as written"
+        same = by_name(self.target, token, paired=token.paired)
+        if same is not None:  # RisuAI's `{{// x}}` is text there and a comment in SillyTavern
+            note += f", and {self.target.engine} reads it as {same.op or same.name}"
+        return _verdict("unknown", token, None, note=note)
 
     def resolved(self, token: Token) -> Entry | None:
         key = (token.raw, token.paired)
@@ -108,8 +112,17 @@ class _Translator:
 
     def nested(self, token: Token, depth: int) -> tuple[list[str], list[dict]]:
         """Arguments with the macros inside them translated first."""
-        if depth >= MACRO_NESTING_MAX or not any("{{" in a for a in token.args):
+        if not any("{{" in a for a in token.args):
             return list(token.args), []
+        if depth >= MACRO_NESTING_MAX:
+            # Left in the source's spelling: said, so a deep token is never silently unconverted.
+            note = f"nested deeper than {MACRO_NESTING_MAX} macros: not translated; left as written"
+            deep = [
+                {**_verdict("unknown", token, None, note=note), "token": arg[a:b]}
+                for arg in token.args
+                for a, b in find_tokens(arg)
+            ]
+            return list(token.args), deep
         args, found = [], []
         for arg in token.args:
             text, verdicts = self.run(arg, depth + 1) if "{{" in arg else (arg, [])
@@ -191,8 +204,15 @@ class _Translator:
         edits: dict[int, str],
         cuts: list,
         skipped: set[int],
+        lost: bool,
+        text: str,
     ) -> dict:
-        """A paired opener: re-spell the whole block, or flatten it to its first branch."""
+        """A paired opener: re-spell the whole block, or flatten it to its first branch.
+
+        `lost`: a macro in the opener's arguments was removed or flattened, so its condition no
+        longer says what the source's did; judging or re-spelling what is left would turn it
+        into another condition (RisuAI's `{{#if {{equal::{{metadata::language}}::ko}}}}` into
+        SillyTavern's `{{if 0}}`), so the block is flattened and reported."""
         token, entry, target = tokens[i], entries[i], self.target
         closer = token.partner
         branches = [
@@ -213,24 +233,26 @@ class _Translator:
         skipped.update(else_closers)
         canon = canonical_args(self.source, entry, args)
         truth_note = ""
-        if op == "cond.if" and conditions.differs(self.source.engine, target.engine):
+        if lost:
+            op = None
+        elif op == "cond.if" and conditions.differs(self.source.engine, target.engine):
             condition = conditions.carried(self.source.engine, target.engine, canon, self.spelled)
             canon, truth_note = ([condition[0]], condition[1]) if condition else (canon, "")
             op = op if condition else None  # no condition the target judges alike: flattened below
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
         t_else = self.else_spelling(entries, branches)
         if found is not None and t_else is not False:
-            t_entry, text = found
-            edits[i] = text
+            t_entry, spelled = found
+            edits[i] = spelled
             close = "{{/" + t_entry.name.lstrip("#:") + "}}"
             for j in else_closers:
                 edits[j] = ""
             for j in branches:
-                edits[j] = t_else[0]
+                edits[j] = _own_line(t_else[0], text, tokens[j]) if t_else[2] else t_else[0]
             if branches and t_else[1]:
                 close = t_else[1] + close
             edits[closer] = close
-            return _verdict("portable", token, op, to=text, note=truth_note or t_entry.note)
+            return _verdict("portable", token, op, to=spelled, note=truth_note or t_entry.note)
         op = entry.op
         # Flatten: keep the first branch, drop the rest and the scaffolding.
         edits[i] = self.note(token, "kept its first branch" if op and op.startswith("cond.") else "kept its body")
@@ -251,7 +273,12 @@ class _Translator:
             else "the block's scaffolding",
             condition=_brace_free(condition),
             comment=comment,
-            note=f"{target.engine} cannot express {op or entry.name} as a block; the body of the first branch is kept"
+            note=(
+                f"its arguments hold a macro {target.engine} has no equivalent for"
+                if lost
+                else f"{target.engine} cannot express {op or entry.name} as a block"
+            )
+            + "; the body of the first branch is kept"
             + (
                 ""
                 if comment
@@ -266,9 +293,9 @@ class _Translator:
         return known, out if verdicts and all(v["verdict"] == "portable" for v in verdicts) else None
 
     def else_spelling(self, entries: list[Entry | None], branches: list[int]):
-        """(marker, text before the closer) for the target's else; False if it has none."""
+        """(marker, text before the closer, on its own line?) for the target's else; False if it has none."""
         if not branches:
-            return ("", "")
+            return ("", "", False)
         if any(entries[j].op == "cond.elseif" for j in branches) and not self.target.by_op.get("cond.elseif"):
             return False
         t_entries = self.target.by_op.get("cond.else", [])
@@ -277,8 +304,8 @@ class _Translator:
         t_else = t_entries[0]
         marker = "{{" + t_else.name + "}}"
         if t_else.block == "block":
-            return (marker, "{{/" + t_else.name.lstrip("#:") + "}}")
-        return (marker, "")
+            return (marker, "{{/" + t_else.name.lstrip("#:") + "}}", t_else.own_line)
+        return (marker, "", t_else.own_line)
 
     def note(self, token: Token, kept: str) -> str:
         """The dropped opener, as a comment the target will not run: no braces inside."""
@@ -288,6 +315,18 @@ class _Translator:
         body = _brace_free(f"bunzai: dropped {token.raw[2:-2].strip()}; {kept}")
         body = "".join(c for c in body if c not in comment.forbid)
         return comment.open + body + comment.close
+
+
+def _own_line(marker: str, text: str, token: Token) -> str:
+    """The marker with line breaks around it, where the text has none."""
+    before = "" if token.start == 0 or text[token.start - 1] == "\n" else "\n"
+    after = "" if text[token.end : token.end + 1] in ("\n", "") else "\n"
+    return before + marker + after
+
+
+def _removed(verdict: dict) -> bool:
+    """The token was taken out of the text (or its block flattened): what held it now says less."""
+    return verdict["verdict"] == "flatten" or verdict["verdict"] == "absent" and not verdict.get("kept")
 
 
 def _brace_free(text: str) -> str:

@@ -53,7 +53,7 @@ CASES = [
         + "".join(
             f"::{{{{notequal::{{{{lower::{{{{trim::{{{{description}}}}}}}}}}}}::{w}}}}}" for w in ("off", "false", "0")
         )
-        + "}}}}x{{:else}}y{{/when}}",
+        + "}}}}x\n{{:else}}\ny{{/when}}",  # RisuAI finds {{:else}} in a body of several lines only on its own line
     ),
     ("sillytavern", "risuai", "{{if !yes}}x{{/if}}", ["portable"], "{{#when 0}}x{{/when}}"),
     ("risuai", "sillytavern", "{{#if yes}}x{{/if}}", ["portable"], "{{if 0}}x{{/if}}"),
@@ -74,10 +74,12 @@ CASES = [
     (
         "sillytavern",
         "agnai",
-        "{{if description}}x{{else}}y{{/if}}",
+        "{{if scenario}}x{{else}}y{{/if}}",
         ["portable"],
-        "{{#if description}}x{{#else}}y{{/else}}{{/if}}",
+        "{{#if scenario}}x{{#else}}y{{/else}}{{/if}}",
     ),
+    # Agnai's #if tests a placeholder by name, and Agnai has no description placeholder.
+    ("sillytavern", "agnai", "{{if description}}x{{else}}y{{/if}}", ["flatten"], "x"),
     (
         "agnai",
         "sillytavern",
