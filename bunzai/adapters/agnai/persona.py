@@ -49,8 +49,9 @@ def render_persona(name: str, persona: Any) -> str:
 
 def text_persona(text: str, base: Any = None) -> dict:
     """A text persona holding `text`; over `base` (a persona object) keeps its other keys, and
-    over a text persona its other attributes too, as Agnai's editor does when it sets the text
-    (`{...persona.attributes, text: [text]}`); a structured persona's attributes are replaced."""
+    over a text persona its other attributes too: nothing the file held is lost by an edit of
+    its text (Agnai reads only `text[0]`; its own editor saves `text` alone); a structured
+    persona's attributes are replaced."""
     persona = dict(base) if isinstance(base, dict) else {}
     kept = persona.get("attributes") if persona.get("kind") == "text" else None
     attributes = dict(kept) if isinstance(kept, dict) else {}
