@@ -26,6 +26,8 @@ from bunzai.limits import FOLDER_PIECE_MAX_BYTES, FOLDER_PIECE_MAX_FILES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZIP_MAGIC = b"PK\x03\x04"
+# A ZIP that opens on its end record has no member before its directory: an empty archive.
+EMPTY_ZIP_MAGIC = b"PK\x05\x06"
 JPEG_MAGIC = b"\xff\xd8\xff"
 
 
@@ -82,6 +84,12 @@ def _claims_binary(adapter: Adapter, data: bytes, name: str) -> bool:
 
 
 def inspect_bytes(data: bytes, name: str) -> Inspected:
+    if data.startswith(EMPTY_ZIP_MAGIC):
+        raise BunzaiError(
+            "unrecognized_file",
+            f"{name or 'the file'} is an empty ZIP archive: it holds no files",
+            "the archive was saved before anything was put in it; export it again",
+        )
     container = container_of(data, name)
     parsed, unparsed = _parse_or_error(data, name) if container == "text" else (None, None)
     if container == "image" and data.startswith(PNG_MAGIC):

@@ -251,7 +251,7 @@ def test_a_rich_character_crossing_into_byaf_lists_every_field_it_drops():
     assert codes["/body/book/entries/0/secondary_keys"] == "backyard.lore.secondary_keys"
     assert codes["/body/book/entries/1"] == "backyard.lore.disabled"
     assert codes["/body/book/entries/2/uid"] == "backyard.lore.renumbered"
-    assert codes["/assets/1"] == "backyard.assets.not_carried"
+    assert codes["/assets/1/name"] == "backyard.background.named_main"  # the background is the scenario's
     assert codes["/profiles"] == "backyard.profiles.dropped"
     notes = [loss for loss in out.losses if loss.code == "backyard.placeholders.double_brace"]
     assert {loss.pointer for loss in notes} >= {

@@ -125,6 +125,14 @@ ASSET_NOT_CARRIED = LossRule(
     "backyard.assets.not_carried",
     "Backyard keeps only the character's images (icons) stored in the file; this link is not written",
 )
+# The name a scenario's background reads as: a CCv3 card takes the background named `main` as its default.
+BACKGROUND_NAME = "main"
+BACKGROUND_NAMED = LossRule(
+    r"/assets/\d+/name",
+    "translated",
+    "backyard.background.named_main",
+    f"a Backyard scenario's background has no name: it reads back as {BACKGROUND_NAME!r}",
+)
 IMAGE_TYPE = LossRule(
     "/assets", "dropped", "backyard.images.type", "Backyard images are PNG, JPEG, WEBP or GIF; others are not written"
 )
@@ -150,6 +158,21 @@ AGAIN = "export the character again from Backyard AI"
 
 def _corrupt(message: str) -> BunzaiError:
     return BunzaiError("corrupt_file", message, AGAIN)
+
+
+def image_member(folder: str, path: str) -> str:
+    """The member an image path of character.json names: joined to the character's folder and
+    normalised, as Backyard's reader does (path.posix.join), so `./images/a.png` is found."""
+    return posixpath.normpath(f"{folder}/{path}")
+
+
+def _image_blob(data: bytes, member: str) -> Blob:
+    ext = posixpath.splitext(member)[1][1:].lower()
+    return Blob(data, ext if ext in IMAGE_EXTS else "bin", IMAGE_EXTS.get(ext, ""), Origin(member=member))
+
+
+def _link(role: str, name: str, blob: Blob) -> dict:
+    return {"role": role, "name": name, "ext": blob.ext, "asset": blob.ref().model_dump(mode="json")}
 
 
 class ByafArchive(Adapter):
@@ -198,27 +221,27 @@ class ByafArchive(Adapter):
         assets, blobs, files, warnings = [], [], {}, []
         for image in list_at(character, "images", f"{characters[0]} /", AGAIN):
             path = image.get("path") if isinstance(image, dict) else None
-            member = f"{folder}/{path}" if isinstance(path, str) else ""
+            member = image_member(folder, path) if isinstance(path, str) else ""
             if not member or not archive.has(member):
                 warnings.append(f"backyard.images.missing: character.json lists {path!r}, which the archive lacks")
                 continue
-            ext = posixpath.splitext(member)[1][1:].lower()
-            blob = Blob(
-                archive.read(member),
-                ext if ext in IMAGE_EXTS else "bin",
-                IMAGE_EXTS.get(ext, ""),
-                Origin(member=member),
-            )
+            blob = _image_blob(archive.read(member), member)
             blobs.append(blob)
             files[member] = blob.ref()
-            assets.append(
-                {
-                    "role": "icon",
-                    "name": str(image.get("label") or ""),
-                    "ext": blob.ext,
-                    "asset": blob.ref().model_dump(mode="json"),
-                }
-            )
+            assets.append(_link("icon", str(image.get("label") or ""), blob))
+        portrait = assets[0]["asset"] if assets else None
+        background = first.get("backgroundImage")
+        if isinstance(background, str) and background:
+            if archive.has(background):  # Backyard looks the path up as written, not joined to a folder
+                blob = _image_blob(archive.read(background), background)
+                blobs.append(blob)
+                files[background] = blob.ref()
+                assets.append(_link("background", BACKGROUND_NAME, blob))
+            else:
+                warnings.append(
+                    f"backyard.background.missing: {scenario_paths[0]} names the background {background!r}, "
+                    "which the archive lacks (Backyard refuses such a file)"
+                )
         for member in archive.names():
             if member not in documents and member not in files:
                 blob = Blob(archive.read(member), "bin", origin=Origin(member=member))
@@ -226,7 +249,7 @@ class ByafArchive(Adapter):
                 files[member] = blob.ref()
         if any(entry.endswith("/") for entry in archive.entries()):
             documents[LAYOUT] = archive.entries()  # directory entries and member order, written back
-        fields["portrait"] = assets[0]["asset"] if assets else None
+        fields["portrait"] = portrait
         warnings += single_brace_warning(fields)
         files_json = {k: v.model_dump(mode="json") for k, v in files.items()}
         original = {"format": FORMAT_ID, "document": documents, "files": files_json}
@@ -252,15 +275,17 @@ class ByafArchive(Adapter):
         # a member in images/ that it did not list is kept like any other member nothing lists.
         was_listed = _listed_images(prior.get(char_path) if old_chars else None, folder)
         kept = {m for m in files if m.startswith(folder + "/images/") and m not in was_listed}
-        images, image_members = _images(piece, files, folder, media, losses, kept)
+        backdrop = _background_index(piece)
+        images, image_members = _images(piece, files, folder, media, losses, kept, was_listed, backdrop)
         character = docs.write_character(prior.get(char_path) if old_chars else None, char_id, piece.name, body, images)
         listed_scenarios = [p for p in as_list((manifest or {}).get("scenarios")) if isinstance(p, str) and p in prior]
         scenario_paths = list(dict.fromkeys(listed_scenarios)) or ["scenarios/scenario1.json"]
-        scenarios = [
-            docs.write_scenario(
-                prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict) else None, char_id, body
-            )
-        ]
+        first_prior = prior.get(scenario_paths[0]) if isinstance(prior.get(scenario_paths[0]), dict) else None
+        later = {doc.get("backgroundImage") for p in scenario_paths[1:] if isinstance(doc := prior.get(p), dict)}
+        old_background = _read_background(first_prior, files)
+        taken = set(files) - ({old_background} - later) | {member for member, _ in image_members}
+        background, background_members = _background(piece, backdrop, files, old_background, taken, media, losses)
+        scenarios = [docs.write_scenario(first_prior, char_id, body, background)]
         scenarios += [
             docs.only(prior[p], docs.SCENARIO_KEYS) if isinstance(prior[p], dict) else prior[p]
             for p in scenario_paths[1:]
@@ -268,11 +293,12 @@ class ByafArchive(Adapter):
         created = character["createdAt"] if character["createdAt"] != FALLBACK_DATE else FALLBACK_DATE
         manifest_out = docs.write_manifest(manifest, char_path, listed_scenarios or scenario_paths, created)
         members = [(MANIFEST, js_json(manifest_out)), (char_path, js_json(character))]
-        members += image_members
+        members += image_members + [item for item in background_members if item not in image_members]  # one file
         members += [(path, js_json(doc)) for path, doc in zip(scenario_paths, scenarios)]
         written = {name for name, _ in members}
+        gone = was_listed.keys() | ({old_background} - later)  # read as assets: written above as they are now
         members += [
-            (member, media(ref)) for member, ref in files.items() if member not in written and member not in was_listed
+            (member, media(ref)) for member, ref in files.items() if member not in written and member not in gone
         ]
         members = _laid_out(members, prior.get(LAYOUT))
         losses += _stripped_keys(prior, manifest, char_path, scenario_paths)
@@ -302,14 +328,59 @@ def _check_paths(character: str, scenarios: list) -> None:
             raise _corrupt(f"manifest.json lists a scenario as {path!r}, not scenarios/<name>.json")
 
 
-def _listed_images(character: Any, folder: str) -> set[str]:
-    """The image members an escrowed character.json lists (with the prefix of its folder)."""
+def _listed_images(character: Any, folder: str) -> dict[str, str]:
+    """The image members an escrowed character.json lists (with the prefix of its folder), and
+    the path it lists each under."""
     images = character.get("images") if isinstance(character, dict) else None
     return {
-        f"{folder}/{image['path']}"
+        image_member(folder, image["path"]): image["path"]
         for image in (images if isinstance(images, list) else [])
         if isinstance(image, dict) and isinstance(image.get("path"), str)
     }
+
+
+def _read_background(scenario: dict | None, files: dict[str, AssetRef]) -> str | None:
+    """The member the first scenario's backgroundImage named when it was read as an asset."""
+    background = scenario.get("backgroundImage") if scenario else None
+    return background if isinstance(background, str) and background in files else None
+
+
+def _background_index(piece: Any) -> int | None:
+    """The stored background the first scenario shows: the one named `main`, else the first."""
+    stored = [i for i, link in enumerate(piece.assets) if link.role == "background" and link.asset is not None]
+    return next((i for i in stored if piece.assets[i].name == BACKGROUND_NAME), stored[0] if stored else None)
+
+
+def _background(
+    piece: Any,
+    index: int | None,
+    files: dict[str, AssetRef],
+    old: str | None,
+    taken: set[str],
+    media: MediaSource,
+    losses: list[Loss],
+) -> tuple[str | None, list[tuple[str, bytes]]]:
+    """The first scenario's backgroundImage (None: no key) and its member. The member read keeps
+    its name while it holds the same file; a new one is named as Backyard's writer names it."""
+    if index is None:
+        return docs.KEEP if old is None else None, []
+    link = piece.assets[index]
+    ref = link.asset
+    ext = "jpg" if ref.ext == "jpeg" else ref.ext
+    if ext not in IMAGE_EXTS:
+        why = f"Backyard images are PNG, JPEG, WEBP or GIF; the .{ref.ext} background is not written"
+        losses.append(IMAGE_TYPE.at(f"/assets/{index}", why))
+        return docs.KEEP if old is None else None, []
+    if link.name != BACKGROUND_NAME:
+        why = f"a Backyard scenario's background has no name: {link.name!r} reads back as {BACKGROUND_NAME!r}"
+        losses.append(BACKGROUND_NAMED.at(f"/assets/{index}/name", why))
+    if old is not None and files[old].sha256 == ref.sha256:
+        return old, [(old, media(ref))]
+    member, n = f"scenarios/scenario1-background.{ext}", 1
+    while member in taken:
+        n += 1
+        member = f"scenarios/scenario1-background-{n}.{ext}"
+    return member, [(member, media(ref))]
 
 
 def _laid_out(members: list[tuple[str, bytes]], layout: Any) -> list[tuple[str, bytes]]:
@@ -329,19 +400,29 @@ def js_json(document: Any) -> bytes:
 
 
 def _images(
-    piece: Any, files: dict[str, AssetRef], folder: str, media: MediaSource, losses: list[Loss], kept: set[str]
+    piece: Any,
+    files: dict[str, AssetRef],
+    folder: str,
+    media: MediaSource,
+    losses: list[Loss],
+    kept: set[str],
+    listed: dict[str, str],
+    backdrop: int | None,
 ) -> tuple[list[dict], list[tuple[str, bytes]]]:
     """The images character.json lists and their members; `kept` (members in images/ it did not
-    list, written back as they are) are names no new image may take."""
+    list, written back as they are) are names no new image may take; `listed` gives the path
+    an image the file listed was listed under; `backdrop` is the asset written as the background."""
     by_sha: dict[str, list[str]] = {}  # two images may hold the same bytes under two names
     for member, ref in files.items():
         if member.startswith(folder + "/images/"):
             by_sha.setdefault(ref.sha256, []).append(member)
     wanted: list[tuple[str, AssetRef]] = []
     for index, link in enumerate(piece.assets):
+        if index == backdrop:
+            continue
         if link.role != "icon" or link.asset is None:
             why = (
-                "Backyard keeps only the character's images (icons) stored in the file; "
+                "Backyard keeps the character's images (icons) and one background stored in the file; "
                 f"this {link.role} {'link' if link.asset is None else 'image'} is not written"
             )
             losses.append(ASSET_NOT_CARRIED.at(f"/assets/{index}", why))
@@ -364,7 +445,7 @@ def _images(
                 n += 1
                 member = f"{folder}/images/{stem}-{n}.{ext}"
         used.add(member)
-        images.append({"path": member[len(folder) + 1 :], "label": label})
+        images.append({"path": listed.get(member, member[len(folder) + 1 :]), "label": label})
         members.append((member, media(ref)))
     return images, members
 

@@ -129,8 +129,17 @@ def write_character(prior: dict | None, char_id: str, name: str, body: dict, ima
     return laid_out(doc, CHARACTER_KEYS, prior)
 
 
-def write_scenario(prior: dict | None, char_id: str, body: dict) -> dict:
+# write_scenario's `background` when the scenario's backgroundImage is left as it was.
+KEEP = object()
+
+
+def write_scenario(prior: dict | None, char_id: str, body: dict, background: Any = KEEP) -> dict:
+    """The scenario for `body`; `background` is the backgroundImage member (None: no key, KEEP: as it was)."""
     doc = only(copied(prior), SCENARIO_KEYS) if prior else copied(NEW_SCENARIO)
+    if background is None:
+        doc.pop("backgroundImage", None)
+    elif background is not KEEP:
+        doc["backgroundImage"] = background
     for key, value in NEW_SCENARIO.items():
         doc.setdefault(key, copied(value))
     _, was = character_fields({}, doc)

@@ -20,12 +20,17 @@ assets/<type>/<RisuAI folder>/) and shows a RisuAI mark (module.risum, x_meta/, 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from itertools import count
 from typing import Any
+
+from bunzai import limits
 
 from bunzai.adapters.common.card_book import read_book
 from bunzai.adapters.common.card_doc import CARD_SCRIPTS_NOT_CARRIED, card_data
 from bunzai.adapters.common.charx_card import read_charx, write_charx
-from bunzai.adapters.common.charx_members import CARD_MEMBER, RISU_FOLDER_NAMES, risu_asset_member
+from bunzai.adapters.common.charx_members import CARD_MEMBER, RISU_FOLDER_NAMES, embedded_path, risu_asset_member
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.zipsafe import open_archive
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
@@ -33,7 +38,7 @@ from bunzai.adapters.registry import register
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import read_entries, write_entries
 from bunzai.adapters.risu.module import MODULE_MEMBER, decode_module, encode_module
-from bunzai.adapters.risu.xmeta import meta_member, x_meta
+from bunzai.adapters.risu.xmeta import x_meta
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model.lorebook import LoreEntry
@@ -129,11 +134,13 @@ def _without_missing_files(piece: Any) -> tuple[Any, list[Loss]]:
 
 
 def _risu_layout(names: list[str]) -> bool:
+    # RisuAI keeps a `/` in an asset's name (its writer sanitizes every other path character),
+    # so `happy/1` is written as assets/emotion/image/happy/1.png beside x_meta/happy/1.json.
     for name in names:
         parts = name.split("/")
-        if name in (CARD_MEMBER, MODULE_MEMBER) or (len(parts) == 2 and parts[0] == "x_meta"):
+        if name in (CARD_MEMBER, MODULE_MEMBER) or (len(parts) >= 2 and parts[0] == "x_meta"):
             continue
-        if len(parts) == 4 and parts[0] == "assets" and parts[2] in RISU_FOLDER_NAMES:
+        if len(parts) >= 4 and parts[0] == "assets" and parts[2] in RISU_FOLDER_NAMES:
             continue
         return False
     return True
@@ -142,7 +149,7 @@ def _risu_layout(names: list[str]) -> bool:
 def _risu_marks(names: list[str], card: bytes) -> bool:
     if MODULE_MEMBER in names or any(n.startswith("x_meta/") for n in names):
         return True
-    if any(len(p := n.split("/")) == 4 and p[0] == "assets" and p[2] == "image" for n in names):
+    if any(len(p := n.split("/")) >= 4 and p[0] == "assets" and p[2] == "image" for n in names):
         return True
     return b'"risuai"' in card
 
@@ -192,21 +199,80 @@ def _entries(raw: list) -> list[dict]:
     return [LoreEntry.model_validate(entry).model_dump(mode="json") for entry in read_entries(raw)]
 
 
-def _risu_order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
-    """RisuAI's order: each asset after its x_meta, then module.risum, card.json last."""
+def _meta_names(asset: str) -> Iterator[str]:
+    """The x_meta notes RisuAI may have written for an asset member, in the order it tries them:
+    x_meta/<name>.json, then <name>_1, <name>_2 ... (its writer numbers a name already taken).
+    <name> is the member's path under assets/<type>/<folder>/, without its extension."""
+    parts = asset.split("/")
+    rest = "/".join(parts[3:]) if len(parts) >= 4 and parts[0] == "assets" else parts[-1]
+    stem = rest.rsplit(".", 1)[0] if "." in rest.rsplit("/", 1)[-1] else rest
+    yield f"x_meta/{stem}.json"
+    yield from (f"x_meta/{stem}_{number}.json" for number in count(1))
+
+
+def _asset_rank(card: bytes) -> dict[str, int]:
+    """Each member an entry of card.json's assets names, by the entry's index (RisuAI writes them so)."""
+    data = json.loads(card).get("data")
+    entries = data.get("assets") if isinstance(data, dict) else None
+    rank: dict[str, int] = {}
+    for index, entry in enumerate(entries if isinstance(entries, list) else []):
+        path = embedded_path(entry.get("uri")) if isinstance(entry, dict) else None
+        if path is not None:
+            rank.setdefault(path, index)
+    return rank
+
+
+def _laid_out(members: list[tuple[str, bytes]], card: bytes, store: dict[str, bytes]) -> list[tuple[str, bytes]]:
+    """RisuAI's layout: each asset after its x_meta note, in card.json's asset order, then
+    module.risum, then card.json. An asset the file did not have (not in `store`) gets the note
+    RisuAI writes beside it, under the name RisuAI gives it (a note left by an asset now gone
+    is written anew for it)."""
+    metas = {name: data for name, data in members if name.startswith("x_meta/")}
     module = [(name, data) for name, data in members if name == MODULE_MEMBER]
-    meta = {
-        name.split("/", 1)[1].rsplit(".", 1)[0]: (name, data) for name, data in members if name.startswith("x_meta/")
-    }
+    rank = _asset_rank(card)
+    others = [(name, data) for name, data in members if name != MODULE_MEMBER and name not in metas]
+    others.sort(key=lambda item: rank.get(item[0], len(rank)))  # stable: unnamed members keep their order
+    paired: dict[str, str] = {}  # asset member -> its note
+    taken: set[str] = set()
+    for name, _data in others:  # the notes of the assets the file had, as RisuAI numbered them
+        if name in store and (note := _note_for(name, metas, taken, new=False)):
+            paired[name] = note
+            taken.add(note)
+    held = len(metas)
+    for name, data in others:
+        if name.startswith("assets/") and name not in store:
+            paired[name] = _note_for(name, metas, taken, new=True)
+            taken.add(paired[name])
+            metas[paired[name]] = x_meta(data)
+    _check_count(len(others) + len(metas) + len(module) + 1, len(metas) - held)
     ordered: list[tuple[str, bytes]] = []
-    for name, data in members:
-        if name == MODULE_MEMBER or name.startswith("x_meta/"):
-            continue
-        stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        if stem in meta:
-            ordered.append(meta.pop(stem))
+    for name, data in others:
+        if name in paired:
+            ordered.append((paired[name], metas.pop(paired[name])))
         ordered.append((name, data))
-    return ordered + list(meta.values()) + module + [(CARD_MEMBER, card)]
+    return ordered + list(metas.items()) + module + [(CARD_MEMBER, card)]
+
+
+def _note_for(asset: str, metas: dict[str, bytes], taken: set[str], new: bool) -> str:
+    """The first note name no earlier asset took: one the file holds, or (for a new asset) one
+    it does not; '' when the file holds no note for a kept asset."""
+    for name in _meta_names(asset):
+        if name in taken:
+            continue
+        return name if name in metas or new else ""
+    return ""
+
+
+def _check_count(members: int, notes: int) -> None:
+    """Refuse, saying why, a layout whose x_meta notes pass the member count bunzai opens."""
+    if members > limits.ARCHIVE_MAX_MEMBERS >= members - notes:
+        raise BunzaiError(
+            "too_large",
+            f"cannot write the archive: RisuAI's layout puts an x_meta/<name>.json note beside each asset, "
+            f"and with {notes} new notes it would hold {members} members; bunzai opens at most "
+            f"{limits.ARCHIVE_MAX_MEMBERS} (ARCHIVE_MAX_MEMBERS)",
+            "cross the card to the generic charx format, which writes no notes, or keep fewer assets in it",
+        )
 
 
 class RisuCharx(rpack.NeedsTable, Adapter):
@@ -314,13 +380,7 @@ class RisuCharx(rpack.NeedsTable, Adapter):
         def order(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
             if MODULE_MEMBER in store:
                 members = members + [(MODULE_MEMBER, store[MODULE_MEMBER])]
-            names = {name for name, _data in members}
-            for name, data in list(members):  # a new asset gets the x_meta note RisuAI writes beside it
-                meta = meta_member(name)
-                if name.startswith("assets/") and name not in store and meta not in names:
-                    members.append((meta, x_meta(data)))
-                    names.add(meta)
-            return _risu_order(members, card)
+            return _laid_out(members, card, store)
 
         return order
 

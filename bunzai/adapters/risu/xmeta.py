@@ -48,7 +48,3 @@ def x_meta(data: bytes) -> bytes:
     texts = _text_chunks(data) if kind == "PNG" else {}
     return (stringify(texts, 4) if texts else stringify({"type": kind})).encode("utf-8")
 
-
-def meta_member(asset_member: str) -> str:
-    """x_meta/<stem>.json for assets/<type>/<folder>/<stem>.<ext>."""
-    return f"x_meta/{asset_member.rsplit('/', 1)[-1].rsplit('.', 1)[0]}.json"
