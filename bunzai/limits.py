@@ -132,8 +132,10 @@ WALK_MAX_ENTRIES = 100_000
 # hold FOLDER_PIECE_MAX_BYTES, more than one archive does).
 ARCHIVE_MAX_BYTES = 256 * 1024 * 1024
 # Most members an archive may list. A sprite pack has ~30 images, a rich CHARX a few
-# hundred assets; 4096 is generous and keeps the central directory cheap to walk.
-ARCHIVE_MAX_MEMBERS = 4096
+# hundred assets; RisuAI's own CHARX holds two members per asset (the file and its x_meta
+# note) and sets no cap, so 16,384 reads one of 8,000 assets. The bytes are bounded apart
+# (ARCHIVE_*_BYTES); walking 16,384 central-directory entries costs milliseconds.
+ARCHIVE_MAX_MEMBERS = 16_384
 # Largest single member, counted while decompressing: the largest asset the studio stores,
 # so whatever a piece holds goes into an archive and back (a CHARX may carry a video or an
 # audio asset). card.json is held to JSON_MAX_BYTES as it is parsed.

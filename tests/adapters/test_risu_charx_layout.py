@@ -135,9 +135,10 @@ def test_a_new_asset_takes_the_note_of_the_asset_it_replaced(no_table):
     assert names.index("x_meta/main.json") == names.index("assets/icon/image/main.webp") - 1
 
 
-def test_a_card_whose_x_meta_notes_pass_the_member_limit_is_refused_saying_why(no_table):
+def test_a_card_whose_x_meta_notes_pass_the_member_limit_is_refused_saying_why(no_table, monkeypatch):
     """Each new asset brings its note: half the member limit in assets is too many for this
-    layout, though the same card fits a generic CHARX."""
+    layout, though the same card fits a generic CHARX (the limit made small: the rule, not the size)."""
+    monkeypatch.setattr(limits, "ARCHIVE_MAX_MEMBERS", 64)
     count = limits.ARCHIVE_MAX_MEMBERS // 2 + 1
     payloads = [b"GIF89a" + index.to_bytes(4, "big") for index in range(count)]
     refs, stored = _stored(*payloads)
