@@ -5,8 +5,9 @@ delete tool out, so such a tool is unknown rather than refused. Capability tools
 `capability_find` (at most five at a time; each find replaces the set).
 
 A malformed argument is a ProtocolError (InvalidParams) naming it; every other refusal is a
-tool result with `isError` and the BunzaiError's code and hint. Results are sealed (the
-envelope), and a result whose JSON is over MCP_RESULT_INLINE_MAX_CHARS becomes a handle.
+tool result with `isError` and the BunzaiError's code and hint. Hints and notes are put in the
+tools' words (`hints`), results are sealed (the envelope), and a result whose JSON is over
+MCP_RESULT_INLINE_MAX_CHARS becomes a handle.
 """
 
 from __future__ import annotations
@@ -111,7 +112,9 @@ class Dispatcher:
 
     def _result(self, name: str, result: Any, version: str) -> dict:
         from bunzai.mcp.envelope import seal  # lazy: bunzai mcp answers initialize without the envelope
+        from bunzai.mcp.hints import advice_in_tool_words  # lazy: as the envelope
 
+        result = advice_in_tool_words(result)
         budget = MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES
         while True:
             doc, cut = seal(result, budget)
@@ -134,10 +137,13 @@ class Dispatcher:
 
     def _error(self, error: BunzaiError, version: str) -> dict:
         from bunzai.mcp.envelope import seal  # lazy: bunzai mcp answers initialize without the envelope
+        from bunzai.mcp.hints import advice_in_tool_words  # lazy: as the envelope
 
+        # The hint (and the receipts' in the details) was written for a shell: the agent has tools.
+        refusal = advice_in_tool_words(error.to_json())
         # A refusal's details may carry what authors wrote (a revert's rows): enveloped. Details over the
         # inline size are held as a handle, as a large result is, so none of them is cut.
-        doc, cut = seal(error.to_json(), MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES)
+        doc, cut = seal(refusal, MCP_HANDLE_MAX_BYTES - MCP_RESULT_FRAME_BYTES)
         text = _text(doc)
         if len(text) > MCP_RESULT_INLINE_MAX_CHARS and error.details:
             try:
@@ -149,7 +155,7 @@ class Dispatcher:
                 doc = dict(doc, error=dict(doc["error"], details={"held": held}))
                 text = _text(doc)
         if len(text) > MCP_RESULT_INLINE_MAX_CHARS:  # no handle could hold it: cut to stay inline
-            doc, _ = seal(error.to_json(), MCP_RESULT_INLINE_MAX_CHARS - MCP_RESULT_FRAME_BYTES)
+            doc, _ = seal(refusal, MCP_RESULT_INLINE_MAX_CHARS - MCP_RESULT_FRAME_BYTES)
             text = _text(doc)
         out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": True}
         if at_least(version, STRUCTURED_FROM):

@@ -293,11 +293,6 @@ def serve(studio_arg: str | None, *, read_only: bool = False) -> int:
     sys.stderr.flush()
     frames = sys.stdout.buffer
     sys.stdout = sys.stderr  # stdout is the client's: a stray print anywhere lands on stderr, not among the frames
-    from bunzai.store.pieces import hints_name_mcp_tools
-
-    # The client has no shell: a piece not found names studio_list, not `bunzai list` (set here, not in
-    # Server, which tests build in their own process).
-    hints_name_mcp_tools()
     try:
         return Server(studio, read_only=read_only, stdout=frames).serve()
     except BrokenPipeError:

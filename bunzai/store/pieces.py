@@ -45,17 +45,10 @@ if TYPE_CHECKING:
     from bunzai.store.batch import Batch
 
 PIECE_SUFFIX = ".json"
-# The hint of a piece not found names where the pieces are listed: `bunzai list` on the CLI; the
-# MCP server, whose client has no shell, names its tool instead (`hints_name_mcp_tools`).
+# The hint of a piece not found names where the pieces are listed: `bunzai list`; the MCP server,
+# whose client has no shell, says LIST_HINT_MCP instead (bunzai.mcp.hints rewrites every hint).
 LIST_HINT_CLI = "see `bunzai list`"
 LIST_HINT_MCP = "studio_list shows the pieces the studio holds"
-_list_hint = LIST_HINT_CLI
-
-
-def hints_name_mcp_tools() -> None:
-    """From now on, in this process (`bunzai mcp`), a piece not found is hinted with the MCP tool."""
-    global _list_hint
-    _list_hint = LIST_HINT_MCP
 
 
 class _Record:
@@ -211,7 +204,7 @@ def read_stored(studio: Studio, kind: str, piece_id: str) -> Stored:
 def not_found_error(kind: str, piece_id: str, studio: Studio | None = None) -> BunzaiError:
     """not_found for kind/id; given the studio, the hint names the ids of that kind spelled alike."""
     close = _close_ids(studio, piece_id, (kind,)) if studio is not None else []
-    return unknown_name("not_found", f"no {kind} with id {piece_id!r}", piece_id, (), _list_hint, close=close)
+    return unknown_name("not_found", f"no {kind} with id {piece_id!r}", piece_id, (), LIST_HINT_CLI, close=close)
 
 
 def _close_ids(studio: Studio, word: str, kinds: tuple[str, ...]) -> list[str]:
@@ -274,7 +267,7 @@ def resolve_ref(studio: Studio, ref: str) -> tuple[str, str]:
     matches = [kind for kind in KIND_NAMES if os.path.isfile(studio.piece_file(kind, ref))]
     if not matches:
         close = _close_ids(studio, ref, KIND_NAMES)
-        raise unknown_name("not_found", f"no piece with id {ref!r}", ref, (), _list_hint, close=close)
+        raise unknown_name("not_found", f"no piece with id {ref!r}", ref, (), LIST_HINT_CLI, close=close)
     if len(matches) > 1:
         refs = [ref_of(kind, ref) for kind in matches]
         raise BunzaiError(

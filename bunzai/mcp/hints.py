@@ -1,0 +1,215 @@
+"""Hints in the tools' words: what an error (or a result's note) tells an agent to do next.
+
+bunzai's hints are written for a person at a shell: "see `bunzai graveyard`", "import the file
+again with --on-conflict suffix". An agent over MCP has no shell; it calls tools. Every result
+and error the server answers goes through `advice_in_tool_words`, which rewrites the `hint` and
+`note` strings bunzai wrote (never what a piece's authors wrote: that stays inside its envelope)
+with `in_tool_words`: RULES, in order, each applied once over the whole text:
+
+- a command with a tool becomes the tool and its arguments (`bunzai cap describe X` ->
+  `capability_find describe=X`, `bunzai list` -> `studio_list`);
+- a step no tool takes (granting a folder, a maintainer's regeneration) becomes what to ask
+  the person, or is dropped;
+- last, a `--flag` that names a tool argument becomes that argument: `--offset 0` ->
+  `offset=0`, `--outline` -> `outline=true`, `--pointer` -> `the pointer argument`.
+
+A CLI form no rule knows is left as it is: tests/mcp/test_hint_words.py reads every hint in the
+code and fails on one, so a new CLI-worded hint comes with its rule here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from bunzai.store.pieces import LIST_HINT_MCP
+
+# The result and error keys whose strings are bunzai's advice (an error's hint, a receipt's hint,
+# a report's note); other strings are data and are never rewritten.
+ADVICE_KEYS = ("hint", "note")
+
+# Commands whose tool takes no argument the hint would need.
+RENAMED = {
+    "list": "studio_list",
+    "read": "studio_read",
+    "graveyard": "studio_graveyard",
+    "changes": "studio_changes",
+    "draft list": "change_query",
+    "import": "folder_import",
+    "macro-lookup": "macro_lookup",
+    "formats": "docs_query action=read page=formats/index",
+}
+
+# Words that follow a flag without being its value ("--outline to see", "--character and --preset").
+_NOT_VALUES = frozenset({"a", "an", "and", "first", "for", "from", "in", "of", "on", "or", "the", "then", "to", "with"})
+
+
+def _cap_tool(match: re.Match) -> str:
+    from bunzai.tools.capability_tools import tool_name  # lazy: the tools are imported when a hint needs them
+
+    return f"{tool_name(match[1])} ref={match[2]} input={{...}}"
+
+
+def _cap_find(match: re.Match) -> str:
+    return f"capability_find query={match[2]}" + (f" kind={match[1]}" if match[1] else "")
+
+
+def _race(match: re.Match) -> str:
+    return "regex_lab action=race patterns=[" + ", ".join(re.findall(r"'[^']*'", match[1])) + "] "
+
+
+def _schema(match: re.Match) -> str:
+    section = "promptbook-rules" if match[1] == "promptbook" else "the-nine-kinds"
+    return f"docs_query action=read page=model section={section}"
+
+
+def _docs_search(match: re.Match) -> str:
+    return f'docs_query action=search query="{(match[1] or match[2]).strip()}"'
+
+
+def _flag(match: re.Match) -> str:
+    """`--name [value]` as the tool argument it names; left as it is when no tool takes one."""
+    name, value = match[1].replace("-", "_"), match[2]
+    names, booleans = _arguments()
+    if name not in names:
+        return match[0]
+    rest = ""
+    if value is not None and value.lower() in _NOT_VALUES:
+        value, rest = None, " " + match[2]
+    if value is None:
+        return (f"{name}=true" if name in booleans else f"the {name} argument") + rest
+    if value[:1] == "'" and value[1:2] in "{[":  # shell quotes around a JSON value
+        value = value[1:-1]
+    return f"{name}={value}"
+
+
+@lru_cache(maxsize=1)
+def _arguments() -> tuple[frozenset, frozenset]:
+    """(every argument name a tool takes, those that are booleans): the tools' and the capability tools'."""
+    from bunzai.tools.capability_tools import CapabilityArgs  # lazy: as in _cap_tool
+    from bunzai.tools.discovery import all_tools
+
+    schemas = [tool.input_schema() for tool in all_tools()] + [CapabilityArgs.model_json_schema()]
+    properties = [item for schema in schemas for item in schema.get("properties", {}).items()]
+    return (
+        frozenset(name for name, _ in properties),
+        frozenset(name for name, spec in properties if spec.get("type") == "boolean"),
+    )
+
+
+Replacement = str | Callable[[re.Match], str]
+
+# (pattern, replacement), applied in this order; specific phrases before the commands they hold,
+# flags last. tests/mcp/test_hint_words.py gives each rule an example.
+RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        # maintainer steps: an installed copy out of step with itself, or docs summaries
+        (
+            r"run `bunzai cap check --write`.*",
+            "the capability catalog of this bunzai install differs from its code: reinstall bunzai, or report it",
+        ),
+        (
+            r"run `bunzai docs index`.*",
+            "the docs index of this bunzai install differs from its pages: reinstall bunzai, or report it",
+        ),
+        (
+            r".*(?:bunzai docs summaries|--notes|--reviewer)\b.*",
+            "docs summaries are written, stamped and reviewed by bunzai's maintainers in a shell; no tool does it",
+        ),
+        # a create onto a taken id
+        (
+            r"import the file again with --on-conflict suffix to keep both \(the next free -2, -3\), --id to name "
+            r"this one \(one file\), or --on-conflict skip to leave it out",
+            "import the file again with folder_import on_conflict=suffix to keep both (the next free -2, -3), "
+            "or on_conflict=skip to leave it out",
+        ),
+        (
+            r"\(`bunzai create --id`, `bunzai duplicate REF NEW_ID`\)",
+            "(the kind's create capability tool, studio.KIND.create, with id=NEW_ID)",
+        ),
+        # what only a shell has: standard input, the studio, granted folders, the session
+        (
+            r"pipe a draft in, e.g. `bunzai create \.\.\. \| bunzai apply`",
+            "name a draft: draft-N from a capability tool, or a saved draft's name",
+        ),
+        (r"pipe a file in, e.g. `bunzai import - < card\.png`", "give folder_import a file in a granted folder"),
+        (
+            r"drafts come from `bunzai create`, `import`, `duplicate` or `cap run`",
+            "drafts come from capability tools (capability_find reveals them) and folder_import",
+        ),
+        (
+            r"grant the folder that really holds it first: `bunzai folder grant ([^`]+)`",
+            r"only the person can grant a folder: ask them to grant \1, the folder that really holds it",
+        ),
+        (
+            r"see `bunzai folder list`",
+            "only the person grants folders: ask them to grant it, or search those granted with folder_search",
+        ),
+        (
+            r"create one with `bunzai init ([^`]+)`(?:, or give --studio DIR)?",
+            r"ask the person to create a studio at \1 and to serve it with bunzai's MCP server",
+        ),
+        (r"; set (\S+), or pass --session", r"; set \1 in the MCP server's environment"),
+        (r"leave out --format to let bunzai", "let bunzai"),
+        (r"without --format", "without naming its format"),
+        (
+            r"add --context ID \(a context preset, e\.g\. default-context\)|give an? \S+ preset to --\S+",
+            "no tool takes an instruct, context or sysprompt template: preset_verify renders chat-completion presets",
+        ),
+        (
+            r"see `bunzai mcp` tools/list or docs/mcp\.md",
+            "tools/list names the tools; docs_query action=read page=mcp-tools",
+        ),
+        # commands that have a tool
+        (r"see `bunzai list`", LIST_HINT_MCP),
+        (r"see `bunzai read` for its media", "see studio_art for its media"),
+        (r"`?bunzai cap describe ([^\s`]+)`?", r"capability_find describe=\1"),
+        (r"`?bunzai cap browse(?: ([^\s`]+))?`?", lambda m: "capability_find browse=" + (m[1] or '""')),
+        (r"`?bunzai cap find(?: --kind ([^\s`]+))? ([^\s`]+)`?", _cap_find),
+        (r"`?bunzai cap run ([^\s`]+) ([^\s`]+) --input \.\.\.`?", _cap_tool),
+        (r"run this through `bunzai cap run`", "run this through preset_copy_blocks"),
+        (r"`bunzai cap run`", "a capability tool, found with capability_find"),
+        (r"`bunzai docs browse`", "docs_query action=browse"),
+        (r"`bunzai docs search ([^`]+)`|bunzai docs search (.+)$", _docs_search),
+        (r"`?bunzai docs outline ([^\s`]+)`?", r"docs_query action=outline page=\1"),
+        (r"bunzai docs query --action (\S+) --page (\S+)", r"docs_query action=\1 page=\2"),
+        (r"`bunzai schema (\w+)`", _schema),
+        (
+            r"list an engine's macros with `bunzai macro engines`",
+            "see the engines bunzai knows with docs_query action=read page=macros section=engines",
+        ),
+        (r"bunzai regex-lab race ((?:'[^']*' )+)", _race),
+        (r"`?bunzai regex-lab ([a-z-]+)`?", lambda m: "regex_lab action=" + m[1].replace("-", "_")),
+        (
+            r"`?bunzai (list|read|graveyard|changes|draft list|import|macro-lookup|formats)`?(?![\w-])",
+            lambda m: RENAMED[m[1]],
+        ),
+        # flags: last, so the phrases above keep theirs
+        (r"(?<![\w-])--([a-z][a-z0-9-]*)(?: ('[^']*'|\"[^\"]*\"|[^\s,;)`]+))?", _flag),
+    )
+)
+
+
+def in_tool_words(text: str) -> str:
+    """`text` (a hint) with every CLI form a rule knows in its MCP form."""
+    if "bunzai" not in text and "--" not in text:  # every rule's pattern holds one of the two
+        return text
+    for pattern, replacement in RULES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def advice_in_tool_words(value: Any) -> Any:
+    """`value` (a result or an error document) with its hints and notes in the tools' words.
+    What a piece's authors wrote (an Untrusted value) is not walked: it is left as it is."""
+    if isinstance(value, dict):
+        return {
+            key: in_tool_words(item) if key in ADVICE_KEYS and isinstance(item, str) else advice_in_tool_words(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [advice_in_tool_words(item) for item in value]
+    return value
