@@ -10,7 +10,7 @@ reported too. A crossing therefore cannot drop a field silently.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bunzai.adapters import registry
@@ -35,7 +35,7 @@ from bunzai.adapters.sillytavern.user_folder import file_stem_for
 from bunzai.changes.diff import aligned, all_changes, draft_changes
 from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
-from bunzai.errors import unknown_name
+from bunzai.errors import BunzaiError, unknown_name
 from bunzai.jsondoc.values import equal
 from bunzai.limits import IMPACT_POINTERS_SHOWN
 from bunzai.macros.catalog import engine_ids
@@ -96,6 +96,7 @@ def convert_piece(
     engine: str | None = None,
     source: str | None = None,
     check: bool = True,
+    stem: str | None = None,
 ) -> Crossing:
     """Write `piece` as `target_format`; the bytes, the file name and every loss.
 
@@ -108,24 +109,27 @@ def convert_piece(
     `flattened`, and every verdict (portable, collision ...) under `macros`.
 
     `check=False` leaves out the read-back check: the losses are the declared ones only.
-    For a caller that reads the written file back itself (platform_impact).
+    For a caller that reads the written file back itself (platform_impact). `stem` names
+    the file (a caller that writes it under a name of its own, as a library export does).
     """
     adapter = writer_for(target_format, piece.kind)
     piece, macros, macro_losses = _translated(piece, adapter, engine, source)
     encoded = adapter.write(piece, media)
-    file_name = written_name(adapter, piece, encoded)
-    losses = macro_losses + [loss for loss in encoded.losses if not _named_by_file(loss, piece, file_name)]
+    file_name = written_name(adapter, piece, encoded, stem)
+    losses = macro_losses + [
+        _as_written(loss, adapter, file_name) for loss in encoded.losses if not _named_by_file(loss, piece, file_name)
+    ]
     losses += _escrow_losses(piece, adapter, losses)
     if check:
         losses += _unreported_losses(piece, adapter, encoded, losses, file_name)
     return Crossing(adapter.format_id, adapter.label, file_name, encoded.data, losses, macros, files=encoded.files)
 
 
-def written_name(adapter: Adapter, piece, encoded) -> str:
+def written_name(adapter: Adapter, piece, encoded, stem: str | None = None) -> str:
     """The file name of a crossing (see export_file_name); a folder format's own folder name."""
     if encoded.files is not None:
-        return encoded.name or piece.id
-    return export_file_name(piece, adapter)
+        return stem or plain_stem(encoded.name or "", piece.id)
+    return export_file_name(piece, adapter, stem)
 
 
 def read_back(adapter: Adapter, data: bytes, name: str, files: list[tuple[str, bytes]] | None):
@@ -135,41 +139,21 @@ def read_back(adapter: Adapter, data: bytes, name: str, files: list[tuple[str, b
     return read_bytes(data, name, adapter.format_id)[1]
 
 
-def export_file_name(piece, adapter: Adapter) -> str:
-    """The file an export writes: the stem of the file the piece was imported from (its
-    `original.source`) when it has one, else the piece id; then the target's extension.
+def export_file_name(piece, adapter: Adapter, stem: str | None = None) -> str:
+    """The file an export writes: `stem`, else the piece's current name as a file stem
+    (`plain_stem`), else its id; then the target's extension.
 
-    Formats named by their file (a SillyTavern world, a nameless preset) thereby keep the
-    name they were imported under.
+    SillyTavern saves a preset, a world or a card under its name, and reads the name of a
+    world or a nameless preset from the file name: so a piece renamed since its import is
+    written under its new name, never under the file it was read from.
     """
-    stem = _source_stem(piece)
-    return (stem or piece.id) + adapter.extensions[0]
+    return (stem or plain_stem(piece.name, piece.id)) + adapter.extensions[0]
 
 
-def _source_stem(piece) -> str:
-    from pathlib import PurePosixPath
-
-    source = piece.original.source if piece.original is not None else None
-    if not source or "#" in source:  # one of several pieces of a file: named by its id
-        return ""
-    name = PurePosixPath(source.replace("\\", "/")).name
-    endings = sorted(
-        {
-            ext
-            for a in all_adapters()
-            if a.format_id == piece.original.format
-            for ext in a.extensions
-            if ext.startswith(".")
-        },
-        key=len,
-        reverse=True,
-    )
-    lowered = name.lower()
-    stem = next(
-        (name[: -len(ext)] for ext in endings if lowered.endswith(ext) and len(name) > len(ext)),
-        PurePosixPath(name).stem,
-    )
-    return file_stem_for(stem, "")
+def plain_stem(name: str, fallback: str) -> str:
+    """`name` as SillyTavern cleans a file name, without leading dots (an export is never a
+    hidden file); `fallback` (a safe id) when nothing is left."""
+    return file_stem_for(file_stem_for(name, "").lstrip(". "), fallback)
 
 
 # Losses of a name that only the file carries: the adapter cannot know the file name, so it
@@ -184,6 +168,17 @@ def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
     return file_stem(file_name) == piece.name
 
 
+def _as_written(loss: Loss, adapter: Adapter, file_name: str) -> Loss:
+    """A loss of the name, saying which file it is written as: the adapter, which cannot know
+    the file name, says `<id>.json` or nothing."""
+    if loss.code not in NAMED_BY_FILE:
+        return loss
+    why = loss.why.replace("<id>" + adapter.extensions[0], file_name).replace("<id>", file_stem(file_name))
+    if file_name not in why:
+        why += f" (written as {file_name})"
+    return replace(loss, why=why)
+
+
 def convert_stored_piece(
     studio,
     piece,
@@ -192,18 +187,65 @@ def convert_stored_piece(
     engine: str | None = None,
     source: str | None = None,
     current_book: bool = True,
+    stem: str | None = None,
 ) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets.
 
     A character embeds its linked lorebook as it is now (`linked_book`), unless
-    `current_book` is False (a user-folder export, which writes the world beside it).
+    `current_book` is False (a user-folder export, which writes the world beside it). `stem`
+    names the file (see convert_piece).
     """
+    target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
     crossing = convert_piece(
-        piece, target_format, lambda ref: read_asset(studio, ref.sha256, ref.ext), engine=engine, source=source
+        piece,
+        target_format,
+        lambda ref: read_asset(studio, ref.sha256, ref.ext),
+        engine=engine,
+        source=source,
+        stem=stem,
     )
     crossing.book = book
     return crossing
+
+
+def platform_format(piece, to: str) -> str:
+    """`to` as a format id. A platform's name (`sillytavern`, `risuai`: a format id's first
+    part, or its macro engine) stands for the format of that platform that writes the piece's
+    kind: the one there is, else the format the piece came from, else the one SillyTavern's
+    user folder keeps it in (a preset's family picks its folder). Where several are left the
+    refusal lists them; a name that is neither a format nor a platform is left to the registry.
+    """
+    adapters = all_adapters()
+    if any(a.format_id == to for a in adapters):
+        return to
+    platform = [a for a in adapters if to in (a.format_id.split(".")[0], a.engine)]
+    writers = [a.format_id for a in platform if a.can_write and piece.kind in a.kinds and not a.why_unavailable()]
+    if not platform:
+        return to  # unknown_format, with its suggestions
+    if not writers:
+        raise BunzaiError("unsupported", f"no {to} format writes a {piece.kind}", "see `bunzai formats`")
+    chosen = _chosen_writer(piece, writers)
+    if chosen is None:
+        raise BunzaiError(
+            "unknown_format",
+            f"{to} has {len(writers)} formats that write a {piece.kind}: {', '.join(writers)}",
+            "name one of them with --to",
+            choices=writers,
+        )
+    return chosen
+
+
+def _chosen_writer(piece, writers: list[str]) -> str | None:
+    if len(writers) == 1:
+        return writers[0]
+    own = piece.original.format if piece.original is not None else None
+    if own in writers:
+        return own
+    from bunzai.adapters.sillytavern.user_folder import place_of
+
+    place = place_of(piece) if piece.kind == "preset" else None  # the family's folder
+    return place.format_id if place is not None and place.format_id in writers else None
 
 
 def linked_book(studio, piece):

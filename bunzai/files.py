@@ -159,21 +159,55 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterato
         stack.extend(reversed(subfolders))  # popped in name order
 
 
+# Dot-files that hold no one's content: what macOS, Windows shares, KDE and editors leave
+# beside files. Matched by exact name, or by prefix for the families (`._card.png`, the
+# AppleDouble twin of a copied file; `.~lock.x#`, an office suite's lock).
+_JUNK_NAMES = frozenset({".DS_Store", ".directory", ".localized", ".Spotlight-V100", ".Trashes", ".fseventsd"})
+_JUNK_PREFIXES = ("._", ".~lock.", ".#")
+_JUNK_SUFFIXES = (".swp", ".swo", "~")
+
+
+def is_exact_temp_name(name: str) -> bool:
+    """Whether `name` is exactly what `store.atomic.write_temp` names a temp file
+    (`.<name>.<pid>-<12 hex>.tmp`): stricter than `store.atomic.is_temp_name`, for folders
+    that hold a user's own files too."""
+    import re
+
+    return re.fullmatch(r"\..+\.[0-9]+-[0-9a-f]{12}\.tmp", name, re.DOTALL) is not None
+
+
+def is_junk_file(name: str) -> bool:
+    """Whether a dot-file is an operating system's or an editor's leftover, or a temp file a
+    stopped bunzai write left, rather than a file someone made."""
+    return (
+        name in _JUNK_NAMES
+        or name.startswith(_JUNK_PREFIXES)
+        or name.endswith(_JUNK_SUFFIXES)
+        or is_exact_temp_name(name)
+    )
+
+
 def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
-    """(files, subfolders) directly in `folder`, sorted, without symlinks or hidden entries.
-    Files include FIFOs, devices and sockets, which `read_file_bytes` refuses by name, so a
-    walk can say it passed them over. No cap on the count: a walk takes them one at a time."""
+    """(files, subfolders) directly in `folder`, sorted, without symlinks. A file whose name
+    starts with a dot is listed (SillyTavern reads `characters/.hack.png` as any card), unless
+    it is junk (`is_junk_file`); a folder whose name does is not (`.git`, `.bunzai`, an
+    editor's or a tool's state). Files include FIFOs, devices and sockets, which
+    `read_file_bytes` refuses by name, so a walk can say it passed them over. No cap on the
+    count: a walk takes them one at a time."""
     from pathlib import Path
 
     try:
         with os.scandir(folder) as listing:
-            entries = [entry for entry in listing if not entry.name.startswith(".") and not entry.is_symlink()]
+            entries = [entry for entry in listing if not entry.is_symlink()]
+        files, folders = [], []
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith("."):
+                    folders.append(Path(entry.path))
+            elif not (entry.name.startswith(".") and is_junk_file(entry.name)):
+                files.append(Path(entry.path))
     except OSError as error:
         raise BunzaiError("invalid_input", f"cannot list {folder}: {error.strerror}") from None
-    entries.sort(key=lambda e: e.name)
-    files, folders = [], []
-    for entry in entries:
-        (folders if entry.is_dir(follow_symlinks=False) else files).append(Path(entry.path))
     return files, folders
 
 

@@ -3,10 +3,15 @@
 Every piece goes through the one crossing (`convert_stored_piece`) to the format its
 folder holds, and is written where the platform looks for it, under the file name the
 platform uses: the file it was imported from when it came from such a folder
-(`Escrow.source`), else its name as the platform sanitizes it. Writes are create-only
-(`store.atomic.write_new`): an existing file is left alone and reported (`differs` where it
-is not what the export would write). Paths are built from the layout's folder names and
-checked file stems only, so no piece name can reach outside the folder. A piece whose file
+(`Escrow.source`), else its name as the platform sanitizes it; a piece the platform names
+by its file (a world, a nameless preset) that was renamed since goes under its name now.
+Writes are create-only (a temp file hard-linked to the final name, as `store.atomic.write_new`
+does): an existing file is left alone and reported (`differs` where it is not what the export
+would write). A file nobody had is not synced on its own: one sync of the file system at
+the end (`store.batch.Batch`) makes all of them durable, so thousands of files cost one
+sync, not one each. Temp files a killed export left in the folders written into are removed.
+Paths are built from the layout's folder names and checked file stems only, so no piece
+name can reach outside the folder. A piece whose file
 cannot be written (a file where a folder belongs, a disk that refuses it) is reported and the
 others go on. The result is one report: written, skipped (existing), not written, and every
 loss.
@@ -15,15 +20,15 @@ loss.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from bunzai.adapters.sillytavern import user_folder as st
-from bunzai.adapters.sillytavern.st_json import file_stem
 from bunzai.convert import NAMED_BY_FILE, convert_stored_piece
 from bunzai.errors import BunzaiError
 from bunzai.store.assets import read_asset
-from bunzai.store.atomic import write_new
+from bunzai.store import atomic
+from bunzai.store.batch import Batch
 from bunzai.store.pieces import list_stored, read_stored, resolve_ref
 from bunzai.validate import validate_piece
 
@@ -42,6 +47,8 @@ class LibraryReport:
     claimed: dict[str, bytes] = field(default_factory=dict)
     folds_case: bool = False  # the file system under `into` matches names without case (macOS's default)
     packs: frozenset[str] = frozenset()  # ids of the packs this export writes
+    batch: Batch | None = None  # the one sync of every file written, at the end
+    folders: set[Path] = field(default_factory=set)  # the folders written into
 
     def to_json(self) -> dict:
         return {
@@ -76,6 +83,21 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
         f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
         f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read"
     )
+    report.batch = Batch(into)
+    try:
+        _export_all(studio, targets, report)
+    finally:
+        try:
+            report.batch.commit()  # before the report says written
+        finally:
+            report.batch.close()
+    swept = sum(atomic.sweep_stale_temps(folder) for folder in sorted(report.folders))
+    if swept:
+        report.notes.append(f"removed {swept} temp file(s) an earlier export left behind when it was stopped")
+    return report
+
+
+def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -> None:
     backups: dict[str, list[tuple[int, str, object]]] = {}  # personas read from one file, by that file
     for kind, piece_id in targets:
         ref = f"{kind}/{piece_id}"
@@ -92,7 +114,6 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
             _refused(report, [ref], error)
     for source, members in backups.items():
         _export_backup(studio, source, sorted(members, key=lambda member: member[:2]), report)  # place, ref
-    return report
 
 
 def _make_into(into: Path) -> None:
@@ -172,7 +193,7 @@ def _export_backup(studio, source: str, members: list, report: LibraryReport) ->
         )
     for (_places, _taken, group), file_name in zip(backups, paths, strict=True):
         try:
-            folder = _folder(report.into, st.PERSONAS_FOLDER)
+            folder = _folder(report, st.PERSONAS_FOLDER)
             _write_backup(studio, group, folder / file_name, report)
         except (BunzaiError, OSError) as error:
             _refused(report, [ref for ref, *_ in group], error)
@@ -194,7 +215,7 @@ def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> Non
     wanted = st.Place(st.PERSONAS_FOLDER, path.stem, st.PERSONAS_FORMAT, path.suffix)
     place, duplicate = _claimed(report, wanted, data)  # two backups whose names differ only in case
     relative = place.path
-    if not duplicate and _written_new(path.with_name(f"{place.stem}{place.extension}"), data):
+    if not duplicate and _written_new(path.with_name(f"{place.stem}{place.extension}"), data, report.batch):
         _report_backup(report, group, relative, place, wanted)
     else:  # this export wrote these very bytes there, or a file was there already
         report.skipped.extend(_skipped(report, ref, relative, data) for ref, *_ in group)
@@ -205,17 +226,26 @@ def _write_backup(studio, group: list, path: Path, report: LibraryReport) -> Non
             _refused(report, [ref], error)
 
 
-def _written_new(path: Path, data: bytes) -> bool:
+def _written_new(path: Path, data: bytes, batch: Batch | None) -> bool:
     """Whether `data` was written as the new file `path`; False where a file is there already."""
-    if os.path.lexists(path):  # taken: exporting again writes and syncs no temp file only to find it so
+    if os.path.lexists(path):  # taken: exporting again writes no temp file only to find it so
         return False
     try:
-        write_new(path, data)
+        _write_new_file(path, data, batch)
     except BunzaiError as error:
         if error.code != "occupied":
             raise
         return False
     return True
+
+
+def _write_new_file(path: Path, data: bytes, batch: Batch | None) -> None:
+    """`store.atomic.write_new` without a sync before the link: the file is new, so no earlier
+    file can be lost, and the batch's one sync at the end makes its bytes and name durable
+    (a crash before it can leave the file empty, which exporting again reports as `differs`)."""
+    temp = atomic.write_temp(path, data, batch)
+    atomic.link_temp(temp, path)
+    atomic.settle(path.parent, batch)
 
 
 def _skipped(report: LibraryReport, ref: str, relative: str, data: bytes) -> dict:
@@ -261,7 +291,9 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
         report.not_written.append({"ref": ref, "reason": f"SillyTavern has no file for a {piece.kind} piece"})
         return None
     # The bound world is written beside the card as its own file: the card keeps its copy as imported.
-    crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False)
+    crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False, stem=place.stem)
+    if piece.kind != "pack":
+        place, crossing = _named_now(studio, piece, place, crossing)
     wanted = place.path
     if piece.kind != "pack":
         place, duplicate = _claimed(report, place, crossing.data)
@@ -269,7 +301,7 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
             report.skipped.append(_skipped(report, ref, place.path, crossing.data))
             return crossing.data
         if place.path != wanted:  # renamed: its losses are those of the name it is written under
-            crossing.losses = _losses_as_named(studio, piece, place, crossing)
+            crossing.losses = _crossed_as(studio, piece, place).losses
     losses = [
         loss.to_json()
         for loss in crossing.losses
@@ -277,33 +309,40 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
     ]
     if piece.kind == "pack":
         for stem in _sprite_folders(studio, piece, place, report):
-            folder = _folder(report.into, f"{place.folder}/{stem}")
+            folder = _folder(report, f"{place.folder}/{stem}")
             for name, data in crossing.files or []:
                 if st.file_stem_for(name, "") != name:
                     raise BunzaiError("invalid_input", f"sprite file name {name!r} is not a plain file name")
                 _write(report, ref, folder / name, data, place, losses)
                 losses = []  # the pack's losses are reported once, with its first file
         return None
-    folder = _folder(report.into, place.folder)
+    folder = _folder(report, place.folder)
     renamed_from = wanted if place.path != wanted else None
     _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
     return crossing.data
 
 
-def _losses_as_named(studio, piece, place, crossing) -> list:
-    """The crossing's losses for a piece written under `place`, a name other than the one it
-    wanted (`Eldoria1.json`). The crossing names a file after the file the piece came from
-    (else its id) and leaves out the losses of a name that file name answers; a world, preset
-    or regex set that SillyTavern then calls by the other name loses its own, so the crossing
-    is made again (for its losses only: the bytes do not depend on the name) under that name."""
-    if file_stem(crossing.file_name) != piece.name:
-        return crossing.losses  # the crossing's file name did not answer the name: its loss is there
-    named = piece.model_copy(deep=True)
-    if named.original is not None:
-        named.original.source = place.path
-    else:  # named by its id, which is its name: the file it is written as stands in for it
-        named = named.model_copy(update={"id": place.stem})
-    return convert_stored_piece(studio, named, place.format_id, current_book=False).losses
+def _named_now(studio, piece, place, crossing):
+    """(place, crossing) under the piece's name now where SillyTavern names it by its file (a
+    world, a nameless preset) and the file it was read from no longer says it (renamed since):
+    else SillyTavern would show the old name. Other files keep the name they were read under
+    (chats are kept by the card's file name)."""
+    if not any(loss.code in NAMED_BY_FILE for loss in crossing.losses):
+        return place, crossing
+    named = replace(place, stem=st.file_stem_for(piece.name, piece.id))
+    if named.stem == place.stem:
+        return place, crossing
+    return named, _crossed_as(studio, piece, named)
+
+
+def _crossed_as(studio, piece, place):
+    """The crossing of a piece written under `place`: a world, preset or regex set that
+    SillyTavern calls by its file name loses its own name under another one (the bytes do not
+    depend on the name, the losses do). A writer reads its file back as `<id>.json` to name
+    that loss, so a piece named as its id is crossed as if `place.stem` were its id."""
+    if piece.name == piece.id:
+        piece = piece.model_copy(update={"id": place.stem})
+    return convert_stored_piece(studio, piece, place.format_id, current_book=False, stem=place.stem)
 
 
 def _avatar_key(backup: bytes | dict | None) -> str | None:
@@ -343,7 +382,7 @@ def _write_avatar(studio, report: LibraryReport, ref: str, piece, avatar: str | 
             }
         )
         return
-    _write(report, ref, _folder(report.into, st.AVATARS) / avatar, image, None, [])
+    _write(report, ref, _folder(report, st.AVATARS) / avatar, image, None, [])
 
 
 def _claimed(report: LibraryReport, place, data: bytes):
@@ -443,7 +482,7 @@ def _write(
     renamed_from: str | None = None,
 ) -> None:
     relative = path.relative_to(report.into).as_posix()
-    if not _written_new(path, data):
+    if not _written_new(path, data, report.batch):
         report.skipped.append(_skipped(report, ref, relative, data))
         return
     entry = {"ref": ref, "path": relative, "losses": losses}
@@ -456,9 +495,9 @@ def _write(
     report.written.append(entry)
 
 
-def _folder(root: Path, relative: str) -> Path:
-    """`root/relative`, created; refused when any part of it is a link (it could lead outside)."""
-    path = root
+def _folder(report: LibraryReport, relative: str) -> Path:
+    """`into/relative`, created; refused when any part of it is a link (it could lead outside)."""
+    path = report.into
     for part in relative.split("/"):
         if st.file_stem_for(part, "") != part:
             raise BunzaiError("invalid_input", f"{part!r} is not a plain folder name")
@@ -476,4 +515,5 @@ def _folder(root: Path, relative: str) -> Path:
                 "move the file away and export again",
             )
         path.mkdir(exist_ok=True)
+    report.folders.add(path)
     return path

@@ -130,7 +130,7 @@ def _nothing_found(paths: list[Path], skipped: int):
     if skipped:
         hint = f"no format claims the {skipped} file(s) or folder(s) named on stderr; see `bunzai formats`"
     else:
-        hint = "the folder holds no file to read; hidden files and symlinks are passed over"
+        hint = "the folder holds no file to read; hidden folders, symlinks and system junk (.DS_Store) are passed over"
     return BunzaiError("not_found", f"no piece to import in {where}", hint)
 
 

@@ -10,7 +10,8 @@ Both make the new name durable by fsyncing the folder afterwards, or, given a
 Temp files are named `.<name>.<pid>-<random>.tmp`: hidden, and not
 ending in the final extension, so listings and reads skip them; they are removed on any
 failure. A SIGKILL can still leave one behind: `bunzai doctor --repair` sweeps those whose
-writer (the pid in the name) is gone.
+writer (the pid in the name) is gone, and a library export those in the folders it writes
+into (`sweep_stale_temps`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,48 @@ def temp_writer(name: str) -> int | None:
     tail = name[: -len(TEMP_SUFFIX)].rsplit(".", 1)[-1]
     pid, dash, _ = tail.partition("-")
     return int(pid) if dash and pid.isdigit() else None
+
+
+def writer_gone(pid: int | None) -> bool:
+    """Whether the process that wrote a temp file (`temp_writer`) is gone. This process counts
+    as alive (another of its writes may be under way), and so does one of another user."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's live process
+        return False
+    return False
+
+
+def sweep_stale_temps(folder: Path) -> int:
+    """Remove the temp files in `folder` (not below it) whose writer is gone; how many. Only
+    regular files named exactly as `write_temp` names them, so a user's own files stay."""
+    import stat
+
+    from bunzai.files import is_exact_temp_name
+
+    removed = 0
+    try:
+        with os.scandir(folder) as listing:
+            stale = [
+                entry.path
+                for entry in listing
+                if is_exact_temp_name(entry.name)
+                and stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode)
+                and writer_gone(temp_writer(entry.name))
+            ]
+    except OSError:  # a folder that cannot be listed: nothing is swept there
+        return 0
+    for path in stale:
+        try:
+            os.unlink(path)
+            removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 def fsync_dir(folder: Path) -> None:

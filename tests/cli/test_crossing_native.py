@@ -39,7 +39,7 @@ def test_transfer_previews_and_writes_nothing(bunzai):
     make_ada(bunzai)
     before = studio_files(bunzai.studio)
     preview = bunzai("transfer", "ada-lovelace", "--to", "bunzai.native", check=True).json
-    assert preview["file_name"] == "ada-lovelace.bunzai.json"
+    assert preview["file_name"] == "Ada Lovelace.bunzai.json"  # the piece's name
     assert preview["losses"] == [] and preview["size"] > 0
     assert studio_files(bunzai.studio) == before
 
