@@ -595,7 +595,24 @@ def _format_impact(
                     "note": f"{label} does not carry this change" + (f": {why}" if why else ""),
                 }
             )
-    return rows
+    return _folded(rows)
+
+
+def _folded(rows: list[dict]) -> list[dict]:
+    """One format's rows with each note past IMPACT_POINTERS_SHOWN pointers folded into one
+    row that counts the rest (`more`): a move in a book of thousands renumbers every entry's
+    display_index, which a format without one would otherwise name thousands of times."""
+    seen: dict[str, int] = {}
+    kept, folded = [], {}
+    for row in rows:
+        seen[row["note"]] = seen.get(row["note"], 0) + 1
+        if seen[row["note"]] <= IMPACT_POINTERS_SHOWN:
+            kept.append(row)
+        else:
+            folded.setdefault(row["note"], dict(row, pointer="", more=0))["more"] += 1
+    for row in folded.values():
+        row["note"] += f" (and {row['more']} more pointers with this note)"
+    return kept + list(folded.values())
 
 
 # --- the crossing of a stored piece, as `transfer` and `export` (CLI and MCP) run it -------

@@ -350,8 +350,9 @@ MEDIA_REFS_MAX = 400
 # enough to see past a short header, cheap on a 64 MB file.
 MEDIA_TEXT_SNIFF_BYTES = 64 * 1024
 # Platform impact (capabilities/runner.py, convert.platform_impact): a draft of a new piece
-# names at most this many pointers per format it would not fully carry; beyond that a count
-# says how many more, so a draft stays readable whatever the piece holds.
+# names at most this many pointers per format it would not fully carry, and a draft of a change
+# at most this many rows of one note per format; beyond that a count says how many more, so a
+# draft stays readable whatever the piece holds.
 IMPACT_POINTERS_SHOWN = 8
 # A draft on a lorebook (or a card's book) crosses only the entries its change touches
 # (changes/entry_slice.py), unless the piece nests deeper than this: a format's file may nest
