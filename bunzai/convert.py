@@ -158,7 +158,13 @@ def plain_stem(name: str, fallback: str) -> str:
 
 # Losses of a name that only the file carries: the adapter cannot know the file name, so it
 # declares them; the crossing, which names the file, drops the ones its file name answers.
-NAMED_BY_FILE = ("world.name.file_stem", "preset.name.file_stem", "regex.set.name.file_name", "pack.name.file_name")
+NAMED_BY_FILE = (
+    "world.name.file_stem",
+    "preset.name.file_stem",
+    "regex.set.name.file_name",
+    "pack.name.file_name",
+    "risu.name.file_name",
+)
 
 
 def _named_by_file(loss: Loss, piece, file_name: str) -> bool:
