@@ -226,9 +226,12 @@ def platform_format(piece, to: str) -> str:
     if any(a.format_id == to for a in adapters):
         return to
     platform = [a for a in adapters if to in (a.format_id.split(".")[0], a.engine)]
-    writers = [a.format_id for a in platform if a.can_write and piece.kind in a.kinds and not a.why_unavailable()]
+    able = [a for a in platform if a.can_write and piece.kind in a.kinds]
+    writers = [a.format_id for a in able if not a.why_unavailable()]
     if not platform:
         return to  # unknown_format, with its suggestions
+    if not writers and able:
+        return able[0].format_id  # its writer says why it is unavailable (a RisuAI checkout to configure)
     if not writers:
         raise BunzaiError("unsupported", f"no {to} format writes a {piece.kind}", "see `bunzai formats`")
     chosen = _chosen_writer(piece, writers)

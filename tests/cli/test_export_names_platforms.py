@@ -157,3 +157,13 @@ def test_a_user_file_ending_in_tmp_is_no_temp_name():
         "x.1-0123456789ab.tmp",
     ):
         assert not is_exact_temp_name(name), name
+
+
+def test_a_platform_whose_one_writer_is_unavailable_says_why(bunzai, monkeypatch):
+    # RisuAI's preset writer needs a RisuAI checkout's RPack table: its own refusal says so,
+    # not "no risuai format writes a preset"
+    monkeypatch.delenv("BUNZAI_RISU_ROOT", raising=False)
+    draft = bunzai("create", "preset", "--input", '{"name": "Fresh", "family": "chat_completion"}', check=True)
+    bunzai("apply", "--yes", input=draft.stdout, check=True)
+    error = bunzai("export", "fresh", "--to", "risuai").json["error"]
+    assert error["code"] == "unsupported" and "RisuAI checkout" in error["message"]
