@@ -23,17 +23,19 @@ and `revert_of` (the seq they undo), so reverting again does not undo the revert
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from typing import Any
 
 from bunzai import limits
 from bunzai.changes.apply import apply_draft
 from bunzai.changes.draft import new_draft
 from bunzai.changes.lifecycle import bury_ref, restore_entry
+from bunzai.changes.receipts import receipt
 from bunzai.changes.watch import ATTRIBUTION, as_studio, session_or_current
 from bunzai.errors import CODES, BunzaiError
 from bunzai.store.changelog import annotated
 from bunzai.store.feed import entries_from, landed, outcome, state_of
-from bunzai.store.graveyard import list_graveyard
+from bunzai.store.graveyard import buried_entries
 from bunzai.store.history import needed_by_revert, read_revision
 from bunzai.store.pieces import read_stored
 
@@ -55,13 +57,18 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
         if entry.record.get("session") == session and "revert_of" not in entry.record and entry.seq not in undone
     ]
     own.reverse()
-    todo, truncated = own[: limits.REVERT_MAX_CHANGES], len(own) > limits.REVERT_MAX_CHANGES
+    others = _Others(landed_entries, session)
+    todo, left_out = _chosen(studio, own, others)
+    truncated = len(own) > len(todo)
     wrote: dict[tuple[str, str], tuple[bool, str | None]] = {}  # where this run's reverts left each piece
     rows = []
     # the revisions later undos put back: this run's own writes must not prune them from history
     with needed_by_revert({need for entry in todo if (need := _needs(entry))}):
         for entry in todo:
-            row = _revert_one(studio, session, entry, landed_entries, wrote.get(entry.piece))
+            try:
+                row = _revert_one(studio, session, entry, others, wrote.get(entry.piece))
+            except BunzaiError as error:  # one undo refused (a lock held too long ...): the others go on
+                row = _failed_row(entry, error)
             receipt = row.get("receipt") or {}
             if row["status"] == "reverted" and receipt:
                 wrote[entry.piece] = (receipt.get("op") in ("create", "update", "restore"), receipt.get("revision"))
@@ -75,9 +82,57 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
     }
     if truncated:
         doc["note"] = (
-            f"only the newest {limits.REVERT_MAX_CHANGES} changes were looked at: run revert again for the rest"
+            f"{len(own) - len(todo)} more change(s) were not looked at: run revert again for the rest"
+            if left_out
+            else f"{len(own) - len(todo)} more change(s) were not looked at; each was changed since by another "
+            "session or by hand, so revert leaves them as they are"
         )
     return doc
+
+
+class _Others:
+    """Per piece, the landed changes of sessions other than the one reverted, in seq order."""
+
+    def __init__(self, landed_entries: list, session: str) -> None:
+        self._by_piece: dict[tuple[str, str], list] = {}
+        for entry in landed_entries:
+            if entry.record.get("session") != session:
+                self._by_piece.setdefault(entry.piece, []).append(entry)
+        self._seqs: dict[tuple[str, str], list[int]] = {}
+        for piece, entries in self._by_piece.items():
+            entries.sort(key=lambda other: other.seq)
+            self._seqs[piece] = [other.seq for other in entries]
+
+    def first_after(self, entry):
+        """The first change of another session to `entry`'s piece after it, or None."""
+        seqs = self._seqs.get(entry.piece)
+        if not seqs:
+            return None
+        at = bisect_right(seqs, entry.seq)
+        return self._by_piece[entry.piece][at] if at < len(seqs) else None
+
+
+def _chosen(studio, own: list, others: _Others) -> tuple[list, bool]:
+    """The changes (of `own`, newest first) this run looks at, newest first, and whether any it
+    could undo were left out. At most `limits.REVERT_MAX_CHANGES`, those it could undo first: a
+    change another session or a hand edit has overtaken stays so, and newest-first alone would
+    fill every later run with the same refusals and never reach the older changes it can undo.
+    A piece's changes chosen are still its newest ones (its overtaken ones are its oldest)."""
+    limit = limits.REVERT_MAX_CHANGES
+    if len(own) <= limit:
+        return own, False
+    newest: dict[tuple[str, str], Any] = {}
+    for entry in own:
+        if others.first_after(entry) is None:
+            newest.setdefault(entry.piece, entry)
+    # a piece not as its newest change left it was changed by hand: every change of it is left
+    edited = {piece for piece, entry in newest.items() if state_of(studio, *piece) != outcome(entry.record)}
+    open_ = [e for e in own if e.piece in newest and e.piece not in edited and others.first_after(e) is None]
+    chosen = open_[:limit]
+    taken = {entry.seq for entry in chosen}
+    chosen += [entry for entry in own if entry.seq not in taken][: limit - len(chosen)]
+    chosen.sort(key=lambda entry: entry.seq, reverse=True)
+    return chosen, len(open_) > limit
 
 
 def _needs(entry) -> tuple[str, str, str] | None:
@@ -123,15 +178,8 @@ def _row(entry, status: str, message: str, **extra: Any) -> dict:
     return row
 
 
-def _revert_one(studio, session: str, entry, landed_entries: list, left: tuple | None) -> dict:
-    later = next(
-        (
-            other
-            for other in landed_entries
-            if other.piece == entry.piece and other.seq > entry.seq and other.record.get("session") != session
-        ),
-        None,
-    )
+def _revert_one(studio, session: str, entry, others: _Others, left: tuple | None) -> dict:
+    later = others.first_after(entry)
     if later is not None:
         by = later.record.get("session")
         return _row(
@@ -154,6 +202,18 @@ def _revert_one(studio, session: str, entry, landed_entries: list, left: tuple |
     # refused by that write (stale), never overwritten or buried
     with annotated(session=session, revert_of=entry.seq):
         return _UNDO[entry.record["op"]](studio, session, entry, revision)
+
+
+def _failed_row(entry, error: BunzaiError) -> dict:
+    record = entry.record
+    done = receipt(
+        "failed",
+        op=_UNDO_OP[record["op"]],
+        target={"kind": record["kind"], "id": record["id"]},
+        reason=error.code,
+        message=error.message,
+    )
+    return _row(entry, "failed", error.message, receipt=done)
 
 
 def _receipt_row(entry, done: dict) -> dict:
@@ -215,15 +275,14 @@ def _undo_delete(studio, session: str, entry, revision: str | None) -> dict:
 def _undo_bury(studio, session: str, entry, revision: str | None) -> dict:
     record = entry.record
     graves = [
-        row
-        for row in list_graveyard(studio)
-        if row["kind"] == record["kind"] and row["id"] == record["id"] and row["revision"] == record["revision"]
+        row for row in buried_entries(studio, record["kind"], record["id"]) if row["revision"] == record["revision"]
     ]
     if not graves:
         return _row(entry, "unavailable", "its graveyard entry is gone")
     return _receipt_row(entry, restore_entry(studio, graves[0]["entry"]))
 
 
+_UNDO_OP = {"update": "update", "create": "bury", "restore": "bury", "delete": "create", "bury": "restore"}
 _UNDO = {
     "update": _undo_update,
     "create": _undo_create,

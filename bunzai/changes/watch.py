@@ -57,6 +57,7 @@ def _window(studio, start: int, after_seq: int, limit: int, passed: list | None 
     window: list = []
     following: dict[tuple[str, str], dict] = {}
     more = False
+    pieces: set[tuple[str, str]] = set()  # the window's pieces, made once it is full
     for entry in entries_from(studio, start):
         if entry.seq <= after_seq:
             if passed is not None and not window:
@@ -65,8 +66,8 @@ def _window(studio, start: int, after_seq: int, limit: int, passed: list | None 
         if len(window) < limit:
             window.append(entry)
             continue
-        more = True
-        pieces = {e.piece for e in window}
+        if not more:
+            more, pieces = True, {e.piece for e in window}
         if entry.piece in pieces and entry.piece not in following:
             following[entry.piece] = entry.record
             if len(following) == len(pieces):

@@ -262,8 +262,10 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             if not is_temp_name(entry.name):
                 continue
             pid = temp_writer(entry.name)
+            if pid is None:
+                continue  # bunzai names its temp files after their writer: a user's own `.notes.tmp` stays
             age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-            if pid is not None and _alive(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
+            if _alive(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
                 continue  # a live writer's file, mid-write
             problems.append(
                 _problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind", fixable=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, remove_file, write_new
@@ -115,28 +116,52 @@ def list_graveyard(studio: Studio) -> list[dict]:
 
     At most `limits.WALK_MAX_ENTRIES` folder entries are looked at (too_large beyond).
     """
-    found: list[tuple[str, dict]] = []
-    for kind, item in scan_kind_folders(
-        studio.graveyard_dir, KIND_NAMES, what="the graveyard", hint="empty old graveyard entries"
-    ):
-        match = _ENTRY_FILE.fullmatch(item.name)
-        if is_temp_name(item.name) or match is None or not is_safe_id(match[1]):
-            continue
-        moment = _stamp_time(match[2])
-        raw = read_raw(Path(item.path), what=item.name) if moment else None
-        if raw is None:
-            continue
-        piece_id, stamp = match.groups()
-        row = {
-            "entry": f"{kind}/{piece_id}@{stamp}",
-            "kind": kind,
-            "id": piece_id,
-            "buried_at": _iso(moment),
-            "revision": revision_of(raw),
-        }
-        found.append((stamp, row))
-    found.sort(key=lambda pair: (pair[0], pair[1]["entry"]), reverse=True)
-    return [row for _, row in found]
+    found = [
+        row
+        for kind, item in scan_kind_folders(
+            studio.graveyard_dir, KIND_NAMES, what="the graveyard", hint="empty old graveyard entries"
+        )
+        if (row := _entry_row(kind, item)) is not None
+    ]
+    return _newest_first(found)
+
+
+def buried_entries(studio: Studio, kind: str, piece_id: str) -> list[dict]:
+    """The graveyard entries of one piece, newest first (rows as `list_graveyard`'s): reads only
+    that piece's files, so a revert undoing many burials does not read the graveyard each time."""
+    prefix = f"{check_id(piece_id)}@"
+    try:
+        listing = os.scandir(studio.graveyard_dir / check_kind(kind))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    with listing:
+        found = [row for item in listing if item.name.startswith(prefix) and (row := _entry_row(kind, item))]
+    return _newest_first(found)
+
+
+def _entry_row(kind: str, item: os.DirEntry) -> dict | None:
+    """The row of one file of `Graveyard/<kind>/`, None when it is no entry (a temp file, another
+    name). A file bunzai will not read (a link, an oversized file) is a row naming why, with no
+    revision: listed, so one such file hides no other entry."""
+    match = _ENTRY_FILE.fullmatch(item.name)
+    if is_temp_name(item.name) or match is None or not is_safe_id(match[1]):
+        return None
+    moment = _stamp_time(match[2])
+    if moment is None:
+        return None
+    piece_id, stamp = match.groups()
+    row = {"entry": f"{kind}/{piece_id}@{stamp}", "kind": kind, "id": piece_id, "buried_at": _iso(moment)}
+    try:
+        raw = read_raw(Path(item.path), what=item.name)
+    except BunzaiError as error:
+        return {**row, "revision": None, "damaged": error.message}
+    return None if raw is None else {**row, "revision": revision_of(raw)}
+
+
+def _newest_first(rows: list[dict]) -> list[dict]:
+    # the stamp (fixed width, UTC) sorts as the time it names; the entry breaks ties
+    rows.sort(key=lambda row: (row["entry"].rpartition("@")[2], row["entry"]), reverse=True)
+    return rows
 
 
 def _taken(ref: str, entry: str) -> BunzaiError:
@@ -145,6 +170,23 @@ def _taken(ref: str, entry: str) -> BunzaiError:
         f"{ref} was taken since the burial; nothing was restored",
         hint=f"bury or delete the current {ref} first, then restore {entry}",
     )
+
+
+def _check_entry(grave: Path, entry: str, kind: str, piece_id: str, raw: bytes) -> None:
+    """Refuse (invalid_piece) an entry whose bytes name another piece than its file name does (a
+    graveyard file renamed by hand): restored, it would be a piece that says it is someone else.
+    Bytes that do not parse come back as they were buried, for a person to mend."""
+    try:
+        data = load_json_bytes(raw, what=entry, max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
+    except BunzaiError:
+        return
+    if isinstance(data, dict) and (data.get("kind"), data.get("id")) != (kind, piece_id):
+        raise BunzaiError(
+            "invalid_piece",
+            f"{entry} holds {str(data.get('kind'))[:40]!r}/{str(data.get('id'))[:140]!r}, not "
+            f"{ref_of(kind, piece_id)}; nothing was restored",
+            hint=f"rename {grave.name} back to the id it holds, or import its content through a draft",
+        )
 
 
 def restore_entry(studio: Studio, entry: str) -> WriteResult:
@@ -157,6 +199,7 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
         raw = read_raw(grave, what=entry)
         if raw is None:
             raise BunzaiError("not_found", f"no graveyard entry {entry}", hint="see `bunzai graveyard`")
+        _check_entry(grave, entry, kind, piece_id, raw)
         if os.path.lexists(path):
             raise _taken(ref, entry)
         studio.writable_dir(path.parent)

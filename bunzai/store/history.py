@@ -9,7 +9,8 @@ never as another revision.
 
 In a batch (`bunzai apply`'s group commit) the file's bytes are not fsynced one by one: the
 batch's commit `syncfs` makes them durable with the rest of the window. Each piece keeps at
-most `limits.HISTORY_PER_PIECE` revisions; older ones are pruned when a new one is kept,
+most `limits.HISTORY_PER_PIECE` revisions; older ones are pruned when a new one is kept (a
+revision kept again, a piece put back to it and edited on, counts as kept then),
 except those a revert in progress still needs (`needed_by_revert`): a revert's first write
 keeps the piece's current bytes, which must not push out the revision its next undo puts
 back. Such a folder stays over the limit until the piece's next kept revision prunes it.
@@ -65,18 +66,29 @@ def keep_revision(studio: Studio, kind: str, piece_id: str, raw: bytes, batch: B
     folder = studio.writable_dir(piece_history_dir(studio, kind, piece_id))
     path = folder / f"{revision_of(raw)}{SUFFIX}"
     if os.path.lexists(path):
-        return None  # content-addressed: the same bytes are kept already
+        _renew(path)  # content-addressed: the same bytes are kept already
+        return None
     temp = write_temp(path, raw, batch)
     try:
         link_temp(temp, path)
     except BunzaiError as error:
         if error.code != "occupied":
             raise
+        _renew(path)
         return None
     settle(folder, batch)
     spared = {f"{rev}{SUFFIX}" for k, i, rev in _needed.get() if (k, i) == (kind, piece_id)}
     _prune(folder, keep={path.name, *spared})
     return path
+
+
+def _renew(path: Path) -> None:
+    """Mark a revision kept again as the newest: pruning goes by age, and a piece put back to an
+    earlier revision and edited on needs that revision for the newest undo, not the oldest."""
+    try:
+        os.utime(path, follow_symlinks=False)
+    except OSError:
+        pass  # a file that cannot be touched is pruned by its first keeping: never worse than before
 
 
 def forget(kept: Path | None) -> None:
