@@ -36,7 +36,7 @@ from bunzai.errors import CODES, BunzaiError
 from bunzai.store.changelog import annotated
 from bunzai.store.feed import entries_from, landed, outcome, state_of
 from bunzai.store.graveyard import buried_entries
-from bunzai.store.history import needed_by_revert, read_revision
+from bunzai.store.history import is_kept, needed_by_revert, read_revision
 from bunzai.store.pieces import read_stored
 
 STATUSES = ("reverted", "forbidden", "unavailable", "failed")
@@ -85,7 +85,7 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
             f"{len(own) - len(todo)} more change(s) were not looked at: run revert again for the rest"
             if left_out
             else f"{len(own) - len(todo)} more change(s) were not looked at; each was changed since by another "
-            "session or by hand, so revert leaves them as they are"
+            "session or by hand, or what undoing it puts back is no longer kept, so revert leaves them as they are"
         )
     return doc
 
@@ -115,7 +115,8 @@ class _Others:
 def _chosen(studio, own: list, others: _Others) -> tuple[list, bool]:
     """The changes (of `own`, newest first) this run looks at, newest first, and whether any it
     could undo were left out. At most `limits.REVERT_MAX_CHANGES`, those it could undo first: a
-    change another session or a hand edit has overtaken stays so, and newest-first alone would
+    change another session or a hand edit has overtaken stays so, as does one whose kept revision
+    or graveyard entry is gone (and every older change of its piece), and newest-first alone would
     fill every later run with the same refusals and never reach the older changes it can undo.
     A piece's changes chosen are still its newest ones (its overtaken ones are its oldest)."""
     limit = limits.REVERT_MAX_CHANGES
@@ -127,12 +128,38 @@ def _chosen(studio, own: list, others: _Others) -> tuple[list, bool]:
             newest.setdefault(entry.piece, entry)
     # a piece not as its newest change left it was changed by hand: every change of it is left
     edited = {piece for piece, entry in newest.items() if state_of(studio, *piece) != outcome(entry.record)}
-    open_ = [e for e in own if e.piece in newest and e.piece not in edited and others.first_after(e) is None]
+    open_: list = []
+    blocked: set[tuple[str, str]] = set()  # pieces past whose first change it cannot undo nothing older is undone
+    for entry in own:
+        if len(open_) > limit:
+            break
+        if entry.piece not in newest or entry.piece in edited or entry.piece in blocked:
+            continue
+        if others.first_after(entry) is not None or not _available(studio, entry):
+            blocked.add(entry.piece)
+            continue
+        open_.append(entry)
     chosen = open_[:limit]
     taken = {entry.seq for entry in chosen}
     chosen += [entry for entry in own if entry.seq not in taken][: limit - len(chosen)]
     chosen.sort(key=lambda entry: entry.seq, reverse=True)
     return chosen, len(open_) > limit
+
+
+def _available(studio, entry) -> bool:
+    """Whether what undoing `entry` puts back is still there: the kept revision (an update, a
+    delete), the graveyard entry (a burial); the real undo checks it again, byte for byte."""
+    record = entry.record
+    if record["op"] == "update" and record.get("base") == record["revision"]:
+        return True  # nothing to put back
+    need = _needs(entry)
+    if need is not None:
+        return is_kept(studio, *need)
+    if record["op"] == "bury":
+        return any(
+            row["revision"] == record["revision"] for row in buried_entries(studio, record["kind"], record["id"])
+        )
+    return True
 
 
 def _needs(entry) -> tuple[str, str, str] | None:

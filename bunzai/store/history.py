@@ -135,6 +135,13 @@ def read_revision(studio: Studio, kind: str, piece_id: str, revision: object) ->
     return raw
 
 
+def is_kept(studio: Studio, kind: str, piece_id: str, revision: object) -> bool:
+    """Whether history holds a file for `revision` (read_revision checks its bytes)."""
+    if not isinstance(revision, str) or not _REVISION.fullmatch(revision):
+        return False
+    return (piece_history_dir(studio, kind, piece_id) / f"{revision}{SUFFIX}").is_file()
+
+
 def history_folders(studio: Studio) -> list[tuple[str, str, Path]]:
     """(kind, name, folder) of every folder of kept revisions, `.bunzai/history/<kind>/<id>/`
     (symlinks left out)."""

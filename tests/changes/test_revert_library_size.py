@@ -138,3 +138,20 @@ def test_an_undo_refused_by_a_held_lock_is_a_failed_row_and_the_others_go_on(stu
     assert doc["changes"][0]["receipt"]["reason"] == "lock_timeout"
     assert revert_refusal(doc).code == "lock_timeout"
     assert list_stored(studio) == [("character", "bob")]
+
+
+def test_a_run_that_says_run_again_undoes_something_when_history_is_pruned(studio: Studio, monkeypatch) -> None:
+    """History keeps the newest revisions of a piece: the older updates' undos have nothing to
+    put back. A note that says to run again must lead somewhere, or an agent loops forever."""
+    monkeypatch.setattr(limits, "REVERT_MAX_CHANGES", 3)
+    create(studio, "person", ["Worked"])
+    for n in range(limits.HISTORY_PER_PIECE + 8):
+        rename(studio, "agent", ["worked"], f"take {n}")
+    for _ in range(40):
+        doc = studio_revert(studio, "agent")
+        if "run revert again" not in doc.get("note", ""):
+            break
+        assert doc["reverted"] > 0, doc["note"]
+    else:
+        pytest.fail("revert kept asking to run again")
+    assert "no longer kept" in doc.get("note", "") or not doc["truncated"]
