@@ -6,11 +6,10 @@ import json
 
 import pytest
 from cards_support import cross, read
-from risu_support import configured_checkout, module_bytes, opened, zip_of
+from risu_support import module_bytes, opened, zip_of
 
 from bunzai.adapters.common import png
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.risu import rpack
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 
@@ -103,17 +102,6 @@ def members(module: bytes) -> list[tuple[str, bytes]]:
         ("module.risum", module),
         ("card.json", json.dumps(card(), indent=4).encode()),
     ]
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def no_table(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
 
 
 def test_a_risu_laid_out_archive_is_claimed_above_plain_charx(no_table):

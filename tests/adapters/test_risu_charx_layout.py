@@ -9,12 +9,11 @@ import zipfile
 
 import pytest
 from cards_support import cross, read
-from risu_support import configured_checkout, module_bytes, opened, zip_of
+from risu_support import module_bytes, opened, zip_of
 
 from bunzai import limits
 from bunzai.adapters.common import png
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.risu import rpack
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 from bunzai.model.base import AssetRef
@@ -29,17 +28,6 @@ MODULE = {
     "regex": [{"comment": "caps", "in": "a", "out": "A", "type": "editoutput"}],
     "trigger": [],
 }
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def no_table(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
 
 
 def slashed(module: bytes) -> list[tuple[str, bytes]]:

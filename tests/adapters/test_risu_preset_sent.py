@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from risu_support import configured_checkout, risupreset_bytes
+from risu_support import risupreset_bytes
 from test_risu_preset_template import TEMPLATED, no_media, open_risup, templated_piece
 
 from bunzai.adapters.inspect import read_bytes
@@ -27,11 +26,6 @@ LEGACY = {
     "globalNote": "Note.",
     "temperature": 70,
 }
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 def with_sent_block(piece, block: PromptBlock, drop: str | None = None):

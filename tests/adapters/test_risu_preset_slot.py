@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from risu_support import configured_checkout, risupreset_bytes
+from risu_support import risupreset_bytes
 from test_risu_preset_template import no_media, open_risup
 
 from bunzai.adapters.inspect import read_bytes
@@ -29,11 +29,6 @@ SLOTLESS = {
         {"type": "chat", "rangeStart": 0, "rangeEnd": "end"},
     ],
 }
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 def read(preset: dict):

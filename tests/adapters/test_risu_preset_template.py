@@ -12,9 +12,8 @@ from __future__ import annotations
 import gzip
 import json
 
-import pytest
 from cards_support import read
-from risu_support import configured_checkout, risup_bytes, risupreset_bytes
+from risu_support import risup_bytes, risupreset_bytes
 
 from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.risu import aesgcm, rpack
@@ -56,11 +55,6 @@ IDENTIFIERS = [
 
 def no_media(ref):
     raise AssertionError("a preset has no media")
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
 
 
 def templated_piece(preset: dict = TEMPLATED):

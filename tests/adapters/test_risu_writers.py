@@ -8,7 +8,7 @@ import struct
 
 import pytest
 from cards_support import read
-from risu_support import configured_checkout, fake_checkout, module_bytes, risup_bytes
+from risu_support import fake_checkout, module_bytes, risup_bytes
 from test_risu_binary import MODULE, PRESET
 
 from bunzai.adapters.inspect import read_bytes
@@ -19,17 +19,6 @@ from bunzai.adapters.risu.preset import IV, KEY
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def no_table(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
 
 
 def risu_read_module(data: bytes, table: rpack.Table) -> tuple[dict, list[bytes]]:
