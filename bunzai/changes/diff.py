@@ -110,7 +110,7 @@ def aligned(changes: list[dict], *, whole: bool = True, removed: bool = True) ->
     place in the old array), one put in is one `add` (at its place in the new one), and the
     items of a stretch are compared place for place, named at their places in the new array.
     An array that kept none of its items stays one `replace`, as does one that was empty (a
-    create's rows).
+    create's rows). Arrays whose items carry ids and share some are told by id (`_by_id`).
 
     For a crossing's impact (convert.platform_impact), which asks only what an item could
     lose: `whole=False` splits an array that kept nothing into its items too, and
