@@ -62,8 +62,9 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
     truncated = len(own) > len(todo)
     wrote: dict[tuple[str, str], tuple[bool, str | None]] = {}  # where this run's reverts left each piece
     rows = []
-    # the revisions later undos put back: this run's own writes must not prune them from history
-    with needed_by_revert({need for entry in todo if (need := _needs(entry))}):
+    # the revisions later undos put back, of this run and of the runs after it (a limit splits a
+    # long session): this run's own writes must not prune them from history
+    with needed_by_revert({need for entry in own if (need := _needs(entry))}):
         for entry in todo:
             try:
                 row = _revert_one(studio, session, entry, others, wrote.get(entry.piece))

@@ -155,3 +155,18 @@ def test_a_run_that_says_run_again_undoes_something_when_history_is_pruned(studi
     else:
         pytest.fail("revert kept asking to run again")
     assert "no longer kept" in doc.get("note", "") or not doc["truncated"]
+
+
+def test_a_run_split_by_the_limit_keeps_what_the_next_run_puts_back(studio: Studio, monkeypatch) -> None:
+    """The first run's own writes keep revisions in history; the ones the changes it left for
+    the next run put back must not be pruned to make room, or 'run revert again' undoes nothing."""
+    monkeypatch.setattr(limits, "REVERT_MAX_CHANGES", 3)
+    monkeypatch.setattr(limits, "HISTORY_PER_PIECE", 4)
+    create(studio, "agent", ["Worked"])
+    for n in range(4):
+        rename(studio, "agent", ["worked"], f"take {n}")
+    first = studio_revert(studio, "agent")
+    assert first["reverted"] == 3 and "run revert again" in first["note"]
+    second = studio_revert(studio, "agent")
+    assert (second["reverted"], second["unavailable"], second["forbidden"]) == (2, 0, 0)
+    assert ("character", "worked") not in list_stored(studio)  # its create undone too: buried
