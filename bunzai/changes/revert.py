@@ -83,10 +83,12 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
     }
     if truncated:
         doc["note"] = (
-            f"{len(own) - len(todo)} more change(s) were not looked at: run revert again for the rest"
+            f"{len(own) - len(todo)} more change(s) were not looked at: run revert again for the rest (each is "
+            "checked again as it is undone)"
             if left_out
             else f"{len(own) - len(todo)} more change(s) were not looked at; each was changed since by another "
-            "session or by hand, or what undoing it puts back is no longer kept, so revert leaves them as they are"
+            "session or by hand, or its undo (or that of a newer change of its piece) has nothing left to put "
+            "back, so revert leaves them as they are"
         )
     return doc
 

@@ -154,7 +154,7 @@ def test_a_run_that_says_run_again_undoes_something_when_history_is_pruned(studi
         assert doc["reverted"] > 0, doc["note"]
     else:
         pytest.fail("revert kept asking to run again")
-    assert "no longer kept" in doc.get("note", "") or not doc["truncated"]
+    assert "nothing left to put back" in doc.get("note", "") or not doc["truncated"]
 
 
 def test_a_run_split_by_the_limit_keeps_what_the_next_run_puts_back(studio: Studio, monkeypatch) -> None:
