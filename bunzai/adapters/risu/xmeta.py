@@ -47,4 +47,3 @@ def x_meta(data: bytes) -> bytes:
     kind = image_type(data)
     texts = _text_chunks(data) if kind == "PNG" else {}
     return (stringify(texts, 4) if texts else stringify({"type": kind})).encode("utf-8")
-
