@@ -36,7 +36,7 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
-from bunzai.store.atomic import is_temp_name, temp_writer
+from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
 from bunzai.store.history import history_folders, kept_revisions
@@ -265,21 +265,11 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             if pid is None:
                 continue  # bunzai names its temp files after their writer: a user's own `.notes.tmp` stays
             age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-            if _alive(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
+            if not writer_gone(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
                 continue  # a live writer's file, mid-write
             problems.append(
                 _problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind", fixable=True)
             )
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _check_locks(studio: Studio, problems: list[dict]) -> None:
