@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from bunzai.adapters.common.losses import differences as readback_differences, same
 from bunzai.changes.diff import aligned, all_changes, diff_json, draft_changes, stretches
+from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import MISSING, changes, differences, equal, join
 from bunzai.query.pointer import resolve
 
@@ -103,18 +104,34 @@ def test_the_diff_and_the_read_back_report_the_same_pointers(a, b) -> None:
     assert [row["path"] for row in all_changes(a, b, "/body")] == list(readback_differences(a, b, "/body"))
 
 
+def _at(doc, pointer: str):
+    try:
+        return resolve(doc, pointer)
+    except BunzaiError:
+        return MISSING
+
+
 @given(values, values)
+@example(
+    a=[None, [{}, {}, {"a": None, "b": 0.0, "x/y": 5}], {"a": None}],
+    b=[[{}, {}, {"a": None, "b": 0.0, "x/y": 5}], {}],
+)
 def test_each_draft_row_points_at_the_values_it_names(a, b) -> None:
-    """A removed item is named at its place in `a`; an added one, and a replaced value, at
-    its place in `b` (the value it replaced may have stood elsewhere in `a`)."""
+    """A list item taken out is named at its place in `a`; an added one, and a replaced value,
+    at its place in `b` (the value it replaced may have stood elsewhere in `a`); a key taken out
+    of an item is named at the item's place in `b`, where the key is gone."""
     rows = aligned(draft_changes(a, b, ""))
     assert (rows == []) == equal(a, b)
     for row in rows:
         if row["op"] == "move":  # the same item (by id) at both places
             assert resolve(a, row["from"])["id"] == resolve(b, row["path"])["id"]
-            continue
-        assert row["op"] != "remove" or equal(resolve(a, row["path"]), row["before"])
-        assert row["op"] == "remove" or equal(resolve(b, row["path"]), row["after"])
+        elif row["op"] == "remove":
+            parent, _, key = row["path"].rpartition("/")
+            holder = _at(b, parent)
+            key_gone = isinstance(holder, dict) and key.replace("~1", "/").replace("~0", "~") not in holder
+            assert equal(_at(a, row["path"]), row["before"]) or key_gone
+        else:
+            assert equal(resolve(b, row["path"]), row["after"])
 
 
 _ITEMS = st.lists(st.sampled_from([0, 1, 2, True, "x", {"a": 1}, {"a": 2}, [1]]), max_size=9)
