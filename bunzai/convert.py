@@ -18,6 +18,7 @@ from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses
 from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
     MACRO_ABSENT,
+    MACRO_COLLISION,
     MACRO_FLATTENED,
     REPLACEMENT_LOST,
     REPLACEMENT_TRANSLATED,
@@ -312,6 +313,9 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
             losses.append(
                 MACRO_ABSENT.at(verdict["pointer"], f"{verdict['token']}: {target} has no such macro; removed")
             )
+        elif verdict["verdict"] == "collision":
+            why = f"{verdict['token']}: {target} reads this as {verdict.get('target_op') or 'its own macro'}, not "
+            losses.append(MACRO_COLLISION.at(verdict["pointer"], why + f"{verdict.get('op')}; left as written"))
         elif verdict["verdict"] == "flatten":
             why = f"{verdict['token']}: {target} cannot express this block; its first branch was kept"
             losses.append(MACRO_FLATTENED.at(verdict["pointer"], why))

@@ -106,3 +106,16 @@ def test_a_piece_made_in_bunzai_translates_from_the_engine_named(bunzai):
         check=True,
     ).json
     assert named["macros"]["from"] == "sillytavern" and named["macros"]["counts"]["absent"] >= 1
+
+
+def test_a_macro_the_target_reads_as_another_is_a_loss(bunzai, tmp_path):
+    # SillyTavern's {{setvar::x::1}} is Marinara's own setvar with other arguments: left as
+    # written, it would not set the variable there, so the crossing names it among the losses
+    world = {"entries": {"0": {"uid": 0, "key": ["gate"], "content": "{{setvar::x::1}} The gate.", "comment": "Gate"}}}
+    path = tmp_path / "Gates.json"
+    path.write_text(json.dumps(world))
+    bunzai("apply", "--yes", input=bunzai("import", str(path), check=True).stdout, check=True)
+    report = bunzai("transfer", "gates", "--to", "marinara.lorebook", check=True).json
+    assert [v["verdict"] for v in report["macros"]["verdicts"]] == ["collision"]
+    [loss] = [loss for loss in report["losses"] if loss["code"] == "macro.collision"]
+    assert loss["pointer"] == "/body/entries/0/content" and "{{setvar::x::1}}" in loss["why"]

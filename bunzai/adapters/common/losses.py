@@ -41,6 +41,9 @@ NOT_CARRIED = LossRule("", "dropped", "crossing.not_carried", "the format does n
 UNREADABLE = LossRule("", "dropped", "crossing.unreadable", "the written file does not read back")
 # The crossing's own rules: macros the target engine cannot run, and the escrow of another format.
 MACRO_ABSENT = LossRule("", "dropped", "macro.absent", "the target engine has no such macro; removed")
+MACRO_COLLISION = LossRule(
+    "", "dropped", "macro.collision", "the target engine reads this macro, left as written, as another; it will not run"
+)
 MACRO_FLATTENED = LossRule(
     "", "flattened", "macro.flatten", "the target engine cannot express this block; its first branch was kept"
 )
