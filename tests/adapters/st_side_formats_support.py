@@ -11,6 +11,25 @@ from bunzai.adapters.inspect import read_bytes
 from bunzai.convert import Crossing, convert_piece
 
 
+def st_regex_script(**fields) -> dict:
+    """One SillyTavern regex script as its editor saves a new one (an AI-output rule), with `fields` set."""
+    return {
+        "id": "a1b2",
+        "scriptName": "Rule",
+        "findRegex": "/x/g",
+        "replaceString": "",
+        "trimStrings": [],
+        "placement": [2],
+        "disabled": False,
+        "markdownOnly": False,
+        "promptOnly": False,
+        "runOnEdit": True,
+        "substituteRegex": 0,
+        "minDepth": None,
+        "maxDepth": None,
+    } | fields
+
+
 def read_json(document, name: str, format_id: str | None = None) -> Decoded:
     adapter, decoded = read_bytes(json.dumps(document).encode("utf-8"), name, format_id)
     if format_id is None:

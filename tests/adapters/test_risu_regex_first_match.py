@@ -7,22 +7,9 @@ import json
 import re
 
 import pytest
-from st_side_formats_support import read_json, round_trip, undeclared
+from st_side_formats_support import read_json, round_trip, st_regex_script, undeclared
 
-SCRIPT = {
-    "id": "a1b2",
-    "scriptName": "Fix name",
-    "replaceString": "Bob",
-    "trimStrings": [],
-    "placement": [2],
-    "disabled": False,
-    "markdownOnly": False,
-    "promptOnly": False,
-    "runOnEdit": True,
-    "substituteRegex": 0,
-    "minDepth": None,
-    "maxDepth": None,
-}
+SCRIPT = st_regex_script(scriptName="Fix name", replaceString="Bob")
 
 
 def _risu_compiled_flags(script: dict) -> str:

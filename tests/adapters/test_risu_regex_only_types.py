@@ -7,23 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from st_side_formats_support import read_json, round_trip, undeclared
+from st_side_formats_support import read_json, round_trip, st_regex_script, undeclared
 
-SCRIPT = {
-    "id": "a1b2",
-    "scriptName": "Hide thoughts",
-    "findRegex": "/<think>[\\s\\S]*?<\\/think>/g",
-    "replaceString": "",
-    "trimStrings": [],
-    "placement": [2],
-    "disabled": False,
-    "markdownOnly": False,
-    "promptOnly": False,
-    "runOnEdit": True,
-    "substituteRegex": 0,
-    "minDepth": None,
-    "maxDepth": None,
-}
+SCRIPT = st_regex_script(scriptName="Hide thoughts", findRegex="/<think>[\\s\\S]*?<\\/think>/g")
 
 
 def _risu_type(**changes) -> tuple[str, list[str]]:
