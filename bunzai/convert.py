@@ -20,6 +20,7 @@ from bunzai.adapters.common.losses import (
     MACRO_ABSENT,
     MACRO_COLLISION,
     MACRO_FLATTENED,
+    MACRO_IN_KEY,
     REPLACEMENT_LOST,
     REPLACEMENT_TRANSLATED,
     UNREADABLE,
@@ -40,7 +41,7 @@ from bunzai.errors import BunzaiError, unknown_name
 from bunzai.jsondoc.values import equal
 from bunzai.limits import IMPACT_POINTERS_SHOWN
 from bunzai.macros.catalog import engine_ids
-from bunzai.macros.crossing import translate_piece
+from bunzai.macros.crossing import KEYS_EXPANDED_BY, translate_piece
 from bunzai.model import dump_piece
 from bunzai.model.character import CharacterBook
 from bunzai.query.pointer import join, parse
@@ -308,6 +309,11 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
     if not from_st:
         translated, losses = _replacements_carried(translated, source, target)
     translated = _line_ends_kept(translated, source, target)
+    for found in report.keys:
+        expander, literal = (source, target) if source in KEYS_EXPANDED_BY else (target, source)
+        why = f"{found['key']}: {expander} expands the macros in a lorebook key before matching it"
+        why += f", {literal} matches it as written"
+        losses.append(MACRO_IN_KEY.at(found["pointer"], why))
     for verdict in report.verdicts:
         if verdict["verdict"] == "absent" and not verdict.get("kept"):
             losses.append(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bunzai.macros.syntax import find_tokens
 from bunzai.macros.translate import VERDICTS, translate_text
 from bunzai.model import dump_piece
 from bunzai.query.pointer import escape
@@ -36,6 +37,15 @@ MACRO_FIELDS: dict[str, tuple[str, ...]] = {
     "persona": ("/body/description",),
     "regex": ("/body/rules/*/replacement",),
 }
+# Lorebook keys are macro text only where the scan expands them: SillyTavern runs each key
+# through its macro engine before matching it (world-info.js, `substituteParams(key)`), while
+# RisuAI (lorebook.svelte.ts), Agnai (common/memory.ts strips the braces) and Marinara
+# (keyword-scanner.ts) match a key as written.
+KEY_FIELDS: dict[str, tuple[str, ...]] = {
+    "character": ("/body/book/entries/*/keys/*/text", "/body/book/entries/*/secondary_keys/*/text"),
+    "lorebook": ("/body/entries/*/keys/*/text", "/body/entries/*/secondary_keys/*/text"),
+}
+KEYS_EXPANDED_BY = frozenset({"sillytavern", "sillytavern-legacy"})
 
 
 @dataclass
@@ -45,6 +55,8 @@ class PieceTranslation:
     checked: bool = True
     reason: str = ""
     verdicts: list[dict] = field(default_factory=list)
+    # Keys holding a macro that one engine expands and the other matches as written.
+    keys: list[dict] = field(default_factory=list)
 
     def report(self) -> dict:
         counts = dict.fromkeys(VERDICTS, 0)
@@ -57,6 +69,8 @@ class PieceTranslation:
             "counts": counts,
             "verdicts": self.verdicts,
         }
+        if self.keys:
+            doc["keys"] = self.keys
         if self.reason:
             doc["reason"] = self.reason
         return doc
@@ -67,7 +81,16 @@ def translate_piece(piece, source: str, target: str):
     result = PieceTranslation(source, target)
     doc = dump_piece(piece)
     changed = False
-    for pattern in MACRO_FIELDS.get(piece.kind, ()):
+    expands = source in KEYS_EXPANDED_BY, target in KEYS_EXPANDED_BY
+    keys = KEY_FIELDS.get(piece.kind, ())
+    if expands[0] != expands[1]:
+        result.keys = [
+            {"pointer": pointer, "key": holder[key]}
+            for pattern in keys
+            for pointer, holder, key in _matches(doc, pattern)
+            if "{{" in holder[key] and find_tokens(holder[key])
+        ]
+    for pattern in MACRO_FIELDS.get(piece.kind, ()) + (keys if all(expands) else ()):
         for pointer, holder, key in _matches(doc, pattern):
             text = holder[key]
             if "{{" not in text:

@@ -119,3 +119,56 @@ def test_a_macro_the_target_reads_as_another_is_a_loss(bunzai, tmp_path):
     assert [v["verdict"] for v in report["macros"]["verdicts"]] == ["collision"]
     [loss] = [loss for loss in report["losses"] if loss["code"] == "macro.collision"]
     assert loss["pointer"] == "/body/entries/0/content" and "{{setvar::x::1}}" in loss["why"]
+
+
+def _imported_world(bunzai, tmp_path, name: str, entry: dict) -> str:
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps({"entries": {"0": {"uid": 0, "comment": "Sword", **entry}}}))
+    done = bunzai("apply", "--yes", input=bunzai("import", str(path), check=True).stdout, check=True)
+    return done.json["target"]["id"]
+
+
+@pytest.mark.parametrize("target", ["risu.lorebook", "agnai.memory.json", "marinara.lorebook"])
+def test_a_macro_in_a_key_that_the_target_matches_as_written_is_a_loss(bunzai, tmp_path, target):
+    # SillyTavern expands {{char}} in a key before matching it; RisuAI, Agnai and Marinara match
+    # the key as written, so the entry no longer fires on the character's name there
+    entry = {"key": ["{{char}}'s sword", "blade"], "keysecondary": ["{{user}}"], "content": "A sword."}
+    world = _imported_world(bunzai, tmp_path, "Swords", entry)
+    report = bunzai("transfer", world, "--to", target, check=True).json
+    in_keys = {loss["pointer"]: loss for loss in report["losses"] if loss["code"] == "macro.in_key"}
+    assert sorted(in_keys) == ["/body/entries/0/keys/0/text", "/body/entries/0/secondary_keys/0/text"]
+    assert in_keys["/body/entries/0/keys/0/text"]["why"].startswith("{{char}}'s sword: sillytavern expands")
+    assert [found["key"] for found in report["macros"]["keys"]] == ["{{char}}'s sword", "{{user}}"]
+
+
+def test_a_key_without_a_macro_crosses_without_a_key_loss(bunzai, tmp_path):
+    world = _imported_world(bunzai, tmp_path, "Plain", {"key": ["blade", "{ not a macro }"], "content": "{{char}}"})
+    report = bunzai("transfer", world, "--to", "risu.lorebook", check=True).json
+    assert not [loss for loss in report["losses"] if loss["code"] == "macro.in_key"]
+    assert "keys" not in report["macros"]
+
+
+def test_keys_are_translated_where_both_engines_expand_them(bunzai, tmp_path):
+    # SillyTavern's legacy engine expands keys too, but has no variable shorthand
+    world = _imported_world(bunzai, tmp_path, "Moods", {"key": ["{{.mood}}"], "content": "Mood."})
+    report = bunzai("transfer", world, "--to", "sillytavern.world", "--engine", "sillytavern-legacy", check=True).json
+    assert [v["pointer"] for v in report["macros"]["verdicts"]] == ["/body/entries/0/keys/0/text"]
+    assert not [loss for loss in report["losses"] if loss["code"] == "macro.in_key"]
+    written = bunzai("export", world, "--to", "sillytavern.world", "--engine", "sillytavern-legacy", check=True).json
+    keys = json.loads((bunzai.studio / written["path"]).read_text())["entries"]["0"]["key"]
+    assert keys != ["{{.mood}}"] and "mood" in keys[0]
+
+
+def test_a_risuai_key_that_sillytavern_would_expand_is_a_loss(bunzai, tmp_path):
+    # RisuAI matches "{{user}}" as written; SillyTavern would match the persona's name instead
+    entry = {"key": "{{user}}, lantern", "secondkey": "", "insertorder": 100, "comment": "Lamp", "content": "x"}
+    path = tmp_path / "Lamps.json"
+    path.write_text(json.dumps({"type": "risu", "ver": 1, "data": [entry | {"mode": "normal", "alwaysActive": False}]}))
+    done = bunzai("apply", "--yes", input=bunzai("import", str(path), check=True).stdout, check=True)
+    report = bunzai("transfer", done.json["target"]["id"], "--to", "sillytavern.world", check=True).json
+    [loss] = [loss for loss in report["losses"] if loss["code"] == "macro.in_key"]
+    assert loss["pointer"] == "/body/entries/0/keys/0/text"
+    assert (
+        loss["why"]
+        == "{{user}}: sillytavern expands the macros in a lorebook key before matching it, risuai matches it as written"
+    )

@@ -47,6 +47,12 @@ MACRO_COLLISION = LossRule(
 MACRO_FLATTENED = LossRule(
     "", "flattened", "macro.flatten", "the target engine cannot express this block; its first branch was kept"
 )
+MACRO_IN_KEY = LossRule(
+    "",
+    "dropped",
+    "macro.in_key",
+    "one engine expands the macros in lorebook keys and the other matches keys as written; the key was left as written",
+)
 # A regex rule's replacement read by another platform's rules (bunzai.regexlab.replacement).
 REPLACEMENT_TRANSLATED = LossRule(
     "",
