@@ -25,6 +25,7 @@ TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai", "agnai": "agnai"}
 _SHORTHAND = re.compile(r"^([.$])([a-zA-Z](?:[\w\-]*\w)?)$")  # MACRO_VARIABLE_SHORTHAND_PATTERN
 _FALSE_WORDS = ("off", "false", "0")
 _NAME = re.compile(r"^[A-Za-z_][\w\-]*$")
+_GETVAR = re.compile(r"^\{\{(getvar|getglobalvar)::([^{}:]+)\}\}$")
 
 
 def differs(source: str, target: str) -> bool:
@@ -74,14 +75,49 @@ def _st_to_risu(condition: str, translate: Spell) -> tuple[str, str] | None:
     if "{{" not in value:
         truth = st_truthy(value) != inverted
         return ("1" if truth else "0"), "judged now: the condition holds no macro"
+    return _st_truth_in_risu(value, inverted), _SPELLED_OUT
+
+
+_SPELLED_OUT = "SillyTavern's truth (all but empty, off, false, 0) spelled out: RisuAI counts only 1 and true"
+_ALL_OPEN = "{{all::{{notequal::"
+_FIRST_END = "::}}::{{notequal::{{lower::{{trim::"
+
+
+def _st_truth_in_risu(value: str, inverted: bool) -> str:
+    """RisuAI's condition that holds exactly when SillyTavern's `{{if}}` holds for `value`."""
     parts = [
         f"{{{{notequal::{value}::}}}}",
         *(f"{{{{notequal::{{{{lower::{{{{trim::{value}}}}}}}}}::{word}}}}}" for word in _FALSE_WORDS),
     ]
     test = "{{all::" + "::".join(parts) + "}}"
-    if inverted:
-        test = "{{not::" + test + "}}"
-    return test, "SillyTavern's truth (all but empty, off, false, 0) spelled out: RisuAI counts only 1 and true"
+    return "{{not::" + test + "}}" if inverted else test
+
+
+def st_truth_read_back(args: list[str]) -> tuple[str, bool] | None:
+    """(the value, inverted) when a RisuAI `#when` condition is exactly bunzai's spelling of
+    SillyTavern's truth (`_st_truth_in_risu`), so a crossing back to SillyTavern gives its
+    `{{if}}` again instead of flattening macros SillyTavern lacks (`all`, `notequal`); else None."""
+    if len(args) != 1:
+        return None
+    test = args[0].strip()
+    inverted = test.startswith("{{not::" + _ALL_OPEN)
+    inner = test[len("{{not::") : -2] if inverted else test
+    if not inner.startswith(_ALL_OPEN) or _FIRST_END not in inner:
+        return None
+    value = inner[len(_ALL_OPEN) : inner.index(_FIRST_END)]
+    return (value, inverted) if _st_truth_in_risu(value, inverted) == test else None
+
+
+def st_condition(value: str, inverted: bool) -> str:
+    """SillyTavern's `{{if}}` condition testing `value` (SillyTavern's spelling of a macro): a
+    chat or global variable as its shorthand, a bare macro by its name, as `_st_value` reads them."""
+    found = _GETVAR.match(value)
+    if found and _SHORTHAND.match("." + found.group(2)):
+        value = ("." if found.group(1) == "getvar" else "$") + found.group(2)
+    else:
+        bare = _BARE.match(value)
+        value = bare.group(1) if bare else value
+    return ("!" if inverted else "") + value
 
 
 def _st_value(condition: str, translate: Spell) -> str | None:

@@ -86,10 +86,11 @@ class _Translator:
                 verdicts.append(self.unknown(token))
                 continue
             if token.paired and entry.block in ("block", "optional"):
-                args, inner = self.nested(token, depth)
+                own = self.own_condition(token, entry)
+                args, inner = (token.args, []) if own else self.nested(token, depth)
                 verdicts.extend(inner)
                 lost = any(_removed(v) for v in inner)
-                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text))
+                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text, own))
                 continue
             replacement, found = self.plain(token, entry, depth)
             if replacement is not None:
@@ -206,6 +207,7 @@ class _Translator:
         skipped: set[int],
         lost: bool,
         text: str,
+        own: tuple[str, str] | None = None,
     ) -> dict:
         """A paired opener: re-spell the whole block, or flatten it to its first branch.
 
@@ -233,7 +235,9 @@ class _Translator:
         skipped.update(else_closers)
         canon = canonical_args(self.source, entry, args)
         truth_note = ""
-        if lost:
+        if own is not None:
+            canon, truth_note = [own[0]], own[1]
+        elif lost:
             op = None
         elif op == "cond.if" and conditions.differs(self.source.engine, target.engine):
             condition = conditions.carried(self.source.engine, target.engine, canon, self.spelled)
@@ -285,6 +289,18 @@ class _Translator:
                 else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"
             ),
         )
+
+    def own_condition(self, token: Token, entry: Entry) -> tuple[str, str] | None:
+        """(SillyTavern's condition, a note) for a RisuAI condition that is bunzai's own spelling
+        of SillyTavern's truth, crossing back to SillyTavern; else None."""
+        if entry.op != "cond.if" or (self.source.engine, self.target.engine) != ("risuai", "sillytavern"):
+            return None
+        found = conditions.st_truth_read_back(token.args)
+        value = self.spelled(found[0])[1] if found else None
+        if value is None:
+            return None
+        note = "bunzai's spelling of SillyTavern's truth, read back as SillyTavern's own condition"
+        return conditions.st_condition(value, found[1]), note
 
     def spelled(self, text: str) -> tuple[bool, str | None]:
         """(the source reads `text` as a macro, its target spelling; None unless it crosses as it is)."""

@@ -73,3 +73,28 @@ def test_a_bare_macro_name_risu_cannot_spell_is_flattened_not_judged_true() -> N
 def test_risu_var_operator_reads_the_chat_variable() -> None:
     result = translate_text("{{#when::not::var::x}}x{{/when}}", "risuai", "sillytavern")
     assert result.text == "{{if !{{getvar::x}}}}x{{/if}}"
+
+
+_CONDITIONS = st.sampled_from(["description", "!description", ".mood", "!.mood", "$flag", "!$flag", "char"])
+
+
+@given(_CONDITIONS, st.sampled_from(["x", "a{{else}}b"]))
+def test_a_sillytavern_condition_crosses_to_risu_and_back_unchanged(condition: str, body: str) -> None:
+    # bunzai's spelled-out RisuAI condition is recognised on the way back: the `if` returns,
+    # where SillyTavern lacking `all` and `notequal` would otherwise flatten it
+    text = "{{if " + condition + "}}" + body + "{{/if}}"
+    there = translate_text(text, "sillytavern", "risuai")
+    back = translate_text(there.text, "risuai", "sillytavern")
+    assert back.text.replace("\n", "") == text
+    assert [v["verdict"] for v in back.verdicts] == ["portable"]
+
+
+def test_a_risu_condition_like_bunzais_but_not_it_is_not_read_as_sillytavern_truth() -> None:
+    # the second test says "no" where bunzai writes "off": RisuAI's condition is another one
+    text = (
+        "{{#when {{all::{{notequal::{{description}}::}}::{{notequal::{{lower::{{trim::{{description}}}}}}::no}}"
+        "::{{notequal::{{lower::{{trim::{{description}}}}}}::false}}"
+        "::{{notequal::{{lower::{{trim::{{description}}}}}}::0}}}}}}x{{/when}}"
+    )
+    back = translate_text(text, "risuai", "sillytavern")
+    assert "{{if" not in back.text and back.verdicts[-1]["verdict"] == "flatten"
