@@ -8,12 +8,13 @@ gets a random one), so a label attributes a change and proves nothing about who 
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from typing import Any
 
 from bunzai import limits
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.model import KIND_NAMES
 from bunzai.store.changelog import check_session, current_session
 from bunzai.store.cursors import read_cursor, write_cursor
@@ -106,7 +107,9 @@ def _items(entries: list, session: str) -> list[dict]:
 # --- studio_changes ------------------------------------------------------------------
 
 
-def studio_changes(studio: Any = None, session: str | None = None, since: int | None = None) -> dict:
+def studio_changes(
+    studio: Any = None, session: str | None = None, since: int | None = None, save: bool | None = None
+) -> dict:
     """What changed since `session` (default: this process's) last read, in seq order, each change
     naming the session that made it. Without `since` the session's cursor is read and moved past what is
     reported; with `since` the records after that seq are reported and the cursor is left alone.
@@ -114,18 +117,27 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
     basis: `first-read` (no cursor yet: nothing is reported, the cursor is set at the head),
     `since-cursor`, `since-seq` (an explicit `since`), or `resync` (the cursor, or `since`, is
     beyond what the log holds, or the log was rewritten: the cursor is set at the head).
+
+    `save`: None moves the cursor when this process may write the studio, and otherwise answers
+    all the same with the cursor left (`cursor_saved: false` and a warning); True refuses
+    (studio_read_only, permission_denied) rather than leave it; False never moves it.
     """
     studio = as_studio(studio)
     session = session_or_current(session)
+    if since is not None and save:
+        raise BunzaiError(
+            "invalid_input",
+            "since leaves the session's cursor where it is, so it cannot also save it",
+            hint="read from the cursor (no since) to move it, or drop the request to save it",
+        )
     last = last_entry(studio)
     head = last.seq if last else 0
     base = {"session": session, "head": head, "attribution": ATTRIBUTION}
 
-    def at_head(basis: str, note: str, *, move: bool = True) -> dict:
-        if move:
-            write_cursor(
-                studio, session, seq=head, end=last.end if last else 0, time=last.record.get("time") if last else None
-            )
+    def move(entry) -> dict:
+        return _move_cursor(studio, session, save, entry)
+
+    def at_head(basis: str, note: str, *, moving: bool = True) -> dict:
         return {
             "basis": basis,
             **base,
@@ -135,6 +147,7 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
             "items": [],
             "truncated": False,
             "note": note,
+            **(move(last) if moving else {"cursor_saved": False}),
         }
 
     if since is not None:
@@ -143,7 +156,7 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
             return at_head(
                 "resync",
                 f"seq {since} is beyond the log's last record ({head}); read again with --since from the head",
-                move=False,
+                moving=False,
             )
         return _report(studio, "since-seq", base, session, 0, since, move=None)
     cursor = read_cursor(studio, session)
@@ -160,7 +173,42 @@ def studio_changes(studio: Any = None, session: str | None = None, since: int | 
             "the log no longer holds this session's cursor (it was moved aside, cut or "
             f"rewritten): changes before now are not reported; later ones will be, from seq {head}",
         )
-    return _report(studio, "since-cursor", base, session, start, cursor["seq"], move=write_cursor)
+    return _report(studio, "since-cursor", base, session, start, cursor["seq"], move=move)
+
+
+# The faults that mean "this process may not write the studio" (a read-only mount, no write
+# rights): a read answers without its cursor. A full disk is not one of them: it passes.
+_UNWRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def _move_cursor(studio, session: str, save: bool | None, entry) -> dict:
+    """Move the session's cursor to `entry` (None: the start of an empty log) unless `save` is
+    False; the answer's fields saying whether it stands there now (see `studio_changes`)."""
+    if save is False:
+        return {"cursor_saved": False}
+    seq = entry.seq if entry else 0
+    try:
+        write_cursor(
+            studio, session, seq=seq, end=entry.end if entry else 0, time=entry.record.get("time") if entry else None
+        )
+    except OSError as error:
+        coded = from_os_error(error) if error.errno in _UNWRITABLE else None
+        if coded is None:
+            raise
+        if save:
+            raise BunzaiError(
+                coded.code,
+                f"the cursor of session {session} cannot be saved: {coded.message}",
+                hint=f"read with --since SEQ instead, which saves nothing; {coded.hint}",
+            ) from None
+        return {
+            "cursor_saved": False,
+            "warnings": [
+                f"{coded.code}: this process cannot write the studio, so the cursor of session {session} "
+                f"was left where it was; read on with --since {seq}"
+            ],
+        }
+    return {"cursor_saved": True}
 
 
 def _anchor(studio, cursor: dict) -> int | None:
@@ -183,10 +231,11 @@ def _anchor(studio, cursor: dict) -> int | None:
 
 
 def _report(studio, basis: str, base: dict, session: str, start: int, after_seq: int, move) -> dict:
+    """The landed changes after `after_seq`; `move(entry)` moves the cursor past them (None: it stays)."""
     window, reported, more = _landed_window(studio, start, after_seq, limits.CHANGES_MAX_REPORTED)
     last = window[-1] if window else None
-    if move is not None and last is not None:
-        move(studio, session, seq=last.seq, end=last.end, time=last.record.get("time"))
+    # without a window the cursor already stands at `next`
+    cursor = {"cursor_saved": move is not None} if move is None or last is None else move(last)
     if last is not None and last.seq > base["head"]:  # appended while this was being read
         base = {**base, "head": last.seq}
     doc = {
@@ -197,13 +246,14 @@ def _report(studio, basis: str, base: dict, session: str, start: int, after_seq:
         "count": len(reported),
         "items": _items(reported, session),
         "truncated": more,
+        **cursor,
     }
     if len(window) > len(reported):
         doc["not_landed"] = len(window) - len(reported)  # logged intents whose writer stopped first
     if more:
         doc["note"] = (
             f"more than {limits.CHANGES_MAX_REPORTED} changes: read again for the rest"
-            if move is not None
+            if cursor["cursor_saved"]
             else f"read again with --since {doc['next']} for the rest"
         )
     return doc

@@ -15,6 +15,13 @@ from bunzai.cli.output import emit, emit_line, render_error, say, to_text, visib
 ToArg = Annotated[
     str, typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats)
 ]
+# a stored piece's crossing also takes a platform's name (`convert.platform_format`); `convert` does not
+PIECE_TO_HELP = (
+    "Target format id, or a platform's name (e.g. sillytavern, risuai): its one format that writes the "
+    "piece's kind, else the one the piece came from; where several are left the refusal lists them "
+    "(see `bunzai formats`)."
+)
+PieceToArg = Annotated[str, typer.Option("--to", help=PIECE_TO_HELP, autocompletion=completion.formats)]
 FromEngineOpt = Annotated[
     str | None,
     typer.Option(
@@ -168,7 +175,7 @@ def transfer(
     ref: Annotated[
         str, typer.Argument(help="kind/id, or an id that only one kind holds.", autocompletion=completion.piece_refs)
     ],
-    to: ToArg,
+    to: PieceToArg,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,
 ) -> int:
@@ -196,7 +203,7 @@ def export(
     ] = None,
     to: Annotated[
         str | None,
-        typer.Option("--to", help="Target format id (see `bunzai formats`).", autocompletion=completion.formats),
+        typer.Option("--to", help=PIECE_TO_HELP, autocompletion=completion.formats),
     ] = None,
     engine: EngineOpt = None,
     from_engine: FromEngineOpt = None,

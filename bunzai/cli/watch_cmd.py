@@ -26,6 +26,15 @@ def changes(
             "--session", metavar="ID", help="Whose cursor (default: $BUNZAI_SESSION, else this process's random id)."
         ),
     ] = None,
+    save: Annotated[
+        bool | None,
+        typer.Option(
+            "--save-cursor/--no-save-cursor",
+            help="Refuse unless the cursor can be moved / never move it. By default a studio this process "
+            "cannot write is read all the same, the cursor left (cursor_saved: false).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> int:
     """What changed since this session last read.
 
@@ -35,7 +44,7 @@ def changes(
     """
     from bunzai.changes.watch import studio_changes
 
-    emit(studio_changes(studio_of(ctx), session, since))
+    emit(studio_changes(studio_of(ctx), session, since, save))
     return 0
 
 

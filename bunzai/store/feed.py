@@ -5,9 +5,10 @@ the piece changed. `landed` decides it the way `doctor` reads the log: a record'
 landed when the state the *next* record of the same piece found (checked under that piece's
 lock when it was appended) is the state this record wrote; for a piece's latest record, when
 the piece on disk is at that state. A latest record that looks unlanded may belong to a writer
-between its record and its rename, so the piece's lock is taken (the writer holds it from
+between its record and its rename, so the piece's lock is waited for (the writer holds it from
 before its record until after its rename) and the disk read again: what is still unlanded
-then never will be.
+then never will be. The wait makes no lock file (`locks.reading_lock`), so reading the feed
+writes nothing and works in a studio the reader cannot write.
 
 Only complete lines count: a line still being appended (no newline yet) is left for the next
 read, so a reader's offset always sits at a line's end.
@@ -24,7 +25,7 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.store.canon import revision_of
 from bunzai.store.changelog import parse_record, well_formed
-from bunzai.store.locks import path_lock
+from bunzai.store.locks import reading_lock
 from bunzai.store.pieces import piece_lock_key, read_raw
 from bunzai.store.studio import Studio
 
@@ -169,7 +170,7 @@ def _judge_on_disk(studio: Studio, record: dict[str, Any]) -> bool:
     kind, piece_id = record["kind"], record["id"]
     if _judge(record, _disk_state(studio, kind, piece_id)):
         return True
-    with path_lock(studio, piece_lock_key(kind, piece_id)):  # a writer mid-way finishes first
+    with reading_lock(studio, piece_lock_key(kind, piece_id)):  # a writer mid-way finishes first
         return _judge(record, _disk_state(studio, kind, piece_id))
 
 

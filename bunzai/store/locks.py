@@ -14,6 +14,9 @@ Waiting polls every `limits.LOCK_POLL_SECONDS` up to `limits.LOCK_TIMEOUT_SECOND
 fails with `lock_timeout`. Locks are not re-entrant: taking the same key twice in one
 process waits on itself. Keys are taken in one order everywhere: a piece, then a graveyard
 entry. The change log is locked on its own file (see `changelog`).
+
+A reader that only needs a writer to finish takes `reading_lock`: it locks the holder's file
+when there is one and makes none, so it works in a studio it cannot write.
 """
 
 from __future__ import annotations
@@ -68,10 +71,11 @@ def flock_waiting(fd: int, what: str) -> None:
             time.sleep(limits.LOCK_POLL_SECONDS)
 
 
-def _locked_fd(path: Path, key: str) -> int:
-    """An fd holding the flock of the file that is at `path` now (see the module docstring)."""
+def _locked_fd(path: Path, key: str, flags: int = os.O_RDWR | os.O_CREAT) -> int:
+    """An fd holding the flock of the file that is at `path` now (see the module docstring).
+    Without O_CREAT in `flags`, FileNotFoundError once no file is there."""
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+        fd = os.open(path, flags | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
         try:
             flock_waiting(fd, key)
             try:
@@ -101,3 +105,19 @@ def path_lock(studio: Studio, key: str) -> Iterator[None]:
             pass
         finally:
             os.close(fd)  # closing drops the flock
+
+
+@contextmanager
+def reading_lock(studio: Studio, key: str) -> Iterator[None]:
+    """Hold the lock named `key` for the block if its file is there, and make no file: no file
+    means no writer holds the lock (a holder keeps its file at the path until it lets go).
+    It writes nothing, so a reader can wait out a writer in a studio it may not write."""
+    try:
+        fd = _locked_fd(lock_path(studio, key), key, os.O_RDONLY)  # flock needs no write access
+    except FileNotFoundError:
+        fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # the file is the holder's to remove, never a reader's
