@@ -4,8 +4,11 @@ The belt comes from `bunzai/tools/` (discovery); `--read-only` leaves every draf
 delete tool out, so such a tool is unknown rather than refused. Capability tools are added by
 `capability_find` (at most five at a time; each find replaces the set).
 
-A malformed argument is a ProtocolError (InvalidParams) naming it; every other refusal is a
-tool result with `isError` and the BunzaiError's code and hint. Hints and notes are put in the
+An argument that fails the tool's schema is named in a tool result with `isError` (code
+`invalid_input`) from revision 2025-11-25 on, so the model reads it and corrects the call (SEP-1303),
+and a ProtocolError (InvalidParams) in earlier revisions; an unknown tool, or a request whose name or
+arguments are not of the request's shape, is InvalidParams in every revision. Every other refusal is
+a tool result with `isError` and the BunzaiError's code and hint. Hints and notes are put in the
 tools' words (`hints`), results are sealed (the envelope), and a result whose JSON is over
 MCP_RESULT_INLINE_MAX_CHARS becomes a handle.
 """
@@ -17,14 +20,21 @@ import re
 from typing import Any
 
 from bunzai.changes.hidden_chars import json_escaped
-from bunzai.errors import BunzaiError, from_os_error
+from bunzai.errors import BunzaiError, did_you_mean, from_os_error
 from bunzai.limits import (
     MCP_HANDLE_MAX_BYTES,
     MCP_RESULT_FRAME_BYTES,
     MCP_RESULT_INLINE_MAX_CHARS,
     MCP_REVEALED_TOOLS_MAX,
 )
-from bunzai.mcp.protocol import ANNOTATIONS_FROM, INVALID_PARAMS, STRUCTURED_FROM, ProtocolError, at_least
+from bunzai.mcp.protocol import (
+    ANNOTATIONS_FROM,
+    ARGUMENT_ERRORS_AS_RESULTS_FROM,
+    INVALID_PARAMS,
+    STRUCTURED_FROM,
+    ProtocolError,
+    at_least,
+)
 from bunzai.tools.contract import WRITING_EFFECTS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -93,10 +103,12 @@ class Dispatcher:
             arguments = {}
         if not isinstance(arguments, dict):
             raise ProtocolError(INVALID_PARAMS, "arguments must be a JSON object", {"argument": "arguments"})
-        args = _validated(tool, arguments)
-        capability = self._capability_of.get(name) if tool in self.revealed else None
-        if capability is not None and isinstance(arguments.get("input"), dict):
-            _checked(tool.name, capability.input_model, arguments["input"], prefix=("input",))
+        try:
+            args = self._arguments(tool, arguments)
+        except InvalidArguments as error:
+            if not at_least(version, ARGUMENT_ERRORS_AS_RESULTS_FROM):
+                raise error.protocol_error() from None
+            return self._error(error, version)
         try:
             if tool.effect in ("draft", "apply") and self.ctx.cut_values:
                 _refuse_cut(arguments)
@@ -109,6 +121,14 @@ class Dispatcher:
         except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
             return self._error(_internal(error), version)
         return self._result(name, result, version)
+
+    def _arguments(self, tool, arguments: dict):
+        """The tool's input model from `arguments`, a revealed capability's `input` checked too."""
+        args = _validated(tool, arguments)
+        capability = self._capability_of.get(tool.name) if tool in self.revealed else None
+        if capability is not None and isinstance(arguments.get("input"), dict):
+            _checked(tool.name, capability.input_model, arguments["input"], prefix=("input",))
+        return args
 
     def _result(self, name: str, result: Any, version: str) -> dict:
         from bunzai.mcp.envelope import seal  # lazy: bunzai mcp answers initialize without the envelope
@@ -182,19 +202,30 @@ def _text(doc: Any) -> str:
     return json_escaped(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
+class InvalidArguments(BunzaiError):
+    """Arguments that fail the tool's schema (`details`: the first bad argument and every problem)."""
+
+    def __init__(self, message: str, hint: str, argument: str, problems: list) -> None:
+        super().__init__("invalid_input", message, hint, argument=argument, problems=problems)
+
+    def protocol_error(self) -> ProtocolError:
+        """The same refusal as the InvalidParams error revisions before 2025-11-25 answer."""
+        return ProtocolError(INVALID_PARAMS, self.message, self.details)
+
+
 def _validated(tool, arguments: dict):
-    """The tool's input model; InvalidParams naming the first bad argument otherwise."""
+    """The tool's input model; InvalidArguments naming the first bad argument otherwise."""
     from pydantic import ValidationError
 
     _checked(tool.name, tool.input_model, arguments)
     try:
         return tool.input_model.model_validate(arguments)
     except ValidationError as error:
-        raise _invalid(tool.name, error) from None
+        raise _invalid(tool.name, tool.input_model, error) from None
 
 
 def _checked(tool_name: str, model, arguments: dict, prefix: tuple = ()) -> None:
-    """Refuse (InvalidParams) arguments that do not match the model's JSON Schema.
+    """Refuse (InvalidArguments) arguments that do not match the model's JSON Schema.
 
     pydantic's lax mode would read `true` as 1 and "5" as 5; its strict JSON mode takes JSON's
     types as the schema states them (a boolean is no integer), enum values given as strings too.
@@ -204,20 +235,32 @@ def _checked(tool_name: str, model, arguments: dict, prefix: tuple = ()) -> None
     try:
         model.model_validate_json(json.dumps(_as_checked(arguments)), strict=True)
     except ValidationError as error:
-        raise _invalid(tool_name, error, prefix) from None
+        raise _invalid(tool_name, model, error, prefix) from None
 
 
-def _invalid(tool_name: str, error, prefix: tuple = ()) -> ProtocolError:
+def _invalid(tool_name: str, model, error, prefix: tuple = ()) -> InvalidArguments:
+    items = error.errors(include_url=False)
     problems = [
         {"argument": ".".join(str(p) for p in (*prefix, *item["loc"])) or "(arguments)", "problem": item["msg"]}
-        for item in error.errors(include_url=False)
+        for item in items
     ]
     first = problems[0]
-    return ProtocolError(
-        INVALID_PARAMS,
+    return InvalidArguments(
         f"invalid argument {first['argument']!r} for {tool_name}: {first['problem']}",
-        {"argument": first["argument"], "problems": problems},
+        _argument_hint(model, items),
+        first["argument"],
+        problems,
     )
+
+
+def _argument_hint(model, problems: list[dict]) -> str:
+    """For an argument the tool does not take (`reff`), the names it does, those spelled alike first."""
+    unknown = [str(p["loc"][0]) for p in problems if p["type"] == "extra_forbidden" and len(p["loc"]) == 1]
+    if not unknown:
+        return "tools/list gives each tool's arguments and their types (its inputSchema)"
+    names = list(model.model_json_schema().get("properties", {}))
+    takes = f"{unknown[0]!r} is not one of its arguments: " + ", ".join(names) if names else "it takes no arguments"
+    return did_you_mean(unknown[0], names, takes)
 
 
 def _as_checked(value: Any) -> Any:

@@ -15,6 +15,11 @@ with `in_tool_words`: RULES, in order, each applied once over the whole text:
 
 A CLI form no rule knows is left as it is: tests/mcp/test_hint_words.py reads every hint in the
 code and fails on one, so a new CLI-worded hint comes with its rule here.
+
+An error's `message` may quote what the caller or a piece's authors wrote (a pattern, a file name),
+so rules are not run over it: a message whose whole text has the shape of one of MESSAGES (a template
+of a message worded for a shell, `--limit must be between 1 and {}`) is given that template's MCP
+words (`limit must be between 1 and {}`), with the values it quotes kept as they are.
 """
 
 from __future__ import annotations
@@ -193,6 +198,50 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
 )
 
 
+# An error message bunzai words for a shell, as a template (`{}` stands for a value the message
+# quotes), and the same message in the tools' words; a message is rewritten only when the whole of it
+# has a template's shape, and the values it quotes are kept as they are.
+# tests/mcp/test_message_words.py reads every error message in the code and gives each one an example.
+MESSAGES: tuple[tuple[str, str], ...] = (
+    ("--offset may not be negative", "offset may not be negative"),
+    ("--limit must be between 1 and {}", "limit must be between 1 and {}"),
+    ("give at least one --match example", "give at least one match example"),
+    ("--on-conflict {} is not one of {}", "on_conflict {} is not one of {}"),
+    ("--action {} needs a page", "action {} needs a page"),
+    ("--id {}: {}", "id {}: {}"),
+    (
+        "--embedded needs the character whose book to work on",
+        "name the character whose book to work on: ref=character/ID#book",
+    ),
+    ("--layout {} is not a known layout", "the layout {} is not a known layout"),
+    ("--reviewer takes an id without spaces, e.g. docs-author", "a reviewer is an id without spaces, e.g. docs-author"),
+    (
+        "no studio chosen (no --studio, {} or {} upward) and none at {}",
+        "no studio chosen (none given to the MCP server, {} or {} upward) and none at {}",
+    ),
+    (
+        "{} is not a session id: bunzai labels its changes with it (and `bunzai revert` undoes them by it); "
+        "nothing was written",
+        "{} is not a session id: bunzai labels its changes with it (and studio_revert undoes them by it); "
+        "nothing was written",
+    ),
+)
+MESSAGE_RULES: tuple[tuple[re.Pattern, str], ...] = tuple(
+    (re.compile("(.*)".join(map(re.escape, cli.split("{}"))), re.DOTALL), mcp) for cli, mcp in MESSAGES
+)
+
+
+def message_in_tool_words(text: str) -> str:
+    """`text` (an error's message) in the tools' words when a template of MESSAGES has its shape."""
+    if "--" not in text and "bunzai" not in text:  # every template holds one of the two
+        return text
+    for pattern, mcp in MESSAGE_RULES:
+        match = pattern.fullmatch(text)
+        if match is not None:
+            return mcp.format(*match.groups())
+    return text
+
+
 def in_tool_words(text: str) -> str:
     """`text` (a hint) with every CLI form a rule knows in its MCP form."""
     if "bunzai" not in text and "--" not in text:  # every rule's pattern holds one of the two
@@ -203,13 +252,17 @@ def in_tool_words(text: str) -> str:
 
 
 def advice_in_tool_words(value: Any) -> Any:
-    """`value` (a result or an error document) with its hints and notes in the tools' words.
-    What a piece's authors wrote (an Untrusted value) is not walked: it is left as it is."""
+    """`value` (a result or an error document) with its hints and notes, and its errors' messages, in
+    the tools' words. What a piece's authors wrote (an Untrusted value) is not walked: it is left as it is."""
     if isinstance(value, dict):
-        return {
+        out = {
             key: in_tool_words(item) if key in ADVICE_KEYS and isinstance(item, str) else advice_in_tool_words(item)
             for key, item in value.items()
         }
+        error = out.get("error")
+        if isinstance(error, dict) and isinstance(error.get("message"), str):  # an error's message: bunzai's words
+            out["error"] = dict(error, message=message_in_tool_words(error["message"]))
+        return out
     if isinstance(value, (list, tuple)):
         return [advice_in_tool_words(item) for item in value]
     return value

@@ -18,6 +18,9 @@ PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 # Revisions that know tool annotations (2025-03-26 on) and structured content / titles (2025-06-18 on).
 ANNOTATIONS_FROM = "2025-03-26"
 STRUCTURED_FROM = "2025-06-18"
+# From 2025-11-25 (SEP-1303) arguments that fail a tool's schema are the tool's error result, which the
+# model reads and corrects; earlier revisions list them as protocol errors (InvalidParams).
+ARGUMENT_ERRORS_AS_RESULTS_FROM = "2025-11-25"
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

@@ -173,17 +173,15 @@ def test_long_piece_comes_back_as_a_handle(bunzai):
 
 
 def test_malformed_argument_and_unknown_piece(bunzai):
-    from mcp.shared.exceptions import MCPError
-
     async def body():
         async with connect(bunzai.home, bunzai.studio) as client:
-            with pytest.raises(MCPError) as raised:
-                await client.call("studio_read", {"ref": 42})
-            assert raised.value.code == -32602 and "'ref'" in raised.value.message
-            assert raised.value.data["argument"] == "ref"
-            with pytest.raises(MCPError) as raised:
-                await client.call("studio_read", {"ref": "x", "pointr": "/name"})
-            assert raised.value.data["argument"] == "pointr"
+            # 2025-11-25 (the SDK's): a malformed argument is the tool's error result, named (SEP-1303)
+            malformed = await client.call("studio_read", {"ref": 42})
+            assert malformed.is_error and "'ref'" in malformed.structured_content["error"]["message"]
+            assert malformed.structured_content["error"]["details"]["argument"] == "ref"
+            misspelt = await client.call("studio_read", {"ref": "x", "pointr": "/name"})
+            assert misspelt.structured_content["error"]["details"]["argument"] == "pointr"
+            assert "did you mean pointer?" in misspelt.structured_content["error"]["hint"]
             missing = await client.call("studio_read", {"ref": "character/nobody"})
             assert missing.is_error
             error = json.loads(missing.content[0].text)["error"]

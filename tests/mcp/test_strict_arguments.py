@@ -1,6 +1,7 @@
 """tools/call arguments are taken as the tool's inputSchema types them: a boolean is no integer, "5"
-is no number, 1 is no boolean. A mismatch is InvalidParams (-32602) naming the argument, for the
-belt's tools and for a revealed capability's `input` alike."""
+is no number, 1 is no boolean. A mismatch names the argument, for the belt's tools and for a revealed
+capability's `input` alike: InvalidParams (-32602) in the revisions before 2025-11-25 (VERSION here),
+the tool's error result from 2025-11-25 on (tests/mcp/test_argument_errors.py)."""
 
 from __future__ import annotations
 
@@ -81,14 +82,16 @@ def test_a_capability_input_of_the_right_type_makes_its_draft(studio):
     assert result["structuredContent"]["draft"] == "draft-1"
 
 
-def test_over_the_wire_a_boolean_limit_is_invalid_params_naming_it(studio):
-    from mcp.shared.exceptions import MCPError
+def test_over_the_wire_a_boolean_limit_is_a_refusal_naming_it(studio):
+    """The SDK's client speaks 2025-11-25: a bad argument is the tool's error result (SEP-1303)."""
 
     async def body():
         async with connect(studio.home, studio.studio) as client:
-            with pytest.raises(MCPError) as raised:
-                await client.call("studio_read", {"ref": "character/ada", "pointer": "/name", "limit": True})
-            assert raised.value.code == -32602 and "'limit'" in raised.value.message
-            assert raised.value.data["argument"] == "limit"
+            assert client.init.protocol_version == "2025-11-25"
+            result = await client.call("studio_read", {"ref": "character/ada", "pointer": "/name", "limit": True})
+            assert result.is_error
+            error = result.structured_content["error"]
+            assert error["code"] == "invalid_input" and "'limit'" in error["message"]
+            assert error["details"]["argument"] == "limit"
 
     run(body)
