@@ -47,7 +47,7 @@ def test_a_negative_world_probability_reads_0_and_the_file_keeps_it():
 
 
 def test_fractions_and_numbers_as_text_read_as_sillytavern_compares_them():
-    assert [read_probability(v) for v in (33.3, 99.6, "40", -0.2, 1e300, None, "x")] == [33, 100, 40, 0, 100, 100, 100]
+    assert [read_probability(v) for v in (33.3, 99.6, "40", -0.2, 1e300, None, "x")] == [33, 100, 40, 0, 100, 100, 0]
 
 
 def test_a_negative_card_book_probability_reads_0_and_the_card_keeps_it():

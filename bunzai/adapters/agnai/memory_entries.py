@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_str, as_str_list
+from bunzai.adapters.common.card_book import read_world_probability
+from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.common.shapes import json_type
 from bunzai.adapters.common.losses import LossRule
@@ -88,6 +89,9 @@ def _position(raw: Any) -> str:
 
 # canonical LoreEntry field -> (native key, read(raw), encode(value) or None). An absent
 # `weight`/`priority` reads as Agnai's import makes it: `+undefined` is NaN, coalesced to 0.
+# `probability` and `useProbability` are SillyTavern's, copied as they are by Agnai's import of
+# a SillyTavern world (web/pages/Memory/Memory.tsx) and never rolled by its prompt builder
+# (common/memory.ts): they read as SillyTavern's scan rolls them, a negative or a null as 0.
 FIELDS: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any] | None]] = {
     "title": ("name", as_str, None),
     "content": ("entry", as_str, None),
@@ -98,7 +102,7 @@ FIELDS: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any] | None]]
     "secondary_keys": ("secondaryKeys", _keys, _write_keys),
     "constant": ("constant", lambda raw: as_bool(raw, False), None),
     "position": ("position", _position, lambda value: "before_char" if value == "before_char" else "after_char"),
-    "probability": ("probability", lambda raw: min(100, as_count(raw, 100)), None),
+    "probability": ("probability", read_world_probability, None),
     "use_probability": ("useProbability", lambda raw: as_bool(raw, True), None),
     "selective": ("selective", lambda raw: as_bool(raw, False), None),
     "selective_logic": ("selectiveLogic", _logic, LOGICS.index),

@@ -10,6 +10,7 @@ type drift survive a round trip. V3 decorators (`@@depth 4`) stay in `content` a
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.common.book_losses import book_decorators_ignored as book_decorators_ignored  # SillyTavern cards
 from bunzai.adapters.contract import Loss
-from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_float, as_int, as_object, as_str, as_str_list
+from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
 from bunzai.adapters.common.js_regex import JS_SPACE, compiles, js_trim
 from bunzai.jsondoc.values import copied
@@ -308,16 +309,62 @@ def _keys_out(keys: list[dict]) -> list[str]:
     return [write_key(key) for key in keys]
 
 
-def read_probability(raw: Any) -> int:
-    """An entry's probability as SillyTavern's scan uses it (`Math.random() * 100 <= probability`).
+# A string as JavaScript's ToNumber reads it once trimmed: a decimal, Infinity, or a 0x/0o/0b
+# integer, all ASCII; anything else is NaN (Python's float() would also take "inf" or "1_0").
+_JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\Z")
+_JS_RADIX = re.compile(r"0(?:[xX](?P<x>[0-9a-fA-F]+)|[oO](?P<o>[0-7]+)|[bB](?P<b>[01]+))\Z")
+_RADIX_BASES = {"x": 16, "o": 8, "b": 2}
 
-    Below 0 the entry never fires, so it reads 0 (SillyTavern's editor clamps it there too); above
-    100 it always fires, so 100; a fraction rounds to a whole percent; what is no number reads 100.
+
+def js_number(raw: Any) -> float:
+    """`raw` as JavaScript's `<=` converts it to a number (ToNumber); NaN for what is no number.
+
+    A list or an object reads as NaN (JavaScript reads `[]` as 0 and `[5]` as 5: no editor writes one).
     """
-    number = raw if isinstance(raw, (int, float)) and not isinstance(raw, bool) else as_float(raw, 100.0)
-    if number != number:  # NaN
+    if isinstance(raw, (bool, float)):
+        return float(raw)
+    if isinstance(raw, int):
+        return float(raw) if abs(raw) < 2**1023 else math.inf if raw > 0 else -math.inf
+    if not isinstance(raw, str):
+        return math.nan
+    text = js_trim(raw)
+    if not text:
+        return 0.0  # Number("") is 0
+    if _JS_DECIMAL.match(text):
+        return float(text.replace("Infinity", "inf"))
+    radix = _JS_RADIX.match(text)
+    if radix is None:
+        return math.nan
+    kind, digits = next((kind, digits) for kind, digits in radix.groupdict().items() if digits)
+    value = int(digits, _RADIX_BASES[kind])
+    return float(value) if value < 2**1023 else math.inf
+
+
+def read_probability(raw: Any) -> int:
+    """A card book entry's probability as SillyTavern rolls it (`Math.random() * 100 <= probability`).
+
+    An absent or null one reads 100: SillyTavern's import of a card's book fills it in
+    (world-info.js convertCharacterBook, `extensions.probability ?? 100`). Otherwise the value
+    is compared as JavaScript compares it: below 0, or no number at all (NaN), the entry never
+    fires, so it reads 0 (SillyTavern's editor clamps at 0 too); from 100 up it always fires,
+    so 100; a fraction rounds to a whole percent.
+    """
+    if raw is None or raw is MISSING:
         return 100
+    number = raw if raw.__class__ is int else js_number(raw)
+    if number != number:  # NaN: `roll <= NaN` is false
+        return 0
     return int(min(100, max(0, number)) + 0.5)
+
+
+def read_world_probability(raw: Any) -> int:
+    """A SillyTavern world entry's probability, where nothing fills a null in: the scan
+    (world-info.js checkWorldInfo, verifyProbability) rolls `Math.random() * 100 <= null`,
+    which JavaScript compares as `<= 0`, so with `useProbability` the entry never fires; the
+    editor shows it as 0 too (handleProbabilityInputHelper: `Number('')`). It reads 0."""
+    if raw.__class__ is int and 0 <= raw <= 100:
+        return raw
+    return 0 if raw is None else read_probability(raw)
 
 
 answered_inline(read_probability, "{v}.__class__ is _int and 0 <= v <= 100", 100)

@@ -154,7 +154,7 @@ def migrate_v1(document: dict) -> dict:
         item.update({key: value for key, value in slot.items() if key not in _V1_SLOT and key not in item})
         items.append(item)
     migrated["qrList"] = items
-    migrated["idIndex"] = len(items) + 1
+    migrated["idIndex"] = 0  # QuickReplySet's own default: loadSets gives a migrated set no counter
     migrated.update({key: value for key, value in document.items() if key not in _V1_ONLY and key not in migrated})
     return migrated
 
@@ -176,11 +176,47 @@ def _set_id(name: Any) -> str:
     return piece_id_for(as_str(name), "", "set")
 
 
-def item_from_native(item: dict, index: int) -> QuickReply:
+def _given_id(item: Any) -> int | None:
+    """The id an item gives, when it is one a set can hold (a whole number from 0)."""
+    number = as_int(item.get("id")) if isinstance(item, dict) else None
+    return number if number is not None and number >= 0 else None
+
+
+def st_ids(natives: list, id_index: Any) -> tuple[list[int], list[tuple[int, int | None]]]:
+    """The item ids as read, and (index, id given) for each item given a fresh one.
+
+    An item keeps its id unless an earlier item holds it or it has none. SillyTavern keeps
+    such a set as it is (its lookups find the first of a repeated id); here the others are
+    numbered as its addQuickReply numbers a new reply (QuickReplySet.js): two past the highest
+    of the counter and every id, the counter becoming that id. So no item loses an id it holds,
+    and no id SillyTavern may have handed out to a reply since deleted is taken again.
+    """
+    given = [_given_id(native) for native in natives]
+    ids: list[int] = []
+    taken: set[int] = set()
+    for number in given:
+        ids.append(-1 if number is None or number in taken else number)  # -1: numbered below
+        if number is not None:
+            taken.add(number)
+    counter = max(_counter(id_index), *taken, 0)
+    fresh: list[tuple[int, int | None]] = []
+    for index, number in enumerate(ids):
+        if number < 0:
+            counter += 2  # `const id = Math.max(idIndex, ...ids) + 1; data.id = this.idIndex = id + 1`
+            ids[index] = counter
+            fresh.append((index, given[index]))
+    return ids, fresh
+
+
+def _counter(id_index: Any) -> int:
+    """`idIndex` as a number; a set without one has QuickReplySet's default, 0."""
+    return as_int(id_index, 0) or 0
+
+
+def item_from_native(item: dict, item_id: int) -> QuickReply:
     links = item.get("contextList") if isinstance(item.get("contextList"), list) else []
-    number = as_int(item.get("id"))
     return QuickReply(
-        id=number if number is not None and number >= 0 else index + 1,
+        id=item_id,
         label=as_str(item.get("label")),
         icon=as_str(item.get("icon")),
         show_label=_bool(item.get("showLabel")),
@@ -200,18 +236,11 @@ def item_from_native(item: dict, index: int) -> QuickReply:
 
 def body_from_native(document: dict, warnings: list[str]) -> QuickReplySetBody:
     native = document.get("qrList") if isinstance(document.get("qrList"), list) else []
-    items: list[QuickReply] = []
-    taken: set[int] = set()  # kept as the items come, not rebuilt per item (a set of thousands)
-    highest = -1
-    for index, raw in enumerate(native):
-        item = item_from_native(raw if isinstance(raw, dict) else {}, index)
-        if item.id in taken:
-            fresh = highest + 1
-            warnings.append(f"quick reply {index + 1} repeats id {item.id}; it is given id {fresh}")
-            item = item.model_copy(update={"id": fresh})
-        taken.add(item.id)
-        highest = max(highest, item.id)
-        items.append(item)
+    ids, fresh = st_ids(native, document.get("idIndex"))
+    for index, given in fresh:
+        why = "has no id" if given is None else f"repeats id {given}"
+        warnings.append(f"quick reply {index + 1} {why}; it is given id {ids[index]}, as SillyTavern numbers a new one")
+    items = [item_from_native(raw if isinstance(raw, dict) else {}, ids[index]) for index, raw in enumerate(native)]
     color = as_str(document.get("color"))
     settings = QuickReplySettings(
         color="" if color == _NO_COLOR else color, **{field: _bool(document.get(key)) for field, key in _SETTINGS}
@@ -272,13 +301,11 @@ class SillyTavernQuickReplies(Adapter):
                 document[key] = getattr(settings, field)
         if previous is None or previous.settings.color != settings.color:
             document["color"] = settings.color or _NO_COLOR
-        document["qrList"] = _items_out(
-            piece, base.get("qrList") if isinstance(base.get("qrList"), list) else [], losses
-        )
-        top = max((item.id for item in piece.body.items), default=0)
-        old_index = as_int(base.get("idIndex"))
-        if old_index is None or old_index <= top and (previous is None or previous.items != piece.body.items):
-            document["idIndex"] = top + 1
+        escrowed = base.get("qrList") if isinstance(base.get("qrList"), list) else []
+        document["qrList"] = _items_out(piece, escrowed, st_ids(escrowed, base.get("idIndex"))[0], losses)
+        counter = _next_counter(base, escrowed, piece)
+        if counter is not None:
+            document["idIndex"] = counter
         for field in ("description", "extensions"):
             if getattr(piece.body, field):
                 losses.append(SET_FIELD_DROPPED[field].at(f"/body/{field}"))
@@ -290,14 +317,24 @@ class SillyTavernQuickReplies(Adapter):
         return Encoded(native_json_bytes(document), losses)
 
 
-def _items_out(piece: QuickReplySet, escrowed: list, losses: list[Loss]) -> list[dict]:
+def _next_counter(base: dict, escrowed: list, piece: QuickReplySet) -> int | None:
+    """The `idIndex` to write, or None to keep the escrowed one: SillyTavern's counter is the
+    last id it handed out (addQuickReply), so it moves up to the highest id this write hands
+    out, an id no escrowed item gave (a new reply, or one renumbered on read)."""
+    given = {_given_id(item) for item in escrowed}
+    issued = [item.id for item in piece.body.items if item.id not in given]
+    counter = max([_counter(base.get("idIndex")), *issued])
+    return None if base and counter == _counter(base.get("idIndex")) else counter
+
+
+def _items_out(piece: QuickReplySet, escrowed: list, read_ids: list[int], losses: list[Loss]) -> list[dict]:
+    """Each canonical item written over the escrowed item read with its id (`read_ids`)."""
     natives = [item if isinstance(item, dict) else {} for item in escrowed]
-    by_id = {as_int(item.get("id")): item for item in natives if as_int(item.get("id")) is not None}
+    by_id = dict(zip(read_ids, natives))
     names = _set_names(piece, natives)
     out = []
     for index, item in enumerate(piece.body.items):
-        base = by_id.get(item.id) or {}
-        out.append(_item_out(item, dict(base), f"/body/items/{index}", losses, names))
+        out.append(_item_out(item, dict(by_id.get(item.id) or {}), f"/body/items/{index}", losses, names))
     return out
 
 
@@ -315,12 +352,12 @@ def _set_names(piece: QuickReplySet, natives: list[dict]) -> dict[str, str]:
 
 
 def _item_out(item: QuickReply, native: dict, at: str, losses: list[Loss], names: dict[str, str]) -> dict:
-    previous = item_from_native(native, item.id - 1) if native else None
+    previous = item_from_native(native, item.id) if native else None  # an empty one is written whole
 
     def changed(field: str) -> bool:
         return previous is None or getattr(previous, field) != getattr(item, field)
 
-    if changed("id"):
+    if _given_id(native) != item.id:  # written where the item does not give its id itself (a repeat, none)
         native["id"] = item.id
     for field, key in (
         ("icon", "icon"),

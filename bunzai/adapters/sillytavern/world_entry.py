@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.common.card_book import read_probability
+from bunzai.adapters.common.card_book import read_world_probability
 from bunzai.adapters.common.drift import as_bool, as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
@@ -123,7 +123,7 @@ ENTRY_FIELDS = FieldMap(
         _flag("matchScenario", "match_scenario"),
         _flag("matchCreatorNotes", "match_creator_notes"),
         Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
-        Field("probability", ("probability",), read_probability),
+        Field("probability", ("probability",), read_world_probability),
         _flag("useProbability", "use_probability", True),
         Field("depth", ("depth",), int_reader(4, lo=0)),
         Field("outletName", ("outlet",), str_reader("")),
