@@ -37,6 +37,10 @@ CHANGELOG_TAIL_BYTES = 64 * 1024
 # moves the stamp one microsecond on, so a clash can only come from other writers burying
 # the same id at once; 1000 tries is a millisecond of stamps, far beyond any real race.
 GRAVEYARD_NAME_ATTEMPTS = 1000
+# Pieces a delete or bury receipt names as still pointing at what it removed (sorted); past
+# it they are counted, not named: 50 refs read at a glance, and a world shared by hundreds
+# of cards is told by its count without making the receipt a page of ids.
+REFERRERS_MAX = 50
 
 # --- apply ---------------------------------------------------------------------------
 # Writes committed together (group commit): their folders and the change log are fsynced

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import Any
 
 from bunzai.changes.draft import new_draft
@@ -45,17 +47,50 @@ def create_draft(kind: str, payload: Any, *, piece_id: str | None = None) -> dic
     )
 
 
-def duplicate_draft(stored, new_id: str) -> dict:
-    """A create draft copying a stored piece (body, profiles, assets, escrow) under `new_id`."""
+def duplicate_draft(stored, new_id: str, *, studio) -> dict:
+    """A create draft copying a stored piece (body, profiles, assets, escrow) under `new_id`.
+
+    A link to a piece the studio does not hold is copied as it is (the copy is the original's
+    twin, and the piece may come back under its id: from the graveyard, or imported again),
+    and the draft warns of it by name."""
     problem = id_problem(new_id)
     if problem:
         raise BunzaiError("invalid_id", f"new id {new_id!r}: {problem}", "ids are lowercase slugs like ada-2")
     data = dict(stored.data, id=new_id)
     piece = validate_piece(data)
     source = {"from": f"{stored.kind}/{stored.id}", "revision": stored.revision, "id": new_id}
+    warnings = _dangling_links(studio, stored)
     return new_draft(
-        mode="create", proposed=dump_piece(piece), operations=[{"op": "duplicate", "input": source, "warnings": []}]
+        mode="create",
+        proposed=dump_piece(piece),
+        operations=[{"op": "duplicate", "input": source, "warnings": warnings}],
     )
+
+
+def _dangling_links(studio, stored) -> list[str]:
+    """A warning for each link of `stored` to a piece the studio does not hold."""
+    from bunzai.changes.lifecycle import all_links
+    from bunzai.store.graveyard import buried_entries
+
+    warnings = []
+    for kind, piece_id in dict.fromkeys(all_links(stored.data)):
+        if _holds(studio, kind, piece_id):
+            continue
+        graves = buried_entries(studio, kind, piece_id)
+        where = f" (it is in the graveyard as {graves[0]['entry']})" if graves else ""
+        warnings.append(
+            f"the copy links {kind}/{piece_id}, which the studio does not hold{where}; the link is kept, "
+            f"as in {stored.kind}/{stored.id}, and works again once a {kind} with that id is stored"
+        )
+    return warnings
+
+
+def _holds(studio, kind: str, piece_id: str) -> bool:
+    """Whether the studio stores kind/piece_id (a linked file is no piece, as `list_stored` says)."""
+    try:
+        return stat.S_ISREG(os.lstat(studio.piece_file(kind, piece_id)).st_mode)
+    except OSError:
+        return False
 
 
 def _choose_id(name: str, given: Any) -> str:

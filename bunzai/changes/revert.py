@@ -291,7 +291,7 @@ def _undo_update(studio, session: str, entry, revision: str | None) -> dict:
 
 def _undo_create(studio, session: str, entry, revision: str | None) -> dict:
     record = entry.record
-    return _receipt_row(entry, bury_ref(studio, f"{record['kind']}/{record['id']}", revision))
+    return _receipt_row(entry, bury_ref(studio, f"{record['kind']}/{record['id']}", revision, check_references=False))
 
 
 def _undo_delete(studio, session: str, entry, revision: str | None) -> dict:

@@ -119,7 +119,7 @@ def duplicate(
 
     studio = studio_of(ctx)
     kind, piece_id = resolve_ref(studio, ref)
-    emit(duplicate_draft(read_stored(studio, kind, piece_id), new_id))
+    emit(duplicate_draft(read_stored(studio, kind, piece_id), new_id, studio=studio))
     return 0
 
 

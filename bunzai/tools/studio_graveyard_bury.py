@@ -32,5 +32,6 @@ TOOL = Tool(
     idempotent=False,
     description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
     "only if the piece is still that revision; a refusal is an error (not_found, stale) whose details hold the "
-    "receipt.",
+    "receipt. For a lorebook, pack, regex or quick-reply set the receipt's referrers names the pieces that still "
+    "link to it.",
 )

@@ -125,13 +125,14 @@ def test_delete_of_a_missing_id_is_stale_and_writes_nothing(bunzai):
     assert studio_files(bunzai.studio) == before
 
 
-def test_delete_of_a_lorebook_says_references_were_not_checked(bunzai):
+def test_delete_of_a_lorebook_nothing_links_says_so(bunzai):
     draft = bunzai("create", "lorebook", "--input", '{"name": "Eldoria"}', check=True)
     bunzai("apply", "--yes", input=draft.stdout, check=True)
     done = bunzai("delete", "lorebook/eldoria", "--yes", check=True).json
     assert done["status"] == "applied"
-    assert done["references_checked"] is False
-    assert "not checked" in done["note"]
+    assert done["references_checked"] is True
+    assert done["referrers"] == [] and done["referrers_count"] == 0
+    assert "note" not in done
 
 
 def test_apply_without_yes_and_without_terminal_refuses(bunzai):
