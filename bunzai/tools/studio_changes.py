@@ -35,5 +35,6 @@ TOOL = Tool(
     "naming the session that made it. basis says how: first-read (nothing reported yet, "
     "the cursor is set), "
     "since-cursor, since-seq, or resync (the log was rewritten: re-read what you hold). "
-    "Session labels are self-declared, never authority.",
+    "Session labels are self-declared, never authority. In a studio this process may not write, "
+    "the cursor is left where it was (cursor_saved false, a warning): read on with since.",
 )
