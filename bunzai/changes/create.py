@@ -69,11 +69,11 @@ def duplicate_draft(stored, new_id: str, *, studio) -> dict:
 
 def _dangling_links(studio, stored) -> list[str]:
     """A warning for each link of `stored` to a piece the studio does not hold."""
-    from bunzai.changes.lifecycle import all_links
+    from bunzai.changes.imports import links_of
     from bunzai.store.graveyard import buried_entries
 
     warnings = []
-    for kind, piece_id in dict.fromkeys(all_links(stored.data)):
+    for kind, piece_id in dict.fromkeys(links_of(stored.data)):
         if _holds(studio, kind, piece_id):
             continue
         graves = buried_entries(studio, kind, piece_id)

@@ -241,8 +241,7 @@ def relink_ids(
         return mapping[key] if key in mapping else others.get(key, value)
 
     for doc in docs:
-        for path in _LINKS.get(doc["kind"], ()):
-            holder = _link_holder(doc, path)
+        for path, holder in _link_holders(doc):
             value = holder.get(path[-1])
             kind = _LINKED_KIND[path[-1]]
             if isinstance(value, str):
@@ -252,10 +251,10 @@ def relink_ids(
 
 
 def links_of(doc: dict) -> list[tuple[str, str]]:
-    """(kind, id) of every piece `doc` links to."""
+    """(kind, id) of every piece `doc` links to, its character variants' own links included."""
     found = []
-    for path in _LINKS.get(doc["kind"], ()):
-        value = _link_holder(doc, path).get(path[-1])
+    for path, holder in _link_holders(doc):
+        value = holder.get(path[-1])
         kind = _LINKED_KIND[path[-1]]
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
@@ -274,8 +273,19 @@ def bound_world(doc: dict) -> str:
     return world_of(card_data(found[1])) if found is not None else ""
 
 
-def _link_holder(doc: dict, path: tuple[str, ...]) -> dict:
-    holder = doc["body"] if isinstance(doc.get("body"), dict) else {}
+def _link_holders(doc: dict) -> Iterator[tuple[tuple[str, ...], dict]]:
+    """(link path, the dict holding its last key) for every link place of `doc`: the body's,
+    and a character variant's overrides, which hold links and media as the body does."""
+    body = doc["body"] if isinstance(doc.get("body"), dict) else {}
+    variants = body.get("variants") if doc.get("kind") == "character" else None
+    overrides = [v.get("overrides") for v in variants if isinstance(v, dict)] if isinstance(variants, list) else []
+    for holder in [body, *(o for o in overrides if isinstance(o, dict))]:
+        for path in _LINKS.get(doc["kind"], ()):
+            yield path, _link_holder(holder, path)
+
+
+def _link_holder(body: dict, path: tuple[str, ...]) -> dict:
+    holder = body
     for key in path[:-1]:
         holder = holder.get(key) if isinstance(holder.get(key), dict) else {}
     return holder

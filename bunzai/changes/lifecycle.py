@@ -9,7 +9,7 @@ from bunzai.store.changelog import record_session
 from bunzai.store.graveyard import bury_piece, restore_entry as restore
 from bunzai.store.pieces import delete_piece, list_stored, parse_stored, read_raw, ref_of, resolve_ref
 
-# The kinds whose pieces link to others (those `imports.links_of` reads), and the kinds their
+# The kinds whose pieces link to others (those `imports.links_of` reads, variants included), and the kinds their
 # links name: removing one of the latter may leave pieces pointing at nothing.
 LINKING_KINDS = ("character", "persona")
 REFERENCED_KINDS = ("lorebook", "pack", "quickreply", "regex")
@@ -27,27 +27,14 @@ def _resolve_or_none(studio, ref: str) -> tuple[str | None, str, list]:
         return (kind or None), piece_id, list(error.details.get("suggestions") or [])
 
 
-def all_links(doc: dict) -> list[tuple[str, str]]:
-    """(kind, id) of every piece `doc` links to, its character variants' own links included
-    (a variant's overrides hold links and media as the body does)."""
-    # imported here: its readers cost 120 ms, and only a piece that names the id is parsed
-    from bunzai.changes.imports import links_of
-
-    found = links_of(doc)
-    body = doc.get("body")
-    variants = body.get("variants") if isinstance(body, dict) else None
-    for variant in variants if isinstance(variants, list) else ():
-        overrides = variant.get("overrides") if isinstance(variant, dict) else None
-        if isinstance(overrides, dict):
-            found += links_of({"kind": doc["kind"], "body": overrides})
-    return found
-
-
 def referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], list[dict]]:
     """The stored pieces that link to kind/piece_id, sorted, and those of the linking kinds
     that could not be read (so were not checked). One pass over the linking kinds' files, each
     read once; a file whose bytes hold neither the id as a JSON string nor a `\\u00` escape (an
     id is ASCII: only such an escape could spell it otherwise) cannot link to it and is not parsed."""
+    # imported here: its readers cost 120 ms, and only a piece that names the id is parsed
+    from bunzai.changes.imports import links_of
+
     needle = f'"{piece_id}"'.encode()  # a safe id is its own JSON string
     found, unread = [], []
     for linking in LINKING_KINDS:
@@ -57,7 +44,7 @@ def referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], list[dict]]
                 raw = read_raw(path, what=ref_of(linking, other))
                 if raw is None or (needle not in raw and b"\\u00" not in raw):
                     continue  # gone since listed, or cannot name the piece
-                links = all_links(parse_stored(linking, other, path, raw).data)
+                links = links_of(parse_stored(linking, other, path, raw).data)
             except (BunzaiError, OSError):
                 unread.append({"kind": linking, "id": other})
                 continue
