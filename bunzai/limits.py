@@ -94,7 +94,8 @@ SNIPPET_CONTEXT_CHARS = 60
 # clock (the index file's own mtime): a hand edit in the same tick, keeping the size, would
 # otherwise go unseen. Where the index has no file of its own (kept in memory in a read-only
 # studio) it uses the process's wall clock, and trusts a file only when it is this much older:
-# two seconds covers the coarsest file-system clocks (FAT keeps 2 s) and a little skew.
+# two seconds covers the coarsest file-system clocks (FAT keeps 2 s) and a little skew. The
+# graveyard's revision cache (`.bunzai/graveyard.json`) records an entry only when it is this old.
 INDEX_RACY_SECONDS = 2.0
 # Memory the index's FTS5 table may hold words in before it writes them out as a segment
 # (FTS5's `hashsize`, 1 MiB by default): a first build of 10,000 pieces writes its text about

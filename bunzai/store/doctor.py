@@ -10,13 +10,19 @@ Checks, each a row in `problems` when it fails:
                  (noted, not a problem); readers skip any other line, so it is reported with
                  its line number, and left for a person (the log is append-only);
 - `temp_file`    no temp file is left by a writer that is gone (in the kind folders, the
-                 graveyard, assets, drafts, cursors and revert history);
+                 graveyard, assets, drafts, cursors, revert history and `.bunzai/`, and
+                 anywhere under `Export/`, where only names exactly as bunzai makes them
+                 count, since the folders there hold the user's own files too);
+- `graveyard`    every file of `Graveyard/<kind>/` is an entry `graveyard restore` takes: named
+                 `<id>@<stamp>.json`, a regular file bunzai reads, a JSON object naming the
+                 piece its name does; and `Graveyard/` holds only kind folders;
 - `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft or a
                  revision kept for revert (`.bunzai/history/`);
 - `lock_file`    no lock file is left by a writer that is gone.
 
 `repair` removes temp files of dead writers, orphan assets and stray lock files, and nothing
-else: a damaged piece, a hand edit or a foreign line in the log is for a person to look at. It first takes the studio's
+else: a damaged piece, a hand edit, a damaged graveyard entry or a foreign line in the log is
+for a person to look at (doctor moves nothing aside: each is reported where it is). It first takes the studio's
 writers lock exclusively (`store.batch`), so it never sweeps what a running apply staged.
 """
 
@@ -34,14 +40,16 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.files import is_exact_temp_name, is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
+from bunzai.store.graveyard import entry_problem
 from bunzai.store.history import history_folders, kept_revisions
 from bunzai.store.locks import LOCK_SUFFIX
-from bunzai.store.pieces import list_stored, read_raw, read_stored
+from bunzai.store.pieces import list_stored, read_raw, read_stored, scan_kind_folders
 from bunzai.store.studio import Studio
 from bunzai.validate import validate_piece
 
@@ -58,7 +66,9 @@ def examine(studio: Studio, *, repair: bool = False) -> dict:
         pieces, damaged = _check_pieces(studio, problems)
         records = _check_log(studio, pieces, damaged, problems, notes)
         assets = _check_assets(studio, problems)
+        _check_graveyard(studio, problems)
         _check_temps(studio, problems)
+        _check_export_temps(studio, problems, notes)
         _check_locks(studio, problems)
         repaired = _repair(problems) if repair else []
         left = [p for p in problems if not p.get("repaired")]
@@ -255,7 +265,7 @@ def _hashes_in_text(raw: bytes) -> set[str]:
 
 def _check_temps(studio: Studio, problems: list[dict]) -> None:
     folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
-    folders += [studio.assets_dir, studio.drafts_dir, studio.root, studio.cursors_dir]
+    folders += [studio.assets_dir, studio.drafts_dir, studio.root, studio.cursors_dir, studio.state_dir]
     folders += [folder for _, _, folder in history_folders(studio)]
     for folder in folders:
         for entry in _entries(folder):
@@ -270,6 +280,68 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             problems.append(
                 _problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind", fixable=True)
             )
+
+
+def _check_graveyard(studio: Studio, problems: list[dict]) -> None:
+    """Files of the graveyard a restore would refuse or not see (`graveyard.entry_problem`), and
+    anything beside the kind folders; reported only: they are the user's buried pieces."""
+    for entry in _listing(studio.graveyard_dir):
+        if is_junk_file(entry.name) or (entry.name in KIND_NAMES and entry.is_dir(follow_symlinks=False)):
+            continue
+        problems.append(
+            _problem(
+                "graveyard",
+                entry.path,
+                f"Graveyard/{entry.name} is not a kind folder (a link is not one); bunzai does not look inside it",
+                code="invalid_input",
+            )
+        )
+    for kind, item in scan_kind_folders(
+        studio.graveyard_dir, KIND_NAMES, what="the graveyard", hint="empty old graveyard entries"
+    ):
+        error = None if is_junk_file(item.name) else entry_problem(kind, item)
+        if error is not None:
+            problems.append(_problem("graveyard", item.path, error.message, code=error.code))
+
+
+def _check_export_temps(studio: Studio, problems: list[dict], notes: list[str]) -> None:
+    """Temp files an export left under `Export/` when it was stopped: named exactly as
+    `atomic.write_temp` names them, regular files, their writer gone (as `atomic.sweep_stale_temps`
+    judges them). A bounded walk: the kits of years of exports may be many."""
+    if os.path.islink(studio.export_dir):
+        return  # a linked Export/ leads outside the studio; exports refuse to write through it
+    seen = 0
+    stack = [(studio.export_dir, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        for entry in _listing(folder):
+            seen += 1
+            if seen > limits.WALK_MAX_ENTRIES:
+                notes.append(
+                    f"Export/ holds more than {limits.WALK_MAX_ENTRIES} files; temp files past them were not looked for"
+                )
+                return
+            if entry.is_dir(follow_symlinks=False):
+                if depth < limits.FOLDER_WALK_MAX_DEPTH:
+                    stack.append((Path(entry.path), depth + 1))
+            elif (
+                is_exact_temp_name(entry.name)
+                and entry.is_file(follow_symlinks=False)
+                and writer_gone(temp_writer(entry.name))
+            ):
+                where = Path(entry.path).relative_to(studio.root).as_posix()
+                problems.append(
+                    _problem("temp_file", entry.path, f"{where} is a temp file an export left behind", fixable=True)
+                )
+
+
+def _listing(folder: Path) -> list[os.DirEntry]:
+    """The entries of `folder`, none when it is missing or not a folder."""
+    try:
+        with os.scandir(folder) as listing:
+            return list(listing)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def _check_locks(studio: Studio, problems: list[dict]) -> None:
