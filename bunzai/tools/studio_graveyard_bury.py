@@ -32,6 +32,7 @@ TOOL = Tool(
     idempotent=False,
     description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
     "only if the piece is still that revision; a refusal is an error (not_found, stale) whose details hold the "
-    "receipt. For a lorebook, pack, regex or quick-reply set the receipt's referrers names the pieces that still "
+    "receipt. For a piece others can name (a lorebook, pack, regex or quick-reply set, "
+    "a preset, a card) the receipt's referrers names the pieces that still "
     "link to it.",
 )

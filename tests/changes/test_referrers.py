@@ -13,7 +13,7 @@ from bunzai import limits
 from bunzai.changes import imports, lifecycle
 from bunzai.changes.apply import apply_draft
 from bunzai.changes.create import create_draft, duplicate_draft
-from bunzai.changes.lifecycle import LINKING_KINDS, REFERENCED_KINDS, bury_ref, delete_ref, referrers
+from bunzai.changes.lifecycle import LINKERS, REFERENCED_KINDS, bury_ref, delete_ref, referrers
 from bunzai.changes.revert import studio_revert
 from bunzai.store.canon import canonical_bytes
 from bunzai.store.changelog import annotated
@@ -35,8 +35,9 @@ def make(studio: Studio, kind: str, payload: dict) -> str:
 
 def test_the_kinds_follow_the_links_imports_knows() -> None:
     # a link kind added to imports and not here would go unlooked-for
-    assert set(LINKING_KINDS) == set(imports._LINKS)
-    assert set(REFERENCED_KINDS) == set(imports._LINKED_KIND.values())
+    assert set(imports._LINKED_KIND.values()) <= set(REFERENCED_KINDS)
+    for kind, link in ((kind, link) for kind, paths in imports._LINKS.items() for link in paths):
+        assert kind in LINKERS[imports._LINKED_KIND[link[-1]]]
 
 
 def test_delete_names_every_piece_that_still_links_the_lorebook(studio: Studio) -> None:
@@ -76,9 +77,10 @@ def test_bury_names_the_pieces_linking_a_quickreply_set_or_a_pack(studio: Studio
         assert done["note"] == f"1 piece still points at this {ref.split('/')[0]}: character/ada"
 
 
-def test_a_character_delete_says_nothing_of_references(studio: Studio) -> None:
-    make(studio, "character", {"name": "Ada"})
-    done = delete_ref(studio, "character/ada", None)
+def test_a_persona_delete_says_nothing_of_references(studio: Studio) -> None:
+    # no piece names a persona: there is nothing to look for
+    make(studio, "persona", {"name": "Ada"})
+    done = delete_ref(studio, "persona/ada", None)
     assert done["status"] == "applied"
     assert not {"references_checked", "referrers", "note"} & set(done)
 
@@ -225,3 +227,17 @@ def test_cli_duplicate_and_delete_say_so(bunzai) -> None:
     draft = bunzai("duplicate", "ada", "ada-2", check=True).json
     assert draft["proposed"]["body"]["links"]["lorebooks"] == ["eldoria"]
     assert [w for w in draft["warnings"] if "lorebook/eldoria" in w]
+
+
+def test_a_promptbook_phase_naming_the_piece_is_a_referrer(studio: Studio) -> None:
+    # a phase runs a preset with cards in play and uses regex sets of the studio, by id
+    make(studio, "regex", {"name": "Tidy"})
+    make(studio, "preset", {"name": "House"})
+    make(studio, "character", {"name": "Ada"})
+    phase = {"id": "reply", "stage": "reply", "preset": "house", "cards": ["ada"], "uses": {"regex": ["tidy"]}}
+    make(studio, "promptbook", {"name": "Turn", "phases": [phase]})
+    make(studio, "promptbook", {"name": "Other", "description": '"tidy" "house" "ada"'})
+    for ref in ("regex/tidy", "preset/house", "character/ada"):
+        done = delete_ref(studio, ref, None)
+        assert done["referrers"] == [{"kind": "promptbook", "id": "turn"}], ref
+        assert done["references_checked"] is True
