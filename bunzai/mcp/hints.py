@@ -226,6 +226,15 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "nothing was written",
     ),
 )
+# Warnings (a result's `warnings`) are read by the same templates.
+MESSAGES += (
+    (
+        "{}: this process cannot write the studio, so the cursor of session {} was left where it was; "
+        "read on with --since {}",
+        "{}: this process cannot write the studio, so the cursor of session {} was left where it was; "
+        "read on with since={}",
+    ),
+)
 MESSAGE_RULES: tuple[tuple[re.Pattern, str], ...] = tuple(
     (re.compile("(.*)".join(map(re.escape, cli.split("{}"))), re.DOTALL), mcp) for cli, mcp in MESSAGES
 )
@@ -252,8 +261,9 @@ def in_tool_words(text: str) -> str:
 
 
 def advice_in_tool_words(value: Any) -> Any:
-    """`value` (a result or an error document) with its hints and notes, and its errors' messages, in
-    the tools' words. What a piece's authors wrote (an Untrusted value) is not walked: it is left as it is."""
+    """`value` (a result or an error document) with its hints and notes, its errors' messages and
+    its warnings, in the tools' words. What a piece's authors wrote (an Untrusted value) is not
+    walked: it is left as it is."""
     if isinstance(value, dict):
         out = {
             key: in_tool_words(item) if key in ADVICE_KEYS and isinstance(item, str) else advice_in_tool_words(item)
@@ -262,6 +272,9 @@ def advice_in_tool_words(value: Any) -> Any:
         error = out.get("error")
         if isinstance(error, dict) and isinstance(error.get("message"), str):  # an error's message: bunzai's words
             out["error"] = dict(error, message=message_in_tool_words(error["message"]))
+        warnings = out.get("warnings")
+        if isinstance(warnings, list):  # bunzai's words too, rewritten only where a template has their shape
+            out["warnings"] = [message_in_tool_words(item) if isinstance(item, str) else item for item in warnings]
         return out
     if isinstance(value, (list, tuple)):
         return [advice_in_tool_words(item) for item in value]

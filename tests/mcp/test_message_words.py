@@ -25,6 +25,12 @@ from mcpkit import connect, run
 
 # (a message as the CLI says it, as the agent reads it); between them, every template is used
 EXAMPLES = [
+    (
+        "permission_denied: this process cannot write the studio, so the cursor of session agent was left "
+        "where it was; read on with --since 12",
+        "permission_denied: this process cannot write the studio, so the cursor of session agent was left "
+        "where it was; read on with since=12",
+    ),
     ("--offset may not be negative", "offset may not be negative"),
     (f"--limit must be between 1 and {READ_PAGE_MAX}", f"limit must be between 1 and {READ_PAGE_MAX}"),
     ("give at least one --match example", "give at least one match example"),
@@ -91,7 +97,8 @@ def test_a_message_of_no_template_is_left_whole(text):
 
 @given(JSON)
 def test_only_advice_and_error_messages_change(value):
-    """Besides hints and notes, only the message of an object under "error" is rewritten."""
+    """Besides hints and notes, only the message of an object under "error" and the strings of a
+    "warnings" list are rewritten."""
 
     def strings(doc, advice=False):
         if isinstance(doc, dict):
@@ -99,6 +106,8 @@ def test_only_advice_and_error_messages_change(value):
             for key, item in doc.items():
                 if key == "error" and isinstance(item, dict):
                     item = {k: v for k, v in item.items() if k != "message"}
+                if key == "warnings" and isinstance(item, list):
+                    item = [warning for warning in item if not isinstance(warning, str)]
                 out += strings(item, key in ("hint", "note"))
             return out
         if isinstance(doc, list):
