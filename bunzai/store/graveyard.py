@@ -50,7 +50,8 @@ _ENTRY_FILE = re.compile(rf"([^/@]{{1,{limits.ID_MAX_LENGTH}}})@({_STAMP})\.json
 
 def _stamp_time(stamp: str) -> datetime | None:
     """The moment a stamp that matched `_STAMP` names; None for an impossible date. Cut by position,
-    as `strptime` reads that fixed-width shape, for a fraction of its cost (with `strftime`, it was 8-9% of a listing)."""
+    as `strptime` reads that fixed-width shape, for a fraction of its cost (with `strftime`, it
+    was 8-9% of a listing)."""
     try:
         return datetime(
             int(stamp[0:4]),
