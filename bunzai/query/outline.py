@@ -55,10 +55,14 @@ def outline(document: Any, pointer: str = "", offset: int = 0, limit: int | None
 def _checked_page(offset: int, limit: int | None) -> int:
     """The page's limit (READ_PAGE_DEFAULT when none is given), offset and limit checked."""
     if offset < 0:
-        raise BunzaiError("invalid_input", "--offset may not be negative")
+        raise BunzaiError("invalid_input", "--offset may not be negative", "pages start at offset 0")
     limit = READ_PAGE_DEFAULT if limit is None else limit
     if not 1 <= limit <= READ_PAGE_MAX:
-        raise BunzaiError("invalid_input", f"--limit must be between 1 and {READ_PAGE_MAX}")
+        raise BunzaiError(
+            "invalid_input",
+            f"--limit must be between 1 and {READ_PAGE_MAX}",
+            "read a longer text page by page: the answer's next_offset is where the next page starts",
+        )
     return limit
 
 

@@ -57,7 +57,11 @@ def search_shelf(studio, query: str, kind: str | None = None, limit: int | None 
 
     limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
     if not 1 <= limit <= SEARCH_MAX_LIMIT:
-        raise BunzaiError("invalid_input", f"--limit must be between 1 and {SEARCH_MAX_LIMIT}")
+        raise BunzaiError(
+            "invalid_input",
+            f"--limit must be between 1 and {SEARCH_MAX_LIMIT}",
+            "narrow the query, or search one kind, to see fewer and closer hits",
+        )
     if kind is not None:
         check_kind(kind)
     hits = search_pieces(studio, KIND_NAMES if kind is None else (kind,), query, limit)
