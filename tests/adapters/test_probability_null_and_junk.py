@@ -139,3 +139,21 @@ def test_an_agnai_negative_probability_is_kept_when_the_book_is_written_back():
     piece.body.entries[0].content = "edited"
     written = json.loads(convert_piece(piece, AGNAI, no_media).data)["entries"][0]
     assert written["probability"] == -5 and written["entry"] == "edited"
+
+
+def test_a_probability_agnai_never_rolls_is_named_when_crossing_into_agnai() -> None:
+    # Agnai keeps probability and useProbability as written but its prompt builder
+    # (common/memory.ts) never rolls them: a 40% entry fires every time there
+    from bunzai.convert import convert_piece
+    from bunzai.model.lorebook import Lorebook
+
+    entries = [
+        {"uid": 0, "keys": ["a"], "content": "x", "probability": 40},
+        {"uid": 1, "keys": ["b"], "content": "y", "probability": 40, "use_probability": False},
+        {"uid": 2, "keys": ["c"], "content": "z"},
+    ]
+    book = Lorebook(id="b", name="b", body={"entries": entries})
+    crossed = convert_piece(book, "agnai.memory.json", lambda ref: b"")
+    rolled = [loss for loss in crossed.losses if loss.code == "agnai.entry.probability_not_rolled"]
+    assert [loss.pointer for loss in rolled] == ["/body/entries/0/probability"]
+    assert "(40%)" in rolled[0].why

@@ -43,6 +43,12 @@ ENTRY_REGEX_KEY = LossRule(
     "Agnai keywords are words with * and ? wildcards, not regexes: the pattern is written as a plain keyword",
 )
 
+ENTRY_PROBABILITY_NOT_ROLLED = LossRule(
+    f"{_ENTRY}/probability",
+    "dropped",
+    "agnai.entry.probability_not_rolled",
+    "Agnai keeps an entry's probability but never rolls it: the entry is inserted whenever its keywords match",
+)
 NOT_AN_ENTRY = LossRule(
     r"/original/document(?:/characterBook)?/entries/\d+",
     "dropped",
@@ -176,6 +182,14 @@ def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
     return entries
 
 
+def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
+    """`losses` without the unrolled probabilities when the piece was read from an Agnai file:
+    Agnai never rolled them there either, so writing it back loses nothing."""
+    if piece.original is None or not piece.original.format.startswith("agnai."):
+        return losses
+    return [loss for loss in losses if loss.code != ENTRY_PROBABILITY_NOT_ROLLED.code]
+
+
 def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], where: str) -> list[Loss]:
     """Every canonical entry value Agnai does not keep, one Loss each.
 
@@ -199,6 +213,12 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
         if "position" in carried and entry["position"] not in ("before_char", "after_char"):
             why = f"{where} places entries only before or after the character; {entry['position']} becomes after_char"
             losses.append(POSITION_COLLAPSED.at(f"{at}/position", why))
+        if "probability" in carried and entry["use_probability"] and entry["probability"] < 100:
+            why = (
+                f"{where} keeps the probability ({entry['probability']}%) but Agnai never rolls it "
+                "(common/memory.ts): the entry is inserted whenever its keywords match"
+            )
+            losses.append(ENTRY_PROBABILITY_NOT_ROLLED.at(f"{at}/probability", why))
         for kind in ("keys", "secondary_keys"):
             for k, key in enumerate(entry[kind]):
                 if key["regex"] and kind in carried:
