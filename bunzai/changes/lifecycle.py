@@ -101,7 +101,7 @@ def _references(studio, kind: str, piece_id: str) -> dict:
         return {}
     try:
         found, unread = referrers(studio, kind, piece_id)
-    except BunzaiError:  # the studio cannot be walked (a runaway folder): the write stands
+    except (BunzaiError, OSError):  # the studio cannot be walked (a runaway or unreadable folder): the write stands
         return _unchecked(kind)
     notes = []
     if found:

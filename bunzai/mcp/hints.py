@@ -204,6 +204,8 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
 # tests/mcp/test_message_words.py reads every error message in the code and gives each one an example.
 MESSAGES: tuple[tuple[str, str], ...] = (
     ("--offset may not be negative", "offset may not be negative"),
+    ("--offset must be {}, not {}", "offset must be {}, not {}"),  # docs_query's bounds (docs/query.py _bounded)
+    ("--limit must be {}, not {}", "limit must be {}, not {}"),
     ("--limit must be between 1 and {}", "limit must be between 1 and {}"),
     ("give at least one --match example", "give at least one match example"),
     ("--on-conflict {} is not one of {}", "on_conflict {} is not one of {}"),

@@ -241,3 +241,18 @@ def test_a_promptbook_phase_naming_the_piece_is_a_referrer(studio: Studio) -> No
         done = delete_ref(studio, ref, None)
         assert done["referrers"] == [{"kind": "promptbook", "id": "turn"}], ref
         assert done["references_checked"] is True
+
+
+def test_a_folder_that_cannot_be_read_leaves_the_delete_standing_unchecked(studio: Studio, monkeypatch) -> None:
+    # the delete has landed when referrers are looked for: an unreadable folder must not turn
+    # its receipt into an internal error
+    make(studio, "lorebook", {"name": "Eldoria"})
+
+    def refuse(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(lifecycle, "list_stored", refuse)
+    done = delete_ref(studio, "lorebook/eldoria", None)
+    assert done["status"] == "applied" and done["references_checked"] is False
+    assert "not checked" in done["note"]
+    assert not studio.piece_path("lorebook", "eldoria").exists()

@@ -25,6 +25,8 @@ from mcpkit import connect, run
 
 # (a message as the CLI says it, as the agent reads it); between them, every template is used
 EXAMPLES = [
+    ("--limit must be 1000 to 12000, not 5", "limit must be 1000 to 12000, not 5"),
+    ("--offset must be at least 0, not -1", "offset must be at least 0, not -1"),
     (
         "permission_denied: this process cannot write the studio, so the cursor of session agent was left "
         "where it was; read on with --since 12",
