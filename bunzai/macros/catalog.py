@@ -50,6 +50,8 @@ class Syntax(BaseModel):
     separators: tuple[str, ...] = ("::",)  # default separators an entry accepts
     shorthand: str = ""  # variable shorthand prefixes, e.g. ".$@"
     trim_args: bool = False  # the engine drops the whitespace around each argument
+    trim_names: bool = False  # ... around an argument naming a variable only (values keep theirs)
+    escape: str | None = None  # written before a brace, the engine prints the brace as text
     comment: CommentSyntax | None = None  # where a note can be left for the author
 
 

@@ -104,6 +104,9 @@ def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
         by_name = dict(zip(entry.order, args))
         if set(by_name) == set(names):
             args = [by_name[n] for n in names]
+    if cat.syntax.trim_names and entry.op:
+        names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
+        args = [a.strip() if i < len(names) and names[i] == "name" else a for i, a in enumerate(args)]
     return args
 
 

@@ -109,7 +109,9 @@ def _args_after(body: str, mode: str, sep: str) -> list[str]:
 def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     """Flags, name and arguments of one token, as this engine reads them."""
     token = Token(start, start + len(raw), raw)
-    s = raw[2:-2].strip()
+    # Only the space before the name goes: a last argument keeps its trailing spaces, which an
+    # engine that does not trim (SillyTavern's legacy `{{setvar::x::  v  }}`) stores.
+    s = raw[2:-2].lstrip()
     while s and syntax.flags and s[0] in syntax.flags and len(s) > 1 and not s.startswith("//"):
         token.flags += s[0]
         s = s[1:].lstrip()
@@ -174,8 +176,11 @@ def _parsed(raw: str, syntax: Syntax) -> Token:
     return hit[1]
 
 
-def tokenize(text: str, syntax: Syntax, fold) -> list[Token]:
-    """Every top-level token of `text`, with block openers and closers paired by folded name."""
+def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
+    """Every top-level token of `text`, with block openers and closers paired by folded name.
+
+    `opens(token)`: whether the engine lets this token take a body (default: any name a closer
+    names); SillyTavern's inline `{{if a::b}}` has all its arguments and never opens."""
     tokens = []
     for a, b in find_tokens(text):
         seen = _parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
@@ -198,7 +203,12 @@ def tokenize(text: str, syntax: Syntax, fold) -> list[Token]:
                     token.parent = opener.parent
                     del open_stack[depth:]
                     break
-        elif token.shorthand is None and token.name != "//" and fold(token.name).lstrip("#:") in closed:
+        elif (
+            token.shorthand is None
+            and token.name != "//"
+            and fold(token.name).lstrip("#:") in closed
+            and (opens is None or opens(token))
+        ):
             open_stack.append(index)
     # Openers never closed are plain tokens: their children belong to the enclosing block.
     for token in tokens:

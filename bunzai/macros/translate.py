@@ -15,6 +15,7 @@ An engine bunzai does not model answers `checked: false`: unknown, never clean.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from bunzai.limits import MACRO_NESTING_MAX
@@ -22,7 +23,7 @@ from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_for
 from bunzai.macros.equivalence import by_name, candidates, canonical_args, portable_spelling, resolve, spell
 from bunzai.macros import conditions
-from bunzai.macros.syntax import Token, find_tokens, tokenize
+from bunzai.macros.syntax import Token, find_tokens, parse_token, tokenize
 
 VERDICTS = ("portable", "collision", "absent", "flatten", "unknown")
 
@@ -70,7 +71,7 @@ class _Translator:
         self.entries: dict[tuple[str, bool], Entry | None] = {}
 
     def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
-        tokens = tokenize(text, self.source.syntax, self.source.fold)
+        tokens = tokenize(text, self.source.syntax, self.source.fold, self.opens)
         entries = [self.resolved(t) for t in tokens]
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
@@ -85,6 +86,14 @@ class _Translator:
                     continue  # a stray marker is scaffolding of nothing: leave it
                 verdicts.append(self.unknown(token))
                 continue
+            if token.paired and entry.op == "block.raw":
+                verdicts.append(self.raw_block(i, tokens, edits, cuts, skipped, text))
+                continue
+            inline = self.inline_if(token, entry, depth) if not token.paired else None
+            if inline is not None:
+                edits[i], found = inline
+                verdicts.extend(found)
+                continue
             if token.paired and entry.block in ("block", "optional"):
                 own = self.own_condition(token, entry)
                 args, inner = (token.args, []) if own else self.nested(token, depth)
@@ -97,6 +106,14 @@ class _Translator:
                 edits[i] = replacement
             verdicts.extend(found)
         return _apply(text, tokens, edits, cuts), verdicts
+
+    def opens(self, token: Token) -> bool:
+        """The source lets `token` take a body: not the inline form of a name that has a block
+        form (SillyTavern's `{{if a::b}}` has every argument; MacroCstWalker counts it no opener)."""
+        entry = resolve(self.source, token, paired=True)
+        if entry is None or entry.block in ("block", "optional"):
+            return True
+        return not any(e.block in ("block", "optional") for e in self.source.by_key[self.source.fold(token.name)])
 
     def unknown(self, token: Token) -> dict:
         note = f"{self.source.engine} has no macro read this way; left as written"
@@ -154,7 +171,7 @@ class _Translator:
         found = portable_spelling(target, op, token, canon, paired=False)
         if found is not None:
             t_entry, text = found
-            notes = [n for n in (t_entry.note,) if n]
+            notes = [n for n in (t_entry.note, self.spaces_lost(canon)) if n]
             same = by_name(target, token, paired=False)
             if same is not None and same.op != op and text != token.raw:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
@@ -289,6 +306,81 @@ class _Translator:
                 else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"
             ),
         )
+
+    def spaces_lost(self, args: list[str]) -> str:
+        """A note where the target trims arguments whose edge spaces the source keeps."""
+        if not self.target.syntax.trim_args or self.source.syntax.trim_args:
+            return ""
+        spaced = [a for a in args if a != a.strip()]
+        if not spaced:
+            return ""
+        return f"{self.target.engine} trims its arguments: the spaces around {', '.join(map(repr, spaced))} are lost"
+
+    def inline_if(self, token: Token, entry: Entry, depth: int) -> tuple[str, list[dict]] | None:
+        """SillyTavern's `{{if cond::text}}` where the target has no inline form: translated as
+        the source's own block `{{if cond}}text{{/if}}` (its condition carried, or flattened)."""
+        if entry.op != "cond.if" or entry.block is not None or depth >= MACRO_NESTING_MAX:
+            return None
+        canon = canonical_args(self.source, entry, token.args)
+        if len(canon) != 2 or portable_spelling(self.target, entry.op, token, canon, paired=False):
+            return None
+        found = portable_spelling(self.source, entry.op, token, canon[:1], paired=True)
+        if found is None:
+            return None
+        opener = found[1]
+        out, verdicts = self.run(opener + canon[1] + "{{/" + found[0].name.lstrip("#:") + "}}", depth + 1)
+        for verdict in verdicts:
+            if verdict["token"] == opener and verdict["at"] == 0:
+                verdict["token"] = token.raw
+                if verdict["verdict"] == "portable":
+                    verdict["to"] = out
+                verdict["note"] = "; ".join(n for n in ("the inline if, written as a block", verdict.get("note")) if n)
+            verdict["at"] = token.start
+        return out, verdicts
+
+    def raw_block(self, i: int, tokens: list[Token], edits: dict[int, str], cuts: list, skipped: set[int], text: str):
+        """A block whose body the source prints as text, its macros not run (RisuAI's `#pure`,
+        `#escape`): the body is never translated. Where the target has no such block, the body
+        is kept as the source prints it (trimmed), its braces escaped where the target can say
+        so; otherwise the verdict names the macros the target will run."""
+        token, closer = tokens[i], tokens[i].partner
+        skipped.update(range(i + 1, closer + 1))
+        found = portable_spelling(self.target, "block.raw", token, [], paired=True)
+        if found is not None:
+            edits[i], edits[closer] = found[1], "{{/" + found[0].name.lstrip("#:") + "}}"
+            return _verdict("portable", token, "block.raw", to=found[1], note=found[0].note)
+        body = text[token.end : tokens[closer].start].strip()
+        escape, runs = self.target.syntax.escape, self.runnable(body)
+        said = f"{self.source.engine} prints this body as text, its macros not run; "
+        if escape and ("{" in body or "}" in body):  # every brace: the engine drops the escape before any
+            body, runs = re.sub(r"[{}]", lambda m: escape + m.group(), body), []
+            said += f"its braces are escaped with {escape} so {self.target.engine} prints them"
+        elif runs:
+            said += f"{self.target.engine} has no way to say so and will run {', '.join(runs)}"
+        else:
+            said += f"{self.target.engine} reads no macro in it"
+        comment = self.note(token, "kept its body as text")
+        edits[i], edits[closer] = comment + body, ""
+        cuts.append((token.end, tokens[closer].start))
+        return _verdict(
+            "flatten",
+            token,
+            "block.raw",
+            to=comment,
+            dropped="the block's scaffolding",
+            comment=comment or None,
+            runs=runs,
+            note=said,
+        )
+
+    def runnable(self, text: str) -> list[str]:
+        """The tokens in `text` the target would read as its own macros."""
+        found = []
+        for a, b in find_tokens(text):
+            token = parse_token(text[a:b], 0, self.target.syntax)
+            if resolve(self.target, token) or resolve(self.target, token, paired=True):
+                found.append(text[a:b])
+        return found
 
     def own_condition(self, token: Token, entry: Entry) -> tuple[str, str] | None:
         """(SillyTavern's condition, a note) for a RisuAI condition that is bunzai's own spelling

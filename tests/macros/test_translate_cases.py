@@ -141,7 +141,8 @@ CASES = [
     ("sillytavern", "marinara", "{{roll::2d6}}", ["portable"], "{{roll:2d6}}"),
     ("lumiverse", "marinara", "{{lumiaDef}}", ["absent"], ""),
     ("rolecall", "lumiverse", "{{they}}", ["absent"], ""),
-    ("sillytavern", "lumiverse", "{{if c::text}}", ["collision"], "{{if c::text}}"),
+    # Lumiverse's inline {{if::c}} is a truth test, but its block form says SillyTavern's inline if
+    ("sillytavern", "lumiverse", "{{if c::text}}", ["portable"], "{{if::c}}text{{/if}}"),
     ("sillytavern", "risuai", "{{setvar::x::{{char}}}}", ["portable", "portable"], "{{setvar::x::{{char}}}}"),
     ("sillytavern", "lumiverse", "{{trim}}", ["collision"], "{{trim}}"),
     ("marinara", "lumiverse", "{{isotime}}", ["portable"], "{{isotime}}"),
