@@ -322,6 +322,8 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
         elif verdict["verdict"] == "collision":
             why = f"{verdict['token']}: {target} reads this as {verdict.get('target_op') or 'its own macro'}, not "
             losses.append(MACRO_COLLISION.at(verdict["pointer"], why + f"{verdict.get('op')}; left as written"))
+        elif verdict["verdict"] == "flatten" and "runs" in verdict:  # a literal body the target will run
+            losses.append(MACRO_FLATTENED.at(verdict["pointer"], f"{verdict['token']}: {verdict['note']}"))
         elif verdict["verdict"] == "flatten":
             why = f"{verdict['token']}: {target} cannot express this block; its first branch was kept"
             losses.append(MACRO_FLATTENED.at(verdict["pointer"], why))

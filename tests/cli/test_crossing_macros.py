@@ -172,3 +172,16 @@ def test_a_risuai_key_that_sillytavern_would_expand_is_a_loss(bunzai, tmp_path):
         loss["why"]
         == "{{user}}: sillytavern expands the macros in a lorebook key before matching it, risuai matches it as written"
     )
+
+
+def test_a_literal_body_the_target_will_run_is_a_loss_saying_so(bunzai, tmp_path):
+    # RisuAI prints a #pure body as text; Agnai has no way to say so and runs its macros
+    entry = {"key": "lamp", "secondkey": "", "insertorder": 100, "comment": "Lamp", "mode": "normal"}
+    entry |= {"alwaysActive": False, "content": "{{#pure}}{{random::a::b}}{{/pure}}"}
+    path = tmp_path / "Pure.json"
+    path.write_text(json.dumps({"type": "risu", "ver": 1, "data": [entry]}))
+    done = bunzai("apply", "--yes", input=bunzai("import", str(path), check=True).stdout, check=True)
+    report = bunzai("transfer", done.json["target"]["id"], "--to", "agnai.memory.json", check=True).json
+    [loss] = [loss for loss in report["losses"] if loss["code"] == "macro.flatten"]
+    assert loss["why"].startswith("{{#pure}}: risuai prints this body as text")
+    assert "{{random::a::b}}" in loss["why"] and "first branch" not in loss["why"]
