@@ -83,13 +83,18 @@ def _claims_binary(adapter: Adapter, data: bytes, name: str) -> bool:
         return False
 
 
-def inspect_bytes(data: bytes, name: str) -> Inspected:
+def _refuse_empty_zip(data: bytes, name: str) -> None:
+    """An empty ZIP is named so, whatever format was asked for: no reader's own words fit it."""
     if data.startswith(EMPTY_ZIP_MAGIC):
         raise BunzaiError(
             "unrecognized_file",
             f"{name or 'the file'} is an empty ZIP archive: it holds no files",
             "the archive was saved before anything was put in it; export it again",
         )
+
+
+def inspect_bytes(data: bytes, name: str) -> Inspected:
+    _refuse_empty_zip(data, name)
     container = container_of(data, name)
     parsed, unparsed = _parse_or_error(data, name) if container == "text" else (None, None)
     if container == "image" and data.startswith(PNG_MAGIC):
@@ -164,6 +169,7 @@ def notes_warnings(notes: ReadNotes, what: str) -> list[str]:
 def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decoded]:
     if format_id is not None:
         adapter = get_adapter(format_id)
+        _refuse_empty_zip(data, name)
         container = container_of(data, name)
         parsed, unparsed = (
             _parse_or_error(data, name) if adapter.container == "text" and container == "text" else (None, None)

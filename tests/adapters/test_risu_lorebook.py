@@ -60,7 +60,8 @@ def test_a_risu_lorebook_reads_its_entries_as_canonical_ones():
     assert (dragon.order, dragon.selective, dragon.case_sensitive) == (120, True, True)
     assert (dragon.probability, dragon.use_probability) == (40, True)
     assert dragon.content.startswith("@@depth 2\n")  # decorators kept as written
-    assert dragon.extensions["risuai"]["mode"] == "normal" and dragon.extensions["risuai"]["folder"] == "folder-1"
+    # mode "normal" is RisuAI's default: it reads as no extension
+    assert "mode" not in dragon.extensions["risuai"] and dragon.extensions["risuai"]["folder"] == "folder-1"
     assert folder.extensions["risuai"]["mode"] == "folder"
     # As RisuAI's searchMatch reads them: the opening / stays in the pattern, `/wolf/` (no flags) is skipped
     assert [(k.text, k.regex, k.flags) for k in beasts.keys] == [("/shadow(fang)?s?", True, "i")]

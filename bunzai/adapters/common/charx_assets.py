@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from bunzai.adapters.common.charx_members import (
     CARD_MEMBER,
@@ -114,6 +115,7 @@ def plan_assets(
         plan.kept[name] = kept_name(name)
         taken.add(plan.kept[name])
     written: dict[str, str] = {}  # sha256 -> member path of the stored assets written here
+    numbers = list(accumulate(int(link["asset"] is not None) for link in links))  # RisuAI's count of files, from 1
     for index in pending:
         link, entry = links[index], plan.entries[index]
         entry["type"], entry["name"], entry["ext"] = link["role"], link["name"], link["ext"]
@@ -128,7 +130,8 @@ def plan_assets(
             taken.add(member)
         if member is None:
             ext = valid_ext(link["ext"]) or ref.ext
-            member = unique(loadable(member_for(link["role"], link["name"], ext, index)), taken | {CARD_MEMBER})
+            member = member_for(link["role"], link["name"], ext, numbers[index])
+            member = unique(loadable(member), taken | {CARD_MEMBER})
             taken.add(member)
             plan.members[member] = media(ref)
         written[ref.sha256] = member

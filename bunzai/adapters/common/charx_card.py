@@ -24,7 +24,14 @@ from typing import Any
 
 from bunzai.adapters.common import card_assets, card_fields
 from bunzai.adapters.common.charx_assets import link_entries, plan_assets
-from bunzai.adapters.common.charx_members import CARD_MEMBER, LOADABLE_SUFFIX, asset_member, file_type
+from bunzai.adapters.common.charx_members import (
+    CARD_MEMBER,
+    LOADABLE_SUFFIX,
+    ascii_name,
+    asset_member,
+    file_type,
+    sillytavern_card,
+)
 from bunzai.adapters.common.card_doc import (
     CARD_PORTRAIT_NOT_CARRIED,
     CardShape,
@@ -42,9 +49,12 @@ from bunzai.jsondoc.values import copied
 from bunzai.model.base import AssetRef
 
 RISU_MODULE = "module.risum"
-# Escrow file key of the image a JPEG+ZIP polyglot's archive is appended to (not a member:
-# member names never start with `#` in what bunzai writes, and this key is never written as one).
-COVER = "#cover.jpg"
+# Escrow file key of the image a JPEG+ZIP polyglot's archive is appended to: never a member's
+# name, as open_archive refuses an absolute one. Escrows read before held it under LEGACY_COVER,
+# a name a member may have; an archive with such a member escrows an empty cover, so it is not
+# taken for one.
+COVER = "/cover.jpg"
+LEGACY_COVER = "#cover.jpg"
 # The card fields CHARX carries: all of V3, its assets as members, the portrait as the main icon.
 CHARX = CardShape("CHARX (Character Card V3 archive)", "v3", card_fields.V3_FIELDS, assets=True, image=True)
 # card_doc writes assets as data: URIs; here they are members, so the card is read and written without them.
@@ -123,13 +133,13 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
         "files": {member: blob.ref().model_dump(mode="json") for member, blob in kept.items()},
     }
     cover_length = archive.prefix_length() if not data.startswith(ZIP_LOCAL_MAGIC) else 0
-    if cover_length:
+    if cover_length or LEGACY_COVER in kept:
         cover = Blob(data[:cover_length], "jpg", "image/jpeg", Origin(spans=((0, cover_length),)))
         blobs.setdefault((cover.sha256, cover.ext, cover.mime), cover)
         escrow["files"][COVER] = cover.ref().model_dump(mode="json")
     decoded = read_card(document, name, _CARD_ONLY, escrow, card_assets.portrait_of(links), list(blobs.values()))
     decoded.pieces[0] = card_assets.with_assets(decoded.pieces[0], links, what)
-    decoded.warnings += _read_warnings(data, raw_assets, resolved, names, module_warning)
+    decoded.warnings += _read_warnings(archive.names(), raw_assets, resolved, names, module_warning)
     return decoded
 
 
@@ -151,7 +161,7 @@ def write_charx(
     own = original is not None and original.format == format_id and isinstance(original.document, dict)
     base = original.document if own else None
     files = {member: ref.model_dump(mode="json") for member, ref in original.files.items()} if own else {}
-    cover = files.pop(COVER, None)
+    cover = files.pop(COVER) if COVER in files else files.pop(LEGACY_COVER, None)
     if base is not None and not isinstance(base.get("data"), dict):  # fields at the top level (a hybrid)
         document = data = write_card_data(base, card_fields.v3_data_template(), piece, _CARD_ONLY, media)
     else:
@@ -165,7 +175,7 @@ def write_charx(
         data["assets"] = plan.entries
     members = [(written, media(AssetRef.model_validate(files[member]))) for member, written in plan.kept.items()]
     members += list(plan.members.items())
-    members = order(members, card_json_bytes(document))
+    members = _card_read_first(order(members, card_json_bytes(document)))
     losses = card_losses(piece, CHARX, format_id) + losses + _rename_losses(plan.kept)
     losses += _reread_losses(piece, data.get("assets"), members, files, plan.kept, losses)
     if original is not None and not own:
@@ -177,6 +187,14 @@ def write_charx(
     # The JPEG+ZIP polyglot it was: the cover image, then the archive.
     lead = media(AssetRef.model_validate(cover)) if cover is not None else b""
     return Encoded(write_archive(members, lead), losses)
+
+
+def _card_read_first(members: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """card.json moved to the front when SillyTavern, which reads the first member whose name
+    ends in card.json, would otherwise read another (RisuAI's layout puts card.json last)."""
+    if sillytavern_card([name for name, _data in members]) == CARD_MEMBER:
+        return members
+    return [item for item in members if item[0] == CARD_MEMBER] + [item for item in members if item[0] != CARD_MEMBER]
 
 
 def _card_document(raw: bytes, what: str) -> dict:
@@ -191,13 +209,20 @@ def _card_document(raw: bytes, what: str) -> dict:
 
 
 def _read_warnings(
-    data: bytes, raw_assets: Any, resolved: list[str | None], names: list[str], module_warning: bool
+    order: list[str], raw_assets: Any, resolved: list[str | None], names: list[str], module_warning: bool
 ) -> list[str]:
+    """What the reader should know; `order` is every member name in archive order."""
     warnings = []
     for index, (item, member) in enumerate(zip(raw_assets if isinstance(raw_assets, list) else [], resolved)):
         uri = item.get("uri") if isinstance(item, dict) else None
         if member is None and isinstance(uri, str) and uri.startswith(("embeded://", "embedded://")):
             warnings.append(f"asset {index} names {uri!r}, which is not in the archive; its uri is kept as written")
+    first = sillytavern_card(order)
+    if first != CARD_MEMBER:
+        warnings.append(
+            f"SillyTavern's CHARX import reads the first member whose name ends in card.json, here {first!r}, "
+            "not card.json; bunzai reads card.json (as RisuAI and the CHARX spec do), and writes it first"
+        )
     if module_warning and RISU_MODULE in names:
         warnings.append(
             "module.risum (RisuAI's regex scripts, triggers and lorebook copy) is kept byte for byte "
@@ -247,6 +272,8 @@ def _rename_why(member: str, written: str) -> str:
     reasons = []
     if not member.isascii():
         reasons.append("is not ASCII (CHARX names should be)")
+    elif ascii_name(member) != member:
+        reasons.append("holds characters an embeded:// uri would have to escape (written percent-encoded)")
     if written.endswith(LOADABLE_SUFFIX) and not member.endswith(LOADABLE_SUFFIX):
         reasons.append("names an asset and ends in .json, a member RisuAI's import skips (it then refuses the card)")
     if not reasons:

@@ -19,6 +19,7 @@ _ALSO_EMBEDDED = "embedded://"  # the natural spelling, seen in hand-made cards
 CARD_MEMBER = "card.json"
 _EXT = re.compile(r"^[a-z0-9]{1,10}$")
 _RISU_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+_RISU_PATH_UNSAFE = re.compile(r'[<>:"\\|?*\x00-\x1f]')  # what RisuAI's writer replaces in a member path
 _SAFE_CHARS = " !'()+,-.;=@[]_~"
 _MIME = {
     "png": "image/png",
@@ -47,6 +48,12 @@ _FOLDERS = {
     "3d": ("mmd", "obj", "glb", "gltf"),
     "l2d": ("moc3",),
 }
+
+
+def sillytavern_card(names: list[str]) -> str | None:
+    """The member SillyTavern's CHARX import reads as the card: the first, in archive order,
+    whose name ends in `card.json` (`x_meta/postcard.json` too), outside `__MACOSX`."""
+    return next((name for name in names if name.endswith(CARD_MEMBER) and not name.startswith("__MACOSX")), None)
 
 
 def embedded_path(uri: object) -> str | None:
@@ -142,11 +149,12 @@ def unique(name: str, taken: set[str]) -> str:
     return f"{stem}_{number}{dot}{ext}"
 
 
-def asset_member(role: str, name: str, ext: str, index: int) -> str:
-    """Where a stored asset is written: assets/{type}/{images|audio|...}/{name}.{ext}."""
+def asset_member(role: str, name: str, ext: str, number: int) -> str:
+    """Where a stored asset is written: assets/{type}/{images|audio|...}/{name}.{ext}; an unnamed
+    one is `asset_<number>` (RisuAI's fallback: `number` counts the stored assets, from 1)."""
     folder = next((key for key, exts in _FOLDERS.items() if ext in exts), "other")
     kind = ascii_segment(role) if role not in ("", ".", "..") else "other"
-    stem = ascii_segment(name[:100]) or f"asset{index}"
+    stem = ascii_segment(name[:100]) or f"asset_{number}"
     return f"assets/{kind}/{folder}/{stem}.{ext}"
 
 
@@ -164,9 +172,13 @@ RISU_TYPES = ("emotion", "background", "user_icon", "icon", "other")
 RISU_FOLDER_NAMES = frozenset(_RISU_FOLDERS) | {"other"}
 
 
-def risu_asset_member(role: str, name: str, ext: str, index: int) -> str:
-    """Where RisuAI writes an asset: assets/{type}/{image|audio|...}/{name}.{ext}; other types under `other`."""
+def risu_asset_member(role: str, name: str, ext: str, number: int) -> str:
+    """Where RisuAI writes an asset: assets/{type}/{image|audio|...}/{name}.{ext}; other types under
+    `other`, an unnamed asset `asset_<number>`. RisuAI's writer keeps a `/` of the name (a folder)
+    and no other path character; a folder segment a reader would refuse (empty, `.`, `..`) is `_`."""
     folder = next((key for key, exts in _RISU_FOLDERS.items() if ext in exts), "other")
     kind = role if role in RISU_TYPES else "other"
-    stem = ascii_segment(risu_sanitized(name[:100])) or f"asset_{index}"
+    parts = _RISU_PATH_UNSAFE.sub("_", name[:100]).split("/") if name else [f"asset_{number}"]
+    folders = ["_" if part in ("", ".", "..") else part for part in parts[:-1]]
+    stem = "/".join(ascii_segment(part) for part in folders + parts[-1:])
     return f"assets/{kind}/{folder}/{stem}.{ext}"

@@ -8,7 +8,8 @@ card as any CHARX (common.charx_card), then, when a RisuAI checkout gives the RP
 table, the module: its lorebook replaces the card's book, its scripts and triggers
 become sealed behaviour scripts (`risu.customscript`, `risu.trigger`). Without a table
 the module is kept byte for byte and a `not_decoded` warning says so.
-Writing keeps RisuAI's member order and layout; an asset the file did not have gets the
+Writing keeps RisuAI's member order and layout (card.json goes first only when another member's
+name ends in card.json, which SillyTavern would read as the card); an asset the file did not have gets the
 `x_meta/<name>.json` note RisuAI writes beside each asset (xmeta). The module is written back as it was
 while the book and scripts are those it holds; when they changed, it is re-encoded with
 the table (or, with none, the change is a declared loss).

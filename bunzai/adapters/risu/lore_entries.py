@@ -10,6 +10,8 @@ Decorators (`@@depth 2` ...) stay in `content` as written. Every native key the 
 entry does not name (`mode`, `folder`, `loreCache`, `bookVersion`, `id`, unknown keys)
 travels in the entry's `extensions.risuai`, so it survives crossings that keep entry
 extensions, and writing starts from the escrowed entry so a same-format round trip is JSON-equal.
+`mode: "normal"` is the default (read as no extension; an entry written anew gets it, as
+every RisuAI writer sets it).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ _MAPPED = (
     "useRegex",
 )
 _CASE = "risu_case_sensitive"
+# loreBook.mode: 'normal' (the default, read as no extension), 'folder', 'child' ... (kept in extensions.risuai).
+_MODE, _NORMAL = "mode", "normal"
 # Canonical entry fields a Risu entry has no place for (decorators could say some; bunzai does not rewrite text).
 _NOT_CARRIED = (
     "enabled",
@@ -285,6 +289,8 @@ def read_entry(native: Any, index: int) -> dict:
     entry = as_object(native)
     regex = as_bool(entry.get("useRegex"), False)
     extras = {key: copied(value) for key, value in entry.items() if key not in _MAPPED}
+    if extras.get(_MODE) == _NORMAL:  # RisuAI's default mode, as an entry without one reads
+        del extras[_MODE]
     ext_native = as_object(extras.get("extentions"))
     case = ext_native.get(_CASE, MISSING)
     if isinstance(extras.get("extentions"), dict):
@@ -318,14 +324,16 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
             "insertorder": 100,
             "comment": "",
             "content": "",
-            "mode": "normal",
+            _MODE: _NORMAL,  # every RisuAI writer of a loreBook sets it
             "alwaysActive": False,
             "selective": False,
         }
     )
     extras = as_object(canonical["extensions"].get(EXT_KEY))
-    for key in [key for key in entry if key not in _MAPPED and key not in extras]:
+    for key in [key for key in entry if key not in _MAPPED and key not in extras and key != _MODE]:
         del entry[key]
+    if _MODE not in extras and entry.get(_MODE, _NORMAL) != _NORMAL:
+        entry[_MODE] = _NORMAL
     for key, value in extras.items():
         if key not in _MAPPED:
             if key == "extentions" and isinstance(entry.get(key), dict) and _CASE in entry[key]:
