@@ -102,17 +102,22 @@ def _called_name(call: ast.Call) -> str | None:
     return None
 
 
+def taken_arguments(call: ast.Call, takers: dict):
+    """The arguments of `call` in a position its callee's `takers` entry names (index, keyword)."""
+    for index, keyword in takers.get(_called_name(call) or "", ()):
+        if index is not None and index < len(call.args) and not isinstance(call.args[index], ast.Starred):
+            yield call.args[index]
+        for given in call.keywords:
+            if given.arg == keyword:
+                yield given.value
+
+
 def _hint_expressions(tree: ast.Module):
     """Every expression in hint position in the module."""
     takers = hint_takers()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            for index, keyword in takers.get(_called_name(node) or "", ()):
-                if index is not None and index < len(node.args) and not isinstance(node.args[index], ast.Starred):
-                    yield node.args[index]
-                for given in node.keywords:
-                    if given.arg == keyword:
-                        yield given.value
+            yield from taken_arguments(node, takers)
             if _called_name(node) not in takers:
                 for given in node.keywords:  # receipt(..., hint=...) takes it in **extra
                     if given.arg == "hint":

@@ -60,12 +60,7 @@ def _message_expressions(tree: ast.Module):
     takers = message_takers()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            for index, keyword in takers.get(_called_name(node) or "", ()):
-                if index is not None and index < len(node.args) and not isinstance(node.args[index], ast.Starred):
-                    yield node.args[index]
-                for given in node.keywords:
-                    if given.arg == keyword:
-                        yield given.value
+            yield from walk.taken_arguments(node, takers)
 
 
 @lru_cache(maxsize=1)

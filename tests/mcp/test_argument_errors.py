@@ -13,17 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bunzai.capabilities.discovery import find_capability
-from bunzai.mcp.dispatch import Dispatcher
-from bunzai.mcp.handles import Handles
 from bunzai.mcp.protocol import ARGUMENT_ERRORS_AS_RESULTS_FROM, PROTOCOL_VERSIONS, ProtocolError
 from bunzai.mcp.server import Server
 from bunzai.store.studio import Studio
-from bunzai.tools.contract import Context
+from ada_studio import ada_studio, dispatcher  # noqa: F401 - ada_studio is the studio fixture
 from mcpkit import connect, run
 
 NEWER = [v for v in PROTOCOL_VERSIONS if v >= ARGUMENT_ERRORS_AS_RESULTS_FROM]
 OLDER = [v for v in PROTOCOL_VERSIONS if v < ARGUMENT_ERRORS_AS_RESULTS_FROM]
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Ada", "description": "Ada keeps the light."}}
 BAD_CALLS = [
     ("studio_read", {"ref": 42}, "ref"),
     ("studio_read", {"ref": "character/ada", "pointer": "/name", "limit": True}, "limit"),
@@ -31,16 +28,6 @@ BAD_CALLS = [
     ("studio_read", {}, "ref"),
     ("studio_search", {"query": "x", "limit": 0}, "limit"),
 ]
-
-
-@pytest.fixture
-def studio(bunzai):
-    bunzai("apply", "--yes", input=bunzai("import", "-", input=json.dumps(CARD), check=True).stdout, check=True)
-    return bunzai
-
-
-def dispatcher(bunzai) -> Dispatcher:
-    return Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
 
 
 def test_the_revisions_split_at_2025_11_25():

@@ -5,32 +5,17 @@ the tool's error result from 2025-11-25 on (tests/mcp/test_argument_errors.py)."
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bunzai.capabilities.discovery import find_capability
-from bunzai.mcp.dispatch import Dispatcher
-from bunzai.mcp.handles import Handles
 from bunzai.mcp.protocol import ProtocolError
-from bunzai.store.studio import Studio
-from bunzai.tools.contract import Context
+from ada_studio import ada_studio, dispatcher  # noqa: F401 - ada_studio is the studio fixture
 from mcpkit import connect, run
 
 VERSION = "2025-06-18"
-CARD = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Ada", "description": "Ada keeps the light."}}
-
-
-@pytest.fixture
-def studio(bunzai):
-    bunzai("apply", "--yes", input=bunzai("import", "-", input=json.dumps(CARD), check=True).stdout, check=True)
-    return bunzai
-
-
-def dispatcher(bunzai) -> Dispatcher:
-    return Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
 
 
 def refused(dispatcher, tool, arguments) -> dict:
