@@ -211,6 +211,9 @@ def _attachments(piece, blobs: dict, name: str, source: Path | None) -> dict:
 _LINKS = {
     "character": (("links", "lorebooks"), ("links", "regex"), ("links", "quickreplies"), ("media", "pack")),
     "persona": (("lorebook",),),
+    # a promptbook's links sit in each phase (see _link_holders): the preset it runs, the cards
+    # in play, the studio's regex sets it uses
+    "promptbook": (("preset",), ("cards",), ("uses", "regex")),
 }
 
 
@@ -275,12 +278,18 @@ def bound_world(doc: dict) -> str:
 
 def _link_holders(doc: dict) -> Iterator[tuple[tuple[str, ...], dict]]:
     """(link path, the dict holding its last key) for every link place of `doc`: the body's,
-    and a character variant's overrides, which hold links and media as the body does."""
+    a character variant's overrides (which hold links and media as the body does), and each
+    phase of a promptbook."""
     body = doc["body"] if isinstance(doc.get("body"), dict) else {}
-    variants = body.get("variants") if doc.get("kind") == "character" else None
-    overrides = [v.get("overrides") for v in variants if isinstance(v, dict)] if isinstance(variants, list) else []
-    for holder in [body, *(o for o in overrides if isinstance(o, dict))]:
-        for path in _LINKS.get(doc["kind"], ()):
+    kind = doc.get("kind")
+    inner = body.get("variants") if kind == "character" else body.get("phases") if kind == "promptbook" else None
+    inner = [item for item in inner if isinstance(item, dict)] if isinstance(inner, list) else []
+    if kind == "character":
+        holders = [body, *(o for o in (v.get("overrides") for v in inner) if isinstance(o, dict))]
+    else:
+        holders = inner if kind == "promptbook" else [body]
+    for holder in holders:
+        for path in _LINKS.get(kind, ()):
             yield path, _link_holder(holder, path)
 
 
@@ -298,6 +307,8 @@ _LINKED_KIND = {
     "quickreplies": "quickreply",
     "pack": "pack",
     "lorebook": "lorebook",
+    "preset": "preset",
+    "cards": "character",
 }
 
 

@@ -9,9 +9,9 @@ from bunzai.store.changelog import record_session
 from bunzai.store.graveyard import bury_piece, restore_entry as restore
 from bunzai.store.pieces import delete_piece, list_stored, parse_stored, read_raw, ref_of, resolve_ref
 
-# Which kinds' pieces can name a piece of each kind: removing one may leave them pointing at
-# nothing. A character's and a persona's links are those `imports.links_of` reads (variants
-# included); a promptbook's phases name a preset, the cards in play and regex sets.
+# Which kinds' pieces can name a piece of each kind (the links `imports.links_of` reads: a
+# character's, its variants' included, a persona's, a promptbook phase's preset, cards and
+# regex sets): removing one may leave them pointing at nothing.
 LINKERS = {
     "lorebook": ("character", "persona"),
     "pack": ("character",),
@@ -53,28 +53,13 @@ def referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], list[dict]]
                 if raw is None or (needle not in raw and b"\\u00" not in raw):
                     continue  # gone since listed, or cannot name the piece
                 doc = parse_stored(linking, other, path, raw).data
-                links = _phase_links(doc) if linking == "promptbook" else links_of(doc)
+                links = links_of(doc)
             except (BunzaiError, OSError):
                 unread.append({"kind": linking, "id": other})
                 continue
             if (kind, piece_id) in links:
                 found.append({"kind": linking, "id": other})
     return found, unread
-
-
-def _phase_links(doc: dict) -> list[tuple[str, str]]:
-    """(kind, id) of the studio pieces a promptbook's phases name: the preset each runs, the
-    cards in play, the regex sets it uses (the rest of `uses` names its own library)."""
-    body = doc.get("body") if isinstance(doc.get("body"), dict) else {}
-    phases = body.get("phases") if isinstance(body.get("phases"), list) else []
-    found = []
-    for phase in (phase for phase in phases if isinstance(phase, dict)):
-        if isinstance(phase.get("preset"), str):
-            found.append(("preset", phase["preset"]))
-        found += [("character", card) for card in phase.get("cards") or () if isinstance(card, str)]
-        uses = phase.get("uses") if isinstance(phase.get("uses"), dict) else {}
-        found += [("regex", regex) for regex in uses.get("regex") or () if isinstance(regex, str)]
-    return found
 
 
 def _unchecked(kind: str) -> dict:

@@ -47,3 +47,23 @@ def test_a_renamed_piece_is_followed_into_the_variants() -> None:
 def test_a_persona_has_no_variants_to_read() -> None:
     persona = {"kind": "persona", "id": "me", "body": {"lorebook": "eldoria", "variants": [{"overrides": {}}]}}
     assert links_of(persona) == [("lorebook", "eldoria")]
+
+
+def test_a_promptbook_phase_links_its_preset_cards_and_regex_sets() -> None:
+    # an import that renames a preset on a conflict follows it into the promptbook that runs it
+    book = {
+        "kind": "promptbook",
+        "id": "turn",
+        "body": {
+            "phases": [
+                {"id": "think", "preset": "house", "cards": ["ada"], "uses": {"regex": ["tidy"], "skills": ["x"]}},
+                {"id": "reply", "preset": None, "cards": [], "uses": {}},
+                "not a phase",
+            ]
+        },
+    }
+    assert links_of(book) == [("preset", "house"), ("character", "ada"), ("regex", "tidy")]
+    relink_ids([book], {}, {("preset", "house"): "house-2", ("regex", "tidy"): "tidy-2"})
+    phase = book["body"]["phases"][0]
+    assert phase["preset"] == "house-2" and phase["cards"] == ["ada"] and phase["uses"]["regex"] == ["tidy-2"]
+    assert phase["uses"]["skills"] == ["x"]  # the promptbook's own library: not a studio link
