@@ -618,6 +618,11 @@ def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[dict], lis
         return rows, damaged_pieces(connection, kinds)
 
     rows, damaged = _answer(studio, kinds, ask)
+    return _listed_rows(rows), damaged
+
+
+def _listed_rows(rows: list) -> list[dict]:
+    """(kind, id, name, name_json, revision) rows as `list` prints them."""
     return [
         {
             "kind": kind,
@@ -626,7 +631,39 @@ def list_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[dict], lis
             "revision": revision,
         }
         for kind, piece_id, name, name_json, revision in rows
-    ], damaged
+    ]
+
+
+def list_after(
+    studio: Studio, kinds: tuple[str, ...], after: tuple[str, str] | None, limit: int
+) -> tuple[list[dict], int, int, list[dict]]:
+    """A keyset page of `list_pieces`: the first `limit` pieces sorting after `after` (kind, id;
+    None for the first page), whether or not `after` itself is still there; with the count of
+    every piece, of those left after the page, and the damaged files.
+
+    Keyed on the piece, not on a position, a page never shifts when pieces are added or removed
+    before it; and it reads `limit` rows through the (kind, id) index instead of every row."""
+    marks = ",".join("?" * len(kinds))
+    # every id sorts after the empty string: start at the first kind asked, or after `after`
+    start = max(after or ("", ""), (min(kinds), ""))
+
+    def ask(connection: sqlite3.Connection) -> tuple[list, int, int, list[dict]]:
+        # `+kind` keeps SQLite from looking each kind up in the index, so it walks the index
+        # from `start` to the last kind asked and stops after `limit` rows
+        rows = connection.execute(
+            "SELECT kind, id, name, name_json, revision FROM files WHERE (kind, id) > (?, ?) AND kind <= ? "
+            f"AND +kind IN ({marks}) AND error IS NULL ORDER BY kind, id LIMIT ?",
+            (*start, max(kinds), *kinds, limit),
+        ).fetchall()
+        total, after_start = connection.execute(
+            "SELECT count(*), count(CASE WHEN (kind, id) > (?, ?) THEN 1 END) FROM files "
+            f"WHERE kind IN ({marks}) AND error IS NULL",
+            (*start, *kinds),
+        ).fetchone()
+        return rows, total, after_start - len(rows), damaged_pieces(connection, kinds)
+
+    rows, total, left, damaged = _answer(studio, kinds, ask)
+    return _listed_rows(rows), total, max(left, 0), damaged
 
 
 def listed_pieces(studio: Studio, kinds: tuple[str, ...]) -> tuple[list[str], list[dict]]:
