@@ -70,6 +70,9 @@ class Entry(BaseModel):
     dice: Literal["strict", "loose"] | None = None  # strict: only NdS; loose: also a bare N
     block: Literal["block", "optional", "branch"] | None = None
     own_line: bool = False  # a branch marker the engine finds only on a line of its own
+    # A block whose body the engine prints as text, its macros not run: as written, or with
+    # each `{{` and `}}` written `\{\{` and `\}\}` (RisuAI's #puredisplay).
+    literal: Literal["as_written", "backslashed"] | None = None
     order: tuple[str, ...] | None = None  # the engine's argument order, in canonical names
     status: str = "current"
     only: str | None = None  # the one variant (engine id) this form belongs to

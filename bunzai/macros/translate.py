@@ -86,8 +86,8 @@ class _Translator:
                     continue  # a stray marker is scaffolding of nothing: leave it
                 verdicts.append(self.unknown(token))
                 continue
-            if token.paired and entry.op == "block.raw":
-                verdicts.append(self.raw_block(i, tokens, edits, cuts, skipped, text))
+            if token.paired and entry.literal:
+                verdicts.append(self.raw_block(i, tokens, entry, edits, cuts, skipped, text))
                 continue
             inline = self.inline_if(token, entry, depth) if not token.paired else None
             if inline is not None:
@@ -251,7 +251,7 @@ class _Translator:
         skipped.update(branches)
         skipped.update(else_closers)
         canon = canonical_args(self.source, entry, args)
-        truth_note = ""
+        truth_note, uncarried = "", False
         if own is not None:
             canon, truth_note = [own[0]], own[1]
         elif lost:
@@ -260,6 +260,7 @@ class _Translator:
             condition = conditions.carried(self.source.engine, target.engine, canon, self.spelled)
             canon, truth_note = ([condition[0]], condition[1]) if condition else (canon, "")
             op = op if condition else None  # no condition the target judges alike: flattened below
+            uncarried = condition is None and any(e.block == "block" for e in target.by_op.get(entry.op, []))
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
         t_else = self.else_spelling(entries, branches)
         if found is not None and t_else is not False:
@@ -294,11 +295,7 @@ class _Translator:
             else "the block's scaffolding",
             condition=_brace_free(condition),
             comment=comment,
-            note=(
-                f"its arguments hold a macro {target.engine} has no equivalent for"
-                if lost
-                else f"{target.engine} cannot express {op or entry.name} as a block"
-            )
+            note=_flatten_reason(target.engine, op or entry.name, lost, uncarried)
             + "; the body of the first branch is kept"
             + (
                 ""
@@ -338,20 +335,24 @@ class _Translator:
             verdict["at"] = token.start
         return out, verdicts
 
-    def raw_block(self, i: int, tokens: list[Token], edits: dict[int, str], cuts: list, skipped: set[int], text: str):
+    def raw_block(
+        self, i: int, tokens: list[Token], entry: Entry, edits: dict[int, str], cuts: list, skipped: set[int], text: str
+    ):
         """A block whose body the source prints as text, its macros not run (RisuAI's `#pure`,
-        `#escape`): the body is never translated. Where the target has no such block, the body
-        is kept as the source prints it (trimmed), its braces escaped where the target can say
-        so; otherwise the verdict names the macros the target will run."""
+        `#puredisplay`, `#escape`): the body is never translated. Where the target has no block
+        of the same op, the body is kept as the source prints it (trimmed, `{{` backslashed where
+        the source does), its braces escaped where the target can say so; otherwise the verdict
+        names the macros the target will run."""
         token, closer = tokens[i], tokens[i].partner
         skipped.update(range(i + 1, closer + 1))
-        found = portable_spelling(self.target, "block.raw", token, [], paired=True)
+        found = portable_spelling(self.target, entry.op, token, [], paired=True)
         if found is not None:
             edits[i], edits[closer] = found[1], "{{/" + found[0].name.lstrip("#:") + "}}"
-            return _verdict("portable", token, "block.raw", to=found[1], note=found[0].note)
-        body = text[token.end : tokens[closer].start].strip()
+            return _verdict("portable", token, entry.op, to=found[1], note=found[0].note)
+        body = _printed(entry, text[token.end : tokens[closer].start])
         escape, runs = self.target.syntax.escape, self.runnable(body)
         said = f"{self.source.engine} prints this body as text, its macros not run; "
+        said += f"{entry.note}; " if entry.note else ""
         if escape and ("{" in body or "}" in body):  # every brace: the engine drops the escape before any
             body, runs = re.sub(r"[{}]", lambda m: escape + m.group(), body), []
             said += f"its braces are escaped with {escape} so {self.target.engine} prints them"
@@ -365,7 +366,7 @@ class _Translator:
         return _verdict(
             "flatten",
             token,
-            "block.raw",
+            entry.op,
             to=comment,
             dropped="the block's scaffolding",
             comment=comment or None,
@@ -425,6 +426,14 @@ class _Translator:
         return comment.open + body + comment.close
 
 
+def _flatten_reason(target: str, what: str, lost: bool, uncarried: bool) -> str:
+    if lost:
+        return f"its arguments hold a macro {target} has no equivalent for"
+    if uncarried:  # the target has the block; it is the condition that does not cross
+        return f"its condition cannot be carried into {target}"
+    return f"{target} cannot express {what} as a block"
+
+
 def _own_line(marker: str, text: str, token: Token) -> str:
     """The marker with line breaks around it, where the text has none."""
     before = "" if token.start == 0 or text[token.start - 1] == "\n" else "\n"
@@ -435,6 +444,14 @@ def _own_line(marker: str, text: str, token: Token) -> str:
 def _removed(verdict: dict) -> bool:
     """The token was taken out of the text (or its block flattened): what held it now says less."""
     return verdict["verdict"] == "flatten" or verdict["verdict"] == "absent" and not verdict.get("kept")
+
+
+def _printed(entry: Entry, body: str) -> str:
+    """The text a literal block's body becomes in its own engine: trimmed, `{{` backslashed where it says so."""
+    body = body.strip()
+    if entry.literal == "backslashed":
+        body = body.replace("{{", "\\{\\{").replace("}}", "\\}\\}")
+    return body
 
 
 def _brace_free(text: str) -> str:

@@ -54,7 +54,8 @@ def test_corpus_world_round_trip_is_json_equal(file_name):
 def test_sparse_old_entries_read_with_sillytavern_defaults():
     data = corpus_path("sillytavern", "worlds", "Eldoria.pre-2024-09.json").read_bytes()
     entry = read_bytes(data, "Eldoria.json")[1].pieces[0].body.entries[0]
-    assert (entry.probability, entry.use_probability, entry.depth, entry.role) == (100, True, 4, "system")
+    # no probability keys: the scan skips the roll (`!undefined`), so the entry always fires
+    assert (entry.probability, entry.use_probability, entry.depth, entry.role) == (0, False, 4, "system")
     assert (entry.sticky, entry.cooldown, entry.delay, entry.scan_depth) == (None, None, None, None)
     assert entry.group.weight == 100 and entry.selective_logic == "and_any" and entry.display_index is None
 

@@ -115,8 +115,8 @@ def test_quickreply_capabilities_apply(bunzai) -> None:
     for cap_id, payload in [
         ("quickreply.settings.update", {"settings": {"color": "#336699"}}),
         ("quickreply.items.add", {"items": [{"label": "Roll", "message": "/roll 1d20"}]}),
-        ("quickreply.items.update", {"id": 4, "title": "Dice"}),
-        ("quickreply.items.reorder", {"move": 4, "to": 0}),
+        ("quickreply.items.update", {"id": 5, "title": "Dice"}),  # the id SillyTavern would give the new reply
+        ("quickreply.items.reorder", {"move": 5, "to": 0}),
         ("quickreply.items.remove", {"ids": [1]}),
     ]:
         _run_and_apply(bunzai, cap_id, "quickreply/qr", payload)

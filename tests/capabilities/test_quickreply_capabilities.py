@@ -40,10 +40,11 @@ def test_settings_update(qr) -> None:
     assert result.warnings == []
 
 
-def test_items_add_takes_the_next_free_id(qr) -> None:
+def test_items_add_takes_the_id_sillytavern_would_give(qr) -> None:
+    # the v1 set migrates to ids 1..3 and idIndex 0; addQuickReply gives `Math.max(0, 1, 2, 3) + 1 + 1`
     result = preview("quickreply.items.add", qr, {"items": [{"label": "Roll", "message": "/roll 1d20"}], "after": 1})
     assert result.after == edited(
-        qr, lambda p: p["body"]["items"].insert(1, _item(4, label="Roll", message="/roll 1d20"))
+        qr, lambda p: p["body"]["items"].insert(1, _item(5, label="Roll", message="/roll 1d20"))
     )
     assert [c["path"] for c in result.changes] == ["/body/items/1"] and result.warnings == []
 
@@ -51,8 +52,8 @@ def test_items_add_takes_the_next_free_id(qr) -> None:
 def test_items_add_warns_about_self_running_scripts_and_blank_buttons(qr) -> None:
     result = preview("quickreply.items.add", qr, {"items": [{"message": "/echo hi", "auto_execute": ["startup"]}]})
     assert result.warnings == [
-        "quick reply 4 (no label) has neither label nor icon, so its button is blank",
-        "quick reply 4 (no label) runs STscript by itself on startup; bunzai stores it and never runs it",
+        "quick reply 5 (no label) has neither label nor icon, so its button is blank",
+        "quick reply 5 (no label) runs STscript by itself on startup; bunzai stores it and never runs it",
     ]
 
 

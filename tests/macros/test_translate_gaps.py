@@ -69,6 +69,13 @@ def _st_prints(text: str) -> str:
     return re.sub(r"\\([{}])", r"\1", text)
 
 
+def _risu_prints(name: str, body: str) -> str:
+    """parser.svelte.ts blockEndMatcher: the body trimmed; #puredisplay then backslashes `{{` and `}}`."""
+    if name == "#puredisplay":
+        return body.strip().replace("{{", "\\{\\{").replace("}}", "\\}\\}")
+    return body.strip()
+
+
 @given(_BODY, st.sampled_from(["#pure", "#puredisplay", "#escape"]))
 def test_a_literal_body_reaches_sillytavern_as_the_text_risu_prints(pieces: list[str], name: str) -> None:
     body = "".join(pieces)
@@ -76,7 +83,7 @@ def test_a_literal_body_reaches_sillytavern_as_the_text_risu_prints(pieces: list
     comment, _, printed = result.text.partition("}}")
     assert comment.startswith("{{// ")
     assert find_tokens(printed) == []  # nothing in it is a macro to SillyTavern
-    assert _st_prints(printed) == body.strip()  # RisuAI trims the body and prints it
+    assert _st_prints(printed) == _risu_prints(name, body)
     assert [v["verdict"] for v in result.verdicts] == ["flatten"]
 
 

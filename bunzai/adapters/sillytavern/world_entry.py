@@ -14,6 +14,7 @@ from bunzai.adapters.common.drift import as_bool, as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
+    answered_inline,
     FieldMap,
     bool_reader,
     int_reader,
@@ -91,6 +92,29 @@ def _encode_extensions(value: dict) -> Any:
     return value or MISSING
 
 
+def _probability(value: Any) -> int:
+    """An absent `probability` reads 0, as a null does (read_world_probability): loadWorldInfo
+    hands the file to the scan as it is (only the editor fills missing fields in,
+    addMissingWorldInfoFields, when it shows the world), and verifyProbability's
+    `Math.random() * 100 <= undefined` is false, so with `useProbability` it never fires."""
+    return 0 if value is MISSING else read_world_probability(value)
+
+
+answered_inline(_probability, "{v}.__class__ is _int and 0 <= v <= 100", 0)
+
+
+def _rolls(value: Any) -> bool:
+    """`useProbability`: the scan skips the roll when `!entry.useProbability` (verifyProbability),
+    so an absent or null one rolls no dice; the editor's default `true` is only for new entries."""
+    if value is None or value is MISSING:
+        return False
+    return as_bool(value, default=True)
+
+
+# An absent key or a null reads False; a bool as it is.
+answered_inline(_rolls, "{v}.__class__ is _bool", False)
+
+
 def _flag(native: str, path: str, default: bool = False) -> Field:
     return Field(native, (path,), bool_reader(default))
 
@@ -123,8 +147,8 @@ ENTRY_FIELDS = FieldMap(
         _flag("matchScenario", "match_scenario"),
         _flag("matchCreatorNotes", "match_creator_notes"),
         Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
-        Field("probability", ("probability",), read_world_probability),
-        _flag("useProbability", "use_probability", True),
+        Field("probability", ("probability",), _probability),
+        Field("useProbability", ("use_probability",), _rolls),
         Field("depth", ("depth",), int_reader(4, lo=0)),
         Field("outletName", ("outlet",), str_reader("")),
         Field("group", ("group", "names"), _group_names, ",".join),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from bunzai.adapters.sillytavern.quickreplies import highest_issued_id
+from bunzai.adapters.sillytavern.quickreplies import highest_issued_id, st_ids
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import Placement, insertion_index
 from bunzai.capabilities.common.quickreply_items import ItemFields, item_warnings
@@ -15,7 +15,9 @@ from bunzai.model.quickreply import QuickReply
 class NewItem(ItemFields):
     """A new button; fields not given take the model's defaults."""
 
-    id: int | None = Field(default=None, ge=0, description="Item id, unique in the set; default: one past the highest.")
+    id: int | None = Field(
+        default=None, ge=0, description="Item id, unique in the set; default: as SillyTavern numbers a new reply."
+    )
 
 
 class ItemsAddInput(Placement):
@@ -29,20 +31,30 @@ def preview_items_add(entity, data: ItemsAddInput) -> Preview:
     items = doc["body"]["items"]
     index = insertion_index(items, "id", data, "quick reply")
     taken = {item["id"] for item in items}
-    issued = highest_issued_id(entity.original)  # SillyTavern never reuses an id it handed out
-    new, warnings = [], []
     for spec in data.items:
-        fields = {k: v for k, v in spec.model_dump(mode="json", exclude_unset=True).items() if v is not None}
         if spec.id is None:
-            fields["id"] = max(max(taken, default=0), issued) + 1
-        elif spec.id in taken:
+            continue
+        if spec.id in taken:
             raise refuse(f"the set already has a quick reply {spec.id}", "leave id out to get a free one")
-        taken.add(fields["id"])
+        taken.add(spec.id)
+    ids = _new_ids(entity, items, data.items)
+    new, warnings = [], []
+    for spec, number in zip(data.items, ids):
+        fields = {k: v for k, v in spec.model_dump(mode="json", exclude_unset=True).items() if v is not None}
+        fields["id"] = number
         item = QuickReply.model_validate(fields).model_dump(mode="json")
         warnings += item_warnings(item)
         new.append(item)
     items[index:index] = new
     return Preview(entity=propose(doc), warnings=warnings)
+
+
+def _new_ids(entity, items: list[dict], specs: list[NewItem]) -> list[int]:
+    """The new items' ids, numbered as SillyTavern's addQuickReply numbers a new reply (the
+    adapter's rule, st_ids): past its counter and every id, so no id it handed out is reused."""
+    natives = [{"id": item["id"]} for item in items] + [{"id": spec.id} for spec in specs]
+    issued = highest_issued_id(entity.original)  # the escrowed counter and ids
+    return st_ids(natives, issued)[0][len(items) :]
 
 
 CAPABILITY = Capability(
