@@ -435,7 +435,8 @@ MCP_IMPORT_PATHS_MAX = 64
 MCP_TOOL_NAME_MAX_CHARS = 64
 # studio_list: pieces one page holds, by default and at most. A row (kind, id, name, revision)
 # is about 150 characters, so a page stays well inside the inline size; a studio of thousands
-# is read page by page, each answer naming the piece the next page starts after (and its offset).
+# is read page by page, each answer naming the piece the next page starts after (an offset-paged
+# answer also its next offset).
 MCP_LIST_PAGE_MAX = 200
 # --- did-you-mean -----------------------------------------------------------------------
 # Most spellings one error suggests (a hint is one line), and how alike a spelling must be
