@@ -354,8 +354,13 @@ class _Translator:
         said = f"{self.source.engine} prints this body as text, its macros not run; "
         said += f"{entry.note}; " if entry.note else ""
         if escape and ("{" in body or "}" in body):  # every brace: the engine drops the escape before any
-            body, runs = re.sub(r"[{}]", lambda m: escape + m.group(), body), []
+            body = re.sub(r"[{}]", lambda m: escape + m.group(), body)
             said += f"its braces are escaped with {escape} so {self.target.engine} prints them"
+            if runs:  # SillyTavern drops the escape in each pass, and reads some fields twice
+                said += (
+                    f" in a text it reads once; where it reads a text twice (a card's description, personality "
+                    f"and scenario, lorebook entries) the second pass runs {', '.join(runs)}"
+                )
         elif runs:
             said += f"{self.target.engine} has no way to say so and will run {', '.join(runs)}"
         else:

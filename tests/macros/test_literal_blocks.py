@@ -71,3 +71,12 @@ def test_a_condition_that_cannot_be_carried_is_said_to_be_so() -> None:
 def test_a_block_the_target_lacks_is_still_said_to_be_inexpressible() -> None:
     result = translate_text("{{#when 1}}x{{/when}}", "risuai", "marinara")
     assert result.verdicts[0]["note"].startswith("marinara cannot express cond.if as a block")
+
+
+def test_into_sillytavern_the_escape_holds_one_pass_and_the_verdict_names_what_a_second_runs() -> None:
+    # SillyTavern drops `\{` in each macro pass, and runs a card's description and lorebook
+    # entries through its macros twice: there the escaped body's macros run after all
+    done = translate_text("{{#pure}}Hi {{char}}{{/pure}}", "risuai", "sillytavern")
+    assert done.text.endswith("Hi \\{\\{char\\}\\}")
+    [verdict] = [v for v in done.verdicts if v["verdict"] == "flatten"]
+    assert verdict["runs"] == ["{{char}}"] and "reads a text twice" in verdict["note"]
