@@ -19,3 +19,5 @@ def no_table(monkeypatch):
     """No RisuAI checkout configured: the RPack formats are unavailable."""
     monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
     rpack.configure_risu_root(None)
+    yield
+    rpack.configure_risu_root(None)  # a test that configured one leaves none behind

@@ -56,14 +56,6 @@ PRESET = {
 
 
 @pytest.fixture
-def no_checkout(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
-    yield
-    rpack.configure_risu_root(None)
-
-
-@pytest.fixture
 def checkout(tmp_path, monkeypatch):
     monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
     table = fake_checkout(tmp_path)
@@ -72,7 +64,7 @@ def checkout(tmp_path, monkeypatch):
     rpack.configure_risu_root(None)
 
 
-def test_a_module_without_a_checkout_is_escrowed_and_not_decoded(no_checkout):
+def test_a_module_without_a_checkout_is_escrowed_and_not_decoded(no_table):
     data = module_bytes(MODULE, rpack.Table(bytes(range(256)), bytes(range(256))))
     adapter, decoded = read_bytes(data, "weather.risum")
     assert adapter.format_id == "risu.module"
@@ -83,7 +75,7 @@ def test_a_module_without_a_checkout_is_escrowed_and_not_decoded(no_checkout):
     assert decoded.warnings[0].startswith("not_decoded:") and "[engines] risu" in decoded.warnings[0]
 
 
-def test_a_preset_without_a_checkout_is_escrowed_and_not_decoded(no_checkout):
+def test_a_preset_without_a_checkout_is_escrowed_and_not_decoded(no_table):
     data = b"\x9a\x02" + bytes(40)  # RPack'd bytes cannot be read without the table
     adapter, decoded = read_bytes(data, "warm.risup")
     assert adapter.format_id == "risu.preset"
@@ -124,7 +116,7 @@ def test_a_risup_decodes_to_a_preset_with_the_fixture_table(checkout):
     assert preset.original.document["preset"]["someOther"] == {"kept": True}
 
 
-def test_a_risupreset_needs_no_table(no_checkout):
+def test_a_risupreset_needs_no_table(no_table):
     _adapter, decoded = read_bytes(risupreset_bytes(PRESET), "warm.risupreset")
     assert decoded.pieces[0].body.samplers.presence_penalty == 0.2
 
@@ -170,7 +162,7 @@ def test_the_environment_names_a_checkout(tmp_path, monkeypatch):
     assert table is None and "SHA-256" in why  # the environment never skips the hash check
 
 
-def test_the_engine_settings_reach_the_risu_adapters_through_the_registry(no_checkout, tmp_path):
+def test_the_engine_settings_reach_the_risu_adapters_through_the_registry(no_table, tmp_path):
     writers = [registry.get_adapter("risu.module"), registry.get_adapter("risu.preset")]
     assert all("no RisuAI checkout" in adapter.why_unavailable() for adapter in writers)
     assert registry.get_adapter("risu.charx").why_unavailable() == ""  # writes without the table, declaring a loss

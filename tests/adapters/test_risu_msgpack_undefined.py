@@ -10,7 +10,7 @@ import pytest
 from risu_support import packb
 
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.risu import aesgcm, rpack
+from bunzai.adapters.risu import aesgcm
 from bunzai.adapters.risu.msgpack_read import unpack
 from bunzai.adapters.risu.preset import IV, KEY
 from bunzai.errors import BunzaiError
@@ -32,14 +32,6 @@ def js_pack(value) -> bytes:
     return packb(value)
 
 
-@pytest.fixture
-def no_checkout(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
-    yield
-    rpack.configure_risu_root(None)
-
-
 def test_undefined_reads_as_javascript_then_sees_it():
     document = {"top": UNDEFINED, "kept": 1, "nested": {"gone": UNDEFINED, "here": "x"}, "list": [UNDEFINED, 2]}
     assert unpack(js_pack(document), "preset") == {
@@ -56,7 +48,7 @@ def test_an_extension_other_than_undefined_is_still_refused():
     assert caught.value.code == "corrupt_file"
 
 
-def test_a_preset_risuai_exported_with_undefined_keys_imports(no_checkout):
+def test_a_preset_risuai_exported_with_undefined_keys_imports(no_table):
     preset = {
         "name": "Sparse",
         "mainPrompt": "Be {{char}}.",

@@ -73,12 +73,6 @@ def bare_checkout(tmp_path, monkeypatch):
     yield from configured_checkout(tmp_path, monkeypatch)
 
 
-@pytest.fixture
-def no_checkout(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
-
-
 def decoded(preset: dict):
     return read_bytes(risupreset_bytes(preset), "bare.risupreset")[1]
 
@@ -122,7 +116,7 @@ def test_without_the_checkout_s_source_a_missing_main_prompt_is_said(bare_checko
     assert "no mainPrompt" in warning and DEFAULTS_SOURCE in warning and "[engines] risu" in warning
 
 
-def test_without_any_checkout_both_missing_fields_are_said(no_checkout):
+def test_without_any_checkout_both_missing_fields_are_said(no_table):
     warnings = decoded({"name": "Bare"}).warnings
     assert [w.split(":")[0] for w in warnings] == ["the preset has no mainPrompt", "the preset has no jailbreak"]
 
@@ -133,7 +127,7 @@ def test_a_null_field_is_said_not_filled(checkout):
     assert [w for w in read.warnings if "mainPrompt is null" in w]
 
 
-def test_the_default_is_the_bound_preset_s_own_string(tmp_path, no_checkout):
+def test_the_default_is_the_bound_preset_s_own_string(tmp_path, no_table):
     # Alpha without a jailbreak of its own: Gamma's (after it) is not Alpha's
     write_defaults(tmp_path, source=SOURCE.replace(f',\n    "jailbreak": {json.dumps(JAILBREAK)}', ""))
     rpack.configure_risu_root(tmp_path, verify_hash=False)
@@ -145,7 +139,7 @@ def test_the_default_is_the_bound_preset_s_own_string(tmp_path, no_checkout):
     assert [w.split(":")[0] for w in read.warnings] == ["the preset has no jailbreak"]
 
 
-def test_a_string_json_cannot_read_is_no_default(tmp_path, no_checkout):
+def test_a_string_json_cannot_read_is_no_default(tmp_path, no_table):
     write_defaults(tmp_path, source=SOURCE.replace(json.dumps(MAIN), "'single quoted'"))
     rpack.configure_risu_root(tmp_path, verify_hash=False)
     try:
@@ -218,11 +212,11 @@ def test_a_main_block_added_where_the_default_was_unread_is_written(bare_checkou
         ({"type": "chat", "rangeStart": False, "rangeEnd": "end"}, "template-0"),
     ],
 )
-def test_a_chat_item_is_the_whole_chat_where_risuai_slices_all_of_it(no_checkout, item, identifier):
+def test_a_chat_item_is_the_whole_chat_where_risuai_slices_all_of_it(no_table, item, identifier):
     assert [b.identifier for b in decoded({"promptTemplate": [item]}).pieces[0].body.prompts] == [identifier]
 
 
-def test_an_item_of_a_type_risuai_has_not_is_said(no_checkout):
+def test_an_item_of_a_type_risuai_has_not_is_said(no_table):
     [warning] = decoded({"promptTemplate": [{"text": "typeless"}, {"type": "cache", "name": "c"}]}).warnings
     assert warning.startswith("template item 0: RisuAI has no item of type None")
 
