@@ -227,9 +227,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "{} is not a session id: bunzai labels its changes with it (and studio_revert undoes them by it); "
         "nothing was written",
     ),
-)
-# Warnings (a result's `warnings`) are read by the same templates.
-MESSAGES += (
+    # a warning (a result's `warnings` are read by the same templates)
     (
         "{}: this process cannot write the studio, so the cursor of session {} was left where it was; "
         "read on with --since {}",
