@@ -271,9 +271,11 @@ class ConflictPolicy:
                 return candidate
             number += 1
 
-    def summary(self) -> str | None:
+    def summary(self, option: str = "--on-conflict {}") -> str | None:
         """What the policy did, for stderr (a line, or two where cards carry clashing copies of
-        a world), or None when it did nothing."""
+        a world), or None when it did nothing. `option` spells a policy as the caller takes it
+        (the CLI's flag; folder_import's argument), so no caller rewrites the lines, which quote
+        pieces' and worlds' names."""
         parts = []
         if self.skipped:
             parts.append(f"skipped {len(self.skipped)} piece(s) whose id is taken")
@@ -298,8 +300,8 @@ class ConflictPolicy:
                 f"bunzai: {len(self.clashes)} card(s) carry a copy of their world other than the one an earlier file "
                 f"of this import gives that world's id: {shown}{more}; apply refuses them (stale). SillyTavern "
                 "keeps one world per name: to link them to the earlier copy, as it would, import with "
-                "--on-conflict skip; to keep each copy as a lorebook of its own, --on-conflict suffix; or add the "
-                "world's own file (worlds/<name>.json of the user folder), which the cards then all link to"
+                f"{option.format('skip')}; to keep each copy as a lorebook of its own, {option.format('suffix')}; or "
+                "add the world's own file (worlds/<name>.json of the user folder), which the cards then all link to"
             )
         return "\n".join(lines) if lines else None
 

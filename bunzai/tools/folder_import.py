@@ -50,9 +50,9 @@ def run(ctx, args: Args):
             draft = result if len(result) > 1 else result[0]
             made.append(drafts.summary(drafts.keep(ctx, draft), draft))
     stream.close()
-    summary = conflicts.summary()
+    summary = conflicts.summary(option="on_conflict={}")
     if summary:
-        notes += [line.removeprefix("bunzai: ").replace("--on-conflict", "on_conflict") for line in summary.split("\n")]
+        notes += [line.removeprefix("bunzai: ") for line in summary.split("\n")]
     return {
         "drafts": made,
         "failed": untrusted(failed),

@@ -125,6 +125,25 @@ def test_refuse_leaves_a_differing_copy_of_a_world_to_apply_and_says_what_to_do(
     assert "worlds/<name>.json" in summary
 
 
+def test_the_summary_spells_a_policy_as_its_caller_takes_it_and_never_rewrites_a_name():
+    """folder_import's agent has no flags: its notes name the argument; a world's name is quoted as it is."""
+    policy = ConflictPolicy("refuse", ())
+    world = "--on-conflict skip"  # a name that spells the flag
+    results = list(
+        policy.apply(
+            [
+                ("Ann.png", card_with_book("ann", "w", world, "one", world=world)),
+                ("Bob.png", card_with_book("bob", "w", world, "two", world=world)),
+            ]
+        )
+    )
+    assert len(results) == 2 and policy.clashes == [("character/bob", world)]
+    for_tools = policy.summary(option="on_conflict={}")
+    assert "on_conflict=skip;" in for_tools and "on_conflict=suffix;" in for_tools
+    assert f"character/bob ({world!r})" in for_tools and for_tools.count("--on-conflict") == 1  # the name's own
+    assert policy.summary() == for_tools.replace("on_conflict=", "--on-conflict ")
+
+
 def test_refuse_links_no_card_to_an_earlier_copy_where_the_studio_holds_the_world_id():
     """The earlier copy is refused by apply then (occupied): linking would reach the stored piece."""
     stored = stored_books(card_with_book("x", "shared-world", "Shared World", "unrelated"))
