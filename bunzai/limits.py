@@ -68,6 +68,9 @@ DRAFT_GROUP_MAX = 10_000
 # no write keeps a temp file for an hour, so an older one is left over whatever its pid says
 # (a pid may be reused, and a studio on a shared disk sees other machines' pids).
 DOCTOR_TEMP_GRACE_SECONDS = 3600
+# A live process whose pid names a temp file wrote it only if it started before the file was
+# last written; /proc gives boot time in whole seconds, so a start this much later still counts.
+TEMP_START_SLACK_SECONDS = 2
 # Characters of a foreign change-log line quoted in its `log_line` problem: enough to tell
 # which tool wrote it, while a line of any length keeps the report one short row.
 DOCTOR_LINE_EXCERPT_CHARS = 80

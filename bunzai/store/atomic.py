@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from bunzai.errors import BunzaiError
+from bunzai.limits import TEMP_START_SLACK_SECONDS
 
 TYPE_CHECKING = False  # pathlib and typing cost 5 and 3 ms to import; `bunzai read` needs neither
 if TYPE_CHECKING:
@@ -41,9 +42,11 @@ def temp_writer(name: str) -> int | None:
     return int(pid) if dash and pid.isdigit() else None
 
 
-def writer_gone(pid: int | None) -> bool:
-    """Whether the process that wrote a temp file (`temp_writer`) is gone. This process counts
-    as alive (another of its writes may be under way), and so does one of another user."""
+def writer_gone(pid: int | None, written: float | None = None) -> bool:
+    """Whether the process that wrote a temp file (`temp_writer`) is gone. A live process counts
+    as its writer (another of its writes may be under way), and so does one of another user,
+    unless it started after the file was last written (`written`, its mtime): then the pid is
+    another process's now, and the writer is gone."""
     if pid is None:
         return False
     try:
@@ -51,8 +54,24 @@ def writer_gone(pid: int | None) -> bool:
     except ProcessLookupError:
         return True
     except PermissionError:  # another user's live process
-        return False
-    return False
+        pass
+    started = process_started_at(pid) if written is not None else None
+    return started is not None and started > written + TEMP_START_SLACK_SECONDS
+
+
+def process_started_at(pid: int) -> float | None:
+    """When process `pid` started, in seconds since the epoch, from /proc (None where it
+    cannot be read: not Linux, or the process just ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat_line = handle.read()
+        with open("/proc/stat", "rb") as handle:
+            boot = next(int(line.split()[1]) for line in handle if line.startswith(b"btime "))
+        # the command name in parentheses may hold spaces; the start time is the 22nd field
+        ticks = int(stat_line[stat_line.rindex(b")") + 2 :].split()[19])
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def sweep_stale_temps(folder: Path) -> int:
@@ -65,13 +84,14 @@ def sweep_stale_temps(folder: Path) -> int:
     removed = 0
     try:
         with os.scandir(folder) as listing:
-            stale = [
-                entry.path
-                for entry in listing
-                if is_exact_temp_name(entry.name)
-                and stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode)
-                and writer_gone(temp_writer(entry.name))
+            found = [
+                (entry.path, entry.stat(follow_symlinks=False)) for entry in listing if is_exact_temp_name(entry.name)
             ]
+        stale = [
+            path
+            for path, status in found
+            if stat.S_ISREG(status.st_mode) and writer_gone(temp_writer(os.path.basename(path)), status.st_mtime)
+        ]
     except OSError:  # a folder that cannot be listed: nothing is swept there
         return 0
     for path in stale:

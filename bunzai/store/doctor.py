@@ -274,8 +274,8 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             pid = temp_writer(entry.name)
             if pid is None:
                 continue  # bunzai names its temp files after their writer: a user's own `.notes.tmp` stays
-            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-            if not writer_gone(pid) and age < limits.DOCTOR_TEMP_GRACE_SECONDS:
+            written = entry.stat(follow_symlinks=False).st_mtime
+            if not writer_gone(pid, written) and time.time() - written < limits.DOCTOR_TEMP_GRACE_SECONDS:
                 continue  # a live writer's file, mid-write
             problems.append(
                 _problem("temp_file", entry.path, f"{entry.name} is a temp file its writer left behind", fixable=True)
@@ -327,7 +327,7 @@ def _check_export_temps(studio: Studio, problems: list[dict], notes: list[str]) 
             elif (
                 is_exact_temp_name(entry.name)
                 and entry.is_file(follow_symlinks=False)
-                and writer_gone(temp_writer(entry.name))
+                and writer_gone(temp_writer(entry.name), entry.stat(follow_symlinks=False).st_mtime)
             ):
                 where = Path(entry.path).relative_to(studio.root).as_posix()
                 problems.append(

@@ -8,6 +8,7 @@ import os
 
 from bunzai.store import changelog
 from bunzai.store.assets import put_asset
+from bunzai.store.atomic import process_started_at
 from bunzai.store.changelog import append_change
 from bunzai.store.doctor import examine
 from bunzai.store.history import piece_history_dir, read_revision
@@ -61,6 +62,17 @@ def test_a_live_writers_temp_file_and_a_held_lock_are_left_alone(studio: Studio)
     finally:
         os.close(fd)
     assert report["clean"] and temp.exists() and held.exists()
+
+
+def test_a_temp_file_named_after_a_pid_reused_since_is_found_within_the_grace(studio: Studio) -> None:
+    """This process is alive but started after the file was written (ten minutes ago, inside
+    DOCTOR_TEMP_GRACE_SECONDS): another process of that pid wrote it, and is gone."""
+    temp = studio.root / "character" / f".ada.json.{os.getpid()}-abcdef.tmp"
+    temp.write_bytes(b"{")
+    started = process_started_at(os.getpid())
+    assert started is not None
+    os.utime(temp, (started - 600, started - 600))
+    assert checks(examine(studio)) == ["temp_file"]
 
 
 def test_assets_of_pieces_buried_pieces_and_saved_drafts_are_not_orphans(studio: Studio) -> None:
