@@ -46,6 +46,36 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "lorebook": ("/body/entries/*/keys/*/text", "/body/entries/*/secondary_keys/*/text"),
 }
 KEYS_EXPANDED_BY = frozenset({"sillytavern", "sillytavern-legacy"})
+# How many macro passes SillyTavern's Macros 2.0 engine runs over a field before the prompt is
+# sent; each pass drops one `\` before a brace (MacroEngine.js, core:unescape-braces), so a
+# literal body carries one escape per pass. Counted on the Chat Completion path with its
+# default settings: every card field is substituted once when the card is read
+# (script.js getCharacterCardFields -> baseChatReplace) and once more as its prompt is
+# prepared (PromptManager.preparePrompt, or getExtensionPrompt for the depth prompt);
+# personality and scenario once more between, through their `{{personality}}` and
+# `{{scenario}}` formats (openai.js). A lorebook entry's content is substituted when the scan
+# activates it (world-info.js checkWorldInfo) and again where it is placed. A field not named
+# here is read once. (Text Completion reads personality and scenario twice, through the story
+# string, and a card's system prompt up to four times.)
+MACRO_READS: dict[str, dict[str, dict[str, int]]] = {
+    "sillytavern": {
+        "character": {
+            "/body/description": 2,
+            "/body/personality": 3,
+            "/body/scenario": 3,
+            "/body/system_prompt": 2,
+            "/body/post_history_instructions": 2,
+            "/body/depth_prompt/text": 2,
+            "/body/book/entries/*/content": 2,
+        },
+        "lorebook": {"/body/entries/*/content": 2},
+    },
+}
+# A chat's first message is substituted again at every generation and the result saved
+# (script.js Generate: `chat[0].mes = substituteParams(chat[0].mes)`): no count of escapes holds.
+READ_AT_EACH_GENERATION: dict[str, frozenset[str]] = {
+    "sillytavern": frozenset({"/body/first_message", "/body/alternate_greetings/*", "/body/group_only_greetings/*"}),
+}
 
 
 @dataclass
@@ -95,7 +125,7 @@ def translate_piece(piece, source: str, target: str):
             text = holder[key]
             if "{{" not in text:
                 continue
-            translation = translate_text(text, source, target)
+            translation = translate_text(text, source, target, field_reads(target, piece.kind, pattern))
             if not translation.checked:
                 result.checked, result.reason = False, translation.reason
                 return piece, result
@@ -104,6 +134,13 @@ def translate_piece(piece, source: str, target: str):
                 holder[key] = translation.text
                 changed = True
     return (validate_piece(doc) if changed else piece), result
+
+
+def field_reads(target: str, kind: str, pattern: str) -> int | None:
+    """How many macro passes `target` runs over the field `pattern` names; None where no count holds."""
+    if pattern in READ_AT_EACH_GENERATION.get(target, ()):
+        return None
+    return MACRO_READS.get(target, {}).get(kind, {}).get(pattern, 1)
 
 
 def _matches(doc: Any, pattern: str):

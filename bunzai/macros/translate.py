@@ -48,8 +48,11 @@ class Translation:
         return doc
 
 
-def translate_text(text: str, source_engine: str, target_engine: str) -> Translation:
-    """`text` written for `source_engine`, rewritten for `target_engine`, with its verdicts."""
+def translate_text(text: str, source_engine: str, target_engine: str, reads: int | None = None) -> Translation:
+    """`text` written for `source_engine`, rewritten for `target_engine`, with its verdicts.
+
+    `reads`: how many macro passes the target runs over this text before it reaches the model
+    (a crossing knows it per field, bunzai.macros.crossing); None where the field is not known."""
     source, target = catalog_for(source_engine), catalog_for(target_engine)
     missing = [e for e, c in ((source_engine, source), (target_engine, target)) if c is None]
     if missing:
@@ -58,14 +61,15 @@ def translate_text(text: str, source_engine: str, target_engine: str) -> Transla
         )
     if "{{" not in text:
         return Translation(text, [], True)
-    out, verdicts = _Translator(source, target).run(text, 0)
+    out, verdicts = _Translator(source, target, reads).run(text, 0)
     return Translation(out, verdicts, True)
 
 
 class _Translator:
-    def __init__(self, source: Catalog, target: Catalog) -> None:
+    def __init__(self, source: Catalog, target: Catalog, reads: int | None = None) -> None:
         self.source = source
         self.target = target
+        self.reads = reads
         # Identical plain tokens get identical answers; presets repeat {{char}} thousands of times.
         self.memo: dict[str, tuple[str | None, list[dict]]] = {}
         self.entries: dict[tuple[str, bool], Entry | None] = {}
@@ -171,7 +175,7 @@ class _Translator:
         found = portable_spelling(target, op, token, canon, paired=False)
         if found is not None:
             t_entry, text = found
-            notes = [n for n in (t_entry.note, self.spaces_lost(canon)) if n]
+            notes = [n for n in (t_entry.note, self.spaces_lost(op, canon)) if n]
             same = by_name(target, token, paired=False)
             if same is not None and same.op != op and text != token.raw:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
@@ -304,14 +308,24 @@ class _Translator:
             ),
         )
 
-    def spaces_lost(self, args: list[str]) -> str:
-        """A note where the target trims arguments whose edge spaces the source keeps."""
-        if not self.target.syntax.trim_args or self.source.syntax.trim_args:
+    def spaces_lost(self, op: str, args: list[str]) -> str:
+        """A note where the target trims arguments (or only a variable's name, SillyTavern's legacy
+        engine) whose edge spaces the source keeps: RisuAI's `name ` and `name` are two variables."""
+        source, target = self.source.syntax, self.target.syntax
+        if source.trim_args:
             return ""
-        spaced = [a for a in args if a != a.strip()]
+        if target.trim_args:
+            what, trimmed = "its arguments", args
+        elif target.trim_names and not source.trim_names:
+            names = [n.rstrip("?*") for n in ops.canonical_args(op)]
+            what, trimmed = "a variable's name", [a for n, a in zip(names, args) if n == "name"]
+        else:
+            return ""
+        spaced = [a for a in trimmed if a != a.strip()]
         if not spaced:
             return ""
-        return f"{self.target.engine} trims its arguments: the spaces around {', '.join(map(repr, spaced))} are lost"
+        said = f"{self.target.engine} trims {what}: the spaces around {', '.join(map(repr, spaced))} are lost"
+        return said if target.trim_args else said + f", so it names another variable than in {self.source.engine}"
 
     def inline_if(self, token: Token, entry: Entry, depth: int) -> tuple[str, list[dict]] | None:
         """SillyTavern's `{{if cond::text}}` where the target has no inline form: translated as
@@ -354,13 +368,11 @@ class _Translator:
         said = f"{self.source.engine} prints this body as text, its macros not run; "
         said += f"{entry.note}; " if entry.note else ""
         if escape and ("{" in body or "}" in body):  # every brace: the engine drops the escape before any
-            body = re.sub(r"[{}]", lambda m: escape + m.group(), body)
-            said += f"its braces are escaped with {escape} so {self.target.engine} prints them"
-            if runs:  # SillyTavern drops the escape in each pass, and reads some fields twice
-                said += (
-                    f" in a text it reads once; where it reads a text twice (a card's description, personality "
-                    f"and scenario, lorebook entries) the second pass runs {', '.join(runs)}"
-                )
+            # Each pass drops one escape before a brace (SillyTavern's core:unescape-braces), so a
+            # text read N times holds N of them; the crossing knows N per field.
+            body = re.sub(r"[{}]", lambda m: escape * (self.reads or 1) + m.group(), body)
+            said += self.escaped(escape, runs)
+            runs = runs if self.reads is None else []
         elif runs:
             said += f"{self.target.engine} has no way to say so and will run {', '.join(runs)}"
         else:
@@ -378,6 +390,24 @@ class _Translator:
             runs=runs,
             note=said,
         )
+
+    def escaped(self, escape: str, runs: list[str]) -> str:
+        """What the verdict says of a literal body whose braces were escaped for the target."""
+        target = self.target.engine
+        if self.reads is not None:
+            passes = "the one macro pass" if self.reads == 1 else f"each of the {self.reads} macro passes"
+            return (
+                f"its braces are escaped with {escape} for {passes} {target} runs over this field on its Chat "
+                f"Completion path (one {escape} a pass), so it prints them"
+            )
+        said = f"its braces are escaped with {escape} so {target} prints them"
+        if runs:  # the field is not known: say where one escape does not hold
+            said += (
+                f" in a text it reads once; where it reads a text again (a card's description, personality, "
+                f"scenario, system prompt, post-history instructions and depth prompt, lorebook entries, and a "
+                f"chat's first message at each generation) a later pass runs {', '.join(runs)}"
+            )
+        return said
 
     def runnable(self, text: str) -> list[str]:
         """The tokens in `text` the target would read as its own macros."""

@@ -75,8 +75,9 @@ def test_a_block_the_target_lacks_is_still_said_to_be_inexpressible() -> None:
 
 def test_into_sillytavern_the_escape_holds_one_pass_and_the_verdict_names_what_a_second_runs() -> None:
     # SillyTavern drops `\{` in each macro pass, and runs a card's description and lorebook
-    # entries through its macros twice: there the escaped body's macros run after all
+    # entries through its macros twice: a text of no known field gets one escape, and the
+    # verdict says a later pass runs its macros (a crossing escapes each field for its passes)
     done = translate_text("{{#pure}}Hi {{char}}{{/pure}}", "risuai", "sillytavern")
     assert done.text.endswith("Hi \\{\\{char\\}\\}")
     [verdict] = [v for v in done.verdicts if v["verdict"] == "flatten"]
-    assert verdict["runs"] == ["{{char}}"] and "reads a text twice" in verdict["note"]
+    assert verdict["runs"] == ["{{char}}"] and "reads a text again" in verdict["note"]
