@@ -70,5 +70,5 @@ def test_keys_read_as_each_key_is_read_one_by_one(value):
     # decode_keys answers plain text keys without calling decode_key: the same keys as calling it.
     from bunzai.adapters.sillytavern.world_keys import decode_key, decode_keys
 
-    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    items = value if isinstance(value, list) else []  # a bare string is no key list (Array.isArray)
     assert decode_keys(value) == [key for key in map(decode_key, items) if key is not None]

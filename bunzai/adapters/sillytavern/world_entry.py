@@ -1,22 +1,26 @@
 """One SillyTavern world-info entry <-> one canonical LoreEntry, key by key.
 
-The defaults are SillyTavern's (`newWorldInfoEntryDefinition`), so sparse entries from
-older files read as SillyTavern reads them. Enums follow sillytavern-formats.md §2.3:
-positions 0-7, selectiveLogic 0-3, roles 0-2 (null reads as system).
+A field is read as SillyTavern's scan (world-info.js checkWorldInfo) runs it: loadWorldInfo
+hands the scan the file as stored, and only the editor fills missing fields in
+(addMissingWorldInfoFields, from `newWorldInfoEntryDefinition`) when it shows the world. So a
+sparse entry reads as the scan sees it (no `selective`: not selective), a flag by JavaScript
+truthiness ("false" is true), and a null where the scan falls back to a global setting
+(`entry.caseSensitive ?? world_info_case_sensitive`) as None. Where no reading differs, the
+editor's default stands. Enums follow sillytavern-formats.md §2.3: positions 0-7,
+selectiveLogic 0-3, roles 0-2 (null reads as system).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.common.card_book import read_world_probability
-from bunzai.adapters.common.drift import as_bool, as_object
+from bunzai.adapters.common.card_book import js_number, read_world_probability
+from bunzai.adapters.common.drift import as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
     answered_inline,
     FieldMap,
-    bool_reader,
     int_reader,
     str_reader,
     choice,
@@ -66,7 +70,7 @@ def _character_filter(value: Any) -> Any:
     if not isinstance(value, dict):
         return None
     return {
-        "exclude": as_bool(value.get("isExclude")),
+        "exclude": _truthy(value.get("isExclude")),  # `characterFilter.isExclude ? ...`
         "names": _strings(value.get("names")),
         "tags": _strings(value.get("tags")),
     }
@@ -103,25 +107,44 @@ def _probability(value: Any) -> int:
 answered_inline(_probability, "{v}.__class__ is _int and 0 <= v <= 100", 0)
 
 
-def _rolls(value: Any) -> bool:
-    """`useProbability`: the scan skips the roll when `!entry.useProbability` (verifyProbability),
-    so an absent or null one rolls no dice; the editor's default `true` is only for new entries."""
-    if value is None or value is MISSING:
+def _truthy(value: Any) -> bool:
+    """A flag as SillyTavern's scan tests it: JavaScript truthiness (`if (entry.constant)`,
+    `entry.selective && ...`, `!entry.useProbability`), as the editor's checkboxes show it too.
+    "false" and any other non-empty text, a list and an object are true; "", 0, null and an
+    absent key are false (an absent `selective` too, though the editor would fill in true)."""
+    if value is MISSING or value is None:
         return False
-    return as_bool(value, default=True)
+    if value.__class__ is float:
+        return value == value and value != 0  # NaN is falsy
+    return bool(value) if isinstance(value, (bool, int, str)) else True
 
 
-# An absent key or a null reads False; a bool as it is.
-answered_inline(_rolls, "{v}.__class__ is _bool", False)
+answered_inline(_truthy, "{v}.__class__ is _bool", False)
 
 
-def _flag(native: str, path: str, default: bool = False) -> Field:
-    return Field(native, (path,), bool_reader(default))
+def _setting_or_truthy(value: Any) -> bool | None:
+    """null or absent = the global setting (`entry.caseSensitive ?? world_info_case_sensitive`),
+    as SillyTavern writes it; any other value by truthiness, as `??` keeps it."""
+    return None if value is MISSING or value is None else _truthy(value)
 
 
-def _nullable_bool(native: str, *path: str) -> Field:
+answered_inline(_setting_or_truthy, "{v}.__class__ is _bool", None)
+
+
+def _enabled(value: Any) -> bool:
+    """`disable` as the scan tests it, loosely (`entry.disable == true`): true, 1 and text reading
+    as the number 1 turn the entry off; "true", 2 or anything else leave it on (the editor,
+    testing `!entry.disable`, shows those off, but the scan fires them)."""
+    return js_number(value) != 1
+
+
+def _flag(native: str, path: str) -> Field:
+    return Field(native, (path,), _truthy)
+
+
+def _nullable_flag(native: str, *path: str) -> Field:
     # null = "use the global setting"; SillyTavern writes the null, and so do we.
-    return Field(native, path, bool_reader(None))
+    return Field(native, path, _setting_or_truthy)
 
 
 ENTRY_FIELDS = FieldMap(
@@ -132,11 +155,11 @@ ENTRY_FIELDS = FieldMap(
         Field("content", ("content",), str_reader("")),
         _flag("constant", "constant"),
         _flag("vectorized", "vectorized"),
-        _flag("selective", "selective", True),
+        _flag("selective", "selective"),
         Field("selectiveLogic", ("selective_logic",), choice(SELECTIVE_LOGIC, "and_any"), reverse(SELECTIVE_LOGIC)),
         Field("order", ("order",), int_reader(100)),
         Field("position", ("position",), choice(POSITIONS, "before_char"), reverse(POSITIONS)),
-        Field("disable", ("enabled",), lambda v: not as_bool(v), lambda enabled: not enabled),
+        Field("disable", ("enabled",), _enabled, lambda enabled: not enabled),
         _flag("ignoreBudget", "ignore_budget"),
         _flag("excludeRecursion", "exclude_recursion"),
         _flag("preventRecursion", "prevent_recursion"),
@@ -148,16 +171,18 @@ ENTRY_FIELDS = FieldMap(
         _flag("matchCreatorNotes", "match_creator_notes"),
         Field("delayUntilRecursion", ("delay_until_recursion",), _delay_until_recursion),
         Field("probability", ("probability",), _probability),
-        Field("useProbability", ("use_probability",), _rolls),
+        # `!entry.useProbability` skips the roll (verifyProbability): absent or null rolls no dice;
+        # the editor's default `true` is only for new entries.
+        Field("useProbability", ("use_probability",), _truthy),
         Field("depth", ("depth",), int_reader(4, lo=0)),
         Field("outletName", ("outlet",), str_reader("")),
         Field("group", ("group", "names"), _group_names, ",".join),
-        Field("groupOverride", ("group", "override"), bool_reader(False)),
+        Field("groupOverride", ("group", "override"), _truthy),
         Field("groupWeight", ("group", "weight"), int_reader(100, lo=0)),
-        _nullable_bool("useGroupScoring", "group", "use_group_scoring"),
+        _nullable_flag("useGroupScoring", "group", "use_group_scoring"),
         Field("scanDepth", ("scan_depth",), int_reader(None, lo=0)),
-        _nullable_bool("caseSensitive", "case_sensitive"),
-        _nullable_bool("matchWholeWords", "match_whole_words"),
+        _nullable_flag("caseSensitive", "case_sensitive"),
+        _nullable_flag("matchWholeWords", "match_whole_words"),
         Field("automationId", ("automation_id",), str_reader("")),
         Field("role", ("role",), choice(ROLES, "system"), _encode_role),
         Field("sticky", ("sticky",), int_reader(None, lo=0)),

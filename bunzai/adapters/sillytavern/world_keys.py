@@ -38,8 +38,9 @@ def encode_key(key: dict) -> str:
 
 
 def decode_keys(value: Any) -> list[dict]:
-    if isinstance(value, str):  # drift: one key written as a bare string
-        value = [value]
+    """A native key list -> canonical keys. Anything but a list (one key written as a bare
+    string too) is no keys: the scan skips an entry whose `key` is no array and ignores such
+    a `keysecondary` (`Array.isArray`), and the editor replaces either with []."""
     if not isinstance(value, list):
         return []
     keys = []
