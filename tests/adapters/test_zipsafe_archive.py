@@ -262,9 +262,11 @@ def test_the_writer_counts_a_polyglot_cover_in_the_file_it_writes(monkeypatch):
     "members",
     [
         [("../x.png", b"")],
-        [("joyé.png", b"")],
         [("a.png", b""), ("a.png", b"")],
         [("/abs", b"")],
+        [("a\x00b.png", b"")],
+        [("x\ud800.png", b"")],  # a lone surrogate: no UTF-8 holds it
+        [("é" * 32768 + ".png", b"")],  # over the 65,535 bytes a ZIP name holds
     ],
 )
 def test_the_writer_refuses_unsafe_names(members):

@@ -3,8 +3,8 @@
 Reading: an `embeded://` entry that resolves becomes a link with `asset` set (the member's
 bytes); any other uri reads as the card spokes read it (data: decoded, the rest kept).
 Writing plans the asset entries and the members together: an escrowed entry that still
-reads as the same link is kept as written (its original uri, its member byte for byte);
-every other stored asset is written once under assets/{type}/{folder}/{name}.{ext}. A member
+reads as the same link is kept as written (its original uri, its member byte for byte, under
+its name); every other stored asset is written once under assets/{type}/{folder}/{name}.{ext}. A member
 an asset names never ends in `.json`, which RisuAI's import skips (charx_members.loadable):
 an escrowed one is renamed, and its entries' uris follow.
 """
@@ -18,14 +18,12 @@ from itertools import accumulate
 from bunzai.adapters.common.charx_members import (
     CARD_MEMBER,
     EMBEDDED,
-    ascii_name,
     asset_member,
     embedded_path,
     file_type,
     loadable,
     resolver,
     unique,
-    valid_ext,
 )
 from bunzai.adapters.common import card_assets
 from bunzai.adapters.common.drift import as_object, as_str
@@ -82,7 +80,7 @@ def plan_assets(
     links: list[dict],
     files: dict[str, dict],
     media: MediaSource,
-    member_for: Callable[[str, str, str, int], str] = asset_member,
+    member_for: Callable[[str, str, str, str, int], str] = asset_member,
 ) -> AssetPlan:
     """Entries and members for `links`, over the escrowed entries `base` and members `files`."""
     old = base if isinstance(base, list) else []
@@ -108,8 +106,7 @@ def plan_assets(
     taken: set[str] = set()
 
     def kept_name(name: str) -> str:
-        written = ascii_name(name)
-        return unique(loadable(written) if name in asset_members else written, taken | {CARD_MEMBER})
+        return unique(loadable(name) if name in asset_members else name, taken | {CARD_MEMBER})
 
     for name in plan.kept:
         plan.kept[name] = kept_name(name)
@@ -129,14 +126,13 @@ def plan_assets(
             member = plan.kept.setdefault(source, kept_name(source))
             taken.add(member)
         if member is None:
-            ext = valid_ext(link["ext"]) or ref.ext
-            member = member_for(link["role"], link["name"], ext, numbers[index])
+            member = member_for(link["role"], link["name"], link["ext"], ref.ext, numbers[index])
             member = unique(loadable(member), taken | {CARD_MEMBER})
             taken.add(member)
             plan.members[member] = media(ref)
         written[ref.sha256] = member
         entry["uri"] = EMBEDDED + member
-    for index, member in held.items():  # a kept entry follows its member when the name had to become ASCII
+    for index, member in held.items():  # a kept entry follows its member when it was renamed (.json, taken)
         if plan.kept[member] != member:
             plan.entries[index]["uri"] = EMBEDDED + plan.kept[member]
     return plan

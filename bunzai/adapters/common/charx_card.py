@@ -10,7 +10,8 @@ ZIP appended (RisuAI's polyglot) reads like the ZIP; hostile archives are refuse
 zipsafe before anything is decompressed past its limits.
 Write: card.json (4-space JSON, as RisuAI writes it) over the escrowed card, the stored
 assets once each, and, when the piece came from a CHARX, every escrowed member back under
-its name; names are ASCII, nothing is encrypted, the same piece gives the same bytes.
+its name; names are UTF-8 (as RisuAI writes them), nothing is encrypted, the same piece gives
+the same bytes.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from bunzai.adapters.common.charx_assets import link_entries, plan_assets
 from bunzai.adapters.common.charx_members import (
     CARD_MEMBER,
     LOADABLE_SUFFIX,
-    ascii_name,
     asset_member,
     file_type,
+    nested_card,
     sillytavern_card,
 )
 from bunzai.adapters.common.card_doc import (
@@ -70,8 +71,9 @@ MEMBER_RENAMED = LossRule(
     "/original/files/[^/]+",
     "translated",
     "charx.member.renamed",
-    "the member name is not ASCII (CHARX names should be), or it is an asset's and ends in .json (which RisuAI's "
-    "import skips, refusing the card); it is written under another name, and the asset uris naming it follow",
+    "the member is an asset's and its name ends in .json (which RisuAI's import skips, refusing the card), or "
+    "that name is taken by another member's new name; it is written under another name, and the asset uris "
+    "naming it follow",
 )
 ICON_NAMED_MAIN = LossRule(
     r"/assets/\d+",
@@ -109,11 +111,7 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
     what = name or "the CHARX"
     archive = open_archive(data)
     if not archive.has(CARD_MEMBER):
-        raise BunzaiError(
-            "unrecognized_file",
-            f"{what} is a ZIP archive without a card.json at its root",
-            "a CHARX holds its card in card.json; this archive is something else",
-        )
+        raise no_root_card(archive.names(), what)
     document = _card_document(archive.read(CARD_MEMBER), what)
     names = [member for member in archive.names() if member != CARD_MEMBER]
     contents = {member: archive.read(member) for member in names}
@@ -143,6 +141,25 @@ def read_charx(data: bytes, name: str, format_id: str, *, module_warning: bool =
     return decoded
 
 
+def no_root_card(names: list[str], what: str) -> BunzaiError:
+    """The refusal of an archive without a root card.json, naming a card.json in a folder when
+    there is one (the code stays unrecognized_file: RisuAI and the spec read only the root's)."""
+    nested = nested_card(names)
+    if nested is None:
+        return BunzaiError(
+            "unrecognized_file",
+            f"{what} is a ZIP archive without a card.json at its root",
+            "a CHARX holds its card in card.json; this archive is something else",
+        )
+    return BunzaiError(
+        "unrecognized_file",
+        f"{what}: card.json is at {nested!r}, not at the archive's root, where a CHARX holds it (RisuAI and the "
+        "CHARX spec read only the root's card.json; SillyTavern finds it in a folder)",
+        f"zip the contents of {nested.rsplit('/', 1)[0]!r} rather than the folder itself, so card.json and "
+        "assets/ are at the archive's root",
+    )
+
+
 def card_first(members: list[tuple[str, bytes]], card: bytes) -> list[tuple[str, bytes]]:
     """The generic order: card.json, then the kept members, then the new ones."""
     return [(CARD_MEMBER, card)] + members
@@ -153,7 +170,7 @@ def write_charx(
     media: MediaSource,
     format_id: str,
     order: Callable[[list[tuple[str, bytes]], bytes], list[tuple[str, bytes]]] = card_first,
-    member_for: Callable[[str, str, str, int], str] = asset_member,
+    member_for: Callable[[str, str, str, str, int], str] = asset_member,
 ) -> Encoded:
     """A character -> CHARX bytes and the losses; `order` places card.json among the members,
     `member_for` names a new asset's member (the spec's layout, or RisuAI's)."""
@@ -269,16 +286,11 @@ def _rename_losses(kept: dict[str, str]) -> list[Loss]:
 
 
 def _rename_why(member: str, written: str) -> str:
-    reasons = []
-    if not member.isascii():
-        reasons.append("is not ASCII (CHARX names should be)")
-    elif ascii_name(member) != member:
-        reasons.append("holds characters an embeded:// uri would have to escape (written percent-encoded)")
     if written.endswith(LOADABLE_SUFFIX) and not member.endswith(LOADABLE_SUFFIX):
-        reasons.append("names an asset and ends in .json, a member RisuAI's import skips (it then refuses the card)")
-    if not reasons:
-        reasons.append("is taken by another member's new name")
-    return f"the member name {member!r} {' and '.join(reasons)}; it is written as {written!r}"
+        why = "names an asset and ends in .json, a member RisuAI's import skips (it then refuses the card)"
+    else:
+        why = "is taken by another member's new name"
+    return f"the member name {member!r} {why}; it is written as {written!r}"
 
 
 def _reread_losses(

@@ -4,7 +4,9 @@ An asset uri `embeded://<path>` (one d, as the spec spells it) names a member. R
 the uri before it sanitizes the file name, so a uri may dangle: it is resolved by exact
 path, then by basename, then by the basename as RisuAI sanitizes it. Among several
 candidates the smallest name wins, so resolution never depends on the archive's order.
-Written names are ASCII (the spec asks for it): other characters are percent-encoded.
+Written names are UTF-8, as RisuAI writes them (zipsafe sets the ZIP's UTF-8 flag): a new
+asset's name has only the characters RisuAI's writer replaces made `_`, and escrowed members
+keep their names (percent-encoded ones bunzai wrote before included: a uri names them so).
 No asset member is written under a name ending in `.json` (see `loadable`).
 """
 
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from urllib.parse import quote
 
 EMBEDDED = "embeded://"
 _ALSO_EMBEDDED = "embedded://"  # the natural spelling, seen in hand-made cards
@@ -20,7 +21,9 @@ CARD_MEMBER = "card.json"
 _EXT = re.compile(r"^[a-z0-9]{1,10}$")
 _RISU_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 _RISU_PATH_UNSAFE = re.compile(r'[<>:"\\|?*\x00-\x1f]')  # what RisuAI's writer replaces in a member path
-_SAFE_CHARS = " !'()+,-.;=@[]_~"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_NAME_UNITS = 100  # RisuAI cuts an asset's name to 100 UTF-16 code units before it builds the path
+UNKNOWN_EXT = "unknown"  # an entry's ext RisuAI's writer files as `image/<name>.png`
 _MIME = {
     "png": "image/png",
     "jpg": "image/jpeg",
@@ -54,6 +57,15 @@ def sillytavern_card(names: list[str]) -> str | None:
     """The member SillyTavern's CHARX import reads as the card: the first, in archive order,
     whose name ends in `card.json` (`x_meta/postcard.json` too), outside `__MACOSX`."""
     return next((name for name in names if name.endswith(CARD_MEMBER) and not name.startswith("__MACOSX")), None)
+
+
+def nested_card(names: list[str]) -> str | None:
+    """The first member named card.json in a folder (`Folder/card.json`, as zipping the folder
+    rather than its contents gives), outside `__MACOSX`; None when there is none."""
+    return next(
+        (name for name in names if name.rsplit("/", 1)[-1] == CARD_MEMBER and not name.startswith("__MACOSX/")),
+        None,
+    )
 
 
 def embedded_path(uri: object) -> str | None:
@@ -115,13 +127,18 @@ def file_type(declared_ext: object, member: str) -> tuple[str, str]:
     return ext, _MIME.get(ext, "")
 
 
-def ascii_segment(text: str) -> str:
-    return quote(text, safe=_SAFE_CHARS)
+def risu_name(name: str) -> str:
+    """An asset's name as RisuAI's export puts it in a path: its first 100 UTF-16 code units
+    (JavaScript's substring), a surrogate left alone there as U+FFFD (as TextEncoder writes it)."""
+    if name.isascii():
+        return name[:_NAME_UNITS]
+    return name.encode("utf-16-le", "surrogatepass")[: 2 * _NAME_UNITS].decode("utf-16-le", "replace")
 
 
-def ascii_name(name: str) -> str:
-    """A member name with every non-ASCII or unsafe character percent-encoded, per segment."""
-    return "/".join(ascii_segment(part) for part in name.split("/"))
+def member_segment(text: str) -> str:
+    """One path segment with what RisuAI's writer replaces (`<>:"/\\|?*`, control characters)
+    made `_`; any other character, ASCII or not, is kept."""
+    return _RISU_UNSAFE.sub("_", _LONE_SURROGATE.sub("\ufffd", text))
 
 
 # RisuAI's CHARX import skips every member named `*.json` but card.json (app data, x_meta notes),
@@ -149,12 +166,14 @@ def unique(name: str, taken: set[str]) -> str:
     return f"{stem}_{number}{dot}{ext}"
 
 
-def asset_member(role: str, name: str, ext: str, number: int) -> str:
-    """Where a stored asset is written: assets/{type}/{images|audio|...}/{name}.{ext}; an unnamed
-    one is `asset_<number>` (RisuAI's fallback: `number` counts the stored assets, from 1)."""
+def asset_member(role: str, name: str, declared_ext: str, stored_ext: str, number: int) -> str:
+    """Where a stored asset is written: assets/{type}/{images|audio|...}/{name}.{ext}, ext the
+    entry's, else the stored file's; an unnamed one is `asset_<number>` (RisuAI's fallback:
+    `number` counts the stored assets, from 1)."""
+    ext = valid_ext(declared_ext) or stored_ext
     folder = next((key for key, exts in _FOLDERS.items() if ext in exts), "other")
-    kind = ascii_segment(role) if role not in ("", ".", "..") else "other"
-    stem = ascii_segment(name[:100]) or f"asset_{number}"
+    kind = member_segment(role) if role not in ("", ".", "..") else "other"
+    stem = member_segment(risu_name(name)) or f"asset_{number}"
     return f"assets/{kind}/{folder}/{stem}.{ext}"
 
 
@@ -172,13 +191,17 @@ RISU_TYPES = ("emotion", "background", "user_icon", "icon", "other")
 RISU_FOLDER_NAMES = frozenset(_RISU_FOLDERS) | {"other"}
 
 
-def risu_asset_member(role: str, name: str, ext: str, number: int) -> str:
+def risu_asset_member(role: str, name: str, declared_ext: str, stored_ext: str, number: int) -> str:
     """Where RisuAI writes an asset: assets/{type}/{image|audio|...}/{name}.{ext}; other types under
-    `other`, an unnamed asset `asset_<number>`. RisuAI's writer keeps a `/` of the name (a folder)
+    `other`, an unnamed asset `asset_<number>`, an entry whose ext is `unknown` at image/{name}.png
+    (RisuAI's export does so, whatever the file). RisuAI's writer keeps a `/` of the name (a folder)
     and no other path character; a folder segment a reader would refuse (empty, `.`, `..`) is `_`."""
-    folder = next((key for key, exts in _RISU_FOLDERS.items() if ext in exts), "other")
+    if declared_ext == UNKNOWN_EXT:
+        folder, ext = "image", "png"
+    else:
+        ext = valid_ext(declared_ext) or stored_ext
+        folder = next((key for key, exts in _RISU_FOLDERS.items() if ext in exts), "other")
     kind = role if role in RISU_TYPES else "other"
-    parts = _RISU_PATH_UNSAFE.sub("_", name[:100]).split("/") if name else [f"asset_{number}"]
+    parts = _RISU_PATH_UNSAFE.sub("_", risu_name(name)).split("/") if name else [f"asset_{number}"]
     folders = ["_" if part in ("", ".", "..") else part for part in parts[:-1]]
-    stem = "/".join(ascii_segment(part) for part in folders + parts[-1:])
-    return f"assets/{kind}/{folder}/{stem}.{ext}"
+    return f"assets/{kind}/{folder}/{'/'.join(folders + parts[-1:])}.{ext}"

@@ -13,8 +13,10 @@ zipfile finds the end record at the end of the data and corrects member offsets 
 were written relative to the start of the ZIP part.
 
 `write_archive(members)` gives the same bytes for the same members: fixed timestamps,
-fixed attributes, ASCII names, deflate unless storing is smaller; it refuses, with
-`too_large`, an archive open_archive would refuse for its size.
+fixed attributes, names in UTF-8 with the UTF-8 flag where they are not ASCII (as RisuAI's
+fflate writes them; fflate and SillyTavern's yauzl read a name without the flag as Latin-1
+or code page 437), deflate unless storing is smaller; it refuses, with `too_large`, an
+archive open_archive would refuse for its size.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a ZIP can hold
 _FILE_MODE = 0o100644 << 16  # a regular, readable file, written as from a Unix system
 _DIR_MODE = (0o40755 << 16) | 0x10  # a directory (Unix mode and the MS-DOS directory bit)
 _UTF8_FLAG = 0x800  # general purpose bit 11: the name and comment are UTF-8
+_NAME_MAX = 0xFFFF  # a ZIP header's name length field is 16 bits
 _METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 _HINT = "the archive was refused unread; rebuild it with an ordinary zip tool from the files themselves"
 
@@ -260,7 +263,8 @@ def _read_bounded(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> by
 def write_archive(members: list[tuple[str, bytes]], lead: bytes = b"") -> bytes:
     """`lead` then a ZIP of `members` in order; the same members always give the same bytes.
 
-    Names must be safe (see name_problem), ASCII and unique. Each member is deflated
+    Names must be safe (see name_problem), unique, and fit a ZIP header as UTF-8 (zipfile
+    sets the UTF-8 flag on a name that is not ASCII). Each member is deflated
     unless storing it is smaller (images are already compressed) or deflating it would
     pass the ratio open_archive refuses as a bomb. `lead` is what comes before the ZIP
     (a CHARX polyglot's cover image). What open_archive would refuse for its size (too
@@ -272,12 +276,12 @@ def write_archive(members: list[tuple[str, bytes]], lead: bytes = b"") -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as zf:
         for name, data in members:
-            problem = name_problem(name) or (None if name.isascii() else f"member name {name!r} is not ASCII")
+            problem = name_problem(name) or _unwritable(name)
             if problem or name in seen:
                 raise BunzaiError(
                     "invalid_input",
                     f"cannot write the archive: {problem or f'{name!r} is listed twice'}",
-                    "use unique, relative, ASCII member names",
+                    "use unique, relative member names of at most 65,535 UTF-8 bytes",
                 )
             seen.add(name)
             info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
@@ -304,6 +308,17 @@ def write_archive(members: list[tuple[str, bytes]], lead: bytes = b"") -> bytes:
             f"it would be {len(archive)} bytes; bunzai opens archives of at most {limits.ARCHIVE_MAX_BYTES}"
         )
     return archive
+
+
+def _unwritable(name: str) -> str | None:
+    """Why a safe name cannot go in a ZIP header, or None: its UTF-8 must fit the 16-bit length field."""
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        return f"member name {name!r} holds a lone UTF-16 surrogate, which UTF-8 cannot hold"
+    if size > _NAME_MAX:
+        return f"member name {name[:40]!r}... is {size} UTF-8 bytes; a ZIP name holds at most {_NAME_MAX}"
+    return None
 
 
 def _too_large(why: str) -> BunzaiError:
