@@ -28,6 +28,7 @@ from bunzai.jsondoc.reading import load_json_bytes, read_notes
 from bunzai.limits import FOLDER_WALK_MAX_DEPTH
 from bunzai.model import dump_piece
 from bunzai.model.ids import id_problem
+from bunzai.query.links import LINKED_KIND, LINKS, link_holders
 from bunzai.regexlab.probe import piece_probe_warnings
 
 
@@ -207,16 +208,6 @@ def _attachments(piece, blobs: dict, name: str, source: Path | None) -> dict:
     return attachments
 
 
-# Where pieces refer to other pieces by id, per kind (pointer path inside the body).
-_LINKS = {
-    "character": (("links", "lorebooks"), ("links", "regex"), ("links", "quickreplies"), ("media", "pack")),
-    "persona": (("lorebook",),),
-    # a promptbook's links sit in each phase (see _link_holders): the preset it runs, the cards
-    # in play, the studio's regex sets it uses
-    "promptbook": (("preset",), ("cards",), ("uses", "regex")),
-}
-
-
 def _rename(docs: list[dict], new: str) -> None:
     """Give the primary piece a new id; carried pieces named after it (`<old>-book`) follow,
     and every link among the file's pieces is updated to the new ids."""
@@ -246,7 +237,7 @@ def relink_ids(
     for doc in docs:
         for path, holder in _link_holders(doc):
             value = holder.get(path[-1])
-            kind = _LINKED_KIND[path[-1]]
+            kind = LINKED_KIND[path[-1]]
             if isinstance(value, str):
                 holder[path[-1]] = follow(kind, value)
             elif isinstance(value, list):
@@ -258,7 +249,7 @@ def links_of(doc: dict) -> list[tuple[str, str]]:
     found = []
     for path, holder in _link_holders(doc):
         value = holder.get(path[-1])
-        kind = _LINKED_KIND[path[-1]]
+        kind = LINKED_KIND[path[-1]]
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 found.append((kind, item))
@@ -277,19 +268,11 @@ def bound_world(doc: dict) -> str:
 
 
 def _link_holders(doc: dict) -> Iterator[tuple[tuple[str, ...], dict]]:
-    """(link path, the dict holding its last key) for every link place of `doc`: the body's,
-    a character variant's overrides (which hold links and media as the body does), and each
-    phase of a promptbook."""
-    body = doc["body"] if isinstance(doc.get("body"), dict) else {}
-    kind = doc.get("kind")
-    inner = body.get("variants") if kind == "character" else body.get("phases") if kind == "promptbook" else None
-    inner = [item for item in inner if isinstance(item, dict)] if isinstance(inner, list) else []
-    if kind == "character":
-        holders = [body, *(o for o in (v.get("overrides") for v in inner) if isinstance(o, dict))]
-    else:
-        holders = inner if kind == "promptbook" else [body]
-    for holder in holders:
-        for path in _LINKS.get(kind, ()):
+    """(link path, the dict holding its last key) for every link place of `doc` (query.links:
+    the body's, a character variant's overrides, each phase of a promptbook)."""
+    paths = LINKS.get(doc.get("kind"), ())
+    for holder in link_holders(doc):
+        for path in paths:
             yield path, _link_holder(holder, path)
 
 
@@ -298,18 +281,6 @@ def _link_holder(body: dict, path: tuple[str, ...]) -> dict:
     for key in path[:-1]:
         holder = holder.get(key) if isinstance(holder.get(key), dict) else {}
     return holder
-
-
-# The kind a link names, by the link's last key in _LINKS.
-_LINKED_KIND = {
-    "lorebooks": "lorebook",
-    "regex": "regex",
-    "quickreplies": "quickreply",
-    "pack": "pack",
-    "lorebook": "lorebook",
-    "preset": "preset",
-    "cards": "character",
-}
 
 
 def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | BunzaiError | Skipped]]:

@@ -5,21 +5,15 @@ from __future__ import annotations
 from bunzai import limits
 from bunzai.changes.receipts import receipt, refusal
 from bunzai.errors import BunzaiError
+from bunzai.query.links import LINKING_KINDS
 from bunzai.store.changelog import record_session
 from bunzai.store.graveyard import bury_piece, restore_entry as restore
 from bunzai.store.pieces import delete_piece, list_stored, parse_stored, read_raw, ref_of, resolve_ref
 
-# Which kinds' pieces can name a piece of each kind (the links `imports.links_of` reads: a
-# character's, its variants' included, a persona's, a promptbook phase's preset, cards and
-# regex sets): removing one may leave them pointing at nothing.
-LINKERS = {
-    "lorebook": ("character", "persona"),
-    "pack": ("character",),
-    "quickreply": ("character",),
-    "regex": ("character", "promptbook"),
-    "preset": ("promptbook",),
-    "character": ("promptbook",),
-}
+# Which kinds' pieces can name a piece of each kind (a character's links, its variants'
+# included, a persona's, a promptbook phase's preset, cards and regex sets; `imports.links_of`
+# reads the same): removing one may leave them pointing at nothing.
+LINKERS = LINKING_KINDS
 REFERENCED_KINDS = tuple(LINKERS)
 
 
@@ -37,22 +31,66 @@ def _resolve_or_none(studio, ref: str) -> tuple[str | None, str, list]:
 
 def referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], list[dict]]:
     """The stored pieces that link to kind/piece_id, sorted, and those of the linking kinds
-    that could not be read (so were not checked). One pass over the linking kinds' files, each
-    read once; a file whose bytes hold neither the id as a JSON string nor a `\\u00` escape (an
-    id is ASCII: only such an escape could spell it otherwise) cannot link to it and is not parsed."""
+    that could not be read (so were not checked). Read off the studio index (brought up to
+    date first, as `list` does) where the studio keeps one; else, or where it fails, one pass
+    over the linking kinds' files (building an index for one question would cost more)."""
+    from bunzai.query import index  # lazy, as every reader of the index imports it
+
+    if kind in LINKERS and index.index_kept(studio):
+        try:
+            return _indexed_referrers(studio, kind, piece_id)
+        except (BunzaiError, OSError, index.sqlite3.Error):
+            pass  # the file pass answers, or says why it cannot
+    return _file_referrers(studio, kind, piece_id)
+
+
+def _indexed_referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], list[dict]]:
+    from bunzai.query.index import linking_pieces
+
+    rows, damaged = linking_pieces(studio, LINKERS[kind], kind, piece_id)
+    needle = _needle(piece_id)
+    unread = [{"kind": row["kind"], "id": row["id"]} for row in damaged if _unread(studio, row, needle)]
+    return [{"kind": row["kind"], "id": row["id"]} for row in rows], unread
+
+
+def _unread(studio, damaged: dict, needle: bytes) -> bool:
+    """Whether a damaged file is one the file pass would name as not checked: it may name the
+    piece, or it cannot be read at all."""
+    try:
+        return bool(_may_name(studio, damaged["kind"], damaged["id"], needle))
+    except (BunzaiError, OSError):
+        return True
+
+
+def _needle(piece_id: str) -> bytes:
+    return f'"{piece_id}"'.encode()  # a safe id is its own JSON string
+
+
+def _may_name(studio, linking: str, other: str, needle: bytes) -> bytes | bool | None:
+    """The bytes of linking/other where they may name the piece; False where they cannot (they
+    hold neither the id as a JSON string nor a `\\u00` escape: an id is ASCII, only such an
+    escape could spell it otherwise), None where the file is gone. Raises what reading raises."""
+    raw = read_raw(studio.piece_file(linking, other), what=ref_of(linking, other))
+    if raw is None:
+        return None
+    return raw if needle in raw or b"\\u00" in raw else False
+
+
+def _file_referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], list[dict]]:
+    """`referrers` by one pass over the linking kinds' files, each read once; a file that
+    cannot name the id (`_may_name`) is not parsed."""
     # imported here: its readers cost 120 ms, and only a piece that names the id is parsed
     from bunzai.changes.imports import links_of
 
-    needle = f'"{piece_id}"'.encode()  # a safe id is its own JSON string
+    needle = _needle(piece_id)
     found, unread = [], []
     for linking in LINKERS.get(kind, ()):
         for _, other in list_stored(studio, linking):
-            path = studio.piece_file(linking, other)
             try:
-                raw = read_raw(path, what=ref_of(linking, other))
-                if raw is None or (needle not in raw and b"\\u00" not in raw):
+                raw = _may_name(studio, linking, other, needle)
+                if not raw:
                     continue  # gone since listed, or cannot name the piece
-                doc = parse_stored(linking, other, path, raw).data
+                doc = parse_stored(linking, other, studio.piece_file(linking, other), raw).data
                 links = links_of(doc)
             except (BunzaiError, OSError):
                 unread.append({"kind": linking, "id": other})

@@ -34,7 +34,7 @@ def read_command(
     return 0
 
 
-def list_command(studio_option: str | None, kind: str | None) -> int:
+def list_command(studio_option: str | None, kind: str | None, links_to: str | None = None) -> int:
     from bunzai.model import KIND_NAMES
     from bunzai.query.index import list_pieces, listed_pieces
     from bunzai.changes.hidden_chars import json_escaped
@@ -44,7 +44,14 @@ def list_command(studio_option: str | None, kind: str | None) -> int:
 
     studio = open_studio(studio_option)
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
-    if not sys.stdout.isatty() and output_mode() == "json" and stdout_is_utf8():  # compact: rows' JSON is in the index
+    compact = not sys.stdout.isatty() and output_mode() == "json" and stdout_is_utf8()
+    if links_to is not None:
+        from bunzai.query.reading import linking_shelf
+
+        doc = linking_shelf(studio, links_to, kind)
+        damaged = doc["damaged"]
+        emit(doc)
+    elif compact:  # the rows' JSON is in the index
         listed, damaged = listed_pieces(studio, kinds)
         text = f'{{"count":{len(listed)},"items":[{",".join(listed)}],"damaged":{to_text(damaged, pretty=False)}}}\n'
         sys.stdout.write(json_escaped(text))  # the rows as the index keeps them: escaped here, as emit does
@@ -117,13 +124,13 @@ _COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, str]]]] = {
             "--limit": ("limit", _INTEGER),
         },
     ),
-    "list": ((), {"--kind": ("kind", _STR), "-k": ("kind", _STR)}),
+    "list": ((), {"--kind": ("kind", _STR), "-k": ("kind", _STR), "--links-to": ("links_to", _STR)}),
     "search": (("query",), {"--kind": ("kind", _STR), "-k": ("kind", _STR), "--limit": ("limit", _INTEGER)}),
     "formats": ((), {}),
 }
 _DEFAULTS = {
     "read": {"outline": False, "pointer": None, "offset": 0, "limit": None},
-    "list": {"kind": None},
+    "list": {"kind": None, "links_to": None},
     "search": {"kind": None, "limit": None},
     "formats": {},
 }

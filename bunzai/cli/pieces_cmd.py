@@ -69,16 +69,25 @@ def read(
 def list_(
     ctx: typer.Context,
     kind: KindOpt = None,
+    links_to: Annotated[
+        str | None,
+        typer.Option(
+            "--links-to",
+            metavar="KIND/ID",
+            help="Only the pieces that link to this one (it need not exist).",
+            autocompletion=completion.piece_refs,
+        ),
+    ] = None,
 ) -> int:
     """List the pieces on the shelf.
 
-    List the pieces on the shelf (kind, id, name, revision).
+    List the pieces on the shelf (kind, id, name, revision); --links-to lists those that link to a piece.
 
     Example: bunzai list --kind character
     """
     from bunzai.cli.hot import list_command
 
-    return list_command(studio_option(ctx), kind)
+    return list_command(studio_option(ctx), kind, links_to)
 
 
 def search(

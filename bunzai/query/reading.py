@@ -13,7 +13,7 @@ from bunzai.errors import BunzaiError
 from bunzai.limits import SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT
 from bunzai.model import KIND_NAMES
 from bunzai.query.pointer import resolve
-from bunzai.store.studio import check_ext, check_sha256
+from bunzai.store.studio import check_ext, check_id, check_sha256
 from bunzai.validate import check_kind
 
 
@@ -48,6 +48,21 @@ def list_shelf(studio, kind: str | None = None) -> dict:
 
     kinds = KIND_NAMES if kind is None else (check_kind(kind),)
     rows, damaged = list_pieces(studio, kinds)
+    return {"count": len(rows), "items": rows, "damaged": damaged}
+
+
+def linking_shelf(studio, ref: str, kind: str | None = None) -> dict:
+    """`list_shelf` of the pieces (of one kind, or any) that link to `ref`, a kind/id that need
+    not exist (the pieces still pointing at one removed are the ones worth finding)."""
+    from bunzai.query.index import linking_pieces  # lazy, as list_shelf imports it
+
+    target_kind, slash, target_id = ref.partition("/")
+    if not slash:  # a bare id names no kind when the piece is gone
+        raise BunzaiError(
+            "invalid_id", f"{ref!r} is not a piece reference", hint="write kind/id, e.g. lorebook/eldoria"
+        )
+    target = (check_kind(target_kind), check_id(target_id))
+    rows, damaged = linking_pieces(studio, KIND_NAMES if kind is None else (check_kind(kind),), *target)
     return {"count": len(rows), "items": rows, "damaged": damaged}
 
 

@@ -10,20 +10,26 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bunzai import limits
-from bunzai.changes import imports, lifecycle
+from bunzai.changes import lifecycle
 from bunzai.changes.apply import apply_draft
 from bunzai.changes.create import create_draft, duplicate_draft
-from bunzai.changes.lifecycle import LINKERS, REFERENCED_KINDS, bury_ref, delete_ref, referrers
+from bunzai.changes.lifecycle import bury_ref, delete_ref, referrers
 from bunzai.changes.revert import studio_revert
+from bunzai.model import KIND_NAMES
+from bunzai.query import index
+from bunzai.query.index import list_pieces
 from bunzai.store.canon import canonical_bytes
 from bunzai.store.changelog import annotated
 from bunzai.store.pieces import read_stored
 from bunzai.store.studio import Studio, init_studio
 
 
-@pytest.fixture
-def studio(tmp_path: Path) -> Studio:
+@pytest.fixture(params=["files", "index"])
+def studio(tmp_path: Path, request) -> Studio:
+    """A studio whose referrers are read from the files, or (where an index is kept) from the index."""
     made, _ = init_studio(tmp_path / "studio")
+    if request.param == "index":
+        list_pieces(made, KIND_NAMES)  # a reader builds the index; delete and bury then read it
     return made
 
 
@@ -31,13 +37,6 @@ def make(studio: Studio, kind: str, payload: dict) -> str:
     done = apply_draft(studio, create_draft(kind, payload))
     assert done["status"] == "applied", done
     return done["target"]["id"]
-
-
-def test_the_kinds_follow_the_links_imports_knows() -> None:
-    # a link kind added to imports and not here would go unlooked-for
-    assert set(imports._LINKED_KIND.values()) <= set(REFERENCED_KINDS)
-    for kind, link in ((kind, link) for kind, paths in imports._LINKS.items() for link in paths):
-        assert kind in LINKERS[imports._LINKED_KIND[link[-1]]]
 
 
 def test_delete_names_every_piece_that_still_links_the_lorebook(studio: Studio) -> None:
@@ -144,10 +143,13 @@ _IDS = st.sampled_from(["eld", "eldoria", "eldoria-2", "e", "oria", "x.y"])
         st.tuples(st.lists(_IDS, max_size=3), st.lists(_IDS, max_size=2), st.one_of(st.none(), _IDS)), max_size=6
     ),
     target=_IDS,
+    indexed=st.booleans(),
 )
-def test_the_referrers_are_exactly_the_pieces_whose_links_name_it(cards, target) -> None:
+def test_the_referrers_are_exactly_the_pieces_whose_links_name_it(cards, target, indexed) -> None:
     with tempfile.TemporaryDirectory() as folder:
         studio, _ = init_studio(Path(folder) / "studio")
+        if indexed:
+            list_pieces(studio, KIND_NAMES)  # built empty: the pieces below reach it as hand edits
         expected = []
         for n, (books, variant_books, persona_book) in enumerate(cards):
             body = {
@@ -252,7 +254,67 @@ def test_a_folder_that_cannot_be_read_leaves_the_delete_standing_unchecked(studi
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(lifecycle, "list_stored", refuse)
+    monkeypatch.setattr(index, "_scan", refuse)
     done = delete_ref(studio, "lorebook/eldoria", None)
     assert done["status"] == "applied" and done["references_checked"] is False
     assert "not checked" in done["note"]
     assert not studio.piece_path("lorebook", "eldoria").exists()
+
+
+# --- the index or the files ------------------------------------------------------------------
+
+
+def test_a_damaged_piece_that_cannot_name_the_id_is_not_counted_unread(studio: Studio) -> None:
+    make(studio, "lorebook", {"name": "Eldoria"})
+    (studio.root / "character" / "broken.json").write_text('{"kind": "character", "id": "broken", ', encoding="utf-8")
+    done = delete_ref(studio, "lorebook/eldoria", None)
+    assert done["references_checked"] is True and "note" not in done
+
+
+def test_where_an_index_is_kept_the_referrers_are_read_from_it(tmp_path: Path, monkeypatch) -> None:
+    studio, _ = init_studio(tmp_path / "studio")
+    make(studio, "lorebook", {"name": "Eldoria"})
+    make(studio, "character", {"name": "Ada", "links": {"lorebooks": ["eldoria"]}})
+    list_pieces(studio, KIND_NAMES)
+
+    def refused(*args):
+        raise AssertionError("the linking pieces were read one by one where the index knows them")
+
+    monkeypatch.setattr(lifecycle, "_file_referrers", refused)
+    make(studio, "persona", {"name": "Me", "lorebook": "eldoria"})  # written after the index was built
+    done = delete_ref(studio, "lorebook/eldoria", None)
+    assert done["referrers"] == [{"kind": "character", "id": "ada"}, {"kind": "persona", "id": "me"}]
+
+
+def test_without_a_kept_index_a_delete_reads_the_files_and_builds_none(studio: Studio, monkeypatch) -> None:
+    path = studio.root / ".bunzai" / index.INDEX_NAME
+    path.unlink(missing_ok=True)
+    make(studio, "lorebook", {"name": "Eldoria"})
+    make(studio, "character", {"name": "Ada", "links": {"lorebooks": ["eldoria"]}})
+    done = delete_ref(studio, "lorebook/eldoria", None)
+    assert done["referrers"] == [{"kind": "character", "id": "ada"}]
+    assert not path.exists()  # one question does not pay for building the studio's index
+
+
+def test_an_index_that_fails_leaves_the_answer_to_the_files(studio: Studio, monkeypatch) -> None:
+    make(studio, "lorebook", {"name": "Eldoria"})
+    make(studio, "character", {"name": "Ada", "links": {"lorebooks": ["eldoria"]}})
+
+    def locked(*args):
+        raise index.sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(index, "linking_pieces", locked)
+    done = delete_ref(studio, "lorebook/eldoria", None)
+    assert done["referrers"] == [{"kind": "character", "id": "ada"}] and done["references_checked"] is True
+
+
+def test_a_piece_too_large_to_read_is_named_as_not_checked(studio: Studio, monkeypatch) -> None:
+    make(studio, "lorebook", {"name": "Eldoria"})
+    make(studio, "character", {"name": "Ada", "links": {"lorebooks": ["eldoria"]}})
+    (studio.root / "character" / "huge.json").write_text(
+        json.dumps({"kind": "character", "id": "huge", "name": "H", "body": {"description": "x" * 4000}}), "utf-8"
+    )
+    monkeypatch.setattr(limits, "JSON_MAX_BYTES", 2000)  # huge cannot be read, by the index nor by the file pass
+    done = delete_ref(studio, "lorebook/eldoria", None)
+    assert done["referrers"] == [{"kind": "character", "id": "ada"}] and done["references_checked"] is False
+    assert done["note"].endswith("1 piece that could not be read may point at it: character/huge")

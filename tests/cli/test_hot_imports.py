@@ -56,7 +56,14 @@ def shelf(bunzai):
 
 @pytest.mark.parametrize(
     "args",
-    [["read", "character/ada"], ["read", "character/ada", "--outline"], ["list"], ["search", "ada"], ["formats"]],
+    [
+        ["read", "character/ada"],
+        ["read", "character/ada", "--outline"],
+        ["list"],
+        ["list", "--links-to", "lorebook/eldoria"],
+        ["search", "ada"],
+        ["formats"],
+    ],
     ids=" ".join,
 )
 def test_a_hot_command_imports_neither_pydantic_nor_typer(shelf, args):
