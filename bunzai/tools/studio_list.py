@@ -24,7 +24,7 @@ class Args(ToolArgs):
         description=(
             "Only the pieces that link to this piece, kind/id (a character's lorebooks, regex and quick-reply "
             "sets and sprite pack; a persona's lorebook; a promptbook phase's preset, cards and regex sets). It "
-            "need not exist: before or after change_delete, these are the pieces pointing at it."
+            "need not exist: before or after studio_delete, these are the pieces pointing at it."
         ),
     )
     after: str | None = Field(
