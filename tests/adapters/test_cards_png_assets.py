@@ -13,7 +13,6 @@ from cards_support import cross, edit_body, read
 from bunzai import limits
 from bunzai.adapters.common import png
 from bunzai.adapters.contract import Blob
-from bunzai.adapters.sillytavern import card_png
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
 
@@ -235,7 +234,7 @@ def test_a_card_without_an_asset_list_never_looks_for_asset_chunks(monkeypatch):
     def refuse(*_args):
         raise AssertionError("the chunks were walked for assets")
 
-    monkeypatch.setattr(card_png, "asset_chunks", refuse)
+    monkeypatch.setattr(png, "asset_chunks", refuse)
     card = v3(ASSETS)
     del card["data"]["assets"]
     _adapter, decoded, _media = read(risu_png(card), "risa.png")

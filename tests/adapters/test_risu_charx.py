@@ -210,15 +210,18 @@ def test_an_asset_uri_naming_no_file_of_the_archive_is_written_empty_and_reporte
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 
-def test_a_v2_card_s_risu_emotions_crossing_to_charx_are_named(no_table):
-    """RisuAI reads extensions.risuai emotions only from a V2 card; a CHARX is V3."""
+def test_a_v2_card_s_risu_emotions_with_no_file_and_its_voices_crossing_to_charx_are_named(no_table):
+    """RisuAI reads extensions.risuai only from a V2 card; a CHARX is V3. An emotion whose chunk
+    is nowhere cannot become an asset, and RisuAI's own CHARX export drops the voices (vits: {})."""
     from bunzai.model.character import Character
 
-    piece = Character(id="vee", name="Vee", body={"extensions": {"risuai": {"emotions": [["happy", "__asset:1"]]}}})
+    risu = {"emotions": [["happy", "__asset:1"]], "vits": {"voice": "__asset:2"}}
+    piece = Character(id="vee", name="Vee", body={"extensions": {"risuai": risu}})
     crossing = convert_piece(piece, "risu.charx", lambda ref: ICON)
-    assert ("/body/extensions/risuai", "risu.import.v2_assets") in {
-        (loss.pointer, loss.code) for loss in crossing.losses
-    }
+    named = {(loss.pointer, loss.code) for loss in crossing.losses}
+    assert ("/body/extensions/risuai/emotions", "risu.import.v2_assets") in named
+    assert ("/body/extensions/risuai/vits", "risu.import.v2_assets") in named
+    assert "charx.risu_v2.as_assets" not in {code for _pointer, code in named}
 
 
 @pytest.mark.filterwarnings("ignore:Duplicate name")

@@ -21,6 +21,7 @@ from typing import Any
 
 from bunzai.adapters.common.charx_card import no_root_card, read_charx, write_charx
 from bunzai.adapters.common.charx_members import CARD_MEMBER, nested_card
+from bunzai.adapters.common.charx_v2_assets import risu_v2_assets
 from bunzai.adapters.common.zipsafe import open_archive
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
@@ -51,7 +52,10 @@ class CharxCard(Adapter):
         return read_charx(data, name, FORMAT_ID)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        return write_charx(piece, media, FORMAT_ID)
+        v2 = risu_v2_assets(piece, media, FORMAT_ID)  # a RisuAI V2 card's emotions as assets, as RisuAI writes them
+        encoded = write_charx(v2.piece, v2.media, FORMAT_ID)
+        encoded.losses += v2.losses
+        return encoded
 
 
 register(CharxCard())

@@ -308,6 +308,25 @@ def find_texts(png: PngFile, keywords: tuple[str, ...]) -> dict[str, TextChunk]:
     return found
 
 
+# RisuAI's PNG cards: one `chara-ext-asset_:N` text chunk per asset (base64 of its bytes), named
+# `__asset:N` by a uri (`chara-ext-asset_N` is read too).
+ASSET_CHUNK = "chara-ext-asset_"
+
+
+def asset_chunks(png: PngFile) -> dict[str, Chunk]:
+    """key -> the `chara-ext-asset_` chunk so keyed, as RisuAI's import keys them (the keyword
+    without `chara-ext-asset_:` or `chara-ext-asset_`, case kept; the last of a key wins)."""
+    found: dict[str, Chunk] = {}
+    data = png.data
+    for chunk in png.chunks:
+        if chunk.keyword.startswith(ASSET_CHUNK):  # lowercased: the exact keyword is read from the file
+            keyword = data[chunk.data_start : chunk.data_start + len(chunk.keyword)].decode("latin-1")
+            if keyword.startswith(ASSET_CHUNK):
+                key = keyword[len(ASSET_CHUNK) :]
+                found[key[1:] if key.startswith(":") else key] = chunk
+    return found
+
+
 def text_chunk(keyword: str, text: bytes) -> bytes:
     """A complete tEXt chunk (length, type, data, CRC). Text must be Latin-1 bytes (base64 is)."""
     body = b"tEXt" + keyword.encode("latin-1") + b"\0" + text

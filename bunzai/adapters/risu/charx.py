@@ -31,6 +31,7 @@ from bunzai import limits
 from bunzai.adapters.common.card_book import read_book
 from bunzai.adapters.common.card_doc import CARD_SCRIPTS_NOT_CARRIED, card_data
 from bunzai.adapters.common.charx_card import read_charx, write_charx
+from bunzai.adapters.common.charx_v2_assets import risu_v2_assets
 from bunzai.adapters.common.charx_members import CARD_MEMBER, RISU_FOLDER_NAMES, embedded_path, risu_asset_member
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.zipsafe import open_archive
@@ -79,8 +80,9 @@ IMPORT_V2_ASSETS = LossRule(
     "/body/extensions/risuai",
     "dropped",
     "risu.import.v2_assets",
-    "RisuAI reads extensions.risuai emotions, additionalAssets and vits only from a V2 card, and a CHARX is V3: "
-    "its import takes none of them (card.json keeps them for other apps)",
+    "RisuAI reads extensions.risuai voices (vits), and emotions and additionalAssets left there, only from a V2 "
+    "card, and a CHARX is V3: its import takes none of them (card.json keeps them for other apps). RisuAI's own "
+    "CHARX export drops the voices too; emotions and additional assets whose file was found are written as assets",
 )
 IMPORT_ASSET_MISSING = LossRule(
     r"/assets/\d+",
@@ -112,8 +114,9 @@ def import_losses(piece: Any) -> list[Loss]:
     if body.creator_notes_multilingual:
         losses.append(IMPORT_NOT_READ.at("/body/creator_notes_multilingual"))
     risu = body.extensions.get("risuai")
-    if isinstance(risu, dict) and any(risu.get(key) for key in ("emotions", "additionalAssets", "vits")):
-        losses.append(IMPORT_V2_ASSETS.at("/body/extensions/risuai"))
+    for key in ("emotions", "additionalAssets", "vits") if isinstance(risu, dict) else ():
+        if risu.get(key):  # what risu_v2_assets could not write as assets (no file found), and the voices
+            losses.append(IMPORT_V2_ASSETS.at(f"/body/extensions/risuai/{key}"))
     for index, link in enumerate(piece.assets):
         if link.asset is None and not (link.uri or "").startswith(_RISU_ASSET_URIS):
             why = f"asset {index} ({link.name or link.role}) is named by {link.uri!r}: {IMPORT_ASSET_SKIPPED.why}"
@@ -314,6 +317,8 @@ class RisuCharx(rpack.NeedsTable, Adapter):
         return {member: blobs[ref.sha256] for member, ref in original.files.items()} if original else {}
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
+        v2 = risu_v2_assets(piece, media, FORMAT_ID)  # a V2 card's emotions as assets, as RisuAI's export
+        piece, media = v2.piece, v2.media
         original = piece.original
         own = original is not None and original.format == FORMAT_ID
         files = {member: media(ref) for member, ref in original.files.items()} if own else {}
@@ -358,7 +363,7 @@ class RisuCharx(rpack.NeedsTable, Adapter):
         store = dict(files)
         encoded = write_charx(card_piece, media, FORMAT_ID, self._order(store), risu_asset_member)
         encoded.losses = [loss for loss in encoded.losses if loss.code != "card.scripts.not_carried"] + losses
-        encoded.losses += import_losses(piece)
+        encoded.losses += v2.losses + import_losses(piece)
         for index, script in enumerate(body["behavior_scripts"]):
             if script["format"] not in ("sillytavern.regex", SCRIPT, TRIGGER):
                 why = (

@@ -80,9 +80,7 @@ ICON_AS_DEFAULT = LossRule(
     "card.png.icon_as_default",
     "the main icon is the card's own image, so it is written as `ccdefault:` (the PNG itself), read back as that uri",
 )
-# RisuAI's V3 PNG export: one `chara-ext-asset_:N` text chunk per asset (base64 of its bytes),
-# named `__asset:N` by the asset's uri (`chara-ext-asset_N` and `asset:N` are read too).
-ASSET_CHUNK = "chara-ext-asset_"
+ASSET_CHUNK = png.ASSET_CHUNK  # RisuAI's V3 PNG export: one text chunk per asset
 ASSET_URIS = ("__asset:", "asset:")
 _SHAPE_WITH_ASSETS = dataclasses.replace(ST_V3, assets=True)  # for card_losses: the assets are this module's
 
@@ -159,20 +157,6 @@ def asset_key(uri: object) -> str | None:
     return None
 
 
-def asset_chunks(image: png.PngFile) -> dict[str, png.Chunk]:
-    """key -> the `chara-ext-asset_` chunk so keyed, as RisuAI's import keys them (the keyword
-    without `chara-ext-asset_:` or `chara-ext-asset_`, case kept; the last of a key wins)."""
-    found: dict[str, png.Chunk] = {}
-    data = image.data
-    for chunk in image.chunks:
-        if chunk.keyword.startswith(ASSET_CHUNK):  # lowercased: the exact keyword is read from the file
-            keyword = data[chunk.data_start : chunk.data_start + len(chunk.keyword)].decode("latin-1")
-            if keyword.startswith(ASSET_CHUNK):
-                key = keyword[len(ASSET_CHUNK) :]
-                found[key[1:] if key.startswith(":") else key] = chunk
-    return found
-
-
 def referenced_chunks(image: png.PngFile, raw_assets: object) -> dict[str, png.Chunk]:
     """The asset chunks an asset list's uris name, by key; nothing is decoded. Empty at once
     for a card without an asset list (the common case: no walk of the chunks)."""
@@ -181,7 +165,7 @@ def referenced_chunks(image: png.PngFile, raw_assets: object) -> dict[str, png.C
     keys = {key for item in raw_assets if isinstance(item, dict) and (key := asset_key(item.get("uri"))) is not None}
     if not keys:
         return {}
-    chunks = asset_chunks(image)
+    chunks = png.asset_chunks(image)
     return {key: chunks[key] for key in keys if key in chunks}
 
 
@@ -392,7 +376,7 @@ class AssetChunks:
         self.piece, self.media, self.image_sha = piece, media, image_sha
         self.links = [link.model_dump(mode="json") for link in piece.assets]
         # Asset chunks staying in the image (not cut): their keys are not reused.
-        self.taken = {key for key, chunk in asset_chunks(image).items() if chunk.keyword not in cut}
+        self.taken = {key for key, chunk in png.asset_chunks(image).items() if chunk.keyword not in cut}
         self.losses: list[Loss] = []
         self.chunks: list[tuple[str, bytes]] = []
         self._held: dict[str, tuple[str, str, bytes]] | None = None
