@@ -547,7 +547,7 @@ def platform_impact(
     impact = []
     for fmt in impact_formats(proposed["kind"]):
         if part is not None:
-            found = _format_impact(*part, fmt, media, sliced.pointers, changed, sliced.omitted)
+            found = _format_impact(*part, fmt, media, sliced.pointers, changed, sliced.omitted, sliced.agree)
             if found is not None:
                 impact += found
                 continue  # else the whole piece's file may pass the reader's size limit: crossed whole
@@ -571,10 +571,13 @@ def _format_impact(
     changed: list[str] | None,
     shown: list[str] | None,
     omitted: int | None = None,
+    agree: tuple[tuple[str, ...], ...] = (),
 ) -> list[dict] | None:
     """platform_impact's rows for one format, each changed pointer named as `shown` names it
     (`changed` is renumbered when a slice of the piece crosses, and `omitted` is the measure
-    of what the slice left out: None when the whole piece's file may not fit its reader). A
+    of what the slice left out: None when the whole piece's file may not fit its reader, or
+    when the slice's entries that stand in for others (`agree`, entry_slice._stand_ins) do
+    not all show the same row). A
     function of its own so that one format's file, read-back and escrow are freed before the
     next is written: a book of thousands of entries is several copies of itself in memory
     while it crosses."""
@@ -601,22 +604,31 @@ def _format_impact(
                 "note": f"{label} does not carry {', '.join(lost[:IMPACT_POINTERS_SHOWN])}{more}",
             }
         ]
-    rows = []
     declared = Cover(losses)
+    notes: dict[str, str | None] = {}  # by pointer: several stand for one kept entry's (entry_slice)
+
+    def note(pointer: str) -> str | None:
+        if pointer not in notes:
+            notes[pointer] = _note(lost_along(target, arrived, pointer), declared, label)
+        return notes[pointer]
+
+    if any(len({note(pointer) for pointer in kept}) > 1 for kept in agree):
+        return None
+    rows = []
     for pointer, named in zip(changed, shown):
-        hit = lost_along(target, arrived, pointer)
-        if hit is not None:
-            # the declared loss that covers it, else the read-back check's own (as convert_piece reports)
-            loss = declared.first(hit)
-            why = (loss or not_carried([hit], label)[0]).why
-            rows.append(
-                {
-                    "platform": fmt,
-                    "pointer": named,
-                    "note": f"{label} does not carry this change" + (f": {why}" if why else ""),
-                }
-            )
+        found = note(pointer)
+        if found is not None:
+            rows.append({"platform": fmt, "pointer": named, "note": found})
     return _folded(rows)
+
+
+def _note(hit: str | None, declared: Cover, label: str) -> str | None:
+    """The note of a row for a change lost at `hit`: the declared loss that covers it, else the
+    read-back check's own (as convert_piece reports); None where nothing was lost."""
+    if hit is None:
+        return None
+    why = (declared.first(hit) or not_carried([hit], label)[0]).why
+    return f"{label} does not carry this change" + (f": {why}" if why else "")
 
 
 def _folded(rows: list[dict]) -> list[dict]:

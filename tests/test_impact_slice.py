@@ -152,6 +152,160 @@ def test_a_card_book_change_crossed_in_a_slice_names_what_the_whole_card_names(d
     _same_rows(before, data.draw(_changed(before)))
 
 
+@st.composite
+def _repeating(draw) -> list[dict]:
+    """Six to thirty entries of a few shapes, each its own text and uid (as a real book
+    repeats a few kinds of entry), sometimes with odd ones among them: so that entries of one
+    shape stand in for one another in a slice (entry_slice._stand_ins)."""
+    templates = draw(st.lists(_plain_entries() | model_documents(LoreEntry), min_size=1, max_size=3))
+    count = draw(st.integers(6, 30))
+    picks = draw(st.lists(st.integers(0, len(templates) - 1), min_size=count, max_size=count))
+    texts = draw(st.lists(st.text("ab @{}", min_size=1, max_size=5), min_size=count, max_size=count))
+    uids = draw(st.sampled_from(["place", "shuffled", "named"]))
+    order = draw(st.permutations(range(count)))
+    entries = []
+    for place, (pick, text) in enumerate(zip(picks, texts)):
+        uid = {"place": place, "shuffled": order[place], "named": f"e{place}"}[uids]
+        entries.append({**templates[pick], "uid": uid, "content": text, "title": text[:2]})
+    for _ in range(draw(st.integers(0, 1))):  # an odd entry, anywhere
+        odd = {**draw(model_documents(LoreEntry) | _plain_entries()), "uid": f"odd{len(entries)}"}
+        entries.insert(draw(st.integers(0, len(entries))), odd)
+    return entries
+
+
+@st.composite
+def _moved(draw, before: dict) -> dict:
+    """`before` after lorebook.entries.reorder: one entry moved, or the whole order given, and
+    every entry given its place as its display_index (as SillyTavern's editor numbers them),
+    sometimes with an entry edited as well."""
+    after = copy.deepcopy(before)
+    entries = _entries_of(after)
+    if draw(st.booleans()):
+        entry = entries.pop(draw(st.integers(0, len(entries) - 1)))
+        entries.insert(draw(st.integers(0, len(entries))), entry)
+    else:
+        entries[:] = draw(st.permutations(entries))
+    for place, entry in enumerate(entries):
+        entry["display_index"] = place
+    if draw(st.booleans()):
+        index = draw(st.integers(0, len(entries) - 1))
+        field = draw(st.sampled_from(ENTRY_FIELDS))
+        entries[index][field] = draw(model_documents(LoreEntry))[field]
+    return after
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.data())
+def test_a_lorebook_reorder_crossed_in_a_slice_names_what_the_whole_book_names(data) -> None:
+    before = data.draw(_books())
+    if data.draw(st.integers(0, 3)):  # mostly a book whose entries stand in for one another
+        before = {**before, "body": {**before["body"], "entries": data.draw(_repeating())}}
+    _same_rows(before, data.draw(_moved(before)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.data())
+def test_a_card_book_reorder_crossed_in_a_slice_names_what_the_whole_card_names(data) -> None:
+    before = data.draw(_cards())
+    before["body"]["book"]["entries"] = data.draw(_repeating())
+    _same_rows(before, data.draw(_moved(before)))
+
+
+def _big_book(count: int) -> dict:
+    """A book of `count` entries of two shapes, uids their places, each its own text."""
+    entries = [
+        {"uid": n, "keys": [{"text": f"k{n}"}], "content": f"c{n}", "constant": n % 2 == 0, "display_index": n}
+        for n in range(count)
+    ]
+    return _valid({"kind": "lorebook", "id": "b", "name": "B", "body": {"entries": entries}})
+
+
+def _moved_last_to_top(before: dict) -> dict:
+    after = copy.deepcopy(before)
+    entries = _entries_of(after)
+    entries.insert(0, entries.pop())
+    for place, entry in enumerate(entries):
+        entry["display_index"] = place
+    return _valid(after)
+
+
+def test_a_move_in_a_big_book_crosses_a_few_entries(monkeypatch) -> None:
+    """lorebook.entries.reorder on a book of 300 renumbers every display_index: every format
+    crosses the first few entries, which stand in for the rest, and names what the whole book
+    names (every entry's display_index, where a format has none)."""
+    before = _big_book(300)
+    after = _moved_last_to_top(before)
+    crossed = []
+    real = convert_module._format_impact
+
+    def spy(piece, target, fmt, *args):
+        crossed.append(len(piece.body.entries))
+        return real(piece, target, fmt, *args)
+
+    monkeypatch.setattr(convert_module, "_format_impact", spy)
+    rows = platform_impact(before, after)
+    assert crossed and max(crossed) <= 4
+    monkeypatch.setattr(convert_module, "_format_impact", real)
+    assert rows == platform_impact(before, after, whole=True)
+    risu = [row for row in rows if row["platform"] == "risu.lorebook"]
+    assert risu[-1]["more"] == 300 - limits.IMPACT_POINTERS_SHOWN
+
+
+def test_entries_that_stand_in_for_others_but_name_different_rows_cross_the_whole_book(monkeypatch) -> None:
+    """Where the kept entries of one shape do not show the same row, the rest are not taken
+    to show theirs: that format crosses the whole book."""
+    before = _big_book(40)
+    after = _moved_last_to_top(before)
+    sliced = entry_slice(after, [f"/body/entries/{n}/display_index" for n in range(40)])
+    assert sliced is not None and sliced.agree
+    odd = sliced.agree[0][-1]  # in the slice, and the same entry in the whole book
+    real = convert_module.lost_along
+    monkeypatch.setattr(
+        convert_module, "lost_along", lambda a, b, pointer: pointer if pointer == odd else real(a, b, pointer)
+    )
+    crossed = []
+    real_impact = convert_module._format_impact
+
+    def spy(piece, target, fmt, *args):
+        crossed.append((fmt, len(piece.body.entries)))
+        return real_impact(piece, target, fmt, *args)
+
+    monkeypatch.setattr(convert_module, "_format_impact", spy)
+    rows = platform_impact(before, after)
+    assert ("sillytavern.world", 40) in crossed
+    assert rows == platform_impact(before, after, whole=True)
+    assert [row["pointer"] for row in rows if row["platform"] == "sillytavern.world"] == [odd]
+
+
+@pytest.mark.parametrize("field", sorted(slicing._RENUMBERED))
+def test_a_renumbered_field_is_kept_or_lost_whatever_its_number(field) -> None:
+    """Why an entry may stand in for one of its shape further on, whose number is larger: each
+    format keeps the field, or names the same loss, for any number."""
+    entries = [{"uid": n, "content": f"c{n}", "keys": [{"text": "k"}]} for n in range(3)]
+    before = _valid({"kind": "lorebook", "id": "b", "name": "B", "body": {"entries": entries}})
+    rows = {}
+    for number in (0, 1, 7, 255, 256, 4000, 65536, 2**31, 2**53 - 1):
+        after = copy.deepcopy(before)
+        after["body"]["entries"][1][field] = number
+        rows[number] = platform_impact(before, _valid(after), whole=True)
+    assert rows[0] and all(found == rows[0] for found in rows.values())
+
+
+def test_a_slice_keeps_the_first_entries_of_each_shape_at_their_places() -> None:
+    entries = [{"uid": n, "content": f"c{n}", "enabled": n in (1, 4, 5, 6), "display_index": n} for n in range(12)]
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": entries}}
+    sliced = entry_slice(book, [f"/body/entries/{n}/display_index" for n in range(12)])
+    assert [entry["uid"] for entry in sliced.piece["body"]["entries"]] == [0, 1, 2, 3, 4]  # two of each shape
+    assert sliced.pointers == [f"/body/entries/{n}/display_index" for n in (0, 1, 2, 3, 4, 1, 1, 0, 0, 0, 0, 0)]
+    assert sorted(sliced.agree) == [
+        tuple(f"/body/entries/{n}/display_index" for n in kept) for kept in ((0, 2, 3), (1, 4))
+    ]
+    # a value that is not the entry's place, or an entry changed twice, stands for itself
+    sliced = entry_slice(book, ["/body/entries/9/enabled", *(f"/body/entries/{n}/display_index" for n in range(12))])
+    assert [entry["content"] for entry in sliced.piece["body"]["entries"]] == ["c0", "c1", "c2", "c3", "c4", "c9"]
+    assert sliced.pointers[0] == "/body/entries/5/enabled" and sliced.pointers[-3] == "/body/entries/5/display_index"
+
+
 @pytest.mark.parametrize("which", ["world", "card"])
 def test_real_books_name_the_same_rows_sliced_and_whole(which) -> None:
     """Eldoria's entries and Seraphina's book, each entry's fields changed as a person would."""
@@ -176,7 +330,7 @@ def test_real_books_name_the_same_rows_sliced_and_whole(which) -> None:
 
 def test_a_slice_keeps_the_touched_entries_and_the_first_and_renumbers_the_pointers() -> None:
     book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": n} for n in range(10)]}}
-    sliced, pointers, _ = entry_slice(book, ["/body/entries/7/content", "/name", "/body/entries/3/keys/0/text"])
+    sliced, pointers, *_ = entry_slice(book, ["/body/entries/7/content", "/name", "/body/entries/3/keys/0/text"])
     assert [entry["uid"] for entry in sliced["body"]["entries"]] == [0, 1, 2]  # each uid was its place
     assert [entry["uid"] for entry in entry_slice(_named(book), ["/body/entries/7/content"])[0]["body"]["entries"]] == [
         "e0",
@@ -192,7 +346,7 @@ def test_a_card_slices_its_books_entries() -> None:
         "name": "c",
         "body": {"book": {"name": "b", "entries": [{"uid": n} for n in range(4)]}},
     }
-    sliced, pointers, _ = entry_slice(card, ["/body/book/entries/2/enabled", "/body/book/name"])
+    sliced, pointers, *_ = entry_slice(card, ["/body/book/entries/2/enabled", "/body/book/name"])
     assert [entry["uid"] for entry in sliced["body"]["book"]["entries"]] == [0, 1]  # 2 was its place
     assert sliced["body"]["book"]["entries"][1] is not card["body"]["book"]["entries"][2]
     assert card["body"]["book"]["entries"][2] == {"uid": 2}, "the proposed piece is not changed"

@@ -13,6 +13,15 @@ reads a uid back from the entry's place, so whether it keeps a uid depends on wh
 entry sits: an entry whose uid is its place in the book gets its place in the slice as its
 uid there (`_placed`), and the slice is not taken where that cannot be kept.
 
+A change that renumbers entries (lorebook.entries.reorder gives every entry its place as its
+display_index, as SillyTavern's editor does) touches every entry, each with one field whose
+value is its place. Such entries of one shape (`_shape`: the field, and the other fields,
+their free text told only by whether there is any and whether it holds a RisuAI decorator)
+stand in for one another: the slice keeps the book's first entries, at their own places, until it holds two
+of each shape, and a pointer to a later entry is looked up at its shape's first entry there
+(`_stand_ins`), whose value is its place too. convert.platform_impact crosses the whole
+piece to a format where the kept entries of one shape do not show the same row (`agree`).
+
 An entry taken out is no pointer at all (convert.platform_impact, by diff.aligned: no format can
 carry it back), and the entries after it keep their own pointers, at their new places.
 
@@ -31,7 +40,7 @@ show.
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_origin
 
 from bunzai.limits import (
     ARCHIVE_MAX_BYTES,
@@ -41,12 +50,14 @@ from bunzai.limits import (
     JSON_MAX_BYTES,
     PNG_MAX_BYTES,
 )
+from bunzai.model.lorebook import LoreEntry
 
 
 class Slice(NamedTuple):
     piece: dict  # the proposed piece with only the kept entries
     pointers: list[str]  # the changed pointers, renumbered to the kept entries
     omitted: int  # `measure` of the entries left out, in bytes
+    agree: tuple[tuple[str, ...], ...] = ()  # kept pointers that stand in for others: each tuple's rows must be one
 
 
 # Where each kind keeps its entries: a lorebook's own, a character's embedded book.
@@ -57,6 +68,13 @@ _TEXT_GROWTH, _PNG_GROWTH = 1.25, 3.0  # see `fits`: above the most the tests fi
 # growing as a text file does, so all of them together grow by at most twice that.
 _ARCHIVE_GROWTH = 2 * _TEXT_GROWTH
 _CONTAINERS = (dict, list)
+# The fields an editor numbers by place (SillyTavern's, and lorebook.entries.reorder, number
+# display_index), which every format keeps or loses whatever the number (tests/test_impact_slice.py
+# tries 0 to 2**53 - 1). Not a field read in ranges: RisuAI clamps a probability to 0..100.
+_RENUMBERED = frozenset({"display_index"})
+# An entry's fields of a few set words (position, role ...): a shape names their values, and of
+# its free text only whether there is any and whether it holds a RisuAI decorator.
+_CHOICES = frozenset(name for name, info in LoreEntry.model_fields.items() if get_origin(info.annotation) is Literal)
 
 
 def entry_slice(proposed: dict, pointers: list[str]) -> Slice | None:
@@ -79,7 +97,10 @@ def entry_slice(proposed: dict, pointers: list[str]) -> Slice | None:
         if not token.isdigit() or str(int(token)) != token or int(token) >= len(entries):
             return None
         touched.append((pointer, int(token), slash + rest))
-    kept = sorted({0, *(index for _, index, _ in touched if index is not None)})
+    first, stand_in, agree = _stand_ins(entries, touched)
+    kept = sorted(
+        {*range(first), 0, *(index for _, index, _ in touched if index is not None and index not in stand_in)}
+    )
     if len(kept) == len(entries):
         return None
     placed = _placed(entries, kept)
@@ -89,9 +110,65 @@ def entry_slice(proposed: dict, pointers: list[str]) -> Slice | None:
     if depth > IMPACT_SLICE_MAX_DEPTH:
         return None
     place = {index: position for position, index in enumerate(kept)}
+    place.update(stand_in)  # a stand-in is kept at its own place
     renumbered = [pointer if index is None else f"{prefix}/{place[index]}{rest}" for pointer, index, rest in touched]
     piece = _with_entries(proposed, path, placed)
-    return Slice(piece, renumbered, written - measure(piece)[0])
+    shown = tuple(tuple(f"{prefix}/{index}{rest}" for index in members) for rest, members in agree)
+    return Slice(piece, renumbered, written - measure(piece)[0], shown)
+
+
+def _stand_ins(entries: list, touched: list[tuple[str, int | None, str]]) -> tuple[int, dict, list]:
+    """(how many of the book's first entries the slice keeps, {entry: the kept entry that
+    stands in for it}, [(field, the kept entries of one shape)]): for the entries whose one
+    change is a `_RENUMBERED` field set to their place, grouped by `_shape`: each shape of more than two
+    such entries whose first two lie in the book's first half."""
+    per_entry: dict[int, int] = {}
+    for _, index, _ in touched:
+        if index is not None:
+            per_entry[index] = per_entry.get(index, 0) + 1
+    shapes: dict[tuple, list[int]] = {}
+    for _, index, rest in touched:
+        field = rest[1:]
+        entry = entries[index] if index is not None else None
+        if field not in _RENUMBERED or per_entry.get(index) != 1 or not isinstance(entry, dict):
+            continue
+        if entry.get(field).__class__ is int and entry[field] == index:
+            shapes.setdefault((rest, _shape(entry, field, index)), []).append(index)
+    many = [(rest, sorted(members)) for (rest, _), members in shapes.items() if len(members) > 2]
+    many = [(rest, members) for rest, members in many if 2 * (members[1] + 1) <= len(entries)]  # the first half
+    first = max((members[1] + 1 for _, members in many), default=0)
+    many = [(rest, members) for rest, members in many if members[-1] >= first]  # some left out
+    stand_in = {index: members[0] for _, members in many for index in members if index >= first}
+    if not stand_in:
+        return 0, {}, []
+    return first, stand_in, [(rest, [index for index in members if index < first]) for rest, members in many]
+
+
+def _shape(entry: dict, field: str, index: int) -> tuple:
+    """What a format's crossing of `entry`'s `field` could turn on, but the value: its uid's
+    type and whether it is the entry's place (RisuAI reads it from there), and every other
+    field, its free text told only by whether there is any and whether it holds a decorator.
+    Keys in another order make another shape: fewer entries stand in for others, none wrongly."""
+    uid = entry.get("uid")
+    rest = (
+        (key, value if key in _CHOICES and value.__class__ is str else _skeleton(value))
+        for key, value in entry.items()
+        if key not in (field, "uid")
+    )
+    return (uid.__class__, uid == index, *rest)
+
+
+def _skeleton(value: Any) -> Any:
+    kind = value.__class__
+    if kind is bool or value is None:
+        return value
+    if kind is str:
+        return ("text", bool(value), "@@" in value)
+    if kind is dict:
+        return ("object", *((key, _skeleton(item)) for key, item in value.items()))
+    if kind is list:
+        return ("array", frozenset(_skeleton(item) for item in value))
+    return (kind, value > 0, value < 0)  # a number
 
 
 def _placed(entries: list, kept: list[int]) -> list | None:
