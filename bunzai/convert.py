@@ -322,11 +322,9 @@ def _translated(piece, adapter: Adapter, engine: str | None, source: str | None 
         elif verdict["verdict"] == "collision":
             why = f"{verdict['token']}: {target} reads this as {verdict.get('target_op') or 'its own macro'}, not "
             losses.append(MACRO_COLLISION.at(verdict["pointer"], why + f"{verdict.get('op')}; left as written"))
-        elif verdict["verdict"] == "flatten" and "runs" in verdict:  # a literal body the target will run
-            losses.append(MACRO_FLATTENED.at(verdict["pointer"], f"{verdict['token']}: {verdict['note']}"))
-        elif verdict["verdict"] == "flatten":
-            why = f"{verdict['token']}: {target} cannot express this block; its first branch was kept"
-            losses.append(MACRO_FLATTENED.at(verdict["pointer"], why))
+        elif verdict["verdict"] == "flatten":  # its note says what was kept: a branch, or a literal body as text
+            note = verdict.get("note") or f"{target} cannot express this block; its first branch was kept"
+            losses.append(MACRO_FLATTENED.at(verdict["pointer"], f"{verdict['token']}: {note}"))
     return translated, report.report(), losses
 
 
@@ -415,7 +413,11 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     if not decoded.pieces:
         return [UNREADABLE.at("", "the written file reads back as no piece")]
     found = not_carried(lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared), adapter.label)
-    return found + family_losses(piece, decoded.pieces[0], adapter.label)
+    # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,
+    # key for key) is not reported again: it may have carried it elsewhere (RisuAI V2 emotions as assets)
+    reported = {loss.pointer.removeprefix("/body") for loss in declared if loss.pointer.startswith("/body/extensions/")}
+    family = family_losses(piece, decoded.pieces[0], adapter.label)
+    return found + [loss for loss in family if loss.pointer.split("/data", 1)[-1] not in reported]
 
 
 def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:

@@ -103,6 +103,8 @@ def test_emotions_and_an_additional_asset_become_risuai_s_v3_assets_in_a_risu_ch
     assert ("/body/extensions/risuai/additionalAssets", "charx.risu_v2.as_assets") in named
     assert not [code for _pointer, code in named if code == "risu.import.v2_assets"]
     assert not_carried(crossing) == []
+    # the writer named the move: the card's own key is not also said to be dropped
+    assert not [p for p, code in named if code.startswith("card.key.") and "/extensions/risuai/" in p]
 
 
 def test_the_risu_charx_reads_back_with_the_same_assets(no_table):

@@ -136,3 +136,13 @@ def test_a_spaced_name_the_legacy_engine_trims_is_said_to_lose_its_spaces(text: 
 def test_a_spaced_value_the_legacy_engine_keeps_says_nothing() -> None:
     [verdict] = translate_text("{{setvar::name::v }}", "risuai", "sillytavern-legacy").verdicts
     assert "note" not in verdict
+
+
+def test_the_loss_of_a_literal_body_says_what_became_of_it_not_that_a_branch_was_kept() -> None:
+    from bunzai.adapters.registry import get_adapter
+    from bunzai.convert import _translated
+
+    book = validate_piece({"kind": "lorebook", "id": "b", "name": "B", "body": {"entries": [{"content": _PURE}]}})
+    _piece, _report, losses = _translated(book, get_adapter("sillytavern.world"), None, "risuai")
+    [loss] = [loss for loss in losses if loss.code == "macro.flatten"]
+    assert "prints this body as text" in loss.why and "first branch" not in loss.why
