@@ -8,10 +8,12 @@ writer's folding of fields into the context is named by CONTEXT_FOLDED.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.adapters.textgen.names import read_text
 from bunzai.model.character import CharacterBody
 
 PERSONALITY_DROPPED = LossRule(
@@ -39,6 +41,46 @@ CONTEXT_FOLDED = LossRule(
     "textgen.context.folded",
     "a textgen character has one context: this is written into it as a paragraph",
 )
+
+NAME_RESPELLED = LossRule(
+    "/body/(?:description|first_message|scenario|example_messages)",
+    "translated",
+    "textgen.names.respelled",
+    "textgen fills in <USER> and <BOT> as it fills in {{user}} and {{char}}: they read back spelled so",
+)
+
+MACRO_NOT_FILLED = LossRule(
+    "/body/(?:description|first_message|scenario|example_messages)",
+    "dropped",
+    "textgen.macro.not_filled",
+    "textgen fills in only {{user}}, {{char}}, <USER> and <BOT>, as spelled: other macros reach the model as written",
+)
+FILLED = ("{{user}}", "{{char}}")
+MACRO = re.compile(r"\{\{[^{}]*\}\}")
+TEXTGEN_FORMATS = ("textgen.character.yaml", "textgen.pygmalion.json")
+
+
+def unfilled_macros(piece: Any, fields: tuple[str, ...]) -> list[Loss]:
+    """A loss per text holding macros textgen shows as written (`{{User}}`, `{{random::a::b}}`),
+    unless the text was read from a textgen file, where they were already written for it."""
+    if piece.original is not None and piece.original.format in TEXTGEN_FORMATS:
+        return []
+    losses = []
+    for field in fields:
+        found = sorted({token for token in MACRO.findall(getattr(piece.body, field)) if token not in FILLED})
+        if found:
+            shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+            losses.append(MACRO_NOT_FILLED.at(f"/body/{field}", MACRO_NOT_FILLED.why.replace("other macros", shown)))
+    return losses
+
+
+def respelled(body: Any, fields: tuple[str, ...]) -> list[Loss]:
+    """A loss per written text holding `<USER>` or `<BOT>`, which reads back as `{{user}}`/`{{char}}`."""
+    return [
+        NAME_RESPELLED.at(f"/body/{field}")
+        for field in fields
+        if read_text(getattr(body, field)) != getattr(body, field)
+    ]
 
 
 def not_carried(piece: Any, carried: frozenset[str], label: str) -> list[Loss]:

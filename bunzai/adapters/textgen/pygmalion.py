@@ -3,8 +3,9 @@ world_scenario, example_dialogue}`.
 
 text-generation-webui folded these into its `context` on load; Agnai exports and imports
 the same shape ("Textgen"). bunzai reads the five fields as written: char_persona is the
-description, world_scenario the scenario, example_dialogue the example messages. Written
-with a 4-space indent, as the example file in textgen's repository is.
+description, world_scenario the scenario, example_dialogue the example messages, with
+`<USER>`/`<BOT>` read as `{{user}}`/`{{char}}` (see names.py). Written with a 4-space
+indent, as the example file in textgen's repository is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
-from bunzai.adapters.textgen.character_losses import not_carried
+from bunzai.adapters.textgen.character_losses import not_carried, respelled, unfilled_macros
+from bunzai.adapters.textgen.names import read_text
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model.character import Character
@@ -57,7 +59,7 @@ class PygmalionJson(Adapter):
             )
         document = copied(parsed)
         char_name = as_str(document.get("char_name"))
-        body = {field: as_str(document.get(key, MISSING)) for field, key in FIELDS.items()}
+        body = {field: read_text(document.get(key, MISSING)) for field, key in FIELDS.items()}
         original = {"format": FORMAT_ID, "document": document}
         hint = "fix the value in the character's .json file"
         return Decoded([read_piece(Character, char_name, name, "character", body, original, hint)])
@@ -69,9 +71,11 @@ class PygmalionJson(Adapter):
         put(document, "char_name", piece.name, as_str)
         body = piece.body
         for field, key in FIELDS.items():
-            put(document, key, getattr(body, field), as_str)
+            put(document, key, getattr(body, field), read_text)
         data = json.dumps(document, indent=4, ensure_ascii=False, allow_nan=False) + "\n"
-        return Encoded(data.encode("utf-8"), not_carried(piece, frozenset(FIELDS), "A Pygmalion JSON character"))
+        losses = not_carried(piece, frozenset(FIELDS), "A Pygmalion JSON character") + respelled(body, tuple(FIELDS))
+        losses += unfilled_macros(piece, tuple(FIELDS))
+        return Encoded(data.encode("utf-8"), losses)
 
 
 register(PygmalionJson())
