@@ -71,6 +71,13 @@ LOSS_RULES = (
         "Marinara places an entry before or after the character, or at a depth",
     ),
     LossRule(
+        r"/body/entries/\d+/depth",
+        "translated",
+        "marinara.lorebook.entry.depth_zero",
+        "Marinara injects an entry at a depth of 1 or more and never sends one at depth 0, so it is written at "
+        "depth 1, just before the last message",
+    ),
+    LossRule(
         r"/body/entries/\d+/(?:case_sensitive|match_whole_words)",
         "translated",
         "marinara.lorebook.entry.match",
@@ -340,7 +347,6 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         ("enabled", "enabled"),
         ("constant", "constant"),
         ("order", "order"),
-        ("depth", "depth"),
         ("role", "role"),
         ("sticky", "sticky"),
         ("cooldown", "cooldown"),
@@ -356,6 +362,9 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
             value = bool(value)
         if value != was[field]:
             row[native] = value
+    depth = _written_depth(entry, was)
+    if depth != was["depth"]:
+        row["depth"] = depth
     for field, native in (("keys", "keys"), ("secondary_keys", "secondaryKeys")):
         if entry[field] != was[field]:
             row[native] = [key["text"] for key in entry[field]]
@@ -381,6 +390,16 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         if entry[field] != was[field]:
             sources = [s for s in sources if s != source] + ([source] if entry[field] else [])
             row["additionalMatchingSources"] = sources
+
+
+def _written_depth(entry: dict, was: dict) -> int:
+    """The entry's depth, or 1 for an entry newly placed at depth 0: Marinara injects only from
+    depth 1 (prompt-injector.ts getDepthInjectedEntries) and never sends one at 0. A row the
+    file already held at depth 0 is left as it was."""
+    placed = (entry["position"], entry["depth"])
+    if placed[0] == "at_depth" and placed[1] < 1 and placed != (was["position"], was["depth"]):
+        return 1
+    return entry["depth"]
 
 
 register(MarinaraLorebook())

@@ -10,7 +10,12 @@ back name, description, personality, scenario, backstory, appearance and the thr
     nameColor, dialogueColor, boxColor -> presentation.palette name, dialogue, box
 
 `personaStats`, `altDescriptions` and `tags` (JSON strings inside the JSON, as the row holds
-them), the dates and unknown keys stay in the escrow. Writing goes over the escrowed row,
+them), the dates and unknown keys stay in the escrow.
+
+Marinara's "compatible" persona export (buildCompatiblePersonaExport) is the same row at the
+top level with no dates and an `extensions.marinara` mark; its import dialog
+(ImportPersonaModal.tsx) takes it too. It is read as the native envelope it stands for, so it
+is written back as a native export. Writing goes over the escrowed row,
 a key rewritten only where the canonical value differs from what it reads as; the written
 file is read back and every difference is named by a loss rule.
 """
@@ -31,6 +36,7 @@ from bunzai.adapters.marinara.envelope import (
     escrowed_envelope,
     new_envelope,
 )
+from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
@@ -41,6 +47,7 @@ FORMAT_ID = "marinara.persona"
 TYPE = "marinara_persona"
 PROFILE_KEYS = ("personality", "scenario", "backstory", "appearance")
 PALETTE_KEYS = (("name", "nameColor"), ("dialogue", "dialogueColor"), ("box", "boxColor"))
+COMPATIBLE_SOURCE = "Marinara Engine compatibility export"  # characters.routes.ts
 
 LOSS_RULES = (
     LossRule(
@@ -112,6 +119,29 @@ def body_of(row: dict) -> dict:
     }
 
 
+def compatible_envelope(parsed: Any) -> dict | None:
+    """The native envelope a "compatible" persona export stands for, or None for another document.
+
+    It is marked (`extensions.marinara.source`), except in the compatible profile ZIP
+    (backup.routes.ts buildCompatibleProfileZip), where the row comes bare: its three colour
+    columns, which every persona row has and no other format, tell it. The mark is also on
+    Marinara's compatible lorebook export, an ST world with `entries`.
+    """
+    if not isinstance(parsed, dict) or "entries" in parsed or "type" in parsed:
+        return None
+    extensions = parsed.get("extensions")
+    mark = extensions.get("marinara") if isinstance(extensions, dict) else None
+    mark = mark if isinstance(mark, dict) and mark.get("source") == COMPATIBLE_SOURCE else None
+    if mark is None and not all(key in parsed for _, key in PALETTE_KEYS):
+        return None
+    if not (isinstance(parsed.get("name"), str) and isinstance(parsed.get("description"), str)):
+        return None
+    envelope = new_envelope(TYPE, {key: value for key, value in parsed.items() if key != "extensions"})
+    if mark is not None and isinstance(mark.get("exportedAt"), str):
+        envelope["exportedAt"] = mark["exportedAt"]
+    return envelope
+
+
 class MarinaraPersona(Adapter):
     format_id = FORMAT_ID
     label = "Marinara Engine persona"
@@ -121,10 +151,14 @@ class MarinaraPersona(Adapter):
     engine = "marinara"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 0.95 if envelope_type(parsed) == TYPE else 0.0
+        if envelope_type(parsed) == TYPE:
+            return 0.95
+        return 0.9 if compatible_envelope(parsed) is not None else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        envelope = envelope_of(data, name, parsed, TYPE)
+        if parsed is None:
+            parsed = parse_text(data, name or "x.json")
+        envelope = compatible_envelope(parsed) or envelope_of(data, name, parsed, TYPE)
         row = envelope["data"]
         title = as_str(row.get("name")).strip() or "Imported Persona"  # importPersona's fallback name
         piece = Persona(

@@ -71,6 +71,13 @@ LOSS_RULES = (
         "a Marinara section is on or off once; the file takes the value of the order it writes",
     ),
     LossRule(
+        r"/body/prompts/\d+/depth",
+        "translated",
+        "marinara.preset.block.depth_zero",
+        "Marinara injects a section into the chat only from depth 1 (at 0 it is sent in its place in the "
+        "order), so a block at depth 0 is written at depth 1, just before the last message",
+    ),
+    LossRule(
         r"/body/prompts/\d+/system_prompt",
         "dropped",
         "marinara.preset.block.system_flag",
@@ -195,8 +202,9 @@ class MarinaraPreset(Adapter):
 
 def _marker_losses(piece: Any) -> list[Loss]:
     losses = []
+    own = _own_identifiers(piece)
     for index, block in enumerate(piece.body.prompts):
-        if block.marker and _slot(block.identifier) is None and not _own(piece, block.identifier):
+        if block.marker and _slot(block.identifier) is None and block.identifier not in own:
             why = (
                 f"Marinara Engine has no slot for the marker {block.identifier!r}: the section is "
                 "written as a marker naming it, which Marinara leaves empty"
@@ -232,12 +240,14 @@ def _kept_out(twin: dict) -> set[str]:
     return {block["identifier"] for block in twin["prompts"]} - listed
 
 
-def _own(piece: Any, identifier: str) -> bool:
+def _own_identifiers(piece: Any) -> set[str]:
+    """The block identifiers of the escrowed file's sections (once per write: a pass per block was
+    quadratic in the sections)."""
     original = piece.original
     if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
-        return False
-    sections = pr.rows(original.document.get("data", {}).get("sections"))
-    return identifier in pr.identifiers_of(sections)
+        return set()
+    data = original.document.get("data")
+    return set(pr.identifiers_of(pr.rows(data.get("sections")))) if isinstance(data, dict) else set()
 
 
 def _slot(identifier: str) -> str | None:
@@ -281,6 +291,7 @@ def _written(piece: Any, document: dict | None) -> tuple[dict, set[str]]:
     if twin["description"] != body["description"]:
         preset["description"] = body["description"]
     _write_samplers(preset, body["samplers"], twin["samplers"])
+    _write_prefill(preset, body["utility_prompts"].get("assistant_prefill"), twin["utility_prompts"])
     order = _chosen_order(body["orders"])
     group_of = {
         ident: group["id"] or row_id("group", piece.id, group["name"])
@@ -312,6 +323,17 @@ def _write_samplers(preset: dict, samplers: dict, twin: dict) -> None:
             params[key] = wanted[name]
         else:
             params.pop(key, None)
+    preset["parameters"] = encode_nested(params)
+
+
+def _write_prefill(preset: dict, prefill: str | None, twin: dict) -> None:
+    if prefill == twin.get("assistant_prefill"):
+        return
+    params = decode_nested(preset.get("parameters"), {})
+    if prefill is None:
+        params.pop(pr.PREFILL, None)
+    else:
+        params[pr.PREFILL] = prefill
     preset["parameters"] = encode_nested(params)
 
 
@@ -388,8 +410,12 @@ def _patch_section(row: dict, block: dict, was: dict, enabled: bool) -> None:
         put_bool(row, "forbidOverrides", block["forbid_overrides"], False)
     if block["position"] != was["position"]:
         row["injectionPosition"] = "depth" if block["position"] == "absolute" else "ordered"
-    if block["depth"] != was["depth"]:
-        row["injectionDepth"] = block["depth"]
+    # Marinara injects only from depth 1 (assembler.ts): a block at depth 0 goes just before the last message.
+    depth = max(block["depth"], 1) if block["position"] == "absolute" else block["depth"]
+    if depth != was["depth"]:
+        row["injectionDepth"] = depth
+        if block["position"] == "relative" and row.get("injectionPosition") == "depth":
+            row["injectionPosition"] = "ordered"  # read as relative at depth 0; off 0 it would be injected
     if block["injection_order"] != was["injection_order"]:
         row["injectionOrder"] = block["injection_order"]
 

@@ -2,11 +2,13 @@
 
 A section is a prompt block: `identifier`, `name`, `content`, `role`, `enabled`,
 `isMarker` (+ `markerConfig`, a JSON string naming the slot it fills), `injectionPosition`
-("ordered" in layout order, "depth" injected into the chat at `injectionDepth`),
+("ordered" in layout order, "depth" injected into the chat at `injectionDepth` from 1 up;
+at 0 Marinara sends it in its place, so it reads as relative),
 `injectionOrder`, `forbidOverrides`; `wrapInXml`/`xmlTagName` and the row ids stay in the
 escrow. `sectionOrder` (a JSON string of section ids) is the one global order; a group is
 `{id, name, enabled, parentGroupId, order}` and its blocks are the sections naming it in
-`groupId`. Samplers live in `parameters` (a JSON string) under camelCase names.
+`groupId`. Samplers live in `parameters` (a JSON string) under camelCase names, and so does
+the assistant prefill (`assistantPrefill`, the canonical utility prompt `assistant_prefill`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ SLOT_FOR_ST_MARKER = {
 # part); `character` (in the table) sends more than the description. Both are known gaps (the page).
 ST_MARKER_FOR_SLOT = {slot: marker for marker, slot in SLOT_FOR_ST_MARKER.items()} | {"lorebook": "worldInfoBefore"}
 ROLES = ("system", "user", "assistant")
+PREFILL = "assistantPrefill"
 
 
 def read_sampler(raw: Any, how: str) -> Any:
@@ -68,6 +71,12 @@ def read_sampler(raw: Any, how: str) -> Any:
     if number != number or how == "float0" and number < 0:  # NaN: unreadable; temperature >= 0
         return None
     return number
+
+
+def utility_prompts_of(preset: dict) -> dict:
+    """`parameters.assistantPrefill`: the assistant message Marinara ends the prompt with (generate.routes.ts)."""
+    prefill = decode_nested(preset.get("parameters"), {}).get(PREFILL)
+    return {"assistant_prefill": prefill} if isinstance(prefill, str) else {}
 
 
 def samplers_of(preset: dict) -> dict:
@@ -102,6 +111,9 @@ def identifiers_of(sections: list[dict]) -> list[str]:
 
 def block_of(row: dict, identifier: str) -> dict:
     role = row.get("role")
+    depth = as_count(row.get("injectionDepth"), 0)
+    # assembler.ts injects a section into the chat only from depth 1; at 0 it is sent in its place.
+    injected = row.get("injectionPosition") == "depth" and depth > 0
     return {
         "identifier": identifier,
         "name": as_str(row.get("name")),
@@ -109,8 +121,8 @@ def block_of(row: dict, identifier: str) -> dict:
         "content": as_str(row.get("content")),
         "enabled": wire_bool(row.get("enabled"), True),
         "marker": wire_bool(row.get("isMarker"), False),
-        "position": "absolute" if row.get("injectionPosition") == "depth" else "relative",
-        "depth": as_count(row.get("injectionDepth"), 0),
+        "position": "absolute" if injected else "relative",
+        "depth": depth,
         "injection_order": as_int(row.get("injectionOrder"), 100),
         "forbid_overrides": wire_bool(row.get("forbidOverrides"), False),
     }
@@ -161,4 +173,5 @@ def body_of(envelope: dict) -> dict:
         "prompts": [block_of(row, ident) for row, ident in zip(sections, identifiers)],
         "orders": order_of(preset, sections, identifiers),
         "groups": groups_of(groups, sections, identifiers),
+        "utility_prompts": utility_prompts_of(preset),
     }
