@@ -20,7 +20,8 @@ least CPU time of each is kept, and the highest peak RSS of the drafts:
   removed (the "book remove" row);
 - `bunzai cap run lorebook.entries.reorder lorebook/ID --input '{"index": -1, "to": 0}'`: the last
   entry moved to the top (the "book move" row), which renumbers every entry's display_index as
-  SillyTavern's editor does, so its impact crosses the whole book;
+  SillyTavern's editor does (its impact crosses a few entries standing in for the rest:
+  changes/entry_slice.py);
 - `bunzai read character/ID` and `bunzai cap run character.identity.update character/ID
   --input '{"name": "Archie"}'`: the card renamed, its impact crossed through the card formats.
 
