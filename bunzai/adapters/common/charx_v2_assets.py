@@ -99,7 +99,7 @@ def _link(item: object, role: str, files: _Files) -> dict | None:
 
 class _Files:
     """The bytes an item's uri names: an asset chunk of the escrowed PNG (or of the portrait,
-    which keeps the chunks no `data.assets` uri names), a data: uri, or base64."""
+    which keeps only the chunks nothing in the card names), a data: uri, or base64."""
 
     def __init__(self, piece: Any, source: MediaSource):
         self.piece, self.source = piece, source

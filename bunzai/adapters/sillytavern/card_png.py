@@ -5,9 +5,11 @@ too. The escrow keeps both chunk documents and the original PNG bytes; the portr
 image without its card chunks, so rewriting the chunks never changes it.
 Assets: a V3 card's `data.assets` read as the piece's asset links. RisuAI's V3 PNG export
 stores each asset's bytes in a `chara-ext-asset_:N` chunk (base64) and names it `__asset:N`:
-such a uri reads as the stored file, and its chunk is no part of the portrait. A card
-without an asset list pays nothing for this (one dict lookup); the chunks are found and
-decoded only when a uri names one.
+such a uri reads as the stored file, and its chunk is no part of the portrait. Nor are the
+chunks a RisuAI V2 card's `extensions.risuai` names (emotions, additional assets, voices:
+`__asset:N`), which RisuAI's import drops from the image too: they stay in the escrowed file,
+and a card written on another image takes them from it. A card without an asset list pays
+nothing for this (a few dict lookups); the chunks are found and decoded only when a uri names one.
 Write: `chara` (V2 with the V1 copies) then `ccv3` (the same object relabelled, plus any
 V3-only field the card has), inserted before IEND; every other chunk and the image data
 stay byte for byte. A card whose fields are unchanged is written back as the original file.
@@ -82,6 +84,7 @@ ICON_AS_DEFAULT = LossRule(
 )
 ASSET_CHUNK = png.ASSET_CHUNK  # RisuAI's V3 PNG export: one text chunk per asset
 ASSET_URIS = ("__asset:", "asset:")
+RISU_LISTS = ("emotions", "additionalAssets")  # extensions.risuai lists of [name, uri, ...]
 _SHAPE_WITH_ASSETS = dataclasses.replace(ST_V3, assets=True)  # for card_losses: the assets are this module's
 
 
@@ -163,10 +166,48 @@ def referenced_chunks(image: png.PngFile, raw_assets: object) -> dict[str, png.C
     if not isinstance(raw_assets, list) or not raw_assets:
         return {}
     keys = {key for item in raw_assets if isinstance(item, dict) and (key := asset_key(item.get("uri"))) is not None}
+    return _chunks_keyed(image, keys)
+
+
+def _chunks_keyed(image: png.PngFile, keys: set[str]) -> dict[str, png.Chunk]:
+    """key -> the asset chunk so keyed, for each of `keys` the image has; no walk for no keys."""
     if not keys:
         return {}
-    chunks = png.asset_chunks(image)
-    return {key: chunks[key] for key in keys if key in chunks}
+    return {key: chunk for key, chunk in png.asset_chunks(image).items() if key in keys}  # in file order
+
+
+def risu_keys(risu: object) -> set[str]:
+    """The chunk keys a RisuAI V2 card's `extensions.risuai` names (`__asset:N`): its emotions and
+    additional assets (`[name, uri, ...]`) and its voices (`{name: uri}`), as RisuAI's V2 import
+    looks them up (`__asset:` only)."""
+    if not isinstance(risu, dict):
+        return set()
+    uris = []
+    for key in RISU_LISTS:
+        items = risu.get(key)
+        if isinstance(items, list):
+            uris += [item[1] for item in items if isinstance(item, list) and len(item) > 1]
+    if isinstance(risu.get("vits"), dict):
+        uris += risu["vits"].values()
+    prefix = ASSET_URIS[0]
+    return {uri[len(prefix) :] for uri in uris if isinstance(uri, str) and uri.startswith(prefix)}
+
+
+def _risu_of(document: object) -> object:
+    """A card document's `extensions.risuai` (None when it has none)."""
+    try:
+        return card_data(document).get("extensions", {}).get("risuai")
+    except (AttributeError, BunzaiError):
+        return None
+
+
+def portrait_cut(image: png.PngFile, named: dict[str, png.Chunk], documents: dict) -> frozenset[str]:
+    """The keywords the portrait leaves out of the card's image: the card chunks, the asset
+    chunks `named` (those `data.assets` names) and those any document's `extensions.risuai`
+    names (RisuAI's own import drops every text chunk from the image it keeps)."""
+    keys = set().union(*(risu_keys(_risu_of(document)) for document in documents.values()))
+    chunks = [*named.values(), *_chunks_keyed(image, keys).values()]
+    return _CARD_CHUNKS.union(chunk.keyword for chunk in chunks) if chunks else _CARD_CHUNKS
 
 
 def asset_bytes(image: png.PngFile, chunk: png.Chunk, what: str) -> bytes:
@@ -270,14 +311,11 @@ class SillyTavernCardPng(Adapter):
             raw_assets = primary.get("data", primary).get("assets")
         except AttributeError:  # a `data` that is not an object
             raw_assets = primary.get("assets")
-        # The image without its card chunks (and the asset chunks the card's assets name), named
-        # by its spans of the file: hashed in place, never copied here; both are hashed only when
-        # a draft, a store or a convert asks (LazyAssetRef).
-        cut = _CARD_CHUNKS
-        if raw_assets:  # a card without assets goes by: no chunk walk
-            named = referenced_chunks(image, raw_assets)
-            if named:
-                cut = cut.union(chunk.keyword for chunk in named.values())
+        # The image without its card chunks (and the asset chunks the card names), named by its
+        # spans of the file: hashed in place, never copied here; both are hashed only when a
+        # draft, a store or a convert asks (LazyAssetRef).
+        named = referenced_chunks(image, raw_assets) if raw_assets else {}  # no assets: no chunk walk
+        cut = portrait_cut(image, named, documents)
         portrait = SpanBlob(data, tuple(png.kept_spans(image, cut)), "png", "image/png", check)
         escrow = {"format": FORMAT_ID, "document": documents, "files": {CARD_FILE: original.ref_json()}}
         decoded = read_card(primary, name, ST_V3, escrow, portrait.ref_json(), [original, portrait])
@@ -314,20 +352,23 @@ class SillyTavernCardPng(Adapter):
         base = card_data(ccv3) if own_ccv3 or escrowed is not None or sibling_data(piece, ST_V3) is None else None
         written = write_card_data(base, data_template(), piece, ST_V3, media)
         image = png.read_png(source, "the card image")
-        # The asset chunks the escrowed card names come out of its image; those an asset still
-        # holds go back in (AssetChunks), before the card chunks, as RisuAI writes them.
+        # The asset chunks the escrowed card's assets name come out of its image; those an asset
+        # still holds go back in (AssetChunks), before the card chunks, as RisuAI writes them.
+        # Those extensions.risuai names stay in the escrowed image; another image gets them from it.
         cut = set(CARD_KEYWORDS)
+        carried = {} if from_escrow else _risu_chunks(piece, media)
         if from_escrow:
             cut.update(chunk.keyword for chunk in referenced_chunks(image, _escrowed_assets(piece)).values())
+        cut.update(keyword for keyword, _text in carried.values())  # the image's own would shadow them
+        added = list(carried.values())
         if piece.assets or "assets" in written:
             portrait = piece.body.portrait
             is_image = portrait is not None and not any(loss.pointer == "/body/portrait" for loss in losses)
             plan = AssetChunks(piece, media, image, cut, portrait.sha256 if is_image else None)
+            plan.taken.update(carried)
             written["assets"] = plan.entries(written.get("assets"))
             losses += plan.losses
-            added = plan.chunks
-        else:
-            added = []
+            added += plan.chunks
         if holder:
             ccv3["data"] = written
         else:
@@ -498,12 +539,22 @@ def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
     portrait = piece.body.portrait
     if portrait is not None:
         image = png.read_png(data, "the escrowed card")
-        cut = set(CARD_KEYWORDS) | {
-            chunk.keyword for chunk in referenced_chunks(image, _escrowed_assets(piece)).values()
-        }
-        if Blob(png.replace_text(image, cut, []), "png").sha256 != portrait.sha256:
+        cut = portrait_cut(image, referenced_chunks(image, _escrowed_assets(piece)), _escrowed(piece) or {})
+        if Blob(png.replace_text(image, set(cut), []), "png").sha256 != portrait.sha256:
             return None
     return data
+
+
+def _risu_chunks(piece: Any, media: MediaSource) -> dict[str, tuple[str, bytes]]:
+    """key -> (keyword, text) of each escrowed asset chunk the piece's `extensions.risuai` names
+    (RisuAI's V2 import fails on a missing one), for an image that is not the escrowed one."""
+    keys = risu_keys(piece.body.extensions.get("risuai"))
+    ref = piece.original.files.get(CARD_FILE) if keys and _escrowed(piece) is not None else None
+    if ref is None:
+        return {}
+    image = png.read_png(media(ref), "the escrowed card")
+    texts = {key: png.text_of(image.data, chunk) for key, chunk in _chunks_keyed(image, keys).items()}
+    return {key: (text.keyword, text.text) for key, text in texts.items()}
 
 
 def _escrowed_assets(piece: Any) -> object:
