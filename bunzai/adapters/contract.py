@@ -67,7 +67,8 @@ class Origin(NamedTuple):
 
     One of: `spans`, byte ranges [start, end) of the file read, concatenated (a PNG's
     portrait is the file without its card chunks); `member`, a member of the ZIP archive
-    read; `file`, a file of the folder read (folder-shaped pieces).
+    read; `file`, a file of the folder read (folder-shaped pieces), or the absolute path of
+    a file beside the file read (`Adapter.portrait_beside`).
     """
 
     spans: tuple[tuple[int, int], ...] = ()
@@ -231,6 +232,11 @@ class Adapter:
     # Recognises its files only to refuse them with the reason (an encrypted card, a chat
     # preset bound to one install): `bunzai formats` says it does not read them.
     refuses_reading: bool = False
+    # The images a platform shows beside a file of this format as its piece's portrait, as
+    # suffixes after the file's stem, in the order the platform looks (text-generation-webui:
+    # `Example.png`, `.jpg`, `.jpeg` beside `Example.yaml`). An import of the file from a path
+    # reads the first found into the primary piece's portrait (changes/imports.py).
+    portrait_beside: tuple[str, ...] = ()
     carries_escrow: bool = False  # True when the file keeps a piece's escrow whole (bunzai.native)
     engine: str | None = None  # the macro engine that reads this format's text (a catalog id), if one does
 

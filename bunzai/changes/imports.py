@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -25,7 +26,7 @@ from bunzai.changes.media import attachment_of
 from bunzai.errors import BunzaiError
 from bunzai.files import list_folder, read_file_bytes, read_stdin_bytes, text_name
 from bunzai.jsondoc.reading import load_json_bytes, read_notes
-from bunzai.limits import FOLDER_WALK_MAX_DEPTH
+from bunzai.limits import ASSET_MAX_BYTES, FOLDER_WALK_MAX_DEPTH
 from bunzai.model import dump_piece
 from bunzai.model.ids import id_problem
 from bunzai.query.links import LINKED_KIND, LINKS, link_holders
@@ -33,14 +34,72 @@ from bunzai.regexlab.probe import piece_probe_warnings
 
 
 def drafts_from_bytes(
-    data: bytes, name: str, *, piece_id: str | None = None, format_id: str | None = None, source: Path | None = None
+    data: bytes,
+    name: str,
+    *,
+    piece_id: str | None = None,
+    format_id: str | None = None,
+    source: Path | None = None,
+    claimed: set[tuple[int, int]] | None = None,
 ) -> list[dict]:
     """Drafts for a file's bytes; with `source` (the file's absolute path), media the reader
-    can place in the file are named by place instead of carried (see `changes.media`)."""
+    can place in the file are named by place instead of carried (see `changes.media`), and
+    the portrait its platform shows beside it is read too (`_portrait_beside`), its
+    (device, inode) added to `claimed`."""
     adapter, decoded = read_bytes(data, name, format_id)
     if source is not None:
         _record_file_name(adapter, decoded, source.name)
+        image = _portrait_beside(adapter, decoded, source)
+        if image is not None and claimed is not None:
+            claimed.add(image)
     return _drafts(adapter, decoded, name, hashlib.sha256(data).hexdigest(), piece_id, source)
+
+
+def _portrait_beside(adapter, decoded, source: Path) -> tuple[int, int] | None:
+    """The image a platform shows beside a file of the adapter's format, read as the primary
+    piece's portrait: the first of `Adapter.portrait_beside` found (textgen's `Example.png`
+    beside `Example.yaml`). Its (device, inode) when the file is the piece's to claim, so a
+    folder walk does not read it again; None when there is none, or it is not the piece's
+    (a link, a damaged file, a card of its own: a warning says which)."""
+    primary = decoded.pieces[0] if decoded.pieces else None
+    if not adapter.portrait_beside or primary is None or "portrait" not in type(primary.body).model_fields:
+        return None
+    if primary.body.portrait is not None:
+        return None
+    for suffix in adapter.portrait_beside:
+        image = source.with_name(source.stem + suffix)
+        if image.name == source.name:
+            continue
+        try:
+            info = os.lstat(image)
+        except FileNotFoundError:
+            continue
+        except OSError:  # the folder cannot be looked into: no portrait, and nothing to say of it
+            return None
+        return _take_portrait(primary, decoded, image, info)
+    return None
+
+
+def _take_portrait(piece, decoded, image: Path, info: os.stat_result) -> tuple[int, int] | None:
+    said = f"{text_name(image.name)} beside the file"
+    if not stat.S_ISREG(info.st_mode):  # links are not followed: one may point anywhere
+        decoded.warnings.append(f"{said} is not a regular file (a link, folder or device): not read as the portrait")
+        return None
+    identity = (info.st_dev, info.st_ino)
+    try:
+        data = read_file_bytes(image, ASSET_MAX_BYTES)
+    except BunzaiError as error:
+        decoded.warnings.append(f"{said} is not read as the portrait: {error.message}")
+        return identity if error.code == "too_large" else None  # told here, not again by a walk
+    mime = mime_of("", data)  # by its bytes: a name says nothing of what a file holds
+    problem = _not_a_portrait(data, image.name) if mime else "it is not a PNG, JPEG, GIF, BMP or WebP image"
+    if problem:
+        decoded.warnings.append(f"{said} is not read as the portrait: {problem}")
+        return None
+    blob = Blob(data, _avatar_ext(image.name, mime), mime, Origin(file=os.fspath(image)))
+    piece.body.portrait = blob.ref()
+    decoded.blobs.append(blob)
+    return identity
 
 
 def _record_file_name(adapter, decoded, file_name: str) -> None:
@@ -127,11 +186,16 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
             yield folder, error
         return
     imported = False
-    for file in files:
+    claimed: set[tuple[int, int]] = set()  # images a file beside them took as its portrait
+    for file in _portraits_last(files):
+        if claimed and _identity(file) in claimed:
+            read.pop(file.name, None)
+            continue
         try:
             # Read already when its names looked like sprites (its bytes let go as they are used).
             data = read.pop(file.name) if file.name in read else read_file_bytes(file)
-            drafts = drafts_from_bytes(data, file.name, format_id=format_id, source=Path(os.path.abspath(file)))
+            source = Path(os.path.abspath(file))
+            drafts = drafts_from_bytes(data, file.name, format_id=format_id, source=source, claimed=claimed)
             imported = imported or bool(drafts)
             yield file, drafts
         except BunzaiError as error:
@@ -144,6 +208,39 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
             yield from _walk(sub, depth + 1, None, format_id)
         else:
             yield sub, Skipped(f"deeper than {FOLDER_WALK_MAX_DEPTH} folders; import it on its own", deep=True)
+
+
+def _not_a_portrait(data: bytes, name: str) -> str:
+    """Why an image is not a plain picture, or '': a card is a piece of its own (both are
+    imported), and a damaged file is reported as such by a walk."""
+    try:
+        read_bytes(data, name)
+    except BunzaiError as error:
+        return "" if error.code == "unrecognized_file" else error.message
+    return "it is a piece of its own (a character card), imported on its own"
+
+
+def _portraits_last(files: list[Path]) -> list[Path]:
+    """The files with the images a file beside them may take as its portrait (`Example.png`
+    beside `Example.yaml`, `Adapter.portrait_beside`) moved last, so they are read only when
+    it did not. Names are compared without case: a file system may match them so."""
+    adapters = [adapter for adapter in all_adapters() if adapter.portrait_beside]
+    texts = {ext for adapter in adapters for ext in adapter.extensions}
+    images = {suffix for adapter in adapters for suffix in adapter.portrait_beside}
+    stems = {file.stem.lower() for file in files if file.suffix.lower() in texts}
+    later = [file for file in files if file.suffix.lower() in images and file.stem.lower() in stems]
+    if not later:
+        return files
+    chosen = set(later)
+    return [file for file in files if file not in chosen] + later
+
+
+def _identity(file: Path) -> tuple[int, int] | None:
+    try:
+        info = os.lstat(file)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino)
 
 
 def _unclaimed(error: BunzaiError, file: Path) -> bool:

@@ -55,6 +55,9 @@ MACRO_NOT_FILLED = LossRule(
     "textgen.macro.not_filled",
     "textgen fills in only {{user}}, {{char}}, <USER> and <BOT>, as spelled: other macros reach the model as written",
 )
+# The images textgen shows beside `characters/<name>.yaml` (or `.yml`, `.json`), first found
+# (modules/chat.py generate_pfp_cache); it saves a character's picture as `<name>.png`.
+PORTRAIT_BESIDE = (".png", ".jpg", ".jpeg")
 FILLED = ("{{user}}", "{{char}}")
 MACRO = re.compile(r"\{\{[^{}]*\}\}")
 TEXTGEN_FORMATS = ("textgen.character.yaml", "textgen.pygmalion.json")

@@ -19,7 +19,7 @@ from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
-from bunzai.adapters.textgen.character_losses import not_carried, respelled, unfilled_macros
+from bunzai.adapters.textgen.character_losses import PORTRAIT_BESIDE, not_carried, respelled, unfilled_macros
 from bunzai.adapters.textgen.names import read_text
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
@@ -41,6 +41,7 @@ class PygmalionJson(Adapter):
     kinds = ("character",)
     extensions = (".json",)
     container = "text"
+    portrait_beside = PORTRAIT_BESIDE
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if isinstance(parsed, dict) and "char_name" in parsed and "spec" not in parsed and "data" not in parsed:

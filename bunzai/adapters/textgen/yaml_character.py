@@ -27,7 +27,13 @@ from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.common.yamltext import load_yaml_bytes
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
-from bunzai.adapters.textgen.character_losses import CONTEXT_FOLDED, not_carried, respelled, unfilled_macros
+from bunzai.adapters.textgen.character_losses import (
+    CONTEXT_FOLDED,
+    PORTRAIT_BESIDE,
+    not_carried,
+    respelled,
+    unfilled_macros,
+)
 from bunzai.adapters.textgen.names import read_text
 from bunzai.adapters.textgen.yaml_out import yaml_bytes
 from bunzai.errors import BunzaiError
@@ -74,6 +80,7 @@ class TextgenYamlCharacter(Adapter):
     kinds = ("character",)
     extensions = (".yaml", ".yml")
     container = "text"
+    portrait_beside = PORTRAIT_BESIDE
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if not isinstance(parsed, dict):
