@@ -1,18 +1,19 @@
 """Marinara Engine's "compatible" persona export (characters.routes.ts buildCompatiblePersonaExport:
 the personas row at the top level, no dates, an `extensions.marinara` mark), which Marinara's own
-persona import dialog takes, reads as the native export does and is written back native; a
-whole-install profile is refused by name."""
+persona import dialog takes, reads as the native export does and is written back native; so does
+its "compatible" lorebook, a SillyTavern world in Marinara's own numbers."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-from marinara_support import no_media, persona_export, read
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from marinara_profile_support import compatible_lorebook
+from marinara_support import envelope, lorebook_entry, lorebook_export, no_media, persona_export, read
 
 from bunzai.adapters.inspect import read_bytes
 from bunzai.convert import convert_piece
-from bunzai.errors import BunzaiError
 
 MARK = {"marinara": {"exportedAt": "2026-05-06T10:00:00.000Z", "source": "Marinara Engine compatibility export"}}
 
@@ -48,7 +49,93 @@ def test_the_compatible_lorebook_export_is_not_taken_for_a_persona():
     # lorebooks.routes.ts buildCompatibleLorebookExport: an ST world with the same mark
     world = {"name": "Italy", "extensions": MARK, "entries": {"0": {"uid": 0, "key": ["rome"], "content": "A city."}}}
     adapter, _decoded = read_bytes(json.dumps(world).encode(), "Italy.json")
+    assert adapter.format_id == "marinara.lorebook"
+
+
+# What the compatible export carries of an entry (the rest: ids, folders, regex switch, filters ...).
+CARRIED = (
+    "title",
+    "keys",
+    "secondary_keys",
+    "content",
+    "enabled",
+    "constant",
+    "selective",
+    "selective_logic",
+    "order",
+    "position",
+    "depth",
+    "role",
+    "probability",
+    "use_probability",
+    "group",
+    "sticky",
+    "cooldown",
+    "delay",
+    "scan_depth",
+    "case_sensitive",
+    "match_whole_words",
+)
+
+
+def test_a_compatible_lorebook_reads_in_marinaras_numbers_as_the_native_export_does():
+    adapter, decoded = read(json.dumps(compatible_lorebook(), indent=2).encode(), "Italy.json")
+    _native_adapter, native = read(lorebook_export())
+    assert adapter.format_id == "marinara.lorebook"
+    got = [entry.model_dump(include=set(CARRIED)) for entry in decoded.pieces[0].body.entries]
+    want = [entry.model_dump(include=set(CARRIED)) for entry in native.pieces[0].body.entries]
+    for entry in want:  # the file has no regex switch: keys read as plain text, as Marinara's import reads them
+        entry["keys"] = [key | {"regex": False} for key in entry["keys"]]
+        entry["secondary_keys"] = [key | {"regex": False} for key in entry["secondary_keys"]]
+    assert got == want
+    rome = decoded.pieces[0].body.entries[1]
+    assert (rome.position, rome.depth, rome.selective_logic) == ("at_depth", 3, "not_any")  # 2 is at a depth
+    assert decoded.pieces[0].body.entries[0].selective_logic == "and_all"  # Marinara's 0 is "and": every key
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    position=st.sampled_from([0, 1, 2]),
+    logic=st.sampled_from(["and", "or", "not"]),
+    role=st.sampled_from(["system", "user", "assistant"]),
+    depth=st.integers(1, 20),
+    probability=st.one_of(st.none(), st.integers(0, 100)),
+    enabled=st.booleans(),
+)
+def test_any_entry_reads_alike_from_the_compatible_and_the_native_export(
+    position, logic, role, depth, probability, enabled
+):
+    row = lorebook_entry(
+        position=position, selectiveLogic=logic, role=role, depth=depth, probability=probability, enabled=enabled
+    )
+    _adapter, compatible = read(json.dumps(compatible_lorebook([row])).encode(), "Italy.json")
+    _native_adapter, native = read(envelope("marinara_lorebook", {"lorebook": {"name": "Italy"}, "entries": [row]}))
+    got, want = compatible.pieces[0].body.entries[0], native.pieces[0].body.entries[0]
+    assert got.model_dump(include=set(CARRIED)) == want.model_dump(include=set(CARRIED))
+
+
+def test_a_compatible_lorebook_crosses_to_sillytavern_in_sillytaverns_numbers():
+    _adapter, decoded = read(json.dumps(compatible_lorebook(), indent=2).encode(), "Italy.json")
+    written = json.loads(convert_piece(decoded.pieces[0], "sillytavern.world", no_media).data)
+    naples, rome = written["entries"]["0"], written["entries"]["1"]
+    assert (rome["position"], rome["depth"], rome["selectiveLogic"]) == (4, 3, 2)  # at depth, NOT_ANY
+    assert (naples["position"], naples["selectiveLogic"]) == (0, 3)  # before the character, AND_ALL
+
+
+def test_a_compatible_lorebook_is_written_back_as_a_native_export():
+    _adapter, decoded = read(json.dumps(compatible_lorebook(), indent=2).encode(), "Italy.json")
+    crossing = convert_piece(decoded.pieces[0], "marinara.lorebook", no_media)
+    written = json.loads(crossing.data)
+    assert written["type"] == "marinara_lorebook" and crossing.losses == []
+    assert [row["position"] for row in written["data"]["entries"]] == [0, 2]
+
+
+def test_an_unmarked_world_keeps_sillytaverns_numbers():
+    world = compatible_lorebook()
+    del world["extensions"]
+    adapter, decoded = read(json.dumps(world).encode(), "Italy.json")
     assert adapter.format_id == "sillytavern.world"
+    assert decoded.pieces[0].body.entries[1].position == "an_top"  # SillyTavern's 2: Author's Note top
 
 
 def test_a_bare_persona_row_from_the_compatible_profile_zip_reads_too():
@@ -60,16 +147,3 @@ def test_a_bare_persona_row_from_the_compatible_profile_zip_reads_too():
     assert adapter.format_id == "marinara.persona" and decoded.pieces[0].body == native.pieces[0].body
     written = json.loads(convert_piece(decoded.pieces[0], "marinara.persona", no_media).data)
     assert written["type"] == "marinara_persona" and written["data"] == row
-
-
-def test_a_profile_backup_is_refused_as_what_it_is():
-    # backup.routes.ts buildProfileExportEnvelope, saved as marinara-profile.json
-    profile = {
-        "type": "marinara_profile",
-        "version": 1,
-        "exportedAt": "2026-05-05T10:00:00.000Z",
-        "data": {"characters": [], "personas": [], "lorebooks": [], "presets": [], "agents": [], "themes": []},
-    }
-    with pytest.raises(BunzaiError) as refused:
-        read(json.dumps(profile, indent=2).encode(), "marinara-profile.json")
-    assert refused.value.code == "unsupported" and "Marinara Engine profile" in refused.value.message

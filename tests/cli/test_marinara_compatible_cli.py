@@ -1,5 +1,5 @@
 """Marinara Engine files a user brings from its other export buttons: a "Compatible JSON" persona
-imports and exports as a native Marinara persona; a whole-install profile is refused by name."""
+imports and exports as a native Marinara persona (the profile: test_marinara_profile_cli.py)."""
 
 from __future__ import annotations
 
@@ -21,13 +21,3 @@ def test_a_compatible_persona_imports_and_exports_as_a_native_one(bunzai, tmp_pa
     receipt = bunzai("export", "persona/luca", "--to", "marinara.persona", check=True).json
     written = json.loads((bunzai.studio / receipt["path"]).read_bytes())
     assert receipt["losses"] == [] and written["type"] == "marinara_persona" and written["data"] == row
-
-
-def test_a_profile_is_refused_and_nothing_is_drafted(bunzai, tmp_path):
-    path = tmp_path / "marinara-profile.json"
-    profile = {"type": "marinara_profile", "version": 1, "exportedAt": "2026-05-05T10:00:00.000Z", "data": {}}
-    path.write_text(json.dumps(profile), encoding="utf-8")
-    result = bunzai("import", str(path))
-    assert result.code == 1
-    error = json.loads(result.stdout)["error"]
-    assert error["code"] == "unsupported" and "Marinara Engine profile" in error["message"]

@@ -28,6 +28,7 @@ from bunzai.adapters.marinara.envelope import (
     new_envelope,
     row_id,
 )
+from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
@@ -42,6 +43,10 @@ LOGIC_OUT = {value: key for key, value in LOGIC_IN.items()}
 # LorebookEntry.position: 0 before the character, 1 after it, 2 at a message depth.
 POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth"}
 POSITION_OUT = {value: key for key, value in POSITION_IN.items()}
+# The compatible export's numbers (backup.routes.ts stSelectiveLogic, stRole).
+COMPATIBLE_LOGIC = {0: "and", 1: "or", 2: "not"}
+COMPATIBLE_ROLES = {0: "system", 1: "user", 2: "assistant"}
+COMPATIBLE_SOURCE = "Marinara Engine compatibility export"  # the mark's source
 # additionalMatchingSources the canonical entry names.
 SOURCES = (
     ("persona_description", "match_persona_description"),
@@ -195,6 +200,84 @@ def body_of(data: dict) -> dict:
     }
 
 
+def new_book_row(book_id: str, name: str = "") -> dict:
+    """A lorebooks row with its column defaults (db/schema/lorebooks.ts), parsed as the export sends it."""
+    return {
+        "id": book_id,
+        "name": name,
+        "description": "",
+        "category": "uncategorized",
+        "scanDepth": 2,
+        "tokenBudget": 2048,
+        "recursiveScanning": False,
+        "maxRecursionDepth": 3,
+        "characterId": None,
+        "personaId": None,
+        "chatId": None,
+        "enabled": True,
+        "tags": [],
+        "generatedBy": None,
+        "sourceAgentId": None,
+        "createdAt": FIXED_EXPORTED_AT,
+        "updatedAt": FIXED_EXPORTED_AT,
+    }
+
+
+def compatible_envelope(parsed: Any) -> dict | None:
+    """The native envelope a "Compatible JSON" lorebook export stands for, or None for another document.
+
+    buildCompatibleLorebookExport (lorebooks.routes.ts, backup.routes.ts) writes a SillyTavern
+    world marked `extensions.marinara.source`, but keeps Marinara's own numbers where they
+    differ from SillyTavern's: `position` 0/1/2 is before/after the character/at a depth (2 is
+    the Author's Note top to SillyTavern), `selectiveLogic` 0/1/2 is and (all)/or (any)/not
+    (SillyTavern's 0 and 1 are "and any" and "not all"), and `probability` null means no roll.
+    Its `role` is SillyTavern's numbering. The file carries no ids, folders, regex switch or book
+    settings: the rows get Marinara's column defaults (and ids derived from the book and uid).
+    """
+    if not isinstance(parsed, dict) or "type" in parsed or not isinstance(parsed.get("entries"), dict):
+        return None
+    extensions = parsed.get("extensions")
+    mark = extensions.get("marinara") if isinstance(extensions, dict) else None
+    if not (isinstance(mark, dict) and mark.get("source") == COMPATIBLE_SOURCE):
+        return None
+    name = as_str(parsed.get("name"))
+    book_id = row_id("compatible-lorebook", name)
+    entries = [
+        _compatible_entry(entry, book_id, key) for key, entry in parsed["entries"].items() if isinstance(entry, dict)
+    ]
+    envelope = new_envelope(TYPE, {"lorebook": new_book_row(book_id, name), "entries": entries, "folders": []})
+    if isinstance(mark.get("exportedAt"), str):
+        envelope["exportedAt"] = mark["exportedAt"]
+    return envelope
+
+
+def _compatible_entry(entry: dict, book_id: str, key: str) -> dict:
+    """A lorebookEntries row from an entry of the compatible export, read in Marinara's terms."""
+    row = _new_row({"uid": row_id("compatible-entry", book_id, key)}, book_id, "")
+    row.update(
+        {
+            "name": as_str(entry.get("comment")),
+            "content": as_str(entry.get("content")),
+            "keys": as_str_list(entry.get("key")),
+            "secondaryKeys": as_str_list(entry.get("keysecondary")),
+            "enabled": entry.get("disable") is not True,
+            "constant": entry.get("constant") is True,
+            "selective": entry.get("selective") is True,
+            "selectiveLogic": COMPATIBLE_LOGIC.get(as_int(entry.get("selectiveLogic"), 0), "and"),
+            "role": COMPATIBLE_ROLES.get(as_int(entry.get("role"), 0), "system"),
+            "matchWholeWords": entry.get("matchWholeWords") is True,
+            "caseSensitive": entry.get("caseSensitive") is True,
+            "group": as_str(entry.get("group")),
+        }
+    )
+    for field in ("order", "position", "depth"):
+        row[field] = as_int(entry.get(field), row[field])
+    for field in ("probability", "scanDepth", "groupWeight", "sticky", "cooldown", "delay"):
+        value = entry.get(field)
+        row[field] = value if isinstance(value, int) and not isinstance(value, bool) else None
+    return row
+
+
 class MarinaraLorebook(Adapter):
     format_id = FORMAT_ID
     label = "Marinara Engine lorebook"
@@ -204,10 +287,15 @@ class MarinaraLorebook(Adapter):
     engine = "marinara"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 0.95 if envelope_type(parsed) == TYPE and isinstance(parsed["data"].get("lorebook"), dict) else 0.0
+        if envelope_type(parsed) == TYPE and isinstance(parsed["data"].get("lorebook"), dict):
+            return 0.95
+        # above sillytavern.world (0.9): a marked world is Marinara's, in its own numbers
+        return 0.95 if compatible_envelope(parsed) is not None else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        envelope = envelope_of(data, name, parsed, TYPE)
+        if parsed is None:
+            parsed = parse_text(data, name or "x.json")
+        envelope = compatible_envelope(parsed) or envelope_of(data, name, parsed, TYPE)
         book = envelope["data"].get("lorebook")
         if not isinstance(book, dict):
             raise BunzaiError(
@@ -225,32 +313,8 @@ class MarinaraLorebook(Adapter):
         if base is not None and isinstance(base["data"].get("lorebook"), dict):
             envelope = copied(base)
         else:
-            book_id = row_id("lorebook", piece.id)
             envelope = new_envelope(
-                TYPE,
-                {
-                    "lorebook": {
-                        "id": book_id,
-                        "name": "",
-                        "description": "",
-                        "category": "uncategorized",
-                        "scanDepth": 2,
-                        "tokenBudget": 2048,
-                        "recursiveScanning": False,
-                        "maxRecursionDepth": 3,
-                        "characterId": None,
-                        "personaId": None,
-                        "chatId": None,
-                        "enabled": True,
-                        "tags": [],
-                        "generatedBy": None,
-                        "sourceAgentId": None,
-                        "createdAt": FIXED_EXPORTED_AT,
-                        "updatedAt": FIXED_EXPORTED_AT,
-                    },
-                    "entries": [],
-                    "folders": [],
-                },
+                TYPE, {"lorebook": new_book_row(row_id("lorebook", piece.id)), "entries": [], "folders": []}
             )
         data = envelope["data"]
         book = data["lorebook"]

@@ -1,9 +1,6 @@
 """Marinara Engine exports bunzai recognises and refuses, so a file is told what it is.
 
-A profile (`marinara_profile`, backup.routes.ts buildProfileExportEnvelope, saved as
-`marinara-profile.json`) is a whole install in one file: every character, persona, lorebook
-and preset as database rows (with avatars in base64), plus agents and themes. bunzai reads
-Marinara's exports one piece at a time, so it names the file and the exports to make instead.
+(A profile, `marinara_profile`, is read: profile.py.)
 
 A chat preset (`marinara_chat_preset`, chat-presets.routes.ts) is `{name, mode, settings:
 {connectionId, promptPresetId, metadata}}`: the starting state of Marinara's new chats
@@ -49,30 +46,3 @@ class MarinaraChatPreset(Adapter):
 
 
 register(MarinaraChatPreset())
-
-
-class MarinaraProfile(Adapter):
-    format_id = "marinara.profile"
-    label = "Marinara Engine profile (refused: a backup of a whole install)"
-    kinds = ("character", "persona", "lorebook", "preset")
-    extensions = (".json",)
-    container = "text"
-    can_write = False
-    refuses_reading = True
-    engine = "marinara"
-
-    def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 1.0 if envelope_type(parsed) == "marinara_profile" else 0.0
-
-    def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        raise BunzaiError(
-            "unsupported",
-            f"{name or 'the file'} is a Marinara Engine profile: a backup of a whole install (every "
-            "character, persona, lorebook and preset, with agents and themes) in one file; bunzai reads "
-            "Marinara's exports one piece at a time",
-            'export the pieces from Marinara instead (each one\'s Export, "Marinara Native", or a bulk '
-            "export's ZIP, unzipped) and import those files",
-        )
-
-
-register(MarinaraProfile())
