@@ -96,8 +96,9 @@ def test_a_new_stored_asset_on_a_new_portrait_takes_no_key_extensions_risuai_nam
     piece = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": portrait.ref()})})
     files = {extra.sha256: extra.data, portrait.sha256: portrait.data}
     crossing = convert_piece(piece, "sillytavern.card.png", lambda ref: files.get(ref.sha256) or media(ref))
-    ccv3 = json.loads(base64.b64decode(png.find_text(png.read_png(crossing.data), "ccv3").text))
-    assert ccv3["data"]["assets"][0]["uri"] == "__asset:2"
+    # a card with emotions is written as `chara` alone (test_png_risu_v2_ccv3), its asset list there
+    chara = json.loads(base64.b64decode(png.find_text(png.read_png(crossing.data), "chara").text))
+    assert chara["data"]["assets"][0]["uri"] == "__asset:2"
     assert asset_chunks(crossing.data) == chunks | {"2": b"new sprite"}
 
 

@@ -13,6 +13,9 @@ nothing for this (a few dict lookups); the chunks are found and decoded only whe
 Write: `chara` (V2 with the V1 copies) then `ccv3` (the same object relabelled, plus any
 V3-only field the card has), inserted before IEND; every other chunk and the image data
 stay byte for byte. A card whose fields are unchanged is written back as the original file.
+A card not read as V3 whose `extensions.risuai` holds emotions, additional assets or voices
+gets `chara` alone, as RisuAI's V2 PNG export writes it: RisuAI reads `ccv3` first and those
+lists only from a V2 card, and SillyTavern reads `chara` when there is no `ccv3`.
 Both chunks carry the same `data.assets` (SillyTavern writes `ccv3` as `chara` relabelled).
 Asset chunks the card was read with are written back (before `chara`) while an asset still
 holds their bytes, and every other stored asset gets a chunk of its own, as RisuAI's V3 PNG
@@ -31,9 +34,17 @@ from typing import Any
 
 
 from bunzai import limits
-from bunzai.adapters.common import card_assets, png
+from bunzai.adapters.common import card_assets, card_fields, png
 from bunzai.adapters.common.card_book import book_decorators_ignored
-from bunzai.adapters.common.card_doc import card_data, card_losses, read_card, sibling_data, write_card_data
+from bunzai.adapters.common.card_doc import (
+    CARD_SHAPE_NOT_CARRIED,
+    card_data,
+    card_losses,
+    family_document,
+    read_card,
+    sibling_data,
+    write_card_data,
+)
 from bunzai.adapters.common.charx_members import file_type
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.losses import LossRule
@@ -191,6 +202,26 @@ def risu_keys(risu: object) -> set[str]:
         uris += risu["vits"].values()
     prefix = ASSET_URIS[0]
     return {uri[len(prefix) :] for uri in uris if isinstance(uri, str) and uri.startswith(prefix)}
+
+
+def risu_v2_card(piece: Any) -> bool:
+    """Whether the card is written as RisuAI's V2 PNG export writes it, `chara` alone: a card not
+    read as V3 whose `extensions.risuai` holds emotions, additional assets or voices. RisuAI reads
+    `ccv3` before `chara` and those lists only from a V2 card (importCharacterCardSpec)."""
+    risu = piece.body.extensions.get("risuai")
+    if not isinstance(risu, dict) or not any(risu.get(key) for key in (*RISU_LISTS, "vits")):
+        return False
+    found = family_document(piece.original)
+    return found is None or found[1].get("spec") != "chara_card_v3"
+
+
+def _v3_only_losses(piece: Any, chara: dict) -> list[Loss]:
+    """The V3-only fields (nickname, dates ...) the `chara` chunk does not read back as the card's."""
+    body = piece.body.model_dump(mode="json")
+    kept = card_fields.read_fields(card_data(chara), frozenset(card_fields.V3_ONLY))
+    why = "the card is written as a V2 card alone (no ccv3 chunk), so RisuAI reads its emotions; V2 has no {}"
+    rule = CARD_SHAPE_NOT_CARRIED["v2"]
+    return [rule.at(f"/body/{field}", why.format(field)) for field in card_fields.V3_ONLY if body[field] != kept[field]]
 
 
 def _risu_of(document: object) -> object:
@@ -378,7 +409,11 @@ class SillyTavernCardPng(Adapter):
             chara["data"]["assets"] = copied(written["assets"])
         else:
             chara["data"].pop("assets", None)
-        added += [("chara", encode_chunk_json(chara)), ("ccv3", encode_chunk_json(ccv3))]
+        added.append(("chara", encode_chunk_json(chara)))
+        if risu_v2_card(piece):  # RisuAI reads ccv3 first, and these lists only from a V2 card
+            losses += _v3_only_losses(piece, chara)
+        else:
+            added.append(("ccv3", encode_chunk_json(ccv3)))
         data = png.replace_text(image, cut, added)
         if len(data) > limits.PNG_MAX_BYTES:
             raise BunzaiError(
