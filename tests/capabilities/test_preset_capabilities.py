@@ -148,7 +148,11 @@ def test_blocks_update_edits_and_renames_a_block_everywhere(preset) -> None:
         "/body/prompts/3/content",
         "/body/prompts/3/identifier",
     ]
-    assert result.warnings == []
+    # jailbreak is a built-in block: SillyTavern knows it (and a card's override of it) by that identifier
+    assert result.warnings == [
+        "block 'jailbreak' is built into the frontend, which finds it by that identifier: under 'post' "
+        "it is no longer filled or placed as 'jailbreak' was, and the frontend may add a default 'jailbreak' back"
+    ]
 
 
 def test_blocks_update_warns_about_content_on_a_marker(preset) -> None:

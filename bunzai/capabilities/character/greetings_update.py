@@ -39,13 +39,17 @@ class GreetingsInput(VariantTarget):
 
 
 def edit_list(items: list[str], edit: GreetingListEdit, what: str) -> list[str]:
+    # a blank greeting is a swipe that opens the chat with nothing, so none is written in
+    for given, verb in ((edit.set or [], "set"), ([row.text for row in edit.replace], "replace"), (edit.add, "add")):
+        if any(not text.strip() for text in given):
+            raise BunzaiError(
+                "invalid_input", f"{what}: a greeting to {verb} is empty", "remove a greeting with `remove`"
+            )
     items = list(edit.set) if edit.set is not None else list(items)
     for row in edit.replace:
         items[check_index(row.index, len(items), what)] = row.text
     drop = {check_index(i, len(items), what) for i in edit.remove}
     items = [text for i, text in enumerate(items) if i not in drop]
-    if any(not text.strip() for text in edit.add):
-        raise BunzaiError("invalid_input", f"{what}: a greeting to add is empty")
     at = len(items) if edit.at is None else min(edit.at, len(items))
     return items[:at] + list(edit.add) + items[at:]
 

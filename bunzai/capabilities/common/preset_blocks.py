@@ -41,30 +41,52 @@ def insert_blocks(
 ) -> None:
     """Put `blocks` into `prompts` at `placement` and into the orders `mode` names.
 
-    In an order, the blocks go beside the anchor block when the order lists it, else at its
-    end; their order entry is on when `enabled` (default: the block's own flag) says so.
+    In an order, the blocks go beside the anchor block when the order lists it; else before
+    the first block that follows them in the block list and that the order lists (the order,
+    not the list, is what a frontend sends), else at its end. Their order entry is on when
+    `enabled` (default: the block's own flag) says so.
     """
     index = insertion_index(body["prompts"], "identifier", placement, "prompt block")
+    following = [block["identifier"] for block in body["prompts"][index:]]
     body["prompts"][index:index] = blocks
-    if mode == "none":
-        return
-    orders = body["orders"]
-    if mode == "global":
-        active = active_order_index([order["target"] for order in orders])
-        orders = [orders[active]] if active is not None else []
-    for order in orders:
+    anchor = placement.before if placement.before is not None else placement.after
+    for order in orders_named(body, mode):
         items = order["items"]
         new_items = [
             {"identifier": block["identifier"], "enabled": (enabled or {}).get(block["identifier"], block["enabled"])}
             for block in blocks
         ]
-        listed = [item["identifier"] for item in items]
-        anchor = placement.before if placement.before is not None else placement.after
-        if anchor is not None and anchor in listed:
-            at = listed.index(anchor) + (0 if placement.before is not None else 1)
-        else:
-            at = len(items)
+        at = _order_slot([item["identifier"] for item in items], anchor, placement.after is not None, following)
         items[at:at] = new_items
+
+
+def list_blocks(body: dict, order: dict, identifiers: list[str]) -> None:
+    """Put blocks of the preset that `order` does not list into it, switched on, each before
+    the first block that follows it in the block list and that the order lists (else at its end)."""
+    names = block_identifiers(body)
+    for name in identifiers:
+        listed = [item["identifier"] for item in order["items"]]
+        at = _order_slot(listed, None, False, names[names.index(name) + 1 :])
+        order["items"].insert(at, {"identifier": name, "enabled": True})
+
+
+def orders_named(body: dict, mode: OrdersMode) -> list[dict]:
+    """The prompt orders an `add_to_orders` mode names."""
+    if mode == "none":
+        return []
+    if mode == "global":
+        active = active_order_index([order["target"] for order in body["orders"]])
+        return [body["orders"][active]] if active is not None else []
+    return body["orders"]
+
+
+def _order_slot(listed: list[str], anchor, after: bool, following: list[str]) -> int:
+    """Where new blocks go in an order listing `listed` (see insert_blocks)."""
+    if anchor is not None and anchor in listed:
+        return listed.index(anchor) + (1 if after else 0)
+    members = set(listed)
+    next_listed = next((name for name in following if name in members), None)
+    return listed.index(next_listed) if next_listed is not None else len(listed)
 
 
 def rename_block(body: dict, old: str, new: str) -> None:

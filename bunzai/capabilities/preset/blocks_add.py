@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pydantic import Field
 
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
@@ -19,7 +21,8 @@ from bunzai.model.preset import PromptBlock
 
 
 class BlocksAddInput(Placement):
-    """Blocks to add, where (before/after a block identifier, at an index; default the end), and in which orders."""
+    """Blocks to add, where (before/after a block identifier, at an index of the block list; default the end),
+    and in which orders (there beside the same neighbours as in the list)."""
 
     blocks: list[PromptBlock] = Field(
         min_length=1,
@@ -39,7 +42,15 @@ def preview_blocks_add(entity, data: BlocksAddInput) -> Preview:
             "the preset already has block " + ", ".join(map(repr, clashes)),
             "update it with preset.blocks.update, or give the new block another identifier",
         )
-    warnings = fill_identifiers(blocks, taken)
+    given_ids = [block["identifier"] for block in blocks if block["identifier"]]
+    repeated = sorted(name for name, count in Counter(given_ids).items() if count > 1)
+    if repeated:
+        raise refuse(
+            "two new blocks share the identifier " + ", ".join(map(repr, repeated)),
+            "give each block its own identifier, or leave it empty to have one made from the name",
+        )
+    # a made identifier must not take one a later block of this input gives
+    warnings = fill_identifiers(blocks, taken | set(given_ids))
     insert_blocks(body, blocks, data, data.add_to_orders)
     warnings += marker_warnings(blocks)
     if data.add_to_orders != "none" and not body["orders"] and entity.body.family == "chat_completion":

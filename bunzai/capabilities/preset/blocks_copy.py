@@ -17,6 +17,7 @@ from bunzai.capabilities.common.preset_blocks import (
     OrdersMode,
     block_identifiers,
     insert_blocks,
+    orders_named,
     remove_blocks,
 )
 from bunzai.capabilities.contract import Capability, Need, Preview
@@ -34,7 +35,8 @@ class BlocksCopyInput(Placement):
     )
     on_conflict: Literal["refuse", "replace", "rename"] = Field(
         default="refuse",
-        description="When this preset already has a block with that identifier: refuse, replace it, "
+        description="When this preset already has a block with that identifier: refuse, replace it (the copy "
+        "takes its place in the list, orders and groups unless before, after or at is given), "
         "or rename the copy (identifier-2 ...).",
     )
     add_to_orders: OrdersMode = Field(default="all", description=ORDERS_MODE_DESCRIPTION)
@@ -81,7 +83,10 @@ def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
     if data.on_conflict == "replace":
         replaced = {block["identifier"] for block in blocks} & set(block_identifiers(body))
         _check_anchor(data, replaced)
-        remove_blocks(body, replaced)
+        if _placed(data):
+            remove_blocks(body, replaced)
+        else:
+            blocks = _replace_in_place(body, blocks, replaced, orders_named(body, data.add_to_orders), enabled)
     insert_blocks(body, blocks, data, data.add_to_orders, enabled)
     return Preview(entity=propose(doc), warnings=warnings)
 
@@ -91,6 +96,27 @@ def _global_state(source) -> dict[str, bool]:
     orders = source.body.orders
     active = active_order_index([order.target for order in orders])
     return {} if active is None else {item.identifier: item.enabled for item in orders[active].items}
+
+
+def _placed(data: BlocksCopyInput) -> bool:
+    return any(value is not None for value in (data.before, data.after, data.at))
+
+
+def _replace_in_place(
+    body: dict, blocks: list[dict], replaced: set[str], orders: list[dict], enabled: dict[str, bool]
+) -> list[dict]:
+    """Put the copies of `replaced` blocks where those blocks are: in the block list, in every
+    order listing them (the orders named take the copy's on/off) and in their groups, so a
+    replaced block is sent where it was; return the other copies, still to place."""
+    at = {block["identifier"]: index for index, block in enumerate(body["prompts"])}
+    for block in blocks:
+        if block["identifier"] in replaced:
+            body["prompts"][at[block["identifier"]]] = block
+    for order in orders:
+        for item in order["items"]:
+            if item["identifier"] in replaced:
+                item["enabled"] = enabled[item["identifier"]]
+    return [block for block in blocks if block["identifier"] not in replaced]
 
 
 def _check_anchor(data: BlocksCopyInput, replaced: set[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
-from bunzai.capabilities.common.preset_blocks import check_known
+from bunzai.capabilities.common.preset_blocks import check_known, list_blocks
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 from bunzai.model.preset import order_index
@@ -20,7 +20,8 @@ class BlocksEnableInput(Model):
         default=None,
         description=(
             "Only this prompt order ('global', the one sent for every character, or another order's key); "
-            "default: the block itself and every order."
+            "turning on a block it does not list lists it (beside the same neighbours as in the block list). "
+            "Default: the block itself and every order that lists it."
         ),
     )
 
@@ -49,13 +50,20 @@ def preview_blocks_enable(entity, data: BlocksEnableInput) -> Preview:
             if item["identifier"] in wanted:
                 item["enabled"] = data.enabled
                 listed.add(item["identifier"])
+    unlisted = [name for name in dict.fromkeys(data.identifiers) if name not in listed]
+    if data.target is not None and data.enabled:
+        # a frontend sends only the blocks an order lists: turning one on there lists it
+        list_blocks(body, orders[0], unlisted)
+        return Preview(
+            entity=propose(doc),
+            warnings=[f"block {name!r} was not in order {data.target!r}; it is listed there now" for name in unlisted],
+        )
     warnings = []
     if body["orders"]:
         warnings = [
             f"block {name!r} is in no {'such ' if data.target else ''}prompt order; "
-            + ("nothing changed for it" if data.target else "only its own flag changed")
-            for name in data.identifiers
-            if name not in listed
+            + ("nothing changed for it" if data.target else "only its own flag changed (give `target` to list it)")
+            for name in unlisted
         ]
     return Preview(entity=propose(doc), warnings=warnings)
 

@@ -46,15 +46,28 @@ def preview_blocks_update(entity, data: BlocksUpdateInput) -> Preview:
     index = index_of(body["prompts"], "identifier", data.identifier, "prompt block")
     patch = given(data, exclude={"identifier", "new_identifier"})
     body["prompts"][index] = merge_patch(body["prompts"][index], patch)
+    warnings = nothing_given(given(data, exclude={"identifier"}), "block")
     if data.new_identifier is not None and data.new_identifier != data.identifier:
         rename_block(body, data.identifier, data.new_identifier)
-    warnings = nothing_given(given(data, exclude={"identifier"}), "block")
+        warnings += _renamed_built_in(entity, data.identifier, data.new_identifier)
     if "content" in patch:
         warnings += marker_warnings([body["prompts"][index]])
     block = body["prompts"][index]
     if {"depth", "injection_order"} & patch.keys() and block["position"] != "absolute":
         warnings.append("depth and injection_order only apply at position absolute")
     return Preview(entity=propose(doc), warnings=warnings)
+
+
+def _renamed_built_in(entity, old: str, new: str) -> list[str]:
+    """A marker or built-in block is known to its frontend by its identifier (SillyTavern fills
+    `chatHistory` by that name and puts a missing default block back), so a rename unhooks it."""
+    block = next(block for block in entity.body.prompts if block.identifier == old)
+    if not (block.marker or block.system_prompt):
+        return []
+    return [
+        f"block {old!r} is built into the frontend, which finds it by that identifier: under {new!r} "
+        f"it is no longer filled or placed as {old!r} was, and the frontend may add a default {old!r} back"
+    ]
 
 
 CAPABILITY = Capability(
