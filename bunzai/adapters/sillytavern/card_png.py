@@ -224,19 +224,18 @@ def _v3_only_losses(piece: Any, chara: dict) -> list[Loss]:
     return [rule.at(f"/body/{field}", why.format(field)) for field in card_fields.V3_ONLY if body[field] != kept[field]]
 
 
-def _risu_of(document: object) -> object:
-    """A card document's `extensions.risuai` (None when it has none)."""
-    try:
-        return card_data(document).get("extensions", {}).get("risuai")
-    except (AttributeError, BunzaiError):
-        return None
-
-
 def portrait_cut(image: png.PngFile, named: dict[str, png.Chunk], documents: dict) -> frozenset[str]:
     """The keywords the portrait leaves out of the card's image: the card chunks, the asset
     chunks `named` (those `data.assets` names) and those any document's `extensions.risuai`
     names (RisuAI's own import drops every text chunk from the image it keeps)."""
-    keys = set().union(*(risu_keys(_risu_of(document)) for document in documents.values()))
+    keys: set[str] = set()
+    for document in documents.values():  # inline: every card is read here, and most name no chunk
+        data = document.get("data")  # card_data's reading: `data`, else the root
+        extensions = (data if isinstance(data, dict) else document).get("extensions")
+        if isinstance(extensions, dict) and extensions.get("risuai"):
+            keys |= risu_keys(extensions["risuai"])
+    if not named and not keys:
+        return _CARD_CHUNKS
     chunks = [*named.values(), *_chunks_keyed(image, keys).values()]
     return _CARD_CHUNKS.union(chunk.keyword for chunk in chunks) if chunks else _CARD_CHUNKS
 
