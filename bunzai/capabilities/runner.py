@@ -17,6 +17,7 @@ from bunzai.changes.draft import new_draft
 from bunzai.convert import platform_impact
 from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
+from bunzai.query.links import links_in
 from bunzai.validate import coded_validation_error, validate_piece
 
 RESULT_TYPE = "bunzai.result"
@@ -54,7 +55,9 @@ def input_error(cap, error) -> BunzaiError:
 
 
 Loader = Callable[[str, str], dict]
-"""(kind, ref) -> the stored piece's canonical JSON: how the runner reads a capability's `needs`."""
+"""(kind, ref) -> the stored piece's canonical JSON: how the runner reads a capability's `needs`.
+A loader with a `missing(kind, id)` method (studio_run.StudioLoader: None when the studio stores
+the piece, else {"suggestions", "buried"}) also has the draft warn of links to absent pieces."""
 
 
 def preview_step(
@@ -137,6 +140,8 @@ def _preview(
         "warnings": list(preview.warnings),
         "impact": list(preview.impact),
     }
+    if cap.effect != "read":
+        record["warnings"] += _dangling_links(entity, proposed, loader)
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
     keep = keep_changes and start is not None and cap.effect != "read"
@@ -149,6 +154,32 @@ def _preview(
             if row not in record["impact"]
         ]
     return proposed, record, preview.result, compared
+
+
+def _dangling_links(before: dict | None, proposed: dict, loader: Loader | None) -> list[str]:
+    """A warning for each link the step adds to a piece the studio does not hold: a misspelt id
+    would otherwise make a card whose book never loads. Not a refusal: the piece may be made or
+    imported next. A link already in `before` was warned of when it was made."""
+    missing = getattr(loader, "missing", None)
+    if missing is None:
+        return []
+    old = set(links_in(before)) if before is not None else set()
+    warnings = []
+    for kind, piece_id in links_in(proposed):
+        found = None if (kind, piece_id) in old else missing(kind, piece_id)
+        if found is None:
+            continue
+        notes = []
+        if found["suggestions"]:
+            notes.append(f"did you mean {', '.join(found['suggestions'])}?")
+        if found["buried"]:
+            notes.append(f"it is in the graveyard as {found['buried']}")
+        note = f" ({'; '.join(notes)})" if notes else ""
+        warnings.append(
+            f"the draft links {kind}/{piece_id}, which the studio does not hold{note}; the link is kept, "
+            f"and works once a {kind} with that id is stored"
+        )
+    return warnings
 
 
 def _with_needs(cap, raw: Any, loader: Loader | None) -> Any:

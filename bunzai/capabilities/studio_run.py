@@ -3,25 +3,49 @@ compose onto a draft. `bunzai cap run` and the MCP capability tools both call th
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import Any
 
 from bunzai.capabilities.compose import compose_capability
 from bunzai.capabilities.embedded import run_embedded, split_book_ref
 from bunzai.capabilities.runner import run_capability
 from bunzai.errors import BunzaiError
-from bunzai.store.pieces import read_stored, resolve_ref, try_read
+from bunzai.store.graveyard import buried_entries
+from bunzai.store.pieces import not_found_error, read_stored, resolve_ref, try_read
 
 
-def studio_loader(studio):
-    """Reads the pieces a capability declares in `needs` (by id or kind/id) from the studio."""
+class StudioLoader:
+    """Reads the pieces a capability declares in `needs` (by id or kind/id) from the studio, and
+    tells the runner whether a piece a draft links is stored (`missing`)."""
 
-    def load(kind: str, ref: str) -> dict:
+    def __init__(self, studio) -> None:
+        self.studio = studio
+
+    def __call__(self, kind: str, ref: str) -> dict:
         ref_kind, _, piece_id = ref.rpartition("/")
         if ref_kind and ref_kind != kind:
             raise BunzaiError("invalid_input", f"{ref} is not a {kind}", f"name a {kind} by its id")
-        return read_stored(studio, kind, piece_id).data
+        return read_stored(self.studio, kind, piece_id).data
 
-    return load
+    def missing(self, kind: str, piece_id: str) -> dict | None:
+        """None when the studio stores kind/piece_id (one stat), else the stored refs spelled
+        alike and the piece's newest graveyard entry (read only then)."""
+        path = self.studio.piece_file(kind, piece_id)
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):  # a linked file is no piece, as `list_stored` says
+                return None
+        except OSError:
+            pass
+        graves = buried_entries(self.studio, kind, piece_id)
+        return {
+            "suggestions": not_found_error(kind, piece_id, self.studio).details.get("suggestions", []),
+            "buried": graves[0]["entry"] if graves else None,
+        }
+
+
+def studio_loader(studio) -> StudioLoader:
+    return StudioLoader(studio)
 
 
 def run_on_studio(
