@@ -16,6 +16,9 @@ stay byte for byte. A card whose fields are unchanged is written back as the ori
 A card not read as V3 whose `extensions.risuai` holds emotions, additional assets or voices
 gets `chara` alone, as RisuAI's V2 PNG export writes it: RisuAI reads `ccv3` first and those
 lists only from a V2 card, and SillyTavern reads `chara` when there is no `ccv3`.
+RisuAI's V2 import reads no `data.assets`, so each stored emotion and x-risu-asset of such a
+card is also listed there, as RisuAI's V2 export lists it (`[name, "__asset:N"(, ext)]`, its
+chunk); read back, those mirrors are left out of `extensions.risuai` (the asset links hold them).
 Both chunks carry the same `data.assets` (SillyTavern writes `ccv3` as `chara` relabelled).
 Asset chunks the card was read with are written back (before `chara`) while an asset still
 holds their bytes, and every other stored asset gets a chunk of its own, as RisuAI's V3 PNG
@@ -93,9 +96,24 @@ ICON_AS_DEFAULT = LossRule(
     "card.png.icon_as_default",
     "the main icon is the card's own image, so it is written as `ccdefault:` (the PNG itself), read back as that uri",
 )
+RISU_V2_NOT_SHOWN = LossRule(
+    r"/assets/\d+",
+    "dropped",
+    "card.png.risu_v2_asset_not_shown",
+    "RisuAI's V2 import shows a card's emotions and additional assets (from extensions.risuai) and its image as "
+    "the icon, no other asset: this one stays in data.assets, where bunzai reads it back, but RisuAI drops it",
+)
+RISU_V2_LIST_FILLED = LossRule(
+    "/body/extensions/risuai/(?:emotions|additionalAssets)",
+    "translated",
+    "card.png.risu_v2_list_filled",
+    "the empty list now lists the added assets RisuAI reads there; bunzai reads those back as the asset links "
+    "and the list as absent",
+)
 ASSET_CHUNK = png.ASSET_CHUNK  # RisuAI's V3 PNG export: one text chunk per asset
 ASSET_URIS = ("__asset:", "asset:")
 RISU_LISTS = ("emotions", "additionalAssets")  # extensions.risuai lists of [name, uri, ...]
+_RISU_LIST_OF = {"emotion": RISU_LISTS[0], "x-risu-asset": RISU_LISTS[1]}  # as RisuAI's V3 import sorts them
 _SHAPE_WITH_ASSETS = dataclasses.replace(ST_V3, assets=True)  # for card_losses: the assets are this module's
 
 
@@ -213,6 +231,60 @@ def risu_v2_card(piece: Any) -> bool:
         return False
     found = family_document(piece.original)
     return found is None or found[1].get("spec") != "chara_card_v3"
+
+
+def risu_mirror(entry: object) -> tuple[str, list] | None:
+    """The `extensions.risuai` item RisuAI's V2 export lists for a `data.assets` entry held in an
+    asset chunk: an emotion `[name, "__asset:N"]`, an additional asset `[name, "__asset:N", ext]`."""
+    if not isinstance(entry, dict) or (kind := _RISU_LIST_OF.get(entry.get("type"))) is None:
+        return None
+    key, name, ext = asset_key(entry.get("uri")), entry.get("name"), entry.get("ext")
+    if key is None or not isinstance(name, str) or not isinstance(ext, str):
+        return None
+    item = [name, ASSET_URIS[0] + key]
+    return kind, item + [ext] if kind == RISU_LISTS[1] else item
+
+
+def _risu_v2_lists(chara: dict, piece: Any, entries: list) -> list[Loss]:
+    """Lists each stored emotion and x-risu-asset in `chara`'s extensions.risuai (its `data.assets`
+    entry mirrored, see risu_mirror), where RisuAI's V2 import reads them; names the assets it drops."""
+    extensions = chara["data"].setdefault("extensions", {})
+    risu = extensions["risuai"] = copied(as_object(extensions.get("risuai")))
+    losses: list[Loss] = []
+    for index, (link, entry) in enumerate(zip(piece.assets, entries, strict=True)):
+        mirror = risu_mirror(entry) if link.asset is not None else None
+        current = risu.get(mirror[0]) if mirror is not None else None
+        if mirror is None or (current and not isinstance(current, list)):
+            if link.asset is not None and entry["uri"] == "":
+                continue  # not written at all: ASSET_NOT_WRITTEN names it
+            if (link.role, link.name, entry["uri"]) != ("icon", "main", "ccdefault:"):  # the image is the icon
+                losses.append(RISU_V2_NOT_SHOWN.at(f"/assets/{index}"))
+            continue
+        kind, item = mirror
+        if not current:  # absent, or an empty list (or null) that reads back absent once emptied
+            if kind in risu:
+                losses.append(RISU_V2_LIST_FILLED.at(f"/body/extensions/risuai/{kind}"))
+            risu[kind] = current = []
+        current.append(item)
+    return losses
+
+
+def _without_mirrors(piece: Any, raw_assets: list, named: dict[str, png.Chunk]) -> Any:
+    """`piece` without the `extensions.risuai` items that mirror its `data.assets` entries (written
+    by _risu_v2_lists): those read as the asset links; a list left empty is removed."""
+    risu = piece.body.extensions.get("risuai")
+    mirrors = [found for entry in raw_assets if (found := risu_mirror(entry)) and asset_key(entry["uri"]) in named]
+    if not mirrors or not isinstance(risu, dict):
+        return piece
+    left = copied(risu)
+    for kind, item in mirrors:
+        items = left.get(kind)
+        if isinstance(items, list) and item in items:
+            del items[len(items) - 1 - items[::-1].index(item)]  # the mirrors follow the card's own items
+            if not items:
+                del left[kind]
+    extensions = dict(piece.body.extensions) | {"risuai": left}
+    return piece.model_copy(update={"body": piece.body.model_copy(update={"extensions": extensions})})
 
 
 def _v3_only_losses(piece: Any, chara: dict) -> list[Loss]:
@@ -352,6 +424,8 @@ class SillyTavernCardPng(Adapter):
         if raw_assets and isinstance(raw_assets, list):
             links, blobs, warnings = _read_assets(raw_assets, image, named, what)
             decoded.pieces[0] = card_assets.with_assets(decoded.pieces[0], links, what)
+            if "ccv3" not in documents and documents["chara"].get("spec") != "chara_card_v3":  # as written V2
+                decoded.pieces[0] = _without_mirrors(decoded.pieces[0], raw_assets, named)
             decoded.blobs += blobs
             decoded.warnings += warnings
         return decoded
@@ -408,10 +482,13 @@ class SillyTavernCardPng(Adapter):
             chara["data"]["assets"] = copied(written["assets"])
         else:
             chara["data"].pop("assets", None)
-        added.append(("chara", encode_chunk_json(chara)))
-        if risu_v2_card(piece):  # RisuAI reads ccv3 first, and these lists only from a V2 card
+        v2_alone = risu_v2_card(piece)  # RisuAI reads ccv3 first, and these lists only from a V2 card
+        if v2_alone:
             losses += _v3_only_losses(piece, chara)
-        else:
+            if "assets" in written:
+                losses += _risu_v2_lists(chara, piece, chara["data"]["assets"])
+        added.append(("chara", encode_chunk_json(chara)))
+        if not v2_alone:
             added.append(("ccv3", encode_chunk_json(ccv3)))
         data = png.replace_text(image, cut, added)
         if len(data) > limits.PNG_MAX_BYTES:
