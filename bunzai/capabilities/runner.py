@@ -141,7 +141,7 @@ def _preview(
         "impact": list(preview.impact),
     }
     if cap.effect != "read":
-        record["warnings"] += _dangling_links(entity, proposed, loader)
+        record["warnings"] += dangling_link_warnings(entity, proposed, loader)
     if preview.attachments:
         record["attachments"] = dict(preview.attachments)
     keep = keep_changes and start is not None and cap.effect != "read"
@@ -156,7 +156,7 @@ def _preview(
     return proposed, record, preview.result, compared
 
 
-def _dangling_links(before: dict | None, proposed: dict, loader: Loader | None) -> list[str]:
+def dangling_link_warnings(before: dict | None, proposed: dict, loader: Loader | None) -> list[str]:
     """A warning for each link the step adds to a piece the studio does not hold: a misspelt id
     would otherwise make a card whose book never loads. Not a refusal: the piece may be made or
     imported next. A link already in `before` was warned of when it was made."""

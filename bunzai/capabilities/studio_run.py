@@ -3,8 +3,6 @@ compose onto a draft. `bunzai cap run` and the MCP capability tools both call th
 
 from __future__ import annotations
 
-import os
-import stat
 from typing import Any
 
 from bunzai.capabilities.compose import compose_capability
@@ -12,7 +10,7 @@ from bunzai.capabilities.embedded import run_embedded, split_book_ref
 from bunzai.capabilities.runner import run_capability
 from bunzai.errors import BunzaiError
 from bunzai.store.graveyard import buried_entries
-from bunzai.store.pieces import not_found_error, read_stored, resolve_ref, try_read
+from bunzai.store.pieces import is_stored, not_found_error, read_stored, resolve_ref, try_read
 
 
 class StudioLoader:
@@ -31,12 +29,8 @@ class StudioLoader:
     def missing(self, kind: str, piece_id: str) -> dict | None:
         """None when the studio stores kind/piece_id (one stat), else the stored refs spelled
         alike and the piece's newest graveyard entry (read only then)."""
-        path = self.studio.piece_file(kind, piece_id)
-        try:
-            if stat.S_ISREG(os.lstat(path).st_mode):  # a linked file is no piece, as `list_stored` says
-                return None
-        except OSError:
-            pass
+        if is_stored(self.studio, kind, piece_id):
+            return None
         graves = buried_entries(self.studio, kind, piece_id)
         return {
             "suggestions": not_found_error(kind, piece_id, self.studio).details.get("suggestions", []),

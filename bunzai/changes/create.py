@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import stat
 from typing import Any
 
 from bunzai.changes.draft import new_draft
@@ -71,10 +69,11 @@ def _dangling_links(studio, stored) -> list[str]:
     """A warning for each link of `stored` to a piece the studio does not hold."""
     from bunzai.changes.imports import links_of
     from bunzai.store.graveyard import buried_entries
+    from bunzai.store.pieces import is_stored
 
     warnings = []
     for kind, piece_id in dict.fromkeys(links_of(stored.data)):
-        if _holds(studio, kind, piece_id):
+        if is_stored(studio, kind, piece_id):
             continue
         graves = buried_entries(studio, kind, piece_id)
         where = f" (it is in the graveyard as {graves[0]['entry']})" if graves else ""
@@ -83,14 +82,6 @@ def _dangling_links(studio, stored) -> list[str]:
             f"as in {stored.kind}/{stored.id}, and works again once a {kind} with that id is stored"
         )
     return warnings
-
-
-def _holds(studio, kind: str, piece_id: str) -> bool:
-    """Whether the studio stores kind/piece_id (a linked file is no piece, as `list_stored` says)."""
-    try:
-        return stat.S_ISREG(os.lstat(studio.piece_file(kind, piece_id)).st_mode)
-    except OSError:
-        return False
 
 
 def _choose_id(name: str, given: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -24,6 +25,7 @@ KindOpt = Annotated[str | None, typer.Option("--kind", "-k", help="Only this kin
 
 
 def create(
+    ctx: typer.Context,
     kind: KindArg,
     input: Annotated[
         str, typer.Option("--input", "-i", help='JSON object, @FILE or - for stdin: {"name": ..., <body fields>}.')
@@ -32,15 +34,31 @@ def create(
 ) -> int:
     """Print a create draft for a new piece.
 
-    Print a create draft for a new piece; pipe it to `bunzai apply` to store it.
+    Print a create draft for a new piece; pipe it to `bunzai apply` to store it. In a studio, the
+    draft warns of links to pieces the studio does not hold.
 
     Example: bunzai create character --input '{"name": "Grace Hopper"}' | bunzai apply --yes
     """
     from bunzai.capabilities.creation import create_piece_draft
     from bunzai.cli.inputs import read_json_option
 
-    emit(create_piece_draft(kind, read_json_option(input), piece_id=id))
+    emit(create_piece_draft(kind, read_json_option(input), piece_id=id, studio=_studio_if_chosen(ctx)))
     return 0
+
+
+def _studio_if_chosen(ctx: typer.Context):
+    """The studio this command would work in, or None when none is chosen and the default one
+    does not exist (a draft needs no studio; a studio only adds the link warnings)."""
+    from bunzai.errors import BunzaiError
+    from bunzai.store.studio import ENV_STUDIO
+
+    try:
+        return studio_of(ctx)
+    except BunzaiError as error:
+        chosen = studio_option(ctx) or os.environ.get(ENV_STUDIO)
+        if error.code != "studio_missing" or chosen:
+            raise  # a studio named and absent is the person's mistake, as in every other command
+        return None
 
 
 def read(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 
 from bunzai import limits
 from bunzai.errors import BunzaiError, suggestions, unknown_name
@@ -191,6 +192,15 @@ def try_read(studio: Studio, kind: str, piece_id: str) -> Stored | None:
     if raw is None:
         return None
     return parse_stored(kind, piece_id, path, raw)
+
+
+def is_stored(studio: Studio, kind: str, piece_id: str) -> bool:
+    """Whether the studio stores kind/piece_id, in one stat (a linked file is no piece, as
+    `list_stored` says)."""
+    try:
+        return stat.S_ISREG(os.lstat(studio.piece_file(kind, piece_id)).st_mode)
+    except OSError:
+        return False
 
 
 def read_stored(studio: Studio, kind: str, piece_id: str) -> Stored:

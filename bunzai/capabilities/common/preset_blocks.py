@@ -120,6 +120,27 @@ def check_known(body: dict, identifiers: list[str], what: str = "prompt block") 
         )
 
 
+def check_group_blocks(blocks: list[str], group_id: str, others: list[dict]) -> list[str]:
+    """Refuse a block a group lists twice; warn of each block that one of `others` (the preset's
+    other groups) holds too. Marinara, the one platform with groups, files a section under one
+    group, so its export keeps such a block in the last group only."""
+    twice = list(dict.fromkeys(name for index, name in enumerate(blocks) if name in blocks[:index]))
+    if twice:
+        raise refuse(
+            f"group {group_id!r} lists {', '.join(map(repr, twice))} more than once",
+            "name each block once in a group",
+        )
+    warnings = []
+    for other in others:
+        shared = [name for name in blocks if name in other["blocks"]]
+        if shared:
+            warnings.append(
+                f"group {group_id!r} shares {', '.join(map(repr, shared))} with group {other['id']!r}: "
+                "a Marinara section belongs to one group, so an export keeps each in the last group naming it"
+            )
+    return warnings
+
+
 def marker_warnings(blocks: list[dict]) -> list[str]:
     return [
         f"block {block['identifier']!r} is a marker: the frontend fills it and ignores its content"

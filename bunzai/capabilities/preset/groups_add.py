@@ -6,7 +6,7 @@ from pydantic import Field
 
 from bunzai.capabilities.common.patching import piece_json, propose, refuse
 from bunzai.capabilities.common.positions import unique_key
-from bunzai.capabilities.common.preset_blocks import check_known
+from bunzai.capabilities.common.preset_blocks import check_group_blocks, check_known
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 from bunzai.model.ids import slugify
@@ -35,6 +35,7 @@ def preview_groups_add(entity, data: GroupsAddInput) -> Preview:
             warnings.append(f"group {item['name']!r} was given the id {item['id']!r}")
         elif item["id"] in taken:
             raise refuse(f"the preset already has a group {item['id']!r}", "change it with preset.groups.update")
+        warnings += check_group_blocks(item["blocks"], item["id"], body["groups"])
         taken.add(item["id"])
         body["groups"].append(item)
     return Preview(entity=propose(doc), warnings=warnings)

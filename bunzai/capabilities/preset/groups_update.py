@@ -6,7 +6,7 @@ from pydantic import Field
 
 from bunzai.capabilities.common.patching import given, merge_patch, nothing_given, piece_json, propose, refuse
 from bunzai.capabilities.common.positions import index_of
-from bunzai.capabilities.common.preset_blocks import check_known
+from bunzai.capabilities.common.preset_blocks import check_group_blocks, check_known
 from bunzai.capabilities.contract import Capability, Preview
 from bunzai.model.base import Model
 
@@ -28,14 +28,17 @@ def preview_groups_update(entity, data: GroupsUpdateInput) -> Preview:
     body = doc["body"]
     index = index_of(body["groups"], "id", data.id, "prompt group")
     patch = given(data, exclude={"id", "new_id"})
+    warnings = nothing_given(given(data, exclude={"id"}), "group")
     if data.blocks is not None:
         check_known(body, data.blocks)
+        others = body["groups"][:index] + body["groups"][index + 1 :]
+        warnings += check_group_blocks(data.blocks, data.new_id or data.id, others)
     if data.new_id is not None and data.new_id != data.id:
         if any(group["id"] == data.new_id for group in body["groups"]):
             raise refuse(f"the preset already has a group {data.new_id!r}")
         patch["id"] = data.new_id
     body["groups"][index] = merge_patch(body["groups"][index], patch)
-    return Preview(entity=propose(doc), warnings=nothing_given(given(data, exclude={"id"}), "group"))
+    return Preview(entity=propose(doc), warnings=warnings)
 
 
 CAPABILITY = Capability(

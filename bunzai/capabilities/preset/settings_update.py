@@ -26,7 +26,9 @@ class TemplatesPatch(Model):
 class SettingsInput(Model):
     """Only the fields given change; maps merge (null removes a key)."""
 
-    name: str | None = Field(default=None, description="Display name; omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="Display name (not blank); omit to keep."
+    )
     description: str | None = Field(default=None, description="What the preset is for (not sent); omit to keep.")
     family: Family | None = Field(
         default=None,
