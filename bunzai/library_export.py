@@ -15,6 +15,10 @@ name can reach outside the folder. A piece whose file
 cannot be written (a file where a folder belongs, a disk that refuses it) is reported and the
 others go on. The result is one report: written, skipped (existing), not written, and every
 loss.
+
+The `textgen` layout is text-generation-webui's `characters/` folder: each character as
+`<name>.yaml` (textgen lists a character by its file stem) with its portrait beside it, by
+the same writes, names and report; textgen has no file for other kinds (`_export_textgen`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from bunzai.adapters.sillytavern import user_folder as st
-from bunzai.convert import NAMED_BY_FILE, convert_stored_piece
+from bunzai.adapters.sillytavern.sprites import mime_of
+from bunzai.adapters.textgen.character_losses import PORTRAIT_BESIDE, PORTRAIT_NOT_CARRIED
+from bunzai.adapters.textgen.yaml_character import FORMAT_ID as TEXTGEN_FORMAT
+from bunzai.convert import NAMED_BY_FILE, convert_stored_piece, plain_stem
 from bunzai.errors import BunzaiError
 from bunzai.store.assets import read_asset
 from bunzai.store import atomic
@@ -32,12 +39,14 @@ from bunzai.store.batch import Batch
 from bunzai.store.pieces import list_stored, read_stored, resolve_ref
 from bunzai.validate import validate_piece
 
-LAYOUTS = ("sillytavern",)
+LAYOUTS = ("sillytavern", "textgen")
+TEXTGEN_CHARACTERS = "characters"
 
 
 @dataclass
 class LibraryReport:
     into: Path
+    layout: str = "sillytavern"
     written: list[dict] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)  # an existing file, left alone
     not_written: list[dict] = field(default_factory=list)  # no place in the layout, or a refusal
@@ -53,7 +62,7 @@ class LibraryReport:
     def to_json(self) -> dict:
         return {
             "into": str(self.into),
-            "layout": "sillytavern",
+            "layout": self.layout,
             "counts": {
                 "written": len(self.written),
                 "skipped_existing": len(self.skipped),
@@ -78,14 +87,15 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     # A piece named twice (`ada` and `persona/ada`) is written once.
     targets = list(dict.fromkeys(resolve_ref(studio, ref) for ref in refs)) if refs else list_stored(studio)
     packs = frozenset(piece_id for kind, piece_id in targets if kind == "pack")
-    report = LibraryReport(into, folds_case=_folds_case(into), packs=packs)
-    report.notes.append(
-        f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
-        f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read"
-    )
+    report = LibraryReport(into, layout, folds_case=_folds_case(into), packs=packs)
+    if layout == "sillytavern":
+        report.notes.append(
+            f"{st.SETTINGS_FILE} is never written: personas and global regex scripts, which SillyTavern "
+            f"keeps there, are written under {st.IMPORT_FOLDER}/ as the files its import buttons read"
+        )
     report.batch = Batch(into)
     try:
-        _export_all(studio, targets, report)
+        (_export_all if layout == "sillytavern" else _export_textgen)(studio, targets, report)
     finally:
         try:
             report.batch.commit()  # before the report says written
@@ -114,6 +124,65 @@ def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -
             _refused(report, [ref], error)
     for source, members in backups.items():
         _export_backup(studio, source, sorted(members, key=lambda member: member[:2]), report)  # place, ref
+
+
+def _export_textgen(studio, targets: list[tuple[str, str]], report: LibraryReport) -> None:
+    """Every character as textgen's `characters/<name>.yaml` and its portrait; other kinds not written."""
+    for kind, piece_id in targets:
+        ref = f"{kind}/{piece_id}"
+        if kind != "character":
+            report.not_written.append({"ref": ref, "reason": f"text-generation-webui has no file for a {kind} piece"})
+            continue
+        try:
+            _export_textgen_character(studio, validate_piece(read_stored(studio, kind, piece_id).data), ref, report)
+        except (BunzaiError, OSError) as error:  # one piece refused (or its file): the others go on
+            _refused(report, [ref], error)
+
+
+def _export_textgen_character(studio, piece, ref: str, report: LibraryReport) -> None:
+    """`characters/<name>.yaml`, then its portrait as `<the same stem><suffix>`, where textgen
+    shows it; a second character of one name gets textgen's next name, `<name>_001`."""
+    import hashlib
+
+    crossing = convert_stored_piece(studio, piece, TEXTGEN_FORMAT)
+    image, suffix = _textgen_portrait(studio, piece)
+    wanted = st.Place(TEXTGEN_CHARACTERS, plain_stem(piece.name, piece.id), TEXTGEN_FORMAT, ".yaml")
+    # Two characters of one text but other portraits are two files, not one written twice.
+    claim = crossing.data + (hashlib.sha256(image).digest() if image is not None else b"")
+    place, duplicate = _claimed(report, wanted, claim, numbered=lambda stem, number: f"{stem}_{number:03d}")
+    if duplicate:  # a piece of this export wrote this very character and portrait there
+        report.skipped.append(_skipped(report, ref, place.path, crossing.data))
+        return
+    losses = [
+        loss.to_json()
+        for loss in crossing.losses
+        if image is None or loss.code != PORTRAIT_NOT_CARRIED.code  # the portrait is written beside
+    ]
+    folder = _folder(report, TEXTGEN_CHARACTERS)
+    renamed_from = wanted.path if place != wanted else None
+    _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
+    if image is None:
+        return
+    try:
+        _write(report, ref, folder / f"{place.stem}{suffix}", image, None, [])
+    except (BunzaiError, OSError) as error:
+        _refused(report, [ref], error)
+
+
+def _textgen_portrait(studio, piece) -> tuple[bytes | None, str]:
+    """The portrait's bytes and the suffix textgen finds it under; (None, "") where there is
+    none, or it is no image textgen opens (the loss then stays)."""
+    portrait = piece.body.portrait
+    if portrait is None:
+        return None, ""
+    image = read_asset(studio, portrait.sha256, portrait.ext)
+    # textgen shows the first of `<name>.png`, `.jpg`, `.jpeg` (PORTRAIT_BESIDE) and opens it by
+    # its content (Pillow), so a GIF, BMP or WebP goes under `.png`, as textgen's own save
+    # copies any picture there unconverted; the types are told by the bytes, as Pillow does.
+    mime = mime_of("", image)
+    if not mime:
+        return None, ""
+    return image, PORTRAIT_BESIDE[1] if mime == "image/jpeg" else PORTRAIT_BESIDE[0]
 
 
 def _make_into(into: Path) -> None:
@@ -385,10 +454,10 @@ def _write_avatar(studio, report: LibraryReport, ref: str, piece, avatar: str | 
     _write(report, ref, _folder(report, st.AVATARS) / avatar, image, None, [])
 
 
-def _claimed(report: LibraryReport, place, data: bytes):
+def _claimed(report: LibraryReport, place, data: bytes, numbered=lambda stem, number: f"{stem}{number}"):
     """(place, duplicate): `place`, unless another piece of this export took its file with
-    other bytes: then the name SillyTavern gives a second card or file of one name
-    (`Alice1.png`, `Alice2.png` ...); `duplicate` where a piece of this export took that
+    other bytes: then the name the platform gives a second card or file of one name
+    (`numbered`: SillyTavern's `Alice1.png`, `Alice2.png` ...); `duplicate` where a piece of this export took that
     place with these very bytes (a piece imported twice). The same pieces in the same order
     get the same names, so exporting again into the same folder finds every file in place."""
     import hashlib
@@ -397,7 +466,7 @@ def _claimed(report: LibraryReport, place, data: bytes):
     key = hashlib.sha256(data).digest()
     number = 0
     while True:
-        chosen = place if number == 0 else replace(place, stem=f"{place.stem}{number}")
+        chosen = place if number == 0 else replace(place, stem=numbered(place.stem, number))
         taken = _take(report, chosen.path, key)
         if taken == key:
             return chosen, taken is not key

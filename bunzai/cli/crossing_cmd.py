@@ -213,15 +213,19 @@ def export(
     ] = None,
     layout: Annotated[
         str | None,
-        typer.Option("--layout", help="With --into: the folder layout (sillytavern: a SillyTavern user folder)."),
+        typer.Option(
+            "--layout",
+            help="With --into: the folder layout (sillytavern: a SillyTavern user folder; "
+            "textgen: text-generation-webui's characters/ folder).",
+        ),
     ] = None,
 ) -> int:
     """Write a crossing into a fresh export folder.
 
     Write a crossing into a fresh Export/<UTC> Kit <id>/ folder of the studio; print the receipt.
 
-    With --into DIR --layout sillytavern, write pieces (all when none is named) where
-    SillyTavern looks for them, create-only, and print one report.
+    With --into DIR --layout sillytavern (or textgen), write pieces (all when none is named)
+    where SillyTavern (or text-generation-webui) looks for them, create-only, and print one report.
 
     Example: bunzai export seraphina --to sillytavern.card.png
     """
