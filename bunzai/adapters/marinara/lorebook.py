@@ -18,7 +18,7 @@ from typing import Any
 from bunzai.adapters.common.drift import as_count, as_int, as_str, as_str_list
 from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.common.read_piece import read_piece
-from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
     compact_bytes,
@@ -55,6 +55,17 @@ SOURCES = (
     ("character_scenario", "match_scenario"),
 )
 ROLES = ("system", "user", "assistant")
+# A scan depth of 0 is every message to Marinara (keyword-scanner.ts scans `messages.slice(-depth)`
+# only for a depth above 0, and an entry's null takes the book's), but no message to the canonical
+# model, which reads depths as SillyTavern does. "Every message" is said canonically with the deepest
+# scan SillyTavern runs (world-info.js MAX_SCAN_DEPTH): it scans all it keeps there too.
+SCAN_ALL = 1000
+SCAN_NONE = LossRule(
+    "",
+    "translated",
+    "marinara.lorebook.scan_depth.none",
+    "Marinara reads a scan depth of 0 as every message and cannot scan none: it is written as 1, the last message only",
+)
 
 LOSS_RULES = (
     LossRule(
@@ -147,6 +158,15 @@ def _optional_count(value: Any) -> int | None:
     return None if value is None else as_count(value, None)
 
 
+def _scan_depth_in(value: Any) -> int | None:
+    depth = _optional_count(value)
+    return SCAN_ALL if depth == 0 else depth
+
+
+def _scan_depth_out(depth: int) -> int:
+    return 0 if depth == SCAN_ALL else max(depth, 1)
+
+
 def entry_of(row: dict, index: int) -> dict:
     regex = _flag(row.get("useRegex"))
     keys = [{"text": key, "regex": regex} for key in as_str_list(row.get("keys"))]
@@ -176,7 +196,7 @@ def entry_of(row: dict, index: int) -> dict:
         "cooldown": _optional_count(row.get("cooldown")),
         "delay": _optional_count(row.get("delay")),
         "prevent_recursion": _flag(row.get("preventRecursion")),
-        "scan_depth": _optional_count(row.get("scanDepth")),
+        "scan_depth": _scan_depth_in(row.get("scanDepth")),
         "case_sensitive": _flag(row.get("caseSensitive")),
         "match_whole_words": _flag(row.get("matchWholeWords")),
     }
@@ -188,7 +208,7 @@ def entry_of(row: dict, index: int) -> dict:
 def body_of(data: dict) -> dict:
     book = data.get("lorebook") if isinstance(data.get("lorebook"), dict) else {}
     settings = {
-        "scan_depth": _optional_count(book.get("scanDepth")),
+        "scan_depth": _scan_depth_in(book.get("scanDepth")),
         "token_budget": _optional_count(book.get("tokenBudget")),
         "recursive_scanning": _flag(book.get("recursiveScanning")),
         "max_recursion_steps": _optional_count(book.get("maxRecursionDepth")),
@@ -303,7 +323,8 @@ class MarinaraLorebook(Adapter):
                 f"{name or 'the file'} is a Marinara lorebook export without its lorebook",
                 "export the lorebook again from Marinara Engine",
             )
-        title = as_str(book.get("name")).strip() or "Imported Lorebook"  # importLorebook's fallback name
+        # importLorebook's `String(lb.name ?? "Imported Lorebook")`: only a missing name is replaced
+        title = "Imported Lorebook" if book.get("name") is None else as_str(book.get("name"))
         original = {"format": FORMAT_ID, "document": envelope}
         hint = "check that value in the file"
         return Decoded([read_piece(Lorebook, title, name, "lorebook", body_of(envelope["data"]), original, hint)])
@@ -332,7 +353,7 @@ class MarinaraLorebook(Adapter):
         ):
             value = body["settings"][field]
             if value is not None and value != twin["settings"][field]:
-                book[native] = value
+                book[native] = _scan_depth_out(value) if field == "scan_depth" else value
         old = {entry["uid"]: (row, entry) for row, entry in zip(rows(data.get("entries")), twin["entries"])}
         written = []
         for entry in body["entries"]:
@@ -345,7 +366,16 @@ class MarinaraLorebook(Adapter):
             data["entries"] = written
         out = compact_bytes(envelope)
         back = self.read(out, piece.id + self.extensions[0], None).pieces[0]
-        return Encoded(out, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))
+        declared = _scan_none_losses(body)
+        found = readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, declared)
+        return Encoded(out, declared + found)
+
+
+def _scan_none_losses(body: dict) -> list[Loss]:
+    """A scan depth of 0 (no message) for the book or an entry: Marinara's 0 is every message."""
+    pointers = ["/body/settings/scan_depth"] if body["settings"]["scan_depth"] == 0 else []
+    pointers += [f"/body/entries/{index}/scan_depth" for index, e in enumerate(body["entries"]) if e["scan_depth"] == 0]
+    return [SCAN_NONE.at(pointer) for pointer in pointers]
 
 
 def _new_row(entry: dict, book_id: str, piece_id: str) -> dict:
@@ -416,7 +446,6 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         ("cooldown", "cooldown"),
         ("delay", "delay"),
         ("prevent_recursion", "preventRecursion"),
-        ("scan_depth", "scanDepth"),
         ("case_sensitive", "caseSensitive"),
         ("match_whole_words", "matchWholeWords"),
     )
@@ -426,6 +455,8 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
             value = bool(value)
         if value != was[field]:
             row[native] = value
+    if entry["scan_depth"] != was["scan_depth"]:
+        row["scanDepth"] = None if entry["scan_depth"] is None else _scan_depth_out(entry["scan_depth"])
     depth = _written_depth(entry, was)
     if depth != was["depth"]:
         row["depth"] = depth

@@ -160,7 +160,8 @@ class MarinaraPersona(Adapter):
             parsed = parse_text(data, name or "x.json")
         envelope = compatible_envelope(parsed) or envelope_of(data, name, parsed, TYPE)
         row = envelope["data"]
-        title = as_str(row.get("name")).strip() or "Imported Persona"  # importPersona's fallback name
+        # importPersona's `String(d.name ?? "Imported Persona")`: only a missing name is replaced
+        title = "Imported Persona" if row.get("name") is None else as_str(row.get("name"))
         piece = Persona(
             id=piece_id_for(title, name, "persona"),
             name=title,

@@ -32,7 +32,13 @@ from bunzai.adapters.common.card_book import read_book
 from bunzai.adapters.common.card_doc import CARD_SCRIPTS_NOT_CARRIED, card_data
 from bunzai.adapters.common.charx_card import read_charx, write_charx
 from bunzai.adapters.common.charx_v2_assets import risu_v2_assets
-from bunzai.adapters.common.charx_members import CARD_MEMBER, RISU_FOLDER_NAMES, embedded_path, risu_asset_member
+from bunzai.adapters.common.charx_members import (
+    CARD_MEMBER,
+    LOADABLE_SUFFIX,
+    RISU_FOLDER_NAMES,
+    embedded_path,
+    risu_asset_member,
+)
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.zipsafe import open_archive
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
@@ -203,24 +209,37 @@ def _entries(raw: list) -> list[dict]:
     return [LoreEntry.model_validate(entry).model_dump(mode="json") for entry in read_entries(raw)]
 
 
-def _meta_names(asset: str) -> Iterator[str]:
+def _meta_names(asset: str, ext: str = "") -> Iterator[str]:
     """The x_meta notes RisuAI may have written for an asset member, in the order it tries them:
     x_meta/<name>.json, then <name>_1, <name>_2 ... (its writer numbers a name already taken).
-    <name> is the member's path under assets/<type>/<folder>/, without its extension."""
+    <name> is the asset's name (characterCards.ts metaPath): the member's path under
+    assets/<type>/<folder>/ without its extension, nor the `.bin` bunzai adds to a json one (`ext`
+    is the card entry's)."""
     parts = asset.split("/")
     rest = "/".join(parts[3:]) if len(parts) >= 4 and parts[0] == "assets" else parts[-1]
+    if ext == "json" and rest.endswith(".json" + LOADABLE_SUFFIX):
+        rest = rest.removesuffix(LOADABLE_SUFFIX)
     stem = rest.rsplit(".", 1)[0] if "." in rest.rsplit("/", 1)[-1] else rest
     yield f"x_meta/{stem}.json"
     yield from (f"x_meta/{stem}_{number}.json" for number in count(1))
 
 
-def _asset_rank(card: bytes) -> dict[str, int]:
-    """Each member an entry of card.json's assets names, by the entry's index (RisuAI writes them so)."""
+def _card_assets(card: bytes) -> list[tuple[str | None, str]]:
+    """Each entry of card.json's assets: the member its uri names (None for another uri), its ext."""
     data = json.loads(card).get("data")
     entries = data.get("assets") if isinstance(data, dict) else None
+    return [
+        (embedded_path(entry.get("uri")), entry.get("ext") if isinstance(entry.get("ext"), str) else "")
+        if isinstance(entry, dict)
+        else (None, "")
+        for entry in (entries if isinstance(entries, list) else [])
+    ]
+
+
+def _asset_rank(assets: list[tuple[str | None, str]]) -> dict[str, int]:
+    """Each member an entry of card.json's assets names, by the entry's index (RisuAI writes them so)."""
     rank: dict[str, int] = {}
-    for index, entry in enumerate(entries if isinstance(entries, list) else []):
-        path = embedded_path(entry.get("uri")) if isinstance(entry, dict) else None
+    for index, (path, _ext) in enumerate(assets):
         if path is not None:
             rank.setdefault(path, index)
     return rank
@@ -233,19 +252,21 @@ def _laid_out(members: list[tuple[str, bytes]], card: bytes, store: dict[str, by
     is written anew for it)."""
     metas = {name: data for name, data in members if name.startswith("x_meta/")}
     module = [(name, data) for name, data in members if name == MODULE_MEMBER]
-    rank = _asset_rank(card)
+    assets = _card_assets(card)
+    rank = _asset_rank(assets)
+    exts = {path: ext for path, ext in reversed(assets) if path is not None}  # the first entry's, as rank
     others = [(name, data) for name, data in members if name != MODULE_MEMBER and name not in metas]
     others.sort(key=lambda item: rank.get(item[0], len(rank)))  # stable: unnamed members keep their order
     paired: dict[str, str] = {}  # asset member -> its note
     taken: set[str] = set()
     for name, _data in others:  # the notes of the assets the file had, as RisuAI numbered them
-        if name in store and (note := _note_for(name, metas, taken, new=False)):
+        if name in store and (note := _note_for(name, exts.get(name, ""), metas, taken, new=False)):
             paired[name] = note
             taken.add(note)
     held = len(metas)
     for name, data in others:
         if name.startswith("assets/") and name not in store:
-            paired[name] = _note_for(name, metas, taken, new=True)
+            paired[name] = _note_for(name, exts.get(name, ""), metas, taken, new=True)
             taken.add(paired[name])
             metas[paired[name]] = x_meta(data)
     _check_count(len(others) + len(metas) + len(module) + 1, len(metas) - held)
@@ -257,10 +278,10 @@ def _laid_out(members: list[tuple[str, bytes]], card: bytes, store: dict[str, by
     return ordered + list(metas.items()) + module + [(CARD_MEMBER, card)]
 
 
-def _note_for(asset: str, metas: dict[str, bytes], taken: set[str], new: bool) -> str:
+def _note_for(asset: str, ext: str, metas: dict[str, bytes], taken: set[str], new: bool) -> str:
     """The first note name no earlier asset took: one the file holds, or (for a new asset) one
     it does not; '' when the file holds no note for a kept asset."""
-    for name in _meta_names(asset):
+    for name in _meta_names(asset, ext):
         if name in taken:
             continue
         return name if name in metas or new else ""
