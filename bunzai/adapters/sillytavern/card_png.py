@@ -17,7 +17,7 @@ A card not read as V3 whose `extensions.risuai` holds emotions, additional asset
 gets `chara` alone, as RisuAI's V2 PNG export writes it: RisuAI reads `ccv3` first and those
 lists only from a V2 card, and SillyTavern reads `chara` when there is no `ccv3`.
 RisuAI's V2 import reads no `data.assets`, so each stored emotion and x-risu-asset of such a
-card is also listed there, as RisuAI's V2 export lists it (`[name, "__asset:N"(, ext)]`, its
+card is also listed there, in the shape RisuAI's V2 import reads (`[name, "__asset:N"(, ext)]`, its
 chunk); read back, those mirrors are left out of `extensions.risuai` (the asset links hold them).
 Both chunks carry the same `data.assets` (SillyTavern writes `ccv3` as `chara` relabelled).
 Asset chunks the card was read with are written back (before `chara`) while an asset still
@@ -234,7 +234,7 @@ def risu_v2_card(piece: Any) -> bool:
 
 
 def risu_mirror(entry: object) -> tuple[str, list] | None:
-    """The `extensions.risuai` item RisuAI's V2 export lists for a `data.assets` entry held in an
+    """The `extensions.risuai` item, as RisuAI's V2 import reads it, for a `data.assets` entry held in an
     asset chunk: an emotion `[name, "__asset:N"]`, an additional asset `[name, "__asset:N", ext]`."""
     if not isinstance(entry, dict) or (kind := _RISU_LIST_OF.get(entry.get("type"))) is None:
         return None
