@@ -12,7 +12,10 @@ from bunzai.capabilities.contract import Capability, Preview
 
 class IdentityInput(VariantTarget):
     name: str | None = Field(
-        default=None, min_length=1, description="The character's display name (the card's `name`). Omit to keep."
+        default=None,
+        min_length=1,
+        pattern=r"\S",
+        description="The character's display name (the card's `name`; not blank). Omit to keep.",
     )
     nickname: str | None = Field(
         default=None, description="Name used for {{char}} in prompts when set; '' uses the name. Omit to keep."

@@ -20,7 +20,9 @@ class DocumentInput(Model):
     markup: str | None = Field(
         default=None, description="The whole HTML, sealed: stored verbatim, never executed or rendered."
     )
-    name: str | None = Field(default=None, description="Display name of the document.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="Display name of the document (not blank)."
+    )
     summary: str | None = Field(default=None, description="What the document shows, in a sentence.")
     tags: list[str] | None = Field(default=None, description="Tags for shelves and search (replaces the list).")
     notes: str | None = Field(default=None, description="Notes for people.")

@@ -12,7 +12,9 @@ from bunzai.model.base import Model
 class SettingsInput(Model):
     """Only the fields given change."""
 
-    name: str | None = Field(default=None, description="Display name of the pack; omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="Display name of the pack (not blank); omit to keep."
+    )
     description: str | None = Field(default=None, description="What the pack shows; omit to keep.")
     default_face: str | None = Field(
         default=None,

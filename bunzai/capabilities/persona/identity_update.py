@@ -12,7 +12,9 @@ from bunzai.model.base import Model
 class IdentityInput(Model):
     """Only the fields given change; null resets a text to empty."""
 
-    name: str | None = Field(default=None, description="The name {{user}} stands for; omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="The name {{user}} stands for (not blank); omit to keep."
+    )
     description: str | None = Field(
         default=None, description="First-person text injected into the prompt ({{persona}}); omit to keep."
     )

@@ -22,6 +22,7 @@ class BlocksUpdateInput(Model):
         min_length=1,
         description="Rename the block; orders and groups follow.",
     )
+    # a blank name stays allowed: SillyTavern saves a new prompt named "" and RisuAI prompt items need no name
     name: str | None = Field(default=None, description="Name shown to people.")
     role: Role | None = Field(default=None, description="Role of the message: system, user, assistant.")
     content: str | None = Field(default=None, description="The block's text (macros kept verbatim).")

@@ -16,7 +16,7 @@ class GroupsUpdateInput(Model):
 
     id: str = Field(description="Id of the group to change.")
     new_id: str | None = Field(default=None, min_length=1, description="Rename the group's id.")
-    name: str | None = Field(default=None, description="Name shown to people.")
+    name: str | None = Field(default=None, min_length=1, pattern=r"\S", description="Name shown to people (not blank).")
     blocks: list[str] | None = Field(
         default=None, description="Identifiers of its blocks, in order (replaces the list)."
     )

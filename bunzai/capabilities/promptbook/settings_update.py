@@ -12,7 +12,9 @@ from bunzai.model.base import Model
 class SettingsInput(Model):
     """Only the fields given change."""
 
-    name: str | None = Field(default=None, description="Display name; omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="Display name (not blank); omit to keep."
+    )
     description: str | None = Field(default=None, description="What the promptbook does; omit to keep.")
 
 

@@ -24,7 +24,9 @@ class ButtonSettings(Model):
 class SettingsInput(Model):
     """Only the fields given change."""
 
-    name: str | None = Field(default=None, description="Display name of the set; omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="Display name of the set (not blank); omit to keep."
+    )
     description: str | None = Field(default=None, description="What the set is for; omit to keep.")
     settings: ButtonSettings | None = Field(default=None, description="How the set's buttons behave.")
 

@@ -12,7 +12,9 @@ from bunzai.model.base import Model
 class SettingsInput(Model):
     """Only the fields given change."""
 
-    name: str | None = Field(default=None, description="Display name of the set; omit to keep.")
+    name: str | None = Field(
+        default=None, min_length=1, pattern=r"\S", description="Display name of the set (not blank); omit to keep."
+    )
     description: str | None = Field(default=None, description="What the set is for; omit to keep.")
 
 
