@@ -19,6 +19,8 @@ loss.
 The `textgen` layout is text-generation-webui's `characters/` folder: each character as
 `<name>.yaml` (textgen lists a character by its file stem) with its portrait beside it, by
 the same writes, names and report; textgen has no file for other kinds (`_export_textgen`).
+A file textgen would show in place of the one written (a `<name>.yml`, a `<name>.png` beside
+a `.jpg`) is a clash, reported; a portrait is not written beside another character's YAML.
 """
 
 from __future__ import annotations
@@ -153,20 +155,68 @@ def _export_textgen_character(studio, piece, ref: str, report: LibraryReport) ->
     if duplicate:  # a piece of this export wrote this very character and portrait there
         report.skipped.append(_skipped(report, ref, place.path, crossing.data))
         return
+    folder = _folder(report, TEXTGEN_CHARACTERS)
+    picture = f"{TEXTGEN_CHARACTERS}/{place.stem}{suffix}" if image is not None else None
+    # textgen loads the first of `<name>.yml`, `.yaml`, `.json` (modules/chat.py load_character):
+    # an existing `.yml` would be the character shown, whatever `.yaml` holds.
+    if os.path.lexists(folder / f"{place.stem}.yml"):
+        entry = {
+            "ref": ref,
+            "path": place.path,
+            "reason": f"{TEXTGEN_CHARACTERS}/{place.stem}.yml is there, and text-generation-webui loads it "
+            f"before {place.stem}.yaml",
+        }
+        report.not_written.append(_portrait_held(entry, picture))
+        return
+    hidden = _hidden_portrait(folder, place.stem, suffix) if image is not None else None
     losses = [
         loss.to_json()
         for loss in crossing.losses
-        if image is None or loss.code != PORTRAIT_NOT_CARRIED.code  # the portrait is written beside
+        if image is None or hidden is not None or loss.code != PORTRAIT_NOT_CARRIED.code  # written beside
     ]
-    folder = _folder(report, TEXTGEN_CHARACTERS)
     renamed_from = wanted.path if place != wanted else None
-    _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
-    if image is None:
-        return
-    try:
-        _write(report, ref, folder / f"{place.stem}{suffix}", image, None, [])
-    except (BunzaiError, OSError) as error:
-        _refused(report, [ref], error)
+    entry = _write(report, ref, folder / f"{place.stem}{place.extension}", crossing.data, place, losses, renamed_from)
+    if image is not None:
+        _write_textgen_portrait(report, ref, entry, folder / f"{place.stem}{suffix}", image, hidden)
+
+
+def _write_textgen_portrait(
+    report: LibraryReport, ref: str, yaml_entry: dict, path: Path, image: bytes, hidden: str | None
+):
+    """The portrait beside its YAML, unless that YAML is another character's (`differs`: the
+    picture would become that one's) or a file textgen shows first is there (`hidden`, why)."""
+    picture = path.relative_to(report.into).as_posix()
+    if yaml_entry.get("differs"):
+        _portrait_held(yaml_entry, picture)
+    elif hidden is not None:
+        report.not_written.append({"ref": ref, "path": picture, "reason": hidden})
+    else:
+        try:
+            _write(report, ref, path, image, None, [])
+        except (BunzaiError, OSError) as error:
+            _refused(report, [ref], error)
+
+
+def _portrait_held(entry: dict, picture: str | None) -> dict:
+    """`entry` (its character file's, not written) naming the portrait not written with it."""
+    if picture is not None:
+        entry["portrait_not_written"] = {
+            "path": picture,
+            "reason": "its character file is not written: the picture would be shown with the character there",
+        }
+    return entry
+
+
+def _hidden_portrait(folder: Path, stem: str, suffix: str) -> str | None:
+    """Why `<stem><suffix>` would not be shown: textgen shows the first of PORTRAIT_BESIDE there
+    (modules/chat.py generate_pfp_cache), so an existing earlier one hides it; else None."""
+    for earlier in PORTRAIT_BESIDE[: PORTRAIT_BESIDE.index(suffix)]:
+        if os.path.lexists(folder / f"{stem}{earlier}"):
+            return (
+                f"{TEXTGEN_CHARACTERS}/{stem}{earlier} is there, and text-generation-webui shows it "
+                f"before {stem}{suffix}"
+            )
+    return None
 
 
 def _textgen_portrait(studio, piece) -> tuple[bytes | None, str]:
@@ -549,11 +599,13 @@ def _write(
     place,
     losses: list[dict],
     renamed_from: str | None = None,
-) -> None:
+) -> dict:
+    """The report entry of writing `data` at `path`: written, or skipped where a file is there."""
     relative = path.relative_to(report.into).as_posix()
     if not _written_new(path, data, report.batch):
-        report.skipped.append(_skipped(report, ref, relative, data))
-        return
+        skipped = _skipped(report, ref, relative, data)
+        report.skipped.append(skipped)
+        return skipped
     entry = {"ref": ref, "path": relative, "losses": losses}
     if renamed_from is not None:  # another piece of this export took the file it wanted
         entry["renamed_from"] = renamed_from
@@ -562,6 +614,7 @@ def _write(
         if place.note:
             entry["note"] = place.note
     report.written.append(entry)
+    return entry
 
 
 def _folder(report: LibraryReport, relative: str) -> Path:

@@ -177,6 +177,63 @@ def test_an_existing_file_is_left_alone_and_reported(bunzai, tmp_path):
     folder.mkdir(parents=True)
     (folder / "Ada.yaml").write_text("name: Ada\ncontext: mine\n", encoding="utf-8")
     report = _export(bunzai, tmp_path / "textgen").json
-    assert report["skipped_existing"] == [{"ref": "character/ada", "path": "characters/Ada.yaml", "differs": True}]
-    assert _paths(report) == ["characters/Ada.jpg"]
+    [entry] = report["skipped_existing"]
+    assert (entry["ref"], entry["path"], entry["differs"]) == ("character/ada", "characters/Ada.yaml", True)
+    # The picture would become the other character's: it is not written, and the entry says so.
+    assert entry["portrait_not_written"]["path"] == "characters/Ada.jpg"
+    assert report["written"] == []
+    assert sorted(os.listdir(folder)) == ["Ada.yaml"]
     assert (folder / "Ada.yaml").read_text(encoding="utf-8") == "name: Ada\ncontext: mine\n"
+
+
+def test_an_unchanged_yaml_still_gets_its_missing_portrait(bunzai, tmp_path):
+    _create(bunzai, "character", "ada", {"name": "Ada"})
+    _portrait(bunzai, tmp_path, "ada", JPEG, "ada.jpg")
+    out = tmp_path / "textgen"
+    assert _export(bunzai, out).code == 0
+    (out / "characters" / "Ada.jpg").unlink()  # the YAML there is this very character's
+    report = _export(bunzai, out).json
+    assert report["skipped_existing"] == [{"ref": "character/ada", "path": "characters/Ada.yaml"}]
+    assert _paths(report) == ["characters/Ada.jpg"]
+    assert (out / "characters" / "Ada.jpg").read_bytes() == JPEG
+
+
+def test_an_existing_yml_would_hide_the_yaml_so_neither_it_nor_the_portrait_is_written(bunzai, tmp_path):
+    _create(bunzai, "character", "ada", {"name": "Ada", "description": "Mine."})
+    _portrait(bunzai, tmp_path, "ada", GIF, "ada.gif")
+    _create(bunzai, "character", "bo", {"name": "Bo"})
+    folder = tmp_path / "textgen" / "characters"
+    folder.mkdir(parents=True)
+    (folder / "Ada.yml").write_text("name: Someone\ncontext: theirs\n", encoding="utf-8")
+    result = _export(bunzai, tmp_path / "textgen")
+    assert result.code == 0, result.stdout + result.stderr  # a clash, as the layout reports others
+    report = result.json
+    [entry] = report["not_written"]
+    assert (entry["ref"], entry["path"]) == ("character/ada", "characters/Ada.yaml")
+    assert "characters/Ada.yml" in entry["reason"]
+    assert entry["portrait_not_written"]["path"] == "characters/Ada.png"
+    assert _paths(report) == ["characters/Bo.yaml"]
+    assert sorted(os.listdir(folder)) == ["Ada.yml", "Bo.yaml"]
+
+
+def test_an_existing_png_would_hide_a_jpg_portrait_so_it_is_reported_not_written(bunzai, tmp_path):
+    _create(bunzai, "character", "jo", {"name": "Jo"})
+    _portrait(bunzai, tmp_path, "jo", JPEG, "jo.jpg")
+    _create(bunzai, "character", "gil", {"name": "Gil"})
+    _portrait(bunzai, tmp_path, "gil", GIF, "gil.gif")
+    folder = tmp_path / "textgen" / "characters"
+    folder.mkdir(parents=True)
+    (folder / "Jo.png").write_bytes(GIF)  # textgen shows a .png before a .jpg
+    (folder / "Gil.jpg").write_bytes(JPEG)  # a .png is shown before it: no clash
+    report = _export(bunzai, tmp_path / "textgen").json
+    assert report["not_written"] == [
+        {
+            "ref": "character/jo",
+            "path": "characters/Jo.jpg",
+            "reason": "characters/Jo.png is there, and text-generation-webui shows it before Jo.jpg",
+        }
+    ]
+    assert sorted(_paths(report)) == ["characters/Gil.png", "characters/Gil.yaml", "characters/Jo.yaml"]
+    assert (folder / "Jo.png").read_bytes() == GIF
+    jo_yaml = next(entry for entry in report["written"] if entry["path"] == "characters/Jo.yaml")
+    assert "textgen.portrait.not_carried" in {loss["code"] for loss in jo_yaml["losses"]}  # not shown with it
