@@ -29,7 +29,7 @@ from bunzai.jsondoc.reading import load_json_bytes, read_notes
 from bunzai.limits import ASSET_MAX_BYTES, FOLDER_WALK_MAX_DEPTH
 from bunzai.model import dump_piece
 from bunzai.model.ids import id_problem
-from bunzai.query.links import LINKED_KIND, LINKS, link_holders
+from bunzai.query.links import LINKED_KIND, LINKS, link_holders, named_links
 from bunzai.regexlab.probe import piece_probe_warnings
 
 
@@ -342,15 +342,9 @@ def relink_ids(
 
 
 def links_of(doc: dict) -> list[tuple[str, str]]:
-    """(kind, id) of every piece `doc` links to, its character variants' own links included."""
-    found = []
-    for path, holder in _link_holders(doc):
-        value = holder.get(path[-1])
-        kind = LINKED_KIND[path[-1]]
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str):
-                found.append((kind, item))
-    return found
+    """(kind, id) of every piece `doc` links to, its character variants' own links included
+    (query.links: one reading of where pieces link)."""
+    return named_links(doc)
 
 
 def bound_world(doc: dict) -> str:

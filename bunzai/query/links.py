@@ -32,17 +32,23 @@ LINKING_KINDS = {
 
 def links_in(doc: dict) -> list[tuple[str, str]]:
     """(kind, id) of every piece `doc` links to, once each, in the order first named."""
-    found: dict[tuple[str, str], None] = {}
+    return list(dict.fromkeys(named_links(doc)))
+
+
+def named_links(doc: dict) -> list[tuple[str, str]]:
+    """(kind, id) of every link `doc` holds, in order, a piece named twice named twice."""
+    found = []
+    paths = LINKS.get(doc.get("kind"), ())
     for holder in link_holders(doc):
-        for path in LINKS[doc["kind"]]:
+        for path in paths:
             value = holder
             for key in path:
                 value = value.get(key) if isinstance(value, dict) else None
             kind = LINKED_KIND[path[-1]]
-            for item in value if isinstance(value, list) else (value,):
-                if isinstance(item, str):
-                    found[(kind, item)] = None
-    return list(found)
+            found += [
+                (kind, item) for item in (value if isinstance(value, list) else (value,)) if isinstance(item, str)
+            ]
+    return found
 
 
 def link_holders(doc: dict) -> list[dict]:
