@@ -49,7 +49,7 @@ except ImportError:  # an interpreter that builds the module under another name
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import is_safe_id
-from bunzai.query.search import best_field, fold, text_fields
+from bunzai.query.search import SEGMENT_MARK, best_field, fold, segmented, text_fields
 from bunzai.store.studio import STATE_FOLDER
 
 TYPE_CHECKING = False  # typing costs 3 ms to import; list, search and read never need it
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "10"
+INDEX_FORMAT = "11"
 
 # The BM25 weights of the FTS columns name, tags, short and prose (`_columns` fills them): a
 # piece's name counts most, then its tags, then short identity fields, then every other text field.
@@ -122,7 +122,9 @@ class Query:
 
 def parse_query(query: str) -> Query:
     """Words (all must appear), `"a phrase"` (those words in that order) and `pref*` (any
-    word starting so). Everything else is a separator: no FTS5 syntax reaches SQLite.
+    word starting so). Everything else is a separator: no FTS5 syntax reaches SQLite. A
+    word of CJK characters is the phrase of its characters, as the text was indexed (see
+    `bunzai.query.search.segmented`).
 
     Each word reaches FTS5 as typed, in quotes, so the table's tokenizer folds it as it folded
     the text (case, and Latin diacritics: `ß` stays `ß` on both sides, where `casefold` would
@@ -136,7 +138,8 @@ def parse_query(query: str) -> Query:
         found = [word] if word is not None else _WORD.findall(phrase or "")
         if not found:
             continue
-        part = '"' + " ".join(found) + '"' + ("*" if star else "")
+        spoken = " ".join(found)
+        part = '"' + (segmented(spoken) or spoken) + '"' + ("*" if star else "")
         key = fold(part)
         if key not in keys and len(parts) < limits.SEARCH_MAX_TERMS:
             keys.append(key)
@@ -301,7 +304,8 @@ def _listing(flat: list) -> bytes:
 def _columns(kind: str, document: dict) -> tuple[str, str, str, str, str]:
     """The text table's columns for a piece: its text fields (not its settings: see
     `bunzai.query.not_text`) joined by column, and their layout, `[pointer, column, length]`
-    for each field in the document's order (see `_fields`)."""
+    for each field in the document's order (see `_fields`), with a fourth item, 1, where the
+    field is held with marks between the characters made tokens (`segmented`)."""
     from bunzai.query.not_text import tree
 
     buckets: tuple[list[str], ...] = ([], [], [], [])
@@ -315,8 +319,13 @@ def _columns(kind: str, document: dict) -> tuple[str, str, str, str, str]:
             column = 2
         else:
             column = 3
-        buckets[column].append(text)
-        layout.append([pointer, column, len(text)])
+        marked = segmented(text)
+        if marked is None:
+            buckets[column].append(text)
+            layout.append([pointer, column, len(text)])
+        else:  # held with its marks; `_fields` takes them out again
+            buckets[column].append(marked)
+            layout.append([pointer, column, len(marked), 1])
     joined = ["\n".join(bucket) for bucket in buckets]
     return (*joined, json.dumps(layout, ensure_ascii=False))  # type: ignore[return-value]
 
@@ -326,9 +335,10 @@ def _fields(name: str, tags: str, short: str, prose: str, layout: str) -> list[t
     columns = (name, tags, short, prose)
     starts = [0, 0, 0, 0]
     fields = []
-    for pointer, column, length in json.loads(layout):
+    for pointer, column, length, *marked in json.loads(layout):
         start = starts[column]
-        fields.append((pointer, columns[column][start : start + length]))
+        text = columns[column][start : start + length]
+        fields.append((pointer, text.replace(SEGMENT_MARK, "") if marked else text))
         starts[column] = start + length + 1  # past the newline that joined it to the next
     return fields
 

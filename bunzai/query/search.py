@@ -29,6 +29,47 @@ def terms_of(query: str) -> list[str]:
     return list(dict.fromkeys(words))[:SEARCH_MAX_TERMS]
 
 
+# Scripts written without spaces between words (Chinese, Japanese) or that join endings onto
+# their words (Korean): FTS5's unicode61 tokenizer keeps a run of them as one token, so 魔法
+# would never find 她会使用魔法. Each word character from U+3000 up (CJK, kana, Hangul, Yi,
+# fullwidth forms, the supplementary ideographs) is made a token of its own, in the index and in
+# the query, and a word of them is searched as the phrase of its characters: a search for a
+# substring. (Punctuation or a space between two such characters does not stop a phrase.)
+SEGMENTED_FROM = "\u3000"
+_SEGMENTED = f"[^\\W\\x00-{chr(ord(SEGMENTED_FROM) - 1)}]"
+# Compiled at first use: the character classes cost a millisecond, which `list` never needs.
+_SEGMENTS: list = []
+# What stands between two characters made tokens: an ASCII control that unicode61 takes for a
+# separator and that text does not hold (a field that holds one is left as it is).
+SEGMENT_MARK = "\x1f"
+
+
+def segmented(text: str) -> str | None:
+    """`text` with `SEGMENT_MARK` between each such character and the characters beside it;
+    None where it holds none of them (or holds the mark itself)."""
+    if text.isascii():
+        return None
+    if not _SEGMENTS:
+        # Any character from U+3000 up, as a bare range: searched for three times faster than
+        # the class of word characters, and absent from most text that is not ASCII (curly
+        # quotes, dashes, accents)
+        _SEGMENTS.append(re.compile(f"[^\\x00-{chr(ord(SEGMENTED_FROM) - 1)}]"))
+        _SEGMENTS.append(re.compile(f"{_SEGMENTED}+"))
+    if _SEGMENTS[0].search(text) is None or SEGMENT_MARK in text:
+        return None
+    # A mark around each run and between its characters: one call per run, not per character
+    marked, runs = _SEGMENTS[1].subn(_parted, text)
+    return marked if runs else None  # emoji or CJK punctuation alone: nothing to part
+
+
+def _parted(run: re.Match) -> str:
+    return SEGMENT_MARK + SEGMENT_MARK.join(run.group()) + SEGMENT_MARK
+
+
+def _is_segmented(char: str) -> bool:
+    return char >= SEGMENTED_FROM and char.isalnum()
+
+
 _FOLDS: dict[int, str] = {}  # code point -> its fold, filled as characters are met
 
 
@@ -111,13 +152,20 @@ def _found(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
     count, first, at = 0, -1, text.find(word) if word else -1
     while at >= 0 and count < 10:
         end = at + len(word)
-        if not whole or (
-            (at == 0 or not text[at - 1].isalnum()) and (prefix or end == len(text) or not text[end].isalnum())
-        ):
+        if not whole or (_starts(text, at, word) and (prefix or _ends(text, end, word))):
             count += 1
             first = at if first < 0 else first
         at = text.find(word, end)
     return count, first
+
+
+def _starts(text: str, at: int, word: str) -> bool:
+    """Whether a word begins at `at`, as the index tokenized `text` (see `segmented`)."""
+    return at == 0 or not text[at - 1].isalnum() or _is_segmented(word[0]) or _is_segmented(text[at - 1])
+
+
+def _ends(text: str, end: int, word: str) -> bool:
+    return end == len(text) or not text[end].isalnum() or _is_segmented(word[-1]) or _is_segmented(text[end])
 
 
 def _snippet(text: str, at: int) -> str:
