@@ -52,6 +52,22 @@ def test_a_real_name_is_taken(cap_id: str) -> None:
     assert landed == "Renamed Thing"
 
 
+@pytest.mark.parametrize("group", [{"name": ""}, {"name": "  "}, {"id": "nameless"}])
+def test_a_new_preset_group_needs_a_name(group: dict) -> None:
+    # Marinara refuses a nameless prompt group; a missing name would be stored as ""
+    piece = create_draft("preset", {"name": "Story"})["proposed"]
+    with pytest.raises(BunzaiError) as caught:
+        run_capability(find_capability("preset.groups.add"), piece, {"groups": [group]}, baseline="r0")
+    error = caught.value
+    assert error.code == "invalid_input" and "'groups.0.name'" in error.message and error.hint
+
+
+def test_a_stored_group_with_a_blank_name_still_reads_and_another_can_be_added() -> None:
+    piece = create_draft("preset", {"name": "Story", "groups": [{"id": "old", "name": ""}]})["proposed"]
+    draft = run_capability(find_capability("preset.groups.add"), piece, {"groups": [{"name": "Core"}]}, baseline="r0")
+    assert [(g["id"], g["name"]) for g in draft["proposed"]["body"]["groups"]] == [("old", ""), ("core", "Core")]
+
+
 def test_a_preset_block_may_still_be_named_blank() -> None:
     piece = create_draft("preset", {"name": "Story", "prompts": [{"identifier": "main", "name": "Main"}]})["proposed"]
     draft = run_capability(

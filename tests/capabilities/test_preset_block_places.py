@@ -78,7 +78,9 @@ def _source(preset: dict) -> dict:
 
 
 def test_a_replaced_block_keeps_its_place_in_the_list_orders_and_groups(preset) -> None:
-    grouped = preview("preset.groups.add", preset, {"groups": [{"id": "core", "blocks": ["main", "nsfw"]}]}).after
+    grouped = preview(
+        "preset.groups.add", preset, {"groups": [{"id": "core", "name": "Core", "blocks": ["main", "nsfw"]}]}
+    ).after
     result = preview(
         "preset.blocks.copy",
         grouped,

@@ -42,7 +42,9 @@ def test_a_preset_name_with_letters_is_taken() -> None:
 
 
 def test_a_block_twice_in_a_new_group_is_refused() -> None:
-    error = _refused("preset.groups.add", _preset(), {"groups": [{"id": "core", "blocks": ["main", "lore", "main"]}]})
+    error = _refused(
+        "preset.groups.add", _preset(), {"groups": [{"id": "core", "name": "Core", "blocks": ["main", "lore", "main"]}]}
+    )
     assert error.code == "invalid_input" and "'main'" in error.message and "core" in error.message and error.hint
 
 
@@ -54,7 +56,9 @@ def test_a_block_twice_in_an_updated_group_is_refused() -> None:
 
 def test_a_block_in_two_groups_is_kept_and_warned_of() -> None:
     piece = _preset([{"id": "core", "blocks": ["main", "lore"]}])
-    draft = _run("preset.groups.add", piece, {"groups": [{"id": "extra", "blocks": ["lore", "style"]}]})
+    draft = _run(
+        "preset.groups.add", piece, {"groups": [{"id": "extra", "name": "Extra", "blocks": ["lore", "style"]}]}
+    )
     assert draft["proposed"]["body"]["groups"][1]["blocks"] == ["lore", "style"]
     (warning,) = [w for w in draft["warnings"] if "shares" in w]
     assert "'lore'" in warning and "'core'" in warning and "'style'" not in warning
@@ -76,7 +80,7 @@ def test_updating_a_group_warns_of_blocks_another_group_holds_but_not_of_its_own
 )
 def test_add_refuses_exactly_repeats_and_warns_exactly_of_shared_blocks(existing, new) -> None:
     piece = _preset([{"id": f"g{i}", "blocks": blocks} for i, blocks in enumerate(existing)])
-    raw = {"groups": [{"id": "new", "blocks": new}]}
+    raw = {"groups": [{"id": "new", "name": "New", "blocks": new}]}
     if len(set(new)) != len(new):
         assert _refused("preset.groups.add", piece, raw).code == "invalid_input"
         return

@@ -13,10 +13,18 @@ from bunzai.model.ids import slugify
 from bunzai.model.preset import PromptGroup
 
 
+# PromptGroup lets a stored group's name be blank, so pieces holding one still read; a new group
+# needs a name, as Marinara's createPromptGroupSchema does (name: min 1).
+class NewPromptGroup(PromptGroup):
+    """A named group of blocks, toggled or shown together (Marinara groups, RisuAI folders)."""
+
+    name: str = Field(min_length=1, pattern=r"\S", description="Name shown to people (not blank).")
+
+
 class GroupsAddInput(Model):
     """Groups to add, after the existing ones."""
 
-    groups: list[PromptGroup] = Field(
+    groups: list[NewPromptGroup] = Field(
         min_length=1,
         description="The new groups; an empty id is made from the name. `blocks` name existing blocks.",
     )

@@ -9,7 +9,8 @@ from bunzai.model.preset import Samplers
 
 class SamplersInput(Samplers):
     """Sampler values to set. Only the fields given change; null unsets one (the platform default
-    applies); `extra` merges by native name (null removes one)."""
+    applies); `extra` merges by native name (null removes one). `extra` itself cannot be null:
+    name each native sampler to remove, so one slip never removes them all."""
 
 
 def preview_samplers(entity, data: SamplersInput) -> Preview:
