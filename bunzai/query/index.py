@@ -676,6 +676,8 @@ def list_after(
     start = max(after or ("", ""), (min(kinds), ""))
 
     def ask(connection: sqlite3.Connection) -> tuple[list, int, int, list[dict]]:
+        # one read transaction: another process's refresh cannot land between the page and its counts
+        connection.execute("BEGIN")
         # `+kind` keeps SQLite from looking each kind up in the index, so it walks the index
         # from `start` to the last kind asked and stops after `limit` rows
         rows = connection.execute(
@@ -688,7 +690,9 @@ def list_after(
             f"WHERE kind IN ({marks}) AND error IS NULL",
             (*start, *kinds),
         ).fetchone()
-        return rows, total, after_start - len(rows), damaged_pieces(connection, kinds)
+        damaged = damaged_pieces(connection, kinds)
+        connection.execute("COMMIT")
+        return rows, total, after_start - len(rows), damaged
 
     rows, total, left, damaged = _answer(studio, kinds, ask)
     return _listed_rows(rows), total, max(left, 0), damaged
