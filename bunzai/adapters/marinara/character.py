@@ -16,7 +16,8 @@ from typing import Any
 
 from bunzai.adapters.common import card_fields
 from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, write_card_data
-from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
     compact_bytes,
@@ -32,6 +33,22 @@ from bunzai.jsondoc.values import copied
 FORMAT_ID = "marinara.character"
 TYPE = "marinara_character"
 SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
+
+# Marinara keeps the card's book as written, but uses it only once "Import embedded lorebook"
+# (characters.routes.ts -> importSTLorebook) makes a Marinara lorebook of it. That lorebook
+# gets these settings whatever the card says, and each entry's settings are read from the
+# entry's top level, where a card book has none (they sit in `extensions`): Marinara's
+# defaults stand in for them, and keys are matched as plain text (useRegex false).
+BOOK_FIXED = {"scan_depth": 2, "token_budget": 2048, "recursive_scanning": False}
+BOOK_SETTING_FIXED = LossRule(
+    "", "dropped", "marinara.character.book.settings.fixed", "Marinara fixes this setting of a card's book"
+)
+BOOK_ENTRY_DROPPED = LossRule(
+    "", "dropped", "marinara.character.book.entry.dropped", "Marinara drops this setting of a card book entry"
+)
+BOOK_KEY_PLAIN = LossRule(
+    "", "translated", "marinara.character.book.key.plain", "Marinara matches a card book's keys as plain text"
+)
 
 
 def inner_card(envelope: dict, name: str) -> dict:
@@ -79,7 +96,62 @@ class MarinaraCharacter(Adapter):
         card["data"] = write_card_data(
             card["data"] if base is not None else None, card_fields.v2_data_template(), piece, SHAPE, media
         )
-        return Encoded(compact_bytes(envelope), card_losses(piece, SHAPE, self.format_id))
+        return Encoded(compact_bytes(envelope), card_losses(piece, SHAPE, self.format_id) + book_losses(piece))
+
+
+def book_losses(piece: Any) -> list[Loss]:
+    """What Marinara's lorebook made from the card's book does not keep (see BOOK_FIXED).
+
+    A character that came from Marinara already had its book read there, so writing it back
+    notes nothing new (as for the book's positions, card_doc.card_losses).
+    """
+    book = piece.body.book
+    if book is None or (piece.original is not None and piece.original.format == FORMAT_ID):
+        return []
+    losses = [
+        BOOK_SETTING_FIXED.at(
+            f"/body/book/settings/{key}",
+            f"the lorebook Marinara makes from a card's book has {key} {str(fixed).lower()}, not {str(value).lower()}",
+        )
+        for key, fixed in BOOK_FIXED.items()
+        if (value := getattr(book.settings, key)) is not None and value != fixed
+    ]
+    for index, entry in enumerate(book.entries):
+        where = f"/body/book/entries/{index}"
+        losses += [BOOK_ENTRY_DROPPED.at(f"{where}/{field}", why) for field, why in _entry_drops(entry)]
+        losses += [
+            BOOK_KEY_PLAIN.at(f"{where}/{field}", f"Marinara matches {field} as plain text, so a regex key never fires")
+            for field in ("keys", "secondary_keys")
+            if any(key.regex for key in getattr(entry, field))
+        ]
+    return losses
+
+
+def _entry_drops(entry: Any) -> list[tuple[str, str]]:
+    """(field, why) for each entry setting Marinara's lorebook replaces with its default."""
+    drops = []
+    if entry.scan_depth is not None:
+        drops.append(("scan_depth", "Marinara's entry scans the lorebook's depth (2 messages)"))
+    if entry.use_probability and entry.probability < 100:
+        drops.append(("probability", "Marinara's entry fires every time its keys match"))
+    if entry.group.names:
+        drops.append(("group", "Marinara's entry is in no group"))
+    for field in ("sticky", "cooldown", "delay"):
+        if getattr(entry, field):
+            drops.append((field, f"Marinara's entry has no {field}"))
+    if entry.match_whole_words:
+        drops.append(("match_whole_words", "Marinara's entry matches keys inside words"))
+    if _logic_changes(entry):
+        drops.append(("selective_logic", "Marinara's entry needs all of its secondary keys"))
+    return drops
+
+
+def _logic_changes(entry: Any) -> bool:
+    """Whether Marinara's "all secondary keys" (what an entry without selectiveLogic reads as) differs."""
+    count = len(entry.secondary_keys) if entry.selective else 0
+    if count == 0 or entry.selective_logic == "and_all":
+        return False
+    return entry.selective_logic != "and_any" or count > 1
 
 
 register(MarinaraCharacter())
