@@ -28,8 +28,9 @@ class _CompactGroup(SuggestingGroup):
 app = typer.Typer(
     cls=_CompactGroup,
     help=(
-        "Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts. `bunzai cap "
-        "[QUERY|ID]`."
+        "Capabilities: typed edits that make drafts.\n\nCapabilities: typed edits that make drafts: find, browse, "
+        "describe, run (check keeps the catalog). `bunzai cap WORDS` finds, `bunzai cap ID` describes, a bare "
+        "`bunzai cap` browses."
     ),
 )
 

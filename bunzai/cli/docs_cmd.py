@@ -17,8 +17,8 @@ from bunzai.cli.output import emit
 app = typer.Typer(
     cls=SuggestingGroup,
     help=(
-        "Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read. Pages are named "
-        "by id (commands/import)."
+        "Ask bunzai's documentation.\n\nAsk bunzai's documentation: browse, outline, search, read (query: the same "
+        "for scripts; index and summaries keep the catalog). Pages are named by id (commands/import)."
     ),
     no_args_is_help=True,
 )

@@ -14,8 +14,8 @@ from bunzai.cli.groups import SuggestingGroup
 app = typer.Typer(
     cls=SuggestingGroup,
     help=(
-        "Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line, each "
-        "phase's prompt."
+        "Try a promptbook without a model.\n\nTry a promptbook without a model: which phases fire on a line "
+        "(try-line), each phase's prompt (rehearse)."
     ),
     no_args_is_help=True,
 )

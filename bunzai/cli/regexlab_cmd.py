@@ -20,7 +20,7 @@ app = typer.Typer(
     cls=SuggestingGroup,
     help=(
         "Run regexes as SillyTavern and RisuAI do.\n\nRun JavaScript regexes as SillyTavern and RisuAI do: try, "
-        "race, explain, lint. Stores nothing."
+        "race, explain, lint; recipes and from-examples suggest rules. Stores nothing."
     ),
     no_args_is_help=True,
 )
