@@ -22,8 +22,8 @@ K1 = 1.2
 B = 0.75
 _WORD = re.compile(r"[a-z0-9]+")
 STOP_WORDS = frozenset(
-    "a an and are as at be by can do does for from has have how i if in into is it its of on or "
-    "so that the their then there these this to was what when where which who why will with you your".split()
+    "a an and are as at be by can do does for from has have how i if in into is it its me my of on or our "
+    "so that the their then there these this to us was we what when where which who why will with you your".split()
 )
 
 
