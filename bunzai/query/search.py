@@ -29,14 +29,15 @@ def terms_of(query: str) -> list[str]:
     return list(dict.fromkeys(words))[:SEARCH_MAX_TERMS]
 
 
-# Scripts written without spaces between words (Chinese, Japanese) or that join endings onto
-# their words (Korean): FTS5's unicode61 tokenizer keeps a run of them as one token, so 魔法
-# would never find 她会使用魔法. Each word character from U+3000 up (CJK, kana, Hangul, Yi,
-# fullwidth forms, the supplementary ideographs) is made a token of its own, in the index and in
-# the query, and a word of them is searched as the phrase of its characters: a search for a
-# substring. (Punctuation or a space between two such characters does not stop a phrase.)
-SEGMENTED_FROM = "\u3000"
-_SEGMENTED = f"[^\\W\\x00-{chr(ord(SEGMENTED_FROM) - 1)}]"
+# Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese)
+# or that join endings onto their words (Korean): FTS5's unicode61 tokenizer keeps a run of
+# them as one token, so 魔法 would never find 她会使用魔法. Each word character of those blocks
+# (and of everything from U+3000 up: CJK, kana, Hangul, Yi, fullwidth forms, the supplementary
+# ideographs) is made a token of its own, in the index and in the query, and a word of them is
+# searched as the phrase of its characters: a search for a substring. (Punctuation or a space
+# between two such characters does not stop a phrase.)
+_NOT_SEGMENTED = "\\x00-\u0dff\u0f00-\u0fff\u10a0-\u177f\u1800-\u2fff"  # Thai, Lao; Myanmar; Khmer apart
+_SEGMENTED = f"[^\\W{_NOT_SEGMENTED}]"
 # Compiled at first use: the character classes cost a millisecond, which `list` never needs.
 _SEGMENTS: list = []
 # What stands between two characters made tokens: an ASCII control that unicode61 takes for a
@@ -50,10 +51,10 @@ def segmented(text: str) -> str | None:
     if text.isascii():
         return None
     if not _SEGMENTS:
-        # Any character from U+3000 up, as a bare range: searched for three times faster than
+        # Any character of those blocks, as bare ranges: searched for three times faster than
         # the class of word characters, and absent from most text that is not ASCII (curly
         # quotes, dashes, accents)
-        _SEGMENTS.append(re.compile(f"[^\\x00-{chr(ord(SEGMENTED_FROM) - 1)}]"))
+        _SEGMENTS.append(re.compile(f"[^{_NOT_SEGMENTED}]"))
         _SEGMENTS.append(re.compile(f"{_SEGMENTED}+"))
     if _SEGMENTS[0].search(text) is None or SEGMENT_MARK in text:
         return None
@@ -67,7 +68,9 @@ def _parted(run: re.Match) -> str:
 
 
 def _is_segmented(char: str) -> bool:
-    return char >= SEGMENTED_FROM and char.isalnum()
+    return char.isalnum() and (
+        char >= "\u3000" or "\u0e00" <= char <= "\u0eff" or "\u1000" <= char <= "\u109f" or "\u1780" <= char <= "\u17ff"
+    )
 
 
 _FOLDS: dict[int, str] = {}  # code point -> its fold, filled as characters are met

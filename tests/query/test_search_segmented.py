@@ -1,4 +1,4 @@
-"""Search in scripts written without spaces between words: Chinese, Japanese, Korean."""
+"""Search in scripts written without spaces between words: Chinese, Japanese, Korean, Thai."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ CARDS = (
     {"name": "小红", "tags": ["奇幻"], "description": "她会使用魔法和剑，住在东京的森林里。"},
     {"name": "ゆき", "description": "彼女は魔法使いです。東京に住んでいる。"},
     {"name": "민지", "tags": ["판타지"], "description": "그녀는 마법을 배웠다. 서울에 산다."},
+    {"name": "มาลี", "description": "สวัสดีค่ะ ฉันชื่อมาลี ฉันเป็นนักเวทมนตร์"},
     {"name": "Ada", "description": "A mathematician; no magic at all."},
 )
 
@@ -44,6 +45,7 @@ def test_a_word_inside_a_run_of_cjk_is_found(bunzai):
     assert hit["pointer"] == "/body/description"
     assert hit["snippet"] == "她会使用魔法和剑，住在东京的森林里。"  # the text as written, without marks
     assert _ids(bunzai, "mathematician") == [ids["Ada"]]
+    assert _ids(bunzai, "เวทมนตร์") == _ids(bunzai, "ชื่อ") == _ids(bunzai, "สวัสดี") == [ids["มาลี"]]
 
 
 def test_the_name_still_counts_most_in_cjk(bunzai):
@@ -54,7 +56,7 @@ def test_the_name_still_counts_most_in_cjk(bunzai):
     assert [hit["pointer"] for hit in hits] == ["/name", "/body/description"]
 
 
-CJK = "魔法使東京森林彼女はのをにマホウ마법을서울판타지"
+CJK = "魔法使東京森林彼女はのをにマホウ마법을서울판타지สวดคนมาล"
 LATIN = "abcXYZ09"
 
 
@@ -114,6 +116,7 @@ def test_what_is_segmented():
     assert segmented("She smiles 😊。") is None  # nor emoji or CJK punctuation alone
     assert _tokens(segmented("魔法")) == ["魔", "法"]
     assert _tokens(segmented("AI魔法3 ok")) == ["AI", "魔", "法", "3", "ok"]
+    assert _tokens(segmented("ชื่อ")) == ["ช", "อ"]  # Thai vowel and tone marks part letters as unicode61 does
     assert segmented("魔" + SEGMENT_MARK + "法") is None  # a field holding the mark stays whole
 
 
