@@ -27,6 +27,7 @@ from typing import Any
 from collections.abc import Callable
 
 from bunzai import limits
+from bunzai.adapters.common.js_regex import JS_SPACE
 from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 
@@ -66,13 +67,17 @@ class _Matcher:
 
     def matches(self, key: dict, text: str) -> bool:
         source = key.get("text") or ""
-        if not source.strip():
+        if not source.strip(JS_SPACE):
             return False
         if key.get("regex"):
             return _regex_test(source, key.get("flags") or "", text)
-        haystack, needle = (text, source.strip()) if self.case_sensitive else (text.lower(), source.strip().lower())
-        if self.whole_words and " " not in needle:
-            return re.search(r"(?:^|\W)" + re.escape(needle) + r"(?:$|\W)", haystack) is not None
+        needle = source.strip(JS_SPACE)
+        haystack, needle = (text, needle) if self.case_sensitive else (text.lower(), needle.lower())
+        # SillyTavern trims a key, then splits it on /\s+/ to tell a phrase from one word.
+        if self.whole_words and not any(c in JS_SPACE for c in needle):
+            # JavaScript's \W without the u flag is every character but [A-Za-z0-9_], so a CJK
+            # key inside CJK text, or 'caf' in 'café', is a whole word to SillyTavern.
+            return re.search(r"(?:^|\W)" + re.escape(needle) + r"(?:$|\W)", haystack, re.ASCII) is not None
         return needle in haystack
 
 
