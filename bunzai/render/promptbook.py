@@ -4,7 +4,7 @@ and `rehearse` (each enabled phase's preset rendered through bunzai.render).
 A phase condition is read as:
 - `/pattern/flags`: a JavaScript regex, run in the regex lab's engine, matched against the line;
 - anything else: keywords separated by `,` or `|`; the condition fires when the line holds
-  one of them as a whole word, ignoring case.
+  one of them as a whole word (only ASCII letters, digits and `_` join words), ignoring case.
 A phase with no condition always runs. Nothing is generated: cards' behaviour, tools and
 model-picked skills are not simulated, and a private phase's output is a placeholder.
 
@@ -74,7 +74,9 @@ def condition_fires(condition: str | None, line: str) -> tuple[bool, str]:
         return fired, f"the regex {text} {'matches' if fired else 'does not match'} the line"
     keywords = [k.strip() for k in re.split(r"[,|]", text) if k.strip()]
     for keyword in keywords:
-        if re.search(r"(?<!\w)" + re.escape(keyword) + r"(?!\w)", line, re.I):
+        # Words join only on [A-Za-z0-9_], as in SillyTavern's "match whole words" (JavaScript's
+        # \W): Chinese, Japanese and Thai write no spaces, so a keyword there sits between letters.
+        if re.search(r"(?<![0-9A-Z_a-z])" + re.escape(keyword) + r"(?![0-9A-Z_a-z])", line, re.I):
             return True, f"the line holds the keyword {keyword!r}"
     return False, f"the line holds none of the keywords {keywords}"
 
