@@ -36,14 +36,16 @@ var bunzai = (function () {
         }
     }
 
-    // Code points (Python's string index) in text[from, to), counted in UTF-16 units.
+    // Code points (Python's string index) that begin in text[from, to), counted in UTF-16
+    // units. The low half of a pair belongs to its high half's code point even when a match
+    // (no u flag) splits the pair, so counts added up match to match stay Python's index.
     function cp(text, from, to) {
         var n = 0;
         for (var i = from; i < to; i++) {
             var c = text.charCodeAt(i);
-            if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
-                var d = text.charCodeAt(i + 1);
-                if (d >= 0xdc00 && d <= 0xdfff) i++;
+            if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+                var h = text.charCodeAt(i - 1);
+                if (h >= 0xd800 && h <= 0xdbff) continue;
             }
             n++;
         }
@@ -155,7 +157,7 @@ var bunzai = (function () {
                 found.push({
                     index: m.index,
                     start: start,
-                    end: start + cp(m[0], 0, m[0].length),
+                    end: start + cp(text, m.index, m.index + m[0].length),
                     match: m[0],
                     groups: m.slice(1).map(function (g) { return g === undefined ? null : g; }),
                     named: named
