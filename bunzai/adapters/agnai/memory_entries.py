@@ -10,6 +10,7 @@ fields it keeps "so that we don't destroy them" are camelCase (`secondaryKeys`,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.common.card_book import read_world_probability
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import put
+from bunzai.adapters.common.js_regex import JS_SPACE, js_trim
 from bunzai.adapters.common.shapes import json_type
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
@@ -42,6 +44,15 @@ ENTRY_REGEX_KEY = LossRule(
     "agnai.entry.regex_key",
     "Agnai keywords are words with * and ? wildcards, not regexes: the pattern is written as a plain keyword",
 )
+ENTRY_KEY_NEVER_MATCHES = LossRule(
+    rf"{_ENTRY}/keys/\d+",
+    "dropped",
+    "agnai.entry.key_never_matches",
+    "Agnai looks for a keyword between \\b word boundaries, and JavaScript's word characters are only "
+    "A-Z, a-z, 0-9 and _: a keyword that begins or ends with any other character (Chinese, Japanese, "
+    "Korean, Cyrillic, é, an emoji, punctuation) matches only beside one of those, so it almost never fires; "
+    "the keyword is written as it is",
+)
 
 ENTRY_PROBABILITY_NOT_ROLLED = LossRule(
     f"{_ENTRY}/probability",
@@ -55,6 +66,22 @@ NOT_AN_ENTRY = LossRule(
     "agnai.entry.not_object",
     "an item of the book's entries that is not a JSON object is no memory entry: the written book leaves it out",
 )
+
+
+# What createRegexForKeyword (common/memory.ts) removes from a keyword before it builds
+# `\b(keyword)\b` with the flags `giu`, and \w under those flags (ASCII, plus the long s and
+# the Kelvin sign, which fold to s and k).
+_AGNAI_REMOVED = re.compile(r"[\\^$+.()|[\]{}_]")
+_JS_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?\u017f\u212a")
+
+
+def never_matches(keyword: str) -> bool:
+    """Whether Agnai's `\\b` search can find `keyword` only beside an ASCII letter, digit or `_`:
+    its first or last character (wildcards aside; `?` is one word character) is no word character
+    and no space."""
+    pattern = _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*")
+    # A space left at an edge (by the removal) sits beside a word in prose, so it does match.
+    return any(edge not in _JS_WORD and edge not in JS_SPACE for edge in pattern[:1] + pattern[-1:])
 
 
 def strays(raw: Any) -> list[tuple[int, str]]:
@@ -183,11 +210,13 @@ def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
 
 
 def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
-    """`losses` without the unrolled probabilities when the piece was read from an Agnai file:
-    Agnai never rolled them there either, so writing it back loses nothing."""
+    """`losses` without the unrolled probabilities and unmatched keywords when the piece was read
+    from an Agnai file: Agnai never rolled or matched them there either, so writing it back loses
+    nothing."""
     if piece.original is None or not piece.original.format.startswith("agnai."):
         return losses
-    return [loss for loss in losses if loss.code != ENTRY_PROBABILITY_NOT_ROLLED.code]
+    same = (ENTRY_PROBABILITY_NOT_ROLLED.code, ENTRY_KEY_NEVER_MATCHES.code)
+    return [loss for loss in losses if loss.code not in same]
 
 
 def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], where: str) -> list[Loss]:
@@ -223,4 +252,6 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
             for k, key in enumerate(entry[kind]):
                 if key["regex"] and kind in carried:
                     losses.append(ENTRY_REGEX_KEY.at(f"{at}/{kind}/{k}"))
+                elif kind == "keys" and kind in carried and never_matches(key["text"]):  # secondary keys go unsearched
+                    losses.append(ENTRY_KEY_NEVER_MATCHES.at(f"{at}/{kind}/{k}"))
     return losses
