@@ -24,6 +24,7 @@ from datetime import datetime, timedelta, UTC
 from typing import Any
 
 from bunzai import limits
+from bunzai.adapters.common.js_regex import js_trim
 from bunzai.errors import BunzaiError
 from bunzai.macros.catalog import Catalog, catalog_for
 from bunzai.macros.equivalence import resolve
@@ -33,6 +34,7 @@ FIXED_CLOCK = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
 _FALSY = {"", "false", "off", "0", "no"}
 _DICE = re.compile(r"^\s*(\d*)\s*(?:d\s*(\d+))?\s*([+-]\s*\d+)?\s*$", re.I)
 _NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass
@@ -279,10 +281,11 @@ class MacroEvaluator:
         }
         if op in simple:
             return simple[op]
-        if op == "text.space":
-            return " " * _count(args)
-        if op == "text.newline":
-            return "\n" * _count(args)
+        if op in ("text.space", "text.newline"):
+            count = _integer(args[0]) if args else 1
+            if count is None or count < 0:  # SillyTavern refuses the argument (or repeat() throws)
+                return token.raw
+            return (" " if op == "text.space" else "\n") * min(count, limits.RENDER_REPEAT_MAX)
         if op == "text.trim_around":
             return self.trim_mark
         if op == "text.trim":
@@ -295,10 +298,10 @@ class MacroEvaluator:
                 return args[1] if truthy else ""
             return None
         if op == "card.first_message":
-            if args and args[0].strip().isdigit():
-                n = int(args[0])
-                return c.greetings[n - 1] if 0 < n <= len(c.greetings) else ""
-            return c.first_message
+            n = _integer(args[0]) if args else 0
+            if n is None:
+                return token.raw
+            return c.first_message if n == 0 else c.greetings[n - 1] if 0 < n <= len(c.greetings) else ""
         if op == "prompt.original":
             if c.original is None or c.original_used:
                 return ""
@@ -450,10 +453,14 @@ def _dedent_trim(text: str) -> str:
     return textwrap.dedent(text).strip()
 
 
-def _count(args: list[str]) -> int:
-    if args and args[0].strip().isdigit():
-        return min(int(args[0]), limits.RENDER_REPEAT_MAX)
-    return 1
+def _integer(arg: str) -> int | None:
+    """An integer argument as SillyTavern's macro engine checks it (`/^-?\\d+$/` on the trimmed
+    text: ASCII digits only, so not '²' or Arabic-Indic '٣'), or None: the macro stays as written.
+    Past JavaScript's exact integers (a roll's digit bound) is None too, never reaching int()."""
+    text = js_trim(arg)
+    if not _INTEGER.fullmatch(text) or len(text) > limits.RENDER_ROLL_MAX_DIGITS:
+        return None
+    return int(text)
 
 
 def _items(args: list[str], token: Token) -> list[str]:
