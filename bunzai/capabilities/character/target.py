@@ -79,7 +79,9 @@ def _plain(value):
 
 
 def mentions(text: str, word: str) -> bool:
-    """Whether `word` appears in `text` as a whole word (case-insensitive)."""
+    """Whether `word` appears in `text` as a whole word (case-insensitive). Only ASCII letters,
+    digits and `_` join words, as in SillyTavern's whole-word keys: Chinese, Japanese and Thai
+    put no spaces between words, and Korean attaches its particles ('민수가')."""
     import re
 
-    return bool(word) and re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text, re.I) is not None
+    return bool(word) and re.search(rf"(?<![0-9A-Z_a-z]){re.escape(word)}(?![0-9A-Z_a-z])", text, re.I) is not None
