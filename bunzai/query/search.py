@@ -152,6 +152,8 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
 def _found(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
     """(how often, up to 10, and where first) `word` is in `text`: as a word (the start of
     one for a prefix) where `whole`, anywhere else."""
+    if any(map(_is_segmented, word)):
+        return _found_parted(text, word, prefix, whole)
     count, first, at = 0, -1, text.find(word) if word else -1
     while at >= 0 and count < 10:
         end = at + len(word)
@@ -159,6 +161,26 @@ def _found(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
             count += 1
             first = at if first < 0 else first
         at = text.find(word, end)
+    return count, first
+
+
+def _found_parted(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
+    """`_found` for a word of characters the index made tokens of their own: the phrase of
+    them matched across punctuation and spaces (`魔法` in 她会用魔，法), so the snippet is
+    cut where the index found it."""
+    parts = [re.escape(word[0])]
+    for before, char in zip(word, word[1:]):
+        if _is_segmented(before) or _is_segmented(char):
+            parts.append(r"[\W_]*")
+        parts.append(re.escape(char))
+    count, first = 0, -1
+    for match in re.finditer("".join(parts), text):
+        at, end = match.span()
+        if not whole or (_starts(text, at, word) and (prefix or _ends(text, end, word))):
+            count += 1
+            first = at if first < 0 else first
+            if count == 10:
+                break
     return count, first
 
 

@@ -125,3 +125,13 @@ def test_the_snippet_finds_a_cjk_word_inside_its_run():
     a run of CJK it is, so the CJK field wins over a field holding only the Latin word."""
     fields = [("/body/a", "sword sword sword"), ("/body/b", "她会使用魔法和剑 sword")]
     assert best_field(fields, ["魔法", "sword"])[0] == "/body/b"
+
+
+def test_the_snippet_shows_a_phrase_the_index_matched_across_punctuation(bunzai):
+    """The index matches 魔法 in 魔，法 (punctuation parts no phrase of such characters); the hit
+    names that field and shows it, not the first field of the piece."""
+    card = {"name": "Lin", "creator": "someone", "description": "她会用魔，法。"}
+    draft = bunzai("create", "character", "--input", json.dumps(card, ensure_ascii=False), check=True)
+    bunzai("apply", "--yes", input=draft.stdout, check=True)
+    hit = bunzai("search", "魔法", check=True).json["items"][0]
+    assert (hit["pointer"], hit["snippet"]) == ("/body/description", "她会用魔，法。")
