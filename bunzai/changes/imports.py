@@ -148,17 +148,28 @@ def drafts_from_path(
     errors. A single file named on the command line is always read, so its error shows.
     Folders are walked as a stream, one file in memory at a time, with no cap on the count.
     """
-    if str(path) == "-":  # standard input: the format is sniffed from the bytes (or given)
-        yield path, drafts_from_bytes(read_stdin_bytes(), "-", piece_id=piece_id, format_id=format_id)
-        return
-    if not path.is_dir():
-        source = Path(os.path.abspath(path))
-        yield (
-            path,
-            drafts_from_bytes(read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id, source=source),
-        )
+    if str(path) == "-" or not path.is_dir():
+        yield path, _named_file(path, piece_id, format_id)
         return
     yield from _walk(path, 0, piece_id, format_id)
+
+
+def _named_file(path: Path, piece_id: str | None, format_id: str | None) -> list[dict] | BunzaiError:
+    """The drafts of a file named on the command line (`-`: standard input, the format sniffed
+    from the bytes or given), or the error reading it: the files named after it are still read,
+    as a walk reads on past a damaged file (`bunzai import *.png` with one sprite among the cards).
+    A format that does not exist is the command's error, not the file's."""
+    try:
+        if str(path) == "-":
+            return drafts_from_bytes(read_stdin_bytes(), "-", piece_id=piece_id, format_id=format_id)
+        source = Path(os.path.abspath(path))
+        return drafts_from_bytes(
+            read_file_bytes(path), path.name, piece_id=piece_id, format_id=format_id, source=source
+        )
+    except BunzaiError as error:
+        if error.code in ("unknown_format", "usage"):
+            raise
+        return error
 
 
 def _is_user_folder(path: Path) -> bool:
