@@ -54,6 +54,21 @@ ENTRY_KEY_NEVER_MATCHES = LossRule(
     "the keyword is written as it is",
 )
 
+ENTRY_KEY_STRIPPED = LossRule(
+    rf"{_ENTRY}/keys/\d+",
+    "dropped",
+    "agnai.entry.key_stripped",
+    "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches (Mr. Smith becomes Mr Smith, snake_case "
+    "becomes snakecase): what is left no longer finds the keyword's own text in the chat; the keyword is written "
+    "as it is",
+)
+ENTRY_SECONDARY_KEYS_UNSEARCHED = LossRule(
+    f"{_ENTRY}/secondary_keys",
+    "dropped",
+    "agnai.entry.secondary_keys_unsearched",
+    "Agnai keeps an entry's secondary keys but never searches them (common/memory.ts matches `keywords` only): "
+    "the entry fires on its primary keywords alone",
+)
 ENTRY_PROBABILITY_NOT_ROLLED = LossRule(
     f"{_ENTRY}/probability",
     "dropped",
@@ -82,6 +97,25 @@ def never_matches(keyword: str) -> bool:
     pattern = _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*")
     # A space left at an edge (by the removal) sits beside a word in prose, so it does match.
     return any(edge not in _JS_WORD and edge not in JS_SPACE for edge in pattern[:1] + pattern[-1:])
+
+
+# JavaScript's \b under `giu`, spelled for Python: a change between a word character and another.
+_WORD = "[0-9A-Za-z_\u017f\u212a]"
+_BOUNDARY = f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))"
+
+
+def stripped_misses(keyword: str) -> bool:
+    """Whether the keyword Agnai searches, once it has removed `\\^$+.()|[]{}_` from it, no longer
+    finds the keyword's own text between spaces (`*` read as nothing, `?` as one letter): "Mr. Smith"
+    searched as "Mr Smith", "_id" as "id" (the `_` before it is a word character). "Dr." and "C++"
+    still find theirs (searched as "Dr" and "C"), so they are not reported."""
+    trimmed = js_trim(keyword)
+    pattern = _AGNAI_REMOVED.sub("", trimmed)
+    if pattern == trimmed:
+        return False
+    search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
+    text = trimmed.replace("*", "").replace("?", "x")
+    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {text} ") is None
 
 
 def strays(raw: Any) -> list[tuple[int, str]]:
@@ -210,12 +244,20 @@ def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
 
 
 def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
-    """`losses` without the unrolled probabilities and unmatched keywords when the piece was read
-    from an Agnai file: Agnai never rolled or matched them there either, so writing it back loses
-    nothing."""
+    """`losses` without the unrolled probabilities, unmatched keywords and unsearched secondary keys
+    when the piece was read from an Agnai file: Agnai never rolled, matched or searched them there
+    either, so writing it back loses nothing."""
     if piece.original is None or not piece.original.format.startswith("agnai."):
         return losses
-    same = (ENTRY_PROBABILITY_NOT_ROLLED.code, ENTRY_KEY_NEVER_MATCHES.code)
+    same = {
+        rule.code
+        for rule in (
+            ENTRY_PROBABILITY_NOT_ROLLED,
+            ENTRY_KEY_NEVER_MATCHES,
+            ENTRY_KEY_STRIPPED,
+            ENTRY_SECONDARY_KEYS_UNSEARCHED,
+        )
+    }
     return [loss for loss in losses if loss.code not in same]
 
 
@@ -248,10 +290,33 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
                 "(common/memory.ts): the entry is inserted whenever its keywords match"
             )
             losses.append(ENTRY_PROBABILITY_NOT_ROLLED.at(f"{at}/probability", why))
-        for kind in ("keys", "secondary_keys"):
-            for k, key in enumerate(entry[kind]):
-                if key["regex"] and kind in carried:
-                    losses.append(ENTRY_REGEX_KEY.at(f"{at}/{kind}/{k}"))
-                elif kind == "keys" and kind in carried and never_matches(key["text"]):  # secondary keys go unsearched
-                    losses.append(ENTRY_KEY_NEVER_MATCHES.at(f"{at}/{kind}/{k}"))
+        if {"selective", "secondary_keys"} <= carried and entry["selective"] and entry["secondary_keys"]:
+            why = (
+                f"{where} keeps the secondary keys but Agnai never searches them: the entry fires on its keywords alone"
+            )
+            losses.append(ENTRY_SECONDARY_KEYS_UNSEARCHED.at(f"{at}/secondary_keys", why))
+        losses += _key_losses(entry, at, carried)
     return losses
+
+
+def _key_losses(entry: dict, at: str, carried: frozenset[str]) -> list[Loss]:
+    """Regex keys, and the primary keywords Agnai's search cannot find (secondary keys go unsearched)."""
+    losses: list[Loss] = []
+    for kind in ("keys", "secondary_keys"):
+        for k, key in enumerate(entry[kind] if kind in carried else []):
+            if key["regex"]:
+                losses.append(ENTRY_REGEX_KEY.at(f"{at}/{kind}/{k}"))
+            elif kind == "keys" and never_matches(key["text"]):
+                losses.append(ENTRY_KEY_NEVER_MATCHES.at(f"{at}/{kind}/{k}"))
+            elif kind == "keys" and stripped_misses(key["text"]):
+                losses.append(ENTRY_KEY_STRIPPED.at(f"{at}/{kind}/{k}", _stripped_why(key["text"])))
+    return losses
+
+
+def _stripped_why(keyword: str) -> str | None:
+    if _AGNAI_REMOVED.sub("", js_trim(keyword)):
+        return None
+    return (
+        "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches, and nothing of this one is left: "
+        "its search \\b()\\b then finds every message with a word in it, but never the keyword's own text"
+    )

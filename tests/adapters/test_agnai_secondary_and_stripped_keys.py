@@ -1,0 +1,100 @@
+"""Agnai's memory search (common/memory.ts) looks only at an entry's `keywords`, never at its
+`secondaryKeys`, and removes `\\^$+.()|[]{}_` from a keyword before it builds `\\b(keyword)\\b`.
+A crossing into Agnai reports an entry whose secondary condition is lost, and a keyword whose
+stripped form no longer finds its own text; a book read from Agnai reports neither."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import given, settings, strategies as st
+
+from bunzai.adapters.agnai.memory_entries import never_matches, stripped_misses
+from bunzai.regexlab import engine
+
+_UNSEARCHED = "agnai.entry.secondary_keys_unsearched"
+_STRIPPED = "agnai.entry.key_stripped"
+_NEVER = "agnai.entry.key_never_matches"
+
+
+def _coded(losses: list[dict], code: str) -> list[str]:
+    return [loss["pointer"] for loss in losses if loss["code"] == code]
+
+
+def _world(tmp_path, entries: list[dict]):
+    path = tmp_path / "world.json"
+    native = {str(uid): dict(entry, uid=uid) for uid, entry in enumerate(entries)}
+    path.write_text(json.dumps({"entries": native}, ensure_ascii=False), "utf-8")
+    return path
+
+
+def _card(tmp_path, entries: list[dict]):
+    path = tmp_path / "card.json"
+    book = {"name": "Lore", "entries": [dict(entry, id=uid) for uid, entry in enumerate(entries)]}
+    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Ann", "character_book": book}}
+    path.write_text(json.dumps(card, ensure_ascii=False), "utf-8")
+    return path
+
+
+def test_a_selective_entry_into_an_agnai_memory_book_loses_its_secondary_condition(bunzai, tmp_path) -> None:
+    world = _world(
+        tmp_path,
+        [
+            {"key": ["sword"], "keysecondary": ["fire"], "selective": True, "content": "A burning sword."},
+            {"key": ["sword"], "keysecondary": ["ice"], "selective": False, "content": "Not selective."},
+            {"key": ["shield"], "keysecondary": [], "selective": True, "content": "No secondary keys."},
+        ],
+    )
+    out = tmp_path / "book.agnai.json"
+    report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(out), check=True).json
+    assert _coded(report["losses"], _UNSEARCHED) == ["/body/entries/0/secondary_keys"]
+    written = json.loads(out.read_text("utf-8"))
+    assert written["entries"][0]["secondaryKeys"] == ["fire"]  # kept, as Agnai keeps the field
+    again = bunzai("convert", str(out), "--to", "agnai.memory.json", "-o", str(tmp_path / "again"), check=True)
+    assert _coded(again.json["losses"], _UNSEARCHED) == []
+
+
+def test_a_selective_card_book_entry_into_agnai_characters_loses_its_secondary_condition(bunzai, tmp_path) -> None:
+    entry = {"keys": ["sword"], "secondary_keys": ["fire"], "selective": True, "content": "Hot.", "enabled": True}
+    card = _card(tmp_path, [entry, dict(entry, selective=False)])
+    for target in ("agnai.character.json", "agnai.tavern.json"):
+        out = tmp_path / f"{target}.out"
+        report = bunzai("convert", str(card), "--to", target, "-o", str(out), check=True).json
+        assert _coded(report["losses"], _UNSEARCHED) == ["/body/book/entries/0/secondary_keys"], target
+        again = bunzai("convert", str(out), "--to", target, "-o", str(tmp_path / f"{target}.again"), check=True)
+        assert _coded(again.json["losses"], _UNSEARCHED) == [], target
+
+
+def test_a_keyword_agnai_strips_out_of_reach_is_reported_once(bunzai, tmp_path) -> None:
+    keys = ["Mr. Smith", "Dr.", "東京", "snake_case", "C++", "(cat)", "..."]
+    world = _world(tmp_path, [{"key": keys, "content": "Someone."}])
+    out = tmp_path / "book.agnai.json"
+    report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(out), check=True).json
+    stripped = _coded(report["losses"], _STRIPPED)
+    assert stripped == ["/body/entries/0/keys/0", "/body/entries/0/keys/3", "/body/entries/0/keys/6"]
+    assert _coded(report["losses"], _NEVER) == ["/body/entries/0/keys/2"]
+    assert json.loads(out.read_text("utf-8"))["entries"][0]["keywords"] == keys  # written as they are
+    again = bunzai("convert", str(out), "--to", "agnai.memory.json", "-o", str(tmp_path / "again"), check=True)
+    assert _coded(again.json["losses"], _STRIPPED) == []
+
+
+def _agnai_finds(keyword: str, line: str) -> bool:
+    # createRegexForKeyword, run in the embedded JavaScript engine
+    pattern = re.sub(r"[\\^$+.()|[\]{}_]", "", keyword.strip()).replace("*", "\\w*").replace("?", "\\w")
+    answer = engine.call({"op": "test", "pattern": f"\\b({pattern})\\b", "flags": "iu", "texts": [line]})
+    return bool(answer["results"][0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(keyword=st.text(alphabet="aZ1 ._+(|*?", min_size=1, max_size=7))
+def test_a_stripped_keyword_is_reported_exactly_when_agnai_misses_its_own_text(keyword: str) -> None:
+    if not re.search(r"[\\^$+.()|[\]{}_]", keyword.strip()):
+        assert not stripped_misses(keyword)  # nothing removed: no loss of this kind
+        return
+    if never_matches(keyword):
+        return  # the edges already say it; the same key is not reported twice
+    # the keyword's text (a `*` matching nothing, a `?` one letter) quoted alone, so that nothing
+    # but that text can hold a match
+    text = keyword.strip().replace("*", "").replace("?", "x")
+    assert stripped_misses(keyword) == (not _agnai_finds(keyword, f"« {text} »"))
