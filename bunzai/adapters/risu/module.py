@@ -16,6 +16,7 @@ module that was never decoded.
 
 from __future__ import annotations
 
+import re
 import struct
 from typing import Any
 
@@ -37,6 +38,7 @@ from bunzai.model.regex import RegexSet
 FORMAT_ID = "risu.module"
 MAGIC = 111
 MODULE_MEMBER = "module.risum"
+_EXT = re.compile(r"[a-z0-9]{1,10}")  # an asset extension the studio stores (AssetRef.ext)
 
 
 def looks_like_module(data: bytes) -> bool:
@@ -54,6 +56,15 @@ def encode_module(module: dict, assets: list[bytes], table: rpack.Table) -> byte
     main = table.encode(stringify({"module": module, "type": "risuModule"}, 2).encode("utf-8"))
     blocks = b"".join(b"\x01" + struct.pack("<I", len(asset)) + table.encode(asset) for asset in assets)
     return bytes([MAGIC, 0]) + struct.pack("<I", len(main)) + main + blocks + b"\x00"
+
+
+def _asset_ext(entry: list) -> str:
+    """The extension an asset's escrow file and studio asset get: the module's own, lowercased, when
+    it is 1 to 10 ASCII letters or digits (what RisuAI's picker writes: the suffix of a png, mp3, woff2
+    ...), else `bin`. `str.isalnum()` would let `ｐｎｇ` or `²` into a file name. The module JSON keeps
+    the ext as written either way, so a write back loses nothing."""
+    ext = entry[2].lower() if len(entry) > 2 and isinstance(entry[2], str) else ""
+    return ext if _EXT.fullmatch(ext) else "bin"
 
 
 def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, list[bytes]]:
@@ -143,9 +154,7 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     names = module.get("assets") if isinstance(module.get("assets"), list) else []
     for index, content in enumerate(assets):
         entry = names[index] if index < len(names) and isinstance(names[index], list) else []
-        ext = (
-            str(entry[2]).lower() if len(entry) > 2 and str(entry[2]).isalnum() and len(str(entry[2])) <= 10 else "bin"
-        )
+        ext = _asset_ext(entry)
         blob = Blob(content, ext)
         blobs.append(blob)
         files[f"assets/{index}.{ext}"] = blob.ref().model_dump(mode="json")
