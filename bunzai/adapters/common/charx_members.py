@@ -18,7 +18,7 @@ from collections.abc import Callable
 EMBEDDED = "embeded://"
 _ALSO_EMBEDDED = "embedded://"  # the natural spelling, seen in hand-made cards
 CARD_MEMBER = "card.json"
-_EXT = re.compile(r"^[a-z0-9]{1,10}$")
+_EXT = re.compile(r"[a-z0-9]{1,10}")  # fullmatch: `$` would take "png\n"
 _RISU_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 _RISU_PATH_UNSAFE = re.compile(r'[<>:"\\|?*\x00-\x1f]')  # what RisuAI's writer replaces in a member path
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -111,7 +111,7 @@ def risu_sanitized(base: str) -> str:
 
 def valid_ext(ext: object) -> str | None:
     """A usable lowercase extension, or None ('unknown' and odd values are not)."""
-    if isinstance(ext, str) and _EXT.match(ext.lower()) and ext.lower() != "unknown":
+    if isinstance(ext, str) and _EXT.fullmatch(ext.lower()) and ext.lower() != "unknown":
         return ext.lower()
     return None
 

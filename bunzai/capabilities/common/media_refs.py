@@ -60,7 +60,7 @@ IMAGES = ("image/",)
 # What a sprite may be. SillyTavern lists image sprites only, so a video one is a declared
 # loss when a pack crosses there (pack.item.not_image).
 VISUALS = ("image/", "video/")
-_HASH_NAME = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,10})$")
+_HASH_NAME = re.compile(r"([0-9a-f]{64})\.([a-z0-9]{1,10})")
 
 MEDIA_REF_DESCRIPTION = (
     "The media: a local file as @path or file:path (relative to the working folder; @archive.zip#member for a "
@@ -141,7 +141,7 @@ def resolve_media(
             ext=MIME_EXT.get(mime, ""),
             warnings=[f"{what}: the URL is kept as a link and not downloaded; the image is not stored in the studio"],
         )
-    named = _HASH_NAME.match(text)
+    named = _HASH_NAME.fullmatch(text)
     if named:
         mime = declared or _EXT_MIME.get(named.group(2), "")
         return Media(

@@ -1,0 +1,45 @@
+"""An extension with a trailing newline is no extension: Python's `$` matches before a final
+newline, so a `^...$` pattern with `match` took "png\\n", and the CHARX was refused whole when
+the studio's asset model (which matches strictly) met it."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import zipfile
+
+from bunzai.adapters.common.charx_members import valid_ext
+from bunzai.adapters.inspect import read_bytes
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
+
+
+def test_valid_ext_takes_no_trailing_newline():
+    assert valid_ext("PNG") == "png"
+    assert valid_ext("png\n") is None and valid_ext("png\r\n") is None
+
+
+def test_a_charx_whose_asset_ext_ends_in_a_newline_reads():
+    card = {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {
+            "name": "X",
+            "first_mes": "hi",
+            "assets": [
+                {"type": "icon", "uri": "embeded://assets/icon/images/main.png", "name": "main", "ext": "png\n"},
+                {"type": "emotion", "uri": "embeded://assets/emotion/images/joy.png", "name": "joy", "ext": "png\n"},
+            ],
+        },
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("card.json", json.dumps(card))
+        archive.writestr("assets/icon/images/main.png", PNG)
+        archive.writestr("assets/emotion/images/joy.png", PNG)
+    _adapter, decoded = read_bytes(buffer.getvalue(), "x.charx")
+    character = decoded.pieces[0]
+    assert character.body.portrait is not None and character.body.portrait.ext == "png"
