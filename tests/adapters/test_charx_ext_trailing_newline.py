@@ -43,3 +43,25 @@ def test_a_charx_whose_asset_ext_ends_in_a_newline_reads():
     _adapter, decoded = read_bytes(buffer.getvalue(), "x.charx")
     character = decoded.pieces[0]
     assert character.body.portrait is not None and character.body.portrait.ext == "png"
+
+
+def test_a_card_with_a_data_uri_asset_whose_ext_ends_in_a_newline_reads():
+    """The same slip in a V3 JSON card's `data:` asset: the ext is taken from its MIME type."""
+    card = {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {
+            "name": "X",
+            "first_mes": "hi",
+            "assets": [
+                {
+                    "type": "icon",
+                    "name": "main",
+                    "ext": "png\n",
+                    "uri": "data:image/png;base64," + base64.b64encode(PNG).decode(),
+                }
+            ],
+        },
+    }
+    _adapter, decoded = read_bytes(json.dumps(card).encode(), "x.json")
+    assert decoded.pieces[0].body.portrait.ext == "png"

@@ -20,7 +20,7 @@ from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model.base import AssetRef
 
-_EXT = re.compile(r"^[a-z0-9]{1,10}$")
+_EXT = re.compile(r"[a-z0-9]{1,10}")  # fullmatch: `$` would take "png\n"
 _MIME_EXT = {
     "image/png": "png",
     "image/jpeg": "jpg",
@@ -59,7 +59,7 @@ def decode_data_uri(uri: str, what: str) -> tuple[bytes, str]:
 
 def _blob_ext(declared: str, mime: str) -> str:
     ext = declared.lower()
-    if _EXT.match(ext) and ext != "unknown":
+    if _EXT.fullmatch(ext) and ext != "unknown":
         return ext
     return _MIME_EXT.get(mime, "bin")
 
