@@ -11,11 +11,20 @@ from typing import Any
 from bunzai.errors import BunzaiError
 from bunzai.regexlab.lab import parse_find, try_pattern
 
+# the marks SillyTavern's trimToEndSentence (public/scripts/utils.js) ends a sentence on, besides emoji
+_END_MARKS = r'.!?*")}\]`$。！？”）】’」_'
+_EMOJI = r"\p{Emoji_Presentation}\p{Extended_Pictographic}"
+_TRIM_FIND = rf"/(?:(?<!\s)([{_END_MARKS}])|([{_EMOJI}])|\s+[{_END_MARKS}])[^{_END_MARKS}{_EMOJI}]*$/u"
+
 RECIPES: list[dict[str, Any]] = [
     {
         "name": "italic-narration",
-        "summary": "Wrap *narration* in an element a theme can style (the asterisks go).",
-        "find": r"/\*([^*\n]+)\*/g",
+        "summary": (
+            "Wrap *narration* in an element a theme can style (the asterisks go); SillyTavern prefixes a "
+            "message's classes, so style .custom-narration there."
+        ),
+        # not a ** of **bold**: that would leave *<em>...</em>* for markdown to misread
+        "find": r"/(?<!\*)\*([^*\n]+)\*(?!\*)/g",
         "replace": '<em class="narration">$1</em>',
         "placements": ["ai_output"],
         "markdown_only": True,
@@ -24,7 +33,9 @@ RECIPES: list[dict[str, Any]] = [
     },
     {
         "name": "thoughts",
-        "summary": "Show `thoughts in backticks` as a thought bubble rather than code.",
+        "summary": (
+            "Show `thoughts in backticks` as a thought bubble rather than code (SillyTavern: style .custom-thought)."
+        ),
         "find": r"/`([^`\n]+)`/g",
         "replace": '<span class="thought">($1)</span>',
         "placements": ["ai_output"],
@@ -64,18 +75,22 @@ RECIPES: list[dict[str, Any]] = [
     {
         "name": "curly-quotes",
         "summary": 'Turn straight "dialogue quotes" into curly ones.',
-        "find": r'/"([^"\n]+)"/g',
+        # a quote inside a tag (an attribute's, after an unclosed <) stays straight; tags inside
+        # the dialogue are stepped over whole, so their attributes keep theirs too
+        "find": r'/(?<!<[^<>]*)"((?:<[^>]*>|[^"<\n])+)"/g',
         "replace": "\u201c$1\u201d",
         "placements": ["ai_output"],
         "markdown_only": True,
-        "sample": 'She said, "Come in."',
-        "expected": "She said, \u201cCome in.\u201d",
+        "sample": 'She said, "Come <b class="x">in</b>."',
+        "expected": 'She said, \u201cCome <b class="x">in</b>.\u201d',
     },
     {
         "name": "trim-unfinished-sentence",
         "summary": "Cut a reply that stopped mid-sentence back to its last finished sentence.",
-        "find": r"/([.!?*\"\u201d])[^.!?*\"\u201d]*$/",
-        "replace": "$1",
+        # SillyTavern's own "trim incomplete sentences" (trimToEndSentence): its marks and emoji end a
+        # sentence; a mark after a space opens one, so it goes with what follows it
+        "find": _TRIM_FIND,
+        "replace": "$1$2",
         "placements": ["ai_output"],
         "sample": 'She nods. "Follow me." Then she turns and',
         "expected": 'She nods. "Follow me."',
