@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from typing import Any
 
 from bunzai import limits
@@ -24,11 +25,14 @@ from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 
 _SPECIAL = re.compile(r"[\\^$.*+?()[\]{}|/]")
+_WRITTEN_OUT = str.maketrans({"\n": "\\n", "\t": "\\t", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 def escape(text: str) -> str:
     """Text as a JavaScript pattern that matches it literally."""
-    return _SPECIAL.sub(lambda m: "\\" + m.group(0), text).replace("\n", "\\n").replace("\t", "\\t")
+    escaped = _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+    # line terminators written out: SillyTavern reads /.../flags with `.`, which stops at them
+    return escaped.translate(_WRITTEN_OUT)
 
 
 def _wrapped(matches: list[str]) -> str | None:
@@ -48,24 +52,38 @@ def _wrapped(matches: list[str]) -> str | None:
     return f"{escape(head)}({body}){escape(tail)}"
 
 
-_RUNS = [(re.compile(r"[^\W\d_]+"), "[^\\W\\d_]+"), (re.compile(r"\d+"), "\\d+"), (re.compile(r"[ \t]+"), "[ \\t]+")]
+def _run_class(char: str, wide: bool) -> str | None:
+    """The JavaScript class of the run a character belongs to (letters, digits, spaces), or None.
+
+    JavaScript's `\\d` and `[^\\W\\d_]` are ASCII only, so examples with other letters or digits
+    (`wide`) get Unicode property classes, which need the u flag.
+    """
+    if char in " \t":
+        return "[ \\t]+"
+    category = unicodedata.category(char)
+    if wide:
+        return "[\\p{L}\\p{M}]+" if category[0] in "LM" else "\\p{Nd}+" if category == "Nd" else None
+    if char.isascii() and char.isalpha():
+        return "[^\\W\\d_]+"
+    return "\\d+" if char.isascii() and char.isdigit() else None
 
 
-def _shape(matches: list[str]) -> str | None:
-    """One class per run; a run every example spells the same stays literal."""
+def _wide(matches: list[str]) -> bool:
+    return any(not c.isascii() and unicodedata.category(c)[0] in "LMN" for text in matches for c in text)
+
+
+def _shape(matches: list[str]) -> tuple[str, str] | None:
+    """One class per run; a run every example spells the same stays literal. (pattern, flags)."""
+    wide = _wide(matches)
     shapes = []
     for text in matches:
-        parts, index = [], 0
-        while index < len(text):
-            for run, js in _RUNS:
-                found = run.match(text, index)
-                if found:
-                    parts.append((js, found.group(0)))
-                    index = found.end()
-                    break
+        parts: list[tuple[str, str]] = []
+        for char in text:
+            js = _run_class(char, wide)
+            if js is not None and parts and parts[-1][0] == js:
+                parts[-1] = (js, parts[-1][1] + char)
             else:
-                parts.append((escape(text[index]), text[index]))
-                index += 1
+                parts.append((js or escape(char), char))
         shapes.append(parts)
     kinds = [[js for js, _ in shape] for shape in shapes]
     if any(k != kinds[0] for k in kinds) or len(kinds[0]) < 2:
@@ -74,7 +92,7 @@ def _shape(matches: list[str]) -> str | None:
     for position, (js, text) in enumerate(shapes[0]):
         same = all(shape[position][1] == text for shape in shapes)
         pattern += escape(text) if same and len(shapes) > 1 else js
-    return pattern
+    return pattern, "gu" if wide else "g"
 
 
 def _literal(matches: list[str]) -> str:
@@ -89,7 +107,8 @@ def score(pattern: str, flags: str, matches: list[str], non_matches: list[str]) 
         return {"score": 0.0, "error": answer["error"]}
     missed, wrong = [], []
     for text in matches:
-        found = engine.call({"op": "match", "pattern": pattern, "flags": "g", "text": text, "max": 50})["matches"]
+        every = flags if "g" in flags else flags + "g"
+        found = engine.call({"op": "match", "pattern": pattern, "flags": every, "text": text, "max": 50})["matches"]
         if not any(m["match"] == text for m in found):
             missed.append(text)
     if non_matches:
@@ -121,18 +140,20 @@ def from_examples(matches: list[str], non_matches: list[str] | tuple[str, ...] =
             f"{len(matches) + len(non_matches)} examples, over {limits.REGEX_EXAMPLES_MAX}",
             "give fewer, more varied examples",
         )
-    built = [("wrapped", _wrapped(matches)), ("shape", _shape(matches)), ("literal", _literal(matches))]
+    wrapped, literal = _wrapped(matches), _literal(matches)
+    built = [("wrapped", wrapped and (wrapped, "g")), ("shape", _shape(matches)), ("literal", (literal, "g"))]
     rows = []
-    for how, pattern in built:
-        if pattern is None:
+    for how, candidate in built:
+        if candidate is None:
             continue
+        pattern, flags = candidate
         rows.append(
             {
                 "how": how,
                 "pattern": pattern,
-                "flags": "g",
-                "find": f"/{pattern}/g",
-                **score(pattern, "g", matches, non_matches),
+                "flags": flags,
+                "find": f"/{pattern}/{flags}",
+                **score(pattern, flags, matches, non_matches),
             }
         )
     best = max(rows, key=lambda row: row["score"])  # max keeps the first (most general) of equals
