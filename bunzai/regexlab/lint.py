@@ -12,6 +12,8 @@ Findings, one kind each:
   pattern anchored at the start without `m`, `d` in a replacement (but not alone on a RisuAI
   rule: RisuAI compiles no flags as `g`, so a lone `d` is how it replaces the first match only).
 - `missing_group`: the replacement refers to a group the pattern does not have.
+- `macro_not_expanded`: the pattern holds a macro (`{{char}}`) but the rule does not expand
+  macros in it, so it looks for the macro's own text.
 - `runs_on_nothing`: no placement, or a depth range no message is in.
 
 Rules run in list order; a disabled rule is only checked for compiling.
@@ -25,6 +27,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.macros.catalog import catalog_for
 from bunzai.regexlab import engine, probe, syntax
 
 
@@ -70,6 +73,7 @@ def lint_set(piece: dict) -> dict[str, Any]:
         answer = engine.call({"op": "compile", "pattern": row.pattern, "flags": row.flags})
         compiled[index] = answer["groups"]
         findings += _placement_findings(row)
+        findings += _macro_findings(row, platform)
         findings += _flag_findings(row, platform)
         findings += _group_findings(row, answer["groups"], platform)
     findings += _shadow_findings(rules, compiled, platform, deadline)
@@ -115,12 +119,39 @@ def _placement_findings(row: _Rule) -> list[dict]:
     return found
 
 
+_MACRO = re.compile(r"(?<!\\)\{\{\s*([^{}:]+?)\s*(?:::[^{}]*)?\}\}")
+_SUBSTITUTE_SETTING = {
+    "sillytavern": "'Macros in Find Regex' (substitute_macros escaped)",
+    "risuai": "the <cbs> flag token (substitute_macros raw)",
+}
+
+
+def _macro_findings(row: _Rule, platform: str) -> list[dict]:
+    """A macro in a pattern the platform compiles as written: it looks for the macro's own text."""
+    if row.rule.get("substitute_macros") in ("raw", "escaped"):
+        return []
+    catalog = catalog_for(platform)
+    names = [
+        m.group(0) for m in _MACRO.finditer(row.pattern) if catalog and catalog.by_key.get(catalog.fold(m.group(1)))
+    ]
+    if not names:
+        return []
+    shown = ", ".join(dict.fromkeys(names))
+    return [
+        row.finding(
+            "macro_not_expanded",
+            f"the pattern holds {shown}, but its macros are not expanded, so it looks for that text itself, "
+            f"not the value a message holds; turn on {_SUBSTITUTE_SETTING[platform]}",
+        )
+    ]
+
+
 def _flag_findings(row: _Rule, platform: str) -> list[dict]:
     try:
         tree = syntax.parse(row.pattern)
-    except syntax.PatternSyntaxError:
+        used = syntax.uses(tree)
+    except (syntax.PatternSyntaxError, RecursionError):  # unreadable here: say nothing rather than guess
         return []
-    used = syntax.uses(tree)
     reasons = {
         "i": "the pattern has no letter for it to fold",
         "m": "the pattern has no ^ or $ for it to move",
@@ -262,7 +293,7 @@ def _witnesses(rule: dict) -> list[str]:
     """Strings built from the rule's pattern that the engine confirms it matches."""
     try:
         built = syntax.samples(syntax.parse(rule["pattern"]), limits.REGEX_WITNESSES_PER_RULE)
-    except syntax.PatternSyntaxError:
+    except (syntax.PatternSyntaxError, RecursionError):
         return []
     built = [text for text in built if text]
     if not built:
