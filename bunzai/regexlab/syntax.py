@@ -228,7 +228,10 @@ class _Reader:
 def parse(source: str) -> Node:
     """The clause tree of a pattern; PatternSyntaxError where this reader cannot follow it."""
     reader = _Reader(source)
-    tree = reader.alt()
+    try:
+        tree = reader.alt()
+    except RecursionError:  # groups nested past Python's stack: say less (the engine still judges the pattern)
+        raise PatternSyntaxError("groups nested too deeply to read") from None
     if reader.i < len(source):
         raise PatternSyntaxError(f"unmatched ')' at position {reader.i}")
     return tree
