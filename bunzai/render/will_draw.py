@@ -19,8 +19,17 @@ from bunzai.render import seal_policy as policy
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")\s]+)\1\s*\)|@import\s+(['"])([^'"]+)\3""", re.I)
 
 
+_URL_IGNORED = re.compile(r"[\t\n\r]")  # a browser's URL parser drops these anywhere in an address
+
+
+def _address(url: str) -> str:
+    """The address as a browser reads its scheme: tabs and line breaks gone, leading controls
+    and spaces trimmed, lower case (`java&#9;script:` is `javascript:`)."""
+    return _URL_IGNORED.sub("", url).lstrip("".join(map(chr, range(0x21)))).lower()
+
+
 def _remote(url: str) -> bool:
-    return url.strip().lower().startswith(policy.REMOTE_SCHEMES)
+    return _address(url).startswith(policy.REMOTE_SCHEMES)
 
 
 class _Reader(HTMLParser):
@@ -45,7 +54,7 @@ class _Reader(HTMLParser):
                 self.stripped_attributes.append(
                     {"attribute": name, "tag": tag, "line": line, "why": policy.STRIPPED_ATTRIBUTES[name]}
                 )
-            elif name in policy.URL_ATTRIBUTES and value.strip().lower().startswith(policy.SCRIPT_SCHEMES):
+            elif name in policy.URL_ATTRIBUTES and _address(value).startswith(policy.SCRIPT_SCHEMES):
                 self.stripped_attributes.append(
                     {"attribute": name, "tag": tag, "line": line, "why": "a script address never runs"}
                 )
@@ -68,6 +77,13 @@ class _Reader(HTMLParser):
             return super().parse_marked_section(i, report)
         except AssertionError:
             return self.parse_bogus_comment(i, report)
+
+    def close(self) -> None:
+        super().close()
+        # A <style> left open runs to the end of the markup, and a browser applies it; the standard
+        # parser keeps that text back rather than hand it on. getpos() is where the text starts.
+        if self._in_style and self.rawdata:
+            self.handle_data(self.rawdata)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "style":
