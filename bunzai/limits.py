@@ -271,6 +271,11 @@ REGEX_LINT_MAX_RULES = 1000
 REGEX_EXAMPLES_MAX = 200
 # Samples built per rule to test whether an earlier rule leaves it anything to match.
 REGEX_WITNESSES_PER_RULE = 6
+# Deepest nesting of groups bunzai's own pattern reader follows (explain, lint's flag, group
+# and shadow checks): hand-written rules nest a handful deep; each level costs several frames
+# of Python's stack in the reader and the walks over its tree. A deeper pattern is described
+# as unreadable (the engine still judges whether it compiles and how it runs).
+REGEX_READ_MAX_DEPTH = 64
 # Largest drawing (HTML) `regex-from-drawing` and `html-will-draw` read: a status panel
 # is a few kilobytes; 2 MB holds inline SVG and CSS with room to spare.
 DRAWING_MAX_BYTES = 2 * 1024 * 1024

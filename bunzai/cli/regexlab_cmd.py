@@ -198,9 +198,10 @@ def lint(
 
     Example: bunzai regex-lab lint regex/my-rules
     """
+    from bunzai.macros.catalog import names_macro
     from bunzai.regexlab.lint import lint_set
 
-    emit(lint_set(_regex_piece(ctx, source)))
+    emit(lint_set(_regex_piece(ctx, source), names_macro))
     return 0
 
 

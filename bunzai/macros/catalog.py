@@ -204,5 +204,11 @@ def catalog_for(engine: str) -> Catalog | None:
     return all_catalogs().get(engine.lower())
 
 
+def names_macro(engine: str, name: str) -> bool:
+    """Whether `name` (as written between the braces, before any `::`) is a macro of `engine`."""
+    catalog = catalog_for(engine)
+    return catalog is not None and bool(catalog.by_key.get(catalog.fold(name)))
+
+
 def engine_ids() -> list[str]:
     return sorted(all_catalogs())

@@ -40,8 +40,5 @@ def explain_pattern(find: str, *, platform: str = "javascript", flags: str | Non
     except syntax.PatternSyntaxError as error:
         result["clauses"] = []
         result["unreadable"] = str(error)
-    except RecursionError:  # read, but nested too deeply to put in words
-        result["clauses"] = []
-        result["unreadable"] = "groups nested too deeply to read"
     result["flag_meanings"] = {flag: FLAG_WORDS.get(flag, "not a JavaScript flag") for flag in used}
     return result

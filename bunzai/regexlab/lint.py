@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.macros.catalog import catalog_for
 from bunzai.regexlab import engine, probe, syntax
 
 
@@ -39,8 +39,12 @@ def platform_of_set(piece: dict) -> str:
     return "sillytavern"
 
 
-def lint_set(piece: dict) -> dict[str, Any]:
-    """{set, platform, rules, findings, clean} for a canonical regex piece (JSON form)."""
+def lint_set(piece: dict, names_macro: Callable[[str, str], bool] | None = None) -> dict[str, Any]:
+    """{set, platform, rules, findings, clean} for a canonical regex piece (JSON form).
+
+    `names_macro(platform, name)` tells a macro of the platform (`bunzai.macros.catalog.names_macro`,
+    given by the caller: regex-lab stands below the macro catalogs); without it no pattern is
+    checked for macros it does not expand."""
     if not isinstance(piece, dict) or piece.get("kind") != "regex":
         raise BunzaiError(
             "invalid_input", "lint reads a regex set", "name a regex piece or a SillyTavern/RisuAI regex file"
@@ -73,7 +77,7 @@ def lint_set(piece: dict) -> dict[str, Any]:
         answer = engine.call({"op": "compile", "pattern": row.pattern, "flags": row.flags})
         compiled[index] = answer["groups"]
         findings += _placement_findings(row)
-        findings += _macro_findings(row, platform)
+        findings += _macro_findings(row, platform, names_macro) if names_macro else []
         findings += _flag_findings(row, platform)
         findings += _group_findings(row, answer["groups"], platform)
     findings += _shadow_findings(rules, compiled, platform, deadline)
@@ -126,14 +130,11 @@ _SUBSTITUTE_SETTING = {
 }
 
 
-def _macro_findings(row: _Rule, platform: str) -> list[dict]:
+def _macro_findings(row: _Rule, platform: str, names_macro: Callable[[str, str], bool]) -> list[dict]:
     """A macro in a pattern the platform compiles as written: it looks for the macro's own text."""
     if row.rule.get("substitute_macros") in ("raw", "escaped"):
         return []
-    catalog = catalog_for(platform)
-    names = [
-        m.group(0) for m in _MACRO.finditer(row.pattern) if catalog and catalog.by_key.get(catalog.fold(m.group(1)))
-    ]
+    names = [m.group(0) for m in _MACRO.finditer(row.pattern) if names_macro(platform, m.group(1))]
     if not names:
         return []
     shown = ", ".join(dict.fromkeys(names))
@@ -150,7 +151,7 @@ def _flag_findings(row: _Rule, platform: str) -> list[dict]:
     try:
         tree = syntax.parse(row.pattern)
         used = syntax.uses(tree)
-    except (syntax.PatternSyntaxError, RecursionError):  # unreadable here: say nothing rather than guess
+    except syntax.PatternSyntaxError:  # unreadable here: say nothing rather than guess
         return []
     reasons = {
         "i": "the pattern has no letter for it to fold",
@@ -293,7 +294,7 @@ def _witnesses(rule: dict) -> list[str]:
     """Strings built from the rule's pattern that the engine confirms it matches."""
     try:
         built = syntax.samples(syntax.parse(rule["pattern"]), limits.REGEX_WITNESSES_PER_RULE)
-    except (syntax.PatternSyntaxError, RecursionError):
+    except syntax.PatternSyntaxError:
         return []
     built = [text for text in built if text]
     if not built:

@@ -69,7 +69,7 @@ def captures(pattern: str) -> Captures:
     """The pattern's captures; every reference may exist (99, named) when bunzai cannot parse it."""
     try:
         groups = [node for node in syntax.walk(syntax.parse(pattern)) if node.kind == "group"]
-    except (syntax.PatternSyntaxError, RecursionError):
+    except syntax.PatternSyntaxError:
         return Captures(99, True)
     kinds = [node.group for node in groups]
     return Captures(sum(kind in ("capture", "named") for kind in kinds), "named" in kinds)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bunzai import limits
+
 INFINITE = -1
 
 
@@ -59,6 +61,7 @@ class _Reader:
         self.s = source
         self.i = 0
         self.captures = 0
+        self.depth = 0
 
     def peek(self, n: int = 0) -> str:
         j = self.i + n
@@ -138,6 +141,9 @@ class _Reader:
         return Node("literal", c)
 
     def group(self, start: int) -> Node:
+        self.depth += 1
+        if self.depth > limits.REGEX_READ_MAX_DEPTH:
+            raise PatternSyntaxError(f"groups nested more than {limits.REGEX_READ_MAX_DEPTH} deep, too deep to read")
         kind, name = "capture", ""
         if self.s.startswith("?:", self.i):
             kind = "noncapture"
@@ -172,6 +178,7 @@ class _Reader:
             number = self.captures
         body = self.alt(stop=")")
         self.i += 1
+        self.depth -= 1
         return Node("group", self.s[start : self.i], [body], group=kind, name=name, number=number)
 
     def char_class(self, start: int) -> Node:
@@ -228,10 +235,7 @@ class _Reader:
 def parse(source: str) -> Node:
     """The clause tree of a pattern; PatternSyntaxError where this reader cannot follow it."""
     reader = _Reader(source)
-    try:
-        tree = reader.alt()
-    except RecursionError:  # groups nested past Python's stack: say less (the engine still judges the pattern)
-        raise PatternSyntaxError("groups nested too deeply to read") from None
+    tree = reader.alt()
     if reader.i < len(source):
         raise PatternSyntaxError(f"unmatched ')' at position {reader.i}")
     return tree

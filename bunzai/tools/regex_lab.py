@@ -59,11 +59,12 @@ def run(ctx, args: Args):
             raise BunzaiError("invalid_input", "explain takes a pattern")
         return untrusted(explain_pattern(args.pattern, platform=args.platform, flags=args.flags))
     if args.action == "lint":
+        from bunzai.macros.catalog import names_macro
         from bunzai.regexlab.lint import lint_set  # lazy: as above
 
         if args.ref is None:
             raise BunzaiError("invalid_input", "lint takes the regex set as ref (kind/id)")
-        return untrusted(lint_set(stored_data(ctx.studio, args.ref, "regex")))
+        return untrusted(lint_set(stored_data(ctx.studio, args.ref, "regex"), names_macro))
     if args.action == "recipes":
         from bunzai.regexlab.recipes import recipes  # lazy: as above
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from bunzai.model.regex import RegexRule
+from bunzai.macros.catalog import names_macro
 from bunzai.regexlab.lint import lint_set
 
 
@@ -20,11 +21,11 @@ def _rule(pattern: str, **fields) -> dict:
 
 
 def _kinds(piece: dict) -> list[str]:
-    return [f["kind"] for f in lint_set(piece)["findings"]]
+    return [f["kind"] for f in lint_set(piece, names_macro)["findings"]]
 
 
 def test_a_name_macro_without_macros_in_find_regex_is_named() -> None:
-    report = lint_set(_set(_rule("^{{char}}:\\s*")))
+    report = lint_set(_set(_rule("^{{char}}:\\s*")), names_macro)
     assert [f["kind"] for f in report["findings"]] == ["macro_not_expanded"]
     assert "{{char}}" in report["findings"][0]["message"] and "Macros in Find Regex" in report["findings"][0]["message"]
 
@@ -36,7 +37,7 @@ def test_expanded_escaped_or_unknown_braces_are_not_named() -> None:
 
 
 def test_risu_rules_are_told_of_the_cbs_flag_token() -> None:
-    report = lint_set(_set(_rule("{{user}} smiles"), fmt="risu.regex"))
+    report = lint_set(_set(_rule("{{user}} smiles"), fmt="risu.regex"), names_macro)
     assert [f["kind"] for f in report["findings"]] == ["macro_not_expanded"] and "<cbs>" in report["findings"][0][
         "message"
     ]
@@ -49,3 +50,8 @@ def test_cli_lint_of_a_sillytavern_file_names_the_macro(bunzai, tmp_path) -> Non
     path.write_text(json.dumps([script]))
     report = bunzai("regex-lab", "lint", str(path)).json
     assert [f["kind"] for f in report["findings"]] == ["macro_not_expanded"]
+
+
+def test_without_the_catalog_no_pattern_is_checked_for_macros():
+    """regex-lab stands below the macro catalogs: a caller that gives none gets no such finding."""
+    assert "macro_not_expanded" not in [f["kind"] for f in lint_set(_set(_rule("^{{char}}:\\s*")))["findings"]]
