@@ -8,7 +8,7 @@ The two platforms read the same replacement text differently:
 - RisuAI (src/ts/process/scripts.ts) turns each `$n` into a line break, adds one after an OUT
   ending in `>` (unless the rule carries the `no_end_nl` flag token), then hands OUT to
   JavaScript's `String.prototype.replace`: `$$`, `$&`, `` $` ``, `$'`, `$N`/`$NN` and
-  `$<name>` are JavaScript's, and any other `$` is itself; `{{data}}` is RisuAI's `$&`.
+  `$<name>` are JavaScript's, and any other `$` is itself.
 
 `translate` rewrites one text so the target platform draws what the source platform drew
 (once its macros are spelled for the target).
@@ -36,11 +36,10 @@ _ST_MATCH = re.compile(r"\{\{match\}\}", re.IGNORECASE)
 _ST_NOOP = re.compile(r"\{\{noop\}\}", re.IGNORECASE)
 _ST_TOKEN = re.compile(r"\$(\d+)|\$<([^>]+)>|\$|\{\{noop\}\}", re.IGNORECASE)
 _JS_AFTER_DOLLAR = "$&`'<0123456789"  # what makes a $ special in JavaScript's replace
-# RisuAI turns `{{data}}` (exactly so spelled) into `$&` before the replace (scripts.ts, `dreg`)
-_JS_TOKEN = re.compile(r"(\{\{(?i:match|noop)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|<([^>]*)>)|\$|(\{\{data\}\})")
+_JS_TOKEN = re.compile(r"(\{\{(?i:match|noop)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|<([^>]*)>)|\$")
 # Without named groups JavaScript reads "$<" as itself (the name form is not tried).
 _JS_TOKEN_UNNAMED = re.compile(
-    r"(\{\{(?i:match|noop)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|(?!)(.))|\$|(\{\{data\}\})"
+    r"(\{\{(?i:match|noop)\}\})|\$(?:(\$)|(&)|(`)|(')|(\d\d?)|(?!)(.))|\$"
 )  # (.) never takes part
 _LITERAL_DOLLAR = re.compile(r"\$(?=[\d<])")  # a $ SillyTavern would read as a reference
 _REFERENCE_END = re.compile(r"(?:\$\d+|\{\{match\}\})$")  # SillyTavern: {{match}} is $0, digits join it
@@ -154,12 +153,12 @@ def _js_to_st(text: str, found: Captures, no_end_newline: bool) -> Carried:
         _append_literal(out, source[at : token_match.start()])
         at = token_match.end()
         token = token_match.group(0)
-        match_macro, dollar, amp, before, after, number, name, data_macro = token_match.groups()
+        match_macro, dollar, amp, before, after, number, name = token_match.groups()
         if match_macro:  # RisuAI shows it as written; SillyTavern would read the whole match
             why = "SillyTavern reads it as its own ({{match}} the whole match, {{noop}} nothing)"
             carried.verdicts.append(_lost(token, token_match.start(), why))
             continue
-        if amp or data_macro:
+        if amp:
             spelled = "{{match}}"
         elif before or after:
             why = "SillyTavern has no reference to the text before or after the match"
