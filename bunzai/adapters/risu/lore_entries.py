@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_object, as_str
+from bunzai.adapters.common.drift import MISSING, as_bool, as_float, as_int, as_object, as_str
 from bunzai.adapters.common.js_regex import compiles, flags_valid, js_trim
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
@@ -279,9 +279,24 @@ def _listed(keys: list[str]) -> str:
     return ", ".join(keys[:3]) + (" ..." if len(keys) > 3 else "")
 
 
-def _percent(raw: Any) -> int | None:
-    number = as_int(raw, None)
-    return None if number is None else min(100, max(0, number))
+# RisuAI's load (updateLorebooks, src/ts/characters.ts) turns a truthy activationPercent of an
+# entry below bookVersion 2 (none reads as 1) into a `@@probability N` line and sets version 2;
+# its matching never reads activationPercent, so a version-2 entry's (or a 0) does nothing.
+_VERSION, _MIGRATED = "bookVersion", 2
+# What that load also rewrites in such an entry's content.
+_REWRITTEN = re.compile(r"@@@?end|<(?:char|bot|user)>")
+
+
+def _migrated(entry: dict) -> bool:
+    version = entry.get(_VERSION)
+    return version is not None and as_float(version, 0.0) >= _MIGRATED
+
+
+def _percent(entry: dict) -> int | None:
+    """The chance RisuAI gives the entry, or None when it gives none (see _VERSION); the
+    decorator's parseInt cuts a fraction, and a chance past 0..100 acts as 0 or 100."""
+    number = 0.0 if _migrated(entry) else as_float(entry.get("activationPercent"), 0.0)
+    return min(100, max(0, int(number))) if number else None
 
 
 def read_entry(native: Any, index: int) -> dict:
@@ -296,7 +311,7 @@ def read_entry(native: Any, index: int) -> dict:
     if isinstance(extras.get("extentions"), dict):
         rest = {key: value for key, value in ext_native.items() if key != _CASE}
         extras["extentions"] = rest
-    percent = _percent(entry.get("activationPercent"))
+    percent = _percent(entry)
     return {
         "uid": index,
         "title": as_str(entry.get("comment")),
@@ -364,10 +379,12 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
             entry[key] = value
     percent = canonical["probability"] if canonical["use_probability"] else None
     if (current["probability"] if current["use_probability"] else None) != percent:
-        if percent is None:
-            entry.pop("activationPercent", None)
-        else:
+        if percent:
             entry["activationPercent"] = percent
+            if _migrated(entry):  # taken out, so RisuAI's load makes it the `@@probability` it acts on
+                del entry[_VERSION]
+        else:  # none, or a 0 RisuAI cannot hold (entry_losses names it)
+            entry.pop("activationPercent", None)
     if current["case_sensitive"] != canonical["case_sensitive"]:
         ext = entry["extentions"] if isinstance(entry.get("extentions"), dict) else {}
         if canonical["case_sensitive"] is None:
@@ -428,6 +445,40 @@ ENTRY_EXTENSIONS = LossRule(
     "a RisuAI lore entry keeps only its own keys (extensions.risuai); other app data has no place",
 )
 
+PROBABILITY_ZERO = LossRule(
+    _ENTRY + "/(?:probability|use_probability)",
+    "dropped",
+    "risu.entry.probability_zero",
+    "RisuAI reads an activationPercent of 0 as none set (it turns only a nonzero one into @@probability): "
+    "the entry fires as if it had no chance set",
+)
+VERSION_RESET = LossRule(
+    _ENTRY + "/(?:extensions/risuai(?:/bookVersion)?|content)",
+    "translated",
+    "risu.entry.version_reset",
+    "RisuAI acts on activationPercent only in an entry below bookVersion 2, which its load turns into "
+    "@@probability: the entry's bookVersion is taken out",
+)
+
+
+def _probability_losses(canonical: dict, at: str) -> list[Loss]:
+    if not canonical["use_probability"]:
+        return []
+    if canonical["probability"] == 0:
+        return [PROBABILITY_ZERO.at(f"{at}/{field}") for field in ("probability", "use_probability")]
+    extras = as_object(canonical["extensions"].get(EXT_KEY))
+    if not _migrated(extras):
+        return []
+    # write_entry takes the version out (and with it extensions.risuai when it held nothing else)
+    losses = [VERSION_RESET.at(f"{at}/extensions/{EXT_KEY}" + ("" if set(extras) == {_VERSION} else f"/{_VERSION}"))]
+    if _REWRITTEN.search(canonical["content"]):
+        why = (
+            "RisuAI's load of an entry below bookVersion 2 (written so that its activationPercent acts) also "
+            "rewrites the content's <user>, <char>, <bot> as macros and @@end as @@depth 0"
+        )
+        losses.append(VERSION_RESET.at(f"{at}/content", why))
+    return losses
+
 
 def _pattern_rejected(key: dict) -> bool:
     """A regex key with flags JavaScript takes whose pattern it rejects."""
@@ -471,6 +522,7 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> lis
         elif any(js_trim(key["text"]) != key["text"] or not key["text"] or key["flags"] for key in keys):
             why = "RisuAI trims its plain keys and leaves out empty ones; a literal key has no flags"
             losses.append(KEY_REGEX_MIXED.at(pointer, why))
+    losses += _probability_losses(canonical, at)
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:
         losses.append(ENTRY_UID_IS_INDEX.at(f"{at}/uid"))
     other = {key: value for key, value in canonical["extensions"].items() if key != EXT_KEY}
