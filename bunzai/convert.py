@@ -412,12 +412,19 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
         return [UNREADABLE.at("", f"the written file does not read back through {adapter.format_id}: {error}")]
     if not decoded.pieces:
         return [UNREADABLE.at("", "the written file reads back as no piece")]
-    found = not_carried(lost_pointers(dump_piece(piece), dump_piece(decoded.pieces[0]), declared), adapter.label)
+    back = _same_kind(decoded, piece)
+    found = not_carried(lost_pointers(dump_piece(piece), dump_piece(back), declared), adapter.label)
     # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,
     # key for key) is not reported again: it may have carried it elsewhere (RisuAI V2 emotions as assets)
     reported = {loss.pointer.removeprefix("/body") for loss in declared if loss.pointer.startswith("/body/extensions/")}
-    family = family_losses(piece, decoded.pieces[0], adapter.label)
+    family = family_losses(piece, back, adapter.label)
     return found + [loss for loss in family if loss.pointer.split("/data", 1)[-1] not in reported]
+
+
+def _same_kind(decoded, piece):
+    """The piece read back that stands for `piece`: the first of its kind (a regex set written as
+    a .risum reads back after the module's lorebook), else the first."""
+    return next((read for read in decoded.pieces if read.kind == piece.kind), decoded.pieces[0])
 
 
 def lost_pointers(before: dict, after: dict, declared: list[Loss]) -> list[str]:
@@ -589,7 +596,7 @@ def _format_impact(
         if omitted is not None and not fits(crossing.data, omitted, archive=archive):
             return None
         decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
-        arrived = dump_piece(decoded.pieces[0])
+        arrived = dump_piece(_same_kind(decoded, piece))
     except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
         return [{"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"}]
     label, losses = crossing.label, crossing.losses

@@ -38,6 +38,7 @@ from bunzai.model.regex import RegexSet
 FORMAT_ID = "risu.module"
 MAGIC = 111
 MODULE_MEMBER = "module.risum"
+REGEX_SUFFIX = " regex"  # a module's scripts read as a set named after it, with this after the name
 _EXT = re.compile(r"[a-z0-9]{1,10}")  # an asset extension the studio stores (AssetRef.ext)
 
 
@@ -67,61 +68,69 @@ def _asset_ext(entry: list) -> str:
     return ext if _EXT.fullmatch(ext) else "bin"
 
 
-def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, list[bytes]]:
-    """The module JSON document and the bytes of its assets, in order."""
+def _corrupt(what: str, why: str) -> BunzaiError:
+    return BunzaiError(
+        "corrupt_file",
+        f"{what} is not a RisuAI module RisuAI could read: {why}",
+        "export the module again from RisuAI",
+    )
 
-    def corrupt(why: str) -> BunzaiError:
-        return BunzaiError(
-            "corrupt_file",
-            f"{what} is not a RisuAI module RisuAI could read: {why}",
-            "export the module again from RisuAI",
-        )
 
+def frame(data: bytes, what: str) -> tuple[bytes, list[bytes]]:
+    """The RPack'd module JSON block and asset blocks, as RisuAI's readModule walks them; walking
+    them needs no table, so a damaged module is refused with or without one."""
     if len(data) < 6 or data[0] != MAGIC:
-        raise corrupt("it does not start with the module magic byte 111")
+        raise _corrupt(what, "it does not start with the module magic byte 111")
     if data[1] != 0:
-        raise corrupt(f"module format version {data[1]} (bunzai reads version 0)")
+        raise _corrupt(what, f"module format version {data[1]} (bunzai reads version 0)")
     at = 2
 
     def block() -> bytes:
         nonlocal at
         if at + 4 > len(data):
-            raise corrupt("it ends inside a length")
+            raise _corrupt(what, "it ends inside a length")
         size = struct.unpack("<I", data[at : at + 4])[0]
         if at + 4 + size > len(data):
-            raise corrupt("a block is longer than the file")
+            raise _corrupt(what, "a block is longer than the file")
         chunk = data[at + 4 : at + 4 + size]
         at += 4 + size
-        return table.decode(chunk)
+        return chunk
 
+    main = block()
+    assets: list[bytes] = []
+    while True:
+        if at >= len(data):
+            raise _corrupt(what, "it ends without its end mark")
+        mark = data[at]
+        at += 1
+        if mark == 0:
+            break
+        if mark != 1:
+            raise _corrupt(what, f"unknown block mark {mark}")
+        if len(assets) >= limits.ARCHIVE_MAX_MEMBERS:
+            raise BunzaiError(
+                "too_large", f"{what} holds more than {limits.ARCHIVE_MAX_MEMBERS} assets", "split the module"
+            )
+        assets.append(block())
+    return main, assets
+
+
+def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, list[bytes]]:
+    """The module JSON document and the bytes of its assets, in order."""
+    main, assets = frame(data, what)
     try:
-        document = load_json_bytes(block(), what=f"the module JSON in {what}")
+        document = load_json_bytes(table.decode(main), what=f"the module JSON in {what}")
     except BunzaiError as error:
         if error.code == "invalid_json":
-            raise corrupt("its JSON does not decode (is the RPack table RisuAI's?)") from None
+            raise _corrupt(what, "its JSON does not decode (is the RPack table RisuAI's?)") from None
         raise
     if (
         not isinstance(document, dict)
         or document.get("type") != "risuModule"
         or not isinstance(document.get("module"), dict)
     ):
-        raise corrupt('its JSON is not {"type": "risuModule", "module": {...}}')
-    assets: list[bytes] = []
-    while True:
-        if at >= len(data):
-            raise corrupt("it ends without its end mark")
-        mark = data[at]
-        at += 1
-        if mark == 0:
-            break
-        if mark != 1:
-            raise corrupt(f"unknown block mark {mark}")
-        if len(assets) >= limits.ARCHIVE_MAX_MEMBERS:
-            raise BunzaiError(
-                "too_large", f"{what} holds more than {limits.ARCHIVE_MAX_MEMBERS} assets", "split the module"
-            )
-        assets.append(block())
-    return document, assets
+        raise _corrupt(what, 'its JSON is not {"type": "risuModule", "module": {...}}')
+    return document, [table.decode(asset) for asset in assets]
 
 
 def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
@@ -132,6 +141,7 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
     table, why = rpack.current_table()
     stem = file_name.rsplit("/", 1)[-1].rsplit(".", 1)[0] if file_name else ""
     if table is None:
+        frame(data, what)  # a damaged module is refused now, not when a table is configured
         book = Lorebook.model_validate(
             {
                 "id": piece_id_for(name or stem, file_name, "module"),
@@ -178,7 +188,7 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
                 RegexSet.model_validate(
                     {
                         "id": linked_id(book_id, "regex"),
-                        "name": f"{title} regex",
+                        "name": f"{title}{REGEX_SUFFIX}",
                         "body": {"rules": read_scripts(module["regex"])},
                         "original": {"format": "risu.regex", "document": {"type": "regex", "data": module["regex"]}},
                     }
@@ -209,13 +219,9 @@ class RisuModule(rpack.WritesThroughTable, Adapter):
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if parsed is not None:
             return 0.0
-        return (
-            0.9
-            if looks_like_module(data) and name.lower().endswith(".risum")
-            else 0.5
-            if looks_like_module(data)
-            else 0.0
-        )
+        if name.lower().endswith(".risum") and data[:2] == bytes([MAGIC, 0]):
+            return 0.9  # even when damaged: the read says what is wrong with it
+        return 0.5 if looks_like_module(data) else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         return module_pieces(data, "", name)

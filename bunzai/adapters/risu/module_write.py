@@ -14,14 +14,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import book_losses, write_entries
-from bunzai.adapters.risu.module import FORMAT_ID, MODULE_MEMBER, decode_module, encode_module
+from bunzai.adapters.risu.module import FORMAT_ID, MODULE_MEMBER, REGEX_SUFFIX, decode_module, encode_module
 from bunzai.adapters.risu.regex import set_losses, write_scripts
 from bunzai.adapters.risu.shared_losses import ASSETS, PROFILES
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
+
+REGEX_NAME = LossRule(
+    "/name",
+    "translated",
+    "risu.module.regex_name",
+    'a module\'s scripts read back as a regex set named after the module, with " regex" after its name',
+)
 
 
 def _need_table(what: str) -> rpack.Table:
@@ -101,5 +109,14 @@ def _regex_module(piece: Any) -> Encoded:
         else None
     )
     body = piece.body.model_dump(mode="json")
-    module = {"name": piece.name, "description": "", "id": piece.id, "regex": write_scripts(base, body["rules"])}
-    return Encoded(encode_module(module, [], table), set_losses(body, "/body") + _common_losses(piece))
+    # A module's scripts read as a set named "<module name> regex": the module is named so that this is the set's name
+    name = piece.name.removesuffix(REGEX_SUFFIX) or piece.name
+    module = {"name": name, "description": "", "id": piece.id, "regex": write_scripts(base, body["rules"])}
+    losses = set_losses(body, "/body") + _common_losses(piece)
+    if name + REGEX_SUFFIX != piece.name:
+        losses.append(
+            REGEX_NAME.at(
+                "/name", f"the module is named {name!r}, and read back its scripts are {name + REGEX_SUFFIX!r}"
+            )
+        )
+    return Encoded(encode_module(module, [], table), losses)
