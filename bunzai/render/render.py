@@ -335,7 +335,11 @@ def render(
         )
     evaluated = []
     for part in parts:
-        context.original, context.original_used = part.get("original"), False
+        original = part.get("original")
+        if text_mode and original and "{{" in original:
+            # SillyTavern substitutes the story string (and so the system prompt's {{original}}) twice
+            original = MacroEvaluator(context, engine).evaluate(original, part["pointer"]).text
+        context.original, context.original_used = original, False
         result = evaluator.evaluate(part["content"], part["pointer"])
         for problem in result.problems:
             problem["block"] = part["block"]

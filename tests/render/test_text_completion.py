@@ -63,7 +63,8 @@ def test_context_instruct_sysprompt_render(bunzai, tmp_path: Path) -> None:
     assert doc["mode"] == "text_completion" and doc["unresolved"] == []
     prompt = doc["prompt"]
     system = sysprompt["content"].replace("{{char}}", "Seraphina").replace("{{user}}", "User")
-    assert prompt.startswith(instruct["system_sequence"] + "\n" + system + "\n")
+    # This ChatML template has no story_string_prefix, so SillyTavern sends the story string unwrapped.
+    assert "story_string_prefix" not in instruct and prompt.startswith(system + "\n")
     user_turn = instruct["input_sequence"] + "\nUser: Hello there." + instruct["input_suffix"]
     reply_turn = instruct["output_sequence"] + "\nSeraphina: Welcome, traveller." + instruct["output_suffix"]
     assert prompt.index(user_turn) < prompt.index(reply_turn)
