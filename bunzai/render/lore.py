@@ -67,10 +67,12 @@ class _Matcher:
 
     def matches(self, key: dict, text: str) -> bool:
         source = key.get("text") or ""
-        if not source.strip(JS_SPACE):
+        if not source:  # SillyTavern skips an empty key (`substituted && ...`), not a blank one
             return False
         if key.get("regex"):
             return _regex_test(source, key.get("flags") or "", text)
+        # A key of only spaces trims to "", which every text holds (`includes("")`); with whole
+        # words, every text with a \W beside another \W or the text's start or end.
         needle = source.strip(JS_SPACE)
         haystack, needle = (text, needle) if self.case_sensitive else (text.lower(), needle.lower())
         # SillyTavern trims a key, then splits it on /\s+/ to tell a phrase from one word.

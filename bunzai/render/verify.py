@@ -13,8 +13,10 @@ Findings (each with a `kind`, a `pointer` into the piece it is about, and a mess
 - `order_not_used`: the preset has prompt orders but not the one SillyTavern uses (its global
   order, character_id 100001; a file with only the 100000 list), so SillyTavern sends its
   default order instead;
-- `lore_never_activates`: an enabled entry with no usable key (none, only blank keys, a
+- `lore_never_activates`: an enabled entry with no usable key (none, only empty keys, a
   regex key that does not compile, or probability 0);
+- `lore_blank_key`: a key of only whitespace, which SillyTavern trims to nothing and so finds
+  in every message: the key always matches;
 - `lore_over_budget`: an entry whose text alone is over the book's token budget;
 - `regex_never_applies`: a rule that runs on nothing at its placement (regex lab lint);
 - `engine_divergence`: with `--engine`, a macro that the other engine reads differently
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.common.js_regex import JS_SPACE
 from bunzai.adapters.sillytavern.presets_chat_prompts import MARKERS
 from bunzai.macros.translate import translate_text
 from bunzai.regexlab.lint import lint_set
@@ -63,12 +66,36 @@ def verify(
             finding["did_you_mean"] = problem["did_you_mean"]
         findings.append(finding)
     manager = prompt_manager(preset)
+    if doc["mode"] == "chat_completion":  # a text-completion template has no prompt manager
+        findings += _manager_findings(manager, preset, pid, notes)
+    findings += _lore_findings(loaded["books"], doc["lore"]["budget"])
+    findings += _regex_findings(loaded["regex"])
+    if engine and doc["mode"] == "chat_completion":
+        findings += _engine_findings(manager, pid, engine)
+    result = {
+        "preset": pid,
+        "character": doc["character"],
+        "clean": not findings,
+        "count": len(findings),
+        "findings": findings,
+        "notes": notes,
+        "engine": engine,
+        "seed": seed,
+    }
+    if "real_engine" in doc:
+        result["real_engine"] = doc["real_engine"]  # bunzai's own agreement, not a finding about the preset
+    return result
+
+
+def _manager_findings(manager: PromptManager, preset: dict, pid: str, notes: list[str]) -> list[dict]:
+    """The findings about the prompt manager's blocks and order; `notes` gets the empty built-in slots."""
+    findings: list[dict] = []
     blocks, target, items = manager.blocks, manager.target, manager.items
     ordered = {item.get("identifier") for item in items}
     label = order_label(manager)
     if manager.passed_over:
         note = passed_over_note(manager)
-        notes = [kept for kept in notes if kept != note]  # the finding says it
+        notes[:] = [kept for kept in notes if kept != note]  # the finding says it
         findings.append(
             {
                 "kind": "order_not_used",
@@ -136,23 +163,7 @@ def verify(
                 "message": f"block {name!r} is {where}, so it is never sent",
             }
         )
-    findings += _lore_findings(loaded["books"], doc["lore"]["budget"])
-    findings += _regex_findings(loaded["regex"])
-    if engine:
-        findings += _engine_findings(manager, pid, engine)
-    result = {
-        "preset": pid,
-        "character": doc["character"],
-        "clean": not findings,
-        "count": len(findings),
-        "findings": findings,
-        "notes": notes,
-        "engine": engine,
-        "seed": seed,
-    }
-    if "real_engine" in doc:
-        result["real_engine"] = doc["real_engine"]  # bunzai's own agreement, not a finding about the preset
-    return result
+    return findings
 
 
 def _template_owner(where: str, loaded: dict, pid: str) -> str:
@@ -202,7 +213,8 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
             pointer = f"{inside or '/body'}/entries/{number}"
             uid = entry.get("uid")
             if not entry.get("constant") and not entry.get("vectorized"):
-                keys = [k for k in entry.get("keys") or [] if (k.get("text") or "").strip()]
+                found += _blank_key_findings(entry, ref, pointer)
+                keys = [k for k in entry.get("keys") or [] if k.get("text")]  # SillyTavern skips only ""
                 broken = [
                     k for k in keys if k.get("regex") and lore_mod.regex_key_error(k["text"], k.get("flags") or "")
                 ]
@@ -240,6 +252,30 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
                         "message": (
                             f"entry {uid} is about {tokens} tokens, over the whole budget of {budget}: it never fits"
                         ),
+                    }
+                )
+    return found
+
+
+def _blank_key_findings(entry: dict, ref: str, pointer: str) -> list[dict]:
+    """A plain key of only whitespace: SillyTavern trims it to "", which it finds in every text."""
+    found = []
+    for kind, label in (("keys", "key"), ("secondary_keys", "secondary key")):
+        for number, key in enumerate(entry.get(kind) or []):
+            text = key.get("text") or ""
+            if text and not key.get("regex") and not text.strip(JS_SPACE):
+                message = (
+                    f"entry {entry.get('uid')} ({entry.get('title', '')}) has a {label} of only whitespace: "
+                    "SillyTavern trims it to nothing and finds that in every message (with whole words, in "
+                    "nearly every one), so it always matches"
+                )
+                found.append(
+                    {
+                        "kind": "lore_blank_key",
+                        "piece": ref,
+                        "pointer": f"{pointer}/{kind}/{number}",
+                        "uid": entry.get("uid"),
+                        "message": message,
                     }
                 )
     return found
