@@ -287,8 +287,8 @@ def regex_from_drawing(
 
     A drawing turned into a regex replacement: prints a rule ready for `regex.rules.add`.
 
-    Example: bunzai regex-from-drawing card.html --pattern '/\\[mood:(\\w+)\\]/g' --slot mood=1
-    | bunzai cap run regex.rules.add regex/display --input -
+    Example: bunzai regex-from-drawing card.html --platform sillytavern --pattern '/\\[mood:(\\w+)\\]/g'
+    --slot mood=1 | bunzai cap run regex.rules.add regex/display --input -
     """
     from bunzai.cli.output import say
     from bunzai.errors import BunzaiError
