@@ -336,8 +336,10 @@ def render(
     evaluated = []
     for part in parts:
         original = part.get("original")
-        if text_mode and original and "{{" in original:
-            # SillyTavern substitutes the story string (and so the system prompt's {{original}}) twice
+        if original and "{{" in original:
+            # SillyTavern fills the original's macros before it stands in: chat completion takes it
+            # from the prompt collection preparePrompt has substituted (openai.js), and the story
+            # string, which holds the system prompt's {{original}}, is substituted twice
             original = MacroEvaluator(context, engine).evaluate(original, part["pointer"]).text
         context.original, context.original_used = original, False
         result = evaluator.evaluate(part["content"], part["pointer"])

@@ -306,3 +306,15 @@ def test_a_jailbreak_or_chat_history_for_other_generations_is_not_sent() -> None
     }
     card = dict(CARD, post_history_instructions="CARD PHI")
     assert [m["content"] for m in final(preset, card=card)] == ["MAIN"]
+
+
+def test_the_cards_original_is_the_main_prompt_with_its_macros_filled() -> None:
+    # openai.js takes mainOriginalContent from the prompt collection, whose prompts
+    # preparePrompt has already substituted: {{original}} brings the main prompt's text with its
+    # macros filled, not its {{char}} as written.
+    preset = {
+        "prompts": [block("main", "Write {{char}}'s next reply."), block("chatHistory", marker=True)],
+        "orders": [order("main", "chatHistory")],
+    }
+    card = dict(CARD, system_prompt="{{original}} Stay terse.")
+    assert final(preset, card=card)[0]["content"] == "Write Sera's next reply. Stay terse."
