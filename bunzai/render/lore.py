@@ -253,6 +253,9 @@ def _scan_depth(row: dict) -> int:
     return limits.RENDER_DEFAULT_SCAN_DEPTH
 
 
+_MATCHER = "\x01"
+
+
 def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: dict[str, str] | None) -> dict[str, str]:
     depth = _scan_depth(row)
     names = row["settings"].get("include_names") is not False
@@ -261,7 +264,11 @@ def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: d
     for message in reversed(recent):  # SillyTavern scans newest first
         name = message.get("name") or (include_names or {}).get(message.get("role", ""), "")
         lines.append(f"{name}: {message.get('content', '')}" if names and name else message.get("content", ""))
-    texts = {"chat": "\x01".join(lines)} if lines else {}
+    # SillyTavern's scan buffer (WorldInfoBuffer.get) puts its MATCHER, \x01, before the newest
+    # message and after the newline that joins each older one, and each source it adds (persona,
+    # description ...) joins the same way: `^` never meets a message's first word, `.` stops at a
+    # message's end, and a whole-word key always has a \W before it.
+    texts = {"chat": _MATCHER + ("\n" + _MATCHER).join(lines)} if lines else {}
     entry = row["entry"]
     for flag, source in (
         ("match_persona_description", "persona"),
@@ -272,7 +279,7 @@ def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: d
         ("match_creator_notes", "creator_notes"),
     ):
         if entry.get(flag) and extra.get(source):
-            texts[source] = extra[source]
+            texts[source] = _MATCHER + extra[source]
     return texts
 
 
