@@ -76,7 +76,10 @@ def _gather(
 
 def render(
     ctx: typer.Context,
-    preset: Annotated[str, typer.Argument(help="A chat-completion preset (id or preset/id).")],
+    preset: Annotated[
+        str,
+        typer.Argument(help="A chat-completion preset, or a context template for text completion (id or preset/id)."),
+    ],
     character: Character,
     persona: Persona = None,
     lorebook: Lorebook = None,
@@ -131,7 +134,10 @@ def render(
 
 def preset_verify(
     ctx: typer.Context,
-    preset: Annotated[str, typer.Argument(help="A chat-completion preset (id or preset/id).")],
+    preset: Annotated[
+        str,
+        typer.Argument(help="A chat-completion preset, or a context template for text completion (id or preset/id)."),
+    ],
     character: Character,
     persona: Persona = None,
     lorebook: Lorebook = None,
