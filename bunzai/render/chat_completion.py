@@ -306,7 +306,7 @@ def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: di
     out: list[dict] = []
     top = [e for e in lore_at["em_top"] if e["content"]]
     bottom = [e for e in lore_at["em_bottom"] if e["content"]]
-    for entry in top:
+    for entry in reversed(top):  # script.js unshifts each in front of the examples: highest order first
         out.append(
             dict(
                 marker,

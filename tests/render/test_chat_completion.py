@@ -318,3 +318,28 @@ def test_the_cards_original_is_the_main_prompt_with_its_macros_filled() -> None:
     }
     card = dict(CARD, system_prompt="{{original}} Stay terse.")
     assert final(preset, card=card)[0]["content"] == "Write Sera's next reply. Stay terse."
+
+
+def test_lorebook_entries_at_the_examples_top_come_highest_order_first() -> None:
+    # getWorldInfoPrompt lists them lowest order first, and script.js unshifts each in front of
+    # the examples: the highest order ends up first; those at the bottom are pushed, lowest first.
+    preset = {
+        "prompts": [block("dialogueExamples", marker=True), block("chatHistory", marker=True)],
+        "orders": [order("dialogueExamples", "chatHistory")],
+    }
+    lore = [
+        {"position": position, "content": text, "book": "b", "uid": uid, "order": rank}
+        for uid, (position, text, rank) in enumerate(
+            [
+                ("em_top", "TOP-10", 10),
+                ("em_top", "TOP-50", 50),
+                ("em_bottom", "BOT-10", 10),
+                ("em_bottom", "BOT-50", 50),
+            ]
+        )
+    ]
+    card = dict(CARD, example_messages="<START>\n{{user}}: hi\n{{char}}: hello")
+    inputs = Inputs("p", preset, "c", card, chat=list(CHAT), lore=lore)
+    parts, _ = assemble(inputs)
+    texts = [p["content"] for p in parts if p.get("block") == "dialogueExamples"]
+    assert [t for t in texts if t.startswith(("TOP", "BOT"))] == ["TOP-50", "TOP-10", "BOT-10", "BOT-50"]
