@@ -85,6 +85,10 @@ def import_(
         raise BunzaiError("usage", "standard input (-) can be read once", "name - at most once")
     if id is not None and (len(paths) != 1 or paths[0].is_dir()):
         raise BunzaiError("usage", "--id names the piece of a single file", "import one file when giving --id")
+    if format is not None:  # a format that does not exist is the command's error, before any file is read
+        from bunzai.adapters.registry import get_adapter
+
+        get_adapter(format)
     _configure_engines(ctx)
     conflicts = _conflict_policy(ctx, on_conflict)
     failed = drafted = 0

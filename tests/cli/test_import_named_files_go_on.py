@@ -37,3 +37,9 @@ def test_a_format_that_does_not_exist_is_the_commands_error(bunzai, tmp_path):
     result = bunzai("import", "--format", "nope", str(tmp_path / "Gate.json"), str(tmp_path / "Gate.json"))
     assert result.code == 1
     assert [line["error"]["code"] for line in _lines(result.stdout)] == ["unknown_format"]
+
+
+def test_an_unknown_format_is_refused_before_any_file_is_read(bunzai, tmp_path):
+    result = bunzai("import", "--format", "nope", str(tmp_path / "missing.json"))
+    assert result.code == 1
+    assert [line["error"]["code"] for line in _lines(result.stdout)] == ["unknown_format"]
