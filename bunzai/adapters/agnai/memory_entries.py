@@ -69,6 +69,13 @@ ENTRY_SECONDARY_KEYS_UNSEARCHED = LossRule(
     "Agnai keeps an entry's secondary keys but never searches them (common/memory.ts matches `keywords` only): "
     "the entry fires on its primary keywords alone",
 )
+ENTRY_CONSTANT_UNUSED = LossRule(
+    f"{_ENTRY}/constant",
+    "dropped",
+    "agnai.entry.constant_unused",
+    "Agnai keeps `constant` but its memory search never reads it (common/memory.ts): the entry is inserted "
+    "only when one of its keywords matches",
+)
 ENTRY_PROBABILITY_NOT_ROLLED = LossRule(
     f"{_ENTRY}/probability",
     "dropped",
@@ -244,9 +251,9 @@ def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
 
 
 def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
-    """`losses` without the unrolled probabilities, unmatched keywords and unsearched secondary keys
-    when the piece was read from an Agnai file: Agnai never rolled, matched or searched them there
-    either, so writing it back loses nothing."""
+    """`losses` without the unrolled probabilities, unmatched keywords, unsearched secondary keys and
+    unused `constant` when the piece was read from an Agnai file: Agnai never rolled, matched,
+    searched or read them there either, so writing it back loses nothing."""
     if piece.original is None or not piece.original.format.startswith("agnai."):
         return losses
     same = {
@@ -256,6 +263,7 @@ def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
             ENTRY_KEY_NEVER_MATCHES,
             ENTRY_KEY_STRIPPED,
             ENTRY_SECONDARY_KEYS_UNSEARCHED,
+            ENTRY_CONSTANT_UNUSED,
         )
     }
     return [loss for loss in losses if loss.code not in same]
@@ -295,6 +303,10 @@ def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], whe
                 f"{where} keeps the secondary keys but Agnai never searches them: the entry fires on its keywords alone"
             )
             losses.append(ENTRY_SECONDARY_KEYS_UNSEARCHED.at(f"{at}/secondary_keys", why))
+        if "constant" in carried and entry["constant"]:
+            fires = "only when one of its keywords matches" if entry["keys"] else "never: it has no keyword"
+            why = f"{where} keeps `constant` but Agnai's memory search never reads it: the entry is inserted {fires}"
+            losses.append(ENTRY_CONSTANT_UNUSED.at(f"{at}/constant", why))
         losses += _key_losses(entry, at, carried)
     return losses
 
