@@ -31,7 +31,7 @@ from bunzai.render import lore as lore_mod
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
-from bunzai.render.text_completion import assemble_text, wrap
+from bunzai.render.text_completion import assemble_text, locate, wrap
 from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 STAGES = ("raw", "lore", "macros", "regex", "final")
@@ -343,9 +343,7 @@ def render(
             original = MacroEvaluator(context, engine).evaluate(original, part["pointer"]).text
         context.original, context.original_used = original, False
         result = evaluator.evaluate(part["content"], part["pointer"])
-        for problem in result.problems:
-            problem["block"] = part["block"]
-        problems.extend(result.problems)
+        problems.extend(locate(dict(problem, block=part["block"]), part) for problem in result.problems)
         evaluated.append(dict(part, content=result.text))
     stages["macros"] = [_shown(p) for p in evaluated]
     after_regex, regex_report = apply_prompt_regex(evaluated, loaded["regex"], context)
@@ -354,12 +352,14 @@ def render(
     prompt = None
     if text_mode:
 
-        def expand(text: str) -> str:
-            return MacroEvaluator(context, engine).evaluate(text, "instruct").text
+        def expand(text: str) -> tuple[str, list[dict]]:
+            result = MacroEvaluator(context, engine).evaluate(text, "instruct")
+            return result.text, result.problems
 
-        after_regex, prompt = wrap(
+        after_regex, prompt, sequence_problems = wrap(
             after_regex, (templates.get("instruct") or (None, None))[1], templates["context"][1], speaker, expand
         )
+        problems.extend(sequence_problems)
     final = []
     for part in after_regex:
         if not part["content"].strip():

@@ -20,6 +20,7 @@ position other than in the prompt, trimming to the context size, stop strings.
 
 from __future__ import annotations
 
+import os
 import re
 
 from bunzai.render.chat_completion import Inputs, chat_history_parts
@@ -28,6 +29,8 @@ from bunzai.render.story_string import render_story_string
 # Parts that precede the chat; every other part is a chat message as SillyTavern formats them.
 _BEFORE_CHAT = ("story_string", "dialogueExamples", "chat_start")
 _NAME_MACRO = re.compile(r"\{\{name\}\}", re.I)
+_SEQ = "/body/templates/sequences/"
+_CARD_PARAMS = ("description", "personality", "scenario")
 
 
 def sequences(preset: dict | None) -> dict:
@@ -38,8 +41,100 @@ def options(preset: dict | None) -> dict:
     return ((preset or {}).get("templates") or {}).get("options") or {}
 
 
-def _example_blocks(raw: str) -> list[str]:
-    return [b.strip() for b in re.split(r"<START>", raw or "", flags=re.I) if b.strip()]
+def _example_blocks(raw: str) -> list[tuple[str, int]]:
+    """The example blocks between `<START>` tags, stripped, each with where it starts in `raw`."""
+    raw = raw or ""
+    bounds = [0, *(x for m in re.finditer(r"<START>", raw, re.I) for x in (m.start(), m.end())), len(raw)]
+    blocks = []
+    for begin, end in zip(bounds[::2], bounds[1::2], strict=True):
+        segment = raw[begin:end]
+        if segment.strip():
+            blocks.append((segment.strip(), begin + len(segment) - len(segment.lstrip())))
+    return blocks
+
+
+# --- where each piece of a part's text comes from ------------------------------------------------
+# A part built from several sources carries `spans`: {start, end} in its text, `where` the text came
+# from (as a part's pointer: `character:/body/description`, `sysprompt:/body/templates/...`,
+# `lorebook:BOOK#UID`), `raw` that source's text and `base` where the span starts in it; `locate`
+# moves a macro problem found in the part to its source.
+def _span(where: str, raw: str, text: str, base: int | None = None) -> dict:
+    """`text`, taken from `raw` (at `base`; else where it first stands, after a stripped field's whitespace)."""
+    base = max(raw.find(text), 0) if base is None else base
+    return {"start": 0, "end": len(text), "where": where, "raw": raw, "base": base}
+
+
+def _shifted(spans: list[dict], by: int) -> list[dict]:
+    return [dict(span, start=span["start"] + by, end=span["end"] + by) for span in spans]
+
+
+def _joined(pieces: list[tuple[str, list[dict]]], glue: str = "\n") -> tuple[str, list[dict]]:
+    """Texts joined with `glue`, and their spans moved to where each text lands."""
+    spans: list[dict] = []
+    position = 0
+    for text, own in pieces:
+        spans += _shifted(own, position)
+        position += len(text) + len(glue)
+    return glue.join(text for text, _ in pieces), spans
+
+
+def locate(problem: dict, part: dict) -> dict:
+    """The macro problem moved to the source of the text it sits in (its offset, line and column there)."""
+    offset = problem.get("offset", 0)
+    for span in part.get("spans") or ():
+        if span["start"] <= offset < span["end"]:
+            at = span["base"] + offset - span["start"]
+            line, column = _line_column(span["raw"], at)
+            return dict(problem, where=span["where"], offset=at, line=line, column=column)
+    return problem
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _story_string(template: str, params: dict[str, str], sources: dict[str, list[dict]]) -> tuple[str, list[dict]]:
+    """The story string and its spans: the template's own text, and each parameter's text at its source.
+
+    The template is rendered with marks (a nonce no input holds) after every `}}` and around each
+    parameter's text; a Handlebars tag ends in `}}`, so each run of the template's own text starts
+    at a mark naming its offset. Marks are then taken out."""
+    story = render_story_string(template, params)
+    nonce = os.urandom(8).hex()
+    marked = re.sub(r"\}\}", lambda m: f"}}}}\x00{nonce}@{m.end()}\x00", template)
+    wrapped = {k: f"\x00{nonce}<{k}\x00{v}\x00{nonce}>\x00" if v.strip() else v for k, v in params.items()}
+    out = render_story_string(f"\x00{nonce}@0\x00{marked}", wrapped)
+    text, spans = _unmark(out, nonce, template, sources)
+    dropped = len(text) - len(text.lstrip("\n"))  # render_story_string drops leading newlines
+    if text[dropped:] != story:
+        return story, []  # the part's own pointer stands for the whole text
+    # a span the dropped newlines cut into starts that much further into its source
+    cut = [dict(s, base=s["base"] + max(dropped - s["start"], 0), start=max(s["start"], dropped)) for s in spans]
+    return story, _shifted([s for s in cut if s["end"] > s["start"]], -dropped)
+
+
+def _unmark(out: str, nonce: str, template: str, sources: dict[str, list[dict]]) -> tuple[str, list[dict]]:
+    """The marked story string without its marks, and the spans the marks name."""
+    own = f"context:{_SEQ}story_string"
+    text: list[str] = []
+    spans: list[dict] = []
+    position, mark, done = 0, ">", 0  # the last mark, and how much text has followed it
+    for number, chunk in enumerate(re.split(f"\x00{nonce}([@<>][^\x00]*)\x00", out)):
+        if number % 2:
+            mark, done = chunk, 0
+            continue
+        if chunk and mark[0] == "@":  # the template's own text, from that offset on
+            base = int(mark[1:]) + done
+            # up to the next tag: a parameter of only whitespace is passed unmarked (marks would make it true)
+            own_text = os.path.commonprefix([chunk, template[base : base + len(chunk)]])
+            spans.append(
+                {"start": position, "end": position + len(own_text), "where": own, "raw": template, "base": base}
+            )
+        elif chunk and mark[0] == "<":  # a parameter's text
+            spans += _shifted(sources.get(mark[1:], []), position - done)
+        text.append(chunk)
+        position, done = position + len(chunk), done + len(chunk)
+    return "".join(text), spans
 
 
 def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
@@ -48,15 +143,21 @@ def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
     blocks, then the entries at the bottom; each block headed by the separator."""
     top = [e for e in inputs.lore if e["position"] == "em_top" and e["content"]]
     bottom = [e for e in inputs.lore if e["position"] == "em_bottom" and e["content"]]
-    sources: list[tuple[str, str, str, bool]] = []
+    sources: list[tuple[str, str, str, bool, dict]] = []
     for entry in [*reversed(top), None, *bottom]:
         if entry is None:
-            for number, block in enumerate(_example_blocks(inputs.character.get("example_messages", ""))):
+            raw = inputs.character.get("example_messages", "")
+            for number, (block, at) in enumerate(_example_blocks(raw)):
                 pointer = "character:/body/example_messages"
-                sources.append((block, pointer, f"character:{inputs.character_id}/example_messages#{number}", False))
+                span = _span(pointer, raw, block, at)
+                sources.append(
+                    (block, pointer, f"character:{inputs.character_id}/example_messages#{number}", False, span)
+                )
             continue
         where = f"lorebook:{entry['book']}#{entry['uid']}"
-        sources.extend((block, where, where, True) for block in _example_blocks(entry["content"]))
+        for block, at in _example_blocks(entry["content"]):
+            sources.append((block, where, where, True, _span(where, entry["content"], block, at)))
+    heading = [_span(f"context:{_SEQ}example_separator", separator, separator)] if separator else []
     return [
         {
             "role": "system",
@@ -65,8 +166,9 @@ def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
             "pointer": pointer,
             "source": source,
             "lore": lore,
+            "spans": heading + _shifted([span], len(separator) + 1 if separator else 0),
         }
-        for block, pointer, source, lore in sources
+        for block, pointer, source, lore, span in sources
     ]
 
 
@@ -110,7 +212,7 @@ def assemble_text(
         "anchorAfter": "",
     }
     template = ctx.get("story_string", "")
-    story = render_story_string(template, params)
+    story, spans = _story_string(template, params, _param_sources(inputs, sysprompt, examples, params))
     source = f"preset:{context_id}#story_string"
     lore_sources = [
         f"lorebook:{e['book']}#{e['uid']}" for e in inputs.lore if e["position"] in ("before_char", "after_char")
@@ -122,6 +224,7 @@ def assemble_text(
         "pointer": "/body/templates/sequences/story_string",
         "source": ", ".join([source] + lore_sources),
         "lore": bool(lore_sources),
+        "spans": spans,
     }
     if card.get("system_prompt"):
         story_part["original"] = sequences(sysprompt).get("content", "")  # the card's {{original}}
@@ -162,24 +265,52 @@ def assemble_text(
                 "block": "user_alignment",
                 "pointer": "user_alignment_message",
                 "source": "instruct#user_alignment_message",
+                "spans": [_span(f"instruct:{_SEQ}user_alignment_message", alignment, alignment)],
             }
         )
     parts.extend(history)
     return parts, notes
 
 
+def _param_sources(inputs: Inputs, sysprompt: dict | None, examples: list[dict], params: dict) -> dict[str, list[dict]]:
+    """The spans of the story string's parameters: where each one's text comes from."""
+    card, persona = inputs.character, inputs.persona or {}
+    sources = {name: [_span(f"character:/body/{name}", card.get(name) or "", params[name])] for name in _CARD_PARAMS}
+    sources["persona"] = [_span("persona:/body/description", persona.get("description") or "", params["persona"])]
+    if (card.get("system_prompt") or "").strip():
+        sources["system"] = [_span("character:/body/system_prompt", card["system_prompt"], params["system"])]
+    else:
+        sources["system"] = [_span(f"sysprompt:{_SEQ}content", params["system"], params["system"])]
+    for side, names in (("before_char", ("wiBefore", "loreBefore")), ("after_char", ("wiAfter", "loreAfter"))):
+        entries = [e for e in inputs.lore if e["position"] == side and e["content"]]
+        where = [f"lorebook:{e['book']}#{e['uid']}" for e in entries]
+        _, spans = _joined([(e["content"], [_span(w, e["content"], e["content"])]) for e, w in zip(entries, where)])
+        sources.update(dict.fromkeys(names, spans))
+    _, sources["mesExamples"] = _joined([(p["content"], p["spans"]) for p in examples])
+    raw = params["mesExamplesRaw"]
+    sources["mesExamplesRaw"] = [_span("character:/body/example_messages", raw, raw)]
+    return sources
+
+
 def _post_history(inputs: Inputs, sysprompt: dict | None) -> dict:
     """The post-history instructions: SillyTavern pushes them after the chat as a user message without a name."""
     card = inputs.character
     template_text = sequences(sysprompt).get("post_history", "")
+    own = card.get("post_history_instructions") or ""
+    content = own.strip() or template_text
     part = {
         "role": "user",
-        "content": (card.get("post_history_instructions") or "").strip() or template_text,
+        "content": content,
         "block": "post_history",
         "pointer": "post_history",
         "source": f"character:{inputs.character_id}/post_history_instructions"
         if card.get("post_history_instructions")
         else "sysprompt#post_history",
+        "spans": [
+            _span("character:/body/post_history_instructions", own, content)
+            if own.strip()
+            else _span(f"sysprompt:{_SEQ}post_history", template_text, content)
+        ],
     }
     if card.get("post_history_instructions"):
         part["original"] = template_text
@@ -188,17 +319,23 @@ def _post_history(inputs: Inputs, sysprompt: dict | None) -> dict:
 
 def wrap(
     parts: list[dict], instruct: dict | None, context: dict, names: dict[str, str], expand
-) -> tuple[list[dict], str]:
-    """The parts with their instruct sequences, and the whole prompt string."""
+) -> tuple[list[dict], str, list[dict]]:
+    """The parts with their instruct sequences, the whole prompt string, and the macro problems of the
+    sequences used (`expand` gives a text's (evaluated text, problems))."""
     seq = sequences(instruct)
     opts = options(instruct)
     newline = "\n" if opts.get("wrap", True) else ""
+    problems: dict[tuple, dict] = {}
 
     def s(name: str, speaker: str = "System", *, always: bool = False) -> str:
-        value = seq.get(name) or ""
+        raw = value = seq.get(name) or ""
         if always or opts.get("macro", True):
-            value = _NAME_MACRO.sub(lambda _: speaker, value)
-            value = expand(value) if "{{" in value else value
+            value, moves = _fill_name(value, speaker)
+            if "{{" in value:
+                value, found = expand(value)
+                for problem in found:
+                    located = _in_sequence(problem, name, raw, moves)
+                    problems.setdefault((name, located["offset"], located["token"]), located)
         return value
 
     kept = [p for p in parts if p["content"].strip()]
@@ -236,7 +373,27 @@ def wrap(
                 "pointer": "reply_start",
             }
         )
-    return out, "".join(p["content"] for p in out)
+    return out, "".join(p["content"] for p in out), list(problems.values())
+
+
+def _fill_name(value: str, speaker: str) -> tuple[str, list[tuple[int, int]]]:
+    """`value` with `{{name}}` made the speaker, and for each one (its end in the result, the shift so far)."""
+    pieces, moves, position, shift = [], [], 0, 0
+    for match in _NAME_MACRO.finditer(value):
+        pieces += [value[position : match.start()], speaker]
+        shift += len(speaker) - len(match.group(0))
+        moves.append((match.end() + shift, shift))
+        position = match.end()
+    return "".join(pieces) + value[position:], moves
+
+
+def _in_sequence(problem: dict, name: str, raw: str, moves: list[tuple[int, int]]) -> dict:
+    """A problem of a filled sequence, placed in the instruct template's own text of it."""
+    at = problem.get("offset", 0) - next(
+        (shift for end, shift in reversed(moves) if end <= problem.get("offset", 0)), 0
+    )
+    line, column = _line_column(raw, at)
+    return dict(problem, where=f"instruct:{_SEQ}{name}", block=name, offset=at, line=line, column=column)
 
 
 def _story(text: str, instruct: dict | None, s, newline: str) -> str:

@@ -3,7 +3,8 @@
 Findings (each with a `kind`, a `pointer` into the piece it is about, and a message):
 
 - `unknown_macro` / `unresolved_macro`: a token the engine would not resolve, with its line
-  and column and a did-you-mean from the catalog;
+  and column and a did-you-mean from the catalog (in text completion, in the piece its text was
+  written in: the card's field, persona, template or lorebook entry, see `_source`);
 - `empty_block`: a user block, enabled in the active order, with no text (SillyTavern's
   built-in slots `main`, `nsfw`, `jailbreak`, `enhanceDefinitions` are empty by design
   and only noted);
@@ -51,11 +52,11 @@ def verify(
     findings: list[dict] = []
     notes: list[str] = list(doc["notes"])
     for problem in doc["unresolved"]:
-        pointer = problem["where"]
+        piece, pointer = _source(problem["where"], loaded, doc.get("templates") or {}, pid)
         finding = {
             "kind": f"{problem['kind']}_macro",
-            "piece": _piece_of(pointer, loaded, _template_owner(pointer, loaded, pid)),
-            "pointer": _pointer(pointer),
+            "piece": piece,
+            "pointer": pointer,
             "block": problem.get("block"),
             "token": problem["token"],
             "line": problem["line"],
@@ -164,6 +165,33 @@ def _manager_findings(manager: PromptManager, preset: dict, pid: str, notes: lis
             }
         )
     return findings
+
+
+def _source(where: str, loaded: dict, templates: dict[str, str], pid: str) -> tuple[str, str]:
+    """The piece a macro problem's text belongs to, and a pointer into it. A text-completion render names
+    its templates by family (`sysprompt:/body/templates/sequences/content`) and its lorebook entries
+    by uid; those become the template's preset and the entry's index."""
+    family, _, inside = where.partition(":")
+    if family in templates:
+        return templates[family], inside
+    if templates and family == "lorebook":
+        found = _lore_entry(inside, loaded["books"])
+        if found:
+            return found
+    return _piece_of(where, loaded, _template_owner(where, loaded, pid)), _pointer(where)
+
+
+def _lore_entry(inside: str, books: list[dict]) -> tuple[str, str] | None:
+    """(piece, pointer to the content) of the entry `BOOK#UID`, as the lore findings name it."""
+    book_id, _, uid = inside.partition("#")
+    for book in books:
+        if book["id"] != book_id:
+            continue
+        ref, _, within = book.get("ref", f"lorebook/{book_id}").partition("#")
+        for number, entry in enumerate(book["body"].get("entries") or []):
+            if str(entry.get("uid")) == uid:
+                return ref, f"{within or '/body'}/entries/{number}/content"
+    return None
 
 
 def _template_owner(where: str, loaded: dict, pid: str) -> str:

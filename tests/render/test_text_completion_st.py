@@ -45,7 +45,7 @@ def _part(role: str, content: str, block: str = "chatHistory", index: int | None
 
 
 def _prompt(parts: list[dict], instruct: dict | None, context: dict | None = None) -> str:
-    return wrap(parts, instruct, context or _context(), NAMES, lambda text: text)[1]
+    return wrap(parts, instruct, context or _context(), NAMES, lambda text: (text, []))[1]
 
 
 CARD = {
