@@ -5,23 +5,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from risu_support import configured_checkout, fake_checkout, module_bytes
+from risu_support import fake_checkout, module_bytes
 from test_risu_binary import MODULE
 
 from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.risu import rpack
 from bunzai.errors import BunzaiError
-
-
-@pytest.fixture
-def with_table(tmp_path, monkeypatch):
-    yield from configured_checkout(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def without_table(monkeypatch):
-    monkeypatch.delenv(rpack.ENV_ROOT, raising=False)
-    rpack.configure_risu_root(None)
 
 
 def module(tmp_path) -> bytes:
@@ -35,15 +24,15 @@ def refusal(data: bytes) -> str:
 
 
 @pytest.mark.parametrize("cut", [3, 6, 20, -300, -2, -1])
-def test_a_cut_module_is_corrupt_without_a_table(without_table, tmp_path, cut):
+def test_a_cut_module_is_corrupt_without_a_table(no_table, tmp_path, cut):
     data = module(tmp_path)
     assert read_bytes(data, "weather.risum")[0].format_id == "risu.module"  # whole, it is taken (not decoded)
     assert refusal(data[:cut]) == "corrupt_file"
 
 
 @pytest.mark.parametrize("cut", [3, 6, 20, -300, -2, -1])
-def test_a_cut_module_is_corrupt_with_a_table(with_table, cut):
-    data = module_bytes(MODULE, with_table, [b"\x89PNG sky" * 40])
+def test_a_cut_module_is_corrupt_with_a_table(table, cut):
+    data = module_bytes(MODULE, table, [b"\x89PNG sky" * 40])
     assert refusal(data[:cut]) == "corrupt_file"
 
 
