@@ -294,8 +294,8 @@ def _blank_key_findings(entry: dict, ref: str, pointer: str) -> list[dict]:
             if text and not key.get("regex") and not text.strip(JS_SPACE):
                 message = (
                     f"entry {entry.get('uid')} ({entry.get('title', '')}) has a {label} of only whitespace: "
-                    "SillyTavern trims it to nothing and finds that in every message (with whole words, in "
-                    "nearly every one), so it always matches"
+                    "SillyTavern trims it to nothing and finds that in every message (with whole words too: its "
+                    "scan text begins with \\x01, a non-word character), so it always matches"
                 )
                 found.append(
                     {
