@@ -165,6 +165,9 @@ def activate(
             verdict["reason"] = "waits for recursion"
             row["pending"] = True
             continue
+        if _scan_depth(row) <= 0:
+            verdict["reason"] = "scan depth 0: SillyTavern scans no text for it, not even its sources"
+            continue
         why = _scan(row, _buffer(row, chat, extra_sources, include_names), substitute)
         if why is None:
             verdict["reason"] = "no key found in the scanned text" if entry.get("keys") else "no keys"
@@ -180,9 +183,12 @@ def activate(
     max_steps = (
         min((r["settings"].get("max_recursion_steps") or limits.RENDER_RECURSION_MAX) for r in rows) if rows else 0
     )
+    # Each step rescans an entry's whole buffer, the chat and its sources with the content every
+    # activation so far added to it (WorldInfoBuffer.addRecurse), as SillyTavern does.
+    recursed: list[str] = []
     while recursive and frontier and steps < max_steps:
         steps += 1
-        text = "\n".join(substitute(r["entry"].get("content") or "") for r in frontier)
+        recursed += [substitute(r["entry"].get("content") or "") for r in frontier]
         frontier = []
         for row in rows:
             entry = row["entry"]
@@ -194,7 +200,7 @@ def activate(
             level = entry.get("delay_until_recursion")
             if isinstance(level, int) and not isinstance(level, bool) and level > steps:
                 continue
-            why = _scan(row, {"recursion": text}, substitute)
+            why = _scan(row, _buffer(row, chat, extra_sources, include_names, recursed), substitute)
             if why is None:
                 continue
             verdict.pop("reason", None)
@@ -256,10 +262,24 @@ def _scan_depth(row: dict) -> int:
 _MATCHER = "\x01"
 
 
-def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: dict[str, str] | None) -> dict[str, str]:
+_JOINER = "\n" + _MATCHER
+
+
+def _buffer(
+    row: dict,
+    chat: list[dict],
+    extra: dict[str, str],
+    include_names: dict[str, str] | None,
+    recursed: list[str] | None = None,
+) -> dict[str, str]:
+    """The texts an entry's keys are matched against: the chat, the extra sources its match_*
+    options add, and (in a recursion step) the content of the entries activated so far. Scan
+    depth 0 scans nothing at all: WorldInfoBuffer.get returns '' before it adds any source."""
     depth = _scan_depth(row)
+    if depth <= 0:
+        return {}
     names = row["settings"].get("include_names") is not False
-    recent = chat[-depth:] if depth else []
+    recent = chat[-depth:]
     lines = []
     for message in reversed(recent):  # SillyTavern scans newest first
         name = message.get("name") or (include_names or {}).get(message.get("role", ""), "")
@@ -268,7 +288,7 @@ def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: d
     # message and after the newline that joins each older one, and each source it adds (persona,
     # description ...) joins the same way: `^` never meets a message's first word, `.` stops at a
     # message's end, and a whole-word key always has a \W before it.
-    texts = {"chat": _MATCHER + ("\n" + _MATCHER).join(lines)} if lines else {}
+    texts = {"chat": _MATCHER + _JOINER.join(lines)}
     entry = row["entry"]
     for flag, source in (
         ("match_persona_description", "persona"),
@@ -280,6 +300,8 @@ def _buffer(row: dict, chat: list[dict], extra: dict[str, str], include_names: d
     ):
         if entry.get(flag) and extra.get(source):
             texts[source] = _MATCHER + extra[source]
+    if recursed:  # the recursion buffer joins the same string after the sources
+        texts["recursion"] = _MATCHER + _JOINER.join(recursed)
     return texts
 
 
