@@ -261,9 +261,14 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
             parts.append(dict(base, content=content, source=source))
             continue
         marker = dict(base, pointer=f"marker:{identifier}")
-        if identifier == "charDescription":
+        if identifier == "charDescription":  # the field as written: a problem in it is the card's
             parts.append(
-                dict(marker, content=card.get("description", ""), source=f"character:{inputs.character_id}/description")
+                dict(
+                    marker,
+                    content=card.get("description", ""),
+                    source=f"character:{inputs.character_id}/description",
+                    pointer="character:/body/description",
+                )
             )
         elif identifier == "charPersonality":
             if card.get("personality"):
@@ -275,7 +280,14 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
                 parts.append(dict(marker, content=text, source=f"character:{inputs.character_id}/scenario"))
         elif identifier == "personaDescription":
             if persona_position == "in_prompt" and persona_text:
-                parts.append(dict(marker, content=persona_text, source=f"persona:{inputs.persona_id}/description"))
+                parts.append(
+                    dict(
+                        marker,
+                        content=persona_text,
+                        source=f"persona:{inputs.persona_id}/description",
+                        pointer="persona:/body/description",
+                    )
+                )
         elif identifier in ("worldInfoBefore", "worldInfoAfter"):
             entries = lore_at["before_char" if identifier == "worldInfoBefore" else "after_char"]
             text = lore_text(entries)

@@ -343,3 +343,19 @@ def test_lorebook_entries_at_the_examples_top_come_highest_order_first() -> None
     parts, _ = assemble(inputs)
     texts = [p["content"] for p in parts if p.get("block") == "dialogueExamples"]
     assert [t for t in texts if t.startswith(("TOP", "BOT"))] == ["TOP-50", "TOP-10", "BOT-10", "BOT-50"]
+
+
+def test_preset_verify_names_the_card_or_persona_for_a_typo_in_their_descriptions() -> None:
+    preset = {
+        "prompts": [
+            block("charDescription", marker=True),
+            block("personaDescription", marker=True),
+            block("chatHistory", marker=True),
+        ],
+        "orders": [order("charDescription", "personaDescription", "chatHistory")],
+    }
+    card = dict(CARD, description="A healer.\nShe greets {{usr}}.")
+    report = verify(loaded(preset, card=card, persona={"description": "Ada, {{chr}}'s friend."}))
+    found = {(f["token"], f["piece"], f["pointer"], f["line"], f["column"]) for f in report["findings"]}
+    assert ("{{usr}}", "character/c", "/body/description", 2, 12) in found
+    assert ("{{chr}}", "persona/ada", "/body/description", 1, 6) in found
