@@ -165,12 +165,11 @@ def activate(
             verdict["reason"] = "waits for recursion"
             row["pending"] = True
             continue
-        if _scan_depth(row) <= 0:
-            verdict["reason"] = "scan depth 0: SillyTavern scans no text for it, not even its sources"
-            continue
         why = _scan(row, _buffer(row, chat, extra_sources, include_names), substitute)
         if why is None:
             verdict["reason"] = "no key found in the scanned text" if entry.get("keys") else "no keys"
+            if _scan_depth(row) <= 0:
+                verdict["reason"] = "scan depth 0: SillyTavern scans an empty text for it, not even its sources"
             continue
         verdict["why"] = why
         active.append(row)
@@ -188,7 +187,8 @@ def activate(
     recursed: list[str] = []
     while recursive and frontier and steps < max_steps:
         steps += 1
-        recursed += [substitute(r["entry"].get("content") or "") for r in frontier]
+        # one block per step, its entries joined by a plain newline (checkWorldInfo's addRecurse)
+        recursed.append("\n".join(substitute(r["entry"].get("content") or "") for r in frontier))
         frontier = []
         for row in rows:
             entry = row["entry"]
@@ -273,11 +273,12 @@ def _buffer(
     recursed: list[str] | None = None,
 ) -> dict[str, str]:
     """The texts an entry's keys are matched against: the chat, the extra sources its match_*
-    options add, and (in a recursion step) the content of the entries activated so far. Scan
-    depth 0 scans nothing at all: WorldInfoBuffer.get returns '' before it adds any source."""
+    options add, and (in a recursion step) the content of the entries activated so far, one
+    block per step. Scan depth 0 scans '': WorldInfoBuffer.get returns it before it adds any
+    source."""
     depth = _scan_depth(row)
-    if depth <= 0:
-        return {}
+    if depth <= 0:  # the keys are still tested, against '': a blank key or /a*/ fires
+        return {"chat": ""}
     names = row["settings"].get("include_names") is not False
     recent = chat[-depth:]
     lines = []

@@ -64,7 +64,19 @@ def test_recursed_content_begins_after_the_matcher_too() -> None:
     assert not _activate(entries, "hello there")[2]["fired"]
 
 
-def test_scan_depth_0_scans_nothing_not_even_its_sources() -> None:
+def test_scan_depth_0_scans_an_empty_text_not_even_its_sources() -> None:
     entry = _keyed(1, "tester", scan_depth=0, match_character_description=True)
     verdict = _activate([entry], "tester here", extra={"description": "A tester."})[1]
     assert not verdict["fired"] and "scan depth 0" in verdict["reason"]
+    # the keys are still tested against '': a blank key, or a regex matching nothing, fires
+    assert _activate([_keyed(1, "  ", scan_depth=0)], "tester here")[1]["fired"]
+    assert _activate([_keyed(1, "a*", scan_depth=0, key_extra={"regex": True, "flags": ""})], "x")[1]["fired"]
+
+
+def test_a_recursion_step_is_one_block_its_entries_joined_by_a_newline() -> None:
+    entries = [
+        _keyed(1, "hello", "alpha"),
+        _keyed(2, "there", "beta"),
+        _keyed(3, "alpha\\nbeta|beta\\nalpha", key_extra={"regex": True, "flags": ""}),
+    ]
+    assert _activate(entries, "hello there")[3]["fired"]
