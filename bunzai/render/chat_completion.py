@@ -255,6 +255,7 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
                         source=f"character:{inputs.character_id}/{override}",
                         pointer=f"character:/body/{override}",
                         original=content,
+                        original_at=base["pointer"],
                     )
                 )
                 continue

@@ -20,6 +20,7 @@ bunzai.render.text_completion, whose `final` stage adds the instruct sequences a
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from bunzai.render.text_completion import assemble_text, locate, wrap
 from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 STAGES = ("raw", "lore", "macros", "regex", "final")
+_ORIGINAL = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)
 TOKEN_ESTIMATE = "UTF-8 bytes / 3.35 (SillyTavern's fallback; no tokenizer)"
 
 
@@ -340,7 +342,10 @@ def render(
             # SillyTavern fills the original's macros before it stands in: chat completion takes it
             # from the prompt collection preparePrompt has substituted (openai.js), and the story
             # string, which holds the system prompt's {{original}}, is substituted twice
-            original = MacroEvaluator(context, engine).evaluate(original, part["pointer"]).text
+            filled = MacroEvaluator(context, engine).evaluate(original, part.get("original_at") or part["pointer"])
+            original = filled.text
+            if _ORIGINAL.search(part["content"]):  # sent, so its problems are the prompt's
+                problems.extend(dict(problem, block=part["block"]) for problem in filled.problems)
         context.original, context.original_used = original, False
         result = evaluator.evaluate(part["content"], part["pointer"])
         problems.extend(locate(dict(problem, block=part["block"]), part) for problem in result.problems)

@@ -228,6 +228,7 @@ def assemble_text(
     }
     if card.get("system_prompt"):
         story_part["original"] = sequences(sysprompt).get("content", "")  # the card's {{original}}
+        story_part["original_at"] = f"sysprompt:{_SEQ}content"
     parts = [story_part]
     # skip_examples skips only the examples' instruct formatting (formatInstructModeExamples): they are still sent.
     if "mesExamples" not in template:
@@ -313,7 +314,7 @@ def _post_history(inputs: Inputs, sysprompt: dict | None) -> dict:
         ],
     }
     if card.get("post_history_instructions"):
-        part["original"] = template_text
+        part["original"], part["original_at"] = template_text, f"sysprompt:{_SEQ}post_history"
     return part
 
 

@@ -359,3 +359,16 @@ def test_preset_verify_names_the_card_or_persona_for_a_typo_in_their_description
     found = {(f["token"], f["piece"], f["pointer"], f["line"], f["column"]) for f in report["findings"]}
     assert ("{{usr}}", "character/c", "/body/description", 2, 12) in found
     assert ("{{chr}}", "persona/ada", "/body/description", 1, 6) in found
+
+
+def test_a_typo_in_the_text_original_brings_is_reported_on_the_block_only_when_sent() -> None:
+    # the card's system prompt stands in for main; {{original}} sends main's text, typo and all
+    preset = {
+        "prompts": [block("main", "Write {{chr}}'s next reply."), block("chatHistory", marker=True)],
+        "orders": [order("main", "chatHistory")],
+    }
+    sent = verify(loaded(preset, card=dict(CARD, system_prompt="{{original}} Stay terse.")))
+    found = [(f["token"], f["piece"], f["pointer"], f["line"], f["column"]) for f in sent["findings"]]
+    assert ("{{chr}}", "preset/p", "/body/prompts/0/content", 1, 7) in found
+    unsent = verify(loaded(preset, card=dict(CARD, system_prompt="Stay terse.")))
+    assert not [f for f in unsent["findings"] if f.get("token") == "{{chr}}"]

@@ -189,3 +189,12 @@ def test_story_string_spans_hold_the_text_of_their_source(template: str, descrip
         assert story[span["start"] : span["end"]] == span["raw"][span["base"] : span["base"] + length]
     covered = sorted((s["start"], s["end"]) for s in spans)
     assert all(end <= start for (_, end), (start, _) in zip(covered, covered[1:]))  # no text has two sources
+
+
+def test_a_typo_in_the_sysprompt_the_cards_original_brings_is_the_sysprompts() -> None:
+    """{{original}} in the card's system prompt sends the sysprompt template's content, typo and all;
+    without {{original}} that text is not sent, and no finding names it."""
+    sent = _loaded({"system_prompt": "{{original}} Stay terse."}, sysprompt={"content": "Be {{chr}}."})
+    assert ("preset/sys", "/body/templates/sequences/content", "{{chr}}") in _findings(sent)
+    unsent = _loaded({"system_prompt": "Stay terse."}, sysprompt={"content": "Be {{chr}}."})
+    assert [f for f in _findings(unsent) if f[2] == "{{chr}}"] == []
