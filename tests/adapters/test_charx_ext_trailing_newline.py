@@ -17,24 +17,24 @@ PNG = base64.b64decode(
 )
 
 
+def _v3_card(*assets: dict) -> dict:
+    return {
+        "spec": "chara_card_v3",
+        "spec_version": "3.0",
+        "data": {"name": "X", "first_mes": "hi", "assets": list(assets)},
+    }
+
+
 def test_valid_ext_takes_no_trailing_newline():
     assert valid_ext("PNG") == "png"
     assert valid_ext("png\n") is None and valid_ext("png\r\n") is None
 
 
 def test_a_charx_whose_asset_ext_ends_in_a_newline_reads():
-    card = {
-        "spec": "chara_card_v3",
-        "spec_version": "3.0",
-        "data": {
-            "name": "X",
-            "first_mes": "hi",
-            "assets": [
-                {"type": "icon", "uri": "embeded://assets/icon/images/main.png", "name": "main", "ext": "png\n"},
-                {"type": "emotion", "uri": "embeded://assets/emotion/images/joy.png", "name": "joy", "ext": "png\n"},
-            ],
-        },
-    }
+    card = _v3_card(
+        {"type": "icon", "uri": "embeded://assets/icon/images/main.png", "name": "main", "ext": "png\n"},
+        {"type": "emotion", "uri": "embeded://assets/emotion/images/joy.png", "name": "joy", "ext": "png\n"},
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("card.json", json.dumps(card))
@@ -47,21 +47,7 @@ def test_a_charx_whose_asset_ext_ends_in_a_newline_reads():
 
 def test_a_card_with_a_data_uri_asset_whose_ext_ends_in_a_newline_reads():
     """The same slip in a V3 JSON card's `data:` asset: the ext is taken from its MIME type."""
-    card = {
-        "spec": "chara_card_v3",
-        "spec_version": "3.0",
-        "data": {
-            "name": "X",
-            "first_mes": "hi",
-            "assets": [
-                {
-                    "type": "icon",
-                    "name": "main",
-                    "ext": "png\n",
-                    "uri": "data:image/png;base64," + base64.b64encode(PNG).decode(),
-                }
-            ],
-        },
-    }
+    uri = "data:image/png;base64," + base64.b64encode(PNG).decode()
+    card = _v3_card({"type": "icon", "name": "main", "ext": "png\n", "uri": uri})
     _adapter, decoded = read_bytes(json.dumps(card).encode(), "x.json")
     assert decoded.pieces[0].body.portrait.ext == "png"

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bunzai.adapters.common import png
+from bunzai.adapters.common.card_fields import v2_data_template
 from bunzai.convert import convert_piece
 
 IMAGE = png.default_portrait()
@@ -30,26 +31,9 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 
 def v2_card(risu: dict) -> dict:
-    return {
-        "spec": "chara_card_v2",
-        "spec_version": "2.0",
-        "data": {
-            "name": "Vee",
-            "description": "d",
-            "personality": "",
-            "scenario": "",
-            "first_mes": "hi",
-            "mes_example": "",
-            "creator_notes": "",
-            "system_prompt": "",
-            "post_history_instructions": "",
-            "alternate_greetings": [],
-            "tags": [],
-            "creator": "",
-            "character_version": "",
-            "extensions": {"risuai": {"bias": [], "viewScreen": "emotion", **risu}},
-        },
-    }
+    data = v2_data_template() | {"name": "Vee", "description": "d", "first_mes": "hi"}
+    data["extensions"] = {"risuai": {"bias": [], "viewScreen": "emotion", **risu}}
+    return {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
 
 
 RISU = {
