@@ -197,8 +197,13 @@ WRITTEN = {
         ("textgen", "textgen.character.yaml"),
         ("card-json", "ccv3.json"),
     ],
-    "lorebook": [("risu-lorebook", "risu.lorebook"), ("agnai", "agnai.memory.json"), ("world", "lorebook_v3.json")],
-    "regex": [("risu-regex", "risu.regex")],
+    "lorebook": [
+        ("risu-lorebook", "risu.lorebook"),
+        ("risu-module-json", "risu.module.json"),
+        ("agnai", "agnai.memory.json"),
+        ("world", "lorebook_v3.json"),
+    ],
+    "regex": [("risu-regex", "risu.regex"), ("risu-module-json", "risu.module.json")],
 }
 
 
@@ -215,6 +220,7 @@ def seeds() -> list[Seed]:
         Seed("persona", "personas.json", json.dumps(PERSONAS, indent=2).encode(), "sillytavern.personas"),
         Seed("st-regex", "script.json", json.dumps(ST_REGEX[0], indent=4).encode(), "sillytavern.regex"),
         Seed("st-regex", "scripts.json", json.dumps(ST_REGEX, indent=4).encode(), "sillytavern.regex"),
+        Seed("risu-module-json", "weather.json", _dumps(RISU_MODULE | {"type": "risuModule"}), "risu.module.json"),
         Seed(
             "sprites",
             "Ada.zip",

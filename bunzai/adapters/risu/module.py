@@ -168,18 +168,28 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
         blob = Blob(content, ext)
         blobs.append(blob)
         files[f"assets/{index}.{ext}"] = blob.ref().model_dump(mode="json")
-    title = module.get("name") if isinstance(module.get("name"), str) and module.get("name") else name or stem
+    original = {"format": FORMAT_ID, "document": document, "files": files}
+    pieces, warnings = read_module(module, original, name or stem, file_name)
+    return Decoded(pieces, blobs, warnings)
+
+
+def read_module(module: dict, original: dict, fallback_name: str, file_name: str) -> tuple[list[Any], list[str]]:
+    """The pieces of a module object (see the module docstring) and the read's warnings, for
+    both of its files: the module JSON of a `.risum`, and RisuRealm's `.json` (module_json).
+    `original` is the lorebook's escrow; `fallback_name` names a module without a name."""
+    what = file_name or "the module"
+    title = module.get("name") if isinstance(module.get("name"), str) and module.get("name") else fallback_name
     book_id = piece_id_for(title, file_name, "module")
     description = module.get("description") if isinstance(module.get("description"), str) else ""
-    warnings = []
+    warnings: list[str] = []
     try:
         pieces: list[Any] = [
             Lorebook.model_validate(
                 {
                     "id": book_id,
                     "name": title or "RisuAI module",
-                    "body": {"description": description, "entries": read_entries(module.get("lorebook"))},
-                    "original": {"format": FORMAT_ID, "document": document, "files": files},
+                    "body": {"description": description, "entries": read_entries(module.get("lorebook"), warnings)},
+                    "original": original,
                 }
             )
         ]
@@ -205,7 +215,7 @@ def module_pieces(data: bytes, name: str, file_name: str) -> Decoded:
         warnings.append(
             f"{what}: its {' and '.join(sealed)} (RisuAI code) are kept sealed in the lorebook's escrow, never run"
         )
-    return Decoded(pieces, blobs, warnings)
+    return pieces, warnings
 
 
 class RisuModule(rpack.WritesThroughTable, Adapter):

@@ -63,6 +63,16 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes],
     return None, [], raw
 
 
+def escrowed_module(piece: Any, media: MediaSource) -> tuple[dict | None, list[bytes]]:
+    """The module document (a copy) and asset blocks of a lorebook read from a `.risum`; one
+    read without the RPack table is decoded now (refused without it). (None, []) when the
+    escrow holds neither."""
+    document, assets, raw = _escrowed(piece, media)
+    if document is None and raw is not None:
+        document, assets = decode_module(raw, _need_table(f"the lorebook {piece.id!r}"), "the escrowed module")
+    return document, assets
+
+
 def _common_losses(piece: Any) -> list[Loss]:
     losses = []
     if piece.assets:
@@ -90,18 +100,38 @@ def write_module(piece: Any, media: MediaSource) -> Encoded:
             return Encoded(raw, _common_losses(piece))
         document, assets = decode_module(raw, _need_table(f"the lorebook {piece.id!r}"), "the escrowed module")
     table = _need_table(f"the lorebook {piece.id!r}")
-    module = document["module"] if document is not None else {"name": piece.name, "description": "", "id": piece.id}
+    module = book_module(document["module"] if document is not None else None, piece, body)
+    names = module.get("assets") if isinstance(module.get("assets"), list) else []
+    module["assets"] = names[: len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
+    return Encoded(encode_module(module, assets, table), book_module_losses(piece, body))
+
+
+def book_module(module: dict | None, piece: Any, body: dict) -> dict:
+    """`module` (a copy the caller owns; None for a new one) holding the lorebook piece's name,
+    description and entries; everything else of it stays as it was."""
+    if module is None:
+        module = {"name": piece.name, "description": "", "id": piece.id}
     module["name"] = piece.name
     module["description"] = body["description"]
     module["lorebook"] = write_entries(module.get("lorebook"), body["entries"])
-    names = module.get("assets") if isinstance(module.get("assets"), list) else []
-    module["assets"] = names[: len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
+    return module
+
+
+def book_module_losses(piece: Any, body: dict) -> list[Loss]:
+    """What a module cannot carry of a lorebook piece (a module has a description: no loss for it)."""
     losses = [loss for loss in book_losses(body, "/body") if loss.code != "risu.book.description"]
-    return Encoded(encode_module(module, assets, table), losses + _common_losses(piece))
+    return losses + _common_losses(piece)
 
 
 def _regex_module(piece: Any) -> Encoded:
     table = _need_table(f"the regex set {piece.id!r}")
+    module, losses = regex_module(piece)
+    return Encoded(encode_module(module, [], table), losses)
+
+
+def regex_module(piece: Any) -> tuple[dict, list[Loss]]:
+    """A new module holding a regex set's scripts, named so that its scripts read back under
+    the set's name, and what it cannot carry of the set."""
     original = piece.original
     base = (
         original.document.get("data")
@@ -119,4 +149,4 @@ def _regex_module(piece: Any) -> Encoded:
                 "/name", f"the module is named {name!r}, and read back its scripts are {name + REGEX_SUFFIX!r}"
             )
         )
-    return Encoded(encode_module(module, [], table), losses)
+    return module, losses
