@@ -31,7 +31,28 @@ Platform = Annotated[
         "--platform", "-p", help="How the pattern and replacement are read: javascript, sillytavern or risuai."
     ),
 ]
-Flags = Annotated[str | None, typer.Option("--flags", help="Flags; the pattern is then bare (no /.../).")]
+Flags = Annotated[
+    str | None,
+    typer.Option(
+        "--flags", help="Flags; the pattern is then bare (no /.../). risuai: as its custom-flag field (<cbs> ...)."
+    ),
+]
+
+
+def _typed(platform: str, flags: str | None, substitute: str = "none") -> tuple[str | None, str, list[str]]:
+    """--flags as RisuAI reads its custom-flag field (tokens such as <cbs> taken out, letters it
+    does not know dropped, empty as g), for --platform risuai; as given otherwise."""
+    if platform != "risuai" or flags is None:
+        return flags, substitute, []
+    from bunzai.adapters.risu.regex_scripts import typed_flags
+
+    return typed_flags(flags, substitute)
+
+
+def _noted(result: dict, notes: list[str]) -> dict:
+    if notes:
+        result["notes"] = [*result.get("notes", []), *notes]
+    return result
 
 
 def _text_of(ctx: typer.Context, text: str | None, file: str | None, ref: str | None, pointer: str) -> str:
@@ -130,16 +151,20 @@ def try_(
     from bunzai.regexlab.lab import try_pattern
 
     source = _text_of(ctx, text, file, ref, pointer)
+    flags, substitute, notes = _typed(platform, flags, substitute)
     emit(
-        try_pattern(
-            pattern,
-            source,
-            replace=replace,
-            platform=platform,
-            flags=flags,
-            trim_strings=trim or [],
-            macros=_pairs(macro or [], "--macro"),
-            substitute=substitute,
+        _noted(
+            try_pattern(
+                pattern,
+                source,
+                replace=replace,
+                platform=platform,
+                flags=flags,
+                trim_strings=trim or [],
+                macros=_pairs(macro or [], "--macro"),
+                substitute=substitute,
+            ),
+            notes,
         )
     )
     return 0
@@ -161,7 +186,8 @@ def race(
     """
     from bunzai.regexlab.lab import race_patterns
 
-    emit(race_patterns(patterns, text, replace=replace, platform=platform, flags=flags))
+    flags, _substitute, notes = _typed(platform, flags)
+    emit(_noted(race_patterns(patterns, text, replace=replace, platform=platform, flags=flags), notes))
     return 0
 
 
@@ -179,7 +205,8 @@ def explain(
     """
     from bunzai.regexlab.explain import explain_pattern
 
-    emit(explain_pattern(pattern, platform=platform, flags=flags))
+    flags, _substitute, notes = _typed(platform, flags)
+    emit(_noted(explain_pattern(pattern, platform=platform, flags=flags), notes))
     return 0
 
 

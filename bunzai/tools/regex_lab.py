@@ -27,7 +27,11 @@ class Args(ToolArgs):
     platform: Literal["javascript", "sillytavern", "risuai"] = Field(
         "javascript", description="How pattern and replacement are read."
     )
-    flags: str | None = Field(None, description="Flags; the pattern is then bare (no /.../).")
+    flags: str | None = Field(
+        None,
+        description="Flags; the pattern is then bare (no /.../). With platform risuai, read as RisuAI's custom-flag "
+        "field: <cbs> expands the pattern's macros, other <...> tokens are noted.",
+    )
     name: str | None = Field(None, description="recipes: one recipe by name.")
     match: list[str] = Field(default_factory=list, description="from_examples: strings the pattern must match.")
     no_match: list[str] = Field(default_factory=list, description="from_examples: strings it must not match.")
@@ -41,23 +45,24 @@ def run(ctx, args: Args):
         if args.pattern is None or (args.text is None) == (args.ref is None):
             raise BunzaiError("invalid_input", "try takes a pattern and the text one way: text or ref")
         text = args.text if args.text is not None else _piece_text(ctx, args)
-        return untrusted(
-            try_pattern(args.pattern, text, replace=args.replace, platform=args.platform, flags=args.flags)
+        flags, substitute, notes = _typed(args)
+        found = try_pattern(
+            args.pattern, text, replace=args.replace, platform=args.platform, flags=flags, substitute=substitute
         )
+        return untrusted(_noted(found, notes))
     if args.action == "race":
         from bunzai.regexlab.lab import race_patterns  # lazy: as above
 
-        return untrusted(
-            race_patterns(
-                args.patterns, args.text or "", replace=args.replace, platform=args.platform, flags=args.flags
-            )
-        )
+        flags, _substitute, notes = _typed(args)
+        raced = race_patterns(args.patterns, args.text or "", replace=args.replace, platform=args.platform, flags=flags)
+        return untrusted(_noted(raced, notes))
     if args.action == "explain":
         from bunzai.regexlab.explain import explain_pattern  # lazy: as above
 
         if args.pattern is None:
             raise BunzaiError("invalid_input", "explain takes a pattern")
-        return untrusted(explain_pattern(args.pattern, platform=args.platform, flags=args.flags))
+        flags, _substitute, notes = _typed(args)
+        return untrusted(_noted(explain_pattern(args.pattern, platform=args.platform, flags=flags), notes))
     if args.action == "lint":
         from bunzai.macros.catalog import names_macro
         from bunzai.regexlab.lint import lint_set  # lazy: as above
@@ -72,6 +77,22 @@ def run(ctx, args: Args):
     from bunzai.regexlab.examples import from_examples  # lazy: as above
 
     return untrusted(from_examples(args.match, args.no_match))
+
+
+def _typed(args: Args) -> tuple[str | None, str, list[str]]:
+    """`flags` as RisuAI reads its custom-flag field (see regex_scripts.typed_flags), for the
+    risuai platform; as given otherwise."""
+    if args.platform != "risuai" or args.flags is None:
+        return args.flags, "none", []
+    from bunzai.adapters.risu.regex_scripts import typed_flags
+
+    return typed_flags(args.flags)
+
+
+def _noted(result: dict, notes: list[str]) -> dict:
+    if notes:
+        result["notes"] = [*result.get("notes", []), *notes]
+    return result
 
 
 def _piece_text(ctx, args: Args) -> str:

@@ -170,6 +170,8 @@ def test_lookups_docs_and_regex(session):
     on_piece = session("regex_lab", action="try", pattern="/light\\w+/g", ref="ada", pointer="/body/description")
     assert on_piece["data"]["matches"][0]["match"] == "lighthouse"
     assert session("regex_lab", action="explain", pattern="/a+/g")["data"]
+    risu = session("regex_lab", action="try", pattern="a", text="aA", platform="risuai", flags="gi<order 1>")["data"]
+    assert risu["flags"] == "gi" and risu["count"] == 2 and "<order 1>" in " ".join(risu["notes"])
     assert session("regex_lab", action="recipes")
     drawn = session("html_will_draw", markup='<div onclick="x()"><script>1</script>hi</div>')
     assert drawn["untrusted"] is True

@@ -60,6 +60,27 @@ def parse_flag(flag: Any, able: Any) -> tuple[str, list[str]]:
     return kept or "u", tokens
 
 
+def typed_flags(flags: str, substitute: str = "none") -> tuple[str, str, list[str]]:
+    """Flags as typed into a RisuAI script's custom-flag field, read as RisuAI compiles them (for
+    `regex-lab --platform risuai --flags`): (the JS flags, the macro substitution of the pattern
+    (`<cbs>` parses its macros, unless `substitute` already names a mode), notes on what RisuAI
+    drops and on the tokens that order or place a rule, which a lone pattern has no use for)."""
+    letters, tokens = parse_flag(flags, True)
+    if "cbs" in tokens and substitute == "none":
+        substitute = "raw"
+    notes = []
+    dropped = sorted(
+        {letter for letter in _TOKEN.sub("", flags).strip() if letter not in _JS_FLAGS and not letter.isspace()}
+    )
+    if dropped:
+        notes.append(f"RisuAI drops the letter(s) {', '.join(map(repr, dropped))}: not JavaScript flags")
+    others = [token for token in tokens if token != "cbs"]
+    if others:
+        listed = ", ".join(f"<{token}>" for token in others)
+        notes.append(f"RisuAI flag token(s) {listed} order or place the rule in a set; not applied here")
+    return letters, substitute, notes
+
+
 def only_type(rule: dict) -> str:
     """editdisplay for a markdown-only rule on chat messages, editprocess for a prompt-only one
     (an output script would rewrite the stored chat); '' when neither says the rule."""
