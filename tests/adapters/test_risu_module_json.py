@@ -209,3 +209,17 @@ def test_regex_keys_risuai_never_matches_are_said_for_both_module_files(table):
     for data, name in ((compact(module | {"type": "risuModule"}), "m.json"), (module_bytes(module, table), "m.risum")):
         warnings = read_bytes(data, name)[1].warnings
         assert any("RisuAI never matches rain" in warning for warning in warnings), (name, warnings)
+
+
+def test_a_module_json_written_as_a_risum_carries_its_module_and_names_the_assets_left_out(table):
+    from test_risu_writers import risu_read_module
+
+    _adapter, decoded, media = read(compact(REALM), "Weather.json")
+    crossing = convert_piece(decoded.pieces[0], "risu.module", media)
+    module, blocks = risu_read_module(crossing.data, table)
+    kept = ("trigger", "regex", "lowLevelAccess", "hideIcon", "id", "description")
+    assert {key: module[key] for key in kept} == {key: REALM[key] for key in kept}
+    assert "type" not in module and module["assets"] == [] and blocks == []
+    assert [loss.code for loss in crossing.losses] == ["risu.module.asset_names"]
+    again = read_bytes(crossing.data, "weather.risum")[1].pieces
+    assert again[0].body == decoded.pieces[0].body and again[1].body == decoded.pieces[1].body

@@ -36,6 +36,8 @@ from bunzai.model.lorebook import Lorebook
 from bunzai.model.regex import RegexSet
 
 FORMAT_ID = "risu.module"
+JSON_FORMAT_ID = "risu.module.json"  # the same module as JSON, as RisuRealm shares it (module_json)
+MODULE_TYPE = "risuModule"
 MAGIC = 111
 MODULE_MEMBER = "module.risum"
 REGEX_SUFFIX = " regex"  # a module's scripts read as a set named after it, with this after the name
@@ -44,6 +46,15 @@ _EXT = re.compile(r"[a-z0-9]{1,10}")  # an asset extension the studio stores (As
 
 def looks_like_module(data: bytes) -> bool:
     return len(data) >= 7 and data[0] == MAGIC and data[1] == 0 and 6 + struct.unpack("<I", data[2:6])[0] < len(data)
+
+
+def module_of(document: Any) -> dict | None:
+    """The module object of a module JSON document: the flat form RisuRealm shares (the module
+    with `type: "risuModule"`) or the wrapped one a `.risum` holds (`{"module": {...}, "type"}`)."""
+    if not isinstance(document, dict) or document.get("type") != MODULE_TYPE:
+        return None
+    inner = document.get("module")
+    return inner if isinstance(inner, dict) else document
 
 
 def encode_module(module: dict, assets: list[bytes], table: rpack.Table) -> bytes:
@@ -126,7 +137,7 @@ def decode_module(data: bytes, table: rpack.Table, what: str) -> tuple[dict, lis
         raise
     if (
         not isinstance(document, dict)
-        or document.get("type") != "risuModule"
+        or document.get("type") != MODULE_TYPE
         or not isinstance(document.get("module"), dict)
     ):
         raise _corrupt(what, 'its JSON is not {"type": "risuModule", "module": {...}}')

@@ -25,22 +25,13 @@ from bunzai.adapters.risu.module_write import book_module, book_module_losses, e
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 
-FORMAT_ID = "risu.module.json"
-TYPE = "risuModule"
+FORMAT_ID = risum.JSON_FORMAT_ID
 ASSET_BYTES = LossRule(
     "/original",
     "dropped",
     "risu.module.json.asset_bytes",
     "a JSON module names its assets but holds none of their bytes",
 )
-
-
-def module_of(parsed: Any) -> dict | None:
-    """The module object of a module JSON document (flat or wrapped), else None."""
-    if not isinstance(parsed, dict) or parsed.get("type") != TYPE:
-        return None
-    inner = parsed.get("module")
-    return inner if isinstance(inner, dict) else parsed
 
 
 def _falsy(value: Any) -> bool:
@@ -75,10 +66,10 @@ class RisuModuleJson(Adapter):
     engine = "risuai"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 0.95 if module_of(parsed) is not None else 0.0
+        return 0.95 if risum.module_of(parsed) is not None else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
-        module = module_of(parsed)
+        module = risum.module_of(parsed)
         if module is None:
             raise BunzaiError(
                 "unsupported",
@@ -122,7 +113,7 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, int]:
     blocks its `.risum` held; (None, 0) for a lorebook from elsewhere."""
     original = piece.original
     if original is not None and original.format == FORMAT_ID:
-        module = module_of(original.document)
+        module = risum.module_of(original.document)
         return (copied(module) if module is not None else None), 0
     if original is not None and original.format == risum.FORMAT_ID:
         document, assets = escrowed_module(piece, media)
@@ -133,7 +124,7 @@ def _escrowed(piece: Any, media: MediaSource) -> tuple[dict | None, int]:
 def _text(module: dict) -> bytes:
     """The flat module document as RisuAI shares it (`module.type = "risuModule"`: added after
     the module's keys, or set where the module already has it)."""
-    module["type"] = TYPE
+    module["type"] = risum.MODULE_TYPE
     return stringify(module).encode("utf-8")
 
 

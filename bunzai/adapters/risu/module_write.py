@@ -18,12 +18,27 @@ from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import rpack
 from bunzai.adapters.risu.lorebook import book_losses, write_entries
-from bunzai.adapters.risu.module import FORMAT_ID, MODULE_MEMBER, REGEX_SUFFIX, decode_module, encode_module
+from bunzai.adapters.risu.module import (
+    FORMAT_ID,
+    JSON_FORMAT_ID,
+    MODULE_MEMBER,
+    REGEX_SUFFIX,
+    decode_module,
+    encode_module,
+    module_of,
+)
 from bunzai.adapters.risu.regex import set_losses, write_scripts
 from bunzai.adapters.risu.shared_losses import ASSETS, PROFILES
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 
+ASSET_NAMES = LossRule(
+    "/original",
+    "dropped",
+    "risu.module.asset_names",
+    "a .risum holds an asset with its bytes, and the module JSON this lorebook was read from named its assets "
+    "without them",
+)
 REGEX_NAME = LossRule(
     "/name",
     "translated",
@@ -100,10 +115,21 @@ def write_module(piece: Any, media: MediaSource) -> Encoded:
             return Encoded(raw, _common_losses(piece))
         document, assets = decode_module(raw, _need_table(f"the lorebook {piece.id!r}"), "the escrowed module")
     table = _need_table(f"the lorebook {piece.id!r}")
-    module = book_module(document["module"] if document is not None else None, piece, body)
+    module = book_module(document["module"] if document is not None else _json_module(piece), piece, body)
     names = module.get("assets") if isinstance(module.get("assets"), list) else []
     module["assets"] = names[: len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
-    return Encoded(encode_module(module, assets, table), book_module_losses(piece, body))
+    losses = book_module_losses(piece, body)
+    if len(names) > len(assets):  # a module JSON names its assets without their bytes
+        losses.append(ASSET_NAMES.at("/original", f"{ASSET_NAMES.why}: {len(names) - len(assets)} left out"))
+    return Encoded(encode_module(module, assets, table), losses)
+
+
+def _json_module(piece: Any) -> dict | None:
+    """The module (a copy, without the JSON's own `type`) a lorebook read from a module JSON
+    keeps: its triggers, scripts, code and toggles go into the `.risum` too."""
+    original = piece.original
+    module = module_of(original.document) if original is not None and original.format == JSON_FORMAT_ID else None
+    return {key: copied(value) for key, value in module.items() if key != "type"} if module is not None else None
 
 
 def book_module(module: dict | None, piece: Any, body: dict) -> dict:
