@@ -39,14 +39,18 @@ Flags = Annotated[
 ]
 
 
-def _typed(platform: str, flags: str | None, substitute: str = "none") -> tuple[str | None, str, list[str]]:
-    """--flags as RisuAI reads its custom-flag field (tokens such as <cbs> taken out, letters it
-    does not know dropped, empty as g), for --platform risuai; as given otherwise."""
+def _typed(platform: str, flags: str | None) -> dict:
+    """--flags as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags), for
+    --platform risuai; as given otherwise."""
     if platform != "risuai" or flags is None:
-        return flags, substitute, []
+        return {"flags": flags, "cbs": False, "no_end_newline": False, "notes": []}
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
-    return typed_flags(flags, substitute)
+    return typed_flags(flags)
+
+
+# race and explain take no macro values: a <cbs> pattern is run or read as written.
+_CBS_AS_WRITTEN = ["<cbs> expands the pattern's macros first in RisuAI; here the pattern is taken as written"]
 
 
 def _noted(result: dict, notes: list[str]) -> dict:
@@ -151,7 +155,9 @@ def try_(
     from bunzai.regexlab.lab import try_pattern
 
     source = _text_of(ctx, text, file, ref, pointer)
-    flags, substitute, notes = _typed(platform, flags, substitute)
+    typed = _typed(platform, flags)
+    if typed["cbs"] and substitute == "none":
+        substitute = "raw"  # RisuAI's <cbs>: the pattern's macros are expanded first
     emit(
         _noted(
             try_pattern(
@@ -159,12 +165,13 @@ def try_(
                 source,
                 replace=replace,
                 platform=platform,
-                flags=flags,
+                flags=typed["flags"],
                 trim_strings=trim or [],
                 macros=_pairs(macro or [], "--macro"),
                 substitute=substitute,
+                no_end_newline=typed["no_end_newline"],
             ),
-            notes,
+            typed["notes"],
         )
     )
     return 0
@@ -186,8 +193,11 @@ def race(
     """
     from bunzai.regexlab.lab import race_patterns
 
-    flags, _substitute, notes = _typed(platform, flags)
-    emit(_noted(race_patterns(patterns, text, replace=replace, platform=platform, flags=flags), notes))
+    typed = _typed(platform, flags)
+    raced = race_patterns(
+        patterns, text, replace=replace, platform=platform, flags=typed["flags"], no_end_newline=typed["no_end_newline"]
+    )
+    emit(_noted(raced, typed["notes"] + _CBS_AS_WRITTEN * typed["cbs"]))
     return 0
 
 
@@ -205,8 +215,13 @@ def explain(
     """
     from bunzai.regexlab.explain import explain_pattern
 
-    flags, _substitute, notes = _typed(platform, flags)
-    emit(_noted(explain_pattern(pattern, platform=platform, flags=flags), notes))
+    typed = _typed(platform, flags)
+    emit(
+        _noted(
+            explain_pattern(pattern, platform=platform, flags=typed["flags"]),
+            typed["notes"] + _CBS_AS_WRITTEN * typed["cbs"],
+        )
+    )
     return 0
 
 

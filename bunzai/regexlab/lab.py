@@ -87,8 +87,10 @@ def try_pattern(
     trim_strings: list[str] | tuple[str, ...] = (),
     macros: dict[str, str] | None = None,
     substitute: str = "none",
+    no_end_newline: bool = False,
 ) -> dict[str, Any]:
     """Every match of `find` in `text` (span, groups, named groups) and, with `replace`, the text after.
+    `no_end_newline`: a RisuAI rule's `<no_end_nl>` (no newline after a replacement ending in `>`).
 
     Spans are code-point offsets into `text`. A pattern that does not compile is refused
     (`invalid_regex`); one that runs out of time is refused (`regex_timeout`).
@@ -102,6 +104,7 @@ def try_pattern(
         trim_strings=trim_strings,
         macros=macros,
         substitute=substitute,
+        no_end_newline=no_end_newline,
     )
     found = engine.compiled_or_refuse(
         engine.call(dict(request, op="match", text=text, max=limits.REGEX_MATCHES_SHOWN)),
@@ -138,7 +141,13 @@ def _notes(find: str, parsed: dict[str, Any], platform: str) -> list[str]:
 
 
 def race_patterns(
-    finds: list[str], text: str, *, replace: str | None = None, platform: str = "javascript", flags: str | None = None
+    finds: list[str],
+    text: str,
+    *,
+    replace: str | None = None,
+    platform: str = "javascript",
+    flags: str | None = None,
+    no_end_newline: bool = False,
 ) -> dict[str, Any]:
     """Several candidate patterns over one text: each one's matches, replaced text and time.
 
@@ -156,7 +165,9 @@ def race_patterns(
     for find in finds:
         started = time.perf_counter()
         try:
-            tried = try_pattern(find, text, replace=replace, platform=platform, flags=flags)
+            tried = try_pattern(
+                find, text, replace=replace, platform=platform, flags=flags, no_end_newline=no_end_newline
+            )
         except BunzaiError as error:
             # the platform failing on one candidate's replacement is a result of the race, like a timeout
             if error.code not in ("invalid_regex", "regex_timeout") and not error.details.get("platform_fails"):

@@ -30,7 +30,8 @@ class Args(ToolArgs):
     flags: str | None = Field(
         None,
         description="Flags; the pattern is then bare (no /.../). With platform risuai, read as RisuAI's custom-flag "
-        "field: <cbs> expands the pattern's macros, other <...> tokens are noted.",
+        "field: letters it drops dropped, <no_end_nl> applied, other <...> tokens (<cbs> too: no macro values "
+        "here) noted.",
     )
     name: str | None = Field(None, description="recipes: one recipe by name.")
     match: list[str] = Field(default_factory=list, description="from_examples: strings the pattern must match.")
@@ -45,24 +46,36 @@ def run(ctx, args: Args):
         if args.pattern is None or (args.text is None) == (args.ref is None):
             raise BunzaiError("invalid_input", "try takes a pattern and the text one way: text or ref")
         text = args.text if args.text is not None else _piece_text(ctx, args)
-        flags, substitute, notes = _typed(args)
+        typed = _typed(args)
         found = try_pattern(
-            args.pattern, text, replace=args.replace, platform=args.platform, flags=flags, substitute=substitute
+            args.pattern,
+            text,
+            replace=args.replace,
+            platform=args.platform,
+            flags=typed["flags"],
+            no_end_newline=typed["no_end_newline"],
         )
-        return untrusted(_noted(found, notes))
+        return untrusted(_noted(found, typed))
     if args.action == "race":
         from bunzai.regexlab.lab import race_patterns  # lazy: as above
 
-        flags, _substitute, notes = _typed(args)
-        raced = race_patterns(args.patterns, args.text or "", replace=args.replace, platform=args.platform, flags=flags)
-        return untrusted(_noted(raced, notes))
+        typed = _typed(args)
+        raced = race_patterns(
+            args.patterns,
+            args.text or "",
+            replace=args.replace,
+            platform=args.platform,
+            flags=typed["flags"],
+            no_end_newline=typed["no_end_newline"],
+        )
+        return untrusted(_noted(raced, typed))
     if args.action == "explain":
         from bunzai.regexlab.explain import explain_pattern  # lazy: as above
 
         if args.pattern is None:
             raise BunzaiError("invalid_input", "explain takes a pattern")
-        flags, _substitute, notes = _typed(args)
-        return untrusted(_noted(explain_pattern(args.pattern, platform=args.platform, flags=flags), notes))
+        typed = _typed(args)
+        return untrusted(_noted(explain_pattern(args.pattern, platform=args.platform, flags=typed["flags"]), typed))
     if args.action == "lint":
         from bunzai.macros.catalog import names_macro
         from bunzai.regexlab.lint import lint_set  # lazy: as above
@@ -79,17 +92,22 @@ def run(ctx, args: Args):
     return untrusted(from_examples(args.match, args.no_match))
 
 
-def _typed(args: Args) -> tuple[str | None, str, list[str]]:
-    """`flags` as RisuAI reads its custom-flag field (see regex_scripts.typed_flags), for the
+def _typed(args: Args) -> dict:
+    """`flags` as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags), for the
     risuai platform; as given otherwise."""
     if args.platform != "risuai" or args.flags is None:
-        return args.flags, "none", []
+        return {"flags": args.flags, "cbs": False, "no_end_newline": False, "notes": []}
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
     return typed_flags(args.flags)
 
 
-def _noted(result: dict, notes: list[str]) -> dict:
+def _noted(result: dict, typed: dict) -> dict:
+    """`result` with the notes on the flags; the tool takes no macro values, so a <cbs> pattern
+    is run as written, and said so."""
+    notes = typed["notes"] + (
+        ["<cbs> expands the pattern's macros first in RisuAI; here it is run as written"] if typed["cbs"] else []
+    )
     if notes:
         result["notes"] = [*result.get("notes", []), *notes]
     return result

@@ -10,26 +10,28 @@ from bunzai.adapters.risu.regex_scripts import parse_flag, typed_flags
 
 
 @pytest.mark.parametrize(
-    ("typed", "flags", "substitute", "said"),
+    ("typed", "flags", "cbs", "no_end_newline", "said"),
     [
-        ("g", "g", "none", []),
-        ("", "g", "none", []),  # RisuAI: `flag || 'g'`
-        ("<cbs>", "g", "raw", []),  # the tokens leave nothing: `g`
-        ("gi<order 2>", "gi", "none", ["<order 2>"]),
-        ("gx", "g", "none", ["'x'"]),
-        ("zz", "u", "none", ["'z'"]),  # nothing left by the filter: RisuAI compiles `u`
-        ("g i", "gi", "none", []),
+        ("g", "g", False, False, []),
+        ("", "g", False, False, []),  # RisuAI: `flag || 'g'`
+        ("<cbs>", "g", True, False, []),  # the tokens leave nothing: `g`
+        ("gi<order 2>", "gi", False, False, ["<order 2> orders"]),
+        ("gx", "g", False, False, ["'x'"]),
+        ("zz", "u", False, False, ["'z'"]),  # nothing left by the filter: RisuAI compiles `u`
+        ("g i", "gi", False, False, []),
+        ("g<no_end_nl>", "g", False, True, []),
+        ("gi<move_top>", "i", False, False, ["<move_top> moves"]),  # RisuAI drops the first g
+        ("<move_bottom>", "u", False, False, ["<move_bottom> moves"]),
+        ("g<inject,repeat_back>", "g", False, False, ["<inject> takes", "<repeat_back> repeats"]),
+        ("g<cbs, order 1, sparkle>", "g", True, False, ["<order 1>", "<sparkle> is no token"]),
     ],
 )
-def test_flags_typed_as_risuai_reads_them(typed, flags, substitute, said):
-    letters, mode, notes = typed_flags(typed)
-    assert (letters, mode) == (flags, substitute)
-    assert len(notes) == len(said) and all(word in " ".join(notes) for word in said)
-    assert letters == parse_flag(typed, True)[0]  # the same reading as a script's in a file
-
-
-def test_a_chosen_substitution_is_kept_over_cbs():
-    assert typed_flags("<cbs>", "escaped")[1] == "escaped"
+def test_flags_typed_as_risuai_reads_them(typed, flags, cbs, no_end_newline, said):
+    read = typed_flags(typed)
+    assert (read["flags"], read["cbs"], read["no_end_newline"]) == (flags, cbs, no_end_newline)
+    assert len(read["notes"]) == len(said) and all(word in " ".join(read["notes"]) for word in said)
+    if "move_" not in typed:
+        assert read["flags"] == parse_flag(typed, True)[0]  # the same reading as a script's in a file
 
 
 def test_try_race_and_explain_read_risuai_flags_end_to_end(bunzai) -> None:
@@ -42,5 +44,11 @@ def test_try_race_and_explain_read_risuai_flags_end_to_end(bunzai) -> None:
     assert raced.code == 0
     explained = bunzai("regex-lab", "explain", "a", "--platform", "risuai", "--flags", "zz", check=True).json
     assert explained["flags"] == "u" and explained["notes"]
+    ended = ("(\\w+)@", "--text", "ann@home", "--replace", "<b>$1</b>", "--platform", "risuai")
+    assert bunzai("regex-lab", "try", *ended, check=True).json["result"] == "<b>ann</b>\nhome"
+    kept = bunzai("regex-lab", "try", *ended, "--flags", "g<no_end_nl>", check=True).json
+    assert kept["result"] == "<b>ann</b>home"
+    escaped = bunzai("regex-lab", "try", *cbs[:-1], "<cbs>", "--substitute", "escaped", check=True).json
+    assert escaped["count"] == 1  # a chosen --substitute is kept over <cbs>'s raw
     javascript = bunzai("regex-lab", "try", "a", "--text", "a", "--flags", "gx")  # other platforms: as typed
     assert javascript.code == 1 and javascript.json["error"]["code"] == "invalid_regex"

@@ -50,35 +50,61 @@ def parse_flag(flag: Any, able: Any) -> tuple[str, list[str]]:
     """(the JS flags RisuAI compiles with, the `<...>` tokens in order)."""
     if not as_bool(able, False) or not isinstance(flag, str) or not flag:
         return "g", []
-    tokens: list[str] = []
-    letters = flag
-    if "<" in flag:
-        for found in _TOKEN.findall(flag):
-            tokens += [part.strip() for part in found.split(",")]
-        letters = _TOKEN.sub("", flag) or "g"  # RisuAI: `flag || 'g'` on what the tokens left
-    kept = "".join(dict.fromkeys(letter for letter in letters.strip() if letter in _JS_FLAGS))
-    return kept or "u", tokens
+    letters, tokens = _split_flag(flag)
+    return _compiled(letters), tokens
 
 
-def typed_flags(flags: str, substitute: str = "none") -> tuple[str, str, list[str]]:
-    """Flags as typed into a RisuAI script's custom-flag field, read as RisuAI compiles them (for
-    `regex-lab --platform risuai --flags`): (the JS flags, the macro substitution of the pattern
-    (`<cbs>` parses its macros, unless `substitute` already names a mode), notes on what RisuAI
-    drops and on the tokens that order or place a rule, which a lone pattern has no use for)."""
-    letters, tokens = parse_flag(flags, True)
-    if "cbs" in tokens and substitute == "none":
-        substitute = "raw"
+def _split_flag(flag: str) -> tuple[str, list[str]]:
+    """(the field's letters once its tokens are taken out, the tokens): RisuAI's `flag || 'g'`
+    is taken on what the tokens left."""
+    if "<" not in flag:
+        return flag, []
+    tokens = [part.strip() for found in _TOKEN.findall(flag) for part in found.split(",")]
+    return _TOKEN.sub("", flag) or "g", tokens
+
+
+def _compiled(letters: str) -> str:
+    """The flags RisuAI compiles `letters` with: JavaScript's letters only, each once, else `u`."""
+    return "".join(dict.fromkeys(letter for letter in letters.strip() if letter in _JS_FLAGS)) or "u"
+
+
+# What each token of the custom-flag field does that a lone pattern run over a text does not show.
+_NOT_SHOWN = {
+    "move_top": "moves the matches to the top of the message (and drops the flags' first g, as applied here)",
+    "move_bottom": "moves the matches to the bottom of the message (and drops the flags' first g, as applied here)",
+    "inject": "takes the matches out of the shown message and keeps its text for the prompt",
+    "repeat_back": "repeats a match of the same role's previous message when this one has none",
+}
+_APPLIED = ("cbs", "no_end_nl")
+
+
+def typed_flags(flags: str) -> dict[str, Any]:
+    """A custom-flag field as typed in RisuAI's script editor (`regex-lab --platform risuai
+    --flags`), read as RisuAI's processScripts reads it: {flags: the JS flags it compiles with,
+    cbs: whether the pattern's macros are expanded first, no_end_newline: `<no_end_nl>`, notes:
+    the letters it drops and what its other tokens do that running the pattern does not show}."""
+    if not flags:
+        return {"flags": "g", "cbs": False, "no_end_newline": False, "notes": []}
+    letters, tokens = _split_flag(flags)
+    if "move_top" in tokens or "move_bottom" in tokens:
+        letters = letters.replace("g", "", 1)
     notes = []
-    dropped = sorted(
-        {letter for letter in _TOKEN.sub("", flags).strip() if letter not in _JS_FLAGS and not letter.isspace()}
-    )
+    dropped = sorted({letter for letter in letters if letter not in _JS_FLAGS and not letter.isspace()})
     if dropped:
         notes.append(f"RisuAI drops the letter(s) {', '.join(map(repr, dropped))}: not JavaScript flags")
-    others = [token for token in tokens if token != "cbs"]
-    if others:
-        listed = ", ".join(f"<{token}>" for token in others)
-        notes.append(f"RisuAI flag token(s) {listed} order or place the rule in a set; not applied here")
-    return letters, substitute, notes
+    for token in dict.fromkeys(tokens):
+        if token.startswith("order "):
+            notes.append(f"<{token}> orders the rule among its set's scripts")
+        elif token in _NOT_SHOWN:
+            notes.append(f"<{token}> {_NOT_SHOWN[token]}; not shown here")
+        elif token not in _APPLIED:
+            notes.append(f"<{token}> is no token RisuAI acts on; it is ignored")
+    return {
+        "flags": _compiled(letters),
+        "cbs": "cbs" in tokens,
+        "no_end_newline": "no_end_nl" in tokens,
+        "notes": notes,
+    }
 
 
 def only_type(rule: dict) -> str:
