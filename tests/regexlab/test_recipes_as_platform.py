@@ -71,3 +71,16 @@ def test_italic_narration_leaves_bold_text_to_markdown() -> None:
     assert _run("italic-narration", "**Stop!** she cries. *Waves.*") == (
         '**Stop!** she cries. <em class="narration">Waves.</em>'
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Go on. (OOC: see [note]) Then", "Go on. Then"),
+        ("Go on. [OOC: a (b) c] Then", "Go on. Then"),
+        ("Go on. (OOC: x (y) z) Then (softly)", "Go on. Then (softly)"),
+        ("Go on. (OOC: not closed] Then", "Go on. (OOC: not closed] Then"),  # a bracket closes its own kind only
+    ],
+)
+def test_ooc_removal_takes_a_note_whole_with_brackets_inside(text: str, kept: str) -> None:
+    assert _run("ooc-removal", text) == kept
