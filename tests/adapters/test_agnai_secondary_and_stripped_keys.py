@@ -67,12 +67,14 @@ def test_a_selective_card_book_entry_into_agnai_characters_loses_its_secondary_c
 
 
 def test_a_keyword_agnai_strips_out_of_reach_is_reported_once(bunzai, tmp_path) -> None:
-    keys = ["Mr. Smith", "Dr.", "東京", "snake_case", "C++", "(cat)", "..."]
+    keys = ["Mr. Smith", "Dr.", "東京", "snake_case", "C++", "(cat)", "...", "^_^"]
     world = _world(tmp_path, [{"key": keys, "content": "Someone."}])
     out = tmp_path / "book.agnai.json"
     report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(out), check=True).json
     stripped = _coded(report["losses"], _STRIPPED)
-    assert stripped == ["/body/entries/0/keys/0", "/body/entries/0/keys/3", "/body/entries/0/keys/6"]
+    assert stripped == [f"/body/entries/0/keys/{k}" for k in (0, 3, 6, 7)]
+    every = next(loss for loss in report["losses"] if loss["pointer"] == "/body/entries/0/keys/7")
+    assert "finds every message with a word in it" in every["why"]  # ^_^ fires everywhere, unreported before
     assert _coded(report["losses"], _NEVER) == ["/body/entries/0/keys/2"]
     assert json.loads(out.read_text("utf-8"))["entries"][0]["keywords"] == keys  # written as they are
     again = bunzai("convert", str(out), "--to", "agnai.memory.json", "-o", str(tmp_path / "again"), check=True)
@@ -94,6 +96,9 @@ def test_a_stripped_keyword_is_reported_exactly_when_agnai_misses_its_own_text(k
         return
     if never_matches(keyword):
         return  # the edges already say it; the same key is not reported twice
+    if not re.sub(r"[\\^$+.()|[\]{}_]", "", keyword.strip()).strip("*"):
+        assert stripped_misses(keyword)  # searched as \b()\b (or \b(\w*)\b): it fires on every message
+        return
     # the keyword's text (a `*` matching nothing, a `?` one letter) quoted alone, so that nothing
     # but that text can hold a match
     text = keyword.strip().replace("*", "").replace("?", "x")

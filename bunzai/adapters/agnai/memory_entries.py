@@ -120,6 +120,8 @@ def stripped_misses(keyword: str) -> bool:
     pattern = _AGNAI_REMOVED.sub("", trimmed)
     if pattern == trimmed:
         return False
+    if not pattern.strip("*"):  # ^_^ searched as \b()\b: every message with a word in it, never its own text
+        return True
     search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
     text = trimmed.replace("*", "").replace("?", "x")
     return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {text} ") is None
@@ -326,7 +328,7 @@ def _key_losses(entry: dict, at: str, carried: frozenset[str]) -> list[Loss]:
 
 
 def _stripped_why(keyword: str) -> str | None:
-    if _AGNAI_REMOVED.sub("", js_trim(keyword)):
+    if _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*"):
         return None
     return (
         "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches, and nothing of this one is left: "
