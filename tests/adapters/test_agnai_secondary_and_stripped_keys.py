@@ -74,7 +74,7 @@ def test_a_keyword_agnai_strips_out_of_reach_is_reported_once(bunzai, tmp_path) 
     stripped = _coded(report["losses"], _STRIPPED)
     assert stripped == [f"/body/entries/0/keys/{k}" for k in (0, 3, 6, 7)]
     every = next(loss for loss in report["losses"] if loss["pointer"] == "/body/entries/0/keys/7")
-    assert "finds every message with a word in it" in every["why"]  # ^_^ fires everywhere, unreported before
+    assert "fires on every message with a word in it" in every["why"]  # ^_^ fires everywhere, unreported before
     assert _coded(report["losses"], _NEVER) == ["/body/entries/0/keys/2"]
     assert json.loads(out.read_text("utf-8"))["entries"][0]["keywords"] == keys  # written as they are
     again = bunzai("convert", str(out), "--to", "agnai.memory.json", "-o", str(tmp_path / "again"), check=True)

@@ -112,15 +112,16 @@ _BOUNDARY = f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))"
 
 
 def stripped_misses(keyword: str) -> bool:
-    """Whether the keyword Agnai searches, once it has removed `\\^$+.()|[]{}_` from it, no longer
-    finds the keyword's own text between spaces (`*` read as nothing, `?` as one letter): "Mr. Smith"
+    """Whether the keyword Agnai searches, once it has removed `\\^$+.()|[]{}_` from it, is nothing
+    (`...`, `^_^`: a search that fires on every message with a word in it), or no longer finds the
+    keyword's own text between spaces (`*` read as nothing, `?` as one letter): "Mr. Smith"
     searched as "Mr Smith", "_id" as "id" (the `_` before it is a word character). "Dr." and "C++"
     still find theirs (searched as "Dr" and "C"), so they are not reported."""
     trimmed = js_trim(keyword)
     pattern = _AGNAI_REMOVED.sub("", trimmed)
     if pattern == trimmed:
         return False
-    if not pattern.strip("*"):  # ^_^ searched as \b()\b: every message with a word in it, never its own text
+    if not pattern.strip("*"):  # ^_^ searched as \b()\b: it fires on every message with a word in it
         return True
     search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
     text = trimmed.replace("*", "").replace("?", "x")
@@ -331,6 +332,6 @@ def _stripped_why(keyword: str) -> str | None:
     if _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*"):
         return None
     return (
-        "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches, and nothing of this one is left: "
-        "its search \\b()\\b then finds every message with a word in it, but never the keyword's own text"
+        "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches, and nothing of this one is left (or only "
+        "its * wildcards): its search \\b()\\b (or \\b(\\w*)\\b) then fires on every message with a word in it"
     )
