@@ -161,9 +161,10 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
         (r"leave out --format to let bunzai", "let bunzai"),
         (r"without --format", "without naming its format"),
         (
-            r"add --context ID \(a context preset, e\.g\. default-context\)|give an? \S+ preset to --\S+",
-            "no tool takes an instruct, context or sysprompt template: preset_verify renders chat-completion presets",
+            r"add --context ID \(a context preset, e\.g\. default-context\)",
+            "give preset_verify context=ID (a context preset, e.g. default-context)",
         ),
+        (r"give (an? \S+ preset) to --(\S+)", r"give \1 as preset_verify's \2"),
         (
             r"see `bunzai mcp` tools/list or docs/mcp\.md",
             "tools/list names the tools; docs_query action=read page=mcp-tools",

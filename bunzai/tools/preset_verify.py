@@ -7,13 +7,21 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    preset: str = Field(description="A chat-completion preset (id or preset/id).")
+    preset: str = Field(
+        description="A chat-completion preset, or a context template for text completion (id or preset/id)."
+    )
     character: str = Field(description="The character (id or character/id).")
     persona: str | None = Field(None, description="A persona.")
     lorebooks: list[str] = Field(default_factory=list, description="Lorebooks to activate.")
     regex: list[str] = Field(default_factory=list, description="Regex sets to run.")
     engine: str | None = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
     seed: int = Field(0, description="Seed for random macros.")
+    authors_note: str = Field("", description="The chat's author's note (injected at depth 4 as system).")
+    instruct: str | None = Field(
+        None, description="Text completion: the instruct template (a preset of family instruct)."
+    )
+    context: str | None = Field(None, description="Text completion: the context template (a preset of family context).")
+    sysprompt: str | None = Field(None, description="Text completion: the system prompt template (family sysprompt).")
 
 
 def _engine_present(ctx) -> bool:
@@ -36,8 +44,17 @@ def run(ctx, args: Args):
         persona_ref=args.persona,
         lorebook_refs=args.lorebooks,
         regex_refs=args.regex,
+        instruct_ref=args.instruct,
+        context_ref=args.context,
+        sysprompt_ref=args.sysprompt,
     )
-    doc = verify(pieces, seed=args.seed, engine=args.engine, st_root=configured_root(ctx.studio))
+    doc = verify(
+        pieces,
+        seed=args.seed,
+        engine=args.engine,
+        authors_note=args.authors_note,
+        st_root=configured_root(ctx.studio),
+    )
     return {"clean": doc.get("clean"), "report": untrusted(doc)}
 
 

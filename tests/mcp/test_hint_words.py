@@ -74,12 +74,9 @@ EXAMPLES = [
     ("import it without --format", "import it without naming its format"),
     (
         "add --context ID (a context preset, e.g. default-context)",
-        "no tool takes an instruct, context or sysprompt template: preset_verify renders chat-completion presets",
+        "give preset_verify context=ID (a context preset, e.g. default-context)",
     ),
-    (
-        "give a sysprompt preset to --sysprompt",
-        "no tool takes an instruct, context or sysprompt template: preset_verify renders chat-completion presets",
-    ),
+    ("give a sysprompt preset to --sysprompt", "give a sysprompt preset as preset_verify's sysprompt"),
     (
         "see `bunzai mcp` tools/list or docs/mcp.md",
         "tools/list names the tools; docs_query action=read page=mcp-tools",

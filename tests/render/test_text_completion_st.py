@@ -290,3 +290,42 @@ def test_instruct_prompt_keeps_the_chat_in_order_and_names_the_reply_only_with_a
     for _, text in chat:
         position = prompt.index(text, position) + len(text)
     assert prompt.rstrip("\n").endswith("<out>" + ("\nIvo:" if wrapping else "Ivo:") * (behaviour == "always"))
+
+
+def test_the_mcp_tool_verifies_a_text_completion_setup_as_the_command_does(ivo, tmp_path: Path) -> None:
+    from bunzai.mcp.dispatch import Dispatcher
+    from bunzai.mcp.handles import Handles
+    from bunzai.store.studio import Studio
+    from bunzai.tools.contract import Context
+
+    bunzai, chat = ivo
+    _corpus(bunzai, "presets", "context", "Default.json")
+    instruct = dict(_corpus(bunzai, "presets", "instruct", "ChatML.json"), name="Typo ChatML")
+    instruct["output_sequence"] = "<|im_start|>{{chr}}"  # a typo the greeting's sequence carries into the prompt
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(instruct), encoding="utf-8")
+    _import(bunzai, path)
+    command = bunzai(
+        "preset-verify",
+        "default-context",
+        "-c",
+        "ivo",
+        "--instruct",
+        "typo-chatml-instruct",
+        "--authors-note",
+        "Be {{chr}}.",
+    ).json
+    assert {finding["piece"] for finding in command["findings"]} == {
+        "preset/typo-chatml-instruct",
+        "preset/default-context",
+    }
+    session = Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
+    arguments = {
+        "preset": "default-context",
+        "character": "ivo",
+        "instruct": "typo-chatml-instruct",
+        "authors_note": "Be {{chr}}.",
+    }
+    called = session.call("preset_verify", arguments, "2025-06-18")
+    assert not called["isError"], called
+    assert called["structuredContent"]["report"]["data"] == command  # the same report as the command's
