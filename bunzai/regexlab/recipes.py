@@ -47,8 +47,9 @@ RECIPES: list[dict[str, Any]] = [
         "name": "ooc-removal",
         "summary": "Remove out-of-character notes like (OOC: ...) or [OOC: ...] from what the model sees.",
         # Each bracket closed by its own kind, with one level of the same kind inside: (OOC: see [note])
-        # and (OOC: a (b) c) go whole. The two alternatives inside start differently: no backtracking blow-up.
-        "find": r"/\s*(?:\(OOC:(?:[^()]|\([^()]*\))*\)|\[OOC:(?:[^[\]]|\[[^[\]]*\])*\])/gi",
+        # and (OOC: a (b) c) go whole. The two alternatives inside start differently, and the spaces before
+        # a note are taken from the start of their run only (?<!\s): no backtracking blow-up on either.
+        "find": r"/(?<!\s)\s*(?:\(OOC:(?:[^()]|\([^()]*\))*\)|\[OOC:(?:[^[\]]|\[[^[\]]*\])*\])/gi",
         "replace": "",
         "placements": ["user_input", "ai_output"],
         "prompt_only": True,

@@ -84,3 +84,8 @@ def test_italic_narration_leaves_bold_text_to_markdown() -> None:
 )
 def test_ooc_removal_takes_a_note_whole_with_brackets_inside(text: str, kept: str) -> None:
     assert _run("ooc-removal", text) == kept
+
+
+def test_ooc_removal_runs_over_a_long_run_of_spaces_within_the_engine_limit() -> None:
+    # a leading \s* tried from every space of the run backtracked quadratically: 20,000 spaces took 1 s
+    assert _run("ooc-removal", "x" + " " * 50_000 + "y (OOC: z)") == "x" + " " * 50_000 + "y"
