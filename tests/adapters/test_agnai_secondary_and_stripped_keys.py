@@ -10,12 +10,13 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from bunzai.adapters.agnai.memory_entries import never_matches, stripped_misses
+from bunzai.adapters.agnai.memory_entries import fires_everywhere, never_matches, stripped_misses
 from bunzai.regexlab import engine
 
 _UNSEARCHED = "agnai.entry.secondary_keys_unsearched"
 _STRIPPED = "agnai.entry.key_stripped"
 _NEVER = "agnai.entry.key_never_matches"
+_EVERYWHERE = "agnai.entry.key_fires_everywhere"
 
 
 def _coded(losses: list[dict], code: str) -> list[str]:
@@ -72,9 +73,9 @@ def test_a_keyword_agnai_strips_out_of_reach_is_reported_once(bunzai, tmp_path) 
     out = tmp_path / "book.agnai.json"
     report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(out), check=True).json
     stripped = _coded(report["losses"], _STRIPPED)
-    assert stripped == [f"/body/entries/0/keys/{k}" for k in (0, 3, 6, 7)]
-    every = next(loss for loss in report["losses"] if loss["pointer"] == "/body/entries/0/keys/7")
-    assert "fires on every message with a word in it" in every["why"]  # ^_^ fires everywhere, unreported before
+    assert stripped == ["/body/entries/0/keys/0", "/body/entries/0/keys/3"]
+    # searched as \b()\b: ^_^ was not reported at all (its _ finds itself), ... was called stripped
+    assert _coded(report["losses"], _EVERYWHERE) == ["/body/entries/0/keys/6", "/body/entries/0/keys/7"]
     assert _coded(report["losses"], _NEVER) == ["/body/entries/0/keys/2"]
     assert json.loads(out.read_text("utf-8"))["entries"][0]["keywords"] == keys  # written as they are
     again = bunzai("convert", str(out), "--to", "agnai.memory.json", "-o", str(tmp_path / "again"), check=True)
@@ -96,10 +97,22 @@ def test_a_stripped_keyword_is_reported_exactly_when_agnai_misses_its_own_text(k
         return
     if never_matches(keyword):
         return  # the edges already say it; the same key is not reported twice
-    if not re.sub(r"[\\^$+.()|[\]{}_]", "", keyword.strip()).strip("*"):
-        assert stripped_misses(keyword)  # searched as \b()\b (or \b(\w*)\b): it fires on every message
-        return
+    if fires_everywhere(keyword):
+        return  # reported as firing everywhere, whatever else is true of it
     # the keyword's text (a `*` matching nothing, a `?` one letter) quoted alone, so that nothing
     # but that text can hold a match
     text = keyword.strip().replace("*", "").replace("?", "x")
     assert stripped_misses(keyword) == (not _agnai_finds(keyword, f"« {text} »"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(keyword=st.text(alphabet="aZ1 ._+(|*?^", max_size=6))
+def test_a_keyword_said_to_fire_everywhere_does_fire_on_a_plain_message(keyword: str) -> None:
+    if fires_everywhere(keyword):
+        assert _agnai_finds(keyword, "The gate opens.") and _agnai_finds(keyword, "ok")
+
+
+def test_a_blank_or_star_keyword_is_reported_as_firing_everywhere(bunzai, tmp_path) -> None:
+    world = _world(tmp_path, [{"key": ["*", "**", "gate"], "content": "Always."}])
+    report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(tmp_path / "b.json"), check=True)
+    assert _coded(report.json["losses"], _EVERYWHERE) == ["/body/entries/0/keys/0", "/body/entries/0/keys/1"]

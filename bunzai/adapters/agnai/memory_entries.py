@@ -62,6 +62,14 @@ ENTRY_KEY_STRIPPED = LossRule(
     "becomes snakecase): what is left no longer finds the keyword's own text in the chat; the keyword is written "
     "as it is",
 )
+ENTRY_KEY_FIRES_EVERYWHERE = LossRule(
+    rf"{_ENTRY}/keys/\d+",
+    "dropped",
+    "agnai.entry.key_fires_everywhere",
+    "Agnai searches this keyword as \\b()\\b or \\b(\\w*)\\b (nothing is left of it but * wildcards once it has "
+    "removed \\^$+.()|[]{}_ from it: a blank keyword, *, ^_^, ...), which fires on every message with a word in "
+    "it: the entry is inserted almost always; the keyword is written as it is",
+)
 ENTRY_SECONDARY_KEYS_UNSEARCHED = LossRule(
     f"{_ENTRY}/secondary_keys",
     "dropped",
@@ -111,18 +119,23 @@ _WORD = "[0-9A-Za-z_\u017f\u212a]"
 _BOUNDARY = f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))"
 
 
+def fires_everywhere(keyword: str) -> bool:
+    """Whether Agnai's search for `keyword` is \\b()\\b or \\b(\\w*)\\b: nothing but `*` is left of it once
+    it has removed `\\^$+.()|[]{}_` (a blank keyword, `*`, `^_^`, `...`). That search fires on every
+    message with a word in it."""
+    return not _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*")
+
+
 def stripped_misses(keyword: str) -> bool:
-    """Whether the keyword Agnai searches, once it has removed `\\^$+.()|[]{}_` from it, is nothing
-    (`...`, `^_^`: a search that fires on every message with a word in it), or no longer finds the
-    keyword's own text between spaces (`*` read as nothing, `?` as one letter): "Mr. Smith"
+    """Whether the keyword Agnai searches, once it has removed `\\^$+.()|[]{}_` from it, no longer
+    finds the keyword's own text between spaces (`*` read as nothing, `?` as one letter): "Mr. Smith"
     searched as "Mr Smith", "_id" as "id" (the `_` before it is a word character). "Dr." and "C++"
-    still find theirs (searched as "Dr" and "C"), so they are not reported."""
+    still find theirs (searched as "Dr" and "C"), so they are not reported. (A keyword of which
+    nothing is left is `fires_everywhere`'s.)"""
     trimmed = js_trim(keyword)
     pattern = _AGNAI_REMOVED.sub("", trimmed)
     if pattern == trimmed:
         return False
-    if not pattern.strip("*"):  # ^_^ searched as \b()\b: it fires on every message with a word in it
-        return True
     search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
     text = trimmed.replace("*", "").replace("?", "x")
     return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {text} ") is None
@@ -265,6 +278,7 @@ def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
             ENTRY_PROBABILITY_NOT_ROLLED,
             ENTRY_KEY_NEVER_MATCHES,
             ENTRY_KEY_STRIPPED,
+            ENTRY_KEY_FIRES_EVERYWHERE,
             ENTRY_SECONDARY_KEYS_UNSEARCHED,
             ENTRY_CONSTANT_UNUSED,
         )
@@ -323,15 +337,8 @@ def _key_losses(entry: dict, at: str, carried: frozenset[str]) -> list[Loss]:
                 losses.append(ENTRY_REGEX_KEY.at(f"{at}/{kind}/{k}"))
             elif kind == "keys" and never_matches(key["text"]):
                 losses.append(ENTRY_KEY_NEVER_MATCHES.at(f"{at}/{kind}/{k}"))
+            elif kind == "keys" and fires_everywhere(key["text"]):
+                losses.append(ENTRY_KEY_FIRES_EVERYWHERE.at(f"{at}/{kind}/{k}"))
             elif kind == "keys" and stripped_misses(key["text"]):
-                losses.append(ENTRY_KEY_STRIPPED.at(f"{at}/{kind}/{k}", _stripped_why(key["text"])))
+                losses.append(ENTRY_KEY_STRIPPED.at(f"{at}/{kind}/{k}"))
     return losses
-
-
-def _stripped_why(keyword: str) -> str | None:
-    if _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*"):
-        return None
-    return (
-        "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches, and nothing of this one is left (or only "
-        "its * wildcards): its search \\b()\\b (or \\b(\\w*)\\b) then fires on every message with a word in it"
-    )
