@@ -30,8 +30,7 @@ def test_flags_typed_as_risuai_reads_them(typed, flags, cbs, no_end_newline, sai
     read = typed_flags(typed)
     assert (read["flags"], read["cbs"], read["no_end_newline"]) == (flags, cbs, no_end_newline)
     assert len(read["notes"]) == len(said) and all(word in " ".join(read["notes"]) for word in said)
-    if "move_" not in typed:
-        assert read["flags"] == parse_flag(typed, True)[0]  # the same reading as a script's in a file
+    assert read["flags"] == parse_flag(typed, True)[0]  # the same reading as a script's in a file
 
 
 def test_try_race_and_explain_read_risuai_flags_end_to_end(bunzai) -> None:

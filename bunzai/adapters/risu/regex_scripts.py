@@ -8,7 +8,9 @@ The flag string is only read when `ableFlag` (else RisuAI uses `g`); it may embe
 `<order N>`, `<cbs>`, `<move_top>` ... tokens (comma lists allowed), which RisuAI strips
 before compiling. bunzai does the same: the JS letters become `flags` (a flag that was only
 tokens reads as `g`; otherwise letters outside dgimsuvy dropped, repeats removed, none left ->
-`u`, as RisuAI compiles them), `<cbs>` is
+`u`, as RisuAI compiles them; a move, `<move_top>`/`<move_bottom>` or an OUT starting
+`@@move_top`/`@@move_bottom`, first drops one `g`, and a written move that keeps `g` has it
+twice), `<cbs>` is
 `substitute_macros: raw`, and the other tokens travel in `extensions.risuai.flag_tokens`;
 writing over the escrowed script keeps the flag string as written when it reads the same, and
 empty flags are written `d` (RisuAI would compile an empty flag as `g`).
@@ -46,12 +48,25 @@ _SENT = {"user_input", "ai_output", "request"}
 _NOT_CARRIED = ("id", "trim_strings", "markdown_only", "prompt_only", "run_on_edit", "min_depth", "max_depth")
 
 
-def parse_flag(flag: Any, able: Any) -> tuple[str, list[str]]:
-    """(the JS flags RisuAI compiles with, the `<...>` tokens in order)."""
+def parse_flag(flag: Any, able: Any, out: Any = "") -> tuple[str, list[str]]:
+    """(the JS flags RisuAI compiles a script with, the `<...>` tokens in order), as processScripts
+    reads its `flag`, `ableFlag` and `out`: a move (`<move_top>`/`<move_bottom>`, or an OUT that
+    starts `@@move_top`/`@@move_bottom`) drops the flags' first `g`, custom flags or not."""
     if not as_bool(able, False) or not isinstance(flag, str) or not flag:
-        return "g", []
-    letters, tokens = _split_flag(flag)
+        letters, tokens = "g", []
+    else:
+        letters, tokens = _split_flag(flag)
+    if _moves(tokens, out):
+        letters = letters.replace("g", "", 1)
     return _compiled(letters), tokens
+
+
+_MOVES = ("move_top", "move_bottom")
+_MOVE_DIRECTIVES = ("@@move_top", "@@move_bottom")
+
+
+def _moves(tokens: list[str], out: Any) -> bool:
+    return any(token in _MOVES for token in tokens) or (isinstance(out, str) and out.startswith(_MOVE_DIRECTIVES))
 
 
 def _split_flag(flag: str) -> tuple[str, list[str]]:
@@ -86,7 +101,7 @@ def typed_flags(flags: str) -> dict[str, Any]:
     if not flags:
         return {"flags": "g", "cbs": False, "no_end_newline": False, "notes": []}
     letters, tokens = _split_flag(flags)
-    if "move_top" in tokens or "move_bottom" in tokens:
+    if _moves(tokens, ""):
         letters = letters.replace("g", "", 1)
     notes = []
     dropped = sorted({letter for letter in letters if letter not in _JS_FLAGS and not letter.isspace()})
@@ -121,7 +136,7 @@ def only_type(rule: dict) -> str:
 def read_script(native: Any) -> dict:
     """One customscript -> a canonical RegexRule (JSON form)."""
     script = as_object(native)
-    flags, tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
+    flags, tokens = parse_flag(script.get("flag"), script.get("ableFlag"), script.get("out"))
     kind = as_str(script.get("type"))
     extras = {key: copied(value) for key, value in script.items() if key not in _MAPPED}
     others = [token for token in tokens if token != "cbs"]
@@ -167,9 +182,11 @@ def write_script(base: Any, rule: dict) -> dict:
     if rule["substitute_macros"] != "none":
         wanted_tokens = ["cbs"] + wanted_tokens
     letters = rule["flags"] or _FIRST_MATCH_ONLY
-    now_flags, now_tokens = parse_flag(script.get("flag"), script.get("ableFlag"))
+    now_flags, now_tokens = parse_flag(script.get("flag"), script.get("ableFlag"), script.get("out"))
     if (now_flags, sorted(now_tokens)) != (letters, sorted(wanted_tokens)):
-        script["flag"] = letters + "".join(f"<{token}>" for token in wanted_tokens)
+        # a move drops the first g RisuAI reads: a g the rule keeps is written twice
+        doubled = "g" + letters if "g" in letters and _moves(wanted_tokens, script.get("out")) else letters
+        script["flag"] = doubled + "".join(f"<{token}>" for token in wanted_tokens)
         script["ableFlag"] = True
     return script
 
