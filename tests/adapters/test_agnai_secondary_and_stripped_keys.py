@@ -116,3 +116,15 @@ def test_a_blank_or_star_keyword_is_reported_as_firing_everywhere(bunzai, tmp_pa
     world = _world(tmp_path, [{"key": ["*", "**", "gate"], "content": "Always."}])
     report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(tmp_path / "b.json"), check=True)
     assert _coded(report.json["losses"], _EVERYWHERE) == ["/body/entries/0/keys/0", "/body/entries/0/keys/1"]
+
+
+def test_a_book_read_from_agnai_crosses_to_its_tavern_card_without_the_search_losses_it_had(bunzai, tmp_path) -> None:
+    # Agnai's own character file, its book's keywords as Agnai's search reads them: converting it to the
+    # tavern card Agnai exports loses nothing its search did not already do in Agnai.
+    entry = {"keys": ["*", "東京", "Mr. Smith"], "secondary_keys": ["x"], "selective": True, "content": "Lore."}
+    card = _card(tmp_path, [dict(entry, enabled=True)])
+    native = tmp_path / "ann.agnai.json"
+    bunzai("convert", str(card), "--to", "agnai.character.json", "-o", str(native), check=True)
+    report = bunzai("convert", str(native), "--to", "agnai.tavern.json", "-o", str(tmp_path / "t.json"), check=True)
+    codes = {loss["code"] for loss in report.json["losses"]}
+    assert not codes & {_EVERYWHERE, _NEVER, _STRIPPED, _UNSEARCHED}, codes

@@ -118,13 +118,15 @@ def _carried_mark_losses(piece: Any, data: dict) -> list[Loss]:
 
 
 def agnai_book_losses(piece: Any) -> list[Loss]:
-    """What Agnai's import of a card's V2 book drops (characterBookToNative)."""
+    """What Agnai's import of a card's V2 book drops (characterBookToNative); for a book read from
+    another Agnai file, not what Agnai's search already did not do there (unrolled_from_agnai)."""
     if piece.body.book is None:
         return []
     entries = piece.body.book.model_dump(mode="json")["entries"]
-    return memory_entries.entry_losses(
+    losses = memory_entries.entry_losses(
         entries, "/body/book/entries", memory_entries.FROM_CARD_BOOK, "Agnai's import of a card's book"
     )
+    return memory_entries.unrolled_from_agnai(losses, piece)
 
 
 class AgnaiTavernCard(Adapter):
