@@ -128,3 +128,29 @@ def test_a_book_read_from_agnai_crosses_to_its_tavern_card_without_the_search_lo
     report = bunzai("convert", str(native), "--to", "agnai.tavern.json", "-o", str(tmp_path / "t.json"), check=True)
     codes = {loss["code"] for loss in report.json["losses"]}
     assert not codes & {_EVERYWHERE, _NEVER, _STRIPPED, _UNSEARCHED}, codes
+
+
+def test_an_entry_edited_or_added_since_the_agnai_file_keeps_its_search_losses(bunzai, tmp_path) -> None:
+    # What Agnai's search already did not do is left out only for the entries as the Agnai file held
+    # them: an entry added in the studio, or a book linked in from elsewhere, is reported as any other.
+    from cards_support import read
+
+    from bunzai.convert import convert_piece
+
+    entry = {"keys": ["東京", "Mr. Smith"], "content": "Lore.", "enabled": True}
+    card = _card(tmp_path, [entry])
+    native = tmp_path / "ann.agnai.json"
+    bunzai("convert", str(card), "--to", "agnai.character.json", "-o", str(native), check=True)
+    _adapter, decoded, media = read(native.read_bytes(), native.name)
+    piece = decoded.pieces[0]
+    first = piece.body.book.entries[0]
+    added = type(first).model_validate(first.model_dump(mode="json") | {"uid": 7, "keys": ["^_^", "Кот"]})
+    book = piece.body.book.model_copy(update={"entries": [*piece.body.book.entries, added]})
+    piece = piece.model_copy(update={"body": piece.body.model_copy(update={"book": book})})
+    for target in ("agnai.character.json", "agnai.tavern.json"):
+        losses = convert_piece(piece, target, media).losses
+        searched = [(loss.code, loss.pointer) for loss in losses if loss.code in (_EVERYWHERE, _NEVER, _STRIPPED)]
+        assert searched == [
+            (_EVERYWHERE, "/body/book/entries/1/keys/0"),
+            (_NEVER, "/body/book/entries/1/keys/1"),
+        ], target

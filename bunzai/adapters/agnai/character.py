@@ -192,10 +192,11 @@ def character_losses(piece: Any) -> list[Loss]:
         why = "an Agnai character binds no lorebook beside its own memory book"
         losses.append(CARD_LINKS_NOT_CARRIED.at("/body/links/lorebooks", why))
     if body.book is not None:
-        book = book_losses(body.book.model_dump(mode="json"), "/body/book", "an Agnai memory book")
-        losses += [
-            loss for loss in memory_entries.unrolled_from_agnai(book, piece) if loss.code != "book.settings.not_carried"
-        ]  # card_losses names those
+        canon = body.book.model_dump(mode="json")
+        book = memory_entries.unrolled_from_agnai(
+            book_losses(canon, "/body/book", "an Agnai memory book"), piece, canon["entries"]
+        )
+        losses += [loss for loss in book if loss.code != "book.settings.not_carried"]  # card_losses names those
     return losses
 
 

@@ -109,7 +109,9 @@ class AgnaiMemoryBook(Adapter):
         canon = piece.body.model_dump(mode="json") | {"name": piece.name}
         base = escrowed(piece, FORMAT_ID)
         document = write_memory_book(base, canon)
-        losses = memory_entries.unrolled_from_agnai(book_losses(canon, "/body", "an Agnai memory book"), piece)
+        losses = memory_entries.unrolled_from_agnai(
+            book_losses(canon, "/body", "an Agnai memory book"), piece, canon["entries"]
+        )
         losses += memory_entries.stray_losses((base or {}).get("entries"), "/original/document/entries")
         for index, entry in enumerate(canon["entries"]):
             if not entry["content"] and (piece.original is None or piece.original.format != FORMAT_ID):

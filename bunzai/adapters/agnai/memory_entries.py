@@ -266,24 +266,54 @@ def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
     return entries
 
 
-def unrolled_from_agnai(losses: list[Loss], piece: Any) -> list[Loss]:
+# Where an Agnai file keeps a memory book that Agnai's own search runs: the book file itself, and
+# the character file's `characterBook`. (Agnai never imports the book of its V3 card export.)
+_AGNAI_BOOKS = {"agnai.memory.json": None, "agnai.character.json": "characterBook"}
+_SEARCH_CODES = frozenset(
+    rule.code
+    for rule in (
+        ENTRY_PROBABILITY_NOT_ROLLED,
+        ENTRY_KEY_NEVER_MATCHES,
+        ENTRY_KEY_STRIPPED,
+        ENTRY_KEY_FIRES_EVERYWHERE,
+        ENTRY_SECONDARY_KEYS_UNSEARCHED,
+        ENTRY_CONSTANT_UNUSED,
+    )
+)
+_ENTRY_AT = re.compile(r"/entries/(\d+)(?:/|$)")
+
+
+def unrolled_from_agnai(losses: list[Loss], piece: Any, entries: list[dict]) -> list[Loss]:
     """`losses` without the unrolled probabilities, unmatched keywords, unsearched secondary keys and
-    unused `constant` when the piece was read from an Agnai file: Agnai never rolled, matched,
-    searched or read them there either, so writing it back loses nothing."""
-    if piece.original is None or not piece.original.format.startswith("agnai."):
+    unused `constant` of the entries (`entries`, the canonical ones the losses point into) that are
+    as the Agnai file the piece was read from held them: Agnai never rolled, matched, searched or
+    read them there either, so writing them back loses nothing. An entry edited or added since, or
+    a book linked in from another file, keeps its losses."""
+    then = _read_from_agnai(piece)
+    if not then:
         return losses
-    same = {
-        rule.code
-        for rule in (
-            ENTRY_PROBABILITY_NOT_ROLLED,
-            ENTRY_KEY_NEVER_MATCHES,
-            ENTRY_KEY_STRIPPED,
-            ENTRY_KEY_FIRES_EVERYWHERE,
-            ENTRY_SECONDARY_KEYS_UNSEARCHED,
-            ENTRY_CONSTANT_UNUSED,
-        )
-    }
-    return [loss for loss in losses if loss.code not in same]
+    unchanged = {index for index, (now, was) in enumerate(zip(entries, then)) if now == was}
+
+    def kept(loss: Loss) -> bool:
+        found = _ENTRY_AT.search(loss.pointer)
+        return loss.code not in _SEARCH_CODES or found is None or int(found[1]) not in unchanged
+
+    return [loss for loss in losses if kept(loss)]
+
+
+def _read_from_agnai(piece: Any) -> list[dict]:
+    """The canonical entries (JSON form) of the memory book the piece's Agnai file holds, as read."""
+    original = piece.original
+    if original is None or original.format not in _AGNAI_BOOKS or not isinstance(original.document, dict):
+        return []
+    key = _AGNAI_BOOKS[original.format]
+    book = original.document if key is None else original.document.get(key)
+    raw = book.get("entries") if isinstance(book, dict) else None
+    natives = [entry for entry in raw if isinstance(entry, dict)] if isinstance(raw, list) else []
+    return [
+        LoreEntry.model_validate(read_entry(entry) | {"uid": uid}).model_dump(mode="json")
+        for entry, uid in zip(natives, uids_of(natives))
+    ]
 
 
 def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], where: str) -> list[Loss]:

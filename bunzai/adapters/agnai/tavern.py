@@ -126,7 +126,7 @@ def agnai_book_losses(piece: Any) -> list[Loss]:
     losses = memory_entries.entry_losses(
         entries, "/body/book/entries", memory_entries.FROM_CARD_BOOK, "Agnai's import of a card's book"
     )
-    return memory_entries.unrolled_from_agnai(losses, piece)
+    return memory_entries.unrolled_from_agnai(losses, piece, entries)
 
 
 class AgnaiTavernCard(Adapter):
