@@ -49,16 +49,6 @@ def _typed(platform: str, flags: str | None) -> dict:
     return typed_flags(flags)
 
 
-# race and explain take no macro values: a <cbs> pattern is run or read as written.
-_CBS_AS_WRITTEN = ["<cbs> expands the pattern's macros first in RisuAI; here the pattern is taken as written"]
-
-
-def _noted(result: dict, notes: list[str]) -> dict:
-    if notes:
-        result["notes"] = [*result.get("notes", []), *notes]
-    return result
-
-
 def _text_of(ctx: typer.Context, text: str | None, file: str | None, ref: str | None, pointer: str) -> str:
     """The text to run over: --text, --file (or - for stdin), or a string in a studio piece."""
     from bunzai.errors import BunzaiError
@@ -152,14 +142,14 @@ def try_(
 
     Example: bunzai regex-lab try '/\\*(.+?)\\*/g' --text 'Hi *waves*' --replace '<i>$1</i>'
     """
-    from bunzai.regexlab.lab import try_pattern
+    from bunzai.regexlab.lab import try_pattern, with_notes
 
     source = _text_of(ctx, text, file, ref, pointer)
     typed = _typed(platform, flags)
     if typed["cbs"] and substitute == "none":
         substitute = "raw"  # RisuAI's <cbs>: the pattern's macros are expanded first
     emit(
-        _noted(
+        with_notes(
             try_pattern(
                 pattern,
                 source,
@@ -191,13 +181,13 @@ def race(
 
     Example: bunzai regex-lab race '/a+/g' '/(a+)+$/' --text aaab
     """
-    from bunzai.regexlab.lab import race_patterns
+    from bunzai.regexlab.lab import CBS_AS_WRITTEN, race_patterns, with_notes
 
     typed = _typed(platform, flags)
     raced = race_patterns(
         patterns, text, replace=replace, platform=platform, flags=typed["flags"], no_end_newline=typed["no_end_newline"]
     )
-    emit(_noted(raced, typed["notes"] + _CBS_AS_WRITTEN * typed["cbs"]))
+    emit(with_notes(raced, typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"]))
     return 0
 
 
@@ -214,12 +204,13 @@ def explain(
     Example: bunzai regex-lab explain '/\\[OOC:(.*?)\\]/gi'
     """
     from bunzai.regexlab.explain import explain_pattern
+    from bunzai.regexlab.lab import CBS_AS_WRITTEN, with_notes
 
     typed = _typed(platform, flags)
     emit(
-        _noted(
+        with_notes(
             explain_pattern(pattern, platform=platform, flags=typed["flags"]),
-            typed["notes"] + _CBS_AS_WRITTEN * typed["cbs"],
+            typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"],
         )
     )
     return 0

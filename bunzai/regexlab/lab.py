@@ -131,6 +131,17 @@ def try_pattern(
     return result
 
 
+# race and explain take no macro values: a RisuAI <cbs> pattern is run or read as written.
+CBS_AS_WRITTEN = "<cbs> expands the pattern's macros first in RisuAI; here the pattern is taken as written"
+
+
+def with_notes(result: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """`result` with `notes` after its own (the CLI's and the MCP tool's notes on typed flags)."""
+    if notes:
+        result["notes"] = [*result.get("notes", []), *notes]
+    return result
+
+
 def _notes(find: str, parsed: dict[str, Any], platform: str) -> list[str]:
     notes = []
     if platform == "sillytavern" and parsed["whole"] and find.startswith("/") and len(find) > 1:

@@ -90,6 +90,13 @@ def read_chat(path: str) -> list[dict]:
                     f"{source} line {number} is not JSON: {error.msg}",
                     "give a SillyTavern chat .jsonl or a JSON list of {role, content}",
                 ) from None
+    return chat_messages(items, str(source))
+
+
+def chat_messages(items: list[Any], source: str) -> list[dict]:
+    """Parsed chat items (a chat file's, or a tool's `chat` argument, named `source` in errors)
+    as {role, name, content} messages: {role, content[, name]} or SillyTavern's {name, is_user,
+    is_system, mes}; a JSONL header line is skipped."""
     messages = []
     for number, item in enumerate(items):
         if not isinstance(item, dict):

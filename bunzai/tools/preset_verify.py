@@ -1,5 +1,7 @@
 """preset_verify: render a preset and report what would not work (`bunzai preset-verify`)."""
 
+from typing import Any
+
 from pydantic import Field
 
 from bunzai.tools.args import ToolArgs
@@ -16,6 +18,10 @@ class Args(ToolArgs):
     regex: list[str] = Field(default_factory=list, description="Regex sets to run.")
     engine: str | None = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
     seed: int = Field(0, description="Seed for random macros.")
+    chat: list[dict[str, Any]] | None = Field(
+        None,
+        description="The chat, oldest first: messages {role, content[, name]} or SillyTavern's {name, is_user, mes}.",
+    )
     authors_note: str = Field("", description="The chat's author's note (injected at depth 4 as system).")
     instruct: str | None = Field(
         None, description="Text completion: the instruct template (a preset of family instruct)."
@@ -33,7 +39,7 @@ def _engine_present(ctx) -> bool:
 
 def run(ctx, args: Args):
     # lazy: tool discovery imports every tool before the first tools/list
-    from bunzai.render.render import gather
+    from bunzai.render.render import chat_messages, gather
     from bunzai.render.st_real import configured_root
     from bunzai.render.verify import verify
 
@@ -48,6 +54,8 @@ def run(ctx, args: Args):
         context_ref=args.context,
         sysprompt_ref=args.sysprompt,
     )
+    if args.chat is not None:
+        pieces["chat"] = chat_messages(args.chat, "the chat")
     doc = verify(
         pieces,
         seed=args.seed,

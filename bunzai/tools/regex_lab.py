@@ -33,6 +33,13 @@ class Args(ToolArgs):
         "field: letters it drops dropped, <no_end_nl> applied, other <...> tokens (<cbs> too: no macro values "
         "here) noted.",
     )
+    macros: dict[str, str] = Field(
+        default_factory=dict, description='try: macro values, e.g. {"user": "Ann"} (the CLI\'s --macro).'
+    )
+    substitute: Literal["none", "raw", "escaped"] = Field(
+        "none",
+        description="try: macros in the pattern, expanded raw or regex-escaped (SillyTavern's substitute regex).",
+    )
     name: str | None = Field(None, description="recipes: one recipe by name.")
     match: list[str] = Field(default_factory=list, description="from_examples: strings the pattern must match.")
     no_match: list[str] = Field(default_factory=list, description="from_examples: strings it must not match.")
@@ -41,23 +48,26 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     if args.action == "try":
         # lazy: tool discovery imports every tool before the first tools/list
-        from bunzai.regexlab.lab import try_pattern
+        from bunzai.regexlab.lab import try_pattern, with_notes
 
         if args.pattern is None or (args.text is None) == (args.ref is None):
             raise BunzaiError("invalid_input", "try takes a pattern and the text one way: text or ref")
         text = args.text if args.text is not None else _piece_text(ctx, args)
         typed = _typed(args)
+        substitute = "raw" if typed["cbs"] and args.substitute == "none" else args.substitute  # RisuAI's <cbs>
         found = try_pattern(
             args.pattern,
             text,
             replace=args.replace,
             platform=args.platform,
             flags=typed["flags"],
+            macros=args.macros,
+            substitute=substitute,
             no_end_newline=typed["no_end_newline"],
         )
-        return untrusted(_noted(found, typed))
+        return untrusted(with_notes(found, typed["notes"]))
     if args.action == "race":
-        from bunzai.regexlab.lab import race_patterns  # lazy: as above
+        from bunzai.regexlab.lab import CBS_AS_WRITTEN, race_patterns, with_notes  # lazy: as above
 
         typed = _typed(args)
         raced = race_patterns(
@@ -68,14 +78,16 @@ def run(ctx, args: Args):
             flags=typed["flags"],
             no_end_newline=typed["no_end_newline"],
         )
-        return untrusted(_noted(raced, typed))
+        return untrusted(with_notes(raced, typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"]))
     if args.action == "explain":
         from bunzai.regexlab.explain import explain_pattern  # lazy: as above
+        from bunzai.regexlab.lab import CBS_AS_WRITTEN, with_notes
 
         if args.pattern is None:
             raise BunzaiError("invalid_input", "explain takes a pattern")
         typed = _typed(args)
-        return untrusted(_noted(explain_pattern(args.pattern, platform=args.platform, flags=typed["flags"]), typed))
+        explained = explain_pattern(args.pattern, platform=args.platform, flags=typed["flags"])
+        return untrusted(with_notes(explained, typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"]))
     if args.action == "lint":
         from bunzai.macros.catalog import names_macro
         from bunzai.regexlab.lint import lint_set  # lazy: as above
@@ -100,17 +112,6 @@ def _typed(args: Args) -> dict:
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
     return typed_flags(args.flags)
-
-
-def _noted(result: dict, typed: dict) -> dict:
-    """`result` with the notes on the flags; the tool takes no macro values, so a <cbs> pattern
-    is run as written, and said so."""
-    notes = typed["notes"] + (
-        ["<cbs> expands the pattern's macros first in RisuAI; here it is run as written"] if typed["cbs"] else []
-    )
-    if notes:
-        result["notes"] = [*result.get("notes", []), *notes]
-    return result
 
 
 def _piece_text(ctx, args: Args) -> str:

@@ -172,8 +172,13 @@ def test_lookups_docs_and_regex(session):
     assert session("regex_lab", action="explain", pattern="/a+/g")["data"]
     risu = session("regex_lab", action="try", pattern="a", text="aA", platform="risuai", flags="gi<order 1>")["data"]
     assert risu["flags"] == "gi" and risu["count"] == 2 and "<order 1>" in " ".join(risu["notes"])
-    cbs = session("regex_lab", action="try", pattern="{{user}}", text="{{user}}", platform="risuai", flags="<cbs>")
-    assert cbs["data"]["count"] == 1 and "run as written" in " ".join(cbs["data"]["notes"])  # no macro values here
+    cbs = {"pattern": "{{user}}", "text": "Ann Bob", "platform": "risuai", "flags": "<cbs>"}
+    expanded = session("regex_lab", action="try", macros={"user": "Ann"}, **cbs)["data"]
+    assert [match["match"] for match in expanded["matches"]] == ["Ann"]  # <cbs> expands the pattern's macros
+    raced = session(
+        "regex_lab", action="race", patterns=["{{user}}", "Bob"], text="Ann Bob", platform="risuai", flags="<cbs>"
+    )
+    assert "taken as written" in " ".join(raced["data"]["notes"])  # race takes no macro values
     assert session("regex_lab", action="recipes")
     drawn = session("html_will_draw", markup='<div onclick="x()"><script>1</script>hi</div>')
     assert drawn["untrusted"] is True

@@ -329,3 +329,29 @@ def test_the_mcp_tool_verifies_a_text_completion_setup_as_the_command_does(ivo, 
     called = session.call("preset_verify", arguments, "2025-06-18")
     assert not called["isError"], called
     assert called["structuredContent"]["report"]["data"] == command  # the same report as the command's
+
+
+def test_the_mcp_tool_takes_the_chat_inline_and_answers_as_the_command_with_its_file(ivo) -> None:
+    from bunzai.mcp.dispatch import Dispatcher
+    from bunzai.mcp.handles import Handles
+    from bunzai.store.studio import Studio
+    from bunzai.tools.contract import Context
+
+    bunzai, chat = ivo
+    _corpus(bunzai, "presets", "context", "Default.json")
+    _corpus(bunzai, "presets", "instruct", "ChatML.json")
+    args = ("preset-verify", "default-context", "-c", "ivo", "--instruct", "chatml-instruct", "--chat", str(chat))
+    command = bunzai(*args, "--authors-note", "Mind {{chr}}.").json
+    session = Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
+    arguments = {
+        "preset": "default-context",
+        "character": "ivo",
+        "instruct": "chatml-instruct",
+        "chat": json.loads(chat.read_text(encoding="utf-8")),
+        "authors_note": "Mind {{chr}}.",
+    }
+    called = session.call("preset_verify", arguments, "2025-06-18")
+    assert not called["isError"], called
+    assert called["structuredContent"]["report"]["data"] == command and command["findings"]
+    refused = session.call("preset_verify", dict(arguments, chat=[{"role": "narrator", "content": "x"}]), "2025-06-18")
+    assert refused["isError"] and "role 'narrator'" in refused["content"][0]["text"]
