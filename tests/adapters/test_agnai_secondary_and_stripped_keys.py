@@ -154,3 +154,31 @@ def test_an_entry_edited_or_added_since_the_agnai_file_keeps_its_search_losses(b
             (_EVERYWHERE, "/body/book/entries/1/keys/0"),
             (_NEVER, "/body/book/entries/1/keys/1"),
         ], target
+
+
+def test_entries_are_matched_by_uid_and_agnais_tavern_export_counts_as_an_agnai_file(bunzai, tmp_path) -> None:
+    from cards_support import read
+
+    from bunzai.convert import convert_piece
+
+    entries = [
+        {"keys": ["東京"], "content": "One.", "enabled": True},
+        {"keys": ["Mr. Smith"], "content": "Two.", "enabled": True, "constant": True},
+        {"keys": ["^_^"], "content": "Three.", "enabled": True},
+    ]
+    card = _card(tmp_path, entries)
+    for source in ("agnai.character.json", "agnai.tavern.json"):  # Agnai imports both files' books
+        native = tmp_path / f"ann.{source}"
+        bunzai("convert", str(card), "--to", source, "-o", str(native), check=True)
+        _adapter, decoded, media = read(native.read_bytes(), native.name)
+        piece = decoded.pieces[0]
+        searched = (_EVERYWHERE, _NEVER, _STRIPPED, "agnai.entry.constant_unused")
+        for target in ("agnai.character.json", "agnai.tavern.json"):
+            unchanged = convert_piece(piece, target, media).losses
+            assert [loss.code for loss in unchanged if loss.code in searched] == [], (source, target)
+        # the first entry removed: the others are the file's own entries still, found by uid
+        book = piece.body.book.model_copy(update={"entries": piece.body.book.entries[1:]})
+        removed = piece.model_copy(update={"body": piece.body.model_copy(update={"book": book})})
+        for target in ("agnai.character.json", "agnai.tavern.json"):
+            losses = convert_piece(removed, target, media).losses
+            assert [loss.code for loss in losses if loss.code in searched] == [], (source, target)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
-from bunzai.adapters.common.card_book import read_world_probability
+from bunzai.adapters.common.card_book import read_book, read_world_probability
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.common.js_regex import JS_SPACE, js_trim
@@ -266,9 +266,11 @@ def write_entries(base: list | None, canon: list[dict]) -> list[dict]:
     return entries
 
 
-# Where an Agnai file keeps a memory book that Agnai's own search runs: the book file itself, and
-# the character file's `characterBook`. (Agnai never imports the book of its V3 card export.)
-_AGNAI_BOOKS = {"agnai.memory.json": None, "agnai.character.json": "characterBook"}
+# Where an Agnai file keeps a memory book that Agnai's own search runs: the book file itself, the
+# character file's `characterBook`, and its Tavern export's `data.character_book` (nativeToCharacterBook).
+# (Agnai never imports the book of its V3 card export.)
+_AGNAI_BOOKS = {"agnai.memory.json": (), "agnai.character.json": ("characterBook",)}
+_AGNAI_CARD_BOOKS = {"agnai.tavern.json": ("data", "character_book")}
 _SEARCH_CODES = frozenset(
     rule.code
     for rule in (
@@ -286,13 +288,13 @@ _ENTRY_AT = re.compile(r"/entries/(\d+)(?:/|$)")
 def unrolled_from_agnai(losses: list[Loss], piece: Any, entries: list[dict]) -> list[Loss]:
     """`losses` without the unrolled probabilities, unmatched keywords, unsearched secondary keys and
     unused `constant` of the entries (`entries`, the canonical ones the losses point into) that are
-    as the Agnai file the piece was read from held them: Agnai never rolled, matched, searched or
-    read them there either, so writing them back loses nothing. An entry edited or added since, or
-    a book linked in from another file, keeps its losses."""
-    then = _read_from_agnai(piece)
+    as the Agnai file the piece was read from held them (the entry of the same uid, unchanged):
+    Agnai never rolled, matched, searched or read them there either, so writing them back loses
+    nothing. An entry edited or added since, or a book linked in from another file, keeps its losses."""
+    then = {str(entry.get("uid")): entry for entry in _read_from_agnai(piece)}
     if not then:
         return losses
-    unchanged = {index for index, (now, was) in enumerate(zip(entries, then)) if now == was}
+    unchanged = {index for index, now in enumerate(entries) if then.get(str(now.get("uid"))) == now}
 
     def kept(loss: Loss) -> bool:
         found = _ENTRY_AT.search(loss.pointer)
@@ -304,16 +306,25 @@ def unrolled_from_agnai(losses: list[Loss], piece: Any, entries: list[dict]) -> 
 def _read_from_agnai(piece: Any) -> list[dict]:
     """The canonical entries (JSON form) of the memory book the piece's Agnai file holds, as read."""
     original = piece.original
-    if original is None or original.format not in _AGNAI_BOOKS or not isinstance(original.document, dict):
+    if original is None or not isinstance(original.document, dict):
         return []
-    key = _AGNAI_BOOKS[original.format]
-    book = original.document if key is None else original.document.get(key)
-    raw = book.get("entries") if isinstance(book, dict) else None
-    natives = [entry for entry in raw if isinstance(entry, dict)] if isinstance(raw, list) else []
-    return [
-        LoreEntry.model_validate(read_entry(entry) | {"uid": uid}).model_dump(mode="json")
-        for entry, uid in zip(natives, uids_of(natives))
-    ]
+    if original.format in _AGNAI_CARD_BOOKS:
+        book = _at(original.document, _AGNAI_CARD_BOOKS[original.format])
+        entries = read_book(book)[0]["entries"] if isinstance(book, dict) else []
+    elif original.format in _AGNAI_BOOKS:
+        book = _at(original.document, _AGNAI_BOOKS[original.format])
+        raw = book.get("entries") if isinstance(book, dict) else None
+        natives = [entry for entry in raw if isinstance(entry, dict)] if isinstance(raw, list) else []
+        entries = [read_entry(entry) | {"uid": uid} for entry, uid in zip(natives, uids_of(natives))]
+    else:
+        return []
+    return [LoreEntry.model_validate(entry).model_dump(mode="json") for entry in entries]
+
+
+def _at(document: dict, path: tuple[str, ...]) -> Any:
+    for key in path:
+        document = document.get(key) if isinstance(document, dict) else None
+    return document
 
 
 def entry_losses(entries: list[dict], pointer: str, carried: frozenset[str], where: str) -> list[Loss]:
