@@ -30,8 +30,8 @@ class Args(ToolArgs):
     flags: str | None = Field(
         None,
         description="Flags; the pattern is then bare (no /.../). With platform risuai, read as RisuAI's custom-flag "
-        "field: letters it drops dropped, <no_end_nl> applied, other <...> tokens (<cbs> too: no macro values "
-        "here) noted.",
+        "field: letters it drops dropped, <no_end_nl> applied, <cbs> expands the pattern's macros in try (race and "
+        "explain note that they take it as written), other <...> tokens noted.",
     )
     macros: dict[str, str] = Field(
         default_factory=dict, description='try: macro values, e.g. {"user": "Ann"} (the CLI\'s --macro).'
