@@ -4,15 +4,16 @@ For each entry the result says whether it fired and why (constant, which key mat
 which text, the secondary-key logic, recursion step) or why not (disabled, no key in the
 scanned messages, secondary logic, failed probability roll, lost its group, over budget).
 
-Modelled: keys and secondary keys with the four selective logics, regex keys (run in the
-embedded ECMAScript engine of bunzai.regexlab), case-sensitivity and whole-word matching,
-scan depth (entry, then book, then SillyTavern's default of 2), the extra scan sources
-(persona, description ...), recursion (off unless the book turns it on, as SillyTavern's default) with
-exclude/prevent/delay-until-recursion,
-constant entries, `delay`, insertion order and position, the token budget, probability
-rolled from the seed, and inclusion groups (override, weight, group scoring).
+Modelled, pass by pass as SillyTavern's checkWorldInfo loop runs: keys and secondary keys with
+the four selective logics, regex keys (run in the embedded ECMAScript engine of
+bunzai.regexlab), case-sensitivity and whole-word matching against one scan string, scan depth
+(entry, then book, then SillyTavern's default of 2), the extra scan sources (persona,
+description ...), recursion (off unless the book turns it on, as SillyTavern's default) with
+exclude/prevent recursion and delay-until-recursion levels, constant entries, `delay`,
+insertion order and position, the token budget, probability rolled from the seed, and
+inclusion groups (override, weight) in each pass.
 Not modelled: sticky and cooldown (they need the chat's timed-effect history), vector
-activation, min_activations, character filters (no library of tags), generation-type
+activation, min_activations, group scoring, character filters (no library of tags), generation-type
 triggers other than `normal`. Entries relying on those are marked so in their reason.
 """
 
@@ -111,6 +112,13 @@ def activate(
 
     `chat` is oldest first ({role, name, content}); `substitute` evaluates macros in keys;
     `extra_sources` holds the texts the match_* options add (persona, description ...).
+
+    The scan runs as SillyTavern's checkWorldInfo loop: each pass scans the entries not yet
+    activated (a pass after the first is a recursion pass, when recursion is on or a delay level
+    opens); of what it finds, inclusion groups keep one each, probability is rolled (a failed
+    roll is final), and the budget is taken in sorted order (higher `order` first) until it
+    overflows, after which no pass recurses. What a pass activated, except `prevent_recursion`
+    entries, joins the scan text of the next pass.
     """
     extra_sources = extra_sources or {}
     context = max_context or limits.RENDER_DEFAULT_CONTEXT
@@ -129,12 +137,10 @@ def activate(
         settings = book["body"].get("settings") or {}
         for entry in book["body"].get("entries") or []:
             rows.append({"book": book["id"], "entry": entry, "settings": settings})
-
-    verdicts: dict[tuple[str, str], dict] = {}
-    active: list[dict] = []
+    verdicts: dict[int, dict] = {}  # in the books' order
+    candidates: list[dict] = []  # the rows a pass may activate
     for row in rows:
         entry = row["entry"]
-        key = (row["book"], str(entry.get("uid")))
         verdict = {
             "book": row["book"],
             "uid": entry.get("uid"),
@@ -143,94 +149,119 @@ def activate(
             "order": entry.get("order", 100),
             "fired": False,
         }
-        verdicts[key] = verdict
+        verdicts[id(row)] = verdict
         if not entry.get("enabled", True):
             verdict["reason"] = "disabled"
-            continue
-        if entry.get("vectorized") and not entry.get("constant"):
+        elif entry.get("vectorized") and not entry.get("constant"):
             verdict["reason"] = "vector activation is not simulated"
-            continue
-        if entry.get("delay") and len(chat) < entry["delay"]:
+        elif entry.get("delay") and len(chat) < entry["delay"]:
             verdict["reason"] = f"delay: the chat has {len(chat)} messages, fewer than {entry['delay']}"
-            continue
-        triggers = entry.get("triggers") or []
-        if triggers and "normal" not in triggers:
-            verdict["reason"] = f"triggers {triggers} exclude a normal generation"
-            continue
-        if entry.get("constant"):
-            verdict["why"] = "constant"
-            active.append(row)
-            continue
-        if entry.get("delay_until_recursion"):
-            verdict["reason"] = "waits for recursion"
-            row["pending"] = True
-            continue
-        why = _scan(row, _buffer(row, chat, extra_sources, include_names), substitute)
-        if why is None:
-            verdict["reason"] = "no key found in the scanned text" if entry.get("keys") else "no keys"
-            if _scan_depth(row) <= 0:
-                verdict["reason"] = "scan depth 0: SillyTavern scans an empty text for it, not even its sources"
-            continue
-        verdict["why"] = why
-        active.append(row)
+        elif (entry.get("triggers") or []) and "normal" not in entry["triggers"]:
+            verdict["reason"] = f"triggers {entry['triggers']} exclude a normal generation"
+        else:
+            verdict["reason"] = "waits for recursion" if entry.get("delay_until_recursion") else _NOT_FOUND
+            candidates.append(row)
+    candidates.sort(key=lambda r: -_order(r["entry"]))  # getSortedEntries: higher order first, stable
 
-    # Recursion: activated content may activate more entries.
     # SillyTavern's recursion is off unless turned on (world_info_recursive defaults to false).
     recursive = any(r["settings"].get("recursive_scanning") is True for r in rows)
-    steps = 0
-    frontier = [r for r in active if not r["entry"].get("prevent_recursion")]
-    max_steps = (
-        min((r["settings"].get("max_recursion_steps") or limits.RENDER_RECURSION_MAX) for r in rows) if rows else 0
+    # max_recursion_steps counts every pass, the first too (SillyTavern's `count`); 0 is unlimited,
+    # bounded here by RENDER_RECURSION_MAX recursion passes. The smallest a book sets wins.
+    limit = min(
+        (r["settings"]["max_recursion_steps"] for r in rows if r["settings"].get("max_recursion_steps")), default=0
     )
-    # Each step rescans an entry's whole buffer, the chat and its sources with the content every
-    # activation so far added to it (WorldInfoBuffer.addRecurse), as SillyTavern does.
-    recursed: list[str] = []
-    while recursive and frontier and steps < max_steps:
-        steps += 1
-        # one block per step, its entries joined by a plain newline (checkWorldInfo's addRecurse)
-        recursed.append("\n".join(substitute(r["entry"].get("content") or "") for r in frontier))
-        frontier = []
-        for row in rows:
+    limit = limit or limits.RENDER_RECURSION_MAX + 1
+    # Delay-until-recursion levels (true is level 1): the lowest opens with the first recursion
+    # pass, each next one when a pass would end the scan.
+    levels = sorted({_level(r["entry"]) for r in rows if r["entry"].get("delay_until_recursion")})
+    level = levels.pop(0) if levels else 0
+    activated: list[dict] = []
+    done: set[int] = set()  # the rows activated or failed for good: no pass scans them again
+    failed: set[int] = set()
+    recursed: list[str] = []  # the recursion buffer: one block per pass
+    activated_text = ""  # what the budget counts besides this pass's entries
+    overflowed = False
+    passes = 0
+    recursion = False
+    while True:
+        if passes >= limit:
+            break
+        passes += 1
+        found = []
+        for row in candidates:
+            if id(row) in done:
+                continue
             entry = row["entry"]
-            verdict = verdicts[(row["book"], str(entry.get("uid")))]
-            if row in active or entry.get("exclude_recursion") or "why" in verdict:
+            until = entry.get("delay_until_recursion")
+            if until and (not recursion or _level(entry) > level):
                 continue
-            if verdict.get("reason") not in ("no key found in the scanned text", "waits for recursion"):
+            if recursion and recursive and entry.get("exclude_recursion"):
                 continue
-            level = entry.get("delay_until_recursion")
-            if isinstance(level, int) and not isinstance(level, bool) and level > steps:
+            if entry.get("constant"):
+                why = "constant"
+            else:
+                why = _scan(row, _buffer(row, chat, extra_sources, include_names, recursed), substitute)
+                if why is None:
+                    if not entry.get("keys"):
+                        verdicts[id(row)]["reason"] = "no keys"
+                    elif _scan_depth(row) <= 0:
+                        verdicts[id(row)]["reason"] = (
+                            "scan depth 0: SillyTavern scans an empty text for it, not even its sources"
+                        )
+                    elif until:
+                        verdicts[id(row)]["reason"] = _NOT_FOUND
+                    continue
+            verdicts[id(row)]["why"] = why if passes == 1 else f"recursion step {passes - 1}: {why}"
+            found.append(row)
+        found = _groups(found, activated, verdicts, seed)
+        new_content = ""
+        for row in found:  # in the sorted order: higher `order` takes the budget first
+            entry = row["entry"]
+            verdict = verdicts[id(row)]
+            if overflowed and not entry.get("ignore_budget"):
+                verdict.pop("why", None)
+                verdict["reason"] = f"over the budget of {budget} tokens"
                 continue
-            why = _scan(row, _buffer(row, chat, extra_sources, include_names, recursed), substitute)
-            if why is None:
+            if not _rolled(row, verdict, seed):
+                failed.add(id(row))
+                done.add(id(row))
+                continue
+            content = substitute(entry.get("content") or "")
+            row["content"] = content
+            new_content += content + "\n"
+            if (
+                not entry.get("ignore_budget")
+                and estimate_tokens(activated_text) + estimate_tokens(new_content) >= budget
+            ):
+                overflowed = True
+                verdict.pop("why", None)
+                verdict["reason"] = f"over the budget of {budget} tokens"
                 continue
             verdict.pop("reason", None)
-            verdict["why"] = f"recursion step {steps}: {why}"
-            active.append(row)
-            if not entry.get("prevent_recursion"):
-                frontier.append(row)
+            activated.append(row)
+            done.add(id(row))
+        survivors = [r for r in found if id(r) not in failed]
+        feeding = [r for r in survivors if not r["entry"].get("prevent_recursion")]
+        recursion = recursive and not overflowed and bool(feeding)
+        if not recursion and levels:
+            recursion, level = True, levels.pop(0)
+        if not recursion:
+            break
+        # (an entry the overflow skipped feeds its content as written: SillyTavern fills macros at the roll)
+        text = "\n".join(r["content"] if "content" in r else r["entry"].get("content") or "" for r in feeding)
+        if text:
+            recursed.append(text)
+            activated_text = text + "\n" + activated_text
 
-    active = _probability(active, verdicts, seed)
-    active = _groups(active, verdicts, seed)
-
-    # Budget: constants first, then by order, highest first; over-budget entries are dropped.
-    ranked = sorted(active, key=lambda r: (not r["entry"].get("constant"), -int(r["entry"].get("order", 100))))
     used = 0
-    kept = []
-    for row in ranked:
-        entry = row["entry"]
-        content = substitute(entry.get("content") or "")
-        tokens = estimate_tokens(content)
-        verdict = verdicts[(row["book"], str(entry.get("uid")))]
-        if used + tokens > budget and not entry.get("ignore_budget"):
-            verdict["reason"] = f"over the budget: {tokens} tokens with {used} of {budget} used"
-            continue
-        used += tokens
+    for row in activated:
+        verdict = verdicts[id(row)]
         verdict["fired"] = True
-        verdict["tokens"] = tokens
-        kept.append((row, content))
+        verdict["tokens"] = estimate_tokens(row["content"])
+        used += verdict["tokens"]
     result.used = used
     # Insertion: by order, lower first (higher order is placed later, closer to the end).
-    for row, content in sorted(kept, key=lambda rc: int(rc[0]["entry"].get("order", 100))):
+    for row in sorted(activated, key=lambda r: _order(r["entry"])):
         entry = row["entry"]
         result.fired.append(
             {
@@ -241,14 +272,24 @@ def activate(
                 "depth": entry.get("depth", 4),
                 "role": entry.get("role", "system"),
                 "outlet": entry.get("outlet", ""),
-                "content": content,
+                "content": row["content"],
             }
         )
-    for verdict in verdicts.values():
-        if "why" in verdict and not verdict["fired"] and "reason" not in verdict:
-            verdict["reason"] = "dropped"
     result.entries = list(verdicts.values())
     return result
+
+
+_NOT_FOUND = "no key found in the scanned text"
+
+
+def _order(entry: dict) -> int:
+    return int(entry.get("order", 100))
+
+
+def _level(entry: dict) -> int:
+    """An entry's delay-until-recursion level: `true` is 1, a number its own level."""
+    until = entry.get("delay_until_recursion")
+    return 1 if until is True else int(until)
 
 
 def _scan_depth(row: dict) -> int:
@@ -307,19 +348,24 @@ def _buffer(
 
 
 def _scan(row: dict, texts: dict[str, str], substitute: Callable[[str], str]) -> str | None:
+    """Why the entry's keys hold in its scan text, or None. SillyTavern matches each key against
+    one string (the chat, then the sources, then the recursion buffer, each after `\n\x01`);
+    the reason names the part that holds the match, or the scan text when a match runs across
+    parts."""
     entry, settings = row["entry"], row["settings"]
     case = entry.get("case_sensitive")
     case = settings.get("case_sensitive") if case is None else case
     whole = entry.get("match_whole_words")
     whole = settings.get("match_whole_words") if whole is None else whole
     matcher = _Matcher(bool(case), bool(whole))
+    parts = list(texts.items())
+    scanned = parts[0][1] + "".join("\n" + text for _where, text in parts[1:])
 
     def found(key: dict) -> str | None:
         key = dict(key, text=substitute(key.get("text") or ""))
-        for where, text in texts.items():
-            if matcher.matches(key, text):
-                return where
-        return None
+        if not matcher.matches(key, scanned):
+            return None
+        return next((where for where, text in parts if matcher.matches(key, text)), "the scan text")
 
     primary = None
     for key in entry.get("keys") or []:
@@ -340,35 +386,50 @@ def _scan(row: dict, texts: dict[str, str], substitute: Callable[[str], str]) ->
     return f"{primary}; secondary keys ({logic}) hold"
 
 
-def _probability(active: list[dict], verdicts: dict, seed: int) -> list[dict]:
-    kept = []
-    for row in active:
-        entry = row["entry"]
-        chance = entry.get("probability", 100)
-        if entry.get("use_probability", True) and chance < 100:
-            roll = _rng(seed, "probability", row["book"], entry.get("uid")).randint(1, 100)
-            verdict = verdicts[(row["book"], str(entry.get("uid")))]
-            if roll > chance:
-                verdict["reason"] = f"failed its probability roll ({roll} > {chance}, seed {seed})"
-                continue
-            verdict["why"] += f"; probability roll {roll} <= {chance}"
-        kept.append(row)
-    return kept
+def _rolled(row: dict, verdict: dict, seed: int) -> bool:
+    """The entry's probability roll, from the seed (SillyTavern draws Math.random); a failed roll
+    is final for the whole scan."""
+    entry = row["entry"]
+    chance = entry.get("probability", 100)
+    if not entry.get("use_probability", True) or chance >= 100:
+        return True
+    roll = _rng(seed, "probability", row["book"], entry.get("uid")).randint(1, 100)
+    if roll > chance:
+        verdict.pop("why", None)
+        verdict["reason"] = f"failed its probability roll ({roll} > {chance}, seed {seed})"
+        return False
+    verdict["why"] += f"; probability roll {roll} <= {chance}"
+    return True
 
 
-def _groups(active: list[dict], verdicts: dict, seed: int) -> list[dict]:
+def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int) -> list[dict]:
+    """A pass's finds with one entry kept of each inclusion group (filterByInclusionGroups): none
+    of a group an earlier pass already activated, else the highest-order prioritized one, else a
+    weighted draw from the seed. A loser is only left out of this pass."""
     groups: dict[str, list[dict]] = {}
-    for row in active:
+    for row in found:
         for name in (row["entry"].get("group") or {}).get("names") or []:
             groups.setdefault(name, []).append(row)
     losers: set[int] = set()
-    for name, members in sorted(groups.items()):
+
+    def lose(member: dict, why: str) -> None:
+        losers.add(id(member))
+        verdict = verdicts[id(member)]
+        verdict.pop("why", None)
+        verdict["reason"] = why
+
+    for name, members in groups.items():
         members = [m for m in members if id(m) not in losers]
+        earlier = next((r for r in activated if ((r["entry"].get("group") or {}).get("names") or []) == [name]), None)
+        if earlier is not None:  # SillyTavern compares the whole group field with the name
+            for member in members:
+                lose(member, f"inclusion group {name!r} already fired (uid {earlier['entry'].get('uid')})")
+            continue
         if len(members) < 2:
             continue
         overrides = [m for m in members if (m["entry"].get("group") or {}).get("override")]
         if overrides:
-            winner = max(overrides, key=lambda m: int(m["entry"].get("order", 100)))
+            winner = max(overrides, key=lambda m: _order(m["entry"]))
             how = "prioritized, highest order"
         else:
             weights = [max(int((m["entry"].get("group") or {}).get("weight", 100)), 0) for m in members]
@@ -377,8 +438,5 @@ def _groups(active: list[dict], verdicts: dict, seed: int) -> list[dict]:
             how = f"weighted draw (seed {seed})"
         for member in members:
             if member is not winner:
-                losers.add(id(member))
-                verdicts[(member["book"], str(member["entry"].get("uid")))]["reason"] = (
-                    f"lost inclusion group {name!r} to uid {winner['entry'].get('uid')} ({how})"
-                )
-    return [r for r in active if id(r) not in losers]
+                lose(member, f"lost inclusion group {name!r} to uid {winner['entry'].get('uid')} ({how})")
+    return [r for r in found if id(r) not in losers]

@@ -1,0 +1,94 @@
+"""The scan as SillyTavern's checkWorldInfo loop runs it (world-info.js): pass after pass, each one's
+finds filtered by inclusion group, rolled for probability and taken into the budget before the
+next pass scans with what it activated. So an entry that loses its roll or its group never feeds
+recursion, an overflowing budget ends it, delay levels open one pass at a time (even with
+recursion off), `max_recursion_steps` counts the first pass, and a key is matched against one
+string (chat, sources, recursion buffer)."""
+
+from __future__ import annotations
+
+from bunzai.render.lore import activate
+
+
+def _entry(uid: int, key: str, content: str = "x", **extra) -> dict:
+    return {"uid": uid, "keys": [{"text": key}] if key else [], "content": content, **extra}
+
+
+def _verdicts(*entries: dict, messages: tuple[str, ...] = ("start",), extra: dict | None = None, **settings) -> dict:
+    books = [{"id": "b", "body": {"settings": settings, "entries": list(entries)}}]
+    chat = [{"role": "user", "content": message} for message in messages]
+    return {verdict["uid"]: verdict for verdict in activate(books, chat, extra_sources=extra or {}).entries}
+
+
+def test_an_entry_that_fails_its_roll_does_not_feed_recursion() -> None:
+    # probability 0 always fails (SillyTavern rolls Math.random() * 100 <= 0)
+    verdicts = _verdicts(_entry(1, "start", "the tower", probability=0), _entry(2, "tower"), recursive_scanning=True)
+    assert "failed its probability roll" in verdicts[1]["reason"]
+    assert not verdicts[2]["fired"] and verdicts[2]["reason"] == "no key found in the scanned text"
+
+
+def test_an_inclusion_group_loser_does_not_feed_recursion() -> None:
+    verdicts = _verdicts(
+        _entry(1, "start", "the tower", group={"names": ["g"]}, order=10),
+        _entry(2, "start", "the gate", group={"names": ["g"], "override": True}, order=20),
+        _entry(3, "tower"),
+        recursive_scanning=True,
+    )
+    # it lost in the first pass; rescanned in the recursion pass (a loser is not out for good), its
+    # group has already fired there
+    assert verdicts[2]["fired"] and not verdicts[1]["fired"] and not verdicts[3]["fired"]
+    assert verdicts[1]["reason"] == "inclusion group 'g' already fired (uid 2)"
+
+
+def test_a_group_an_earlier_pass_activated_keeps_its_later_members_out() -> None:
+    verdicts = _verdicts(
+        _entry(1, "start", "the tower", group={"names": ["g"]}),
+        _entry(2, "tower", "more", group={"names": ["g"]}),
+        recursive_scanning=True,
+    )
+    assert verdicts[1]["fired"] and not verdicts[2]["fired"]
+    assert verdicts[2]["reason"] == "inclusion group 'g' already fired (uid 1)"
+
+
+def test_an_overflowing_budget_ends_the_recursion() -> None:
+    big = "the tower " + "word " * 200  # about 300 tokens
+    verdicts = _verdicts(
+        _entry(1, "start", big, order=200),
+        _entry(2, "start", big, order=100),
+        _entry(3, "tower"),
+        recursive_scanning=True,
+        token_budget=400,
+    )
+    assert verdicts[1]["fired"] and "over the budget" in verdicts[2]["reason"]
+    assert not verdicts[3]["fired"]  # the budget overflowed in the first pass: no recursion pass
+
+
+def test_delay_levels_open_one_pass_at_a_time_even_with_recursion_off() -> None:
+    entries = (
+        _entry(1, "start", delay_until_recursion=True),
+        _entry(2, "start", delay_until_recursion=2),
+        _entry(3, "start", delay_until_recursion=3),
+    )
+    # levels 1, 2, 3: SillyTavern takes the lowest at the start and the next each time a pass would
+    # end the scan, so the second pass runs at level 2 (levels 1 and 2 fire), the third at level 3
+    every = _verdicts(*entries)
+    assert [every[uid]["fired"] for uid in (1, 2, 3)] == [True, True, True]
+    assert "recursion step 1" in every[2]["why"] and "recursion step 2" in every[3]["why"]
+    two = _verdicts(*entries, max_recursion_steps=2)
+    assert [two[uid]["fired"] for uid in (1, 2, 3)] == [True, True, False]
+    assert two[3]["reason"] == "waits for recursion"
+
+
+def test_max_recursion_steps_counts_the_first_pass() -> None:
+    entries = (_entry(1, "start", "the tower"), _entry(2, "tower", "the gate"), _entry(3, "gate"))
+    one = _verdicts(*entries, recursive_scanning=True, max_recursion_steps=1)
+    two = _verdicts(*entries, recursive_scanning=True, max_recursion_steps=2)
+    assert [one[uid]["fired"] for uid in (1, 2, 3)] == [True, False, False]
+    assert [two[uid]["fired"] for uid in (1, 2, 3)] == [True, True, False]
+
+
+def test_a_regex_key_runs_from_the_chat_into_a_source_as_one_string() -> None:
+    key = {"text": "hello[\\s\\S]*tester", "regex": True, "flags": "i"}
+    entry = {"uid": 1, "keys": [key], "content": "x", "match_character_description": True}
+    verdicts = _verdicts(entry, messages=("hello",), extra={"description": "a tester"})
+    assert verdicts[1]["fired"] and "in the scan text" in verdicts[1]["why"]
