@@ -108,7 +108,8 @@ def activate(
     max_context: int | None = None,
     include_names: dict[str, str] | None = None,
 ) -> LoreResult:
-    """Which entries of `books` ({id, body}) the chat activates, and why each did or did not.
+    """Which entries of `books` ({id, body, character}) the chat activates, and why each did or did not.
+    `character` marks the character's own lore (its links and embedded book), scanned first.
 
     `chat` is oldest first ({role, name, content}); `substitute` evaluates macros in keys;
     `extra_sources` holds the texts the match_* options add (persona, description ...).
@@ -136,7 +137,7 @@ def activate(
     for book in books:
         settings = book["body"].get("settings") or {}
         for entry in book["body"].get("entries") or []:
-            rows.append({"book": book["id"], "entry": entry, "settings": settings})
+            rows.append({"book": book["id"], "entry": entry, "settings": settings, "character": book.get("character")})
     verdicts: dict[int, dict] = {}  # in the books' order
     candidates: list[dict] = []  # the rows a pass may activate
     for row in rows:
@@ -161,7 +162,9 @@ def activate(
         else:
             verdict["reason"] = "waits for recursion" if entry.get("delay_until_recursion") else _NOT_FOUND
             candidates.append(row)
-    candidates.sort(key=lambda r: -_order(r["entry"]))  # getSortedEntries: higher order first, stable
+    # getSortedEntries with SillyTavern's default strategy (character_first): the character's lore,
+    # higher order first, then the other books' (a book not marked is the other books')
+    candidates.sort(key=lambda r: (not r["character"], -_order(r["entry"])))
 
     # SillyTavern's recursion is off unless turned on (world_info_recursive defaults to false).
     recursive = any(r["settings"].get("recursive_scanning") is True for r in rows)

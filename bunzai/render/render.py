@@ -175,10 +175,20 @@ def gather(
             continue  # a linked book not in the studio: the embedded copy below stands in
         piece_id, data = load_piece(studio, ref, "lorebook")
         seen.add(piece_id)
-        books.append({"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}})
+        # the character's own lore (its links, its embedded book) against the worlds given besides
+        # (SillyTavern's global lore): its insertion strategy scans the character's first
+        character_lore = ref in links and ref not in lorebook_refs
+        books.append(
+            {"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}, "character": character_lore}
+        )
     if body.get("book") and not (set(links) & seen):
         books.append(
-            {"id": f"{character_id}-book", "ref": f"character/{character_id}#/body/book", "body": body["book"]}
+            {
+                "id": f"{character_id}-book",
+                "ref": f"character/{character_id}#/body/book",
+                "body": body["book"],
+                "character": True,
+            }
         )
     regex_sets = []
     for ref in list(regex_refs) + list((body.get("links") or {}).get("regex") or []):

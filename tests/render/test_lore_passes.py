@@ -92,3 +92,15 @@ def test_a_regex_key_runs_from_the_chat_into_a_source_as_one_string() -> None:
     entry = {"uid": 1, "keys": [key], "content": "x", "match_character_description": True}
     verdicts = _verdicts(entry, messages=("hello",), extra={"description": "a tester"})
     assert verdicts[1]["fired"] and "in the scan text" in verdicts[1]["why"]
+
+
+def test_the_characters_own_lore_takes_the_budget_before_the_other_books() -> None:
+    # getSortedEntries with the default strategy, character_first: the character's lore sorted by
+    # order, then the global lore, whatever the orders across them
+    big = "word " * 200
+    books = [
+        {"id": "world", "body": {"settings": {"token_budget": 400}, "entries": [_entry(1, "start", big, order=100)]}},
+        {"id": "own", "character": True, "body": {"settings": {}, "entries": [_entry(2, "start", big, order=10)]}},
+    ]
+    verdicts = {v["uid"]: v for v in activate(books, [{"role": "user", "content": "start"}]).entries}
+    assert verdicts[2]["fired"] and "over the budget" in verdicts[1]["reason"]
