@@ -8,7 +8,7 @@ Modelled, pass by pass as SillyTavern's checkWorldInfo loop runs: keys and secon
 the four selective logics, regex keys (run in the embedded ECMAScript engine of
 bunzai.regexlab), case-sensitivity and whole-word matching against one scan string, scan depth
 (entry, then book, then SillyTavern's default of 2), the extra scan sources (persona,
-description ...), recursion (off unless the book turns it on, as SillyTavern's default) with
+description ...), recursion (on unless a book turns it off, as a new SillyTavern user's settings) with
 exclude/prevent recursion and delay-until-recursion levels, constant entries, `delay`,
 insertion order and position, the token budget, probability rolled from the seed, and
 inclusion groups (override, weight) in each pass.
@@ -166,8 +166,10 @@ def activate(
     # higher order first, then the other books' (a book not marked is the other books')
     candidates.sort(key=lambda r: (not r["character"], -_order(r["entry"])))
 
-    # SillyTavern's recursion is off unless turned on (world_info_recursive defaults to false).
-    recursive = any(r["settings"].get("recursive_scanning") is True for r in rows)
+    # SillyTavern recurses unless turned off: a new user's settings (default/content/settings.json)
+    # set world_info_recursive true (world-info.js's own fallback is false). A book that says
+    # recursive_scanning false turns it off here.
+    recursive = not any(r["settings"].get("recursive_scanning") is False for r in rows)
     # max_recursion_steps counts every pass, the first too (SillyTavern's `count`); 0 is unlimited,
     # bounded here by RENDER_RECURSION_MAX recursion passes. The smallest a book sets wins.
     limit = min(
@@ -419,7 +421,8 @@ def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int)
         losers.add(id(member))
         verdict = verdicts[id(member)]
         verdict.pop("why", None)
-        verdict["reason"] = why
+        if not verdict.get("reason", "").startswith("lost inclusion group"):  # the first draw says most
+            verdict["reason"] = why
 
     for name, members in groups.items():
         members = [m for m in members if id(m) not in losers]

@@ -66,10 +66,11 @@ def test_scan_depth_and_constant() -> None:
     assert fired(activate(books, chat("old words", "new words"))) == {1: False, 2: True, 3: True}
 
 
-def test_recursion_only_when_the_book_turns_it_on() -> None:
+def test_recursion_unless_the_book_turns_it_off() -> None:
+    # a new SillyTavern user's settings turn world_info_recursive on (default/content/settings.json)
     entries = (entry(1, ["start"], content="mentions the tower"), entry(2, ["tower"]))
-    assert fired(activate(book(*entries), chat("start")))[2] is False
-    on = activate(book(*entries, recursive_scanning=True), chat("start"))
+    assert fired(activate(book(*entries, recursive_scanning=False), chat("start")))[2] is False
+    on = activate(book(*entries), chat("start"))
     assert fired(on)[2] is True and "recursion step 1" in next(e for e in on.entries if e["uid"] == 2)["why"]
 
 

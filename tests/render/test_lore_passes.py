@@ -34,10 +34,10 @@ def test_an_inclusion_group_loser_does_not_feed_recursion() -> None:
         _entry(3, "tower"),
         recursive_scanning=True,
     )
-    # it lost in the first pass; rescanned in the recursion pass (a loser is not out for good), its
-    # group has already fired there
+    # it lost in the first pass, and again in the recursion pass (a loser is not out for good, but
+    # its group has fired by then); its reason keeps the first draw
     assert verdicts[2]["fired"] and not verdicts[1]["fired"] and not verdicts[3]["fired"]
-    assert verdicts[1]["reason"] == "inclusion group 'g' already fired (uid 2)"
+    assert verdicts[1]["reason"] == "lost inclusion group 'g' to uid 2 (prioritized, highest order)"
 
 
 def test_a_group_an_earlier_pass_activated_keeps_its_later_members_out() -> None:
@@ -71,10 +71,10 @@ def test_delay_levels_open_one_pass_at_a_time_even_with_recursion_off() -> None:
     )
     # levels 1, 2, 3: SillyTavern takes the lowest at the start and the next each time a pass would
     # end the scan, so the second pass runs at level 2 (levels 1 and 2 fire), the third at level 3
-    every = _verdicts(*entries)
+    every = _verdicts(*entries, recursive_scanning=False)
     assert [every[uid]["fired"] for uid in (1, 2, 3)] == [True, True, True]
     assert "recursion step 1" in every[2]["why"] and "recursion step 2" in every[3]["why"]
-    two = _verdicts(*entries, max_recursion_steps=2)
+    two = _verdicts(*entries, recursive_scanning=False, max_recursion_steps=2)
     assert [two[uid]["fired"] for uid in (1, 2, 3)] == [True, True, False]
     assert two[3]["reason"] == "waits for recursion"
 
