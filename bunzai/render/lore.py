@@ -131,7 +131,8 @@ def activate(
         ),
         None,
     )
-    budget = budget_setting or context * limits.RENDER_WI_BUDGET_PERCENT // 100
+    # Math.round(world_info_budget * maxContext / 100) || 1, as checkWorldInfo takes it
+    budget = budget_setting or math.floor(context * limits.RENDER_WI_BUDGET_PERCENT / 100 + 0.5) or 1
     result = LoreResult(budget=budget)
     rows: list[dict] = []
     for book in books:
@@ -362,6 +363,7 @@ def _scan(row: dict, texts: dict[str, str], substitute: Callable[[str], str]) ->
     case = settings.get("case_sensitive") if case is None else case
     whole = entry.get("match_whole_words")
     whole = settings.get("match_whole_words") if whole is None else whole
+    whole = True if whole is None else whole  # a new SillyTavern user's world_info_match_whole_words
     matcher = _Matcher(bool(case), bool(whole))
     parts = list(texts.items())
     scanned = parts[0][1] + "".join("\n" + text for _where, text in parts[1:])
