@@ -289,13 +289,18 @@ def render(
         return MacroEvaluator(context, engine).evaluate(text, "lorebook").text if "{{" in text else text
 
     speaker = {"user": context.user, "assistant": context.char}
+    samplers = preset.get("samplers") or {}
+    size = int(samplers.get("max_context") or 0)
+    # SillyTavern sizes the world-info budget on the prompt's room: the context less the response
+    # (Generate passes getMaxPromptTokens to checkWorldInfo)
+    room = max(size - int(samplers.get("max_tokens") or 0), 1) if size else None
     activation = lore_mod.activate(
         loaded["books"],
         chat,
         seed=seed,
         substitute=substitute,
         include_names=speaker,
-        max_context=int((preset.get("samplers") or {}).get("max_context") or 0) or None,
+        max_context=room,
         extra_sources={
             "persona": context.persona,
             "description": context.description,

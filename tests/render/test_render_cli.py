@@ -46,13 +46,17 @@ def test_default_preset_renders_with_no_unresolved_macro_and_the_right_lore(sera
     text = " ".join(m["content"] for m in CHAT).lower()
     expected = {str(e["uid"]): any(k.lower() in text for k in e["key"]) for e in world["entries"].values()}
     assert set(expected.values()) == {True, False}  # the chat must tell firing from not firing
-    fired = {str(e["uid"]): e["fired"] for e in doc["lore"]["entries"] if e["book"] == "eldoria"}
-    assert fired == expected
+    verdicts = {str(e["uid"]): e for e in doc["lore"]["entries"] if e["book"] == "eldoria"}
+    # a key in the chat fires its entry, or the entry is left out for the budget (the prompt's room
+    # of the Default preset, 4,095 less 300 tokens, holds a quarter of that: 949)
+    found = {uid: v["fired"] or v.get("reason", "").startswith("over the budget") for uid, v in verdicts.items()}
+    assert found == expected and doc["lore"]["budget"] == 949
+    fired = {uid: v["fired"] for uid, v in verdicts.items()}
     lore_text = " ".join(m["content"] for m in doc["stages"]["final"] if m["block"] == "worldInfoBefore")
     for entry in world["entries"].values():
         assert (
             entry["content"][:60].replace("{{user}}", "User").replace("{{char}}", "Seraphina")[:40] in lore_text
-        ) == expected[str(entry["uid"])] or "{{" in entry["content"][:60]
+        ) == fired[str(entry["uid"])] or "{{" in entry["content"][:60]
 
 
 def test_final_messages_follow_the_preset_prompt_order(seraphina) -> None:
