@@ -336,8 +336,9 @@ RENDER_CHAT_MAX_BYTES = 64 * 1024 * 1024
 # Lorebook recursion steps when the book says 0 (unlimited): SillyTavern stops when nothing
 # new activates; 50 bounds a book whose entries keep activating each other.
 RENDER_RECURSION_MAX = 50
-# SillyTavern's default world-info budget is 25% of the context; with no context size in
-# the preset, SillyTavern's default context (4,095 tokens) is assumed.
+# SillyTavern's default world-info budget is 25% of the prompt's room: the context size less
+# the response length; with no context size in the preset, SillyTavern's default context
+# (4,095 tokens) is taken as the room.
 RENDER_DEFAULT_CONTEXT = 4095
 RENDER_WI_BUDGET_PERCENT = 25
 # Messages SillyTavern scans for lorebook keys when neither entry nor book says (its default).

@@ -122,7 +122,7 @@ def activate(
     entries, joins the scan text of the next pass.
     """
     extra_sources = extra_sources or {}
-    context = max_context or limits.RENDER_DEFAULT_CONTEXT
+    context = limits.RENDER_DEFAULT_CONTEXT if max_context is None else max_context
     budget_setting = next(
         (
             b["body"].get("settings", {}).get("token_budget")
@@ -131,7 +131,8 @@ def activate(
         ),
         None,
     )
-    # Math.round(world_info_budget * maxContext / 100) || 1, as checkWorldInfo takes it
+    # Math.round(world_info_budget * maxContext / 100) || 1, as checkWorldInfo takes it: a room of
+    # zero or less gives a budget of 1 or less, which every entry but `ignore_budget` ones overflows
     budget = budget_setting or math.floor(context * limits.RENDER_WI_BUDGET_PERCENT / 100 + 0.5) or 1
     result = LoreResult(budget=budget)
     rows: list[dict] = []

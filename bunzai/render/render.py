@@ -292,8 +292,8 @@ def render(
     samplers = preset.get("samplers") or {}
     size = int(samplers.get("max_context") or 0)
     # SillyTavern sizes the world-info budget on the prompt's room: the context less the response
-    # (Generate passes getMaxPromptTokens to checkWorldInfo)
-    room = max(size - int(samplers.get("max_tokens") or 0), 1) if size else None
+    # (Generate passes getMaxPromptTokens to checkWorldInfo), zero or less when the response takes it all
+    room = size - int(samplers.get("max_tokens") or 0) if size else None
     activation = lore_mod.activate(
         loaded["books"],
         chat,

@@ -104,3 +104,18 @@ def test_the_characters_own_lore_takes_the_budget_before_the_other_books() -> No
     ]
     verdicts = {v["uid"]: v for v in activate(books, [{"role": "user", "content": "start"}]).entries}
     assert verdicts[2]["fired"] and "over the budget" in verdicts[1]["reason"]
+
+
+def test_a_room_of_zero_or_less_leaves_only_ignore_budget_entries() -> None:
+    # checkWorldInfo: Math.round(25 * maxContext / 100) || 1; a response length at or over the
+    # context size leaves a room of zero or less, and every entry's tokens reach that budget
+    books = [
+        {"id": "b", "body": {"settings": {}, "entries": [_entry(1, "start"), _entry(2, "start", ignore_budget=True)]}}
+    ]
+    chat = [{"role": "user", "content": "start"}]
+    for room, budget in ((0, 1), (-100, -25), (-2, 1)):  # Math.round(-0.5) is -0, and -0 || 1 is 1
+        result = activate(books, chat, max_context=room)
+        verdicts = {verdict["uid"]: verdict for verdict in result.entries}
+        assert result.budget == budget
+        assert not verdicts[1]["fired"] and verdicts[1]["reason"] == f"over the budget of {budget} tokens"
+        assert verdicts[2]["fired"]

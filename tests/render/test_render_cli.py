@@ -266,3 +266,20 @@ def test_random_and_roll_differ_across_seeds_in_a_render(seraphina, tmp_path: Pa
     assert main_text(2) == texts[2]
     assert len(set(texts.values())) > 1
     assert all("{{" not in text for text in texts.values())
+
+
+def test_a_response_length_over_the_context_leaves_the_lorebook_no_room(seraphina, tmp_path: Path) -> None:
+    # Generate hands checkWorldInfo the context less the response length, here 300 - 400: the
+    # budget is Math.round(25 * -100 / 100), and every entry without ignore_budget is left out
+    bunzai, chat = seraphina
+    preset = json.loads(corpus_path("sillytavern", "presets", "openai", "Default.json").read_text(encoding="utf-8"))
+    preset |= {"openai_max_context": 300, "openai_max_tokens": 400}
+    path = tmp_path / "Cramped.json"
+    path.write_text(json.dumps(preset), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(path), "--id", "cramped", check=True).stdout, check=True)
+    doc = bunzai("render", "cramped", "--character", "seraphina", "--lorebook", "eldoria", "--chat", str(chat)).json
+    assert doc["lore"]["budget"] == -25
+    assert {v.get("reason") for v in doc["lore"]["entries"] if v["book"] == "eldoria"} >= {
+        "over the budget of -25 tokens"
+    }
+    assert not any(v["fired"] for v in doc["lore"]["entries"])
