@@ -20,7 +20,7 @@ from bunzai.adapters.agnai.persona import folded_text, is_structured, render_per
 from bunzai.adapters.common.card_doc import CARD_LINKS_NOT_CARRIED, CardShape, card_losses
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.fieldmap import put
-from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.losses import LossRule, superseded
 from bunzai.adapters.common.naming import linked_id, piece_id_for
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
@@ -180,6 +180,7 @@ def character_losses(piece: Any) -> list[Loss]:
     ]
     losses += import_losses.personality_folded(piece)
     if body.personality:
+        # the written description holds both texts: a second account, at the field that changes
         why = "the personality is appended to the description (Agnai's persona text)"
         losses.append(import_losses.PERSONALITY_FOLDED.at("/body/description", why))
     losses += card_lists.shrinking_lists(piece, "an Agnai character", None)
@@ -196,7 +197,9 @@ def character_losses(piece: Any) -> list[Loss]:
         book = memory_entries.unrolled_from_agnai(
             book_losses(canon, "/body/book", "an Agnai memory book"), piece, canon["entries"]
         )
-        losses += [loss for loss in book if loss.code != "book.settings.not_carried"]  # card_losses names those
+        book = [loss for loss in book if loss.code != "book.settings.not_carried"]  # card_losses names those
+        # the memory book's own account of an entry's position replaces the card book's
+        losses = superseded(losses, book) + book
     return losses
 
 

@@ -27,7 +27,7 @@ from bunzai.adapters.common.card_doc import (
     write_card_data,
 )
 from bunzai.adapters.common.drift import as_str
-from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.losses import LossRule, superseded
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
 from bunzai.jsondoc.values import copied
@@ -169,7 +169,8 @@ class AgnaiTavernCard(Adapter):
             document = with_root_first(document)
         losses += card_losses(piece, SHAPE, self.format_id) + card_lists.shrinking_lists(piece, "an Agnai Tavern card")
         if import_losses.crossing_into(piece, FORMAT_ID):
-            losses += import_losses.personality_folded(piece) + agnai_book_losses(piece)
+            book = agnai_book_losses(piece)  # what Agnai's import does to an entry's position says more
+            losses = superseded(losses, book) + import_losses.personality_folded(piece) + book
             losses += import_losses.rewritten_text(piece)
         return Encoded(agnai_json_bytes(document), losses)
 

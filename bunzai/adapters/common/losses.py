@@ -119,6 +119,13 @@ class Cover:
         return self._losses[min(found)] if found else None
 
 
+def superseded(losses: Sequence[Loss], by: Sequence[Loss]) -> list[Loss]:
+    """`losses` less those `by` reports again (the same code at the same pointer): where two
+    layers of a writer name one loss, the report keeps the one that says more."""
+    again = {(loss.pointer, loss.code) for loss in by}
+    return [loss for loss in losses if (loss.pointer, loss.code) not in again]
+
+
 def not_carried(pointers: Sequence[str], label: str, declared: Sequence[Loss] = ()) -> list[Loss]:
     """The safety net's losses: one per lost pointer no declared loss (nor an earlier one here) covers."""
     found: list[Loss] = []
