@@ -60,6 +60,18 @@ def test_an_unedited_module_writes_back_byte_for_byte():
     assert crossing.data == data and crossing.losses == []
 
 
+def test_a_module_without_a_description_or_lorebook_writes_back_byte_for_byte():
+    # RisuAI's own writers always set both; a regex-only module made by another tool may not
+    bare = {key: value for key, value in REALM.items() if key not in ("description", "lorebook")}
+    _adapter, decoded, media = read(compact(bare), "Weather.json")
+    crossing = convert_piece(decoded.pieces[0], "risu.module.json", media)
+    assert crossing.data == compact(bare) and crossing.losses == []
+    edited = decoded.pieces[0].model_copy(deep=True)
+    edited.body.description = "storms"
+    written = json.loads(convert_piece(edited, "risu.module.json", media).data)
+    assert written["description"] == "storms" and "lorebook" not in written
+
+
 def test_an_edited_entry_is_written_and_the_rest_of_the_module_kept():
     _adapter, decoded, media = read(compact(REALM), "Weather.json")
     book = decoded.pieces[0]

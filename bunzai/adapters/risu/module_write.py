@@ -136,10 +136,15 @@ def book_module(module: dict | None, piece: Any, body: dict) -> dict:
     """`module` (a copy the caller owns; None for a new one) holding the lorebook piece's name,
     description and entries; everything else of it stays as it was."""
     if module is None:
-        module = {"name": piece.name, "description": "", "id": piece.id}
+        module = {"name": piece.name, "description": "", "id": piece.id, "lorebook": []}
     module["name"] = piece.name
-    module["description"] = body["description"]
-    module["lorebook"] = write_entries(module.get("lorebook"), body["entries"])
+    # a module that had no description or lorebook (a regex-only one from another tool) gets one
+    # only when there is something to put in it, so an unedited module comes back as it was
+    if "description" in module or body["description"]:
+        module["description"] = body["description"]
+    lorebook = write_entries(module.get("lorebook"), body["entries"])
+    if "lorebook" in module or lorebook:
+        module["lorebook"] = lorebook
     return module
 
 
