@@ -80,13 +80,30 @@ def get_adapter(format_id: str) -> Adapter:
     try:
         return _ADAPTERS[format_id]
     except KeyError:
-        close = suggestions(format_id, _ADAPTERS)
+        close = _close_formats(format_id)
         otherwise = (
             "see `bunzai formats`" if close else "formats: " + ", ".join(sorted(_ADAPTERS)) + " (see `bunzai formats`)"
         )
         raise unknown_name(
             "unknown_format", f"no format {format_id!r}", format_id, _ADAPTERS, otherwise, close=close
         ) from None
+
+
+# short names people write for a platform in a format id (st.world, tavern.card.png)
+_PLATFORM_SHORT = {"st": "sillytavern", "tavern": "sillytavern", "risuai": "risu", "faraday": "backyard"}
+
+
+def _close_formats(word: str) -> list[str]:
+    """Format ids close to `word`, also read with a platform's short name spelled out."""
+    from bunzai.limits import SUGGEST_MAX
+
+    head, dot, rest = word.partition(".")
+    full = _PLATFORM_SHORT.get(head.lower()) if dot else None
+    spellings = ([f"{full}.{rest}"] if full else []) + [word]
+    # a spelling that is a format id once spelled out, or without its file extension, comes first
+    exact = [known for spelling in spellings for known in (spelling, spelling.rsplit(".", 1)[0]) if known in _ADAPTERS]
+    close = exact + [close for spelling in spellings for close in suggestions(spelling, _ADAPTERS)]
+    return list(dict.fromkeys(close))[:SUGGEST_MAX]
 
 
 def writer_for(format_id: str, kind: str) -> Adapter:

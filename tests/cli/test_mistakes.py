@@ -22,6 +22,8 @@ MISTAKES = [
     (["lsit"], 2, "usage", "list"),
     (["draft", "shwo"], 2, "usage", "show"),
     (["export", "seraphina", "--to", "sillytavern.png"], 1, "unknown_format", "sillytavern.card.png"),
+    (["export", "seraphina", "--to", "st.card.png"], 1, "unknown_format", "sillytavern.card.png"),
+    (["transfer", "seraphina", "--to", "tavern.card.json"], 1, "unknown_format", "sillytavern.card.json"),
     (["transfer", "seraphina", "--to", "sillytavern.card.json", "--engine", "risu"], 1, "not_found", "risuai"),
     (["macro-lookup", "char", "--engine", "sillytaven"], 1, "not_found", "sillytavern"),
 ]
