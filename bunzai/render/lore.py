@@ -98,6 +98,10 @@ def regex_key_error(pattern: str, flags: str) -> str | None:
     return answer.get("error")
 
 
+# where a book comes from, in getSortedEntries' order (chat lore, which bunzai has no piece for, goes first there)
+_RANKS = {"persona": 0, "character": 1}
+
+
 def activate(
     books: list[dict],
     chat: list[dict],
@@ -108,8 +112,10 @@ def activate(
     max_context: int | None = None,
     include_names: dict[str, str] | None = None,
 ) -> LoreResult:
-    """Which entries of `books` ({id, body, character}) the chat activates, and why each did or did not.
-    `character` marks the character's own lore (its links and embedded book), scanned first.
+    """Which entries of `books` ({id, body, scope}) the chat activates, and why each did or did not.
+    `scope` is where SillyTavern takes a book from: "persona" (the persona's bound lorebook, scanned
+    first), "character" (the character's links and embedded book, next), else the books given
+    besides (its global lore, last).
 
     `chat` is oldest first ({role, name, content}); `substitute` evaluates macros in keys;
     `extra_sources` holds the texts the match_* options add (persona, description ...).
@@ -139,7 +145,9 @@ def activate(
     for book in books:
         settings = book["body"].get("settings") or {}
         for entry in book["body"].get("entries") or []:
-            rows.append({"book": book["id"], "entry": entry, "settings": settings, "character": book.get("character")})
+            rows.append(
+                {"book": book["id"], "entry": entry, "settings": settings, "rank": _RANKS.get(book.get("scope"), 2)}
+            )
     verdicts: dict[int, dict] = {}  # in the books' order
     candidates: list[dict] = []  # the rows a pass may activate
     for row in rows:
@@ -164,9 +172,9 @@ def activate(
         else:
             verdict["reason"] = "waits for recursion" if entry.get("delay_until_recursion") else _NOT_FOUND
             candidates.append(row)
-    # getSortedEntries with SillyTavern's default strategy (character_first): the character's lore,
-    # higher order first, then the other books' (a book not marked is the other books')
-    candidates.sort(key=lambda r: (not r["character"], -_order(r["entry"])))
+    # getSortedEntries: the persona's lore, then, with SillyTavern's default strategy (character_first),
+    # the character's and the other books' (global lore), each higher order first
+    candidates.sort(key=lambda r: (r["rank"], -_order(r["entry"])))
 
     # SillyTavern recurses unless turned off: a new user's settings (default/content/settings.json)
     # set world_info_recursive true (world-info.js's own fallback is false). A book that says

@@ -166,7 +166,21 @@ def gather(
     body = character.get("body") or {}
     books: list[dict] = []
     seen: set[str] = set()
+    notes: list[str] = []
     links = (body.get("links") or {}).get("lorebooks") or []
+    given = {ref.split("/", 1)[1] if ref.startswith("lorebook/") else ref for ref in lorebook_refs}
+    # the persona's bound lorebook (SillyTavern's persona lore), unless it is among the books given
+    # (global lore there); a character's link to the same book is then skipped, as SillyTavern skips it
+    persona_book = ((persona or {}).get("body") or {}).get("lorebook")
+    if persona_book and persona_book not in given:
+        if try_read(studio, "lorebook", persona_book) is None:
+            notes.append(f"persona/{persona_id} binds lorebook/{persona_book}, which is not in the studio: not scanned")
+        else:
+            piece_id, data = load_piece(studio, f"lorebook/{persona_book}", "lorebook")
+            seen.add(piece_id)
+            books.append(
+                {"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}, "scope": "persona"}
+            )
     for ref in list(lorebook_refs) + links:
         book_id = ref.split("/", 1)[1] if ref.startswith("lorebook/") else ref
         if book_id in seen:
@@ -177,17 +191,15 @@ def gather(
         seen.add(piece_id)
         # the character's own lore (its links, its embedded book) against the worlds given besides
         # (SillyTavern's global lore): its insertion strategy scans the character's first
-        character_lore = ref in links and ref not in lorebook_refs
-        books.append(
-            {"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}, "character": character_lore}
-        )
+        scope = "character" if ref in links and ref not in lorebook_refs else "global"
+        books.append({"id": piece_id, "ref": f"lorebook/{piece_id}", "body": data.get("body") or {}, "scope": scope})
     if body.get("book") and not (set(links) & seen):
         books.append(
             {
                 "id": f"{character_id}-book",
                 "ref": f"character/{character_id}#/body/book",
                 "body": body["book"],
-                "character": True,
+                "scope": "character",
             }
         )
     regex_sets = []
@@ -206,6 +218,7 @@ def gather(
         "regex": regex_sets,
         "chat": read_chat(chat_file) if chat_file else None,
         "templates": templates,
+        "notes": notes,
     }
 
 
@@ -411,7 +424,7 @@ def render(
         "unevaluated": [p for p in problems if p["kind"] not in ("unknown", "unresolved")],
         "lore": activation.to_json(),
         "regex": regex_report,
-        "notes": notes,
+        "notes": loaded.get("notes", []) + notes,
     }
     if real_engine is not None:
         doc["real_engine"] = real_engine

@@ -100,7 +100,22 @@ def test_the_characters_own_lore_takes_the_budget_before_the_other_books() -> No
     big = "word " * 200
     books = [
         {"id": "world", "body": {"settings": {"token_budget": 400}, "entries": [_entry(1, "start", big, order=100)]}},
-        {"id": "own", "character": True, "body": {"settings": {}, "entries": [_entry(2, "start", big, order=10)]}},
+        {"id": "own", "scope": "character", "body": {"settings": {}, "entries": [_entry(2, "start", big, order=10)]}},
+    ]
+    verdicts = {v["uid"]: v for v in activate(books, [{"role": "user", "content": "start"}]).entries}
+    assert verdicts[2]["fired"] and "over the budget" in verdicts[1]["reason"]
+
+
+def test_the_persona_s_lore_takes_the_budget_before_the_character_s() -> None:
+    # getSortedEntries puts persona lore before the character's and the global lore
+    big = "word " * 200
+    books = [
+        {
+            "id": "own",
+            "scope": "character",
+            "body": {"settings": {"token_budget": 400}, "entries": [_entry(1, "start", big, order=900)]},
+        },
+        {"id": "mine", "scope": "persona", "body": {"settings": {}, "entries": [_entry(2, "start", big, order=1)]}},
     ]
     verdicts = {v["uid"]: v for v in activate(books, [{"role": "user", "content": "start"}]).entries}
     assert verdicts[2]["fired"] and "over the budget" in verdicts[1]["reason"]

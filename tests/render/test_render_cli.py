@@ -283,3 +283,40 @@ def test_a_response_length_over_the_context_leaves_the_lorebook_no_room(seraphin
         "over the budget of -25 tokens"
     }
     assert not any(v["fired"] for v in doc["lore"]["entries"])
+
+
+def _persona_with_book(bunzai, book: str | None) -> None:
+    if book:
+        entry = {"uid": 0, "keys": [{"text": "forest"}], "content": "The moor lies east of the forest."}
+        made = bunzai("create", "lorebook", "--input", json.dumps({"name": book, "body": {"entries": [entry]}}))
+        bunzai("apply", "--yes", input=made.stdout, check=True)
+    persona = {"name": "Ann", "body": {"description": "A traveller.", "lorebook": "moor"}}
+    bunzai("apply", "--yes", input=bunzai("create", "persona", "--input", json.dumps(persona)).stdout, check=True)
+
+
+def test_the_persona_s_bound_lorebook_is_scanned_first(seraphina) -> None:
+    # getSortedEntries: persona lore, then the character's, then the global lore given besides
+    bunzai, chat = seraphina
+    _persona_with_book(bunzai, "Moor")
+    doc = bunzai(
+        "render", "default", "--character", "seraphina", "--persona", "ann", "--chat", str(chat), check=True
+    ).json
+    assert doc["lorebooks"][0] == "lorebook/moor"
+    moor = [v for v in doc["lore"]["entries"] if v["book"] == "moor"]
+    assert moor and moor[0]["fired"] and moor[0]["why"] == "key 'forest' in chat"
+    lore_text = " ".join(m["content"] for m in doc["stages"]["final"] if m["block"] == "worldInfoBefore")
+    assert lore_text.startswith("The moor lies east of the forest.")
+    # given with --lorebook, it is global lore there, scanned once
+    given = bunzai(
+        "render", "default", "--character", "seraphina", "--persona", "ann", "--lorebook", "moor", "--chat", str(chat)
+    ).json
+    assert given["lorebooks"].count("lorebook/moor") == 1
+    assert [v["book"] for v in given["lore"]["entries"]].count("moor") == 1
+
+
+def test_a_persona_s_lorebook_missing_from_the_studio_is_noted(seraphina) -> None:
+    bunzai, chat = seraphina
+    _persona_with_book(bunzai, None)
+    doc = bunzai("render", "default", "--character", "seraphina", "--persona", "ann", "--chat", str(chat)).json
+    assert "lorebook/moor" not in doc["lorebooks"]
+    assert "persona/ann binds lorebook/moor, which is not in the studio: not scanned" in doc["notes"]
