@@ -10,7 +10,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from bunzai.adapters.agnai.memory_entries import fires_everywhere, never_matches, stripped_misses
+from bunzai.adapters.agnai.memory_entries import fires_between_words, fires_everywhere, never_matches, stripped_misses
 from bunzai.regexlab import engine
 
 _UNSEARCHED = "agnai.entry.secondary_keys_unsearched"
@@ -110,6 +110,23 @@ def test_a_stripped_keyword_is_reported_exactly_when_agnai_misses_its_own_text(k
 def test_a_keyword_said_to_fire_everywhere_does_fire_on_a_plain_message(keyword: str) -> None:
     if fires_everywhere(keyword):
         assert _agnai_finds(keyword, "The gate opens.") and _agnai_finds(keyword, "ok")
+
+
+@settings(max_examples=150, deadline=None)
+@given(keyword=st.text(alphabet="aZ1 ._+(|*?^", max_size=6))
+def test_a_keyword_said_to_fire_between_words_finds_any_two(keyword: str) -> None:
+    if fires_between_words(keyword):
+        assert _agnai_finds(keyword, "The gate opens.") and not _agnai_finds(keyword, "ok")
+
+
+def test_a_keyword_left_as_one_space_is_reported_as_firing_everywhere(bunzai, tmp_path) -> None:
+    # ^ ^ is searched as \b( )\b: the space between any two words; it was reported as stripped only
+    world = _world(tmp_path, [{"key": ["^ ^", ". .", "^  ^"], "content": "Between."}])
+    report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(tmp_path / "b.json"), check=True)
+    everywhere = [loss for loss in report.json["losses"] if loss["code"] == _EVERYWHERE]
+    assert [loss["pointer"] for loss in everywhere] == ["/body/entries/0/keys/0", "/body/entries/0/keys/1"]
+    assert all("\\b( )\\b" in loss["why"] for loss in everywhere)
+    assert _coded(report.json["losses"], _STRIPPED) == ["/body/entries/0/keys/2"]
 
 
 def test_a_blank_or_star_keyword_is_reported_as_firing_everywhere(bunzai, tmp_path) -> None:

@@ -70,6 +70,11 @@ ENTRY_KEY_FIRES_EVERYWHERE = LossRule(
     "removed \\^$+.()|[]{}_ from it: a blank keyword, *, ^_^, ...), which fires on every message with a word in "
     "it: the entry is inserted almost always; the keyword is written as it is",
 )
+_BETWEEN_WORDS = (
+    "Agnai searches this keyword as \\b( )\\b (nothing is left of it but one space once it has removed "
+    "\\^$+.()|[]{}_ from it: ^ ^, . .), which finds the space between any two words: the entry is inserted "
+    "almost always; the keyword is written as it is"
+)
 ENTRY_SECONDARY_KEYS_UNSEARCHED = LossRule(
     f"{_ENTRY}/secondary_keys",
     "dropped",
@@ -124,6 +129,12 @@ def fires_everywhere(keyword: str) -> bool:
     it has removed `\\^$+.()|[]{}_` (a blank keyword, `*`, `^_^`, `...`). That search fires on every
     message with a word in it."""
     return not _AGNAI_REMOVED.sub("", js_trim(keyword)).strip("*")
+
+
+def fires_between_words(keyword: str) -> bool:
+    """Whether nothing but one space (and `*` wildcards) is left of `keyword` once Agnai has removed
+    `\\^$+.()|[]{}_` (`^ ^`, `. .`): its search, \\b( )\\b, finds the space between any two words."""
+    return _AGNAI_REMOVED.sub("", js_trim(keyword)).replace("*", "") == " "
 
 
 def stripped_misses(keyword: str) -> bool:
@@ -380,6 +391,8 @@ def _key_losses(entry: dict, at: str, carried: frozenset[str]) -> list[Loss]:
                 losses.append(ENTRY_KEY_NEVER_MATCHES.at(f"{at}/{kind}/{k}"))
             elif kind == "keys" and fires_everywhere(key["text"]):
                 losses.append(ENTRY_KEY_FIRES_EVERYWHERE.at(f"{at}/{kind}/{k}"))
+            elif kind == "keys" and fires_between_words(key["text"]):
+                losses.append(ENTRY_KEY_FIRES_EVERYWHERE.at(f"{at}/{kind}/{k}", _BETWEEN_WORDS))
             elif kind == "keys" and stripped_misses(key["text"]):
                 losses.append(ENTRY_KEY_STRIPPED.at(f"{at}/{kind}/{k}"))
     return losses
