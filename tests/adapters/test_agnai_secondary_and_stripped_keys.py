@@ -10,7 +10,13 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from bunzai.adapters.agnai.memory_entries import fires_between_words, fires_everywhere, never_matches, stripped_misses
+from bunzai.adapters.agnai.memory_entries import (
+    fires_between_words,
+    fires_everywhere,
+    never_matches,
+    stripped_misses,
+    wildcard_misses,
+)
 from bunzai.regexlab import engine
 
 _UNSEARCHED = "agnai.entry.secondary_keys_unsearched"
@@ -127,6 +133,25 @@ def test_a_keyword_left_as_one_space_is_reported_as_firing_everywhere(bunzai, tm
     assert [loss["pointer"] for loss in everywhere] == ["/body/entries/0/keys/0", "/body/entries/0/keys/1"]
     assert all("\\b( )\\b" in loss["why"] for loss in everywhere)
     assert _coded(report.json["losses"], _STRIPPED) == ["/body/entries/0/keys/2"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(keyword=st.text(alphabet="aZ1 *?", min_size=1, max_size=7))
+def test_a_wildcard_keyword_is_said_to_miss_exactly_when_agnai_misses_its_own_text(keyword: str) -> None:
+    # * and ? are literal in SillyTavern and RisuAI keys, wildcards in Agnai's search
+    if "*" in keyword or "?" in keyword:
+        assert wildcard_misses(keyword) == (not _agnai_finds(keyword, f"« {keyword.strip()} »"))
+    else:
+        assert not wildcard_misses(keyword)
+
+
+def test_a_keyword_meant_literally_that_agnai_reads_as_a_wildcard_is_reported(bunzai, tmp_path) -> None:
+    world = _world(tmp_path, [{"key": ["what?", "drag*", "5*3"], "content": "Asked."}])
+    out = tmp_path / "b.json"
+    report = bunzai("convert", str(world), "--to", "agnai.memory.json", "-o", str(out), check=True).json
+    assert _coded(report["losses"], "agnai.entry.key_wildcard") == ["/body/entries/0/keys/0", "/body/entries/0/keys/2"]
+    again = bunzai("convert", str(out), "--to", "agnai.memory.json", "-o", str(tmp_path / "again"), check=True)
+    assert _coded(again.json["losses"], "agnai.entry.key_wildcard") == []  # Agnai's own file: wildcards meant
 
 
 def test_a_blank_or_star_keyword_is_reported_as_firing_everywhere(bunzai, tmp_path) -> None:

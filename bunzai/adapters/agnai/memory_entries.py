@@ -70,6 +70,13 @@ ENTRY_KEY_FIRES_EVERYWHERE = LossRule(
     "removed \\^$+.()|[]{}_ from it: a blank keyword, *, ^_^, ...), which fires on every message with a word in "
     "it: the entry is inserted almost always; the keyword is written as it is",
 )
+ENTRY_KEY_WILDCARD = LossRule(
+    rf"{_ENTRY}/keys/\d+",
+    "dropped",
+    "agnai.entry.key_wildcard",
+    "Agnai reads * in a keyword as any run of word characters and ? as one word character: the keyword, "
+    "meant literally (what?, 5*3), no longer finds its own text in the chat; the keyword is written as it is",
+)
 _BETWEEN_WORDS = (
     "Agnai searches this keyword as \\b( )\\b (nothing is left of it but one space once it has removed "
     "\\^$+.()|[]{}_ from it: ^ ^, . .), which finds the space between any two words: the entry is inserted "
@@ -150,6 +157,17 @@ def stripped_misses(keyword: str) -> bool:
     search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
     text = trimmed.replace("*", "").replace("?", "x")
     return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {text} ") is None
+
+
+def wildcard_misses(keyword: str) -> bool:
+    """Whether a keyword holding `*` or `?` (and nothing Agnai removes) no longer finds its own text
+    as written, the wildcards read as Agnai reads them: `what?` is searched as `what\\w`, `5*3` as
+    `5\\w*3`. `drag*` still finds `drag*` (and `dragon`), so it is not reported."""
+    trimmed = js_trim(keyword)
+    if ("*" not in trimmed and "?" not in trimmed) or _AGNAI_REMOVED.search(trimmed):
+        return False
+    search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in trimmed)
+    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {trimmed} ", re.IGNORECASE) is None
 
 
 def strays(raw: Any) -> list[tuple[int, str]]:
@@ -289,6 +307,7 @@ _SEARCH_CODES = frozenset(
         ENTRY_KEY_NEVER_MATCHES,
         ENTRY_KEY_STRIPPED,
         ENTRY_KEY_FIRES_EVERYWHERE,
+        ENTRY_KEY_WILDCARD,
         ENTRY_SECONDARY_KEYS_UNSEARCHED,
         ENTRY_CONSTANT_UNUSED,
     )
@@ -395,4 +414,6 @@ def _key_losses(entry: dict, at: str, carried: frozenset[str]) -> list[Loss]:
                 losses.append(ENTRY_KEY_FIRES_EVERYWHERE.at(f"{at}/{kind}/{k}", _BETWEEN_WORDS))
             elif kind == "keys" and stripped_misses(key["text"]):
                 losses.append(ENTRY_KEY_STRIPPED.at(f"{at}/{kind}/{k}"))
+            elif kind == "keys" and wildcard_misses(key["text"]):
+                losses.append(ENTRY_KEY_WILDCARD.at(f"{at}/{kind}/{k}"))
     return losses
