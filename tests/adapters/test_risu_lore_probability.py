@@ -95,7 +95,8 @@ _NATIVE = st.fixed_dictionaries(
 @given(natives=st.lists(_NATIVE, min_size=1, max_size=4), data=st.data())
 def test_what_is_written_gives_the_chance_risuai_acts_on(natives, data):
     """Read, set each entry's chance (or none), write: RisuAI's load gives every entry that chance,
-    unless it is 0, which is named."""
+    unless it is 0 and the entry's own activationPercent does not already give 0 (a negative one
+    does), which is named."""
     _adapter, decoded, media = read(export(*(entry(**native) for native in natives)), "l.json")
     for native, canonical in zip(natives, decoded.pieces[0].body.entries):
         assert (canonical.probability if canonical.use_probability else None) == risu_load(entry(**native))
@@ -106,6 +107,19 @@ def test_what_is_written_gives_the_chance_risuai_acts_on(natives, data):
     written = json.loads(crossing.data)["data"]
     zero = {loss.pointer for loss in crossing.losses if loss.code == "risu.entry.probability_zero"}
     for index, (native, chance) in enumerate(zip(written, chances)):
-        assert risu_load(native) == (None if chance == 0 else chance)
-        assert (f"/body/entries/{index}/probability" in zero) == (chance == 0)
+        named = f"/body/entries/{index}/probability" in zero
+        if chance == 0:
+            assert risu_load(native) == (None if named else 0)
+        else:
+            assert risu_load(native) == chance and not named
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
+
+
+def test_a_negative_chance_risuai_acts_on_as_zero_goes_back_without_a_loss():
+    # activationPercent -1 is truthy: RisuAI's load makes it @@probability -1, which never fires
+    _adapter, decoded, media = read(export(entry(activationPercent=-1)), "l.json")
+    (canonical,) = decoded.pieces[0].body.entries
+    assert (canonical.use_probability, canonical.probability) == (True, 0)
+    crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
+    assert json.loads(crossing.data)["data"][0]["activationPercent"] == -1
+    assert crossing.losses == []

@@ -461,10 +461,12 @@ VERSION_RESET = LossRule(
 )
 
 
-def _probability_losses(canonical: dict, at: str) -> list[Loss]:
+def _probability_losses(canonical: dict, at: str, written: dict | None) -> list[Loss]:
     if not canonical["use_probability"]:
         return []
     if canonical["probability"] == 0:
+        if written is not None and _percent(written) == 0:
+            return []  # the entry's own activationPercent, kept, is one RisuAI acts on as 0 (a negative one)
         return [PROBABILITY_ZERO.at(f"{at}/{field}") for field in ("probability", "use_probability")]
     extras = as_object(canonical["extensions"].get(EXT_KEY))
     if not _migrated(extras):
@@ -485,8 +487,9 @@ def _pattern_rejected(key: dict) -> bool:
     return flags_valid(key["flags"]) and compiles(key["text"], key["flags"]) is False
 
 
-def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> list[Loss]:
-    """What a Risu entry cannot carry of `canonical` (pointer prefix e.g. /body/entries)."""
+def entry_losses(canonical: dict, index: int, prefix: str, default: dict, written: dict | None = None) -> list[Loss]:
+    """What a Risu entry cannot carry of `canonical` (pointer prefix e.g. /body/entries); `written`
+    is the native entry written for it, when the caller has it."""
     losses = []
     at = f"{prefix}/{index}"
     for field in _NOT_CARRIED:
@@ -522,7 +525,7 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict) -> lis
         elif any(js_trim(key["text"]) != key["text"] or not key["text"] or key["flags"] for key in keys):
             why = "RisuAI trims its plain keys and leaves out empty ones; a literal key has no flags"
             losses.append(KEY_REGEX_MIXED.at(pointer, why))
-    losses += _probability_losses(canonical, at)
+    losses += _probability_losses(canonical, at, written)
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:
         losses.append(ENTRY_UID_IS_INDEX.at(f"{at}/uid"))
     other = {key: value for key, value in canonical["extensions"].items() if key != EXT_KEY}

@@ -53,12 +53,14 @@ def write_entries(base: Any, entries: list[dict]) -> list[dict]:
     return [write_entry(old[index] if index < len(old) else None, entry, index) for index, entry in enumerate(entries)]
 
 
-def book_losses(body: dict, prefix: str) -> list[Loss]:
-    """What RisuAI's lore list cannot carry of a canonical lorebook body (`prefix` points at the body)."""
+def book_losses(body: dict, prefix: str, written: list[dict] | None = None) -> list[Loss]:
+    """What RisuAI's lore list cannot carry of a canonical lorebook body (`prefix` points at the body);
+    `written` is the native lore list written for it, when the caller has it."""
     default = LoreEntry().model_dump(mode="json")
     losses = []
     for index, entry in enumerate(body["entries"]):
-        losses += entry_losses(entry, index, f"{prefix}/entries", default)
+        native = written[index] if written is not None and index < len(written) else None
+        losses += entry_losses(entry, index, f"{prefix}/entries", default, native)
     for key, value in body["settings"].items():
         if value is not None:
             losses.append(BOOK_SETTINGS.at(f"{prefix}/settings/{key}"))
@@ -106,7 +108,7 @@ class RisuLorebook(Adapter):
         document = copied(original.document) if own else {"type": "risu", "ver": 1, "data": []}
         body = piece.body.model_dump(mode="json")
         document["data"] = write_entries(document["data"] if own else None, body["entries"])
-        losses = book_losses(body, "/body")
+        losses = book_losses(body, "/body", document["data"])
         if piece.name != piece.id:
             losses.append(NAME_FILE_NAME.at("/name"))
         if piece.assets:

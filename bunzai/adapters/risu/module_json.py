@@ -96,7 +96,7 @@ class RisuModuleJson(Adapter):
         module = book_module(base, piece, body)
         if _falsy(module.get("id")):
             module["id"] = piece.id  # RisuAI's import refuses a module without one (and gives it a new id anyway)
-        losses = book_module_losses(piece, body)
+        losses = book_module_losses(piece, body, module)
         if asset_blocks:
             losses.append(
                 ASSET_BYTES.at(

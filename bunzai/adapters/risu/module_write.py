@@ -118,7 +118,7 @@ def write_module(piece: Any, media: MediaSource) -> Encoded:
     module = book_module(document["module"] if document is not None else _json_module(piece), piece, body)
     names = module.get("assets") if isinstance(module.get("assets"), list) else []
     module["assets"] = names[: len(assets)] + [["", "", "bin"]] * (len(assets) - len(names))
-    losses = book_module_losses(piece, body)
+    losses = book_module_losses(piece, body, module)
     if len(names) > len(assets):  # a module JSON names its assets without their bytes
         losses.append(ASSET_NAMES.at("/original", f"{ASSET_NAMES.why}: {len(names) - len(assets)} left out"))
     return Encoded(encode_module(module, assets, table), losses)
@@ -148,9 +148,11 @@ def book_module(module: dict | None, piece: Any, body: dict) -> dict:
     return module
 
 
-def book_module_losses(piece: Any, body: dict) -> list[Loss]:
-    """What a module cannot carry of a lorebook piece (a module has a description: no loss for it)."""
-    losses = [loss for loss in book_losses(body, "/body") if loss.code != "risu.book.description"]
+def book_module_losses(piece: Any, body: dict, module: dict) -> list[Loss]:
+    """What a module cannot carry of a lorebook piece (a module has a description: no loss for it);
+    `module` is the one written for it."""
+    written = module.get("lorebook") if isinstance(module.get("lorebook"), list) else None
+    losses = [loss for loss in book_losses(body, "/body", written) if loss.code != "risu.book.description"]
     return losses + _common_losses(piece)
 
 
