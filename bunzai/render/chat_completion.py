@@ -468,6 +468,7 @@ def chat_history_parts(
             out.append(
                 {
                     "role": message["role"],
+                    "name": message.get("name") or "",
                     "content": message.get("content", ""),
                     "block": "chatHistory",
                     "pointer": f"chat:{index}",

@@ -420,10 +420,13 @@ def _turn(part: dict, text: str, position: str, s, opts: dict, names: dict[str, 
     """One chat message in instruct sequences, as formatInstructModeChat formats it."""
     role = part["role"] if part["role"] in ("user", "assistant") else "system"
     name = _speaker(part, names)
-    if role == "system" and opts.get("system_same_as_user"):
-        prefix, suffix = s("input_sequence"), s("input_suffix")
-    elif role == "system":
-        prefix, suffix = s("system_sequence"), s("system_suffix")
+    if role == "system":
+        # formatMessageHistoryItem names a narrator message by its own name, else the character's
+        # (an injection at depth has none), and formatInstructModeChat puts that in for {{name}}
+        narrator = part.get("name") or names["assistant"]
+        same = opts.get("system_same_as_user")
+        prefix = s("input_sequence" if same else "system_sequence", narrator)
+        suffix = s("input_suffix" if same else "system_suffix", narrator)
     else:
         kind = "input" if role == "user" else "output"
         speaker = name or "System"

@@ -181,6 +181,19 @@ def test_system_same_as_user_sends_system_messages_in_user_sequences() -> None:
     assert _prompt(parts, instruct).startswith("<sys>\nNote.\n<in>\n")
 
 
+def test_name_in_a_system_sequence_is_the_character_s_for_an_injection() -> None:
+    # doChatInject gives a system injection no name; formatMessageHistoryItem then names it after
+    # the character, and formatInstructModeChat fills {{name}} with that (not 'System')
+    instruct = _instruct({"wrap": True}, system_sequence="<sys {{name}}>", system_suffix="</{{name}}>\n")
+    parts = [_part("system", "Note.", "authors_note"), _part("user", "Hi.", index=0)]
+    assert _prompt(parts, instruct).startswith("<sys Ivo>\nNote.</Ivo>\n")
+    named = dict(_part("system", "Rain falls.", index=0), name="Narrator")
+    assert _prompt([named], instruct).startswith("<sys Narrator>\nRain falls.</Narrator>\n")
+    instruct["templates"]["options"]["system_same_as_user"] = True
+    instruct["templates"]["sequences"] |= {"input_sequence": "<in {{name}}>", "input_suffix": "</in>\n"}
+    assert _prompt(parts, instruct).startswith("<in Ivo>\nNote.</in>\n<in User>\nHi.</in>\n")
+
+
 def test_post_history_instructions_are_the_newest_user_message(ivo) -> None:
     bunzai, chat = ivo
     _corpus(bunzai, "presets", "context", "Default.json")
