@@ -190,8 +190,24 @@ def _remove(path: str) -> None:
             pass
 
 
+def _busy(error: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite gave up waiting for another process's lock (SQLITE_BUSY, SQLITE_LOCKED): the
+    index is in use, not damaged."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
+def _in_memory() -> sqlite3.Connection:
+    connection = _connect(":memory:")
+    _ready(connection)
+    return connection
+
+
 def _open(studio: Studio) -> sqlite3.Connection:
-    """The studio's index database; rebuilt when damaged; in memory where it cannot be kept."""
+    """The studio's index database; rebuilt when damaged; in memory where it cannot be kept, or
+    while another process holds it past the lock timeout (its work is left alone)."""
     path = _index_path(studio)
     for _ in range(2):
         try:
@@ -201,12 +217,11 @@ def _open(studio: Studio) -> sqlite3.Connection:
             if _ready(connection):
                 return connection
             connection.close()
-        except sqlite3.DatabaseError:
-            pass
+        except sqlite3.DatabaseError as error:
+            if _busy(error):
+                break
         _remove(path)  # damaged or another format: the files hold the truth, build it again
-    connection = _connect(":memory:")
-    _ready(connection)
-    return connection
+    return _in_memory()
 
 
 def _marks(values) -> str:
@@ -596,9 +611,16 @@ def _answer(studio: Studio, kinds: tuple[str, ...], ask):
         connection = fresh_index(studio, kinds)
         try:
             return ask(connection)
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as error:
             if attempt == 2 or connection.execute("PRAGMA database_list").fetchone()[2] == "":
                 raise
+            if _busy(error):  # held by another process: answer from the files, in memory
+                memory = _in_memory()
+                try:
+                    _refresh(memory, studio, kinds)
+                    return ask(memory)
+                finally:
+                    memory.close()
             _remove(_index_path(studio))
         finally:
             connection.close()
@@ -609,10 +631,13 @@ def fresh_index(studio: Studio, kinds: tuple[str, ...]) -> sqlite3.Connection:
     connection = _open(studio)
     try:
         _refresh(connection, studio, kinds)
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as error:
         connection.close()
-        _remove(_index_path(studio))
-        connection = _open(studio)
+        if _busy(error):  # another process holds it past the lock timeout: in use, not damaged
+            connection = _in_memory()
+        else:
+            _remove(_index_path(studio))
+            connection = _open(studio)
         _refresh(connection, studio, kinds)
     return connection
 

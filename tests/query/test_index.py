@@ -680,3 +680,30 @@ def test_a_piece_changed_in_the_tick_a_reader_read_it_is_read_again_by_the_next(
     reads.clear()
     monkeypatch.setattr(index, "_settled_before", lambda connection: tick + 2)
     assert [item["name"] for item in list_pieces(studio, KIND_NAMES)[0]] == ["Ada"] and reads == []
+
+
+def test_an_index_held_by_another_process_is_answered_around_not_rebuilt(tmp_path, monkeypatch):
+    # SQLite's "database is locked" after the lock timeout means in use, not damaged: the answer
+    # comes from the files (in memory), and the holder's index is left as it is
+    from bunzai import limits
+
+    studio, _ = init_studio(tmp_path / "studio")
+    folder = studio.root / "character"
+    (folder / "ada.json").write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada Lovelace"}))
+    assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == ["ada"]
+    index = studio.root / ".bunzai" / INDEX_NAME
+    monkeypatch.setattr(limits, "LOCK_TIMEOUT_SECONDS", 0.05)
+    inode = index.stat().st_ino
+    holder = sqlite3.connect(index, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        (folder / "babbage.json").write_text(json.dumps({"kind": "character", "id": "babbage", "name": "Babbage"}))
+        assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == ["ada", "babbage"]
+        assert [h["id"] for h in search_pieces(studio, KIND_NAMES, "lovelace", 10)] == ["ada"]
+        assert index.stat().st_ino == inode  # not removed under the holder and built anew
+        assert holder.execute("SELECT count(*) FROM files").fetchone()[0] == 1
+        holder.execute("COMMIT")
+    finally:
+        holder.close()
+    assert index.is_file()
+    assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == ["ada", "babbage"]
