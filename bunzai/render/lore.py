@@ -102,6 +102,33 @@ def regex_key_error(pattern: str, flags: str) -> str | None:
 _RANKS = {"persona": 0, "character": 1}
 
 
+# the decorators SillyTavern knows (world-info.js KNOWN_DECORATORS)
+_DECORATORS = ("@@activate", "@@dont_activate")
+
+
+def parse_decorators(content: str) -> tuple[list[str], str]:
+    """(decorators, content without them) as SillyTavern's parseDecorators reads an entry: a content
+    starting `@@` loses every leading `@@` line, known or not (`@@@x` stands in for `@@x` after an
+    unknown one); a known one (by its start, so `@@activate_only_after` counts) is kept as a
+    decorator. A content of `@@` lines only is left whole."""
+    if not content.startswith("@@"):
+        return [], content
+    lines = content.split("\n")
+    decorators: list[str] = []
+    fallback = False
+    for number, line in enumerate(lines):
+        if not line.startswith("@@"):
+            return decorators, "\n".join(lines[number:])
+        if line.startswith("@@@") and not fallback:
+            continue
+        if (line[1:] if line.startswith("@@@") else line).startswith(_DECORATORS):
+            decorators.append(line[1:] if line.startswith("@@@") else line)
+            fallback = False
+        else:
+            fallback = True
+    return decorators, content
+
+
 def activate(
     books: list[dict],
     chat: list[dict],
@@ -145,8 +172,16 @@ def activate(
     for book in books:
         settings = book["body"].get("settings") or {}
         for entry in book["body"].get("entries") or []:
+            decorators, text = parse_decorators(entry.get("content") or "")
             rows.append(
-                {"book": book["id"], "entry": entry, "settings": settings, "rank": _RANKS.get(book.get("scope"), 2)}
+                {
+                    "book": book["id"],
+                    "entry": entry,
+                    "settings": settings,
+                    "rank": _RANKS.get(book.get("scope"), 2),
+                    "decorators": decorators,
+                    "text": text,
+                }
             )
     verdicts: dict[int, dict] = {}  # in the books' order
     candidates: list[dict] = []  # the rows a pass may activate
@@ -212,7 +247,12 @@ def activate(
                 continue
             if recursion and recursive and entry.get("exclude_recursion"):
                 continue
-            if entry.get("constant"):
+            if "@@activate" in row["decorators"]:
+                why = "@@activate decorator"
+            elif "@@dont_activate" in row["decorators"]:
+                verdicts[id(row)]["reason"] = "@@dont_activate decorator"
+                continue
+            elif entry.get("constant"):
                 why = "constant"
             else:
                 why = _scan(row, _buffer(row, chat, extra_sources, include_names, recursed), substitute)
@@ -241,7 +281,7 @@ def activate(
                 failed.add(id(row))
                 done.add(id(row))
                 continue
-            content = substitute(entry.get("content") or "")
+            content = substitute(row["text"])
             row["content"] = content
             new_content += content + "\n"
             if (
@@ -263,7 +303,7 @@ def activate(
         if not recursion:
             break
         # (an entry the overflow skipped feeds its content as written: SillyTavern fills macros at the roll)
-        text = "\n".join(r["content"] if "content" in r else r["entry"].get("content") or "" for r in feeding)
+        text = "\n".join(r["content"] if "content" in r else r["text"] for r in feeding)
         if text:
             recursed.append(text)
             activated_text = text + "\n" + activated_text

@@ -134,3 +134,30 @@ def test_a_room_of_zero_or_less_leaves_only_ignore_budget_entries() -> None:
         assert result.budget == budget
         assert not verdicts[1]["fired"] and verdicts[1]["reason"] == f"over the budget of {budget} tokens"
         assert verdicts[2]["fired"]
+
+
+def test_decorator_lines_are_read_as_sillytavern_s_parse_decorators_reads_them() -> None:
+    from bunzai.render.lore import parse_decorators
+
+    assert parse_decorators("@@activate\nThe gate.") == (["@@activate"], "The gate.")
+    # every leading @@ line goes, known or not; an unknown one lets a @@@ line stand for @@
+    assert parse_decorators("@@depth 0\n@@dont_activate\nHi") == (["@@dont_activate"], "Hi")
+    assert parse_decorators("@@@activate\nHi") == ([], "Hi")
+    assert parse_decorators("@@scan_depth 3\n@@@activate\nHi") == (["@@activate"], "Hi")
+    # known by its start: RisuAI's @@activate_only_after is kept as a decorator (and does nothing)
+    assert parse_decorators("@@activate_only_after 2\nHi") == (["@@activate_only_after 2"], "Hi")
+    assert parse_decorators("@@activate") == (["@@activate"], "@@activate")  # no text line: left whole
+    assert parse_decorators("Hi\n@@activate") == ([], "Hi\n@@activate")
+
+
+def test_activate_and_dont_activate_decorators_decide_before_keys_and_constant() -> None:
+    verdicts = _verdicts(
+        _entry(1, "nowhere", "@@activate\nThe gate."),
+        _entry(2, "start", "@@dont_activate\nNever.", constant=True),
+        _entry(3, "start", "@@depth 0\nKept text."),
+    )
+    assert verdicts[1]["fired"] and verdicts[1]["why"] == "@@activate decorator"
+    assert not verdicts[2]["fired"] and verdicts[2]["reason"] == "@@dont_activate decorator"
+    books = [{"id": "b", "body": {"settings": {}, "entries": [_entry(3, "start", "@@depth 0\nKept text.")]}}]
+    (fired,) = activate(books, [{"role": "user", "content": "start"}]).fired
+    assert fired["content"] == "Kept text."  # the decorator line is not sent
