@@ -240,7 +240,10 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
                 continue
             pointer = f"{inside or '/body'}/entries/{number}"
             uid = entry.get("uid")
-            if not entry.get("constant") and not entry.get("vectorized"):
+            decorators, text = lore_mod.parse_decorators(entry.get("content") or "")
+            if "@@dont_activate" in decorators:
+                continue  # kept out on purpose, as a disabled entry is
+            if not entry.get("constant") and not entry.get("vectorized") and "@@activate" not in decorators:
                 found += _blank_key_findings(entry, ref, pointer)
                 keys = [k for k in entry.get("keys") or [] if k.get("text")]  # SillyTavern skips only ""
                 broken = [
@@ -269,7 +272,7 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
                     }
                 )
                 continue
-            tokens = lore_mod.estimate_tokens(entry.get("content") or "")
+            tokens = lore_mod.estimate_tokens(text)
             if tokens > budget and not entry.get("ignore_budget"):
                 found.append(
                     {

@@ -80,3 +80,23 @@ def test_preset_verify_warns_about_a_blank_key_and_not_that_the_entry_never_fire
         ("lore_blank_key", "/body/entries/1/secondary_keys/0"),
         ("lore_never_activates", "/body/entries/2"),
     ]
+
+
+def test_preset_verify_reads_decorators_as_the_scan_does(bunzai, tmp_path: Path) -> None:
+    # an @@activate entry fires without keys; a @@dont_activate one is kept out on purpose
+    _import(bunzai, corpus_path("sillytavern", "presets", "openai", "Default.json"))
+    entries = [
+        {"keys": [], "content": "@@activate\nAlways.", "enabled": True, "insertion_order": 100, "id": 0},
+        {"keys": [], "content": "@@dont_activate\nNever.", "enabled": True, "insertion_order": 100, "id": 1},
+        {"keys": [], "content": "No key.", "enabled": True, "insertion_order": 100, "id": 2},
+    ]
+    data = {"name": "Ivo", "description": "A guard.", "first_mes": "Halt.", "character_book": {"entries": entries}}
+    card = tmp_path / "ivo.json"
+    card.write_text(json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}), encoding="utf-8")
+    _import(bunzai, card)
+    doc = bunzai("render", "default", "-c", "ivo", check=True).json
+    assert [e["fired"] for e in doc["lore"]["entries"]] == [True, False, False]
+    findings = bunzai("preset-verify", "default", "-c", "ivo").json["findings"]
+    assert [(f["kind"], f["pointer"]) for f in findings if f["kind"].startswith("lore_")] == [
+        ("lore_never_activates", "/body/entries/2")
+    ]
