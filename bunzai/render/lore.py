@@ -13,7 +13,8 @@ exclude/prevent recursion and delay-until-recursion levels, constant entries, `d
 insertion order and position, the token budget, probability rolled from the seed, and
 inclusion groups (override, weight) in each pass.
 Not modelled: sticky and cooldown (they need the chat's timed-effect history), vector
-activation, min_activations, group scoring, character filters (no library of tags), generation-type
+activation (a vectorized entry is matched on its keys, as SillyTavern's loop matches it),
+min_activations, group scoring, character filters (no library of tags), generation-type
 triggers other than `normal`. Entries relying on those are marked so in their reason.
 """
 
@@ -198,8 +199,6 @@ def activate(
         verdicts[id(row)] = verdict
         if not entry.get("enabled", True):
             verdict["reason"] = "disabled"
-        elif entry.get("vectorized") and not entry.get("constant"):
-            verdict["reason"] = "vector activation is not simulated"
         elif entry.get("delay") and len(chat) < entry["delay"]:
             verdict["reason"] = f"delay: the chat has {len(chat)} messages, fewer than {entry['delay']}"
         elif (entry.get("triggers") or []) and "normal" not in entry["triggers"]:
@@ -330,6 +329,10 @@ def activate(
                 "content": row["content"],
             }
         )
+    for row in rows:  # checkWorldInfo matches a vectorized entry's keys too; the vector search is not run here
+        verdict = verdicts[id(row)]
+        if row["entry"].get("vectorized") and not verdict["fired"] and verdict.get("reason") == _NOT_FOUND:
+            verdict["reason"] = f"{_NOT_FOUND} (its vector activation is not simulated)"
     result.entries = list(verdicts.values())
     return result
 
@@ -380,7 +383,8 @@ def _buffer(
     lines = []
     for message in reversed(recent):  # SillyTavern scans newest first
         name = message.get("name") or (include_names or {}).get(message.get("role", ""), "")
-        lines.append(f"{name}: {message.get('content', '')}" if names and name else message.get("content", ""))
+        line = f"{name}: {message.get('content', '')}" if names and name else message.get("content", "")
+        lines.append(line.strip(JS_SPACE))  # WorldInfoBuffer trims each message
     # SillyTavern's scan buffer (WorldInfoBuffer.get) puts its MATCHER, \x01, before the newest
     # message and after the newline that joins each older one, and each source it adds (persona,
     # description ...) joins the same way: `^` never meets a message's first word, `.` stops at a

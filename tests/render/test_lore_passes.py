@@ -161,3 +161,17 @@ def test_activate_and_dont_activate_decorators_decide_before_keys_and_constant()
     books = [{"id": "b", "body": {"settings": {}, "entries": [_entry(3, "start", "@@depth 0\nKept text.")]}}]
     (fired,) = activate(books, [{"role": "user", "content": "start"}]).fired
     assert fired["content"] == "Kept text."  # the decorator line is not sent
+
+
+def test_a_vectorized_entry_is_matched_on_its_keys() -> None:
+    # checkWorldInfo does not skip vectorized entries; only the vector search itself is not run here
+    verdicts = _verdicts(_entry(1, "start", vectorized=True), _entry(2, "elsewhere", vectorized=True))
+    assert verdicts[1]["fired"] and verdicts[1]["why"] == "key 'start' in chat"
+    assert verdicts[2]["reason"] == "no key found in the scanned text (its vector activation is not simulated)"
+
+
+def test_each_message_is_trimmed_in_the_scan_text() -> None:
+    # WorldInfoBuffer trims each message: a regex key anchored at a message's end finds it
+    key = {"text": "gate$", "regex": True, "flags": "m"}
+    entry = {"uid": 1, "keys": [key], "content": "x"}
+    assert _verdicts(entry, messages=("open the gate  \n ",))[1]["fired"]
