@@ -11,10 +11,10 @@ bunzai.regexlab), case-sensitivity and whole-word matching against one scan stri
 description ...), recursion (on unless a book turns it off, as a new SillyTavern user's settings) with
 exclude/prevent recursion and delay-until-recursion levels, constant entries, `delay`,
 insertion order and position, the token budget, probability rolled from the seed, and
-inclusion groups (override, weight) in each pass.
+inclusion groups (override, weight, key-match scoring) in each pass.
 Not modelled: sticky and cooldown (they need the chat's timed-effect history), vector
 activation (a vectorized entry is matched on its keys, as SillyTavern's loop matches it),
-min_activations, group scoring, character filters (no library of tags), generation-type
+min_activations, character filters (no library of tags), generation-type
 triggers other than `normal`. Entries relying on those are marked so in their reason.
 """
 
@@ -266,6 +266,8 @@ def activate(
                         verdicts[id(row)]["reason"] = _NOT_FOUND
                     continue
             verdicts[id(row)]["why"] = why if passes == 1 else f"recursion step {passes - 1}: {why}"
+            if (entry.get("group") or {}).get("names"):  # what a scored inclusion group compares
+                row["score"] = _score(row, _buffer(row, chat, extra_sources, include_names, recursed))
             found.append(row)
         found = _groups(found, activated, verdicts, seed)
         new_content = ""
@@ -406,20 +408,51 @@ def _buffer(
     return texts
 
 
-def _scan(row: dict, texts: dict[str, str], substitute: Callable[[str], str]) -> str | None:
-    """Why the entry's keys hold in its scan text, or None. SillyTavern matches each key against
-    one string (the chat, then the sources, then the recursion buffer, each after `\n\x01`);
-    the reason names the part that holds the match, or the scan text when a match runs across
-    parts."""
+def _matcher(row: dict) -> _Matcher:
     entry, settings = row["entry"], row["settings"]
     case = entry.get("case_sensitive")
     case = settings.get("case_sensitive") if case is None else case
     whole = entry.get("match_whole_words")
     whole = settings.get("match_whole_words") if whole is None else whole
     whole = True if whole is None else whole  # a new SillyTavern user's world_info_match_whole_words
-    matcher = _Matcher(bool(case), bool(whole))
+    return _Matcher(bool(case), bool(whole))
+
+
+def _joined(texts: dict[str, str]) -> str:
+    parts = list(texts.values())
+    return parts[0] + "".join("\n" + text for text in parts[1:])
+
+
+def _score(row: dict, texts: dict[str, str]) -> int:
+    """WorldInfoBuffer.getScore: how many of the entry's keys its scan text holds (keys as written,
+    macros not filled, an empty one counting as found); secondary keys add theirs under AND ANY,
+    and under AND ALL when all hold; no primary key scores 0."""
+    entry = row["entry"]
+    matcher, scanned = _matcher(row), _joined(texts)
+    keys, secondary = entry.get("keys") or [], entry.get("secondary_keys") or []
+    if not keys:
+        return 0
+
+    def holds(key: dict) -> bool:
+        return not key.get("text") or matcher.matches(key, scanned)
+
+    primary = sum(holds(key) for key in keys)
+    hits = sum(holds(key) for key in secondary)
+    logic = entry.get("selective_logic", "and_any")
+    if secondary and (logic == "and_any" or (logic == "and_all" and hits == len(secondary))):
+        return primary + hits
+    return primary
+
+
+def _scan(row: dict, texts: dict[str, str], substitute: Callable[[str], str]) -> str | None:
+    """Why the entry's keys hold in its scan text, or None. SillyTavern matches each key against
+    one string (the chat, then the sources, then the recursion buffer, each after `\n\x01`);
+    the reason names the part that holds the match, or the scan text when a match runs across
+    parts."""
+    entry = row["entry"]
+    matcher = _matcher(row)
     parts = list(texts.items())
-    scanned = parts[0][1] + "".join("\n" + text for _where, text in parts[1:])
+    scanned = _joined(texts)
 
     def found(key: dict) -> str | None:
         key = dict(key, text=substitute(key.get("text") or ""))
@@ -462,6 +495,11 @@ def _rolled(row: dict, verdict: dict, seed: int) -> bool:
     return True
 
 
+def _scored(row: dict) -> bool:
+    own = (row["entry"].get("group") or {}).get("use_group_scoring")
+    return bool(row["settings"].get("use_group_scoring") if own is None else own)
+
+
 def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int) -> list[dict]:
     """A pass's finds with one entry kept of each inclusion group (filterByInclusionGroups): none
     of a group an earlier pass already activated, else the highest-order prioritized one, else a
@@ -481,6 +519,17 @@ def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int)
 
     for name, members in groups.items():
         members = [m for m in members if id(m) not in losers]
+        # filterGroupsByScoring: where scoring is on (the entry's own setting, else its book's, standing
+        # for SillyTavern's global one), a scored member below the group's best key-match score loses
+        scored = [m for m in members if _scored(m)]
+        if scored:
+            best = max(m.get("score", 0) for m in members)
+            for member in scored:
+                if member.get("score", 0) < best:
+                    lose(
+                        member, f"lost inclusion group {name!r} on key-match score ({member.get('score', 0)} < {best})"
+                    )
+            members = [m for m in members if id(m) not in losers]
         earlier = next((r for r in activated if ((r["entry"].get("group") or {}).get("names") or []) == [name]), None)
         if earlier is not None:  # SillyTavern compares the whole group field with the name
             for member in members:

@@ -175,3 +175,32 @@ def test_each_message_is_trimmed_in_the_scan_text() -> None:
     key = {"text": "gate$", "regex": True, "flags": "m"}
     entry = {"uid": 1, "keys": [key], "content": "x"}
     assert _verdicts(entry, messages=("open the gate  \n ",))[1]["fired"]
+
+
+def test_a_scored_inclusion_group_keeps_the_best_key_match_score() -> None:
+    # filterGroupsByScoring: a scored member below the group's best score (getScore: the keys its
+    # scan text holds) loses before the draw; an entry not scored stays in the draw
+    def member(uid: int, keys: list[str], **group) -> dict:
+        return {
+            "uid": uid,
+            "keys": [{"text": k} for k in keys],
+            "content": f"c{uid}",
+            "group": {"names": ["g"], **group},
+        }
+
+    verdicts = _verdicts(
+        member(1, ["gate"], use_group_scoring=True),
+        member(2, ["gate", "moat", "tower"], use_group_scoring=True),  # 2: its moat is not there
+        member(3, ["tower", "moat"], use_group_scoring=True),
+        messages=("the gate by the tower",),
+    )
+    assert verdicts[2]["fired"] and not verdicts[1]["fired"] and not verdicts[3]["fired"]
+    assert verdicts[3]["reason"] == "lost inclusion group 'g' on key-match score (1 < 2)"
+    # scoring off for the entry (its own false over the book's true): it stays in the draw
+    unscored = _verdicts(
+        member(1, ["gate", "tower"]),
+        member(3, ["gate"], use_group_scoring=False, override=True),
+        messages=("the gate by the tower",),
+        use_group_scoring=True,
+    )
+    assert unscored[3]["fired"] and not unscored[1]["fired"]
