@@ -10,11 +10,11 @@ bunzai.regexlab), case-sensitivity and whole-word matching against one scan stri
 (entry, then book, then SillyTavern's default of 2), the extra scan sources (persona,
 description ...), recursion (on unless a book turns it off, as a new SillyTavern user's settings) with
 exclude/prevent recursion and delay-until-recursion levels, constant entries, `delay`,
-insertion order and position, the token budget, probability rolled from the seed, and
-inclusion groups (override, weight, key-match scoring) in each pass.
+insertion order and position, the token budget, probability rolled from the seed,
+inclusion groups (override, weight, key-match scoring) in each pass, and min activations.
 Not modelled: sticky and cooldown (they need the chat's timed-effect history), vector
 activation (a vectorized entry is matched on its keys, as SillyTavern's loop matches it),
-min_activations, character filters (no library of tags), generation-type
+character filters (no library of tags), generation-type
 triggers other than `normal`. Entries relying on those are marked so in their reason.
 """
 
@@ -232,6 +232,16 @@ def activate(
     overflowed = False
     passes = 0
     recursion = False
+    # min_activations (the largest a book sets, standing for SillyTavern's global one): when the scan
+    # would end with fewer entries activated, it scans again one message deeper (buffer.advanceScan),
+    # without the recursion buffer, while the depth is within the chat
+    minimum = max((r["settings"].get("min_activations") or 0 for r in rows), default=0)
+    base_depth = next(
+        (r["settings"]["scan_depth"] for r in rows if r["settings"].get("scan_depth") is not None),
+        limits.RENDER_DEFAULT_SCAN_DEPTH,
+    )
+    skew = 0
+    widening = False
     while True:
         if passes >= limit:
             break
@@ -254,20 +264,26 @@ def activate(
             elif entry.get("constant"):
                 why = "constant"
             else:
-                why = _scan(row, _buffer(row, chat, extra_sources, include_names, recursed), substitute)
+                texts = _buffer(row, chat, extra_sources, include_names, None if widening else recursed, skew)
+                why = _scan(row, texts, substitute)
                 if why is None:
                     if not entry.get("keys"):
                         verdicts[id(row)]["reason"] = "no keys"
-                    elif _scan_depth(row) <= 0:
+                    elif _scan_depth(row, skew) <= 0:
                         verdicts[id(row)]["reason"] = (
                             "scan depth 0: SillyTavern scans an empty text for it, not even its sources"
                         )
                     elif until:
                         verdicts[id(row)]["reason"] = _NOT_FOUND
                     continue
-            verdicts[id(row)]["why"] = why if passes == 1 else f"recursion step {passes - 1}: {why}"
+            if widening:
+                why = f"min activations, scan depth {base_depth + skew}: {why}"
+            elif passes > 1:
+                why = f"recursion step {passes - 1}: {why}"
+            verdicts[id(row)]["why"] = why
             if (entry.get("group") or {}).get("names"):  # what a scored inclusion group compares
-                row["score"] = _score(row, _buffer(row, chat, extra_sources, include_names, recursed))
+                texts = _buffer(row, chat, extra_sources, include_names, None if widening else recursed, skew)
+                row["score"] = _score(row, texts)
             found.append(row)
         found = _groups(found, activated, verdicts, seed)
         new_content = ""
@@ -299,9 +315,14 @@ def activate(
         survivors = [r for r in found if id(r) not in failed]
         feeding = [r for r in survivors if not r["entry"].get("prevent_recursion")]
         recursion = recursive and not overflowed and bool(feeding)
-        if not recursion and levels:
+        # after a widening pass, a recursion buffer from before is scanned again first
+        recursion = recursion or (recursive and not overflowed and widening and bool(recursed))
+        widening = False
+        if not recursion and not overflowed and len(activated) < minimum and base_depth + skew <= len(chat):
+            widening, skew = True, skew + 1
+        if not recursion and not widening and levels:
             recursion, level = True, levels.pop(0)
-        if not recursion:
+        if not recursion and not widening:
             break
         # (an entry the overflow skipped feeds its content as written: SillyTavern fills macros at the roll)
         text = "\n".join(r["content"] if "content" in r else r["text"] for r in feeding)
@@ -352,12 +373,14 @@ def _level(entry: dict) -> int:
     return 1 if until is True else int(until)
 
 
-def _scan_depth(row: dict) -> int:
+def _scan_depth(row: dict, skew: int = 0) -> int:
+    """The entry's own scan depth, else the book's (or SillyTavern's default) widened by `skew`
+    messages (min activations' advanceScan)."""
     entry, settings = row["entry"], row["settings"]
-    for value in (entry.get("scan_depth"), settings.get("scan_depth")):
-        if value is not None:
-            return int(value)
-    return limits.RENDER_DEFAULT_SCAN_DEPTH
+    if entry.get("scan_depth") is not None:
+        return int(entry["scan_depth"])
+    book = settings.get("scan_depth")
+    return (limits.RENDER_DEFAULT_SCAN_DEPTH if book is None else int(book)) + skew
 
 
 _MATCHER = "\x01"
@@ -372,12 +395,13 @@ def _buffer(
     extra: dict[str, str],
     include_names: dict[str, str] | None,
     recursed: list[str] | None = None,
+    skew: int = 0,
 ) -> dict[str, str]:
     """The texts an entry's keys are matched against: the chat, the extra sources its match_*
     options add, and (in a recursion step) the content of the entries activated so far, one
     block per step. Scan depth 0 scans '': WorldInfoBuffer.get returns it before it adds any
     source."""
-    depth = _scan_depth(row)
+    depth = _scan_depth(row, skew)
     if depth <= 0:  # the keys are still tested, against '': a blank key or /a*/ fires
         return {"chat": ""}
     names = row["settings"].get("include_names") is not False

@@ -204,3 +204,16 @@ def test_a_scored_inclusion_group_keeps_the_best_key_match_score() -> None:
         use_group_scoring=True,
     )
     assert unscored[3]["fired"] and not unscored[1]["fired"]
+
+
+def test_min_activations_scans_deeper_until_enough_entries_fire() -> None:
+    # checkWorldInfo: a scan that would end below min activations advances its depth by one message
+    # and scans again (without the recursion buffer) while the depth is within the chat
+    messages = ("the gate", "hello", "hello again", "and again")  # oldest first: 'gate' is 4 deep
+    assert not _verdicts(_entry(1, "gate"), messages=messages)[1]["fired"]
+    verdicts = _verdicts(_entry(1, "gate"), _entry(2, "nowhere"), messages=messages, min_activations=1)
+    assert verdicts[1]["fired"] and verdicts[1]["why"] == "min activations, scan depth 4: key 'gate' in chat"
+    # more than the book can give: it stops once the depth passes the chat's length
+    assert _verdicts(_entry(1, "gate"), messages=messages, min_activations=5)[1]["fired"]
+    # an entry's own scan depth is not widened
+    assert not _verdicts(_entry(1, "gate", scan_depth=2), messages=messages, min_activations=1)[1]["fired"]
