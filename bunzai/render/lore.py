@@ -525,39 +525,58 @@ def _scored(row: dict) -> bool:
 
 
 def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int) -> list[dict]:
-    """A pass's finds with one entry kept of each inclusion group (filterByInclusionGroups): none
-    of a group an earlier pass already activated, else the highest-order prioritized one, else a
-    weighted draw from the seed. A loser is only left out of this pass."""
+    """A pass's finds with one entry kept of each inclusion group, as filterByInclusionGroups keeps
+    them: first every scored group drops its members below its best key-match score; then each
+    group in turn keeps none if an earlier pass activated it, else its highest-order prioritized
+    member, else a weighted draw from the seed. A loser is only left out of this pass.
+
+    An entry in several groups stays in each group's draw even once another group has dropped it,
+    and can win there (it stays out, and the rest of that group loses to it). Dropping an entry a
+    second time is SillyTavern's `newEntries.splice(newEntries.indexOf(entry), 1)` with an index of
+    -1, which drops the pass's last find instead: that is done here too, and said."""
     groups: dict[str, list[dict]] = {}
     for row in found:
         for name in (row["entry"].get("group") or {}).get("names") or []:
             groups.setdefault(name, []).append(row)
-    losers: set[int] = set()
+    if not groups:
+        return found
+    kept = list(found)  # newEntries, in the pass's sorted order
 
-    def lose(member: dict, why: str) -> None:
-        losers.add(id(member))
+    def drop(member: dict, why: str) -> None:
+        at = next((i for i, row in enumerate(kept) if row is member), -1)
+        if at == -1:  # splice(-1, 1): the last find goes instead
+            if not kept:
+                return
+            member, why = (
+                kept[-1],
+                (
+                    f"left out by SillyTavern's inclusion-group bookkeeping: uid {member['entry'].get('uid')}, "
+                    "dropped a second time, takes the pass's last find with it"
+                ),
+            )
+            at = len(kept) - 1
+        del kept[at]
         verdict = verdicts[id(member)]
         verdict.pop("why", None)
         if not verdict.get("reason", "").startswith("lost inclusion group"):  # the first draw says most
             verdict["reason"] = why
 
-    for name, members in groups.items():
-        members = [m for m in members if id(m) not in losers]
-        # filterGroupsByScoring: where scoring is on (the entry's own setting, else its book's, standing
-        # for SillyTavern's global one), a scored member below the group's best key-match score loses
-        scored = [m for m in members if _scored(m)]
-        if scored:
+    names = sorted(groups, key=_js_key_order)  # the order a JavaScript object lists its keys in
+    for name in names:
+        # filterGroupsByScoring: where scoring is on (the entry's own setting, else its book's,
+        # standing for SillyTavern's global one), a scored member below the group's best loses
+        members = groups[name]
+        if any(_scored(m) for m in members):
             best = max(m.get("score", 0) for m in members)
-            for member in scored:
-                if member.get("score", 0) < best:
-                    lose(
-                        member, f"lost inclusion group {name!r} on key-match score ({member.get('score', 0)} < {best})"
-                    )
-            members = [m for m in members if id(m) not in losers]
+            for member in [m for m in members if _scored(m) and m.get("score", 0) < best]:
+                drop(member, f"lost inclusion group {name!r} on key-match score ({member.get('score', 0)} < {best})")
+                members.remove(member)
+    for name in names:
+        members = groups[name]
         earlier = next((r for r in activated if ((r["entry"].get("group") or {}).get("names") or []) == [name]), None)
         if earlier is not None:  # SillyTavern compares the whole group field with the name
             for member in members:
-                lose(member, f"inclusion group {name!r} already fired (uid {earlier['entry'].get('uid')})")
+                drop(member, f"inclusion group {name!r} already fired (uid {earlier['entry'].get('uid')})")
             continue
         if len(members) < 2:
             continue
@@ -572,5 +591,12 @@ def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int)
             how = f"weighted draw (seed {seed})"
         for member in members:
             if member is not winner:
-                lose(member, f"lost inclusion group {name!r} to uid {winner['entry'].get('uid')} ({how})")
-    return [r for r in found if id(r) not in losers]
+                drop(member, f"lost inclusion group {name!r} to uid {winner['entry'].get('uid')} ({how})")
+    return kept
+
+
+def _js_key_order(name: str) -> tuple:
+    """A JavaScript object lists keys that are array indices first, ascending, then the rest as
+    they were added (sorted() keeps that order among equals)."""
+    index = re.fullmatch(r"0|[1-9][0-9]*", name) is not None and int(name) < 2**32 - 1
+    return (0, int(name)) if index else (1, 0)

@@ -217,3 +217,42 @@ def test_min_activations_scans_deeper_until_enough_entries_fire() -> None:
     assert _verdicts(_entry(1, "gate"), messages=messages, min_activations=5)[1]["fired"]
     # an entry's own scan depth is not widened
     assert not _verdicts(_entry(1, "gate", scan_depth=2), messages=messages, min_activations=1)[1]["fired"]
+
+
+def _grouped(uid: int, order: int, *names: str, override: bool = False) -> dict:
+    return _entry(uid, "start", f"c{uid}", order=order, group={"names": list(names), "override": override})
+
+
+def test_an_entry_in_two_groups_stays_in_each_draw_and_a_second_drop_takes_the_last_find() -> None:
+    # filterByInclusionGroups: A loses g1 to B; in g2 it loses again to C, and splice(indexOf(A)) with
+    # an index of -1 drops the pass's last find, D, which is in no group
+    verdicts = _verdicts(
+        _grouped(1, 30, "g1", "g2"),
+        _grouped(2, 20, "g1", override=True),
+        _grouped(3, 10, "g2", override=True),
+        _entry(4, "start", "c4", order=5),
+    )
+    assert [uid for uid, v in verdicts.items() if v["fired"]] == [2, 3]
+    assert verdicts[1]["reason"] == "lost inclusion group 'g1' to uid 2 (prioritized, highest order)"
+    assert verdicts[4]["reason"].startswith("left out by SillyTavern's inclusion-group bookkeeping: uid 1")
+    # A loses g1 but wins g2: it stays out, and C still loses to it
+    won = _verdicts(
+        _grouped(1, 15, "g1", "g2", override=True),
+        _grouped(2, 20, "g1", override=True),
+        _grouped(3, 10, "g2"),
+    )
+    assert won[1]["fired"] is False and won[2]["fired"] and not won[3]["fired"]
+    assert won[3]["reason"] == "lost inclusion group 'g2' to uid 1 (prioritized, highest order)"
+
+
+def test_groups_are_drawn_in_the_order_a_javascript_object_lists_them() -> None:
+    # array-index names first, ascending: group '2' is drawn before 'b' though 'b' came first
+    verdicts = _verdicts(
+        _grouped(1, 30, "b", "2"),
+        _grouped(2, 20, "b", override=True),
+        _grouped(3, 10, "2", override=True),
+        _entry(4, "start", "c4", order=5),
+    )
+    # '2' first: uid 1 loses to uid 3; then 'b': uid 1 again, so the last find (uid 4) goes
+    assert verdicts[1]["reason"] == "lost inclusion group '2' to uid 3 (prioritized, highest order)"
+    assert not verdicts[4]["fired"]
