@@ -570,7 +570,7 @@ def _groups(found: list[dict], activated: list[dict], verdicts: dict, seed: int)
             best = max(m.get("score", 0) for m in members)
             for member in [m for m in members if _scored(m) and m.get("score", 0) < best]:
                 drop(member, f"lost inclusion group {name!r} on key-match score ({member.get('score', 0)} < {best})")
-                members.remove(member)
+                groups[name] = members = [m for m in members if m is not member]
     for name in names:
         members = groups[name]
         earlier = next((r for r in activated if ((r["entry"].get("group") or {}).get("names") or []) == [name]), None)
