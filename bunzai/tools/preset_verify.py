@@ -8,7 +8,9 @@ from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
 
 
-class Args(ToolArgs):
+class RenderArgs(ToolArgs):
+    """What a render reads (preset_render takes these, preset_verify these and `engine`)."""
+
     preset: str = Field(
         description="A chat-completion preset, or a context template for text completion (id or preset/id)."
     )
@@ -16,7 +18,6 @@ class Args(ToolArgs):
     persona: str | None = Field(None, description="A persona.")
     lorebooks: list[str] = Field(default_factory=list, description="Lorebooks to activate.")
     regex: list[str] = Field(default_factory=list, description="Regex sets to run.")
-    engine: str | None = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
     seed: int = Field(0, description="Seed for random macros.")
     chat: list[dict[str, Any]] | None = Field(
         None,
@@ -30,18 +31,21 @@ class Args(ToolArgs):
     sysprompt: str | None = Field(None, description="Text completion: the system prompt template (family sysprompt).")
 
 
-def _engine_present(ctx) -> bool:
+class Args(RenderArgs):
+    engine: str | None = Field(None, description="Also report macros this engine reads differently (e.g. risuai).")
+
+
+def engine_present(ctx) -> bool:
     """The render runs regex stages in the embedded ECMAScript engine; without it the tool is absent."""
     import importlib.util
 
     return importlib.util.find_spec("_quickjs") is not None
 
 
-def run(ctx, args: Args):
+def gathered(ctx, args: RenderArgs) -> dict:
+    """The pieces a render of `args` reads (render.gather), the chat given inline."""
     # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.render.render import chat_messages, gather
-    from bunzai.render.st_real import configured_root
-    from bunzai.render.verify import verify
 
     pieces = gather(
         ctx.studio,
@@ -56,8 +60,15 @@ def run(ctx, args: Args):
     )
     if args.chat is not None:
         pieces["chat"] = chat_messages(args.chat, "the chat")
+    return pieces
+
+
+def run(ctx, args: Args):
+    from bunzai.render.st_real import configured_root
+    from bunzai.render.verify import verify
+
     doc = verify(
-        pieces,
+        gathered(ctx, args),
         seed=args.seed,
         engine=args.engine,
         authors_note=args.authors_note,
@@ -72,7 +83,7 @@ TOOL = Tool(
     input_model=Args,
     effect="read",
     run=run,
-    available=_engine_present,
+    available=engine_present,
     description="Render a preset with a character and report what would not work: unknown macros, empty "
     "blocks, markers with no source, unreachable blocks, dead lorebook entries and regex rules.",
 )

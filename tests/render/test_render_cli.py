@@ -320,3 +320,29 @@ def test_a_persona_s_lorebook_missing_from_the_studio_is_noted(seraphina) -> Non
     doc = bunzai("render", "default", "--character", "seraphina", "--persona", "ann", "--chat", str(chat)).json
     assert "lorebook/moor" not in doc["lorebooks"]
     assert "persona/ann binds lorebook/moor, which is not in the studio: not scanned" in doc["notes"]
+
+
+def test_the_mcp_render_tool_answers_as_the_command(seraphina) -> None:
+    from bunzai.mcp.dispatch import Dispatcher
+    from bunzai.mcp.envelope import seal
+    from bunzai.mcp.handles import Handles
+    from bunzai.mcp.protocol import ProtocolError
+    from bunzai.store.studio import Studio
+    from bunzai.tools.contract import Context, untrusted
+
+    def sealed(doc: dict) -> dict:
+        return seal({"doc": untrusted(doc)}, 10**9)[0]["doc"]["data"]
+
+    bunzai, chat = seraphina
+    command = bunzai("render", "default", "-c", "seraphina", "-l", "eldoria", "--chat", str(chat), check=True).json
+    final = bunzai("render", "default", "-c", "seraphina", "--chat", str(chat), "--stage", "final", check=True).json
+    session = Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
+    arguments = {"preset": "default", "character": "seraphina", "chat": CHAT}
+    called = session.call("preset_render", dict(arguments, lorebooks=["eldoria"], stage="all"), "2025-06-18")
+    assert not called["isError"], called
+    # the envelope takes out control characters (the card's \r), as it does from any author's text
+    assert called["structuredContent"]["render"]["data"] == sealed(command)
+    called = session.call("preset_render", arguments, "2025-06-18")  # the final stage by default
+    assert called["structuredContent"]["render"]["data"] == sealed(final) and final["messages"]
+    with pytest.raises(ProtocolError, match="invalid argument 'stage'"):
+        session.call("preset_render", dict(arguments, stage="cooked"), "2025-06-18")
