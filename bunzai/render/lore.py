@@ -14,7 +14,7 @@ insertion order and position, the token budget, probability rolled from the seed
 inclusion groups (override, weight, key-match scoring) in each pass, and min activations.
 Not modelled: sticky and cooldown (they need the chat's timed-effect history), vector
 activation (a vectorized entry is matched on its keys, as SillyTavern's loop matches it),
-character filters (no library of tags), generation-type
+tag filters (no library of tags; a character filter's names are tested), generation-type
 triggers other than `normal`. Entries relying on those are marked so in their reason.
 """
 
@@ -139,6 +139,7 @@ def activate(
     extra_sources: dict[str, str] | None = None,
     max_context: int | None = None,
     include_names: dict[str, str] | None = None,
+    character_key: str | None = None,
 ) -> LoreResult:
     """Which entries of `books` ({id, body, scope}) the chat activates, and why each did or did not.
     `scope` is where SillyTavern takes a book from: "persona" (the persona's bound lorebook, scanned
@@ -199,6 +200,8 @@ def activate(
         verdicts[id(row)] = verdict
         if not entry.get("enabled", True):
             verdict["reason"] = "disabled"
+        elif _filtered_out(entry, character_key):
+            verdict["reason"] = _filtered_out(entry, character_key)
         elif entry.get("delay") and len(chat) < entry["delay"]:
             verdict["reason"] = f"delay: the chat has {len(chat)} messages, fewer than {entry['delay']}"
         elif (entry.get("triggers") or []) and "normal" not in entry["triggers"]:
@@ -517,6 +520,19 @@ def _rolled(row: dict, verdict: dict, seed: int) -> bool:
         return False
     verdict["why"] += f"; probability roll {roll} <= {chance}"
     return True
+
+
+def _filtered_out(entry: dict, character_key: str | None) -> str | None:
+    """Why the entry's character filter keeps it out for the character SillyTavern knows by
+    `character_key` (getCharaFilename: its avatar file's name without the extension), or None.
+    A tag filter is not tested: SillyTavern's tags live in its tag map, not in the card."""
+    chosen = entry.get("character_filter") or {}
+    names = chosen.get("names") or []
+    if not names or character_key is None:
+        return None
+    if chosen.get("exclude"):
+        return f"character filter: excludes {character_key!r}" if character_key in names else None
+    return None if character_key in names else f"character filter: only for {', '.join(names)}, not {character_key!r}"
 
 
 def _scored(row: dict) -> bool:

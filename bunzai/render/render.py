@@ -222,6 +222,16 @@ def gather(
     }
 
 
+def avatar_key(character: dict) -> str:
+    """The name SillyTavern knows the character by in a lorebook entry's character filter
+    (getCharaFilename: its avatar file without the extension): the file it was imported from,
+    else its name (SillyTavern names a new character's file after it)."""
+    source = ((character.get("original") or {}).get("source") or "").rsplit("/", 1)[-1]
+    if source:
+        return re.sub(r"\.[^/.]+$", "", source)
+    return str(character.get("name") or character.get("id") or "")
+
+
 # --- rendering ------------------------------------------------------------------------------
 def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str | None = None) -> MacroContext:
     card = loaded["character"].get("body") or {}
@@ -314,6 +324,7 @@ def render(
         substitute=substitute,
         include_names=speaker,
         max_context=room,
+        character_key=avatar_key(loaded["character"]),
         extra_sources={
             "persona": context.persona,
             "description": context.description,

@@ -256,3 +256,41 @@ def test_groups_are_drawn_in_the_order_a_javascript_object_lists_them() -> None:
     # '2' first: uid 1 loses to uid 3; then 'b': uid 1 again, so the last find (uid 4) goes
     assert verdicts[1]["reason"] == "lost inclusion group '2' to uid 3 (prioritized, highest order)"
     assert not verdicts[4]["fired"]
+
+
+def test_a_character_filter_keeps_an_entry_to_or_away_from_the_character() -> None:
+    # checkWorldInfo compares the filter's names with getCharaFilename(): the avatar file's stem
+    def filtered(uid: int, names: list[str], exclude: bool = False) -> dict:
+        return _entry(uid, "start", character_filter={"names": names, "exclude": exclude, "tags": []})
+
+    books = [
+        {
+            "id": "b",
+            "body": {
+                "settings": {},
+                "entries": [
+                    filtered(1, ["default_Seraphina"]),
+                    filtered(2, ["Ivo"]),
+                    filtered(3, ["default_Seraphina"], exclude=True),
+                    filtered(4, ["Ivo"], exclude=True),
+                    _entry(5, "start", character_filter={"names": [], "tags": ["7"], "exclude": False}),
+                ],
+            },
+        }
+    ]
+    chat = [{"role": "user", "content": "start"}]
+    result = activate(books, chat, character_key="default_Seraphina")
+    verdicts = {v["uid"]: v for v in result.entries}
+    assert [uid for uid, v in verdicts.items() if v["fired"]] == [1, 4, 5]  # a tag filter is not tested
+    assert verdicts[2]["reason"] == "character filter: only for Ivo, not 'default_Seraphina'"
+    assert verdicts[3]["reason"] == "character filter: excludes 'default_Seraphina'"
+
+
+def test_the_character_is_known_by_the_file_it_was_imported_from() -> None:
+    from bunzai.render.render import avatar_key
+
+    assert avatar_key({"name": "Seraphina", "original": {"source": "characters/default_Seraphina.png"}}) == (
+        "default_Seraphina"
+    )
+    assert avatar_key({"name": "Ann", "original": {"source": "ann.v2.png"}}) == "ann.v2"
+    assert avatar_key({"name": "Seraphina", "id": "seraphina"}) == "Seraphina"  # made in the studio
