@@ -195,7 +195,7 @@ def _busy(error: sqlite3.DatabaseError) -> bool:
     index is in use, not damaged."""
     code = getattr(error, "sqlite_errorcode", None)
     if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+        return (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
 

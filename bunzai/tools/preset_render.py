@@ -5,8 +5,7 @@ from typing import Literal
 from pydantic import Field
 
 from bunzai.tools.contract import Tool, untrusted
-from bunzai.tools.preset_verify import RenderArgs
-from bunzai.tools.preset_verify import engine_present, gathered
+from bunzai.tools.preset_verify import RenderArgs, engine_present, gathered
 
 
 class Args(RenderArgs):
