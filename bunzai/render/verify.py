@@ -241,8 +241,8 @@ def _lore_findings(books: list[dict], budget: int) -> list[dict]:
             pointer = f"{inside or '/body'}/entries/{number}"
             uid = entry.get("uid")
             decorators, text = lore_mod.parse_decorators(entry.get("content") or "")
-            if "@@dont_activate" in decorators:
-                continue  # kept out on purpose, as a disabled entry is
+            if "@@dont_activate" in decorators and "@@activate" not in decorators:
+                continue  # kept out on purpose, as a disabled entry is (the scan tests @@activate first)
             if not entry.get("constant") and not entry.get("vectorized") and "@@activate" not in decorators:
                 found += _blank_key_findings(entry, ref, pointer)
                 keys = [k for k in entry.get("keys") or [] if k.get("text")]  # SillyTavern skips only ""

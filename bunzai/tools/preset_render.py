@@ -12,7 +12,7 @@ class Args(RenderArgs):
     stage: Literal["raw", "lore", "macros", "regex", "final", "all"] = Field(
         "final",
         description="The stage to return: raw (blocks as written), lore (with the lorebook entries), macros, regex, "
-        "final (as sent, with token estimates), or all of them.",
+        "final (as sent, with token estimates; when omitted), or all of them.",
     )
 
 

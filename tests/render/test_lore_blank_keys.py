@@ -89,14 +89,22 @@ def test_preset_verify_reads_decorators_as_the_scan_does(bunzai, tmp_path: Path)
         {"keys": [], "content": "@@activate\nAlways.", "enabled": True, "insertion_order": 100, "id": 0},
         {"keys": [], "content": "@@dont_activate\nNever.", "enabled": True, "insertion_order": 100, "id": 1},
         {"keys": [], "content": "No key.", "enabled": True, "insertion_order": 100, "id": 2},
+        # both: the scan tests @@activate first, so it fires, and its probability 0 is still said
+        {
+            "keys": [],
+            "content": "@@dont_activate\n@@activate\nBoth.",
+            "extensions": {"probability": 0, "useProbability": True},
+            "id": 3,
+        },
     ]
     data = {"name": "Ivo", "description": "A guard.", "first_mes": "Halt.", "character_book": {"entries": entries}}
     card = tmp_path / "ivo.json"
     card.write_text(json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}), encoding="utf-8")
     _import(bunzai, card)
     doc = bunzai("render", "default", "-c", "ivo", check=True).json
-    assert [e["fired"] for e in doc["lore"]["entries"]] == [True, False, False]
+    assert [e["fired"] for e in doc["lore"]["entries"]][:3] == [True, False, False]
     findings = bunzai("preset-verify", "default", "-c", "ivo").json["findings"]
     assert [(f["kind"], f["pointer"]) for f in findings if f["kind"].startswith("lore_")] == [
-        ("lore_never_activates", "/body/entries/2")
+        ("lore_never_activates", "/body/entries/2"),
+        ("lore_never_activates", "/body/entries/3/probability"),
     ]

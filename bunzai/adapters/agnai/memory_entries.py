@@ -59,8 +59,8 @@ ENTRY_KEY_STRIPPED = LossRule(
     "dropped",
     "agnai.entry.key_stripped",
     "Agnai removes \\^$+.()|[]{}_ from a keyword before it searches (Mr. Smith becomes Mr Smith, snake_case "
-    "becomes snakecase): what is left no longer finds the keyword's own text in the chat; the keyword is written "
-    "as it is",
+    "becomes snakecase) and reads * and ? in it as wildcards: what is left no longer finds the keyword's own text "
+    "in the chat; the keyword is written as it is",
 )
 ENTRY_KEY_FIRES_EVERYWHERE = LossRule(
     rf"{_ENTRY}/keys/\d+",
@@ -144,30 +144,33 @@ def fires_between_words(keyword: str) -> bool:
     return _AGNAI_REMOVED.sub("", js_trim(keyword)).replace("*", "") == " "
 
 
-def stripped_misses(keyword: str) -> bool:
-    """Whether the keyword Agnai searches, once it has removed `\\^$+.()|[]{}_` from it, no longer
-    finds the keyword's own text between spaces (`*` read as nothing, `?` as one letter): "Mr. Smith"
-    searched as "Mr Smith", "_id" as "id" (the `_` before it is a word character). "Dr." and "C++"
-    still find theirs (searched as "Dr" and "C"), so they are not reported. (A keyword of which
-    nothing is left is `fires_everywhere`'s.)"""
-    trimmed = js_trim(keyword)
+def _misses_own_text(trimmed: str) -> bool:
+    """Whether Agnai's search for a (trimmed) keyword, `\\^$+.()|[]{}_` removed and `*`, `?` read
+    as its wildcards, no longer finds the keyword's own text as written, between spaces."""
     pattern = _AGNAI_REMOVED.sub("", trimmed)
-    if pattern == trimmed:
-        return False
     search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
-    text = trimmed.replace("*", "").replace("?", "x")
-    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {text} ") is None
+    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {trimmed} ", re.IGNORECASE) is None
+
+
+def stripped_misses(keyword: str) -> bool:
+    """Whether a keyword Agnai removes characters from (`\\^$+.()|[]{}_`) no longer finds its own
+    text as written, what is left searched as Agnai searches it (`*` and `?` as its wildcards):
+    "Mr. Smith" searched as "Mr Smith", "_id" as "id" (the `_` before it is a word character),
+    "(what?)" as `what\\w`. "Dr." and "C++" still find theirs (searched as "Dr" and "C"), so they
+    are not reported. (A keyword of which nothing is left is `fires_everywhere`'s.)"""
+    trimmed = js_trim(keyword)
+    return _AGNAI_REMOVED.search(trimmed) is not None and _misses_own_text(trimmed)
 
 
 def wildcard_misses(keyword: str) -> bool:
-    """Whether a keyword holding `*` or `?` (and nothing Agnai removes) no longer finds its own text
+    """Whether a keyword holding `*` or `?`, and nothing Agnai removes, no longer finds its own text
     as written, the wildcards read as Agnai reads them: `what?` is searched as `what\\w`, `5*3` as
-    `5\\w*3`. `drag*` still finds `drag*` (and `dragon`), so it is not reported."""
+    `5\\w*3`. `drag*` still finds `drag*` (and `dragon`), so it is not reported. (A keyword Agnai
+    also removes characters from is `stripped_misses`'.)"""
     trimmed = js_trim(keyword)
     if ("*" not in trimmed and "?" not in trimmed) or _AGNAI_REMOVED.search(trimmed):
         return False
-    search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in trimmed)
-    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {trimmed} ", re.IGNORECASE) is None
+    return _misses_own_text(trimmed)
 
 
 def strays(raw: Any) -> list[tuple[int, str]]:
