@@ -24,7 +24,10 @@ costs the next reader a thousand small reads once, not every apply an SQLite tra
 
 A missing index is built from the files; one SQLite cannot open or read (damaged, another
 format) is removed and built again; where the studio's `.bunzai/` folder cannot hold one (read
-only), the index is built in memory for the one command. Deleting it never changes an answer.
+only), or while another process still holds it after the lock timeout (in use, not damaged),
+the index is built in memory for the one command. Processes building a missing index at once
+make its tables once (the check is asked again under the write lock). Deleting it never changes
+an answer.
 """
 
 from __future__ import annotations
@@ -165,6 +168,9 @@ def _ready(connection: sqlite3.Connection) -> bool:
     tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not tables:
         connection.execute("BEGIN IMMEDIATE")
+        # another process may have made it while this one waited for the lock: asked again under it
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
         for statement in _SCHEMA:
             connection.execute(statement)
         try:
@@ -174,6 +180,8 @@ def _ready(connection: sqlite3.Connection) -> bool:
         connection.execute("INSERT INTO meta VALUES ('format', ?)", (INDEX_FORMAT,))
         connection.execute("COMMIT")
         return True
+    if connection.in_transaction:
+        connection.execute("COMMIT")
     row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in tables else None
     return row is not None and row[0] == INDEX_FORMAT and {"files", "listings", "links", "text"} <= tables
 

@@ -707,3 +707,39 @@ def test_an_index_held_by_another_process_is_answered_around_not_rebuilt(tmp_pat
         holder.close()
     assert index.is_file()
     assert [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]] == ["ada", "babbage"]
+
+
+def _list_and_search(root: str, barrier, answers) -> None:
+    from bunzai.store.studio import Studio
+
+    studio = Studio(root)
+    barrier.wait()
+    try:
+        listed = [p["id"] for p in list_pieces(studio, KIND_NAMES)[0]]
+        answers.put((len(listed), [h["id"] for h in search_pieces(studio, KIND_NAMES, "ada", 10)]))
+    except Exception as error:  # noqa: BLE001 - the answer the test compares
+        answers.put((repr(error), []))
+
+
+def test_processes_building_a_missing_index_at_once_all_answer(tmp_path):
+    # two builders both saw an empty database; the second to take the write lock made the schema
+    # again, failed, and removed the file under the first ('attempt to write a readonly database')
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    for round_ in range(8):
+        studio, _ = init_studio(tmp_path / f"studio{round_}")
+        folder = studio.root / "character"
+        for number in range(100):
+            (folder / f"p{number}.json").write_text(json.dumps({"kind": "character", "id": f"p{number}", "name": "P"}))
+        (folder / "ada.json").write_text(json.dumps({"kind": "character", "id": "ada", "name": "Ada"}))
+        barrier, answers = context.Barrier(6), context.Queue()
+        workers = [
+            context.Process(target=_list_and_search, args=(str(studio.root), barrier, answers)) for _ in range(6)
+        ]
+        for worker in workers:
+            worker.start()
+        got = [answers.get(timeout=60) for _ in workers]
+        for worker in workers:
+            worker.join()
+        assert got == [(101, ["ada"])] * 6, got
