@@ -67,15 +67,16 @@ class _Matcher:
         self.case_sensitive = case_sensitive
         self.whole_words = whole_words
 
-    def matches(self, key: dict, text: str) -> bool:
+    def matches(self, key: dict, text: str, *, trim: bool = True) -> bool:
         source = key.get("text") or ""
         if not source:  # SillyTavern skips an empty key (`substituted && ...`), not a blank one
             return False
         if key.get("regex"):
             return _regex_test(source, key.get("flags") or "", text)
         # A key of only spaces trims to "", which every text holds (`includes("")`); with whole
-        # words, every text with a \W beside another \W or the text's start or end.
-        needle = source.strip(JS_SPACE)
+        # words, every text with a \W beside another \W or the text's start or end. (getScore
+        # matches a key as written, untrimmed.)
+        needle = source.strip(JS_SPACE) if trim else source
         haystack, needle = (text, needle) if self.case_sensitive else (text.lower(), needle.lower())
         # SillyTavern trims a key, then splits it on /\s+/ to tell a phrase from one word.
         if self.whole_words and not any(c in JS_SPACE for c in needle):
@@ -340,8 +341,10 @@ def activate(
         verdict["tokens"] = estimate_tokens(row["content"])
         used += verdict["tokens"]
     result.used = used
-    # Insertion: by order, lower first (higher order is placed later, closer to the end).
-    for row in sorted(activated, key=lambda r: _order(r["entry"])):
+    # Insertion: by order, lower first (higher order is placed later, closer to the end). SillyTavern
+    # sorts the activated entries higher order first and unshifts each into its list, so among equal
+    # orders the one activated later comes first.
+    for row in sorted(reversed(activated), key=lambda r: _order(r["entry"])):
         entry = row["entry"]
         result.fired.append(
             {
@@ -461,7 +464,7 @@ def _score(row: dict, texts: dict[str, str]) -> int:
         return 0
 
     def holds(key: dict) -> bool:
-        return not key.get("text") or matcher.matches(key, scanned)
+        return not key.get("text") or matcher.matches(key, scanned, trim=False)
 
     primary = sum(holds(key) for key in keys)
     hits = sum(holds(key) for key in secondary)

@@ -335,7 +335,7 @@ def render(
         },
     )
     outlets: dict[str, list[str]] = {}
-    for entry in activation.fired:
+    for entry in reversed(activation.fired):  # an outlet is pushed to, higher order first, not unshifted
         if entry["position"] == "outlet" and entry["outlet"]:
             outlets.setdefault(entry["outlet"], []).append(entry["content"])
     context.outlets = {k: "\n".join(v) for k, v in outlets.items()}

@@ -294,3 +294,17 @@ def test_the_character_is_known_by_the_file_it_was_imported_from() -> None:
     )
     assert avatar_key({"name": "Ann", "original": {"source": "ann.v2.png"}}) == "ann.v2"
     assert avatar_key({"name": "Seraphina", "id": "seraphina"}) == "Seraphina"  # made in the studio
+
+
+def test_entries_of_one_order_are_placed_as_sillytavern_unshifts_them() -> None:
+    # checkWorldInfo sorts the activated entries higher order first and unshifts each into its
+    # position's list: lower order first, and of one order the later activated first
+    books = [
+        {"id": "own", "scope": "character", "body": {"settings": {}, "entries": [_entry(1, "start", "A")]}},
+        {
+            "id": "world",
+            "body": {"settings": {}, "entries": [_entry(2, "start", "B"), _entry(3, "start", "C", order=50)]},
+        },
+    ]
+    fired = activate(books, [{"role": "user", "content": "start"}]).fired
+    assert [entry["uid"] for entry in fired] == [3, 2, 1]

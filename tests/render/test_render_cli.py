@@ -304,8 +304,9 @@ def test_the_persona_s_bound_lorebook_is_scanned_first(seraphina) -> None:
     assert doc["lorebooks"][0] == "lorebook/moor"
     moor = [v for v in doc["lore"]["entries"] if v["book"] == "moor"]
     assert moor and moor[0]["fired"] and moor[0]["why"] == "key 'forest' in chat"
+    assert doc["lore"]["entries"][0]["book"] == "moor"  # verdicts in the order the books are scanned
     lore_text = " ".join(m["content"] for m in doc["stages"]["final"] if m["block"] == "worldInfoBefore")
-    assert lore_text.startswith("The moor lies east of the forest.")
+    assert "The moor lies east of the forest." in lore_text
     # given with --lorebook, it is global lore there, scanned once
     given = bunzai(
         "render", "default", "--character", "seraphina", "--persona", "ann", "--lorebook", "moor", "--chat", str(chat)
@@ -346,3 +347,20 @@ def test_the_mcp_render_tool_answers_as_the_command(seraphina) -> None:
     assert called["structuredContent"]["render"]["data"] == sealed(final) and final["messages"]
     with pytest.raises(ProtocolError, match="invalid argument 'stage'"):
         session.call("preset_render", dict(arguments, stage="cooked"), "2025-06-18")
+
+
+def test_an_outlet_holds_its_entries_higher_order_first(seraphina) -> None:
+    # checkWorldInfo pushes outlet entries in its higher-order-first pass (the other lists are unshifted)
+    bunzai, chat = seraphina
+    entries = [
+        {"uid": 0, "keys": [{"text": "forest"}], "content": "LOW", "order": 10, "position": "outlet", "outlet": "o"},
+        {"uid": 1, "keys": [{"text": "forest"}], "content": "HIGH", "order": 20, "position": "outlet", "outlet": "o"},
+    ]
+    for entry in entries:  # not left out by Eldoria's entries, which take the budget first
+        entry["ignore_budget"] = True
+    made = bunzai("create", "lorebook", "--input", json.dumps({"name": "Outs", "body": {"entries": entries}}))
+    bunzai("apply", "--yes", input=made.stdout, check=True)
+    doc = bunzai(
+        "render", "default", "-c", "seraphina", "-l", "outs", "--chat", str(chat), "--authors-note", "[{{outlet::o}}]"
+    ).json
+    assert any("[HIGH\nLOW]" in m["content"] for m in doc["stages"]["final"]), doc["stages"]["final"]
