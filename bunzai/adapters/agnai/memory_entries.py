@@ -78,9 +78,9 @@ ENTRY_KEY_WILDCARD = LossRule(
     "meant literally (what?, 5*3), no longer finds its own text in the chat; the keyword is written as it is",
 )
 _BETWEEN_WORDS = (
-    "Agnai searches this keyword as \\b( )\\b (nothing is left of it but one space once it has removed "
-    "\\^$+.()|[]{}_ from it: ^ ^, . .), which finds the space between any two words: the entry is inserted "
-    "almost always; the keyword is written as it is"
+    "Agnai searches this keyword as \\b( )\\b, or \\b(\\w* \\w*)\\b with its * wildcards (nothing is left of it "
+    "but one space and * once it has removed \\^$+.()|[]{}_ from it: ^ ^, . ., * *), which finds the space between "
+    "any two words: the entry is inserted almost always; the keyword is written as it is"
 )
 ENTRY_SECONDARY_KEYS_UNSEARCHED = LossRule(
     f"{_ENTRY}/secondary_keys",
@@ -149,7 +149,9 @@ def _misses_own_text(trimmed: str) -> bool:
     as its wildcards, no longer finds the keyword's own text as written, between spaces."""
     pattern = _AGNAI_REMOVED.sub("", trimmed)
     search = "".join({"*": f"{_WORD}*", "?": _WORD}.get(char, re.escape(char)) for char in pattern)
-    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {trimmed} ", re.IGNORECASE) is None
+    # the text is the keyword itself, so case never differs (and IGNORECASE would let \u0131 and
+    # \u0130 match [A-Za-z], which JavaScript's `giu` does not)
+    return re.search(f"{_BOUNDARY}({search}){_BOUNDARY}", f" {trimmed} ") is None
 
 
 def stripped_misses(keyword: str) -> bool:
