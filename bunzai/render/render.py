@@ -336,7 +336,7 @@ def render(
     )
     outlets: dict[str, list[str]] = {}
     for entry in reversed(activation.fired):  # an outlet is pushed to, higher order first, not unshifted
-        if entry["position"] == "outlet" and entry["outlet"]:
+        if entry["position"] == "outlet" and entry["outlet"] and entry["content"]:  # SillyTavern skips empty ones
             outlets.setdefault(entry["outlet"], []).append(entry["content"])
     context.outlets = {k: "\n".join(v) for k, v in outlets.items()}
     inputs = Inputs(

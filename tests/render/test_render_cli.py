@@ -355,6 +355,8 @@ def test_an_outlet_holds_its_entries_higher_order_first(seraphina) -> None:
     entries = [
         {"uid": 0, "keys": [{"text": "forest"}], "content": "LOW", "order": 10, "position": "outlet", "outlet": "o"},
         {"uid": 1, "keys": [{"text": "forest"}], "content": "HIGH", "order": 20, "position": "outlet", "outlet": "o"},
+        # an entry with no text is placed nowhere, an outlet neither (no blank line between the two)
+        {"uid": 2, "keys": [{"text": "forest"}], "content": "", "order": 15, "position": "outlet", "outlet": "o"},
     ]
     for entry in entries:  # not left out by Eldoria's entries, which take the budget first
         entry["ignore_budget"] = True
