@@ -29,6 +29,7 @@ from typing import Any
 from collections.abc import Callable
 
 from bunzai import limits
+from bunzai.adapters.common.decorators import st_parse
 from bunzai.adapters.common.js_regex import JS_SPACE
 from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
@@ -104,31 +105,11 @@ def regex_key_error(pattern: str, flags: str) -> str | None:
 _RANKS = {"persona": 0, "character": 1}
 
 
-# the decorators SillyTavern knows (world-info.js KNOWN_DECORATORS)
-_DECORATORS = ("@@activate", "@@dont_activate")
-
-
 def parse_decorators(content: str) -> tuple[list[str], str]:
-    """(decorators, content without them) as SillyTavern's parseDecorators reads an entry: a content
-    starting `@@` loses every leading `@@` line, known or not (`@@@x` stands in for `@@x` after an
-    unknown one); a known one (by its start, so `@@activate_only_after` counts) is kept as a
-    decorator. A content of `@@` lines only is left whole."""
-    if not content.startswith("@@"):
-        return [], content
-    lines = content.split("\n")
-    decorators: list[str] = []
-    fallback = False
-    for number, line in enumerate(lines):
-        if not line.startswith("@@"):
-            return decorators, "\n".join(lines[number:])
-        if line.startswith("@@@") and not fallback:
-            continue
-        if (line[1:] if line.startswith("@@@") else line).startswith(_DECORATORS):
-            decorators.append(line[1:] if line.startswith("@@@") else line)
-            fallback = False
-        else:
-            fallback = True
-    return decorators, content
+    """(decorators, content without them) as SillyTavern's parseDecorators reads an entry
+    (bunzai.adapters.common.decorators.st_parse, which the SillyTavern writers' losses read too)."""
+    kept, text = st_parse(content)
+    return [name for _index, name in kept], text
 
 
 def activate(

@@ -33,24 +33,35 @@ def only_decorators(content: str) -> bool:
     return content.startswith("@@") and len(head_lines(content)) == content.count("\n") + 1
 
 
-def st_reading(content: str) -> tuple[list[str], str | None]:
-    """(the head lines SillyTavern does not act on, "activate" / "deactivate" / None)."""
-    decorators: list[str] = []
-    acted: set[int] = set()
+def st_parse(content: str) -> tuple[list[tuple[int, str]], str]:
+    """SillyTavern's parseDecorators: the decorators it keeps, each as (its head line's index, its
+    name), and the content it sends. A content starting `@@` loses every head line, known or not
+    (`@@@x` stands for `@@x` only after one it did not take); a known one (by its start, so
+    `@@activate_only_after` counts) is kept. A content of `@@` lines only is sent whole."""
+    lines = head_lines(content)
+    kept: list[tuple[int, str]] = []
     fallback = False
-    for index, line in enumerate(head_lines(content)):
+    for index, line in enumerate(lines):
         if line.startswith("@@@") and not fallback:
             continue
         name = line[1:] if line.startswith("@@@") else line
         if name.startswith(ST_ACTS_ON):  # isKnownDecorator: a prefix test
-            decorators.append(name)
+            kept.append((index, name))
             fallback = False
-            if name in ST_ACTS_ON:  # the scan tests the list with includes(): whole lines only
-                acted.add(index)
         else:
             fallback = True
+    if not lines or only_decorators(content):
+        return kept, content
+    return kept, content.split("\n", len(lines))[-1]
+
+
+def st_reading(content: str) -> tuple[list[str], str | None]:
+    """(the head lines SillyTavern does not act on, "activate" / "deactivate" / None)."""
+    kept, _text = st_parse(content)
+    names = [name for _index, name in kept]
+    acted = {index for index, name in kept if name in ST_ACTS_ON}  # the scan's includes(): whole lines only
     ignored = [line for index, line in enumerate(head_lines(content)) if index not in acted]
-    force = "activate" if "@@activate" in decorators else "deactivate" if "@@dont_activate" in decorators else None
+    force = "activate" if "@@activate" in names else "deactivate" if "@@dont_activate" in names else None
     return ignored, force
 
 
