@@ -51,7 +51,7 @@ def load_piece(studio, ref: str, kind: str) -> tuple[str, dict]:
     return piece_id, read_stored(studio, kind, piece_id).data
 
 
-def read_chat(path: str) -> list[dict]:
+def read_chat(path: str, hidden: list[int] | None = None) -> list[dict]:
     """A chat file: SillyTavern JSONL (a header line, then messages) or a JSON list of messages.
 
     Each message becomes {role, name, content}. A plain list item may be {role, content[, name]}
@@ -90,14 +90,18 @@ def read_chat(path: str) -> list[dict]:
                     f"{source} line {number} is not JSON: {error.msg}",
                     "give a SillyTavern chat .jsonl or a JSON list of {role, content}",
                 ) from None
-    return chat_messages(items, str(source))
+    return chat_messages(items, str(source), hidden)
 
 
-def chat_messages(items: list[Any], source: str) -> list[dict]:
+def chat_messages(items: list[Any], source: str, hidden: list[int] | None = None) -> list[dict]:
     """Parsed chat items (a chat file's, or a tool's `chat` argument, named `source` in errors)
     as {role, name, content} messages: {role, content[, name]} or SillyTavern's {name, is_user,
-    is_system, mes}; a JSONL header line is skipped."""
+    is_system, mes}; a JSONL header line is skipped. A SillyTavern message hidden from the prompt
+    (`is_system`: Generate's coreChat leaves it out) is skipped, its number added to `hidden`; a
+    narrator message (`extra.type` "narrator", what /sys sends) is a system message, as
+    setOpenAIMessages sends it."""
     messages = []
+    skipped = 0
     for number, item in enumerate(items):
         if not isinstance(item, dict):
             raise BunzaiError(
@@ -106,7 +110,14 @@ def chat_messages(items: list[Any], source: str) -> list[dict]:
                 "each message is {role, content} or SillyTavern's {name, is_user, mes}",
             )
         if "mes" in item:
-            role = "user" if item.get("is_user") else "system" if item.get("is_system") else "assistant"
+            if item.get("is_system"):
+                skipped += 1
+                if hidden is not None:
+                    hidden.append(len(messages) + skipped - 1)  # its place among the chat's messages
+                continue
+            extra = item.get("extra")
+            narrator = isinstance(extra, dict) and extra.get("type") == "narrator"
+            role = "user" if item.get("is_user") else "system" if narrator else "assistant"
             messages.append({"role": role, "name": str(item.get("name") or ""), "content": str(item.get("mes") or "")})
         elif "content" in item or "role" in item:
             role = item.get("role", "user")
@@ -167,6 +178,7 @@ def gather(
     books: list[dict] = []
     seen: set[str] = set()
     notes: list[str] = []
+    hidden: list[int] = []  # the chat's messages SillyTavern hides from the prompt (read below)
     links = (body.get("links") or {}).get("lorebooks") or []
     given = {ref.split("/", 1)[1] if ref.startswith("lorebook/") else ref for ref in lorebook_refs}
     # the persona's bound lorebook (SillyTavern's persona lore), unless it is among the books given
@@ -207,6 +219,8 @@ def gather(
         piece_id, data = load_piece(studio, ref, "regex")
         if piece_id not in {r["id"] for r in regex_sets}:
             regex_sets.append({"id": piece_id, "body": data.get("body") or {}})
+    chat = read_chat(chat_file, hidden) if chat_file else None
+    notes += hidden_note(hidden)
     return {
         "preset_id": preset_id,
         "preset": preset,
@@ -216,10 +230,21 @@ def gather(
         "persona": persona,
         "books": books,
         "regex": regex_sets,
-        "chat": read_chat(chat_file) if chat_file else None,
+        "chat": chat,
         "templates": templates,
         "notes": notes,
     }
+
+
+def hidden_note(hidden: list[int]) -> list[str]:
+    """The note a render gives for the chat's hidden messages (SillyTavern's is_system)."""
+    if not hidden:
+        return []
+    shown = ", ".join(str(number) for number in hidden[:10]) + (" ..." if len(hidden) > 10 else "")
+    return [
+        f"{len(hidden)} hidden message(s) of the chat (is_system; message {shown}, counting from 0) left out of the "
+        "prompt, as SillyTavern leaves them out; chat:N counts the messages sent"
+    ]
 
 
 def avatar_key(character: dict) -> str:

@@ -45,7 +45,7 @@ def engine_present(ctx) -> bool:
 def gathered(ctx, args: RenderArgs) -> dict:
     """The pieces a render of `args` reads (render.gather), the chat given inline."""
     # lazy: tool discovery imports every tool before the first tools/list
-    from bunzai.render.render import chat_messages, gather
+    from bunzai.render.render import chat_messages, gather, hidden_note
 
     pieces = gather(
         ctx.studio,
@@ -59,7 +59,9 @@ def gathered(ctx, args: RenderArgs) -> dict:
         sysprompt_ref=args.sysprompt,
     )
     if args.chat is not None:
-        pieces["chat"] = chat_messages(args.chat, "the chat")
+        hidden: list[int] = []
+        pieces["chat"] = chat_messages(args.chat, "the chat", hidden)
+        pieces["notes"] = pieces["notes"] + hidden_note(hidden)
     return pieces
 
 

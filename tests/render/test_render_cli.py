@@ -366,3 +366,32 @@ def test_an_outlet_holds_its_entries_higher_order_first(seraphina) -> None:
         "render", "default", "-c", "seraphina", "-l", "outs", "--chat", str(chat), "--authors-note", "[{{outlet::o}}]"
     ).json
     assert any("[HIGH\nLOW]" in m["content"] for m in doc["stages"]["final"]), doc["stages"]["final"]
+
+
+def test_a_hidden_message_is_left_out_and_a_narrator_message_is_sent_as_system(seraphina, tmp_path: Path) -> None:
+    # Generate's coreChat leaves out is_system messages (hidden with /hide); setOpenAIMessages sends a
+    # narrator message (extra.type "narrator", from /sys) as system
+    bunzai, _chat = seraphina
+    lines = [
+        {"user_name": "User", "character_name": "Seraphina", "chat_metadata": {}},
+        {"name": "Seraphina", "is_user": False, "is_system": False, "mes": "Rest here a while."},
+        {"name": "User", "is_user": True, "is_system": True, "mes": "A SECRET I hid."},
+        {"name": "System", "is_user": False, "is_system": False, "mes": "Night falls.", "extra": {"type": "narrator"}},
+        {"name": "User", "is_user": True, "is_system": False, "mes": "What lives here?"},
+    ]
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    doc = bunzai("render", "default", "-c", "seraphina", "--chat", str(chat), "--stage", "final", check=True).json
+    sent = [(m["role"], m["content"]) for m in doc["messages"] if m["source"].startswith("chat:")]
+    assert sent == [("assistant", "Rest here a while."), ("system", "Night falls."), ("user", "What lives here?")]
+    assert any("1 hidden message(s) of the chat (is_system; message 1" in note for note in doc["notes"])
+    from bunzai.mcp.dispatch import Dispatcher
+    from bunzai.mcp.handles import Handles
+    from bunzai.store.studio import Studio
+    from bunzai.tools.contract import Context
+
+    session = Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
+    called = session.call("preset_render", {"preset": "default", "character": "seraphina", "chat": lines}, "2025-06-18")
+    inline = called["structuredContent"]["render"]["data"]  # the same, with the chat given inline
+    assert [(m["role"], m["content"]) for m in inline["messages"] if m["source"].startswith("chat:")] == sent
+    assert inline["notes"] == doc["notes"]
