@@ -241,6 +241,7 @@ def activate(
                 continue
             if recursion and recursive and entry.get("exclude_recursion"):
                 continue
+            texts = None  # the entry's scan text, built once a key scan or a group score needs it
             if "@@activate" in row["decorators"]:
                 why = "@@activate decorator"
             elif "@@dont_activate" in row["decorators"]:
@@ -267,7 +268,8 @@ def activate(
                 why = f"recursion step {passes - 1}: {why}"
             verdicts[id(row)]["why"] = why
             if (entry.get("group") or {}).get("names"):  # what a scored inclusion group compares
-                texts = _buffer(row, chat, extra_sources, include_names, None if widening else recursed, skew)
+                if texts is None:
+                    texts = _buffer(row, chat, extra_sources, include_names, None if widening else recursed, skew)
                 row["score"] = _score(row, texts)
             found.append(row)
         found = _groups(found, activated, verdicts, seed)
