@@ -66,7 +66,9 @@ class Entry(BaseModel):
     op: str | None = None  # absent: the meaning is matched by name (right only where engines agree)
     when: Literal["numeric", "text"] | None = None  # all arguments numeric / not all numeric
     first_arg: str | None = None  # a literal first argument that selects this form (`#each bot`)
-    split_commas: bool = False  # a single argument holding commas is a list of items
+    fixed_args: tuple[str, ...] = ()  # canonical arguments this form means without writing them
+    # A single argument is a list of items, split on these characters (`\,` is a comma kept in an item).
+    split_items: str = ""
     dice: Literal["strict", "loose"] | None = None  # strict: only NdS; loose: also a bare N
     block: Literal["block", "optional", "branch"] | None = None
     own_line: bool = False  # a branch marker the engine finds only on a line of its own

@@ -12,7 +12,9 @@ from __future__ import annotations
 from bunzai.limits import MACRO_CANDIDATES_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs
-from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token, split_top
+from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token
+
+_KEPT_COMMA = "\\,"  # a comma inside a list item, as SillyTavern and RisuAI write one
 
 
 def resolve(cat: Catalog, token: Token, *, paired: bool | None = None) -> Entry | None:
@@ -94,11 +96,13 @@ def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name:
 
 def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
     """A token's arguments in canonical order, with comma lists split where the engine does."""
+    if entry.fixed_args:
+        return list(entry.fixed_args)
     args = [a.strip() for a in args] if cat.syntax.trim_args else list(args)
     if entry.first_arg is not None:
         args = args[1:]
-    if entry.split_commas and len(args) == 1 and "," in args[0]:
-        args = [a.strip() for a in split_top(args[0], ",")]
+    if entry.split_items and len(args) == 1 and any(c in args[0] for c in entry.split_items):
+        args = list_items(args[0], entry.split_items)
     if entry.order and entry.op and len(args) == len(entry.order):
         names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
         by_name = dict(zip(entry.order, args))
@@ -110,9 +114,36 @@ def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
     return args
 
 
+def list_items(arg: str, chars: str) -> list[str]:
+    """A single argument's items, split where the engine splits it: on any of `chars` outside a
+    nested `{{...}}`, each `\\,` kept as a comma in its item (SillyTavern's and RisuAI's escape)."""
+    items, current, depth, i = [], [], 0, 0
+    while i < len(arg):
+        pair = arg[i : i + 2]
+        if pair in ("{{", "}}") and (pair == "{{" or depth):
+            depth += 1 if pair == "{{" else -1
+            current.append(pair)
+            i += 2
+        elif depth == 0 and pair == _KEPT_COMMA and "," in chars:
+            current.append(",")
+            i += 2
+        elif depth == 0 and arg[i] in chars:
+            items.append("".join(current))
+            current = []
+            i += 1
+        else:
+            current.append(arg[i])
+            i += 1
+    items.append("".join(current))
+    return [item.strip() for item in items]
+
+
 def engine_args(entry: Entry, args: list[str]) -> list[str]:
     """Canonical arguments put in this entry's order and dialect."""
     args = list(args)
+    if entry.split_items and len(args) == 1:
+        # one item is written as one argument, which the engine splits: its commas kept by escaping
+        args = [args[0].replace(",", _KEPT_COMMA)] if "," in entry.split_items else args
     if entry.order and entry.op and len(args) == len(entry.order):
         names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
         by_name = dict(zip(names, args))
@@ -144,15 +175,24 @@ def portable_spelling(
         is_block = entry.block in ("block", "optional")
         if paired and not is_block or not paired and entry.block == "block":
             continue
-        these = engine_args(entry, args)
+        if entry.fixed_args and list(entry.fixed_args) != list(args):
+            continue
+        these = [] if entry.fixed_args else engine_args(entry, args)
         names = [s for s in entry.spellings if target.fold(s) == target.fold(token.name)] or [entry.name]
         text = spell(target, entry, these, flags=token.flags, name=names[0])
         if text is None:
             continue
         back = resolve(target, parse_token(text, 0, target.syntax), paired=paired)
-        if back is not None and back.op == op:
+        if back is not None and back.op == op and reads_items(target, text, back, args):
             return entry, text
     return None
+
+
+def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str]) -> bool:
+    """Whether the engine reads a list macro's `text` as these items (true of any other macro)."""
+    if not entry.split_items:
+        return True
+    return canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args) == items
 
 
 def by_name(target: Catalog, token: Token, *, paired: bool) -> Entry | None:

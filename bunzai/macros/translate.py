@@ -2,8 +2,9 @@
 
 Verdicts:
 - `portable`: the target has the same op; the token is re-spelled in its punctuation and form.
-- `collision`: the target reads the token as written as a different op; it is left as
-  written and flagged (a blind re-spelling would change what the prompt says).
+- `collision`: the target reads the token as written as a different op, or a list macro's
+  items as other items and cannot write these; it is left as written and flagged (a blind
+  re-spelling would change what the prompt says).
 - `absent`: the target has neither; the token is removed and same-family candidates are named
   (ops that must survive, like `{{original}}`, are kept and still reported).
 - `flatten`: a block the target cannot express; the body of its first branch is kept, the
@@ -15,13 +16,22 @@ An engine bunzai does not model answers `checked: false`: unknown, never clean.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 from bunzai.limits import MACRO_NESTING_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_for
-from bunzai.macros.equivalence import by_name, candidates, canonical_args, portable_spelling, resolve, spell
+from bunzai.macros.equivalence import (
+    by_name,
+    candidates,
+    canonical_args,
+    portable_spelling,
+    reads_items,
+    resolve,
+    spell,
+)
 from bunzai.macros import conditions
 from bunzai.macros.syntax import Token, find_tokens, parse_token, tokenize
 
@@ -179,8 +189,22 @@ class _Translator:
             same = by_name(target, token, paired=False)
             if same is not None and same.op != op and text != token.raw:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
+            elif same is not None and same.fixed_args and text != token.raw:
+                fixed = "::".join(same.fixed_args)
+                notes.insert(0, f"{target.engine} reads {token.raw} as {op} at {fixed}; re-spelled")
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
         same = by_name(target, token, paired=False)
+        if same is not None and same.op == op and not reads_items(target, token.raw, same, canon):
+            read = canonical_args(target, same, parse_token(token.raw, 0, target.syntax).args)
+            return None, _verdict(
+                "collision",
+                token,
+                op,
+                target_op=op,
+                candidates=[],
+                note=f"{target.engine} splits its list into {json.dumps(read, ensure_ascii=False)}, "
+                f"not {json.dumps(canon, ensure_ascii=False)}, and cannot write that list: left as written",
+            )
         if same is not None and same.op != op:
             return None, _verdict(
                 "collision",
