@@ -96,6 +96,8 @@ class Inputs:
     lore: list[dict] = field(default_factory=list)  # fired entries, insertion order (lore.activate)
     authors_note: str = ""
     authors_note_depth: int = 4
+    user_name: str = ""  # the names the example dialogue's speakers are written with, besides {{user}}/{{char}}
+    char_name: str = ""
 
 
 @dataclass
@@ -329,16 +331,16 @@ def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: di
                 source=f"lorebook:{entry['book']}#{entry['uid']}",
             )
         )
-    blocks = [b.strip() for b in re.split(r"<START>", raw or "", flags=re.I) if b.strip()]
     header = utility.get("new_example_chat") or "[Example Chat]"
-    for number, block in enumerate(blocks):
+    speakers = _speakers(inputs)
+    for number, block in enumerate(_example_blocks(raw)):
         out.append(dict(marker, role="system", content=header, source=f"preset:{inputs.preset_id}#new_example_chat"))
-        for line_no, chunk in enumerate(_speaker_chunks(block)):
-            role, text = chunk
+        for line_no, (name, text) in enumerate(_example_messages(block, speakers)):
             out.append(
                 dict(
                     marker,
-                    role=role,
+                    role="system",
+                    name=name,
                     content=text,
                     source=f"character:{inputs.character_id}/example_messages#{number}.{line_no}",
                 )
@@ -356,19 +358,65 @@ def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: di
     return out
 
 
-def _speaker_chunks(block: str) -> list[tuple[str, str]]:
-    chunks: list[tuple[str, str]] = []
-    for line in block.splitlines():
-        low = line.strip().lower()
-        if low.startswith("{{user}}:"):
-            chunks.append(("user", line.strip()[len("{{user}}:") :].strip()))
-        elif low.startswith("{{char}}:"):
-            chunks.append(("assistant", line.strip()[len("{{char}}:") :].strip()))
-        elif chunks:
-            chunks[-1] = (chunks[-1][0], chunks[-1][1] + "\n" + line)
-        elif line.strip():
-            chunks.append(("system", line))
-    return chunks
+def _example_blocks(raw: str) -> list[str]:
+    """The example dialogue's blocks, as parseMesExamples cuts them: text before a first `<START>`
+    is a block of its own, and an empty block still gets its `[Example Chat]` header."""
+    if not raw or raw == "<START>":
+        return []
+    if not raw.startswith("<START>"):
+        raw = "<START>\n" + raw.strip()
+    return [block.strip().replace("\r", "") for block in re.split(r"<START>", raw, flags=re.I)[1:]]
+
+
+# A speaker's line starts with its name and a colon; {{user}}/{{char}} are the names once macros
+# are filled (SillyTavern reads the examples after substituteParams), in any case, as macros are.
+_USER_MACROS = r"(?i:\{\{user\}\}:|<user>:)"
+_CHAR_MACROS = r"(?i:\{\{char\}\}:|<bot>:|<char>:)"
+
+
+def _speakers(inputs: Inputs) -> dict[str, re.Pattern]:
+    """Each speaker's line start: its macros, or its name as written (case counts there)."""
+    return {
+        speaker: re.compile("|".join([macros] + ([re.escape(name + ":")] if name else [])))
+        for speaker, macros, name in (
+            ("example_user", _USER_MACROS, inputs.user_name),
+            ("example_assistant", _CHAR_MACROS, inputs.char_name),
+        )
+    }
+
+
+def _example_messages(block: str, speakers: dict[str, re.Pattern]) -> list[tuple[str, str]]:
+    """One block's messages as parseExampleIntoIndividual reads them: a message starts at a line
+    that begins with a speaker's name and a colon, runs to the next speaker's line, loses that
+    name and colon, and is trimmed; lines before the first speaker join the first message, and a
+    block with no speaker sends nothing. Every message is a system message named `example_user`
+    or `example_assistant` (populateDialogueExamples)."""
+    out: list[tuple[str, str]] = []
+    lines: list[str] = []
+    speaking: str | None = None
+    prefix = ""
+
+    def flush() -> None:
+        text = "\n".join(lines)
+        if prefix:
+            text = text.replace(prefix, "", 1)
+        out.append((speaking, text.strip()))
+
+    for line in block.split("\n"):
+        for name in ("example_user", "example_assistant"):  # the user's name is tried first, as in SillyTavern
+            found = speakers[name].match(line)
+            if found:
+                if speaking is not None and speaking != name:
+                    flush()
+                    lines = []
+                if speaking != name:
+                    prefix = found.group(0)
+                speaking = name
+                break
+        lines.append(line)
+    if speaking is not None:
+        flush()
+    return out
 
 
 def chat_history_parts(

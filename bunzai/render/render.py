@@ -374,6 +374,8 @@ def render(
         chat,
         activation.fired,
         authors_note,
+        user_name=context.user,
+        char_name=context.char,
     )
     if text_mode:
 
@@ -480,6 +482,8 @@ def render(
 
 def _shown(part: dict) -> dict:
     shown = {"role": part["role"], "content": part["content"], "block": part["block"], "source": part["source"]}
+    if part["block"] == "dialogueExamples" and part.get("name"):
+        shown["name"] = part["name"]  # example_user / example_assistant, sent as the message's name
     if "depth" in part:
         shown["depth"] = part["depth"]
     return shown

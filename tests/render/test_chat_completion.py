@@ -372,3 +372,44 @@ def test_a_typo_in_the_text_original_brings_is_reported_on_the_block_only_when_s
     assert ("{{chr}}", "preset/p", "/body/prompts/0/content", 1, 7) in found
     unsent = verify(loaded(preset, card=dict(CARD, system_prompt="Stay terse.")))
     assert not [f for f in unsent["findings"] if f.get("token") == "{{chr}}"]
+
+
+# --- dialogue examples, as populateDialogueExamples and parseExampleIntoIndividual send them ------
+
+
+def _example_parts(examples: str) -> list[tuple[str, str | None, str]]:
+    preset = {
+        "prompts": [block("dialogueExamples", marker=True), block("chatHistory", marker=True)],
+        "orders": [order("dialogueExamples", "chatHistory")],
+    }
+    card = dict(CARD, example_messages=examples)
+    inputs = Inputs("p", preset, "c", card, chat=list(CHAT), user_name="Ada", char_name="Sera")
+    parts, _ = assemble(inputs)
+    return [(p["role"], p.get("name"), p["content"]) for p in parts if p["block"] == "dialogueExamples"]
+
+
+def test_example_lines_are_named_system_messages_without_their_speaker() -> None:
+    assert _example_parts("<START>\n{{user}}: Hi\n{{Char}}: Hello,\n  {{user}}.\n") == [
+        ("system", None, "[Example Chat]"),
+        ("system", "example_user", "Hi"),
+        ("system", "example_assistant", "Hello,\n  {{user}}."),
+    ]
+
+
+def test_example_speakers_may_be_written_by_name_and_case_counts() -> None:
+    parts = _example_parts("<START>\nAda: Hi\nsera: not a speaker\nSera: Hello\nSera: again")
+    assert parts[1:] == [
+        ("system", "example_user", "Hi\nsera: not a speaker"),
+        # the same speaker twice is one message; only the first name is taken out
+        ("system", "example_assistant", "Hello\nSera: again"),
+    ]
+
+
+def test_example_lines_before_a_speaker_join_the_first_message_and_a_block_without_one_sends_only_its_header() -> None:
+    parts = _example_parts("Scene: a glade.\n{{char}}: Welcome.\n<START>\nNo speaker here.\n<START>")
+    assert parts == [
+        ("system", None, "[Example Chat]"),
+        ("system", "example_assistant", "Scene: a glade.\n Welcome."),  # the name and colon go, the space stays
+        ("system", None, "[Example Chat]"),
+        ("system", None, "[Example Chat]"),
+    ]
