@@ -43,7 +43,7 @@ def _typed(platform: str, flags: str | None) -> dict:
     """--flags as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags), for
     --platform risuai; as given otherwise."""
     if platform != "risuai" or flags is None:
-        return {"flags": flags, "cbs": False, "no_end_newline": False, "notes": []}
+        return {"flags": flags, "cbs": False, "no_end_newline": False, "actions": [], "notes": []}
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
     return typed_flags(flags)
@@ -160,6 +160,7 @@ def try_(
                 macros=_pairs(macro or [], "--macro"),
                 substitute=substitute,
                 no_end_newline=typed["no_end_newline"],
+                actions=typed["actions"],
             ),
             typed["notes"],
         )
@@ -185,7 +186,13 @@ def race(
 
     typed = _typed(platform, flags)
     raced = race_patterns(
-        patterns, text, replace=replace, platform=platform, flags=typed["flags"], no_end_newline=typed["no_end_newline"]
+        patterns,
+        text,
+        replace=replace,
+        platform=platform,
+        flags=typed["flags"],
+        no_end_newline=typed["no_end_newline"],
+        actions=typed["actions"],
     )
     emit(with_notes(raced, typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"]))
     return 0

@@ -59,8 +59,10 @@ def rule_request(
     macros: dict[str, str] | None = None,
     substitute: str = "none",
     no_end_newline: bool = False,
+    actions: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The engine's view of one rule (what prelude.js reads)."""
+    """The engine's view of one rule (what prelude.js reads); `actions`: a RisuAI rule's
+    move_top, move_bottom, inject and repeat_back tokens."""
     if substitute not in SUBSTITUTE_MODES:
         raise BunzaiError(
             "invalid_input", f"{substitute!r} is not a macro substitution mode", f"modes: {', '.join(SUBSTITUTE_MODES)}"
@@ -74,6 +76,7 @@ def rule_request(
         "macros": {k.lower(): v for k, v in (macros or {}).items()},
         "substitute": substitute,
         "noEndNewline": no_end_newline,
+        "actions": list(actions),
     }
 
 
@@ -88,9 +91,11 @@ def try_pattern(
     macros: dict[str, str] | None = None,
     substitute: str = "none",
     no_end_newline: bool = False,
+    actions: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Every match of `find` in `text` (span, groups, named groups) and, with `replace`, the text after.
-    `no_end_newline`: a RisuAI rule's `<no_end_nl>` (no newline after a replacement ending in `>`).
+    `no_end_newline`: a RisuAI rule's `<no_end_nl>` (no newline after a replacement ending in `>`);
+    `actions`: its action tokens (`move_top` ...), run as RisuAI runs them.
 
     Spans are code-point offsets into `text`. A pattern that does not compile is refused
     (`invalid_regex`); one that runs out of time is refused (`regex_timeout`).
@@ -105,6 +110,7 @@ def try_pattern(
         macros=macros,
         substitute=substitute,
         no_end_newline=no_end_newline,
+        actions=actions,
     )
     found = engine.compiled_or_refuse(
         engine.call(dict(request, op="match", text=text, max=limits.REGEX_MATCHES_SHOWN)),
@@ -124,6 +130,8 @@ def try_pattern(
         result["matches_shown"] = len(found["matches"])
     notes = _notes(find, parsed, platform)
     if replace is not None:
+        if platform == "risuai":
+            notes += _risu_action_notes(replace)
         result["replacement"] = replace
         result["result"] = engine.call(dict(request, op="replace", text=text))["result"]
     if notes:
@@ -151,6 +159,28 @@ def _notes(find: str, parsed: dict[str, Any], platform: str) -> list[str]:
     return notes
 
 
+# RisuAI's actions (a replacement starting with @@, scripts.ts): what each does besides the text.
+_RISU_ACTIONS = (
+    (
+        "@@emo ",
+        "RisuAI shows the emotion image named after @@emo when the pattern is found; the text is left as it was",
+    ),
+    ("@@inject", "RisuAI keeps the text in the chat message and takes the matches out of the text it goes on with"),
+    ("@@move_top", "RisuAI moves the first match (the g flag is dropped) to a line of its own at the top"),
+    ("@@move_bottom", "RisuAI moves the first match (the g flag is dropped) to a line of its own at the bottom"),
+    (
+        "@@repeat_back",
+        "RisuAI repeats the pattern's match from the speaker's previous message when the text lacks it; "
+        "the lab has no earlier message, so the text stays (a text that matches gets the replacement as written)",
+    ),
+)
+
+
+def _risu_action_notes(replace: str) -> list[str]:
+    out = replace.replace("$n", "\n")
+    return [note for prefix, note in _RISU_ACTIONS if out.startswith(prefix)]
+
+
 def race_patterns(
     finds: list[str],
     text: str,
@@ -159,6 +189,7 @@ def race_patterns(
     platform: str = "javascript",
     flags: str | None = None,
     no_end_newline: bool = False,
+    actions: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Several candidate patterns over one text: each one's matches, replaced text and time.
 
@@ -177,7 +208,13 @@ def race_patterns(
         started = time.perf_counter()
         try:
             tried = try_pattern(
-                find, text, replace=replace, platform=platform, flags=flags, no_end_newline=no_end_newline
+                find,
+                text,
+                replace=replace,
+                platform=platform,
+                flags=flags,
+                no_end_newline=no_end_newline,
+                actions=actions,
             )
         except BunzaiError as error:
             # the platform failing on one candidate's replacement is a result of the race, like a timeout

@@ -112,7 +112,38 @@ var bunzai = (function () {
     function risuReplace(text, re, a) {
         var out = a.replacement.split("$n").join("\n");
         if (out.slice(-1) === ">" && !a.noEndNewline) out += "\n";
+        var acts = a.actions || [];
+        if (out.indexOf("@@") === 0 || acts.length) return risuAction(text, re, out, acts, a);
         return risuMacros(text.replace(re, out), a);
+    }
+
+    // An OUT starting with @@, or a <move_top>, <move_bottom>, <inject> or <repeat_back> token
+    // of the flag field, is an action (scripts.ts), for a message in a chat. It acts only when
+    // reg.test finds the pattern (which moves a g or y pattern's lastIndex first): @@emo sets
+    // the character's emotion and leaves the text; an inject takes the matches out (the chat
+    // message keeps them); a move compiles the pattern without g, takes the first match out and
+    // puts OUT (its $N and $& filled; a $<name> stays, RisuAI parses the name as a number) on a
+    // line of its own above or below. Any other, a repeat_back that matched too, replaces as
+    // written. With no match only repeat_back acts, from an earlier message the lab does not
+    // have, so the text stays.
+    function risuAction(text, re, out, acts, a) {
+        var has = function (name) { return out.indexOf("@@" + name) === 0 || acts.indexOf(name) !== -1; };
+        var top = has("move_top"), move = top || has("move_bottom");
+        if (move) re = new RegExp(re.source, re.flags.replace("g", "") || "u");
+        if (!re.test(text)) return text;
+        if (out.indexOf("@@emo ") === 0) return text;
+        if (has("inject")) return text.replace(re, "");
+        if (!move) return risuMacros(text.replace(re, out), a);
+        var m = text.match(re);
+        text = text.replace(re, "");
+        if (!m) return text;
+        var moved = out.replace("@@move_top ", "").replace("@@move_bottom ", "")
+            .replace(/(?<!\$)\$[0-9]+/g, function (v) {
+                var index = parseInt(v.substring(1));
+                return index < m.length ? m[index] : v;
+            })
+            .replace(/\$\&/g, m[0]);
+        return top ? moved + "\n" + text : text + "\n" + moved;
     }
 
     // RisuAI expands macros over a message before its scripts run (processScriptFull), so a

@@ -64,6 +64,7 @@ def run(ctx, args: Args):
             macros=args.macros,
             substitute=substitute,
             no_end_newline=typed["no_end_newline"],
+            actions=typed["actions"],
         )
         return untrusted(with_notes(found, typed["notes"]))
     if args.action == "race":
@@ -77,6 +78,7 @@ def run(ctx, args: Args):
             platform=args.platform,
             flags=typed["flags"],
             no_end_newline=typed["no_end_newline"],
+            actions=typed["actions"],
         )
         return untrusted(with_notes(raced, typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"]))
     if args.action == "explain":
@@ -108,7 +110,7 @@ def _typed(args: Args) -> dict:
     """`flags` as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags), for the
     risuai platform; as given otherwise."""
     if args.platform != "risuai" or args.flags is None:
-        return {"flags": args.flags, "cbs": False, "no_end_newline": False, "notes": []}
+        return {"flags": args.flags, "cbs": False, "no_end_newline": False, "actions": [], "notes": []}
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
     return typed_flags(args.flags)

@@ -84,11 +84,12 @@ def _compiled(letters: str) -> str:
 
 
 # What each token of the custom-flag field does that a lone pattern run over a text does not show.
-_NOT_SHOWN = {
-    "move_top": "moves the matches to the top of the message (and drops the flags' first g, as applied here)",
-    "move_bottom": "moves the matches to the bottom of the message (and drops the flags' first g, as applied here)",
-    "inject": "takes the matches out of the shown message and keeps its text for the prompt",
-    "repeat_back": "repeats a match of the same role's previous message when this one has none",
+_ACTIONS = {
+    "move_top": "moves the first match to a line of its own at the top (the flags' first g dropped)",
+    "move_bottom": "moves the first match to a line of its own at the bottom (the flags' first g dropped)",
+    "inject": "takes the matches out of the text it goes on with; the chat message keeps them",
+    "repeat_back": "repeats a match of the same role's previous message when this one has none; "
+    "not shown here, the lab has no earlier message",
 }
 _APPLIED = ("cbs", "no_end_nl")
 
@@ -96,10 +97,11 @@ _APPLIED = ("cbs", "no_end_nl")
 def typed_flags(flags: str) -> dict[str, Any]:
     """A custom-flag field as typed in RisuAI's script editor (`regex-lab --platform risuai
     --flags`), read as RisuAI's processScripts reads it: {flags: the JS flags it compiles with,
-    cbs: whether the pattern's macros are expanded first, no_end_newline: `<no_end_nl>`, notes:
-    the letters it drops and what its other tokens do that running the pattern does not show}."""
+    cbs: whether the pattern's macros are expanded first, no_end_newline: `<no_end_nl>`, actions:
+    its move_top, move_bottom, inject and repeat_back tokens, notes: the letters it drops and
+    what its other tokens do}."""
     if not flags:
-        return {"flags": "g", "cbs": False, "no_end_newline": False, "notes": []}
+        return {"flags": "g", "cbs": False, "no_end_newline": False, "actions": [], "notes": []}
     letters, tokens = _split_flag(flags)
     if _moves(tokens, ""):
         letters = letters.replace("g", "", 1)
@@ -110,14 +112,15 @@ def typed_flags(flags: str) -> dict[str, Any]:
     for token in dict.fromkeys(tokens):
         if token.startswith("order "):
             notes.append(f"<{token}> orders the rule among its set's scripts")
-        elif token in _NOT_SHOWN:
-            notes.append(f"<{token}> {_NOT_SHOWN[token]}; not shown here")
+        elif token in _ACTIONS:
+            notes.append(f"<{token}> {_ACTIONS[token]}")
         elif token not in _APPLIED:
             notes.append(f"<{token}> is no token RisuAI acts on; it is ignored")
     return {
         "flags": _compiled(letters),
         "cbs": "cbs" in tokens,
         "no_end_newline": "no_end_nl" in tokens,
+        "actions": [token for token in dict.fromkeys(tokens) if token in _ACTIONS],
         "notes": notes,
     }
 
