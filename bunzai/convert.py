@@ -10,11 +10,12 @@ reported too. A crossing therefore cannot drop a field silently.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bunzai.adapters import registry
-from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses
+from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses, world_id
 from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
     MACRO_ABSENT,
@@ -29,7 +30,7 @@ from bunzai.adapters.common.losses import (
     not_carried,
 )
 from bunzai.adapters.common.png import default_portrait
-from bunzai.adapters.contract import Adapter, EngineSettings, Loss, MediaSource
+from bunzai.adapters.contract import LINKED_LOREBOOK_NAMES, Adapter, EngineSettings, Loss, MediaSource
 from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
@@ -205,16 +206,34 @@ def convert_stored_piece(
     """
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
-    crossing = convert_piece(
-        piece,
-        target_format,
-        lambda ref: read_asset(studio, ref.sha256, ref.ext),
-        engine=engine,
-        source=source,
-        stem=stem,
-    )
+    with linked_names(studio, piece):
+        crossing = convert_piece(
+            piece,
+            target_format,
+            lambda ref: read_asset(studio, ref.sha256, ref.ext),
+            engine=engine,
+            source=source,
+            stem=stem,
+        )
     crossing.book = book
     return crossing
+
+
+@contextmanager
+def linked_names(studio, piece):
+    """While a character is written: the names of the lorebooks it links to that are on the
+    shelf (LINKED_LOREBOOK_NAMES), so a card binds its world by the world's name."""
+    names = {}
+    if piece.kind == "character":
+        for book_id in piece.body.links.lorebooks[:1]:  # a card binds one world: the first
+            stored = try_read(studio, "lorebook", book_id)
+            if stored is not None and isinstance(stored.data.get("name"), str):
+                names[book_id] = stored.data["name"]
+    token = LINKED_LOREBOOK_NAMES.set(names)
+    try:
+        yield
+    finally:
+        LINKED_LOREBOOK_NAMES.reset(token)
 
 
 def platform_format(piece, to: str) -> str:
@@ -413,12 +432,29 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     if not decoded.pieces:
         return [UNREADABLE.at("", "the written file reads back as no piece")]
     back = _same_kind(decoded, piece)
-    found = not_carried(lost_pointers(dump_piece(piece), dump_piece(back), declared), adapter.label)
+    bound = _bound_by_name(piece, back)
+    lost = [p for p in lost_pointers(dump_piece(piece), dump_piece(back), declared) if p not in bound]
+    found = not_carried(lost, adapter.label)
     # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,
     # key for key) is not reported again: it may have carried it elsewhere (RisuAI V2 emotions as assets)
     reported = {loss.pointer.removeprefix("/body") for loss in declared if loss.pointer.startswith("/body/extensions/")}
     family = family_losses(piece, back, adapter.label)
     return found + [loss for loss in family if loss.pointer.split("/data", 1)[-1] not in reported]
+
+
+def _bound_by_name(piece, back) -> set[str]:
+    """The link pointers a card kept by name: a world bound by the name its lorebook goes by
+    (LINKED_LOREBOOK_NAMES) reads back as that name's id, not the studio's (an import may
+    have suffixed it), and is the same world to SillyTavern."""
+    names = LINKED_LOREBOOK_NAMES.get()
+    if piece.kind != "character" or back.kind != "character" or not names:
+        return set()
+    links, read = piece.body.links.lorebooks, back.body.links.lorebooks
+    return {
+        f"/body/links/lorebooks/{i}"
+        for i, link in enumerate(links)
+        if link in names and i < len(read) and read[i] == world_id(names[link])
+    }
 
 
 def _same_kind(decoded, piece):

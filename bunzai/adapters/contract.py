@@ -21,10 +21,12 @@ another adapter: every crossing goes through the canonical model (the hub).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from bunzai.errors import BunzaiError
@@ -194,6 +196,12 @@ class Encoded:
 
 MediaSource = Callable[["AssetRef"], bytes]
 """Gives the bytes of a stored asset (from the studio, or from the blobs of a one-off convert)."""
+
+LINKED_LOREBOOK_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_lorebook_names", default=MappingProxyType({}))
+"""The name of each lorebook a written character links to, by id, for a card that binds its world
+by name (SillyTavern's `extensions.world` names the world file, not bunzai's id, which an import
+may have suffixed). Set by the convert layer around a write from the studio (convert.with_linked_names);
+empty for a one-off convert, whose links are the file's own."""
 
 
 @dataclass(frozen=True)

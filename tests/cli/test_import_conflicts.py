@@ -342,3 +342,65 @@ def test_another_card_s_own_book_of_the_world_s_name_is_not_taken_for_the_world(
     beta.write_bytes(_card_png("Beta", book=_book("Eldoria", "BETA"), world="Eldoria"))
     drafts = bunzai("import", str(alpha), str(beta), check=True)
     assert "left out" not in drafts.stderr
+
+
+# --- a card binds its world by the world's name, whatever id the import gave the lorebook ----------
+
+
+def _card_json_world(bunzai, ref: str) -> tuple[str, list[dict]]:
+    """The world a SillyTavern JSON export of `ref` is bound to, and the crossing's losses."""
+    report = bunzai("export", ref, "--to", "sillytavern.card.json", check=True).json
+    exported = json.loads((bunzai.studio / report["path"]).read_text(encoding="utf-8"))
+    return exported["data"]["extensions"].get("world"), report["losses"]
+
+
+def test_a_suffixed_card_keeps_its_world_binding_by_name(bunzai, tmp_path):
+    seraphina = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    bunzai("apply", "--yes", input=bunzai("import", str(seraphina), check=True).stdout, check=True)
+    drafts = bunzai("import", "--on-conflict", "suffix", str(seraphina), check=True).stdout
+    bunzai("apply", "--yes", input=drafts, check=True)
+    links = bunzai("read", "character/seraphina-2", "--pointer", "/body/links/lorebooks", check=True).json
+    assert links["value"] == ["eldoria-2"]
+    world, losses = _card_json_world(bunzai, "character/seraphina-2")
+    assert world == "Eldoria"  # SillyTavern's worlds/Eldoria.json, not a world named eldoria-2
+    assert not [loss for loss in losses if loss["pointer"].startswith("/body/links")]
+
+
+def test_a_suffixed_card_with_an_unbound_book_stays_unbound(bunzai, tmp_path):
+    data = json.loads(card("Scribe"))
+    data["data"]["extensions"] = {"world": ""}
+    data["data"]["character_book"] = {"name": "Lore of Script", "extensions": {}, "entries": []}
+    (tmp_path / "scribe.json").write_text(json.dumps(data), encoding="utf-8")
+    for policy in ("refuse", "suffix"):
+        drafts = bunzai("import", "--on-conflict", policy, str(tmp_path / "scribe.json"), check=True).stdout
+        bunzai("apply", "--yes", input=drafts, check=True)
+    world, losses = _card_json_world(bunzai, "character/scribe-2")
+    assert world == ""
+    assert not [loss for loss in losses if loss["pointer"].startswith("/body/links")]
+
+
+def test_a_card_linked_by_hand_binds_the_world_file_sillytavern_gets(bunzai, tmp_path):
+    (tmp_path / "Old Forest.json").write_text(_world("Moss."), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(tmp_path / "Old Forest.json"), check=True).stdout, check=True)
+    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Linker"}').stdout, check=True)
+    edit = bunzai("cap", "run", "character.links.update", "linker", "--input", '{"lorebooks": {"add": ["old-forest"]}}')
+    bunzai("apply", "--yes", input=edit.stdout, check=True)
+    out = tmp_path / "out"
+    bunzai(
+        "export", "--into", str(out), "--layout", "sillytavern", "character/linker", "lorebook/old-forest", check=True
+    )
+    assert (out / "worlds" / "Old Forest.json").is_file()
+    chunks = {}
+    raw = (out / "characters" / "Linker.png").read_bytes()
+    at = len(PNG_SIGNATURE)
+    while at < len(raw):
+        (size,) = struct.unpack(">I", raw[at : at + 4])
+        kind, body = raw[at + 4 : at + 8], raw[at + 8 : at + 8 + size]
+        if kind == b"tEXt":
+            key, text = body.split(b"\0", 1)
+            chunks[key] = json.loads(base64.b64decode(text))
+        at += 12 + size
+    assert {key: doc["data"]["extensions"]["world"] for key, doc in chunks.items()} == {
+        b"chara": "Old Forest",
+        b"ccv3": "Old Forest",
+    }

@@ -238,7 +238,8 @@ def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardSh
         return data
     card_fields.write_fields(data, body, shape.fields)
     book_id = _book_id(piece.id, body["book"]["name"]) if body["book"] is not None else None
-    card_fields.write_world(data, body["links"]["lorebooks"], current_links, book_id)
+    book_name = body["book"]["name"] if body["book"] is not None else None
+    card_fields.write_world(data, body["links"]["lorebooks"], current_links, book_id, book_name)
     if body["book"] is not None:
         data["character_book"] = card_book.write_book(data.get("character_book"), body["book"], shape.flavor, shape.v3)
         if not isinstance(base, dict):

@@ -24,6 +24,7 @@ from bunzai.adapters.common.drift import (
     as_str_list,
 )
 from bunzai.adapters.common.fieldmap import Field, FieldMap, put
+from bunzai.adapters.contract import LINKED_LOREBOOK_NAMES
 from bunzai.jsondoc.values import copied
 
 ROLES = ("system", "user", "assistant")
@@ -195,16 +196,23 @@ def _named_payload(script: dict) -> Any:
     return payload
 
 
-def write_world(data: dict, links: list[str], current: list[str], book_id: str | None) -> None:
-    """Bind the first linked lorebook as `extensions.world`, unless it only mirrors the embedded book."""
+def write_world(
+    data: dict, links: list[str], current: list[str], book_id: str | None, book_name: str | None = None
+) -> None:
+    """Bind the first linked lorebook as `extensions.world`, by the name SillyTavern knows the world
+    by (LINKED_LOREBOOK_NAMES; its id where no name is known), unless it only mirrors the embedded
+    book or the binding already names it under another id (an import that suffixed the ids)."""
     if links == current:
         return
     world = world_of(data)
     first = links[0] if links else ""
+    name = LINKED_LOREBOOK_NAMES.get().get(first) if first else None
     if not first:
         if world:
             data["extensions"]["world"] = ""
-    elif first == book_id and not world:
+    elif name is not None and name == world:
+        return  # the bound world itself
+    elif not world and (first == book_id or (name is not None and name == book_name)):
         return  # the link is the embedded book itself: no world binding to add
     elif current[:1] != [first]:
-        data.setdefault("extensions", {})["world"] = first
+        data.setdefault("extensions", {})["world"] = name or first
