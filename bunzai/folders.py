@@ -23,13 +23,17 @@ def granted_folders(studio) -> list[Path]:
 
 
 def _real_folder(folder: str | Path) -> Path:
+    if "\0" in str(folder):
+        raise BunzaiError(
+            "invalid_input", "a path cannot hold a NUL character", "give the path as the file system names it"
+        )
     path = Path(folder).expanduser()
     try:
         real = path.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError):
-        raise BunzaiError("not_found", f"no folder at {path}") from None
+    except (FileNotFoundError, RuntimeError, UnicodeEncodeError):  # a lone surrogate names no folder
+        raise BunzaiError("not_found", f"no folder at {path}", "check the path; grant a folder that exists") from None
     if not real.is_dir():
-        raise BunzaiError("invalid_input", f"{path} is not a folder")
+        raise BunzaiError("invalid_input", f"{path} is not a folder", f"grant the folder that holds it: {real.parent}")
     return real
 
 
@@ -64,11 +68,15 @@ def revoke(studio, folder: str | Path) -> list[str]:
 
 def checked_path(studio, path: str | Path) -> Path:
     """The real path of `path`, if it lies inside the studio or a granted folder."""
+    if "\0" in str(path):
+        raise BunzaiError(
+            "invalid_input", "a path cannot hold a NUL character", "give the path as the file system names it"
+        )
     given = Path(path).expanduser()
     try:
         real = given.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError):
-        raise BunzaiError("not_found", f"nothing at {given}") from None
+    except (FileNotFoundError, RuntimeError, UnicodeEncodeError):  # a lone surrogate names no file
+        raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
     for folder in [studio.root.resolve(), *granted_folders(studio)]:
         if real == folder or real.is_relative_to(folder):
             return real

@@ -428,6 +428,9 @@ MCP_WAIT_SLICE_SECONDS = 1.0
 # The longest JSON-RPC line the server reads: the largest JSON input bunzai accepts, with
 # room for its framing. A longer line is refused as a parse error, not read into memory.
 MCP_FRAME_MAX_BYTES = JSON_MAX_BYTES + 64 * 1024
+# The deepest JSON-RPC line the server parses: a piece's document wrapped in a tool's arguments
+# (params, arguments, input ...). A deeper line is a parse error, refused before it is parsed.
+MCP_FRAME_MAX_DEPTH = WRAPPED_JSON_MAX_DEPTH + 8
 # How long a tool waits for the client's answer to an elicitation (ask_choice) before
 # taking it as cancelled: a person reads and answers in well under ten minutes.
 MCP_ELICIT_TIMEOUT_SECONDS = 600.0

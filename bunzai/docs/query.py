@@ -269,7 +269,11 @@ def _sections(text: str) -> list[markdown.Section]:
 
 def _section(page: str, parts: list[markdown.Section], slug: str) -> markdown.Section:
     if not isinstance(slug, str) or len(slug) > DOCS_ID_MAX_CHARS:
-        raise BunzaiError("invalid_id", "a section slug is a short text like where-exports-are-written")
+        raise BunzaiError(
+            "invalid_id",
+            "a section slug is a short text like where-exports-are-written",
+            f"see `bunzai docs outline {page}` for its sections",
+        )
     for part in parts:
         if part.slug == slug:
             return part
@@ -285,7 +289,7 @@ def _bounded(value: int | None, default: int, low: int, high: int | None, name: 
         return default
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         span = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise BunzaiError("usage", f"{name} must be {span}, not {value!r}", f"e.g. {name} {default}")
+        raise BunzaiError("usage", f"{name} must be {span}, not {value!r}", f"e.g. {name} {default}", argument=name[2:])
     return value
 
 

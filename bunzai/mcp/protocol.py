@@ -11,7 +11,9 @@ import json
 import threading
 from typing import Any, BinaryIO
 
+from bunzai import limits
 from bunzai.changes.hidden_chars import json_escaped
+from bunzai.jsondoc.reading import json_depth, may_nest_past
 
 # Newest first: the server answers a client's revision when it knows it, else its newest.
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -106,7 +108,11 @@ def read_frames(source: BinaryIO, max_bytes: int):
             continue
         if not line.strip():
             continue
+        if may_nest_past(line, limits.MCP_FRAME_MAX_DEPTH) and json_depth(line) > limits.MCP_FRAME_MAX_DEPTH:
+            # refused unparsed: the parser and every reader after it recurse once a level
+            yield ProtocolError(PARSE_ERROR, f"a frame nests more than {limits.MCP_FRAME_MAX_DEPTH} levels deep")
+            continue
         try:
             yield json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
+        except (UnicodeDecodeError, ValueError, RecursionError) as error:
             yield ProtocolError(PARSE_ERROR, f"not a JSON frame: {error}")

@@ -117,6 +117,11 @@ class Server:
         if not isinstance(method, str):  # neither a request nor an answer: a client waiting on its id hears why
             self.wire.error(_id_of(frame), ProtocolError(INVALID_REQUEST, "a request's method is a string"))
             return
+        if method.startswith("notifications/") and "id" in frame:  # a request must be answered: it cannot be one
+            self.wire.error(
+                frame["id"], ProtocolError(INVALID_REQUEST, f"{method} is a notification: send it without an id")
+            )
+            return
         if method == "ping" and "id" in frame:
             self.wire.result(frame["id"], {})
             return

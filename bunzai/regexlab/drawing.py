@@ -58,7 +58,7 @@ def regex_from_drawing(
 ) -> dict[str, Any]:
     """{rules: [rule], warnings, sample?}: a rule ready for `regex.rules.add`, and the sample's run."""
     check_platform(platform)
-    if len(markup.encode("utf-8")) > limits.DRAWING_MAX_BYTES:
+    if len(markup.encode("utf-8", "surrogatepass")) > limits.DRAWING_MAX_BYTES:
         raise BunzaiError("too_large", f"the drawing is over {limits.DRAWING_MAX_BYTES} bytes", "draw a smaller piece")
     parsed = parse_find(find, platform, flags)
     pattern, used = parsed["pattern"], parsed["flags"]

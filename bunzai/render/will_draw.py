@@ -107,7 +107,7 @@ class _Reader(HTMLParser):
 
 def html_will_draw(markup: str) -> dict[str, Any]:
     """{stripped_tags, stripped_attributes, inline_handlers, remote_references, draws_as_written, note}."""
-    if len(markup.encode("utf-8")) > limits.DRAWING_MAX_BYTES:
+    if len(markup.encode("utf-8", "surrogatepass")) > limits.DRAWING_MAX_BYTES:
         raise BunzaiError(
             "too_large", f"the markup is over {limits.DRAWING_MAX_BYTES} bytes", "check one drawing at a time"
         )

@@ -4,6 +4,8 @@ from typing import Literal
 
 from pydantic import Field
 
+from bunzai.limits import DOCS_BROWSE_MAX, DOCS_READ_MAX, DOCS_READ_MIN, DOCS_SEARCH_MAX
+
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
 
@@ -16,7 +18,13 @@ class Args(ToolArgs):
     query: str | None = Field(None, description="search: a few words.")
     section: str | None = Field(None, description="outline/read: a section's slug.")
     offset: int = Field(0, ge=0, description="read: first character.")
-    limit: int | None = Field(None, ge=1, description="Characters (read) or rows (browse, search).")
+    limit: int | None = Field(
+        None,
+        ge=1,
+        le=DOCS_READ_MAX,
+        description=f"Characters (read: {DOCS_READ_MIN:,} to {DOCS_READ_MAX:,}) or rows "
+        f"(browse: at most {DOCS_BROWSE_MAX}, search: at most {DOCS_SEARCH_MAX}).",
+    )
 
 
 def run(ctx, args: Args):

@@ -4,6 +4,8 @@ from typing import Literal
 
 from pydantic import Field
 
+from bunzai.limits import MCP_RESULT_READ_MAX_CHARS
+
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
 
@@ -14,7 +16,12 @@ class Args(ToolArgs):
         "read", description="stats (size), read (a page) or search (literal text)."
     )
     offset: int = Field(0, ge=0, description="read: first character of the page; search: where to start.")
-    limit: int | None = Field(None, ge=1, description="read: characters in the page (at most 12,000).")
+    limit: int | None = Field(
+        None,
+        ge=1,
+        le=MCP_RESULT_READ_MAX_CHARS,
+        description=f"read: characters in the page (at most {MCP_RESULT_READ_MAX_CHARS:,}).",
+    )
     query: str | None = Field(None, description="search: the literal text to find (case-sensitive).")
 
 

@@ -2,6 +2,8 @@
 
 from pydantic import Field
 
+from bunzai.limits import READ_PAGE_MAX
+
 from bunzai.query.reading import read_piece
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
@@ -14,7 +16,9 @@ class Args(ToolArgs):
     )
     pointer: str | None = Field(None, description="RFC 6901 pointer into the piece, e.g. /body/description.")
     offset: int = Field(0, ge=0, description="First character/item/key of the page.")
-    limit: int | None = Field(None, ge=1, description="Characters/items/keys in the page.")
+    limit: int | None = Field(
+        None, ge=1, le=READ_PAGE_MAX, description=f"Characters/items/keys in the page (at most {READ_PAGE_MAX:,})."
+    )
 
 
 def run(ctx, args: Args):

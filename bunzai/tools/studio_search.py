@@ -2,6 +2,8 @@
 
 from pydantic import Field
 
+from bunzai.limits import SEARCH_MAX_LIMIT
+
 from bunzai.query.reading import search_shelf
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool, untrusted
@@ -12,7 +14,9 @@ class Args(ToolArgs):
         description='Words to look for (all must appear); "a phrase" in quotes; pref* for any word starting so.'
     )
     kind: str | None = Field(None, description="Only this kind.")
-    limit: int | None = Field(None, ge=1, description="Most hits to return.")
+    limit: int | None = Field(
+        None, ge=1, le=SEARCH_MAX_LIMIT, description=f"Most hits to return (at most {SEARCH_MAX_LIMIT})."
+    )
 
 
 def run(ctx, args: Args):

@@ -40,3 +40,41 @@ def test_a_frame_without_a_method_string_is_an_invalid_request(tmp_path, frame):
 def test_an_answer_to_no_request_of_ours_is_still_ignored(tmp_path):
     answers = _answers(tmp_path, {"jsonrpc": "2.0", "id": 7, "result": {}})
     assert 7 not in answers and answers["last"]["result"] == {}
+
+
+@pytest.mark.parametrize("method", ["notifications/initialized", "notifications/cancelled", "notifications/foo"])
+def test_a_notification_sent_with_an_id_is_answered(tmp_path, method):
+    # JSON-RPC answers every request: a client that gave a notification an id would wait for ever
+    answers = _answers(tmp_path, {"jsonrpc": "2.0", "id": 7, "method": method, "params": {}})
+    assert answers[7]["error"]["code"] == -32600
+    assert "without an id" in answers[7]["error"]["message"]
+    assert answers["last"]["result"] == {}
+
+
+def _raw_answers(tmp_path, middle: bytes) -> list[dict]:
+    studio, _ = init_studio(tmp_path / "studio")
+    ping = json.dumps({"jsonrpc": "2.0", "id": "last", "method": "ping"}).encode()
+    stdin = io.BytesIO(json.dumps(INIT).encode() + b"\n" + middle + b"\n" + ping + b"\n")
+    out = io.BytesIO()
+    assert Server(studio, stdin=stdin, stdout=out).serve() == 0
+    return [json.loads(line) for line in out.getvalue().decode().splitlines()]
+
+
+@pytest.mark.parametrize("depth", [300, 1_000, 100_000])
+def test_a_frame_nested_past_the_limit_is_a_parse_error_and_the_server_goes_on(tmp_path, depth):
+    from bunzai.limits import MCP_FRAME_MAX_DEPTH
+
+    assert depth > MCP_FRAME_MAX_DEPTH
+    frame = b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":' + b"[" * depth + b"]" * depth + b"}}"
+    answers = {a.get("id"): a for a in _raw_answers(tmp_path, frame)}  # the reader answers pings and errors at once
+    assert sorted(answers, key=str) == [None, "i", "last"]
+    assert answers[None]["error"]["code"] == -32700 and "levels deep" in answers[None]["error"]["message"]
+
+
+def test_a_frame_as_deep_as_a_wrapped_document_is_read(tmp_path):
+    from bunzai.limits import WRAPPED_JSON_MAX_DEPTH
+
+    depth = WRAPPED_JSON_MAX_DEPTH
+    frame = b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":' + b"[" * depth + b"]" * depth + b"}}"
+    answers = {a.get("id"): a for a in _raw_answers(tmp_path, frame)}
+    assert (answers[2]["result"], answers["last"]["result"]) == ({}, {})

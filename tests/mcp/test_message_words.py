@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from message_sites import message_sites
 from test_hint_words import JSON, cli_commands, shell_words
 
-from bunzai.limits import READ_PAGE_MAX, SEARCH_MAX_LIMIT
+from bunzai.limits import DOCS_READ_MAX, DOCS_READ_MIN, READ_PAGE_MAX, SEARCH_MAX_LIMIT
 from bunzai.mcp.hints import MESSAGE_RULES, MESSAGES, advice_in_tool_words, message_in_tool_words
 from mcpkit import connect, run
 
@@ -217,24 +217,29 @@ def test_a_new_message_worded_for_the_shell_fails_the_walk(tmp_path, monkeypatch
 def test_over_mcp_the_messages_name_arguments_and_the_cli_keeps_its_flags(bunzai):
     async def body():
         async with connect(bunzai.home, bunzai.studio) as client:
-            said = {}
+            said = []
             for name, arguments in (
-                ("studio_search", {"query": "x", "limit": SEARCH_MAX_LIMIT + 1}),
+                # a limit that depends on the action is the tool's to refuse (a fixed one is in the schema)
+                ("docs_query", {"action": "read", "page": "commands/mcp", "limit": DOCS_READ_MIN - 1}),
                 ("regex_lab", {"action": "from_examples"}),
                 ("docs_query", {"action": "read"}),
             ):
                 result = await client.call(name, arguments)
                 assert result.is_error
                 assert json.loads(result.content[0].text) == result.structured_content
-                said[name] = result.structured_content["error"]["message"]
+                said.append(result.structured_content["error"]["message"])
             return said
 
     said = run(body)
-    assert said == {
-        "studio_search": f"limit must be between 1 and {SEARCH_MAX_LIMIT}",
-        "regex_lab": "give at least one match example",
-        "docs_query": "action read needs a page",
-    }
+    assert said == [
+        f"limit must be {DOCS_READ_MIN} to {DOCS_READ_MAX}, not {DOCS_READ_MIN - 1}",
+        "give at least one match example",
+        "action read needs a page",
+    ]
+    cli = bunzai("docs", "read", "commands/mcp", "--limit", str(DOCS_READ_MIN - 1))
+    assert (
+        cli.json["error"]["message"] == f"--limit must be {DOCS_READ_MIN} to {DOCS_READ_MAX}, not {DOCS_READ_MIN - 1}"
+    )
     cli = bunzai("search", "x", "--limit", str(SEARCH_MAX_LIMIT + 1))
     assert cli.code == 1 and cli.json["error"]["message"] == f"--limit must be between 1 and {SEARCH_MAX_LIMIT}"
     cli = bunzai("regex-lab", "from-examples")
