@@ -300,7 +300,9 @@ def convert(
         read_stdin_bytes() if stdin else read_file_bytes(file), "-" if stdin else file.name, format
     )
     if not decoded.pieces:
-        raise BunzaiError("unrecognized_file", f"{file}: the file holds no piece")
+        raise BunzaiError(
+            "unrecognized_file", f"{file}: the file holds no piece", "export it again from the app that made it"
+        )
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}
 
     def media(ref):
@@ -339,10 +341,13 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
             "this format is a folder: name a new folder with -o (no stdout, no --force)",
             "bunzai convert sprites.zip --to sillytavern.sprites.folder -o Seraphina",
         )
+    _check_parent(path)
     try:
         path.mkdir()
     except FileExistsError:
         raise BunzaiError("occupied", f"{path} exists; nothing was written", "name a new folder") from None
+    except OSError as error:
+        raise _unwritable(path, error) from None
     for name, data in files:
         write_new(path / name, data)
 
@@ -360,17 +365,37 @@ def _write_output(path: Path, data: bytes, force: bool) -> None:
         except OSError as error:
             raise BunzaiError("invalid_input", f"cannot write to {path}: {error.strerror}", "name a file") from None
         return
-    if force:
-        replace_file(path, data)
-    else:
-        try:
+    _check_parent(path)
+    try:
+        if force:
+            replace_file(path, data)
+        else:
             write_new(path, data)
-        except BunzaiError as error:
-            if error.code == "occupied":
-                raise BunzaiError(
-                    "occupied", f"{path} exists; nothing was written", "pass --force to replace it"
-                ) from None
-            raise
+    except BunzaiError as error:
+        if error.code == "occupied":
+            raise BunzaiError("occupied", f"{path} exists; nothing was written", "pass --force to replace it") from None
+        raise
+    except OSError as error:  # no room, no permission: said with the path, not as a bug
+        raise _unwritable(path, error) from None
+
+
+def _check_parent(path: Path) -> None:
+    """-o names a file in a folder that exists: the output's folder is never made."""
+    from bunzai.errors import BunzaiError
+
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a folder" if parent.exists() else "does not exist"
+        raise BunzaiError(
+            "not_found", f"{parent} {what}; nothing was written", "name a file in a folder that exists with -o"
+        )
+
+
+def _unwritable(path: Path, error: OSError):
+    from bunzai.errors import BunzaiError
+
+    reason = error.strerror or type(error).__name__
+    return BunzaiError("invalid_input", f"cannot write {path}: {reason}; nothing was written", "name another file")
 
 
 def _special(path: Path) -> bool:

@@ -26,3 +26,17 @@ def test_a_fifo_given_as_the_output_is_written_into_and_stays_a_fifo(bunzai, tmp
     assert done.code == 0, done.stdout
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert received and b'"Ada"' in received[0]
+
+
+@pytest.mark.parametrize("force", [["--force"], []])
+@pytest.mark.parametrize("parent", ["missing/deeper", "a-file.json"])
+def test_an_output_in_no_folder_is_a_coded_refusal(bunzai, tmp_path, parent, force) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    card = work / "Ada.png"
+    card.write_bytes(v2_card_png("Ada"))
+    (work / "a-file.json").write_text("{}", encoding="utf-8")
+    done = bunzai("convert", str(card), "--to", "ccv2.json", "-o", str(work / parent / "x.json"), *force)
+    assert done.code == 1 and done.json["error"]["code"] == "not_found"
+    assert "nothing was written" in done.json["error"]["message"] and done.json["error"]["hint"]
+    assert sorted(p.name for p in work.iterdir()) == ["Ada.png", "a-file.json"]
