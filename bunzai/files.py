@@ -44,7 +44,7 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     except FileNotFoundError:
         raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
     except IsADirectoryError:
-        raise BunzaiError("invalid_input", f"{path} is a folder") from None
+        raise BunzaiError("invalid_input", f"{path} is a folder", "name a file inside it") from None
     except OSError as error:
         if _is_special(path):  # a socket cannot be opened at all (ENXIO): it is refused as a FIFO is
             raise _special(path) from None
@@ -52,11 +52,13 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise BunzaiError("invalid_input", f"{path} is a folder")
+            raise BunzaiError("invalid_input", f"{path} is a folder", "name a file inside it")
         if not stat.S_ISREG(info.st_mode):
             raise _special(path)
         if info.st_size > limit:
-            raise BunzaiError("too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit")
+            raise BunzaiError(
+                "too_large", f"{path} has {info.st_size} bytes, over the {limit}-byte import limit", "shrink the file"
+            )
         os.set_blocking(fd, True)
         data = read_up_to(fd, limit + 1)
     except OSError as error:  # opened, then the disk failed (EIO ...): this file's error, not the walk's end
@@ -69,7 +71,11 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
         except OSError:  # EIO from NFS: a read-only descriptor loses nothing on close, the bytes are read
             pass
     if len(data) > limit:
-        raise BunzaiError("too_large", f"{path} grew past the {limit}-byte import limit while it was read")
+        raise BunzaiError(
+            "too_large",
+            f"{path} grew past the {limit}-byte import limit while it was read",
+            "shrink the file, and read it when nothing is writing to it",
+        )
     return data
 
 
@@ -98,7 +104,9 @@ def read_stdin_bytes(limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
 
     data = read_up_to(sys.stdin.fileno(), limit + 1)
     if len(data) > limit:
-        raise BunzaiError("too_large", f"standard input holds more than the {limit}-byte import limit")
+        raise BunzaiError(
+            "too_large", f"standard input holds more than the {limit}-byte import limit", "pipe in a smaller file"
+        )
     if not data:
         raise BunzaiError(
             "invalid_input", "standard input is empty", "pipe a file in, e.g. `bunzai import - < card.png`"
@@ -143,12 +151,18 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterato
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
-            raise BunzaiError("invalid_input", f"cannot list {folder}: {error.strerror}") from None
+            raise BunzaiError(
+                "invalid_input", f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
+            ) from None
         subfolders = []
         for entry in entries:
             seen += 1
             if seen > WALK_MAX_ENTRIES:
-                raise BunzaiError("too_large", f"{root} holds more than {WALK_MAX_ENTRIES} entries")
+                raise BunzaiError(
+                    "too_large",
+                    f"{root} holds more than {WALK_MAX_ENTRIES} entries",
+                    "name a folder further down that holds less",
+                )
             if entry.name.startswith(".") or entry.is_symlink():
                 continue
             if entry.is_dir(follow_symlinks=False):
@@ -207,7 +221,9 @@ def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
             elif not (entry.name.startswith(".") and is_junk_file(entry.name)):
                 files.append(Path(entry.path))
     except OSError as error:
-        raise BunzaiError("invalid_input", f"cannot list {folder}: {error.strerror}") from None
+        raise BunzaiError(
+            "invalid_input", f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
+        ) from None
     return files, folders
 
 
@@ -261,14 +277,16 @@ def read_text_nofollow(path: Path, max_bytes: int) -> str:
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
-            raise BunzaiError("invalid_input", f"{path} is not a regular file")
+            raise BunzaiError("invalid_input", f"{path} is not a regular file", "bunzai reads only regular files")
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise BunzaiError("too_large", f"{path} is over {max_bytes} bytes")
+        raise BunzaiError("too_large", f"{path} is over {max_bytes} bytes", "shorten the file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise BunzaiError("invalid_input", f"{path} is not UTF-8 text (byte {error.start})") from None
+        raise BunzaiError(
+            "invalid_input", f"{path} is not UTF-8 text (byte {error.start})", "save the file as UTF-8"
+        ) from None
 
 
 def write_or_check_table(path: str, text: str, *, check: bool, stale: str) -> int:

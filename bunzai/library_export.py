@@ -431,7 +431,11 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
             folder = _folder(report, f"{place.folder}/{stem}")
             for name, data in crossing.files or []:
                 if st.file_stem_for(name, "") != name:
-                    raise BunzaiError("invalid_input", f"sprite file name {name!r} is not a plain file name")
+                    raise BunzaiError(
+                        "invalid_input",
+                        f"sprite file name {name!r} is not a plain file name",
+                        'rename the sprite: no / \\ : * ? " < > |, no trailing dot or space',
+                    )
                 _write(report, ref, folder / name, data, place, losses)
                 losses = []  # the pack's losses are reported once, with its first file
         return None
@@ -622,7 +626,11 @@ def _folder(report: LibraryReport, relative: str) -> Path:
     path = report.into
     for part in relative.split("/"):
         if st.file_stem_for(part, "") != part:
-            raise BunzaiError("invalid_input", f"{part!r} is not a plain folder name")
+            raise BunzaiError(
+                "invalid_input",
+                f"{part!r} is not a plain folder name",
+                'rename what it is named after: no / \\ : * ? " < > |, no trailing dot or space',
+            )
         path = path / part
         if path.is_symlink():
             raise BunzaiError(

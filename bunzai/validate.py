@@ -24,7 +24,9 @@ def validate_piece(data: Any):
     from pydantic import ValidationError
 
     if not isinstance(data, dict):
-        raise BunzaiError("invalid_input", "a piece is a JSON object")
+        raise BunzaiError(
+            "invalid_input", "a piece is a JSON object", "see `bunzai schema KIND` for the fields a piece may have"
+        )
     check_kind(data.get("kind"))
     try:
         return parse_piece(data)

@@ -62,11 +62,16 @@ def preview_embedded(cap, character: dict, raw_input: Any, *, loader=None) -> tu
             f"run {cap.id} on the character itself (without #book)",
         )
     if cap.mode == "create":
-        raise BunzaiError("invalid_input", f"{cap.id} creates a new piece; it does not work on an embedded book")
+        raise BunzaiError(
+            "invalid_input",
+            f"{cap.id} creates a new piece; it does not work on an embedded book",
+            f"run {cap.id} without #book to make a lorebook of its own",
+        )
     if character.get("kind") != "character":
         raise BunzaiError(
             "invalid_input",
             f"{character.get('kind')}/{character.get('id')} is not a character; only a character has an embedded book",
+            "name a character: character/ID#book",
         )
     before = dump_piece(validate_piece(character))
     if before["body"].get("book") is None and cap.effect == "read":

@@ -193,7 +193,9 @@ def _with_needs(cap, raw: Any, loader: Loader | None) -> Any:
             continue  # the input model reports the missing field
         if loader is None:
             raise BunzaiError(
-                "invalid_input", f"{cap.id} reads {need.kind} {ref!r}, and no studio was given to read it from"
+                "invalid_input",
+                f"{cap.id} reads {need.kind} {ref!r}, and no studio was given to read it from",
+                "run it in a studio, with `bunzai cap run`",
             )
         raw[need.into] = loader(need.kind, ref)
     return raw
@@ -207,14 +209,20 @@ def _call_preview(cap, start, inp):
     except ValidationError as error:
         raise coded_validation_error(error) from None  # the edit made a piece the model refuses
     if not isinstance(preview, Preview):
-        raise BunzaiError("forbidden_change", f"{cap.id} returned a {type(preview).__name__}, not a Preview")
+        raise BunzaiError(
+            "forbidden_change",
+            f"{cap.id} returned a {type(preview).__name__}, not a Preview",
+            "a preview returns a Preview; this is a bug in the capability",
+        )
     return preview
 
 
 def _check_rules(cap, before: dict | None, after: dict) -> None:
     if after.get("kind") != cap.kind:
         raise BunzaiError(
-            "forbidden_change", f"{cap.id} proposed a {after.get('kind')!r} piece; it works on {cap.kind}"
+            "forbidden_change",
+            f"{cap.id} proposed a {after.get('kind')!r} piece; it works on {cap.kind}",
+            "a capability proposes a piece of its own kind; this is a bug in the capability",
         )
     if before is None:
         return
@@ -266,7 +274,11 @@ def run_capability(
             mode="create", proposed=proposed, operations=[record], impact=record["impact"], attachments=attachments
         )
     if baseline is None:
-        raise BunzaiError("invalid_input", f"{cap.id}: an update needs the baseline revision of the stored piece")
+        raise BunzaiError(
+            "invalid_input",
+            f"{cap.id}: an update needs the baseline revision of the stored piece",
+            "pass the revision `bunzai read` gives as baseline",
+        )
     before, changes = compared  # the stored piece with its defaults filled in, as the preview compared it
     return new_draft(
         mode="update",

@@ -23,7 +23,11 @@ def create_draft(kind: str, payload: Any, *, piece_id: str | None = None) -> dic
     """
     check_kind(kind)
     if not isinstance(payload, dict):
-        raise BunzaiError("invalid_input", 'the input is a JSON object, e.g. {"name": "Ada Lovelace"}')
+        raise BunzaiError(
+            "invalid_input",
+            'the input is a JSON object, e.g. {"name": "Ada Lovelace"}',
+            "pass --input as a JSON object",
+        )
     name = payload.get("name")
     if not isinstance(name, str) or not name.strip():
         raise BunzaiError(
@@ -35,7 +39,9 @@ def create_draft(kind: str, payload: Any, *, piece_id: str | None = None) -> dic
     if nested and len(nested) != len(rest):
         stray = sorted(set(rest) - set(_PIECE_KEYS))
         raise BunzaiError(
-            "invalid_input", f'give body fields either flat or under "body", not both (flat: {", ".join(stray)})'
+            "invalid_input",
+            f'give body fields either flat or under "body", not both (flat: {", ".join(stray)})',
+            'move those fields under "body", or give every body field flat',
         )
     data = {"kind": kind, "id": new_id, "name": name}
     data.update(rest if nested else {"body": rest})

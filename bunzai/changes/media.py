@@ -89,9 +89,17 @@ class SourceReader:
             try:
                 data = base64.b64decode(item["base64"], validate=True)
             except (binascii.Error, ValueError):
-                raise BunzaiError("invalid_draft", f"attachment {sha256[:12]}… is not valid base64") from None
+                raise BunzaiError(
+                    "invalid_draft",
+                    f"attachment {sha256[:12]}… is not valid base64",
+                    "make the draft again; its attachments are not edited by hand",
+                ) from None
             if hashlib.sha256(data).hexdigest() != sha256:
-                raise BunzaiError("invalid_draft", f"attachment {sha256[:12]}… does not hash to its name")
+                raise BunzaiError(
+                    "invalid_draft",
+                    f"attachment {sha256[:12]}… does not hash to its name",
+                    "make the draft again; its attachments are not edited by hand",
+                )
             return data
         where = item["from"]
         path = where["path"]

@@ -103,7 +103,11 @@ def read(
 
     limit = READ_PAGE_DEFAULT if limit is None else limit
     if offset < 0 or not 1 <= limit <= READ_PAGE_MAX:
-        raise BunzaiError("invalid_input", f"--offset must be >= 0 and --limit between 1 and {READ_PAGE_MAX}")
+        raise BunzaiError(
+            "invalid_input",
+            f"--offset must be >= 0 and --limit between 1 and {READ_PAGE_MAX}",
+            f"leave --limit out for a page of {READ_PAGE_DEFAULT} characters",
+        )
     emit(read_page(studio_of(ctx), path, offset, limit))
     return 0
 

@@ -28,9 +28,13 @@ def read_source_bytes(source: str) -> tuple[bytes, str]:
     except FileNotFoundError:
         raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
     except IsADirectoryError:
-        raise BunzaiError("invalid_input", f"{path} is a folder, not a JSON file") from None
+        raise BunzaiError(
+            "invalid_input", f"{path} is a folder, not a JSON file", "name the JSON file itself, not its folder"
+        ) from None
     except OSError as exc:
-        raise BunzaiError("invalid_input", f"cannot read {path}: {exc.strerror}") from None
+        raise BunzaiError(
+            "invalid_input", f"cannot read {path}: {exc.strerror}", "check the path and who owns the file"
+        ) from None
 
 
 def read_json_option(value: str, *, what: str = "--input") -> Any:
@@ -83,8 +87,12 @@ def document_stream(source: str, *, allow_empty: bool = False):
     except FileNotFoundError:
         raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
     except OSError as exc:
-        raise BunzaiError("invalid_input", f"cannot read {path}: {exc.strerror}") from None
+        raise BunzaiError(
+            "invalid_input", f"cannot read {path}: {exc.strerror}", "check the path and who owns the file"
+        ) from None
     if path.is_dir():
         os.close(fd)
-        raise BunzaiError("invalid_input", f"{path} is a folder, not a JSON file")
+        raise BunzaiError(
+            "invalid_input", f"{path} is a folder, not a JSON file", "name the JSON file itself, not its folder"
+        )
     return DocumentStream(fd, str(path), allow_empty=allow_empty)

@@ -124,7 +124,9 @@ def _read_text(source: str) -> str:
         except FileNotFoundError:
             raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
         except IsADirectoryError:
-            raise BunzaiError("invalid_input", f"{path} is a folder, not a text file") from None
+            raise BunzaiError(
+                "invalid_input", f"{path} is a folder, not a text file", "name the text file itself, not its folder"
+            ) from None
         where = str(path)
     if len(data) > MACRO_TEXT_MAX_BYTES:
         raise BunzaiError(
@@ -133,7 +135,9 @@ def _read_text(source: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise BunzaiError("invalid_input", f"{where} is not UTF-8 text (byte {error.start})") from None
+        raise BunzaiError(
+            "invalid_input", f"{where} is not UTF-8 text (byte {error.start})", "save the text as UTF-8"
+        ) from None
 
 
 def register(root: typer.Typer) -> None:

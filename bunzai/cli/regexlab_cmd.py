@@ -86,14 +86,18 @@ def _read_text(source: str) -> str:
         except FileNotFoundError:
             raise BunzaiError("not_found", f"no file at {path}", "check the path") from None
         except IsADirectoryError:
-            raise BunzaiError("invalid_input", f"{path} is a folder, not a text file") from None
+            raise BunzaiError(
+                "invalid_input", f"{path} is a folder, not a text file", "name the text file itself, not its folder"
+            ) from None
         where = str(path)
     if len(data) > most:
         raise BunzaiError("too_large", f"{where} is over {most} bytes", "use a shorter excerpt")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise BunzaiError("invalid_input", f"{where} is not UTF-8 text (byte {error.start})") from None
+        raise BunzaiError(
+            "invalid_input", f"{where} is not UTF-8 text (byte {error.start})", "save the text as UTF-8"
+        ) from None
 
 
 def _pairs(values: list[str], what: str) -> dict[str, str]:

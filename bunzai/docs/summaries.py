@@ -254,7 +254,9 @@ def check(docs: Path = CHECKOUT_ROOT) -> dict:
 def _checked_content(page_id: str, sidecar: dict, text: str) -> dict:
     if not isinstance(sidecar, dict) or sidecar.get("page") != page_id:
         raise BunzaiError(
-            "invalid_input", f'docs/summaries/{page_id}.json must be an object whose "page" is {page_id!r}'
+            "invalid_input",
+            f'docs/summaries/{page_id}.json must be an object whose "page" is {page_id!r}',
+            f'fix the file by hand: {{"page": "{page_id}", "summary": ...}}',
         )
     summary = sidecar.get("summary")
     if not isinstance(summary, str) or not summary.strip() or len(summary) > DOCS_SUMMARY_MAX_CHARS:
@@ -265,10 +267,16 @@ def _checked_content(page_id: str, sidecar: dict, text: str) -> dict:
         )
     topics = sidecar.get("topics", [])
     if not isinstance(topics, list) or not all(isinstance(topic, str) for topic in topics):
-        raise BunzaiError("invalid_input", f"the topics of {page_id} must be a list of words")
+        raise BunzaiError(
+            "invalid_input", f"the topics of {page_id} must be a list of words", 'e.g. "topics": ["export", "layouts"]'
+        )
     sections = sidecar.get("sections", {})
     if not isinstance(sections, dict):
-        raise BunzaiError("invalid_input", f"the sections of {page_id} must map section slugs to summaries")
+        raise BunzaiError(
+            "invalid_input",
+            f"the sections of {page_id} must map section slugs to summaries",
+            f"see `bunzai docs outline {page_id}` for the slugs",
+        )
     slugs = {part.slug for part in markdown.sections(text)}
     kept = {}
     for slug, line in sections.items():
@@ -276,6 +284,7 @@ def _checked_content(page_id: str, sidecar: dict, text: str) -> dict:
             raise BunzaiError(
                 "invalid_input",
                 f"section {slug!r} of {page_id}: a summary is text of at most {DOCS_SUMMARY_MAX_CHARS} characters",
+                "one line saying what the section answers",
             )
         if not line.strip():
             continue
@@ -300,7 +309,9 @@ def _clean_topics(topics: list[str]) -> list[str]:
             cleaned.append(topic)
     if len(cleaned) > DOCS_TOPICS_MAX or any(len(topic) > DOCS_TOPIC_MAX_CHARS for topic in cleaned):
         raise BunzaiError(
-            "invalid_input", f"at most {DOCS_TOPICS_MAX} topics of at most {DOCS_TOPIC_MAX_CHARS} characters"
+            "invalid_input",
+            f"at most {DOCS_TOPICS_MAX} topics of at most {DOCS_TOPIC_MAX_CHARS} characters",
+            "keep the few words a reader would search for",
         )
     return cleaned
 

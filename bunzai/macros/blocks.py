@@ -18,7 +18,11 @@ def block_kinds() -> list[dict]:
     for kind in kinds:
         missing = [f for f in _FIELDS if not kind.get(f)]
         if missing:
-            raise BunzaiError("internal", f"blocks.yaml kind {kind.get('kind')!r} lacks {', '.join(missing)}")
+            raise BunzaiError(
+                "internal",
+                f"blocks.yaml kind {kind.get('kind')!r} lacks {', '.join(missing)}",
+                "fix bunzai/catalogs/blocks.yaml, or reinstall bunzai",
+            )
     return kinds
 
 

@@ -176,7 +176,9 @@ def catalogs_from_document(doc: dict, what: str) -> dict[str, Catalog]:
         parsed = CatalogFile.model_validate(doc)
     except ValidationError as error:
         raise BunzaiError(
-            "internal", f"{what} does not validate: {error.errors()[0]['msg']} at {error.errors()[0]['loc']}"
+            "internal",
+            f"{what} does not validate: {error.errors()[0]['msg']} at {error.errors()[0]['loc']}",
+            f"fix bunzai/catalogs/{what}, or reinstall bunzai",
         ) from None
     found = {parsed.engine: _catalog(parsed, parsed.engine, parsed.title, parsed.note, parsed.syntax)}
     for variant, spec in parsed.variants.items():

@@ -55,7 +55,11 @@ def parse_yaml_text(text: str, what: str):
     try:
         return YAML(typ="safe", pure=True).load(text)
     except YAMLError as error:
-        raise BunzaiError("internal", f"{what} is not valid YAML: {str(error).splitlines()[0]}") from None
+        raise BunzaiError(
+            "internal",
+            f"{what} is not valid YAML: {str(error).splitlines()[0]}",
+            f"fix bunzai/catalogs/{what}, or reinstall bunzai",
+        ) from None
 
 
 def build_cache() -> dict:

@@ -124,7 +124,11 @@ class Handles:
 
         text = self._text(handle)
         if not query:
-            raise BunzaiError("invalid_input", "search needs a non-empty query")
+            raise BunzaiError(
+                "invalid_input",
+                "search needs a non-empty query",
+                "give query: the literal text to find (case-sensitive)",
+            )
         rows, at = [], text.find(query, max(offset, 0))
         while at >= 0 and len(rows) < MCP_RESULT_SEARCH_MAX_ROWS:
             start = max(0, at - MCP_RESULT_SEARCH_CONTEXT_CHARS)

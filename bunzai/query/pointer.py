@@ -44,11 +44,23 @@ def resolve(document: Any, pointer: str) -> Any:
             value = value[token]
         elif isinstance(value, list):
             if not token.isdigit() or (token != "0" and token.startswith("0")):
-                raise BunzaiError("bad_pointer", f"{walked}: {token!r} is not an array index")
+                raise BunzaiError(
+                    "bad_pointer",
+                    f"{walked}: {token!r} is not an array index",
+                    "array items are numbered 0, 1, 2 ... without leading zeros",
+                )
             index = int(token)
             if index >= len(value):
-                raise BunzaiError("bad_pointer", f"nothing at {walked}: the array has {len(value)} items")
+                raise BunzaiError(
+                    "bad_pointer",
+                    f"nothing at {walked}: the array has {len(value)} items",
+                    "indexes count from 0; use --outline to see what is there",
+                )
             value = value[index]
         else:
-            raise BunzaiError("bad_pointer", f"nothing at {walked}: {type(value).__name__} values have no children")
+            raise BunzaiError(
+                "bad_pointer",
+                f"nothing at {walked}: {type(value).__name__} values have no children",
+                "use --outline to see what is there",
+            )
     return value

@@ -64,7 +64,9 @@ def read_chat(path: str, hidden: list[int] | None = None) -> list[dict]:
     except FileNotFoundError:
         raise BunzaiError("not_found", f"no chat file at {source}", "check the path") from None
     except IsADirectoryError:
-        raise BunzaiError("invalid_input", f"{source} is a folder, not a chat file") from None
+        raise BunzaiError(
+            "invalid_input", f"{source} is a folder, not a chat file", "name the chat file itself, not its folder"
+        ) from None
     if len(data) > limits.RENDER_CHAT_MAX_BYTES:
         raise BunzaiError(
             "too_large", f"{source} is over {limits.RENDER_CHAT_MAX_BYTES} bytes", "render a shorter chat"
@@ -72,7 +74,7 @@ def read_chat(path: str, hidden: list[int] | None = None) -> list[dict]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise BunzaiError("invalid_input", f"{source} is not UTF-8 text") from None
+        raise BunzaiError("invalid_input", f"{source} is not UTF-8 text", "save the chat as UTF-8") from None
     items: list[Any]
     try:
         parsed = json.loads(text)

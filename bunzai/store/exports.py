@@ -32,7 +32,11 @@ def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, 
     """Write one exported file into a fresh kit folder; return the file's path."""
     check_id(piece_id)
     if not _plain_file_name(file_name):
-        raise BunzaiError("invalid_input", f"export file name {file_name!r} is not a plain file name")
+        raise BunzaiError(
+            "invalid_input",
+            f"export file name {file_name!r} is not a plain file name",
+            "rename it: no / \\ : or control characters, no leading dot or space",
+        )
     studio.writable_dir(studio.export_dir)
     folder = studio.export_dir / f"{export_stamp(now)} Kit {piece_id}"
     try:
@@ -85,7 +89,11 @@ def write_export_folder(
 def check_plain_name(name: str) -> None:
     """A file or folder name that stays where it is put (the rule of _plain_file_name)."""
     if not _plain_file_name(name):
-        raise BunzaiError("invalid_input", f"export file name {name!r} is not a plain file name")
+        raise BunzaiError(
+            "invalid_input",
+            f"export file name {name!r} is not a plain file name",
+            "rename it: no / \\ : or control characters, no leading dot or space",
+        )
 
 
 def _plain_file_name(name: str) -> bool:

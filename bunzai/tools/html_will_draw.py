@@ -18,7 +18,11 @@ def run(ctx, args: Args):
     from bunzai.render.will_draw import html_will_draw
 
     if (args.drawing is None) == (args.markup is None):
-        raise BunzaiError("invalid_input", "give the drawing one way: drawing (a studio htmldoc) or markup")
+        raise BunzaiError(
+            "invalid_input",
+            "give the drawing one way: drawing (a studio htmldoc) or markup",
+            'e.g. {"drawing": "htmldoc/ID"} or {"markup": "<div>...</div>"}',
+        )
     if args.drawing is not None:
         markup = stored_drawing(ctx.studio, args.drawing)[0]
     else:

@@ -30,7 +30,11 @@ def run(ctx, args: Args):
     from bunzai.regexlab.drawing import regex_from_drawing
 
     if (args.drawing is None) == (args.markup is None):
-        raise BunzaiError("invalid_input", "give the drawing one way: drawing (a studio htmldoc) or markup")
+        raise BunzaiError(
+            "invalid_input",
+            "give the drawing one way: drawing (a studio htmldoc) or markup",
+            'e.g. {"drawing": "htmldoc/ID"} or {"markup": "<div>...</div>"}',
+        )
     if args.drawing is not None:
         markup, title, declared = stored_drawing(ctx.studio, args.drawing)
     else:

@@ -51,7 +51,11 @@ def run(ctx, args: Args):
         from bunzai.regexlab.lab import try_pattern, with_notes
 
         if args.pattern is None or (args.text is None) == (args.ref is None):
-            raise BunzaiError("invalid_input", "try takes a pattern and the text one way: text or ref")
+            raise BunzaiError(
+                "invalid_input",
+                "try takes a pattern and the text one way: text or ref",
+                'e.g. {"action": "try", "pattern": "/a+/g", "text": "aaa"}',
+            )
         text = args.text if args.text is not None else _piece_text(ctx, args)
         typed = _typed(args)
         substitute = "raw" if typed["cbs"] and args.substitute == "none" else args.substitute  # RisuAI's <cbs>
@@ -86,7 +90,9 @@ def run(ctx, args: Args):
         from bunzai.regexlab.lab import CBS_AS_WRITTEN, with_notes
 
         if args.pattern is None:
-            raise BunzaiError("invalid_input", "explain takes a pattern")
+            raise BunzaiError(
+                "invalid_input", "explain takes a pattern", 'e.g. {"action": "explain", "pattern": "/a+/g"}'
+            )
         typed = _typed(args)
         explained = explain_pattern(args.pattern, platform=args.platform, flags=typed["flags"])
         return untrusted(with_notes(explained, typed["notes"] + [CBS_AS_WRITTEN] * typed["cbs"]))
@@ -95,7 +101,11 @@ def run(ctx, args: Args):
         from bunzai.regexlab.lint import lint_set  # lazy: as above
 
         if args.ref is None:
-            raise BunzaiError("invalid_input", "lint takes the regex set as ref (kind/id)")
+            raise BunzaiError(
+                "invalid_input",
+                "lint takes the regex set as ref (kind/id)",
+                'e.g. {"action": "lint", "ref": "regex/ID"}',
+            )
         return untrusted(lint_set(stored_data(ctx.studio, args.ref, "regex"), names_macro))
     if args.action == "recipes":
         from bunzai.regexlab.recipes import recipes  # lazy: as above

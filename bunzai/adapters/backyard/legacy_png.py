@@ -82,7 +82,11 @@ def legacy_document(data: bytes, name: str) -> Any | None:
             continue
         text = comment[8:].rstrip(b"\x00").strip()
         if len(text) > limits.PNG_TEXT_INFLATE_MAX_BYTES:
-            raise BunzaiError("too_large", f"{name or 'the PNG'} holds a {len(text)}-byte character", "")
+            raise BunzaiError(
+                "too_large",
+                f"{name or 'the PNG'} holds a {len(text)}-byte character",
+                "shorten the character in Backyard AI and export it again",
+            )
         raw = text if text.startswith(b"{") else strict_base64(text, "the EXIF UserComment")
         return load_json_bytes(raw, what=f"{name or 'the PNG'} (EXIF UserComment)")
     return None

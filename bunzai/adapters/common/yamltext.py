@@ -14,11 +14,15 @@ from bunzai.limits import JSON_MAX_BYTES, JSON_MAX_DEPTH, YAML_MAX_VALUES
 
 def load_yaml_bytes(data: bytes, *, what: str) -> Any:
     if len(data) > JSON_MAX_BYTES:
-        raise BunzaiError("too_large", f"{what} is over {JSON_MAX_BYTES} bytes")
+        raise BunzaiError(
+            "too_large", f"{what} is over {JSON_MAX_BYTES} bytes", "split the document, or move large media into assets"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise BunzaiError("invalid_json", f"{what} is not UTF-8 text (byte {error.start})") from None
+        raise BunzaiError(
+            "invalid_json", f"{what} is not UTF-8 text (byte {error.start})", "save the file as UTF-8"
+        ) from None
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -71,14 +75,18 @@ def _json_values(doc: Any, what: str) -> Any:
 
     def convert(value: Any, depth: int) -> tuple[Any, int]:
         if depth > JSON_MAX_DEPTH:
-            raise BunzaiError("too_deep", f"{what} nests deeper than {JSON_MAX_DEPTH} levels")
+            raise BunzaiError("too_deep", f"{what} nests deeper than {JSON_MAX_DEPTH} levels", "flatten the document")
         if not isinstance(value, (dict, list, tuple)):
             return _scalar(value, what), 1
         key = id(value)
         if key in sizes:
             return made[key], sizes[key]
         if key in open_nodes:
-            raise BunzaiError("too_deep", f"{what} refers to itself through an alias; it nests without end")
+            raise BunzaiError(
+                "too_deep",
+                f"{what} refers to itself through an alias; it nests without end",
+                "write the values out instead of the alias that repeats its own mapping",
+            )
         open_nodes.add(key)
         total = 1
         if isinstance(value, dict):

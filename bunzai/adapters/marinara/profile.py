@@ -195,7 +195,7 @@ def _read_row(read: _Read, section: str, index: int, row: Any, stamp: Any) -> No
     place = f"{section}[{index}]"
     try:
         if not isinstance(row, dict):
-            raise BunzaiError("corrupt_file", "it is no object", "")
+            raise BunzaiError("corrupt_file", "it is no object", "export the profile again from Marinara Engine")
         decoded = reader.read(b"", f"{singular}-{index + 1}.json", envelope_for(row, stamp))
     except BunzaiError as error:
         read.warnings.append(f"marinara.profile.row.skipped: {place} is not imported: {error.message}")

@@ -45,7 +45,9 @@ class NativePiece(Adapter):
         if isinstance(parsed, dict) and parsed.get("type") == DOC_TYPE:
             if parsed.get("format") != DOC_FORMAT:
                 raise BunzaiError(
-                    "unsupported", f"bunzai.native format {parsed.get('format')!r} is not one this bunzai reads"
+                    "unsupported",
+                    f"bunzai.native format {parsed.get('format')!r} is not one this bunzai reads",
+                    "upgrade bunzai, or export the piece again with this one",
                 )
             piece = validate_piece(parsed.get("piece"))
             assets = parsed.get("assets") or {}
@@ -83,14 +85,14 @@ class NativePiece(Adapter):
 def _blob(key: str, value: Any) -> Blob:
     sha, _, ext = str(key).partition(".")
     if not isinstance(value, dict) or not isinstance(value.get("base64"), str):
-        raise BunzaiError("corrupt_file", f"asset {key}: expected {{mime, base64}}")
+        raise BunzaiError("corrupt_file", f"asset {key}: expected {{mime, base64}}", "export the piece again")
     try:
         data = base64.b64decode(value["base64"], validate=True)
     except (binascii.Error, ValueError):
-        raise BunzaiError("corrupt_file", f"asset {key}: invalid base64") from None
+        raise BunzaiError("corrupt_file", f"asset {key}: invalid base64", "export the piece again") from None
     blob = Blob(data, ext, str(value.get("mime", "")))
     if blob.sha256 != sha:
-        raise BunzaiError("corrupt_file", f"asset {key}: its bytes do not hash to its name")
+        raise BunzaiError("corrupt_file", f"asset {key}: its bytes do not hash to its name", "export the piece again")
     return blob
 
 

@@ -41,7 +41,11 @@ def preview(piece, inp: ScriptsInput) -> Preview:
     warnings = []
     if inp.action == "add":
         if not inp.scripts:
-            raise BunzaiError("invalid_input", "input field 'scripts': give at least one script to add")
+            raise BunzaiError(
+                "invalid_input",
+                "input field 'scripts': give at least one script to add",
+                "each script is {format, name, payload}",
+            )
         at = len(scripts) if inp.at is None else min(inp.at, len(scripts))
         scripts[at:at] = inp.scripts
         if any(not s.format for s in inp.scripts):
@@ -49,7 +53,9 @@ def preview(piece, inp: ScriptsInput) -> Preview:
     elif inp.action == "overlay":
         if inp.index is None or inp.set is None:
             raise BunzaiError(
-                "invalid_input", "input fields 'index' and 'set': overlay needs the script and what to change"
+                "invalid_input",
+                "input fields 'index' and 'set': overlay needs the script and what to change",
+                'e.g. {"action": "overlay", "index": 0, "set": {"name": "Dice roller"}}',
             )
         i = check_index(inp.index, len(scripts), "input field 'index'")
         patch = {k: v for k, v in inp.set.model_dump(mode="json", exclude_unset=True).items()}

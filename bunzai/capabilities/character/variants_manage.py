@@ -43,7 +43,11 @@ def preview(piece, inp: VariantsInput) -> Preview:
     warnings: list[str] = []
     if inp.action == "add":
         if index is not None:
-            raise BunzaiError("invalid_input", f"input field 'id': {piece.id} already has a variant {inp.id!r}")
+            raise BunzaiError(
+                "invalid_input",
+                f"input field 'id': {piece.id} already has a variant {inp.id!r}",
+                "choose another id, or edit that variant",
+            )
         mode = inp.mode or "overlay"
         new = {
             "id": inp.id,
@@ -62,18 +66,26 @@ def preview(piece, inp: VariantsInput) -> Preview:
         if index is None:
             known = ", ".join(v["id"] for v in variants) or "none"
             raise BunzaiError(
-                "invalid_input", f"input field 'id': {piece.id} has no variant {inp.id!r} (variants: {known})"
+                "invalid_input",
+                f"input field 'id': {piece.id} has no variant {inp.id!r} (variants: {known})",
+                "check the id, or add the variant first (action add)",
             )
         variant = variants[index]
         if inp.action == "remove":
             del variants[index]
         elif inp.action == "rename":
             if inp.name is None:
-                raise BunzaiError("invalid_input", "input field 'name': rename needs the new label")
+                raise BunzaiError(
+                    "invalid_input", "input field 'name': rename needs the new label", 'e.g. "name": "Winter outfit"'
+                )
             variant["name"] = inp.name
         elif inp.action == "mode":
             if inp.mode is None:
-                raise BunzaiError("invalid_input", "input field 'mode': give overlay or standalone")
+                raise BunzaiError(
+                    "invalid_input",
+                    "input field 'mode': give overlay or standalone",
+                    "overlay lays the overrides over the base; standalone starts from what it inherits",
+                )
             variant["mode"] = inp.mode
             variant["inherit"] = (inp.inherit or []) if inp.mode == "standalone" else []
             if inp.mode == "standalone" and not inp.inherit:
@@ -91,7 +103,11 @@ def preview(piece, inp: VariantsInput) -> Preview:
         elif inp.action == "unset":
             unknown = [f for f in inp.fields if f not in VariantOverrides.model_fields]
             if unknown:
-                raise BunzaiError("invalid_input", f"input field 'fields': not variant fields: {', '.join(unknown)}")
+                raise BunzaiError(
+                    "invalid_input",
+                    f"input field 'fields': not variant fields: {', '.join(unknown)}",
+                    "variant fields: " + ", ".join(VariantOverrides.model_fields),
+                )
             for field in inp.fields:
                 variant["overrides"][field] = None
     body = piece.body.model_copy(update={"variants": [CharacterVariant.model_validate(v) for v in variants]})

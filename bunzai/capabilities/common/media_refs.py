@@ -178,6 +178,7 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
                 "too_large",
                 f"{what}: {path}#{member} has {len(data)} bytes, over the "
                 f"{limits.MEDIA_FILE_MAX_BYTES}-byte media limit",
+                "a studio asset holds at most that much",
             )
         name, label, origin = PurePosixPath(member).name, f"{path}#{member}", Origin(member=member)
     else:
@@ -203,7 +204,9 @@ def _read_media_file(path: Path, what: str, *, archive: bool = False) -> bytes:
             "not_found", f"{what}: no file at {path}", "paths are relative to the working folder"
         ) from None
     except OSError as error:
-        raise BunzaiError("invalid_input", f"{what}: {path} cannot be read: {error.strerror}") from None
+        raise BunzaiError(
+            "invalid_input", f"{what}: {path} cannot be read: {error.strerror}", "check the path and who owns the file"
+        ) from None
     if not path.is_file():
         raise refuse(f"{what}: {path} is not a regular file")
     if info.st_size > limits.MEDIA_FILE_MAX_BYTES and not archive:
@@ -216,12 +219,15 @@ def _read_media_file(path: Path, what: str, *, archive: bool = False) -> bytes:
         raise BunzaiError(
             "too_large",
             f"{what}: {path} has {info.st_size} bytes, over the {limits.IMPORT_FILE_MAX_BYTES}-byte file limit",
+            "take the member out of the archive and give it as a file (@path)",
         )
     try:
         with path.open("rb") as handle:
             return handle.read(limits.IMPORT_FILE_MAX_BYTES + 1)
     except OSError as error:
-        raise BunzaiError("invalid_input", f"{what}: {path} cannot be read: {error.strerror}") from None
+        raise BunzaiError(
+            "invalid_input", f"{what}: {path} cannot be read: {error.strerror}", "check the path and who owns the file"
+        ) from None
 
 
 def _checked_type(
@@ -331,6 +337,7 @@ def folder_files(spec: str, what: str) -> list[Path]:
             "too_large",
             f"{what}: {folder} holds {len(files)} files, more than the "
             f"{limits.MEDIA_REFS_MAX} media one input may name",
+            "split the files into smaller folders and give one at a time",
         )
     if not files:
         raise refuse(f"{what}: {folder} holds no files")

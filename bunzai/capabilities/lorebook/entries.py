@@ -27,11 +27,17 @@ class EntrySelector(Model):
 def select_entry(entries: list, uid: Uid | None, index: int | None) -> int:
     """The list position of the entry named by uid or index; invalid_input otherwise."""
     if (uid is None) == (index is None):
-        raise BunzaiError("invalid_input", "input fields 'uid' / 'index': name the entry by exactly one of them")
+        raise BunzaiError(
+            "invalid_input",
+            "input fields 'uid' / 'index': name the entry by exactly one of them",
+            'e.g. "uid": 3, or "index": -1 for the last',
+        )
     if index is not None:
         if not -len(entries) <= index < len(entries):
             raise BunzaiError(
-                "invalid_input", f"input field 'index': {index} is out of range (the book has {len(entries)} entries)"
+                "invalid_input",
+                f"input field 'index': {index} is out of range (the book has {len(entries)} entries)",
+                "indexes count from 0; -1 is the last",
             )
         return index % len(entries)
     return position_of(entries, uid)
@@ -48,7 +54,9 @@ def positions_of(entries: list, uids: list[Uid]) -> list[int]:
     if missing is not None:
         known = ", ".join(str(e.uid) for e in entries[:20]) + (" …" if len(entries) > 20 else "")
         raise BunzaiError(
-            "invalid_input", f"input field 'uid': no entry with uid {missing!r} (uids: {known or 'none'})"
+            "invalid_input",
+            f"input field 'uid': no entry with uid {missing!r} (uids: {known or 'none'})",
+            "a uid is the entry's own id, not its position in the list",
         )
     return [where[str(uid)] for uid in uids]
 

@@ -19,7 +19,11 @@ class EnableInput(Model):
 def preview(piece, inp: EnableInput) -> Preview:
     entries = list(piece.body.entries)
     if inp.all == bool(inp.uids):
-        raise BunzaiError("invalid_input", "input fields 'uids' / 'all': name the entries, or set all (not both)")
+        raise BunzaiError(
+            "invalid_input",
+            "input fields 'uids' / 'all': name the entries, or set all (not both)",
+            'e.g. "uids": [3, 7], or "all": true',
+        )
     chosen = set(range(len(entries))) if inp.all else set(positions_of(entries, inp.uids))
     entries = [e.model_copy(update={"enabled": inp.enabled}) if i in chosen else e for i, e in enumerate(entries)]
     warnings = []

@@ -21,13 +21,21 @@ def preview(piece, inp: ReorderInput) -> Preview:
     entries = list(piece.body.entries)
     if inp.order is not None:
         if inp.to is not None or inp.uid is not None or inp.index is not None:
-            raise BunzaiError("invalid_input", "input field 'order': give either the whole order or one entry and `to`")
+            raise BunzaiError(
+                "invalid_input",
+                "input field 'order': give either the whole order or one entry and `to`",
+                'e.g. "order": [2, 0, 1], or "uid": 2, "to": 0',
+            )
         check_permutation(inp.order, [e.uid for e in entries], "input field 'order'")
         by_uid = {str(e.uid): e for e in entries}
         entries = [by_uid[str(uid)] for uid in inp.order]
     else:
         if inp.to is None:
-            raise BunzaiError("invalid_input", "input field 'to': say where the entry goes (or give the whole `order`)")
+            raise BunzaiError(
+                "invalid_input",
+                "input field 'to': say where the entry goes (or give the whole `order`)",
+                'e.g. "to": 0 moves it to the top',
+            )
         entry = entries.pop(select_entry(entries, inp.uid, inp.index))
         entries.insert(min(inp.to, len(entries)), entry)
     # Every entry gets its new position, not only those that had one: SillyTavern's editor lists
