@@ -113,6 +113,13 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
             best = (score, adapter)
     promised = _BINARY_NAMES.get(Path(name).suffix.lower()) if name and best is None else None
     if best is None and container == "text" and promised is not None:
+        if not data.strip():
+            held = "it is empty" if not data else "it holds only white space"
+            raise BunzaiError(
+                "unrecognized_file",
+                f"{name} is not a {promised}: {held}",
+                "the file was not copied whole; copy or export it again",
+            )
         raise BunzaiError(
             "unrecognized_file",
             f"{name} is not a {promised}: its bytes are "
@@ -318,7 +325,11 @@ def _read_listed(path: Path, files: list[Path]) -> dict[str, bytes]:
         data = read_file_bytes(file)
         total += len(data)
         if total > FOLDER_PIECE_MAX_BYTES:
-            raise BunzaiError("too_large", f"{path} holds more than {FOLDER_PIECE_MAX_BYTES} bytes")
+            raise BunzaiError(
+                "too_large",
+                f"{path} holds more than {FOLDER_PIECE_MAX_BYTES} bytes",
+                "move files that are not part of the piece out of the folder",
+            )
         contents[file.name] = data
     return contents
 

@@ -265,7 +265,9 @@ def _unclaimed(error: BunzaiError, file: Path) -> bool:
 
 def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, source: Path | None = None) -> list[dict]:
     if not decoded.pieces:
-        raise BunzaiError("unrecognized_file", f"{name}: the file holds no piece")
+        raise BunzaiError(
+            "unrecognized_file", f"{name}: the file holds no piece", "export it again from the app that made it"
+        )
     docs = [dump_piece(piece) for piece in decoded.pieces]
     if piece_id is not None:
         problem = id_problem(piece_id)
@@ -417,8 +419,9 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
                 sprites.packs[sub.name] = result[0]["target"]["id"]
             yield sub, result
         for file in shelf_files:
-            forced = shelf.format_id if file.suffix.lower() == shelf.extension and shelf.kind != "character" else None
-            result = _shelf_file(root, file, forced, worlds, sprites)
+            kept_here = file.suffix.lower() == shelf.extension  # where SillyTavern keeps this shelf's pieces
+            forced = shelf.format_id if kept_here and shelf.kind != "character" else None
+            result = _shelf_file(root, file, forced, worlds, sprites, kept_here)
             if isinstance(result, list) and shelf.folder == "worlds":
                 worlds.update(draft["target"]["id"] for draft in result)
             yield file, result
@@ -508,13 +511,15 @@ def _expression_overrides(root: Path) -> dict[str, str]:
 
 
 def _shelf_file(
-    root: Path, file: Path, format_id: str | None, worlds: set[str], sprites: _Sprites
+    root: Path, file: Path, format_id: str | None, worlds: set[str], sprites: _Sprites, kept_here: bool = False
 ) -> list[dict] | BunzaiError | Skipped:
+    """`kept_here`: the file has the extension SillyTavern keeps the shelf's pieces under (a
+    `characters/*.png`): one that reads as no piece is damaged (a half-copied card), not passed over."""
     try:
         data = read_file_bytes(file)
         adapter, decoded = read_bytes(data, file.name, format_id)
     except BunzaiError as error:
-        return Skipped(error.message) if _unclaimed(error, file) else error
+        return Skipped(error.message) if _unclaimed(error, file) and not kept_here else error
     decoded.pieces[:] = decoded.pieces[:1] + [
         piece for piece in decoded.pieces[1:] if not (piece.kind == "lorebook" and piece.id in worlds)
     ]

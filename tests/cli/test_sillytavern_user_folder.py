@@ -258,3 +258,21 @@ def test_a_persona_avatar_of_any_image_type_is_stored_under_an_asset_extension(b
     assert bunzai("apply", "--yes", input="\n".join(map(json.dumps, drafts))).code == 0
     portrait = bunzai("read", "persona/ann", "--pointer", "/body/portrait").json["value"]
     assert portrait["ext"] == ext
+
+
+def test_a_damaged_card_on_the_characters_shelf_is_an_error_not_passed_over(bunzai, tmp_path):
+    # a half-copied card is the user's to hear about; a note beside the cards is passed over
+    root = tmp_path / "ST"
+    (root / "characters").mkdir(parents=True)
+    (root / "worlds").mkdir()
+    shutil.copyfile(corpus_path("sillytavern", "worlds", "Eldoria.json"), root / "worlds" / "Eldoria.json")
+    (root / "characters" / "Alice.png").write_bytes(b"")
+    (root / "characters" / "Bob.png").write_text("not a card", encoding="utf-8")
+    (root / "characters" / "readme.txt").write_text("notes", encoding="utf-8")
+    done = bunzai("import", str(root))
+    assert done.code == 1
+    errors = {Path(line["error"]["details"]["path"]).name: line["error"] for line in done.lines if "error" in line}
+    assert sorted(errors) == ["Alice.png", "Bob.png"]
+    assert errors["Alice.png"]["message"] == "Alice.png is not a PNG: it is empty"
+    assert [line["target"]["id"] for line in done.lines if "target" in line] == ["eldoria"]
+    assert "readme.txt" in done.stderr

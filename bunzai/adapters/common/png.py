@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import struct
 import zlib
 from functools import lru_cache, partial
@@ -385,6 +386,9 @@ _NOT_BASE64 = bytes(
 )
 
 
+_BASE64_TEXT = re.compile(rb"[A-Za-z0-9+/_-]*={0,2}")
+
+
 def card_base64(text: bytes, what: str) -> bytes:
     """Decode a card chunk's base64 as SillyTavern and RisuAI do (Node's `Buffer.from(text,
     'base64')`): the strict decode first (the common case: one padded line, no copy), then, only
@@ -397,6 +401,13 @@ def card_base64(text: bytes, what: str) -> bytes:
     if not decoded and text.strip():
         raise _corrupt(f"{what} is not valid base64")
     return decoded
+
+
+def looks_like_base64(text: bytes) -> bool:
+    """Whether `text` is base64 as some writer would write it (either alphabet, line breaks,
+    padding or none), not text that Node's decoder, which skips what it cannot read, makes
+    bytes of anyway."""
+    return _BASE64_TEXT.fullmatch(b"".join(text.split())) is not None
 
 
 def node_base64(text: bytes) -> bytes:

@@ -123,7 +123,15 @@ def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
     try:
         document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
     except BunzaiError:
-        try:  # UTF-8 is checked only on failure: the JSON reader decodes the text once
+        # Checked only on failure: the JSON reader decodes the text once. Text that is not
+        # base64 at all decodes (as Node decodes it) to bytes that are no card: say so first.
+        if not png.looks_like_base64(text):
+            raise BunzaiError(
+                "corrupt_file",
+                f"the {keyword!r} chunk of {what} is not valid base64, and what can be read of it is no card JSON",
+                "export the card again",
+            ) from None
+        try:
             raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise BunzaiError(

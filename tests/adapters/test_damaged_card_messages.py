@@ -1,0 +1,59 @@
+"""What a damaged card is told, by what is wrong with it: an empty file is empty (not text), and a
+card chunk holding no base64 says so (Node's lenient decoder makes bytes of any text, which used
+to be blamed on UTF-8)."""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+import pytest
+
+from bunzai.adapters.common.png import PNG_SIGNATURE
+from bunzai.adapters.inspect import read_bytes
+from bunzai.errors import BunzaiError
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _png(text: bytes) -> bytes:
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (
+        PNG_SIGNATURE
+        + _chunk(b"IHDR", header)
+        + _chunk(b"tEXt", b"chara\0" + text)
+        + _chunk(b"IDAT", zlib.compress(b"\0\0\0\0"))
+        + _chunk(b"IEND", b"")
+    )
+
+
+def _refusal(data: bytes, name: str) -> BunzaiError:
+    with pytest.raises(BunzaiError) as refused:
+        read_bytes(data, name)
+    return refused.value
+
+
+@pytest.mark.parametrize(("data", "said"), [(b"", "it is empty"), (b" \n", "it holds only white space")])
+def test_an_empty_png_is_said_to_be_empty(data, said):
+    error = _refusal(data, "zero.png")
+    assert (error.code, error.message) == ("unrecognized_file", f"zero.png is not a PNG: {said}")
+
+
+def test_a_chunk_holding_no_base64_says_so():
+    error = _refusal(_png(b"this is !!! not base64 ***"), "nb.png")
+    assert error.code == "corrupt_file" and "is not valid base64" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        base64.encodebytes(b'{"name": "x", trunc'),  # wrapped lines: base64 as some writers give it
+        base64.urlsafe_b64encode(b'{"name": "x", trunc').rstrip(b"="),
+    ],
+)
+def test_base64_a_writer_might_give_is_read_and_its_json_blamed(text):
+    error = _refusal(_png(text), "nj.png")
+    assert error.code == "invalid_json" and "base64" not in error.message
