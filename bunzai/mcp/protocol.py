@@ -95,6 +95,11 @@ def _write_whole(out: BinaryIO, data: bytes) -> None:
         view = view[written:]
 
 
+def _not_json(name: str):
+    """NaN, Infinity and -Infinity, which Python's reader takes and JSON has not."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def read_frames(source: BinaryIO, max_bytes: int):
     """Yield each line's parsed JSON, or a ProtocolError for a line that is not JSON / too long."""
     while True:
@@ -113,6 +118,6 @@ def read_frames(source: BinaryIO, max_bytes: int):
             yield ProtocolError(PARSE_ERROR, f"a frame nests more than {limits.MCP_FRAME_MAX_DEPTH} levels deep")
             continue
         try:
-            yield json.loads(line.decode("utf-8"))
+            yield json.loads(line.decode("utf-8"), parse_constant=_not_json)
         except (UnicodeDecodeError, ValueError, RecursionError) as error:
             yield ProtocolError(PARSE_ERROR, f"not a JSON frame: {error}")

@@ -49,12 +49,15 @@ def run(ctx, args: Args):
         doc = {"query": args.query, "kind": args.kind, "count": len(matches), "items": matches}
         found = [by_id[row["id"]] for row in matches]
     tools = ctx.reveal(found) if ctx.reveal is not None else []
-    return doc | {
-        "tools": tools,
-        "note": "these capability tools are callable now (each find replaces the set)"
-        if tools
-        else "no capability tools revealed: narrow the search or browse down to an area",
-    }
+    return doc | {"tools": tools, "note": _note(ctx, found, tools)}
+
+
+def _note(ctx, found: list, tools: list[str]) -> str:
+    if tools:
+        return "these capability tools are callable now (each find replaces the set)"
+    if found and ctx.read_only:  # they were found: a read-only server reveals no tool that writes
+        return "no capability tools revealed: the server is read-only, and these capabilities make changes"
+    return "no capability tools revealed: narrow the search or browse down to an area"
 
 
 TOOL = Tool(

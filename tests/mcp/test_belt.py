@@ -70,6 +70,13 @@ def test_read_only_leaves_out_every_writing_tool(bunzai):
     assert "studio_read" in names and "ask_choice" not in names  # no elicitation declared
 
 
+def test_a_read_only_server_says_why_it_reveals_no_writing_capability(bunzai):
+    session = Session(bunzai.studio, read_only=True)
+    found = session("capability_find", describe="character.identity.update")
+    assert found["tools"] == [] and "read-only" in found["note"]
+    assert "narrow the search" in session("capability_find", query="zzzz qqqq")["note"]
+
+
 def test_unknown_tool_and_bad_arguments_are_invalid_params(session):
     with pytest.raises(ProtocolError) as raised:
         session.raw("no_such_tool")

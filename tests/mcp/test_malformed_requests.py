@@ -78,3 +78,11 @@ def test_a_frame_as_deep_as_a_wrapped_document_is_read(tmp_path):
     frame = b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":' + b"[" * depth + b"]" * depth + b"}}"
     answers = {a.get("id"): a for a in _raw_answers(tmp_path, frame)}
     assert (answers[2]["result"], answers["last"]["result"]) == ({}, {})
+
+
+@pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
+def test_a_frame_holding_what_json_has_not_is_a_parse_error(tmp_path, constant):
+    frame = b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"studio_wait","arguments":{"timeout":'
+    answers = {a.get("id"): a for a in _raw_answers(tmp_path, frame + constant + b"}}}")}
+    assert answers[None]["error"]["code"] == -32700 and "is not a JSON value" in answers[None]["error"]["message"]
+    assert 2 not in answers and answers["last"]["result"] == {}
