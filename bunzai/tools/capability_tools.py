@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import Field
 
+from bunzai.errors import BunzaiError
 from bunzai.limits import MCP_TOOL_NAME_MAX_CHARS
 from bunzai.tools import drafts
 from bunzai.tools.args import ToolArgs
@@ -54,6 +55,16 @@ def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
     # lazy: tool discovery imports every tool before the first tools/list
     from bunzai.capabilities.studio_run import compose_on_studio, run_on_studio
 
+    if args.name is not None and not args.save:
+        raise BunzaiError(
+            "invalid_input", "name names a saved draft, and save is not set", "add save: true, or leave name out"
+        )
+    if args.id is not None and cap.mode != "create":
+        raise BunzaiError(
+            "invalid_input",
+            f"{cap.id} works on a stored piece; id names a new one",
+            "name the piece with ref; id is for capabilities that create",
+        )
     name = None
     if args.draft is not None:
         doc, saved = drafts.find(ctx, args.draft)

@@ -375,3 +375,13 @@ def test_a_refusal_whose_details_are_over_the_inline_size_is_held_whole_as_a_han
     assert held["chars"] > MCP_RESULT_INLINE_MAX_CHARS  # nothing cut
     last = session("result_query", handle=held["handle"], action="read", offset=held["chars"] - 2000, limit=2000)
     assert f'"seq":{len(rows) - 1},' in last["text"]["data"]  # the last row is there to read
+
+
+def test_a_capability_tool_refuses_arguments_it_would_ignore(session):
+    session("capability_find", describe="character.identity.update")
+    tool = "cap_character_identity_update"
+    error = session.error(tool, ref="character/ada", input={"nickname": "Addie"}, name="later")
+    assert error["code"] == "invalid_input" and "save" in error["hint"]
+    error = session.error(tool, ref="character/ada", input={"nickname": "Addie"}, id="other")
+    assert error["code"] == "invalid_input" and "ref" in error["hint"]
+    assert session(tool, ref="character/ada", input={"nickname": "Addie"}, save=True, name="later")["saved"]
