@@ -197,16 +197,18 @@ def convert_stored_piece(
     source: str | None = None,
     current_book: bool = True,
     stem: str | None = None,
+    link_names: dict[str, str] | None = None,
 ) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets.
 
     A character embeds its linked lorebook as it is now (`linked_book`), unless
     `current_book` is False (a user-folder export, which writes the world beside it). `stem`
-    names the file (see convert_piece).
+    names the file (see convert_piece). `link_names` gives the name a linked lorebook goes by
+    where the caller knows it better than its stored name (the file a library export wrote it to).
     """
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
-    with linked_names(studio, piece):
+    with linked_names(studio, piece, link_names or {}):
         crossing = convert_piece(
             piece,
             target_format,
@@ -220,12 +222,15 @@ def convert_stored_piece(
 
 
 @contextmanager
-def linked_names(studio, piece):
-    """While a character is written: the names of the lorebooks it links to that are on the
-    shelf (LINKED_LOREBOOK_NAMES), so a card binds its world by the world's name."""
+def linked_names(studio, piece, known: dict[str, str]):
+    """While a character is written: the names of the lorebooks it links to (`known`, else as
+    stored on the shelf) in LINKED_LOREBOOK_NAMES, so a card binds its world by the world's name."""
     names = {}
     if piece.kind == "character":
         for book_id in piece.body.links.lorebooks[:1]:  # a card binds one world: the first
+            if book_id in known:
+                names[book_id] = known[book_id]
+                continue
             stored = try_read(studio, "lorebook", book_id)
             if stored is not None and isinstance(stored.data.get("name"), str):
                 names[book_id] = stored.data["name"]

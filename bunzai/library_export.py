@@ -60,6 +60,9 @@ class LibraryReport:
     packs: frozenset[str] = frozenset()  # ids of the packs this export writes
     batch: Batch | None = None  # the one sync of every file written, at the end
     folders: set[Path] = field(default_factory=set)  # the folders written into
+    # lorebook id -> the file stem its world is written (or found) under: the name a card of this
+    # export binds it by, `Eldoria1` where another world took `Eldoria`
+    world_stems: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -111,6 +114,9 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
 
 def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -> None:
     backups: dict[str, list[tuple[int, str, object]]] = {}  # personas read from one file, by that file
+    # The worlds first, in their own order (so the same worlds get the same names), so that a card
+    # is bound to the file its world was written under.
+    targets = [t for t in targets if t[0] == "lorebook"] + [t for t in targets if t[0] != "lorebook"]
     for kind, piece_id in targets:
         ref = f"{kind}/{piece_id}"
         try:
@@ -410,9 +416,9 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
         report.not_written.append({"ref": ref, "reason": f"SillyTavern has no file for a {piece.kind} piece"})
         return None
     # The bound world is written beside the card as its own file: the card keeps its copy as imported.
-    crossing = convert_stored_piece(studio, piece, place.format_id, current_book=False, stem=place.stem)
+    crossing = _crossing(studio, piece, place, report)
     if piece.kind != "pack":
-        place, crossing = _named_now(studio, piece, place, crossing)
+        place, crossing = _named_now(studio, piece, place, crossing, report)
     wanted = place.path
     if piece.kind != "pack":
         place, duplicate = _claimed(report, place, crossing.data)
@@ -420,7 +426,9 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
             report.skipped.append(_skipped(report, ref, place.path, crossing.data))
             return crossing.data
         if place.path != wanted:  # renamed: its losses are those of the name it is written under
-            crossing.losses = _crossed_as(studio, piece, place).losses
+            crossing.losses = _crossed_as(studio, piece, place, report).losses
+        if piece.kind == "lorebook":
+            report.world_stems[piece.id] = place.stem
     losses = [
         loss.to_json()
         for loss in crossing.losses
@@ -445,7 +453,7 @@ def _export_piece(studio, piece, ref: str, report: LibraryReport) -> bytes | Non
     return crossing.data
 
 
-def _named_now(studio, piece, place, crossing):
+def _named_now(studio, piece, place, crossing, report: LibraryReport):
     """(place, crossing) under the piece's name now where SillyTavern names it by its file (a
     world, a nameless preset) and the file it was read from no longer says it (renamed since):
     else SillyTavern would show the old name. Other files keep the name they were read under
@@ -455,17 +463,25 @@ def _named_now(studio, piece, place, crossing):
     named = replace(place, stem=st.file_stem_for(piece.name, piece.id))
     if named.stem == place.stem:
         return place, crossing
-    return named, _crossed_as(studio, piece, named)
+    return named, _crossed_as(studio, piece, named, report)
 
 
-def _crossed_as(studio, piece, place):
+def _crossing(studio, piece, place, report: LibraryReport):
+    """The crossing of a piece written under `place`; a card binds the worlds of this export by
+    the names they are written under."""
+    return convert_stored_piece(
+        studio, piece, place.format_id, current_book=False, stem=place.stem, link_names=report.world_stems
+    )
+
+
+def _crossed_as(studio, piece, place, report: LibraryReport):
     """The crossing of a piece written under `place`: a world, preset or regex set that
     SillyTavern calls by its file name loses its own name under another one (the bytes do not
     depend on the name, the losses do). A writer reads its file back as `<id>.json` to name
     that loss, so a piece named as its id is crossed as if `place.stem` were its id."""
     if piece.name == piece.id:
         piece = piece.model_copy(update={"id": place.stem})
-    return convert_stored_piece(studio, piece, place.format_id, current_book=False, stem=place.stem)
+    return _crossing(studio, piece, place, report)
 
 
 def _avatar_key(backup: bytes | dict | None) -> str | None:

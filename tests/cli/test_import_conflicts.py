@@ -390,9 +390,52 @@ def test_a_card_linked_by_hand_binds_the_world_file_sillytavern_gets(bunzai, tmp
         "export", "--into", str(out), "--layout", "sillytavern", "character/linker", "lorebook/old-forest", check=True
     )
     assert (out / "worlds" / "Old Forest.json").is_file()
-    chunks = {}
-    raw = (out / "characters" / "Linker.png").read_bytes()
-    at = len(PNG_SIGNATURE)
+    chunks = _card_chunks(out / "characters" / "Linker.png")
+    assert {key: doc["data"]["extensions"]["world"] for key, doc in chunks.items()} == {
+        b"chara": "Old Forest",
+        b"ccv3": "Old Forest",
+    }
+
+
+def test_a_card_is_bound_to_the_file_its_world_is_written_under_when_another_took_the_name(bunzai, tmp_path):
+    for folder, content in (("a", "Moss."), ("b", "Ferns.")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "Old Forest.json").write_text(_world(content), encoding="utf-8")
+        drafts = bunzai("import", "--on-conflict", "suffix", str(tmp_path / folder / "Old Forest.json"), check=True)
+        bunzai("apply", "--yes", input=drafts.stdout, check=True)
+    bunzai("apply", "--yes", input=bunzai("create", "character", "--input", '{"name": "Linker"}').stdout, check=True)
+    edit = bunzai(
+        "cap", "run", "character.links.update", "linker", "--input", '{"lorebooks": {"add": ["old-forest-2"]}}'
+    )
+    bunzai("apply", "--yes", input=edit.stdout, check=True)
+    out = tmp_path / "out"
+    # the card first: the worlds are still written before it, so it knows the name its world got
+    done = bunzai(
+        "export",
+        "--into",
+        str(out),
+        "--layout",
+        "sillytavern",
+        "character/linker",
+        "lorebook/old-forest",
+        "lorebook/old-forest-2",
+        check=True,
+    ).json
+    paths = {row["ref"]: row["path"] for row in done["written"]}
+    assert paths["lorebook/old-forest"] == "worlds/Old Forest.json"
+    assert paths["lorebook/old-forest-2"] == "worlds/Old Forest1.json"
+    assert "Ferns." in (out / "worlds" / "Old Forest1.json").read_text(encoding="utf-8")
+    assert {
+        key: doc["data"]["extensions"]["world"] for key, doc in _card_chunks(out / "characters" / "Linker.png").items()
+    } == {
+        b"chara": "Old Forest1",
+        b"ccv3": "Old Forest1",
+    }
+
+
+def _card_chunks(path) -> dict[bytes, dict]:
+    """The card documents of a PNG card, by chunk keyword."""
+    chunks, raw, at = {}, path.read_bytes(), len(PNG_SIGNATURE)
     while at < len(raw):
         (size,) = struct.unpack(">I", raw[at : at + 4])
         kind, body = raw[at + 4 : at + 8], raw[at + 8 : at + 8 + size]
@@ -400,7 +443,4 @@ def test_a_card_linked_by_hand_binds_the_world_file_sillytavern_gets(bunzai, tmp
             key, text = body.split(b"\0", 1)
             chunks[key] = json.loads(base64.b64decode(text))
         at += 12 + size
-    assert {key: doc["data"]["extensions"]["world"] for key, doc in chunks.items()} == {
-        b"chara": "Old Forest",
-        b"ccv3": "Old Forest",
-    }
+    return chunks
