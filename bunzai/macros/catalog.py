@@ -67,8 +67,10 @@ class Entry(BaseModel):
     when: Literal["numeric", "text"] | None = None  # all arguments numeric / not all numeric
     first_arg: str | None = None  # a literal first argument that selects this form (`#each bot`)
     fixed_args: tuple[str, ...] = ()  # canonical arguments this form means without writing them
-    # A single argument is a list of items, split on these characters (`\,` is a comma kept in an item).
+    # A single argument is a list of items, split on these characters (`\,` is a comma kept in an
+    # item); where it holds `split_first` (SillyTavern's `::`), on that instead.
     split_items: str = ""
+    split_first: str = ""
     dice: Literal["strict", "loose"] | None = None  # strict: only NdS; loose: also a bare N
     block: Literal["block", "optional", "branch"] | None = None
     own_line: bool = False  # a branch marker the engine finds only on a line of its own

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bunzai.limits import MACRO_CANDIDATES_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs
-from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token
+from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token, split_top
 
 _KEPT_COMMA = "\\,"  # a comma inside a list item, as SillyTavern and RisuAI write one
 
@@ -101,8 +101,11 @@ def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
     args = [a.strip() for a in args] if cat.syntax.trim_args else list(args)
     if entry.first_arg is not None:
         args = args[1:]
-    if entry.split_items and len(args) == 1 and any(c in args[0] for c in entry.split_items):
-        args = list_items(args[0], entry.split_items)
+    if entry.split_items and len(args) == 1:
+        if entry.split_first and entry.split_first in args[0]:
+            args = [a.strip() for a in split_top(args[0], entry.split_first)]
+        elif any(c in args[0] for c in entry.split_items):
+            args = list_items(args[0], entry.split_items)
     if entry.order and entry.op and len(args) == len(entry.order):
         names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
         by_name = dict(zip(entry.order, args))
@@ -188,9 +191,11 @@ def portable_spelling(
     return None
 
 
-def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str]) -> bool:
-    """Whether the engine reads a list macro's `text` as these items (true of any other macro)."""
-    if not entry.split_items:
+def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str], source: Entry | None = None) -> bool:
+    """Whether the engine reads `text` as these canonical arguments, where they may differ from
+    what is written: a list macro's items, or a form that stands for fixed arguments (on either
+    side: `source`, the entry the arguments were read with). True of any other macro."""
+    if not (entry.split_items or entry.fixed_args or (source is not None and source.fixed_args)):
         return True
     return canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args) == items
 

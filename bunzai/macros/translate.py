@@ -194,16 +194,17 @@ class _Translator:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {op} at {fixed}; re-spelled")
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
         same = by_name(target, token, paired=False)
-        if same is not None and same.op == op and not reads_items(target, token.raw, same, canon):
+        if same is not None and same.op == op and not reads_items(target, token.raw, same, canon, entry):
             read = canonical_args(target, same, parse_token(token.raw, 0, target.syntax).args)
+            what = "splits its list into" if same.split_items else f"reads {op} here with the arguments"
             return None, _verdict(
                 "collision",
                 token,
                 op,
                 target_op=op,
                 candidates=[],
-                note=f"{target.engine} splits its list into {json.dumps(read, ensure_ascii=False)}, "
-                f"not {json.dumps(canon, ensure_ascii=False)}, and cannot write that list: left as written",
+                note=f"{target.engine} {what} {json.dumps(read, ensure_ascii=False)}, "
+                f"not {json.dumps(canon, ensure_ascii=False)}, and has no spelling for these: left as written",
             )
         if same is not None and same.op != op:
             return None, _verdict(
@@ -227,9 +228,12 @@ class _Translator:
                     f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed"
                 ),
             )
-        return "", _verdict(
-            "absent", token, op, candidates=candidates(target, op), note=f"{target.engine} has no {op}: removed"
+        lacks = (
+            f"{target.engine} has {op}, but no form of it with {json.dumps(canon, ensure_ascii=False)}"
+            if target.by_op.get(op)
+            else f"{target.engine} has no {op}"
         )
+        return "", _verdict("absent", token, op, candidates=candidates(target, op), note=f"{lacks}: removed")
 
     def by_same_name(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
         """An entry declaring no op: matched by name, which the gate allows only where engines agree."""

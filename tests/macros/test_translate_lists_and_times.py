@@ -55,6 +55,8 @@ def _risu_items(token: str) -> list[str]:
         ("risuai", "sillytavern", "{{pick::a:b}}", "{{pick::a::b}}"),
         # two items, each written as its own argument, which RisuAI does not split again
         ("sillytavern", "risuai", "{{pick::12:30,13:00}}", "{{pick::12:30::13:00}}"),
+        # SillyTavern splits a single argument on `::` first (readSingleArgsRandomList)
+        ("sillytavern", "risuai", "{{random:a::b::c}}", "{{random::a::b::c}}"),
     ],
 )
 def test_list_items_cross_as_the_engines_split_them(source: str, target: str, text: str, written: str) -> None:
@@ -104,3 +106,16 @@ def test_sillytavern_isotime_is_local_time_in_risuai() -> None:
 def test_reverse_is_a_collision_both_ways(source: str, target: str) -> None:
     # RisuAI: {{reverse::abc}} gives "cba::esrever"; SillyTavern gives "cba".
     assert _one("{{reverse::abc}}", source, target)[:2] == ("{{reverse::abc}}", "collision")
+
+
+def test_risuai_isotime_is_a_collision_where_the_target_reads_isotime_as_local_time():
+    # SillyTavern's legacy engine reads {{isotime}} as local HH:mm and has no {{time::UTC+0}}
+    out, verdict, note = _one("{{isotime}}", "risuai", "sillytavern-legacy")
+    assert (out, verdict) == ("{{isotime}}", "collision")
+    assert '["UTC+0"]' in note
+
+
+def test_an_op_the_target_has_only_with_other_arguments_is_said_so():
+    out, verdict, note = _one("{{isotime}}", "risuai", "rolecall")
+    assert (out, verdict) == ("", "absent")
+    assert note == 'rolecall has time.now, but no form of it with ["UTC+0"]: removed'
