@@ -318,43 +318,30 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
 
 
 def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: dict) -> list[dict]:
-    out: list[dict] = []
-    top = [e for e in lore_at["em_top"] if e["content"]]
-    bottom = [e for e in lore_at["em_bottom"] if e["content"]]
-    for entry in reversed(top):  # script.js unshifts each in front of the examples: highest order first
-        out.append(
-            dict(
-                marker,
-                role="system",
-                content=entry["content"],
-                lore=True,
-                source=f"lorebook:{entry['book']}#{entry['uid']}",
-            )
-        )
+    """The dialogue examples as populateDialogueExamples sends them: the lorebook entries placed
+    at the examples' top and bottom are example text too (Generate runs each through
+    parseMesExamples, unshifting the top ones in front of the card's and pushing the bottom
+    ones after), so each block of each gets its header and its named messages."""
+    texts = [
+        *((e["content"], e, None) for e in reversed(lore_at["em_top"]) if e["content"]),  # unshifted: last first
+        (raw, None, f"character:{inputs.character_id}/example_messages"),
+        *((e["content"], e, None) for e in lore_at["em_bottom"] if e["content"]),
+    ]
     header = utility.get("new_example_chat") or "[Example Chat]"
     speakers = _speakers(inputs)
-    for number, block in enumerate(_example_blocks(raw)):
-        out.append(dict(marker, role="system", content=header, source=f"preset:{inputs.preset_id}#new_example_chat"))
-        for line_no, (name, text) in enumerate(_example_messages(block, speakers)):
+    out: list[dict] = []
+    for text, entry, card_source in texts:
+        for number, block in enumerate(_example_blocks(text)):
             out.append(
-                dict(
-                    marker,
-                    role="system",
-                    name=name,
-                    content=text,
-                    source=f"character:{inputs.character_id}/example_messages#{number}.{line_no}",
-                )
+                dict(marker, role="system", content=header, source=f"preset:{inputs.preset_id}#new_example_chat")
             )
-    for entry in bottom:
-        out.append(
-            dict(
-                marker,
-                role="system",
-                content=entry["content"],
-                lore=True,
-                source=f"lorebook:{entry['book']}#{entry['uid']}",
-            )
-        )
+            for line_no, (name, content) in enumerate(_example_messages(block, speakers)):
+                part = dict(marker, role="system", name=name, content=content)
+                if entry is None:
+                    part["source"] = f"{card_source}#{number}.{line_no}"
+                else:
+                    part.update(lore=True, source=f"lorebook:{entry['book']}#{entry['uid']}")
+                out.append(part)
     return out
 
 
@@ -370,8 +357,8 @@ def _example_blocks(raw: str) -> list[str]:
 
 # A speaker's line starts with its name and a colon; {{user}}/{{char}} are the names once macros
 # are filled (SillyTavern reads the examples after substituteParams), in any case, as macros are.
-_USER_MACROS = r"(?i:\{\{user\}\}:|<user>:)"
-_CHAR_MACROS = r"(?i:\{\{char\}\}:|<bot>:|<char>:)"
+_USER_MACROS = r"(?i:\{\{\s*user\s*\}\}:|<user>:)"
+_CHAR_MACROS = r"(?i:\{\{\s*char\s*\}\}:|<bot>:|<char>:)"
 
 
 def _speakers(inputs: Inputs) -> dict[str, re.Pattern]:

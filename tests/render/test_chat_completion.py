@@ -328,7 +328,7 @@ def test_lorebook_entries_at_the_examples_top_come_highest_order_first() -> None
         "orders": [order("dialogueExamples", "chatHistory")],
     }
     lore = [
-        {"position": position, "content": text, "book": "b", "uid": uid, "order": rank}
+        {"position": position, "content": "{{char}}: " + text, "book": "b", "uid": uid, "order": rank}
         for uid, (position, text, rank) in enumerate(
             [
                 ("em_top", "TOP-10", 10),
@@ -343,6 +343,33 @@ def test_lorebook_entries_at_the_examples_top_come_highest_order_first() -> None
     parts, _ = assemble(inputs)
     texts = [p["content"] for p in parts if p.get("block") == "dialogueExamples"]
     assert [t for t in texts if t.startswith(("TOP", "BOT"))] == ["TOP-50", "TOP-10", "BOT-10", "BOT-50"]
+
+
+def test_lorebook_entries_at_the_examples_are_example_blocks_of_their_own() -> None:
+    # Generate runs each through parseMesExamples: a header and named messages, and an entry
+    # with no speaker line sends its header alone (script.js, then setOpenAIMessageExamples)
+    lore = [
+        {"position": "em_top", "content": "The forest is dark.", "book": "b", "uid": 0, "order": 1},
+        {
+            "position": "em_bottom",
+            "content": "{{user}}: Is it safe?\n{{ char }}: Never.",
+            "book": "b",
+            "uid": 1,
+            "order": 1,
+        },
+    ]
+    preset = {
+        "prompts": [block("dialogueExamples", marker=True), block("chatHistory", marker=True)],
+        "orders": [order("dialogueExamples", "chatHistory")],
+    }
+    parts, _ = assemble(Inputs("p", preset, "c", dict(CARD), chat=list(CHAT), lore=lore))
+    shown = [(p.get("name"), p["content"], p.get("lore", False)) for p in parts if p["block"] == "dialogueExamples"]
+    assert shown == [
+        (None, "[Example Chat]", False),
+        (None, "[Example Chat]", False),
+        ("example_user", "Is it safe?", True),
+        ("example_assistant", "Never.", True),
+    ]
 
 
 def test_preset_verify_names_the_card_or_persona_for_a_typo_in_their_descriptions() -> None:
