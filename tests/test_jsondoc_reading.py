@@ -105,3 +105,12 @@ def test_may_nest_past_counts_a_part_of_a_text_too(text, start, end, limit):
     # The draft stream asks about one document's part of its text, before encoding it.
     part = text[start:end]
     assert may_nest_past(text, limit, start, end) == (part.count("[") + part.count("{") > limit)
+
+
+@pytest.mark.parametrize("tail", [b"", b"\\"])
+def test_a_string_that_never_closes_runs_to_the_end_and_is_read_once(tail):
+    # 200,000 escaped quotes after an opening one: read from each `\"` again, as the string
+    # pattern used to be, this took hours; the brackets before the string still count
+    raw = b"[" * 217 + b'"' + b'\\"' * 200_000 + tail
+    assert json_depth(raw) == 217
+    assert json_depth(b'[["a\\"]]') == 2  # an unterminated string hides the brackets after it

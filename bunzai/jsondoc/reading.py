@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-# A JSON string (escapes included); DOTALL so an escaped byte is any byte.
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A JSON string (escapes included; DOTALL so an escaped byte is any byte), or one that never
+# closes, which runs to the end: atomic, so a string that does not close is read once, not again
+# from each escaped quote in it (hostile text of many `\"` made this quadratic).
+_JSON_STRING = re.compile(rb'"(?>[^"\\]*)(?>\\.[^"\\]*)*+(?:"|\\?\Z)', re.DOTALL)
 # Keep only brackets, mapped to signed bytes: opening -> +1 (0x01), closing -> -1 (0xff).
 _BRACKETS_ONLY = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
