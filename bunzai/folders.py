@@ -30,7 +30,7 @@ def _real_folder(folder: str | Path) -> Path:
     path = Path(folder).expanduser()
     try:
         real = path.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError, UnicodeEncodeError):  # a lone surrogate names no folder
+    except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
         raise BunzaiError("not_found", f"no folder at {path}", "check the path; grant a folder that exists") from None
     if not real.is_dir():
         raise BunzaiError("invalid_input", f"{path} is not a folder", f"grant the folder that holds it: {real.parent}")
@@ -75,7 +75,7 @@ def checked_path(studio, path: str | Path) -> Path:
     given = Path(path).expanduser()
     try:
         real = given.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError, UnicodeEncodeError):  # a lone surrogate names no file
+    except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
         raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
     for folder in [studio.root.resolve(), *granted_folders(studio)]:
         if real == folder or real.is_relative_to(folder):

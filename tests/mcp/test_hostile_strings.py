@@ -23,7 +23,13 @@ def _call(tmp_path, tool: str, **arguments) -> dict:
 
 @pytest.mark.parametrize(
     ("path", "code"),
-    [("/tmp/a\0b", "invalid_input"), ("/tmp/\ud800.json", "not_found"), ("relative/x", "not_found")],
+    [
+        ("/tmp/a\0b", "invalid_input"),
+        ("/tmp/\ud800.json", "not_found"),
+        ("relative/x", "not_found"),
+        (__file__ + "/x", "not_found"),  # a file on the way: ENOTDIR
+        ("/tmp/" + "a" * 300, "not_found"),  # ENAMETOOLONG
+    ],
 )
 def test_folder_import_refuses_a_path_no_file_has(tmp_path, path, code):
     answer = _call(tmp_path, "folder_import", paths=[path])
