@@ -42,9 +42,16 @@ def test_an_empty_png_is_said_to_be_empty(data, said):
     assert (error.code, error.message) == ("unrecognized_file", f"zero.png is not a PNG: {said}")
 
 
-def test_a_chunk_holding_no_base64_says_so():
-    error = _refusal(_png(b"this is !!! not base64 ***"), "nb.png")
+@pytest.mark.parametrize("text", [b"this is !!! not base64 ***", b"This card was removed by the site"])
+def test_a_chunk_holding_no_base64_says_so(text):
+    error = _refusal(_png(text), "nb.png")
     assert error.code == "corrupt_file" and "is not valid base64" in error.message
+
+
+@pytest.mark.parametrize("text", [b"", b" \n"])
+def test_an_empty_chunk_says_so(text):
+    error = _refusal(_png(text), "nb.png")
+    assert error.code == "corrupt_file" and error.message.endswith("is empty")
 
 
 @pytest.mark.parametrize(

@@ -406,8 +406,8 @@ def card_base64(text: bytes, what: str) -> bytes:
 def looks_like_base64(text: bytes) -> bool:
     """Whether `text` is base64 as some writer would write it (either alphabet, line breaks,
     padding or none), not text that Node's decoder, which skips what it cannot read, makes
-    bytes of anyway."""
-    return _BASE64_TEXT.fullmatch(b"".join(text.split())) is not None
+    bytes of anyway (words with spaces between them are text, not base64)."""
+    return _BASE64_TEXT.fullmatch(text.strip().replace(b"\r", b"").replace(b"\n", b"")) is not None
 
 
 def node_base64(text: bytes) -> bytes:

@@ -119,6 +119,8 @@ _SHAPE_WITH_ASSETS = dataclasses.replace(ST_V3, assets=True)  # for card_losses:
 
 def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
     """base64 -> UTF-8 -> JSON object, each step refused with a coded error."""
+    if not text or text.isspace():  # stops at the first byte of a card's text
+        raise BunzaiError("corrupt_file", f"the {keyword!r} chunk of {what} is empty", "export the card again")
     raw = png.card_base64(text, f"the {keyword!r} chunk of {what}")
     try:
         document = load_json_bytes(raw, what=f"the {keyword!r} chunk of {what}")
