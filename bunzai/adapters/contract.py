@@ -200,7 +200,7 @@ MediaSource = Callable[["AssetRef"], bytes]
 LINKED_LOREBOOK_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_lorebook_names", default=MappingProxyType({}))
 """The name of each lorebook a written character links to, by id, for a card that binds its world
 by name (SillyTavern's `extensions.world` names the world file, not bunzai's id, which an import
-may have suffixed). Set by the convert layer around a write from the studio (convert.with_linked_names);
+may have suffixed). Set by the convert layer around a write from the studio (convert.linked_names);
 empty for a one-off convert, whose links are the file's own."""
 
 

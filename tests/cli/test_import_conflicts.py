@@ -444,3 +444,36 @@ def _card_chunks(path) -> dict[bytes, dict]:
             chunks[key] = json.loads(base64.b64decode(text))
         at += 12 + size
     return chunks
+
+
+def _seraphina_twice(bunzai) -> None:
+    seraphina = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    bunzai("apply", "--yes", input=bunzai("import", str(seraphina), check=True).stdout, check=True)
+    drafts = bunzai("import", "--on-conflict", "suffix", str(seraphina), check=True).stdout
+    bunzai("apply", "--yes", input=drafts, check=True)
+
+
+def test_a_card_bound_to_a_renamed_world_follows_it(bunzai, tmp_path):
+    # SillyTavern moves a card's binding when its world is renamed (updateWorldInfoLinks)
+    _seraphina_twice(bunzai)
+    rename = bunzai("cap", "run", "lorebook.settings.update", "eldoria", "--input", '{"name": "Eldoria Reborn"}')
+    bunzai("apply", "--yes", input=rename.stdout, check=True)
+    world, losses = _card_json_world(bunzai, "character/seraphina")
+    assert world == "Eldoria Reborn"
+    assert not [loss for loss in losses if loss["pointer"].startswith("/body/links")]
+
+
+def test_a_suffixed_cards_own_book_is_its_agnai_memory_book(bunzai, tmp_path):
+    _seraphina_twice(bunzai)
+    report = bunzai("transfer", "character/seraphina-2", "--to", "agnai.character.json", check=True).json
+    assert not [loss for loss in report["losses"] if loss["pointer"].startswith("/body/links")]
+
+
+def test_a_card_converted_with_no_studio_binds_the_world_its_book_copies(bunzai, tmp_path):
+    # a native export of the suffixed card links to eldoria-2; with no shelf to look the name up,
+    # the card's own copy of the world names it
+    _seraphina_twice(bunzai)
+    native = bunzai("export", "character/seraphina-2", "--to", "bunzai.native", check=True).json
+    out = tmp_path / "out.json"
+    bunzai("convert", str(bunzai.studio / native["path"]), "--to", "sillytavern.card.json", "-o", str(out), check=True)
+    assert json.loads(out.read_text(encoding="utf-8"))["data"]["extensions"]["world"] == "Eldoria"

@@ -200,19 +200,26 @@ def write_world(
     data: dict, links: list[str], current: list[str], book_id: str | None, book_name: str | None = None
 ) -> None:
     """Bind the first linked lorebook as `extensions.world`, by the name SillyTavern knows the world
-    by (LINKED_LOREBOOK_NAMES; its id where no name is known), unless it only mirrors the embedded
-    book or the binding already names it under another id (an import that suffixed the ids)."""
-    if links == current:
-        return
+    by: LINKED_LOREBOOK_NAMES where the writer was told it, else the card's own copy of the book
+    (a one-off convert, a world no longer on the shelf), else its id. Nothing is bound where the
+    link only mirrors an unbound card's own book, and a binding that already names the world under
+    another id (an import that suffixed the ids) is kept; one whose world was renamed follows it,
+    as SillyTavern moves a card's binding when its world is renamed."""
     world = world_of(data)
     first = links[0] if links else ""
     name = LINKED_LOREBOOK_NAMES.get().get(first) if first else None
+    if links == current:
+        if world and name is not None and name != world:
+            data["extensions"]["world"] = name
+        return
     if not first:
         if world:
             data["extensions"]["world"] = ""
-    elif name is not None and name == world:
+        return
+    name = name if name is not None else book_name or None
+    if name is not None and name == world:
         return  # the bound world itself
-    elif not world and (first == book_id or (name is not None and name == book_name)):
+    if not world and (first == book_id or (name is not None and name == book_name)):
         return  # the link is the embedded book itself: no world binding to add
-    elif current[:1] != [first]:
+    if current[:1] != [first]:
         data.setdefault("extensions", {})["world"] = name or first
