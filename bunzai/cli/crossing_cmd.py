@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -322,13 +323,18 @@ def convert(
         sys.stdout.flush()
         say(to_text(report, pretty=False))  # one line, hidden characters escaped like stdout's JSON
         return 0
-    _write_output(Path(output), crossing.data, force)
+    _write_output(Path(output), crossing.data, force, output)
     emit(report | {"output": output})
     return 0
 
 
 def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool) -> None:
-    """A folder-shaped format (a sprite folder) is written as a new folder OUT, never into one."""
+    """A folder-shaped format (a sprite folder) is written as a new folder OUT, never into one:
+    its files go into a hidden folder beside it, renamed to OUT once all are written, so a write
+    stopped halfway (a full disk) leaves no folder OUT behind."""
+    import os
+    import shutil
+
     from bunzai.errors import BunzaiError
     from bunzai.store.atomic import write_new
     from bunzai.store.exports import check_plain_name
@@ -342,20 +348,27 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
             "bunzai convert sprites.zip --to sillytavern.sprites.folder -o Seraphina",
         )
     _check_parent(path)
+    if path.exists() or path.is_symlink():
+        raise BunzaiError("occupied", f"{path} exists; nothing was written", "name a new folder")
+    partial = path.parent / f".{path.name}.{os.getpid()}.partial"
     try:
-        path.mkdir()
-    except FileExistsError:
-        raise BunzaiError("occupied", f"{path} exists; nothing was written", "name a new folder") from None
-    except OSError as error:
-        raise _unwritable(path, error) from None
-    for name, data in files:
-        write_new(path / name, data)
+        partial.mkdir()
+        for name, data in files:
+            write_new(partial / name, data)
+        os.rename(partial, path)  # onto no folder: an empty one made since would be replaced, a full one refuses
+    except BaseException as error:
+        shutil.rmtree(partial, ignore_errors=True)
+        if isinstance(error, OSError):
+            raise _unwritable(path, error) from None
+        raise
 
 
-def _write_output(path: Path, data: bytes, force: bool) -> None:
+def _write_output(path: Path, data: bytes, force: bool, given: str = "") -> None:
     from bunzai.errors import BunzaiError
     from bunzai.store.atomic import replace_file, write_new
 
+    if given.endswith(("/", os.sep)):  # Path() drops the slash: `-o out/` would write a file named out
+        raise BunzaiError("invalid_input", f"{given} names a folder", "name the output file, e.g. -o out/card.json")
     if path.is_dir():
         raise BunzaiError("invalid_input", f"{path} is a folder", "name the output file")
     if _special(path):  # /dev/null, /dev/stdout, a FIFO: written into, never replaced by a file
@@ -392,8 +405,13 @@ def _check_parent(path: Path) -> None:
 
 
 def _unwritable(path: Path, error: OSError):
-    from bunzai.errors import BunzaiError
+    """An OSError of writing OUT, coded: a full disk, a read-only or forbidden place as the store
+    says them, anything else as invalid_input; nothing is left of OUT either way."""
+    from bunzai.errors import BunzaiError, from_os_error
 
+    known = from_os_error(error)
+    if known is not None:
+        return known
     reason = error.strerror or type(error).__name__
     return BunzaiError("invalid_input", f"cannot write {path}: {reason}; nothing was written", "name another file")
 

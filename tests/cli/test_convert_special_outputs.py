@@ -40,3 +40,35 @@ def test_an_output_in_no_folder_is_a_coded_refusal(bunzai, tmp_path, parent, for
     assert done.code == 1 and done.json["error"]["code"] == "not_found"
     assert "nothing was written" in done.json["error"]["message"] and done.json["error"]["hint"]
     assert sorted(p.name for p in work.iterdir()) == ["Ada.png", "a-file.json"]
+
+
+def test_a_folder_output_stopped_halfway_leaves_no_folder(tmp_path, monkeypatch) -> None:
+    import errno
+
+    from bunzai.cli import crossing_cmd
+    from bunzai.errors import BunzaiError
+    from bunzai.store import atomic
+
+    real, calls = atomic.write_new, []
+
+    def full_disk_on_the_second(path, data, batch=None):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, data, batch)
+
+    monkeypatch.setattr(atomic, "write_new", full_disk_on_the_second)
+    with pytest.raises(BunzaiError) as refused:
+        crossing_cmd._write_output_folder(tmp_path / "Spr", [("a.png", b"1"), ("b.png", b"2")], force=False)
+    assert refused.value.code == "disk_full"
+    assert list(tmp_path.iterdir()) == []  # no Spr, no partial folder: the retry is not refused as occupied
+    crossing_cmd._write_output_folder(tmp_path / "Spr", [("a.png", b"1"), ("b.png", b"2")], force=False)
+    assert sorted(p.name for p in (tmp_path / "Spr").iterdir()) == ["a.png", "b.png"]
+
+
+def test_an_output_naming_a_folder_with_a_slash_is_refused(bunzai, tmp_path) -> None:
+    card = tmp_path / "Ada.png"
+    card.write_bytes(v2_card_png("Ada"))
+    done = bunzai("convert", str(card), "--to", "ccv2.json", "-o", str(tmp_path / "out") + "/")
+    assert done.code == 1 and done.json["error"]["code"] == "invalid_input"
+    assert not (tmp_path / "out").exists()
