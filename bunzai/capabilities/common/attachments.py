@@ -76,7 +76,10 @@ def preview_attachments(entity, data: AttachmentsInput) -> Preview:
         found = [i for i, item in enumerate(items) if item["name"] == name]
         if not found:
             known = ", ".join(repr(item["name"]) for item in items) or "none"
-            raise refuse(f"there is no attachment named {name!r} (attachments: {known})")
+            raise refuse(
+                f"there is no attachment named {name!r} (attachments: {known})",
+                "name one of the attachments listed; a new one goes in `add`",
+            )
         return found[0]
 
     for name in data.remove:

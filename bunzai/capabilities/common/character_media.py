@@ -66,7 +66,10 @@ def portrait_ref(ref: str | AssetRef | None, collected: Collected, what: str = "
             "download the image and give it as @path",
         )
     if media.mime and not media.mime.startswith("image/"):
-        raise refuse(f"{what}: the stored asset is {media.mime}, not an image")
+        raise refuse(
+            f"{what}: the stored asset is {media.mime}, not an image",
+            "give an image: @path to a PNG, JPEG, WebP, GIF or AVIF file, or a stored image asset",
+        )
     return media.asset
 
 

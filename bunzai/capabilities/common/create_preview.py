@@ -14,7 +14,10 @@ def create_preview(kind: str, fix: Callable[[dict], list[str]] | None = None):
 
     def preview(entity, data) -> Preview:
         if entity is not None:
-            raise refuse(f"studio.{kind}.create makes a new piece; it takes no existing one")
+            raise refuse(
+                f"studio.{kind}.create makes a new piece; it takes no existing one",
+                "a create starts from nothing: give no piece to work on, and name the new piece with --id",
+            )
         body = body_given(data)
         warnings = fix(body) if fix else []
         return Preview(entity=propose(new_piece_json(kind, data, body)), warnings=warnings)

@@ -54,7 +54,8 @@ def nothing_given(patch: dict, what: str) -> list[str]:
     return [f"no {what} field was given; nothing changes"] if not patch else []
 
 
-def refuse(message: str, hint: str = "") -> BunzaiError:
+def refuse(message: str, hint: str) -> BunzaiError:
+    """An invalid_input refusal; `hint` (required, not empty) says what to do next."""
     return BunzaiError("invalid_input", message, hint)
 
 

@@ -34,7 +34,7 @@ def edited_list(
     warnings = []
     if action == "set":
         if len(set(values)) != len(values):
-            raise refuse(f"{what}: an id is listed twice")
+            raise refuse(f"{what}: an id is listed twice", "list each id once")
         return list(values), warnings
     if action == "add":
         fresh = [value for value in dict.fromkeys(values) if value not in current]

@@ -17,7 +17,10 @@ def rule_index(rules: list[dict], ref: str | int) -> int:
     if isinstance(ref, int):
         if 0 <= ref < len(rules):
             return ref
-        raise refuse(f"no rule at index {ref}; the set has {len(rules)} rules")
+        raise refuse(
+            f"no rule at index {ref}; the set has {len(rules)} rule{'' if len(rules) == 1 else 's'}",
+            "indexes count from 0; list the rules with: bunzai read REF --pointer /body/rules --outline",
+        )
     by_id = [index for index, rule in enumerate(rules) if rule["id"] and rule["id"] == ref]
     if by_id:
         return by_id[0]
@@ -47,7 +50,7 @@ def rule_warnings(rule: dict) -> list[str]:
     if not rule["placements"] and not rule["disabled"]:
         warnings.append(f"{what} has no placement, so it runs on nothing")
     if len(set(rule["placements"])) != len(rule["placements"]):
-        raise refuse(f"{what} lists a placement twice")
+        raise refuse(f"{what} lists a placement twice", "list each placement once")
     low, high = rule["min_depth"], rule["max_depth"]
     if low is not None and high is not None and low > high:
         warnings.append(f"{what}: min_depth {low} is above max_depth {high}, so it never runs")

@@ -21,7 +21,7 @@ def preview_groups_add(entity, data: GroupsAddInput) -> Preview:
     names = {group["name"] for group in doc["body"]["groups"]}
     for group in data.groups:
         if not group.name:
-            raise refuse("a group needs a name")
+            raise refuse("a group needs a name", "give each new group a name that is not empty")
         if group.name in names:
             raise refuse(f"the pack already has a group {group.name!r}", "change it with pack.groups.update")
         names.add(group.name)

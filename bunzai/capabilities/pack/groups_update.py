@@ -24,7 +24,7 @@ def preview_groups_update(entity, data: GroupsUpdateInput) -> Preview:
     index = index_of(groups, "name", data.name, "group")
     if data.new_name is not None and data.new_name != data.name:
         if any(group["name"] == data.new_name for group in groups):
-            raise refuse(f"the pack already has a group {data.new_name!r}")
+            raise refuse(f"the pack already has a group {data.new_name!r}", "pick a new_name no other group has")
         groups[index]["name"] = data.new_name
     if data.items is not None:
         groups[index]["items"] = data.items

@@ -42,7 +42,7 @@ def preview_items_update(entity, data: ItemsUpdateInput) -> Preview:
     if data.new_id is not None and data.new_id != data.id:
         new_id = checked_id(data.new_id, f"item {data.id!r}")
         if any(other["id"] == new_id for other in body["items"]):
-            raise refuse(f"the pack already has an item {new_id!r}")
+            raise refuse(f"the pack already has an item {new_id!r}", "pick a new_id no other item has")
         item["id"] = new_id
         rename_links(doc, data.id, new_id)
         for group in body["groups"]:

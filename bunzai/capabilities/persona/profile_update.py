@@ -27,7 +27,7 @@ def preview_profile(entity, data: ProfileInput) -> Preview:
     warnings = []
     for label, text in data.labels.items():
         if not label.strip():
-            raise refuse("a profile label may not be empty")
+            raise refuse("a profile label may not be empty", 'give each label a name, e.g. {"labels": {"age": "34"}}')
         if text is None:
             if label not in profile:
                 warnings.append(f"profile label {label!r} was not set; nothing to remove")

@@ -52,7 +52,10 @@ def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
         raise refuse("the source preset was not loaded", "run this through `bunzai cap run`, which loads `source`")
     source = validate_piece(data.source_preset)
     if source.kind != "preset":
-        raise refuse(f"the source is a {source.kind}, not a preset")
+        raise refuse(
+            f"the source is a {source.kind}, not a preset",
+            "name a stored preset in `source`, or give a preset's canonical JSON as source_preset",
+        )
     by_id = {block.identifier: block for block in source.body.prompts}
     unknown = [name for name in data.identifiers if name not in by_id]
     if unknown:
@@ -61,7 +64,7 @@ def preview_blocks_copy(entity, data: BlocksCopyInput) -> Preview:
             "its blocks: " + (", ".join(map(repr, by_id)) or "(none)"),
         )
     if len(set(data.identifiers)) != len(data.identifiers):
-        raise refuse("`identifiers` lists a block twice")
+        raise refuse("`identifiers` lists a block twice", "list each identifier once")
     source_state = _global_state(source)
     doc = piece_json(entity)
     body = doc["body"]

@@ -35,7 +35,7 @@ def preview_groups_update(entity, data: GroupsUpdateInput) -> Preview:
         warnings += check_group_blocks(data.blocks, data.new_id or data.id, others)
     if data.new_id is not None and data.new_id != data.id:
         if any(group["id"] == data.new_id for group in body["groups"]):
-            raise refuse(f"the preset already has a group {data.new_id!r}")
+            raise refuse(f"the preset already has a group {data.new_id!r}", "pick a new_id no other group has")
         patch["id"] = data.new_id
     body["groups"][index] = merge_patch(body["groups"][index], patch)
     return Preview(entity=propose(doc), warnings=warnings)

@@ -65,7 +65,7 @@ def preview_library(entity, data: LibraryInput) -> Preview:
     for kind, items in putting.items():
         ids = [item.id for item in items]
         if len(set(ids)) != len(ids):
-            raise refuse(f"put: two {kind} items share an id")
+            raise refuse(f"put: two {kind} items share an id", "give each item in `put` its own id")
         for item in items:
             new = item.model_dump(mode="json")
             index = next((i for i, old in enumerate(library[kind]) if old["id"] == item.id), None)

@@ -39,7 +39,7 @@ def preview_phases_update(entity, data: PhasesUpdateInput) -> Preview:
     if data.new_id is not None and data.new_id != data.id:
         checked_ids([data.new_id], "new_id")
         if any(phase["id"] == data.new_id for phase in phases):
-            raise refuse(f"the promptbook already has a phase {data.new_id!r}")
+            raise refuse(f"the promptbook already has a phase {data.new_id!r}", "pick a new_id no other phase has")
         phases[index]["id"] = data.new_id
         for phase in phases:
             phase["reads"] = [data.new_id if read == data.id else read for read in phase["reads"]]

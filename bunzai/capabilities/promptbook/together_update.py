@@ -31,12 +31,18 @@ def preview_together(entity, data: TogetherInput) -> Preview:
     if data.action == "dissolve":
         members = [phase for phase in doc["body"]["phases"] if phase["together"] == data.group]
         if not members:
-            raise refuse(f"no phase is in together group {data.group!r}")
+            in_use = sorted({phase["together"] for phase in doc["body"]["phases"] if phase["together"]})
+            raise refuse(
+                f"no phase is in together group {data.group!r}",
+                "check the name; groups in use: " + (", ".join(map(repr, in_use)) or "none"),
+            )
         for phase in members:
             phase["together"] = None
         return Preview(entity=propose(doc))
     if not data.phases:
-        raise refuse(f"{data.action} needs the phases in `phases`")
+        raise refuse(
+            f"{data.action} needs the phases in `phases`", 'name them by id, e.g. {"phases": ["plan", "draft"]}'
+        )
     for phase_id in data.phases:
         phase = phase_of(doc, phase_id)
         if data.action == "join":

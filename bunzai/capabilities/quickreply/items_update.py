@@ -24,7 +24,7 @@ def preview_items_update(entity, data: ItemsUpdateInput) -> Preview:
     patch = given(data, exclude={"id", "new_id"})
     if data.new_id is not None and data.new_id != data.id:
         if any(item["id"] == data.new_id for item in items):
-            raise refuse(f"the set already has a quick reply {data.new_id}")
+            raise refuse(f"the set already has a quick reply {data.new_id}", "pick a new_id no other quick reply has")
         patch["id"] = data.new_id
     items[index] = merge_patch(items[index], patch)
     proposed = propose(doc)

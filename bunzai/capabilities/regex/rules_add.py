@@ -30,7 +30,7 @@ class RulesAddInput(Model):
 
 def preview_rules_add(entity, data: RulesAddInput) -> Preview:
     if data.before is not None and data.after is not None:
-        raise refuse("give at most one of before, after")
+        raise refuse("give at most one of before, after", "keep one of them, or leave both out to add at the end")
     doc = piece_json(entity)
     rules = doc["body"]["rules"]
     index = len(rules)

@@ -28,14 +28,23 @@ def preview_rules_reorder(entity, data: RulesReorderInput) -> Preview:
     rules = doc["body"]["rules"]
     if data.order is not None:
         if data.move is not None:
-            raise refuse("give either `order` or `move`, not both")
+            raise refuse(
+                "give either `order` or `move`, not both",
+                "leave out `order` to move one rule, or `move` to give the whole order",
+            )
         indexes = [rule_index(rules, ref) for ref in data.order]
         if sorted(indexes) != list(range(len(rules))):
-            raise refuse(f"`order` must name each of the {len(rules)} rules once")
+            raise refuse(
+                f"`order` must name each of the {len(rules)} rules once",
+                "list every rule exactly once, by id, unique name or 0-based index",
+            )
         doc["body"]["rules"] = [rules[i] for i in indexes]
         return Preview(entity=propose(doc))
     if data.move is None or sum(x is not None for x in (data.before, data.after, data.to)) != 1:
-        raise refuse("give `order`, or `move` with exactly one of before, after, to")
+        raise refuse(
+            "give `order`, or `move` with exactly one of before, after, to",
+            'e.g. {"move": 2, "to": 0} moves the third rule to the top',
+        )
     moving = rule_index(rules, data.move)
     anchor = None if data.to is not None else rule_index(rules, data.before if data.before is not None else data.after)
     item = rules[moving]

@@ -54,7 +54,7 @@ def preview_rules_update(entity, data: RulesUpdateInput) -> Preview:
     index = rule_index(rules, data.rule)
     patch = given(data, exclude={"rule"})
     if patch.get("id") and any(rule["id"] == patch["id"] for i, rule in enumerate(rules) if i != index):
-        raise refuse(f"the set already has a rule {patch['id']!r}")
+        raise refuse(f"the set already has a rule {patch['id']!r}", "give the rule an id no other rule has")
     rules[index] = merge_patch(rules[index], patch)
     check_flags(rules[index].get("flags", ""), f"rule {data.rule!r}")  # before the model's cruder pattern check
     proposed = propose(doc)

@@ -45,7 +45,10 @@ def complete_card(body: dict) -> list[str]:
 
 def preview_character_create(entity, data) -> Preview:
     if entity is not None:
-        raise refuse("studio.character.create makes a new piece; it takes no existing one")
+        raise refuse(
+            "studio.character.create makes a new piece; it takes no existing one",
+            "a create starts from nothing: give no piece to work on, and name the new piece with --id",
+        )
     collected = Collected()
     body = body_given(data, exclude=("portrait", "additional_media"))
     portrait = portrait_ref(data.portrait, collected)

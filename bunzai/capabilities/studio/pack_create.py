@@ -40,7 +40,10 @@ PackCreateInput = create_input_model(
 
 def preview_pack_create(entity, data) -> Preview:
     if entity is not None:
-        raise refuse("studio.pack.create makes a new piece; it takes no existing one")
+        raise refuse(
+            "studio.pack.create makes a new piece; it takes no existing one",
+            "a create starts from nothing: give no piece to work on, and name the new piece with --id",
+        )
     body = body_given(data, exclude=("items", "from_folder"))
     doc = new_piece_json("pack", data, body)
     doc["assets"] = []

@@ -26,7 +26,10 @@ PersonaCreateInput = create_input_model(
 
 def preview_persona_create(entity, data) -> Preview:
     if entity is not None:
-        raise refuse("studio.persona.create makes a new piece; it takes no existing one")
+        raise refuse(
+            "studio.persona.create makes a new piece; it takes no existing one",
+            "a create starts from nothing: give no piece to work on, and name the new piece with --id",
+        )
     collected = Collected()
     body = body_given(data, exclude=("portrait",))
     portrait = portrait_ref(data.portrait, collected)
