@@ -4,11 +4,17 @@ Grants are kept in `bunzai.toml` (`[folders] granted = [...]`, real paths); the 
 standing grant. Every path a person gives is made absolute, resolved to its real path
 (so no symlink can carry it out of a grant) and only then checked against the grants.
 Walks skip symlinked entries and are bounded in depth and entries (bunzai.files).
+
+A person at a shell may name any file their account reads (a capability's `@portrait.png`);
+an agent over MCP may not: while a tool runs for it (`local_files_within`), every local file a
+capability reads is held to the studio and the grants, as `folder_import`'s paths are.
 """
 
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
@@ -127,3 +133,24 @@ def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
         "value": part,
         "next_offset": end if end < len(text) else None,
     }
+
+
+# The studio whose grants bound the local files capabilities read, while a tool runs for an agent.
+_WITHIN: ContextVar = ContextVar("local_files_within", default=None)
+
+
+@contextmanager
+def local_files_within(studio):
+    """While the block runs, `gated` holds every local file to the studio and its grants."""
+    token = _WITHIN.set(studio)
+    try:
+        yield
+    finally:
+        _WITHIN.reset(token)
+
+
+def gated(path: str | Path) -> Path:
+    """`path` itself, or under `local_files_within` its real path once it is shown to lie in the
+    studio or a granted folder (not_granted, not_found otherwise)."""
+    studio = _WITHIN.get()
+    return Path(path) if studio is None else checked_path(studio, path)

@@ -65,13 +65,16 @@ def run_capability_tool(ctx, cap, args: CapabilityArgs) -> Any:
             f"{cap.id} works on a stored piece; id names a new one",
             "name the piece with ref; id is for capabilities that create",
         )
+    from bunzai.folders import local_files_within  # lazy: as above
+
     name = None
-    if args.draft is not None:
-        doc, saved = drafts.find(ctx, args.draft)
-        result = compose_on_studio(ctx.studio, cap, doc, args.ref, args.input)
-        name = None if saved else args.draft
-    else:
-        result = run_on_studio(ctx.studio, cap, args.ref, args.input, piece_id=args.id)
+    with local_files_within(ctx.studio):  # a media reference reads only where folder_import may
+        if args.draft is not None:
+            doc, saved = drafts.find(ctx, args.draft)
+            result = compose_on_studio(ctx.studio, cap, doc, args.ref, args.input)
+            name = None if saved else args.draft
+        else:
+            result = run_on_studio(ctx.studio, cap, args.ref, args.input, piece_id=args.id)
     if result.get("type") != "bunzai.draft":
         return {
             "capability": cap.id,

@@ -385,3 +385,20 @@ def test_a_capability_tool_refuses_arguments_it_would_ignore(session):
     error = session.error(tool, ref="character/ada", input={"nickname": "Addie"}, id="other")
     assert error["code"] == "invalid_input" and "ref" in error["hint"]
     assert session(tool, ref="character/ada", input={"nickname": "Addie"}, save=True, name="later")["saved"]
+
+
+def test_a_media_reference_over_mcp_reads_only_the_studio_and_granted_folders(bunzai, session, tmp_path):
+    # a person at a shell may name any file; an agent only what folder_import may read
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.png").write_bytes(v2_card_png("Secret"))
+    session("capability_find", describe="character.media.update")
+    tool = "cap_character_media_update"
+    for ref in ("@" + str(outside / "secret.png"), "file:" + str(outside / "secret.png")):
+        error = session.error(tool, ref="character/ada", input={"portrait": ref})
+        assert error["code"] == "not_granted", error
+    # the CLI is not held to the grants: the person's own account reads the file
+    portrait = json.dumps({"portrait": "@" + str(outside / "secret.png")})
+    assert bunzai("cap", "run", "character.media.update", "ada", "--input", portrait).code == 0
+    bunzai("folder", "grant", str(outside), check=True)
+    assert session(tool, ref="character/ada", input={"portrait": "@" + str(outside / "secret.png")})["draft"]

@@ -155,8 +155,19 @@ def resolve_media(
 
 def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: str | None) -> Media:
     if not spec:
-        raise refuse(f"{what}: a file reference needs a path, e.g. @portrait.png")
-    path = Path(os.path.expanduser(spec))
+        raise refuse(
+            f"{what}: a file reference needs a path, e.g. @portrait.png",
+            "put the file's path after the @ (relative to the working folder)",
+        )
+    if "\0" in spec:
+        raise refuse(f"{what}: a path cannot hold a NUL character", "give the path as the file system names it")
+    try:
+        path = Path(os.path.expanduser(spec))
+        path.exists()
+    except (OSError, UnicodeEncodeError):  # a lone surrogate, a name too long: no such file
+        raise BunzaiError(
+            "not_found", f"{what}: no file at {spec[:200]!r}", "paths are relative to the working folder"
+        ) from None
     member = ""
     if not path.exists() and "#" in spec:
         archive, _, member = spec.rpartition("#")
@@ -164,7 +175,9 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
             path = Path(os.path.expanduser(archive))
         else:
             member = ""
-    path = path.absolute()
+    from bunzai.folders import gated  # lazy: it loads the search module; most references are no files
+
+    path = gated(path.absolute())  # over MCP: in the studio or a granted folder only
     data = _read_media_file(path, what, archive=bool(member))
     if member:
         archive = open_archive(data)
@@ -208,7 +221,7 @@ def _read_media_file(path: Path, what: str, *, archive: bool = False) -> bytes:
             "invalid_input", f"{what}: {path} cannot be read: {error.strerror}", "check the path and who owns the file"
         ) from None
     if not path.is_file():
-        raise refuse(f"{what}: {path} is not a regular file")
+        raise refuse(f"{what}: {path} is not a regular file", "give the path of a file, not a folder, pipe or device")
     if info.st_size > limits.MEDIA_FILE_MAX_BYTES and not archive:
         raise BunzaiError(
             "too_large",
@@ -235,7 +248,7 @@ def _checked_type(
 ) -> tuple[str, str, list[str]]:
     """(MIME, stored extension, warnings) of a file's bytes; refused when unknown or not accepted."""
     if not data:
-        raise refuse(f"{what}: {label} is empty")
+        raise refuse(f"{what}: {label} is empty", "save the media again, or give another file")
     sniffed = sniff_mime(data)
     if not sniffed:
         raise refuse(
@@ -277,7 +290,10 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
     params = [part.strip().lower() for part in header.split(";")]
     mime = params[0]
     if not sep or "base64" not in params[1:]:
-        raise refuse(f"{what}: a data: URI must be base64, e.g. data:image/png;base64,...")
+        raise refuse(
+            f"{what}: a data: URI must be base64, e.g. data:image/png;base64,...",
+            "encode the bytes as base64 and write ;base64 before the comma, or give the file as @path",
+        )
     if mime not in MIME_EXT:
         raise refuse(
             f"{what}: MIME type {mime or '(none)'!r} is not a media type bunzai stores",
@@ -287,7 +303,8 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
         raise refuse(
             f"{what}: the data: URI holds {mime}; this takes only "
             + " or ".join(prefix.rstrip("/") for prefix in accept)
-            + " media"
+            + " media",
+            "give media of that type, as @path or in a data: URI that declares it",
         )
     if len(payload) > limits.MEDIA_DATA_URI_MAX_BYTES * 4 // 3 + 4:
         raise BunzaiError(
@@ -298,9 +315,15 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
     try:
         data = base64.b64decode("".join(payload.split()), validate=True)
     except (binascii.Error, ValueError):
-        raise refuse(f"{what}: the data: URI is not valid base64") from None
+        raise refuse(
+            f"{what}: the data: URI is not valid base64",
+            "encode the bytes as standard base64 (A-Z, a-z, 0-9, + and /), or give the file as @path",
+        ) from None
     if not data:
-        raise refuse(f"{what}: the data: URI holds no bytes")
+        raise refuse(
+            f"{what}: the data: URI holds no bytes",
+            "put the base64 bytes after the comma, or give the file as @path",
+        )
     sha256 = hashlib.sha256(data).hexdigest()
     warnings = []
     sniffed = sniff_mime(data)
@@ -328,6 +351,10 @@ def folder_files(spec: str, what: str) -> list[Path]:
     """The media files directly in a folder (relative to the working folder), sorted by name;
     hidden files and links are skipped. Refused when it is not a folder or holds too many."""
     folder = Path(os.path.expanduser(spec.removeprefix("@"))).absolute()
+    if folder.exists():
+        from bunzai.folders import gated  # lazy: as in _from_file
+
+        folder = gated(folder)  # over MCP: in the studio or a granted folder only
     if not folder.is_dir():
         raise BunzaiError("not_found", f"{what}: no folder at {folder}", "paths are relative to the working folder")
     files, _ = list_folder(folder)
@@ -340,5 +367,8 @@ def folder_files(spec: str, what: str) -> list[Path]:
             "split the files into smaller folders and give one at a time",
         )
     if not files:
-        raise refuse(f"{what}: {folder} holds no files")
+        raise refuse(
+            f"{what}: {folder} holds no files",
+            "put the files directly in that folder (subfolders, symlinks and names starting with _ are skipped)",
+        )
     return files
