@@ -35,7 +35,7 @@ def preview_rules_reorder(entity, data: RulesReorderInput) -> Preview:
         indexes = [rule_index(rules, ref) for ref in data.order]
         if sorted(indexes) != list(range(len(rules))):
             raise refuse(
-                f"`order` must name each of the {len(rules)} rules once",
+                f"`order` must name each of the {len(rules)} rule{'' if len(rules) == 1 else 's'} once",
                 "list every rule exactly once, by id, unique name or 0-based index",
             )
         doc["body"]["rules"] = [rules[i] for i in indexes]
