@@ -477,3 +477,19 @@ def test_a_card_converted_with_no_studio_binds_the_world_its_book_copies(bunzai,
     out = tmp_path / "out.json"
     bunzai("convert", str(bunzai.studio / native["path"]), "--to", "sillytavern.card.json", "-o", str(out), check=True)
     assert json.loads(out.read_text(encoding="utf-8"))["data"]["extensions"]["world"] == "Eldoria"
+
+
+def test_a_library_export_binds_an_unchanged_card_to_its_renamed_world(bunzai, tmp_path):
+    # the card's own fields are unchanged, so it would go out as its original file, bound to the old name
+    seraphina = corpus_path("sillytavern", "characters", "default_Seraphina.png")
+    bunzai("apply", "--yes", input=bunzai("import", str(seraphina), check=True).stdout, check=True)
+    rename = bunzai("cap", "run", "lorebook.settings.update", "eldoria", "--input", '{"name": "Eldoria Reborn"}')
+    bunzai("apply", "--yes", input=rename.stdout, check=True)
+    out = tmp_path / "out"
+    bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True)
+    assert (out / "worlds" / "Eldoria Reborn.json").is_file()
+    chunks = _card_chunks(out / "characters" / "Seraphina.png")
+    assert {key: doc["data"]["extensions"]["world"] for key, doc in chunks.items()} == {
+        b"chara": "Eldoria Reborn",
+        b"ccv3": "Eldoria Reborn",
+    }

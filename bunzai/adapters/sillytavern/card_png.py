@@ -46,12 +46,22 @@ from bunzai.adapters.common.card_doc import (
     family_document,
     read_card,
     sibling_data,
+    world_id,
     write_card_data,
 )
 from bunzai.adapters.common.charx_members import file_type
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.losses import LossRule
-from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded, Loss, MediaSource, SpanBlob
+from bunzai.adapters.contract import (
+    LINKED_LOREBOOK_NAMES,
+    Adapter,
+    Blob,
+    Decoded,
+    Encoded,
+    Loss,
+    MediaSource,
+    SpanBlob,
+)
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
 from bunzai.adapters.sillytavern.card_twins import top_level, twin_document, twin_in_base64
@@ -515,7 +525,7 @@ class SillyTavernCardPng(Adapter):
             again = self.read(data, piece.id + ".png", None).pieces[0]
         except BunzaiError:
             return False
-        if again.name != piece.name or again.body != piece.body:
+        if again.name != piece.name or again.body != piece.body or _world_renamed(piece, again):
             return False
         return [link.model_dump(mode="json") for link in again.assets] == [
             link.model_dump(mode="json") for link in piece.assets
@@ -649,6 +659,14 @@ def _escrowed(piece: Any) -> dict | None:
     if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
         return None
     return original.document
+
+
+def _world_renamed(piece: Any, again: Any) -> bool:
+    """Whether the world the card is bound to goes by another name now (LINKED_LOREBOOK_NAMES),
+    so the original file's binding would name a world that is no longer called so."""
+    first = piece.body.links.lorebooks[:1]
+    name = LINKED_LOREBOOK_NAMES.get().get(first[0]) if first else None
+    return name is not None and again.body.links.lorebooks[:1] != [world_id(name)]
 
 
 def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
