@@ -80,18 +80,26 @@ def checked_path(studio, path: str | Path) -> Path:
         )
     given = Path(path).expanduser()
     try:
-        real = given.resolve(strict=True)
-    except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
+        # Where it leads, whether or not it is there: a path outside the grants is refused
+        # as such before anything says whether it exists (an agent learns nothing outside them).
+        real = given.resolve(strict=False)
+    except (OSError, RuntimeError, UnicodeEncodeError):  # a link loop, a name no file system takes
         raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
-    for folder in [studio.root.resolve(), *granted_folders(studio)]:
-        if real == folder or real.is_relative_to(folder):
-            return real
-    where = f" (it is really {real})" if real != given.absolute() else ""
-    raise BunzaiError(
-        "not_granted",
-        f"{given} is outside the studio and every granted folder{where}",
-        f"grant the folder that really holds it first: `bunzai folder grant {real.parent}`",
-    )
+    folders = [studio.root.resolve(), *granted_folders(studio)]
+    for leads in (real, None):  # where it leads, then (checked again) where it really is
+        if leads is None:
+            try:
+                leads = given.resolve(strict=True)
+            except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
+                raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
+        if not any(leads == folder or leads.is_relative_to(folder) for folder in folders):
+            where = f" (it is really {leads})" if leads != given.absolute() else ""
+            raise BunzaiError(
+                "not_granted",
+                f"{given} is outside the studio and every granted folder{where}",
+                f"grant the folder that really holds it first: `bunzai folder grant {leads.parent}`",
+            )
+    return leads
 
 
 def search(studio, query: str, limit: int) -> list[dict]:

@@ -100,6 +100,15 @@ def _not_json(name: str):
     raise ValueError(f"{name} is not a JSON value")
 
 
+def _finite(text: str) -> float:
+    """A JSON number as a float; one past a float's range (1e400) would be written back as
+    Infinity, which is no JSON, so the frame is refused."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is past the range of a float")
+    return value
+
+
 def read_frames(source: BinaryIO, max_bytes: int):
     """Yield each line's parsed JSON, or a ProtocolError for a line that is not JSON / too long."""
     while True:
@@ -118,6 +127,6 @@ def read_frames(source: BinaryIO, max_bytes: int):
             yield ProtocolError(PARSE_ERROR, f"a frame nests more than {limits.MCP_FRAME_MAX_DEPTH} levels deep")
             continue
         try:
-            yield json.loads(line.decode("utf-8"), parse_constant=_not_json)
+            yield json.loads(line.decode("utf-8"), parse_constant=_not_json, parse_float=_finite)
         except (UnicodeDecodeError, ValueError, RecursionError) as error:
             yield ProtocolError(PARSE_ERROR, f"not a JSON frame: {error}")

@@ -4,6 +4,7 @@ the capability's `input`, optionally a session `draft` to compose onto, the new 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import Field
@@ -40,6 +41,10 @@ def capability_tool(cap) -> Tool:
     if defs:
         schema["$defs"] = defs
     effect = "read" if cap.effect == "read" else "draft"
+    from bunzai.capabilities.common.media_refs import LOCAL_FILE_WORDS  # lazy: as in run_capability_tool
+
+    # a media reference or a folder of media reads local files: the studio's and the granted folders'
+    reads_files = LOCAL_FILE_WORDS in json.dumps(inner)
     kind = "makes a draft (nothing is written until change_apply)" if effect == "draft" else "reads, changes nothing"
     return Tool(
         name=tool_name(cap.id),
@@ -48,6 +53,7 @@ def capability_tool(cap) -> Tool:
         effect=effect,
         run=run,
         schema=schema,
+        open_world=reads_files,
     )
 
 

@@ -402,3 +402,12 @@ def test_a_media_reference_over_mcp_reads_only_the_studio_and_granted_folders(bu
     assert bunzai("cap", "run", "character.media.update", "ada", "--input", portrait).code == 0
     bunzai("folder", "grant", str(outside), check=True)
     assert session(tool, ref="character/ada", input={"portrait": "@" + str(outside / "secret.png")})["draft"]
+
+
+def test_a_capability_tool_that_reads_local_files_says_it_reaches_the_open_world(session):
+    found = session("capability_find", describe="character.media.update")
+    listed = {t["name"]: t for t in session.dispatcher.list_tools(VERSION)}
+    assert listed[found["tools"][0]]["annotations"]["openWorldHint"] is True
+    found = session("capability_find", describe="character.identity.update")
+    listed = {t["name"]: t for t in session.dispatcher.list_tools(VERSION)}
+    assert listed[found["tools"][0]]["annotations"]["openWorldHint"] is False

@@ -25,15 +25,20 @@ def _call(tmp_path, tool: str, **arguments) -> dict:
     ("path", "code"),
     [
         ("/tmp/a\0b", "invalid_input"),
-        ("/tmp/\ud800.json", "not_found"),
-        ("relative/x", "not_found"),
-        (__file__ + "/x", "not_found"),  # a file on the way: ENOTDIR
-        ("/tmp/" + "a" * 300, "not_found"),  # ENAMETOOLONG
+        # outside the grants: refused as such whether or not it is there, so nothing is learnt of it
+        ("/tmp/\ud800.json", "not_found"),  # no file system names it: nothing to learn
+        ("relative/x", "not_granted"),
+        (__file__, "not_granted"),
+        ("/nonexistent-bunzai/x", "not_granted"),
+        # inside the studio: said as it is
+        ("STUDIO/missing.json", "not_found"),
+        ("STUDIO/bunzai.toml/x", "not_found"),  # a file on the way: ENOTDIR
+        ("STUDIO/" + "a" * 300, "not_found"),  # ENAMETOOLONG
     ],
 )
 def test_folder_import_refuses_a_path_no_file_has(tmp_path, path, code):
-    answer = _call(tmp_path, "folder_import", paths=[path])
-    assert answer["isError"] and answer["error"]["code"] == code
+    answer = _call(tmp_path, "folder_import", paths=[path.replace("STUDIO", str(tmp_path / "studio"))])
+    assert answer["isError"] and answer["error"]["code"] == code, answer
     assert answer["error"]["hint"]
 
 

@@ -86,3 +86,8 @@ def test_a_frame_holding_what_json_has_not_is_a_parse_error(tmp_path, constant):
     answers = {a.get("id"): a for a in _raw_answers(tmp_path, frame + constant + b"}}}")}
     assert answers[None]["error"]["code"] == -32700 and "is not a JSON value" in answers[None]["error"]["message"]
     assert 2 not in answers and answers["last"]["result"] == {}
+
+
+def test_an_id_past_a_floats_range_is_refused_not_answered_as_infinity(tmp_path):
+    answers = {a.get("id"): a for a in _raw_answers(tmp_path, b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}')}
+    assert answers[None]["error"]["code"] == -32700 and "past the range" in answers[None]["error"]["message"]

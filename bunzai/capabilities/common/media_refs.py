@@ -62,6 +62,9 @@ IMAGES = ("image/",)
 VISUALS = ("image/", "video/")
 _HASH_NAME = re.compile(r"([0-9a-f]{64})\.([a-z0-9]{1,10})")
 
+# Words every description of an input that reads local files holds (a media reference, a folder of
+# media): over MCP such a capability's tool is marked as reaching the granted folders.
+LOCAL_FILE_WORDS = "relative to the working folder"
 MEDIA_REF_DESCRIPTION = (
     "The media: a local file as @path or file:path (relative to the working folder; @archive.zip#member for a "
     "file inside a ZIP), a data: URI (data:image/png;base64,...), an http(s) URL (kept as a link, never fetched), "
