@@ -157,6 +157,32 @@ def local_files_within(studio):
         _WITHIN.reset(token)
 
 
+def refuse_outside(path: str | Path) -> None:
+    """Under `local_files_within`: not_granted when `path` leads outside the studio and every
+    grant, asked before anything is looked up at it (whether it exists, is a file, holds a
+    member), so an agent learns nothing of what lies outside them."""
+    studio = _WITHIN.get()
+    if studio is None:
+        return
+    if "\0" in str(path):
+        raise BunzaiError(
+            "invalid_input", "a path cannot hold a NUL character", "give the path as the file system names it"
+        )
+    given = Path(path).expanduser()
+    try:
+        real = given.resolve(strict=False)
+    except (OSError, RuntimeError, UnicodeEncodeError):  # a name no file system takes: nothing to learn
+        return
+    if not any(
+        real == folder or real.is_relative_to(folder) for folder in [studio.root.resolve(), *granted_folders(studio)]
+    ):
+        raise BunzaiError(
+            "not_granted",
+            f"{given} is outside the studio and every granted folder",
+            "ask the person to grant the folder that holds it (`bunzai folder grant FOLDER`)",
+        )
+
+
 def gated(path: str | Path) -> Path:
     """`path` itself, or under `local_files_within` its real path once it is shown to lie in the
     studio or a granted folder (not_granted, not_found otherwise)."""

@@ -36,6 +36,7 @@ def capability_tool(cap) -> Tool:
     schema = CapabilityArgs.model_json_schema()
     schema.pop("title", None)
     inner = cap.input_model.model_json_schema()
+    whole = json.dumps(inner)  # nested models ($defs) too: an attachment's media is one level down
     defs = inner.pop("$defs", None)
     schema["properties"]["input"] = dict(inner, description="The capability's input.")
     if defs:
@@ -44,7 +45,7 @@ def capability_tool(cap) -> Tool:
     from bunzai.capabilities.common.media_refs import LOCAL_FILE_WORDS  # lazy: as in run_capability_tool
 
     # a media reference or a folder of media reads local files: the studio's and the granted folders'
-    reads_files = LOCAL_FILE_WORDS in json.dumps(inner)
+    reads_files = LOCAL_FILE_WORDS in whole
     kind = "makes a draft (nothing is written until change_apply)" if effect == "draft" else "reads, changes nothing"
     return Tool(
         name=tool_name(cap.id),

@@ -411,3 +411,27 @@ def test_a_capability_tool_that_reads_local_files_says_it_reaches_the_open_world
     found = session("capability_find", describe="character.identity.update")
     listed = {t["name"]: t for t in session.dispatcher.list_tools(VERSION)}
     assert listed[found["tools"][0]]["annotations"]["openWorldHint"] is False
+
+
+def test_nothing_outside_the_grants_is_looked_at_for_an_agent(session, tmp_path):
+    # not_granted whether the place exists or not, and in the same words: an agent learns nothing there
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "o.txt").write_text("secret", encoding="utf-8")
+    session("capability_find", describe="character.media.update")
+    said = []
+    for ref in (f"@{outside}/o.txt#m", f"@{outside}/nope.zip#m"):
+        error = session.error("cap_character_media_update", ref="character/ada", input={"portrait": ref})
+        assert error["code"] == "not_granted"
+        said.append(error["message"].replace("o.txt", "X").replace("nope.zip", "X"))
+    assert said[0] == said[1]
+    session("capability_find", describe="studio.pack.create")
+    for folder in (outside, tmp_path / "no-such-folder"):
+        error = session.error("cap_studio_pack_create", input={"name": "P", "from_folder": str(folder)})
+        assert error["code"] == "not_granted"
+
+
+def test_an_attachment_tool_says_it_reaches_the_open_world(session):
+    found = session("capability_find", describe="preset.attachments.manage")
+    listed = {t["name"]: t for t in session.dispatcher.list_tools(VERSION)}
+    assert listed[found["tools"][0]]["annotations"]["openWorldHint"] is True

@@ -164,6 +164,11 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
         )
     if "\0" in spec:
         raise refuse(f"{what}: a path cannot hold a NUL character", "give the path as the file system names it")
+    from bunzai.folders import gated, refuse_outside  # lazy: it loads the search module; most references are no files
+
+    refuse_outside(os.path.expanduser(spec))  # over MCP: the place asked for, before it is looked at
+    if "#" in spec:
+        refuse_outside(os.path.expanduser(spec.rpartition("#")[0]))
     try:
         path = Path(os.path.expanduser(spec))
         path.exists()
@@ -178,8 +183,6 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
             path = Path(os.path.expanduser(archive))
         else:
             member = ""
-    from bunzai.folders import gated  # lazy: it loads the search module; most references are no files
-
     path = gated(path.absolute())  # over MCP: in the studio or a granted folder only
     data = _read_media_file(path, what, archive=bool(member))
     if member:
@@ -353,11 +356,12 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
 def folder_files(spec: str, what: str) -> list[Path]:
     """The media files directly in a folder (relative to the working folder), sorted by name;
     hidden files and links are skipped. Refused when it is not a folder or holds too many."""
-    folder = Path(os.path.expanduser(spec.removeprefix("@"))).absolute()
-    if folder.exists():
-        from bunzai.folders import gated  # lazy: as in _from_file
+    from bunzai.folders import gated, refuse_outside  # lazy: as in _from_file
 
-        folder = gated(folder)  # over MCP: in the studio or a granted folder only
+    folder = Path(os.path.expanduser(spec.removeprefix("@"))).absolute()
+    refuse_outside(folder)  # over MCP: the place asked for, before it is looked at
+    if folder.exists():
+        folder = gated(folder)  # and where it really is
     if not folder.is_dir():
         raise BunzaiError("not_found", f"{what}: no folder at {folder}", "paths are relative to the working folder")
     files, _ = list_folder(folder)
