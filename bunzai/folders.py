@@ -157,7 +157,7 @@ def local_files_within(studio):
         _WITHIN.reset(token)
 
 
-def refuse_outside(path: str | Path) -> None:
+def refuse_outside(path: str | Path, what: str = "") -> None:
     """Under `local_files_within`: not_granted when `path` leads outside the studio and every
     grant, asked before anything is looked up at it (whether it exists, is a file, holds a
     member), so an agent learns nothing of what lies outside them."""
@@ -178,8 +178,8 @@ def refuse_outside(path: str | Path) -> None:
     ):
         raise BunzaiError(
             "not_granted",
-            f"{given} is outside the studio and every granted folder",
-            "ask the person to grant the folder that holds it (`bunzai folder grant FOLDER`)",
+            f"{what + ': ' if what else ''}{given} is outside the studio and every granted folder",
+            f"grant the folder that really holds it first: `bunzai folder grant {real.parent}`",
         )
 
 

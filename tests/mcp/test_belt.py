@@ -435,3 +435,21 @@ def test_an_attachment_tool_says_it_reaches_the_open_world(session):
     found = session("capability_find", describe="preset.attachments.manage")
     listed = {t["name"]: t for t in session.dispatcher.list_tools(VERSION)}
     assert listed[found["tools"][0]]["annotations"]["openWorldHint"] is True
+
+
+def test_an_archive_members_name_is_no_path_outside_the_grants(bunzai, session, tmp_path):
+    import zipfile
+
+    granted = tmp_path / "granted"
+    granted.mkdir()
+    with zipfile.ZipFile(granted / "a.zip", "w") as archive:
+        archive.writestr("x.png", v2_card_png("X"))
+    bunzai("folder", "grant", str(granted), check=True)
+    session("capability_find", describe="character.media.update")
+    error = session.error(
+        "cap_character_media_update", ref="character/ada", input={"portrait": f"@{granted}/a.zip#../../../x.png"}
+    )
+    assert error["code"] == "not_found" and "no member" in error["message"]
+    assert session("cap_character_media_update", ref="character/ada", input={"portrait": f"@{granted}/a.zip#x.png"})[
+        "draft"
+    ]

@@ -166,9 +166,9 @@ def _from_file(spec: str, what: str, accept: tuple[str, ...] | None, declared: s
         raise refuse(f"{what}: a path cannot hold a NUL character", "give the path as the file system names it")
     from bunzai.folders import gated, refuse_outside  # lazy: it loads the search module; most references are no files
 
-    refuse_outside(os.path.expanduser(spec))  # over MCP: the place asked for, before it is looked at
-    if "#" in spec:
-        refuse_outside(os.path.expanduser(spec.rpartition("#")[0]))
+    # Over MCP: the place asked for, before it is looked at (an archive's, for a member: the
+    # member's name is no path here; where the whole spec names a file, `gated` checks it below).
+    refuse_outside(os.path.expanduser(spec.rpartition("#")[0] if "#" in spec else spec), what)
     try:
         path = Path(os.path.expanduser(spec))
         path.exists()
@@ -359,7 +359,7 @@ def folder_files(spec: str, what: str) -> list[Path]:
     from bunzai.folders import gated, refuse_outside  # lazy: as in _from_file
 
     folder = Path(os.path.expanduser(spec.removeprefix("@"))).absolute()
-    refuse_outside(folder)  # over MCP: the place asked for, before it is looked at
+    refuse_outside(folder, what)  # over MCP: the place asked for, before it is looked at
     if folder.exists():
         folder = gated(folder)  # and where it really is
     if not folder.is_dir():
