@@ -179,7 +179,8 @@ def refuse_outside(path: str | Path, what: str = "") -> None:
         raise BunzaiError(
             "not_granted",
             f"{what + ': ' if what else ''}{given} is outside the studio and every granted folder",
-            f"grant the folder that really holds it first: `bunzai folder grant {real.parent}`",
+            # the folder of the path as given: where a link outside leads is not shown to the agent
+            f"grant the folder that really holds it first: `bunzai folder grant {given.absolute().parent}`",
         )
 
 
