@@ -28,12 +28,26 @@ def granted_folders(studio) -> list[Path]:
     return [Path(folder) for folder in folders if isinstance(folder, str)]
 
 
-def _real_folder(folder: str | Path) -> Path:
-    if "\0" in str(folder):
+def _given(path: str | Path) -> Path:
+    """A path as a person or an agent gave it, `~` expanded; one holding a NUL is refused."""
+    if "\0" in str(path):
         raise BunzaiError(
             "invalid_input", "a path cannot hold a NUL character", "give the path as the file system names it"
         )
-    path = Path(folder).expanduser()
+    return Path(path).expanduser()
+
+
+def _standing(studio) -> list[Path]:
+    """The folders a path may lie in: the studio and every grant."""
+    return [studio.root.resolve(), *granted_folders(studio)]
+
+
+def _inside(real: Path, folders: list[Path]) -> bool:
+    return any(real == folder or real.is_relative_to(folder) for folder in folders)
+
+
+def _real_folder(folder: str | Path) -> Path:
+    path = _given(folder)
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
@@ -74,25 +88,21 @@ def revoke(studio, folder: str | Path) -> list[str]:
 
 def checked_path(studio, path: str | Path) -> Path:
     """The real path of `path`, if it lies inside the studio or a granted folder."""
-    if "\0" in str(path):
-        raise BunzaiError(
-            "invalid_input", "a path cannot hold a NUL character", "give the path as the file system names it"
-        )
-    given = Path(path).expanduser()
+    given = _given(path)
     try:
         # Where it leads, whether or not it is there: a path outside the grants is refused
         # as such before anything says whether it exists (an agent learns nothing outside them).
         real = given.resolve(strict=False)
     except (OSError, RuntimeError, UnicodeEncodeError):  # a link loop, a name no file system takes
         raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
-    folders = [studio.root.resolve(), *granted_folders(studio)]
+    folders = _standing(studio)
     for leads in (real, None):  # where it leads, then (checked again) where it really is
         if leads is None:
             try:
                 leads = given.resolve(strict=True)
             except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
                 raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
-        if not any(leads == folder or leads.is_relative_to(folder) for folder in folders):
+        if not _inside(leads, folders):
             where = f" (it is really {leads})" if leads != given.absolute() else ""
             raise BunzaiError(
                 "not_granted",
@@ -164,18 +174,12 @@ def refuse_outside(path: str | Path, what: str = "") -> None:
     studio = _WITHIN.get()
     if studio is None:
         return
-    if "\0" in str(path):
-        raise BunzaiError(
-            "invalid_input", "a path cannot hold a NUL character", "give the path as the file system names it"
-        )
-    given = Path(path).expanduser()
+    given = _given(path)
     try:
         real = given.resolve(strict=False)
     except (OSError, RuntimeError, UnicodeEncodeError):  # a name no file system takes: nothing to learn
         return
-    if not any(
-        real == folder or real.is_relative_to(folder) for folder in [studio.root.resolve(), *granted_folders(studio)]
-    ):
+    if not _inside(real, _standing(studio)):
         raise BunzaiError(
             "not_granted",
             f"{what + ': ' if what else ''}{given} is outside the studio and every granted folder",

@@ -332,7 +332,6 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
     """A folder-shaped format (a sprite folder) is written as a new folder OUT, never into one:
     its files go into a hidden folder beside it, renamed to OUT once all are written, so a write
     stopped halfway (a full disk) leaves no folder OUT behind."""
-    import os
     import shutil
 
     from bunzai.errors import BunzaiError
@@ -444,8 +443,6 @@ def _configure_engines(ctx: typer.Context) -> None:
 
     Reading files needs no studio, so one is used only when named or found, never created here.
     """
-    import os
-
     from bunzai.cli.context import Globals
     from bunzai.convert import configure_engines
     from bunzai.store.studio import ENV_STUDIO, STUDIO_FILE, find_studio
