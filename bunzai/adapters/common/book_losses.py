@@ -93,3 +93,50 @@ def book_decorators_ignored(piece: Any) -> list[Loss]:
     if piece.body.book is None:
         return []
     return decorators_ignored([{"content": entry.content} for entry in piece.body.book.entries], "/body/book/entries")
+
+
+# --- RisuAI lorebook folders ----------------------------------------------------------------------
+# RisuAI keeps a folder in the entry list itself: an entry of mode 'folder' whose key is
+# '\uf000folder:<uuid>' and whose content is empty (addLorebookFolder, src/ts/process/lorebook.svelte.ts);
+# an entry in it names that key in `folder`. bunzai reads both into extensions.risuai.
+FOLDER_MARKED = LossRule(
+    r"/body/(?:book/)?entries/\d+",
+    "flattened",
+    "book.entry.risu_folder",
+    "a RisuAI lorebook folder: this book has no folders, so it is written as a disabled entry under the "
+    "folder's name, and the entries in it stand at the top level",
+)
+
+
+def _risu(entry: dict) -> dict:
+    risu = (entry.get("extensions") or {}).get("risuai")
+    return risu if isinstance(risu, dict) else {}
+
+
+def risu_folder_places(entries: list[dict]) -> list[int]:
+    """The places of the entries that are RisuAI folders, not lore."""
+    return [index for index, entry in enumerate(entries) if _risu(entry).get("mode") == "folder"]
+
+
+def risu_folders_marked(
+    entries: list[dict], label: str, places: list[int], prefix: str = "/body/entries"
+) -> list[Loss]:
+    """A loss per RisuAI folder (at `places`) a book without folders writes as a disabled entry,
+    naming the entries in it: written on, it was a blank entry keyed by the folder's id."""
+    losses = []
+    for index in places:
+        entry = entries[index]
+        keys = [key["text"] if isinstance(key, dict) else key for key in entry.get("keys") or []]
+        inside = [
+            other.get("title") or f"entry {place}"
+            for place, other in enumerate(entries)
+            if keys and _risu(other).get("folder") in keys
+        ]
+        held = ", ".join(repr(title) for title in inside[:5]) + (" ..." if len(inside) > 5 else "")
+        why = (
+            f"RisuAI folder {entry.get('title') or ''!r} ({held or 'empty'}): {label} has no folders, so the folder "
+            "is written as a disabled entry under its name and the entries in it stand at the top level (each "
+            "keeps the folder's key in extensions.risuai, so RisuAI files them in it again)"
+        )
+        losses.append(FOLDER_MARKED.at(f"{prefix}/{index}", why))
+    return losses

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 
-from bunzai.adapters.common.book_losses import decorators_ignored
+from bunzai.adapters.common.book_losses import decorators_ignored, risu_folder_places, risu_folders_marked
 from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.registry import register
@@ -114,6 +114,11 @@ class SillyTavernWorld(Adapter):
         prior_entries = {str(uid): (key, raw) for key, uid, raw in entries_by_uid(prior, "")} if prior else {}
         body = piece.body.model_dump(mode="json")
         matches = [prior_entries.get(str(entry["uid"])) for entry in body["entries"]]
+        # a RisuAI folder, not lore: off, as in RisuAI (one the file already held stays as it is there)
+        places = [index for index in risu_folder_places(body["entries"]) if matches[index] is None]
+        folders = risu_folders_marked(body["entries"], "a SillyTavern world", places)
+        for index in places:
+            body["entries"][index] = {**body["entries"][index], "enabled": False}
         new_uids = iter(_new_entry_uids(body["entries"], matches))
         entries: dict[str, dict] = {}
         for entry, match in zip(body["entries"], matches):
@@ -130,7 +135,7 @@ class SillyTavernWorld(Adapter):
         document = {**(prior or {}), "entries": entries}
         data = native_json_bytes(document)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
-        losses = readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK)
+        losses = folders + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, folders)
         if prior is None:  # text written for another platform (RisuAI, a V3 card) may hold decorators
             losses += decorators_ignored(body["entries"])
         return Encoded(data, losses)
