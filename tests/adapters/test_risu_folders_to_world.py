@@ -85,3 +85,39 @@ def test_a_world_holding_a_folder_entry_is_written_back_as_it_is():
     again = convert_piece(world, "sillytavern.world", lambda ref: b"")
     assert json.loads(again.data) == json.loads(_to_world().data)
     assert "book.entry.risu_folder" not in [loss.code for loss in again.losses]
+
+
+def _risu_card() -> bytes:
+    """A V3 card's book as RisuAI exports it (createBaseV3): `mode` and `folder` beside the spec keys."""
+    entry = {"content": "", "extensions": {}, "enabled": True, "insertion_order": 100, "constant": False}
+    folder = entry | {"keys": [FOLDER_KEY], "name": "Places", "comment": "Places", "mode": "folder"}
+    castle = entry | {"keys": ["castle"], "content": "A grey castle.", "comment": "Castle", "mode": "normal"}
+    data = {
+        "name": "Risu Girl",
+        "first_mes": "hi",
+        "character_book": {"entries": [folder, castle | {"folder": FOLDER_KEY}]},
+    }
+    return json.dumps({"spec": "chara_card_v3", "spec_version": "3.0", "data": data}).encode()
+
+
+def test_a_folder_in_a_risuai_card_s_book_is_off_in_a_sillytavern_card():
+    from cards_support import png_documents
+
+    _adapter, decoded, media = read(_risu_card(), "risu.json")
+    character = decoded.pieces[0]
+    for target in ("sillytavern.card.json", "sillytavern.card.png"):
+        crossing = convert_piece(character, target, media)
+        card = png_documents(crossing.data)["chara"] if target.endswith("png") else json.loads(crossing.data)
+        # SillyTavern's convertCharacterBook reads `enabled` as the world entry's `disable`
+        assert [entry["enabled"] for entry in card["data"]["character_book"]["entries"]] == [False, True], target
+        [folder] = [loss for loss in crossing.losses if loss.code == "book.entry.risu_folder"]
+        assert folder.pointer == "/body/book/entries/0" and "'Places'" in folder.why
+        # RisuAI reads `mode` and `folder` back from the card (and never `enabled`)
+        name = "Risu Girl.png" if target.endswith("png") else "Risu Girl.json"
+        back = get_adapter(target).read(crossing.data, name, None).pieces[0]
+        charx = convert_piece(back, "ccv3.json", lambda ref: b"")
+        entries = json.loads(charx.data)["data"]["character_book"]["entries"]
+        assert [(entry.get("mode"), entry.get("folder")) for entry in entries] == [
+            ("folder", None),
+            ("normal", FOLDER_KEY),
+        ]

@@ -98,7 +98,10 @@ def book_decorators_ignored(piece: Any) -> list[Loss]:
 # --- RisuAI lorebook folders ----------------------------------------------------------------------
 # RisuAI keeps a folder in the entry list itself: an entry of mode 'folder' whose key is
 # '\uf000folder:<uuid>' and whose content is empty (addLorebookFolder, src/ts/process/lorebook.svelte.ts);
-# an entry in it names that key in `folder`. bunzai reads both into extensions.risuai.
+# an entry in it names that key in `folder`. A lorebook export or module is read with both in
+# extensions.risuai; a card's book keeps them beside the entry's spec keys, where only the key
+# shows the folder in the canonical entry.
+RISU_FOLDER_KEY = "\uf000folder:"
 FOLDER_MARKED = LossRule(
     r"/body/(?:book/)?entries/\d+",
     "flattened",
@@ -113,9 +116,19 @@ def _risu(entry: dict) -> dict:
     return risu if isinstance(risu, dict) else {}
 
 
+def _folder_key(entry: dict) -> str | None:
+    keys = entry.get("keys") or []
+    text = keys[0].get("text") if len(keys) == 1 and isinstance(keys[0], dict) else None
+    return text if isinstance(text, str) and text.startswith(RISU_FOLDER_KEY) else None
+
+
 def risu_folder_places(entries: list[dict]) -> list[int]:
     """The places of the entries that are RisuAI folders, not lore."""
-    return [index for index, entry in enumerate(entries) if _risu(entry).get("mode") == "folder"]
+    return [
+        index
+        for index, entry in enumerate(entries)
+        if _risu(entry).get("mode") == "folder" or (_folder_key(entry) and not entry.get("content"))
+    ]
 
 
 def risu_folders_marked(
@@ -126,17 +139,32 @@ def risu_folders_marked(
     losses = []
     for index in places:
         entry = entries[index]
-        keys = [key["text"] if isinstance(key, dict) else key for key in entry.get("keys") or []]
+        key = _folder_key(entry)
         inside = [
             other.get("title") or f"entry {place}"
             for place, other in enumerate(entries)
-            if keys and _risu(other).get("folder") in keys
+            if key and _risu(other).get("folder") == key
         ]
         held = ", ".join(repr(title) for title in inside[:5]) + (" ..." if len(inside) > 5 else "")
         why = (
-            f"RisuAI folder {entry.get('title') or ''!r} ({held or 'empty'}): {label} has no folders, so the folder "
-            "is written as a disabled entry under its name and the entries in it stand at the top level (each "
-            "keeps the folder's key in extensions.risuai, so RisuAI files them in it again)"
+            f"RisuAI folder {entry.get('title') or ''!r}{f' (holding {held})' if held else ''}: {label} has no "
+            "folders, so the folder is written as a disabled entry under its name and the entries in it stand at "
+            "the top level (each keeps the folder's key, so RisuAI files them in it again)"
         )
         losses.append(FOLDER_MARKED.at(f"{prefix}/{index}", why))
     return losses
+
+
+def book_folders_off(piece: Any, label: str) -> tuple[Any, list[Loss]]:
+    """A character whose embedded book holds RisuAI folders, with them disabled, for a card of
+    `label` read by an app without folders; and the losses saying so."""
+    book = piece.body.book
+    entries = [] if book is None else [entry.model_dump(mode="json") for entry in book.entries]
+    places = risu_folder_places(entries)
+    if not places:
+        return piece, []
+    off = [
+        entry.model_copy(update={"enabled": False}) if i in places else entry for i, entry in enumerate(book.entries)
+    ]
+    body = piece.body.model_copy(update={"book": book.model_copy(update={"entries": off})})
+    return piece.model_copy(update={"body": body}), risu_folders_marked(entries, label, places, "/body/book/entries")

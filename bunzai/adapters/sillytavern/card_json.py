@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunzai.adapters.common.book_losses import book_folders_off
 from bunzai.adapters.common.card_book import book_decorators_ignored
 from bunzai.adapters.common.card_doc import card_losses, read_card
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
@@ -44,8 +45,11 @@ class SillyTavernCardJson(Adapter):
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         original = piece.original
         base = original.document if original is not None and original.format == FORMAT_ID else None
+        folders: list = []
+        if base is None:  # a book written for RisuAI may hold folders: off, as SillyTavern has none
+            piece, folders = book_folders_off(piece, "a SillyTavern card's book")
         document = st_document(base, piece, media)
-        losses = card_losses(piece, ST_V2, self.format_id)
+        losses = card_losses(piece, ST_V2, self.format_id) + folders
         if base is None:  # text written for another platform may hold decorators
             losses += book_decorators_ignored(piece)
         return Encoded(native_json_bytes(document), losses)

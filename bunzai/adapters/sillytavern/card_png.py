@@ -38,6 +38,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.adapters.common import card_assets, card_fields, png
+from bunzai.adapters.common.book_losses import book_folders_off
 from bunzai.adapters.common.card_book import book_decorators_ignored
 from bunzai.adapters.common.card_doc import (
     CARD_SHAPE_NOT_CARRIED,
@@ -451,8 +452,11 @@ class SillyTavernCardPng(Adapter):
         return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
-        losses = card_losses(piece, _SHAPE_WITH_ASSETS, self.format_id)
         escrowed = _escrowed(piece)
+        folders: list[Loss] = []
+        if escrowed is None:  # a book written for RisuAI may hold folders: off, as SillyTavern has none
+            piece, folders = book_folders_off(piece, "a SillyTavern card's book")
+        losses = card_losses(piece, _SHAPE_WITH_ASSETS, self.format_id) + folders
         if escrowed is None:  # text written for another platform may hold decorators
             losses += book_decorators_ignored(piece)
         source = _escrowed_image(piece, media) if escrowed is not None else None
