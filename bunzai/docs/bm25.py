@@ -28,16 +28,84 @@ STOP_WORDS = frozenset(
 
 
 def stem(word: str) -> str:
-    """A plural or verb -s form brought to its base: exports -> export, entries -> entry."""
+    """A word brought to a shared base, so that a query's form meets the docs' form: plurals and
+    verb -s (exports, entries -> export, entry), then -ed and -ing, and a final e, as Porter's
+    steps 1b and 5a take them (exporting, exported -> export; writing, write -> write;
+    included, include -> includ). Only the two ends must agree, not the base be a word."""
     if len(word) <= 3 or word.isdigit():
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith("sses"):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word in _KEEP or not word.isalpha() or not word.isascii():
+        return word
+    if word.endswith("eed"):
+        if _measure(word[:-3]) > 0:
+            word = word[:-1]
+    elif word.endswith("ed") and _has_vowel(word[:-2]):
+        word = _restored(word[:-2])
+    elif word.endswith("ing") and _has_vowel(word[:-3]):
+        word = _restored(word[:-3])
+    if word.endswith("e") and len(word) > 3:
+        base = word[:-1]
+        measure = _measure(base)
+        if measure > 1 or (measure == 1 and not _ends_cvc(base)):
+            word = base
     return word
+
+
+# Words the -ed and -ing rules would mistake: not verb forms (embed, during), or nouns the docs
+# use apart from their verb (the settings of a preset, not set; a heading, not head).
+_KEEP = frozenset("anything during embed everything heading meaning nothing setting something string thing".split())
+
+
+def _consonant(word: str, i: int) -> bool:
+    letter = word[i]
+    if letter in "aeiou":
+        return False
+    if letter == "y":  # a y after a consonant sounds as a vowel (try, fly)
+        return i == 0 or not _consonant(word, i - 1)
+    return True
+
+
+def _measure(word: str) -> int:
+    """Porter's m: how many vowel-consonant runs the word has (tr 0, trouble 1, troubles 2)."""
+    runs, previous_vowel = 0, False
+    for i in range(len(word)):
+        consonant = _consonant(word, i)
+        if consonant and previous_vowel:
+            runs += 1
+        previous_vowel = not consonant
+    return runs
+
+
+def _has_vowel(word: str) -> bool:
+    return any(not _consonant(word, i) for i in range(len(word)))
+
+
+def _ends_cvc(word: str) -> bool:
+    """Ends consonant-vowel-consonant, the last not w, x or y (hop, writ): a short stem whose e stays."""
+    return (
+        len(word) >= 3
+        and _consonant(word, -3 % len(word))
+        and not _consonant(word, len(word) - 2)
+        and _consonant(word, len(word) - 1)
+        and word[-1] not in "wxy"
+    )
+
+
+def _restored(base: str) -> str:
+    """A stem after -ed or -ing, mended as Porter does: rat(ing) -> rate, hopp(ing) -> hop."""
+    if base.endswith(("at", "bl", "iz")):
+        return base + "e"
+    if len(base) >= 2 and base[-1] == base[-2] and _consonant(base, len(base) - 1) and base[-1] not in "lsz":
+        return base[:-1]
+    if _measure(base) == 1 and _ends_cvc(base):
+        return base + "e"
+    return base
 
 
 _STEMS: dict[str, str] = {}  # word -> stem, as `terms` has met them (the docs hold about 4,000 distinct words)

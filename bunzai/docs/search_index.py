@@ -13,7 +13,7 @@ from collections import Counter
 
 from bunzai.docs import bm25
 
-STORED_FORMAT = 1
+STORED_FORMAT = 2  # 2: stems take -ed, -ing and a final e (bm25.stem)
 # Field weights of a search chunk: words in its headings and topics say most about it.
 WEIGHT_TEXT = 1
 WEIGHT_HEADING = 3

@@ -35,6 +35,28 @@ def test_stem_brings_a_plural_to_its_base(word, stemmed):
     assert bm25.stem(word) == stemmed
 
 
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("export", "exports", "exported", "exporting"),  # "Exporting a library" answers "export"
+        ("write", "writes", "writing"),  # the e a short stem keeps comes back after -ing
+        ("create", "creates", "created", "creating"),
+        ("include", "includes", "included"),
+        ("hop", "hops", "hopping", "hopped"),  # a doubled consonant is undone
+        ("agree", "agreed"),
+        ("rename", "renamed", "renaming"),
+        ("embed", "embeds", "embedded"),  # embed is not a past tense of "emb"
+    ],
+)
+def test_stem_gives_a_word_and_its_verb_forms_one_base(forms):
+    assert len({bm25.stem(word) for word in forms}) == 1, [bm25.stem(word) for word in forms]
+
+
+@pytest.mark.parametrize("word", ["string", "thing", "need", "setting", "heading", "speed"])
+def test_stem_leaves_words_that_only_look_like_verb_forms(word):
+    assert bm25.stem(word) == word
+
+
 WORDS = st.sampled_from(["Exports", "entries", "the", "class", "lorebooks", "a", "x1s", "Ünïcode", "ties", "cards"])
 TEXTS = st.lists(st.one_of(WORDS, st.text(max_size=12)), max_size=30).map(" ".join)
 
