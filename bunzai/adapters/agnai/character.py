@@ -185,7 +185,7 @@ def character_losses(piece: Any) -> list[Loss]:
         losses.append(import_losses.PERSONALITY_FOLDED.at("/body/description", why))
     losses += card_lists.shrinking_lists(piece, "an Agnai character", None)
     if import_losses.crossing_into(piece, FORMAT_ID):
-        losses += import_losses.rewritten_text(piece)
+        losses += import_losses.rewritten_text(piece) + import_losses.st_regex_not_run(piece)
     if body.depth_prompt.role != "system":
         losses.append(DEPTH_PROMPT_ROLE.at("/body/depth_prompt/role"))
     own_book = [_book_id(piece.id, body.book.name)] if body.book is not None else []

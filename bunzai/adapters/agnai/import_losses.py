@@ -6,7 +6,8 @@ knows what Agnai will show:
 - description and personality become one persona text, joined by a newline;
 - every top-level string has literal `\\n` turned into a newline and lines starting
   `You:` turned into `{{user}}:` (`sanitiseCharacter`);
-- a V2 `character_book` loses each entry's `extensions` and `case_sensitive`.
+- a V2 `character_book` loses each entry's `extensions` and `case_sensitive`;
+- SillyTavern regex scripts stay in `extensions` and never run (nothing in Agnai reads them).
 """
 
 from __future__ import annotations
@@ -44,6 +45,15 @@ TEXT_REWRITTEN = LossRule(
 )
 
 
+ST_REGEX_NOT_RUN = LossRule(
+    r"/body/behavior_scripts/\d+",
+    "dropped",
+    "agnai.import.st_regex_not_run",
+    "Agnai has no regex scripts: it never runs a SillyTavern regex script (the file keeps it in the "
+    "character's extensions, regex_scripts, for other apps)",
+)
+
+
 def crossing_into(piece: Any, format_id: str) -> bool:
     """True when the piece comes from elsewhere: only then is Agnai's import of it news.
 
@@ -65,3 +75,16 @@ def rewritten_text(piece: Any, fields: tuple[str, ...] = _SANITISED) -> list[Los
             pointer = "/name" if field == "name" else f"/body/{field}"
             losses.append(TEXT_REWRITTEN.at(pointer))
     return losses
+
+
+def st_regex_not_run(piece: Any) -> list[Loss]:
+    """A loss per SillyTavern regex script: nothing in Agnai reads extensions.regex_scripts."""
+    return [
+        ST_REGEX_NOT_RUN.at(
+            f"/body/behavior_scripts/{index}",
+            f"Agnai has no regex scripts: it never runs the SillyTavern regex script {script.name!r} (the file "
+            "keeps it in the character's extensions, regex_scripts, for other apps)",
+        )
+        for index, script in enumerate(piece.body.behavior_scripts)
+        if script.format == "sillytavern.regex"
+    ]

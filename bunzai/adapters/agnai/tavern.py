@@ -171,7 +171,7 @@ class AgnaiTavernCard(Adapter):
         if import_losses.crossing_into(piece, FORMAT_ID):
             book = agnai_book_losses(piece)  # what Agnai's import does to an entry's position says more
             losses = superseded(losses, book) + import_losses.personality_folded(piece) + book
-            losses += import_losses.rewritten_text(piece)
+            losses += import_losses.rewritten_text(piece) + import_losses.st_regex_not_run(piece)
         return Encoded(agnai_json_bytes(document), losses)
 
 
