@@ -192,6 +192,9 @@ PNG_MAX_CHUNKS = 100_000
 # Most bytes a zTXt/iTXt chunk may inflate to: the base64 of the largest JSON we parse
 # (4/3 of JSON_MAX_BYTES) plus slack, so a zip bomb stops at a known size.
 PNG_TEXT_INFLATE_MAX_BYTES = JSON_MAX_BYTES * 4 // 3 + 1024
+# Characters of a card chunk's text quoted when it is no card (a site's "Removed" in place of
+# the base64): enough for a word or two, while a long damaged chunk is described, not quoted.
+PNG_CARD_TEXT_QUOTED_CHARS = 40
 
 # --- card media ------------------------------------------------------------------------
 # Largest data: URI decoded from a CCv3 `assets` entry: one studio asset.

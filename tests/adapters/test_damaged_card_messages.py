@@ -64,3 +64,20 @@ def test_an_empty_chunk_says_so(text):
 def test_base64_a_writer_might_give_is_read_and_its_json_blamed(text):
     error = _refusal(_png(text), "nj.png")
     assert error.code == "invalid_json" and "base64" not in error.message
+
+
+@pytest.mark.parametrize("text", [b"Removed", b"Removed\n", b"abcd"])
+def test_a_word_in_place_of_the_card_is_said_to_be_text_not_a_card(text):
+    # a word of the base64 alphabet decodes (as Node decodes it) to bytes that are no UTF-8: the
+    # chunk itself is ASCII text, so it is not called "not UTF-8 text"
+    error = _refusal(_png(text), "word.png")
+    assert error.code == "corrupt_file"
+    word = text.strip().decode()
+    assert f"holds the text {word!r}, not a card" in error.message
+    assert "is not UTF-8 text" not in error.message
+
+
+def test_a_long_damaged_chunk_is_described_not_quoted():
+    text = b"Zm9v" + b"/" * 200  # base64 alphabet, decoding to bytes that are no UTF-8
+    error = _refusal(_png(text), "long.png")
+    assert error.code == "corrupt_file" and f"holds {len(text)} characters of text, not a card" in error.message

@@ -147,9 +147,12 @@ def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as error:
+            # The chunk is ASCII text (the base64 alphabet); what it decodes to is no text: a word
+            # such as "Removed" in place of the card, or base64 damaged past reading.
             raise BunzaiError(
                 "corrupt_file",
-                f"the {keyword!r} chunk of {what} is not UTF-8 text (bad byte at offset {error.start})",
+                f"the {keyword!r} chunk of {what} holds {_shown(text)}, not a card: read as base64, it gives no "
+                f"UTF-8 text (bad byte at offset {error.start})",
                 "export the card again",
             ) from None
         raise
@@ -160,6 +163,14 @@ def decode_chunk_json(text: bytes, keyword: str, what: str) -> dict:
             "export the card again",
         )
     return document
+
+
+def _shown(text: bytes) -> str:
+    """A card chunk's text, known to be of the base64 alphabet, quoted when it is a word or two."""
+    words = b" ".join(text.split())
+    if len(words) <= limits.PNG_CARD_TEXT_QUOTED_CHARS:
+        return f"the text {words.decode('ascii')!r}"
+    return f"{len(words)} characters of text"
 
 
 def _twins(chunks: dict, what: str) -> dict | None:
