@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bunzai.adapters.common.js_regex import js_trim
 from bunzai.model.preset import active_order_index
 
 BUILT_IN_SLOTS = ("main", "nsfw", "jailbreak", "enhanceDefinitions")
@@ -249,13 +250,12 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
         if not block.get("marker"):
             content, source = block.get("content", ""), manager.source(inputs.preset_id, identifier)
             override = {"main": "system_prompt", "jailbreak": "post_history_instructions"}.get(identifier)
-            if override and card.get(override) and not block.get("forbid_overrides"):
+            if override and js_trim(card.get(override) or "") and not block.get("forbid_overrides"):
                 parts.append(
                     dict(
                         base,
-                        content=card[override],
+                        **_card_text(card, override),
                         source=f"character:{inputs.character_id}/{override}",
-                        pointer=f"character:/body/{override}",
                         original=content,
                         original_at=base["pointer"],
                     )
@@ -266,19 +266,14 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
         marker = dict(base, pointer=f"marker:{identifier}")
         if identifier == "charDescription":  # the field as written: a problem in it is the card's
             parts.append(
-                dict(
-                    marker,
-                    content=card.get("description", ""),
-                    source=f"character:{inputs.character_id}/description",
-                    pointer="character:/body/description",
-                )
+                dict(marker, **_card_text(card, "description"), source=f"character:{inputs.character_id}/description")
             )
         elif identifier == "charPersonality":
-            if card.get("personality"):
+            if js_trim(card.get("personality") or ""):
                 text = utility.get("personality_format") or "{{personality}}"
                 parts.append(dict(marker, content=text, source=f"character:{inputs.character_id}/personality"))
         elif identifier == "scenario":
-            if card.get("scenario"):
+            if js_trim(card.get("scenario") or ""):
                 text = utility.get("scenario_format") or "{{scenario}}"
                 parts.append(dict(marker, content=text, source=f"character:{inputs.character_id}/scenario"))
         elif identifier == "personaDescription":
@@ -305,7 +300,7 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
                     )
                 )
         elif identifier == "dialogueExamples":
-            parts.extend(_examples(card.get("example_messages", ""), utility, marker, inputs, lore_at))
+            parts.extend(_examples(js_trim(card.get("example_messages") or ""), utility, marker, inputs, lore_at))
         elif identifier == "chatHistory":
             parts.extend(
                 chat_history_parts(inputs, utility, marker, injections, lore_at, persona_position, persona_text, notes)
@@ -315,6 +310,15 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     if persona_position in ("top_an", "bottom_an"):
         notes.append("a persona placed in the author's note is placed there, above or below the note")
     return parts, notes
+
+
+def _card_text(card: dict, name: str) -> dict:
+    """A card field as SillyTavern sends it, trimmed (getCharacterCardFields), with the span that
+    places a problem in it in the field as written."""
+    raw = card.get(name) or ""
+    text = js_trim(raw)
+    span = {"start": 0, "end": len(text), "where": f"character:/body/{name}", "raw": raw, "base": raw.find(text)}
+    return {"content": text, "pointer": f"character:/body/{name}", "spans": [span]}
 
 
 def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: dict) -> list[dict]:

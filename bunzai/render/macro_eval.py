@@ -35,6 +35,20 @@ _FALSY = {"", "false", "off", "0", "no"}
 _DICE = re.compile(r"^\s*(\d*)\s*(?:d\s*(\d+))?\s*([+-]\s*\d+)?\s*$", re.I)
 _NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
 _INTEGER = re.compile(r"-?[0-9]+")
+# the MacroContext field each card-field op reads
+_FIELD_OF_OP = {
+    "card.description": "description",
+    "card.personality": "personality",
+    "card.scenario": "scenario",
+    "persona.description": "persona",
+    "card.examples": "examples",
+    "card.examples_raw": "examples",
+    "card.system_prompt": "system_prompt",
+    "prompt.system": "system_prompt",
+    "card.post_history": "post_history",
+    "card.depth_prompt": "depth_prompt",
+    "card.creator_notes": "creator_notes",
+}
 
 
 @dataclass
@@ -69,12 +83,16 @@ class MacroContext:
     clock: datetime = FIXED_CLOCK
     original: str | None = None  # {{original}}: the text a character override replaces
     original_used: bool = False
+    # a card field's own macro problems (bunzai.render.card_fields), reported where the field is read
+    field_problems: dict[str, list[dict]] = field(default_factory=dict)
 
 
 @dataclass
 class Evaluated:
     text: str
     problems: list[dict]
+    # problems of the card fields the text read, already placed in those fields
+    field_problems: list[dict] = field(default_factory=list)
 
 
 class MacroEvaluator:
@@ -92,13 +110,15 @@ class MacroEvaluator:
         # Where {{trim}} cuts, until the text is done: a mark no input can hold (a fixed one,
         # written into a card, trimmed the card's own text away).
         self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
+        self.field_problems: list[dict] = []
 
     # --- public -------------------------------------------------------------------------
     def evaluate(self, text: str, where: str) -> Evaluated:
         problems: list[dict] = []
+        self.field_problems = []
         out = self._run(text, where, 0, text, problems, 0)
         out = _trim_markers(out, self.trim_mark)
-        return Evaluated(out, problems)
+        return Evaluated(out, problems, self.field_problems)
 
     # --- the walk -----------------------------------------------------------------------
     def _run(self, text: str, where: str, base: int, whole: str, problems: list[dict], depth: int) -> str:
@@ -151,6 +171,8 @@ class MacroEvaluator:
             return token.raw
         args = [self._run(a, where, base + token.start, whole, problems, depth + 1) for a in token.args]
         value = self._op(entry.op or "", token, args, where, base + token.start)
+        if value is not None and entry.op in _FIELD_OF_OP:
+            self.field_problems.extend(self.ctx.field_problems.get(_FIELD_OF_OP[entry.op], ()))
         if value is None:
             problems.append(
                 self._problem(

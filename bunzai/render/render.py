@@ -29,6 +29,7 @@ from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
+from bunzai.render.card_fields import fill_card_fields
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
@@ -260,6 +261,18 @@ def avatar_key(character: dict) -> str:
 
 
 # --- rendering ------------------------------------------------------------------------------
+def _once(problems: list[dict]) -> list[dict]:
+    """Each problem once: a card field's typo is found where the field is sent and where a macro reads it."""
+    seen: set[tuple] = set()
+    out = []
+    for problem in problems:
+        key = (problem["kind"], problem.get("where"), problem.get("offset"), problem.get("token"))
+        if key not in seen:
+            seen.add(key)
+            out.append(problem)
+    return out
+
+
 def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str | None = None) -> MacroContext:
     card = loaded["character"].get("body") or {}
     persona = (loaded["persona"] or {}).get("body") or {}
@@ -332,6 +345,7 @@ def render(
             else []
         )
     context = macro_context(loaded, chat, seed)
+    context.field_problems = fill_card_fields(context, engine)
     evaluator = MacroEvaluator(context, engine)
     problems: list[dict] = []
 
@@ -424,6 +438,7 @@ def render(
         context.original, context.original_used = original, False
         result = evaluator.evaluate(part["content"], part["pointer"])
         problems.extend(locate(dict(problem, block=part["block"]), part) for problem in result.problems)
+        problems.extend(dict(problem, block=part["block"]) for problem in result.field_problems)
         evaluated.append(dict(part, content=result.text))
     stages["macros"] = [_shown(p) for p in evaluated]
     after_regex, regex_report = apply_prompt_regex(evaluated, loaded["regex"], context)
@@ -460,8 +475,8 @@ def render(
         "order": target,
         "token_estimate": TOKEN_ESTIMATE,
         "tokens": sum(m["tokens"] for m in final),
-        "unresolved": [p for p in problems if p["kind"] in ("unknown", "unresolved")],
-        "unevaluated": [p for p in problems if p["kind"] not in ("unknown", "unresolved")],
+        "unresolved": [p for p in _once(problems) if p["kind"] in ("unknown", "unresolved")],
+        "unevaluated": [p for p in _once(problems) if p["kind"] not in ("unknown", "unresolved")],
         "lore": activation.to_json(),
         "regex": regex_report,
         "notes": loaded.get("notes", []) + notes,
