@@ -145,11 +145,14 @@ _OS_ERRORS = {
 }
 
 
-def from_os_error(error: OSError) -> BunzaiError | None:
-    """The coded refusal for an environment fault (read-only, full, forbidden), else None."""
+def from_os_error(error: OSError, path: object = None) -> BunzaiError | None:
+    """The coded refusal for an environment fault (read-only, full, forbidden), else None. It names
+    `path` when given (the file a caller meant: not the hidden temp file written beside it), else
+    the error's own file."""
     known = _OS_ERRORS.get(error.errno)
     if known is None:
         return None
     code, what, hint = known
-    where = f": {error.filename}" if error.filename else ""
+    named = path if path is not None else error.filename
+    where = f": {named}" if named else ""
     return BunzaiError(code, f"{what}{where}; nothing was half-written", hint)

@@ -408,7 +408,7 @@ def _unwritable(path: Path, error: OSError):
     says them, anything else as invalid_input; nothing is left of OUT either way."""
     from bunzai.errors import BunzaiError, from_os_error
 
-    known = from_os_error(error)
+    known = from_os_error(error, path)  # OUT, not the temp file or hidden folder the error names
     if known is not None:
         return known
     reason = error.strerror or type(error).__name__

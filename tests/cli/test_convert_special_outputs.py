@@ -72,3 +72,64 @@ def test_an_output_naming_a_folder_with_a_slash_is_refused(bunzai, tmp_path) -> 
     done = bunzai("convert", str(card), "--to", "ccv2.json", "-o", str(tmp_path / "out") + "/")
     assert done.code == 1 and done.json["error"]["code"] == "invalid_input"
     assert not (tmp_path / "out").exists()
+
+
+def _refused_writes(monkeypatch, folder) -> None:
+    """Every file or folder made in `folder` refused as a read-only folder refuses it."""
+    import errno
+    from pathlib import Path
+
+    real_open, real_mkdir = os.open, Path.mkdir
+
+    def refuse(path) -> None:
+        if os.path.dirname(os.fspath(path)) == str(folder):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+
+    def opening(path, *args, **kwargs):
+        refuse(path)
+        return real_open(path, *args, **kwargs)
+
+    def making(self, *args, **kwargs):
+        refuse(self)
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", opening)
+    monkeypatch.setattr(Path, "mkdir", making)
+
+
+@pytest.mark.parametrize("force", [True, False])
+def test_a_refused_write_names_out_not_the_hidden_file_beside_it(tmp_path, monkeypatch, force) -> None:
+    from bunzai.cli import crossing_cmd
+    from bunzai.errors import BunzaiError
+
+    out = tmp_path / "out.json"
+    _refused_writes(monkeypatch, tmp_path)
+    with pytest.raises(BunzaiError) as refused:
+        crossing_cmd._write_output(out, b"{}", force, str(out))
+    assert refused.value.code == "permission_denied"
+    assert refused.value.message == f"permission denied: {out}; nothing was half-written"
+
+
+def test_a_refused_folder_write_names_out_not_the_hidden_folder_beside_it(tmp_path, monkeypatch) -> None:
+    from bunzai.cli import crossing_cmd
+    from bunzai.errors import BunzaiError
+
+    _refused_writes(monkeypatch, tmp_path)
+    with pytest.raises(BunzaiError) as refused:
+        crossing_cmd._write_output_folder(tmp_path / "Spr", [("a.png", b"1")], force=False)
+    assert refused.value.message == f"permission denied: {tmp_path / 'Spr'}; nothing was half-written"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder: chmod cannot refuse it")
+def test_convert_into_a_read_only_folder_names_out(bunzai, tmp_path) -> None:
+    card = tmp_path / "Ada.png"
+    card.write_bytes(v2_card_png("Ada"))
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        done = bunzai("convert", str(card), "--to", "ccv2.json", "-o", str(locked / "out.json"))
+    finally:
+        locked.chmod(0o755)
+    assert done.code == 1 and done.json["error"]["code"] == "permission_denied"
+    assert str(locked / "out.json") in done.json["error"]["message"] and ".tmp" not in done.json["error"]["message"]
