@@ -39,14 +39,14 @@ Flags = Annotated[
 ]
 
 
-def _typed(platform: str, flags: str | None) -> dict:
-    """--flags as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags), for
-    --platform risuai; as given otherwise."""
+def _typed(platform: str, flags: str | None, replace: str | None = None) -> dict:
+    """--flags as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags) for the
+    OUT --replace, for --platform risuai; as given otherwise."""
     if platform != "risuai" or flags is None:
         return {"flags": flags, "cbs": False, "no_end_newline": False, "actions": [], "notes": []}
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
-    return typed_flags(flags)
+    return typed_flags(flags, replace or "")
 
 
 def _text_of(ctx: typer.Context, text: str | None, file: str | None, ref: str | None, pointer: str) -> str:
@@ -149,7 +149,7 @@ def try_(
     from bunzai.regexlab.lab import try_pattern, with_notes
 
     source = _text_of(ctx, text, file, ref, pointer)
-    typed = _typed(platform, flags)
+    typed = _typed(platform, flags, replace)
     if typed["cbs"] and substitute == "none":
         substitute = "raw"  # RisuAI's <cbs>: the pattern's macros are expanded first
     emit(
@@ -188,7 +188,7 @@ def race(
     """
     from bunzai.regexlab.lab import CBS_AS_WRITTEN, race_patterns, with_notes
 
-    typed = _typed(platform, flags)
+    typed = _typed(platform, flags, replace)
     raced = race_patterns(
         patterns,
         text,

@@ -114,13 +114,13 @@ def regex_from_drawing(
         "placements": ["ai_output"],
         "markdown_only": True,
     }
-    if platform == "risuai" and replacement.endswith(">"):  # else RisuAI adds a line break after the drawing
-        rule["extensions"] = {"risuai": {"flag_tokens": ["no_end_nl"]}}
+    # else RisuAI adds a line break after the drawing; the token also puts the rule on its test-first path
+    tokens = ["no_end_nl"] if platform == "risuai" and replacement.endswith(">") else []
+    if tokens:
+        rule["extensions"] = {"risuai": {"flag_tokens": tokens}}
     result: dict[str, Any] = {"rules": [rule], "warnings": warnings}
     if sample is not None:
-        request = rule_request(
-            pattern, used, replacement=replacement, platform=platform, no_end_newline="extensions" in rule
-        )
+        request = rule_request(pattern, used, replacement=replacement, platform=platform, actions=tokens)
         found = engine.call(dict(request, op="match", text=sample, max=limits.REGEX_MATCHES_SHOWN))
         if found["total"] == 0:
             raise BunzaiError(

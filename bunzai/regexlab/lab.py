@@ -8,7 +8,7 @@ A find-regex is read as its platform reads it:
   flags, so it is case-sensitive and replaces the first match only; unknown or repeated flags
   make it compile the whole string.
 - `risuai`: the text is the pattern (RisuAI stores IN without slashes) with `g` unless
-  flags are given.
+  flags are given (`u` for a replacement that moves its match: RisuAI drops that `g`).
 
 `flags`, when given, overrides: the text is then a bare pattern with those flags. The
 replacement follows the platform's convention (see prelude.js): SillyTavern's `{{match}}`,
@@ -39,14 +39,32 @@ def check_platform(platform: str) -> str:
     return platform
 
 
-def parse_find(find: str, platform: str = "javascript", flags: str | None = None) -> dict[str, Any]:
-    """{pattern, flags, whole} as the platform reads `find`; `whole` when no /.../ was read."""
+def parse_find(
+    find: str, platform: str = "javascript", flags: str | None = None, replace: str | None = None
+) -> dict[str, Any]:
+    """{pattern, flags, whole} as the platform reads `find` (and a RisuAI script with no custom
+    flags whose OUT is `replace`); `whole` when no /.../ was read."""
     check_platform(platform)
     if flags is not None:
         return {"pattern": find, "flags": flags, "whole": True}
     if platform == "risuai":
-        return {"pattern": find, "flags": "g", "whole": True}
+        return {"pattern": find, "flags": _risu_default_flags(replace or ""), "whole": True}
     return engine.call({"op": "parse", "platform": platform, "find": find})
+
+
+_RISU_MOVES = ("@@move_top", "@@move_bottom")
+# What a move does (its flags' first g dropped when RisuAI read them), as regex_scripts says it of <move_top>.
+_MOVES = (
+    "drops the flags' first g and moves the first match to a line of its own at the {where}; with a g left "
+    "(gg), every match after the first instead, the first only taken out"
+)
+
+
+def _risu_default_flags(replace: str) -> str:
+    """The flags RisuAI compiles a script with no custom flags with: `g`, less the `g` an OUT
+    that moves drops, which leaves `u` (scripts.ts; the adapter's regex_scripts.parse_flag
+    reads a script's own flag field so)."""
+    return "u" if replace.startswith(_RISU_MOVES) else "g"
 
 
 def rule_request(
@@ -61,8 +79,9 @@ def rule_request(
     no_end_newline: bool = False,
     actions: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The engine's view of one rule (what prelude.js reads); `actions`: a RisuAI rule's
-    move_top, move_bottom, inject and repeat_back tokens."""
+    """The engine's view of one rule (what prelude.js reads); `actions`: a RisuAI rule's flag
+    tokens but `<order N>` (RisuAI's pscript.actions, regex_scripts.risu_actions): with any of
+    them, as with an OUT starting `@@`, the rule takes RisuAI's test-first path."""
     if substitute not in SUBSTITUTE_MODES:
         raise BunzaiError(
             "invalid_input", f"{substitute!r} is not a macro substitution mode", f"modes: {', '.join(SUBSTITUTE_MODES)}"
@@ -95,12 +114,13 @@ def try_pattern(
 ) -> dict[str, Any]:
     """Every match of `find` in `text` (span, groups, named groups) and, with `replace`, the text after.
     `no_end_newline`: a RisuAI rule's `<no_end_nl>` (no newline after a replacement ending in `>`);
-    `actions`: its action tokens (`move_top` ...), run as RisuAI runs them.
+    `actions`: its flag tokens but `<order N>` (`move_top`, `cbs` ...), run as RisuAI runs them;
+    `flags`, for RisuAI, are those it compiles (a move's `g` already dropped).
 
     Spans are code-point offsets into `text`. A pattern that does not compile is refused
     (`invalid_regex`); one that runs out of time is refused (`regex_timeout`).
     """
-    parsed = parse_find(find, platform, flags)
+    parsed = parse_find(find, platform, flags, replace)
     request = rule_request(
         parsed["pattern"],
         parsed["flags"],
@@ -166,8 +186,8 @@ _RISU_ACTIONS = (
         "RisuAI shows the emotion image named after @@emo when the pattern is found; the text is left as it was",
     ),
     ("@@inject", "RisuAI keeps the text in the chat message and takes the matches out of the text it goes on with"),
-    ("@@move_top", "RisuAI moves the first match (the g flag is dropped) to a line of its own at the top"),
-    ("@@move_bottom", "RisuAI moves the first match (the g flag is dropped) to a line of its own at the bottom"),
+    ("@@move_top", "RisuAI " + _MOVES.format(where="top")),
+    ("@@move_bottom", "RisuAI " + _MOVES.format(where="bottom")),
     (
         "@@repeat_back",
         "RisuAI repeats the pattern's match from the speaker's previous message when the text lacks it; "

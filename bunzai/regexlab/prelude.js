@@ -105,45 +105,55 @@ var bunzai = (function () {
         });
     }
 
-    // RisuAI (src/ts/process/scripts.ts) turns every $n in OUT into a newline, gives an OUT
-    // ending in ">" a newline unless the no_end_nl flag is set, hands it to
-    // String.prototype.replace (so $1, $&, $<name>, $$ work) and then expands macros in the
-    // whole result, the matched text included.
+    // RisuAI (src/ts/process/scripts.ts, executeScript) turns every $n in OUT into a newline
+    // and gives an OUT ending in ">" a newline unless the no_end_nl token is set. A rule whose
+    // OUT starts with @@, or whose flag field holds any <...> token but <order N> (a.actions:
+    // RisuAI's pscript.actions, <cbs> and <no_end_nl> included), takes the test-first path
+    // (risuTested); any other hands OUT to String.prototype.replace (so $1, $&, $<name>, $$
+    // work) and then expands macros in the whole result, the matched text included.
     function risuReplace(text, re, a) {
-        var out = a.replacement.split("$n").join("\n");
-        if (out.slice(-1) === ">" && !a.noEndNewline) out += "\n";
         var acts = a.actions || [];
-        if (out.indexOf("@@") === 0 || acts.length) return risuAction(text, re, out, acts, a);
+        var out = a.replacement.split("$n").join("\n");
+        if (out.slice(-1) === ">" && !a.noEndNewline && acts.indexOf("no_end_nl") === -1) out += "\n";
+        if (out.indexOf("@@") === 0 || acts.length) return risuTested(text, re, out, acts, a);
         return risuMacros(text.replace(re, out), a);
     }
 
-    // An OUT starting with @@, or a <move_top>, <move_bottom>, <inject> or <repeat_back> token
-    // of the flag field, is an action (scripts.ts), for a message in a chat. It acts only when
-    // reg.test finds the pattern (which moves a g or y pattern's lastIndex first): @@emo sets
-    // the character's emotion and leaves the text; an inject takes the matches out (the chat
-    // message keeps them); a move compiles the pattern without g, takes the first match out and
-    // puts OUT (its $N and $& filled; a $<name> stays, RisuAI parses the name as a number) on a
-    // line of its own above or below. Any other, a repeat_back that matched too, replaces as
-    // written. With no match only repeat_back acts, from an earlier message the lab does not
-    // have, so the text stays.
-    function risuAction(text, re, out, acts, a) {
+    // RisuAI's test-first path, for a message in a chat, statement by statement: nothing
+    // happens unless reg.test finds the pattern, and that test moves a g or y pattern's
+    // lastIndex past the first match, where a later sticky (y without g) replace or match, and
+    // a matchAll, starts. Then @@emo sets the character's emotion and leaves the text; an inject
+    // takes the matches out (the chat message keeps them); a move (the flags' first g was dropped
+    // when they were read) takes the matches out and puts OUT, its $N and $& filled, on a line of
+    // its own above or below for the first match, or with a g left (gg) for every match after
+    // the test's; anything else replaces as the plain path does, its macros expanded again.
+    // With no match only repeat_back acts, from an earlier message the lab does not have, and
+    // the text stays as it was, its macros not expanded a second time.
+    function risuTested(text, re, out, acts, a) {
         var has = function (name) { return out.indexOf("@@" + name) === 0 || acts.indexOf(name) !== -1; };
-        var top = has("move_top"), move = top || has("move_bottom");
-        if (move) re = new RegExp(re.source, re.flags.replace("g", "") || "u");
+        re.lastIndex = 0;  // RisuAI compiles the pattern afresh for every run
         if (!re.test(text)) return text;
         if (out.indexOf("@@emo ") === 0) return text;
         if (has("inject")) return text.replace(re, "");
-        if (!move) return risuMacros(text.replace(re, out), a);
-        var m = text.match(re);
+        if (!has("move_top") && !has("move_bottom")) return risuMacros(text.replace(re, out), a);
+        var all = re.global ? Array.from(text.matchAll(re)) : [text.match(re)];
         text = text.replace(re, "");
-        if (!m) return text;
-        var moved = out.replace("@@move_top ", "").replace("@@move_bottom ", "")
-            .replace(/(?<!\$)\$[0-9]+/g, function (v) {
-                var index = parseInt(v.substring(1));
-                return index < m.length ? m[index] : v;
-            })
-            .replace(/\$\&/g, m[0]);
-        return top ? moved + "\n" + text : text + "\n" + moved;
+        all.forEach(function (matched) {
+            if (!matched) return;
+            var moved = out.replace("@@move_top ", "").replace("@@move_bottom ", "")
+                .replace(/(?<!\$)\$[0-9]+/g, function (v) {
+                    var index = parseInt(v.substring(1));
+                    return index < matched.length ? matched[index] : v;
+                })
+                .replace(/\$\&/g, matched[0])
+                .replace(/(?<!\$)\$<([^>]+)>/g, function (v) {
+                    // RisuAI reads the name as a number: only a group named NaN is ever found
+                    var name = parseInt(v.substring(2, v.length - 1));
+                    return matched.groups && matched.groups[name] ? matched.groups[name] : v;
+                });
+            text = has("move_top") ? moved + "\n" + text : text + "\n" + moved;
+        });
+        return text;
     }
 
     // RisuAI expands macros over a message before its scripts run (processScriptFull), so a

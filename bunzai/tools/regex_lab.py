@@ -117,13 +117,13 @@ def run(ctx, args: Args):
 
 
 def _typed(args: Args) -> dict:
-    """`flags` as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags), for the
-    risuai platform; as given otherwise."""
+    """`flags` as RisuAI reads a script's custom-flag field (regex_scripts.typed_flags) for the OUT
+    `replace`, for the risuai platform; as given otherwise."""
     if args.platform != "risuai" or args.flags is None:
         return {"flags": args.flags, "cbs": False, "no_end_newline": False, "actions": [], "notes": []}
     from bunzai.adapters.risu.regex_scripts import typed_flags
 
-    return typed_flags(args.flags)
+    return typed_flags(args.flags, args.replace or "")
 
 
 def _piece_text(ctx, args: Args) -> str:

@@ -179,6 +179,9 @@ def test_lookups_docs_and_regex(session):
     assert session("regex_lab", action="explain", pattern="/a+/g")["data"]
     risu = session("regex_lab", action="try", pattern="a", text="aA", platform="risuai", flags="gi<order 1>")["data"]
     assert risu["flags"] == "gi" and risu["count"] == 2 and "<order 1>" in " ".join(risu["notes"])
+    moves = {"pattern": r"\[(\w+)\]", "text": "a [x] b [y] c [z]", "replace": "@@move_top $1", "platform": "risuai"}
+    moved = session("regex_lab", action="try", flags="gg", **moves)["data"]  # the OUT's move drops one g
+    assert moved["flags"] == "g" and moved["result"] == "z\ny\na  b  c "  # every match after the test's
     cbs = {"pattern": "{{user}}", "text": "Ann Bob", "platform": "risuai", "flags": "<cbs>"}
     expanded = session("regex_lab", action="try", macros={"user": "Ann"}, **cbs)["data"]
     assert [match["match"] for match in expanded["matches"]] == ["Ann"]  # <cbs> expands the pattern's macros

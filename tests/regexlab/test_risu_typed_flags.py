@@ -14,16 +14,18 @@ from bunzai.adapters.risu.regex_scripts import parse_flag, typed_flags
     [
         ("g", "g", False, False, []),
         ("", "g", False, False, []),  # RisuAI: `flag || 'g'`
-        ("<cbs>", "g", True, False, []),  # the tokens leave nothing: `g`
-        ("gi<order 2>", "gi", False, False, ["<order 2> orders"]),
+        ("<cbs>", "g", True, False, ["test-first"]),  # the tokens leave nothing: `g`
+        ("gi<order 2>", "gi", False, False, ["<order 2> orders"]),  # <order N> alone keeps the plain path
         ("gx", "g", False, False, ["'x'"]),
         ("zz", "u", False, False, ["'z'"]),  # nothing left by the filter: RisuAI compiles `u`
         ("g i", "gi", False, False, []),
-        ("g<no_end_nl>", "g", False, True, []),
-        ("gi<move_top>", "i", False, False, ["<move_top> moves"]),  # RisuAI drops the first g
-        ("<move_bottom>", "u", False, False, ["<move_bottom> moves"]),
-        ("g<inject,repeat_back>", "g", False, False, ["<inject> takes", "<repeat_back> repeats"]),
-        ("g<cbs, order 1, sparkle>", "g", True, False, ["<order 1>", "<sparkle> is no token"]),
+        ("g<no_end_nl>", "g", False, True, ["test-first"]),
+        ("gi<move_top>", "i", False, False, ["<move_top> drops", "test-first"]),  # RisuAI drops the first g
+        ("gg<move_top>", "g", False, False, ["<move_top> drops", "test-first"]),  # ... the first only
+        ("<move_bottom>", "u", False, False, ["<move_bottom> drops", "test-first"]),
+        ("g<inject,repeat_back>", "g", False, False, ["<inject> takes", "<repeat_back> repeats", "test-first"]),
+        ("g<cbs, order 1, sparkle>", "g", True, False, ["<order 1>", "<sparkle> is no token", "test-first"]),
+        ("y<cbs>", "y", True, False, ["where that test stopped"]),  # a sticky replace starts after the test
     ],
 )
 def test_flags_typed_as_risuai_reads_them(typed, flags, cbs, no_end_newline, said):
@@ -31,6 +33,25 @@ def test_flags_typed_as_risuai_reads_them(typed, flags, cbs, no_end_newline, sai
     assert (read["flags"], read["cbs"], read["no_end_newline"]) == (flags, cbs, no_end_newline)
     assert len(read["notes"]) == len(said) and all(word in " ".join(read["notes"]) for word in said)
     assert read["flags"] == parse_flag(typed, True)[0]  # the same reading as a script's in a file
+
+
+@pytest.mark.parametrize(
+    ("typed", "out", "flags"),
+    [
+        ("g", "@@move_top $&", "u"),  # an OUT that moves drops the g as a <move_top> does
+        ("gg", "@@move_bottom $&", "g"),  # once
+        ("gg<move_top>", "@@move_top $&", "g"),  # once for both
+        ("", "@@move_top $&", "u"),
+        ("g", "$n@@move_top $&", "g"),  # RisuAI looks at the OUT's start
+    ],
+)
+def test_an_out_that_moves_drops_one_g_of_the_typed_flags(typed, out, flags):
+    assert typed_flags(typed, out)["flags"] == flags == parse_flag(typed, True, out)[0]
+
+
+def test_the_actions_are_every_token_but_order():
+    assert typed_flags("g<order 3, cbs,no_end_nl><sparkle><cbs>")["actions"] == ["cbs", "no_end_nl", "sparkle"]
+    assert typed_flags("g<order 3>")["actions"] == []
 
 
 def test_try_race_and_explain_read_risuai_flags_end_to_end(bunzai) -> None:

@@ -83,10 +83,22 @@ def _compiled(letters: str) -> str:
     return "".join(dict.fromkeys(letter for letter in letters.strip() if letter in _JS_FLAGS)) or "u"
 
 
-# What each token of the custom-flag field does that a lone pattern run over a text does not show.
+def risu_actions(tokens: list[str]) -> list[str]:
+    """RisuAI's `pscript.actions` of a script: each token of its flag field but `<order N>`
+    (processScriptFull), once. Any of them, `<cbs>` and `<no_end_nl>` too, puts the script on
+    RisuAI's test-first path: it runs only where `reg.test` finds the pattern."""
+    return list(dict.fromkeys(token for token in tokens if not token.startswith("order ")))
+
+
+# What each token of the custom-flag field does that a lone pattern run over a text does not show
+# (a move's words as regex-lab says them of @@move_top).
+_MOVED = (
+    "drops the flags' first g and moves the first match to a line of its own at the {where}; with a g left "
+    "(gg), every match after the first instead, the first only taken out"
+)
 _ACTIONS = {
-    "move_top": "moves the first match to a line of its own at the top (the flags' first g dropped)",
-    "move_bottom": "moves the first match to a line of its own at the bottom (the flags' first g dropped)",
+    "move_top": _MOVED.format(where="top"),
+    "move_bottom": _MOVED.format(where="bottom"),
     "inject": "takes the matches out of the text it goes on with; the chat message keeps them",
     "repeat_back": "repeats a match of the same role's previous message when this one has none; "
     "not shown here, the lab has no earlier message",
@@ -94,17 +106,14 @@ _ACTIONS = {
 _APPLIED = ("cbs", "no_end_nl")
 
 
-def typed_flags(flags: str) -> dict[str, Any]:
+def typed_flags(flags: str, out: str = "") -> dict[str, Any]:
     """A custom-flag field as typed in RisuAI's script editor (`regex-lab --platform risuai
-    --flags`), read as RisuAI's processScripts reads it: {flags: the JS flags it compiles with,
-    cbs: whether the pattern's macros are expanded first, no_end_newline: `<no_end_nl>`, actions:
-    its move_top, move_bottom, inject and repeat_back tokens, notes: the letters it drops and
-    what its other tokens do}."""
-    if not flags:
-        return {"flags": "g", "cbs": False, "no_end_newline": False, "actions": [], "notes": []}
-    letters, tokens = _split_flag(flags)
-    if _moves(tokens, ""):
-        letters = letters.replace("g", "", 1)
+    --flags`), for a script whose OUT is `out`, read as RisuAI's processScripts reads it: {flags:
+    the JS flags it compiles with, cbs: whether the pattern's macros are expanded first,
+    no_end_newline: `<no_end_nl>`, actions: RisuAI's `pscript.actions` (risu_actions), notes: the
+    letters it drops and what its tokens do}."""
+    compiled, tokens = parse_flag(flags, True, out)
+    letters = _split_flag(flags)[0] if flags else ""
     notes = []
     dropped = sorted({letter for letter in letters if letter not in _JS_FLAGS and not letter.isspace()})
     if dropped:
@@ -115,12 +124,25 @@ def typed_flags(flags: str) -> dict[str, Any]:
         elif token in _ACTIONS:
             notes.append(f"<{token}> {_ACTIONS[token]}")
         elif token not in _APPLIED:
-            notes.append(f"<{token}> is no token RisuAI acts on; it is ignored")
+            notes.append(f"<{token}> is no token RisuAI acts on, but it puts the rule on the test-first path")
+    actions = risu_actions(tokens)
+    if actions:
+        sticky = "y" in compiled and "g" not in compiled
+        notes.append(
+            f"test-first path ({', '.join(f'<{token}>' for token in actions)}: any token but <order N>): RisuAI "
+            "runs the rule only where reg.test finds the pattern, and leaves a text with no match as it is, its "
+            "macros not expanded a second time"
+            + (
+                "; with y and no g the replacement starts where that test stopped, right after the first match"
+                if sticky
+                else ""
+            )
+        )
     return {
-        "flags": _compiled(letters),
+        "flags": compiled,
         "cbs": "cbs" in tokens,
         "no_end_newline": "no_end_nl" in tokens,
-        "actions": [token for token in dict.fromkeys(tokens) if token in _ACTIONS],
+        "actions": actions,
         "notes": notes,
     }
 
