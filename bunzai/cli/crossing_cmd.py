@@ -290,6 +290,7 @@ def convert(
 
     Example: bunzai convert card.png --to ccv3.json -o card.json
     """
+    from bunzai.adapters.common.losses import no_studio
     from bunzai.adapters.inspect import read_bytes
     from bunzai.convert import convert_piece
     from bunzai.errors import BunzaiError
@@ -310,6 +311,7 @@ def convert(
         return blobs[ref.sha256]
 
     crossing = convert_piece(decoded.pieces[0], to, media)
+    crossing.losses = [no_studio(loss) for loss in crossing.losses]  # no studio keeps an escrow here
     report = {"source": str(file), "source_format": adapter.format_id} | crossing.report()
     report["warnings"] = list(decoded.warnings)  # what reading mended: repeated keys, lone surrogates
     if len(decoded.pieces) > 1:

@@ -41,7 +41,7 @@ from bunzai.adapters.common.card_doc import (
     read_card,
     write_card_data,
 )
-from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule
+from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule, escrow_why
 from bunzai.adapters.common.zipsafe import ZIP_LOCAL_MAGIC, open_archive, write_archive
 from bunzai.adapters.contract import Blob, Decoded, Encoded, Loss, MediaSource, Origin
 from bunzai.errors import BunzaiError
@@ -196,10 +196,7 @@ def write_charx(
     losses = card_losses(piece, CHARX, format_id) + losses + _rename_losses(plan.kept)
     losses += _reread_losses(piece, data.get("assets"), members, files, plan.kept, losses)
     if original is not None and not own:
-        why = (
-            f"what the {original.format} file held beyond the canonical fields (its escrowed "
-            "document and files) stays in the studio's escrow and is not written to a CHARX"
-        )
+        why = escrow_why(original.format, "a CHARX", " (its escrowed document and files)")
         losses.append(ESCROW_OTHER_FORMAT.at("/original", why))
     # The JPEG+ZIP polyglot it was: the cover image, then the archive.
     lead = media(AssetRef.model_validate(cover)) if cover is not None else b""

@@ -63,12 +63,33 @@ REPLACEMENT_TRANSLATED = LossRule(
 REPLACEMENT_LOST = LossRule(
     "", "dropped", "regex.replacement.lost", "the target platform cannot express this part of the replacement"
 )
+# Where an ESCROW_OTHER_FORMAT loss says the rest of the original stays: a crossing of a stored
+# piece (transfer, export) keeps it in the studio; a one-off convert has no studio (no_studio).
+IN_STUDIO_ESCROW = "stays in the studio's escrow"
 ESCROW_OTHER_FORMAT = LossRule(
     "/original",
     "kept_in_escrow",
     "escrow.other_format",
-    "what another format's file held beyond the canonical fields stays in the studio's escrow and is not written",
+    f"what another format's file held beyond the canonical fields {IN_STUDIO_ESCROW} and is not written",
 )
+
+
+def escrow_why(source_format: str, target: str, held: str = "") -> str:
+    """The sentence of an ESCROW_OTHER_FORMAT loss: what the `source_format` file held (`held`
+    says more of it) is not written to `target`, and stays in the studio's escrow."""
+    return (
+        f"what the {source_format} file held beyond the canonical fields{held} {IN_STUDIO_ESCROW} "
+        f"and is not written to {target}"
+    )
+
+
+def no_studio(loss: Loss) -> Loss:
+    """`loss` as a crossing with no studio (a one-off convert) has it: an escrow loss is then a
+    drop, nothing keeping the rest of the original but the file converted; other losses as they are."""
+    if loss.code != ESCROW_OTHER_FORMAT.code or IN_STUDIO_ESCROW not in loss.why:
+        return loss
+    why = loss.why.replace(f" {IN_STUDIO_ESCROW} and", "", 1)
+    return Loss(loss.pointer, "dropped", f"{why}: with no studio, only the file converted keeps it", loss.code)
 
 
 def covered(pointer: str, losses: Sequence[Loss]) -> bool:

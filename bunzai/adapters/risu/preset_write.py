@@ -26,7 +26,7 @@ import base64
 import gzip
 from typing import Any
 
-from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule, readback_losses
+from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule, escrow_why, readback_losses
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_write import pack
@@ -352,12 +352,7 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
     body = piece.body.model_dump(mode="json")
     declared: list[Loss] = marker_text_losses(body, written) + inner_format_losses(body, written)
     if piece.original is not None and _escrow(piece) is None:
-        why = (
-            f"what the {piece.original.format} file held beyond "
-            "the canonical fields stays in the studio's escrow and is not written to a RisuAI "
-            "preset"
-        )
-        declared.append(ESCROW_OTHER_FORMAT.at("/original", why))
+        declared.append(ESCROW_OTHER_FORMAT.at("/original", escrow_why(piece.original.format, "a RisuAI preset")))
     before = dump_piece(piece)
     renamed = renamed_orders(before, written)
     found = readback_losses(renamed, dump_piece(back), RULES, FALLBACK, declared)
