@@ -332,14 +332,14 @@ def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: di
         *((e["content"], e, None) for e in lore_at["em_bottom"] if e["content"]),
     ]
     header = utility.get("new_example_chat") or "[Example Chat]"
-    speakers = _speakers(inputs)
+    speakers = speaker_patterns(inputs.user_name, inputs.char_name)
     out: list[dict] = []
     for text, entry, card_source in texts:
         for number, block in enumerate(_example_blocks(text)):
             out.append(
                 dict(marker, role="system", content=header, source=f"preset:{inputs.preset_id}#new_example_chat")
             )
-            for line_no, (name, content) in enumerate(_example_messages(block, speakers)):
+            for line_no, (name, content) in enumerate(example_messages(block, speakers)):
                 part = dict(marker, role="system", name=name, content=content)
                 if entry is None:
                     part["source"] = f"{card_source}#{number}.{line_no}"
@@ -365,18 +365,18 @@ _USER_MACROS = r"(?i:\{\{\s*user\s*\}\}:|<user>:)"
 _CHAR_MACROS = r"(?i:\{\{\s*char\s*\}\}:|<bot>:|<char>:)"
 
 
-def _speakers(inputs: Inputs) -> dict[str, re.Pattern]:
+def speaker_patterns(user_name: str, char_name: str) -> dict[str, re.Pattern]:
     """Each speaker's line start: its macros, or its name as written (case counts there)."""
     return {
         speaker: re.compile("|".join([macros] + ([re.escape(name + ":")] if name else [])))
         for speaker, macros, name in (
-            ("example_user", _USER_MACROS, inputs.user_name),
-            ("example_assistant", _CHAR_MACROS, inputs.char_name),
+            ("example_user", _USER_MACROS, user_name),
+            ("example_assistant", _CHAR_MACROS, char_name),
         )
     }
 
 
-def _example_messages(block: str, speakers: dict[str, re.Pattern]) -> list[tuple[str, str]]:
+def example_messages(block: str, speakers: dict[str, re.Pattern]) -> list[tuple[str, str]]:
     """One block's messages as parseExampleIntoIndividual reads them: a message starts at a line
     that begins with a speaker's name and a colon, runs to the next speaker's line, loses that
     name and colon, and is trimmed; lines before the first speaker join the first message, and a

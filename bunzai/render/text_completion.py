@@ -13,9 +13,10 @@ template's), examples (with lorebook entries at the examples' top and bottom) he
 lorebook at depth), the post-history instructions as the newest user message, instruct
 sequences (input, output, system, their suffixes, first/last input and output sequences,
 story-string prefix/suffix, `wrap`, `macro`, `names_behavior`, `system_same_as_user`) and the
-last line (`always_force_name2` without instruct), and `user_alignment_message` before a chat
-the user does not open. Not modelled: the examples' own instruct formatting, story-string
-position other than in the prompt, trimming to the context size, stop strings.
+last line (`always_force_name2` without instruct), `user_alignment_message` before a chat
+the user does not open, and the examples' blocks (parseMesExamples) in the instruct sequences
+(formatInstructModeExamples). Not modelled: story-string position other than in the prompt,
+trimming to the context size, stop strings, the instruct formatting of `{{mesExamples}}`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from __future__ import annotations
 import os
 import re
 
-from bunzai.render.chat_completion import Inputs, chat_history_parts
+from bunzai.adapters.common.js_regex import JS_SPACE, js_trim
+from bunzai.render.chat_completion import Inputs, chat_history_parts, example_messages, speaker_patterns
 from bunzai.render.story_string import render_story_string
 
 # Parts that precede the chat; every other part is a chat message as SillyTavern formats them.
@@ -42,14 +44,21 @@ def options(preset: dict | None) -> dict:
 
 
 def _example_blocks(raw: str) -> list[tuple[str, int]]:
-    """The example blocks between `<START>` tags, stripped, each with where it starts in `raw`."""
-    raw = raw or ""
-    bounds = [0, *(x for m in re.finditer(r"<START>", raw, re.I) for x in (m.start(), m.end())), len(raw)]
+    """The example blocks as parseMesExamples cuts them, stripped, each with where it starts in `raw`:
+    text before a first `<START>` is a block of its own, and an empty block is a block too (it is
+    sent as its heading)."""
+    if not raw or raw == "<START>":
+        return []
+    opens = raw.startswith("<START>")  # else SillyTavern puts `<START>\n` before the trimmed text
+    text = raw if opens else js_trim(raw)
+    lead = 0 if opens else raw.find(text)
+    tags = list(re.finditer(r"<START>", text, re.I))
+    begins = ([] if opens else [0]) + [tag.end() for tag in tags]
+    ends = [tag.start() for tag in tags[1 if opens else 0 :]] + [len(text)]
     blocks = []
-    for begin, end in zip(bounds[::2], bounds[1::2], strict=True):
-        segment = raw[begin:end]
-        if segment.strip():
-            blocks.append((segment.strip(), begin + len(segment) - len(segment.lstrip())))
+    for begin, end in zip(begins, ends, strict=True):
+        segment = text[begin:end]
+        blocks.append((js_trim(segment), lead + begin + len(segment) - len(segment.lstrip(JS_SPACE))))
     return blocks
 
 
@@ -146,8 +155,11 @@ def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
     sources: list[tuple[str, str, str, bool, dict]] = []
     for entry in [*reversed(top), None, *bottom]:
         if entry is None:
-            raw = inputs.character.get("example_messages", "")
-            for number, (block, at) in enumerate(_example_blocks(raw)):
+            # the card's field is trimmed first (getCharacterCardFields), so no whitespace opens a block
+            raw = inputs.character.get("example_messages") or ""
+            lead = raw.find(js_trim(raw))
+            for number, (block, at) in enumerate(_example_blocks(js_trim(raw))):
+                at += lead
                 pointer = "character:/body/example_messages"
                 span = _span(pointer, raw, block, at)
                 sources.append(
@@ -206,7 +218,7 @@ def assemble_text(
         "loreBefore": lore_before,
         "wiAfter": lore_after,
         "loreAfter": lore_after,
-        "mesExamples": "\n".join(p["content"] for p in examples),
+        "mesExamples": "".join(p["content"] + "\n" for p in examples),  # each block ends in a newline
         "mesExamplesRaw": raw_examples,
         "anchorBefore": "",
         "anchorAfter": "",
@@ -339,15 +351,20 @@ def wrap(
                     problems.setdefault((name, located["offset"], located["token"]), located)
         return value
 
-    kept = [p for p in parts if p["content"].strip()]
+    # an example block is sent even empty: its heading and a newline (parseMesExamples)
+    kept = [p for p in parts if p["content"].strip() or p["block"] == "dialogueExamples"]
     chat = [p for p in kept if p["block"] not in _BEFORE_CHAT + ("user_alignment",)]
     first = chat[0] if chat else None
     last_user = next((p for p in reversed(chat) if p["role"] == "user"), None)
+    examples = [p for p in kept if p["block"] == "dialogueExamples"]
+    formatted = _instruct_examples(examples, instruct, context, names, s, expand) if instruct else {}
     out: list[dict] = []
     for part in kept:
         text = part["content"]
         if part["block"] == "story_string":
             wrapped = _story(text, instruct, s, newline)
+        elif part["block"] == "dialogueExamples" and formatted:
+            wrapped = formatted[id(part)]
         elif part["block"] in _BEFORE_CHAT:
             wrapped = text + "\n"
         elif instruct is None:
@@ -375,6 +392,46 @@ def wrap(
             }
         )
     return out, "".join(p["content"] for p in out), list(problems.values())
+
+
+def _instruct_examples(
+    examples: list[dict], instruct: dict, context: dict, names: dict[str, str], s, expand
+) -> dict[int, str]:
+    """Each example block in the instruct template's sequences, by id(part), as
+    formatInstructModeExamples formats them: the block's heading, then each message of it
+    (parseExampleIntoIndividual) in the input or output sequence; a block with no message is not
+    sent. Empty when the template skips examples, or when no block holds a message (SillyTavern
+    then sends every block as written)."""
+    opts = options(instruct)
+    if opts.get("skip_examples"):
+        return {}
+    separator = sequences(context).get("example_separator") or ""
+    heading = expand(separator)[0] if "{{" in separator else separator  # substituteParams(example_separator)
+    behavior = opts.get("names_behavior", "force")
+    joint = "\n" if opts.get("wrap", True) else ""
+    macro = opts.get("macro", True)
+    sequence = {}
+    for kind, speaker in (("input", names["user"]), ("output", names["assistant"])):
+        prefix, suffix = s(f"{kind}_sequence", speaker), s(f"{kind}_suffix", speaker)
+        if macro and not suffix and joint:  # SillyTavern gives the default suffix only with macros on
+            suffix = "\n"
+        sequence[kind] = (prefix, suffix)
+    speakers = speaker_patterns(names["user"], names["assistant"])
+    out: dict[int, str] = {}
+    for part in examples:
+        body = part["content"]
+        if heading and body.startswith(heading + "\n"):
+            body = body[len(heading) + 1 :]
+        messages = []
+        for name, content in example_messages(body, speakers):
+            kind = "input" if name == "example_user" else "output"
+            named = behavior == "always" or (behavior == "force" and kind == "input")
+            who = names["user"] if kind == "input" else names["assistant"]
+            prefix, suffix = sequence[kind]
+            text = (f"{who}: " if named else "") + content + suffix
+            messages.append(joint.join(x for x in (prefix, text) if x))
+        out[id(part)] = (heading + "\n" if heading and messages else "") + "".join(messages)
+    return out if any(out.values()) else {}
 
 
 def _fill_name(value: str, speaker: str) -> tuple[str, list[tuple[int, int]]]:
