@@ -419,7 +419,7 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
                 sprites.packs[sub.name] = result[0]["target"]["id"]
             yield sub, result
         for file in shelf_files:
-            kept_here = file.suffix.lower() == shelf.extension  # where SillyTavern keeps this shelf's pieces
+            kept_here = shelf.lists(file.name)  # a file SillyTavern lists among this shelf's pieces
             forced = shelf.format_id if kept_here and shelf.kind != "character" else None
             result = _shelf_file(root, file, forced, worlds, sprites, kept_here)
             if isinstance(result, list) and shelf.folder == "worlds":

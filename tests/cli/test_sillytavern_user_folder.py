@@ -276,3 +276,19 @@ def test_a_damaged_card_on_the_characters_shelf_is_an_error_not_passed_over(bunz
     assert errors["Alice.png"]["message"] == "Alice.png is not a PNG: it is empty"
     assert [line["target"]["id"] for line in done.lines if "target" in line] == ["eldoria"]
     assert "readme.txt" in done.stderr
+
+
+def test_a_damaged_file_sillytavern_does_not_list_is_passed_over(bunzai, tmp_path):
+    # SillyTavern lists characters/*.png as written (characters.js) and worlds/*.json in any case
+    # (worldinfo.js): a damaged Alice.PNG is no card it would show, so it is passed over and named on
+    # stderr, as a readme beside the cards is; a damaged world named Eldoria.JSON is an error line
+    root = tmp_path / "ST"
+    for folder in ("characters", "worlds"):
+        (root / folder).mkdir(parents=True)
+    (root / "characters" / "Alice.PNG").write_bytes(b"")
+    (root / "characters" / "Bob.png").write_bytes(b"")
+    (root / "worlds" / "Eldoria.JSON").write_bytes(b"")
+    done = bunzai("import", str(root))
+    errors = sorted(line["error"]["details"]["path"] for line in done.lines if "error" in line)
+    assert errors == [str(root / "characters" / "Bob.png"), str(root / "worlds" / "Eldoria.JSON")]
+    assert "skipped 1 file(s) or folder(s): Alice.PNG" in done.stderr

@@ -46,11 +46,21 @@ class Shelf:
     extension: str
     family: str = ""  # presets: the canonical family (and source) the folder holds
     source: str = ""
+    any_case: bool = False  # SillyTavern lists the extension in any case (worlds/), else as written
+
+    def lists(self, name: str) -> bool:
+        """Whether SillyTavern lists a file of this name on this shelf (src/endpoints): characters/
+        a name ending in `.png` as written (characters.js), worlds/ the extension `.json` in any case
+        (worldinfo.js), the other shelves the extension `.json` as written (settings.js)."""
+        if self.folder == CHARACTERS:
+            return name.endswith(self.extension)
+        extension = PurePosixPath(name).suffix
+        return (extension.lower() if self.any_case else extension) == self.extension
 
 
 SHELVES = (
     Shelf("characters", "character", "sillytavern.card.png", ".png"),
-    Shelf("worlds", "lorebook", WORLD_FORMAT, ".json"),
+    Shelf("worlds", "lorebook", WORLD_FORMAT, ".json", any_case=True),
     Shelf("OpenAI Settings", "preset", "sillytavern.preset.chat", ".json", "chat_completion"),
     Shelf("TextGen Settings", "preset", "sillytavern.preset.textgen", ".json", "text_completion", "textgen"),
     Shelf("KoboldAI Settings", "preset", "sillytavern.preset.kobold", ".json", "text_completion", "kobold"),
