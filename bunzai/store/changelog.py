@@ -56,9 +56,11 @@ if TYPE_CHECKING:
 OPS = ("create", "update", "delete", "bury", "restore")
 ENV_SESSION = "BUNZAI_SESSION"
 
+# ASCII only: an id names a cursor file, and a letter beyond ASCII may be spelled two ways (NFC,
+# NFD) or look like another (Cyrillic a), two sessions of what reads as one name.
 _SESSION = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{limits.SESSION_MAX_LENGTH - 1}}}", re.ASCII)
 SESSION_FORM = (
-    f"a session id is 1 to {limits.SESSION_MAX_LENGTH} letters, digits, '.', '_' or '-', "
+    f"a session id is 1 to {limits.SESSION_MAX_LENGTH} ASCII letters, digits, '.', '_' or '-', "
     "starting with a letter or digit, e.g. claude-code or agent.1"
 )
 _process_session = ""
