@@ -29,6 +29,7 @@ from bunzai.adapters.common.losses import (
     covered,
     not_carried,
 )
+from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.contract import LINKED_LOREBOOK_NAMES, Adapter, EngineSettings, Loss, MediaSource
 from bunzai.adapters.inspect import parse_text, read_bytes
@@ -223,17 +224,22 @@ def convert_stored_piece(
 
 @contextmanager
 def linked_names(studio, piece, known: dict[str, str]):
-    """While a character is written: the names of the lorebooks it links to (`known`, else as
-    stored on the shelf) in LINKED_LOREBOOK_NAMES, so a card binds its world by the world's name."""
+    """While a character or persona is written: the names of the lorebooks it links to (`known`,
+    else as stored on the shelf) in LINKED_LOREBOOK_NAMES, so a card or a persona binds its world
+    by the world's name."""
     names = {}
+    bound = []
     if piece.kind == "character":
-        for book_id in piece.body.links.lorebooks[:1]:  # a card binds one world: the first
-            if book_id in known:
-                names[book_id] = known[book_id]
-                continue
-            stored = try_read(studio, "lorebook", book_id)
-            if stored is not None and isinstance(stored.data.get("name"), str):
-                names[book_id] = stored.data["name"]
+        bound = piece.body.links.lorebooks[:1]  # a card binds one world: the first
+    elif piece.kind == "persona" and piece.body.lorebook:
+        bound = [piece.body.lorebook]
+    for book_id in bound:
+        if book_id in known:
+            names[book_id] = known[book_id]
+            continue
+        stored = try_read(studio, "lorebook", book_id)
+        if stored is not None and isinstance(stored.data.get("name"), str):
+            names[book_id] = stored.data["name"]
     token = LINKED_LOREBOOK_NAMES.set(names)
     try:
         yield
@@ -448,11 +454,17 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
 
 
 def _bound_by_name(piece, back) -> set[str]:
-    """The link pointers a card kept by name: a world bound by the name its lorebook goes by
-    (LINKED_LOREBOOK_NAMES) reads back as that name's id, not the studio's (an import may
+    """The link pointers a card or persona kept by name: a world bound by the name its lorebook
+    goes by (LINKED_LOREBOOK_NAMES) reads back as that name's id, not the studio's (an import may
     have suffixed it), and is the same world to SillyTavern."""
     names = LINKED_LOREBOOK_NAMES.get()
-    if piece.kind != "character" or back.kind != "character" or not names:
+    if not names or piece.kind != back.kind:
+        return set()
+    if piece.kind == "persona":
+        book = piece.body.lorebook
+        read = piece_id_for(names[book], "", "lorebook") if book in names else None  # as the backup reads it
+        return {"/body/lorebook"} if read is not None and back.body.lorebook == read else set()
+    if piece.kind != "character":
         return set()
     links, read = piece.body.links.lorebooks, back.body.links.lorebooks
     return {

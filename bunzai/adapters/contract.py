@@ -198,9 +198,9 @@ MediaSource = Callable[["AssetRef"], bytes]
 """Gives the bytes of a stored asset (from the studio, or from the blobs of a one-off convert)."""
 
 LINKED_LOREBOOK_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_lorebook_names", default=MappingProxyType({}))
-"""The name of each lorebook a written character links to, by id, for a card that binds its world
-by name (SillyTavern's `extensions.world` names the world file, not bunzai's id, which an import
-may have suffixed). Set by the convert layer around a write from the studio (convert.linked_names);
+"""The name of each lorebook a written character or persona links to, by id, for a card or a
+persona backup that binds its world by name (SillyTavern's `extensions.world` and a persona's
+`lorebook` name the world file, not bunzai's id, which an import may have suffixed). Set by the convert layer around a write from the studio (convert.linked_names);
 empty for a one-off convert, whose links are the file's own."""
 
 
