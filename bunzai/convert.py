@@ -31,7 +31,14 @@ from bunzai.adapters.common.losses import (
 )
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import default_portrait
-from bunzai.adapters.contract import LINKED_LOREBOOK_NAMES, Adapter, EngineSettings, Loss, MediaSource
+from bunzai.adapters.contract import (
+    LINKED_LOREBOOK_NAMES,
+    LINKED_SET_NAMES,
+    Adapter,
+    EngineSettings,
+    Loss,
+    MediaSource,
+)
 from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
@@ -240,10 +247,19 @@ def linked_names(studio, piece, known: dict[str, str]):
         stored = try_read(studio, "lorebook", book_id)
         if stored is not None and isinstance(stored.data.get("name"), str):
             names[book_id] = stored.data["name"]
-    token = LINKED_LOREBOOK_NAMES.set(names)
+    sets = {}  # the quick-reply sets a set's context menus offer, by the names SillyTavern finds them by
+    offered = (
+        [link.set for item in piece.body.items for link in item.context_list] if piece.kind == "quickreply" else []
+    )
+    for set_id in dict.fromkeys(offered):
+        stored = try_read(studio, "quickreply", set_id)
+        if stored is not None and isinstance(stored.data.get("name"), str) and stored.data["name"]:
+            sets[set_id] = stored.data["name"]
+    token, set_token = LINKED_LOREBOOK_NAMES.set(names), LINKED_SET_NAMES.set(sets)
     try:
         yield
     finally:
+        LINKED_SET_NAMES.reset(set_token)
         LINKED_LOREBOOK_NAMES.reset(token)
 
 
@@ -458,8 +474,10 @@ def _bound_by_name(piece, back) -> set[str]:
     goes by (LINKED_LOREBOOK_NAMES) reads back as that name's id, not the studio's (an import may
     have suffixed it), and is the same world to SillyTavern."""
     names = LINKED_LOREBOOK_NAMES.get()
-    if not names or piece.kind != back.kind:
+    if piece.kind != back.kind or not (names or piece.kind == "quickreply"):
         return set()
+    if piece.kind == "quickreply":
+        return _sets_bound_by_name(piece, back)
     if piece.kind == "persona":
         book = piece.body.lorebook
         read = piece_id_for(names[book], "", "lorebook") if book in names else None  # as the backup reads it
@@ -472,6 +490,17 @@ def _bound_by_name(piece, back) -> set[str]:
         for i, link in enumerate(links)
         if link in names and i < len(read) and read[i] == world_id(names[link])
     }
+
+
+def _sets_bound_by_name(piece, back) -> set[str]:
+    """The context links a quick-reply set kept by name (LINKED_SET_NAMES): the set's name reads
+    back as that name's id, not the studio's, and is the same set to SillyTavern."""
+    names, bound = LINKED_SET_NAMES.get(), set()
+    for i, (item, read) in enumerate(zip(piece.body.items, back.body.items)):
+        for j, (link, again) in enumerate(zip(item.context_list, read.context_list)):
+            if link.set in names and again.set == piece_id_for(names[link.set], "", "set"):
+                bound.add(f"/body/items/{i}/context_list/{j}/set")
+    return bound
 
 
 def _same_kind(decoded, piece):

@@ -200,8 +200,14 @@ MediaSource = Callable[["AssetRef"], bytes]
 LINKED_LOREBOOK_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_lorebook_names", default=MappingProxyType({}))
 """The name of each lorebook a written character or persona links to, by id, for a card or a
 persona backup that binds its world by name (SillyTavern's `extensions.world` and a persona's
-`lorebook` name the world file, not bunzai's id, which an import may have suffixed). Set by the convert layer around a write from the studio (convert.linked_names);
-empty for a one-off convert, whose links are the file's own."""
+`lorebook` name the world file, not bunzai's id, which an import may have suffixed). Set by the
+convert layer around a write from the studio (convert.linked_names); empty for a one-off convert,
+whose links are the file's own."""
+
+LINKED_SET_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_set_names", default=MappingProxyType({}))
+"""The name of each quick-reply set a written quick-reply set offers in its context menus, by id:
+SillyTavern finds a linked set by its name (`contextList[].set`). Set by the convert layer around
+a write from the studio (convert.linked_names); empty for a one-off convert."""
 
 
 @dataclass(frozen=True)
