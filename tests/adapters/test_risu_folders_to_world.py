@@ -6,7 +6,9 @@ RisuAI keeps a folder in the entry list: mode 'folder', key '\\uf000folder:<uuid
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 from cards_support import read
 
@@ -121,3 +123,21 @@ def test_a_folder_in_a_risuai_card_s_book_is_off_in_a_sillytavern_card():
             ("folder", None),
             ("normal", FOLDER_KEY),
         ]
+
+
+def test_a_risuai_lorebook_in_a_card_s_book_keeps_its_folders_where_risuai_s_import_reads_them():
+    from bunzai.model.character import Character
+
+    _adapter, decoded, media = read(_export(LORE), "lorebook_export.json")
+    book = decoded.pieces[0].body.model_dump(mode="json") | {"name": "Places"}
+    character = Character(id="linker", name="Linker", body={"first_message": "hi", "book": book})
+    for target in ("ccv3.json", "risu.charx"):
+        data = convert_piece(character, target, media).data
+        card = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("card.json") if target.endswith("charx") else data)
+        entries = card["data"]["character_book"]["entries"]
+        # convertCharbook (characterCards.ts): mode: book.mode ?? "normal", folder: book.folder
+        assert [(entry.get("mode", "normal"), entry.get("folder")) for entry in entries] == [
+            ("folder", None),
+            ("normal", FOLDER_KEY),
+            ("normal", None),
+        ], target

@@ -448,11 +448,24 @@ def write_entry(base: dict, canon: dict, index: int) -> dict:
     entry = copied(base)
     if "extensions" in entry:
         container(entry, ("extensions",))  # one that is not an object is written as an object
-        return ENTRY_MAP.write(entry, canon)
+        return _risu_folder_keys(ENTRY_MAP.write(entry, canon), canon)
     ENTRY_MAP.write(entry, canon)
     ext = entry.pop("extensions", {})
     if ext:  # an entry without extensions gains them only to hold a value, as their last key
         entry["extensions"] = ext
+    return _risu_folder_keys(entry, canon)
+
+
+def _risu_folder_keys(entry: dict, canon: dict) -> dict:
+    """A RisuAI lorebook's folder and folder link (`extensions.risuai.mode` / `folder`, as a
+    RisuAI lorebook export or module is read) also beside the entry's keys, where RisuAI's card
+    import reads them (`mode: book.mode`, `folder: book.folder`, characterCards.ts) and its own
+    export writes them; in extensions alone, a folder is imported as a blank entry."""
+    risu = canon["extensions"].get("risuai")
+    if isinstance(risu, dict):
+        for key in ("mode", "folder"):
+            if isinstance(risu.get(key), str) and entry.get(key) != risu[key]:
+                entry[key] = risu[key]
     return entry
 
 
