@@ -299,6 +299,11 @@ def _percent(entry: dict) -> int | None:
     return min(100, max(0, int(number))) if number else None
 
 
+def _case_only(value: Any) -> bool:
+    """An `extentions` object that holds nothing but the case flag (read as case_sensitive alone)."""
+    return isinstance(value, dict) and value.keys() <= {_CASE}
+
+
 def read_entry(native: Any, index: int) -> dict:
     """One native entry -> a canonical LoreEntry (JSON form); uid is the entry's index."""
     entry = as_object(native)
@@ -310,7 +315,10 @@ def read_entry(native: Any, index: int) -> dict:
     case = ext_native.get(_CASE, MISSING)
     if isinstance(extras.get("extentions"), dict):
         rest = {key: value for key, value in ext_native.items() if key != _CASE}
-        extras["extentions"] = rest
+        if rest:
+            extras["extentions"] = rest
+        else:  # the case flag alone (or nothing): no app data to keep, only case_sensitive
+            del extras["extentions"]
     percent = _percent(entry)
     return {
         "uid": index,
@@ -346,7 +354,8 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
     )
     extras = as_object(canonical["extensions"].get(EXT_KEY))
     for key in [key for key in entry if key not in _MAPPED and key not in extras and key != _MODE]:
-        del entry[key]
+        if key != "extentions" or not _case_only(entry[key]):  # that one reads as case_sensitive alone
+            del entry[key]
     if _MODE not in extras and entry.get(_MODE, _NORMAL) != _NORMAL:
         entry[_MODE] = _NORMAL
     for key, value in extras.items():
