@@ -13,6 +13,7 @@ capability reads is held to the studio and the grants, as `folder_import`'s path
 from __future__ import annotations
 
 import hashlib
+import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -86,8 +87,9 @@ def revoke(studio, folder: str | Path) -> list[str]:
     return update_settings(studio, remove).get("folders", {}).get("granted", [])
 
 
-def checked_path(studio, path: str | Path) -> Path:
-    """The real path of `path`, if it lies inside the studio or a granted folder."""
+def checked_path(studio, path: str | Path, *, for_agent: bool = False) -> Path:
+    """The real path of `path`, if it lies inside the studio or a granted folder. `for_agent`: the
+    refusal tells an agent over MCP nothing outside the grants (see `_not_granted`)."""
     given = _given(path)
     try:
         # Where it leads, whether or not it is there: a path outside the grants is refused
@@ -103,13 +105,44 @@ def checked_path(studio, path: str | Path) -> Path:
             except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
                 raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
         if not _inside(leads, folders):
-            where = f" (it is really {leads})" if leads != given.absolute() else ""
-            raise BunzaiError(
-                "not_granted",
-                f"{given} is outside the studio and every granted folder{where}",
-                f"grant the folder that really holds it first: `bunzai folder grant {leads.parent}`",
-            )
+            raise _not_granted(given, folders) if for_agent else _not_granted_here(given, leads)
     return leads
+
+
+def _not_granted_here(given: Path, leads: Path) -> BunzaiError:
+    """The refusal a person at a shell gets: where the path really leads, and the folder to grant,
+    the nearest one that exists (granting one that does not is refused as not_found)."""
+    where = f" (it is really {leads})" if leads != given.absolute() else ""
+    folder = leads.parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    hint = (
+        f"grant the folder that really holds it first: `bunzai folder grant {folder}`"
+        if folder == leads.parent
+        else f"no folder {leads.parent} exists: grant the nearest one above it first: `bunzai folder grant {folder}`"
+    )
+    return BunzaiError("not_granted", f"{given} is outside the studio and every granted folder{where}", hint)
+
+
+def _not_granted(given: Path, folders: list[Path], what: str = "") -> BunzaiError:
+    """The refusal an agent over MCP gets, made of the path as given alone: not where a link leads,
+    not which folders exist, so its words are the same whatever lies outside the grants. A path
+    written inside a grant leads out through a link there; any other is outside, and the folder
+    to grant is the one it is written in (or the nearest above it, when that one does not exist)."""
+    said = f"{what + ': ' if what else ''}{given}"
+    if _inside(Path(os.path.normpath(given.absolute())), folders):
+        return BunzaiError(
+            "not_granted",
+            f"{said} leads out of the studio and every granted folder through a link",
+            "a link does not carry a path out of a grant: give a path that stays inside, or grant the folder "
+            "the link leads to with `bunzai folder grant`",
+        )
+    return BunzaiError(
+        "not_granted",
+        f"{said} is outside the studio and every granted folder",
+        "grant the folder it is in first (or the nearest one above it, if that folder does not exist): "
+        f"`bunzai folder grant {given.absolute().parent}`",
+    )
 
 
 def search(studio, query: str, limit: int) -> list[dict]:
@@ -179,17 +212,13 @@ def refuse_outside(path: str | Path, what: str = "") -> None:
         real = given.resolve(strict=False)
     except (OSError, RuntimeError, UnicodeEncodeError):  # a name no file system takes: nothing to learn
         return
-    if not _inside(real, _standing(studio)):
-        raise BunzaiError(
-            "not_granted",
-            f"{what + ': ' if what else ''}{given} is outside the studio and every granted folder",
-            # the folder of the path as given: where a link outside leads is not shown to the agent
-            f"grant the folder that really holds it first: `bunzai folder grant {given.absolute().parent}`",
-        )
+    folders = _standing(studio)
+    if not _inside(real, folders):
+        raise _not_granted(given, folders, what)
 
 
 def gated(path: str | Path) -> Path:
     """`path` itself, or under `local_files_within` its real path once it is shown to lie in the
     studio or a granted folder (not_granted, not_found otherwise)."""
     studio = _WITHIN.get()
-    return Path(path) if studio is None else checked_path(studio, path)
+    return Path(path) if studio is None else checked_path(studio, path, for_agent=True)

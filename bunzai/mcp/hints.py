@@ -150,6 +150,20 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
             r"only the person can grant a folder: ask them to grant \1, the folder that really holds it",
         ),
         (
+            r"grant the folder it is in first \(or the nearest one above it, if that folder does not exist\): "
+            r"`bunzai folder grant ([^`]+)`",
+            r"only the person can grant a folder: ask them to grant \1, the folder it is in (or the nearest one "
+            r"above it, if that folder does not exist)",
+        ),
+        (
+            r"no folder (.+?) exists: grant the nearest one above it first: `bunzai folder grant ([^`]+)`",
+            r"only the person can grant a folder: ask them to grant \2, the nearest folder above \1 that exists",
+        ),
+        (
+            r"or grant the folder the link leads to with `bunzai folder grant`",
+            "or ask the person to grant the folder the link leads to (only they can grant a folder)",
+        ),
+        (
             r"see `bunzai folder list`",
             "only the person grants folders: ask them to grant it, or search those granted with folder_search",
         ),

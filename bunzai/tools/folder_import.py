@@ -30,7 +30,7 @@ def run(ctx, args: Args):
     from bunzai.folders import checked_path
 
     configure_engines(ctx.studio)
-    paths = [checked_path(ctx.studio, path) for path in args.paths]
+    paths = [checked_path(ctx.studio, path, for_agent=True) for path in args.paths]
     # The CLI's policy, so a card bound to a world the import also gives links to it instead of
     # carrying a second copy that apply would refuse as occupied.
     conflicts = policy_for(ctx.studio, args.on_conflict)

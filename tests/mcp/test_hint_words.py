@@ -59,6 +59,23 @@ EXAMPLES = [
         "only the person can grant a folder: ask them to grant /home/me/cards, the folder that really holds it",
     ),
     (
+        "grant the folder it is in first (or the nearest one above it, if that folder does not exist): "
+        "`bunzai folder grant /home/me/cards`",
+        "only the person can grant a folder: ask them to grant /home/me/cards, the folder it is in (or the nearest "
+        "one above it, if that folder does not exist)",
+    ),
+    (
+        "no folder /home/me/gone exists: grant the nearest one above it first: `bunzai folder grant /home/me`",
+        "only the person can grant a folder: ask them to grant /home/me, the nearest folder above /home/me/gone "
+        "that exists",
+    ),
+    (
+        "a link does not carry a path out of a grant: give a path that stays inside, or grant the folder the link "
+        "leads to with `bunzai folder grant`",
+        "a link does not carry a path out of a grant: give a path that stays inside, or ask the person to grant the "
+        "folder the link leads to (only they can grant a folder)",
+    ),
+    (
         "see `bunzai folder list`",
         "only the person grants folders: ask them to grant it, or search those granted with folder_search",
     ),
