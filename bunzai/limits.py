@@ -444,6 +444,8 @@ MCP_RESULT_FRAME_BYTES = 4_096
 # (a question is a sentence or two; a longer list of answers is a search, not a choice).
 MCP_ASK_QUESTION_MAX_CHARS = 2_000
 MCP_ASK_CHOICES_MAX = 20
+# ask_choice: fewest answers; one is no choice (the agent can go on without asking).
+MCP_ASK_CHOICES_MIN = 2
 # folder_import: paths one call may name (each may be a folder of any size, walked as a stream).
 MCP_IMPORT_PATHS_MAX = 64
 # Longest tool name: the clients (Claude, Cursor) accept names of up to 64 characters.

@@ -5,7 +5,7 @@ Present only when the client declared elicitation; the answer is the person's, n
 
 from pydantic import Field
 
-from bunzai.limits import MCP_ASK_CHOICES_MAX, MCP_ASK_QUESTION_MAX_CHARS
+from bunzai.limits import MCP_ASK_CHOICES_MAX, MCP_ASK_CHOICES_MIN, MCP_ASK_QUESTION_MAX_CHARS
 from bunzai.tools.args import ToolArgs
 from bunzai.tools.contract import Tool
 
@@ -17,9 +17,9 @@ class Args(ToolArgs):
         description="The question, in a sentence the person can answer.",
     )
     choices: list[str] = Field(
-        min_length=2,
+        min_length=MCP_ASK_CHOICES_MIN,
         max_length=MCP_ASK_CHOICES_MAX,
-        description=f"The answers to choose from (2 to {MCP_ASK_CHOICES_MAX}).",
+        description=f"The answers to choose from ({MCP_ASK_CHOICES_MIN} to {MCP_ASK_CHOICES_MAX}).",
     )
 
 

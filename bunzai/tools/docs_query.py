@@ -17,7 +17,7 @@ class Args(ToolArgs):
     )
     query: str | None = Field(None, description="search: a few words.")
     section: str | None = Field(None, description="outline/read: a section's slug.")
-    offset: int = Field(0, ge=0, description="read: first character.")
+    offset: int = Field(0, ge=0, description="read: first character; browse: first row (a page's next_offset).")
     limit: int | None = Field(
         None,
         ge=1,

@@ -13,7 +13,9 @@ from bunzai.tools.contract import Tool, untrusted
 
 class Args(ToolArgs):
     paths: list[str] = Field(
-        min_length=1, max_length=MCP_IMPORT_PATHS_MAX, description="Files or folders inside granted folders."
+        min_length=1,
+        max_length=MCP_IMPORT_PATHS_MAX,
+        description=f"Files or folders inside granted folders (at most {MCP_IMPORT_PATHS_MAX}).",
     )
     on_conflict: Literal["refuse", "skip", "suffix"] = Field(
         "refuse",

@@ -9,7 +9,12 @@ from bunzai.tools.contract import Tool, untrusted
 
 class Args(ToolArgs):
     query: str = Field(description="Words every hit's path must hold, e.g. seraphina png.")
-    limit: int | None = Field(None, ge=1, le=SEARCH_MAX_LIMIT, description="Most hits.")
+    limit: int | None = Field(
+        None,
+        ge=1,
+        le=SEARCH_MAX_LIMIT,
+        description=f"Most hits ({SEARCH_DEFAULT_LIMIT} by default, at most {SEARCH_MAX_LIMIT}).",
+    )
 
 
 def run(ctx, args: Args):

@@ -10,7 +10,9 @@ from bunzai.tools.contract import Tool, untrusted
 
 
 class Args(ToolArgs):
-    ref: str = Field(description="kind/id of the piece, or an id only one kind holds (e.g. character/seraphina).")
+    ref: str = Field(
+        description="kind/id of the piece (e.g. character/seraphina), or an id only one kind holds (e.g. seraphina)."
+    )
     outline: bool = Field(
         False, description="List the immediate children (of pointer) as JSON pointers instead of values."
     )
