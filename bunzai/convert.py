@@ -27,6 +27,7 @@ from bunzai.adapters.common.losses import (
     UNREADABLE,
     Cover,
     covered,
+    escrow_why,
     not_carried,
 )
 from bunzai.adapters.common.naming import piece_id_for
@@ -438,11 +439,7 @@ def _escrow_losses(piece, adapter: Adapter, declared: list[Loss]) -> list[Loss]:
         or covered("/original", declared)
     ):
         return []
-    why = (
-        f"what the {original.format} file held beyond the canonical fields stays in the studio's escrow "
-        f"and is not written to {adapter.format_id}"
-    )
-    return [ESCROW_OTHER_FORMAT.at("/original", why)]
+    return [ESCROW_OTHER_FORMAT.at("/original", escrow_why(original.format, adapter.format_id))]
 
 
 def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], file_name: str = "") -> list[Loss]:
