@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from bunzai.adapters.common.js_regex import js_trim
 from bunzai.model.preset import active_order_index
+from bunzai.render.examples import example_blocks
 
 BUILT_IN_SLOTS = ("main", "nsfw", "jailbreak", "enhanceDefinitions")
 # SillyTavern's chatCompletionDefaultPrompts (public/scripts/PromptManager.js): (identifier, name, content, marker).
@@ -335,7 +336,8 @@ def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: di
     speakers = speaker_patterns(inputs.user_name, inputs.char_name)
     out: list[dict] = []
     for text, entry, card_source in texts:
-        for number, block in enumerate(_example_blocks(text)):
+        # setOpenAIMessageExamples takes the carriage returns out of each block
+        for number, block in enumerate(b.replace("\r", "") for b, _ in example_blocks(text)):
             out.append(
                 dict(marker, role="system", content=header, source=f"preset:{inputs.preset_id}#new_example_chat")
             )
@@ -347,16 +349,6 @@ def _examples(raw: str, utility: dict, marker: dict, inputs: Inputs, lore_at: di
                     part.update(lore=True, source=f"lorebook:{entry['book']}#{entry['uid']}")
                 out.append(part)
     return out
-
-
-def _example_blocks(raw: str) -> list[str]:
-    """The example dialogue's blocks, as parseMesExamples cuts them: text before a first `<START>`
-    is a block of its own, and an empty block still gets its `[Example Chat]` header."""
-    if not raw or raw == "<START>":
-        return []
-    if not raw.startswith("<START>"):
-        raw = "<START>\n" + raw.strip()
-    return [block.strip().replace("\r", "") for block in re.split(r"<START>", raw, flags=re.I)[1:]]
 
 
 # A speaker's line starts with its name and a colon; {{user}}/{{char}} are the names once macros

@@ -29,6 +29,7 @@ from bunzai.errors import BunzaiError
 from bunzai.macros.catalog import Catalog, catalog_for
 from bunzai.macros.equivalence import resolve
 from bunzai.macros.syntax import Token, tokenize
+from bunzai.render.examples import example_blocks
 
 FIXED_CLOCK = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
 _FALSY = {"", "false", "off", "0", "no"}
@@ -74,6 +75,7 @@ class MacroContext:
     max_context: int = 0
     max_response: int = 0
     example_separator: str = ""
+    text_completion: bool = False  # {{mesExamples}} heads its blocks with `<START>` in chat completion
     chat_start: str = ""
     chat: list[dict] = field(default_factory=list)  # {role, name, content}
     variables: dict[str, str] = field(default_factory=dict)
@@ -270,7 +272,7 @@ class MacroEvaluator:
             "card.description": c.description,
             "card.personality": c.personality,
             "card.scenario": c.scenario,
-            "card.examples": _examples(c.examples, c.example_separator),
+            "card.examples": _examples(c.examples, c.example_separator if c.text_completion else None),
             "card.examples_raw": c.examples,
             "card.system_prompt": c.system_prompt,
             "card.post_history": c.post_history,
@@ -508,12 +510,11 @@ def _roll(formula: str, rng: random.Random) -> str:
     return str(sum(rng.randint(1, sides) for _ in range(count)) + bonus)
 
 
-def _examples(raw: str, separator: str) -> str:
-    if not raw.strip():
-        return ""
-    blocks = [b.strip() for b in re.split(r"<START>", raw, flags=re.I) if b.strip()]
-    head = separator or "<START>"
-    return "\n".join(f"{head}\n{b}" for b in blocks)
+def _examples(raw: str, separator: str | None) -> str:
+    """`{{mesExamples}}`: each block (parseMesExamples) after its heading, `<START>` in chat completion
+    (`separator` None), else the context's separator, and ending in a newline."""
+    heading = "<START>\n" if separator is None else f"{separator}\n" if separator else ""
+    return "".join(f"{heading}{block}\n" for block, _ in example_blocks(raw))
 
 
 def _num(value: float) -> str:

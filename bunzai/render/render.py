@@ -33,7 +33,7 @@ from bunzai.render.card_fields import fill_card_fields
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
-from bunzai.render.text_completion import assemble_text, locate, wrap
+from bunzai.render.text_completion import assemble_text, locate, sequences, wrap
 from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 STAGES = ("raw", "lore", "macros", "regex", "final")
@@ -345,6 +345,10 @@ def render(
             else []
         )
     context = macro_context(loaded, chat, seed)
+    if "context" in templates:  # {{exampleSeparator}} and {{chatStart}} read the context template (power_user.context)
+        context.example_separator = sequences(templates["context"][1]).get("example_separator") or ""
+        context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
+    context.text_completion = text_mode
     context.field_problems = fill_card_fields(context, engine)
     evaluator = MacroEvaluator(context, engine)
     problems: list[dict] = []

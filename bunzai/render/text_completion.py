@@ -24,8 +24,9 @@ from __future__ import annotations
 import os
 import re
 
-from bunzai.adapters.common.js_regex import JS_SPACE, js_trim
+from bunzai.adapters.common.js_regex import js_trim
 from bunzai.render.chat_completion import Inputs, chat_history_parts, example_messages, speaker_patterns
+from bunzai.render.examples import example_blocks
 from bunzai.render.story_string import render_story_string
 
 # Parts that precede the chat; every other part is a chat message as SillyTavern formats them.
@@ -41,25 +42,6 @@ def sequences(preset: dict | None) -> dict:
 
 def options(preset: dict | None) -> dict:
     return ((preset or {}).get("templates") or {}).get("options") or {}
-
-
-def _example_blocks(raw: str) -> list[tuple[str, int]]:
-    """The example blocks as parseMesExamples cuts them, stripped, each with where it starts in `raw`:
-    text before a first `<START>` is a block of its own, and an empty block is a block too (it is
-    sent as its heading)."""
-    if not raw or raw == "<START>":
-        return []
-    opens = raw.startswith("<START>")  # else SillyTavern puts `<START>\n` before the trimmed text
-    text = raw if opens else js_trim(raw)
-    lead = 0 if opens else raw.find(text)
-    tags = list(re.finditer(r"<START>", text, re.I))
-    begins = ([] if opens else [0]) + [tag.end() for tag in tags]
-    ends = [tag.start() for tag in tags[1 if opens else 0 :]] + [len(text)]
-    blocks = []
-    for begin, end in zip(begins, ends, strict=True):
-        segment = text[begin:end]
-        blocks.append((js_trim(segment), lead + begin + len(segment) - len(segment.lstrip(JS_SPACE))))
-    return blocks
 
 
 # --- where each piece of a part's text comes from ------------------------------------------------
@@ -158,7 +140,7 @@ def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
             # the card's field is trimmed first (getCharacterCardFields), so no whitespace opens a block
             raw = inputs.character.get("example_messages") or ""
             lead = raw.find(js_trim(raw))
-            for number, (block, at) in enumerate(_example_blocks(js_trim(raw))):
+            for number, (block, at) in enumerate(example_blocks(js_trim(raw))):
                 at += lead
                 pointer = "character:/body/example_messages"
                 span = _span(pointer, raw, block, at)
@@ -167,7 +149,7 @@ def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
                 )
             continue
         where = f"lorebook:{entry['book']}#{entry['uid']}"
-        for block, at in _example_blocks(entry["content"]):
+        for block, at in example_blocks(entry["content"]):
             sources.append((block, where, where, True, _span(where, entry["content"], block, at)))
     heading = [_span(f"context:{_SEQ}example_separator", separator, separator)] if separator else []
     return [

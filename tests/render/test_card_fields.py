@@ -93,3 +93,11 @@ def test_a_typo_in_the_description_is_reported_once_where_it_was_written() -> No
     assert [(p["where"], p["offset"], p["column"]) for p in doc["unresolved"]] == [
         ("character:/body/description", 8, 9)
     ]
+
+
+def test_mes_examples_heads_each_block_with_start_in_chat_completion() -> None:
+    # parseMesExamples: main_api openai heads every block, an empty one too, with `<START>\n`
+    preset = _preset("main", "chatHistory")
+    preset["prompts"][0]["content"] = "[{{mesExamples}}]"
+    sent = _sent(preset, dict(CARD, example_messages="<START>\n<START>\n{{user}}: Hi"))
+    assert sent["main"] == ["[<START>\n\n<START>\nUser: Hi\n]"]

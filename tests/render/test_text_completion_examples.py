@@ -23,8 +23,8 @@ def _instruct(options: dict, **sequences: str) -> dict:
     return {"family": "instruct", "templates": {"sequences": sequences, "options": options}}
 
 
-def _prompt(examples: str, instruct: dict | None = None, context: dict = CONTEXT) -> str:
-    loaded = {
+def _loaded(examples: str, instruct: dict | None = None, context: dict = CONTEXT) -> dict:
+    return {
         "preset_id": "ctx",
         "preset": {"name": "Ctx", "body": context},
         "character_id": "ivo",
@@ -36,7 +36,10 @@ def _prompt(examples: str, instruct: dict | None = None, context: dict = CONTEXT
         "chat": [{"role": "user", "content": "Hello."}],
         "templates": {"instruct": ("inst", instruct)} if instruct else {},
     }
-    return render(loaded, stage="final")["prompt"]
+
+
+def _prompt(examples: str, instruct: dict | None = None, context: dict = CONTEXT) -> str:
+    return render(_loaded(examples, instruct, context), stage="final")["prompt"]
 
 
 # --- blocks (parseMesExamples) ----------------------------------------------------------------
@@ -104,3 +107,18 @@ def test_wrap_formats_example_parts_by_their_heading_as_evaluated() -> None:
     ]
     prompt = wrap(parts, CHATML, context, NAMES, lambda text: (text.replace("{{char}}", "Ivo"), []))[1]
     assert prompt.startswith("[Ivo]\n<|im_start|>user\nUser: Hi<|im_end|>\n")
+
+
+def test_example_separator_and_chat_start_macros_read_the_context_template() -> None:
+    sequences = dict(
+        CONTEXT["templates"]["sequences"], story_string="{{description}} [{{exampleSeparator}}|{{chatStart}}]\n"
+    )
+    context = {"family": "context", "templates": {"sequences": sequences, "options": {}}}
+    assert _prompt("", context=context).startswith("A guard. [***|---]\n")
+
+
+def test_mes_examples_macro_heads_each_block_with_the_separator() -> None:
+    # the macro gives what the story string's {{mesExamples}} gives: each block after its heading,
+    # an empty one too, ending in a newline
+    doc = render(_loaded("<START>\n<START>\n{{user}}: Hi"), stage="final", authors_note="[{{mesExamples}}]")
+    assert "[***\n\n***\nUser: Hi\n]" in doc["prompt"]
