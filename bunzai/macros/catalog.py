@@ -39,6 +39,16 @@ class CommentSyntax(BaseModel):
     forbid: str = "{}"  # characters that would end or break the comment early
 
 
+class GluedForm(BaseModel):
+    """A token the engine reads with its one argument glued to the name, no space: SillyTavern's
+    `{{time_UTC+2}}` is `time`, `_`, then an argument matching `arg` (the whole token, in any case)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    sep: str
+    arg: str  # a Python regex the argument must match in full
+
+
 class Syntax(BaseModel):
     """How one engine recognises a token (reference/macros.md §2)."""
 
@@ -53,6 +63,11 @@ class Syntax(BaseModel):
     trim_names: bool = False  # ... around an argument naming a variable only (values keep theirs)
     escape: str | None = None  # written before a brace, the engine prints the brace as text
     comment: CommentSyntax | None = None  # where a note can be left for the author
+    glued: tuple[GluedForm, ...] = ()  # names read with their argument glued on (`{{time_UTC+2}}`)
+    # Handlers a `|` after a macro may name, which the engine parses and never applies (Agnai's
+    # `{{char | upper}}` is `{{char}}`), and the names whose free-text arguments swallow them.
+    pipes: tuple[str, ...] = ()
+    pipes_as_text: tuple[str, ...] = ()
 
 
 class Entry(BaseModel):
@@ -67,6 +82,9 @@ class Entry(BaseModel):
     when: Literal["numeric", "text"] | None = None  # all arguments numeric / not all numeric
     first_arg: str | None = None  # a literal first argument that selects this form (`#each bot`)
     fixed_args: tuple[str, ...] = ()  # canonical arguments this form means without writing them
+    # The argument is a UTC offset `UTC±N`, N read as moment.js reads it (hours under 16, else
+    # minutes); written otherwise it is no offset (local time). `any_case`: `utc` in any case too.
+    utc_offset: Literal["exact", "any_case"] | None = None
     # A single argument is a list of items, split on these characters (`\,` is a comma kept in an
     # item); where it holds `split_first` (SillyTavern's `::`), on that instead.
     split_items: str = ""

@@ -9,6 +9,8 @@ catalog file; every direction then follows.
 
 from __future__ import annotations
 
+import re
+
 from bunzai.limits import MACRO_CANDIDATES_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs
@@ -76,6 +78,10 @@ def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name:
     if not args:
         return "{{" + flags + name + "}}"
     for sep in cat.seps(entry):
+        if any(form.sep == sep and cat.fold(form.name) == cat.fold(name) for form in cat.syntax.glued):
+            if len(args) == 1 and not flags:  # read only exactly so written (the read-back checks the argument)
+                return "{{" + name + sep + args[0] + "}}"
+            continue
         if sep == "::":
             return "{{" + flags + name + "::" + "::".join(args) + "}}"
         mode = cat.syntax.colon if sep == ":" else cat.syntax.space
@@ -114,7 +120,40 @@ def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
     if cat.syntax.trim_names and entry.op:
         names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
         args = [a.strip() if i < len(names) and names[i] == "name" else a for i, a in enumerate(args)]
+    if entry.utc_offset and args:
+        offset = utc_offset(args[0], any_case=entry.utc_offset == "any_case")
+        args = [offset] if offset is not None else []
     return args
+
+
+_UTC_OFFSET = re.compile(r"UTC([+-])([0-9]+)")
+_UTC_OFFSET_ANY_CASE = re.compile(_UTC_OFFSET.pattern, re.I)
+_HOURS_BELOW = 16  # moment.js's utcOffset(n): n is hours when -16 < n < 16, else minutes
+
+
+def utc_offset_minutes(arg: str, *, any_case: bool = False) -> int | None:
+    """The offset `UTC±N` shifts SillyTavern's time of day by, in minutes (moment.js's
+    utcOffset(N): N hours under 16, else N minutes), or None where it reads the argument as no
+    offset at all (its time of day is then local)."""
+    found = (_UTC_OFFSET_ANY_CASE if any_case else _UTC_OFFSET).fullmatch(arg)
+    if found is None:
+        return None
+    digits = found.group(2).lstrip("0") or "0"
+    if len(digits) > 15:  # no offset a clock shows: past the integers parseInt holds exactly, read as none
+        return None
+    written = int(found.group(1) + digits)
+    return written * 60 if abs(written) < _HOURS_BELOW else written
+
+
+def utc_offset(arg: str, *, any_case: bool = False) -> str | None:
+    """`UTC±N` in its shortest spelling of the same offset (`UTC+00`, `UTC-0` and `UTC+0` are
+    one; `UTC+60` is `UTC+1`), or None where SillyTavern reads the argument as no offset."""
+    minutes = utc_offset_minutes(arg, any_case=any_case)
+    if minutes is None:
+        return None
+    hours, rest = divmod(abs(minutes), 60)
+    shown = hours if rest == 0 and hours < _HOURS_BELOW else abs(minutes)
+    return f"UTC{'-' if minutes < 0 else '+'}{shown}"
 
 
 def list_items(arg: str, chars: str) -> list[str]:
@@ -195,7 +234,7 @@ def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str], source:
     """Whether the engine reads `text` as these canonical arguments, where they may differ from
     what is written: a list macro's items, or a form that stands for fixed arguments (on either
     side: `source`, the entry the arguments were read with). True of any other macro."""
-    if not (entry.split_items or entry.fixed_args or (source is not None and source.fixed_args)):
+    if not (entry.split_items or entry.fixed_args or entry.utc_offset or (source is not None and source.fixed_args)):
         return True
     return canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args) == items
 
@@ -213,6 +252,8 @@ def example(cat: Catalog, entry: Entry) -> str:
     placeholders += ["x"] * (want - len(placeholders))
     if entry.when == "numeric":
         placeholders = [str(1 + 9 * i) for i in range(len(placeholders))]  # 1, 10: a range's ends
+    if entry.utc_offset:
+        placeholders = ["UTC+2"][: len(placeholders)]  # the word `offset` would read as no offset at all
     return spell(cat, entry, engine_args(entry, placeholders)) or "{{" + entry.name + "}}"
 
 

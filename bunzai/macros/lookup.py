@@ -57,15 +57,19 @@ def macro_lookup(name: str, engine: str | None = None, to: str | None = None) ->
     target = _engine(to) if to else None
     found = []
     for cat in cats:
-        head = parse_token("{{" + bare + "}}", 0, cat.syntax).name
-        entries = _matching(cat, head)
+        token = parse_token("{{" + bare + "}}", 0, cat.syntax)
+        entries = _matching(cat, token.name)
         if not entries:
             continue
         row = {"engine": cat.engine, "forms": [describe_entry(cat, e) for e in entries]}
         if cat.partial:
             row["partial"] = True
+        if token.pipes:
+            row["note"] = f"{cat.engine} parses {' '.join('| ' + p for p in token.pipes)} and never applies it"
         if target is not None:
             row["on"] = {"engine": target.engine, "forms": [_fate(cat, e, target, translate_text) for e in entries]}
+            if token.args or token.pipes:  # the token as given, beside its forms' examples
+                row["on"]["as_written"] = _fate_of(token.raw, None, cat, target, translate_text)
         found.append(row)
     if not found:
         raise BunzaiError(
@@ -81,13 +85,20 @@ def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
     form = example(cat, entry)
     if entry.block == "block":
         form = form + "…{{/" + entry.name.lstrip("#:") + "}}"
-    result = translate_text(form, cat.engine, target.engine)
-    verdict = result.verdicts[0] if result.verdicts else {"verdict": "unknown"}
-    doc = {"form": form, "verdict": verdict["verdict"], "op": entry.op}
-    for key in ("to", "target_op", "candidates", "note", "comment"):
-        if key in verdict:
-            doc[key] = verdict[key]
+    doc = _fate_of(form, entry.op, cat, target, translate_text)
     same_op = target.by_op.get(entry.op or "", [])
     if same_op:
         doc["target_forms"] = [example(target, e) for e in same_op[:4]]
+    return doc
+
+
+def _fate_of(form: str, op: str | None, cat: Catalog, target: Catalog, translate_text) -> dict:
+    """What `form` (a macro's first token) becomes on `target`: its verdict, spelling and notes."""
+    # the first token's own verdict comes after those of the macros nested in it (all at 0)
+    own = [v for v in translate_text(form, cat.engine, target.engine).verdicts if v["at"] == 0]
+    verdict = own[-1] if own else {"verdict": "unknown", "op": op}
+    doc = {"form": form, "verdict": verdict["verdict"], "op": op if op is not None else verdict.get("op")}
+    for key in ("to", "target_op", "candidates", "note", "comment"):
+        if key in verdict:
+            doc[key] = verdict[key]
     return doc

@@ -136,7 +136,7 @@ sys.max_response | - | the response budget
 sys.is_mobile | - | whether the client is a phone
 sys.has_extension | name | whether an extension is enabled
 time.now | offset? | the time of day
-date.now | - | today's date
+date.now | offset? | today's date
 weekday.now | - | today's weekday
 datetime.iso | - | a full ISO timestamp
 time.format | format | the date and time in a given format

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from bunzai.limits import MACRO_TOKEN_CACHE
-from bunzai.macros.catalog import Syntax
+from bunzai.macros.catalog import GluedForm, Syntax
 
 _NAME = re.compile(r":?[^\s:]+")
 _BRACES = re.compile(r"\{\{(?!\{)|\}\}")
@@ -39,6 +40,7 @@ class Token:
     sep: str | None = None
     closing: bool = False
     shorthand: str | None = None  # the catalog name of a shorthand form, e.g. ".||="
+    pipes: list[str] = field(default_factory=list)  # `| upper` ... the engine parses after it and ignores
     partner: int | None = None  # index of the matching closer (on an opener) or opener (on a closer)
     parent: int | None = None  # index of the innermost open block this token sits in
 
@@ -106,9 +108,26 @@ def _args_after(body: str, mode: str, sep: str) -> list[str]:
     return split_top(body, sep)
 
 
+@cache
+def _glued(form: GluedForm) -> re.Pattern:
+    return re.compile(re.escape(form.name) + re.escape(form.sep) + "(" + form.arg + ")", re.I | re.S)
+
+
+@cache
+def _pipe_chain(handlers: tuple[str, ...]) -> re.Pattern:
+    # Agnai's grammar: the name, spaces, then each `|` with spaces or tabs around it and a handler
+    # (its own case), then spaces before the closing braces.
+    return re.compile(r"(?:[ \t]*\|[ \t]*(?:" + "|".join(map(re.escape, handlers)) + r"))+ *$")
+
+
 def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     """Flags, name and arguments of one token, as this engine reads them."""
     token = Token(start, start + len(raw), raw)
+    for form in syntax.glued:  # exactly so written: no space, no flag (SillyTavern matches it by regex)
+        glued = _glued(form).fullmatch(raw, 2, len(raw) - 2)
+        if glued:
+            token.name, token.sep, token.args = raw[2 : 2 + len(form.name)], form.sep, [glued.group(1)]
+            return token
     # Only the space before the name goes: a last argument keeps its trailing spaces, which an
     # engine that does not trim (SillyTavern's legacy `{{setvar::x::  v  }}`) stores.
     s = raw[2:-2].lstrip()
@@ -136,6 +155,12 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             if value or operator in ("=", "+=", "-=", "||", "??", "||=", "??=", "==", "!=", ">", ">=", "<", "<="):
                 token.args.append(value)
             return token
+    if syntax.pipes and not s.startswith("#"):  # a block opener takes no pipe
+        chain = _pipe_chain(syntax.pipes).search(s)
+        head = _NAME.match(s[: chain.start()]) if chain else None
+        if head and head.group(0).lower() not in syntax.pipes_as_text:
+            token.pipes = re.findall("|".join(map(re.escape, syntax.pipes)), s[chain.start() :])
+            s = s[: chain.start()]
     match = _NAME.match(s)
     if not match:
         token.name = s
@@ -185,7 +210,18 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
     for a, b in find_tokens(text):
         seen = _parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
         tokens.append(
-            Token(a, b, seen.raw, seen.flags, seen.name, list(seen.args), seen.sep, seen.closing, seen.shorthand)
+            Token(
+                a,
+                b,
+                seen.raw,
+                seen.flags,
+                seen.name,
+                list(seen.args),
+                seen.sep,
+                seen.closing,
+                seen.shorthand,
+                list(seen.pipes),
+            )
         )
     # Only a name that some closer names can open a block; the rest never enter the stack.
     closed = {fold(t.name).lstrip("#:") for t in tokens if t.closing}

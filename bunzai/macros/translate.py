@@ -171,6 +171,8 @@ class _Translator:
             return replacement, [{**v, "at": token.start} for v in found]
         args, found = self.nested(token, depth)
         replacement, verdict = self.judge(token, entry, args)
+        if token.pipes:
+            verdict = _noted(verdict, self.piped(token, replacement))
         found = [*found, verdict]
         self.memo[token.raw] = (replacement, found)
         return replacement, [{**v, "at": token.start} for v in found]
@@ -185,7 +187,7 @@ class _Translator:
         found = portable_spelling(target, op, token, canon, paired=False)
         if found is not None:
             t_entry, text = found
-            notes = [n for n in (t_entry.note, self.spaces_lost(op, canon)) if n]
+            notes = [n for n in (t_entry.note, self.spaces_lost(op, canon), self.no_offset(entry, args, canon)) if n]
             same = by_name(target, token, paired=False)
             if same is not None and same.op != op and text != token.raw:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
@@ -335,6 +337,18 @@ class _Translator:
                 else f"; {target.engine} has no comment syntax, so the dropped condition is only in this report"
             ),
         )
+
+    def piped(self, token: Token, replacement: str | None) -> str:
+        """What becomes of the pipes after a token (Agnai's `{{char | upper}}`): the source parses
+        them and never applies them (template-parser.ts has no code for them)."""
+        said = f"{self.source.engine} parses {' '.join('| ' + p for p in token.pipes)} and never applies it"
+        return said + ("; dropped" if replacement is not None else "")
+
+    def no_offset(self, entry: Entry, args: list[str], canon: list[str]) -> str:
+        """A note where the source reads a UTC offset's argument as no offset at all (local time)."""
+        if not entry.utc_offset or not args or canon:
+            return ""
+        return f"{self.source.engine} reads {args[0].strip()!r} as no UTC offset: its local time"
 
     def spaces_lost(self, op: str, args: list[str]) -> str:
         """A note where the target trims arguments (or only a variable's name, SillyTavern's legacy
@@ -519,6 +533,10 @@ def _printed(entry: Entry, body: str) -> str:
 
 def _brace_free(text: str) -> str:
     return text.replace("{", "").replace("}", "")
+
+
+def _noted(verdict: dict, note: str) -> dict:
+    return {**verdict, "note": "; ".join(n for n in (verdict.get("note"), note) if n)}
 
 
 def _verdict(kind: str, token: Token, op: str | None, **extra) -> dict:

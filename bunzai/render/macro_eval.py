@@ -27,7 +27,7 @@ from bunzai import limits
 from bunzai.adapters.common.js_regex import js_trim
 from bunzai.errors import BunzaiError
 from bunzai.macros.catalog import Catalog, catalog_for
-from bunzai.macros.equivalence import resolve
+from bunzai.macros.equivalence import canonical_args, resolve, utc_offset_minutes
 from bunzai.macros.syntax import Token, tokenize
 from bunzai.render.examples import example_blocks
 
@@ -375,11 +375,12 @@ class MacroEvaluator:
 
     def _time(self, op: str, token: Token, args: list[str]) -> str | None:
         now = self.ctx.clock
-        if op == "time.now" and args:
-            shift = re.fullmatch(r"\s*UTC([+-]\d+(?:\.\d+)?)\s*", args[0])
-            if not shift:
-                return ""
-            now = now.astimezone(UTC) + timedelta(hours=float(shift.group(1)))
+        entry = resolve(self.cat, token) if op == "time.now" and args else None
+        if entry is not None and entry.utc_offset:
+            # the catalog's reading: UTC±N as moment.js reads N; anything else is no offset (local time)
+            offset = canonical_args(self.cat, entry, args)
+            if offset:
+                now = now.astimezone(UTC) + timedelta(minutes=utc_offset_minutes(offset[0]))
         name = token.name.lower()
         if op == "time.now":
             return now.strftime("%H:%M") if name == "isotime" else _moment(now, "LT")

@@ -108,10 +108,11 @@ def test_reverse_is_a_collision_both_ways(source: str, target: str) -> None:
     assert _one("{{reverse::abc}}", source, target)[:2] == ("{{reverse::abc}}", "collision")
 
 
-def test_risuai_isotime_is_a_collision_where_the_target_reads_isotime_as_local_time():
-    # SillyTavern's legacy engine reads {{isotime}} as local HH:mm and has no {{time::UTC+0}}
-    out, verdict, note = _one("{{isotime}}", "risuai", "sillytavern-legacy")
-    assert (out, verdict) == ("{{isotime}}", "collision")
+def test_risuai_isodate_is_a_collision_where_the_target_reads_isodate_as_local_date():
+    # SillyTavern reads {{isodate}} as the local date and has no date in UTC (RisuAI's {{isotime}}
+    # is its {{time_UTC+0}}: test_translate_time_offsets_and_pipes.py)
+    out, verdict, note = _one("{{isodate}}", "risuai", "sillytavern-legacy")
+    assert (out, verdict) == ("{{isodate}}", "collision")
     assert '["UTC+0"]' in note
 
 
