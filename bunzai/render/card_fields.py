@@ -34,8 +34,14 @@ def fill_card_fields(context: MacroContext, engine: str) -> dict[str, list[dict]
     """Fill `context`'s card and persona fields in place; each field's macro problems, placed in
     the field as written (its offset, line and column there), by attribute name."""
     raw = {name: getattr(context, name) or "" for name in FIELDS}
-    # the same variables and clock; no card fields, so a field's {{description}} reads ''
-    bare = replace(context, **dict.fromkeys(FIELDS, ""))
+    # no card fields, so a field's {{description}} reads ''; the variables are a copy, so a field
+    # whose part is sent (the description) runs its {{setvar}} / {{incvar}} once, there
+    bare = replace(
+        context,
+        **dict.fromkeys(FIELDS, ""),
+        variables=dict(context.variables),
+        global_variables=dict(context.global_variables),
+    )
     problems: dict[str, list[dict]] = {}
     for name, where in FIELDS.items():
         text = js_trim(raw[name])

@@ -101,3 +101,9 @@ def test_mes_examples_heads_each_block_with_start_in_chat_completion() -> None:
     preset["prompts"][0]["content"] = "[{{mesExamples}}]"
     sent = _sent(preset, dict(CARD, example_messages="<START>\n<START>\n{{user}}: Hi"))
     assert sent["main"] == ["[<START>\n\n<START>\nUser: Hi\n]"]
+
+
+def test_a_variable_macro_in_the_description_runs_once() -> None:
+    # SillyTavern fills the description once (getCharacterCardFields) and sends that text
+    sent = _sent(_preset("main", "charDescription", "chatHistory"), dict(CARD, description="Visit {{incvar::n}}."))
+    assert sent["charDescription"] == ["Visit 1."]
