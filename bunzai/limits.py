@@ -346,6 +346,9 @@ RENDER_DEFAULT_CONTEXT = 4095
 RENDER_WI_BUDGET_PERCENT = 25
 # Messages SillyTavern scans for lorebook keys when neither entry nor book says (its default).
 RENDER_DEFAULT_SCAN_DEPTH = 2
+# Deepest in-chat injection SillyTavern sends (MAX_INJECTION_DEPTH, script.js): its injection
+# loops stop there, so a block, note or entry placed deeper is never sent.
+RENDER_MAX_INJECTION_DEPTH = 10_000
 # UTF-8 bytes per token of the estimate: SillyTavern's own fallback when no tokenizer runs
 # (tokenizers.js guesstimate, bytes since 1.17; a character of CJK text is three of them).
 RENDER_BYTES_PER_TOKEN = 3.35

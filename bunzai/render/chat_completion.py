@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bunzai import limits
 from bunzai.adapters.common.js_regex import js_trim
 from bunzai.model.preset import active_order_index
 from bunzai.render.examples import example_blocks
@@ -477,6 +478,14 @@ def chat_history_parts(
                     "lore": True,
                 }
             )
+    # SillyTavern's injection loops (populationInjectionPrompts, doChatInject) stop at MAX_INJECTION_DEPTH
+    beyond = [p for p in pending if int(p["depth"]) > limits.RENDER_MAX_INJECTION_DEPTH]
+    if beyond:
+        notes.append(
+            f"{', '.join(p['source'] for p in beyond)}: placed deeper than {limits.RENDER_MAX_INJECTION_DEPTH:,} "
+            "messages, where SillyTavern injects nothing; not sent"
+        )
+        pending = [p for p in pending if int(p["depth"]) <= limits.RENDER_MAX_INJECTION_DEPTH]
     out: list[dict] = []
     new_chat = utility.get("new_chat", "[Start a new Chat]")
     if new_chat:

@@ -24,7 +24,7 @@ CARD = {
 
 def _preset(*identifiers: str, **utility: str) -> dict:
     blocks = [block(i, marker=i != "main", content="Main." if i == "main" else "") for i in identifiers]
-    return {"prompts": blocks, "prompt_orders": [order(*identifiers)], "utility_prompts": dict(UTILITY, **utility)}
+    return {"prompts": blocks, "orders": [order(*identifiers)], "utility_prompts": dict(UTILITY, **utility)}
 
 
 def _sent(preset: dict, card: dict) -> dict[str, list[str]]:

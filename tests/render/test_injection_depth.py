@@ -1,0 +1,28 @@
+"""In-chat injections deeper than SillyTavern's MAX_INJECTION_DEPTH (10,000, script.js): its
+injection loops (openai.js populationInjectionPrompts, script.js doChatInject) run depth 0 to
+that bound, so a block placed deeper is never sent; the render says so in its notes and does
+not walk a loop as deep as a hostile depth."""
+
+from __future__ import annotations
+
+from test_chat_completion import block, in_chat, loaded, order
+
+from bunzai import limits
+from bunzai.render.render import render
+
+DEEPEST = limits.RENDER_MAX_INJECTION_DEPTH
+
+
+def test_a_block_deeper_than_sillytaverns_injection_bound_is_not_sent() -> None:
+    preset = {
+        "prompts": [
+            block("main", "Main."),
+            block("chatHistory", marker=True),
+            in_chat("edge", "EDGE", depth=DEEPEST),  # the deepest SillyTavern still injects: above the chat
+            in_chat("far", "FAR", depth=10**12),
+        ],
+        "orders": [order("main", "chatHistory", "edge", "far")],
+    }
+    doc = render(loaded(preset), stage="final")
+    assert [m["content"] for m in doc["messages"]] == ["Main.", "[Start a new Chat]", "EDGE", "hello", "hi there"]
+    assert any("preset:p#far" in note and "not sent" in note for note in doc["notes"])
