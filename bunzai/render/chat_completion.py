@@ -292,7 +292,9 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
             entries = lore_at["before_char" if identifier == "worldInfoBefore" else "after_char"]
             text = lore_text(entries)
             if text:
-                wrapper = utility.get("wi_format") or "{0}"
+                # formatWorldInfo: a format of only whitespace sends the entries as they are
+                wrapper = utility.get("wi_format") or ""
+                wrapper = wrapper if wrapper.strip() else "{0}"
                 parts.append(
                     dict(
                         marker,
