@@ -397,6 +397,22 @@ def test_a_uid_that_would_be_its_place_only_in_the_slice_crosses_whole() -> None
     assert entry_slice(book, ["/body/entries/3/content"]) is None
 
 
+def test_an_empty_uid_away_from_its_place_crosses_whole() -> None:
+    """An empty uid is read back as the entry's place: at place 1 of a slice it would take the uid 1
+    of a later entry there, which the whole book (where it is read as 3) never does (hypothesis found
+    this one: the slice named a loss at entry 4 that the whole book did not)."""
+    uids = [0, 417, "text", "", 1]
+    book = {"kind": "lorebook", "name": "b", "body": {"entries": [{"uid": uid} for uid in uids]}}
+    assert entry_slice(book, ["/body/entries/3", "/body/entries/4"]) is None
+    entries = [{"uid": uid, "content": "a"} for uid in uids]
+    before = _valid({"kind": "lorebook", "id": "b", "name": "b", "body": {"entries": entries[:3]}})
+    proposed = _valid({"kind": "lorebook", "id": "b", "name": "b", "body": {"entries": entries}})  # two added
+    assert platform_impact(before, proposed) == platform_impact(before, proposed, whole=True)
+    # at its own place it is read back as it is in the book: the slice stands
+    book["body"]["entries"] = [{"uid": uid} for uid in (0, "", 7, 8)]
+    assert entry_slice(book, ["/body/entries/1/content"]) is not None
+
+
 @pytest.mark.parametrize("uid", ["place", "other"])
 def test_an_entry_added_to_a_big_book_is_crossed_in_a_slice(uid, monkeypatch) -> None:
     """lorebook.entries.create on a book of 300: every format crosses two entries, and names

@@ -175,8 +175,9 @@ def _placed(entries: list, kept: list[int]) -> list | None:
     """The kept entries, each whose uid is its place in the book given its place in the slice
     instead, so that a format that reads a uid back from the entry's place (RisuAI) keeps or
     loses it in the slice as in the whole book; None (cross the whole piece) where that cannot
-    be kept: an entry whose uid is not its place in the book but is its place in the slice, or
-    uids that the renumbering would make repeat."""
+    be kept: an entry whose uid is not its place in the book but is its place in the slice, an
+    empty uid (read back as the entry's place) away from its place, or uids that the renumbering
+    would make repeat."""
     out = []
     for position, index in enumerate(kept):
         entry = entries[index]
@@ -186,6 +187,8 @@ def _placed(entries: list, kept: list[int]) -> list | None:
                 entry = {**entry, "uid": position}
         elif uid.__class__ is int and position != index:
             return None  # its uid is its place here, and was not in the book
+        elif uid == "" and position != index:
+            return None  # an empty uid is none: the formats read it back as the entry's place
         out.append(entry)
     uids = [entry["uid"] for entry in out if isinstance(entry, dict) and "uid" in entry]
     return out if len(set(map(str, uids))) == len(uids) else None  # 1 and "1" are one uid (the model's rule)
