@@ -2,8 +2,9 @@
 
 Okapi BM25 with the usual k1 = 1.2 and b = 0.75. A document is a bag of terms whose counts
 are already weighted by field (a heading word counts more than a body word); its length is
-the sum of those weights. Terms are lower-case words and numbers with a light plural
-stemmer, so "exports" finds "export"; a short stop list keeps "the" from scoring.
+the sum of those weights. Terms are lower-case words and numbers with a light stemmer
+(plurals, -ed, -ing, a final e), so "exports" and "exporting" find "export"; a short stop list
+keeps "the" from scoring.
 
 `stored` gives an index as JSON-able values (the docs catalog keeps them) and `from_stored`
 takes them back, at next to no cost: a term's postings are decoded when a query first asks
