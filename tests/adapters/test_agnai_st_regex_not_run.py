@@ -30,3 +30,12 @@ def test_sillytavern_regex_scripts_crossing_into_agnai_are_named_as_never_run(ta
     assert [script.payload["scriptName"] for script in again.pieces[0].body.behavior_scripts] == ["caps"]
     back = convert_piece(again.pieces[0], target, media)
     assert "agnai.import.st_regex_not_run" not in [loss.code for loss in back.losses]
+
+
+def test_an_unnamed_script_is_called_a_script_not_an_empty_quote():
+    data = {"name": "Sky", "first_mes": "hi", "extensions": {"regex_scripts": [SCRIPT | {"scriptName": ""}]}}
+    card = json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}).encode()
+    _adapter, decoded, media = read(card, "Sky.json")
+    crossing = convert_piece(decoded.pieces[0], "agnai.character.json", media)
+    [lost] = [loss for loss in crossing.losses if loss.code == "agnai.import.st_regex_not_run"]
+    assert "never runs a SillyTavern regex script (" in lost.why and "''" not in lost.why

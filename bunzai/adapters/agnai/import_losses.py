@@ -82,8 +82,9 @@ def st_regex_not_run(piece: Any) -> list[Loss]:
     return [
         ST_REGEX_NOT_RUN.at(
             f"/body/behavior_scripts/{index}",
-            f"Agnai has no regex scripts: it never runs the SillyTavern regex script {script.name!r} (the file "
-            "keeps it in the character's extensions, regex_scripts, for other apps)",
+            f"Agnai has no regex scripts: it never runs "
+            f"{f'the SillyTavern regex script {script.name!r}' if script.name else 'a SillyTavern regex script'} "
+            "(the file keeps it in the character's extensions, regex_scripts, for other apps)",
         )
         for index, script in enumerate(piece.body.behavior_scripts)
         if script.format == "sillytavern.regex"
