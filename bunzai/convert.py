@@ -462,8 +462,20 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,
     # key for key) is not reported again: it may have carried it elsewhere (RisuAI V2 emotions as assets)
     reported = {loss.pointer.removeprefix("/body") for loss in declared if loss.pointer.startswith("/body/extensions/")}
+    # and a book entry it reported whole (a RisuAI folder written disabled) is the card's
+    # data.character_book/entries/N: what the file holds differently under it is that loss
+    entries = {
+        "/character_book/entries/" + loss.pointer.rpartition("/")[2]
+        for loss in declared
+        if loss.pointer.startswith("/body/book/entries/") and loss.pointer.count("/") == 4
+    }
     family = family_losses(piece, back, adapter.label)
-    return found + [loss for loss in family if loss.pointer.split("/data", 1)[-1] not in reported]
+    return found + [
+        loss
+        for loss in family
+        if (rest := loss.pointer.split("/data", 1)[-1]) not in reported
+        and "/".join(rest.split("/", 4)[:4]) not in entries
+    ]
 
 
 def _bound_by_name(piece, back) -> set[str]:

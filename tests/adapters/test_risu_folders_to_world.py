@@ -141,3 +141,11 @@ def test_a_risuai_lorebook_in_a_card_s_book_keeps_its_folders_where_risuai_s_imp
             ("normal", FOLDER_KEY),
             ("normal", None),
         ], target
+
+
+def test_a_folder_is_said_once_on_a_sillytavern_card_not_again_as_a_rewritten_key():
+    _adapter, decoded, media = read(_risu_card(), "risu.json")
+    for target in ("sillytavern.card.json", "sillytavern.card.png"):
+        losses = convert_piece(decoded.pieces[0], target, media).losses
+        # the folder written disabled is book.entry.risu_folder's to say, not a key of the escrowed card's
+        assert [loss.code for loss in losses if "entries/0" in loss.pointer] == ["book.entry.risu_folder"], target
