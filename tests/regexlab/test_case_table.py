@@ -6,10 +6,9 @@ so the checked-in values cannot drift from JavaScript."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
+import node_tables
 import pytest
 
 from bunzai.errors import BunzaiError
@@ -73,18 +72,7 @@ def test_the_embedded_engine_gives_what_javascript_gives(case: dict) -> None:
 
 @pytest.fixture(scope="module")
 def node_results() -> list[dict]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the table's checked-in values are used alone")
-    proc = subprocess.run(
-        [node, str(HERE / "node_cases.js")],
-        input=json.dumps(CASES),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(proc.stdout)
+    return node_tables.node_results(HERE / "node_cases.js", CASES)
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[case["why"] for case in CASES])

@@ -9,10 +9,9 @@ values cannot drift from RisuAI's code."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
+import node_tables
 import pytest
 
 from bunzai.adapters.risu.regex_scripts import typed_flags
@@ -69,18 +68,7 @@ def test_the_lab_runs_a_script_as_risuai_does(case: dict) -> None:
 
 @pytest.fixture(scope="module")
 def node_results() -> list[dict]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the table's checked-in values are used alone")
-    proc = subprocess.run(
-        [node, str(HERE / "risu_scripts.js")],
-        input=json.dumps(CASES),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(proc.stdout)
+    return node_tables.node_results(HERE / "risu_scripts.js", CASES)
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[case["why"] for case in CASES])
