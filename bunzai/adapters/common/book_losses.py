@@ -122,6 +122,12 @@ def _folder_key(entry: dict) -> str | None:
     return text if isinstance(text, str) and text.startswith(RISU_FOLDER_KEY) else None
 
 
+def _may_be_folder(entry: Any) -> bool:
+    """Whether a canonical entry (the model) could be one `risu_folder_places` names: RisuAI's
+    extensions, or a lone folder key."""
+    return "risuai" in entry.extensions or (len(entry.keys) == 1 and entry.keys[0].text.startswith(RISU_FOLDER_KEY))
+
+
 def risu_folder_places(entries: list[dict]) -> list[int]:
     """The places of the entries that are RisuAI folders, not lore."""
     return [
@@ -159,7 +165,9 @@ def book_folders_off(piece: Any, label: str) -> tuple[Any, list[Loss]]:
     """A character whose embedded book holds RisuAI folders, with them disabled, for a card of
     `label` read by an app without folders; and the losses saying so."""
     book = piece.body.book
-    entries = [] if book is None else [entry.model_dump(mode="json") for entry in book.entries]
+    if book is None or not any(_may_be_folder(entry) for entry in book.entries):
+        return piece, []  # most books: no entry is dumped to be looked at
+    entries = [entry.model_dump(mode="json") for entry in book.entries]
     places = risu_folder_places(entries)
     if not places:
         return piece, []
