@@ -156,3 +156,27 @@ def test_a_sprite_keeping_its_sillytavern_file_name_is_not_noted_a_new_one_is():
     assert dict(crossing.files) == files | {"so-sad.png": new.data}
     cut = [loss.pointer for loss in crossing.losses if loss.code == "pack.item.label.cut"]
     assert cut == ["/body/items/4/label"] and undeclared(crossing) == []
+
+
+@pytest.mark.parametrize("target", [ZIP, FOLDER])
+def test_sprite_names_differing_only_in_case_are_written_as_two_files_on_any_filesystem(target):
+    # A zip made on Linux can hold Joy.png and joy.png. On Windows and macOS they are one file, so
+    # SillyTavern's unzip (and a folder export) would keep only the last: the second takes a free name.
+    files = {"Joy.png": png("a"), "joy.png": png("b"), "sad.png": png("c")}
+    decoded = get_adapter(FOLDER).read(b"", "Ada", files)
+    crossing = convert_piece(decoded.pieces[0], target, media_of(decoded))
+    written = dict(crossing.files) if target == FOLDER else _zip_members(crossing.data)
+    assert len({name.lower() for name in written}) == len(written) == 3
+    assert sorted(written.values()) == sorted(files.values())  # no sprite lost
+    assert [loss.pointer for loss in crossing.losses if loss.code == "pack.item.id.from_file_name"] == [
+        "/body/items/1/id"
+    ]
+    assert undeclared(crossing) == []
+
+
+def _zip_members(data: bytes) -> dict[str, bytes]:
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}

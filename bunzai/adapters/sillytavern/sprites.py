@@ -402,12 +402,18 @@ def _sprite_names(
 ) -> dict[str, str]:
     """Item id -> the file name it is written under: its escrowed name while it is an image's,
     else a free `<label>.<ext>`, `<label>-1.<ext>` ... The item whose id is its label is named
-    first, so it gets `<label>.<ext>`: the file SillyTavern shows first for the label (as `bunzai art`)."""
+    first, so it gets `<label>.<ext>`: the file SillyTavern shows first for the label (as `bunzai art`).
+    Two escrowed names that differ only in case (a zip made on Linux) are one file on Windows and
+    macOS, where the second would overwrite the first: the second is given a free name."""
     chosen: dict[str, str] = {}
+    taken: set[str] = set()
     for item, ext in sorted(images, key=lambda image: image[0].id != image[0].label):
         name = escrowed[item.id]
-        chosen[item.id] = name if name and _name_is_image(name) else _file_name(item.label or item.id, ext, used)
-        used.add(chosen[item.id].lower())
+        if not (name and _name_is_image(name)) or name.lower() in taken:
+            name = _file_name(item.label or item.id, ext, used)
+        chosen[item.id] = name
+        used.add(name.lower())
+        taken.add(name.lower())
     return chosen
 
 
