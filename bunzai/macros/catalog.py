@@ -98,6 +98,10 @@ class Entry(BaseModel):
     order: tuple[str, ...] | None = None  # the engine's argument order, in canonical names
     status: str = "current"
     only: str | None = None  # the one variant (engine id) this form belongs to
+    # The fields (`kind:pattern`, as bunzai.macros.crossing.MACRO_FIELDS names them) where the
+    # engine reads this form; elsewhere it is text. Agnai's `{{name}}` is a regex replacement
+    # over some card fields, not a word of its template grammar.
+    fields: tuple[str, ...] | None = None
     note: str = ""
 
     @field_validator("args")
@@ -226,6 +230,19 @@ def all_catalogs() -> dict[str, Catalog]:
 def catalog_for(engine: str) -> Catalog | None:
     """The catalog of an engine, or None where bunzai does not model it (answers: unchecked)."""
     return all_catalogs().get(engine.lower())
+
+
+@cache
+def catalog_in(engine: str, where: str | None) -> Catalog | None:
+    """The catalog of an engine as it reads the field `where` (`kind:pattern`): without the
+    forms it reads only in other fields. None for `where`: every form (the field is not known)."""
+    catalog = catalog_for(engine)
+    if catalog is None or where is None or all(e.fields is None for e in catalog.entries):
+        return catalog
+    entries = [e for e in catalog.entries if e.fields is None or where in e.fields]
+    return Catalog(
+        catalog.engine, catalog.title, catalog.partial, catalog.oracle, catalog.note, catalog.syntax, entries
+    )
 
 
 def names_macro(engine: str, name: str) -> bool:

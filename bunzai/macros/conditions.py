@@ -187,5 +187,7 @@ def _st_to_agnai(condition: str, translate: Spell) -> tuple[str, str] | None:
 def _agnai_placeholder(name: str) -> str | None:
     """The placeholder name Agnai's `#if` tests for a macro Agnai reads as `{{name}}`."""
     cat = catalog_for("agnai")
-    entries = [e for e in cat.by_key.get(cat.fold(name), []) if e.min_args == 0 and e.block is None and e.op]
+    # `#if` looks its word up among the grammar's placeholders: never a form read only in some fields.
+    found = cat.by_key.get(cat.fold(name), [])
+    entries = [e for e in found if e.min_args == 0 and e.block is None and e.op and e.fields is None]
     return entries[0].name if entries else None

@@ -125,7 +125,8 @@ def translate_piece(piece, source: str, target: str):
             text = holder[key]
             if "{{" not in text:
                 continue
-            translation = translate_text(text, source, target, field_reads(target, piece.kind, pattern))
+            reads = field_reads(target, piece.kind, pattern)
+            translation = translate_text(text, source, target, reads, f"{piece.kind}:{pattern}")
             if not translation.checked:
                 result.checked, result.reason = False, translation.reason
                 return piece, result

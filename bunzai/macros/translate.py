@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from bunzai.limits import MACRO_NESTING_MAX
 from bunzai.macros import ops
-from bunzai.macros.catalog import Catalog, Entry, catalog_for
+from bunzai.macros.catalog import Catalog, Entry, catalog_in
 from bunzai.macros.equivalence import (
     by_name,
     candidates,
@@ -58,12 +58,16 @@ class Translation:
         return doc
 
 
-def translate_text(text: str, source_engine: str, target_engine: str, reads: int | None = None) -> Translation:
+def translate_text(
+    text: str, source_engine: str, target_engine: str, reads: int | None = None, where: str | None = None
+) -> Translation:
     """`text` written for `source_engine`, rewritten for `target_engine`, with its verdicts.
 
     `reads`: how many macro passes the target runs over this text before it reaches the model
-    (a crossing knows it per field, bunzai.macros.crossing); None where the field is not known."""
-    source, target = catalog_for(source_engine), catalog_for(target_engine)
+    (a crossing knows it per field, bunzai.macros.crossing); None where the field is not known.
+    `where`: the field (`kind:pattern`), so a form an engine reads only in some fields is text
+    in the others; None where the field is not known (every form is read)."""
+    source, target = catalog_in(source_engine, where), catalog_in(target_engine, where)
     missing = [e for e, c in ((source_engine, source), (target_engine, target)) if c is None]
     if missing:
         return Translation(
@@ -188,6 +192,8 @@ class _Translator:
         if found is not None:
             t_entry, text = found
             notes = [n for n in (t_entry.note, self.spaces_lost(op, canon), self.no_offset(entry, args, canon)) if n]
+            if entry.fields is not None and entry.note:  # a form read only in some fields: say which
+                notes.insert(0, entry.note)
             same = by_name(target, token, paired=False)
             if same is not None and same.op != op and text != token.raw:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
