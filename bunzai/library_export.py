@@ -250,7 +250,7 @@ def _make_into(into: Path) -> None:
     try:
         into.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise _os_refusal(error) from None
+        raise _os_refusal(error, into) from None
 
 
 def _refused(report: LibraryReport, refs: list[str], error: BunzaiError | OSError) -> None:
@@ -258,13 +258,15 @@ def _refused(report: LibraryReport, refs: list[str], error: BunzaiError | OSErro
     report.not_written.extend({"ref": ref, "error": coded.to_json()["error"]} for ref in refs)
 
 
-def _os_refusal(error: OSError) -> BunzaiError:
+def _os_refusal(error: OSError, path: Path | None = None) -> BunzaiError:
     """A file the system would not write (a name too long for it, a disk without hard links,
-    read-only, full): said per piece, so the report of what was written is not lost."""
+    read-only, full): said per piece, so the report of what was written is not lost. It names
+    `path`, the file or folder the export meant, when given: not the temp file beside it."""
     from bunzai.errors import from_os_error
 
-    where = f"{error.filename}: " if error.filename else ""
-    return from_os_error(error) or BunzaiError(
+    named = path if path is not None else error.filename
+    where = f"{named}: " if named else ""
+    return from_os_error(error, path) or BunzaiError(
         "invalid_input",
         f"{where}{error.strerror or error}; nothing was written there",
         "check the folder exported into",
@@ -361,6 +363,8 @@ def _written_new(path: Path, data: bytes, batch: Batch | None) -> bool:
         if error.code != "occupied":
             raise
         return False
+    except OSError as error:  # the file meant, not the hidden temp file the system refused
+        raise _os_refusal(error, path) from None
     return True
 
 

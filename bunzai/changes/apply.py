@@ -212,7 +212,7 @@ class _Window:
             media = [self._stage_medium(sha256, item) for sha256, item in draft.get("attachments", {}).items()]
             staged = stage_piece(self.studio, dump_piece(piece), self.batch)
         except (BunzaiError, OSError) as error:
-            error = _coded(error)
+            error = _coded(error, self.studio, draft["target"])
             return receipt("failed", op=draft["mode"], target=draft["target"], reason=error.code, message=error.message)
         self.bytes += len(staged.raw)
         refs = [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
@@ -378,7 +378,7 @@ def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
         else:
             result = land_update(studio, item.piece, draft["baseline"], batch)
     except (BunzaiError, OSError) as error:
-        error = _coded(error)
+        error = _coded(error, studio, target)
         if error.code == "occupied":
             return _occupied(draft, _current_revision(studio, target))
         if error.code == "stale":
@@ -398,11 +398,12 @@ def _land_piece(studio, item: _Staged, batch: Batch) -> dict:
     )
 
 
-def _coded(error: BunzaiError | OSError) -> BunzaiError:
-    """A BunzaiError as it is; an environment fault (read-only, full disk) as its coded refusal."""
+def _coded(error: BunzaiError | OSError, studio, target: dict) -> BunzaiError:
+    """A BunzaiError as it is; an environment fault (read-only, full disk) as its coded refusal,
+    naming the piece's file: not the temp file, log or lock the system refused."""
     if isinstance(error, BunzaiError):
         return error
-    coded = from_os_error(error)
+    coded = from_os_error(error, studio.piece_file(target["kind"], target["id"]))
     if coded is None:
         raise error
     return coded

@@ -192,7 +192,8 @@ def _move_cursor(studio, session: str, save: bool | None, entry) -> dict:
             studio, session, seq=seq, end=entry.end if entry else 0, time=entry.record.get("time") if entry else None
         )
     except OSError as error:
-        coded = from_os_error(error) if error.errno in _UNWRITABLE else None
+        # the studio, not the cursor's temp file in .bunzai/ the system refused
+        coded = from_os_error(error, studio.root) if error.errno in _UNWRITABLE else None
         if coded is None:
             raise
         if save:

@@ -97,8 +97,9 @@ def _run(args: list[str]) -> int:
         return _reader_gone()
     except OSError as error:
         from bunzai.errors import from_os_error
+        from bunzai.store.faults import meant_path
 
-        coded = from_os_error(error)
+        coded = from_os_error(error, meant_path(error.filename))  # not a temp file or .bunzai/ inside
         if coded is None:
             return _internal(error)
         return render_error(coded)

@@ -116,7 +116,10 @@ class Dispatcher:
         except BunzaiError as error:
             return self._error(error, version)
         except OSError as error:
-            coded = from_os_error(error)
+            from bunzai.store.faults import meant_path  # lazy: only a failed write needs it
+
+            # what the agent asked to write: not a temp file or the studio's .bunzai/ folder
+            coded = from_os_error(error, meant_path(error.filename, getattr(self.ctx.studio, "root", None)))
             return self._error(coded if coded is not None else _internal(error), version)
         except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
             return self._error(_internal(error), version)
