@@ -98,9 +98,9 @@ def book_decorators_ignored(piece: Any) -> list[Loss]:
 # --- RisuAI lorebook folders ----------------------------------------------------------------------
 # RisuAI keeps a folder in the entry list itself: an entry of mode 'folder' whose key is
 # '\uf000folder:<uuid>' and whose content is empty (addLorebookFolder, src/ts/process/lorebook.svelte.ts);
-# an entry in it names that key in `folder`. A lorebook export or module is read with both in
-# extensions.risuai; a card's book keeps them beside the entry's spec keys, where only the key
-# shows the folder in the canonical entry.
+# an entry in it names that key in `folder`. Every reader puts both in extensions.risuai (a card's
+# book, which keeps them beside the entry's spec keys, too: card_book); a book that lost them
+# (one SillyTavern saved) shows a folder by its lone key alone.
 RISU_FOLDER_KEY = "\uf000folder:"
 FOLDER_MARKED = LossRule(
     r"/body/(?:book/)?entries/\d+",

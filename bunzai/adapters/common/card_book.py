@@ -284,14 +284,46 @@ def _delay_until_recursion(raw: Any) -> bool | int:
     return False if number is None else number
 
 
+# RisuAI's card export writes an entry's lorebook folder (`mode: 'folder'`) and folder link
+# (`folder`) beside the spec keys, and its import reads them there (createBaseV3 and
+# convertCharbook, src/ts/characterCards.ts). They read as a RisuAI lorebook's own entry reads
+# them, into extensions.risuai (mode 'normal', RisuAI's default, as no mode), so they cross.
+_RISU_TOP = ("mode", "folder")
+_RISU_NORMAL = "normal"
+
+
 def _app_extensions(entry: dict, ext: dict) -> dict:
-    if ext.keys() <= ST_ENTRY_EXTENSIONS:  # SillyTavern's keys only, as most entries: one set test
+    risu_top = "mode" in entry or "folder" in entry
+    if not risu_top and ext.keys() <= ST_ENTRY_EXTENSIONS:  # SillyTavern's keys only, as most entries
         return {}
-    return {key: value for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
+    app = {key: value for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
+    return _with_risu_top(entry, app) if risu_top else app
+
+
+def _with_risu_top(entry: dict, app: dict) -> dict:
+    """`app` with the entry's RisuAI keys beside the spec keys in extensions.risuai: RisuAI reads
+    those, so they win over a copy in extensions (one RisuAI carries along from an older export)."""
+    held = app.get("risuai", MISSING)
+    if held is not MISSING and not isinstance(held, dict):
+        return app
+    risu = dict(held) if held is not MISSING else {}
+    for key in _RISU_TOP:
+        value = entry.get(key)
+        if not isinstance(value, str):
+            continue
+        if key == "mode" and value == _RISU_NORMAL:
+            if risu.get(key) != _RISU_NORMAL:
+                risu.pop(key, None)
+        else:
+            risu[key] = value
+    if risu or held is not MISSING:
+        app["risuai"] = risu
+    return app
 
 
 def _set_app_extensions(entry: dict, value: dict) -> None:
     ext = container(entry, ("extensions",))
+    value = _risu_top_only(entry, ext, value)
     for key in [key for key in ext if key not in ST_ENTRY_EXTENSIONS and key not in value]:
         del ext[key]
     for key, item in value.items():
@@ -303,6 +335,21 @@ def _ext_row(
     key: str, name: str, decode: Callable[..., Any], *args: Any, encode: Callable[[Any], Any] = identity
 ) -> Field:
     return Field(("extensions", key), (name,), decode, encode, args)
+
+
+def _risu_top_only(entry: dict, ext: dict, value: dict) -> dict:
+    """`value` without the RisuAI keys an entry keeps beside its spec keys alone, as RisuAI writes
+    it (_risu_folder_keys writes them there): not copied into its extensions."""
+    risu, held = value.get("risuai"), ext.get("risuai")
+    if not isinstance(risu, dict):
+        return value
+    own = {key for key in _RISU_TOP if key in entry and key in risu and not (isinstance(held, dict) and key in held)}
+    if not own:
+        return value
+    rest = {key: item for key, item in risu.items() if key not in own}
+    if rest or isinstance(held, dict):
+        return value | {"risuai": rest}
+    return {key: item for key, item in value.items() if key != "risuai"}
 
 
 def _keys_out(keys: list[dict]) -> list[str]:
@@ -460,12 +507,19 @@ def _risu_folder_keys(entry: dict, canon: dict) -> dict:
     """A RisuAI lorebook's folder and folder link (`extensions.risuai.mode` / `folder`, as a
     RisuAI lorebook export or module is read) also beside the entry's keys, where RisuAI's card
     import reads them (`mode: book.mode`, `folder: book.folder`, characterCards.ts) and its own
-    export writes them; in extensions alone, a folder is imported as a blank entry."""
+    export writes them; in extensions alone, a folder is imported as a blank entry. (A new entry
+    keeps them in extensions too: SillyTavern keeps an entry's extensions, not these keys.)"""
     risu = canon["extensions"].get("risuai")
-    if isinstance(risu, dict):
-        for key in ("mode", "folder"):
-            if isinstance(risu.get(key), str) and entry.get(key) != risu[key]:
-                entry[key] = risu[key]
+    risu = risu if isinstance(risu, dict) else {}
+    for key in _RISU_TOP:
+        if isinstance(risu.get(key), str) and entry.get(key) != risu[key]:
+            entry[key] = risu[key]
+    if ("mode" in entry or "folder" in entry) and _app_extensions(entry, _ext(entry)) != canon["extensions"]:
+        # the entry was taken out of its folder, or is no folder now: as RisuAI writes such an entry
+        if not isinstance(risu.get("folder"), str):
+            entry.pop("folder", None)
+        if not isinstance(risu.get("mode"), str) and "mode" in entry:
+            entry["mode"] = _RISU_NORMAL
     return entry
 
 
