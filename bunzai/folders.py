@@ -113,14 +113,16 @@ def _not_granted_here(given: Path, leads: Path) -> BunzaiError:
     """The refusal a person at a shell gets: where the path really leads, and the folder to grant,
     the nearest one that exists (granting one that does not is refused as not_found)."""
     where = f" (it is really {leads})" if leads != given.absolute() else ""
-    folder = leads.parent
-    while not folder.is_dir() and folder != folder.parent:
-        folder = folder.parent
-    hint = (
-        f"grant the folder that really holds it first: `bunzai folder grant {folder}`"
-        if folder == leads.parent
-        else f"no folder {leads.parent} exists: grant the nearest one above it first: `bunzai folder grant {folder}`"
-    )
+    there = leads.parent  # the nearest thing on its way that is there: a folder, or a file
+    while not os.path.exists(there) and there != there.parent:  # os.path: an unreadable folder is not there
+        there = there.parent
+    if not os.path.isdir(there):
+        grant_it = f"`bunzai folder grant {there.parent}`"
+        hint = f"{there} is a file, not a folder: grant the folder that holds it first: {grant_it}"
+    elif there == leads.parent:
+        hint = f"grant the folder that really holds it first: `bunzai folder grant {there}`"
+    else:
+        hint = f"no folder {leads.parent} exists: grant the nearest one above it first: `bunzai folder grant {there}`"
     return BunzaiError("not_granted", f"{given} is outside the studio and every granted folder{where}", hint)
 
 
@@ -130,7 +132,7 @@ def _not_granted(given: Path, folders: list[Path], what: str = "") -> BunzaiErro
     written inside a grant leads out through a link there; any other is outside, and the folder
     to grant is the one it is written in (or the nearest above it, when that one does not exist)."""
     said = f"{what + ': ' if what else ''}{given}"
-    if _inside(Path(os.path.normpath(given.absolute())), folders):
+    if _written_inside(given, folders):
         return BunzaiError(
             "not_granted",
             f"{said} leads out of the studio and every granted folder through a link",
@@ -143,6 +145,24 @@ def _not_granted(given: Path, folders: list[Path], what: str = "") -> BunzaiErro
         "grant the folder it is in first (or the nearest one above it, if that folder does not exist): "
         f"`bunzai folder grant {given.absolute().parent}`",
     )
+
+
+def _written_inside(given: Path, folders: list[Path]) -> bool:
+    """Whether `given` is written inside a grant: a folder on its way, resolved as grants are kept
+    (real paths: a symlinked home is the home it leads to), is a grant or lies in one. Only folders
+    that are there are resolved, from the root down, so the walk is as deep as the folders that exist.
+    It tells an agent no more than a read would: a path written through a link into a grant is read."""
+    written = os.path.normpath(given.absolute())
+    if _inside(Path(written), folders):
+        return True
+    parts = Path(written).parts
+    for depth in range(2, len(parts)):  # the folders above the path, the root's child first
+        folder = os.path.join(*parts[:depth])
+        if not os.path.isdir(folder):
+            return False
+        if _inside(Path(os.path.realpath(folder)), folders):
+            return True
+    return False
 
 
 def search(studio, query: str, limit: int) -> list[dict]:

@@ -84,3 +84,23 @@ def test_folder_import_drafts_a_granted_file_and_a_granted_folder(bunzai, tmp_pa
         ("lorebook", "eldoria"),
     }
     assert all(d["type"] == "bunzai.draft" for d in every)
+
+
+def test_the_folder_to_grant_is_not_said_missing_when_it_is_a_file(bunzai, tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a file, not a folder", encoding="utf-8")
+    for path in (notes / "x.png", notes / "deeper" / "x.png"):
+        error = bunzai("folder", "read", str(path)).json["error"]
+        assert error["code"] == "not_granted"
+        assert error["hint"] == (
+            f"{notes} is a file, not a folder: grant the folder that holds it first: `bunzai folder grant {tmp_path}`"
+        ), error
+
+
+def test_what_is_checked_is_where_a_path_leads_not_how_it_is_written(bunzai, tmp_path) -> None:
+    folder = shared(tmp_path)
+    bunzai("folder", "grant", str(folder), check=True)
+    os.symlink(folder / "worlds", tmp_path / "worlds-link")  # written outside every grant, leads into one
+    page = bunzai("folder", "read", str(tmp_path / "worlds-link" / "notes.txt"), check=True).json
+    assert page["value"] == "hello from a shared folder\n"
+    assert page["path"] == str((folder / "worlds" / "notes.txt").resolve())  # the file it really is

@@ -95,3 +95,22 @@ def test_a_person_is_told_where_a_link_leads_and_the_nearest_folder_to_grant(bun
         f"`bunzai folder grant {tmp_path}`"
     )
     assert bunzai("folder", "grant", str(tmp_path)).code == 0  # the folder named can be granted
+
+
+def test_a_grant_spelled_through_a_link_is_still_the_grant(tmp_path) -> None:
+    # A symlinked home: the grant is kept as its real path, the agent spells it through the link.
+    studio, _ = init_studio(tmp_path / "studio")
+    home, secret = tmp_path / "real-home", tmp_path / "secret-place"
+    (home / "granted").mkdir(parents=True)
+    secret.mkdir()
+    (secret / "Bea.png").write_bytes(v2_card_png("Bea"))
+    os.symlink(secret, home / "granted" / "escape")
+    os.symlink(home, tmp_path / "home")
+    grant(studio, tmp_path / "home" / "granted")
+    path = tmp_path / "home" / "granted" / "escape" / "Bea.png"
+    error = _error(studio, "folder_import", paths=[str(path)])
+    assert error["code"] == "not_granted" and str(secret) not in json.dumps(error)
+    assert error["message"] == f"{path} leads out of the studio and every granted folder through a link"
+    outside = tmp_path / "home" / "elsewhere" / "Bea.png"  # spelled through the link, but outside the grant
+    error = _error(studio, "folder_import", paths=[str(outside)])
+    assert error["message"] == f"{outside} is outside the studio and every granted folder"
