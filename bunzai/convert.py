@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bunzai.adapters import registry
+from bunzai.adapters.common.book_losses import empty_folders_enabled
 from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses, world_id
 from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
@@ -456,8 +457,10 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     if not decoded.pieces:
         return [UNREADABLE.at("", "the written file reads back as no piece")]
     back = _same_kind(decoded, piece)
-    bound = _bound_by_name(piece, back)
-    lost = [p for p in lost_pointers(dump_piece(piece), dump_piece(back), declared) if p not in bound]
+    before = dump_piece(piece)
+    # a link kept by name, and the `enabled` of an empty RisuAI folder, which inserts nothing either way
+    same = _bound_by_name(piece, back) | empty_folders_enabled(before)
+    lost = [p for p in lost_pointers(before, dump_piece(back), declared) if p not in same]
     found = not_carried(lost, adapter.label)
     # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,
     # key for key) is not reported again: it may have carried it elsewhere (RisuAI V2 emotions as assets)

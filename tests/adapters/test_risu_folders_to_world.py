@@ -149,3 +149,25 @@ def test_a_folder_is_said_once_on_a_sillytavern_card_not_again_as_a_rewritten_ke
         losses = convert_piece(decoded.pieces[0], target, media).losses
         # the folder written disabled is book.entry.risu_folder's to say, not a key of the escrowed card's
         assert [loss.code for loss in losses if "entries/0" in loss.pointer] == ["book.entry.risu_folder"], target
+
+
+def test_a_folder_back_from_the_world_is_a_folder_again_and_its_enabled_no_loss():
+    """The world holds the folder disabled; RisuAI has no enabled flag, and a folder (no content)
+    inserts nothing whether it fires: written back as the folder, nothing is lost."""
+    world = get_adapter("sillytavern.world").read(_to_world().data, "Places.json", None).pieces[0]
+    assert world.body.entries[0].enabled is False
+    crossing = convert_piece(world, "risu.lorebook", lambda ref: b"")
+    assert [(loss.code, loss.pointer) for loss in crossing.losses] == [("escrow.other_format", "/original")]
+
+
+def test_a_disabled_entry_that_is_no_empty_folder_still_loses_its_flag_in_risuai():
+    world = get_adapter("sillytavern.world").read(_to_world().data, "Places.json", None).pieces[0]
+    entries = list(world.body.entries)
+    entries[0] = entries[0].model_copy(update={"content": "Said whenever the folder fires."})
+    entries[2] = entries[2].model_copy(update={"enabled": False})
+    edited = world.model_copy(update={"body": world.body.model_copy(update={"entries": entries})})
+    losses = convert_piece(edited, "risu.lorebook", lambda ref: b"").losses
+    assert [(loss.code, loss.pointer) for loss in losses if loss.pointer.endswith("/enabled")] == [
+        ("risu.entry.not_carried", "/body/entries/0/enabled"),
+        ("risu.entry.not_carried", "/body/entries/2/enabled"),
+    ]

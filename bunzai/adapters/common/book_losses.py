@@ -128,13 +128,20 @@ def _may_be_folder(entry: Any) -> bool:
     return "risuai" in entry.extensions or (len(entry.keys) == 1 and entry.keys[0].text.startswith(RISU_FOLDER_KEY))
 
 
+def _is_folder(entry: dict) -> bool:
+    return _risu(entry).get("mode") == "folder" or bool(_folder_key(entry) and not entry.get("content"))
+
+
 def risu_folder_places(entries: list[dict]) -> list[int]:
     """The places of the entries that are RisuAI folders, not lore."""
-    return [
-        index
-        for index, entry in enumerate(entries)
-        if _risu(entry).get("mode") == "folder" or (_folder_key(entry) and not entry.get("content"))
-    ]
+    return [index for index, entry in enumerate(entries) if _is_folder(entry)]
+
+
+def empty_folder(entry: dict) -> bool:
+    """Whether a canonical entry (JSON form) is a RisuAI folder with no content: it inserts
+    nothing whether it fires, so its `enabled` (off where a book without folders holds it) says
+    nothing RisuAI, which has no such flag, needs."""
+    return not entry.get("content") and _is_folder(entry)
 
 
 def risu_folders_marked(
@@ -176,3 +183,10 @@ def book_folders_off(piece: Any, label: str) -> tuple[Any, list[Loss]]:
     ]
     body = piece.body.model_copy(update={"book": book.model_copy(update={"entries": off})})
     return piece.model_copy(update={"body": body}), risu_folders_marked(entries, label, places, "/body/book/entries")
+
+
+def empty_folders_enabled(piece: dict) -> set[str]:
+    """The `enabled` pointers of the empty RisuAI folders of a dumped lorebook piece."""
+    if piece["kind"] != "lorebook":
+        return set()
+    return {f"/body/entries/{i}/enabled" for i, entry in enumerate(piece["body"]["entries"]) if empty_folder(entry)}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bunzai.adapters.common.book_losses import empty_folder
 from bunzai.adapters.common.drift import MISSING, as_bool, as_float, as_int, as_object, as_str
 from bunzai.adapters.common.js_regex import compiles, flags_valid, js_trim
 from bunzai.adapters.common.losses import LossRule
@@ -501,8 +502,9 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict, writte
     is the native entry written for it, when the caller has it."""
     losses = []
     at = f"{prefix}/{index}"
+    folder = empty_folder(canonical)  # its `enabled` is no loss (a book without folders turned it off)
     for field in _NOT_CARRIED:
-        if canonical[field] != default[field]:
+        if canonical[field] != default[field] and not (folder and field == "enabled"):
             why = (
                 f"a RisuAI lore entry has no {field} (RisuAI says such "
                 "things with decorators in the content, which bunzai does not write)"
