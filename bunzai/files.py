@@ -140,8 +140,10 @@ def read_up_to(fd: int, count: int) -> bytes:
     return b"".join(chunks)
 
 
-def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterator[Path]:
-    """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded."""
+def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH, dot_files: bool = False) -> Iterator[Path]:
+    """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded. With
+    `dot_files`, a file whose name starts with a dot is kept unless it is junk, as `list_folder`
+    keeps it (SillyTavern lists `characters/.hack.png`); hidden folders are skipped either way."""
     from pathlib import Path
 
     seen = 0
@@ -163,12 +165,13 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH) -> Iterato
                     f"{root} holds more than {WALK_MAX_ENTRIES} entries",
                     "name a folder further down that holds less",
                 )
-            if entry.name.startswith(".") or entry.is_symlink():
+            hidden = entry.name.startswith(".")
+            if entry.is_symlink() or hidden and not dot_files:
                 continue
             if entry.is_dir(follow_symlinks=False):
-                if depth < max_depth:
+                if depth < max_depth and not hidden:
                     subfolders.append((Path(entry.path), depth + 1))
-            elif entry.is_file(follow_symlinks=False):
+            elif entry.is_file(follow_symlinks=False) and not (hidden and is_junk_file(entry.name)):
                 yield Path(entry.path)
         stack.extend(reversed(subfolders))  # popped in name order
 

@@ -172,7 +172,7 @@ def search(studio, query: str, limit: int) -> list[dict]:
     for folder in granted_folders(studio):
         if not folder.is_dir():
             continue
-        for file in walk_files(folder):
+        for file in walk_files(folder, dot_files=True):  # the files `folder import` and SillyTavern list
             relative = file.relative_to(folder).as_posix()
             if all(term in relative.casefold() for term in terms):
                 hits.append(
@@ -187,7 +187,7 @@ def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
     """A granted file: a page of its text, or its size and hash when it is not text."""
     real = checked_path(studio, path)
     if real.is_dir():
-        files = [p.relative_to(real).as_posix() for p in walk_files(real, max_depth=0)]
+        files = [p.relative_to(real).as_posix() for p in walk_files(real, max_depth=0, dot_files=True)]
         return {"path": str(real), "type": "folder", "files": files[offset : offset + limit], "count": len(files)}
     data = read_file_bytes(real)
     result = {"path": str(real), "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}

@@ -104,3 +104,20 @@ def test_what_is_checked_is_where_a_path_leads_not_how_it_is_written(bunzai, tmp
     page = bunzai("folder", "read", str(tmp_path / "worlds-link" / "notes.txt"), check=True).json
     assert page["value"] == "hello from a shared folder\n"
     assert page["path"] == str((folder / "worlds" / "notes.txt").resolve())  # the file it really is
+
+
+def test_search_and_a_listing_show_a_dot_file_as_import_and_sillytavern_do(bunzai, tmp_path) -> None:
+    # SillyTavern lists characters/.hack.png as any card (its readdir keeps dot files), and so does
+    # `folder import`; a hidden folder (.git) and the leftovers of systems and editors are skipped.
+    folder = shared(tmp_path)
+    characters = folder / "characters"
+    characters.mkdir()
+    for name in (".hack.png", ".DS_Store", "._hack.png", ".hack.png.swp", ".hack.png.42-0123456789ab.tmp"):
+        (characters / name).write_bytes(b"x")
+    (folder / ".git").mkdir()
+    (folder / ".git" / "hack.png").write_bytes(b"x")
+    bunzai("folder", "grant", str(folder), check=True)
+    hits = bunzai("folder", "search", "hack", check=True).json["items"]
+    assert [hit["relative"] for hit in hits] == ["characters/.hack.png"]
+    listing = bunzai("folder", "read", str(characters), check=True).json
+    assert (listing["files"], listing["count"]) == ([".hack.png"], 1)
