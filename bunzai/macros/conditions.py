@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bunzai.jstext import js_trim
 from bunzai.macros.catalog import catalog_for
 
 # Engines whose truth rule is modelled here.
@@ -58,7 +59,7 @@ def carried(source: str, target: str, args: list[str], translate: Spell) -> tupl
 
 
 def st_truthy(value: str) -> bool:
-    return value != "" and value.strip().lower() not in _FALSE_WORDS
+    return value != "" and js_trim(value).lower() not in _FALSE_WORDS
 
 
 def risu_truthy(value: str) -> bool:

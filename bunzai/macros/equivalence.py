@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from bunzai.jstext import js_trim
 from bunzai.limits import MACRO_CANDIDATES_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs
@@ -104,12 +105,12 @@ def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
     """A token's arguments in canonical order, with comma lists split where the engine does."""
     if entry.fixed_args:
         return list(entry.fixed_args)
-    args = [a.strip() for a in args] if cat.syntax.trim_args else list(args)
+    args = [js_trim(a) for a in args] if cat.syntax.trim_args else list(args)
     if entry.first_arg is not None:
         args = args[1:]
     if entry.split_items and len(args) == 1:
         if entry.split_first and entry.split_first in args[0]:
-            args = [a.strip() for a in split_top(args[0], entry.split_first)]
+            args = [js_trim(a) for a in split_top(args[0], entry.split_first)]
         elif any(c in args[0] for c in entry.split_items):
             args = list_items(args[0], entry.split_items)
     if entry.order and entry.op and len(args) == len(entry.order):
@@ -119,7 +120,7 @@ def canonical_args(cat: Catalog, entry: Entry, args: list[str]) -> list[str]:
             args = [by_name[n] for n in names]
     if cat.syntax.trim_names and entry.op:
         names = [a.rstrip("?*") for a in ops.canonical_args(entry.op)]
-        args = [a.strip() if i < len(names) and names[i] == "name" else a for i, a in enumerate(args)]
+        args = [js_trim(a) if i < len(names) and names[i] == "name" else a for i, a in enumerate(args)]
     if entry.utc_offset and args:
         offset = utc_offset(args[0], any_case=entry.utc_offset == "any_case")
         args = [offset] if offset is not None else []
@@ -177,7 +178,7 @@ def list_items(arg: str, chars: str) -> list[str]:
             current.append(arg[i])
             i += 1
     items.append("".join(current))
-    return [item.strip() for item in items]
+    return [js_trim(item) for item in items]
 
 
 def engine_args(entry: Entry, args: list[str]) -> list[str]:

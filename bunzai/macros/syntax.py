@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from bunzai.jstext import js_trim, js_trim_start
 from bunzai.limits import MACRO_TOKEN_CACHE
 from bunzai.macros.catalog import GluedForm, Syntax
 
@@ -100,9 +101,9 @@ def split_top(text: str, sep: str) -> list[str]:
 
 def _args_after(body: str, mode: str, sep: str) -> list[str]:
     if mode == "one":
-        return [body.strip() if sep == " " else body]
+        return [js_trim(body) if sep == " " else body]
     if mode == "comma":
-        return [a.strip() for a in split_top(body, ",")]
+        return [js_trim(a) for a in split_top(body, ",")]
     if sep == " ":
         return body.split()
     return split_top(body, sep)
@@ -130,19 +131,19 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             return token
     # Only the space before the name goes: a last argument keeps its trailing spaces, which an
     # engine that does not trim (SillyTavern's legacy `{{setvar::x::  v  }}`) stores.
-    s = raw[2:-2].lstrip()
+    s = js_trim_start(raw[2:-2])
     while s and syntax.flags and s[0] in syntax.flags and len(s) > 1 and not s.startswith("//"):
         token.flags += s[0]
-        s = s[1:].lstrip()
+        s = js_trim_start(s[1:])
     if s.startswith("//"):
         token.name = "//"
-        rest = s[2:].strip()
+        rest = js_trim(s[2:])
         token.args = [rest] if rest else []
         token.sep = " " if rest else None
         return token
     if s.startswith("/") and len(s) > 1:
         token.closing = True
-        token.name = s[1:].strip()
+        token.name = js_trim(s[1:])
         return token
     if syntax.shorthand and s[:1] in syntax.shorthand:
         match = _SHORTHAND.match(s[1:])
@@ -151,7 +152,7 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             token.shorthand = s[0] + operator
             token.name = token.shorthand
             token.args = [match.group("var")]
-            value = match.group("value").strip()
+            value = js_trim(match.group("value"))
             if value or operator in ("=", "+=", "-=", "||", "??", "||=", "??=", "==", "!=", ">", ">=", "<", "<="):
                 token.args.append(value)
             return token
@@ -167,15 +168,15 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
         return token
     token.name = match.group(0)
     rest = s[match.end() :]
-    lead = rest.lstrip()  # `{{random :: a}}`: space before a separator is skipped (ST lexer, RisuAI's name fold)
+    lead = js_trim_start(rest)  # `{{random :: a}}`: space before a separator is skipped (ST lexer, RisuAI's name fold)
     if lead.startswith("::"):
         token.sep = "::"
         token.args = split_top(lead[2:], "::")
     elif lead.startswith(":"):
         token.sep = ":"
         token.args = _args_after(lead[1:], syntax.colon, ":")
-    elif rest.strip():
-        body = rest.strip()
+    elif js_trim(rest):
+        body = js_trim(rest)
         if syntax.space == "one" and "::" in body and len(split_top(body, "::")) > 1:
             # `{{if cond::text}}`: a space after the name, then `::`-separated arguments.
             token.sep = "::"

@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from bunzai.jstext import js_trim
 from bunzai.limits import MACRO_NESTING_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_in
@@ -369,7 +370,7 @@ class _Translator:
             what, trimmed = "a variable's name", [a for n, a in zip(names, args) if n == "name"]
         else:
             return ""
-        spaced = [a for a in trimmed if a != a.strip()]
+        spaced = [a for a in trimmed if a != js_trim(a)]
         if not spaced:
             return ""
         said = f"{self.target.engine} trims {what}: the spaces around {', '.join(map(repr, spaced))} are lost"
@@ -531,7 +532,7 @@ def _removed(verdict: dict) -> bool:
 
 def _printed(entry: Entry, body: str) -> str:
     """The text a literal block's body becomes in its own engine: trimmed, `{{` backslashed where it says so."""
-    body = body.strip()
+    body = js_trim(body)  # blockEndMatcher's p1.trim()
     if entry.literal == "backslashed":
         body = body.replace("{{", "\\{\\{").replace("}}", "\\}\\}")
     return body
