@@ -16,18 +16,24 @@ Findings, one kind each:
   macros in it, so it looks for the macro's own text.
 - `runs_on_nothing`: no placement, or a depth range no message is in.
 
-Rules run in list order; a disabled rule is only checked for compiling.
+Rules run in the order their platform runs them: SillyTavern's in list order, RisuAI's by the
+flag field's `<order N>`, highest first (run_order); a disabled rule is only checked for
+compiling. A RisuAI rule's other flag tokens run as `try` runs them (its actions, the test-first
+path, `<no_end_nl>`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable
+from functools import cmp_to_key
 from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.jstext import js_parse_int
 from bunzai.regexlab import engine, probe, syntax
 
 
@@ -237,7 +243,46 @@ def _runs_together(first: dict, second: dict) -> bool:
     )
 
 
+def risu_tokens(rule: dict) -> list[str]:
+    """A RisuAI rule's flag tokens as the adapter keeps them (`extensions.risuai.flag_tokens`), and
+    `cbs` for a pattern whose macros are expanded first."""
+    kept = ((rule.get("extensions") or {}).get("risuai") or {}).get("flag_tokens")
+    tokens = [token for token in kept if isinstance(token, str)] if isinstance(kept, list) else []
+    return tokens + ["cbs"] if rule.get("substitute_macros") == "raw" else tokens
+
+
+def risu_actions(tokens: list[str]) -> list[str]:
+    """RisuAI's `pscript.actions`: every token but `<order N>`, once (the adapter's own rule)."""
+    return list(dict.fromkeys(token for token in tokens if not token.startswith("order ")))
+
+
+def run_order(rules: list[dict], platform: str) -> list[int]:
+    """The indices of `rules` in the order the platform runs them. RisuAI (processScriptFull) reads
+    N of each `<order N>` with parseInt, the last one of a field winning, and, where any rule has
+    one, sorts by `b.order - a.order`: highest first, a stable sort, NaN equal to every order."""
+    indices = list(range(len(rules)))
+    if platform != "risuai":
+        return indices
+    orders, ordered = [], False
+    for rule in rules:
+        order = 0.0
+        for token in risu_tokens(rule):
+            if token.startswith("order "):
+                order, ordered = js_parse_int(token[len("order ") :]), True
+        orders.append(order)
+    if not ordered:
+        return indices
+
+    def compare(a: int, b: int) -> int:
+        step = orders[b] - orders[a]
+        return 0 if math.isnan(step) else (step > 0) - (step < 0)
+
+    return sorted(indices, key=cmp_to_key(compare))
+
+
 def _request(rule: dict, platform: str) -> dict[str, Any]:
+    """The engine's view of a rule run on a set's texts: a RisuAI rule with its actions (try's path)."""
+    actions = risu_actions(risu_tokens(rule)) if platform == "risuai" else []
     return {
         "pattern": str(rule.get("pattern") or ""),
         "flags": str(rule.get("flags") or ""),
@@ -246,20 +291,22 @@ def _request(rule: dict, platform: str) -> dict[str, Any]:
         "trims": list(rule.get("trim_strings") or []),
         "macros": {},
         "substitute": "none",
-        "noEndNewline": True,
+        "noEndNewline": "no_end_nl" in actions,
+        "actions": actions,
     }
 
 
 def _shadow_findings(rules: list[dict], compiled: dict[int, dict], platform: str, deadline: float) -> list[dict]:
     found = []
-    for later in sorted(compiled):
+    sequence = [i for i in run_order(rules, platform) if i in compiled]
+    for position, later in enumerate(sequence):
         if time.monotonic() > deadline:
             break
         rule = rules[later]
         witnesses = _witnesses(rule)
         if not witnesses:
             continue
-        for earlier in sorted(i for i in compiled if i < later):
+        for earlier in sequence[:position]:
             if not _runs_together(rules[earlier], rule):
                 continue
             try:
