@@ -307,6 +307,16 @@ def _chosen_writer(piece, writers: list[str]) -> str | None:
     return place.format_id if place is not None and place.format_id in writers else None
 
 
+def own_book(first, piece) -> bool:
+    """Whether `piece` is `first`'s own book: a card's `character_book` (Agnai's memory book ...)
+    is also read as a lorebook piece, and it crosses in the character, whose write carries it or
+    reports it lost; it is no piece left behind."""
+    book = first.body.book if first.kind == "character" else None
+    if book is None or piece.kind != "lorebook":
+        return False
+    return all(getattr(piece.body, key) == getattr(book, key) for key in type(piece.body).model_fields)
+
+
 def linked_book(studio, piece):
     """A character with its linked lorebook piece embedded as that piece is now.
 

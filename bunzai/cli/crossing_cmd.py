@@ -292,7 +292,7 @@ def convert(
     """
     from bunzai.adapters.common.losses import no_studio
     from bunzai.adapters.inspect import read_bytes
-    from bunzai.convert import convert_piece
+    from bunzai.convert import convert_piece, own_book
     from bunzai.errors import BunzaiError
     from bunzai.files import read_file_bytes, read_stdin_bytes
 
@@ -314,8 +314,10 @@ def convert(
     crossing.losses = [no_studio(loss) for loss in crossing.losses]  # no studio keeps an escrow here
     report = {"source": str(file), "source_format": adapter.format_id} | crossing.report()
     report["warnings"] = list(decoded.warnings)  # what reading mended: repeated keys, lone surrogates
-    if len(decoded.pieces) > 1:
-        report["not_converted"] = [f"{p.kind}/{p.id}" for p in decoded.pieces[1:]]
+    first, *rest = decoded.pieces
+    left = [f"{p.kind}/{p.id}" for p in rest if not own_book(first, p)]  # a card's book crossed in it
+    if left:
+        report["not_converted"] = left
     if crossing.files is not None:
         _write_output_folder(Path(output), crossing.files, force)
         emit(report | {"output": output})
