@@ -49,6 +49,16 @@ BOOK_ENTRY_DROPPED = LossRule(
 BOOK_KEY_PLAIN = LossRule(
     "", "translated", "marinara.character.book.key.plain", "Marinara matches a card book's keys as plain text"
 )
+# Marinara runs only the regex scripts of its own table (generate.routes.ts, regexScriptsStore);
+# its character import (st-character.importer.ts, marinara.importer.ts) keeps a card's
+# extensions as data and makes no script of extensions.regex_scripts.
+ST_REGEX_NOT_RUN = LossRule(
+    r"/body/behavior_scripts/\d+",
+    "dropped",
+    "marinara.import.st_regex_not_run",
+    "Marinara never runs a SillyTavern regex script a character carries (the file keeps it in the card's "
+    "extensions, regex_scripts, for other apps): it runs only the scripts of its own regex list",
+)
 
 
 def inner_card(envelope: dict, name: str) -> dict:
@@ -96,7 +106,26 @@ class MarinaraCharacter(Adapter):
         card["data"] = write_card_data(
             card["data"] if base is not None else None, card_fields.v2_data_template(), piece, SHAPE, media
         )
-        return Encoded(compact_bytes(envelope), card_losses(piece, SHAPE, self.format_id) + book_losses(piece))
+        losses = card_losses(piece, SHAPE, self.format_id) + book_losses(piece) + st_regex_not_run(piece)
+        return Encoded(compact_bytes(envelope), losses)
+
+
+def st_regex_not_run(piece: Any) -> list[Loss]:
+    """A loss per SillyTavern regex script of a character crossing in (one from Marinara was
+    already there, so writing it back notes nothing new)."""
+    if piece.original is not None and piece.original.format == FORMAT_ID:
+        return []
+    return [
+        ST_REGEX_NOT_RUN.at(
+            f"/body/behavior_scripts/{index}",
+            f"Marinara never runs "
+            f"{f'the SillyTavern regex script {script.name!r}' if script.name else 'a SillyTavern regex script'} "
+            "(the file keeps it in the card's extensions, regex_scripts, for other apps): it runs only the "
+            "scripts of its own regex list",
+        )
+        for index, script in enumerate(piece.body.behavior_scripts)
+        if script.format == "sillytavern.regex"
+    ]
 
 
 def book_losses(piece: Any) -> list[Loss]:

@@ -1,0 +1,37 @@
+"""A SillyTavern card's regex scripts crossing into a Marinara character: the card inside keeps
+them in extensions.regex_scripts, but Marinara runs only the regex scripts of its own table
+(generate.routes.ts, regexScriptsStore.list()), and its character import (st-character.importer.ts,
+marinara.importer.ts) makes none of a card's; the crossing says so, and a file Marinara made
+written back says nothing new."""
+
+from __future__ import annotations
+
+import json
+
+from cards_support import read
+
+from bunzai.convert import convert_piece
+
+SCRIPT = {"id": "a", "scriptName": "caps", "findRegex": "/rain/g", "replaceString": "RAIN", "placement": [2]}
+CODE = "marinara.import.st_regex_not_run"
+
+
+def _st_card(*scripts: dict) -> bytes:
+    data = {"name": "Sky", "first_mes": "hi", "extensions": {"regex_scripts": list(scripts)}}
+    return json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}).encode()
+
+
+def test_sillytavern_regex_scripts_crossing_into_marinara_are_named_as_never_run():
+    _adapter, decoded, media = read(_st_card(SCRIPT, SCRIPT | {"id": "b", "scriptName": ""}), "Sky.json")
+    crossing = convert_piece(decoded.pieces[0], "marinara.character", media)
+    lost = [loss for loss in crossing.losses if loss.code == CODE]
+    assert [(loss.pointer, loss.action) for loss in lost] == [
+        ("/body/behavior_scripts/0", "dropped"),
+        ("/body/behavior_scripts/1", "dropped"),
+    ]
+    assert "'caps'" in lost[0].why and "''" not in lost[1].why
+    # the file keeps the scripts for other apps, and written back from it names nothing new
+    _adapter, again, media = read(crossing.data, "Sky.marinara.json", "marinara.character")
+    assert [script.payload["scriptName"] for script in again.pieces[0].body.behavior_scripts] == ["caps", ""]
+    back = convert_piece(again.pieces[0], "marinara.character", media)
+    assert CODE not in [loss.code for loss in back.losses]
