@@ -236,6 +236,9 @@ NAME_HASH_LENGTH = 6
 EXPORT_STEM_MAX_BYTES = 200
 # Longest export file name, in UTF-8 bytes: the 255 bytes per name file systems allow.
 EXPORT_NAME_MAX_BYTES = 255
+# Longest file name, in UTF-8 bytes, the file systems bunzai writes on take (ext4, btrfs, APFS):
+# a temp file written beside a name near it cuts its copy of the name to fit (store.atomic).
+FILE_NAME_MAX_BYTES = 255
 # --- regex lab (bunzai/regexlab: users' patterns run in an embedded ECMAScript engine) ---
 # Longest any one run of a pattern may take, in the engine's CPU time (QuickJS counts
 # CPU, so on a loaded machine the wall time is longer). A real roleplay rule over a long

@@ -7,8 +7,8 @@
 
 Both make the new name durable by fsyncing the folder afterwards, or, given a
 `store.batch.Batch`, leave the syncs to the batch (the group commit of `bunzai apply`).
-Temp files are named `.<name>.<pid>-<random>.tmp`: hidden, and not
-ending in the final extension, so listings and reads skip them; they are removed on any
+Temp files are named `.<name>.<pid>-<random>.tmp` (the name cut to fit a file system's longest
+name): hidden, and not ending in the final extension, so listings and reads skip them; they are removed on any
 failure. A SIGKILL can still leave one behind: `bunzai doctor --repair` sweeps those whose
 writer (the pid in the name) is gone, and a library export those in the folders it writes
 into (`sweep_stale_temps`).
@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 
 from bunzai.errors import BunzaiError
-from bunzai.limits import TEMP_START_SLACK_SECONDS
+from bunzai.limits import FILE_NAME_MAX_BYTES, TEMP_START_SLACK_SECONDS
 
 TYPE_CHECKING = False  # pathlib and typing cost 5 and 3 ms to import; `bunzai read` needs neither
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def write_temp(path: Path, data: bytes, batch: Batch | None = None) -> Path:
     """A temp file beside `path` holding `data`: fsynced, or left for the batch's `sync_data`."""
     import secrets  # here: reading commands import this module for `is_temp_name` and never write
 
-    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    temp = path.with_name(temp_name(path.name, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}"))
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
@@ -140,6 +140,21 @@ def write_temp(path: Path, data: bytes, batch: Batch | None = None) -> Path:
         raise
     os.close(fd)
     return temp
+
+
+def temp_name(name: str, tail: str) -> str:
+    """`.<name><tail>`, its copy of `name` cut (at a character) where the whole would pass the
+    longest file name: a file whose own name is near that limit can still be written."""
+    room = FILE_NAME_MAX_BYTES - 1 - len(os.fsencode(tail))
+    raw = os.fsencode(name)
+    if len(raw) > room:
+        raw = raw[:room]
+        while raw and 0x80 <= raw[-1] < 0xC0:  # UTF-8 continuation bytes of a character cut in two
+            raw = raw[:-1]
+        if raw and raw[-1] >= 0xC0:  # and the lead byte they followed
+            raw = raw[:-1]
+        name = os.fsdecode(raw)
+    return f".{name}{tail}"
 
 
 def unlink_quietly(path: Path) -> None:

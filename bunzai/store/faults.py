@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from bunzai.files import is_exact_temp_name
+from bunzai.limits import FILE_NAME_MAX_BYTES
 from bunzai.store.studio import STATE_FOLDER, STUDIO_FILE
 
 
@@ -25,7 +26,9 @@ def meant_path(filename: object, studio_root: object = None) -> str | None:
         return os.fsdecode(path)
     head, name = os.path.split(path)
     if is_exact_temp_name(name):
-        path = os.path.join(head, name[1 : name.rindex(".", 0, name.rindex("-"))])
+        # A temp name of the longest length may hold a cut copy of the name: then its folder is named.
+        cut = len(os.fsencode(name)) >= FILE_NAME_MAX_BYTES - 4  # a cut takes off up to 4 bytes more
+        path = head if cut else os.path.join(head, name[1 : name.rindex(".", 0, name.rindex("-"))])
     return _studio_of(path) or path
 
 
