@@ -339,7 +339,7 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
     import shutil
 
     from bunzai.errors import BunzaiError
-    from bunzai.store.atomic import write_new
+    from bunzai.store.atomic import temp_name, write_new
     from bunzai.store.exports import check_plain_name
 
     for name, _ in files:
@@ -353,7 +353,7 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
     _check_parent(path)
     if path.exists() or path.is_symlink():
         raise BunzaiError("occupied", f"{path} exists; nothing was written", "name a new folder")
-    partial = path.parent / f".{path.name}.{os.getpid()}.partial"
+    partial = path.parent / temp_name(path.name, f".{os.getpid()}.partial")  # cut to fit, as a temp file's
     try:
         partial.mkdir()
         for name, data in files:

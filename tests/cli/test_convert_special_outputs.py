@@ -133,3 +133,14 @@ def test_convert_into_a_read_only_folder_names_out(bunzai, tmp_path) -> None:
         locked.chmod(0o755)
     assert done.code == 1 and done.json["error"]["code"] == "permission_denied"
     assert str(locked / "out.json") in done.json["error"]["message"] and ".tmp" not in done.json["error"]["message"]
+
+
+def test_a_folder_output_of_a_name_near_the_longest_is_written(tmp_path) -> None:
+    # The hidden folder written first (`.<OUT>.<pid>.partial`) is longer than OUT: its copy of the
+    # name is cut to fit, as a temp file's is, so an OUT the file system takes is written.
+    from bunzai.cli import crossing_cmd
+    from bunzai.limits import FILE_NAME_MAX_BYTES
+
+    out = tmp_path / ("Seraphina " * 30)[: FILE_NAME_MAX_BYTES - 1].strip()
+    crossing_cmd._write_output_folder(out, [("joy.png", b"1")], force=False)
+    assert [p.name for p in out.iterdir()] == ["joy.png"] and list(tmp_path.iterdir()) == [out]
