@@ -23,7 +23,7 @@ import re
 import stat
 from functools import lru_cache
 
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import id_problem
 from bunzai.validate import check_kind
@@ -241,14 +241,21 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
     from bunzai.store.atomic import write_new  # lazy: bunzai search and mcp's initialize open a studio, never write
 
     root = Path(path).expanduser().absolute()
-    if root.exists() and not root.is_dir():
+    if os.path.exists(root) and not os.path.isdir(root):
         raise BunzaiError(
             "studio_missing",
             f"{root} exists and is not a folder",
             hint="choose another path for the studio",
         )
     studio = Studio(root)
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file on the way, a name too long; read-only, full, forbidden: their codes
+        raise from_os_error(error, root) or BunzaiError(
+            "studio_missing",
+            f"no studio folder can be made at {root}: {error.strerror}",
+            hint="choose another path for the studio",
+        ) from None
     import tomli_w  # here: only `init` writes the settings file; every other command only finds it
 
     settings = tomli_w.dumps({"studio": {"format": STUDIO_FORMAT}}).encode("utf-8")

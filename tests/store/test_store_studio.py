@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -42,6 +43,27 @@ def test_init_refuses_a_file_in_the_way(tmp_path: Path) -> None:
     with pytest.raises(BunzaiError) as caught:
         init_studio(tmp_path / "file")
     assert caught.value.code == "studio_missing"
+
+
+@pytest.mark.parametrize("where", ["file/deeper", "x" * 300], ids=["a-file-on-the-way", "a-name-too-long"])
+def test_init_where_no_folder_can_be_made_is_a_coded_refusal(tmp_path: Path, where: str) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(BunzaiError) as caught:  # both were internal errors (NotADirectoryError, OSError)
+        init_studio(tmp_path / where)
+    assert caught.value.code == "studio_missing" and str(tmp_path / where) in caught.value.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_init_where_the_system_refuses_keeps_the_code_of_its_errno(tmp_path: Path, monkeypatch) -> None:
+    import errno
+
+    def refused(self, *args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refused)
+    with pytest.raises(BunzaiError) as caught:
+        init_studio(tmp_path / "s")
+    assert caught.value.code == "studio_read_only" and str(tmp_path / "s") in caught.value.message
 
 
 @pytest.fixture
