@@ -283,10 +283,19 @@ def init_studio(path: str | os.PathLike[str]) -> tuple[Studio, bool]:
 def _existing_studio(path: str, source: str, base: str) -> Studio:
     root = os.path.join(base, os.path.expanduser(path))  # a relative path is taken from `cwd`
     if not os.path.isfile(os.path.join(root, STUDIO_FILE)):
+        where = os.path.normpath(root)
+        if os.path.exists(where) and not os.path.isdir(where):  # `bunzai init` there would be refused
+            folder = os.path.dirname(where)
+            settings = os.path.basename(where) == STUDIO_FILE and os.path.isdir(folder)
+            hint = (
+                f"give {source} the folder that holds it: {folder}"
+                if settings
+                else f"it is a file, not a folder: give {source} a studio's folder"
+            )
+        else:
+            hint = f"create one with `bunzai init {where}`"
         raise BunzaiError(
-            "studio_missing",
-            f"no studio at {os.path.normpath(root)} (given by {source}): it holds no {STUDIO_FILE}",
-            hint=f"create one with `bunzai init {os.path.normpath(root)}`",
+            "studio_missing", f"no studio at {where} (given by {source}): it holds no {STUDIO_FILE}", hint
         )
     return Studio(root)
 

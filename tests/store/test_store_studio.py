@@ -143,3 +143,15 @@ def test_upward_names_the_folders_pathlib_names(parts: list[str], head: str, tra
     start = head + "/".join(parts) + ("/" if trailing else "")
     path = PurePosixPath(start)
     assert upward(start) == [str(folder) for folder in (path, *path.parents)]
+
+
+def test_a_studio_given_as_a_file_is_not_told_to_init_it(tmp_path: Path) -> None:
+    studio, _ = init_studio(tmp_path / "s")
+    (tmp_path / "card.json").write_text("{}")
+    with pytest.raises(BunzaiError) as caught:
+        find_studio(tmp_path / "s" / "bunzai.toml", env={}, cwd=tmp_path, home=tmp_path)
+    assert caught.value.code == "studio_missing"
+    assert caught.value.hint == f"give --studio the folder that holds it: {studio.root}"
+    with pytest.raises(BunzaiError) as caught:
+        find_studio(None, env={"BUNZAI_STUDIO": str(tmp_path / "card.json")}, cwd=tmp_path, home=tmp_path)
+    assert caught.value.hint == "it is a file, not a folder: give BUNZAI_STUDIO a studio's folder"
