@@ -34,12 +34,12 @@ from bunzai.adapters.common.losses import (
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.contract import (
-    LINKED_LOREBOOK_NAMES,
-    LINKED_SET_NAMES,
+    LINKED_NAMES,
     Adapter,
     EngineSettings,
     Loss,
     MediaSource,
+    linked_names_of,
 )
 from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
@@ -233,10 +233,10 @@ def convert_stored_piece(
 
 @contextmanager
 def linked_names(studio, piece, known: dict[str, str]):
-    """While a character or persona is written: the names of the lorebooks it links to (`known`,
-    else as stored on the shelf) in LINKED_LOREBOOK_NAMES, so a card or a persona binds its world
-    by the world's name."""
-    names = {}
+    """While a piece is written: the names of the pieces it links to by name in LINKED_NAMES: the
+    lorebook a character or persona binds (`known`, else as stored on the shelf), so a card or a
+    persona binds its world by the world's name, and the sets a quick-reply set's menus offer."""
+    names: dict[tuple[str, str], str] = {}
     bound = []
     if piece.kind == "character":
         bound = piece.body.links.lorebooks[:1]  # a card binds one world: the first
@@ -244,25 +244,24 @@ def linked_names(studio, piece, known: dict[str, str]):
         bound = [piece.body.lorebook]
     for book_id in bound:
         if book_id in known:
-            names[book_id] = known[book_id]
+            names["lorebook", book_id] = known[book_id]
             continue
         stored = try_read(studio, "lorebook", book_id)
         if stored is not None and isinstance(stored.data.get("name"), str):
-            names[book_id] = stored.data["name"]
-    sets = {}  # the quick-reply sets a set's context menus offer, by the names SillyTavern finds them by
+            names["lorebook", book_id] = stored.data["name"]
+    # the quick-reply sets a set's context menus offer, by the names SillyTavern finds them by
     offered = (
         [link.set for item in piece.body.items for link in item.context_list] if piece.kind == "quickreply" else []
     )
     for set_id in dict.fromkeys(offered):
         stored = try_read(studio, "quickreply", set_id)
         if stored is not None and isinstance(stored.data.get("name"), str) and stored.data["name"]:
-            sets[set_id] = stored.data["name"]
-    token, set_token = LINKED_LOREBOOK_NAMES.set(names), LINKED_SET_NAMES.set(sets)
+            names["quickreply", set_id] = stored.data["name"]
+    token = LINKED_NAMES.set(names)
     try:
         yield
     finally:
-        LINKED_SET_NAMES.reset(set_token)
-        LINKED_LOREBOOK_NAMES.reset(token)
+        LINKED_NAMES.reset(token)
 
 
 def platform_format(piece, to: str) -> str:
@@ -493,9 +492,9 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
 
 def _bound_by_name(piece, back) -> set[str]:
     """The link pointers a card or persona kept by name: a world bound by the name its lorebook
-    goes by (LINKED_LOREBOOK_NAMES) reads back as that name's id, not the studio's (an import may
+    goes by (LINKED_NAMES) reads back as that name's id, not the studio's (an import may
     have suffixed it), and is the same world to SillyTavern."""
-    names = LINKED_LOREBOOK_NAMES.get()
+    names = linked_names_of("lorebook")
     if piece.kind != back.kind or not (names or piece.kind == "quickreply"):
         return set()
     if piece.kind == "quickreply":
@@ -515,9 +514,9 @@ def _bound_by_name(piece, back) -> set[str]:
 
 
 def _sets_bound_by_name(piece, back) -> set[str]:
-    """The context links a quick-reply set kept by name (LINKED_SET_NAMES): the set's name reads
+    """The context links a quick-reply set kept by name (LINKED_NAMES): the set's name reads
     back as that name's id, not the studio's, and is the same set to SillyTavern."""
-    names, bound = LINKED_SET_NAMES.get(), set()
+    names, bound = linked_names_of("quickreply"), set()
     for i, (item, read) in enumerate(zip(piece.body.items, back.body.items)):
         for j, (link, again) in enumerate(zip(item.context_list, read.context_list)):
             if link.set in names and again.set == piece_id_for(names[link.set], "", "set"):

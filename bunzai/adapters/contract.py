@@ -197,17 +197,22 @@ class Encoded:
 MediaSource = Callable[["AssetRef"], bytes]
 """Gives the bytes of a stored asset (from the studio, or from the blobs of a one-off convert)."""
 
-LINKED_LOREBOOK_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_lorebook_names", default=MappingProxyType({}))
-"""The name of each lorebook a written character or persona links to, by id, for a card or a
-persona backup that binds its world by name (SillyTavern's `extensions.world` and a persona's
-`lorebook` name the world file, not bunzai's id, which an import may have suffixed). Set by the
-convert layer around a write from the studio (convert.linked_names); empty for a one-off convert,
-whose links are the file's own."""
+LINKED_NAMES: ContextVar[Mapping[tuple[str, str], str]] = ContextVar("linked_names", default=MappingProxyType({}))
+"""The name each piece a written piece links to goes by, keyed by (kind, id), where the file
+links it by name, not by bunzai's id (which an import may have suffixed): the lorebook a card
+(`extensions.world`) or a persona backup (`lorebook`) binds as its world, the quick-reply sets
+a set's context menus offer (`contextList[].set`). Set by the convert layer around a write from
+the studio (convert.linked_names); empty for a one-off convert, whose links are the file's own."""
 
-LINKED_SET_NAMES: ContextVar[Mapping[str, str]] = ContextVar("linked_set_names", default=MappingProxyType({}))
-"""The name of each quick-reply set a written quick-reply set offers in its context menus, by id:
-SillyTavern finds a linked set by its name (`contextList[].set`). Set by the convert layer around
-a write from the studio (convert.linked_names); empty for a one-off convert."""
+
+def linked_name(kind: str, piece_id: str) -> str | None:
+    """The name the linked piece `kind`/`piece_id` goes by (LINKED_NAMES), or None when not told."""
+    return LINKED_NAMES.get().get((kind, piece_id))
+
+
+def linked_names_of(kind: str) -> dict[str, str]:
+    """Id -> name of the linked pieces of `kind` (LINKED_NAMES)."""
+    return {piece_id: name for (of, piece_id), name in LINKED_NAMES.get().items() if of == kind}
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.fieldmap import put
 from bunzai.adapters.common.losses import LossRule, superseded
 from bunzai.adapters.common.naming import linked_id, piece_id_for
-from bunzai.adapters.contract import LINKED_LOREBOOK_NAMES, Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource, linked_name
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
@@ -191,9 +191,7 @@ def character_losses(piece: Any) -> list[Loss]:
     own_book = [_book_id(piece.id, body.book.name)] if body.book is not None else []
     links = body.links.lorebooks
     # the memory book's own lorebook, whatever id the studio gave it (an import's -2), by its name
-    named_own = (
-        body.book is not None and len(links) == 1 and LINKED_LOREBOOK_NAMES.get().get(links[0]) == body.book.name
-    )
+    named_own = body.book is not None and len(links) == 1 and linked_name("lorebook", links[0]) == body.book.name
     if links != own_book and not named_own:
         why = "an Agnai character binds no lorebook beside its own memory book"
         losses.append(CARD_LINKS_NOT_CARRIED.at("/body/links/lorebooks", why))

@@ -54,7 +54,6 @@ from bunzai.adapters.common.charx_members import file_type
 from bunzai.adapters.common.drift import as_object, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import (
-    LINKED_LOREBOOK_NAMES,
     Adapter,
     Blob,
     Decoded,
@@ -62,6 +61,7 @@ from bunzai.adapters.contract import (
     Loss,
     MediaSource,
     SpanBlob,
+    linked_name,
 )
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
@@ -677,10 +677,10 @@ def _escrowed(piece: Any) -> dict | None:
 
 
 def _world_renamed(piece: Any, again: Any) -> bool:
-    """Whether the world the card is bound to goes by another name now (LINKED_LOREBOOK_NAMES),
+    """Whether the world the card is bound to goes by another name now (LINKED_NAMES),
     so the original file's binding would name a world that is no longer called so."""
     first = piece.body.links.lorebooks[:1]
-    name = LINKED_LOREBOOK_NAMES.get().get(first[0]) if first else None
+    name = linked_name("lorebook", first[0]) if first else None
     return name is not None and again.body.links.lorebooks[:1] != [world_id(name)]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from bunzai.adapters.common.drift import as_int
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.contract import LINKED_LOREBOOK_NAMES, Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource, linked_name
 from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.adapters.common.jsjson import js_numbers
@@ -243,7 +243,7 @@ def _entry_out(piece: Persona, entry: dict, losses: list[Loss]) -> dict:
         out["role"] = _ROLES.index(body.role)
     # SillyTavern binds a world by its name (worlds/<name>.json): the name the lorebook goes by
     # where the writer was told it (a world renamed since is followed), else the bunzai id.
-    world = LINKED_LOREBOOK_NAMES.get().get(body.lorebook) if body.lorebook else None
+    world = linked_name("lorebook", body.lorebook) if body.lorebook else None
     if world is not None:
         if changed("lorebook") or out.get("lorebook") != world:
             out["lorebook"] = world

@@ -15,7 +15,7 @@ from typing import Any
 from bunzai.adapters.common.drift import as_bool, as_int, as_list, as_str
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.naming import piece_id_for
-from bunzai.adapters.contract import LINKED_SET_NAMES, Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource, linked_names_of
 from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.st_json import native_json_bytes
@@ -340,9 +340,9 @@ def _items_out(piece: QuickReplySet, escrowed: list, read_ids: list[int], losses
 
 def _set_names(piece: QuickReplySet, natives: list[dict]) -> dict[str, str]:
     """Set id -> the name SillyTavern finds the set by: the studio's set of that id as it is
-    named now (LINKED_SET_NAMES), else the name it was read from (escrowed links, then this
+    named now (LINKED_NAMES), else the name it was read from (escrowed links, then this
     set's own name), so a rewritten link keeps the name it had."""
-    names: dict[str, str] = dict(LINKED_SET_NAMES.get())
+    names = linked_names_of("quickreply")
     for native in natives:
         for link in as_list(native.get("contextList")):
             if isinstance(link, dict) and isinstance(link.get("set"), str) and link["set"]:
@@ -355,7 +355,7 @@ def _set_names(piece: QuickReplySet, natives: list[dict]) -> dict[str, str]:
 def _set_renamed(item: QuickReply, native: dict) -> bool:
     """Whether a set the item's links offer goes by another name in the studio now than the
     name the file links it by (renamed since): SillyTavern would look for the old name."""
-    linked = LINKED_SET_NAMES.get()
+    linked = linked_names_of("quickreply")
     held = {link.get("set") for link in as_list(native.get("contextList")) if isinstance(link, dict)}
     return any(link.set in linked and linked[link.set] not in held for link in item.context_list)
 
