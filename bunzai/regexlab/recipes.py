@@ -16,6 +16,9 @@ _END_MARKS = r'.!?*")}\]`$。！？”）】’」_'
 _EMOJI = r"\p{Emoji_Presentation}\p{Extended_Pictographic}"
 _TRIM_FIND = rf"/(?:(?<!\s)([{_END_MARKS}])|([{_EMOJI}])|\s+[{_END_MARKS}])[^{_END_MARKS}{_EMOJI}]*$/u"
 
+# Same matches as /(?<!<[^<>]*)"((?:<[^>]*>|[^"<\n])+)"/g, which looked back at every quote.
+CURLY_QUOTES_FIND = r'/"(?<!<[^<>]{0,16}")(?=((?:<[^>]*>|[^"<\n])+)")(?<!<[^<>]*")\1"/g'
+
 RECIPES: list[dict[str, Any]] = [
     {
         "name": "italic-narration",
@@ -79,8 +82,12 @@ RECIPES: list[dict[str, Any]] = [
         "name": "curly-quotes",
         "summary": 'Turn straight "dialogue quotes" into curly ones.',
         # a quote inside a tag (an attribute's, after an unclosed <) stays straight; tags inside
-        # the dialogue are stepped over whole, so their attributes keep theirs too
-        "find": r'/(?<!<[^<>]*)"((?:<[^>]*>|[^"<\n])+)"/g',
+        # the dialogue are stepped over whole, so their attributes keep theirs too. The quote's
+        # dialogue is read first (once, the lookahead's capture reused by \1), and only a quote that
+        # opens one looks back for an unclosed <, which may take the text back to the last < or >:
+        # a quote that opens nothing (100 KB of them) costs no look back, one right after an
+        # unclosed < (within 16 characters) is set aside before its dialogue is read.
+        "find": CURLY_QUOTES_FIND,
         "replace": "\u201c$1\u201d",
         "placements": ["ai_output"],
         "markdown_only": True,
