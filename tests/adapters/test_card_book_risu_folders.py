@@ -108,3 +108,30 @@ def test_risuai_s_keys_win_over_an_older_copy_in_extensions():
         {"risuai": {"folder": FOLDER_KEY}},
         {"risuai": {}},
     ]
+
+
+def _saved_by_sillytavern() -> bytes:
+    """A card bunzai wrote with RisuAI folders, saved again by SillyTavern: it keeps an entry's
+    extensions (convertCharacterBook, `extensions: entry.extensions`) and drops the keys beside them."""
+    entry = {"content": "", "enabled": True, "insertion_order": 100, "position": "before_char"}
+    folder = entry | {"keys": [FOLDER_KEY], "comment": "Places", "extensions": {"risuai": {"mode": "folder"}}}
+    castle = entry | {"keys": ["castle"], "content": "x", "extensions": {"risuai": {"folder": FOLDER_KEY}}}
+    data = {"name": "Ada", "first_mes": "hi", "extensions": {}, "character_book": {"entries": [folder, castle]}}
+    return json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}).encode()
+
+
+def test_a_card_holding_folders_in_extensions_alone_goes_back_as_it_was():
+    adapter, decoded, media = read(_saved_by_sillytavern(), "Ada.json")
+    for piece, target in ((decoded.pieces[0], adapter.format_id), (decoded.pieces[1], "lorebook_v3.json")):
+        written = json.loads(convert_piece(piece, target, media).data)
+        book = written["data"] if target == "lorebook_v3.json" else written["data"]["character_book"]
+        assert book["entries"] == json.loads(_saved_by_sillytavern())["data"]["character_book"]["entries"], target
+
+
+def test_such_a_card_crossing_to_another_card_gets_the_keys_risuai_reads():
+    _adapter, decoded, media = read(_saved_by_sillytavern(), "Ada.json")
+    written = convert_piece(decoded.pieces[0], "charx", media).data
+    assert [(entry.get("mode"), entry.get("folder")) for entry in _card_entries(written)] == [
+        ("folder", None),
+        (None, FOLDER_KEY),
+    ]

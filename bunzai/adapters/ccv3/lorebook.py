@@ -53,7 +53,7 @@ class LorebookV3Json(Adapter):
         document = copied(base) if base is not None else {"spec": "lorebook_v3", "data": {}}
         canon = piece.body.model_dump(mode="json") | {"name": piece.name}
         prior = document.get("data") if isinstance(document.get("data"), dict) else None
-        document["data"] = card_book.write_book(prior, canon, "spec", True)
+        document["data"] = card_book.write_book(prior, canon, "spec", True, base is not None)
         losses = [
             BOOK_SETTING_NOT_CARRIED.at(f"/body/settings/{key}", f"a lorebook_v3 book has no {key}")
             for key in card_book.settings_not_carried(canon)

@@ -490,25 +490,30 @@ def uids_of(entries: list[dict], repeats: list[tuple[int, int | str]] | None = N
     return uids
 
 
-def write_entry(base: dict, canon: dict, index: int) -> dict:
-    """`base` (a native entry or a template) with the canonical fields written over it."""
+def write_entry(base: dict, canon: dict, index: int, own: bool = False) -> dict:
+    """`base` (a native entry or a template) with the canonical fields written over it; `own`
+    when base is the entry of the file being written again (its layout is kept)."""
     entry = copied(base)
     if "extensions" in entry:
         container(entry, ("extensions",))  # one that is not an object is written as an object
-        return _risu_folder_keys(ENTRY_MAP.write(entry, canon), canon)
+        return _risu_folder_keys(ENTRY_MAP.write(entry, canon), canon, own)
     ENTRY_MAP.write(entry, canon)
     ext = entry.pop("extensions", {})
     if ext:  # an entry without extensions gains them only to hold a value, as their last key
         entry["extensions"] = ext
-    return _risu_folder_keys(entry, canon)
+    return _risu_folder_keys(entry, canon, own)
 
 
-def _risu_folder_keys(entry: dict, canon: dict) -> dict:
+def _risu_folder_keys(entry: dict, canon: dict, own: bool) -> dict:
     """A RisuAI lorebook's folder and folder link (`extensions.risuai.mode` / `folder`, as a
     RisuAI lorebook export or module is read) also beside the entry's keys, where RisuAI's card
     import reads them (`mode: book.mode`, `folder: book.folder`, characterCards.ts) and its own
     export writes them; in extensions alone, a folder is imported as a blank entry. (A new entry
-    keeps them in extensions too: SillyTavern keeps an entry's extensions, not these keys.)"""
+    keeps them in extensions too: SillyTavern keeps an entry's extensions, not these keys.) An
+    entry of the file written again that holds them in extensions alone (one SillyTavern saved)
+    is left so."""
+    if own and not ("mode" in entry or "folder" in entry):
+        return entry
     risu = canon["extensions"].get("risuai")
     risu = risu if isinstance(risu, dict) else {}
     for key in _RISU_TOP:
@@ -610,11 +615,11 @@ def _free_uid(seen: set[str], start: int) -> int:
     return candidate
 
 
-def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
+def write_book(base: dict | None, canon: dict, flavor: str, v3: bool, own: bool = False) -> dict:
     """The native book: `base` (escrowed) or a new one, with the canonical book written over it.
 
     Entries are matched to escrowed ones by uid, so reordering or deleting entries keeps
-    each entry's unknown keys.
+    each entry's unknown keys; `own` when base is the book of the file being written again.
     """
     book = copied(base) if isinstance(base, dict) else {"entries": [], "name": ""}
     if flavor == "spec" and not isinstance(base, dict):
@@ -635,10 +640,11 @@ def write_book(base: dict | None, canon: dict, flavor: str, v3: bool) -> dict:
     by_uid: dict[str, dict] = {}
     for entry, uid in zip(old, uids_of(old)):
         by_uid.setdefault(str(uid), entry)
-    entries = [
-        write_entry(by_uid.get(str(entry["uid"])) or entry_template(flavor, v3) | {"id": entry["uid"]}, entry, index)
-        for index, entry in enumerate(canon["entries"])
-    ]
+    entries = []
+    for index, entry in enumerate(canon["entries"]):
+        was = by_uid.get(str(entry["uid"]))
+        base_entry = was or entry_template(flavor, v3) | {"id": entry["uid"]}
+        entries.append(write_entry(base_entry, entry, index, own and was is not None))
     # Write an `id` only where the entries would not read back as their canonical uids.
     for _ in range(len(entries) + 1):
         wrong = [index for index, uid in enumerate(uids_of(entries)) if uid != canon["entries"][index]["uid"]]

@@ -241,7 +241,10 @@ def write_card_data(base: dict | None, template: dict, piece: Any, shape: CardSh
     book_name = body["book"]["name"] if body["book"] is not None else None
     card_fields.write_world(data, body["links"]["lorebooks"], current_links, book_id, book_name)
     if body["book"] is not None:
-        data["character_book"] = card_book.write_book(data.get("character_book"), body["book"], shape.flavor, shape.v3)
+        own = isinstance(base, dict)  # the card written again: its entries keep their layout
+        data["character_book"] = card_book.write_book(
+            data.get("character_book"), body["book"], shape.flavor, shape.v3, own
+        )
         if not isinstance(base, dict):
             card_book.complete_required(data["character_book"], shape.v3)
     else:
