@@ -203,6 +203,19 @@ class _Translator:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {op} at {fixed}; re-spelled")
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
         same = by_name(target, token, paired=False)
+        rewritten = self.unglued(token) if same is None else None
+        read = by_name(target, parse_token(rewritten, 0, source.syntax), paired=False) if rewritten else None
+        if read is not None and read.op != op:
+            # one meaning, one outcome: the glued spelling is judged as the one its engine rewrites it to
+            return None, _verdict(
+                "collision",
+                token,
+                op,
+                target_op=read.op,
+                candidates=candidates(target, op),
+                note=f"{source.engine} reads this as {rewritten}, which {target.engine} reads as {read.op}, "
+                f"not {op}: left as written, as {rewritten} is",
+            )
         if same is not None and same.op == op and not reads_items(target, token.raw, same, canon, entry):
             read = canonical_args(target, same, parse_token(token.raw, 0, target.syntax).args)
             what = "splits its list into" if same.split_items else f"reads {op} here with the arguments"
@@ -243,6 +256,15 @@ class _Translator:
             else f"{target.engine} has no {op}"
         )
         return "", _verdict("absent", token, op, candidates=candidates(target, op), note=f"{lacks}: removed")
+
+    def unglued(self, token: Token) -> str | None:
+        """`{{time::UTC+2}}` for a glued `{{time_UTC+2}}`: the spelling SillyTavern's 2.0 engine
+        rewrites it to before it parses (core:legacy-time-syntax), which its legacy engine's glued
+        form means too; None for any other token."""
+        forms = self.source.syntax.glued
+        if len(token.args) != 1 or not any(f.sep == token.sep and f.name == token.name.lower() for f in forms):
+            return None
+        return "{{" + token.name + self.source.syntax.separators[0] + token.args[0] + "}}"
 
     def by_same_name(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
         """An entry declaring no op: matched by name, which the gate allows only where engines agree."""

@@ -89,8 +89,26 @@ def test_a_time_utc_with_a_space_or_a_flag_is_no_macro() -> None:
 def test_an_offset_risuai_cannot_write_is_not_carried() -> None:
     # RisuAI's {{time::X}} is a format: the 2.0 spelling is read there as another op
     assert _one("{{time::UTC+2}}", "sillytavern", "risuai")[:2] == ("{{time::UTC+2}}", "collision")
-    out, verdict, note = _one("{{time_UTC+2}}", "sillytavern-legacy", "risuai")
-    assert (out, verdict, note) == ("", "absent", 'risuai has time.now, but no form of it with ["UTC+2"]: removed')
+
+
+@pytest.mark.parametrize(
+    ("written", "source"),
+    [
+        ("{{time::UTC+2}}", "sillytavern"),
+        ("{{time_UTC+2}}", "sillytavern"),
+        ("{{time_UTC+2}}", "sillytavern-legacy"),
+        ("{{time_utc+2}}", "sillytavern-legacy"),
+    ],
+)
+def test_both_spellings_of_one_offset_cross_alike(written: str, source: str) -> None:
+    # SillyTavern's 2.0 engine rewrites {{time_UTC+2}} to {{time::UTC+2}} before it parses: one
+    # meaning, which RisuAI cannot say, and whose {{time::UTC+2}} it reads as a format (printing
+    # "UTC+2"); every spelling of it is kept and flagged, none removed
+    out, verdict, note = _one(written, source, "risuai")
+    assert (out, verdict) == (written, "collision")
+    assert "time.format" in note
+    # where the target reads neither spelling (Agnai has no clock), both are absent alike
+    assert _one(written, source, "agnai")[:2] == ("", "absent")
 
 
 def test_risuai_isodate_is_the_date_in_utc() -> None:
