@@ -87,3 +87,12 @@ def test_any_rule_is_written_so_that_risuai_compiles_its_flags(flags, move):
     written = json.loads(convert_piece(piece, "risu.regex", media).data)["data"][0]
     # no flags are written d (the first match only), as RisuAI compiles an empty flag as g
     assert risu_compiled(written) == (flags or "d")
+
+
+def test_flag_tokens_are_trimmed_as_javascript_trims_them():
+    # RisuAI trims each token with String.prototype.trim (scripts.ts: `p1.split(',').map((v) => v.trim())`):
+    # a BOM around `move_top` is trimmed, so the move drops the first g; U+001C is kept, so no order.
+    from bunzai.adapters.risu.regex_scripts import parse_flag
+
+    assert parse_flag("g<\ufeffmove_top>", True) == ("u", ["move_top"])
+    assert parse_flag("g<\x1corder 5>", True) == ("g", ["\x1corder 5"])

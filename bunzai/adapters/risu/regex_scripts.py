@@ -25,6 +25,7 @@ from bunzai.adapters.common.drift import MISSING, as_bool, as_list, as_object, a
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 from bunzai.jsondoc.values import copied
+from bunzai.jstext import js_trim
 
 EXT_KEY = "risuai"
 TYPE_TO_PLACEMENT = {
@@ -74,7 +75,7 @@ def _split_flag(flag: str) -> tuple[str, list[str]]:
     is taken on what the tokens left."""
     if "<" not in flag:
         return flag, []
-    tokens = [part.strip() for found in _TOKEN.findall(flag) for part in found.split(",")]
+    tokens = [js_trim(part) for found in _TOKEN.findall(flag) for part in found.split(",")]  # JS trim: U+FEFF too
     return _TOKEN.sub("", flag) or "g", tokens
 
 
