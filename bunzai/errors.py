@@ -142,6 +142,12 @@ _OS_ERRORS = {
     errno.EDQUOT: ("disk_full", "the disk quota is used up", "free some space and run the command again"),
     errno.EACCES: ("permission_denied", "permission denied", "check who owns the file or folder"),
     errno.EPERM: ("permission_denied", "operation not permitted", "check who owns the file or folder"),
+    # A name past the file system's longest (255 bytes on most): the caller's to shorten, not a bug.
+    errno.ENAMETOOLONG: (
+        "invalid_input",
+        "the name is too long for the file system",
+        "use a shorter name: most file systems hold at most 255 bytes in one file or folder name",
+    ),
 }
 
 

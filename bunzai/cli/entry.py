@@ -99,7 +99,8 @@ def _run(args: list[str]) -> int:
         from bunzai.errors import from_os_error
         from bunzai.store.faults import meant_path
 
-        coded = from_os_error(error, meant_path(error.filename))  # not a temp file or .bunzai/ inside
+        # not a temp file or .bunzai/ inside; a fault naming no file (a full disk in write or fsync) names the studio
+        coded = from_os_error(error, meant_path(error.filename, None if error.filename else _studio_root(args)))
         if coded is None:
             return _internal(error)
         return render_error(coded)
@@ -110,6 +111,20 @@ def _run(args: list[str]) -> int:
         if usage is not None:
             return render_error(usage)
         return _internal(error)
+
+
+def _studio_root(args: list[str]) -> str | None:
+    """The studio the command ran in, as it found it (`--studio`, $BUNZAI_STUDIO, bunzai.toml
+    upward, the default one), for a fault that names no file; None when there is none."""
+    from bunzai.errors import BunzaiError
+    from bunzai.store.studio import find_studio
+
+    try:
+        args = studio_first(args)
+        explicit = args[1] if len(args) > 1 and args[0] == "--studio" else None
+        return str(find_studio(explicit, create=False).root)
+    except (BunzaiError, OSError):
+        return None
 
 
 def studio_first(args: list[str]) -> list[str]:

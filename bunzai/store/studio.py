@@ -292,12 +292,22 @@ def _existing_studio(path: str, source: str, base: str) -> Studio:
                 if settings
                 else f"it is a file, not a folder: give {source} a studio's folder"
             )
+        elif _file_on_the_way(where):  # `f.txt/sub`: no folder can be made there either
+            hint = f"{_file_on_the_way(where)} is a file, not a folder: give {source} a studio's folder"
         else:
             hint = f"create one with `bunzai init {where}`"
         raise BunzaiError(
             "studio_missing", f"no studio at {where} (given by {source}): it holds no {STUDIO_FILE}", hint
         )
     return Studio(root)
+
+
+def _file_on_the_way(path: str) -> str | None:
+    """The nearest existing path above `path` when it is a file (no folder can be made below it)."""
+    above = os.path.dirname(path)
+    while above and not os.path.exists(above) and os.path.dirname(above) != above:
+        above = os.path.dirname(above)
+    return above if above and os.path.isfile(above) else None
 
 
 def find_studio(

@@ -86,6 +86,27 @@ def test_bury_at_the_shell_names_the_graveyard_file_not_its_temp_file(tmp_path: 
     assert ".tmp" not in error["message"]
 
 
+@pytest.mark.parametrize("chosen", ["env", "flag", "upward"])
+def test_at_the_shell_a_fault_naming_no_file_names_the_studio(tmp_path: Path, monkeypatch, capsys, chosen) -> None:
+    studio, _ = init_studio(tmp_path / "studio")
+    create_piece(studio, {"kind": "character", "id": "ada", "name": "Ada"})
+    args = ["bury", "character/ada"]
+    if chosen == "env":
+        monkeypatch.setenv("BUNZAI_STUDIO", str(studio.root))
+    elif chosen == "flag":
+        args += ["--studio", str(studio.root)]
+    else:
+        monkeypatch.chdir(studio.root / "character")
+
+    def full(fd, data):  # a full disk fails the write itself, and os.write names no file
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "write", full)
+    assert run(args) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "disk_full" and f": {studio.root};" in error["message"]
+
+
 def test_an_mcp_tool_names_what_it_wrote_and_the_studio_where_the_error_names_nothing(
     tmp_path: Path, monkeypatch
 ) -> None:

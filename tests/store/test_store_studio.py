@@ -45,12 +45,16 @@ def test_init_refuses_a_file_in_the_way(tmp_path: Path) -> None:
     assert caught.value.code == "studio_missing"
 
 
-@pytest.mark.parametrize("where", ["file/deeper", "x" * 300], ids=["a-file-on-the-way", "a-name-too-long"])
-def test_init_where_no_folder_can_be_made_is_a_coded_refusal(tmp_path: Path, where: str) -> None:
+@pytest.mark.parametrize(
+    ("where", "code"),
+    [("file/deeper", "studio_missing"), ("x" * 300, "invalid_input")],  # too long: the name is the user's to shorten
+    ids=["a-file-on-the-way", "a-name-too-long"],
+)
+def test_init_where_no_folder_can_be_made_is_a_coded_refusal(tmp_path: Path, where: str, code: str) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(BunzaiError) as caught:  # both were internal errors (NotADirectoryError, OSError)
         init_studio(tmp_path / where)
-    assert caught.value.code == "studio_missing" and str(tmp_path / where) in caught.value.message
+    assert caught.value.code == code and str(tmp_path / where) in caught.value.message
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
@@ -155,3 +159,6 @@ def test_a_studio_given_as_a_file_is_not_told_to_init_it(tmp_path: Path) -> None
     with pytest.raises(BunzaiError) as caught:
         find_studio(None, env={"BUNZAI_STUDIO": str(tmp_path / "card.json")}, cwd=tmp_path, home=tmp_path)
     assert caught.value.hint == "it is a file, not a folder: give BUNZAI_STUDIO a studio's folder"
+    with pytest.raises(BunzaiError) as caught:  # below a file: `bunzai init` there would be refused too
+        find_studio(tmp_path / "card.json" / "sub" / "s", env={}, cwd=tmp_path, home=tmp_path)
+    assert caught.value.hint == f"{tmp_path / 'card.json'} is a file, not a folder: give --studio a studio's folder"
