@@ -146,7 +146,8 @@ _OS_ERRORS = {
     errno.ENAMETOOLONG: (
         "invalid_input",
         "the name is too long for the file system",
-        "use a shorter name: most file systems hold at most 255 bytes in one file or folder name",
+        "use a shorter name or path: most file systems hold at most 255 bytes in one file or folder name, "
+        "4,096 in a whole path",
     ),
 }
 
