@@ -35,3 +35,17 @@ def test_sillytavern_regex_scripts_crossing_into_marinara_are_named_as_never_run
     assert [script.payload["scriptName"] for script in again.pieces[0].body.behavior_scripts] == ["caps", ""]
     back = convert_piece(again.pieces[0], "marinara.character", media)
     assert CODE not in [loss.code for loss in back.losses]
+
+
+def test_a_script_added_to_a_character_read_from_marinara_is_named_the_ones_it_held_are_not():
+    _adapter, decoded, media = read(_st_card(SCRIPT), "Sky.json")
+    crossing = convert_piece(decoded.pieces[0], "marinara.character", media)
+    _adapter, again, media = read(crossing.data, "Sky.marinara.json", "marinara.character")
+    piece = again.pieces[0]
+    added = piece.body.behavior_scripts[0].model_copy(
+        update={"name": "shout", "payload": SCRIPT | {"id": "c", "scriptName": "shout"}}
+    )
+    body = piece.body.model_copy(update={"behavior_scripts": [*piece.body.behavior_scripts, added]})
+    back = convert_piece(piece.model_copy(update={"body": body}), "marinara.character", media)
+    lost = [loss for loss in back.losses if loss.code == CODE]
+    assert [loss.pointer for loss in lost] == ["/body/behavior_scripts/1"] and "'shout'" in lost[0].why

@@ -111,10 +111,9 @@ class MarinaraCharacter(Adapter):
 
 
 def st_regex_not_run(piece: Any) -> list[Loss]:
-    """A loss per SillyTavern regex script of a character crossing in (one from Marinara was
-    already there, so writing it back notes nothing new)."""
-    if piece.original is not None and piece.original.format == FORMAT_ID:
-        return []
+    """A loss per SillyTavern regex script of a character crossing in. One the Marinara file it
+    was read from already held notes nothing new on the way back; one added since does."""
+    held = _held_scripts(piece)
     return [
         ST_REGEX_NOT_RUN.at(
             f"/body/behavior_scripts/{index}",
@@ -124,8 +123,21 @@ def st_regex_not_run(piece: Any) -> list[Loss]:
             "scripts of its own regex list",
         )
         for index, script in enumerate(piece.body.behavior_scripts)
-        if script.format == "sillytavern.regex"
+        if script.format == "sillytavern.regex" and script.payload not in held
     ]
+
+
+def _held_scripts(piece: Any) -> list:
+    """The regex scripts of the Marinara file the character was read from (`extensions.regex_scripts`
+    of its card), or none."""
+    original = piece.original
+    if original is None or original.format != FORMAT_ID or not isinstance(original.document, dict):
+        return []
+    card = original.document.get("data")
+    data = card.get("data") if isinstance(card, dict) else None
+    extensions = data.get("extensions") if isinstance(data, dict) else None
+    scripts = extensions.get("regex_scripts") if isinstance(extensions, dict) else None
+    return scripts if isinstance(scripts, list) else []
 
 
 def book_losses(piece: Any) -> list[Loss]:
