@@ -34,7 +34,12 @@ Context = Annotated[
     str | None, typer.Option("--context", help="Text completion: the context template (a preset of family context).")
 ]
 Sysprompt = Annotated[
-    str | None, typer.Option("--sysprompt", help="Text completion: the system prompt template (family sysprompt).")
+    str | None,
+    typer.Option(
+        "--sysprompt",
+        help="Text completion: the system prompt template (family sysprompt); without it, SillyTavern's default "
+        "one (Neutral - Chat).",
+    ),
 ]
 
 

@@ -6,14 +6,18 @@ the character's name where the card wrote `{{char}}`.
 
 A field is filled with `replaceCharacterCard: false`, as baseChatReplace fills it: inside a
 field, the card-field macros have nothing to read (the 2.0 engine's handlers give '').
+
+In text completion Generate builds the story string from these filled texts, and the
+post-history instructions too (`story_fills`): the sysprompt template's text standing in for a
+card's is filled the same way (`baseChatReplace(power_user.sysprompt.content)`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bunzai.adapters.common.js_regex import js_trim
-from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 
 # MacroContext attribute -> where its text was written (a problem found in it is placed there)
 FIELDS = {
@@ -30,18 +34,31 @@ FIELDS = {
 }
 
 
-def fill_card_fields(context: MacroContext, engine: str) -> dict[str, list[dict]]:
+# The fields a text-completion render sends only as filled here (the story string's and the
+# post-history instructions), so their {{setvar}} / {{incvar}} run here, once, on the render's
+# variables, as Generate's getCharacterCardFields runs them.
+STORY_FIELDS = ("description", "personality", "scenario", "persona", "system_prompt", "post_history")
+_SYSPROMPT = "sysprompt:/body/templates/sequences/"
+_CARD_PARAMS = ("description", "personality", "scenario", "persona")  # the story string's card fields
+
+
+def _bare(context: MacroContext, *, own_variables: bool) -> MacroContext:
+    """`context` with no card fields (a field's {{description}} reads ''), on its own variables or on a copy."""
+    if own_variables:
+        return replace(context, **dict.fromkeys(FIELDS, ""))
+    variables, global_variables = dict(context.variables), dict(context.global_variables)
+    return replace(context, **dict.fromkeys(FIELDS, ""), variables=variables, global_variables=global_variables)
+
+
+def fill_card_fields(context: MacroContext, engine: str, *, live: tuple[str, ...] = ()) -> dict[str, list[dict]]:
     """Fill `context`'s card and persona fields in place; each field's macro problems, placed in
-    the field as written (its offset, line and column there), by attribute name."""
+    the field as written (its offset, line and column there), by attribute name.
+
+    A field runs on a copy of the variables, so a field whose part is sent as written (the
+    chat-completion description) runs its {{setvar}} / {{incvar}} once, there; the `live` ones
+    (STORY_FIELDS, in text completion) run on the context's own."""
     raw = {name: getattr(context, name) or "" for name in FIELDS}
-    # no card fields, so a field's {{description}} reads ''; the variables are a copy, so a field
-    # whose part is sent (the description) runs its {{setvar}} / {{incvar}} once, there
-    bare = replace(
-        context,
-        **dict.fromkeys(FIELDS, ""),
-        variables=dict(context.variables),
-        global_variables=dict(context.global_variables),
-    )
+    bare, own = _bare(context, own_variables=False), _bare(context, own_variables=True)
     problems: dict[str, list[dict]] = {}
     for name, where in FIELDS.items():
         text = js_trim(raw[name])
@@ -49,7 +66,7 @@ def fill_card_fields(context: MacroContext, engine: str) -> dict[str, list[dict]
             setattr(context, name, text)
             continue
         lead = raw[name].find(text)
-        result = MacroEvaluator(bare, engine).evaluate(text, where)
+        result = MacroEvaluator(own if name in live else bare, engine).evaluate(text, where)
         setattr(context, name, result.text)
         problems[name] = [_placed(problem, raw[name], lead) for problem in result.problems]
     return problems
@@ -61,3 +78,37 @@ def _placed(problem: dict, raw: str, lead: int) -> dict:
     line = raw.count("\n", 0, offset) + 1
     column = offset - (raw.rfind("\n", 0, offset) + 1) + 1
     return dict(problem, offset=offset, line=line, column=column)
+
+
+@dataclass
+class Filled:
+    """A text SillyTavern fills on its own before it places it (baseChatReplace)."""
+
+    text: str
+    problems: list[dict]  # placed in the text as written
+    card: bool = True  # the card's own field; False: a template's text standing in for it
+
+
+def base_chat_replace(context: MacroContext, text: str, where: str, engine: str) -> Filled:
+    """A template's `text` as baseChatReplace fills it: no card fields, the render's own variables."""
+    if "{{" not in text:
+        return Filled(text, [], card=False)
+    result = MacroEvaluator(_bare(context, own_variables=True), engine).evaluate(text, where)
+    return Filled(result.text, result.problems, card=False)
+
+
+def story_fills(context: MacroContext, sysprompt: dict, engine: str) -> dict[str, Filled]:
+    """What Generate builds a text-completion story string and post-history instructions from, by
+    story-string parameter: the card's fields as filled (fill_card_fields, run `live`), the card's
+    system prompt and post-history instructions where they have text (prefer_character_prompt /
+    _jailbreak), else the sysprompt template's (`sysprompt`: its sequences), filled the same way.
+    An override's {{original}} is given later, where it stands: it is no problem of the fill."""
+    problems = context.field_problems
+    out = {name: Filled(getattr(context, name), problems.get(name, [])) for name in _CARD_PARAMS}
+    for param, name, key in (("system", "system_prompt", "content"), ("post_history", "post_history", "post_history")):
+        if getattr(context, name):
+            own = [p for p in problems.get(name, ()) if not ORIGINAL_TOKEN.fullmatch(p["token"])]
+            out[param] = Filled(getattr(context, name), own)
+        else:
+            out[param] = base_chat_replace(context, sysprompt.get(key) or "", _SYSPROMPT + key, engine)
+    return out

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from bunzai import limits
 from bunzai.adapters.common.js_regex import js_trim
+from bunzai.adapters.sillytavern.presets_chat_prompts import written_depth
 from bunzai.model.preset import active_order_index
 from bunzai.render.examples import example_blocks
 
@@ -101,6 +102,12 @@ class Inputs:
     authors_note_depth: int = 4
     user_name: str = ""  # the names the example dialogue's speakers are written with, besides {{user}}/{{char}}
     char_name: str = ""
+    # the SillyTavern file the preset was read from (its escrow), which an export writes over:
+    # what SillyTavern compares a block's values in is what that file will hold
+    preset_file: dict | None = None
+    # text completion: the texts Generate fills on their own before it places them (the story
+    # string's card fields, the system prompt and post-history instructions; card_fields.story_fills)
+    filled: dict | None = None
 
 
 @dataclass
@@ -235,7 +242,11 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     # Every enabled in-chat block is injected, wherever the order places it, before or after the
     # chat history (openai.js populateChatCompletion: absolutePrompts from the whole collection).
     in_chat = [row for row in sent if row[1].get("position") == "absolute" and not row[1].get("marker")]
+    unmatched = []
     for identifier, block, base in in_chat:
+        if not _js_depth(written_depth(block, inputs.preset_file)):
+            unmatched.append(manager.source(inputs.preset_id, identifier))
+            continue
         injections.append(
             dict(
                 base,
@@ -245,6 +256,11 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
                 order=block.get("injection_order", 100),
                 rank="prompt",
             )
+        )
+    if unmatched:
+        notes.append(
+            f"{', '.join(unmatched)}: in-chat, and the preset's file holds its injection_depth as no number (text "
+            'such as "4", or none), which SillyTavern\'s `injection_depth === depth` matches at no depth; not sent'
         )
     for identifier, block, base in sent:
         if any(identifier == row[0] for row in in_chat):
@@ -314,6 +330,12 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     if persona_position in ("top_an", "bottom_an"):
         notes.append("a persona placed in the author's note is placed there, above or below the note")
     return parts, notes
+
+
+def _js_depth(value: object) -> bool:
+    """Whether SillyTavern's `injection_depth === i` (i = 0, 1, ...) can match `value`: a JSON
+    number that is a whole number, not below 0 (4.0 is JavaScript's 4; text and booleans never are)."""
+    return value.__class__ in (int, float) and float(value).is_integer() and value >= 0  # type: ignore[operator]
 
 
 def _card_text(card: dict, name: str) -> dict:

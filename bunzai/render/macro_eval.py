@@ -36,6 +36,7 @@ _FALSY = {"", "false", "off", "0", "no"}
 _DICE = re.compile(r"^\s*(\d*)\s*(?:d\s*(\d+))?\s*([+-]\s*\d+)?\s*$", re.I)
 _NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
 _INTEGER = re.compile(r"-?[0-9]+")
+ORIGINAL_TOKEN = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)  # {{original}} as written
 # the MacroContext field each card-field op reads
 _FIELD_OF_OP = {
     "card.description": "description",
@@ -83,8 +84,13 @@ class MacroContext:
     outlets: dict[str, str] = field(default_factory=dict)
     seed: int = 0
     clock: datetime = FIXED_CLOCK
-    original: str | None = None  # {{original}}: the text a character override replaces
-    original_used: bool = False
+    # {{original}}: the text a character's override replaces (None: no override), and where the
+    # override stands in the text evaluated ((start, end) offsets; None: all of it). SillyTavern
+    # gives it in the override only, once per substitution: each span's first {{original}} gets
+    # the text, a later one ''; outside them it is left as written.
+    original: str | None = None
+    original_spans: list[tuple[int, int]] | None = None
+    original_used: set[int] = field(default_factory=set)  # the spans whose {{original}} has been given
     # a card field's own macro problems (bunzai.render.card_fields), reported where the field is read
     field_problems: dict[str, list[dict]] = field(default_factory=dict)
 
@@ -175,6 +181,20 @@ class MacroEvaluator:
         value = self._op(entry.op or "", token, args, where, base + token.start)
         if value is not None and entry.op in _FIELD_OF_OP:
             self.field_problems.extend(self.ctx.field_problems.get(_FIELD_OF_OP[entry.op], ()))
+        if value is None and entry.op == "prompt.original":
+            problems.append(
+                self._problem(
+                    "unresolved",
+                    token.raw,
+                    where,
+                    base + token.start,
+                    whole,
+                    f"{token.raw} has a value only in a character's override (its system prompt standing in for "
+                    "the main prompt, its post-history instructions for the preset's); SillyTavern leaves it "
+                    "as written here",
+                )
+            )
+            return token.raw
         if value is None:
             problems.append(
                 self._problem(
@@ -327,9 +347,12 @@ class MacroEvaluator:
                 return token.raw
             return c.first_message if n == 0 else c.greetings[n - 1] if 0 < n <= len(c.greetings) else ""
         if op == "prompt.original":
-            if c.original is None or c.original_used:
+            span = self._override_at(offset)
+            if span is None:
+                return None  # no override here: left as written (_token says why)
+            if span in c.original_used:
                 return ""
-            c.original_used = True
+            c.original_used.add(span)
             return c.original
         if op == "wi.outlet":
             return c.outlets.get(args[0].strip(), "") if args else ""
@@ -349,6 +372,16 @@ class MacroEvaluator:
         if op.startswith("var.") or op.startswith("gvar."):
             return self._var(op, token, args)
         return None
+
+    def _override_at(self, offset: int) -> int | None:
+        """Which of the context's override spans holds `offset` (-1: the override is the whole
+        text), or None where no override stands."""
+        c = self.ctx
+        if c.original is None:
+            return None
+        if c.original_spans is None:
+            return -1
+        return next((n for n, (start, end) in enumerate(c.original_spans) if start <= offset < end), None)
 
     def _chat(self, op: str) -> str | None:
         chat = self.ctx.chat

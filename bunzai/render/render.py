@@ -29,15 +29,23 @@ from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
-from bunzai.render.card_fields import fill_card_fields
+from bunzai.render.card_fields import STORY_FIELDS, fill_card_fields, story_fills
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
-from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
-from bunzai.render.text_completion import assemble_text, locate, sequences, wrap
+from bunzai.render.text_completion import (
+    DEFAULT_CONTEXT_SEQUENCES,
+    DEFAULT_SYSPROMPT,
+    DEFAULT_SYSPROMPT_NOTE,
+    assemble_text,
+    locate,
+    sequences,
+    wrap,
+)
 from bunzai.store.pieces import read_stored, resolve_ref, try_read
 
 STAGES = ("raw", "lore", "macros", "regex", "final")
-_ORIGINAL = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)
+CHAT_PRESET_FORMAT = "sillytavern.preset.chat"  # the format whose escrowed file render reads (preset_file)
 TOKEN_ESTIMATE = "UTF-8 bytes / 3.35 (SillyTavern's fallback; no tokenizer)"
 
 
@@ -250,6 +258,14 @@ def hidden_note(hidden: list[int]) -> list[str]:
     ]
 
 
+def preset_file(stored: dict) -> dict | None:
+    """The SillyTavern chat-completion file a stored preset was read from (its escrow), which an
+    export to that format writes over; None for a preset from elsewhere (written anew)."""
+    original = stored.get("original") or {}
+    document = original.get("document")
+    return document if original.get("format") == CHAT_PRESET_FORMAT and isinstance(document, dict) else None
+
+
 def avatar_key(character: dict) -> str:
     """The name SillyTavern knows the character by in a lorebook entry's character filter
     (getCharaFilename: its avatar file without the extension): the file it was imported from,
@@ -297,8 +313,10 @@ def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str |
         model=preset.get("model", ""),
         max_context=int(samplers.get("max_context") or 0),
         max_response=int(samplers.get("max_tokens") or 0),
-        example_separator=(preset.get("utility_prompts") or {}).get("new_example_chat", ""),
-        chat_start=(preset.get("utility_prompts") or {}).get("new_chat", ""),
+        # SillyTavern reads them from the context template whatever the API (power_user.context),
+        # never from a chat-completion preset: with none given, its default one (render sets a given one)
+        example_separator=DEFAULT_CONTEXT_SEQUENCES["example_separator"],
+        chat_start=DEFAULT_CONTEXT_SEQUENCES["chat_start"],
         chat=chat,
         variables=dict((card.get("settings") or {}).get("variables") or {}),
         seed=seed,
@@ -349,7 +367,13 @@ def render(
         context.example_separator = sequences(templates["context"][1]).get("example_separator") or ""
         context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
     context.text_completion = text_mode
-    context.field_problems = fill_card_fields(context, engine)
+    # in text completion, the fields only the story string and post-history instructions send
+    # run their variable macros when filled (a persona placed elsewhere is sent as written)
+    live: tuple[str, ...] = ()
+    if text_mode:
+        in_prompt = ((loaded["persona"] or {}).get("body") or {}).get("position", "in_prompt") == "in_prompt"
+        live = tuple(name for name in STORY_FIELDS if in_prompt or name != "persona")
+    context.field_problems = fill_card_fields(context, engine, live=live)
     evaluator = MacroEvaluator(context, engine)
     problems: list[dict] = []
 
@@ -396,8 +420,12 @@ def render(
         authors_note,
         user_name=context.user,
         char_name=context.char,
+        preset_file=preset_file(loaded["preset"]),
     )
     if text_mode:
+        # with no --sysprompt, the system prompt a new SillyTavern has on (power_user.sysprompt)
+        sysprompt = (templates.get("sysprompt") or (None, DEFAULT_SYSPROMPT))[1]
+        inputs.filled = story_fills(context, sequences(sysprompt), engine)
 
         def build(fired: list[dict]) -> tuple[list[dict], list[str]]:
             inputs.lore = fired
@@ -405,13 +433,15 @@ def render(
                 inputs,
                 templates["context"][1],
                 (templates.get("instruct") or (None, None))[1],
-                (templates.get("sysprompt") or (None, None))[1],
+                sysprompt,
                 speaker,
                 templates["context"][0],
             )
 
         raw_parts, _ = build([])
         parts, notes = build(activation.fired)
+        if "sysprompt" not in templates:
+            notes.insert(0, DEFAULT_SYSPROMPT_NOTE)
     else:
         parts, notes = assemble(inputs)
         raw_parts = [p for p in parts if not p.get("lore")]
@@ -430,18 +460,27 @@ def render(
         )
     evaluated = []
     for part in parts:
+        # what SillyTavern substitutes: in text completion the story string and post-history
+        # instructions built from texts it filled first (their problems found then)
+        sent = dict(part, **part["filled"]) if part.get("filled") else part
         original = part.get("original")
-        if original and "{{" in original:
+        # the original's own text has no override: its {{original}} stays as written
+        context.original, context.original_spans, context.original_used = None, None, set()
+        if original and "{{" in original and not part.get("original_as_written"):
             # SillyTavern fills the original's macros before it stands in: chat completion takes it
             # from the prompt collection preparePrompt has substituted (openai.js), and the story
-            # string, which holds the system prompt's {{original}}, is substituted twice
+            # string, which holds the system prompt's {{original}}, is substituted twice (the
+            # text-completion post-history instructions are not substituted again: as written)
             filled = MacroEvaluator(context, engine).evaluate(original, part.get("original_at") or part["pointer"])
             original = filled.text
-            if _ORIGINAL.search(part["content"]):  # sent, so its problems are the prompt's
+            if ORIGINAL_TOKEN.search(sent["content"]):  # sent, so its problems are the prompt's
                 problems.extend(dict(problem, block=part["block"]) for problem in filled.problems)
-        context.original, context.original_used = original, False
-        result = evaluator.evaluate(part["content"], part["pointer"])
-        problems.extend(locate(dict(problem, block=part["block"]), part) for problem in result.problems)
+        context.original, context.original_spans = original, sent.get("original_spans")
+        context.original_used = set()
+        result = evaluator.evaluate(sent["content"], part["pointer"])
+        located = (locate(dict(problem, block=part["block"]), sent) for problem in result.problems)
+        problems.extend(problem for problem in located if problem is not None)
+        problems.extend(dict(problem, block=part["block"]) for problem in sent.get("fill_problems", ()))
         problems.extend(dict(problem, block=part["block"]) for problem in result.field_problems)
         evaluated.append(dict(part, content=result.text))
     stages["macros"] = [_shown(p) for p in evaluated]

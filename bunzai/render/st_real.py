@@ -67,7 +67,8 @@ def _env(context: MacroContext) -> dict[str, str]:
         "charVersion": context.version,
         "char_version": context.version,
         "model": context.model,
-        "original": "",
+        # no "original": substituteParams builds it only for a character's override, so the
+        # engine leaves {{original}} as written, as bunzai's evaluator does outside one
     }
 
 

@@ -8,7 +8,11 @@ one prompt string a text-completion backend receives.
 Modelled after SillyTavern's Generate (script.js) and instruct-mode.js: the story string
 (bunzai.render.story_string, then macros), the system prompt from a sysprompt template (the
 card's system prompt wins, as with "prefer character prompt", `{{original}}` being the
-template's), examples (with lorebook entries at the examples' top and bottom) headed by
+template's; with none, SillyTavern's default one). The story string and the post-history
+instructions are shown built from the card's fields as written, and carry as `filled` what
+SillyTavern substitutes: the same built from the texts Generate fills first (`Inputs.filled`,
+bunzai.render.card_fields.story_fills), whose problems were found then. Then examples (with
+lorebook entries at the examples' top and bottom) headed by
 `example_separator`, `chat_start`, in-chat injections at depth (depth prompt, author's note,
 lorebook at depth), the post-history instructions as the newest user message, instruct
 sequences (input, output, system, their suffixes, first/last input and output sequences,
@@ -34,6 +38,26 @@ _BEFORE_CHAT = ("story_string", "dialogueExamples", "chat_start")
 _NAME_MACRO = re.compile(r"\{\{name\}\}", re.I)
 _SEQ = "/body/templates/sequences/"
 _CARD_PARAMS = ("description", "personality", "scenario")
+# What SillyTavern's power_user.context holds when no context template is chosen, and so what
+# {{exampleSeparator}} and {{chatStart}} give then (power-user.js defaultExampleSeparator and
+# defaultChatStart; a new user's default/content/settings.json and the shipped Default context
+# template hold the same).
+DEFAULT_CONTEXT_SEQUENCES = {"example_separator": "***", "chat_start": "***"}
+# The system prompt SillyTavern has on when none is chosen: power_user.sysprompt in power-user.js
+# and a new user's default/content/settings.json (enabled, "Neutral - Chat"; no post-history).
+DEFAULT_SYSPROMPT = {
+    "family": "sysprompt",
+    "templates": {
+        "sequences": {
+            "content": "Write {{char}}'s next reply in a fictional chat between {{char}} and {{user}}.",
+            "post_history": "",
+        }
+    },
+}
+DEFAULT_SYSPROMPT_NOTE = (
+    'no --sysprompt: the system prompt is SillyTavern\'s default ("Neutral - Chat", on, as a new SillyTavern '
+    "has it); name a sysprompt template to render another"
+)
 
 
 def sequences(preset: dict | None) -> dict:
@@ -69,11 +93,14 @@ def _joined(pieces: list[tuple[str, list[dict]]], glue: str = "\n") -> tuple[str
     return glue.join(text for text, _ in pieces), spans
 
 
-def locate(problem: dict, part: dict) -> dict:
-    """The macro problem moved to the source of the text it sits in (its offset, line and column there)."""
+def locate(problem: dict, part: dict) -> dict | None:
+    """The macro problem moved to the source of the text it sits in (its offset, line and column
+    there); None in a text filled before it was placed (a `filled` span), where it was found then."""
     offset = problem.get("offset", 0)
     for span in part.get("spans") or ():
         if span["start"] <= offset < span["end"]:
+            if span.get("filled"):
+                return None
             at = span["base"] + offset - span["start"]
             line, column = _line_column(span["raw"], at)
             return dict(problem, where=span["where"], offset=at, line=line, column=column)
@@ -220,7 +247,9 @@ def assemble_text(
         "lore": bool(lore_sources),
         "spans": spans,
     }
-    if card.get("system_prompt"):
+    if inputs.filled:
+        story_part["filled"] = _filled_story(template, params, inputs, sysprompt, examples)
+    if inputs.filled["system"].card if inputs.filled else js_trim(card.get("system_prompt") or ""):
         story_part["original"] = sequences(sysprompt).get("content", "")  # the card's {{original}}
         story_part["original_at"] = f"sysprompt:{_SEQ}content"
     parts = [story_part]
@@ -267,6 +296,53 @@ def assemble_text(
     return parts, notes
 
 
+# the story string's parameters Generate fills on their own first (getCharacterCardFields,
+# baseChatReplace), and where each one's text is written when it is the card's
+_FILLED_PARAMS = {
+    "description": "character:/body/description",
+    "personality": "character:/body/personality",
+    "scenario": "character:/body/scenario",
+    "persona": "persona:/body/description",
+    "system": "character:/body/system_prompt",
+}
+
+
+def _filled_story(template: str, params: dict, inputs: Inputs, sysprompt: dict | None, examples: list[dict]) -> dict:
+    """The story string SillyTavern substitutes: built from the filled fields (inputs.filled), with
+    its spans (a filled field's are marked `filled`), where the card's system prompt stands (its
+    {{original}} is given there only), and the problems of the filled fields it sends."""
+    fills = inputs.filled or {}
+    filled = dict(params)
+    sources = _param_sources(inputs, sysprompt, examples, params)
+    for name, where in _FILLED_PARAMS.items():
+        value = fills[name].text
+        if name == "persona" and not params["persona"]:  # placed elsewhere (or with no text): not here
+            value = ""
+        if name == "system" and not fills[name].card:
+            where = f"sysprompt:{_SEQ}content"
+        filled[name] = value
+        span = {"start": 0, "end": len(value), "where": where, "raw": value, "base": 0, "filled": True, "param": name}
+        sources[name] = [span]
+    story, spans = _story_string(template, filled, sources)
+    sent = {name for name in _FILLED_PARAMS if filled[name] and _sent(name, filled[name], story, spans)}
+    at = [(s["start"], s["end"]) for s in spans if s.get("filled") and s["where"] == _FILLED_PARAMS["system"]]
+    if not spans and fills["system"].card and filled["system"]:  # no spans: where the system prompt's text stands
+        at = [(m.start(), m.end()) for m in re.finditer(re.escape(filled["system"]), story)]
+    return {
+        "content": story,
+        "spans": spans,
+        "original_spans": at,
+        "fill_problems": [problem for name in _FILLED_PARAMS if name in sent for problem in fills[name].problems],
+    }
+
+
+def _sent(name: str, value: str, story: str, spans: list[dict]) -> bool:
+    """Whether the story string holds the parameter's text (by its spans; with none, by its text)."""
+    if spans:
+        return any(s.get("param") == name for s in spans)
+    return value in story
+
+
 def _param_sources(inputs: Inputs, sysprompt: dict | None, examples: list[dict], params: dict) -> dict[str, list[dict]]:
     """The spans of the story string's parameters: where each one's text comes from."""
     card, persona = inputs.character, inputs.persona or {}
@@ -307,8 +383,17 @@ def _post_history(inputs: Inputs, sysprompt: dict | None) -> dict:
             else _span(f"sysprompt:{_SEQ}post_history", template_text, content)
         ],
     }
-    if card.get("post_history_instructions"):
+    fill = (inputs.filled or {}).get("post_history")
+    if fill is not None:
+        # Generate pushes the filled text (the card's, getCharacterCardFields; else the template's,
+        # baseChatReplace), and substitutes nothing after it: the card's {{original}} brings the
+        # template's text as written
+        where = "character:/body/post_history_instructions" if fill.card else f"sysprompt:{_SEQ}post_history"
+        span = {"start": 0, "end": len(fill.text), "where": where, "raw": fill.text, "base": 0, "filled": True}
+        part["filled"] = {"content": fill.text, "spans": [span], "fill_problems": fill.problems}
+    if fill.card if fill is not None else js_trim(own):
         part["original"], part["original_at"] = template_text, f"sysprompt:{_SEQ}post_history"
+        part["original_as_written"] = fill is not None
     return part
 
 

@@ -28,7 +28,11 @@ class RenderArgs(ToolArgs):
         None, description="Text completion: the instruct template (a preset of family instruct)."
     )
     context: str | None = Field(None, description="Text completion: the context template (a preset of family context).")
-    sysprompt: str | None = Field(None, description="Text completion: the system prompt template (family sysprompt).")
+    sysprompt: str | None = Field(
+        None,
+        description="Text completion: the system prompt template (family sysprompt); without it, SillyTavern's "
+        "default one (Neutral - Chat).",
+    )
 
 
 class Args(RenderArgs):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bunzai.render.text_completion import wrap
+from bunzai.render.text_completion import DEFAULT_SYSPROMPT_NOTE, wrap
 from testkit import corpus_path
 
 NAMES = {"user": "User", "assistant": "Ivo"}
@@ -243,7 +243,7 @@ def test_preset_verify_on_a_context_template_says_nothing_of_prompt_manager_slot
     verdict = bunzai(
         "preset-verify", "default-context", "-c", "ivo", "--instruct", "chatml-instruct", "--chat", str(chat)
     )
-    assert verdict.code == 0 and verdict.json["notes"] == []
+    assert verdict.code == 0 and verdict.json["notes"] == [DEFAULT_SYSPROMPT_NOTE]  # and no prompt-manager slot
 
 
 def test_card_fields_are_trimmed_as_sillytavern_reads_them(bunzai, tmp_path: Path) -> None:

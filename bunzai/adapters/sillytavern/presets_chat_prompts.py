@@ -91,6 +91,15 @@ TRIGGERS = ("normal", "continue", "impersonate", "swipe", "regenerate", "quiet")
 _identifier = str_reader("")  # a prompt's identifier, as its row reads it
 
 
+def _position(value: Any) -> str:
+    """`injection_position` as SillyTavern compares it: `=== INJECTION_POSITION.ABSOLUTE`, the
+    number 1 (openai.js populateChatCompletion), so the text "1" is a relative prompt there and
+    here (and, reading as the block still does, is written back as it was)."""
+    if value.__class__ is float and value.is_integer():
+        value = int(value)  # 1.0 is JSON's 1: the same number to JavaScript
+    return "absolute" if value.__class__ is int and value == 1 else "relative"
+
+
 def _triggers(value: Any) -> list[str]:
     return [item for item in value if item in TRIGGERS] if isinstance(value, list) else []
 
@@ -103,7 +112,7 @@ PROMPT_FIELDS = FieldMap(
         Field("role", ("role",), choice(ROLES, "system")),
         Field("content", ("content",), str_reader("")),
         Field("marker", ("marker",), bool_reader(False)),
-        Field("injection_position", ("position",), choice(POSITIONS, "relative"), reverse(POSITIONS)),
+        Field("injection_position", ("position",), _position, reverse(POSITIONS)),
         Field("injection_depth", ("depth",), int_reader(4, lo=0)),
         Field("injection_order", ("injection_order",), int_reader(100)),
         Field("injection_trigger", ("triggers",), _triggers),
@@ -225,6 +234,18 @@ def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
         out.append(encode_fields(PROMPT_FIELDS, block, raw) if raw is not None else _new_prompt(block))
         out.extend(after.get(block["identifier"], []))
     return out
+
+
+def written_depth(block: dict, prior: dict | None) -> Any:
+    """The `injection_depth` the file this format writes over `prior` (the escrowed document)
+    holds for `block`, as SillyTavern will compare it: the escrowed prompt's own value while it
+    still reads as the block's depth (the text "4", None when the prompt has no such key), else
+    the block's depth, a number."""
+    raw = _first_prompts(prior).get(block.get("identifier", ""))
+    if raw is None:
+        return block.get("depth", 4)
+    value = encode_fields(PROMPT_FIELDS, block, raw).get("injection_depth", MISSING)
+    return None if value is MISSING else value
 
 
 def prompt_losses(blocks: list[dict], prior: dict | None) -> list[Loss]:

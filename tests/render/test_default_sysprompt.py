@@ -1,0 +1,48 @@
+"""A text-completion render given no sysprompt template sends SillyTavern's default system prompt:
+power_user.sysprompt in power-user.js, and a new user's default/content/settings.json, is on and
+holds "Neutral - Chat" (`Write {{char}}'s next reply in a fictional chat between {{char}} and
+{{user}}.`, no post-history instructions). Generate puts it in the story string's {{system}}
+(script.js: `power_user.sysprompt.enabled` ... `baseChatReplace(power_user.sysprompt.content)`),
+unless the card's own system prompt stands in for it; the render says so in `notes`."""
+
+from __future__ import annotations
+
+from bunzai.render.render import render
+from bunzai.render.text_completion import DEFAULT_SYSPROMPT_NOTE
+
+STORY = "{{#if system}}{{system}}\n{{/if}}{{#if description}}{{description}}\n{{/if}}"
+NEUTRAL = "Write Sera's next reply in a fictional chat between Sera and User."
+
+
+def _render(card: dict) -> dict:
+    context = {"family": "context", "templates": {"sequences": {"story_string": STORY}, "options": {}}}
+    loaded = {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": context},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": card},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": {},
+    }
+    return render(loaded, stage="final")
+
+
+def test_with_no_sysprompt_the_default_one_is_sent() -> None:
+    doc = _render({"description": "A healer."})
+    assert doc["prompt"] == f"{NEUTRAL}\nA healer.\nUser: Hello.\nSera:"
+    assert DEFAULT_SYSPROMPT_NOTE in doc["notes"] and "sysprompt" not in doc["templates"]
+
+
+def test_the_cards_system_prompt_stands_in_for_it_and_its_original_is_the_default() -> None:
+    doc = _render({"description": "A healer.", "system_prompt": "{{original}} Stay terse."})
+    assert doc["prompt"].startswith(f"{NEUTRAL} Stay terse.\nA healer.\n")
+
+
+def test_the_cards_post_history_instructions_are_sent_with_it() -> None:
+    # the default has no post-history instructions, and is on: the card's are pushed after the chat
+    doc = _render({"description": "A healer.", "post_history_instructions": "Be brief."})
+    assert doc["prompt"].endswith("User: Hello.\nBe brief.\nSera:")
