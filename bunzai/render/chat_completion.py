@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from bunzai import limits
 from bunzai.adapters.common.js_regex import js_trim
-from bunzai.adapters.sillytavern.presets_chat_prompts import written_depth
+from bunzai.adapters.sillytavern.presets_chat_prompts import written_depth, written_role
 from bunzai.model.preset import active_order_index
 from bunzai.render.examples import example_blocks
 
@@ -242,10 +242,13 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     # Every enabled in-chat block is injected, wherever the order places it, before or after the
     # chat history (openai.js populateChatCompletion: absolutePrompts from the whole collection).
     in_chat = [row for row in sent if row[1].get("position") == "absolute" and not row[1].get("marker")]
-    unmatched = []
+    unmatched, roleless = [], []
     for identifier, block, base in in_chat:
         if not _js_depth(written_depth(block, inputs.preset_file)):
             unmatched.append(manager.source(inputs.preset_id, identifier))
+            continue
+        if written_role(block, inputs.preset_file) not in _JS_ROLES:
+            roleless.append(manager.source(inputs.preset_id, identifier))
             continue
         injections.append(
             dict(
@@ -257,10 +260,16 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
                 rank="prompt",
             )
         )
+    if roleless:
+        notes.append(
+            f"{', '.join(roleless)}: in-chat, and the preset's file holds its role as no role name (a number such "
+            "as 1, or none), which SillyTavern's `prompt.role === role` matches for no role; not sent"
+        )
     if unmatched:
         notes.append(
-            f"{', '.join(unmatched)}: in-chat, and the preset's file holds its injection_depth as no number (text "
-            'such as "4", or none), which SillyTavern\'s `injection_depth === depth` matches at no depth; not sent'
+            f"{', '.join(unmatched)}: in-chat, and the preset's file holds its injection_depth as no whole number "
+            '(text such as "4", a fraction, or none), which SillyTavern\'s `injection_depth === depth` matches at no '
+            "depth; not sent"
         )
     for identifier, block, base in sent:
         if any(identifier == row[0] for row in in_chat):
@@ -330,6 +339,9 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     if persona_position in ("top_an", "bottom_an"):
         notes.append("a persona placed in the author's note is placed there, above or below the note")
     return parts, notes
+
+
+_JS_ROLES = ("system", "user", "assistant")  # openai.js populationInjectionPrompts' roles, compared with ===
 
 
 def _js_depth(value: object) -> bool:

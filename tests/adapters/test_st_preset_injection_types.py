@@ -38,3 +38,29 @@ def test_a_prompt_edited_to_be_in_chat_is_written_with_the_number() -> None:
     edited = piece.model_copy(update={"body": piece.body.model_copy(update={"prompts": blocks})})
     written, _ = write(edited, "sillytavern.preset.chat")
     assert written["prompts"][0]["injection_position"] == 1
+
+
+@pytest.mark.parametrize(
+    ("native", "depth", "role"),
+    [
+        ({}, 4, "system"),
+        ({"injection_depth": "2"}, 2, "system"),
+        ({"role": 1}, 4, "user"),
+        ({"role": None}, 4, "system"),
+    ],
+)
+def test_a_prompt_edited_to_be_in_chat_gets_a_depth_and_role_sillytavern_finds(native, depth, role) -> None:
+    # A relative prompt may hold its depth as text or not at all, and its role as a number: it is never
+    # injected, so nothing depended on them. Made in-chat, it is written with the number and the name
+    # openai.js populationInjectionPrompts compares with ===, or the prompt would never be sent.
+    prompt = _prompt(injection_position=0, **native)
+    if native.get("role", "") is None:
+        del prompt["role"]
+    piece = read_doc("sillytavern.preset.chat", dict(DOC, prompts=[prompt]))
+    blocks = [piece.body.prompts[0].model_copy(update={"position": "absolute"})]
+    edited = piece.model_copy(update={"body": piece.body.model_copy(update={"prompts": blocks})})
+    written, _ = write(edited, "sillytavern.preset.chat")
+    assert (written["prompts"][0]["injection_depth"], written["prompts"][0]["role"]) == (depth, role)
+    # an in-chat prompt left as it is keeps what it held, sent or not (SillyTavern's file, unedited)
+    unedited = read_doc("sillytavern.preset.chat", dict(DOC, prompts=[dict(prompt, injection_position=1)]))
+    assert write(unedited, "sillytavern.preset.chat")[0]["prompts"] == [dict(prompt, injection_position=1)]

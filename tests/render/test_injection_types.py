@@ -64,3 +64,22 @@ def test_a_preset_from_another_format_is_written_anew() -> None:
     stored = _stored(injection_depth="0")
     stored["original"] = None  # no SillyTavern file behind it: the export writes the number
     assert [m["content"] for m in _render(stored)["messages"]][-1] == "INJECTED"
+
+
+@pytest.mark.parametrize("role", [{"role": 0}, {"role": 1}, {"role": None}, {}])
+def test_a_role_sillytavern_compares_to_no_role_name_is_never_sent(role) -> None:
+    # populationInjectionPrompts groups a depth's prompts by `prompt.role === role` for the three
+    # names: a role written as a number (which bunzai reads as its name) or none matches none of them
+    stored = _stored(injection_depth=0, **role)
+    if not role:  # a prompt with no role at all (it reads as system)
+        stored = _stored(injection_depth=0)
+        del stored["original"]["document"]["prompts"][2]["role"]
+    doc = _render(stored)
+    assert "INJECTED" not in [m["content"] for m in doc["messages"]]
+    assert any("preset:p#x" in note and "role" in note and "not sent" in note for note in doc["notes"])
+
+
+def test_a_role_edited_in_the_studio_is_sent_as_the_file_bunzai_writes_it() -> None:
+    stored = _stored(injection_depth=0, role=1)  # reads as user
+    stored["body"]["prompts"][2]["role"] = "assistant"  # no longer reads as the file's 1: the name is written
+    assert [m["content"] for m in _render(stored)["messages"]][-1] == "INJECTED"

@@ -231,9 +231,23 @@ def encode_prompts(blocks: list[dict], prior: dict | None) -> list[dict]:
     out = list(after.get(None, []))
     for block in blocks:
         raw = known.get(block["identifier"])
-        out.append(encode_fields(PROMPT_FIELDS, block, raw) if raw is not None else _new_prompt(block))
+        out.append(_encoded(block, raw) if raw is not None else _new_prompt(block))
         out.extend(after.get(block["identifier"], []))
     return out
+
+
+def _encoded(block: dict, raw: dict) -> dict:
+    """`block` written over its prompt `raw`. A block made in-chat here gets its depth and role as
+    SillyTavern's `===` finds them (a whole number, a role name), though the text or absence the
+    relative prompt held still reads as them: else the prompt it was made to be is never sent."""
+    written = encode_fields(PROMPT_FIELDS, block, raw)
+    if block.get("position") == "absolute" and _position(raw.get("injection_position")) != "absolute":
+        depth = written.get("injection_depth")
+        if not (depth.__class__ in (int, float) and float(depth).is_integer() and depth >= 0):
+            written["injection_depth"] = block.get("depth", 4)
+        if written.get("role") not in ("system", "user", "assistant"):
+            written["role"] = block.get("role", "system")
+    return written
 
 
 def written_depth(block: dict, prior: dict | None) -> Any:
@@ -241,10 +255,21 @@ def written_depth(block: dict, prior: dict | None) -> Any:
     holds for `block`, as SillyTavern will compare it: the escrowed prompt's own value while it
     still reads as the block's depth (the text "4", None when the prompt has no such key), else
     the block's depth, a number."""
+    return _written(block, prior, "injection_depth", block.get("depth", 4))
+
+
+def written_role(block: dict, prior: dict | None) -> Any:
+    """The `role` that file holds for `block`, as SillyTavern compares it (`prompt.role === role`):
+    the escrowed prompt's own value while it still reads as the block's role (the number 1, None
+    when the prompt has none), else the block's role, a name."""
+    return _written(block, prior, "role", block.get("role", "system"))
+
+
+def _written(block: dict, prior: dict | None, key: str, anew: Any) -> Any:
     raw = _first_prompts(prior).get(block.get("identifier", ""))
     if raw is None:
-        return block.get("depth", 4)
-    value = encode_fields(PROMPT_FIELDS, block, raw).get("injection_depth", MISSING)
+        return anew
+    value = encode_fields(PROMPT_FIELDS, block, raw).get(key, MISSING)
     return None if value is MISSING else value
 
 
