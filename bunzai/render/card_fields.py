@@ -54,9 +54,9 @@ def fill_card_fields(context: MacroContext, engine: str, *, live: tuple[str, ...
     """Fill `context`'s card and persona fields in place; each field's macro problems, placed in
     the field as written (its offset, line and column there), by attribute name.
 
-    A field runs on a copy of the variables, so a field whose part is sent as written (the
-    chat-completion description) runs its {{setvar}} / {{incvar}} once, there; the `live` ones
-    (STORY_FIELDS, in text completion) run on the context's own."""
+    A field runs on a copy of the variables, so a field only read by a macro changes none; the
+    `live` ones (sent as filled: the chat-completion description, STORY_FIELDS in text
+    completion) run theirs on the context's own, once, here."""
     raw = {name: getattr(context, name) or "" for name in FIELDS}
     bare, own = _bare(context, own_variables=False), _bare(context, own_variables=True)
     problems: dict[str, list[dict]] = {}

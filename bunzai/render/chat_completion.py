@@ -263,7 +263,7 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     if roleless:
         notes.append(
             f"{', '.join(roleless)}: in-chat, and the preset's file holds its role as no role name (a number such "
-            "as 1, or none), which SillyTavern's `prompt.role === role` matches for no role; not sent"
+            "as 1, other text, or none), which SillyTavern's `prompt.role === role` matches for no role; not sent"
         )
     if unmatched:
         notes.append(
@@ -292,9 +292,17 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
             continue
         marker = dict(base, pointer=f"marker:{identifier}")
         if identifier == "charDescription":  # the field as written: a problem in it is the card's
-            parts.append(
-                dict(marker, **_card_text(card, "description"), source=f"character:{inputs.character_id}/description")
+            part = dict(
+                marker, **_card_text(card, "description"), source=f"character:{inputs.character_id}/description"
             )
+            fill = (inputs.filled or {}).get("description")
+            if fill is not None:
+                # Generate sends the description getCharacterCardFields filled on its own (no card
+                # fields to read, its variable macros run then): the part sends that text
+                span = {"start": 0, "end": len(fill.text), "where": "character:/body/description"}
+                span |= {"raw": fill.text, "base": 0, "filled": True}
+                part["filled"] = {"content": fill.text, "spans": [span], "fill_problems": fill.problems}
+            parts.append(part)
         elif identifier == "charPersonality":
             if js_trim(card.get("personality") or ""):
                 text = utility.get("personality_format") or "{{personality}}"

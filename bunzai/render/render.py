@@ -29,7 +29,7 @@ from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
-from bunzai.render.card_fields import STORY_FIELDS, fill_card_fields, story_fills
+from bunzai.render.card_fields import STORY_FIELDS, Filled, fill_card_fields, story_fills
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
 from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
@@ -369,7 +369,8 @@ def render(
     context.text_completion = text_mode
     # in text completion, the fields only the story string and post-history instructions send
     # run their variable macros when filled (a persona placed elsewhere is sent as written)
-    live: tuple[str, ...] = ()
+    # (in chat completion, the description, which its marker sends as filled)
+    live: tuple[str, ...] = ("description",)
     if text_mode:
         in_prompt = ((loaded["persona"] or {}).get("body") or {}).get("position", "in_prompt") == "in_prompt"
         live = tuple(name for name in STORY_FIELDS if in_prompt or name != "persona")
@@ -443,6 +444,7 @@ def render(
         if "sysprompt" not in templates:
             notes.insert(0, DEFAULT_SYSPROMPT_NOTE)
     else:
+        inputs.filled = {"description": Filled(context.description, context.field_problems.get("description", []))}
         parts, notes = assemble(inputs)
         raw_parts = [p for p in parts if not p.get("lore")]
 

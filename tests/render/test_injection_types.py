@@ -83,3 +83,13 @@ def test_a_role_edited_in_the_studio_is_sent_as_the_file_bunzai_writes_it() -> N
     stored = _stored(injection_depth=0, role=1)  # reads as user
     stored["body"]["prompts"][2]["role"] = "assistant"  # no longer reads as the file's 1: the name is written
     assert [m["content"] for m in _render(stored)["messages"]][-1] == "INJECTED"
+
+
+def test_a_block_made_in_chat_is_rendered_as_the_export_writes_it() -> None:
+    # a relative prompt with its depth as text and its role as a number, made in-chat: the export
+    # writes a whole number and a name (presets_chat_prompts._encoded), so SillyTavern sends it
+    stored = _stored(injection_position=0, injection_depth="0", role=1)
+    stored["body"]["prompts"][2]["position"] = "absolute"
+    doc = _render(stored)
+    assert [m["content"] for m in doc["messages"]][-1] == "INJECTED"
+    assert not any("not sent" in note for note in doc["notes"])

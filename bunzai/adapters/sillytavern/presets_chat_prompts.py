@@ -269,7 +269,7 @@ def _written(block: dict, prior: dict | None, key: str, anew: Any) -> Any:
     raw = _first_prompts(prior).get(block.get("identifier", ""))
     if raw is None:
         return anew
-    value = encode_fields(PROMPT_FIELDS, block, raw).get(key, MISSING)
+    value = _encoded(block, raw).get(key, MISSING)  # what the export writes (a block made in-chat included)
     return None if value is MISSING else value
 
 
