@@ -161,18 +161,13 @@ class MacroEvaluator:
     def _token(self, token: Token, where: str, base: int, whole: str, problems: list[dict], depth: int) -> str:
         if token.name == "//":
             return ""
-        if token.closing:
-            problems.append(
-                self._problem(
-                    "unresolved",
-                    token.raw,
-                    where,
-                    base + token.start,
-                    whole,
-                    f"a closing {token.raw} with no opening tag",
-                )
-            )
+
+        def left(kind: str, message: str) -> str:  # the token stays as written, and why
+            problems.append(self._problem(kind, token.raw, where, base + token.start, whole, message))
             return token.raw
+
+        if token.closing:
+            return left("unresolved", f"a closing {token.raw} with no opening tag")
         entry = resolve(self.cat, token)
         if entry is None:
             problems.append(self._unknown(token, where, base, whole))
@@ -182,31 +177,14 @@ class MacroEvaluator:
         if value is not None and entry.op in _FIELD_OF_OP:
             self.field_problems.extend(self.ctx.field_problems.get(_FIELD_OF_OP[entry.op], ()))
         if value is None and entry.op == "prompt.original":
-            problems.append(
-                self._problem(
-                    "unresolved",
-                    token.raw,
-                    where,
-                    base + token.start,
-                    whole,
-                    f"{token.raw} has a value only in a character's override (its system prompt standing in for "
-                    "the main prompt, its post-history instructions for the preset's); SillyTavern leaves it "
-                    "as written here",
-                )
+            return left(
+                "unresolved",
+                f"{token.raw} has a value only in a character's override (its system prompt standing in for "
+                "the main prompt, its post-history instructions for the preset's); SillyTavern leaves it "
+                "as written here",
             )
-            return token.raw
         if value is None:
-            problems.append(
-                self._problem(
-                    "unevaluated",
-                    token.raw,
-                    where,
-                    base + token.start,
-                    whole,
-                    f"bunzai does not evaluate {entry.op or entry.name} headless; left as written",
-                )
-            )
-            return token.raw
+            return left("unevaluated", f"bunzai does not evaluate {entry.op or entry.name} headless; left as written")
         return value
 
     def _block(
