@@ -140,10 +140,18 @@ def read_up_to(fd: int, count: int) -> bytes:
     return b"".join(chunks)
 
 
-def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH, dot_files: bool = False) -> Iterator[Path]:
+def walk_files(
+    root: Path,
+    *,
+    max_depth: int = FOLDER_WALK_MAX_DEPTH,
+    dot_files: bool = False,
+    unreadable: list[str] | None = None,
+) -> Iterator[Path]:
     """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded. With
     `dot_files`, a file whose name starts with a dot is kept unless it is junk, as `list_folder`
-    keeps it (SillyTavern lists `characters/.hack.png`); hidden folders are skipped either way."""
+    keeps it (SillyTavern lists `characters/.hack.png`); hidden folders are skipped either way.
+    With `unreadable`, a folder below `root` that cannot be listed is added to it and passed
+    over (one locked folder in a library does not hide the rest); `root` itself is refused."""
     from pathlib import Path
 
     seen = 0
@@ -153,6 +161,9 @@ def walk_files(root: Path, *, max_depth: int = FOLDER_WALK_MAX_DEPTH, dot_files:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
+            if unreadable is not None and depth > 0:
+                unreadable.append(str(folder))
+                continue
             raise BunzaiError(
                 "invalid_input", f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
             ) from None

@@ -165,14 +165,16 @@ def _written_inside(given: Path, folders: list[Path]) -> bool:
     return False
 
 
-def search(studio, query: str, limit: int) -> list[dict]:
-    """Files in granted folders whose relative path holds every word of `query`."""
+def search(studio, query: str, limit: int, unreadable: list[str] | None = None) -> list[dict]:
+    """Files in granted folders whose relative path holds every word of `query`; the folders
+    below a grant that could not be listed are added to `unreadable` (and passed over)."""
     terms = terms_of(query)
     hits = []
     for folder in granted_folders(studio):
         if not folder.is_dir():
             continue
-        for file in walk_files(folder, dot_files=True):  # the files `folder import` and SillyTavern list
+        # the files `folder import` and SillyTavern list
+        for file in walk_files(folder, dot_files=True, unreadable=unreadable):
             relative = file.relative_to(folder).as_posix()
             if all(term in relative.casefold() for term in terms):
                 hits.append(

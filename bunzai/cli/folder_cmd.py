@@ -79,8 +79,9 @@ def search(
     from bunzai.folders import search as search_folders
     from bunzai.limits import SEARCH_DEFAULT_LIMIT
 
-    hits = search_folders(studio_of(ctx), query, limit or SEARCH_DEFAULT_LIMIT)
-    emit({"query": query, "count": len(hits), "items": hits})
+    unreadable: list[str] = []
+    hits = search_folders(studio_of(ctx), query, limit or SEARCH_DEFAULT_LIMIT, unreadable)
+    emit({"query": query, "count": len(hits), "items": hits} | ({"unreadable": unreadable} if unreadable else {}))
     return 0
 
 

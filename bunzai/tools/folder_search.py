@@ -20,8 +20,10 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.folders import search  # lazy: tool discovery imports every tool before the first tools/list
 
-    hits = search(ctx.studio, args.query, args.limit or SEARCH_DEFAULT_LIMIT)
-    return {"query": args.query, "count": len(hits), "items": untrusted(hits)}
+    unreadable: list[str] = []
+    hits = search(ctx.studio, args.query, args.limit or SEARCH_DEFAULT_LIMIT, unreadable)
+    found = {"query": args.query, "count": len(hits), "items": untrusted(hits)}
+    return found | ({"unreadable": untrusted(unreadable)} if unreadable else {})
 
 
 TOOL = Tool(

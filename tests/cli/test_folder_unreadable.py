@@ -1,0 +1,55 @@
+"""One folder of a granted library that cannot be listed (another user's, a locked mount) is
+passed over and named under `unreadable`, at the shell and over MCP: the rest is still searched.
+The grant itself unreadable is still refused. Faults are injected (the tests run as root)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from bunzai import files
+from bunzai.cli.entry import run
+from bunzai.errors import BunzaiError
+from bunzai.folders import grant, search
+from bunzai.store.studio import init_studio
+from bunzai.tools import folder_search
+from bunzai.tools.contract import Context
+
+
+def _library(tmp_path, monkeypatch, locked: str):
+    studio, _ = init_studio(tmp_path / "studio")
+    library = tmp_path / "ST"
+    for sub in ("characters", "worlds"):
+        (library / sub).mkdir(parents=True)
+        (library / sub / f"ada-{sub}.json").write_text("{}")
+    grant(studio, library)
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if os.path.basename(os.fspath(path)) == locked:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    return studio, library
+
+
+def test_a_folder_that_cannot_be_listed_is_named_and_the_rest_searched(tmp_path, monkeypatch, capsys) -> None:
+    studio, library = _library(tmp_path, monkeypatch, "worlds")
+    unreadable: list[str] = []
+    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["characters/ada-characters.json"]
+    assert unreadable == [str(library / "worlds")]
+    assert run(["--studio", str(studio.root), "folder", "search", "ada"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["count"] == 1 and answer["unreadable"] == [str(library / "worlds")]
+    over_mcp = folder_search.run(Context(studio=studio), folder_search.Args(query="ada"))
+    assert over_mcp["count"] == 1 and over_mcp["unreadable"].value == [str(library / "worlds")]
+
+
+def test_a_grant_that_cannot_be_listed_is_still_refused(tmp_path, monkeypatch) -> None:
+    studio, library = _library(tmp_path, monkeypatch, "ST")
+    with pytest.raises(BunzaiError) as caught:
+        search(studio, "ada", 10, [])
+    assert caught.value.code == "invalid_input" and str(library) in caught.value.message
