@@ -150,8 +150,8 @@ def walk_files(
     """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded. With
     `dot_files`, a file whose name starts with a dot is kept unless it is junk, as `list_folder`
     keeps it (SillyTavern lists `characters/.hack.png`); hidden folders are skipped either way.
-    With `unreadable`, a folder below `root` that cannot be listed is added to it and passed
-    over (one locked folder in a library does not hide the rest); `root` itself is refused."""
+    With `unreadable`, a folder that cannot be listed (`root` too) is added to it and passed
+    over (one locked folder in a library does not hide the rest); without, it is refused."""
     from pathlib import Path
 
     seen = 0
@@ -161,7 +161,7 @@ def walk_files(
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
-            if unreadable is not None and depth > 0:
+            if unreadable is not None:
                 unreadable.append(str(folder))
                 continue
             raise BunzaiError(

@@ -1,6 +1,6 @@
-"""One folder of a granted library that cannot be listed (another user's, a locked mount) is
-passed over and named under `unreadable`, at the shell and over MCP: the rest is still searched.
-The grant itself unreadable is still refused. Faults are injected (the tests run as root)."""
+"""One folder of a granted library that cannot be listed (another user's, a locked mount, a
+grant itself) is passed over and named under `unreadable`, at the shell and over MCP: the rest
+is still searched. Faults are injected (the tests run as root)."""
 
 from __future__ import annotations
 
@@ -48,8 +48,15 @@ def test_a_folder_that_cannot_be_listed_is_named_and_the_rest_searched(tmp_path,
     assert over_mcp["count"] == 1 and over_mcp["unreadable"].value == [str(library / "worlds")]
 
 
-def test_a_grant_that_cannot_be_listed_is_still_refused(tmp_path, monkeypatch) -> None:
+def test_a_grant_that_cannot_be_listed_is_named_and_the_other_grants_searched(tmp_path, monkeypatch) -> None:
     studio, library = _library(tmp_path, monkeypatch, "ST")
-    with pytest.raises(BunzaiError) as caught:
-        search(studio, "ada", 10, [])
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "ada-other.json").write_text("{}")
+    grant(studio, other)
+    unreadable: list[str] = []
+    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
+    assert unreadable == [str(library)]
+    with pytest.raises(BunzaiError) as caught:  # a folder's own listing (folder read DIR) is refused
+        list(files.walk_files(library))
     assert caught.value.code == "invalid_input" and str(library) in caught.value.message
