@@ -166,20 +166,36 @@ def _written_inside(given: Path, folders: list[Path]) -> bool:
 
 
 def search(studio, query: str, limit: int, unreadable: list[str] | None = None) -> list[dict]:
-    """Files in granted folders whose relative path holds every word of `query`; the folders
-    below a grant that could not be listed are added to `unreadable` (and passed over)."""
+    """Files in granted folders whose relative path holds every word of `query`. A folder that
+    cannot be reached or listed (a grant included: another user's home, a dead mount) is added
+    to `unreadable` and passed over, as is a file whose size cannot be read; without
+    `unreadable`, it is refused."""
     terms = terms_of(query)
     hits = []
     for folder in granted_folders(studio):
-        if not folder.is_dir():
+        try:
+            if not folder.is_dir():  # a grant since removed: nothing to search there
+                continue
+        except OSError as error:  # Path.is_dir raises for EACCES, ENOTCONN ...
+            if unreadable is None:
+                raise BunzaiError(
+                    "invalid_input", f"cannot reach {folder}: {error.strerror}", "check the grant and its mount"
+                ) from None
+            unreadable.append(str(folder))
             continue
         # the files `folder import` and SillyTavern list
         for file in walk_files(folder, dot_files=True, unreadable=unreadable):
             relative = file.relative_to(folder).as_posix()
             if all(term in relative.casefold() for term in terms):
-                hits.append(
-                    {"folder": str(folder), "path": str(file), "relative": relative, "size": file.stat().st_size}
-                )
+                try:
+                    size = file.stat().st_size
+                except OSError:  # listed but not entered (read without execute): named, not sized
+                    if unreadable is None:
+                        raise
+                    if str(file.parent) not in unreadable:
+                        unreadable.append(str(file.parent))
+                    continue
+                hits.append({"folder": str(folder), "path": str(file), "relative": relative, "size": size})
                 if len(hits) >= limit:
                     return hits
     return hits

@@ -64,3 +64,10 @@ def test_a_prompt_edited_to_be_in_chat_gets_a_depth_and_role_sillytavern_finds(n
     # an in-chat prompt left as it is keeps what it held, sent or not (SillyTavern's file, unedited)
     unedited = read_doc("sillytavern.preset.chat", dict(DOC, prompts=[dict(prompt, injection_position=1)]))
     assert write(unedited, "sillytavern.preset.chat")[0]["prompts"] == [dict(prompt, injection_position=1)]
+
+
+@pytest.mark.parametrize(("native", "role"), [("1", "user"), (" 2", "assistant"), ("²", "system"), ("١", "system")])
+def test_a_role_of_ascii_digits_reads_as_its_number_any_other_text_as_system(native, role) -> None:
+    # "²" and "١" are digits to str.isdigit but no number int() reads as one: read as any other text
+    piece = read_doc("sillytavern.preset.chat", dict(DOC, prompts=[_prompt(role=native)]))
+    assert piece.body.prompts[0].role == role

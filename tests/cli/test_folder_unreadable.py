@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +61,40 @@ def test_a_grant_that_cannot_be_listed_is_named_and_the_other_grants_searched(tm
     with pytest.raises(BunzaiError) as caught:  # a folder's own listing (folder read DIR) is refused
         list(files.walk_files(library))
     assert caught.value.code == "invalid_input" and str(library) in caught.value.message
+
+
+def test_a_grant_that_cannot_be_reached_is_named_and_the_other_grants_searched(tmp_path, monkeypatch) -> None:
+    # Path.is_dir raises for EACCES or ENOTCONN (a home one cannot enter, a dead network mount)
+    studio, library = _library(tmp_path, monkeypatch, "none")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "ada-other.json").write_text("{}")
+    grant(studio, other)
+    real_is_dir = Path.is_dir
+
+    def is_dir(self):
+        if self == library:
+            raise OSError(107, "Transport endpoint is not connected", str(self))
+        return real_is_dir(self)
+
+    monkeypatch.setattr(Path, "is_dir", is_dir)
+    unreadable: list[str] = []
+    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
+    assert unreadable == [str(library)]
+
+
+def test_a_folder_listed_but_not_entered_is_named_once(tmp_path, monkeypatch) -> None:
+    # read without execute: the names are listed, but no file's size can be read
+    studio, library = _library(tmp_path, monkeypatch, "none")
+    (library / "worlds" / "ada-more.json").write_text("{}")
+    real_stat = Path.stat
+
+    def stat(self, *args, **kwargs):
+        if self.parent == library / "worlds":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    unreadable: list[str] = []
+    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["characters/ada-characters.json"]
+    assert unreadable == [str(library / "worlds")]

@@ -385,7 +385,7 @@ def choice(values: dict[Any, Any], default: Any) -> Callable[[Any], Any]:
     def decode(value: Any) -> Any:
         if isinstance(value, bool):
             return default
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():  # not "²"
             value = int(value)
         if isinstance(value, float) and value.is_integer():
             value = int(value)
