@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -173,10 +174,12 @@ def search(studio, query: str, limit: int, unreadable: list[str] | None = None) 
     terms = terms_of(query)
     hits = []
     for folder in granted_folders(studio):
-        try:
-            if not folder.is_dir():  # a grant since removed: nothing to search there
+        try:  # stat, not is_dir: newer Pythons' is_dir says False for a folder it cannot reach
+            if not stat.S_ISDIR(folder.stat().st_mode):
                 continue
-        except OSError as error:  # Path.is_dir raises for EACCES, ENOTCONN ...
+        except (FileNotFoundError, NotADirectoryError):  # a grant since removed: nothing to search there
+            continue
+        except OSError as error:  # EACCES, ENOTCONN ...
             if unreadable is None:
                 raise BunzaiError(
                     "invalid_input", f"cannot reach {folder}: {error.strerror}", "check the grant and its mount"

@@ -64,20 +64,20 @@ def test_a_grant_that_cannot_be_listed_is_named_and_the_other_grants_searched(tm
 
 
 def test_a_grant_that_cannot_be_reached_is_named_and_the_other_grants_searched(tmp_path, monkeypatch) -> None:
-    # Path.is_dir raises for EACCES or ENOTCONN (a home one cannot enter, a dead network mount)
+    # stat fails with EACCES or ENOTCONN (a home one cannot enter, a dead network mount)
     studio, library = _library(tmp_path, monkeypatch, "none")
     other = tmp_path / "other"
     other.mkdir()
     (other / "ada-other.json").write_text("{}")
     grant(studio, other)
-    real_is_dir = Path.is_dir
+    real_stat = Path.stat
 
-    def is_dir(self):
+    def stat(self, *args, **kwargs):
         if self == library:
             raise OSError(107, "Transport endpoint is not connected", str(self))
-        return real_is_dir(self)
+        return real_stat(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "is_dir", is_dir)
+    monkeypatch.setattr(Path, "stat", stat)
     unreadable: list[str] = []
     assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
     assert unreadable == [str(library)]
