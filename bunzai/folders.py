@@ -166,11 +166,10 @@ def _written_inside(given: Path, folders: list[Path]) -> bool:
     return False
 
 
-def search(studio, query: str, limit: int, unreadable: list[str] | None = None) -> list[dict]:
+def search(studio, query: str, limit: int, unreadable: list[str]) -> list[dict]:
     """Files in granted folders whose relative path holds every word of `query`. A folder that
-    cannot be reached or listed (a grant included: another user's home, a dead mount) is added
-    to `unreadable` and passed over, as is a file whose size cannot be read; without
-    `unreadable`, it is refused."""
+    cannot be reached or listed (a grant included: another user's home, a dead mount), or whose
+    files cannot be sized, is added to `unreadable` and passed over."""
     terms = terms_of(query)
     hits = []
     for folder in granted_folders(studio):
@@ -179,11 +178,7 @@ def search(studio, query: str, limit: int, unreadable: list[str] | None = None) 
                 continue
         except (FileNotFoundError, NotADirectoryError):  # a grant since removed: nothing to search there
             continue
-        except OSError as error:  # EACCES, ENOTCONN ...
-            if unreadable is None:
-                raise BunzaiError(
-                    "invalid_input", f"cannot reach {folder}: {error.strerror}", "check the grant and its mount"
-                ) from None
+        except OSError:  # EACCES, ENOTCONN ...
             unreadable.append(str(folder))
             continue
         # the files `folder import` and SillyTavern list
@@ -193,14 +188,13 @@ def search(studio, query: str, limit: int, unreadable: list[str] | None = None) 
                 try:
                     size = file.stat().st_size
                 except OSError:  # listed but not entered (read without execute): named, not sized
-                    if unreadable is None:
-                        raise
                     if str(file.parent) not in unreadable:
                         unreadable.append(str(file.parent))
                     continue
                 hits.append({"folder": str(folder), "path": str(file), "relative": relative, "size": size})
                 if len(hits) >= limit:
                     return hits
+    return hits
     return hits
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bunzai.adapters.common.js_regex import js_trim
+from bunzai.jstext import js_trim
 from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 
 # MacroContext attribute -> where its text was written (a problem found in it is placed there)

@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass, field
 
 from bunzai import limits
-from bunzai.adapters.common.js_regex import js_trim
-from bunzai.adapters.sillytavern.presets_chat_prompts import written_depth, written_role
+from bunzai.adapters.sillytavern.presets_chat_prompts import JS_ROLES, js_depth, written_depth, written_role
+from bunzai.jstext import js_trim
 from bunzai.model.preset import active_order_index
 from bunzai.render.examples import example_blocks
 
@@ -244,10 +244,10 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     in_chat = [row for row in sent if row[1].get("position") == "absolute" and not row[1].get("marker")]
     unmatched, roleless = [], []
     for identifier, block, base in in_chat:
-        if not _js_depth(written_depth(block, inputs.preset_file)):
+        if not js_depth(written_depth(block, inputs.preset_file)):
             unmatched.append(manager.source(inputs.preset_id, identifier))
             continue
-        if written_role(block, inputs.preset_file) not in _JS_ROLES:
+        if written_role(block, inputs.preset_file) not in JS_ROLES:
             roleless.append(manager.source(inputs.preset_id, identifier))
             continue
         injections.append(
@@ -347,15 +347,6 @@ def assemble(inputs: Inputs) -> tuple[list[dict], list[str]]:
     if persona_position in ("top_an", "bottom_an"):
         notes.append("a persona placed in the author's note is placed there, above or below the note")
     return parts, notes
-
-
-_JS_ROLES = ("system", "user", "assistant")  # openai.js populationInjectionPrompts' roles, compared with ===
-
-
-def _js_depth(value: object) -> bool:
-    """Whether SillyTavern's `injection_depth === i` (i = 0, 1, ...) can match `value`: a JSON
-    number that is a whole number, not below 0 (4.0 is JavaScript's 4; text and booleans never are)."""
-    return value.__class__ in (int, float) and float(value).is_integer() and value >= 0  # type: ignore[operator]
 
 
 def _card_text(card: dict, name: str) -> dict:

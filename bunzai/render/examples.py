@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bunzai.adapters.common.js_regex import JS_SPACE, js_trim
+from bunzai.jstext import JS_WHITESPACE as JS_SPACE, js_trim
 
 
 def example_blocks(raw: str) -> list[tuple[str, int]]:

@@ -24,14 +24,14 @@ import hashlib
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from bunzai import limits
 from bunzai.adapters.common.decorators import st_parse
-from bunzai.adapters.common.js_regex import JS_SPACE
 from bunzai.errors import BunzaiError
+from bunzai.jstext import JS_WHITESPACE as JS_SPACE
 from bunzai.regexlab import engine
 
 

@@ -20,12 +20,12 @@ import os
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, UTC
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bunzai import limits
-from bunzai.adapters.common.js_regex import js_trim
 from bunzai.errors import BunzaiError
+from bunzai.jstext import js_trim
 from bunzai.macros.catalog import Catalog, catalog_for
 from bunzai.macros.equivalence import canonical_args, resolve, utc_offset_minutes
 from bunzai.macros.syntax import Token, tokenize

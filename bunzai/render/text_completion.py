@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 
-from bunzai.adapters.common.js_regex import js_trim
+from bunzai.jstext import js_trim
 from bunzai.render.chat_completion import Inputs, chat_history_parts, example_messages, speaker_patterns
 from bunzai.render.examples import example_blocks
 from bunzai.render.story_string import render_story_string

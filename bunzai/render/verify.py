@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunzai.adapters.common.js_regex import JS_SPACE
 from bunzai.adapters.sillytavern.presets_chat_prompts import MARKERS
+from bunzai.jstext import JS_WHITESPACE as JS_SPACE
 from bunzai.macros.translate import translate_text
 from bunzai.regexlab.lint import lint_set
 from bunzai.render import lore as lore_mod

@@ -37,6 +37,25 @@ def _library(tmp_path, monkeypatch, locked: str):
     return studio, library
 
 
+def _other_grant(tmp_path, studio) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "ada-other.json").write_text("{}")
+    grant(studio, other)
+
+
+def _failing_stat(monkeypatch, fails, error: OSError) -> None:
+    """Path.stat raises `error` for the paths `fails` picks."""
+    real_stat = Path.stat
+
+    def stat(self, *args, **kwargs):
+        if fails(self):
+            raise error
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+
+
 def test_a_folder_that_cannot_be_listed_is_named_and_the_rest_searched(tmp_path, monkeypatch, capsys) -> None:
     studio, library = _library(tmp_path, monkeypatch, "worlds")
     unreadable: list[str] = []
@@ -51,10 +70,7 @@ def test_a_folder_that_cannot_be_listed_is_named_and_the_rest_searched(tmp_path,
 
 def test_a_grant_that_cannot_be_listed_is_named_and_the_other_grants_searched(tmp_path, monkeypatch) -> None:
     studio, library = _library(tmp_path, monkeypatch, "ST")
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "ada-other.json").write_text("{}")
-    grant(studio, other)
+    _other_grant(tmp_path, studio)
     unreadable: list[str] = []
     assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
     assert unreadable == [str(library)]
@@ -66,18 +82,8 @@ def test_a_grant_that_cannot_be_listed_is_named_and_the_other_grants_searched(tm
 def test_a_grant_that_cannot_be_reached_is_named_and_the_other_grants_searched(tmp_path, monkeypatch) -> None:
     # stat fails with EACCES or ENOTCONN (a home one cannot enter, a dead network mount)
     studio, library = _library(tmp_path, monkeypatch, "none")
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "ada-other.json").write_text("{}")
-    grant(studio, other)
-    real_stat = Path.stat
-
-    def stat(self, *args, **kwargs):
-        if self == library:
-            raise OSError(107, "Transport endpoint is not connected", str(self))
-        return real_stat(self, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "stat", stat)
+    _other_grant(tmp_path, studio)
+    _failing_stat(monkeypatch, lambda path: path == library, OSError(107, "Transport endpoint is not connected"))
     unreadable: list[str] = []
     assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
     assert unreadable == [str(library)]
@@ -87,14 +93,7 @@ def test_a_folder_listed_but_not_entered_is_named_once(tmp_path, monkeypatch) ->
     # read without execute: the names are listed, but no file's size can be read
     studio, library = _library(tmp_path, monkeypatch, "none")
     (library / "worlds" / "ada-more.json").write_text("{}")
-    real_stat = Path.stat
-
-    def stat(self, *args, **kwargs):
-        if self.parent == library / "worlds":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_stat(self, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "stat", stat)
+    _failing_stat(monkeypatch, lambda path: path.parent == library / "worlds", PermissionError(13, "Permission denied"))
     unreadable: list[str] = []
     assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["characters/ada-characters.json"]
     assert unreadable == [str(library / "worlds")]

@@ -18,11 +18,11 @@ from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.common.card_book import read_book, read_world_probability
 from bunzai.adapters.common.drift import MISSING, as_bool, as_int, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import put
-from bunzai.adapters.common.js_regex import JS_SPACE, js_trim
-from bunzai.adapters.common.shapes import json_type
 from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.shapes import json_type
 from bunzai.adapters.contract import Loss
 from bunzai.jsondoc.values import copied
+from bunzai.jstext import JS_WHITESPACE as JS_SPACE, js_trim
 from bunzai.model.lorebook import LoreEntry
 
 LOGICS = ("and_any", "not_all", "not_any", "and_all")

@@ -18,11 +18,12 @@ from typing import Any
 
 from bunzai.adapters.common.book_losses import POSITION_COLLAPSED
 from bunzai.adapters.common.book_losses import book_decorators_ignored as book_decorators_ignored  # SillyTavern cards
-from bunzai.adapters.contract import Loss
 from bunzai.adapters.common.drift import MISSING, as_bool, as_count, as_int, as_object, as_str, as_str_list
 from bunzai.adapters.common.fieldmap import Field, FieldMap, Whole, answered_inline, container, identity, put
-from bunzai.adapters.common.js_regex import JS_SPACE, compiles, js_trim
+from bunzai.adapters.common.js_regex import compiles
+from bunzai.adapters.contract import Loss
 from bunzai.jsondoc.values import copied
+from bunzai.jstext import JS_WHITESPACE as JS_SPACE, js_trim
 
 POSITIONS = ("before_char", "after_char", "an_top", "an_bottom", "at_depth", "em_top", "em_bottom", "outlet")
 LOGICS = ("and_any", "not_all", "not_any", "and_all")

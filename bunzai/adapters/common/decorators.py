@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from bunzai.adapters.common.js_regex import js_trim
+from bunzai.jstext import js_trim
 
 ST_ACTS_ON = ("@@activate", "@@dont_activate")  # world-info.js KNOWN_DECORATORS, compared whole
 

@@ -17,9 +17,6 @@ from __future__ import annotations
 import re
 
 FLAGS = "dgimsuvy"
-# What JavaScript's String.prototype.trim takes off (WhiteSpace and LineTerminator).
-JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-JS_SPACE += "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 _SYNTAX = frozenset("^$\\.*+?()[]{}|/")  # what the u flag lets a backslash escape
 _QUANTIFIER = re.compile(r"\{(\d+)(?:(,)(\d*))?\}")
@@ -33,10 +30,6 @@ _ASCII_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _MODIFIERS = re.compile(r"\?[ims]*(?:-[ims]*)?:")
 _OCTAL = re.compile(r"[0-3][0-7]{0,2}|[4-7][0-7]?")
 _LETTER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-
-
-def js_trim(text: str) -> str:
-    return text.strip(JS_SPACE)
 
 
 def flags_valid(flags: str) -> bool:

@@ -21,10 +21,11 @@ from typing import Any
 
 from bunzai.adapters.common.book_losses import empty_folder
 from bunzai.adapters.common.drift import MISSING, as_bool, as_float, as_int, as_object, as_str
-from bunzai.adapters.common.js_regex import compiles, flags_valid, js_trim
+from bunzai.adapters.common.js_regex import compiles, flags_valid
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
 from bunzai.jsondoc.values import copied
+from bunzai.jstext import js_trim
 
 EXT_KEY = "risuai"
 _MAPPED = (

@@ -39,13 +39,13 @@ from bunzai.adapters.common.fieldmap import (
     Field,
     FieldMap,
     bool_reader,
-    int_reader,
-    str_reader,
     choice,
-    decode_fields,
     decimal_text,
+    decode_fields,
     encode_fields,
+    int_reader,
     reverse,
+    str_reader,
 )
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
@@ -242,12 +242,20 @@ def _encoded(block: dict, raw: dict) -> dict:
     relative prompt held still reads as them: else the prompt it was made to be is never sent."""
     written = encode_fields(PROMPT_FIELDS, block, raw)
     if block.get("position") == "absolute" and _position(raw.get("injection_position")) != "absolute":
-        depth = written.get("injection_depth")
-        if not (depth.__class__ in (int, float) and float(depth).is_integer() and depth >= 0):
+        if not js_depth(written.get("injection_depth")):
             written["injection_depth"] = block.get("depth", 4)
-        if written.get("role") not in ("system", "user", "assistant"):
+        if written.get("role") not in JS_ROLES:
             written["role"] = block.get("role", "system")
     return written
+
+
+JS_ROLES = ("system", "user", "assistant")  # the roles openai.js populationInjectionPrompts matches with ===
+
+
+def js_depth(value: object) -> bool:
+    """Whether SillyTavern's `injection_depth === i` (i = 0, 1, ...) can match `value`: a JSON
+    number that is a whole number, not below 0 (4.0 is JavaScript's 4; text and booleans never are)."""
+    return value.__class__ in (int, float) and float(value).is_integer() and value >= 0  # type: ignore[operator]
 
 
 def written_depth(block: dict, prior: dict | None) -> Any:
