@@ -35,9 +35,10 @@ def bunzai_executable() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "bunzai"]
 
 
-def v2_card_png(name: str, *, description: str = "", seed: int = 0) -> bytes:
+def v2_card_png(name: str, *, description: str = "", seed: int = 0, more: dict | None = None) -> bytes:
     """A Character Card V2 PNG as SillyTavern writes one: a small image whose colour comes from
-    `seed`, and the card in a base64 `chara` tEXt chunk before IEND."""
+    `seed`, and the card in a base64 `chara` tEXt chunk before IEND; `more` adds to its `data`
+    (a `character_book`, `extensions`)."""
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
@@ -59,6 +60,7 @@ def v2_card_png(name: str, *, description: str = "", seed: int = 0) -> bytes:
         "creator": "tests",
         "character_version": "1",
         "extensions": {},
+        **(more or {}),
     }
     card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
     card.update(

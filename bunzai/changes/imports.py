@@ -367,7 +367,12 @@ def bound_world(doc: dict) -> str:
     original = doc.get("original") if doc.get("kind") == "character" else None
     if not isinstance(original, dict):
         return ""
-    found = family_document(SimpleNamespace(format=original.get("format"), document=original.get("document")))
+    return _world_in(SimpleNamespace(format=original.get("format"), document=original.get("document")))
+
+
+def _world_in(original) -> str:
+    """The world named by the card a card-family escrow holds, else ''."""
+    found = family_document(original)
     return world_of(card_data(found[1])) if found is not None else ""
 
 
@@ -520,10 +525,14 @@ def _shelf_file(
         adapter, decoded = read_bytes(data, file.name, format_id)
     except BunzaiError as error:
         return Skipped(error.message) if _unclaimed(error, file) and not kept_here else error
-    decoded.pieces[:] = decoded.pieces[:1] + [
-        piece for piece in decoded.pieces[1:] if not (piece.kind == "lorebook" and piece.id in worlds)
-    ]
     primary = decoded.pieces[0]
+    # A card bound to a world of worlds/ carries a copy of it (its book has the world's id): the card
+    # links to the world file. A card's own book that only shares a world's name is no copy of it
+    # (SillyTavern binds by extensions.world alone) and is drafted, to meet that id as any book would.
+    if primary.kind == "character" and _world_in(primary.original):
+        decoded.pieces[:] = decoded.pieces[:1] + [
+            piece for piece in decoded.pieces[1:] if not (piece.kind == "lorebook" and piece.id in worlds)
+        ]
     pack = sprites.pack_of(primary.name, file) if primary.kind == "character" else None
     if pack is not None and primary.body.media.pack is None:  # the character shows the sprites beside it
         primary.body.media = primary.body.media.model_copy(update={"pack": pack})
