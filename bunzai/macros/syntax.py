@@ -99,13 +99,48 @@ def split_top(text: str, sep: str) -> list[str]:
     return parts
 
 
+# Lumiverse's lexer (MacroLexer.ts, lexSpaceDelimitedArgs) parts words on these two alone, not
+# on JavaScript's whitespace: a newline or a no-break space stays inside its word.
+_WORD_GAP = " \t"
+
+
+def _words(body: str) -> list[str]:
+    """Lumiverse's space-separated arguments: words between runs of space and tab, a nested
+    `{{...}}` inside its word. A `::`, or a word that starts with `:`, ends the words; what
+    follows is split on `::` (its lexArgument stops at `::`, after a single `:` too)."""
+    words: list[str] = []
+    i, depth, start = 0, 0, None
+    while i < len(body):
+        if body.startswith("{{", i):
+            depth, start, i = depth + 1, i if start is None else start, i + 2
+            continue
+        if depth:
+            depth -= body.startswith("}}", i)
+            i += 2 if body.startswith("}}", i) else 1
+            continue
+        char = body[i]
+        if char in _WORD_GAP or body.startswith("::", i) or (char == ":" and start is None):
+            if start is not None:
+                words.append(body[start:i])
+                start = None
+            if char == ":":
+                return words + split_top(body[i + (2 if body.startswith("::", i) else 1) :], "::")
+            i += 1
+            continue
+        start = i if start is None else start
+        i += 1
+    if start is not None:
+        words.append(body[start:])
+    return words
+
+
 def _args_after(body: str, mode: str, sep: str) -> list[str]:
     if mode == "one":
         return [js_trim(body) if sep == " " else body]
     if mode == "comma":
         return [js_trim(a) for a in split_top(body, ",")]
     if sep == " ":
-        return body.split()
+        return _words(body)
     return split_top(body, sep)
 
 
@@ -183,7 +218,8 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             token.args = split_top(body, "::")
         else:
             token.sep = " "
-            token.args = _args_after(body, syntax.space, " ")
+            # split words keep what JavaScript's trim would take but Lumiverse's lexer does not
+            token.args = _args_after(rest if syntax.space == "split" else body, syntax.space, " ")
     return token
 
 

@@ -1,0 +1,43 @@
+"""Lumiverse's space-separated arguments, as its lexer reads them (prolix-oc/Lumiverse 1.1.0,
+src/macros/MacroLexer.ts, lexSpaceDelimitedArgs and lexSpaceArg): after the name, words are
+separated by runs of space and tab only, so a newline, a no-break space or U+001C stays inside
+its word; a nested `{{...}}` is one piece of a word; a `::` ends the words and a single `:`
+starting a word ends them too, the rest split on `::` (lexArgument stops there). Checked by
+running that lexer under node on each case below."""
+
+from __future__ import annotations
+
+import pytest
+
+from bunzai.macros.catalog import catalog_for
+from bunzai.macros.syntax import parse_token
+from bunzai.macros.translate import translate_text
+
+CASES = [
+    ("{{random a b c}}", ["a", "b", "c"]),
+    ("{{random\ta\t\tb }}", ["a", "b"]),
+    ("{{random a\u00a0b c}}", ["a\u00a0b", "c"]),
+    ("{{random a\x1cb c}}", ["a\x1cb", "c"]),
+    ("{{random a\nb c}}", ["a\nb", "c"]),
+    ("{{random a\u3000b}}", ["a\u3000b"]),
+    ("{{random {{getvar x}} b}}", ["{{getvar x}}", "b"]),
+    ("{{random x{{getvar y z}}w b}}", ["x{{getvar y z}}w", "b"]),
+    ("{{random a b::c}}", ["a", "b", "c"]),
+    ("{{random a :b::c}}", ["a", "b", "c"]),
+]
+
+
+@pytest.mark.parametrize(("raw", "args"), CASES)
+def test_words_are_split_on_space_and_tab_only(raw: str, args: list[str]) -> None:
+    token = parse_token(raw, 0, catalog_for("lumiverse").syntax)
+    assert (token.name, token.args) == ("random", args)
+
+
+def test_a_newline_inside_a_word_crosses_as_one_item() -> None:
+    assert translate_text("{{random a\nb c}}", "lumiverse", "sillytavern").text == "{{random::a\nb::c}}"
+
+
+def test_a_nested_macro_is_one_argument() -> None:
+    out = translate_text("{{random {{ user }} b}}", "lumiverse", "sillytavern")
+    assert out.text == "{{random::{{user}}::b}}"
+    assert {v["verdict"] for v in out.verdicts} == {"portable"}
