@@ -50,13 +50,14 @@ def apply(
     outputs = apply_stream(studio, docs, None if yes else _asker())
     progress = Progress("applying", "applied", after=2)
     held, streaming, refused = None, False, False
-    taken: list[str] = []  # kind/id of every create refused because the id is taken
+    taken: dict[str, int] = {}  # kind/id of each create refused because the id is taken -> how many
     named = False  # whether any of their receipts names the file it was read from
     for out in outputs:
         refused = refused or out.get("status") not in ("applied", "discarded")
         target = out.get("target") or {}
         if out.get("reason") == "occupied":
-            taken.append(f"{target.get('kind')}/{target.get('id')}")
+            ref = f"{target.get('kind')}/{target.get('id')}"
+            taken[ref] = taken.get(ref, 0) + 1
             named = named or "source" in out
         progress.step(f"{target.get('kind', 'error')}/{target.get('id', '')}")
         if held is None and not streaming:
@@ -79,14 +80,16 @@ def apply(
     if held is not None and not streaming:
         (emit if stream is None or stream.single else emit_line)(held)
     if taken:  # said on stderr too: a library's second card of one name is easy to miss among receipts
-        shown = ", ".join(taken[:5]) + (f" and {len(taken) - 5} more" if len(taken) > 5 else "")
+        # each id once (a library's sixth Alice says no more than its second), with how many it refused
+        refs = [ref + (f" ({count} drafts)" if count > 1 else "") for ref, count in taken.items()]
+        shown = ", ".join(refs[:5]) + (f" and {len(refs) - 5} more id(s)" if len(refs) > 5 else "")
         keep = (
             "their receipts name the files (`source`): import those again with --on-conflict suffix to keep "
             "both, or skip to leave them out"
             if named
             else "give them other ids to keep both"
         )
-        say(f"bunzai: {len(taken)} draft(s) not applied because their id is taken: {shown}; {keep}")
+        say(f"bunzai: {sum(taken.values())} draft(s) not applied because their id is taken: {shown}; {keep}")
     return 1 if refused else 0
 
 

@@ -105,6 +105,20 @@ def test_an_occupied_receipt_names_the_file_and_how_to_keep_both(bunzai, tmp_pat
     assert bunzai("apply", "--yes", input=kept, check=True).lines[0]["target"]["id"] == "ada-2"
 
 
+def test_the_taken_ids_on_stderr_are_named_once_each_with_their_count(bunzai, tmp_path):
+    """A library holding Ada six times and Bob twice: stderr names each taken id once, so the
+    first five names it shows are five ids, not the same Ada five times."""
+    names = ["Ada"] * 7 + ["Bob"] * 3 + [f"Cy{n}" for n in "abcdef" for _ in range(2)]
+    for number, name in enumerate(names):
+        (tmp_path / f"{number:02}.json").write_text(card(name), encoding="utf-8")
+    done = bunzai("apply", "--yes", input=bunzai("import", str(tmp_path), check=True).stdout)
+    assert done.code == 1
+    assert (
+        "14 draft(s) not applied because their id is taken: character/ada (6 drafts), character/bob (2 drafts), "
+        "character/cya, character/cyb, character/cyc and 3 more id(s);" in done.stderr
+    )
+
+
 def test_an_occupied_receipt_of_a_draft_made_here_has_no_source(bunzai):
     made = bunzai("create", "character", "--input", '{"name": "Grace Hopper"}', check=True).stdout
     bunzai("apply", "--yes", input=made, check=True)
