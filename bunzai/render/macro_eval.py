@@ -37,6 +37,7 @@ _DICE = re.compile(r"^\s*(\d*)\s*(?:d\s*(\d+))?\s*([+-]\s*\d+)?\s*$", re.I)
 _NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
 _INTEGER = re.compile(r"-?[0-9]+")
 ORIGINAL_TOKEN = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)  # {{original}} as written
+_BARE_NAME = re.compile(r"\{\{([A-Za-z0-9_]+)\}\}")  # Marinara's catch-all for a preset variable (JS \w)
 # the MacroContext field each card-field op reads
 _FIELD_OF_OP = {
     "card.description": "description",
@@ -93,6 +94,9 @@ class MacroContext:
     original_used: set[int] = field(default_factory=set)  # the spans whose {{original}} has been given
     # a card field's own macro problems (bunzai.render.card_fields), reported where the field is read
     field_problems: dict[str, list[dict]] = field(default_factory=dict)
+    # a Marinara preset's variables, filled (bunzai.render.preset_variables): what a bare {{name}}
+    # no macro resolves gives
+    preset_variables: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -170,6 +174,9 @@ class MacroEvaluator:
             return left("unresolved", f"a closing {token.raw} with no opening tag")
         entry = resolve(self.cat, token)
         if entry is None:
+            bare = _BARE_NAME.fullmatch(token.raw)
+            if bare and bare.group(1) in self.ctx.preset_variables:
+                return self.ctx.preset_variables[bare.group(1)]
             problems.append(self._unknown(token, where, base, whole))
             return token.raw
         args = [self._run(a, where, base + token.start, whole, problems, depth + 1) for a in token.args]

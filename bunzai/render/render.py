@@ -31,6 +31,7 @@ from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
 from bunzai.render.card_fields import STORY_FIELDS, Filled, fill_card_fields, story_fills
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
+from bunzai.render.preset_variables import preset_variables
 from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 from bunzai.render.st_real import compare
 from bunzai.render.text_completion import (
@@ -377,6 +378,11 @@ def render(
     context.field_problems = fill_card_fields(context, engine, live=live)
     evaluator = MacroEvaluator(context, engine)
     problems: list[dict] = []
+    for name, (value, pointer) in preset_variables(loaded["preset"], seed).items():
+        # Marinara fills its variables' macros before it builds the prompt (assembler.ts)
+        filled = MacroEvaluator(context, engine).evaluate(value, pointer)
+        context.preset_variables[name] = filled.text
+        problems.extend(dict(problem, block=f"variable {name}") for problem in filled.problems)
 
     def substitute(text: str) -> str:
         return MacroEvaluator(context, engine).evaluate(text, "lorebook").text if "{{" in text else text
