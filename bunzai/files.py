@@ -147,11 +147,31 @@ def walk_files(
     dot_files: bool = False,
     unreadable: list[str] | None = None,
 ) -> Iterator[Path]:
-    """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded. With
-    `dot_files`, a file whose name starts with a dot is kept unless it is junk, as `list_folder`
-    keeps it (SillyTavern lists `characters/.hack.png`); hidden folders are skipped either way.
-    With `unreadable`, a folder that cannot be listed (`root` too) is added to it and passed
-    over (one locked folder in a library does not hide the rest); without, it is refused."""
+    """Regular files under `root`, sorted, skipping symlinks and hidden entries, bounded
+    (`walk_entries`)."""
+    for path, is_folder in walk_entries(root, max_depth=max_depth, dot_files=dot_files, unreadable=unreadable):
+        if not is_folder:
+            yield path
+
+
+def walk_entries(
+    root: Path,
+    *,
+    max_depth: int = FOLDER_WALK_MAX_DEPTH,
+    dot_files: bool = False,
+    unreadable: list[str] | None = None,
+) -> Iterator[tuple[Path, bool]]:
+    """(path, is_folder) for the regular files and folders under `root`, in name order, a folder
+    before what it holds; symlinks, hidden folders and leftovers (`is_junk_file`) are skipped, and
+    folders deeper than `max_depth` are named but not entered. With `dot_files`, a file whose name
+    starts with a dot is kept unless it is junk, as `list_folder` keeps it (SillyTavern lists
+    `characters/.hack.png`). too_large past WALK_MAX_ENTRIES entries.
+
+    A folder that cannot be listed, or is listed but not entered (read without execute: its first
+    entry cannot be looked at), is passed over; an entry that cannot be looked at (a file system
+    that reports no entry types stats each one) is passed over, and its folder named. With
+    `unreadable`, such a folder (`root` too) is added to it, once (one locked folder in a library
+    does not hide the rest); without, it is refused."""
     from pathlib import Path
 
     seen = 0
@@ -161,13 +181,10 @@ def walk_files(
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
-            if unreadable is not None:
-                unreadable.append(str(folder))
-                continue
-            raise BunzaiError(
-                "invalid_input", f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
-            ) from None
+            _cannot_look(folder, "list", error, unreadable)
+            continue
         subfolders = []
+        entered = False
         for entry in entries:
             seen += 1
             if seen > WALK_MAX_ENTRIES:
@@ -175,16 +192,50 @@ def walk_files(
                     "too_large",
                     f"{root} holds more than {WALK_MAX_ENTRIES} entries",
                     "name a folder further down that holds less",
+                    limit=WALK_MAX_ENTRIES,
                 )
-            hidden = entry.name.startswith(".")
-            if entry.is_symlink() or hidden and not dot_files:
+            try:
+                if not entered:  # one lstat a folder: where it fails, nothing in the folder can be read
+                    entry.stat(follow_symlinks=False)
+                    entered = True
+                kind = _kind(entry, dot_files)
+            except FileNotFoundError:  # gone since the folder was listed
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                if depth < max_depth and not hidden:
+            except OSError as error:
+                _cannot_look(folder, "enter" if not entered else "look into", error, unreadable)
+                if entered:
+                    continue
+                break
+            if kind == "folder":
+                if depth < max_depth:
                     subfolders.append((Path(entry.path), depth + 1))
-            elif entry.is_file(follow_symlinks=False) and not (hidden and is_junk_file(entry.name)):
-                yield Path(entry.path)
+                yield Path(entry.path), True
+            elif kind == "file":
+                yield Path(entry.path), False
         stack.extend(reversed(subfolders))  # popped in name order
+
+
+def _kind(entry: os.DirEntry, dot_files: bool) -> str | None:
+    """The entry's kind: "folder", "file" (a regular one), or None for what a walk passes over.
+    Raises OSError where the file system reports no entry types and the entry cannot be looked at."""
+    hidden = entry.name.startswith(".")
+    if entry.is_symlink() or hidden and not dot_files:
+        return None
+    if entry.is_dir(follow_symlinks=False):
+        return None if hidden else "folder"
+    if entry.is_file(follow_symlinks=False) and not (hidden and is_junk_file(entry.name)):
+        return "file"
+    return None
+
+
+def _cannot_look(folder: Path, verb: str, error: OSError, unreadable: list[str] | None) -> None:
+    """Name `folder` under `unreadable` (once), or refuse it when the walk keeps no such list."""
+    if unreadable is None:
+        raise BunzaiError(
+            "invalid_input", f"cannot {verb} {folder}: {error.strerror}", "check the path and who owns the folder"
+        ) from None
+    if str(folder) not in unreadable:
+        unreadable.append(str(folder))
 
 
 # Dot-files that hold no one's content: what macOS, Windows shares, KDE and editors leave

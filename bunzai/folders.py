@@ -166,12 +166,16 @@ def _written_inside(given: Path, folders: list[Path]) -> bool:
     return False
 
 
-def search(studio, query: str, limit: int, unreadable: list[str]) -> list[dict]:
-    """Files in granted folders whose relative path holds every word of `query`. A folder that
-    cannot be reached or listed (a grant included: another user's home, a dead mount), or whose
-    files cannot be sized, is added to `unreadable` and passed over."""
+def search(studio, query: str, limit: int) -> dict:
+    """Files in granted folders whose relative path holds every word of `query`, as the answer
+    `folder search` prints: `items`, and where the search could not look everywhere, `unreadable`
+    (folders that cannot be reached, listed or entered, a grant included: another user's home, a
+    dead mount) and `unfinished` (grants past WALK_MAX_ENTRIES: searched up to it, then left for
+    the next grant). Both are passed over; the rest is searched."""
     terms = terms_of(query)
-    hits = []
+    hits: list[dict] = []
+    unreadable: list[str] = []
+    unfinished: list[dict] = []
     for folder in granted_folders(studio):
         try:  # stat, not is_dir: newer Pythons' is_dir says False for a folder it cannot reach
             if not stat.S_ISDIR(folder.stat().st_mode):
@@ -181,21 +185,50 @@ def search(studio, query: str, limit: int, unreadable: list[str]) -> list[dict]:
         except OSError:  # EACCES, ENOTCONN ...
             unreadable.append(str(folder))
             continue
-        # the files `folder import` and SillyTavern list
-        for file in walk_files(folder, dot_files=True, unreadable=unreadable):
-            relative = file.relative_to(folder).as_posix()
-            if all(term in relative.casefold() for term in terms):
-                try:
-                    size = file.stat().st_size
-                except OSError:  # listed but not entered (read without execute): named, not sized
-                    if str(file.parent) not in unreadable:
-                        unreadable.append(str(file.parent))
-                    continue
-                hits.append({"folder": str(folder), "path": str(file), "relative": relative, "size": size})
-                if len(hits) >= limit:
-                    return hits
-    return hits
-    return hits
+        try:
+            if _search_grant(folder, terms, hits, limit, unreadable):
+                break
+        except BunzaiError as error:
+            if error.code != "too_large":
+                raise
+            unfinished.append(_past_the_limit(folder, error.details["limit"]))
+    answer = {"query": query, "count": len(hits), "items": hits}
+    return (
+        answer | ({"unreadable": unreadable} if unreadable else {}) | ({"unfinished": unfinished} if unfinished else {})
+    )
+
+
+def _search_grant(folder: Path, terms: list[str], hits: list[dict], limit: int, unreadable: list[str]) -> bool:
+    """Add the hits of one grant to `hits`; True once they reach `limit`."""
+    # the files `folder import` and SillyTavern list
+    for file in walk_files(folder, dot_files=True, unreadable=unreadable):
+        relative = file.relative_to(folder).as_posix()
+        if not all(term in relative.casefold() for term in terms):
+            continue
+        try:
+            size = file.stat().st_size
+        except FileNotFoundError:  # removed since the walk listed it
+            continue
+        except OSError:  # the walk entered its folder, then it failed (a disk, a mount): named, not sized
+            if str(file.parent) not in unreadable:
+                unreadable.append(str(file.parent))
+            continue
+        hits.append({"folder": str(folder), "path": str(file), "relative": relative, "size": size})
+        if len(hits) >= limit:
+            return True
+    return False
+
+
+def _past_the_limit(folder: Path, limit: int) -> dict:
+    """What `unfinished` says of a grant the search left at `limit` entries (WALK_MAX_ENTRIES)."""
+    return {
+        "folder": str(folder),
+        "code": "too_large",
+        "message": f"{folder} holds more than {limit} entries: the search looked at the first "
+        f"{limit}, in name order, and went on to the next grant",
+        "hint": "grant the folders you search in, further down, in place of this one: "
+        f"`bunzai folder grant {folder}/SUBFOLDER`, then `bunzai folder revoke {folder}`",
+    }
 
 
 def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:

@@ -79,9 +79,7 @@ def search(
     from bunzai.folders import search as search_folders
     from bunzai.limits import SEARCH_DEFAULT_LIMIT
 
-    unreadable: list[str] = []
-    hits = search_folders(studio_of(ctx), query, limit or SEARCH_DEFAULT_LIMIT, unreadable)
-    emit({"query": query, "count": len(hits), "items": hits} | ({"unreadable": unreadable} if unreadable else {}))
+    emit(search_folders(studio_of(ctx), query, limit or SEARCH_DEFAULT_LIMIT))
     return 0
 
 

@@ -20,10 +20,9 @@ class Args(ToolArgs):
 def run(ctx, args: Args):
     from bunzai.folders import search  # lazy: tool discovery imports every tool before the first tools/list
 
-    unreadable: list[str] = []
-    hits = search(ctx.studio, args.query, args.limit or SEARCH_DEFAULT_LIMIT, unreadable)
-    found = {"query": args.query, "count": len(hits), "items": untrusted(hits)}
-    return found | ({"unreadable": untrusted(unreadable)} if unreadable else {})
+    found = search(ctx.studio, args.query, args.limit or SEARCH_DEFAULT_LIMIT)
+    # paths, and messages holding them, are names the person's files were given: data, not instructions
+    return found | {key: untrusted(found[key]) for key in ("items", "unreadable", "unfinished") if key in found}
 
 
 TOOL = Tool(

@@ -58,9 +58,9 @@ def _failing_stat(monkeypatch, fails, error: OSError) -> None:
 
 def test_a_folder_that_cannot_be_listed_is_named_and_the_rest_searched(tmp_path, monkeypatch, capsys) -> None:
     studio, library = _library(tmp_path, monkeypatch, "worlds")
-    unreadable: list[str] = []
-    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["characters/ada-characters.json"]
-    assert unreadable == [str(library / "worlds")]
+    answer = search(studio, "ada", 10)
+    assert [hit["relative"] for hit in answer["items"]] == ["characters/ada-characters.json"]
+    assert answer["unreadable"] == [str(library / "worlds")]
     assert run(["--studio", str(studio.root), "folder", "search", "ada"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["count"] == 1 and answer["unreadable"] == [str(library / "worlds")]
@@ -71,9 +71,9 @@ def test_a_folder_that_cannot_be_listed_is_named_and_the_rest_searched(tmp_path,
 def test_a_grant_that_cannot_be_listed_is_named_and_the_other_grants_searched(tmp_path, monkeypatch) -> None:
     studio, library = _library(tmp_path, monkeypatch, "ST")
     _other_grant(tmp_path, studio)
-    unreadable: list[str] = []
-    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
-    assert unreadable == [str(library)]
+    answer = search(studio, "ada", 10)
+    assert [hit["relative"] for hit in answer["items"]] == ["ada-other.json"]
+    assert answer["unreadable"] == [str(library)]
     with pytest.raises(BunzaiError) as caught:  # a folder's own listing (folder read DIR) is refused
         list(files.walk_files(library))
     assert caught.value.code == "invalid_input" and str(library) in caught.value.message
@@ -84,16 +84,16 @@ def test_a_grant_that_cannot_be_reached_is_named_and_the_other_grants_searched(t
     studio, library = _library(tmp_path, monkeypatch, "none")
     _other_grant(tmp_path, studio)
     _failing_stat(monkeypatch, lambda path: path == library, OSError(107, "Transport endpoint is not connected"))
-    unreadable: list[str] = []
-    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["ada-other.json"]
-    assert unreadable == [str(library)]
+    answer = search(studio, "ada", 10)
+    assert [hit["relative"] for hit in answer["items"]] == ["ada-other.json"]
+    assert answer["unreadable"] == [str(library)]
 
 
 def test_a_folder_listed_but_not_entered_is_named_once(tmp_path, monkeypatch) -> None:
-    # read without execute: the names are listed, but no file's size can be read
+    # the walk entered the folder, then sizing its files failed (a failing disk or mount)
     studio, library = _library(tmp_path, monkeypatch, "none")
     (library / "worlds" / "ada-more.json").write_text("{}")
     _failing_stat(monkeypatch, lambda path: path.parent == library / "worlds", PermissionError(13, "Permission denied"))
-    unreadable: list[str] = []
-    assert [hit["relative"] for hit in search(studio, "ada", 10, unreadable)] == ["characters/ada-characters.json"]
-    assert unreadable == [str(library / "worlds")]
+    answer = search(studio, "ada", 10)
+    assert [hit["relative"] for hit in answer["items"]] == ["characters/ada-characters.json"]
+    assert answer["unreadable"] == [str(library / "worlds")]
