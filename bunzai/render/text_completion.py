@@ -183,6 +183,7 @@ def _example_parts(inputs: Inputs, separator: str) -> list[dict]:
         {
             "role": "system",
             "content": f"{separator}\n{block}" if separator else block,
+            "example": block,
             "block": "dialogueExamples",
             "pointer": pointer,
             "source": source,
@@ -209,7 +210,6 @@ def assemble_text(
     system = (card.get("system_prompt") or "").strip() or sequences(sysprompt).get("content", "")
     lore_before = "\n".join(e["content"] for e in inputs.lore if e["position"] == "before_char" and e["content"])
     lore_after = "\n".join(e["content"] for e in inputs.lore if e["position"] == "after_char" and e["content"])
-    raw_examples = card.get("example_messages", "")
     separator = ctx.get("example_separator", "")
     examples = _example_parts(inputs, separator)
     persona = inputs.persona or {}
@@ -228,7 +228,10 @@ def assemble_text(
         "wiAfter": lore_after,
         "loreAfter": lore_after,
         "mesExamples": "".join(p["content"] + "\n" for p in examples),  # each block ends in a newline
-        "mesExamplesRaw": raw_examples,
+        # the same blocks before formatInstructModeExamples: headed `<START>` in instruct mode (parseMesExamples)
+        "mesExamplesRaw": "".join(f"<START>\n{p['example']}\n" for p in examples)
+        if instruct
+        else "".join(p["content"] + "\n" for p in examples),
         "anchorBefore": "",
         "anchorAfter": "",
     }
@@ -358,8 +361,13 @@ def _param_sources(inputs: Inputs, sysprompt: dict | None, examples: list[dict],
         _, spans = _joined([(e["content"], [_span(w, e["content"], e["content"])]) for e, w in zip(entries, where)])
         sources.update(dict.fromkeys(names, spans))
     _, sources["mesExamples"] = _joined([(p["content"], p["spans"]) for p in examples])
-    raw = params["mesExamplesRaw"]
-    sources["mesExamplesRaw"] = [_span("character:/body/example_messages", raw, raw)]
+    if params["mesExamplesRaw"] == params["mesExamples"]:
+        sources["mesExamplesRaw"] = sources["mesExamples"]
+    else:  # each block after its `<START>\n`: the block's own span, the last of its part's
+        start = len("<START>\n")
+        _, sources["mesExamplesRaw"] = _joined(
+            [(f"<START>\n{p['example']}", _shifted(p["spans"][-1:], start - p["spans"][-1]["start"])) for p in examples]
+        )
     return sources
 
 

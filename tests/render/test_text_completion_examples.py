@@ -122,3 +122,23 @@ def test_mes_examples_macro_heads_each_block_with_the_separator() -> None:
     # an empty one too, ending in a newline
     doc = render(_loaded("<START>\n<START>\n{{user}}: Hi"), stage="final", authors_note="[{{mesExamples}}]")
     assert "[***\n\n***\nUser: Hi\n]" in doc["prompt"]
+
+
+def _story(story_string: str, examples: str, instruct: dict | None = None) -> str:
+    sequences = dict(CONTEXT["templates"]["sequences"], story_string=story_string)
+    return _prompt(examples, instruct, {"family": "context", "templates": {"sequences": sequences, "options": {}}})
+
+
+def test_the_story_strings_mes_examples_raw_is_the_parsed_blocks() -> None:
+    # Generate passes mesExamplesRaw: mesExamplesRawArray.join(''): parseMesExamples' blocks (each
+    # headed, trimmed, ending in a newline), lorebook example entries among them, before the
+    # instruct formatting; without instruct the heading is the example separator
+    examples = "Ivo nods.\n<START>\n  {{user}}: Hi  \n"
+    assert _story("[{{mesExamplesRaw}}]\n", examples).startswith("[***\nIvo nods.\n***\nUser: Hi\n]\n")
+
+
+def test_with_instruct_the_story_strings_mes_examples_raw_heads_blocks_with_start() -> None:
+    # parseMesExamples heads every block with `<START>\n` in instruct mode; formatInstructModeExamples
+    # formats only mesExamples
+    prompt = _story("[{{mesExamplesRaw}}]\n", "<START>\n{{user}}: Hi", CHATML)
+    assert prompt.startswith("[<START>\nUser: Hi\n]\n")

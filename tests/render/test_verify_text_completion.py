@@ -142,6 +142,13 @@ def test_examples_placed_by_the_story_string_belong_to_the_card() -> None:
     assert found == [("character/c", "/body/example_messages", "{{usr}}")]
 
 
+def test_raw_examples_placed_by_the_story_string_belong_to_the_card() -> None:
+    # in instruct mode each block is headed `<START>`, which no piece wrote: the typo is still the card's
+    context = {"story_string": "{{description}}\n{{mesExamplesRaw}}", "example_separator": "<ex>"}
+    found = _findings(_loaded({"example_messages": "<START>\nok\n<START>\n  {{char}}: {{usr}}"}, context=context))
+    assert found == [("character/c", "/body/example_messages", "{{usr}}")]
+
+
 def test_the_cards_system_prompt_is_its_own() -> None:
     found = _findings(_loaded({"system_prompt": "{{original}}\nAnd {{charr}}"}))
     assert found == [("character/c", "/body/system_prompt", "{{charr}}")]
