@@ -68,6 +68,10 @@ class Syntax(BaseModel):
     # `{{char | upper}}` is `{{char}}`), and the names whose free-text arguments swallow them.
     pipes: tuple[str, ...] = ()
     pipes_as_text: tuple[str, ...] = ()
+    # The only whitespace the engine takes inside a token (around its name and arguments; a
+    # pipe's `|` may also have tabs): any other makes the token text. None: JavaScript's whitespace.
+    # Agnai's grammar has `WS = " "*`, so `{{\tchar}}` is text there.
+    pad: str | None = None
 
 
 class Entry(BaseModel):
@@ -102,6 +106,11 @@ class Entry(BaseModel):
     # engine reads this form; elsewhere it is text. Agnai's `{{name}}` is a regex replacement
     # over some card fields, not a word of its template grammar.
     fields: tuple[str, ...] | None = None
+    # Read only in the case written here (Agnai's grammar has `"#if"`, not `"#if"i`).
+    exact_case: bool = False
+    # Read only written exactly so, nothing else between the braces, in any case: a regex
+    # replacement, not the engine's parser (Agnai's BOT_REPLACE matches `{{name}}`, not `{{ name }}`).
+    bare: bool = False
     note: str = ""
 
     @field_validator("args")

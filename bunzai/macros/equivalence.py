@@ -30,6 +30,10 @@ def resolve(cat: Catalog, token: Token, *, paired: bool | None = None) -> Entry 
     paired = token.paired if paired is None else paired
     fallback = None
     for entry in entries:
+        if entry.exact_case and token.name not in entry.spellings:
+            continue
+        if entry.bare and cat.fold(token.raw[2:-2]) not in {cat.fold(s) for s in entry.spellings}:
+            continue
         args = token.args
         if entry.first_arg is not None:
             if not args or args[0].strip().lower() != entry.first_arg:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from bunzai.jstext import js_trim, js_trim_start
+from bunzai.jstext import JS_WHITESPACE, js_trim, js_trim_start
 from bunzai.limits import MACRO_TOKEN_CACHE
 from bunzai.macros.catalog import GluedForm, Syntax
 
@@ -156,9 +156,21 @@ def _pipe_chain(handlers: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"(?:[ \t]*\|[ \t]*(?:" + "|".join(map(re.escape, handlers)) + r"))+ *$")
 
 
+def _foreign_space(inner: str, syntax: Syntax) -> bool:
+    """Whether the token holds whitespace its engine does not take (`syntax.pad`): a pipe chain's
+    own tabs aside, any JavaScript whitespace but the pad makes the whole token text."""
+    if syntax.pipes:
+        chain = _pipe_chain(syntax.pipes).search(inner)
+        inner = inner[: chain.start()] if chain else inner
+    return any(c in JS_WHITESPACE and c not in syntax.pad for c in inner)
+
+
 def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     """Flags, name and arguments of one token, as this engine reads them."""
     token = Token(start, start + len(raw), raw)
+    if syntax.pad is not None and _foreign_space(raw[2:-2], syntax):
+        token.name = raw[2:-2]  # text to the engine: no entry is named so
+        return token
     for form in syntax.glued:  # exactly so written: no space, no flag (SillyTavern matches it by regex)
         glued = _glued(form).fullmatch(raw, 2, len(raw) - 2)
         if glued:

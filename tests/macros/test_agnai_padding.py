@@ -1,0 +1,60 @@
+"""Agnai reads a token only with spaces around its name, as its template grammar has it
+(common/grammar.ts at agnai 2421510e): `OP = "{{" WS`, `CL = WS "}}"`, `WS = " "*`, each
+keyword followed by `WS` before its argument; only a pipe's `|` may have tabs around it
+(`_ = [ \\t]*`). `#if` and `#each` are matched in that case alone (`"#if"`, `"#each"`, no `i`);
+the other keywords and the closers in any case. `{{name}}` is no word of the grammar: prompt.ts's
+BOT_REPLACE, /(\\{\\{char\\}\\}|\\{\\{name\\}\\})/gi, replaces it written exactly so, in any case.
+Each reading was checked by compiling that grammar with peggy 3 and parsing the case."""
+
+from __future__ import annotations
+
+import pytest
+
+from bunzai.macros.translate import translate_text
+
+TEXT_IN_AGNAI = [
+    "{{\tchar}}",
+    "{{\nchar}}",
+    "{{char\t}}",
+    "{{char\u00a0}}",
+    "{{\u3000char}}",
+    "{{char | upper\t}}",
+    "{{roll\t2d6}}",
+    "{{random:\ta, b}}",
+    "{{ name }}",
+    "{{name }}",
+    "{{name | upper}}",
+    "{{#IF char}}x{{/if}}",
+    "{{#Each bot}}x{{/each}}",
+    "{{#if\tchar}}x{{/if}}",
+    "{{#if char}}x{{/if\t}}",
+    "{{#lowpriority\t}}x{{/lowpriority}}",
+]
+
+
+@pytest.mark.parametrize("written", TEXT_IN_AGNAI)
+def test_agnai_prints_it_as_text(written: str) -> None:
+    out = translate_text(written, "agnai", "sillytavern")
+    assert out.text == written
+    assert [v["verdict"] for v in out.verdicts] == ["unknown"]
+
+
+READ_IN_AGNAI = [
+    ("{{ char }}", "{{char}}"),
+    ("{{CHAR}}", "{{char}}"),
+    ("{{user  }}", "{{user}}"),
+    ("{{char\t|\tupper}}", "{{char}}"),
+    ("{{ roll 2d6 }}", "{{roll::2d6}}"),
+    ("{{NAME}}", "{{char}}"),
+    ("{{#INSERT 3 }}x{{/insert}}", None),
+    ("{{ #LowPriority }}x{{/lowpriority}}", None),
+    ("{{#if char}}x{{/IF}}", None),
+]
+
+
+@pytest.mark.parametrize(("written", "crossed"), READ_IN_AGNAI)
+def test_agnai_reads_it(written: str, crossed: str | None) -> None:
+    out = translate_text(written, "agnai", "sillytavern")
+    assert "unknown" not in [v["verdict"] for v in out.verdicts]
+    if crossed is not None:
+        assert out.text == crossed
