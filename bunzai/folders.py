@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from bunzai.errors import BunzaiError
-from bunzai.files import read_file_bytes, walk_files
+from bunzai.files import read_file_bytes, walk_entries, walk_files
 from bunzai.query.search import terms_of
 from bunzai.store.settings import read_settings, update_settings
 
@@ -235,8 +235,7 @@ def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
     """A granted file: a page of its text, or its size and hash when it is not text."""
     real = checked_path(studio, path)
     if real.is_dir():
-        files = [p.relative_to(real).as_posix() for p in walk_files(real, max_depth=0, dot_files=True)]
-        return {"path": str(real), "type": "folder", "files": files[offset : offset + limit], "count": len(files)}
+        return _folder_page(real, offset, limit)
     data = read_file_bytes(real)
     result = {"path": str(real), "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     try:
@@ -251,6 +250,24 @@ def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
         "offset": offset,
         "value": part,
         "next_offset": end if end < len(text) else None,
+    }
+
+
+def _folder_page(folder: Path, offset: int, limit: int) -> dict:
+    """A page of what `folder` holds, one level (`folder search` looks deeper): its subfolders,
+    then its files, each in name order, as `walk_entries` keeps them; `count` counts both, and
+    `offset` and `limit` page through both in that order."""
+    entries = sorted(walk_entries(folder, max_depth=0, dot_files=True), key=lambda entry: not entry[1])  # stable
+    page = entries[offset : offset + limit]
+    end = offset + len(page)
+    return {
+        "path": str(folder),
+        "type": "folder",
+        "folders": [path.name for path, is_folder in page if is_folder],
+        "files": [path.name for path, is_folder in page if not is_folder],
+        "count": len(entries),
+        "offset": offset,
+        "next_offset": end if end < len(entries) else None,
     }
 
 

@@ -87,12 +87,13 @@ def search(
 def read(
     ctx: typer.Context,
     path: Annotated[Path, typer.Argument(help="A file (or folder) inside a granted folder.")],
-    offset: Annotated[int, typer.Option("--offset", help="First character of the page.")] = 0,
-    limit: Annotated[int | None, typer.Option("--limit", help="Characters in the page.")] = None,
+    offset: Annotated[int, typer.Option("--offset", help="First character (of a folder: entry) of the page.")] = 0,
+    limit: Annotated[int | None, typer.Option("--limit", help="Characters (of a folder: entries) in the page.")] = None,
 ) -> int:
     """Read a granted file, a page at a time.
 
-    Read a granted file a page at a time (text), or its size and hash (binary).
+    Read a granted file a page at a time (text), or its size and hash (binary); of a folder,
+    its subfolders and files (one level).
 
     Example: bunzai folder read ~/SillyTavern/data/default-user/worlds/Eldoria.json --limit 200
     """

@@ -121,3 +121,27 @@ def test_search_and_a_listing_show_a_dot_file_as_import_and_sillytavern_do(bunza
     assert [hit["relative"] for hit in hits] == ["characters/.hack.png"]
     listing = bunzai("folder", "read", str(characters), check=True).json
     assert (listing["files"], listing["count"]) == ([".hack.png"], 1)
+
+
+def test_reading_a_folder_lists_its_subfolders_and_files_a_page_at_a_time(bunzai, tmp_path) -> None:
+    # a grant holding only folders (a SillyTavern data folder) is not an empty listing: its
+    # subfolders are named, to read in turn; a hidden folder and a link to one are not
+    folder = shared(tmp_path)  # worlds/ (notes.txt), and escape, a link to a folder
+    (folder / "characters").mkdir()
+    (folder / ".git").mkdir()
+    bunzai("folder", "grant", str(folder), check=True)
+    listing = bunzai("folder", "read", str(folder), check=True).json
+    assert (listing["folders"], listing["files"], listing["count"]) == (["characters", "worlds"], [], 2)
+    assert listing["next_offset"] is None
+    (folder / "about.txt").write_text("a library\n")
+    first = bunzai("folder", "read", str(folder), "--limit", "2", check=True).json
+    assert (first["folders"], first["files"], first["count"], first["next_offset"]) == (
+        ["characters", "worlds"],
+        [],
+        3,
+        2,
+    )
+    rest = bunzai("folder", "read", str(folder), "--offset", "2", "--limit", "2", check=True).json
+    assert (rest["folders"], rest["files"], rest["next_offset"]) == ([], ["about.txt"], None)
+    inner = bunzai("folder", "read", str(folder / "worlds"), check=True).json
+    assert (inner["folders"], inner["files"]) == ([], ["notes.txt"])
