@@ -15,6 +15,8 @@ Findings, one kind each:
 - `macro_not_expanded`: the pattern holds a macro (`{{char}}`) but the rule does not expand
   macros in it, so it looks for the macro's own text.
 - `runs_on_nothing`: no placement, or a depth range no message is in.
+- `order_not_a_number`: a RisuAI rule's `<order N>` where parseInt reads no number in N (NaN,
+  which the sort counts equal to every order), or another number than N as written.
 
 Rules run in the order their platform runs them: SillyTavern's in list order, RisuAI's by the
 flag field's `<order N>`, highest first (run_order); a disabled rule is only checked for
@@ -33,7 +35,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jstext import js_parse_int
+from bunzai.jstext import js_parse_int, js_trim
 from bunzai.regexlab import engine, probe, syntax
 
 
@@ -78,6 +80,8 @@ def lint_set(piece: dict, names_macro: Callable[[str, str], bool] | None = None)
         for problem in problems:
             extra = {"input": problem["input"]} if "input" in problem else {}
             findings.append(row.finding(problem["kind"], f"the pattern {problem['message']}", **extra))
+        if platform == "risuai" and not row.disabled:  # sorted by, compiled or not
+            findings += _order_findings(row)
         if problems or not row.pattern or row.disabled:
             continue
         answer = engine.call({"op": "compile", "pattern": row.pattern, "flags": row.flags})
@@ -249,6 +253,34 @@ def risu_tokens(rule: dict) -> list[str]:
     kept = ((rule.get("extensions") or {}).get("risuai") or {}).get("flag_tokens")
     tokens = [token for token in kept if isinstance(token, str)] if isinstance(kept, list) else []
     return tokens + ["cbs"] if rule.get("substitute_macros") == "raw" else tokens
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _order_findings(row: _Rule) -> list[dict]:
+    """The `<order N>` RisuAI sorts by (the last of the field) when parseInt reads no number in N,
+    or another number than N as written (`2.5` is 2, `1e3` is 1)."""
+    orders = [token for token in risu_tokens(row.rule) if token.startswith("order ")]
+    if not orders:
+        return []
+    token, text = orders[-1], js_trim(orders[-1][len("order ") :])
+    if _WHOLE.fullmatch(text):
+        return []
+    value = js_parse_int(text)
+    if math.isnan(value):
+        message = (
+            f"RisuAI reads no number in <{token}> (parseInt gives NaN), so its sort (b.order - a.order) counts "
+            "this rule equal to every other: it takes no place of its own among the ordered rules and can keep "
+            "the rules around it in list order; write a whole number, e.g. <order 0>"
+        )
+    else:
+        read = "Infinity" if math.isinf(value) else str(int(value))
+        message = (
+            f"RisuAI reads <{token}> as <order {read}>: parseInt takes only the whole number N starts with "
+            f"(hexadecimal after 0x); write <order {read}> if that is meant"
+        )
+    return [row.finding("order_not_a_number", message)]
 
 
 def risu_actions(tokens: list[str]) -> list[str]:

@@ -118,3 +118,39 @@ def test_lint_of_a_risu_file_reads_its_order(bunzai, tmp_path) -> None:
     scripts[1]["ableFlag"] = False  # RisuAI reads no flag field then: no order, list order
     path.write_text(json.dumps({"type": "regex", "data": scripts}))
     assert _shadowed(bunzai("regex-lab", "lint", str(path), check=True).json) == [("Bold", 0)]
+
+
+def _order_findings(report: dict) -> list[tuple[str, str]]:
+    return [(f["name"], f["message"]) for f in report["findings"] if f["kind"] == "order_not_a_number"]
+
+
+def test_an_order_with_no_number_is_warned_about() -> None:
+    # parseInt("x") is NaN, and b.order - a.order with NaN sorts as a tie with every rule
+    report = lint_set(_risu_set(_rule(*STRIP, tokens=["order 1"]), _rule(*BOLD, tokens=["order x"])))
+    [(name, message)] = _order_findings(report)
+    assert name == "Bold"
+    assert "<order x>" in message and "NaN" in message and "equal to every" in message
+    assert "whole number" in message
+
+
+@pytest.mark.parametrize(("token", "read"), [("order 2.5", "2"), ("order 12abc", "12"), ("order 1e3", "1")])
+def test_an_order_read_as_another_number_says_which(token: str, read: str) -> None:
+    [(_, message)] = _order_findings(lint_set(_risu_set(_rule(*STRIP, tokens=[token]))))
+    assert f"<{token}>" in message and f"as <order {read}>" in message
+
+
+@pytest.mark.parametrize("token", ["order 5", "order -1", "order  7", "order +3"])
+def test_a_whole_number_is_no_finding(token: str) -> None:
+    assert _order_findings(lint_set(_risu_set(_rule(*STRIP, tokens=[token])))) == []
+
+
+def test_only_the_order_risu_uses_is_judged() -> None:
+    # the last <order> of a field wins: an earlier unreadable one is never used
+    assert _order_findings(lint_set(_risu_set(_rule(*STRIP, tokens=["order x", "order 2"])))) == []
+    assert len(_order_findings(lint_set(_risu_set(_rule(*STRIP, tokens=["order 2", "order x"]))))) == 1
+
+
+def test_a_sillytavern_set_has_no_order_to_judge() -> None:
+    piece = _risu_set(_rule(*STRIP, tokens=["order x"]))
+    piece["original"] = {"format": "sillytavern.regex", "document": None}
+    assert _order_findings(lint_set(piece)) == []
