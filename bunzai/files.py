@@ -223,7 +223,7 @@ def _kind(entry: os.DirEntry, dot_files: bool) -> str | None:
         return None
     if entry.is_dir(follow_symlinks=False):
         return None if hidden else "folder"
-    if entry.is_file(follow_symlinks=False) and not (hidden and is_junk_file(entry.name)):
+    if entry.is_file(follow_symlinks=False) and not is_junk_file(entry.name):
         return "file"
     return None
 
@@ -238,9 +238,12 @@ def _cannot_look(folder: Path, verb: str, error: OSError, unreadable: list[str] 
         unreadable.append(str(folder))
 
 
-# Dot-files that hold no one's content: what macOS, Windows shares, KDE and editors leave
-# beside files. Matched by exact name, or by prefix for the families (`._card.png`, the
-# AppleDouble twin of a copied file; `.~lock.x#`, an office suite's lock).
+# Files that hold no one's content: what macOS, Windows shares, KDE and editors leave beside
+# files. Matched by exact name, or by prefix for the families (`._card.png`, the AppleDouble
+# twin of a copied file; `.~lock.x#`, an office suite's lock), or by suffix (vim's swap file;
+# a backup, `notes.txt~`, which Emacs and gedit name without a dot). Emacs's auto-save
+# `#notes.txt#` is matched in `is_junk_file`. No format bunzai reads ends so: SillyTavern
+# lists only `.png`, `.json` ... files, so it passes these over too.
 _JUNK_NAMES = frozenset({".DS_Store", ".directory", ".localized", ".Spotlight-V100", ".Trashes", ".fseventsd"})
 _JUNK_PREFIXES = ("._", ".~lock.", ".#")
 _JUNK_SUFFIXES = (".swp", ".swo", "~")
@@ -256,21 +259,22 @@ def is_exact_temp_name(name: str) -> bool:
 
 
 def is_junk_file(name: str) -> bool:
-    """Whether a dot-file is an operating system's or an editor's leftover, or a temp file a
-    stopped bunzai write left, rather than a file someone made."""
+    """Whether a file is an operating system's or an editor's leftover, with a dot or not, or a
+    temp file a stopped bunzai write left, rather than a file someone made."""
     return (
         name in _JUNK_NAMES
         or name.startswith(_JUNK_PREFIXES)
         or name.endswith(_JUNK_SUFFIXES)
+        or (len(name) > 2 and name[0] == name[-1] == "#")  # Emacs's auto-save of an unsaved buffer
         or is_exact_temp_name(name)
     )
 
 
 def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
-    """(files, subfolders) directly in `folder`, sorted, without symlinks. A file whose name
-    starts with a dot is listed (SillyTavern reads `characters/.hack.png` as any card), unless
-    it is junk (`is_junk_file`); a folder whose name does is not (`.git`, `.bunzai`, an
-    editor's or a tool's state). Files include FIFOs, devices and sockets, which
+    """(files, subfolders) directly in `folder`, sorted, without symlinks or leftovers
+    (`is_junk_file`: `.DS_Store`, `notes.txt~`). A file whose name starts with a dot is listed
+    (SillyTavern reads `characters/.hack.png` as any card); a folder whose name does is not
+    (`.git`, `.bunzai`, an editor's or a tool's state). Files include FIFOs, devices and sockets, which
     `read_file_bytes` refuses by name, so a walk can say it passed them over. No cap on the
     count: a walk takes them one at a time."""
     from pathlib import Path
@@ -283,7 +287,7 @@ def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
             if entry.is_dir(follow_symlinks=False):
                 if not entry.name.startswith("."):
                     folders.append(Path(entry.path))
-            elif not (entry.name.startswith(".") and is_junk_file(entry.name)):
+            elif not is_junk_file(entry.name):
                 files.append(Path(entry.path))
     except OSError as error:
         raise BunzaiError(
