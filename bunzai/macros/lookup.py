@@ -25,6 +25,12 @@ def describe_entry(cat: Catalog, entry: Entry) -> dict:
         doc["block"] = entry.block
     if entry.status != "current":
         doc["status"] = entry.status
+    if entry.fields is not None:  # read only there (`kind:pattern`); text in every other field
+        doc["fields"] = list(entry.fields)
+    if entry.bare:
+        doc["bare"] = True
+    if entry.exact_case:
+        doc["exact_case"] = True
     if entry.note:
         doc["note"] = entry.note
     return doc
@@ -86,9 +92,12 @@ def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
     if entry.block == "block":
         form = form + "…{{/" + entry.name.lstrip("#:") + "}}"
     doc = _fate_of(form, entry.op, cat, target, translate_text)
-    same_op = target.by_op.get(entry.op or "", [])
+    same_op = target.by_op.get(entry.op or "", [])[:4]
     if same_op:
-        doc["target_forms"] = [example(target, e) for e in same_op[:4]]
+        doc["target_forms"] = [example(target, e) for e in same_op]
+        limited = {example(target, e): list(e.fields) for e in same_op if e.fields is not None}
+        if limited:  # a form the target reads only in these fields
+            doc["target_fields"] = limited
     return doc
 
 
