@@ -85,6 +85,7 @@ class Entry(BaseModel):
     op: str | None = None  # absent: the meaning is matched by name (right only where engines agree)
     when: Literal["numeric", "text"] | None = None  # all arguments numeric / not all numeric
     first_arg: str | None = None  # a literal first argument that selects this form (`#each bot`)
+    first_arg_aliases: tuple[str, ...] = ()  # other spellings of it the engine takes (`#each bots`)
     fixed_args: tuple[str, ...] = ()  # canonical arguments this form means without writing them
     # The argument is a UTC offset `UTC±N`, N read as moment.js reads it (hours under 16, else
     # minutes); written otherwise it is no offset (local time). `any_case`: `utc` in any case too.

@@ -36,7 +36,7 @@ def resolve(cat: Catalog, token: Token, *, paired: bool | None = None) -> Entry 
             continue
         args = token.args
         if entry.first_arg is not None:
-            if not args or args[0].strip().lower() != entry.first_arg:
+            if not args or args[0].strip().lower() not in (entry.first_arg, *entry.first_arg_aliases):
                 continue
             args = args[1:]
         if not entry.accepts_count(len(args)):

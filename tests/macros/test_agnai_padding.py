@@ -58,3 +58,27 @@ def test_agnai_reads_it(written: str, crossed: str | None) -> None:
     assert "unknown" not in [v["verdict"] for v in out.verdicts]
     if crossed is not None:
         assert out.text == crossed
+
+
+EACH = [
+    ("bot", "loop.each_char"),
+    ("bots", "loop.each_char"),
+    ("BOT", "loop.each_char"),
+    ("msg", "loop.each_history"),
+    ("msgs", "loop.each_history"),
+    ("messages", "loop.each_history"),
+    ("history", "loop.each_history"),
+    ("chat_embed", "x.agnai.each_chat_embed"),
+    ("ltm", "x.agnai.each_chat_embed"),
+    ("Long_Memory", "x.agnai.each_chat_embed"),
+    ("longterm_memory", "x.agnai.each_chat_embed"),
+    ("long_term_memory", "x.agnai.each_chat_embed"),
+]
+
+
+@pytest.mark.parametrize(("what", "op"), EACH)
+def test_each_reads_every_spelling_of_what_it_loops_over(what: str, op: str) -> None:
+    # grammar.ts: Bots = "bots"i / "bot"i; History = "history"i / "messages"i / "msgs"i / "msg"i;
+    # ChatEmbed = "chat_embed"i / "ltm"i / "long_memory"i / "longterm_memory"i / "long_term_memory"i
+    [verdict] = translate_text(f"{{{{#each {what}}}}}x{{{{/each}}}}", "agnai", "sillytavern").verdicts
+    assert (verdict["verdict"], verdict["op"]) == ("flatten", op)
