@@ -146,6 +146,12 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
             "drafts come from capability tools (capability_find reveals them) and folder_import",
         ),
         (
+            r"grant the folders you search in, further down, in place of this one: "
+            r"`bunzai folder grant ([^`]+)/SUBFOLDER`, then `bunzai folder revoke [^`]+`",
+            r"only the person can grant a folder: ask them to grant the folders you search in, further down in "
+            r"\1, in place of \1",
+        ),
+        (
             r"grant the folder that really holds it first: `bunzai folder grant ([^`]+)`",
             r"only the person can grant a folder: ask them to grant \1, the folder that really holds it",
         ),

@@ -21,8 +21,9 @@ def run(ctx, args: Args):
     from bunzai.folders import search  # lazy: tool discovery imports every tool before the first tools/list
 
     found = search(ctx.studio, args.query, args.limit or SEARCH_DEFAULT_LIMIT)
-    # paths, and messages holding them, are names the person's files were given: data, not instructions
-    return found | {key: untrusted(found[key]) for key in ("items", "unreadable", "unfinished") if key in found}
+    # the names of the person's files and folders are data, not instructions; `unfinished` names
+    # grants (the person's own paths) in bunzai's words, with a hint put in the tools' words
+    return found | {key: untrusted(found[key]) for key in ("items", "unreadable") if key in found}
 
 
 TOOL = Tool(

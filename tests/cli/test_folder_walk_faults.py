@@ -15,7 +15,8 @@ from bunzai.cli.entry import run
 from bunzai.errors import BunzaiError
 from bunzai.folders import grant
 from bunzai.store.studio import init_studio
-from bunzai.tools import folder_search
+from bunzai.mcp.dispatch import Dispatcher
+from bunzai.mcp.handles import Handles
 from bunzai.tools.contract import Context
 
 
@@ -117,5 +118,9 @@ def test_a_grant_past_the_entry_limit_is_named_and_the_other_grants_searched(tmp
     assert unfinished["folder"] == str(library) and unfinished["code"] == "too_large"
     assert "5 entries" in unfinished["message"] and "bunzai folder grant" in unfinished["hint"]
     assert "unreadable" not in answer
-    over_mcp = folder_search.run(Context(studio=studio), folder_search.Args(query="ada"))
-    assert over_mcp["count"] == 4 and over_mcp["unfinished"].value == [unfinished]
+    over_mcp = Dispatcher(Context(studio=studio, handles=Handles())).call(
+        "folder_search", {"query": "ada"}, "2025-06-18"
+    )
+    [told] = over_mcp["structuredContent"]["unfinished"]  # the hint in the tools' words: only the person grants
+    assert told | {"hint": unfinished["hint"]} == unfinished and "bunzai" not in told["hint"]
+    assert told["hint"].startswith("only the person can grant a folder: ask them to grant the folders you search in")

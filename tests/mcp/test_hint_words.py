@@ -55,6 +55,12 @@ EXAMPLES = [
         "drafts come from capability tools (capability_find reveals them) and folder_import",
     ),
     (
+        "grant the folders you search in, further down, in place of this one: "
+        "`bunzai folder grant /home/me/ST/SUBFOLDER`, then `bunzai folder revoke /home/me/ST`",
+        "only the person can grant a folder: ask them to grant the folders you search in, further down in "
+        "/home/me/ST, in place of /home/me/ST",
+    ),
+    (
         "grant the folder that really holds it first: `bunzai folder grant /home/me/cards`",
         "only the person can grant a folder: ask them to grant /home/me/cards, the folder that really holds it",
     ),
