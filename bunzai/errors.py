@@ -61,6 +61,10 @@ ERRORS: dict[str, tuple[int, str]] = {
     "studio_read_only": (REFUSAL, "the file system refuses writes (mounted read-only); nothing was half-written"),
     "disk_full": (REFUSAL, "no space left on the device, or the disk quota is used up; nothing was half-written"),
     "permission_denied": (REFUSAL, "the operating system does not let bunzai read or write a file"),
+    "io_error": (
+        REFUSAL,
+        "the disk (or a network mount) failed reading or writing a file: the device's fault, not bunzai's",
+    ),
     "revert_forbidden": (
         REFUSAL,
         "`bunzai revert`: another session (or a hand edit) changed the piece since; it is left as it is",
@@ -142,6 +146,13 @@ _OS_ERRORS = {
     errno.EDQUOT: ("disk_full", "the disk quota is used up", "free some space and run the command again"),
     errno.EACCES: ("permission_denied", "permission denied", "check who owns the file or folder"),
     errno.EPERM: ("permission_denied", "operation not permitted", "check who owns the file or folder"),
+    # A failing disk, or a network or FUSE mount that dropped: the device's fault, not a bug.
+    errno.EIO: (
+        "io_error",
+        "the disk failed reading or writing (an I/O error)",
+        "check the device or the mount (`dmesg` names a failing disk; a network mount may have dropped), "
+        "copy what you can to a sound disk, then run the command again",
+    ),
     # A name past the file system's longest (255 bytes on most): the caller's to shorten, not a bug.
     errno.ENAMETOOLONG: (
         "invalid_input",
@@ -153,7 +164,7 @@ _OS_ERRORS = {
 
 
 def from_os_error(error: OSError, path: object = None) -> BunzaiError | None:
-    """The coded refusal for an environment fault (read-only, full, forbidden), else None. It names
+    """The coded refusal for an environment fault (read-only, full, forbidden, a failing disk), else None. It names
     `path` when given (the file a caller meant: not the hidden temp file written beside it), else
     the error's own file."""
     known = _OS_ERRORS.get(error.errno)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
-import sys
 import stat
+import sys
 
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.limits import (
     FOLDER_WALK_MAX_DEPTH,
     IMPORT_FILE_MAX_BYTES,
@@ -48,7 +49,7 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     except OSError as error:
         if _is_special(path):  # a socket cannot be opened at all (ENXIO): it is refused as a FIFO is
             raise _special(path) from None
-        raise BunzaiError("invalid_input", f"cannot read {path}: {error.strerror}", "check the path") from None
+        raise _unread(path, error, "check the path") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -62,9 +63,7 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
         os.set_blocking(fd, True)
         data = read_up_to(fd, limit + 1)
     except OSError as error:  # opened, then the disk failed (EIO ...): this file's error, not the walk's end
-        raise BunzaiError(
-            "invalid_input", f"cannot read {path}: {error.strerror}", "check the disk or the file"
-        ) from None
+        raise _unread(path, error, "check the disk or the file") from None
     finally:
         try:
             os.close(fd)
@@ -77,6 +76,13 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
             "shrink the file, and read it when nothing is writing to it",
         )
     return data
+
+
+def _unread(path: Path, error: OSError, hint: str) -> BunzaiError:
+    """A file that could not be read: a failing disk's EIO as io_error (the device's fault), any
+    other error as the path's."""
+    coded = from_os_error(error, path) if error.errno == errno.EIO else None
+    return coded or BunzaiError("invalid_input", f"cannot read {path}: {error.strerror}", hint)
 
 
 def _special(path: Path) -> BunzaiError:
