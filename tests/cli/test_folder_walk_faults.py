@@ -5,6 +5,7 @@ be looked at (listed but not entered, on a file system with or without entry typ
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 
@@ -124,3 +125,29 @@ def test_a_grant_past_the_entry_limit_is_named_and_the_other_grants_searched(tmp
     [told] = over_mcp["structuredContent"]["unfinished"]  # the hint in the tools' words: only the person grants
     assert told | {"hint": unfinished["hint"]} == unfinished and "bunzai" not in told["hint"]
     assert told["hint"].startswith("only the person can grant a folder: ask them to grant the folders you search in")
+
+
+def test_one_entry_that_cannot_be_looked_at_names_its_folder_and_the_rest_of_it_is_searched(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # an untyped file system stats each entry; one bad inode (EIO), past the first, is passed over, not the folder
+    studio, library = _library(tmp_path)
+    for name in ("ada-zz.json", "ada-zzz.json"):  # the bad one, and one after it
+        (library / "worlds" / name).write_text("{}")
+    real_scandir = os.scandir
+
+    class Bad(_Unentered):
+        def is_symlink(self) -> bool:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), self.path)
+
+    def scandir(path):
+        return iter([Bad(entry, False) if entry.name == "ada-zz.json" else entry for entry in real_scandir(path)])
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    answer = _search(studio, "ada", capsys)
+    assert [hit["relative"] for hit in answer["items"]] == [
+        "characters/ada-characters.json",
+        "worlds/ada-worlds.json",
+        "worlds/ada-zzz.json",
+    ]
+    assert answer["unreadable"] == [str(library / "worlds")]
