@@ -1,10 +1,14 @@
 """A small BM25 index over weighted bags of words: no dependencies, built in memory.
 
-Okapi BM25 with the usual k1 = 1.2 and b = 0.75. A document is a bag of terms whose counts
-are already weighted by field (a heading word counts more than a body word); its length is
-the sum of those weights. Terms are lower-case words and numbers with a light stemmer
-(plurals, -ed, -ing, a final e), so "exports" and "exporting" find "export"; a short stop list
-keeps "the" from scoring.
+Okapi BM25 with the usual k1 = 1.2 and b = 0.75, in its BM25F form over two fields: a
+document is a bag of body terms and a bag of short-field terms whose counts are already
+weighted (a heading word counts more than a body word). Only the body is normalised by its
+length: a heading, a summary or a topic list says what a section is about however long its
+text runs, so a long section that its heading names (`## Exporting a library`) is not ranked
+below short passages that mention the word in passing. Terms are lower-case words and numbers
+with a light stemmer (plurals, -ed, -ing, a final e), so "exports" and "exporting" find
+"export"; a short stop list keeps "the" (and quantifiers such as "all", which say nothing of
+the topic asked about) from scoring.
 
 `stored` gives an index as JSON-able values (the docs catalog keeps them) and `from_stored`
 takes them back, at next to no cost: a term's postings are decoded when a query first asks
@@ -24,7 +28,8 @@ B = 0.75
 _WORD = re.compile(r"[a-z0-9]+")
 STOP_WORDS = frozenset(
     "a an and are as at be by can do does for from has have how i if in into is it its me my of on or our "
-    "so that the their then there these this to us was we what when where which who why will with you your".split()
+    "so that the their then there these this to us was we what when where which who why will with you your "
+    "all any each every some".split()
 )
 
 
@@ -133,13 +138,17 @@ def terms(text: str) -> list[str]:
     return found
 
 
+Posting = tuple[int, float, float]  # (document, body count, weighted short-field count)
+
+
 class Index:
-    """Documents added as weighted term counts; `rank` scores a query against all of them."""
+    """Documents added as term counts of their body and of their short fields; `rank` scores a
+    query against all of them."""
 
     def __init__(self) -> None:
-        self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._postings: dict[str, list[Posting]] = {}
         self._encoded: dict[str, str] = {}  # a stored index's postings, decoded on first use
-        self._lengths: list[float] = []
+        self._lengths: list[float] = []  # each document's body length
 
     @classmethod
     def from_stored(cls, lengths: list[float], postings: dict[str, str]) -> Index:
@@ -150,32 +159,37 @@ class Index:
         return index
 
     def stored(self) -> tuple[list[int | float], dict[str, str]]:
-        """(each document's length, {term: "0:3 5 2:2"}): a posting is the gap from the previous
-        document, then ":weight" unless the weight is 1; numbers keep their exact value."""
+        """(each document's body length, {term: "0:3 5 2:2+3 1:0+2"}): a posting is the gap from
+        the previous document, then ":body count" unless it is 1 and no short-field count
+        follows, then "+short-field count" unless it is 0; numbers keep their exact value."""
         postings = {}
         for term in sorted(set(self._postings) | set(self._encoded)):
             previous = 0
             parts = []
-            for doc, weight in self._postings_of(term):
-                parts.append(str(doc - previous) + ("" if weight == 1.0 else ":" + _number(weight)))
+            for doc, body, fields in self._postings_of(term):
+                counts = "" if body == 1.0 and not fields else ":" + _number(body)
+                parts.append(str(doc - previous) + counts + ("+" + _number(fields) if fields else ""))
                 previous = doc
             postings[term] = " ".join(parts)
         return [int(length) if length.is_integer() else length for length in self._lengths], postings
 
-    def _postings_of(self, term: str) -> list[tuple[int, float]] | None:
+    def _postings_of(self, term: str) -> list[Posting] | None:
         postings = self._postings.get(term)
         if postings is None and term in self._encoded:
             postings = self._postings[term] = _decoded(self._encoded.pop(term))
         return postings
 
-    def add(self, bag: Counter) -> int:
+    def add(self, body: Counter, fields: Counter | None = None) -> int:
+        """A document of `body` term counts (its length is their sum) and `fields` term counts,
+        already weighted, that no length normalises."""
         doc = len(self._lengths)
-        for term, weight in bag.items():
+        fields = fields or Counter()
+        for term in dict.fromkeys([*body, *fields]):
             postings = self._postings_of(term)
             if postings is None:
                 postings = self._postings[term] = []
-            postings.append((doc, float(weight)))
-        self._lengths.append(float(sum(bag.values())))
+            postings.append((doc, float(body.get(term, 0)), float(fields.get(term, 0))))
+        self._lengths.append(float(sum(body.values())))
         return doc
 
     def __len__(self) -> int:
@@ -193,9 +207,9 @@ class Index:
             if not postings:
                 continue
             idf = math.log(1.0 + (count - len(postings) + 0.5) / (len(postings) + 0.5))
-            for doc, tf in postings:
-                norm = K1 * (1.0 - B + B * self._lengths[doc] / average)
-                scores[doc] = scores.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + norm)
+            for doc, body, fields in postings:
+                tf = body / (1.0 - B + B * self._lengths[doc] / average) + fields
+                scores[doc] = scores.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + K1)
         return sorted(((score, doc) for doc, score in scores.items()), key=lambda pair: (-pair[0], pair[1]))
 
 
@@ -204,11 +218,12 @@ def _number(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def _decoded(text: str) -> list[tuple[int, float]]:
+def _decoded(text: str) -> list[Posting]:
     postings = []
     doc = 0
     for part in text.split():
-        gap, _, weight = part.partition(":")
+        gap, _, counts = part.partition(":")
+        body, _, fields = counts.partition("+")
         doc += int(gap)
-        postings.append((doc, float(weight) if weight else 1.0))
+        postings.append((doc, float(body) if body else 1.0, float(fields) if fields else 0.0))
     return postings

@@ -13,8 +13,9 @@ from collections import Counter
 
 from bunzai.docs import bm25
 
-STORED_FORMAT = 2  # 2: stems take -ed, -ing and a final e (bm25.stem)
-# Field weights of a search chunk: words in its headings and topics say most about it.
+STORED_FORMAT = 3  # 2: stems take -ed, -ing and a final e (bm25.stem); 3: body and short fields apart
+# Field weights of a search chunk: words in its headings and topics say most about it. Only the
+# body is normalised by its length (bm25: BM25F), so these weigh alike on a short and a long section.
 WEIGHT_TEXT = 1
 WEIGHT_HEADING = 3
 WEIGHT_SUMMARY = 2
@@ -53,22 +54,22 @@ def build(pages: dict[str, dict], texts: dict[str, str], current: set[str]) -> t
                 start = newline + 1 if newline >= 0 else chunk.end
             body = text[start : chunk.end]
             summary = page_notes.get("summary", "") if chunk.slug is None else section_notes.get(chunk.slug, "")
-            bag = Counter(bm25.terms(body))
+            fields: Counter = Counter()
             for term in bm25.terms(" ".join(chunk.headings)):
-                bag[term] += WEIGHT_HEADING
+                fields[term] += WEIGHT_HEADING
             for term in bm25.terms(summary):
-                bag[term] += WEIGHT_SUMMARY
+                fields[term] += WEIGHT_SUMMARY
             if chunk.slug is None:  # the page's topics describe the page, so they weigh on its intro
                 for term, count in topic_bag.items():
-                    bag[term] += WEIGHT_TOPIC * count
-            index.add(bag)
+                    fields[term] += WEIGHT_TOPIC * count
+            index.add(Counter(bm25.terms(body)), fields)
             chunks.append(_chunk(page_id, chunk.slug, chunk.headings[-1], start, chunk.end, body, summary))
     return index, chunks
 
 
 def stored(index: bm25.Index, chunks: list[dict]) -> dict:
     """The index as the catalog keeps it: each chunk as [page, section, heading, start, end,
-    length] (a row apiece, so that editing one page changes few lines), and the postings."""
+    body length] (a row apiece, so that editing one page changes few lines), and the postings."""
     lengths, postings = index.stored()
     rows = [
         [chunk["page"], chunk["section"], chunk["heading"], chunk["start"], chunk["end"], length]
