@@ -49,7 +49,7 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     except OSError as error:
         if _is_special(path):  # a socket cannot be opened at all (ENXIO): it is refused as a FIFO is
             raise _special(path) from None
-        raise _unread(path, error, "check the path") from None
+        raise _refusal(error, path, f"cannot read {path}: {error.strerror}", "check the path") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -63,7 +63,7 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
         os.set_blocking(fd, True)
         data = read_up_to(fd, limit + 1)
     except OSError as error:  # opened, then the disk failed (EIO ...): this file's error, not the walk's end
-        raise _unread(path, error, "check the disk or the file") from None
+        raise _refusal(error, path, f"cannot read {path}: {error.strerror}", "check the disk or the file") from None
     finally:
         try:
             os.close(fd)
@@ -78,11 +78,11 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
     return data
 
 
-def _unread(path: Path, error: OSError, hint: str) -> BunzaiError:
-    """A file that could not be read: a failing disk's EIO as io_error (the device's fault), any
-    other error as the path's."""
+def _refusal(error: OSError, path: Path, message: str, hint: str) -> BunzaiError:
+    """A file or folder that could not be read: a failing disk's EIO as io_error (the device's
+    fault, naming `path`), any other error as the path's (invalid_input, `message`)."""
     coded = from_os_error(error, path) if error.errno == errno.EIO else None
-    return coded or BunzaiError("invalid_input", f"cannot read {path}: {error.strerror}", hint)
+    return coded or BunzaiError("invalid_input", message, hint)
 
 
 def _special(path: Path) -> BunzaiError:
@@ -237,8 +237,8 @@ def _kind(entry: os.DirEntry, dot_files: bool) -> str | None:
 def _cannot_look(folder: Path, verb: str, error: OSError, unreadable: list[str] | None) -> None:
     """Name `folder` under `unreadable` (once), or refuse it when the walk keeps no such list."""
     if unreadable is None:
-        raise BunzaiError(
-            "invalid_input", f"cannot {verb} {folder}: {error.strerror}", "check the path and who owns the folder"
+        raise _refusal(
+            error, folder, f"cannot {verb} {folder}: {error.strerror}", "check the path and who owns the folder"
         ) from None
     if str(folder) not in unreadable:
         unreadable.append(str(folder))
@@ -296,8 +296,8 @@ def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
             elif not is_junk_file(entry.name):
                 files.append(Path(entry.path))
     except OSError as error:
-        raise BunzaiError(
-            "invalid_input", f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
+        raise _refusal(
+            error, folder, f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
         ) from None
     return files, folders
 

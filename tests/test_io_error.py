@@ -9,8 +9,10 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from bunzai.cli.entry import run
-from bunzai.errors import ERRORS, from_os_error
+from bunzai.errors import ERRORS, BunzaiError, from_os_error
 from bunzai.folders import grant
 from bunzai.mcp.dispatch import Dispatcher
 from bunzai.mcp.handles import Handles
@@ -61,3 +63,16 @@ def test_over_mcp_a_disk_that_fails_a_write_is_io_error(tmp_path: Path, monkeypa
     result = dispatcher.call("studio_graveyard_bury", {"ref": "character/ada"}, "2025-06-18")
     error = result["structuredContent"]["error"]
     assert result["isError"] and error["code"] == "io_error" and str(studio.root) in error["message"]
+
+
+def test_a_folder_the_disk_fails_to_list_is_io_error_where_a_walk_refuses_it(tmp_path: Path, monkeypatch) -> None:
+    from bunzai import files
+
+    def scandir(path):
+        raise OSError(errno.EIO, os.strerror(errno.EIO), os.fspath(path))
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    for listing in (lambda: list(files.walk_files(tmp_path)), lambda: files.list_folder(tmp_path)):
+        with pytest.raises(BunzaiError) as caught:
+            listing()
+        assert caught.value.code == "io_error" and str(tmp_path) in caught.value.message and caught.value.hint
