@@ -21,6 +21,8 @@ from bunzai.errors import BunzaiError
 from bunzai.macros import ops
 from bunzai.macros.catalog_cache import load_yaml_text
 
+# What follows the name: one argument; words (Lumiverse's lexer: parted by spaces and tabs); a
+# comma list of phrases (Agnai's grammar, DelimitedWords).
 ArgMode = Literal["one", "split", "comma"]
 _ARGS = re.compile(r"^(\d+)(?:-(\d+)|(\+))?$")
 

@@ -96,9 +96,11 @@ def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name:
             return "{{" + flags + name + sep + args[0] + "}}"
         if mode == "comma":
             lead = ": " if sep == ":" else " "
-            if any("," in a for a in args):
+            if any("," in a and '"' in a for a in args):
                 continue
-            return "{{" + flags + name + lead + ", ".join(args) + "}}"
+            # Agnai's quoted phrase holds a comma (the read-back checks the rest of it)
+            written = [f'"{a}"' if "," in a else a for a in args]
+            return "{{" + flags + name + lead + ", ".join(written) + "}}"
         if sep == " " and any(not a or any(c.isspace() for c in a) for a in args):
             continue
         return "{{" + flags + name + sep + sep.join(args) + "}}"

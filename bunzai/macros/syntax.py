@@ -10,6 +10,7 @@ closers are paired here, so a translator knows each block's body and its else ma
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -134,11 +135,43 @@ def _words(body: str) -> list[str]:
     return words
 
 
-def _args_after(body: str, mode: str, sep: str) -> list[str]:
+# Agnai's grammar (grammar.ts): a Phrase is made of ASCII letters and digits, these symbols and
+# spaces, with `"` too unquoted or `,` too quoted; anything else (a brace, a tab, `é`) is no phrase.
+_PHRASE = frozenset(string.ascii_letters + string.digits + "'_-?!#@$^&*()=+%~:;<>./|`[] ")
+_QUOTED, _COMMALESS = _PHRASE | {","}, _PHRASE | {'"'}
+
+
+def _phrases(body: str) -> list[str] | None:
+    """A comma list as Agnai's DelimitedWords reads it, `Phrase ("," WS Phrase)*` with each
+    Phrase quoted (`"a, b"`) or free of commas; None where it cannot (the token is text). PEG:
+    a quoted phrase that parses is kept even if what follows it then fails."""
+    items, i = [], len(body) - len(body.lstrip(" "))
+    while True:
+        j = i + 1
+        while body.startswith('"', i) and j < len(body) and body[j] in _QUOTED:
+            j += 1
+        if body.startswith('"', i) and j > i + 1 and body.startswith('"', j):
+            items.append(body[i + 1 : j])
+            i = j + 1
+        else:
+            j = i
+            while j < len(body) and body[j] in _COMMALESS:
+                j += 1
+            if j == i:
+                return None
+            items.append(js_trim(body[i:j]))
+            i = j
+        if not body.startswith(",", i):
+            return items if not body[i:].strip(" ") else None
+        i += 1
+        i += len(body[i:]) - len(body[i:].lstrip(" "))
+
+
+def _args_after(body: str, mode: str, sep: str) -> list[str] | None:
     if mode == "one":
         return [js_trim(body) if sep == " " else body]
     if mode == "comma":
-        return [js_trim(a) for a in split_top(body, ",")]
+        return _phrases(body)
     if sep == " ":
         return _words(body)
     return split_top(body, sep)
@@ -232,6 +265,8 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             token.sep = " "
             # split words keep what JavaScript's trim would take but Lumiverse's lexer does not
             token.args = _args_after(rest if syntax.space == "split" else body, syntax.space, " ")
+    if token.args is None:  # a list the engine cannot read: the token is text
+        token.name, token.sep, token.args = raw[2:-2], None, []
     return token
 
 

@@ -82,3 +82,46 @@ def test_each_reads_every_spelling_of_what_it_loops_over(what: str, op: str) -> 
     # ChatEmbed = "chat_embed"i / "ltm"i / "long_memory"i / "longterm_memory"i / "long_term_memory"i
     [verdict] = translate_text(f"{{{{#each {what}}}}}x{{{{/each}}}}", "agnai", "sillytavern").verdicts
     assert (verdict["verdict"], verdict["op"]) == ("flatten", op)
+
+
+PHRASES = [  # DelimitedWords = Phrase ("," WS Phrase)*, each Phrase quoted or comma-free (grammar.ts)
+    ('{{random: "a, b", c}}', ["a, b", "c"]),
+    ('{{random: a"b, c}}', ['a"b', "c"]),
+    ('{{random: "", c}}', ['""', "c"]),
+    ('{{random: a, "b"}}', ["a", "b"]),
+    ("{{random:a,b | upper}}", ["a", "b | upper"]),
+    ("{{random: a ,b}}", ["a", "b"]),
+]
+
+
+@pytest.mark.parametrize(("written", "items"), PHRASES)
+def test_random_items_are_agnais_phrases(written: str, items: list[str]) -> None:
+    from bunzai.macros.catalog import catalog_for
+    from bunzai.macros.syntax import parse_token
+
+    assert parse_token(written, 0, catalog_for("agnai").syntax).args == items
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{{random: café, b}}",  # a phrase holds ASCII letters, digits, its symbols and spaces alone
+        "{{random: a,,b}}",  # no empty phrase
+        "{{random: , b}}",
+        "{{random: a{b, c}}",
+        '{{random: "a" b, c}}',  # a quoted phrase ends the item
+        "{{random: {{user}}, b}}",  # no nesting: a brace is no phrase character
+        "{{#if café}}x{{/if}}",
+    ],
+)
+def test_a_list_agnai_cannot_read_is_text(written: str) -> None:
+    out = translate_text(written, "agnai", "sillytavern")
+    assert out.text == written
+    assert {v["verdict"] for v in out.verdicts} == {"unknown"}
+
+
+def test_an_item_with_a_comma_is_written_quoted() -> None:
+    # QuotedPhrase = '"' (BasicChar / Symbol / "," / " ")+ '"': Agnai reads "a, b" as one item
+    out = translate_text("{{random::a, b::c}}", "sillytavern", "agnai")
+    assert out.text == '{{random: "a, b", c}}'
+    assert [v["verdict"] for v in out.verdicts] == ["portable"]
