@@ -42,6 +42,14 @@ Sysprompt = Annotated[
     ),
 ]
 
+MacroEngine = Annotated[
+    str | None,
+    typer.Option(
+        "--macro-engine",
+        help="SillyTavern's macro engine to follow: 2.0 (a new SillyTavern's, the default) or legacy.",
+    ),
+]
+
 
 def _st_root(ctx: typer.Context) -> str | None:
     from bunzai.cli.context import studio_of
@@ -101,6 +109,7 @@ def render(
     text: Annotated[
         bool, typer.Option("--text", help="Print the final prompt as readable text instead of JSON.")
     ] = False,
+    macro_engine: MacroEngine = None,
 ) -> int:
     """The prompt a preset sends, stage by stage.
 
@@ -112,14 +121,16 @@ def render(
     Example: bunzai render default --character seraphina --chat chat.jsonl --stage final
     """
     from bunzai.cli.output import emit
-    from bunzai.render.render import render as run
+    from bunzai.render.render import macro_engine as engine_of, render as run
 
+    engine = engine_of(macro_engine)
     doc = run(
         _gather(ctx, preset, character, persona, lorebook or [], regex or [], chat, instruct, context, sysprompt),
         seed=seed,
         stage="final" if text else stage,
         authors_note=authors_note,
         st_root=_st_root(ctx),
+        engine=engine,
     )
     if text:
         import sys
@@ -156,6 +167,7 @@ def preset_verify(
     instruct: Instruct = None,
     context: Context = None,
     sysprompt: Sysprompt = None,
+    macro_engine: MacroEngine = None,
 ) -> int:
     """Report what in a preset would not work.
 
@@ -165,14 +177,17 @@ def preset_verify(
     Example: bunzai preset-verify default --character seraphina
     """
     from bunzai.cli.output import emit
+    from bunzai.render.render import macro_engine as engine_of
     from bunzai.render.verify import verify
 
+    chosen = engine_of(macro_engine)
     doc = verify(
         _gather(ctx, preset, character, persona, lorebook or [], regex or [], chat, instruct, context, sysprompt),
         seed=seed,
         engine=engine,
         authors_note=authors_note,
         st_root=_st_root(ctx),
+        macro_engine=chosen,
     )
     emit(doc)
     return 0 if doc["clean"] else 1

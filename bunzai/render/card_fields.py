@@ -45,9 +45,11 @@ _CARD_PARAMS = ("description", "personality", "scenario", "persona")  # the stor
 def _bare(context: MacroContext, *, own_variables: bool) -> MacroContext:
     """`context` with no card fields (a field's {{description}} reads ''), on its own variables or on a copy."""
     if own_variables:
-        return replace(context, **dict.fromkeys(FIELDS, ""))
+        return replace(context, **dict.fromkeys(FIELDS, ""), card_fields=False)
     variables, global_variables = dict(context.variables), dict(context.global_variables)
-    return replace(context, **dict.fromkeys(FIELDS, ""), variables=variables, global_variables=global_variables)
+    return replace(
+        context, **dict.fromkeys(FIELDS, ""), card_fields=False, variables=variables, global_variables=global_variables
+    )
 
 
 def fill_card_fields(context: MacroContext, engine: str, *, live: tuple[str, ...] = ()) -> dict[str, list[dict]]:

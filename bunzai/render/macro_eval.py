@@ -53,6 +53,11 @@ _FIELD_OF_OP = {
     "card.creator_notes": "creator_notes",
 }
 
+# The legacy engine's card-field macros: its environment holds them only with replaceCharacterCard
+# (substituteParamsLegacy), so inside a field, filled without, it leaves them as written
+LEGACY = "sillytavern-legacy"
+_LEGACY_CARD_OPS = frozenset(_FIELD_OF_OP) - {"prompt.system"} | {"card.version"}
+
 
 @dataclass
 class MacroContext:
@@ -97,6 +102,8 @@ class MacroContext:
     # a Marinara preset's variables, filled (bunzai.render.preset_variables): what a bare {{name}}
     # no macro resolves gives
     preset_variables: dict[str, str] = field(default_factory=dict)
+    # False while a card field is filled (SillyTavern's replaceCharacterCard: false): no card to read
+    card_fields: bool = True
 
 
 @dataclass
@@ -123,6 +130,7 @@ class MacroEvaluator:
         # written into a card, trimmed the card's own text away).
         self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
         self.field_problems: list[dict] = []
+        self.inside_field = False  # filling the card-field macros a field the legacy engine inserted holds
 
     # --- public -------------------------------------------------------------------------
     def evaluate(self, text: str, where: str) -> Evaluated:
@@ -131,6 +139,15 @@ class MacroEvaluator:
         out = self._run(text, where, 0, text, problems, 0)
         out = _trim_markers(out, self.trim_mark)
         return Evaluated(out, problems, self.field_problems)
+
+    def _card_fields_in(self, value: str) -> str:
+        """A field the legacy engine inserts, with the card-field macros it was filled without
+        filled now: the engine's later replacements run over the inserted text, and a prompt is
+        substituted again as it is placed (preparePrompt). One level: what they insert stays.
+        Its other macros ran when it was filled; their problems were reported there."""
+        inner = MacroEvaluator(self.ctx, self.engine)
+        inner.inside_field = True
+        return inner._run(value, "field", 0, value, [], 0)
 
     # --- the walk -----------------------------------------------------------------------
     def _run(self, text: str, where: str, base: int, whole: str, problems: list[dict], depth: int) -> str:
@@ -179,8 +196,15 @@ class MacroEvaluator:
                 return self.ctx.preset_variables[bare.group(1)]
             problems.append(self._unknown(token, where, base, whole))
             return token.raw
+        if self.engine == LEGACY and entry.op in _LEGACY_CARD_OPS:
+            if not self.ctx.card_fields:
+                return token.raw  # filled by the prompt that sends the field
+            if self.inside_field:
+                return self._op(entry.op or "", token, [], where, base + token.start) or ""
         args = [self._run(a, where, base + token.start, whole, problems, depth + 1) for a in token.args]
         value = self._op(entry.op or "", token, args, where, base + token.start)
+        if value is not None and self.engine == LEGACY and entry.op in _LEGACY_CARD_OPS and "{{" in value:
+            value = self._card_fields_in(value)
         if value is not None and entry.op in _FIELD_OF_OP:
             self.field_problems.extend(self.ctx.field_problems.get(_FIELD_OF_OP[entry.op], ()))
         if value is None and entry.op == "prompt.original":

@@ -324,6 +324,24 @@ def macro_context(loaded: dict, chat: list[dict], seed: int, *, user_name: str |
     )
 
 
+# SillyTavern's two macro engines, by the name `--macro-engine` takes: a new SillyTavern has 2.0
+# on (power_user.experimental_macro_engine: true, power-user.js and default/content/settings.json)
+MACRO_ENGINES = {"2.0": "sillytavern", "legacy": "sillytavern-legacy"}
+
+
+def macro_engine(name: str | None) -> str:
+    """The catalog id of the SillyTavern macro engine named `name` (None: the default, 2.0)."""
+    if name is None:
+        return MACRO_ENGINES["2.0"]
+    if name not in MACRO_ENGINES:
+        raise BunzaiError(
+            "usage",
+            f"{name!r} is not a SillyTavern macro engine",
+            "--macro-engine 2.0 (a new SillyTavern's, the default) or legacy (Experimental Macro Engine off)",
+        )
+    return MACRO_ENGINES[name]
+
+
 def render(
     loaded: dict,
     *,

@@ -44,9 +44,17 @@ from bunzai.render.render import render
 
 
 def verify(
-    loaded: dict, *, seed: int = 0, engine: str | None = None, authors_note: str = "", st_root: str | None = None
+    loaded: dict,
+    *,
+    seed: int = 0,
+    engine: str | None = None,
+    authors_note: str = "",
+    st_root: str | None = None,
+    macro_engine: str = "sillytavern",
 ) -> dict[str, Any]:
-    doc = render(loaded, seed=seed, stage="final", authors_note=authors_note, st_root=st_root)
+    """`engine`: another platform whose reading of the macros is compared; `macro_engine`: the
+    SillyTavern macro engine the render follows (its catalog id)."""
+    doc = render(loaded, seed=seed, stage="final", authors_note=authors_note, st_root=st_root, engine=macro_engine)
     preset = loaded["preset"].get("body") or {}
     pid = f"preset/{loaded['preset_id']}"
     findings: list[dict] = []

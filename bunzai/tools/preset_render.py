@@ -18,7 +18,7 @@ class Args(RenderArgs):
 
 def run(ctx, args: Args):
     # lazy: tool discovery imports every tool before the first tools/list
-    from bunzai.render.render import render
+    from bunzai.render.render import macro_engine, render
     from bunzai.render.st_real import configured_root
 
     doc = render(
@@ -27,6 +27,7 @@ def run(ctx, args: Args):
         stage=None if args.stage == "all" else args.stage,
         authors_note=args.authors_note,
         st_root=configured_root(ctx.studio),
+        engine=macro_engine(args.macro_engine),
     )
     return {"render": untrusted(doc)}
 

@@ -1,6 +1,6 @@
 """preset_verify: render a preset and report what would not work (`bunzai preset-verify`)."""
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -32,6 +32,9 @@ class RenderArgs(ToolArgs):
         None,
         description="Text completion: the system prompt template (family sysprompt); without it, SillyTavern's "
         "default one (Neutral - Chat).",
+    )
+    macro_engine: Literal["2.0", "legacy"] = Field(
+        "2.0", description="SillyTavern's macro engine to follow: 2.0 (a new SillyTavern's) or legacy."
     )
 
 
@@ -70,6 +73,7 @@ def gathered(ctx, args: RenderArgs) -> dict:
 
 
 def run(ctx, args: Args):
+    from bunzai.render.render import macro_engine
     from bunzai.render.st_real import configured_root
     from bunzai.render.verify import verify
 
@@ -79,6 +83,7 @@ def run(ctx, args: Args):
         engine=args.engine,
         authors_note=args.authors_note,
         st_root=configured_root(ctx.studio),
+        macro_engine=macro_engine(args.macro_engine),
     )
     return {"clean": doc.get("clean"), "report": untrusted(doc)}
 
