@@ -12,6 +12,7 @@ capability reads is held to the studio and the grants, as `folder_import`'s path
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.files import read_file_bytes, walk_entries, walk_files
 from bunzai.query.search import terms_of
 from bunzai.store.settings import read_settings, update_settings
@@ -52,11 +53,17 @@ def _real_folder(folder: str | Path) -> Path:
     path = _given(folder)
     try:
         real = path.resolve(strict=True)
-    except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
-        raise BunzaiError("not_found", f"no folder at {path}", "check the path; grant a folder that exists") from None
+    except (OSError, RuntimeError, UnicodeEncodeError) as error:  # no such path, a file on the way, a name too long
+        missing = BunzaiError("not_found", f"no folder at {path}", "check the path; grant a folder that exists")
+        raise _failed_disk(error, path) or missing from None
     if not real.is_dir():
         raise BunzaiError("invalid_input", f"{path} is not a folder", f"grant the folder that holds it: {real.parent}")
     return real
+
+
+def _failed_disk(error: Exception, path: Path) -> BunzaiError | None:
+    """io_error where the disk failed (EIO) on the way to `path`: not said to be missing."""
+    return from_os_error(error, path) if isinstance(error, OSError) and error.errno == errno.EIO else None
 
 
 def grant(studio, folder: str | Path) -> list[str]:
@@ -103,8 +110,9 @@ def checked_path(studio, path: str | Path, *, for_agent: bool = False) -> Path:
         if leads is None:
             try:
                 leads = given.resolve(strict=True)
-            except (OSError, RuntimeError, UnicodeEncodeError):  # no such path, a file on the way, a name too long
-                raise BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder") from None
+            except (OSError, RuntimeError, UnicodeEncodeError) as error:  # no such path, a file on the way ...
+                missing = BunzaiError("not_found", f"nothing at {given}", "check the path, or list the folder")
+                raise _failed_disk(error, given) or missing from None
         if not _inside(leads, folders):
             raise _not_granted(given, folders) if for_agent else _not_granted_here(given, leads)
     return leads

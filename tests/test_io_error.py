@@ -76,3 +76,25 @@ def test_a_folder_the_disk_fails_to_list_is_io_error_where_a_walk_refuses_it(tmp
         with pytest.raises(BunzaiError) as caught:
             listing()
         assert caught.value.code == "io_error" and str(tmp_path) in caught.value.message and caught.value.hint
+
+
+def test_a_path_the_disk_fails_to_resolve_is_io_error_not_said_missing(tmp_path: Path, monkeypatch, capsys) -> None:
+    # a path inside a grant, and a folder to grant: the disk failing on the way is not "nothing at"
+    studio, _ = init_studio(tmp_path / "studio")
+    library = tmp_path / "ST"
+    library.mkdir()
+    (library / "notes.txt").write_text("hello")
+    grant(studio, library)
+    failing = {library / "notes.txt", tmp_path / "other"}
+    real_resolve = Path.resolve
+
+    def resolve(self, strict=False):
+        if strict and self in failing:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(self))
+        return real_resolve(self, strict=strict)
+
+    monkeypatch.setattr(Path, "resolve", resolve)
+    for command in (["folder", "read", str(library / "notes.txt")], ["folder", "grant", str(tmp_path / "other")]):
+        assert run(["--studio", str(studio.root), *command]) == 1
+        error = json.loads(capsys.readouterr().out)["error"]
+        assert error["code"] == "io_error" and command[-1] in error["message"], command
