@@ -22,8 +22,9 @@ from bunzai.macros import ops
 from bunzai.macros.catalog_cache import load_yaml_text
 
 # What follows the name: one argument; words (Lumiverse's lexer: parted by spaces and tabs); a
-# comma list of phrases (Agnai's grammar, DelimitedWords).
-ArgMode = Literal["one", "split", "comma"]
+# comma list of phrases (Agnai's grammar, DelimitedWords); arguments `::` parts (Lumiverse after
+# a single `:`: its lexArgument stops at `::`, so `{{setvar:x::5}}` has two).
+ArgMode = Literal["one", "split", "comma", "pairs"]
 _ARGS = re.compile(r"^(\d+)(?:-(\d+)|(\+))?$")
 
 

@@ -90,6 +90,8 @@ def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name:
         if sep == "::":
             return "{{" + flags + name + "::" + "::".join(args) + "}}"
         mode = cat.syntax.colon if sep == ":" else cat.syntax.space
+        if mode == "pairs":
+            return "{{" + flags + name + sep + "::".join(args) + "}}"
         if mode == "one":
             if len(args) != 1:
                 continue

@@ -172,6 +172,8 @@ def _args_after(body: str, mode: str, sep: str) -> list[str] | None:
         return [js_trim(body) if sep == " " else body]
     if mode == "comma":
         return _phrases(body)
+    if mode == "pairs":
+        return split_top(body, "::")
     if sep == " ":
         return _words(body)
     return split_top(body, sep)

@@ -41,3 +41,18 @@ def test_a_nested_macro_is_one_argument() -> None:
     out = translate_text("{{random {{ user }} b}}", "lumiverse", "sillytavern")
     assert out.text == "{{random::{{user}}::b}}"
     assert {v["verdict"] for v in out.verdicts} == {"portable"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "args"),
+    [("{{random:a::b}}", ["a", "b"]), ("{{random:1:10}}", ["1:10"]), ("{{setvar:x::5}}", ["x", "5"])],
+)
+def test_after_a_single_colon_a_double_colon_still_parts_arguments(raw: str, args: list[str]) -> None:
+    # lexArgument, which reads the argument after a single `:` too, stops at `::`
+    token = parse_token(raw, 0, catalog_for("lumiverse").syntax)
+    assert token.args == args
+
+
+def test_a_single_colon_setvar_crosses() -> None:
+    out = translate_text("{{setvar:x::5}}", "lumiverse", "sillytavern")
+    assert [v["op"] for v in out.verdicts] == ["tvar.set"]
