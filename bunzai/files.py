@@ -251,6 +251,9 @@ def _cannot_look(folder: Path, verb: str, error: OSError, unreadable: list[str] 
 # `#notes.txt#` is matched in `is_junk_file`. No format bunzai reads ends so: SillyTavern
 # lists only `.png`, `.json` ... files, so it passes these over too.
 _JUNK_NAMES = frozenset({".DS_Store", ".directory", ".localized", ".Spotlight-V100", ".Trashes", ".fseventsd"})
+# Windows's own, written by Explorer into folders it shows (a share, a copied data folder); the
+# case they come in varies, as Windows's file names ignore it.
+_WINDOWS_JUNK = frozenset({"thumbs.db", "ehthumbs.db", "desktop.ini"})
 _JUNK_PREFIXES = ("._", ".~lock.", ".#")
 _JUNK_SUFFIXES = (".swp", ".swo", "~")
 
@@ -269,6 +272,7 @@ def is_junk_file(name: str) -> bool:
     temp file a stopped bunzai write left, rather than a file someone made."""
     return (
         name in _JUNK_NAMES
+        or name.lower() in _WINDOWS_JUNK
         or name.startswith(_JUNK_PREFIXES)
         or name.endswith(_JUNK_SUFFIXES)
         or (len(name) > 2 and name[0] == name[-1] == "#")  # Emacs's auto-save of an unsaved buffer

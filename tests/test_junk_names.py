@@ -1,6 +1,7 @@
 """An editor's leftovers are passed over by every walk, named with a dot or not: Emacs's backup
 (`notes.txt~`) and auto-save (`#notes.txt#`) as its lock (`.#notes.txt`) and vim's swap file
-(`.notes.txt.swp`) are. A name that only holds a `~` or a `#` is someone's file."""
+(`.notes.txt.swp`) are, and so are the files Windows's Explorer leaves (`Thumbs.db`, `desktop.ini`).
+A name that only holds a `~` or a `#` is someone's file."""
 
 from __future__ import annotations
 
@@ -14,8 +15,22 @@ LEFTOVERS = (
     ".Eldoria.json.swp",
     "%home%ana%Eldoria.json.swp",
     ".Eldoria.json~",
+    "Thumbs.db",
+    "desktop.ini",
+    "Desktop.ini",
 )
-KEPT = ("#1 hero.png", "hero#.png", "notes~draft.txt", "~notes.txt", "#", "##", "Eldoria.json", ".hack.png")
+KEPT = (
+    "#1 hero.png",
+    "hero#.png",
+    "notes~draft.txt",
+    "~notes.txt",
+    "#",
+    "##",
+    "Eldoria.json",
+    ".hack.png",
+    "Thumbs.db.json",
+    "desktop.png",
+)
 
 
 def test_leftovers_with_and_without_a_dot_are_junk_and_the_rest_are_not() -> None:
