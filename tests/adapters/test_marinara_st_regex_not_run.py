@@ -49,3 +49,42 @@ def test_a_script_added_to_a_character_read_from_marinara_is_named_the_ones_it_h
     back = convert_piece(piece.model_copy(update={"body": body}), "marinara.character", media)
     lost = [loss for loss in back.losses if loss.code == CODE]
     assert [loss.pointer for loss in lost] == ["/body/behavior_scripts/1"] and "'shout'" in lost[0].why
+
+
+def _read_back_from_marinara(*scripts: dict):
+    """A character read from the Marinara file written for a SillyTavern card holding `scripts`."""
+    _adapter, decoded, media = read(_st_card(*scripts), "Sky.json")
+    crossing = convert_piece(decoded.pieces[0], "marinara.character", media)
+    _adapter, again, media = read(crossing.data, "Sky.marinara.json", "marinara.character")
+    return again.pieces[0], media
+
+
+def _with_scripts(piece, scripts):
+    body = piece.body.model_copy(update={"behavior_scripts": scripts})
+    return piece.model_copy(update={"body": body})
+
+
+def test_a_held_script_edited_since_is_not_named_as_new():
+    # SillyTavern gives every regex script an id (uuid); an edit keeps it
+    piece, media = _read_back_from_marinara(SCRIPT, SCRIPT | {"id": "b", "scriptName": "hush"})
+    first, second = piece.body.behavior_scripts
+    edited = first.model_copy(update={"payload": first.payload | {"findRegex": "/storm/g"}})
+    back = convert_piece(_with_scripts(piece, [edited, second]), "marinara.character", media)
+    assert CODE not in [loss.code for loss in back.losses]
+
+
+def test_an_added_copy_of_a_held_script_is_named_as_new():
+    piece, media = _read_back_from_marinara(SCRIPT)
+    [held] = piece.body.behavior_scripts
+    back = convert_piece(_with_scripts(piece, [held, held.model_copy()]), "marinara.character", media)
+    assert [loss.pointer for loss in back.losses if loss.code == CODE] == ["/body/behavior_scripts/1"]
+
+
+def test_scripts_without_an_id_are_matched_by_content_each_once():
+    bare = {key: value for key, value in SCRIPT.items() if key != "id"}
+    piece, media = _read_back_from_marinara(bare)
+    [held] = piece.body.behavior_scripts
+    edited = held.model_copy(update={"payload": held.payload | {"findRegex": "/storm/g"}})
+    back = convert_piece(_with_scripts(piece, [held, held.model_copy(), edited]), "marinara.character", media)
+    lost = [loss.pointer for loss in back.losses if loss.code == CODE]
+    assert lost == ["/body/behavior_scripts/1", "/body/behavior_scripts/2"]

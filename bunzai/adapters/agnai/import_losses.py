@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bunzai.adapters.common import st_regex_losses
 from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.st_regex_losses import st_regex_rule
 from bunzai.adapters.contract import Loss
 
 # body fields that land in top-level strings of the Agnai character (sanitised on import).
@@ -45,13 +47,11 @@ TEXT_REWRITTEN = LossRule(
 )
 
 
-ST_REGEX_NOT_RUN = LossRule(
-    r"/body/behavior_scripts/\d+",
-    "dropped",
-    "agnai.import.st_regex_not_run",
-    "Agnai has no regex scripts: it never runs a SillyTavern regex script (the file keeps it in the "
-    "character's extensions, regex_scripts, for other apps)",
+_ST_REGEX = (
+    "Agnai has no regex scripts: it never runs {script} (the file keeps it in the character's extensions, "
+    "regex_scripts, for other apps)"
 )
+ST_REGEX_NOT_RUN = st_regex_rule("agnai.import.st_regex_not_run", _ST_REGEX)
 
 
 def crossing_into(piece: Any, format_id: str) -> bool:
@@ -79,13 +79,4 @@ def rewritten_text(piece: Any, fields: tuple[str, ...] = _SANITISED) -> list[Los
 
 def st_regex_not_run(piece: Any) -> list[Loss]:
     """A loss per SillyTavern regex script: nothing in Agnai reads extensions.regex_scripts."""
-    return [
-        ST_REGEX_NOT_RUN.at(
-            f"/body/behavior_scripts/{index}",
-            f"Agnai has no regex scripts: it never runs "
-            f"{f'the SillyTavern regex script {script.name!r}' if script.name else 'a SillyTavern regex script'} "
-            "(the file keeps it in the character's extensions, regex_scripts, for other apps)",
-        )
-        for index, script in enumerate(piece.body.behavior_scripts)
-        if script.format == "sillytavern.regex"
-    ]
+    return st_regex_losses.st_regex_not_run(piece, ST_REGEX_NOT_RUN, _ST_REGEX)

@@ -12,11 +12,13 @@ card, which ccv2.json reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from bunzai.adapters.common import card_fields
+from bunzai.adapters.common import card_fields, st_regex_losses
 from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, write_card_data
 from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.st_regex_losses import SCRIPT, st_regex_rule
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
@@ -52,13 +54,11 @@ BOOK_KEY_PLAIN = LossRule(
 # Marinara runs only the regex scripts of its own table (generate.routes.ts, regexScriptsStore);
 # its character import (st-character.importer.ts, marinara.importer.ts) keeps a card's
 # extensions as data and makes no script of extensions.regex_scripts.
-ST_REGEX_NOT_RUN = LossRule(
-    r"/body/behavior_scripts/\d+",
-    "dropped",
-    "marinara.import.st_regex_not_run",
-    "Marinara never runs a SillyTavern regex script a character carries (the file keeps it in the card's "
-    "extensions, regex_scripts, for other apps): it runs only the scripts of its own regex list",
+_ST_REGEX = (
+    "Marinara never runs {script} (the file keeps it in the card's extensions, regex_scripts, for other apps): it "
+    "runs only the scripts of its own regex list"
 )
+ST_REGEX_NOT_RUN = st_regex_rule("marinara.import.st_regex_not_run", _ST_REGEX, f"{SCRIPT} a character carries")
 
 
 def inner_card(envelope: dict, name: str) -> dict:
@@ -112,19 +112,33 @@ class MarinaraCharacter(Adapter):
 
 def st_regex_not_run(piece: Any) -> list[Loss]:
     """A loss per SillyTavern regex script of a character crossing in. One the Marinara file it
-    was read from already held notes nothing new on the way back; one added since does."""
-    held = _held_scripts(piece)
-    return [
-        ST_REGEX_NOT_RUN.at(
-            f"/body/behavior_scripts/{index}",
-            f"Marinara never runs "
-            f"{f'the SillyTavern regex script {script.name!r}' if script.name else 'a SillyTavern regex script'} "
-            "(the file keeps it in the card's extensions, regex_scripts, for other apps): it runs only the "
-            "scripts of its own regex list",
-        )
-        for index, script in enumerate(piece.body.behavior_scripts)
-        if script.format == "sillytavern.regex" and script.payload not in held
-    ]
+    was read from already held (edited since or not) notes nothing new on the way back; one added
+    since does, a copy of a held one too."""
+    return st_regex_losses.st_regex_not_run(piece, ST_REGEX_NOT_RUN, _ST_REGEX, _held(_held_scripts(piece)))
+
+
+def _script_id(payload: Any) -> str | None:
+    """A SillyTavern regex script's id: a uuid it gets when made and keeps when edited
+    (saveRegexScript, public/scripts/extensions/regex/index.js); None where it has none."""
+    found = payload.get("id") if isinstance(payload, dict) else None
+    return found if isinstance(found, str) and found else None
+
+
+def _held(scripts: list) -> Callable[[int, Any], bool]:
+    """Whether a script (asked in order) is one of `scripts`: matched by id where both have one,
+    else by content; each of `scripts` stands for one script only, so a copy added beside it is new."""
+    left = list(scripts)
+
+    def held(_index: int, script: Any) -> bool:
+        key = _script_id(script.payload)
+        for place, was in enumerate(left):
+            known = _script_id(was)
+            if (key == known) if key is not None and known is not None else was == script.payload:
+                del left[place]
+                return True
+        return False
+
+    return held
 
 
 def _held_scripts(piece: Any) -> list:

@@ -40,6 +40,7 @@ from bunzai.adapters.common.charx_members import (
     risu_asset_member,
 )
 from bunzai.adapters.common.losses import LossRule
+from bunzai.adapters.common.st_regex_losses import st_regex_not_run, st_regex_rule
 from bunzai.adapters.common.zipsafe import open_archive
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.registry import register
@@ -97,14 +98,12 @@ IMPORT_ASSET_MISSING = LossRule(
     "RisuAI's card import stops the whole card with 'asset not found' on an embeded:// or __asset: uri that "
     "names no file of the archive, so the uri is written empty (RisuAI skips the asset)",
 )
-IMPORT_ST_REGEX = LossRule(
-    r"/body/behavior_scripts/\d+",
-    "dropped",
-    "risu.import.st_regex_not_run",
-    "RisuAI never runs a SillyTavern regex script (extensions.regex_scripts, which card.json keeps for other "
-    "apps): it runs only its own scripts (extensions.risuai.customScripts or module.risum); make the rule again "
-    "in RisuAI's regex scripts",
+_IMPORT_ST_REGEX = (
+    "RisuAI never runs {script} (extensions.regex_scripts, which card.json keeps for other apps): it runs only "
+    "its own scripts (extensions.risuai.customScripts or module.risum); make the rule again in RisuAI's regex "
+    "scripts"
 )
+IMPORT_ST_REGEX = st_regex_rule("risu.import.st_regex_not_run", _IMPORT_ST_REGEX)
 # The uris RisuAI's import reads an asset from (any other is skipped).
 _RISU_ASSET_URIS = ("embeded://", "data:", "__asset:", "ccdefault:")
 _RISU_FILE_URIS = ("embeded://", "__asset:")  # looked up among the archive's files: a miss fails the import
@@ -131,19 +130,12 @@ def import_losses(piece: Any) -> list[Loss]:
     for key in ("emotions", "additionalAssets", "vits") if isinstance(risu, dict) else ():
         if risu.get(key):  # what risu_v2_assets could not write as assets (no file found), and the voices
             losses.append(IMPORT_V2_ASSETS.at(f"/body/extensions/risuai/{key}"))
-    for index, script in enumerate(body.behavior_scripts):
-        if script.format == "sillytavern.regex":  # src/ts never reads regex_scripts
-            losses.append(IMPORT_ST_REGEX.at(f"/body/behavior_scripts/{index}", _st_regex_why(script)))
+    losses += st_regex_not_run(piece, IMPORT_ST_REGEX, _IMPORT_ST_REGEX)  # src/ts never reads regex_scripts
     for index, link in enumerate(piece.assets):
         if link.asset is None and not (link.uri or "").startswith(_RISU_ASSET_URIS):
             why = f"asset {index} ({link.name or link.role}) is named by {link.uri!r}: {IMPORT_ASSET_SKIPPED.why}"
             losses.append(IMPORT_ASSET_SKIPPED.at(f"/assets/{index}", why))
     return losses
-
-
-def _st_regex_why(script: Any) -> str:
-    named = f"the SillyTavern regex script {script.name!r}" if script.name else "a SillyTavern regex script"
-    return IMPORT_ST_REGEX.why.replace("a SillyTavern regex script", named, 1)
 
 
 def _without_missing_files(piece: Any) -> tuple[Any, list[Loss]]:
