@@ -75,6 +75,9 @@ class Syntax(BaseModel):
     # pipe's `|` may also have tabs): any other makes the token text. None: JavaScript's whitespace.
     # Agnai's grammar has `WS = " "*`, so `{{\tchar}}` is text there.
     pad: str | None = None
+    # The whitespace the engine skips between `{{` and the name (and after a flag); None:
+    # JavaScript's. Lumiverse's lexer skips " " and "\t" alone: `{{\nchar}}` names nothing there.
+    lead: str | None = None
 
 
 class Entry(BaseModel):

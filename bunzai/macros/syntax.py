@@ -213,10 +213,11 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             return token
     # Only the space before the name goes: a last argument keeps its trailing spaces, which an
     # engine that does not trim (SillyTavern's legacy `{{setvar::x::  v  }}`) stores.
-    s = js_trim_start(raw[2:-2])
+    skip = js_trim_start if syntax.lead is None else lambda text: text.lstrip(syntax.lead)
+    s = skip(raw[2:-2])
     while s and syntax.flags and s[0] in syntax.flags and len(s) > 1 and not s.startswith("//"):
         token.flags += s[0]
-        s = js_trim_start(s[1:])
+        s = skip(s[1:])
     if s.startswith("//"):
         token.name = "//"
         rest = js_trim(s[2:])

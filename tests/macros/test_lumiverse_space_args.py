@@ -56,3 +56,17 @@ def test_after_a_single_colon_a_double_colon_still_parts_arguments(raw: str, arg
 def test_a_single_colon_setvar_crosses() -> None:
     out = translate_text("{{setvar:x::5}}", "lumiverse", "sillytavern")
     assert [v["op"] for v in out.verdicts] == ["tvar.set"]
+
+
+@pytest.mark.parametrize("written", ["{{\nchar}}", "{{\u00a0char}}", "{{\u2028char}}", "{{!\nchar}}"])
+def test_only_space_and_tab_come_before_the_name(written: str) -> None:
+    # lexMacroContent skips only " " and "\t" before flags and name; at any other whitespace the
+    # identifier is empty and the macro, named "", is printed back
+    out = translate_text(written, "lumiverse", "sillytavern")
+    assert out.text == written
+    assert [v["verdict"] for v in out.verdicts] == ["unknown"]
+
+
+@pytest.mark.parametrize("written", ["{{\tchar}}", "{{ \t char}}"])
+def test_space_and_tab_before_the_name_are_skipped(written: str) -> None:
+    assert translate_text(written, "lumiverse", "sillytavern").text == "{{char}}"
