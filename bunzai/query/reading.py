@@ -68,8 +68,16 @@ def linking_shelf(studio, ref: str, kind: str | None = None) -> dict:
 
 def search_shelf(studio, query: str, kind: str | None = None, limit: int | None = None) -> dict:
     """{query, count, items}: BM25-ranked hits naming the field (pointer) with a snippet."""
-    from bunzai.query.index import search_pieces  # lazy: bunzai read imports this module but opens no index
+    # lazy: bunzai read imports this module but opens no index
+    from bunzai.query.index import parse_query, search_pieces
 
+    if not parse_query(query).match:  # no piece could match it: say so, not "no piece matched"
+        raise BunzaiError(
+            "usage",
+            f"the query {query!r} holds no word to search for (words are letters and digits: "
+            "punctuation, symbols and emoji are not indexed)",
+            'give a word, "a phrase" or a prefix*; `bunzai list` lists every piece',
+        )
     limit = SEARCH_DEFAULT_LIMIT if limit is None else limit
     if not 1 <= limit <= SEARCH_MAX_LIMIT:
         raise BunzaiError(
