@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bunzai.adapters import registry
-from bunzai.adapters.common.book_losses import empty_folders_enabled
+from bunzai.adapters.common.book_losses import empty_folders_enabled, sure_chances
 from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses, world_id
 from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
@@ -466,10 +466,11 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     if not decoded.pieces:
         return [UNREADABLE.at("", "the written file reads back as no piece")]
     back = _same_kind(decoded, piece)
-    before = dump_piece(piece)
-    # a link kept by name, and the `enabled` of an empty RisuAI folder, which inserts nothing either way
-    same = _bound_by_name(piece, back) | empty_folders_enabled(before)
-    lost = [p for p in lost_pointers(before, dump_piece(back), declared) if p not in same]
+    before, after = dump_piece(piece), dump_piece(back)
+    # a link kept by name, the `enabled` of an empty RisuAI folder, which inserts nothing either way,
+    # and a chance of 100 on or off, which fires as surely
+    same = _bound_by_name(piece, back) | empty_folders_enabled(before) | sure_chances(before, after)
+    lost = [p for p in lost_pointers(before, after, declared) if p not in same]
     found = not_carried(lost, adapter.label)
     # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,
     # key for key) is not reported again: it may have carried it elsewhere (RisuAI V2 emotions as assets)
@@ -551,10 +552,11 @@ def _lost_paths(old, new, where: str):
             yield change["path"]
 
 
-def lost_along(before: dict, after: dict, pointer: str) -> str | None:
+def lost_along(before: dict, after: dict, pointer: str, same: frozenset[str] | set[str] = frozenset()) -> str | None:
     """The first pointer `lost_pointers(before, after, [])` lists at, above or under `pointer`,
     or None: found by walking down `pointer` alone, so a draft's impact (one entry edited in
-    a book of thousands) compares the changed values, not the whole piece per format."""
+    a book of thousands) compares the changed values, not the whole piece per format. The
+    pointers in `same` (values the two sides hold apart that mean the same) are passed over."""
     part, *tokens = parse(pointer) or [""]
     if part not in _COMPARED:
         return None  # the id and the escrow are never compared
@@ -571,7 +573,7 @@ def lost_along(before: dict, after: dict, pointer: str) -> str | None:
         else:
             return None if equal(old, new) else where  # a value replaced here, so everything under it
         old, new, where = old[token], new[token], join(where, token)
-    return next(_lost_paths(old, new, where), None)
+    return next((path for path in _lost_paths(old, new, where) if path not in same), None)
 
 
 def _item_changes(changes: list[dict]) -> list[dict]:
@@ -704,8 +706,9 @@ def _format_impact(
         return [{"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"}]
     label, losses = crossing.label, crossing.losses
     del crossing, decoded  # the file and the read-back's escrow: only `arrived` is compared
+    same = sure_chances(target, arrived)  # a chance of 100 on or off (see _unreported_losses)
     if changed is None:
-        lost = lost_pointers(target, arrived, [])
+        lost = [pointer for pointer in lost_pointers(target, arrived, []) if pointer not in same]
         if not lost:
             return []
         more = f" and {len(lost) - IMPACT_POINTERS_SHOWN} more" if len(lost) > IMPACT_POINTERS_SHOWN else ""
@@ -721,7 +724,7 @@ def _format_impact(
 
     def note(pointer: str) -> str | None:
         if pointer not in notes:
-            notes[pointer] = _note(lost_along(target, arrived, pointer), declared, label)
+            notes[pointer] = _note(lost_along(target, arrived, pointer, same), declared, label)
         return notes[pointer]
 
     if any(len({note(pointer) for pointer in kept}) > 1 for kept in agree):

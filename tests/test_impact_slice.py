@@ -261,7 +261,9 @@ def test_entries_that_stand_in_for_others_but_name_different_rows_cross_the_whol
     odd = sliced.agree[0][-1]  # in the slice, and the same entry in the whole book
     real = convert_module.lost_along
     monkeypatch.setattr(
-        convert_module, "lost_along", lambda a, b, pointer: pointer if pointer == odd else real(a, b, pointer)
+        convert_module,
+        "lost_along",
+        lambda a, b, pointer, *same: pointer if pointer == odd else real(a, b, pointer, *same),
     )
     crossed = []
     real_impact = convert_module._format_impact

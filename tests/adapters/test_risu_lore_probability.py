@@ -40,6 +40,11 @@ def risu_load(native: dict) -> int | None:
     return min(100, max(0, chance))
 
 
+def sure(chance: int | None) -> int | None:
+    """A chance, with 100 as none: an entry fires as surely with either."""
+    return None if chance == 100 else chance
+
+
 def with_chances(piece, chances):
     entries = [
         e.model_copy(update={"use_probability": chance is not None, "probability": 100 if chance is None else chance})
@@ -94,9 +99,9 @@ _NATIVE = st.fixed_dictionaries(
 @settings(max_examples=60, deadline=None)
 @given(natives=st.lists(_NATIVE, min_size=1, max_size=4), data=st.data())
 def test_what_is_written_gives_the_chance_risuai_acts_on(natives, data):
-    """Read, set each entry's chance (or none), write: RisuAI's load gives every entry that chance,
-    unless it is 0 and the entry's own activationPercent does not already give 0 (a negative one
-    does), which is named."""
+    """Read, set each entry's chance (or none), write: RisuAI's load gives every entry that chance
+    (100 and none alike: both fire surely), unless it is 0 and the entry's own activationPercent
+    does not already give 0 (a negative one does), which is named."""
     _adapter, decoded, media = read(export(*(entry(**native) for native in natives)), "l.json")
     for native, canonical in zip(natives, decoded.pieces[0].body.entries):
         assert (canonical.probability if canonical.use_probability else None) == risu_load(entry(**native))
@@ -111,7 +116,7 @@ def test_what_is_written_gives_the_chance_risuai_acts_on(natives, data):
         if chance == 0:
             assert risu_load(native) == (None if named else 0)
         else:
-            assert risu_load(native) == chance and not named
+            assert sure(risu_load(native)) == sure(chance) and not named
     assert not [loss for loss in crossing.losses if loss.code == "crossing.not_carried"]
 
 
@@ -123,3 +128,64 @@ def test_a_negative_chance_risuai_acts_on_as_zero_goes_back_without_a_loss():
     crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
     assert json.loads(crossing.data)["data"][0]["activationPercent"] == -1
     assert crossing.losses == []
+
+
+def card_book(*chances) -> bytes:
+    """A V2 card whose book has one entry per chance (SillyTavern's probability keys; None: no keys)."""
+    entries = [
+        {
+            "id": index,
+            "keys": [f"key{index}"],
+            "content": f"Entry {index}.",
+            "enabled": True,
+            "insertion_order": 100,
+            **({} if chance is None else {"extensions": {"probability": chance, "useProbability": True}}),
+        }
+        for index, chance in enumerate(chances)
+    ]
+    card = {
+        "spec": "chara_card_v2",
+        "spec_version": "2.0",
+        "data": {"name": "Ana", "character_book": {"entries": entries}},
+    }
+    return json.dumps(card).encode()
+
+
+def test_a_card_book_entry_of_certain_chance_crosses_with_no_activation_percent():
+    # RisuAI writes no activationPercent on an entry without a chance (addLorebook), and its card
+    # import writes @@probability only for a SillyTavern chance other than 100 (convertCharbook)
+    _adapter, decoded, media = read(card_book(100, 40, None), "ana.json")
+    [book] = [piece for piece in decoded.pieces if piece.kind == "lorebook"]
+    crossing = convert_piece(book, "risu.lorebook", media)
+    certain, chance, bare = json.loads(crossing.data)["data"]
+    assert "activationPercent" not in certain and "activationPercent" not in bare
+    assert chance["activationPercent"] == 40 and risu_load(chance) == 40
+    assert [loss.code for loss in crossing.losses] == ["escrow.other_format"]
+
+
+def test_a_certain_chance_on_a_version_2_entry_keeps_its_version():
+    _adapter, decoded, media = read(export(entry(bookVersion=2, content="Hi <user>.")), "l.json")
+    crossing = convert_piece(with_chances(decoded.pieces[0], [100]), "risu.lorebook", media)
+    [written] = json.loads(crossing.data)["data"]
+    assert written["bookVersion"] == 2 and "activationPercent" not in written
+    assert crossing.losses == []
+
+
+def test_an_entry_of_risuai_at_100_is_written_back_as_it_was():
+    _adapter, decoded, media = read(export(entry(activationPercent=100)), "l.json")
+    crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
+    assert json.loads(crossing.data)["data"][0]["activationPercent"] == 100
+    assert crossing.losses == []
+
+
+def test_a_new_entry_of_the_default_sure_chance_has_no_risuai_impact():
+    # the default entry sets a chance of 100 (use_probability on), which RisuAI's lorebook writes as none
+    from bunzai.convert import platform_impact
+    from bunzai.model import dump_piece
+    from bunzai.model.lorebook import Lorebook
+
+    one = {"uid": 0, "keys": [{"text": "a"}], "content": "x"}
+    before = Lorebook(id="b", name="b", body={"entries": [one]})
+    after = Lorebook(id="b", name="b", body={"entries": [one, {**one, "uid": 1, "content": "y"}]})
+    for rows in (platform_impact(dump_piece(before), dump_piece(after)), platform_impact(None, dump_piece(after))):
+        assert not [row for row in rows if row["platform"].startswith("risu.")]

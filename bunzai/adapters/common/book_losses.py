@@ -190,3 +190,25 @@ def empty_folders_enabled(piece: dict) -> set[str]:
     if piece["kind"] != "lorebook":
         return set()
     return {f"/body/entries/{i}/enabled" for i, entry in enumerate(piece["body"]["entries"]) if empty_folder(entry)}
+
+
+# --- a sure chance ---------------------------------------------------------------------------------
+# An entry with a chance of 100 fires whenever it would with none (SillyTavern rolls
+# `Math.random() * 100 <= probability`, RisuAI's @@probability `> parseInt(...)`): a format that
+# writes no chance for it (RisuAI's lorebook) reads it back with `use_probability` off, which is
+# no loss.
+
+
+def sure_chances(before: dict, after: dict) -> set[str]:
+    """The `use_probability` pointers of two dumped pieces (a lorebook, or a character's book)
+    where an entry's chance is 100 on both sides: on or off, it fires as surely."""
+    if before["kind"] != after["kind"] or before["kind"] not in ("lorebook", "character"):
+        return set()
+    prefix, old, new = "/body/entries", before["body"], after["body"]
+    if before["kind"] == "character":
+        prefix, old, new = "/body/book/entries", old.get("book") or {}, new.get("book") or {}
+    return {
+        f"{prefix}/{index}/use_probability"
+        for index, (was, now) in enumerate(zip(old.get("entries") or [], new.get("entries") or []))
+        if was.get("probability") == now.get("probability") == 100
+    }

@@ -289,6 +289,14 @@ _VERSION, _MIGRATED = "bookVersion", 2
 _REWRITTEN = re.compile(r"@@@?end|<(?:char|bot|user)>")
 
 
+def _chance(canonical: dict) -> int | None:
+    """The chance a canonical entry sets, None when it sets none: a chance of 100 fires as surely
+    as none, and RisuAI writes none for it (an entry it makes has no activationPercent, addLorebook;
+    its card import writes @@probability only for a chance other than 100, convertCharbook)."""
+    chance = canonical["probability"] if canonical["use_probability"] else None
+    return None if chance is None or chance >= 100 else chance
+
+
 def _migrated(entry: dict) -> bool:
     version = entry.get(_VERSION)
     return version is not None and as_float(version, 0.0) >= _MIGRATED
@@ -388,8 +396,8 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
     for field, (key, value) in simple.items():
         if current[field] != value:
             entry[key] = value
-    percent = canonical["probability"] if canonical["use_probability"] else None
-    if (current["probability"] if current["use_probability"] else None) != percent:
+    percent = _chance(canonical)
+    if _chance(current) != percent:
         if percent:
             entry["activationPercent"] = percent
             if _migrated(entry):  # taken out, so RisuAI's load makes it the `@@probability` it acts on
@@ -473,8 +481,8 @@ VERSION_RESET = LossRule(
 
 
 def _probability_losses(canonical: dict, at: str, written: dict | None) -> list[Loss]:
-    if not canonical["use_probability"]:
-        return []
+    if _chance(canonical) is None:
+        return []  # no chance, or a sure one: written as none
     if canonical["probability"] == 0:
         if written is not None and _percent(written) == 0:
             return []  # the entry's own activationPercent, kept, is one RisuAI acts on as 0 (a negative one)
