@@ -35,7 +35,7 @@ from typing import Any
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jstext import js_parse_int, js_trim
+from bunzai.jstext import JS_WHITESPACE, js_parse_int, js_trim
 from bunzai.regexlab import engine, probe, syntax
 
 
@@ -133,7 +133,8 @@ def _placement_findings(row: _Rule) -> list[dict]:
     return found
 
 
-_MACRO = re.compile(r"(?<!\\)\{\{\s*([^{}:]+?)\s*(?:::[^{}]*)?\}\}")
+_JS_SPACE = "[" + re.escape(JS_WHITESPACE) + "]*"  # the engines skip JavaScript's whitespace, not Python's
+_MACRO = re.compile(r"(?<!\\)\{\{" + _JS_SPACE + r"([^{}:]+?)" + _JS_SPACE + r"(?:::[^{}]*)?\}\}")
 _SUBSTITUTE_SETTING = {
     "sillytavern": "'Macros in Find Regex' (substitute_macros escaped)",
     "risuai": "the <cbs> flag token (substitute_macros raw)",

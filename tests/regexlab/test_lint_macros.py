@@ -55,3 +55,9 @@ def test_cli_lint_of_a_sillytavern_file_names_the_macro(bunzai, tmp_path) -> Non
 def test_without_the_catalog_no_pattern_is_checked_for_macros():
     """regex-lab stands below the macro catalogs: a caller that gives none gets no such finding."""
     assert "macro_not_expanded" not in [f["kind"] for f in lint_set(_set(_rule("^{{char}}:\\s*")))["findings"]]
+
+
+def test_the_space_around_a_name_is_javascripts() -> None:
+    # SillyTavern's lexer skips /\s+/ (MacroLexer.js WhiteSpace), JavaScript's set: U+FEFF included
+    assert _kinds(_set(_rule("{{\ufeffchar\ufeff}} waves"))) == ["macro_not_expanded"]
+    assert _kinds(_set(_rule("{{\u3000user}} waves"))) == ["macro_not_expanded"]
