@@ -56,3 +56,23 @@ def js_parse_int(text: str) -> float:
     except OverflowError:  # past a double's range JavaScript says Infinity
         value = math.inf
     return -value if sign == "-" else value
+
+
+_NUMBER_LITERAL = re.compile(
+    r"[+-]?(?:Infinity|[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)"
+    r"|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+"
+)
+
+
+def js_number(text: str) -> float:
+    """Number(text) of a string: JavaScript's whitespace trimmed, "" is 0, then a decimal literal
+    (sign, `Infinity`, exponent) or an unsigned 0x/0o/0b integer; anything else NaN. ASCII digits
+    only, no `_` (Python's float() takes both)."""
+    body = js_trim(text)
+    if not body:
+        return 0.0
+    if not _NUMBER_LITERAL.fullmatch(body):
+        return math.nan
+    if body[:2].lower() in ("0x", "0o", "0b"):
+        return float(int(body, 0))
+    return float(body.replace("Infinity", "inf"))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bunzai.jstext import JS_WHITESPACE, js_parse_int, js_trim, js_trim_end, js_trim_start
+from bunzai.jstext import JS_WHITESPACE, js_number, js_parse_int, js_trim, js_trim_end, js_trim_start
 from bunzai.regexlab import engine
 
 # Where Python's str.strip and JavaScript's trim part: Python takes the first five, JavaScript
@@ -70,3 +70,23 @@ def test_trim_and_parse_int_agree_with_node() -> None:
 @given(st.text(alphabet=st.sampled_from([*DIFFER, " ", "a"])))
 def test_trim_is_both_ends(text: str) -> None:
     assert js_trim(text) == js_trim_end(js_trim_start(text))
+
+
+NODE_NUMBER = (
+    "const v=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+    "console.log(JSON.stringify(v.map(s=>{const n=Number(s);return Number.isNaN(n)?'NaN':String(n)})))"
+)
+_NUMBER_PIECES = [*DIFFER, " ", "1", "0", "7", ".", "e", "E", "+", "-", "x", "b", "o", "_", "\u0661", "Infinity", "inf"]
+
+
+def test_number_agrees_with_node() -> None:
+    chance = random.Random(390)
+    values = ["".join(chance.choices(_NUMBER_PIECES, k=chance.randrange(6))) for _ in range(600)]
+    values += ["1e3", "0x10", "0X1f", "-0x10", "0b101", "0o17", ".5", "5.", "+Infinity", "-Infinity", "1_000", "nan"]
+    values += ["\u0661", " 12 ", "\ufeff3", "\x1c3", "", "  ", "1e", "e1", "0x", "9" * 400]
+    got = [js_number(v) for v in values]
+    for value, number, want in zip(values, got, _node(NODE_NUMBER, values)):
+        if want == "NaN":
+            assert math.isnan(number), value
+        else:
+            assert number == float(want), value

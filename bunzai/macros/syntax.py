@@ -9,16 +9,19 @@ closers are paired here, so a translator knows each block's body and its else ma
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from dataclasses import dataclass, field
 from functools import cache
 
-from bunzai.jstext import JS_WHITESPACE, js_trim, js_trim_start
+from bunzai.jstext import JS_WHITESPACE, js_number, js_trim, js_trim_start
 from bunzai.limits import MACRO_TOKEN_CACHE
 from bunzai.macros.catalog import GluedForm, Syntax
 
-_NAME = re.compile(r":?[^\s:]+")
+_JS_SPACE_CLASS = re.escape(JS_WHITESPACE)
+# A name runs to JavaScript's whitespace (SillyTavern's EndOfIdentifier is /\s+/), not Python's.
+_NAME = re.compile(r":?[^:" + _JS_SPACE_CLASS + "]+")
 _BRACES = re.compile(r"\{\{(?!\{)|\}\}")
 # The operators of the variable shorthand, longest first so `||=` wins over `||`.
 SHORTHAND_OPERATORS = ("||=", "??=", "+=", "-=", "==", "!=", ">=", "<=", "++", "--", "||", "??", "=", ">", "<")
@@ -28,7 +31,6 @@ _SHORTHAND = re.compile(
     + r")?\s*(?P<value>.*)$",
     re.S,
 )
-_NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
 
 
 @dataclass
@@ -51,7 +53,9 @@ class Token:
         return self.partner is not None and not self.closing
 
     def all_numeric(self) -> bool:
-        return bool(self.args) and all(_NUMBER.match(a) for a in self.args)
+        """Every argument a number as Lumiverse's random tests it (entropy.ts: non-blank, and
+        `!isNaN(Number(a))`)."""
+        return bool(self.args) and all(js_trim(a) and not math.isnan(js_number(a)) for a in self.args)
 
 
 def find_tokens(text: str) -> list[tuple[int, int]]:

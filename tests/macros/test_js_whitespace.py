@@ -49,3 +49,33 @@ def test_a_pure_body_is_trimmed_as_javascript_trims() -> None:
 def test_the_legacy_engine_is_said_to_lose_a_bom_but_not_a_separator() -> None:
     bom, sep = translate_text("{{getvar::name\ufeff}} {{getvar::nome\x1c}}", "risuai", "sillytavern-legacy").verdicts
     assert "are lost" in bom["note"] and "are lost" not in sep.get("note", "")
+
+
+def test_a_name_ends_at_javascripts_whitespace() -> None:
+    # SillyTavern's lexer ends an identifier at /\s+/ (MacroLexer.js EndOfIdentifier): U+FEFF ends
+    # it; U+001C does not, and `{{char\x1c}}` is no macro there
+    assert translate_text("{{char\ufeff}}", "sillytavern", "risuai").text == "{{char}}"
+    [verdict] = translate_text("{{char\x1c}}", "sillytavern", "risuai").verdicts
+    assert verdict["verdict"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("args", "numeric"),
+    [
+        ("1::10", True),
+        ("1e1::2", True),  # Number("1e1") is 10
+        ("0x10::20", True),
+        (".5::3", True),
+        ("+2::Infinity", True),
+        ("\ufeff3::4", True),  # Number() trims JavaScript's whitespace
+        ("\u0661::\u0662", False),  # Arabic-Indic digits: Python's \d, not Number()'s
+        ("\x1c3::4", False),
+        ("1_000::2", False),  # Python's float() takes the underscore, Number() does not
+        ("inf::2", False),
+        ("0x::2", False),
+    ],
+)
+def test_lumiverse_counts_as_numbers_what_number_reads(args: str, numeric: bool) -> None:
+    # entropy.ts random: a range when every argument is non-blank and !isNaN(Number(a))
+    [verdict] = translate_text(f"{{{{random::{args}}}}}", "lumiverse", "sillytavern").verdicts
+    assert (verdict["op"] == "random.range") is numeric
