@@ -39,6 +39,7 @@ from bunzai.adapters.contract import (
     EngineSettings,
     Loss,
     MediaSource,
+    linked_name,
     linked_names_of,
 )
 from bunzai.adapters.inspect import parse_text, read_bytes
@@ -219,6 +220,8 @@ def convert_stored_piece(
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
     with linked_names(studio, piece, link_names or {}):
+        if not current_book:
+            piece = book_named_as_world(piece)
         crossing = convert_piece(
             piece,
             target_format,
@@ -332,14 +335,37 @@ def linked_book(studio, piece):
         return piece, None
     lorebook = validate_piece(stored.data)
     before = piece.body.book
-    name = before.name if before is not None and lorebook.name == f"{piece.name}'s Lorebook" else lorebook.name
-    current = lorebook.body.model_dump(mode="json") | {"name": name}
+    current = lorebook.body.model_dump(mode="json") | {"name": embedded_name(piece, lorebook.name)}
     differs = before is None or before.model_dump(mode="json") != current
     report = {"ref": f"lorebook/{book_id}", "revision": stored.revision, "differs_from_import": differs}
     if not differs:
         return piece, report
     body = piece.body.model_copy(update={"book": CharacterBook.model_validate(current)})
     return piece.model_copy(update={"body": body}), report
+
+
+def embedded_name(piece, world: str) -> str:
+    """The name a character's embedded book goes by when it is the world called `world`: the
+    world's, as SillyTavern rebuilds a bound card's book from its world on every save and names it
+    so (charaFormatData: convertWorldInfoToCharacterBook(data.world, ...)); but a world that got
+    its name from the card at import (`<card>'s Lorebook`, what a nameless book's world is called)
+    leaves the book the name it had."""
+    before = piece.body.book
+    return before.name if before is not None and world == f"{piece.name}'s Lorebook" else world
+
+
+def book_named_as_world(piece):
+    """A character whose embedded book is written as imported, beside its world (a user-folder
+    export), with the book named as that world now goes by (LINKED_NAMES: the file the export
+    writes it to, else its name on the shelf), so the card does not name its world one way and its
+    book another; else the piece unchanged."""
+    if piece.kind != "character" or piece.body.book is None or not piece.body.links.lorebooks:
+        return piece
+    world = linked_name("lorebook", piece.body.links.lorebooks[0])
+    if world is None or embedded_name(piece, world) == piece.body.book.name:
+        return piece
+    book = piece.body.book.model_copy(update={"name": embedded_name(piece, world)})
+    return piece.model_copy(update={"body": piece.body.model_copy(update={"book": book})})
 
 
 def source_engine(piece) -> str | None:
