@@ -189,3 +189,18 @@ def test_a_new_entry_of_the_default_sure_chance_has_no_risuai_impact():
     after = Lorebook(id="b", name="b", body={"entries": [one, {**one, "uid": 1, "content": "y"}]})
     for rows in (platform_impact(dump_piece(before), dump_piece(after)), platform_impact(None, dump_piece(after))):
         assert not [row for row in rows if row["platform"].startswith("risu.")]
+
+
+def test_a_chance_of_100_on_or_off_is_the_same_and_any_other_is_not():
+    from bunzai.adapters.common.book_losses import sure_chances
+
+    def book(*chances):
+        entries = [{"probability": p, "use_probability": on} for p, on in chances]
+        return {"kind": "lorebook", "body": {"entries": entries}}
+
+    assert sure_chances(book((100, True), (50, True)), book((100, False), (50, False))) == {
+        "/body/entries/0/use_probability"
+    }
+    card = {"kind": "character", "body": {"book": book((100, True))["body"]}}
+    assert sure_chances(card, {"kind": "character", "body": {"book": None}}) == set()
+    assert sure_chances(card, card) == {"/body/book/entries/0/use_probability"}
