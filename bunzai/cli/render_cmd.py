@@ -50,6 +50,15 @@ MacroEngine = Annotated[
     ),
 ]
 
+NoSysprompt = Annotated[
+    bool,
+    typer.Option(
+        "--no-sysprompt",
+        help="Render with SillyTavern's system prompt switched off: no system prompt and no post-history "
+        "instructions in text completion, the card's neither; {{systemPrompt}} gives nothing.",
+    ),
+]
+
 
 def _st_root(ctx: typer.Context) -> str | None:
     from bunzai.cli.context import studio_of
@@ -110,6 +119,7 @@ def render(
         bool, typer.Option("--text", help="Print the final prompt as readable text instead of JSON.")
     ] = False,
     macro_engine: MacroEngine = None,
+    no_sysprompt: NoSysprompt = False,
 ) -> int:
     """The prompt a preset sends, stage by stage.
 
@@ -131,6 +141,7 @@ def render(
         authors_note=authors_note,
         st_root=_st_root(ctx),
         engine=engine,
+        sysprompt_enabled=not no_sysprompt,
     )
     if text:
         import sys
@@ -168,6 +179,7 @@ def preset_verify(
     context: Context = None,
     sysprompt: Sysprompt = None,
     macro_engine: MacroEngine = None,
+    no_sysprompt: NoSysprompt = False,
 ) -> int:
     """Report what in a preset would not work.
 
@@ -188,6 +200,7 @@ def preset_verify(
         authors_note=authors_note,
         st_root=_st_root(ctx),
         macro_engine=chosen,
+        sysprompt_enabled=not no_sysprompt,
     )
     emit(doc)
     return 0 if doc["clean"] else 1

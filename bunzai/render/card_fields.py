@@ -99,14 +99,18 @@ def base_chat_replace(context: MacroContext, text: str, where: str, engine: str)
     return Filled(result.text, result.problems, card=False)
 
 
-def story_fills(context: MacroContext, sysprompt: dict, engine: str) -> dict[str, Filled]:
+def story_fills(context: MacroContext, sysprompt: dict, engine: str, *, enabled: bool = True) -> dict[str, Filled]:
     """What Generate builds a text-completion story string and post-history instructions from, by
     story-string parameter: the card's fields as filled (fill_card_fields, run `live`), the card's
     system prompt and post-history instructions where they have text (prefer_character_prompt /
     _jailbreak), else the sysprompt template's (`sysprompt`: its sequences), filled the same way.
-    An override's {{original}} is given later, where it stands: it is no problem of the fill."""
+    An override's {{original}} is given later, where it stands: it is no problem of the fill.
+    `enabled` False (the system prompt switched off): no system prompt and no post-history
+    instructions, the card's neither (Generate: `system = ''`, and no post-history push)."""
     problems = context.field_problems
     out = {name: Filled(getattr(context, name), problems.get(name, [])) for name in _CARD_PARAMS}
+    if not enabled:
+        return out | {"system": Filled("", [], card=False), "post_history": Filled("", [], card=False)}
     for param, name, key in (("system", "system_prompt", "content"), ("post_history", "post_history", "post_history")):
         if getattr(context, name):
             own = [p for p in problems.get(name, ()) if not ORIGINAL_TOKEN.fullmatch(p["token"])]

@@ -104,6 +104,8 @@ class MacroContext:
     preset_variables: dict[str, str] = field(default_factory=dict)
     # False while a card field is filled (SillyTavern's replaceCharacterCard: false): no card to read
     card_fields: bool = True
+    # SillyTavern's system prompt switch (power_user.sysprompt.enabled): off, {{systemPrompt}} gives ''
+    sysprompt_on: bool = True
 
 
 @dataclass
@@ -309,7 +311,7 @@ class MacroEvaluator:
             "card.creator_notes": c.creator_notes,
             "card.version": c.version,
             "persona.description": c.persona,
-            "prompt.system": c.system_prompt,
+            "prompt.system": c.system_prompt if c.sysprompt_on else "",
             "prompt.system_default": "",
             "prompt.example_separator": c.example_separator,
             "prompt.chat_start": c.chat_start,

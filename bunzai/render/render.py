@@ -31,13 +31,15 @@ from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
 from bunzai.render.card_fields import STORY_FIELDS, Filled, fill_card_fields, story_fills
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
-from bunzai.render.preset_variables import preset_variables
 from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
+from bunzai.render.preset_variables import preset_variables
 from bunzai.render.st_real import compare
 from bunzai.render.text_completion import (
     DEFAULT_CONTEXT_SEQUENCES,
     DEFAULT_SYSPROMPT,
     DEFAULT_SYSPROMPT_NOTE,
+    SYSPROMPT_OFF,
+    SYSPROMPT_OFF_NOTE,
     assemble_text,
     locate,
     sequences,
@@ -350,8 +352,10 @@ def render(
     authors_note: str = "",
     engine: str = "sillytavern",
     st_root: str | None = None,
+    sysprompt_enabled: bool = True,
 ) -> dict[str, Any]:
-    """The staged render of `loaded` (from `gather`)."""
+    """The staged render of `loaded` (from `gather`); `sysprompt_enabled` False: SillyTavern's
+    system prompt switched off (power_user.sysprompt.enabled)."""
     if stage is not None and stage not in STAGES:
         raise BunzaiError("usage", f"{stage!r} is not a stage", f"stages: {', '.join(STAGES)}")
     preset = loaded["preset"].get("body") or {}
@@ -372,6 +376,12 @@ def render(
             f"preset/{loaded['preset_id']} is a reasoning template; it is not a prompt layout",
             "render a chat-completion preset, or a context/instruct template",
         )
+    if not sysprompt_enabled and "sysprompt" in templates:
+        raise BunzaiError(
+            "usage",
+            f"preset/{templates['sysprompt'][0]} is a system prompt template, and the system prompt is off",
+            "give a sysprompt template (--sysprompt ID) or turn the system prompt off (--no-sysprompt), not both",
+        )
     card = loaded["character"].get("body") or {}
     name = card.get("nickname") or loaded["character"].get("name") or loaded["character_id"]
     chat = loaded["chat"]
@@ -386,6 +396,7 @@ def render(
         context.example_separator = sequences(templates["context"][1]).get("example_separator") or ""
         context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
     context.text_completion = text_mode
+    context.sysprompt_on = sysprompt_enabled
     # in text completion, the fields only the story string and post-history instructions send
     # run their variable macros when filled (a persona placed elsewhere is sent as written)
     # (in chat completion, the description, which its marker sends as filled)
@@ -449,8 +460,12 @@ def render(
     )
     if text_mode:
         # with no --sysprompt, the system prompt a new SillyTavern has on (power_user.sysprompt)
-        sysprompt = (templates.get("sysprompt") or (None, DEFAULT_SYSPROMPT))[1]
-        inputs.filled = story_fills(context, sequences(sysprompt), engine)
+        sysprompt = (templates.get("sysprompt") or (None, DEFAULT_SYSPROMPT))[1] if sysprompt_enabled else SYSPROMPT_OFF
+        inputs.filled = story_fills(context, sequences(sysprompt), engine, enabled=sysprompt_enabled)
+        if not sysprompt_enabled:  # Generate sends neither the card's system prompt nor its post-history instructions
+            inputs.character = {
+                k: v for k, v in card.items() if k not in ("system_prompt", "post_history_instructions")
+            }
 
         def build(fired: list[dict]) -> tuple[list[dict], list[str]]:
             inputs.lore = fired
@@ -465,7 +480,9 @@ def render(
 
         raw_parts, _ = build([])
         parts, notes = build(activation.fired)
-        if "sysprompt" not in templates:
+        if not sysprompt_enabled:
+            notes.insert(0, SYSPROMPT_OFF_NOTE)
+        elif "sysprompt" not in templates:
             notes.insert(0, DEFAULT_SYSPROMPT_NOTE)
     else:
         inputs.filled = {"description": Filled(context.description, context.field_problems.get("description", []))}

@@ -58,6 +58,13 @@ DEFAULT_SYSPROMPT_NOTE = (
     'no --sysprompt: the system prompt is SillyTavern\'s default ("Neutral - Chat", on, as a new SillyTavern '
     "has it); name a sysprompt template to render another"
 )
+# SillyTavern with its system prompt switched off (power_user.sysprompt.enabled false): Generate
+# sets the story string's `system` to '' and pushes no post-history instructions, the card's neither
+SYSPROMPT_OFF = {"family": "sysprompt", "templates": {"sequences": {"content": "", "post_history": ""}}}
+SYSPROMPT_OFF_NOTE = (
+    "the system prompt is off (--no-sysprompt): the story string's {{system}} is empty and no post-history "
+    'instructions are sent, the card\'s neither, as SillyTavern does with "Enable System Prompt" unchecked'
+)
 
 
 def sequences(preset: dict | None) -> dict:

@@ -51,10 +51,19 @@ def verify(
     authors_note: str = "",
     st_root: str | None = None,
     macro_engine: str = "sillytavern",
+    sysprompt_enabled: bool = True,
 ) -> dict[str, Any]:
     """`engine`: another platform whose reading of the macros is compared; `macro_engine`: the
-    SillyTavern macro engine the render follows (its catalog id)."""
-    doc = render(loaded, seed=seed, stage="final", authors_note=authors_note, st_root=st_root, engine=macro_engine)
+    SillyTavern macro engine the render follows (its catalog id); `sysprompt_enabled` as render's."""
+    doc = render(
+        loaded,
+        seed=seed,
+        stage="final",
+        authors_note=authors_note,
+        st_root=st_root,
+        engine=macro_engine,
+        sysprompt_enabled=sysprompt_enabled,
+    )
     preset = loaded["preset"].get("body") or {}
     pid = f"preset/{loaded['preset_id']}"
     findings: list[dict] = []

@@ -28,6 +28,7 @@ def run(ctx, args: Args):
         authors_note=args.authors_note,
         st_root=configured_root(ctx.studio),
         engine=macro_engine(args.macro_engine),
+        sysprompt_enabled=not args.sysprompt_off,
     )
     return {"render": untrusted(doc)}
 

@@ -36,6 +36,11 @@ class RenderArgs(ToolArgs):
     macro_engine: Literal["2.0", "legacy"] = Field(
         "2.0", description="SillyTavern's macro engine to follow: 2.0 (a new SillyTavern's) or legacy."
     )
+    sysprompt_off: bool = Field(
+        False,
+        description="SillyTavern's system prompt switched off: no system prompt and no post-history instructions "
+        "in text completion, the card's neither.",
+    )
 
 
 class Args(RenderArgs):
@@ -84,6 +89,7 @@ def run(ctx, args: Args):
         authors_note=args.authors_note,
         st_root=configured_root(ctx.studio),
         macro_engine=macro_engine(args.macro_engine),
+        sysprompt_enabled=not args.sysprompt_off,
     )
     return {"clean": doc.get("clean"), "report": untrusted(doc)}
 

@@ -46,3 +46,60 @@ def test_the_cards_post_history_instructions_are_sent_with_it() -> None:
     # the default has no post-history instructions, and is on: the card's are pushed after the chat
     doc = _render({"description": "A healer.", "post_history_instructions": "Be brief."})
     assert doc["prompt"].endswith("User: Hello.\nBe brief.\nSera:")
+
+
+# --- the system prompt turned off (SillyTavern's "Enable System Prompt" unchecked) ----------------
+def _off(card: dict, story: str = STORY) -> dict:
+    context = {"family": "context", "templates": {"sequences": {"story_string": story}, "options": {}}}
+    loaded = {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": context},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": card},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": {},
+    }
+    return render(loaded, stage="final", sysprompt_enabled=False)
+
+
+def test_with_the_system_prompt_off_neither_the_default_nor_the_cards_is_sent() -> None:
+    # Generate: `if (power_user.sysprompt.enabled) {...} else { system = '' }`, and the post-history
+    # instructions are pushed only `if (main_api !== 'openai' && power_user.sysprompt.enabled)`
+    card = {"description": "A healer.", "system_prompt": "Stay terse.", "post_history_instructions": "Be brief."}
+    doc = _off(card)
+    assert doc["prompt"] == "A healer.\nUser: Hello.\nSera:"
+    assert DEFAULT_SYSPROMPT_NOTE not in doc["notes"]
+    assert any("system prompt is off" in note for note in doc["notes"])
+
+
+def test_with_the_system_prompt_off_its_macros_give_nothing_and_the_cards_prompt_macro_stays() -> None:
+    # instruct-macros.js: systemPrompt and defaultSystemPrompt give '' when power_user.sysprompt is
+    # off; charPrompt is the card's field (getCharacterCardFields), whatever the switch
+    doc = _off({"description": "A.", "system_prompt": "Stay terse."}, "[{{systemPrompt}}|{{charPrompt}}]\n")
+    assert doc["prompt"].startswith("[|Stay terse.]\n")
+
+
+def test_a_sysprompt_template_and_the_system_prompt_off_are_refused_together() -> None:
+    import pytest
+
+    from bunzai.errors import BunzaiError
+
+    loaded = {
+        "preset_id": "sys",
+        "preset": {"name": "Sys", "body": {"family": "sysprompt", "templates": {"sequences": {"content": "Hi."}}}},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": {}},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [],
+        "templates": {"context": ("ctx", {"family": "context", "templates": {"sequences": {"story_string": STORY}}})},
+    }
+    with pytest.raises(BunzaiError) as refused:
+        render(loaded, sysprompt_enabled=False)
+    assert refused.value.code == "usage" and refused.value.hint
