@@ -88,6 +88,7 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
     """Write the pieces named by `refs` (every piece when none) into `into` laid out as `layout`."""
     if layout not in LAYOUTS:
         raise BunzaiError("usage", f"--layout {layout!r} is not a known layout", "layouts: " + ", ".join(LAYOUTS))
+    _outside_studio(studio, into)
     _make_into(into)
     # A piece named twice (`ada` and `persona/ada`) is written once.
     targets = list(dict.fromkeys(resolve_ref(studio, ref) for ref in refs)) if refs else list_stored(studio)
@@ -239,6 +240,24 @@ def _textgen_portrait(studio, piece) -> tuple[bytes | None, str]:
     if not mime:
         return None, ""
     return image, PORTRAIT_BESIDE[1] if mime == "image/jpeg" else PORTRAIT_BESIDE[0]
+
+
+def _outside_studio(studio, into: Path) -> None:
+    """Refuse a folder that is the studio or inside it, but for a folder of its own under
+    Export/: the layout's folders would sit among the studio's own (`Graveyard/characters/`,
+    which doctor then reports; files under `.bunzai/`), where only apply and export write.
+    Links are followed, so a link to the studio is the studio."""
+    root = Path(os.path.realpath(studio.root))
+    target = Path(os.path.realpath(into))
+    exports = Path(os.path.realpath(studio.export_dir))
+    if target != exports and target.is_relative_to(exports):
+        return
+    if target.is_relative_to(root):
+        raise BunzaiError(
+            "invalid_input",
+            f"{into} is {'the studio' if target == root else 'inside the studio'} {studio.root}: nothing was written",
+            f"export into a folder outside the studio, or a new folder under {studio.export_dir}",
+        )
 
 
 def _make_into(into: Path) -> None:
