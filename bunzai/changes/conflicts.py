@@ -98,6 +98,7 @@ class ConflictPolicy:
         self.shared: list[str] = []  # refuse: kind/id of carried copies left out for an earlier same copy
         self._copy_groups: dict[str, list[tuple[str, str]]] = {}  # refuse: world id -> the group of its copy
         self.clashes: list[tuple[str, str]] = []  # refuse: (card kind/id, world) whose copy differs
+        self._tried: dict[tuple[str, str], int] = {}  # (kind, id) -> the first -N not yet found taken
 
     def apply(self, results: Iterable[tuple[Path, object]]) -> Iterator[tuple[Path, object]]:
         waiting: list[tuple[Path, list[dict], dict[tuple[str, str], str]]] = []
@@ -263,11 +264,15 @@ class ConflictPolicy:
         return [_with_proposed(draft, doc) for draft, doc in zip(drafts, docs)]
 
     def _free(self, kind: str, piece_id: str) -> str:
-        number = 2
+        """The next free `-N` of an id. Ids are only ever taken, never freed, so the numbers found
+        taken are not tried again: a library holding one name thousands of times costs a step
+        per copy, not a search from -2 each time."""
+        number = self._tried.get((kind, piece_id), 2)
         while True:
             suffix = f"-{number}"
             candidate = piece_id[: ID_MAX_LENGTH - len(suffix)].rstrip("-._") + suffix
             if (kind, candidate) not in self.taken:
+                self._tried[(kind, piece_id)] = number  # tried again next time: the caller may not take it
                 return candidate
             number += 1
 

@@ -286,3 +286,26 @@ def test_skip_leaves_links_to_a_skipped_world_on_the_stored_one():
     ]
     (_, skipped), (_, [card]) = policy.apply(results)
     assert skipped == [] and card["proposed"]["body"]["links"]["lorebooks"] == ["eldoria"]
+
+
+class CountingSet(set):
+    """A set that counts how often it is asked whether it holds an id."""
+
+    asked = 0
+
+    def __contains__(self, item) -> bool:
+        CountingSet.asked += 1
+        return super().__contains__(item)
+
+
+def test_suffix_over_many_pieces_of_one_id_asks_for_each_number_once():
+    """A library holding one name a thousand times: each copy's next free -N is found where the
+    last search stopped (ids are only ever taken), not by trying -2, -3 ... again each time, which
+    made a large import quadratic in the copies of one name."""
+    policy = ConflictPolicy("suffix", [("character", "alice-5")])
+    policy.taken = CountingSet(policy.taken)
+    CountingSet.asked = 0
+    results = ((f"{n}.json", group(("character", "alice", "Alice"))) for n in range(1000))
+    ids = [drafts[0]["target"]["id"] for _path, drafts in policy.apply(results)]
+    assert ids == ["alice"] + [f"alice-{n}" for n in range(2, 1002) if n != 5]
+    assert CountingSet.asked < 10 * len(ids)
