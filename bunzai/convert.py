@@ -45,7 +45,7 @@ from bunzai.adapters.contract import (
 from bunzai.adapters.inspect import parse_text, read_bytes
 from bunzai.adapters.registry import all_adapters, writer_for
 from bunzai.adapters.sillytavern.st_json import file_stem
-from bunzai.adapters.sillytavern.user_folder import file_stem_for
+from bunzai.adapters.sillytavern.user_folder import plain_stem
 from bunzai.changes.diff import aligned, all_changes, draft_changes
 from bunzai.changes.entry_slice import entry_slice, fits
 from bunzai.changes.receipts import receipt
@@ -162,12 +162,6 @@ def export_file_name(piece, adapter: Adapter, stem: str | None = None) -> str:
     written under its new name, never under the file it was read from.
     """
     return (stem or plain_stem(piece.name, piece.id)) + adapter.extensions[0]
-
-
-def plain_stem(name: str, fallback: str) -> str:
-    """`name` as SillyTavern cleans a file name, without leading dots (an export is never a
-    hidden file); `fallback` (a safe id) when nothing is left."""
-    return file_stem_for(file_stem_for(name, "").lstrip(". "), fallback)
 
 
 # Losses of a name that only the file carries: the adapter cannot know the file name, so it

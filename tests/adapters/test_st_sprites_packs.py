@@ -311,3 +311,11 @@ def test_which_names_are_images_does_not_depend_on_the_machine(monkeypatch):
     monkeypatch.setattr(mimetypes, "guess_type", lambda *_a, **_k: (None, None))
     assert _name_is_image("joy.webp") and _name_is_image("joy.JXL") and _name_is_image("joy.jfif")
     assert not _name_is_image("joy.cpt") and not _name_is_image("joy.bin") and not _name_is_image("joy.webm")
+
+
+def test_a_pack_whose_name_starts_with_a_dot_names_the_folder_it_goes_by():
+    # an export is never a hidden file: the folder of a pack named ".hidden" is "hidden"
+    for name in (".hidden", " .0", "ok."):
+        crossing = convert_piece(Pack(id="p", name=name, body={}), FOLDER, lambda ref: b"")
+        assert crossing.file_name == name.strip(" .") or crossing.file_name == "p"
+        assert [(loss.pointer, loss.code) for loss in crossing.losses] == [("/name", "pack.name.folder_name")]

@@ -503,9 +503,9 @@ def _read_back_losses(
     if target == ZIP_FORMAT:  # the crossing drops this when the zip is named after the pack
         losses.append(NAME_FILE_NAME.at("/name"))
     elif target == FOLDER_FORMAT:
-        from bunzai.adapters.sillytavern.user_folder import file_stem_for  # lazy: breaks the cycle with user_folder
+        from bunzai.adapters.sillytavern.user_folder import plain_stem  # lazy: breaks the cycle with user_folder
 
-        if file_stem_for(piece.name, piece.id) != piece.name:
+        if plain_stem(piece.name, piece.id) != piece.name:  # the folder the crossing names it
             losses.append(NAME_FOLDER_NAME.at("/name"))
     return losses
 
@@ -552,10 +552,10 @@ class SillyTavernSpriteFolder(Adapter):
         return decoded
 
     def write(self, piece: Pack, media: MediaSource) -> Encoded:
-        from bunzai.adapters.sillytavern.user_folder import file_stem_for  # lazy: breaks the cycle with user_folder
+        from bunzai.adapters.sillytavern.user_folder import plain_stem  # lazy: breaks the cycle with user_folder
 
         files, losses = pack_files(piece, media, FOLDER_FORMAT)
-        return Encoded(b"", losses, files=files, name=file_stem_for(piece.name, piece.id))
+        return Encoded(b"", losses, files=files, name=plain_stem(piece.name, piece.id))
 
 
 register(SillyTavernSpriteZip())

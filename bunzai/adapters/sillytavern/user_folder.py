@@ -239,3 +239,9 @@ def file_stem_for(name: str, fallback: str) -> str:
     if not stem or stem in (".", "..") or _RESERVED.fullmatch(stem):
         return fallback
     return stem
+
+
+def plain_stem(name: str, fallback: str) -> str:
+    """`name` as SillyTavern cleans a file name (file_stem_for), without leading dots: an export
+    is never a hidden file; `fallback` (a safe id) when nothing is left."""
+    return file_stem_for(file_stem_for(name, "").lstrip(". "), fallback)
