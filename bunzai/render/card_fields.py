@@ -7,6 +7,11 @@ the character's name where the card wrote `{{char}}`.
 A field is filled with `replaceCharacterCard: false`, as baseChatReplace fills it: inside a
 field, the card-field macros have nothing to read (the 2.0 engine's handlers give '').
 
+Generate fills every field this way once, before anything else (`getCharacterCardFields()`
+resolves each lazy field), so each field's variable macros run then, on the chat's variables,
+in SillyTavern's order, whether a prompt sends the field or not. A macro that reads a field
+later fills it again (MacroEvaluator, from `MacroContext.raw_fields`).
+
 In text completion Generate builds the story string from these filled texts, and the
 post-history instructions too (`story_fills`): the sysprompt template's text standing in for a
 card's is filled the same way (`baseChatReplace(power_user.sysprompt.content)`).
@@ -19,58 +24,85 @@ from dataclasses import dataclass, replace
 from bunzai.jstext import js_trim
 from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 
-# MacroContext attribute -> where its text was written (a problem found in it is placed there)
+# MacroContext attribute -> where its text was written (a problem found in it is placed there), in
+# the order getCharacterCardFields resolves them (system, mesExamples, description, personality,
+# persona, scenario, jailbreak, charDepthPrompt, creatorNotes, firstMessage; then the greetings)
 FIELDS = {
+    "system_prompt": "character:/body/system_prompt",
+    "examples": "character:/body/example_messages",
     "description": "character:/body/description",
     "personality": "character:/body/personality",
-    "scenario": "character:/body/scenario",
     "persona": "persona:/body/description",
-    "examples": "character:/body/example_messages",
-    "system_prompt": "character:/body/system_prompt",
+    "scenario": "character:/body/scenario",
     "post_history": "character:/body/post_history_instructions",
     "depth_prompt": "character:/body/depth_prompt/text",
     "creator_notes": "character:/body/creator_notes",
     "first_message": "character:/body/first_message",
 }
-
-
-# The fields a text-completion render sends only as filled here (the story string's and the
-# post-history instructions), so their {{setvar}} / {{incvar}} run here, once, on the render's
-# variables, as Generate's getCharacterCardFields runs them.
-STORY_FIELDS = ("description", "personality", "scenario", "persona", "system_prompt", "post_history")
 _SYSPROMPT = "sysprompt:/body/templates/sequences/"
 _CARD_PARAMS = ("description", "personality", "scenario", "persona")  # the story string's card fields
 
 
-def _bare(context: MacroContext, *, own_variables: bool) -> MacroContext:
-    """`context` with no card fields (a field's {{description}} reads ''), on its own variables or on a copy."""
-    if own_variables:
-        return replace(context, **dict.fromkeys(FIELDS, ""), card_fields=False)
-    variables, global_variables = dict(context.variables), dict(context.global_variables)
-    return replace(
-        context, **dict.fromkeys(FIELDS, ""), card_fields=False, variables=variables, global_variables=global_variables
-    )
+# The fields Generate sends as it filled them, whose parts render shows as written and fills
+# again: the card's prompt overrides (systemPromptOverride, jailbreakPromptOverride), its depth
+# prompt (charDepthPrompt) and its examples (mesExamples). They are filled again on the variables
+# as they were when Generate filled them, so their variable macros do not count twice.
+_SENT_AS_FILLED = {
+    "character:/body/system_prompt": "system_prompt",
+    "character:/body/post_history_instructions": "post_history",
+    "character:/body/depth_prompt/text": "depth_prompt",
+    "character:/body/example_messages": "examples",
+}
 
 
-def fill_card_fields(context: MacroContext, engine: str, *, live: tuple[str, ...] = ()) -> dict[str, list[dict]]:
-    """Fill `context`'s card and persona fields in place; each field's macro problems, placed in
-    the field as written (its offset, line and column there), by attribute name.
+def fill_time_context(context: MacroContext, part: dict) -> MacroContext:
+    """The context `part` is filled in: for a part of a field Generate sends as filled, one on the
+    variables as they were when the field was filled (shared by the field's parts, in order)."""
+    field = _SENT_AS_FILLED.get(part.get("pointer", ""))
+    if (
+        part.get("block") == "dialogueExamples"
+        and not part.get("lore")
+        and part.get("source", "").startswith("character:")
+    ):
+        field = "examples"  # chat completion: the examples' parts point at their marker
+    if field not in context.fill_variables:
+        return context
+    variables, global_variables = context.fill_variables[field]
+    return replace(context, variables=variables, global_variables=global_variables)
 
-    A field runs on a copy of the variables, so a field only read by a macro changes none; the
-    `live` ones (sent as filled: the chat-completion description, STORY_FIELDS in text
-    completion) run theirs on the context's own, once, here."""
+
+def _bare(context: MacroContext) -> MacroContext:
+    """`context` with no card fields (a field's {{description}} reads nothing), on its own variables."""
+    return replace(context, **dict.fromkeys(FIELDS, ""), card_fields=False, raw_fields={})
+
+
+def fill_card_fields(context: MacroContext, engine: str) -> dict[str, list[dict]]:
+    """Fill `context`'s card and persona fields in place, as Generate does first: each trimmed,
+    its macros run on the context's variables, in FIELDS' order, then the alternate greetings.
+    Each field's macro problems, placed in the field as written (its offset, line and column
+    there), by attribute name; the trimmed texts are kept (`raw_fields`) for a later read."""
     raw = {name: getattr(context, name) or "" for name in FIELDS}
-    bare, own = _bare(context, own_variables=False), _bare(context, own_variables=True)
+    bare = _bare(context)
     problems: dict[str, list[dict]] = {}
     for name, where in FIELDS.items():
         text = js_trim(raw[name])
+        context.raw_fields[name] = (text, where)
         if "{{" not in text:
             setattr(context, name, text)
             continue
         lead = raw[name].find(text)
-        result = MacroEvaluator(own if name in live else bare, engine).evaluate(text, where)
+        context.fill_variables[name] = (dict(context.variables), dict(context.global_variables))
+        result = MacroEvaluator(bare, engine).evaluate(text, where)
         setattr(context, name, result.text)
         problems[name] = [_placed(problem, raw[name], lead) for problem in result.problems]
+    # the greetings too (a greeting's problems are not reported: render reads them only through a macro)
+    greetings = [js_trim(greeting if isinstance(greeting, str) else "") for greeting in context.greetings]
+    context.greetings = [
+        MacroEvaluator(bare, engine).evaluate(greeting, f"character:/body/alternate_greetings/{n}").text
+        if "{{" in greeting
+        else greeting
+        for n, greeting in enumerate(greetings)
+    ]
     return problems
 
 
@@ -95,7 +127,7 @@ def base_chat_replace(context: MacroContext, text: str, where: str, engine: str)
     """A template's `text` as baseChatReplace fills it: no card fields, the render's own variables."""
     if "{{" not in text:
         return Filled(text, [], card=False)
-    result = MacroEvaluator(_bare(context, own_variables=True), engine).evaluate(text, where)
+    result = MacroEvaluator(_bare(context), engine).evaluate(text, where)
     return Filled(result.text, result.problems, card=False)
 
 

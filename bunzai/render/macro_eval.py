@@ -19,7 +19,7 @@ import hashlib
 import os
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -106,6 +106,12 @@ class MacroContext:
     card_fields: bool = True
     # SillyTavern's system prompt switch (power_user.sysprompt.enabled): off, {{systemPrompt}} gives ''
     sysprompt_on: bool = True
+    # each card field trimmed as written, and where: a macro reading a field fills it again from
+    # this, once per evaluation (SillyTavern's lazy fields, once per substitution), its variable
+    # macros running again (bunzai.render.card_fields fills them first, as Generate does)
+    raw_fields: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # each field's variables as they were just before it was filled (bunzai.render.card_fields.fill_time_context)
+    fill_variables: dict[str, tuple[dict, dict]] = field(default_factory=dict)
 
 
 @dataclass
@@ -133,11 +139,13 @@ class MacroEvaluator:
         self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
         self.field_problems: list[dict] = []
         self.inside_field = False  # filling the card-field macros a field the legacy engine inserted holds
+        self.refilled: dict[str, str] = {}  # the fields this evaluation read, filled again
 
     # --- public -------------------------------------------------------------------------
     def evaluate(self, text: str, where: str) -> Evaluated:
         problems: list[dict] = []
         self.field_problems = []
+        self.refilled: dict[str, str] = {}
         out = self._run(text, where, 0, text, problems, 0)
         out = _trim_markers(out, self.trim_mark)
         return Evaluated(out, problems, self.field_problems)
@@ -150,6 +158,18 @@ class MacroEvaluator:
         inner = MacroEvaluator(self.ctx, self.engine)
         inner.inside_field = True
         return inner._run(value, "field", 0, value, [], 0)
+
+    def _field(self, name: str) -> str:
+        """The card field `name` as a macro reads it: filled again from its text as written when
+        it holds macros (its problems were reported when it was first filled), once per evaluation."""
+        c = self.ctx
+        text, where = c.raw_fields.get(name, ("", ""))
+        if not c.card_fields or "{{" not in text:
+            return getattr(c, name)
+        if name not in self.refilled:
+            bare = replace(c, **dict.fromkeys(c.raw_fields, ""), card_fields=False, raw_fields={})
+            self.refilled[name] = MacroEvaluator(bare, self.engine).evaluate(text, where).text
+        return self.refilled[name]
 
     # --- the walk -----------------------------------------------------------------------
     def _run(self, text: str, where: str, base: int, whole: str, problems: list[dict], depth: int) -> str:
@@ -294,24 +314,18 @@ class MacroEvaluator:
 
     def _op(self, op: str, token: Token, args: list[str], where: str, offset: int) -> str | None:
         c = self.ctx
+        if op in _FIELD_OF_OP:
+            text = self._field(_FIELD_OF_OP[op])
+            if op == "card.examples":
+                return _examples(text, c.example_separator if c.text_completion else None)
+            return "" if op == "prompt.system" and not c.sysprompt_on else text
         simple = {
             "user.name": c.user,
             "char.name": c.char,
             "group.members": c.char,
             "group.members_unmuted": c.char,
             "group.others": "",
-            "card.description": c.description,
-            "card.personality": c.personality,
-            "card.scenario": c.scenario,
-            "card.examples": _examples(c.examples, c.example_separator if c.text_completion else None),
-            "card.examples_raw": c.examples,
-            "card.system_prompt": c.system_prompt,
-            "card.post_history": c.post_history,
-            "card.depth_prompt": c.depth_prompt,
-            "card.creator_notes": c.creator_notes,
             "card.version": c.version,
-            "persona.description": c.persona,
-            "prompt.system": c.system_prompt if c.sysprompt_on else "",
             "prompt.system_default": "",
             "prompt.example_separator": c.example_separator,
             "prompt.chat_start": c.chat_start,
@@ -356,7 +370,7 @@ class MacroEvaluator:
             n = _integer(args[0]) if args else 0
             if n is None:
                 return token.raw
-            return c.first_message if n == 0 else c.greetings[n - 1] if 0 < n <= len(c.greetings) else ""
+            return self._field("first_message") if n == 0 else c.greetings[n - 1] if 0 < n <= len(c.greetings) else ""
         if op == "prompt.original":
             span = self._override_at(offset)
             if span is None:

@@ -29,7 +29,7 @@ from bunzai.errors import BunzaiError
 from bunzai.regexlab import engine
 from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
-from bunzai.render.card_fields import STORY_FIELDS, Filled, fill_card_fields, story_fills
+from bunzai.render.card_fields import Filled, fill_card_fields, fill_time_context, story_fills
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
 from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
 from bunzai.render.preset_variables import preset_variables
@@ -397,14 +397,7 @@ def render(
         context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
     context.text_completion = text_mode
     context.sysprompt_on = sysprompt_enabled
-    # in text completion, the fields only the story string and post-history instructions send
-    # run their variable macros when filled (a persona placed elsewhere is sent as written)
-    # (in chat completion, the description, which its marker sends as filled)
-    live: tuple[str, ...] = ("description",)
-    if text_mode:
-        in_prompt = ((loaded["persona"] or {}).get("body") or {}).get("position", "in_prompt") == "in_prompt"
-        live = tuple(name for name in STORY_FIELDS if in_prompt or name != "persona")
-    context.field_problems = fill_card_fields(context, engine, live=live)
+    context.field_problems = fill_card_fields(context, engine)  # Generate's getCharacterCardFields, first
     evaluator = MacroEvaluator(context, engine)
     problems: list[dict] = []
     for name, (value, pointer) in preset_variables(loaded["preset"], seed).items():
@@ -520,7 +513,8 @@ def render(
                 problems.extend(dict(problem, block=part["block"]) for problem in filled.problems)
         context.original, context.original_spans = original, sent.get("original_spans")
         context.original_used = set()
-        result = evaluator.evaluate(sent["content"], part["pointer"])
+        at = fill_time_context(context, part)
+        result = (evaluator if at is context else MacroEvaluator(at, engine)).evaluate(sent["content"], part["pointer"])
         located = (locate(dict(problem, block=part["block"]), sent) for problem in result.problems)
         problems.extend(problem for problem in located if problem is not None)
         problems.extend(dict(problem, block=part["block"]) for problem in sent.get("fill_problems", ()))

@@ -99,7 +99,10 @@ def test_the_sysprompt_post_history_is_filled_without_card_fields() -> None:
     assert doc["prompt"].endswith("Stay Sera. \nSera:")
 
 
-def test_a_persona_placed_in_the_chat_runs_its_variables_once_there() -> None:
+def test_a_persona_placed_in_the_chat_runs_its_variables_when_filled_and_again_there() -> None:
+    # Generate's getCharacterCardFields fills the persona first (n is 1), and the in-chat
+    # injection is power_user.persona_description as written, substituted where it is placed
+    # (doChatInject -> getExtensionPrompt -> substituteParams): n is 2 there
     persona = {"description": "P{{incvar::n}}", "position": "at_depth", "depth": 0, "role": "system"}
     doc = _render({"description": "D."}, persona=persona)
-    assert "P1" in doc["prompt"] and "P2" not in doc["prompt"]
+    assert "P2" in doc["prompt"] and "P1" not in doc["prompt"]
