@@ -77,3 +77,32 @@ def test_the_command_picks_the_engine(bunzai, tmp_path: Path) -> None:
     assert described("--macro-engine", "2.0") == "Guards the gate. "
     refused = bunzai("render", "tiny", "--character", "ivo", "--macro-engine", "1.0")
     assert refused.code == 2 and "legacy" in refused.stdout + refused.stderr
+
+
+def test_the_mcp_tools_pick_the_engine_and_the_system_prompt_switch(bunzai, tmp_path: Path) -> None:
+    from bunzai.mcp.dispatch import Dispatcher
+    from bunzai.mcp.handles import Handles
+    from bunzai.store.studio import Studio
+    from bunzai.tools.contract import Context
+
+    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Ivo", **CARD}}
+    context = {
+        "story_string": "{{#if system}}{{system}}\n{{/if}}{{description}}\n",
+        "chat_start": "",
+        "names_as_stop_strings": True,
+    }
+    for name, document in (("ivo.json", card), ("Tc.json", context)):
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+    bunzai("apply", "--yes", input=bunzai("import", str(tmp_path / "ivo.json"), check=True).stdout, check=True)
+    drafts = bunzai("import", str(tmp_path / "Tc.json"), "--format", "sillytavern.context", check=True).stdout
+    bunzai("apply", "--yes", input=drafts, check=True)
+    session = Dispatcher(Context(studio=Studio(bunzai.studio), handles=Handles()))
+
+    def prompt(**extra) -> str:
+        arguments = {"preset": "tc-context", "character": "ivo", "chat": [{"role": "user", "content": "Hi."}], **extra}
+        called = session.call("preset_render", arguments, "2025-06-18")
+        assert not called["isError"], called
+        return called["structuredContent"]["render"]["data"]["prompt"]
+
+    assert prompt().startswith("Write Ivo's next reply in a fictional chat between Ivo and User.\nGuards the gate. \n")
+    assert prompt(macro_engine="legacy", sysprompt_off=True).startswith("Guards the gate. At dusk.\n")
