@@ -56,6 +56,9 @@ class LibraryReport:
     shown_by: dict[str, list[str]] | None = None  # pack id -> folders of the characters showing it
     # path (as `_name_key` compares it) -> SHA-256 of the file this export put there
     claimed: dict[str, bytes] = field(default_factory=dict)
+    # (name key of a wanted path, of its first numbered one) -> [the first number not yet found
+    # taken, SHA-256 -> the first number found taken with those bytes]: `_claimed` goes on from there
+    numbering: dict[tuple[str, str], list] = field(default_factory=dict)
     folds_case: bool = False  # the file system under `into` matches names without case (macOS's default)
     packs: frozenset[str] = frozenset()  # ids of the packs this export writes
     batch: Batch | None = None  # the one sync of every file written, at the end
@@ -557,13 +560,22 @@ def _claimed(report: LibraryReport, place, data: bytes, numbered=lambda stem, nu
     from dataclasses import replace
 
     key = hashlib.sha256(data).digest()
-    number = 0
+    first = replace(place, stem=numbered(place.stem, 1))
+    # A name once taken stays taken, so a search for this name goes on where the last one stopped
+    # (a library of a thousand Alices costs a step per card, not a walk from Alice.png each time);
+    # a number passed with these very bytes is where they are.
+    tried = report.numbering.setdefault(
+        (_name_key(place.path, report.folds_case), _name_key(first.path, report.folds_case)), [0, {}]
+    )
+    number = tried[1].get(key, tried[0])
     while True:
-        chosen = place if number == 0 else replace(place, stem=numbered(place.stem, number))
+        chosen = place if number == 0 else first if number == 1 else replace(place, stem=numbered(place.stem, number))
         taken = _take(report, chosen.path, key)
         if taken == key:
             return chosen, taken is not key
+        tried[1].setdefault(taken, number)
         number += 1
+        tried[0] = max(tried[0], number)
 
 
 def _take(report: LibraryReport, path: str, digest: bytes) -> bytes:
