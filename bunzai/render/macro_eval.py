@@ -1,4 +1,5 @@
-"""Evaluating SillyTavern macros the way its Macros 2.0 engine does, built on the catalog.
+"""Evaluating SillyTavern macros the way its Macros 2.0 engine does (or its legacy engine, by the
+`sillytavern-legacy` catalog), built on the catalog.
 
 A token is read with the catalog's syntax (bunzai.macros.syntax), resolved to its entry and
 canonical op (bunzai.macros.equivalence.resolve), and the op is evaluated here against a
@@ -145,7 +146,7 @@ class MacroEvaluator:
     def evaluate(self, text: str, where: str) -> Evaluated:
         problems: list[dict] = []
         self.field_problems = []
-        self.refilled: dict[str, str] = {}
+        self.refilled = {}  # each evaluation is one substitution: a field read is filled again once in it
         out = self._run(text, where, 0, text, problems, 0)
         out = _trim_markers(out, self.trim_mark)
         return Evaluated(out, problems, self.field_problems)
