@@ -112,14 +112,16 @@ def inspect_bytes(data: bytes, name: str) -> Inspected:
         if score > 0 and (best is None or score > best[0]):
             best = (score, adapter)
     promised = _BINARY_NAMES.get(Path(name).suffix.lower()) if name and best is None else None
+    if best is None and container == "text" and not data.strip():
+        # Said in place of the JSON or YAML reader's complaint ("Expecting value at line 1 column
+        # 1", "a JSON NoneType"); the code stays the reader's, as a folder's walk judges by it.
+        held = "it is empty" if not data else "it holds only white space"
+        raise BunzaiError(
+            unparsed.code if unparsed is not None and not promised else "unrecognized_file",
+            f"{name} is not a {promised}: {held}" if promised else f"{name or 'the file'}: {held}",
+            "the file was not copied whole; copy or export it again",
+        )
     if best is None and container == "text" and promised is not None:
-        if not data.strip():
-            held = "it is empty" if not data else "it holds only white space"
-            raise BunzaiError(
-                "unrecognized_file",
-                f"{name} is not a {promised}: {held}",
-                "the file was not copied whole; copy or export it again",
-            )
         raise BunzaiError(
             "unrecognized_file",
             f"{name} is not a {promised}: its bytes are "

@@ -42,6 +42,25 @@ def test_an_empty_png_is_said_to_be_empty(data, said):
     assert (error.code, error.message) == ("unrecognized_file", f"zero.png is not a PNG: {said}")
 
 
+@pytest.mark.parametrize(
+    ("name", "data", "code", "said"),
+    [
+        ("Eldoria.json", b"", "invalid_json", "Eldoria.json: it is empty"),
+        ("Eldoria.json", b"\n\t ", "invalid_json", "Eldoria.json: it holds only white space"),
+        ("Alice.yaml", b"", "unrecognized_file", "Alice.yaml: it is empty"),
+    ],
+)
+def test_an_empty_text_file_is_said_to_be_empty_with_its_readers_code(name, data, code, said):
+    # not the reader's "Expecting value at line 1 column 1" or "a JSON NoneType"; the code stays
+    # the reader's, by which a folder's walk tells a damaged card file from a stray one
+    error = _refusal(data, name)
+    assert (error.code, error.message, error.hint) == (
+        code,
+        said,
+        "the file was not copied whole; copy or export it again",
+    )
+
+
 @pytest.mark.parametrize("text", [b"this is !!! not base64 ***", b"This card was removed by the site"])
 def test_a_chunk_holding_no_base64_says_so(text):
     error = _refusal(_png(text), "nb.png")
