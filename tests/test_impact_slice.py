@@ -653,3 +653,16 @@ def test_a_piece_nested_past_the_slice_limit_is_crossed_whole(kind) -> None:
     whole = platform_impact(before, after, whole=True)
     assert [row for row in whole if row["note"].endswith("cannot write this piece")]
     assert platform_impact(before, after) == whole
+
+
+def test_a_book_whose_uids_repeat_is_crossed_whole():
+    # entry 2's empty uid reads back as its place, 2, which entry 3 gives too: a card book or a
+    # V3 lorebook renumbers the repeat (the next free integer, card_book.uids_of), which a slice
+    # without entry 2 would not show
+    entries = [{"uid": uid, "keys": [{"text": "k"}], "content": f"c{n}"} for n, uid in enumerate(["a", 5, "", 2])]
+    before = dump_piece(validate_piece({"kind": "lorebook", "id": "b", "name": "B", "body": {"entries": entries[:3]}}))
+    after = dump_piece(validate_piece({"kind": "lorebook", "id": "b", "name": "B", "body": {"entries": entries}}))
+    assert entry_slice(after, ["/body/entries/3"]) is None
+    rows = platform_impact(before, after)
+    assert rows == platform_impact(before, after, whole=True)
+    assert "lorebook_v3.json" in {row["platform"] for row in rows}

@@ -97,6 +97,8 @@ def entry_slice(proposed: dict, pointers: list[str]) -> Slice | None:
         if not token.isdigit() or str(int(token)) != token or int(token) >= len(entries):
             return None
         touched.append((pointer, int(token), slash + rest))
+    if _uids_repeat(entries):
+        return None
     first, stand_in, agree = _stand_ins(entries, touched)
     kept = sorted(
         {*range(first), 0, *(index for _, index, _ in touched if index is not None and index not in stand_in)}
@@ -169,6 +171,15 @@ def _skeleton(value: Any) -> Any:
     if kind is list:
         return ("array", frozenset(_skeleton(item) for item in value))
     return (kind, value > 0, value < 0)  # a number
+
+
+def _uids_repeat(entries: list) -> bool:
+    """Whether two entries of the book read back with one uid (an empty uid reads as the entry's
+    place; 1 and "1" are one uid): a reader renumbers the repeat to the next free integer
+    (card_book.uids_of), which depends on every entry before it, so no slice shows it."""
+    given = [entry.get("uid") if isinstance(entry, dict) else None for entry in entries]
+    uids = [str(index) if uid == "" else str(uid) for index, uid in enumerate(given)]
+    return len(set(uids)) != len(uids)
 
 
 def _placed(entries: list, kept: list[int]) -> list | None:
