@@ -16,7 +16,8 @@ from typing import Any
 
 from bunzai.adapters import registry
 from bunzai.adapters.common.book_losses import empty_folders_enabled, sure_chances
-from bunzai.adapters.common.card_doc import CARD_FAMILY, family_losses, world_id
+from bunzai.adapters.common.card_doc import CARD_FAMILY, card_data, family_document, family_losses, world_id
+from bunzai.adapters.common.card_fields import world_of
 from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
     MACRO_ABSENT,
@@ -213,6 +214,10 @@ def convert_stored_piece(
     """
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
+    if not current_book and link_names and piece.kind == "character" and not _bound_at_import(piece):
+        # An unbound card's own book, written beside it under a file name of its own (Lore1 beside
+        # another Lore), binds nothing: its name on the shelf, the book's, says it is the card's own.
+        link_names = {key: name for key, name in link_names.items() if key not in piece.body.links.lorebooks[:1]}
     with linked_names(studio, piece, link_names or {}):
         if not current_book:
             piece = book_named_as_world(piece)
@@ -352,14 +357,24 @@ def book_named_as_world(piece):
     """A character whose embedded book is written as imported, beside its world (a user-folder
     export), with the book named as that world now goes by (LINKED_NAMES: the file the export
     writes it to, else its name on the shelf), so the card does not name its world one way and its
-    book another; else the piece unchanged."""
+    book another; else the piece unchanged. A card that was bound to no world keeps its own book's
+    name: SillyTavern rebuilds only a bound card's book (its book may share a world's name alone,
+    and be written to a world file of the next name beside that world)."""
     if piece.kind != "character" or piece.body.book is None or not piece.body.links.lorebooks:
+        return piece
+    if not _bound_at_import(piece):
         return piece
     world = linked_name("lorebook", piece.body.links.lorebooks[0])
     if world is None or embedded_name(piece, world) == piece.body.book.name:
         return piece
     book = piece.body.book.model_copy(update={"name": embedded_name(piece, world)})
     return piece.model_copy(update={"body": piece.body.model_copy(update={"book": book})})
+
+
+def _bound_at_import(piece) -> bool:
+    """Whether a character's card, as imported, was bound to a world (`extensions.world`)."""
+    found = family_document(piece.original) if piece.kind == "character" else None
+    return found is not None and bool(world_of(card_data(found[1])))
 
 
 def source_engine(piece) -> str | None:

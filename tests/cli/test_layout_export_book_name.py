@@ -17,12 +17,12 @@ BOOK = {"name": "Lore", "extensions": {}, "entries": [{"keys": ["bob"], "content
 WORLD = {"entries": {"0": {"uid": 0, "key": ["bob"], "content": "Bob's lore", "comment": ""}}}
 
 
-def library(tmp_path: Path) -> Path:
+def library(tmp_path: Path, bound: bool = True) -> Path:
     root = tmp_path / "ST"
     (root / "characters").mkdir(parents=True)
     (root / "worlds").mkdir()
     (root / "worlds" / "Lore.json").write_text(json.dumps(WORLD), encoding="utf-8")
-    more = {"character_book": BOOK, "extensions": {"world": "Lore"}}
+    more = {"character_book": BOOK, "extensions": {"world": "Lore"} if bound else {}}
     (root / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more=more))
     return root
 
@@ -71,3 +71,19 @@ def test_an_unrenamed_world_leaves_the_card_as_imported(bunzai, tmp_path):
     out = tmp_path / "out"
     bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True)
     assert card_data(out / "characters" / "Bob.png") == card_data(tmp_path / "ST" / "characters" / "Bob.png")
+
+
+def test_a_card_bound_to_no_world_keeps_its_own_books_name_beside_a_world_of_that_name(bunzai, tmp_path):
+    # the unbound card's own book is drafted apart from the world it only shares a name with, and
+    # is written to the next file name (Lore1); SillyTavern rebuilds only a bound card's book, so
+    # the card is written as it was read: no binding, its book still called Lore
+    root = library(tmp_path, bound=False)
+    bunzai(
+        "apply", "--yes", input=bunzai("import", "--on-conflict", "suffix", str(root), check=True).stdout, check=True
+    )
+    out = tmp_path / "out"
+    bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True)
+    data = card_data(out / "characters" / "Bob.png")
+    assert sorted(path.stem for path in (out / "worlds").iterdir()) == ["Lore", "Lore1"]
+    assert data["character_book"]["name"] == "Lore" and not data["extensions"].get("world")
+    assert data == card_data(root / "characters" / "Bob.png")
