@@ -215,8 +215,8 @@ class MacroEvaluator:
         entry = resolve(self.cat, token)
         if entry is None:
             bare = _BARE_NAME.fullmatch(token.raw)
-            if bare and bare.group(1) in self.ctx.preset_variables:
-                return self.ctx.preset_variables[bare.group(1)]
+            if bare and bare.group(1) in self.ctx.preset_variables:  # as the variable stands now
+                return self.ctx.variables.get(bare.group(1), self.ctx.preset_variables[bare.group(1)])
             problems.append(self._unknown(token, where, base, whole))
             return token.raw
         if self.engine == LEGACY and entry.op in _LEGACY_CARD_OPS:

@@ -5,7 +5,8 @@ Marinara's choice dialog starts from), else the block's first option. A multi-se
 joins its values with the block's separator, or, with random pick, gives one of them.
 
 Marinara's macro engine gives a bare `{{name}}` that nothing else resolved the variable of that
-name (macro-engine.ts, the catch-all `{{(\\w+)}}`); MacroEvaluator does the same with these.
+name (macro-engine.ts, the catch-all `{{(\\w+)}}`), from the store its getvar and setvar use;
+render puts these in the chat's variables, and MacroEvaluator's bare name reads them there.
 Only a Marinara preset has them: the choices live in its escrow (adapters/marinara/preset.py).
 """
 

@@ -404,6 +404,8 @@ def render(
         # Marinara fills its variables' macros before it builds the prompt (assembler.ts)
         filled = MacroEvaluator(context, engine).evaluate(value, pointer)
         context.preset_variables[name] = filled.text
+        # one store, as Marinara's (macro-engine.ts): {{getvar::pov}} reads the choice, {{setvar}} changes it
+        context.variables.setdefault(name, filled.text)
         problems.extend(dict(problem, block=f"variable {name}") for problem in filled.problems)
 
     def substitute(text: str) -> str:

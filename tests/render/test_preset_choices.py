@@ -53,6 +53,16 @@ def test_a_choice_gives_the_default_choice_else_the_first_option() -> None:
     assert doc["unresolved"] == []
 
 
+def test_a_choice_is_a_variable_that_getvar_reads_and_setvar_changes() -> None:
+    # Marinara's engine keeps one store (macro-engine.ts: getvar, setvar and the bare catch-all
+    # all read ctx.variables), which the assembler fills with the choices
+    original = _marinara([{"variableName": "pov", "options": ["first person", "second person"]}], {})
+    text = "{{getvar::pov}}|{{setvar::pov::third person}}{{pov}}|{{getvar::pov}}"
+    doc = render(_loaded(text, original), stage="final")
+    assert doc["messages"][0]["content"] == "first person|third person|third person"
+    assert doc["unresolved"] == []
+
+
 def test_a_choice_variable_does_not_shadow_a_macro_and_an_unknown_name_stays_unknown() -> None:
     original = _marinara([{"variableName": "user", "options": ["Nobody"]}], {})
     doc = render(_loaded("{{user}} {{nothing}}", original), stage="final")
