@@ -213,6 +213,8 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
             r"`?bunzai (list|read|graveyard|changes|draft list|import|macro-lookup|formats)`?(?![\w-])",
             lambda m: RENAMED[m[1]],
         ),
+        # a switch-off flag whose argument is named for what it turns off (render's and preset_verify's)
+        (r"(?<![\w-])--no-sysprompt\b", "sysprompt_off=true"),
         # flags: last, so the phrases above keep theirs
         (r"(?<![\w-])--([a-z][a-z0-9-]*)(?: ('[^']*'|\"[^\"]*\"|[^\s,;)`]+))?", _flag),
     )

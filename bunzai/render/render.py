@@ -397,16 +397,17 @@ def render(
         context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
     context.text_completion = text_mode
     context.sysprompt_on = sysprompt_enabled
+    variable_problems: list[dict] = []
+    for name, (value, pointer) in preset_variables(loaded["preset"], seed).items():
+        # Marinara sets its variables to the preset's values and choices, then fills their macros,
+        # before anything else (assembler.ts); one store, as its engine's (macro-engine.ts):
+        # {{getvar::pov}} reads the choice, {{setvar}} changes it
+        filled = MacroEvaluator(context, engine).evaluate(value, pointer)
+        context.preset_variables[name] = context.variables[name] = filled.text
+        variable_problems.extend(dict(problem, block=f"variable {name}") for problem in filled.problems)
     context.field_problems = fill_card_fields(context, engine)  # Generate's getCharacterCardFields, first
     evaluator = MacroEvaluator(context, engine)
-    problems: list[dict] = []
-    for name, (value, pointer) in preset_variables(loaded["preset"], seed).items():
-        # Marinara fills its variables' macros before it builds the prompt (assembler.ts)
-        filled = MacroEvaluator(context, engine).evaluate(value, pointer)
-        context.preset_variables[name] = filled.text
-        # one store, as Marinara's (macro-engine.ts): {{getvar::pov}} reads the choice, {{setvar}} changes it
-        context.variables.setdefault(name, filled.text)
-        problems.extend(dict(problem, block=f"variable {name}") for problem in filled.problems)
+    problems: list[dict] = variable_problems
 
     def substitute(text: str) -> str:
         return MacroEvaluator(context, engine).evaluate(text, "lorebook").text if "{{" in text else text

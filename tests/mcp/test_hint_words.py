@@ -101,6 +101,10 @@ EXAMPLES = [
     ),
     ("give a sysprompt preset to --sysprompt", "give a sysprompt preset as preset_verify's sysprompt"),
     (
+        "give a sysprompt template (--sysprompt ID) or turn the system prompt off (--no-sysprompt), not both",
+        "give a sysprompt template (sysprompt=ID) or turn the system prompt off (sysprompt_off=true), not both",
+    ),
+    (
         "see `bunzai mcp` tools/list or docs/mcp.md",
         "tools/list names the tools; docs_query action=read page=mcp-tools",
     ),

@@ -63,6 +63,16 @@ def test_a_choice_is_a_variable_that_getvar_reads_and_setvar_changes() -> None:
     assert doc["unresolved"] == []
 
 
+def test_a_choice_is_set_before_the_card_fields_are_filled_and_over_a_variable_of_the_card() -> None:
+    # Marinara's assembler sets its variables to the preset's values and choices before anything
+    # is built, and has no other variables a card could bring (assembler.ts)
+    original = _marinara([{"variableName": "pov", "options": ["first person"]}], {})
+    doc = _loaded("{{description}}|{{getvar::pov}}", original)
+    doc["character"]["body"]["description"] = "told in {{getvar::pov}}"
+    doc["character"]["body"]["settings"] = dict(doc["character"]["body"].get("settings") or {}, variables={"pov": "x"})
+    assert render(doc, stage="final")["messages"][0]["content"] == "told in first person|first person"
+
+
 def test_a_choice_variable_does_not_shadow_a_macro_and_an_unknown_name_stays_unknown() -> None:
     original = _marinara([{"variableName": "user", "options": ["Nobody"]}], {})
     doc = render(_loaded("{{user}} {{nothing}}", original), stage="final")
