@@ -113,3 +113,17 @@ def node_asker(harness: str, script: Path):
     finally:
         node.stdin.close()
         node.wait(timeout=10)
+
+
+def st_bob_library(tmp_path, book: dict, world: dict, *, bound: bool):
+    """A SillyTavern data folder (`ST/`) holding `worlds/Lore.json` (`world`) and
+    `characters/Bob.png`, a card whose own book is `book`, bound to Lore or to no world."""
+    import json
+
+    root = tmp_path / "ST"
+    (root / "characters").mkdir(parents=True)
+    (root / "worlds").mkdir()
+    (root / "worlds" / "Lore.json").write_text(json.dumps(world), encoding="utf-8")
+    more = {"character_book": book, "extensions": {"world": "Lore"} if bound else {}}
+    (root / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more=more))
+    return root

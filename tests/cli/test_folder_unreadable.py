@@ -19,13 +19,19 @@ from bunzai.tools import folder_search
 from bunzai.tools.contract import Context
 
 
-def _library(tmp_path, monkeypatch, locked: str):
+def granted_library(tmp_path):
+    """A studio granted a SillyTavern-like folder: characters/ and worlds/, one file in each."""
     studio, _ = init_studio(tmp_path / "studio")
     library = tmp_path / "ST"
     for sub in ("characters", "worlds"):
         (library / sub).mkdir(parents=True)
         (library / sub / f"ada-{sub}.json").write_text("{}")
     grant(studio, library)
+    return studio, library
+
+
+def _library(tmp_path, monkeypatch, locked: str):
+    studio, library = granted_library(tmp_path)
     real_scandir = os.scandir
 
     def scandir(path):

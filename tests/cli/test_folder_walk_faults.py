@@ -15,10 +15,10 @@ from bunzai import files
 from bunzai.cli.entry import run
 from bunzai.errors import BunzaiError
 from bunzai.folders import grant
-from bunzai.store.studio import init_studio
 from bunzai.mcp.dispatch import Dispatcher
 from bunzai.mcp.handles import Handles
 from bunzai.tools.contract import Context
+from test_folder_unreadable import granted_library
 
 
 class _Unentered:
@@ -50,14 +50,7 @@ class _Unentered:
         raise PermissionError(13, "Permission denied", self.path)
 
 
-def _library(tmp_path):
-    studio, _ = init_studio(tmp_path / "studio")
-    library = tmp_path / "ST"
-    for sub in ("characters", "worlds"):
-        (library / sub).mkdir(parents=True)
-        (library / sub / f"ada-{sub}.json").write_text("{}")
-    grant(studio, library)
-    return studio, library
+_library = granted_library
 
 
 def _unentered(monkeypatch, folder, *, typed: bool) -> None:

@@ -9,7 +9,7 @@ import base64
 import json
 from pathlib import Path
 
-from testkit import v2_card_png
+from testkit import st_bob_library
 
 from bunzai.adapters.common import png
 
@@ -18,13 +18,7 @@ WORLD = {"entries": {"0": {"uid": 0, "key": ["bob"], "content": "Bob's lore", "c
 
 
 def library(tmp_path: Path, bound: bool = True) -> Path:
-    root = tmp_path / "ST"
-    (root / "characters").mkdir(parents=True)
-    (root / "worlds").mkdir()
-    (root / "worlds" / "Lore.json").write_text(json.dumps(WORLD), encoding="utf-8")
-    more = {"character_book": BOOK, "extensions": {"world": "Lore"} if bound else {}}
-    (root / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more=more))
-    return root
+    return st_bob_library(tmp_path, BOOK, WORLD, bound=bound)
 
 
 def card_data(path: Path) -> dict:

@@ -9,25 +9,18 @@ name do (refused by apply under the default, kept apart by skip, renamed by suff
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from testkit import v2_card_png
+from testkit import st_bob_library
 
 BOOK = {"name": "Lore", "extensions": {}, "entries": [{"keys": ["bob"], "content": "Bob's own lore", "id": 0}]}
 WORLD = {"entries": {"0": {"uid": 0, "key": ["x"], "content": "A different world", "comment": ""}}}
 
 
 def library(tmp_path: Path, *, bound: bool) -> Path:
-    root = tmp_path / "ST"
-    (root / "characters").mkdir(parents=True)
-    (root / "worlds").mkdir()
-    (root / "worlds" / "Lore.json").write_text(json.dumps(WORLD), encoding="utf-8")
-    more = {"character_book": BOOK, "extensions": {"world": "Lore"} if bound else {}}
-    (root / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more=more))
-    return root
+    return st_bob_library(tmp_path, BOOK, WORLD, bound=bound)
 
 
 def entries_of(bunzai, ref: str) -> list[str]:

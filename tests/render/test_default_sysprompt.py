@@ -14,8 +14,8 @@ STORY = "{{#if system}}{{system}}\n{{/if}}{{#if description}}{{description}}\n{{
 NEUTRAL = "Write Sera's next reply in a fictional chat between Sera and User."
 
 
-def _render(card: dict) -> dict:
-    context = {"family": "context", "templates": {"sequences": {"story_string": STORY}, "options": {}}}
+def _render(card: dict, story: str = STORY, **options) -> dict:
+    context = {"family": "context", "templates": {"sequences": {"story_string": story}, "options": {}}}
     loaded = {
         "preset_id": "ctx",
         "preset": {"name": "Ctx", "body": context},
@@ -28,7 +28,7 @@ def _render(card: dict) -> dict:
         "chat": [{"role": "user", "content": "Hello."}],
         "templates": {},
     }
-    return render(loaded, stage="final")
+    return render(loaded, stage="final", **options)
 
 
 def test_with_no_sysprompt_the_default_one_is_sent() -> None:
@@ -50,20 +50,7 @@ def test_the_cards_post_history_instructions_are_sent_with_it() -> None:
 
 # --- the system prompt turned off (SillyTavern's "Enable System Prompt" unchecked) ----------------
 def _off(card: dict, story: str = STORY) -> dict:
-    context = {"family": "context", "templates": {"sequences": {"story_string": story}, "options": {}}}
-    loaded = {
-        "preset_id": "ctx",
-        "preset": {"name": "Ctx", "body": context},
-        "character_id": "c",
-        "character": {"name": "Sera", "body": card},
-        "persona_id": None,
-        "persona": None,
-        "books": [],
-        "regex": [],
-        "chat": [{"role": "user", "content": "Hello."}],
-        "templates": {},
-    }
-    return render(loaded, stage="final", sysprompt_enabled=False)
+    return _render(card, story, sysprompt_enabled=False)
 
 
 def test_with_the_system_prompt_off_neither_the_default_nor_the_cards_is_sent() -> None:
