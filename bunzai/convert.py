@@ -214,10 +214,10 @@ def convert_stored_piece(
     """
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
-    if not current_book and link_names and piece.kind == "character" and not _bound_at_import(piece):
+    if not current_book and link_names and _own_book_linked(studio, piece):
         # An unbound card's own book, written beside it under a file name of its own (Lore1 beside
         # another Lore), binds nothing: its name on the shelf, the book's, says it is the card's own.
-        link_names = {key: name for key, name in link_names.items() if key not in piece.body.links.lorebooks[:1]}
+        link_names = {key: name for key, name in link_names.items() if key != piece.body.links.lorebooks[0]}
     with linked_names(studio, piece, link_names or {}):
         if not current_book:
             piece = book_named_as_world(piece)
@@ -369,6 +369,17 @@ def book_named_as_world(piece):
         return piece
     book = piece.body.book.model_copy(update={"name": embedded_name(piece, world)})
     return piece.model_copy(update={"body": piece.body.model_copy(update={"book": book})})
+
+
+def _own_book_linked(studio, piece) -> bool:
+    """Whether a character imported unbound links first to its own book: the lorebook on the
+    shelf that goes by the name of the book the card holds (an import drafts it apart)."""
+    if piece.kind != "character" or piece.body.book is None or not piece.body.links.lorebooks:
+        return False
+    if piece.original is None or _bound_at_import(piece):
+        return False
+    stored = try_read(studio, "lorebook", piece.body.links.lorebooks[0])
+    return stored is not None and stored.data.get("name") == piece.body.book.name
 
 
 def _bound_at_import(piece) -> bool:
