@@ -11,19 +11,31 @@ from bunzai.cli.output import emit
 
 
 def init(
+    ctx: typer.Context,
     directory: Annotated[
-        Path | None, typer.Argument(help="Folder to make a studio of (default: the current folder).")
+        Path | None,
+        typer.Argument(help="Folder to make a studio of (default: the folder --studio names, else the current one)."),
     ] = None,
 ) -> int:
     """Make a folder a studio.
 
-    Make DIR a studio (bunzai.toml and the kind folders); an existing studio is left as it is.
+    Make DIR (or the folder --studio names) a studio (bunzai.toml and the kind folders); an
+    existing studio is left as it is.
 
     Example: bunzai init my-studio
     """
+    from bunzai.cli.context import studio_option
+    from bunzai.errors import BunzaiError
     from bunzai.store.studio import init_studio
 
-    studio, created = init_studio(directory or Path.cwd())
+    given = studio_option(ctx)
+    if directory is not None and given is not None and directory.absolute() != Path(given).absolute():
+        raise BunzaiError(
+            "usage",
+            f"init names {directory} and --studio names {given}: two folders",
+            "give the folder once, as DIR or as --studio",
+        )
+    studio, created = init_studio(directory or (Path(given) if given is not None else Path.cwd()))
     emit({"studio": str(studio.root), "created": created})
     return 0
 
