@@ -29,7 +29,7 @@ def init(
     from bunzai.store.studio import init_studio
 
     given = studio_option(ctx)
-    if directory is not None and given is not None and directory.absolute() != Path(given).absolute():
+    if directory is not None and given is not None and directory.resolve() != Path(given).resolve():
         raise BunzaiError(
             "usage",
             f"init names {directory} and --studio names {given}: two folders",

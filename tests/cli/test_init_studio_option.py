@@ -20,3 +20,6 @@ def test_init_refuses_two_folders_and_takes_one_named_twice(bare_bunzai, tmp_pat
     assert refused.code == 2 and refused.json["error"]["code"] == "usage"
     assert not (tmp_path / "lib").exists() and not (tmp_path / "elsewhere").exists()
     assert bare_bunzai("--studio", "lib", "init", "lib", check=True).json["created"] is True
+    (tmp_path / "sub").mkdir()
+    spelled = bare_bunzai("--studio", "sub/../lib", "init", str(tmp_path / "lib"), check=True).json
+    assert spelled["created"] is False  # one folder, spelled two ways
