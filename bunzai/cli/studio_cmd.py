@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -14,19 +15,21 @@ def init(
     ctx: typer.Context,
     directory: Annotated[
         Path | None,
-        typer.Argument(help="Folder to make a studio of (default: the folder --studio names, else the current one)."),
+        typer.Argument(
+            help="Folder to make a studio of (default: the one --studio or BUNZAI_STUDIO names, else the current one)."
+        ),
     ] = None,
 ) -> int:
     """Make a folder a studio.
 
-    Make DIR (or the folder --studio names) a studio (bunzai.toml and the kind folders); an
-    existing studio is left as it is.
+    Make DIR (or the folder --studio or BUNZAI_STUDIO names) a studio (bunzai.toml and the kind
+    folders); an existing studio is left as it is.
 
     Example: bunzai init my-studio
     """
     from bunzai.cli.context import studio_option
     from bunzai.errors import BunzaiError
-    from bunzai.store.studio import init_studio
+    from bunzai.store.studio import ENV_STUDIO, init_studio
 
     given = studio_option(ctx)
     if directory is not None and given is not None and directory.resolve() != Path(given).resolve():
@@ -35,7 +38,10 @@ def init(
             f"init names {directory} and --studio names {given}: two folders",
             "give the folder once, as DIR or as --studio",
         )
-    studio, created = init_studio(directory or (Path(given) if given is not None else Path.cwd()))
+    # DIR, else the studio every other command would choose by its flag or BUNZAI_STUDIO (a
+    # standing default, which a DIR given outranks), else the current folder
+    chosen = directory or given or os.environ.get(ENV_STUDIO) or None
+    studio, created = init_studio(Path(chosen) if chosen is not None else Path.cwd())
     emit({"studio": str(studio.root), "created": created})
     return 0
 

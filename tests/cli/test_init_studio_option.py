@@ -1,5 +1,6 @@
 """`bunzai --studio DIR init` makes DIR the studio, as every other command takes --studio for its
-studio: it made the current folder one, and the next command, given the same --studio, found none."""
+studio: it made the current folder one, and the next command, given the same --studio, found none.
+BUNZAI_STUDIO, a standing choice, is the folder when no DIR is given."""
 
 from __future__ import annotations
 
@@ -23,3 +24,12 @@ def test_init_refuses_two_folders_and_takes_one_named_twice(bare_bunzai, tmp_pat
     (tmp_path / "sub").mkdir()
     spelled = bare_bunzai("--studio", "sub/../lib", "init", str(tmp_path / "lib"), check=True).json
     assert spelled["created"] is False  # one folder, spelled two ways
+
+
+def test_init_makes_the_folder_bunzai_studio_names_unless_a_folder_is_given(bare_bunzai, tmp_path):
+    bare_bunzai.cwd = tmp_path
+    env = bare_bunzai.env()
+    bare_bunzai.env = lambda: env | {"BUNZAI_STUDIO": str(tmp_path / "standing")}
+    assert bare_bunzai("init", check=True).json["studio"] == str(tmp_path / "standing")
+    assert bare_bunzai("init", "given", check=True).json["studio"] == str(tmp_path / "given")  # DIR outranks it
+    assert not (tmp_path / "bunzai.toml").exists()
