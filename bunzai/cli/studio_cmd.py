@@ -32,7 +32,7 @@ def init(
     from bunzai.store.studio import ENV_STUDIO, init_studio
 
     given = studio_option(ctx)
-    if directory is not None and given is not None and directory.resolve() != Path(given).resolve():
+    if directory is not None and given and directory.resolve() != Path(given).resolve():
         raise BunzaiError(
             "usage",
             f"init names {directory} and --studio names {given}: two folders",

@@ -24,6 +24,8 @@ def test_init_refuses_two_folders_and_takes_one_named_twice(bare_bunzai, tmp_pat
     (tmp_path / "sub").mkdir()
     spelled = bare_bunzai("--studio", "sub/../lib", "init", str(tmp_path / "lib"), check=True).json
     assert spelled["created"] is False  # one folder, spelled two ways
+    # an empty --studio names no folder, as for every other command
+    assert bare_bunzai("--studio", "", "init", "lib", check=True).json["created"] is False
 
 
 def test_init_makes_the_folder_bunzai_studio_names_unless_a_folder_is_given(bare_bunzai, tmp_path):
