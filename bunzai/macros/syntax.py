@@ -45,6 +45,7 @@ class Token:
     closing: bool = False
     shorthand: str | None = None  # the catalog name of a shorthand form, e.g. ".||="
     pipes: list[str] = field(default_factory=list)  # `| upper` ... the engine parses after it and ignores
+    text: bool = False  # the engine reads the whole token as text: whitespace or a list it does not take
     partner: int | None = None  # index of the matching closer (on an opener) or opener (on a closer)
     parent: int | None = None  # index of the innermost open block this token sits in
 
@@ -208,7 +209,7 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     """Flags, name and arguments of one token, as this engine reads them."""
     token = Token(start, start + len(raw), raw)
     if syntax.pad is not None and _foreign_space(raw[2:-2], syntax):
-        token.name = raw[2:-2]  # text to the engine: no entry is named so
+        token.name, token.text = raw[2:-2], True  # text to the engine: no entry is named so
         return token
     for form in syntax.glued:  # exactly so written: no space, no flag (SillyTavern matches it by regex)
         glued = _glued(form).fullmatch(raw, 2, len(raw) - 2)
@@ -259,6 +260,10 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     if lead.startswith("::"):
         token.sep = "::"
         token.args = split_top(lead[2:], "::")
+        if syntax.colon == "comma" and _phrases(lead[1:]) is None:
+            # Agnai's `":"?` takes one colon and the list starts at the second (`{{random::a::b}}`
+            # is the one item ":a::b"): a rest that is no phrase list (`é`) leaves the token text.
+            token.args = None
     elif lead.startswith(":"):
         token.sep = ":"
         token.args = _args_after(lead[1:], syntax.colon, ":")
@@ -273,7 +278,7 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             # split words keep what JavaScript's trim would take but Lumiverse's lexer does not
             token.args = _args_after(rest if syntax.space == "split" else body, syntax.space, " ")
     if token.args is None:  # a list the engine cannot read: the token is text
-        token.name, token.sep, token.args = raw[2:-2], None, []
+        token.name, token.sep, token.args, token.text = raw[2:-2], None, [], True
     return token
 
 
@@ -312,6 +317,7 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
                 seen.closing,
                 seen.shorthand,
                 list(seen.pipes),
+                text=seen.text,
             )
         )
     # Only a name that some closer names can open a block; the rest never enter the stack.

@@ -3,8 +3,8 @@
 Verdicts:
 - `portable`: the target has the same op; the token is re-spelled in its punctuation and form.
 - `collision`: the target reads the token as written as a different op, or a list macro's
-  items as other items and cannot write these; it is left as written and flagged (a blind
-  re-spelling would change what the prompt says).
+  items as other items or as text (`as_text`), and cannot write these; it is left as written
+  and flagged (a blind re-spelling would change what the prompt says).
 - `absent`: the target has neither; the token is removed and same-family candidates are named
   (ops that must survive, like `{{original}}`, are kept and still reported).
 - `flatten`: a block the target cannot express; the body of its first branch is kept, the
@@ -249,6 +249,17 @@ class _Translator:
                 note=(
                     f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed"
                 ),
+            )
+        if target.by_op.get(op) and parse_token(token.raw, 0, target.syntax).text:
+            # as when the target splits a list into other items: arguments it has no spelling for, kept
+            return None, _verdict(
+                "collision",
+                token,
+                op,
+                as_text=True,
+                candidates=candidates(target, op),
+                note=f"{target.engine} reads this as text, and has no spelling of {op} with "
+                f"{json.dumps(canon, ensure_ascii=False)}: left as written",
             )
         lacks = (
             f"{target.engine} has {op}, but no form of it with {json.dumps(canon, ensure_ascii=False)}"
