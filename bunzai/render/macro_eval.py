@@ -57,6 +57,7 @@ _FIELD_OF_OP = {
 # The legacy engine's card-field macros: its environment holds them only with replaceCharacterCard
 # (substituteParamsLegacy), so inside a field, filled without, it leaves them as written
 LEGACY = "sillytavern-legacy"
+SYSPROMPT_CONTENT = "sysprompt:/body/templates/sequences/content"  # where the system prompt template's text is
 _LEGACY_CARD_OPS = frozenset(_FIELD_OF_OP) - {"prompt.system"} | {"card.version"}
 
 
@@ -107,6 +108,9 @@ class MacroContext:
     card_fields: bool = True
     # SillyTavern's system prompt switch (power_user.sysprompt.enabled): off, {{systemPrompt}} gives ''
     sysprompt_on: bool = True
+    # the active system prompt template's text as written (power_user.sysprompt.content): what
+    # {{defaultSystemPrompt}} gives, and {{systemPrompt}} when the card has no system prompt
+    sysprompt_text: str = ""
     # each card field trimmed as written, and where: a macro reading a field fills it again from
     # this, once per evaluation (SillyTavern's lazy fields, once per substitution), its variable
     # macros running again (bunzai.render.card_fields fills them first, as Generate does)
@@ -140,6 +144,7 @@ class MacroEvaluator:
         self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
         self.field_problems: list[dict] = []
         self.inside_field = False  # filling the card-field macros a field the legacy engine inserted holds
+        self.inside_sysprompt = False  # filling the system prompt text the legacy engine inserted
         self.refilled: dict[str, str] = {}  # the fields this evaluation read, filled again
 
     # --- public -------------------------------------------------------------------------
@@ -159,6 +164,22 @@ class MacroEvaluator:
         inner = MacroEvaluator(self.ctx, self.engine)
         inner.inside_field = True
         return inner._run(value, "field", 0, value, [], 0)
+
+    def _sysprompt(self, token: Token) -> str:
+        """The system prompt template's text as {{systemPrompt}} and {{defaultSystemPrompt}} insert it
+        (instruct-macros.js): as written in the 2.0 engine, which does not evaluate what a macro gives;
+        the legacy engine's later replacements (its environment and every macro after the instruct
+        ones, macros.js evaluateMacros) run over the inserted text, so its macros are filled there."""
+        if self.inside_sysprompt:  # one pass of the legacy engine: what it inserted is not inserted again
+            return token.raw
+        text = self.ctx.sysprompt_text
+        if self.engine != LEGACY or "{{" not in text:
+            return text
+        inner = MacroEvaluator(self.ctx, self.engine)
+        inner.inside_sysprompt = True
+        filled = inner.evaluate(text, SYSPROMPT_CONTENT)
+        self.field_problems.extend(filled.problems + filled.field_problems)
+        return filled.text
 
     def _field(self, name: str) -> str:
         """The card field `name` as a macro reads it: filled again from its text as written when
@@ -319,7 +340,11 @@ class MacroEvaluator:
             text = self._field(_FIELD_OF_OP[op])
             if op == "card.examples":
                 return _examples(text, c.example_separator if c.text_completion else None)
-            return "" if op == "prompt.system" and not c.sysprompt_on else text
+            if op == "prompt.system":  # the card's prompt first (prefer_character_prompt, on by default)
+                return "" if not c.sysprompt_on else text or self._sysprompt(token)
+            return text
+        if op == "prompt.system_default":
+            return self._sysprompt(token) if c.sysprompt_on else ""
         simple = {
             "user.name": c.user,
             "char.name": c.char,
@@ -327,7 +352,6 @@ class MacroEvaluator:
             "group.members_unmuted": c.char,
             "group.others": "",
             "card.version": c.version,
-            "prompt.system_default": "",
             "prompt.example_separator": c.example_separator,
             "prompt.chat_start": c.chat_start,
             "prompt.authors_note": c.authors_note,

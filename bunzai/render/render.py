@@ -397,6 +397,10 @@ def render(
         context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
     context.text_completion = text_mode
     context.sysprompt_on = sysprompt_enabled
+    if sysprompt_enabled:  # what {{systemPrompt}} and {{defaultSystemPrompt}} read (power_user.sysprompt)
+        context.sysprompt_text = (
+            sequences((templates.get("sysprompt") or (None, DEFAULT_SYSPROMPT))[1]).get("content") or ""
+        )
     variable_problems: list[dict] = []
     for name, (value, pointer) in preset_variables(loaded["preset"], seed).items():
         # Marinara sets its variables to the preset's values and choices, then fills their macros,

@@ -90,3 +90,53 @@ def test_a_sysprompt_template_and_the_system_prompt_off_are_refused_together() -
     with pytest.raises(BunzaiError) as refused:
         render(loaded, sysprompt_enabled=False)
     assert refused.value.code == "usage" and refused.value.hint
+
+
+# --- {{systemPrompt}} and {{defaultSystemPrompt}} (instruct-macros.js) ---------------------------
+NEUTRAL_AS_WRITTEN = "Write {{char}}'s next reply in a fictional chat between {{char}} and {{user}}."
+
+
+def test_system_prompt_macro_gives_the_template_text_as_written_when_the_card_has_none() -> None:
+    # systemPrompt: the card's prompt (charPrompt) when it has one and prefer_character_prompt is on
+    # (its default), else power_user.sysprompt.content; the 2.0 engine does not evaluate what a
+    # macro gives, so the template's own {{char}} is sent as written
+    doc = _render({"description": "A."}, "[{{systemPrompt}}]\n")
+    assert doc["prompt"].startswith(f"[{NEUTRAL_AS_WRITTEN}]\n")
+
+
+def test_system_prompt_macro_gives_the_cards_prompt_first() -> None:
+    doc = _render({"description": "A.", "system_prompt": "Stay terse, {{char}}."}, "[{{systemPrompt}}]\n")
+    assert doc["prompt"].startswith("[Stay terse, Sera.]\n")
+
+
+def test_default_system_prompt_macro_gives_the_template_text_whatever_the_card_says() -> None:
+    story = "[{{defaultSystemPrompt}}|{{instructSystem}}]\n"
+    doc = _render({"description": "A.", "system_prompt": "Stay terse."}, story)
+    assert doc["prompt"].startswith(f"[{NEUTRAL_AS_WRITTEN}|{NEUTRAL_AS_WRITTEN}]\n")
+
+
+def test_the_legacy_engine_fills_the_inserted_template_text_once() -> None:
+    # macros.js evaluateMacros: the instruct macros run before the environment ({{char}}, {{user}})
+    # and every later macro, which then run over what they inserted; one pass, so a {{systemPrompt}}
+    # the template itself holds stays as written
+    doc = _render({"description": "A."}, "[{{systemPrompt}}]\n", engine="sillytavern-legacy")
+    assert doc["prompt"].startswith(f"[{NEUTRAL}]\n")
+    loaded_text = "Be {{char}}. {{systemPrompt}}"
+    sysprompt = {"family": "sysprompt", "templates": {"sequences": {"content": loaded_text}}}
+    context = {"family": "context", "templates": {"sequences": {"story_string": "[{{systemPrompt}}]\n"}}}
+    loaded = {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": context},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": {}},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": {"sysprompt": ("sys", sysprompt)},
+    }
+    legacy = render(loaded, stage="final", engine="sillytavern-legacy")
+    assert legacy["prompt"].startswith("[Be Sera. {{systemPrompt}}]\n")
+    modern = render(loaded, stage="final")
+    assert modern["prompt"].startswith("[Be {{char}}. {{systemPrompt}}]\n")
