@@ -280,29 +280,59 @@ def is_junk_file(name: str) -> bool:
     )
 
 
-def list_folder(folder: Path) -> tuple[list[Path], list[Path]]:
+def list_folder(
+    folder: Path, unreadable: list[tuple[Path, BunzaiError]] | None = None
+) -> tuple[list[Path], list[Path]]:
     """(files, subfolders) directly in `folder`, sorted, without symlinks or leftovers
     (`is_junk_file`: `.DS_Store`, `notes.txt~`). A file whose name starts with a dot is listed
     (SillyTavern reads `characters/.hack.png` as any card); a folder whose name does is not
     (`.git`, `.bunzai`, an editor's or a tool's state). Files include FIFOs, devices and sockets, which
     `read_file_bytes` refuses by name, so a walk can say it passed them over. No cap on the
-    count: a walk takes them one at a time."""
+    count: a walk takes them one at a time.
+
+    A folder that cannot be listed, or is listed but not entered (read without execute: no entry
+    can be looked at), is refused. An entry that cannot be looked at (a file system that reports
+    no entry types looks at each one: a bad inode, a name too long) is passed over and added with
+    its refusal to `unreadable`, so one broken entry does not hide the rest; without that list
+    it is refused. An entry gone since the folder was listed is passed over."""
     from pathlib import Path
 
     try:
         with os.scandir(folder) as listing:
-            entries = [entry for entry in listing if not entry.is_symlink()]
-        files, folders = [], []
-        for entry in sorted(entries, key=lambda e: e.name):
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith("."):
-                    folders.append(Path(entry.path))
-            elif not is_junk_file(entry.name):
-                files.append(Path(entry.path))
+            entries = sorted(listing, key=lambda e: e.name)
     except OSError as error:
         raise _refusal(
             error, folder, f"cannot list {folder}: {error.strerror}", "check the path and who owns the folder"
         ) from None
+    files, folders = [], []
+    entered = False
+    for entry in entries:
+        try:
+            if not entered:  # one lstat a folder, as in walk_entries: a folder not entered fails it on every entry
+                entry.stat(follow_symlinks=False)
+                entered = True
+            if entry.is_symlink():
+                continue
+            is_folder = entry.is_dir(follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM):  # no search permission: the folder's fault, not the entry's
+                raise _refusal(
+                    error, folder, f"cannot enter {folder}: {error.strerror}", "check the path and who owns the folder"
+                ) from None
+            refused = _refusal(
+                error, Path(entry.path), f"cannot look at {entry.path}: {error.strerror}", "check the disk or the file"
+            )
+            if unreadable is None:
+                raise refused from None
+            unreadable.append((Path(entry.path), refused))
+            continue
+        if is_folder:
+            if not entry.name.startswith("."):
+                folders.append(Path(entry.path))
+        elif not is_junk_file(entry.name):
+            files.append(Path(entry.path))
     return files, folders
 
 

@@ -52,10 +52,10 @@ def test_a_user_folder_shelf_that_cannot_be_listed_leaves_the_rest_of_the_librar
     (root / "characters" / "Mira.png").write_bytes(v2_card_png("Mira"))
     real = imports.list_folder
 
-    def listing(folder):
+    def listing(folder, unreadable=None):
         if folder.name == "worlds":
             raise BunzaiError("invalid_input", f"cannot list {folder}: Input/output error")
-        return real(folder)
+        return real(folder, unreadable)
 
     monkeypatch.setattr(imports, "list_folder", listing)
     results = {path.name: result for path, result in drafts_from_path(root)}

@@ -180,11 +180,13 @@ def _walk(folder: Path, depth: int, piece_id: str | None, format_id: str | None)
     if piece_id is None and format_id is None and _is_user_folder(folder):  # anywhere in a walk
         yield from drafts_from_user_folder(folder)
         return
+    unreadable: list[tuple[Path, BunzaiError]] = []  # entries that cannot be looked at: each told, the rest read
     try:
-        files, folders = list_folder(folder)
+        files, folders = list_folder(folder, unreadable)
     except BunzaiError as error:  # a folder that cannot be listed: the walk goes on past it
         yield folder, error
         return
+    yield from unreadable
     notes: list[str] = []
     try:
         adapter, read = claim_folder(folder, notes, files) if format_id is None else (None, {})
@@ -405,21 +407,27 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
     Folders SillyTavern keeps no pieces in (chats, backgrounds ...) are passed over; folders
     and files the layout does not know are walked as any folder.
     """
-    files, folders = list_folder(root)
+    unreadable: list[tuple[Path, BunzaiError]] = []  # entries that cannot be looked at: each told, the rest read
+    files, folders = list_folder(root, unreadable)
+    yield from unreadable
     worlds: set[str] = set()
     shelves = [st.shelf_for_folder("worlds")] + [s for s in st.SHELVES if s.folder != "worlds"]
     for shelf in shelves:
         folder = root / shelf.folder
         if not folder.is_dir():
             continue
+        unreadable = []
         try:
-            shelf_files, shelf_folders = list_folder(folder)
+            shelf_files, shelf_folders = list_folder(folder, unreadable)
         except BunzaiError as error:  # a shelf that cannot be listed: the rest of the library goes on
             yield folder, error
             continue
+        yield from unreadable
         sprites = _Sprites(_expression_overrides(root) if shelf_folders and shelf.folder == st.CHARACTERS else {})
         for sub in shelf_folders if shelf.folder == st.CHARACTERS else ():  # before the cards that show them
-            result = _sprite_folder(root, sub)
+            unreadable = []
+            result = _sprite_folder(root, sub, unreadable)
+            yield from unreadable  # sprites that cannot be looked at: the pack is read without them, and says so here
             if isinstance(result, list) and result:
                 sprites.packs[sub.name] = result[0]["target"]["id"]
             yield sub, result
@@ -438,11 +446,13 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
         yield from _settings_pieces(root, avatars, used)
     yield from _exported_personas(root, avatars, used)
     if avatars.is_dir():
+        unreadable = []
         try:
-            avatar_files = list_folder(avatars)[0]
+            avatar_files = list_folder(avatars, unreadable)[0]
         except BunzaiError as error:
             yield avatars, error
             avatar_files = []
+        yield from unreadable
         for file in avatar_files:
             if file.name not in used:
                 yield file, Skipped("an avatar image no persona in settings.json (or a persona backup) uses")
@@ -461,11 +471,13 @@ def drafts_from_user_folder(root: Path) -> Iterator[tuple[Path, list[dict] | Bun
 
 def _import_folder(folder: Path):
     """`Import in SillyTavern/` but its personas/, read with their images before (`_exported_personas`)."""
+    unreadable: list[tuple[Path, BunzaiError]] = []
     try:
-        files, folders = list_folder(folder)
+        files, folders = list_folder(folder, unreadable)
     except BunzaiError as error:
         yield folder, error
         return
+    yield from unreadable
     for sub in folders:
         if sub.name != PurePosixPath(st.PERSONAS_FOLDER).name:
             yield from drafts_from_path(sub)
@@ -547,10 +559,13 @@ def _absolute(path: Path) -> Path:
     return Path(os.path.abspath(path))
 
 
-def _sprite_folder(root: Path, folder: Path) -> list[dict] | BunzaiError | Skipped:
+def _sprite_folder(
+    root: Path, folder: Path, unreadable: list[tuple[Path, BunzaiError]]
+) -> list[dict] | BunzaiError | Skipped:
+    """`unreadable` gets the entries of `folder` that cannot be looked at (`list_folder`)."""
     try:
         notes: list[str] = []
-        adapter, files = claim_folder(folder, notes)
+        adapter, files = claim_folder(folder, notes, list_folder(folder, unreadable)[0])
         if adapter is None and notes:  # in characters/, a folder named for sprites is the character's sprites
             return BunzaiError("too_large", notes[0], "split the sprites, or leave out the ones not shown")
         if adapter is None:
@@ -592,11 +607,13 @@ def _exported_personas(root: Path, avatars: Path, used: set[str]):
     folder = root / st.PERSONAS_FOLDER
     if not folder.is_dir():
         return
+    unreadable: list[tuple[Path, BunzaiError]] = []
     try:
-        files, folders = list_folder(folder)
+        files, folders = list_folder(folder, unreadable)
     except BunzaiError as error:
         yield folder, error
         return
+    yield from unreadable
     for file in files:
         try:
             data = read_file_bytes(file)

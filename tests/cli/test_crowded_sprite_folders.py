@@ -144,9 +144,9 @@ def test_a_folder_its_names_claim_and_its_bytes_do_not_is_listed_once_and_read_o
         reads.append(Path(path).name)
         return real_read(path, *args)
 
-    def listing(folder):
+    def listing(folder, unreadable=None):
         listings.append(Path(folder).name)
-        return real_list(folder)
+        return real_list(folder, unreadable)
 
     for module in (inspect, imports):
         monkeypatch.setattr(module, "read_file_bytes", read)

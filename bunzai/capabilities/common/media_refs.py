@@ -355,7 +355,8 @@ def _from_data_uri(uri: str, what: str, accept: tuple[str, ...] | None, declared
 
 def folder_files(spec: str, what: str) -> list[Path]:
     """The media files directly in a folder (relative to the working folder), sorted by name;
-    hidden files and links are skipped. Refused when it is not a folder or holds too many."""
+    hidden files and links are skipped. Refused when it is not a folder, holds too many, or holds
+    an entry that cannot be looked at (`list_folder`: a pack made without it would be short a file)."""
     from bunzai.folders import gated, refuse_outside  # lazy: as in _from_file
 
     folder = Path(os.path.expanduser(spec.removeprefix("@"))).absolute()
