@@ -48,10 +48,18 @@ def check_id(piece_id: object) -> str:
     if problem:
         raise BunzaiError(
             "invalid_id",
-            f"{piece_id!r} is not a valid id: {problem}",
+            f"{_shown(piece_id)!r} is not a valid id: {problem}",
             hint="use lowercase letters, digits, '.', '_' and '-', e.g. ada-lovelace",
         )
     return piece_id  # type: ignore[return-value]
+
+
+def _shown(value: object) -> object:
+    """An id as a message shows it: bytes of a command-line argument that are not UTF-8, which
+    Python keeps as lone surrogates (`\\udcff`), shown as U+FFFD, as a terminal shows them."""
+    from bunzai.files import text_name  # here: only a refused id needs it, and `formats` never imports it
+
+    return text_name(value) if isinstance(value, str) else value
 
 
 def check_sha256(sha256: object) -> str:

@@ -113,3 +113,11 @@ def test_an_invalid_proposed_piece_fails_and_writes_nothing(bunzai):
     assert done.code == 1
     assert done.json["status"] == "failed" and done.json["reason"] == "invalid_input"
     assert not (bunzai.studio / "character" / "ada.json").exists()
+
+
+def test_an_id_that_is_not_utf8_is_shown_as_a_terminal_shows_it(bunzai):
+    # Python keeps argv bytes that are not UTF-8 as lone surrogates; the message said '\udcff'
+    done = bunzai("read", b"character/a\xffb")
+    assert done.code == 1 and done.json["error"]["code"] == "invalid_id"
+    message = done.json["error"]["message"]
+    assert message.startswith("'a\ufffdb' is not a valid id") and "udcff" not in message
