@@ -265,7 +265,12 @@ def _folder_page(folder: Path, offset: int, limit: int) -> dict:
     """A page of what `folder` holds, one level (`folder search` looks deeper): its subfolders,
     then its files, each in name order, as `walk_entries` keeps them; `count` counts both, and
     `offset` and `limit` page through both in that order."""
-    entries = sorted(walk_entries(folder, max_depth=0, dot_files=True), key=lambda entry: not entry[1])  # stable
+    try:
+        entries = sorted(walk_entries(folder, max_depth=0, dot_files=True), key=lambda entry: not entry[1])  # stable
+    except BunzaiError as error:
+        if error.code != "too_large":
+            raise
+        raise _too_many_to_page(folder, error.details["limit"]) from None
     page = entries[offset : offset + limit]
     end = offset + len(page)
     return {
@@ -277,6 +282,20 @@ def _folder_page(folder: Path, offset: int, limit: int) -> dict:
         "offset": offset,
         "next_offset": end if end < len(entries) else None,
     }
+
+
+def _too_many_to_page(folder: Path, limit: int) -> BunzaiError:
+    """The refusal of a folder too large to page. A page is in name order, and the first names of
+    that order are known only once every name is: a small --limit would list and sort it all the
+    same (a stream in the order the disk gives is no page: that order may change between calls)."""
+    return BunzaiError(
+        "too_large",
+        f"{folder} holds more than {limit} entries at one level: a page is in name order, so every "
+        "entry would be listed and sorted, however small --limit is",
+        f"read a file in it by its path (`bunzai folder read {folder}/NAME`), or import it whole "
+        f"(`bunzai folder import {folder}`: an import walks any number of files)",
+        limit=limit,
+    )
 
 
 # The studio whose grants bound the local files capabilities read, while a tool runs for an agent.

@@ -129,7 +129,10 @@ DRAFT_CHANGE_VALUE_CHARS = 2000
 DRAFT_MAX_CHANGES = 2000
 
 # --- folders ---------------------------------------------------------------------------
-# Most pieces a single `import` or `list` walks; more is a runaway folder, not a studio.
+# Most entries one walk looks at: the studio's own folders (`list`, the search index, `doctor`), a grant
+# `folder search` walks, one folder `folder read` pages (a page is in name order, so every
+# entry is listed whatever the page's size); more is a runaway folder, not a studio.
+# `import` walks any number of files, one at a time.
 WALK_MAX_ENTRIES = 100_000
 
 # --- archives (ZIP: CHARX, sprite packs) -------------------------------------------------
