@@ -231,12 +231,11 @@ def test_textgen_to_kobold_carries_shared_settings_and_names_the_rest():
     assert "crossing.not_carried" not in {loss.code for loss in losses}
 
 
-def test_instruct_to_context_names_the_strings_a_context_has_not():
+def test_instruct_to_context_is_refused_since_a_context_has_none_of_its_strings():
     _, piece = read(corpus_path("sillytavern", "presets", "instruct", "ChatML.json"))
-    _, losses = write(piece, "sillytavern.context")
-    pointers = {loss.pointer for loss in losses if loss.code == "preset.template.sequence.dropped"}
-    assert "/body/templates/sequences/input_sequence" in pointers
-    assert "crossing.not_carried" not in {loss.code for loss in losses}
+    with pytest.raises(BunzaiError) as refused:
+        write(piece, "sillytavern.context")
+    assert refused.value.code == "unsupported" and "sillytavern.instruct" in refused.value.hint
 
 
 def test_a_preset_is_refused_as_a_card():

@@ -23,6 +23,7 @@ from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSourc
 from bunzai.adapters.common.fieldmap import Field, decode_fields, encode_fields, same
 from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
+from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
 from bunzai.model.preset import Preset
 
@@ -154,6 +155,8 @@ class PresetAdapter(Adapter):
         body = piece.body.model_dump(mode="json")
         out = encode_fields(self.fields(prior, body), body, prior)
         self.encode_extra(body, prior, out)
+        if prior is None and not out and body["family"] != self.family:
+            raise self._nothing_kept(body["family"])
         self._write_name(piece.name, prior, out)
         losses: list[Loss] = []
         if native is not None and prior is not native:
@@ -168,6 +171,21 @@ class PresetAdapter(Adapter):
         rules = self.loss_rules + self._name_rules() + SHARED_LOSS_RULES
         losses += readback_losses(dump_piece(piece), dump_piece(back), rules, fallback, losses)
         return Encoded(data, losses)
+
+    def _nothing_kept(self, family: str) -> BunzaiError:
+        """The refusal of a crossing from another family that keeps none of its fields: the file
+        would hold the name alone, which SillyTavern shows as an empty preset (and nothing claims
+        on reading it back)."""
+        from bunzai.adapters.registry import all_adapters
+
+        carriers = [a.format_id for a in all_adapters() if isinstance(a, PresetAdapter) and a.family == family]
+        return BunzaiError(
+            "unsupported",
+            f"{self.format_id} ({self.label}) keeps nothing of a {family} preset: the file would hold its name alone",
+            f"write a {family} preset as {' or '.join(carriers)}; bunzai.native keeps every field",
+            family=family,
+            formats=carriers,
+        )
 
     def _write_name(self, name: str, prior: dict | None, out: dict) -> None:
         if not self.named:
