@@ -80,6 +80,12 @@ class Syntax(BaseModel):
     lead: str | None = None
 
 
+def _known_op(value: str | None) -> str | None:
+    if value is not None and not ops.is_known(value):
+        raise ValueError(f"op {value!r} is neither in bunzai.macros.ops nor an x.<engine>.<what> id")
+    return value
+
+
 class Entry(BaseModel):
     """One form of one macro: a name (and aliases), an argument shape, and what it means."""
 
@@ -113,6 +119,9 @@ class Entry(BaseModel):
     # engine reads this form; elsewhere it is text. Agnai's `{{name}}` is a regex replacement
     # over some card fields, not a word of its template grammar.
     fields: tuple[str, ...] | None = None
+    # Read only in the body of a block with one of these ops, the block itself or an enclosing one
+    # (Agnai's `{{.name}}` inside `{{#each bot}}`: its grammar's BotRef); elsewhere it is text.
+    inside: tuple[str, ...] | None = None
     # Read only in the case written here (Agnai's grammar has `"#if"`, not `"#if"i`).
     exact_case: bool = False
     # Read only written exactly so, nothing else between the braces, in any case: a regex
@@ -130,8 +139,13 @@ class Entry(BaseModel):
     @field_validator("op")
     @classmethod
     def _known_op(cls, value: str | None) -> str | None:
-        if value is not None and not ops.is_known(value):
-            raise ValueError(f"op {value!r} is neither in bunzai.macros.ops nor an x.<engine>.<what> id")
+        return _known_op(value)
+
+    @field_validator("inside")
+    @classmethod
+    def _known_blocks(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        for op in value or ():
+            _known_op(op)
         return value
 
     @property
@@ -264,7 +278,8 @@ def catalog_in(engine: str, where: str | None) -> Catalog | None:
 def names_macro(engine: str, name: str) -> bool:
     """Whether `name` (as written between the braces, before any `::`) is a macro of `engine`."""
     catalog = catalog_for(engine)
-    return catalog is not None and bool(catalog.by_key.get(catalog.fold(name)))
+    # a form read only inside a block (Agnai's `{{.name}}` in `{{#each bot}}`) is no macro of its own
+    return catalog is not None and any(e.inside is None for e in catalog.by_key.get(catalog.fold(name), []))
 
 
 def engine_ids() -> list[str]:

@@ -188,7 +188,8 @@ def _st_to_agnai(condition: str, translate: Spell) -> tuple[str, str] | None:
 def _agnai_placeholder(name: str) -> str | None:
     """The placeholder name Agnai's `#if` tests for a macro Agnai reads as `{{name}}`."""
     cat = catalog_for("agnai")
-    # `#if` looks its word up among the grammar's placeholders: never a form read only in some fields.
+    # `#if` looks its word up among the grammar's placeholders: never a form read only in some
+    # fields, nor a loop's field (`{{#if .isuser}}` in a loop is the grammar's HistoryCondition).
     found = cat.by_key.get(cat.fold(name), [])
-    entries = [e for e in found if e.min_args == 0 and e.block is None and e.op and e.fields is None]
+    entries = [e for e in found if e.min_args == 0 and e.block is None and e.op and e.fields is None and not e.inside]
     return entries[0].name if entries else None

@@ -20,16 +20,27 @@ from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token, split_
 _KEPT_COMMA = "\\,"  # a comma inside a list item, as SillyTavern and RisuAI write one
 
 
-def resolve(cat: Catalog, token: Token, *, paired: bool | None = None) -> Entry | None:
-    """The catalog entry this engine would run for `token`, or None if it has no such macro."""
+def resolve(
+    cat: Catalog, token: Token, *, paired: bool | None = None, within: frozenset[str] = frozenset()
+) -> Entry | None:
+    """The catalog entry this engine would run for `token`, or None if it has no such macro.
+
+    `within`: the ops of the blocks the token sits in; a form read only inside a block (`inside`)
+    is tried first there (Agnai's grammar tries a loop's fields before any placeholder) and
+    never elsewhere. A `bare` form still goes first: a regular expression run over the text
+    before the grammar reads it (Agnai's BOT_REPLACE takes `{{name}}` in a card's scenario)."""
     if token.closing:
         return None
     entries = cat.by_key.get(cat.fold(token.name))
     if not entries:
         return None
+    if within:
+        entries = sorted(entries, key=lambda e: (not e.bare, e.inside is None))
     paired = token.paired if paired is None else paired
     fallback = None
     for entry in entries:
+        if entry.inside is not None and within.isdisjoint(entry.inside):
+            continue
         if entry.exact_case and token.name not in entry.spellings:
             continue
         if entry.bare and cat.fold(token.raw[2:-2]) not in {cat.fold(s) for s in entry.spellings}:
@@ -219,9 +230,10 @@ def _ranked(cat: Catalog, entries: list[Entry], written: str, shorthand: bool) -
 
 
 def portable_spelling(
-    target: Catalog, op: str, token: Token, args: list[str], *, paired: bool
+    target: Catalog, op: str, token: Token, args: list[str], *, paired: bool, within: frozenset[str] = frozenset()
 ) -> tuple[Entry, str] | None:
-    """How the target writes `op` with these canonical args, checked by reading it back."""
+    """How the target writes `op` with these canonical args, checked by reading it back (in the
+    blocks `within`, where the token sits in the target)."""
     for entry in _ranked(target, target.by_op.get(op, []), token.name, token.shorthand is not None):
         is_block = entry.block in ("block", "optional")
         if paired and not is_block or not paired and entry.block == "block":
@@ -233,7 +245,7 @@ def portable_spelling(
         text = spell(target, entry, these, flags=token.flags, name=names[0])
         if text is None:
             continue
-        back = resolve(target, parse_token(text, 0, target.syntax), paired=paired)
+        back = resolve(target, parse_token(text, 0, target.syntax), paired=paired, within=within)
         if back is not None and back.op == op and reads_items(target, text, back, args):
             return entry, text
     return None
@@ -248,9 +260,9 @@ def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str], source:
     return canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args) == items
 
 
-def by_name(target: Catalog, token: Token, *, paired: bool) -> Entry | None:
+def by_name(target: Catalog, token: Token, *, paired: bool, within: frozenset[str] = frozenset()) -> Entry | None:
     """The target's reading of the token exactly as written (how a collision is found)."""
-    return resolve(target, parse_token(token.raw, 0, target.syntax), paired=paired)
+    return resolve(target, parse_token(token.raw, 0, target.syntax), paired=paired, within=within)
 
 
 def example(cat: Catalog, entry: Entry) -> str:

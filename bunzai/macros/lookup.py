@@ -27,6 +27,8 @@ def describe_entry(cat: Catalog, entry: Entry) -> dict:
         doc["status"] = entry.status
     if entry.fields is not None:  # read only there (`kind:pattern`); text in every other field
         doc["fields"] = list(entry.fields)
+    if entry.inside is not None:  # read only in the body of these blocks; text elsewhere
+        doc["inside"] = list(entry.inside)
     if entry.bare:
         doc["bare"] = True
     if entry.exact_case:
@@ -91,7 +93,8 @@ def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
     form = example(cat, entry)
     if entry.block == "block":
         form = form + "…{{/" + entry.name.lstrip("#:") + "}}"
-    doc = _fate_of(form, entry.op, cat, target, translate_text)
+    opener, closer = _around(cat, entry)
+    doc = _fate_of(form, entry.op, cat, target, translate_text, opener, closer)
     same_op = target.by_op.get(entry.op or "", [])[:4]
     if same_op:
         doc["target_forms"] = [example(target, e) for e in same_op]
@@ -101,12 +104,26 @@ def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
     return doc
 
 
-def _fate_of(form: str, op: str | None, cat: Catalog, target: Catalog, translate_text) -> dict:
-    """What `form` (a macro's first token) becomes on `target`: its verdict, spelling and notes."""
-    # the first token's own verdict comes after those of the macros nested in it (all at 0)
-    own = [v for v in translate_text(form, cat.engine, target.engine).verdicts if v["at"] == 0]
+def _around(cat: Catalog, entry: Entry) -> tuple[str, str]:
+    """The block a form read only inside one is looked up in (Agnai's `{{#each bot}}` for `{{.name}}`)."""
+    blocks = [e for op in entry.inside or () for e in cat.by_op.get(op, []) if e.block == "block"]
+    if not blocks:
+        return "", ""
+    return example(cat, blocks[0]), "{{/" + blocks[0].name.lstrip("#:") + "}}"
+
+
+def _fate_of(
+    form: str, op: str | None, cat: Catalog, target: Catalog, translate_text, opener: str = "", closer: str = ""
+) -> dict:
+    """What `form` (a macro's first token) becomes on `target`: its verdict, spelling and notes;
+    in the body of `opener` ... `closer` where the form is read only there."""
+    # the first token's own verdict comes after those of the macros nested in it (all at the same place)
+    text = opener + form + closer
+    own = [v for v in translate_text(text, cat.engine, target.engine).verdicts if v["at"] == len(opener)]
     verdict = own[-1] if own else {"verdict": "unknown", "op": op}
     doc = {"form": form, "verdict": verdict["verdict"], "op": op if op is not None else verdict.get("op")}
+    if opener:
+        doc["inside"] = opener + "…" + closer
     for key in ("to", "target_op", "candidates", "note", "comment"):
         if key in verdict:
             doc[key] = verdict[key]

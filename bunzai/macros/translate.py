@@ -86,12 +86,29 @@ class _Translator:
         self.target = target
         self.reads = reads
         # Identical plain tokens get identical answers; presets repeat {{char}} thousands of times.
-        self.memo: dict[str, tuple[str | None, list[dict]]] = {}
-        self.entries: dict[tuple[str, bool], Entry | None] = {}
+        self.memo: dict[tuple[str, frozenset[str], frozenset[str]], tuple[str | None, list[dict]]] = {}
+        self.entries: dict[tuple[str, bool, frozenset[str]], Entry | None] = {}
+        # The ops of the blocks the token being judged sits in, in the source and in the target
+        # (a block the target cannot express is not around it there): a loop's fields are read
+        # only inside their loop (Agnai's `{{.name}}` in `{{#each bot}}`).
+        self.here: frozenset[str] = frozenset()
+        self.there: frozenset[str] = frozenset()
 
     def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
+        saved = self.here, self.there  # a nested run (a macro's arguments) is a text of its own
         tokens = tokenize(text, self.source.syntax, self.source.fold, self.opens)
-        entries = [self.resolved(t) for t in tokens]
+        entries: list[Entry | None] = []
+        within: list[frozenset[str]] = []
+        for token in tokens:
+            parent = token.parent
+            if parent is None:
+                around = frozenset()
+            else:
+                block = entries[parent]
+                around = within[parent] | ({block.op} if block is not None and block.op else set())
+            within.append(around)
+            entries.append(self.resolved(token, around))
+        kept: dict[int, str] = {}  # opener index -> its op, where the target writes the block
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
         skipped: set[int] = set()
@@ -100,6 +117,7 @@ class _Translator:
             if i in skipped or token.closing:
                 continue
             entry = entries[i]
+            self.here, self.there = within[i], _kept_around(tokens, i, kept)
             if entry is None:
                 if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it
@@ -119,11 +137,14 @@ class _Translator:
                 verdicts.extend(inner)
                 lost = any(_removed(v) for v in inner)
                 verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text, own))
+                if verdicts[-1]["verdict"] == "portable" and entry.op:
+                    kept[i] = entry.op
                 continue
             replacement, found = self.plain(token, entry, depth)
             if replacement is not None:
                 edits[i] = replacement
             verdicts.extend(found)
+        self.here, self.there = saved
         return _apply(text, tokens, edits, cuts), verdicts
 
     def opens(self, token: Token) -> bool:
@@ -136,15 +157,15 @@ class _Translator:
 
     def unknown(self, token: Token) -> dict:
         note = f"{self.source.engine} has no macro read this way; left as written"
-        same = by_name(self.target, token, paired=token.paired)
+        same = by_name(self.target, token, paired=token.paired, within=self.there)
         if same is not None:  # RisuAI's `{{// x}}` is text there and a comment in SillyTavern
             note += f", and {self.target.engine} reads it as {same.op or same.name}"
         return _verdict("unknown", token, None, note=note)
 
-    def resolved(self, token: Token) -> Entry | None:
-        key = (token.raw, token.paired)
+    def resolved(self, token: Token, within: frozenset[str]) -> Entry | None:
+        key = (token.raw, token.paired, within)
         if key not in self.entries:
-            self.entries[key] = resolve(self.source, token)
+            self.entries[key] = resolve(self.source, token, within=within)
         return self.entries[key]
 
     def nested(self, token: Token, depth: int) -> tuple[list[str], list[dict]]:
@@ -171,15 +192,16 @@ class _Translator:
 
     def plain(self, token: Token, entry: Entry, depth: int) -> tuple[str | None, list[dict]]:
         """A non-block token and the macros nested in it; identical tokens are answered once."""
-        if token.raw in self.memo:
-            replacement, found = self.memo[token.raw]
+        key = (token.raw, self.here, self.there)
+        if key in self.memo:
+            replacement, found = self.memo[key]
             return replacement, [{**v, "at": token.start} for v in found]
         args, found = self.nested(token, depth)
         replacement, verdict = self.judge(token, entry, args)
         if token.pipes:
             verdict = _noted(verdict, self.piped(token, replacement))
         found = [*found, verdict]
-        self.memo[token.raw] = (replacement, found)
+        self.memo[key] = (replacement, found)
         return replacement, [{**v, "at": token.start} for v in found]
 
     def judge(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
@@ -189,20 +211,20 @@ class _Translator:
         if op is None:
             return self.by_same_name(token, entry, args)
         canon = canonical_args(source, entry, args)
-        found = portable_spelling(target, op, token, canon, paired=False)
+        found = portable_spelling(target, op, token, canon, paired=False, within=self.there)
         if found is not None:
             t_entry, text = found
             notes = [n for n in (t_entry.note, self.spaces_lost(op, canon), self.no_offset(entry, args, canon)) if n]
             if entry.fields is not None and entry.note:  # a form read only in some fields: say which
                 notes.insert(0, entry.note)
-            same = by_name(target, token, paired=False)
+            same = by_name(target, token, paired=False, within=self.there)
             if same is not None and same.op != op and text != token.raw:
                 notes.insert(0, f"{target.engine} reads {token.raw} as {same.op}; re-spelled to keep {op}")
             elif same is not None and same.fixed_args and text != token.raw:
                 fixed = "::".join(same.fixed_args)
                 notes.insert(0, f"{target.engine} reads {token.raw} as {op} at {fixed}; re-spelled")
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
-        same = by_name(target, token, paired=False)
+        same = by_name(target, token, paired=False, within=self.there)
         rewritten = self.unglued(token) if same is None else None
         read = by_name(target, parse_token(rewritten, 0, source.syntax), paired=False) if rewritten else None
         if read is not None and read.op != op:
@@ -279,7 +301,7 @@ class _Translator:
 
     def by_same_name(self, token: Token, entry: Entry, args: list[str]) -> tuple[str | None, dict]:
         """An entry declaring no op: matched by name, which the gate allows only where engines agree."""
-        t_entry = by_name(self.target, token, paired=False)
+        t_entry = by_name(self.target, token, paired=False, within=self.there)
         if t_entry is not None:
             text = spell(self.target, t_entry, args, flags=token.flags) or token.raw
             return text, _verdict("portable", token, t_entry.op, to=text, note="matched by name (no op declared)")
@@ -577,6 +599,16 @@ def _brace_free(text: str) -> str:
 
 def _noted(verdict: dict, note: str) -> dict:
     return {**verdict, "note": "; ".join(n for n in (verdict.get("note"), note) if n)}
+
+
+def _kept_around(tokens: list[Token], i: int, kept: dict[int, str]) -> frozenset[str]:
+    """The ops of the blocks around token `i` that the target writes too."""
+    found, parent = set(), tokens[i].parent
+    while parent is not None:
+        if parent in kept:
+            found.add(kept[parent])
+        parent = tokens[parent].parent
+    return frozenset(found)
 
 
 def _verdict(kind: str, token: Token, op: str | None, **extra) -> dict:
