@@ -291,7 +291,7 @@ def _too_many_to_page(folder: Path, limit: int) -> BunzaiError:
     return BunzaiError(
         "too_large",
         f"{folder} holds more than {limit} entries at one level: a page is in name order, so every "
-        "entry would be listed and sorted, however small --limit is",
+        "entry would be listed and sorted, however short a page is asked for",
         f"read a file in it by its path (`bunzai folder read {folder}/NAME`), or import it whole "
         f"(`bunzai folder import {folder}`: an import walks any number of files)",
         limit=limit,

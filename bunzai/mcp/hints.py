@@ -170,6 +170,12 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
             "or ask the person to grant the folder the link leads to (only they can grant a folder)",
         ),
         (
+            r"read a file in it by its path \(`bunzai folder read [^`]+/NAME`\), or import it whole "
+            r"\(`bunzai folder import ([^`]+)`: an import walks any number of files\)",
+            r"import it whole with folder_import paths=[\1] (an import walks any number of files), or a file in "
+            r"it by its path",
+        ),
+        (
             r"see `bunzai folder list`",
             "only the person grants folders: ask them to grant it, or search those granted with folder_search",
         ),

@@ -29,7 +29,7 @@ def test_a_folder_too_crowded_to_page_says_why_a_small_limit_does_not_help_and_w
     assert error["code"] == "too_large" and error["details"]["limit"] == 5
     assert error["message"] == (
         f"{cards} holds more than 5 entries at one level: a page is in name order, so every entry would be "
-        "listed and sorted, however small --limit is"
+        "listed and sorted, however short a page is asked for"
     )
     assert f"bunzai folder read {cards}/NAME" in error["hint"] and f"bunzai folder import {cards}" in error["hint"]
     # what the hint offers answers

@@ -82,6 +82,12 @@ EXAMPLES = [
         "folder the link leads to (only they can grant a folder)",
     ),
     (
+        "read a file in it by its path (`bunzai folder read /home/me/ST/NAME`), or import it whole "
+        "(`bunzai folder import /home/me/ST`: an import walks any number of files)",
+        "import it whole with folder_import paths=[/home/me/ST] (an import walks any number of files), or a file "
+        "in it by its path",
+    ),
+    (
         "see `bunzai folder list`",
         "only the person grants folders: ask them to grant it, or search those granted with folder_search",
     ),
