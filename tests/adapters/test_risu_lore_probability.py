@@ -204,3 +204,34 @@ def test_a_chance_of_100_on_or_off_is_the_same_and_any_other_is_not():
     card = {"kind": "character", "body": {"book": book((100, True))["body"]}}
     assert sure_chances(card, {"kind": "character", "body": {"book": None}}) == set()
     assert sure_chances(card, card) == {"/body/book/entries/0/use_probability"}
+
+
+def test_the_writer_writes_none_for_exactly_the_chances_the_read_back_check_takes_as_sure():
+    # RisuAI's load makes an activationPercent N `@@probability N`, which deactivates on
+    # `Math.random() * 100 > parseInt(N)`: from 100 up it never misses, as with no chance at all.
+    # The writer (_chance) and the check (sure_chances) used to differ past 100 (>= 100 against == 100).
+    from bunzai.adapters.common.book_losses import sure_chances
+    from bunzai.adapters.risu.lore_entries import _chance
+
+    def book(probability, on):
+        return {"kind": "lorebook", "body": {"entries": [{"probability": probability, "use_probability": on}]}}
+
+    for probability in (0, 1, 99, 100, 100.5, 101, 150):
+        written_as_none = _chance({"probability": probability, "use_probability": True}) is None
+        assert written_as_none == (probability >= 100)
+        assert written_as_none == bool(sure_chances(book(probability, True), book(100, False))), probability
+    assert sure_chances(book(150, True), book(100, False)) == {
+        "/body/entries/0/use_probability",
+        "/body/entries/0/probability",
+    }
+    assert sure_chances(book(100, True), book(100, False)) == {"/body/entries/0/use_probability"}
+
+
+def test_an_activation_percent_past_100_reads_as_sure_and_goes_back_as_it_was():
+    _adapter, decoded, media = read(export(entry(activationPercent=150)), "l.json")
+    (canonical,) = decoded.pieces[0].body.entries
+    assert (canonical.use_probability, canonical.probability) == (True, 100)
+    assert risu_load(entry(activationPercent=150)) == 100  # as RisuAI acts on it: it never misses
+    crossing = convert_piece(decoded.pieces[0], "risu.lorebook", media)
+    assert json.loads(crossing.data)["data"][0]["activationPercent"] == 150
+    assert crossing.losses == []

@@ -193,22 +193,32 @@ def empty_folders_enabled(piece: dict) -> set[str]:
 
 
 # --- a sure chance ---------------------------------------------------------------------------------
-# An entry with a chance of 100 fires whenever it would with none (SillyTavern rolls
-# `Math.random() * 100 <= probability`, RisuAI's @@probability `> parseInt(...)`): a format that
-# writes no chance for it (RisuAI's lorebook) reads it back with `use_probability` off, which is
-# no loss.
+# An entry with a chance of 100 or more fires whenever it would with none: SillyTavern rolls
+# `Math.random() * 100 <= probability`, and RisuAI's load turns an activationPercent into
+# `@@probability N`, which deactivates on `Math.random() * 100 > parseInt(N)` (lorebook.svelte.ts),
+# so past 100 neither ever misses (RisuAI's editor clamps it to 100, LoreBookData.svelte). A format
+# that writes no chance for it (RisuAI's lorebook) reads it back with `use_probability` off, which
+# is no loss.
+
+
+def sure_chance(probability: Any) -> bool:
+    """A chance that fires as surely as none: 100 or more (RisuAI's lorebook writes it as none)."""
+    return isinstance(probability, int | float) and probability >= 100
 
 
 def sure_chances(before: dict, after: dict) -> set[str]:
-    """The `use_probability` pointers of two dumped pieces (a lorebook, or a character's book)
-    where an entry's chance is 100 on both sides: on or off, it fires as surely."""
+    """The pointers of two dumped pieces (a lorebook, or a character's book) where an entry's
+    chance is sure on both sides (sure_chance): on or off, at 100 or past it, it fires as
+    surely. `use_probability`, and `probability` where the two differ."""
     if before["kind"] != after["kind"] or before["kind"] not in ("lorebook", "character"):
         return set()
     prefix, old, new = "/body/entries", before["body"], after["body"]
     if before["kind"] == "character":
         prefix, old, new = "/body/book/entries", old.get("book") or {}, new.get("book") or {}
-    return {
-        f"{prefix}/{index}/use_probability"
-        for index, (was, now) in enumerate(zip(old.get("entries") or [], new.get("entries") or []))
-        if was.get("probability") == now.get("probability") == 100
-    }
+    same = set()
+    for index, (was, now) in enumerate(zip(old.get("entries") or [], new.get("entries") or [])):
+        if sure_chance(was.get("probability")) and sure_chance(now.get("probability")):
+            same.add(f"{prefix}/{index}/use_probability")
+            if was.get("probability") != now.get("probability"):
+                same.add(f"{prefix}/{index}/probability")
+    return same

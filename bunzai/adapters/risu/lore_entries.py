@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bunzai.adapters.common.book_losses import empty_folder
+from bunzai.adapters.common.book_losses import empty_folder, sure_chance
 from bunzai.adapters.common.drift import MISSING, as_bool, as_float, as_int, as_object, as_str
 from bunzai.adapters.common.js_regex import compiles, flags_valid
 from bunzai.adapters.common.losses import LossRule
@@ -290,11 +290,12 @@ _REWRITTEN = re.compile(r"@@@?end|<(?:char|bot|user)>")
 
 
 def _chance(canonical: dict) -> int | None:
-    """The chance a canonical entry sets, None when it sets none: a chance of 100 fires as surely
-    as none, and RisuAI writes none for it (an entry it makes has no activationPercent, addLorebook;
-    its card import writes @@probability only for a chance other than 100, convertCharbook)."""
+    """The chance a canonical entry sets, None when it sets none: a chance of 100 or more fires as
+    surely as none (book_losses.sure_chance), and RisuAI writes none for it (an entry it makes has no
+    activationPercent, addLorebook; its card import writes @@probability only for a chance other
+    than 100, convertCharbook)."""
     chance = canonical["probability"] if canonical["use_probability"] else None
-    return None if chance is None or chance >= 100 else chance
+    return None if chance is None or sure_chance(chance) else chance
 
 
 def _migrated(entry: dict) -> bool:
