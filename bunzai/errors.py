@@ -163,14 +163,22 @@ _OS_ERRORS = {
 }
 
 
-def from_os_error(error: OSError, path: object = None) -> BunzaiError | None:
+# Faults only a write meets: a read of a read-only or full disk goes through.
+_WRITE_ONLY = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT})
+
+
+def from_os_error(error: OSError, path: object = None, *, writing: bool | None = True) -> BunzaiError | None:
     """The coded refusal for an environment fault (read-only, full, forbidden, a failing disk), else None. It names
     `path` when given (the file a caller meant: not the hidden temp file written beside it), else
-    the error's own file."""
+    the error's own file. `writing`: a write failed, and the message says nothing was half-written
+    (bunzai writes through temp files, so a write that fails leaves the old file whole); False: a
+    read failed, and nothing is said of writes; None: not known (a fault caught far from the call
+    that met it), said only of a fault only a write meets (read-only, full)."""
     known = _OS_ERRORS.get(error.errno)
     if known is None:
         return None
     code, what, hint = known
     named = path if path is not None else error.filename
     where = f": {named}" if named else ""
-    return BunzaiError(code, f"{what}{where}; nothing was half-written", hint)
+    wrote = writing or writing is None and error.errno in _WRITE_ONLY
+    return BunzaiError(code, f"{what}{where}{'; nothing was half-written' if wrote else ''}", hint)

@@ -81,7 +81,7 @@ def read_file_bytes(path: Path, limit: int = IMPORT_FILE_MAX_BYTES) -> bytes:
 def _refusal(error: OSError, path: Path, message: str, hint: str) -> BunzaiError:
     """A file or folder that could not be read: a failing disk's EIO as io_error (the device's
     fault, naming `path`), any other error as the path's (invalid_input, `message`)."""
-    coded = from_os_error(error, path) if error.errno == errno.EIO else None
+    coded = from_os_error(error, path, writing=False) if error.errno == errno.EIO else None
     return coded or BunzaiError("invalid_input", message, hint)
 
 

@@ -63,7 +63,9 @@ def _real_folder(folder: str | Path) -> Path:
 
 def _failed_disk(error: Exception, path: Path) -> BunzaiError | None:
     """io_error where the disk failed (EIO) on the way to `path`: not said to be missing."""
-    return from_os_error(error, path) if isinstance(error, OSError) and error.errno == errno.EIO else None
+    return (
+        from_os_error(error, path, writing=False) if isinstance(error, OSError) and error.errno == errno.EIO else None
+    )
 
 
 def grant(studio, folder: str | Path) -> list[str]:

@@ -97,10 +97,11 @@ def _run(args: list[str]) -> int:
         return _reader_gone()
     except OSError as error:
         from bunzai.errors import from_os_error
-        from bunzai.store.faults import meant_path
+        from bunzai.store.faults import by_a_write, meant_path
 
         # not a temp file or .bunzai/ inside; a fault naming no file (a full disk in write or fsync) names the studio
-        coded = from_os_error(error, meant_path(error.filename, None if error.filename else _studio_root(args)))
+        meant = meant_path(error.filename, None if error.filename else _studio_root(args))
+        coded = from_os_error(error, meant, writing=by_a_write(error))  # a read that failed says nothing of writes
         if coded is None:
             return _internal(error)
         return render_error(coded)

@@ -116,10 +116,11 @@ class Dispatcher:
         except BunzaiError as error:
             return self._error(error, version)
         except OSError as error:
-            from bunzai.store.faults import meant_path  # lazy: only a failed write needs it
+            from bunzai.store.faults import by_a_write, meant_path  # lazy: only a fault needs them
 
-            # what the agent asked to write: not a temp file or the studio's .bunzai/ folder
-            coded = from_os_error(error, meant_path(error.filename, getattr(self.ctx.studio, "root", None)))
+            # what the agent asked to write: not a temp file or the studio's .bunzai/ folder (a read: nothing of writes)
+            meant = meant_path(error.filename, getattr(self.ctx.studio, "root", None))
+            coded = from_os_error(error, meant, writing=by_a_write(error))
             return self._error(coded if coded is not None else _internal(error), version)
         except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
             return self._error(_internal(error), version)

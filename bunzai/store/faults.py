@@ -32,6 +32,15 @@ def meant_path(filename: object, studio_root: object = None) -> str | None:
     return _studio_of(path) or path
 
 
+def by_a_write(error: OSError) -> bool | None:
+    """True where the fault names a temp file (only a write makes one), else None: not known
+    whether a write or a read met it (`errors.from_os_error`'s `writing`)."""
+    filename = error.filename
+    if isinstance(filename, (str, os.PathLike)) and is_exact_temp_name(os.path.basename(os.fsdecode(filename))):
+        return True
+    return None
+
+
 def _studio_of(path: str) -> str | None:
     """The studio whose `.bunzai/` folder holds `path` (the nearest such folder above it), if any."""
     parts = os.path.normpath(path).split(os.sep)
