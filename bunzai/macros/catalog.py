@@ -78,6 +78,11 @@ class Syntax(BaseModel):
     # The whitespace the engine skips between `{{` and the name (and after a flag); None:
     # JavaScript's. Lumiverse's lexer skips " " and "\t" alone: `{{\nchar}}` names nothing there.
     lead: str | None = None
+    # The variable shorthand as the engine's own lexer scans it: the name (a regular expression,
+    # matched from the prefix on), then its operators, longest first, with `lead` around them; a
+    # token with anything else left over is text. None: SillyTavern's reading (syntax.py _SHORTHAND).
+    shorthand_name: str | None = None
+    shorthand_operators: tuple[str, ...] = ()
 
 
 def _known_op(value: str | None) -> str | None:

@@ -15,7 +15,7 @@ import string
 from dataclasses import dataclass, field
 from functools import cache
 
-from bunzai.jstext import JS_WHITESPACE, js_number, js_trim, js_trim_start
+from bunzai.jstext import JS_WHITESPACE, js_number, js_trim, js_trim_end, js_trim_start
 from bunzai.limits import MACRO_TOKEN_CACHE
 from bunzai.macros.catalog import GluedForm, Syntax
 
@@ -185,6 +185,36 @@ def _args_after(body: str, mode: str, sep: str) -> list[str] | None:
 
 
 @cache
+def _shorthand_name(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+def _scanned_shorthand(rest: str, syntax: Syntax) -> tuple[str, str, str] | None:
+    """(name, operator, value) of a variable shorthand after its prefix, as Lumiverse's lexer
+    scans one (MacroLexer.ts lexMacroContent, lexOperator): the name, `lead` whitespace, an
+    operator, `lead` whitespace, then a value up to a `::` (its trailing whitespace trimmed);
+    None where something else is left before the closing braces (the lexer then closes the
+    token early and prints the rest garbled): the token is no shorthand bunzai reads."""
+    gap = syntax.lead if syntax.lead is not None else JS_WHITESPACE
+
+    def skip(i: int) -> int:
+        while i < len(rest) and rest[i] in gap:
+            i += 1
+        return i
+
+    name = _shorthand_name(syntax.shorthand_name).match(rest)
+    i = skip(name.end())
+    operator = next((o for o in syntax.shorthand_operators if rest.startswith(o, i)), "")
+    i = skip(i + len(operator))
+    if operator in ("", "++", "--"):  # no value: only the closing braces may follow
+        return (name.group(), operator, "") if i == len(rest) else None
+    value = rest[i:]
+    if len(split_top(value, "::")) > 1:
+        return None
+    return name.group(), operator, js_trim_end(value)
+
+
+@cache
 def _glued(form: GluedForm) -> re.Pattern:
     return re.compile(re.escape(form.name) + re.escape(form.sep) + "(" + form.arg + ")", re.I | re.S)
 
@@ -232,6 +262,15 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     if s.startswith("/") and len(s) > 1:
         token.closing = True
         token.name = js_trim(s[1:])
+        return token
+    if syntax.shorthand and s[:1] in syntax.shorthand and syntax.shorthand_name is not None:
+        scanned = _scanned_shorthand(s[1:], syntax)
+        if scanned is None:
+            token.name, token.text = raw[2:-2], True
+            return token
+        name, operator, value = scanned
+        token.shorthand = token.name = s[0] + operator
+        token.args = [name, value] if value else [name]  # an empty value is no argument (parseVariableShorthand)
         return token
     if syntax.shorthand and s[:1] in syntax.shorthand:
         match = _SHORTHAND.match(s[1:])
