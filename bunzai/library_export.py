@@ -246,21 +246,47 @@ def _textgen_portrait(studio, piece) -> tuple[bytes | None, str]:
 
 
 def _outside_studio(studio, into: Path) -> None:
-    """Refuse a folder that is the studio or inside it, but for a folder of its own under
+    """Refuse a folder that is the studio or inside it, but for a folder of its own directly under
     Export/: the layout's folders would sit among the studio's own (`Graveyard/characters/`,
     which doctor then reports; files under `.bunzai/`), where only apply and export write.
-    Links are followed, so a link to the studio is the studio."""
+    Under Export/, one export is not written into another's: a single-piece export's kit folder,
+    or a folder inside an export's folder (an earlier `--into` folder itself is taken again:
+    create-only, it keeps what is there). Links are followed, so a link to the studio is the studio."""
+    from bunzai.store.exports import is_kit_name
+
     root = Path(os.path.realpath(studio.root))
     target = Path(os.path.realpath(into))
     exports = Path(os.path.realpath(studio.export_dir))
-    if target != exports and target.is_relative_to(exports):
+    if target.parent == exports and not is_kit_name(target.name):
         return
+    if target.is_relative_to(exports):
+        raise _into_another_export(studio, into, target.relative_to(exports).parts)
     if target.is_relative_to(root):
         raise BunzaiError(
             "invalid_input",
             f"{into} is {'the studio' if target == root else 'inside the studio'} {studio.root}: nothing was written",
             f"export into a folder outside the studio, or a new folder under {studio.export_dir}",
         )
+
+
+def _into_another_export(studio, into: Path, parts: tuple[str, ...]) -> BunzaiError:
+    """The refusal of a folder under Export/ that is not one of its own (`_outside_studio`)."""
+    from bunzai.store.exports import is_kit_name
+
+    own = f"a new folder directly under {studio.export_dir}, or a folder outside the studio"
+    if not parts:
+        message = f"{into} is the studio's Export/ folder, where each export goes in a folder of its own"
+        return BunzaiError("invalid_input", f"{message}: nothing was written", f"export into {own}")
+    top = studio.export_dir / parts[0]
+    if is_kit_name(parts[0]):
+        message = f"{into} is {'' if len(parts) == 1 else 'inside '}{top}, the folder of a single-piece export"
+        return BunzaiError("invalid_input", f"{message}: nothing was written", f"export into {own}")
+    return BunzaiError(
+        "invalid_input",
+        f"{into} is inside {top}: under the studio's Export/, an export goes in a folder of its own directly "
+        "under it, not inside another's: nothing was written",
+        f"export into {top} itself (create-only: what is there is kept), {own}",
+    )
 
 
 def _make_into(into: Path) -> None:

@@ -28,6 +28,13 @@ def export_stamp(now: datetime | None = None) -> str:
     return now.strftime("%Y%m%dT%H%M%S%fZ")
 
 
+def is_kit_name(name: str) -> bool:
+    """Whether `name` is a kit folder's, as the writers below name one: `<export_stamp> Kit <id>`."""
+    import re
+
+    return re.fullmatch(r"[0-9]{8}T[0-9]{12}Z Kit .+", name, re.DOTALL) is not None
+
+
 def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, now: datetime | None = None) -> Path:
     """Write one exported file into a fresh kit folder; return the file's path."""
     check_id(piece_id)

@@ -60,3 +60,26 @@ def test_a_folder_of_its_own_under_export_and_one_outside_are_written(stocked, t
         assert done.json["counts"]["written"] == 1
         assert (into / "characters" / "Grace Hopper.png").is_file()
     assert stocked("doctor").json["clean"] is True
+
+
+def test_one_export_is_not_written_into_another_s_folder_under_export(stocked):
+    # a single-piece export's kit folder, and a folder inside an earlier --into folder, are another export's
+    exports = stocked.studio / "Export"
+    kit = Path(
+        stocked.studio / stocked("export", "grace-hopper", "--to", "sillytavern.card.json", check=True).json["path"]
+    )
+    library = exports / "library"
+    stocked("export", "--into", str(library), "--layout", "sillytavern", check=True)
+    before = files_of(stocked.studio)
+    for into in (kit.parent, kit.parent / "more", library / "characters", exports / "new" / "sub"):
+        done = stocked("export", "--into", str(into), "--layout", "sillytavern")
+        assert done.code == 1, into
+        error = done.json["error"]
+        assert error["code"] == "invalid_input" and error["message"].startswith(f"{into} is ") and error["hint"]
+        assert f"a new folder directly under {exports}" in error["hint"]
+    assert files_of(stocked.studio) == before
+    done = stocked("export", "--into", str(library / "characters"), "--layout", "textgen")
+    assert done.json["error"]["hint"].startswith(f"export into {library} itself")
+    again = stocked("export", "--into", str(library), "--layout", "sillytavern", check=True)  # its own folder, again
+    assert again.json["counts"]["skipped_existing"] == 1 and files_of(stocked.studio) == before
+    assert stocked("doctor").json["clean"] is True
