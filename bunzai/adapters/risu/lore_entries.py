@@ -1,14 +1,15 @@
 """RisuAI's native loreBook entries <-> canonical lorebook entries.
 
 A Risu entry: `{key: "a, b", secondkey, insertorder, comment, content, mode, alwaysActive,
-selective, extentions (sic) {risu_case_sensitive}, activationPercent, useRegex, loreCache,
+selective, extentions (sic) {risu_case_sensitive, app data}, activationPercent, useRegex, loreCache,
 bookVersion, id, folder}`. Keys are one comma-joined string, read and written the way RisuAI's
 searchMatch matches them (see the keys section): plain keys split on `,` and trimmed (a key
 holding a comma becomes two keys); with `useRegex` every key is a regex, read as RisuAI parses
 it and written in a layout RisuAI parses back to the canonical pattern and flags.
-Decorators (`@@depth 2` ...) stay in `content` as written. Every native key the canonical
-entry does not name (`mode`, `folder`, `loreCache`, `bookVersion`, `id`, unknown keys)
-travels in the entry's `extensions.risuai`, so it survives crossings that keep entry
+Decorators (`@@depth 2` ...) stay in `content` as written. The app data in `extentions` is the
+entry's extensions (_app_key). Every other native key the canonical entry does not name (`mode`,
+`folder`, `loreCache`, `bookVersion`, `id`, unknown keys) travels in the entry's
+`extensions.risuai`, so it survives crossings that keep entry
 extensions, and writing starts from the escrowed entry so a same-format round trip is JSON-equal.
 `mode: "normal"` is the default (read as no extension; an entry written anew gets it, as
 every RisuAI writer sets it).
@@ -20,6 +21,7 @@ import re
 from typing import Any
 
 from bunzai.adapters.common.book_losses import empty_folder, sure_chance
+from bunzai.adapters.common.card_book import ST_ENTRY_EXTENSIONS
 from bunzai.adapters.common.drift import MISSING, as_bool, as_float, as_int, as_object, as_str
 from bunzai.adapters.common.js_regex import compiles, flags_valid
 from bunzai.adapters.common.losses import LossRule
@@ -40,6 +42,7 @@ _MAPPED = (
     "useRegex",
 )
 _CASE = "risu_case_sensitive"
+_EXT = "extentions"  # (sic) RisuAI's spelling
 # loreBook.mode: 'normal' (the default, read as no extension), 'folder', 'child' ... (kept in extensions.risuai).
 _MODE, _NORMAL = "mode", "normal"
 # Canonical entry fields a Risu entry has no place for (decorators could say some; bunzai does not rewrite text).
@@ -310,9 +313,14 @@ def _percent(entry: dict) -> int | None:
     return min(100, max(0, int(number))) if number else None
 
 
-def _case_only(value: Any) -> bool:
-    """An `extentions` object that holds nothing but the case flag (read as case_sensitive alone)."""
-    return isinstance(value, dict) and value.keys() <= {_CASE}
+def _app_key(key: str) -> bool:
+    """An `extentions` key that is the canonical entry's app data (`extensions.<key>`): RisuAI's card
+    import puts a card entry's extensions there (`extentions: {...extensions, risu_case_sensitive}`,
+    convertCharbook), its lorebook and module files keep the entry whole (exportLoreBook), and its card
+    export writes them back as the entry's extensions (createBaseV2). Not the case flag, a SillyTavern
+    key (the card's own fields say those) or `risuai` (the entry's own RisuAI keys): those stay with
+    the RisuAI keys, in extensions.risuai."""
+    return key != _CASE and key != EXT_KEY and key not in ST_ENTRY_EXTENSIONS
 
 
 def read_entry(native: Any, index: int) -> dict:
@@ -322,14 +330,15 @@ def read_entry(native: Any, index: int) -> dict:
     extras = {key: copied(value) for key, value in entry.items() if key not in _MAPPED}
     if extras.get(_MODE) == _NORMAL:  # RisuAI's default mode, as an entry without one reads
         del extras[_MODE]
-    ext_native = as_object(extras.get("extentions"))
+    ext_native = as_object(extras.get(_EXT))
     case = ext_native.get(_CASE, MISSING)
-    if isinstance(extras.get("extentions"), dict):
-        rest = {key: value for key, value in ext_native.items() if key != _CASE}
+    app = {key: value for key, value in ext_native.items() if _app_key(key)}
+    if isinstance(extras.get(_EXT), dict):
+        rest = {key: value for key, value in ext_native.items() if key != _CASE and key not in app}
         if rest:
-            extras["extentions"] = rest
-        else:  # the case flag alone (or nothing): no app data to keep, only case_sensitive
-            del extras["extentions"]
+            extras[_EXT] = rest
+        else:  # the case flag and app data alone (or nothing): nothing RisuAI's own to keep
+            del extras[_EXT]
     percent = _percent(entry)
     return {
         "uid": index,
@@ -343,7 +352,7 @@ def read_entry(native: Any, index: int) -> dict:
         "probability": 100 if percent is None else percent,
         "use_probability": percent is not None,
         "case_sensitive": as_bool(case, None),
-        "extensions": {EXT_KEY: extras} if extras else {},
+        "extensions": app | ({EXT_KEY: extras} if extras else {}),
     }
 
 
@@ -364,17 +373,14 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
         }
     )
     extras = as_object(canonical["extensions"].get(EXT_KEY))
-    for key in [key for key in entry if key not in _MAPPED and key not in extras and key != _MODE]:
-        if key != "extentions" or not _case_only(entry[key]):  # that one reads as case_sensitive alone
-            del entry[key]
+    for key in [key for key in entry if key not in _MAPPED and key not in extras and key not in (_MODE, _EXT)]:
+        del entry[key]
     if _MODE not in extras and entry.get(_MODE, _NORMAL) != _NORMAL:
         entry[_MODE] = _NORMAL
     for key, value in extras.items():
-        if key not in _MAPPED:
-            if key == "extentions" and isinstance(entry.get(key), dict) and _CASE in entry[key]:
-                entry[key] = copied(value) | {_CASE: entry[key][_CASE]}
-            elif entry.get(key, MISSING) != value:
-                entry[key] = copied(value)
+        if key not in _MAPPED and key != _EXT and entry.get(key, MISSING) != value:
+            entry[key] = copied(value)
+    _write_extentions(entry, extras.get(_EXT, MISSING), canonical["extensions"])
     every = canonical["keys"] + canonical["secondary_keys"]
     regex = any(key["regex"] for key in every)
     current = read_entry(entry, index)
@@ -406,13 +412,35 @@ def write_entry(base: Any, canonical: dict, index: int) -> dict:
         else:  # none, or a 0 RisuAI cannot hold (entry_losses names it)
             entry.pop("activationPercent", None)
     if current["case_sensitive"] != canonical["case_sensitive"]:
-        ext = entry["extentions"] if isinstance(entry.get("extentions"), dict) else {}
+        ext = entry[_EXT] if isinstance(entry.get(_EXT), dict) else {}
         if canonical["case_sensitive"] is None:
             ext.pop(_CASE, None)
         else:
             ext[_CASE] = canonical["case_sensitive"]
-        entry["extentions"] = ext
+        entry[_EXT] = ext
     return entry
+
+
+def _write_extentions(entry: dict, held: Any, extensions: dict) -> None:
+    """The entry's `extentions`: its RisuAI-own part (`held`, extensions.risuai.extentions) and the
+    app data (_app_key), over the written entry's own, whose case flag and key order stay."""
+    if held is not MISSING and not isinstance(held, dict):
+        entry[_EXT] = copied(held)  # not an object, kept as it came (entry_losses names app data it cannot hold)
+        return
+    wanted = (held if held is not MISSING else {}) | {key: value for key, value in extensions.items() if _app_key(key)}
+    current = entry.get(_EXT)
+    if not isinstance(current, dict):
+        if wanted:
+            entry[_EXT] = copied(wanted)
+        elif current is not None or _EXT in entry:
+            del entry[_EXT]  # not an object, and nothing to hold: read as none either way
+        return
+    merged = {
+        key: value if key == _CASE else copied(wanted[key])
+        for key, value in current.items()
+        if key in wanted or key == _CASE
+    }
+    entry[_EXT] = merged | {key: copied(value) for key, value in wanted.items() if key not in merged}
 
 
 # What entry_losses names, at a lorebook body's entries (/body/entries/<n>/...).
@@ -459,10 +487,17 @@ ENTRY_UID_IS_INDEX = LossRule(
     "RisuAI entries have no uid: an entry's uid is its place in the list",
 )
 ENTRY_EXTENSIONS = LossRule(
-    _ENTRY + "/extensions",
+    _ENTRY + "/extensions(?:/[^/]+)?",
     "dropped",
     "risu.entry.extensions",
-    "a RisuAI lore entry keeps only its own keys (extensions.risuai); other app data has no place",
+    "a RisuAI lore entry keeps app data in its `extentions` object, which this entry holds as something else",
+)
+ENTRY_EXTENSIONS_MOVED = LossRule(
+    _ENTRY + "/extensions",
+    "translated",
+    "risu.entry.extensions_moved",
+    "app data kept with the entry's RisuAI keys (extensions.risuai.extentions, as bunzai read it before) is "
+    "written in `extentions`, where RisuAI keeps a card entry's extensions, and reads back as the entry's extensions",
 )
 
 PROBABILITY_ZERO = LossRule(
@@ -549,7 +584,19 @@ def entry_losses(canonical: dict, index: int, prefix: str, default: dict, writte
     losses += _probability_losses(canonical, at, written)
     if isinstance(canonical["uid"], str) or canonical["uid"] != index:
         losses.append(ENTRY_UID_IS_INDEX.at(f"{at}/uid"))
-    other = {key: value for key, value in canonical["extensions"].items() if key != EXT_KEY}
-    if other:
+    other = [key for key in canonical["extensions"] if key != EXT_KEY]
+    held = as_object(canonical["extensions"].get(EXT_KEY)).get(_EXT, MISSING)
+    if other and held is not MISSING and not isinstance(held, dict):
         losses.append(ENTRY_EXTENSIONS.at(f"{at}/extensions"))
+        return losses
+    moved = [key for key in (held if isinstance(held, dict) else {}) if _app_key(key)]
+    if moved:
+        losses.append(ENTRY_EXTENSIONS_MOVED.at(f"{at}/extensions", ENTRY_EXTENSIONS_MOVED.why + f": {_listed(moved)}"))
+    for key in [key for key in other if not _app_key(key)]:
+        why = (
+            "RisuAI reads `extentions.risu_case_sensitive` as the entry's case flag, written from case_sensitive"
+            if key == _CASE
+            else f"{key!r} is a SillyTavern entry key, which a RisuAI entry says with its own fields or not at all"
+        )
+        losses.append(ENTRY_EXTENSIONS.at(f"{at}/extensions/{key}", why))
     return losses
