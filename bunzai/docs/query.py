@@ -179,6 +179,14 @@ def search(query: str, *, limit: int | None = None, docs: Docs | None = None) ->
             "too_large", f"the query is {len(query)} characters, over {DOCS_QUERY_MAX_CHARS}", "ask with a few words"
         )
     wanted = list(dict.fromkeys(bm25.terms(query)))[:SEARCH_MAX_TERMS]
+    if not wanted:  # no section could match it: say so, not "no section matched" (as `bunzai search` does)
+        raise BunzaiError(
+            "usage",
+            f"the query {query!r} holds no word to search for: the docs are searched by their English words "
+            "(letters a to z and digits), leaving out common words such as a, the, how and which, and "
+            "quantifiers such as all and every",
+            "name the topic in a word or two, e.g. bunzai docs search export containment",
+        )
     index, chunks = docs.search_index()
     hits = []
     for score, doc in index.rank(wanted)[:limit]:
