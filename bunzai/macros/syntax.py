@@ -25,12 +25,18 @@ _NAME = re.compile(r":?[^:" + _JS_SPACE_CLASS + "]+")
 _BRACES = re.compile(r"\{\{(?!\{)|\}\}")
 # The operators of the variable shorthand, longest first so `||=` wins over `||`.
 SHORTHAND_OPERATORS = ("||=", "??=", "+=", "-=", "==", "!=", ">=", "<=", "++", "--", "||", "??", "=", ">", "<")
+# SillyTavern's (MacroLexer.js MACRO_VARIABLE_SHORTHAND_PATTERN): an ASCII letter, then ASCII word
+# characters and hyphens, ending on a word character, so `{{.x-=2}}` subtracts from `x`
 _SHORTHAND = re.compile(
-    r"^(?P<var>[A-Za-z_][\w-]*)\s*(?P<op>"
+    r"^(?P<var>[A-Za-z](?:[\w-]*\w)?)\s*(?P<op>"
     + "|".join(re.escape(o) for o in SHORTHAND_OPERATORS)
     + r")?\s*(?P<value>.*)$",
-    re.S,
+    re.S | re.A,
 )
+# What may follow a shorthand's name, no operator between, for SillyTavern's parser to recover
+# the token as that variable (`{{.x y}}`, `{{.x!}}`): anything else (`{{.café}}`, `{{.x-}}`,
+# `{{.x 1}}`) leaves its closing braces to the text, and the engine prints the token as written
+_RECOVERED_AFTER_NAME = re.compile(r"\s*[A-Za-z!?]")
 
 
 @dataclass
@@ -214,6 +220,12 @@ def _scanned_shorthand(rest: str, syntax: Syntax) -> tuple[str, str, str] | None
     return name.group(), operator, js_trim_end(value)
 
 
+def _recovered(match: re.Match) -> bool:
+    """Whether SillyTavern's parser reads a shorthand whose name is followed by something that is no
+    operator as the variable all the same (it skips a word or `!`), rather than as text."""
+    return _RECOVERED_AFTER_NAME.match(match.string, match.end("var")) is not None
+
+
 @cache
 def _glued(form: GluedForm) -> re.Pattern:
     return re.compile(re.escape(form.name) + re.escape(form.sep) + "(" + form.arg + ")", re.I | re.S)
@@ -274,6 +286,9 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
         return token
     if syntax.shorthand and s[:1] in syntax.shorthand:
         match = _SHORTHAND.match(s[1:])
+        if match is None or not (match.group("op") or not match.group("value").strip() or _recovered(match)):
+            token.name, token.text = raw[2:-2], True  # no name SillyTavern's lexer takes (`{{._x}}`, `{{.1x}}`)
+            return token
         if match:
             operator = match.group("op") or ""
             token.shorthand = s[0] + operator
