@@ -173,9 +173,10 @@ def walk_entries(
     starts with a dot is kept unless it is junk, as `list_folder` keeps it (SillyTavern lists
     `characters/.hack.png`). too_large past WALK_MAX_ENTRIES entries.
 
-    A folder that cannot be listed, or is listed but not entered (read without execute: its first
-    entry cannot be looked at), is passed over; an entry that cannot be looked at (a file system
-    that reports no entry types stats each one) is passed over, and its folder named. With
+    A folder that cannot be listed, or is listed but not entered (read without execute: looking at
+    its first entry is denied), is passed over; an entry that cannot be looked at otherwise (a bad
+    inode, a link loop: a file system that reports no entry types stats each one), the first or
+    not, is passed over, and its folder named. With
     `unreadable`, such a folder (`root` too) is added to it, once (one locked folder in a library
     does not hide the rest); without, it is refused."""
     from pathlib import Path
@@ -201,17 +202,18 @@ def walk_entries(
                     limit=WALK_MAX_ENTRIES,
                 )
             try:
-                if not entered:  # one lstat a folder: where it fails, nothing in the folder can be read
+                if not entered:  # one lstat a folder: where it is denied, nothing in the folder can be read
                     entry.stat(follow_symlinks=False)
                     entered = True
                 kind = _kind(entry, dot_files)
             except FileNotFoundError:  # gone since the folder was listed
                 continue
             except OSError as error:
-                _cannot_look(folder, "enter" if not entered else "look into", error, unreadable)
-                if entered:
-                    continue
-                break
+                denied = error.errno in (errno.EACCES, errno.EPERM)  # no search permission: the whole folder's
+                _cannot_look(folder, "enter" if denied else "look into", error, unreadable)
+                if denied:
+                    break
+                continue  # one bad entry (EIO, a link loop), the first or not: the rest of the folder is read
             if kind == "folder":
                 if depth < max_depth:
                     subfolders.append((Path(entry.path), depth + 1))

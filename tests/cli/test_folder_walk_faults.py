@@ -144,3 +144,31 @@ def test_one_entry_that_cannot_be_looked_at_names_its_folder_and_the_rest_of_it_
         "worlds/ada-zzz.json",
     ]
     assert answer["unreadable"] == [str(library / "worlds")]
+
+
+def test_a_first_entry_that_cannot_be_looked_at_is_not_taken_for_a_folder_not_entered(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # the lstat of the first entry fails with EIO (a bad inode), not EACCES: the folder was entered,
+    # so the rest of it is searched and the folder named, as for an entry past the first
+    studio, library = _library(tmp_path)
+    (library / "worlds" / "ada-after.json").write_text("{}")
+    real_scandir = os.scandir
+
+    class Bad(_Unentered):
+        def stat(self, *, follow_symlinks: bool = True):
+            raise OSError(errno.EIO, os.strerror(errno.EIO), self.path)
+
+        def is_symlink(self) -> bool:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), self.path)
+
+    def scandir(path):
+        return iter([Bad(entry, False) if entry.name == "ada-after.json" else entry for entry in real_scandir(path)])
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    answer = _search(studio, "ada", capsys)
+    assert [hit["relative"] for hit in answer["items"]] == ["characters/ada-characters.json", "worlds/ada-worlds.json"]
+    assert answer["unreadable"] == [str(library / "worlds")]
+    with pytest.raises(BunzaiError) as caught:  # a walk that keeps no unreadable list names what failed, in its words
+        list(files.walk_files(library / "worlds"))
+    assert caught.value.code == "io_error" and str(library / "worlds") in caught.value.message
