@@ -10,13 +10,21 @@ reported too. A crossing therefore cannot drop a field silently.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bunzai.adapters import registry
 from bunzai.adapters.common.book_losses import empty_folders_enabled, sure_chances
-from bunzai.adapters.common.card_doc import CARD_FAMILY, card_data, family_document, family_losses, world_id
+from bunzai.adapters.common.card_doc import (
+    CARD_FAMILY,
+    LOREBOOK_V3_FORMAT,
+    card_data,
+    family_document,
+    family_losses,
+    world_id,
+)
 from bunzai.adapters.common.card_fields import world_of
 from bunzai.adapters.common.losses import (
     ESCROW_OTHER_FORMAT,
@@ -204,6 +212,7 @@ def convert_stored_piece(
     current_book: bool = True,
     stem: str | None = None,
     link_names: dict[str, str] | None = None,
+    books_inside: Collection[str] = (),
 ) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets.
 
@@ -211,13 +220,20 @@ def convert_stored_piece(
     `current_book` is False (a user-folder export, which writes the world beside it). `stem`
     names the file (see convert_piece). `link_names` gives the name a linked lorebook goes by
     where the caller knows it better than its stored name (the file a library export wrote it to).
+    `books_inside` names the lorebooks a user-folder export writes inside their cards only (an
+    unbound card's own book, which SillyTavern has no world file for): such a card embeds its
+    book as it is now, as any export does.
     """
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
-    if not current_book and link_names and _own_book_linked(studio, piece):
-        # An unbound card's own book, written beside it under a file name of its own (Lore1 beside
-        # another Lore), binds nothing: its name on the shelf, the book's, says it is the card's own.
-        link_names = {key: name for key, name in link_names.items() if key != piece.body.links.lorebooks[0]}
+    if not current_book and own_book_linked(studio, piece):
+        first = piece.body.links.lorebooks[0]
+        if first in books_inside:  # no world file holds it: the card carries it, edits and name included
+            piece, book = linked_book(studio, piece)
+        # An unbound card's own book binds nothing, whatever file it is written to (Lore1 beside another
+        # Lore) and whatever it is called on the shelf (renamed Saga): to the writer it goes by the name
+        # of the book the card holds, which tells it the link is that book.
+        link_names = {**(link_names or {}), first: piece.body.book.name}
     with linked_names(studio, piece, link_names or {}):
         if not current_book:
             piece = book_named_as_world(piece)
@@ -371,15 +387,28 @@ def book_named_as_world(piece):
     return piece.model_copy(update={"body": piece.body.model_copy(update={"book": book})})
 
 
-def _own_book_linked(studio, piece) -> bool:
-    """Whether a character imported unbound links first to its own book: the lorebook on the
-    shelf that goes by the name of the book the card holds (an import drafts it apart)."""
+def own_book_linked(studio, piece) -> bool:
+    """Whether a character imported unbound links first to its own book (an import drafts it apart
+    as a lorebook piece): the lorebook on the shelf that goes by the name of the book the card
+    holds, or the one drafted from the card's own `character_book`, whatever it is called now."""
     if piece.kind != "character" or piece.body.book is None or not piece.body.links.lorebooks:
         return False
     if piece.original is None or _bound_at_import(piece):
         return False
     stored = try_read(studio, "lorebook", piece.body.links.lorebooks[0])
-    return stored is not None and stored.data.get("name") == piece.body.book.name
+    return stored is not None and (stored.data.get("name") == piece.body.book.name or _drafted_from(stored.data, piece))
+
+
+def _drafted_from(lorebook: dict, piece) -> bool:
+    """Whether `lorebook` (a stored piece) is the one an import drafted from `piece`'s card book: its
+    escrow is that very book, as the card's escrow holds it (`card_doc.read_card`). The escrow is
+    never edited, so this holds after the lorebook is renamed or its entries edited."""
+    found = family_document(piece.original)
+    original = lorebook.get("original")
+    if found is None or not isinstance(original, dict) or original.get("format") != LOREBOOK_V3_FORMAT:
+        return False
+    book = card_data(found[1]).get("character_book")
+    return isinstance(book, dict) and original.get("document") == {"spec": "lorebook_v3", "data": book}
 
 
 def _bound_at_import(piece) -> bool:

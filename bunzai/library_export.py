@@ -33,7 +33,7 @@ from bunzai.adapters.sillytavern import user_folder as st
 from bunzai.adapters.sillytavern.sprites import mime_of
 from bunzai.adapters.textgen.character_losses import PORTRAIT_BESIDE, PORTRAIT_NOT_CARRIED
 from bunzai.adapters.textgen.yaml_character import FORMAT_ID as TEXTGEN_FORMAT
-from bunzai.convert import NAMED_BY_FILE, convert_stored_piece, plain_stem
+from bunzai.convert import NAMED_BY_FILE, convert_stored_piece, own_book_linked, plain_stem
 from bunzai.errors import BunzaiError
 from bunzai.store.assets import read_asset
 from bunzai.store import atomic
@@ -66,6 +66,8 @@ class LibraryReport:
     # lorebook id -> the file stem its world is written (or found) under: the name a card of this
     # export binds it by, `Eldoria1` where another world took `Eldoria`
     world_stems: dict[str, str] = field(default_factory=dict)
+    # lorebook id -> the cards of this export holding it as their own book, which it is written in only
+    books_inside: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -121,8 +123,20 @@ def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -
     # The worlds first, in their own order (so the same worlds get the same names), so that a card
     # is bound to the file its world was written under.
     targets = [t for t in targets if t[0] == "lorebook"] + [t for t in targets if t[0] != "lorebook"]
+    report.books_inside = _books_inside(studio, targets)
     for kind, piece_id in targets:
         ref = f"{kind}/{piece_id}"
+        if kind == "lorebook" and piece_id in report.books_inside:
+            cards = report.books_inside[piece_id]
+            report.not_written.append(
+                {
+                    "ref": ref,
+                    "reason": "the own book of a card bound to no world: SillyTavern keeps it inside the card "
+                    "(until Import Card Lore), so it is written in the card, as it is now, not to worlds/",
+                    "inside": cards,
+                }
+            )
+            continue
         try:
             piece = validate_piece(read_stored(studio, kind, piece_id).data)
             place = _backup_place(piece)
@@ -136,6 +150,50 @@ def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -
             _refused(report, [ref], error)
     for source, members in backups.items():
         _export_backup(studio, source, sorted(members, key=lambda member: member[:2]), report)  # place, ref
+
+
+def _books_inside(studio, targets: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """lorebook id -> the cards of this export that hold it as their own book, for each lorebook
+    of this export that SillyTavern would keep inside cards only: an unbound card's own book (a
+    card's `character_book` lives in the card until the user imports it, which writes the world
+    and binds the card: world-info.js importEmbeddedWorldInfo), read from no file of its own
+    (`original.source`), that no other piece binds (a bound card, a persona, a variant, a card's
+    further link: those keep its world file). Every character and persona of the studio is read."""
+    from bunzai.query.links import LINKING_KINDS, named_links
+
+    books = {piece_id for kind, piece_id in targets if kind == "lorebook"}
+    cards = {piece_id for kind, piece_id in targets if kind == "character"}
+    if not books or not cards:
+        return {}
+    holders: dict[str, list[str]] = {}
+    bound: set[str] = set()
+    for kind, piece_id in list_stored(studio):
+        if kind not in LINKING_KINDS["lorebook"]:
+            continue
+        try:
+            data = read_stored(studio, kind, piece_id).data
+            links = [linked for of, linked in named_links(data) if of == "lorebook" and linked in books]
+            piece = validate_piece(data) if links and kind == "character" else None
+        except BunzaiError:  # a damaged piece: the export reports it
+            continue
+        if piece is not None and piece.body.links.lorebooks[:1] == links[:1] and own_book_linked(studio, piece):
+            holders.setdefault(links.pop(0), []).append(piece_id)  # the body's first link: named_links' first
+        bound.update(links)
+    inside = {}
+    for book_id, holding in holders.items():
+        exported = [f"character/{card}" for card in holding if card in cards]
+        if book_id not in bound and exported and not _read_from_file(studio, book_id):
+            inside[book_id] = exported
+    return inside
+
+
+def _read_from_file(studio, book_id: str) -> bool:
+    """Whether the lorebook was read from a file of its own (a world file), not out of a card."""
+    try:
+        original = read_stored(studio, "lorebook", book_id).data.get("original")
+    except BunzaiError:
+        return True  # damaged: left to the export, which reports it
+    return isinstance(original, dict) and bool(original.get("source"))
 
 
 def _export_textgen(studio, targets: list[tuple[str, str]], report: LibraryReport) -> None:
@@ -522,7 +580,13 @@ def _crossing(studio, piece, place, report: LibraryReport):
     """The crossing of a piece written under `place`; a card binds the worlds of this export by
     the names they are written under."""
     return convert_stored_piece(
-        studio, piece, place.format_id, current_book=False, stem=place.stem, link_names=report.world_stems
+        studio,
+        piece,
+        place.format_id,
+        current_book=False,
+        stem=place.stem,
+        link_names=report.world_stems,
+        books_inside=report.books_inside,
     )
 
 

@@ -68,9 +68,9 @@ def test_an_unrenamed_world_leaves_the_card_as_imported(bunzai, tmp_path):
 
 
 def test_a_card_bound_to_no_world_keeps_its_own_books_name_beside_a_world_of_that_name(bunzai, tmp_path):
-    # the unbound card's own book is drafted apart from the world it only shares a name with, and
-    # is written to the next file name (Lore1); SillyTavern rebuilds only a bound card's book, so
-    # the card is written as it was read: no binding, its book still called Lore
+    # the unbound card's own book is drafted apart from the world it only shares a name with; it
+    # has no world file (SillyTavern keeps it inside the card), so only the world Lore is written,
+    # and the card as it was read: no binding, its book still called Lore
     root = library(tmp_path, bound=False)
     bunzai(
         "apply", "--yes", input=bunzai("import", "--on-conflict", "suffix", str(root), check=True).stdout, check=True
@@ -78,6 +78,6 @@ def test_a_card_bound_to_no_world_keeps_its_own_books_name_beside_a_world_of_tha
     out = tmp_path / "out"
     bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True)
     data = card_data(out / "characters" / "Bob.png")
-    assert sorted(path.stem for path in (out / "worlds").iterdir()) == ["Lore", "Lore1"]
+    assert sorted(path.stem for path in (out / "worlds").iterdir()) == ["Lore"]
     assert data["character_book"]["name"] == "Lore" and not data["extensions"].get("world")
     assert data == card_data(root / "characters" / "Bob.png")

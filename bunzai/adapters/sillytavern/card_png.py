@@ -540,7 +540,7 @@ class SillyTavernCardPng(Adapter):
             again = self.read(data, piece.id + ".png", None).pieces[0]
         except BunzaiError:
             return False
-        if again.name != piece.name or again.body != piece.body or _world_renamed(piece, again):
+        if again.name != piece.name or _own_book_as_linked(piece, again) != piece.body or _world_renamed(piece, again):
             return False
         return [link.model_dump(mode="json") for link in again.assets] == [
             link.model_dump(mode="json") for link in piece.assets
@@ -678,10 +678,35 @@ def _escrowed(piece: Any) -> dict | None:
 
 def _world_renamed(piece: Any, again: Any) -> bool:
     """Whether the world the card is bound to goes by another name now (LINKED_NAMES),
-    so the original file's binding would name a world that is no longer called so."""
+    so the original file's binding would name a world that is no longer called so. A card
+    bound to no world has no binding to follow: its link is its own book (a nameless one's
+    lorebook is called `<card>'s Lorebook` on the shelf, which names no world)."""
+    if not _binds_world(again):
+        return False
     first = piece.body.links.lorebooks[:1]
     name = linked_name("lorebook", first[0]) if first else None
     return name is not None and again.body.links.lorebooks[:1] != [world_id(name)]
+
+
+def _binds_world(card: Any) -> bool:
+    """Whether the card read binds a world (`extensions.world`)."""
+    found = family_document(card.original)
+    return found is not None and bool(card_fields.world_of(card_data(found[1])))
+
+
+def _own_book_as_linked(piece: Any, again: Any) -> Any:
+    """The body of `again` (the original file read back), its first link read as `piece`'s where
+    the file binds no world and `piece` links first to a lorebook of its book's name (LINKED_NAMES):
+    the card's own book, whose id an import suffixed (`lore-2` beside another card's `lore`), which
+    the file names as it always did."""
+    mine, read = piece.body.links.lorebooks[:1], again.body.links.lorebooks
+    book = piece.body.book
+    if not mine or read[:1] == mine or book is None or linked_name("lorebook", mine[0]) != book.name:
+        return again.body
+    if _binds_world(again):
+        return again.body
+    links = again.body.links.model_copy(update={"lorebooks": mine + read[1:]})
+    return again.body.model_copy(update={"links": links})
 
 
 def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
