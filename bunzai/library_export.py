@@ -42,6 +42,7 @@ from bunzai.store.pieces import list_stored, read_stored, resolve_ref
 from bunzai.validate import validate_piece
 
 LAYOUTS = ("sillytavern", "textgen")
+WORLDS = next(shelf.folder for shelf in st.SHELVES if shelf.kind == "lorebook")
 TEXTGEN_CHARACTERS = "characters"
 
 
@@ -150,6 +151,21 @@ def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -
             _refused(report, [ref], error)
     for source, members in backups.items():
         _export_backup(studio, source, sorted(members, key=lambda member: member[:2]), report)  # place, ref
+    _worlds_beside_characters(report)
+
+
+def _worlds_beside_characters(report: LibraryReport) -> None:
+    """`worlds/` beside the `characters/` written, even with no world in it: every SillyTavern user
+    folder has one (src/users.js ensurePublicDirectoriesExist makes each USER_DIRECTORY_TEMPLATE
+    folder), and without a second piece folder importing the export again would not read it as a
+    user folder, and its cards would lose the sprites shown them (cards whose own books stay inside
+    them may be all it holds)."""
+    if report.into / st.CHARACTERS not in report.folders or (report.into / WORLDS).is_dir():
+        return
+    try:
+        _folder(report, WORLDS)
+    except (BunzaiError, OSError) as error:
+        report.notes.append(f"{WORLDS}/ was not made beside {st.CHARACTERS}/: {error}")
 
 
 def _books_inside(studio, targets: list[tuple[str, str]]) -> dict[str, list[str]]:

@@ -12,7 +12,7 @@ import base64
 import json
 from pathlib import Path
 
-from testkit import v2_card_png
+from testkit import corpus_path, v2_card_png
 
 from bunzai.adapters.common import png
 
@@ -182,3 +182,25 @@ def test_an_own_book_a_persona_binds_keeps_its_world_file_and_its_card_stays_unb
     assert {row["ref"]: row["path"] for row in report["written"]}["lorebook/lore-2"] == "worlds/Saga.json"
     assert [row["ref"] for row in report["not_written"]] == ["lorebook/lore"]  # Ann's, inside her card
     assert (out / "characters" / "Bea.png").read_bytes() == (source / "characters" / "Bea.png").read_bytes()
+
+
+def test_cards_alone_with_their_sprites_come_back_as_a_user_folder(bunzai, tmp_path):
+    # with its own book kept inside it, a card and its sprites may be all an export holds: worlds/ is
+    # made beside characters/ (SillyTavern makes it in every user folder), so importing the export
+    # again reads a user folder, and the card is shown its sprites again (media.pack was lost)
+    sprite = corpus_path("sillytavern", "characters", "sprites", "Seraphina", "joy.png").read_bytes()
+    source = tmp_path / "ST"
+    (source / "characters" / "Bob").mkdir(parents=True)
+    (source / "worlds").mkdir()
+    more = {"character_book": _book("Lore", "Bob knows the tides.")}
+    (source / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more=more))
+    (source / "characters" / "Bob" / "joy.png").write_bytes(sprite)
+    imported(bunzai, source)
+    assert bunzai("read", "character/bob", "--pointer", "/body/media/pack", check=True).json["value"] == "bob"
+    out = tmp_path / "out"
+    bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True)
+    assert sorted(path.name for path in out.iterdir()) == ["characters", "worlds"]
+    again = another_studio(bunzai, tmp_path)
+    imported(again, out)
+    assert again("read", "character/bob", "--pointer", "/body/media/pack", check=True).json["value"] == "bob"
+    assert pieces(again.studio) == pieces(bunzai.studio)

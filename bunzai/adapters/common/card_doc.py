@@ -48,7 +48,7 @@ CARD_FAMILY = frozenset(
 # members and data: URIs of its own file.
 _WRITER_OWNED = ("assets",)
 # Body fields no character card format has.
-_NEVER_CARRIED = ("tagline", "rating", "content_warnings", "media", "variants", "presentation")
+NEVER_CARRIED = ("tagline", "rating", "content_warnings", "media", "variants", "presentation")
 
 
 @dataclass(frozen=True)
@@ -262,7 +262,7 @@ def _body_fields(fields) -> str:
 
 # What card_losses names, one rule per code; each loss's sentence names the format written.
 CARD_FIELD_NOT_CARRIED = LossRule(
-    _body_fields([*_NEVER_CARRIED, "settings/(?:variables|bias)"]),
+    _body_fields([*NEVER_CARRIED, "settings/(?:variables|bias)"]),
     "dropped",
     "card.field.not_carried",
     "character cards have no field for this",
@@ -360,7 +360,7 @@ def card_losses(piece: Any, shape: CardShape, format_id: str = "") -> list[Loss]
     def lose(rule: LossRule, pointer: str, why: str) -> None:
         losses.append(rule.at(pointer, why))
 
-    for field in _NEVER_CARRIED:
+    for field in NEVER_CARRIED:
         if body[field] != default[field]:
             lose(CARD_FIELD_NOT_CARRIED, f"/body/{field}", f"character cards have no field for {field}")
     for field in ("variables", "bias"):

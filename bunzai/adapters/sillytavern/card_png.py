@@ -42,6 +42,7 @@ from bunzai.adapters.common.book_losses import book_folders_off
 from bunzai.adapters.common.card_book import book_decorators_ignored
 from bunzai.adapters.common.card_doc import (
     CARD_SHAPE_NOT_CARRIED,
+    NEVER_CARRIED,
     card_data,
     card_losses,
     family_document,
@@ -540,7 +541,7 @@ class SillyTavernCardPng(Adapter):
             again = self.read(data, piece.id + ".png", None).pieces[0]
         except BunzaiError:
             return False
-        if again.name != piece.name or _own_book_as_linked(piece, again) != piece.body or _world_renamed(piece, again):
+        if again.name != piece.name or _read_as_written(piece, again) != piece.body or _world_renamed(piece, again):
             return False
         return [link.model_dump(mode="json") for link in again.assets] == [
             link.model_dump(mode="json") for link in piece.assets
@@ -694,19 +695,21 @@ def _binds_world(card: Any) -> bool:
     return found is not None and bool(card_fields.world_of(card_data(found[1])))
 
 
-def _own_book_as_linked(piece: Any, again: Any) -> Any:
-    """The body of `again` (the original file read back), its first link read as `piece`'s where
-    the file binds no world and `piece` links first to a lorebook of its book's name (LINKED_NAMES):
-    the card's own book, whose id an import suffixed (`lore-2` beside another card's `lore`), which
-    the file names as it always did."""
+def _read_as_written(piece: Any, again: Any) -> Any:
+    """The body of `again` (the original file read back) as a write of `piece` would read back:
+    with the fields no card carries taken from `piece` (a user folder's import gives a card the
+    sprites shown it, `media.pack`, which no write could put in the file), and its first link read
+    as `piece`'s where the file binds no world and `piece` links first to a lorebook of its book's
+    name (LINKED_NAMES): the card's own book, whose id an import suffixed (`lore-2` beside another
+    card's `lore`), which the file names as it always did."""
+    body = again.body.model_copy(update={field: getattr(piece.body, field) for field in NEVER_CARRIED})
     mine, read = piece.body.links.lorebooks[:1], again.body.links.lorebooks
     book = piece.body.book
     if not mine or read[:1] == mine or book is None or linked_name("lorebook", mine[0]) != book.name:
-        return again.body
+        return body
     if _binds_world(again):
-        return again.body
-    links = again.body.links.model_copy(update={"lorebooks": mine + read[1:]})
-    return again.body.model_copy(update={"links": links})
+        return body
+    return body.model_copy(update={"links": body.links.model_copy(update={"lorebooks": mine + read[1:]})})
 
 
 def _escrowed_image(piece: Any, media: MediaSource) -> bytes | None:
