@@ -48,7 +48,8 @@ def test_a_chat_preset_is_refused_as_a_template(target):
     with pytest.raises(BunzaiError) as refused:
         convert_piece(piece, target, no_media)
     error = refused.value
-    assert error.code == "unsupported" and target in error.message and "chat_completion" in error.message
+    assert error.code == "unsupported" and target in error.message and "of a chat completion preset" in error.message
+    assert error.hint.startswith("write a chat completion preset as ")
     assert "sillytavern.preset.chat" in error.hint and error.details["formats"] == ["sillytavern.preset.chat"]
 
 
@@ -58,6 +59,7 @@ def test_a_context_template_is_refused_by_every_other_family(target):
     with pytest.raises(BunzaiError) as refused:
         convert_piece(piece, target, no_media)
     assert refused.value.code == "unsupported" and refused.value.details["formats"] == ["sillytavern.context"]
+    assert "keeps nothing of a context preset: the file would hold none of its settings" in refused.value.message
 
 
 def test_a_text_completion_hint_names_each_of_its_formats():
@@ -87,3 +89,11 @@ def test_convert_refuses_the_corpus_chat_preset_and_writes_nothing(bunzai, tmp_p
     assert result.code == 1 and result.json["error"]["code"] == "unsupported"
     assert "sillytavern.preset.chat" in result.json["error"]["hint"]
     assert not out.exists()
+
+
+def test_the_refusal_gives_an_instruct_template_its_article():
+    piece = read("sillytavern.instruct", {"name": "Plain", "input_sequence": "### Input:"}, "Plain.json")
+    with pytest.raises(BunzaiError) as refused:
+        convert_piece(piece, "sillytavern.context", no_media)
+    assert "keeps nothing of an instruct preset" in refused.value.message
+    assert refused.value.hint.startswith("write an instruct preset as sillytavern.instruct")

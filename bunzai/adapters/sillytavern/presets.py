@@ -174,15 +174,16 @@ class PresetAdapter(Adapter):
 
     def _nothing_kept(self, family: str) -> BunzaiError:
         """The refusal of a crossing from another family that keeps none of its fields: the file
-        would hold the name alone, which SillyTavern shows as an empty preset (and nothing claims
+        would hold its name at most, which SillyTavern shows as an empty preset (and nothing claims
         on reading it back)."""
         from bunzai.adapters.registry import all_adapters
 
         carriers = [a.format_id for a in all_adapters() if isinstance(a, PresetAdapter) and a.family == family]
         return BunzaiError(
             "unsupported",
-            f"{self.format_id} ({self.label}) keeps nothing of a {family} preset: the file would hold its name alone",
-            f"write a {family} preset as {' or '.join(carriers)}; bunzai.native keeps every field",
+            f"{self.format_id} ({self.label}) keeps nothing of {_a(family)} preset: the file would hold none of "
+            "its settings",
+            f"write {_a(family)} preset as {' or '.join(carriers)}; bunzai.native keeps every field",
             family=family,
             formats=carriers,
         )
@@ -227,3 +228,9 @@ def _escrowed(piece: Any, format_id: str) -> dict | None:
     if original is None or original.format != format_id or not isinstance(original.document, dict):
         return None
     return original.document
+
+
+def _a(family: str) -> str:
+    """A family id as words, with its article: `an instruct`, `a chat completion`."""
+    words = family.replace("_", " ")
+    return f"{'an' if words[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {words}"
