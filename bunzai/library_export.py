@@ -170,37 +170,49 @@ def _worlds_beside_characters(report: LibraryReport) -> None:
 
 def _books_inside(studio, targets: list[tuple[str, str]]) -> dict[str, list[str]]:
     """lorebook id -> the cards of this export that hold it as their own book, for each lorebook
-    of this export that SillyTavern would keep inside cards only: an unbound card's own book (a
-    card's `character_book` lives in the card until the user imports it, which writes the world
-    and binds the card: world-info.js importEmbeddedWorldInfo), read from no file of its own
-    (`original.source`), that no other piece binds (a bound card, a persona, a variant, a card's
-    further link: those keep its world file). Every character and persona of the studio is read."""
-    from bunzai.query.links import LINKING_KINDS, named_links
+    SillyTavern would keep inside cards only: an unbound card's own book (a card's `character_book`
+    lives in the card until the user imports it, which writes the world and binds the card:
+    world-info.js importEmbeddedWorldInfo), read from no file of its own (`original.source`), that
+    no other piece binds (a bound card, a persona, a variant, a card's further link: those keep
+    its world file). Such a card carries its book as it is now, whether or not the book is named
+    in this export too. The pieces linking a book are found by the studio index's links."""
+    from bunzai.query.index import linking_pieces
+    from bunzai.query.links import LINKING_KINDS
 
-    books = {piece_id for kind, piece_id in targets if kind == "lorebook"}
-    cards = {piece_id for kind, piece_id in targets if kind == "character"}
-    if not books or not cards:
-        return {}
     holders: dict[str, list[str]] = {}
-    bound: set[str] = set()
-    for kind, piece_id in list_stored(studio):
-        if kind not in LINKING_KINDS["lorebook"]:
+    for kind, piece_id in targets:
+        if kind != "character":
             continue
         try:
-            data = read_stored(studio, kind, piece_id).data
-            links = [linked for of, linked in named_links(data) if of == "lorebook" and linked in books]
-            piece = validate_piece(data) if links and kind == "character" else None
+            piece = validate_piece(read_stored(studio, kind, piece_id).data)
         except BunzaiError:  # a damaged piece: the export reports it
             continue
-        if piece is not None and piece.body.links.lorebooks[:1] == links[:1] and own_book_linked(studio, piece):
-            holders.setdefault(links.pop(0), []).append(piece_id)  # the body's first link: named_links' first
-        bound.update(links)
+        if own_book_linked(studio, piece):
+            holders.setdefault(piece.body.links.lorebooks[0], []).append(f"character/{piece_id}")
     inside = {}
     for book_id, holding in holders.items():
-        exported = [f"character/{card}" for card in holding if card in cards]
-        if book_id not in bound and exported and not _read_from_file(studio, book_id):
-            inside[book_id] = exported
+        if _read_from_file(studio, book_id):
+            continue
+        linkers, _damaged = linking_pieces(studio, LINKING_KINDS["lorebook"], "lorebook", book_id)
+        if all(_holds_as_own(studio, row["kind"], row["id"], book_id) for row in linkers):
+            inside[book_id] = holding
     return inside
+
+
+def _holds_as_own(studio, kind: str, piece_id: str, book_id: str) -> bool:
+    """Whether the piece links `book_id` only as the card's own book: first, once, unbound."""
+    from bunzai.query.links import named_links
+
+    if kind != "character":
+        return False
+    try:
+        data = read_stored(studio, kind, piece_id).data
+        links = [linked for of, linked in named_links(data) if of == "lorebook"]
+        if links[:1] != [book_id] or book_id in links[1:]:
+            return False
+        return own_book_linked(studio, validate_piece(data))
+    except BunzaiError:
+        return False
 
 
 def _read_from_file(studio, book_id: str) -> bool:

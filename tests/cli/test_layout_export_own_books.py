@@ -134,6 +134,36 @@ def test_an_own_book_renamed_and_edited_in_the_studio_goes_inside_its_card_unbou
     assert again("read", "character/card05", "--pointer", "/body/links/lorebooks", check=True).json["value"] == ["saga"]
 
 
+def _saga(bunzai, tmp_path: Path) -> str:
+    """Card05's own book, Lore, renamed Saga and edited on the shelf; its id."""
+    imported(bunzai, user_folder(tmp_path / "ST"))
+    [lore] = bunzai("read", "character/card05", "--pointer", "/body/links/lorebooks", check=True).json["value"]
+    rename = bunzai("cap", "run", "lorebook.settings.update", lore, "--input", '{"name": "Saga"}', check=True)
+    bunzai("apply", "--yes", input=rename.stdout, check=True)
+    edit = json.dumps({"uid": 0, "set": {"content": "The tides turned."}})
+    bunzai("apply", "--yes", input=bunzai("cap", "run", "lorebook.entries.update", lore, "--input", edit).stdout)
+    return lore
+
+
+def test_a_card_exported_without_its_book_carries_the_book_as_it_is_now(bunzai, tmp_path):
+    # the export names the card alone: its own book still goes inside it, edits and new name included
+    _saga(bunzai, tmp_path)
+    out = tmp_path / "out"
+    bunzai("export", "--into", str(out), "--layout", "sillytavern", "character/card05", check=True)
+    data = card_data(out / "characters" / "Card05.png")
+    assert not data["extensions"].get("world") and data["character_book"]["name"] == "Saga"
+    assert [entry["content"] for entry in data["character_book"]["entries"]] == ["The tides turned."]
+    assert not any((out / "worlds").iterdir())
+
+
+def test_a_book_exported_without_its_card_is_written_as_a_world(bunzai, tmp_path):
+    # named alone, the lorebook is what was asked for: SillyTavern keeps a lorebook as a world file
+    lore = _saga(bunzai, tmp_path)
+    out = tmp_path / "out"
+    report = bunzai("export", "--into", str(out), "--layout", "sillytavern", f"lorebook/{lore}", check=True).json
+    assert (out / "worlds" / "Saga.json").is_file() and not report["not_written"]
+
+
 def two_lores(bunzai, tmp_path: Path) -> Path:
     """Ann and Bea, each holding a book of her own called Lore, imported with --on-conflict suffix
     (Bea's book is `lore-2`)."""
