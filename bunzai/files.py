@@ -175,7 +175,7 @@ def walk_entries(
 
     A folder that cannot be listed, or is listed but not entered (read without execute: looking at
     its first entry is denied), is passed over; an entry that cannot be looked at otherwise (a bad
-    inode, a link loop: a file system that reports no entry types stats each one), the first or
+    inode, a path too long: a file system that reports no entry types stats each one), the first or
     not, is passed over, and its folder named. With
     `unreadable`, such a folder (`root` too) is added to it, once (one locked folder in a library
     does not hide the rest); without, it is refused."""
@@ -213,7 +213,7 @@ def walk_entries(
                 _cannot_look(folder, "enter" if denied else "look into", error, unreadable)
                 if denied:
                     break
-                continue  # one bad entry (EIO, a link loop), the first or not: the rest of the folder is read
+                continue  # one bad entry (EIO, ENAMETOOLONG), the first or not: the rest of the folder is read
             if kind == "folder":
                 if depth < max_depth:
                     subfolders.append((Path(entry.path), depth + 1))
