@@ -367,6 +367,13 @@ def _into_another_export(studio, into: Path, parts: tuple[str, ...]) -> BunzaiEr
     if is_kit_name(parts[0]):
         message = f"{into} is {'' if len(parts) == 1 else 'inside '}{top}, the folder of a single-piece export"
         return BunzaiError("invalid_input", f"{message}: nothing was written", f"export into {own}")
+    if not top.is_dir():  # no earlier export there: the folder is only too deep
+        return BunzaiError(
+            "invalid_input",
+            f"{into} is not directly under {studio.export_dir}: an export goes in a folder of its own directly "
+            "under it: nothing was written",
+            f"export into {top}, {own}",
+        )
     return BunzaiError(
         "invalid_input",
         f"{into} is inside {top}: under the studio's Export/, an export goes in a folder of its own directly "

@@ -80,6 +80,10 @@ def test_one_export_is_not_written_into_another_s_folder_under_export(stocked):
     assert files_of(stocked.studio) == before
     done = stocked("export", "--into", str(library / "characters"), "--layout", "textgen")
     assert done.json["error"]["hint"].startswith(f"export into {library} itself")
+    # a folder two down under Export/ whose parent no export made is only too deep, not inside another's
+    done = stocked("export", "--into", str(exports / "new" / "sub"), "--layout", "sillytavern")
+    assert done.json["error"]["message"].startswith(f"{exports / 'new' / 'sub'} is not directly under {exports}")
+    assert done.json["error"]["hint"].startswith(f"export into {exports / 'new'}, ")
     again = stocked("export", "--into", str(library), "--layout", "sillytavern", check=True)  # its own folder, again
     assert again.json["counts"]["skipped_existing"] == 1 and files_of(stocked.studio) == before
     assert stocked("doctor").json["clean"] is True
