@@ -152,9 +152,18 @@ class MacroEvaluator:
         problems: list[dict] = []
         self.field_problems = []
         self.refilled = {}  # each evaluation is one substitution: a field read is filled again once in it
+        source, text, moved = text, *_markers_as_macros(text, self.engine)
         out = self._run(text, where, 0, text, problems, 0)
         out = _trim_markers(out, self.trim_mark)
+        if moved:  # each problem where it stands in the text as written
+            problems = [
+                self._problem_at(problem, _before_markers(problem["offset"], moved), source) for problem in problems
+            ]
         return Evaluated(out, problems, self.field_problems)
+
+    def _problem_at(self, problem: dict, offset: int, whole: str) -> dict:
+        placed = self._problem(problem["kind"], problem["token"], problem["where"], offset, whole, problem["message"])
+        return problem | {key: placed[key] for key in ("offset", "line", "column")}
 
     def _card_fields_in(self, value: str) -> str:
         """A field the legacy engine inserts, with the card-field macros it was filled without
@@ -547,6 +556,42 @@ class MacroEvaluator:
             "column": column,
             "message": message,
         }
+
+
+# SillyTavern's markers of the Tavern days, in angle brackets: both engines fill them before any
+# macro (MacroEngine.js's core:legacy-markers pre-processor rewrites them into these macros;
+# macros.js evaluateMacros replaces them first), in a card field or a prompt alike
+_ANGLE_MARKERS = re.compile(r"<(USER|BOT|CHAR|GROUP|CHARIFNOTGROUP)>", re.IGNORECASE)
+_MARKER_MACROS = {"user": "{{user}}", "bot": "{{char}}", "char": "{{char}}", "group": "{{group}}"}
+_MARKER_MACROS["charifnotgroup"] = "{{charIfNotGroup}}"
+
+
+def _markers_as_macros(text: str, engine: str) -> tuple[str, list[tuple[int, int, int]]]:
+    """`text` with SillyTavern's angle markers (`<USER>`, `<BOT>` ...) as the macros they stand
+    for, and where each was: (start in the new text, its length there, length as written)."""
+    if engine not in ("sillytavern", LEGACY) or "<" not in text or not _ANGLE_MARKERS.search(text):
+        return text, []
+    pieces, moved, shift, pos = [], [], 0, 0
+    for match in _ANGLE_MARKERS.finditer(text):
+        macro = _MARKER_MACROS[match.group(1).lower()]
+        pieces += [text[pos : match.start()], macro]
+        moved.append((match.start() + shift, len(macro), match.end() - match.start()))
+        shift += len(macro) - (match.end() - match.start())
+        pos = match.end()
+    pieces.append(text[pos:])
+    return "".join(pieces), moved
+
+
+def _before_markers(offset: int, moved: list[tuple[int, int, int]]) -> int:
+    """An offset into the text with its markers rewritten, as an offset into the text as written."""
+    shift = 0
+    for start, now, was in moved:
+        if offset < start:
+            break
+        if offset < start + now:  # inside a rewritten marker: the marker's own start
+            return start - shift
+        shift += now - was
+    return offset - shift
 
 
 def _trim_markers(text: str, mark: str) -> str:

@@ -1,0 +1,53 @@
+"""SillyTavern's angle markers of the Tavern days (`<USER>`, `<BOT>`, `<CHAR>`, `<GROUP>`,
+`<CHARIFNOTGROUP>`, any case) are filled by both of its engines before any macro: the 2.0 engine
+rewrites them into `{{user}}`, `{{char}}`, `{{group}}` and `{{charIfNotGroup}}` (MacroEngine.js,
+the core:legacy-markers pre-processor), the legacy one replaces them first (macros.js
+evaluateMacros). A problem found after one is placed where it stands in the text as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from bunzai.render.macro_eval import MacroContext, MacroEvaluator
+from bunzai.render.render import render
+
+STORY = "{{#if description}}{{description}}\n{{/if}}"
+
+
+def _render(card: dict, engine: str = "sillytavern") -> dict:
+    context = {"family": "context", "templates": {"sequences": {"story_string": STORY}, "options": {}}}
+    loaded = {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": context},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": card},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": {},
+    }
+    return render(loaded, stage="final", engine=engine, sysprompt_enabled=False)
+
+
+@pytest.mark.parametrize("engine", ["sillytavern", "sillytavern-legacy"])
+def test_the_markers_of_a_card_field_are_filled(engine: str) -> None:
+    doc = _render({"description": "<BOT> greets <user>. <Char> and <GROUP>, <CHARIFNOTGROUP>."}, engine)
+    assert doc["prompt"].startswith("Sera greets User. Sera and Sera, Sera.\n")
+
+
+def test_a_marker_inside_a_macro_argument_is_filled_first() -> None:
+    evaluated = MacroEvaluator(MacroContext(char="Sera")).evaluate("{{setvar::who::<BOT>}}{{getvar::who}}", "x")
+    assert evaluated.text == "Sera"
+
+
+def test_a_problem_after_a_marker_is_placed_in_the_text_as_written() -> None:
+    text = "<USER> and <BOT>:\n{{nosuchmacro}}"
+    [problem] = MacroEvaluator(MacroContext(char="Sera")).evaluate(text, "x").problems
+    assert problem["offset"] == text.index("{{nosuchmacro}}")
+    assert (problem["line"], problem["column"]) == (2, 1)
+
+
+def test_other_engines_leave_angle_brackets_alone() -> None:
+    assert MacroEvaluator(MacroContext(char="Sera"), "risuai").evaluate("<BOT>", "x").text == "<BOT>"
