@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bunzai.jstext import js_trim
-from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
+from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator, has_macros
 
 # MacroContext attribute -> where its text was written (a problem found in it is placed there), in
 # the order getCharacterCardFields resolves them (system, mesExamples, description, personality,
@@ -87,7 +87,7 @@ def fill_card_fields(context: MacroContext, engine: str) -> dict[str, list[dict]
     for name, where in FIELDS.items():
         text = js_trim(raw[name])
         context.raw_fields[name] = (text, where)
-        if "{{" not in text:
+        if not has_macros(text, engine):
             setattr(context, name, text)
             continue
         lead = raw[name].find(text)
@@ -99,7 +99,7 @@ def fill_card_fields(context: MacroContext, engine: str) -> dict[str, list[dict]
     greetings = [js_trim(greeting if isinstance(greeting, str) else "") for greeting in context.greetings]
     context.greetings = [
         MacroEvaluator(bare, engine).evaluate(greeting, f"character:/body/alternate_greetings/{n}").text
-        if "{{" in greeting
+        if has_macros(greeting, engine)
         else greeting
         for n, greeting in enumerate(greetings)
     ]
@@ -125,7 +125,7 @@ class Filled:
 
 def base_chat_replace(context: MacroContext, text: str, where: str, engine: str) -> Filled:
     """A template's `text` as baseChatReplace fills it: no card fields, the render's own variables."""
-    if "{{" not in text:
+    if not has_macros(text, engine):
         return Filled(text, [], card=False)
     result = MacroEvaluator(_bare(context), engine).evaluate(text, where)
     return Filled(result.text, result.problems, card=False)

@@ -566,6 +566,11 @@ _MARKER_MACROS = {"user": "{{user}}", "bot": "{{char}}", "char": "{{char}}", "gr
 _MARKER_MACROS["charifnotgroup"] = "{{charIfNotGroup}}"
 
 
+def has_macros(text: str, engine: str) -> bool:
+    """Whether evaluating `text` can change it: a `{{`, or for SillyTavern an angle marker."""
+    return "{{" in text or engine in ("sillytavern", LEGACY) and "<" in text and _ANGLE_MARKERS.search(text) is not None
+
+
 def _markers_as_macros(text: str, engine: str) -> tuple[str, list[tuple[int, int, int]]]:
     """`text` with SillyTavern's angle markers (`<USER>`, `<BOT>` ...) as the macros they stand
     for, and where each was: (start in the new text, its length there, length as written)."""

@@ -31,7 +31,7 @@ from bunzai.regexlab.lab import rule_request
 from bunzai.render import lore as lore_mod
 from bunzai.render.card_fields import Filled, fill_card_fields, fill_time_context, story_fills
 from bunzai.render.chat_completion import Inputs, assemble, join_injections, prompt_manager
-from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator
+from bunzai.render.macro_eval import ORIGINAL_TOKEN, MacroContext, MacroEvaluator, has_macros
 from bunzai.render.preset_variables import preset_variables
 from bunzai.render.st_real import compare
 from bunzai.render.text_completion import (
@@ -414,7 +414,7 @@ def render(
     problems: list[dict] = variable_problems
 
     def substitute(text: str) -> str:
-        return MacroEvaluator(context, engine).evaluate(text, "lorebook").text if "{{" in text else text
+        return MacroEvaluator(context, engine).evaluate(text, "lorebook").text if has_macros(text, engine) else text
 
     speaker = {"user": context.user, "assistant": context.char}
     samplers = preset.get("samplers") or {}

@@ -14,8 +14,8 @@ from bunzai.render.render import render
 STORY = "{{#if description}}{{description}}\n{{/if}}"
 
 
-def _render(card: dict, engine: str = "sillytavern") -> dict:
-    context = {"family": "context", "templates": {"sequences": {"story_string": STORY}, "options": {}}}
+def _render(card: dict, engine: str = "sillytavern", story: str = STORY) -> dict:
+    context = {"family": "context", "templates": {"sequences": {"story_string": story}, "options": {}}}
     loaded = {
         "preset_id": "ctx",
         "preset": {"name": "Ctx", "body": context},
@@ -51,3 +51,10 @@ def test_a_problem_after_a_marker_is_placed_in_the_text_as_written() -> None:
 
 def test_other_engines_leave_angle_brackets_alone() -> None:
     assert MacroEvaluator(MacroContext(char="Sera"), "risuai").evaluate("<BOT>", "x").text == "<BOT>"
+
+
+def test_a_field_read_through_a_macro_gives_its_markers_filled() -> None:
+    # getCharacterCardFields fills each field first (baseChatReplace): a field of markers alone too,
+    # and a macro reading it in the story string's text gives it filled
+    doc = _render({"personality": "<BOT> hums."}, story="[{{personality}}]\n")
+    assert doc["prompt"].startswith("[Sera hums.]\n")
