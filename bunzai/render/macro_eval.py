@@ -148,11 +148,13 @@ class MacroEvaluator:
         self.refilled: dict[str, str] = {}  # the fields this evaluation read, filled again
 
     # --- public -------------------------------------------------------------------------
-    def evaluate(self, text: str, where: str) -> Evaluated:
+    def evaluate(self, text: str, where: str, *, markers: bool = True) -> Evaluated:
+        """`text` evaluated; `markers` False: SillyTavern's angle markers left as written (a text the
+        legacy engine inserts after it replaced them)."""
         problems: list[dict] = []
         self.field_problems = []
         self.refilled = {}  # each evaluation is one substitution: a field read is filled again once in it
-        source, text, moved = text, *_markers_as_macros(text, self.engine)
+        source, text, moved = text, *_markers_as_macros(text, self.engine if markers else "")
         out = self._run(text, where, 0, text, problems, 0)
         out = _trim_markers(out, self.trim_mark)
         if moved:  # each problem where it stands in the text as written
@@ -186,7 +188,7 @@ class MacroEvaluator:
             return text
         inner = MacroEvaluator(self.ctx, self.engine)
         inner.inside_sysprompt = True
-        filled = inner.evaluate(text, SYSPROMPT_CONTENT)
+        filled = inner.evaluate(text, SYSPROMPT_CONTENT, markers=False)  # replaced before the instruct macros
         self.field_problems.extend(filled.problems + filled.field_problems)
         return filled.text
 

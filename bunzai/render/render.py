@@ -509,7 +509,7 @@ def render(
         original = part.get("original")
         # the original's own text has no override: its {{original}} stays as written
         context.original, context.original_spans, context.original_used = None, None, set()
-        if original and "{{" in original and not part.get("original_as_written"):
+        if original and has_macros(original, engine) and not part.get("original_as_written"):
             # SillyTavern fills the original's macros before it stands in: chat completion takes it
             # from the prompt collection preparePrompt has substituted (openai.js), and the story
             # string, which holds the system prompt's {{original}}, is substituted twice (the

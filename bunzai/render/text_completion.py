@@ -426,7 +426,7 @@ def wrap(
         raw = value = seq.get(name) or ""
         if always or opts.get("macro", True):
             value, moves = _fill_name(value, speaker)
-            if "{{" in value:
+            if value:  # a macro, or one of SillyTavern's angle markers, which expand fills first
                 value, found = expand(value)
                 for problem in found:
                     located = _in_sequence(problem, name, raw, moves)
@@ -488,7 +488,7 @@ def _instruct_examples(
     if opts.get("skip_examples"):
         return {}
     separator = sequences(context).get("example_separator") or ""
-    heading = expand(separator)[0] if "{{" in separator else separator  # substituteParams(example_separator)
+    heading = expand(separator)[0] if separator else separator  # substituteParams(example_separator)
     behavior = opts.get("names_behavior", "force")
     joint = "\n" if opts.get("wrap", True) else ""
     macro = opts.get("macro", True)

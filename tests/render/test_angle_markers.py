@@ -58,3 +58,62 @@ def test_a_field_read_through_a_macro_gives_its_markers_filled() -> None:
     # and a macro reading it in the story string's text gives it filled
     doc = _render({"personality": "<BOT> hums."}, story="[{{personality}}]\n")
     assert doc["prompt"].startswith("[Sera hums.]\n")
+
+
+def _text_render(instruct: dict | None, context_sequences: dict, card: dict, **options) -> dict:
+    context = {"family": "context", "templates": {"sequences": context_sequences, "options": {}}}
+    templates = {"instruct": ("inst", {"family": "instruct", "templates": instruct})} if instruct else {}
+    loaded = {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": context},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": card},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": templates,
+    }
+    return render(loaded, stage="final", sysprompt_enabled=False, **options)
+
+
+def test_an_instruct_sequence_and_the_example_separator_fill_their_markers() -> None:
+    # instruct-mode.js fills a sequence's macros (substituteParams, with `macro` on); the example
+    # separator is substituted as a heading (parseMesExamples)
+    instruct = {"sequences": {"input_sequence": "<USER> says:", "output_sequence": "<BOT> says:"}, "options": {}}
+    sequences = {"story_string": STORY, "example_separator": "Ex <USER>"}
+    doc = _text_render(instruct, sequences, {"description": "A.", "example_messages": "<START>\n{{user}}: hi"})
+    prompt = doc["prompt"]
+    assert "<USER>" not in prompt and "<BOT>" not in prompt
+    assert "Ex User" in prompt and "User says:\nHello." in prompt and prompt.endswith("Sera says:\n")
+
+
+def test_the_original_a_cards_prompt_brings_has_its_markers_filled() -> None:
+    # openai.js takes {{original}} from the prompt collection preparePrompt has already substituted
+    from test_chat_completion import block, final, order
+
+    preset = {"prompts": [block("main", "Main for <BOT>."), block("chatHistory", marker=True)]}
+    preset["orders"] = [order("main", "chatHistory")]
+    messages = final(preset, card={"description": "A.", "system_prompt": "{{original}} Terse."})
+    assert messages[0]["content"] == "Main for Sera. Terse."
+
+
+def test_the_legacy_engine_leaves_the_markers_of_an_inserted_system_prompt() -> None:
+    # macros.js replaces the markers before its instruct macros insert the system prompt's text
+    sysprompt = {"family": "sysprompt", "templates": {"sequences": {"content": "SYS <USER> and {{char}}"}}}
+    context = {"family": "context", "templates": {"sequences": {"story_string": "[{{systemPrompt}}]\n"}}}
+    loaded = {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": context},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": {}},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": {"sysprompt": ("sys", sysprompt)},
+    }
+    legacy = render(loaded, stage="final", engine="sillytavern-legacy")
+    assert legacy["prompt"].startswith("[SYS <USER> and Sera]\n")
