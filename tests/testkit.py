@@ -127,3 +127,34 @@ def st_bob_library(tmp_path, book: dict, world: dict, *, bound: bool):
     more = {"character_book": book, "extensions": {"world": "Lore"} if bound else {}}
     (root / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more=more))
     return root
+
+
+def text_loaded(story: str, card: dict, *, sequences: dict | None = None, templates: dict | None = None) -> dict:
+    """What render.gather returns for a text-completion render, built in memory: a context template
+    of `story` (and `sequences`), the card Sera holding `card`, a chat of one "Hello.", `templates`
+    (family -> (id, preset)) beside it."""
+    sequences = {"story_string": story, **(sequences or {})}
+    return {
+        "preset_id": "ctx",
+        "preset": {"name": "Ctx", "body": {"family": "context", "templates": {"sequences": sequences, "options": {}}}},
+        "character_id": "c",
+        "character": {"name": "Sera", "body": card},
+        "persona_id": None,
+        "persona": None,
+        "books": [],
+        "regex": [],
+        "chat": [{"role": "user", "content": "Hello."}],
+        "templates": templates or {},
+    }
+
+
+def macro_read(engine: str, raw: str) -> tuple[str | None, list[str]] | None:
+    """(op, arguments) as bunzai reads the token `raw` in `engine`'s catalog; None where it reads no macro."""
+    from bunzai.macros.catalog import catalog_for
+    from bunzai.macros.equivalence import resolve
+    from bunzai.macros.syntax import parse_token
+
+    cat = catalog_for(engine)
+    token = parse_token(raw, 0, cat.syntax)
+    entry = resolve(cat, token)
+    return None if entry is None else (entry.op, token.args)

@@ -107,15 +107,21 @@ def test_a_library_of_dozens_of_cards_comes_back_whole_under_the_default_policy(
     assert pieces(again.studio) == before  # nothing lost
 
 
-def test_an_own_book_renamed_and_edited_in_the_studio_goes_inside_its_card_unbound(bunzai, tmp_path):
-    # Lore -> Saga on the shelf: the card was bound to Saga while its book kept the name Lore (the own
-    # book was found by its name alone), and Saga.json was written beside it with the edit
+def _saga(bunzai, tmp_path: Path) -> str:
+    """Card05's own book, Lore, renamed Saga and edited on the shelf; its id."""
     imported(bunzai, user_folder(tmp_path / "ST"))
     [lore] = bunzai("read", "character/card05", "--pointer", "/body/links/lorebooks", check=True).json["value"]
     rename = bunzai("cap", "run", "lorebook.settings.update", lore, "--input", '{"name": "Saga"}', check=True)
     bunzai("apply", "--yes", input=rename.stdout, check=True)
     edit = json.dumps({"uid": 0, "set": {"content": "The tides turned."}})
     bunzai("apply", "--yes", input=bunzai("cap", "run", "lorebook.entries.update", lore, "--input", edit).stdout)
+    return lore
+
+
+def test_an_own_book_renamed_and_edited_in_the_studio_goes_inside_its_card_unbound(bunzai, tmp_path):
+    # Lore -> Saga on the shelf: the card was bound to Saga while its book kept the name Lore (the own
+    # book was found by its name alone), and Saga.json was written beside it with the edit
+    lore = _saga(bunzai, tmp_path)
     out = tmp_path / "out"
     report = bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True).json
     assert not (out / "worlds" / "Saga.json").exists() and not (out / "worlds" / "Lore.json").exists()
@@ -132,17 +138,6 @@ def test_an_own_book_renamed_and_edited_in_the_studio_goes_inside_its_card_unbou
     book = again("read", "lorebook/saga", check=True).json["piece"]
     assert book["body"]["entries"][0]["content"] == "The tides turned."
     assert again("read", "character/card05", "--pointer", "/body/links/lorebooks", check=True).json["value"] == ["saga"]
-
-
-def _saga(bunzai, tmp_path: Path) -> str:
-    """Card05's own book, Lore, renamed Saga and edited on the shelf; its id."""
-    imported(bunzai, user_folder(tmp_path / "ST"))
-    [lore] = bunzai("read", "character/card05", "--pointer", "/body/links/lorebooks", check=True).json["value"]
-    rename = bunzai("cap", "run", "lorebook.settings.update", lore, "--input", '{"name": "Saga"}', check=True)
-    bunzai("apply", "--yes", input=rename.stdout, check=True)
-    edit = json.dumps({"uid": 0, "set": {"content": "The tides turned."}})
-    bunzai("apply", "--yes", input=bunzai("cap", "run", "lorebook.entries.update", lore, "--input", edit).stdout)
-    return lore
 
 
 def test_a_card_exported_without_its_book_carries_the_book_as_it_is_now(bunzai, tmp_path):

@@ -8,19 +8,13 @@ compiling that lexer and parser with TypeScript 5 and parsing the case under nod
 from __future__ import annotations
 
 import pytest
+from testkit import macro_read
 
-from bunzai.macros.catalog import catalog_for
-from bunzai.macros.equivalence import resolve
-from bunzai.macros.syntax import parse_token
 from bunzai.macros.translate import translate_text
 
 
 def _read(raw: str) -> tuple[str | None, list[str]] | None:
-    """(op, arguments) as bunzai reads `raw` in Lumiverse; None where it reads no macro."""
-    cat = catalog_for("lumiverse")
-    token = parse_token(raw, 0, cat.syntax)
-    entry = resolve(cat, token)
-    return None if entry is None else (entry.op, token.args)
+    return macro_read("lumiverse", raw)
 
 
 @pytest.mark.parametrize(

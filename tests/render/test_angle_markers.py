@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from testkit import text_loaded
+
 from bunzai.render.macro_eval import MacroContext, MacroEvaluator
 from bunzai.render.render import render
 
@@ -15,20 +17,7 @@ STORY = "{{#if description}}{{description}}\n{{/if}}"
 
 
 def _render(card: dict, engine: str = "sillytavern", story: str = STORY) -> dict:
-    context = {"family": "context", "templates": {"sequences": {"story_string": story}, "options": {}}}
-    loaded = {
-        "preset_id": "ctx",
-        "preset": {"name": "Ctx", "body": context},
-        "character_id": "c",
-        "character": {"name": "Sera", "body": card},
-        "persona_id": None,
-        "persona": None,
-        "books": [],
-        "regex": [],
-        "chat": [{"role": "user", "content": "Hello."}],
-        "templates": {},
-    }
-    return render(loaded, stage="final", engine=engine, sysprompt_enabled=False)
+    return render(text_loaded(story, card), stage="final", engine=engine, sysprompt_enabled=False)
 
 
 @pytest.mark.parametrize("engine", ["sillytavern", "sillytavern-legacy"])
@@ -60,22 +49,11 @@ def test_a_field_read_through_a_macro_gives_its_markers_filled() -> None:
     assert doc["prompt"].startswith("[Sera hums.]\n")
 
 
-def _text_render(instruct: dict | None, context_sequences: dict, card: dict, **options) -> dict:
-    context = {"family": "context", "templates": {"sequences": context_sequences, "options": {}}}
+def _text_render(instruct: dict | None, context_sequences: dict, card: dict) -> dict:
     templates = {"instruct": ("inst", {"family": "instruct", "templates": instruct})} if instruct else {}
-    loaded = {
-        "preset_id": "ctx",
-        "preset": {"name": "Ctx", "body": context},
-        "character_id": "c",
-        "character": {"name": "Sera", "body": card},
-        "persona_id": None,
-        "persona": None,
-        "books": [],
-        "regex": [],
-        "chat": [{"role": "user", "content": "Hello."}],
-        "templates": templates,
-    }
-    return render(loaded, stage="final", sysprompt_enabled=False, **options)
+    story = context_sequences.pop("story_string")
+    loaded = text_loaded(story, card, sequences=context_sequences, templates=templates)
+    return render(loaded, stage="final", sysprompt_enabled=False)
 
 
 def test_an_instruct_sequence_and_the_example_separator_fill_their_markers() -> None:
@@ -102,18 +80,6 @@ def test_the_original_a_cards_prompt_brings_has_its_markers_filled() -> None:
 def test_the_legacy_engine_leaves_the_markers_of_an_inserted_system_prompt() -> None:
     # macros.js replaces the markers before its instruct macros insert the system prompt's text
     sysprompt = {"family": "sysprompt", "templates": {"sequences": {"content": "SYS <USER> and {{char}}"}}}
-    context = {"family": "context", "templates": {"sequences": {"story_string": "[{{systemPrompt}}]\n"}}}
-    loaded = {
-        "preset_id": "ctx",
-        "preset": {"name": "Ctx", "body": context},
-        "character_id": "c",
-        "character": {"name": "Sera", "body": {}},
-        "persona_id": None,
-        "persona": None,
-        "books": [],
-        "regex": [],
-        "chat": [{"role": "user", "content": "Hello."}],
-        "templates": {"sysprompt": ("sys", sysprompt)},
-    }
+    loaded = text_loaded("[{{systemPrompt}}]\n", {}, templates={"sysprompt": ("sys", sysprompt)})
     legacy = render(loaded, stage="final", engine="sillytavern-legacy")
     assert legacy["prompt"].startswith("[SYS <USER> and Sera]\n")

@@ -7,6 +7,8 @@ unless the card's own system prompt stands in for it; the render says so in `not
 
 from __future__ import annotations
 
+from testkit import text_loaded
+
 from bunzai.render.render import render
 from bunzai.render.text_completion import DEFAULT_SYSPROMPT_NOTE
 
@@ -15,20 +17,7 @@ NEUTRAL = "Write Sera's next reply in a fictional chat between Sera and User."
 
 
 def _render(card: dict, story: str = STORY, **options) -> dict:
-    context = {"family": "context", "templates": {"sequences": {"story_string": story}, "options": {}}}
-    loaded = {
-        "preset_id": "ctx",
-        "preset": {"name": "Ctx", "body": context},
-        "character_id": "c",
-        "character": {"name": "Sera", "body": card},
-        "persona_id": None,
-        "persona": None,
-        "books": [],
-        "regex": [],
-        "chat": [{"role": "user", "content": "Hello."}],
-        "templates": {},
-    }
-    return render(loaded, stage="final", **options)
+    return render(text_loaded(story, card), stage="final", **options)
 
 
 def test_with_no_sysprompt_the_default_one_is_sent() -> None:
@@ -121,21 +110,8 @@ def test_the_legacy_engine_fills_the_inserted_template_text_once() -> None:
     # the template itself holds stays as written
     doc = _render({"description": "A."}, "[{{systemPrompt}}]\n", engine="sillytavern-legacy")
     assert doc["prompt"].startswith(f"[{NEUTRAL}]\n")
-    loaded_text = "Be {{char}}. {{systemPrompt}}"
-    sysprompt = {"family": "sysprompt", "templates": {"sequences": {"content": loaded_text}}}
-    context = {"family": "context", "templates": {"sequences": {"story_string": "[{{systemPrompt}}]\n"}}}
-    loaded = {
-        "preset_id": "ctx",
-        "preset": {"name": "Ctx", "body": context},
-        "character_id": "c",
-        "character": {"name": "Sera", "body": {}},
-        "persona_id": None,
-        "persona": None,
-        "books": [],
-        "regex": [],
-        "chat": [{"role": "user", "content": "Hello."}],
-        "templates": {"sysprompt": ("sys", sysprompt)},
-    }
+    sysprompt = {"family": "sysprompt", "templates": {"sequences": {"content": "Be {{char}}. {{systemPrompt}}"}}}
+    loaded = text_loaded("[{{systemPrompt}}]\n", {}, templates={"sysprompt": ("sys", sysprompt)})
     legacy = render(loaded, stage="final", engine="sillytavern-legacy")
     assert legacy["prompt"].startswith("[Be Sera. {{systemPrompt}}]\n")
     modern = render(loaded, stage="final")
