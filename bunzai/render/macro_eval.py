@@ -602,9 +602,12 @@ def _before_markers(offset: int, moved: list[tuple[int, int, int]]) -> int:
 
 
 def _trim_markers(text: str, mark: str) -> str:
+    """`text` with each {{trim}} cut, with the line breaks around it and nothing else, as both of
+    SillyTavern's engines cut it (`/(?:\r?\n)*{{trim}}(?:\r?\n)*/gi`: macros.js, and MacroEngine.js's
+    core:legacy-trim post-processor): spaces and tabs beside it stay."""
     if mark not in text:
         return text
-    return re.sub(r"\s*" + re.escape(mark) + r"\s*", "", text)
+    return re.sub(r"(?:\r?\n)*" + re.escape(mark) + r"(?:\r?\n)*", "", text)
 
 
 def _dedent_trim(text: str) -> str:

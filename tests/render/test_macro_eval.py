@@ -111,7 +111,9 @@ def test_text_that_spells_the_trim_mark_is_kept() -> None:
     # {{trim}} once left a fixed mark to cut at: a card holding that mark lost its text around it
     for text in ("a \x00bunzai-trim\x00 b", "\x00bunzai-trim-00\x00"):
         assert evaluate(text, 0) == text
-    assert evaluate("one  {{trim}}\n two", 0) == "onetwo"
+    # only the line breaks around it go, as SillyTavern's /(?:\r?\n)*{{trim}}(?:\r?\n)*/ cuts them
+    assert evaluate("one  {{trim}}\n two", 0) == "one   two"
+    assert evaluate("a\r\n\r\n{{trim}}\n\tb", 0) == "a\tb"
 
 
 @pytest.mark.parametrize(
