@@ -111,6 +111,9 @@ class MacroContext:
     # the active system prompt template's text as written (power_user.sysprompt.content): what
     # {{defaultSystemPrompt}} gives, and {{systemPrompt}} when the card has no system prompt
     sysprompt_text: str = ""
+    # the instruct template's sequences when instruct mode is on (power_user.instruct), else None:
+    # what {{instructInput}} and the other instruct macros give
+    instruct: dict | None = None
     # each card field trimmed as written, and where: a macro reading a field fills it again from
     # this, once per evaluation (SillyTavern's lazy fields, once per substitution), its variable
     # macros running again (bunzai.render.card_fields fills them first, as Generate does)
@@ -354,6 +357,8 @@ class MacroEvaluator:
             if op == "prompt.system":  # the card's prompt first (prefer_character_prompt, on by default)
                 return "" if not c.sysprompt_on else text or self._sysprompt(token)
             return text
+        if op == "instruct.sequence":
+            return _instruct_sequence(c.instruct, token.name)
         if op == "prompt.system_default":
             return self._sysprompt(token) if c.sysprompt_on else ""
         simple = {
@@ -370,7 +375,6 @@ class MacroEvaluator:
             "prompt.reasoning_prefix": "",
             "prompt.reasoning_suffix": "",
             "prompt.reasoning_separator": "",
-            "instruct.sequence": "",
             "text.noop": "",
             "gen.banned_word": "",
             "comment": "",
@@ -558,6 +562,48 @@ class MacroEvaluator:
             "column": column,
             "message": message,
         }
+
+
+# Each instruct macro's sequence (and the one it falls back to), by its lowercased name, as both
+# SillyTavern engines give them (instruct-macros.js registerSimple, instruct-mode.js getInstructMacros)
+_INSTRUCT_SEQUENCES = {
+    "instructstorystringprefix": ("story_string_prefix",),
+    "instructstorystringsuffix": ("story_string_suffix",),
+    "instructuserprefix": ("input_sequence",),
+    "instructinput": ("input_sequence",),
+    "instructusersuffix": ("input_suffix",),
+    "instructassistantprefix": ("output_sequence",),
+    "instructoutput": ("output_sequence",),
+    "instructassistantsuffix": ("output_suffix",),
+    "instructseparator": ("output_suffix",),
+    "instructsystemprefix": ("system_sequence",),
+    "instructsystemsuffix": ("system_suffix",),
+    "instructfirstassistantprefix": ("first_output_sequence", "output_sequence"),
+    "instructfirstoutputprefix": ("first_output_sequence", "output_sequence"),
+    "instructfirstoutput": ("first_output_sequence", "output_sequence"),
+    "instructlastassistantprefix": ("last_output_sequence", "output_sequence"),
+    "instructlastoutputprefix": ("last_output_sequence", "output_sequence"),
+    "instructlastoutput": ("last_output_sequence", "output_sequence"),
+    "instructstop": ("stop_sequence",),
+    "instructuserfiller": ("user_alignment_message",),
+    "instructsysteminstructionprefix": ("last_system_sequence",),
+    "instructfirstuserprefix": ("first_input_sequence", "input_sequence"),
+    "instructfirstinput": ("first_input_sequence", "input_sequence"),
+    "instructlastuserprefix": ("last_input_sequence", "input_sequence"),
+    "instructlastinput": ("last_input_sequence", "input_sequence"),
+}
+
+
+def _instruct_sequence(sequences: dict | None, name: str) -> str:
+    """What an instruct macro gives: its sequence (or the one it falls back to when empty) with
+    instruct mode on, '' with it off."""
+    if sequences is None:
+        return ""
+    for key in _INSTRUCT_SEQUENCES.get(name.lower(), ()):
+        value = sequences.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 # SillyTavern's markers of the Tavern days, in angle brackets: both engines fill them before any

@@ -397,6 +397,8 @@ def render(
         context.chat_start = sequences(templates["context"][1]).get("chat_start") or ""
     context.text_completion = text_mode
     context.sysprompt_on = sysprompt_enabled
+    if "instruct" in templates:  # instruct mode on: what {{instructInput}} and the rest read (power_user.instruct)
+        context.instruct = sequences(templates["instruct"][1])
     if sysprompt_enabled:  # what {{systemPrompt}} and {{defaultSystemPrompt}} read (power_user.sysprompt)
         context.sysprompt_text = (
             sequences((templates.get("sysprompt") or (None, DEFAULT_SYSPROMPT))[1]).get("content") or ""

@@ -1,0 +1,39 @@
+"""The instruct macros give the instruct template's sequences with instruct mode on (a template
+given with --instruct), '' with it off, as SillyTavern's instruct-macros.js (2.0 engine) and
+instruct-mode.js getInstructMacros (legacy) give power_user.instruct's: the first and last
+input and output sequences fall back to the plain one when empty."""
+
+from __future__ import annotations
+
+import pytest
+from testkit import text_loaded
+
+from bunzai.render.render import render
+
+INSTRUCT = {
+    "sequences": {
+        "input_sequence": "<|user|>",
+        "output_sequence": "<|assistant|>",
+        "last_output_sequence": "<|last|>",
+        "first_output_sequence": "",
+        "system_sequence": "<|system|>",
+        "stop_sequence": "<|end|>",
+    },
+    "options": {"macro": True},
+}
+STORY = "[{{instructInput}}|{{instructUserPrefix}}|{{instructLastAssistantPrefix}}|{{instructFirstAssistantPrefix}}|"
+STORY += "{{instructSystemPrefix}}|{{instructStop}}|{{instructFirstInput}}|{{instructUserSuffix}}]\n"
+
+
+@pytest.mark.parametrize("engine", ["sillytavern", "sillytavern-legacy"])
+def test_the_instruct_macros_give_the_templates_sequences(engine: str) -> None:
+    templates = {"instruct": ("inst", {"family": "instruct", "templates": INSTRUCT})}
+    doc = render(text_loaded(STORY, {}, templates=templates), stage="final", engine=engine, sysprompt_enabled=False)
+    # first output is empty: the output sequence; first input unset: the input sequence
+    expected = "[<|user|>|<|user|>|<|last|>|<|assistant|>|<|system|>|<|end|>|<|user|>|]"
+    assert expected in doc["prompt"]
+
+
+def test_with_instruct_mode_off_they_give_nothing() -> None:
+    doc = render(text_loaded(STORY, {}), stage="final", sysprompt_enabled=False)
+    assert doc["prompt"].startswith("[|||||||]\n")
