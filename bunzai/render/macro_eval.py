@@ -147,7 +147,7 @@ class MacroEvaluator:
         self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
         self.field_problems: list[dict] = []
         self.inside_field = False  # filling the card-field macros a field the legacy engine inserted holds
-        self.inside_sysprompt = False  # filling the system prompt text the legacy engine inserted
+        self.inside_instruct = False  # filling a template text the legacy engine's instruct macros inserted
         self.refilled: dict[str, str] = {}  # the fields this evaluation read, filled again
 
     # --- public -------------------------------------------------------------------------
@@ -181,17 +181,22 @@ class MacroEvaluator:
 
     def _sysprompt(self, token: Token) -> str:
         """The system prompt template's text as {{systemPrompt}} and {{defaultSystemPrompt}} insert it
-        (instruct-macros.js): as written in the 2.0 engine, which does not evaluate what a macro gives;
-        the legacy engine's later replacements (its environment and every macro after the instruct
-        ones, macros.js evaluateMacros) run over the inserted text, so its macros are filled there."""
-        if self.inside_sysprompt:  # one pass of the legacy engine: what it inserted is not inserted again
+        (instruct-macros.js)."""
+        return self._inserted(self.ctx.sysprompt_text, token, SYSPROMPT_CONTENT)
+
+    def _inserted(self, text: str, token: Token, where: str) -> str:
+        """A template's text as one of SillyTavern's instruct macros inserts it (the instruct sequences,
+        the system prompt, chat start and example separator): as written in the 2.0 engine, which
+        does not evaluate what a macro gives; the legacy engine's later replacements (its environment
+        and every macro after the instruct ones, macros.js evaluateMacros) run over the inserted text,
+        so its macros are filled there, but for the instruct macros, which have run."""
+        if self.inside_instruct:  # one pass of the legacy engine: what it inserted is not inserted again
             return token.raw
-        text = self.ctx.sysprompt_text
         if self.engine != LEGACY or "{{" not in text:
             return text
         inner = MacroEvaluator(self.ctx, self.engine)
-        inner.inside_sysprompt = True
-        filled = inner.evaluate(text, SYSPROMPT_CONTENT, markers=False)  # replaced before the instruct macros
+        inner.inside_instruct = True
+        filled = inner.evaluate(text, where, markers=False)  # replaced before the instruct macros
         self.field_problems.extend(filled.problems + filled.field_problems)
         return filled.text
 
@@ -358,7 +363,12 @@ class MacroEvaluator:
                 return "" if not c.sysprompt_on else text or self._sysprompt(token)
             return text
         if op == "instruct.sequence":
-            return _instruct_sequence(c.instruct, token.name)
+            return self._inserted(
+                _instruct_sequence(c.instruct, token.name), token, "instruct:/body/templates/sequences"
+            )
+        if op in ("prompt.chat_start", "prompt.example_separator"):  # the context template's, inserted as the above
+            text = c.chat_start if op == "prompt.chat_start" else c.example_separator
+            return self._inserted(text, token, "context:/body/templates/sequences")
         if op == "prompt.system_default":
             return self._sysprompt(token) if c.sysprompt_on else ""
         simple = {
@@ -368,8 +378,6 @@ class MacroEvaluator:
             "group.members_unmuted": c.char,
             "group.others": "",
             "card.version": c.version,
-            "prompt.example_separator": c.example_separator,
-            "prompt.chat_start": c.chat_start,
             "prompt.authors_note": c.authors_note,
             "prompt.summary": "",
             "prompt.reasoning_prefix": "",

@@ -37,3 +37,23 @@ def test_the_instruct_macros_give_the_templates_sequences(engine: str) -> None:
 def test_with_instruct_mode_off_they_give_nothing() -> None:
     doc = render(text_loaded(STORY, {}), stage="final", sysprompt_enabled=False)
     assert doc["prompt"].startswith("[|||||||]\n")
+
+
+def test_the_legacy_engine_fills_what_an_instruct_macro_inserts_once() -> None:
+    # macros.js: the instruct macros run first (getInstructMacros), then the environment and every
+    # later macro over the text, what they inserted included; the 2.0 engine evaluates none of it
+    instruct = {"sequences": {"output_sequence": "{{char}} says<USER>: {{instructInput}}", "input_sequence": "IN"}}
+    sequences = {"chat_start": "Start {{user}}"}
+    templates = {"instruct": ("inst", {"family": "instruct", "templates": instruct | {"options": {}}})}
+    story = "[{{instructOutput}}|{{chatStart}}]\n"
+    legacy = render(
+        text_loaded(story, {}, sequences=sequences, templates=templates),
+        stage="final",
+        engine="sillytavern-legacy",
+        sysprompt_enabled=False,
+    )
+    assert legacy["prompt"].startswith("[Sera says<USER>: {{instructInput}}|Start User]\n")
+    modern = render(
+        text_loaded(story, {}, sequences=sequences, templates=templates), stage="final", sysprompt_enabled=False
+    )
+    assert modern["prompt"].startswith("[{{char}} says<USER>: {{instructInput}}|Start {{user}}]\n")
