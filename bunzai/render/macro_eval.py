@@ -147,7 +147,8 @@ class MacroEvaluator:
         self.trim_mark = f"\x00bunzai-trim-{os.urandom(8).hex()}\x00"
         self.field_problems: list[dict] = []
         self.inside_field = False  # filling the card-field macros a field the legacy engine inserted holds
-        self.inside_instruct = False  # filling a template text the legacy engine's instruct macros inserted
+        # filling a text the legacy engine's instruct macro of this rank inserted (_LEGACY_INSTRUCT_ORDER)
+        self.inserted_by: int | None = None
         self.refilled: dict[str, str] = {}  # the fields this evaluation read, filled again
 
     # --- public -------------------------------------------------------------------------
@@ -187,18 +188,25 @@ class MacroEvaluator:
     def _inserted(self, text: str, token: Token, where: str) -> str:
         """A template's text as one of SillyTavern's instruct macros inserts it (the instruct sequences,
         the system prompt, chat start and example separator): as written in the 2.0 engine, which
-        does not evaluate what a macro gives; the legacy engine's later replacements (its environment
-        and every macro after the instruct ones, macros.js evaluateMacros) run over the inserted text,
-        so its macros are filled there, but for the instruct macros, which have run."""
-        if self.inside_instruct:  # one pass of the legacy engine: what it inserted is not inserted again
-            return token.raw
+        does not evaluate what a macro gives. The legacy engine runs its replacements one after
+        another over the whole text (macros.js evaluateMacros): the angle markers, {{roll}}, then
+        the instruct macros in getInstructMacros' order, then the rest; so in the inserted text the
+        macros after this one are filled, and those before it (and itself) stay as written."""
         if self.engine != LEGACY or "{{" not in text:
             return text
         inner = MacroEvaluator(self.ctx, self.engine)
-        inner.inside_instruct = True
+        inner.inserted_by = _LEGACY_INSTRUCT_ORDER.get(token.name.lower(), len(_LEGACY_INSTRUCT_ORDER))
         filled = inner.evaluate(text, where, markers=False)  # replaced before the instruct macros
         self.field_problems.extend(filled.problems + filled.field_problems)
         return filled.text
+
+    def _ran_before(self, op: str, token: Token) -> bool:
+        """Whether, in text a legacy instruct macro inserted, `token`'s replacement has already run:
+        {{roll}}, and the instruct macros up to the inserting one (macros.js evaluateMacros' order)."""
+        if op == "dice.roll":
+            return True
+        rank = _LEGACY_INSTRUCT_ORDER.get(token.name.lower())
+        return rank is not None and self.inserted_by is not None and rank <= self.inserted_by
 
     def _field(self, name: str) -> str:
         """The card field `name` as a macro reads it: filled again from its text as written when
@@ -355,6 +363,8 @@ class MacroEvaluator:
 
     def _op(self, op: str, token: Token, args: list[str], where: str, offset: int) -> str | None:
         c = self.ctx
+        if self.inserted_by is not None and self._ran_before(op, token):
+            return token.raw
         if op in _FIELD_OF_OP:
             text = self._field(_FIELD_OF_OP[op])
             if op == "card.examples":
@@ -599,6 +609,37 @@ _INSTRUCT_SEQUENCES = {
     "instructfirstinput": ("first_input_sequence", "input_sequence"),
     "instructlastuserprefix": ("last_input_sequence", "input_sequence"),
     "instructlastinput": ("last_input_sequence", "input_sequence"),
+}
+
+
+# The legacy engine's instruct macros in the order it replaces them (instruct-mode.js
+# getInstructMacros: one step per row, its names `|`-joined), by lowercased name
+_LEGACY_INSTRUCT_ORDER = {
+    name: rank
+    for rank, names in enumerate(
+        (
+            "instructStoryStringPrefix",
+            "instructStoryStringSuffix",
+            "instructInput instructUserPrefix",
+            "instructUserSuffix",
+            "instructOutput instructAssistantPrefix",
+            "instructSeparator instructAssistantSuffix",
+            "instructSystemPrefix",
+            "instructSystemSuffix",
+            "instructFirstOutput instructFirstAssistantPrefix",
+            "instructLastOutput instructLastAssistantPrefix",
+            "instructStop",
+            "instructUserFiller",
+            "instructSystemInstructionPrefix",
+            "instructFirstInput instructFirstUserPrefix",
+            "instructLastInput instructLastUserPrefix",
+            "systemPrompt",
+            "defaultSystemPrompt instructSystem instructSystemPrompt",
+            "chatSeparator",
+            "chatStart",
+        )
+    )
+    for name in names.lower().split()
 }
 
 

@@ -57,3 +57,24 @@ def test_the_legacy_engine_fills_what_an_instruct_macro_inserts_once() -> None:
         text_loaded(story, {}, sequences=sequences, templates=templates), stage="final", sysprompt_enabled=False
     )
     assert modern["prompt"].startswith("[{{char}} says<USER>: {{instructInput}}|Start {{user}}]\n")
+
+
+def test_in_inserted_text_the_legacy_engine_fills_only_the_macros_after_the_inserting_one() -> None:
+    # its replacements run in order (the markers, {{roll}}, then getInstructMacros' rows, then the
+    # rest): in what {{instructOutput}} inserts, {{instructStop}} and {{chatStart}} (later rows) are
+    # filled, {{instructInput}} (an earlier row) and {{roll}} (run before) stay as written
+    instruct = {"sequences": {"output_sequence": "O {{instructStop}} {{instructInput}} {{roll:1d1}} {{chatStart}}"}}
+    instruct["sequences"] |= {"stop_sequence": "STOP", "input_sequence": "IN"}
+    templates = {"instruct": ("inst", {"family": "instruct", "templates": instruct | {"options": {}}})}
+    loaded = text_loaded("[{{instructOutput}}]\n", {}, sequences={"chat_start": "CS"}, templates=templates)
+    legacy = render(loaded, stage="final", engine="sillytavern-legacy", sysprompt_enabled=False)
+    assert legacy["prompt"].startswith("[O STOP {{instructInput}} {{roll:1d1}} CS]\n")
+
+
+def test_the_system_prompt_text_gets_the_chat_start_the_legacy_engine_replaces_after_it() -> None:
+    sysprompt = {"family": "sysprompt", "templates": {"sequences": {"content": "SYS [{{chatStart}}] {{systemPrompt}}"}}}
+    loaded = text_loaded(
+        "<{{systemPrompt}}>\n", {}, sequences={"chat_start": "CS"}, templates={"sysprompt": ("s", sysprompt)}
+    )
+    legacy = render(loaded, stage="final", engine="sillytavern-legacy")
+    assert legacy["prompt"].startswith("<SYS [CS] {{systemPrompt}}>\n")
