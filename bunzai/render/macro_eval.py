@@ -582,64 +582,42 @@ class MacroEvaluator:
         }
 
 
-# Each instruct macro's sequence (and the one it falls back to), by its lowercased name, as both
-# SillyTavern engines give them (instruct-macros.js registerSimple, instruct-mode.js getInstructMacros)
-_INSTRUCT_SEQUENCES = {
-    "instructstorystringprefix": ("story_string_prefix",),
-    "instructstorystringsuffix": ("story_string_suffix",),
-    "instructuserprefix": ("input_sequence",),
-    "instructinput": ("input_sequence",),
-    "instructusersuffix": ("input_suffix",),
-    "instructassistantprefix": ("output_sequence",),
-    "instructoutput": ("output_sequence",),
-    "instructassistantsuffix": ("output_suffix",),
-    "instructseparator": ("output_suffix",),
-    "instructsystemprefix": ("system_sequence",),
-    "instructsystemsuffix": ("system_suffix",),
-    "instructfirstassistantprefix": ("first_output_sequence", "output_sequence"),
-    "instructfirstoutputprefix": ("first_output_sequence", "output_sequence"),
-    "instructfirstoutput": ("first_output_sequence", "output_sequence"),
-    "instructlastassistantprefix": ("last_output_sequence", "output_sequence"),
-    "instructlastoutputprefix": ("last_output_sequence", "output_sequence"),
-    "instructlastoutput": ("last_output_sequence", "output_sequence"),
-    "instructstop": ("stop_sequence",),
-    "instructuserfiller": ("user_alignment_message",),
-    "instructsysteminstructionprefix": ("last_system_sequence",),
-    "instructfirstuserprefix": ("first_input_sequence", "input_sequence"),
-    "instructfirstinput": ("first_input_sequence", "input_sequence"),
-    "instructlastuserprefix": ("last_input_sequence", "input_sequence"),
-    "instructlastinput": ("last_input_sequence", "input_sequence"),
-}
-
-
-# The legacy engine's instruct macros in the order it replaces them (instruct-mode.js
-# getInstructMacros: one step per row, its names `|`-joined), by lowercased name
+# SillyTavern's instruct macros, one row per macro: its names (the 2.0 engine's and the legacy
+# one's aliases), and the sequences it gives (the first that is set: the first and last input and
+# output ones fall back to the plain one). The rows are in the order the legacy engine replaces
+# them (instruct-mode.js getInstructMacros; the last four give no sequence); the 2.0 engine's are
+# instruct-macros.js registerSimple.
+_INSTRUCT_MACROS = (
+    ("instructStoryStringPrefix", ("story_string_prefix",)),
+    ("instructStoryStringSuffix", ("story_string_suffix",)),
+    ("instructInput instructUserPrefix", ("input_sequence",)),
+    ("instructUserSuffix", ("input_suffix",)),
+    ("instructOutput instructAssistantPrefix", ("output_sequence",)),
+    ("instructSeparator instructAssistantSuffix", ("output_suffix",)),
+    ("instructSystemPrefix", ("system_sequence",)),
+    ("instructSystemSuffix", ("system_suffix",)),
+    (
+        "instructFirstOutput instructFirstAssistantPrefix instructFirstOutputPrefix",
+        ("first_output_sequence", "output_sequence"),
+    ),
+    (
+        "instructLastOutput instructLastAssistantPrefix instructLastOutputPrefix",
+        ("last_output_sequence", "output_sequence"),
+    ),
+    ("instructStop", ("stop_sequence",)),
+    ("instructUserFiller", ("user_alignment_message",)),
+    ("instructSystemInstructionPrefix", ("last_system_sequence",)),
+    ("instructFirstInput instructFirstUserPrefix", ("first_input_sequence", "input_sequence")),
+    ("instructLastInput instructLastUserPrefix", ("last_input_sequence", "input_sequence")),
+    ("systemPrompt", ()),
+    ("defaultSystemPrompt instructSystem instructSystemPrompt", ()),
+    ("chatSeparator", ()),
+    ("chatStart", ()),
+)
+# by lowercased name: the sequences it gives, and its rank in the legacy engine's order
+_INSTRUCT_SEQUENCES = {name: keys for names, keys in _INSTRUCT_MACROS for name in names.lower().split()}
 _LEGACY_INSTRUCT_ORDER = {
-    name: rank
-    for rank, names in enumerate(
-        (
-            "instructStoryStringPrefix",
-            "instructStoryStringSuffix",
-            "instructInput instructUserPrefix",
-            "instructUserSuffix",
-            "instructOutput instructAssistantPrefix",
-            "instructSeparator instructAssistantSuffix",
-            "instructSystemPrefix",
-            "instructSystemSuffix",
-            "instructFirstOutput instructFirstAssistantPrefix",
-            "instructLastOutput instructLastAssistantPrefix",
-            "instructStop",
-            "instructUserFiller",
-            "instructSystemInstructionPrefix",
-            "instructFirstInput instructFirstUserPrefix",
-            "instructLastInput instructLastUserPrefix",
-            "systemPrompt",
-            "defaultSystemPrompt instructSystem instructSystemPrompt",
-            "chatSeparator",
-            "chatStart",
-        )
-    )
-    for name in names.lower().split()
+    name: rank for rank, (names, _keys) in enumerate(_INSTRUCT_MACROS) for name in names.lower().split()
 }
 
 

@@ -15,6 +15,7 @@ import json
 from cards_support import read
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_risu_lore_case_only_extentions import ENTRY
 
 from bunzai.convert import convert_piece
 from bunzai.model.lorebook import Lorebook
@@ -72,17 +73,8 @@ def test_a_card_entry_s_app_data_reaches_risuai_s_lorebook_as_risuai_s_import_ke
 
 def test_a_risuai_entry_s_extentions_split_into_app_data_and_risuai_s_own_keys():
     # an entry RisuAI imported from a card keeps SillyTavern's keys there too: they stay RisuAI's
-    native = {
-        "key": "castle",
-        "secondkey": "",
-        "insertorder": 100,
-        "comment": "Castle",
-        "content": "A grey castle.",
-        "mode": "normal",
-        "alwaysActive": False,
-        "selective": False,
-        "extentions": {"position": 1, "myapp": APP["myapp"], "risu_case_sensitive": False, "risuai": {"x": 1}},
-    }
+    extentions = {"position": 1, "myapp": APP["myapp"], "risu_case_sensitive": False, "risuai": {"x": 1}}
+    native = dict(ENTRY, extentions=extentions)
     data = json.dumps({"type": "risu", "ver": 1, "data": [native]}, separators=(",", ":")).encode()
     _adapter, decoded, media = read(data, "lorebook_export.json")
     [entry] = decoded.pieces[0].body.entries
