@@ -166,6 +166,7 @@ def walk_entries(
     max_depth: int = FOLDER_WALK_MAX_DEPTH,
     dot_files: bool = False,
     unreadable: list[str] | None = None,
+    bad_entries: list[str] | None = None,
 ) -> Iterator[tuple[Path, bool]]:
     """(path, is_folder) for the regular files and folders under `root`, in name order, a folder
     before what it holds; symlinks, hidden folders and leftovers (`is_junk_file`) are skipped, and
@@ -178,7 +179,9 @@ def walk_entries(
     inode, a path too long: a file system that reports no entry types stats each one), the first or
     not, is passed over, and its folder named. With
     `unreadable`, such a folder (`root` too) is added to it, once (one locked folder in a library
-    does not hide the rest); without, it is refused."""
+    does not hide the rest); without, it is refused. With `bad_entries`, an entry that cannot be
+    looked at (not a folder not entered) is named there itself, not its folder (`folder read`
+    lists one folder: naming it would say nothing)."""
     from pathlib import Path
 
     seen = 0
@@ -210,6 +213,9 @@ def walk_entries(
                 continue
             except OSError as error:
                 denied = error.errno in (errno.EACCES, errno.EPERM)  # no search permission: the whole folder's
+                if bad_entries is not None and not denied:
+                    bad_entries.append(entry.path)
+                    continue
                 _cannot_look(folder, "enter" if denied else "look into", error, unreadable)
                 if denied:
                     break

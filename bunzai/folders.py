@@ -266,9 +266,13 @@ def read_page(studio, path: str | Path, offset: int, limit: int) -> dict:
 def _folder_page(folder: Path, offset: int, limit: int) -> dict:
     """A page of what `folder` holds, one level (`folder search` looks deeper): its subfolders,
     then its files, each in name order, as `walk_entries` keeps them; `count` counts both, and
-    `offset` and `limit` page through both in that order."""
+    `offset` and `limit` page through both in that order. An entry that cannot be looked at (a bad
+    inode, a path too long) is passed over and named under `unreadable`, on every page; a folder
+    that cannot be listed or entered is refused (nothing in it could be read)."""
+    unreadable: list[str] = []
     try:
-        entries = sorted(walk_entries(folder, max_depth=0, dot_files=True), key=lambda entry: not entry[1])  # stable
+        walk = walk_entries(folder, max_depth=0, dot_files=True, bad_entries=unreadable)
+        entries = sorted(walk, key=lambda entry: not entry[1])  # stable
     except BunzaiError as error:
         if error.code != "too_large":
             raise
@@ -283,7 +287,7 @@ def _folder_page(folder: Path, offset: int, limit: int) -> dict:
         "count": len(entries),
         "offset": offset,
         "next_offset": end if end < len(entries) else None,
-    }
+    } | ({"unreadable": unreadable} if unreadable else {})
 
 
 def _too_many_to_page(folder: Path, limit: int) -> BunzaiError:
