@@ -70,6 +70,24 @@ UTILITY_PROMPTS = {
 }
 # Sources whose model key is not `<source>_model`.
 MODEL_KEYS = {"makersuite": "google_model"}
+# SillyTavern's chat-completion sources (openai.js `chat_completion_sources`, the options of its
+# #chat_completion_source select). A preset naming another one sets that select to no option, and
+# its change handler then stores the text "undefined" as the source (onSettingsPresetChange, with
+# bind_preset_to_connection on, the default): so no other source is written, unless the escrowed
+# file had it already (an older SillyTavern's source).
+CHAT_COMPLETION_SOURCES = frozenset(
+    (
+        "openai", "claude", "openrouter", "ai21", "makersuite", "vertexai", "mistralai", "custom", "cohere",
+        "perplexity", "groq", "electronhub", "chutes", "nanogpt", "deepseek", "aimlapi", "xai", "pollinations",
+        "moonshot", "fireworks", "cometapi", "azure_openai", "zai", "siliconflow", "workers_ai", "minimax",
+    )
+)  # fmt: skip
+SOURCE_UNWRITABLE = LossRule(
+    "/body/source",
+    "dropped",
+    "preset.source.unknown",
+    "SillyTavern's chat completion has no such source",
+)
 LEGACY_PROMPTS = (
     ("main_prompt", "main", "Main Prompt"),
     ("nsfw_prompt", "nsfw", "Auxiliary Prompt"),
@@ -150,9 +168,28 @@ FIELDS = (
     Field("n", ("samplers", "extra", "n"), as_json),
     *(Field(native, ("utility_prompts", name), str_reader(MISSING)) for native, name in UTILITY_PROMPTS.items()),
     Whole(("media",), _read_media, _write_media),
-    Field("chat_completion_source", ("source",), str_reader(""), _keep_or_omit),
-    Field("extensions", ("extensions",), as_object, _keep_or_omit),
 )
+SOURCE = Field("chat_completion_source", ("source",), str_reader(""), _keep_or_omit)
+EXTENSIONS = Field("extensions", ("extensions",), as_object, _keep_or_omit)
+
+
+def _own_source(prior: dict | None) -> str:
+    return str_reader("")((prior or {}).get("chat_completion_source"))
+
+
+def _writable(source: str, prior: dict | None) -> bool:
+    """A source SillyTavern's chat completion has, or the one the escrowed file names already."""
+    return source in CHAT_COMPLETION_SOURCES or source == _own_source(prior)
+
+
+def _source_unwritable(body: dict, prior: dict | None) -> list[Loss]:
+    source = body["source"]
+    if not source or _writable(source, prior):
+        return []
+    kept = _own_source(prior)
+    then = f'the file keeps its own, "{kept}"' if kept else "the file names none: SillyTavern keeps the one it is on"
+    why = f'SillyTavern\'s chat completion has no source "{source}" (openai.js chat_completion_sources); {then}'
+    return [SOURCE_UNWRITABLE.at(SOURCE_UNWRITABLE.pattern, why)]
 
 
 def model_key(source: str) -> str:
@@ -192,13 +229,15 @@ class SillyTavernChatPreset(PresetAdapter):
         return 0.0
 
     def fields(self, native: dict | None, body: dict | None) -> tuple[Field, ...]:
-        if body is not None:
+        if body is None:
+            source = _own_source(native)
+        elif _writable(body["source"], native) or not body["source"]:
             source = body["source"]
         else:
-            source = str_reader("")((native or {}).get("chat_completion_source"))
+            return (*FIELDS, EXTENSIONS)  # no source row: the escrow's own source (or none) stays, and its model
         if not source:
-            return FIELDS
-        return (*FIELDS, Field(model_key(source), ("model",), str_reader(""), _keep_or_omit))
+            return (*FIELDS, SOURCE, EXTENSIONS)
+        return (*FIELDS, SOURCE, EXTENSIONS, Field(model_key(source), ("model",), str_reader(""), _keep_or_omit))
 
     def migrate(self, document: dict) -> dict:
         if "prompts" in document or not any(isinstance(document.get(key), str) for key, _, _ in LEGACY_PROMPTS):
@@ -216,7 +255,7 @@ class SillyTavernChatPreset(PresetAdapter):
         body["orders"] = decode_orders(document)
 
     def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
-        return prompt_losses(body["prompts"], prior) + _media_unread(body, prior)
+        return prompt_losses(body["prompts"], prior) + _media_unread(body, prior) + _source_unwritable(body, prior)
 
     def encode_extra(self, body: dict, prior: dict | None, out: dict) -> None:
         if body["prompts"] or (prior is not None and "prompts" in prior):
