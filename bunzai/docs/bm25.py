@@ -5,10 +5,10 @@ document is a bag of body terms and a bag of short-field terms whose counts are 
 weighted (a heading word counts more than a body word). Only the body is normalised by its
 length: a heading, a summary or a topic list says what a section is about however long its
 text runs, so a long section that its heading names (`## Exporting a library`) is not ranked
-below short passages that mention the word in passing. Terms are lower-case words and numbers
-with a light stemmer (plurals, -ed, -ing, a final e), so "exports" and "exporting" find
-"export"; a short stop list keeps "the" (and quantifiers such as "all", which say nothing of
-the topic asked about) from scoring.
+below short passages that mention the word in passing. Terms are words (`words`: letters and
+digits of any script, case and Latin accents folded) with a light stemmer (plurals, -ed, -ing,
+a final e), so "exports" and "exporting" find "export"; a short stop list keeps "the" (and
+quantifiers such as "all", which say nothing of the topic asked about) from scoring.
 
 `stored` gives an index as JSON-able values (the docs catalog keeps them) and `from_stored`
 takes them back, at next to no cost: a term's postings are decoded when a query first asks
@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 
 from bunzai.limits import DOCS_STEM_MEMO_WORDS
 
 K1 = 1.2
 B = 0.75
-_WORD = re.compile(r"[a-z0-9]+")
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits of any script; _ parts words, as in unicode61
 STOP_WORDS = frozenset(
     "a an and are as at be by can do does for from has have how i if in into is it its me my of on or our "
     "so that the their then there these this to us was we what when where which who why will with you your "
@@ -114,6 +116,57 @@ def _restored(base: str) -> str:
     return base
 
 
+# Turkish dotless ı is i, as dotted İ is (the studio's fold makes İ i): its capital is I, whose
+# fold is i, so ISPARTA finds ısparta as it finds isparta.
+_DOTLESS = {"ı": "i"}
+# What the characters below U+3000 met so far become in a word, where that is not themselves
+# (those from U+3000 up, mostly CJK, are looked at each time, so that these stay small).
+_FOLDED: dict[int, str] = {}
+_CHANGED: set[str] = set()  # the characters `_FOLDED` holds
+_MET: set[str] = set()  # every character below U+3000 looked at
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, folded: the one rule of the docs index and of a query.
+
+    It follows `bunzai search`'s index (FTS5's unicode61 tokenizer and bunzai.query.search), so
+    that the product's two searches find the same words: a word is a run of letters and digits
+    of any script (`_` and punctuation part words); Latin letters lose their accents (`cafe`
+    finds café, and `café` finds cafe), other scripts keep theirs (αθηνα is not Αθήνα); each
+    letter or digit of a script written without spaces (CJK, Thai, Lao, Khmer, Burmese, all
+    from U+3000 up) is a word of its own (`is_segmented`), so 魔法 is searched as 魔 and 法.
+    Where this departs from that index it is because no SQLite tokenizer binds it: the case is
+    folded by `str.casefold` (ß is ss, so STRASSE finds straße), a decomposed spelling is
+    composed first (NFD and NFC give the same words), and a combining mark left over is dropped
+    rather than splitting its word (an Indic vowel sign)."""
+    if text.isascii():
+        return _ASCII_WORD.findall(text.lower())
+    from bunzai.query.search import fold, is_segmented  # the studio's rules; ASCII does without
+
+    # Canonical caseless form (Unicode's NFD(casefold(NFD))), composed again so that a Greek or
+    # Cyrillic letter keeps its accent as one character, as the studio's text holds it
+    text = unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
+    chars = set(text)
+    high = {}
+    for char in chars.difference(_MET):
+        folded = "" if unicodedata.category(char)[0] == "M" else _DOTLESS.get(char) or fold(char)
+        if is_segmented(folded):
+            folded = f" {folded} "  # a word of its own
+        if char >= "\u3000":
+            if folded != char:
+                high[ord(char)] = folded
+            continue
+        _MET.add(char)
+        if folded != char:
+            _FOLDED[ord(char)] = folded
+            _CHANGED.add(char)
+    if high:
+        text = text.translate({**_FOLDED, **high})
+    elif not _CHANGED.isdisjoint(chars):
+        text = text.translate(_FOLDED)
+    return _WORD.findall(text)
+
+
 _STEMS: dict[str, str] = {}  # word -> stem, as `terms` has met them (the docs hold about 4,000 distinct words)
 
 
@@ -126,7 +179,7 @@ def terms(text: str) -> list[str]:
     each time."""
     found = []
     stems = _STEMS
-    for word in _WORD.findall(text.lower()):
+    for word in words(text):
         if word in STOP_WORDS:
             continue
         term = stems.get(word)

@@ -182,9 +182,9 @@ def search(query: str, *, limit: int | None = None, docs: Docs | None = None) ->
     if not wanted:  # no section could match it: say so, not "no section matched" (as `bunzai search` does)
         raise BunzaiError(
             "usage",
-            f"the query {query!r} holds no word to search for: the docs are searched by their English words "
-            "(letters a to z and digits), leaving out common words such as a, the, how and which, and "
-            "quantifiers such as all and every",
+            f"the query {query!r} holds no word to search for: the docs are searched by their words "
+            "(letters and digits of any script), leaving out punctuation, symbols, emoji, common words "
+            "such as a, the, how and which, and quantifiers such as all and every",
             "name the topic in a word or two, e.g. bunzai docs search export containment",
         )
     index, chunks = docs.search_index()
@@ -307,7 +307,12 @@ _SPACE = re.compile(r"\s+")
 def _snippet(body: str, wanted: list[str]) -> str:
     """About DOCS_SNIPPET_CHARS of the chunk around its first query word, on one line."""
     flat = _SPACE.sub(" ", body).strip()
-    lower = flat.lower()
+    if flat.isascii():
+        lower = flat.lower()
+    else:  # the studio's fold: one character for one, so a place in it is a place in `flat`, and é is e
+        from bunzai.query.search import fold
+
+        lower = fold(flat)
     first = min((pos for pos in (lower.find(term) for term in wanted if term) if pos >= 0), default=0)
     start = max(0, first - DOCS_SNIPPET_CHARS // 4)
     piece = flat[start : start + DOCS_SNIPPET_CHARS]

@@ -13,7 +13,9 @@ from collections import Counter
 
 from bunzai.docs import bm25
 
-STORED_FORMAT = 3  # 2: stems take -ed, -ing and a final e (bm25.stem); 3: body and short fields apart
+# 2: stems take -ed, -ing and a final e (bm25.stem); 3: body and short fields apart; 4: words of any
+# script, case and Latin accents folded (bm25.words: café was caf)
+STORED_FORMAT = 4
 # Field weights of a search chunk: words in its headings and topics say most about it. Only the
 # body is normalised by its length (bm25: BM25F), so these weigh alike on a short and a long section.
 WEIGHT_TEXT = 1

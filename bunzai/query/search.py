@@ -67,7 +67,9 @@ def _parted(run: re.Match) -> str:
     return SEGMENT_MARK + SEGMENT_MARK.join(run.group()) + SEGMENT_MARK
 
 
-def _is_segmented(char: str) -> bool:
+def is_segmented(char: str) -> bool:
+    """Whether `char` is a letter or digit the index makes a word of its own (see `segmented`);
+    the docs search (bunzai.docs.bm25.words) splits the same characters the same way."""
     return char.isalnum() and (
         char >= "\u3000" or "\u0e00" <= char <= "\u0eff" or "\u1000" <= char <= "\u109f" or "\u1780" <= char <= "\u17ff"
     )
@@ -152,7 +154,7 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
 def _found(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
     """(how often, up to 10, and where first) `word` is in `text`: as a word (the start of
     one for a prefix) where `whole`, anywhere else."""
-    if any(map(_is_segmented, word)):
+    if any(map(is_segmented, word)):
         return _found_parted(text, word, prefix, whole)
     count, first, at = 0, -1, text.find(word) if word else -1
     while at >= 0 and count < 10:
@@ -170,7 +172,7 @@ def _found_parted(text: str, word: str, prefix: bool, whole: bool) -> tuple[int,
     cut where the index found it."""
     parts = [re.escape(word[0])]
     for before, char in zip(word, word[1:]):
-        if _is_segmented(before) or _is_segmented(char):
+        if is_segmented(before) or is_segmented(char):
             parts.append(r"[\W_]*")
         parts.append(re.escape(char))
     count, first = 0, -1
@@ -186,11 +188,11 @@ def _found_parted(text: str, word: str, prefix: bool, whole: bool) -> tuple[int,
 
 def _starts(text: str, at: int, word: str) -> bool:
     """Whether a word begins at `at`, as the index tokenized `text` (see `segmented`)."""
-    return at == 0 or not text[at - 1].isalnum() or _is_segmented(word[0]) or _is_segmented(text[at - 1])
+    return at == 0 or not text[at - 1].isalnum() or is_segmented(word[0]) or is_segmented(text[at - 1])
 
 
 def _ends(text: str, end: int, word: str) -> bool:
-    return end == len(text) or not text[end].isalnum() or _is_segmented(word[-1]) or _is_segmented(text[end])
+    return end == len(text) or not text[end].isalnum() or is_segmented(word[-1]) or is_segmented(text[end])
 
 
 def _snippet(text: str, at: int) -> str:

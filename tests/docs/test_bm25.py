@@ -14,7 +14,7 @@ from bunzai.docs import bm25
 
 def plain_terms(text: str) -> list[str]:
     """What `terms` gives, computed without its memory of stems."""
-    return [bm25.stem(word) for word in bm25._WORD.findall(text.lower()) if word not in bm25.STOP_WORDS]
+    return [bm25.stem(word) for word in bm25.words(text) if word not in bm25.STOP_WORDS]
 
 
 @pytest.mark.parametrize(
