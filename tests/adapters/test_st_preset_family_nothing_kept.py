@@ -97,3 +97,33 @@ def test_the_refusal_gives_an_instruct_template_its_article():
         convert_piece(piece, "sillytavern.context", no_media)
     assert "keeps nothing of an instruct preset" in refused.value.message
     assert refused.value.hint.startswith("write an instruct preset as sillytavern.instruct")
+
+
+def test_over_an_escrow_of_the_target_a_piece_that_keeps_nothing_is_refused_too():
+    # A context template made a chat-completion preset, its strings gone: over its escrow the
+    # file used to be the escrowed template's name (and unknown keys) alone, none of the piece's.
+    piece = read("sillytavern.context", {**CONTEXT, "custom_key": 1}, "Plain.json")
+    emptied = piece.model_copy(update={"body": PresetBody(family="chat_completion")})
+    with pytest.raises(BunzaiError) as refused:
+        convert_piece(emptied, "sillytavern.context", no_media)
+    assert refused.value.code == "unsupported" and refused.value.details["formats"] == ["sillytavern.preset.chat"]
+
+
+def test_over_an_escrow_of_the_target_a_piece_of_another_family_that_keeps_a_field_is_written():
+    piece = read("sillytavern.context", CONTEXT, "Plain.json")
+    renamed = piece.model_copy(update={"body": piece.body.model_copy(update={"family": "instruct"})})
+    assert json.loads(convert_piece(renamed, "sillytavern.context", no_media).data)["story_string"] == "{{description}}"
+
+
+def test_transfer_refuses_a_stored_template_made_an_empty_chat_preset(bunzai):
+    source = corpus_path("sillytavern", "presets", "context", "ChatML.json")
+    bunzai("apply", "--yes", input=bunzai("import", str(source)).stdout, check=True)
+    stored = bunzai("read", "preset/chatml-context", check=True).json["piece"]
+    sequences = {key: None for key in stored["body"]["templates"]["sequences"]}
+    options = {key: None for key in stored["body"]["templates"]["options"]}
+    change = {"family": "chat_completion", "templates": {"sequences": sequences, "options": options}}
+    draft = bunzai("cap", "run", "preset.settings.update", "chatml-context", "--input", json.dumps(change), check=True)
+    bunzai("apply", "--yes", input=draft.stdout, check=True)
+    result = bunzai("transfer", "chatml-context", "--to", "sillytavern.context")
+    assert result.code == 1 and result.json["error"]["code"] == "unsupported", result.stdout
+    assert result.json["error"]["details"]["formats"] == ["sillytavern.preset.chat"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from bunzai.adapters.common.drift import as_str
 from bunzai.adapters.common.losses import LossRule, readback_losses, same
+from bunzai.adapters.common.preset_family import nothing_kept
 from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.marinara import preset_rows as pr
@@ -34,10 +35,11 @@ from bunzai.adapters.marinara.envelope import (
 from bunzai.adapters.registry import register
 from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
-from bunzai.model.preset import Preset, active_order_index
+from bunzai.model.preset import Preset, PresetBody, active_order_index
 
 FORMAT_ID = "marinara.preset"
 TYPE = "marinara_preset"
+FAMILY = "chat_completion"  # what a Marinara preset reads as (preset_rows.body_of)
 
 LOSS_RULES = (
     LossRule(
@@ -191,6 +193,8 @@ class MarinaraPreset(Adapter):
             and envelope_type(piece.original.document) == TYPE
             else None
         )
+        if piece.body.family != FAMILY and _keeps_nothing(piece):
+            raise nothing_kept(FORMAT_ID, self.label, piece.body.family)
         document, switched_off = _written(piece, copied(prior) if prior is not None else None)
         data = file_bytes(document)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
@@ -198,6 +202,15 @@ class MarinaraPreset(Adapter):
         return Encoded(
             data, declared + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, declared)
         )
+
+
+def _keeps_nothing(piece: Any) -> bool:
+    """Whether a new file of the piece is the file a preset holding its name alone writes: none of
+    its settings (a SillyTavern template's strings) has a place in a Marinara preset (its
+    description, parameters, sections, groups). Judged on a new file, not over an escrow, whose
+    rows are not the piece's."""
+    bare = piece.model_copy(update={"body": PresetBody(), "original": None})
+    return _written(piece, None)[0] == _written(bare, None)[0]
 
 
 def _marker_losses(piece: Any) -> list[Loss]:

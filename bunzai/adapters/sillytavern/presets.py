@@ -22,8 +22,8 @@ from bunzai.adapters.common.read_piece import read_piece
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
 from bunzai.adapters.common.fieldmap import Field, decode_fields, encode_fields, same
 from bunzai.adapters.common.losses import LossRule, readback_losses
+from bunzai.adapters.common.preset_family import nothing_kept
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
-from bunzai.errors import BunzaiError
 from bunzai.model import dump_piece
 from bunzai.model.preset import Preset
 
@@ -153,10 +153,10 @@ class PresetAdapter(Adapter):
         native = _escrowed(piece, self.format_id)
         prior = self.migrate(native) if native is not None else None
         body = piece.body.model_dump(mode="json")
+        if body["family"] != self.family and not self._keeps_any(body):
+            raise nothing_kept(self.format_id, self.label, body["family"])
         out = encode_fields(self.fields(prior, body), body, prior)
         self.encode_extra(body, prior, out)
-        if prior is None and not out and body["family"] != self.family:
-            raise self._nothing_kept(body["family"])
         self._write_name(piece.name, prior, out)
         losses: list[Loss] = []
         if native is not None and prior is not native:
@@ -172,21 +172,13 @@ class PresetAdapter(Adapter):
         losses += readback_losses(dump_piece(piece), dump_piece(back), rules, fallback, losses)
         return Encoded(data, losses)
 
-    def _nothing_kept(self, family: str) -> BunzaiError:
-        """The refusal of a crossing from another family that keeps none of its fields: the file
-        would hold its name at most, which SillyTavern shows as an empty preset (and nothing claims
-        on reading it back)."""
-        from bunzai.adapters.registry import all_adapters
-
-        carriers = [a.format_id for a in all_adapters() if isinstance(a, PresetAdapter) and a.family == family]
-        return BunzaiError(
-            "unsupported",
-            f"{self.format_id} ({self.label}) keeps nothing of {_a(family)} preset: the file would hold none of "
-            "its settings",
-            f"write {_a(family)} preset as {' or '.join(carriers)}; bunzai.native keeps every field",
-            family=family,
-            formats=carriers,
-        )
+    def _keeps_any(self, body: dict) -> bool:
+        """Whether the file keeps any of the piece's own settings: judged on a new file, since
+        over an escrow the file holds the escrowed document's keys, which are not the piece's
+        (a piece whose family changed since its import keeps nothing more for them)."""
+        out = encode_fields(self.fields(None, body), body, None)
+        self.encode_extra(body, None, out)
+        return bool(out)
 
     def _write_name(self, name: str, prior: dict | None, out: dict) -> None:
         if not self.named:
@@ -228,9 +220,3 @@ def _escrowed(piece: Any, format_id: str) -> dict | None:
     if original is None or original.format != format_id or not isinstance(original.document, dict):
         return None
     return original.document
-
-
-def _a(family: str) -> str:
-    """A family id as words, with its article: `an instruct`, `a chat completion`."""
-    words = family.replace("_", " ")
-    return f"{'an' if words[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {words}"
