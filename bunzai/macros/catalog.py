@@ -71,6 +71,9 @@ class Syntax(BaseModel):
     # `{{char | upper}}` is `{{char}}`), and the names whose free-text arguments swallow them.
     pipes: tuple[str, ...] = ()
     pipes_as_text: tuple[str, ...] = ()
+    # Names whose separator must touch the name: after a space, a `:` is the argument's own
+    # (Agnai's `{{random :a, b}}` picks ":a" or "b"; its roll takes `{{roll : 2d6}}`).
+    colon_glued: tuple[str, ...] = ()
     # The only whitespace the engine takes inside a token (around its name and arguments; a
     # pipe's `|` may also have tabs): any other makes the token text. None: JavaScript's whitespace.
     # Agnai's grammar has `WS = " "*`, so `{{\tchar}}` is text there.
@@ -127,6 +130,15 @@ class Entry(BaseModel):
     # Read only in the body of a block with one of these ops, the block itself or an enclosing one
     # (Agnai's `{{.name}}` inside `{{#each bot}}`: its grammar's BotRef); elsewhere it is text.
     inside: tuple[str, ...] | None = None
+    # On a block: in its body only these ops are read, besides the forms read `inside` it and a
+    # condition on one of those forms; any other macro there is text (Agnai's loops read `{{char}}`,
+    # `{{user}}`, `{{random}}` and `{{roll}}`: `{{scenario}}` in `{{#each msg}}` is text).
+    admits: tuple[str, ...] | None = None
+    # On a block that `admits`, closers (by name) that make the engine read the whole block as
+    # text where its body holds one outside an admitted condition (Agnai's LoopText stops at
+    # `{{/if}}`), as a form read `inside` other blocks alone always does (`{{.msg}}` in
+    # `{{#each bot}}`); the body is then read as if no block were around it.
+    stopped_by: tuple[str, ...] = ()
     # Read only in the case written here (Agnai's grammar has `"#if"`, not `"#if"i`).
     exact_case: bool = False
     # Read only written exactly so, nothing else between the braces, in any case: a regex
@@ -146,7 +158,7 @@ class Entry(BaseModel):
     def _known_op(cls, value: str | None) -> str | None:
         return _known_op(value)
 
-    @field_validator("inside")
+    @field_validator("inside", "admits")
     @classmethod
     def _known_blocks(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
         for op in value or ():

@@ -60,10 +60,38 @@ def resolve(
             continue
         is_block = entry.block in ("block", "optional")
         if paired and is_block or not paired and entry.block != "block":
-            return entry
+            return entry if admitted(cat, token, entry, within) else None
         fallback = fallback or entry
     # A block written around a macro that has no scoped form: the opener still means this.
-    return fallback if paired else None
+    return fallback if paired and admitted(cat, token, fallback, within) else None
+
+
+def admitting(cat: Catalog, within: frozenset[str]) -> list[Entry]:
+    """The blocks around a token (by their ops) that read only some macros in their body (`admits`)."""
+    return [e for op in within for e in cat.by_op.get(op, ()) if e.admits is not None]
+
+
+def admitted(cat: Catalog, token: Token, entry: Entry | None, within: frozenset[str]) -> bool:
+    """Whether each block around the token that reads only some macros in its body reads this one:
+    an op it admits (no pipe after it: Agnai's loop placeholder takes none), a form read inside
+    it, or a condition on such a form (Agnai's `{{#if .isuser}}` in `{{#each msg}}`)."""
+    if entry is None:
+        return True
+    for block in admitting(cat, within):
+        if entry.inside is not None and block.op in entry.inside:
+            continue
+        if entry.op in block.admits and not token.pipes:
+            continue
+        if entry.op == "cond.if" and len(token.args) == 1 and field_of(cat, token.args[0], block, within):
+            continue
+        return False
+    return True
+
+
+def field_of(cat: Catalog, text: str, block: Entry, within: frozenset[str]) -> bool:
+    """Whether `text`, as a token's inside, is a form read only inside `block`."""
+    found = resolve(cat, parse_token("{{" + text + "}}", 0, cat.syntax), paired=False, within=within)
+    return found is not None and found.inside is not None and block.op in found.inside
 
 
 def is_shorthand(cat: Catalog, entry: Entry) -> bool:
@@ -99,6 +127,8 @@ def spell(cat: Catalog, entry: Entry, args: list[str], *, flags: str = "", name:
                 return "{{" + name + sep + args[0] + "}}"
             continue
         if sep == "::":
+            if any(len(split_top(a, "::")) > 1 for a in args):
+                continue  # an argument holding `::` would be read as two (Agnai's one item ":a::b")
             return "{{" + flags + name + "::" + "::".join(args) + "}}"
         mode = cat.syntax.colon if sep == ":" else cat.syntax.space
         if mode == "pairs":
@@ -254,10 +284,12 @@ def portable_spelling(
 def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str], source: Entry | None = None) -> bool:
     """Whether the engine reads `text` as these canonical arguments, where they may differ from
     what is written: a list macro's items, or a form that stands for fixed arguments (on either
-    side: `source`, the entry the arguments were read with). True of any other macro."""
+    side: `source`, the entry the arguments were read with). Any other macro: as many arguments."""
+    read = canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args)
     if not (entry.split_items or entry.fixed_args or entry.utc_offset or (source is not None and source.fixed_args)):
-        return True
-    return canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args) == items
+        # as many arguments at least: an argument holding `::` is two (Agnai's one item ":a::b")
+        return len(read) == len(items)
+    return read == items
 
 
 def by_name(target: Catalog, token: Token, *, paired: bool, within: frozenset[str] = frozenset()) -> Entry | None:

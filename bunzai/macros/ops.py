@@ -10,7 +10,10 @@ scope changes what the prompt does.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from bunzai.jstext import js_number
 
 
 @dataclass(frozen=True)
@@ -327,3 +330,23 @@ def is_block_op(op_id: str) -> bool:
 def keeps_unresolved(op_id: str | None) -> bool:
     op = OPS.get(op_id or "")
     return bool(op and op.keep_unresolved)
+
+
+# A subtraction is the addition of the negated value (SillyTavern's `-=`, MacroCstWalker's
+# `sub`, adds `-Number(value)`): written so where the target has no subtraction of its own.
+_SUBTRACTION_AS_ADDITION = {"var.sub": "var.add", "gvar.sub": "gvar.add", "tvar.sub": "tvar.add"}
+_DECIMAL = re.compile(r"[+-]?(?:Infinity|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)")
+
+
+def as_addition(op_id: str | None, args: list[str]) -> tuple[str, list[str]] | None:
+    """(the addition op, its arguments) that says what subtraction `op_id` of `args` does, the
+    value's sign flipped in writing; None unless the value is a number whose written negation
+    JavaScript's Number() reads as its negative (`0x10` is, `-0x10` is not: NaN)."""
+    added = _SUBTRACTION_AS_ADDITION.get(op_id or "")
+    if added is None or len(args) != 2 or not _DECIMAL.fullmatch(args[1]):
+        return None
+    value = args[1]
+    negated = value[1:] if value[0] == "-" else "-" + value.lstrip("+")
+    if js_number(negated) != -js_number(value):
+        return None
+    return added, [args[0], negated]

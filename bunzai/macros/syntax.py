@@ -311,13 +311,14 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
     token.name = match.group(0)
     rest = s[match.end() :]
     lead = js_trim_start(rest)  # `{{random :: a}}`: space before a separator is skipped (ST lexer, RisuAI's name fold)
+    if lead != rest and token.name.lower() in syntax.colon_glued:
+        lead = ""  # Agnai's `"random"i ":"? WS`: after a space a colon is the first item's (`{{random :a}}`)
     if lead.startswith("::"):
         token.sep = "::"
-        token.args = split_top(lead[2:], "::")
-        if syntax.colon == "comma" and _phrases(lead[1:]) is None:
-            # Agnai's `":"?` takes one colon and the list starts at the second (`{{random::a::b}}`
-            # is the one item ":a::b"): a rest that is no phrase list (`é`) leaves the token text.
-            token.args = None
+        # Agnai's `":"?` takes one colon and the list starts at the second: `{{random::a::b}}` is
+        # the one item ":a::b", `{{random::a, b}}` the items ":a" and "b"; a rest that is no
+        # phrase list (`é`) leaves the token text.
+        token.args = _phrases(lead[1:]) if syntax.colon == "comma" else split_top(lead[2:], "::")
     elif lead.startswith(":"):
         token.sep = ":"
         token.args = _args_after(lead[1:], syntax.colon, ":")

@@ -25,6 +25,7 @@ from bunzai.limits import MACRO_NESTING_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_in
 from bunzai.macros.equivalence import (
+    admitting,
     by_name,
     candidates,
     canonical_args,
@@ -99,6 +100,7 @@ class _Translator:
         tokens = tokenize(text, self.source.syntax, self.source.fold, self.opens)
         entries: list[Entry | None] = []
         within: list[frozenset[str]] = []
+        stopped: dict[int, str] = {}  # opener index -> what in its body makes the source read it as text
         for token in tokens:
             parent = token.parent
             if parent is None:
@@ -108,6 +110,11 @@ class _Translator:
                 around = within[parent] | ({block.op} if block is not None and block.op else set())
             within.append(around)
             entries.append(self.resolved(token, around))
+            if entries[-1] is not None and entries[-1].admits is not None and token.paired:
+                stop = self.stopper(tokens, len(entries) - 1, entries[-1], around)
+                if stop is not None:  # the whole block is text: its body is read as if it were not there
+                    entries[-1] = None
+                    stopped[len(entries) - 1] = stop
         kept: dict[int, str] = {}  # opener index -> its op, where the target writes the block
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
@@ -121,7 +128,7 @@ class _Translator:
             if entry is None:
                 if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it
-                verdicts.append(self.unknown(token))
+                verdicts.append(self.unknown(token, stopped.get(i)))
                 continue
             if token.paired and entry.literal:
                 verdicts.append(self.raw_block(i, tokens, entry, edits, cuts, skipped, text))
@@ -155,12 +162,44 @@ class _Translator:
             return True
         return not any(e.block in ("block", "optional") for e in self.source.by_key[self.source.fold(token.name)])
 
-    def unknown(self, token: Token) -> dict:
+    def unknown(self, token: Token, stop: str | None = None) -> dict:
         note = f"{self.source.engine} has no macro read this way; left as written"
+        blocks = admitting(self.source, self.here)
+        if blocks and resolve(self.source, token, within=frozenset()) is not None:
+            takes = ", ".join(blocks[0].admits)
+            note = f"{self.source.engine} reads this as text in the body of {blocks[0].name}, which takes only {takes}"
+            note += " and its own fields; left as written"
+        if stop is not None:
+            note = (
+                f"{self.source.engine} reads this block as text, as its body holds {stop}, which the block does "
+                "not take: left as written, its body read as if no block were around it"
+            )
         same = by_name(self.target, token, paired=token.paired, within=self.there)
         if same is not None:  # RisuAI's `{{// x}}` is text there and a comment in SillyTavern
             note += f", and {self.target.engine} reads it as {same.op or same.name}"
         return _verdict("unknown", token, None, note=note)
+
+    def stopper(self, tokens: list[Token], i: int, block: Entry, around: frozenset[str]) -> str | None:
+        """The token in the body of the block at `i` that makes its engine read the whole block as
+        text (`stopped_by`): a form read inside other blocks alone, or a closer it stops at outside
+        a condition it admits (Agnai's `{{.msg}}` or `{{/if}}` in `{{#each bot}}`); None if none."""
+        here = around | {block.op}
+        others = {e.op for e in self.source.entries if e.admits is not None and e.op != block.op}
+        for token in tokens[i + 1 : tokens[i].partner]:
+            if token.closing:
+                opener = tokens[token.partner] if token.partner is not None else None
+                if self.source.fold(token.name) in block.stopped_by and (
+                    opener is None or resolve(self.source, opener, within=here) is None
+                ):
+                    return token.raw
+                continue
+            if resolve(self.source, token, within=here) is not None:
+                continue
+            for op in others:
+                found = resolve(self.source, token, paired=False, within=around | {op})
+                if found is not None and found.inside is not None and block.op not in found.inside:
+                    return token.raw
+        return None
 
     def resolved(self, token: Token, within: frozenset[str]) -> Entry | None:
         key = (token.raw, token.paired, within)
@@ -200,6 +239,8 @@ class _Translator:
         replacement, verdict = self.judge(token, entry, args)
         if token.pipes:
             verdict = _noted(verdict, self.piped(token, replacement))
+        if token.sep == "::" and self.source.syntax.colon == "comma" and verdict["verdict"] != "unknown":
+            verdict = _noted(verdict, self.colon_items(token, args))
         found = [*found, verdict]
         self.memo[key] = (replacement, found)
         return replacement, [{**v, "at": token.start} for v in found]
@@ -223,7 +264,17 @@ class _Translator:
             elif same is not None and same.fixed_args and text != token.raw:
                 fixed = "::".join(same.fixed_args)
                 notes.insert(0, f"{target.engine} reads {token.raw} as {op} at {fixed}; re-spelled")
+            elif (
+                same is not None
+                and text != token.raw
+                and not entry.fixed_args
+                and (read := self.other_args(token, same, canon))
+            ):
+                notes.insert(0, f"{target.engine} reads {token.raw} as {op} with {read}; re-spelled")
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
+        added = self.as_addition(token, op, canon)
+        if added is not None:
+            return added
         same = by_name(target, token, paired=False, within=self.there)
         rewritten = self.unglued(token) if same is None else None
         read = by_name(target, parse_token(rewritten, 0, source.syntax), paired=False) if rewritten else None
@@ -283,11 +334,14 @@ class _Translator:
                 note=f"{target.engine} reads this as text, and has no spelling of {op} with "
                 f"{json.dumps(canon, ensure_ascii=False)}: left as written",
             )
-        lacks = (
-            f"{target.engine} has {op}, but no form of it with {json.dumps(canon, ensure_ascii=False)}"
-            if target.by_op.get(op)
-            else f"{target.engine} has no {op}"
-        )
+        blocks = admitting(target, self.there)
+        if target.by_op.get(op) and blocks and portable_spelling(target, op, token, canon, paired=False):
+            lacks = f"{target.engine} reads no {op} in the body of {blocks[0].name}, which takes only "
+            lacks += ", ".join(blocks[0].admits) + " and its own fields"
+        elif target.by_op.get(op):
+            lacks = f"{target.engine} has {op}, but no form of it with {json.dumps(canon, ensure_ascii=False)}"
+        else:
+            lacks = f"{target.engine} has no {op}"
         return "", _verdict("absent", token, op, candidates=candidates(target, op), note=f"{lacks}: removed")
 
     def unglued(self, token: Token) -> str | None:
@@ -405,6 +459,35 @@ class _Translator:
         them and never applies them (template-parser.ts has no code for them)."""
         said = f"{self.source.engine} parses {' '.join('| ' + p for p in token.pipes)} and never applies it"
         return said + ("; dropped" if replacement is not None else "")
+
+    def as_addition(self, token: Token, op: str, canon: list[str]) -> tuple[str, dict] | None:
+        """A subtraction of a number written as the target's addition of its negative (SillyTavern's
+        `{{.x-=2}}` is RisuAI's `{{addvar::x::-2}}`), where the target has no subtraction."""
+        found = ops.as_addition(op, canon)
+        spelled = found and portable_spelling(self.target, found[0], token, found[1], paired=False, within=self.there)
+        if not spelled:
+            return None
+        t_entry, text = spelled
+        said = (
+            f"{self.target.engine} has no {op}: written as {found[0]} of {found[1][1]}, the same where "
+            f"{found[1][0]} holds a number"
+        )
+        note = "; ".join(n for n in (said, t_entry.note) if n)
+        return text, _verdict("portable", token, op, to=text, note=note)
+
+    def other_args(self, token: Token, same: Entry, canon: list[str]) -> str:
+        """The arguments the target reads in the token as written, where they are not the source's
+        (Agnai's `{{random::a, b}}` holds ":a"), as JSON; "" where they are the same."""
+        read = canonical_args(self.target, same, parse_token(token.raw, 0, self.target.syntax).args)
+        if [js_trim(a) for a in read] == [js_trim(a) for a in canon]:
+            return ""
+        return json.dumps(read, ensure_ascii=False)
+
+    def colon_items(self, token: Token, args: list[str]) -> str:
+        """What Agnai's `{{random::a, b}}` holds: its grammar's `":"?` takes one colon, and the
+        second begins the first item (a `::` inside an item parts nothing)."""
+        items = json.dumps(args, ensure_ascii=False)
+        return f"{self.source.engine} reads {token.raw} as the items {items}: its optional ':' takes one colon, not two"
 
     def no_offset(self, entry: Entry, args: list[str], canon: list[str]) -> str:
         """A note where the source reads a UTC offset's argument as no offset at all (local time)."""
