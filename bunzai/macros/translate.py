@@ -181,8 +181,9 @@ class _Translator:
 
     def stopper(self, tokens: list[Token], i: int, block: Entry, around: frozenset[str]) -> str | None:
         """The token in the body of the block at `i` that makes its engine read the whole block as
-        text (`stopped_by`): a form read inside other blocks alone, or a closer it stops at outside
-        a condition it admits (Agnai's `{{.msg}}` or `{{/if}}` in `{{#each bot}}`); None if none."""
+        text (`stopped_by`): a form read inside other blocks alone, a closer it stops at outside
+        a condition it admits (Agnai's `{{.msg}}` or `{{/if}}` in `{{#each bot}}`), or a macro it
+        admits inside such a condition, which takes the block's fields alone; None if none."""
         here = around | {block.op}
         others = {e.op for e in self.source.entries if e.admits is not None and e.op != block.op}
         for token in tokens[i + 1 : tokens[i].partner]:
@@ -193,7 +194,10 @@ class _Translator:
                 ):
                     return token.raw
                 continue
-            if resolve(self.source, token, within=here) is not None:
+            found = resolve(self.source, token, within=here)
+            if found is not None and token.parent != i and found.inside is None:
+                return token.raw  # a field condition reads the loop's fields alone (Agnai's HistoryCondition)
+            if found is not None:
                 continue
             for op in others:
                 found = resolve(self.source, token, paired=False, within=around | {op})

@@ -42,6 +42,7 @@ def test_the_verdict_says_why_a_placeholder_is_text_there() -> None:
         ("{{#each bot}}{{i}}{{/each}}", "{{i}}"),  # HistoryRef's dot is optional
         ("{{#each chat_embed}}{{.personality}}{{/each}}", "{{.personality}}"),
         ("{{#each msg}}{{#if scenario}}x{{/if}}{{/each}}", "{{/if}}"),
+        ("{{#each msg}}{{#if .isuser}}{{char}}{{/if}}{{/each}}", "{{char}}"),  # HistoryCondition: fields alone
     ],
 )
 def test_another_loops_field_or_an_if_closer_makes_the_whole_loop_text(text: str, stop: str) -> None:
