@@ -72,6 +72,7 @@ SHELVES = (
     Shelf("QuickReplies", "quickreply", "sillytavern.quickreply", ".json"),
 )
 CHARACTERS = "characters"
+_CARDS = next(shelf for shelf in SHELVES if shelf.folder == CHARACTERS)
 AVATARS = "User Avatars"
 SETTINGS_FILE = "settings.json"
 # Folders of the template that hold no piece bunzai keeps (chats, backgrounds, UI state).
@@ -102,12 +103,47 @@ GLOBAL_REGEX_NAME = "Global regex scripts"
 def is_user_folder(path: Path) -> bool:
     """Whether `path` is laid out as a SillyTavern user folder: its settings.json beside one
     piece folder, or two piece folders (a copy without settings), or the persona backups a
-    library export writes beside User Avatars/ (an export of personas alone)."""
+    library export writes beside User Avatars/ (an export of personas alone), or `characters/`
+    holding a card with nothing beside it but what a user folder holds (`_cards_alone`)."""
     if not path.is_dir():
         return False
     shelves = sum(1 for shelf in SHELVES if (path / shelf.folder).is_dir())
     exported = (path / PERSONAS_FOLDER).is_dir() and (path / AVATARS).is_dir()
-    return shelves >= 2 or (shelves >= 1 and (path / SETTINGS_FILE).is_file()) or exported
+    if shelves >= 2 or (shelves >= 1 and (path / SETTINGS_FILE).is_file()) or exported:
+        return True
+    return shelves == 1 and (path / CHARACTERS).is_dir() and _cards_alone(path)
+
+
+def _cards_alone(path: Path) -> bool:
+    """Whether `path` is a user folder of cards alone: `characters/` holding at least one card
+    SillyTavern lists there, and beside it only names of its user folder (USER_DIRECTORY_TEMPLATE's
+    folders, which it makes empty in every user folder: src/users.js ensurePublicDirectoriesExist)
+    or of a library export (`Import in SillyTavern/`). A copy of a user folder's cards, or an export
+    of cards whose books stay inside them, made before bunzai wrote `worlds/` beside them; a folder
+    that merely holds a `characters/` of pictures, or other things beside it, is walked as any."""
+    from bunzai.adapters.common.png import stream_keywords
+    from bunzai.adapters.sillytavern.card_png import CARD_KEYWORDS
+    from bunzai.errors import BunzaiError
+    from bunzai.files import list_folder
+
+    known = {shelf.folder for shelf in SHELVES} | {AVATARS, IMPORT_FOLDER, *NOT_PIECES}
+    try:
+        files, folders = list_folder(path)
+        if any(file.name != SETTINGS_FILE for file in files) or any(sub.name not in known for sub in folders):
+            return False
+        cards = [file for file in list_folder(path / CHARACTERS)[0] if _CARDS.lists(file.name)]
+    except BunzaiError:  # a folder that cannot be listed: walked as any, which says why
+        return False
+    for card in cards:
+        if not card.is_file():  # a FIFO or a device named .png: never opened here
+            continue
+        try:
+            with card.open("rb") as stream:
+                if not stream_keywords(stream).isdisjoint(CARD_KEYWORDS):
+                    return True
+        except OSError:  # one that cannot be read: the walk reads the others, and says why
+            continue
+    return False
 
 
 def shelf_for_folder(name: str) -> Shelf | None:
