@@ -44,6 +44,7 @@ from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.contract import (
     LINKED_NAMES,
+    OWN_BOOKS_BOUND,
     Adapter,
     EngineSettings,
     Loss,
@@ -213,6 +214,7 @@ def convert_stored_piece(
     stem: str | None = None,
     link_names: dict[str, str] | None = None,
     books_inside: Collection[str] = (),
+    books_bound: Collection[str] = (),
 ) -> Crossing:
     """The crossing for a piece on the shelf: its media come from the studio's assets.
 
@@ -222,29 +224,40 @@ def convert_stored_piece(
     where the caller knows it better than its stored name (the file a library export wrote it to).
     `books_inside` names the lorebooks a user-folder export writes inside their cards only (an
     unbound card's own book, which SillyTavern has no world file for): such a card embeds its
-    book as it is now, as any export does.
+    book as it is now, as any export does. `books_bound` names those whose world file it writes
+    beside the card all the same (another piece binds the book): such a card binds that file by
+    the name `link_names` gives, as SillyTavern's Import Card Lore does, its book kept as imported
+    and named as that world, as a card bound at import is written.
     """
     target_format = platform_format(piece, target_format)
     piece, book = linked_book(studio, piece) if current_book else (piece, None)
+    bound: frozenset[str] = frozenset()
     if not current_book and own_book_linked(studio, piece):
         first = piece.body.links.lorebooks[0]
         if first in books_inside:  # no world file holds it: the card carries it, edits and name included
             piece, book = linked_book(studio, piece)
-        # An unbound card's own book binds nothing, whatever file it is written to (Lore1 beside another
-        # Lore) and whatever it is called on the shelf (renamed Saga): to the writer it goes by the name
-        # of the book the card holds, which tells it the link is that book.
-        link_names = {**(link_names or {}), first: piece.body.book.name}
-    with linked_names(studio, piece, link_names or {}):
-        if not current_book:
-            piece = book_named_as_world(piece)
-        crossing = convert_piece(
-            piece,
-            target_format,
-            lambda ref: read_asset(studio, ref.sha256, ref.ext),
-            engine=engine,
-            source=source,
-            stem=stem,
-        )
+        if first in books_bound:
+            bound = frozenset({first})
+        else:
+            # An unbound card's own book binds nothing, whatever file it is written to (Lore1 beside another
+            # Lore) and whatever it is called on the shelf (renamed Saga): to the writer it goes by the name
+            # of the book the card holds, which tells it the link is that book.
+            link_names = {**(link_names or {}), first: piece.body.book.name}
+    token = OWN_BOOKS_BOUND.set(bound)
+    try:
+        with linked_names(studio, piece, link_names or {}):
+            if not current_book:
+                piece = book_named_as_world(piece, bound_now=bool(bound))
+            crossing = convert_piece(
+                piece,
+                target_format,
+                lambda ref: read_asset(studio, ref.sha256, ref.ext),
+                engine=engine,
+                source=source,
+                stem=stem,
+            )
+    finally:
+        OWN_BOOKS_BOUND.reset(token)
     crossing.book = book
     return crossing
 
@@ -369,16 +382,17 @@ def embedded_name(piece, world: str) -> str:
     return before.name if before is not None and world == f"{piece.name}'s Lorebook" else world
 
 
-def book_named_as_world(piece):
+def book_named_as_world(piece, bound_now: bool = False):
     """A character whose embedded book is written as imported, beside its world (a user-folder
     export), with the book named as that world now goes by (LINKED_NAMES: the file the export
     writes it to, else its name on the shelf), so the card does not name its world one way and its
     book another; else the piece unchanged. A card that was bound to no world keeps its own book's
     name: SillyTavern rebuilds only a bound card's book (its book may share a world's name alone,
-    and be written to a world file of the next name beside that world)."""
+    and be written to a world file of the next name beside that world), unless it is `bound_now`
+    to its own book's world file (OWN_BOOKS_BOUND)."""
     if piece.kind != "character" or piece.body.book is None or not piece.body.links.lorebooks:
         return piece
-    if not _bound_at_import(piece):
+    if not bound_now and not _bound_at_import(piece):
         return piece
     world = linked_name("lorebook", piece.body.links.lorebooks[0])
     if world is None or embedded_name(piece, world) == piece.body.book.name:
@@ -773,12 +787,19 @@ def _format_impact(
     while it crosses."""
     try:
         crossing = convert_piece(piece, fmt, media, check=False)  # read back once, here
+    except BunzaiError as refused:  # the writer says why (a preset of a family the format keeps nothing of)
+        return [
+            {"platform": fmt, "pointer": "", "note": f"refused ({refused.code}): {refused.message}; {refused.hint}"}
+        ]
+    except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
+        return [{"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"}]
+    try:
         archive = registry.get_adapter(fmt).container == "archive"
         if omitted is not None and not fits(crossing.data, omitted, archive=archive):
             return None
         decoded = read_back(writer_for(fmt, piece.kind), crossing.data, crossing.file_name, crossing.files)
         arrived = dump_piece(_same_kind(decoded, piece))
-    except Exception:  # noqa: BLE001 - a format that cannot take the piece is named, not hidden
+    except Exception:  # noqa: BLE001 - a file that does not read back is named, not hidden
         return [{"platform": fmt, "pointer": "", "note": f"{fmt} cannot write this piece"}]
     label, losses = crossing.label, crossing.losses
     del crossing, decoded  # the file and the read-back's escrow: only `arrived` is compared

@@ -124,7 +124,7 @@ def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -
     # The worlds first, in their own order (so the same worlds get the same names), so that a card
     # is bound to the file its world was written under.
     targets = [t for t in targets if t[0] == "lorebook"] + [t for t in targets if t[0] != "lorebook"]
-    report.books_inside = _books_inside(studio, targets)
+    report.books_inside = _books_inside(studio, targets, report.notes)
     for kind, piece_id in targets:
         ref = f"{kind}/{piece_id}"
         if kind == "lorebook" and piece_id in report.books_inside:
@@ -168,14 +168,17 @@ def _worlds_beside_characters(report: LibraryReport) -> None:
         report.notes.append(f"{WORLDS}/ was not made beside {st.CHARACTERS}/: {error}")
 
 
-def _books_inside(studio, targets: list[tuple[str, str]]) -> dict[str, list[str]]:
+def _books_inside(studio, targets: list[tuple[str, str]], notes: list[str]) -> dict[str, list[str]]:
     """lorebook id -> the cards of this export that hold it as their own book, for each lorebook
     SillyTavern would keep inside cards only: an unbound card's own book (a card's `character_book`
     lives in the card until the user imports it, which writes the world and binds the card:
     world-info.js importEmbeddedWorldInfo), read from no file of its own (`original.source`), that
     no other piece binds (a bound card, a persona, a variant, a card's further link: those keep
-    its world file). Such a card carries its book as it is now, whether or not the book is named
-    in this export too. The pieces linking a book are found by the studio index's links."""
+    its world file, which the card is then bound to: `_crossing`). Such a card carries its book as
+    it is now, whether or not the book is named in this export too. The pieces linking a book are
+    found by the studio index's links; a damaged piece file that may name the book could bind it
+    too, so the book keeps its world file, and `notes` says which file kept it."""
+    from bunzai.changes.lifecycle import unread_referrers
     from bunzai.query.index import linking_pieces
     from bunzai.query.links import LINKING_KINDS
 
@@ -193,9 +196,18 @@ def _books_inside(studio, targets: list[tuple[str, str]]) -> dict[str, list[str]
     for book_id, holding in holders.items():
         if _read_from_file(studio, book_id):
             continue
-        linkers, _damaged = linking_pieces(studio, LINKING_KINDS["lorebook"], "lorebook", book_id)
-        if all(_holds_as_own(studio, row["kind"], row["id"], book_id) for row in linkers):
-            inside[book_id] = holding
+        linkers, damaged = linking_pieces(studio, LINKING_KINDS["lorebook"], "lorebook", book_id)
+        if not all(_holds_as_own(studio, row["kind"], row["id"], book_id) for row in linkers):
+            continue
+        unread = [f"{row['kind']}/{row['id']}" for row in unread_referrers(studio, damaged, book_id)]
+        if unread:
+            notes.append(
+                f"lorebook/{book_id} is kept as a book another piece binds (written to {WORLDS}/ where this export "
+                f"takes it, and {', '.join(holding)} bound to it there): {', '.join(unread)} cannot be read and may "
+                "bind it (run `bunzai doctor`, repair or delete it, and export again)"
+            )
+            continue
+        inside[book_id] = holding
     return inside
 
 
@@ -613,7 +625,9 @@ def _named_now(studio, piece, place, crossing, report: LibraryReport):
 
 def _crossing(studio, piece, place, report: LibraryReport):
     """The crossing of a piece written under `place`; a card binds the worlds of this export by
-    the names they are written under."""
+    the names they are written under, its own book's too where this export writes that book's world
+    file (another piece binds it): as SillyTavern's Import Card Lore binds the card to the world it
+    writes, so no unbound copy of the book stands beside a world of its name."""
     return convert_stored_piece(
         studio,
         piece,
@@ -622,6 +636,7 @@ def _crossing(studio, piece, place, report: LibraryReport):
         stem=place.stem,
         link_names=report.world_stems,
         books_inside=report.books_inside,
+        books_bound=report.world_stems,
     )
 
 

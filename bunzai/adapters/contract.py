@@ -215,6 +215,19 @@ def linked_names_of(kind: str) -> dict[str, str]:
     return {piece_id: name for (of, piece_id), name in LINKED_NAMES.get().items() if of == kind}
 
 
+OWN_BOOKS_BOUND: ContextVar[frozenset[str]] = ContextVar("own_books_bound", default=frozenset())
+"""Ids of lorebooks a card written now binds as its world (`extensions.world`, by the name
+LINKED_NAMES gives) though the card was bound to no world and holds the lorebook as its own book:
+a user-folder export that writes the book's world file beside the card binds the card to it, as
+SillyTavern's Import Card Lore does (world-info.js importEmbeddedWorldInfo). Set by the convert
+layer around such a write (convert_stored_piece); empty otherwise."""
+
+
+def own_book_bound(piece_id: str) -> bool:
+    """Whether a card written now binds its own book `piece_id` as its world (OWN_BOOKS_BOUND)."""
+    return piece_id in OWN_BOOKS_BOUND.get()
+
+
 @dataclass(frozen=True)
 class EngineSettings:
     """The engine checkouts adapters may need, from the studio's bunzai.toml `[engines]`.

@@ -48,9 +48,14 @@ def _indexed_referrers(studio, kind: str, piece_id: str) -> tuple[list[dict], li
     from bunzai.query.index import linking_pieces
 
     rows, damaged = linking_pieces(studio, LINKERS[kind], kind, piece_id)
+    return [{"kind": row["kind"], "id": row["id"]} for row in rows], unread_referrers(studio, damaged, piece_id)
+
+
+def unread_referrers(studio, damaged: list[dict], piece_id: str) -> list[dict]:
+    """(kind, id) of those of the `damaged` piece files (as `index.linking_pieces` gives them) that
+    may link to `piece_id`: they may name it, or cannot be read at all."""
     needle = _needle(piece_id)
-    unread = [{"kind": row["kind"], "id": row["id"]} for row in damaged if _unread(studio, row, needle)]
-    return [{"kind": row["kind"], "id": row["id"]} for row in rows], unread
+    return [{"kind": row["kind"], "id": row["id"]} for row in damaged if _unread(studio, row, needle)]
 
 
 def _unread(studio, damaged: dict, needle: bytes) -> bool:

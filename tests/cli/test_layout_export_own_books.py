@@ -192,21 +192,39 @@ def test_cards_whose_own_books_share_a_name_are_written_as_read_and_come_back_un
     assert pieces(again.studio) == before
 
 
-def test_an_own_book_a_persona_binds_keeps_its_world_file_and_its_card_stays_unbound(bunzai, tmp_path):
-    # the persona finds the book by its world's name, so the world file stays; the card is not bound
-    # to it, renamed or not (renamed Saga, it bound Bea to Saga while her book kept the name Lore: the
-    # own book was found by its name alone)
-    source = two_lores(bunzai, tmp_path)
+def test_an_own_book_a_persona_binds_keeps_its_world_file_and_its_card_is_bound_to_it(bunzai, tmp_path):
+    # the persona finds the book by its world's name, so the world file stays; the card is bound to it, as
+    # SillyTavern's Import Card Lore binds a card to the world it writes (world-info.js
+    # importEmbeddedWorldInfo), its book named as that world (renamed Saga, Bea was once bound to Saga
+    # while her book kept the name Lore), its entries as imported, as a card bound at import keeps them.
+    # Left unbound beside Saga.json, Bea's own book Saga met the world again on import, one id twice, and
+    # the default policy refused her; in SillyTavern, importing her card's lore would have written her
+    # copy over Saga.json
+    two_lores(bunzai, tmp_path)
     rename = bunzai("cap", "run", "lorebook.settings.update", "lore-2", "--input", '{"name": "Saga"}', check=True)
     bunzai("apply", "--yes", input=rename.stdout, check=True)
+    edit = json.dumps({"uid": 0, "set": {"content": "The tides turned."}})
+    bunzai("apply", "--yes", input=bunzai("cap", "run", "lorebook.entries.update", "lore-2", "--input", edit).stdout)
     bunzai("apply", "--yes", input=bunzai("create", "persona", "--input", '{"name": "Ada"}', check=True).stdout)
     bind = bunzai("cap", "run", "persona.injection.update", "ada", "--input", '{"lorebook": "lore-2"}', check=True)
     bunzai("apply", "--yes", input=bind.stdout, check=True)
     out = tmp_path / "out"
     report = bunzai("export", "--into", str(out), "--layout", "sillytavern", check=True).json
-    assert {row["ref"]: row["path"] for row in report["written"]}["lorebook/lore-2"] == "worlds/Saga.json"
+    written = {row["ref"]: row for row in report["written"]}
+    assert written["lorebook/lore-2"]["path"] == "worlds/Saga.json" and written["character/bea"]["losses"] == []
     assert [row["ref"] for row in report["not_written"]] == ["lorebook/lore"]  # Ann's, inside her card
-    assert (out / "characters" / "Bea.png").read_bytes() == (source / "characters" / "Bea.png").read_bytes()
+    data = card_data(out / "characters" / "Bea.png")
+    assert data["extensions"]["world"] == "Saga" and data["character_book"]["name"] == "Saga"
+    # its copy as imported, as a card bound at import keeps it (SillyTavern rebuilds it from the world)
+    assert [entry["content"] for entry in data["character_book"]["entries"]] == ["Bea knows the tides."]
+    assert not card_data(out / "characters" / "Ann.png")["extensions"].get("world")
+
+    again = another_studio(bunzai, tmp_path)
+    imported(again, out)  # nothing refused
+    assert again("read", "character/bea", "--pointer", "/body/links/lorebooks", check=True).json["value"] == ["saga"]
+    saga = again("read", "lorebook/saga", check=True).json["piece"]
+    assert [entry["content"] for entry in saga["body"]["entries"]] == ["The tides turned."]
+    assert again("read", "persona/ada", "--pointer", "/body/lorebook", check=True).json["value"] == "saga"
 
 
 def test_cards_alone_with_their_sprites_come_back_as_a_user_folder(bunzai, tmp_path):

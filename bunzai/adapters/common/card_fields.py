@@ -24,7 +24,7 @@ from bunzai.adapters.common.drift import (
     as_str_list,
 )
 from bunzai.adapters.common.fieldmap import Field, FieldMap, put
-from bunzai.adapters.contract import linked_name
+from bunzai.adapters.contract import linked_name, own_book_bound
 from bunzai.jsondoc.values import copied
 
 ROLES = ("system", "user", "assistant")
@@ -202,12 +202,16 @@ def write_world(
     """Bind the first linked lorebook as `extensions.world`, by the name SillyTavern knows the world
     by: LINKED_NAMES where the writer was told it, else the card's own copy of the book
     (a one-off convert, a world no longer on the shelf), else its id. Nothing is bound where the
-    link only mirrors an unbound card's own book, and a binding that already names the world under
+    link only mirrors an unbound card's own book (unless its world file is written beside the card:
+    OWN_BOOKS_BOUND), and a binding that already names the world under
     another id (an import that suffixed the ids) is kept; one whose world was renamed follows it,
     as SillyTavern moves a card's binding when its world is renamed."""
     world = world_of(data)
     first = links[0] if links else ""
     name = linked_name("lorebook", first) if first else None
+    if first and not world and own_book_bound(first):  # its world file is written beside the card
+        data.setdefault("extensions", {})["world"] = name or first
+        return
     if links == current:
         if world and name is not None and name != world:
             data["extensions"]["world"] = name

@@ -63,6 +63,7 @@ from bunzai.adapters.contract import (
     MediaSource,
     SpanBlob,
     linked_name,
+    own_book_bound,
 )
 from bunzai.adapters.registry import register
 from bunzai.adapters.sillytavern.card_doc_st import ST_V3, data_template, relabel_v3, st_document, sync_mirrors
@@ -543,6 +544,8 @@ class SillyTavernCardPng(Adapter):
             return False
         if again.name != piece.name or _read_as_written(piece, again) != piece.body or _world_renamed(piece, again):
             return False
+        if not _binds_world(again) and own_book_bound((piece.body.links.lorebooks or [""])[0]):
+            return False  # bound now to its own book's world file, which the file it was read from is not
         return [link.model_dump(mode="json") for link in again.assets] == [
             link.model_dump(mode="json") for link in piece.assets
         ]
