@@ -15,7 +15,7 @@ from bunzai.jstext import js_trim
 from bunzai.limits import MACRO_CANDIDATES_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, all_catalogs
-from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token, split_top
+from bunzai.macros.syntax import SHORTHAND_OPERATORS, Token, parse_token, parsed, split_top
 
 _KEPT_COMMA = "\\,"  # a comma inside a list item, as SillyTavern and RisuAI write one
 
@@ -285,7 +285,7 @@ def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str], source:
     """Whether the engine reads `text` as these canonical arguments, where they may differ from
     what is written: a list macro's items, or a form that stands for fixed arguments (on either
     side: `source`, the entry the arguments were read with). Any other macro: as many arguments."""
-    read = canonical_args(cat, entry, parse_token(text, 0, cat.syntax).args)
+    read = canonical_args(cat, entry, parsed(text, cat.syntax).args)
     if not (entry.split_items or entry.fixed_args or entry.utc_offset or (source is not None and source.fixed_args)):
         # as many arguments at least: an argument holding `::` is two (Agnai's one item ":a::b")
         return len(read) == len(items)

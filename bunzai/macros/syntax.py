@@ -340,7 +340,8 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
 _PARSED: dict[tuple[str, int], tuple[Syntax, Token]] = {}
 
 
-def _parsed(raw: str, syntax: Syntax) -> Token:
+def parsed(raw: str, syntax: Syntax) -> Token:
+    """`parse_token(raw, 0, syntax)`, cached: the token is shared, never to be changed."""
     # Keyed by the syntax object's identity (hashing a pydantic model per token cost half a
     # translation); the entry holds the syntax itself, so its id cannot be reused meanwhile.
     key = (raw, id(syntax))
@@ -359,7 +360,7 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
     names); SillyTavern's inline `{{if a::b}}` has all its arguments and never opens."""
     tokens = []
     for a, b in find_tokens(text):
-        seen = _parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
+        seen = parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
         tokens.append(
             Token(
                 a,
