@@ -272,7 +272,7 @@ class _Translator:
                 same is not None
                 and text != token.raw
                 and not entry.fixed_args
-                and (read := self.other_args(token, same, canon))
+                and (read := self.other_args(token, same, entry))
             ):
                 notes.insert(0, f"{target.engine} reads {token.raw} as {op} with {read}; re-spelled")
             return text, _verdict("portable", token, op, to=text, note="; ".join(notes))
@@ -479,11 +479,13 @@ class _Translator:
         note = "; ".join(n for n in (said, t_entry.note) if n)
         return text, _verdict("portable", token, op, to=text, note=note)
 
-    def other_args(self, token: Token, same: Entry, canon: list[str]) -> str:
+    def other_args(self, token: Token, same: Entry, entry: Entry) -> str:
         """The arguments the target reads in the token as written, where they are not the source's
-        (Agnai's `{{random::a, b}}` holds ":a"), as JSON; "" where they are the same."""
+        (Agnai's `{{random::a, b}}` holds ":a"), as JSON; "" where they are the same. Both as
+        written: a macro nested in them has its own verdict."""
         read = canonical_args(self.target, same, parse_token(token.raw, 0, self.target.syntax).args)
-        if [js_trim(a) for a in read] == [js_trim(a) for a in canon]:
+        written = canonical_args(self.source, entry, token.args)
+        if [js_trim(a) for a in read] == [js_trim(a) for a in written]:
             return ""
         return json.dumps(read, ensure_ascii=False)
 

@@ -74,3 +74,8 @@ def test_the_command_says_so(bare_bunzai) -> None:
     doc = bare_bunzai(*args, input="{{random::a, b}} {{random::a::b}}").json
     assert doc["text"] == "{{random:::a::b}} {{random::a::b}}"
     assert [v["verdict"] for v in doc["verdicts"]] == ["portable", "collision"]
+
+
+def test_a_nested_macro_respelled_is_no_other_reading_of_the_arguments() -> None:
+    found = translate_text("{{setvar::x::{{isotime}}}}", "sillytavern", "risuai").verdicts
+    assert found[-1]["to"] == "{{setvar::x::{{time}}}}" and "note" not in found[-1]
