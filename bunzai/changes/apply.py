@@ -187,10 +187,10 @@ class _Window:
             return []
         outputs: list[dict] = []
         try:
-            self.batch.sync_data()
+            self._sync(self.batch.sync_data)
             for slot in self.slots:
                 outputs += self._land(slot) if isinstance(slot, list) else [slot]
-            self.batch.commit()
+            self._sync(self.batch.commit)
         finally:
             for staged in self.media.values():
                 staged.drop()
@@ -200,6 +200,18 @@ class _Window:
                         item.piece.drop()
             self.slots, self.media, self.writes, self.bytes = [], {}, 0, 0
         return outputs
+
+    def _sync(self, sync: Callable[[], None]) -> None:
+        """One of the window's syncs; a disk that fails it is the studio's coded refusal. Nothing
+        was half-written: the files' bytes are synced under temp names before any takes its name
+        (a failed `sync_data` names none), and a name is given whole, in one link or rename."""
+        try:
+            sync()
+        except OSError as error:
+            coded = from_os_error(error, self.studio.root, writing=True)
+            if coded is None:
+                raise
+            raise coded from None
 
     def _note(self) -> None:
         if not self.slots:
@@ -403,7 +415,8 @@ def _coded(error: BunzaiError | OSError, studio, target: dict) -> BunzaiError:
     naming the piece's file: not the temp file, log or lock the system refused."""
     if isinstance(error, BunzaiError):
         return error
-    coded = from_os_error(error, studio.piece_file(target["kind"], target["id"]))
+    # a piece is written to a temp file and named whole: a failed write leaves nothing half-written
+    coded = from_os_error(error, studio.piece_file(target["kind"], target["id"]), writing=True)
     if coded is None:
         raise error
     return coded

@@ -134,9 +134,13 @@ def write_temp(path: Path, data: bytes, batch: Batch | None = None) -> Path:
             batch.wrote()
         else:
             os.fsync(fd)
-    except BaseException:
+    except BaseException as error:
         os.close(fd)
         unlink_quietly(temp)
+        if isinstance(error, OSError) and error.filename is None:
+            # os.write and os.fsync name no file: the temp named, a last catch knows a write failed
+            # (nothing half-written) and names the file meant (store.faults.by_a_write, meant_path)
+            raise OSError(error.errno, error.strerror, os.fspath(temp)) from error
         raise
     os.close(fd)
     return temp

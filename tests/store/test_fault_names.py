@@ -20,7 +20,7 @@ from bunzai.errors import BunzaiError
 from bunzai.library_export import export_library
 from bunzai.mcp.dispatch import Dispatcher
 from bunzai.mcp.handles import Handles
-from bunzai.store import atomic
+from bunzai.store import atomic, changelog
 from bunzai.store.changelog import annotated
 from bunzai.store.faults import meant_path
 from bunzai.store.pieces import create_piece
@@ -86,6 +86,10 @@ def test_bury_at_the_shell_names_the_graveyard_file_not_its_temp_file(tmp_path: 
     assert ".tmp" not in error["message"]
 
 
+def _full(log, fields):  # a full disk fails the change log's append, and os.write names no file
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
 @pytest.mark.parametrize("chosen", ["env", "flag", "upward"])
 def test_at_the_shell_a_fault_naming_no_file_names_the_studio(tmp_path: Path, monkeypatch, capsys, chosen) -> None:
     studio, _ = init_studio(tmp_path / "studio")
@@ -98,10 +102,7 @@ def test_at_the_shell_a_fault_naming_no_file_names_the_studio(tmp_path: Path, mo
     else:
         monkeypatch.chdir(studio.root / "character")
 
-    def full(fd, data):  # a full disk fails the write itself, and os.write names no file
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(atomic.os, "write", full)
+    monkeypatch.setattr(changelog._Log, "append", _full)  # a temp file's write names its file: the log's does not
     assert run(args) == 1
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "disk_full" and f": {studio.root};" in error["message"]
@@ -120,10 +121,7 @@ def test_an_mcp_tool_names_what_it_wrote_and_the_studio_where_the_error_names_no
     assert meant_path(refused[0]) in error["message"] and ".tmp" not in error["message"]
     monkeypatch.undo()
 
-    def full(fd, data):  # a full disk fails the write itself, and os.write names no file
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(atomic.os, "write", full)
+    monkeypatch.setattr(changelog._Log, "append", _full)
     result = dispatcher.call("studio_graveyard_bury", {"ref": "character/ada"}, "2025-06-18")
     error = result["structuredContent"]["error"]
     assert error["code"] == "disk_full" and f": {studio.root};" in error["message"]
