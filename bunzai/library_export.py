@@ -201,10 +201,15 @@ def _books_inside(studio, targets: list[tuple[str, str]], notes: list[str]) -> d
             continue
         unread = [f"{row['kind']}/{row['id']}" for row in unread_referrers(studio, damaged, book_id)]
         if unread:
+            cards = ", ".join(holding)
+            kept = (
+                f"written to {WORLDS}/, and {cards} bound to it there"
+                if ("lorebook", book_id) in targets
+                else f"not in this export, so it stays inside {cards} as imported"
+            )
             notes.append(
-                f"lorebook/{book_id} is kept as a book another piece binds (written to {WORLDS}/ where this export "
-                f"takes it, and {', '.join(holding)} bound to it there): {', '.join(unread)} cannot be read and may "
-                "bind it (run `bunzai doctor`, repair or delete it, and export again)"
+                f"lorebook/{book_id} is kept as a book another piece binds ({kept}): {', '.join(unread)} cannot be "
+                "read and may bind it (run `bunzai doctor`, repair or delete it, and export again)"
             )
             continue
         inside[book_id] = holding

@@ -78,3 +78,17 @@ def test_a_damaged_card_that_may_link_the_book_keeps_it_too(bunzai, tmp_path):
     report = exported(bunzai, out)
     assert (out / "worlds" / "Lore.json").is_file()
     assert any("character/broken cannot be read and may bind it" in note for note in report["notes"])
+
+
+def test_the_note_says_what_the_card_holds_when_the_book_is_not_exported(bunzai, tmp_path):
+    # named alone, Ann is exported without her book: no world file is written, she is bound to none,
+    # and the note said "written to worlds/ ... bound to it there" all the same
+    studio_with_ann(bunzai, tmp_path)
+    damage(bunzai, "persona", "ada", '{"kind": "persona", "id": "ada", "body": {"lorebook": "lore", ')
+    out = tmp_path / "out"
+    report = bunzai("export", "--into", str(out), "--layout", "sillytavern", "character/ann").json
+    assert not (out / "worlds" / "Lore.json").exists()
+    [note] = [note for note in report["notes"] if note.startswith("lorebook/lore ")]
+    assert "not in this export, so it stays inside character/ann as imported" in note and "bound to it" not in note
+    data = card_data(out / "characters" / "Ann.png")
+    assert not data["extensions"].get("world") and data["character_book"]["name"] == "Lore"
