@@ -139,6 +139,10 @@ class Entry(BaseModel):
     # `{{/if}}`), as a form read `inside` other blocks alone always does (`{{.msg}}` in
     # `{{#each bot}}`); the body is then read as if no block were around it.
     stopped_by: tuple[str, ...] = ()
+    # On a block that `admits`: whether its body takes a condition on one of its own fields
+    # (Agnai's bot and history loops have BotCondition and HistoryCondition; its chat_embed loop
+    # has none, so `{{#if .name}}` there is text and its `{{/if}}` stops the loop).
+    field_conditions: bool = True
     # Read only in the case written here (Agnai's grammar has `"#if"`, not `"#if"i`).
     exact_case: bool = False
     # Read only written exactly so, nothing else between the braces, in any case: a regex

@@ -82,7 +82,12 @@ def admitted(cat: Catalog, token: Token, entry: Entry | None, within: frozenset[
             continue
         if entry.op in block.admits and not token.pipes:
             continue
-        if entry.op == "cond.if" and len(token.args) == 1 and field_of(cat, token.args[0], block, within):
+        if (
+            entry.op == "cond.if"
+            and block.field_conditions
+            and len(token.args) == 1
+            and field_of(cat, token.args[0], block, within)
+        ):
             continue
         return False
     return True
