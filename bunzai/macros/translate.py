@@ -195,7 +195,7 @@ class _Translator:
                     return token.raw
                 continue
             found = resolve(self.source, token, within=here)
-            if found is not None and token.parent != i and found.inside is None:
+            if found is not None and token.parent != i and found.inside is None and block.field_conditions:
                 return token.raw  # a field condition reads the loop's fields alone (Agnai's HistoryCondition)
             if found is not None:
                 continue

@@ -45,6 +45,7 @@ def test_the_verdict_says_why_a_placeholder_is_text_there() -> None:
         ("{{#each msg}}{{#if .isuser}}{{char}}{{/if}}{{/each}}", "{{char}}"),  # HistoryCondition: fields alone
         # ChatEmbedChild has no condition: an `{{#if}}` on its own field is LoopText there, its closer a stop
         ("{{#each chat_embed}}{{#if .name}}x{{/if}}{{.text}}{{/each}}", "{{/if}}"),
+        ("{{#each ltm}}{{#if .i}}{{char}}{{/if}}{{/each}}", "{{/if}}"),  # not {{char}}: no condition there
     ],
 )
 def test_another_loops_field_or_an_if_closer_makes_the_whole_loop_text(text: str, stop: str) -> None:
