@@ -313,7 +313,27 @@ def _snippet(body: str, wanted: list[str]) -> str:
         from bunzai.query.search import fold
 
         lower = fold(flat)
-    first = min((pos for pos in (lower.find(term) for term in wanted if term) if pos >= 0), default=0)
+    first = min((pos for pos in (lower.find(term) for term in wanted if term) if pos >= 0), default=-1)
+    if first < 0 and not flat.isascii():
+        first = _found_unfolded(flat, wanted)
     start = max(0, first - DOCS_SNIPPET_CHARS // 4)
     piece = flat[start : start + DOCS_SNIPPET_CHARS]
     return ("…" if start else "") + piece + ("…" if start + DOCS_SNIPPET_CHARS < len(flat) else "")
+
+
+def _found_unfolded(flat: str, wanted: list[str]) -> int:
+    """Where in `flat` the first query word stands when the studio's one-for-one fold does not
+    show it (a word the search folds to more letters: ß is ss, ﬁ is fi), 0 when nowhere: each
+    character folded as `bm25.words` folds it, its places kept (only for such a chunk)."""
+    import unicodedata
+
+    from bunzai.docs.bm25 import words
+
+    folded, places = [], []
+    for at, char in enumerate(flat):
+        part = "".join(words(char)) if char.isalnum() or unicodedata.category(char)[0] == "M" else " "
+        folded.append(part)
+        places += [at] * len(part)
+    text = "".join(folded)
+    found = [pos for pos in (text.find(term) for term in wanted if term) if pos >= 0]
+    return places[min(found)] if found else 0

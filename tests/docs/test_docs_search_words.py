@@ -99,3 +99,13 @@ def test_docs_search_finds_a_word_of_cjk_characters(capsys):
     assert answer["terms"] == ["魔", "法"]
     assert answer["items"][0]["page"] == "commands/search"
     assert "魔法" in answer["items"][0]["snippet"]
+
+
+def test_the_snippet_finds_a_word_the_search_folds_to_more_letters() -> None:
+    # ß is ss to the search, but the studio's one-for-one fold keeps ß: the snippet began at the
+    # chunk's top, far from the word it was found by
+    from bunzai.docs.query import _snippet
+
+    body = "Filler words here. " * 100 + "Die Straße ist lang. " + "More filler. " * 20
+    snippet = _snippet(body, bm25.terms("STRASSE"))
+    assert "Straße" in snippet and snippet.startswith("…")
