@@ -38,7 +38,8 @@ def test_a_chat_preset_draft_says_why_a_context_template_refuses_it():
     )
     assert found["sillytavern.context"].startswith(context)
     assert found["sillytavern.context"].endswith(
-        "write a chat completion preset as sillytavern.preset.chat; bunzai.native keeps every field"
+        "write a chat completion preset as marinara.preset or risu.preset or sillytavern.preset.chat; "
+        "bunzai.native keeps every field"
     )
     for fmt in ("sillytavern.instruct", "sillytavern.sysprompt", "sillytavern.reasoning"):
         assert found[fmt].startswith(f"refused (unsupported): {fmt} ("), found[fmt]

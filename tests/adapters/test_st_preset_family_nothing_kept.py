@@ -29,6 +29,8 @@ CHAT = {
     "prompts": [{"identifier": "main", "name": "Main Prompt", "system_prompt": True, "content": "Be {{char}}."}],
 }
 CONTEXT = {"name": "Plain", "story_string": "{{description}}", "example_separator": "***", "chat_start": "***"}
+# the formats a chat-completion preset is written as (preset_family.carriers)
+CHAT_CARRIERS = ["marinara.preset", "risu.preset", "sillytavern.preset.chat"]
 TEMPLATES = ("sillytavern.context", "sillytavern.instruct", "sillytavern.sysprompt", "sillytavern.reasoning")
 SAMPLER_PRESETS = ("sillytavern.preset.chat", "sillytavern.preset.textgen", "sillytavern.preset.kobold")
 
@@ -50,7 +52,7 @@ def test_a_chat_preset_is_refused_as_a_template(target):
     error = refused.value
     assert error.code == "unsupported" and target in error.message and "of a chat completion preset" in error.message
     assert error.hint.startswith("write a chat completion preset as ")
-    assert "sillytavern.preset.chat" in error.hint and error.details["formats"] == ["sillytavern.preset.chat"]
+    assert "sillytavern.preset.chat" in error.hint and error.details["formats"] == CHAT_CARRIERS
 
 
 @pytest.mark.parametrize("target", (*SAMPLER_PRESETS[1:], "sillytavern.instruct", "sillytavern.reasoning"))
@@ -106,7 +108,7 @@ def test_over_an_escrow_of_the_target_a_piece_that_keeps_nothing_is_refused_too(
     emptied = piece.model_copy(update={"body": PresetBody(family="chat_completion")})
     with pytest.raises(BunzaiError) as refused:
         convert_piece(emptied, "sillytavern.context", no_media)
-    assert refused.value.code == "unsupported" and refused.value.details["formats"] == ["sillytavern.preset.chat"]
+    assert refused.value.code == "unsupported" and refused.value.details["formats"] == CHAT_CARRIERS
 
 
 def test_over_an_escrow_of_the_target_a_piece_of_another_family_that_keeps_a_field_is_written():
@@ -126,4 +128,4 @@ def test_transfer_refuses_a_stored_template_made_an_empty_chat_preset(bunzai):
     bunzai("apply", "--yes", input=draft.stdout, check=True)
     result = bunzai("transfer", "chatml-context", "--to", "sillytavern.context")
     assert result.code == 1 and result.json["error"]["code"] == "unsupported", result.stdout
-    assert result.json["error"]["details"]["formats"] == ["sillytavern.preset.chat"]
+    assert result.json["error"]["details"]["formats"] == CHAT_CARRIERS

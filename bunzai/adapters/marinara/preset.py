@@ -167,6 +167,7 @@ MARKER_UNMAPPED = LossRule(
 class MarinaraPreset(Adapter):
     format_id = FORMAT_ID
     label = "Marinara Engine preset"
+    family = FAMILY  # named among the chat-completion formats by a refusal's hint (common.preset_family)
     kinds = ("preset",)
     extensions = (".marinara.json", ".json")
     container = "text"

@@ -50,6 +50,8 @@ from bunzai.errors import BunzaiError
 from bunzai.model.preset import Preset
 
 FORMAT_ID = "risu.preset"
+LABEL = "RisuAI preset (.risup / .risupreset)"
+FAMILY = "chat_completion"  # what a RisuAI preset reads as (preset_body)
 KEY = hashlib.sha256(b"risupreset").digest()
 IV = bytes(12)
 _GZIP = b"\x1f\x8b"
@@ -400,7 +402,7 @@ def preset_body(preset: dict) -> dict:
     }
     blocks = _blocks(preset)
     return {
-        "family": "chat_completion",
+        "family": FAMILY,
         "model": as_str(preset.get("aiModel")),
         "samplers": samplers,
         "prompts": blocks,
@@ -428,7 +430,8 @@ def _count(value: Any) -> int | None:
 
 class RisuPreset(rpack.WritesThroughTable, Adapter):
     format_id = FORMAT_ID
-    label = "RisuAI preset (.risup / .risupreset)"
+    label = LABEL
+    family = FAMILY  # named among the chat-completion formats by a refusal's hint (common.preset_family)
     kinds = ("preset",)
     extensions = (".risup", ".risupreset")
     container = "text"  # a binary file: inspect offers it to text adapters with no parsed document

@@ -27,14 +27,17 @@ import gzip
 from typing import Any
 
 from bunzai.adapters.common.losses import ESCROW_OTHER_FORMAT, LossRule, escrow_why, readback_losses
+from bunzai.adapters.common.preset_family import nothing_kept
 from bunzai.adapters.contract import Encoded, Loss, MediaSource
 from bunzai.adapters.risu import aesgcm, rpack
 from bunzai.adapters.risu.msgpack_write import pack
 from bunzai.adapters.risu.preset import (
     AUTHOR_NOTE,
+    FAMILY,
     FORMAT_ID,
     IV,
     KEY,
+    LABEL,
     LEGACY_FIELDS,
     MARKERS,
     SLOT,
@@ -49,9 +52,15 @@ from bunzai.adapters.risu.preset import (
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model import dump_piece
-from bunzai.model.preset import Preset, active_order_index
+from bunzai.model.preset import Preset, PresetBody, active_order_index
 
 FIELDS = LEGACY_FIELDS
+# The families a RisuAI preset has a place for that bunzai does not write yet: RisuAI's own import of
+# SillyTavern files (prompt.ts, promptConvertion) builds an instruct template's sequences and a context
+# template's story string and chat start into the preset's JinjaTemplate (instructChatTemplate "jinja"),
+# and a system prompt is what mainPrompt holds. Such a crossing is written (its strings reported lost),
+# not refused; a reasoning template has no place (RisuAI reads reasoning in fixed <Thoughts> tags).
+UNMAPPED_PLACES = ("instruct", "context", "sysprompt")
 _ROLES = {"assistant": "bot", "user": "user", "system": "system"}
 
 RULES = (
@@ -78,6 +87,14 @@ RULES = (
     ),
     LossRule("/body/samplers/[^/]+", "dropped", "risu.preset.sampler", "a RisuAI preset has no such sampler"),
     LossRule("/body/family", "translated", "risu.preset.family", "a RisuAI preset is a chat-completion preset"),
+    LossRule(
+        "/body/templates",
+        "dropped",
+        "risu.preset.field",
+        "bunzai writes no template strings: RisuAI keeps an instruct or context template's in the preset's "
+        "JinjaTemplate (its own SillyTavern import builds one) and a system prompt as mainPrompt, which bunzai "
+        "does not map yet; a reasoning template's have no place (RisuAI reads fixed <Thoughts> tags)",
+    ),
     LossRule("/body/[^/]+", "dropped", "risu.preset.field", "a RisuAI preset has no such field"),
     LossRule("/assets", "dropped", "risu.assets", "a RisuAI preset carries no media"),
     LossRule("/profiles", "dropped", "risu.profiles", "a RisuAI preset has no per-platform profiles"),
@@ -340,7 +357,18 @@ def packed(preset: dict, envelope: dict) -> bytes:
     return gzip.compress(pack(revive(envelope) | {"preset": sealed}), mtime=0)
 
 
+def keeps_nothing(piece: Any) -> bool:
+    """Whether a new botPreset of the piece is the one a preset holding its name alone writes. Judged
+    on a new file, not over an escrow, whose keys are not the piece's."""
+    bare = piece.model_copy(update={"body": PresetBody(), "original": None})
+    return bot_preset(piece.model_copy(update={"original": None}))[0] == bot_preset(bare)[0]
+
+
 def write_preset(piece: Any, media: MediaSource) -> Encoded:
+    family = piece.body.family
+    # before the table: the crossing is refused whether or not a checkout is configured
+    if family != FAMILY and family not in UNMAPPED_PLACES and keeps_nothing(piece):
+        raise nothing_kept(FORMAT_ID, LABEL, family)
     table, why = rpack.current_table()
     if table is None:
         raise BunzaiError(
