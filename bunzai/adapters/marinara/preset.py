@@ -198,11 +198,23 @@ class MarinaraPreset(Adapter):
             raise nothing_kept(FORMAT_ID, self.label, piece.body.family)
         document, switched_off = _written(piece, copied(prior) if prior is not None else None)
         data = file_bytes(document)
-        back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
+        back = _unimplied(piece, dump_piece(self.read(data, piece.id + self.extensions[0], None).pieces[0]))
         declared = _marker_losses(piece) + _unordered_losses(piece, switched_off)
-        return Encoded(
-            data, declared + readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, declared)
-        )
+        return Encoded(data, declared + readback_losses(dump_piece(piece), back, LOSS_RULES, FALLBACK, declared))
+
+
+def _unimplied(piece: Any, back: dict) -> dict:
+    """The read-back without the order a piece with none implies. Every Marinara preset has a section
+    order (prompts.storage.ts starts each with `[]`; the assembler sends only the sections it lists), so
+    a piece with no order is written with its blocks in listed order, each on where it is: that global
+    order reads back, and is no order lost (a text-completion preset's `[]` included)."""
+    body = piece.body
+    implied = [
+        {"target": "global", "items": [{"identifier": b.identifier, "enabled": b.enabled} for b in body.prompts]}
+    ]
+    if body.orders or back["body"]["orders"] != implied:
+        return back
+    return back | {"body": back["body"] | {"orders": []}}
 
 
 def _keeps_nothing(piece: Any) -> bool:
