@@ -146,6 +146,14 @@ UNSLOTTED = LossRule(
     "risu.preset.inner_format",
     "RisuAI sends an innerFormat without {{slot}} in place of the part it wraps (persona, description ...)",
 )
+DEFAULT_LAYOUT = LossRule(
+    "",
+    "translated",
+    "risu.preset.default_layout",
+    "the preset has no prompt blocks, so it is written with no template and no main prompt, jailbreak or global "
+    "note, and RisuAI sends its own default layout (its formatingOrder: description, persona, chat, lorebook, "
+    "author's note, and its default main prompt and jailbreak, which its import fills in)",
+)
 MARKER_TEXT = LossRule(
     "",
     "dropped",
@@ -381,6 +389,9 @@ def write_preset(piece: Any, media: MediaSource) -> Encoded:
     declared: list[Loss] = marker_text_losses(body, written) + inner_format_losses(body, written)
     if piece.original is not None and _escrow(piece) is None:
         declared.append(ESCROW_OTHER_FORMAT.at("/original", escrow_why(piece.original.format, "a RisuAI preset")))
+    if not body["prompts"] and back.body.prompts:
+        # not blocks renamed or an order cut: no block of the piece's is there to rename or order
+        declared += [DEFAULT_LAYOUT.at("/body/prompts"), DEFAULT_LAYOUT.at("/body/orders")]
     before = dump_piece(piece)
     renamed = renamed_orders(before, written)
     found = readback_losses(renamed, dump_piece(back), RULES, FALLBACK, declared)
