@@ -14,6 +14,12 @@ written to temp files as they come; at the window's end one sync makes them dura
 piece then lands under its lock with its revision check (change-log record first), and one
 more sync makes the names and the log durable. A window's receipts are handed out only
 after that, so a receipt never says applied for a write that is not durable.
+
+A disk that fails a window's sync ends the writing, never the receipts: every draft gets one.
+Failing the first sync (before any piece has its name), each draft of the window is `failed`
+with the fault's code; failing the second (each piece already under its name, whole, with its
+change record), each `applied` receipt says `durable: false` with a `warning`: the disk did not
+confirm it. Every draft after the fault is `failed` too, nothing more written (`_Window.fault`).
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> I
     groups = _Groups()
     for doc in docs:
         if doc is IDLE:
-            yield from window.commit()
+            yield from _committed(window, groups)
             continue
         if isinstance(doc, BunzaiError):
             window.hold(doc.to_json())
@@ -74,18 +80,30 @@ def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> I
             window.hold(doc)  # passed on as it is: an import's word about a file it could not read
         else:
             try:
-                unit = groups.add(parse_draft(doc))
+                draft = parse_draft(doc)
+                unit = groups.add(draft) if window.fault is None else None
             except BunzaiError as error:
                 window.hold(error.to_json())
-                unit = None
-            if unit is not None:
+                draft = unit = None
+            if draft is not None and window.fault is not None:
+                window.hold(window.unwritten(draft))  # the disk failed earlier: nothing more is written
+            elif unit is not None:
                 window.take(unit, decide)
         if window.full():
-            yield from window.commit()
+            yield from _committed(window, groups)
     for unit in groups.incomplete():
         for draft in unit:
             window.hold(_incomplete(draft))
     yield from window.commit()
+
+
+def _committed(window: _Window, groups: _Groups) -> list[dict]:
+    """The window's outputs; when the disk failed its sync, the receipts of the drafts read but
+    waiting for the rest of their group too (none of them will be written)."""
+    outputs = window.commit()
+    if window.fault is not None:
+        outputs += [window.unwritten(draft) for unit in groups.incomplete() for draft in unit]
+    return outputs
 
 
 class _Groups:
@@ -160,6 +178,7 @@ class _Window:
         self.writes = 0
         self.bytes = 0
         self.started = 0.0
+        self.fault: OSError | None = None  # the disk failed a sync: nothing more is written
 
     def hold(self, output: dict) -> None:
         self._note()
@@ -187,10 +206,14 @@ class _Window:
             return []
         outputs: list[dict] = []
         try:
-            self._sync(self.batch.sync_data)
+            if self.fault is not None:  # only receipts are held after a fault: nothing to sync
+                return [slot for slot in self.slots if isinstance(slot, dict)]
+            if not self._synced(self.batch.sync_data):  # no piece of the window has its name
+                return [out for slot in self.slots for out in self._unlanded(slot)]
             for slot in self.slots:
                 outputs += self._land(slot) if isinstance(slot, list) else [slot]
-            self._sync(self.batch.commit)
+            if not self._synced(self.batch.commit):  # every applied piece has its name, not confirmed durable
+                return [self._unconfirmed(out) for out in outputs]
         finally:
             for staged in self.media.values():
                 staged.drop()
@@ -201,17 +224,63 @@ class _Window:
             self.slots, self.media, self.writes, self.bytes = [], {}, 0, 0
         return outputs
 
-    def _sync(self, sync: Callable[[], None]) -> None:
-        """One of the window's syncs; a disk that fails it is the studio's coded refusal. Nothing
-        was half-written: the files' bytes are synced under temp names before any takes its name
-        (a failed `sync_data` names none), and a name is given whole, in one link or rename."""
+    def _synced(self, sync: Callable[[], None]) -> bool:
+        """Run one of the window's syncs; False when the disk failed it (kept as `fault`: an
+        environment fault, coded by `from_os_error`; any other OSError is raised as it is)."""
         try:
             sync()
         except OSError as error:
-            coded = from_os_error(error, self.studio.root, writing=True)
-            if coded is None:
+            if from_os_error(error, self.studio.root) is None:
                 raise
-            raise coded from None
+            self.fault = error
+            return False
+        return True
+
+    def _fault(self, target: dict) -> BunzaiError:
+        """The disk's fault, naming the piece's file (the sync met the studio's whole file system)."""
+        return from_os_error(self.fault, self.studio.piece_file(target["kind"], target["id"]), writing=False)
+
+    def unwritten(
+        self, draft: dict, why: str = "the disk failed a sync earlier in this apply, which then wrote nothing more"
+    ) -> dict:
+        """The failed receipt of a draft the failed disk left unwritten, whole: its bytes were in a temp
+        file at most (removed), never under its name, and no change record names it."""
+        fault = self._fault(draft["target"])
+        return receipt(
+            "failed",
+            op=draft["mode"],
+            target=draft["target"],
+            reason=fault.code,
+            message=f"{fault.message}; nothing was written: {why}",
+            hint=fault.hint,
+        )
+
+    def _unlanded(self, slot: dict | list) -> list[dict]:
+        """The outputs of a slot whose window's first sync failed: a receipt or error as it was,
+        and the failed receipt of every draft that was to be written."""
+        if isinstance(slot, dict):
+            return [slot]
+        why = "the disk failed the sync of its bytes, before any piece of its batch window took its name"
+        return [item if isinstance(item, dict) else self.unwritten(item.draft, why) for item in slot]
+
+    def _unconfirmed(self, output: dict) -> dict:
+        """An applied receipt of a window whose last sync failed: written whole under its name, with
+        its change record, but the disk did not confirm either durable. Any other output as it is."""
+        if output.get("status") != "applied":
+            return output
+        fault = self._fault(output["target"])
+        ref = f"{output['target']['kind']}/{output['target']['id']}"
+        return {
+            **output,
+            "durable": False,
+            "warning": {
+                "code": fault.code,
+                "message": f"{fault.message}; {ref} was written whole under its name, with its change record "
+                f"(seq {output['seq']}), but the disk failed the sync that makes them durable: a power cut may "
+                "still undo it",
+                "hint": f"{fault.hint}; `bunzai read {ref}` shows whether it is there",
+            },
+        }
 
     def _note(self) -> None:
         if not self.slots:

@@ -40,8 +40,9 @@ def receipt(
 
 
 def exit_code(receipts: list[dict]) -> int:
-    """0 when every receipt applied or was discarded by the person; 1 when any was refused."""
-    return 0 if all(r["status"] in ("applied", "discarded") for r in receipts) else 1
+    """0 when every receipt applied or was discarded by the person; 1 when any was refused, or was
+    written but not confirmed durable (`durable: false`: the disk failed the sync after it)."""
+    return 0 if all(r["status"] in ("applied", "discarded") and r.get("durable") is not False for r in receipts) else 1
 
 
 def refusal(receipts: list[dict], what: str, stale_hint: str) -> BunzaiError | None:
@@ -49,11 +50,17 @@ def refusal(receipts: list[dict], what: str, stale_hint: str) -> BunzaiError | N
     as an error raises (an MCP tool: `isError`, where the CLI prints the receipts and exits 1),
     with every receipt in its details. The code is the first refused receipt's: `not_found` for
     a delete or bury of a piece that is not there, `stale` for a piece that changed (`stale_hint`
-    then says what to do), the receipt's reason when that is a code, else `invalid_draft`."""
-    refused = [done for done in receipts if done.get("status") != "applied"]
+    then says what to do), the receipt's reason when that is a code, else `invalid_draft`. A receipt
+    applied but not confirmed durable (`durable: false`) is refused too, with its warning's code."""
+    refused = [done for done in receipts if done.get("status") != "applied" or done.get("durable") is False]
     if not refused:
         return None
     first = refused[0]
+    warning = first.get("warning") if first.get("status") == "applied" else None
+    if isinstance(warning, dict):
+        return BunzaiError(
+            str(warning["code"]), f"{what}: {warning['message']}", str(warning["hint"]), receipts=receipts
+        )
     reason = str(first.get("reason") or "")
     if first.get("status") == "stale" and reason == "missing" and first.get("op") in ("delete", "bury"):
         code, hint = "not_found", LIST_HINT_MCP

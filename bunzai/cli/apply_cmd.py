@@ -33,7 +33,8 @@ def apply(
 
     Reads and applies one draft at a time, so a pipe from `bunzai import` of any size works;
     receipts come out as JSON lines as their writes become durable (one document when one
-    draft came in). Exit 1 when anything was refused or failed. Input with no draft is refused,
+    draft came in). Exit 1 when anything was refused or failed, or written but not confirmed durable
+    (a receipt's `durable: false`: the disk failed the last sync). Input with no draft is refused,
     unless --allow-empty (`import --on-conflict skip` of a library that holds nothing new).
 
     Example: bunzai create character --input '{"name": "Grace Hopper"}' | bunzai apply --yes
@@ -52,8 +53,11 @@ def apply(
     held, streaming, refused = None, False, False
     taken: dict[str, int] = {}  # kind/id of each create refused because the id is taken -> how many
     named = False  # whether any of their receipts names the file it was read from
+    unconfirmed: list[dict] = []  # receipts of pieces written whole but not confirmed durable (a failed disk)
     for out in outputs:
-        refused = refused or out.get("status") not in ("applied", "discarded")
+        refused = refused or out.get("status") not in ("applied", "discarded") or out.get("durable") is False
+        if out.get("durable") is False:
+            unconfirmed.append(out)
         target = out.get("target") or {}
         if out.get("reason") == "occupied":
             ref = f"{target.get('kind')}/{target.get('id')}"
@@ -90,6 +94,11 @@ def apply(
             else "give them other ids to keep both"
         )
         say(f"bunzai: {sum(taken.values())} draft(s) not applied because their id is taken: {shown}; {keep}")
+    if unconfirmed:  # a failed disk: the receipts' `durable: false` is easy to miss among applied ones
+        say(
+            f"bunzai: {len(unconfirmed)} draft(s) written whole but not confirmed durable (the disk failed the "
+            "last sync): their receipts say `durable: false`; a power cut may still undo them"
+        )
     return 1 if refused else 0
 
 

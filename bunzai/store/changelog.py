@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from bunzai import limits
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
 from bunzai.store.locks import flock_waiting
@@ -220,13 +220,39 @@ class _Log:
             if torn:
                 line = "\n" + line
             data = memoryview(line.encode("utf-8"))
-            while data:
-                data = data[os.write(self.fd, data) :]
+            try:
+                while data:
+                    data = data[os.write(self.fd, data) :]
+            except OSError as error:
+                raise self._cut_back(error, stat.st_size) from None
             self.end = (stat.st_ino, os.fstat(self.fd).st_size, seq)
             self.dirty = True
         finally:
             fcntl.flock(self.fd, fcntl.LOCK_UN)
         return seq
+
+    def _cut_back(self, error: OSError, size: int) -> OSError | BunzaiError:
+        """What a failed append leaves said truly: the log cut back to `size` (under the flock, so no
+        other record is lost), and the fault as it was (the write it was to name never happens, and
+        nothing is half-written); or, where the disk refuses that too and part of the record stays,
+        the coded refusal saying the log now ends with a cut-short line (readers skip it, `bunzai
+        doctor` notes it as torn, the next record starts on a fresh line)."""
+        try:
+            if os.fstat(self.fd).st_size != size:
+                os.ftruncate(self.fd, size)
+            return error
+        except OSError:
+            pass
+        root = os.path.dirname(os.path.dirname(os.fspath(self.path)))  # <studio>/.bunzai/changes.jsonl
+        coded = from_os_error(error, root, writing=False)
+        if coded is None:
+            return error
+        return BunzaiError(
+            coded.code,
+            f"{coded.message}; the write was not done, but its change record was cut short: the change log "
+            "ends with a cut-short line, which readers skip and `bunzai doctor` notes as torn",
+            coded.hint,
+        )
 
     def sync(self) -> None:
         if self.dirty:

@@ -39,15 +39,18 @@ def _draft(studio, tmp_path: Path, capsys) -> Path:
 
 
 @pytest.mark.skipif(batch._SYNCFS is None, reason="no syncfs here: a window fsyncs each file as it is written")
-def test_apply_whose_group_commit_sync_fails_says_nothing_was_half_written(tmp_path, monkeypatch, capsys) -> None:
+def test_apply_whose_group_commit_sync_fails_says_nothing_was_written(tmp_path, monkeypatch, capsys) -> None:
     studio, _ = init_studio(tmp_path / "studio")
     draft = _draft(studio, tmp_path, capsys)
     before = _files(studio.root)
     monkeypatch.setattr(batch, "_SYNCFS", _eio)  # the window's first sync: before any piece has its name
     assert run(["--studio", str(studio.root), "apply", "--yes", str(draft)]) == 1
-    error = json.loads(capsys.readouterr().out)["error"]
-    assert error["code"] == "io_error" and error["hint"]
-    assert error["message"] == f"the disk failed reading or writing (an I/O error): {studio.root}{HALF}"
+    done = json.loads(capsys.readouterr().out)  # the draft's receipt, as for any write that failed
+    assert (done["status"], done["reason"]) == ("failed", "io_error") and done["hint"]
+    assert done["message"] == (
+        f"the disk failed reading or writing (an I/O error): {studio.piece_file('character', 'ada')}; nothing was "
+        "written: the disk failed the sync of its bytes, before any piece of its batch window took its name"
+    )
     monkeypatch.undo()
     assert _files(studio.root) == before  # no piece, no temp file, no change record
 
