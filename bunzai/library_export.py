@@ -419,12 +419,14 @@ def _refused(report: LibraryReport, refs: list[str], error: BunzaiError | OSErro
 def _os_refusal(error: OSError, path: Path | None = None) -> BunzaiError:
     """A file the system would not write (a name too long for it, a disk without hard links,
     read-only, full): said per piece, so the report of what was written is not lost. It names
-    `path`, the file or folder the export meant, when given: not the temp file beside it."""
+    `path`, the file or folder the export meant, when given; else the file the error names as the
+    person knows it (`meant_path`): a temp file as the file it was to become, never the temp file."""
     from bunzai.errors import from_os_error
+    from bunzai.store.faults import meant_path
 
-    named = path if path is not None else error.filename
+    named = path if path is not None else meant_path(error.filename)
     where = f"{named}: " if named else ""
-    return from_os_error(error, path) or BunzaiError(
+    return from_os_error(error, named) or BunzaiError(
         "invalid_input",
         f"{where}{error.strerror or error}; nothing was written there",
         "check the folder exported into",
