@@ -134,7 +134,7 @@ class Entry(BaseModel):
     # condition on one of those forms; any other macro there is text (Agnai's loops read `{{char}}`,
     # `{{user}}`, `{{random}}` and `{{roll}}`: `{{scenario}}` in `{{#each msg}}` is text).
     admits: tuple[str, ...] | None = None
-    # On a block that `admits`, closers (by name) that make the engine read the whole block as
+    # On a block, closers (by name) that make the engine read the whole block as
     # text where its body holds one outside an admitted condition (Agnai's LoopText stops at
     # `{{/if}}`), as a form read `inside` other blocks alone always does (`{{.msg}}` in
     # `{{#each bot}}`); the body is then read as if no block were around it.
@@ -143,6 +143,11 @@ class Entry(BaseModel):
     # (Agnai's bot and history loops have BotCondition and HistoryCondition; its chat_embed loop
     # has none, so `{{#if .name}}` there is text and its `{{/if}}` stops the loop).
     field_conditions: bool = True
+    # On a block: the ops of the blocks its body reads; any other opener there is text, and its
+    # closer closes nothing (Agnai's `{{#if}}` body is Placeholder / Condition / LowPriority /
+    # ElseBlock: a loop in it is text). None: any block nests. A block that `admits` nests only
+    # what it admits (a field condition), whatever this says.
+    nests: tuple[str, ...] | None = None
     # Read only in the case written here (Agnai's grammar has `"#if"`, not `"#if"i`).
     exact_case: bool = False
     # Read only written exactly so, nothing else between the braces, in any case: a regex
@@ -162,7 +167,7 @@ class Entry(BaseModel):
     def _known_op(cls, value: str | None) -> str | None:
         return _known_op(value)
 
-    @field_validator("inside", "admits")
+    @field_validator("inside", "admits", "nests")
     @classmethod
     def _known_blocks(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
         for op in value or ():

@@ -356,8 +356,10 @@ def parsed(raw: str, syntax: Syntax) -> Token:
 def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
     """Every top-level token of `text`, with block openers and closers paired by folded name.
 
-    `opens(token)`: whether the engine lets this token take a body (default: any name a closer
-    names); SillyTavern's inline `{{if a::b}}` has all its arguments and never opens."""
+    `opens(token, enclosing)`: whether the engine lets this token take a body where it sits, in
+    the openers `enclosing` (outermost first; default: any name a closer names). SillyTavern's
+    inline `{{if a::b}}` has all its arguments and never opens; Agnai's `{{#each bot}}` in a loop
+    is text, so the loop ends at the first `{{/each}}`."""
     tokens = []
     for a, b in find_tokens(text):
         seen = parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
@@ -396,7 +398,7 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
             token.shorthand is None
             and token.name != "//"
             and fold(token.name).lstrip("#:") in closed
-            and (opens is None or opens(token))
+            and (opens is None or opens(token, [tokens[j] for j in open_stack]))
         ):
             open_stack.append(index)
     # Openers never closed are plain tokens: their children belong to the enclosing block.

@@ -97,10 +97,31 @@ class _Translator:
 
     def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
         saved = self.here, self.there  # a nested run (a macro's arguments) is a text of its own
-        tokens = tokenize(text, self.source.syntax, self.source.fold, self.opens)
+        # A block the source reads as text does not open: its closer may close an enclosing block,
+        # and the blocks it held open where they are (Agnai's loop in a failed `{{#insert}}`).
+        as_text: dict[int, str] = {}  # opener start -> what in its body makes the source read it as text
+        while True:
+            tokens = tokenize(
+                text,
+                self.source.syntax,
+                self.source.fold,
+                lambda t, around: t.start not in as_text and self.opens(t, around),
+            )
+            entries, within, found = self.read(tokens)
+            if not found:
+                break
+            as_text.update((tokens[i].start, stop) for i, stop in found.items())
+        stopped = {i: as_text[t.start] for i, t in enumerate(tokens) if t.start in as_text}
+        out = self.write(text, tokens, entries, within, stopped, depth)
+        self.here, self.there = saved
+        return out
+
+    def read(self, tokens: list[Token]) -> tuple[list[Entry | None], list[frozenset[str]], dict[int, str]]:
+        """Each token's entry and the ops of the blocks around it, and the paired blocks the source
+        reads as text (opener index -> what in its body stops it)."""
         entries: list[Entry | None] = []
         within: list[frozenset[str]] = []
-        stopped: dict[int, str] = {}  # opener index -> what in its body makes the source read it as text
+        stopped: dict[int, str] = {}
         for token in tokens:
             parent = token.parent
             if parent is None:
@@ -110,11 +131,24 @@ class _Translator:
                 around = within[parent] | ({block.op} if block is not None and block.op else set())
             within.append(around)
             entries.append(self.resolved(token, around))
-            if entries[-1] is not None and entries[-1].admits is not None and token.paired:
-                stop = self.stopper(tokens, len(entries) - 1, entries[-1], around)
+            block = entries[-1]
+            if block is not None and (block.admits is not None or block.stopped_by) and token.paired:
+                stop = self.stopper(tokens, len(entries) - 1, block, around)
                 if stop is not None:  # the whole block is text: its body is read as if it were not there
                     entries[-1] = None
                     stopped[len(entries) - 1] = stop
+        return entries, within, stopped
+
+    def write(
+        self,
+        text: str,
+        tokens: list[Token],
+        entries: list[Entry | None],
+        within: list[frozenset[str]],
+        stopped: dict[int, str],
+        depth: int,
+    ) -> tuple[str, list[dict]]:
+        """The text in the target, and the verdict on each token."""
         kept: dict[int, str] = {}  # opener index -> its op, where the target writes the block
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
@@ -128,7 +162,8 @@ class _Translator:
             if entry is None:
                 if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it
-                verdicts.append(self.unknown(token, stopped.get(i)))
+                around = entries[token.parent] if token.parent is not None else None
+                verdicts.append(self.unknown(token, stopped.get(i), around))
                 continue
             if token.paired and entry.literal:
                 verdicts.append(self.raw_block(i, tokens, entry, edits, cuts, skipped, text))
@@ -151,21 +186,43 @@ class _Translator:
             if replacement is not None:
                 edits[i] = replacement
             verdicts.extend(found)
-        self.here, self.there = saved
         return _apply(text, tokens, edits, cuts), verdicts
 
-    def opens(self, token: Token) -> bool:
+    def opens(self, token: Token, enclosing: list[Token] = ()) -> bool:
         """The source lets `token` take a body: not the inline form of a name that has a block
-        form (SillyTavern's `{{if a::b}}` has every argument; MacroCstWalker counts it no opener)."""
+        form (SillyTavern's `{{if a::b}}` has every argument; MacroCstWalker counts it no opener),
+        nor a block the innermost of the blocks `enclosing` it does not nest (`nests`, `admits`:
+        Agnai's `{{#each bot}}` in a loop or an `{{#if}}` is text)."""
         entry = resolve(self.source, token, paired=True)
-        if entry is None or entry.block in ("block", "optional"):
+        if entry is not None and entry.block not in ("block", "optional"):
+            return not any(e.block in ("block", "optional") for e in self.source.by_key[self.source.fold(token.name)])
+        if entry is None or not enclosing:
             return True
-        return not any(e.block in ("block", "optional") for e in self.source.by_key[self.source.fold(token.name)])
+        within, block = frozenset(), None
+        for opener in enclosing:
+            block = self.opener(opener, within)
+            within = within | {block.op} if block is not None and block.op else within
+        here = self.opener(token, within)
+        return here is not None and (block is None or block.nests is None or here.op in block.nests)
 
-    def unknown(self, token: Token, stop: str | None = None) -> dict:
+    def opener(self, token: Token, within: frozenset[str]) -> Entry | None:
+        """The block `token` opens in the source, in the blocks `within` (None: it opens none there)."""
+        key = (token.raw, True, within)
+        if key not in self.entries:
+            self.entries[key] = resolve(self.source, token, paired=True, within=within)
+        return self.entries[key]
+
+    def unknown(self, token: Token, stop: str | None = None, around: Entry | None = None) -> dict:
+        """`around`: the block the token sits in, where a block it would open elsewhere is text there."""
         note = f"{self.source.engine} has no macro read this way; left as written"
         blocks = admitting(self.source, self.here)
-        if blocks and resolve(self.source, token, within=frozenset()) is not None:
+        opened = resolve(self.source, token, paired=True) if around is not None else None
+        if opened is not None and opened.block in ("block", "optional"):
+            note = (
+                f"{self.source.engine} reads this as text in the body of {around.name}, where no such block opens: "
+                "left as written"
+            )
+        elif blocks and resolve(self.source, token, within=frozenset()) is not None:
             takes = ", ".join(blocks[0].admits)
             note = f"{self.source.engine} reads this as text in the body of {blocks[0].name}, which takes only {takes}"
             note += " and its own fields; left as written"

@@ -1,0 +1,142 @@
+"""Which Agnai blocks open inside which (common/grammar.ts at agnai 2421510e). A loop's body is
+(BotChild / LoopText)* CloseLoop: another `{{#each}}` there is LoopText, so the loop ends at the
+first `{{/each}}`. An `{{#if}}` body is Placeholder / Condition / LowPriority / ElseBlock, an
+`{{#else}}` body Placeholder / BotIterator, an `{{#insert}}` or `{{#lowpriority}}` body
+Placeholder alone: any other block there is text. Insert and lowpriority text stops at a loop's
+field (BotChild, HistoryChild) and at `{{/if}}`: the block is then text, and a loop inside it a
+loop. Each reading was checked by compiling that grammar with peggy 3.0.2 and parsing the case."""
+
+from __future__ import annotations
+
+import pytest
+
+from bunzai.macros.translate import translate_text
+
+_DROPPED = "{{// bunzai: dropped #each bot; kept its body}}"
+
+
+def _ops(text: str, target: str = "lumiverse") -> list[tuple[str, str | None]]:
+    return [(v["token"], v["op"]) for v in translate_text(text, "agnai", target).verdicts]
+
+
+def test_a_loop_in_a_loop_is_text_and_the_first_closer_ends_the_outer_loop() -> None:
+    # peggy: [each bots ["{{#each bot}}", bot-prop name], " ", placeholder char, "{{/each}}"]
+    text = "{{#each bot}}{{#each bot}}{{.name}}{{/each}} {{char}}{{/each}}"
+    out = translate_text(text, "agnai", "sillytavern")
+    assert [(v["token"], v["op"]) for v in out.verdicts] == [
+        ("{{#each bot}}", "loop.each_char"),
+        ("{{#each bot}}", None),
+        ("{{.name}}", "x.agnai.each_bot_name"),
+        ("{{char}}", "char.name"),
+    ]
+    assert out.verdicts[1]["note"].startswith("agnai reads this as text in the body of #each, where no such block")
+    # the loop's body ends at the first closer: `{{char}}` and the last `{{/each}}` are after it
+    assert out.text == _DROPPED + "{{#each bot}}{{.name}} {{char}}{{/each}}"
+
+
+def test_the_outer_loops_fields_run_to_its_first_closer() -> None:
+    # peggy: [each history ["{{#each chat_embed}}", history-prop message], "{{.name}}{{/each}}"]
+    text = "{{#each msg}}{{#each chat_embed}}{{.text}}{{/each}}{{.name}}{{/each}}"
+    out = translate_text(text, "agnai", "lumiverse")
+    assert [(v["token"], v["op"]) for v in out.verdicts] == [
+        ("{{#each msg}}", "loop.each_history"),
+        ("{{#each chat_embed}}", None),
+        ("{{.text}}", "x.agnai.each_msg_text"),
+        ("{{.name}}", None),  # after the loop: text
+    ]
+    assert out.text == "{{foreachMessage}}{{#each chat_embed}}{{.text}}{{/foreachMessage}}{{.name}}{{/each}}"
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # peggy: [if scenario ["{{#each bot}}{{.name}}{{/each}}"]]
+        ("{{#if scenario}}{{#each bot}}{{.name}}{{/each}}{{/if}}", ("{{#if scenario}}", "cond.if")),
+        ("{{#if scenario}}{{#each msg}}{{.name}} {{char}}{{/each}}{{/if}}", ("{{#if scenario}}", "cond.if")),
+        # peggy: [history-insert 1 ["{{#each msg}}x{{/each}} ", placeholder char]]
+        ("{{#insert 1}}{{#each msg}}x{{/each}} {{char}}{{/insert}}", ("{{#insert 1}}", "block.insert_at_depth")),
+        # peggy: [lowpriority ["{{#each bot}}x{{/each}}"]]
+        ("{{#lowpriority}}{{#each bot}}x{{/each}}{{/lowpriority}}", ("{{#lowpriority}}", "block.lowpriority")),
+    ],
+)
+def test_a_loop_in_an_if_insert_or_lowpriority_is_text(text: str, first: tuple[str, str]) -> None:
+    found = _ops(text)
+    assert found[0] == first
+    loop = next(i for i, (token, _) in enumerate(found) if token.startswith("{{#each"))
+    assert found[loop][1] is None
+    # the loop's fields are text there; a placeholder is read
+    assert all(op is None for token, op in found if token.startswith("{{.")), found
+    assert all(op == "char.name" for token, op in found if token == "{{char}}")
+
+
+def test_an_else_body_takes_a_bot_loop_and_no_other() -> None:
+    # peggy: ElseBlock's children are Placeholder / BotIterator / ElseText
+    bot = "{{#if x}}a{{#else}}{{#each bot}}{{.name}}{{/each}}{{/else}}{{/if}}"
+    msg = "{{#if x}}a{{#else}}{{#each msg}}{{.name}}{{/each}}{{/else}}{{/if}}"
+    assert _ops(bot)[1:] == [("{{#each bot}}", "loop.each_char"), ("{{.name}}", "x.agnai.each_bot_name")]
+    assert _ops(msg)[1:] == [("{{#each msg}}", None), ("{{.name}}", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "stop", "rest"),
+    [
+        # peggy: ["{{#insert 1}}", each history [history-prop name], "{{/insert}}"]
+        (
+            "{{#insert 1}}{{#each msg}}{{.name}}{{/each}}{{/insert}}",
+            "{{.name}}",
+            [("{{#each msg}}", "loop.each_history"), ("{{.name}}", "x.agnai.each_msg_name")],
+        ),
+        # peggy: ["{{#lowpriority}}", each bots [bot-prop name], "{{/lowpriority}}"]
+        (
+            "{{#lowpriority}}{{#each bot}}{{.name}}{{/each}}{{/lowpriority}}",
+            "{{.name}}",
+            [("{{#each bot}}", "loop.each_char"), ("{{.name}}", "x.agnai.each_bot_name")],
+        ),
+        # peggy: ["{{#insert 1}}", if x ["a"], "{{/insert}}"]
+        ("{{#insert 1}}{{#if x}}a{{/if}}{{/insert}}", "{{/if}}", [("{{#if x}}", "cond.if")]),
+        # peggy: ["{{#lowpriority}}{{i}} ", placeholder scenario, "{{/lowpriority}}"]
+        (
+            "{{#lowpriority}}{{i}} {{scenario}}{{/lowpriority}}",
+            "{{i}}",
+            [("{{i}}", None), ("{{scenario}}", "card.scenario")],
+        ),
+        # peggy: ["{{#each msg}}", each bots [bot-prop personality], "{{/each}}"]
+        (
+            "{{#each msg}}{{#each bot}}{{.personality}}{{/each}}{{/each}}",
+            "{{.personality}}",
+            [("{{#each bot}}", "loop.each_char"), ("{{.personality}}", "x.agnai.each_bot_personality")],
+        ),
+    ],
+)
+def test_a_block_read_as_text_lets_the_blocks_in_it_open(text: str, stop: str, rest: list) -> None:
+    out = translate_text(text, "agnai", "lumiverse")
+    opener = out.verdicts[0]
+    assert (opener["verdict"], opener["op"]) == ("unknown", None)
+    assert opener["note"].startswith(f"agnai reads this block as text, as its body holds {stop}")
+    assert [(v["token"], v["op"]) for v in out.verdicts[1:]] == rest
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "ops"),
+    [
+        (
+            "{{#each bot}}{{#each bot}}{{.name}}{{/each}} {{char}}{{/each}}",
+            _DROPPED + "{{#each bot}}{{.name}} {{char}}{{/each}}",
+            ["loop.each_char", None, "x.agnai.each_bot_name", "char.name"],
+        ),
+        (
+            "{{#if scenario}}{{#each bot}}{{.name}}{{/each}}{{/if}}",
+            "{{if scenario}}{{#each bot}}{{.name}}{{/each}}{{/if}}",
+            ["cond.if", None, None],
+        ),
+        (
+            "{{#lowpriority}}{{#each bot}}{{.name}}{{/each}}{{/lowpriority}}",
+            "{{#lowpriority}}" + _DROPPED + "{{.name}}{{/lowpriority}}",
+            [None, "loop.each_char", "x.agnai.each_bot_name"],
+        ),
+    ],
+)
+def test_the_command_pairs_and_reads_blocks_as_agnai_does(bare_bunzai, text: str, out: str, ops: list) -> None:
+    doc = bare_bunzai("macro", "translate", "--from", "agnai", "--to", "sillytavern", input=text).json
+    assert [v["op"] for v in doc["verdicts"]] == ops
+    assert doc["text"] == out
