@@ -315,8 +315,10 @@ def example(cat: Catalog, entry: Entry) -> str:
     return spell(cat, entry, engine_args(entry, placeholders)) or "{{" + entry.name + "}}"
 
 
-def candidates(target: Catalog, op: str | None) -> list[dict]:
-    """Same-family alternatives the target has, nearest first (same verb, then same scope)."""
+def candidates(target: Catalog, op: str | None, within: frozenset[str] = frozenset()) -> list[dict]:
+    """Same-family alternatives the target has, nearest first (same verb, then same scope), each
+    in a form the target reads as it in the blocks `within` (Agnai's loop takes no `{{personality}}`,
+    and a loop's `{{.name}}` is text outside it)."""
     if not op:
         return []
     family = ops.family_of(op)
@@ -326,17 +328,25 @@ def candidates(target: Catalog, op: str | None) -> list[dict]:
     for other_op, entries in target.by_op.items():
         if other_op == op or ops.family_of(other_op) != family:
             continue
-        entry = entries[0]
-        if entry.name in seen:
+        shown = next(((e, f) for e in entries if (f := _read_here(target, e, other_op, within)) is not None), None)
+        if shown is None or shown[0].name in seen:
             continue
-        seen.add(entry.name)
+        seen.add(shown[0].name)
         o_prefix, o_verb = other_op.rsplit(".", 1)[0], other_op.rsplit(".", 1)[-1]
         stem = o_verb.split("_")[0] == verb.split("_")[0]
-        found.append(
-            ((o_verb != verb, not stem, o_prefix != prefix, other_op), {"op": other_op, "form": example(target, entry)})
-        )
+        found.append(((o_verb != verb, not stem, o_prefix != prefix, other_op), {"op": other_op, "form": shown[1]}))
     found.sort(key=lambda pair: pair[0])
     return [c for _, c in found[:MACRO_CANDIDATES_MAX]]
+
+
+def _read_here(cat: Catalog, entry: Entry, op: str, within: frozenset[str]) -> str | None:
+    """The entry's example, where the engine reads it as `op` in the blocks `within`; else None.
+    A block's example is not read back: its opener alone may want a body or arguments to read."""
+    form = example(cat, entry)
+    if entry.block in ("block", "optional"):
+        return form
+    back = resolve(cat, parse_token(form, 0, cat.syntax), paired=False, within=within)
+    return form if back is not None and back.op == op else None
 
 
 def _cross_key(name: str) -> str:

@@ -346,7 +346,7 @@ class _Translator:
                 token,
                 op,
                 target_op=read.op,
-                candidates=candidates(target, op),
+                candidates=candidates(target, op, self.there),
                 note=f"{source.engine} reads this as {rewritten}, which {target.engine} reads as {read.op}, "
                 f"not {op}: left as written, as {rewritten} is",
             )
@@ -368,7 +368,7 @@ class _Translator:
                 token,
                 op,
                 target_op=same.op,
-                candidates=candidates(target, op),
+                candidates=candidates(target, op, self.there),
                 note=f"{target.engine} reads this as {same.op or 'its own ' + same.name}, not {op}: left as written",
             )
         if same is not None:
@@ -379,7 +379,7 @@ class _Translator:
                 token,
                 op,
                 kept=True,
-                candidates=candidates(target, op),
+                candidates=candidates(target, op, self.there),
                 note=(
                     f"{target.engine} has no {op}; kept as written because it is filled in when the prompt is composed"
                 ),
@@ -391,7 +391,7 @@ class _Translator:
                 token,
                 op,
                 as_text=True,
-                candidates=candidates(target, op),
+                candidates=candidates(target, op, self.there),
                 note=f"{target.engine} reads this as text, and has no spelling of {op} with "
                 f"{json.dumps(canon, ensure_ascii=False)}: left as written",
             )
@@ -403,7 +403,9 @@ class _Translator:
             lacks = f"{target.engine} has {op}, but no form of it with {json.dumps(canon, ensure_ascii=False)}"
         else:
             lacks = f"{target.engine} has no {op}"
-        return "", _verdict("absent", token, op, candidates=candidates(target, op), note=f"{lacks}: removed")
+        return "", _verdict(
+            "absent", token, op, candidates=candidates(target, op, self.there), note=f"{lacks}: removed"
+        )
 
     def unglued(self, token: Token) -> str | None:
         """`{{time::UTC+2}}` for a glued `{{time_UTC+2}}`: the spelling SillyTavern's 2.0 engine

@@ -116,6 +116,17 @@ def test_a_block_read_as_text_lets_the_blocks_in_it_open(text: str, stop: str, r
     assert [(v["token"], v["op"]) for v in out.verdicts[1:]] == rest
 
 
+def test_candidates_for_a_removed_macro_are_what_the_loop_reads() -> None:
+    out = translate_text("{{foreachMessage}}{{scenario}} {{char}}{{/foreachMessage}}", "lumiverse", "agnai")
+    verdict = out.verdicts[1]
+    assert (verdict["verdict"], verdict["op"]) == ("absent", "card.scenario")
+    # `{{personality}}` and `{{example_dialogue}}` are text in Agnai's loop: no candidate there
+    assert "candidates" not in verdict
+    # outside a loop the card's other fields are offered
+    top = translate_text("{{description}}", "sillytavern", "agnai").verdicts[0]
+    assert {"op": "card.personality", "form": "{{personality}}"} in top["candidates"]
+
+
 @pytest.mark.parametrize(
     ("text", "out", "ops"),
     [
@@ -140,3 +151,10 @@ def test_the_command_pairs_and_reads_blocks_as_agnai_does(bare_bunzai, text: str
     doc = bare_bunzai("macro", "translate", "--from", "agnai", "--to", "sillytavern", input=text).json
     assert [v["op"] for v in doc["verdicts"]] == ops
     assert doc["text"] == out
+
+
+def test_the_command_offers_no_candidate_a_loop_does_not_read(bare_bunzai) -> None:
+    text = "{{foreachMessage}}{{scenario}}{{/foreachMessage}}"
+    doc = bare_bunzai("macro", "translate", "--from", "lumiverse", "--to", "agnai", input=text).json
+    assert doc["text"] == "{{#each msg}}{{/each}}"
+    assert doc["verdicts"][1]["verdict"] == "absent" and "candidates" not in doc["verdicts"][1]
