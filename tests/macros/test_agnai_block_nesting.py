@@ -158,3 +158,39 @@ def test_the_command_offers_no_candidate_a_loop_does_not_read(bare_bunzai) -> No
     doc = bare_bunzai("macro", "translate", "--from", "lumiverse", "--to", "agnai", input=text).json
     assert doc["text"] == "{{#each msg}}{{/each}}"
     assert doc["verdicts"][1]["verdict"] == "absent" and "candidates" not in doc["verdicts"][1]
+
+
+_PROMPT, _SCENARIO = "preset:/body/prompts/*/content", "character:/body/scenario"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "found"),
+    [
+        # A preset's prompt: no BOT_REPLACE before the grammar, whose HistoryRef takes `{{name}}`.
+        # peggy: ["{{#each bot}}{{name}}{{/each}}"], [each history [history-prop name]],
+        # ["{{#insert 1}}{{name}}{{/insert}}"]
+        ("{{#each bot}}{{name}}{{/each}}", _PROMPT, [("{{#each bot}}", None), ("{{name}}", None)]),
+        ("{{#each chat_embed}}{{name}}{{/each}}", _PROMPT, [("{{#each chat_embed}}", None), ("{{name}}", None)]),
+        (
+            "{{#each msg}}{{name}}{{/each}}",
+            _PROMPT,
+            [("{{#each msg}}", "loop.each_history"), ("{{name}}", "x.agnai.each_msg_name")],
+        ),
+        ("{{#insert 1}}{{name}}{{/insert}}", _PROMPT, [("{{#insert 1}}", None), ("{{name}}", None)]),
+        # A card's scenario: prompt.ts replaces `{{name}}` with the character's name first
+        ("{{#each bot}}{{name}}{{/each}}", _SCENARIO, [("{{#each bot}}", "loop.each_char"), ("{{name}}", "char.name")]),
+    ],
+)
+def test_name_in_a_block_is_read_as_agnai_reads_its_field(text: str, where: str, found: list) -> None:
+    out = translate_text(text, "agnai", "lumiverse", where=where)
+    assert [(v["token"], v["op"]) for v in out.verdicts] == found
+
+
+def test_the_command_says_what_name_is_in_a_loop_where_the_field_is_not_known(bare_bunzai) -> None:
+    # No field: `{{name}}` is read as in the card fields BOT_REPLACE runs over, and the note says
+    # what the grammar makes of it in a preset's loop.
+    text = "{{#each bot}}{{name}}{{/each}}"
+    doc = bare_bunzai("macro", "translate", "--from", "agnai", "--to", "sillytavern", input=text).json
+    verdict = doc["verdicts"][1]
+    assert (verdict["verdict"], verdict["op"]) == ("portable", "char.name")
+    assert "in {{#each bot}}, {{#each chat_embed}}, {{#insert}} or {{#lowpriority}} it makes" in verdict["note"]
