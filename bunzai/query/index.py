@@ -52,7 +52,7 @@ except ImportError:  # an interpreter that builds the module under another name
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.model.ids import is_safe_id
-from bunzai.query.search import SEGMENT_MARK, best_field, fold, segmented, text_fields
+from bunzai.query.search import DIACRITICS, SEGMENT_MARK, best_field, composed, fold, segmented, text_fields
 from bunzai.store.studio import STATE_FOLDER
 
 TYPE_CHECKING = False  # typing costs 3 ms to import; list, search and read never need it
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 PIECE_SUFFIX = ".json"  # bunzai.store.pieces.PIECE_SUFFIX (a test holds them equal)
 
 INDEX_NAME = "index.sqlite"
-INDEX_FORMAT = "11"
+INDEX_FORMAT = "12"  # 12: text and queries composed (NFC), Latin letters with two accents folded
 
 # The BM25 weights of the FTS columns name, tags, short and prose (`_columns` fills them): a
 # piece's name counts most, then its tags, then short identity fields, then every other text field.
@@ -78,6 +78,21 @@ _SHORT = ("/body/nickname", "/body/tagline", "/body/title")
 _SHORT_CHILDREN = tuple(pointer + "/" for pointer in _SHORT)
 
 PREFIXES = "2 3"  # the prefix lengths FTS5 keeps an index for (in characters)
+
+
+# The text is composed (NFC, see `bunzai.query.search.composed`) before FTS5 reads it, and
+# unicode61 folds case and the diacritics of Latin letters. `remove_diacritics 2` folds a Latin
+# letter with two of them too (Vietnamese ế and ệ, ǖ): the default, 1, keeps those, which only
+# their decomposed spelling lost, and `fold` (the snippet's) folds every Latin letter.
+def tokenizer(sqlite_version: str) -> str:
+    """The tokenizer of the text table: `remove_diacritics 2` came with SQLite 3.27 (2019), an
+    older SQLite keeps the default (and its index names it, so a newer one builds its own)."""
+    major, minor = (int(part) for part in sqlite_version.split(".")[:2])
+    return "unicode61 remove_diacritics 2" if (major, minor) >= (3, 27) else "unicode61"
+
+
+TOKENIZER = tokenizer(sqlite3.sqlite_version)
+_FORMAT = f"{INDEX_FORMAT} {TOKENIZER}"  # what `meta` holds: the format and the tokenizer it was built with
 
 # `files` holds one short row per piece file (what `list` prints, pre-rendered as `listed`),
 # so listing 10,000 pieces reads a few hundred pages, not every piece's text. The text is
@@ -102,15 +117,17 @@ _SCHEMA = (
     # the lists of every word it starts, ten times faster at 10,000 pieces; they make the index a
     # fifth larger and its first build of the text table about twice as long. A longer prefix
     # starts few words, whose lists merge quickly.
-    "CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, layout UNINDEXED, tokenize = 'unicode61', "
-    f"prefix = '{PREFIXES}')",
+    "CREATE VIRTUAL TABLE text USING fts5(name, tags, short, prose, layout UNINDEXED, "
+    f"tokenize = '{TOKENIZER}', prefix = '{PREFIXES}')",
 )
 # FTS5 writes the words it holds in memory as a new segment when they pass `hashsize` bytes,
 # and merges segments as they pile up (see `limits.INDEX_FTS_PENDING_BYTES`).
 _HASHSIZE = f"INSERT INTO text (text, rank) VALUES ('hashsize', {int(limits.INDEX_FTS_PENDING_BYTES)})"
 
-_WORD = re.compile(r"\w+")
-_QUERY_PART = re.compile(r'"([^"]*)"?|(\w+)(\*?)')
+# A word of the query: letters and digits, and the accents unicode61 drops within a word (those
+# NFC leaves uncomposed, such as Yoruba's ọ̀: a query word parted there found nothing)
+_WORD = re.compile(f"\\w[\\w{DIACRITICS}]*")
+_QUERY_PART = re.compile(f'"([^"]*)"?|(\\w[\\w{DIACRITICS}]*)(\\*?)')
 
 
 class Query:
@@ -132,7 +149,9 @@ def parse_query(query: str) -> Query:
     Each word reaches FTS5 as typed, in quotes, so the table's tokenizer folds it as it folded
     the text (case, and Latin diacritics: `ß` stays `ß` on both sides, where `casefold` would
     make it `ss` and never match); `words` holds them folded the same way, for the snippet,
-    a prefix with its `*`."""
+    a prefix with its `*`. The query is composed first (NFC), as the text was indexed (see
+    `bunzai.query.search.composed`): `ά` typed decomposed finds it written composed."""
+    query = composed(query)
     parts: list[str] = []
     keys: list[str] = []
     words: list[str] = []
@@ -177,13 +196,13 @@ def _ready(connection: sqlite3.Connection) -> bool:
             connection.execute(_HASHSIZE)
         except sqlite3.OperationalError:  # an SQLite without the setting builds as before
             pass
-        connection.execute("INSERT INTO meta VALUES ('format', ?)", (INDEX_FORMAT,))
+        connection.execute("INSERT INTO meta VALUES ('format', ?)", (_FORMAT,))
         connection.execute("COMMIT")
         return True
     if connection.in_transaction:
         connection.execute("COMMIT")
     row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in tables else None
-    return row is not None and row[0] == INDEX_FORMAT and {"files", "listings", "links", "text"} <= tables
+    return row is not None and row[0] == _FORMAT and {"files", "listings", "links", "text"} <= tables
 
 
 def _index_path(studio: Studio) -> str:
@@ -328,7 +347,11 @@ def _columns(kind: str, document: dict) -> tuple[str, str, str, str, str]:
     """The text table's columns for a piece: its text fields (not its settings: see
     `bunzai.query.not_text`) joined by column, and their layout, `[pointer, column, length]`
     for each field in the document's order (see `_fields`), with a fourth item, 1, where the
-    field is held with marks between the characters made tokens (`segmented`)."""
+    field is held with marks between the characters made tokens (`segmented`).
+
+    A field is held composed (`composed`: NFC), as queries are; where that is not the text as
+    written (seldom: a decomposed accent), the layout keeps the text as written as a fifth item
+    (after a fourth, 0 or 1), which `_fields` gives back, so that a snippet shows it."""
     from bunzai.query.not_text import tree
 
     buckets: tuple[list[str], ...] = ([], [], [], [])
@@ -342,13 +365,16 @@ def _columns(kind: str, document: dict) -> tuple[str, str, str, str, str]:
             column = 2
         else:
             column = 3
-        marked = segmented(text)
-        if marked is None:
-            buckets[column].append(text)
+        normal = composed(text)
+        marked = segmented(normal)
+        held = normal if marked is None else marked  # with marks: `_fields` takes them out again
+        buckets[column].append(held)
+        if normal is not text:  # held composed: the text as written is kept beside it
+            layout.append([pointer, column, len(held), 0 if marked is None else 1, text])
+        elif marked is None:
             layout.append([pointer, column, len(text)])
-        else:  # held with its marks; `_fields` takes them out again
-            buckets[column].append(marked)
-            layout.append([pointer, column, len(marked), 1])
+        else:
+            layout.append([pointer, column, len(held), 1])
     joined = ["\n".join(bucket) for bucket in buckets]
     return (*joined, json.dumps(layout, ensure_ascii=False))  # type: ignore[return-value]
 
@@ -358,10 +384,13 @@ def _fields(name: str, tags: str, short: str, prose: str, layout: str) -> list[t
     columns = (name, tags, short, prose)
     starts = [0, 0, 0, 0]
     fields = []
-    for pointer, column, length, *marked in json.loads(layout):
+    for pointer, column, length, *more in json.loads(layout):
         start = starts[column]
-        text = columns[column][start : start + length]
-        fields.append((pointer, text.replace(SEGMENT_MARK, "") if marked else text))
+        if len(more) > 1:  # held composed: the text as written
+            fields.append((pointer, more[1]))
+        else:
+            text = columns[column][start : start + length]
+            fields.append((pointer, text.replace(SEGMENT_MARK, "") if more else text))
         starts[column] = start + length + 1  # past the newline that joined it to the next
     return fields
 

@@ -96,6 +96,44 @@ def fold(text: str) -> str:
     return text.translate(_FOLDS)
 
 
+# Text is indexed and searched in Unicode's composed form (NFC): FTS5's unicode61 drops a
+# decomposed accent (α and U+0301) with the Latin ones, and keeps a composed one (ά), so a text
+# written decomposed (as macOS and some editors write it) was not found by a query typed
+# composed, nor the other way round. Composing both keeps ά and ё as they are typed, and Hangul
+# as its syllables (decomposed it is jamo below U+3000, which `segmented` would not part).
+# Composing is not one character for one: a hit's snippet is cut from the text as written
+# (`best_field` finds the word in the composed text and goes back by `composed_places`).
+def composed(text: str) -> str:
+    """`text` in NFC; `text` itself (the same object) where it is already so, as ASCII is."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+# The combining accents FTS5's unicode61 takes for part of a word (and drops): `a\u0301b` is one
+# word `ab`, where Python's `\w` parts it. A query word holds them (see `bunzai.query.index`).
+DIACRITICS = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
+
+
+def _starts_chunk(char: str) -> bool:
+    """Whether NFC never joins `char` to what stands before it: it is no mark (combining marks
+    and the Indic vowel signs that compose are all marks) nor a Hangul vowel or final jamo."""
+    return not (unicodedata.category(char)[0] == "M" or "\u1160" <= char <= "\u11ff" or "\ud7b0" <= char <= "\ud7ff")
+
+
+def composed_places(text: str) -> list[int]:
+    """For each character of `composed(text)`, where in `text` the characters it was made of
+    begin. Text is composed chunk by chunk, each a character NFC joins to nothing before it
+    and the marks and jamo after it, which is how NFC composes it whole."""
+    places: list[int] = []
+    start = 0
+    for end in range(1, len(text) + 1):
+        if end == len(text) or _starts_chunk(text[end]):
+            places.extend([start] * len(unicodedata.normalize("NFC", text[start:end])))
+            start = end
+    return places
+
+
 def text_fields(document: Any, pointer: str = "", skip: dict | None = None) -> Iterator[tuple[str, str]]:
     """Every string leaf with its pointer, outside escrow and asset links, and outside the
     fields `skip` names: a tree of keys (`*` for any item or key) whose leaves are fields that
@@ -130,8 +168,11 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
     A word counts where it stands as a word (a prefix where it starts one), as the index
     matched it: `l*` is not shown in "Charles". Where no field holds one so (the tokenizer
     splits words on a few characters `isalnum` keeps), any place a word appears counts; the
-    first field is shown when none holds a word at all."""
-    folded_fields = [(pointer, text, fold(text)) for pointer, text in fields]
+    first field is shown when none holds a word at all.
+
+    `words` are composed (`composed`), as the index holds the text: each field is searched
+    composed, and its snippet cut from the field as written."""
+    folded_fields = [(pointer, text, fold(composed(text))) for pointer, text in fields]
     for whole in (True, False):
         best: tuple[float, str, str, int] | None = None
         for pointer, text, folded in folded_fields:
@@ -145,7 +186,10 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
             if field_score and (best is None or field_score > best[0]):
                 best = (field_score, pointer, text, first)
         if best is not None:
-            return best[1], _snippet(best[2], best[3])
+            _, pointer, text, first = best
+            if composed(text) is not text:  # found in the composed text: its place in the text as written
+                first = composed_places(text)[first]
+            return pointer, _snippet(text, first)
     if not fields:
         return "", ""
     return fields[0][0], _snippet(fields[0][1], 0)
