@@ -534,7 +534,7 @@ def _write_new_file(path: Path, data: bytes, batch: Batch | None) -> None:
     (a crash before it can leave the file empty, which exporting again reports as `differs`)."""
     temp = atomic.write_temp(path, data, batch)
     atomic.link_temp(temp, path)
-    atomic.settle(path.parent, batch)
+    atomic.settle(path, batch)
 
 
 def _skipped(report: LibraryReport, ref: str, relative: str, data: bytes) -> dict:

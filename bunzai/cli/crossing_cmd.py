@@ -341,6 +341,7 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
     from bunzai.errors import BunzaiError
     from bunzai.store.atomic import temp_name, write_new
     from bunzai.store.exports import check_plain_name
+    from bunzai.store.faults import Unsettled
 
     for name, _ in files:
         check_plain_name(name)
@@ -363,6 +364,8 @@ def _write_output_folder(path: Path, files: list[tuple[str, bytes]], force: bool
         shutil.rmtree(partial, ignore_errors=True)
         if isinstance(error, OSError):
             raise _unwritable(path, error) from None
+        if isinstance(error, Unsettled):  # a file written, its folder's sync failed: all taken back
+            raise error.taken_back(path, "the folder", held=partial) from None
         raise
 
 

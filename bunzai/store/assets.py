@@ -103,7 +103,7 @@ def land_asset(staged: StagedAsset, batch: Batch | None = None) -> dict:
                 os.replace(temp, staged.path)
     finally:
         unlink_quietly(temp)
-    settle(staged.path.parent, batch)
+    settle(staged.path, batch)
     return staged.ref
 
 

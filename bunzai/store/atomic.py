@@ -6,7 +6,9 @@
 - `replace_file(path, data)`: the temp file is renamed over the final name (`os.replace`).
 
 Both make the new name durable by fsyncing the folder afterwards, or, given a
-`store.batch.Batch`, leave the syncs to the batch (the group commit of `bunzai apply`).
+`store.batch.Batch`, leave the syncs to the batch (the group commit of `bunzai apply`). A disk
+that fails that folder sync is said of the file, as it is (`sync_folder`, `store.faults.Unsettled`):
+there whole, not confirmed durable.
 Temp files are named `.<name>.<pid>-<random>.tmp` (the name cut to fit a file system's longest
 name): hidden, and not ending in the final extension, so listings and reads skip them; they are removed on any
 failure. A SIGKILL can still leave one behind: `bunzai doctor --repair` sweeps those whose
@@ -111,12 +113,24 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def settle(folder: Path, batch: Batch | None) -> None:
-    """Make a new name in `folder` durable now, or at the batch's commit."""
+def settle(path: Path, batch: Batch | None, *, removed: bool = False) -> None:
+    """Make the new name `path` (or, `removed`, its removal) durable now, or at the batch's commit."""
     if batch is None:
-        fsync_dir(folder)
+        sync_folder(path.parent, path, removed=removed)
     else:
-        batch.touched(folder)
+        batch.touched(path.parent)
+
+
+def sync_folder(folder: Path, path: Path, *, removed: bool = False) -> None:
+    """fsync `folder`, where `path` has just taken its name (or, `removed`, lost it). A disk that
+    fails it is said of `path`, and truly: the file is there whole (or gone), not confirmed
+    durable (`store.faults.Unsettled`), never the nameless fault of an fsync."""
+    try:
+        fsync_dir(folder)
+    except OSError as error:
+        from bunzai.store.faults import unsettled
+
+        raise unsettled(error, path, removed=removed) from error
 
 
 def write_temp(path: Path, data: bytes, batch: Batch | None = None) -> Path:
@@ -202,7 +216,7 @@ def write_new(path: Path, data: bytes, batch: Batch | None = None) -> None:
     if batch is not None:
         batch.sync_data()
     link_temp(temp, path)
-    settle(path.parent, batch)
+    settle(path, batch)
 
 
 def replace_file(path: Path, data: bytes, batch: Batch | None = None) -> None:
@@ -214,7 +228,7 @@ def replace_file(path: Path, data: bytes, batch: Batch | None = None) -> None:
     if batch is not None:
         batch.sync_data()
     rename_temp(temp, path)
-    settle(path.parent, batch)
+    settle(path, batch)
 
 
 def remove_file(path: Path, batch: Batch | None = None) -> None:
@@ -223,4 +237,4 @@ def remove_file(path: Path, batch: Batch | None = None) -> None:
 
     path = Path(path)
     os.unlink(path)
-    settle(path.parent, batch)
+    settle(path, batch, removed=True)

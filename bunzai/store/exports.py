@@ -19,7 +19,8 @@ from pathlib import Path
 
 from bunzai.errors import BunzaiError
 from bunzai.limits import EXPORT_NAME_MAX_BYTES
-from bunzai.store.atomic import fsync_dir, write_new
+from bunzai.store.atomic import sync_folder, write_new
+from bunzai.store.faults import Unsettled
 from bunzai.store.studio import Studio, check_id
 
 
@@ -53,7 +54,9 @@ def write_export(studio: Studio, piece_id: str, file_name: str, data: bytes, *, 
     try:
         path = folder / file_name
         write_new(path, data)
-        fsync_dir(studio.export_dir)
+        sync_folder(studio.export_dir, folder)
+    except Unsettled as error:  # written, not confirmed durable: taken back, and said so
+        raise _taken_back(error, folder) from None
     except BaseException:
         _remove_tree(folder)
         raise
@@ -85,12 +88,24 @@ def write_export_folder(
         folder.mkdir()
         for name, data in files:
             write_new(folder / name, data)
-        fsync_dir(folder)
-        fsync_dir(studio.export_dir)
+        sync_folder(kit, folder)
+        sync_folder(studio.export_dir, kit)
+    except Unsettled as error:  # written, not confirmed durable: taken back, and said so
+        raise _taken_back(error, kit) from None
     except BaseException:
         _remove_tree(kit)
         raise
     return folder
+
+
+def _taken_back(error: Unsettled, kit: Path) -> BunzaiError:
+    """The refusal of an export whose folder sync the disk failed: its kit folder removed (a failed
+    export leaves no folder behind), said of the kit folder; where the disk refuses even that, said too."""
+    try:
+        _remove_tree(kit)
+    except OSError:
+        pass
+    return error.taken_back(kit, "the export's folder")
 
 
 def check_plain_name(name: str) -> None:

@@ -4,13 +4,16 @@ file the person asked for, not the hidden file the system refused.
 The store writes through temp files (`.<name>.<pid>-<random>.tmp`, `store.atomic`) and keeps its
 log, locks, cursors and history under the studio's `.bunzai/` folder; an OSError names those.
 A caller that knows what it was asked to write names that (`errors.from_os_error(error, path)`);
-one that does not (the CLI's and the MCP server's last catch) names `meant_path(...)`.
+one that does not (the CLI's and the MCP server's last catch) names `meant_path(...)`. A folder
+sync the disk fails after a file took its name is `unsettled`: said of that file, written whole
+but not confirmed durable, never as "nothing was half-written".
 """
 
 from __future__ import annotations
 
 import os
 
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.files import is_exact_temp_name
 from bunzai.limits import FILE_NAME_MAX_BYTES
 from bunzai.store.studio import STATE_FOLDER, STUDIO_FILE
@@ -50,3 +53,48 @@ def _studio_of(path: str) -> str | None:
             if os.path.isfile(os.path.join(root, STUDIO_FILE)):  # ~/.bunzai/studio is no state folder
                 return root
     return None
+
+
+class Unsettled(BunzaiError):
+    """A folder sync that failed after `path` took its name (or lost it, `removed`): the file is
+    there whole (or gone), and the disk did not confirm it durable; `fault` is the OSError.
+    `details`: the file (`path`) and `durable: false`."""
+
+    def __init__(self, fault: OSError, coded: BunzaiError, path: str, message: str) -> None:
+        super().__init__(coded.code, message, coded.hint, path=path, durable=False)
+        self.fault = fault
+
+    def taken_back(
+        self, path: os.PathLike[str] | str, what: str, held: os.PathLike[str] | str | None = None
+    ) -> BunzaiError:
+        """The refusal once the caller removed what it wrote: said of `path`, `what` it is ("the
+        export's folder"); `held`, the place the writes were made (`path` when not given), tells
+        whether the removal took."""
+        coded = from_os_error(self.fault, os.fspath(path), writing=False)
+        gone = not os.path.lexists(path if held is None else held)
+        said = f"{what} was removed: nothing was kept" if gone else f"{what} could not be removed: check what it holds"
+        return BunzaiError(
+            coded.code, f"{coded.message}; the disk failed a sync of a file written there, so {said}", coded.hint
+        )
+
+
+def unsettled(error: OSError, path: object, *, removed: bool = False) -> BunzaiError | OSError:
+    """The refusal of a folder sync the disk failed after `path` took its new name (or, `removed`,
+    lost it), said of `path` as the person knows it (`meant_path`): what is true is that the file
+    is there whole (or gone), and that a power cut may still undo it. An OSError the taxonomy has
+    no code for is given back naming `path`."""
+    named = os.fspath(path)
+    meant = meant_path(named) or named
+    coded = from_os_error(error, meant, writing=False)
+    if coded is None:
+        return OSError(error.errno, error.strerror, named)
+    it = "it" if meant == named else f"{os.path.basename(named)}, a file of its .bunzai/ folder,"
+    done = "removed" if removed else "written whole under its name"
+    undo = "bring it back" if removed else "still undo it"
+    return Unsettled(
+        error,
+        coded,
+        meant,
+        f"{coded.message}; {it} was {done}, but the disk failed the sync of its folder that makes that durable: "
+        f"a power cut may {undo}, and the command stopped there",
+    )

@@ -76,7 +76,7 @@ def keep_revision(studio: Studio, kind: str, piece_id: str, raw: bytes, batch: B
             raise
         _renew(path)
         return None
-    settle(folder, batch)
+    settle(path, batch)
     spared = {f"{rev}{SUFFIX}" for k, i, rev in _needed.get() if (k, i) == (kind, piece_id)}
     _prune(folder, keep={path.name, *spared})
     return path

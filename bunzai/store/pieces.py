@@ -372,7 +372,7 @@ def land_create(studio: Studio, staged: Staged, batch: Batch | None = None) -> W
                 if error.code == "occupied":  # a writer that ignores bunzai's locks got there first
                     raise _occupied(ref) from None
                 raise
-            settle(staged.path.parent, batch)
+            settle(staged.path, batch)
             _verify_written(staged.path, staged.raw, ref)  # on failure, other bytes are there: leave them
     finally:
         staged.drop()
@@ -404,7 +404,7 @@ def land_update(studio: Studio, staged: Staged, expected_revision: str, batch: B
                 raise
             temp, staged.temp = staged.temp, None
             rename_temp(temp, staged.path)
-            settle(staged.path.parent, batch)
+            settle(staged.path, batch)
             _verify_written(staged.path, staged.raw, ref)  # on failure, other bytes are there: leave them
     finally:
         staged.drop()
