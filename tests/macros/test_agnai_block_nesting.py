@@ -77,6 +77,17 @@ def test_an_else_body_takes_a_bot_loop_and_no_other() -> None:
     assert _ops(msg)[1:] == [("{{#each msg}}", None), ("{{.name}}", None)]
 
 
+def test_an_else_outside_an_if_is_text_and_takes_any_block() -> None:
+    # peggy: ["{{#else}}", each history [history-prop name], "{{/else}}"]: ElseBlock is read only
+    # as a ConditionChild
+    out = translate_text("{{#else}}{{#each msg}}{{.name}}{{/each}}{{/else}}", "agnai", "lumiverse")
+    assert [(v["token"], v["op"]) for v in out.verdicts] == [
+        ("{{#each msg}}", "loop.each_history"),
+        ("{{.name}}", "x.agnai.each_msg_name"),
+    ]
+    assert out.text == "{{#else}}{{foreachMessage}}{{.name}}{{/foreachMessage}}{{/else}}"
+
+
 @pytest.mark.parametrize(
     ("text", "stop", "rest"),
     [
