@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bunzai.errors import BunzaiError, from_os_error
 from bunzai.files import read_file_bytes, walk_entries, walk_files
-from bunzai.query.search import terms_of
+from bunzai.query.search import caseless, terms_of
 from bunzai.store.settings import read_settings, update_settings
 
 
@@ -213,7 +213,8 @@ def _search_grant(folder: Path, terms: list[str], hits: list[dict], limit: int, 
     # the files `folder import` and SillyTavern list
     for file in walk_files(folder, dot_files=True, unreadable=unreadable):
         relative = file.relative_to(folder).as_posix()
-        if not all(term in relative.casefold() for term in terms):
+        key = caseless(relative)
+        if not all(term in key for term in terms):
             continue
         try:
             size = file.stat().st_size

@@ -25,8 +25,18 @@ _SKIP = ("/original", "/assets")
 
 
 def terms_of(query: str) -> list[str]:
-    words = [w for w in re.findall(r"\w+", query.casefold()) if w]
+    """The words of a `folder search` query, each looked for in `caseless(path)`."""
+    words = [w for w in re.findall(r"\w+", caseless(query)) if w]
     return list(dict.fromkeys(words))[:SEARCH_MAX_TERMS]
+
+
+def caseless(text: str) -> str:
+    """`text` case folded and composed (NFC), so that a query typed composed finds a name written
+    decomposed (as macOS writes file names) and back: Unicode's canonical caseless form
+    (NFD(casefold(NFD))), composed again."""
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
 
 
 # Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese)

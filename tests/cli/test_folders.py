@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
 
@@ -145,3 +146,22 @@ def test_reading_a_folder_lists_its_subfolders_and_files_a_page_at_a_time(bunzai
     assert (rest["folders"], rest["files"], rest["next_offset"]) == ([], ["about.txt"], None)
     inner = bunzai("folder", "read", str(folder / "worlds"), check=True).json
     assert (inner["folders"], inner["files"]) == ([], ["notes.txt"])
+
+
+def test_search_finds_a_name_written_decomposed_by_a_query_typed_composed_and_back(bunzai, tmp_path):
+    # macOS writes file names decomposed (é as e and U+0301): a query typed composed did not find
+    # them, nor a decomposed query a composed name
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    names = (unicodedata.normalize("NFD", "Café Noir.png"), "Ἀθηνᾶ.json", unicodedata.normalize("NFD", "한국어.txt"))
+    for name in names:
+        (folder / name).write_bytes(b"x")
+    bunzai("folder", "grant", str(folder), check=True)
+
+    def found(query):
+        return [hit["relative"] for hit in bunzai("folder", "search", query, check=True).json["items"]]
+
+    for form in ("NFC", "NFD"):
+        assert found(unicodedata.normalize(form, "CAFÉ noir")) == [names[0]]  # named as the file is
+        assert found(unicodedata.normalize(form, "ἀθηνᾶ")) == [names[1]]
+        assert found(unicodedata.normalize(form, "국어")) == [names[2]]
