@@ -69,8 +69,13 @@ class LibraryReport:
     world_stems: dict[str, str] = field(default_factory=dict)
     # lorebook id -> the cards of this export holding it as their own book, which it is written in only
     books_inside: dict[str, list[str]] = field(default_factory=dict)
+    # the disk failed the one sync at the end: what is written is there, not confirmed durable
+    unconfirmed: BunzaiError | None = None
 
     def to_json(self) -> dict:
+        said = {}
+        if self.unconfirmed is not None:
+            said = {"durable": False, "warning": self.unconfirmed.to_json()["error"]}
         return {
             "into": str(self.into),
             "layout": self.layout,
@@ -83,11 +88,12 @@ class LibraryReport:
             "skipped_existing": self.skipped,
             "not_written": self.not_written,
             "notes": self.notes,
+            **said,
         }
 
     @property
     def failed(self) -> bool:
-        return any("error" in item for item in self.not_written)
+        return self.unconfirmed is not None or any("error" in item for item in self.not_written)
 
 
 def export_library(studio, into: Path, layout: str, refs: list[str] | None = None) -> LibraryReport:
@@ -110,13 +116,34 @@ def export_library(studio, into: Path, layout: str, refs: list[str] | None = Non
         (_export_all if layout == "sillytavern" else _export_textgen)(studio, targets, report)
     finally:
         try:
-            report.batch.commit()  # before the report says written
+            _commit(report)  # before the report says written
         finally:
             report.batch.close()
     swept = sum(atomic.sweep_stale_temps(folder) for folder in sorted(report.folders))
     if swept:
         report.notes.append(f"removed {swept} temp file(s) an earlier export left behind when it was stopped")
     return report
+
+
+def _commit(report: LibraryReport) -> None:
+    """The export's one sync. A disk that fails it leaves the report whole, saying so: each file
+    under `written` is there under its name, but not confirmed durable (`durable: false`, a
+    `warning`; the export fails), not a bare fault that loses the report."""
+    try:
+        report.batch.commit()
+    except OSError as error:
+        from bunzai.errors import from_os_error
+
+        coded = from_os_error(error, report.into, writing=False)
+        if coded is None:
+            raise
+        report.unconfirmed = BunzaiError(
+            coded.code,
+            f"{coded.message}; the {len(report.written)} file(s) under written were written there under their "
+            "names, but the disk failed the sync that makes them durable: a power cut may still undo them, "
+            "or leave them empty",
+            f"{coded.hint}; exporting again lists a file left empty as differs",
+        )
 
 
 def _export_all(studio, targets: list[tuple[str, str]], report: LibraryReport) -> None:
