@@ -237,9 +237,12 @@ class _Log:
         nothing is half-written); or, where the disk refuses that too and part of the record stays,
         the coded refusal saying the log now ends with a cut-short line (readers skip it, `bunzai
         doctor` notes it as torn, the next record starts on a fresh line)."""
+        was, cut = "may have been", "may end"  # where even its length cannot be read
         try:
-            if os.fstat(self.fd).st_size != size:
-                os.ftruncate(self.fd, size)
+            if os.fstat(self.fd).st_size == size:
+                return error
+            was, cut = "was", "ends"
+            os.ftruncate(self.fd, size)
             return error
         except OSError:
             pass
@@ -249,8 +252,8 @@ class _Log:
             return error
         return BunzaiError(
             coded.code,
-            f"{coded.message}; the write was not done, but its change record was cut short: the change log "
-            "ends with a cut-short line, which readers skip and `bunzai doctor` notes as torn",
+            f"{coded.message}; the write was not done, but its change record {was} cut short: the change log "
+            f"{cut} with a cut-short line, which readers skip and `bunzai doctor` notes as torn",
             coded.hint,
         )
 

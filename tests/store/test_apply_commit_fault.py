@@ -220,3 +220,24 @@ def test_a_change_record_the_disk_leaves_cut_short_is_said(tmp_path, monkeypatch
     assert try_read(studio, "character", "ada") is None
     create_piece(studio, {"kind": "character", "id": "cy", "name": "Cy"})  # the next record starts a fresh line
     assert [r["id"] for r in read_changes(studio)] == ["bea", "cy"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the log's fd is found through /proc")
+def test_a_change_record_whose_length_the_disk_will_not_tell_is_said_maybe_cut(tmp_path, monkeypatch) -> None:
+    studio, _ = init_studio(tmp_path / "studio")
+    create_piece(studio, {"kind": "character", "id": "bea", "name": "Bea"})
+    _cut_log_write(monkeypatch)
+    real_fstat, write = os.fstat, changelog.os.write
+
+    def fstat(fd):  # once the record is cut, the log's length cannot be read either
+        return _eio() if getattr(write, "cut", False) and _log_fd(fd) else real_fstat(fd)
+
+    monkeypatch.setattr(changelog.os, "fstat", fstat)
+    [done] = apply_batch(studio, [create_draft("character", {"name": "Ada"})])
+    monkeypatch.undo()
+    assert (done["status"], done["reason"]) == ("failed", "io_error")
+    assert done["message"].endswith(
+        "the write was not done, but its change record may have been cut short: the change log may end with a "
+        "cut-short line, which readers skip and `bunzai doctor` notes as torn"
+    )
+    assert try_read(studio, "character", "ada") is None
