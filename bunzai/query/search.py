@@ -183,13 +183,19 @@ def best_field(fields: list[list[str]], words: list[str]) -> tuple[str, str]:
     `words` are composed (`composed`), as the index holds the text: each field is searched
     composed, and its snippet cut from the field as written."""
     folded_fields = [(pointer, text, fold(composed(text))) for pointer, text in fields]
+    accented = [not folded.isascii() and _accents().search(folded) is not None for _, _, folded in folded_fields]
+    accented_words = any(not word.isascii() and _accents().search(word) for word in words)
     for whole in (True, False):
         best: tuple[float, str, str, int] | None = None
-        for pointer, text, folded in folded_fields:
+        for (pointer, text, folded), accents in zip(folded_fields, accented):
             field_score = 0.0
             first = -1
             for word in words:
-                count, position = _found(folded, word.rstrip("*"), word.endswith("*"), whole)
+                bare, prefix = word.rstrip("*"), word.endswith("*")
+                if accents or accented_words:  # accents the tokenizer drops inside a word
+                    count, position = _found_accented(folded, bare, prefix, whole)
+                else:
+                    count, position = _found(folded, bare, prefix, whole)
                 if count:
                     field_score += _weight(pointer) * (1.0 + count / 10)
                     first = position if first < 0 else min(first, position)
@@ -217,6 +223,40 @@ def _found(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
             count += 1
             first = at if first < 0 else first
         at = text.find(word, end)
+    return count, first
+
+
+_ACCENTS: list = []  # compiled at first use, as `_SEGMENTS`
+
+
+def _accents() -> re.Pattern:
+    if not _ACCENTS:
+        _ACCENTS.append(re.compile(f"[{DIACRITICS}]+"))
+    return _ACCENTS[0]
+
+
+def _found_accented(text: str, word: str, prefix: bool, whole: bool) -> tuple[int, int]:
+    """`_found` where the text or the word holds an accent unicode61 drops inside a word (see
+    `DIACRITICS`; NFC leaves one apart where no letter holds it composed, as Yoruba's ọ̀): the
+    word without them, matched with any of them after each of its letters, as the index
+    matched it (`oro` and `ọ̀rọ̀` both find ọ̀rọ̀)."""
+    bare = _accents().sub("", word)
+    if not bare:
+        return 0, -1
+    if any(map(is_segmented, bare)):  # an accent between two of those is punctuation to the phrase
+        return _found_parted(text, bare, prefix, whole)
+    between = f"[{DIACRITICS}]*"
+    count, first = 0, -1
+    for match in re.finditer(between.join(map(re.escape, bare)) + between, text):
+        at, end = match.span()
+        before = at
+        while before > 0 and _accents().fullmatch(text[before - 1]):  # an accent before is of the word before
+            before -= 1
+        if not whole or (_starts(text, before, bare) and (prefix or _ends(text, end, bare))):
+            count += 1
+            first = at if first < 0 else first
+            if count == 10:
+                break
     return count, first
 
 
