@@ -380,11 +380,29 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
         )
     # Only a name that some closer names can open a block; the rest never enter the stack.
     closed = {fold(t.name).lstrip("#:") for t in tokens if t.closing}
+    refused: set[int] = set()
+    while closed:
+        unclosed = _pair(tokens, closed, fold, opens, refused)
+        # An opener never closed is text to a parser like Agnai's, so the openers it held open or
+        # not as where they sit outside it: pair again without it, where `opens` asks where.
+        if opens is None or not unclosed:
+            break
+        refused |= unclosed
+    # Openers never closed are plain tokens: their children belong to the enclosing block.
+    for token in tokens:
+        while token.parent is not None and tokens[token.parent].partner is None:
+            token.parent = tokens[token.parent].parent
+    return tokens
+
+
+def _pair(tokens: list[Token], closed: set[str], fold, opens, refused: set[int]) -> set[int]:
+    """Pairs openers and closers by folded name (an opener in `refused` opens nothing); the
+    indices of the openers left unclosed."""
     open_stack: list[int] = []
+    unclosed: set[int] = set()
     for index, token in enumerate(tokens):
+        token.partner = None
         token.parent = open_stack[-1] if open_stack else None
-        if not closed:
-            continue
         if token.closing:
             key = fold(token.name)
             for depth in range(len(open_stack) - 1, -1, -1):
@@ -392,17 +410,15 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
                 if fold(opener.name.lstrip("#:")) == key.lstrip("#:") or fold(opener.name) == key:
                     opener.partner, token.partner = index, open_stack[depth]
                     token.parent = opener.parent
+                    unclosed.update(open_stack[depth + 1 :])
                     del open_stack[depth:]
                     break
         elif (
-            token.shorthand is None
+            index not in refused
+            and token.shorthand is None
             and token.name != "//"
             and fold(token.name).lstrip("#:") in closed
             and (opens is None or opens(token, [tokens[j] for j in open_stack]))
         ):
             open_stack.append(index)
-    # Openers never closed are plain tokens: their children belong to the enclosing block.
-    for token in tokens:
-        while token.parent is not None and tokens[token.parent].partner is None:
-            token.parent = tokens[token.parent].parent
-    return tokens
+    return unclosed | set(open_stack)

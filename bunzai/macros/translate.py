@@ -194,14 +194,20 @@ class _Translator:
         nor a block the innermost of the blocks `enclosing` it does not nest (`nests`, `admits`:
         Agnai's `{{#each bot}}` in a loop or an `{{#if}}` is text)."""
         entry = resolve(self.source, token, paired=True)
+        named = self.source.by_key.get(self.source.fold(token.name), [])
         if entry is not None and entry.block not in ("block", "optional"):
-            return not any(e.block in ("block", "optional") for e in self.source.by_key[self.source.fold(token.name)])
-        if entry is None or not enclosing:
-            return True
+            return not any(e.block in ("block", "optional") for e in named)
+        # A block read only inside others (Agnai's `{{#else}}`, in an `{{#if}}`) is text elsewhere;
+        # any other name a closer names opens, known or not.
+        scoped = entry is None and any(e.inside is not None and e.block in ("block", "optional") for e in named)
+        if not enclosing:
+            return not scoped
         within, block = frozenset(), None
         for opener in enclosing:
             block = self.opener(opener, within)
             within = within | {block.op} if block is not None and block.op else within
+        if entry is None and not scoped:  # no block of the engine: scaffolding, but text in a body that takes only some
+            return block is None or block.nests is None and block.admits is None
         here = self.opener(token, within)
         return here is not None and (block is None or block.nests is None or here.op in block.nests)
 
@@ -252,7 +258,13 @@ class _Translator:
                     return token.raw
                 continue
             found = resolve(self.source, token, within=here)
-            if found is not None and token.parent != i and found.inside is None and block.field_conditions:
+            if (
+                found is not None
+                and token.parent != i
+                and found.inside is None
+                and block.admits
+                and block.field_conditions
+            ):
                 return token.raw  # a field condition reads the loop's fields alone (Agnai's HistoryCondition)
             if found is not None:
                 continue

@@ -156,6 +156,11 @@ def test_candidates_for_a_removed_macro_are_what_the_loop_reads() -> None:
             "{{#lowpriority}}" + _DROPPED + "{{.name}}{{/lowpriority}}",
             [None, "loop.each_char", "x.agnai.each_bot_name"],
         ),
+        (
+            "{{#each bot}}{{#foo}}{{char}}{{/foo}}{{/each}}",
+            _DROPPED + "{{#foo}}{{char}}{{/foo}}",
+            ["loop.each_char", None, "char.name"],
+        ),
     ],
 )
 def test_the_command_pairs_and_reads_blocks_as_agnai_does(bare_bunzai, text: str, out: str, ops: list) -> None:
@@ -205,3 +210,24 @@ def test_the_command_says_what_name_is_in_a_loop_where_the_field_is_not_known(ba
     verdict = doc["verdicts"][1]
     assert (verdict["verdict"], verdict["op"]) == ("portable", "char.name")
     assert "in {{#each bot}}, {{#each chat_embed}}, {{#insert}} or {{#lowpriority}} it makes" in verdict["note"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # peggy: [if scenario [char, "{{#else}}", if .isuser [user], "{{/else}}", scenario]]: the
+        # `{{/if}}` in the else's body ends it (ElseText), so the else is text and the if opens
+        (
+            "{{#if scenario}}{{char}}{{#else}}{{#if .isuser}}{{user}}{{/if}}{{/else}}{{scenario}}{{/if}}",
+            ["cond.if", "char.name", "cond.if", "user.name", "card.scenario"],
+        ),
+        # peggy: [each bots ["{{#foo}}", char, "{{/foo}}"]]: a block the grammar has none of is text
+        ("{{#each bot}}{{#foo}}{{char}}{{/foo}}{{/each}}", ["loop.each_char", None, "char.name"]),
+        # peggy: [history-insert 1 ["{{#foo}}", char, "{{/foo}}"]]
+        ("{{#insert 1}}{{#foo}}{{char}}{{/foo}}{{/insert}}", ["block.insert_at_depth", None, "char.name"]),
+    ],
+)
+def test_an_opener_agnai_reads_as_text_holds_nothing_open(text: str, found: list) -> None:
+    out = translate_text(text, "agnai", "lumiverse")
+    assert [v["op"] for v in out.verdicts] == found
+    assert out.verdicts[0]["verdict"] in ("portable", "flatten")
