@@ -352,9 +352,9 @@ class _Window:
             )
             result = _land_piece(self.studio, item, self.batch)
             if result["status"] != "applied":
-                _undo(self.studio, done)
+                kept = _undo(self.studio, done)
                 return (
-                    [_held_back(d) for d, _, _ in done]
+                    [kept.get(id(d)) or _held_back(d) for d, _, _ in done]
                     + [result]
                     + [_held_back(other.draft) for other in unit[index + 1 :]]
                 )
@@ -491,14 +491,31 @@ def _coded(error: BunzaiError | OSError, studio, target: dict) -> BunzaiError:
     return coded
 
 
-def _undo(studio, done: list[tuple[dict, dict, dict | None]]) -> None:
-    """Put back the pieces a group wrote before one of its drafts was refused, newest first."""
+def _undo(studio, done: list[tuple[dict, dict, dict | None]]) -> dict[int, dict]:
+    """Put back the pieces a group wrote before one of its drafts was refused, newest first. A piece
+    that could not be put back (a failing disk, a writer that changed it since) and is still as
+    written keeps its applied receipt, with a `warning` saying so; returned by id() of its draft."""
+    kept: dict[int, dict] = {}
     for draft, written, before in reversed(done):
         kind, piece_id = draft["target"]["kind"], draft["target"]["id"]
-        if before is None:
-            delete_piece(studio, kind, piece_id, written["revision"])
-        else:
-            update_piece(studio, before, written["revision"])
+        try:
+            if before is None:
+                delete_piece(studio, kind, piece_id, written["revision"])
+            else:
+                update_piece(studio, before, written["revision"])
+        except (BunzaiError, OSError) as error:
+            if _current_revision(studio, draft["target"]) == written["revision"]:
+                coded = _coded(error, studio, draft["target"])
+                kept[id(draft)] = {
+                    **written,
+                    "warning": {
+                        "code": coded.code,
+                        "message": f"another draft of its group was refused, and {kind}/{piece_id} could not be "
+                        f"taken back ({coded.message}): it stays written",
+                        "hint": coded.hint,
+                    },
+                }
+    return kept
 
 
 def _held_back(draft: dict) -> dict:

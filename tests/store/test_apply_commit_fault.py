@@ -241,3 +241,34 @@ def test_a_change_record_whose_length_the_disk_will_not_tell_is_said_maybe_cut(t
         "cut-short line, which readers skip and `bunzai doctor` notes as torn"
     )
     assert try_read(studio, "character", "ada") is None
+
+
+def test_a_group_piece_the_disk_will_not_take_back_keeps_its_receipt(tmp_path, monkeypatch) -> None:
+    from bunzai.changes import apply
+    from bunzai.changes.receipts import receipt
+    from bunzai.store import history
+
+    studio, _ = init_studio(tmp_path / "studio")
+    drafts = [create_draft("character", {"name": name}) for name in ("Ada", "Bea")]
+    for index, draft in enumerate(drafts):
+        draft["group"] = {"id": "pair", "index": index, "size": 2}
+    land = apply._land_piece
+
+    def land_piece(studio, item, batch):  # Bea's id is taken under its lock, after Ada landed
+        target = item.draft["target"]
+        if target["id"] == "bea":
+            return receipt("stale", op="create", target=target, reason="occupied", message="taken")
+        return land(studio, item, batch)
+
+    monkeypatch.setattr(apply, "_land_piece", land_piece)
+    monkeypatch.setattr(history, "write_temp", _eio)  # taking Ada back keeps her revision first: the disk fails
+    ada, bea = apply_batch(studio, drafts)
+    monkeypatch.undo()
+    assert (bea["status"], bea["reason"]) == ("stale", "occupied")
+    assert ada["status"] == "applied" and ada["warning"]["code"] == "io_error"
+    assert ada["warning"]["message"] == (
+        f"another draft of its group was refused, and character/ada could not be taken back ({EIO}: "
+        f"{studio.piece_file('character', 'ada')}; nothing was half-written): it stays written"
+    )
+    assert try_read(studio, "character", "ada").revision == ada["revision"]  # what the receipt says
+    assert [(r["id"], r["op"]) for r in read_changes(studio)] == [("ada", "create")]
