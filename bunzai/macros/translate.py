@@ -197,9 +197,12 @@ class _Translator:
         named = self.source.by_key.get(self.source.fold(token.name), [])
         if entry is not None and entry.block not in ("block", "optional"):
             return not any(e.block in ("block", "optional") for e in named)
-        # A block read only inside others (Agnai's `{{#else}}`, in an `{{#if}}`) is text elsewhere;
-        # any other name a closer names opens, known or not.
-        scoped = entry is None and any(e.inside is not None and e.block in ("block", "optional") for e in named)
+        # A block read only inside others or in one case (Agnai's `{{#else}}`, in an `{{#if}}`;
+        # `{{#each bot}}`, not `{{#EACH bot}}` or `{{#each foo}}`) is text otherwise; any other
+        # name a closer names opens, known or not.
+        scoped = entry is None and any(
+            (e.inside is not None or e.exact_case) and e.block in ("block", "optional") for e in named
+        )
         if not enclosing:
             return not scoped
         within, block = frozenset(), None
