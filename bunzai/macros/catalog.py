@@ -139,6 +139,9 @@ class Entry(BaseModel):
     # `{{/if}}`), as a form read `inside` other blocks alone always does (`{{.msg}}` in
     # `{{#each bot}}`); the body is then read as if no block were around it.
     stopped_by: tuple[str, ...] = ()
+    # On a block with `stopped_by`: whether a form read inside other blocks alone stops it too
+    # (Agnai's ElseText stops at closers alone: `{{.name}}` in an `{{#else}}` is text there).
+    stopped_by_fields: bool = True
     # On a block that `admits`: whether its body takes a condition on one of its own fields
     # (Agnai's bot and history loops have BotCondition and HistoryCondition; its chat_embed loop
     # has none, so `{{#if .name}}` there is text and its `{{/if}}` stops the loop).

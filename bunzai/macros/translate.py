@@ -269,7 +269,7 @@ class _Translator:
                 and block.field_conditions
             ):
                 return token.raw  # a field condition reads the loop's fields alone (Agnai's HistoryCondition)
-            if found is not None:
+            if found is not None or not block.stopped_by_fields:
                 continue
             for op in others:
                 found = resolve(self.source, token, paired=False, within=around | {op})

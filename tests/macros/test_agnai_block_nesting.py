@@ -77,6 +77,25 @@ def test_an_else_body_takes_a_bot_loop_and_no_other() -> None:
     assert _ops(msg)[1:] == [("{{#each msg}}", None), ("{{.name}}", None)]
 
 
+def test_an_else_holding_a_lowpriority_closer_is_text_and_a_field_does_not_stop_it() -> None:
+    # peggy: [if scenario ["a{{#else}}", lowpriority ["x", char], "b{{/else}}"]]: ElseText stops
+    # at CloseLowPriority, so the else fails and the lowpriority opens in the if
+    text = "{{#if scenario}}a{{#else}}{{#lowpriority}}x{{char}}{{/lowpriority}}b{{/else}}{{/if}}"
+    assert _ops(text) == [
+        ("{{#if scenario}}", "cond.if"),
+        ("{{#lowpriority}}", "block.lowpriority"),
+        ("{{char}}", "char.name"),
+    ]
+    # peggy: [if scenario ["a", else ["{{.name}}", each bots [bot-prop name]]]]: not at a field
+    text = "{{#if scenario}}a{{#else}}{{.name}}{{#each bot}}{{.name}}{{/each}}{{/else}}{{/if}}"
+    assert _ops(text) == [
+        ("{{#if scenario}}", "cond.if"),
+        ("{{.name}}", None),
+        ("{{#each bot}}", "loop.each_char"),
+        ("{{.name}}", "x.agnai.each_bot_name"),
+    ]
+
+
 def test_an_else_outside_an_if_is_text_and_takes_any_block() -> None:
     # peggy: ["{{#else}}", each history [history-prop name], "{{/else}}"]: ElseBlock is read only
     # as a ConditionChild
