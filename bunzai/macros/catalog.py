@@ -74,6 +74,10 @@ class Syntax(BaseModel):
     # Names whose separator must touch the name: after a space, a `:` is the argument's own
     # (Agnai's `{{random :a, b}}` picks ":a" or "b"; its roll takes `{{roll : 2d6}}`).
     colon_glued: tuple[str, ...] = ()
+    # Only the catalog's blocks open: a block name the engine has none of (`{{#foo}}`) is text
+    # with its closer, whatever it holds (Agnai's grammar has no general block rule). Otherwise
+    # such a name and its closer pair as scaffolding, so a closer does not end another block.
+    known_blocks_only: bool = False
     # The only whitespace the engine takes inside a token (around its name and arguments; a
     # pipe's `|` may also have tabs): any other makes the token text. None: JavaScript's whitespace.
     # Agnai's grammar has `WS = " "*`, so `{{\tchar}}` is text there.

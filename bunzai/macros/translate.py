@@ -203,6 +203,8 @@ class _Translator:
         scoped = entry is None and any(
             (e.inside is not None or e.exact_case) and e.block in ("block", "optional") for e in named
         )
+        if entry is None and not scoped and self.source.syntax.known_blocks_only and not named:
+            return False  # no block of the engine's: text, its closer too (Agnai: no general block rule)
         if not enclosing:
             return not scoped
         within, block = frozenset(), None

@@ -244,6 +244,10 @@ def test_the_command_says_what_name_is_in_a_loop_where_the_field_is_not_known(ba
         ("{{#each bot}}{{#foo}}{{char}}{{/foo}}{{/each}}", ["loop.each_char", None, "char.name"]),
         # peggy: [history-insert 1 ["{{#foo}}", char, "{{/foo}}"]]
         ("{{#insert 1}}{{#foo}}{{char}}{{/foo}}{{/insert}}", ["block.insert_at_depth", None, "char.name"]),
+        # peggy: ["{{#foo}}", if scenario ["x{{/foo}}y"]] and ["{{#foo}}", each bots [char, "{{/foo}}"]]: at
+        # the top too a block the grammar has none of is text, and its closer ends no block it crosses
+        ("{{#foo}}{{#if scenario}}x{{/foo}}y{{/if}}", [None, "cond.if"]),
+        ("{{#foo}}{{#each bot}}{{char}}{{/foo}}{{/each}}", [None, "loop.each_char", "char.name"]),
         # peggy: ["{{#EACH bot}}", if scenario ["{{#EACH bot}}x{{/each}}", char], "{{/each}}"]: `"#each"`
         # is matched in that case alone, and `{{#each foo}}` loops over nothing it knows: both text
         (
