@@ -26,11 +26,15 @@ BOOK = {
 }
 
 
-def cards_alone(root: Path) -> Path:
-    """`root/characters/` with Bob's card (his own book inside, bound to no world) and his sprites."""
+def cards_alone(root: Path, beside: dict[str, str] | None = None) -> Path:
+    """`root/characters/` with Bob's card (his own book inside, bound to no world) and his sprites,
+    and the text files `beside` names (relative path -> text) beside them."""
     (root / "characters" / "Bob").mkdir(parents=True)
     (root / "characters" / "Bob.png").write_bytes(v2_card_png("Bob", more={"character_book": BOOK}))
     (root / "characters" / "Bob" / "joy.png").write_bytes(png.default_portrait())
+    for relative, text in (beside or {}).items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text)
     return root
 
 
@@ -81,10 +85,7 @@ def test_an_export_of_cards_alone_without_worlds_comes_back_whole(bunzai, tmp_pa
     ],
 )
 def test_what_a_user_folder_holds_may_sit_beside_the_cards(tmp_path, beside):
-    root = cards_alone(tmp_path / "ST")
-    for relative, text in beside.items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_text(text)
+    root = cards_alone(tmp_path / "ST", beside)
     assert is_user_folder(root)
 
 
@@ -96,10 +97,7 @@ def test_what_a_user_folder_holds_may_sit_beside_the_cards(tmp_path, beside):
     ],
 )
 def test_a_folder_holding_more_than_a_user_folder_is_not_one(tmp_path, beside):
-    root = cards_alone(tmp_path / "ST")
-    for relative, text in beside.items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_text(text)
+    root = cards_alone(tmp_path / "ST", beside)
     assert not is_user_folder(root)
 
 
