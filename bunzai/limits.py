@@ -225,6 +225,11 @@ MACRO_TEXT_MAX_BYTES = 8 * 1024 * 1024
 # Deepest nesting of macros inside macro arguments that is translated; real presets nest 2-3
 # levels, and a bound keeps hostile input from recursing without end.
 MACRO_NESTING_MAX = 16
+# Blocks an engine reads as text, nested one inside another, that are read through: each level
+# takes a reading of the whole text (Agnai's failed `{{#insert}}` inside a failed one), so a bound
+# keeps hostile nesting linear; real presets nest one or two. Past it, what they hold is left as
+# written and said so.
+MACRO_TEXT_BLOCKS_NESTED_MAX = 16
 # Distinct token spellings whose parse is remembered per process. A preset repeats a few
 # hundred spellings thousands of times; 4096 holds them all in well under a megabyte.
 MACRO_TOKEN_CACHE = 4096

@@ -264,3 +264,23 @@ def test_an_opener_agnai_reads_as_text_holds_nothing_open(text: str, found: list
     out = translate_text(text, "agnai", "lumiverse")
     assert [v["op"] for v in out.verdicts] == found
     assert all(v["verdict"] in ("portable", "flatten") for v in out.verdicts if v["op"])
+
+
+def test_blocks_read_as_text_nested_past_the_bound_leave_what_they_hold_as_written() -> None:
+    # each reading finds the outermost blocks read as text, and the ones they held shut open on
+    # the next: one reading a level, so 800 of them took seconds; past the bound the rest is left
+    # as written, and said so
+    from bunzai.limits import MACRO_TEXT_BLOCKS_NESTED_MAX as BOUND
+
+    def nested(levels: int) -> str:
+        return "{{#insert 1}}{{.msg}}" * levels + "x" + "{{/insert}}" * levels
+
+    said = "blocks agnai reads as text, one inside another: its blocks not read"
+    within = translate_text(nested(BOUND), "agnai", "sillytavern")
+    assert within.text == nested(BOUND)
+    assert not any(said in v.get("note", "") for v in within.verdicts)
+    past = translate_text(nested(BOUND + 10), "agnai", "sillytavern")
+    assert past.text == nested(BOUND + 10)
+    noted = [v for v in past.verdicts if said in v.get("note", "")]
+    assert noted and all(v["verdict"] == "unknown" for v in noted)
+    assert min(v["at"] for v in noted) > past.verdicts[2 * BOUND]["at"]
