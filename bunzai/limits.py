@@ -227,8 +227,8 @@ MACRO_TEXT_MAX_BYTES = 8 * 1024 * 1024
 MACRO_NESTING_MAX = 16
 # Blocks an engine reads as text, nested one inside another, that are read through: each level
 # takes a reading of the whole text (Agnai's failed `{{#insert}}` inside a failed one), so a bound
-# keeps hostile nesting linear; real presets nest one or two. Past it, what they hold is left as
-# written and said so.
+# keeps hostile nesting linear; real presets nest one or two. Past it, the blocks they hold are
+# not read as blocks (left as written, their verdicts say so); other macros there still cross.
 MACRO_TEXT_BLOCKS_NESTED_MAX = 16
 # Distinct token spellings whose parse is remembered per process. A preset repeats a few
 # hundred spellings thousands of times; 4096 holds them all in well under a megabyte.

@@ -101,8 +101,8 @@ class _Translator:
         # and the blocks it held open where they are (Agnai's loop in a failed `{{#insert}}`).
         # Each reading finds the outermost blocks read as text; those they held shut open on the
         # next, so blocks read as text nested one inside another take a reading each: past
-        # MACRO_TEXT_BLOCKS_NESTED_MAX of them what is inside is left as written, so hostile nesting
-        # costs a bounded number of linear passes (unbounded, 800 levels took 10 s).
+        # MACRO_TEXT_BLOCKS_NESTED_MAX of them the blocks inside are not read as blocks, so hostile
+        # nesting costs a bounded number of linear passes (unbounded, 800 levels took 10 s).
         as_text: dict[int, str] = {}  # opener start -> what in its body makes the source read it as text
         unread: list[tuple[int, int]] = []  # spans of the last blocks read as text past the bound
         for reading in range(MACRO_TEXT_BLOCKS_NESTED_MAX + 1):
@@ -120,17 +120,24 @@ class _Translator:
                 unread = [(tokens[i].end, tokens[tokens[i].partner].start) for i in found]
         stopped = {i: as_text[t.start] for i, t in enumerate(tokens) if t.start in as_text}
         out_text, verdicts = self.write(text, tokens, entries, within, stopped, depth)
-        if unread:  # what those blocks hold was not read for blocks of its own
+        if unread:  # the blocks those hold were not read as blocks (other macros there were)
             note = (
                 f"inside more than {MACRO_TEXT_BLOCKS_NESTED_MAX} blocks {self.source.engine} reads as text, "
                 "one inside another: its blocks not read; left as written"
             )
-            verdicts = [
-                {**v, "note": note} if v["verdict"] == "unknown" and any(a <= v["at"] < b for a, b in unread) else v
-                for v in verdicts
-            ]
+            shut = {
+                t.start
+                for t in tokens
+                if not t.paired and any(a <= t.start < b for a, b in unread) and self.has_block(t)
+            }
+            verdicts = [{**v, "note": note} if v["verdict"] == "unknown" and v["at"] in shut else v for v in verdicts]
         self.here, self.there = saved
         return out_text, verdicts
+
+    def has_block(self, token: Token) -> bool:
+        """Whether the source opens a block with `token` somewhere."""
+        entry = resolve(self.source, token, paired=True)
+        return entry is not None and entry.block in ("block", "optional")
 
     def read(self, tokens: list[Token]) -> tuple[list[Entry | None], list[frozenset[str]], dict[int, str]]:
         """Each token's entry and the ops of the blocks around it, and the paired blocks the source

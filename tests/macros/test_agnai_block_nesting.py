@@ -284,3 +284,8 @@ def test_blocks_read_as_text_nested_past_the_bound_leave_what_they_hold_as_writt
     noted = [v for v in past.verdicts if said in v.get("note", "")]
     assert noted and all(v["verdict"] == "unknown" for v in noted)
     assert min(v["at"] for v in noted) > past.verdicts[2 * BOUND]["at"]
+    # only the blocks held shut are said so; the other macros there still cross
+    deep = "{{#insert 1}}{{.msg}}" * (BOUND + 1) + "{{random:a,b}} {{#each msg}}{{.name}}{{/each}}"
+    out = translate_text(deep + "{{/insert}}" * (BOUND + 1), "agnai", "lumiverse")
+    assert [v["token"] for v in out.verdicts if said in v.get("note", "")] == ["{{#each msg}}"]
+    assert next(v for v in out.verdicts if v["token"] == "{{random:a,b}}")["verdict"] == "portable"
