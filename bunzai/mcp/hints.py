@@ -256,6 +256,13 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "{} is not a session id: bunzai labels its changes with it (and studio_revert undoes them by it); "
         "nothing was written",
     ),
+    # a change record the disk left cut short (store/changelog.py _Log._cut_back); no tool runs doctor
+    (
+        "{}; the write was not done, but its change record {} cut short: the change log {} with a cut-short "
+        "line, which readers skip and `bunzai doctor` notes as torn",
+        "{}; the write was not done, but its change record {} cut short: the change log {} with a cut-short "
+        "line, which readers skip and the studio's check (bunzai's doctor, run outside MCP) notes as torn",
+    ),
     # a warning (a result's `warnings` are read by the same templates)
     (
         "{}: this process cannot write the studio, so the cursor of session {} was left where it was; "

@@ -34,6 +34,12 @@ EXAMPLES = [
         "where it was; read on with since=12",
     ),
     ("--offset may not be negative", "offset may not be negative"),
+    (
+        "io_error: /s; the write was not done, but its change record was cut short: the change log ends with a "
+        "cut-short line, which readers skip and `bunzai doctor` notes as torn",
+        "io_error: /s; the write was not done, but its change record was cut short: the change log ends with a "
+        "cut-short line, which readers skip and the studio's check (bunzai's doctor, run outside MCP) notes as torn",
+    ),
     (f"--limit must be between 1 and {READ_PAGE_MAX}", f"limit must be between 1 and {READ_PAGE_MAX}"),
     ("give at least one --match example", "give at least one match example"),
     (
