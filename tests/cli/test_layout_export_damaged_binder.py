@@ -38,18 +38,21 @@ def card_data(path: Path) -> dict:
     return json.loads(base64.b64decode(chunks["chara"]))["data"]
 
 
-def exported(bunzai, out: Path) -> dict:
-    done = bunzai("export", "--into", str(out), "--layout", "sillytavern")
-    return done.json
+def exported_beside_damage(bunzai, tmp_path: Path, kind: str, piece_id: str, text: str, *refs: str):
+    """(the export folder, its report): Ann's studio with the piece file `kind/piece_id` holding
+    `text`, exported as a SillyTavern user folder (the pieces `refs` names, else all)."""
+    studio_with_ann(bunzai, tmp_path)
+    damage(bunzai, kind, piece_id, text)
+    out = tmp_path / "out"
+    return out, bunzai("export", "--into", str(out), "--layout", "sillytavern", *refs).json
 
 
 def test_a_damaged_piece_that_may_bind_the_own_book_keeps_its_world_file(bunzai, tmp_path):
     # the damaged persona was passed over: Lore went inside Ann only, and the world file the persona
     # names was dropped without a word
-    studio_with_ann(bunzai, tmp_path)
-    damage(bunzai, "persona", "ada", '{"kind": "persona", "id": "ada", "body": {"lorebook": "lore", ')
-    out = tmp_path / "out"
-    report = exported(bunzai, out)
+    out, report = exported_beside_damage(
+        bunzai, tmp_path, "persona", "ada", '{"kind": "persona", "id": "ada", "body": {"lorebook": "lore", '
+    )
     assert (out / "worlds" / "Lore.json").is_file()
     assert "lorebook/lore" in {row["ref"] for row in report["written"]}
     assert "lorebook/lore" not in {row["ref"] for row in report["not_written"]}
@@ -62,20 +65,18 @@ def test_a_damaged_piece_that_may_bind_the_own_book_keeps_its_world_file(bunzai,
 
 
 def test_a_damaged_piece_that_cannot_name_the_book_leaves_it_inside_its_card(bunzai, tmp_path):
-    studio_with_ann(bunzai, tmp_path)
-    damage(bunzai, "persona", "ada", '{"kind": "persona", "id": "ada", "body": {"lorebook": "saga", ')
-    out = tmp_path / "out"
-    report = exported(bunzai, out)
+    out, report = exported_beside_damage(
+        bunzai, tmp_path, "persona", "ada", '{"kind": "persona", "id": "ada", "body": {"lorebook": "saga", '
+    )
     assert not (out / "worlds" / "Lore.json").exists()
     assert next(row for row in report["not_written"] if row["ref"] == "lorebook/lore")["inside"] == ["character/ann"]
     assert not [note for note in report["notes"] if note.startswith("lorebook/lore ")]
 
 
 def test_a_damaged_card_that_may_link_the_book_keeps_it_too(bunzai, tmp_path):
-    studio_with_ann(bunzai, tmp_path)
-    damage(bunzai, "character", "broken", '{"kind": "character", "body": {"links": {"lorebooks": ["lore"')
-    out = tmp_path / "out"
-    report = exported(bunzai, out)
+    out, report = exported_beside_damage(
+        bunzai, tmp_path, "character", "broken", '{"kind": "character", "body": {"links": {"lorebooks": ["lore"'
+    )
     assert (out / "worlds" / "Lore.json").is_file()
     assert any("character/broken cannot be read and may bind it" in note for note in report["notes"])
 
@@ -83,10 +84,14 @@ def test_a_damaged_card_that_may_link_the_book_keeps_it_too(bunzai, tmp_path):
 def test_the_note_says_what_the_card_holds_when_the_book_is_not_exported(bunzai, tmp_path):
     # named alone, Ann is exported without her book: no world file is written, she is bound to none,
     # and the note said "written to worlds/ ... bound to it there" all the same
-    studio_with_ann(bunzai, tmp_path)
-    damage(bunzai, "persona", "ada", '{"kind": "persona", "id": "ada", "body": {"lorebook": "lore", ')
-    out = tmp_path / "out"
-    report = bunzai("export", "--into", str(out), "--layout", "sillytavern", "character/ann").json
+    out, report = exported_beside_damage(
+        bunzai,
+        tmp_path,
+        "persona",
+        "ada",
+        '{"kind": "persona", "id": "ada", "body": {"lorebook": "lore", ',
+        "character/ann",
+    )
     assert not (out / "worlds" / "Lore.json").exists()
     [note] = [note for note in report["notes"] if note.startswith("lorebook/lore ")]
     assert "not in this export, so it stays inside character/ann as imported" in note and "bound to it" not in note

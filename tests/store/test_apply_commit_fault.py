@@ -186,12 +186,18 @@ def _cut_log_write(monkeypatch) -> None:
     monkeypatch.setattr(changelog.os, "write", write)
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the log's fd is found through /proc")
-def test_a_change_record_cut_short_by_the_disk_is_taken_back(tmp_path, monkeypatch) -> None:
+def _studio_whose_log_the_disk_cuts(tmp_path, monkeypatch):
+    """(a studio holding Bea, its change log's bytes), the next change record cut short by the disk."""
     studio, _ = init_studio(tmp_path / "studio")
     create_piece(studio, {"kind": "character", "id": "bea", "name": "Bea"})
     log = studio.changes_log.read_bytes()
     _cut_log_write(monkeypatch)
+    return studio, log
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the log's fd is found through /proc")
+def test_a_change_record_cut_short_by_the_disk_is_taken_back(tmp_path, monkeypatch) -> None:
+    studio, log = _studio_whose_log_the_disk_cuts(tmp_path, monkeypatch)
     [done] = apply_batch(studio, [create_draft("character", {"name": "Ada"})])
     monkeypatch.undo()
     assert (done["status"], done["reason"]) == ("failed", "io_error")
@@ -202,10 +208,7 @@ def test_a_change_record_cut_short_by_the_disk_is_taken_back(tmp_path, monkeypat
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the log's fd is found through /proc")
 def test_a_change_record_the_disk_leaves_cut_short_is_said(tmp_path, monkeypatch) -> None:
-    studio, _ = init_studio(tmp_path / "studio")
-    create_piece(studio, {"kind": "character", "id": "bea", "name": "Bea"})
-    log = studio.changes_log.read_bytes()
-    _cut_log_write(monkeypatch)
+    studio, log = _studio_whose_log_the_disk_cuts(tmp_path, monkeypatch)
     monkeypatch.setattr(changelog.os, "ftruncate", _eio)
     [done] = apply_batch(studio, [create_draft("character", {"name": "Ada"})])
     monkeypatch.undo()
