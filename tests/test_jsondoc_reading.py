@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
-from bunzai.jsondoc.reading import json_depth, load_json_bytes, may_nest_past, parsed_depth
+from bunzai.jsondoc.reading import json_depth, load_json_bytes, may_nest_past, parsed_depth, utf8_text
 
 
 def test_load_refuses_ten_thousand_deep_json_without_recursion_error() -> None:
@@ -53,6 +53,23 @@ def test_load_refuses_what_is_not_json_with_invalid_json(raw: bytes) -> None:
 def test_load_accepts_text_and_a_utf8_bom() -> None:
     assert load_json_bytes('{"a": "é"}', what="x") == {"a": "é"}
     assert load_json_bytes(b'\xef\xbb\xbf{"a": 1}', what="x") == {"a": 1}
+
+
+@given(boms=st.integers(0, 2), rest=st.binary(max_size=12))
+def test_utf8_text_is_the_utf8_sig_codec(boms: int, rest: bytes) -> None:
+    raw = b"\xef\xbb\xbf" * boms + rest
+    try:
+        expected = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        with pytest.raises(UnicodeDecodeError):
+            utf8_text(raw)
+    else:
+        assert utf8_text(raw) == expected
+
+
+def test_a_bad_byte_after_a_bom_is_placed_from_the_first_byte() -> None:
+    with pytest.raises(BunzaiError, match="bad byte at offset 10"):
+        load_json_bytes(b'\xef\xbb\xbf{"a": "\xff"}', what="x")
 
 
 JSON_VALUES = st.recursive(

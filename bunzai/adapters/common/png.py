@@ -417,13 +417,27 @@ def card_base64(text: bytes, what: str) -> bytes:
     'base64')`): the strict decode first (the common case: one padded line, no copy), then, only
     when it refuses, `node_base64`. corrupt_file when the text holds no base64 at all."""
     try:
-        return base64.b64decode(text, validate=True)
+        return _strict_b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         pass
     decoded = node_base64(text)
     if not decoded and text.strip():
         raise _corrupt(f"{what} is not valid base64")
     return decoded
+
+
+def _strict_b64decode(text: bytes, validate: bool) -> bytes:
+    """pybase64's decoder, bound here on the first card read (its import stays off start-up).
+    It decodes with the CPU's vector instructions, about nine times faster than the standard
+    library on a card chunk (the largest step of reading a small card; docs/benchmarks.md). It
+    refuses what the standard library's strict decode refuses and more (padding past the
+    first `=`), never less, and what it accepts Node decodes the same (tests/adapters/
+    test_cards_png_codec.py): what it refuses goes to `node_base64` as before."""
+    global _strict_b64decode  # noqa: PLW0603 - rebound once, to the library's own function
+    from pybase64 import b64decode
+
+    _strict_b64decode = b64decode
+    return b64decode(text, validate=validate)
 
 
 def looks_like_base64(text: bytes) -> bool:
