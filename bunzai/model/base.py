@@ -21,8 +21,9 @@ from pydantic import (
     Field,
     JsonValue,
     PrivateAttr,
+    ValidationInfo,
+    field_validator,
     model_serializer,
-    model_validator,
 )
 
 from bunzai.model import key_order
@@ -57,12 +58,15 @@ def assembled(cls: type[Model], values: dict[str, Any], private: dict[str, Any] 
     of the model's types, given in its field order (the order dumps keep), each of them set,
     without its generality (aliases, defaults), which costs more than the rest of the build.
     `values` becomes the instance's own dict."""
-    made = cls.__new__(cls)
-    object.__setattr__(made, "__dict__", values)
-    object.__setattr__(made, "__pydantic_fields_set__", set(values))
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", private)
+    made = _new(cls)
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", set(values))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", private)
     return made
+
+
+_new, _set = object.__new__, object.__setattr__  # no model defines __new__; bound once, looked up as globals
 
 
 class AssetRef(Model):
@@ -199,12 +203,14 @@ class Escrow(Model):
         "them back, so an export writes the document in the order it was read; dumps leave it out.",
     )
 
-    @model_validator(mode="after")
-    def _keys_in_their_order(self) -> Escrow:
-        if self.key_order is not None:
-            key_order.restore(self.document, {"orders": self.key_order.orders, "objects": self.key_order.objects})
-            self.key_order = None  # the document holds the order now; the store records it again
-        return self
+    # A field validator, not a model one: it runs only when a piece file gives `key_order` (a
+    # default is not validated), so a file read from a platform makes no call back into Python.
+    @field_validator("key_order")
+    @classmethod
+    def _keys_in_their_order(cls, value: KeyOrder | None, info: ValidationInfo) -> None:
+        if value is not None and "document" in info.data:
+            key_order.restore(info.data["document"], {"orders": value.orders, "objects": value.objects})
+        return None  # the document holds the order now; the store records it again
 
 
 class PieceBase(Model):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from bunzai.model.base import AssetRef, Json, JsonObject, Model, PieceBase, Presentation, Role, SafeId
 from bunzai.model.lorebook import LorebookBody
@@ -233,12 +233,14 @@ class CharacterBody(Model):
         default_factory=dict, description="Namespaced app data that travels with the card across platforms."
     )
 
-    @model_validator(mode="after")
-    def _variant_ids_are_unique(self) -> CharacterBody:
-        ids = [variant.id for variant in self.variants]
+    # On the field, not the model: a card without variants (the default) makes no call back into Python.
+    @field_validator("variants")
+    @classmethod
+    def _variant_ids_are_unique(cls, variants: list[CharacterVariant]) -> list[CharacterVariant]:
+        ids = [variant.id for variant in variants]
         if len(set(ids)) != len(ids):
             raise ValueError("two variants share an id; variant ids must be unique in a character")
-        return self
+        return variants
 
 
 class Character(PieceBase):
