@@ -92,6 +92,15 @@ def legacy_document(data: bytes, name: str) -> Any | None:
     return None
 
 
+def _has_ascii_exif(data: bytes, chunks: tuple) -> bool:
+    """Whether an eXIf chunk holds an ASCII user comment: chunk names, then that chunk only (a
+    plain loop: every PNG read is sniffed, and a generator costs more than the test)."""
+    for chunk in chunks:
+        if chunk.type == b"eXIf" and b"ASCII\x00\x00\x00" in data[chunk.data_start : chunk.data_end]:
+            return True
+    return False
+
+
 class BackyardLegacyPng(Adapter):
     format_id = FORMAT_ID
     label = "Backyard AI / Faraday legacy character PNG"
@@ -100,10 +109,7 @@ class BackyardLegacyPng(Adapter):
     container = "image"
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        if not data.startswith(PNG_MAGIC) or not any(
-            chunk.type == b"eXIf" and b"ASCII\x00\x00\x00" in data[chunk.data_start : chunk.data_end]
-            for chunk in headers_of(data, parsed).chunks
-        ):  # chunk names, then the EXIF chunk only
+        if not data.startswith(PNG_MAGIC) or not _has_ascii_exif(data, headers_of(data, parsed).chunks):
             return 0.0
         document = legacy_document(data, name)
         return 0.9 if isinstance(document, dict) and isinstance(document.get("character"), dict) else 0.0

@@ -23,7 +23,7 @@ from bunzai.adapters.common.drift import (
     as_str,
     as_str_list,
 )
-from bunzai.adapters.common.fieldmap import Field, FieldMap, put
+from bunzai.adapters.common.fieldmap import Field, FieldMap, answered_when_absent, put
 from bunzai.adapters.contract import linked_name, own_book_bound
 from bunzai.jsondoc.values import copied
 
@@ -46,7 +46,19 @@ def _notes_multilingual(raw: Any) -> dict[str, str]:
     return {key: value for key, value in as_object(raw).items() if isinstance(value, str)}
 
 
+def _tags(raw: Any) -> list[str]:
+    """Tags as a list; a string of them (some writers join them) split at its commas."""
+    return [t.strip() for t in raw.split(",") if t.strip()] if isinstance(raw, str) else as_str_list(raw)
+
+
+answered_when_absent(_date, "None")
+answered_when_absent(_notes_multilingual, "{}")
+answered_when_absent(_tags, "[]")
+
+
 def _role(raw: Any) -> str:
+    if raw.__class__ is str and raw in ROLES:  # as SillyTavern writes it: no call to strip or lower
+        return raw
     if isinstance(raw, str) and raw.strip().lower() in ROLES:
         return raw.strip().lower()
     number = as_int(raw, 0)
@@ -67,10 +79,7 @@ _PLAIN: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "post_history_instructions": ("post_history_instructions", as_str),
     "creator_notes": ("creator_notes", as_str),
     "creator_notes_multilingual": ("creator_notes_multilingual", _notes_multilingual),
-    "tags": (
-        "tags",
-        lambda raw: [t.strip() for t in raw.split(",") if t.strip()] if isinstance(raw, str) else as_str_list(raw),
-    ),
+    "tags": ("tags", _tags),
     "creator": ("creator", as_str),
     "version": ("character_version", as_str),
     "source": ("source", as_str_list),
@@ -114,15 +123,19 @@ V3_FIELDS = frozenset(_PLAIN)
 
 
 def _talkativeness(raw: Any) -> float:
+    if raw is MISSING:  # most cards but SillyTavern's own have none
+        return 0.5
     return min(1.0, max(0.0, as_float(raw, 0.5)))
 
 
 def _depth_prompt(raw: Any) -> dict:
-    native = as_object(raw)
+    if not isinstance(raw, dict):  # most cards but SillyTavern's own have none
+        raw = {}
+    text, depth = raw.get("prompt"), raw.get("depth")
     return {
-        "text": as_str(native.get("prompt")),
-        "depth": as_count(native.get("depth"), 4),
-        "role": _role(native.get("role")),
+        "text": text if text.__class__ is str else as_str(text),
+        "depth": depth if depth.__class__ is int and depth >= 0 else as_count(depth, 4),
+        "role": _role(raw.get("role")),
     }
 
 
@@ -139,14 +152,19 @@ def read_fields(data: dict, fields: frozenset[str]) -> dict:
     body = _plain_map(fields).decode(data)
     ext = as_object(data.get("extensions"))
     body["depth_prompt"] = _depth_prompt(ext.get("depth_prompt"))
+    favorite = ext.get("fav")
     body["settings"] = {
         "talkativeness": _talkativeness(ext.get("talkativeness", MISSING)),
-        "favorite": as_bool(ext.get("fav"), False),
+        "favorite": favorite if favorite.__class__ is bool else as_bool(favorite, False),
         "variables": {},
         "bias": [],
     }
-    body["behavior_scripts"] = _scripts(ext.get("regex_scripts"))
-    body["extensions"] = {key: copied(value) for key, value in ext.items() if key not in ST_CARD_EXTENSIONS}
+    scripts = ext.get("regex_scripts")
+    body["behavior_scripts"] = _scripts(scripts) if scripts else []
+    # Most cards' extensions are empty: no comprehension is set up for them.
+    body["extensions"] = (
+        {key: copied(value) for key, value in ext.items() if key not in ST_CARD_EXTENSIONS} if ext else {}
+    )
     return body
 
 

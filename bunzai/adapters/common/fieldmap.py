@@ -131,7 +131,10 @@ class FieldMap:
             names.update({f"a{index}_{n}": arg for n, arg in enumerate(extra)})
             more = "".join(f", a{index}_{n}" for n in range(len(extra)))
             kept = _kept_as_is(row_decode) if key is not None else None
-            if kept is None:
+            absent = getattr(row_decode, "absent_as", None) if key is not None and not extra else None
+            if kept is None and absent is not None:  # an absent key or a null is answered by a literal
+                values[index] = f"{absent} if (v := {read}) is _M or v is None else d{index}(v)"
+            elif kept is None:
                 values[index] = f"d{index}({read}{more})"
             else:  # a value already of its type, or absent, is answered without calling the reader
                 test, default, *table = kept
@@ -212,6 +215,16 @@ def answered_inline(decode: Any, test: str, default: Any, table: dict | None = N
     return decode
 
 
+def answered_when_absent(decode: Any, literal: str) -> Any:
+    """Mark a row's reader (one that takes no row arguments) so a compiled table answers an
+    absent key or a null with `literal`, the source text of what the reader gives for them
+    (`[]` and `{}` are written into the table, so each read gets a fresh one), without calling
+    it: a V2 card has none of V3's fields, and each was a call. Property tests compare the
+    compiled tables with walked ones."""
+    decode.absent_as = literal
+    return decode
+
+
 def _kept_as_is(decode: Callable[..., Any]) -> tuple | None:
     """The inline test and default `answered_inline` gave a reader (an enum's reader adds the
     table an int passing the test is looked up in); None for a reader always called."""
@@ -225,6 +238,7 @@ answered_inline(drift.as_str, "{v}.__class__ is _str", "")
 answered_inline(drift.as_bool, "{v}.__class__ is _bool", False)
 answered_inline(drift.as_int, "{v}.__class__ is _int", None)
 answered_inline(drift.as_count, "{v}.__class__ is _int and v >= 0", None)
+answered_when_absent(drift.as_str_list, "[]")
 
 
 def _canonical_tree(ops: tuple) -> dict | None:

@@ -183,7 +183,7 @@ def _decode_text(data: bytes, chunk: Chunk) -> TextChunk:
     start, end = chunk.start + 8, chunk.end - 4
     # The keyword is 1-79 bytes before the first NUL; the text after it is sliced from the file
     # once (slicing the chunk's data, then partitioning it, copied a card's large text twice).
-    cut = data.find(b"\0", start, min(end, start + 80))
+    cut = data.find(b"\0", start, end if end < start + 80 else start + 80)  # no min(): a call on every read
     if cut <= start:
         raise _corrupt(f"a {chunk.type.decode('ascii')} chunk at byte {chunk.start} has no valid keyword")
     name, rest = data[start:cut].decode("latin-1"), data[cut + 1 : end]
@@ -272,7 +272,7 @@ def _keyword_of(data: bytes, kind: bytes, start: int, end: int) -> str:
     """A text chunk's keyword, lowercased ("" when it has none within 79 bytes, or is no text chunk)."""
     if kind not in TEXT_TYPES:
         return ""
-    cut = data.find(b"\0", start + 8, min(end - 4, start + 88))
+    cut = data.find(b"\0", start + 8, end - 4 if end - 4 < start + 88 else start + 88)  # no min(), as above
     return data[start + 8 : cut].decode("latin-1").lower() if cut >= 0 else ""
 
 
