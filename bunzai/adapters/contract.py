@@ -78,6 +78,9 @@ class Origin(NamedTuple):
     file: str = ""
 
 
+_tuple_new = tuple.__new__
+
+
 @dataclass(frozen=True, eq=False)
 class Blob:
     """Media bytes read from a file, to be stored as a studio asset on apply."""
@@ -135,8 +138,11 @@ class SpanBlob(Blob):
         mime: str = "",
         check: Callable[[], None] | None = None,
     ) -> None:
-        # Frozen: set through __dict__ (one call; a card read makes two of these).
-        self.__dict__.update(source=source, ext=ext, mime=mime, origin=Origin(spans=spans), check=check)
+        # Frozen: set through __dict__ (a card read makes two of these; the Origin is built as the
+        # tuple it is, since a NamedTuple's keyword constructor is a Python function).
+        fields = self.__dict__
+        fields["source"], fields["ext"], fields["mime"], fields["check"] = source, ext, mime, check
+        fields["origin"] = _tuple_new(Origin, (spans, "", ""))
 
     def _checked(self) -> None:
         if self.check is not None:
