@@ -65,7 +65,8 @@ def main(copies: int, write: bool) -> int:
         print("skipped: valgrind is not installed (it counts the instructions)")
         return 0
     python, missing = compare.bench_python()
-    readers = [("floor", Path(sys.executable)), ("bunzai", Path(sys.executable))]
+    ours = Path(sys.executable)
+    readers = [("floor", ours), (compare.FAST_FLOOR, ours), ("bunzai", ours)]
     readers += [(peer, python) for peer in PEERS if python is not None and not missing.get(peer)]
     with tempfile.TemporaryDirectory() as folder:
         cards = [("Seraphina (V3 + lorebook)", compare.SERAPHINA)] if compare.SERAPHINA.exists() else []
@@ -84,18 +85,19 @@ def main(copies: int, write: bool) -> int:
         f"Written by `bench/instructions.py` on {stamp} (valgrind callgrind, PYTHONHASHSEED=0; "
         f"{copies} parses of the small card, {copies // 4} of Seraphina).",
         "",
-        "| card | reader | instructions per parse | x floor |",
-        "|---|---|---|---|",
+        "| card | reader | instructions per parse | x floor | x floor (pybase64) |",
+        "|---|---|---|---|---|",
     ]
     for label, _card in cards:
-        floor = results[(label, "floor")]
+        floor, fast = results[(label, "floor")], results[(label, compare.FAST_FLOOR)]
         for reader, _ in readers:
             value = results[(label, reader)]
             if value is None:
-                lines.append(f"| {label} | {reader} | failed | |")
+                lines.append(f"| {label} | {reader} | failed | | |")
             else:
                 ratio = f"{value / floor:.2f}x" if floor else ""
-                lines.append(f"| {label} | {reader} | {value / 1000:,.0f}k | {ratio} |")
+                beside_fast = f"{value / fast:.2f}x" if fast else ""
+                lines.append(f"| {label} | {reader} | {value / 1000:,.0f}k | {ratio} | {beside_fast} |")
     print("\n".join(lines))
     if write:
         page = compare.PAGE.read_text(encoding="utf-8")
