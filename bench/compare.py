@@ -104,7 +104,9 @@ DRIVER = (
     r"""
 import base64, json, struct, sys, time
 reader, path, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
-FAST_FLOOR = "floor (pybase64)"
+"""
+    + f"FAST_FLOOR = {FAST_FLOOR!r}\n"
+    + r"""
 data = open(path, "rb").read()
 
 """
@@ -358,8 +360,8 @@ def main(copies: int) -> int:
             results[label] = {"_size": {"bytes": card.stat().st_size, "fields": len(fields), "work": _work(card)}}
             for _ in range(ROUNDS):  # interleaved, so a noisy neighbour slows every reader alike
                 for reader in readers:
-                    ours = (Path(sys.executable),) * 3
-                    interpreter = dict(zip(("floor", FAST_FLOOR, "bunzai"), ours)).get(reader, python)
+                    ours = reader in ("floor", FAST_FLOOR, "bunzai")  # run by this Python; the peers by the bench's
+                    interpreter = Path(sys.executable) if ours else python
                     if reader == NODE_PEER:
                         interpreter = npm_folder
                     outcome = run(interpreter, reader, card, copies, 0 if reader == NODE_PEER else BLOCKS)
