@@ -207,10 +207,12 @@ def main(sizes: list[int], skew: bool = False, installed: bool = True) -> None:
 
 
 if __name__ == "__main__":
-    arguments = sys.argv[1:]
-    flags = {"--skew", "--editable-only"}
-    main(
-        [int(a) for a in arguments if a not in flags] or [1000, 10000],
-        "--skew" in arguments,
-        "--editable-only" not in arguments,
-    )
+    import argparse
+
+    # argparse, not a scan of sys.argv: `--help` took the help flag for a studio size and crashed.
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, metavar="N", help="studio sizes (default: 1000 10000)")
+    parser.add_argument("--skew", action="store_true", help="the steep word distribution used until 2026-12-02")
+    parser.add_argument("--editable-only", action="store_true", help="skip bunzai installed from a wheel")
+    options = parser.parse_args()
+    main(options.sizes or [1000, 10000], options.skew, not options.editable_only)
