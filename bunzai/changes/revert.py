@@ -179,7 +179,17 @@ def revert_refusal(report: dict) -> BunzaiError | None:
     another session (or a person) left it, else `revert_unavailable`, else the failed write's code."""
     left = [row for row in report["changes"] if row["status"] != "reverted"]
     if not left:
-        return None
+        shaky = unconfirmed(report)
+        if not shaky:
+            return None
+        warning = shaky[0]["receipt"]["warning"]  # as `apply` refuses a receipt not confirmed durable
+        return BunzaiError(
+            str(warning["code"]),
+            f"revert undid {report['reverted']} change(s) of session {report['session']!r}, but the disk did not "
+            f"confirm {len(shaky)} of them durable: {warning['message']}",
+            str(warning["hint"]),
+            report=report,
+        )
     if report["forbidden"]:
         code = "revert_forbidden"
     elif report["unavailable"]:
@@ -195,6 +205,17 @@ def revert_refusal(report: dict) -> BunzaiError | None:
         "each row of details.report.changes says why; a piece another session changed since is theirs to revert",
         report=report,
     )
+
+
+def unconfirmed(report: dict) -> list[dict]:
+    """The rows of changes undone whose write the disk did not confirm durable: each row's receipt
+    says `durable: false`, with a warning (a power cut may still undo the undo). The CLI exits 1 for
+    them and the MCP tool refuses them, as `apply` does for its own such receipts."""
+    return [
+        row
+        for row in report["changes"]
+        if row["status"] == "reverted" and (row.get("receipt") or {}).get("durable") is False
+    ]
 
 
 def _row(entry, status: str, message: str, **extra: Any) -> dict:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from bunzai.cli.context import studio_of
-from bunzai.cli.output import emit
+from bunzai.cli.output import emit, say
 
 
 def changes(
@@ -100,7 +100,7 @@ def revert(
     """
     import os
 
-    from bunzai.changes.revert import studio_revert
+    from bunzai.changes.revert import studio_revert, unconfirmed
     from bunzai.errors import BunzaiError
     from bunzai.store.changelog import ENV_SESSION
 
@@ -113,7 +113,13 @@ def revert(
     # None: $BUNZAI_SESSION, refused by the same rule as every write when it is not a session id
     done = studio_revert(studio_of(ctx, writes=True), session)
     emit(done)
-    return 0 if done["forbidden"] + done["unavailable"] + done["failed"] == 0 else 1
+    shaky = unconfirmed(done)
+    if shaky:  # undone, but a power cut may still undo the undo: said on stderr, as `apply` says it
+        say(
+            f"bunzai: {len(shaky)} change(s) reverted but not confirmed durable (the disk failed the last sync): "
+            "their rows' receipts say `durable: false`; a power cut may still undo them"
+        )
+    return 0 if done["forbidden"] + done["unavailable"] + done["failed"] == 0 and not shaky else 1
 
 
 def register(app: typer.Typer) -> None:

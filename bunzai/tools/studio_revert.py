@@ -29,7 +29,8 @@ TOOL = Tool(
     run=run,
     description="Undo the changes this session applied, newest first, each through the apply door with its "
     "revision check. A piece another session (or a person) changed since is left as they left it "
-    "(revert_forbidden); a revision no longer kept is revert_unavailable; either (or a failed write) makes the "
+    "(revert_forbidden); a revision no longer kept is revert_unavailable; either (or a failed write, or an undo "
+    "the disk did not confirm durable: io_error) makes the "
     "result an error whose details hold the whole report (details.held, a result_query handle, when large), "
     "while the changes undone before stay undone. Only this session's own writes are ever undone.",
 )
