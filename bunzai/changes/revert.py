@@ -173,10 +173,11 @@ def _needs(entry) -> tuple[str, str, str] | None:
 
 
 def revert_refusal(report: dict) -> BunzaiError | None:
-    """None when every change looked at was reverted; else the coded error a caller that answers
-    a refusal as an error raises (the MCP tool: `isError`, where the CLI prints the report and
-    exits 1), with the report as its details: `revert_forbidden` when a change was left as
-    another session (or a person) left it, else `revert_unavailable`, else the failed write's code."""
+    """None when every change looked at was reverted, each confirmed durable; else the coded error
+    a caller that answers a refusal as an error raises (the MCP tool: `isError`, where the CLI
+    prints the report and exits 1), with the report as its details: `revert_forbidden` when a
+    change was left as another session (or a person) left it, else `revert_unavailable`, else the
+    failed write's code; when every change was reverted, the first unconfirmed one's warning code."""
     left = [row for row in report["changes"] if row["status"] != "reverted"]
     if not left:
         shaky = unconfirmed(report)
