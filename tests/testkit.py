@@ -158,3 +158,21 @@ def macro_read(engine: str, raw: str) -> tuple[str | None, list[str]] | None:
     token = parse_token(raw, 0, cat.syntax)
     entry = resolve(cat, token)
     return None if entry is None else (entry.op, token.args)
+
+
+def fail_syncfs(monkeypatch, failing) -> None:
+    """Make the store's syncfs raise EIO, as a failing disk does, on the calls `failing(n)` is
+    true for (n counts this test's calls from 1); the others sync. Undone by `monkeypatch.undo()`."""
+    import errno
+
+    from bunzai.store import batch
+
+    real, calls = batch._SYNCFS, []
+
+    def syncfs(fd):
+        calls.append(fd)
+        if failing(len(calls)):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(fd)
+
+    monkeypatch.setattr(batch, "_SYNCFS", syncfs)

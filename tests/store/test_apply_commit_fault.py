@@ -23,6 +23,7 @@ from bunzai.store import batch, changelog
 from bunzai.store.changelog import read_changes
 from bunzai.store.pieces import create_piece, try_read
 from bunzai.store.studio import init_studio
+from testkit import fail_syncfs
 
 EIO = "the disk failed reading or writing (an I/O error)"
 needs_syncfs = pytest.mark.skipif(batch._SYNCFS is None, reason="no syncfs here: a window fsyncs its folders")
@@ -34,13 +35,7 @@ def _eio(*args, **kwargs):
 
 def _fail_sync(monkeypatch, failing: int) -> None:
     """The `failing`-th syncfs of the run (1, 2 ...) fails with EIO; the others sync."""
-    real, calls = batch._SYNCFS, []
-
-    def syncfs(fd):
-        calls.append(fd)
-        return _eio() if len(calls) == failing else real(fd)
-
-    monkeypatch.setattr(batch, "_SYNCFS", syncfs)
+    fail_syncfs(monkeypatch, lambda n: n == failing)
 
 
 def _drafts(tmp_path: Path, *names: str) -> Path:

@@ -19,6 +19,7 @@ from bunzai.library_export import export_library
 from bunzai.store import batch
 from bunzai.store.pieces import create_piece
 from bunzai.store.studio import init_studio
+from testkit import fail_syncfs
 
 
 @pytest.mark.parametrize(
@@ -45,11 +46,7 @@ def test_a_library_export_whose_last_sync_fails_keeps_its_report_and_says_so(tmp
     studio, _ = init_studio(tmp_path / "studio")
     create_piece(studio, {"kind": "lorebook", "id": "eldoria", "name": "Eldoria", "body": {"entries": []}})
     into = tmp_path / "ST"
-
-    def syncfs(fd):
-        raise OSError(errno.EIO, os.strerror(errno.EIO))
-
-    monkeypatch.setattr(batch, "_SYNCFS", syncfs)
+    fail_syncfs(monkeypatch, lambda n: True)
     args = ["--studio", str(studio.root), "export", "--into", str(into), "--layout", "sillytavern"]
     assert run(args) == 1
     monkeypatch.undo()

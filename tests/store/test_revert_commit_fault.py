@@ -5,9 +5,7 @@ code. Faults are injected: the window's last syncfs fails with EIO, as a failing
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 
 import pytest
 
@@ -21,6 +19,7 @@ from bunzai.store import batch
 from bunzai.store.changelog import annotated
 from bunzai.store.pieces import read_stored
 from bunzai.store.studio import init_studio
+from testkit import fail_syncfs
 
 needs_syncfs = pytest.mark.skipif(batch._SYNCFS is None, reason="no syncfs here: a window fsyncs its folders")
 
@@ -39,15 +38,7 @@ def _renamed_by_agent(tmp_path):
 
 def _fail_last_sync(monkeypatch) -> None:
     """Every window's second syncfs (its last: the pieces are under their names) fails with EIO."""
-    real, calls = batch._SYNCFS, []
-
-    def syncfs(fd):
-        calls.append(fd)
-        if len(calls) % 2 == 0:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        return real(fd)
-
-    monkeypatch.setattr(batch, "_SYNCFS", syncfs)
+    fail_syncfs(monkeypatch, lambda n: n % 2 == 0)
 
 
 @needs_syncfs
