@@ -7,6 +7,7 @@ from bunzai.changes.receipts import receipt, refusal
 from bunzai.errors import BunzaiError
 from bunzai.query.links import LINKING_KINDS
 from bunzai.store.changelog import record_session
+from bunzai.store.faults import Unsettled
 from bunzai.store.graveyard import bury_piece, restore_entry as restore
 from bunzai.store.pieces import delete_piece, list_stored, parse_stored, read_raw, ref_of, resolve_ref
 
@@ -217,13 +218,18 @@ def bury_ref(studio, ref: str, revision: str | None, *, check_references: bool =
     target = {"kind": kind, "id": piece_id}
     if kind is None:
         return _missing("bury", ref, close)
+    unsettled = None
     try:
         buried = bury_piece(studio, kind, piece_id, revision)
+    except Unsettled as error:
+        if error.landed is None:
+            raise
+        buried, unsettled = error.landed, error
     except BunzaiError as error:
         if error.code in ("stale", "not_found"):
             return _refused("bury", target, error, close)
         raise
-    return receipt(
+    done = receipt(
         "applied",
         op="bury",
         target=target,
@@ -232,6 +238,29 @@ def bury_ref(studio, ref: str, revision: str | None, *, check_references: bool =
         entry=buried["entry"],
         **(_references(studio, kind, piece_id) if check_references else _unchecked(kind)),
     )
+    if unsettled is not None:
+        ref = ref_of(kind, piece_id)
+        done.update(
+            _unconfirmed(
+                unsettled.said_of(
+                    unsettled.details["path"],
+                    f"{ref} was buried as {buried['entry']}, with its change record (seq {buried['seq']}), but the "
+                    "disk failed the sync that makes its file's removal durable: a power cut may bring the file back "
+                    "beside its graveyard entry",
+                ),
+                f"`bunzai read {ref}` shows whether it is back",
+            )
+        )
+    return done
+
+
+def _unconfirmed(warned: BunzaiError, look: str) -> dict:
+    """What an applied receipt adds when the disk failed the sync of the write's last step (the
+    write is whole): `durable: false` and its warning, as `apply`'s receipts say it."""
+    return {
+        "durable": False,
+        "warning": {"code": warned.code, "message": warned.message, "hint": f"{warned.hint}; {look}"},
+    }
 
 
 def restore_entry(studio, entry: str) -> dict:
@@ -239,8 +268,13 @@ def restore_entry(studio, entry: str) -> dict:
     record_session()
     kind, _, rest = entry.partition("/")
     target = {"kind": kind or None, "id": rest.partition("@")[0] or None}
+    unsettled = None
     try:
         result = restore(studio, entry)
+    except Unsettled as error:
+        if error.landed is None:
+            raise
+        result, unsettled = error.landed, error
     except BunzaiError as error:
         if error.code == "occupied":
             return receipt(
@@ -252,7 +286,7 @@ def restore_entry(studio, entry: str) -> dict:
                 message=f"{kind}/{target['id']} was taken since it was buried; nothing was written",
             )
         raise
-    return receipt(
+    done = receipt(
         "applied",
         op="restore",
         target={"kind": result.kind, "id": result.id},
@@ -261,3 +295,17 @@ def restore_entry(studio, entry: str) -> dict:
         entry=entry,
         path=result.path.relative_to(studio.root).as_posix(),
     )
+    if unsettled is not None:
+        ref = ref_of(result.kind, result.id)
+        done.update(
+            _unconfirmed(
+                unsettled.said_of(
+                    unsettled.details["path"],
+                    f"{ref} was put back under its name, with its change record (seq {result.seq}), but the disk "
+                    f"failed the sync that makes the removal of its graveyard entry durable: a power cut may bring "
+                    f"{entry} back to the graveyard",
+                ),
+                "`bunzai graveyard list` shows whether it is there",
+            )
+        )
+    return done

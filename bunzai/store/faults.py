@@ -12,6 +12,7 @@ but not confirmed durable, never as "nothing was half-written".
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from bunzai.errors import BunzaiError, from_os_error
 from bunzai.files import is_exact_temp_name
@@ -58,11 +59,22 @@ def _studio_of(path: str) -> str | None:
 class Unsettled(BunzaiError):
     """A folder sync that failed after `path` took its name (or lost it, `removed`): the file is
     there whole (or gone), and the disk did not confirm it durable; `fault` is the OSError.
-    `details`: the file (`path`) and `durable: false`."""
+    `details`: the file (`path`) and `durable: false`.
+
+    `landed` is what the write did, where this sync was its last step (a burial's removal of the
+    piece's file): the write is whole, and a caller that answers with receipts says applied, with
+    `durable: false`, rather than refused."""
 
     def __init__(self, fault: OSError, coded: BunzaiError, path: str, message: str) -> None:
         super().__init__(coded.code, message, coded.hint, path=path, durable=False)
         self.fault = fault
+        self.landed: Any = None
+
+    def said_of(self, path: os.PathLike[str] | str, said: str) -> BunzaiError:
+        """The fault said of `path` (as `from_os_error` names it), then `said`: what is true after
+        the caller dealt with the write (took it back, or reports it landed)."""
+        coded = from_os_error(self.fault, os.fspath(path), writing=False)
+        return BunzaiError(coded.code, f"{coded.message}; {said}", coded.hint)
 
     def taken_back(
         self, path: os.PathLike[str] | str, what: str, held: os.PathLike[str] | str | None = None

@@ -26,6 +26,7 @@ from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, remove_file, replace_file, write_new
 from bunzai.store.canon import revision_of
 from bunzai.store.changelog import append_change
+from bunzai.store.faults import Unsettled
 from bunzai.store.locks import path_lock
 from bunzai.store.pieces import (
     existing_bytes,
@@ -99,15 +100,38 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
     studio.writable_dir(path.parent)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
         raw, current = existing_bytes(path, kind, piece_id, expected_revision)
-        grave = _write_entry(studio, kind, piece_id, raw)
+        try:
+            grave = _write_entry(studio, kind, piece_id, raw)
+        except Unsettled as error:  # the piece must not go while its copy is not confirmed durable
+            raise _taken_back(error, Path(error.details["path"]), ref_of(kind, piece_id), "buried") from None
         try:
             seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="bury")
         except BaseException:
             undo_quietly(lambda: remove_file(grave))
             raise
-        remove_file(path)  # the record names the burial first; a piece still here is "not landed"
-    stamp = grave.name[len(piece_id) + 1 : -len(PIECE_SUFFIX)]
-    return {"entry": f"{kind}/{piece_id}@{stamp}", "kind": kind, "id": piece_id, "revision": current, "seq": seq}
+        stamp = grave.name[len(piece_id) + 1 : -len(PIECE_SUFFIX)]
+        buried = {"entry": f"{kind}/{piece_id}@{stamp}", "kind": kind, "id": piece_id, "revision": current, "seq": seq}
+        try:
+            remove_file(path)  # the record names the burial first; a piece still here is "not landed"
+        except Unsettled as error:  # buried whole: only the removal is not confirmed durable
+            error.landed = buried
+            raise
+    return buried
+
+
+def _taken_back(error: Unsettled, made: Path, ref: str, done: str) -> BunzaiError:
+    """The refusal of a burial or restore whose first write, `made`, the disk did not confirm
+    durable: that file is removed again, so that the step after it (removing the file it copies)
+    never runs on a copy a power cut may lose, and `ref` was not `done`."""
+    undo_quietly(lambda: remove_file(made))
+    if os.path.lexists(made):
+        said = (
+            f"the disk failed the sync that makes {made.name} durable, and it could not be removed again: it holds "
+            f"a copy of {ref}, beside the file it was copied from"
+        )
+    else:
+        said = f"the disk failed the sync that makes {made.name} durable, so it was removed again: {ref} was not {done}"
+    return error.said_of(made, said)
 
 
 def _write_entry(studio: Studio, kind: str, piece_id: str, raw: bytes) -> Path:
@@ -362,9 +386,16 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
         seq = append_change(studio, kind=kind, id=piece_id, revision=revision, op="restore")
         try:
             write_new(path, raw)
+        except Unsettled as error:  # its record is "not landed" once the file is gone again
+            raise _taken_back(error, path, ref, f"restored ({entry} stays in the graveyard)") from None
         except BunzaiError as error:
             if error.code == "occupied":  # a writer that ignores bunzai's locks got there first
                 raise _taken(ref, entry) from None
             raise
-        remove_file(grave)
-    return WriteResult(kind, piece_id, path, revision, seq)
+        restored = WriteResult(kind, piece_id, path, revision, seq)
+        try:
+            remove_file(grave)
+        except Unsettled as error:  # restored whole: only the entry's removal is not confirmed durable
+            error.landed = restored
+            raise
+    return restored

@@ -1,0 +1,169 @@
+"""A burial or a restore is a move in two steps: the new file takes its name, then the old one is
+removed, each with its own folder sync. A disk that fails the first sync gets the new file taken
+back (a piece never leaves the shelf while its copy is not confirmed durable): the write is refused
+and nothing has moved. A disk that fails the second sync leaves the move whole: the receipt says
+applied with `durable: false` and a warning, as `apply`'s do, and a revert counts it reverted.
+Faults are injected: fsync of one folder raises OSError EIO, as a failing disk does."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from bunzai.changes.apply import apply_draft
+from bunzai.changes.create import create_draft
+from bunzai.changes.lifecycle import bury_ref, lifecycle_refusal, restore_entry
+from bunzai.changes.revert import revert_refusal, studio_revert, unconfirmed
+from bunzai.cli.entry import run
+from bunzai.errors import BunzaiError
+from bunzai.store import atomic
+from bunzai.store.changelog import annotated, read_changes
+from bunzai.store.graveyard import list_graveyard
+from bunzai.store.pieces import try_read
+from bunzai.store.studio import Studio, init_studio
+
+EIO = "the disk failed reading or writing (an I/O error)"
+
+
+def _fail_folder(monkeypatch, failing: Path, times: int | None = None) -> None:
+    """fsync of the folder `failing` raises EIO (its first `times` calls; every one when None)."""
+    real, calls = atomic.fsync_dir, []
+
+    def fsync_dir(folder):
+        if Path(folder) == failing:
+            calls.append(folder)
+            if times is None or len(calls) <= times:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(folder)
+
+    monkeypatch.setattr(atomic, "fsync_dir", fsync_dir)
+
+
+@pytest.fixture
+def studio(tmp_path: Path) -> Studio:
+    studio, _ = init_studio(tmp_path / "studio")
+    with annotated(session="agent"):
+        assert apply_draft(studio, create_draft("character", {"name": "Ada"}))["status"] == "applied"
+    return studio
+
+
+def _graves(studio: Studio) -> Path:
+    return studio.graveyard_dir / "character"
+
+
+def _shelf(studio: Studio) -> Path:
+    return studio.piece_path("character", "ada").parent
+
+
+def _ops(studio: Studio) -> list[str]:
+    return [record["op"] for record in read_changes(studio)]
+
+
+def test_a_burial_whose_entry_is_not_confirmed_is_taken_back(studio: Studio, monkeypatch, capsys) -> None:
+    _graves(studio).mkdir(parents=True)
+    _fail_folder(monkeypatch, _graves(studio))
+    assert run(["--studio", str(studio.root), "bury", "character/ada"]) == 1
+    monkeypatch.undo()
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "io_error"
+    grave = error["message"][len(EIO) + 2 : error["message"].index("; ")]
+    assert Path(grave).parent == _graves(studio) and Path(grave).name.startswith("ada@")
+    assert error["message"].endswith(
+        f"; the disk failed the sync that makes {Path(grave).name} durable, so it was removed again: "
+        "character/ada was not buried"
+    )
+    assert try_read(studio, "character", "ada") is not None  # still on the shelf
+    assert list_graveyard(studio) == [] and os.listdir(_graves(studio)) == []  # no stray copy
+    assert _ops(studio) == ["create"]
+
+
+def test_a_burial_whose_removal_is_not_confirmed_is_applied_not_durable(studio: Studio, monkeypatch, capsys) -> None:
+    _fail_folder(monkeypatch, _shelf(studio))
+    assert run(["--studio", str(studio.root), "bury", "character/ada"]) == 1
+    monkeypatch.undo()
+    done = json.loads(capsys.readouterr().out)
+    assert done["status"] == "applied" and done["durable"] is False
+    [buried] = list_graveyard(studio)
+    assert done["entry"] == buried["entry"] and done["seq"] == read_changes(studio)[-1]["seq"]
+    warning = done["warning"]
+    assert warning["code"] == "io_error"
+    assert warning["message"] == (
+        f"{EIO}: {studio.piece_path('character', 'ada')}; character/ada was buried as {buried['entry']}, with its "
+        f"change record (seq {done['seq']}), but the disk failed the sync that makes its file's removal durable: "
+        "a power cut may bring the file back beside its graveyard entry"
+    )
+    assert warning["hint"].endswith("; `bunzai read character/ada` shows whether it is back")
+    assert try_read(studio, "character", "ada") is None and _ops(studio) == ["create", "bury"]
+    refused = lifecycle_refusal(done, "bury")  # the MCP tool's answer
+    assert isinstance(refused, BunzaiError) and refused.code == "io_error"
+
+
+def test_a_restore_whose_piece_is_not_confirmed_is_taken_back(studio: Studio, monkeypatch) -> None:
+    entry = bury_ref(studio, "character/ada", None)["entry"]
+    _fail_folder(monkeypatch, _shelf(studio))
+    with pytest.raises(BunzaiError) as caught:
+        restore_entry(studio, entry)
+    monkeypatch.undo()
+    assert caught.value.code == "io_error"
+    assert caught.value.message == (
+        f"{EIO}: {studio.piece_path('character', 'ada')}; the disk failed the sync that makes ada.json durable, "
+        f"so it was removed again: character/ada was not restored ({entry} stays in the graveyard)"
+    )
+    assert try_read(studio, "character", "ada") is None
+    assert [row["entry"] for row in list_graveyard(studio)] == [entry]
+    assert restore_entry(studio, entry)["status"] == "applied"  # the entry is whole: restored once the disk syncs
+    assert list_graveyard(studio) == []
+
+
+def test_a_restore_whose_entry_removal_is_not_confirmed_is_applied_not_durable(studio: Studio, monkeypatch) -> None:
+    entry = bury_ref(studio, "character/ada", None)["entry"]
+    _fail_folder(monkeypatch, _graves(studio))
+    done = restore_entry(studio, entry)
+    monkeypatch.undo()
+    assert done["status"] == "applied" and done["durable"] is False and done["warning"]["code"] == "io_error"
+    assert done["warning"]["message"].endswith(
+        f"; character/ada was put back under its name, with its change record (seq {done['seq']}), but the disk "
+        f"failed the sync that makes the removal of its graveyard entry durable: a power cut may bring {entry} "
+        "back to the graveyard"
+    )
+    assert try_read(studio, "character", "ada") is not None and list_graveyard(studio) == []
+
+
+def test_reverting_a_create_whose_burial_is_not_confirmed_is_reverted_not_durable(studio: Studio, monkeypatch) -> None:
+    _fail_folder(monkeypatch, _shelf(studio))
+    report = studio_revert(studio, "agent")
+    monkeypatch.undo()
+    [row] = report["changes"]
+    assert row["status"] == "reverted" and row["receipt"]["durable"] is False
+    assert unconfirmed(report) == [row] and revert_refusal(report).code == "io_error"
+    assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1
+    assert studio_revert(studio, "agent")["changes"] == []  # undone: a later run has nothing to do
+
+
+def test_reverting_a_create_whose_graveyard_copy_fails_buries_it_once_later(studio: Studio, monkeypatch) -> None:
+    _graves(studio).mkdir(parents=True)
+    _fail_folder(monkeypatch, _graves(studio))
+    report = studio_revert(studio, "agent")
+    monkeypatch.undo()
+    [row] = report["changes"]
+    assert row["status"] == "failed" and row["receipt"]["reason"] == "io_error"
+    assert row["message"].endswith("so it was removed again: character/ada was not buried")
+    assert try_read(studio, "character", "ada") is not None and list_graveyard(studio) == []
+    again = studio_revert(studio, "agent")
+    assert [row["status"] for row in again["changes"]] == ["reverted"]
+    assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1  # one entry, not two
+
+
+def test_a_restore_not_confirmed_lets_the_same_run_undo_an_older_change(studio: Studio, monkeypatch) -> None:
+    with annotated(session="agent"):
+        bury_ref(studio, "character/ada", None)
+    _fail_folder(monkeypatch, _graves(studio), times=1)  # the restore's removal of the entry; the burial syncs
+    report = studio_revert(studio, "agent")
+    monkeypatch.undo()
+    assert [(row["op"], row["status"]) for row in report["changes"]] == [("bury", "reverted"), ("create", "reverted")]
+    assert report["changes"][0]["receipt"]["durable"] is False and "durable" not in report["changes"][1]["receipt"]
+    assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1
