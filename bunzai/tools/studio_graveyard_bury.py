@@ -32,7 +32,8 @@ TOOL = Tool(
     idempotent=False,
     description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
     "only if the piece is still that revision; a refusal is an error (not_found, stale) whose details hold the "
-    "receipt. For a piece others can name (a lorebook, pack, regex or quick-reply set, "
+    "receipt, and so is a burial the disk did not confirm durable (io_error, disk_full: the receipt says applied, "
+    "durable false). For a piece others can name (a lorebook, pack, regex or quick-reply set, "
     "a preset, a card) the receipt's referrers names the pieces that still "
     "link to it.",
 )
