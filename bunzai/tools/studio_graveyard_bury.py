@@ -32,8 +32,10 @@ TOOL = Tool(
     idempotent=False,
     description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
     "only if the piece is still that revision; a refusal is an error (not_found, stale) whose details hold the "
-    "receipt, and so is a burial the disk did not confirm durable (io_error, disk_full: the receipt says applied, "
-    "durable false). For a piece others can name (a lorebook, pack, regex or quick-reply set, "
+    "receipt. A burial the disk did not confirm durable is an error too (io_error, disk_full) whose receipt says "
+    "applied, durable false: the piece is buried. The same codes with no receipt mean the disk failed before "
+    "that: the graveyard copy was removed again (the message says whether it could be), and the piece was not "
+    "buried. For a piece others can name (a lorebook, pack, regex or quick-reply set, "
     "a preset, a card) the receipt's referrers names the pieces that still "
     "link to it.",
 )
