@@ -116,6 +116,9 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
         except Unsettled as error:  # buried whole: only the removal is not confirmed durable
             error.landed = buried
             raise
+        except BaseException:  # the piece stays where it is: its copy goes, and the record is "not landed"
+            undo_quietly(lambda: remove_file(grave))
+            raise
     return buried
 
 
@@ -397,5 +400,8 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
             remove_file(grave)
         except Unsettled as error:  # restored whole: only the entry's removal is not confirmed durable
             error.landed = restored
+            raise
+        except BaseException:  # the entry stays buried: the piece goes again, and the record is "not landed"
+            undo_quietly(lambda: remove_file(path))
             raise
     return restored

@@ -167,3 +167,38 @@ def test_a_restore_not_confirmed_lets_the_same_run_undo_an_older_change(studio: 
     assert [(row["op"], row["status"]) for row in report["changes"]] == [("bury", "reverted"), ("create", "reverted")]
     assert report["changes"][0]["receipt"]["durable"] is False and "durable" not in report["changes"][1]["receipt"]
     assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1
+
+
+def _fail_unlink(monkeypatch, failing: Path) -> None:
+    """Unlinking `failing` raises EIO, as a failing disk does; other files unlink."""
+    real = os.unlink
+
+    def unlink(path, *args, **kwargs):
+        if Path(path) == failing:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+
+
+def test_a_burial_whose_piece_cannot_be_removed_takes_its_copy_back(studio: Studio, monkeypatch) -> None:
+    _fail_unlink(monkeypatch, studio.piece_path("character", "ada"))
+    with pytest.raises(OSError):
+        bury_ref(studio, "character/ada", None)
+    monkeypatch.undo()
+    assert try_read(studio, "character", "ada") is not None
+    assert list_graveyard(studio) == [] and os.listdir(_graves(studio)) == []  # no stray copy
+    assert studio_revert(studio, "agent")["reverted"] == 1  # the record did not land: the create is undone once
+    assert len(list_graveyard(studio)) == 1
+
+
+def test_a_restore_whose_entry_cannot_be_removed_takes_the_piece_back(studio: Studio, monkeypatch) -> None:
+    entry = bury_ref(studio, "character/ada", None)["entry"]
+    [grave] = os.listdir(_graves(studio))
+    _fail_unlink(monkeypatch, _graves(studio) / grave)
+    with pytest.raises(OSError):
+        restore_entry(studio, entry)
+    monkeypatch.undo()
+    assert try_read(studio, "character", "ada") is None
+    assert [row["entry"] for row in list_graveyard(studio)] == [entry]
+    assert restore_entry(studio, entry)["status"] == "applied" and list_graveyard(studio) == []
