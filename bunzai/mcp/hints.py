@@ -198,6 +198,8 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
         # commands that have a tool
         (r"see `bunzai list`", LIST_HINT_MCP),
         (r"see `bunzai read` for its media", "see studio_art for its media"),
+        (r"`bunzai read ([^\s`]+)`", r"studio_read ref=\1"),  # before the bare command below takes `bunzai read
+        (r"`bunzai graveyard list`", "studio_graveyard"),
         (r"`?bunzai cap describe ([^\s`]+)`?", r"capability_find describe=\1"),
         (r"`?bunzai cap browse(?: ([^\s`]+))?`?", lambda m: "capability_find browse=" + (m[1] or '""')),
         (r"`?bunzai cap find(?: --kind ([^\s`]+))? ([^\s`]+)`?", _cap_find),

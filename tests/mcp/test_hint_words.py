@@ -119,6 +119,14 @@ EXAMPLES = [
         "did you mean character/ada? (studio_list shows the pieces the studio holds)",
     ),
     ("see `bunzai read` for its media", "see studio_art for its media"),
+    (
+        "check the disk; `bunzai read character/ada` shows whether it is there",
+        "check the disk; studio_read ref=character/ada shows whether it is there",
+    ),
+    (
+        "check the disk; `bunzai graveyard list` shows whether it is there",
+        "check the disk; studio_graveyard shows whether it is there",
+    ),
     ("see `bunzai cap describe lorebook.entries.update`", "see capability_find describe=lorebook.entries.update"),
     ("start from `bunzai cap browse`; domains: content", 'start from capability_find browse=""; domains: content'),
     ("e.g. `bunzai cap browse content/character`", "e.g. capability_find browse=content/character"),
