@@ -33,9 +33,9 @@ TOOL = Tool(
     description="Move a piece to the graveyard: it leaves the shelf and can be restored later. With revision, "
     "only if the piece is still that revision; a refusal is an error (not_found, stale) whose details hold the "
     "receipt. A burial the disk did not confirm durable is an error too (io_error, disk_full) whose receipt says "
-    "applied, durable false: the piece is buried. The same codes with no receipt mean the disk failed before "
-    "that: the graveyard copy was removed again (the message says whether it could be), and the piece was not "
-    "buried. For a piece others can name (a lorebook, pack, regex or quick-reply set, "
+    "applied, durable false: the piece is buried. The same codes with no receipt mean the piece was not buried: "
+    "a graveyard copy made on the way is removed again where the disk allows (studio_graveyard lists one left). "
+    "For a piece others can name (a lorebook, pack, regex or quick-reply set, "
     "a preset, a card) the receipt's referrers names the pieces that still "
     "link to it.",
 )
