@@ -117,7 +117,8 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
             error.landed = buried
             raise
         except BaseException:  # the piece stays where it is: its copy goes, and the record is "not landed"
-            undo_quietly(lambda: remove_file(grave))
+            if os.path.lexists(path):  # (a piece removed by hand meanwhile leaves the copy as the only one)
+                undo_quietly(lambda: remove_file(grave))
             raise
     return buried
 
@@ -402,6 +403,7 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
             error.landed = restored
             raise
         except BaseException:  # the entry stays buried: the piece goes again, and the record is "not landed"
-            undo_quietly(lambda: remove_file(path))
+            if os.path.lexists(grave):  # (an entry removed by hand meanwhile leaves the piece as the only copy)
+                undo_quietly(lambda: remove_file(path))
             raise
     return restored

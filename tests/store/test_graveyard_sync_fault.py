@@ -202,3 +202,22 @@ def test_a_restore_whose_entry_cannot_be_removed_takes_the_piece_back(studio: St
     assert try_read(studio, "character", "ada") is None
     assert [row["entry"] for row in list_graveyard(studio)] == [entry]
     assert restore_entry(studio, entry)["status"] == "applied" and list_graveyard(studio) == []
+
+
+def test_a_copy_is_never_taken_back_when_it_is_the_only_one_left(studio: Studio, monkeypatch) -> None:
+    """A file removed by hand between the copy and the removal (the unlink finds nothing): the
+    copy is then the piece's only bytes, and stays."""
+    path = studio.piece_path("character", "ada")
+    real = os.unlink
+
+    def unlink(target, *args, **kwargs):
+        if Path(target) == path:
+            real(target)  # gone by hand, just before bunzai's own unlink
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(target))
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(OSError):
+        bury_ref(studio, "character/ada", None)
+    monkeypatch.undo()
+    assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1
