@@ -221,3 +221,20 @@ def test_a_copy_is_never_taken_back_when_it_is_the_only_one_left(studio: Studio,
         bury_ref(studio, "character/ada", None)
     monkeypatch.undo()
     assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1
+
+
+def test_a_revert_goes_on_past_a_burial_the_disk_refused(studio: Studio, monkeypatch) -> None:
+    with annotated(session="agent"):
+        assert apply_draft(studio, create_draft("character", {"name": "Bob"}))["status"] == "applied"
+    _fail_unlink(monkeypatch, studio.piece_path("character", "bob"))  # the newest change's undo: its burial
+    report = studio_revert(studio, "agent")
+    monkeypatch.undo()
+    assert [(row["ref"], row["status"]) for row in report["changes"]] == [
+        ("character/bob", "failed"),
+        ("character/ada", "reverted"),
+    ]
+    failed = report["changes"][0]
+    assert failed["receipt"]["reason"] == "io_error"
+    assert failed["message"] == f"{EIO}: {studio.piece_path('character', 'bob')}"
+    assert try_read(studio, "character", "bob") is not None and try_read(studio, "character", "ada") is None
+    assert [row["id"] for row in list_graveyard(studio)] == ["ada"]
