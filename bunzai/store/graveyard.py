@@ -17,9 +17,10 @@ import stat
 import time
 from datetime import datetime, timedelta, UTC
 from pathlib import Path
+from typing import NoReturn
 
 from bunzai import limits
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, from_os_error
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.model.ids import is_safe_id
@@ -106,9 +107,8 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
             raise _taken_back(error, Path(error.details["path"]), ref_of(kind, piece_id), "buried") from None
         try:
             seq = append_change(studio, kind=kind, id=piece_id, revision=current, op="bury")
-        except BaseException:
-            undo_quietly(lambda: remove_file(grave))
-            raise
+        except BaseException as error:
+            _raise_taken_back(error, grave, path, ref_of(kind, piece_id))
         stamp = grave.name[len(piece_id) + 1 : -len(PIECE_SUFFIX)]
         buried = {"entry": f"{kind}/{piece_id}@{stamp}", "kind": kind, "id": piece_id, "revision": current, "seq": seq}
         try:
@@ -116,11 +116,26 @@ def bury_piece(studio: Studio, kind: str, piece_id: str, expected_revision: str 
         except Unsettled as error:  # buried whole: only the removal is not confirmed durable
             error.landed = buried
             raise
-        except BaseException:  # the piece stays where it is: its copy goes, and the record is "not landed"
-            if os.path.lexists(path):  # (a piece removed by hand meanwhile leaves the copy as the only one)
-                undo_quietly(lambda: remove_file(grave))
-            raise
+        except BaseException as error:  # the piece stays where it is: its copy goes, the record is "not landed"
+            _raise_taken_back(error, grave, path, ref_of(kind, piece_id))
     return buried
+
+
+def _raise_taken_back(error: BaseException, made: Path, original: Path, ref: str) -> NoReturn:
+    """Raise `error`, met after the copy `made` of `original` (`ref`) was written, once the copy is
+    removed again: only while `original` is still there (one removed by hand meanwhile leaves the
+    copy as the only one). A disk fault whose copy could not be removed is said so."""
+    if os.path.lexists(original):
+        undo_quietly(lambda: remove_file(made))
+        coded = from_os_error(error, original, writing=None) if isinstance(error, OSError) else None
+        if coded is not None and os.path.lexists(made):
+            raise BunzaiError(
+                coded.code,
+                f"{coded.message}; {made.name}, the copy of {ref} made on the way, could not be removed again: it "
+                f"stays beside {original.name}",
+                coded.hint,
+            ) from error
+    raise error
 
 
 def _taken_back(error: Unsettled, made: Path, ref: str, done: str) -> BunzaiError:
@@ -402,8 +417,6 @@ def restore_entry(studio: Studio, entry: str) -> WriteResult:
         except Unsettled as error:  # restored whole: only the entry's removal is not confirmed durable
             error.landed = restored
             raise
-        except BaseException:  # the entry stays buried: the piece goes again, and the record is "not landed"
-            if os.path.lexists(grave):  # (an entry removed by hand meanwhile leaves the piece as the only copy)
-                undo_quietly(lambda: remove_file(path))
-            raise
+        except BaseException as error:  # the entry stays buried: the piece goes again, the record is "not landed"
+            _raise_taken_back(error, path, grave, ref)
     return restored

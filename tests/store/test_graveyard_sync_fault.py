@@ -169,12 +169,14 @@ def test_a_restore_not_confirmed_lets_the_same_run_undo_an_older_change(studio: 
     assert try_read(studio, "character", "ada") is None and len(list_graveyard(studio)) == 1
 
 
-def _fail_unlink(monkeypatch, failing: Path) -> None:
-    """Unlinking `failing` raises EIO, as a failing disk does; other files unlink."""
+def _fail_unlink(monkeypatch, *failing: Path) -> None:
+    """Unlinking the files `failing` (a folder: each file in it but the hidden temp files a write
+    makes) raises EIO, as a failing disk does; other files unlink."""
     real = os.unlink
 
     def unlink(path, *args, **kwargs):
-        if Path(path) == failing:
+        path = Path(path)
+        if path in failing or path.parent in failing and not path.name.startswith("."):
             raise OSError(errno.EIO, os.strerror(errno.EIO), str(path))
         return real(path, *args, **kwargs)
 
@@ -238,3 +240,17 @@ def test_a_revert_goes_on_past_a_burial_the_disk_refused(studio: Studio, monkeyp
     assert failed["message"] == f"{EIO}: {studio.piece_path('character', 'bob')}"
     assert try_read(studio, "character", "bob") is not None and try_read(studio, "character", "ada") is None
     assert [row["id"] for row in list_graveyard(studio)] == ["ada"]
+
+
+def test_a_copy_that_cannot_be_removed_again_is_named(studio: Studio, monkeypatch) -> None:
+    _fail_unlink(monkeypatch, studio.piece_path("character", "ada"), _graves(studio))  # and the copy's removal
+    with pytest.raises(BunzaiError) as caught:
+        bury_ref(studio, "character/ada", None)
+    monkeypatch.undo()
+    [grave] = os.listdir(_graves(studio))
+    assert caught.value.code == "io_error"
+    assert caught.value.message == (
+        f"{EIO}: {studio.piece_path('character', 'ada')}; {grave}, the copy of character/ada made on the way, "
+        "could not be removed again: it stays beside ada.json"
+    )
+    assert try_read(studio, "character", "ada") is not None
