@@ -254,3 +254,23 @@ def test_a_copy_that_cannot_be_removed_again_is_named(studio: Studio, monkeypatc
         "could not be removed again: it stays beside ada.json"
     )
     assert try_read(studio, "character", "ada") is not None
+
+
+def test_a_restored_piece_is_never_taken_back_when_its_entry_is_gone(studio: Studio, monkeypatch) -> None:
+    """The entry removed by hand between the restore's write and its own removal: the restored piece
+    is then the only copy, and stays."""
+    entry = bury_ref(studio, "character/ada", None)["entry"]
+    [grave] = os.listdir(_graves(studio))
+    real = os.unlink
+
+    def unlink(target, *args, **kwargs):
+        if Path(target) == _graves(studio) / grave:
+            real(target)  # gone by hand, just before bunzai's own unlink
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(target))
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(OSError):
+        restore_entry(studio, entry)
+    monkeypatch.undo()
+    assert try_read(studio, "character", "ada") is not None and list_graveyard(studio) == []
