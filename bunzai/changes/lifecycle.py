@@ -242,21 +242,21 @@ def bury_ref(studio, ref: str, revision: str | None, *, check_references: bool =
         ref = ref_of(kind, piece_id)
         done.update(
             _unconfirmed(
-                unsettled.said_of(
-                    unsettled.details["path"],
-                    f"{ref} was buried as {buried['entry']}, with its change record (seq {buried['seq']}), but the "
-                    "disk failed the sync that makes its file's removal durable: a power cut may bring the file back "
-                    "beside its graveyard entry",
-                ),
+                unsettled,
+                f"{ref} was buried as {buried['entry']}, with its change record (seq {buried['seq']}), but the "
+                "disk failed the sync that makes its file's removal durable: a power cut may bring the file back "
+                "beside its graveyard entry",
                 f"`bunzai read {ref}` shows whether it is back",
             )
         )
     return done
 
 
-def _unconfirmed(warned: BunzaiError, look: str) -> dict:
+def _unconfirmed(unsettled: Unsettled, said: str, look: str) -> dict:
     """What an applied receipt adds when the disk failed the sync of the write's last step (the
-    write is whole): `durable: false` and its warning, as `apply`'s receipts say it."""
+    write is whole): `durable: false` and its warning, the fault said of its file and then `said`,
+    as `apply`'s receipts say it; `look` tells how to see what a power cut left."""
+    warned = unsettled.said_of(unsettled.details["path"], said)
     return {
         "durable": False,
         "warning": {"code": warned.code, "message": warned.message, "hint": f"{warned.hint}; {look}"},
@@ -299,12 +299,10 @@ def restore_entry(studio, entry: str) -> dict:
         ref = ref_of(result.kind, result.id)
         done.update(
             _unconfirmed(
-                unsettled.said_of(
-                    unsettled.details["path"],
-                    f"{ref} was put back under its name, with its change record (seq {result.seq}), but the disk "
-                    f"failed the sync that makes the removal of its graveyard entry durable: a power cut may bring "
-                    f"{entry} back to the graveyard",
-                ),
+                unsettled,
+                f"{ref} was put back under its name, with its change record (seq {result.seq}), but the disk "
+                f"failed the sync that makes the removal of its graveyard entry durable: a power cut may bring "
+                f"{entry} back to the graveyard",
                 "`bunzai graveyard list` shows whether it is there",
             )
         )

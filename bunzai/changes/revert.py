@@ -32,9 +32,9 @@ from bunzai.changes.draft import new_draft
 from bunzai.changes.lifecycle import bury_ref, restore_entry
 from bunzai.changes.receipts import receipt
 from bunzai.changes.watch import ATTRIBUTION, as_studio, session_or_current
-from bunzai.errors import CODES, BunzaiError, from_os_error
+from bunzai.errors import CODES, BunzaiError
 from bunzai.store.changelog import annotated
-from bunzai.store.faults import meant_path
+from bunzai.store.faults import caught_fault
 from bunzai.store.feed import entries_from, landed, outcome, state_of
 from bunzai.store.graveyard import buried_entries
 from bunzai.store.history import is_kept, needed_by_revert, read_revision
@@ -72,7 +72,7 @@ def studio_revert(studio: Any = None, session: str | None = None) -> dict:
             except BunzaiError as error:  # one undo refused (a lock held too long ...): the others go on
                 row = _failed_row(entry, error)
             except OSError as error:  # a burial's or restore's disk fault (a full disk, a failing unlink): so too
-                coded = from_os_error(error, meant_path(error.filename, studio.root), writing=None)
+                coded = caught_fault(error, studio.root)  # as the CLI's last catch codes it
                 if coded is None:
                     raise
                 row = _failed_row(entry, coded)

@@ -96,12 +96,10 @@ def _run(args: list[str]) -> int:
     except BrokenPipeError:  # before OSError: nothing more can be printed, not even an error
         return _reader_gone()
     except OSError as error:
-        from bunzai.errors import from_os_error
-        from bunzai.store.faults import by_a_write, meant_path
+        from bunzai.store.faults import caught_fault
 
         # not a temp file or .bunzai/ inside; a fault naming no file (a full disk in write or fsync) names the studio
-        meant = meant_path(error.filename, None if error.filename else _studio_root(args))
-        coded = from_os_error(error, meant, writing=by_a_write(error))  # a read that failed says nothing of writes
+        coded = caught_fault(error, None if error.filename else _studio_root(args))
         if coded is None:
             return _internal(error)
         return render_error(coded)

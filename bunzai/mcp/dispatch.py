@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from bunzai.changes.hidden_chars import json_escaped
-from bunzai.errors import BunzaiError, did_you_mean, from_os_error
+from bunzai.errors import BunzaiError, did_you_mean
 from bunzai.limits import (
     MCP_HANDLE_MAX_BYTES,
     MCP_RESULT_FRAME_BYTES,
@@ -116,11 +116,10 @@ class Dispatcher:
         except BunzaiError as error:
             return self._error(error, version)
         except OSError as error:
-            from bunzai.store.faults import by_a_write, meant_path  # lazy: only a fault needs them
+            from bunzai.store.faults import caught_fault  # lazy: only a fault needs it
 
             # what the agent asked to write: not a temp file or the studio's .bunzai/ folder (a read: nothing of writes)
-            meant = meant_path(error.filename, getattr(self.ctx.studio, "root", None))
-            coded = from_os_error(error, meant, writing=by_a_write(error))
+            coded = caught_fault(error, getattr(self.ctx.studio, "root", None))
             return self._error(coded if coded is not None else _internal(error), version)
         except Exception as error:  # noqa: BLE001 - a tool's bug is that call's failed result, the server stays up
             return self._error(_internal(error), version)

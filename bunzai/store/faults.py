@@ -45,6 +45,14 @@ def by_a_write(error: OSError) -> bool | None:
     return None
 
 
+def caught_fault(error: OSError, studio_root: object = None) -> BunzaiError | None:
+    """The coded refusal of an OSError caught far from the call that met it (the CLI's and the MCP
+    server's last catch, a revert's row): said of the file as the person knows it (`meant_path`,
+    `studio_root` when it names none), and of a write only where a temp file shows one was met.
+    None for an OSError the taxonomy has no code for."""
+    return from_os_error(error, meant_path(error.filename, studio_root), writing=by_a_write(error))
+
+
 def _studio_of(path: str) -> str | None:
     """The studio whose `.bunzai/` folder holds `path` (the nearest such folder above it), if any."""
     parts = os.path.normpath(path).split(os.sep)
@@ -82,12 +90,9 @@ class Unsettled(BunzaiError):
         """The refusal once the caller removed what it wrote: said of `path`, `what` it is ("the
         export's folder"); `held`, the place the writes were made (`path` when not given), tells
         whether the removal took."""
-        coded = from_os_error(self.fault, os.fspath(path), writing=False)
         gone = not os.path.lexists(path if held is None else held)
         said = f"{what} was removed: nothing was kept" if gone else f"{what} could not be removed: check what it holds"
-        return BunzaiError(
-            coded.code, f"{coded.message}; the disk failed a sync of a file written there, so {said}", coded.hint
-        )
+        return self.said_of(path, f"the disk failed a sync of a file written there, so {said}")
 
 
 def unsettled(error: OSError, path: object, *, removed: bool = False) -> BunzaiError | OSError:
