@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bunzai.errors import BunzaiError
 from bunzai.macros import ops
@@ -52,6 +52,17 @@ class GluedForm(BaseModel):
     arg: str  # a Python regex the argument must match in full
 
 
+class KeywordForm(BaseModel):
+    """A name the engine reads with its argument after `between` (a Python regex), which may be
+    nothing: Agnai's `"#each" WS` reads `{{#eachbot}}` as `{{#each bot}}`, its `"#insert"i WS "="? WS`
+    reads `{{#insert=1}}` as `{{#insert 1}}`. The name is matched in any case (an entry's
+    `exact_case` still decides), and only where an argument follows."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    between: str
+
+
 class Syntax(BaseModel):
     """How one engine recognises a token (reference/macros.md §2)."""
 
@@ -67,6 +78,7 @@ class Syntax(BaseModel):
     escape: str | None = None  # written before a brace, the engine prints the brace as text
     comment: CommentSyntax | None = None  # where a note can be left for the author
     glued: tuple[GluedForm, ...] = ()  # names read with their argument glued on (`{{time_UTC+2}}`)
+    keywords: tuple[KeywordForm, ...] = ()  # names whose argument may follow with no space (`{{#eachbot}}`)
     # Handlers a `|` after a macro may name, which the engine parses and never applies (Agnai's
     # `{{char | upper}}` is `{{char}}`), and the names whose free-text arguments swallow them.
     pipes: tuple[str, ...] = ()
@@ -119,6 +131,10 @@ class Entry(BaseModel):
     split_items: str = ""
     split_first: str = ""
     dice: Literal["strict", "loose"] | None = None  # strict: only NdS; loose: also a bare N
+    # A Python regex each argument must match in full, else the engine has no such form and the
+    # token is text (Agnai's `{{#insert}}` takes one or two digits: `{{#insert 100}}` is text).
+    arg_pattern: str | None = None
+    example_args: tuple[str, ...] = ()  # what an example shows where `arg_pattern` refuses the canonical names
     block: Literal["block", "optional", "branch"] | None = None
     own_line: bool = False  # a branch marker the engine finds only on a line of its own
     # A block whose body the engine prints as text, its macros not run: as written, or with
@@ -174,6 +190,23 @@ class Entry(BaseModel):
     def _known_op(cls, value: str | None) -> str | None:
         return _known_op(value)
 
+    @field_validator("arg_pattern")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            _pattern(value)  # re.error names what is wrong with it
+        return value
+
+    @model_validator(mode="after")
+    def _example_read(self) -> Entry:
+        if self.arg_pattern is not None and not (self.example_args and self.takes_args(list(self.example_args))):
+            raise ValueError(f"{self.name}: example_args must be given, each matching arg_pattern")
+        return self
+
+    def takes_args(self, args: list[str]) -> bool:
+        """Whether each argument is of the shape the engine reads (`arg_pattern`)."""
+        return self.arg_pattern is None or all(_pattern(self.arg_pattern).fullmatch(a) for a in args)
+
     @field_validator("inside", "admits", "nests")
     @classmethod
     def _known_blocks(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -196,6 +229,11 @@ class Entry(BaseModel):
     @property
     def spellings(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+
+@cache
+def _pattern(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
 
 
 class VariantFile(BaseModel):

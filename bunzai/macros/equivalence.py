@@ -58,6 +58,8 @@ def resolve(
             continue
         if entry.when == "text" and token.all_numeric():
             continue
+        if not entry.takes_args(args):
+            continue
         is_block = entry.block in ("block", "optional")
         if paired and is_block or not paired and entry.block != "block":
             return entry if admitted(cat, token, entry, within) else None
@@ -310,6 +312,8 @@ def example(cat: Catalog, entry: Entry) -> str:
     placeholders += ["x"] * (want - len(placeholders))
     if entry.when == "numeric":
         placeholders = [str(1 + 9 * i) for i in range(len(placeholders))]  # 1, 10: a range's ends
+    if entry.example_args:  # the names would not read (`arg_pattern`: Agnai's insert takes digits)
+        placeholders = list(entry.example_args[: len(placeholders)])
     if entry.utc_offset:
         placeholders = ["UTC+2"][: len(placeholders)]  # the word `offset` would read as no offset at all
     return spell(cat, entry, engine_args(entry, placeholders)) or "{{" + entry.name + "}}"

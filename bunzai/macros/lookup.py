@@ -77,7 +77,9 @@ def macro_lookup(name: str, engine: str | None = None, to: str | None = None) ->
         if target is not None:
             row["on"] = {"engine": target.engine, "forms": [_fate(cat, e, target, translate_text) for e in entries]}
             if token.args or token.pipes:  # the token as given, beside its forms' examples
-                row["on"]["as_written"] = _fate_of(token.raw, None, cat, target, translate_text)
+                # an opener is judged with a body and its closer, as its forms are (alone it opens nothing)
+                closer = "…{{/" + token.name.lstrip("#:") + "}}" if any(e.block == "block" for e in entries) else ""
+                row["on"]["as_written"] = _fate_of(token.raw, None, cat, target, translate_text, closer=closer)
         found.append(row)
     if not found:
         raise BunzaiError(

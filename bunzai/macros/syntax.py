@@ -17,7 +17,7 @@ from functools import cache
 
 from bunzai.jstext import JS_WHITESPACE, js_number, js_trim, js_trim_end, js_trim_start
 from bunzai.limits import MACRO_TOKEN_CACHE
-from bunzai.macros.catalog import GluedForm, Syntax
+from bunzai.macros.catalog import GluedForm, KeywordForm, Syntax
 
 _JS_SPACE_CLASS = re.escape(JS_WHITESPACE)
 # A name runs to JavaScript's whitespace (SillyTavern's EndOfIdentifier is /\s+/), not Python's.
@@ -232,6 +232,12 @@ def _glued(form: GluedForm) -> re.Pattern:
 
 
 @cache
+def _keyword(form: KeywordForm) -> re.Pattern:
+    # the name in any case, what may stand between, then the argument's first character
+    return re.compile(re.escape(form.name) + "(?:" + form.between + r")(?=\S)", re.I)
+
+
+@cache
 def _pipe_chain(handlers: tuple[str, ...]) -> re.Pattern:
     # Agnai's grammar: the name, spaces, then each `|` with spaces or tabs around it and a handler
     # (its own case), then spaces before the closing braces.
@@ -298,6 +304,11 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             if value or operator in ("=", "+=", "-=", "||", "??", "||=", "??=", "==", "!=", ">", ">=", "<", "<="):
                 token.args.append(value)
             return token
+    for form in syntax.keywords:  # Agnai's `{{#eachbot}}`, `{{#insert=1}}`: read as after one space
+        keyword = _keyword(form).match(s)
+        if keyword:
+            s = s[: len(form.name)] + " " + s[keyword.end() :]
+            break
     if syntax.pipes and not s.startswith("#"):  # a block opener takes no pipe
         chain = _pipe_chain(syntax.pipes).search(s)
         head = _NAME.match(s[: chain.start()]) if chain else None

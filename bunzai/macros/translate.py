@@ -221,10 +221,13 @@ class _Translator:
         if entry is not None and entry.block not in ("block", "optional"):
             return not any(e.block in ("block", "optional") for e in named)
         # A block read only inside others or in one case (Agnai's `{{#else}}`, in an `{{#if}}`;
-        # `{{#each bot}}`, not `{{#EACH bot}}` or `{{#each foo}}`) is text otherwise; any other
-        # name a closer names opens, known or not.
-        scoped = entry is None and any(
-            (e.inside is not None or e.exact_case) and e.block in ("block", "optional") for e in named
+        # `{{#each bot}}`, not `{{#EACH bot}}` or `{{#each foo}}`) is text otherwise, as is any
+        # opener not of the engine's block forms where only those open (Agnai's `{{#insert x}}`,
+        # `{{#lowpriority x}}`); elsewhere any other name a closer names opens, known or not.
+        scoped = entry is None and (
+            bool(named)
+            and self.source.syntax.known_blocks_only
+            or any((e.inside is not None or e.exact_case) and e.block in ("block", "optional") for e in named)
         )
         if entry is None and not scoped and self.source.syntax.known_blocks_only and not named:
             return False  # no block of the engine's: text, its closer too (Agnai: no general block rule)
