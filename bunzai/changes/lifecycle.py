@@ -191,13 +191,18 @@ def delete_ref(studio, ref: str, revision: str | None) -> dict:
     target = {"kind": kind, "id": piece_id}
     if kind is None:
         return _missing("delete", ref, close)
+    unsettled = None
     try:
         result = delete_piece(studio, kind, piece_id, revision)
+    except Unsettled as error:
+        if error.landed is None:
+            raise
+        result, unsettled = error.landed, error
     except BunzaiError as error:
         if error.code in ("stale", "not_found"):
             return _refused("delete", target, error, close)
         raise
-    return receipt(
+    done = receipt(
         "applied",
         op="delete",
         target=target,
@@ -206,6 +211,17 @@ def delete_ref(studio, ref: str, revision: str | None) -> dict:
         deleted_revision=result.revision,
         **_references(studio, kind, piece_id),
     )
+    if unsettled is not None:
+        piece = ref_of(kind, piece_id)
+        done.update(
+            _unconfirmed(
+                unsettled,
+                f"{piece} was deleted, with its change record (seq {result.seq}), but the disk failed the sync "
+                "that makes its file's removal durable: a power cut may bring the file back",
+                f"`bunzai read {piece}` shows whether it is back",
+            )
+        )
+    return done
 
 
 def bury_ref(studio, ref: str, revision: str | None, *, check_references: bool = True) -> dict:

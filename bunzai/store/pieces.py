@@ -31,6 +31,7 @@ from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import canonical_bytes, revision_of
 from bunzai.store.changelog import append_change
+from bunzai.store.faults import Unsettled
 from bunzai.store.history import forget, keep_revision
 from bunzai.store.locks import path_lock
 from bunzai.store.studio import Studio, check_id
@@ -457,8 +458,13 @@ def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: st
         except BaseException:
             forget(kept)
             raise
-        remove_file(path)
-    return WriteResult(kind, piece_id, path, current, seq)
+        done = WriteResult(kind, piece_id, path, current, seq)
+        try:
+            remove_file(path)
+        except Unsettled as error:  # deleted whole: only the removal is not confirmed durable
+            error.landed = done
+            raise
+    return done
 
 
 def undo_quietly(action: Any) -> None:

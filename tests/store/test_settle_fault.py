@@ -1,6 +1,7 @@
 """A folder sync the disk fails after a file took its name (or lost it), outside apply's batch: the
-refusal names that file, not the studio, and says what is true: the file is there whole (or gone),
-not confirmed durable, and the command stopped there. An export whose sync fails takes its kit
+refusal names that file, not the studio, and says what is true: the file is there whole, not
+confirmed durable, and the command stopped there. A delete whose removal is not confirmed durable
+is applied, with `durable: false` and a warning, as a burial is. An export whose sync fails takes its kit
 folder back and says so. Faults are injected (os.fsync of a folder raises OSError EIO, no file named)."""
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import os
 import tomllib
 from pathlib import Path
 
+from bunzai.changes.lifecycle import lifecycle_refusal
 from bunzai.cli.entry import run
+from bunzai.errors import BunzaiError
 from bunzai.store import atomic
 from bunzai.store.changelog import read_changes
 from bunzai.store.pieces import create_piece, try_read
@@ -54,19 +57,27 @@ def test_a_settings_file_whose_folder_sync_fails_is_named_written_whole(tmp_path
     assert str(library) in json.dumps(tomllib.loads(studio.settings_path.read_text()))  # true: it is there
 
 
-def test_a_piece_removed_whose_folder_sync_fails_is_named_removed(tmp_path, monkeypatch, capsys) -> None:
+def test_a_delete_whose_removal_is_not_confirmed_is_applied_not_durable(tmp_path, monkeypatch, capsys) -> None:
     studio, _ = init_studio(tmp_path / "studio")
     create_piece(studio, {"kind": "character", "id": "ada", "name": "Ada"})
     _fail_folder(monkeypatch, studio.root / "character")  # the history file's folder syncs
-    error = _error(["--studio", str(studio.root), "delete", "character/ada", "--yes"], capsys)
+    assert run(["--studio", str(studio.root), "delete", "character/ada", "--yes"]) == 1
     monkeypatch.undo()
-    assert error["code"] == "io_error"
-    assert error["message"] == (
-        f"{EIO}: {studio.piece_file('character', 'ada')}; it was removed, {UNDONE} bring it back, "
-        "and the command stopped there"
+    done = json.loads(capsys.readouterr().out)
+    assert done["status"] == "applied" and done["durable"] is False  # deleted whole, as a burial says it
+    assert done["seq"] == read_changes(studio)[-1]["seq"]
+    warning = done["warning"]
+    assert warning["code"] == "io_error"
+    assert warning["message"] == (
+        f"{EIO}: {studio.piece_file('character', 'ada')}; character/ada was deleted, with its change record "
+        f"(seq {done['seq']}), but the disk failed the sync that makes its file's removal durable: a power cut "
+        "may bring the file back"
     )
+    assert warning["hint"].endswith("; `bunzai read character/ada` shows whether it is back")
     assert try_read(studio, "character", "ada") is None
     assert [r["op"] for r in read_changes(studio)] == ["create", "delete"]  # the log says what the files hold
+    refused = lifecycle_refusal(done, "deleting character/ada")  # the MCP tool's answer
+    assert isinstance(refused, BunzaiError) and refused.code == "io_error"
 
 
 def test_a_file_of_the_state_folder_is_said_of_the_studio_by_its_name(tmp_path, monkeypatch, capsys) -> None:
