@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from testkit import CORPUS, v2_card_png
+from testkit import CORPUS, assert_valid_as_built, v2_card_png
 
 from bunzai.adapters.common import png
 from bunzai.adapters.common.zipsafe import write_archive
@@ -655,6 +655,7 @@ def read_and_follow_through(data: bytes, name: str, format_id: str | None = None
         for draft in _drafts(adapter, decoded, name, "0" * 64, None)
     ]
     for piece in decoded.pieces:
+        assert_valid_as_built(piece)  # readers build their pieces without validation (model/built.py)
         canonical_bytes(dump_piece(piece))
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}
     if adapter.can_write and decoded.pieces and decoded.pieces[0].kind in adapter.kinds:

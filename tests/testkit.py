@@ -15,6 +15,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from bunzai.adapters.common.png import PNG_SIGNATURE, text_chunk
 
@@ -176,3 +177,30 @@ def fail_syncfs(monkeypatch, failing) -> None:
         return real(fd)
 
     monkeypatch.setattr(batch, "_SYNCFS", syncfs)
+
+
+def assert_valid_as_built(piece) -> None:
+    """A piece a reader built without validation (bunzai/model/built.py) is what validating its
+    own dump gives: the same values, of the same types; and none of its lists and dicts is one of
+    its escrowed document's (validation made new ones, so an edit of the piece could never reach
+    the document it was read from)."""
+    again = type(piece).model_validate(piece.model_dump())
+    assert again.model_dump_json() == piece.model_dump_json()
+    assert again == piece  # a list where the model holds a tuple dumps alike, but is not equal
+    escrowed = _containers(piece.original.document if piece.original is not None else None)
+    assert not escrowed & _containers([getattr(piece, name) for name in type(piece).model_fields if name != "original"])
+
+
+def _containers(value) -> set[int]:
+    """The ids of the lists and dicts in `value`, models entered by their fields."""
+    found, stack = set(), [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseModel):
+            stack.extend(item.__dict__.values())
+        elif isinstance(item, (list, dict)):
+            found.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+        elif isinstance(item, tuple):
+            stack.extend(item)
+    return found

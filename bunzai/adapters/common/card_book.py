@@ -297,7 +297,7 @@ def _app_extensions(entry: dict, ext: dict) -> dict:
     risu_top = "mode" in entry or "folder" in entry
     if not risu_top and ext.keys() <= ST_ENTRY_EXTENSIONS:  # SillyTavern's keys only, as most entries
         return {}
-    app = {key: value for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
+    app = {key: copied(value) for key, value in ext.items() if key not in ST_ENTRY_EXTENSIONS}
     return _with_risu_top(entry, app) if risu_top else app
 
 

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
 from bunzai.adapters.common import card_assets, card_book, card_fields
 from bunzai.adapters.common.book_losses import BOOK_SETTING_NOT_CARRIED
 from bunzai.adapters.common.drift import as_str
@@ -24,6 +22,7 @@ from bunzai.adapters.contract import Blob, Decoded, Loss, MediaSource
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 from bunzai.model.base import assembled
+from bunzai.model.built import built
 from bunzai.model.character import Character, CharacterBody
 from bunzai.model.lorebook import Lorebook, LorebookBody
 
@@ -143,32 +142,25 @@ def read_card(
         blobs += asset_blobs
         portrait = portrait or card_assets.portrait_of(assets)
     body["portrait"] = portrait
-    try:
-        character = Character.model_validate(
-            {"id": char_id, "name": name, "body": body, "assets": assets, "original": original}
-        )
-        pieces = [character]
-        if book is not None:
-            pieces.append(
-                Lorebook.model_validate(
-                    {
-                        "id": lorebooks[0] if lorebooks else book_id_of(data, char_id),
-                        "name": book["name"] or f"{name}'s Lorebook",
-                        "body": _book_body(character.body.book),
-                        "original": {
-                            "format": LOREBOOK_V3_FORMAT,
-                            "document": {"spec": "lorebook_v3", "data": raw_book},
-                        },
-                    }
-                )
+    # Every value above is of its field's type and within its bounds (card_fields, card_book,
+    # card_assets mend what they read): built, not validated again (model/built.py says why).
+    character = built(Character, {"id": char_id, "name": name, "body": body, "assets": assets, "original": original})
+    pieces = [character]
+    if book is not None:
+        pieces.append(
+            built(
+                Lorebook,
+                {
+                    "id": lorebooks[0] if lorebooks else book_id_of(data, char_id),
+                    "name": book["name"] or f"{name}'s Lorebook",
+                    "body": _book_body(character.body.book),
+                    "original": {
+                        "format": LOREBOOK_V3_FORMAT,
+                        "document": {"spec": "lorebook_v3", "data": raw_book},
+                    },
+                },
             )
-    except ValidationError as error:
-        raise BunzaiError(
-            "corrupt_file",
-            f"{file_name or 'the card'} holds values bunzai cannot read: "
-            f"{error.errors()[0]['msg']} at {'/'.join(map(str, error.errors()[0]['loc']))}",
-            "fix the value in the app that made the card",
-        ) from None
+        )
     return Decoded(pieces, blobs, warnings)
 
 
@@ -176,9 +168,9 @@ _BOOK_FIELDS = tuple(LorebookBody.model_fields)  # every one, in order: as valid
 
 
 def _book_body(book: Any) -> Any:
-    """The lorebook piece's body from the character's book, which validation has just checked
-    (a CharacterBook is a LorebookBody with a name): not validated a second time. The two
-    pieces share the validated entries; pieces are values, edited by rebuilding, never in place."""
+    """The lorebook piece's body from the character's book (a CharacterBook is a LorebookBody
+    with a name). The two pieces share the entries; pieces are values, edited by rebuilding,
+    never in place."""
     return assembled(LorebookBody, {key: getattr(book, key) for key in _BOOK_FIELDS})
 
 

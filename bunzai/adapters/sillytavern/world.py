@@ -107,7 +107,8 @@ class SillyTavernWorld(Adapter):
         title = file_stem(name) or "World"
         original = {"format": FORMAT_ID, "document": document}
         hint = "check the entries of the file"
-        return Decoded([read_piece(Lorebook, title, name, "world", {"entries": entries}, original, hint)])
+        body = {"entries": entries}
+        return Decoded([read_piece(Lorebook, title, name, "world", body, original, hint, mapped=True)])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         prior = _escrowed(piece)

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from bunzai.adapters.common.card_book import js_number, read_world_probability
-from bunzai.adapters.common.drift import as_object
 from bunzai.adapters.common.fieldmap import (
     MISSING,
     Field,
     answered_inline,
+    answered_when_absent,
     FieldMap,
     int_reader,
     str_reader,
@@ -28,6 +28,7 @@ from bunzai.adapters.common.fieldmap import (
     reverse,
 )
 from bunzai.adapters.sillytavern.world_keys import decode_keys, encode_keys
+from bunzai.jsondoc.values import copied
 
 POSITIONS = {
     0: "before_char",
@@ -147,6 +148,14 @@ def _nullable_flag(native: str, *path: str) -> Field:
     return Field(native, path, _setting_or_truthy)
 
 
+def _app_data(raw: Any) -> dict:
+    """The entry's `extensions` object, its own copy: the piece never shares it with the escrow."""
+    return copied(raw) if isinstance(raw, dict) else {}
+
+
+answered_when_absent(_app_data, "{}")
+
+
 ENTRY_FIELDS = FieldMap(
     (
         Field("key", ("keys",), decode_keys, encode_keys),
@@ -191,7 +200,7 @@ ENTRY_FIELDS = FieldMap(
         Field("triggers", ("triggers",), _triggers),
         Field("displayIndex", ("display_index",), int_reader(None), omit_none),
         Field("characterFilter", ("character_filter",), _character_filter, _encode_character_filter),
-        Field("extensions", ("extensions",), as_object, _encode_extensions),
+        Field("extensions", ("extensions",), _app_data, _encode_extensions),
     ),
     total=True,  # every reader gives a value (its default when the key is absent): compiled, group nested
 )
