@@ -30,8 +30,8 @@ TOOL = Tool(
     run=run,
     description="Delete a piece for good (not to the graveyard; studio_graveyard_bury keeps it restorable). "
     "With revision, only if the piece is still that revision; a refusal is an error (not_found, stale) "
-    "whose details hold the receipt. A delete the disk did not confirm durable is an error too (io_error, disk_full) "
-    "whose receipt says applied, durable false: the piece is deleted. For a piece others can name (a lorebook, pack, regex or quick-reply set, "
-    "a preset, a card) the receipt's referrers "
+    "whose details hold the receipt. A delete the disk did not confirm durable is an error too "
+    "(io_error, disk_full) whose receipt says applied, durable false: the piece is deleted. For a piece "
+    "others can name (a lorebook, pack, regex or quick-reply set, a preset, a card) the receipt's referrers "
     "names the pieces that still link to it.",
 )
