@@ -42,6 +42,6 @@ def test_any_cut_or_bad_block_mark_is_corrupt(cut, mark):
     table = rpack.Table(bytes(range(256)), bytes(range(256)))  # frame checks only: no table is configured
     rpack.configure_risu_root(None)
     data = module_bytes(MODULE, table, [b"sky" * 30, b"rain"])
-    assert refusal(data[: cut % (len(data) - 1) or 2]) == "corrupt_file"
+    assert refusal(data[: 2 + cut % (len(data) - 2)]) == "corrupt_file"  # a cut of 2 to len - 1 bytes
     end = len(data) - 1
     assert refusal(data[:end] + bytes([mark])) == "corrupt_file"  # an end mark RisuAI would refuse
