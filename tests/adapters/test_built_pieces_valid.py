@@ -1,4 +1,4 @@
-"""Cards and SillyTavern worlds are built from what their field mappings read, without validation
+"""Cards, Lorebook V3 files and SillyTavern worlds are built from what their field mappings read, without validation
 (bunzai/model/built.py): a mapping must give values that validation would keep as they are.
 Every piece read from such a file, real or generated with hostile values in every field it maps,
 is held to that (testkit.assert_valid_as_built): validated again from its dump, it is equal to
@@ -148,3 +148,12 @@ def test_every_piece_read_from_a_real_world_is_valid_as_built() -> None:
         _adapter, decoded = read_bytes(path.read_bytes(), path.name)
         assert decoded.pieces and decoded.pieces[0].body.entries
         assert_valid_as_built(decoded.pieces[0])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(BOOKS)
+def test_every_piece_read_from_a_generated_lorebook_v3_is_valid_as_built(book) -> None:
+    text = json.dumps({"spec": "lorebook_v3", "data": book}, allow_nan=False).encode()
+    _adapter, decoded = read_bytes(text, "book.json", "lorebook_v3.json")
+    for piece in decoded.pieces:
+        assert_valid_as_built(piece)

@@ -45,6 +45,7 @@ class LorebookV3Json(Adapter):
             {key: book[key] for key in ("description", "settings", "entries", "extensions")},
             {"format": self.format_id, "document": document},
             "fix the value in the app that made the book",
+            mapped=True,  # card_book's mapping, as a card's own book
         )
         return Decoded([piece], [], warnings)
 
