@@ -111,6 +111,7 @@ def test_every_piece_read_from_a_generated_png_card_is_valid_as_built(data: dict
         ("sillytavern", "characters", "default_Seraphina.v2-only.png"),
         ("sillytavern", "characters", "extracted", "seraphina.ccv3.json"),
         ("sillytavern", "characters", "extracted", "seraphina.chara.json"),
+        ("sillytavern", "characters", "extracted", "seraphina.v2-only.chara.json"),
         ("card-architect", "test-card.json"),
         ("card-architect", "test-ccv2-amanda.json"),
         ("card-architect", "test-ccv3-jem.json"),
