@@ -21,14 +21,20 @@ _KEPT_COMMA = "\\,"  # a comma inside a list item, as SillyTavern and RisuAI wri
 
 
 def resolve(
-    cat: Catalog, token: Token, *, paired: bool | None = None, within: frozenset[str] = frozenset()
+    cat: Catalog,
+    token: Token,
+    *,
+    paired: bool | None = None,
+    within: frozenset[str] = frozenset(),
+    bare: bool = True,
 ) -> Entry | None:
     """The catalog entry this engine would run for `token`, or None if it has no such macro.
 
     `within`: the ops of the blocks the token sits in; a form read only inside a block (`inside`)
     is tried first there (Agnai's grammar tries a loop's fields before any placeholder) and
     never elsewhere. A `bare` form still goes first: a regular expression run over the text
-    before the grammar reads it (Agnai's BOT_REPLACE takes `{{name}}` in a card's scenario)."""
+    before the grammar reads it (Agnai's BOT_REPLACE takes `{{name}}` in a card's scenario);
+    `bare=False` for a word inside another token (a condition's), which that expression never sees."""
     if token.closing:
         return None
     entries = cat.by_key.get(cat.fold(token.name))
@@ -43,7 +49,7 @@ def resolve(
             continue
         if entry.exact_case and token.name not in entry.spellings:
             continue
-        if entry.bare and cat.fold(token.raw[2:-2]) not in {cat.fold(s) for s in entry.spellings}:
+        if entry.bare and (not bare or cat.fold(token.raw[2:-2]) not in {cat.fold(s) for s in entry.spellings}):
             continue
         args = token.args
         if entry.first_arg is not None:
@@ -97,7 +103,8 @@ def admitted(cat: Catalog, token: Token, entry: Entry | None, within: frozenset[
 
 def field_of(cat: Catalog, text: str, block: Entry, within: frozenset[str]) -> bool:
     """Whether `text`, as a token's inside, is a form read only inside `block`."""
-    found = resolve(cat, parse_token("{{" + text + "}}", 0, cat.syntax), paired=False, within=within)
+    token = parse_token("{{" + text.strip(" ") + "}}", 0, cat.syntax)
+    found = resolve(cat, token, paired=False, within=within, bare=False)
     return found is not None and found.inside is not None and block.op in found.inside
 
 

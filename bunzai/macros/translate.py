@@ -28,6 +28,7 @@ from bunzai.macros.equivalence import (
     admitting,
     by_name,
     candidates,
+    field_of,
     canonical_args,
     portable_spelling,
     reads_items,
@@ -305,6 +306,13 @@ class _Translator:
                     return token.raw
         return None
 
+    def on_a_field(self, token: Token) -> bool:
+        """Whether an `#if` tests a field of a loop around it (Agnai's `{{#if .isuser}}`, or
+        `{{#if isuser}}`, in `{{#each msg}}`): no target has such a condition."""
+        return len(token.args) == 1 and any(
+            field_of(self.source, token.args[0], block, self.here) for block in admitting(self.source, self.here)
+        )
+
     def resolved(self, token: Token, within: frozenset[str]) -> Entry | None:
         key = (token.raw, token.paired, within)
         if key not in self.entries:
@@ -512,6 +520,9 @@ class _Translator:
             canon, truth_note = [own[0]], own[1]
         elif lost:
             op = None
+        elif op == "cond.if" and self.on_a_field(token):
+            op = None  # a condition on a loop's field (Agnai's HistoryCondition): flattened below
+            uncarried = any(e.block == "block" for e in target.by_op.get(entry.op, []))
         elif op == "cond.if" and conditions.differs(self.source.engine, target.engine):
             condition = conditions.carried(self.source.engine, target.engine, canon, self.spelled)
             canon, truth_note = ([condition[0]], condition[1]) if condition else (canon, "")

@@ -79,6 +79,27 @@ def test_a_field_in_a_field_condition_is_read() -> None:
     assert found == {"{{.name}}": "x.agnai.each_msg_name"}
 
 
+@pytest.mark.parametrize(
+    "condition",
+    # peggy: [each history [history-if PROP ["u"]]] for each: HistoryProperty's dot may be left out
+    ["{{#if .isuser}}", "{{#if isuser}}", "{{#ifisuser}}", "{{#if name}}", "{{#if i}}", "{{#if .isbot}}"],
+)
+def test_a_condition_on_a_history_field_is_one_with_or_without_its_dot(condition: str) -> None:
+    out = translate_text("{{#each msg}}" + condition + "u{{/if}}{{/each}}", "agnai", "sillytavern")
+    assert [(v["token"], v["verdict"], v["op"]) for v in out.verdicts] == [
+        ("{{#each msg}}", "flatten", "loop.each_history"),
+        (condition, "flatten", "cond.if"),  # no target has a condition on a loop's field
+    ]
+    assert out.text.endswith("; kept its first branch}}u")
+
+
+def test_a_bot_loop_takes_a_condition_on_its_field_only_with_the_dot() -> None:
+    # peggy: ["{{#each bot}}", if name ["u"], "{{/each}}"]: BotProperty needs its dot, so the
+    # plain #if's {{/if}} stops the loop's text and the loop is text
+    out = translate_text("{{#each bot}}{{#if name}}u{{/if}}{{/each}}", "agnai", "sillytavern")
+    assert [(v["verdict"], v["op"]) for v in out.verdicts] == [("unknown", None), ("portable", "cond.if")]
+
+
 def test_into_agnai_a_token_is_read_as_a_field_only_inside_a_loop_agnai_keeps() -> None:
     # Lumiverse's foreachMessage is Agnai's #each msg: its `{{.msg}}` (a loop variable) lands in
     # that loop, where Agnai reads it as the message's text; outside it Agnai has no such macro
