@@ -234,7 +234,10 @@ def _work(card: Path) -> list[str]:
     work.append("maps the card's fields to the canonical model")
     if b"character_book" in base64.b64decode(_card_text(data)):
         work.append("maps the book's entries")
-    work.append("validates the canonical model (pydantic) once and names the original file and the portrait")
+    work.append(
+        "builds the canonical model from the mapped values (not validated again: model/built.py) and names "
+        "the original file and the portrait"
+    )
     return work
 
 
