@@ -1,8 +1,9 @@
 """A model built from values already of its types, without validating them: `built(cls, values)`.
 
 A file is read by a field mapping whose readers mend every value to its field's type and bounds
-(`adapters/common/drift.py`, `fieldmap.py`): validating what they give again costs more than the
-mapping itself, and its many-model schema crowds the caches a read runs in. So a reader builds
+(`adapters/common/drift.py`, `fieldmap.py`): validating what they give again cost a tenth of a
+card's read in CPU time, more than its instructions say, likely as its many-model schema crowds
+the caches a read runs in (docs/benchmarks.md, *Built, not validated again*). So a reader builds
 its pieces here, from the same JSON-form dict it would give `model_validate`: each field from
 `values`, or its default where absent; a nested model, a list or a dict of them from their dicts
 (a model instance given as it is). Nothing is checked: what the mapping gives must already be
@@ -10,8 +11,11 @@ valid, and the tests hold every reader to that (the piece validated again equals
 for the corpus and for generated hostile input). Pieces are validated where they are stored
 (`apply`), as before; a piece from anywhere else (an agent, a piece file) is validated as ever.
 
-Each class's builder is generated once as one function holding a dict display in field order
-(the order dumps keep), as fieldmap compiles a field table.
+Each class's builder is generated once, as fieldmap compiles a field table: one function that
+lays the values over the class's defaults in one dict merge (which keeps the field order dumps
+keep), then makes afresh each default that is a list, a dict or a model, and builds each nested
+model. A model with private attributes, or a model nested in a way other than M, M | None,
+list[M] or dict[str, M], is refused when its builder is made (TypeError).
 """
 
 from __future__ import annotations
