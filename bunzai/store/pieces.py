@@ -31,7 +31,6 @@ from bunzai.model.ids import is_safe_id
 from bunzai.store.atomic import is_temp_name, link_temp, remove_file, rename_temp, settle, unlink_quietly, write_temp
 from bunzai.store.canon import canonical_bytes, revision_of
 from bunzai.store.changelog import append_change
-from bunzai.store.faults import Unsettled
 from bunzai.store.history import forget, keep_revision
 from bunzai.store.locks import path_lock
 from bunzai.store.studio import Studio, check_id
@@ -448,6 +447,8 @@ def delete_piece(studio: Studio, kind: str, piece_id: str, expected_revision: st
 
     Works on the bytes alone, so a damaged file can be deleted too.
     """
+    from bunzai.store.faults import Unsettled  # lazy: it imports typing, which read, list and search never need
+
     path = studio.piece_path(kind, piece_id)
     studio.writable_dir(path.parent)
     with path_lock(studio, piece_lock_key(kind, piece_id)):
