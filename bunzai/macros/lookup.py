@@ -78,7 +78,7 @@ def macro_lookup(name: str, engine: str | None = None, to: str | None = None) ->
             row["on"] = {"engine": target.engine, "forms": [_fate(cat, e, target, translate_text) for e in entries]}
             if token.args or token.pipes:  # the token as given, beside its forms' examples
                 # an opener is judged with a body and its closer, as its forms are (alone it opens nothing)
-                closer = "…{{/" + token.name.lstrip("#:") + "}}" if any(e.block == "block" for e in entries) else ""
+                closer = "…" + _closer(token.name) if any(e.block == "block" for e in entries) else ""
                 row["on"]["as_written"] = _fate_of(token.raw, None, cat, target, translate_text, closer=closer)
         found.append(row)
     if not found:
@@ -94,7 +94,7 @@ def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
     """Translate the entry's own example form and report what happens to it."""
     form = example(cat, entry)
     if entry.block == "block":
-        form = form + "…{{/" + entry.name.lstrip("#:") + "}}"
+        form = form + "…" + _closer(entry.name)
     opener, closer = _around(cat, entry)
     doc = _fate_of(form, entry.op, cat, target, translate_text, opener, closer)
     same_op = target.by_op.get(entry.op or "", [])[:4]
@@ -106,12 +106,17 @@ def _fate(cat: Catalog, entry: Entry, target: Catalog, translate_text) -> dict:
     return doc
 
 
+def _closer(name: str) -> str:
+    """The closer of the block an opener named `name` opens (`#each` -> `{{/each}}`)."""
+    return "{{/" + name.lstrip("#:") + "}}"
+
+
 def _around(cat: Catalog, entry: Entry) -> tuple[str, str]:
     """The block a form read only inside one is looked up in (Agnai's `{{#each bot}}` for `{{.name}}`)."""
     blocks = [e for op in entry.inside or () for e in cat.by_op.get(op, []) if e.block == "block"]
     if not blocks:
         return "", ""
-    return example(cat, blocks[0]), "{{/" + blocks[0].name.lstrip("#:") + "}}"
+    return example(cat, blocks[0]), _closer(blocks[0].name)
 
 
 def _fate_of(
