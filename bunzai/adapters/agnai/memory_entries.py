@@ -239,11 +239,9 @@ FROM_CARD_BOOK = frozenset(
 
 
 def read_entry(entry: dict) -> dict:
-    """A native memory entry -> canonical LoreEntry fields (JSON form); uid apart."""
-    canon = LoreEntry().model_dump(mode="json")
-    for field, (key, read, _encode) in FIELDS.items():
-        canon[field] = read(entry.get(key, MISSING))
-    return canon
+    """A native memory entry -> the canonical LoreEntry fields it maps (JSON form), uid apart; the
+    model gives every other field its default (a dump of a default entry per entry cost a sixth of a read)."""
+    return {field: read(entry.get(key, MISSING)) for field, (key, read, _encode) in FIELDS.items()}
 
 
 def uid_of(entry: dict, index: int) -> int | str:
