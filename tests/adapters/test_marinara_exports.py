@@ -199,6 +199,20 @@ def test_a_lorebook_export_round_trips_json_equal_and_an_edit_touches_one_key():
     assert json.loads(cross(edited, "marinara.lorebook").data) == expected
 
 
+def test_a_repeated_entry_id_reads_by_its_place_and_is_written_back_as_the_file_gave_it():
+    document = json.loads(lorebook_export())
+    rows = document["data"]["entries"]
+    rows[1]["id"] = rows[0]["id"]
+    rows[1]["selectiveLogic"] = ["or"]  # no key of the logic table: read as an absent logic is
+    data = json.dumps(document).encode()
+    _adapter, decoded = read(data)
+    book = decoded.pieces[0]
+    assert [entry.uid for entry in book.body.entries] == [rows[0]["id"], "entry-1"]
+    assert book.body.entries[1].selective_logic == "and_all"
+    crossing = cross(book, "marinara.lorebook")
+    assert json.loads(crossing.data) == document and crossing.losses == []
+
+
 def test_a_new_entry_gets_marinaras_column_defaults():
     _adapter, decoded = read(lorebook_export())
     book = decoded.pieces[0]

@@ -181,7 +181,7 @@ def entry_of(row: dict, index: int) -> dict:
         "keys": keys,
         "secondary_keys": secondary,
         "selective": _flag(row.get("selective")),
-        "selective_logic": LOGIC_IN.get(row.get("selectiveLogic"), "and_all"),
+        "selective_logic": LOGIC_IN.get(as_str(row.get("selectiveLogic")), "and_all"),  # a list is no key
         "content": as_str(row.get("content")),
         "enabled": _flag(row.get("enabled"), True),
         "constant": _flag(row.get("constant")),
@@ -216,8 +216,24 @@ def body_of(data: dict) -> dict:
     return {
         "description": as_str(book.get("description")),
         "settings": settings,
-        "entries": [entry_of(row, index) for index, row in enumerate(rows(data.get("entries")))],
+        "entries": _unique_uids([entry_of(row, index) for index, row in enumerate(rows(data.get("entries")))]),
     }
+
+
+def _unique_uids(entries: list[dict]) -> list[dict]:
+    """`entries`, a repeated row id (a hand-edited file) read as a missing one is, by the row's place
+    (`entry-N`, or `entry-N-2` ... where a row is so named): a book's uids are unique. The written row
+    keeps the id the file gave it (a write matches rows by the escrow's reading, which is this one)."""
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        if entry["uid"] in seen:
+            uid, more = f"entry-{index}", 1
+            while uid in seen:
+                more += 1
+                uid = f"entry-{index}-{more}"
+            entry["uid"] = uid
+        seen.add(entry["uid"])
+    return entries
 
 
 def new_book_row(book_id: str, name: str = "") -> dict:
@@ -327,7 +343,9 @@ class MarinaraLorebook(Adapter):
         title = "Imported Lorebook" if book.get("name") is None else as_str(book.get("name"))
         original = {"format": FORMAT_ID, "document": envelope}
         hint = "check that value in the file"
-        return Decoded([read_piece(Lorebook, title, name, "lorebook", body_of(envelope["data"]), original, hint)])
+        return Decoded(
+            [read_piece(Lorebook, title, name, "lorebook", body_of(envelope["data"]), original, hint, mapped=True)]
+        )
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
