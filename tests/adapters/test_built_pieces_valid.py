@@ -1,4 +1,5 @@
-"""Cards, Lorebook V3 files and SillyTavern worlds are built from what their field mappings read, without validation
+"""Cards, Lorebook V3 files, SillyTavern worlds, RisuAI and Marinara lorebooks and Agnai memory books are built
+from what their field mappings read, without validation
 (bunzai/model/built.py): a mapping must give values that validation would keep as they are.
 Every piece read from such a file, real or generated with hostile values in every field it maps,
 is held to that (testkit.assert_valid_as_built): validated again from its dump, it is equal to
@@ -157,4 +158,77 @@ def test_every_piece_read_from_a_generated_lorebook_v3_is_valid_as_built(book) -
     text = json.dumps({"spec": "lorebook_v3", "data": book}, allow_nan=False).encode()
     _adapter, decoded = read_bytes(text, "book.json", "lorebook_v3.json")
     for piece in decoded.pieces:
+        assert_valid_as_built(piece)
+
+
+def _read_generated(document: dict, name: str, format_id: str) -> list:
+    text = json.dumps(document, allow_nan=False).encode()
+    try:
+        _adapter, decoded = read_bytes(text, name, format_id)
+    except Exception as error:  # noqa: BLE001 - a coded refusal is an answer; anything else fails here
+        assert getattr(error, "code", None) is not None, repr(error)
+        return []
+    return decoded.pieces
+
+
+RISU_ENTRY_KEYS = (
+    "key", "secondkey", "insertorder", "comment", "content", "alwaysActive", "selective", "activationPercent",
+    "useRegex", "mode", "folder", "id", "bookVersion", "extentions", "x",
+)  # fmt: skip
+RISU_EXTENTIONS = _object(("risu_case_sensitive", "risuai", "depth", "position", "app", "x"))
+RISU_ENTRIES = st.lists(
+    st.one_of(
+        _object(RISU_ENTRY_KEYS).flatmap(lambda entry: RISU_EXTENTIONS.map(lambda ext: entry | {"extentions": ext})),
+        _object(RISU_ENTRY_KEYS),
+        JSON,
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(RISU_ENTRIES)
+def test_every_piece_read_from_a_generated_risu_lorebook_is_valid_as_built(entries: list) -> None:
+    for piece in _read_generated({"type": "risu", "ver": 1, "data": entries}, "lore.json", "risu.lorebook"):
+        assert_valid_as_built(piece)
+
+
+AGNAI_ENTRY_KEYS = (
+    "name", "entry", "keywords", "priority", "weight", "enabled", "secondaryKeys", "constant", "position",
+    "probability", "useProbability", "selective", "selectiveLogic", "excludeRecursion", "id", "x",
+)  # fmt: skip
+AGNAI_BOOKS = st.fixed_dictionaries(
+    {"kind": st.just("memory"), "entries": st.lists(st.one_of(_object(AGNAI_ENTRY_KEYS), JSON), max_size=4)},
+    optional={
+        key: JSON for key in ("name", "description", "scanDepth", "tokenBudget", "recursiveScanning", "extensions")
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(AGNAI_BOOKS)
+def test_every_piece_read_from_a_generated_agnai_memory_book_is_valid_as_built(book: dict) -> None:
+    for piece in _read_generated(book, "memory.json", "agnai.memory.json"):
+        assert_valid_as_built(piece)
+
+
+MARINARA_ENTRY_KEYS = (
+    "id", "name", "keys", "secondaryKeys", "selective", "selectiveLogic", "content", "enabled", "constant", "order",
+    "position", "depth", "role", "probability", "group", "groupWeight", "sticky", "cooldown", "delay",
+    "preventRecursion", "scanDepth", "caseSensitive", "matchWholeWords", "additionalMatchingSources", "useRegex",
+)  # fmt: skip
+MARINARA_BOOK_KEYS = ("name", "description", "scanDepth", "tokenBudget", "recursiveScanning", "maxRecursionDepth")
+MARINARA_DATA = st.fixed_dictionaries(
+    {
+        "lorebook": _object(MARINARA_BOOK_KEYS),
+        "entries": st.one_of(st.lists(st.one_of(_object(MARINARA_ENTRY_KEYS), JSON), max_size=4), JSON),
+    }
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MARINARA_DATA)
+def test_every_piece_read_from_a_generated_marinara_lorebook_is_valid_as_built(data: dict) -> None:
+    envelope = {"type": "marinara_lorebook", "version": 1, "exportedAt": "2026-05-05T10:00:00.000Z", "data": data}
+    for piece in _read_generated(envelope, "lore.marinara.json", "marinara.lorebook"):
         assert_valid_as_built(piece)

@@ -102,6 +102,7 @@ class AgnaiMemoryBook(Adapter):
             {key: book[key] for key in ("description", "settings", "entries", "extensions")},
             {"format": FORMAT_ID, "document": document},
             "fix the value in Agnai and export the book again",
+            mapped=True,
         )
         return Decoded([piece], warnings=memory_entries.stray_warnings(document.get("entries"), "the memory book's"))
 

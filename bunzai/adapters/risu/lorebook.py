@@ -99,6 +99,7 @@ class RisuLorebook(Adapter):
             {"entries": read_entries(parsed["data"], warnings)},
             {"format": FORMAT_ID, "document": parsed},  # the read's own (see Adapter.read)
             "fix the entry in RisuAI",
+            mapped=True,
         )
         return Decoded([piece], warnings=warnings)
 
