@@ -18,9 +18,11 @@ wrong tree is refused.
 
 Files: bench/compare.py's cards (Seraphina when ../shared is beside the checkout, the small
 V2 card) and bench/lorebooks.py's (a 200-entry SillyTavern world, a V2 card JSON with that
-book). The floor is compare.py's for a PNG card and `json.loads` for a JSON file.
+book, and that world as a RisuAI lorebook, an Agnai memory book and a Marinara lorebook, as the
+working tree writes them). The floor is compare.py's for a PNG card and `json.loads` for a JSON file.
 
-    .venv/bin/python bench/ab.py REV [--time] [--only NAME,...]   # NAME: seraphina small world book
+    .venv/bin/python bench/ab.py REV [--time] [--only NAME,...]
+    # NAME: seraphina small world book risu agnai marinara
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ ROUNDS = 5
 BLOCKS = 10
 # Reads per process: about a third of a second of CPU each with --time, and a few hundred
 # million instructions under valgrind (a tenth of these: valgrind runs some fifty times slower).
-COPIES = {"seraphina": 400, "small": 3000, "world": 40, "book": 40}
+COPIES = {"seraphina": 400, "small": 3000, "world": 40, "book": 40, "risu": 40, "agnai": 40, "marinara": 40}
+# bench/lorebooks.py's other books: that world as bunzai writes it in each format, by short name.
+OTHER_BOOKS = {"risu": "risu.lorebook", "agnai": "agnai.memory.json", "marinara": "marinara.lorebook"}
 
 DRIVER = (
     r"""
@@ -86,6 +90,9 @@ def files(folder: Path) -> dict[str, Path]:
         out["world"].write_text(json.dumps(lorebooks.world(200), indent=4), encoding="utf-8")
         out["book"] = folder / "card.json"
         out["book"].write_text(json.dumps(lorebooks.card(200)), encoding="utf-8")
+        for short, format_id in OTHER_BOOKS.items():
+            out[short] = folder / f"{short}.json"
+            out[short].write_bytes(lorebooks.written(200, format_id))
     return out
 
 

@@ -1,8 +1,10 @@
-"""Entry-heavy lorebooks beside the floor: a 200-entry SillyTavern world and a card holding a 200-entry book.
+"""Entry-heavy lorebooks beside the floor: a 200-entry SillyTavern world, a card holding a 200-entry book,
+and the same world as a RisuAI lorebook, an Agnai memory book and a Marinara lorebook.
 
 The entries are Eldoria's (../shared/corpus/sillytavern/worlds/Eldoria.json) repeated with
-new uids, so every one is a real SillyTavern entry. The floor is `json.loads` of the file
-(for the card: its JSON, as `chara_card_v2` JSON), the least any reader does. Each reader
+new uids, so every one is a real SillyTavern entry; the other formats' files are that world as
+bunzai writes it in each. The floor is `json.loads` of the file (for the card: its JSON, as
+`chara_card_v2` JSON), the least any reader does. Each reader
 parses the file COPIES times in its own process, ROUNDS times interleaved; the least CPU
 time of the loop is kept, start-up and imports left out. bunzai's process times the floor
 too, in BLOCKS blocks alternating with its own, and *x floor* is the median of those
@@ -78,6 +80,19 @@ def card(entries: int) -> dict:
     return document
 
 
+def written(entries: int, format_id: str) -> bytes:
+    """The world of `entries` entries as bunzai writes it in `format_id` (a lorebook format)."""
+    from bunzai.adapters.inspect import read_bytes
+    from bunzai.adapters.registry import get_adapter
+
+    book_piece = read_bytes(json.dumps(world(entries)).encode(), "Eldoria.json")[1].pieces[0]
+    return get_adapter(format_id).write(book_piece, None).data
+
+
+OTHER_BOOKS = (("RisuAI lorebook", "risu.lorebook"), ("Agnai memory book", "agnai.memory.json"))
+OTHER_BOOKS += (("Marinara lorebook", "marinara.lorebook"),)
+
+
 def _with_book(character: dict, book_piece):
     from bunzai.adapters.inspect import read_bytes
 
@@ -113,6 +128,9 @@ def main(copies: int, entries: int) -> int:
         paths = list(files.values())
         paths[0].write_text(json.dumps(world(entries), indent=4), encoding="utf-8")
         paths[1].write_text(json.dumps(card(entries)), encoding="utf-8")
+        for label, format_id in OTHER_BOOKS:
+            files[f"{label}, {entries} entries"] = path = Path(folder) / f"{format_id}.json"
+            path.write_bytes(written(entries, format_id))
         best: dict[tuple[str, str], float] = {}
         ratios: dict[str, list[float]] = {label: [] for label in files}
         for _ in range(ROUNDS):
