@@ -56,11 +56,14 @@ class KeywordForm(BaseModel):
     """A name the engine reads with its argument after `between` (a Python regex), which may be
     nothing: Agnai's `"#each" WS` reads `{{#eachbot}}` as `{{#each bot}}`, its `"#insert"i WS "="? WS`
     reads `{{#insert=1}}` as `{{#insert 1}}`. The name is matched in any case (an entry's
-    `exact_case` still decides), and only where an argument follows."""
+    `exact_case` still decides), and only where an argument follows. With `word` (a Python regex),
+    an argument that is all such a word is the one argument as written, its trailing spaces kept:
+    Agnai's `"#if" WS Word` reads `{{#if scenario }}` as a test of "scenario ", no placeholder."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
     between: str
+    word: str | None = None
 
 
 class Syntax(BaseModel):

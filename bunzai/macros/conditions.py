@@ -161,10 +161,10 @@ _BARE = re.compile(r"^\{\{([A-Za-z_][\w]*)\}\}$")
 
 
 def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, str] | None:
-    if len(args) != 1 or not _NAME.match(args[0]):
+    if len(args) != 1 or not (_NAME.match(args[0]) or _agnai_word(args[0])):
         return None
     name = args[0]
-    if _agnai_placeholder(name) != name:
+    if _agnai_placeholder(name) != name:  # a word with spaces or symbols ("scenario ") names none
         return "0", f"judged now: Agnai has no placeholder {name!r}, so its #if is always false"
     value = translate("{{" + name + "}}")[1]
     if value is None:
@@ -183,6 +183,12 @@ def _st_to_agnai(condition: str, translate: Spell) -> tuple[str, str] | None:
     found = _BARE.match(_st_value(condition, translate) or "")
     name = _agnai_placeholder(found.group(1)) if found else None
     return (name, _AGNAI_NOTE) if name else None
+
+
+def _agnai_word(text: str) -> bool:
+    """Whether `text` is the grammar's Word, which `#if` tests as written (catalog: its `keywords`)."""
+    forms = [form for form in catalog_for("agnai").syntax.keywords if form.name == "#if" and form.word]
+    return bool(forms) and re.fullmatch(forms[0].word, text) is not None
 
 
 def _agnai_placeholder(name: str) -> str | None:

@@ -238,6 +238,11 @@ def _keyword(form: KeywordForm) -> re.Pattern:
 
 
 @cache
+def _word(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+@cache
 def _pipe_chain(handlers: tuple[str, ...]) -> re.Pattern:
     # Agnai's grammar: the name, spaces, then each `|` with spaces or tabs around it and a handler
     # (its own case), then spaces before the closing braces.
@@ -306,6 +311,9 @@ def parse_token(raw: str, start: int, syntax: Syntax) -> Token:
             return token
     for form in syntax.keywords:  # Agnai's `{{#eachbot}}`, `{{#insert=1}}`: read as after one space
         keyword = _keyword(form).match(s)
+        if keyword and form.word is not None and _word(form.word).fullmatch(s, keyword.end()):
+            token.name, token.sep, token.args = s[: len(form.name)], " ", [s[keyword.end() :]]
+            return token
         if keyword:
             s = s[: len(form.name)] + " " + s[keyword.end() :]
             break

@@ -51,6 +51,32 @@ def test_a_condition_takes_its_placeholder_with_no_space() -> None:
 
 
 @pytest.mark.parametrize(
+    ("opener", "word"),
+    [
+        # peggy: [if "scenario " ["a"]], [if "sce nario" ...], [if "scenario.x" ...], [if "char | upper" ...]
+        ("{{#if scenario }}", "scenario "),
+        ("{{#ifscenario  }}", "scenario  "),
+        ("{{#if sce nario}}", "sce nario"),
+        ("{{#if scenario.x}}", "scenario.x"),
+        ("{{#if char | upper}}", "char | upper"),
+    ],
+)
+def test_a_condition_tests_its_word_as_written_so_one_with_spaces_or_symbols_is_always_false(
+    opener: str, word: str
+) -> None:
+    # template-parser.ts getPlaceholder switches on the word itself: "scenario " is no placeholder.
+    out = translate_text(opener + "a{{else}}b{{/if}}", "agnai", "sillytavern")
+    assert out.text == "{{if 0}}a{{else}}b{{/if}}"
+    assert word in out.verdicts[0]["note"]
+    assert translate_text(opener + "a{{/if}}", "agnai", "risuai").text == "{{#when 0}}a{{/when}}"
+
+
+def test_the_spaces_before_a_conditions_word_are_the_keywords() -> None:
+    # peggy: [if "scenario" ["a"]]: WS takes every space before the Word
+    assert translate_text("{{#if   scenario}}a{{/if}}", "agnai", "sillytavern").text == "{{if scenario}}a{{/if}}"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # peggy: the whole text, or the opener and closer as text around the placeholder
