@@ -18,6 +18,7 @@ into (`sweep_stale_temps`).
 
 from __future__ import annotations
 
+import errno
 import os
 
 from bunzai.errors import BunzaiError
@@ -105,10 +106,19 @@ def sweep_stale_temps(folder: Path) -> int:
     return removed
 
 
+# What fsync of a folder answers on a file system that cannot sync folders at all (some network
+# and FUSE mounts): no fault of this write, whose files are each fsynced; the new names are as
+# durable as that file system makes them. PostgreSQL's fsync_fname ignores the same two.
+_NO_FOLDER_SYNC = frozenset({errno.EINVAL, errno.EBADF})
+
+
 def fsync_dir(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
+    except OSError as error:
+        if error.errno not in _NO_FOLDER_SYNC:
+            raise
     finally:
         os.close(fd)
 
