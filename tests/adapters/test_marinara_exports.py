@@ -203,14 +203,35 @@ def test_a_repeated_entry_id_reads_by_its_place_and_is_written_back_as_the_file_
     document = json.loads(lorebook_export())
     rows = document["data"]["entries"]
     rows[1]["id"] = rows[0]["id"]
-    rows[1]["selectiveLogic"] = ["or"]  # no key of the logic table: read as an absent logic is
+    rows.append(lorebook_entry(id="entry-1"))  # a later row's own id is the place's name: it keeps it
+    rows.append(lorebook_entry())
+    del rows[3]["id"]
     data = json.dumps(document).encode()
     _adapter, decoded = read(data)
     book = decoded.pieces[0]
-    assert [entry.uid for entry in book.body.entries] == [rows[0]["id"], "entry-1"]
-    assert book.body.entries[1].selective_logic == "and_all"
+    assert [entry.uid for entry in book.body.entries] == [rows[0]["id"], "entry-1-2", "entry-1", "entry-3"]
     crossing = cross(book, "marinara.lorebook")
     assert json.loads(crossing.data) == document and crossing.losses == []
+
+
+@pytest.mark.parametrize("logic", [["or"], "xyz", 1, "OR"])
+def test_a_logic_marinara_does_not_know_reads_as_an_entry_that_is_not_selective(logic):
+    # Marinara's import keeps it, and its keyword scanner then lets the secondary keys pass
+    document = json.loads(lorebook_export())
+    document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": logic}
+    book = read(json.dumps(document).encode())[1].pieces[0]
+    assert book.body.entries[0].selective is False
+    crossing = cross(book, "marinara.lorebook")
+    assert json.loads(crossing.data) == document and crossing.losses == []
+
+
+def test_a_missing_or_null_logic_is_and():
+    document = json.loads(lorebook_export())
+    document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": None}
+    del document["data"]["entries"][1]["selectiveLogic"]
+    document["data"]["entries"][1]["selective"] = True
+    entries = read(json.dumps(document).encode())[1].pieces[0].body.entries
+    assert [(e.selective, e.selective_logic) for e in entries[:2]] == [(True, "and_all"), (True, "and_all")]
 
 
 def test_a_new_entry_gets_marinaras_column_defaults():

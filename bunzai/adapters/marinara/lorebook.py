@@ -6,8 +6,9 @@ the storage's order. Marinara's import (marinara.importer.ts importLorebook) rea
 is mapped here and more; what the canonical model does not name (category, tags, folders,
 an entry's description, tag, locked, ephemeral, filters, relationships, schedule ...) stays
 in the escrow and is written back on a Marinara export. Writing goes over the escrowed rows,
-entry by entry (matched by id), a key rewritten only where the canonical value differs from
-what the row reads as; the written file is read back and every difference is named.
+entry by entry (matched by the uid each row reads as), a key rewritten only where the
+canonical value differs from what the row reads as; the written file is read back and every
+difference is named.
 """
 
 from __future__ import annotations
@@ -169,6 +170,11 @@ def _scan_depth_out(depth: int) -> int:
 
 def entry_of(row: dict, index: int) -> dict:
     regex = _flag(row.get("useRegex"))
+    # A missing or null logic is `and` (Marinara's import: `selectiveLogic ?? "and"`); any other value
+    # it keeps, and its keyword scanner then lets the secondary keys pass (`default: return true`):
+    # read as an entry that is not selective.
+    logic = row.get("selectiveLogic")
+    logic = "and_all" if logic is None else LOGIC_IN.get(as_str(logic))
     keys = [{"text": key, "regex": regex} for key in as_str_list(row.get("keys"))]
     secondary = [{"text": key, "regex": regex} for key in as_str_list(row.get("secondaryKeys"))]
     probability = as_int(row.get("probability"), None)
@@ -180,8 +186,8 @@ def entry_of(row: dict, index: int) -> dict:
         "title": as_str(row.get("name")),
         "keys": keys,
         "secondary_keys": secondary,
-        "selective": _flag(row.get("selective")),
-        "selective_logic": LOGIC_IN.get(as_str(row.get("selectiveLogic")), "and_all"),  # a list is no key
+        "selective": _flag(row.get("selective")) and logic is not None,
+        "selective_logic": logic or "and_all",
         "content": as_str(row.get("content")),
         "enabled": _flag(row.get("enabled"), True),
         "constant": _flag(row.get("constant")),
@@ -216,23 +222,29 @@ def body_of(data: dict) -> dict:
     return {
         "description": as_str(book.get("description")),
         "settings": settings,
-        "entries": _unique_uids([entry_of(row, index) for index, row in enumerate(rows(data.get("entries")))]),
+        "entries": _unique_uids(rows(data.get("entries"))),
     }
 
 
-def _unique_uids(entries: list[dict]) -> list[dict]:
-    """`entries`, a repeated row id (a hand-edited file) read as a missing one is, by the row's place
-    (`entry-N`, or `entry-N-2` ... where a row is so named): a book's uids are unique. The written row
-    keeps the id the file gave it (a write matches rows by the escrow's reading, which is this one)."""
-    seen: set[str] = set()
-    for index, entry in enumerate(entries):
-        if entry["uid"] in seen:
-            uid, more = f"entry-{index}", 1
-            while uid in seen:
-                more += 1
-                uid = f"entry-{index}-{more}"
-            entry["uid"] = uid
-        seen.add(entry["uid"])
+def _unique_uids(native: list[dict]) -> list[dict]:
+    """The entries of the rows `native`, with unique uids: each id the file gives is the uid of the
+    first row that gives it; a row without one, or repeating one (a hand-edited file), is read by
+    its place, `entry-N` (counted from 0), or `entry-N-2` ... where the file or an earlier row has
+    that name. The written row keeps the id the file gave it (a write matches rows by the escrow's
+    reading, which is this one)."""
+    given = [as_str(row.get("id")) for row in native]
+    taken, seen = set(filter(None, given)), set()
+    entries = [entry_of(row, index) for index, row in enumerate(native)]
+    for index, (entry, uid) in enumerate(zip(entries, given)):
+        if uid and uid not in seen:
+            seen.add(uid)
+            continue
+        name, more = f"entry-{index}", 1
+        while name in taken:
+            more += 1
+            name = f"entry-{index}-{more}"
+        taken.add(name)
+        entry["uid"] = name
     return entries
 
 
