@@ -164,6 +164,8 @@ def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, st
     if len(args) != 1 or not (_NAME.match(args[0]) or _agnai_word(args[0])):
         return None
     name = args[0]
+    if name.startswith("json."):  # getPlaceholder's first test: the chat's JSON value of that name
+        return None
     if _agnai_placeholder(name) != name:  # a word with spaces or symbols ("scenario ") names none
         return "0", f"judged now: Agnai has no placeholder {name!r}, so its #if is always false"
     value = translate("{{" + name + "}}")[1]
