@@ -225,6 +225,25 @@ def test_a_logic_marinara_does_not_know_reads_as_an_entry_that_is_not_selective(
     assert json.loads(crossing.data) == document and crossing.losses == []
 
 
+@pytest.mark.parametrize(
+    ("edit", "written"),
+    [
+        ({"selective": True}, {"selective": True, "selectiveLogic": "and"}),  # now filters, on every key
+        ({"selective_logic": "not_any"}, {"selective": False, "selectiveLogic": "not"}),  # still does not
+    ],
+)
+def test_an_edit_of_an_entry_with_an_unknown_logic_writes_both_so_the_row_means_it(edit, written):
+    document = json.loads(lorebook_export())
+    document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": "xyz"}
+    book = read(json.dumps(document).encode())[1].pieces[0]
+    entries = list(book.body.entries)
+    entries[0] = entries[0].model_copy(update=edit)
+    edited = book.model_copy(update={"body": book.body.model_copy(update={"entries": entries})})
+    crossing = cross(edited, "marinara.lorebook")
+    row = json.loads(crossing.data)["data"]["entries"][0]
+    assert {key: row[key] for key in written} == written and crossing.losses == []
+
+
 def test_a_missing_or_null_logic_is_and():
     document = json.loads(lorebook_export())
     document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": None}

@@ -467,7 +467,6 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
     plain = (
         ("title", "name"),
         ("content", "content"),
-        ("selective", "selective"),
         ("enabled", "enabled"),
         ("constant", "constant"),
         ("order", "order"),
@@ -498,7 +497,14 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         k["regex"] for k in was["keys"] + was["secondary_keys"]
     ]:
         row["useRegex"] = regex
-    if entry["selective_logic"] != was["selective_logic"]:
+    # A logic Marinara keeps but does not know reads as an entry that is not selective (entry_of):
+    # an edit of either then writes both, so the row means what the entry says.
+    logic = row.get("selectiveLogic")
+    unknown = logic is not None and LOGIC_IN.get(as_str(logic)) is None
+    both = (entry["selective"], entry["selective_logic"]) != (was["selective"], was["selective_logic"])
+    if entry["selective"] != was["selective"] or unknown and both:
+        row["selective"] = entry["selective"]
+    if entry["selective_logic"] != was["selective_logic"] or unknown and both:
         row["selectiveLogic"] = LOGIC_OUT.get(
             entry["selective_logic"], "or" if entry["selective_logic"] == "and_any" else "and"
         )
