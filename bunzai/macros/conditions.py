@@ -164,7 +164,10 @@ def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, st
     if len(args) != 1 or not (_NAME.match(args[0]) or _agnai_word(args[0])):
         return None
     name = args[0]
-    if name.startswith("json."):  # getPlaceholder's first test: the chat's JSON value of that name
+    if name.startswith("json.") or _agnai_takes_args(name):
+        # getPlaceholder's first test reads `json.x` as the chat's JSON value of that name; and its
+        # cases for `roll` and `random` read their arguments, which a condition has none of
+        # (`{{#if roll}}` is "NaN", shown; `{{#if random}}` throws): not judged here
         return None
     if _agnai_placeholder(name) != name:  # a word with spaces or symbols ("scenario ") names none
         return "0", f"judged now: Agnai has no placeholder {name!r}, so its #if is always false"
@@ -191,6 +194,12 @@ def _agnai_word(text: str) -> bool:
     """Whether `text` is the grammar's Word, which `#if` tests as written (catalog: its `keywords`)."""
     forms = [form for form in catalog_for("agnai").syntax.keywords if form.name == "#if" and form.word]
     return bool(forms) and re.fullmatch(forms[0].word, text) is not None
+
+
+def _agnai_takes_args(name: str) -> bool:
+    """Whether `name` is, exactly so written, an Agnai macro that takes arguments (`roll`, `random`)."""
+    cat = catalog_for("agnai")
+    return any(e.name == name and e.min_args > 0 for e in cat.by_key.get(cat.fold(name), []))
 
 
 def _agnai_placeholder(name: str) -> str | None:

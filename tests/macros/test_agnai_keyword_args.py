@@ -71,9 +71,10 @@ def test_a_condition_tests_its_word_as_written_so_one_with_spaces_or_symbols_is_
     assert translate_text(opener + "a{{/if}}", "agnai", "risuai").text == "{{#when 0}}a{{/when}}"
 
 
-@pytest.mark.parametrize("opener", ["{{#if json.mood}}", "{{#if json.mood }}"])
-def test_a_condition_on_a_json_value_is_flattened_not_judged_false(opener: str) -> None:
-    # template-parser.ts getPlaceholder: a word starting `json.` is the chat's JSON value of that name
+@pytest.mark.parametrize("opener", ["{{#if json.mood}}", "{{#if json.mood }}", "{{#if roll}}", "{{#if random}}"])
+def test_a_condition_on_a_json_value_or_a_macro_of_arguments_is_flattened_not_judged_false(opener: str) -> None:
+    # template-parser.ts getPlaceholder: a word starting `json.` is the chat's JSON value of that
+    # name; its `roll` case gives "NaN" on a condition (shown), its `random` case throws
     out = translate_text(opener + "a{{/if}}", "agnai", "sillytavern")
     assert [v["verdict"] for v in out.verdicts] == ["flatten"] and "0" not in out.text
 
