@@ -149,7 +149,7 @@ def read_bytes(data: bytes, name: str, format_id: str | None = None) -> tuple[Ad
     if not name.isascii():  # (most names are: no call on the read path for them)
         name = text_name(name)
     # A read builds trees (the parsed file, the pieces), not cycles: the collector's passes during
-    # one free nothing, and took a fifth of a 200-entry book's read (docs/benchmarks.md). Paused
+    # one free nothing, and took a fifth to a quarter of a 200-entry book's read (docs/benchmarks.md). Paused
     # here for every caller, not only the CLI, whose thresholds (limits.GC_THRESHOLDS) are raised.
     collecting = gc.isenabled()
     if collecting:
