@@ -199,7 +199,7 @@ def _agnai_word(text: str) -> bool:
 def _agnai_takes_args(name: str) -> bool:
     """Whether `name` is, exactly so written, an Agnai macro that takes arguments (`roll`, `random`)."""
     cat = catalog_for("agnai")
-    return any(e.name == name and e.min_args > 0 for e in cat.by_key.get(cat.fold(name), []))
+    return any(e.name == name and e.min_args > 0 and e.block is None for e in cat.by_key.get(cat.fold(name), []))
 
 
 def _agnai_placeholder(name: str) -> str | None:
