@@ -140,10 +140,22 @@ def unknown_name(
     return BunzaiError(code, message, _hint(close, otherwise), **({"suggestions": close} if close else {}))
 
 
+RUN_AGAIN = "run the command again"  # the end of a disk fault's hint, where the command did nothing
+
+
+def settled_hint(hint: str) -> str:
+    """A disk fault's hint for a write that landed all the same (its last sync failed): what to fix,
+    without "run the command again", which would find the work done (a delete: `missing`)."""
+    for tail in (f", then {RUN_AGAIN}", f" and {RUN_AGAIN}"):
+        if hint.endswith(tail):
+            return hint[: -len(tail)]
+    return hint
+
+
 _OS_ERRORS = {
     errno.EROFS: ("studio_read_only", "the file system is read-only", "remount it writable, or work on a copy"),
-    errno.ENOSPC: ("disk_full", "no space is left on the device", "free some space and run the command again"),
-    errno.EDQUOT: ("disk_full", "the disk quota is used up", "free some space and run the command again"),
+    errno.ENOSPC: ("disk_full", "no space is left on the device", f"free some space and {RUN_AGAIN}"),
+    errno.EDQUOT: ("disk_full", "the disk quota is used up", f"free some space and {RUN_AGAIN}"),
     errno.EACCES: ("permission_denied", "permission denied", "check who owns the file or folder"),
     errno.EPERM: ("permission_denied", "operation not permitted", "check who owns the file or folder"),
     # A failing disk, or a network or FUSE mount that dropped: the device's fault, not a bug.
@@ -151,7 +163,7 @@ _OS_ERRORS = {
         "io_error",
         "the disk failed reading or writing (an I/O error)",
         "check the device or the mount (`dmesg` names a failing disk; a network mount may have dropped), "
-        "copy what you can to a sound disk, then run the command again",
+        f"copy what you can to a sound disk, then {RUN_AGAIN}",
     ),
     # A name past the file system's longest (255 bytes on most): the caller's to shorten, not a bug.
     errno.ENAMETOOLONG: (

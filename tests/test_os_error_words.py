@@ -117,3 +117,13 @@ def test_over_mcp_a_read_the_disk_fails_says_nothing_of_writes(tmp_path: Path, m
     error = result["structuredContent"]["error"]
     assert result["isError"] and error["code"] == "io_error" and str(piece) in error["message"]
     assert HALF not in error["message"]
+
+
+def test_a_settled_hint_keeps_what_to_fix_and_drops_only_the_retry() -> None:
+    # For a write that landed although its last sync failed: running it again finds it done.
+    from bunzai.errors import _OS_ERRORS, RUN_AGAIN, settled_hint
+
+    for _code, _what, hint in _OS_ERRORS.values():
+        settled = settled_hint(hint)
+        assert RUN_AGAIN not in settled and settled and hint.startswith(settled)
+    assert settled_hint("check who owns the file or folder") == "check who owns the file or folder"

@@ -35,7 +35,7 @@ from bunzai.changes.documents import IDLE
 from bunzai.changes.draft import parse_draft
 from bunzai.changes.media import SourceReader
 from bunzai.changes.receipts import receipt
-from bunzai.errors import BunzaiError, from_os_error
+from bunzai.errors import BunzaiError, from_os_error, settled_hint
 from bunzai.model import dump_piece
 from bunzai.store.assets import StagedAsset, land_asset, stage_asset
 from bunzai.store.batch import Batch
@@ -278,7 +278,7 @@ class _Window:
                 "message": f"{fault.message}; {ref} was written whole under its name, with its change record "
                 f"(seq {output['seq']}), but the disk failed the sync that makes them durable: a power cut may "
                 "still undo it",
-                "hint": f"{fault.hint}; `bunzai read {ref}` shows whether it is there",
+                "hint": f"{settled_hint(fault.hint)}; `bunzai read {ref}` shows whether it is there",
             },
         }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bunzai import limits
 from bunzai.changes.receipts import receipt, refusal
-from bunzai.errors import BunzaiError
+from bunzai.errors import BunzaiError, settled_hint
 from bunzai.query.links import LINKING_KINDS
 from bunzai.store.changelog import record_session
 from bunzai.store.faults import Unsettled
@@ -275,7 +275,7 @@ def _unconfirmed(unsettled: Unsettled, said: str, look: str) -> dict:
     warned = unsettled.said_of(unsettled.details["path"], said)
     return {
         "durable": False,
-        "warning": {"code": warned.code, "message": warned.message, "hint": f"{warned.hint}; {look}"},
+        "warning": {"code": warned.code, "message": warned.message, "hint": f"{settled_hint(warned.hint)}; {look}"},
     }
 
 

@@ -97,6 +97,7 @@ def test_a_burial_whose_removal_is_not_confirmed_is_applied_not_durable(studio: 
         "a power cut may bring the file back beside its graveyard entry"
     )
     assert warning["hint"].endswith("; `bunzai read character/ada` shows whether it is back")
+    assert "run the command again" not in warning["hint"]
     assert try_read(studio, "character", "ada") is None and _ops(studio) == ["create", "bury"]
     refused = lifecycle_refusal(done, "bury")  # the MCP tool's answer
     assert isinstance(refused, BunzaiError) and refused.code == "io_error"

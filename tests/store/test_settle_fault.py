@@ -74,6 +74,7 @@ def test_a_delete_whose_removal_is_not_confirmed_is_applied_not_durable(tmp_path
         "may bring the file back"
     )
     assert warning["hint"].endswith("; `bunzai read character/ada` shows whether it is back")
+    assert "run the command again" not in warning["hint"]  # it did happen: again finds it missing
     assert try_read(studio, "character", "ada") is None
     assert [r["op"] for r in read_changes(studio)] == ["create", "delete"]  # the log says what the files hold
     refused = lifecycle_refusal(done, "deleting character/ada")  # the MCP tool's answer
