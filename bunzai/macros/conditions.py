@@ -171,6 +171,8 @@ def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, st
         return None
     if _agnai_placeholder(name) != name:  # a word with spaces or symbols ("scenario ") names none
         return "0", f"judged now: Agnai has no placeholder {name!r}, so its #if is always false"
+    if _agnai_op(name) == _CONDITION_VALUE:  # getPlaceholder's value case: an #if is given no condition text
+        return "0", "judged now: Agnai's #if value has no condition text to test, so it is always false"
     value = translate("{{" + name + "}}")[1]
     if value is None:
         return None
@@ -194,6 +196,15 @@ def _agnai_word(text: str) -> bool:
     """Whether `text` is the grammar's Word, which `#if` tests as written (catalog: its `keywords`)."""
     forms = [form for form in catalog_for("agnai").syntax.keywords if form.name == "#if" and form.word]
     return bool(forms) and re.fullmatch(forms[0].word, text) is not None
+
+
+_CONDITION_VALUE = "x.agnai.condition_value"  # `{{value}}`: the text of the condition a body is in
+
+
+def _agnai_op(name: str) -> str | None:
+    """The op of the Agnai macro named exactly `name`, or None."""
+    cat = catalog_for("agnai")
+    return next((e.op for e in cat.by_key.get(cat.fold(name), []) if e.name == name), None)
 
 
 def _agnai_takes_args(name: str) -> bool:

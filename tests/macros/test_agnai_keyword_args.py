@@ -60,6 +60,8 @@ def test_a_condition_takes_its_placeholder_with_no_space() -> None:
         ("{{#if scenario.x}}", "scenario.x"),
         ("{{#if char | upper}}", "char | upper"),
         ("{{#if #insert}}", "#insert"),  # a block's name is no macro getPlaceholder has a case for
+        # getPlaceholder's value case gives the condition's text, which renderCondition never passes
+        ("{{#if value}}", "value"),
     ],
 )
 def test_a_condition_tests_its_word_as_written_so_one_with_spaces_or_symbols_is_always_false(
