@@ -184,9 +184,14 @@ class _Translator:
             entry = entries[i]
             self.here, self.there = within[i], _kept_around(tokens, i, kept)
             if entry is None:
+                around = entries[token.parent] if token.parent is not None else None
+                if token.name in ("else", ":else", "#else") and self.else_only_as_block(token):
+                    # Agnai's else is a block with its closer: `{{else}}` alone is text there, and
+                    # the target reads it as a branch, so it is reported, not passed over
+                    verdicts.append(self.unknown(token, stopped.get(i), around))
+                    continue
                 if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it
-                around = entries[token.parent] if token.parent is not None else None
                 verdicts.append(self.unknown(token, stopped.get(i), around))
                 continue
             if token.paired and entry.literal:
@@ -249,6 +254,20 @@ class _Translator:
         if key not in self.entries:
             self.entries[key] = resolve(self.source, token, paired=True, within=within)
         return self.entries[key]
+
+    def else_only_as_block(self, token: Token) -> bool:
+        """Whether the source reads this else only as a block with its closer (Agnai's
+        `{{#else}}...{{/else}}`), so that, unpaired, it is text, while the target reads it as a
+        branch marker: the translation would then add a branch the source never had."""
+        if token.paired or "cond.if" not in self.there:  # outside a kept condition, a branch of nothing
+            return False
+        inside_if = frozenset({"cond.if"})
+        if resolve(self.source, token, paired=False, within=inside_if) is not None:
+            return False  # a branch marker there too
+        theirs = by_name(self.target, token, paired=False, within=self.there)
+        return resolve(self.source, token, paired=True, within=inside_if) is not None and (
+            theirs is not None and theirs.op in ("cond.else", "cond.elseif")
+        )
 
     def unknown(self, token: Token, stop: str | None = None, around: Entry | None = None) -> dict:
         """`around`: the block the token sits in, where a block it would open elsewhere is text there."""

@@ -83,6 +83,7 @@ def test_an_else_holding_a_lowpriority_closer_is_text_and_a_field_does_not_stop_
     text = "{{#if scenario}}a{{#else}}{{#lowpriority}}x{{char}}{{/lowpriority}}b{{/else}}{{/if}}"
     assert _ops(text) == [
         ("{{#if scenario}}", "cond.if"),
+        ("{{#else}}", None),  # text to Agnai, reported: Lumiverse would read it as the if's branch
         ("{{#lowpriority}}", "block.lowpriority"),
         ("{{char}}", "char.name"),
     ]
@@ -238,7 +239,8 @@ def test_the_command_says_what_name_is_in_a_loop_where_the_field_is_not_known(ba
         # `{{/if}}` in the else's body ends it (ElseText), so the else is text and the if opens
         (
             "{{#if scenario}}{{char}}{{#else}}{{#if .isuser}}{{user}}{{/if}}{{/else}}{{scenario}}{{/if}}",
-            ["cond.if", "char.name", "cond.if", "user.name", "card.scenario"],
+            # the text `{{#else}}` is reported (None): Lumiverse reads it as a branch of the if
+            ["cond.if", "char.name", None, "cond.if", "user.name", "card.scenario"],
         ),
         # peggy: [each bots ["{{#foo}}", char, "{{/foo}}"]]: a block the grammar has none of is text
         ("{{#each bot}}{{#foo}}{{char}}{{/foo}}{{/each}}", ["loop.each_char", None, "char.name"]),
@@ -289,3 +291,17 @@ def test_blocks_read_as_text_nested_past_the_bound_leave_what_they_hold_as_writt
     out = translate_text(deep + "{{/insert}}" * (BOUND + 1), "agnai", "lumiverse")
     assert [v["token"] for v in out.verdicts if said in v.get("note", "")] == ["{{#each msg}}"]
     assert next(v for v in out.verdicts if v["token"] == "{{random:a,b}}")["verdict"] == "portable"
+
+
+def test_an_else_without_its_closer_is_reported_where_the_target_would_read_a_branch() -> None:
+    # peggy: [if char ["a{{else}}b"]]: ElseBlock needs its {{/else}}, so Agnai shows "a{{else}}b"
+    # whole; SillyTavern would read a branch there and show "a" alone
+    out = translate_text("{{#if char}}a{{else}}b{{/if}}", "agnai", "sillytavern")
+    assert [(v["token"], v["verdict"]) for v in out.verdicts] == [("{{#if char}}", "portable"), ("{{else}}", "unknown")]
+    assert "sillytavern reads it as cond.else" in out.verdicts[1]["note"]
+    # RisuAI's branch is {{:else}}: there `{{else}}` is text too, and nothing is reported
+    out = translate_text("{{#if char}}a{{else}}b{{/if}}", "agnai", "risuai")
+    assert [v["verdict"] for v in out.verdicts] == ["portable"]
+    # with its closer it is the branch, carried as one
+    out = translate_text("{{#if char}}a{{#else}}b{{/else}}{{/if}}", "agnai", "sillytavern")
+    assert out.text == "{{if char}}a{{else}}b{{/if}}" and [v["verdict"] for v in out.verdicts] == ["portable"]
