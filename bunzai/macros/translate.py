@@ -256,18 +256,16 @@ class _Translator:
         return self.entries[key]
 
     def else_only_as_block(self, token: Token) -> bool:
-        """Whether the source reads this else only as a block with its closer (Agnai's
-        `{{#else}}...{{/else}}`), so that, unpaired, it is text, while the target reads it as a
-        branch marker: the translation would then add a branch the source never had."""
+        """Whether the source reads this else as no branch marker (Agnai's else is a block with its
+        closer, `{{#else}}...{{/else}}`; `{{:else}}` is nothing to it), so that, unpaired, it is
+        text, while the target reads it as one in the condition around it: the translation would
+        then add a branch the source never had."""
         if token.paired or "cond.if" not in self.there:  # outside a kept condition, a branch of nothing
             return False
-        inside_if = frozenset({"cond.if"})
-        if resolve(self.source, token, paired=False, within=inside_if) is not None:
+        if resolve(self.source, token, paired=False, within=frozenset({"cond.if"})) is not None:
             return False  # a branch marker there too
         theirs = by_name(self.target, token, paired=False, within=self.there)
-        return resolve(self.source, token, paired=True, within=inside_if) is not None and (
-            theirs is not None and theirs.op in ("cond.else", "cond.elseif")
-        )
+        return theirs is not None and theirs.op in ("cond.else", "cond.elseif")
 
     def unknown(self, token: Token, stop: str | None = None, around: Entry | None = None) -> dict:
         """`around`: the block the token sits in, where a block it would open elsewhere is text there."""

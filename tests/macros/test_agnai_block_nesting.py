@@ -302,6 +302,13 @@ def test_an_else_without_its_closer_is_reported_where_the_target_would_read_a_br
     # RisuAI's branch is {{:else}}: there `{{else}}` is text too, and nothing is reported
     out = translate_text("{{#if char}}a{{else}}b{{/if}}", "agnai", "risuai")
     assert [v["verdict"] for v in out.verdicts] == ["portable"]
+    # but an Agnai `{{:else}}`, text to Agnai, is RisuAI's branch, inline or on a line of its own
+    for body in ("a{{:else}}b", "a\n{{:else}}\nb"):
+        out = translate_text("{{#if char}}" + body + "{{/if}}", "agnai", "risuai")
+        assert [(v["token"], v["verdict"]) for v in out.verdicts] == [
+            ("{{#if char}}", "portable"),
+            ("{{:else}}", "unknown"),
+        ]
     # with its closer it is the branch, carried as one
     out = translate_text("{{#if char}}a{{#else}}b{{/else}}{{/if}}", "agnai", "sillytavern")
     assert out.text == "{{if char}}a{{else}}b{{/if}}" and [v["verdict"] for v in out.verdicts] == ["portable"]
