@@ -187,8 +187,12 @@ class _Translator:
                 around = entries[token.parent] if token.parent is not None else None
                 if token.name in ("else", ":else", "#else") and self.else_only_as_block(token):
                     # Agnai's else is a block with its closer: `{{else}}` alone is text there, and
-                    # the target reads it as a branch, so it is reported, not passed over
-                    verdicts.append(self.unknown(token, stopped.get(i), around))
+                    # the target may read it as a branch, so it is reported, not passed over
+                    note = (
+                        f"{self.source.engine} reads this as text in the condition, and {self.target.engine} may read "
+                        "it as the condition's other branch (where its own rules take it as one): left as written"
+                    )
+                    verdicts.append(_verdict("unknown", token, None, note=note))
                     continue
                 if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it

@@ -298,11 +298,12 @@ def test_an_else_without_its_closer_is_reported_where_the_target_would_read_a_br
     # whole; SillyTavern would read a branch there and show "a" alone
     out = translate_text("{{#if char}}a{{else}}b{{/if}}", "agnai", "sillytavern")
     assert [(v["token"], v["verdict"]) for v in out.verdicts] == [("{{#if char}}", "portable"), ("{{else}}", "unknown")]
-    assert "sillytavern reads it as cond.else" in out.verdicts[1]["note"]
+    assert "sillytavern may read it as the condition's other branch" in out.verdicts[1]["note"]
     # RisuAI's branch is {{:else}}: there `{{else}}` is text too, and nothing is reported
     out = translate_text("{{#if char}}a{{else}}b{{/if}}", "agnai", "risuai")
     assert [v["verdict"] for v in out.verdicts] == ["portable"]
-    # but an Agnai `{{:else}}`, text to Agnai, is RisuAI's branch, inline or on a line of its own
+    # but an Agnai `{{:else}}`, text to Agnai, is RisuAI's branch, inline in a one-line body or on a
+    # line of its own
     for body in ("a{{:else}}b", "a\n{{:else}}\nb"):
         out = translate_text("{{#if char}}" + body + "{{/if}}", "agnai", "risuai")
         assert [(v["token"], v["verdict"]) for v in out.verdicts] == [
