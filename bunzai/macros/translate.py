@@ -185,7 +185,7 @@ class _Translator:
             self.here, self.there = within[i], _kept_around(tokens, i, kept)
             if entry is None:
                 around = entries[token.parent] if token.parent is not None else None
-                if token.name in ("else", ":else", "#else") and self.else_only_as_block(token):
+                if token.name.lower() in _ELSE_NAMES and self.else_only_as_block(token):
                     # Agnai's else is a block with its closer: `{{else}}` alone is text there, and
                     # the target may read it as a branch, so it is reported, not passed over
                     note = (
@@ -194,7 +194,7 @@ class _Translator:
                     )
                     verdicts.append(_verdict("unknown", token, None, note=note))
                     continue
-                if token.name in ("else", ":else", "#else") or token.name.startswith("/") and token.name != "//":
+                if token.name.lower() in _ELSE_NAMES or token.name.startswith("/") and token.name != "//":
                     continue  # a stray marker is scaffolding of nothing: leave it
                 verdicts.append(self.unknown(token, stopped.get(i), around))
                 continue
@@ -822,6 +822,9 @@ def _brace_free(text: str) -> str:
 
 def _noted(verdict: dict, note: str) -> dict:
     return {**verdict, "note": "; ".join(n for n in (verdict.get("note"), note) if n)}
+
+
+_ELSE_NAMES = ("else", ":else", "#else")  # the else markers' names, in any case
 
 
 def _kept_around(tokens: list[Token], i: int, kept: dict[int, str]) -> frozenset[str]:

@@ -313,3 +313,27 @@ def test_an_else_without_its_closer_is_reported_where_the_target_would_read_a_br
     # with its closer it is the branch, carried as one
     out = translate_text("{{#if char}}a{{#else}}b{{/else}}{{/if}}", "agnai", "sillytavern")
     assert out.text == "{{if char}}a{{else}}b{{/if}}" and [v["verdict"] for v in out.verdicts] == ["portable"]
+
+
+@pytest.mark.parametrize(
+    ("body", "target", "reported"),
+    [
+        # cautious: RisuAI would print these (inline in a body of several lines; spaced), yet the
+        # target's catalog reads the spelling as its branch, so they are reported as "may read"
+        ("a\nx{{:else}}b\nc", "risuai", True),
+        ("a{{ :else }}b", "risuai", True),
+        ("a{{:ELSE}}b", "risuai", True),
+        # Agnai's else in any case is no branch into RisuAI, whose is `{{:else}}`
+        ("a{{ELSE}}b", "risuai", False),
+        ("a{{:ELSE}}b", "sillytavern", False),
+        ("a{{ELSE}}b", "sillytavern", True),
+    ],
+)
+def test_an_else_agnai_reads_as_text_is_reported_in_any_case_where_the_target_may_read_a_branch(
+    body: str, target: str, reported: bool
+) -> None:
+    out = translate_text("{{#if char}}" + body + "{{/if}}", "agnai", target)
+    found = [v for v in out.verdicts if v["verdict"] == "unknown"]
+    assert [v["verdict"] for v in out.verdicts][:1] == ["portable"]
+    assert bool(found) is reported
+    assert all(f"{target} may read it as the condition's other branch" in v["note"] for v in found)
