@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 
 from bunzai.jstext import js_trim
-from bunzai.macros.catalog import catalog_for
+from bunzai.macros.catalog import Entry, catalog_for
 
 # Engines whose truth rule is modelled here.
 TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai", "agnai": "agnai"}
@@ -201,16 +201,20 @@ def _agnai_word(text: str) -> bool:
 _CONDITION_VALUE = "x.agnai.condition_value"  # `{{value}}`: the text of the condition a body is in
 
 
+def _agnai_named(name: str) -> list[Entry]:
+    """The Agnai entries named exactly `name`: getPlaceholder's switch matches the word as written."""
+    cat = catalog_for("agnai")
+    return [e for e in cat.by_key.get(cat.fold(name), []) if e.name == name]
+
+
 def _agnai_op(name: str) -> str | None:
     """The op of the Agnai macro named exactly `name`, or None."""
-    cat = catalog_for("agnai")
-    return next((e.op for e in cat.by_key.get(cat.fold(name), []) if e.name == name), None)
+    return next((e.op for e in _agnai_named(name)), None)
 
 
 def _agnai_takes_args(name: str) -> bool:
     """Whether `name` is, exactly so written, an Agnai macro that takes arguments (`roll`, `random`)."""
-    cat = catalog_for("agnai")
-    return any(e.name == name and e.min_args > 0 and e.block is None for e in cat.by_key.get(cat.fold(name), []))
+    return any(e.min_args > 0 and e.block is None for e in _agnai_named(name))
 
 
 def _agnai_placeholder(name: str) -> str | None:

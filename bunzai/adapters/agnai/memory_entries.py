@@ -240,7 +240,7 @@ FROM_CARD_BOOK = frozenset(
 
 def read_entry(entry: dict) -> dict:
     """A native memory entry -> the canonical LoreEntry fields it maps (JSON form), uid apart; the
-    model gives every other field its default (a dump of a default entry per entry cost a sixth of a read)."""
+    model gives every other field its default (a dump of a default entry per entry cost a third of a read)."""
     return {field: read(entry.get(key, MISSING)) for field, (key, read, _encode) in FIELDS.items()}
 
 
