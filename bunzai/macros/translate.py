@@ -551,7 +551,13 @@ class _Translator:
             uncarried = condition is None and any(e.block == "block" for e in target.by_op.get(entry.op, []))
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
         t_else = self.else_spelling(entries, branches)
-        if found is not None and t_else is not False:
+        # An else with its closer (Agnai's) ends before the condition does: text after it is the
+        # first branch's, and of several elses only the last is shown. A marker else cannot say
+        # either (the text would move into the other branch): flattened, the else blocks cut.
+        moved = bool(else_closers) and (
+            len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
+        )
+        if found is not None and t_else is not False and not moved:
             t_entry, spelled = found
             edits[i] = spelled
             close = "{{/" + t_entry.name.lstrip("#:") + "}}"
@@ -567,7 +573,12 @@ class _Translator:
         # Flatten: keep the first branch, drop the rest and the scaffolding.
         edits[i] = self.note(token, "kept its first branch" if op and op.startswith("cond.") else "kept its body")
         edits[closer] = ""
-        if branches:
+        if branches and else_closers:  # else blocks: each cut, what stands after them kept
+            for j in branches:
+                end = tokens[j].partner if tokens[j].partner is not None else closer
+                cuts.append((tokens[j].start, tokens[end].end if end != closer else tokens[closer].start))
+                skipped.update(range(j, end + 1 if end != closer else closer))
+        elif branches:
             first = branches[0]
             cuts.append((tokens[first].start, tokens[closer].start))
             skipped.update(j for j in range(first, closer))

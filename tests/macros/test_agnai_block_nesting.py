@@ -337,3 +337,28 @@ def test_an_else_agnai_reads_as_text_is_reported_in_any_case_where_the_target_ma
     assert [v["verdict"] for v in out.verdicts][:1] == ["portable"]
     assert bool(found) is reported
     assert all(f"{target} may read it as the condition's other branch" in v["note"] for v in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Agnai shows "ac" or "b": text after the else block is the first branch's
+        ("{{#if char}}a{{#else}}b{{/else}}c{{/if}}", "ac"),
+        ("{{#if char}}a{{#else}}b{{/else}}{{user}}{{/if}}", "a{{user}}"),
+        # of several else blocks Agnai shows only the last (renderCondition's `.slice(-1)`)
+        ("{{#if char}}a{{#else}}b{{/else}}{{#else}}d{{/else}}{{/if}}", "a"),
+    ],
+)
+def test_a_condition_whose_else_block_a_marker_cannot_place_is_flattened_with_its_first_branch_whole(
+    text: str, kept: str
+) -> None:
+    out = translate_text(text, "agnai", "sillytavern")
+    assert (
+        out.verdicts[0]["verdict"] == "flatten" and out.verdicts[0]["dropped"] == "the condition and the other branches"
+    )
+    assert out.text == "{{// bunzai: dropped #if char; kept its first branch}}" + kept
+
+
+def test_an_else_block_at_the_end_of_its_condition_is_carried_as_the_branch() -> None:
+    out = translate_text("{{#if char}}a{{#else}}b{{/else}}{{/if}}", "agnai", "sillytavern")
+    assert out.text == "{{if char}}a{{else}}b{{/if}}" and out.verdicts[0]["verdict"] == "portable"
