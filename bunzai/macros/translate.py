@@ -557,6 +557,7 @@ class _Translator:
         moved = bool(else_closers) and (
             len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
         )
+        placed = found is not None and t_else is not False and moved  # the else alone stops it
         if found is not None and t_else is not False and not moved:
             t_entry, spelled = found
             edits[i] = spelled
@@ -594,7 +595,11 @@ class _Translator:
             else "the block's scaffolding",
             condition=_brace_free(condition),
             comment=comment,
-            note=_flatten_reason(target.engine, op or entry.name, lost, uncarried)
+            note=(
+                _ELSE_PLACED.format(source=self.source.engine, target=target.engine)
+                if placed
+                else _flatten_reason(target.engine, op or entry.name, lost, uncarried)
+            )
             + "; the body of the first branch is kept"
             + (
                 ""
@@ -797,6 +802,12 @@ class _Translator:
         body = _brace_free(f"bunzai: dropped {token.raw[2:-2].strip()}; {kept}")
         body = "".join(c for c in body if c not in comment.forbid)
         return comment.open + body + comment.close
+
+
+_ELSE_PLACED = (
+    "its else block does not end it ({source} shows the text after it with the first branch, and only the last of "
+    "several else blocks), which {target}'s else marker, running to the condition's end, cannot say"
+)
 
 
 def _flatten_reason(target: str, what: str, lost: bool, uncarried: bool) -> str:

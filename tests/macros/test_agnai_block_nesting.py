@@ -356,6 +356,7 @@ def test_a_condition_whose_else_block_a_marker_cannot_place_is_flattened_with_it
     assert (
         out.verdicts[0]["verdict"] == "flatten" and out.verdicts[0]["dropped"] == "the condition and the other branches"
     )
+    assert out.verdicts[0]["note"].startswith("its else block does not end it")
     assert out.text == "{{// bunzai: dropped #if char; kept its first branch}}" + kept
 
 
