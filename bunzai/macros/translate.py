@@ -558,6 +558,23 @@ class _Translator:
             len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
         )
         placed = found is not None and t_else is not False and moved  # the else alone stops it
+        if placed and all(tokens[j].partner == j + 1 for j in branches):
+            # Else blocks of text alone: the last, the one Agnai shows, written at the end
+            t_entry, spelled = found
+            edits[i] = spelled
+            cuts.extend((tokens[j].start, tokens[j + 1].end) for j in branches)
+            body = text[tokens[branches[-1]].end : tokens[branches[-1] + 1].start]
+            marker = t_else[0]
+            if t_else[2]:  # on a line of its own
+                before = "" if text[: tokens[closer].start].endswith("\n") else "\n"
+                marker = before + marker + ("" if body.startswith("\n") else "\n")
+            close = (t_else[1] or "") + "{{/" + t_entry.name.lstrip("#:") + "}}"
+            edits[closer] = marker + body + close
+            moved_note = "its else block is written at its end: Agnai shows the text after it with the first branch"
+            if len(branches) > 1:
+                moved_note += ", and only the last of its else blocks"
+            note = "; ".join(n for n in (truth_note or t_entry.note, moved_note) if n)
+            return _verdict("portable", token, op, to=spelled, note=note)
         if found is not None and t_else is not False and not moved:
             t_entry, spelled = found
             edits[i] = spelled

@@ -340,24 +340,42 @@ def test_an_else_agnai_reads_as_text_is_reported_in_any_case_where_the_target_ma
 
 
 @pytest.mark.parametrize(
-    ("text", "kept"),
+    ("text", "target", "written"),
     [
         # Agnai shows "ac" or "b": text after the else block is the first branch's
-        ("{{#if char}}a{{#else}}b{{/else}}c{{/if}}", "ac"),
-        ("{{#if char}}a{{#else}}b{{/else}}{{user}}{{/if}}", "a{{user}}"),
+        ("{{#if char}}a{{#else}}b{{/else}}c{{/if}}", "sillytavern", "{{if char}}ac{{else}}b{{/if}}"),
+        ("{{#if char}}a{{#else}}b{{/else}}{{user}}{{/if}}", "sillytavern", "{{if char}}a{{user}}{{else}}b{{/if}}"),
+        # always false in Agnai: it always shows "b", and so does the written condition
+        ("{{#if persona}}a{{#else}}b{{/else}}c{{/if}}", "sillytavern", "{{if 0}}ac{{else}}b{{/if}}"),
         # of several else blocks Agnai shows only the last (renderCondition's `.slice(-1)`)
-        ("{{#if char}}a{{#else}}b{{/else}}{{#else}}d{{/else}}{{/if}}", "a"),
+        ("{{#if char}}a{{#else}}b{{/else}}{{#else}}d{{/else}}{{/if}}", "sillytavern", "{{if char}}a{{else}}d{{/if}}"),
+        # RisuAI's else on a line of its own
+        (
+            "{{#if char}}a{{#else}}b{{/else}}c{{/if}}",
+            "risuai",
+            "{{#when {{notequal::{{char}}::}}}}ac\n{{:else}}\nb{{/when}}",
+        ),
     ],
 )
-def test_a_condition_whose_else_block_a_marker_cannot_place_is_flattened_with_its_first_branch_whole(
-    text: str, kept: str
+def test_an_else_block_that_does_not_end_its_condition_is_written_at_its_end(
+    text: str, target: str, written: str
 ) -> None:
-    out = translate_text(text, "agnai", "sillytavern")
+    out = translate_text(text, "agnai", target)
+    assert out.text == written
+    assert (
+        out.verdicts[0]["verdict"] == "portable" and "its else block is written at its end" in out.verdicts[0]["note"]
+    )
+
+
+def test_an_else_block_holding_macros_that_does_not_end_its_condition_is_flattened_with_its_first_branch_whole() -> (
+    None
+):
+    out = translate_text("{{#if char}}a{{#else}}{{user}}{{/else}}c{{/if}}", "agnai", "sillytavern")
     assert (
         out.verdicts[0]["verdict"] == "flatten" and out.verdicts[0]["dropped"] == "the condition and the other branches"
     )
     assert out.verdicts[0]["note"].startswith("its else block does not end it")
-    assert out.text == "{{// bunzai: dropped #if char; kept its first branch}}" + kept
+    assert out.text == "{{// bunzai: dropped #if char; kept its first branch}}ac"
 
 
 def test_an_else_block_at_the_end_of_its_condition_is_carried_as_the_branch() -> None:
