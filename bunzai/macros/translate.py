@@ -551,9 +551,11 @@ class _Translator:
             uncarried = condition is None and any(e.block == "block" for e in target.by_op.get(entry.op, []))
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
         t_else = self.else_spelling(entries, branches)
-        # An else with its closer (Agnai's) ends before the condition does: text after it is the
-        # first branch's, and of several elses only the last is shown. A marker else cannot say
-        # either (the text would move into the other branch): flattened, the else blocks cut.
+        # An else with its closer (Agnai's) may end before the condition does: text after it is the
+        # first branch's, and of several elses only the last is shown. A marker else runs to the
+        # condition's end, so the last else block is written there where it holds text alone;
+        # else blocks holding macros are flattened, the else blocks cut (their translated text is
+        # not moved).
         moved = bool(else_closers) and (
             len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
         )
@@ -823,7 +825,8 @@ class _Translator:
 
 _ELSE_PLACED = (
     "its else block does not end it ({source} shows the text after it with the first branch, and only the last of "
-    "several else blocks), which {target}'s else marker, running to the condition's end, cannot say"
+    "several else blocks) and holds macros, which bunzai does not move to the condition's end, where {target}'s "
+    "else marker would have to stand"
 )
 
 

@@ -375,6 +375,7 @@ def test_an_else_block_holding_macros_that_does_not_end_its_condition_is_flatten
         out.verdicts[0]["verdict"] == "flatten" and out.verdicts[0]["dropped"] == "the condition and the other branches"
     )
     assert out.verdicts[0]["note"].startswith("its else block does not end it")
+    assert "holds macros, which bunzai does not move" in out.verdicts[0]["note"]
     assert out.text == "{{// bunzai: dropped #if char; kept its first branch}}ac"
 
 
