@@ -103,7 +103,8 @@ def profile_bytes(**sections) -> bytes:
 
 
 def compatible_entry(entry: dict, index: int) -> dict:
-    """One entry as buildCompatibleLorebookExport writes it (stSelectiveLogic, stRole; position as is)."""
+    """One entry as an older buildCompatibleLorebookExport wrote it (Marinara's three logics as
+    0 / 1 / 2, stRole; position as is; no outletName)."""
     return {
         "uid": index,
         "key": entry["keys"],
@@ -130,13 +131,31 @@ def compatible_entry(entry: dict, index: int) -> dict:
     }
 
 
-def compatible_lorebook(entries: list[dict] | None = None) -> dict:
-    """buildCompatibleLorebookExport over lorebook_export's entries: an ST world, Marinara's numbers."""
+def current_compatible_entry(entry: dict, index: int) -> dict:
+    """One entry as buildCompatibleLorebookExport writes it since Marinara took SillyTavern's four
+    logics: SillyTavern's numbers (stSelectiveLogic, stPosition), outletName, regex and recursion."""
+    older = compatible_entry(entry, index)
+    logic = {"or": 0, "not_all": 1, "not": 2, "and_all": 3}.get(entry["selectiveLogic"], 0)
+    position = {7: 7, 2: 4, 1: 1}.get(entry["position"], 0)
+    return older | {
+        "selectiveLogic": logic,
+        "position": position,
+        "outletName": entry.get("outletName", ""),
+        "useRegex": entry["useRegex"] is True,
+        "preventRecursion": entry["preventRecursion"] is True,
+        "excludeRecursion": entry.get("excludeRecursion") is True,
+        "delayUntilRecursion": entry.get("delayUntilRecursion") is True,
+    }
+
+
+def compatible_lorebook(entries: list[dict] | None = None, writer=compatible_entry) -> dict:
+    """buildCompatibleLorebookExport over lorebook_export's entries: an ST world, by default in
+    the older Marinara's numbers (`writer=current_compatible_entry` for today's)."""
     data = json.loads(lorebook_export())["data"]
     rows = data["entries"] if entries is None else entries
     mark = {"marinara": {"exportedAt": "2026-05-06T10:00:00.000Z", "source": MARK_SOURCE}}
     return {
         "name": data["lorebook"]["name"],
         "extensions": mark,
-        "entries": {str(index): compatible_entry(entry, index) for index, entry in enumerate(rows)},
+        "entries": {str(index): writer(entry, index) for index, entry in enumerate(rows)},
     }

@@ -1,7 +1,8 @@
 """Marinara Engine's "compatible" persona export (characters.routes.ts buildCompatiblePersonaExport:
 the personas row at the top level, no dates, an `extensions.marinara` mark), which Marinara's own
 persona import dialog takes, reads as the native export does and is written back native; so does
-its "compatible" lorebook, a SillyTavern world in Marinara's own numbers."""
+its "compatible" lorebook, a SillyTavern world: in SillyTavern's numbers since Marinara took
+SillyTavern's four logics, in Marinara's own before."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from marinara_profile_support import compatible_lorebook
+from marinara_profile_support import compatible_lorebook, current_compatible_entry
 from marinara_support import envelope, lorebook_entry, lorebook_export, no_media, persona_export, read
 
 from bunzai.adapters.inspect import read_bytes
@@ -90,7 +91,49 @@ def test_a_compatible_lorebook_reads_in_marinaras_numbers_as_the_native_export_d
     assert got == want
     rome = decoded.pieces[0].body.entries[1]
     assert (rome.position, rome.depth, rome.selective_logic) == ("at_depth", 3, "not_any")  # 2 is at a depth
-    assert decoded.pieces[0].body.entries[0].selective_logic == "and_all"  # Marinara's 0 is "and": every key
+    assert decoded.pieces[0].body.entries[0].selective_logic == "and_any"  # 0 is "and": any key, as Marinara runs it
+
+
+# What today's compatible export carries beside: the regex switch, the outlet, the recursion flags.
+CARRIED_NOW = (*CARRIED, "outlet", "prevent_recursion", "exclude_recursion", "delay_until_recursion")
+
+
+def test_todays_compatible_lorebook_reads_in_sillytaverns_numbers_as_the_native_export_does():
+    world = compatible_lorebook(writer=current_compatible_entry)
+    rome = world["entries"]["1"]
+    assert (rome["position"], rome["selectiveLogic"], rome["outletName"]) == (4, 2, "")  # stPosition, stSelectiveLogic
+    adapter, decoded = read(json.dumps(world, indent=2).encode(), "Italy.json")
+    _native_adapter, native = read(lorebook_export())
+    assert adapter.format_id == "marinara.lorebook"
+    got = [entry.model_dump(include=set(CARRIED_NOW)) for entry in decoded.pieces[0].body.entries]
+    assert got == [entry.model_dump(include=set(CARRIED_NOW)) for entry in native.pieces[0].body.entries]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    position=st.sampled_from([0, 1, 2, 7]),
+    logic=st.sampled_from(["and", "and_all", "or", "not", "not_all"]),
+    outlet=st.sampled_from(["", "Weather"]),
+    flags=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()),
+)
+def test_any_entry_reads_alike_from_todays_compatible_and_the_native_export(position, logic, outlet, flags):
+    regex, prevent, exclude, delay = flags
+    row = lorebook_entry(
+        position=position,
+        selectiveLogic=logic,
+        selective=True,
+        secondaryKeys=["sea"],
+        outletName=outlet,
+        useRegex=regex,
+        preventRecursion=prevent,
+        excludeRecursion=exclude,
+        delayUntilRecursion=delay,
+    )
+    world = compatible_lorebook([row], writer=current_compatible_entry)
+    _adapter, compatible = read(json.dumps(world).encode(), "Italy.json")
+    _native_adapter, native = read(envelope("marinara_lorebook", {"lorebook": {"name": "Italy"}, "entries": [row]}))
+    got, want = compatible.pieces[0].body.entries[0], native.pieces[0].body.entries[0]
+    assert got.model_dump(include=set(CARRIED_NOW)) == want.model_dump(include=set(CARRIED_NOW))
 
 
 @settings(max_examples=60, deadline=None)
@@ -119,7 +162,7 @@ def test_a_compatible_lorebook_crosses_to_sillytavern_in_sillytaverns_numbers():
     written = json.loads(convert_piece(decoded.pieces[0], "sillytavern.world", no_media).data)
     naples, rome = written["entries"]["0"], written["entries"]["1"]
     assert (rome["position"], rome["depth"], rome["selectiveLogic"]) == (4, 3, 2)  # at depth, NOT_ANY
-    assert (naples["position"], naples["selectiveLogic"]) == (0, 3)  # before the character, AND_ALL
+    assert (naples["position"], naples["selectiveLogic"]) == (0, 0)  # before the character, AND_ANY
 
 
 def test_a_compatible_lorebook_is_written_back_as_a_native_export():

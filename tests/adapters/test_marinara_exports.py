@@ -214,43 +214,118 @@ def test_a_repeated_entry_id_reads_by_its_place_and_is_written_back_as_the_file_
     assert json.loads(crossing.data) == document and crossing.losses == []
 
 
-@pytest.mark.parametrize("logic", [["or"], "xyz", 1, "OR"])
-def test_a_logic_marinara_does_not_know_reads_as_an_entry_that_is_not_selective(logic):
-    # Marinara's import keeps it, and its keyword scanner then lets the secondary keys pass
+@pytest.mark.parametrize(
+    ("logic", "read_as"),
+    [("and", "and_any"), ("or", "and_any"), ("and_all", "and_all"), ("not", "not_any"), ("not_all", "not_all")],
+)
+def test_each_logic_reads_as_marinaras_keyword_matching_tests_it(logic, read_as):
+    # testSecondaryKeys since Marinara took SillyTavern's four logics: `and` and `or` are any key
+    document = json.loads(lorebook_export())
+    document["data"]["entries"][0] |= {"selective": True, "secondaryKeys": ["sea", "port"], "selectiveLogic": logic}
+    book = read(json.dumps(document).encode())[1].pieces[0]
+    assert (book.body.entries[0].selective, book.body.entries[0].selective_logic) == (True, read_as)
+    crossing = cross(book, "marinara.lorebook")
+    assert json.loads(crossing.data) == document and crossing.losses == []
+
+
+@pytest.mark.parametrize("logic", [["or"], "xyz", 1, "OR", None])
+def test_a_logic_marinara_does_not_know_or_none_reads_as_and(logic):
+    # resolveNativeSelectiveLogic: any value but the five names (exactly so spelled) imports as `and`
     document = json.loads(lorebook_export())
     document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": logic}
+    del document["data"]["entries"][1]["selectiveLogic"]
+    document["data"]["entries"][1]["selective"] = True
     book = read(json.dumps(document).encode())[1].pieces[0]
-    assert book.body.entries[0].selective is False
+    assert [(e.selective, e.selective_logic) for e in book.body.entries[:2]] == [(True, "and_any")] * 2
     crossing = cross(book, "marinara.lorebook")
     assert json.loads(crossing.data) == document and crossing.losses == []
 
 
 @pytest.mark.parametrize(
-    ("edit", "written"),
-    [
-        ({"selective": True}, {"selective": True, "selectiveLogic": "and"}),  # now filters, on every key
-        ({"selective_logic": "not_any"}, {"selective": False, "selectiveLogic": "not"}),  # still does not
-    ],
+    ("logic", "written"), [("and_all", "and_all"), ("not_all", "not_all"), ("not_any", "not"), ("and_any", "or")]
 )
-def test_an_edit_of_an_entry_with_an_unknown_logic_writes_both_so_the_row_means_it(edit, written):
+def test_an_edit_of_the_logic_writes_marinaras_name_for_it(logic, written):
     document = json.loads(lorebook_export())
-    document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": "xyz"}
+    document["data"]["entries"][1]["selectiveLogic"] = "or"  # any key, in the older name
     book = read(json.dumps(document).encode())[1].pieces[0]
     entries = list(book.body.entries)
-    entries[0] = entries[0].model_copy(update=edit)
+    entries[1] = entries[1].model_copy(update={"selective_logic": logic})
     edited = book.model_copy(update={"body": book.body.model_copy(update={"entries": entries})})
     crossing = cross(edited, "marinara.lorebook")
-    row = json.loads(crossing.data)["data"]["entries"][0]
-    assert {key: row[key] for key in written} == written and crossing.losses == []
+    row = json.loads(crossing.data)["data"]["entries"][1]
+    assert row["selectiveLogic"] == written and crossing.losses == []
 
 
-def test_a_missing_or_null_logic_is_and():
+@pytest.mark.parametrize(
+    ("position", "read_as"),
+    [
+        (7, "outlet"),
+        ("outlet", "outlet"),
+        ("after_char", "after_char"),
+        ("depth", "at_depth"),
+        (2.0, "at_depth"),
+        (3, "before_char"),
+        ("2", "before_char"),
+        (True, "before_char"),
+    ],
+)
+def test_a_position_reads_as_marinaras_import_resolves_it(position, read_as):
     document = json.loads(lorebook_export())
-    document["data"]["entries"][0] |= {"selective": True, "selectiveLogic": None}
-    del document["data"]["entries"][1]["selectiveLogic"]
-    document["data"]["entries"][1]["selective"] = True
-    entries = read(json.dumps(document).encode())[1].pieces[0].body.entries
-    assert [(e.selective, e.selective_logic) for e in entries[:2]] == [(True, "and_all"), (True, "and_all")]
+    document["data"]["entries"][0] |= {"position": position, "outletName": "Weather"}
+    book = read(json.dumps(document).encode())[1].pieces[0]
+    assert (book.body.entries[0].position, book.body.entries[0].outlet) == (read_as, "Weather")
+
+
+def test_an_outlet_and_the_recursion_flags_cross_from_sillytavern_and_back():
+    world = {
+        "entries": {
+            "0": {
+                "uid": 0,
+                "key": ["rain"],
+                "content": "It rains.",
+                "comment": "Weather",
+                "position": 7,
+                "outletName": "weather",
+                "excludeRecursion": True,
+                "delayUntilRecursion": True,
+                "preventRecursion": False,
+            }
+        }
+    }
+    _adapter, decoded = read_bytes(json.dumps(world).encode(), "Sky.json", "sillytavern.world")
+    crossing = cross(decoded.pieces[0], "marinara.lorebook")
+    row = json.loads(crossing.data)["data"]["entries"][0]
+    assert (row["position"], row["outletName"], row["excludeRecursion"], row["delayUntilRecursion"]) == (
+        7,
+        "weather",
+        True,
+        True,
+    )
+    carried = ("position", "outlet", "exclude_recursion", "delay_until_recursion", "prevent_recursion")
+    assert row["preventRecursion"] is False
+    assert not [loss for loss in crossing.losses if loss.pointer.rsplit("/", 1)[-1] in carried]
+    back = json.loads(cross(read(crossing.data)[1].pieces[0], "sillytavern.world").data)["entries"]["0"]
+    assert (back["position"], back["outletName"], back["excludeRecursion"], back["delayUntilRecursion"]) == (
+        7,
+        "weather",
+        True,
+        True,
+    )
+
+
+def test_a_recursion_level_is_on_in_marinara_and_named():
+    world = {"entries": {"0": {"uid": 0, "key": ["rain"], "content": "It rains.", "delayUntilRecursion": 2}}}
+    _adapter, decoded = read_bytes(json.dumps(world).encode(), "Sky.json", "sillytavern.world")
+    crossing = cross(decoded.pieces[0], "marinara.lorebook")
+    assert json.loads(crossing.data)["data"]["entries"][0]["delayUntilRecursion"] is True
+    codes = {loss.pointer: loss.code for loss in crossing.losses}
+    assert codes["/body/entries/0/delay_until_recursion"] == "marinara.lorebook.entry.recursion_level"
+
+
+def test_a_row_without_prevent_recursion_reads_as_marinaras_import_fills_it():
+    document = json.loads(lorebook_export())
+    del document["data"]["entries"][0]["preventRecursion"]  # importLorebookPayload: missing is true
+    assert read(json.dumps(document).encode())[1].pieces[0].body.entries[0].prevent_recursion is True
 
 
 def test_a_new_entry_gets_marinaras_column_defaults():
@@ -278,7 +353,7 @@ def test_a_lorebook_crosses_out_and_back_with_every_difference_named(target):
     assert entries["Naples"]["content"] == "A city by the sea." and entries["Rome"]["keys"] == ["rom(e|a)"]
 
 
-def test_a_sillytavern_world_crossing_into_marinara_names_entry_settings_marinara_lacks():
+def test_a_sillytavern_world_crossing_into_marinara_keeps_its_logic_and_recursion():
     world = {
         "entries": {
             "0": {
@@ -300,10 +375,10 @@ def test_a_sillytavern_world_crossing_into_marinara_names_entry_settings_marinar
     _adapter, decoded = read_bytes(json.dumps(world).encode(), "Beasts.json", "sillytavern.world")
     crossing = cross(decoded.pieces[0], "marinara.lorebook")
     codes = {loss.pointer: loss.code for loss in crossing.losses}
-    assert codes["/body/entries/0/selective_logic"] == "marinara.lorebook.entry.logic"  # NOT_ALL has no twin
-    assert codes["/body/entries/0/exclude_recursion"] == "marinara.lorebook.entry.not_carried"
+    assert "/body/entries/0/selective_logic" not in codes  # NOT_ALL is Marinara's not_all
     row = json.loads(crossing.data)["data"]["entries"][0]
     assert (row["name"], row["keys"], row["position"], row["depth"]) == ("Dragon", ["dragon"], 2, 2)
+    assert (row["selectiveLogic"], row["excludeRecursion"]) == ("not_all", True)
 
 
 # --- chat presets, sniffing ----------------------------------------------------------------

@@ -38,14 +38,25 @@ from bunzai.model.lorebook import Lorebook
 
 FORMAT_ID = "marinara.lorebook"
 TYPE = "marinara_lorebook"
-# keyword-scanner.ts testSecondaryKeys: and = every key, or = any key, not = none of them.
-LOGIC_IN = {"and": "and_all", "or": "and_any", "not": "not_any"}
-LOGIC_OUT = {value: key for key, value in LOGIC_IN.items()}
-# LorebookEntry.position: 0 before the character, 1 after it, 2 at a message depth.
-POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth"}
+# Marinara's secondary-key logic since it took SillyTavern's four (its issue #2692, June 2026):
+# keyword matching (testSecondaryKeys) reads `and` and `or` as any key, `and_all` as every key, `not`
+# as none of them and `not_all` as not every one, and its import (resolveNativeSelectiveLogic) makes
+# any other value, or none, `and`. Before, `and` was every key; Marinara reads old files so too now.
+LOGIC_IN = {"and": "and_any", "or": "and_any", "and_all": "and_all", "not": "not_any", "not_all": "not_all"}
+LOGIC_OUT = {"and_any": "and", "and_all": "and_all", "not_any": "not", "not_all": "not_all"}
+# LorebookEntry.position: 0 before the character, 1 after it, 2 at a message depth, 7 the outlet
+# `outletName` names. The import (resolveNativePosition) reads these names too; any other value is 0.
+POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth", 7: "outlet"}
 POSITION_OUT = {value: key for key, value in POSITION_IN.items()}
-# The compatible export's numbers (backup.routes.ts stSelectiveLogic, stRole).
-COMPATIBLE_LOGIC = {0: "and", 1: "or", 2: "not"}
+POSITION_NAMES = {"after_char": 1, "at_depth": 2, "depth": 2, "outlet": 7}
+# The compatible export's numbers (buildCompatibleLorebookExport), taken back to the rows they
+# stand for, which are then read as any row is. An entry with `outletName` is from a Marinara of
+# four logics, which writes SillyTavern's numbers (stSelectiveLogic, stPosition; a position it never
+# gives reads as SillyTavern's import reads it); one without, from an older one, which wrote its
+# own three logics as 0 / 1 / 2 and its positions as they are.
+COMPATIBLE_LOGIC = {0: "and", 1: "not_all", 2: "not", 3: "and_all"}
+COMPATIBLE_POSITIONS = {0: 0, 1: 1, 2: 0, 3: 1, 4: 2, 5: 0, 6: 1, 7: 7}
+OLDER_COMPATIBLE_LOGIC = {0: "and", 1: "or", 2: "not"}
 COMPATIBLE_ROLES = {0: "system", 1: "user", 2: "assistant"}
 COMPATIBLE_SOURCE = "Marinara Engine compatibility export"  # the mark's source
 # additionalMatchingSources the canonical entry names.
@@ -76,16 +87,16 @@ LOSS_RULES = (
         "Marinara reads every key of an entry as a regex (useRegex) or none, with no flags of its own",
     ),
     LossRule(
-        r"/body/entries/\d+/selective_logic",
-        "translated",
-        "marinara.lorebook.entry.logic",
-        "Marinara's secondary-key logic is and (all), or (any) or not (none)",
-    ),
-    LossRule(
         r"/body/entries/\d+/position",
         "translated",
         "marinara.lorebook.entry.position",
-        "Marinara places an entry before or after the character, or at a depth",
+        "Marinara places an entry before or after the character, at a depth or in an outlet",
+    ),
+    LossRule(
+        r"/body/entries/\d+/delay_until_recursion",
+        "translated",
+        "marinara.lorebook.entry.recursion_level",
+        "Marinara delays an entry until recursion or not, from no particular level",
     ),
     LossRule(
         r"/body/entries/\d+/depth",
@@ -170,11 +181,8 @@ def _scan_depth_out(depth: int) -> int:
 
 def entry_of(row: dict, index: int) -> dict:
     regex = _flag(row.get("useRegex"))
-    # A missing or null logic is `and` (Marinara's import: `selectiveLogic ?? "and"`); any other value
-    # it keeps, and its keyword scanner then lets the secondary keys pass (`default: return true`):
-    # read as an entry that is not selective.
-    logic = row.get("selectiveLogic")
-    logic = "and_all" if logic is None else LOGIC_IN.get(as_str(logic))
+    logic = row.get("selectiveLogic")  # resolveNativeSelectiveLogic: an exact name, else `and`
+    logic = LOGIC_IN.get(logic, "and_any") if isinstance(logic, str) else "and_any"
     keys = [{"text": key, "regex": regex} for key in as_str_list(row.get("keys"))]
     secondary = [{"text": key, "regex": regex} for key in as_str_list(row.get("secondaryKeys"))]
     probability = as_int(row.get("probability"), None)
@@ -186,13 +194,14 @@ def entry_of(row: dict, index: int) -> dict:
         "title": as_str(row.get("name")),
         "keys": keys,
         "secondary_keys": secondary,
-        "selective": _flag(row.get("selective")) and logic is not None,
-        "selective_logic": logic or "and_all",
+        "selective": _flag(row.get("selective")),
+        "selective_logic": logic,
         "content": as_str(row.get("content")),
         "enabled": _flag(row.get("enabled"), True),
         "constant": _flag(row.get("constant")),
         "order": as_int(row.get("order"), 100),
-        "position": POSITION_IN.get(as_int(row.get("position"), 0), "before_char"),
+        "position": _position_in(row.get("position")),
+        "outlet": as_str(row.get("outletName")),
         "depth": as_count(row.get("depth"), 4),
         "role": row.get("role") if row.get("role") in ROLES else "system",
         "probability": min(max(probability, 0), 100) if probability is not None else 100,
@@ -201,7 +210,9 @@ def entry_of(row: dict, index: int) -> dict:
         "sticky": _optional_count(row.get("sticky")),
         "cooldown": _optional_count(row.get("cooldown")),
         "delay": _optional_count(row.get("delay")),
-        "prevent_recursion": _flag(row.get("preventRecursion")),
+        "prevent_recursion": _flag(row.get("preventRecursion"), True),  # the import's default when missing
+        "exclude_recursion": _flag(row.get("excludeRecursion")),
+        "delay_until_recursion": _flag(row.get("delayUntilRecursion")),
         "scan_depth": _scan_depth_in(row.get("scanDepth")),
         "case_sensitive": _flag(row.get("caseSensitive")),
         "match_whole_words": _flag(row.get("matchWholeWords")),
@@ -209,6 +220,15 @@ def entry_of(row: dict, index: int) -> dict:
     for source, field in SOURCES:
         entry[field] = source in sources
     return entry
+
+
+def _position_in(value: Any) -> str:
+    """resolveNativePosition: a name, or one of the numbers; anything else is before the character."""
+    if isinstance(value, str):
+        return POSITION_IN[POSITION_NAMES.get(value, 0)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value in POSITION_IN:  # 2.0 is 2
+        return POSITION_IN[int(value)]
+    return "before_char"
 
 
 def body_of(data: dict) -> dict:
@@ -275,12 +295,13 @@ def compatible_envelope(parsed: Any) -> dict | None:
     """The native envelope a "Compatible JSON" lorebook export stands for, or None for another document.
 
     buildCompatibleLorebookExport (lorebooks.routes.ts, backup.routes.ts) writes a SillyTavern
-    world marked `extensions.marinara.source`, but keeps Marinara's own numbers where they
-    differ from SillyTavern's: `position` 0/1/2 is before/after the character/at a depth (2 is
-    the Author's Note top to SillyTavern), `selectiveLogic` 0/1/2 is and (all)/or (any)/not
-    (SillyTavern's 0 and 1 are "and any" and "not all"), and `probability` null means no roll.
-    Its `role` is SillyTavern's numbering. The file carries no ids, folders, regex switch or book
-    settings: the rows get Marinara's column defaults (and ids derived from the book and uid).
+    world marked `extensions.marinara.source`. Since Marinara took SillyTavern's four logics its
+    entries carry `outletName`, `useRegex` and the recursion flags, in SillyTavern's numbers but
+    for `probability` (null: no roll). Before, they kept Marinara's own numbers where those
+    differ: `position` 0/1/2 before/after the character/at a depth (2 is the Author's Note top to
+    SillyTavern), `selectiveLogic` 0/1/2 and/or/not. `role` is
+    SillyTavern's numbering in both. The file carries no ids, folders or book settings: the rows
+    get Marinara's column defaults (and ids derived from the book and uid).
     """
     if not isinstance(parsed, dict) or "type" in parsed or not isinstance(parsed.get("entries"), dict):
         return None
@@ -302,6 +323,8 @@ def compatible_envelope(parsed: Any) -> dict | None:
 def _compatible_entry(entry: dict, book_id: str, key: str) -> dict:
     """A lorebookEntries row from an entry of the compatible export, read in Marinara's terms."""
     row = _new_row({"uid": row_id("compatible-entry", book_id, key)}, book_id, "")
+    logic = as_int(entry.get("selectiveLogic"), 0)
+    current = "outletName" in entry  # written by a Marinara of four logics, in SillyTavern's numbers
     row.update(
         {
             "name": as_str(entry.get("comment")),
@@ -311,7 +334,7 @@ def _compatible_entry(entry: dict, book_id: str, key: str) -> dict:
             "enabled": entry.get("disable") is not True,
             "constant": entry.get("constant") is True,
             "selective": entry.get("selective") is True,
-            "selectiveLogic": COMPATIBLE_LOGIC.get(as_int(entry.get("selectiveLogic"), 0), "and"),
+            "selectiveLogic": (COMPATIBLE_LOGIC if current else OLDER_COMPATIBLE_LOGIC).get(logic, "and"),
             "role": COMPATIBLE_ROLES.get(as_int(entry.get("role"), 0), "system"),
             "matchWholeWords": entry.get("matchWholeWords") is True,
             "caseSensitive": entry.get("caseSensitive") is True,
@@ -320,6 +343,11 @@ def _compatible_entry(entry: dict, book_id: str, key: str) -> dict:
     )
     for field in ("order", "position", "depth"):
         row[field] = as_int(entry.get(field), row[field])
+    if current:
+        row["position"] = COMPATIBLE_POSITIONS.get(row["position"], 0)
+        row["outletName"] = as_str(entry.get("outletName"))
+        for field in ("useRegex", "preventRecursion", "excludeRecursion", "delayUntilRecursion"):
+            row[field] = entry.get(field) is True
     for field in ("probability", "scanDepth", "groupWeight", "sticky", "cooldown", "delay"):
         value = entry.get(field)
         row[field] = value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -439,6 +467,7 @@ def _new_row(entry: dict, book_id: str, piece_id: str) -> dict:
         "generationTriggerFilters": [],
         "additionalMatchingSources": [],
         "position": 0,
+        "outletName": "",
         "depth": 4,
         "order": 100,
         "role": "system",
@@ -450,6 +479,8 @@ def _new_row(entry: dict, book_id: str, piece_id: str) -> dict:
         "groupWeight": None,
         "locked": False,
         "preventRecursion": False,
+        "excludeRecursion": False,
+        "delayUntilRecursion": False,
         "tag": "",
         "relationships": {},
         "dynamicState": {},
@@ -475,13 +506,16 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         ("cooldown", "cooldown"),
         ("delay", "delay"),
         ("prevent_recursion", "preventRecursion"),
+        ("exclude_recursion", "excludeRecursion"),
+        ("delay_until_recursion", "delayUntilRecursion"),
         ("case_sensitive", "caseSensitive"),
         ("match_whole_words", "matchWholeWords"),
+        ("outlet", "outletName"),
     )
     for field, native in plain:
         value = entry[field]
-        if field in ("case_sensitive", "match_whole_words"):
-            value = bool(value)
+        if field in ("case_sensitive", "match_whole_words", "delay_until_recursion"):
+            value = bool(value)  # a recursion level is on, its level lost (read back and named)
         if value != was[field]:
             row[native] = value
     if entry["scan_depth"] != was["scan_depth"]:
@@ -497,17 +531,10 @@ def _patch(row: dict, entry: dict, was: dict | None) -> None:
         k["regex"] for k in was["keys"] + was["secondary_keys"]
     ]:
         row["useRegex"] = regex
-    # A logic Marinara keeps but does not know reads as an entry that is not selective (entry_of):
-    # an edit of either then writes both, so the row means what the entry says.
-    logic = row.get("selectiveLogic")
-    unknown = logic is not None and LOGIC_IN.get(as_str(logic)) is None
-    both = (entry["selective"], entry["selective_logic"]) != (was["selective"], was["selective_logic"])
-    if entry["selective"] != was["selective"] or unknown and both:
+    if entry["selective"] != was["selective"]:
         row["selective"] = entry["selective"]
-    if entry["selective_logic"] != was["selective_logic"] or unknown and both:
-        row["selectiveLogic"] = LOGIC_OUT.get(
-            entry["selective_logic"], "or" if entry["selective_logic"] == "and_any" else "and"
-        )
+    if entry["selective_logic"] != was["selective_logic"]:
+        row["selectiveLogic"] = LOGIC_OUT[entry["selective_logic"]]
     if entry["position"] != was["position"]:
         row["position"] = POSITION_OUT.get(entry["position"], 0)
     if (entry["probability"], entry["use_probability"]) != (was["probability"], was["use_probability"]):
