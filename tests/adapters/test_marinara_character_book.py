@@ -1,21 +1,24 @@
 """A card's book crossing into a Marinara character: Marinara keeps the book as written but uses
-it only through "Import embedded lorebook" (importSTLorebook), which fixes the book's scan depth
-(2), token budget (2048) and recursion (off), reads each entry's settings from the entry's top
-level (a card book keeps them in `extensions`) and matches keys as plain text. The export names
-exactly those, and nothing for a character that came from Marinara."""
+it only through "Import embedded lorebook" (importSTLorebook, since Marinara took SillyTavern's
+four logics), which reads the book's scan depth, token budget and recursion, reads each entry's
+settings from the entry's top level (a card book keeps most in `extensions`), gives an entry
+without a logic `and` (any secondary key) and without preventRecursion true, and runs `/.../`
+keys as regexes with its own flags. The export names exactly what that loses, and nothing for a
+character that came from Marinara."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings, strategies as st
 from marinara_support import character_export, no_media, read
 
 from bunzai.adapters.inspect import read_bytes
 from bunzai.convert import convert_piece
 
-CODES = ("marinara.character.book.settings.fixed", "marinara.character.book.entry.dropped")
-KEY_CODE = "marinara.character.book.key.plain"
+CODES = ("marinara.character.book.scan_depth.none", "marinara.character.book.entry.dropped")
+KEY_CODE = "marinara.character.book.key.flags"
 
 
 def card(book_settings: dict, entries: list[dict]) -> bytes:
@@ -43,44 +46,83 @@ def book_losses(data: bytes) -> set[tuple[str, str]]:
     return {(loss.code, loss.pointer) for loss in crossing.losses if loss.code in (*CODES, KEY_CODE)}
 
 
-def test_what_marinara_fixes_or_drops_is_named_and_nothing_else() -> None:
+def test_what_marinara_drops_is_named_and_nothing_else() -> None:
     data = card(
-        {"scan_depth": 5, "token_budget": 2048, "recursive_scanning": True},
+        {"scan_depth": 5, "token_budget": 4096, "recursive_scanning": True},
         [
             entry(
                 0,
                 secondary=["a", "b"],
-                keys=["/dra(g|k)on/i"],
+                keys=["/dra(g|k)on/"],  # case-sensitive as written; Marinara runs it with `gi`
                 scan_depth=3,
                 probability=50,
                 useProbability=True,
                 group="pets",
                 sticky=2,
                 match_whole_words=True,
-                selectiveLogic=0,
+                selectiveLogic=3,
+                exclude_recursion=True,
+                delay_until_recursion=True,
+                prevent_recursion=True,
             ),
-            # Marinara's "all secondary keys" reads one key as any/all does; a probability off is no roll
-            entry(1, secondary=["x"], selectiveLogic=0, probability=10, useProbability=False, depth=2),
+            # "and" is any key, as AND_ANY is; a probability off is no roll; `/.../i` is Marinara's `gi`
+            entry(1, secondary=["x", "y"], keys=["/wyrm/i"], selectiveLogic=0, probability=10, useProbability=False),
         ],
     )
-    fixed, dropped = CODES
+    _scan, dropped = CODES
     assert book_losses(data) == {
-        (fixed, "/body/book/settings/scan_depth"),
-        (fixed, "/body/book/settings/recursive_scanning"),
         *(
             (dropped, f"/body/book/entries/0/{field}")
-            for field in ("scan_depth", "probability", "group", "sticky", "match_whole_words", "selective_logic")
+            for field in (
+                "scan_depth",
+                "probability",
+                "group",
+                "sticky",
+                "match_whole_words",
+                "selective_logic",
+                "exclude_recursion",
+                "delay_until_recursion",
+            )
         ),
         (KEY_CODE, "/body/book/entries/0/keys"),
+        (dropped, "/body/book/entries/1/prevent_recursion"),  # recursion on: Marinara's import makes it true
     }
 
 
 def test_a_book_at_marinaras_values_costs_nothing() -> None:
     data = card(
         {"scan_depth": 2, "token_budget": 2048, "recursive_scanning": False},
-        [entry(0, secondary=["a", "b"], selectiveLogic=3, probability=100, sticky=0)],
+        [entry(0, secondary=["a", "b"], selectiveLogic=0, probability=100, sticky=0)],
     )
     assert book_losses(data) == set()
+
+
+@pytest.mark.parametrize(
+    ("logic", "secondary", "named"),
+    [(0, 2, False), (3, 1, False), (3, 2, True), (1, 1, True), (2, 1, True), (2, 0, False)],
+)
+def test_a_logic_is_named_when_any_one_key_would_read_otherwise(logic, secondary, named) -> None:
+    keys = ["a", "b"][:secondary]
+    losses = book_losses(card({}, [entry(0, secondary=keys, selectiveLogic=logic)]))
+    assert ((CODES[1], "/body/book/entries/0/selective_logic") in losses) is named
+
+
+@pytest.mark.parametrize(
+    ("key", "case_sensitive", "named"),
+    [
+        ("/x/i", False, False),
+        ("/x/", True, False),
+        ("/x/", False, True),
+        ("/x/i", True, True),
+        ("/x/gi", False, False),
+        ("/x/is", False, True),
+        ("x", False, False),
+    ],
+)
+def test_a_regex_key_is_named_when_marinaras_flags_run_it_otherwise(key, case_sensitive, named) -> None:
+    book_entry = entry(0, keys=[key]) | {"case_sensitive": case_sensitive}
+    losses = book_losses(card({}, [book_entry]))
+    assert ((KEY_CODE, "/body/book/entries/0/keys") in losses) is named
 
 
 def test_a_character_from_marinara_goes_back_without_these_losses() -> None:
@@ -98,12 +140,11 @@ def test_a_character_from_marinara_goes_back_without_these_losses() -> None:
     recursive=st.none() | st.booleans(),
     entry_scan=st.none() | st.integers(1, 9),
 )
-def test_a_setting_is_named_exactly_when_marinara_would_use_another(scan, budget, recursive, entry_scan) -> None:
+def test_a_setting_is_named_exactly_when_marinara_would_read_another(scan, budget, recursive, entry_scan) -> None:
     given_settings = {"scan_depth": scan, "token_budget": budget, "recursive_scanning": recursive}
-    extensions = {} if entry_scan is None else {"scan_depth": entry_scan}
+    extensions = {"prevent_recursion": True} | ({} if entry_scan is None else {"scan_depth": entry_scan})
     named = {pointer for _code, pointer in book_losses(card(given_settings, [entry(0, **extensions)]))}
-    marinara = {"scan_depth": 2, "token_budget": 2048, "recursive_scanning": False}
-    expected = {f"/body/book/settings/{k}" for k, v in given_settings.items() if v is not None and v != marinara[k]}
+    expected = {"/body/book/settings/scan_depth"} if scan == 0 else set()  # every message to Marinara
     if entry_scan is not None:
         expected.add("/body/book/entries/0/scan_depth")
     assert named == expected

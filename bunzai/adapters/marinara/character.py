@@ -37,19 +37,22 @@ TYPE = "marinara_character"
 SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 
 # Marinara keeps the card's book as written, but uses it only once "Import embedded lorebook"
-# (characters.routes.ts -> importSTLorebook) makes a Marinara lorebook of it. That lorebook
-# gets these settings whatever the card says, and each entry's settings are read from the
-# entry's top level, where a card book has none (they sit in `extensions`): Marinara's
-# defaults stand in for them, and keys are matched as plain text (useRegex false).
-BOOK_FIXED = {"scan_depth": 2, "token_budget": 2048, "recursive_scanning": False}
-BOOK_SETTING_FIXED = LossRule(
-    "", "dropped", "marinara.character.book.settings.fixed", "Marinara fixes this setting of a card's book"
+# (characters.routes.ts -> importSTLorebook, since Marinara took SillyTavern's four logics) makes a
+# Marinara lorebook of it. That reads the book's scan depth, token budget and recursion, and each
+# entry's settings from the entry's top level, where a card book keeps most in `extensions`:
+# Marinara's defaults stand in for them. A `/.../flags` key makes the entry's keys regexes, run
+# with Marinara's own flags.
+BOOK_SCAN_NONE = LossRule(
+    "",
+    "translated",
+    "marinara.character.book.scan_depth.none",
+    "Marinara reads a book's scan depth of 0 as every message",
 )
 BOOK_ENTRY_DROPPED = LossRule(
     "", "dropped", "marinara.character.book.entry.dropped", "Marinara drops this setting of a card book entry"
 )
-BOOK_KEY_PLAIN = LossRule(
-    "", "translated", "marinara.character.book.key.plain", "Marinara matches a card book's keys as plain text"
+BOOK_KEY_FLAGS = LossRule(
+    "", "translated", "marinara.character.book.key.flags", "Marinara runs a card book's regex keys with its own flags"
 )
 # Marinara runs only the regex scripts of its own table (generate.routes.ts, regexScriptsStore);
 # its character import (st-character.importer.ts, marinara.importer.ts) keeps a card's
@@ -155,7 +158,7 @@ def _held_scripts(piece: Any) -> list:
 
 
 def book_losses(piece: Any) -> list[Loss]:
-    """What Marinara's lorebook made from the card's book does not keep (see BOOK_FIXED).
+    """What the Marinara lorebook made from the card's book does not keep (importSTLorebook).
 
     A character that came from Marinara already had its book read there, so writing it back
     notes nothing new (as for the book's positions, card_doc.card_losses).
@@ -163,30 +166,32 @@ def book_losses(piece: Any) -> list[Loss]:
     book = piece.body.book
     if book is None or (piece.original is not None and piece.original.format == FORMAT_ID):
         return []
-    losses = [
-        BOOK_SETTING_FIXED.at(
-            f"/body/book/settings/{key}",
-            f"the lorebook Marinara makes from a card's book has {key} {str(fixed).lower()}, not {str(value).lower()}",
-        )
-        for key, fixed in BOOK_FIXED.items()
-        if (value := getattr(book.settings, key)) is not None and value != fixed
-    ]
+    losses = [BOOK_SCAN_NONE.at("/body/book/settings/scan_depth")] if book.settings.scan_depth == 0 else []
     for index, entry in enumerate(book.entries):
         where = f"/body/book/entries/{index}"
-        losses += [BOOK_ENTRY_DROPPED.at(f"{where}/{field}", why) for field, why in _entry_drops(entry)]
+        drops = _entry_drops(entry, book.settings.recursive_scanning is True)
+        losses += [BOOK_ENTRY_DROPPED.at(f"{where}/{field}", why) for field, why in drops]
         losses += [
-            BOOK_KEY_PLAIN.at(f"{where}/{field}", f"Marinara matches {field} as plain text, so a regex key never fires")
+            BOOK_KEY_FLAGS.at(
+                f"{where}/{field}",
+                "Marinara runs a regex key case-insensitively unless the entry is case-sensitive, with no other flags",
+            )
             for field in ("keys", "secondary_keys")
-            if any(key.regex for key in getattr(entry, field))
+            if any(key.regex and _flags_differ(key.flags, entry.case_sensitive) for key in getattr(entry, field))
         ]
     return losses
 
 
-def _entry_drops(entry: Any) -> list[tuple[str, str]]:
+def _flags_differ(flags: str, case_sensitive: bool | None) -> bool:
+    """Whether Marinara's flags (`gi`, or `g` for a case-sensitive entry) run a key otherwise than its own."""
+    return ("i" in flags) == bool(case_sensitive) or bool(set(flags) - set("gi"))
+
+
+def _entry_drops(entry: Any, recursive: bool) -> list[tuple[str, str]]:
     """(field, why) for each entry setting Marinara's lorebook replaces with its default."""
     drops = []
     if entry.scan_depth is not None:
-        drops.append(("scan_depth", "Marinara's entry scans the lorebook's depth (2 messages)"))
+        drops.append(("scan_depth", "Marinara's entry scans the lorebook's depth"))
     if entry.use_probability and entry.probability < 100:
         drops.append(("probability", "Marinara's entry fires every time its keys match"))
     if entry.group.names:
@@ -197,16 +202,22 @@ def _entry_drops(entry: Any) -> list[tuple[str, str]]:
     if entry.match_whole_words:
         drops.append(("match_whole_words", "Marinara's entry matches keys inside words"))
     if _logic_changes(entry):
-        drops.append(("selective_logic", "Marinara's entry needs all of its secondary keys"))
+        drops.append(("selective_logic", "Marinara's entry needs any one of its secondary keys"))
+    if entry.exclude_recursion:
+        drops.append(("exclude_recursion", "Marinara's entry may be activated by other entries"))
+    if entry.delay_until_recursion:
+        drops.append(("delay_until_recursion", "Marinara's entry is not held back until recursion"))
+    if recursive and not entry.prevent_recursion:  # importSTLorebook: a missing preventRecursion is true
+        drops.append(("prevent_recursion", "Marinara's entry activates no other entry"))
     return drops
 
 
 def _logic_changes(entry: Any) -> bool:
-    """Whether Marinara's "all secondary keys" (what an entry without selectiveLogic reads as) differs."""
+    """Whether Marinara's "any secondary key" (the `and` an entry without selectiveLogic gets) differs."""
     count = len(entry.secondary_keys) if entry.selective else 0
-    if count == 0 or entry.selective_logic == "and_all":
+    if count == 0 or entry.selective_logic == "and_any":
         return False
-    return entry.selective_logic != "and_any" or count > 1
+    return entry.selective_logic != "and_all" or count > 1
 
 
 register(MarinaraCharacter())
