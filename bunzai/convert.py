@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bunzai.adapters import registry
-from bunzai.adapters.common.book_losses import empty_folders_enabled, sure_chances
+from bunzai.adapters.common.book_losses import alike_recursion_delays, empty_folders_enabled, sure_chances
 from bunzai.adapters.common.card_doc import (
     CARD_FAMILY,
     LOREBOOK_V3_FORMAT,
@@ -558,8 +558,9 @@ def _unreported_losses(piece, adapter: Adapter, encoded, declared: list[Loss], f
     back = _same_kind(decoded, piece)
     before, after = dump_piece(piece), dump_piece(back)
     # a link kept by name, the `enabled` of an empty RisuAI folder, which inserts nothing either way,
-    # and a chance of 100 on or off, which fires as surely
+    # a chance of 100 on or off, which fires as surely, and a recursion delay of true or 1, false or 0
     same = _bound_by_name(piece, back) | empty_folders_enabled(before) | sure_chances(before, after)
+    same |= alike_recursion_delays(before, after)
     lost = [p for p in lost_pointers(before, after, declared) if p not in same]
     found = not_carried(lost, adapter.label)
     # an extension the writer reported itself (/body/extensions/... is the card's data.extensions/...,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marinara_profile_support import compatible_lorebook, current_compatible_entry
@@ -92,6 +93,8 @@ def test_a_compatible_lorebook_reads_in_marinaras_numbers_as_the_native_export_d
     rome = decoded.pieces[0].body.entries[1]
     assert (rome.position, rome.depth, rome.selective_logic) == ("at_depth", 3, "not_any")  # 2 is at a depth
     assert decoded.pieces[0].body.entries[0].selective_logic == "and_any"  # 0 is "and": any key, as Marinara runs it
+    # no preventRecursion in the file: true, as today's Marinara imports it
+    assert [entry.prevent_recursion for entry in decoded.pieces[0].body.entries] == [True, True]
 
 
 # What today's compatible export carries beside: the regex switch, the outlet, the recursion flags.
@@ -190,3 +193,35 @@ def test_a_bare_persona_row_from_the_compatible_profile_zip_reads_too():
     assert adapter.format_id == "marinara.persona" and decoded.pieces[0].body == native.pieces[0].body
     written = json.loads(convert_piece(decoded.pieces[0], "marinara.persona", no_media).data)
     assert written["type"] == "marinara_persona" and written["data"] == row
+
+
+def test_a_compatible_lorebook_of_the_weeks_before_the_outlet_reads_in_sillytaverns_numbers():
+    # SillyTavern's numbers, useRegex and the recursion flags came before outletName (Marinara #2704)
+    def without_outlet(entry: dict, index: int) -> dict:
+        written = current_compatible_entry(entry, index)
+        del written["outletName"]
+        return written
+
+    rows = [lorebook_entry(position=2, selectiveLogic="and_all", useRegex=True, excludeRecursion=True)]
+    _adapter, decoded = read(json.dumps(compatible_lorebook(rows, writer=without_outlet)).encode(), "Italy.json")
+    _native_adapter, native = read(envelope("marinara_lorebook", {"lorebook": {"name": "Italy"}, "entries": rows}))
+    got, want = decoded.pieces[0].body.entries[0], native.pieces[0].body.entries[0]
+    assert (got.position, got.selective_logic, got.exclude_recursion) == ("at_depth", "and_all", True)
+    assert got.model_dump(include=set(CARRIED_NOW)) == want.model_dump(include=set(CARRIED_NOW))
+
+
+@pytest.mark.parametrize(("number", "read_as"), [(4, "at_depth"), (7, "outlet"), (3, "after_char")])
+def test_a_number_only_sillytavern_counts_marks_the_file_as_sillytavern_numbered(number, read_as):
+    world = compatible_lorebook([lorebook_entry(secondaryKeys=["sea"], selective=True, selectiveLogic="or")])
+    world["entries"]["0"]["position"] = number
+    world["entries"]["0"]["selectiveLogic"] = 1  # SillyTavern's NOT_ALL here, the older Marinara's `or` elsewhere
+    book = read(json.dumps(world).encode(), "Italy.json")[1].pieces[0]
+    assert (book.body.entries[0].position, book.body.entries[0].selective_logic) == (read_as, "not_all")
+
+
+def test_todays_compatible_lorebook_keeps_its_bindings():
+    world = compatible_lorebook(writer=current_compatible_entry) | {"characterId": "c1", "personaId": None}
+    _adapter, decoded = read(json.dumps(world).encode(), "Italy.json")
+    written = json.loads(convert_piece(decoded.pieces[0], "marinara.lorebook", no_media).data)
+    book = written["data"]["lorebook"]
+    assert (book["characterId"], book["personaId"], book["chatId"]) == ("c1", None, None)

@@ -313,13 +313,16 @@ def test_an_outlet_and_the_recursion_flags_cross_from_sillytavern_and_back():
     )
 
 
-def test_a_recursion_level_is_on_in_marinara_and_named():
-    world = {"entries": {"0": {"uid": 0, "key": ["rain"], "content": "It rains.", "delayUntilRecursion": 2}}}
+@pytest.mark.parametrize(("level", "flag", "named"), [(2, True, True), (1, True, False), (0, False, False)])
+def test_a_recursion_level_past_the_first_is_on_in_marinara_and_named(level, flag, named):
+    # SillyTavern runs `true` as level 1 and 0 as off: only a deeper level is lost
+    world = {"entries": {"0": {"uid": 0, "key": ["rain"], "content": "It rains.", "delayUntilRecursion": level}}}
     _adapter, decoded = read_bytes(json.dumps(world).encode(), "Sky.json", "sillytavern.world")
     crossing = cross(decoded.pieces[0], "marinara.lorebook")
-    assert json.loads(crossing.data)["data"]["entries"][0]["delayUntilRecursion"] is True
+    assert json.loads(crossing.data)["data"]["entries"][0]["delayUntilRecursion"] is flag
     codes = {loss.pointer: loss.code for loss in crossing.losses}
-    assert codes["/body/entries/0/delay_until_recursion"] == "marinara.lorebook.entry.recursion_level"
+    found = codes.get("/body/entries/0/delay_until_recursion")
+    assert found == ("marinara.lorebook.entry.recursion_level" if named else None)
 
 
 def test_a_row_without_prevent_recursion_reads_as_marinaras_import_fills_it():

@@ -12,6 +12,7 @@ from typing import Any
 from bunzai.adapters.common.decorators import only_decorators, risu_force, st_reading
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.jsondoc.values import equal
 
 BOOK_SETTING_NOT_CARRIED = LossRule(
     r"/body/(?:book/)?settings/[a-z_]+", "dropped", "book.settings.not_carried", "this book has no such setting"
@@ -210,15 +211,42 @@ def sure_chances(before: dict, after: dict) -> set[str]:
     """The pointers of two dumped pieces (a lorebook, or a character's book) where an entry's
     chance is sure on both sides (sure_chance): on or off, at 100 or past it, it fires as
     surely. `use_probability`, and `probability` where the two differ."""
+    same = set()
+    for where, was, now in _entry_pairs(before, after):
+        if sure_chance(was.get("probability")) and sure_chance(now.get("probability")):
+            same.add(f"{where}/use_probability")
+            if was.get("probability") != now.get("probability"):
+                same.add(f"{where}/probability")
+    return same
+
+
+def _entry_pairs(before: dict, after: dict) -> list[tuple[str, dict, dict]]:
+    """(pointer, entry before, entry after) for the book entries of two dumped pieces of one kind."""
     if before["kind"] != after["kind"] or before["kind"] not in ("lorebook", "character"):
-        return set()
+        return []
     prefix, old, new = "/body/entries", before["body"], after["body"]
     if before["kind"] == "character":
         prefix, old, new = "/body/book/entries", old.get("book") or {}, new.get("book") or {}
-    same = set()
-    for index, (was, now) in enumerate(zip(old.get("entries") or [], new.get("entries") or [])):
-        if sure_chance(was.get("probability")) and sure_chance(now.get("probability")):
-            same.add(f"{prefix}/{index}/use_probability")
-            if was.get("probability") != now.get("probability"):
-                same.add(f"{prefix}/{index}/probability")
-    return same
+    pairs = zip(old.get("entries") or [], new.get("entries") or [])
+    return [(f"{prefix}/{index}", was, now) for index, (was, now) in enumerate(pairs)]
+
+
+# --- a recursion delay -----------------------------------------------------------------------------
+# SillyTavern runs `delayUntilRecursion: true` as level 1 (`=== true ? 1 : level`) and 0 as off, so a
+# format that keeps only the flag (Marinara) loses nothing of those two, only a deeper level.
+
+
+def delay_level(value: Any) -> int:
+    """A delay-until-recursion value as the level SillyTavern runs: true is 1, false and 0 are off."""
+    return 1 if value is True else value if type(value) is int else 0
+
+
+def alike_recursion_delays(before: dict, after: dict) -> set[str]:
+    """The pointers of two dumped pieces where an entry's delay until recursion is spelled otherwise
+    (true and 1, false and 0) but runs at the same level."""
+    return {
+        f"{where}/delay_until_recursion"
+        for where, was, now in _entry_pairs(before, after)
+        if not equal(was.get("delay_until_recursion"), now.get("delay_until_recursion"))
+        and delay_level(was.get("delay_until_recursion")) == delay_level(now.get("delay_until_recursion"))
+    }

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 
+from bunzai.adapters.common.book_losses import alike_recursion_delays
 from bunzai.adapters.common.drift import as_count, as_int, as_str, as_str_list
 from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.common.read_piece import read_piece
@@ -50,13 +51,18 @@ POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth", 7: "outlet"}
 POSITION_OUT = {value: key for key, value in POSITION_IN.items()}
 POSITION_NAMES = {"after_char": 1, "at_depth": 2, "depth": 2, "outlet": 7}
 # The compatible export's numbers (buildCompatibleLorebookExport), taken back to the rows they
-# stand for, which are then read as any row is. An entry with `outletName` is from a Marinara of
-# four logics, which writes SillyTavern's numbers (stSelectiveLogic, stPosition; a position it never
-# gives reads as SillyTavern's import reads it); one without, from an older one, which wrote its
-# own three logics as 0 / 1 / 2 and its positions as they are.
+# stand for, which are then read as any row is. Since Marinara took SillyTavern's four logics it
+# writes SillyTavern's numbers (stSelectiveLogic, stPosition; a position it never gives reads as
+# Marinara's SillyTavern import reads it), and over the following weeks gained `useRegex`, the
+# recursion flags and `outletName`. Before, it wrote its own three logics as 0 / 1 / 2 and its
+# positions as they are, and none of those keys. A file with any of them, or a number only
+# SillyTavern's counting has, is read in SillyTavern's numbers; any other, in the older ones.
 COMPATIBLE_LOGIC = {0: "and", 1: "not_all", 2: "not", 3: "and_all"}
 COMPATIBLE_POSITIONS = {0: 0, 1: 1, 2: 0, 3: 1, 4: 2, 5: 0, 6: 1, 7: 7}
 OLDER_COMPATIBLE_LOGIC = {0: "and", 1: "or", 2: "not"}
+CURRENT_COMPATIBLE_KEYS = ("outletName", "useRegex", "preventRecursion", "excludeRecursion", "delayUntilRecursion")
+# The book's bindings, which today's compatible export writes beside its name.
+COMPATIBLE_BINDINGS = ("characterId", "personaId", "chatId")
 COMPATIBLE_ROLES = {0: "system", 1: "user", 2: "assistant"}
 COMPATIBLE_SOURCE = "Marinara Engine compatibility export"  # the mark's source
 # additionalMatchingSources the canonical entry names.
@@ -311,20 +317,31 @@ def compatible_envelope(parsed: Any) -> dict | None:
         return None
     name = as_str(parsed.get("name"))
     book_id = row_id("compatible-lorebook", name)
-    entries = [
-        _compatible_entry(entry, book_id, key) for key, entry in parsed["entries"].items() if isinstance(entry, dict)
-    ]
-    envelope = new_envelope(TYPE, {"lorebook": new_book_row(book_id, name), "entries": entries, "folders": []})
+    given = [(key, entry) for key, entry in parsed["entries"].items() if isinstance(entry, dict)]
+    current = any(_sillytavern_numbered(entry) for _key, entry in given)
+    entries = [_compatible_entry(entry, book_id, key, current) for key, entry in given]
+    book = new_book_row(book_id, name)
+    for field in COMPATIBLE_BINDINGS:
+        if isinstance(parsed.get(field), str):
+            book[field] = parsed[field]
+    envelope = new_envelope(TYPE, {"lorebook": book, "entries": entries, "folders": []})
     if isinstance(mark.get("exportedAt"), str):
         envelope["exportedAt"] = mark["exportedAt"]
     return envelope
 
 
-def _compatible_entry(entry: dict, book_id: str, key: str) -> dict:
-    """A lorebookEntries row from an entry of the compatible export, read in Marinara's terms."""
+def _sillytavern_numbered(entry: dict) -> bool:
+    """Whether an entry of the compatible export shows it was written in SillyTavern's numbers."""
+    if any(key in entry for key in CURRENT_COMPATIBLE_KEYS):
+        return True
+    return as_int(entry.get("position"), 0) in (3, 4, 5, 6, 7) or as_int(entry.get("selectiveLogic"), 0) == 3
+
+
+def _compatible_entry(entry: dict, book_id: str, key: str, current: bool) -> dict:
+    """A lorebookEntries row from an entry of the compatible export, read in Marinara's terms
+    (`current`: in SillyTavern's numbers)."""
     row = _new_row({"uid": row_id("compatible-entry", book_id, key)}, book_id, "")
     logic = as_int(entry.get("selectiveLogic"), 0)
-    current = "outletName" in entry  # written by a Marinara of four logics, in SillyTavern's numbers
     row.update(
         {
             "name": as_str(entry.get("comment")),
@@ -346,8 +363,10 @@ def _compatible_entry(entry: dict, book_id: str, key: str) -> dict:
     if current:
         row["position"] = COMPATIBLE_POSITIONS.get(row["position"], 0)
         row["outletName"] = as_str(entry.get("outletName"))
-        for field in ("useRegex", "preventRecursion", "excludeRecursion", "delayUntilRecursion"):
+        for field in ("useRegex", "excludeRecursion", "delayUntilRecursion"):
             row[field] = entry.get(field) is True
+    # Marinara's import makes a missing preventRecursion true, as its column's default is
+    row["preventRecursion"] = _flag(entry.get("preventRecursion"), True) if current else True
     for field in ("probability", "scanDepth", "groupWeight", "sticky", "cooldown", "delay"):
         value = entry.get(field)
         row[field] = value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -425,7 +444,10 @@ class MarinaraLorebook(Adapter):
         out = compact_bytes(envelope)
         back = self.read(out, piece.id + self.extensions[0], None).pieces[0]
         declared = _scan_none_losses(body)
-        found = readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK, declared)
+        before, after = dump_piece(piece), dump_piece(back)
+        alike = alike_recursion_delays(before, after)  # Marinara's flag keeps levels 0 and 1
+        found = readback_losses(before, after, LOSS_RULES, FALLBACK, declared)
+        found = [loss for loss in found if loss.pointer not in alike]
         return Encoded(out, declared + found)
 
 
@@ -478,7 +500,7 @@ def _new_row(entry: dict, book_id: str, piece_id: str) -> dict:
         "group": "",
         "groupWeight": None,
         "locked": False,
-        "preventRecursion": False,
+        "preventRecursion": True,
         "excludeRecursion": False,
         "delayUntilRecursion": False,
         "tag": "",
