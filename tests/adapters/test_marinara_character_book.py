@@ -148,3 +148,51 @@ def test_a_setting_is_named_exactly_when_marinara_would_read_another(scan, budge
     if entry_scan is not None:
         expected.add("/body/book/entries/0/scan_depth")
     assert named == expected
+
+
+@pytest.mark.parametrize(
+    ("top", "kept", "key", "named"),
+    [
+        # SillyTavern's cards keep case_sensitive in extensions, which Marinara's import never reads
+        (None, True, "Dragon", {"case_sensitive"}),
+        (None, True, "/Dragon/", {"keys"}),  # run with `gi`: any case
+        (None, True, "/dragon/i", set()),  # `gi` is what it asks for
+        (True, True, "Dragon", set()),
+        (True, True, "/dragon/i", {"keys"}),  # run with `g`
+        (None, False, "/dragon/", {"keys"}),
+        (None, None, "dragon", set()),
+    ],
+)
+def test_case_sensitivity_is_read_from_the_entrys_top_level_as_marinara_does(top, kept, key, named) -> None:
+    extensions = {} if kept is None else {"case_sensitive": kept}
+    book_entry = entry(0, keys=[key], **extensions)
+    if top is not None:
+        book_entry["case_sensitive"] = top
+    losses = book_losses(card({}, [book_entry]))
+    assert {pointer.rsplit("/", 1)[-1] for _code, pointer in losses} == named
+
+
+def test_settings_marinaras_import_never_reads_are_named() -> None:
+    extensions = {
+        "match_persona_description": True,
+        "match_scenario": True,
+        "triggers": ["normal"],
+        "ignore_budget": True,
+        "character_filter": {"isExclude": False, "names": ["Lyra"], "tags": []},
+        "automation_id": "qr-1",
+    }
+    losses = book_losses(card({}, [entry(0, **extensions)]))
+    named = {pointer.rsplit("/", 1)[-1] for _code, pointer in losses}
+    assert named == {
+        "match_persona_description",
+        "match_scenario",
+        "triggers",
+        "ignore_budget",
+        "character_filter",
+        "automation_id",
+    }
+
+
+def test_secondary_regex_keys_of_an_entry_that_does_not_filter_are_not_named() -> None:
+    book_entry = entry(0, secondary=["/x/"]) | {"selective": False}
+    assert book_losses(card({}, [book_entry])) == set()

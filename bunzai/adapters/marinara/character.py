@@ -17,9 +17,9 @@ from typing import Any
 
 from bunzai.adapters.common import card_fields, st_regex_losses
 from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, write_card_data
-from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.st_regex_losses import SCRIPT, st_regex_rule
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
+from bunzai.adapters.marinara import book_import
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
     compact_bytes,
@@ -36,24 +36,6 @@ FORMAT_ID = "marinara.character"
 TYPE = "marinara_character"
 SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 
-# Marinara keeps the card's book as written, but uses it only once "Import embedded lorebook"
-# (characters.routes.ts -> importSTLorebook, since Marinara took SillyTavern's four logics) makes a
-# Marinara lorebook of it. That reads the book's scan depth, token budget and recursion, and each
-# entry's settings from the entry's top level, where a card book keeps most in `extensions`:
-# Marinara's defaults stand in for them. A `/.../flags` key makes the entry's keys regexes, run
-# with Marinara's own flags.
-BOOK_SCAN_NONE = LossRule(
-    "",
-    "translated",
-    "marinara.character.book.scan_depth.none",
-    "Marinara reads a book's scan depth of 0 as every message",
-)
-BOOK_ENTRY_DROPPED = LossRule(
-    "", "dropped", "marinara.character.book.entry.dropped", "Marinara drops this setting of a card book entry"
-)
-BOOK_KEY_FLAGS = LossRule(
-    "", "translated", "marinara.character.book.key.flags", "Marinara runs a card book's regex keys with its own flags"
-)
 # Marinara runs only the regex scripts of its own table (generate.routes.ts, regexScriptsStore);
 # its character import (st-character.importer.ts, marinara.importer.ts) keeps a card's
 # extensions as data and makes no script of extensions.regex_scripts.
@@ -109,7 +91,8 @@ class MarinaraCharacter(Adapter):
         card["data"] = write_card_data(
             card["data"] if base is not None else None, card_fields.v2_data_template(), piece, SHAPE, media
         )
-        losses = card_losses(piece, SHAPE, self.format_id) + book_losses(piece) + st_regex_not_run(piece)
+        losses = card_losses(piece, SHAPE, self.format_id) + st_regex_not_run(piece)
+        losses += book_losses(piece, card["data"].get("character_book"))
         return Encoded(compact_bytes(envelope), losses)
 
 
@@ -157,67 +140,14 @@ def _held_scripts(piece: Any) -> list:
     return scripts if isinstance(scripts, list) else []
 
 
-def book_losses(piece: Any) -> list[Loss]:
-    """What the Marinara lorebook made from the card's book does not keep (importSTLorebook).
-
-    A character that came from Marinara already had its book read there, so writing it back
-    notes nothing new (as for the book's positions, card_doc.card_losses).
-    """
+def book_losses(piece: Any, written: Any) -> list[Loss]:
+    """What the Marinara lorebook made from the card's book (`written`, as the card holds it) does
+    not keep (book_import). A character that came from Marinara already had its book read there,
+    so writing it back notes nothing new (as for the book's positions, card_doc.card_losses)."""
     book = piece.body.book
     if book is None or (piece.original is not None and piece.original.format == FORMAT_ID):
         return []
-    losses = [BOOK_SCAN_NONE.at("/body/book/settings/scan_depth")] if book.settings.scan_depth == 0 else []
-    for index, entry in enumerate(book.entries):
-        where = f"/body/book/entries/{index}"
-        drops = _entry_drops(entry, book.settings.recursive_scanning is True)
-        losses += [BOOK_ENTRY_DROPPED.at(f"{where}/{field}", why) for field, why in drops]
-        losses += [
-            BOOK_KEY_FLAGS.at(
-                f"{where}/{field}",
-                "Marinara runs a regex key case-insensitively unless the entry is case-sensitive, with no other flags",
-            )
-            for field in ("keys", "secondary_keys")
-            if any(key.regex and _flags_differ(key.flags, entry.case_sensitive) for key in getattr(entry, field))
-        ]
-    return losses
-
-
-def _flags_differ(flags: str, case_sensitive: bool | None) -> bool:
-    """Whether Marinara's flags (`gi`, or `g` for a case-sensitive entry) run a key otherwise than its own."""
-    return ("i" in flags) == bool(case_sensitive) or bool(set(flags) - set("gi"))
-
-
-def _entry_drops(entry: Any, recursive: bool) -> list[tuple[str, str]]:
-    """(field, why) for each entry setting Marinara's lorebook replaces with its default."""
-    drops = []
-    if entry.scan_depth is not None:
-        drops.append(("scan_depth", "Marinara's entry scans the lorebook's depth"))
-    if entry.use_probability and entry.probability < 100:
-        drops.append(("probability", "Marinara's entry fires every time its keys match"))
-    if entry.group.names:
-        drops.append(("group", "Marinara's entry is in no group"))
-    for field in ("sticky", "cooldown", "delay"):
-        if getattr(entry, field):
-            drops.append((field, f"Marinara's entry has no {field}"))
-    if entry.match_whole_words:
-        drops.append(("match_whole_words", "Marinara's entry matches keys inside words"))
-    if _logic_changes(entry):
-        drops.append(("selective_logic", "Marinara's entry needs any one of its secondary keys"))
-    if entry.exclude_recursion:
-        drops.append(("exclude_recursion", "Marinara's entry may be activated by other entries"))
-    if entry.delay_until_recursion:
-        drops.append(("delay_until_recursion", "Marinara's entry is not held back until recursion"))
-    if recursive and not entry.prevent_recursion:  # importSTLorebook: a missing preventRecursion is true
-        drops.append(("prevent_recursion", "Marinara's entry activates no other entry"))
-    return drops
-
-
-def _logic_changes(entry: Any) -> bool:
-    """Whether Marinara's "any secondary key" (the `and` an entry without selectiveLogic gets) differs."""
-    count = len(entry.secondary_keys) if entry.selective else 0
-    if count == 0 or entry.selective_logic == "and_any":
-        return False
-    return entry.selective_logic != "and_all" or count > 1
+    return book_import.book_losses(book, written)
 
 
 register(MarinaraCharacter())
