@@ -176,6 +176,7 @@ class _Translator:
         kept: dict[int, str] = {}  # opener index -> its op, where the target writes the block
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
+        moves: dict[int, tuple[str, int, int, str]] = {}  # closer index -> text before, a range moved there, after
         skipped: set[int] = set()
         verdicts: list[dict] = []
         for i, token in enumerate(tokens):
@@ -211,7 +212,7 @@ class _Translator:
                 args, inner = (token.args, []) if own else self.nested(token, depth)
                 verdicts.extend(inner)
                 lost = any(_removed(v) for v in inner)
-                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text, own))
+                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text, own, moves))
                 if verdicts[-1]["verdict"] == "portable" and entry.op:
                     kept[i] = entry.op
                 continue
@@ -219,7 +220,7 @@ class _Translator:
             if replacement is not None:
                 edits[i] = replacement
             verdicts.extend(found)
-        return _apply(text, tokens, edits, cuts), verdicts
+        return _apply(text, tokens, edits, cuts, moves), verdicts
 
     def opens(self, token: Token, enclosing: list[Token] = ()) -> bool:
         """The source lets `token` take a body: not the inline form of a name that has a block
@@ -509,7 +510,8 @@ class _Translator:
         skipped: set[int],
         lost: bool,
         text: str,
-        own: tuple[str, str] | None = None,
+        own: tuple[str, str] | None,
+        moves: dict[int, tuple[str, int, int, str]],
     ) -> dict:
         """A paired opener: re-spell the whole block, or flatten it to its first branch.
 
@@ -553,26 +555,28 @@ class _Translator:
         t_else = self.else_spelling(entries, branches)
         # An else with its closer (Agnai's) may end before the condition does: text after it is the
         # first branch's, and of several elses only the last is shown. A marker else runs to the
-        # condition's end, so the last else block is written there where it holds text alone;
-        # else blocks holding macros are flattened, the else blocks cut (their translated text is
-        # not moved).
+        # condition's end, so the last else block, translated, is moved there (`moves`: its text is
+        # written at the closer as the rest of the text is written), and the others are cut.
         moved = bool(else_closers) and (
             len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
         )
-        placed = found is not None and t_else is not False and moved  # the else alone stops it
-        if placed and all(tokens[j].partner == j + 1 for j in branches):
-            # Else blocks of text alone: the last, the one Agnai shows, written at the end
+        if found is not None and t_else is not False and moved:
             t_entry, spelled = found
             edits[i] = spelled
-            cuts.extend((tokens[j].start, tokens[j + 1].end) for j in branches)
-            body = text[tokens[branches[-1]].end : tokens[branches[-1] + 1].start]
+            last, shown = branches[-1], tokens[branches[-1]].partner
+            for j in branches:
+                cuts.append((tokens[j].start, tokens[tokens[j].partner].end))
+                if j != last:  # never shown: what it holds is not translated
+                    skipped.update(range(j, tokens[j].partner + 1))
+            start, end = tokens[last].end, tokens[shown].start
             marker = t_else[0]
             if t_else[2]:  # on a line of its own
-                before = "" if text[: tokens[closer].start].endswith("\n") else "\n"
-                marker = before + marker + ("" if body.startswith("\n") else "\n")
-            close = (t_else[1] or "") + "{{/" + t_entry.name.lstrip("#:") + "}}"
-            edits[closer] = marker + body + close
-            moved_note = "its else block is written at its end: Agnai shows the text after it with the first branch"
+                marker = ("" if text[: tokens[closer].start].endswith("\n") else "\n") + marker
+                marker += "" if text[start:end].startswith("\n") else "\n"
+            after = (t_else[1] or "") + "{{/" + t_entry.name.lstrip("#:") + "}}"
+            moves[closer] = (marker, start, end, after)
+            shows = f"{self.source.engine} shows the text after it with the first branch"
+            moved_note = f"its else block is written at its end: {shows}"
             if len(branches) > 1:
                 moved_note += ", and only the last of its else blocks"
             note = "; ".join(n for n in (truth_note or t_entry.note, moved_note) if n)
@@ -614,11 +618,7 @@ class _Translator:
             else "the block's scaffolding",
             condition=_brace_free(condition),
             comment=comment,
-            note=(
-                _ELSE_PLACED.format(source=self.source.engine, target=target.engine)
-                if placed
-                else _flatten_reason(target.engine, op or entry.name, lost, uncarried)
-            )
+            note=_flatten_reason(target.engine, op or entry.name, lost, uncarried)
             + "; the body of the first branch is kept"
             + (
                 ""
@@ -823,13 +823,6 @@ class _Translator:
         return comment.open + body + comment.close
 
 
-_ELSE_PLACED = (
-    "its else block does not end it ({source} shows the text after it with the first branch, and only the last of "
-    "several else blocks) and holds macros, which bunzai does not move to the condition's end, where {target}'s "
-    "else marker would have to stand"
-)
-
-
 def _flatten_reason(target: str, what: str, lost: bool, uncarried: bool) -> str:
     if lost:
         return f"its arguments hold a macro {target} has no equivalent for"
@@ -885,18 +878,33 @@ def _verdict(kind: str, token: Token, op: str | None, **extra) -> dict:
     return verdict
 
 
-def _apply(text: str, tokens: list[Token], edits: dict[int, str], cuts: list[tuple[int, int]]) -> str:
-    if not edits and not cuts:
+def _apply(
+    text: str,
+    tokens: list[Token],
+    edits: dict[int, str],
+    cuts: list[tuple[int, int]],
+    moves: dict[int, tuple[str, int, int, str]] | None = None,
+) -> str:
+    """`text` with each token's edit, each cut removed, and each moved range written, as the text
+    around it is, in place of the closer it was moved to (inner moves first: a range holds them)."""
+    if not edits and not cuts and not moves:
         return text
     pieces = [(tokens[i].start, tokens[i].end, rep) for i, rep in edits.items()]
     pieces += [(a, b, "") for a, b in cuts]
-    pieces.sort()
-    out, pos = [], 0
+    for i, (before, start, end, after) in sorted((moves or {}).items(), key=lambda m: m[1][2] - m[1][1]):
+        inner = sorted(piece for piece in pieces if start <= piece[0] and piece[1] <= end)
+        pieces.append((tokens[i].start, tokens[i].end, before + _written(text, inner, start, end) + after))
+    return _written(text, sorted(pieces), 0, len(text))
+
+
+def _written(text: str, pieces: list[tuple[int, int, str]], lo: int, hi: int) -> str:
+    """text[lo:hi] with `pieces` (start, end, replacement; sorted) laid over it."""
+    out, pos = [], lo
     for start, end, rep in pieces:
         if start < pos:
             continue  # inside a removed branch
         out.append(text[pos:start])
         out.append(rep)
         pos = end
-    out.append(text[pos:])
+    out.append(text[pos:hi])
     return "".join(out)

@@ -355,6 +355,31 @@ def test_an_else_agnai_reads_as_text_is_reported_in_any_case_where_the_target_ma
             "risuai",
             "{{#when {{notequal::{{char}}::}}}}ac\n{{:else}}\nb{{/when}}",
         ),
+        # an else block holding macros is moved translated
+        ("{{#if char}}a{{#else}}{{user}}{{/else}}c{{/if}}", "sillytavern", "{{if char}}ac{{else}}{{user}}{{/if}}"),
+        ("{{#if persona}}a{{#else}}{{user}}{{/else}}c{{/if}}", "sillytavern", "{{if 0}}ac{{else}}{{user}}{{/if}}"),
+        (
+            "{{#if char}}a{{#else}}{{random:1,2}}{{/else}}c{{/if}}",
+            "lumiverse",
+            "{{if::char}}ac{{else}}{{pick::1::2}}{{/if}}",
+        ),
+        # the else blocks before the last are never shown: cut, their macros not translated
+        (
+            "{{#if char}}a{{#else}}{{user}}{{/else}}{{#else}}{{char}}x{{/else}}c{{/if}}",
+            "sillytavern",
+            "{{if char}}ac{{else}}{{char}}x{{/if}}",
+        ),
+        # a condition in the first branch moves its own else block
+        (
+            "{{#if char}}{{#if user}}p{{#else}}{{char}}{{/else}}q{{/if}}{{#else}}{{user}}{{/else}}c{{/if}}",
+            "sillytavern",
+            "{{if char}}{{if user}}pq{{else}}{{char}}{{/if}}c{{else}}{{user}}{{/if}}",
+        ),
+        (
+            "{{#if char}}a\n{{#else}}\n{{user}}\n{{/else}}\nc\n{{/if}}",
+            "risuai",
+            "{{#when {{notequal::{{char}}::}}}}a\n\nc\n{{:else}}\n{{user}}\n{{/when}}",
+        ),
     ],
 )
 def test_an_else_block_that_does_not_end_its_condition_is_written_at_its_end(
@@ -367,16 +392,12 @@ def test_an_else_block_that_does_not_end_its_condition_is_written_at_its_end(
     )
 
 
-def test_an_else_block_holding_macros_that_does_not_end_its_condition_is_flattened_with_its_first_branch_whole() -> (
-    None
-):
-    out = translate_text("{{#if char}}a{{#else}}{{user}}{{/else}}c{{/if}}", "agnai", "sillytavern")
-    assert (
-        out.verdicts[0]["verdict"] == "flatten" and out.verdicts[0]["dropped"] == "the condition and the other branches"
-    )
-    assert out.verdicts[0]["note"].startswith("its else block does not end it")
-    assert "holds macros, which bunzai does not move" in out.verdicts[0]["note"]
-    assert out.text == "{{// bunzai: dropped #if char; kept its first branch}}ac"
+def test_the_macros_of_a_moved_else_block_are_judged_and_those_of_an_unshown_one_are_not() -> None:
+    text = "{{#if char}}a{{#else}}{{original}}{{/else}}{{#else}}{{user}}{{random:1,2}}{{/else}}c{{/if}}"
+    out = translate_text(text, "agnai", "sillytavern")
+    assert [v["token"] for v in out.verdicts] == ["{{#if char}}", "{{user}}", "{{random:1,2}}"]
+    assert out.verdicts[0]["note"].endswith("and only the last of its else blocks")
+    assert "agnai shows the text after it" in out.verdicts[0]["note"]
 
 
 def test_an_else_block_at_the_end_of_its_condition_is_carried_as_the_branch() -> None:
