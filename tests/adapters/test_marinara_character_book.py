@@ -196,3 +196,20 @@ def test_settings_marinaras_import_never_reads_are_named() -> None:
 def test_secondary_regex_keys_of_an_entry_that_does_not_filter_are_not_named() -> None:
     book_entry = entry(0, secondary=["/x/"]) | {"selective": False}
     assert book_losses(card({}, [book_entry])) == set()
+
+
+def test_only_what_an_entry_does_is_named_nothing_for_a_disabled_one_nor_a_constant_ones_keys() -> None:
+    settings_ = {"case_sensitive": True, "match_whole_words": True, "scan_depth": 3, "selectiveLogic": 3}
+    keyed = entry(0, secondary=["a", "b"], keys=["dragon", "/x/"], **settings_)
+    whole_regex = entry(1, keys=["/wyrm/i"], match_whole_words=True)  # whole words mean nothing to a regex key
+    off = entry(2, keys=["/x/"], **settings_) | {"enabled": False}
+    constant = entry(3, secondary=["a", "b"], keys=["/x/"], sticky=2, **settings_) | {"constant": True}
+    named = {pointer for _code, pointer in book_losses(card({}, [keyed, whole_regex, off, constant]))}
+    assert named == {
+        *(
+            f"/body/book/entries/0/{f}"
+            for f in ("case_sensitive", "match_whole_words", "scan_depth", "selective_logic")
+        ),
+        "/body/book/entries/0/keys",
+        "/body/book/entries/3/sticky",  # a constant entry still stays on as long
+    }

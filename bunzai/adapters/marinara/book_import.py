@@ -57,10 +57,14 @@ def book_losses(book: Any, written: Any) -> list[Loss]:
     rows = rows if isinstance(rows, list) else []
     recursive = book.settings.recursive_scanning is True
     for index, entry in enumerate(book.entries):
+        if not entry.enabled:
+            continue  # it does nothing in either
         row = rows[index] if index < len(rows) and isinstance(rows[index], dict) else {}
         where = f"/body/book/entries/{index}"
         read = imported(row)
         losses += [BOOK_ENTRY_DROPPED.at(f"{where}/{field}", why) for field, why in _drops(entry, read, recursive)]
+        if entry.constant:
+            continue  # its keys match nothing it needs
         fields = ("keys", "secondary_keys") if entry.selective else ("keys",)  # secondary keys filter only then
         losses += [
             BOOK_KEY_FLAGS.at(f"{where}/{field}", KEY_FLAGS_WHY)
@@ -91,8 +95,9 @@ def imported(row: dict) -> dict:
 def _drops(entry: Any, read: dict, recursive: bool) -> list[tuple[str, str]]:
     """(field, why) for each setting of `entry` that the imported entry `read` does otherwise."""
     drops = []
-    filtering = entry.keys + (entry.secondary_keys if entry.selective else [])
-    literal = any(not key.regex for key in filtering)  # a regex key runs by its flags, not by the entry's case
+    filtering = [] if entry.constant else entry.keys + (entry.secondary_keys if entry.selective else [])
+    # a regex key runs by its own flags, not by the entry's case or whole words; a constant entry's keys by none
+    literal = any(not key.regex for key in filtering)
     if literal and bool(entry.case_sensitive) != read["case_sensitive"]:
         drops.append(
             (
@@ -102,9 +107,9 @@ def _drops(entry: Any, read: dict, recursive: bool) -> list[tuple[str, str]]:
                 else "Marinara's entry matches keys case-sensitively",
             )
         )
-    if bool(entry.match_whole_words) != read["match_whole_words"]:
+    if literal and bool(entry.match_whole_words) != read["match_whole_words"]:
         drops.append(("match_whole_words", "Marinara's entry matches keys inside words"))
-    if entry.scan_depth != read["scan_depth"]:
+    if not entry.constant and entry.scan_depth != read["scan_depth"]:
         drops.append(("scan_depth", "Marinara's entry scans the lorebook's depth"))
     chance = entry.probability if entry.use_probability and entry.probability < 100 else None
     if chance != (read["probability"] if read["probability"] is not None and read["probability"] < 100 else None):
@@ -114,7 +119,7 @@ def _drops(entry: Any, read: dict, recursive: bool) -> list[tuple[str, str]]:
     for field in ("sticky", "cooldown", "delay"):
         if (getattr(entry, field) or None) != (read[field] or None):
             drops.append((field, f"Marinara's entry has no {field}"))
-    count = len(entry.secondary_keys) if entry.selective else 0
+    count = len(entry.secondary_keys) if entry.selective and not entry.constant else 0
     if count and _effect(entry.selective_logic, count) != _effect(read["selective_logic"], count):
         drops.append(("selective_logic", "Marinara's entry needs any one of its secondary keys"))
     if bool(entry.delay_until_recursion) != read["delay_until_recursion"]:

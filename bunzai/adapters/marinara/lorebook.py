@@ -51,12 +51,12 @@ POSITION_IN = {0: "before_char", 1: "after_char", 2: "at_depth", 7: "outlet"}
 POSITION_OUT = {value: key for key, value in POSITION_IN.items()}
 POSITION_NAMES = {"after_char": 1, "at_depth": 2, "depth": 2, "outlet": 7}
 # The compatible export's numbers (buildCompatibleLorebookExport), taken back to the rows they
-# stand for, which are then read as any row is. Since Marinara took SillyTavern's four logics it
-# writes SillyTavern's numbers (stSelectiveLogic, stPosition; a position it never gives reads as
-# Marinara's SillyTavern import reads it), and over the following weeks gained `useRegex`, the
-# recursion flags and `outletName`. Before, it wrote its own three logics as 0 / 1 / 2 and its
-# positions as they are, and none of those keys. A file with any of them, or a number only
-# SillyTavern's counting has, is read in SillyTavern's numbers; any other, in the older ones.
+# stand for, which are then read as any row is. Today's writes SillyTavern's numbers (stSelectiveLogic,
+# stPosition; a position it never gives reads as Marinara's SillyTavern import reads it) with
+# `useRegex`, the recursion flags and `outletName`, all added after Marinara's issues #2692 and
+# #2704 (June 2026), in an order its sources do not show. The older one wrote its own three logics
+# as 0 / 1 / 2, its positions as they are, and none of those keys. A file with any of them, or a
+# number only SillyTavern's counting has, is read in SillyTavern's numbers; any other, in the older.
 COMPATIBLE_LOGIC = {0: "and", 1: "not_all", 2: "not", 3: "and_all"}
 COMPATIBLE_POSITIONS = {0: 0, 1: 1, 2: 0, 3: 1, 4: 2, 5: 0, 6: 1, 7: 7}
 OLDER_COMPATIBLE_LOGIC = {0: "and", 1: "or", 2: "not"}
@@ -301,13 +301,12 @@ def compatible_envelope(parsed: Any) -> dict | None:
     """The native envelope a "Compatible JSON" lorebook export stands for, or None for another document.
 
     buildCompatibleLorebookExport (lorebooks.routes.ts, backup.routes.ts) writes a SillyTavern
-    world marked `extensions.marinara.source`. Since Marinara took SillyTavern's four logics its
-    entries carry `outletName`, `useRegex` and the recursion flags, in SillyTavern's numbers but
-    for `probability` (null: no roll). Before, they kept Marinara's own numbers where those
-    differ: `position` 0/1/2 before/after the character/at a depth (2 is the Author's Note top to
-    SillyTavern), `selectiveLogic` 0/1/2 and/or/not. `role` is
-    SillyTavern's numbering in both. The file carries no ids, folders or book settings: the rows
-    get Marinara's column defaults (and ids derived from the book and uid).
+    world marked `extensions.marinara.source`, in SillyTavern's numbers but for `probability`
+    (null: no roll) where an entry shows it (see COMPATIBLE_LOGIC), else in the older Marinara's
+    own: `position` 0/1/2 before/after the character/at a depth (2 is the Author's Note top to
+    SillyTavern), `selectiveLogic` 0/1/2 and/or/not. `role` is SillyTavern's numbering in both.
+    The file carries no entry ids, folders or book settings: the rows get Marinara's column
+    defaults (and ids derived from the book and uid); today's also names the book's bindings.
     """
     if not isinstance(parsed, dict) or "type" in parsed or not isinstance(parsed.get("entries"), dict):
         return None
