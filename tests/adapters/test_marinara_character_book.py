@@ -203,7 +203,9 @@ def test_only_what_an_entry_does_is_named_nothing_for_a_disabled_one_nor_a_const
     keyed = entry(0, secondary=["a", "b"], keys=["dragon", "/x/"], **settings_)
     whole_regex = entry(1, keys=["/wyrm/i"], match_whole_words=True)  # whole words mean nothing to a regex key
     off = entry(2, keys=["/x/"], **settings_) | {"enabled": False}
-    constant = entry(3, secondary=["a", "b"], keys=["/x/"], sticky=2, **settings_) | {"constant": True}
+    constant = entry(3, secondary=["a", "b"], keys=["/x/"], sticky=2, match_scenario=True, **settings_) | {
+        "constant": True
+    }
     named = {pointer for _code, pointer in book_losses(card({}, [keyed, whole_regex, off, constant]))}
     assert named == {
         *(

@@ -128,7 +128,12 @@ def _drops(entry: Any, read: dict, recursive: bool) -> list[tuple[str, str]]:
         drops.append(("exclude_recursion", "Marinara's entry may be activated by other entries"))
     if recursive and entry.prevent_recursion != read["prevent_recursion"]:  # a missing preventRecursion is true
         drops.append(("prevent_recursion", "Marinara's entry activates no other entry"))
-    drops += [(field, why) for field, why in _NEVER_READ if _set(getattr(entry, field))]
+    # the matching sources are what its keys are matched against: nothing to a constant entry
+    drops += [
+        (field, why)
+        for field, why in _NEVER_READ
+        if _set(getattr(entry, field)) and not (entry.constant and field.startswith("match_"))
+    ]
     return drops
 
 
