@@ -10,7 +10,11 @@ case, "off", "false" and "0". RisuAI's `{{#when cond}}` and `{{#if cond}}`
 `carried` gives the condition, in the target's spelling, that is true exactly when the source
 condition was; None where bunzai cannot say it (the block is then flattened, and reported).
 A condition with no macro in it is judged now and written as the target's own literal truth.
-Agnai's `{{#if name}}` tests one placeholder by name (see `_from_agnai`).
+Agnai's `{{#if name}}` tests one placeholder by name (see `_from_agnai`). Lumiverse's
+`{{if::cond}}` (conditions.ts evaluateMacroCondition) resolves the macros in it, strips a `!`,
+reads `.name` / `$name`, but takes a bare word as the word itself; it counts a value holding
+`{{`…`}}` false, compares one holding `==`, `!=`, `<`, `>`, `<=` or `>=`, and counts every other
+true but "" and, in any case, "0", "false", "null", "undefined", "no" and "off".
 """
 
 from __future__ import annotations
@@ -30,7 +34,11 @@ _GETVAR = re.compile(r"^\{\{(getvar|getglobalvar)::([^{}:]+)\}\}$")
 
 
 def differs(source: str, target: str) -> bool:
-    """The two engines judge an `if` condition by different rules that bunzai models."""
+    """The two engines judge an `if` condition by different rules that bunzai models. Agnai's
+    names a placeholder, which no other engine reads so; Lumiverse takes a bare word as itself,
+    where SillyTavern reads a macro's name."""
+    if source == "agnai" or (source, target) == ("sillytavern", "lumiverse"):
+        return target != source
     return source in TRUTH and target in TRUTH and TRUTH[source] != TRUTH[target]
 
 
@@ -49,6 +57,8 @@ def carried(source: str, target: str, args: list[str], translate: Spell) -> tupl
     source-engine macro (`{{description}}`) for the target."""
     if source == "sillytavern" and target == "risuai" and len(args) == 1:
         return _st_to_risu(args[0], translate)
+    if source == "sillytavern" and target == "lumiverse" and len(args) == 1:
+        return _st_to_lumiverse(args[0], translate)
     if source == "risuai" and target == "sillytavern":
         return _risu_to_st(args, translate)
     if source == "agnai":
@@ -181,7 +191,33 @@ def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, st
         return (bare.group(1) if bare else value), _AGNAI_NOTE
     if target == "risuai":
         return "{{notequal::" + value + "::}}", "Agnai's truth (not empty) spelled out: RisuAI counts only 1 and true"
+    if target == "lumiverse":  # it resolves the macro, and would take the bare word as itself
+        return value, "Agnai counts a placeholder true when it is not empty; " + _LUMIVERSE_ALSO
     return None
+
+
+_LUMIVERSE_ALSO = (
+    "Lumiverse also counts 0, false, null, undefined, no and off as false (any case), compares a value "
+    "holding ==, !=, < or >, and counts one holding {{ and }} false"
+)
+
+
+def _st_to_lumiverse(condition: str, translate: Spell) -> tuple[str, str] | None:
+    """SillyTavern's condition for Lumiverse: a bare macro name as the macro (Lumiverse would test
+    the word), shorthands and `!` as written (both read them)."""
+    inverted = condition.lstrip().startswith("!")
+    rest = condition.lstrip()[1:].lstrip() if inverted else condition
+    if _SHORTHAND.match(rest):
+        return condition, "SillyTavern counts all but empty, off, false and 0 as true; " + _LUMIVERSE_ALSO
+    value = _st_value(rest, translate)
+    if value is None:
+        return None
+    if "{{" not in value:
+        truth = st_truthy(value) != inverted
+        return ("1" if truth else "0"), "judged now: the condition holds no macro"
+    return ("!" if inverted else "") + value, "SillyTavern counts all but empty, off, false and 0 as true; " + (
+        _LUMIVERSE_ALSO
+    )
 
 
 def _st_to_agnai(condition: str, translate: Spell) -> tuple[str, str] | None:

@@ -560,7 +560,11 @@ class _Translator:
         moved = bool(else_closers) and (
             len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
         )
-        if found is not None and t_else is not False and moved:
+        # A closer in the condition that pairs with nothing here may end a block of the source's
+        # there (Agnai's loop takes an `{{/else}}` into its body): the else blocks may not be
+        # what they seem, and are not moved.
+        unsure = moved and any(tokens[j].closing and tokens[j].partner is None for j in range(i + 1, closer))
+        if found is not None and t_else is not False and moved and not unsure:
             t_entry, spelled = found
             edits[i] = spelled
             last, shown = branches[-1], tokens[branches[-1]].partner
@@ -618,7 +622,11 @@ class _Translator:
             else "the block's scaffolding",
             condition=_brace_free(condition),
             comment=comment,
-            note=_flatten_reason(target.engine, op or entry.name, lost, uncarried)
+            note=(
+                _ELSE_UNSURE.format(source=self.source.engine)
+                if unsure and found is not None and t_else is not False
+                else _flatten_reason(target.engine, op or entry.name, lost, uncarried)
+            )
             + "; the body of the first branch is kept"
             + (
                 ""
@@ -821,6 +829,12 @@ class _Translator:
         body = _brace_free(f"bunzai: dropped {token.raw[2:-2].strip()}; {kept}")
         body = "".join(c for c in body if c not in comment.forbid)
         return comment.open + body + comment.close
+
+
+_ELSE_UNSURE = (
+    "its else block does not end it, and a closer in it pairs with nothing, which may end another block there in "
+    "{source}, so bunzai does not move the else block to the condition's end"
+)
 
 
 def _flatten_reason(target: str, what: str, lost: bool, uncarried: bool) -> str:

@@ -361,7 +361,7 @@ def test_an_else_agnai_reads_as_text_is_reported_in_any_case_where_the_target_ma
         (
             "{{#if char}}a{{#else}}{{random:1,2}}{{/else}}c{{/if}}",
             "lumiverse",
-            "{{if::char}}ac{{else}}{{pick::1::2}}{{/if}}",
+            "{{if::{{char}}}}ac{{else}}{{pick::1::2}}{{/if}}",
         ),
         # the else blocks before the last are never shown: cut, their macros not translated
         (
@@ -403,3 +403,37 @@ def test_the_macros_of_a_moved_else_block_are_judged_and_those_of_an_unshown_one
 def test_an_else_block_at_the_end_of_its_condition_is_carried_as_the_branch() -> None:
     out = translate_text("{{#if char}}a{{#else}}b{{/else}}{{/if}}", "agnai", "sillytavern")
     assert out.text == "{{if char}}a{{else}}b{{/if}}" and out.verdicts[0]["verdict"] == "portable"
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "written"),
+    [
+        # Lumiverse takes a bare word as itself: the placeholder is written as the macro it resolves
+        ("agnai", "{{#if personality}}a{{/if}}", "{{if::{{personality}}}}a{{/if}}"),
+        ("agnai", "{{#if persona}}a{{#else}}{{user}}{{/else}}c{{/if}}", "{{if::0}}ac{{else}}{{user}}{{/if}}"),
+        ("sillytavern", "{{if description}}a{{/if}}", "{{if::{{description}}}}a{{/if}}"),
+        ("sillytavern", "{{if !description}}a{{/if}}", "{{if::!{{description}}}}a{{/if}}"),
+        ("sillytavern", "{{if !$flag}}a{{/if}}", "{{if::!$flag}}a{{/if}}"),  # Lumiverse reads shorthands too
+        ("sillytavern", "{{if off}}a{{/if}}", "{{if::0}}a{{/if}}"),
+    ],
+)
+def test_a_condition_into_lumiverse_tests_the_value_not_the_word(source: str, text: str, written: str) -> None:
+    out = translate_text(text, source, "lumiverse")
+    assert out.text == written and out.verdicts[0]["verdict"] == "portable"
+    judged = "{{if::0}}" in written or "{{if::1}}" in written
+    said = "Lumiverse also counts 0, false, null, undefined, no and off as false" in out.verdicts[0]["note"]
+    assert said is not judged
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Agnai's loop takes the {{/else}} into its body: all text there, or the else holds the loop
+        "{{#if char}}a{{#else}}{{#each bot}}x{{/else}}c{{/each}}{{/if}}",
+        "{{#if char}}a{{#else}}{{#each bot}}x{{/else}}{{/each}}{{/else}}{{/if}}",
+    ],
+)
+def test_an_else_block_among_closers_that_pair_with_nothing_is_not_moved(text: str) -> None:
+    out = translate_text(text, "agnai", "sillytavern")
+    assert out.verdicts[0]["verdict"] == "flatten"
+    assert out.verdicts[0]["note"].startswith("its else block does not end it, and a closer in it pairs with nothing")

@@ -142,7 +142,7 @@ CASES = [
     ("lumiverse", "marinara", "{{lumiaDef}}", ["absent"], ""),
     ("rolecall", "lumiverse", "{{they}}", ["absent"], ""),
     # Lumiverse's inline {{if::c}} is a truth test, but its block form says SillyTavern's inline if
-    ("sillytavern", "lumiverse", "{{if c::text}}", ["portable"], "{{if::c}}text{{/if}}"),
+    ("sillytavern", "lumiverse", "{{if c::text}}", ["portable"], "{{if::1}}text{{/if}}"),  # judged now: c is no macro
     ("sillytavern", "risuai", "{{setvar::x::{{char}}}}", ["portable", "portable"], "{{setvar::x::{{char}}}}"),
     ("sillytavern", "lumiverse", "{{trim}}", ["collision"], "{{trim}}"),
     ("marinara", "lumiverse", "{{isotime}}", ["portable"], "{{isotime}}"),
