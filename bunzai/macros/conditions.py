@@ -77,16 +77,24 @@ def risu_truthy(value: str) -> bool:
 
 
 def _st_to_risu(condition: str, translate: Spell) -> tuple[str, str] | None:
-    inverted = condition.lstrip().startswith("!")
-    if inverted:
-        condition = condition.lstrip()[1:].lstrip()
-    value = _st_value(condition, translate)
+    inverted, tested = _st_negation(condition)
+    value = _st_value(tested, translate)
     if value is None:
         return None
-    if "{{" not in value:
-        truth = st_truthy(value) != inverted
-        return ("1" if truth else "0"), "judged now: the condition holds no macro"
-    return _st_truth_in_risu(value, inverted), _SPELLED_OUT
+    return _judged_now(value, inverted) or (_st_truth_in_risu(value, inverted), _SPELLED_OUT)
+
+
+def _st_negation(condition: str) -> tuple[bool, str]:
+    """(inverted, what is tested): SillyTavern strips a leading `!`, which inverts."""
+    inverted = condition.lstrip().startswith("!")
+    return inverted, condition.lstrip()[1:].lstrip() if inverted else condition
+
+
+def _judged_now(value: str, inverted: bool) -> tuple[str, str] | None:
+    """A SillyTavern condition with no macro in it, judged by SillyTavern's truth: `1` or `0`."""
+    if "{{" in value:
+        return None
+    return ("1" if st_truthy(value) != inverted else "0"), "judged now: the condition holds no macro"
 
 
 _SPELLED_OUT = "SillyTavern's truth (all but empty, off, false, 0) spelled out: RisuAI counts only 1 and true"
@@ -200,24 +208,19 @@ _LUMIVERSE_ALSO = (
     "Lumiverse also counts 0, false, null, undefined, no and off as false (any case), compares a value "
     "holding ==, !=, < or >, and counts one holding {{ and }} false"
 )
+_ST_INTO_LUMIVERSE = "SillyTavern counts all but empty, off, false and 0 as true; " + _LUMIVERSE_ALSO
 
 
 def _st_to_lumiverse(condition: str, translate: Spell) -> tuple[str, str] | None:
     """SillyTavern's condition for Lumiverse: a bare macro name as the macro (Lumiverse would test
     the word), shorthands and `!` as written (both read them)."""
-    inverted = condition.lstrip().startswith("!")
-    rest = condition.lstrip()[1:].lstrip() if inverted else condition
-    if _SHORTHAND.match(rest):
-        return condition, "SillyTavern counts all but empty, off, false and 0 as true; " + _LUMIVERSE_ALSO
-    value = _st_value(rest, translate)
+    inverted, tested = _st_negation(condition)
+    if _SHORTHAND.match(tested):
+        return condition, _ST_INTO_LUMIVERSE
+    value = _st_value(tested, translate)
     if value is None:
         return None
-    if "{{" not in value:
-        truth = st_truthy(value) != inverted
-        return ("1" if truth else "0"), "judged now: the condition holds no macro"
-    return ("!" if inverted else "") + value, "SillyTavern counts all but empty, off, false and 0 as true; " + (
-        _LUMIVERSE_ALSO
-    )
+    return _judged_now(value, inverted) or (("!" if inverted else "") + value, _ST_INTO_LUMIVERSE)
 
 
 def _st_to_agnai(condition: str, translate: Spell) -> tuple[str, str] | None:
