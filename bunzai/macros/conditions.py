@@ -11,10 +11,11 @@ case, "off", "false" and "0". RisuAI's `{{#when cond}}` and `{{#if cond}}`
 condition was; None where bunzai cannot say it (the block is then flattened, and reported).
 A condition with no macro in it is judged now and written as the target's own literal truth.
 Agnai's `{{#if name}}` tests one placeholder by name (see `_from_agnai`). Lumiverse's
-`{{if::cond}}` (conditions.ts evaluateMacroCondition) resolves the macros in it, strips a `!`,
-reads `.name` / `$name`, but takes a bare word as the word itself; it counts a value holding
-`{{`…`}}` false, compares one holding `==`, `!=`, `<`, `>`, `<=` or `>=`, and counts every other
-true but "" and, in any case, "0", "false", "null", "undefined", "no" and "off".
+`{{if::cond}}` (conditions.ts evaluateMacroCondition) resolves the macros in it, trims it, strips a
+`!`, replaces `.name` (a variable of one render, not SillyTavern's chat variable) and `$name` (a
+global one) where they begin a word, and takes a bare word as the word itself; it counts a value
+holding `{{`…`}}` false, compares one holding `==`, `!=`, `<`, `>`, `<=` or `>=`, and counts every
+other true but "" and, in any case, "0", "false", "null", "undefined", "no" and "off".
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bunzai.jstext import js_trim
 from bunzai.macros.catalog import Entry, catalog_for
 
 # Engines whose truth rule is modelled here.
-TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai", "agnai": "agnai"}
+TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai", "agnai": "agnai", "lumiverse": "lumiverse"}
 _SHORTHAND = re.compile(r"^([.$])([a-zA-Z](?:[\w\-]*\w)?)$")  # MACRO_VARIABLE_SHORTHAND_PATTERN
 _FALSE_WORDS = ("off", "false", "0")
 _NAME = re.compile(r"^[A-Za-z_][\w\-]*$")
@@ -34,10 +35,9 @@ _GETVAR = re.compile(r"^\{\{(getvar|getglobalvar)::([^{}:]+)\}\}$")
 
 
 def differs(source: str, target: str) -> bool:
-    """The two engines judge an `if` condition by different rules that bunzai models. Agnai's
-    names a placeholder, which no other engine reads so; Lumiverse takes a bare word as itself,
-    where SillyTavern reads a macro's name."""
-    if source == "agnai" or (source, target) == ("sillytavern", "lumiverse"):
+    """The two engines judge an `if` condition by different rules that bunzai models (Agnai's
+    names a placeholder, which no other engine reads so)."""
+    if source == "agnai":
         return target != source
     return source in TRUTH and target in TRUTH and TRUTH[source] != TRUTH[target]
 
@@ -59,6 +59,10 @@ def carried(source: str, target: str, args: list[str], translate: Spell) -> tupl
         return _st_to_risu(args[0], translate)
     if source == "sillytavern" and target == "lumiverse" and len(args) == 1:
         return _st_to_lumiverse(args[0], translate)
+    if source == "lumiverse" and len(args) == 1 and target in ("sillytavern", "risuai"):
+        return _from_lumiverse(target, args[0])
+    if source == "risuai" and target == "lumiverse" and len(args) == 1 and "{{" not in args[0]:
+        return ("1" if risu_truthy(args[0]) else "0"), "judged now: the condition holds no macro"
     if source == "risuai" and target == "sillytavern":
         return _risu_to_st(args, translate)
     if source == "agnai":
@@ -205,18 +209,43 @@ def _from_agnai(target: str, args: list[str], translate: Spell) -> tuple[str, st
 
 
 _LUMIVERSE_ALSO = (
-    "Lumiverse also counts 0, false, null, undefined, no and off as false (any case), compares a value "
-    "holding ==, !=, < or >, and counts one holding {{ and }} false"
+    "Lumiverse also counts 0, false, null, undefined, no and off as false (any case) and a blank value, "
+    "compares a value holding ==, !=, < or >, counts one holding {{ and }} false, negates one beginning "
+    "with ! and reads .name and $name in it as variables"
 )
+_LUMIVERSE_INTO_ST = (
+    "Lumiverse counts 0, false, null, undefined, no, off and a blank value false, compares a value holding "
+    "==, !=, < or >, and counts one holding {{ and }} false; SillyTavern counts only empty, off, false and 0 false"
+)
+_LUMIVERSE_OPERATORS = ("==", "!=", "<", ">")
+_LUMIVERSE_FALSE = ("0", "false", "null", "undefined", "no", "off")
+
+
+def _from_lumiverse(target: str, condition: str) -> tuple[str, str] | None:
+    """Lumiverse's condition for SillyTavern (its `!` and its macros as they are) or RisuAI (judged
+    now only); None where Lumiverse reads a variable's shorthand or compares in it."""
+    tested = js_trim(condition)
+    inverted = tested.startswith("!")
+    tested = js_trim(tested[1:]) if inverted else tested
+    if target == "sillytavern" and re.fullmatch(r"\$[a-zA-Z][\w-]*", tested):
+        return ("!" if inverted else "") + tested, _LUMIVERSE_INTO_ST  # a global variable in both
+    if any(op in tested for op in _LUMIVERSE_OPERATORS) or re.search(r"(^|\s)[.$][a-zA-Z]", tested):
+        return None  # a comparison, or a variable of its own (`.name` lasts one render): not carried
+    if "{{" not in tested:
+        truth = bool(tested) and tested.lower() not in _LUMIVERSE_FALSE
+        return ("1" if truth != inverted else "0"), "judged now: the condition holds no macro"
+    if target != "sillytavern":
+        return None  # RisuAI's 1-or-true truth is not spelled out from Lumiverse's
+    return ("!" if inverted else "") + tested, _LUMIVERSE_INTO_ST
+
+
 _ST_INTO_LUMIVERSE = "SillyTavern counts all but empty, off, false and 0 as true; " + _LUMIVERSE_ALSO
 
 
 def _st_to_lumiverse(condition: str, translate: Spell) -> tuple[str, str] | None:
-    """SillyTavern's condition for Lumiverse: a bare macro name as the macro (Lumiverse would test
-    the word), shorthands and `!` as written (both read them)."""
+    """SillyTavern's condition for Lumiverse: a bare macro name, or a variable's shorthand, as the
+    macro that reads it (Lumiverse would test the word, and reads `.name` as another variable)."""
     inverted, tested = _st_negation(condition)
-    if _SHORTHAND.match(tested):
-        return condition, _ST_INTO_LUMIVERSE
     value = _st_value(tested, translate)
     if value is None:
         return None

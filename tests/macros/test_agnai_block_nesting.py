@@ -413,7 +413,10 @@ def test_an_else_block_at_the_end_of_its_condition_is_carried_as_the_branch() ->
         ("agnai", "{{#if persona}}a{{#else}}{{user}}{{/else}}c{{/if}}", "{{if::0}}ac{{else}}{{user}}{{/if}}"),
         ("sillytavern", "{{if description}}a{{/if}}", "{{if::{{description}}}}a{{/if}}"),
         ("sillytavern", "{{if !description}}a{{/if}}", "{{if::!{{description}}}}a{{/if}}"),
-        ("sillytavern", "{{if !$flag}}a{{/if}}", "{{if::!$flag}}a{{/if}}"),  # Lumiverse reads shorthands too
+        ("sillytavern", "{{if !$flag}}a{{/if}}", "{{if::!{{getglobalvar::flag}}}}a{{/if}}"),
+        # Lumiverse's .mood is a variable of one render, not SillyTavern's chat variable
+        ("sillytavern", "{{if .mood}}a{{/if}}", "{{if::{{getchatvar::mood}}}}a{{/if}}"),
+        ("sillytavern", "{{if !.mood::x}}", "{{if::!{{getchatvar::mood}}}}x{{/if}}"),
         ("sillytavern", "{{if off}}a{{/if}}", "{{if::0}}a{{/if}}"),
     ],
 )
@@ -437,3 +440,38 @@ def test_an_else_block_among_closers_that_pair_with_nothing_is_not_moved(text: s
     out = translate_text(text, "agnai", "sillytavern")
     assert out.verdicts[0]["verdict"] == "flatten"
     assert out.verdicts[0]["note"].startswith("its else block does not end it, and a closer in it pairs with nothing")
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "text", "written"),
+    [
+        # Lumiverse into SillyTavern: its macros and ! as they are, a word judged now by Lumiverse's truth
+        ("lumiverse", "sillytavern", "{{if::!{{char}}}}a{{/if}}", "{{if !{{char}}}}a{{/if}}"),
+        ("lumiverse", "sillytavern", "{{if::description}}a{{/if}}", "{{if 1}}a{{/if}}"),
+        ("lumiverse", "sillytavern", "{{if:: No }}a{{/if}}", "{{if 0}}a{{/if}}"),
+        ("lumiverse", "sillytavern", "{{if::$flag}}a{{/if}}", "{{if $flag}}a{{/if}}"),
+        ("lumiverse", "risuai", "{{if::null}}a{{/if}}", "{{#when 0}}a{{/when}}"),
+        ("risuai", "lumiverse", "{{#when yes}}a{{/when}}", "{{if::0}}a{{/if}}"),  # only 1 and true in RisuAI
+    ],
+)
+def test_a_lumiverse_condition_crosses_by_the_truth_it_is_judged_by(
+    source: str, target: str, text: str, written: str
+) -> None:
+    out = translate_text(text, source, target)
+    assert out.text == written and out.verdicts[-1]["verdict"] == "portable"
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "text"),
+    [
+        ("lumiverse", "sillytavern", "{{if::.mood}}a{{/if}}"),  # a variable of one render
+        ("lumiverse", "sillytavern", "{{if::{{char}} == Bob}}a{{/if}}"),  # a comparison
+        ("lumiverse", "risuai", "{{if::{{char}}}}a{{/if}}"),
+        ("lumiverse", "agnai", "{{if::description}}a{{/if}}"),
+        ("risuai", "lumiverse", "{{#when {{getvar::x}}}}a{{/when}}"),
+        ("risuai", "lumiverse", "{{#when::not::{{getvar::x}}}}a{{/when}}"),
+    ],
+)
+def test_a_lumiverse_condition_bunzai_cannot_say_is_flattened_and_reported(source: str, target: str, text: str) -> None:
+    out = translate_text(text, source, target)
+    assert out.verdicts[-1]["verdict"] == "flatten" and out.text.endswith("a")
