@@ -215,7 +215,9 @@ _LUMIVERSE_ALSO = (
 )
 _LUMIVERSE_INTO_ST = (
     "Lumiverse counts 0, false, null, undefined, no, off and a blank value false, compares a value holding "
-    "==, !=, < or >, and counts one holding {{ and }} false; SillyTavern counts only empty, off, false and 0 false"
+    "==, !=, < or >, counts one holding {{ and }} false, negates one beginning with ! and reads .name and $name "
+    "in it as variables; SillyTavern counts only empty, off, false and 0 false, and reads a value that is a "
+    "variable's shorthand or a macro's name as that"
 )
 _LUMIVERSE_OPERATORS = ("==", "!=", "<", ">")
 _LUMIVERSE_FALSE = ("0", "false", "null", "undefined", "no", "off")
@@ -227,10 +229,13 @@ def _from_lumiverse(target: str, condition: str) -> tuple[str, str] | None:
     tested = js_trim(condition)
     inverted = tested.startswith("!")
     tested = js_trim(tested[1:]) if inverted else tested
-    if target == "sillytavern" and re.fullmatch(r"\$[a-zA-Z][\w-]*", tested):
+    shorthand = _SHORTHAND.match(tested)
+    if target == "sillytavern" and shorthand and shorthand.group(1) == "$":
         return ("!" if inverted else "") + tested, _LUMIVERSE_INTO_ST  # a global variable in both
-    if any(op in tested for op in _LUMIVERSE_OPERATORS) or re.search(r"(^|\s)[.$][a-zA-Z]", tested):
-        return None  # a comparison, or a variable of its own (`.name` lasts one render): not carried
+    if any(op in tested for op in _LUMIVERSE_OPERATORS) or re.search(r"(^|\s)[.$@][a-zA-Z]", tested):
+        # a comparison, or a variable of its own: `.name` lasts one render, `@name` (in the space
+        # form `{{if @name}}` the lexer's chat variable) and a `$name` SillyTavern spells otherwise
+        return None
     if "{{" not in tested:
         truth = bool(tested) and tested.lower() not in _LUMIVERSE_FALSE
         return ("1" if truth != inverted else "0"), "judged now: the condition holds no macro"

@@ -465,6 +465,9 @@ def test_a_lumiverse_condition_crosses_by_the_truth_it_is_judged_by(
     ("source", "target", "text"),
     [
         ("lumiverse", "sillytavern", "{{if::.mood}}a{{/if}}"),  # a variable of one render
+        ("lumiverse", "sillytavern", "{{if @alive}}a{{/if}}"),  # the space form's chat variable
+        ("lumiverse", "risuai", "{{if @alive}}a{{/if}}"),
+        ("lumiverse", "sillytavern", "{{if::$flag-}}a{{/if}}"),  # SillyTavern's shorthand ends in a word character
         ("lumiverse", "sillytavern", "{{if::{{char}} == Bob}}a{{/if}}"),  # a comparison
         ("lumiverse", "risuai", "{{if::{{char}}}}a{{/if}}"),
         ("lumiverse", "agnai", "{{if::description}}a{{/if}}"),
