@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bunzai.jstext import js_trim
+from bunzai.jstext import JS_WHITESPACE, js_trim
 from bunzai.macros.catalog import Entry, catalog_for
 
 # Engines whose truth rule is modelled here.
@@ -220,6 +220,8 @@ _LUMIVERSE_INTO_ST = (
     "variable's shorthand or a macro's name as that"
 )
 _LUMIVERSE_OPERATORS = ("==", "!=", "<", ">")
+# A shorthand where it begins a word: JavaScript's \s, as Lumiverse's replace reads it
+_LUMIVERSE_SHORTHAND = re.compile("(?:^|[" + re.escape(JS_WHITESPACE) + "])[.$@][a-zA-Z]")
 _LUMIVERSE_FALSE = ("0", "false", "null", "undefined", "no", "off")
 
 
@@ -232,7 +234,7 @@ def _from_lumiverse(target: str, condition: str) -> tuple[str, str] | None:
     shorthand = _SHORTHAND.match(tested)
     if target == "sillytavern" and shorthand and shorthand.group(1) == "$":
         return ("!" if inverted else "") + tested, _LUMIVERSE_INTO_ST  # a global variable in both
-    if any(op in tested for op in _LUMIVERSE_OPERATORS) or re.search(r"(^|\s)[.$@][a-zA-Z]", tested):
+    if any(op in tested for op in _LUMIVERSE_OPERATORS) or _LUMIVERSE_SHORTHAND.search(tested):
         # a comparison, or a variable of its own: `.name` lasts one render, `@name` (in the space
         # form `{{if @name}}` the lexer's chat variable) and a `$name` SillyTavern spells otherwise
         return None

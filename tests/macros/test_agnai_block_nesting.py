@@ -468,6 +468,7 @@ def test_a_lumiverse_condition_crosses_by_the_truth_it_is_judged_by(
         ("lumiverse", "sillytavern", "{{if @alive}}a{{/if}}"),  # the space form's chat variable
         ("lumiverse", "risuai", "{{if @alive}}a{{/if}}"),
         ("lumiverse", "sillytavern", "{{if::$flag-}}a{{/if}}"),  # SillyTavern's shorthand ends in a word character
+        ("lumiverse", "sillytavern", "{{if::x\ufeff.mood}}a{{/if}}"),  # U+FEFF is JavaScript's white space
         ("lumiverse", "sillytavern", "{{if::{{char}} == Bob}}a{{/if}}"),  # a comparison
         ("lumiverse", "risuai", "{{if::{{char}}}}a{{/if}}"),
         ("lumiverse", "agnai", "{{if::description}}a{{/if}}"),
