@@ -5,14 +5,15 @@ wraps a whole Character Card V2 in its envelope: `data: {spec: "chara_card_v2",
 spec_version: "2.0", data: <the card's data>, metadata: {createdAt, updatedAt, comment}}`.
 The card inside is read and written as a V2 card (common/card_doc), so this format is a
 member of the card family: a character crossing from another card format keeps every key
-of that card's `data`, and what V2 cannot hold is named pointer by pointer. The export
-carries no image (Marinara keeps the avatar apart); its "compatible" export is a plain V2
-card, which ccv2.json reads.
+of that card's `data`, and what V2 cannot hold is named pointer by pointer. Today's export
+carries the avatar as a data: URL beside the card (the portrait), and its sprites and gallery
+(kept in the escrow); its "compatible" export is a plain V2 card, which ccv2.json reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bunzai.adapters.common import card_fields, st_regex_losses
@@ -22,6 +23,8 @@ from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSourc
 from bunzai.adapters.marinara import book_import
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
+    avatar_image,
+    put_avatar,
     compact_bytes,
     envelope_of,
     envelope_type,
@@ -33,6 +36,7 @@ from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 
 FORMAT_ID = "marinara.character"
+AVATAR_TYPES = "Marinara keeps a PNG, JPEG, GIF or WebP avatar only"
 TYPE = "marinara_character"
 SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 
@@ -70,7 +74,16 @@ class MarinaraCharacter(Adapter):
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         envelope = envelope_of(data, name, parsed, TYPE)
-        return read_card(inner_card(envelope, name), name, SHAPE, {"format": FORMAT_ID, "document": envelope})
+        card = inner_card(envelope, name)
+        # Today's export carries the avatar as a data: URL (buildNativeCharacterEnvelope); its
+        # sprites and gallery stay in the escrow.
+        avatar, warning = avatar_image(card.get("avatar"), name or "the character", "marinara.character.avatar")
+        portrait = avatar.ref_json() if avatar is not None else None
+        original = {"format": FORMAT_ID, "document": envelope}
+        decoded = read_card(card, name, SHAPE, original, portrait, [avatar] if avatar is not None else [])
+        if warning:
+            decoded.warnings.append(warning)
+        return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
@@ -93,6 +106,12 @@ class MarinaraCharacter(Adapter):
         )
         losses = card_losses(piece, SHAPE, self.format_id) + st_regex_not_run(piece)
         losses += book_losses(piece, card["data"].get("character_book"))
+        carried = put_avatar(card, piece.body.portrait, media)
+        losses = [
+            loss if loss.pointer != "/body/portrait" else replace(loss, why=AVATAR_TYPES)
+            for loss in losses
+            if loss.pointer != "/body/portrait" or not carried
+        ]
         return Encoded(compact_bytes(envelope), losses)
 
 

@@ -11,10 +11,13 @@ JavaScript's JSON.stringify writes it, so an unedited string goes back byte for 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 from typing import Any
 
+from bunzai import limits
 from bunzai.adapters.common.jsjson import stringify
+from bunzai.adapters.contract import Blob
 
 from bunzai.adapters.inspect import parse_text
 from bunzai.errors import BunzaiError
@@ -119,3 +122,65 @@ def escrowed_envelope(piece: Any, format_id: str, kind: str) -> dict | None:
     if original is None or original.format != format_id or envelope_type(original.document) != kind:
         return None
     return original.document
+
+
+# The images Marinara's import keeps as an avatar (decodeImageDataUrl -> isAllowedImageBuffer).
+_IMAGES = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF8", "gif"))
+IMAGE_MIMES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+
+
+def image_ext(data: bytes) -> str:
+    """ "png", "jpg", "gif" or "webp" by the bytes' magic; "" for anything else."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    return next((ext for magic, ext in _IMAGES if data.startswith(magic)), "")
+
+
+def avatar_image(raw: Any, place: str, code: str) -> tuple[Blob | None, str | None]:
+    """An export's avatar (a `data:` URL, or bare base64, as Marinara's import reads it) as an
+    image blob; else (None, a warning naming `place`, its code `code`.*). Nothing: (None, None)."""
+    if not isinstance(raw, str) or not raw:
+        return None, None
+    cap = limits.ASSET_MAX_BYTES
+    payload = raw.partition(",")[2] if raw[:5].lower() == "data:" else raw
+    if len(payload) > cap * 4 // 3 + 4:
+        return None, f"{code}.too_large: {place}'s avatar is over {cap} bytes; not imported"
+    try:
+        image = base64.b64decode("".join(payload.split()), validate=True)
+    except (binascii.Error, ValueError):
+        return None, f"{code}.corrupt: {place}'s avatar is not valid base64; not imported"
+    ext = image_ext(image)
+    if not ext:
+        return None, f"{code}.not_image: {place}'s avatar is not an image; not imported"
+    return Blob(image, ext, IMAGE_MIMES[ext]), None
+
+
+def avatar_url(image: bytes) -> str | None:
+    """The `data:` URL Marinara's export writes for an avatar; None for bytes it keeps as none."""
+    ext = image_ext(image)
+    return f"data:{IMAGE_MIMES[ext]};base64,{base64.b64encode(image).decode('ascii')}" if ext else None
+
+
+def put_avatar(holder: dict, portrait: Any, media: Any) -> bool:
+    """The portrait as the export's `avatar`, a data: URL before its sprites, gallery and
+    metadata, as Marinara writes it: kept as the file had it where it reads as the portrait,
+    taken out where the portrait is gone (an avatar never read as one stays), written anew
+    otherwise. Whether the avatar carries the portrait (False for an image Marinara keeps as
+    none, which stays a loss)."""
+    was, _warning = avatar_image(holder.get("avatar"), "", "")
+    if portrait is None:
+        if was is not None:
+            del holder["avatar"]
+        return True
+    if was is not None and was.sha256 == portrait.sha256:
+        return True
+    url = avatar_url(media(portrait))
+    if url is None:
+        return False
+    holder.pop("avatar", None)
+    keys = list(holder)
+    cut = next((i for i, key in enumerate(keys) if key in ("sprites", "gallery", "metadata")), len(keys))
+    rest = {key: holder.pop(key) for key in keys[cut:]}
+    holder["avatar"] = url
+    holder.update(rest)
+    return True

@@ -30,11 +30,13 @@ from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
+    avatar_image,
     compact_bytes,
     envelope_of,
     envelope_type,
     escrowed_envelope,
     new_envelope,
+    put_avatar,
 )
 from bunzai.adapters.inspect import parse_text
 from bunzai.adapters.registry import register
@@ -60,7 +62,7 @@ LOSS_RULES = (
         "/body/portrait",
         "dropped",
         "marinara.persona.portrait.dropped",
-        "Marinara's persona export carries no avatar image",
+        "Marinara keeps a PNG, JPEG, GIF or WebP avatar only",
     ),
     LossRule(
         "/body/lorebook",
@@ -162,13 +164,16 @@ class MarinaraPersona(Adapter):
         row = envelope["data"]
         # importPersona's `String(d.name ?? "Imported Persona")`: only a missing name is replaced
         title = "Imported Persona" if row.get("name") is None else as_str(row.get("name"))
+        # Today's export carries the avatar as a data: URL; its sprites and gallery stay in the escrow.
+        avatar, warning = avatar_image(row.get("avatar"), name or "the persona", "marinara.persona.avatar")
+        body = body_of(row) | {"portrait": avatar.ref_json() if avatar is not None else None}
         piece = Persona(
             id=piece_id_for(title, name, "persona"),
             name=title,
-            body=PersonaBody.model_validate(body_of(row)),
+            body=PersonaBody.model_validate(body),
             original=Escrow(format=FORMAT_ID, document=envelope),
         )
-        return Decoded([piece])
+        return Decoded([piece], [avatar] if avatar is not None else [], [warning] if warning else [])
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
@@ -202,6 +207,7 @@ class MarinaraPersona(Adapter):
         for label, native in PALETTE_KEYS:
             if palette.get(label, "") != twin["presentation"]["palette"].get(label, ""):
                 row[native] = palette.get(label, "")
+        put_avatar(row, piece.body.portrait, media)
         data = compact_bytes(envelope)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         return Encoded(data, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))

@@ -26,15 +26,19 @@ within the file (`-2`, `-3` ...), so two characters of one name are two pieces.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections import defaultdict
 from typing import Any
 
 from bunzai import limits
 from bunzai.adapters.contract import Adapter, Blob, Decoded
 from bunzai.adapters.marinara.character import MarinaraCharacter
-from bunzai.adapters.marinara.envelope import ENVELOPE_VERSION, decode_nested, envelope_of, envelope_type
+from bunzai.adapters.marinara.envelope import (
+    ENVELOPE_VERSION,
+    avatar_image,
+    decode_nested,
+    envelope_of,
+    envelope_type,
+)
 from bunzai.adapters.marinara.lorebook import MarinaraLorebook
 from bunzai.adapters.marinara.persona import MarinaraPersona
 from bunzai.adapters.marinara.preset import MarinaraPreset
@@ -51,7 +55,6 @@ NOT_CARRIED = {
 # The row keys the profile adds to a persona row, or that its own export leaves out.
 _PERSONA_NOT_EXPORTED = ("id", "createdAt", "updatedAt", "avatarPath", "isActive", "avatarBase64")
 # Image types an avatar is stored as, by their first bytes; Marinara writes png, jpg, gif, webp.
-_IMAGES = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF8", "gif"))
 
 
 def _dated(row: dict, keys: tuple[str, ...]) -> dict:
@@ -225,31 +228,12 @@ def _read_row(read: _Read, section: str, index: int, row: Any, stamp: Any) -> No
 
 def _portrait(read: _Read, piece: Any, row: dict, place: str) -> None:
     """The row's avatar (`avatarBase64`) as the piece's portrait; a warning when it cannot be one."""
-    raw = row.get("avatarBase64")
-    if not isinstance(raw, str) or not raw:
-        return
-    cap = limits.ASSET_MAX_BYTES
-    if len(raw) > cap * 4 // 3 + 4:
-        read.warnings.append(f"marinara.profile.avatar.too_large: {place}'s avatar is over {cap} bytes; not imported")
-        return
-    try:
-        image = base64.b64decode("".join(raw.split()), validate=True)
-    except (binascii.Error, ValueError):
-        read.warnings.append(f"marinara.profile.avatar.corrupt: {place}'s avatar is not valid base64; not imported")
-        return
-    ext = _image_ext(image)
-    if not ext:
-        read.warnings.append(f"marinara.profile.avatar.not_image: {place}'s avatar is not an image; not imported")
-        return
-    blob = Blob(image, ext, "image/jpeg" if ext == "jpg" else f"image/{ext}")
-    piece.body.portrait = blob.ref()
-    read.blobs.append(blob)
-
-
-def _image_ext(data: bytes) -> str:
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "webp"
-    return next((ext for magic, ext in _IMAGES if data.startswith(magic)), "")
+    blob, warning = avatar_image(row.get("avatarBase64"), place, "marinara.profile.avatar")
+    if warning:
+        read.warnings.append(warning)
+    if blob is not None:
+        piece.body.portrait = blob.ref()
+        read.blobs.append(blob)
 
 
 def _link(read: _Read) -> None:

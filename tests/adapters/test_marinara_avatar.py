@@ -1,0 +1,109 @@
+"""Today's Marinara exports carry the avatar beside the card or persona, as a data: URL
+(buildNativeCharacterEnvelope; importCharacter and importPersona restore it with
+saveAvatarFromDataUrl, which keeps a PNG, JPEG, GIF or WebP and skips anything else). It is
+read as the portrait and written from it; the sprites and gallery stay in the escrow."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from marinara_support import character_export, persona_export, read
+
+from bunzai.adapters.common.png import default_portrait
+from bunzai.adapters.inspect import read_bytes
+from bunzai.convert import convert_piece
+
+PNG = default_portrait()
+URL = "data:image/png;base64," + base64.b64encode(PNG).decode()
+SPRITES = [{"filename": "happy.png", "data": URL}]
+
+
+def with_avatar(document: bytes, avatar, **more) -> bytes:
+    envelope = json.loads(document)
+    holder = envelope["data"]
+    keys = list(holder)
+    at = keys.index("metadata") if "metadata" in keys else len(keys)
+    rest = {key: holder.pop(key) for key in keys[at:]}
+    holder.update({"avatar": avatar, **more, **rest})
+    return json.dumps(envelope).encode()
+
+
+def media_of(decoded):
+    blobs = {blob.sha256: blob.data for blob in decoded.blobs}
+    return lambda ref: blobs[ref.sha256]
+
+
+@pytest.mark.parametrize("export", [character_export, persona_export])
+@pytest.mark.parametrize("avatar", [URL, base64.b64encode(PNG).decode()])  # a data: URL, or bare base64
+def test_the_avatar_is_the_portrait_and_goes_back_as_the_file_had_it(export, avatar):
+    data = with_avatar(export(), avatar, sprites=SPRITES)
+    adapter, decoded = read(data)
+    piece = decoded.pieces[0]
+    assert piece.body.portrait is not None and piece.body.portrait.sha256 == decoded.blobs[0].sha256
+    assert decoded.blobs[0].data == PNG and decoded.warnings == []
+    crossing = convert_piece(piece, adapter.format_id, media_of(decoded))
+    assert json.loads(crossing.data) == json.loads(data)
+    assert not [loss for loss in crossing.losses if "portrait" in loss.pointer]
+
+
+@pytest.mark.parametrize(
+    ("avatar", "code"),
+    [
+        ("data:image/png;base64,@@@", "corrupt"),
+        ("data:text/plain;base64," + base64.b64encode(b"hello").decode(), "not_image"),
+    ],
+)
+def test_an_avatar_marinara_would_skip_is_a_warning_and_stays_in_the_escrow(avatar, code):
+    data = with_avatar(character_export(), avatar)
+    adapter, decoded = read(data)
+    assert decoded.pieces[0].body.portrait is None
+    assert [w.split(":")[0] for w in decoded.warnings] == [f"marinara.character.avatar.{code}"]
+    crossing = convert_piece(decoded.pieces[0], adapter.format_id, media_of(decoded))
+    assert json.loads(crossing.data)["data"]["avatar"] == avatar
+
+
+def test_a_marinara_character_crosses_to_a_sillytavern_png_with_its_avatar():
+    _adapter, decoded = read(with_avatar(character_export(), URL))
+    crossing = convert_piece(decoded.pieces[0], "sillytavern.card.png", media_of(decoded))
+    assert crossing.data.startswith(PNG[:8])
+    assert not [loss for loss in crossing.losses if loss.pointer == "/body/portrait"]
+
+
+def test_a_png_card_crosses_into_marinara_with_its_portrait_as_the_avatar():
+    _adapter, card = read(with_avatar(character_export(), URL))
+    png = convert_piece(card.pieces[0], "sillytavern.card.png", media_of(card)).data
+    _png_adapter, decoded = read_bytes(png, "card.png")
+    crossing = convert_piece(decoded.pieces[0], "marinara.character", media_of(decoded))
+    written = json.loads(crossing.data)["data"]
+    assert list(written)[:4] == ["spec", "spec_version", "data", "avatar"]
+    assert written["avatar"].startswith("data:image/png;base64,")
+    portrait = decoded.pieces[0].body.portrait
+    assert base64.b64decode(written["avatar"].partition(",")[2]) == media_of(decoded)(portrait)
+    assert not [loss for loss in crossing.losses if loss.pointer == "/body/portrait"]
+
+
+def test_a_portrait_taken_away_takes_the_avatar_out_and_a_new_one_replaces_it():
+    data = with_avatar(character_export(), URL, sprites=SPRITES)
+    adapter, decoded = read(data)
+    piece = decoded.pieces[0]
+    gone = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": None})})
+    written = json.loads(convert_piece(gone, adapter.format_id, media_of(decoded)).data)["data"]
+    assert "avatar" not in written and written["sprites"] == SPRITES
+    other = b"GIF89a" + b"\0" * 20
+    ref = piece.body.portrait.model_copy(update={"sha256": "f" * 64, "ext": "gif", "mime": "image/gif"})
+    new = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": ref})})
+    written = json.loads(convert_piece(new, adapter.format_id, lambda r: other).data)["data"]
+    assert written["avatar"] == "data:image/gif;base64," + base64.b64encode(other).decode()
+    assert list(written).index("avatar") < list(written).index("sprites") < list(written).index("metadata")
+
+
+def test_a_portrait_marinara_would_not_keep_stays_a_loss():
+    _adapter, decoded = read(with_avatar(character_export(), URL))
+    piece = decoded.pieces[0]
+    ref = piece.body.portrait.model_copy(update={"sha256": "e" * 64, "ext": "bmp", "mime": "image/bmp"})
+    new = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": ref})})
+    crossing = convert_piece(new, "marinara.character", lambda r: b"BM" + b"\0" * 30)
+    found = [(loss.code, loss.why) for loss in crossing.losses if loss.pointer == "/body/portrait"]
+    assert found == [("card.portrait.not_carried", "Marinara keeps a PNG, JPEG, GIF or WebP avatar only")]
