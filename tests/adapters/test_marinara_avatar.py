@@ -51,7 +51,9 @@ def test_the_avatar_is_the_portrait_and_goes_back_as_the_file_had_it(export, ava
 @pytest.mark.parametrize(
     ("avatar", "code"),
     [
-        ("data:image/png;base64,@@@", "corrupt"),
+        ("data:image/png;base64,@@@", "not_image"),  # Buffer.from skips what it cannot read
+        ("DATA:image/png;base64," + base64.b64encode(PNG).decode(), "not_image"),  # `data:` is lower case there
+        ("data:image/png;base64," + base64.b64encode(b"GIF8xx" + b"\0" * 10).decode(), "not_image"),
         ("data:text/plain;base64," + base64.b64encode(b"hello").decode(), "not_image"),
     ],
 )
@@ -106,4 +108,21 @@ def test_a_portrait_marinara_would_not_keep_stays_a_loss():
     new = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": ref})})
     crossing = convert_piece(new, "marinara.character", lambda r: b"BM" + b"\0" * 30)
     found = [(loss.code, loss.why) for loss in crossing.losses if loss.pointer == "/body/portrait"]
-    assert found == [("card.portrait.not_carried", "Marinara keeps a PNG, JPEG, GIF or WebP avatar only")]
+    assert found == [("card.portrait.not_carried", "Marinara keeps a PNG, JPEG, GIF, WebP or AVIF avatar only")]
+    assert "avatar" not in json.loads(crossing.data)["data"]  # the old one is no longer the portrait
+
+
+AVIF = b"\0\0\0\x1cftypavif" + b"\0" * 20
+
+
+@pytest.mark.parametrize(("header", "read"), [("data:image/avif;base64,", True), ("data:image/png;base64,", False)])
+def test_an_avif_avatar_is_kept_where_its_url_says_so(header, read):
+    # isAllowedImageBuffer takes AVIF only as the data: URL declares it
+    _adapter, decoded = read_bytes(with_avatar(character_export(), header + base64.b64encode(AVIF).decode()), "x.json")
+    assert (decoded.pieces[0].body.portrait is not None) is read
+
+
+def test_lenient_base64_reads_as_node_reads_it():
+    unpadded = base64.urlsafe_b64encode(PNG).decode().rstrip("=")
+    _adapter, decoded = read(with_avatar(character_export(), "data:image/png;base64," + unpadded))
+    assert decoded.blobs[0].data == PNG and decoded.warnings == []

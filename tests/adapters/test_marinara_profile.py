@@ -126,7 +126,7 @@ def test_duplicate_ids_and_names_give_distinct_pieces_and_a_warning():
 @pytest.mark.parametrize(
     ("avatar", "code"),
     [
-        ("@@not base64@@", "marinara.profile.avatar.corrupt"),
+        ("@@not base64@@", "marinara.profile.avatar.not_image"),  # read as Node reads base64: no image
         (base64.b64encode(b"just text").decode(), "marinara.profile.avatar.not_image"),
         (base64.b64encode(PNG + b"\0" * 4096).decode(), "marinara.profile.avatar.too_large"),
     ],

@@ -36,7 +36,7 @@ from bunzai.errors import BunzaiError
 from bunzai.jsondoc.values import copied
 
 FORMAT_ID = "marinara.character"
-AVATAR_TYPES = "Marinara keeps a PNG, JPEG, GIF or WebP avatar only"
+AVATAR_TYPES = "Marinara keeps a PNG, JPEG, GIF, WebP or AVIF avatar only"
 TYPE = "marinara_character"
 SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 

@@ -11,11 +11,11 @@ JavaScript's JSON.stringify writes it, so an unedited string goes back byte for 
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 from typing import Any
 
 from bunzai import limits
+from bunzai.adapters.common import png
 from bunzai.adapters.common.jsjson import stringify
 from bunzai.adapters.contract import Blob
 
@@ -124,34 +124,39 @@ def escrowed_envelope(piece: Any, format_id: str, kind: str) -> dict | None:
     return original.document
 
 
-# The images Marinara's import keeps as an avatar (decodeImageDataUrl -> isAllowedImageBuffer).
-_IMAGES = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF8", "gif"))
-IMAGE_MIMES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+# The images Marinara's import keeps as an avatar (decodeImageDataUrl -> isAllowedImageBuffer):
+# AVIF only where the data: URL says image/avif.
+_IMAGES = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF87a", "gif"), (b"GIF89a", "gif"))
+IMAGE_MIMES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "avif": "image/avif"}
 
 
 def image_ext(data: bytes) -> str:
-    """ "png", "jpg", "gif" or "webp" by the bytes' magic; "" for anything else."""
+    """ "png", "jpg", "gif", "webp" or "avif" by the bytes' magic; "" for anything else."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis"):
+        return "avif"
     return next((ext for magic, ext in _IMAGES if data.startswith(magic)), "")
 
 
 def avatar_image(raw: Any, place: str, code: str) -> tuple[Blob | None, str | None]:
-    """An export's avatar (a `data:` URL, or bare base64, as Marinara's import reads it) as an
-    image blob; else (None, a warning naming `place`, its code `code`.*). Nothing: (None, None)."""
-    if not isinstance(raw, str) or not raw:
+    """An export's avatar as an image blob, as Marinara's import reads it (decodeImageDataUrl): a
+    `data:` URL (the prefix in lower case) or else the whole text, decoded as Node's Buffer.from
+    decodes base64. Else (None, a warning naming `place`, its code `code`.*); none: (None, None)."""
+    if raw is None or raw == "":
         return None, None
+    if not isinstance(raw, str):
+        return None, f"{code}.not_image: {place}'s avatar is not text; not imported"
+    header, _, payload = raw.partition(",") if raw.startswith("data:") else ("", "", raw)
     cap = limits.ASSET_MAX_BYTES
-    payload = raw.partition(",")[2] if raw[:5].lower() == "data:" else raw
     if len(payload) > cap * 4 // 3 + 4:
         return None, f"{code}.too_large: {place}'s avatar is over {cap} bytes; not imported"
-    try:
-        image = base64.b64decode("".join(payload.split()), validate=True)
-    except (binascii.Error, ValueError):
-        return None, f"{code}.corrupt: {place}'s avatar is not valid base64; not imported"
+    image = png.node_base64(payload.encode("latin-1", "replace"))
     ext = image_ext(image)
+    if ext == "avif" and not header.lower().startswith("data:image/avif"):
+        ext = ""  # isAllowedImageBuffer takes AVIF only as the URL declares it
     if not ext:
-        return None, f"{code}.not_image: {place}'s avatar is not an image; not imported"
+        return None, f"{code}.not_image: {place}'s avatar is not a PNG, JPEG, GIF, WebP or AVIF image; not imported"
     return Blob(image, ext, IMAGE_MIMES[ext]), None
 
 
@@ -166,7 +171,7 @@ def put_avatar(holder: dict, portrait: Any, media: Any) -> bool:
     metadata, as Marinara writes it: kept as the file had it where it reads as the portrait,
     taken out where the portrait is gone (an avatar never read as one stays), written anew
     otherwise. Whether the avatar carries the portrait (False for an image Marinara keeps as
-    none, which stays a loss)."""
+    none, which stays a loss: the file's avatar is then taken out too)."""
     was, _warning = avatar_image(holder.get("avatar"), "", "")
     if portrait is None:
         if was is not None:
@@ -175,9 +180,9 @@ def put_avatar(holder: dict, portrait: Any, media: Any) -> bool:
     if was is not None and was.sha256 == portrait.sha256:
         return True
     url = avatar_url(media(portrait))
+    holder.pop("avatar", None)  # an avatar that is no longer the portrait would be imported as it
     if url is None:
         return False
-    holder.pop("avatar", None)
     keys = list(holder)
     cut = next((i for i, key in enumerate(keys) if key in ("sprites", "gallery", "metadata")), len(keys))
     rest = {key: holder.pop(key) for key in keys[cut:]}

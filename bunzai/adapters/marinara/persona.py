@@ -62,7 +62,7 @@ LOSS_RULES = (
         "/body/portrait",
         "dropped",
         "marinara.persona.portrait.dropped",
-        "Marinara keeps a PNG, JPEG, GIF or WebP avatar only",
+        "Marinara keeps a PNG, JPEG, GIF, WebP or AVIF avatar only",
     ),
     LossRule(
         "/body/lorebook",
