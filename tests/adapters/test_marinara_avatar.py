@@ -1,6 +1,6 @@
 """Today's Marinara exports carry the avatar beside the card or persona, as a data: URL
 (buildNativeCharacterEnvelope; importCharacter and importPersona restore it with
-saveAvatarFromDataUrl, which keeps a PNG, JPEG, GIF or WebP and skips anything else). It is
+saveAvatarFromDataUrl, which keeps a PNG, JPEG, GIF, WebP or AVIF and skips anything else). It is
 read as the portrait and written from it; the sprites and gallery stay in the escrow."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from marinara_support import character_export, persona_export, read
 from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.inspect import read_bytes
 from bunzai.convert import convert_piece
+from bunzai.model.base import AssetRef
 
 PNG = default_portrait()
 URL = "data:image/png;base64," + base64.b64encode(PNG).decode()
@@ -126,3 +127,23 @@ def test_lenient_base64_reads_as_node_reads_it():
     unpadded = base64.urlsafe_b64encode(PNG).decode().rstrip("=")
     _adapter, decoded = read(with_avatar(character_export(), "data:image/png;base64," + unpadded))
     assert decoded.blobs[0].data == PNG and decoded.warnings == []
+
+
+def test_a_profiles_bare_avif_avatar_is_read():
+    from marinara_profile_support import character_row, profile_bytes
+
+    _adapter, decoded = read_bytes(
+        profile_bytes(characters=[character_row(avatarBase64=base64.b64encode(AVIF).decode())]), "profile.json"
+    )
+    (character,) = [piece for piece in decoded.pieces if piece.kind == "character"]
+    assert character.body.portrait is not None and character.body.portrait.ext == "avif"
+
+
+def test_a_portrait_that_cannot_be_an_avatar_leaves_an_avatar_never_read_as_it_was():
+    data = with_avatar(character_export(), "data:text/plain;base64,aGVsbG8=")
+    _adapter, decoded = read(data)
+    piece = decoded.pieces[0]
+    ref = AssetRef(sha256="e" * 64, ext="bmp", mime="image/bmp")
+    new = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": ref})})
+    crossing = convert_piece(new, "marinara.character", lambda r: b"BM" + b"\0" * 30)
+    assert json.loads(crossing.data)["data"]["avatar"] == "data:text/plain;base64,aGVsbG8="

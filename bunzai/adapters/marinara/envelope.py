@@ -139,10 +139,11 @@ def image_ext(data: bytes) -> str:
     return next((ext for magic, ext in _IMAGES if data.startswith(magic)), "")
 
 
-def avatar_image(raw: Any, place: str, code: str) -> tuple[Blob | None, str | None]:
+def avatar_image(raw: Any, place: str, code: str, any_avif: bool = False) -> tuple[Blob | None, str | None]:
     """An export's avatar as an image blob, as Marinara's import reads it (decodeImageDataUrl): a
     `data:` URL (the prefix in lower case) or else the whole text, decoded as Node's Buffer.from
-    decodes base64. Else (None, a warning naming `place`, its code `code`.*); none: (None, None)."""
+    decodes base64. Else (None, a warning naming `place`, its code `code`.*); none: (None, None).
+    `any_avif`: an AVIF without a URL saying so is kept too (a profile's bare `avatarBase64`)."""
     if raw is None or raw == "":
         return None, None
     if not isinstance(raw, str):
@@ -153,8 +154,8 @@ def avatar_image(raw: Any, place: str, code: str) -> tuple[Blob | None, str | No
         return None, f"{code}.too_large: {place}'s avatar is over {cap} bytes; not imported"
     image = png.node_base64(payload.encode("latin-1", "replace"))
     ext = image_ext(image)
-    if ext == "avif" and not header.lower().startswith("data:image/avif"):
-        ext = ""  # isAllowedImageBuffer takes AVIF only as the URL declares it
+    if ext == "avif" and not any_avif and not header.startswith("data:image/avif;base64"):
+        return None, f"{code}.not_image: {place}'s avatar is an AVIF image its data: URL does not name; not imported"
     if not ext:
         return None, f"{code}.not_image: {place}'s avatar is not a PNG, JPEG, GIF, WebP or AVIF image; not imported"
     return Blob(image, ext, IMAGE_MIMES[ext]), None
@@ -180,9 +181,11 @@ def put_avatar(holder: dict, portrait: Any, media: Any) -> bool:
     if was is not None and was.sha256 == portrait.sha256:
         return True
     url = avatar_url(media(portrait))
-    holder.pop("avatar", None)  # an avatar that is no longer the portrait would be imported as it
     if url is None:
+        if was is not None:  # no longer the portrait, it would be imported as it; one never read stays
+            del holder["avatar"]
         return False
+    holder.pop("avatar", None)
     keys = list(holder)
     cut = next((i for i, key in enumerate(keys) if key in ("sprites", "gallery", "metadata")), len(keys))
     rest = {key: holder.pop(key) for key in keys[cut:]}

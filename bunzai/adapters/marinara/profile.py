@@ -54,7 +54,6 @@ NOT_CARRIED = {
 }
 # The row keys the profile adds to a persona row, or that its own export leaves out.
 _PERSONA_NOT_EXPORTED = ("id", "createdAt", "updatedAt", "avatarPath", "isActive", "avatarBase64")
-# Image types an avatar is stored as, by their first bytes; Marinara writes png, jpg, gif, webp.
 
 
 def _dated(row: dict, keys: tuple[str, ...]) -> dict:
@@ -228,7 +227,8 @@ def _read_row(read: _Read, section: str, index: int, row: Any, stamp: Any) -> No
 
 def _portrait(read: _Read, piece: Any, row: dict, place: str) -> None:
     """The row's avatar (`avatarBase64`) as the piece's portrait; a warning when it cannot be one."""
-    blob, warning = avatar_image(row.get("avatarBase64"), place, "marinara.profile.avatar")
+    # bare base64, which Marinara's profile import restores whatever the image (AVIF too)
+    blob, warning = avatar_image(row.get("avatarBase64"), place, "marinara.profile.avatar", any_avif=True)
     if warning:
         read.warnings.append(warning)
     if blob is not None:
