@@ -147,3 +147,19 @@ def test_a_portrait_that_cannot_be_an_avatar_leaves_an_avatar_never_read_as_it_w
     new = piece.model_copy(update={"body": piece.body.model_copy(update={"portrait": ref})})
     crossing = convert_piece(new, "marinara.character", lambda r: b"BM" + b"\0" * 30)
     assert json.loads(crossing.data)["data"]["avatar"] == "data:text/plain;base64,aGVsbG8="
+
+
+def test_an_avif_named_among_its_compatible_brands_is_an_avif():
+    mif1 = b"\0\0\0\x1cftypmif1\0\0\0\0mif1avifmiaf" + b"\0" * 20
+    url = "data:image/avif;base64," + base64.b64encode(mif1).decode()
+    _adapter, decoded = read_bytes(with_avatar(character_export(), url), "x.json")
+    assert decoded.pieces[0].body.portrait is not None and decoded.blobs[0].ext == "avif"
+
+
+def test_a_character_past_latin_1_in_the_base64_is_read_by_its_low_byte_as_node_does():
+    text = base64.b64encode(PNG).decode()
+    assert "A" in text
+    # U+0141 has the low byte 0x41, "A": Node reads it as that letter
+    spoiled = text.replace("A", "\u0141", 1)
+    _adapter, decoded = read(with_avatar(character_export(), "data:image/png;base64," + spoiled))
+    assert decoded.blobs[0].data == PNG

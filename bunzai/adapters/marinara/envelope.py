@@ -134,9 +134,16 @@ def image_ext(data: bytes) -> str:
     """ "png", "jpg", "gif", "webp" or "avif" by the bytes' magic; "" for anything else."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
-    if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis"):
+    if data[4:8] == b"ftyp" and _avif_brand(data):
         return "avif"
     return next((ext for magic, ext in _IMAGES if data.startswith(magic)), "")
+
+
+def _avif_brand(data: bytes) -> bool:
+    """Whether an ISO media file's `ftyp` box names AVIF, as its major brand or a compatible one."""
+    size = int.from_bytes(data[:4], "big")
+    brands = [data[8:12], *(data[at : at + 4] for at in range(16, min(size, len(data), 1024) - 3, 4))]
+    return any(brand in (b"avif", b"avis") for brand in brands)
 
 
 def avatar_image(raw: Any, place: str, code: str, any_avif: bool = False) -> tuple[Blob | None, str | None]:
@@ -152,7 +159,11 @@ def avatar_image(raw: Any, place: str, code: str, any_avif: bool = False) -> tup
     cap = limits.ASSET_MAX_BYTES
     if len(payload) > cap * 4 // 3 + 4:
         return None, f"{code}.too_large: {place}'s avatar is over {cap} bytes; not imported"
-    image = png.node_base64(payload.encode("latin-1", "replace"))
+    try:
+        text = payload.encode("latin-1")
+    except UnicodeEncodeError:  # Node reads each character's low byte
+        text = bytes(ord(char) & 0xFF for char in payload)
+    image = png.node_base64(text)
     ext = image_ext(image)
     if ext == "avif" and not any_avif and not header.startswith("data:image/avif;base64"):
         return None, f"{code}.not_image: {place}'s avatar is an AVIF image its data: URL does not name; not imported"
