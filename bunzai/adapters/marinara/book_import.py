@@ -16,6 +16,7 @@ from typing import Any
 
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
+from bunzai.adapters.marinara.lorebook import COMPATIBLE_LOGIC, LOGIC_IN
 
 BOOK_SCAN_NONE = LossRule(
     "",
@@ -31,9 +32,9 @@ BOOK_KEY_FLAGS = LossRule(
 )
 KEY_FLAGS_WHY = "Marinara runs a regex key case-insensitively unless the entry is case-sensitive, with no other flags"
 
-# resolveSelectiveLogic: SillyTavern's numbers, or one of Marinara's names; anything else is `and`.
-_LOGIC_NUMBERS = {0: "and_any", 1: "not_all", 2: "not_any", 3: "and_all"}
-_LOGIC_NAMES = {"and": "and_any", "or": "and_any", "and_all": "and_all", "not": "not_any", "not_all": "not_all"}
+# resolveSelectiveLogic: SillyTavern's numbers (as the compatible export writes them), or one of
+# Marinara's names; anything else is `and`.
+_LOGIC_NUMBERS = {number: LOGIC_IN[name] for number, name in COMPATIBLE_LOGIC.items()}
 # Canonical settings the import never reads, with what the Marinara entry does instead.
 _NEVER_READ = (
     ("match_persona_description", "Marinara's entry scans the chat, not the persona's description"),
@@ -194,7 +195,7 @@ def _probability(row: dict) -> float | None:
 
 def _logic(value: Any) -> str:
     if isinstance(value, str):
-        return _LOGIC_NAMES.get(value, "and_any")
+        return LOGIC_IN.get(value, "and_any")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return _LOGIC_NUMBERS.get(value, "and_any")
     return "and_any"
