@@ -118,8 +118,11 @@ def read_card(
     original: Any,
     portrait: dict | None = None,
     blobs: list[Blob] | None = None,
+    assets: list[dict] | None = None,
 ) -> Decoded:
-    """Card document -> Decoded (character, and its book as a lorebook piece when it has one)."""
+    """Card document -> Decoded (character, and its book as a lorebook piece when it has one).
+    `assets`: the character's media links found beside a card with no `assets` of its own (JSON
+    form; their blobs among `blobs`)."""
     data = card_data(document)
     blobs = list(blobs or [])
     warnings: list[str] = []
@@ -136,7 +139,7 @@ def read_card(
     if shape.extensions:
         body["links"] = {"lorebooks": lorebooks, "regex": [], "quickreplies": []}
     body["book"] = book
-    assets: list[dict] = []
+    assets = assets or []
     if shape.assets:
         assets, asset_blobs = card_assets.read_assets(data.get("assets"))
         blobs += asset_blobs

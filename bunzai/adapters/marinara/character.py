@@ -6,8 +6,9 @@ spec_version: "2.0", data: <the card's data>, metadata: {createdAt, updatedAt, c
 The card inside is read and written as a V2 card (common/card_doc), so this format is a
 member of the card family: a character crossing from another card format keeps every key
 of that card's `data`, and what V2 cannot hold is named pointer by pointer. Today's export
-carries the avatar as a data: URL beside the card (the portrait), and its sprites and gallery
-(kept in the escrow); its "compatible" export is a plain V2 card, which ccv2.json reads.
+carries the avatar as a data: URL beside the card (the portrait), its sprites (the
+expression images: assets of role `emotion`, marinara/sprites.py) and its gallery (kept in the
+escrow); its "compatible" export is a plain V2 card, which ccv2.json reads.
 """
 
 from __future__ import annotations
@@ -17,10 +18,17 @@ from dataclasses import replace
 from typing import Any
 
 from bunzai.adapters.common import card_fields, st_regex_losses
-from bunzai.adapters.common.card_doc import CardShape, card_losses, read_card, write_card_data
+from bunzai.adapters.common.card_doc import (
+    CARD_ASSETS_NOT_CARRIED,
+    CardShape,
+    card_losses,
+    read_card,
+    write_card_data,
+)
+from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.common.st_regex_losses import SCRIPT, st_regex_rule
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSource
-from bunzai.adapters.marinara import book_import
+from bunzai.adapters.marinara import book_import, sprites
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
     avatar_image,
@@ -46,6 +54,18 @@ SHAPE = CardShape("Marinara Engine character", "v2", card_fields.V2_FIELDS)
 _ST_REGEX = (
     "Marinara never runs {script} (the file keeps it in the card's extensions, regex_scripts, for other apps): it "
     "runs only the scripts of its own regex list"
+)
+SPRITE_RENAMED = LossRule(
+    r"/assets/\d+/name",
+    "translated",
+    "marinara.character.sprite.renamed",
+    "Marinara names a sprite by its file's stem made safe, each name once",
+)
+SPRITES_LISTED = LossRule(
+    "/assets",
+    "translated",
+    "marinara.character.sprites.listed",
+    "the media list reads back as the sprites alone, in their order",
 )
 ST_REGEX_NOT_RUN = st_regex_rule("marinara.import.st_regex_not_run", _ST_REGEX, f"{SCRIPT} a character carries")
 
@@ -75,14 +95,16 @@ class MarinaraCharacter(Adapter):
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         envelope = envelope_of(data, name, parsed, TYPE)
         card = inner_card(envelope, name)
-        # Today's export carries the avatar as a data: URL (buildNativeCharacterEnvelope); its
-        # sprites and gallery stay in the escrow.
-        avatar, warning = avatar_image(card.get("avatar"), name or "the character", "marinara.character.avatar")
+        # Today's export carries the avatar and the sprites as data: URLs (buildNativeCharacterEnvelope);
+        # its gallery stays in the escrow.
+        place = name or "the character"
+        avatar, warning = avatar_image(card.get("avatar"), place, "marinara.character.avatar")
         portrait = avatar.ref_json() if avatar is not None else None
+        links, blobs, warnings = sprites.read_sprites(card.get("sprites"), place, "marinara.character.sprite")
         original = {"format": FORMAT_ID, "document": envelope}
-        decoded = read_card(card, name, SHAPE, original, portrait, [avatar] if avatar is not None else [])
-        if warning:
-            decoded.warnings.append(warning)
+        blobs = ([avatar] if avatar is not None else []) + blobs
+        decoded = read_card(card, name, SHAPE, original, portrait, blobs, links)
+        decoded.warnings += ([warning] if warning else []) + warnings
         return decoded
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
@@ -112,6 +134,14 @@ class MarinaraCharacter(Adapter):
             for loss in losses
             if loss.pointer != "/body/portrait" or not carried
         ]
+        indexes, renamed = sprites.put_sprites(card, piece.assets, media)
+        losses = [loss for loss in losses if loss.pointer != "/assets"] + sprites.sprite_losses(
+            piece.assets,
+            indexes,
+            renamed,
+            (CARD_ASSETS_NOT_CARRIED, SPRITE_RENAMED, SPRITES_LISTED),
+            "a Marinara character",
+        )
         return Encoded(compact_bytes(envelope), losses)
 
 

@@ -146,19 +146,22 @@ def _avif_brand(data: bytes) -> bool:
     return any(brand in (b"avif", b"avis") for brand in brands)
 
 
-def avatar_image(raw: Any, place: str, code: str, any_avif: bool = False) -> tuple[Blob | None, str | None]:
+def avatar_image(
+    raw: Any, place: str, code: str, any_avif: bool = False, noun: str = "avatar"
+) -> tuple[Blob | None, str | None]:
     """An export's avatar as an image blob, as Marinara's import reads it (decodeImageDataUrl): a
     `data:` URL (the prefix in lower case) or else the whole text, decoded as Node's Buffer.from
     decodes base64. Else (None, a warning naming `place`, its code `code`.*); none: (None, None).
-    `any_avif`: an AVIF without a URL saying so is kept too (a profile's bare `avatarBase64`)."""
+    `any_avif`: an AVIF without a URL saying so is kept too (a profile's bare `avatarBase64`).
+    `noun` names the image in the warning ("{place}'s {noun}"; a sprite, decoded alike: "image")."""
     if raw is None or raw == "":
         return None, None
     if not isinstance(raw, str):
-        return None, f"{code}.not_image: {place}'s avatar is not text; not imported"
+        return None, f"{code}.not_image: {place}'s {noun} is not text; not imported"
     header, _, payload = raw.partition(",") if raw.startswith("data:") else ("", "", raw)
     cap = limits.ASSET_MAX_BYTES
     if len(payload) > cap * 4 // 3 + 4:
-        return None, f"{code}.too_large: {place}'s avatar is over {cap} bytes; not imported"
+        return None, f"{code}.too_large: {place}'s {noun} is over {cap} bytes; not imported"
     try:
         text = payload.encode("latin-1")
     except UnicodeEncodeError:  # Node reads each character's low byte
@@ -166,9 +169,9 @@ def avatar_image(raw: Any, place: str, code: str, any_avif: bool = False) -> tup
     image = png.node_base64(text)
     ext = image_ext(image)
     if ext == "avif" and not any_avif and not header.startswith("data:image/avif;base64"):
-        return None, f"{code}.not_image: {place}'s avatar is an AVIF image its data: URL does not name; not imported"
+        return None, f"{code}.not_image: {place}'s {noun} is an AVIF image its data: URL does not name; not imported"
     if not ext:
-        return None, f"{code}.not_image: {place}'s avatar is not a PNG, JPEG, GIF, WebP or AVIF image; not imported"
+        return None, f"{code}.not_image: {place}'s {noun} is not a PNG, JPEG, GIF, WebP or AVIF image; not imported"
     return Blob(image, ext, IMAGE_MIMES[ext]), None
 
 

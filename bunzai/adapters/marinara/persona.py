@@ -10,7 +10,8 @@ back name, description, personality, scenario, backstory, appearance and the thr
     nameColor, dialogueColor, boxColor -> presentation.palette name, dialogue, box
 
 `personaStats`, `altDescriptions` and `tags` (JSON strings inside the JSON, as the row holds
-them), the dates and unknown keys stay in the escrow.
+them), the dates and unknown keys stay in the escrow. Today's export adds the avatar (the
+portrait), the sprites (expression images: marinara/sprites.py) and the gallery (escrow only).
 
 Marinara's "compatible" persona export (buildCompatiblePersonaExport) is the same row at the
 top level with no dates and an `extensions.marinara` mark; its import dialog
@@ -28,6 +29,7 @@ from bunzai.adapters.common.drift import as_str
 from bunzai.adapters.common.naming import piece_id_for
 from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.contract import Adapter, Decoded, Encoded, MediaSource
+from bunzai.adapters.marinara import sprites
 from bunzai.adapters.marinara.envelope import (
     FIXED_EXPORTED_AT,
     avatar_image,
@@ -51,6 +53,25 @@ PROFILE_KEYS = ("personality", "scenario", "backstory", "appearance")
 PALETTE_KEYS = (("name", "nameColor"), ("dialogue", "dialogueColor"), ("box", "boxColor"))
 COMPATIBLE_SOURCE = "Marinara Engine compatibility export"  # characters.routes.ts
 
+_WHO = "a Marinara persona"
+ASSETS_DROPPED = LossRule(
+    "/assets",
+    "dropped",
+    "marinara.persona.assets.dropped",
+    "a Marinara persona carries expression images as sprites only",
+)
+SPRITE_RENAMED = LossRule(
+    r"/assets/\d+/name",
+    "translated",
+    "marinara.persona.sprite.renamed",
+    "Marinara names a sprite by its file's stem made safe, each name once",
+)
+SPRITES_LISTED = LossRule(
+    "/assets",
+    "translated",
+    "marinara.persona.sprites.listed",
+    "the media list reads back as the sprites alone, in their order",
+)
 LOSS_RULES = (
     LossRule(
         "/body/(?:position|depth|role)",
@@ -100,7 +121,7 @@ LOSS_RULES = (
         "marinara.persona.extensions.dropped",
         "a Marinara persona keeps no extensions object",
     ),
-    LossRule("/assets", "dropped", "marinara.persona.assets.dropped", "a Marinara persona export carries no media"),
+    ASSETS_DROPPED,
     LossRule(
         "/profiles", "dropped", "marinara.persona.profiles.dropped", "a Marinara persona has no per-platform profiles"
     ),
@@ -164,16 +185,20 @@ class MarinaraPersona(Adapter):
         row = envelope["data"]
         # importPersona's `String(d.name ?? "Imported Persona")`: only a missing name is replaced
         title = "Imported Persona" if row.get("name") is None else as_str(row.get("name"))
-        # Today's export carries the avatar as a data: URL; its sprites and gallery stay in the escrow.
-        avatar, warning = avatar_image(row.get("avatar"), name or "the persona", "marinara.persona.avatar")
+        # Today's export carries the avatar and the sprites as data: URLs; its gallery stays in the escrow.
+        place = name or "the persona"
+        avatar, warning = avatar_image(row.get("avatar"), place, "marinara.persona.avatar")
+        links, blobs, warnings = sprites.read_sprites(row.get("sprites"), place, "marinara.persona.sprite")
         body = body_of(row) | {"portrait": avatar.ref_json() if avatar is not None else None}
         piece = Persona(
             id=piece_id_for(title, name, "persona"),
             name=title,
             body=PersonaBody.model_validate(body),
+            assets=links,
             original=Escrow(format=FORMAT_ID, document=envelope),
         )
-        return Decoded([piece], [avatar] if avatar is not None else [], [warning] if warning else [])
+        blobs = ([avatar] if avatar is not None else []) + blobs
+        return Decoded([piece], blobs, ([warning] if warning else []) + warnings)
 
     def write(self, piece: Any, media: MediaSource) -> Encoded:
         base = escrowed_envelope(piece, FORMAT_ID, TYPE)
@@ -208,9 +233,16 @@ class MarinaraPersona(Adapter):
             if palette.get(label, "") != twin["presentation"]["palette"].get(label, ""):
                 row[native] = palette.get(label, "")
         put_avatar(row, piece.body.portrait, media)
+        indexes, renamed = sprites.put_sprites(row, piece.assets, media)
+        declared = sprites.sprite_losses(
+            piece.assets, indexes, renamed, (ASSETS_DROPPED, SPRITE_RENAMED, SPRITES_LISTED), _WHO
+        )
         data = compact_bytes(envelope)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
-        return Encoded(data, readback_losses(dump_piece(piece), dump_piece(back), LOSS_RULES, FALLBACK))
+        # the read back is held to the sprites written, under the names Marinara gives them
+        expected = dump_piece(piece)
+        expected["assets"] = [expected["assets"][i] | {"name": renamed.get(i, piece.assets[i].name)} for i in indexes]
+        return Encoded(data, declared + readback_losses(expected, dump_piece(back), LOSS_RULES, FALLBACK))
 
 
 register(MarinaraPersona())
