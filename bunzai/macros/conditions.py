@@ -31,6 +31,7 @@ TRUTH = {"sillytavern": "sillytavern", "risuai": "risuai", "agnai": "agnai", "lu
 _SHORTHAND = re.compile(r"^([.$])([a-zA-Z](?:[\w\-]*\w)?)$")  # MACRO_VARIABLE_SHORTHAND_PATTERN
 _FALSE_WORDS = ("off", "false", "0")
 _NAME = re.compile(r"^[A-Za-z_][\w\-]*$")
+_NO_MACRO = "judged now: the condition holds no macro"
 _GETVAR = re.compile(r"^\{\{(getvar|getglobalvar)::([^{}:]+)\}\}$")
 
 
@@ -62,7 +63,7 @@ def carried(source: str, target: str, args: list[str], translate: Spell) -> tupl
     if source == "lumiverse" and len(args) == 1 and target in ("sillytavern", "risuai"):
         return _from_lumiverse(target, args[0])
     if source == "risuai" and target == "lumiverse" and len(args) == 1 and "{{" not in args[0]:
-        return ("1" if risu_truthy(args[0]) else "0"), "judged now: the condition holds no macro"
+        return ("1" if risu_truthy(args[0]) else "0"), _NO_MACRO
     if source == "risuai" and target == "sillytavern":
         return _risu_to_st(args, translate)
     if source == "agnai":
@@ -98,7 +99,7 @@ def _judged_now(value: str, inverted: bool) -> tuple[str, str] | None:
     """A SillyTavern condition with no macro in it, judged by SillyTavern's truth: `1` or `0`."""
     if "{{" in value:
         return None
-    return ("1" if st_truthy(value) != inverted else "0"), "judged now: the condition holds no macro"
+    return ("1" if st_truthy(value) != inverted else "0"), _NO_MACRO
 
 
 _SPELLED_OUT = "SillyTavern's truth (all but empty, off, false, 0) spelled out: RisuAI counts only 1 and true"
@@ -171,7 +172,7 @@ def _risu_to_st(args: list[str], translate: Spell) -> tuple[str, str] | None:
     value = args[0]
     if "{{" not in value:
         truth = risu_truthy(value) != inverted
-        return ("1" if truth else "0"), "judged now: the condition holds no macro"
+        return ("1" if truth else "0"), _NO_MACRO
     return ("!" + value if inverted else value), _AGREE
 
 
@@ -240,7 +241,7 @@ def _from_lumiverse(target: str, condition: str) -> tuple[str, str] | None:
         return None
     if "{{" not in tested:
         truth = bool(tested) and tested.lower() not in _LUMIVERSE_FALSE
-        return ("1" if truth != inverted else "0"), "judged now: the condition holds no macro"
+        return ("1" if truth != inverted else "0"), _NO_MACRO
     if target != "sillytavern":
         return None  # RisuAI's 1-or-true truth is not spelled out from Lumiverse's
     return ("!" if inverted else "") + tested, _LUMIVERSE_INTO_ST
