@@ -552,6 +552,8 @@ class _Translator:
             op = op if condition else None  # no condition the target judges alike: flattened below
             uncarried = condition is None and any(e.block == "block" for e in target.by_op.get(entry.op, []))
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
+        if found is not None and op == "cond.if" and self.source.engine == target.engine == "lumiverse":
+            found = found[0], conditions.lumiverse_opener(text[token.start : token.end], found[1])
         t_else = self.else_spelling(entries, branches)
         # An else with its closer (Agnai's) may end before the condition does: text after it is the
         # first branch's, and of several elses only the last is shown. A marker else runs to the

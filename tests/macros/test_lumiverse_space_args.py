@@ -70,3 +70,20 @@ def test_only_space_and_tab_come_before_the_name(written: str) -> None:
 @pytest.mark.parametrize("written", ["{{\tchar}}", "{{ \t char}}"])
 def test_space_and_tab_before_the_name_are_skipped(written: str) -> None:
     assert translate_text(written, "lumiverse", "sillytavern").text == "{{char}}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{if @alive}}yes{{/if}}",  # the space form's @name is the chat variable; {{if::@alive}} is the text
+        "{{if !@alive}}a{{else}}b{{/if}}",
+        "{{if .mood}}a{{/if}}",
+        "{{if::@alive}}a{{/if}}",  # the text "@alive", always true: kept so
+        "{{if::{{char}}}}a{{/if}}",
+    ],
+)
+def test_an_if_into_lumiverse_keeps_the_form_it_was_written_in(text: str) -> None:
+    result = translate_text(text, "lumiverse", "lumiverse")
+    assert result.text == text
+    assert {v["verdict"] for v in result.verdicts} <= {"portable"}
+
