@@ -86,4 +86,3 @@ def test_an_if_into_lumiverse_keeps_the_form_it_was_written_in(text: str) -> Non
     result = translate_text(text, "lumiverse", "lumiverse")
     assert result.text == text
     assert {v["verdict"] for v in result.verdicts} <= {"portable"}
-
