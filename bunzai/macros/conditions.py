@@ -247,11 +247,16 @@ def _from_lumiverse(target: str, condition: str) -> tuple[str, str] | None:
     return ("!" if inverted else "") + tested, _LUMIVERSE_INTO_ST
 
 
+# Lumiverse's lexer: flags (! ? ~ > / #) may come before the name, and a space or a tab after it
+# begins the space-separated arguments
+_LUMIVERSE_SPACE_IF = re.compile(r"\{\{\s*[!?~>/#]*\s*if[ \t]", re.IGNORECASE)
+
+
 def lumiverse_opener(written: str, spelled: str) -> str:
-    """A Lumiverse `if` opener written into Lumiverse: the space form (`{{if @alive}}`) as written,
-    for there `@name` is the chat variable, which the catalog's `{{if::@alive}}` reads as the
-    text (always true); any other as the catalog spells it."""
-    return written if written[2:].lstrip().lower().startswith("if ") else spelled
+    """A Lumiverse `if` opener written into Lumiverse: the space form (`{{if @alive}}`,
+    `{{#if\t@alive}}`) as written, for there `@name` is the chat variable, which the catalog's
+    `{{if::@alive}}` reads as the text (always true); any other as the catalog spells it."""
+    return written if _LUMIVERSE_SPACE_IF.match(written) else spelled
 
 
 _ST_INTO_LUMIVERSE = "SillyTavern counts all but empty, off, false and 0 as true; " + _LUMIVERSE_ALSO

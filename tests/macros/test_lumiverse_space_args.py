@@ -78,6 +78,9 @@ def test_space_and_tab_before_the_name_are_skipped(written: str) -> None:
         "{{if @alive}}yes{{/if}}",  # the space form's @name is the chat variable; {{if::@alive}} is the text
         "{{if !@alive}}a{{else}}b{{/if}}",
         "{{if .mood}}a{{/if}}",
+        "{{if\t@alive}}a{{/if}}",  # a tab separates as a space does
+        "{{#if @alive}}a{{/if}}",  # flags before the name
+        "{{~ if @alive}}a{{/if}}",
         "{{if::@alive}}a{{/if}}",  # the text "@alive", always true: kept so
         "{{if::{{char}}}}a{{/if}}",
     ],
