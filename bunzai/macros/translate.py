@@ -812,8 +812,8 @@ class _Translator:
         """(marker, text before the closer, on its own line?) for the target's else; False if it has none."""
         if not branches:
             return ("", "", False)
-        if any(entries[j].op == "cond.elseif" for j in branches) and not self.target.by_op.get("cond.elseif"):
-            return False
+        if any(entries[j].op == "cond.elseif" for j in branches):
+            return False  # its condition is not carried (even into Lumiverse, which has elseif): flattened
         t_entries = self.target.by_op.get("cond.else", [])
         if not t_entries:
             return False

@@ -183,3 +183,17 @@ def test_safe_stem_is_javascripts(filename):
     context = _quickjs.Context()
     stem = context.eval(f"({_JS_STEM})({json.dumps(filename)})")
     assert safe_stem(filename) == stem
+
+
+@pytest.mark.parametrize("format_id", list(EXPORTS))
+def test_a_name_marinara_makes_up_is_named_where_bunzai_writes_it_only(format_id):
+    data = with_sprites(EXPORTS[format_id](), [{"filename": ".png", "data": URL}])  # no stem: nothing left
+    _adapter, decoded = read(data)
+    piece = decoded.pieces[0]
+    assert [a.name for a in piece.assets] == [""]
+    assert convert_piece(piece, format_id, media_of(decoded)).losses == []  # named by Marinara as before
+    fresh = piece.model_copy(update={"original": None})
+    crossing = convert_piece(fresh, format_id, media_of(decoded))
+    renamed = [loss for loss in crossing.losses if loss.code == f"{format_id}.sprite.renamed"]
+    assert [loss.pointer for loss in renamed] == ["/assets/0/name"]
+    assert "a name it makes up" in renamed[0].why

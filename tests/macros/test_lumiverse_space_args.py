@@ -89,3 +89,9 @@ def test_an_if_into_lumiverse_keeps_the_form_it_was_written_in(text: str) -> Non
     result = translate_text(text, "lumiverse", "lumiverse")
     assert result.text == text
     assert {v["verdict"] for v in result.verdicts} <= {"portable"}
+
+
+def test_an_elseif_into_lumiverse_is_flattened_and_reported_not_written_as_an_else() -> None:
+    result = translate_text("{{if @x}}a{{elseif @y}}b{{else}}c{{/if}}", "lumiverse", "lumiverse")
+    assert result.text.rpartition("}}")[2] == "a"  # the first branch, after a comment naming the drop
+    assert [v["verdict"] for v in result.verdicts] == ["flatten"]

@@ -106,7 +106,7 @@ def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[list[in
     old_list = old if isinstance(old, list) else []
     read = _read_back(old_list)
     if [item for item in read if item is not None] == wanted:
-        return indexes, _renamed(assets, indexes, holder.get("sprites"))
+        return indexes, _renamed(assets, indexes, holder.get("sprites"), made_up=False)  # named as before
     entries: list = []
     spare = [position for position, item in enumerate(read) if item is not None]
     for index, key in zip(indexes, wanted, strict=True):
@@ -139,11 +139,16 @@ def _place(holder: dict, entries: list) -> None:
     holder.update(rest)
 
 
-def _renamed(assets: list, indexes: list[int], entries: Any) -> dict[int, str]:
+def _renamed(assets: list, indexes: list[int], entries: Any, made_up: bool = True) -> dict[int, str]:
     """The names Marinara's import gives those of the carried assets whose own it does not keep
-    (made safe, or suffixed where it is taken), by reading the written entries back."""
+    (made safe, or suffixed where it is taken), by reading the written entries back; with
+    `made_up`, an empty one too ("": nothing left once made safe, so Marinara makes one up)."""
     names = [link["name"] for link in read_sprites(entries, "", "")[0]]
-    return {index: name for index, name in zip(indexes, names, strict=False) if assets[index].name != name}
+    return {
+        index: name
+        for index, name in zip(indexes, names, strict=False)
+        if assets[index].name != name or (made_up and not name)
+    }
 
 
 def sprite_losses(
@@ -161,7 +166,8 @@ def sprite_losses(
         if index in renamed:
             why = (
                 "Marinara names a sprite by its file's stem, only letters, digits, _, - and space, at most 80, "
-                f"each name once: {link.name!r} is imported as {renamed[index]!r}"
+                f"each name once: {link.name!r} is imported as "
+                + (repr(renamed[index]) if renamed[index] else "a name it makes up (sprite-<time>-<random>)")
             )
             losses.append(renamed_rule.at(f"/assets/{index}/name", why))
         elif index not in indexes:
