@@ -249,11 +249,11 @@ def _from_lumiverse(target: str, condition: str) -> tuple[str, str] | None:
 
 # Lumiverse's lexer: flags (! ? ~ > / #) may come before the name, and a space or a tab after it
 # begins the space-separated arguments
-_LUMIVERSE_SPACE_IF = re.compile(r"\{\{\s*[!?~>/#]*\s*if[ \t]", re.IGNORECASE)
+_LUMIVERSE_SPACE_IF = re.compile(r"\{\{\s*[!?~>/#]*\s*(?:if|unless)[ \t]", re.IGNORECASE)
 
 
 def lumiverse_opener(written: str, spelled: str) -> str:
-    """A Lumiverse `if` opener written into Lumiverse: the space form (`{{if @alive}}`,
+    """A Lumiverse `if` (or `unless`) opener written into Lumiverse: the space form (`{{if @alive}}`,
     `{{#if\t@alive}}`) as written, for there `@name` is the chat variable, which the catalog's
     `{{if::@alive}}` reads as the text (always true); any other as the catalog spells it."""
     return written if _LUMIVERSE_SPACE_IF.match(written) else spelled

@@ -552,7 +552,11 @@ class _Translator:
             op = op if condition else None  # no condition the target judges alike: flattened below
             uncarried = condition is None and any(e.block == "block" for e in target.by_op.get(entry.op, []))
         found = portable_spelling(target, op, token, canon, paired=True) if op else None
-        if found is not None and op == "cond.if" and self.source.engine == target.engine == "lumiverse":
+        if (
+            found is not None
+            and op in ("cond.if", "cond.unless")
+            and self.source.engine == target.engine == "lumiverse"
+        ):
             found = found[0], conditions.lumiverse_opener(text[token.start : token.end], found[1])
         t_else = self.else_spelling(entries, branches)
         # An else with its closer (Agnai's) may end before the condition does: text after it is the
@@ -627,6 +631,8 @@ class _Translator:
             note=(
                 _ELSE_UNSURE.format(source=self.source.engine)
                 if unsure and found is not None and t_else is not False
+                else self.no_else(entries, branches)
+                if found is not None and t_else is False
                 else _flatten_reason(target.engine, op or entry.name, lost, uncarried)
             )
             + "; the body of the first branch is kept"
@@ -822,6 +828,15 @@ class _Translator:
         if t_else.block == "block":
             return (marker, "{{/" + t_else.name.lstrip("#:") + "}}", t_else.own_line)
         return (marker, "", t_else.own_line)
+
+    def no_else(self, entries: list[Entry | None], branches: list[int]) -> str:
+        """Why a condition whose opener the target spells is flattened: its branches (else_spelling)."""
+        target = self.target.engine
+        if any(entries[j].op == "cond.elseif" for j in branches):
+            if self.target.by_op.get("cond.elseif"):
+                return "bunzai does not carry an elseif's condition"
+            return f"{target} has no elseif"
+        return f"{target} has no else"
 
     def note(self, token: Token, kept: str) -> str:
         """The dropped opener, as a comment the target will not run: no braces inside."""

@@ -116,7 +116,16 @@ def test_a_portrait_marinara_would_not_keep_stays_a_loss():
 AVIF = b"\0\0\0\x1cftypavif" + b"\0" * 20
 
 
-@pytest.mark.parametrize(("header", "read"), [("data:image/avif;base64,", True), ("data:image/png;base64,", False)])
+@pytest.mark.parametrize(
+    ("header", "read"),
+    [
+        ("data:image/avif;base64,", True),
+        ("data:image/AVIF;base64,", True),  # isAllowedImageBuffer compares the hint in lower case
+        ("data:image/avif+xml;base64,", True),  # decodeImageDataUrl cuts "+xml" from it
+        ("data:image/png;base64,", False),
+        ("data:image/avif;charset=x;base64,", False),  # no hint: its regex wants ;base64, after the type
+    ],
+)
 def test_an_avif_avatar_is_kept_where_its_url_says_so(header, read):
     # isAllowedImageBuffer takes AVIF only as the data: URL declares it
     _adapter, decoded = read_bytes(with_avatar(character_export(), header + base64.b64encode(AVIF).decode()), "x.json")

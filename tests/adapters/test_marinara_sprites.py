@@ -197,3 +197,29 @@ def test_a_name_marinara_makes_up_is_named_where_bunzai_writes_it_only(format_id
     renamed = [loss for loss in crossing.losses if loss.code == f"{format_id}.sprite.renamed"]
     assert [loss.pointer for loss in renamed] == ["/assets/0/name"]
     assert "a name it makes up" in renamed[0].why
+
+
+def test_a_kept_sprite_its_neighbours_would_rename_is_written_under_its_own_name():
+    gif_url = GIF_URL
+    sprites = [
+        {"filename": "happy.png", "data": URL},
+        {"filename": "happy.png", "data": gif_url},  # a GIF: happy.gif, no clash
+        {"filename": "happy.png", "data": URL},  # happy-1
+    ]
+    _adapter, decoded = read(with_sprites(character_export(), sprites))
+    piece = decoded.pieces[0]
+    assert [a.name for a in piece.assets] == ["happy", "happy", "happy-1"]
+    edited = piece.model_copy(update={"assets": piece.assets[1:]})  # the first taken out
+    crossing = convert_piece(edited, "marinara.character", media_of(decoded))
+    assert [entry["filename"] for entry in sprites_of(crossing.data)] == ["happy.png", "happy-1.png"]
+    assert not [loss for loss in crossing.losses if loss.code.endswith("renamed")]
+
+
+@pytest.mark.parametrize("format_id", list(EXPORTS))
+def test_an_ext_that_is_not_the_images_type_is_named(format_id):
+    _adapter, decoded = read(with_sprites(EXPORTS[format_id](), [{"filename": "happy.png", "data": URL}]))
+    piece = decoded.pieces[0]
+    edited = piece.model_copy(update={"assets": [piece.assets[0].model_copy(update={"ext": "jpeg"})]})
+    crossing = convert_piece(edited, format_id, media_of(decoded))
+    assert [(loss.code, loss.pointer) for loss in crossing.losses] == [(f"{format_id}.sprite.renamed", "/assets/0/ext")]
+    assert "ext 'jpeg' reads back as 'png'" in crossing.losses[0].why

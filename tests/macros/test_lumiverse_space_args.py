@@ -95,3 +95,16 @@ def test_an_elseif_into_lumiverse_is_flattened_and_reported_not_written_as_an_el
     result = translate_text("{{if @x}}a{{elseif @y}}b{{else}}c{{/if}}", "lumiverse", "lumiverse")
     assert result.text.rpartition("}}")[2] == "a"  # the first branch, after a comment naming the drop
     assert [v["verdict"] for v in result.verdicts] == ["flatten"]
+
+
+def test_an_unless_into_lumiverse_keeps_its_space_form() -> None:
+    assert translate_text("{{unless @x}}a{{/unless}}", "lumiverse", "lumiverse").text == "{{unless @x}}a{{/unless}}"
+
+
+@pytest.mark.parametrize(
+    ("target", "why"),
+    [("lumiverse", "bunzai does not carry an elseif's condition"), ("sillytavern", "sillytavern has no elseif")],
+)
+def test_a_flattened_elseif_says_why(target: str, why: str) -> None:
+    result = translate_text("{{if::{{char}}}}a{{elseif::{{user}}}}b{{/if}}", "lumiverse", target)
+    assert [v["note"].split(";")[0] for v in result.verdicts if v["verdict"] == "flatten"] == [why]

@@ -56,7 +56,7 @@ _ST_REGEX = (
     "runs only the scripts of its own regex list"
 )
 SPRITE_RENAMED = LossRule(
-    r"/assets/\d+/name",
+    r"/assets/\d+/(?:name|ext)",
     "translated",
     "marinara.character.sprite.renamed",
     "Marinara names a sprite by its file's stem made safe, each name once",
@@ -141,6 +141,7 @@ class MarinaraCharacter(Adapter):
             renamed,
             (CARD_ASSETS_NOT_CARRIED, SPRITE_RENAMED, SPRITES_LISTED),
             "a Marinara character",
+            sprites.retyped(piece.assets, indexes, media),
         )
         return Encoded(compact_bytes(envelope), losses)
 

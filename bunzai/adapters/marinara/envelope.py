@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from typing import Any
 
 from bunzai import limits
@@ -158,7 +159,7 @@ def avatar_image(
         return None, None
     if not isinstance(raw, str):
         return None, f"{code}.not_image: {place}'s {noun} is not text; not imported"
-    header, _, payload = raw.partition(",") if raw.startswith("data:") else ("", "", raw)
+    _header, _, payload = raw.partition(",") if raw.startswith("data:") else ("", "", raw)
     cap = limits.ASSET_MAX_BYTES
     if len(payload) > cap * 4 // 3 + 4:
         return None, f"{code}.too_large: {place}'s {noun} is over {cap} bytes; not imported"
@@ -168,11 +169,21 @@ def avatar_image(
         text = bytes(ord(char) & 0xFF for char in payload)
     image = png.node_base64(text)
     ext = image_ext(image)
-    if ext == "avif" and not any_avif and not header.startswith("data:image/avif;base64"):
+    if ext == "avif" and not any_avif and _hinted_ext(raw) != ".avif":
         return None, f"{code}.not_image: {place}'s {noun} is an AVIF image its data: URL does not name; not imported"
     if not ext:
         return None, f"{code}.not_image: {place}'s {noun} is not a PNG, JPEG, GIF, WebP or AVIF image; not imported"
     return Blob(image, ext, IMAGE_MIMES[ext]), None
+
+
+# decodeImageDataUrl's hint: the subtype of a `data:image/...;base64,` prefix, `+xml` cut once;
+# isAllowedImageBuffer compares it in lower case
+_HINT = re.compile(r"data:image/([A-Za-z0-9_+]+);base64,")
+
+
+def _hinted_ext(raw: str) -> str:
+    found = _HINT.match(raw)
+    return ("." + found.group(1).replace("+xml", "", 1)).lower() if found else ".png"
 
 
 def avatar_url(image: bytes) -> str | None:

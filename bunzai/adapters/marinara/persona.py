@@ -61,7 +61,7 @@ ASSETS_DROPPED = LossRule(
     "a Marinara persona carries expression images as sprites only",
 )
 SPRITE_RENAMED = LossRule(
-    r"/assets/\d+/name",
+    r"/assets/\d+/(?:name|ext)",
     "translated",
     "marinara.persona.sprite.renamed",
     "Marinara names a sprite by its file's stem made safe, each name once",
@@ -234,14 +234,18 @@ class MarinaraPersona(Adapter):
                 row[native] = palette.get(label, "")
         put_avatar(row, piece.body.portrait, media)
         indexes, renamed = sprites.put_sprites(row, piece.assets, media)
-        declared = sprites.sprite_losses(
-            piece.assets, indexes, renamed, (ASSETS_DROPPED, SPRITE_RENAMED, SPRITES_LISTED), _WHO
-        )
+        exts = sprites.retyped(piece.assets, indexes, media)
+        rules = (ASSETS_DROPPED, SPRITE_RENAMED, SPRITES_LISTED)
+        declared = sprites.sprite_losses(piece.assets, indexes, renamed, rules, _WHO, exts)
         data = compact_bytes(envelope)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         # the read back is held to the sprites written, under the names Marinara gives them
         expected = dump_piece(piece)
-        expected["assets"] = [expected["assets"][i] | {"name": renamed.get(i, piece.assets[i].name)} for i in indexes]
+        expected["assets"] = [
+            expected["assets"][i]
+            | {"name": renamed.get(i, piece.assets[i].name), "ext": exts.get(i, piece.assets[i].ext)}
+            for i in indexes
+        ]
         return Encoded(data, declared + readback_losses(expected, dump_piece(back), LOSS_RULES, FALLBACK))
 
 

@@ -108,19 +108,35 @@ def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[list[in
     if [item for item in read if item is not None] == wanted:
         return indexes, _renamed(assets, indexes, holder.get("sprites"), made_up=False)  # named as before
     entries: list = []
+    kept: list[int] = []  # the places of the entries kept as written
     spare = [position for position, item in enumerate(read) if item is not None]
     for index, key in zip(indexes, wanted, strict=True):
         same = next((position for position in spare if read[position] == key), None)
         if same is not None:
             spare.remove(same)
+            kept.append(len(entries))
             entries.append(old_list[same])
-            continue
-        link: Any = assets[index]
-        image = media(link.asset)
-        entries.append({"filename": f"{link.name}.{image_ext(image)}", "data": avatar_url(image)})
+        else:
+            entries.append(_entry(assets[index], media))
+    # a kept entry its neighbours now name otherwise (its `-1` suffix gone with a sprite before it)
+    # is written anew under its own name, until every kept one reads as it did
+    while True:
+        renamed = _renamed(assets, indexes, entries, made_up=False)
+        stale = [k for k in kept if indexes[k] in renamed]
+        if not stale:
+            break
+        for k in stale:
+            kept.remove(k)
+            entries[k] = _entry(assets[indexes[k]], media)
     entries += [entry for entry, item in zip(old_list, read, strict=True) if item is None]
     _place(holder, entries)
     return indexes, _renamed(assets, indexes, entries)
+
+
+def _entry(link: Any, media: MediaSource) -> dict:
+    """A sprite written anew: `{name}.{ext}`, the image as a data: URL."""
+    image = media(link.asset)
+    return {"filename": f"{link.name}.{image_ext(image)}", "data": avatar_url(image)}
 
 
 def _place(holder: dict, entries: list) -> None:
@@ -151,14 +167,30 @@ def _renamed(assets: list, indexes: list[int], entries: Any, made_up: bool = Tru
     }
 
 
+def retyped(assets: list, indexes: list[int], media: MediaSource) -> dict[int, str]:
+    """The carried assets whose `ext` is not their image's type, which a sprite's file is named by
+    and reads back as (a CHARX's `jpeg` is `jpg`), with that type, by index."""
+    found = {index: image_ext(media(assets[index].asset)) for index in indexes}
+    return {index: ext for index, ext in found.items() if assets[index].ext != ext}
+
+
 def sprite_losses(
-    assets: list, indexes: list[int], renamed: dict[int, str], rules: tuple[LossRule, LossRule, LossRule], who: str
+    assets: list,
+    indexes: list[int],
+    renamed: dict[int, str],
+    rules: tuple[LossRule, LossRule, LossRule],
+    who: str,
+    exts: dict[int, str],
 ) -> list[Loss]:
     """A loss for each asset `who` ("a Marinara character") does not carry as a sprite, and for
-    each sprite Marinara's import names otherwise. `rules`: not carried, renamed, and listed (the
-    list reads back shorter before a sprite, so its later assets stand at other places)."""
+    each sprite Marinara's import names otherwise or reads back with another `ext` (`exts`, from
+    `retyped`). `rules`: not carried, renamed (name or ext), and listed (the list reads back
+    shorter before a sprite, so its later assets stand at other places)."""
     not_carried, renamed_rule, listed = rules
     losses = []
+    for index, ext in exts.items():
+        why = f"a Marinara sprite's file is named by its image's type: ext {assets[index].ext!r} reads back as {ext!r}"
+        losses.append(renamed_rule.at(f"/assets/{index}/ext", why))
     if indexes and indexes[-1] >= len(indexes):
         why = f"{who}'s media list reads back as its sprites alone, in their order"
         losses.append(listed.at("/assets", why))
