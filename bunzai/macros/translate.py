@@ -120,7 +120,10 @@ class _Translator:
             if reading == MACRO_TEXT_BLOCKS_NESTED_MAX:
                 unread = [(tokens[i].end, tokens[tokens[i].partner].start) for i in found]
         stopped = {i: as_text[t.start] for i, t in enumerate(tokens) if t.start in as_text}
-        out_text, verdicts = self.write(text, tokens, entries, within, stopped, depth)
+        printed = risu_printed_elses(text, tokens, entries) if self.source.engine == "risuai" else {}
+        for i in printed:
+            entries[i] = None  # text to RisuAI, not a branch
+        out_text, verdicts = self.write(text, tokens, entries, within, stopped, depth, printed)
         if unread:  # the blocks those hold were not read as blocks (other macros there were)
             note = (
                 f"inside more than {MACRO_TEXT_BLOCKS_NESTED_MAX} blocks {self.source.engine} reads as text, "
@@ -171,8 +174,10 @@ class _Translator:
         within: list[frozenset[str]],
         stopped: dict[int, str],
         depth: int,
+        printed: dict[int, str] | None = None,
     ) -> tuple[str, list[dict]]:
-        """The text in the target, and the verdict on each token."""
+        """The text in the target, and the verdict on each token. `printed`: else markers the source
+        prints as text (index -> why), left as written and reported."""
         kept: dict[int, str] = {}  # opener index -> its op, where the target writes the block
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
@@ -186,6 +191,10 @@ class _Translator:
             self.here, self.there = within[i], _kept_around(tokens, i, kept)
             if entry is None:
                 around = entries[token.parent] if token.parent is not None else None
+                if printed and i in printed:
+                    note = f"{self.source.engine} prints this as text: {printed[i]}; left as written"
+                    verdicts.append(_verdict("unknown", token, None, note=note))
+                    continue
                 if token.name.lower() in _ELSE_NAMES and self.else_only_as_block(token):
                     # Agnai's else is a block with its closer: `{{else}}` alone is text there, and
                     # the target may read it as a branch, so it is reported, not passed over
@@ -852,6 +861,53 @@ _ELSE_UNSURE = (
     "its else block does not end it, and a closer in it pairs with nothing, which may end another block there in "
     "{source}, so bunzai does not move the else block to the condition's end"
 )
+
+
+_RISU_ELSE = "{{:else}}"
+
+
+def risu_printed_elses(text: str, tokens: list[Token], entries: list[Entry | None]) -> dict[int, str]:
+    """The `{{:else}}` markers RisuAI prints as text, index -> why (parser.svelte.ts,
+    blockEndMatcher): it finds one only in a `#when`, written exactly so, and one only: in a body
+    of one line the first, in a body of several the first standing alone on its line. The lines are
+    counted on the body as written, where RisuAI counts them after its macros run."""
+    printed: dict[int, str] = {}
+    for i, token in enumerate(tokens):
+        entry = entries[i]
+        if entry is None or entry.op != "cond.else" or token.parent is None:
+            continue
+        opener = tokens[token.parent]
+        block = entries[token.parent]
+        if block is None or opener.partner is None:
+            continue
+        if block.name != "#when":
+            printed[i] = f"its {block.name} has no else (only #when has)"
+        elif token.raw != _RISU_ELSE:
+            printed[i] = f"it finds the else only as {_RISU_ELSE}, written exactly so"
+    for i, token in enumerate(tokens):
+        entry = entries[i]
+        if entry is None or entry.name != "#when" or not token.paired:
+            continue
+        body_start, body_end = token.end, tokens[token.partner].start
+        body = text[body_start:body_end]
+        several = "\n" in body
+        found = False
+        for j in range(i + 1, token.partner):
+            if tokens[j].parent != i or j in printed or entries[j] is None or entries[j].op != "cond.else":
+                continue
+            if found:
+                printed[j] = "a #when takes its first else only"
+            elif several and not _alone_on_line(body, tokens[j].start - body_start, tokens[j].end - body_start):
+                printed[j] = "in a body of several lines it finds the else only on a line of its own"
+            else:
+                found = True
+    return printed
+
+
+def _alone_on_line(body: str, start: int, end: int) -> bool:
+    line_start = body.rfind("\n", 0, start) + 1
+    line_end = body.find("\n", end)
+    return js_trim(body[line_start : len(body) if line_end < 0 else line_end]) == _RISU_ELSE
 
 
 def _flatten_reason(target: str, what: str, lost: bool, uncarried: bool) -> str:
