@@ -192,7 +192,7 @@ class _Translator:
             if entry is None:
                 around = entries[token.parent] if token.parent is not None else None
                 if printed and i in printed:
-                    note = f"{self.source.engine} prints this as text: {printed[i]}; left as written"
+                    note = f"{self.source.engine} reads this as text, not a branch: {printed[i]}; left as written"
                     verdicts.append(_verdict("unknown", token, None, note=note))
                     continue
                 if token.name.lower() in _ELSE_NAMES and self.else_only_as_block(token):
@@ -552,7 +552,7 @@ class _Translator:
             canon, truth_note = [own[0]], own[1]
         elif lost:
             op = None
-        elif op == "cond.if" and self.on_a_field(token):
+        elif op == "cond.if" and self.source.engine != target.engine and self.on_a_field(token):
             op = None  # a condition on a loop's field (Agnai's HistoryCondition): flattened below
             uncarried = any(e.block == "block" for e in target.by_op.get(entry.op, []))
         elif op == "cond.if" and conditions.differs(self.source.engine, target.engine):

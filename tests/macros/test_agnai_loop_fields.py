@@ -122,3 +122,17 @@ def test_lookup_says_where_a_field_is_read_and_looks_it_up_there() -> None:
 
 def test_a_field_is_no_macro_of_its_own() -> None:
     assert not names_macro("agnai", ".personality") and names_macro("agnai", "char")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{#each msg}}{{#if .isuser}}x{{/if}}{{/each}}",
+        "{{#each bot}}{{#if .name}}x{{/if}}{{.name}}{{/each}}",
+        "{{#each msg}}{{#if isuser }}x{{/if}}{{/each}}",
+    ],
+)
+def test_a_loops_field_condition_stays_as_written_into_agnai(text: str) -> None:
+    result = translate_text(text, "agnai", "agnai")
+    assert result.text == text
+    assert {v["verdict"] for v in result.verdicts} == {"portable"}

@@ -44,5 +44,5 @@ def test_only_the_first_else_of_a_when_is_its_branch() -> None:
     result = translate_text("{{#when {{char}}}}\na\n{{:else}}\nb\n{{:else}}\nc\n{{/when}}", "risuai", "sillytavern")
     assert result.text.count("{{else}}") == 1 and result.text.count("{{:else}}") == 1
     assert [v["note"] for v in result.verdicts if v["token"] == "{{:else}}"][0].startswith(
-        "risuai prints this as text: a #when takes its first else only"
+        "risuai reads this as text, not a branch: a #when takes its first else only"
     )
