@@ -377,6 +377,9 @@ MEDIA_FILE_MAX_BYTES = ASSET_MAX_BYTES
 # hundred files. Each file is read once to hash and sniff, so the bound keeps a draft's
 # making to seconds.
 MEDIA_REFS_MAX = 400
+# A file's list of images (a Marinara export's sprites) names at most this many it skips, one
+# warning each; a count says how many more, so a hostile list of a million cannot flood a read.
+SKIPPED_MEDIA_WARNINGS_MAX = 20
 # Bytes read to decide whether an unrecognised file is text (UTF-8 without NUL bytes):
 # enough to see past a short header, cheap on a 64 MB file.
 MEDIA_TEXT_SNIFF_BYTES = 64 * 1024

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from marinara_support import character_export, persona_export, read
 
+from bunzai import limits
 from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.inspect import read_bytes
-from bunzai.adapters.marinara.sprites import safe_stem
+from bunzai.adapters.marinara.sprites import read_sprites, safe_stem
 from bunzai.convert import convert_piece
 
 PNG = default_portrait()
@@ -223,3 +224,42 @@ def test_an_ext_that_is_not_the_images_type_is_named(format_id):
     crossing = convert_piece(edited, format_id, media_of(decoded))
     assert [(loss.code, loss.pointer) for loss in crossing.losses] == [(f"{format_id}.sprite.renamed", "/assets/0/ext")]
     assert "ext 'jpeg' reads back as 'png'" in crossing.losses[0].why
+
+
+# restoreSprites's naming loop, written out in JavaScript: a taken name gets -1, -2 ... (an empty
+# stem, which it names at random, is "" here).
+_JS_NAMES = (
+    "(names) => { const used = new Set(); return names.map((raw) => {"
+    f" const stem = ({_JS_STEM})(raw); if (!stem) return '';"
+    " let safe = `${stem}.png`; let suffix = 1;"
+    " while (used.has(safe)) { safe = `${stem}-${suffix}.png`; suffix++; }"
+    " used.add(safe); return safe.slice(0, -4); }); }"
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a.png", "a.gif", "a-1.png", "a-2.png", "a", "b!.png", "b?.png", ".png", "a-1-1.png"]),
+        max_size=12,
+    )
+)
+def test_sprite_names_are_marinaras(filenames):
+    import _quickjs
+
+    expected = json.loads(_quickjs.Context().eval(f"JSON.stringify(({_JS_NAMES})({json.dumps(filenames)}))"))
+    links, _blobs, _warnings = read_sprites([{"filename": name, "data": URL} for name in filenames], "", "")
+    assert [link["name"] for link in links] == expected
+
+
+def test_many_sprites_of_one_name_are_named_in_linear_time():
+    # 20,000 sprites named a.png: a, a-1 ... a-19999, as Marinara names them (quadratic before)
+    links, _blobs, _warnings = read_sprites([{"filename": "a.png", "data": URL}] * 20_000, "", "")
+    assert [link["name"] for link in links[:3]] == ["a", "a-1", "a-2"] and links[-1]["name"] == "a-19999"
+
+
+def test_a_flood_of_sprites_marinara_would_skip_is_named_in_a_bounded_list():
+    data = with_sprites(character_export(), [{"data": 1}] * 5_000)
+    _adapter, decoded = read(data)
+    assert len(decoded.warnings) == limits.SKIPPED_MEDIA_WARNINGS_MAX + 1
+    assert decoded.warnings[-1].endswith(f"has {5_000 - limits.SKIPPED_MEDIA_WARNINGS_MAX} more sprites not imported")

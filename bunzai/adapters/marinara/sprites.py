@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bunzai import limits
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Blob, Loss, MediaSource
 from bunzai.adapters.marinara.envelope import avatar_image, avatar_url, image_ext
@@ -34,11 +35,17 @@ def safe_stem(filename: str) -> str:
     return _UNSAFE.sub(lambda found: "_" * (2 if ord(found.group()) > 0xFFFF else 1), stem)[:_STEM_UNITS]
 
 
-def _named(stem: str, ext: str, used: set[str]) -> str:
-    """The stem of the file restoreSprites writes: suffixed while its name is taken."""
-    name, suffix = stem, 1
+def _named(stem: str, ext: str, used: set[str], tried: dict[str, int]) -> str:
+    """The stem of the file restoreSprites writes: suffixed `-1`, `-2` ... while its name is taken.
+    `tried` keeps, per stem and type, the suffix to try next: the ones before it were all taken
+    (`used` only grows), so a list of many sprites of one name is named in linear time."""
+    key = f"{stem}.{ext}"
+    suffix = tried.get(key, 0)
+    name = stem if suffix == 0 else f"{stem}-{suffix}"
     while f"{name}.{ext}" in used:
-        name, suffix = f"{stem}-{suffix}", suffix + 1
+        suffix += 1
+        name = f"{stem}-{suffix}"
+    tried[key] = suffix
     used.add(f"{name}.{ext}")
     return name
 
@@ -48,6 +55,7 @@ def _read_entries(raw: list, place: str, code: str) -> list[tuple[dict | None, B
     (None, None, the warning) for one Marinara's import would skip."""
     out: list[tuple[dict | None, Blob | None, str | None]] = []
     used: set[str] = set()
+    tried: dict[str, int] = {}
     for index, entry in enumerate(raw):
         data = entry.get("data") if isinstance(entry, dict) else None
         filename = entry.get("filename") if isinstance(entry, dict) else None
@@ -58,7 +66,7 @@ def _read_entries(raw: list, place: str, code: str) -> list[tuple[dict | None, B
             out.append((None, None, warning or f"{code}.not_image: {what} has no image; not imported"))
             continue
         stem = safe_stem(filename)
-        name = _named(stem, blob.ext, used) if stem else ""
+        name = _named(stem, blob.ext, used, tried) if stem else ""
         out.append(({"role": ROLE, "name": name, "ext": blob.ext, "asset": blob.ref_json(), "uri": None}, blob, None))
     return out
 
@@ -73,7 +81,12 @@ def read_sprites(raw: Any, place: str, code: str) -> tuple[list[dict], list[Blob
     read = _read_entries(raw, place, code)
     links = [link for link, _blob, _warning in read if link is not None]
     blobs = [blob for _link, blob, _warning in read if blob is not None]
-    return links, blobs, [warning for _link, _blob, warning in read if warning is not None]
+    warnings = [warning for _link, _blob, warning in read if warning is not None]
+    cap = limits.SKIPPED_MEDIA_WARNINGS_MAX
+    if len(warnings) > cap:
+        more = f"{code}.not_image: {place} has {len(warnings) - cap} more sprites not imported"
+        warnings = [*warnings[:cap], more]
+    return links, blobs, warnings
 
 
 def _read_back(raw: Any) -> list[tuple[str, str] | None]:
@@ -105,28 +118,30 @@ def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[list[in
     old = holder.get("sprites")
     old_list = old if isinstance(old, list) else []
     read = _read_back(old_list)
-    if [item for item in read if item is not None] == wanted:
-        return indexes, _renamed(assets, indexes, holder.get("sprites"), made_up=False)  # named as before
+    if [item for item in read if item is not None] == wanted:  # the names read are the assets': none renamed
+        return indexes, {}
     entries: list = []
-    kept: list[int] = []  # the places of the entries kept as written
-    spare = [position for position, item in enumerate(read) if item is not None]
+    kept: set[int] = set()  # the places of the entries kept as written
+    spare: dict[tuple[str, str], list[int]] = {}  # (name, sha256) -> the places reading so, last first
+    for position in reversed(range(len(read))):
+        if read[position] is not None:
+            spare.setdefault(read[position], []).append(position)
     for index, key in zip(indexes, wanted, strict=True):
-        same = next((position for position in spare if read[position] == key), None)
-        if same is not None:
-            spare.remove(same)
-            kept.append(len(entries))
-            entries.append(old_list[same])
+        places = spare.get(key)
+        if places:
+            kept.add(len(entries))
+            entries.append(old_list[places.pop()])
         else:
             entries.append(_entry(assets[index], media))
     # a kept entry its neighbours now name otherwise (its `-1` suffix gone with a sprite before it)
     # is written anew under its own name, until every kept one reads as it did
     while True:
         renamed = _renamed(assets, indexes, entries, made_up=False)
-        stale = [k for k in kept if indexes[k] in renamed]
+        stale = [k for k in sorted(kept) if indexes[k] in renamed]
         if not stale:
             break
         for k in stale:
-            kept.remove(k)
+            kept.discard(k)
             entries[k] = _entry(assets[indexes[k]], media)
     entries += [entry for entry, item in zip(old_list, read, strict=True) if item is None]
     _place(holder, entries)
@@ -194,6 +209,7 @@ def sprite_losses(
     if indexes and indexes[-1] >= len(indexes):
         why = f"{who}'s media list reads back as its sprites alone, in their order"
         losses.append(listed.at("/assets", why))
+    held = set(indexes)
     for index, link in enumerate(assets):
         if index in renamed:
             why = (
@@ -202,7 +218,7 @@ def sprite_losses(
                 + (repr(renamed[index]) if renamed[index] else "a name it makes up (sprite-<time>-<random>)")
             )
             losses.append(renamed_rule.at(f"/assets/{index}/name", why))
-        elif index not in indexes:
+        elif index not in held:
             losses.append(not_carried.at(f"/assets/{index}", _not_sprite_why(link, who)))
     return losses
 
