@@ -262,4 +262,20 @@ def test_a_flood_of_sprites_marinara_would_skip_is_named_in_a_bounded_list():
     data = with_sprites(character_export(), [{"data": 1}] * 5_000)
     _adapter, decoded = read(data)
     assert len(decoded.warnings) == limits.SKIPPED_MEDIA_WARNINGS_MAX + 1
-    assert decoded.warnings[-1].endswith(f"has {5_000 - limits.SKIPPED_MEDIA_WARNINGS_MAX} more sprites not imported")
+    assert decoded.warnings[-1] == (
+        f"marinara.character.sprite.skipped: x.marinara.json: {5_000 - limits.SKIPPED_MEDIA_WARNINGS_MAX} more "
+        "sprite(s) not imported, as above"
+    )
+
+
+def test_taking_out_the_first_of_a_chain_of_suffixed_names_keeps_every_other_name():
+    # a, a, a-1, a, a-2 ...: read as a, a-1, a-1-1, a-2, a-2-1 ...; without the first, each kept
+    # entry that would now read otherwise is written anew under its own name, in one walk
+    files = ["a.png"] + [name for k in range(1, 100) for name in ("a.png", f"a-{k}.png")]
+    _adapter, decoded = read(with_sprites(character_export(), [{"filename": f, "data": URL} for f in files]))
+    piece = decoded.pieces[0]
+    edited = piece.model_copy(update={"assets": piece.assets[1:]})
+    crossing = convert_piece(edited, "marinara.character", media_of(decoded))
+    _adapter, again = read(crossing.data)
+    assert [a.name for a in again.pieces[0].assets] == [a.name for a in edited.assets]
+    assert crossing.losses == []

@@ -35,38 +35,53 @@ def safe_stem(filename: str) -> str:
     return _UNSAFE.sub(lambda found: "_" * (2 if ord(found.group()) > 0xFFFF else 1), stem)[:_STEM_UNITS]
 
 
-def _named(stem: str, ext: str, used: set[str], tried: dict[str, int]) -> str:
-    """The stem of the file restoreSprites writes: suffixed `-1`, `-2` ... while its name is taken.
-    `tried` keeps, per stem and type, the suffix to try next: the ones before it were all taken
-    (`used` only grows), so a list of many sprites of one name is named in linear time."""
-    key = f"{stem}.{ext}"
-    suffix = tried.get(key, 0)
-    name = stem if suffix == 0 else f"{stem}-{suffix}"
-    while f"{name}.{ext}" in used:
-        suffix += 1
-        name = f"{stem}-{suffix}"
-    tried[key] = suffix
-    used.add(f"{name}.{ext}")
-    return name
+class _Names:
+    """restoreSprites's names, given one file after another: a name taken gets `-1`, `-2` ...
+    Per stem and type it keeps the suffix to try next (those before it are all taken, and taken
+    names stay taken), so a list of many sprites of one name is named in linear time."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+        self.tried: dict[str, int] = {}
+
+    def peek(self, stem: str, ext: str) -> tuple[str, int]:
+        """(the name the next file of this stem and type would get, its suffix); "" for no stem."""
+        if not stem:
+            return "", 0
+        suffix = self.tried.get(f"{stem}.{ext}", 0)
+        name = stem if suffix == 0 else f"{stem}-{suffix}"
+        while f"{name}.{ext}" in self.used:
+            suffix += 1
+            name = f"{stem}-{suffix}"
+        return name, suffix
+
+    def take(self, stem: str, ext: str) -> str:
+        name, suffix = self.peek(stem, ext)
+        if name:
+            self.tried[f"{stem}.{ext}"] = suffix
+            self.used.add(f"{name}.{ext}")
+        return name
+
+
+def _filename(entry: Any) -> str:
+    found = entry.get("filename") if isinstance(entry, dict) else None
+    return found if isinstance(found, str) else ""
 
 
 def _read_entries(raw: list, place: str, code: str) -> list[tuple[dict | None, Blob | None, str | None]]:
     """Each entry of a `sprites` list: (its emotion asset link in JSON form, its blob, None), or
     (None, None, the warning) for one Marinara's import would skip."""
     out: list[tuple[dict | None, Blob | None, str | None]] = []
-    used: set[str] = set()
-    tried: dict[str, int] = {}
+    names = _Names()
     for index, entry in enumerate(raw):
         data = entry.get("data") if isinstance(entry, dict) else None
-        filename = entry.get("filename") if isinstance(entry, dict) else None
-        filename = filename if isinstance(filename, str) else ""
+        filename = _filename(entry)
         what = f"{place}'s sprite {index}" + (f" ({filename})" if filename else "")
         blob, warning = avatar_image(data, what, code, noun="image")
         if blob is None:
             out.append((None, None, warning or f"{code}.not_image: {what} has no image; not imported"))
             continue
-        stem = safe_stem(filename)
-        name = _named(stem, blob.ext, used, tried) if stem else ""
+        name = names.take(safe_stem(filename), blob.ext)
         out.append(({"role": ROLE, "name": name, "ext": blob.ext, "asset": blob.ref_json(), "uri": None}, blob, None))
     return out
 
@@ -84,7 +99,7 @@ def read_sprites(raw: Any, place: str, code: str) -> tuple[list[dict], list[Blob
     warnings = [warning for _link, _blob, warning in read if warning is not None]
     cap = limits.SKIPPED_MEDIA_WARNINGS_MAX
     if len(warnings) > cap:
-        more = f"{code}.not_image: {place} has {len(warnings) - cap} more sprites not imported"
+        more = f"{code}.skipped: {place}: {len(warnings) - cap} more sprite(s) not imported, as above"
         warnings = [*warnings[:cap], more]
     return links, blobs, warnings
 
@@ -120,32 +135,33 @@ def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[list[in
     read = _read_back(old_list)
     if [item for item in read if item is not None] == wanted:  # the names read are the assets': none renamed
         return indexes, {}
-    entries: list = []
-    kept: set[int] = set()  # the places of the entries kept as written
     spare: dict[tuple[str, str], list[int]] = {}  # (name, sha256) -> the places reading so, last first
     for position in reversed(range(len(read))):
         if read[position] is not None:
             spare.setdefault(read[position], []).append(position)
+    # One walk in file order: a name depends only on the files before it. An entry kept as written
+    # that would now be named otherwise (its `-1` gone with a sprite before it) is written anew.
+    entries: list = []
+    renamed: dict[int, str] = {}
+    names = _Names()
     for index, key in zip(indexes, wanted, strict=True):
+        link: Any = assets[index]
         places = spare.get(key)
         if places:
-            kept.add(len(entries))
-            entries.append(old_list[places.pop()])
-        else:
-            entries.append(_entry(assets[index], media))
-    # a kept entry its neighbours now name otherwise (its `-1` suffix gone with a sprite before it)
-    # is written anew under its own name, until every kept one reads as it did
-    while True:
-        renamed = _renamed(assets, indexes, entries, made_up=False)
-        stale = [k for k in sorted(kept) if indexes[k] in renamed]
-        if not stale:
-            break
-        for k in stale:
-            kept.discard(k)
-            entries[k] = _entry(assets[indexes[k]], media)
+            entry = old_list[places.pop()]
+            stem, ext = safe_stem(_filename(entry)), image_ext(media(link.asset))
+            if names.peek(stem, ext)[0] == link.name:
+                names.take(stem, ext)
+                entries.append(entry)
+                continue
+        entry = _entry(link, media)
+        name = names.take(safe_stem(entry["filename"]), image_ext(media(link.asset)))
+        if name != link.name or not name:  # "": Marinara makes one up
+            renamed[index] = name
+        entries.append(entry)
     entries += [entry for entry, item in zip(old_list, read, strict=True) if item is None]
     _place(holder, entries)
-    return indexes, _renamed(assets, indexes, entries)
+    return indexes, renamed
 
 
 def _entry(link: Any, media: MediaSource) -> dict:
@@ -168,18 +184,6 @@ def _place(holder: dict, entries: list) -> None:
     rest = {key: holder.pop(key) for key in keys[cut:]}
     holder["sprites"] = entries
     holder.update(rest)
-
-
-def _renamed(assets: list, indexes: list[int], entries: Any, made_up: bool = True) -> dict[int, str]:
-    """The names Marinara's import gives those of the carried assets whose own it does not keep
-    (made safe, or suffixed where it is taken), by reading the written entries back; with
-    `made_up`, an empty one too ("": nothing left once made safe, so Marinara makes one up)."""
-    names = [link["name"] for link in read_sprites(entries, "", "")[0]]
-    return {
-        index: name
-        for index, name in zip(indexes, names, strict=False)
-        if assets[index].name != name or (made_up and not name)
-    }
 
 
 def retyped(assets: list, indexes: list[int], media: MediaSource) -> dict[int, str]:
