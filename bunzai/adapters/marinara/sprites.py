@@ -48,17 +48,18 @@ class _Names:
         """(the name the next file of this stem and type would get, its suffix); "" for no stem."""
         if not stem:
             return "", 0
-        suffix = self.tried.get(f"{stem}.{ext}", 0)
+        key = f"{stem}.{ext}"
+        suffix = self.tried.get(key, 0)
         name = stem if suffix == 0 else f"{stem}-{suffix}"
         while f"{name}.{ext}" in self.used:
             suffix += 1
             name = f"{stem}-{suffix}"
+        self.tried[key] = suffix  # those before it are taken, taken or not this one
         return name, suffix
 
     def take(self, stem: str, ext: str) -> str:
-        name, suffix = self.peek(stem, ext)
+        name, _suffix = self.peek(stem, ext)
         if name:
-            self.tried[f"{stem}.{ext}"] = suffix
             self.used.add(f"{name}.{ext}")
         return name
 
