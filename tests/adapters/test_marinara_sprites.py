@@ -19,6 +19,7 @@ from bunzai.adapters.common.png import default_portrait
 from bunzai.adapters.inspect import read_bytes
 from bunzai.adapters.marinara.sprites import read_sprites, safe_stem
 from bunzai.convert import convert_piece
+from bunzai.model.base import AssetRef
 
 PNG = default_portrait()
 GIF = b"GIF89a" + b"\x01\x00\x01\x00\x00\x00\x00;"
@@ -279,3 +280,20 @@ def test_taking_out_the_first_of_a_chain_of_suffixed_names_keeps_every_other_nam
     _adapter, again = read(crossing.data)
     assert [a.name for a in again.pieces[0].assets] == [a.name for a in edited.assets]
     assert crossing.losses == []
+
+
+def test_only_the_portraits_icon_is_said_to_go_as_the_avatar():
+    _adapter, decoded = read(with_sprites(character_export(), [{"filename": "happy.png", "data": URL}], avatar=URL))
+    piece = decoded.pieces[0]
+    happy = piece.assets[0]
+    icons = [happy.model_copy(update={"role": "icon", "name": "main"}), happy.model_copy(update={"role": "icon"})]
+    other = AssetRef.model_validate({"sha256": "0" * 64, "ext": "png"})
+    icons[1] = icons[1].model_copy(update={"asset": other, "name": "alt"})
+    edited = piece.model_copy(update={"assets": [happy, *icons]})
+    media = media_of(decoded)
+    crossing = convert_piece(
+        edited, "marinara.character", lambda ref: PNG if ref.sha256 == other.sha256 else media(ref)
+    )
+    whys = {loss.pointer: loss.why for loss in crossing.losses}
+    assert whys["/assets/1"].endswith("not icon media (the portrait goes as the avatar)")
+    assert whys["/assets/2"].endswith("not icon media")

@@ -134,14 +134,15 @@ class MarinaraCharacter(Adapter):
             for loss in losses
             if loss.pointer != "/body/portrait" or not carried
         ]
-        indexes, renamed = sprites.put_sprites(card, piece.assets, media)
+        found, renamed = sprites.put_sprites(card, piece.assets, media)
         losses = [loss for loss in losses if loss.pointer != "/assets"] + sprites.sprite_losses(
             piece.assets,
-            indexes,
+            list(found),
             renamed,
             (CARD_ASSETS_NOT_CARRIED, SPRITE_RENAMED, SPRITES_LISTED),
             "a Marinara character",
-            sprites.retyped(piece.assets, indexes, media),
+            sprites.retyped(piece.assets, found),
+            piece.body.portrait if carried else None,
         )
         return Encoded(compact_bytes(envelope), losses)
 

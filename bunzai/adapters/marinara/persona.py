@@ -232,11 +232,13 @@ class MarinaraPersona(Adapter):
         for label, native in PALETTE_KEYS:
             if palette.get(label, "") != twin["presentation"]["palette"].get(label, ""):
                 row[native] = palette.get(label, "")
-        put_avatar(row, piece.body.portrait, media)
-        indexes, renamed = sprites.put_sprites(row, piece.assets, media)
-        exts = sprites.retyped(piece.assets, indexes, media)
+        avatar = put_avatar(row, piece.body.portrait, media)
+        found, renamed = sprites.put_sprites(row, piece.assets, media)
+        indexes, exts = list(found), sprites.retyped(piece.assets, found)
         rules = (ASSETS_DROPPED, SPRITE_RENAMED, SPRITES_LISTED)
-        declared = sprites.sprite_losses(piece.assets, indexes, renamed, rules, _WHO, exts)
+        declared = sprites.sprite_losses(
+            piece.assets, indexes, renamed, rules, _WHO, exts, piece.body.portrait if avatar else None
+        )
         data = compact_bytes(envelope)
         back = self.read(data, piece.id + self.extensions[0], None).pieces[0]
         # the read back is held to the sprites written, under the names Marinara gives them

@@ -111,31 +111,32 @@ def _read_back(raw: Any) -> list[tuple[str, str] | None]:
     return [(link["name"], link["asset"].sha256) if link is not None else None for link, _blob, _warning in read]
 
 
-def carried(assets: list, media: MediaSource) -> list[int]:
-    """The indexes of the piece's assets Marinara's sprites can hold: emotion images stored in the
-    studio, of a type Marinara keeps."""
-    found = []
+def carried(assets: list, media: MediaSource) -> dict[int, str]:
+    """The piece's assets Marinara's sprites can hold, index -> the image's type: emotion images
+    stored in the studio, of a type Marinara keeps (each asked of `media` once here)."""
+    found = {}
     for index, link in enumerate(assets):
-        if link.role == ROLE and link.asset is not None and image_ext(media(link.asset)):
-            found.append(index)
+        if link.role == ROLE and link.asset is not None and (ext := image_ext(media(link.asset))):
+            found[index] = ext
     return found
 
 
-def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[list[int], dict[int, str]]:
+def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[dict[int, str], dict[int, str]]:
     """The piece's emotion images as the export's `sprites`, before its gallery and metadata, as
     Marinara writes them: the list kept as the file had it where it still reads as those images;
     else each entry that reads as one of them kept as written, the others written anew
     (`{name}.{ext}`), and an entry never read as an image left after them.
 
-    (the indexes of the assets carried, and the name Marinara's import gives each of them whose own
-    name it does not keep, by index)."""
-    indexes = carried(assets, media)
+    (the assets carried, index -> their image's type, as `carried` gives them; and the name
+    Marinara's import gives each of them whose own name it does not keep, by index)."""
+    found = carried(assets, media)
+    indexes = list(found)
     wanted = [(assets[i].name, assets[i].asset.sha256) for i in indexes]
     old = holder.get("sprites")
     old_list = old if isinstance(old, list) else []
     read = _read_back(old_list)
     if [item for item in read if item is not None] == wanted:  # the names read are the assets': none renamed
-        return indexes, {}
+        return found, {}
     spare: dict[tuple[str, str], list[int]] = {}  # (name, sha256) -> the places reading so, last first
     for position in reversed(range(len(read))):
         if read[position] is not None:
@@ -150,25 +151,24 @@ def put_sprites(holder: dict, assets: list, media: MediaSource) -> tuple[list[in
         places = spare.get(key)
         if places:
             entry = old_list[places.pop()]
-            stem, ext = safe_stem(_filename(entry)), image_ext(media(link.asset))
+            stem, ext = safe_stem(_filename(entry)), found[index]
             if names.peek(stem, ext)[0] == link.name:
                 names.take(stem, ext)
                 entries.append(entry)
                 continue
-        entry = _entry(link, media)
-        name = names.take(safe_stem(entry["filename"]), image_ext(media(link.asset)))
+        entry = _entry(link, media, found[index])
+        name = names.take(safe_stem(entry["filename"]), found[index])
         if name != link.name or not name:  # "": Marinara makes one up
             renamed[index] = name
         entries.append(entry)
     entries += [entry for entry, item in zip(old_list, read, strict=True) if item is None]
     _place(holder, entries)
-    return indexes, renamed
+    return found, renamed
 
 
-def _entry(link: Any, media: MediaSource) -> dict:
+def _entry(link: Any, media: MediaSource, ext: str) -> dict:
     """A sprite written anew: `{name}.{ext}`, the image as a data: URL."""
-    image = media(link.asset)
-    return {"filename": f"{link.name}.{image_ext(image)}", "data": avatar_url(image)}
+    return {"filename": f"{link.name}.{ext}", "data": avatar_url(media(link.asset))}
 
 
 def _place(holder: dict, entries: list) -> None:
@@ -187,10 +187,10 @@ def _place(holder: dict, entries: list) -> None:
     holder.update(rest)
 
 
-def retyped(assets: list, indexes: list[int], media: MediaSource) -> dict[int, str]:
-    """The carried assets whose `ext` is not their image's type, which a sprite's file is named by
-    and reads back as (a CHARX's `jpeg` is `jpg`), with that type, by index."""
-    found = {index: image_ext(media(assets[index].asset)) for index in indexes}
+def retyped(assets: list, found: dict[int, str]) -> dict[int, str]:
+    """Of the carried assets (`found`, from put_sprites), those whose `ext` is not their image's
+    type, which a sprite's file is named by and reads back as (a CHARX's `jpeg` is `jpg`), with
+    that type, by index."""
     return {index: ext for index, ext in found.items() if assets[index].ext != ext}
 
 
@@ -201,11 +201,13 @@ def sprite_losses(
     rules: tuple[LossRule, LossRule, LossRule],
     who: str,
     exts: dict[int, str],
+    portrait: Any = None,
 ) -> list[Loss]:
     """A loss for each asset `who` ("a Marinara character") does not carry as a sprite, and for
     each sprite Marinara's import names otherwise or reads back with another `ext` (`exts`, from
     `retyped`). `rules`: not carried, renamed (name or ext), and listed (the list reads back
-    shorter before a sprite, so its later assets stand at other places)."""
+    shorter before a sprite, so its later assets stand at other places). `portrait`: the piece's,
+    which the avatar carries (an icon of it is lost only as an entry of the list)."""
     not_carried, renamed_rule, listed = rules
     losses = []
     for index, ext in exts.items():
@@ -224,13 +226,14 @@ def sprite_losses(
             )
             losses.append(renamed_rule.at(f"/assets/{index}/name", why))
         elif index not in held:
-            losses.append(not_carried.at(f"/assets/{index}", _not_sprite_why(link, who)))
+            losses.append(not_carried.at(f"/assets/{index}", _not_sprite_why(link, who, portrait)))
     return losses
 
 
-def _not_sprite_why(link: Any, who: str) -> str:
+def _not_sprite_why(link: Any, who: str, portrait: Any) -> str:
     if link.role != ROLE:
-        kept = " (the portrait goes as the avatar)" if link.role == "icon" else ""
+        the_portrait = portrait is not None and link.asset is not None and link.asset.sha256 == portrait.sha256
+        kept = " (the portrait goes as the avatar)" if the_portrait else ""
         return f"{who} carries expression images (emotion) as sprites, not {link.role or 'untyped'} media{kept}"
     if link.asset is None:
         return "a Marinara sprite is an image in the file; this expression is only a link"
