@@ -196,12 +196,15 @@ WRITTEN = {
         ("agnai", "agnai.tavern.json"),
         ("textgen", "textgen.character.yaml"),
         ("card-json", "ccv3.json"),
+        ("marinara", "marinara.character"),
     ],
+    "persona": [("marinara", "marinara.persona")],
     "lorebook": [
         ("risu-lorebook", "risu.lorebook"),
         ("risu-module-json", "risu.module.json"),
         ("agnai", "agnai.memory.json"),
         ("world", "lorebook_v3.json"),
+        ("marinara", "marinara.lorebook"),
     ],
     "regex": [("risu-regex", "risu.regex"), ("risu-module-json", "risu.module.json")],
 }
@@ -246,7 +249,7 @@ def seeds() -> list[Seed]:
     sources = [
         seed
         for seed in found
-        if seed.name in ("made.png", "seraphina.v2-only.chara.json") or seed.family in ("world", "st-regex")
+        if seed.name in ("made.png", "seraphina.v2-only.chara.json") or seed.family in ("world", "st-regex", "persona")
     ]
     for seed in sources:
         try:
@@ -261,6 +264,7 @@ def seeds() -> list[Seed]:
                 except BunzaiError:
                     continue
                 found.append(Seed(family, f"{Path(seed.name).stem}-{crossing.file_name}", crossing.data, format_id))
+    found += [_with_sprites(seed) for seed in found if seed.format_id in ("marinara.character", "marinara.persona")]
     for seed in found:
         if seed.format_id is None:
             try:
@@ -269,6 +273,19 @@ def seeds() -> list[Seed]:
                 pass
         _carry(seed)
     return found
+
+
+def _with_sprites(seed: Seed) -> Seed:
+    """A Marinara character or persona export with sprites (today's Marinara writes them beside
+    the card or row: marinara/sprites.py), so the mutations reach the sprites' reading and writing."""
+    envelope = json.loads(seed.data)
+    url = "data:image/png;base64," + base64.b64encode(SPRITE_PNG).decode()
+    envelope["data"]["sprites"] = [
+        {"filename": "joy.png", "data": url},
+        {"filename": "joy.png", "data": url},
+        {"filename": "sad!.png", "data": url},
+    ]
+    return Seed(seed.family, f"sprites-{seed.name}", json.dumps(envelope).encode(), seed.format_id)
 
 
 def _risu_binary_seeds() -> list[Seed]:
