@@ -177,7 +177,7 @@ class _Translator:
         printed: dict[int, str] | None = None,
     ) -> tuple[str, list[dict]]:
         """The text in the target, and the verdict on each token. `printed`: else markers the source
-        prints as text (index -> why), left as written and reported."""
+        reads as text, not as a branch (index -> why), left as written and reported."""
         kept: dict[int, str] = {}  # opener index -> its op, where the target writes the block
         edits: dict[int, str] = {}  # token index -> replacement text
         cuts: list[tuple[int, int]] = []  # text ranges removed (untaken branches)
@@ -867,47 +867,47 @@ _RISU_ELSE = "{{:else}}"
 
 
 def risu_printed_elses(text: str, tokens: list[Token], entries: list[Entry | None]) -> dict[int, str]:
-    """The `{{:else}}` markers RisuAI prints as text, index -> why (parser.svelte.ts,
+    """The `{{:else}}` markers RisuAI reads as text, not as a branch, index -> why (parser.svelte.ts,
     blockEndMatcher): it finds one only in a `#when`, written exactly so, and one only: in a body
     of one line the first, in a body of several the first standing alone on its line. The lines are
-    counted on the body as written, where RisuAI counts them after its macros run."""
+    counted on the body as written, where RisuAI counts them after its macros run. One pass: a
+    block's else markers come in order, and its body is looked at in place, not copied."""
     printed: dict[int, str] = {}
+    taken: set[int] = set()  # the #when blocks whose else is found
+    several: dict[int, bool] = {}  # #when block -> its body holds a line break
     for i, token in enumerate(tokens):
-        entry = entries[i]
-        if entry is None or entry.op != "cond.else" or token.parent is None:
+        entry, parent = entries[i], token.parent
+        if entry is None or entry.op != "cond.else" or parent is None:
             continue
-        opener = tokens[token.parent]
-        block = entries[token.parent]
+        opener, block = tokens[parent], entries[parent]
         if block is None or opener.partner is None:
             continue
+        start, end = opener.end, tokens[opener.partner].start
         if block.name != "#when":
             printed[i] = f"its {block.name} has no else (only #when has)"
         elif token.raw != _RISU_ELSE:
             printed[i] = f"it finds the else only as {_RISU_ELSE}, written exactly so"
-    for i, token in enumerate(tokens):
-        entry = entries[i]
-        if entry is None or entry.name != "#when" or not token.paired:
-            continue
-        body_start, body_end = token.end, tokens[token.partner].start
-        body = text[body_start:body_end]
-        several = "\n" in body
-        found = False
-        for j in range(i + 1, token.partner):
-            if tokens[j].parent != i or j in printed or entries[j] is None or entries[j].op != "cond.else":
-                continue
-            if found:
-                printed[j] = "a #when takes its first else only"
-            elif several and not _alone_on_line(body, tokens[j].start - body_start, tokens[j].end - body_start):
-                printed[j] = "in a body of several lines it finds the else only on a line of its own"
-            else:
-                found = True
+        elif parent in taken:
+            printed[i] = "a #when takes its first else only"
+        elif _lines(several, parent, text, start, end) and not _alone_on_line(text, token.start, token.end, start, end):
+            printed[i] = "in a body of several lines it finds the else only on a line of its own"
+        else:
+            taken.add(parent)
     return printed
 
 
-def _alone_on_line(body: str, start: int, end: int) -> bool:
-    line_start = body.rfind("\n", 0, start) + 1
-    line_end = body.find("\n", end)
-    return js_trim(body[line_start : len(body) if line_end < 0 else line_end]) == _RISU_ELSE
+def _lines(seen: dict[int, bool], block: int, text: str, start: int, end: int) -> bool:
+    """Whether the body `start`-`end` of `block` holds a line break, looked for once a block."""
+    if block not in seen:
+        seen[block] = text.find("\n", start, end) >= 0
+    return seen[block]
+
+
+def _alone_on_line(text: str, start: int, end: int, body_start: int, body_end: int) -> bool:
+    """Whether the marker at `start`-`end` is alone on its line of the body `body_start`-`body_end`."""
+    line_start = text.rfind("\n", body_start, start) + 1 or body_start
+    line_end = text.find("\n", end, body_end)
+    return js_trim(text[line_start : body_end if line_end < 0 else line_end]) == _RISU_ELSE
 
 
 def _flatten_reason(target: str, what: str, lost: bool, uncarried: bool) -> str:

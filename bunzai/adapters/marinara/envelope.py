@@ -211,9 +211,15 @@ def put_avatar(holder: dict, portrait: Any, media: Any) -> bool:
             del holder["avatar"]
         return False
     holder.pop("avatar", None)
-    keys = list(holder)
-    cut = next((i for i, key in enumerate(keys) if key in ("sprites", "gallery", "metadata")), len(keys))
-    rest = {key: holder.pop(key) for key in keys[cut:]}
-    holder["avatar"] = url
-    holder.update(rest)
+    put_before(holder, "avatar", url, ("sprites", "gallery", "metadata"))
     return True
+
+
+def put_before(holder: dict, key: str, value: Any, before: tuple[str, ...]) -> None:
+    """`holder[key] = value`, a key `holder` lacks placed before the first of `before` it holds
+    (at the end where it holds none), as Marinara's export orders an envelope's keys."""
+    keys = list(holder)
+    cut = next((i for i, name in enumerate(keys) if name in before), len(keys))
+    rest = {name: holder.pop(name) for name in keys[cut:]}
+    holder[key] = value
+    holder.update(rest)

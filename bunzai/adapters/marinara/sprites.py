@@ -19,7 +19,7 @@ from typing import Any
 from bunzai import limits
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Blob, Loss, MediaSource
-from bunzai.adapters.marinara.envelope import avatar_image, avatar_url, image_ext
+from bunzai.adapters.marinara.envelope import avatar_image, avatar_url, image_ext, put_before
 
 ROLE = "emotion"
 _LAST_EXTENSION = re.compile(r"\.[^.]+\Z")
@@ -180,11 +180,7 @@ def _place(holder: dict, entries: list) -> None:
     if "sprites" in holder:
         holder["sprites"] = entries
         return
-    keys = list(holder)
-    cut = next((i for i, key in enumerate(keys) if key in ("gallery", "metadata")), len(keys))
-    rest = {key: holder.pop(key) for key in keys[cut:]}
-    holder["sprites"] = entries
-    holder.update(rest)
+    put_before(holder, "sprites", entries, ("gallery", "metadata"))
 
 
 def retyped(assets: list, found: dict[int, str]) -> dict[int, str]:
