@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass, field
 
 from bunzai.jstext import js_trim
@@ -90,6 +91,9 @@ class _Translator:
         # Identical plain tokens get identical answers; presets repeat {{char}} thousands of times.
         self.memo: dict[tuple[str, frozenset[str], frozenset[str]], tuple[str | None, list[dict]]] = {}
         self.entries: dict[tuple[str, bool, frozenset[str]], Entry | None] = {}
+        # `enclosed`'s answer for each opener on the pairing's stack, and the stack they are of
+        self.levels: list[tuple[Token, frozenset[str], Entry | None]] = []
+        self.levels_of: list[Token] | None = None
         # The ops of the blocks the token being judged sits in, in the source and in the target
         # (a block the target cannot express is not around it there): a loop's fields are read
         # only inside their loop (Agnai's `{{.name}}` in `{{#each bot}}`).
@@ -184,11 +188,13 @@ class _Translator:
         moves: dict[int, tuple[str, int, int, str]] = {}  # closer index -> text before, a range moved there, after
         skipped: set[int] = set()
         verdicts: list[dict] = []
+        around_kept: dict[int, frozenset[str]] = {}
+        layout = _Layout.of(tokens)
         for i, token in enumerate(tokens):
             if i in skipped or token.closing:
                 continue
             entry = entries[i]
-            self.here, self.there = within[i], _kept_around(tokens, i, kept)
+            self.here, self.there = within[i], _kept_around(tokens, i, kept, around_kept)
             if entry is None:
                 around = entries[token.parent] if token.parent is not None else None
                 if printed and i in printed:
@@ -221,7 +227,9 @@ class _Translator:
                 args, inner = (token.args, []) if own else self.nested(token, depth)
                 verdicts.extend(inner)
                 lost = any(_removed(v) for v in inner)
-                verdicts.append(self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text, own, moves))
+                verdicts.append(
+                    self.block(i, tokens, entries, args, edits, cuts, skipped, lost, text, own, moves, layout)
+                )
                 if verdicts[-1]["verdict"] == "portable" and entry.op:
                     kept[i] = entry.op
                 continue
@@ -253,14 +261,31 @@ class _Translator:
             return False  # no block of the engine's: text, its closer too (Agnai: no general block rule)
         if not enclosing:
             return not scoped
-        within, block = frozenset(), None
-        for opener in enclosing:
-            block = self.opener(opener, within)
-            within = within | {block.op} if block is not None and block.op else within
+        within, block = self.enclosed(enclosing)
         if entry is None and not scoped:  # no block of the engine: scaffolding, but text in a body that takes only some
             return block is None or block.nests is None and block.admits is None
         here = self.opener(token, within)
         return here is not None and (block is None or block.nests is None or here.op in block.nests)
+
+    def enclosed(self, enclosing: list[Token]) -> tuple[frozenset[str], Entry | None]:
+        """The ops of the blocks `enclosing` opens, and the innermost of them (None: none opens).
+
+        Each level is judged once while its opener stays on the pairing's stack (tokenize's
+        `opens` says why that holds): asking at every token from the outermost opener was
+        quadratic in the nesting (4,000 nested blocks took 5 s)."""
+        levels = self.levels
+        if self.levels_of is not enclosing:  # another pass of the pairing: nothing carries over
+            self.levels_of, levels[:] = enclosing, []
+        kept = min(len(levels), len(enclosing))
+        while kept and levels[kept - 1][0] is not enclosing[kept - 1]:
+            kept -= 1  # popped since the last question: at most the pops and one push back
+        del levels[kept:]
+        within, block = levels[-1][1:] if levels else (frozenset(), None)
+        for opener in enclosing[kept:]:
+            block = self.opener(opener, within)
+            within = within | {block.op} if block is not None and block.op else within
+            levels.append((opener, within, block))
+        return within, block
 
     def opener(self, token: Token, within: frozenset[str]) -> Entry | None:
         """The block `token` opens in the source, in the blocks `within` (None: it opens none there)."""
@@ -521,6 +546,7 @@ class _Translator:
         text: str,
         own: tuple[str, str] | None,
         moves: dict[int, tuple[str, int, int, str]],
+        layout: _Layout,
     ) -> dict:
         """A paired opener: re-spell the whole block, or flatten it to its first branch.
 
@@ -530,19 +556,14 @@ class _Translator:
         SillyTavern's `{{if 0}}`), so the block is flattened and reported."""
         token, entry, target = tokens[i], entries[i], self.target
         closer = token.partner
+        inside = layout.inside.get(i, [])
         branches = [
             j
-            for j in range(i + 1, closer)
-            if tokens[j].parent == i
-            and not tokens[j].closing
-            and entries[j] is not None
-            and entries[j].op in ("cond.else", "cond.elseif")
+            for j in inside
+            if not tokens[j].closing and entries[j] is not None and entries[j].op in ("cond.else", "cond.elseif")
         ]
-        else_closers = [
-            j
-            for j in range(i + 1, closer)
-            if tokens[j].closing and tokens[j].parent == i and tokens[j].partner in branches
-        ]
+        marked = set(branches)
+        else_closers = [j for j in inside if tokens[j].closing and tokens[j].partner in marked]
         op = entry.op
         skipped.update(branches)
         skipped.update(else_closers)
@@ -577,8 +598,13 @@ class _Translator:
         )
         # A closer in the condition that pairs with nothing here may end a block of the source's
         # there (Agnai's loop takes an `{{/else}}` into its body): the else blocks may not be
-        # what they seem, and are not moved.
-        unsure = moved and any(tokens[j].closing and tokens[j].partner is None for j in range(i + 1, closer))
+        # what they seem, and are not moved; nor are they where an else block stands beside an else
+        # marker with no closer (`{{#else}}...{{/else}}{{#else}}`): which ends where is a guess.
+        unsure = ""  # why the else blocks are not moved, where that is so
+        if moved and layout.strays[closer] > layout.strays[i + 1]:
+            unsure = _ELSE_UNSURE.format(source=self.source.engine)
+        elif moved and any(tokens[j].partner is None for j in branches):
+            unsure = _ELSE_MIXED.format(source=self.source.engine)
         if found is not None and t_else is not False and moved and not unsure:
             t_entry, spelled = found
             edits[i] = spelled
@@ -638,7 +664,7 @@ class _Translator:
             condition=_brace_free(condition),
             comment=comment,
             note=(
-                _ELSE_UNSURE.format(source=self.source.engine)
+                unsure
                 if unsure and found is not None and t_else is not False
                 else self.no_else(entries, branches)
                 if found is not None and t_else is False
@@ -861,6 +887,10 @@ _ELSE_UNSURE = (
     "its else block does not end it, and a closer in it pairs with nothing, which may end another block there in "
     "{source}, so bunzai does not move the else block to the condition's end"
 )
+_ELSE_MIXED = (
+    "its else block does not end it, and an else with no closer stands beside it: where each branch ends in "
+    "{source} is not clear, so bunzai does not move the else block to the condition's end"
+)
 
 
 _RISU_ELSE = "{{:else}}"
@@ -949,14 +979,43 @@ def _noted(verdict: dict, note: str) -> dict:
 _ELSE_NAMES = ("else", ":else", "#else")  # the else markers' names, in any case
 
 
-def _kept_around(tokens: list[Token], i: int, kept: dict[int, str]) -> frozenset[str]:
-    """The ops of the blocks around token `i` that the target writes too."""
-    found, parent = set(), tokens[i].parent
-    while parent is not None:
-        if parent in kept:
-            found.add(kept[parent])
+@dataclass(frozen=True)
+class _Layout:
+    """What `write` asks of the token list again and again, found in one walk: scanning each
+    block's body for them was quadratic in the nesting (3,000 nested Agnai elses took 5 s)."""
+
+    inside: dict[int, list[int]]  # opener index -> the indices of the tokens directly in its body
+    strays: list[int]  # strays[j]: how many closers pairing with nothing stand before token j
+
+    @classmethod
+    def of(cls, tokens: list[Token]) -> _Layout:
+        inside: dict[int, list[int]] = {}
+        strays, count = [], 0
+        for j, token in enumerate(tokens):
+            strays.append(count)
+            count += token.closing and token.partner is None
+            if token.parent is not None:
+                inside.setdefault(token.parent, []).append(j)
+        strays.append(count)
+        return cls(inside, strays)
+
+
+def _kept_around(tokens: list[Token], i: int, kept: dict[int, str], known: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The ops of the blocks around token `i` that the target writes too.
+
+    `known`: each opener's answer for the tokens inside it (its own op among them), found once:
+    walking every token's ancestors was quadratic in the nesting. Tokens are judged in order,
+    so an opener's place in `kept` is settled before any token inside it asks."""
+    path, parent = [], tokens[i].parent
+    while parent is not None and parent not in known:
+        path.append(parent)
         parent = tokens[parent].parent
-    return frozenset(found)
+    found = known[parent] if parent is not None else frozenset()
+    for opener in reversed(path):
+        if opener in kept:
+            found = found | {kept[opener]}
+        known[opener] = found
+    return found
 
 
 def _verdict(kind: str, token: Token, op: str | None, **extra) -> dict:
@@ -976,12 +1035,18 @@ def _apply(
     around it is, in place of the closer it was moved to (inner moves first: a range holds them)."""
     if not edits and not cuts and not moves:
         return text
-    pieces = [(tokens[i].start, tokens[i].end, rep) for i, rep in edits.items()]
-    pieces += [(a, b, "") for a, b in cuts]
+    pieces = sorted([(tokens[i].start, tokens[i].end, rep) for i, rep in edits.items()] + [(a, b, "") for a, b in cuts])
     for i, (before, start, end, after) in sorted((moves or {}).items(), key=lambda m: m[1][2] - m[1][1]):
-        inner = sorted(piece for piece in pieces if start <= piece[0] and piece[1] <= end)
-        pieces.append((tokens[i].start, tokens[i].end, before + _written(text, inner, start, end) + after))
-    return _written(text, sorted(pieces), 0, len(text))
+        # The pieces within [start, end], found by bisection (a scan of all of them per move was
+        # quadratic in the number of else blocks); those of inner moves were added before.
+        first, last = bisect_left(pieces, start, key=_start), bisect_right(pieces, end, key=_start)
+        inner = [piece for piece in pieces[first:last] if piece[1] <= end]
+        insort(pieces, (tokens[i].start, tokens[i].end, before + _written(text, inner, start, end) + after))
+    return _written(text, pieces, 0, len(text))
+
+
+def _start(piece: tuple[int, int, str]) -> int:
+    return piece[0]
 
 
 def _written(text: str, pieces: list[tuple[int, int, str]], lo: int, hi: int) -> str:
