@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from bunzai.jstext import JS_WHITESPACE, js_number, js_trim, js_trim_end, js_trim_start
-from bunzai.limits import MACRO_TOKEN_CACHE
+from bunzai.limits import MACRO_TOKEN_CACHE, MACRO_UNCLOSED_PAIRINGS_MAX
 from bunzai.macros.catalog import GluedForm, KeywordForm, Syntax
 
 _JS_SPACE_CLASS = re.escape(JS_WHITESPACE)
@@ -372,7 +372,7 @@ def parsed(raw: str, syntax: Syntax) -> Token:
     return hit[1]
 
 
-def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
+def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token] | None = None) -> list[Token]:
     """Every top-level token of `text`, with block openers and closers paired by folded name.
 
     `opens(token, enclosing)`: whether the engine lets this token take a body where it sits, in
@@ -380,7 +380,9 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
     the pairing's own stack, changed as it goes: read it, never keep or change it; within one
     pass it is the same list, and a token on it always has the same tokens below it. SillyTavern's
     inline `{{if a::b}}` has all its arguments and never opens; Agnai's `{{#each bot}}` in a loop
-    is text, so the loop ends at the first `{{/each}}`."""
+    is text, so the loop ends at the first `{{/each}}`. `unsettled` gets the openers still
+    unclosed when the pairings stop at `limits.MACRO_UNCLOSED_PAIRINGS_MAX` (text, as unclosed
+    openers are; another pairing might have closed them)."""
     tokens = []
     for a, b in find_tokens(text):
         seen = parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
@@ -402,11 +404,15 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None) -> list[Token]:
     # Only a name that some closer names can open a block; the rest never enter the stack.
     closed = {fold(t.name).lstrip("#:") for t in tokens if t.closing}
     refused: set[int] = set()
-    while closed:
+    for pairing in range(MACRO_UNCLOSED_PAIRINGS_MAX if closed else 0):
         unclosed = _pair(tokens, closed, fold, opens, refused)
         # An opener never closed is text to a parser like Agnai's, so the openers it held open or
         # not as where they sit outside it: pair again without it, where `opens` asks where.
         if opens is None or not unclosed:
+            break
+        if pairing == MACRO_UNCLOSED_PAIRINGS_MAX - 1:  # bounded: hostile nesting stays linear
+            if unsettled is not None:
+                unsettled.extend(tokens[i] for i in sorted(unclosed))
             break
         refused |= unclosed
     # Openers never closed are plain tokens: their children belong to the enclosing block.

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from bunzai.jstext import js_trim
-from bunzai.limits import MACRO_NESTING_MAX, MACRO_TEXT_BLOCKS_NESTED_MAX
+from bunzai.limits import MACRO_NESTING_MAX, MACRO_TEXT_BLOCKS_NESTED_MAX, MACRO_UNCLOSED_PAIRINGS_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_in
 from bunzai.macros.equivalence import (
@@ -111,11 +111,13 @@ class _Translator:
         as_text: dict[int, str] = {}  # opener start -> what in its body makes the source read it as text
         unread: list[tuple[int, int]] = []  # spans of the last blocks read as text past the bound
         for reading in range(MACRO_TEXT_BLOCKS_NESTED_MAX + 1):
+            unsettled: list[Token] = []  # openers left unclosed past MACRO_UNCLOSED_PAIRINGS_MAX
             tokens = tokenize(
                 text,
                 self.source.syntax,
                 self.source.fold,
                 lambda t, around: t.start not in as_text and self.opens(t, around),
+                unsettled,
             )
             entries, within, found = self.read(tokens)
             as_text.update((tokens[i].start, stop) for i, stop in found.items())
@@ -139,6 +141,13 @@ class _Translator:
                 if not t.paired and any(a <= t.start < b for a, b in unread) and self.has_block(t)
             }
             verdicts = [{**v, "note": note} if v["verdict"] == "unknown" and v["at"] in shut else v for v in verdicts]
+        if unsettled:  # the pairings stopped with these openers unclosed: read as text, said so
+            note = (
+                f"inside more than {MACRO_UNCLOSED_PAIRINGS_MAX} openers {self.source.engine} leaves unclosed, one "
+                "inside another: read as text, where pairing the text again might close it"
+            )
+            left = {t.start for t in unsettled}
+            verdicts = [_noted(v, note) if v["at"] in left else v for v in verdicts]
         self.here, self.there = saved
         return out_text, verdicts
 
@@ -232,6 +241,7 @@ class _Translator:
                 )
                 if verdicts[-1]["verdict"] == "portable" and entry.op:
                     kept[i] = entry.op
+                    verdicts.extend(self.elseifs(i, tokens, entries, edits, layout, depth))
                 continue
             replacement, found = self.plain(token, entry, depth)
             if replacement is not None:
@@ -594,7 +604,7 @@ class _Translator:
         # condition's end, so the last else block, translated, is moved there (`moves`: its text is
         # written at the closer as the rest of the text is written), and the others are cut.
         moved = bool(else_closers) and (
-            len(branches) > 1 or bool(text[tokens[else_closers[-1]].end : tokens[closer].start].strip())
+            len(branches) > 1 or _NOT_SPACE.search(text, tokens[else_closers[-1]].end, tokens[closer].start) is not None
         )
         # A closer in the condition that pairs with nothing here may end a block of the source's
         # there (Agnai's loop takes an `{{/else}}` into its body): the else blocks may not be
@@ -616,8 +626,9 @@ class _Translator:
             start, end = tokens[last].end, tokens[shown].start
             marker = t_else[0]
             if t_else[2]:  # on a line of its own
-                marker = ("" if text[: tokens[closer].start].endswith("\n") else "\n") + marker
-                marker += "" if text[start:end].startswith("\n") else "\n"
+                # asked in place: a copy of the text before the closer was quadratic in the nesting
+                marker = ("" if text.endswith("\n", 0, tokens[closer].start) else "\n") + marker
+                marker += "" if text.startswith("\n", start, end) else "\n"
             after = (t_else[1] or "") + "{{/" + t_entry.name.lstrip("#:") + "}}"
             moves[closer] = (marker, start, end, after)
             shows = f"{self.source.engine} shows the text after it with the first branch"
@@ -853,8 +864,8 @@ class _Translator:
         """(marker, text before the closer, on its own line?) for the target's else; False if it has none."""
         if not branches:
             return ("", "", False)
-        if any(entries[j].op == "cond.elseif" for j in branches):
-            return False  # its condition is not carried (even into Lumiverse, which has elseif): flattened
+        if any(entries[j].op == "cond.elseif" for j in branches) and not self.carries_elseif():
+            return False  # its condition is not carried: flattened
         t_entries = self.target.by_op.get("cond.else", [])
         if not t_entries:
             return False
@@ -863,6 +874,37 @@ class _Translator:
         if t_else.block == "block":
             return (marker, "{{/" + t_else.name.lstrip("#:") + "}}", t_else.own_line)
         return (marker, "", t_else.own_line)
+
+    def carries_elseif(self) -> bool:
+        """Whether an elseif's condition crosses: only into its own engine (Lumiverse alone has
+        one), where it reads as it did. Into another, its condition, judged by other rules and
+        after the if's, would need rewriting as nested conditions: not done, so flattened."""
+        return self.source.engine == self.target.engine and bool(self.target.by_op.get("cond.elseif"))
+
+    def elseifs(
+        self,
+        i: int,
+        tokens: list[Token],
+        entries: list[Entry | None],
+        edits: dict[int, str],
+        layout: _Layout,
+        depth: int,
+    ) -> list[dict]:
+        """The elseif branches of the condition at `i`, written by `block` as else markers,
+        spelled again with their conditions (carries_elseif); the verdicts of the macros in them."""
+        found: list[dict] = []
+        for j in layout.inside.get(i, []):
+            if tokens[j].closing or entries[j] is None or entries[j].op != "cond.elseif":
+                continue
+            args, inner = self.nested(tokens[j], depth)
+            found.extend(inner)
+            token = tokens[j]
+            edits[j] = (
+                token.raw
+                if args == list(token.args)
+                else spell(self.target, entries[j], args, flags=token.flags, name=token.name) or token.raw
+            )
+        return found
 
     def no_else(self, entries: list[Entry | None], branches: list[int]) -> str:
         """Why a condition whose opener the target spells is flattened: its branches (else_spelling)."""
@@ -976,6 +1018,7 @@ def _noted(verdict: dict, note: str) -> dict:
     return {**verdict, "note": "; ".join(n for n in (verdict.get("note"), note) if n)}
 
 
+_NOT_SPACE = re.compile(r"\S")  # str.strip's white space: found in a range without copying it
 _ELSE_NAMES = ("else", ":else", "#else")  # the else markers' names, in any case
 
 
@@ -1032,31 +1075,46 @@ def _apply(
     moves: dict[int, tuple[str, int, int, str]] | None = None,
 ) -> str:
     """`text` with each token's edit, each cut removed, and each moved range written, as the text
-    around it is, in place of the closer it was moved to (inner moves first: a range holds them)."""
+    around it is, in place of the closer it was moved to (a range may hold other moves)."""
     if not edits and not cuts and not moves:
         return text
-    pieces = sorted([(tokens[i].start, tokens[i].end, rep) for i, rep in edits.items()] + [(a, b, "") for a, b in cuts])
-    for i, (before, start, end, after) in sorted((moves or {}).items(), key=lambda m: m[1][2] - m[1][1]):
-        # The pieces within [start, end], found by bisection (a scan of all of them per move was
-        # quadratic in the number of else blocks); those of inner moves were added before.
-        first, last = bisect_left(pieces, start, key=_start), bisect_right(pieces, end, key=_start)
-        inner = [piece for piece in pieces[first:last] if piece[1] <= end]
-        insort(pieces, (tokens[i].start, tokens[i].end, before + _written(text, inner, start, end) + after))
-    return _written(text, pieces, 0, len(text))
+    pieces = [(tokens[i].start, tokens[i].end, rep) for i, rep in edits.items()] + [(a, b, "") for a, b in cuts]
+    moved = {(tokens[i].start, tokens[i].end): move for i, move in (moves or {}).items()}
+    pieces += [(start, end, "") for start, end in moved]  # a closer's span: no cut is one token's
+    pieces.sort()
+    return _laid(text, pieces, moved)
 
 
-def _start(piece: tuple[int, int, str]) -> int:
-    return piece[0]
+def _laid(
+    text: str, pieces: list[tuple[int, int, str]], moved: dict[tuple[int, int], tuple[str, int, int, str]]
+) -> str:
+    """`text` with `pieces` (start, end, replacement; sorted) laid over it, a piece inside one laid
+    before it left out (a removed branch), and each moved range (`moved`, by the span of the closer it
+    goes to: text before, the range, text after) written there as its own text is.
 
-
-def _written(text: str, pieces: list[tuple[int, int, str]], lo: int, hi: int) -> str:
-    """text[lo:hi] with `pieces` (start, end, replacement; sorted) laid over it."""
-    out, pos = [], lo
-    for start, end, rep in pieces:
-        if start < pos:
-            continue  # inside a removed branch
-        out.append(text[pos:start])
-        out.append(rep)
-        pos = end
-    out.append(text[pos:hi])
+    One pass, every piece met once in each range it is written in, and each removed range
+    stepped over by bisection: writing each moved range's text anew for the range around it was
+    quadratic in the nesting of else blocks moved inside else blocks."""
+    starts = [piece[0] for piece in pieces]
+    out: list[str] = []
+    frames = [(0, 0, len(text), "")]  # the ranges being written: next piece, position, end, text after
+    while frames:
+        index, pos, hi, after = frames.pop()
+        while index < len(pieces) and starts[index] <= hi:
+            start, end, rep = pieces[index]
+            if end > hi:  # reaches past the range (the closer of the else block it is): not of it
+                index += 1
+            elif start < pos:  # inside a piece laid before (a removed branch): step past them all
+                index = bisect_left(starts, pos, index)
+            elif (start, end) in moved and not rep:
+                before, lo, moved_hi, moved_after = moved[start, end]
+                out += (text[pos:start], before)
+                frames.append((index + 1, end, hi, after))  # this range goes on after the moved one
+                frames.append((bisect_left(starts, lo), lo, moved_hi, moved_after))
+                break
+            else:
+                out += (text[pos:start], rep)
+                pos, index = end, index + 1
+        else:
+            out += (text[pos:hi], after)
     return "".join(out)

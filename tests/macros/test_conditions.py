@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -98,3 +100,23 @@ def test_a_risu_condition_like_bunzais_but_not_it_is_not_read_as_sillytavern_tru
     )
     back = translate_text(text, "risuai", "sillytavern")
     assert "{{if" not in back.text and back.verdicts[-1]["verdict"] == "flatten"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{if::a}}A{{elseif::b}}B{{else}}C{{/if}}",
+        "{{if::a}}A{{elif::b}}B{{/if}}",
+        "{{if::{{getvar::x}}}}A{{elseif::{{getvar::y}}}}B{{else}}C{{/if}}",
+        "{{if::a}}A{{elseif::b}}{{if::c}}X{{elseif::d}}Y{{/if}}{{else}}C{{/if}}",
+    ],
+)
+def test_an_elseif_into_its_own_engine_is_kept_with_its_condition(text: str) -> None:
+    # Lumiverse alone has elseif: into Lumiverse it reads as it did (it was flattened, losing the
+    # other branches); into another engine it is still flattened and reported
+    out = translate_text(text, "lumiverse", "lumiverse")
+    assert out.text == text
+    assert all(v["verdict"] == "portable" for v in out.verdicts)
+    assert [v["token"] for v in out.verdicts if "getvar::y" in v["token"]] in ([], ["{{getvar::y}}"])
+    elsewhere = translate_text(text, "lumiverse", "sillytavern")
+    assert any(v["verdict"] == "flatten" and "has no elseif" in v.get("note", "") for v in elsewhere.verdicts)

@@ -1,9 +1,11 @@
 """Deep nesting costs work in proportion to the text, and mixed else forms do not trip the writer.
 
-The work is counted, not timed: every line of Python the translation runs (`sys.settrace`),
-at two depths. Text nested twice as deep should cost about twice the lines; asking each
+The work is counted, not timed, at two depths: every line of Python the translation runs
+(`sys.settrace`), and every character it copies out of the text by slicing (a `str` subclass
+that counts them). Text nested twice as deep should cost about twice of each; asking each
 token about every block around it (the pairing's stack, the ancestors' kept ops, each block's
-body, each moved else) made it four times, and 4,000 levels took seconds.
+body, each moved else), copying the text around each else block, or pairing the text again
+for each level of openers left unclosed made it four times, and 4,000 levels took seconds.
 """
 
 from __future__ import annotations
@@ -34,24 +36,62 @@ def _lines_run(text: str, source: str, target: str) -> int:
     return count
 
 
-@pytest.mark.parametrize(
-    ("source", "target", "opener", "closer"),
-    [
-        ("risuai", "sillytavern", "{{#when {{getvar::a}}}}x", "{{/when}}"),  # the pairing's stack
-        ("sillytavern", "risuai", "{{if a}}x{{else}}y", "{{/if}}"),  # each block's body, ancestors
-        ("agnai", "sillytavern", "{{#if a}}x{{#else}}e{{/else}}", "{{/if}}"),  # moved else blocks
-        ("agnai", "sillytavern", "{{#if a}}x{{#else}}{{#if b}}y{{/if}}", "{{/else}}{{/if}}"),
-        ("agnai", "sillytavern", "{{#if a}}x{{#else}}e{{/else}}{{/each}}", "{{/if}}"),  # closers of nothing
-        ("agnai", "lumiverse", "{{#each msgs}}{{#if .isbot}}x", "{{/if}}{{/each}}"),
-    ],
-)
+class _Counted(str):
+    """A text that counts the characters sliced out of it."""
+
+    sliced = 0
+
+    def __getitem__(self, key):
+        got = super().__getitem__(key)
+        _Counted.sliced += len(got)
+        return got
+
+
+def _chars_copied(text: str, source: str, target: str) -> int:
+    _Counted.sliced = 0
+    translate_text(_Counted(text), source, target)
+    return _Counted.sliced
+
+
+_NESTED = [
+    ("risuai", "sillytavern", "{{#when {{getvar::a}}}}x", "{{/when}}"),  # the pairing's stack
+    ("risuai", "sillytavern", "{{#when a}}x\n{{:else}}\ny", "{{/when}}"),  # RisuAI's else lines
+    ("sillytavern", "risuai", "{{if a}}x{{else}}y", "{{/if}}"),  # each block's body, ancestors
+    ("agnai", "sillytavern", "{{#if a}}x{{#else}}e{{/else}}", "{{/if}}"),  # moved else blocks
+    ("agnai", "risuai", "{{#if a}}x{{#else}}e{{/else}}", "{{/if}}"),  # moved, on lines of their own
+    ("agnai", "sillytavern", "{{#if a}}x{{#else}}{{#if b}}y{{/if}}", "{{/else}}{{/if}}"),
+    ("agnai", "sillytavern", "{{#if a}}x{{#else}}{{#if b}}y", "{{/if}}{{/else}}v{{/if}}"),  # left unclosed
+    ("agnai", "sillytavern", "{{#if a}}x{{#else}}e{{/else}}{{/each}}", "{{/if}}"),  # closers of nothing
+    ("agnai", "lumiverse", "{{#each msgs}}{{#if .isbot}}x", "{{/if}}{{/each}}"),
+]
+
+
+@pytest.mark.parametrize(("source", "target", "opener", "closer"), _NESTED)
 def test_nesting_twice_as_deep_costs_about_twice_the_work(source: str, target: str, opener: str, closer: str) -> None:
     def nested(depth: int) -> str:
         return opener * depth + "y" + closer * depth
 
-    shallow = _lines_run(nested(DEPTH), source, target)
-    deep = _lines_run(nested(2 * DEPTH), source, target)
-    assert deep / shallow < 2.5, f"{deep} lines against {shallow}: the work grows faster than the text"
+    for measure in (_lines_run, _chars_copied):
+        shallow = measure(nested(DEPTH), source, target)
+        deep = measure(nested(2 * DEPTH), source, target)
+        assert deep / shallow < 2.5, f"{measure.__name__}: {deep} against {shallow}, growing faster than the text"
+
+
+def test_openers_left_unclosed_past_the_bound_are_text_and_said_so() -> None:
+    # each pairing without the openers the last left unclosed may leave others unclosed: one
+    # pairing a level, bounded; past it the openers still unclosed are read as text, and noted
+    from bunzai.limits import MACRO_UNCLOSED_PAIRINGS_MAX as BOUND
+
+    def nested(levels: int) -> str:
+        return "{{#if a}}x{{#else}}{{#if b}}y" * levels + "y" + "{{/if}}{{/else}}v{{/if}}" * levels
+
+    said = "openers agnai leaves unclosed, one inside another"
+    assert not any(
+        said in v.get("note", "") for v in translate_text(nested(BOUND // 2), "agnai", "sillytavern").verdicts
+    )
+    past = translate_text(nested(2 * BOUND), "agnai", "sillytavern")
+    noted = [v for v in past.verdicts if said in v.get("note", "")]
+    assert noted and all(v["verdict"] != "portable" for v in noted)
 
 
 @pytest.mark.parametrize(
