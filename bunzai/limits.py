@@ -231,10 +231,12 @@ MACRO_NESTING_MAX = 16
 # not read as blocks (left as written, their verdicts say so); other macros there still cross.
 MACRO_TEXT_BLOCKS_NESTED_MAX = 16
 # Pairings of a text's openers and closers where an opener left unclosed is text (Agnai), each
-# pairing again without the openers the last left open, as those held others open: one pairing a
-# level of such openers nested one inside another (an `{{#if}}` in an else block, which Agnai
-# reads as text, in an `{{#if}}` ...), so a bound keeps hostile nesting linear; real presets need
-# one or two. Past it, the openers still unclosed are text, their verdicts say so.
+# pairing again without every opener an earlier pairing left open, as those held others open: one
+# pairing a level of such openers nested one inside another (an `{{#if}}` in an else block, which
+# Agnai reads as text, in an `{{#if}}` ...), so a bound keeps hostile nesting linear; real presets
+# need one or two. Past it, the openers still unclosed are text, as they would be after any further
+# pairing, but the openers they hold stay paired as if they were open, which Agnai may read
+# otherwise; the verdicts of the openers still unclosed name the bound.
 MACRO_UNCLOSED_PAIRINGS_MAX = 16
 # Distinct token spellings whose parse is remembered per process. A preset repeats a few
 # hundred spellings thousands of times; 4096 holds them all in well under a megabyte.

@@ -381,8 +381,9 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token]
     pass it is the same list, and a token on it always has the same tokens below it. SillyTavern's
     inline `{{if a::b}}` has all its arguments and never opens; Agnai's `{{#each bot}}` in a loop
     is text, so the loop ends at the first `{{/each}}`. `unsettled` gets the openers still
-    unclosed when the pairings stop at `limits.MACRO_UNCLOSED_PAIRINGS_MAX` (text, as unclosed
-    openers are; another pairing might have closed them)."""
+    unclosed when the pairings stop at `limits.MACRO_UNCLOSED_PAIRINGS_MAX`: text, as unclosed
+    openers are, but the openers they hold stay paired as if they were open, where another
+    pairing, without them, might have paired those otherwise."""
     tokens = []
     for a, b in find_tokens(text):
         seen = parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times

@@ -141,10 +141,11 @@ class _Translator:
                 if not t.paired and any(a <= t.start < b for a, b in unread) and self.has_block(t)
             }
             verdicts = [{**v, "note": note} if v["verdict"] == "unknown" and v["at"] in shut else v for v in verdicts]
-        if unsettled:  # the pairings stopped with these openers unclosed: read as text, said so
+        if unsettled:  # the pairings stopped with these openers unclosed: what they hold may differ, said so
             note = (
                 f"inside more than {MACRO_UNCLOSED_PAIRINGS_MAX} openers {self.source.engine} leaves unclosed, one "
-                "inside another: read as text, where pairing the text again might close it"
+                "inside another: read as text, but the openers it holds were paired as if it were open, which "
+                f"{self.source.engine} may read otherwise"
             )
             left = {t.start for t in unsettled}
             verdicts = [_noted(v, note) if v["at"] in left else v for v in verdicts]
