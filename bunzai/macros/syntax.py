@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from bunzai.jstext import JS_WHITESPACE, js_number, js_trim, js_trim_end, js_trim_start
-from bunzai.limits import MACRO_TOKEN_CACHE, MACRO_UNCLOSED_PAIRINGS_MAX
+from bunzai.limits import MACRO_TOKEN_CACHE, MACRO_UNCLOSED_NESTED_MAX
 from bunzai.macros.catalog import GluedForm, KeywordForm, Syntax
 
 _JS_SPACE_CLASS = re.escape(JS_WHITESPACE)
@@ -381,7 +381,7 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token]
     pass it is the same list, and a token on it always has the same tokens below it. SillyTavern's
     inline `{{if a::b}}` has all its arguments and never opens; Agnai's `{{#each bot}}` in a loop
     is text, so the loop ends at the first `{{/each}}`. `unsettled` gets the openers still
-    unclosed when the pairings stop at `limits.MACRO_UNCLOSED_PAIRINGS_MAX`: text, as unclosed
+    unclosed when the pairings stop, past `limits.MACRO_UNCLOSED_NESTED_MAX` levels of them: text, as unclosed
     openers are, but the openers they hold stay paired as if they were open, where another
     pairing, without them, might have paired those otherwise."""
     tokens = []
@@ -405,13 +405,13 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token]
     # Only a name that some closer names can open a block; the rest never enter the stack.
     closed = {fold(t.name).lstrip("#:") for t in tokens if t.closing}
     refused: set[int] = set()
-    for pairing in range(MACRO_UNCLOSED_PAIRINGS_MAX if closed else 0):
+    for pairing in range(MACRO_UNCLOSED_NESTED_MAX + 1 if closed else 0):  # a level each, and the last
         unclosed = _pair(tokens, closed, fold, opens, refused)
         # An opener never closed is text to a parser like Agnai's, so the openers it held open or
         # not as where they sit outside it: pair again without it, where `opens` asks where.
         if opens is None or not unclosed:
             break
-        if pairing == MACRO_UNCLOSED_PAIRINGS_MAX - 1:  # bounded: hostile nesting stays linear
+        if pairing == MACRO_UNCLOSED_NESTED_MAX:  # bounded: hostile nesting stays linear
             if unsettled is not None:
                 unsettled.extend(tokens[i] for i in sorted(unclosed))
             break

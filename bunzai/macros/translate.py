@@ -22,7 +22,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from bunzai.jstext import js_trim
-from bunzai.limits import MACRO_NESTING_MAX, MACRO_TEXT_BLOCKS_NESTED_MAX, MACRO_UNCLOSED_PAIRINGS_MAX
+from bunzai.limits import MACRO_NESTING_MAX, MACRO_TEXT_BLOCKS_NESTED_MAX, MACRO_UNCLOSED_NESTED_MAX
 from bunzai.macros import ops
 from bunzai.macros.catalog import Catalog, Entry, catalog_in
 from bunzai.macros.equivalence import (
@@ -111,7 +111,7 @@ class _Translator:
         as_text: dict[int, str] = {}  # opener start -> what in its body makes the source read it as text
         unread: list[tuple[int, int]] = []  # spans of the last blocks read as text past the bound
         for reading in range(MACRO_TEXT_BLOCKS_NESTED_MAX + 1):
-            unsettled: list[Token] = []  # openers left unclosed past MACRO_UNCLOSED_PAIRINGS_MAX
+            unsettled: list[Token] = []  # openers left unclosed past MACRO_UNCLOSED_NESTED_MAX
             tokens = tokenize(
                 text,
                 self.source.syntax,
@@ -143,8 +143,8 @@ class _Translator:
             verdicts = [{**v, "note": note} if v["verdict"] == "unknown" and v["at"] in shut else v for v in verdicts]
         if unsettled:  # the pairings stopped with these openers unclosed: what they hold may differ, said so
             note = (
-                f"inside more than {MACRO_UNCLOSED_PAIRINGS_MAX} openers {self.source.engine} leaves unclosed, one "
-                "inside another: read as text, but the openers it holds were paired as if it were open, which "
+                f"past {MACRO_UNCLOSED_NESTED_MAX} openers {self.source.engine} leaves unclosed, one inside "
+                "another: read as text, but the openers it holds were paired as if it were open, which "
                 f"{self.source.engine} may read otherwise"
             )
             left = {t.start for t in unsettled}

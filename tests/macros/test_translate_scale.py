@@ -77,21 +77,30 @@ def test_nesting_twice_as_deep_costs_about_twice_the_work(source: str, target: s
         assert deep / shallow < 2.5, f"{measure.__name__}: {deep} against {shallow}, growing faster than the text"
 
 
-def test_openers_left_unclosed_past_the_bound_are_text_and_said_so() -> None:
-    # each pairing without the openers the last left unclosed may leave others unclosed: one
-    # pairing a level, bounded; past it the openers still unclosed are read as text, and noted
-    from bunzai.limits import MACRO_UNCLOSED_PAIRINGS_MAX as BOUND
+def test_openers_left_unclosed_are_read_exactly_to_the_bound_and_past_it_said_so(monkeypatch) -> None:
+    # each pairing runs without every opener an earlier one left unclosed, which may leave others
+    # unclosed: one pairing a level, bounded. To the bound the reading is the unbounded one; past
+    # it the openers still unclosed are text (as anyway), what they hold is paired as if they were
+    # open, and their verdicts say so
+    from bunzai.limits import MACRO_UNCLOSED_NESTED_MAX as BOUND
+    from bunzai.macros import syntax
 
     def nested(levels: int) -> str:
         return "{{#if a}}x{{#else}}{{#if b}}y" * levels + "y" + "{{/if}}{{/else}}v{{/if}}" * levels
 
-    said = "openers agnai leaves unclosed, one inside another"
-    assert not any(
-        said in v.get("note", "") for v in translate_text(nested(BOUND // 2), "agnai", "sillytavern").verdicts
-    )
-    past = translate_text(nested(2 * BOUND), "agnai", "sillytavern")
+    def both(levels: int):
+        bounded = translate_text(nested(levels), "agnai", "sillytavern")
+        with monkeypatch.context() as patch:
+            patch.setattr(syntax, "MACRO_UNCLOSED_NESTED_MAX", 10 * BOUND)
+            return bounded, translate_text(nested(levels), "agnai", "sillytavern")
+
+    said = f"past {BOUND} openers agnai leaves unclosed, one inside another"
+    within, unbounded = both(BOUND)
+    assert (within.text, within.verdicts) == (unbounded.text, unbounded.verdicts)
+    past, unbounded = both(BOUND + 1)
     noted = [v for v in past.verdicts if said in v.get("note", "")]
-    assert noted and all(v["verdict"] != "portable" for v in noted)
+    assert len(noted) == 1 and noted[0]["verdict"] != "portable"
+    assert past.verdicts != unbounded.verdicts  # the openers it holds are paired otherwise
 
 
 @pytest.mark.parametrize(
