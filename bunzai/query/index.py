@@ -125,9 +125,11 @@ _SCHEMA = (
 _HASHSIZE = f"INSERT INTO text (text, rank) VALUES ('hashsize', {int(limits.INDEX_FTS_PENDING_BYTES)})"
 
 # A word of the query: letters and digits, and the accents unicode61 drops within a word (those
-# NFC leaves uncomposed, such as Yoruba's ọ̀: a query word parted there found nothing)
-_WORD = re.compile(f"\\w[\\w{DIACRITICS}]*")
-_QUERY_PART = re.compile(f'"([^"]*)"?|(\\w[\\w{DIACRITICS}]*)(\\*?)')
+# NFC leaves uncomposed, such as Yoruba's ọ̀: a query word parted there found nothing). It begins
+# at a letter or digit: `\w` also takes `_`, which unicode61 reads as a separator, so a query of
+# `_` alone was searched and matched nothing (`a_b` is still the phrase "a b", as indexed).
+_WORD = re.compile(f"[^\\W_][\\w{DIACRITICS}]*")
+_QUERY_PART = re.compile(f'"([^"]*)"?|([^\\W_][\\w{DIACRITICS}]*)(\\*?)')
 
 
 class Query:
