@@ -128,8 +128,9 @@ _HASHSIZE = f"INSERT INTO text (text, rank) VALUES ('hashsize', {int(limits.INDE
 # NFC leaves uncomposed, such as Yoruba's ọ̀: a query word parted there found nothing). It begins
 # at a letter or digit: `\w` also takes `_`, which unicode61 reads as a separator, so a query of
 # `_` alone was searched and matched nothing (`a_b` is still the phrase "a b", as indexed).
-_WORD = re.compile(f"[^\\W_][\\w{DIACRITICS}]*")
-_QUERY_PART = re.compile(f'"([^"]*)"?|([^\\W_][\\w{DIACRITICS}]*)(\\*?)')
+_WORD_PATTERN = f"[^\\W_][\\w{DIACRITICS}]*"
+_WORD = re.compile(_WORD_PATTERN)
+_QUERY_PART = re.compile(f'"([^"]*)"?|({_WORD_PATTERN})(\\*?)')
 
 
 class Query:
