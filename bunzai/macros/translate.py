@@ -37,6 +37,7 @@ from bunzai.macros.equivalence import (
     spell,
 )
 from bunzai.macros import conditions
+from bunzai.macros.field_conditions import closed_field_conditions
 from bunzai.macros.syntax import Token, find_tokens, parse_token, tokenize
 
 VERDICTS = ("portable", "collision", "absent", "flatten", "unknown")
@@ -99,6 +100,8 @@ class _Translator:
         # only inside their loop (Agnai's `{{.name}}` in `{{#each bot}}`).
         self.here: frozenset[str] = frozenset()
         self.there: frozenset[str] = frozenset()
+        self.conditions_of: list[Token] | None = None  # the tokens `conditions` was found in
+        self.conditions: dict[int, int] = {}
 
     def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
         saved = self.here, self.there  # a nested run (a macro's arguments) is a text of its own
@@ -348,7 +351,15 @@ class _Translator:
         admits inside such a condition, which takes the block's fields alone; None if none."""
         here = around | {block.op}
         others = {e.op for e in self.source.entries if e.admits is not None and e.op != block.op}
-        for token in tokens[i + 1 : tokens[i].partner]:
+        end = tokens[i].partner
+        # A field condition in the body whose `{{/if}}` lies past the block's closer stops a text
+        # that stops at loops' fields (Agnai's InsertText); one closed inside stops it at `{{/if}}`.
+        crossing = self.field_conditions(tokens) if block.admits is None and block.stopped_by_fields else {}
+        for index in range(i + 1, end):
+            token = tokens[index]
+            if crossing.get(index, -1) > end:
+                closer = tokens[crossing[index]].raw
+                return f"{token.raw}, a condition on a loop's field that runs past the block to its {closer}"
             if token.closing:
                 opener = tokens[token.partner] if token.partner is not None else None
                 if self.source.fold(token.name) in block.stopped_by and (
@@ -372,6 +383,12 @@ class _Translator:
                 if found is not None and found.inside is not None and block.op not in found.inside:
                     return token.raw
         return None
+
+    def field_conditions(self, tokens: list[Token]) -> dict[int, int]:
+        """`closed_field_conditions` of this reading's tokens, found once for all its blocks."""
+        if self.conditions_of is not tokens:
+            self.conditions_of, self.conditions = tokens, closed_field_conditions(self.source, tokens)
+        return self.conditions
 
     def on_a_field(self, token: Token) -> bool:
         """Whether an `#if` tests a field of a loop around it (Agnai's `{{#if .isuser}}`, or

@@ -147,6 +147,56 @@ def test_a_block_read_as_text_lets_the_blocks_in_it_open(text: str, stop: str, r
     assert [(v["token"], v["op"]) for v in out.verdicts[1:]] == rest
 
 
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        # peggy: ["{{#insert 1}}", if .name ["{{/insert}}"]]: the HistoryCondition matches up to
+        # its `{{/if}}`, past the insert's closer, so InsertText stops at its opener
+        ("{{#insert 1}}{{#if .name}}{{/insert}}{{/if}}", "{{#if .name}}"),
+        # peggy: ["{{#lowpriority}}", if .isbot ["{{/lowpriority}}"]]
+        ("{{#lowpriority}}{{#if .isbot}}{{/lowpriority}}{{/if}}", "{{#if .isbot}}"),
+        # peggy: ["{{#insert 1}}", if .personality ["{{/insert}}{{.name}}"]]: a BotCondition takes
+        # the bot loop's fields ({{.name}} is one)
+        ("{{#insert 1}}{{#if .personality}}{{/insert}}{{.name}}{{/if}}", "{{#if .personality}}"),
+        # peggy: ["{{#insert 1}}", if .name ["{{/insert}}{{.msg}}"]]: a HistoryCondition takes {{.msg}}
+        ("{{#insert 1}}{{#if .name}}{{/insert}}{{.msg}}{{/if}}", "{{#if .name}}"),
+    ],
+)
+def test_a_field_condition_closed_past_an_insert_makes_the_insert_text(text: str, condition: str) -> None:
+    out = translate_text(text, "agnai", "sillytavern")
+    opener = out.verdicts[0]
+    assert (opener["verdict"], opener["op"]) == ("unknown", None)
+    assert opener["note"].startswith(
+        f"agnai reads this block as text, as its body holds {condition}, a condition on a loop's field "
+        "that runs past the block to its {{/if}}"
+    )
+    # the condition is then read where it stands, outside any loop: on no placeholder, always false
+    assert (out.verdicts[1]["token"], out.verdicts[1]["op"]) == (condition, "cond.if")
+    assert out.text.startswith(text.partition("}}")[0] + "}}{{if 0}}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # peggy: [history-insert 1 ["{{#if .name}}", placeholder char], "{{/if}}"]: `{{char}}`
+        # (ManyPlaceholder) stops the condition's text before its `{{/if}}`
+        "{{#insert 1}}{{#if .name}}{{char}}{{/insert}}{{/if}}",
+        # peggy: [history-insert 1 ["{{#if isuser}}"], "{{.personality}}{{/if}}"]: a bot field
+        # is no history field
+        "{{#insert 1}}{{#if isuser}}{{/insert}}{{.personality}}{{/if}}",
+        # peggy: [history-insert 1 ["{{#if .name}}{{/each}}"], "{{/if}}"]
+        "{{#insert 1}}{{#if .name}}{{/each}}{{/insert}}{{/if}}",
+        # peggy: [history-insert 1 ["{{#if .name}}"], if isuser []]: the first `{{/if}}` closes a
+        # field condition that matches, so the one before it does not
+        "{{#insert 1}}{{#if .name}}{{/insert}}{{#if isuser}}{{/if}}",
+        # peggy: [history-insert 1 ["{{#if x}}"], "{{/if}}"]: x is no loop's field
+        "{{#insert 1}}{{#if x}}{{/insert}}{{/if}}",
+    ],
+)
+def test_a_condition_that_does_not_match_past_the_closer_leaves_the_insert(text: str) -> None:
+    assert translate_text(text, "agnai", "sillytavern").verdicts[0]["op"] == "block.insert_at_depth"
+
+
 def test_candidates_for_a_removed_macro_are_what_the_loop_reads() -> None:
     out = translate_text("{{foreachMessage}}{{scenario}} {{char}}{{/foreachMessage}}", "lumiverse", "agnai")
     verdict = out.verdicts[1]

@@ -115,3 +115,16 @@ def test_an_else_block_beside_an_else_with_no_closer_flattens_and_says_why(sourc
     [verdict] = out.verdicts
     assert verdict["verdict"] == "flatten"
     assert "an else with no closer stands beside it" in verdict["note"]
+
+
+def test_inserts_each_holding_a_field_condition_cost_in_proportion_to_their_number() -> None:
+    # Each insert asks whether a field condition in its body runs past its closer to an `{{/if}}`
+    # (Agnai's InsertText stops there): looked up in one pass over the text for all of them, not
+    # by scanning on from each condition, which was quadratic in the number of inserts
+    def many(count: int) -> str:
+        return "{{#insert 1}}{{#if .name}}{{/insert}}" * count + "{{/if}}"
+
+    for measure in (_lines_run, _chars_copied):
+        few = measure(many(DEPTH), "agnai", "sillytavern")
+        more = measure(many(2 * DEPTH), "agnai", "sillytavern")
+        assert more / few < 2.5, f"{measure.__name__}: {more} against {few}, growing faster than the text"
