@@ -230,14 +230,14 @@ MACRO_NESTING_MAX = 16
 # keeps hostile nesting linear; real presets nest one or two. Past it, the blocks they hold are
 # not read as blocks (left as written, their verdicts say so); other macros there still cross.
 MACRO_TEXT_BLOCKS_NESTED_MAX = 16
-# Openers left unclosed, one inside another, read exactly where an opener left unclosed is text
-# (Agnai): each pairing of the text's openers and closers runs again without every opener an
-# earlier one left open, as those held others open, so each level of such openers (an `{{#if}}` in
-# an else block, which Agnai reads as text, in an `{{#if}}` ...) takes one more pairing; a bound
-# keeps hostile nesting linear; real presets need one or two. Past it, the openers still unclosed
-# are text, as they would be after any further pairing, but the openers they hold stay paired as
-# if they were open, which Agnai may read otherwise; the verdicts of the openers still unclosed
-# name the bound.
+# Levels of openers left unclosed, one inside another, that are read exactly where an opener left
+# unclosed is text (Agnai): each pairing of the text's openers and closers runs again without every
+# opener an earlier one left open, as those held others open, so each level of such openers (an
+# `{{#if}}` in an else block, which Agnai reads as text, in an `{{#if}}` ...) takes one more
+# pairing; a bound keeps hostile nesting linear; real presets need one or two. Past it, the openers
+# still unclosed are text, as they would be after any further pairing, but the openers they hold
+# stay paired as if they were open, which Agnai may read otherwise; the verdicts of the openers
+# still unclosed, and of those they hold that open nothing there, name the bound.
 MACRO_UNCLOSED_NESTED_MAX = 16
 # Distinct token spellings whose parse is remembered per process. A preset repeats a few
 # hundred spellings thousands of times; 4096 holds them all in well under a megabyte.

@@ -372,7 +372,14 @@ def parsed(raw: str, syntax: Syntax) -> Token:
     return hit[1]
 
 
-def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token] | None = None) -> list[Token]:
+def tokenize(
+    text: str,
+    syntax: Syntax,
+    fold,
+    opens=None,
+    unsettled: list[Token] | None = None,
+    held: dict[int, int] | None = None,
+) -> list[Token]:
     """Every top-level token of `text`, with block openers and closers paired by folded name.
 
     `opens(token, enclosing)`: whether the engine lets this token take a body where it sits, in
@@ -383,7 +390,8 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token]
     is text, so the loop ends at the first `{{/each}}`. `unsettled` gets the openers still
     unclosed when the pairings stop, past `limits.MACRO_UNCLOSED_NESTED_MAX` levels of them: text, as unclosed
     openers are, but the openers they hold stay paired as if they were open, where another
-    pairing, without them, might have paired those otherwise."""
+    pairing, without them, might have paired those otherwise; `held` gets, for each token inside
+    one of those, the index of the innermost of them around it."""
     tokens = []
     for a, b in find_tokens(text):
         seen = parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times
@@ -414,6 +422,11 @@ def tokenize(text: str, syntax: Syntax, fold, opens=None, unsettled: list[Token]
         if pairing == MACRO_UNCLOSED_NESTED_MAX:  # bounded: hostile nesting stays linear
             if unsettled is not None:
                 unsettled.extend(tokens[i] for i in sorted(unclosed))
+            if held is not None:  # before the parents are moved out of them, below
+                for index, token in enumerate(tokens):
+                    parent = token.parent
+                    if parent is not None and (parent in unclosed or parent in held):
+                        held[index] = parent if parent in unclosed else held[parent]
             break
         refused |= unclosed
     # Openers never closed are plain tokens: their children belong to the enclosing block.

@@ -115,12 +115,14 @@ class _Translator:
         unread: list[tuple[int, int]] = []  # spans of the last blocks read as text past the bound
         for reading in range(MACRO_TEXT_BLOCKS_NESTED_MAX + 1):
             unsettled: list[Token] = []  # openers left unclosed past MACRO_UNCLOSED_NESTED_MAX
+            held: dict[int, int] = {}  # a token inside one of those -> the innermost one around it
             tokens = tokenize(
                 text,
                 self.source.syntax,
                 self.source.fold,
                 lambda t, around: t.start not in as_text and self.opens(t, around),
                 unsettled,
+                held,
             )
             entries, within, found = self.read(tokens)
             as_text.update((tokens[i].start, stop) for i, stop in found.items())
@@ -152,8 +154,28 @@ class _Translator:
             )
             left = {t.start for t in unsettled}
             verdicts = [_noted(v, note) if v["at"] in left else v for v in verdicts]
+            # An opener they hold that opens nothing was judged in the unclosed one as if it were
+            # open: where the engine reads that one as text, this one may open after all.
+            shut = {
+                tokens[i].start: tokens[holder].raw
+                for i, holder in held.items()
+                if not tokens[i].paired and not tokens[i].closing and self.has_block(tokens[i])
+            }
+            verdicts = [
+                {**v, "note": self.held_shut(shut[v["at"]])} if v["verdict"] == "unknown" and v["at"] in shut else v
+                for v in verdicts
+            ]
         self.here, self.there = saved
         return out_text, verdicts
+
+    def held_shut(self, holder: str) -> str:
+        """The note on an opener that opens nothing inside one left unclosed past the bound."""
+        engine = self.source.engine
+        return (
+            f"inside {holder}, which {engine} leaves unclosed past {MACRO_UNCLOSED_NESTED_MAX} such openers "
+            f"one inside another: judged as if {holder} were open, where this opens no block; {engine}, "
+            "reading that one as text, may open this: left as written"
+        )
 
     def has_block(self, token: Token) -> bool:
         """Whether the source opens a block with `token` somewhere."""

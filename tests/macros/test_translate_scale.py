@@ -101,6 +101,14 @@ def test_openers_left_unclosed_are_read_exactly_to_the_bound_and_past_it_said_so
     noted = [v for v in past.verdicts if said in v.get("note", "")]
     assert len(noted) == 1 and noted[0]["verdict"] != "portable"
     assert past.verdicts != unbounded.verdicts  # the openers it holds are paired otherwise
+    # an opener it holds that opens nothing there (an `{{#if}}` in an else) may open in Agnai, which
+    # reads the else as text: said so, not "where no such block opens" (an `{{#if}}` takes one)
+    held = [v for v in past.verdicts if v["verdict"] == "unknown" and v["token"] == "{{#if b}}"]
+    assert len(held) == 1
+    assert held[0]["note"].startswith(f"inside {{{{#else}}}}, which agnai leaves unclosed past {BOUND} such openers")
+    assert not any("where no such block opens" in v.get("note", "") for v in past.verdicts)
+    opened = next(v for v in unbounded.verdicts if v["at"] == held[0]["at"])
+    assert opened["op"] == "cond.if"  # as it is, read without the bound
 
 
 @pytest.mark.parametrize(
