@@ -428,12 +428,30 @@ def tokenize(
                     if parent is not None and (parent in unclosed or parent in held):
                         held[index] = parent if parent in unclosed else held[parent]
             break
-        refused |= unclosed
+        refused |= _outermost(tokens, unclosed)
     # Openers never closed are plain tokens: their children belong to the enclosing block.
     for token in tokens:
         while token.parent is not None and tokens[token.parent].partner is None:
             token.parent = tokens[token.parent].parent
     return tokens
+
+
+def _outermost(tokens: list[Token], unclosed: set[int]) -> set[int]:
+    """The openers left unclosed to read as text now: those inside no other. One inside another
+    may open, or close, once that one is text (a loop in an unclosed `{{#if}}` opens then, with the
+    field condition in it), as Agnai's parser reads on after the outer one fails; so it waits for
+    the next pairing, unless it is the same token right inside one read as text now (`{{#if a}}`
+    twice): where that one opened, it opens too, and no closer it could take is nearer."""
+    inside = [False] * len(tokens)  # in order, a parent before its children
+    now: set[int] = set()
+    for index, token in enumerate(tokens):
+        parent = token.parent
+        inside[index] = parent is not None and (parent in unclosed or inside[parent])
+        if index in unclosed and (
+            not inside[index] or parent == index - 1 and parent in now and tokens[parent].raw == token.raw
+        ):
+            now.add(index)
+    return now
 
 
 def _pair(tokens: list[Token], closed: set[str], fold, opens, refused: set[int]) -> set[int]:

@@ -156,26 +156,35 @@ class _Translator:
             verdicts = [_noted(v, note) if v["at"] in left else v for v in verdicts]
             # An opener they hold that opens nothing was judged in the unclosed one as if it were
             # open: where the engine reads that one as text, this one may open after all.
+            # (an else too: a block read only in a condition)
             shut = {
-                tokens[i].start: tokens[holder].raw
+                tokens[i].start: f"{tokens[holder].raw} at {tokens[holder].start}"
                 for i, holder in held.items()
-                if not tokens[i].paired and not tokens[i].closing and self.has_block(tokens[i])
+                if not tokens[i].paired and not tokens[i].closing and self.opens_somewhere(tokens[i])
             }
             verdicts = [
-                {**v, "note": self.held_shut(shut[v["at"]])} if v["verdict"] == "unknown" and v["at"] in shut else v
+                self.held_shut(v, shut[v["at"]]) if v["verdict"] == "unknown" and v["at"] in shut else v
                 for v in verdicts
             ]
         self.here, self.there = saved
         return out_text, verdicts
 
-    def held_shut(self, holder: str) -> str:
-        """The note on an opener that opens nothing inside one left unclosed past the bound."""
+    def held_shut(self, verdict: dict, holder: str) -> dict:
+        """The verdict on an opener that opens nothing inside one left unclosed past the bound: its
+        note, judged as if that one were open, is replaced (a note on a bound of its own is kept)."""
         engine = self.source.engine
-        return (
+        note = (
             f"inside {holder}, which {engine} leaves unclosed past {MACRO_UNCLOSED_NESTED_MAX} such openers "
-            f"one inside another: judged as if {holder} were open, where this opens no block; {engine}, "
+            f"one inside another: judged as if that one were open, where this opens no block; {engine}, "
             "reading that one as text, may open this: left as written"
         )
+        if verdict.get("note", "").startswith(f"inside more than {MACRO_TEXT_BLOCKS_NESTED_MAX} blocks"):
+            return _noted(verdict, note)
+        return {**verdict, "note": note}
+
+    def opens_somewhere(self, token: Token) -> bool:
+        """Whether the source has a block form of this token's name (read only inside some, maybe)."""
+        return any(e.block in ("block", "optional") for e in self.source.by_key.get(self.source.fold(token.name), ()))
 
     def has_block(self, token: Token) -> bool:
         """Whether the source opens a block with `token` somewhere."""

@@ -105,10 +105,15 @@ def test_openers_left_unclosed_are_read_exactly_to_the_bound_and_past_it_said_so
     # reads the else as text: said so, not "where no such block opens" (an `{{#if}}` takes one)
     held = [v for v in past.verdicts if v["verdict"] == "unknown" and v["token"] == "{{#if b}}"]
     assert len(held) == 1
-    assert held[0]["note"].startswith(f"inside {{{{#else}}}}, which agnai leaves unclosed past {BOUND} such openers")
+    assert held[0]["note"].startswith("inside {{#else}} at ")
+    assert f", which agnai leaves unclosed past {BOUND} such openers" in held[0]["note"]
     assert not any("where no such block opens" in v.get("note", "") for v in past.verdicts)
     opened = next(v for v in unbounded.verdicts if v["at"] == held[0]["at"])
     assert opened["op"] == "cond.if"  # as it is, read without the bound
+    # an else held so (a block read only in a condition) is said so too
+    deeper, _ = both(BOUND + 2)
+    elses = [v for v in deeper.verdicts if v["token"] == "{{#else}}" and v["note"].startswith("inside {{#else}} at ")]
+    assert elses and all(v["verdict"] == "unknown" for v in elses)
 
 
 @pytest.mark.parametrize(
@@ -135,4 +140,22 @@ def test_inserts_each_holding_a_field_condition_cost_in_proportion_to_their_numb
     for measure in (_lines_run, _chars_copied):
         few = measure(many(DEPTH), "agnai", "sillytavern")
         more = measure(many(2 * DEPTH), "agnai", "sillytavern")
+        assert more / few < 2.5, f"{measure.__name__}: {more} against {few}, growing faster than the text"
+
+
+def test_the_same_opener_left_unclosed_again_and_again_is_read_in_one_pairing() -> None:
+    # only the outermost openers left unclosed are text on each pairing, as one inside may open
+    # once they are; but the same token right inside one cannot, so a chain of them goes at once:
+    # no bound is reached, and the work is in proportion to the chain
+    from bunzai.limits import MACRO_UNCLOSED_NESTED_MAX as BOUND
+
+    def chain(count: int) -> str:
+        return "{{#if a}}" * count + "x" + "{{/if}}" * 3
+
+    out = translate_text(chain(4 * BOUND), "agnai", "sillytavern")
+    assert [v["verdict"] for v in out.verdicts].count("portable") == 3
+    assert not any("past" in v.get("note", "") for v in out.verdicts)
+    for measure in (_lines_run, _chars_copied):
+        few = measure(chain(DEPTH), "agnai", "sillytavern")
+        more = measure(chain(2 * DEPTH), "agnai", "sillytavern")
         assert more / few < 2.5, f"{measure.__name__}: {more} against {few}, growing faster than the text"
