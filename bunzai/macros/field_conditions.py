@@ -5,7 +5,9 @@ HistoryCondition) as soon as the text from the opener to the first `{{/if}}` hol
 loop text refuses: no other loop's field, no `{{char}}`, `{{user}}`, `{{random}}` or `{{roll}}`,
 no `{{/each}}`, no other field condition that matches; the condition's own loop's fields are
 taken. The text of `{{#insert}}` and `{{#lowpriority}}` stops wherever one matches, even one
-whose `{{/if}}` lies past the block's own closer, and the block is then text. Nothing here names
+whose `{{/if}}` lies past the block's own closer, and the block is then text; a loop's text
+stops at one that is a condition of another loop alone, even inside the loop's own condition
+(`{{#each msg}}{{#if isuser}}{{#if .personality}}{{/if}}{{/each}}` is text). Nothing here names
 an engine: the loops are the catalog's blocks that `admits`, with `field_conditions`.
 """
 
@@ -16,16 +18,17 @@ from bunzai.macros.equivalence import field_of, resolve
 from bunzai.macros.syntax import Token
 
 
-def closed_field_conditions(cat: Catalog, tokens: list[Token]) -> dict[int, int]:
-    """Each field condition's opener index -> the index of the `{{/if}}` that closes it, for the
-    openers whose run to that closer holds nothing the loop's text refuses. One pass from the
-    end, so a text of many such openers costs each token once."""
+def closed_field_conditions(cat: Catalog, tokens: list[Token]) -> dict[int, tuple[int, frozenset[str]]]:
+    """Each field condition's opener index -> the index of the `{{/if}}` that closes it, and the
+    ops of the loops it is a condition of there, for the openers whose run to that closer holds
+    nothing that loop's text refuses. One pass from the end, so a text of many such openers costs
+    each token once."""
     loops = [e for e in cat.entries if e.admits is not None and e.block in ("block", "optional")]
     conditioned = [loop for loop in loops if loop.field_conditions]
     if not conditioned:
         return {}
     kinds = _Kinds(cat, loops, conditioned)
-    closed: dict[int, int] = {}
+    closed: dict[int, tuple[int, frozenset[str]]] = {}
     next_if: int | None = None
     refused = {loop.op: len(tokens) for loop in conditioned}  # per loop: the next token its text refuses
     for index in range(len(tokens) - 1, -1, -1):
@@ -39,8 +42,9 @@ def closed_field_conditions(cat: Catalog, tokens: list[Token]) -> dict[int, int]
             continue
         on = kinds.conditions(token)
         if on:
-            if next_if is not None and any(refused[op] > next_if for op in on):
-                closed[index] = next_if
+            matched = frozenset(op for op in on if next_if is not None and refused[op] > next_if)
+            if matched:
+                closed[index] = (next_if, matched)
                 refused = dict.fromkeys(refused, index)  # a condition that matches is refused by all
             continue  # one that does not match is text to the loop
         taken = kinds.refused_except(token)

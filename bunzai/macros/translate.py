@@ -101,7 +101,7 @@ class _Translator:
         self.here: frozenset[str] = frozenset()
         self.there: frozenset[str] = frozenset()
         self.conditions_of: list[Token] | None = None  # the tokens `conditions` was found in
-        self.conditions: dict[int, int] = {}
+        self.conditions: dict[int, tuple[int, frozenset[str]]] = {}
 
     def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
         saved = self.here, self.there  # a nested run (a macro's arguments) is a text of its own
@@ -388,8 +388,8 @@ class _Translator:
         crossing = self.field_conditions(tokens) if block.admits is None and block.stopped_by_fields else {}
         for index in range(i + 1, end):
             token = tokens[index]
-            if crossing.get(index, -1) > end:
-                closer = tokens[crossing[index]].raw
+            if index in crossing and crossing[index][0] > end:
+                closer = tokens[crossing[index][0]].raw
                 return f"{token.raw}, a condition on a loop's field that runs past the block to its {closer}"
             if token.closing:
                 opener = tokens[token.partner] if token.partner is not None else None
@@ -413,9 +413,16 @@ class _Translator:
                 found = resolve(self.source, token, paired=False, within=around | {op})
                 if found is not None and found.inside is not None and block.op not in found.inside:
                     return token.raw
+        if block.admits is not None and block.field_conditions:
+            # a condition of another loop alone, wherever in the body, even in this loop's own
+            # condition (whose text it stops, so that one is text and this one is then reached)
+            matched = self.field_conditions(tokens)
+            for index in range(i + 1, end):
+                if index in matched and block.op not in matched[index][1]:
+                    return f"{tokens[index].raw}, a condition on another loop's field"
         return None
 
-    def field_conditions(self, tokens: list[Token]) -> dict[int, int]:
+    def field_conditions(self, tokens: list[Token]) -> dict[int, tuple[int, frozenset[str]]]:
         """`closed_field_conditions` of this reading's tokens, found once for all its blocks."""
         if self.conditions_of is not tokens:
             self.conditions_of, self.conditions = tokens, closed_field_conditions(self.source, tokens)

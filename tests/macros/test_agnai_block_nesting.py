@@ -223,6 +223,23 @@ def test_an_opener_left_unclosed_inside_another_is_read_again_once_that_one_is_t
     assert [v["op"] for v in translate_text(text, "agnai", "lumiverse").verdicts] == ops
 
 
+def test_a_condition_on_another_loops_field_in_a_loops_own_condition_makes_the_loop_text() -> None:
+    # peggy: ["{{#each msg}}{{#if isuser}}", if .personality [], "{{/each}}"]: the BotCondition
+    # matches, so the HistoryCondition's text stops at it (it is text), and so does the loop's
+    out = translate_text("{{#each msg}}{{#if isuser}}{{#if .personality}}{{/if}}{{/each}}", "agnai", "lumiverse")
+    assert [(v["token"], v["op"]) for v in out.verdicts] == [
+        ("{{#each msg}}", None),
+        ("{{#if isuser}}", None),
+        ("{{#if .personality}}", "cond.if"),
+    ]
+    assert out.verdicts[0]["note"].startswith(
+        "agnai reads this block as text, as its body holds {{#if .personality}}, a condition on another loop's field"
+    )
+    # peggy: [each history ["{{#if isuser}}", history-if name []]]: one of the loop's own stands
+    mine = translate_text("{{#each msg}}{{#if isuser}}{{#if .name}}{{/if}}{{/each}}", "agnai", "lumiverse")
+    assert [v["op"] for v in mine.verdicts] == ["loop.each_history", None, "cond.if"]
+
+
 def test_candidates_for_a_removed_macro_are_what_the_loop_reads() -> None:
     out = translate_text("{{foreachMessage}}{{scenario}} {{char}}{{/foreachMessage}}", "lumiverse", "agnai")
     verdict = out.verdicts[1]
