@@ -233,11 +233,12 @@ MACRO_TEXT_BLOCKS_NESTED_MAX = 16
 # Levels of openers left unclosed, one inside another, that are read exactly where an opener left
 # unclosed is text (Agnai): each pairing of the text's openers and closers runs again without the
 # outermost openers an earlier one left unclosed, as those held others open or shut (the same
-# opener right inside one goes with it), so each level of such openers (an `{{#if}}` in an else
-# block, which Agnai reads as text, in an `{{#if}}` ...) takes one more pairing; a bound keeps
-# hostile nesting linear; real presets need one or two. Past it, the openers still unclosed are
-# text, as they would be after any further pairing, but the openers they hold stay paired as if
-# they were open, which Agnai may read otherwise; the verdicts of the openers still unclosed, and
+# token right inside one, `{{#if a}}{{#if a}}`, goes with it), so each level of such openers (an
+# `{{#if}}` in an else block, which Agnai reads as text, in an `{{#if}}` ...) takes one more
+# pairing; a bound keeps hostile nesting linear; real presets need one or two. Past it, the openers
+# still unclosed are text: the outermost of them as they would be after any further pairing, but
+# one inside another might open on a later pairing, and the openers they hold stay paired as if
+# they were open; Agnai may read those otherwise. The verdicts of the openers still unclosed, and
 # of the openers they hold that open no block there, an else among them, name the bound.
 MACRO_UNCLOSED_NESTED_MAX = 16
 # Distinct token spellings whose parse is remembered per process. A preset repeats a few

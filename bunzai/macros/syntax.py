@@ -388,10 +388,10 @@ def tokenize(
     pass it is the same list, and a token on it always has the same tokens below it. SillyTavern's
     inline `{{if a::b}}` has all its arguments and never opens; Agnai's `{{#each bot}}` in a loop
     is text, so the loop ends at the first `{{/each}}`. `unsettled` gets the openers still
-    unclosed when the pairings stop, past `limits.MACRO_UNCLOSED_NESTED_MAX` levels of them: text, as unclosed
-    openers are, but the openers they hold stay paired as if they were open, where another
-    pairing, without them, might have paired those otherwise; `held` gets, for each token inside
-    one of those, the index of the innermost of them around it."""
+    unclosed when the pairings stop, past `limits.MACRO_UNCLOSED_NESTED_MAX` levels of them: text,
+    though one inside another might open on a later pairing, and the openers they hold stay paired
+    as if they were open, where another pairing, without them, might have paired those otherwise;
+    `held` gets, for each token inside one of those, the index of the innermost of them around it."""
     tokens = []
     for a, b in find_tokens(text):
         seen = parsed(text[a:b], syntax)  # presets repeat the same tokens thousands of times

@@ -78,10 +78,10 @@ def test_nesting_twice_as_deep_costs_about_twice_the_work(source: str, target: s
 
 
 def test_openers_left_unclosed_are_read_exactly_to_the_bound_and_past_it_said_so(monkeypatch) -> None:
-    # each pairing runs without every opener an earlier one left unclosed, which may leave others
-    # unclosed: one pairing a level, bounded. To the bound the reading is the unbounded one; past
-    # it the openers still unclosed are text (as anyway), what they hold is paired as if they were
-    # open, and their verdicts say so
+    # each pairing runs without the outermost openers an earlier one left unclosed, which may leave
+    # others unclosed: one pairing a level, bounded. To the bound the reading is the unbounded one;
+    # past it the openers still unclosed are text, what they hold is paired as if they were open,
+    # and their verdicts say so
     from bunzai.limits import MACRO_UNCLOSED_NESTED_MAX as BOUND
     from bunzai.macros import syntax
 
