@@ -84,6 +84,22 @@ def translate_text(
     return Translation(out, verdicts, True)
 
 
+@dataclass
+class _Reading:
+    """What `_Translator.reading` found: the tokens (paired), each one's entry in the source (None:
+    text) and the ops of the blocks around it, the blocks read as text (opener index -> what in
+    its body stops it), and what the bounds left: spans of blocks not read, openers left
+    unclosed, and the tokens inside those (-> the innermost of them around each)."""
+
+    tokens: list[Token]
+    entries: list[Entry | None]
+    within: list[frozenset[str]]
+    stopped: dict[int, str]
+    unread: list[tuple[int, int]]
+    unsettled: list[Token]
+    held: dict[int, int]
+
+
 class _Translator:
     def __init__(self, source: Catalog, target: Catalog, reads: int | None = None) -> None:
         self.source = source
@@ -105,32 +121,9 @@ class _Translator:
 
     def run(self, text: str, depth: int) -> tuple[str, list[dict]]:
         saved = self.here, self.there  # a nested run (a macro's arguments) is a text of its own
-        # A block the source reads as text does not open: its closer may close an enclosing block,
-        # and the blocks it held open where they are (Agnai's loop in a failed `{{#insert}}`).
-        # Each reading finds the outermost blocks read as text; those they held shut open on the
-        # next, so blocks read as text nested one inside another take a reading each: past
-        # MACRO_TEXT_BLOCKS_NESTED_MAX of them the blocks inside are not read as blocks, so hostile
-        # nesting costs a bounded number of linear passes (unbounded, 800 levels took 10 s).
-        as_text: dict[int, str] = {}  # opener start -> what in its body makes the source read it as text
-        unread: list[tuple[int, int]] = []  # spans of the last blocks read as text past the bound
-        for reading in range(MACRO_TEXT_BLOCKS_NESTED_MAX + 1):
-            unsettled: list[Token] = []  # openers left unclosed past MACRO_UNCLOSED_NESTED_MAX
-            held: dict[int, int] = {}  # a token inside one of those -> the innermost one around it
-            tokens = tokenize(
-                text,
-                self.source.syntax,
-                self.source.fold,
-                lambda t, around: t.start not in as_text and self.opens(t, around),
-                unsettled,
-                held,
-            )
-            entries, within, found = self.read(tokens)
-            as_text.update((tokens[i].start, stop) for i, stop in found.items())
-            if not found:
-                break
-            if reading == MACRO_TEXT_BLOCKS_NESTED_MAX:
-                unread = [(tokens[i].end, tokens[tokens[i].partner].start) for i in found]
-        stopped = {i: as_text[t.start] for i, t in enumerate(tokens) if t.start in as_text}
+        reading = self.reading(text)
+        tokens, entries, within, stopped = reading.tokens, reading.entries, reading.within, reading.stopped
+        unread, unsettled, held = reading.unread, reading.unsettled, reading.held
         printed = risu_printed_elses(text, tokens, entries) if self.source.engine == "risuai" else {}
         for i in printed:
             entries[i] = None  # text to RisuAI, not a branch
@@ -168,6 +161,37 @@ class _Translator:
             ]
         self.here, self.there = saved
         return out_text, verdicts
+
+    def reading(self, text: str) -> _Reading:
+        """How the source reads `text`: its tokens paired, each token's entry and the blocks around it.
+
+        A block the source reads as text does not open: its closer may close an enclosing block,
+        and the blocks it held open where they are (Agnai's loop in a failed `{{#insert}}`).
+        Each reading finds the outermost blocks read as text; those they held shut open on the
+        next, so blocks read as text nested one inside another take a reading each: past
+        MACRO_TEXT_BLOCKS_NESTED_MAX of them the blocks inside are not read as blocks, so hostile
+        nesting costs a bounded number of linear passes (unbounded, 800 levels took 10 s)."""
+        as_text: dict[int, str] = {}  # opener start -> what in its body makes the source read it as text
+        unread: list[tuple[int, int]] = []  # spans of the last blocks read as text past the bound
+        for count in range(MACRO_TEXT_BLOCKS_NESTED_MAX + 1):
+            unsettled: list[Token] = []  # openers left unclosed past MACRO_UNCLOSED_NESTED_MAX
+            held: dict[int, int] = {}  # a token inside one of those -> the innermost one around it
+            tokens = tokenize(
+                text,
+                self.source.syntax,
+                self.source.fold,
+                lambda t, around: t.start not in as_text and self.opens(t, around),
+                unsettled,
+                held,
+            )
+            entries, within, found = self.read(tokens)
+            as_text.update((tokens[i].start, stop) for i, stop in found.items())
+            if not found:
+                break
+            if count == MACRO_TEXT_BLOCKS_NESTED_MAX:
+                unread = [(tokens[i].end, tokens[tokens[i].partner].start) for i in found]
+        stopped = {i: as_text[t.start] for i, t in enumerate(tokens) if t.start in as_text}
+        return _Reading(tokens, entries, within, stopped, unread, unsettled, held)
 
     def held_shut(self, verdict: dict, holder: str) -> dict:
         """The verdict on an opener that opens nothing inside one left unclosed past the bound: its
