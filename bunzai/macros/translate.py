@@ -417,7 +417,10 @@ class _Translator:
                 return f"{token.raw}, a condition on a loop's field that runs past the block to its {closer}"
             if token.closing:
                 opener = tokens[token.partner] if token.partner is not None else None
-                if self.source.fold(token.name) in block.stopped_by and (
+                # a closer in the body of a block nested here is that block's text, judged by it
+                # (Agnai's ElseText stops at `{{/lowpriority}}`, but the LoopText of a loop in the
+                # else takes one)
+                if token.parent == i and self.source.fold(token.name) in block.stopped_by and (
                     opener is None or resolve(self.source, opener, within=here) is None
                 ):
                     return token.raw

@@ -240,6 +240,22 @@ def test_a_condition_on_another_loops_field_in_a_loops_own_condition_makes_the_l
     assert [v["op"] for v in mine.verdicts] == ["loop.each_history", None, "cond.if"]
 
 
+def test_a_closer_in_a_loop_in_an_else_is_the_loops_text_not_the_elses() -> None:
+    # peggy: [if x ["a", else [each bots ["{{/lowpriority}}"]]]]: ElseText stops at a
+    # `{{/lowpriority}}`, but here the bot loop's LoopText takes it (found by a random run)
+    inside = translate_text(
+        "{{#if x}}a{{#else}}{{#each bot}}{{/lowpriority}}{{/each}}{{/else}}{{/if}}", "agnai", "sillytavern"
+    )
+    assert [(v["token"], v["op"]) for v in inside.verdicts] == [
+        ("{{#if x}}", "cond.if"),
+        ("{{#each bot}}", "loop.each_char"),
+    ]
+    assert inside.text.startswith("{{if 0}}a{{else}}")
+    # peggy: [if x ["a{{#else}}{{/lowpriority}}{{/else}}"]]: in the else's own text it stops it
+    bare = translate_text("{{#if x}}a{{#else}}{{/lowpriority}}{{/else}}{{/if}}", "agnai", "sillytavern")
+    assert [(v["token"], v["op"]) for v in bare.verdicts] == [("{{#if x}}", "cond.if"), ("{{#else}}", None)]
+
+
 def test_candidates_for_a_removed_macro_are_what_the_loop_reads() -> None:
     out = translate_text("{{foreachMessage}}{{scenario}} {{char}}{{/foreachMessage}}", "lumiverse", "agnai")
     verdict = out.verdicts[1]
