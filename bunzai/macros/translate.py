@@ -420,8 +420,10 @@ class _Translator:
                 # a closer in the body of a block nested here is that block's text, judged by it
                 # (Agnai's ElseText stops at `{{/lowpriority}}`, but the LoopText of a loop in the
                 # else takes one)
-                if token.parent == i and self.source.fold(token.name) in block.stopped_by and (
-                    opener is None or resolve(self.source, opener, within=here) is None
+                if (
+                    token.parent == i
+                    and self.source.fold(token.name) in block.stopped_by
+                    and (opener is None or resolve(self.source, opener, within=here) is None)
                 ):
                     return token.raw
                 continue
