@@ -289,7 +289,7 @@ def portable_spelling(
         text = spell(target, entry, these, flags=token.flags, name=names[0])
         if text is None:
             continue
-        back = resolve(target, parse_token(text, 0, target.syntax), paired=paired, within=within)
+        back = resolve(target, parsed(text, target.syntax), paired=paired, within=within)
         if back is not None and back.op == op and reads_items(target, text, back, args):
             return entry, text
     return None
@@ -308,7 +308,7 @@ def reads_items(cat: Catalog, text: str, entry: Entry, items: list[str], source:
 
 def by_name(target: Catalog, token: Token, *, paired: bool, within: frozenset[str] = frozenset()) -> Entry | None:
     """The target's reading of the token exactly as written (how a collision is found)."""
-    return resolve(target, parse_token(token.raw, 0, target.syntax), paired=paired, within=within)
+    return resolve(target, parsed(token.raw, target.syntax), paired=paired, within=within)
 
 
 def example(cat: Catalog, entry: Entry) -> str:

@@ -116,6 +116,7 @@ class _Translator:
         # only inside their loop (Agnai's `{{.name}}` in `{{#each bot}}`).
         self.here: frozenset[str] = frozenset()
         self.there: frozenset[str] = frozenset()
+        self.spellings: dict[str, tuple[bool, str | None]] = {}  # `spelled`'s answers, by text
         self.conditions_of: list[Token] | None = None  # the tokens `conditions` was found in
         self.conditions: dict[int, tuple[int, frozenset[str]]] = {}
 
@@ -940,10 +941,18 @@ class _Translator:
         return conditions.st_condition(value, found[1]), note
 
     def spelled(self, text: str) -> tuple[bool, str | None]:
-        """(the source reads `text` as a macro, its target spelling; None unless it crosses as it is)."""
-        out, verdicts = self.run(text, MACRO_NESTING_MAX - 1)
-        known = not any(v["verdict"] == "unknown" for v in verdicts)
-        return known, out if verdicts and all(v["verdict"] == "portable" for v in verdicts) else None
+        """(the source reads `text` as a macro, its target spelling; None unless it crosses as it is).
+
+        A text is read the same wherever it stands (a run starts from no block around it), so each
+        is translated once: a preset asks this of the same condition hundreds of times."""
+        if text not in self.spellings:
+            out, verdicts = self.run(text, MACRO_NESTING_MAX - 1)
+            known = not any(v["verdict"] == "unknown" for v in verdicts)
+            self.spellings[text] = (
+                known,
+                out if verdicts and all(v["verdict"] == "portable" for v in verdicts) else None,
+            )
+        return self.spellings[text]
 
     def else_spelling(self, entries: list[Entry | None], branches: list[int]):
         """(marker, text before the closer, on its own line?) for the target's else; False if it has none."""
