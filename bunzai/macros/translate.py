@@ -466,10 +466,11 @@ class _Translator:
         )
 
     def resolved(self, token: Token, within: frozenset[str]) -> Entry | None:
-        key = (token.raw, token.paired, within)
-        if key not in self.entries:
-            self.entries[key] = resolve(self.source, token, within=within)
-        return self.entries[key]
+        key = (token.raw, token.partner is not None and not token.closing, within)  # Token.paired, inline
+        found = self.entries.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = self.entries[key] = resolve(self.source, token, within=within)
+        return found
 
     def nested(self, token: Token, depth: int) -> tuple[list[str], list[dict]]:
         """Arguments with the macros inside them translated first."""
@@ -1112,6 +1113,7 @@ def _noted(verdict: dict, note: str) -> dict:
     return {**verdict, "note": "; ".join(n for n in (verdict.get("note"), note) if n)}
 
 
+_UNSEEN = object()  # a memo's miss, where None is an answer
 _NOT_SPACE = re.compile(r"\S")  # str.strip's white space: found in a range without copying it
 _ELSE_NAMES = ("else", ":else", "#else")  # the else markers' names, in any case
 
