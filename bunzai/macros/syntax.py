@@ -426,10 +426,7 @@ def tokenize(
             if unsettled is not None:
                 unsettled.extend(tokens[i] for i in sorted(unclosed))
             if held is not None:  # before the parents are moved out of them, below
-                for index, token in enumerate(tokens):
-                    parent = token.parent
-                    if parent is not None and (parent in unclosed or parent in held):
-                        held[index] = parent if parent in unclosed else held[parent]
+                held.update(_holders(tokens, unclosed))
             break
         refused |= _outermost(tokens, unclosed)
     # Openers never closed are plain tokens: their children belong to the enclosing block.
@@ -439,20 +436,28 @@ def tokenize(
     return tokens
 
 
+def _holders(tokens: list[Token], unclosed: set[int]) -> dict[int, int]:
+    """Each token inside an opener left unclosed -> the innermost such opener around it. One pass
+    in order: a parent comes before its children."""
+    holders: dict[int, int] = {}
+    for index, token in enumerate(tokens):
+        parent = token.parent
+        if parent is not None and (parent in unclosed or parent in holders):
+            holders[index] = parent if parent in unclosed else holders[parent]
+    return holders
+
+
 def _outermost(tokens: list[Token], unclosed: set[int]) -> set[int]:
     """The openers left unclosed to read as text now: those inside no other. One inside another
     may open, or close, once that one is text (a loop in an unclosed `{{#if}}` opens then, with the
     field condition in it), as Agnai's parser reads on after the outer one fails; so it waits for
     the next pairing, unless it is the same token right inside one read as text now (`{{#if a}}`
     twice): where that one opened, it opens too, and no closer it could take is nearer."""
-    inside = [False] * len(tokens)  # in order, a parent before its children
+    holders = _holders(tokens, unclosed)
     now: set[int] = set()
-    for index, token in enumerate(tokens):
-        parent = token.parent
-        inside[index] = parent is not None and (parent in unclosed or inside[parent])
-        if index in unclosed and (
-            not inside[index] or parent == index - 1 and parent in now and tokens[parent].raw == token.raw
-        ):
+    for index in sorted(unclosed):  # a holder before what it holds
+        holder = holders.get(index)
+        if holder is None or holder == index - 1 and holder in now and tokens[holder].raw == tokens[index].raw:
             now.add(index)
     return now
 
