@@ -33,11 +33,11 @@ from typing import Any
 from bunzai import limits
 from bunzai.changes.documents import IDLE
 from bunzai.changes.draft import parse_draft
-from bunzai.changes.media import SourceReader
+from bunzai.changes.media import SourceReader, splice_plan
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
 from bunzai.model import dump_piece
-from bunzai.store.assets import StagedAsset, land_asset, stage_asset
+from bunzai.store.assets import StagedAsset, has_asset, land_asset, stage_asset, stage_splice
 from bunzai.store.batch import Batch
 from bunzai.store.changelog import record_session
 from bunzai.store.pieces import Staged, delete_piece, land_create, land_update, stage_piece, try_read, update_piece
@@ -290,7 +290,13 @@ class _Window:
         """The draft's piece and media staged, or its failed receipt."""
         try:
             piece = validate_piece(draft["proposed"])
-            media = [self._stage_medium(sha256, item) for sha256, item in draft.get("attachments", {}).items()]
+            attachments = draft.get("attachments", {})
+            plan = splice_plan(attachments)
+            media = {
+                sha256: self._stage_medium(sha256, item) for sha256, item in attachments.items() if sha256 not in plan
+            }
+            for sha256, (part, spans) in plan.items():  # after their bases: each is staged with its base
+                media[sha256] = self._stage_medium(sha256, attachments[sha256], (media[part], spans))
             staged = stage_piece(self.studio, dump_piece(piece), self.batch)
         except (BunzaiError, OSError) as error:
             error = _coded(error, self.studio, draft["target"])
@@ -299,14 +305,34 @@ class _Window:
         refs = [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
         if piece.original is not None:
             refs += [(ref.sha256, ref.ext) for ref in piece.original.files.values()]
-        return _Staged(draft, staged, media, refs)
+        return _Staged(draft, staged, list(media.values()), refs)
 
-    def _stage_medium(self, sha256: str, item: dict) -> StagedAsset:
+    def _stage_medium(
+        self, sha256: str, item: dict, splice: tuple[StagedAsset, list[tuple[int, int]]] | None = None
+    ) -> StagedAsset:
+        """`splice`: (the staged part, its spans) where the file is stored as a splice of another
+        attachment of the draft (`splice_plan`)."""
         staged = self.media.get((sha256, item["ext"]))
         if staged is None:
             data = self.reader.read(sha256, item)
+            ext, mime = item["ext"], item.get("mime", "")
+            if splice is None:
+                staged = stage_asset(self.studio, data, ext, mime, sha256=sha256, batch=self.batch)
+            else:
+                part, spans = splice
+                base = (part.ref["sha256"], part.ref["ext"])
+                staged = stage_splice(
+                    self.studio,
+                    data,
+                    ext,
+                    mime,
+                    sha256=sha256,
+                    base=base,
+                    spans=spans,
+                    staged_base=part,
+                    batch=self.batch,
+                )
             self.bytes += len(data)
-            staged = stage_asset(self.studio, data, item["ext"], item.get("mime", ""), sha256=sha256, batch=self.batch)
             self.media[(sha256, item["ext"])] = staged
         return staged
 
@@ -445,7 +471,7 @@ def _missing_media(studio, item: _Staged) -> str:
     """Why the piece cannot be stored for want of media (neither in the studio nor carried), or ''."""
     carried = {staged.ref["sha256"] for staged in item.media}
     for sha256, ext in item.refs:
-        if sha256 not in carried and not studio.asset_path(sha256, ext).is_file():
+        if sha256 not in carried and not has_asset(studio, sha256, ext):
             return f"asset {sha256[:12]}….{ext} is not in the studio; import the file that carries it, or attach it"
     return ""
 

@@ -74,6 +74,48 @@ def attachment_problem(item: Any) -> str | None:
     return None
 
 
+def splice_plan(attachments: dict) -> dict[str, tuple[str, list[tuple[int, int]]]]:
+    """Whole-file attachments to store as a splice of another attachment of the same file (a
+    card PNG beside its portrait, which is the file without its text chunks): sha256 -> (the
+    part's sha256, where it sits in the file). A part qualifies when it holds at least
+    `limits.ASSET_SPLICE_MIN_BYTES` and its spans are in order, apart and inside the file (any
+    other, as a hand-made draft may give, leaves the file stored whole); of several, the
+    largest. Shapes are checked already (`attachment_problem`); the bytes are checked at read."""
+    parts: dict[str, list[tuple[int, str, dict]]] = {}
+    for sha256, item in attachments.items():
+        where = item.get("from")
+        if isinstance(where, dict) and "member" not in where and where.get("spans"):
+            if item["size"] >= limits.ASSET_SPLICE_MIN_BYTES:
+                parts.setdefault(where["path"], []).append((item["size"], sha256, item))
+    plan = {}
+    for sha256, item in attachments.items():
+        where = item.get("from")
+        if not isinstance(where, dict) or "member" in where or "spans" in where or where["path"] not in parts:
+            continue
+        for _size, part, part_item in sorted(parts[where["path"]], key=lambda found: -found[0]):
+            spans = _in_order(part_item["from"]["spans"], item["size"])
+            if spans is not None and part != sha256:
+                plan[sha256] = (part, spans)
+                break
+    return plan
+
+
+def _in_order(spans: list, size: int) -> list[tuple[int, int]] | None:
+    """`spans` without the empty ones, adjacent ones joined, when they are in order, apart and
+    within `size` bytes; else None."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if start == end:
+            continue
+        if end > size or (out and start < out[-1][1]):
+            return None
+        if out and start == out[-1][1]:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out or None
+
+
 class SourceReader:
     """Reads attachments' bytes for `apply`, keeping the last source file open in memory
     (a card's portrait and original are two attachments of one file)."""

@@ -132,6 +132,7 @@ def stored_drawing(studio, ref: str) -> tuple[str, str, list[str]]:
 
 def art_of(studio, ref: str) -> dict:
     """Where a piece's media is (pointer, stored file, type, size), never the bytes."""
+    from bunzai.store.assets import stored_file
     from bunzai.store.pieces import read_stored, resolve_ref  # lazy: not on the path of bunzai search
 
     kind, piece_id = resolve_ref(studio, ref)
@@ -143,15 +144,16 @@ def art_of(studio, ref: str) -> dict:
         if isinstance(value, dict):
             if isinstance(value.get("sha256"), str) and isinstance(value.get("ext"), str) and pointer != "/original":
                 path = studio.asset_path(value["sha256"], value["ext"]) if _asset_like(value) else None
+                found = stored_file(studio, value["sha256"], value["ext"]) if path else None
                 rows.append(
                     {
                         "pointer": pointer or "/",
                         "sha256": value["sha256"],
                         "ext": value["ext"],
                         "mime": value.get("mime", ""),
-                        "path": path.relative_to(studio.root).as_posix() if path else None,
-                        "stored": bool(path and path.is_file()),
-                        "size": path.stat().st_size if path and path.is_file() else None,
+                        "path": (found[0] if found else path).relative_to(studio.root).as_posix() if path else None,
+                        "stored": found is not None,
+                        "size": found[1] if found else None,
                     }
                 )
                 continue

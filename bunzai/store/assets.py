@@ -5,11 +5,20 @@
 reuses the file (checked against its hash); a file found damaged (its bytes no longer hash
 to its name) is rewritten from the good bytes. `read_asset` verifies the hash
 on every read.
+
+A whole file stored beside a part of it (a card PNG, kept for a lossless write back, beside
+its portrait: the same file without its text chunks) may be stored as a **splice** of that
+part instead (`stage_splice`): `<sha256>.<ext>.splice` holds a header naming the part (an
+asset of its own, its base) and where its bytes sit in the file, then the file's other bytes.
+`read_asset` rebuilds the file from the two and checks it against its hash like any other; a
+plain file of the same name, where there is one, is read first. A base is always a plain file,
+so a splice is one level deep.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +27,7 @@ from typing import TYPE_CHECKING
 from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.store.atomic import settle, unlink_quietly, write_temp
-from bunzai.store.studio import Studio, check_ext
+from bunzai.store.studio import Studio, check_ext, check_sha256
 
 if TYPE_CHECKING:
     from bunzai.store.batch import Batch
@@ -59,6 +68,7 @@ class StagedAsset:
     ref: dict
     path: Path
     temp: Path | None
+    base: StagedAsset | None = None  # a splice's base, staged with it: landed before it
 
     def drop(self) -> None:
         if self.temp is not None:
@@ -88,9 +98,174 @@ def stage_asset(
     return StagedAsset(ref, path, write_temp(path, data, batch))
 
 
+def stage_splice(
+    studio: Studio,
+    data: bytes,
+    ext: str,
+    mime: str,
+    *,
+    sha256: str,
+    base: tuple[str, str],
+    spans: list[tuple[int, int]],
+    staged_base: StagedAsset | None = None,
+    batch: Batch | None = None,
+) -> StagedAsset:
+    """Stage `data` (hashing to `sha256`) as a splice of the asset `base` ((sha256, ext)), whose
+    bytes are `data`'s at `spans` (sorted, apart, none empty), unless the studio holds it already.
+
+    The base must be stored, or staged: `staged_base`, which `land_asset` lands first. A plain
+    file of that name is kept (and a damaged one rewritten plain); a good splice is reused.
+    """
+    ext = normalize_ext(ext)
+    _check_size(len(data), "the asset")
+    path = studio.asset_path(sha256, ext)
+    if os.path.lexists(path):
+        return stage_asset(studio, data, ext, mime, sha256=sha256, batch=batch)
+    spliced = splice_path(path)
+    ref = {"sha256": sha256, "ext": ext, "mime": mime}
+    if os.path.lexists(spliced) and _holds(spliced, sha256):
+        return StagedAsset(ref, spliced, None)
+    studio.writable_dir(path.parent)
+    return StagedAsset(ref, spliced, write_temp(spliced, encode_splice(base, spans, data), batch), staged_base)
+
+
+SPLICE_SUFFIX = ".splice"
+_SPLICE_MAGIC = b"bunzai splice 1\n"
+
+
+def splice_path(path: Path) -> Path:
+    """Where the asset whose plain file would be `path` is kept as a splice."""
+    return path.with_name(path.name + SPLICE_SUFFIX)
+
+
+def encode_splice(base: tuple[str, str], spans: list[tuple[int, int]], data: bytes) -> bytes:
+    """The splice file of `data` over the base found at `spans` of it: a magic line, a JSON
+    header line, then the bytes between and around the spans, in order."""
+    rest, at = [], 0
+    for start, end in spans:
+        rest.append(data[at:start])
+        at = end
+    rest.append(data[at:])
+    header = {"base": {"sha256": base[0], "ext": base[1]}, "spans": [list(span) for span in spans], "size": len(data)}
+    return _SPLICE_MAGIC + json.dumps(header, separators=(",", ":")).encode("ascii") + b"\n" + b"".join(rest)
+
+
+@dataclass(frozen=True)
+class _Header:
+    base: tuple[str, str]  # (sha256, ext) of the plain file the splice is built on
+    spans: list[tuple[int, int]]  # where the base's bytes sit in the file, in order
+    size: int  # the file's
+    length: int  # of the magic line and the header line: the rest of the bytes follow
+
+
+def _header(head: bytes) -> _Header | None:
+    """The header at the start of a splice file (`head`: at least its first lines), or None
+    where it is not one (damaged or foreign): spans in order, apart, within the size."""
+    if not head.startswith(_SPLICE_MAGIC):
+        return None
+    end = head.find(b"\n", len(_SPLICE_MAGIC), len(_SPLICE_MAGIC) + limits.ASSET_SPLICE_HEADER_MAX_BYTES)
+    if end < 0:
+        return None
+    try:
+        found = json.loads(head[len(_SPLICE_MAGIC) : end])
+        base = (check_sha256(found["base"]["sha256"]), check_ext(found["base"]["ext"]))
+        size, spans = found["size"], [(start, stop) for start, stop in found["spans"]]
+    except (ValueError, TypeError, KeyError, BunzaiError):
+        return None
+    if type(size) is not int or not 0 <= size <= limits.ASSET_MAX_BYTES:
+        return None
+    at = 0
+    for start, stop in spans:
+        if type(start) is not int or type(stop) is not int or not at <= start < stop <= size:
+            return None
+        at = stop
+    return _Header(base, spans, size, end + 1)
+
+
+def _read_header(path: os.PathLike[str]) -> _Header | None:
+    try:
+        with open(path, "rb") as handle:
+            return _header(handle.read(len(_SPLICE_MAGIC) + limits.ASSET_SPLICE_HEADER_MAX_BYTES))
+    except OSError:
+        return None
+
+
+def splice_base(path: os.PathLike[str]) -> str | None:
+    """The sha256 of the base a splice file names, or None where it is damaged. Reads the
+    header only (doctor, following a used splice to its base)."""
+    header = _read_header(path)
+    return header.base[0] if header is not None else None
+
+
+def _rebuilt(path: Path) -> bytes | None:
+    """The file a splice at `path` stands for, or None when the splice or its base is damaged
+    or missing; FileNotFoundError when there is no splice."""
+    raw = _read_bounded(path, path.name)
+    if raw is None:
+        raise FileNotFoundError(path)
+    header = _header(raw)
+    if header is None:
+        return None
+    rest = memoryview(raw)[header.length :]
+    base_path = path.parent / f"{header.base[0]}.{header.base[1]}"  # never a splice: one level deep
+    try:
+        base = _read_bounded(base_path, base_path.name)
+    except BunzaiError:
+        return None
+    shared = sum(stop - start for start, stop in header.spans)
+    if base is None or len(base) != shared or len(rest) != header.size - shared:
+        return None
+    if hashlib.sha256(base).hexdigest() != header.base[0]:
+        return None
+    out, at, taken, given = bytearray(), 0, 0, 0
+    for start, stop in header.spans:
+        out += rest[given : given + start - at]
+        given += start - at
+        out += base[taken : taken + stop - start]
+        taken += stop - start
+        at = stop
+    out += rest[given:]
+    return bytes(out)
+
+
+def _holds(path: Path, sha256: str) -> bool:
+    """Whether the stored file at `path` (plain or a splice) gives bytes hashing to `sha256`."""
+    try:
+        if path.name.endswith(SPLICE_SUFFIX):
+            data = _rebuilt(path)
+        else:
+            data = _read_bounded(path, path.name)
+    except (FileNotFoundError, BunzaiError):
+        return False
+    return data is not None and hashlib.sha256(data).hexdigest() == sha256
+
+
+def has_asset(studio: Studio, sha256: str, ext: str) -> bool:
+    """Whether the studio has a file for the asset, plain or a splice (not read: apply's check
+    that a piece's media are there)."""
+    path = studio.asset_path(sha256, ext)
+    return path.is_file() or splice_path(path).is_file()
+
+
+def stored_file(studio: Studio, sha256: str, ext: str) -> tuple[Path, int] | None:
+    """The file holding the asset (plain, else its splice) and the asset's size, or None when
+    neither is there. A splice's size is its header's (what reading it gives)."""
+    path = studio.asset_path(sha256, ext)
+    if path.is_file():
+        return path, path.stat().st_size
+    spliced = splice_path(path)
+    if not spliced.is_file():
+        return None
+    header = _read_header(spliced)
+    return spliced, header.size if header is not None else spliced.stat().st_size
+
+
 def land_asset(staged: StagedAsset, batch: Batch | None = None) -> dict:
     """Give a staged asset its name (in a batch, its bytes must be durable already). No lock is
-    needed: the name is the content, so whoever lands first lands the same bytes."""
+    needed: the name is the content, so whoever lands first lands the same bytes. A splice's
+    base lands first, so no splice is ever named without its base."""
+    if staged.base is not None:
+        land_asset(staged.base, batch)
     if staged.temp is None:
         return staged.ref
     temp, staged.temp = staged.temp, None
@@ -98,8 +273,7 @@ def land_asset(staged: StagedAsset, batch: Batch | None = None) -> dict:
         try:
             os.link(temp, staged.path)
         except FileExistsError:  # landed since it was staged, or damaged: keep it only when good
-            existing = _read_bounded(staged.path, staged.path.name)
-            if existing is None or hashlib.sha256(existing).hexdigest() != staged.ref["sha256"]:
+            if not _holds(staged.path, staged.ref["sha256"]):
                 os.replace(temp, staged.path)
     finally:
         unlink_quietly(temp)
@@ -117,7 +291,16 @@ def read_asset(studio: Studio, sha256: str, ext: str) -> bytes:
     path = studio.asset_path(sha256, normalize_ext(ext))
     data = _read_bounded(path, path.name)
     if data is None:
-        raise BunzaiError("not_found", f"no asset {path.name}", hint="import the media again")
+        try:
+            data = _rebuilt(splice_path(path))
+        except FileNotFoundError:
+            raise BunzaiError("not_found", f"no asset {path.name}", hint="import the media again") from None
+        if data is None:
+            raise BunzaiError(
+                "corrupt_asset",
+                f"asset {path.name} is damaged: its splice or the asset it is spliced from cannot be read whole",
+                hint="import the original media again to repair it",
+            )
     actual = hashlib.sha256(data).hexdigest()
     if actual != sha256:
         raise BunzaiError(

@@ -16,7 +16,8 @@ Checks, each a row in `problems` when it fails:
 - `graveyard`    every file of `Graveyard/<kind>/` is an entry `graveyard restore` takes: named
                  `<id>@<stamp>.json`, a regular file bunzai reads, a JSON object naming the
                  piece its name does; and `Graveyard/` holds only kind folders;
-- `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft or a
+- `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft, a
+                 splice in use (its base: `store.assets`) or a
                  revision kept for revert (`.bunzai/history/`);
 - `lock_file`    no lock file is left by a writer that is gone.
 
@@ -43,6 +44,7 @@ from bunzai.errors import BunzaiError
 from bunzai.files import is_exact_temp_name, is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
+from bunzai.store.assets import SPLICE_SUFFIX, splice_base
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
@@ -201,10 +203,14 @@ def _states(record: dict) -> tuple[str | None, str | None]:
 
 def _check_assets(studio: Studio, problems: list[dict]) -> int:
     used = _referenced_hashes(studio)
+    entries = [entry for entry in _entries(studio.assets_dir) if not is_temp_name(entry.name)]
+    for entry in entries:  # a used splice uses its base (one level: a base is never a splice)
+        if entry.name.endswith(SPLICE_SUFFIX) and entry.name.partition(".")[0] in used:
+            base = splice_base(entry.path)
+            if base is not None:
+                used.add(base)
     count = 0
-    for entry in _entries(studio.assets_dir):
-        if is_temp_name(entry.name):
-            continue
+    for entry in entries:
         count += 1
         if entry.name.partition(".")[0] not in used:
             problems.append(
