@@ -114,19 +114,22 @@ def stage_splice(
     bytes are `data`'s at `spans` (sorted, apart, none empty), unless the studio holds it already.
 
     The base must be stored, or staged: `staged_base`, which `land_asset` lands first. A plain
-    file of that name is kept (and a damaged one rewritten plain); a good splice is reused.
+    file of that name is kept (and a damaged one rewritten plain); a good splice is reused. A
+    splice no smaller than the file, or whose header would pass ASSET_SPLICE_HEADER_MAX_BYTES
+    (a hand-made draft's thousands of spans), is not made: the file is stored plain.
     """
     ext = normalize_ext(ext)
     _check_size(len(data), "the asset")
     path = studio.asset_path(sha256, ext)
-    if os.path.lexists(path):
+    record = None if os.path.lexists(path) else encode_splice(base, spans, data)
+    if record is None or len(record) >= len(data) or _header(record) is None:
         return stage_asset(studio, data, ext, mime, sha256=sha256, batch=batch)
     spliced = splice_path(path)
     ref = {"sha256": sha256, "ext": ext, "mime": mime}
     if os.path.lexists(spliced) and _holds(spliced, sha256):
         return StagedAsset(ref, spliced, None)
     studio.writable_dir(path.parent)
-    return StagedAsset(ref, spliced, write_temp(spliced, encode_splice(base, spans, data), batch), staged_base)
+    return StagedAsset(ref, spliced, write_temp(spliced, record, batch), staged_base)
 
 
 SPLICE_SUFFIX = ".splice"

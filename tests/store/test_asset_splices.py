@@ -89,6 +89,28 @@ def test_a_file_stored_plain_stays_plain(studio: Studio) -> None:
     assert whole == plain and path.is_file() and not splice_path(path).exists()
 
 
+@pytest.mark.parametrize(
+    ("spans", "header_max"),
+    [
+        ([(at, at + 1) for at in range(0, 8192, 2)], None),  # 4,096 one-byte spans: the splice outweighs the file
+        ([(0, 4096), (4100, 8192)], 50),  # a good splice, but its header past the limit
+    ],
+)
+def test_a_splice_that_would_not_read_back_or_save_is_stored_plain(
+    studio: Studio, monkeypatch, spans: list, header_max: int | None
+) -> None:
+    """A hand-made draft may name a part in thousands of one-byte spans: a header past the limit
+    would make the file unreadable, and a splice no smaller than the file saves nothing."""
+    whole = bytes(range(256)) * 32
+    if header_max is not None:
+        monkeypatch.setattr(limits, "ASSET_SPLICE_HEADER_MAX_BYTES", header_max)
+    part = put_asset(studio, _part(whole, spans), "png")
+    sha = hashlib.sha256(whole).hexdigest()
+    land_asset(stage_splice(studio, whole, "png", "", sha256=sha, base=(part["sha256"], "png"), spans=spans))
+    path = studio.asset_path(sha, "png")
+    assert path.read_bytes() == whole and not splice_path(path).exists()
+
+
 def test_a_good_splice_is_reused_and_a_damaged_one_replaced(studio: Studio) -> None:
     part, whole = _spliced(studio)
     spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
