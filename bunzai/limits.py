@@ -31,7 +31,7 @@ LOCK_POLL_SECONDS = 0.005
 # Largest single asset the studio stores (media: portraits, sprites, backgrounds).
 ASSET_MAX_BYTES = 64 * 1024 * 1024
 # A whole file stored beside a part of it (a card PNG beside its portrait: the file minus its
-# text chunks) is kept as a splice of that part, the rest and where the part sits, once the
+# text chunks) is kept as a splice (where the part sits in it, then its other bytes) once the
 # part holds this many bytes: a 552 KB card is then 552 KB on disk, not 1.06 MB. Below it a
 # splice saves less than a disk block and costs a second read, so the file is kept whole.
 ASSET_SPLICE_MIN_BYTES = 4096
