@@ -218,7 +218,7 @@ def _check_assets(studio: Studio, problems: list[dict]) -> int:
                     "orphan_asset",
                     entry.path,
                     f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
-                    "or revision kept for revert",
+                    "or revision kept for revert, and is the base of no splice in use",
                     fixable=True,
                 )
             )
