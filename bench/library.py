@@ -8,10 +8,15 @@ Generates N distinct Character Card V2 PNGs (a small portrait and a chara chunk 
 - bunzai: `bunzai import DIR | bunzai apply --yes` into a fresh studio, as one pipe.
 
 It prints wall times and their ratio, each process's peak RSS, and what the studio holds
-(files per card, lock files). Goals (issue 9): ratio at most 2.5, apply's peak RSS at
-most 150 MB and flat from 1,000 to 10,000 cards, at most 3 files per card, no lock file.
+(files per card, lock files, and its bytes over the cards': the floor stores each card once,
+1.0). Goals (issue 9): ratio at most 2.5, apply's peak RSS at most 150 MB and flat from
+1,000 to 10,000 cards, at most 3 files per card, no lock file.
 
-    .venv/bin/python bench/library.py [N ...]        # default: 1000 10000
+`--side S` gives each card an S x S portrait of noise instead (256: about 196 KB a card, as
+a downloaded card's art is), where keeping a card's original as a splice of its portrait
+decides the studio's size (docs/studio.md, "Assets").
+
+    .venv/bin/python bench/library.py [--side S] [N ...]        # default: 1000 10000
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
 import shutil
 import struct
 import subprocess
@@ -35,15 +41,20 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
-def portrait(seed: int) -> bytes:
-    """A 16x16 RGB image whose colour depends on `seed` (so every card's art differs)."""
-    rgb = bytes(((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256))
-    raw = zlib.compress(b"".join(b"\0" + rgb * 16 for _ in range(16)))
-    header = struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0)
+def portrait(seed: int, side: int = 0) -> bytes:
+    """A 16x16 RGB image whose colour depends on `seed` (so every card's art differs), or with
+    `side`, a side x side image of noise drawn from `seed` (it does not compress)."""
+    if side:
+        noise = random.Random(seed)
+        raw = zlib.compress(b"".join(b"\0" + noise.randbytes(side * 3) for _ in range(side)))
+    else:
+        rgb = bytes(((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256))
+        raw = zlib.compress(b"".join(b"\0" + rgb * 16 for _ in range(16)))
+    header = struct.pack(">IIBBBBB", side or 16, side or 16, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", raw)
 
 
-def card_png(index: int) -> bytes:
+def card_png(index: int, side: int = 0) -> bytes:
     name = f"Bench Character {index}"
     data = {
         "name": name,
@@ -66,13 +77,18 @@ def card_png(index: int) -> bytes:
         {key: data[key] for key in ("name", "description", "personality", "scenario", "first_mes", "mes_example")}
     )
     text = base64.b64encode(json.dumps(card).encode("utf-8"))
-    return portrait(index) + _chunk(b"tEXt", b"chara\0" + text) + _chunk(b"IEND", b"")
+    return portrait(index, side) + _chunk(b"tEXt", b"chara\0" + text) + _chunk(b"IEND", b"")
 
 
-def generate(folder: Path, count: int) -> None:
+def generate(folder: Path, count: int, side: int = 0) -> int:
+    """Write the cards; their bytes in all."""
     folder.mkdir(parents=True)
+    total = 0
     for index in range(count):
-        (folder / f"card-{index:05d}.png").write_bytes(card_png(index))
+        data = card_png(index, side)
+        (folder / f"card-{index:05d}.png").write_bytes(data)
+        total += len(data)
+    return total
 
 
 def floor(cards: Path, out: Path) -> float:
@@ -122,24 +138,25 @@ def bunzai_pipe(cards: Path, studio: Path) -> dict:
     }
 
 
-def studio_files(studio: Path) -> tuple[int, int]:
-    """(files that hold pieces or assets, lock files) in the studio."""
-    held = locks = 0
-    for _folder, _, files in os.walk(studio):
+def studio_files(studio: Path) -> tuple[int, int, int]:
+    """(files that hold pieces or assets, their bytes, lock files) in the studio."""
+    held = size = locks = 0
+    for folder, _, files in os.walk(studio):
         for name in files:
             if name.endswith(".lock"):
                 locks += 1
             elif name not in ("bunzai.toml", "changes.jsonl"):
                 held += 1
-    return held, locks
+                size += os.path.getsize(os.path.join(folder, name))
+    return held, size, locks
 
 
-def run(count: int, work: Path) -> dict:
+def run(count: int, work: Path, side: int = 0) -> dict:
     cards = work / f"cards-{count}"
-    generate(cards, count)
+    card_bytes = generate(cards, count, side)
     floor_s = floor(cards, work / f"floor-{count}")
     result = bunzai_pipe(cards, work / f"studio-{count}")
-    held, locks = studio_files(work / f"studio-{count}")
+    held, size, locks = studio_files(work / f"studio-{count}")
     shutil.rmtree(work / f"floor-{count}")
     return {
         "cards": count,
@@ -151,14 +168,19 @@ def run(count: int, work: Path) -> dict:
         "apply_rss_mb": round(result["apply_rss_mb"], 1),
         "import_rss_mb": round(result["import_rss_mb"], 1),
         "files_per_card": round(held / count, 2),
+        "bytes_over_cards": round(size / card_bytes, 2),
         "lock_files": locks,
     }
 
 
 def main() -> int:
-    counts = [int(arg) for arg in sys.argv[1:]] or [1000, 10_000]
+    args = sys.argv[1:]
+    side = 0
+    if args[:1] == ["--side"]:
+        side, args = int(args[1]), args[2:]
+    counts = [int(arg) for arg in args] or [1000, 10_000]
     with tempfile.TemporaryDirectory(prefix="bunzai-library-") as folder:
-        rows = [run(count, Path(folder)) for count in counts]
+        rows = [run(count, Path(folder), side) for count in counts]
     for row in rows:
         print(json.dumps(row))
     worst = max(row["ratio"] for row in rows)
@@ -166,7 +188,8 @@ def main() -> int:
     print(
         f"library: worst ratio {worst:.2f}x the atomic-write floor (goal 2.5x); apply peak RSS "
         f"{', '.join(f'{r:.0f}' for r in rss)} MB (goal <= 150, flat); files per card "
-        f"{max(row['files_per_card'] for row in rows)} (goal <= 3); lock files {sum(r['lock_files'] for r in rows)}"
+        f"{max(row['files_per_card'] for row in rows)} (goal <= 3); lock files {sum(r['lock_files'] for r in rows)}; "
+        f"studio bytes {max(row['bytes_over_cards'] for row in rows)}x the cards' (the floor: 1.0x)"
     )
     return 0
 
