@@ -79,7 +79,7 @@ def splice_plan(attachments: dict) -> dict[str, tuple[str, list[tuple[int, int]]
     card PNG beside its portrait, which is the file without its text chunks): sha256 -> (the
     part's sha256, where it sits in the file). A part qualifies when it holds at least
     `limits.ASSET_SPLICE_MIN_BYTES` and its spans are in order, apart and inside the file (any
-    other, as a hand-made draft may give, leaves the file stored whole); of several, the
+    other, as a hand-made draft may give, leaves the file stored plain); of several, the
     largest. Shapes are checked already (`attachment_problem`); the bytes are checked at read."""
     parts: dict[str, list[tuple[int, str, dict]]] = {}
     for sha256, item in attachments.items():
