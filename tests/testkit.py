@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
 import struct
 import subprocess
 import sys
@@ -73,6 +74,26 @@ def v2_card_png(name: str, *, description: str = "", seed: int = 0, more: dict |
         + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0))
         + chunk(b"IDAT", image)
         + text_chunk("chara", text)
+        + chunk(b"IEND", b"")
+    )
+
+
+def big_card(name: str, side: int = 64) -> bytes:
+    """A V2 card whose `chara` chunk comes before a side x side image of noise (as some editors
+    write it): its portrait, the file without the chunk, is big enough to be a splice's base."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    noise = random.Random(side)
+    rows = b"".join(b"\0" + bytes(noise.randrange(256) for _ in range(side * 3)) for _ in range(side))
+    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": name, "description": "big"}}
+    text = base64.b64encode(json.dumps(card).encode("utf-8"))
+    return (
+        PNG_SIGNATURE
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+        + text_chunk("chara", text)
+        + chunk(b"IDAT", zlib.compress(rows))
         + chunk(b"IEND", b"")
     )
 

@@ -37,6 +37,7 @@ from bunzai.changes.media import SourceReader, splice_plan
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
 from bunzai.model import dump_piece
+from bunzai.splice import insertion, part_spans
 from bunzai.store.assets import StagedAsset, has_asset, land_asset, stage_asset, stage_splice
 from bunzai.store.batch import Batch
 from bunzai.store.changelog import record_session
@@ -292,11 +293,20 @@ class _Window:
             piece = validate_piece(draft["proposed"])
             attachments = draft.get("attachments", {})
             plan = splice_plan(attachments)
+            # The escrow's files not named by place (carried inline: a bunzai.native file's) may
+            # still be another attachment with a run put in: those are kept to look in.
+            escrowed = {ref.sha256 for ref in piece.original.files.values()} if piece.original is not None else set()
+            escrowed = (escrowed & attachments.keys()) - plan.keys()
+            held: dict[str, tuple[StagedAsset, bytes]] | None = {} if escrowed else None
             media = {
-                sha256: self._stage_medium(sha256, item) for sha256, item in attachments.items() if sha256 not in plan
+                sha256: self._stage_medium(sha256, item, held=held)
+                for sha256, item in attachments.items()
+                if sha256 not in plan and sha256 not in escrowed
             }
             for sha256, (part, spans) in plan.items():  # after their bases: each is staged with its base
                 media[sha256] = self._stage_medium(sha256, attachments[sha256], (media[part], spans))
+            for sha256 in escrowed:
+                media[sha256] = self._stage_medium(sha256, attachments[sha256], over=held)
             staged = stage_piece(self.studio, dump_piece(piece), self.batch)
         except (BunzaiError, OSError) as error:
             error = _coded(error, self.studio, draft["target"])
@@ -308,14 +318,24 @@ class _Window:
         return _Staged(draft, staged, list(media.values()), refs)
 
     def _stage_medium(
-        self, sha256: str, item: dict, splice: tuple[StagedAsset, list[tuple[int, int]]] | None = None
+        self,
+        sha256: str,
+        item: dict,
+        splice: tuple[StagedAsset, list[tuple[int, int]]] | None = None,
+        *,
+        held: dict[str, tuple[StagedAsset, bytes]] | None = None,
+        over: dict[str, tuple[StagedAsset, bytes]] | None = None,
     ) -> StagedAsset:
         """`splice`: (the staged part, its spans) where the file is stored as a splice of another
-        attachment of the draft (`splice_plan`)."""
+        attachment of the draft (`splice_plan`). `held`: where to keep the bytes of one big
+        enough to be a base; `over`: those bases, to store this file as a splice of one it is
+        with a run put in (`bunzai.splice.insertion`)."""
         staged = self.media.get((sha256, item["ext"]))
         if staged is None:
             data = self.reader.read(sha256, item)
             ext, mime = item["ext"], item.get("mime", "")
+            if splice is None and over:
+                splice = _put_over(data, over)
             if splice is None:
                 staged = stage_asset(self.studio, data, ext, mime, sha256=sha256, batch=self.batch)
             else:
@@ -334,6 +354,8 @@ class _Window:
                 )
             self.bytes += len(data)
             self.media[(sha256, item["ext"])] = staged
+            if held is not None and len(data) >= limits.ASSET_SPLICE_MIN_BYTES:
+                held[sha256] = (staged, data)
         return staged
 
     def _land(self, unit: list) -> list[dict]:
@@ -465,6 +487,16 @@ def _occupied_hint(draft: dict) -> str:
         "(`bunzai create --id`, `bunzai duplicate REF NEW_ID`) to keep both; to change the stored piece, "
         "make an update draft (`bunzai cap run`); to replace it, bury it and apply this draft again"
     )
+
+
+def _put_over(data: bytes, bases: dict[str, tuple[StagedAsset, bytes]]) -> tuple | None:
+    """(the staged base, the spans of `data` it fills) for the largest base `data` is with one run
+    put in, or None."""
+    for staged, base in sorted(bases.values(), key=lambda pair: -len(pair[1])):
+        at = insertion(data, base)
+        if at is not None:
+            return staged, part_spans(len(data), len(base), at)
+    return None
 
 
 def _missing_media(studio, item: _Staged) -> str:

@@ -3,37 +3,11 @@ back) as a splice of it, and the card written back is the same file, byte for by
 
 from __future__ import annotations
 
-import base64
-import json
-import random
-import struct
-import zlib
 from pathlib import Path
 
-from testkit import corpus_path, v2_card_png
+from testkit import big_card, corpus_path, v2_card_png
 
 from bunzai import limits
-from bunzai.adapters.common.png import PNG_SIGNATURE, text_chunk
-
-
-def _chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-
-
-def big_card(name: str, side: int = 64) -> bytes:
-    """A V2 card whose `chara` chunk comes before a noisy side x side image (as some editors
-    write it): the portrait is the file without the middle of it."""
-    noise = random.Random(side)
-    rows = b"".join(b"\0" + bytes(noise.randrange(256) for _ in range(side * 3)) for _ in range(side))
-    card = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": name, "description": "big"}}
-    text = base64.b64encode(json.dumps(card).encode("utf-8"))
-    return (
-        PNG_SIGNATURE
-        + _chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
-        + text_chunk("chara", text)
-        + _chunk(b"IDAT", zlib.compress(rows))
-        + _chunk(b"IEND", b"")
-    )
 
 
 def _stored(bunzai) -> dict[str, int]:
@@ -74,3 +48,20 @@ def test_seraphina_takes_her_file_size_on_disk_not_twice_it(bunzai) -> None:
     assert sum(_stored(bunzai).values()) < card.stat().st_size * 1.01
     assert _exported(bunzai, "seraphina") == Path(card).read_bytes()
     assert bunzai("doctor", check=True).json["clean"]
+
+
+def test_a_native_copy_carries_the_image_once_and_imports_as_a_splice(bunzai, tmp_path) -> None:
+    """bunzai.native carries the original as its portrait and the run put in; a studio importing
+    it finds the same and stores the original as a splice, though the file names no spans."""
+    from bunzai.store.studio import init_studio
+
+    card = bunzai.home / "nova.png"
+    card.write_bytes(big_card("Nova", side=96))
+    bunzai("apply", "--yes", input=bunzai("import", str(card)).stdout, check=True)
+    done = bunzai("export", "nova", "--to", "bunzai.native", check=True).lines[-1]
+    native = bunzai.studio / done["path"]
+    assert native.stat().st_size < card.stat().st_size * 1.6  # base64 (4/3) of the image once: twice is 2.7x
+    other = type(bunzai)(bunzai.home, init_studio(tmp_path / "other")[0].root)  # the fixture's runner
+    other("apply", "--yes", input=other("import", str(native)).stdout, check=True)
+    assert sorted(name.rsplit(".", 1)[-1] for name in _stored(other)) == ["png", "splice"]
+    assert _exported(other, "nova") == card.read_bytes()
