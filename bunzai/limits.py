@@ -38,7 +38,7 @@ ASSET_MAX_BYTES = 64 * 1024 * 1024
 ASSET_SPLICE_MIN_BYTES = 4096
 # Longest header of a splice file (its base, the spans, the size): a few dozen spans of a PNG
 # take a few hundred bytes. apply stores a file plain rather than write a longer header, so a
-# splice found with a longer one is damaged (`corrupt_asset`).
+# splice with a longer one is read as damaged (`corrupt_asset`).
 ASSET_SPLICE_HEADER_MAX_BYTES = 64 * 1024
 # How many change-log bytes are read backwards to find the last `seq`; one record is a
 # few hundred bytes, so this always covers the last line.
