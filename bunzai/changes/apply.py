@@ -356,6 +356,11 @@ class _Window:
             self.media[(sha256, item["ext"])] = staged
             if held is not None and len(data) >= limits.ASSET_SPLICE_MIN_BYTES:
                 held[sha256] = (staged, data)
+        elif held is not None and item.get("size", limits.ASSET_SPLICE_MIN_BYTES) >= limits.ASSET_SPLICE_MIN_BYTES:
+            # Staged by an earlier draft of the window (the same portrait): read again to look in.
+            data = self.reader.read(sha256, item)
+            if len(data) >= limits.ASSET_SPLICE_MIN_BYTES:
+                held[sha256] = (staged, data)
         return staged
 
     def _land(self, unit: list) -> list[dict]:

@@ -65,3 +65,21 @@ def test_a_native_copy_carries_the_image_once_and_imports_as_a_splice(bunzai, tm
     other("apply", "--yes", input=other("import", str(native)).stdout, check=True)
     assert sorted(name.rsplit(".", 1)[-1] for name in _stored(other)) == ["png", "splice"]
     assert _exported(other, "nova") == card.read_bytes()
+
+
+def test_two_native_cards_of_one_portrait_in_one_apply_are_both_splices(bunzai, tmp_path) -> None:
+    """The second card's portrait was staged by the first card's draft in the same apply window:
+    it is still the base its original is spliced over."""
+    from bunzai.store.studio import init_studio
+
+    natives = []
+    for name in ("Nova", "Vega"):  # the same image of noise, two cards
+        card = bunzai.home / f"{name}.png"
+        card.write_bytes(big_card(name))
+        bunzai("apply", "--yes", input=bunzai("import", str(card)).stdout, check=True)
+        done = bunzai("export", name.lower(), "--to", "bunzai.native", check=True).lines[-1]
+        natives.append(str(bunzai.studio / done["path"]))
+    other = type(bunzai)(bunzai.home, init_studio(tmp_path / "other")[0].root)
+    other("apply", "--yes", input=other("import", *natives).stdout, check=True)
+    assert sorted(name.rsplit(".", 1)[-1] for name in _stored(other)) == ["png", "splice", "splice"]
+    assert _exported(other, "vega") == (bunzai.home / "Vega.png").read_bytes()
