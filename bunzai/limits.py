@@ -34,11 +34,11 @@ ASSET_MAX_BYTES = 64 * 1024 * 1024
 # text chunks) can be kept as a splice (naming the part and where it sits, then the file's
 # other bytes) once the part holds this many bytes: a 552 KB card is then 552 KB on disk, not
 # 1.06 MB. Below it a splice saves less than a disk block and costs a second read, so the file
-# is stored plain.
+# is stored plain. bunzai.native takes only an asset this large as a splice's base, too.
 ASSET_SPLICE_MIN_BYTES = 4096
 # Longest header of a splice file (its base, the spans, the size): a few dozen spans of a PNG
 # take a few hundred bytes. apply stores a file plain rather than write a longer header, so a
-# splice with a longer one is read as damaged (`corrupt_asset`).
+# splice with a longer header is read as damaged (`corrupt_asset`).
 ASSET_SPLICE_HEADER_MAX_BYTES = 64 * 1024
 # How many change-log bytes are read backwards to find the last `seq`; one record is a
 # few hundred bytes, so this always covers the last line.
