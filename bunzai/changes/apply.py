@@ -38,7 +38,7 @@ from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
 from bunzai.model import dump_piece
 from bunzai.splice import insertion, part_spans
-from bunzai.store.assets import StagedAsset, has_asset, land_asset, stage_asset, stage_splice
+from bunzai.store.assets import SPLICE_SUFFIX, StagedAsset, has_asset, land_asset, stage_asset, stage_splice
 from bunzai.store.batch import Batch
 from bunzai.store.changelog import record_session
 from bunzai.store.pieces import Staged, delete_piece, land_create, land_update, stage_piece, try_read, update_piece
@@ -356,7 +356,11 @@ class _Window:
             self.media[(sha256, item["ext"])] = staged
             if held is not None and len(data) >= limits.ASSET_SPLICE_MIN_BYTES:
                 held[sha256] = (staged, data)
-        elif held is not None and item.get("size", limits.ASSET_SPLICE_MIN_BYTES) >= limits.ASSET_SPLICE_MIN_BYTES:
+        elif (
+            held is not None
+            and not staged.path.name.endswith(SPLICE_SUFFIX)  # a base is a plain file
+            and item.get("size", limits.ASSET_SPLICE_MIN_BYTES) >= limits.ASSET_SPLICE_MIN_BYTES
+        ):
             # Staged by an earlier draft of the window (the same portrait): read again to look in.
             data = self.reader.read(sha256, item)
             if len(data) >= limits.ASSET_SPLICE_MIN_BYTES:

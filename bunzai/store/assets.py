@@ -113,15 +113,19 @@ def stage_splice(
     """Stage `data` (hashing to `sha256`) as a splice of the asset `base` ((sha256, ext)), whose
     bytes are `data`'s at `spans` (sorted, apart, none empty), unless the studio holds it already.
 
-    The base must be stored, or staged: `staged_base`, which `land_asset` lands first. A plain
-    file of that name is kept (and a damaged one rewritten plain); a good splice is reused. A
-    splice no smaller than the file, or whose header would pass ASSET_SPLICE_HEADER_MAX_BYTES
-    (a hand-made draft's thousands of spans), is not made: the file is stored plain.
+    The base must be a plain file, stored or staged: `staged_base`, which `land_asset` lands
+    first. A plain file of that name is kept (and a damaged one rewritten plain); a good splice
+    is reused. A splice no smaller than the file, or whose header would pass
+    ASSET_SPLICE_HEADER_MAX_BYTES (a hand-made draft's thousands of spans), or over a base that
+    is itself a splice (one an earlier draft of the window stored so), is not made: the file is
+    stored plain.
     """
     ext = normalize_ext(ext)
     _check_size(len(data), "the asset")
     path = studio.asset_path(sha256, ext)
-    record = None if os.path.lexists(path) else encode_splice(base, spans, data)
+    base_path = studio.asset_path(*base)
+    plain_base = staged_base.path == base_path if staged_base is not None else base_path.is_file()
+    record = None if os.path.lexists(path) or not plain_base else encode_splice(base, spans, data)
     if record is None or len(record) >= len(data) or _header(record) is None:
         return stage_asset(studio, data, ext, mime, sha256=sha256, batch=batch)
     spliced = splice_path(path)

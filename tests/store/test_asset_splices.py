@@ -82,6 +82,33 @@ def test_landing_a_splice_lands_its_staged_base_first(studio: Studio) -> None:
     assert read_asset(studio, sha, "png") == WHOLE
 
 
+@pytest.mark.parametrize("staged", [False, True])
+def test_no_splice_is_made_over_a_base_that_is_a_splice(studio: Studio, staged: bool) -> None:
+    """A base is always a plain file (reviewer 447: a file an earlier draft of the window stored
+    as a splice, taken as the base of another, left the other unreadable)."""
+    part = put_asset(studio, _part(WHOLE, SPANS), "png")
+    sha = hashlib.sha256(WHOLE).hexdigest()
+    spliced = stage_splice(studio, WHOLE, "png", "", sha256=sha, base=(part["sha256"], "png"), spans=SPANS)
+    land_asset(spliced)
+    bigger = WHOLE[:5000] + b"one more chunk" * 400 + WHOLE[5000:]
+    bigger_sha = hashlib.sha256(bigger).hexdigest()
+    spans = [(0, 5000), (5000 + 14 * 400, len(bigger))]
+    land_asset(
+        stage_splice(
+            studio,
+            bigger,
+            "png",
+            "",
+            sha256=bigger_sha,
+            base=(sha, "png"),
+            spans=spans,
+            staged_base=spliced if staged else None,
+        )
+    )
+    path = studio.asset_path(bigger_sha, "png")
+    assert path.read_bytes() == bigger and not splice_path(path).exists()
+
+
 def test_a_file_stored_plain_stays_plain(studio: Studio) -> None:
     plain = put_asset(studio, WHOLE, "png", "image/png")
     _part_ref, whole = _spliced(studio)
