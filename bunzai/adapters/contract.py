@@ -178,12 +178,15 @@ class Decoded:
 
     pieces[0] is the primary piece (the card, the world, the preset); further pieces are
     carried with it (a card's embedded book as a lorebook) and are referenced from it.
-    Every AssetRef in the pieces must have its bytes in `blobs`.
+    Every AssetRef in the pieces must have its bytes in `blobs`, unless `stored_media`: the
+    file is a bare canonical piece, whose media a studio holds and the file does not carry
+    (import leaves them to apply, which refuses what the studio lacks; a convert refuses them).
     """
 
     pieces: list[PieceBase]
     blobs: list[Blob] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    stored_media: bool = False
 
 
 @dataclass

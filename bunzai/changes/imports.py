@@ -296,20 +296,24 @@ def _drafts(adapter, decoded, name: str, digest: str, piece_id: str | None, sour
                 mode="create",
                 proposed=doc,
                 operations=[operation],
-                attachments=_attachments(piece, blobs, name, source),
+                attachments=_attachments(piece, blobs, name, source, decoded.stored_media),
                 group=group,
             )
         )
     return drafts
 
 
-def _attachments(piece, blobs: dict, name: str, source: Path | None) -> dict:
+def _attachments(piece, blobs: dict, name: str, source: Path | None, stored: bool = False) -> dict:
+    """The draft's attachments; `stored` (a bare canonical piece): a medium the file does not carry
+    is named by the piece alone, and apply refuses the draft where the studio lacks it."""
     refs = list(piece.asset_refs())
     if piece.original is not None:
         refs += list(piece.original.files.values())
     attachments = {}
     for ref in refs:
         blob = blobs.get(ref.sha256)
+        if blob is None and stored:
+            continue
         if blob is None:
             raise BunzaiError(
                 "internal",

@@ -308,6 +308,13 @@ def convert(
     blobs = {blob.sha256: blob.data for blob in decoded.blobs}
 
     def media(ref):
+        if ref.sha256 not in blobs and decoded.stored_media:  # a piece file copied out of a studio
+            raise BunzaiError(
+                "not_found",
+                f"{file} names a medium it does not carry ({ref.sha256[:12]}….{ref.ext}): a piece file copied out "
+                "of a studio keeps its media there",
+                "export it from the studio (bunzai export REF --to FORMAT), or as bunzai.native, which carries them",
+            )
         return blobs[ref.sha256]
 
     crossing = convert_piece(decoded.pieces[0], to, media)

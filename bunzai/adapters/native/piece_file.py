@@ -12,8 +12,8 @@ PNG's original: its portrait with the card's text chunks) travels as that run al
      "<sha256>.png": {"mime": "...", "base": "<sha256>.png", "at": 511550, "base64": "<the run>"}
 
 its bytes are the base's first `at` bytes, the run, then the rest of the base. A base is
-always written whole. A file with no such asset is written as format 1, which every bunzai
-reads.
+always written whole. A file with no such asset is written as format 1, as bunzai wrote every
+file before format 2.
 """
 
 from __future__ import annotations
@@ -51,7 +51,11 @@ class NativePiece(Adapter):
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
         if isinstance(parsed, dict) and parsed.get("type") == DOC_TYPE:
             return 1.0
-        return 0.9 if _is_piece(parsed) and "body" in parsed else 0.0
+        # A bare piece: above Agnai's 0.95 for any `"kind": "character"` (its own import test),
+        # which would read a studio's character file as an empty Agnai card. No Agnai export
+        # has a `body` object beside a string `id`.
+        bare = _is_piece(parsed) and isinstance(parsed.get("body"), dict) and isinstance(parsed.get("id"), str)
+        return 0.97 if bare else 0.0
 
     def read(self, data: bytes, name: str, parsed: Any) -> Decoded:
         if isinstance(parsed, dict) and parsed.get("type") == DOC_TYPE:
@@ -70,8 +74,8 @@ class NativePiece(Adapter):
                     "export the piece again",
                 )
             blobs = _blobs(assets)
-        elif _is_piece(parsed):
-            piece, blobs = validate_piece(parsed), []
+        elif _is_piece(parsed):  # its media stay in the studio it was copied from
+            return Decoded([validate_piece(parsed)], [], stored_media=True)
         else:
             raise BunzaiError(
                 "unrecognized_file", f"{name}: not a bunzai piece", 'a bunzai.native file has "type": "bunzai.piece"'
