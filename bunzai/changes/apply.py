@@ -296,7 +296,8 @@ class _Window:
             # The escrow's files not named by place (carried inline: a bunzai.native file's) may
             # still be another attachment with a run put in: those are kept to look in.
             escrowed = {ref.sha256 for ref in piece.original.files.values()} if piece.original is not None else set()
-            escrowed = (escrowed & attachments.keys()) - plan.keys()
+            parts = {part for part, _spans in plan.values()}  # staged before the plan's splices
+            escrowed = (escrowed & attachments.keys()) - plan.keys() - parts
             held: dict[str, tuple[StagedAsset, bytes]] | None = {} if escrowed else None
             media = {
                 sha256: self._stage_medium(sha256, item, held=held)

@@ -3,6 +3,7 @@ back) as a splice of it, and the card written back is the same file, byte for by
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from testkit import big_card, corpus_path, v2_card_png
@@ -83,3 +84,19 @@ def test_two_native_cards_of_one_portrait_in_one_apply_are_both_splices(bunzai, 
     other("apply", "--yes", input=other("import", *natives).stdout, check=True)
     assert sorted(name.rsplit(".", 1)[-1] for name in _stored(other)) == ["png", "splice", "splice"]
     assert _exported(other, "vega") == (bunzai.home / "Vega.png").read_bytes()
+
+
+def test_an_escrowed_file_that_is_the_part_of_a_splice_is_staged_first(bunzai) -> None:
+    """A hand-made draft may name the part (by spans) in the escrow and the whole file as the
+    portrait: the part is still staged before the splice built on it."""
+    card = bunzai.home / "nova.png"
+    card.write_bytes(big_card("Nova"))
+    draft = bunzai("import", str(card), check=True).lines[0]
+    body, original = draft["proposed"]["body"], draft["proposed"]["original"]
+    body["portrait"], original["files"]["card.png"] = original["files"]["card.png"], body["portrait"]
+    applied = bunzai("apply", "--yes", input=json.dumps(draft) + "\n")
+    assert applied.code == 0, applied.stdout + applied.stderr
+    assert sorted(name.rsplit(".", 1)[-1] for name in _stored(bunzai)) == ["png", "splice"]
+    assert bunzai("art", "nova", "--out", str(bunzai.home / "art.png"), check=True).json["size"] == len(
+        card.read_bytes()
+    )
