@@ -197,11 +197,11 @@ def _read_header(path: os.PathLike[str]) -> _Header | None:
         return None
 
 
-def splice_base(path: os.PathLike[str]) -> str | None:
-    """The sha256 of the base a splice file names, or None where it is damaged. Reads the
+def splice_base(path: os.PathLike[str]) -> tuple[str, str] | None:
+    """(sha256, ext) of the base a splice file names, or None where it is damaged. Reads the
     header only (doctor, following a used splice to its base)."""
     header = _read_header(path)
-    return header.base[0] if header is not None else None
+    return header.base if header is not None else None
 
 
 def _rebuilt(path: Path) -> bytes | None:

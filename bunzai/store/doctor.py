@@ -19,6 +19,8 @@ Checks, each a row in `problems` when it fails:
 - `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft, a
                  splice in use (its base: `store.assets`) or a
                  revision kept for revert (`.bunzai/history/`);
+- `missing_asset` every medium a piece refers to has a file in `assets/`: its own, or a splice
+                 whose base is there (bytes are not read: damage is found on reading);
 - `lock_file`    no lock file is left by a writer that is gone.
 
 `repair` removes temp files of dead writers, orphan assets and stray lock files, and nothing
@@ -44,7 +46,7 @@ from bunzai.errors import BunzaiError
 from bunzai.files import is_exact_temp_name, is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
-from bunzai.store.assets import SPLICE_SUFFIX, splice_base
+from bunzai.store.assets import SPLICE_SUFFIX, splice_base, splice_path
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
@@ -65,9 +67,10 @@ def examine(studio: Studio, *, repair: bool = False) -> dict:
     try:
         problems: list[dict] = []
         notes: list[str] = []
-        pieces, damaged = _check_pieces(studio, problems)
+        pieces, damaged, media = _check_pieces(studio, problems)
         records = _check_log(studio, pieces, damaged, problems, notes)
         assets = _check_assets(studio, problems)
+        _check_media(studio, media, problems)
         _check_graveyard(studio, problems)
         _check_temps(studio, problems)
         _check_export_temps(studio, problems, notes)
@@ -96,10 +99,13 @@ def _problem(check: str, path: Path | str, message: str, **extra: Any) -> dict:
     return {"check": check, "path": str(path), "message": message, **extra}
 
 
-def _check_pieces(studio: Studio, problems: list[dict]) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]]]:
-    """{(kind, id): revision} of every piece file, and the files that do not read; those, and
-    the pieces that do not validate, are noted as problems."""
-    pieces, damaged = {}, set()
+def _check_pieces(
+    studio: Studio, problems: list[dict]
+) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]], dict[tuple[str, str], list[tuple[str, str]]]]:
+    """{(kind, id): revision} of every piece file, the files that do not read, and the media
+    (sha256, ext) each valid piece refers to, its escrow's included; the files that do not read
+    and the pieces that do not validate are noted as problems."""
+    pieces, damaged, media = {}, set(), {}
     for kind, piece_id in list_stored(studio):
         path = studio.piece_path(kind, piece_id)
         try:
@@ -110,12 +116,49 @@ def _check_pieces(studio: Studio, problems: list[dict]) -> tuple[dict[tuple[str,
             continue
         pieces[(kind, piece_id)] = stored.revision
         try:
-            validate_piece(stored.data)
+            piece = validate_piece(stored.data)
         except BunzaiError as error:
             problems.append(
                 _problem("piece", path, f"{kind}/{piece_id} does not validate: {error.message}", code=error.code)
             )
-    return pieces, damaged
+            continue
+        media[(kind, piece_id)] = [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
+    return pieces, damaged, media
+
+
+def _check_media(studio: Studio, media: dict[tuple[str, str], list[tuple[str, str]]], problems: list[dict]) -> None:
+    """Every piece's media have a file in assets/: the plain file, or a splice whose base is
+    there. Their bytes are not read: a damaged file is found when it is read (corrupt_asset)."""
+    missing: dict[tuple[str, str], str] = {}  # (sha256, ext) -> why it cannot be read, or ""
+    for (kind, piece_id), refs in media.items():
+        for ref in refs:
+            if ref not in missing:
+                missing[ref] = _unreadable(studio, *ref)
+            if missing[ref]:
+                problems.append(
+                    _problem(
+                        "missing_asset",
+                        studio.piece_path(kind, piece_id),
+                        f"{kind}/{piece_id} refers to {missing[ref]}",
+                        asset=f"{ref[0]}.{ref[1]}",
+                    )
+                )
+
+
+def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
+    """Why the asset has no file to be read from, or ''."""
+    path = studio.asset_path(sha256, ext)
+    if path.is_file():
+        return ""
+    spliced = splice_path(path)
+    if not spliced.is_file():
+        return f"assets/{path.name}, which is not in the studio"
+    base = splice_base(spliced)
+    if base is None:
+        return f"assets/{spliced.name}, whose header is damaged"
+    if not studio.asset_path(*base).is_file():
+        return f"assets/{spliced.name}, whose base assets/{base[0]}.{base[1]} is not in the studio"
+    return ""
 
 
 def _check_log(
@@ -208,7 +251,7 @@ def _check_assets(studio: Studio, problems: list[dict]) -> int:
         if entry.name.endswith(SPLICE_SUFFIX) and entry.name.partition(".")[0] in used:
             base = splice_base(entry.path)
             if base is not None:
-                used.add(base)
+                used.add(base[0])
     count = 0
     for entry in entries:
         count += 1

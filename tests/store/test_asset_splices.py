@@ -53,7 +53,7 @@ def test_a_splice_reads_back_whole_and_takes_only_the_rest(studio: Studio) -> No
     assert splice_path(path).stat().st_size < rest + 300  # the rest and a short header, not the part again
     assert has_asset(studio, whole["sha256"], "png")
     assert stored_file(studio, whole["sha256"], "png") == (splice_path(path), len(WHOLE))
-    assert splice_base(splice_path(path)) == part["sha256"]
+    assert splice_base(splice_path(path)) == (part["sha256"], "png")
 
 
 @given(st.data())
@@ -281,3 +281,27 @@ def _forget_history(studio: Studio) -> None:
     assert kept
     for path in kept:
         path.unlink()
+
+
+def test_doctor_names_a_piece_whose_media_cannot_be_read(studio: Studio) -> None:
+    """A medium with no file, a splice whose base was deleted by hand, a splice whose header is
+    damaged: each is a missing_asset problem of the piece naming it, which repair leaves."""
+    from bunzai.store.doctor import examine
+    from bunzai.store.pieces import create_piece
+
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    never = {"sha256": "e" * 64, "ext": "png", "mime": "image/png"}
+    create_piece(studio, {"kind": "character", "id": "bob", "name": "Bob", "body": {"portrait": never}})
+    report = examine(studio, repair=True)
+    assert [(p["check"], p["asset"]) for p in report["problems"]] == [("missing_asset", f"{'e' * 64}.png")]
+    assert "assets/" + "e" * 64 + ".png, which is not in the studio" in report["problems"][0]["message"]
+    studio.asset_path(part["sha256"], "png").unlink()
+    found = examine(studio)["problems"]
+    assert sorted((p["check"], p["asset"].split(".")[0]) for p in found) == sorted(
+        [("missing_asset", "e" * 64), ("missing_asset", part["sha256"]), ("missing_asset", whole["sha256"])]
+    )
+    assert any("whose base assets/" in p["message"] for p in found)
+    spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
+    spliced.write_bytes(b"not a splice")
+    assert any("header is damaged" in p["message"] for p in examine(studio)["problems"])
