@@ -4,6 +4,10 @@ file as the other one and the run, so the image is kept once."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+K = TypeVar("K")
+
 # Bytes compared at a time while the two files agree: two unrelated files part within the
 # first step, so asking costs little where the answer is no.
 _STEP = 64 * 1024
@@ -25,6 +29,17 @@ def insertion(whole: bytes, part: bytes) -> int | None:
         else:
             high = middle - 1
     return low if whole[low + extra :] == part[low:] else None
+
+
+def largest_insertion(whole: bytes, parts: dict[K, bytes], min_size: int) -> tuple[K, int] | None:
+    """Of `parts` of at least `min_size` bytes, the largest that `whole` is with one run put in:
+    (its key, where the run goes), or None."""
+    for key, part in sorted(parts.items(), key=lambda item: -len(item[1])):
+        if len(part) >= min_size:
+            at = insertion(whole, part)
+            if at is not None:
+                return key, at
+    return None
 
 
 def part_spans(whole_size: int, part_size: int, at: int) -> list[tuple[int, int]]:

@@ -61,3 +61,13 @@ def test_no_run_when_the_files_differ_elsewhere_or_the_first_is_not_longer(step)
         assert insertion(b"ab", b"abc") is None
         assert insertion(b"run", b"") == 0
         assert insertion(b"abcXYZdef", b"abcdef") == 3
+
+
+def test_the_largest_part_big_enough_is_the_one_named() -> None:
+    from bunzai.splice import largest_insertion
+
+    whole = b"head" + b"RUN" + b"tail-of-the-file"
+    parts = {"small": b"tail-of-the-file", "large": b"head" + b"tail-of-the-file", "other": b"x" * 40}
+    assert largest_insertion(whole, parts, 0) == ("large", 4)
+    assert largest_insertion(whole, parts, 21) is None  # "large" is 20 bytes, "other" no part of it
+    assert largest_insertion(whole, {"small": parts["small"]}, 0) == ("small", 0)

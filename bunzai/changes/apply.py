@@ -37,7 +37,7 @@ from bunzai.changes.media import SourceReader, splice_plan
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
 from bunzai.model import dump_piece
-from bunzai.splice import insertion, part_spans
+from bunzai.splice import largest_insertion, part_spans
 from bunzai.store.assets import SPLICE_SUFFIX, StagedAsset, has_asset, land_asset, stage_asset, stage_splice
 from bunzai.store.batch import Batch
 from bunzai.store.changelog import record_session
@@ -335,8 +335,11 @@ class _Window:
         if staged is None:
             data = self.reader.read(sha256, item)
             ext, mime = item["ext"], item.get("mime", "")
-            if splice is None and over:
-                splice = _put_over(data, over)
+            if splice is None and over:  # held bases are at least ASSET_SPLICE_MIN_BYTES already
+                found = largest_insertion(data, {key: base for key, (_, base) in over.items()}, 0)
+                if found is not None:
+                    key, at = found
+                    splice = (over[key][0], part_spans(len(data), len(over[key][1]), at))
             if splice is None:
                 staged = stage_asset(self.studio, data, ext, mime, sha256=sha256, batch=self.batch)
             else:
@@ -497,16 +500,6 @@ def _occupied_hint(draft: dict) -> str:
         "(`bunzai create --id`, `bunzai duplicate REF NEW_ID`) to keep both; to change the stored piece, "
         "make an update draft (`bunzai cap run`); to replace it, bury it and apply this draft again"
     )
-
-
-def _put_over(data: bytes, bases: dict[str, tuple[StagedAsset, bytes]]) -> tuple | None:
-    """(the staged base, the spans of `data` it fills) for the largest base `data` is with one run
-    put in, or None."""
-    for staged, base in sorted(bases.values(), key=lambda pair: -len(pair[1])):
-        at = insertion(data, base)
-        if at is not None:
-            return staged, part_spans(len(data), len(base), at)
-    return None
 
 
 def _missing_media(studio, item: _Staged) -> str:

@@ -28,7 +28,7 @@ from bunzai.adapters.contract import Adapter, Blob, Decoded, Encoded
 from bunzai.adapters.registry import register
 from bunzai.errors import BunzaiError
 from bunzai.model import KIND_NAMES, dump_piece, key_order
-from bunzai.splice import insertion
+from bunzai.splice import largest_insertion
 from bunzai.validate import validate_piece
 
 DOC_TYPE = "bunzai.piece"
@@ -89,7 +89,7 @@ class NativePiece(Adapter):
         assets: dict[str, dict] = {key: {"mime": ref.mime} for key, ref in refs.items()}
         bases = {key: value for key, value in data.items() if key not in escrowed}  # never an escrowed file
         for key in escrowed & refs.keys():
-            found = _spliced_over(data[key], bases)
+            found = largest_insertion(data[key], bases, limits.ASSET_SPLICE_MIN_BYTES)
             if found is not None:
                 base, at = found
                 run = data[key][at : at + len(data[key]) - len(data[base])]
@@ -102,17 +102,6 @@ class NativePiece(Adapter):
         fmt = DOC_FORMAT_SPLICED if spliced else DOC_FORMAT
         doc = {"type": DOC_TYPE, "format": fmt, "piece": piece_doc, "assets": assets}
         return Encoded((json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
-
-
-def _spliced_over(whole: bytes, bases: dict[str, bytes]) -> tuple[str, int] | None:
-    """(the key of the asset `whole` is with one run put in, where), the largest such first, or
-    None. Assets under ASSET_SPLICE_MIN_BYTES are not worth naming."""
-    for key, part in sorted(bases.items(), key=lambda item: -len(item[1])):
-        if limits.ASSET_SPLICE_MIN_BYTES <= len(part) < len(whole):
-            at = insertion(whole, part)
-            if at is not None:
-                return key, at
-    return None
 
 
 def _blobs(assets: dict) -> list[Blob]:
