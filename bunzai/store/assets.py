@@ -130,7 +130,7 @@ def stage_splice(
         return stage_asset(studio, data, ext, mime, sha256=sha256, batch=batch)
     spliced = splice_path(path)
     ref = {"sha256": sha256, "ext": ext, "mime": mime}
-    if os.path.lexists(spliced) and _holds(spliced, sha256):
+    if os.path.lexists(spliced) and not asset_damage(spliced):
         return StagedAsset(ref, spliced, None)
     studio.writable_dir(path.parent)
     return StagedAsset(ref, spliced, write_temp(spliced, record, batch), staged_base)
@@ -204,67 +204,107 @@ def splice_base(path: os.PathLike[str]) -> tuple[str, str] | None:
     return header.base if header is not None else None
 
 
-def _rebuilt(path: Path) -> bytes | None:
-    """The file a splice at `path` stands for, or None when the splice or its base is damaged
-    or missing; FileNotFoundError when there is no splice."""
-    raw = _read_bounded(path, path.name)
-    if raw is None:
-        raise FileNotFoundError(path)
+class _Unreadable(Exception):
+    """Why a stored file does not give the bytes its name promises."""
+
+
+def _rebuild(path: Path) -> list[memoryview]:
+    """The file a splice at `path` stands for, as its pieces in order (joined, they are the
+    file: hashed piece by piece, never copied whole); _Unreadable where the splice cannot be
+    read or its base is missing, FileNotFoundError where there is no splice. The base is not
+    hashed: every reader hashes the file rebuilt, and asks `_blame` why it differs."""
+    raw = _bounded(path)
     header = _header(raw)
     if header is None:
-        return None
+        raise _Unreadable("its header is damaged")
     rest = memoryview(raw)[header.length :]
-    base_path = path.parent / f"{header.base[0]}.{header.base[1]}"  # never a splice: one level deep
+    base_name = f"{header.base[0]}.{header.base[1]}"  # never a splice: one level deep
     try:
-        base = _read_bounded(base_path, base_path.name)
-    except BunzaiError:
-        return None
+        base = memoryview(_bounded(path.parent / base_name))
+    except FileNotFoundError:
+        raise _Unreadable(f"its base assets/{base_name} is not in the studio") from None
+    except _Unreadable:
+        base = memoryview(b"")  # past the size limit: not the base any splice was made over
     shared = sum(stop - start for start, stop in header.spans)
-    if base is None or len(base) != shared or len(rest) != header.size - shared:
-        return None
-    if hashlib.sha256(base).hexdigest() != header.base[0]:
-        return None
-    out, at, taken, given = bytearray(), 0, 0, 0
+    if len(base) != shared:
+        raise _Unreadable(f"its base assets/{base_name} is damaged")
+    if len(rest) != header.size - shared:
+        raise _Unreadable(f"it holds {len(rest)} bytes beside its base, where its header says {header.size - shared}")
+    pieces, at, taken, given = [], 0, 0, 0
     for start, stop in header.spans:
-        out += rest[given : given + start - at]
+        pieces += (rest[given : given + start - at], base[taken : taken + stop - start])
         given += start - at
-        out += base[taken : taken + stop - start]
         taken += stop - start
         at = stop
-    out += rest[given:]
-    return bytes(out)
+    pieces.append(rest[given:])
+    return pieces
 
 
-def _holds(path: Path, sha256: str) -> bool:
-    """Whether the stored file at `path` (plain or a splice) gives bytes hashing to `sha256`."""
+def _bounded(path: Path) -> bytes:
+    """A stored file's bytes; FileNotFoundError when it is not there, _Unreadable past the limit."""
     try:
-        if path.name.endswith(SPLICE_SUFFIX):
-            data = _rebuilt(path)
-        else:
-            data = _read_bounded(path, path.name)
-    except (FileNotFoundError, BunzaiError):
-        return False
-    return data is not None and hashlib.sha256(data).hexdigest() == sha256
+        raw = _read_bounded(path, path.name)
+    except BunzaiError as error:
+        raise _Unreadable(error.message) from None
+    if raw is None:
+        raise FileNotFoundError(path)
+    return raw
+
+
+def _blame(path: Path, actual: str) -> str:
+    """Why the stored file at `path`, read whole, hashes to `actual` and not to its name: for a
+    splice whose base hashes to another name than its header's, the base is damaged."""
+    header = _read_header(path) if path.name.endswith(SPLICE_SUFFIX) else None
+    if header is not None:
+        base_name = f"{header.base[0]}.{header.base[1]}"
+        try:
+            if hashlib.sha256(_bounded(path.parent / base_name)).hexdigest() != header.base[0]:
+                return f"its base assets/{base_name} is damaged"
+        except (FileNotFoundError, _Unreadable):
+            return f"its base assets/{base_name} cannot be read"
+    return f"its bytes hash to {actual}"
+
+
+def asset_damage(path: Path) -> str:
+    """Why the stored file at `path` (`<sha256>.<ext>`, or its `.splice`) does not give bytes
+    hashing to the name's sha256, or '' when it does (doctor --verify-assets; every byte read)."""
+    try:
+        pieces = _rebuild(path) if path.name.endswith(SPLICE_SUFFIX) else [_bounded(path)]
+    except FileNotFoundError:
+        return "it is gone"
+    except _Unreadable as error:
+        return str(error)
+    digest = hashlib.sha256()
+    for piece in pieces:
+        digest.update(piece)
+    actual = digest.hexdigest()
+    return "" if actual == path.name.partition(".")[0] else _blame(path, actual)
+
+
+def asset_file(studio: Studio, sha256: str, ext: str) -> Path | None:
+    """The file holding the asset: its plain file, else its splice; None when neither is there
+    (neither is read)."""
+    path = studio.asset_path(sha256, ext)
+    if path.is_file():
+        return path
+    spliced = splice_path(path)
+    return spliced if spliced.is_file() else None
 
 
 def has_asset(studio: Studio, sha256: str, ext: str) -> bool:
     """Whether the studio has a file for the asset, plain or a splice (not read: apply's check
     that a piece's media are there)."""
-    path = studio.asset_path(sha256, ext)
-    return path.is_file() or splice_path(path).is_file()
+    return asset_file(studio, sha256, ext) is not None
 
 
 def stored_file(studio: Studio, sha256: str, ext: str) -> tuple[Path, int] | None:
     """The file holding the asset (plain, else its splice) and the asset's size, or None when
     neither is there. A splice's size is its header's (what reading it gives)."""
-    path = studio.asset_path(sha256, ext)
-    if path.is_file():
-        return path, path.stat().st_size
-    spliced = splice_path(path)
-    if not spliced.is_file():
-        return None
-    header = _read_header(spliced)
-    return spliced, header.size if header is not None else spliced.stat().st_size
+    found = asset_file(studio, sha256, ext)
+    if found is None or not found.name.endswith(SPLICE_SUFFIX):
+        return None if found is None else (found, found.stat().st_size)
+    header = _read_header(found)
+    return found, header.size if header is not None else found.stat().st_size
 
 
 def land_asset(staged: StagedAsset, batch: Batch | None = None) -> dict:
@@ -280,7 +320,7 @@ def land_asset(staged: StagedAsset, batch: Batch | None = None) -> dict:
         try:
             os.link(temp, staged.path)
         except FileExistsError:  # landed since it was staged, or damaged: keep it only when good
-            if not _holds(staged.path, staged.ref["sha256"]):
+            if asset_damage(staged.path):
                 os.replace(temp, staged.path)
     finally:
         unlink_quietly(temp)
@@ -296,23 +336,21 @@ def put_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: 
 def read_asset(studio: Studio, sha256: str, ext: str) -> bytes:
     """The bytes of an asset; not_found when absent, corrupt_asset when damaged."""
     path = studio.asset_path(sha256, normalize_ext(ext))
-    data = _read_bounded(path, path.name)
-    if data is None:
-        try:
-            data = _rebuilt(splice_path(path))
-        except FileNotFoundError:
-            raise BunzaiError("not_found", f"no asset {path.name}", hint="import the media again") from None
+    stored, data = path, _read_bounded(path, path.name)
+    try:
         if data is None:
-            raise BunzaiError(
-                "corrupt_asset",
-                f"asset {path.name} is damaged: its splice or the asset it is spliced from cannot be read whole",
-                hint="import the original media again to repair it",
-            )
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != sha256:
+            stored = splice_path(path)
+            data = b"".join(_rebuild(stored))
+        actual = hashlib.sha256(data).hexdigest()
+        why = "" if actual == sha256 else _blame(stored, actual)
+    except FileNotFoundError:
+        raise BunzaiError("not_found", f"no asset {path.name}", hint="import the media again") from None
+    except _Unreadable as error:
+        why = str(error)
+    if why:
         raise BunzaiError(
             "corrupt_asset",
-            f"asset {path.name} is damaged: its bytes hash to {actual}",
+            f"asset {stored.name} is damaged: {why}",
             hint="import the original media again to repair it",
         )
     return data
