@@ -55,17 +55,24 @@ def doctor(
             help="Remove temp files and lock files of writers that are gone, and orphan assets; nothing else.",
         ),
     ] = False,
+    verify_assets: Annotated[
+        bool,
+        typer.Option(
+            "--verify-assets",
+            help="Also read every asset in use and check its bytes against its hash (reads all the media).",
+        ),
+    ] = False,
 ) -> int:
     """Check a studio; exit 1 on problems.
 
     Check a studio: pieces parse and validate, the change log agrees, no leftovers; exit 1 on problems.
 
-    Example: bunzai doctor --repair
+    Example: bunzai doctor --verify-assets
     """
     from bunzai.cli.context import studio_of
     from bunzai.store.doctor import examine
 
-    report = examine(studio_of(ctx), repair=repair)
+    report = examine(studio_of(ctx), repair=repair, verify_assets=verify_assets)
     emit(report)
     return 0 if report["clean"] else 1
 

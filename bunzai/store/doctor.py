@@ -21,10 +21,13 @@ Checks, each a row in `problems` when it fails:
                  revision kept for revert (`.bunzai/history/`);
 - `missing_asset` every medium a piece refers to has a file in `assets/`: its own, or a splice
                  whose base is there (bytes are not read: damage is found on reading);
+- `damaged_asset` (only with `verify_assets`, as it reads every byte) every asset in use
+                 gives the bytes its name's hash promises: a plain file hashes to its name, a
+                 splice's header reads, its base is there and whole, and it rebuilds to its name;
 - `lock_file`    no lock file is left by a writer that is gone.
 
 `repair` removes temp files of dead writers, orphan assets and stray lock files, and nothing
-else: a damaged piece, a hand edit, a damaged graveyard entry or a foreign line in the log is
+else: a damaged piece or asset, a hand edit, a damaged graveyard entry or a foreign line in the log is
 for a person to look at (doctor moves nothing aside: each is reported where it is). It first takes the studio's
 writers lock exclusively (`store.batch`), so it never sweeps what a running apply staged.
 """
@@ -46,7 +49,7 @@ from bunzai.errors import BunzaiError
 from bunzai.files import is_exact_temp_name, is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
-from bunzai.store.assets import SPLICE_SUFFIX, splice_base, splice_path
+from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
@@ -61,15 +64,16 @@ _WRITTEN = ("create", "update", "restore")  # ops after which the piece is at `r
 _HEX64 = re.compile(rb"[0-9a-f]{64}")
 
 
-def examine(studio: Studio, *, repair: bool = False) -> dict:
-    """The doctor's report (and, with `repair`, what it removed)."""
+def examine(studio: Studio, *, repair: bool = False, verify_assets: bool = False) -> dict:
+    """The doctor's report (and, with `repair`, what it removed; with `verify_assets`, every
+    asset in use read and checked against its hash)."""
     writers = writers_lock(studio.root, fcntl.LOCK_EX) if repair else None
     try:
         problems: list[dict] = []
         notes: list[str] = []
         pieces, damaged, media = _check_pieces(studio, problems)
         records = _check_log(studio, pieces, damaged, problems, notes)
-        assets = _check_assets(studio, problems)
+        assets = _check_assets(studio, problems, media if verify_assets else None)
         _check_media(studio, media, problems)
         _check_graveyard(studio, problems)
         _check_temps(studio, problems)
@@ -147,17 +151,16 @@ def _check_media(studio: Studio, media: dict[tuple[str, str], list[tuple[str, st
 
 def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
     """Why the asset has no file to be read from, or ''."""
-    path = studio.asset_path(sha256, ext)
-    if path.is_file():
+    found = asset_file(studio, sha256, ext)
+    if found is None:
+        return f"assets/{sha256}.{ext}, which is not in the studio"
+    if not found.name.endswith(SPLICE_SUFFIX):
         return ""
-    spliced = splice_path(path)
-    if not spliced.is_file():
-        return f"assets/{path.name}, which is not in the studio"
-    base = splice_base(spliced)
+    base = splice_base(found)
     if base is None:
-        return f"assets/{spliced.name}, whose header is damaged"
+        return f"assets/{found.name}, whose header is damaged"
     if not studio.asset_path(*base).is_file():
-        return f"assets/{spliced.name}, whose base assets/{base[0]}.{base[1]} is not in the studio"
+        return f"assets/{found.name}, whose base assets/{base[0]}.{base[1]} is not in the studio"
     return ""
 
 
@@ -244,7 +247,11 @@ def _states(record: dict) -> tuple[str | None, str | None]:
     return None, revision  # delete, bury
 
 
-def _check_assets(studio: Studio, problems: list[dict]) -> int:
+def _check_assets(
+    studio: Studio, problems: list[dict], verified: dict[tuple[str, str], list[tuple[str, str]]] | None
+) -> int:
+    """Count the assets, and note those nothing uses; with `verified` (the media of each valid
+    piece), read every asset in use and note those that do not give their name's bytes."""
     used = _referenced_hashes(studio)
     entries = [entry for entry in _entries(studio.assets_dir) if not is_temp_name(entry.name)]
     for entry in entries:  # a used splice uses its base (one level: a base is never a splice)
@@ -252,20 +259,57 @@ def _check_assets(studio: Studio, problems: list[dict]) -> int:
             base = splice_base(entry.path)
             if base is not None:
                 used.add(base[0])
-    count = 0
+    in_use = []
     for entry in entries:
-        count += 1
-        if entry.name.partition(".")[0] not in used:
-            problems.append(
-                _problem(
-                    "orphan_asset",
-                    entry.path,
-                    f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
-                    "or revision kept for revert, and is the base of no splice in use",
-                    fixable=True,
-                )
+        if entry.name.partition(".")[0] in used:
+            in_use.append(entry)
+            continue
+        problems.append(
+            _problem(
+                "orphan_asset",
+                entry.path,
+                f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
+                "or revision kept for revert, and is the base of no splice in use",
+                fixable=True,
             )
-    return count
+        )
+    if verified is not None:
+        _check_bytes(in_use, _users(verified), problems)
+    return len(entries)
+
+
+def _check_bytes(entries: list[os.DirEntry], users: dict[str, list[str]], problems: list[dict]) -> None:
+    """Every asset of `entries` read whole and hashed; those that do not give their name's
+    bytes noted, with the pieces they hurt. Splices first: one that rebuilds to its name proves
+    its base too (a splice is made only where its base's bytes are the file's at its spans), so
+    a card's portrait is not read and hashed a second time."""
+    proven: set[str] = set()
+    for entry in sorted(entries, key=lambda entry: not entry.name.endswith(SPLICE_SUFFIX)):
+        if entry.name in proven:
+            continue
+        why = asset_damage(Path(entry.path))
+        if not why:
+            base = splice_base(entry.path) if entry.name.endswith(SPLICE_SUFFIX) else None
+            proven.update([f"{base[0]}.{base[1]}"] if base is not None else [])
+            continue
+        problems.append(
+            _problem(
+                "damaged_asset",
+                entry.path,
+                f"assets/{entry.name} is damaged: {why}",
+                code="corrupt_asset",
+                pieces=users.get(entry.name.partition(".")[0], []),
+            )
+        )
+
+
+def _users(media: dict[tuple[str, str], list[tuple[str, str]]]) -> dict[str, list[str]]:
+    """sha256 -> the pieces (`kind/id`) that refer to it, in the order they were read."""
+    users: dict[str, list[str]] = {}
+    for (kind, piece_id), refs in media.items():
+        for sha256 in dict.fromkeys(sha256 for sha256, _ext in refs):
+            users.setdefault(sha256, []).append(f"{kind}/{piece_id}")
+    return users
 
 
 def _referenced_hashes(studio: Studio) -> set[str]:

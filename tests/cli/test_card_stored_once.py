@@ -100,3 +100,24 @@ def test_an_escrowed_file_that_is_the_part_of_a_splice_is_staged_first(bunzai) -
     assert bunzai("art", "nova", "--out", str(bunzai.home / "art.png"), check=True).json["size"] == len(
         card.read_bytes()
     )
+
+
+def test_doctor_verify_assets_finds_a_damaged_portrait_and_an_import_again_mends_it(bunzai) -> None:
+    """Through the command: the flag reads the bytes, names the card it hurts (its portrait and
+    the original spliced over it), and the remedy the doctor page gives clears it."""
+    card = bunzai.home / "nova.png"
+    card.write_bytes(big_card("Nova"))
+    bunzai("apply", "--yes", input=bunzai("import", str(card)).stdout, check=True)
+    portrait = bunzai("read", "nova", check=True).json["piece"]["body"]["portrait"]
+    path = bunzai.studio / "assets" / f"{portrait['sha256']}.png"
+    path.write_bytes(path.read_bytes()[:-1] + b"\0")
+    assert bunzai("doctor", check=True).json["clean"]
+    found = bunzai("doctor", "--verify-assets")
+    assert found.code == 1
+    damaged = sorted((Path(p["path"]).suffix, p["code"], p["pieces"]) for p in found.json["problems"])
+    assert damaged == [(".png", "corrupt_asset", ["character/nova"]), (".splice", "corrupt_asset", ["character/nova"])]
+    again = bunzai("import", str(card), "--on-conflict", "suffix", check=True).stdout
+    copy = bunzai("apply", "--yes", input=again, check=True).json["target"]["id"]
+    bunzai("delete", copy, "--yes", check=True)
+    assert bunzai("doctor", "--verify-assets", check=True).json["clean"]
+    assert _exported(bunzai, "nova") == card.read_bytes()

@@ -1,0 +1,115 @@
+"""`doctor --verify-assets`: every asset in use is read and checked against its hash, plain
+files and splices alike; damage is reported with the pieces it hurts, repair leaves it, and
+storing the good bytes again (any apply that carries them) mends it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from bunzai.store.assets import asset_damage, put_asset, read_asset, splice_path
+from bunzai.store.doctor import examine
+from bunzai.store.pieces import create_piece
+from bunzai.store.studio import Studio
+from tests.store.test_asset_splices import SPANS, WHOLE, _card_piece, _part, _spliced
+
+
+def _damaged(report: dict) -> list[tuple[str, str, list[str]]]:
+    return [
+        (Path(p["path"]).name, p["message"], p["pieces"]) for p in report["problems"] if p["check"] == "damaged_asset"
+    ]
+
+
+def test_a_studio_whose_assets_are_whole_verifies_clean(studio: Studio) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    report = examine(studio, verify_assets=True)
+    assert report["clean"] and report["assets"] == 2
+
+
+@pytest.mark.parametrize(
+    ("damage", "file", "why"),
+    [
+        ("flip_base", "base", "its bytes hash to"),
+        ("flip_base", "splice", "its base assets/"),
+        ("truncate_splice", "splice", "beside its base, where its header says"),
+        ("garble_header", "splice", "its header is damaged"),
+        ("flip_splice_rest", "splice", "its bytes hash to"),
+    ],
+)
+def test_damage_of_every_kind_is_found_only_when_asked(studio: Studio, damage: str, file: str, why: str) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    base = studio.asset_path(part["sha256"], "png")
+    spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
+    if damage == "flip_base":
+        base.write_bytes(b"x" + base.read_bytes()[1:])
+    elif damage == "truncate_splice":
+        spliced.write_bytes(spliced.read_bytes()[:-10])
+    elif damage == "garble_header":
+        magic, _header, rest = spliced.read_bytes().split(b"\n", 2)
+        spliced.write_bytes(magic + b"\n{\n" + rest)
+    else:
+        raw = spliced.read_bytes()
+        spliced.write_bytes(raw[:-1] + bytes([raw[-1] ^ 1]))
+    # Without the flag no byte is read: only a header that does not read is seen (missing_asset).
+    assert examine(studio)["clean"] is (damage != "garble_header")
+    report = examine(studio, verify_assets=True, repair=True)
+    found = {name: (message, pieces) for name, message, pieces in _damaged(report)}
+    name = base.name if file == "base" else spliced.name
+    assert why in found[name][0] and found[name][1] == ["character/ada"]
+    assert not report["clean"] and report["repaired"] == []
+    assert base.exists() and spliced.exists()  # repair leaves damage for a person
+
+
+def test_storing_the_good_bytes_again_mends_the_damage(studio: Studio) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    base = studio.asset_path(part["sha256"], "png")
+    base.write_bytes(base.read_bytes()[:-1])
+    assert {name for name, _m, _p in _damaged(examine(studio, verify_assets=True))} == {
+        base.name,
+        splice_path(studio.asset_path(whole["sha256"], "png")).name,
+    }
+    put_asset(studio, _part(WHOLE, SPANS), "png", "image/png")  # what an apply carrying it stages
+    assert examine(studio, verify_assets=True)["clean"]
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_an_orphan_is_not_read_and_a_plain_asset_is_named_by_its_users(studio: Studio) -> None:
+    face = put_asset(studio, b"a face" * 100, "png", "image/png")
+    for name in ("ada", "bob"):
+        create_piece(studio, {"kind": "character", "id": name, "name": name, "body": {"portrait": face}})
+    stray = put_asset(studio, b"nobody's", "png", "image/png")
+    stray_path = studio.asset_path(stray["sha256"], "png")
+    stray_path.write_bytes(b"damaged and unused")
+    path = studio.asset_path(face["sha256"], "png")
+    path.write_bytes(b"a fade" * 100)
+    report = examine(studio, verify_assets=True)
+    assert _damaged(report) == [
+        (
+            path.name,
+            f"assets/{path.name} is damaged: its bytes hash to {hashlib.sha256(b'a fade' * 100).hexdigest()}",
+            ["character/ada", "character/bob"],
+        )
+    ]
+    assert [p["check"] for p in report["problems"] if p["path"] == str(stray_path)] == ["orphan_asset"]
+
+
+def test_asset_damage_says_why_for_a_plain_file(studio: Studio) -> None:
+    ref = put_asset(studio, b"bytes", "png", "image/png")
+    path = studio.asset_path(ref["sha256"], "png")
+    assert asset_damage(path) == ""
+    path.unlink()
+    assert asset_damage(path) == "it is gone"
+
+
+def test_hundreds_of_assets_verify_and_one_damaged_is_named(studio: Studio) -> None:
+    refs = [put_asset(studio, f"portrait {n}".encode() * 50, "png", "image/png") for n in range(400)]
+    for n, ref in enumerate(refs):
+        create_piece(studio, {"kind": "character", "id": f"c{n}", "name": f"C{n}", "body": {"portrait": ref}})
+    assert examine(studio, verify_assets=True)["clean"]
+    studio.asset_path(refs[217]["sha256"], "png").write_bytes(b"")
+    assert [pieces for _name, _message, pieces in _damaged(examine(studio, verify_assets=True))] == [["character/c217"]]
