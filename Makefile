@@ -84,6 +84,7 @@ bench:
 	$(BIN)/python bench/instructions.py
 	$(BIN)/python bench/lorebooks.py
 	$(BIN)/python bench/big_book_draft.py
+	$(BIN)/python bench/doctor.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
