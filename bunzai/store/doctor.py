@@ -314,8 +314,8 @@ def _users(media: dict[tuple[str, str], list[tuple[str, str]]]) -> dict[str, lis
 
 def _referenced_hashes(studio: Studio) -> set[str]:
     """Every sha256 named anywhere in pieces, graveyard entries, saved drafts (damaged files
-    included, read as far as they parse: their media are never taken from them) and the
-    revisions history keeps (`bunzai revert` puts their media back in place)."""
+    included: their media are never taken from them) and the revisions history keeps (`bunzai
+    revert` puts their media back in place). Read from their text, not parsed (`_hashes_named`)."""
     used: set[str] = set()
     folders = [studio.root / kind for kind in KIND_NAMES] + [studio.graveyard_dir / kind for kind in KIND_NAMES]
     folders.append(studio.drafts_dir)
@@ -325,35 +325,66 @@ def _referenced_hashes(studio: Studio) -> set[str]:
                 continue
             try:
                 raw = read_raw(Path(entry.path), what=entry.name)
-                if raw is None:
-                    continue
-                _collect_hashes(load_json_bytes(raw, what=entry.name, max_depth=limits.WRAPPED_JSON_MAX_DEPTH), used)
-            except BunzaiError:
-                used.update(_hashes_in_text(raw or b""))
+            except BunzaiError:  # too large to read whole: every 64-hex run in it, block by block
+                used.update(_hashes_in_file(Path(entry.path)))
+                continue
+            used.update(_hashes_named(raw or b"", entry.name))
     for raw in kept_revisions(studio):
-        try:
-            _collect_hashes(load_json_bytes(raw, what="a kept revision", max_depth=limits.WRAPPED_JSON_MAX_DEPTH), used)
-        except BunzaiError:
-            used.update(_hashes_in_text(raw))
+        used.update(_hashes_named(raw, "a kept revision"))
     return used
 
 
-def _collect_hashes(value: Any, used: set[str]) -> None:
-    stack = [value]
+# A JSON string of exactly 64 lowercase hex digits: an AssetRef's sha256, or the key of an
+# attachment (keyed by hash). Found in the text, as no parse is needed to see one; a file
+# writing a hex digit as an escape (\u0030-\u0039, \u0061-\u0066) is parsed instead.
+_QUOTED_HEX64 = re.compile(rb'"([0-9a-f]{64})"')
+_HEX_ESCAPE = re.compile(rb"\\u00[36]", re.IGNORECASE)
+
+
+def _hashes_named(raw: bytes, what: str) -> set[str]:
+    """Every hash a JSON file names as a string or a key; a file that does not parse gives
+    every run of 64 hex digits in it."""
+    if not _HEX_ESCAPE.search(raw):
+        return {match.decode("ascii") for match in _QUOTED_HEX64.findall(raw)}
+    try:
+        parsed = load_json_bytes(raw, what=what, max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
+    except BunzaiError:
+        return _hashes_in_text(raw)
+    found: set[str] = set()
+    stack = [parsed]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            sha = item.get("sha256")
-            if isinstance(sha, str):
-                used.add(sha)
             stack.extend(item.values())
-            stack.extend(key for key in item if len(key) == 64)  # attachments are keyed by hash
+            stack.extend(item)
         elif isinstance(item, list):
             stack.extend(item)
+        elif isinstance(item, str) and len(item) == 64 and _HEX64.fullmatch(item.encode("ascii", "replace")):
+            found.add(item)
+    return found
 
 
 def _hashes_in_text(raw: bytes) -> set[str]:
     return {match.decode("ascii") for match in _HEX64.findall(raw)}
+
+
+_BLOCK = 1 << 20  # bytes read at a time from a file too large to read whole
+
+
+def _hashes_in_file(path: Path) -> set[str]:
+    """Every run of 64 hex digits in the file, read block by block (the last 63 bytes of a
+    block carried into the next, so a run across the seam is found)."""
+    found: set[str] = set()
+    carried = b""
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(_BLOCK):
+                text = carried + block
+                found |= _hashes_in_text(text)
+                carried = text[-63:]
+    except OSError:
+        pass
+    return found
 
 
 def _check_temps(studio: Studio, problems: list[dict]) -> None:
