@@ -55,8 +55,13 @@ def _read_bounded(path: os.PathLike[str], what: str) -> bytes | None:
     except FileNotFoundError:
         return None
     with handle:
-        _check_size(os.fstat(handle.fileno()).st_size, what)
-        data = handle.read(limits.ASSET_MAX_BYTES + 1)
+        size = os.fstat(handle.fileno()).st_size
+        _check_size(size, what)
+        # Its size and a byte more (a read of the limit sets up a 64 MB buffer for every file);
+        # a file that grew since is read on to the limit and refused past it.
+        data = handle.read(size + 1)
+        if len(data) > size:
+            data += handle.read(limits.ASSET_MAX_BYTES + 1 - len(data))
     _check_size(len(data), what)
     return data
 
@@ -224,7 +229,7 @@ def _rebuild(path: Path) -> list[memoryview]:
     except FileNotFoundError:
         raise _Unreadable(f"its base assets/{base_name} is not in the studio") from None
     except _Unreadable:
-        base = memoryview(b"")  # past the size limit: not the base any splice was made over
+        raise _Unreadable(f"its base assets/{base_name} cannot be read") from None
     shared = sum(stop - start for start, stop in header.spans)
     if len(base) != shared:
         raise _Unreadable(f"its base assets/{base_name} is damaged")
@@ -241,11 +246,16 @@ def _rebuild(path: Path) -> list[memoryview]:
 
 
 def _bounded(path: Path) -> bytes:
-    """A stored file's bytes; FileNotFoundError when it is not there, _Unreadable past the limit."""
+    """A stored file's bytes; FileNotFoundError when it is not there, _Unreadable past the
+    limit or where it cannot be read (a folder in its place, no permission)."""
     try:
         raw = _read_bounded(path, path.name)
     except BunzaiError as error:
         raise _Unreadable(error.message) from None
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise _Unreadable(f"it cannot be read ({error.strerror or error})") from None
     if raw is None:
         raise FileNotFoundError(path)
     return raw
@@ -336,9 +346,11 @@ def put_asset(studio: Studio, data: bytes, ext: str, mime: str = "", *, sha256: 
 def read_asset(studio: Studio, sha256: str, ext: str) -> bytes:
     """The bytes of an asset; not_found when absent, corrupt_asset when damaged."""
     path = studio.asset_path(sha256, normalize_ext(ext))
-    stored, data = path, _read_bounded(path, path.name)
+    stored = path
     try:
-        if data is None:
+        try:
+            data = _bounded(path)
+        except FileNotFoundError:
             stored = splice_path(path)
             data = b"".join(_rebuild(stored))
         actual = hashlib.sha256(data).hexdigest()
