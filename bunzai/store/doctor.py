@@ -18,7 +18,8 @@ Checks, each a row in `problems` when it fails:
                  piece its name does; and `Graveyard/` holds only kind folders;
 - `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft, a
                  splice in use (its base: `store.assets`) or a
-                 revision kept for revert (`.bunzai/history/`);
+                 revision kept for revert (`.bunzai/history/`); and no splice is shadowed by
+                 the plain file of its own asset, which readers read in its place;
 - `missing_asset` every medium a piece refers to has a file in `assets/`: its own, or a splice
                  whose base is there (bytes are not read: damage is found on reading);
 - `damaged_asset` (only with `verify_assets`, as it reads every byte) every asset in use
@@ -254,43 +255,69 @@ def _check_assets(
     piece), read every asset in use and note those that do not give their name's bytes."""
     used = _referenced_hashes(studio)
     entries = [entry for entry in _entries(studio.assets_dir) if not is_temp_name(entry.name)]
+    names = {entry.name for entry in entries}
+    bases: dict[str, str] = {}  # a splice in use -> its base's file name
     for entry in entries:  # a used splice uses its base (one level: a base is never a splice)
-        if entry.name.endswith(SPLICE_SUFFIX) and entry.name.partition(".")[0] in used:
-            base = splice_base(entry.path)
-            if base is not None:
-                used.add(base[0])
+        if not entry.name.endswith(SPLICE_SUFFIX) or entry.name.partition(".")[0] not in used:
+            continue
+        if entry.name.removesuffix(SPLICE_SUFFIX) in names:
+            continue  # never read: the plain file of its asset is (see below)
+        base = splice_base(entry.path)
+        if base is not None:
+            used.add(base[0])
+            bases[entry.name] = f"{base[0]}.{base[1]}"
+        else:  # its header does not read: whatever hash is in it may name its base, kept for a person
+            used |= _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)
     in_use = []
     for entry in entries:
-        if entry.name.partition(".")[0] in used:
+        shadowed = entry.name.endswith(SPLICE_SUFFIX) and entry.name.removesuffix(SPLICE_SUFFIX) in names
+        if entry.name.partition(".")[0] in used and not shadowed:
             in_use.append(entry)
-            continue
-        problems.append(
-            _problem(
-                "orphan_asset",
-                entry.path,
-                f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
-                "or revision kept for revert, and is the base of no splice in use",
-                fixable=True,
+        elif shadowed:
+            problems.append(_shadowed(studio, entry))
+        else:
+            problems.append(
+                _problem(
+                    "orphan_asset",
+                    entry.path,
+                    f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
+                    "or revision kept for revert, and is the base of no splice in use",
+                    fixable=True,
+                )
             )
-        )
     if verified is not None:
-        _check_bytes(in_use, _users(verified), problems)
+        _check_bytes(in_use, bases, _users(verified), problems)
     return len(entries)
 
 
-def _check_bytes(entries: list[os.DirEntry], users: dict[str, list[str]], problems: list[dict]) -> None:
+def _shadowed(studio: Studio, entry: os.DirEntry) -> dict:
+    """A splice beside the plain file of its own asset, which every reader reads in its place:
+    an orphan, removed by repair only where that plain file is whole (it is read to know)."""
+    plain = entry.name.removesuffix(SPLICE_SUFFIX)
+    whole = not asset_damage(studio.assets_dir / plain)
+    return _problem(
+        "orphan_asset",
+        entry.path,
+        f"assets/{entry.name} is never read: assets/{plain}, the same asset stored plain, is read in its place"
+        + ("" if whole else f"; it is kept, as assets/{plain} is damaged"),
+        fixable=whole,
+    )
+
+
+def _check_bytes(
+    entries: list[os.DirEntry], bases: dict[str, str], users: dict[str, list[str]], problems: list[dict]
+) -> None:
     """Every asset of `entries` read whole and hashed; those that do not give their name's
     bytes noted, with the pieces they hurt. Splices first: one that rebuilds to its name proves
-    its base too (a splice is made only where its base's bytes are the file's at its spans), so
-    a card's portrait is not read and hashed a second time."""
+    its base (`bases`) too (a splice is made only where its base's bytes are the file's at its
+    spans), so a card's portrait is not read and hashed a second time."""
     proven: set[str] = set()
     for entry in sorted(entries, key=lambda entry: not entry.name.endswith(SPLICE_SUFFIX)):
         if entry.name in proven:
             continue
         why = asset_damage(Path(entry.path))
         if not why:
-            base = splice_base(entry.path) if entry.name.endswith(SPLICE_SUFFIX) else None
-            proven.update([f"{base[0]}.{base[1]}"] if base is not None else [])
+            proven.update([bases[entry.name]] if entry.name in bases else [])
             continue
         problems.append(
             _problem(
@@ -371,17 +398,18 @@ def _hashes_in_text(raw: bytes) -> set[str]:
 _BLOCK = 1 << 20  # bytes read at a time from a file too large to read whole
 
 
-def _hashes_in_file(path: Path) -> set[str]:
-    """Every run of 64 hex digits in the file, read block by block (the last 63 bytes of a
-    block carried into the next, so a run across the seam is found)."""
+def _hashes_in_file(path: Path, most: int | None = None) -> set[str]:
+    """Every run of 64 hex digits in the file (in its first `most` bytes), read block by block
+    (the last 63 bytes of a block carried into the next, so a run across the seam is found)."""
     found: set[str] = set()
-    carried = b""
+    carried, left = b"", most
     try:
         with open(path, "rb") as handle:
-            while block := handle.read(_BLOCK):
+            while block := handle.read(_BLOCK if left is None else min(_BLOCK, left)):
                 text = carried + block
                 found |= _hashes_in_text(text)
                 carried = text[-63:]
+                left = None if left is None else left - len(block)
     except OSError:
         pass
     return found

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bunzai.errors import BunzaiError
 from bunzai.store.assets import asset_damage, put_asset, read_asset, splice_path
 from bunzai.store.doctor import examine
 from bunzai.store.pieces import create_piece
@@ -113,3 +114,58 @@ def test_hundreds_of_assets_verify_and_one_damaged_is_named(studio: Studio) -> N
     assert examine(studio, verify_assets=True)["clean"]
     studio.asset_path(refs[217]["sha256"], "png").write_bytes(b"")
     assert [pieces for _name, _message, pieces in _damaged(examine(studio, verify_assets=True))] == [["character/c217"]]
+
+
+def test_a_splice_whose_header_is_damaged_keeps_its_base_from_repair(studio: Studio) -> None:
+    """The card's portrait changed and its history gone, only the splice names the old portrait:
+    its header garbled, the hash still in it keeps the base for a person to mend the header."""
+    part, whole = _spliced(studio)
+    other = put_asset(studio, b"another portrait", "png", "image/png")
+    create_piece(studio, _card_piece("ada", other, whole))
+    spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
+    raw = spliced.read_bytes()
+    spliced.write_bytes(raw[:20] + b"\x00" + raw[21:])  # inside the JSON header
+    report = examine(studio, repair=True)
+    assert report["repaired"] == [] and studio.asset_path(part["sha256"], "png").exists()
+    spliced.write_bytes(raw)
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_a_splice_beside_its_own_plain_file_is_an_orphan_removed_only_when_that_file_is_whole(
+    studio: Studio,
+) -> None:
+    """Stored plain as well (a portrait of the whole file), the splice is never read: a damaged
+    one could not be mended by storing the bytes again, so repair removes it, but not while the
+    plain file is the damaged one."""
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    put_asset(studio, WHOLE, "png", "image/png")  # the plain file beside the splice
+    plain = studio.asset_path(whole["sha256"], "png")
+    spliced = splice_path(plain)
+    good = plain.read_bytes()
+    plain.write_bytes(b"x" + good[1:])
+    report = examine(studio, repair=True, verify_assets=True)
+    assert spliced.exists() and report["repaired"] == []
+    rows = {(p["check"], Path(p["path"]).name) for p in report["problems"]}
+    assert ("orphan_asset", spliced.name) in rows and ("damaged_asset", plain.name) in rows
+    plain.write_bytes(good)
+    report = examine(studio, repair=True, verify_assets=True)
+    assert [Path(row["path"]).name for row in report["repaired"]] == [spliced.name]
+    assert report["clean"] and read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_a_folder_in_place_of_an_asset_is_damage_not_a_crash(studio: Studio) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    base = studio.asset_path(part["sha256"], "png")
+    base.unlink()
+    base.mkdir()
+    report = examine(studio, verify_assets=True)
+    found = {name: message for name, message, _pieces in _damaged(report)}
+    assert "cannot be read" in found[splice_path(studio.asset_path(whole["sha256"], "png")).name]
+    assert base.name not in found  # a folder is no asset file: the portrait is missing_asset
+    assert ("missing_asset", base.name) in {(p["check"], p.get("asset")) for p in report["problems"]}
+    for sha in (part["sha256"], whole["sha256"]):
+        with pytest.raises(BunzaiError) as caught:
+            read_asset(studio, sha, "png")
+        assert caught.value.code == "corrupt_asset"
