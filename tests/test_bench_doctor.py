@@ -19,5 +19,8 @@ def test_it_builds_the_studio_and_prints_the_ratios():
     row, summary = done.stdout.strip().splitlines()
     figures = json.loads(row)
     assert figures["cards"] == 4 and figures["side"] == 32
-    assert all(figures[f"{name}_cpu_s"] > 0 for name in ("floor", "doctor", "verify"))
-    assert re.fullmatch(r"doctor: --verify-assets \d+\.\d\dx the floor .* \(4 cards, [\d.]+ MB of assets\)", summary)
+    assert all(figures[f"{name}_cpu_s"] > 0 for name in ("start", "floor", "doctor", "verify"))
+    assert re.fullmatch(
+        r"doctor: --verify-assets's extra over plain doctor -?\d+\.\d\dx the floor .* \(4 cards, [\d.]+ MB of assets\)",
+        summary,
+    )
