@@ -251,7 +251,7 @@ def convert_stored_piece(
             crossing = convert_piece(
                 piece,
                 target_format,
-                lambda ref: read_asset(studio, ref.sha256, ref.ext),
+                studio_media(studio),
                 engine=engine,
                 source=source,
                 stem=stem,
@@ -260,6 +260,21 @@ def convert_stored_piece(
         OWN_BOOKS_BOUND.reset(token)
     crossing.book = book
     return crossing
+
+
+def studio_media(studio) -> MediaSource:
+    """The studio's assets as one crossing reads them: each read whole and checked against its
+    hash once, however often the writer asks (a Marinara sprite is asked for its type, then for
+    its bytes; a card's image for its escrow, then for the check of the file written)."""
+    read: dict[tuple[str, str], bytes] = {}
+
+    def media(ref) -> bytes:
+        key = (ref.sha256, ref.ext)
+        if key not in read:
+            read[key] = read_asset(studio, *key)
+        return read[key]
+
+    return media
 
 
 @contextmanager
