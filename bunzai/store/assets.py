@@ -96,11 +96,23 @@ def stage_asset(
     path = studio.asset_path(sha256, ext)
     ref = {"sha256": sha256, "ext": ext, "mime": mime}
     if os.path.lexists(path):  # a stat, not an open: most media of an import are new
+        _refuse_folder(path)
         existing = _read_bounded(path, path.name)
         if existing is not None and hashlib.sha256(existing).hexdigest() == sha256:
             return StagedAsset(ref, path, None)
     studio.writable_dir(path.parent)
     return StagedAsset(ref, path, write_temp(path, data, batch))
+
+
+def _refuse_folder(path: Path) -> None:
+    """A folder where an asset's file belongs is refused (corrupt_asset): no file can be put there,
+    and it is not bunzai's to remove."""
+    if os.path.isdir(path):
+        raise BunzaiError(
+            "corrupt_asset",
+            f"assets/{path.name} is a folder, where the asset's file belongs",
+            hint=f"move the folder assets/{path.name} out of the studio's assets, then apply again",
+        )
 
 
 def stage_splice(
@@ -135,8 +147,10 @@ def stage_splice(
         return stage_asset(studio, data, ext, mime, sha256=sha256, batch=batch)
     spliced = splice_path(path)
     ref = {"sha256": sha256, "ext": ext, "mime": mime}
-    if os.path.lexists(spliced) and not asset_damage(spliced):
-        return StagedAsset(ref, spliced, None)
+    if os.path.lexists(spliced):
+        _refuse_folder(spliced)
+        if not asset_damage(spliced):
+            return StagedAsset(ref, spliced, None)
     studio.writable_dir(path.parent)
     return StagedAsset(ref, spliced, write_temp(spliced, record, batch), staged_base)
 
@@ -205,8 +219,16 @@ def _read_header(path: os.PathLike[str]) -> _Header | None:
 def splice_base(path: os.PathLike[str]) -> tuple[str, str] | None:
     """(sha256, ext) of the base a splice file names, or None where it is damaged. Reads the
     header only (doctor, following a used splice to its base)."""
+    found = splice_part(path)
+    return found[0] if found is not None else None
+
+
+def splice_part(path: os.PathLike[str]) -> tuple[tuple[str, str], int] | None:
+    """(the base's (sha256, ext), how many bytes of the file the base gives) from a splice's
+    header, or None where it is damaged: the size a base must have (doctor keeps a file of that
+    size while a splice's base is not found)."""
     header = _read_header(path)
-    return header.base if header is not None else None
+    return (header.base, sum(stop - start for start, stop in header.spans)) if header is not None else None
 
 
 class _Unreadable(Exception):
