@@ -20,8 +20,9 @@ Checks, each a row in `problems` when it fails:
                  splice in use (its base: `store.assets`) or a
                  revision kept for revert (`.bunzai/history/`); and no splice is shadowed by
                  the plain file of its own asset, which readers read in its place;
-- `missing_asset` every medium a piece refers to has a file in `assets/`: its own, or a splice
-                 whose base is there (bytes are not read: damage is found on reading);
+- `missing_asset` every medium a piece or a buried piece refers to has a file in `assets/`: its
+                 own, or a splice whose base is there (bytes are not read: damage is found on
+                 reading, or by `verify_assets`);
 - `damaged_asset` (only with `verify_assets`, as it reads every byte) every asset in use
                  gives the bytes its name's hash promises: a plain file hashes to its name, a
                  splice's header reads, its base is there and whole, and it rebuilds to its name;
@@ -50,7 +51,7 @@ from bunzai.errors import BunzaiError
 from bunzai.files import is_exact_temp_name, is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
-from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base
+from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base, splice_part
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
@@ -75,8 +76,9 @@ def examine(studio: Studio, *, repair: bool = False, verify_assets: bool = False
         pieces, damaged, media = _check_pieces(studio, problems)
         records = _check_log(studio, pieces, damaged, problems, notes)
         assets = _check_assets(studio, problems, media if verify_assets else None)
-        _check_media(studio, media, problems)
-        _check_graveyard(studio, problems)
+        buried = _check_graveyard(studio, problems)
+        live = [(studio.piece_path(*key), "/".join(key), refs) for key, refs in media.items()]
+        _check_media(studio, live + buried, problems)
         _check_temps(studio, problems)
         _check_export_temps(studio, problems, notes)
         _check_locks(studio, problems)
@@ -131,28 +133,26 @@ def _check_pieces(
     return pieces, damaged, media
 
 
-def _check_media(studio: Studio, media: dict[tuple[str, str], list[tuple[str, str]]], problems: list[dict]) -> None:
-    """Every piece's media have a file in assets/: the plain file, or a splice whose base is
-    there. Their bytes are not read: a damaged file is found when it is read (corrupt_asset)."""
+def _check_media(studio: Studio, media: list[tuple[Path, str, list[tuple[str, str]]]], problems: list[dict]) -> None:
+    """Every medium of each (file, who, its media) has a file in assets/: the plain file, or a
+    splice whose base is there. Their bytes are not read: a damaged file is found when it is
+    read (corrupt_asset), or by --verify-assets."""
     missing: dict[tuple[str, str], str] = {}  # (sha256, ext) -> why it cannot be read, or ""
-    for (kind, piece_id), refs in media.items():
+    for path, who, refs in media:
         for ref in refs:
             if ref not in missing:
                 missing[ref] = _unreadable(studio, *ref)
             if missing[ref]:
                 problems.append(
-                    _problem(
-                        "missing_asset",
-                        studio.piece_path(kind, piece_id),
-                        f"{kind}/{piece_id} refers to {missing[ref]}",
-                        asset=f"{ref[0]}.{ref[1]}",
-                    )
+                    _problem("missing_asset", path, f"{who} refers to {missing[ref]}", asset=f"{ref[0]}.{ref[1]}")
                 )
 
 
 def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
     """Why the asset has no file to be read from, or ''."""
     found = asset_file(studio, sha256, ext)
+    if found is None and os.path.lexists(studio.asset_path(sha256, ext)):
+        return f"assets/{sha256}.{ext}, which is not a file (a folder or a link stands there)"
     if found is None:
         return f"assets/{sha256}.{ext}, which is not in the studio"
     if not found.name.endswith(SPLICE_SUFFIX):
@@ -160,8 +160,10 @@ def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
     base = splice_base(found)
     if base is None:
         return f"assets/{found.name}, whose header is damaged"
-    if not studio.asset_path(*base).is_file():
-        return f"assets/{found.name}, whose base assets/{base[0]}.{base[1]} is not in the studio"
+    base_path = studio.asset_path(*base)
+    if not base_path.is_file():
+        where = "is not a file" if os.path.lexists(base_path) else "is not in the studio"
+        return f"assets/{found.name}, whose base assets/{base_path.name} {where}"
     return ""
 
 
@@ -256,38 +258,65 @@ def _check_assets(
     used = _referenced_hashes(studio)
     entries = [entry for entry in _entries(studio.assets_dir) if not is_temp_name(entry.name)]
     names = {entry.name for entry in entries}
-    bases: dict[str, str] = {}  # a splice in use -> its base's file name
-    for entry in entries:  # a used splice uses its base (one level: a base is never a splice)
+    bases, lost = _splice_bases(entries, names, used)
+    in_use, whole = [], set()
+    for entry in entries:
+        if entry.name.endswith(SPLICE_SUFFIX) and entry.name.removesuffix(SPLICE_SUFFIX) in names:
+            problem = _shadowed(studio, entry)
+            whole.update([entry.name.removesuffix(SPLICE_SUFFIX)] if problem["fixable"] else [])
+            problems.append(problem)
+        elif entry.name.partition(".")[0] in used:
+            in_use.append(entry)
+        else:
+            problems.append(_orphan(entry, lost))
+    if verified is not None:
+        _check_bytes(in_use, bases, whole, _users(verified, bases), problems)
+    return len(entries)
+
+
+def _splice_bases(
+    entries: list[os.DirEntry], names: set[str], used: set[str]
+) -> tuple[dict[str, str], list[tuple[str, int | None]]]:
+    """Add to `used` the base of every splice in use (one level: a base is never a splice),
+    shadowed ones too (while one is kept, so is its base). Returns each such splice's base file
+    name, and the splices whose base is not found, with the size their base must have (None:
+    not known): an orphan that may be such a base is kept (`_orphan`)."""
+    bases: dict[str, str] = {}
+    lost: list[tuple[str, int | None]] = []
+    stored = {name.partition(".")[0] for name in names if not name.endswith(SPLICE_SUFFIX)}
+    for entry in entries:
         if not entry.name.endswith(SPLICE_SUFFIX) or entry.name.partition(".")[0] not in used:
             continue
-        if entry.name.removesuffix(SPLICE_SUFFIX) in names:
-            continue  # never read: the plain file of its asset is (see below)
-        base = splice_base(entry.path)
-        if base is not None:
-            used.add(base[0])
-            bases[entry.name] = f"{base[0]}.{base[1]}"
-        else:  # its header does not read: whatever hash is in it may name its base, kept for a person
-            used |= _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)
-    in_use = []
-    for entry in entries:
-        shadowed = entry.name.endswith(SPLICE_SUFFIX) and entry.name.removesuffix(SPLICE_SUFFIX) in names
-        if entry.name.partition(".")[0] in used and not shadowed:
-            in_use.append(entry)
-        elif shadowed:
-            problems.append(_shadowed(studio, entry))
-        else:
-            problems.append(
-                _problem(
-                    "orphan_asset",
-                    entry.path,
-                    f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
-                    "or revision kept for revert, and is the base of no splice in use",
-                    fixable=True,
-                )
-            )
-    if verified is not None:
-        _check_bytes(in_use, bases, _users(verified), problems)
-    return len(entries)
+        part = splice_part(entry.path)
+        if part is not None:
+            (sha256, ext), size = part
+            used.add(sha256)
+            bases[entry.name] = f"{sha256}.{ext}"
+            if bases[entry.name] not in names:  # a header naming another hash (damaged), or a base gone
+                lost.append((entry.name, size))
+            continue
+        # Its header does not read: whatever hash is in it may name its base.
+        named = _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)
+        used |= named
+        if not named & stored:
+            lost.append((entry.name, None))
+    return bases, lost
+
+
+def _orphan(entry: os.DirEntry, lost: list[tuple[str, int | None]]) -> dict:
+    """An asset nothing uses: removed by repair, unless it may be the base of a splice in use
+    whose own base is not found (a plain file of the size that base must have, or any, where
+    the splice's header does not say)."""
+    message = (
+        f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
+        "or revision kept for revert, and is the base of no splice in use"
+    )
+    if not entry.name.endswith(SPLICE_SUFFIX):
+        for splice, size in lost:
+            if size is None or entry.stat(follow_symlinks=False).st_size == size:
+                message += f"; it is kept, as it may be the base of assets/{splice}, whose own base is not found"
+                return _problem("orphan_asset", entry.path, message)
+    return _problem("orphan_asset", entry.path, message, fixable=True)
 
 
 def _shadowed(studio: Studio, entry: os.DirEntry) -> dict:
@@ -305,13 +334,17 @@ def _shadowed(studio: Studio, entry: os.DirEntry) -> dict:
 
 
 def _check_bytes(
-    entries: list[os.DirEntry], bases: dict[str, str], users: dict[str, list[str]], problems: list[dict]
+    entries: list[os.DirEntry],
+    bases: dict[str, str],
+    proven: set[str],
+    users: dict[str, list[str]],
+    problems: list[dict],
 ) -> None:
-    """Every asset of `entries` read whole and hashed; those that do not give their name's
-    bytes noted, with the pieces they hurt. Splices first: one that rebuilds to its name proves
-    its base (`bases`) too (a splice is made only where its base's bytes are the file's at its
-    spans), so a card's portrait is not read and hashed a second time."""
-    proven: set[str] = set()
+    """Every asset of `entries` read whole and hashed (but those `proven` already); those that
+    do not give their name's bytes noted, with the pieces they hurt. Splices first: one that
+    rebuilds to its name proves its base (`bases`) too (a splice is made only where its base's
+    bytes are the file's at its spans), so a card's portrait is not read and hashed twice."""
+    proven = set(proven)
     for entry in sorted(entries, key=lambda entry: not entry.name.endswith(SPLICE_SUFFIX)):
         if entry.name in proven:
             continue
@@ -330,12 +363,18 @@ def _check_bytes(
         )
 
 
-def _users(media: dict[tuple[str, str], list[tuple[str, str]]]) -> dict[str, list[str]]:
-    """sha256 -> the pieces (`kind/id`) that refer to it, in the order they were read."""
+def _users(media: dict[tuple[str, str], list[tuple[str, str]]], bases: dict[str, str]) -> dict[str, list[str]]:
+    """sha256 -> the pieces (`kind/id`) that refer to it, in the order they were read; a
+    splice's base is used by the pieces that use the splice."""
     users: dict[str, list[str]] = {}
     for (kind, piece_id), refs in media.items():
         for sha256 in dict.fromkeys(sha256 for sha256, _ext in refs):
             users.setdefault(sha256, []).append(f"{kind}/{piece_id}")
+    for splice, base in bases.items():
+        through = users.get(splice.partition(".")[0], [])
+        if through:
+            have = users.setdefault(base.partition(".")[0], [])
+            have += [piece for piece in through if piece not in have]
     return users
 
 
@@ -434,9 +473,11 @@ def _check_temps(studio: Studio, problems: list[dict]) -> None:
             )
 
 
-def _check_graveyard(studio: Studio, problems: list[dict]) -> None:
+def _check_graveyard(studio: Studio, problems: list[dict]) -> list[tuple[Path, str, list[tuple[str, str]]]]:
     """Files of the graveyard a restore would refuse or not see (`graveyard.entry_problem`), and
-    anything beside the kind folders; reported only: they are the user's buried pieces."""
+    anything beside the kind folders; reported only: they are the user's buried pieces. Returns
+    the media of each buried piece that validates (its file, who it is, its media), which a
+    restore brings back with it."""
     for entry in _listing(studio.graveyard_dir):
         if is_junk_file(entry.name) or (entry.name in KIND_NAMES and entry.is_dir(follow_symlinks=False)):
             continue
@@ -448,12 +489,33 @@ def _check_graveyard(studio: Studio, problems: list[dict]) -> None:
                 code="invalid_input",
             )
         )
+    media = []
     for kind, item in scan_kind_folders(
         studio.graveyard_dir, KIND_NAMES, what="the graveyard", hint="empty old graveyard entries"
     ):
-        error = None if is_junk_file(item.name) else entry_problem(kind, item)
+        if is_junk_file(item.name) or is_temp_name(item.name):
+            continue
+        error = entry_problem(kind, item)
         if error is not None:
             problems.append(_problem("graveyard", item.path, error.message, code=error.code))
+            continue
+        refs = _buried_media(Path(item.path))
+        if refs:
+            media.append((Path(item.path), f"buried {kind}/{item.name.removesuffix('.json')}", refs))
+    return media
+
+
+def _buried_media(path: Path) -> list[tuple[str, str]]:
+    """The media (sha256, ext) a graveyard entry's piece refers to, where it validates: read
+    only where its text names a hash (most buried lorebooks and presets have no media)."""
+    try:
+        raw = read_raw(path, what=path.name)
+        if raw is None or b'"sha256"' not in raw:
+            return []
+        piece = validate_piece(load_json_bytes(raw, what=path.name, max_depth=limits.WRAPPED_JSON_MAX_DEPTH))
+    except BunzaiError:
+        return []  # a restore brings it back as it is; the piece check then reports it
+    return [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
 
 
 def _check_export_temps(studio: Studio, problems: list[dict], notes: list[str]) -> None:

@@ -169,3 +169,68 @@ def test_a_folder_in_place_of_an_asset_is_damage_not_a_crash(studio: Studio) -> 
         with pytest.raises(BunzaiError) as caught:
             read_asset(studio, sha, "png")
         assert caught.value.code == "corrupt_asset"
+
+
+def _portrait_changed(studio: Studio) -> tuple[dict, dict, Path]:
+    """A card whose portrait was replaced, its history gone: only the splice of its original
+    uses the old portrait (the splice's base). (base ref, whole ref, splice path)."""
+    from bunzai.store.pieces import read_stored, update_piece
+
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    other = put_asset(studio, b"another portrait", "png", "image/png")
+    update_piece(studio, _card_piece("ada", other, whole), read_stored(studio, "character", "ada").revision)
+    for kept in (studio.root / ".bunzai" / "history").rglob("*"):
+        if kept.is_file():
+            kept.unlink()
+    return part, whole, splice_path(studio.asset_path(whole["sha256"], "png"))
+
+
+def test_a_shadowed_splice_kept_for_a_damaged_plain_file_keeps_its_base(studio: Studio) -> None:
+    part, whole, spliced = _portrait_changed(studio)
+    put_asset(studio, WHOLE, "png", "image/png")
+    plain = studio.asset_path(whole["sha256"], "png")
+    plain.write_bytes(b"x" + plain.read_bytes()[1:])
+    report = examine(studio, repair=True)
+    assert report["repaired"] == []
+    plain.unlink()  # the damaged plain file moved aside: the splice still rebuilds the card
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_a_splice_naming_a_base_not_in_the_studio_keeps_a_file_of_that_base_size(studio: Studio) -> None:
+    part, whole, spliced = _portrait_changed(studio)
+    stray = put_asset(studio, b"not that size", "png", "image/png")
+    raw = spliced.read_bytes()
+    other_hash = ("0" if part["sha256"][0] != "0" else "1") + part["sha256"][1:]
+    spliced.write_bytes(raw.replace(part["sha256"].encode(), other_hash.encode(), 1))
+    report = examine(studio, repair=True)
+    assert [Path(row["path"]).name for row in report["repaired"]] == [f"{stray['sha256']}.png"]
+    kept = [p for p in report["problems"] if Path(p["path"]).name == f"{part['sha256']}.png"]
+    assert kept and "it may be the base of assets/" in kept[0]["message"]
+    spliced.write_bytes(raw)
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_a_base_only_a_splice_uses_names_the_pieces_of_the_splice(studio: Studio) -> None:
+    part, _whole, _spliced_path = _portrait_changed(studio)
+    base = studio.asset_path(part["sha256"], "png")
+    base.write_bytes(b"x" + base.read_bytes()[1:])
+    assert {name: pieces for name, _m, pieces in _damaged(examine(studio, verify_assets=True))}[base.name] == [
+        "character/ada"
+    ]
+
+
+def test_storing_over_a_folder_in_an_assets_place_is_a_coded_refusal(studio: Studio) -> None:
+    part, whole = _spliced(studio)
+    base = studio.asset_path(part["sha256"], "png")
+    base.unlink()
+    base.mkdir()
+    with pytest.raises(BunzaiError) as caught:
+        put_asset(studio, _part(WHOLE, SPANS), "png", "image/png")
+    assert caught.value.code == "corrupt_asset" and "is a folder" in caught.value.message
+    assert base.is_dir()
+    create_piece(studio, {"kind": "character", "id": "ada", "name": "Ada", "body": {"portrait": part}})
+    missing = [p["message"] for p in examine(studio)["problems"] if p["check"] == "missing_asset"]
+    assert missing == [
+        f"character/ada refers to assets/{base.name}, which is not a file (a folder or a link stands there)"
+    ]
