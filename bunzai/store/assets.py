@@ -219,16 +219,8 @@ def _read_header(path: os.PathLike[str]) -> _Header | None:
 def splice_base(path: os.PathLike[str]) -> tuple[str, str] | None:
     """(sha256, ext) of the base a splice file names, or None where it is damaged. Reads the
     header only (doctor, following a used splice to its base)."""
-    found = splice_part(path)
-    return found[0] if found is not None else None
-
-
-def splice_part(path: os.PathLike[str]) -> tuple[tuple[str, str], int] | None:
-    """(the base's (sha256, ext), how many bytes of the file the base gives) from a splice's
-    header, or None where it is damaged: the size a base must have (doctor keeps a file of that
-    size while a splice's base is not found)."""
     header = _read_header(path)
-    return (header.base, sum(stop - start for start, stop in header.spans)) if header is not None else None
+    return header.base if header is not None else None
 
 
 class _Unreadable(Exception):
@@ -371,6 +363,8 @@ def read_asset(studio: Studio, sha256: str, ext: str) -> bytes:
     stored = path
     try:
         try:
+            if os.path.isdir(path):  # a folder, not the asset's file: its splice may be read in its place
+                raise FileNotFoundError(path)
             data = _bounded(path)
         except FileNotFoundError:
             stored = splice_path(path)
@@ -378,7 +372,9 @@ def read_asset(studio: Studio, sha256: str, ext: str) -> bytes:
         actual = hashlib.sha256(data).hexdigest()
         why = "" if actual == sha256 else _blame(stored, actual)
     except FileNotFoundError:
-        raise BunzaiError("not_found", f"no asset {path.name}", hint="import the media again") from None
+        if not os.path.isdir(path):
+            raise BunzaiError("not_found", f"no asset {path.name}", hint="import the media again") from None
+        stored, why = path, "it is a folder, where the asset's file belongs"
     except _Unreadable as error:
         why = str(error)
     if why:

@@ -19,7 +19,9 @@ Checks, each a row in `problems` when it fails:
 - `orphan_asset` every asset is referred to by a piece, a buried piece, a saved draft, a
                  splice in use (its base: `store.assets`) or a
                  revision kept for revert (`.bunzai/history/`); and no splice is shadowed by
-                 the plain file of its own asset, which readers read in its place;
+                 the plain file of its own asset, which readers read in its place. Repair
+                 keeps orphans that may be needed: plain ones while a splice in use has lost
+                 its base, all while a medium is missing (renamed or moved by hand);
 - `missing_asset` every medium a piece or a buried piece refers to has a file in `assets/`: its
                  own, or a splice whose base is there (bytes are not read: damage is found on
                  reading, or by `verify_assets`);
@@ -51,7 +53,7 @@ from bunzai.errors import BunzaiError
 from bunzai.files import is_exact_temp_name, is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
-from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base, splice_part
+from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base, splice_path
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
@@ -79,6 +81,7 @@ def examine(studio: Studio, *, repair: bool = False, verify_assets: bool = False
         buried = _check_graveyard(studio, problems)
         live = [(studio.piece_path(*key), "/".join(key), refs) for key, refs in media.items()]
         _check_media(studio, live + buried, problems)
+        _hold_orphans_while_missing(problems)
         _check_temps(studio, problems)
         _check_export_temps(studio, problems, notes)
         _check_locks(studio, problems)
@@ -148,11 +151,23 @@ def _check_media(studio: Studio, media: list[tuple[Path, str, list[tuple[str, st
                 )
 
 
+def _hold_orphans_while_missing(problems: list[dict]) -> None:
+    """While a piece's medium is missing, repair removes no orphan asset: one of them may be
+    that medium, renamed or moved by hand (a person puts it back)."""
+    if any(problem["check"] == "missing_asset" for problem in problems):
+        for problem in problems:
+            if problem["check"] == "orphan_asset" and problem.get("fixable"):
+                problem["fixable"] = False
+                problem["message"] += "; it is kept while a medium a piece refers to is missing: it may be that one"
+
+
 def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
     """Why the asset has no file to be read from, or ''."""
     found = asset_file(studio, sha256, ext)
-    if found is None and os.path.lexists(studio.asset_path(sha256, ext)):
-        return f"assets/{sha256}.{ext}, which is not a file (a folder or a link stands there)"
+    path = studio.asset_path(sha256, ext)
+    for there in (path, splice_path(path)) if found is None else ():
+        if os.path.lexists(there):
+            return f"assets/{there.name}, which is not a file (a folder or a link stands there)"
     if found is None:
         return f"assets/{sha256}.{ext}, which is not in the studio"
     if not found.name.endswith(SPLICE_SUFFIX):
@@ -274,48 +289,42 @@ def _check_assets(
     return len(entries)
 
 
-def _splice_bases(
-    entries: list[os.DirEntry], names: set[str], used: set[str]
-) -> tuple[dict[str, str], list[tuple[str, int | None]]]:
+def _splice_bases(entries: list[os.DirEntry], names: set[str], used: set[str]) -> tuple[dict[str, str], list[str]]:
     """Add to `used` the base of every splice in use (one level: a base is never a splice),
     shadowed ones too (while one is kept, so is its base). Returns each such splice's base file
-    name, and the splices whose base is not found, with the size their base must have (None:
-    not known): an orphan that may be such a base is kept (`_orphan`)."""
+    name, and the splices whose base is not found: their header names a file that is not
+    there, or does not read and holds no stored hash. While there is one, no plain orphan is
+    removed (`_orphan`): a damaged header says nothing sure of its base, its size included."""
     bases: dict[str, str] = {}
-    lost: list[tuple[str, int | None]] = []
+    lost: list[str] = []
     stored = {name.partition(".")[0] for name in names if not name.endswith(SPLICE_SUFFIX)}
     for entry in entries:
         if not entry.name.endswith(SPLICE_SUFFIX) or entry.name.partition(".")[0] not in used:
             continue
-        part = splice_part(entry.path)
-        if part is not None:
-            (sha256, ext), size = part
-            used.add(sha256)
-            bases[entry.name] = f"{sha256}.{ext}"
-            if bases[entry.name] not in names:  # a header naming another hash (damaged), or a base gone
-                lost.append((entry.name, size))
+        base = splice_base(entry.path)
+        if base is not None:
+            used.add(base[0])
+            bases[entry.name] = f"{base[0]}.{base[1]}"
+            if bases[entry.name] not in names:  # a base gone, or a header naming another hash
+                lost.append(entry.name)
             continue
-        # Its header does not read: whatever hash is in it may name its base.
         named = _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)
-        used |= named
+        used |= named  # its header does not read: whatever hash is in it may name its base
         if not named & stored:
-            lost.append((entry.name, None))
+            lost.append(entry.name)
     return bases, lost
 
 
-def _orphan(entry: os.DirEntry, lost: list[tuple[str, int | None]]) -> dict:
-    """An asset nothing uses: removed by repair, unless it may be the base of a splice in use
-    whose own base is not found (a plain file of the size that base must have, or any, where
-    the splice's header does not say)."""
+def _orphan(entry: os.DirEntry, lost: list[str]) -> dict:
+    """An asset nothing uses: removed by repair, unless it is a plain file while a splice in use
+    has lost its base (it may be that base)."""
     message = (
         f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
         "or revision kept for revert, and is the base of no splice in use"
     )
-    if not entry.name.endswith(SPLICE_SUFFIX):
-        for splice, size in lost:
-            if size is None or entry.stat(follow_symlinks=False).st_size == size:
-                message += f"; it is kept, as it may be the base of assets/{splice}, whose own base is not found"
-                return _problem("orphan_asset", entry.path, message)
+    if lost and not entry.name.endswith(SPLICE_SUFFIX):
+        message += f"; it is kept, as it may be the base of assets/{lost[0]}, whose own base is not found"
+        return _problem("orphan_asset", entry.path, message)
     return _problem("orphan_asset", entry.path, message, fixable=True)
 
 

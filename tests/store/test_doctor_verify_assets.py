@@ -197,18 +197,62 @@ def test_a_shadowed_splice_kept_for_a_damaged_plain_file_keeps_its_base(studio: 
     assert read_asset(studio, whole["sha256"], "png") == WHOLE
 
 
-def test_a_splice_naming_a_base_not_in_the_studio_keeps_a_file_of_that_base_size(studio: Studio) -> None:
+@pytest.mark.parametrize("spans_too", [False, True])
+def test_a_splice_naming_a_base_not_in_the_studio_keeps_every_plain_orphan(studio: Studio, spans_too: bool) -> None:
+    """Its header damaged where it still parses (a digit of the base's hash changed, and its
+    spans too), it says nothing sure of its base: no plain orphan is removed while it stands."""
     part, whole, spliced = _portrait_changed(studio)
     stray = put_asset(studio, b"not that size", "png", "image/png")
     raw = spliced.read_bytes()
     other_hash = ("0" if part["sha256"][0] != "0" else "1") + part["sha256"][1:]
-    spliced.write_bytes(raw.replace(part["sha256"].encode(), other_hash.encode(), 1))
+    damaged = raw.replace(part["sha256"].encode(), other_hash.encode(), 1)
+    if spans_too:
+        damaged = damaged.replace(b"[[0,4000]", b"[[0,4001]", 1)
+    spliced.write_bytes(damaged)
     report = examine(studio, repair=True)
-    assert [Path(row["path"]).name for row in report["repaired"]] == [f"{stray['sha256']}.png"]
-    kept = [p for p in report["problems"] if Path(p["path"]).name == f"{part['sha256']}.png"]
-    assert kept and "it may be the base of assets/" in kept[0]["message"]
+    assert report["repaired"] == []
+    for kept in (part, stray):
+        (row,) = [p for p in report["problems"] if Path(p["path"]).name == f"{kept['sha256']}.png"]
+        assert row["check"] == "orphan_asset" and "it may be the base of assets/" in row["message"]
     spliced.write_bytes(raw)
     assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_no_orphan_is_removed_while_a_medium_is_missing(studio: Studio) -> None:
+    """A splice renamed by hand (one digit of its name): the card's original is missing, and the
+    renamed file an orphan; repair keeps it, and its base, for a person to name back."""
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
+    renamed = spliced.with_name(("0" if spliced.name[0] != "0" else "1") + spliced.name[1:])
+    spliced.rename(renamed)
+    report = examine(studio, repair=True)
+    assert report["repaired"] == [] and renamed.exists()
+    assert "missing_asset" in {p["check"] for p in report["problems"]}
+    (row,) = [p for p in report["problems"] if p["path"] == str(renamed)]
+    assert "it is kept while a medium a piece refers to is missing" in row["message"]
+    renamed.rename(spliced)
+    assert examine(studio)["clean"]
+
+
+def test_a_folder_where_the_plain_file_would_be_leaves_the_splice_read(studio: Studio) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    studio.asset_path(whole["sha256"], "png").mkdir()
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE
+    assert examine(studio, verify_assets=True)["clean"]
+
+
+def test_a_folder_where_the_splice_would_be_is_not_a_file(studio: Studio) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
+    spliced.unlink()
+    spliced.mkdir()
+    missing = [p["message"] for p in examine(studio)["problems"] if p["check"] == "missing_asset"]
+    assert missing == [
+        f"character/ada refers to assets/{spliced.name}, which is not a file (a folder or a link stands there)"
+    ]
 
 
 def test_a_base_only_a_splice_uses_names_the_pieces_of_the_splice(studio: Studio) -> None:
