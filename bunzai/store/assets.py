@@ -223,6 +223,13 @@ def splice_base(path: os.PathLike[str]) -> tuple[str, str] | None:
     return header.base if header is not None else None
 
 
+def splice_part(path: os.PathLike[str]) -> tuple[tuple[str, str], int] | None:
+    """(the base's (sha256, ext), how many bytes of the file the base gives: the size the base
+    must have) from a splice's header, or None where it is damaged."""
+    header = _read_header(path)
+    return (header.base, sum(stop - start for start, stop in header.spans)) if header is not None else None
+
+
 class _Unreadable(Exception):
     """Why a stored file does not give the bytes its name promises."""
 
@@ -246,7 +253,9 @@ def _rebuild(path: Path) -> list[memoryview]:
         raise _Unreadable(f"its base assets/{base_name} cannot be read") from None
     shared = sum(stop - start for start, stop in header.spans)
     if len(base) != shared:
-        raise _Unreadable(f"its base assets/{base_name} is damaged")
+        raise _Unreadable(
+            f"its base assets/{base_name} is not the size its header gives (the one or the other is damaged)"
+        )
     if len(rest) != header.size - shared:
         raise _Unreadable(f"it holds {len(rest)} bytes beside its base, where its header says {header.size - shared}")
     pieces, at, taken, given = [], 0, 0, 0

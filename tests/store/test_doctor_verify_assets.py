@@ -213,7 +213,7 @@ def test_a_splice_naming_a_base_not_in_the_studio_keeps_every_plain_orphan(studi
     assert report["repaired"] == []
     for kept in (part, stray):
         (row,) = [p for p in report["problems"] if Path(p["path"]).name == f"{kept['sha256']}.png"]
-        assert row["check"] == "orphan_asset" and "it may be the base of assets/" in row["message"]
+        assert row["check"] == "orphan_asset" and "has lost its base: it may stand for that" in row["message"]
     spliced.write_bytes(raw)
     assert read_asset(studio, whole["sha256"], "png") == WHOLE
 
@@ -230,7 +230,7 @@ def test_no_orphan_is_removed_while_a_medium_is_missing(studio: Studio) -> None:
     assert report["repaired"] == [] and renamed.exists()
     assert "missing_asset" in {p["check"] for p in report["problems"]}
     (row,) = [p for p in report["problems"] if p["path"] == str(renamed)]
-    assert "it is kept while a medium a piece refers to is missing" in row["message"]
+    assert "is not in the studio: it may stand for that" in row["message"]
     renamed.rename(spliced)
     assert examine(studio)["clean"]
 
@@ -278,3 +278,59 @@ def test_storing_over_a_folder_in_an_assets_place_is_a_coded_refusal(studio: Stu
     assert missing == [
         f"character/ada refers to assets/{base.name}, which is not a file (a folder or a link stands there)"
     ]
+
+
+@pytest.mark.parametrize("where", ["renamed", "moved"])
+def test_a_graveyard_file_moved_or_renamed_by_hand_keeps_its_media(studio: Studio, where: str) -> None:
+    from bunzai.store.graveyard import bury_piece
+
+    part, whole, spliced = _portrait_changed(studio)
+    bury_piece(studio, "character", "ada")
+    for kept in (studio.root / ".bunzai" / "history").rglob("*"):
+        if kept.is_file():
+            kept.unlink()
+    (entry,) = (studio.graveyard_dir / "character").iterdir()
+    if where == "renamed":
+        entry.rename(entry.with_name(entry.name + ".bak"))
+    else:
+        (studio.graveyard_dir / "keep").mkdir()
+        entry.rename(studio.graveyard_dir / "keep" / entry.name)
+    report = examine(studio, repair=True)
+    assert report["repaired"] == [] and read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+@pytest.mark.parametrize("verify", [False, True])
+def test_a_header_naming_another_stored_file_keeps_the_real_base(studio: Studio, verify: bool) -> None:
+    part, whole, spliced = _portrait_changed(studio)
+    other = put_asset(studio, b"another portrait", "png", "image/png")  # the card's new portrait
+    raw = spliced.read_bytes()
+    spliced.write_bytes(raw.replace(part["sha256"].encode(), other["sha256"].encode(), 1))
+    report = examine(studio, repair=True, verify_assets=verify)
+    assert report["repaired"] == [] and studio.asset_path(part["sha256"], "png").exists()
+    if verify:
+        (row,) = [p for p in report["problems"] if p["check"] == "damaged_asset"]
+        assert "is not the size its header gives" in row["message"]
+    spliced.write_bytes(raw)
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+@pytest.mark.parametrize("who", ["a kept revision", "a piece that does not validate"])
+def test_a_splice_renamed_by_hand_is_kept_for_whatever_names_it(studio: Studio, who: str) -> None:
+    from bunzai.store.pieces import delete_piece
+
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    if who == "a kept revision":
+        delete_piece(studio, "character", "ada")
+    else:
+        path = studio.piece_path("character", "ada")
+        path.write_text(path.read_text().replace('"name": "Ada"', '"name": 12345'))
+        for kept in (studio.root / ".bunzai" / "history").rglob("*"):
+            kept.unlink() if kept.is_file() else None
+    spliced = splice_path(studio.asset_path(whole["sha256"], "png"))
+    renamed = spliced.with_name("card-backup.png.splice")
+    spliced.rename(renamed)
+    report = examine(studio, repair=True)
+    assert report["repaired"] == [] and renamed.exists() and studio.asset_path(part["sha256"], "png").exists()
+    renamed.rename(spliced)
+    assert read_asset(studio, whole["sha256"], "png") == WHOLE

@@ -1,0 +1,350 @@
+"""`bunzai doctor`'s checks of the media (the rows `orphan_asset`, `missing_asset` and
+`damaged_asset`; `store.doctor` runs them).
+
+What is in use is read from the text of every file that may name media: the pieces, the files
+of the graveyard, the saved drafts and the revisions kept for revert (any JSON string of 64 hex
+digits; damaged and hand-renamed files included). A splice in use keeps its base.
+
+Repair removes an orphan only where nothing it could stand for is astray. While a medium named
+as a `sha256` by a piece, a graveyard file or a kept revision has no file, while a splice in use
+has lost its base (its header does not read, names a file that is not there or is not the size
+its spans give) or is found damaged, or while a file that may name media could not be read,
+every orphan is kept, and its row says why: it may be that medium, renamed or moved by hand, or
+that base. A person puts things back; doctor never guesses.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from bunzai import limits
+from bunzai.errors import BunzaiError
+from bunzai.jsondoc.reading import load_json_bytes
+from bunzai.model import KIND_NAMES
+from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base, splice_part, splice_path
+from bunzai.store.atomic import is_temp_name
+from bunzai.store.doctor_rows import problem, regular_files
+from bunzai.store.history import kept_revisions
+from bunzai.store.pieces import read_raw
+from bunzai.store.studio import Studio
+from bunzai.validate import validate_piece
+
+Media = list[tuple[Path, str, list[tuple[str, str]]]]  # (the file, who it is, its (sha256, ext) media)
+
+_HEX64 = re.compile(rb"[0-9a-f]{64}")
+# A JSON string of exactly 64 lowercase hex digits: an AssetRef's sha256, or the key of an
+# attachment (keyed by hash). Found in the text, as no parse is needed to see one; a file
+# writing a hex digit as an escape (\u0030-\u0039, \u0061-\u0066) is parsed instead.
+_QUOTED_HEX64 = re.compile(rb'"([0-9a-f]{64})"')
+_HEX_ESCAPE = re.compile(rb"\\u00[36]", re.IGNORECASE)
+# An AssetRef's hash as bunzai writes it: a medium the file wants in assets/.
+_SHA256_PAIR = re.compile(rb'"sha256"\s*:\s*"([0-9a-f]{64})"')
+_BLOCK = 1 << 20  # bytes read at a time from a file too large to read whole
+
+
+def check_assets(
+    studio: Studio, problems: list[dict], verified: dict[tuple[str, str], list[tuple[str, str]]] | None
+) -> int:
+    """Count the assets and note those nothing uses; with `verified` (the media of each valid
+    piece), read every asset in use and note those that do not give their name's bytes."""
+    used, wanted, unread = _referenced(studio)
+    entries = [entry for entry in regular_files(studio.assets_dir) if not is_temp_name(entry.name)]
+    names = {entry.name for entry in entries}
+    bases, lost = _splice_bases(studio, entries, names, used)
+    in_use, whole, orphans = [], set(), []
+    for entry in entries:
+        if entry.name.endswith(SPLICE_SUFFIX) and entry.name.removesuffix(SPLICE_SUFFIX) in names:
+            row = _shadowed(studio, entry)
+            whole.update([entry.name.removesuffix(SPLICE_SUFFIX)] if row["fixable"] else [])
+            orphans.append(row)
+        elif entry.name.partition(".")[0] in used:
+            in_use.append(entry)
+        else:
+            orphans.append(_orphan(entry))
+    damaged = _check_bytes(in_use, bases, whole, _users(verified, bases), problems) if verified is not None else []
+    stored = {name.partition(".")[0] for name in names}
+    astray = sorted(wanted - stored)
+    why = (
+        f"assets/{astray[0]}… is named by a piece, a buried piece or a kept revision and is not in the studio"
+        if astray
+        else f"assets/{lost[0]} has lost its base"
+        if lost
+        else f"assets/{damaged[0]} is damaged"
+        if damaged
+        else unread
+    )
+    for row in orphans:
+        if why and row["fixable"]:
+            row["fixable"] = False
+            row["message"] += f"; it is kept while {why}: it may stand for that"
+    problems += orphans
+    return len(entries)
+
+
+def hold_orphans(problems: list[dict]) -> None:
+    """While a piece's medium is missing (`missing_asset`: a folder in its place counts), repair
+    removes no orphan asset: one of them may be that medium, renamed or moved by hand."""
+    missing = next((row for row in problems if row["check"] == "missing_asset"), None)
+    for row in problems if missing is not None else ():
+        if row["check"] == "orphan_asset" and row.get("fixable"):
+            row["fixable"] = False
+            row["message"] += f"; it is kept while assets/{missing['asset']} is missing: it may stand for that"
+
+
+def _splice_bases(
+    studio: Studio, entries: list[os.DirEntry], names: set[str], used: set[str]
+) -> tuple[dict[str, str], list[str]]:
+    """Add to `used` the base of every splice in use (one level: a base is never a splice),
+    shadowed ones too (while one is kept, so is its base). Returns each such splice's base file
+    name, and the splices whose base is not found: a header that does not read and holds no
+    stored hash, or that names a file not there, or not of the size its spans give."""
+    bases: dict[str, str] = {}
+    lost: list[str] = []
+    stored = {name.partition(".")[0] for name in names if not name.endswith(SPLICE_SUFFIX)}
+    for entry in entries:
+        if not entry.name.endswith(SPLICE_SUFFIX) or entry.name.partition(".")[0] not in used:
+            continue
+        part = splice_part(entry.path)
+        if part is None:
+            named = _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)[0]
+            used |= named  # whatever hash the damaged header holds may name its base
+            lost += [] if named & stored else [entry.name]
+            continue
+        (sha256, ext), size = part
+        used.add(sha256)
+        bases[entry.name] = f"{sha256}.{ext}"
+        base = studio.assets_dir / bases[entry.name]
+        if bases[entry.name] not in names or base.stat().st_size != size:
+            lost.append(entry.name)
+    return bases, lost
+
+
+def _orphan(entry: os.DirEntry) -> dict:
+    return problem(
+        "orphan_asset",
+        entry.path,
+        f"assets/{entry.name} is referred to by no piece, buried piece, saved draft "
+        "or revision kept for revert, and is the base of no splice in use",
+        fixable=True,
+    )
+
+
+def _shadowed(studio: Studio, entry: os.DirEntry) -> dict:
+    """A splice beside the plain file of its own asset, which every reader reads in its place:
+    an orphan, removed by repair only where that plain file is whole (it is read to know)."""
+    plain = entry.name.removesuffix(SPLICE_SUFFIX)
+    whole = not asset_damage(studio.assets_dir / plain)
+    return problem(
+        "orphan_asset",
+        entry.path,
+        f"assets/{entry.name} is never read: assets/{plain}, the same asset stored plain, is read in its place"
+        + ("" if whole else f"; it is kept, as assets/{plain} is damaged"),
+        fixable=whole,
+    )
+
+
+def _check_bytes(
+    entries: list[os.DirEntry],
+    bases: dict[str, str],
+    proven: set[str],
+    users: dict[str, list[str]],
+    problems: list[dict],
+) -> list[str]:
+    """Every asset of `entries` read whole and hashed (but those `proven` already); those that
+    do not give their name's bytes noted, with the pieces they hurt. Splices first: one that
+    rebuilds to its name proves its base (`bases`) too (a splice is made only where its base's
+    bytes are the file's at its spans), so a card's portrait is not read and hashed twice.
+    Returns the damaged splices."""
+    proven = set(proven)
+    damaged = []
+    for entry in sorted(entries, key=lambda entry: not entry.name.endswith(SPLICE_SUFFIX)):
+        if entry.name in proven:
+            continue
+        why = asset_damage(Path(entry.path))
+        if not why:
+            proven.update([bases[entry.name]] if entry.name in bases else [])
+            continue
+        damaged += [entry.name] if entry.name.endswith(SPLICE_SUFFIX) else []
+        problems.append(
+            problem(
+                "damaged_asset",
+                entry.path,
+                f"assets/{entry.name} is damaged: {why}",
+                code="corrupt_asset",
+                pieces=users.get(entry.name.partition(".")[0], []),
+            )
+        )
+    return damaged
+
+
+def _users(media: dict[tuple[str, str], list[tuple[str, str]]] | None, bases: dict[str, str]) -> dict[str, list[str]]:
+    """sha256 -> the pieces (`kind/id`) that refer to it, in the order they were read; a
+    splice's base is used by the pieces that use the splice."""
+    users: dict[str, list[str]] = {}
+    for (kind, piece_id), refs in (media or {}).items():
+        for sha256 in dict.fromkeys(sha256 for sha256, _ext in refs):
+            users.setdefault(sha256, []).append(f"{kind}/{piece_id}")
+    for splice, base in bases.items():
+        through = users.get(splice.partition(".")[0], [])
+        if through:
+            have = users.setdefault(base.partition(".")[0], [])
+            have += [piece for piece in through if piece not in have]
+    return users
+
+
+def check_media(studio: Studio, media: Media, problems: list[dict]) -> None:
+    """Every medium of each (file, who, its media) has a file in assets/: the plain file, or a
+    splice whose base is there. Their bytes are not read: a damaged file is found when it is
+    read (corrupt_asset), or by --verify-assets."""
+    missing: dict[tuple[str, str], str] = {}  # (sha256, ext) -> why it cannot be read, or ""
+    for path, who, refs in media:
+        for ref in refs:
+            if ref not in missing:
+                missing[ref] = _unreadable(studio, *ref)
+            if missing[ref]:
+                problems.append(
+                    problem("missing_asset", path, f"{who} refers to {missing[ref]}", asset=f"{ref[0]}.{ref[1]}")
+                )
+
+
+def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
+    """Why the asset has no file to be read from, or ''."""
+    found = asset_file(studio, sha256, ext)
+    path = studio.asset_path(sha256, ext)
+    for there in (path, splice_path(path)) if found is None else ():
+        if os.path.lexists(there):
+            return f"assets/{there.name}, which is not a file (a folder or a link stands there)"
+    if found is None:
+        return f"assets/{sha256}.{ext}, which is not in the studio"
+    if not found.name.endswith(SPLICE_SUFFIX):
+        return ""
+    base = splice_base(found)
+    if base is None:
+        return f"assets/{found.name}, whose header is damaged"
+    base_path = studio.asset_path(*base)
+    if not base_path.is_file():
+        where = "is not a file" if os.path.lexists(base_path) else "is not in the studio"
+        return f"assets/{found.name}, whose base assets/{base_path.name} {where}"
+    return ""
+
+
+def buried_media(path: Path) -> list[tuple[str, str]]:
+    """The media (sha256, ext) a graveyard entry's piece refers to, where it validates: read
+    only where its text names a hash (most buried lorebooks and presets have no media)."""
+    try:
+        raw = read_raw(path, what=path.name)
+        if raw is None or b'"sha256"' not in raw:
+            return []
+        piece = validate_piece(load_json_bytes(raw, what=path.name, max_depth=limits.WRAPPED_JSON_MAX_DEPTH))
+    except BunzaiError:
+        return []  # a restore brings it back as it is; the piece check then reports it
+    return [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
+
+
+def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
+    """(every hash named in the pieces' folders, the graveyard, the saved drafts and the kept
+    revisions; the hashes those but the drafts name as a `sha256`, which should be in assets/
+    (a draft carries its own media); why a file that may name media was not read, or '')."""
+    used: set[str] = set()
+    wanted: set[str] = set()
+    files, unread = [], ""
+    for kind in KIND_NAMES:
+        files += [(Path(entry.path), True) for entry in regular_files(studio.root / kind)]
+    found, unread = _files_under(studio.graveyard_dir)
+    files += [(path, True) for path in found]
+    files += [(Path(entry.path), False) for entry in regular_files(studio.drafts_dir)]
+    for path, wants in files:
+        if is_temp_name(path.name):
+            continue
+        try:
+            raw = read_raw(path, what=path.name)
+        except BunzaiError:  # too large to read whole: read block by block
+            named, asked = _hashes_in_file(path)
+        else:
+            named, asked = _hashes_named(raw or b"", path.name)
+        used |= named
+        wanted |= asked if wants else set()
+    for raw in kept_revisions(studio):
+        named, asked = _hashes_named(raw, "a kept revision")
+        used |= named
+        wanted |= asked
+    return used, wanted, unread
+
+
+def _files_under(folder: Path) -> tuple[list[Path], str]:
+    """The regular files anywhere under `folder` (links not followed), within the walk's
+    bounds; and why some were not listed, or ''."""
+    found: list[Path] = []
+    stack = [(folder, 0)]
+    while stack:
+        where, depth = stack.pop()
+        try:
+            with os.scandir(where) as listing:
+                entries = list(listing)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for entry in entries:
+            if len(found) >= limits.WALK_MAX_ENTRIES:
+                return found, f"{folder.name}/ holds more than {limits.WALK_MAX_ENTRIES} files, not all read"
+            if entry.is_dir(follow_symlinks=False):
+                if depth >= limits.FOLDER_WALK_MAX_DEPTH:
+                    return found, f"{folder.name}/ nests past {limits.FOLDER_WALK_MAX_DEPTH} folders, not all read"
+                stack.append((Path(entry.path), depth + 1))
+            elif entry.is_file(follow_symlinks=False):
+                found.append(Path(entry.path))
+    return found, ""
+
+
+def _hashes_named(raw: bytes, what: str) -> tuple[set[str], set[str]]:
+    """(every hash a JSON file names as a string or a key, those it names as a `sha256`); a
+    file that does not parse gives every run of 64 hex digits in it, and its `sha256` pairs."""
+    if not _HEX_ESCAPE.search(raw):
+        return _strings_of(_QUOTED_HEX64.findall(raw)), _strings_of(_SHA256_PAIR.findall(raw))
+    try:
+        parsed = load_json_bytes(raw, what=what, max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
+    except BunzaiError:
+        return _strings_of(_HEX64.findall(raw)), _strings_of(_SHA256_PAIR.findall(raw))
+    named, asked = set(), set()
+    stack = [parsed]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(item)
+            sha256 = item.get("sha256")
+            asked |= {sha256} if isinstance(sha256, str) and _is_hash(sha256) else set()
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and _is_hash(item):
+            named.add(item)
+    return named, asked
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) == 64 and _HEX64.fullmatch(text.encode("ascii", "replace")) is not None
+
+
+def _strings_of(found: list[bytes]) -> set[str]:
+    return {match.decode("ascii") for match in found}
+
+
+def _hashes_in_file(path: Path, most: int | None = None) -> tuple[set[str], set[str]]:
+    """(every run of 64 hex digits in the file, its `sha256` pairs), in its first `most` bytes,
+    read block by block (the end of a block carried into the next, so a run across the seam is
+    found)."""
+    named: set[str] = set()
+    asked: set[str] = set()
+    carried, left = b"", most
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(_BLOCK if left is None else min(_BLOCK, left)):
+                text = carried + block
+                named |= _strings_of(_HEX64.findall(text))
+                asked |= _strings_of(_SHA256_PAIR.findall(text))
+                carried = text[-256:]
+                left = None if left is None else left - len(block)
+    except OSError:
+        pass
+    return named, asked
