@@ -223,11 +223,29 @@ def splice_base(path: os.PathLike[str]) -> tuple[str, str] | None:
     return header.base if header is not None else None
 
 
-def splice_part(path: os.PathLike[str]) -> tuple[tuple[str, str], int] | None:
-    """(the base's (sha256, ext), how many bytes of the file the base gives: the size the base
-    must have) from a splice's header, or None where it is damaged."""
+def splice_part(path: os.PathLike[str]) -> tuple[tuple[str, str], int, bool] | None:
+    """From a splice's header: the base's (sha256, ext), how many bytes of the file the base
+    gives (the size it must have), and whether the splice's own length agrees with its header
+    (the bytes beside the base as many as it says); None where the header is damaged or the
+    file is no splice."""
     header = _read_header(path)
-    return (header.base, sum(stop - start for start, stop in header.spans)) if header is not None else None
+    if header is None:
+        return None
+    shared = sum(stop - start for start, stop in header.spans)
+    try:
+        agrees = os.stat(path).st_size - header.length == header.size - shared
+    except OSError:
+        agrees = False
+    return header.base, shared, agrees
+
+
+def starts_as_splice(path: os.PathLike[str]) -> bool:
+    """Whether the file begins as a splice does (its magic line), whatever its name."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(_SPLICE_MAGIC)) == _SPLICE_MAGIC
+    except OSError:
+        return False
 
 
 class _Unreadable(Exception):

@@ -1,16 +1,20 @@
 """`bunzai doctor`'s checks of the media (the rows `orphan_asset`, `missing_asset` and
 `damaged_asset`; `store.doctor` runs them).
 
-What is in use is read from the text of every file that may name media: the pieces, the files
-of the graveyard, the saved drafts and the revisions kept for revert (any JSON string of 64 hex
-digits; damaged and hand-renamed files included). A splice in use keeps its base.
+What is in use is read from the text of every file that may name media: every file under the
+kind folders, the graveyard and the saved drafts (subfolders, damaged and hand-renamed files
+included), and the revisions kept for revert (any JSON string of 64 hex digits). A splice in
+use keeps its base, and so does any file of assets/ that begins as a splice (one renamed by
+hand).
 
 Repair removes an orphan only where nothing it could stand for is astray. While a medium named
-as a `sha256` by a piece, a graveyard file or a kept revision has no file, while a splice in use
-has lost its base (its header does not read, names a file that is not there or is not the size
-its spans give) or is found damaged, or while a file that may name media could not be read,
-every orphan is kept, and its row says why: it may be that medium, renamed or moved by hand, or
-that base. A person puts things back; doctor never guesses.
+as a `sha256` by a piece, a graveyard file or a kept revision has no file; while a file of
+assets/ is not named as `store.assets` names them; while a splice's header does not read,
+names a base that is not there or not of the size its spans give, or disagrees with the
+splice's own length, or a splice stands under a plain name; while an asset is found damaged;
+or while a file that may name media was not read: every orphan is kept, and its row says why.
+It may be that medium, renamed or moved by hand, or that base. A person puts things back;
+doctor never guesses.
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ from bunzai import limits
 from bunzai.errors import BunzaiError
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
-from bunzai.store.assets import SPLICE_SUFFIX, asset_damage, asset_file, splice_base, splice_part, splice_path
+from bunzai.store.assets import (
+    SPLICE_SUFFIX,
+    asset_damage,
+    asset_file,
+    splice_base,
+    splice_part,
+    splice_path,
+    starts_as_splice,
+)
 from bunzai.store.atomic import is_temp_name
 from bunzai.store.doctor_rows import problem, regular_files
 from bunzai.store.history import kept_revisions
@@ -42,6 +54,7 @@ _HEX_ESCAPE = re.compile(rb"\\u00[36]", re.IGNORECASE)
 # An AssetRef's hash as bunzai writes it: a medium the file wants in assets/.
 _SHA256_PAIR = re.compile(rb'"sha256"\s*:\s*"([0-9a-f]{64})"')
 _BLOCK = 1 << 20  # bytes read at a time from a file too large to read whole
+_ASSET_NAME = re.compile(r"[0-9a-f]{64}\.[a-z0-9]{1,10}(\.splice)?", re.ASCII)  # as store.assets names them
 
 
 def check_assets(
@@ -52,7 +65,7 @@ def check_assets(
     used, wanted, unread = _referenced(studio)
     entries = [entry for entry in regular_files(studio.assets_dir) if not is_temp_name(entry.name)]
     names = {entry.name for entry in entries}
-    bases, lost = _splice_bases(studio, entries, names, used)
+    bases, astray = _splice_bases(studio, entries, names, used)
     in_use, whole, orphans = [], set(), []
     for entry in entries:
         if entry.name.endswith(SPLICE_SUFFIX) and entry.name.removesuffix(SPLICE_SUFFIX) in names:
@@ -63,22 +76,23 @@ def check_assets(
             in_use.append(entry)
         else:
             orphans.append(_orphan(entry))
-    damaged = _check_bytes(in_use, bases, whole, _users(verified, bases), problems) if verified is not None else []
-    stored = {name.partition(".")[0] for name in names}
-    astray = sorted(wanted - stored)
-    why = (
-        f"assets/{astray[0]}… is named by a piece, a buried piece or a kept revision and is not in the studio"
-        if astray
-        else f"assets/{lost[0]} has lost its base"
-        if lost
-        else f"assets/{damaged[0]} is damaged"
-        if damaged
-        else unread
-    )
+    if verified is not None:
+        astray += _check_bytes(in_use, bases, whole, _users(verified, bases), problems)
+    stored = {name.partition(".")[0] for name in names if _ASSET_NAME.fullmatch(name)}
+    astray += [
+        f"assets/{sha256}… is named by a piece, a buried piece or a kept revision and is not there"
+        for sha256 in sorted(wanted - stored)[:1]
+    ]
+    astray += [
+        f"assets/{name} is not named as bunzai names assets"
+        for name in sorted(names)
+        if not _ASSET_NAME.fullmatch(name)
+    ][:1]
+    astray += [unread] if unread else []
     for row in orphans:
-        if why and row["fixable"]:
+        if astray and row["fixable"]:
             row["fixable"] = False
-            row["message"] += f"; it is kept while {why}: it may stand for that"
+            row["message"] += f"; it is kept while {astray[0]}: it may stand for that"
     problems += orphans
     return len(entries)
 
@@ -97,28 +111,33 @@ def _splice_bases(
     studio: Studio, entries: list[os.DirEntry], names: set[str], used: set[str]
 ) -> tuple[dict[str, str], list[str]]:
     """Add to `used` the base of every splice in use (one level: a base is never a splice),
-    shadowed ones too (while one is kept, so is its base). Returns each such splice's base file
-    name, and the splices whose base is not found: a header that does not read and holds no
-    stored hash, or that names a file not there, or not of the size its spans give."""
+    shadowed ones too (while one is kept, so is its base), and of every file that begins as a
+    splice under another name (renamed by hand). Returns each splice's base file name, and why
+    a splice's base may be astray: a header that does not read, a base not there or not of the
+    size its spans give, a splice whose length disagrees with its header, a splice under a
+    plain name."""
     bases: dict[str, str] = {}
-    lost: list[str] = []
-    stored = {name.partition(".")[0] for name in names if not name.endswith(SPLICE_SUFFIX)}
+    astray: list[str] = []
     for entry in entries:
-        if not entry.name.endswith(SPLICE_SUFFIX) or entry.name.partition(".")[0] not in used:
+        spliced = entry.name.endswith(SPLICE_SUFFIX)
+        if spliced and entry.name.partition(".")[0] not in used:
+            continue  # an orphan splice: it goes with its base, unless something else keeps them
+        if not spliced and not starts_as_splice(entry.path):
             continue
         part = splice_part(entry.path)
         if part is None:
-            named = _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)[0]
-            used |= named  # whatever hash the damaged header holds may name its base
-            lost += [] if named & stored else [entry.name]
+            used |= _hashes_in_file(Path(entry.path), limits.ASSET_SPLICE_HEADER_MAX_BYTES)[0]
+            astray.append(f"assets/{entry.name} has a damaged header")
             continue
-        (sha256, ext), size = part
+        (sha256, ext), size, agrees = part
         used.add(sha256)
         bases[entry.name] = f"{sha256}.{ext}"
         base = studio.assets_dir / bases[entry.name]
-        if bases[entry.name] not in names or base.stat().st_size != size:
-            lost.append(entry.name)
-    return bases, lost
+        if not spliced:
+            astray.append(f"assets/{entry.name} holds a splice under a plain file's name")
+        elif not agrees or bases[entry.name] not in names or base.stat().st_size != size:
+            astray.append(f"assets/{entry.name} has lost its base")
+    return bases, astray
 
 
 def _orphan(entry: os.DirEntry) -> dict:
@@ -156,7 +175,7 @@ def _check_bytes(
     do not give their name's bytes noted, with the pieces they hurt. Splices first: one that
     rebuilds to its name proves its base (`bases`) too (a splice is made only where its base's
     bytes are the file's at its spans), so a card's portrait is not read and hashed twice.
-    Returns the damaged splices."""
+    Returns a reason for each damaged asset (its base, or what it stands for, may be astray)."""
     proven = set(proven)
     damaged = []
     for entry in sorted(entries, key=lambda entry: not entry.name.endswith(SPLICE_SUFFIX)):
@@ -166,7 +185,7 @@ def _check_bytes(
         if not why:
             proven.update([bases[entry.name]] if entry.name in bases else [])
             continue
-        damaged += [entry.name] if entry.name.endswith(SPLICE_SUFFIX) else []
+        damaged.append(f"assets/{entry.name} is damaged")
         problems.append(
             problem(
                 "damaged_asset",
@@ -244,17 +263,20 @@ def buried_media(path: Path) -> list[tuple[str, str]]:
 
 
 def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
-    """(every hash named in the pieces' folders, the graveyard, the saved drafts and the kept
-    revisions; the hashes those but the drafts name as a `sha256`, which should be in assets/
-    (a draft carries its own media); why a file that may name media was not read, or '')."""
+    """(every hash named anywhere in the kind folders, the graveyard and the saved drafts (any
+    file, in subfolders too: moved by hand) and the kept revisions; the hashes those but the
+    drafts name as a `sha256`, which should be in assets/ (a draft carries its own media); why
+    a file that may name media was not read, or '')."""
     used: set[str] = set()
     wanted: set[str] = set()
-    files, unread = [], ""
-    for kind in KIND_NAMES:
-        files += [(Path(entry.path), True) for entry in regular_files(studio.root / kind)]
-    found, unread = _files_under(studio.graveyard_dir)
-    files += [(path, True) for path in found]
-    files += [(Path(entry.path), False) for entry in regular_files(studio.drafts_dir)]
+    files, why = [], []
+    for folder, wants in [(studio.root / kind, True) for kind in KIND_NAMES] + [
+        (studio.graveyard_dir, True),
+        (studio.drafts_dir, False),
+    ]:
+        found, unread = _files_under(folder)
+        files += [(path, wants) for path in found]
+        why += [unread] if unread else []
     for path, wants in files:
         if is_temp_name(path.name):
             continue
@@ -270,7 +292,7 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
         named, asked = _hashes_named(raw, "a kept revision")
         used |= named
         wanted |= asked
-    return used, wanted, unread
+    return used, wanted, why[0] if why else ""
 
 
 def _files_under(folder: Path) -> tuple[list[Path], str]:
