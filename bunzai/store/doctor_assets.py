@@ -7,12 +7,15 @@ included), and the revisions kept for revert (any JSON string of 64 hex digits).
 use keeps its base, and so does any file of assets/ that begins as a splice (one renamed by
 hand).
 
-Repair removes an orphan only where nothing it could stand for is astray. While a medium named
-as a `sha256` by a piece, a graveyard file or a kept revision has no file; while a file of
-assets/ is not named as `store.assets` names them; while a splice's header does not read,
+Repair removes an orphan only where nothing it could stand for is astray. While a piece, a
+graveyard entry or the log shows a file doctor cannot read or a hand edit it cannot explain
+(`hold_orphans`); while a medium named as a `sha256` by a piece, a graveyard file or a kept
+revision has no file; while a file of assets/ is not named as `store.assets` names them (an
+operating system's leftover aside); while a splice's header does not read,
 names a base that is not there or not of the size its spans give, or disagrees with the
 splice's own length, or a splice stands under a plain name; while an asset is found damaged;
-or while a file that may name media was not read: every orphan is kept, and its row says why.
+or while a file that may name media was not read, or (not a piece file or an entry, which those
+checks read) does not parse: every orphan is kept, and its row says why.
 It may be that medium, renamed or moved by hand, or that base. A person puts things back;
 doctor never guesses.
 """
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from bunzai import limits
 from bunzai.errors import BunzaiError
+from bunzai.files import is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
 from bunzai.store.assets import (
@@ -63,7 +67,11 @@ def check_assets(
     """Count the assets and note those nothing uses; with `verified` (the media of each valid
     piece), read every asset in use and note those that do not give their name's bytes."""
     used, wanted, unread = _referenced(studio)
-    entries = [entry for entry in regular_files(studio.assets_dir) if not is_temp_name(entry.name)]
+    entries = [
+        entry
+        for entry in regular_files(studio.assets_dir)
+        if not is_temp_name(entry.name) and not is_junk_file(entry.name)
+    ]
     names = {entry.name for entry in entries}
     bases, astray = _splice_bases(studio, entries, names, used)
     in_use, whole, orphans = [], set(), []
@@ -97,14 +105,28 @@ def check_assets(
     return len(entries)
 
 
+# Problems that say a file bunzai reads for the media it names is not as bunzai wrote it: a
+# piece or a graveyard entry that does not read (cut short, another encoding), a change the
+# log does not explain (a piece made, edited, moved or deleted by hand), a medium missing.
+_HOLDING = ("missing_asset", "piece", "graveyard", "log")
+
+
 def hold_orphans(problems: list[dict]) -> None:
-    """While a piece's medium is missing (`missing_asset`: a folder in its place counts), repair
-    removes no orphan asset: one of them may be that medium, renamed or moved by hand."""
-    missing = next((row for row in problems if row["check"] == "missing_asset"), None)
-    for row in problems if missing is not None else ():
+    """While a piece, a buried piece or the log shows a hand edit doctor cannot explain, or a
+    piece's medium is missing, repair removes no orphan asset: one of them may be what that
+    file named, or that medium, renamed or moved by hand."""
+    found = next((row for row in problems if row["check"] in _HOLDING), None)
+    if found is None:
+        return
+    why = (
+        f"assets/{found['asset']} is missing"
+        if found["check"] == "missing_asset"
+        else f"the {found['check']} problem of {Path(found['path']).name} stands"
+    )
+    for row in problems:
         if row["check"] == "orphan_asset" and row.get("fixable"):
             row["fixable"] = False
-            row["message"] += f"; it is kept while assets/{missing['asset']} is missing: it may stand for that"
+            row["message"] += f"; it is kept while {why}: it may stand for what that names"
 
 
 def _splice_bases(
@@ -278,21 +300,50 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
         files += [(path, wants) for path in found]
         why += [unread] if unread else []
     for path, wants in files:
-        if is_temp_name(path.name):
+        if is_temp_name(path.name) or is_junk_file(path.name):
             continue
         try:
             raw = read_raw(path, what=path.name)
         except BunzaiError:  # too large to read whole: read block by block
             named, asked = _hashes_in_file(path)
+            raw = None
         else:
             named, asked = _hashes_named(raw or b"", path.name)
         used |= named
         wanted |= asked if wants else set()
+        if raw is None or not _checked_elsewhere(studio, path):
+            why += (
+                [] if raw is not None and _parses(raw, path.name) else [f"{_shown(studio, path)} does not read as JSON"]
+            )
     for raw in kept_revisions(studio):
         named, asked = _hashes_named(raw, "a kept revision")
         used |= named
         wanted |= asked
     return used, wanted, why[0] if why else ""
+
+
+def _checked_elsewhere(studio: Studio, path: Path) -> bool:
+    """Whether doctor's piece or graveyard check reads the file whole (a piece file of a kind
+    folder, a graveyard entry of a kind folder): a file it cannot parse is a problem there,
+    which holds repair (`hold_orphans`). Any other file (moved or copied by hand, a draft) is
+    parsed here, as hashes read from a file cut short may be missing."""
+    parent = path.parent
+    return parent.name in KIND_NAMES and parent.parent in (studio.root, studio.graveyard_dir)
+
+
+def _parses(raw: bytes, what: str) -> bool:
+    try:
+        load_json_bytes(raw, what=what, max_depth=limits.WRAPPED_JSON_MAX_DEPTH)
+    except BunzaiError:
+        return False
+    return True
+
+
+def _shown(studio: Studio, path: Path) -> str:
+    try:
+        return path.relative_to(studio.root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _files_under(folder: Path) -> tuple[list[Path], str]:

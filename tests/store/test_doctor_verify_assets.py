@@ -385,3 +385,51 @@ def test_a_header_pasted_to_fit_another_stored_file_keeps_the_real_base(studio: 
     assert report["repaired"] == [] and studio.asset_path(part["sha256"], "png").exists()
     spliced.write_bytes(raw)
     assert read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+@pytest.mark.parametrize("damage", ["emptied", "cut short", "utf-16", "buried and cut short"])
+def test_a_piece_file_that_does_not_read_keeps_its_media_from_repair(studio: Studio, damage: str) -> None:
+    """An editor's crash or a full disk leaves a piece file cut short: the hashes read from it
+    may be missing, so repair keeps every orphan while it stands (a person mends the file)."""
+    from bunzai.store.graveyard import bury_piece
+
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    path = studio.piece_path("character", "ada")
+    if damage == "buried and cut short":
+        bury_piece(studio, "character", "ada")
+        (path,) = (studio.graveyard_dir / "character").iterdir()
+    raw = path.read_bytes()
+    if damage == "emptied":
+        path.write_bytes(b"")
+    elif damage == "utf-16":
+        path.write_bytes(raw.decode("utf-8").encode("utf-16"))
+    else:
+        path.write_bytes(raw[: len(raw) // 3])
+    report = examine(studio, repair=True)
+    assert report["repaired"] == []
+    path.write_bytes(raw)
+    assert examine(studio)["clean"] and read_asset(studio, whole["sha256"], "png") == WHOLE
+
+
+def test_a_stray_copy_cut_short_holds_repair_and_an_os_leftover_does_not(studio: Studio) -> None:
+    from bunzai.store.pieces import delete_piece
+
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    copy = studio.root / "character" / "old" / "ada.json"
+    copy.parent.mkdir()
+    copy.write_bytes(studio.piece_path("character", "ada").read_bytes()[:200])
+    delete_piece(studio, "character", "ada")
+    for kept in (studio.root / ".bunzai" / "history").rglob("*"):
+        kept.unlink() if kept.is_file() else None
+    (studio.assets_dir / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    rows = examine(studio, repair=True)
+    assert rows["repaired"] == [] and any(
+        "character/old/ada.json does not read as JSON" in p["message"] for p in rows["problems"]
+    )
+    copy.unlink()
+    report = examine(studio, repair=True)
+    removed = sorted(Path(row["path"]).name for row in report["repaired"])
+    assert removed == sorted([f"{part['sha256']}.png", splice_path(studio.asset_path(whole["sha256"], "png")).name])
+    assert (studio.assets_dir / ".DS_Store").exists() and report["clean"]
