@@ -63,9 +63,10 @@ _ASSET_NAME = re.compile(r"[0-9a-f]{64}\.[a-z0-9]{1,10}(\.splice)?", re.ASCII)  
 
 def check_assets(
     studio: Studio, problems: list[dict], verified: dict[tuple[str, str], list[tuple[str, str]]] | None
-) -> int:
+) -> tuple[int, list[str]]:
     """Count the assets and note those nothing uses; with `verified` (the media of each valid
-    piece), read every asset in use and note those that do not give their name's bytes."""
+    piece), read every asset in use and note those that do not give their name's bytes. Returns
+    the count, and what it found astray (for `hold_orphans`)."""
     used, wanted, unread = _referenced(studio)
     entries = [
         entry
@@ -97,12 +98,8 @@ def check_assets(
         if not _ASSET_NAME.fullmatch(name)
     ][:1]
     astray += [unread] if unread else []
-    for row in orphans:
-        if astray and row["fixable"]:
-            row["fixable"] = False
-            row["message"] += f"; it is kept while {astray[0]}: it may stand for that"
     problems += orphans
-    return len(entries)
+    return len(entries), astray
 
 
 # Problems that say a file bunzai reads for the media it names is not as bunzai wrote it: a
@@ -111,22 +108,23 @@ def check_assets(
 _HOLDING = ("missing_asset", "piece", "graveyard", "log")
 
 
-def hold_orphans(problems: list[dict]) -> None:
-    """While a piece, a buried piece or the log shows a hand edit doctor cannot explain, or a
-    piece's medium is missing, repair removes no orphan asset: one of them may be what that
-    file named, or that medium, renamed or moved by hand."""
+def hold_orphans(problems: list[dict], astray: list[str]) -> None:
+    """While something an orphan may stand for is astray (`astray`, from `check_assets`), or a
+    piece, a buried piece or the log shows a file doctor cannot read or a hand edit it cannot
+    explain, or a piece's medium is missing, repair removes no orphan asset: one of them may be
+    what that file named, or that medium, renamed or moved by hand. Each row says why."""
     found = next((row for row in problems if row["check"] in _HOLDING), None)
-    if found is None:
-        return
-    why = (
-        f"assets/{found['asset']} is missing"
-        if found["check"] == "missing_asset"
-        else f"the {found['check']} problem of {Path(found['path']).name} stands"
-    )
-    for row in problems:
+    if found is not None:
+        astray = [
+            *astray,
+            f"assets/{found['asset']} is missing"
+            if found["check"] == "missing_asset"
+            else f"the {found['check']} problem of {Path(found['path']).name} stands",
+        ]
+    for row in problems if astray else ():
         if row["check"] == "orphan_asset" and row.get("fixable"):
             row["fixable"] = False
-            row["message"] += f"; it is kept while {why}: it may stand for what that names"
+            row["message"] += f"; it is kept while {astray[0]}: it may stand for that"
 
 
 def _splice_bases(
