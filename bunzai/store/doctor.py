@@ -15,7 +15,8 @@ Checks, each a row in `problems` when it fails:
                  count, since the folders there hold the user's own files too);
 - `graveyard`    every file of `Graveyard/<kind>/` is an entry `graveyard restore` takes: named
                  `<id>@<stamp>.json`, a regular file bunzai reads, a JSON object naming the
-                 piece its name does; and `Graveyard/` holds only kind folders;
+                 piece its name does, a piece that validates; and `Graveyard/` holds only kind
+                 folders;
 - `orphan_asset`, `missing_asset`, `damaged_asset` (this one only with `verify_assets`, as
                  it reads every byte): the media, checked in `store.doctor_assets`;
 - `lock_file`    no lock file is left by a writer that is gone.
@@ -249,9 +250,12 @@ def _check_graveyard(studio: Studio, problems: list[dict]) -> list[tuple[Path, s
         if error is not None:
             problems.append(_problem("graveyard", item.path, error.message, code=error.code))
             continue
-        refs = buried_media(Path(item.path))
-        if refs:
-            media.append((Path(item.path), f"buried {kind}/{item.name.removesuffix('.json')}", refs))
+        entry = f"{kind}/{item.name.removesuffix('.json')}"
+        refs, invalid = buried_media(Path(item.path), entry)
+        if invalid is not None:
+            problems.append(_problem("graveyard", item.path, invalid.message, code=invalid.code))
+        elif refs:
+            media.append((Path(item.path), f"buried {entry}", refs))
     return media
 
 

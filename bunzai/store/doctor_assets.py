@@ -11,13 +11,13 @@ Repair removes an orphan only where nothing it could stand for is astray. While 
 graveyard entry or the log shows a file doctor cannot read or a hand edit it cannot explain
 (`hold_orphans`); while a medium named as a `sha256` by a piece, a graveyard file or a kept
 revision has no file; while a file of assets/ is not named as `store.assets` names them (an
-operating system's leftover aside); while a splice's header does not read,
-names a base that is not there or not of the size its spans give, or disagrees with the
-splice's own length, or a splice stands under a plain name; while an asset is found damaged;
-or while a file that may name media was not read, or (not a piece file or an entry, which those
-checks read) does not parse: every orphan is kept, and its row says why.
-It may be that medium, renamed or moved by hand, or that base. A person puts things back;
-doctor never guesses.
+operating system's leftover aside); while a splice's header does not read, names a base that
+is not there or not of the size its spans give, or disagrees with the splice's own length, or
+a splice stands under a plain name; while an asset is found damaged; or while a file that may
+name media was not read, or (not a piece file or an entry, which those checks read) does not
+parse: every orphan is kept, and its row says why. It may be that medium, renamed or moved by
+hand, or that base. A person puts things back; doctor never guesses. (A damaged revision kept
+for revert is not read: `revert` cannot read it either.)
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from bunzai.errors import BunzaiError
 from bunzai.files import is_junk_file
 from bunzai.jsondoc.reading import load_json_bytes
 from bunzai.model import KIND_NAMES
+from bunzai.model.ids import is_safe_id
 from bunzai.store.assets import (
     SPLICE_SUFFIX,
     asset_damage,
@@ -42,6 +43,7 @@ from bunzai.store.assets import (
 )
 from bunzai.store.atomic import is_temp_name
 from bunzai.store.doctor_rows import problem, regular_files
+from bunzai.store.graveyard import is_entry_file
 from bunzai.store.history import kept_revisions
 from bunzai.store.pieces import read_raw
 from bunzai.store.studio import Studio
@@ -269,17 +271,21 @@ def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
     return ""
 
 
-def buried_media(path: Path) -> list[tuple[str, str]]:
-    """The media (sha256, ext) a graveyard entry's piece refers to, where it validates: read
-    only where its text names a hash (most buried lorebooks and presets have no media)."""
+def buried_media(path: Path, entry: str) -> tuple[list[tuple[str, str]], BunzaiError | None]:
+    """The media (sha256, ext) a graveyard entry's piece refers to, or why it does not validate
+    (a `graveyard` problem: a restore would bring back a piece that does not validate, and the
+    hashes read from it may be damaged). Its name and JSON are checked already
+    (`graveyard.entry_problem`)."""
     try:
-        raw = read_raw(path, what=path.name)
-        if raw is None or b'"sha256"' not in raw:
-            return []
-        piece = validate_piece(load_json_bytes(raw, what=path.name, max_depth=limits.WRAPPED_JSON_MAX_DEPTH))
-    except BunzaiError:
-        return []  # a restore brings it back as it is; the piece check then reports it
-    return [(ref.sha256, ref.ext) for ref in piece.asset_refs()]
+        raw = read_raw(path, what=entry)
+        if raw is None:
+            return [], None
+        piece = validate_piece(load_json_bytes(raw, what=entry, max_depth=limits.WRAPPED_JSON_MAX_DEPTH))
+    except BunzaiError as error:
+        return [], BunzaiError(
+            error.code, f"{entry} does not validate: {error.message}", hint="mend it, or move it out of the graveyard"
+        )
+    return [(ref.sha256, ref.ext) for ref in piece.asset_refs()], None
 
 
 def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
@@ -298,7 +304,7 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
         files += [(path, wants) for path in found]
         why += [unread] if unread else []
     for path, wants in files:
-        if is_temp_name(path.name) or is_junk_file(path.name):
+        if is_temp_name(path.name):
             continue
         try:
             raw = read_raw(path, what=path.name)
@@ -309,6 +315,8 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
             named, asked = _hashes_named(raw or b"", path.name)
         used |= named
         wanted |= asked if wants else set()
+        if is_junk_file(path.name):
+            continue  # an editor's backup or swap file: read for its hashes, never held to parse
         if raw is None or not _checked_elsewhere(studio, path):
             why += (
                 [] if raw is not None and _parses(raw, path.name) else [f"{_shown(studio, path)} does not read as JSON"]
@@ -321,12 +329,16 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
 
 
 def _checked_elsewhere(studio: Studio, path: Path) -> bool:
-    """Whether doctor's piece or graveyard check reads the file whole (a piece file of a kind
-    folder, a graveyard entry of a kind folder): a file it cannot parse is a problem there,
-    which holds repair (`hold_orphans`). Any other file (moved or copied by hand, a draft) is
-    parsed here, as hashes read from a file cut short may be missing."""
+    """Whether doctor's piece or graveyard check reads the file whole (a piece file, named
+    `<id>.json`, of a kind folder; a graveyard entry, `<id>@<stamp>.json`): a file it cannot
+    parse is a problem there, which holds repair (`hold_orphans`). Any other file (a copy or a
+    move by hand, a draft) is parsed here, as hashes read from a file cut short may be missing."""
     parent = path.parent
-    return parent.name in KIND_NAMES and parent.parent in (studio.root, studio.graveyard_dir)
+    if parent.name not in KIND_NAMES:
+        return False
+    if parent.parent == studio.root:
+        return path.name.endswith(".json") and is_safe_id(path.name.removesuffix(".json"))
+    return parent.parent == studio.graveyard_dir and is_entry_file(path.name)
 
 
 def _parses(raw: bytes, what: str) -> bool:

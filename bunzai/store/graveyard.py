@@ -50,6 +50,12 @@ REVISIONS_FORMAT = 1
 _ENTRY_FILE = re.compile(rf"([^/@]{{1,{limits.ID_MAX_LENGTH}}})@({_STAMP})\.json", re.ASCII)
 
 
+def is_entry_file(name: str) -> bool:
+    """Whether a file of `Graveyard/<kind>/` is named as an entry is (`<id>@<stamp>.json`)."""
+    match = _ENTRY_FILE.fullmatch(name)
+    return match is not None and is_safe_id(match[1]) and _stamp_time(match[2]) is not None
+
+
 def _stamp_time(stamp: str) -> datetime | None:
     """The moment a stamp that matched `_STAMP` names; None for an impossible date. Cut by position,
     as `strptime` reads that fixed-width shape, for a fraction of its cost (with `strftime`, it

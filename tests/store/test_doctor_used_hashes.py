@@ -25,7 +25,11 @@ def _hand_piece(studio: Studio, name: str, text: str) -> None:
 def test_a_hash_written_with_escaped_digits_still_keeps_its_asset(studio: Studio) -> None:
     ref = put_asset(studio, b"face", "png", "image/png")
     escaped = "".join(f"\\u{ord(c):04x}" for c in ref["sha256"])
-    _hand_piece(studio, "ada", '{"kind": "character", "id": "ada", "body": {"portrait": {"sha256": "%s"}}}' % escaped)
+    _hand_piece(
+        studio,
+        "ada",
+        '{"kind": "character", "id": "ada", "body": {"portrait": {"sha256": "HASH"}}}'.replace("HASH", escaped),
+    )
     assert (
         json.loads((studio.root / "character" / "ada.json").read_text())["body"]["portrait"]["sha256"] == ref["sha256"]
     )
@@ -37,7 +41,7 @@ def test_a_hash_as_a_key_or_in_a_damaged_file_keeps_its_asset(studio: Studio) ->
     broken = put_asset(studio, b"broken", "png", "image/png")
     stray = put_asset(studio, b"stray", "png", "image/png")
     _hand_piece(studio, "ada", json.dumps({"kind": "character", "id": "ada", "attachments": {keyed["sha256"]: {}}}))
-    _hand_piece(studio, "bob", '{"kind": "character", "id": "bob", "x": "%s", ' % broken["sha256"])
+    _hand_piece(studio, "bob", '{"kind": "character", "id": "bob", "x": "HASH", '.replace("HASH", broken["sha256"]))
     assert _orphans(studio) == {f"{stray['sha256']}.png"}
 
 

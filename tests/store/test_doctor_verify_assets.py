@@ -433,3 +433,16 @@ def test_a_stray_copy_cut_short_holds_repair_and_an_os_leftover_does_not(studio:
     removed = sorted(Path(row["path"]).name for row in report["repaired"])
     assert removed == sorted([f"{part['sha256']}.png", splice_path(studio.asset_path(whole["sha256"], "png")).name])
     assert (studio.assets_dir / ".DS_Store").exists() and report["clean"]
+
+
+@pytest.mark.parametrize("name", ["ada copy.json", "ada.json.bak"])
+def test_a_copy_cut_short_beside_the_pieces_holds_repair(studio: Studio, name: str) -> None:
+    part, whole = _spliced(studio)
+    create_piece(studio, _card_piece("ada", part, whole))
+    copy = studio.root / "character" / name
+    copy.write_bytes(studio.piece_path("character", "ada").read_bytes()[:200])
+    stray = put_asset(studio, b"stray", "png", "image/png")
+    report = examine(studio, repair=True)
+    assert report["repaired"] == [] and studio.asset_path(stray["sha256"], "png").exists()
+    copy.unlink()
+    assert [Path(row["path"]).name for row in examine(studio, repair=True)["repaired"]] == [f"{stray['sha256']}.png"]
