@@ -317,10 +317,9 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
         wanted |= asked if wants else set()
         if is_junk_file(path.name):
             continue  # an editor's backup or swap file: read for its hashes, never held to parse
-        if raw is None or not _checked_elsewhere(studio, path):
-            why += (
-                [] if raw is not None and _parses(raw, path.name) else [f"{_shown(studio, path)} does not read as JSON"]
-            )
+        if raw is not None and (_checked_elsewhere(studio, path) or _parses(raw, path.name)):
+            continue
+        why.append(f"{_shown(studio, path)} does not read as JSON")
     for raw in kept_revisions(studio):
         named, asked = _hashes_named(raw, "a kept revision")
         used |= named
