@@ -183,6 +183,16 @@ class _Header:
     size: int  # the file's
     length: int  # of the magic line and the header line: the rest of the bytes follow
 
+    @property
+    def base_name(self) -> str:
+        """The base's file name (never a splice: one level deep)."""
+        return f"{self.base[0]}.{self.base[1]}"
+
+    @property
+    def shared(self) -> int:
+        """How many of the file's bytes the base gives: the size the base must have."""
+        return sum(stop - start for start, stop in self.spans)
+
 
 def _header(head: bytes) -> _Header | None:
     """The header at the start of a splice file (`head`: at least its first lines), or None
@@ -231,12 +241,11 @@ def splice_part(path: os.PathLike[str]) -> tuple[tuple[str, str], int, bool] | N
     header = _read_header(path)
     if header is None:
         return None
-    shared = sum(stop - start for start, stop in header.spans)
     try:
-        agrees = os.stat(path).st_size - header.length == header.size - shared
+        agrees = os.stat(path).st_size - header.length == header.size - header.shared
     except OSError:
         agrees = False
-    return header.base, shared, agrees
+    return header.base, header.shared, agrees
 
 
 def starts_as_splice(path: os.PathLike[str]) -> bool:
@@ -262,14 +271,13 @@ def _rebuild(path: Path) -> list[memoryview]:
     if header is None:
         raise _Unreadable("its header is damaged")
     rest = memoryview(raw)[header.length :]
-    base_name = f"{header.base[0]}.{header.base[1]}"  # never a splice: one level deep
+    base_name, shared = header.base_name, header.shared
     try:
         base = memoryview(_bounded(path.parent / base_name))
     except FileNotFoundError:
         raise _Unreadable(f"its base assets/{base_name} is not in the studio") from None
     except _Unreadable:
         raise _Unreadable(f"its base assets/{base_name} cannot be read") from None
-    shared = sum(stop - start for start, stop in header.spans)
     if len(base) != shared:
         raise _Unreadable(
             f"its base assets/{base_name} is not the size its header gives (the one or the other is damaged)"
@@ -307,12 +315,11 @@ def _blame(path: Path, actual: str) -> str:
     splice whose base hashes to another name than its header's, the base is damaged."""
     header = _read_header(path) if path.name.endswith(SPLICE_SUFFIX) else None
     if header is not None:
-        base_name = f"{header.base[0]}.{header.base[1]}"
         try:
-            if hashlib.sha256(_bounded(path.parent / base_name)).hexdigest() != header.base[0]:
-                return f"its base assets/{base_name} is damaged"
+            if hashlib.sha256(_bounded(path.parent / header.base_name)).hexdigest() != header.base[0]:
+                return f"its base assets/{header.base_name} is damaged"
         except (FileNotFoundError, _Unreadable):
-            return f"its base assets/{base_name} cannot be read"
+            return f"its base assets/{header.base_name} cannot be read"
     return f"its bytes hash to {actual}"
 
 
