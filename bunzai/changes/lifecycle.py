@@ -311,8 +311,19 @@ def restore_entry(studio, entry: str) -> dict:
         entry=entry,
         path=result.path.relative_to(studio.root).as_posix(),
     )
+    ref = ref_of(result.kind, result.id)
+    gone = _media_gone(studio, result.path, ref)
+    if gone:
+        done["missing_media"] = gone
+        done["warning"] = {
+            "code": "not_found",
+            "message": f"{ref} is back, but {len(gone)} of the media it names cannot be read: "
+            + "; ".join(item["why"] for item in gone),
+            "hint": "store them again: apply an import of the file it was made from under another id "
+            "(`--on-conflict suffix`; the same bytes take the same names), then delete that copy; until then "
+            f"an export of {ref} that carries them fails, and so does `bunzai art` for its portrait",
+        }
     if unsettled is not None:
-        ref = ref_of(result.kind, result.id)
         done.update(
             _unconfirmed(
                 unsettled,
@@ -323,3 +334,18 @@ def restore_entry(studio, entry: str) -> dict:
             )
         )
     return done
+
+
+def _media_gone(studio, path, ref: str) -> list[dict]:
+    """The media a restored piece names that have no file to be read from (removed by hand, or
+    lost with a disk): [{"asset", "why"}]. Nothing when it does not validate (doctor names that)."""
+    from bunzai.store.assets import why_unreadable
+    from bunzai.store.doctor_assets import piece_media
+
+    refs, _invalid = piece_media(path, ref)
+    gone = []
+    for sha256, ext in dict.fromkeys(refs):
+        why = why_unreadable(studio, sha256, ext)
+        if why:
+            gone.append({"asset": f"{sha256}.{ext}", "why": why})
+    return gone

@@ -349,6 +349,28 @@ def asset_file(studio: Studio, sha256: str, ext: str) -> Path | None:
     return spliced if spliced.is_file() else None
 
 
+def why_unreadable(studio: Studio, sha256: str, ext: str) -> str:
+    """Why the asset has no file to be read from, or '' (its bytes are not read: doctor's
+    `missing_asset`, and a graveyard restore's warning)."""
+    found = asset_file(studio, sha256, ext)
+    path = studio.asset_path(sha256, ext)
+    for there in (path, splice_path(path)) if found is None else ():
+        if os.path.lexists(there):
+            return f"assets/{there.name}, which is not a file (a folder or a link stands there)"
+    if found is None:
+        return f"assets/{sha256}.{ext}, which is not in the studio"
+    if not found.name.endswith(SPLICE_SUFFIX):
+        return ""
+    base = splice_base(found)
+    if base is None:
+        return f"assets/{found.name}, whose header is damaged"
+    base_path = studio.asset_path(*base)
+    if not base_path.is_file():
+        where = "is not a file" if os.path.lexists(base_path) else "is not in the studio"
+        return f"assets/{found.name}, whose base assets/{base_path.name} {where}"
+    return ""
+
+
 def has_asset(studio: Studio, sha256: str, ext: str) -> bool:
     """Whether the studio has a file for the asset, plain or a splice (not read: apply's check
     that a piece's media are there)."""

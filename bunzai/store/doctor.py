@@ -45,7 +45,7 @@ from bunzai.model import KIND_NAMES
 from bunzai.store.atomic import is_temp_name, temp_writer, writer_gone
 from bunzai.store.batch import writers_lock
 from bunzai.store.changelog import is_torn, log_lines, well_formed
-from bunzai.store.doctor_assets import buried_media, check_assets, check_media, hold_orphans
+from bunzai.store.doctor_assets import piece_media, check_assets, check_media, hold_orphans
 from bunzai.store.doctor_rows import problem as _problem
 from bunzai.store.doctor_rows import regular_files as _entries
 from bunzai.store.graveyard import entry_problem
@@ -251,7 +251,7 @@ def _check_graveyard(studio: Studio, problems: list[dict]) -> list[tuple[Path, s
             problems.append(_problem("graveyard", item.path, error.message, code=error.code))
             continue
         entry = f"{kind}/{item.name.removesuffix('.json')}"
-        refs, invalid = buried_media(Path(item.path), entry)
+        refs, invalid = piece_media(Path(item.path), entry)
         if invalid is not None:
             problems.append(_problem("graveyard", item.path, invalid.message, code=invalid.code))
         elif refs:

@@ -35,11 +35,9 @@ from bunzai.model.ids import is_safe_id
 from bunzai.store.assets import (
     SPLICE_SUFFIX,
     asset_damage,
-    asset_file,
-    splice_base,
     splice_part,
-    splice_path,
     starts_as_splice,
+    why_unreadable,
 )
 from bunzai.store.atomic import is_temp_name
 from bunzai.store.doctor_rows import problem, regular_files
@@ -243,39 +241,18 @@ def check_media(studio: Studio, media: Media, problems: list[dict]) -> None:
     for path, who, refs in media:
         for ref in refs:
             if ref not in missing:
-                missing[ref] = _unreadable(studio, *ref)
+                missing[ref] = why_unreadable(studio, *ref)
             if missing[ref]:
                 problems.append(
                     problem("missing_asset", path, f"{who} refers to {missing[ref]}", asset=f"{ref[0]}.{ref[1]}")
                 )
 
 
-def _unreadable(studio: Studio, sha256: str, ext: str) -> str:
-    """Why the asset has no file to be read from, or ''."""
-    found = asset_file(studio, sha256, ext)
-    path = studio.asset_path(sha256, ext)
-    for there in (path, splice_path(path)) if found is None else ():
-        if os.path.lexists(there):
-            return f"assets/{there.name}, which is not a file (a folder or a link stands there)"
-    if found is None:
-        return f"assets/{sha256}.{ext}, which is not in the studio"
-    if not found.name.endswith(SPLICE_SUFFIX):
-        return ""
-    base = splice_base(found)
-    if base is None:
-        return f"assets/{found.name}, whose header is damaged"
-    base_path = studio.asset_path(*base)
-    if not base_path.is_file():
-        where = "is not a file" if os.path.lexists(base_path) else "is not in the studio"
-        return f"assets/{found.name}, whose base assets/{base_path.name} {where}"
-    return ""
-
-
-def buried_media(path: Path, entry: str) -> tuple[list[tuple[str, str]], BunzaiError | None]:
-    """The media (sha256, ext) a graveyard entry's piece refers to, or why it does not validate
-    (a `graveyard` problem: a restore would bring back a piece that does not validate, and the
-    hashes read from it may be damaged). Its name and JSON are checked already
-    (`graveyard.entry_problem`)."""
+def piece_media(path: Path, entry: str) -> tuple[list[tuple[str, str]], BunzaiError | None]:
+    """The media (sha256, ext) the piece file at `path` refers to (a graveyard entry, or the
+    piece a restore put back), or why it does not validate: for a graveyard entry a `graveyard`
+    problem, as a restore would bring back a piece that does not validate, and the hashes read
+    from it may be damaged. Its name and JSON are checked already (`graveyard.entry_problem`)."""
     try:
         raw = read_raw(path, what=entry)
         if raw is None:
