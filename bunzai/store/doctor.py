@@ -67,10 +67,10 @@ def examine(studio: Studio, *, repair: bool = False, verify_assets: bool = False
         notes: list[str] = []
         pieces, damaged, media = _check_pieces(studio, problems)
         records = _check_log(studio, pieces, damaged, problems, notes)
-        assets, astray = check_assets(studio, problems, media if verify_assets else None)
+        assets, astray, kept = check_assets(studio, problems, media if verify_assets else None)
         buried = _check_graveyard(studio, problems)
         live = [(studio.piece_path(*key), "/".join(key), refs) for key, refs in media.items()]
-        check_media(studio, live + buried, problems)
+        check_media(studio, live + buried + kept, problems)
         hold_orphans(problems, astray)
         _check_temps(studio, problems)
         _check_export_temps(studio, problems, notes)

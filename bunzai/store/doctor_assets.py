@@ -1,5 +1,6 @@
 """`bunzai doctor`'s checks of the media (the rows `orphan_asset`, `missing_asset` and
-`damaged_asset`; `store.doctor` runs them).
+`damaged_asset`; `store.doctor` runs them). A medium is missing when a live or buried piece, or
+a revision kept for revert, names it and it has no file to be read from.
 
 What is in use is read from the text of every file that may name media: every file under the
 kind folders, the graveyard and the saved drafts (subfolders, damaged and hand-renamed files
@@ -63,11 +64,12 @@ _ASSET_NAME = re.compile(r"[0-9a-f]{64}\.[a-z0-9]{1,10}(\.splice)?", re.ASCII)  
 
 def check_assets(
     studio: Studio, problems: list[dict], verified: dict[tuple[str, str], list[tuple[str, str]]] | None
-) -> tuple[int, list[str]]:
+) -> tuple[int, list[str], Media]:
     """Count the assets and note those nothing uses; with `verified` (the media of each valid
     piece), read every asset in use and note those that do not give their name's bytes. Returns
-    the count, and what it found astray (for `hold_orphans`)."""
-    used, wanted, unread = _referenced(studio)
+    the count, what it found astray (for `hold_orphans`), and the media of the kept revisions
+    that name one not there (for `check_media`)."""
+    used, wanted, unread, revisions = _referenced(studio)
     entries = [
         entry
         for entry in regular_files(studio.assets_dir)
@@ -88,6 +90,7 @@ def check_assets(
     if verified is not None:
         astray += _check_bytes(in_use, bases, whole, _users(verified, bases), problems)
     stored = {name.partition(".")[0] for name in names if _ASSET_NAME.fullmatch(name)}
+    kept = _kept_media(revisions, stored)
     astray += [
         f"assets/{sha256}… is named by a piece, a buried piece or a kept revision and is not there"
         for sha256 in sorted(wanted - stored)[:1]
@@ -99,7 +102,21 @@ def check_assets(
     ][:1]
     astray += [unread] if unread else []
     problems += orphans
-    return len(entries), astray
+    return len(entries), astray, kept
+
+
+def _kept_media(revisions: list[tuple[str, Path, set[str]]], stored: set[str]) -> Media:
+    """The media of each kept revision that names one with no file in assets/ (for
+    `check_media`, which says why): `bunzai revert` of the change that replaced the revision
+    would fail. A revision that names every medium it needs is not validated (they are many)."""
+    kept = []
+    for ref, path, asked in revisions:
+        if asked <= stored:
+            continue
+        media, invalid = piece_media(path, f"a revision of {ref}")
+        if invalid is None:
+            kept.append((path, f"a revision of {ref} kept for revert ({path.stem[:12]}…)", media))
+    return kept
 
 
 # Problems that say a file bunzai reads for the media it names is not as bunzai wrote it: a
@@ -265,11 +282,12 @@ def piece_media(path: Path, entry: str) -> tuple[list[tuple[str, str]], BunzaiEr
     return [(ref.sha256, ref.ext) for ref in piece.asset_refs()], None
 
 
-def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
+def _referenced(studio: Studio) -> tuple[set[str], set[str], str, list[tuple[str, Path, set[str]]]]:
     """(every hash named anywhere in the kind folders, the graveyard and the saved drafts (any
     file, in subfolders too: moved by hand) and the kept revisions; the hashes those but the
     drafts name as a `sha256`, which should be in assets/ (a draft carries its own media); why
-    a file that may name media was not read, or '')."""
+    a file that may name media was not read, or ''; each kept revision naming media, with its
+    piece, its file and the hashes it names as a `sha256`)."""
     used: set[str] = set()
     wanted: set[str] = set()
     files, why = [], []
@@ -297,11 +315,13 @@ def _referenced(studio: Studio) -> tuple[set[str], set[str], str]:
         if raw is not None and (_checked_elsewhere(studio, path) or _parses(raw, path.name)):
             continue
         why.append(f"{_shown(studio, path)} does not read as JSON")
-    for raw in kept_revisions(studio):
+    revisions = []
+    for ref, path, raw in kept_revisions(studio):
         named, asked = _hashes_named(raw, "a kept revision")
         used |= named
         wanted |= asked
-    return used, wanted, why[0] if why else ""
+        revisions += [(ref, path, asked)] if asked else []
+    return used, wanted, why[0] if why else "", revisions
 
 
 def _checked_elsewhere(studio: Studio, path: Path) -> bool:

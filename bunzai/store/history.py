@@ -158,9 +158,9 @@ def history_folders(studio: Studio) -> list[tuple[str, str, Path]]:
     return folders
 
 
-def kept_revisions(studio: Studio) -> Iterator[bytes]:
-    """The bytes of every revision history holds, each read by `read_revision` (so checked
-    against its name): what `bunzai revert` could still put back."""
+def kept_revisions(studio: Studio) -> Iterator[tuple[str, Path, bytes]]:
+    """(the piece, `kind/id`; the file; its bytes) of every revision history holds, each read by
+    `read_revision` (so checked against its name): what `bunzai revert` could still put back."""
     for kind, piece_id, folder in history_folders(studio):
         try:
             listing = os.scandir(folder)
@@ -174,4 +174,4 @@ def kept_revisions(studio: Studio) -> Iterator[bytes]:
             except BunzaiError:
                 continue  # not an id, a symlink or an oversized file: revert cannot read it either
             if raw is not None:
-                yield raw
+                yield f"{kind}/{piece_id}", folder / name, raw
