@@ -312,17 +312,6 @@ def restore_entry(studio, entry: str) -> dict:
         path=result.path.relative_to(studio.root).as_posix(),
     )
     ref = ref_of(result.kind, result.id)
-    gone = _media_gone(studio, result.path, ref)
-    if gone:
-        done["missing_media"] = gone
-        done["warning"] = {
-            "code": "not_found",
-            "message": f"{ref} is back, but {len(gone)} of the media it names cannot be read: "
-            + "; ".join(item["why"] for item in gone),
-            "hint": "store them again: apply an import of the file it was made from under another id "
-            "(`--on-conflict suffix`; the same bytes take the same names), then delete that copy; until then "
-            f"an export of {ref} that carries them fails, and so does `bunzai art` for its portrait",
-        }
     if unsettled is not None:
         done.update(
             _unconfirmed(
@@ -332,6 +321,28 @@ def restore_entry(studio, entry: str) -> dict:
                 f"{entry} back to the graveyard",
                 "`bunzai graveyard list` shows whether it is there",
             )
+        )
+    gone = _media_gone(studio, result.path, ref)
+    if gone:
+        said = {
+            "code": "not_found",
+            "message": f"{ref} is back, but {len(gone)} of the media it names cannot be read: "
+            + "; ".join(item["why"] for item in gone),
+            "hint": "store them again: apply a draft that carries them, such as an import of the file it was "
+            "made from under another id (`--on-conflict suffix`; the same bytes take the same names), then "
+            f"delete that copy; until then an export of {ref} that carries them fails, and so does "
+            "`bunzai art` for its portrait",
+        }
+        warned = done.get("warning")  # the disk's, when it failed a sync: its code stands, both are said
+        done["missing_media"] = gone
+        done["warning"] = (
+            said
+            if warned is None
+            else {
+                "code": warned["code"],
+                "message": f"{warned['message']}; and {said['message']}",
+                "hint": f"{warned['hint']}; {said['hint']}",
+            }
         )
     return done
 

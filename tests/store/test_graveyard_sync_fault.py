@@ -134,6 +134,27 @@ def test_a_restore_whose_entry_removal_is_not_confirmed_is_applied_not_durable(s
     assert try_read(studio, "character", "ada") is not None and list_graveyard(studio) == []
 
 
+def test_a_restore_not_confirmed_whose_medium_is_gone_says_both(tmp_path: Path, monkeypatch) -> None:
+    """The disk's warning keeps its code (the command exits 1); the missing medium's words and
+    remedy are added to it, not lost under it."""
+    from bunzai.store.assets import put_asset
+    from bunzai.store.pieces import create_piece
+
+    studio, _ = init_studio(tmp_path / "studio")
+    face = put_asset(studio, b"a face", "png", "image/png")
+    create_piece(studio, {"kind": "character", "id": "ada", "name": "Ada", "body": {"portrait": face}})
+    entry = bury_ref(studio, "character/ada", None)["entry"]
+    studio.asset_path(face["sha256"], "png").unlink()
+    _fail_folder(monkeypatch, _graves(studio))
+    done = restore_entry(studio, entry)
+    monkeypatch.undo()
+    assert done["durable"] is False and done["warning"]["code"] == "io_error"
+    assert [gone["asset"] for gone in done["missing_media"]] == [f"{face['sha256']}.png"]
+    message, hint = done["warning"]["message"], done["warning"]["hint"]
+    assert "back to the graveyard; and character/ada is back, but 1 of the media it names cannot be read" in message
+    assert "`bunzai graveyard list` shows whether it is there; store them again" in hint
+
+
 def test_reverting_a_create_whose_burial_is_not_confirmed_is_reverted_not_durable(studio: Studio, monkeypatch) -> None:
     _fail_folder(monkeypatch, _shelf(studio))
     report = studio_revert(studio, "agent")
