@@ -1,6 +1,7 @@
 """`bunzai doctor`'s checks of the media (the rows `orphan_asset`, `missing_asset` and
 `damaged_asset`; `store.doctor` runs them). A medium is missing when a live or buried piece, or
-a revision kept for revert, names it and it has no file to be read from.
+a revision kept for revert, names it and it has no file to be read from (none, or a splice
+whose header does not read or whose base is gone).
 
 What is in use is read from the text of every file that may name media: every file under the
 kind folders, the graveyard and the saved drafts (subfolders, damaged and hand-renamed files
@@ -90,7 +91,7 @@ def check_assets(
     if verified is not None:
         astray += _check_bytes(in_use, bases, whole, _users(verified, bases), problems)
     stored = {name.partition(".")[0] for name in names if _ASSET_NAME.fullmatch(name)}
-    kept = _kept_media(revisions, stored)
+    kept = _kept_media(revisions, _readable(names, bases))
     astray += [
         f"assets/{sha256}… is named by a piece, a buried piece or a kept revision and is not there"
         for sha256 in sorted(wanted - stored)[:1]
@@ -105,13 +106,26 @@ def check_assets(
     return len(entries), astray, kept
 
 
-def _kept_media(revisions: list[tuple[str, Path, set[str]]], stored: set[str]) -> Media:
-    """The media of each kept revision that names one with no file in assets/ (for
-    `check_media`, which says why): `bunzai revert` of the change that replaced the revision
-    would fail. A revision that names every medium it needs is not validated (they are many)."""
+def _readable(names: set[str], bases: dict[str, str]) -> set[str]:
+    """The hashes assets/ has a file to read from: a plain file, or a splice whose header reads
+    and whose base is there (its bytes are not read)."""
+    readable = set()
+    for name in names:
+        if not _ASSET_NAME.fullmatch(name):
+            continue
+        if not name.endswith(SPLICE_SUFFIX) or bases.get(name) in names:
+            readable.add(name.partition(".")[0])
+    return readable
+
+
+def _kept_media(revisions: list[tuple[str, Path, set[str]]], readable: set[str]) -> Media:
+    """The media of each kept revision that names one with no file in assets/ to read it from
+    (for `check_media`, which says why): `bunzai revert` of the change that replaced the
+    revision would fail, or put back a piece whose medium cannot be read. A revision whose
+    media all have a file is not validated (they are many)."""
     kept = []
     for ref, path, asked in revisions:
-        if asked <= stored:
+        if asked <= readable:
             continue
         media, invalid = piece_media(path, f"a revision of {ref}")
         if invalid is None:

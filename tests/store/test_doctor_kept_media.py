@@ -64,3 +64,25 @@ def test_a_kept_revision_that_does_not_validate_is_not_named(studio: Studio) -> 
     assert [p["check"] for p in report["problems"]] == ["orphan_asset"]
     assert "is named by a piece, a buried piece or a kept revision and is not there" in report["problems"][0]["message"]
     assert report["repaired"] == []
+
+
+def test_a_kept_revision_naming_a_splice_whose_base_is_gone_is_named(studio: Studio) -> None:
+    """The card's original is kept as a splice of its first portrait. That portrait replaced and
+    the card deleted, one revision names the portrait and the original, the next only the
+    original: with the portrait gone, both revisions name a medium that cannot be read (reviewer 471)."""
+    from test_asset_splices import _card_piece, _spliced
+
+    from bunzai.store.pieces import delete_piece
+
+    part, whole = _spliced(studio)
+    first = create_piece(studio, _card_piece("ada", part, whole))
+    other = put_asset(studio, b"another portrait", "png", "image/png")
+    second = update_piece(studio, _card_piece("ada", other, whole), first.revision)
+    delete_piece(studio, "character", "ada")
+    assert examine(studio)["clean"]
+    studio.asset_path(part["sha256"], "png").unlink()
+    rows = sorted(
+        (Path(p["path"]).stem, p["asset"]) for p in examine(studio)["problems"] if p["check"] == "missing_asset"
+    )
+    original, portrait = f"{whole['sha256']}.png", f"{part['sha256']}.png"
+    assert rows == sorted([(first.revision, original), (first.revision, portrait), (second.revision, original)])
