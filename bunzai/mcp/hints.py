@@ -200,6 +200,7 @@ RULES: tuple[tuple[re.Pattern, Replacement], ...] = tuple(
         (r"see `bunzai read` for its media", "see studio_art for its media"),
         (r"`bunzai read ([^\s`]+)`", r"studio_read ref=\1"),  # before the bare command below takes `bunzai read
         (r"`bunzai graveyard list`", "studio_graveyard"),
+        (r"`bunzai art`", "studio_art"),
         (r"`?bunzai cap describe ([^\s`]+)`?", r"capability_find describe=\1"),
         (r"`?bunzai cap browse(?: ([^\s`]+))?`?", lambda m: "capability_find browse=" + (m[1] or '""')),
         (r"`?bunzai cap find(?: --kind ([^\s`]+))? ([^\s`]+)`?", _cap_find),

@@ -161,6 +161,7 @@ EXAMPLES = [
     ("e.g. bunzai regex-lab from-examples --match '*waves*'", "e.g. regex_lab action=from_examples match='*waves*'"),
     ("and see `bunzai regex-lab lint`", "and see regex_lab action=lint"),
     ("see `bunzai graveyard`", "see studio_graveyard"),
+    ("until then so does `bunzai art` for its portrait", "until then so does studio_art for its portrait"),
     ("a receipt or `bunzai read` gives", "a receipt or studio_read gives"),
     ("see `bunzai draft list`", "see change_query"),
     ("(see `bunzai changes`)", "(see studio_changes)"),
