@@ -62,8 +62,9 @@ def slugify(name: str) -> str:
     if slug and _slug(folded) != slug:
         suffix = "-" + name_hash(name)
         slug = slug[: ID_MAX_LENGTH - len(suffix)].rstrip("-._") + suffix
-    if _WINDOWS_RESERVED.fullmatch(slug):
-        slug = f"{slug}-1"
+    if _WINDOWS_RESERVED.fullmatch(slug):  # the device name is the part before the first dot
+        stem, dot, rest = slug.partition(".")
+        slug = f"{stem}-1{dot}{rest}"[:ID_MAX_LENGTH].rstrip("-._")
     return slug if is_safe_id(slug) else ""
 
 

@@ -55,3 +55,15 @@ def test_any_name_gives_a_safe_id_or_nothing(name, stem):
     slug = slugify(name)
     assert slug == "" or is_safe_id(slug)
     assert is_safe_id(piece_id_for(name, stem.replace("/", "") + ".json", "character"))
+
+
+def test_a_windows_device_name_before_a_dot_still_gives_an_id():
+    """Windows reserves `con` with any extension, so the `-1` goes before the first dot."""
+    assert slugify("Con") == "con-1"
+    assert slugify("Con. Artist") == "con-1.-artist"
+    assert slugify("Aux.Bot") == "aux-1.bot"
+    assert slugify("Com1.5") == "com1-1.5"
+    assert slugify("Nul.x") == "nul-1.x"
+    assert slugify("Console") == "console"
+    assert all(is_safe_id(slugify(name)) for name in ("Con. Artist", "Aux.Bot", "Com1.5", "Nul.x", "LPT9.txt"))
+    assert is_safe_id(slugify("con." + "x" * 200))
