@@ -61,18 +61,22 @@ def _has_zip_directory(data: bytes) -> bool:
     return b"PK\x05\x06" in data[-65_557:]  # end-of-central-directory record, within its max comment
 
 
-def parse_text(data: bytes, name: str) -> Any:
-    """JSON (or YAML for .yaml/.yml names), within the limits; BunzaiError when neither."""
-    if Path(name).suffix.lower() in (".yaml", ".yml"):
-        return load_yaml_bytes(data, what=name)
+_YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def parse_text(data: bytes, name: str, yaml: bool | None = None) -> Any:
+    """JSON, or YAML (`yaml`, else for .yaml/.yml names), within the limits; BunzaiError when
+    it is not."""
+    if yaml or yaml is None and Path(name).suffix.lower() in _YAML_SUFFIXES:
+        return load_yaml_bytes(data, what=name or "the YAML file")
     return load_json_bytes(data, what=name or "the file")
 
 
-def _parse_or_error(data: bytes, name: str) -> tuple[Any, BunzaiError | None]:
+def _parse_or_error(data: bytes, name: str, yaml: bool | None = None) -> tuple[Any, BunzaiError | None]:
     """A text file's document, or the parse error: binary formats with no container of their
     own (RisuAI's .risum/.risup) are then offered to the text adapters with `parsed` None."""
     try:
-        return parse_text(data, name), None
+        return parse_text(data, name, yaml), None
     except BunzaiError as error:
         return None, error
 
@@ -191,8 +195,11 @@ def _read(data: bytes, name: str, format_id: str | None) -> tuple[Adapter, Decod
         adapter = get_adapter(format_id)
         _refuse_empty_zip(data, name)
         container = container_of(data, name)
+        # A format that is YAML alone is parsed as YAML whatever the name (standard input, a
+        # file without its suffix); any other by the name, as a sniffed file is.
+        yaml = True if adapter.extensions and all(ext in _YAML_SUFFIXES for ext in adapter.extensions) else None
         parsed, unparsed = (
-            _parse_or_error(data, name) if adapter.container == "text" and container == "text" else (None, None)
+            _parse_or_error(data, name, yaml) if adapter.container == "text" and container == "text" else (None, None)
         )
         if unparsed is not None and not _claims_binary(adapter, data, name):
             raise unparsed
