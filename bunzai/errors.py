@@ -81,6 +81,11 @@ ERRORS: dict[str, tuple[int, str]] = {
 CODES: dict[str, int] = {code: status for code, (status, _) in ERRORS.items()}
 
 
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT) in a command, raised by `bunzai.interrupts.on_sigint`: not a
+    KeyboardInterrupt, which Typer turns into a bare exit 130 before bunzai can say so."""
+
+
 class BunzaiError(Exception):
     """A failure with a stable code, a message for people, and a hint on what to do next."""
 

@@ -36,6 +36,7 @@ from bunzai.changes.draft import parse_draft
 from bunzai.changes.media import SourceReader, splice_plan
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
+from bunzai.interrupts import shielded
 from bunzai.model import dump_piece
 from bunzai.splice import largest_insertion, part_spans
 from bunzai.store.assets import SPLICE_SUFFIX, StagedAsset, has_asset, land_asset, stage_asset, stage_splice
@@ -73,7 +74,8 @@ def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> I
     groups = _Groups()
     for doc in docs:
         if doc is IDLE:
-            yield from _committed(window, groups)
+            with shielded():  # Ctrl-C waits for the window's writes and their receipts
+                yield from _committed(window, groups)
             continue
         if isinstance(doc, BunzaiError):
             window.hold(doc.to_json())
@@ -91,11 +93,13 @@ def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> I
             elif unit is not None:
                 window.take(unit, decide)
         if window.full():
-            yield from _committed(window, groups)
+            with shielded():
+                yield from _committed(window, groups)
     for unit in groups.incomplete():
         for draft in unit:
             window.hold(_incomplete(draft))
-    yield from window.commit()
+    with shielded():
+        yield from window.commit()
 
 
 def _committed(window: _Window, groups: _Groups) -> list[dict]:

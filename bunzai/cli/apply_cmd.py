@@ -54,23 +54,28 @@ def apply(
     taken: dict[str, int] = {}  # kind/id of each create refused because the id is taken -> how many
     named = False  # whether any of their receipts names the file it was read from
     unconfirmed: list[dict] = []  # receipts of pieces written whole but not confirmed durable (a failed disk)
-    for out in outputs:
-        refused = refused or out.get("status") not in ("applied", "discarded") or out.get("durable") is False
-        if out.get("durable") is False:
-            unconfirmed.append(out)
-        target = out.get("target") or {}
-        if out.get("reason") == "occupied":
-            ref = f"{target.get('kind')}/{target.get('id')}"
-            taken[ref] = taken.get(ref, 0) + 1
-            named = named or "source" in out
-        progress.step(f"{target.get('kind', 'error')}/{target.get('id', '')}")
-        if held is None and not streaming:
-            held = out
-            continue
-        if not streaming:
+    try:
+        for out in outputs:
+            refused = refused or out.get("status") not in ("applied", "discarded") or out.get("durable") is False
+            if out.get("durable") is False:
+                unconfirmed.append(out)
+            target = out.get("target") or {}
+            if out.get("reason") == "occupied":
+                ref = f"{target.get('kind')}/{target.get('id')}"
+                taken[ref] = taken.get(ref, 0) + 1
+                named = named or "source" in out
+            progress.step(f"{target.get('kind', 'error')}/{target.get('id', '')}")
+            if held is None and not streaming:
+                held = out
+                continue
+            if not streaming:
+                emit_line(held)
+                streaming = True
+            emit_line(out)
+    except BaseException:  # Ctrl-C, a failure: the receipt held back still says what became of its draft
+        if held is not None and not streaming:
             emit_line(held)
-            streaming = True
-        emit_line(out)
+        raise
     progress.done()
     if held is None and not streaming and allow_empty:
         say(f"bunzai: {stream.what if stream is not None else source} holds no drafts: nothing to apply")

@@ -77,7 +77,7 @@ def run(args: list[str]) -> int:
 
 def _run(args: list[str]) -> int:
     from bunzai.cli.output import render_error
-    from bunzai.errors import BunzaiError
+    from bunzai.errors import BunzaiError, Interrupted
 
     try:
         args = output_flags(studio_first(args))
@@ -89,7 +89,14 @@ def _run(args: list[str]) -> int:
         from bunzai.cli.app import command_for
 
         command = command_for(args)
-        result = command.main(args=args, prog_name="bunzai", standalone_mode=False)
+        raising = _raise_interrupts(args)
+        try:
+            result = command.main(args=args, prog_name="bunzai", standalone_mode=False)
+        finally:
+            if raising:
+                import signal
+
+                signal.signal(signal.SIGINT, signal.default_int_handler)
         return result if isinstance(result, int) else 0
     except BunzaiError as error:
         return render_error(error)
@@ -103,13 +110,28 @@ def _run(args: list[str]) -> int:
         if coded is None:
             return _internal(error)
         return render_error(coded)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         return render_error(BunzaiError("usage", "interrupted", "nothing was written after the interruption"))
     except Exception as error:  # noqa: BLE001 - the one place every failure is rendered
         usage = _usage_error(error)
         if usage is not None:
             return render_error(usage)
         return _internal(error)
+
+
+def _raise_interrupts(args: list[str]) -> bool:
+    """From now on SIGINT raises `errors.Interrupted` (`bunzai.interrupts`); whether it was set
+    (`_run` puts Python's default back after the command). Not for `mcp`, whose standard output is the protocol
+    (Ctrl-C stops the server quietly), nor where SIGINT was not Python's default (ignored by a
+    shell for a background job, or a caller's own handler)."""
+    import signal  # here: the hot commands never need it
+
+    from bunzai.interrupts import on_sigint
+
+    if args[:1] == ["mcp"] or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    signal.signal(signal.SIGINT, on_sigint)
+    return True
 
 
 def _studio_root(args: list[str]) -> str | None:
