@@ -23,6 +23,7 @@ from bunzai.adapters.contract import Adapter, Decoded, Encoded, Loss, MediaSourc
 from bunzai.adapters.common.fieldmap import Field, decode_fields, encode_fields, same
 from bunzai.adapters.common.losses import LossRule, readback_losses
 from bunzai.adapters.common.preset_family import nothing_kept
+from bunzai.adapters.registry import all_adapters
 from bunzai.adapters.sillytavern.st_json import file_stem, native_json_bytes, native_object
 from bunzai.model import dump_piece
 from bunzai.model.preset import Preset
@@ -80,6 +81,11 @@ SHARED_LOSS_RULES = (
     ),
     LossRule("/body/extensions", "dropped", "preset.extensions.dropped", "this preset file keeps no extensions"),
 )
+# How sure a sampler-preset format is of a file made only of its own keys (`made_of_own_keys`):
+# below every rule that names a family by a key of its own (0.8 and up), and below no other
+# format's claim on such a file, since no other format claims a file of these keys alone.
+OWN_KEYS_CONFIDENCE = 0.5
+
 # Named by the writer itself when it writes an edited legacy file in the current layout.
 LEGACY_MIGRATED = LossRule(
     "/original",
@@ -108,6 +114,13 @@ class PresetAdapter(Adapter):
     name_first = True  # where a new document puts `name`
     loss_rules: tuple[LossRule, ...] = ()
     field_rows: tuple[Field, ...] = ()
+    # The keys this format reads and writes as settings: set by the sampler-preset families
+    # (chat, TextGen, KoboldAI, NovelAI), whose files SillyTavern never sniffs (the user picks
+    # the panel), so one they write from another family's piece holds only such keys.
+    own_keys: frozenset[str] = frozenset()
+    # Formats whose keys do not count against this one's in `made_of_own_keys`: a file made only
+    # of keys both have is this format's (TextGen over KoboldAI: a KoboldAI preset says `typical`).
+    shared_keys_over: frozenset[str] = frozenset()
 
     # --- what a family defines -----------------------------------------------------------
 
@@ -131,6 +144,27 @@ class PresetAdapter(Adapter):
 
     def legacy_loss(self) -> Loss:
         return LEGACY_MIGRATED.at("/original")
+
+    def made_of_own_keys(self, parsed: Any) -> bool:
+        """Whether `parsed` is an object made only of this format's own keys, and not only of
+        another sampler-preset format's (but those of `shared_keys_over`): the file a crossing
+        writes from another family's piece (`{"temperature": .., "frequency_penalty": ..}` is a
+        chat preset). A file whose keys all belong to two formats (`temperature`, `top_p`: a chat
+        and a NovelAI preset) is neither's."""
+        if not isinstance(parsed, dict) or not parsed or not self.own_keys:
+            return False
+        keys = parsed.keys()
+        if not keys <= self.own_keys:
+            return False
+        rivals = (
+            adapter
+            for adapter in all_adapters()
+            if isinstance(adapter, PresetAdapter)
+            and adapter.own_keys
+            and adapter is not self
+            and adapter.format_id not in self.shared_keys_over
+        )
+        return not any(keys <= rival.own_keys for rival in rivals)
 
     # --- the shared read and write -------------------------------------------------------
 

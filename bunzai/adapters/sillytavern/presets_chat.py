@@ -28,7 +28,7 @@ from bunzai.adapters.common.fieldmap import (
     choice,
     omit_none,
 )
-from bunzai.adapters.sillytavern.presets import PresetAdapter
+from bunzai.adapters.sillytavern.presets import OWN_KEYS_CONFIDENCE, PresetAdapter
 from bunzai.adapters.sillytavern.presets_chat_prompts import (
     decode_orders,
     decode_prompts,
@@ -196,11 +196,30 @@ def model_key(source: str) -> str:
     return MODEL_KEYS.get(source, f"{source}_model")
 
 
+# The keys a chat-completion preset holds as settings (its field rows, the source's model key,
+# the 2023 prompts): what a file this format writes from another family's piece is made of.
+OWN_KEYS = frozenset(
+    (
+        *(native for native, _, _ in SAMPLERS),
+        "n",
+        *UTILITY_PROMPTS,
+        *LEGACY_MEDIA,
+        "media_inlining",
+        "inline_image_quality",
+        "chat_completion_source",
+        "extensions",
+        *(model_key(source) for source in CHAT_COMPLETION_SOURCES),
+        *(key for key, _, _ in LEGACY_PROMPTS),
+    )
+)
+
+
 class SillyTavernChatPreset(PresetAdapter):
     format_id = "sillytavern.preset.chat"
     label = "SillyTavern chat-completion preset"
     family = "chat_completion"
     what = "a SillyTavern chat-completion preset"
+    own_keys = OWN_KEYS
     loss_rules = (
         LossRule(
             "/body/media/(?:image|video|audio)_inlining",
@@ -226,7 +245,9 @@ class SillyTavernChatPreset(PresetAdapter):
             return 0.85
         if "main_prompt" in parsed and ("jailbreak_prompt" in parsed or "openai_max_tokens" in parsed):
             return 0.8
-        return 0.0
+        # A file of chat-completion keys alone, one of them no other family has (frequency_penalty,
+        # openai_max_tokens ...): what this format writes from a text-completion preset.
+        return OWN_KEYS_CONFIDENCE if self.made_of_own_keys(parsed) else 0.0
 
     def fields(self, native: dict | None, body: dict | None) -> tuple[Field, ...]:
         if body is None:

@@ -16,7 +16,7 @@ from bunzai.adapters.common.drift import as_object
 from bunzai.adapters.common.fieldmap import MISSING, Field, as_json, float_reader, int_reader, omit_none
 from bunzai.adapters.common.losses import LossRule
 from bunzai.adapters.contract import Loss
-from bunzai.adapters.sillytavern.presets import PresetAdapter
+from bunzai.adapters.sillytavern.presets import OWN_KEYS_CONFIDENCE, PresetAdapter
 
 
 def _names(value: Any) -> Any:
@@ -109,6 +109,11 @@ _NOT_SAMPLERS = ("extensions",)
 _CORE_TEXT_KEYS = ("temp", "top_k", "top_p", "rep_pen")
 
 
+def _own_keys(samplers: tuple[tuple[str, str, Any], ...], extra: frozenset[str]) -> frozenset[str]:
+    """A family's keys: its typed samplers, the other settings it knows, `extensions`."""
+    return frozenset(key for key, _, _ in samplers) | extra | frozenset(_NOT_SAMPLERS)
+
+
 class TextPresetAdapter(PresetAdapter):
     """A sampler-only preset family: typed samplers, the rest under `samplers.extra`."""
 
@@ -142,9 +147,16 @@ class TextGenPreset(TextPresetAdapter):
     what = "a SillyTavern TextGen (text-completion) preset"
     samplers = TEXTGEN_SAMPLERS
     known_extra = TEXTGEN_EXTRA
+    own_keys = _own_keys(TEXTGEN_SAMPLERS, TEXTGEN_EXTRA)
+    # TextGen keys alone are not a KoboldAI preset, as the rule above has it: every KoboldAI preset
+    # says `typical` (SillyTavern saves all of kai_settings; bunzai writes it, see TYPICAL_MARKER).
+    shared_keys_over = frozenset(("sillytavern.preset.kobold",))
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 0.85 if _has_core_text_keys(parsed) and not _kobold_shaped(parsed) else 0.0
+        if _has_core_text_keys(parsed) and not _kobold_shaped(parsed):
+            return 0.85
+        # TextGen keys alone, not all of them a chat or NovelAI preset's too (`temp`, `freq_pen` ...).
+        return OWN_KEYS_CONFIDENCE if self.made_of_own_keys(parsed) else 0.0
 
 
 class KoboldPreset(TextPresetAdapter):
@@ -155,6 +167,7 @@ class KoboldPreset(TextPresetAdapter):
     what = "a SillyTavern KoboldAI preset"
     samplers = KOBOLD_SAMPLERS
     known_extra = KOBOLD_EXTRA
+    own_keys = _own_keys(KOBOLD_SAMPLERS, KOBOLD_EXTRA)
 
     def samplers_for(self, native: dict | None, body: dict | None) -> tuple[tuple[str, str, Any], ...]:
         if _min_p_as_extra(native, body):
@@ -162,12 +175,30 @@ class KoboldPreset(TextPresetAdapter):
         return KOBOLD_SAMPLERS
 
     def declared_losses(self, body: dict, prior: dict | None) -> list[Loss]:
+        losses = [TYPICAL_MARKER.at(TYPICAL_MARKER.pattern)] if self._marks_typical(body, prior) else []
         if not _min_p_as_extra(prior, body):
-            return []
-        return [STALE_KOBOLD_MIN_P.at(pointer) for pointer in ("/body/samplers/min_p", "/body/samplers/extra/min_p")]
+            return losses
+        return losses + [
+            STALE_KOBOLD_MIN_P.at(pointer) for pointer in ("/body/samplers/min_p", "/body/samplers/extra/min_p")
+        ]
+
+    def encode_extra(self, body: dict, prior: dict | None, out: dict) -> None:
+        # A new file with settings but no `typical` says it: see TYPICAL_MARKER.
+        if prior is None and out and "typical" not in out:
+            items = list(out.items())
+            at = next((i for i, (key, _) in enumerate(items) if key not in _BEFORE_TYPICAL), len(items))
+            items.insert(at, ("typical", KOBOLD_TYPICAL_DEFAULT))
+            out.clear()
+            out.update(items)
+
+    def _marks_typical(self, body: dict, prior: dict | None) -> bool:
+        return prior is None and body["samplers"]["typical_p"] is None and self._keeps_any(body)
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        return 0.85 if _has_core_text_keys(parsed) and _kobold_shaped(parsed) else 0.0
+        if _has_core_text_keys(parsed) and _kobold_shaped(parsed):
+            return 0.85
+        # KoboldAI keys alone, one of them TextGen's files lack (typical, mirostat, grammar).
+        return OWN_KEYS_CONFIDENCE if self.made_of_own_keys(parsed) else 0.0
 
 
 class NovelPreset(TextPresetAdapter):
@@ -178,6 +209,7 @@ class NovelPreset(TextPresetAdapter):
     what = "a SillyTavern NovelAI preset"
     samplers = NOVEL_SAMPLERS
     known_extra = NOVEL_EXTRA
+    own_keys = _own_keys(NOVEL_SAMPLERS + NOVEL_SAVED_SAMPLERS, NOVEL_EXTRA)
 
     def samplers_for(self, native: dict | None, body: dict | None) -> tuple[tuple[str, str, Any], ...]:
         saved = native is not None and "genamt" in native
@@ -189,12 +221,19 @@ class NovelPreset(TextPresetAdapter):
         return [STALE_NOVEL.at(STALE_NOVEL.pattern)]
 
     def sniff(self, data: bytes, name: str, parsed: Any) -> float:
-        if not isinstance(parsed, dict) or "temperature" not in parsed or "openai_max_context" in parsed:
-            return 0.0
-        if "prompts" in parsed or "prompt_order" in parsed:
-            return 0.0
-        novel_only = ("tail_free_sampling", "phrase_rep_pen", "repetition_penalty_slope", "math1_temp")
-        return 0.8 if any(key in parsed for key in novel_only) else 0.0
+        if _novel_shaped(parsed):
+            return 0.8
+        # NovelAI keys alone, one of them the chat preset lacks (max_context, repetition_penalty_frequency ...).
+        return OWN_KEYS_CONFIDENCE if self.made_of_own_keys(parsed) else 0.0
+
+
+def _novel_shaped(parsed: Any) -> bool:
+    if not isinstance(parsed, dict) or "temperature" not in parsed or "openai_max_context" in parsed:
+        return False
+    if "prompts" in parsed or "prompt_order" in parsed:
+        return False
+    novel_only = ("tail_free_sampling", "phrase_rep_pen", "repetition_penalty_slope", "math1_temp")
+    return any(key in parsed for key in novel_only)
 
 
 def _read_before_saved_layout(body: dict | None) -> bool:
@@ -221,6 +260,21 @@ def _min_p_as_extra(prior: dict | None, body: dict | None) -> bool:
         return False
     return "min_p" in body["samplers"]["extra"] and body["samplers"]["min_p"] is None
 
+
+# `typical` is the key that tells a KoboldAI preset from a TextGen one (TextGen says `typical_p`):
+# SillyTavern writes it in every KoboldAI preset it saves (kai_settings), and loads a preset
+# without it as its default, 1 (kai-settings.js loadKoboldSettings: `preset[name] ??
+# defaultValues[name]`, since 1.10.1). So a new file whose piece sets no typical sampler gets
+# `"typical": 1`: SillyTavern sets the same value either way, and the file reads as KoboldAI.
+KOBOLD_TYPICAL_DEFAULT = 1
+_BEFORE_TYPICAL = frozenset(("temp", "rep_pen", "rep_pen_range", "top_p", "min_p", "top_a", "top_k"))
+TYPICAL_MARKER = LossRule(
+    "/body/samplers/typical_p",
+    "translated",
+    "preset.kobold.typical_default",
+    "the piece sets no typical sampler; the file says typical 1, the value SillyTavern loads for a KoboldAI "
+    "preset without one, so that it reads as a KoboldAI preset (a TextGen preset has the same other keys)",
+)
 
 STALE_KOBOLD_MIN_P = LossRule(
     "/body/samplers",
