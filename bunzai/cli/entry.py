@@ -121,14 +121,15 @@ def _run(args: list[str]) -> int:
 
 def _raise_interrupts(args: list[str]) -> bool:
     """From now on SIGINT raises `errors.Interrupted` (`bunzai.interrupts`); whether it was set
-    (`_run` puts Python's default back after the command). Not for `mcp`, whose standard output is the protocol
-    (Ctrl-C stops the server quietly), nor where SIGINT was not Python's default (ignored by a
-    shell for a background job, or a caller's own handler)."""
+    (`_run` puts Python's default back after the command). Not where SIGINT was not Python's
+    default (ignored by a shell for a background job, or a caller's own handler). The hot
+    commands (`bunzai.cli.hot`: read, list, search, formats, mcp) never come here: a
+    KeyboardInterrupt reaches `_run`'s handler from them as it is."""
     import signal  # here: the hot commands never need it
 
     from bunzai.interrupts import on_sigint
 
-    if args[:1] == ["mcp"] or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return False
     signal.signal(signal.SIGINT, on_sigint)
     return True
