@@ -20,6 +20,7 @@ from bunzai.adapters.registry import all_adapters, get_adapter, readers_of
 from bunzai.adapters.sillytavern.presets import OWN_KEYS_CONFIDENCE, PresetAdapter
 from bunzai.convert import convert_piece
 from bunzai.errors import BunzaiError
+from test_st_kobold_min_p import cross, no_media, read
 from testkit import CORPUS, corpus_path
 
 CHAT, TEXTGEN, KOBOLD, NOVEL = (
@@ -50,10 +51,6 @@ WRITABLE = sorted(
 # SillyTavern's chat preset loader keeps its value for a key the file lacks, so no key can be
 # added to tell them apart without changing a setting there.
 SHARED_KEYS = {("sillytavern/presets/kobold/Godlike.json", CHAT)}
-
-
-def no_media(ref):
-    raise AssertionError("a preset has no media")
 
 
 @pytest.mark.parametrize("target", WRITABLE)
@@ -139,16 +136,6 @@ def test_only_the_four_sampler_preset_formats_have_own_keys():
 
 
 # --- the `typical` a new KoboldAI file says ---------------------------------------------------
-
-
-def read(format_id: str, document: dict):
-    data = json.dumps(document, indent=4).encode()
-    return get_adapter(format_id).read(data, "Preset.json", json.loads(data)).pieces[0]
-
-
-def cross(piece, format_id: str):
-    crossing = convert_piece(piece, format_id, no_media)
-    return json.loads(crossing.data), {(loss.code, loss.pointer) for loss in crossing.losses}
 
 
 def test_a_new_kobold_file_without_a_typical_sampler_says_sillytaverns_default_and_names_it():
