@@ -324,27 +324,30 @@ def restore_entry(studio, entry: str) -> dict:
         )
     gone = _media_gone(studio, result.path, ref)
     if gone:
-        said = {
-            "code": "not_found",
-            "message": f"{ref} is back, but {len(gone)} of the media it names cannot be read: "
-            + "; ".join(item["why"] for item in gone),
-            "hint": "store them again: apply a draft that carries them, such as an import of the file it was "
-            "made from under another id (`--on-conflict suffix`; the same bytes take the same names), then "
-            f"delete that copy; until then an export of {ref} that carries them fails, and so does "
-            "`bunzai art` for its portrait",
-        }
-        warned = done.get("warning")  # the disk's, when it failed a sync: its code stands, both are said
         done["missing_media"] = gone
-        done["warning"] = (
-            said
-            if warned is None
-            else {
-                "code": warned["code"],
-                "message": f"{warned['message']}; and {said['message']}",
-                "hint": f"{warned['hint']}; {said['hint']}",
-            }
-        )
+        done["warning"] = _media_warning(ref, gone, done.get("warning"))
     return done
+
+
+def _media_warning(ref: str, gone: list[dict], warned: dict | None) -> dict:
+    """The restore's warning for media it cannot read; added to the disk's (`warned`, when the
+    disk failed a sync), whose code stands."""
+    said = {
+        "code": "not_found",
+        "message": f"{ref} is back, but {len(gone)} of the media it names cannot be read: "
+        + "; ".join(item["why"] for item in gone),
+        "hint": "store them again: apply a draft that carries them, such as an import of the file it was "
+        "made from under another id (`--on-conflict suffix`; the same bytes take the same names), then "
+        f"delete that copy; until then an export of {ref} that carries them fails, and so does "
+        "`bunzai art` for its portrait",
+    }
+    if warned is None:
+        return said
+    return {
+        "code": warned["code"],
+        "message": f"{warned['message']}; and {said['message']}",
+        "hint": f"{warned['hint']}; {said['hint']}",
+    }
 
 
 def _media_gone(studio, path, ref: str) -> list[dict]:
