@@ -82,7 +82,7 @@ CODES: dict[str, int] = {code: status for code, (status, _) in ERRORS.items()}
 
 
 class Interrupted(BaseException):
-    """Ctrl-C (SIGINT) in a command, raised by `bunzai.interrupts.on_sigint`: not a
+    """Ctrl-C (SIGINT) in a command, raised by `bunzai.changes.interrupts.on_sigint`: not a
     KeyboardInterrupt, which Typer turns into a bare exit 130 before bunzai can say so."""
 
 

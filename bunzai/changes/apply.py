@@ -36,7 +36,7 @@ from bunzai.changes.draft import parse_draft
 from bunzai.changes.media import SourceReader, splice_plan
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
-from bunzai.interrupts import shielded
+from bunzai.changes.interrupts import shielded
 from bunzai.model import dump_piece
 from bunzai.splice import largest_insertion, part_spans
 from bunzai.store.assets import SPLICE_SUFFIX, StagedAsset, has_asset, land_asset, stage_asset, stage_splice

@@ -120,14 +120,14 @@ def _run(args: list[str]) -> int:
 
 
 def _raise_interrupts(args: list[str]) -> bool:
-    """From now on SIGINT raises `errors.Interrupted` (`bunzai.interrupts`); whether it was set
+    """From now on SIGINT raises `errors.Interrupted` (`bunzai.changes.interrupts`); whether it was set
     (`_run` puts Python's default back after the command). Not where SIGINT was not Python's
     default (ignored by a shell for a background job, or a caller's own handler). The hot
     commands (`bunzai.cli.hot`: read, list, search, formats, mcp) never come here: a
     KeyboardInterrupt reaches `_run`'s handler from them as it is."""
     import signal  # here: the hot commands never need it
 
-    from bunzai.interrupts import on_sigint
+    from bunzai.changes.interrupts import on_sigint
 
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return False

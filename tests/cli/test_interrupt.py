@@ -13,7 +13,7 @@ import time
 from testkit import bunzai_executable
 
 from bunzai.errors import Interrupted
-from bunzai.interrupts import on_sigint, shielded
+from bunzai.changes.interrupts import on_sigint, shielded
 
 
 def _apply(bunzai) -> subprocess.Popen:
