@@ -33,10 +33,10 @@ from typing import Any
 from bunzai import limits
 from bunzai.changes.documents import IDLE
 from bunzai.changes.draft import parse_draft
+from bunzai.changes.interrupts import shielded
 from bunzai.changes.media import SourceReader, splice_plan
 from bunzai.changes.receipts import receipt
 from bunzai.errors import BunzaiError, from_os_error, settled_hint
-from bunzai.changes.interrupts import shielded
 from bunzai.model import dump_piece
 from bunzai.splice import largest_insertion, part_spans
 from bunzai.store.assets import SPLICE_SUFFIX, StagedAsset, has_asset, land_asset, stage_asset, stage_splice
@@ -74,8 +74,7 @@ def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> I
     groups = _Groups()
     for doc in docs:
         if doc is IDLE:
-            with shielded():  # Ctrl-C waits for the window's writes and their receipts
-                yield from _committed(window, groups)
+            yield from _committed(window, groups)
             continue
         if isinstance(doc, BunzaiError):
             window.hold(doc.to_json())
@@ -93,22 +92,23 @@ def _apply_all(window: _Window, docs: Iterable[Any], decide: Decide | None) -> I
             elif unit is not None:
                 window.take(unit, decide)
         if window.full():
-            with shielded():
-                yield from _committed(window, groups)
+            yield from _committed(window, groups)
     for unit in groups.incomplete():
         for draft in unit:
             window.hold(_incomplete(draft))
-    with shielded():
+    with shielded():  # Ctrl-C waits for the window's writes and their receipts
         yield from window.commit()
 
 
-def _committed(window: _Window, groups: _Groups) -> list[dict]:
-    """The window's outputs; when the disk failed its sync, the receipts of the drafts read but
-    waiting for the rest of their group too (none of them will be written)."""
-    outputs = window.commit()
-    if window.fault is not None:
-        outputs += [window.unwritten(draft) for unit in groups.incomplete() for draft in unit]
-    return outputs
+def _committed(window: _Window, groups: _Groups) -> Iterator[dict]:
+    """The window's outputs, Ctrl-C held off until they are handed out; when the disk failed its
+    sync, the receipts of the drafts read but waiting for the rest of their group too (none of
+    them will be written)."""
+    with shielded():
+        outputs = window.commit()
+        if window.fault is not None:
+            outputs += [window.unwritten(draft) for unit in groups.incomplete() for draft in unit]
+        yield from outputs
 
 
 class _Groups:
